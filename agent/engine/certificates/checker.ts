@@ -1,0 +1,120 @@
+import { isIP } from 'node:net';
+import * as tls from 'node:tls';
+import type { X509Certificate } from 'node:crypto';
+import type { CertificateDetails, CheckObservation } from '../../domain/certificates';
+
+export interface CheckerOptions {
+  /** How long connect plus TLS handshake may take before the host counts as unreachable. */
+  timeoutMs?: number;
+  /**
+   * Extra trusted roots (PEM), on top of the system's. For private CAs, and how the tests
+   * hand over their own root.
+   */
+  extraCa?: string | string[];
+}
+
+export interface CertificateCheck {
+  check(hostname: string, port: number, signal?: AbortSignal): Promise<CheckObservation>;
+}
+
+export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
+
+/**
+ * Opens one TLS connection (SNI = hostname), reads the leaf certificate and the verification
+ * verdict (chain against the trusted roots, then hostname), and closes. Never rejects: every
+ * failure becomes an unreachable observation with a readable reason.
+ */
+export class TlsCertificateChecker implements CertificateCheck {
+  private readonly timeoutMs: number;
+  private readonly ca: string[] | undefined;
+
+  constructor(options: CheckerOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+    const extra = options.extraCa === undefined ? [] : [options.extraCa].flat();
+    // Node replaces the system roots when `ca` is given, so keep them alongside the extra ones.
+    this.ca = extra.length ? [...tls.rootCertificates, ...extra] : undefined;
+  }
+
+  check(hostname: string, port: number, signal?: AbortSignal): Promise<CheckObservation> {
+    return new Promise((resolve) => {
+      let hostnameError: Error | undefined;
+      const socket = tls.connect({
+        host: hostname,
+        port,
+        servername: isIP(hostname) ? undefined : hostname, // SNI must not carry an IP address
+        ca: this.ca,
+        rejectUnauthorized: false, // we judge the verdict ourselves instead of failing the connection
+        checkServerIdentity: (host, cert) => (hostnameError = tls.checkServerIdentity(host, cert)),
+      });
+      let settled = false;
+      const finish = (observation: CheckObservation) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        socket.destroy();
+        resolve(observation);
+      };
+      const timer = setTimeout(() => finish(unreachable(timeoutMessage(socket, this.timeoutMs))), this.timeoutMs);
+      const onAbort = () => finish(unreachable('Check cancelled'));
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort);
+      socket.once('error', (error) => finish(unreachable(describeSocketError(error))));
+      socket.once('close', () => finish(unreachable('Connection closed during the TLS handshake')));
+      socket.once('secureConnect', () => {
+        const peer = socket.getPeerX509Certificate();
+        if (!peer) return finish(unreachable('The server sent no certificate'));
+        finish({ reachable: true, certificate: readDetails(peer), verifyError: verdict(socket, hostnameError) });
+      });
+    });
+  }
+}
+
+function unreachable(error: string): CheckObservation {
+  return { reachable: false, error };
+}
+
+function timeoutMessage(socket: tls.TLSSocket, timeoutMs: number): string {
+  const seconds = `${timeoutMs / 1000} s`;
+  // `connecting` is still true until TCP is up; after that we were waiting for the handshake.
+  return socket.connecting ? `Connection timed out after ${seconds}` : `No TLS handshake within ${seconds} (not a TLS server?)`;
+}
+
+function verdict(socket: tls.TLSSocket, hostnameError: Error | undefined): { code: string; message: string } | null {
+  if (socket.authorized) return null;
+  const code = String(socket.authorizationError ?? 'UNKNOWN');
+  // Node keeps only the code of a hostname mismatch; the message naming the altnames is ours.
+  return { code, message: code === 'ERR_TLS_CERT_ALTNAME_INVALID' && hostnameError ? hostnameError.message : code };
+}
+
+const SOCKET_ERROR_TEXT: Record<string, string> = {
+  ECONNREFUSED: 'Connection refused',
+  ECONNRESET: 'Connection reset by the server',
+  ENOTFOUND: 'Host not found (DNS)',
+  EAI_AGAIN: 'DNS lookup failed (temporary)',
+  EHOSTUNREACH: 'Host unreachable',
+  ENETUNREACH: 'Network unreachable',
+  ETIMEDOUT: 'Connection timed out',
+};
+
+function describeSocketError(error: NodeJS.ErrnoException): string {
+  const code = error.code ?? '';
+  if (SOCKET_ERROR_TEXT[code]) return SOCKET_ERROR_TEXT[code];
+  if (code.startsWith('ERR_SSL_') || /ssl|tls/i.test(error.message)) return `TLS handshake failed: ${error.message}`;
+  return error.message || code || 'Connection failed';
+}
+
+function readDetails(cert: X509Certificate): CertificateDetails {
+  return {
+    validFrom: Date.parse(cert.validFrom),
+    expiresAt: Date.parse(cert.validTo),
+    issuer: distinguishedName(cert.issuer),
+    subject: distinguishedName(cert.subject),
+    fingerprintSha256: cert.fingerprint256,
+  };
+}
+
+/** Node gives "C=US\nO=Let's Encrypt\nCN=R3"; show it the way browsers do: "CN=R3, O=Let's Encrypt, C=US". */
+function distinguishedName(multiline: string): string {
+  return multiline.split('\n').filter(Boolean).reverse().join(', ');
+}
