@@ -1,0 +1,88 @@
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './api/app';
+import { databaseFile } from './db/dataDir';
+import { openStore, type Store } from './db/store';
+import { AgentEvents } from './engine/events';
+import { silentNotifier, type Notifier } from './engine/notifier';
+
+export interface AgentOptions {
+  dataDir: string;
+  /** Defaults to 127.0.0.1: the agent is for this machine unless told otherwise. */
+  host?: string;
+  /** Defaults to 8787; 0 picks a free port. */
+  port?: number;
+  notifier?: Notifier;
+  /** Milliseconds since the epoch; defaults to Date.now. The desktop app and tests may pass their own. */
+  clock?: () => number;
+  log?: (line: string) => void;
+}
+
+export interface RunningAgent {
+  url: string;
+  host: string;
+  port: number;
+  store: Store;
+  events: AgentEvents;
+  clock: () => number;
+  notifier: Notifier;
+  /** Stops accepting connections, lets requests in flight finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+/** Opens the data folder's database and serves the API; resolves once it accepts connections. */
+export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
+  const { dataDir, host = '127.0.0.1', port = 8787 } = options;
+  const clock = options.clock ?? Date.now;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const notifier = options.notifier ?? silentNotifier;
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const store = openStore(databaseFile(dataDir), clock());
+  const events = new AgentEvents();
+  const server = createServer(createApp({ store, events, clock, log }).callback());
+  try {
+    await listen(server, port, host);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  const bound = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    url: `http://${urlHost}:${bound}`,
+    host,
+    port: bound,
+    store,
+    events,
+    clock,
+    notifier,
+    close: async () => {
+      await stopServer(server);
+      store.close();
+    },
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** Closes idle keep-alive connections at once and in-flight ones after 5 s at the latest. */
+function stopServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), 5000).unref();
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,31 @@
+import Koa from 'koa';
+import type Router from '@koa/router';
+import { requireToken } from './auth';
+import type { ApiDeps } from './deps';
+import { errorMiddleware } from './errorMiddleware';
+import { HttpError } from './errors';
+import { serverRoutes } from './routes/servers';
+import { monitorRoutes } from './routes/monitors';
+import { notificationRoutes } from './routes/notifications';
+
+export type AppOptions = Omit<ApiDeps, 'requireToken'>;
+
+// One line per resource router; order only matters for routes that could match the same path.
+const routers: Array<(deps: ApiDeps) => Router<any>> = [serverRoutes, monitorRoutes, notificationRoutes];
+
+/** The Koa app: JSON errors, every resource router, and a JSON 404 for anything else. */
+export function createApp(options: AppOptions): Koa {
+  const deps: ApiDeps = { ...options, requireToken: requireToken(options.store, options.clock) };
+  const app = new Koa();
+  app.silent = true;
+  app.use(errorMiddleware(deps.log));
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 404 && ctx.body == null) throw new HttpError(404, 'Not found.');
+  });
+  for (const make of routers) {
+    const router = make(deps);
+    app.use(router.routes()).use(router.allowedMethods({ throw: true }));
+  }
+  return app;
+}

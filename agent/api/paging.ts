@@ -1,0 +1,19 @@
+import type { Context } from 'koa';
+import type { PageRequest } from '../domain/pagination';
+import type { PageQuery } from './schemas';
+
+export const DEFAULT_PER_PAGE = 10;
+
+/** The page asked for, and the query every page URL keeps (per_page, when the client chose one). */
+export function pageRequestFrom(query: PageQuery): { request: PageRequest; keptQuery: Record<string, string> } {
+  const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+  return {
+    request: { page: query.page ?? 1, perPage },
+    keptQuery: query.per_page === undefined ? {} : { per_page: String(perPage) },
+  };
+}
+
+/** The absolute URL of the request without its query, from the request's own scheme and Host. */
+export function requestUrl(ctx: Context): string {
+  return `${ctx.protocol}://${ctx.host}${ctx.path}`;
+}

@@ -1,0 +1,62 @@
+import type { ServerRow } from '../db/servers';
+import type { ServerAlertRow } from '../db/serverAlerts';
+import type { MonitorRow } from '../db/monitors';
+import type { NotificationRow } from '../db/notifications';
+import { toApiTimestamp, toNullableApiTimestamp } from '../domain/timestamps';
+
+/* Rows as the API shows them: the spec's fields in the spec's order, times as API timestamps. */
+
+export function presentServer(row: ServerRow) {
+  return {
+    id: row.id,
+    company_id: row.company_id,
+    name: row.name,
+    identifier: row.identifier,
+    ip_address: row.ip_address,
+    deleted_at: toNullableApiTimestamp(row.deleted_at),
+    created_at: toApiTimestamp(row.created_at),
+    updated_at: toApiTimestamp(row.updated_at),
+  };
+}
+
+export function presentServerAlert(row: ServerAlertRow) {
+  return {
+    id: row.id,
+    server_id: row.server_id,
+    username: row.username,
+    command: row.command,
+    created_at: toApiTimestamp(row.created_at),
+  };
+}
+
+export function presentMonitor(row: MonitorRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    company_id: row.company_id,
+    project_id: row.project_id,
+    token: row.token,
+    timezone: row.timezone,
+    schedule: row.schedule,
+    last_run_at: toApiTimestamp(row.last_run_at),
+    duration: row.duration,
+    is_alerted: row.is_alerted,
+    alert_reason: row.alert_reason,
+    deleted_at: toNullableApiTimestamp(row.deleted_at),
+    created_at: toApiTimestamp(row.created_at),
+    updated_at: toApiTimestamp(row.updated_at),
+  };
+}
+
+export function presentNotification(row: NotificationRow) {
+  return {
+    id: row.id,
+    type: row.type,
+    notifiable_type: row.notifiable_type,
+    notifiable_id: row.notifiable_id,
+    data: row.data,
+    read_at: toNullableApiTimestamp(row.read_at),
+    created_at: toApiTimestamp(row.created_at),
+    updated_at: toApiTimestamp(row.updated_at),
+  };
+}

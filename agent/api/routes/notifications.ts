@@ -1,0 +1,27 @@
+import Router from '@koa/router';
+import type { ApiDeps, AuthedRouter } from '../deps';
+import { presentNotification } from '../present';
+import { pageQuery } from '../schemas';
+import { validate } from '../validate';
+import { pageOffset, paginationEnvelope } from '../../domain/pagination';
+import { pageRequestFrom, requestUrl } from '../paging';
+
+export function notificationRoutes({ store, requireToken }: ApiDeps): AuthedRouter {
+  const router: AuthedRouter = new Router();
+  router.use(requireToken);
+
+  router.get('/api/notifications', (ctx) => {
+    const { request, keptQuery } = pageRequestFrom(validate(pageQuery, ctx.query));
+    const { companyId } = ctx.state;
+    const rows = store.notifications.page(companyId, request.perPage, pageOffset(request));
+    ctx.body = paginationEnvelope({
+      data: rows.map(presentNotification),
+      total: store.notifications.count(companyId),
+      request,
+      path: requestUrl(ctx),
+      keptQuery,
+    });
+  });
+
+  return router;
+}

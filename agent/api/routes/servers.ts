@@ -1,0 +1,81 @@
+import Router from '@koa/router';
+import type { ApiDeps, AuthedRouter } from '../deps';
+import { readJsonBody } from '../body';
+import { HttpError } from '../errors';
+import { pathId } from '../params';
+import { presentServer, presentServerAlert, presentNotification } from '../present';
+import { serverAlertInput, serverInput } from '../schemas';
+import { validate } from '../validate';
+import { serverAlertData } from '../../domain/serverAlerts';
+import { NOTIFICATION_KINDS } from '../../domain/notificationKinds';
+
+export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
+  const router: AuthedRouter = new Router();
+  router.use(requireToken);
+  const findServer = (companyId: number, raw: string | undefined) => {
+    const server = store.servers.find(companyId, pathId(raw, 'Server'));
+    if (!server) throw HttpError.notFound('Server');
+    return server;
+  };
+
+  router.get('/api/servers', (ctx) => {
+    ctx.body = store.servers.list(ctx.state.companyId).map(presentServer);
+  });
+
+  router.post('/api/servers', async (ctx) => {
+    const input = validate(serverInput, await readJsonBody(ctx));
+    const { companyId } = ctx.state;
+    if (store.servers.findByIdentifier(companyId, input.identifier)) {
+      throw HttpError.validation({ identifier: ['The identifier has already been taken.'] });
+    }
+    const server = store.servers.create({
+      companyId,
+      name: input.name,
+      identifier: input.identifier,
+      ipAddress: input.ip_address,
+      now: clock(),
+    });
+    events.emit({ type: 'server.changed', companyId, serverId: server.id });
+    ctx.status = 201;
+    ctx.body = presentServer(server);
+  });
+
+  router.post('/api/servers/alert', async (ctx) => {
+    const input = validate(serverAlertInput, await readJsonBody(ctx));
+    const { companyId } = ctx.state;
+    const server = store.servers.findByIdentifier(companyId, input.server_id);
+    if (!server) throw new HttpError(404, `No server has the identifier "${input.server_id}".`);
+    const now = clock();
+    const { alert, notification } = store.db.transaction(() => ({
+      alert: store.serverAlerts.create({ companyId, serverId: server.id, username: input.username, command: input.command, now }),
+      notification: store.notifications.create({
+        companyId,
+        type: NOTIFICATION_KINDS.serverAlert.type,
+        data: serverAlertData(server, input.username, input.command),
+        now,
+      }),
+    }))();
+    events.emit({ type: 'notification.created', companyId, notificationId: notification.id });
+    ctx.status = 201;
+    ctx.body = { message: 'Alert received', alert: presentServerAlert(alert), notification: presentNotification(notification) };
+  });
+
+  router.get('/api/servers/:id', (ctx) => {
+    ctx.body = presentServer(findServer(ctx.state.companyId, ctx.params.id));
+  });
+
+  router.get('/api/servers/:id/alerts', (ctx) => {
+    const server = findServer(ctx.state.companyId, ctx.params.id);
+    ctx.body = store.serverAlerts.listForServer(ctx.state.companyId, server.id).map(presentServerAlert);
+  });
+
+  router.delete('/api/servers/:id', (ctx) => {
+    const { companyId } = ctx.state;
+    const id = pathId(ctx.params.id, 'Server');
+    if (!store.servers.delete(companyId, id, clock())) throw HttpError.notFound('Server');
+    events.emit({ type: 'server.changed', companyId, serverId: id });
+    ctx.status = 204;
+  });
+
+  return router;
+}

@@ -1,0 +1,93 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { canonicalTimeZone, isFiveFieldCron } from '../domain/schedule';
+
+/*
+ * Every request body and query of the API, validated here and typed by z.infer. Messages follow
+ * Laravel's wording, naming the field, because the spec's clients are used to them.
+ */
+
+const label = (field: string) => field.replace(/_/g, ' ');
+const isMissing = (input: unknown) => input === undefined || input === null;
+
+/** A required string, trimmed, 1..max characters. */
+function requiredString(field: string, max: number) {
+  return z
+    .string({
+      error: (issue) =>
+        isMissing(issue.input) ? `The ${label(field)} field is required.` : `The ${label(field)} field must be a string.`,
+    })
+    .trim()
+    .min(1, { message: `The ${label(field)} field is required.`, abort: true })
+    .max(max, { message: `The ${label(field)} field must not be greater than ${max} characters.`, abort: true });
+}
+
+/** A required integer between min and max. */
+function requiredInteger(field: string, min: number, max: number) {
+  return z
+    .number({
+      error: (issue) =>
+        isMissing(issue.input) ? `The ${label(field)} field is required.` : `The ${label(field)} field must be an integer.`,
+    })
+    .int(`The ${label(field)} field must be an integer.`)
+    .min(min, `The ${label(field)} field must be between ${min} and ${max}.`)
+    .max(max, `The ${label(field)} field must be between ${min} and ${max}.`);
+}
+
+export const serverInput = z.object({
+  name: requiredString('name', 255),
+  ip_address: requiredString('ip_address', 45).refine((value) => isIP(value) !== 0, {
+    message: 'The ip address field must be a valid IP address.',
+  }),
+  identifier: requiredString('identifier', 64).regex(
+    /^[A-Za-z0-9._-]+$/,
+    'The identifier field may only contain letters, digits, dots, dashes and underscores.',
+  ),
+});
+export type ServerInput = z.infer<typeof serverInput>;
+
+export const serverAlertInput = z.object({
+  username: requiredString('username', 255),
+  server_id: requiredString('server_id', 64),
+  command: requiredString('command', 10_000),
+});
+export type ServerAlertInput = z.infer<typeof serverAlertInput>;
+
+export const monitorInput = z.object({
+  name: requiredString('name', 255),
+  timezone: requiredString('timezone', 64).transform((zone, context) => {
+    const canonical = canonicalTimeZone(zone);
+    if (canonical) return canonical;
+    context.addIssue({ code: 'custom', message: 'The timezone field must be a valid timezone.' });
+    return z.NEVER;
+  }),
+  project_id: z
+    .number({ error: 'The project id field must be an integer.' })
+    .int('The project id field must be an integer.')
+    .min(1, 'The project id field must be at least 1.')
+    .max(Number.MAX_SAFE_INTEGER, 'The project id field is too large.')
+    .nullish()
+    .transform((value) => value ?? null),
+  schedule: requiredString('schedule', 255).refine(isFiveFieldCron, {
+    message: 'The schedule field must be a cron expression with five fields, such as "*/5 * * * *".',
+  }),
+  duration: requiredInteger('duration', 1, 525_600),
+});
+export type MonitorInput = z.infer<typeof monitorInput>;
+
+/** An optional positive integer query parameter, as the string the URL carries. */
+function pageNumber(field: string, max: number) {
+  return z
+    .string({ error: `The ${label(field)} field must be an integer.` })
+    .regex(/^\d{1,9}$/, `The ${label(field)} field must be an integer.`)
+    .transform(Number)
+    .refine((n) => n >= 1, `The ${label(field)} field must be at least 1.`)
+    .refine((n) => n <= max, `The ${label(field)} field must not be greater than ${max}.`)
+    .optional();
+}
+
+export const pageQuery = z.object({
+  page: pageNumber('page', 100_000_000),
+  per_page: pageNumber('per_page', 100),
+});
+export type PageQuery = z.infer<typeof pageQuery>;

@@ -1,0 +1,61 @@
+import { parseArgs } from 'node:util';
+import { startAgent } from '../../agent';
+import { prepareDataDir } from '../../db/dataDir';
+import { UsageError, type Command } from '../command';
+
+const help = `Usage: cronbeat serve [--host HOST] [--port PORT] [--data-dir DIR]
+
+Runs the Cronbeat agent: the HTTP API, the monitor loop and the dashboard.
+
+Options:
+  --host HOST      address to bind (default 127.0.0.1; only this machine can reach it)
+  --port PORT      port to listen on (default 8787; 0 picks a free one)
+  --data-dir DIR   where the database lives (default: $CRONBEAT_DATA_DIR, else the
+                   per-user data folder, e.g. ~/.local/share/cronbeat)
+
+Stops cleanly on Ctrl-C (SIGINT) or SIGTERM: requests in flight finish, the database closes.
+
+Example:
+  cronbeat serve --port 8787`;
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Run the agent (API, monitor loop, dashboard)',
+  help,
+  async run(argv) {
+    const { values } = parseArgs({
+      args: argv,
+      options: {
+        host: { type: 'string', default: '127.0.0.1' },
+        port: { type: 'string', default: '8787' },
+        'data-dir': { type: 'string' },
+      },
+    });
+    const port = Number(values.port);
+    if (!/^\d+$/.test(values.port!) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}".`);
+    const dataDir = prepareDataDir(values['data-dir']);
+
+    let agent;
+    try {
+      agent = await startAgent({ dataDir, host: values.host, port });
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'EADDRINUSE') throw new UsageError(`Port ${port} on ${values.host} is already in use. Choose another with --port.`, 1);
+      if (code === 'EADDRNOTAVAIL') throw new UsageError(`This machine has no address ${values.host}. Choose another with --host.`, 1);
+      throw error;
+    }
+    console.log(`Cronbeat listening on ${agent.url}`);
+
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        resolve();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    await agent.close();
+    return 0;
+  },
+};

@@ -1,0 +1,78 @@
+import { parseArgs } from 'node:util';
+import { databaseFile, prepareDataDir } from '../../db/dataDir';
+import { openStore } from '../../db/store';
+import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/timestamps';
+import { UsageError, type Command } from '../command';
+
+const help = `Usage: cronbeat token <create|list|revoke> [options]
+
+Manages the API tokens that clients send as "Authorization: Bearer <token>".
+
+  cronbeat token create [--name NAME] [--company ID]   prints the new token alone on stdout
+  cronbeat token list [--json]                         lists tokens (never their secrets)
+  cronbeat token revoke ID                             revokes a token at once
+
+Options:
+  --name NAME      a label for the token (default "cli")
+  --company ID     the company the token acts for (default 1; created if missing)
+  --data-dir DIR   the agent's data folder (default: $CRONBEAT_DATA_DIR, else the per-user folder)
+  --json           list as JSON
+
+Examples:
+  TOKEN=$(cronbeat token create --name laptop)
+  curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:8787/api/monitors`;
+
+function positiveInteger(raw: string | undefined, what: string): number {
+  if (!raw || !/^[1-9]\d{0,15}$/.test(raw)) throw new UsageError(`${what} must be a positive integer, not "${raw ?? ''}".`);
+  return Number(raw);
+}
+
+export const tokenCommand: Command = {
+  name: 'token',
+  summary: 'Create, list and revoke API tokens',
+  help,
+  async run(argv) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        name: { type: 'string', default: 'cli' },
+        company: { type: 'string', default: '1' },
+        'data-dir': { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+    });
+    const [action, id] = positionals;
+    if (!['create', 'list', 'revoke'].includes(action ?? '')) {
+      throw new UsageError('Say what to do: `cronbeat token create`, `cronbeat token list` or `cronbeat token revoke ID`.');
+    }
+    const now = Date.now();
+    const store = openStore(databaseFile(prepareDataDir(values['data-dir'])), now);
+    try {
+      if (action === 'create') {
+        const companyId = positiveInteger(values.company, '--company');
+        store.companies.ensure(companyId, now);
+        console.log(store.apiTokens.create({ companyId, name: values.name!, now }).token);
+      } else if (action === 'list') {
+        const tokens = store.apiTokens.list().map((t) => ({
+          id: t.id,
+          company_id: t.company_id,
+          name: t.name,
+          created_at: toApiTimestamp(t.created_at),
+          last_used_at: toNullableApiTimestamp(t.last_used_at),
+          revoked_at: toNullableApiTimestamp(t.revoked_at),
+        }));
+        if (values.json) console.log(JSON.stringify(tokens, null, 2));
+        else if (tokens.length === 0) console.log('No tokens yet. Create one with `cronbeat token create`.');
+        else console.table(tokens);
+      } else {
+        const tokenId = positiveInteger(id, 'The token ID');
+        if (!store.apiTokens.revoke(tokenId, now)) throw new UsageError(`No live token has the ID ${tokenId}.`, 1);
+        console.log(`Token ${tokenId} revoked.`);
+      }
+    } finally {
+      store.close();
+    }
+    return 0;
+  },
+};

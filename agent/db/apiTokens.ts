@@ -1,0 +1,68 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Db } from './open';
+
+export interface ApiTokenRow {
+  id: number;
+  company_id: number;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+const PREFIX = 'cb_';
+
+function hashToken(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+/** API tokens: 256 random bits, stored only as their SHA-256 hash. */
+export function apiTokenRepository(db: Db) {
+  const insert = db.prepare(
+    'INSERT INTO api_tokens (company_id, name, token_hash, created_at) VALUES (@companyId, @name, @hash, @now)',
+  );
+  const byHash = db.prepare(
+    'SELECT id, company_id, token_hash FROM api_tokens WHERE token_hash = ? AND revoked_at IS NULL',
+  );
+  const list = db.prepare(
+    'SELECT id, company_id, name, created_at, last_used_at, revoked_at FROM api_tokens ORDER BY id',
+  );
+  const revoke = db.prepare('UPDATE api_tokens SET revoked_at = @now WHERE id = @id AND revoked_at IS NULL');
+  const touch = db.prepare(
+    'UPDATE api_tokens SET last_used_at = @now WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @now - 60000)',
+  );
+
+  return {
+    /** Creates a token and returns its secret, which is never stored and cannot be shown again. */
+    create(input: { companyId: number; name: string; now: number }): { id: number; token: string } {
+      const token = PREFIX + randomBytes(32).toString('base64url');
+      const hash = hashToken(token).toString('hex');
+      const { lastInsertRowid } = insert.run({ ...input, hash });
+      return { id: Number(lastInsertRowid), token };
+    },
+
+    /** The live token matching `token`, or null when it is unknown or revoked. */
+    authenticate(token: string): { id: number; companyId: number } | null {
+      const presented = hashToken(token);
+      const row = byHash.get(presented.toString('hex')) as
+        | { id: number; company_id: number; token_hash: string }
+        | undefined;
+      if (!row || !timingSafeEqual(presented, Buffer.from(row.token_hash, 'hex'))) return null;
+      return { id: row.id, companyId: row.company_id };
+    },
+
+    /** Records when a token was last used, at most once a minute, so most reads write nothing. */
+    touch(id: number, now: number): void {
+      touch.run({ id, now });
+    },
+
+    list(): ApiTokenRow[] {
+      return list.all() as ApiTokenRow[];
+    },
+
+    /** Returns false when there is no live token with that id. */
+    revoke(id: number, now: number): boolean {
+      return revoke.run({ id, now }).changes === 1;
+    },
+  };
+}

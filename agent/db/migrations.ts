@@ -1,0 +1,78 @@
+/**
+ * The schema, as an ordered list: entry N brings a database from user_version N to N+1.
+ * Append new entries; never edit one that has shipped. Times are integer milliseconds (UTC).
+ */
+export const migrations: string[] = [
+  // 1: the core resources of the spec, plus API tokens and server alerts.
+  `
+  CREATE TABLE companies (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE api_tokens (
+    id INTEGER PRIMARY KEY,
+    company_id INTEGER NOT NULL REFERENCES companies(id),
+    name TEXT NOT NULL,
+    token_hash TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL,
+    last_used_at INTEGER,
+    revoked_at INTEGER
+  );
+
+  CREATE TABLE servers (
+    id INTEGER PRIMARY KEY,
+    company_id INTEGER NOT NULL REFERENCES companies(id),
+    name TEXT NOT NULL,
+    identifier TEXT NOT NULL,
+    ip_address TEXT NOT NULL,
+    deleted_at INTEGER,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX servers_live_identifier ON servers(company_id, identifier) WHERE deleted_at IS NULL;
+
+  CREATE TABLE server_alerts (
+    id INTEGER PRIMARY KEY,
+    company_id INTEGER NOT NULL REFERENCES companies(id),
+    server_id INTEGER NOT NULL REFERENCES servers(id),
+    username TEXT NOT NULL,
+    command TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX server_alerts_by_server ON server_alerts(server_id, created_at);
+
+  CREATE TABLE monitors (
+    id INTEGER PRIMARY KEY,
+    company_id INTEGER NOT NULL REFERENCES companies(id),
+    name TEXT NOT NULL,
+    project_id INTEGER,
+    token TEXT NOT NULL UNIQUE,
+    timezone TEXT NOT NULL,
+    schedule TEXT NOT NULL,
+    duration INTEGER NOT NULL,
+    last_run_at INTEGER NOT NULL,
+    is_alerted INTEGER NOT NULL DEFAULT 0,
+    alert_reason TEXT NOT NULL DEFAULT '',
+    due_at INTEGER,
+    deleted_at INTEGER,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX monitors_due ON monitors(due_at) WHERE due_at IS NOT NULL;
+  CREATE INDEX monitors_live ON monitors(company_id, id) WHERE deleted_at IS NULL;
+
+  CREATE TABLE notifications (
+    id TEXT PRIMARY KEY,
+    type TEXT NOT NULL,
+    notifiable_type TEXT NOT NULL,
+    notifiable_id INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    read_at INTEGER,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX notifications_newest ON notifications(notifiable_id, created_at DESC, id DESC);
+  `,
+];

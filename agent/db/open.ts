@@ -1,0 +1,46 @@
+import Database from 'better-sqlite3';
+import { migrations } from './migrations';
+
+export type Db = Database.Database;
+
+/** Refused databases: a newer schema than this build knows, or a file that is not SQLite. */
+export class DatabaseRefusedError extends Error {}
+
+/**
+ * Opens (creating if needed) the database file and brings its schema up to date, each
+ * migration in its own transaction so a crash leaves a whole version behind, never half of one.
+ */
+export function openDatabase(file: string): Db {
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+    return db;
+  } catch (error) {
+    db.close();
+    if (error instanceof DatabaseRefusedError) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+      throw new DatabaseRefusedError(`${file} is not a readable Cronbeat database (${code}); it was left untouched.`);
+    }
+    throw error;
+  }
+}
+
+function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > migrations.length) {
+    throw new DatabaseRefusedError(
+      `The database was written by a newer Cronbeat (schema ${current}, this one knows ${migrations.length}); it was left untouched.`,
+    );
+  }
+  for (let version = current; version < migrations.length; version++) {
+    db.transaction(() => {
+      db.exec(migrations[version]);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}

@@ -1,0 +1,32 @@
+import { openDatabase, type Db } from './open';
+import { companyRepository } from './companies';
+import { apiTokenRepository } from './apiTokens';
+import { serverRepository } from './servers';
+import { serverAlertRepository } from './serverAlerts';
+import { monitorRepository } from './monitors';
+import { notificationRepository } from './notifications';
+
+/** The database and one repository per table, statements prepared once. */
+export function createStore(db: Db) {
+  return {
+    db,
+    companies: companyRepository(db),
+    apiTokens: apiTokenRepository(db),
+    servers: serverRepository(db),
+    serverAlerts: serverAlertRepository(db),
+    monitors: monitorRepository(db),
+    notifications: notificationRepository(db),
+    close(): void {
+      db.close();
+    },
+  };
+}
+
+export type Store = ReturnType<typeof createStore>;
+
+/** Opens the database file, migrates it, and makes sure company 1 exists. */
+export function openStore(file: string, now: number): Store {
+  const store = createStore(openDatabase(file));
+  store.companies.ensure(1, now);
+  return store;
+}

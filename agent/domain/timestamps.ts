@@ -1,0 +1,13 @@
+/**
+ * The API's timestamp format: UTC ISO 8601 with exactly six fractional digits and a Z,
+ * e.g. 2026-11-21T14:45:03.123000Z. The database keeps integer milliseconds, so the last
+ * three digits are always zero.
+ */
+export function toApiTimestamp(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+/** Like toApiTimestamp, but null stays null (for nullable columns such as deleted_at). */
+export function toNullableApiTimestamp(ms: number | null): string | null {
+  return ms === null ? null : toApiTimestamp(ms);
+}

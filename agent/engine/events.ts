@@ -1,0 +1,23 @@
+import { EventEmitter } from 'node:events';
+
+/** Something changed that a live view (dashboard over SSE, tray icon) should refresh for. */
+export type AgentEvent =
+  | { type: 'monitor.changed'; companyId: number; monitorId: number }
+  | { type: 'server.changed'; companyId: number; serverId: number }
+  | { type: 'certificate.changed'; companyId: number; certificateId: number }
+  | { type: 'notification.created'; companyId: number; notificationId: string };
+
+/** A typed in-process event bus shared by the API, the engine and the desktop shell. */
+export class AgentEvents {
+  private readonly emitter = new EventEmitter().setMaxListeners(0);
+
+  emit(event: AgentEvent): void {
+    this.emitter.emit('event', event);
+  }
+
+  /** Subscribes; returns the function that unsubscribes. */
+  subscribe(listener: (event: AgentEvent) => void): () => void {
+    this.emitter.on('event', listener);
+    return () => this.emitter.off('event', listener);
+  }
+}
