@@ -81,9 +81,12 @@ export function classifyCertificate(observation: CheckObservation, warnDays: num
   return { status: 'valid', lastError: null };
 }
 
-/** Whole days left before expiry, rounded down; 0 on the last day and negative once expired. */
+/**
+ * Days left before expiry as people say it, rounded up: 6.5 days is "7 days", the last hours
+ * are "1 day". 0 once expired.
+ */
 export function daysLeft(expiresAt: number, now: number): number {
-  return Math.floor((expiresAt - now) / DAY_MS);
+  return Math.max(0, Math.ceil((expiresAt - now) / DAY_MS));
 }
 
 /**

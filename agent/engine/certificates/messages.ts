@@ -1,0 +1,129 @@
+import type { CertificateEventKind, CertificateStatus } from '../../domain/certificates';
+import { daysLeft, formatUtc } from '../../domain/certificates';
+import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/timestamps';
+
+export const SSL_CERTIFICATE_NOTIFICATION = 'App\\Notifications\\SslCertificateNotification';
+
+/** The certificate as it stands after a check, as far as messages need it. Times in ms. */
+export interface CertificateSnapshot {
+  id: number;
+  hostname: string;
+  port: number;
+  status: CertificateStatus;
+  expiresAt: number | null;
+  issuer: string | null;
+  lastCheckedAt: number;
+  lastError: string | null;
+}
+
+/** `data` of an SslCertificateNotification, field for field as the spec's tables list them. */
+export interface SslCertificateNotificationData {
+  type: 'ssl_certificate';
+  type_id: number;
+  project_id: null;
+  status: CertificateStatus;
+  title: string;
+  description: string;
+  timezone: string;
+  icon: string;
+  ssl_certificate_hostname: string;
+  ssl_certificate_port: number;
+  /** Null only when the certificate was never read (unreachable since it was added). */
+  ssl_certificate_expires_at: string | null;
+  ssl_certificate_status: CertificateStatus;
+  ssl_certificate_last_checked_at: string;
+}
+
+const ICONS: Record<CertificateStatus, string> = {
+  pending: 'fa-solid fa-hourglass-start',
+  valid: 'fa-solid fa-lock',
+  expiring: 'fa-solid fa-hourglass-half',
+  expired: 'fa-solid fa-calendar-xmark',
+  invalid: 'fa-solid fa-shield-halved',
+  unreachable: 'fa-solid fa-plug-circle-xmark',
+};
+
+/** "example.com", or "example.com:8443" when the port is not the usual one. */
+export function hostLabel(cert: { hostname: string; port: number }): string {
+  return cert.port === 443 ? cert.hostname : `${cert.hostname}:${cert.port}`;
+}
+
+function remaining(expiresAt: number, now: number): string {
+  const days = daysLeft(expiresAt, now);
+  return days === 1 ? 'in 1 day' : `in ${days} days`;
+}
+
+function statusTitle(cert: CertificateSnapshot, now: number): string {
+  const host = hostLabel(cert);
+  switch (cert.status) {
+    case 'valid':
+      return `Certificate valid: ${host}`;
+    case 'expiring':
+      return `Certificate expires ${remaining(cert.expiresAt ?? now, now)}: ${host}`;
+    case 'expired':
+      return `Certificate expired: ${host}`;
+    case 'invalid':
+      return `Certificate invalid: ${host}`;
+    case 'unreachable':
+      return `Certificate check failed: ${host}`;
+    case 'pending':
+      return `Certificate not checked yet: ${host}`;
+  }
+}
+
+function statusSentence(cert: CertificateSnapshot): string {
+  const host = hostLabel(cert);
+  const until = cert.expiresAt === null ? '' : formatUtc(cert.expiresAt);
+  const issuer = cert.issuer ? `, issued by ${cert.issuer}` : '';
+  const reason = (cert.lastError ?? 'unknown reason').replace(/\.$/, '');
+  switch (cert.status) {
+    case 'valid':
+      return `The certificate of ${host} is valid until ${until}${issuer}.`;
+    case 'expiring':
+      return `The certificate of ${host} expires on ${until}${issuer}. Renew it before then.`;
+    case 'expired':
+      return `The certificate of ${host} expired on ${until}. Visitors now see a security warning.`;
+    case 'invalid':
+      return `The certificate of ${host} is not trusted: ${reason}.`;
+    case 'unreachable':
+      return `${host} could not be checked: ${reason}.`;
+    case 'pending':
+      return `${host} has not been checked yet.`;
+  }
+}
+
+/** Title and text for one event; the same words serve the notification list and the popup. */
+export function describeEvent(
+  cert: CertificateSnapshot,
+  event: CertificateEventKind,
+  now: number,
+): { title: string; description: string } {
+  if (event === 'renewed') {
+    return {
+      title: `Certificate renewed: ${hostLabel(cert)}`,
+      description: `${hostLabel(cert)} serves a new certificate. ${statusSentence(cert)}`,
+    };
+  }
+  return { title: statusTitle(cert, now), description: statusSentence(cert) };
+}
+
+export function notificationData(
+  cert: CertificateSnapshot,
+  event: CertificateEventKind,
+  now: number,
+): SslCertificateNotificationData {
+  return {
+    type: 'ssl_certificate',
+    type_id: cert.id,
+    project_id: null,
+    status: cert.status,
+    ...describeEvent(cert, event, now),
+    timezone: 'UTC',
+    icon: event === 'renewed' ? 'fa-solid fa-rotate' : ICONS[cert.status],
+    ssl_certificate_hostname: cert.hostname,
+    ssl_certificate_port: cert.port,
+    ssl_certificate_expires_at: toNullableApiTimestamp(cert.expiresAt),
+    ssl_certificate_status: cert.status,
+    ssl_certificate_last_checked_at: toApiTimestamp(cert.lastCheckedAt),
+  };
+}
