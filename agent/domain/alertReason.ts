@@ -1,0 +1,68 @@
+import type { MissedDeadline } from './dueTime';
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timezone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timezone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', {
+      timeZone: timezone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timezone, formatter);
+  }
+  return formatter;
+}
+
+/** `ms` as wall-clock date and time in `timezone`: { date: "2026-11-21", time: "10:00" }. */
+export function wallClock(ms: number, timezone: string): { date: string; time: string } {
+  const parts = Object.fromEntries(formatterFor(timezone).formatToParts(ms).map((p) => [p.type, p.value]));
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
+/**
+ * A moment for people, in the monitor's zone and in UTC:
+ * "2026-11-21 10:00 Europe/Paris (09:00 UTC)", the UTC date added only when it differs.
+ * A monitor in UTC gets just "2026-11-21 09:00 UTC".
+ */
+export function describeMoment(ms: number, timezone: string): string {
+  const utc = wallClock(ms, 'UTC');
+  if (timezone === 'UTC' || timezone === 'Etc/UTC') return `${utc.date} ${utc.time} UTC`;
+  const local = wallClock(ms, timezone);
+  const utcText = utc.date === local.date ? utc.time : `${utc.date} ${utc.time}`;
+  return `${local.date} ${local.time} ${timezone} (${utcText} UTC)`;
+}
+
+/** Minutes for people: "5 min", "2 h", "1 h 30 min", "1 day", "2 days 3 h". */
+export function describeMinutes(minutes: number): string {
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const rest = minutes % 60;
+  const parts: string[] = [];
+  if (days) parts.push(`${days} ${days === 1 ? 'day' : 'days'}`);
+  if (hours) parts.push(`${hours} h`);
+  if (rest || parts.length === 0) parts.push(`${rest} min`);
+  return parts.join(' ');
+}
+
+/**
+ * Why a monitor that missed `missed` is failed, e.g. "No pulse within 5 min of the run due at
+ * 2026-11-21 10:00 Europe/Paris (09:00 UTC)". A deadline moved by a resume grace says so.
+ */
+export function missedDeadlineReason(missed: MissedDeadline, durationMinutes: number, timezone: string): string {
+  const within = describeMinutes(durationMinutes);
+  const resumed = missed.resumedAt === undefined ? null : describeMoment(missed.resumedAt, timezone);
+  if (missed.kind === 'not_finished') {
+    const started = `Started at ${describeMoment(missed.startedAt, timezone)}`;
+    if (resumed === null) return `${started} and not finished within ${within}`;
+    return `${started} and not finished, nor within ${within} of Cronbeat resuming at ${resumed}`;
+  }
+  const run = describeMoment(missed.runAt, timezone);
+  if (resumed === null) return `No pulse within ${within} of the run due at ${run}`;
+  return `No pulse for the run due at ${run}, nor within ${within} of Cronbeat resuming at ${resumed}`;
+}

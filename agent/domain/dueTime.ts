@@ -1,0 +1,110 @@
+import { nextRunAfter, previousRunBefore } from './cronSchedule';
+
+const MINUTE = 60_000;
+
+/** Most a pulse may come before a run and still count for it (clocks of servers drift). */
+export const MAX_EARLY_PULSE_MS = MINUTE;
+
+/** What a monitor's schedule needs to answer "which run" and "when late". */
+export interface ScheduleSpec {
+  schedule: string;
+  timezone: string;
+}
+
+/** The timing part of a monitor's state. All times are UTC milliseconds. */
+export interface MonitorTiming extends ScheduleSpec {
+  /** Minutes a pulse may take after a run (and a started run may take to end). */
+  durationMinutes: number;
+  /** The run the monitor waits for a pulse about; null when the schedule has no next run. */
+  expectedRunAt: number | null;
+  /** When the run in progress started (a /start not yet ended); null when none. */
+  runningSince: number | null;
+  isAlerted: boolean;
+  /**
+   * When Cronbeat resumed (started, or woke from sleep) with this monitor's deadline already
+   * passed: it then gets a fresh grace of its duration from that moment. Null otherwise.
+   */
+  graceFrom: number | null;
+}
+
+/**
+ * Which deadline a monitor missed: a scheduled run's, or a started run's. `resumedAt` is set
+ * when the deadline was moved to a grace after Cronbeat resumed.
+ */
+export type MissedDeadline = (
+  | { kind: 'no_pulse'; runAt: number }
+  | { kind: 'not_finished'; startedAt: number }
+) & { deadline: number; resumedAt?: number };
+
+/**
+ * How early a pulse may arrive and still count for the run at `runAt`: one minute, or half
+ * the gap since the run before when that is shorter (so an every-minute job's pulse is never
+ * credited to the wrong run). Zero when the run before cannot be found.
+ */
+export function earlyToleranceMs(spec: ScheduleSpec, runAt: number): number {
+  const previous = previousRunBefore(spec.schedule, spec.timezone, runAt);
+  if (previous === null) return 0;
+  return Math.max(0, Math.min(MAX_EARLY_PULSE_MS, Math.floor((runAt - previous) / 2)));
+}
+
+/**
+ * The run a pulse received at `pulseAt` answers: the coming run when the pulse is at most
+ * its early tolerance before it, otherwise the latest run at or before the pulse. Null when
+ * the schedule has neither (no run before the pulse and none coming soon).
+ */
+export function runAnsweredBy(spec: ScheduleSpec, pulseAt: number): number | null {
+  const coming = nextRunAfter(spec.schedule, spec.timezone, pulseAt);
+  if (coming !== null && coming - pulseAt <= earlyToleranceMs(spec, coming)) return coming;
+  return previousRunBefore(spec.schedule, spec.timezone, pulseAt + 1);
+}
+
+/**
+ * The run expected after the one answered at `answeredRunAt` (for a new monitor: after its
+ * creation time). Null when the schedule has no run after it.
+ */
+export function expectedRunAfter(spec: ScheduleSpec, answeredRunAt: number): number | null {
+  return nextRunAfter(spec.schedule, spec.timezone, answeredRunAt);
+}
+
+/** The moment `minutes` after `from`. */
+export function minutesAfter(from: number, minutes: number): number {
+  return from + minutes * MINUTE;
+}
+
+/**
+ * The deadline the monitor misses first: its expected run plus the duration, or the start of
+ * a run in progress plus the duration, whichever is earlier, but never before the end of a
+ * grace. Null when the monitor is failed (it is not monitored until a pulse comes) or waits
+ * for nothing.
+ */
+export function nextDeadline(timing: MonitorTiming): MissedDeadline | null {
+  if (timing.isAlerted) return null;
+  const candidates: MissedDeadline[] = [];
+  if (timing.runningSince !== null) {
+    const deadline = minutesAfter(timing.runningSince, timing.durationMinutes);
+    candidates.push({ kind: 'not_finished', startedAt: timing.runningSince, deadline });
+  }
+  if (timing.expectedRunAt !== null) {
+    const deadline = minutesAfter(timing.expectedRunAt, timing.durationMinutes);
+    candidates.push({ kind: 'no_pulse', runAt: timing.expectedRunAt, deadline });
+  }
+  if (candidates.length === 0) return null;
+  const first = candidates.reduce((a, b) => (b.deadline < a.deadline ? b : a));
+  if (timing.graceFrom === null) return first;
+  const graceEnd = minutesAfter(timing.graceFrom, timing.durationMinutes);
+  return graceEnd > first.deadline ? { ...first, deadline: graceEnd, resumedAt: timing.graceFrom } : first;
+}
+
+/**
+ * The monitor after Cronbeat resumed at `now`: when its deadline has already passed, it gets
+ * a fresh grace of its duration from now; otherwise (or when failed) it is unchanged.
+ */
+export function withResumeGrace<T extends MonitorTiming>(timing: T, now: number): T {
+  const deadline = dueAt(timing);
+  return deadline !== null && deadline < now ? { ...timing, graceFrom: now } : timing;
+}
+
+/** The stored `due_at`: when the monitor fails unless a pulse comes. Null as nextDeadline. */
+export function dueAt(timing: MonitorTiming): number | null {
+  return nextDeadline(timing)?.deadline ?? null;
+}
