@@ -1,0 +1,84 @@
+/** What the tray shows: one of three icons, a tooltip with the counts, and the failed monitors. */
+export type TrayState = 'ok' | 'busy' | 'failed';
+
+export type MonitorStatus = 'monitoring' | 'running' | 'failed';
+
+export interface MonitorSummary {
+  id: number;
+  name: string;
+  status: MonitorStatus;
+}
+
+/** Everything the tray needs to know about the agent at one moment. */
+export interface TraySnapshot {
+  monitors: MonitorSummary[];
+  /** Certificates that are still valid but expire soon. */
+  expiringCertificates: number;
+  /** Certificates that expired or could not be checked. */
+  failedCertificates: number;
+}
+
+export interface FailedEntry {
+  label: string;
+  route: string;
+}
+
+export interface TrayModel {
+  state: TrayState;
+  tooltip: string;
+  /** The failed monitors by name, at most MAX_FAILED_IN_MENU, then one entry for the rest. */
+  failed: FailedEntry[];
+}
+
+export const MAX_FAILED_IN_MENU = 10;
+
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** The icon: failed beats busy (a run in progress or a certificate expiring) beats ok. */
+export function trayState(snapshot: TraySnapshot): TrayState {
+  if (snapshot.failedCertificates > 0 || snapshot.monitors.some((m) => m.status === 'failed')) return 'failed';
+  if (snapshot.expiringCertificates > 0 || snapshot.monitors.some((m) => m.status === 'running')) return 'busy';
+  return 'ok';
+}
+
+/** "Cronbeat: 2 failed, 1 running, 9 fine · 1 certificate expiring" (short enough for Windows' 127). */
+export function trayTooltip(snapshot: TraySnapshot): string {
+  const count = (status: MonitorStatus) => snapshot.monitors.filter((m) => m.status === status).length;
+  if (snapshot.monitors.length === 0 && snapshot.expiringCertificates + snapshot.failedCertificates === 0) {
+    return 'Cronbeat: no monitors yet';
+  }
+  const parts: string[] = [];
+  if (count('failed') > 0) parts.push(`${count('failed')} failed`);
+  if (count('running') > 0) parts.push(`${count('running')} running`);
+  parts.push(`${count('monitoring')} fine`);
+  const certificates: string[] = [];
+  if (snapshot.failedCertificates > 0) {
+    certificates.push(plural(snapshot.failedCertificates, 'certificate failed', 'certificates failed'));
+  }
+  if (snapshot.expiringCertificates > 0) {
+    certificates.push(plural(snapshot.expiringCertificates, 'certificate expiring', 'certificates expiring'));
+  }
+  return [`Cronbeat: ${parts.join(', ')}`, ...certificates].join(' · ');
+}
+
+/** The failed monitors in name order, each leading to its page; the overflow leads to the filtered list. */
+export function failedEntries(monitors: MonitorSummary[]): FailedEntry[] {
+  const failed = monitors
+    .filter((m) => m.status === 'failed')
+    .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+  const shown = failed.slice(0, MAX_FAILED_IN_MENU).map((m) => ({ label: m.name, route: `/monitors/${m.id}` }));
+  const rest = failed.length - shown.length;
+  if (rest > 0) shown.push({ label: `and ${rest} more…`, route: '/monitors?status=failed' });
+  return shown;
+}
+
+export function trayModel(snapshot: TraySnapshot): TrayModel {
+  return { state: trayState(snapshot), tooltip: trayTooltip(snapshot), failed: failedEntries(snapshot.monitors) };
+}
+
+/** Two models that would draw the same tray: no need to rebuild icon, tooltip and menu. */
+export function sameTrayModel(a: TrayModel | null, b: TrayModel): boolean {
+  return a !== null && JSON.stringify(a) === JSON.stringify(b);
+}

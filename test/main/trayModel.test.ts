@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_FAILED_IN_MENU, failedEntries, sameTrayModel, trayModel, trayState, trayTooltip, type MonitorSummary, type TraySnapshot } from '../../main/trayModel';
+
+const monitor = (id: number, name: string, status: MonitorSummary['status']): MonitorSummary => ({ id, name, status });
+const snapshot = (monitors: MonitorSummary[], expiring = 0, failedCerts = 0): TraySnapshot => ({
+  monitors,
+  expiringCertificates: expiring,
+  failedCertificates: failedCerts,
+});
+
+describe('trayState', () => {
+  it.each([
+    ['no monitors', snapshot([]), 'ok'],
+    ['all fine', snapshot([monitor(1, 'a', 'monitoring'), monitor(2, 'b', 'monitoring')]), 'ok'],
+    ['a run in progress', snapshot([monitor(1, 'a', 'monitoring'), monitor(2, 'b', 'running')]), 'busy'],
+    ['a certificate expiring', snapshot([monitor(1, 'a', 'monitoring')], 1), 'busy'],
+    ['a monitor failed', snapshot([monitor(1, 'a', 'running'), monitor(2, 'b', 'failed')], 1), 'failed'],
+    ['a certificate failed', snapshot([monitor(1, 'a', 'monitoring')], 0, 1), 'failed'],
+  ] as const)('%s → %s', (_label, input, expected) => {
+    expect(trayState(input)).toBe(expected);
+  });
+});
+
+describe('trayTooltip', () => {
+  it('gives the counts of each status and the certificates needing attention', () => {
+    const input = snapshot(
+      [monitor(1, 'a', 'failed'), monitor(2, 'b', 'failed'), monitor(3, 'c', 'running'), monitor(4, 'd', 'monitoring')],
+      1,
+      2,
+    );
+    expect(trayTooltip(input)).toBe('Cronbeat: 2 failed, 1 running, 1 fine · 2 certificates failed · 1 certificate expiring');
+  });
+
+  it('says when there is nothing to watch yet, and stays under Windows’ 127 characters', () => {
+    expect(trayTooltip(snapshot([]))).toBe('Cronbeat: no monitors yet');
+    const many = snapshot(Array.from({ length: 5000 }, (_, i) => monitor(i, `m${i}`, i % 3 === 0 ? 'failed' : 'monitoring')), 999, 999);
+    expect(trayTooltip(many).length).toBeLessThan(128);
+  });
+});
+
+describe('failedEntries', () => {
+  it('lists failed monitors by name, each leading to its page', () => {
+    const entries = failedEntries([monitor(3, 'nightly backup', 'failed'), monitor(1, 'ok job', 'monitoring'), monitor(2, 'certbot', 'failed')]);
+    expect(entries).toEqual([
+      { label: 'certbot', route: '/monitors/2' },
+      { label: 'nightly backup', route: '/monitors/3' },
+    ]);
+  });
+
+  it('folds the overflow into one entry leading to the failed filter', () => {
+    const monitors = Array.from({ length: MAX_FAILED_IN_MENU + 3 }, (_, i) => monitor(i + 1, `job ${String(i).padStart(2, '0')}`, 'failed'));
+    const entries = failedEntries(monitors);
+    expect(entries).toHaveLength(MAX_FAILED_IN_MENU + 1);
+    expect(entries.at(-1)).toEqual({ label: 'and 3 more…', route: '/monitors?status=failed' });
+  });
+});
+
+describe('sameTrayModel', () => {
+  it('tells when nothing the tray draws changed', () => {
+    const a = trayModel(snapshot([monitor(1, 'a', 'failed')]));
+    expect(sameTrayModel(null, a)).toBe(false);
+    expect(sameTrayModel(a, trayModel(snapshot([monitor(1, 'a', 'failed')])))).toBe(true);
+    expect(sameTrayModel(a, trayModel(snapshot([monitor(1, 'a', 'monitoring')])))).toBe(false);
+  });
+});
