@@ -75,4 +75,52 @@ export const migrations: string[] = [
   );
   CREATE INDEX notifications_newest ON notifications(notifiable_id, created_at DESC, id DESC);
   `,
+  // 2: TLS certificates watched per company (issue 5, which was given slot 3; slot 2 had not landed when this was appended).
+  `
+  CREATE TABLE ssl_certificates (
+    id INTEGER PRIMARY KEY,
+    company_id INTEGER NOT NULL REFERENCES companies(id),
+    hostname TEXT NOT NULL,
+    port INTEGER NOT NULL,
+    warn_days INTEGER NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending',
+    expires_at INTEGER,
+    valid_from INTEGER,
+    issuer TEXT,
+    subject TEXT,
+    fingerprint_sha256 TEXT,
+    last_checked_at INTEGER,
+    last_error TEXT,
+    reminder_days INTEGER,
+    next_check_at INTEGER NOT NULL,
+    deleted_at INTEGER,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX ssl_certificates_live_address ON ssl_certificates(company_id, hostname, port) WHERE deleted_at IS NULL;
+  CREATE INDEX ssl_certificates_due ON ssl_certificates(next_check_at) WHERE deleted_at IS NULL;
+  `,
+  // 2: the monitoring engine: what each monitor waits for, and the run history (pulses).
+  `
+  ALTER TABLE monitors ADD COLUMN expected_run_at INTEGER;
+  ALTER TABLE monitors ADD COLUMN running_since INTEGER;
+  ALTER TABLE monitors ADD COLUMN running_rid TEXT;
+  ALTER TABLE monitors ADD COLUMN grace_from INTEGER;
+
+  CREATE TABLE pulses (
+    id INTEGER PRIMARY KEY,
+    monitor_id INTEGER NOT NULL REFERENCES monitors(id),
+    kind TEXT NOT NULL CHECK (kind IN ('start', 'success', 'fail')),
+    exit_code INTEGER,
+    rid TEXT,
+    received_at INTEGER NOT NULL,
+    duration_ms INTEGER,
+    method TEXT NOT NULL,
+    remote_address TEXT NOT NULL DEFAULT '',
+    body TEXT NOT NULL DEFAULT '',
+    body_truncated INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX pulses_newest ON pulses(monitor_id, received_at DESC, id DESC);
+  CREATE INDEX pulses_by_rid ON pulses(monitor_id, rid, received_at) WHERE rid IS NOT NULL;
+  `,
 ];

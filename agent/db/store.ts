@@ -5,6 +5,7 @@ import { serverRepository } from './servers';
 import { serverAlertRepository } from './serverAlerts';
 import { monitorRepository } from './monitors';
 import { notificationRepository } from './notifications';
+import { certificateRepository } from './certificates';
 
 /** The database and one repository per table, statements prepared once. */
 export function createStore(db: Db) {
@@ -16,6 +17,7 @@ export function createStore(db: Db) {
     serverAlerts: serverAlertRepository(db),
     monitors: monitorRepository(db),
     notifications: notificationRepository(db),
+    certificates: certificateRepository(db),
     close(): void {
       db.close();
     },

@@ -1,8 +1,7 @@
 import type { CertificateEventKind, CertificateStatus } from '../../domain/certificates';
 import { daysLeft, formatUtc } from '../../domain/certificates';
+import { NOTIFICATION_KINDS, type SslCertificateNotificationData } from '../../domain/notificationKinds';
 import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/timestamps';
-
-export const SSL_CERTIFICATE_NOTIFICATION = 'App\\Notifications\\SslCertificateNotification';
 
 /** The certificate as it stands after a check, as far as messages need it. Times in ms. */
 export interface CertificateSnapshot {
@@ -16,27 +15,9 @@ export interface CertificateSnapshot {
   lastError: string | null;
 }
 
-/** `data` of an SslCertificateNotification, field for field as the spec's tables list them. */
-export interface SslCertificateNotificationData {
-  type: 'ssl_certificate';
-  type_id: number;
-  project_id: null;
-  status: CertificateStatus;
-  title: string;
-  description: string;
-  timezone: string;
-  icon: string;
-  ssl_certificate_hostname: string;
-  ssl_certificate_port: number;
-  /** Null only when the certificate was never read (unreachable since it was added). */
-  ssl_certificate_expires_at: string | null;
-  ssl_certificate_status: CertificateStatus;
-  ssl_certificate_last_checked_at: string;
-}
-
 const ICONS: Record<CertificateStatus, string> = {
   pending: 'fa-solid fa-hourglass-start',
-  valid: 'fa-solid fa-lock',
+  valid: NOTIFICATION_KINDS.sslCertificate.icon,
   expiring: 'fa-solid fa-hourglass-half',
   expired: 'fa-solid fa-calendar-xmark',
   invalid: 'fa-solid fa-shield-halved',
@@ -107,11 +88,13 @@ export function describeEvent(
   return { title: statusTitle(cert, now), description: statusSentence(cert) };
 }
 
+/** `data` of an SslCertificateNotification, field for field as the spec's tables list them. */
 export function notificationData(
   cert: CertificateSnapshot,
   event: CertificateEventKind,
   now: number,
 ): SslCertificateNotificationData {
+  // ssl_certificate_expires_at is null only while no certificate was ever read (unreachable since added).
   return {
     type: 'ssl_certificate',
     type_id: cert.id,

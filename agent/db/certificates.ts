@@ -1,0 +1,111 @@
+import type { Db } from './open';
+import type { CertificateStatus } from '../domain/certificates';
+
+export interface CertificateRow {
+  id: number;
+  company_id: number;
+  hostname: string;
+  port: number;
+  warn_days: number;
+  status: CertificateStatus;
+  expires_at: number | null;
+  valid_from: number | null;
+  issuer: string | null;
+  subject: string | null;
+  fingerprint_sha256: string | null;
+  last_checked_at: number | null;
+  last_error: string | null;
+  /** The smallest expiry reminder (7 or 1 days) already sent for the current certificate. */
+  reminder_days: number | null;
+  /** When the scheduler checks next; indexed. */
+  next_check_at: number;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface NewCertificate {
+  companyId: number;
+  hostname: string;
+  port: number;
+  warnDays: number;
+  now: number;
+}
+
+/** Everything one check writes. Certificate fields carry the last certificate seen. */
+export interface CheckResult {
+  id: number;
+  status: CertificateStatus;
+  expiresAt: number | null;
+  validFrom: number | null;
+  issuer: string | null;
+  subject: string | null;
+  fingerprintSha256: string | null;
+  lastError: string | null;
+  reminderDays: number | null;
+  now: number;
+  nextCheckAt: number;
+}
+
+const LIVE = 'deleted_at IS NULL';
+
+/** TLS certificates watched for a company; deleted ones are kept (soft delete) but never listed, found or checked. */
+export function certificateRepository(db: Db) {
+  const list = db.prepare(`SELECT * FROM ssl_certificates WHERE company_id = ? AND ${LIVE} ORDER BY id`);
+  const find = db.prepare(`SELECT * FROM ssl_certificates WHERE id = ? AND company_id = ? AND ${LIVE}`);
+  const findLive = db.prepare(`SELECT * FROM ssl_certificates WHERE id = ? AND ${LIVE}`);
+  const findByAddress = db.prepare(
+    `SELECT * FROM ssl_certificates WHERE company_id = ? AND hostname = ? AND port = ? AND ${LIVE}`,
+  );
+  const due = db.prepare(
+    `SELECT id FROM ssl_certificates WHERE next_check_at <= ? AND ${LIVE} ORDER BY next_check_at LIMIT ?`,
+  ).pluck();
+  const insert = db.prepare(
+    `INSERT INTO ssl_certificates (company_id, hostname, port, warn_days, next_check_at, created_at, updated_at)
+     VALUES (@companyId, @hostname, @port, @warnDays, @now, @now, @now)`,
+  );
+  const record = db.prepare(
+    `UPDATE ssl_certificates SET status = @status, expires_at = @expiresAt, valid_from = @validFrom, issuer = @issuer,
+       subject = @subject, fingerprint_sha256 = @fingerprintSha256, last_checked_at = @now, last_error = @lastError,
+       reminder_days = @reminderDays, next_check_at = @nextCheckAt, updated_at = @now
+     WHERE id = @id AND ${LIVE}`,
+  );
+  const softDelete = db.prepare(
+    `UPDATE ssl_certificates SET deleted_at = @now, updated_at = @now WHERE id = @id AND company_id = @companyId AND ${LIVE}`,
+  );
+
+  return {
+    list(companyId: number): CertificateRow[] {
+      return list.all(companyId) as CertificateRow[];
+    },
+    find(companyId: number, id: number): CertificateRow | null {
+      return (find.get(id, companyId) as CertificateRow | undefined) ?? null;
+    },
+    /** Any company's live certificate: for the scheduler, which works for all of them. */
+    findLive(id: number): CertificateRow | null {
+      return (findLive.get(id) as CertificateRow | undefined) ?? null;
+    },
+    findByAddress(companyId: number, hostname: string, port: number): CertificateRow | null {
+      return (findByAddress.get(companyId, hostname, port) as CertificateRow | undefined) ?? null;
+    },
+    /** Ids of live certificates whose next check is due at `now`, most overdue first. */
+    due(now: number, limit: number): number[] {
+      return due.all(now, limit) as number[];
+    },
+    /** New certificates are due at once and `pending` until their first check. */
+    create(input: NewCertificate): CertificateRow {
+      const { lastInsertRowid } = insert.run(input);
+      return find.get(lastInsertRowid, input.companyId) as CertificateRow;
+    },
+    /** Returns false when the certificate was deleted meanwhile (the result is dropped). */
+    recordCheck(result: CheckResult): boolean {
+      return record.run(result).changes === 1;
+    },
+    /** Returns false when there was no such live certificate. */
+    delete(companyId: number, id: number, now: number): boolean {
+      return softDelete.run({ id, companyId, now }).changes === 1;
+    },
+  };
+}
+
+export type CertificateRepository = ReturnType<typeof certificateRepository>;
