@@ -13,6 +13,7 @@ export class DatabaseRefusedError extends Error {}
 export function openDatabase(file: string): Db {
   const db = new Database(file);
   try {
+    refuseNewerSchema(db);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
@@ -30,13 +31,18 @@ export function openDatabase(file: string): Db {
   }
 }
 
-function migrate(db: Db): void {
+/** Runs before anything writes, so a refused file is left exactly as it was. */
+function refuseNewerSchema(db: Db): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > migrations.length) {
     throw new DatabaseRefusedError(
       `The database was written by a newer Cronbeat (schema ${current}, this one knows ${migrations.length}); it was left untouched.`,
     );
   }
+}
+
+function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
   for (let version = current; version < migrations.length; version++) {
     db.transaction(() => {
       db.exec(migrations[version]);

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, TIMESTAMP, UUID_V4, type TestAgent } from '../helpers/testAgent';
+
+let agent: TestAgent;
+beforeAll(async () => {
+  agent = await startTestAgent();
+});
+afterAll(() => agent.stop());
+
+const valid = { name: 'Nightly backup', timezone: 'Europe/Paris', schedule: '0 2 * * *', duration: 30 };
+
+function createMonitor(body: Record<string, unknown>) {
+  return agent.api('/api/monitors', { method: 'POST', json: body });
+}
+
+const SPEC_FIELDS = [
+  'id', 'name', 'company_id', 'project_id', 'token', 'timezone', 'schedule', 'last_run_at',
+  'duration', 'is_alerted', 'alert_reason', 'deleted_at', 'created_at', 'updated_at',
+];
+
+describe('monitors', () => {
+  it('creates a monitor with every field of the spec, typed as the spec says', async () => {
+    const response = await createMonitor({ ...valid, project_id: 7, unknown: true });
+    expect(response.status).toBe(201);
+    const monitor = await response.json();
+    for (const field of SPEC_FIELDS) expect(monitor, field).toHaveProperty(field);
+    expect(monitor).toMatchObject({
+      name: 'Nightly backup', company_id: 1, project_id: 7, timezone: 'Europe/Paris', schedule: '0 2 * * *',
+      duration: 30, is_alerted: 0, alert_reason: '', deleted_at: null,
+    });
+    expect(Number.isInteger(monitor.id)).toBe(true);
+    expect(monitor.token).toMatch(UUID_V4);
+    for (const field of ['last_run_at', 'created_at', 'updated_at']) expect(monitor[field]).toMatch(TIMESTAMP);
+    expect(monitor.last_run_at).toBe(monitor.created_at);
+  });
+
+  it('makes project_id null when it is left out, and a fresh token each time', async () => {
+    const a = await (await createMonitor(valid)).json();
+    const b = await (await createMonitor({ ...valid, project_id: null })).json();
+    expect(a.project_id).toBeNull();
+    expect(b.project_id).toBeNull();
+    expect(a.token).not.toBe(b.token);
+  });
+
+  it('lists, shows and soft-deletes', async () => {
+    const created = await (await createMonitor(valid)).json();
+    expect((await (await agent.api('/api/monitors')).json()).map((m: { id: number }) => m.id)).toContain(created.id);
+    const shown = await (await agent.api(`/api/monitors/${created.id}`)).json();
+    expect(shown.id).toBe(created.id);
+    expect(shown.token).toBe(created.token);
+    expect((await agent.api(`/api/monitors/${created.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await agent.api(`/api/monitors/${created.id}`)).status).toBe(404);
+    expect((await (await agent.api('/api/monitors')).json()).map((m: { id: number }) => m.id)).not.toContain(created.id);
+  });
+
+  it.each([
+    ['name', { name: '' }],
+    ['name', { name: 'n'.repeat(256) }],
+    ['timezone', { timezone: 'Mars/Olympus' }],
+    ['timezone', { timezone: '+02:00' }],
+    ['timezone', { timezone: undefined }],
+    ['schedule', { schedule: '' }],
+    ['schedule', { schedule: '* * * * * *' }],
+    ['schedule', { schedule: 'every day' }],
+    ['schedule', { schedule: '61 * * * *' }],
+    ['schedule', { schedule: '@daily' }],
+    ['duration', { duration: 0 }],
+    ['duration', { duration: 525601 }],
+    ['duration', { duration: 1.5 }],
+    ['duration', { duration: '5' }],
+    ['duration', { duration: undefined }],
+    ['project_id', { project_id: 0 }],
+    ['project_id', { project_id: -3 }],
+    ['project_id', { project_id: 'seven' }],
+  ])('answers 422 naming %s for %j and writes nothing', async (field, change) => {
+    const count = () => agent.store.db.prepare('SELECT count(*) FROM monitors').pluck().get();
+    const before = count();
+    const response = await createMonitor({ ...valid, ...change });
+    expect(response.status).toBe(422);
+    const body = await response.json();
+    expect(Object.keys(body.errors)).toEqual([field]);
+    expect(typeof body.message).toBe('string');
+    expect(count()).toBe(before);
+  });
+
+  it('accepts the edges: duration 1 and 525600, any zone Intl knows', async () => {
+    for (const [timezone, duration] of [['UTC', 1], ['Asia/Kolkata', 525600], ['America/New_York', 60]] as const) {
+      const response = await createMonitor({ ...valid, timezone, duration });
+      expect(response.status, timezone).toBe(201);
+    }
+  });
+});

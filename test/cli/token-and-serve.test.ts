@@ -1,0 +1,102 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, startServe } from '../helpers/cli';
+import { tempDir } from '../helpers/testAgent';
+
+describe('cronbeat token', () => {
+  it('create prints the token alone on one line, and the token works against serve', async () => {
+    const dataDir = join(tempDir(), 'data');
+    const created = runCli(['token', 'create', '--name', 'laptop', '--data-dir', dataDir]);
+    expect(created.status).toBe(0);
+    expect(created.stdout).toMatch(/^cb_[A-Za-z0-9_-]{43}\n$/);
+    const token = created.stdout.trim();
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+
+    const serve = await startServe(['--data-dir', dataDir]);
+    try {
+      const ok = await fetch(`${serve.url}/api/servers`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(ok.status).toBe(200);
+      expect(await ok.json()).toEqual([]);
+    } finally {
+      expect(await serve.stop()).toBe(0);
+    }
+  });
+
+  it('creates the company it is asked for, and takes the folder from CRONBEAT_DATA_DIR', () => {
+    const dataDir = tempDir();
+    const created = runCli(['token', 'create', '--company', '7'], { env: { CRONBEAT_DATA_DIR: dataDir } });
+    expect(created.status).toBe(0);
+    const listed = runCli(['token', 'list', '--json'], { env: { CRONBEAT_DATA_DIR: dataDir } });
+    const tokens = JSON.parse(listed.stdout);
+    expect(tokens).toEqual([expect.objectContaining({ id: 1, company_id: 7, name: 'cli', revoked_at: null })]);
+    expect(listed.stdout).not.toContain(created.stdout.trim());
+  });
+
+  it('revoke locks a token out of a running agent at once', async () => {
+    const dataDir = tempDir();
+    const token = runCli(['token', 'create', '--data-dir', dataDir]).stdout.trim();
+    const serve = await startServe(['--data-dir', dataDir]);
+    try {
+      const revoked = runCli(['token', 'revoke', '1', '--data-dir', dataDir]);
+      expect(revoked.status).toBe(0);
+      const response = await fetch(`${serve.url}/api/monitors`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(response.status).toBe(401);
+    } finally {
+      await serve.stop();
+    }
+    const again = runCli(['token', 'revoke', '1', '--data-dir', dataDir]);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toMatch(/^cronbeat: No live token has the ID 1\.\n$/);
+  });
+
+  it('explains a missing action in one line with exit code 2', () => {
+    const result = runCli(['token', '--data-dir', tempDir()]);
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('cronbeat serve', () => {
+  it('prints one listening line, binds 127.0.0.1, and exits 0 on SIGINT', async () => {
+    const serve = await startServe(['--data-dir', tempDir()]);
+    expect(serve.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const response = await fetch(`${serve.url}/api/servers`);
+    expect(response.status).toBe(401);
+    expect(await serve.stop('SIGINT')).toBe(0);
+  });
+
+  it('says in one line when the port is taken', async () => {
+    const dataDir = tempDir();
+    const first = await startServe(['--data-dir', dataDir]);
+    try {
+      const port = new URL(first.url).port;
+      const second = runCli(['serve', '--port', port, '--data-dir', tempDir()]);
+      expect(second.status).toBe(1);
+      expect(second.stderr).toMatch(new RegExp(`^cronbeat: Port ${port} .* already in use.*\\n$`));
+    } finally {
+      await first.stop();
+    }
+  });
+});
+
+describe('cronbeat --help', () => {
+  it('lists the commands, and each command explains itself with an example', () => {
+    const overview = runCli(['--help']);
+    expect(overview.status).toBe(0);
+    expect(overview.stdout).toMatch(/serve/);
+    expect(overview.stdout).toMatch(/token/);
+    for (const command of ['serve', 'token']) {
+      const help = runCli([command, '--help']);
+      expect(help.status).toBe(0);
+      expect(help.stdout).toMatch(/Usage: cronbeat/);
+      expect(help.stdout).toMatch(/Example/);
+    }
+  });
+
+  it('answers an unknown command in one line, exit code 2', () => {
+    const result = runCli(['frobnicate']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^cronbeat: Unknown command "frobnicate"/);
+  });
+});

@@ -1,0 +1,66 @@
+import { writeFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { DatabaseRefusedError, openDatabase } from '../../agent/db/open';
+import { migrations } from '../../agent/db/migrations';
+import { openStore } from '../../agent/db/store';
+import { resolveDataDir } from '../../agent/db/dataDir';
+import { tempDir } from '../helpers/testAgent';
+
+describe('openDatabase', () => {
+  it('migrates a new file to the latest version with WAL and foreign keys on', () => {
+    const db = openDatabase(join(tempDir(), 'a.db'));
+    expect(db.pragma('user_version', { simple: true })).toBe(migrations.length);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
+    db.close();
+  });
+
+  it('reopens a migrated file without touching its data', () => {
+    const file = join(tempDir(), 'b.db');
+    const store = openStore(file, 1000);
+    store.servers.create({ companyId: 1, name: 's', identifier: 'i', ipAddress: '::1', now: 1000 });
+    store.close();
+    const again = openStore(file, 2000);
+    expect(again.servers.list(1)).toHaveLength(1);
+    again.close();
+  });
+
+  it('refuses a database from a newer Cronbeat and leaves it untouched', () => {
+    const file = join(tempDir(), 'c.db');
+    const raw = new Database(file);
+    raw.pragma(`user_version = ${migrations.length + 5}`);
+    raw.close();
+    const before = readFileSync(file);
+    expect(() => openDatabase(file)).toThrow(DatabaseRefusedError);
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it('refuses a file that is not a database and leaves it untouched', () => {
+    const file = join(tempDir(), 'd.db');
+    writeFileSync(file, 'this is not sqlite, just some text that happens to be long enough to matter'.repeat(100));
+    const before = readFileSync(file);
+    expect(() => openDatabase(file)).toThrow(DatabaseRefusedError);
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it('gives a fresh install company 1', () => {
+    const store = openStore(join(tempDir(), 'e.db'), 0);
+    expect(store.companies.exists(1)).toBe(true);
+    store.close();
+  });
+});
+
+describe('resolveDataDir', () => {
+  const home = '/home/ada';
+  it('prefers the flag, then CRONBEAT_DATA_DIR, then the OS folder', () => {
+    expect(resolveDataDir({ flag: '/x', env: { CRONBEAT_DATA_DIR: '/y' }, platform: 'linux', home })).toBe('/x');
+    expect(resolveDataDir({ env: { CRONBEAT_DATA_DIR: '/y' }, platform: 'linux', home })).toBe('/y');
+    expect(resolveDataDir({ env: {}, platform: 'linux', home })).toBe('/home/ada/.local/share/cronbeat');
+    expect(resolveDataDir({ env: { XDG_DATA_HOME: '/xdg' }, platform: 'linux', home })).toBe('/xdg/cronbeat');
+    expect(resolveDataDir({ env: {}, platform: 'darwin', home })).toBe('/home/ada/Library/Application Support/Cronbeat');
+    expect(resolveDataDir({ env: { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' }, platform: 'win32', home })).toMatch(/Roaming.Cronbeat$/);
+  });
+});
