@@ -2,9 +2,12 @@ import type { Command } from './command';
 import { UsageError } from './command';
 import { serveCommand } from './commands/serve';
 import { tokenCommand } from './commands/token';
+import { pingCommand } from './commands/ping';
+import { runCommand } from './commands/run';
+import { spoolCommand } from './commands/spool';
 
 // Register new commands here, one line each.
-const commands: Command[] = [serveCommand, tokenCommand];
+const commands: Command[] = [serveCommand, tokenCommand, pingCommand, runCommand, spoolCommand];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

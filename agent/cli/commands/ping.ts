@@ -1,0 +1,96 @@
+import { parseArgs } from 'node:util';
+import { InvalidBaseUrlError, resolveBaseUrl } from '../../client/baseUrl';
+import { OutputTail } from '../../client/outputTail';
+import { describeDelivery, pulseSenderFor } from '../../client/pulseSender';
+import type { PulseSignal } from '../../client/pulses';
+import { prepareDataDir } from '../../db/dataDir';
+import { UsageError, type Command } from '../command';
+
+const help = `Usage: cronbeat ping TOKEN [--start | --fail | --exit-code N] [--rid ID] [--message TEXT | --stdin] [--url URL]
+
+Sends one pulse to the monitor with this token: by default "the run succeeded".
+If the agent cannot be reached (5 s timeout, retried with backoff) the pulse is saved to the
+spool with its time and delivered later, so nothing is lost while the desktop app is closed.
+
+Options:
+  --start          the run started (pair it with the end using --rid)
+  --fail           the run failed
+  --exit-code N    the run ended with exit code N (0 success, 1-255 failure)
+  --rid ID         a run id that pairs a start with its end, so the agent measures the duration
+  --message TEXT   text to attach (shown with the run)
+  --stdin          attach standard input instead (its last 100 KB)
+  --url URL        the agent (default: $CRONBEAT_URL, else http://127.0.0.1:8787)
+  --data-dir DIR   where the spool lives (default: $CRONBEAT_DATA_DIR, else the per-user folder)
+
+Exit status: 0 delivered or saved to the spool, 1 refused by the agent (e.g. unknown token),
+2 wrong usage.
+
+Examples:
+  0 3 * * * /usr/local/bin/backup.sh && cronbeat ping 9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f
+  ./import.sh 2>&1 | cronbeat ping "$TOKEN" --exit-code "\${PIPESTATUS[0]}" --stdin`;
+
+/** The base URL for --url / CRONBEAT_URL, with a bad value as a usage error. */
+export function baseUrlOption(flag: string | undefined): string {
+  try {
+    return resolveBaseUrl(flag);
+  } catch (error) {
+    if (error instanceof InvalidBaseUrlError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** Prints what a delivery did as one-line notices on stderr. */
+export function printNotices(lines: string[]): void {
+  for (const line of lines) console.error(`cronbeat: ${line}`);
+}
+
+function signalOf(values: { start?: boolean; fail?: boolean; 'exit-code'?: string }): PulseSignal {
+  const chosen = [values.start, values.fail, values['exit-code'] !== undefined].filter(Boolean).length;
+  if (chosen > 1) throw new UsageError('Give only one of --start, --fail and --exit-code.');
+  if (values.start) return 'start';
+  if (values.fail) return 'fail';
+  const raw = values['exit-code'];
+  if (raw === undefined) return 'success';
+  if (!/^\d{1,3}$/.test(raw) || Number(raw) > 255) throw new UsageError(`--exit-code must be a number from 0 to 255, not "${raw}".`);
+  return Number(raw);
+}
+
+async function readStdinTail(): Promise<string> {
+  const tail = new OutputTail();
+  for await (const chunk of process.stdin) tail.push(chunk as Buffer);
+  return tail.text();
+}
+
+export const pingCommand: Command = {
+  name: 'ping',
+  summary: 'Send one pulse to a monitor (success, start, fail or an exit code)',
+  help,
+  async run(argv) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        start: { type: 'boolean' },
+        fail: { type: 'boolean' },
+        'exit-code': { type: 'string' },
+        rid: { type: 'string' },
+        message: { type: 'string' },
+        stdin: { type: 'boolean' },
+        url: { type: 'string' },
+        'data-dir': { type: 'string' },
+      },
+    });
+    const [token, extra] = positionals;
+    if (!token) throw new UsageError('Give the monitor token: cronbeat ping TOKEN (see `cronbeat ping --help`).');
+    if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}"; quote a --message that has spaces.`);
+    if (values.message !== undefined && values.stdin) throw new UsageError('Give --message or --stdin, not both.');
+    const signal = signalOf(values);
+    const baseUrl = baseUrlOption(values.url);
+    const body = values.stdin ? await readStdinTail() : values.message;
+
+    const sender = pulseSenderFor(baseUrl, prepareDataDir(values['data-dir']));
+    const delivery = await sender.send({ token, signal, rid: values.rid, body });
+    printNotices(describeDelivery(delivery, 'pulse'));
+    return delivery.outcome.kind === 'rejected' ? 1 : 0;
+  },
+};

@@ -1,0 +1,125 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { constants } from 'node:os';
+import type { Readable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { OutputTail } from '../../client/outputTail';
+import { describeDelivery, type PulseSender, pulseSenderFor } from '../../client/pulseSender';
+import type { Pulse } from '../../client/pulses';
+import { prepareDataDir } from '../../db/dataDir';
+import { UsageError, type Command } from '../command';
+import { baseUrlOption, printNotices } from './ping';
+
+const help = `Usage: cronbeat run TOKEN [--url URL] -- COMMAND [ARGS...]
+
+Runs COMMAND and reports it to the monitor with this token: a start pulse when it begins,
+then its exit code with the last 100 KB of its output (stdout and stderr interleaved).
+Standard input, output and error pass through; SIGINT, SIGTERM and SIGHUP are forwarded.
+
+Monitoring never breaks the job: the job starts at once, each request gives up after 5 s
+(retried with backoff), pulses the agent cannot take wait in the spool, and the exit status
+is always the job's own.
+
+Options:
+  --url URL        the agent (default: $CRONBEAT_URL, else http://127.0.0.1:8787)
+  --data-dir DIR   where the spool lives (default: $CRONBEAT_DATA_DIR, else the per-user folder)
+
+Exit status: the command's own; 128+N when it was killed by signal N; 127 when it could not
+be started (reported as a failure too); 2 when cronbeat itself was called wrongly.
+
+Examples:
+  0 3 * * * cronbeat run 9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f -- /usr/local/bin/backup.sh --full
+  cronbeat run "$TOKEN" -- sh -c 'pg_dump app | gzip > /var/backups/app.sql.gz'`;
+
+const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** The options before the command: everything before `--`, or up to the token when there is no `--`. */
+function splitAtCommand(argv: string[]): { own: string[]; command: string[] } {
+  const separator = argv.indexOf('--');
+  if (separator >= 0) return { own: argv.slice(0, separator), command: argv.slice(separator + 1) };
+  let index = 0;
+  while (index < argv.length && argv[index].startsWith('-')) index += argv[index].includes('=') ? 1 : 2;
+  return { own: argv.slice(0, index + 1), command: argv.slice(index + 1) };
+}
+
+interface JobResult {
+  status: number;
+  output: string;
+  /** Why the command could not start, when it could not. */
+  startError?: string;
+}
+
+/** Runs the command with stdio passed through, keeping the tail of its output. */
+function runJob(command: string[]): Promise<JobResult> {
+  return new Promise((resolve) => {
+    const tail = new OutputTail();
+    const child = spawn(command[0], command.slice(1), { stdio: ['inherit', 'pipe', 'pipe'] });
+    const forward = (signal: NodeJS.Signals) => child.kill(signal);
+    for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
+    const passThrough = (from: Readable, to: NodeJS.WriteStream) =>
+      from.on('data', (chunk: Buffer) => {
+        tail.push(chunk);
+        // Slow readers of our output slow the job down instead of filling memory.
+        if (!to.write(chunk)) {
+          from.pause();
+          to.once('drain', () => from.resume());
+        }
+      });
+    passThrough(child.stdout!, process.stdout);
+    passThrough(child.stderr!, process.stderr);
+
+    let startError: string | undefined;
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      // Only a failed start lands here for a child with piped stdio.
+      startError = `cannot start "${command[0]}": ${error.code === 'ENOENT' ? 'command not found' : error.code === 'EACCES' ? 'permission denied' : error.message}`;
+    });
+    child.on('close', (code, signal) => {
+      for (const s of FORWARDED_SIGNALS) process.off(s, forward);
+      if (startError) return resolve({ status: 127, output: `cronbeat: ${startError}\n`, startError });
+      const status = code ?? 128 + (signal ? constants.signals[signal] : 0);
+      resolve({ status, output: tail.text() });
+    });
+  });
+}
+
+/** Delivers a pulse and prints what became of it; never throws, so the job's status survives. */
+async function report(sender: PulseSender, pulse: Pulse, what: string): Promise<void> {
+  try {
+    printNotices(describeDelivery(await sender.send(pulse), what));
+  } catch (error) {
+    printNotices([`${what} not sent and not saved: ${error instanceof Error ? error.message : String(error)}`]);
+  }
+}
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'Run a command and report its start, exit code and output to a monitor',
+  help,
+  async run(argv) {
+    const { own, command } = splitAtCommand(argv);
+    const { values, positionals } = parseArgs({
+      args: own,
+      allowPositionals: true,
+      options: { url: { type: 'string' }, 'data-dir': { type: 'string' } },
+    });
+    const [token, extra] = positionals;
+    if (!token) throw new UsageError('Give the monitor token and the command: cronbeat run TOKEN -- COMMAND [ARGS...]');
+    if (extra !== undefined) throw new UsageError(`Put -- before the command: cronbeat run TOKEN -- ${extra} ...`);
+    if (command.length === 0) throw new UsageError('Give the command to run after --: cronbeat run TOKEN -- COMMAND [ARGS...]');
+
+    // Set up monitoring, but never let a problem with it stop the job from running.
+    let sender: PulseSender | undefined;
+    try {
+      sender = pulseSenderFor(baseUrlOption(values.url), prepareDataDir(values['data-dir']));
+    } catch (error) {
+      printNotices([`not monitoring this run: ${error instanceof Error ? error.message : String(error)}`]);
+    }
+    const rid = randomUUID();
+    const started = sender ? report(sender, { token, signal: 'start', rid }, 'start pulse') : Promise.resolve();
+    const job = await runJob(command);
+    if (job.startError) printNotices([job.startError]);
+    await started; // the end must not overtake its start
+    if (sender) await report(sender, { token, signal: job.status, rid, body: job.output }, 'end pulse');
+    return job.status;
+  },
+};

@@ -1,0 +1,23 @@
+/** Where the agent listens when nothing else is said: the desktop app's default port on loopback. */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
+
+/** A base URL that is not an http(s) address; the message says which value was wrong. */
+export class InvalidBaseUrlError extends Error {}
+
+/**
+ * The agent's base URL: `flag` (--url), else CRONBEAT_URL, else DEFAULT_BASE_URL, without a
+ * trailing slash so paths can be appended. Throws InvalidBaseUrlError for anything but http(s).
+ */
+export function resolveBaseUrl(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  const [value, from] = flag ? [flag, '--url'] : env.CRONBEAT_URL ? [env.CRONBEAT_URL, 'CRONBEAT_URL'] : [DEFAULT_BASE_URL, 'default'];
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidBaseUrlError(`${from} "${value}" is not a URL; use one such as ${DEFAULT_BASE_URL}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidBaseUrlError(`${from} "${value}" must start with http:// or https://`);
+  }
+  return url.href.replace(/\/+$/, '');
+}

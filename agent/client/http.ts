@@ -1,0 +1,84 @@
+/** Every request to the agent gives up after this long, so a hung agent never holds a job. */
+export const REQUEST_TIMEOUT_MS = 5_000;
+/** Waits between attempts; one attempt more than there are delays. */
+export const RETRY_DELAYS_MS = [250, 1_000];
+
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * How a request ended. `unreachable` is worth retrying later (no connection, timeout, 408,
+ * 429 or 5xx); `rejected` is the agent saying no (another 4xx) and will not change by retrying.
+ */
+export type HttpOutcome =
+  | { kind: 'ok'; status: number; text: string }
+  | { kind: 'rejected'; status: number; text: string; message: string }
+  | { kind: 'unreachable'; message: string };
+
+const USER_AGENT = 'cronbeat-cli/0.1';
+
+/** One attempt, with the timeout. Never throws. */
+export async function requestOnce(request: HttpRequest): Promise<HttpOutcome> {
+  try {
+    const response = await fetch(request.url, {
+      method: request.method,
+      headers: { 'user-agent': USER_AGENT, ...request.headers },
+      body: request.body,
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    const text = await response.text();
+    if (response.ok) return { kind: 'ok', status: response.status, text };
+    const message = `${response.status} ${messageOf(text) ?? response.statusText}`.trim();
+    if (response.status === 408 || response.status === 429 || response.status >= 500) {
+      return { kind: 'unreachable', message: `${new URL(request.url).origin} answered ${message}` };
+    }
+    return { kind: 'rejected', status: response.status, text, message };
+  } catch (error) {
+    return { kind: 'unreachable', message: `cannot reach ${safeOrigin(request.url)} (${describeNetworkError(error)})` };
+  }
+}
+
+/** requestOnce, retried with backoff while the outcome is `unreachable`. Never throws. */
+export async function requestWithRetry(request: HttpRequest, delays = RETRY_DELAYS_MS): Promise<HttpOutcome> {
+  let outcome = await requestOnce(request);
+  for (const delay of delays) {
+    if (outcome.kind !== 'unreachable') break;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    outcome = await requestOnce(request);
+  }
+  return outcome;
+}
+
+/** The `message` of a Laravel-style JSON error body, when there is one. */
+function messageOf(text: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && typeof (parsed as { message?: unknown }).message === 'string') {
+      return (parsed as { message: string }).message;
+    }
+  } catch {
+    // not JSON: the plain text, if short, says enough
+  }
+  const trimmed = text.trim();
+  return trimmed && trimmed.length <= 200 ? trimmed : undefined;
+}
+
+function describeNetworkError(error: unknown): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+    return `no answer within ${REQUEST_TIMEOUT_MS / 1000} s`;
+  }
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}
+
+function safeOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}

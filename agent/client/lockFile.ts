@@ -1,0 +1,85 @@
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+
+/** A lock untouched this long is taken to belong to a process that died without cleaning up. */
+const STALE_AFTER_MS = 10 * 60_000;
+
+/** A held lock: `refresh` proves the holder is alive during long work, `release` frees it. */
+export interface HeldLock {
+  refresh(): void;
+  release(): void;
+}
+
+/**
+ * Takes the lock file at `path` if nobody holds it: created with O_EXCL and holding our pid.
+ * A lock whose process is gone (or untouched for 10 minutes) is removed first. Returns null
+ * when another live process holds it.
+ */
+export function tryLock(path: string): HeldLock | null {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, 'wx', 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return {
+        refresh: () => touch(path),
+        release: () => removeQuietly(path),
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (!isStale(path)) return null;
+      removeQuietly(path);
+    }
+  }
+  return null;
+}
+
+/** tryLock, retried every 20 ms until `timeoutMs` has passed; null if still held by then. */
+export async function waitForLock(path: string, timeoutMs: number): Promise<HeldLock | null> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const lock = tryLock(path);
+    if (lock || Date.now() >= deadline) return lock;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** waitForLock for synchronous callers, for locks that are only ever held for microseconds. */
+export function waitForLockSync(path: string, timeoutMs: number): HeldLock | null {
+  const deadline = Date.now() + timeoutMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    const lock = tryLock(path);
+    if (lock || Date.now() >= deadline) return lock;
+    Atomics.wait(pause, 0, 0, 5);
+  }
+}
+
+function isStale(path: string): boolean {
+  try {
+    if (Date.now() - statSync(path).mtimeMs > STALE_AFTER_MS) return true;
+    const pid = Number(readFileSync(path, 'utf8'));
+    if (!Number.isInteger(pid) || pid <= 0) return false; // being written right now
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ESRCH' || code === 'ENOENT';
+  }
+}
+
+function touch(path: string): void {
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    // a refresh is best effort
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}

@@ -1,0 +1,92 @@
+import type { HttpOutcome } from './http';
+import { sendPulse, type Pulse } from './pulses';
+import { Spool, type ReplayResult, type ReplayVerdict, type SpoolEntry } from './spool';
+
+/** What became of a pulse: at the agent, kept in the spool for later, or refused by the agent. */
+export type DeliveryOutcome =
+  | { kind: 'delivered' }
+  | { kind: 'spooled'; reason: string }
+  | { kind: 'rejected'; reason: string };
+
+export interface Delivery {
+  outcome: DeliveryOutcome;
+  /** What the replay of older spooled pulses, done first, achieved. */
+  replay: ReplayResult;
+}
+
+/** How long a pulse waits for another process that is replaying the spool, so it stays behind older ones. */
+const WAIT_FOR_OTHER_REPLAY_MS = 10_000;
+
+/**
+ * Delivers pulses to one agent without ever losing one: older spooled pulses go first, and a
+ * pulse that cannot be delivered now joins the spool with its original time. Never throws for
+ * network trouble; only a broken data folder (disk full, no permission) can throw.
+ */
+export class PulseSender {
+  constructor(
+    readonly baseUrl: string,
+    private readonly spool: Spool,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async send(pulse: Pulse): Promise<Delivery> {
+    const sentAt = this.now();
+    const replay = await this.flush(WAIT_FOR_OTHER_REPLAY_MS);
+    if (replay.waiting.some((entry) => entry.baseUrl === this.baseUrl)) {
+      // The agent cannot take older pulses, so this one waits behind them to keep the order.
+      this.spool.append(this.baseUrl, pulse, sentAt);
+      return { outcome: { kind: 'spooled', reason: 'older pulses for this agent are still waiting' }, replay };
+    }
+    const outcome = await sendPulse(this.baseUrl, pulse);
+    if (outcome.kind === 'ok') return { outcome: { kind: 'delivered' }, replay };
+    if (outcome.kind === 'rejected') return { outcome: { kind: 'rejected', reason: outcome.message }, replay };
+    this.spool.append(this.baseUrl, pulse, sentAt);
+    return { outcome: { kind: 'spooled', reason: outcome.message }, replay };
+  }
+
+  /**
+   * Replays the spool in order, each entry to the agent it was meant for, or to this sender's
+   * agent when `useOwnUrl` is set (`cronbeat spool flush --url`).
+   */
+  flush(waitMs = 0, useOwnUrl = false): Promise<ReplayResult> {
+    // An agent that could not take one entry gets none of the later ones, so none overtakes it.
+    const down = new Set<string>();
+    return this.spool.replay(async (entry: SpoolEntry) => {
+      const baseUrl = useOwnUrl ? this.baseUrl : entry.baseUrl;
+      if (down.has(baseUrl)) return 'unreachable';
+      const verdict = verdictOf(await sendPulse(baseUrl, entry.pulse, entry.sentAt));
+      if (verdict === 'unreachable') down.add(baseUrl);
+      return verdict;
+    }, waitMs);
+  }
+}
+
+function verdictOf(outcome: HttpOutcome): ReplayVerdict {
+  return outcome.kind === 'ok' ? 'delivered' : outcome.kind === 'rejected' ? 'rejected' : 'unreachable';
+}
+
+/** Builds a PulseSender for a base URL and a data folder (where the spool lives). */
+export function pulseSenderFor(baseUrl: string, dataDir: string): PulseSender {
+  return new PulseSender(baseUrl, new Spool(dataDir));
+}
+
+/**
+ * One line for the user about a delivery, or null when there is nothing to say (delivered,
+ * nothing replayed). `what` names the pulse, e.g. "start pulse".
+ */
+export function describeDelivery(delivery: Delivery, what: string): string[] {
+  const lines: string[] = [];
+  const { replay, outcome } = delivery;
+  if (replay.delivered.length > 0) lines.push(`delivered ${plural(replay.delivered.length, 'spooled pulse')}`);
+  for (const entry of replay.rejected) lines.push(`dropped a spooled pulse for ${entry.pulse.token}: the agent refused it`);
+  if (outcome.kind === 'spooled') {
+    const waiting = replay.waiting.length + 1;
+    lines.push(`${what} saved to the spool (${outcome.reason}); ${plural(waiting, 'pulse')} waiting, sent by the next ping or run or by \`cronbeat spool flush\``);
+  }
+  if (outcome.kind === 'rejected') lines.push(`${what} refused by the agent: ${outcome.reason}`);
+  return lines;
+}
+
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
