@@ -1,0 +1,27 @@
+/**
+ * The dashboard's one bridge to the shell (sandboxed preload: only 'electron' is available).
+ * It exposes `window.cronbeat` as renderer/src/bridge.ts defines it, never ipcRenderer itself.
+ */
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import type { CronbeatBridge, TrayAction } from '../renderer/src/bridge';
+import { IpcChannel, type SessionInfo } from './ipcChannels';
+
+// Synchronous once at load, so the dashboard reads plain strings; main answers null to an untrusted page.
+const sessionInfo = ipcRenderer.sendSync(IpcChannel.session) as SessionInfo | null;
+
+if (sessionInfo) {
+  const bridge: CronbeatBridge = {
+    apiBase: sessionInfo.apiBase,
+    token: sessionInfo.token,
+    platform: process.platform,
+    onTrayAction(listener: (action: TrayAction) => void): () => void {
+      const forward = (_event: IpcRendererEvent, action: TrayAction) => listener(action);
+      ipcRenderer.on(IpcChannel.trayAction, forward);
+      ipcRenderer.send(IpcChannel.trayActionsSubscribed);
+      return () => {
+        ipcRenderer.removeListener(IpcChannel.trayAction, forward);
+      };
+    },
+  };
+  contextBridge.exposeInMainWorld('cronbeat', bridge);
+}
