@@ -52,7 +52,7 @@ export function trayTooltip(snapshot: TraySnapshot): string {
   const parts: string[] = [];
   if (count('failed') > 0) parts.push(`${count('failed')} failed`);
   if (count('running') > 0) parts.push(`${count('running')} running`);
-  parts.push(`${count('monitoring')} fine`);
+  if (count('monitoring') > 0 || parts.length === 0) parts.push(`${count('monitoring')} fine`);
   const certificates: string[] = [];
   if (snapshot.failedCertificates > 0) {
     certificates.push(plural(snapshot.failedCertificates, 'certificate failed', 'certificates failed'));

@@ -1,0 +1,65 @@
+import { app } from 'electron';
+import { mkdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** The argument a login launch gets, so the app starts in the tray without opening its window. */
+export const HIDDEN_ARG = '--hidden';
+
+/** Where the XDG autostart entry lives: $XDG_CONFIG_HOME/autostart, else ~/.config/autostart. */
+export function xdgAutostartFile(env: NodeJS.ProcessEnv, home: string): string {
+  const config = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith('/') ? env.XDG_CONFIG_HOME : join(home, '.config');
+  return join(config, 'autostart', 'cronbeat.desktop');
+}
+
+/** Quotes one Exec argument as the Desktop Entry spec wants (double quotes, \ " ` $ escaped). */
+export function quoteExecArg(arg: string): string {
+  if (/^[A-Za-z0-9_./:=@+-]+$/.test(arg)) return arg;
+  return `"${arg.replace(/[\\"`$]/g, (c) => `\\${c}`)}"`;
+}
+
+/** The autostart entry that starts `command` (program and arguments) hidden in the tray at login. */
+export function xdgAutostartEntry(command: string[]): string {
+  return [
+    '[Desktop Entry]',
+    'Type=Application',
+    'Name=Cronbeat',
+    'Comment=Tells you when a scheduled job, backup or certificate goes wrong',
+    `Exec=${[...command, HIDDEN_ARG].map(quoteExecArg).join(' ').replace(/%/g, '%%')}`,
+    'Icon=cronbeat',
+    'Terminal=false',
+    'X-GNOME-Autostart-enabled=true',
+    '',
+  ].join('\n');
+}
+
+/**
+ * How this copy of the app is started again: the AppImage file when run from one (its mount
+ * point changes each run), the installed binary, or in development electron plus the app folder.
+ */
+export function relaunchCommand(env: NodeJS.ProcessEnv, execPath: string, packaged: boolean, appPath: string): string[] {
+  if (env.APPIMAGE) return [env.APPIMAGE];
+  return packaged ? [execPath] : [execPath, appPath];
+}
+
+/** "Start at login": login items on macOS and Windows, an XDG autostart entry on Linux. */
+export const startAtLogin = {
+  isEnabled(): boolean {
+    if (process.platform === 'linux') return existsSync(xdgAutostartFile(process.env, homedir()));
+    return app.getLoginItemSettings().openAtLogin;
+  },
+  set(enabled: boolean): void {
+    if (process.platform !== 'linux') {
+      app.setLoginItemSettings({ openAtLogin: enabled, args: [HIDDEN_ARG] });
+      return;
+    }
+    const file = xdgAutostartFile(process.env, homedir());
+    if (!enabled) {
+      rmSync(file, { force: true });
+      return;
+    }
+    mkdirSync(dirname(file), { recursive: true });
+    const command = relaunchCommand(process.env, process.execPath, app.isPackaged, app.getAppPath());
+    writeFileSync(file, xdgAutostartEntry(command));
+  },
+};

@@ -1,0 +1,44 @@
+import type { BrowserWindow } from 'electron';
+import { IpcChannel } from './ipcChannels';
+import { createMainWindow, revealWindow, type MainWindowOptions } from './window';
+import type { TrayAction } from '../renderer/src/bridge';
+
+/**
+ * The one dashboard window, created on first use. A route from the tray or a popup goes to the
+ * dashboard's own router when it listens for tray actions, else the window loads the route's URL.
+ */
+export class DashboardWindow {
+  private window: BrowserWindow | null = null;
+  private subscribedContents: number | null = null;
+
+  constructor(private readonly options: MainWindowOptions) {}
+
+  open(route: string): void {
+    const url = new URL(route, this.options.appOrigin).toString();
+    if (!this.window || this.window.isDestroyed()) {
+      const window = createMainWindow(this.options);
+      this.window = window;
+      this.subscribedContents = null;
+      window.once('ready-to-show', () => revealWindow(window));
+      window.webContents.on('did-start-navigation', (details) => {
+        if (details.isMainFrame && !details.isSameDocument) this.subscribedContents = null;
+      });
+      void window.loadURL(url).catch((error: unknown) => this.options.log(`The dashboard did not load: ${String(error)}`));
+      return;
+    }
+    if (this.subscribedContents === this.window.webContents.id) {
+      const action: TrayAction = { type: 'navigate', route };
+      this.window.webContents.send(IpcChannel.trayAction, action);
+    } else {
+      void this.window.loadURL(url).catch((error: unknown) => this.options.log(`The dashboard did not load: ${String(error)}`));
+    }
+    revealWindow(this.window);
+  }
+
+  /** The dashboard in `contentsId` listens for tray actions (until it navigates away or reloads). */
+  markSubscribed(contentsId: number): void {
+    if (this.window && !this.window.isDestroyed() && this.window.webContents.id === contentsId) {
+      this.subscribedContents = contentsId;
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+vi.mock('electron', () => import('./electronMock'));
+const electron = await import('./electronMock');
+const { HIDDEN_ARG, quoteExecArg, relaunchCommand, startAtLogin, xdgAutostartEntry, xdgAutostartFile } = await import('../../main/autostart');
+
+const realPlatform = process.platform;
+const setPlatform = (platform: string) => Object.defineProperty(process, 'platform', { value: platform });
+const realConfigHome = process.env.XDG_CONFIG_HOME;
+afterEach(() => {
+  setPlatform(realPlatform);
+  process.env.XDG_CONFIG_HOME = realConfigHome;
+});
+
+describe('the XDG autostart entry', () => {
+  it('lives in $XDG_CONFIG_HOME/autostart, else ~/.config/autostart', () => {
+    expect(xdgAutostartFile({ XDG_CONFIG_HOME: '/cfg' }, '/home/ann')).toBe('/cfg/autostart/cronbeat.desktop');
+    expect(xdgAutostartFile({}, '/home/ann')).toBe('/home/ann/.config/autostart/cronbeat.desktop');
+    expect(xdgAutostartFile({ XDG_CONFIG_HOME: 'relative' }, '/home/ann')).toBe('/home/ann/.config/autostart/cronbeat.desktop');
+  });
+
+  it('starts the app hidden in the tray, with arguments quoted as the spec wants', () => {
+    const entry = xdgAutostartEntry(['/opt/Cron Beat/cronbeat', '/app']);
+    expect(entry).toContain('[Desktop Entry]\nType=Application\nName=Cronbeat\n');
+    expect(entry).toContain(`Exec="/opt/Cron Beat/cronbeat" /app ${HIDDEN_ARG}\n`);
+    expect(entry).toContain('X-GNOME-Autostart-enabled=true');
+    expect(quoteExecArg('/a/$b"c`d\\e')).toBe('"/a/\\$b\\"c\\`d\\\\e"');
+    expect(xdgAutostartEntry(['/opt/100%/app'])).toContain('Exec="/opt/100%%/app" --hidden');
+  });
+
+  it('relaunches the AppImage file, the installed binary, or electron with the app folder', () => {
+    expect(relaunchCommand({ APPIMAGE: '/home/ann/Cronbeat.AppImage' }, '/tmp/.mount/cronbeat', true, '/x')).toEqual(['/home/ann/Cronbeat.AppImage']);
+    expect(relaunchCommand({}, '/opt/Cronbeat/cronbeat', true, '/x')).toEqual(['/opt/Cronbeat/cronbeat']);
+    expect(relaunchCommand({}, '/repo/node_modules/electron/dist/electron', false, '/repo')).toEqual([
+      '/repo/node_modules/electron/dist/electron',
+      '/repo',
+    ]);
+  });
+});
+
+describe('start at login', () => {
+  it('writes and removes the autostart file on Linux', () => {
+    setPlatform('linux');
+    const dir = mkdtempSync(join(tmpdir(), 'cronbeat-autostart-'));
+    process.env.XDG_CONFIG_HOME = dir;
+    try {
+      expect(startAtLogin.isEnabled()).toBe(false);
+      startAtLogin.set(true);
+      const file = join(dir, 'autostart', 'cronbeat.desktop');
+      expect(readFileSync(file, 'utf8')).toContain(`Exec=${quoteExecArg(process.execPath)} /opt/cronbeat-app --hidden`);
+      expect(startAtLogin.isEnabled()).toBe(true);
+      startAtLogin.set(false);
+      expect(existsSync(file)).toBe(false);
+      expect(startAtLogin.isEnabled()).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('uses the OS login items on macOS and Windows', () => {
+    for (const platform of ['darwin', 'win32']) {
+      setPlatform(platform);
+      startAtLogin.set(true);
+      expect(electron.app.setLoginItemSettings).toHaveBeenLastCalledWith({ openAtLogin: true, args: [HIDDEN_ARG] });
+      expect(startAtLogin.isEnabled()).toBe(true);
+      startAtLogin.set(false);
+      expect(startAtLogin.isEnabled()).toBe(false);
+    }
+  });
+});

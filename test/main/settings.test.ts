@@ -1,0 +1,41 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadSettings, saveSettings } from '../../main/settings';
+import { trayIsMissing } from '../../main/trayHint';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cronbeat-settings-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('shell settings', () => {
+  it('start from defaults and survive a restart', () => {
+    expect(loadSettings(dir)).toEqual({ mutedUntil: null, trayHintShown: false });
+    saveSettings(dir, { mutedUntil: 1_800_000_000_000, trayHintShown: true });
+    expect(loadSettings(dir)).toEqual({ mutedUntil: 1_800_000_000_000, trayHintShown: true });
+  });
+
+  it('fall back to defaults when the file is damaged or holds the wrong types', () => {
+    writeFileSync(join(dir, 'settings.json'), '{"mutedUntil": ');
+    expect(loadSettings(dir)).toEqual({ mutedUntil: null, trayHintShown: false });
+    writeFileSync(join(dir, 'settings.json'), '{"mutedUntil": "soon", "trayHintShown": 1}');
+    expect(loadSettings(dir)).toEqual({ mutedUntil: null, trayHintShown: false });
+  });
+});
+
+describe('the missing-tray hint', () => {
+  it.each([
+    ['linux', 'GNOME', false, true],
+    ['linux', 'ubuntu:GNOME', false, true],
+    ['linux', 'ubuntu:GNOME', true, false],
+    ['linux', 'ubuntu:GNOME', null, false],
+    ['linux', 'KDE', false, false],
+    ['linux', undefined, false, false],
+    ['darwin', 'GNOME', false, false],
+  ] as const)('%s %s watcher=%s → %s', (platform, desktop, watcher, missing) => {
+    expect(trayIsMissing(platform, desktop, watcher)).toBe(missing);
+  });
+});

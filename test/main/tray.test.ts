@@ -1,0 +1,116 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { MenuItemConstructorOptions } from 'electron';
+
+vi.mock('electron', () => import('./electronMock'));
+const { FakeTray } = await import('./electronMock');
+const { TrayIcon } = await import('../../main/tray');
+const { trayMenuTemplate } = await import('../../main/trayMenu');
+const { trayModel } = await import('../../main/trayModel');
+
+const actions = () => ({ open: vi.fn(), mute: vi.fn(), setStartAtLogin: vi.fn(), quit: vi.fn() });
+const now = Date.parse('2026-11-21T15:00:00Z');
+const model = (statuses: Array<'monitoring' | 'running' | 'failed'>) =>
+  trayModel({
+    monitors: statuses.map((status, i) => ({ id: i + 1, name: `job ${i + 1}`, status })),
+    expiringCertificates: 0,
+    failedCertificates: 0,
+  });
+const input = (statuses: Array<'monitoring' | 'running' | 'failed'>, extra = {}) => ({
+  model: model(statuses),
+  agentUrl: 'http://127.0.0.1:8787',
+  mutedUntil: null,
+  startAtLogin: false,
+  now,
+  ...extra,
+});
+const labels = (items: MenuItemConstructorOptions[]) => items.map((i) => i.label ?? `(${i.type})`);
+const find = (items: MenuItemConstructorOptions[], label: string) => items.find((i) => i.label === label)!;
+const click = (item: MenuItemConstructorOptions, checked?: boolean) =>
+  (item.click as (item: unknown) => void)({ checked: checked ?? item.checked });
+
+describe('the tray menu', () => {
+  it('offers Open, the counts, mute, start at login, the agent address and Quit', () => {
+    const menu = trayMenuTemplate(input(['monitoring']), actions());
+    expect(labels(menu)).toEqual([
+      'Open Cronbeat',
+      '1 fine',
+      '(separator)',
+      'Mute popups',
+      'Start at login',
+      '(separator)',
+      'Agent at http://127.0.0.1:8787',
+      'Quit Cronbeat',
+    ]);
+  });
+
+  it('lists the failed monitors by name, each opening its page', () => {
+    const a = actions();
+    const menu = trayMenuTemplate(input(['failed', 'monitoring', 'failed']), a);
+    expect(labels(menu).slice(0, 6)).toEqual(['Open Cronbeat', '2 failed, 1 fine', '(separator)', 'Failed', 'job 1', 'job 3']);
+    click(find(menu, 'job 3'));
+    click(find(menu, 'Open Cronbeat'));
+    expect(a.open.mock.calls).toEqual([['/monitors/3'], ['/']]);
+  });
+
+  it('mutes for an hour, until tomorrow, or turns the mute off, and says until when', () => {
+    const a = actions();
+    const unmuted = find(trayMenuTemplate(input(['monitoring']), a), 'Mute popups').submenu as MenuItemConstructorOptions[];
+    expect(labels(unmuted)).toEqual(['For 1 hour', 'Until tomorrow, 08:00', 'Off']);
+    expect(find(unmuted, 'Off').enabled).toBe(false);
+    click(find(unmuted, 'For 1 hour'));
+    click(find(unmuted, 'Until tomorrow, 08:00'));
+
+    const muted = find(trayMenuTemplate(input(['monitoring'], { mutedUntil: now + 3_600_000 }), a), 'Mute popups')
+      .submenu as MenuItemConstructorOptions[];
+    expect(muted[0].label).toMatch(/^Popups muted until \d\d:\d\d$/);
+    expect(find(muted, 'Off').enabled).toBe(true);
+    click(find(muted, 'Off'));
+    expect(a.mute.mock.calls).toEqual([['hour'], ['tomorrow'], ['off']]);
+  });
+
+  it('toggles start at login and quits', () => {
+    const a = actions();
+    const menu = trayMenuTemplate(input(['monitoring'], { startAtLogin: true }), a);
+    const item = find(menu, 'Start at login');
+    expect(item).toMatchObject({ type: 'checkbox', checked: true });
+    click(item, false);
+    click(find(menu, 'Quit Cronbeat'));
+    expect(a.setStartAtLogin).toHaveBeenCalledWith(false);
+    expect(a.quit).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('the tray icon', () => {
+  beforeEach(() => {
+    FakeTray.created = [];
+  });
+
+  it('switches icon, tooltip and menu with the state, and redraws nothing when nothing changed', () => {
+    const icon = new TrayIcon('/assets', actions(), vi.fn());
+    const tray = FakeTray.created[0];
+    icon.render(input(['monitoring']));
+    expect(tray.image).toEqual({ path: expect.stringMatching(/tray-ok/) });
+    expect(tray.tooltip).toBe('Cronbeat: 1 fine');
+
+    icon.render(input(['running']));
+    expect(tray.image).toEqual({ path: expect.stringMatching(/tray-busy/) });
+
+    icon.render(input(['failed']));
+    expect(tray.image).toEqual({ path: expect.stringMatching(/tray-failed/) });
+    expect(tray.tooltip).toBe('Cronbeat: 1 failed');
+    expect(labels(tray.menu!.template as MenuItemConstructorOptions[])).toContain('job 1');
+
+    const menus = tray.setContextMenu.mock.calls.length;
+    icon.render(input(['failed'], { now: now + 1000 }));
+    expect(tray.setContextMenu.mock.calls.length).toBe(menus);
+  });
+
+  it('rebuilds the menu when a mute runs out', () => {
+    const icon = new TrayIcon('/assets', actions(), vi.fn());
+    const tray = FakeTray.created[0];
+    icon.render(input(['monitoring'], { mutedUntil: now + 1000 }));
+    const menus = tray.setContextMenu.mock.calls.length;
+    icon.render(input(['monitoring'], { mutedUntil: now + 1000, now: now + 1000 }));
+    expect(tray.setContextMenu.mock.calls.length).toBe(menus + 1);
+  });
+});
