@@ -20,7 +20,7 @@ const servers: RunningServer[] = [];
 
 beforeAll(() => {
   ca = makeCa();
-  checker = new TlsCertificateChecker({ extraCa: ca.certPem, timeoutMs: 500 });
+  checker = new TlsCertificateChecker({ extraCa: ca.certPem, timeoutMs: 300 });
 });
 
 afterAll(async () => {
@@ -99,7 +99,7 @@ describe('TlsCertificateChecker against real TLS servers', () => {
 
   it('does not trust the test CA unless it is handed over', async () => {
     const port = await serve(makeLeaf({ ca }));
-    const observation = await new TlsCertificateChecker({ timeoutMs: 500 }).check('localhost', port);
+    const observation = await new TlsCertificateChecker({ timeoutMs: 300 }).check('localhost', port);
     expect(classifyCertificate(observation, 14, Date.now()).status).toBe('invalid');
   });
 
@@ -120,7 +120,7 @@ describe('TlsCertificateChecker against real TLS servers', () => {
     servers.push(silent);
     const result = await judge('127.0.0.1', silent.port);
     expect(result.status).toBe('unreachable');
-    expect(result.lastError).toBe('No TLS handshake within 0.5 s (not a TLS server?)');
+    expect(result.lastError).toBe('No TLS handshake within 0.3 s (not a TLS server?)');
   });
 
   it('stops at once when the check is cancelled', async () => {

@@ -121,9 +121,14 @@ export async function startTlsServer(leaf: Leaf): Promise<RunningServer & { serv
   return { ...running, serve: (next) => server.setSecureContext({ key: next.keyPem, cert: next.certPem }) };
 }
 
-/** A plain TCP server that accepts connections and never says a word. */
-export function startSilentServer(): Promise<RunningServer> {
-  return listen(net.createServer(() => {}));
+/** A plain TCP server that accepts connections, reads what it is sent, and never says a word. */
+export function startSilentServer(onConnection?: (socket: net.Socket) => void): Promise<RunningServer> {
+  return listen(
+    net.createServer((socket) => {
+      socket.resume(); // consume the ClientHello, so the client's hang-up is seen at once
+      onConnection?.(socket);
+    }),
+  );
 }
 
 /** A port nothing listens on (bound, then released). */
