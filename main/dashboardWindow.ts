@@ -3,6 +3,11 @@ import { IpcChannel } from './ipcChannels';
 import { createMainWindow, revealWindow, type MainWindowOptions } from './window';
 import type { TrayAction } from '../renderer/src/bridge';
 
+/** The dashboard routes in the URL fragment ("#/monitors/12"), so any route loads the one index.html. */
+export function dashboardUrl(appOrigin: string, route: string): string {
+  return `${new URL(appOrigin).origin}/#${route.startsWith('/') ? route : `/${route}`}`;
+}
+
 /**
  * The one dashboard window, created on first use. A route from the tray or a popup goes to the
  * dashboard's own router when it listens for tray actions, else the window loads the route's URL.
@@ -14,7 +19,7 @@ export class DashboardWindow {
   constructor(private readonly options: MainWindowOptions) {}
 
   open(route: string): void {
-    const url = new URL(route, this.options.appOrigin).toString();
+    const url = dashboardUrl(this.options.appOrigin, route);
     if (!this.window || this.window.isDestroyed()) {
       const window = createMainWindow(this.options);
       this.window = window;

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 vi.mock('electron', () => import('./electronMock'));
 const electron = await import('./electronMock');
-const { DashboardWindow } = await import('../../main/dashboardWindow');
+const { DashboardWindow, dashboardUrl } = await import('../../main/dashboardWindow');
 const { IpcChannel } = await import('../../main/ipcChannels');
 
 const origin = 'http://127.0.0.1:8787';
@@ -13,13 +13,21 @@ beforeEach(() => {
   electron.createdWindows.length = 0;
 });
 
+describe('dashboardUrl', () => {
+  it('puts the route in the fragment the dashboard routes by', () => {
+    expect(dashboardUrl(origin, '/monitors/3')).toBe(`${origin}/#/monitors/3`);
+    expect(dashboardUrl(`${origin}/`, '/monitors?status=failed')).toBe(`${origin}/#/monitors?status=failed`);
+    expect(dashboardUrl(origin, 'notifications')).toBe(`${origin}/#/notifications`);
+  });
+});
+
 describe('opening dashboard routes from the tray and popups', () => {
   it('creates the window on first use at the route, and shows it when ready', () => {
     const d = dashboard();
     d.open('/monitors/3');
     expect(electron.createdWindows).toHaveLength(1);
     const window = electron.createdWindows[0];
-    expect(window.loadURL).toHaveBeenCalledWith(`${origin}/monitors/3`);
+    expect(window.loadURL).toHaveBeenCalledWith(`${origin}/#/monitors/3`);
     expect(window.isVisible()).toBe(false);
     window.emit('ready-to-show');
     expect(window.isVisible()).toBe(true);
@@ -43,12 +51,12 @@ describe('opening dashboard routes from the tray and popups', () => {
     d.open('/');
     const window = electron.createdWindows[0];
     d.open('/notifications');
-    expect(window.loadURL).toHaveBeenLastCalledWith(`${origin}/notifications`);
+    expect(window.loadURL).toHaveBeenLastCalledWith(`${origin}/#/notifications`);
 
     d.markSubscribed(window.webContents.id);
     window.webContents.emit('did-start-navigation', { isMainFrame: true, isSameDocument: false });
     d.open('/servers');
-    expect(window.loadURL).toHaveBeenLastCalledWith(`${origin}/servers`);
+    expect(window.loadURL).toHaveBeenLastCalledWith(`${origin}/#/servers`);
     expect(window.webContents.send).not.toHaveBeenCalled();
   });
 
@@ -62,6 +70,6 @@ describe('opening dashboard routes from the tray and popups', () => {
     first.destroyed = true;
     d.open('/monitors/1');
     expect(electron.createdWindows).toHaveLength(2);
-    expect(electron.createdWindows[1].loadURL).toHaveBeenCalledWith(`${origin}/monitors/1`);
+    expect(electron.createdWindows[1].loadURL).toHaveBeenCalledWith(`${origin}/#/monitors/1`);
   });
 });
