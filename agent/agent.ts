@@ -5,6 +5,8 @@ import { createApp } from './api/app';
 import { databaseFile } from './db/dataDir';
 import { openStore, type Store } from './db/store';
 import { AgentEvents } from './engine/events';
+import { TlsCertificateChecker, type CheckerOptions } from './engine/certificates/checker';
+import { CertificateScheduler } from './engine/certificates/scheduler';
 import { silentNotifier, type Notifier } from './engine/notifier';
 
 export interface AgentOptions {
@@ -17,6 +19,8 @@ export interface AgentOptions {
   /** Milliseconds since the epoch; defaults to Date.now. The desktop app and tests may pass their own. */
   clock?: () => number;
   log?: (line: string) => void;
+  /** Extra trusted roots (a private CA) and the timeout for TLS certificate checks. */
+  certificateChecks?: CheckerOptions;
 }
 
 export interface RunningAgent {
@@ -40,13 +44,16 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const store = openStore(databaseFile(dataDir), clock());
   const events = new AgentEvents();
-  const server = createServer(createApp({ store, events, clock, log }).callback());
+  const checker = new TlsCertificateChecker(options.certificateChecks);
+  const certificateChecks = new CertificateScheduler({ store, events, notifier, clock, log, checker });
+  const server = createServer(createApp({ store, events, clock, log, certificateChecks }).callback());
   try {
     await listen(server, port, host);
   } catch (error) {
     store.close();
     throw error;
   }
+  certificateChecks.start();
   const bound = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
 
@@ -60,6 +67,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     notifier,
     close: async () => {
       await stopServer(server);
+      await certificateChecks.stop();
       store.close();
     },
   };

@@ -7,11 +7,12 @@ import { HttpError } from './errors';
 import { serverRoutes } from './routes/servers';
 import { monitorRoutes } from './routes/monitors';
 import { notificationRoutes } from './routes/notifications';
+import { certificateRoutes } from './routes/certificates';
 
 export type AppOptions = Omit<ApiDeps, 'requireToken'>;
 
 // One line per resource router; order only matters for routes that could match the same path.
-const routers: Array<(deps: ApiDeps) => Router<any>> = [serverRoutes, monitorRoutes, notificationRoutes];
+const routers: Array<(deps: ApiDeps) => Router<any>> = [serverRoutes, monitorRoutes, notificationRoutes, certificateRoutes];
 
 /** The Koa app: JSON errors, every resource router, and a JSON 404 for anything else. */
 export function createApp(options: AppOptions): Koa {

@@ -3,6 +3,7 @@ import type { Middleware } from 'koa';
 import type { Store } from '../db/store';
 import type { AgentEvents } from '../engine/events';
 import type { AuthState } from './auth';
+import type { CertificateChecks } from '../engine/certificates/scheduler';
 
 /** What every router is built from. */
 export interface ApiDeps {
@@ -11,6 +12,8 @@ export interface ApiDeps {
   /** Milliseconds since the epoch; the only clock the API reads. */
   clock: () => number;
   log: (line: string) => void;
+  /** On-demand TLS certificate checks (the engine's certificate scheduler). */
+  certificateChecks: CertificateChecks;
   /** Bearer authentication; a router that needs it starts with router.use(deps.requireToken). */
   requireToken: Middleware<AuthState>;
 }

@@ -118,10 +118,10 @@ export interface NotificationDecision {
 }
 
 /**
- * Decides what a check that found `next` (after `previous`) tells the admin. A new
- * fingerprint is a renewal (which also covers a status change that comes with it); otherwise a
- * status change; otherwise, while `expiring`, one reminder each time expiry comes within 7 and
- * within 1 day. A change to `expiring` counts as the reminders already reached, so a
+ * Decides what a check that found `next` (after `previous`) tells the admin: a change to a
+ * bad status; else a new fingerprint, a renewal (which also covers a recovery that comes with
+ * it); else a status change; else, while `expiring`, one reminder each time expiry comes within
+ * 7 and within 1 day. A change to `expiring` counts as the reminders already reached, so a
  * certificate first seen 3 days before expiry gets its 1-day reminder only.
  */
 export function decideNotification(
@@ -134,9 +134,11 @@ export function decideNotification(
     previous.fingerprintSha256 !== null &&
     next.fingerprintSha256 !== null &&
     previous.fingerprintSha256 !== next.fingerprintSha256;
-  const popup = isBadStatus(next.status) && next.status !== previous.status;
-  if (renewed) return { event: 'renewed', popup, reminderDays: reached };
-  if (next.status !== previous.status) return { event: 'changed', popup, reminderDays: reached };
+  const changed = next.status !== previous.status;
+  const popup = isBadStatus(next.status) && changed;
+  // Turning bad is the headline even when a new certificate is the cause.
+  if (renewed && !popup) return { event: 'renewed', popup, reminderDays: reached };
+  if (changed) return { event: 'changed', popup, reminderDays: reached };
   if (reached !== null && (previous.reminderDays === null || reached < previous.reminderDays)) {
     return { event: 'reminder', popup: true, reminderDays: reached };
   }

@@ -152,6 +152,14 @@ describe('decideNotification', () => {
     expect(renewedFromExpiring).toEqual({ event: 'renewed', popup: false, reminderDays: null });
   });
 
+  it('makes a new certificate that is bad a change with a popup, not a renewal', () => {
+    expect(decideNotification(state({}), next('invalid', 90, 'BB'), now)).toEqual({
+      event: 'changed',
+      popup: true,
+      reminderDays: null,
+    });
+  });
+
   it('does not take an unreadable certificate for a renewal', () => {
     expect(decideNotification(state({}), next('unreachable', 60, null), now).event).toBe('changed');
   });

@@ -81,7 +81,7 @@ export function describeEvent(
 ): { title: string; description: string } {
   if (event === 'renewed') {
     return {
-      title: `Certificate renewed: ${hostLabel(cert)}`,
+      title: `Certificate ${cert.status === 'valid' ? 'renewed' : 'replaced'}: ${hostLabel(cert)}`,
       description: `${hostLabel(cert)} serves a new certificate. ${statusSentence(cert)}`,
     };
   }

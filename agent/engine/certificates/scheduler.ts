@@ -194,3 +194,6 @@ export class CertificateScheduler {
     return store.certificates.findLive(id);
   }
 }
+
+/** What the API needs of the scheduler: a check now, answering the updated row. */
+export type CertificateChecks = Pick<CertificateScheduler, 'checkNow'>;

@@ -1,0 +1,89 @@
+import Router from '@koa/router';
+import type { ApiDeps, AuthedRouter } from '../deps';
+import type { CertificateRow } from '../../db/certificates';
+import { readJsonBody } from '../body';
+import { HttpError } from '../errors';
+import { pathId } from '../params';
+import { certificateInput } from '../schemas';
+import { validate } from '../validate';
+import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/timestamps';
+
+/** A certificate as the API shows it; scheduling state (reminders, next check) stays inside. */
+export function presentCertificate(row: CertificateRow) {
+  return {
+    id: row.id,
+    company_id: row.company_id,
+    hostname: row.hostname,
+    port: row.port,
+    warn_days: row.warn_days,
+    status: row.status,
+    expires_at: toNullableApiTimestamp(row.expires_at),
+    valid_from: toNullableApiTimestamp(row.valid_from),
+    issuer: row.issuer,
+    subject: row.subject,
+    fingerprint_sha256: row.fingerprint_sha256,
+    last_checked_at: toNullableApiTimestamp(row.last_checked_at),
+    last_error: row.last_error,
+    created_at: toApiTimestamp(row.created_at),
+    updated_at: toApiTimestamp(row.updated_at),
+    deleted_at: toNullableApiTimestamp(row.deleted_at),
+  };
+}
+
+/** /api/ssl-certificates: our extension for the spec's SslCertificateNotification. */
+export function certificateRoutes({ store, events, clock, requireToken, certificateChecks }: ApiDeps): AuthedRouter {
+  const router: AuthedRouter = new Router();
+  router.use(requireToken);
+  const findCertificate = (companyId: number, raw: string | undefined) => {
+    const certificate = store.certificates.find(companyId, pathId(raw, 'Certificate'));
+    if (!certificate) throw HttpError.notFound('Certificate');
+    return certificate;
+  };
+  /** Checks now (ahead of scheduled checks) and answers the row as it stands afterwards. */
+  const checked = async (row: CertificateRow) => {
+    const after = (await certificateChecks.checkNow(row.id)) ?? store.certificates.find(row.company_id, row.id);
+    if (!after) throw HttpError.notFound('Certificate'); // deleted while it was being checked
+    return presentCertificate(after);
+  };
+
+  router.get('/api/ssl-certificates', (ctx) => {
+    ctx.body = store.certificates.list(ctx.state.companyId).map(presentCertificate);
+  });
+
+  router.post('/api/ssl-certificates', async (ctx) => {
+    const input = validate(certificateInput, await readJsonBody(ctx));
+    const { companyId } = ctx.state;
+    if (store.certificates.findByAddress(companyId, input.hostname, input.port)) {
+      throw HttpError.validation({ hostname: [`${input.hostname} on port ${input.port} is already watched.`] });
+    }
+    const created = store.certificates.create({
+      companyId,
+      hostname: input.hostname,
+      port: input.port,
+      warnDays: input.warn_days,
+      now: clock(),
+    });
+    events.emit({ type: 'certificate.changed', companyId, certificateId: created.id });
+    const body = await checked(created);
+    ctx.status = 201;
+    ctx.body = body;
+  });
+
+  router.get('/api/ssl-certificates/:id', (ctx) => {
+    ctx.body = presentCertificate(findCertificate(ctx.state.companyId, ctx.params.id));
+  });
+
+  router.post('/api/ssl-certificates/:id/check', async (ctx) => {
+    ctx.body = await checked(findCertificate(ctx.state.companyId, ctx.params.id));
+  });
+
+  router.delete('/api/ssl-certificates/:id', (ctx) => {
+    const { companyId } = ctx.state;
+    const id = pathId(ctx.params.id, 'Certificate');
+    if (!store.certificates.delete(companyId, id, clock())) throw HttpError.notFound('Certificate');
+    events.emit({ type: 'certificate.changed', companyId, certificateId: id });
+    ctx.status = 204;
+  });
+
+  return router;
+}
