@@ -5,9 +5,10 @@ import { tokenCommand } from './commands/token';
 import { pingCommand } from './commands/ping';
 import { runCommand } from './commands/run';
 import { spoolCommand } from './commands/spool';
+import { crontabCommand } from './commands/crontab';
 
 // Register new commands here, one line each.
-const commands: Command[] = [serveCommand, tokenCommand, pingCommand, runCommand, spoolCommand];
+const commands: Command[] = [serveCommand, tokenCommand, pingCommand, runCommand, spoolCommand, crontabCommand];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

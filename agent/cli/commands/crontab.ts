@@ -1,0 +1,161 @@
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { ApiClient, ApiError } from '../../client/api';
+import { DEFAULT_BASE_URL } from '../../client/baseUrl';
+import { prepareDataDir } from '../../db/dataDir';
+import { UsageError, type Command } from '../command';
+import { discover } from '../crontab/discover';
+import { readCrontab, rowsOf, type JobRow } from '../crontab/jobs';
+import { shellQuote } from '../crontab/rewrite';
+import { CrontabReadError, fileSource, machineSources, userCrontabSource, type CrontabSource } from '../crontab/sources';
+import { printTable } from '../crontab/table';
+import { watch } from '../crontab/watch';
+import { baseUrlOption } from './ping';
+
+const help = `Usage: cronbeat crontab <scan|discover|watch> [options]
+
+Finds the cron jobs of this machine, puts them under monitoring, and watches for changes.
+
+  cronbeat crontab scan [--file PATH ...] [--json]
+      Lists the cron jobs: the user's crontab (crontab -l), /etc/crontab and /etc/cron.d/*
+      (with their user column), or the files given. Secrets in commands are shown as ***.
+  cronbeat crontab discover [--file PATH] [--dry-run] [--duration MIN] [--url URL] [--token API_TOKEN]
+      Creates one monitor per job (name from the command with secrets masked, schedule from
+      the line, zone from CRON_TZ or this machine's) and rewrites each line to run through
+      \`cronbeat run <monitor token> -- ...\`, keeping a backup of the original next to it
+      (for crontab -l, in the data folder). Jobs already run through cronbeat are skipped, so a
+      second run changes nothing; @reboot jobs have no schedule and are left alone.
+  cronbeat crontab watch --server IDENTIFIER [--interval 60] [--once] [--file PATH ...] [--url URL]
+      Alerts the API (POST /api/servers/alert) when a cron job's line is added, removed or
+      altered, once per change. Keeps its snapshot in the data folder, so a restart raises
+      nothing new; alerts wait on disk and are retried while the API cannot be reached.
+
+Options:
+  --file PATH         a crontab file (repeatable); /etc/crontab and /etc/cron.d/* have a user column
+  --system-file PATH  a crontab file in system format (with a user column), wherever it is
+  --json              scan: print JSON instead of a table
+  --dry-run           discover: show what would be created and rewritten; change nothing
+  --duration MIN      discover: minutes after each scheduled run within which the job must
+                      report (default 60)
+  --server ID         watch: the server's identifier, as created with POST /api/servers
+  --interval SEC      watch: seconds between snapshots (default 60)
+  --once              watch: take one snapshot, deliver alerts, and exit (for a cron job or a timer)
+  --url URL           the agent (default: $CRONBEAT_URL, else ${DEFAULT_BASE_URL})
+  --token API_TOKEN   discover, watch: an API token; better, set CRONBEAT_API_TOKEN so it does not
+                      show in the process list or in logs
+  --data-dir DIR      where backups of crontab -l and the watch snapshot live
+
+Exit status: 0 done, 1 the API refused or could not be reached (watch --once: alerts still
+waiting; they are sent next time), 2 wrong usage.
+
+Examples:
+  cronbeat crontab scan
+  export CRONBEAT_API_TOKEN=$(cronbeat token create --name laptop)
+  cronbeat crontab discover --dry-run && cronbeat crontab discover
+  sudo CRONBEAT_API_TOKEN=... cronbeat crontab watch --server web-1 --url http://10.0.0.5:8787`;
+
+function positiveInteger(raw: string, option: string, max: number): number {
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(`${option} must be a whole number from 1 to ${max}, not "${raw}".`);
+  return Number(raw);
+}
+
+function apiToken(flag: string | undefined): string {
+  const token = flag ?? process.env.CRONBEAT_API_TOKEN;
+  if (!token) throw new UsageError('An API token is needed: set CRONBEAT_API_TOKEN (make one with `cronbeat token create`) or pass --token.');
+  return token;
+}
+
+function machineZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** How rewritten lines call this very cronbeat: absolute paths, as cron's PATH is short. */
+function invocationPrefix(): string {
+  return [process.execPath, resolve(process.argv[1])].map(shellQuote).join(' ');
+}
+
+export const crontabCommand: Command = {
+  name: 'crontab',
+  summary: 'Scan, discover (monitor) and watch the cron jobs of this machine',
+  help,
+  async run(argv) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        file: { type: 'string', multiple: true },
+        'system-file': { type: 'string', multiple: true },
+        json: { type: 'boolean' },
+        'dry-run': { type: 'boolean' },
+        duration: { type: 'string', default: '60' },
+        server: { type: 'string' },
+        interval: { type: 'string', default: '60' },
+        once: { type: 'boolean' },
+        url: { type: 'string' },
+        token: { type: 'string' },
+        'data-dir': { type: 'string' },
+      },
+    });
+    const [action, extra] = positionals;
+    if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}".`);
+    const files: CrontabSource[] = [...(values.file ?? []).map((path) => fileSource(path)), ...(values['system-file'] ?? []).map((path) => fileSource(path, 'system'))];
+
+    try {
+      if (action === 'scan') return scan(files.length > 0 ? files : machineSources(), values.json ?? false);
+      if (action === 'discover') {
+        if (files.length > 1) throw new UsageError('discover works on one crontab at a time: give one --file.');
+        const duration = positiveInteger(values.duration!, '--duration', 525_600);
+        const baseUrl = baseUrlOption(values.url);
+        const dryRun = values['dry-run'] ?? false;
+        return await discover({
+          source: files[0] ?? userCrontabSource(),
+          dryRun,
+          duration,
+          api: dryRun ? null : new ApiClient(baseUrl, apiToken(values.token)),
+          invocation: { cronbeat: invocationPrefix(), url: baseUrl === DEFAULT_BASE_URL ? null : baseUrl },
+          machineZone: machineZone(),
+          dataDir: prepareDataDir(values['data-dir']),
+          now: new Date(),
+        });
+      }
+      if (action === 'watch') {
+        if (!values.server) throw new UsageError('Give the server identifier: cronbeat crontab watch --server IDENTIFIER (see --help).');
+        return await watch({
+          server: values.server,
+          sources: files.length > 0 ? files : machineSources(),
+          api: new ApiClient(baseUrlOption(values.url), apiToken(values.token)),
+          dataDir: prepareDataDir(values['data-dir']),
+          intervalMs: positiveInteger(values.interval!, '--interval', 86_400) * 1000,
+          once: values.once ?? false,
+        });
+      }
+    } catch (error) {
+      if (error instanceof CrontabReadError) throw new UsageError(error.message, 1);
+      if (error instanceof ApiError) {
+        const hint = error.status === 404 && action === 'watch' ? ` (is there a server with identifier "${values.server}"? create it with POST /api/servers)` : '';
+        throw new UsageError(`${error.message}${hint}`, 1);
+      }
+      throw error;
+    }
+    throw new UsageError('Say what to do: `cronbeat crontab scan`, `cronbeat crontab discover` or `cronbeat crontab watch` (see --help).');
+  },
+};
+
+function scan(sources: CrontabSource[], json: boolean): number {
+  const rows: JobRow[] = [];
+  let problems = 0;
+  for (const source of sources) {
+    try {
+      const crontab = readCrontab(source);
+      if (crontab) rows.push(...rowsOf(source, crontab.lines));
+    } catch (error) {
+      if (!(error instanceof CrontabReadError)) throw error;
+      console.error(`cronbeat: ${error.message}`);
+      problems++;
+    }
+  }
+  if (json) console.log(JSON.stringify(rows, null, 2));
+  else if (rows.length === 0) console.log('No cron jobs found.');
+  else printTable(rows.map((row) => ({ ...row, status: row.reason ? `${row.status}: ${row.reason}` : row.status })), ['source', 'line', 'user', 'schedule', 'timezone', 'status', 'command']);
+  return problems > 0 && rows.length === 0 ? 1 : 0;
+}

@@ -1,0 +1,186 @@
+import { isFiveFieldCron } from '../../domain/schedule';
+
+/**
+ * A pure crontab parser. User crontabs (`crontab -l`) have five schedule fields then the
+ * command; system ones (/etc/crontab, /etc/cron.d/*) have a user column before the command.
+ */
+export type CrontabFormat = 'user' | 'system';
+
+/** A cron job line, with everything needed to monitor it and to rewrite it in place. */
+export interface CronJob {
+  kind: 'job';
+  /** 1-based line number in the file. */
+  line: number;
+  raw: string;
+  /** The five-field schedule; a macro such as @daily is translated. Empty for @reboot. */
+  schedule: string;
+  /** The schedule as written: the fields, or the macro. */
+  written: string;
+  /** The user column of a system crontab; null in a user crontab. */
+  user: string | null;
+  /** The command text as written (with any % and \%), from `commandStart` to the end of the line. */
+  command: string;
+  commandStart: number;
+  /** What the shell runs: the command up to the first unescaped %, with \% turned into %. */
+  shellCommand: string;
+  /** What cron feeds to the command's stdin: the text after the first %, with % as newlines. */
+  stdin: string | null;
+  /** CRON_TZ (or TZ) in effect for this line; null when none is set. */
+  timezone: string | null;
+  /** SHELL in effect for this line; null for cron's default /bin/sh. */
+  shell: string | null;
+  /** Null when the job can be monitored; otherwise why not. */
+  unmonitorable: string | null;
+}
+
+export type CrontabLine =
+  | CronJob
+  | { kind: 'env'; line: number; raw: string; name: string; value: string }
+  | { kind: 'comment' | 'blank'; line: number; raw: string }
+  | { kind: 'invalid'; line: number; raw: string; reason: string };
+
+/** Macros as cron defines them, as five fields. @reboot has none: it runs at boot only. */
+export const MACROS: Record<string, string | null> = {
+  '@yearly': '0 0 1 1 *',
+  '@annually': '0 0 1 1 *',
+  '@monthly': '0 0 1 * *',
+  '@weekly': '0 0 * * 0',
+  '@daily': '0 0 * * *',
+  '@midnight': '0 0 * * *',
+  '@hourly': '0 * * * *',
+  '@reboot': null,
+};
+
+const ENV_LINE = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/;
+const FIELDS_LINE = /^(\s*(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+)([\s\S]*)$/;
+const MACRO_LINE = /^(\s*(@[A-Za-z]+)\s+)([\s\S]*)$/;
+
+/** Parses every line of a crontab; never throws. */
+export function parseCrontab(text: string, format: CrontabFormat): CrontabLine[] {
+  const env: EnvInEffect = { timezone: null, shell: null, cronTzSet: false };
+  return text.split('\n').map((raw, index) => {
+    const line = index + 1;
+    const trimmed = raw.trim();
+    if (trimmed === '') return { kind: 'blank', line, raw };
+    if (trimmed.startsWith('#')) return { kind: 'comment', line, raw };
+    const assignment = ENV_LINE.exec(raw);
+    if (assignment) {
+      const [, name, quoted] = assignment;
+      const value = unquote(quoted);
+      // CRON_TZ is cron's zone for the lines below; TZ counts only where no CRON_TZ was set.
+      if (name === 'CRON_TZ') {
+        env.timezone = value || null;
+        env.cronTzSet = true;
+      } else if (name === 'TZ' && !env.cronTzSet) {
+        env.timezone = value || null;
+      }
+      if (name === 'SHELL') env.shell = value || null;
+      return { kind: 'env', line, raw, name, value };
+    }
+    return parseJob(raw, line, format, env);
+  });
+}
+
+interface EnvInEffect {
+  timezone: string | null;
+  shell: string | null;
+  cronTzSet: boolean;
+}
+
+function parseJob(raw: string, line: number, format: CrontabFormat, env: EnvInEffect): CrontabLine {
+  const macro = MACRO_LINE.exec(raw);
+  let written: string;
+  let schedule: string;
+  let rest: string;
+  let restStart: number;
+  let unmonitorable: string | null = null;
+  if (macro) {
+    const [, prefix, name, after] = macro;
+    const translated = MACROS[name.toLowerCase()];
+    if (translated === undefined) return { kind: 'invalid', line, raw, reason: `unknown macro ${name}` };
+    written = name;
+    schedule = translated ?? '';
+    if (translated === null) unmonitorable = '@reboot runs only when the machine starts';
+    rest = after;
+    restStart = prefix.length;
+  } else {
+    const fields = FIELDS_LINE.exec(raw);
+    if (!fields) return { kind: 'invalid', line, raw, reason: 'not a cron line: five schedule fields and a command expected' };
+    const [, prefix, ...parts] = fields;
+    written = parts.slice(0, 5).join(' ');
+    schedule = written;
+    if (!isFiveFieldCron(schedule)) return { kind: 'invalid', line, raw, reason: `schedule "${schedule}" is not a valid cron expression` };
+    rest = parts[5];
+    restStart = prefix.length;
+  }
+
+  let user: string | null = null;
+  if (format === 'system') {
+    const userColumn = /^(\S+)(\s+)/.exec(rest);
+    if (!userColumn) return { kind: 'invalid', line, raw, reason: 'a user column and a command expected' };
+    user = userColumn[1];
+    restStart += userColumn[0].length;
+    rest = rest.slice(userColumn[0].length);
+  }
+  if (rest.trim() === '') return { kind: 'invalid', line, raw, reason: 'the command is missing' };
+  const { shellCommand, stdin } = splitPercent(rest);
+  return {
+    kind: 'job',
+    line,
+    raw,
+    schedule,
+    written,
+    user,
+    command: rest,
+    commandStart: restStart,
+    shellCommand,
+    stdin,
+    timezone: env.timezone,
+    shell: env.shell,
+    unmonitorable,
+  };
+}
+
+/**
+ * Cron's rule for %: the first unescaped % ends the command and the rest becomes its stdin,
+ * where every other unescaped % is a newline; \% is a literal % in both parts.
+ */
+export function splitPercent(command: string): { shellCommand: string; stdin: string | null } {
+  let shellCommand = '';
+  let index = 0;
+  for (; index < command.length; index++) {
+    const char = command[index];
+    if (char === '\\' && command[index + 1] === '%') {
+      shellCommand += '%';
+      index++;
+    } else if (char === '%') {
+      break;
+    } else {
+      shellCommand += char;
+    }
+  }
+  if (index >= command.length) return { shellCommand, stdin: null };
+  const stdin = command
+    .slice(index + 1)
+    .replace(/\\%|%/g, (match) => (match === '%' ? '\n' : '%'));
+  return { shellCommand, stdin };
+}
+
+/** The raw command up to its first unescaped %, and the rest from that % on (empty if none). */
+export function splitRawAtPercent(command: string): { head: string; tail: string } {
+  for (let index = 0; index < command.length; index++) {
+    if (command[index] === '\\' && command[index + 1] === '%') index++;
+    else if (command[index] === '%') return { head: command.slice(0, index), tail: command.slice(index) };
+  }
+  return { head: command, tail: '' };
+}
+
+function unquote(value: string): string {
+  const match = /^(['"])(.*)\1$/.exec(value);
+  return match ? match[2] : value;
+}
+
+/** The job lines of a parsed crontab. */
+export function jobsOf(lines: CrontabLine[]): CronJob[] {
+  return lines.filter((line): line is CronJob => line.kind === 'job');
+}

@@ -1,0 +1,117 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { CrontabFormat } from './parse';
+
+/** One crontab to read: a file, or the current user's crontab through `crontab -l`. */
+export interface CrontabSource {
+  /** The path, or "crontab -l" for the user's crontab. */
+  label: string;
+  format: CrontabFormat;
+  /** Whose jobs these are in a user crontab; null in a system one (its lines say). */
+  owner: string | null;
+  /** Absolute path for files; null for `crontab -l`. */
+  path: string | null;
+}
+
+export class CrontabReadError extends Error {}
+
+export const USER_CRONTAB_LABEL = 'crontab -l';
+
+/** /etc/crontab and files under /etc/cron.d have a user column; other files are user crontabs. */
+export function formatForPath(path: string): CrontabFormat {
+  const absolute = resolve(path);
+  return absolute === '/etc/crontab' || dirname(absolute) === '/etc/cron.d' ? 'system' : 'user';
+}
+
+export function fileSource(path: string, format = formatForPath(path)): CrontabSource {
+  const absolute = resolve(path);
+  return { label: absolute, format, owner: format === 'user' ? currentUser() : null, path: absolute };
+}
+
+export function userCrontabSource(): CrontabSource {
+  return { label: USER_CRONTAB_LABEL, format: 'user', owner: currentUser(), path: null };
+}
+
+/**
+ * The crontab's text, or null when it does not exist (no file, or "no crontab for user").
+ * Throws CrontabReadError with a one-line reason when it exists but cannot be read.
+ */
+export function readSource(source: CrontabSource): string | null {
+  if (source.path) {
+    try {
+      return readFileSync(source.path, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return null;
+      throw new CrontabReadError(`cannot read ${source.path}: ${code === 'EACCES' ? 'permission denied (run as root to see every crontab)' : code}`);
+    }
+  }
+  const result = spawnSync('crontab', ['-l'], { encoding: 'utf8' });
+  if (result.error) {
+    if ((result.error as NodeJS.ErrnoException).code === 'ENOENT') return null; // no cron on this machine
+    throw new CrontabReadError(`cannot run crontab -l: ${result.error.message}`);
+  }
+  if (result.status === 0) return result.stdout;
+  if (/no crontab/i.test(result.stderr)) return null;
+  throw new CrontabReadError(`crontab -l failed: ${result.stderr.trim().split('\n')[0]}`);
+}
+
+/** Installs `text` as the current user's crontab with `crontab -`. */
+export function installUserCrontab(text: string): void {
+  const result = spawnSync('crontab', ['-'], { input: text, encoding: 'utf8' });
+  if (result.error || result.status !== 0) {
+    throw new CrontabReadError(`crontab - failed: ${(result.stderr || result.error?.message || '').trim().split('\n')[0]}`);
+  }
+}
+
+/** Cron skips these names in /etc/cron.d (backups, package leftovers, hidden files). */
+function isCronDName(name: string): boolean {
+  return !name.startsWith('.') && !name.endsWith('~') && !/\.(dpkg-[a-z]+|rpm(save|orig|new)|swp|bak)$/.test(name);
+}
+
+/** /etc/crontab and every file in /etc/cron.d that cron reads. */
+export function systemSources(): CrontabSource[] {
+  return [fileSource('/etc/crontab', 'system'), ...listFiles('/etc/cron.d').filter((path) => isCronDName(basename(path))).map((path) => fileSource(path, 'system'))];
+}
+
+/** Every user's crontab in cron's spool (readable by root only): Debian's and Red Hat's folders. */
+export function userSpoolSources(): CrontabSource[] {
+  const sources: CrontabSource[] = [];
+  for (const folder of ['/var/spool/cron/crontabs', '/var/spool/cron']) {
+    for (const path of listFiles(folder)) {
+      if (basename(path).startsWith('.')) continue;
+      sources.push({ label: path, format: 'user', owner: basename(path), path });
+    }
+  }
+  return sources;
+}
+
+/**
+ * Every crontab of this machine that this process may read: as root, every user's crontab in
+ * cron's spool; otherwise the current user's (`crontab -l`); plus the system crontabs.
+ */
+export function machineSources(): CrontabSource[] {
+  const users = process.getuid?.() === 0 ? userSpoolSources() : [];
+  return [...(users.length > 0 ? users : [userCrontabSource()]), ...systemSources()];
+}
+
+function listFiles(folder: string): string[] {
+  try {
+    return readdirSync(folder)
+      .sort()
+      .map((name) => join(folder, name))
+      .filter((path) => statSync(path).isFile());
+  } catch {
+    return [];
+  }
+}
+
+function currentUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? 'unknown';
+  }
+}

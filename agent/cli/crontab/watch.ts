@@ -1,0 +1,140 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ApiError, type ApiClient } from '../../client/api';
+import { readCrontab } from './jobs';
+import { diffSnapshots, snapshotJobs, type ChangeKind, type SnapshotJob } from './snapshot';
+import { CrontabReadError, type CrontabSource } from './sources';
+
+export interface WatchOptions {
+  server: string;
+  sources: CrontabSource[];
+  api: ApiClient;
+  dataDir: string;
+  intervalMs: number;
+  once: boolean;
+  log?: (line: string) => void;
+}
+
+/** The body of POST /api/servers/alert, plus what kind of change it was and the line before. */
+interface PendingAlert {
+  username: string;
+  server_id: string;
+  command: string;
+  change: ChangeKind;
+  previous_command: string | null;
+}
+
+/** What the watcher keeps on disk: the last snapshot, and alerts raised but not yet delivered. */
+interface WatchState {
+  version: 1;
+  server: string;
+  jobs: SnapshotJob[];
+  pending: PendingAlert[];
+}
+
+/** Waits between delivery attempts of a `--once` run. */
+const ONCE_RETRY_DELAYS_MS = [1_000, 3_000];
+
+/**
+ * The server-side watcher. Each round snapshots every crontab's jobs, turns what changed since
+ * the snapshot on disk into alerts, saves both at once, then delivers the alerts in order,
+ * each removed from disk as soon as the API took it: every change is alerted exactly once,
+ * across restarts and while the API is unreachable. Returns the exit status.
+ */
+export async function watch(options: WatchOptions): Promise<number> {
+  const log = options.log ?? ((line: string) => console.log(`${new Date().toISOString()} ${line}`));
+  const stateFile = join(options.dataDir, `crontab-watch-${options.server.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
+  let stopping = false;
+  let wake: () => void = () => {};
+  const stop = () => {
+    stopping = true;
+    wake();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    for (;;) {
+      snapshotRound(options, stateFile, log);
+      const delays = options.once ? ONCE_RETRY_DELAYS_MS : [];
+      let left = await deliver(options.api, stateFile, log);
+      for (const delay of delays) {
+        if (left === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        left = await deliver(options.api, stateFile, log);
+      }
+      if (options.once) return left === 0 ? 0 : 1;
+      if (stopping) return 0;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, options.intervalMs).unref();
+      });
+      if (stopping) return 0;
+    }
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+/** Takes a snapshot and records what changed. A crontab that cannot be read keeps its old jobs. */
+function snapshotRound(options: WatchOptions, stateFile: string, log: (line: string) => void): void {
+  const previous = loadState(stateFile);
+  const jobs: SnapshotJob[] = [];
+  for (const source of options.sources) {
+    try {
+      const crontab = readCrontab(source);
+      if (crontab) jobs.push(...snapshotJobs(source.label, source.owner, crontab.lines));
+    } catch (error) {
+      if (!(error instanceof CrontabReadError)) throw error;
+      log(`warning: ${error.message}; its jobs are kept as they were`);
+      jobs.push(...(previous?.jobs ?? []).filter((job) => job.source === source.label));
+    }
+  }
+  if (!previous) {
+    saveState(stateFile, { version: 1, server: options.server, jobs, pending: [] });
+    const users = new Set(jobs.map((job) => job.user)).size;
+    log(`watching ${jobs.length} cron job${jobs.length === 1 ? '' : 's'} of ${users} user${users === 1 ? '' : 's'} on ${options.server}; changes from now on are alerted`);
+    return;
+  }
+  const alerts = diffSnapshots(previous.jobs, jobs).map(
+    (change): PendingAlert => ({ username: change.user, server_id: options.server, command: change.text, change: change.kind, previous_command: change.previous }),
+  );
+  for (const alert of alerts) log(`${alert.change} for ${alert.username}: ${alert.command}`);
+  saveState(stateFile, { ...previous, jobs, pending: [...previous.pending, ...alerts] });
+}
+
+/** Posts pending alerts in order; returns how many are left. Throws ApiError when the API refuses one. */
+async function deliver(api: ApiClient, stateFile: string, log: (line: string) => void): Promise<number> {
+  const state = loadState(stateFile)!;
+  while (state.pending.length > 0) {
+    try {
+      await api.alertServer({ ...state.pending[0] });
+    } catch (error) {
+      if (error instanceof ApiError && error.retryable) {
+        log(`${state.pending.length} alert${state.pending.length === 1 ? '' : 's'} waiting: ${error.message}; will retry`);
+        return state.pending.length;
+      }
+      throw error;
+    }
+    state.pending.shift();
+    saveState(stateFile, state);
+  }
+  return 0;
+}
+
+function loadState(file: string): WatchState | null {
+  if (!existsSync(file)) return null;
+  try {
+    const state = JSON.parse(readFileSync(file, 'utf8')) as WatchState;
+    if (state.version === 1 && Array.isArray(state.jobs) && Array.isArray(state.pending)) return state;
+  } catch {
+    // unreadable: start over with a new baseline rather than alert on everything
+  }
+  return null;
+}
+
+function saveState(file: string, state: WatchState): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(state, null, 1)}\n`, { mode: 0o600 });
+  renameSync(temporary, file);
+}
