@@ -21,6 +21,8 @@ export interface AgentOptions {
   log?: (line: string) => void;
   /** Extra trusted roots (a private CA) and the timeout for TLS certificate checks. */
   certificateChecks?: CheckerOptions;
+  /** The built dashboard to serve at "/"; default: dist/renderer next to the bundle or in the repository. */
+  rendererDir?: string;
 }
 
 export interface RunningAgent {
@@ -46,7 +48,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const events = new AgentEvents();
   const checker = new TlsCertificateChecker(options.certificateChecks);
   const certificateChecks = new CertificateScheduler({ store, events, notifier, clock, log, checker });
-  const server = createServer(createApp({ store, events, clock, log, certificateChecks }).callback());
+  const server = createServer(createApp({ store, events, clock, log, certificateChecks, rendererDir: options.rendererDir }).callback());
   try {
     await listen(server, port, host);
   } catch (error) {

@@ -8,11 +8,17 @@ import { serverRoutes } from './routes/servers';
 import { monitorRoutes } from './routes/monitors';
 import { notificationRoutes } from './routes/notifications';
 import { certificateRoutes } from './routes/certificates';
+import { sessionRoutes } from './routes/session';
+import { eventRoutes } from './routes/events';
+import { staticFiles } from './routes/static';
 
-export type AppOptions = Omit<ApiDeps, 'requireToken'>;
+export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
+  /** The built dashboard served at "/"; default: dist/renderer next to the bundle or in the repository. */
+  rendererDir?: string;
+};
 
 // One line per resource router; order only matters for routes that could match the same path.
-const routers: Array<(deps: ApiDeps) => Router<any>> = [serverRoutes, monitorRoutes, notificationRoutes, certificateRoutes];
+const routers: Array<(deps: ApiDeps) => Router<any>> = [serverRoutes, monitorRoutes, notificationRoutes, certificateRoutes, sessionRoutes, eventRoutes];
 
 /** The Koa app: JSON errors, every resource router, and a JSON 404 for anything else. */
 export function createApp(options: AppOptions): Koa {
@@ -28,5 +34,6 @@ export function createApp(options: AppOptions): Koa {
     const router = make(deps);
     app.use(router.routes()).use(router.allowedMethods({ throw: true }));
   }
+  app.use(staticFiles(options.rendererDir));
   return app;
 }

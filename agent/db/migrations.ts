@@ -123,4 +123,17 @@ export const migrations: string[] = [
   CREATE INDEX pulses_newest ON pulses(monitor_id, received_at DESC, id DESC);
   CREATE INDEX pulses_by_rid ON pulses(monitor_id, rid, received_at) WHERE rid IS NOT NULL;
   `,
+  // 4: one-time dashboard sign-in codes (hashed), and which session token each was traded for.
+  `
+  CREATE TABLE sign_in_codes (
+    id INTEGER PRIMARY KEY,
+    company_id INTEGER NOT NULL REFERENCES companies(id),
+    code_hash TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    used_at INTEGER,
+    api_token_id INTEGER REFERENCES api_tokens(id)
+  );
+  CREATE INDEX sign_in_codes_by_token ON sign_in_codes(api_token_id) WHERE api_token_id IS NOT NULL;
+  `,
 ];

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { startAgent } from '../../agent';
 import { prepareDataDir } from '../../db/dataDir';
 import { UsageError, type Command } from '../command';
+import { createSignInLink } from '../../api/routes/session';
 
 const help = `Usage: cronbeat serve [--host HOST] [--port PORT] [--data-dir DIR]
 
@@ -45,6 +46,7 @@ export const serveCommand: Command = {
       throw error;
     }
     console.log(`Cronbeat listening on ${agent.url}`);
+    console.log(`Open the dashboard (link works once, for 15 minutes): ${createSignInLink(agent.store, agent.url, agent.clock())}`);
 
     await new Promise<void>((resolve) => {
       const stop = () => {

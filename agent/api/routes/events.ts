@@ -1,0 +1,60 @@
+import { PassThrough } from 'node:stream';
+import Router from '@koa/router';
+import type { AgentEvent } from '../../engine/events';
+import type { ApiDeps, AuthedRouter } from '../deps';
+
+/** How often an idle stream gets a comment, so proxies keep it open and a revoked token is noticed. */
+export const HEARTBEAT_MS = 15_000;
+
+/** The event as the dashboard sees it: what changed, never another company's data. */
+export function toWireEvent(event: AgentEvent): Record<string, unknown> {
+  const { companyId: _company, ...rest } = event;
+  return rest;
+}
+
+/**
+ * GET /api/events: Server-Sent Events of the token's company (same Bearer auth as the API).
+ * Each event is one `data:` line of JSON such as {"type":"monitor.changed","monitorId":3}.
+ */
+export function eventRoutes({ store, events, requireToken }: ApiDeps): AuthedRouter {
+  const router: AuthedRouter = new Router();
+
+  router.get('/api/events', requireToken, (ctx) => {
+    const { companyId, tokenId } = ctx.state;
+    const presented = /^Bearer\s+(\S+)/i.exec(ctx.get('Authorization'))?.[1] ?? '';
+    const stream = new PassThrough();
+    const write = (text: string) => {
+      if (!stream.destroyed && !stream.writableEnded) stream.write(text);
+    };
+
+    const unsubscribe = events.subscribe((event) => {
+      if (event.companyId === companyId) write(`data: ${JSON.stringify(toWireEvent(event))}\n\n`);
+    });
+    const heartbeat = setInterval(() => {
+      // A token revoked (signed out elsewhere) ends the stream; the client then gets 401s.
+      if (store.apiTokens.authenticate(presented)?.id !== tokenId) stream.end();
+      else write(': ping\n\n');
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
+    const stop = () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      stream.end();
+    };
+    // The response closes when the client goes away (req's 'close' fires as soon as a GET is read).
+    ctx.res.on('close', stop);
+    stream.on('close', stop);
+
+    ctx.req.socket.setNoDelay(true);
+    ctx.status = 200;
+    ctx.set({
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      'X-Accel-Buffering': 'no',
+    });
+    ctx.body = stream;
+    write(`retry: 2000\ndata: ${JSON.stringify({ type: 'ready' })}\n\n`);
+  });
+
+  return router;
+}

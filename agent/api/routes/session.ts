@@ -1,0 +1,63 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { Store } from '../../db/store';
+import { signInCodeRepository } from '../../db/signInCodes';
+import type { ApiDeps, AuthedRouter } from '../deps';
+import { readJsonBody } from '../body';
+import { HttpError } from '../errors';
+import { validate } from '../validate';
+
+/*
+ * Dashboard sessions. `cronbeat serve` prints a link whose URL fragment carries a one-time code;
+ * the dashboard trades it here for an API token named "dashboard" and sends that as Bearer.
+ * Signing out revokes a session token; a pasted API token is left alone.
+ */
+
+const SESSION_TOKEN_NAME = 'dashboard';
+
+const sessionInput = z.object({
+  code: z
+    .string({ error: (issue) => (issue.input == null ? 'The code field is required.' : 'The code field must be a string.') })
+    .trim()
+    .min(1, 'The code field is required.')
+    .max(200, 'The code field must not be greater than 200 characters.'),
+});
+
+/** A fresh sign-in link for `companyId` (company 1 by default) on the agent at `baseUrl`. */
+export function createSignInLink(store: Store, baseUrl: string, now: number, companyId = 1): string {
+  const code = signInCodeRepository(store.db).create(companyId, now);
+  return `${baseUrl}/#/sign-in?code=${code}`;
+}
+
+export function sessionRoutes({ store, clock, requireToken }: ApiDeps): AuthedRouter {
+  const codes = signInCodeRepository(store.db);
+  const router: AuthedRouter = new Router();
+
+  router.post('/api/session', async (ctx) => {
+    const { code } = validate(sessionInput, await readJsonBody(ctx));
+    const now = clock();
+    const session = codes.redeem(code, now, (companyId) => ({
+      ...store.apiTokens.create({ companyId, name: SESSION_TOKEN_NAME, now }),
+      companyId,
+    }));
+    if (!session) {
+      throw HttpError.validation({ code: ['This sign-in code is invalid, expired or already used.'] });
+    }
+    ctx.status = 201;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { token: session.token, token_id: session.id, company_id: session.companyId, name: SESSION_TOKEN_NAME };
+  });
+
+  router.get('/api/session', requireToken, (ctx) => {
+    const { companyId, tokenId } = ctx.state;
+    ctx.body = { company_id: companyId, token_id: tokenId, kind: codes.isSessionToken(tokenId) ? 'session' : 'api_token' };
+  });
+
+  router.delete('/api/session', requireToken, (ctx) => {
+    const { tokenId } = ctx.state;
+    if (codes.isSessionToken(tokenId)) store.apiTokens.revoke(tokenId, clock());
+    ctx.status = 204;
+  });
+
+  return router;
+}

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSignInLink } from '../../agent/api/routes/session';
+import { SIGN_IN_CODE_TTL_MS } from '../../agent/db/signInCodes';
+import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+
+let now = Date.UTC(2026, 10, 21, 12, 0, 0);
+let agent: TestAgent;
+beforeAll(async () => {
+  agent = await startTestAgent({ clock: () => now });
+});
+afterAll(() => agent.stop());
+
+function codeOf(link: string): string {
+  return new URLSearchParams(link.split('?')[1]).get('code')!;
+}
+
+const redeem = (code: unknown) => agent.api('/api/session', { method: 'POST', json: { code }, token: null });
+
+describe('dashboard sessions', () => {
+  it('prints a link whose fragment carries the code, and trades the code once for a "dashboard" token', async () => {
+    const link = createSignInLink(agent.store, agent.url, now);
+    expect(link).toMatch(new RegExp(`^${agent.url}/#/sign-in\\?code=[A-Za-z0-9_-]{22}$`));
+    const first = await redeem(codeOf(link));
+    expect(first.status).toBe(201);
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    const session = await first.json();
+    expect(session).toMatchObject({ company_id: 1, name: 'dashboard' });
+    expect(typeof session.token).toBe('string');
+
+    const monitors = await agent.api('/api/monitors', { token: session.token });
+    expect(monitors.status).toBe(200);
+    expect(agent.store.apiTokens.list().find((t) => t.id === session.token_id)?.name).toBe('dashboard');
+
+    const again = await redeem(codeOf(link));
+    expect(again.status).toBe(422);
+    expect((await again.json()).errors.code[0]).toMatch(/invalid, expired or already used/);
+  });
+
+  it('never stores the code itself', async () => {
+    const code = codeOf(createSignInLink(agent.store, agent.url, now));
+    const rows = agent.store.db.prepare('SELECT * FROM sign_in_codes').all();
+    expect(JSON.stringify(rows)).not.toContain(code);
+  });
+
+  it('refuses an expired code, an unknown one, and bad input, naming the field', async () => {
+    const code = codeOf(createSignInLink(agent.store, agent.url, now));
+    now += SIGN_IN_CODE_TTL_MS + 1;
+    expect((await redeem(code)).status).toBe(422);
+    expect((await redeem('nope')).status).toBe(422);
+    for (const bad of [undefined, 42, '', 'x'.repeat(201)]) {
+      const response = await redeem(bad);
+      expect(response.status).toBe(422);
+      expect(Object.keys((await response.json()).errors)).toEqual(['code']);
+    }
+    const notJson = await agent.api('/api/session', { method: 'POST', body: '{', headers: { 'Content-Type': 'application/json' }, token: null });
+    expect(notJson.status).toBe(400);
+  });
+
+  it('tells a session token from a pasted API token', async () => {
+    const session = await (await redeem(codeOf(createSignInLink(agent.store, agent.url, now)))).json();
+    expect(await (await agent.api('/api/session', { token: session.token })).json()).toMatchObject({ kind: 'session', company_id: 1 });
+    expect(await (await agent.api('/api/session')).json()).toMatchObject({ kind: 'api_token', company_id: 1 });
+    expect((await agent.api('/api/session', { token: null })).status).toBe(401);
+  });
+
+  it('signing out revokes a session token at once, but never a pasted API token', async () => {
+    const session = await (await redeem(codeOf(createSignInLink(agent.store, agent.url, now)))).json();
+    expect((await agent.api('/api/session', { method: 'DELETE', token: session.token })).status).toBe(204);
+    expect((await agent.api('/api/monitors', { token: session.token })).status).toBe(401);
+
+    expect((await agent.api('/api/session', { method: 'DELETE' })).status).toBe(204);
+    expect((await agent.api('/api/monitors')).status).toBe(200);
+  });
+
+  it('issues the session for the code\'s company', async () => {
+    agent.store.companies.ensure(2, now);
+    const code = codeOf(createSignInLink(agent.store, agent.url, now, 2));
+    const session = await (await redeem(code)).json();
+    expect(session.company_id).toBe(2);
+  });
+});
