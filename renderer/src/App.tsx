@@ -1,0 +1,80 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { Credentials } from './api/client';
+import { setUnauthenticatedHandler } from './api/client';
+import { createApi } from './api/endpoints';
+import { desktopBridge } from './bridge';
+import { Layout } from './components/Layout';
+import { AppProvider } from './lib/app-context';
+import { initialCredentials, storeToken } from './lib/credentials';
+import { matchPath, navigate, useRoute } from './lib/router';
+import { CertificatesScreen } from './screens/Certificates';
+import { MonitorDetailScreen } from './screens/MonitorDetail';
+import { MonitorNewScreen } from './screens/MonitorNew';
+import { MonitorsScreen } from './screens/Monitors';
+import { NotFoundScreen } from './screens/NotFound';
+import { NotificationsScreen } from './screens/Notifications';
+import { OverviewScreen } from './screens/Overview';
+import { ServerDetailScreen } from './screens/ServerDetail';
+import { ServerNewScreen } from './screens/ServerNew';
+import { ServersScreen } from './screens/Servers';
+import { SettingsScreen } from './screens/Settings';
+import { SignInScreen } from './screens/SignIn';
+
+function Screen(props: { path: string; query: URLSearchParams }) {
+  const { path, query } = props;
+  let params: Record<string, string> | null;
+  if (path === '/') return <OverviewScreen />;
+  if (path === '/monitors') return <MonitorsScreen query={query} />;
+  if (path === '/monitors/new') return <MonitorNewScreen />;
+  if ((params = matchPath('/monitors/:id', path))) return <MonitorDetailScreen id={Number(params.id)} />;
+  if (path === '/servers') return <ServersScreen />;
+  if (path === '/servers/new') return <ServerNewScreen />;
+  if ((params = matchPath('/servers/:id', path))) return <ServerDetailScreen id={Number(params.id)} />;
+  if (path === '/certificates') return <CertificatesScreen />;
+  if (path === '/notifications') return <NotificationsScreen page={Number(query.get('page')) || 1} />;
+  if (path === '/settings') return <SettingsScreen />;
+  return <NotFoundScreen />;
+}
+
+export function App() {
+  const route = useRoute();
+  const bridge = desktopBridge();
+  const [credentials, setCredentials] = useState<Credentials | null>(initialCredentials);
+
+  const signIn = useCallback((token: string) => {
+    storeToken(token);
+    setCredentials({ base: '', token });
+  }, []);
+
+  const forget = useCallback(() => {
+    storeToken(null);
+    setCredentials(null);
+  }, []);
+
+  const signOut = useCallback(() => {
+    if (credentials && !bridge) void createApi(credentials).signOut().catch(() => undefined);
+    forget();
+    navigate('/sign-in', { replace: true });
+  }, [credentials, bridge, forget]);
+
+  // A revoked or expired token sends a browser back to sign in (the desktop token never expires).
+  useEffect(() => setUnauthenticatedHandler(bridge ? () => undefined : forget), [bridge, forget]);
+
+  // Tray menu entries and popup clicks open a route.
+  useEffect(() => bridge?.onTrayAction((action) => action.type === 'navigate' && navigate(action.route)), [bridge]);
+
+  useEffect(() => {
+    document.title = `Cronbeat${route.path === '/' ? '' : ` · ${route.path.split('/')[1]}`}`;
+  }, [route.path]);
+
+  if (!credentials || (route.path === '/sign-in' && !bridge)) {
+    return <SignInScreen code={route.query.get('code')} signedIn={Boolean(credentials)} onSignedIn={signIn} />;
+  }
+  return (
+    <AppProvider credentials={credentials} desktop={Boolean(bridge)} onSignOut={signOut}>
+      <Layout path={route.path}>
+        <Screen path={route.path} query={route.query} />
+      </Layout>
+    </AppProvider>
+  );
+}

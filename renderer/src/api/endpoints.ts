@@ -1,0 +1,69 @@
+import { request, type Credentials } from './client';
+import type { AppNotification, Certificate, Monitor, Page, Pulse, Server, ServerAlert } from './types';
+
+export interface NewMonitor {
+  name: string;
+  timezone: string;
+  schedule: string;
+  duration: number;
+  project_id?: number | null;
+}
+
+export interface NewServer {
+  name: string;
+  ip_address: string;
+  identifier: string;
+}
+
+export interface NewCertificate {
+  hostname: string;
+  port?: number;
+  warn_days?: number;
+}
+
+export interface SessionInfo {
+  token: string;
+}
+
+/** Every call the dashboard makes, bound to one set of credentials. */
+export function createApi(credentials: Credentials) {
+  const get = <T>(path: string, signal?: AbortSignal) => request<T>(credentials, 'GET', path, undefined, signal);
+  const send = <T>(method: string, path: string, body?: unknown) => request<T>(credentials, method, path, body);
+  return {
+    credentials,
+    monitors: (signal?: AbortSignal) => get<Monitor[]>('/api/monitors', signal),
+    monitor: (id: number, signal?: AbortSignal) => get<Monitor>(`/api/monitors/${id}`, signal),
+    createMonitor: (body: NewMonitor) => send<Monitor>('POST', '/api/monitors', body),
+    deleteMonitor: (id: number) => send<void>('DELETE', `/api/monitors/${id}`),
+    pulses: (id: number, page: number, perPage: number, signal?: AbortSignal) =>
+      get<Page<Pulse>>(`/api/monitors/${id}/pulses?page=${page}&per_page=${perPage}`, signal),
+
+    servers: (signal?: AbortSignal) => get<Server[]>('/api/servers', signal),
+    server: (id: number, signal?: AbortSignal) => get<Server>(`/api/servers/${id}`, signal),
+    serverAlerts: (id: number, signal?: AbortSignal) => get<ServerAlert[]>(`/api/servers/${id}/alerts`, signal),
+    createServer: (body: NewServer) => send<Server>('POST', '/api/servers', body),
+    deleteServer: (id: number) => send<void>('DELETE', `/api/servers/${id}`),
+
+    certificates: (signal?: AbortSignal) => get<Certificate[]>('/api/ssl-certificates', signal),
+    createCertificate: (body: NewCertificate) => send<Certificate>('POST', '/api/ssl-certificates', body),
+    checkCertificate: (id: number) => send<Certificate>('POST', `/api/ssl-certificates/${id}/check`),
+    deleteCertificate: (id: number) => send<void>('DELETE', `/api/ssl-certificates/${id}`),
+
+    notifications: (page: number, perPage: number, signal?: AbortSignal) =>
+      get<Page<AppNotification>>(`/api/notifications?page=${page}&per_page=${perPage}`, signal),
+
+    signOut: () => send<void>('DELETE', '/api/session'),
+  };
+}
+
+export type Api = ReturnType<typeof createApi>;
+
+/** Trades a one-time sign-in code for a session token. */
+export function redeemSignInCode(code: string): Promise<SessionInfo> {
+  return request<SessionInfo>(null, 'POST', '/api/session', { code });
+}
+
+/** Checks that a pasted API token is accepted before keeping it. */
+export async function verifyToken(token: string): Promise<void> {
+  await request<unknown>({ base: '', token }, 'GET', '/api/session');
+}

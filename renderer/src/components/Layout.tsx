@@ -1,0 +1,76 @@
+import type { ReactNode } from 'react';
+import { useApp } from '../lib/app-context';
+
+const sections = [
+  { path: '/', label: 'Overview' },
+  { path: '/monitors', label: 'Monitors' },
+  { path: '/servers', label: 'Servers' },
+  { path: '/certificates', label: 'Certificates' },
+  { path: '/notifications', label: 'Notifications' },
+  { path: '/settings', label: 'Settings' },
+];
+
+function isCurrent(section: string, path: string): boolean {
+  return section === '/' ? path === '/' : path === section || path.startsWith(`${section}/`);
+}
+
+const liveLabels = { live: 'Live', connecting: 'Connecting…', polling: 'Reconnecting…' } as const;
+
+export function Layout(props: { path: string; children: ReactNode }) {
+  const { liveState, desktop, signOut } = useApp();
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>
+        Skip to content
+      </a>
+      <header className="topbar">
+        <a className="brand" href="#/">
+          <img src="/favicon.svg" alt="" width="22" height="22" />
+          Cronbeat
+        </a>
+        <nav aria-label="Main" className="nav">
+          {sections.map((section) => (
+            <a
+              key={section.path}
+              href={`#${section.path}`}
+              aria-current={isCurrent(section.path, props.path) ? 'page' : undefined}
+            >
+              {section.label}
+            </a>
+          ))}
+        </nav>
+        <div className="topbar-end">
+          <span className={`live live-${liveState}`} role="status" title={liveState === 'live' ? 'Changes appear as they happen' : 'Refreshing every few seconds until the live connection is back'}>
+            <span className="badge-dot" aria-hidden="true" />
+            {liveLabels[liveState]}
+          </span>
+          {desktop ? null : (
+            <button type="button" className="button button-quiet" onClick={signOut}>
+              Sign out
+            </button>
+          )}
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className="content">
+        {props.children}
+      </main>
+    </div>
+  );
+}
+
+export function PageHeader(props: { title: string; subtitle?: ReactNode; actions?: ReactNode; back?: { href: string; label: string } }) {
+  return (
+    <div className="page-header">
+      <div>
+        {props.back ? (
+          <a className="back-link" href={props.back.href}>
+            ← {props.back.label}
+          </a>
+        ) : null}
+        <h1>{props.title}</h1>
+        {props.subtitle ? <div className="muted">{props.subtitle}</div> : null}
+      </div>
+      {props.actions ? <div className="page-actions">{props.actions}</div> : null}
+    </div>
+  );
+}

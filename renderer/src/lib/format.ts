@@ -1,0 +1,61 @@
+/** Display helpers. Times show in the viewer's zone; `utcTitle` gives the UTC text for hovering. */
+
+const localFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const localTimeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+
+function isSameDay(a: Date, b: Date): boolean {
+  return a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+}
+
+/** "21 Nov 2026, 15:03", or "Today, 15:03" for a time today. */
+export function formatLocal(iso: string, now = new Date()): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '—';
+  return isSameDay(date, now) ? `Today, ${localTimeOnly.format(date)}` : localFormat.format(date);
+}
+
+/** "2026-11-21 15:03:05 UTC" */
+export function utcTitle(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** "in 4 min", "2 h ago", "just now". */
+export function formatRelative(iso: string, now = Date.now()): string {
+  const diff = new Date(iso).getTime() - now;
+  const abs = Math.abs(diff);
+  if (Number.isNaN(diff)) return '';
+  if (abs < 45_000) return diff < 0 ? 'just now' : 'in a moment';
+  const units: [number, string][] = [
+    [86_400_000, 'd'],
+    [3_600_000, 'h'],
+    [60_000, 'min'],
+  ];
+  const [size, unit] = units.find(([ms]) => abs >= ms) ?? units[2]!;
+  const count = Math.round(abs / size);
+  return diff < 0 ? `${count} ${unit} ago` : `in ${count} ${unit}`;
+}
+
+/** A run's duration: "850 ms", "12.4 s", "3 min 5 s", "2 h 10 min". */
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 60) return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** The monitor's grace: "5 min", "2 h", "1 d 3 h". */
+export function formatMinutes(minutes: number): string {
+  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 1440) return minutes % 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes / 60} h`;
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.round((minutes % 1440) / 60);
+  return hours ? `${days} d ${hours} h` : `${days} d`;
+}
+
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}

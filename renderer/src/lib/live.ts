@@ -1,0 +1,129 @@
+import type { Credentials } from '../api/client';
+
+/** What the agent pushes on GET /api/events (see agent/api/routes/events.ts). */
+export interface LiveEvent {
+  type: 'monitor.changed' | 'server.changed' | 'certificate.changed' | 'notification.created' | 'poll' | string;
+}
+
+export type LiveState = 'connecting' | 'live' | 'polling';
+
+/** Splits a Server-Sent Events stream into the `data` payload of each event. */
+export class SseParser {
+  private buffer = '';
+
+  /** Feeds a chunk of text; returns the data of every event completed by it. */
+  push(chunk: string): string[] {
+    this.buffer += chunk.replace(/\r\n?/g, '\n');
+    const events: string[] = [];
+    let end: number;
+    while ((end = this.buffer.indexOf('\n\n')) >= 0) {
+      const block = this.buffer.slice(0, end);
+      this.buffer = this.buffer.slice(end + 2);
+      const data = block
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).replace(/^ /, ''));
+      if (data.length) events.push(data.join('\n'));
+    }
+    return events;
+  }
+}
+
+const pollEveryMs = 5_000;
+const safetyPollEveryMs = 60_000;
+const maxBackoffMs = 15_000;
+
+/**
+ * Keeps a streaming connection to /api/events (fetch, because EventSource cannot send an
+ * Authorization header), reconnects with backoff, and polls while it is down so screens stay
+ * fresh either way. Listeners get every event plus a synthetic "poll" tick.
+ */
+export class LiveFeed {
+  private listeners = new Set<(event: LiveEvent) => void>();
+  private stateListeners = new Set<(state: LiveState) => void>();
+  private controller: AbortController | null = null;
+  private timers: ReturnType<typeof setTimeout>[] = [];
+  private pollTimer: ReturnType<typeof setInterval> | null = null;
+  private backoffMs = 1_000;
+  private stopped = false;
+  state: LiveState = 'connecting';
+
+  constructor(private readonly credentials: Credentials) {}
+
+  start(): void {
+    this.stopped = false;
+    void this.connect();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.controller?.abort();
+    this.timers.forEach(clearTimeout);
+    this.timers = [];
+    this.setPolling(null);
+  }
+
+  subscribe(listener: (event: LiveEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  onState(listener: (state: LiveState) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  private emit(event: LiveEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  private setState(state: LiveState): void {
+    if (this.state === state) return;
+    this.state = state;
+    for (const listener of this.stateListeners) listener(state);
+  }
+
+  private setPolling(everyMs: number | null): void {
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pollTimer = everyMs ? setInterval(() => this.emit({ type: 'poll' }), everyMs) : null;
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped) return;
+    this.controller = new AbortController();
+    try {
+      const response = await fetch(`${this.credentials.base}/api/events`, {
+        headers: { Authorization: `Bearer ${this.credentials.token}`, Accept: 'text/event-stream' },
+        signal: this.controller.signal,
+        cache: 'no-store',
+      });
+      if (!response.ok || !response.body) throw new Error(`events answered ${response.status}`);
+      const wasDown = this.state !== 'live' && this.state !== 'connecting';
+      this.setState('live');
+      this.setPolling(safetyPollEveryMs);
+      this.backoffMs = 1_000;
+      // Anything may have changed while the stream was down.
+      if (wasDown) this.emit({ type: 'poll' });
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      const parser = new SseParser();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        for (const data of parser.push(value)) {
+          try {
+            this.emit(JSON.parse(data) as LiveEvent);
+          } catch {
+            // Ignore a malformed event rather than drop the stream.
+          }
+        }
+      }
+    } catch {
+      // Refused, aborted or cut: fall through to reconnect (unless stopped).
+    }
+    if (this.stopped) return;
+    this.setState('polling');
+    this.setPolling(pollEveryMs);
+    this.timers.push(setTimeout(() => void this.connect(), this.backoffMs));
+    this.backoffMs = Math.min(this.backoffMs * 2, maxBackoffMs);
+  }
+}

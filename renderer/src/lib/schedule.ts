@@ -1,0 +1,66 @@
+import cronstrue from 'cronstrue';
+import { CronExpressionParser } from 'cron-parser';
+
+/** Five whitespace-separated fields, as the API requires (cron-parser alone also takes six). */
+export function hasFiveFields(schedule: string): boolean {
+  return schedule.trim().split(/\s+/).length === 5;
+}
+
+/**
+ * "At 02:00, every day, Europe/Paris". Returns null when the expression cannot be described
+ * (the caller then shows the raw expression).
+ */
+export function scheduleInWords(schedule: string, timezone?: string): string | null {
+  if (!hasFiveFields(schedule)) return null;
+  try {
+    let words = cronstrue.toString(schedule, { use24HourTimeFormat: true, throwExceptionOnParseError: true });
+    const [, , dayOfMonth, month, dayOfWeek] = schedule.trim().split(/\s+/);
+    if (/^At /.test(words) && dayOfMonth === '*' && month === '*' && dayOfWeek === '*') words += ', every day';
+    return timezone ? `${words}, ${timezone}` : words;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The next `count` runs of `schedule` in `timezone` after `from`, or an error message when the
+ * expression or the zone is not valid.
+ */
+export function nextRuns(schedule: string, timezone: string, count: number, from: Date): Date[] | { error: string } {
+  if (!schedule.trim()) return { error: 'Enter a cron expression, e.g. 0 2 * * *' };
+  if (!hasFiveFields(schedule)) return { error: 'A schedule has five fields: minute, hour, day of month, month, day of week.' };
+  try {
+    const expression = CronExpressionParser.parse(schedule.trim(), { currentDate: from, tz: timezone });
+    return Array.from({ length: count }, () => expression.next().toDate());
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : 'This is not a valid cron expression.' };
+  }
+}
+
+/** Every IANA zone the browser knows, UTC first. */
+export function timeZones(): string[] {
+  const intl = Intl as typeof Intl & { supportedValuesOf?: (key: string) => string[] };
+  const zones = intl.supportedValuesOf?.('timeZone') ?? [];
+  return ['UTC', ...zones.filter((zone) => zone !== 'UTC')];
+}
+
+/** The viewer's own zone, the default for a new monitor. */
+export function viewerZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** A run time shown in the monitor's zone: "Sat 21 Nov, 02:00". */
+export function formatInZone(date: Date, timezone: string): string {
+  try {
+    return new Intl.DateTimeFormat(undefined, {
+      timeZone: timezone,
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+    }).format(date);
+  } catch {
+    return date.toISOString();
+  }
+}

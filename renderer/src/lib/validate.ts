@@ -1,0 +1,63 @@
+import { hasFiveFields, nextRuns, timeZones } from './schedule';
+
+/** Client-side checks that mirror the API's rules, so the form can answer while the user types. */
+
+export function validateName(name: string): string | undefined {
+  if (!name.trim()) return 'Give it a name.';
+  if (name.length > 255) return 'At most 255 characters.';
+  return undefined;
+}
+
+let knownZones: Set<string> | null = null;
+
+export function validateTimezone(zone: string): string | undefined {
+  if (!zone.trim()) return 'Pick a time zone.';
+  knownZones ??= new Set(timeZones());
+  if (knownZones.has(zone)) return undefined;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return undefined;
+  } catch {
+    return 'Not a time zone this system knows (e.g. Europe/Paris).';
+  }
+}
+
+export function validateSchedule(schedule: string, zone: string): string | undefined {
+  if (!schedule.trim()) return 'Enter a cron expression, e.g. 0 2 * * *';
+  if (!hasFiveFields(schedule)) return 'A schedule has five fields: minute, hour, day of month, month, day of week.';
+  const runs = nextRuns(schedule, validateTimezone(zone) ? 'UTC' : zone, 1, new Date());
+  return 'error' in runs ? runs.error : undefined;
+}
+
+export function validateDuration(duration: string): string | undefined {
+  if (!duration.trim()) return 'How many minutes may a run take?';
+  const value = Number(duration);
+  if (!Number.isInteger(value)) return 'A whole number of minutes.';
+  if (value < 1 || value > 525600) return 'Between 1 minute and 525600 (a year).';
+  return undefined;
+}
+
+const ipv4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+export function validateIp(ip: string): string | undefined {
+  const value = ip.trim();
+  if (!value) return 'Enter the server’s IP address.';
+  if (ipv4.test(value)) return undefined;
+  // IPv6: let the URL parser decide, it knows every compressed form.
+  if (value.includes(':')) {
+    try {
+      new URL(`http://[${value}]/`);
+      return undefined;
+    } catch {
+      // fall through
+    }
+  }
+  return 'Not an IPv4 or IPv6 address.';
+}
+
+export function validateIdentifier(identifier: string): string | undefined {
+  if (!identifier) return 'The name the cronbeat CLI reports for this server (e.g. its hostname).';
+  if (identifier.length > 64) return 'At most 64 characters.';
+  if (!/^[A-Za-z0-9._-]+$/.test(identifier)) return 'Only letters, digits, dots, dashes and underscores.';
+  return undefined;
+}

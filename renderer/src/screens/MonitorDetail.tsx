@@ -1,0 +1,221 @@
+import { useState } from 'react';
+import type { Monitor, Pulse } from '../api/types';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { CopyField } from '../components/CopyField';
+import { DurationChart } from '../components/DurationChart';
+import { PageHeader } from '../components/Layout';
+import { Pager } from '../components/Pager';
+import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
+import { monitorStatus, StatusBadge } from '../components/StatusBadge';
+import { Time } from '../components/Time';
+import { useApp } from '../lib/app-context';
+import { formatDuration, formatMinutes } from '../lib/format';
+import { navigate } from '../lib/router';
+import { scheduleInWords } from '../lib/schedule';
+import { useResource } from '../lib/use-resource';
+
+const defaultAgentUrl = 'http://127.0.0.1:8787';
+
+/** The pulse URL the agent reports, or the one this page's origin implies. */
+export function pulseUrlOf(monitor: Monitor, origin: string): string {
+  return monitor.pulse_url ?? `${origin}/api/pulse/${monitor.token}`;
+}
+
+/** Ready-to-paste lines: the wrapper (exit code and output sent for you) and a bare curl. */
+export function commandLines(pulseUrl: string, token: string): { run: string; curl: string } {
+  const origin = new URL(pulseUrl).origin;
+  const urlOption = origin === defaultAgentUrl ? '' : ` --url ${origin}`;
+  return {
+    run: `cronbeat run ${token}${urlOption} -- /path/to/your/job.sh`,
+    curl: `curl -fsS -m 10 --retry 3 ${pulseUrl}`,
+  };
+}
+
+export function MonitorDetailScreen(props: { id: number }) {
+  const { api } = useApp();
+  const monitor = useResource((signal) => api.monitor(props.id, signal), `monitor-${props.id}`, ['monitor.changed']);
+  const [confirming, setConfirming] = useState(false);
+
+  if (monitor.loading) return <Loading label="Loading monitor…" />;
+  if (!monitor.data) {
+    const notFound = (monitor.error as { status?: number } | undefined)?.status === 404;
+    return (
+      <>
+        <PageHeader title="Monitor" back={{ href: '#/monitors', label: 'Monitors' }} />
+        {notFound ? (
+          <EmptyState title="This monitor does not exist" action={<a className="button" href="#/monitors">All monitors</a>}>
+            It may have been deleted.
+          </EmptyState>
+        ) : (
+          <ErrorState error={monitor.error!} onRetry={monitor.reload} />
+        )}
+      </>
+    );
+  }
+
+  const m = monitor.data;
+  const status = monitorStatus(m);
+  const pulseUrl = pulseUrlOf(m, window.location.origin);
+  const lines = commandLines(pulseUrl, m.token);
+  return (
+    <>
+      <PageHeader
+        title={m.name}
+        back={{ href: '#/monitors', label: 'Monitors' }}
+        subtitle={scheduleInWords(m.schedule, m.timezone) ?? `${m.schedule} (${m.timezone})`}
+        actions={
+          <button type="button" className="button button-danger-quiet" onClick={() => setConfirming(true)}>
+            Delete…
+          </button>
+        }
+      />
+      <StaleBanner error={monitor.error} onRetry={monitor.reload} />
+      <section className={`card status-card status-${status}`} aria-label="Status">
+        <div className="status-line">
+          <StatusBadge status={status} />
+          <span data-testid="monitor-status-text">
+            {status === 'failed'
+              ? m.alert_reason || 'No pulse in time.'
+              : status === 'running'
+                ? 'A run has started and not finished yet.'
+                : 'Pulses are arriving on time.'}
+          </span>
+        </div>
+        <dl className="facts">
+          <div>
+            <dt>Next due</dt>
+            <dd>{status === 'failed' ? <span className="muted">Paused until the next pulse</span> : <Time value={m.next_due_at} />}</dd>
+          </div>
+          <div>
+            <dt>Last run</dt>
+            <dd>
+              <Time value={m.last_run_at} />
+            </dd>
+          </div>
+          <div>
+            <dt>Schedule</dt>
+            <dd className="code">{m.schedule}</dd>
+          </div>
+          <div>
+            <dt>Time zone</dt>
+            <dd>{m.timezone}</dd>
+          </div>
+          <div>
+            <dt>Grace</dt>
+            <dd>{formatMinutes(m.duration)}</dd>
+          </div>
+          <div>
+            <dt>Created</dt>
+            <dd>
+              <Time value={m.created_at} />
+            </dd>
+          </div>
+        </dl>
+      </section>
+
+      <section className="card" aria-labelledby="send-title">
+        <h2 id="send-title">Send pulses</h2>
+        <p className="muted">
+          Wrap the job with <code>cronbeat run</code> (it reports the start, the exit code and the end of the output), or call the
+          pulse URL when the job succeeds. Append <code>/start</code>, <code>/fail</code> or an exit code to the URL for more.
+        </p>
+        <CopyField label="Pulse URL" value={pulseUrl} />
+        <CopyField label="cronbeat run" value={lines.run} />
+        <CopyField label="curl" value={lines.curl} />
+      </section>
+
+      <RunHistory monitorId={m.id} />
+
+      <ConfirmDialog
+        open={confirming}
+        title={`Delete “${m.name}”?`}
+        message="Its pulses stop being watched and it leaves every list. Notifications about it stay."
+        confirmLabel="Delete monitor"
+        onConfirm={async () => {
+          await api.deleteMonitor(m.id);
+          navigate('/monitors');
+        }}
+        onClose={() => setConfirming(false)}
+      />
+    </>
+  );
+}
+
+function pulseTime(pulse: Pulse): string | undefined {
+  return pulse.received_at ?? pulse.created_at;
+}
+
+function RunHistory(props: { monitorId: number }) {
+  const { api } = useApp();
+  const [page, setPage] = useState(1);
+  const pulses = useResource(
+    (signal) => api.pulses(props.monitorId, page, 50, signal),
+    `pulses-${props.monitorId}-${page}`,
+    ['monitor.changed'],
+  );
+  let body;
+  if (pulses.loading) body = <Loading label="Loading runs…" />;
+  else if (!pulses.data) {
+    const missing = (pulses.error as { status?: number } | undefined)?.status === 404;
+    body = missing ? <p className="muted">This agent does not keep a run history.</p> : <ErrorState error={pulses.error!} onRetry={pulses.reload} />;
+  } else if (pulses.data.total === 0)
+    body = (
+      <EmptyState title="No pulses yet">
+        The first pulse starts the history. Until then the monitor counts from its creation.
+      </EmptyState>
+    );
+  else
+    body = (
+      <>
+        <DurationChart pulses={pulses.data.data} />
+        <div className="table-wrap">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Received</th>
+                <th scope="col">Event</th>
+                <th scope="col" className="numeric">
+                  Exit code
+                </th>
+                <th scope="col" className="numeric">
+                  Duration
+                </th>
+                <th scope="col">Output</th>
+              </tr>
+            </thead>
+            <tbody>
+              {pulses.data.data.map((pulse) => (
+                <tr key={pulse.id}>
+                  <td>
+                    <Time value={pulseTime(pulse)} />
+                  </td>
+                  <td>
+                    <StatusBadge status={pulse.kind} />
+                  </td>
+                  <td className="numeric">{pulse.exit_code ?? '—'}</td>
+                  <td className="numeric">{formatDuration(pulse.duration_ms)}</td>
+                  <td className="cell-output">
+                    {pulse.body ? (
+                      <details>
+                        <summary>{pulse.body.split('\n', 1)[0]!.slice(0, 80) || 'Output'}</summary>
+                        <pre className="output">{pulse.body}</pre>
+                      </details>
+                    ) : (
+                      <span className="muted">—</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <Pager page={pulses.data} label="Run history pages" onPage={setPage} />
+      </>
+    );
+  return (
+    <section className="card" aria-labelledby="history-title">
+      <h2 id="history-title">Run history</h2>
+      {body}
+    </section>
+  );
+}

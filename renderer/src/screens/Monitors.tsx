@@ -1,0 +1,183 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { Monitor } from '../api/types';
+import { PageHeader } from '../components/Layout';
+import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
+import { monitorStatus, StatusBadge, type DisplayStatus } from '../components/StatusBadge';
+import { Time } from '../components/Time';
+import { useApp } from '../lib/app-context';
+import { formatDuration } from '../lib/format';
+import { navigate } from '../lib/router';
+import { scheduleInWords } from '../lib/schedule';
+import { useResource } from '../lib/use-resource';
+
+const statusFilters: { value: '' | DisplayStatus; label: string }[] = [
+  { value: '', label: 'All statuses' },
+  { value: 'failed', label: 'Failed' },
+  { value: 'running', label: 'Running' },
+  { value: 'monitoring', label: 'Up' },
+];
+
+const statusOrder: Record<DisplayStatus, number> = { failed: 0, running: 1, monitoring: 2, new: 3 };
+
+/** Failed first, then running, then the rest; by name within each. */
+export function sortMonitors(monitors: Monitor[]): Monitor[] {
+  return [...monitors].sort(
+    (a, b) => statusOrder[monitorStatus(a)] - statusOrder[monitorStatus(b)] || a.name.localeCompare(b.name),
+  );
+}
+
+export function filterMonitors(monitors: Monitor[], search: string, status: string): Monitor[] {
+  const needle = search.trim().toLowerCase();
+  return monitors.filter(
+    (m) =>
+      (!status || monitorStatus(m) === status) &&
+      (!needle || m.name.toLowerCase().includes(needle) || m.schedule.includes(needle) || m.timezone.toLowerCase().includes(needle)),
+  );
+}
+
+export function MonitorsScreen(props: { query: URLSearchParams }) {
+  const { api } = useApp();
+  const monitors = useResource((signal) => api.monitors(signal), 'monitors', ['monitor.changed']);
+  const [search, setSearch] = useState(props.query.get('q') ?? '');
+  const [status, setStatus] = useState(props.query.get('status') ?? '');
+
+  // Keep the filters in the address so a filtered list can be bookmarked or opened from the overview.
+  useEffect(() => {
+    const params = new URLSearchParams();
+    if (search) params.set('q', search);
+    if (status) params.set('status', status);
+    const target = `#/monitors${params.size ? `?${params}` : ''}`;
+    if (window.location.hash !== target) window.history.replaceState(null, '', target);
+  }, [search, status]);
+
+  const visible = useMemo(
+    () => (monitors.data ? sortMonitors(filterMonitors(monitors.data, search, status)) : []),
+    [monitors.data, search, status],
+  );
+
+  const newButton = (
+    <a className="button button-primary" href="#/monitors/new">
+      New monitor
+    </a>
+  );
+
+  let body;
+  if (monitors.loading) body = <Loading label="Loading monitors…" />;
+  else if (!monitors.data) body = <ErrorState error={monitors.error!} onRetry={monitors.reload} />;
+  else if (monitors.data.length === 0)
+    body = (
+      <EmptyState title="No monitors yet" action={newButton}>
+        A monitor expects a pulse from a scheduled job and tells you when one is late.
+      </EmptyState>
+    );
+  else
+    body = (
+      <>
+        <StaleBanner error={monitors.error} onRetry={monitors.reload} />
+        <div className="toolbar" role="search">
+          <label className="sr-only" htmlFor="monitor-search">
+            Search monitors
+          </label>
+          <input
+            id="monitor-search"
+            type="search"
+            placeholder="Search by name, schedule or zone"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+          <label className="sr-only" htmlFor="monitor-status">
+            Filter by status
+          </label>
+          <select id="monitor-status" value={status} onChange={(e) => setStatus(e.target.value)}>
+            {statusFilters.map((f) => (
+              <option key={f.value} value={f.value}>
+                {f.label}
+              </option>
+            ))}
+          </select>
+          <span className="muted toolbar-count" aria-live="polite">
+            {visible.length} of {monitors.data.length}
+          </span>
+        </div>
+        {visible.length === 0 ? (
+          <EmptyState title="No monitor matches">Clear the search or pick another status.</EmptyState>
+        ) : (
+          <MonitorTable monitors={visible} />
+        )}
+      </>
+    );
+
+  return (
+    <>
+      <PageHeader title="Monitors" actions={newButton} />
+      {body}
+    </>
+  );
+}
+
+function MonitorTable(props: { monitors: Monitor[] }) {
+  return (
+    <div className="table-wrap">
+      <table className="table table-clickable">
+        <thead>
+          <tr>
+            <th scope="col">Status</th>
+            <th scope="col">Name</th>
+            <th scope="col">Schedule</th>
+            <th scope="col">Next due</th>
+            <th scope="col">Last run</th>
+            <th scope="col" className="numeric">
+              Last duration
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.monitors.map((monitor) => (
+            <tr key={monitor.id} data-testid={`monitor-row-${monitor.id}`} onClick={() => navigate(`/monitors/${monitor.id}`)}>
+              <td>
+                <StatusBadge status={monitorStatus(monitor)} />
+              </td>
+              <td className="cell-name">
+                <a href={`#/monitors/${monitor.id}`} onClick={(e) => e.stopPropagation()}>
+                  {monitor.name}
+                </a>
+                {monitor.is_alerted ? <div className="cell-sub text-bad">{monitor.alert_reason}</div> : null}
+              </td>
+              <td>
+                <div>{scheduleInWords(monitor.schedule, monitor.timezone) ?? monitor.schedule}</div>
+                <div className="cell-sub code">{monitor.schedule}</div>
+              </td>
+              <td>
+                <Time value={monitor.next_due_at} relative empty={monitor.is_alerted ? 'Paused until a pulse' : '—'} />
+              </td>
+              <td>
+                <Time value={monitor.last_run_at} relative />
+              </td>
+              <td className="numeric">
+                <LastDuration monitor={monitor} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The duration of the newest paired run; asks the pulses API when the monitor does not carry it. */
+function LastDuration(props: { monitor: Monitor }) {
+  const { api } = useApp();
+  const { monitor } = props;
+  const carried = (monitor as Monitor & { last_duration_ms?: number | null }).last_duration_ms;
+  const [fetched, setFetched] = useState<number | null | undefined>(undefined);
+  useEffect(() => {
+    if (carried !== undefined) return;
+    const controller = new AbortController();
+    api.pulses(monitor.id, 1, 20, controller.signal).then(
+      (page) => setFetched(page.data.find((p) => p.duration_ms !== null && p.duration_ms !== undefined)?.duration_ms ?? null),
+      () => setFetched(null),
+    );
+    return () => controller.abort();
+  }, [api, monitor.id, monitor.updated_at, monitor.last_run_at, carried]);
+  return <>{formatDuration(carried !== undefined ? carried : fetched)}</>;
+}

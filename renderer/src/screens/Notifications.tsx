@@ -1,0 +1,91 @@
+import type { AppNotification } from '../api/types';
+import { KindIcon } from '../components/KindIcon';
+import { PageHeader } from '../components/Layout';
+import { Pager } from '../components/Pager';
+import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
+import { Time } from '../components/Time';
+import { useApp } from '../lib/app-context';
+import { navigate } from '../lib/router';
+import { useResource } from '../lib/use-resource';
+
+const PER_PAGE = 20;
+
+const goodStatuses = new Set(['recovered', 'valid']);
+const warnStatuses = new Set(['expiring', 'altered']);
+
+export function notificationTone(notification: AppNotification): 'good' | 'warn' | 'bad' {
+  const status = notification.data.status;
+  if (goodStatuses.has(status)) return 'good';
+  if (warnStatuses.has(status)) return 'warn';
+  return 'bad';
+}
+
+/** The dashboard page a notification is about, or null when it has none. */
+export function notificationHref(notification: AppNotification): string | null {
+  const { type, type_id: id } = notification.data;
+  if (type === 'monitor') return `#/monitors/${id}`;
+  if (type === 'server') return `#/servers/${id}`;
+  if (type === 'ssl_certificate') return '#/certificates';
+  return null;
+}
+
+export function NotificationList(props: { notifications: AppNotification[] }) {
+  return (
+    <ul className="notification-list">
+      {props.notifications.map((n) => {
+        const href = notificationHref(n);
+        return (
+          <li key={n.id} className={`notification${n.read_at ? '' : ' notification-unread'}`} data-testid="notification">
+            <KindIcon kind={n.data.type} tone={notificationTone(n)} />
+            <div className="notification-body">
+              <div className="notification-title">{href ? <a href={href}>{n.data.title}</a> : n.data.title}</div>
+              <div className="notification-description">{n.data.description}</div>
+            </div>
+            <div className="notification-time">
+              <Time value={n.created_at} relative />
+            </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+export function NotificationsScreen(props: { page: number }) {
+  const { api } = useApp();
+  const page = useResource(
+    (signal) => api.notifications(props.page, PER_PAGE, signal),
+    `notifications-${props.page}`,
+    ['notification.created'],
+  );
+  let body;
+  if (page.loading) body = <Loading label="Loading notifications…" />;
+  else if (!page.data) body = <ErrorState error={page.error!} onRetry={page.reload} />;
+  else if (page.data.total === 0)
+    body = <EmptyState title="No notifications">Failures, recoveries, certificate changes and server alerts are listed here as they happen.</EmptyState>;
+  else if (page.data.data.length === 0)
+    body = (
+      <EmptyState title="This page is empty" action={<a className="button" href="#/notifications">First page</a>}>
+        There are {page.data.total} notifications, on {page.data.last_page} pages.
+      </EmptyState>
+    );
+  else
+    body = (
+      <>
+        <StaleBanner error={page.error} onRetry={page.reload} />
+        <NotificationList notifications={page.data.data} />
+        <div className="list-footer">
+          <span className="muted">
+            {page.data.from}–{page.data.to} of {page.data.total}
+          </span>
+          <Pager page={page.data} label="Notification pages" onPage={(n) => navigate(`/notifications?page=${n}`)} />
+        </div>
+      </>
+    );
+  return (
+    <>
+      <PageHeader title="Notifications" subtitle="Newest first" />
+      {body}
+    </>
+  );
+}

@@ -1,0 +1,118 @@
+import { useState } from 'react';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { CopyField } from '../components/CopyField';
+import { PageHeader } from '../components/Layout';
+import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
+import { Time } from '../components/Time';
+import { useApp } from '../lib/app-context';
+import { navigate } from '../lib/router';
+import { useResource } from '../lib/use-resource';
+
+export function ServerDetailScreen(props: { id: number }) {
+  const { api } = useApp();
+  const server = useResource((signal) => api.server(props.id, signal), `server-${props.id}`, ['server.changed']);
+  const [confirming, setConfirming] = useState(false);
+
+  if (server.loading) return <Loading label="Loading server…" />;
+  if (!server.data) {
+    const notFound = (server.error as { status?: number } | undefined)?.status === 404;
+    return (
+      <>
+        <PageHeader title="Server" back={{ href: '#/servers', label: 'Servers' }} />
+        {notFound ? (
+          <EmptyState title="This server does not exist" action={<a className="button" href="#/servers">All servers</a>}>
+            It may have been deleted.
+          </EmptyState>
+        ) : (
+          <ErrorState error={server.error!} onRetry={server.reload} />
+        )}
+      </>
+    );
+  }
+  const s = server.data;
+  const origin = window.location.origin;
+  return (
+    <>
+      <PageHeader
+        title={s.name}
+        subtitle={
+          <span className="code">
+            {s.identifier} · {s.ip_address}
+          </span>
+        }
+        back={{ href: '#/servers', label: 'Servers' }}
+        actions={
+          <button type="button" className="button button-danger-quiet" onClick={() => setConfirming(true)}>
+            Delete…
+          </button>
+        }
+      />
+      <StaleBanner error={server.error} onRetry={server.reload} />
+      <section className="card" aria-labelledby="watch-title">
+        <h2 id="watch-title">Watch its crontabs</h2>
+        <p className="muted">
+          Run this on the server (with <code>CRONBEAT_API_TOKEN</code> set) to be told when a cron job is added, removed or changed.
+        </p>
+        <CopyField label="Watch command" value={`cronbeat crontab watch --server ${s.identifier} --url ${origin}`} />
+      </section>
+      <Alerts serverId={s.id} />
+      <ConfirmDialog
+        open={confirming}
+        title={`Delete “${s.name}”?`}
+        message="It leaves the list and its alerts stop being accepted. Notifications about it stay."
+        confirmLabel="Delete server"
+        onConfirm={async () => {
+          await api.deleteServer(s.id);
+          navigate('/servers');
+        }}
+        onClose={() => setConfirming(false)}
+      />
+    </>
+  );
+}
+
+function Alerts(props: { serverId: number }) {
+  const { api } = useApp();
+  const alerts = useResource(
+    (signal) => api.serverAlerts(props.serverId, signal),
+    `server-alerts-${props.serverId}`,
+    ['notification.created', 'server.changed'],
+  );
+  let body;
+  if (alerts.loading) body = <Loading label="Loading alerts…" />;
+  else if (!alerts.data) body = <ErrorState error={alerts.error!} onRetry={alerts.reload} />;
+  else if (alerts.data.length === 0) body = <EmptyState title="No alerts received">Changed crontab lines reported for this server appear here.</EmptyState>;
+  else
+    body = (
+      <div className="table-wrap">
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Received</th>
+              <th scope="col">User</th>
+              <th scope="col">Command</th>
+            </tr>
+          </thead>
+          <tbody>
+            {[...alerts.data]
+              .sort((a, b) => b.created_at.localeCompare(a.created_at))
+              .map((alert) => (
+                <tr key={alert.id}>
+                  <td>
+                    <Time value={alert.created_at} />
+                  </td>
+                  <td className="code">{alert.username}</td>
+                  <td className="code cell-command">{alert.command}</td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      </div>
+    );
+  return (
+    <section className="card" aria-labelledby="alerts-title">
+      <h2 id="alerts-title">Alerts</h2>
+      {body}
+    </section>
+  );
+}

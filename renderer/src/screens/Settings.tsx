@@ -1,0 +1,41 @@
+import { PageHeader } from '../components/Layout';
+import { CopyField } from '../components/CopyField';
+import { desktopBridge } from '../bridge';
+import { useApp } from '../lib/app-context';
+
+export function SettingsScreen() {
+  const { api, desktop, liveState, signOut } = useApp();
+  const agentUrl = api.credentials.base || window.location.origin;
+  const bridge = desktopBridge();
+  return (
+    <>
+      <PageHeader title="Settings" />
+      <section className="card" aria-labelledby="agent-title">
+        <h2 id="agent-title">Agent</h2>
+        <CopyField label="Agent address" value={agentUrl} />
+        <p className="muted">
+          Jobs on this machine send pulses here; on another machine, pass <code>--url</code> or set <code>CRONBEAT_URL</code>.
+        </p>
+        <dl className="facts">
+          <div>
+            <dt>Live updates</dt>
+            <dd>{liveState === 'live' ? 'Connected' : 'Reconnecting (refreshing every 5 s)'}</dd>
+          </div>
+          <div>
+            <dt>Running in</dt>
+            <dd>{bridge ? `Desktop app (${bridge.platform})` : 'Browser'}</dd>
+          </div>
+        </dl>
+      </section>
+      {desktop ? null : (
+        <section className="card" aria-labelledby="session-title">
+          <h2 id="session-title">Session</h2>
+          <p className="muted">Signing out forgets the session in this browser and revokes it on the agent.</p>
+          <button type="button" className="button" onClick={signOut}>
+            Sign out
+          </button>
+        </section>
+      )}
+    </>
+  );
+}

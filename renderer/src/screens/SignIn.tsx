@@ -1,0 +1,122 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { redeemSignInCode, verifyToken } from '../api/endpoints';
+import { navigate } from '../lib/router';
+
+// One redemption per code even when React runs effects twice: codes are single use.
+const redemptions = new Map<string, Promise<{ token: string }>>();
+
+function redeemOnce(code: string) {
+  let pending = redemptions.get(code);
+  if (!pending) {
+    pending = redeemSignInCode(code);
+    redemptions.set(code, pending);
+  }
+  return pending;
+}
+
+export function SignInScreen(props: { code: string | null; signedIn: boolean; onSignedIn: (token: string) => void }) {
+  const { code, onSignedIn } = props;
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const [token, setToken] = useState('');
+  const [tokenError, setTokenError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!code) return;
+    let current = true;
+    redeemOnce(code).then(
+      (session) => {
+        if (!current) return;
+        onSignedIn(session.token);
+        navigate('/', { replace: true });
+      },
+      (error: Error) => {
+        if (!current) return;
+        setCodeError(
+          error.message.includes('reach')
+            ? error.message
+            : 'This sign-in link has expired or was already used. Run `cronbeat serve` again for a new one, or paste an API token below.',
+        );
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [code, onSignedIn]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const value = token.trim();
+    if (!value) {
+      setTokenError('Paste an API token (from `cronbeat token create`).');
+      return;
+    }
+    setBusy(true);
+    setTokenError(null);
+    try {
+      await verifyToken(value);
+      onSignedIn(value);
+      navigate('/', { replace: true });
+    } catch (error) {
+      setTokenError(error instanceof Error && error.message !== 'Unauthenticated.' ? error.message : 'The agent does not accept this token.');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const redeeming = Boolean(code) && !codeError;
+  return (
+    <main className="sign-in" id="main">
+      <div className="sign-in-card">
+        <div className="brand brand-large">
+          <img src="/favicon.svg" alt="" width="32" height="32" />
+          Cronbeat
+        </div>
+        {redeeming ? (
+          <p role="status" className="sign-in-status">
+            <span className="spinner" aria-hidden="true" /> Signing you in…
+          </p>
+        ) : (
+          <>
+            <h1>Sign in</h1>
+            {codeError ? (
+              <p className="banner banner-error" role="alert" data-testid="error-state">
+                {codeError}
+              </p>
+            ) : (
+              <p className="muted">
+                Open the sign-in link that <code>cronbeat serve</code> prints, or paste an API token.
+              </p>
+            )}
+            <form onSubmit={submit} noValidate>
+              <div className={`field${tokenError ? ' field-invalid' : ''}`}>
+                <label htmlFor="api-token">API token</label>
+                <input
+                  id="api-token"
+                  type="password"
+                  autoComplete="off"
+                  spellCheck={false}
+                  value={token}
+                  onChange={(e) => setToken(e.target.value)}
+                  aria-invalid={Boolean(tokenError)}
+                  aria-describedby={tokenError ? 'api-token-error' : 'api-token-hint'}
+                />
+                <div className="field-hint" id="api-token-hint">
+                  Make one with <code>npx cronbeat token create</code>.
+                </div>
+                {tokenError ? (
+                  <div className="field-error" id="api-token-error" role="alert">
+                    {tokenError}
+                  </div>
+                ) : null}
+              </div>
+              <button type="submit" className="button button-primary" disabled={busy}>
+                {busy ? 'Checking…' : 'Sign in'}
+              </button>
+            </form>
+          </>
+        )}
+      </div>
+    </main>
+  );
+}
