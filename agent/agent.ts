@@ -5,6 +5,8 @@ import { createApp } from './api/app';
 import { databaseFile } from './db/dataDir';
 import { openStore, type Store } from './db/store';
 import { AgentEvents } from './engine/events';
+import { startMonitorLoop } from './engine/loop';
+import { createScheduler } from './engine/scheduler';
 import { TlsCertificateChecker, type CheckerOptions } from './engine/certificates/checker';
 import { CertificateScheduler } from './engine/certificates/scheduler';
 import { silentNotifier, type Notifier } from './engine/notifier';
@@ -48,13 +50,20 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const events = new AgentEvents();
   const checker = new TlsCertificateChecker(options.certificateChecks);
   const certificateChecks = new CertificateScheduler({ store, events, notifier, clock, log, checker });
-  const server = createServer(createApp({ store, events, clock, log, certificateChecks, rendererDir: options.rendererDir }).callback());
+  const server = createServer(createApp({ store, events, clock, log, notifier, certificateChecks, rendererDir: options.rendererDir }).callback());
   try {
     await listen(server, port, host);
   } catch (error) {
     store.close();
     throw error;
   }
+  const stopMonitorLoop = startMonitorLoop({
+    scheduler: createScheduler({ store, events, notifier }),
+    events,
+    earliestDueAt: () => store.monitors.earliestDueAt(),
+    clock,
+    log,
+  });
   certificateChecks.start();
   const bound = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -68,6 +77,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     clock,
     notifier,
     close: async () => {
+      stopMonitorLoop();
       await stopServer(server);
       await certificateChecks.stop();
       store.close();

@@ -7,6 +7,7 @@ import { HttpError } from './errors';
 import { serverRoutes } from './routes/servers';
 import { monitorRoutes } from './routes/monitors';
 import { notificationRoutes } from './routes/notifications';
+import { pulseHistoryRoutes, pulseRoutes } from './routes/pulses';
 import { certificateRoutes } from './routes/certificates';
 import { sessionRoutes } from './routes/session';
 import { eventRoutes } from './routes/events';
@@ -18,7 +19,7 @@ export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
 };
 
 // One line per resource router; order only matters for routes that could match the same path.
-const routers: Array<(deps: ApiDeps) => Router<any>> = [serverRoutes, monitorRoutes, notificationRoutes, certificateRoutes, sessionRoutes, eventRoutes];
+const routers: Array<(deps: ApiDeps) => Router<any>> = [pulseRoutes, pulseHistoryRoutes, serverRoutes, monitorRoutes, notificationRoutes, certificateRoutes, sessionRoutes, eventRoutes];
 
 /** The Koa app: JSON errors, every resource router, and a JSON 404 for anything else. */
 export function createApp(options: AppOptions): Koa {

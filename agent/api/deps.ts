@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Store } from '../db/store';
 import type { AgentEvents } from '../engine/events';
+import type { Notifier } from '../engine/notifier';
 import type { AuthState } from './auth';
 import type { CertificateChecks } from '../engine/certificates/scheduler';
 
@@ -12,6 +13,8 @@ export interface ApiDeps {
   /** Milliseconds since the epoch; the only clock the API reads. */
   clock: () => number;
   log: (line: string) => void;
+  /** Desktop popups for pulses that fail or recover a monitor; none when absent. */
+  notifier?: Notifier;
   /** On-demand TLS certificate checks (the engine's certificate scheduler). */
   certificateChecks: CertificateChecks;
   /** Bearer authentication; a router that needs it starts with router.use(deps.requireToken). */

@@ -13,7 +13,12 @@ export function pageRequestFrom(query: PageQuery): { request: PageRequest; keptQ
   };
 }
 
+/** The scheme, host and port the client used, from the request's own scheme and Host. */
+export function requestOrigin(ctx: Context): string {
+  return `${ctx.protocol}://${ctx.host}`;
+}
+
 /** The absolute URL of the request without its query, from the request's own scheme and Host. */
 export function requestUrl(ctx: Context): string {
-  return `${ctx.protocol}://${ctx.host}${ctx.path}`;
+  return `${requestOrigin(ctx)}${ctx.path}`;
 }

@@ -2,6 +2,8 @@ import type { ServerRow } from '../db/servers';
 import type { ServerAlertRow } from '../db/serverAlerts';
 import type { MonitorRow } from '../db/monitors';
 import type { NotificationRow } from '../db/notifications';
+import type { PulseRow } from '../db/pulses';
+import { monitorStatus } from '../engine/monitorState';
 import { toApiTimestamp, toNullableApiTimestamp } from '../domain/timestamps';
 
 /* Rows as the API shows them: the spec's fields in the spec's order, times as API timestamps. */
@@ -29,7 +31,8 @@ export function presentServerAlert(row: ServerAlertRow) {
   };
 }
 
-export function presentMonitor(row: MonitorRow) {
+/** A monitor; `origin` (scheme, host and port the client used) makes its pulse_url. */
+export function presentMonitor(row: MonitorRow, origin: string) {
   return {
     id: row.id,
     name: row.name,
@@ -45,6 +48,26 @@ export function presentMonitor(row: MonitorRow) {
     deleted_at: toNullableApiTimestamp(row.deleted_at),
     created_at: toApiTimestamp(row.created_at),
     updated_at: toApiTimestamp(row.updated_at),
+    // Ours, read-only: see README "Monitor fields".
+    status: monitorStatus(row),
+    next_due_at: toNullableApiTimestamp(row.due_at),
+    pulse_url: `${origin}/api/pulse/${row.token}`,
+  };
+}
+
+export function presentPulse(row: PulseRow) {
+  return {
+    id: row.id,
+    monitor_id: row.monitor_id,
+    kind: row.kind,
+    exit_code: row.exit_code,
+    rid: row.rid,
+    received_at: toApiTimestamp(row.received_at),
+    duration_ms: row.duration_ms,
+    method: row.method,
+    remote_address: row.remote_address,
+    body: row.body,
+    body_truncated: row.body_truncated === 1,
   };
 }
 

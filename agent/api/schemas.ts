@@ -87,6 +87,15 @@ function pageNumber(field: string, max: number) {
     .optional();
 }
 
+/** A pulse's query: `rid` pairs a start with its end. */
+export const pulseQuery = z.object({
+  rid: z
+    .string({ error: 'The rid field must be a string.' })
+    .max(200, 'The rid field must not be greater than 200 characters.')
+    .optional()
+    .transform((value) => value || null),
+});
+
 export const pageQuery = z.object({
   page: pageNumber('page', 100_000_000),
   per_page: pageNumber('per_page', 100),

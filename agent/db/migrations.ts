@@ -100,7 +100,7 @@ export const migrations: string[] = [
   CREATE UNIQUE INDEX ssl_certificates_live_address ON ssl_certificates(company_id, hostname, port) WHERE deleted_at IS NULL;
   CREATE INDEX ssl_certificates_due ON ssl_certificates(next_check_at) WHERE deleted_at IS NULL;
   `,
-  // 2: the monitoring engine: what each monitor waits for, and the run history (pulses).
+  // 3: the monitoring engine (issue 3, given slot 2, landed after the certificates): what each monitor waits for, and the run history.
   `
   ALTER TABLE monitors ADD COLUMN expected_run_at INTEGER;
   ALTER TABLE monitors ADD COLUMN running_since INTEGER;

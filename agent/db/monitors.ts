@@ -16,6 +16,25 @@ export interface MonitorRow {
   deleted_at: number | null;
   created_at: number;
   updated_at: number;
+  // Engine state (migration 3): see MonitorTiming in agent/domain/dueTime.ts.
+  expected_run_at: number | null;
+  running_since: number | null;
+  running_rid: string | null;
+  grace_from: number | null;
+}
+
+/** What a pulse or the scheduler changes on a monitor. */
+export interface MonitorTimingUpdate {
+  id: number;
+  lastRunAt: number;
+  isAlerted: number;
+  alertReason: string;
+  expectedRunAt: number | null;
+  runningSince: number | null;
+  runningRid: string | null;
+  graceFrom: number | null;
+  dueAt: number | null;
+  now: number;
 }
 
 export interface NewMonitor {
@@ -26,6 +45,7 @@ export interface NewMonitor {
   timezone: string;
   schedule: string;
   duration: number;
+  expectedRunAt: number | null;
   dueAt: number | null;
   now: number;
 }
@@ -37,12 +57,32 @@ export function monitorRepository(db: Db) {
   const findByToken = db.prepare('SELECT * FROM monitors WHERE token = ? AND deleted_at IS NULL');
   const insert = db.prepare(
     `INSERT INTO monitors (company_id, name, project_id, token, timezone, schedule, duration,
-                           last_run_at, due_at, created_at, updated_at)
-     VALUES (@companyId, @name, @projectId, @token, @timezone, @schedule, @duration, @now, @dueAt, @now, @now)`,
+                           last_run_at, expected_run_at, due_at, created_at, updated_at)
+     VALUES (@companyId, @name, @projectId, @token, @timezone, @schedule, @duration, @now, @expectedRunAt, @dueAt,
+             @now, @now)`,
   );
   const softDelete = db.prepare(
     `UPDATE monitors SET deleted_at = @now, updated_at = @now, due_at = NULL
      WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL`,
+  );
+
+  const saveTiming = db.prepare(
+    `UPDATE monitors SET last_run_at = @lastRunAt, is_alerted = @isAlerted, alert_reason = @alertReason,
+       expected_run_at = @expectedRunAt, running_since = @runningSince, running_rid = @runningRid,
+       grace_from = @graceFrom, due_at = @dueAt, updated_at = @now
+     WHERE id = @id AND deleted_at IS NULL`,
+  );
+  // due_at is NULL for failed and deleted monitors, so the index holds only monitors still watched.
+  const overdue = db.prepare(
+    'SELECT * FROM monitors WHERE due_at < @now AND is_alerted = 0 AND deleted_at IS NULL ORDER BY due_at LIMIT @limit',
+  );
+  const earliestDue = db.prepare('SELECT min(due_at) FROM monitors').pluck();
+  const markFailed = db.prepare(
+    `UPDATE monitors SET is_alerted = 1, alert_reason = @reason, due_at = NULL, grace_from = NULL, updated_at = @now
+     WHERE id = @id AND is_alerted = 0 AND deleted_at IS NULL`,
+  );
+  const setGrace = db.prepare(
+    'UPDATE monitors SET grace_from = @graceFrom, due_at = @dueAt WHERE id = @id AND is_alerted = 0 AND deleted_at IS NULL',
   );
 
   return {
@@ -59,6 +99,26 @@ export function monitorRepository(db: Db) {
     create(input: NewMonitor): MonitorRow {
       const { lastInsertRowid } = insert.run(input);
       return find.get(lastInsertRowid, input.companyId) as MonitorRow;
+    },
+    /** Writes a monitor's timing state after a pulse. */
+    saveTiming(update: MonitorTimingUpdate): void {
+      saveTiming.run(update);
+    },
+    /** Live monitors not failed whose due_at is before `now`, earliest first, at most `limit`. */
+    overdue(now: number, limit: number): MonitorRow[] {
+      return overdue.all({ now, limit }) as MonitorRow[];
+    },
+    /** The earliest due_at of all live monitors not failed; null when none waits for anything. */
+    earliestDueAt(): number | null {
+      return (earliestDue.get() as number | null) ?? null;
+    },
+    /** Fails the monitor unless it is already failed; true only for the call that failed it. */
+    markFailed(id: number, reason: string, now: number): boolean {
+      return markFailed.run({ id, reason, now }).changes === 1;
+    },
+    /** Moves a monitor's deadline to a grace that started at `graceFrom` (Cronbeat resumed). */
+    setGrace(id: number, graceFrom: number, dueAt: number | null): void {
+      setGrace.run({ id, graceFrom, dueAt });
     },
     /** Returns false when there was no such live monitor. */
     delete(companyId: number, id: number, now: number): boolean {

@@ -5,6 +5,7 @@ import { serverRepository } from './servers';
 import { serverAlertRepository } from './serverAlerts';
 import { monitorRepository } from './monitors';
 import { notificationRepository } from './notifications';
+import { pulseRepository } from './pulses';
 import { certificateRepository } from './certificates';
 
 /** The database and one repository per table, statements prepared once. */
@@ -16,6 +17,7 @@ export function createStore(db: Db) {
     servers: serverRepository(db),
     serverAlerts: serverAlertRepository(db),
     monitors: monitorRepository(db),
+    pulses: pulseRepository(db),
     notifications: notificationRepository(db),
     certificates: certificateRepository(db),
     close(): void {

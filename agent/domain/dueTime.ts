@@ -108,3 +108,16 @@ export function withResumeGrace<T extends MonitorTiming>(timing: T, now: number)
 export function dueAt(timing: MonitorTiming): number | null {
   return nextDeadline(timing)?.deadline ?? null;
 }
+
+/**
+ * What a monitor created at `createdAt` waits for: the first run after its creation, and that
+ * run's deadline. Both null when the schedule has no run after it.
+ */
+export function newMonitorTiming(
+  spec: ScheduleSpec & { durationMinutes: number },
+  createdAt: number,
+): { expectedRunAt: number | null; dueAt: number | null } {
+  const expectedRunAt = expectedRunAfter(spec, createdAt);
+  const timing = { ...spec, expectedRunAt, runningSince: null, isAlerted: false, graceFrom: null };
+  return { expectedRunAt, dueAt: dueAt(timing) };
+}

@@ -7,18 +7,22 @@ import { pathId } from '../params';
 import { presentMonitor } from '../present';
 import { monitorInput } from '../schemas';
 import { validate } from '../validate';
+import { requestOrigin } from '../paging';
+import { newMonitorTiming } from '../../domain/dueTime';
 
 export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
   router.use(requireToken);
 
   router.get('/api/monitors', (ctx) => {
-    ctx.body = store.monitors.list(ctx.state.companyId).map(presentMonitor);
+    ctx.body = store.monitors.list(ctx.state.companyId).map((row) => presentMonitor(row, requestOrigin(ctx)));
   });
 
   router.post('/api/monitors', async (ctx) => {
     const input = validate(monitorInput, await readJsonBody(ctx));
     const { companyId } = ctx.state;
+    const now = clock();
+    const spec = { schedule: input.schedule, timezone: input.timezone, durationMinutes: input.duration };
     const monitor = store.monitors.create({
       companyId,
       name: input.name,
@@ -27,18 +31,18 @@ export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): 
       timezone: input.timezone,
       schedule: input.schedule,
       duration: input.duration,
-      dueAt: null,
-      now: clock(),
+      ...newMonitorTiming(spec, now),
+      now,
     });
     events.emit({ type: 'monitor.changed', companyId, monitorId: monitor.id });
     ctx.status = 201;
-    ctx.body = presentMonitor(monitor);
+    ctx.body = presentMonitor(monitor, requestOrigin(ctx));
   });
 
   router.get('/api/monitors/:id', (ctx) => {
     const monitor = store.monitors.find(ctx.state.companyId, pathId(ctx.params.id, 'Monitor'));
     if (!monitor) throw HttpError.notFound('Monitor');
-    ctx.body = presentMonitor(monitor);
+    ctx.body = presentMonitor(monitor, requestOrigin(ctx));
   });
 
   router.delete('/api/monitors/:id', (ctx) => {

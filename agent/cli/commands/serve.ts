@@ -2,9 +2,11 @@ import { parseArgs } from 'node:util';
 import { startAgent } from '../../agent';
 import { prepareDataDir } from '../../db/dataDir';
 import { UsageError, type Command } from '../command';
+import { desktopNotifier } from '../../engine/desktopNotifier';
+import { silentNotifier } from '../../engine/notifier';
 import { createSignInLink } from '../../api/routes/session';
 
-const help = `Usage: cronbeat serve [--host HOST] [--port PORT] [--data-dir DIR]
+const help = `Usage: cronbeat serve [--host HOST] [--port PORT] [--data-dir DIR] [--no-popups]
 
 Runs the Cronbeat agent: the HTTP API, the monitor loop and the dashboard.
 
@@ -13,6 +15,8 @@ Options:
   --port PORT      port to listen on (default 8787; 0 picks a free one)
   --data-dir DIR   where the database lives (default: $CRONBEAT_DATA_DIR, else the
                    per-user data folder, e.g. ~/.local/share/cronbeat)
+  --no-popups      no desktop popups when a monitor fails or recovers (they still
+                   appear in /api/notifications)
 
 Stops cleanly on Ctrl-C (SIGINT) or SIGTERM: requests in flight finish, the database closes.
 
@@ -30,6 +34,7 @@ export const serveCommand: Command = {
         host: { type: 'string', default: '127.0.0.1' },
         port: { type: 'string', default: '8787' },
         'data-dir': { type: 'string' },
+        'no-popups': { type: 'boolean', default: false },
       },
     });
     const port = Number(values.port);
@@ -38,7 +43,9 @@ export const serveCommand: Command = {
 
     let agent;
     try {
-      agent = await startAgent({ dataDir, host: values.host, port });
+      const log = (line: string) => console.error(line);
+      const notifier = values['no-popups'] ? silentNotifier : desktopNotifier(log);
+      agent = await startAgent({ dataDir, host: values.host, port, log, notifier });
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'EADDRINUSE') throw new UsageError(`Port ${port} on ${values.host} is already in use. Choose another with --port.`, 1);

@@ -1,0 +1,89 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { ApiDeps, AuthedRouter } from '../deps';
+import { HttpError } from '../errors';
+import { pageRequestFrom, requestUrl } from '../paging';
+import { pathId } from '../params';
+import { presentPulse } from '../present';
+import { pageQuery, pulseQuery } from '../schemas';
+import { validate } from '../validate';
+import { pageOffset, paginationEnvelope } from '../../domain/pagination';
+import { keptBody, PULSE_BODY_LIMIT, pulseAction, pulseTime } from '../../domain/pulseInput';
+import { silentNotifier } from '../../engine/notifier';
+import { recordPulse } from '../../engine/pulses';
+
+/** Reads the whole body but keeps only its first PULSE_BODY_LIMIT bytes. */
+async function readPulseBody(ctx: Context): Promise<{ body: string; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let total = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (kept < PULSE_BODY_LIMIT) {
+      chunks.push(chunk);
+      kept += chunk.length;
+    }
+  }
+  return keptBody(Buffer.concat(chunks), total);
+}
+
+/**
+ * Pulses: GET, POST or HEAD /api/pulse/{token}[/start|/fail|/{exit_code}][?rid=…]. No
+ * Authorization: the monitor's token is the secret. Answers a short "OK" once recorded.
+ */
+export function pulseRoutes({ store, events, clock, notifier = silentNotifier }: ApiDeps): Router {
+  const router = new Router();
+
+  const receive = async (ctx: Context) => {
+    const action = pulseAction(ctx.params.action);
+    if (!action) {
+      throw new HttpError(400, 'The exit code must be an integer from 0 to 255, or the path must end in /start or /fail.', {
+        exit_code: ['The exit code must be an integer from 0 to 255.'],
+      });
+    }
+    const { rid } = validate(pulseQuery, ctx.query);
+    const { body, truncated } = ctx.method === 'POST' ? await readPulseBody(ctx) : { body: '', truncated: false };
+    const now = clock();
+    const pulse = {
+      ...action,
+      token: ctx.params.token,
+      rid,
+      at: pulseTime(now, ctx.get('X-Cronbeat-Sent-At') || undefined),
+      method: ctx.method,
+      remoteAddress: ctx.request.ip ?? '',
+      body,
+      bodyTruncated: truncated,
+    };
+    if (!recordPulse({ store, events, notifier }, pulse, now)) throw HttpError.notFound('Monitor');
+    ctx.type = 'text/plain';
+    ctx.body = 'OK';
+  };
+
+  router.get('/api/pulse/:token', receive); // GET also answers HEAD
+  router.post('/api/pulse/:token', receive);
+  router.get('/api/pulse/:token/:action', receive);
+  router.post('/api/pulse/:token/:action', receive);
+  return router;
+}
+
+/** The run history of a monitor: GET /api/monitors/{id}/pulses, newest first, paginated like notifications. */
+export function pulseHistoryRoutes({ store, requireToken }: ApiDeps): AuthedRouter {
+  const router: AuthedRouter = new Router();
+  router.use(requireToken);
+
+  router.get('/api/monitors/:id/pulses', (ctx) => {
+    const monitor = store.monitors.find(ctx.state.companyId, pathId(ctx.params.id, 'Monitor'));
+    if (!monitor) throw HttpError.notFound('Monitor');
+    const { request, keptQuery } = pageRequestFrom(validate(pageQuery, ctx.query));
+    const rows = store.pulses.page(monitor.id, request.perPage, pageOffset(request));
+    ctx.body = paginationEnvelope({
+      data: rows.map(presentPulse),
+      total: store.pulses.count(monitor.id),
+      request,
+      path: requestUrl(ctx),
+      keptQuery,
+    });
+  });
+
+  return router;
+}

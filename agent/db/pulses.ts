@@ -1,0 +1,78 @@
+import type { Db } from './open';
+import type { PulseKind } from '../domain/pulseEffect';
+
+/** How many pulses each monitor keeps; older ones are dropped as new ones come. */
+export const PULSES_KEPT_PER_MONITOR = 1000;
+
+export interface PulseRow {
+  id: number;
+  monitor_id: number;
+  kind: PulseKind;
+  exit_code: number | null;
+  rid: string | null;
+  /** When the pulse counts for: its arrival, or the original send time of a replayed one. */
+  received_at: number;
+  /** From the start it ends to its own time; null when it ends no start. */
+  duration_ms: number | null;
+  method: string;
+  remote_address: string;
+  body: string;
+  body_truncated: number;
+}
+
+export interface NewPulse {
+  monitorId: number;
+  kind: PulseKind;
+  exitCode: number | null;
+  rid: string | null;
+  receivedAt: number;
+  durationMs: number | null;
+  method: string;
+  remoteAddress: string;
+  body: string;
+  bodyTruncated: boolean;
+}
+
+/** The run history: pulses per monitor, newest first, the newest PULSES_KEPT_PER_MONITOR kept. */
+export function pulseRepository(db: Db) {
+  const insert = db.prepare(
+    `INSERT INTO pulses (monitor_id, kind, exit_code, rid, received_at, duration_ms, method, remote_address, body,
+                         body_truncated)
+     VALUES (@monitorId, @kind, @exitCode, @rid, @receivedAt, @durationMs, @method, @remoteAddress, @body,
+             @bodyTruncated)`,
+  );
+  const trim = db.prepare(
+    `DELETE FROM pulses WHERE id IN (
+       SELECT id FROM pulses WHERE monitor_id = @monitorId
+       ORDER BY received_at DESC, id DESC LIMIT -1 OFFSET @keep)`,
+  );
+  const startWithRid = db.prepare(
+    `SELECT received_at FROM pulses WHERE monitor_id = @monitorId AND rid = @rid AND kind = 'start'
+       AND received_at <= @before
+     ORDER BY received_at DESC LIMIT 1`,
+  ).pluck();
+  const count = db.prepare('SELECT count(*) FROM pulses WHERE monitor_id = ?').pluck();
+  const page = db.prepare(
+    `SELECT * FROM pulses WHERE monitor_id = @monitorId
+     ORDER BY received_at DESC, id DESC LIMIT @limit OFFSET @offset`,
+  );
+
+  return {
+    /** Stores a pulse and drops what falls beyond the newest PULSES_KEPT_PER_MONITOR of its monitor. */
+    add(pulse: NewPulse): number {
+      const { lastInsertRowid } = insert.run({ ...pulse, bodyTruncated: pulse.bodyTruncated ? 1 : 0 });
+      trim.run({ monitorId: pulse.monitorId, keep: PULSES_KEPT_PER_MONITOR });
+      return Number(lastInsertRowid);
+    },
+    /** When the latest start with this rid, at or before `before`, was received; null when none is kept. */
+    startTimeOf(monitorId: number, rid: string, before: number): number | null {
+      return (startWithRid.get({ monitorId, rid, before }) as number | undefined) ?? null;
+    },
+    count(monitorId: number): number {
+      return count.get(monitorId) as number;
+    },
+    page(monitorId: number, limit: number, offset: number): PulseRow[] {
+      return page.all({ monitorId, limit, offset }) as PulseRow[];
+    },
+  };
+}

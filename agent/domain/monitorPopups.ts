@@ -1,0 +1,62 @@
+import type { Popup } from '../engine/notifier';
+
+/** A monitor that failed or recovered, as popups tell it. */
+export interface MonitorTransition {
+  monitorId: number;
+  name: string;
+  kind: 'failed' | 'recovered';
+  /** The alert reason of a failure; what happened for a recovery. */
+  detail: string;
+}
+
+/** More transitions than this in one step make one summary popup instead of one each. */
+export const MAX_SEPARATE_POPUPS = 3;
+const NAMES_IN_SUMMARY = 5;
+
+export function transitionPopup(transition: MonitorTransition): Popup {
+  return {
+    title: `${transition.name} ${transition.kind}`,
+    body: transition.detail,
+    route: `/monitors/${transition.monitorId}`,
+  };
+}
+
+function count(n: number, word: string): string {
+  return `${n} ${n === 1 ? 'monitor' : 'monitors'} ${word}`;
+}
+
+function listNames(transitions: MonitorTransition[]): string {
+  const names = transitions.slice(0, NAMES_IN_SUMMARY).map((t) => t.name);
+  const more = transitions.length - names.length;
+  return more > 0 ? `${names.join(', ')} and ${more} more` : names.join(', ');
+}
+
+/** One popup for many transitions: "5 monitors failed: backup, db-dump, …". */
+export function summaryPopup(transitions: MonitorTransition[], context = ''): Popup {
+  const failed = transitions.filter((t) => t.kind === 'failed');
+  const recovered = transitions.filter((t) => t.kind === 'recovered');
+  const title = [failed.length ? count(failed.length, 'failed') : '', recovered.length ? count(recovered.length, 'recovered') : '']
+    .filter(Boolean)
+    .join(', ');
+  const lines = [
+    failed.length ? `Failed: ${listNames(failed)}` : '',
+    recovered.length ? `Recovered: ${listNames(recovered)}` : '',
+    context,
+  ];
+  return { title, body: lines.filter(Boolean).join('\n'), route: '/monitors' };
+}
+
+/**
+ * The popups for what happened in one step: one per transition, or one summary when there
+ * are more than MAX_SEPARATE_POPUPS. None for none.
+ */
+export function stepPopups(transitions: MonitorTransition[]): Popup[] {
+  if (transitions.length > MAX_SEPARATE_POPUPS) return [summaryPopup(transitions)];
+  return transitions.map(transitionPopup);
+}
+
+/** The one popup for monitors that failed after the grace Cronbeat gave them on resuming; null for none. */
+export function gracePopup(failures: MonitorTransition[]): Popup | null {
+  if (failures.length === 0) return null;
+  return summaryPopup(failures, 'Their runs were due while Cronbeat was not running, and no pulse came since.');
+}

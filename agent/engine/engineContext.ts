@@ -1,0 +1,10 @@
+import type { Store } from '../db/store';
+import type { AgentEvents } from './events';
+import type { Notifier } from './notifier';
+
+/** What the monitoring engine works with. */
+export interface EngineContext {
+  store: Store;
+  events: AgentEvents;
+  notifier: Notifier;
+}

@@ -1,0 +1,43 @@
+import type { MonitorRow, MonitorTimingUpdate } from '../db/monitors';
+import { dueAt, type MonitorTiming } from '../domain/dueTime';
+import type { PulseState } from '../domain/pulseEffect';
+
+/* Between a monitor row and the domain's view of it, in one place. */
+
+export function timingOf(row: MonitorRow): MonitorTiming {
+  return {
+    schedule: row.schedule,
+    timezone: row.timezone,
+    durationMinutes: row.duration,
+    expectedRunAt: row.expected_run_at,
+    runningSince: row.running_since,
+    isAlerted: row.is_alerted === 1,
+    graceFrom: row.grace_from,
+  };
+}
+
+export function pulseStateOf(row: MonitorRow): PulseState {
+  return { ...timingOf(row), runningRid: row.running_rid, lastRunAt: row.last_run_at, alertReason: row.alert_reason };
+}
+
+/** The update that stores `state` on monitor `id`, its due_at computed from it. */
+export function timingUpdate(id: number, state: PulseState, now: number): MonitorTimingUpdate {
+  return {
+    id,
+    lastRunAt: state.lastRunAt,
+    isAlerted: state.isAlerted ? 1 : 0,
+    alertReason: state.alertReason,
+    expectedRunAt: state.expectedRunAt,
+    runningSince: state.runningSince,
+    runningRid: state.runningRid,
+    graceFrom: state.graceFrom,
+    dueAt: dueAt(state),
+    now,
+  };
+}
+
+/** What the API shows as a monitor's status: failed, running (a started run not ended), or monitoring. */
+export function monitorStatus(row: MonitorRow): 'monitoring' | 'running' | 'failed' {
+  if (row.is_alerted === 1) return 'failed';
+  return row.running_since === null ? 'monitoring' : 'running';
+}

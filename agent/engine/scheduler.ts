@@ -1,0 +1,69 @@
+import { missedDeadlineReason } from '../domain/alertReason';
+import { dueAt, nextDeadline, withResumeGrace } from '../domain/dueTime';
+import { gracePopup, stepPopups } from '../domain/monitorPopups';
+import type { EngineContext } from './engineContext';
+import { timingOf } from './monitorState';
+import { announceTransition, recordTransition, type RecordedTransition } from './transitions';
+
+/** Most monitors one step fails; the rest wait for the next step, right after. */
+export const FAIL_BATCH = 500;
+
+/**
+ * The alert side of the engine, as steps the loop calls with the current time.
+ * Each step is one transaction whose cost grows with the monitors due, not with all monitors.
+ */
+export function createScheduler(ctx: EngineContext) {
+  const { store, notifier } = ctx;
+
+  const failBatch = store.db.transaction((now: number) => {
+    const due = store.monitors.overdue(now, FAIL_BATCH + 1);
+    const failed: Array<RecordedTransition & { afterGrace: boolean }> = [];
+    for (const row of due.slice(0, FAIL_BATCH)) {
+      const missed = nextDeadline(timingOf(row));
+      if (!missed) continue;
+      const reason = missedDeadlineReason(missed, row.duration, row.timezone);
+      // Conditional on not being failed yet, so each failure is raised exactly once.
+      if (!store.monitors.markFailed(row.id, reason, now)) continue;
+      const changed = store.monitors.find(row.company_id, row.id)!;
+      failed.push({ ...recordTransition(ctx, changed, 'failed', now), afterGrace: missed.resumedAt !== undefined });
+    }
+    return { failed, more: due.length > FAIL_BATCH };
+  });
+
+  const graceBatch = store.db.transaction((now: number) => {
+    const due = store.monitors.overdue(now, Number.MAX_SAFE_INTEGER);
+    for (const row of due) {
+      const graced = withResumeGrace(timingOf(row), now);
+      store.monitors.setGrace(row.id, now, dueAt(graced));
+    }
+    return due.length;
+  });
+
+  return {
+    /**
+     * Fails every monitor whose due time is before `now` (at most FAIL_BATCH of them): alert
+     * reason, notification, and popups (one each, or one summary for more than 3; failures
+     * after a resume grace always as one summary). Returns whether more are overdue.
+     */
+    failOverdue(now: number): boolean {
+      const { failed, more } = failBatch(now);
+      for (const transition of failed) announceTransition(ctx, transition);
+      const popups = stepPopups(failed.filter((t) => !t.afterGrace));
+      const grace = gracePopup(failed.filter((t) => t.afterGrace));
+      if (grace) popups.push(grace);
+      for (const popup of popups) notifier.show(popup);
+      return more;
+    },
+
+    /**
+     * Cronbeat resumed at `now` (it started, or the machine woke up): monitors whose deadline
+     * passed meanwhile get a fresh grace of their duration from now instead of failing at once.
+     * Returns how many got one.
+     */
+    graceOverdue(now: number): number {
+      return graceBatch(now);
+    },
+  };
+}
+
+export type Scheduler = ReturnType<typeof createScheduler>;

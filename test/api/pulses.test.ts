@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestAgent, TIMESTAMP, type TestAgent } from '../helpers/testAgent';
+import { RecordingNotifier } from '../helpers/recordingNotifier';
+
+// The agent's clock stands still unless a test moves it, so its loop never fails anything by itself.
+let now = Date.parse('2026-11-21T09:58:30Z');
+const notifier = new RecordingNotifier();
+let agent: TestAgent;
+beforeAll(async () => {
+  agent = await startTestAgent({ clock: () => now, notifier });
+});
+afterAll(() => agent.stop());
+beforeEach(() => {
+  now = Date.parse('2026-11-21T09:58:30Z');
+  notifier.take();
+});
+
+async function createMonitor(body: Record<string, unknown> = {}) {
+  const response = await agent.api('/api/monitors', {
+    method: 'POST',
+    json: { name: 'backup', timezone: 'UTC', schedule: '0 * * * *', duration: 5, ...body },
+  });
+  return response.json();
+}
+
+/** A pulse request with no Authorization header. */
+function pulse(path: string, init: RequestInit = {}) {
+  return fetch(`${agent.url}/api/pulse/${path}`, init);
+}
+
+async function history(monitorId: number, query = '') {
+  return (await agent.api(`/api/monitors/${monitorId}/pulses${query}`)).json();
+}
+
+async function monitor(id: number) {
+  return (await agent.api(`/api/monitors/${id}`)).json();
+}
+
+describe('pulse endpoints', () => {
+  it('answers OK to GET, POST and HEAD without Authorization, and records each', async () => {
+    const m = await createMonitor();
+    for (const method of ['GET', 'POST', 'HEAD']) {
+      const response = await pulse(m.token, { method });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(await response.text()).toBe(method === 'HEAD' ? '' : 'OK');
+    }
+    const page = await history(m.id);
+    expect(page.total).toBe(3);
+    expect(page.data.map((p: { method: string }) => p.method)).toEqual(['HEAD', 'POST', 'GET']);
+    expect(page.data[0]).toEqual({
+      id: expect.any(Number),
+      monitor_id: m.id,
+      kind: 'success',
+      exit_code: null,
+      rid: null,
+      received_at: '2026-11-21T09:58:30.000000Z',
+      duration_ms: null,
+      method: 'HEAD',
+      remote_address: expect.any(String),
+      body: '',
+      body_truncated: false,
+    });
+  });
+
+  it('keeps a POST body as the run output, and cuts one over 100 KB with a marker', async () => {
+    const m = await createMonitor();
+    await pulse(m.token, { method: 'POST', body: 'backup done: 42 files\n' });
+    const big = 'x'.repeat(100 * 1024) + 'TAIL'.repeat(50_000);
+    expect((await pulse(`${m.token}/1`, { method: 'POST', body: big })).status).toBe(200);
+    const [cut, kept] = (await history(m.id)).data;
+    expect(kept).toMatchObject({ body: 'backup done: 42 files\n', body_truncated: false });
+    expect(cut.body_truncated).toBe(true);
+    expect(cut.body.startsWith('x'.repeat(100 * 1024) + '\n[… 200000 more bytes cut')).toBe(true);
+    expect(cut.body).not.toContain('TAIL');
+  });
+
+  it('answers 404 for an unknown, malformed or deleted token, and records nothing', async () => {
+    const m = await createMonitor();
+    expect((await pulse('00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await pulse('not-a-token/start')).status).toBe(404);
+    await agent.api(`/api/monitors/${m.id}`, { method: 'DELETE' });
+    const gone = await pulse(m.token);
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toEqual({ message: 'Monitor not found.' });
+    expect(agent.store.pulses.count(m.id)).toBe(0);
+  });
+
+  it('takes exit codes 0-255 and answers 400 naming the exit code for anything else', async () => {
+    const m = await createMonitor();
+    expect((await pulse(`${m.token}/0`)).status).toBe(200);
+    expect((await monitor(m.id)).is_alerted).toBe(0);
+    for (const bad of ['256', '-1', '1.5', 'abc', '0x1']) {
+      const response = await pulse(`${m.token}/${bad}`);
+      expect(response.status, bad).toBe(400);
+      expect((await response.json()).errors).toHaveProperty('exit_code');
+    }
+    expect(agent.store.pulses.count(m.id)).toBe(1);
+    expect((await pulse(`${m.token}/255`, { method: 'POST' })).status).toBe(200);
+    const failed = await monitor(m.id);
+    expect(failed).toMatchObject({ is_alerted: 1, alert_reason: 'Job reported failure (exit code 255)', status: 'failed', next_due_at: null });
+    expect(notifier.take().map((p) => p.title)).toEqual(['backup failed']);
+  });
+
+  it('fails on /fail and recovers on the next success, with a notification and a popup each', async () => {
+    const m = await createMonitor({ name: 'db-dump' });
+    await pulse(`${m.token}/fail`, { method: 'POST', body: 'disk full' });
+    now += 60_000;
+    await pulse(m.token);
+    const notes = (await (await agent.api('/api/notifications?per_page=100')).json()).data.filter(
+      (n: { data: { type_id: number } }) => n.data.type_id === m.id,
+    );
+    expect(notes.map((n: { type: string }) => n.type)).toEqual([
+      'App\\Notifications\\MonitorRecoveredNotification',
+      'App\\Notifications\\MonitorFailedNotification',
+    ]);
+    expect(notifier.take().map((p) => p.title)).toEqual(['db-dump failed', 'db-dump recovered']);
+    expect(await monitor(m.id)).toMatchObject({ is_alerted: 0, alert_reason: '', status: 'monitoring', last_run_at: '2026-11-21T09:59:30.000000Z' });
+  });
+
+  it('pairs /start with its end by rid and shows running meanwhile', async () => {
+    const m = await createMonitor({ duration: 30 });
+    await pulse(`${m.token}/start?rid=run-1`);
+    const running = await monitor(m.id);
+    expect(running.status).toBe('running');
+    expect(running.next_due_at).toBe('2026-11-21T10:28:30.000000Z');
+    now += 42_000;
+    await pulse(`${m.token}/0?rid=run-1`);
+    const [end] = (await history(m.id)).data;
+    expect(end).toMatchObject({ kind: 'success', exit_code: 0, rid: 'run-1', duration_ms: 42_000 });
+    expect((await monitor(m.id)).status).toBe('monitoring');
+  });
+
+  it('answers 422 naming rid when it is too long', async () => {
+    const m = await createMonitor();
+    const response = await pulse(`${m.token}?rid=${'r'.repeat(201)}`);
+    expect(response.status).toBe(422);
+    expect(Object.keys((await response.json()).errors)).toEqual(['rid']);
+    expect(agent.store.pulses.count(m.id)).toBe(0);
+  });
+
+  it('credits a replayed pulse to its X-Cronbeat-Sent-At time, up to 24 h back and never ahead', async () => {
+    const m = await createMonitor();
+    const sentAt = (ms: number) => ({ headers: { 'X-Cronbeat-Sent-At': new Date(ms).toISOString() } });
+    await pulse(m.token, sentAt(now - 3_600_000));
+    await pulse(m.token, sentAt(now - 25 * 3_600_000));
+    await pulse(m.token, sentAt(now + 60_000));
+    await pulse(m.token, { headers: { 'X-Cronbeat-Sent-At': 'yesterday' } });
+    const times = (await history(m.id)).data.map((p: { received_at: string }) => p.received_at).sort();
+    expect(times).toEqual([
+      '2026-11-21T08:58:30.000000Z',
+      '2026-11-21T09:58:30.000000Z',
+      '2026-11-21T09:58:30.000000Z',
+      '2026-11-21T09:58:30.000000Z',
+    ]);
+  });
+});
+
+describe('monitor fields and run history', () => {
+  it('shows status, next_due_at and an absolute pulse_url on every monitor response', async () => {
+    const created = await createMonitor({ schedule: '*/15 * * * *', duration: 10 });
+    for (const m of [created, await monitor(created.id), (await (await agent.api('/api/monitors')).json()).at(-1)]) {
+      expect(m.status).toBe('monitoring');
+      expect(m.next_due_at).toBe('2026-11-21T10:10:00.000000Z');
+      expect(m.next_due_at).toMatch(TIMESTAMP);
+      expect(m.pulse_url).toBe(`${agent.url}/api/pulse/${created.token}`);
+    }
+    expect((await fetch(created.pulse_url)).status).toBe(200);
+  });
+
+  it('pages the history like notifications, newest first', async () => {
+    const m = await createMonitor();
+    for (let i = 0; i < 25; i++) {
+      now += 1000;
+      await pulse(`${m.token}?rid=p${i}`);
+    }
+    const page = await history(m.id, '?page=3&per_page=10');
+    expect(page).toMatchObject({ current_page: 3, from: 21, to: 25, last_page: 3, per_page: 10, total: 25, next_page_url: null });
+    expect(page.path).toBe(`${agent.url}/api/monitors/${m.id}/pulses`);
+    expect(page.prev_page_url).toBe(`${agent.url}/api/monitors/${m.id}/pulses?per_page=10&page=2`);
+    expect(page.links).toHaveLength(5);
+    expect(page.data.map((p: { rid: string }) => p.rid)).toEqual(['p4', 'p3', 'p2', 'p1', 'p0']);
+  });
+
+  it('keeps the history behind the API token of the monitor company', async () => {
+    const m = await createMonitor();
+    expect((await agent.api(`/api/monitors/${m.id}/pulses`, { token: null })).status).toBe(401);
+    expect((await agent.api(`/api/monitors/${m.id}/pulses`, { token: agent.tokenFor(2) })).status).toBe(404);
+    expect((await agent.api('/api/monitors/999999/pulses')).status).toBe(404);
+    expect((await agent.api(`/api/monitors/${m.id}/pulses?per_page=101`)).status).toBe(422);
+  });
+});

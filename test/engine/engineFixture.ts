@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { openStore, type Store } from '../../agent/db/store';
+import { newMonitorTiming } from '../../agent/domain/dueTime';
+import type { EngineContext } from '../../agent/engine/engineContext';
+import { AgentEvents, type AgentEvent } from '../../agent/engine/events';
+import { recordPulse, type ReceivedPulse } from '../../agent/engine/pulses';
+import { createScheduler } from '../../agent/engine/scheduler';
+import { RecordingNotifier } from '../helpers/recordingNotifier';
+import { tempDir } from '../helpers/testAgent';
+
+export const at = (iso: string) => Date.parse(iso);
+
+/** A real store in a temporary folder, the scheduler over it, and what it announced. */
+export function engineFixture(createdAt: number) {
+  const dir = tempDir('cronbeat-engine-');
+  const store: Store = openStore(join(dir, 'cronbeat.sqlite'), createdAt);
+  const events = new AgentEvents();
+  const announced: AgentEvent[] = [];
+  events.subscribe((event) => announced.push(event));
+  const notifier = new RecordingNotifier();
+  const ctx: EngineContext = { store, events, notifier };
+  const scheduler = createScheduler(ctx);
+
+  return {
+    store,
+    notifier,
+    announced,
+    scheduler,
+    /** A monitor created at `now` (default: the fixture's creation time), as the API creates one. */
+    monitor(input: { name?: string; schedule: string; timezone?: string; duration: number; projectId?: number | null; now?: number }) {
+      const timezone = input.timezone ?? 'UTC';
+      const now = input.now ?? createdAt;
+      const timing = newMonitorTiming({ schedule: input.schedule, timezone, durationMinutes: input.duration }, now);
+      return store.monitors.create({
+        companyId: 1,
+        name: input.name ?? 'backup',
+        projectId: input.projectId ?? null,
+        token: randomUUID(),
+        timezone,
+        schedule: input.schedule,
+        duration: input.duration,
+        ...timing,
+        now,
+      });
+    },
+    /** Sends a pulse for the monitor with `token` received at `now` (counting for `now` unless `at` says otherwise). */
+    pulse(token: string, now: number, pulse: Partial<ReceivedPulse> = {}) {
+      return recordPulse(
+        ctx,
+        { token, kind: 'success', exitCode: null, rid: null, at: now, method: 'GET', remoteAddress: '127.0.0.1', body: '', bodyTruncated: false, ...pulse },
+        now,
+      );
+    },
+    reload(id: number) {
+      return store.monitors.find(1, id)!;
+    },
+    notifications() {
+      return store.notifications.page(1, 100, 0).reverse();
+    },
+    close() {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
