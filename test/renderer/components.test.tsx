@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { Pager } from '../../renderer/src/components/Pager';
+import { StatusBadge, monitorStatus } from '../../renderer/src/components/StatusBadge';
+import { Time } from '../../renderer/src/components/Time';
+import { ErrorState } from '../../renderer/src/components/states';
+import { NotificationList, notificationHref } from '../../renderer/src/screens/Notifications';
+import { DurationChart } from '../../renderer/src/components/DurationChart';
+import type { AppNotification, Page, Pulse } from '../../renderer/src/api/types';
+
+function envelope(current: number, last: number): Page<unknown> {
+  const url = (n: number) => `http://x/api/notifications?page=${n}`;
+  return {
+    current_page: current, data: [], first_page_url: url(1), from: 1, last_page: last, last_page_url: url(last),
+    links: [
+      { url: current > 1 ? url(current - 1) : null, label: '&laquo; Previous', active: false },
+      ...Array.from({ length: last }, (_, i) => ({ url: url(i + 1), label: String(i + 1), active: i + 1 === current })),
+      { url: current < last ? url(current + 1) : null, label: 'Next &raquo;', active: false },
+    ],
+    next_page_url: null, path: 'http://x/api/notifications', per_page: 10, prev_page_url: null, to: 10, total: last * 10,
+  };
+}
+
+describe('Pager', () => {
+  it('draws the envelope\'s links, marks the current page and disables what leads nowhere', () => {
+    const html = renderToStaticMarkup(<Pager page={envelope(1, 3)} label="Pages" onPage={() => {}} />);
+    expect(html).toContain('aria-label="Pages"');
+    expect(html).toMatch(/<button[^>]*disabled=""[^>]*>« Previous<\/button>/);
+    expect(html).toMatch(/<button[^>]*aria-current="page"[^>]*>1<\/button>/);
+    expect(html).toMatch(/<button type="button" class="pager-item">Next »<\/button>/);
+  });
+
+  it('collapses long runs of pages around the current one', () => {
+    const html = renderToStaticMarkup(<Pager page={envelope(10, 40)} label="Pages" onPage={() => {}} />);
+    const pages = [...html.matchAll(/aria-label="Page (\d+)"/g)].map((m) => Number(m[1]));
+    expect(pages).toEqual([1, 8, 9, 10, 11, 12, 40]);
+    expect(html.match(/pager-gap/g)).toHaveLength(2);
+  });
+
+  it('draws nothing for a single page', () => {
+    expect(renderToStaticMarkup(<Pager page={envelope(1, 1)} label="Pages" onPage={() => {}} />)).toBe('');
+  });
+});
+
+describe('status and time', () => {
+  it('labels statuses in words, with a tone', () => {
+    expect(renderToStaticMarkup(<StatusBadge status="failed" />)).toContain('badge-bad');
+    expect(renderToStaticMarkup(<StatusBadge status="monitoring" />)).toContain('>Up<');
+    expect(monitorStatus({ is_alerted: 1 } as never)).toBe('failed');
+    expect(monitorStatus({ is_alerted: 0, status: 'running' } as never)).toBe('running');
+  });
+
+  it('shows a time in the viewer\'s zone with the UTC time on hover', () => {
+    const html = renderToStaticMarkup(<Time value="2026-11-21T14:45:03.123000Z" />);
+    expect(html).toContain('dateTime="2026-11-21T14:45:03.123000Z"');
+    expect(html).toContain('title="2026-11-21 14:45:03 UTC"');
+    expect(renderToStaticMarkup(<Time value={null} empty="Never" />)).toContain('Never');
+  });
+
+  it('marks error states so the end-to-end tests can refuse unexpected ones', () => {
+    const html = renderToStaticMarkup(<ErrorState error={new Error('boom')} />);
+    expect(html).toContain('data-testid="error-state"');
+    expect(html).toContain('role="alert"');
+    expect(html).toContain('boom');
+  });
+});
+
+describe('notifications', () => {
+  const base = { notifiable_type: 'App\\Models\\Company', notifiable_id: 1, read_at: null, created_at: '2026-11-21T10:00:00.000000Z', updated_at: '' };
+  const failed: AppNotification = {
+    ...base, id: 'a', type: 'App\\Notifications\\MonitorFailedNotification',
+    data: { type: 'monitor', type_id: 4, project_id: null, status: 'failed', title: 'Backup failed', description: 'No pulse', timezone: 'UTC', icon: 'x' },
+  };
+  const alert: AppNotification = {
+    ...base, id: 'b', type: 'App\\Notifications\\ServerAlertNotification',
+    data: { type: 'server', type_id: 2, project_id: null, status: 'altered', title: 'Crontab changed', description: 'root: backup', timezone: 'UTC', icon: 'x' },
+  };
+
+  it('links each notification to what it is about, with its kind\'s tone', () => {
+    expect(notificationHref(failed)).toBe('#/monitors/4');
+    expect(notificationHref(alert)).toBe('#/servers/2');
+    const html = renderToStaticMarkup(<NotificationList notifications={[failed, alert]} />);
+    expect(html).toContain('href="#/monitors/4"');
+    expect(html).toContain('kind-bad');
+    expect(html).toContain('kind-warn');
+    expect(html.match(/data-testid="notification"/g)).toHaveLength(2);
+  });
+});
+
+describe('run durations chart', () => {
+  const pulse = (id: number, kind: string, duration_ms: number | null): Pulse => ({ id, kind, exit_code: kind === 'fail' ? 1 : 0, rid: null, received_at: '2026-11-21T10:00:00.000000Z', duration_ms, body: null });
+
+  it('draws one bar per timed run, failures in the bad colour', () => {
+    const html = renderToStaticMarkup(<DurationChart pulses={[pulse(3, 'fail', 2000), pulse(2, 'start', null), pulse(1, 'success', 1000)]} />);
+    expect(html.match(/<rect/g)).toHaveLength(2);
+    expect(html).toContain('bar-bad');
+    expect(html).toContain('Longest 2.0 s');
+  });
+
+  it('explains an empty chart', () => {
+    expect(renderToStaticMarkup(<DurationChart pulses={[pulse(1, 'success', null)]} />)).toContain('No timed runs yet');
+  });
+});

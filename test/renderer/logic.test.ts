@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { matchPath, parseHash } from '../../renderer/src/lib/router';
+import { SseParser } from '../../renderer/src/lib/live';
+import { formatDuration, formatMinutes, formatRelative, utcTitle } from '../../renderer/src/lib/format';
+import { nextRuns, scheduleInWords } from '../../renderer/src/lib/schedule';
+import { validateDuration, validateIdentifier, validateIp, validateSchedule, validateTimezone } from '../../renderer/src/lib/validate';
+import { linkLabel, pageOf } from '../../renderer/src/components/Pager';
+import { filterMonitors, sortMonitors } from '../../renderer/src/screens/Monitors';
+import { commandLines } from '../../renderer/src/screens/MonitorDetail';
+import { daysLeft } from '../../renderer/src/screens/Certificates';
+import type { Monitor } from '../../renderer/src/api/types';
+
+describe('hash routes', () => {
+  it('reads the path and the query of the fragment', () => {
+    const route = parseHash('#/sign-in?code=abc_-1');
+    expect(route.path).toBe('/sign-in');
+    expect(route.query.get('code')).toBe('abc_-1');
+    expect(parseHash('').path).toBe('/');
+    expect(parseHash('#monitors').path).toBe('/monitors');
+  });
+
+  it('matches patterns with parameters, and nothing else', () => {
+    expect(matchPath('/monitors/:id', '/monitors/12')).toEqual({ id: '12' });
+    expect(matchPath('/monitors/:id', '/monitors/12/')).toEqual({ id: '12' });
+    expect(matchPath('/monitors/:id', '/monitors')).toBeNull();
+    expect(matchPath('/monitors/:id', '/servers/12')).toBeNull();
+  });
+});
+
+describe('the event stream parser', () => {
+  it('returns each event\'s data once its blank line arrives, across chunk borders', () => {
+    const parser = new SseParser();
+    expect(parser.push('retry: 2000\ndata: {"type":"re')).toEqual([]);
+    expect(parser.push('ady"}\n\n: ping\n\ndata: 1\r\n\r\ndata: a\ndata: b\n\n')).toEqual(['{"type":"ready"}', '1', 'a\nb']);
+  });
+});
+
+describe('formatting', () => {
+  it('shows durations and grace periods the way people say them', () => {
+    expect(formatDuration(850)).toBe('850 ms');
+    expect(formatDuration(12_400)).toBe('12 s');
+    expect(formatDuration(4_250)).toBe('4.3 s');
+    expect(formatDuration(185_000)).toBe('3 min 5 s');
+    expect(formatDuration(2 * 3_600_000 + 600_000)).toBe('2 h 10 min');
+    expect(formatDuration(null)).toBe('—');
+    expect(formatMinutes(5)).toBe('5 min');
+    expect(formatMinutes(120)).toBe('2 h');
+    expect(formatMinutes(90)).toBe('1 h 30 min');
+    expect(formatMinutes(1440 + 180)).toBe('1 d 3 h');
+  });
+
+  it('says how far a time is, and gives the UTC text for hovering', () => {
+    const now = Date.UTC(2026, 10, 21, 12, 0, 0);
+    expect(formatRelative('2026-11-21T11:57:00.000000Z', now)).toBe('3 min ago');
+    expect(formatRelative('2026-11-21T14:00:00.000000Z', now)).toBe('in 2 h');
+    expect(formatRelative('2026-11-21T11:59:50.000000Z', now)).toBe('just now');
+    expect(utcTitle('2026-11-21T14:45:03.123000Z')).toBe('2026-11-21 14:45:03 UTC');
+  });
+});
+
+describe('schedules', () => {
+  it('puts a cron expression in words with its zone', () => {
+    expect(scheduleInWords('0 2 * * *', 'Europe/Paris')).toBe('At 02:00, every day, Europe/Paris');
+    expect(scheduleInWords('*/15 * * * *')).toBe('Every 15 minutes');
+    expect(scheduleInWords('0 2 * *')).toBeNull();
+    expect(scheduleInWords('nonsense here x y z')).toBeNull();
+  });
+
+  it('lists the next runs in the monitor\'s zone, across a daylight-saving change', () => {
+    const runs = nextRuns('0 2 * * *', 'Europe/Paris', 3, new Date('2026-03-27T12:00:00Z'));
+    expect(Array.isArray(runs) && runs.map((d) => d.toISOString())).toEqual([
+      '2026-03-28T01:00:00.000Z',
+      // 29 March: 02:00 does not exist in Paris (clocks go 02:00 → 03:00).
+      expect.stringMatching(/^2026-03-29T0[01]:00:00.000Z$/),
+      '2026-03-30T00:00:00.000Z',
+    ]);
+    expect(nextRuns('61 * * * *', 'UTC', 5, new Date())).toHaveProperty('error');
+  });
+});
+
+describe('form checks mirror the API', () => {
+  it('checks zones, schedules, durations, addresses and identifiers', () => {
+    expect(validateTimezone('Europe/Paris')).toBeUndefined();
+    expect(validateTimezone('UTC')).toBeUndefined();
+    expect(validateTimezone('Mars/Olympus')).toMatch(/time zone/);
+    expect(validateSchedule('0 2 * * *', 'UTC')).toBeUndefined();
+    expect(validateSchedule('0 0 2 * * *', 'UTC')).toMatch(/five fields/);
+    expect(validateSchedule('', 'UTC')).toBeDefined();
+    expect(validateDuration('30')).toBeUndefined();
+    for (const bad of ['', '0', '1.5', '525601', 'x']) expect(validateDuration(bad)).toBeDefined();
+    expect(validateIp('192.168.1.20')).toBeUndefined();
+    expect(validateIp('2001:db8::1')).toBeUndefined();
+    for (const bad of ['256.1.1.1', '1.2.3', 'host', '::g']) expect(validateIp(bad)).toBeDefined();
+    expect(validateIdentifier('backup-01.example_a')).toBeUndefined();
+    expect(validateIdentifier('has space')).toBeDefined();
+    expect(validateIdentifier('x'.repeat(65))).toBeDefined();
+  });
+});
+
+describe('pagination links', () => {
+  it('reads the page of an envelope link and decodes its label', () => {
+    expect(pageOf('http://127.0.0.1:8787/api/notifications?page=3')).toBe(3);
+    expect(pageOf(null)).toBeNull();
+    expect(linkLabel('&laquo; Previous')).toBe('« Previous');
+    expect(linkLabel('Next &raquo;')).toBe('Next »');
+  });
+});
+
+function monitor(overrides: Partial<Monitor>): Monitor {
+  return {
+    id: 1, name: 'm', company_id: 1, project_id: null, token: 't', timezone: 'UTC', schedule: '* * * * *',
+    last_run_at: '', duration: 5, is_alerted: 0, alert_reason: '', deleted_at: null, created_at: '', updated_at: '',
+    ...overrides,
+  };
+}
+
+describe('the monitors list', () => {
+  const list = [
+    monitor({ id: 1, name: 'backup' }),
+    monitor({ id: 2, name: 'zeta', is_alerted: 1, status: 'failed' }),
+    monitor({ id: 3, name: 'alpha', status: 'running', timezone: 'Europe/Paris' }),
+  ];
+
+  it('puts failed monitors first, then running ones, then by name', () => {
+    expect(sortMonitors(list).map((m) => m.id)).toEqual([2, 3, 1]);
+  });
+
+  it('filters by status and by name, schedule or zone', () => {
+    expect(filterMonitors(list, '', 'failed').map((m) => m.id)).toEqual([2]);
+    expect(filterMonitors(list, 'BACK', '').map((m) => m.id)).toEqual([1]);
+    expect(filterMonitors(list, 'paris', '').map((m) => m.id)).toEqual([3]);
+  });
+});
+
+describe('monitor details', () => {
+  it('leaves --url out for the default agent address', () => {
+    expect(commandLines('http://127.0.0.1:8787/api/pulse/abc', 'abc').run).toBe('cronbeat run abc -- /path/to/your/job.sh');
+    const lines = commandLines('http://127.0.0.1:9000/api/pulse/abc', 'abc');
+    expect(lines.run).toBe('cronbeat run abc --url http://127.0.0.1:9000 -- /path/to/your/job.sh');
+    expect(lines.curl).toBe('curl -fsS -m 10 --retry 3 http://127.0.0.1:9000/api/pulse/abc');
+  });
+
+  it('counts whole days left on a certificate', () => {
+    const now = Date.UTC(2026, 10, 21);
+    expect(daysLeft('2026-12-01T00:00:00.000000Z', now)).toBe(10);
+    expect(daysLeft('2026-11-20T00:00:00.000000Z', now)).toBe(-1);
+    expect(daysLeft(null, now)).toBeNull();
+  });
+});
