@@ -14,9 +14,6 @@ export interface Delivery {
   replay: ReplayResult;
 }
 
-/** How long a pulse waits for another process that is replaying the spool, so it stays behind older ones. */
-const WAIT_FOR_OTHER_REPLAY_MS = 10_000;
-
 /**
  * Delivers pulses to one agent without ever losing one: older spooled pulses go first, and a
  * pulse that cannot be delivered now joins the spool with its original time. Never throws for
@@ -31,11 +28,21 @@ export class PulseSender {
 
   async send(pulse: Pulse): Promise<Delivery> {
     const sentAt = this.now();
-    const replay = await this.flush(WAIT_FOR_OTHER_REPLAY_MS);
+    const replay = await this.flush();
+    if (replay.busy) {
+      // Another process is replaying: queue behind the pulses it is sending; it takes this one
+      // along, or, if it has just finished, the replay below does.
+      const entry = this.spool.append(this.baseUrl, pulse, sentAt);
+      const again = await this.flush();
+      if (again.delivered.some((e) => e.id === entry.id)) return { outcome: { kind: 'delivered' }, replay: again };
+      if (again.rejected.some((e) => e.id === entry.id)) return { outcome: { kind: 'rejected', reason: 'the agent refused it' }, replay: again };
+      const reason = again.busy ? 'another cronbeat process is delivering the spool and takes it along' : 'the agent cannot be reached';
+      return { outcome: { kind: 'spooled', reason }, replay: { ...again, waiting: again.waiting.filter((e) => e.id !== entry.id) } };
+    }
     if (replay.waiting.some((entry) => entry.baseUrl === this.baseUrl)) {
       // The agent cannot take older pulses, so this one waits behind them to keep the order.
       this.spool.append(this.baseUrl, pulse, sentAt);
-      return { outcome: { kind: 'spooled', reason: 'older pulses for this agent are still waiting' }, replay };
+      return { outcome: { kind: 'spooled', reason: 'the agent cannot be reached' }, replay };
     }
     const outcome = await sendPulse(this.baseUrl, pulse);
     if (outcome.kind === 'ok') return { outcome: { kind: 'delivered' }, replay };

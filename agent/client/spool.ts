@@ -76,33 +76,44 @@ export class Spool {
   }
 
   /**
-   * Offers every waiting entry, oldest first, to `send`. An entry `send` cannot deliver now
-   * stays; `send` keeps the order by answering `unreachable` for later entries of the same
-   * agent. With `waitMs`, waits that long for a replay running elsewhere; otherwise gives up
-   * at once and reports `busy`.
+   * Offers every waiting entry, oldest first, to `send`, including entries appended while the
+   * replay runs. An entry `send` cannot deliver now stays; `send` keeps the order by answering
+   * `unreachable` for later entries of the same agent. With `waitMs`, waits that long for a
+   * replay running elsewhere; otherwise gives up at once and reports `busy` (that replay then
+   * takes along what is appended meanwhile: it checks for new entries after letting go).
    */
   async replay(send: (entry: SpoolEntry) => Promise<ReplayVerdict>, waitMs = 0): Promise<ReplayResult> {
     const result: ReplayResult = { busy: false, delivered: [], rejected: [], waiting: [] };
     if (!existsSync(this.file)) return result;
-    const lock = waitMs > 0 ? await waitForLock(this.replayLock, waitMs) : tryLock(this.replayLock);
+    let lock = waitMs > 0 ? await waitForLock(this.replayLock, waitMs) : tryLock(this.replayLock);
     if (!lock) return { ...result, busy: true, waiting: this.pending() };
-    try {
-      for (const entry of this.pending()) {
-        const verdict = await send(entry);
-        if (verdict === 'unreachable') {
-          result.waiting.push(entry);
-          continue;
+    const offered = new Set<string>();
+    const unoffered = () => this.pending().filter((entry) => !offered.has(entry.id));
+    while (lock) {
+      try {
+        for (let batch = unoffered(); batch.length > 0; batch = unoffered()) {
+          for (const entry of batch) {
+            offered.add(entry.id);
+            const verdict = await send(entry);
+            if (verdict === 'unreachable') {
+              result.waiting.push(entry);
+              continue;
+            }
+            // Recorded before the next send, so a replay cut short here never sends this one again.
+            appendFileSync(this.sentFile, `${entry.id}\n`, { mode: 0o600 });
+            (verdict === 'delivered' ? result.delivered : result.rejected).push(entry);
+            lock.refresh();
+          }
         }
-        // Recorded before the next send, so a replay cut short here never sends this one again.
-        appendFileSync(this.sentFile, `${entry.id}\n`, { mode: 0o600 });
-        (verdict === 'delivered' ? result.delivered : result.rejected).push(entry);
-        lock.refresh();
+        if (result.waiting.length === 0) this.compact();
+      } finally {
+        lock.release();
       }
-      if (result.waiting.length === 0) this.compact();
-      return result;
-    } finally {
-      lock.release();
+      // A writer that found us busy appended after our last look: take it along, unless
+      // another replay has started and will.
+      lock = unoffered().length > 0 ? tryLock(this.replayLock) : null;
     }
+    return result;
   }
 
   /** Drops delivered entries from the file; only called by the replay lock's holder. */

@@ -1,0 +1,135 @@
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { runCli, tempFolder } from './cliHelpers';
+
+const fixtures = join(__dirname, 'fixtures');
+let agent: TestAgent;
+
+beforeAll(async () => {
+  agent = await startTestAgent();
+});
+afterAll(() => agent.stop());
+
+async function monitors(): Promise<Array<{ name: string; schedule: string; timezone: string; token: string; duration: number }>> {
+  return (await agent.api('/api/monitors')).json();
+}
+
+describe('cronbeat crontab scan', () => {
+  it('lists the jobs of fixture files as JSON, with the user column of the system format', async () => {
+    const result = await runCli(['crontab', 'scan', '--json', '--file', join(fixtures, 'user.crontab'), '--system-file', join(fixtures, 'system.crontab')]);
+    expect(result.status).toBe(0);
+    const rows = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+    expect(rows.map((row) => [row.line, row.user === 'postgres' ? 'postgres' : '', row.schedule, row.status])).toContainEqual([8, 'postgres', '@weekly', 'monitorable']);
+    expect(rows.find((row) => row.schedule === '@reboot')).toMatchObject({ status: 'not monitorable' });
+    expect(rows.find((row) => row.status === 'invalid')).toMatchObject({ line: 14 });
+    expect(result.stdout).not.toContain('hunter2');
+    expect(result.stdout).not.toContain('topsecret');
+  });
+
+  it('prints a table by default', async () => {
+    const result = await runCli(['crontab', 'scan', '--file', join(fixtures, 'user.crontab')]);
+    expect(result.stdout.split('\n')[0]).toMatch(/^SOURCE\s+LINE\s+USER\s+SCHEDULE\s+TIMEZONE\s+STATUS\s+COMMAND$/);
+    expect(result.stdout).toContain('--password=***');
+  });
+});
+
+describe('cronbeat crontab discover', () => {
+  it('creates one monitor per job, rewrites the file with a backup, and changes nothing the second time', async () => {
+    const folder = tempFolder();
+    const file = join(folder, 'crontab');
+    copyFileSync(join(fixtures, 'user.crontab'), file);
+    const original = readFileSync(file, 'utf8');
+    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder, TZ: 'Asia/Tokyo' };
+
+    const dry = await runCli(['crontab', 'discover', '--file', file, '--dry-run'], { env });
+    expect(dry.status).toBe(0);
+    expect(dry.stdout).toMatch(/Would create 5 monitors/);
+    expect(readFileSync(file, 'utf8')).toBe(original);
+    expect(await monitors()).toHaveLength(0);
+
+    const first = await runCli(['crontab', 'discover', '--file', file, '--duration', '15'], { env });
+    expect(first.stderr).toBe('');
+    expect(first.status).toBe(0);
+    const created = await monitors();
+    expect(created.map((m) => [m.name, m.schedule, m.timezone, m.duration])).toEqual([
+      ['/usr/local/bin/sync-mail.sh', '*/15 * * * *', 'Asia/Tokyo', 15],
+      ['cd /srv/app && ./backup.sh --password=***', '0 3 * * *', 'Asia/Tokyo', 15],
+      ['curl -fsS https://user:***@reports.example.com/run?token=*** -o /tmp/report', '30 6 * * MON-FRI', 'Europe/Paris', 15],
+      ['/usr/bin/find /tmp -mtime +7 -delete', '0 0 * * *', 'Europe/Paris', 15],
+      ['mail -s "Monthly report" root', '0 9 1 * *', 'Europe/Paris', 15],
+    ]);
+
+    const rewritten = readFileSync(file, 'utf8').split('\n');
+    expect(rewritten[5]).toBe(`*/15 * * * * ${process.execPath} ${join(__dirname, '../../dist/cronbeat.cjs')} run --url ${agent.url} ${created[0].token} -- /usr/local/bin/sync-mail.sh`);
+    expect(rewritten[11]).toMatch(/ -- \/bin\/bash -c 'mail -s "Monthly report" root'%Hello,%%The report is ready: 100\\% done.%$/);
+    expect(rewritten[10]).toBe('@reboot /usr/local/bin/start-tunnel');
+    const backups = readdirSync(folder).filter((name) => name.startsWith('.crontab.cronbeat-backup-'));
+    expect(backups).toHaveLength(1);
+    expect(readFileSync(join(folder, backups[0]), 'utf8')).toBe(original);
+
+    const second = await runCli(['crontab', 'discover', '--file', file], { env });
+    expect(second.status).toBe(0);
+    expect(second.stdout).toMatch(/5 jobs already run through cronbeat/);
+    expect(second.stdout).toMatch(/Nothing to do/);
+    expect(await monitors()).toHaveLength(5);
+    expect(readFileSync(file, 'utf8')).toBe(rewritten.join('\n'));
+    expect(readdirSync(folder).filter((name) => name.startsWith('.crontab.cronbeat-backup-'))).toHaveLength(1);
+  });
+
+  it('asks for an API token in one line', async () => {
+    const result = await runCli(['crontab', 'discover', '--file', join(fixtures, 'user.crontab')], { env: { CRONBEAT_URL: agent.url } });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe('cronbeat: An API token is needed: set CRONBEAT_API_TOKEN (make one with `cronbeat token create`) or pass --token.\n');
+  });
+});
+
+describe('cronbeat crontab watch', () => {
+  it('alerts exactly once for an edited line, and never again after a restart', async () => {
+    const created = await agent.api('/api/servers', { method: 'POST', json: { name: 'web 1', ip_address: '10.0.0.7', identifier: 'web-1' } });
+    expect(created.status).toBe(201);
+    const folder = tempFolder();
+    const file = join(folder, 'crontab');
+    copyFileSync(join(fixtures, 'system.crontab'), file);
+    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
+    const watchOnce = () => runCli(['crontab', 'watch', '--server', 'web-1', '--once', '--system-file', file], { env });
+    const serverAlerts = async () => {
+      const page = (await (await agent.api('/api/notifications?per_page=100')).json()) as { data: Array<{ data: Record<string, unknown> }> };
+      return page.data.filter((n) => n.data.type === 'server').map((n) => n.data);
+    };
+
+    const baseline = await watchOnce();
+    expect(baseline.status).toBe(0);
+    expect(baseline.stdout).toMatch(/watching 4 cron jobs of 3 users on web-1/);
+    expect(await serverAlerts()).toEqual([]);
+
+    writeFileSync(file, readFileSync(file, 'utf8').replace('PGPASSWORD=topsecret pg_dumpall', 'PGPASSWORD=topsecret pg_dumpall --clean'));
+    const edited = await watchOnce();
+    expect(edited.status).toBe(0);
+    expect(await watchOnce()).toMatchObject({ status: 0 });
+    const alerts = await serverAlerts();
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({ username: 'postgres', server_identifier: 'web-1', command: '@weekly PGPASSWORD=*** pg_dumpall --clean | gzip > /var/backups/pg.sql.gz' });
+  });
+
+  it('keeps an alert on disk while the API is down and delivers it once when it is back', async () => {
+    const folder = tempFolder();
+    const file = join(folder, 'crontab');
+    writeFileSync(file, '0 1 * * * /a.sh\n');
+    const down = { CRONBEAT_URL: 'http://127.0.0.1:9', CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
+    const up = { ...down, CRONBEAT_URL: agent.url };
+    await agent.api('/api/servers', { method: 'POST', json: { name: 'db', ip_address: '10.0.0.8', identifier: 'db-1' } });
+    const watchOnce = (env: Record<string, string>) => runCli(['crontab', 'watch', '--server', 'db-1', '--once', '--file', file], { env });
+
+    expect((await watchOnce(down)).status).toBe(0); // baseline: nothing to send
+    writeFileSync(file, '0 1 * * * /a.sh\n0 2 * * * /b.sh\n');
+    const failed = await watchOnce(down);
+    expect(failed.status).toBe(1);
+    expect(failed.stdout).toMatch(/1 alert waiting/);
+    expect((await watchOnce(up)).status).toBe(0);
+    expect((await watchOnce(up)).status).toBe(0);
+    const page = (await (await agent.api('/api/notifications?per_page=100')).json()) as { data: Array<{ data: Record<string, unknown> }> };
+    expect(page.data.filter((n) => n.data.server_identifier === 'db-1').map((n) => n.data.command)).toEqual(['0 2 * * * /b.sh']);
+  });
+});

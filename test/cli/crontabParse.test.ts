@@ -1,0 +1,132 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { maskSecrets, monitorNameFor } from '../../agent/cli/crontab/mask';
+import { jobsOf, parseCrontab, splitPercent, type CronJob } from '../../agent/cli/crontab/parse';
+import { monitoredToken, rewriteJobLine } from '../../agent/cli/crontab/rewrite';
+import { diffSnapshots, snapshotJobs } from '../../agent/cli/crontab/snapshot';
+
+const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name), 'utf8');
+
+describe('parseCrontab on a user crontab', () => {
+  const lines = parseCrontab(fixture('user.crontab'), 'user');
+  const jobs = jobsOf(lines);
+  const at = (line: number) => jobs.find((job) => job.line === line)!;
+
+  it('tells comments, blank lines, environment lines and jobs apart', () => {
+    expect(lines.map((line) => line.kind)).toEqual([
+      'comment', 'env', 'env', 'env', 'blank', 'job', 'job', 'env', 'job', 'job', 'job', 'job', 'comment', 'invalid', 'blank',
+    ]);
+    expect(lines[3]).toMatchObject({ kind: 'env', name: 'PATH', value: '/usr/local/bin:/usr/bin:/bin' });
+  });
+
+  it('keeps the command as written, after the five fields', () => {
+    expect(at(7)).toMatchObject({ schedule: '0 3 * * *', user: null, command: 'cd /srv/app && ./backup.sh --password=hunter2 > /dev/null 2>&1', shell: '/bin/bash', timezone: null });
+  });
+
+  it('applies CRON_TZ to the lines below it', () => {
+    expect(at(6).timezone).toBeNull();
+    expect(at(9)).toMatchObject({ timezone: 'Europe/Paris', schedule: '30 6 * * MON-FRI' });
+  });
+
+  it('translates macros to five fields and marks @reboot as not monitorable', () => {
+    expect(at(10)).toMatchObject({ written: '@daily', schedule: '0 0 * * *', unmonitorable: null });
+    expect(at(11)).toMatchObject({ written: '@reboot', schedule: '' });
+    expect(at(11).unmonitorable).toMatch(/@reboot/);
+  });
+
+  it('splits the command at the first unescaped % and feeds the rest to stdin', () => {
+    expect(at(12)).toMatchObject({ shellCommand: 'mail -s "Monthly report" root', stdin: 'Hello,\n\nThe report is ready: 100% done.\n' });
+    expect(splitPercent('date +\\%Y-\\%m-\\%d')).toEqual({ shellCommand: 'date +%Y-%m-%d', stdin: null });
+  });
+
+  it('reports a line cron would reject', () => {
+    expect(lines[13]).toMatchObject({ kind: 'invalid', reason: 'schedule "61 * * * *" is not a valid cron expression' });
+  });
+});
+
+describe('parseCrontab on a system crontab', () => {
+  const jobs = jobsOf(parseCrontab(fixture('system.crontab'), 'system'));
+
+  it('reads the user column, with tabs, after fields and after macros', () => {
+    expect(jobs.map((job) => [job.user, job.schedule])).toEqual([
+      ['root', '17 * * * *'],
+      ['root', '25 6 * * *'],
+      ['postgres', '0 0 * * 0'],
+      ['www-data', '0 0 1 * *'],
+    ]);
+    expect(jobs[0].command).toBe('cd / && run-parts --report /etc/cron.hourly');
+  });
+
+  it('takes TZ as the zone when no CRON_TZ is set', () => {
+    expect(jobs.every((job) => job.timezone === 'America/New_York')).toBe(true);
+  });
+});
+
+describe('secret masking', () => {
+  it.each([
+    ['backup.sh --password=hunter2', 'backup.sh --password=***'],
+    ['backup.sh --password hunter2 --fast', 'backup.sh --password *** --fast'],
+    ['PGPASSWORD=topsecret pg_dumpall', 'PGPASSWORD=*** pg_dumpall'],
+    ['curl https://user:s3cret@example.com/x', 'curl https://user:***@example.com/x'],
+    ['curl "https://example.com/hook?token=abc123&x=1"', 'curl "https://example.com/hook?token=***&x=1"'],
+    ['curl https://hc-ping.com/5b7f0e8e-1c8a-4f3e-9d3a-2f6c1b0a9e7d', 'curl https://hc-ping.com/***'],
+    ['curl -H "Authorization: Bearer eyJhbGciOi.x" https://api', 'curl -H "Authorization: Bearer ***" https://api'],
+    ['mysqldump -uroot -pS3cr3t app', 'mysqldump -uroot -p*** app'],
+    ['aws s3 sync /data s3://bucket --key AKIAIOSFODNN7EXAMPLE12', 'aws s3 sync /data s3://bucket --key ***'],
+    ['/usr/local/bin/backup-database-daily.sh /var/backups', '/usr/local/bin/backup-database-daily.sh /var/backups'],
+  ])('%s', (command, masked) => {
+    expect(maskSecrets(command)).toBe(masked);
+  });
+
+  it('names a monitor after the masked command without redirections to /dev/null', () => {
+    expect(monitorNameFor('cd /srv/app && ./backup.sh --password=hunter2 > /dev/null 2>&1')).toBe('cd /srv/app && ./backup.sh --password=***');
+    expect(monitorNameFor('x'.repeat(300))).toHaveLength(120);
+  });
+});
+
+describe('rewriting a line through cronbeat run', () => {
+  const invocation = { cronbeat: '/usr/bin/node /opt/cronbeat.cjs', url: null };
+  const job = (text: string, format: 'user' | 'system' = 'user') => jobsOf(parseCrontab(text, format))[0] as CronJob;
+
+  it('passes a plain command as it is and keeps the schedule as written', () => {
+    expect(rewriteJobLine(job('@daily /usr/bin/find /tmp -delete'), 'T', invocation)).toBe('@daily /usr/bin/node /opt/cronbeat.cjs run T -- /usr/bin/find /tmp -delete');
+  });
+
+  it('runs shell syntax through the crontab SHELL, quoted, and keeps the user column and the % stdin outside', () => {
+    const text = "SHELL=/bin/bash\n0 9 1 * *\troot  echo 'it''s' | mail -s hi root%body\\%%more";
+    expect(rewriteJobLine(job(text, 'system'), 'T', { ...invocation, url: 'http://10.0.0.5:8787' })).toBe(
+      "0 9 1 * *\troot  /usr/bin/node /opt/cronbeat.cjs run --url http://10.0.0.5:8787 T -- /bin/bash -c 'echo '\\''it'\\'''\\''s'\\'' | mail -s hi root'%body\\%%more",
+    );
+  });
+
+  it('recognises a line that already runs through cronbeat', () => {
+    const line = rewriteJobLine(job('*/5 * * * * cd /x && make'), '0b7c9a4e-2f7d-4c1e-9d8a-5e6f7a8b9c0d', invocation);
+    expect(monitoredToken(job(line).shellCommand)).toBe('0b7c9a4e-2f7d-4c1e-9d8a-5e6f7a8b9c0d');
+    expect(monitoredToken('cronbeat run --url http://x:1 TOK -- true')).toBe('TOK');
+    expect(monitoredToken('/usr/local/bin/backup.sh')).toBeNull();
+  });
+});
+
+describe('snapshot differences', () => {
+  const snap = (text: string) => snapshotJobs('/etc/crontab', null, parseCrontab(text, 'system'));
+  const before = snap('0 3 * * * root /backup.sh --password=a\n*/5 * * * * www /poll.sh\n');
+
+  it('sees an edited line as one altered job, masked', () => {
+    expect(diffSnapshots(before, snap('0 3 * * * root /backup.sh --password=b\n*/5 * * * * www /poll.sh\n'))).toEqual([
+      { kind: 'altered', user: 'root', text: '0 3 * * * /backup.sh --password=***', previous: '0 3 * * * /backup.sh --password=***' },
+    ]);
+  });
+
+  it('sees nothing when only the order or comments change', () => {
+    expect(diffSnapshots(before, snap('# moved\n*/5 * * * * www /poll.sh\n0 3 * * * root /backup.sh --password=a\n'))).toEqual([]);
+  });
+
+  it('sees added and removed jobs of different users', () => {
+    const after = snap('0 3 * * * root /backup.sh --password=a\n@hourly postgres /vacuum.sh\n');
+    expect(diffSnapshots(before, after).map((c) => [c.kind, c.user, c.text])).toEqual([
+      ['removed', 'www', '*/5 * * * * /poll.sh'],
+      ['added', 'postgres', '@hourly /vacuum.sh'],
+    ]);
+  });
+});
