@@ -25,6 +25,7 @@ export function engineFixture(createdAt: number) {
 
   return {
     store,
+    events,
     notifier,
     announced,
     scheduler,
