@@ -70,6 +70,7 @@ export function certificateRepository(db: Db) {
        reminder_days = @reminderDays, next_check_at = @nextCheckAt, updated_at = @now
      WHERE id = @id AND ${LIVE}`,
   );
+  const postpone = db.prepare(`UPDATE ssl_certificates SET next_check_at = ? WHERE id = ? AND ${LIVE}`);
   const softDelete = db.prepare(
     `UPDATE ssl_certificates SET deleted_at = @now, updated_at = @now WHERE id = @id AND company_id = @companyId AND ${LIVE}`,
   );
@@ -100,6 +101,10 @@ export function certificateRepository(db: Db) {
     /** Returns false when the certificate was deleted meanwhile (the result is dropped). */
     recordCheck(result: CheckResult): boolean {
       return record.run(result).changes === 1;
+    },
+    /** Moves the next check without recording anything (a failure waiting to be confirmed). */
+    postpone(id: number, nextCheckAt: number): void {
+      postpone.run(nextCheckAt, id);
     },
     /** Returns false when there was no such live certificate. */
     delete(companyId: number, id: number, now: number): boolean {

@@ -2,16 +2,19 @@ import type { CertificateRepository, CertificateRow } from '../../db/certificate
 import type { Db } from '../../db/open';
 import type { notificationRepository } from '../../db/notifications';
 import type { CheckObservation } from '../../domain/certificates';
-import { classifyCertificate, decideNotification } from '../../domain/certificates';
-import { NOTIFICATION_KINDS } from '../../domain/notificationKinds';
 import type { AgentEvents } from '../events';
 import type { Notifier } from '../notifier';
 import type { CertificateCheck } from './checker';
-import { describeEvent, notificationData, type CertificateSnapshot } from './messages';
+import { recordCheck } from './record';
 
 export const CHECK_INTERVAL_MS = 6 * 60 * 60 * 1000;
 export const MAX_CONCURRENT_CHECKS = 4;
 const POLL_MS = 60_000;
+/**
+ * A scheduled check that suddenly cannot connect is tried again this much later before anyone
+ * is told: after sleep the network is often not back yet, and a blip is not news.
+ */
+export const CONFIRM_UNREACHABLE_MS = 5 * 60_000;
 /** Due certificates taken per poll; the rest wait for the next one. */
 const BATCH = 100;
 
@@ -30,17 +33,22 @@ export interface CertificateSchedulerOptions {
 interface Job {
   promise: Promise<CertificateRow | null>;
   resolve(row: CertificateRow | null): void;
+  /** Asked for by someone waiting for the answer (API), not by the clock. */
+  urgent: boolean;
 }
 
 /**
  * Checks every live certificate when it is due (at creation, then every 6 hours) and on
- * demand, at most 4 at once. Checks are network I/O on their own timer, so a slow host holds
+ * demand, at most 4 at once. A scheduled check that newly cannot connect is confirmed 5 minutes
+ * later before it counts; an on-demand one counts at once. Checks are network I/O on their own timer, so a slow host holds
  * one of the 4 slots for at most the checker's timeout and never the monitor loop.
  */
 export class CertificateScheduler {
   private readonly jobs = new Map<number, Job>();
   private readonly queue: number[] = [];
   private readonly inFlight = new Set<AbortController>();
+  /** Certificates whose scheduled check just failed to connect, awaiting the confirming check. */
+  private readonly unconfirmed = new Set<number>();
   private running = 0;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -87,15 +95,25 @@ export class CertificateScheduler {
 
   private enqueue(id: number, urgent: boolean): Promise<CertificateRow | null> {
     const existing = this.jobs.get(id);
-    if (existing) return existing.promise;
+    if (existing) {
+      if (urgent && !existing.urgent) this.promote(id, existing);
+      return existing.promise;
+    }
     if (this.stopped) return Promise.resolve(null);
     let resolve!: Job['resolve'];
     const promise = new Promise<CertificateRow | null>((r) => (resolve = r));
-    this.jobs.set(id, { promise, resolve });
+    this.jobs.set(id, { promise, resolve, urgent });
     if (urgent) this.queue.unshift(id);
     else this.queue.push(id);
     this.pump();
     return promise;
+  }
+
+  /** A scheduled check someone now waits for: to the front of the queue, and no confirmation delay. */
+  private promote(id: number, job: Job): void {
+    job.urgent = true;
+    const queued = this.queue.indexOf(id);
+    if (queued > 0) this.queue.unshift(...this.queue.splice(queued, 1));
   }
 
   private pump(): void {
@@ -115,6 +133,12 @@ export class CertificateScheduler {
     }
   }
 
+  private needsConfirmation(row: CertificateRow, observation: CheckObservation): boolean {
+    const job = this.jobs.get(row.id);
+    const wasReachable = row.status !== 'unreachable' && row.status !== 'pending';
+    return !observation.reachable && wasReachable && !job?.urgent && !this.unconfirmed.has(row.id);
+  }
+
   private settle(id: number, row: CertificateRow | null): void {
     this.jobs.get(id)?.resolve(row);
     this.jobs.delete(id);
@@ -127,71 +151,18 @@ export class CertificateScheduler {
     this.inFlight.add(controller);
     try {
       const observation = await this.options.checker.check(row.hostname, row.port, controller.signal);
-      return this.stopped ? null : this.record(id, observation);
+      if (this.stopped) return null;
+      const now = this.options.clock();
+      if (this.needsConfirmation(row, observation)) {
+        this.unconfirmed.add(id);
+        this.options.store.certificates.postpone(id, now + CONFIRM_UNREACHABLE_MS);
+        return this.options.store.certificates.findLive(id);
+      }
+      this.unconfirmed.delete(id);
+      return recordCheck(this.options, id, observation, now, this.intervalMs);
     } finally {
       this.inFlight.delete(controller);
     }
-  }
-
-  /** Stores one check's outcome and, in the same transaction, the notification it deserves. */
-  private record(id: number, observation: CheckObservation): CertificateRow | null {
-    const { store, events, notifier } = this.options;
-    const now = this.options.clock();
-    const outcome = store.db.transaction(() => {
-      const row = store.certificates.findLive(id);
-      if (!row) return null;
-      const { status, lastError } = classifyCertificate(observation, row.warn_days, now);
-      const seen = observation.reachable ? observation.certificate : null;
-      const decision = decideNotification(
-        { status: row.status, fingerprintSha256: row.fingerprint_sha256, reminderDays: row.reminder_days },
-        { status, fingerprintSha256: seen?.fingerprintSha256 ?? null, expiresAt: seen?.expiresAt ?? null },
-        now,
-      );
-      // An unreachable host keeps showing the last certificate it served.
-      const certificate = seen ?? {
-        expiresAt: row.expires_at,
-        validFrom: row.valid_from,
-        issuer: row.issuer,
-        subject: row.subject,
-        fingerprintSha256: row.fingerprint_sha256,
-      };
-      store.certificates.recordCheck({
-        id,
-        status,
-        ...certificate,
-        lastError,
-        reminderDays: decision.reminderDays,
-        now,
-        nextCheckAt: now + this.intervalMs,
-      });
-      if (!decision.event) return { row, notification: null, popup: null };
-      const snapshot: CertificateSnapshot = {
-        id,
-        hostname: row.hostname,
-        port: row.port,
-        status,
-        expiresAt: certificate.expiresAt,
-        issuer: certificate.issuer,
-        lastCheckedAt: now,
-        lastError,
-      };
-      const notification = store.notifications.create({
-        companyId: row.company_id,
-        type: NOTIFICATION_KINDS.sslCertificate.type,
-        data: notificationData(snapshot, decision.event, now),
-        now,
-      });
-      const popup = decision.popup ? describeEvent(snapshot, decision.event, now) : null;
-      return { row, notification, popup };
-    })();
-    if (!outcome) return null;
-    const companyId = outcome.row.company_id;
-    events.emit({ type: 'certificate.changed', companyId, certificateId: id });
-    if (outcome.notification) {
-      events.emit({ type: 'notification.created', companyId, notificationId: outcome.notification.id });
-    }
-    if (outcome.popup) notifier.show({ title: outcome.popup.title, body: outcome.popup.description, route: '/certificates' });
-    return store.certificates.findLive(id);
   }
 }
 

@@ -5,7 +5,7 @@ import { openStore, type Store } from '../../../agent/db/store';
 import { DAY_MS } from '../../../agent/domain/certificates';
 import { AgentEvents, type AgentEvent } from '../../../agent/engine/events';
 import { TlsCertificateChecker, type CertificateCheck } from '../../../agent/engine/certificates/checker';
-import { CHECK_INTERVAL_MS, CertificateScheduler } from '../../../agent/engine/certificates/scheduler';
+import { CHECK_INTERVAL_MS, CONFIRM_UNREACHABLE_MS, CertificateScheduler } from '../../../agent/engine/certificates/scheduler';
 import { RecordingNotifier } from '../../helpers/recordingNotifier';
 import { tempDir, TIMESTAMP } from '../../helpers/testAgent';
 import { closedPort, daysFromNow, makeCa, makeLeaf, startSilentServer, startTlsServer, type RunningServer, type TestCa } from './tls-fixtures';
@@ -200,6 +200,37 @@ describe('CertificateScheduler', () => {
     expect(down.fingerprint_sha256).toBe(seen.fingerprint_sha256);
     expect(down.expires_at).toBe(seen.expires_at);
     expect(notifier.take().map((p) => p.title)).toEqual([expect.stringMatching(/^Certificate check failed: /)]);
+  });
+
+  it('confirms a scheduled check that suddenly cannot connect 5 minutes later before telling', async () => {
+    const server = await tlsServer();
+    const { id } = watch(server.port);
+    await scheduler.checkDue();
+    await server.close();
+    now += CHECK_INTERVAL_MS;
+    const suspect = (await scheduler.checkDue())[0]!;
+    expect(suspect).toMatchObject({ status: 'valid', next_check_at: now + CONFIRM_UNREACHABLE_MS });
+    expect(notifications()).toHaveLength(1);
+    now += CONFIRM_UNREACHABLE_MS;
+    const confirmed = (await scheduler.checkDue())[0]!;
+    expect(confirmed).toMatchObject({ id, status: 'unreachable', last_error: 'Connection refused' });
+    expect(notifications().map((n) => n.data.status)).toEqual(['valid', 'unreachable']);
+    expect(notifier.take()).toHaveLength(1);
+  });
+
+  it('drops a suspicion when the host answers again', async () => {
+    const leaf = makeLeaf({ ca });
+    const server = await startTlsServer(leaf);
+    const { id } = watch(server.port);
+    await scheduler.checkDue();
+    await server.close();
+    now += CHECK_INTERVAL_MS;
+    await scheduler.checkDue();
+    const back = await startTlsServer(leaf, server.port);
+    servers.push(back);
+    now += CONFIRM_UNREACHABLE_MS;
+    expect((await scheduler.checkDue())[0]).toMatchObject({ id, status: 'valid', next_check_at: now + CHECK_INTERVAL_MS });
+    expect(notifications()).toHaveLength(1);
   });
 
   it('checks what is due, and only that', async () => {

@@ -92,14 +92,14 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-function listen(server: net.Server): Promise<RunningServer> {
+function listen(server: net.Server, port = 0): Promise<RunningServer> {
   const sockets = new Set<net.Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
   return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
       resolve({
         port: (server.address() as net.AddressInfo).port,
         close: () =>
@@ -112,12 +112,12 @@ function listen(server: net.Server): Promise<RunningServer> {
   });
 }
 
-/** A real TLS server on 127.0.0.1 serving `leaf`; `current` can be swapped to simulate a renewal. */
-export async function startTlsServer(leaf: Leaf): Promise<RunningServer & { serve(next: Leaf): void }> {
+/** A real TLS server on 127.0.0.1 (a free port unless given) serving `leaf`; serve() swaps it, as a renewal does. */
+export async function startTlsServer(leaf: Leaf, port = 0): Promise<RunningServer & { serve(next: Leaf): void }> {
   const server = tls.createServer({ key: leaf.keyPem, cert: leaf.certPem });
   server.on('tlsClientError', () => {}); // clients that reject us or hang up are expected
   server.on('secureConnection', (socket) => socket.end());
-  const running = await listen(server);
+  const running = await listen(server, port);
   return { ...running, serve: (next) => server.setSecureContext({ key: next.keyPem, cert: next.certPem }) };
 }
 

@@ -1,0 +1,77 @@
+import type { CertificateRow } from '../../db/certificates';
+import type { CheckObservation } from '../../domain/certificates';
+import { classifyCertificate, decideNotification } from '../../domain/certificates';
+import { NOTIFICATION_KINDS } from '../../domain/notificationKinds';
+import type { CertificateSchedulerOptions } from './scheduler';
+import { describeEvent, notificationData, type CertificateSnapshot } from './messages';
+
+type RecordContext = Pick<CertificateSchedulerOptions, 'store' | 'events' | 'notifier'>;
+
+/**
+ * Stores one check's outcome and, in the same transaction, the notification it deserves; then
+ * tells live views and shows the popup, if any. Returns the updated row, or null when the
+ * certificate was deleted meanwhile (the outcome is dropped).
+ */
+export function recordCheck(
+  { store, events, notifier }: RecordContext,
+  id: number,
+  observation: CheckObservation,
+  now: number,
+  intervalMs: number,
+): CertificateRow | null {
+  const outcome = store.db.transaction(() => {
+    const row = store.certificates.findLive(id);
+    if (!row) return null;
+    const { status, lastError } = classifyCertificate(observation, row.warn_days, now);
+    const seen = observation.reachable ? observation.certificate : null;
+    const decision = decideNotification(
+      { status: row.status, fingerprintSha256: row.fingerprint_sha256, reminderDays: row.reminder_days },
+      { status, fingerprintSha256: seen?.fingerprintSha256 ?? null, expiresAt: seen?.expiresAt ?? null },
+      now,
+    );
+    // An unreachable host keeps showing the last certificate it served.
+    const certificate = seen ?? {
+      expiresAt: row.expires_at,
+      validFrom: row.valid_from,
+      issuer: row.issuer,
+      subject: row.subject,
+      fingerprintSha256: row.fingerprint_sha256,
+    };
+    store.certificates.recordCheck({
+      id,
+      status,
+      ...certificate,
+      lastError,
+      reminderDays: decision.reminderDays,
+      now,
+      nextCheckAt: now + intervalMs,
+    });
+    if (!decision.event) return { row, notification: null, popup: null };
+    const snapshot: CertificateSnapshot = {
+      id,
+      hostname: row.hostname,
+      port: row.port,
+      status,
+      expiresAt: certificate.expiresAt,
+      issuer: certificate.issuer,
+      lastCheckedAt: now,
+      lastError,
+    };
+    const notification = store.notifications.create({
+      companyId: row.company_id,
+      type: NOTIFICATION_KINDS.sslCertificate.type,
+      data: notificationData(snapshot, decision.event, now),
+      now,
+    });
+    const popup = decision.popup ? describeEvent(snapshot, decision.event, now) : null;
+    return { row, notification, popup };
+  })();
+  if (!outcome) return null;
+  const companyId = outcome.row.company_id;
+  events.emit({ type: 'certificate.changed', companyId, certificateId: id });
+  if (outcome.notification) {
+    events.emit({ type: 'notification.created', companyId, notificationId: outcome.notification.id });
+  }
+  if (outcome.popup) notifier.show({ title: outcome.popup.title, body: outcome.popup.description, route: '/certificates' });
+  return store.certificates.findLive(id);
+}
