@@ -21,6 +21,7 @@ import { trayModel } from './trayModel';
 import { readTraySnapshot } from './agentSnapshot';
 import { TRAY_HINT, statusNotifierWatcherPresent, trayIsMissing } from './trayHint';
 import { DashboardWindow } from './dashboardWindow';
+import { useSqliteBinding } from './sqliteBinding';
 
 const log = (line: string) => console.log(`[cronbeat] ${line}`);
 /** A state change is drawn within this long; changes in a burst are drawn once. */
@@ -142,6 +143,8 @@ async function runDesktop(): Promise<void> {
       .finally(() => app.quit());
   });
 }
+
+useSqliteBinding(process.env.CRONBEAT_SQLITE_BINDING);
 
 // One data folder for the desktop app and the `cronbeat` CLI (CRONBEAT_DATA_DIR, else the OS's
 // per-user folder), so tokens made on the command line work here; Chromium's own files go below it.

@@ -3,7 +3,7 @@
  * Electron cannot run (printing why in one line). Bundled to dist/launch.cjs; plain Node, no Electron.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BUILD_STEPS, type BuildStep } from './builds';
 import { chooseLaunch, electronFailedAtStart, fallbackMessage, hasDisplay, isStale } from './decision';
@@ -78,20 +78,24 @@ function electronBinary(): string | null {
 
 /**
  * better-sqlite3 compiled for Electron's ABI, kept apart from the Node build that tests and the
- * headless agent use: a copy of the package under node_modules/.cache with Electron's prebuilt binary.
+ * headless agent use: a copy of the package under node_modules/.cache, given Electron's prebuilt
+ * binary (prebuild-install), else compiled against Electron's headers (@electron/rebuild).
  */
 function electronSqliteBinding(electronVersion: string): string | null {
-  const dir = join(root, 'node_modules', '.cache', 'cronbeat', `electron-${electronVersion}-${process.platform}-${process.arch}`, 'better-sqlite3');
+  const cacheRoot = join(root, 'node_modules', '.cache', 'cronbeat', `electron-${electronVersion}-${process.platform}-${process.arch}`);
+  const dir = join(cacheRoot, 'node_modules', 'better-sqlite3');
   const binding = join(dir, 'build', 'Release', 'better_sqlite3.node');
   if (existsSync(binding)) return binding;
   const source = join(root, 'node_modules', 'better-sqlite3');
   cpSync(source, dir, { recursive: true, filter: (path) => !path.startsWith(join(source, 'build')) });
+  writeFileSync(join(cacheRoot, 'package.json'), JSON.stringify({ private: true, dependencies: { 'better-sqlite3': '*' } }));
+  say('preparing better-sqlite3 for Electron (first start only)…');
+  const quiet = { stdio: 'ignore', timeout: 10 * 60_000 } as const;
   const prebuild = join(root, 'node_modules', 'prebuild-install', 'bin.js');
-  spawnSync(process.execPath, [prebuild, '--runtime', 'electron', '--target', electronVersion, '--arch', process.arch], {
-    cwd: dir,
-    stdio: 'ignore',
-    timeout: 5 * 60_000,
-  });
+  spawnSync(process.execPath, [prebuild, '--runtime', 'electron', '--target', electronVersion, '--arch', process.arch], { ...quiet, cwd: dir });
+  if (existsSync(binding)) return binding;
+  const rebuild = join(root, 'node_modules', '@electron', 'rebuild', 'lib', 'cli.js');
+  spawnSync(process.execPath, [rebuild, '--version', electronVersion, '--module-dir', cacheRoot, '--only', 'better-sqlite3', '--force'], { ...quiet, cwd: cacheRoot });
   return existsSync(binding) ? binding : null;
 }
 
@@ -154,7 +158,7 @@ function main(): void {
   const electronVersion = (JSON.parse(readFileSync(join(electronDir, 'package.json'), 'utf8')) as { version: string }).version;
   const binding = electronSqliteBinding(electronVersion);
   if (!binding) {
-    console.log(fallbackMessage('better-sqlite3 for Electron could not be downloaded'));
+    console.log(fallbackMessage('better-sqlite3 could not be built for Electron (it needs network once)'));
     runHeadless();
     return;
   }
