@@ -1,0 +1,50 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const chromiumMissing = !existsSync(CHROMIUM);
+export const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+/** The built dashboard; builds it once when `npm test` did not already. */
+export function builtRenderer(): string {
+  const dir = join(process.cwd(), 'dist', 'renderer');
+  if (!existsSync(join(dir, 'index.html'))) {
+    execFileSync(process.execPath, [join('node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], {
+      stdio: 'inherit',
+    });
+  }
+  return dir;
+}
+
+/** Saves a screenshot for people to look at (not compared: the test asserts on the page). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Fails when the page shows an error state the test did not expect. */
+export async function expectNoErrorState(page: Page): Promise<void> {
+  const errors = await page.locator('[data-testid="error-state"]').allInnerTexts();
+  expect(errors, 'error states on the page').toEqual([]);
+}
+
+/** Collects console errors and failed requests of the page, for assertions at the end. */
+export function watchPageProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  return problems;
+}
