@@ -26,13 +26,16 @@ export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
  */
 export class TlsCertificateChecker implements CertificateCheck {
   private readonly timeoutMs: number;
-  private readonly ca: string[] | undefined;
+  /** Built once: parsing a few hundred roots for every connection would cost more than the check. */
+  private readonly secureContext: tls.SecureContext;
 
   constructor(options: CheckerOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
     const extra = options.extraCa === undefined ? [] : [options.extraCa].flat();
-    // Node replaces the system roots when `ca` is given, so keep them alongside the extra ones.
-    this.ca = extra.length ? [...tls.rootCertificates, ...extra] : undefined;
+    const roots = machineRoots();
+    // Without anything to add on an older Node, its default store (which honours NODE_EXTRA_CA_CERTS) is it.
+    const ca = roots || extra.length ? [...(roots ?? tls.rootCertificates), ...extra] : undefined;
+    this.secureContext = tls.createSecureContext({ ca });
   }
 
   check(hostname: string, port: number, signal?: AbortSignal): Promise<CheckObservation> {
@@ -42,7 +45,7 @@ export class TlsCertificateChecker implements CertificateCheck {
         host: hostname,
         port,
         servername: isIP(hostname) ? undefined : hostname, // SNI must not carry an IP address
-        ca: this.ca,
+        secureContext: this.secureContext,
         rejectUnauthorized: false, // we judge the verdict ourselves instead of failing the connection
         checkServerIdentity: (host, cert) => (hostnameError = tls.checkServerIdentity(host, cert)),
       });
@@ -117,4 +120,22 @@ function readDetails(cert: X509Certificate): CertificateDetails {
 /** Node gives "C=US\nO=Let's Encrypt\nCN=R3"; show it the way browsers do: "CN=R3, O=Let's Encrypt, C=US". */
 function distinguishedName(multiline: string): string {
   return multiline.split('\n').filter(Boolean).reverse().join(', ');
+}
+
+type CaGetter = (type: 'default' | 'system') => string[];
+
+/**
+ * The roots a browser on this machine would trust, as far as this Node can tell: its bundled
+ * Mozilla roots and NODE_EXTRA_CA_CERTS, plus the operating system's store where Node can read it
+ * (getCACertificates, Node 22.15+, as in the desktop app). Null on an older Node, which can only
+ * use its default store.
+ */
+function machineRoots(): string[] | null {
+  const getCACertificates = (tls as unknown as { getCACertificates?: CaGetter }).getCACertificates;
+  if (!getCACertificates) return null;
+  try {
+    return [...new Set([...getCACertificates('default'), ...getCACertificates('system')])];
+  } catch {
+    return getCACertificates('default'); // no readable system store
+  }
 }
