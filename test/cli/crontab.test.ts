@@ -1,8 +1,11 @@
 import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { runCli, tempFolder } from './cliHelpers';
+import { closedPort, runCli, tempFolder } from './cliHelpers';
+
+// Every test starts real node processes, several seconds' worth on a busy 2-core machine.
+vi.setConfig({ testTimeout: 30_000 });
 
 const fixtures = join(__dirname, 'fixtures');
 let agent: TestAgent;
@@ -117,7 +120,7 @@ describe('cronbeat crontab watch', () => {
     const folder = tempFolder();
     const file = join(folder, 'crontab');
     writeFileSync(file, '0 1 * * * /a.sh\n');
-    const down = { CRONBEAT_URL: 'http://127.0.0.1:9', CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
+    const down = { CRONBEAT_URL: `http://127.0.0.1:${await closedPort()}`, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
     const up = { ...down, CRONBEAT_URL: agent.url };
     await agent.api('/api/servers', { method: 'POST', json: { name: 'db', ip_address: '10.0.0.8', identifier: 'db-1' } });
     const watchOnce = (env: Record<string, string>) => runCli(['crontab', 'watch', '--server', 'db-1', '--once', '--file', file], { env });
