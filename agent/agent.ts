@@ -1,7 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './api/app';
+import { httpServerOptions, type HttpTimeouts } from './api/httpTimeouts';
+import { redactingLog } from './api/redact';
+import { lockDataFolder, type DataFolderLock } from './db/lock';
+import { ensurePrivateFile, makeDataFolderPrivate } from './db/privateFolder';
 import { databaseFile } from './db/dataDir';
 import { openStore, type Store } from './db/store';
 import { AgentEvents } from './engine/events';
@@ -25,6 +28,8 @@ export interface AgentOptions {
   certificateChecks?: CheckerOptions;
   /** The built dashboard to serve at "/"; default: dist/renderer next to the bundle or in the repository. */
   rendererDir?: string;
+  /** Limits on slow clients; defaults in DEFAULT_HTTP_TIMEOUTS. */
+  timeouts?: Partial<HttpTimeouts>;
 }
 
 export interface RunningAgent {
@@ -43,18 +48,20 @@ export interface RunningAgent {
 export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const { dataDir, host = '127.0.0.1', port = 8787 } = options;
   const clock = options.clock ?? Date.now;
-  const log = options.log ?? ((line: string) => console.error(line));
+  const log = redactingLog(options.log ?? ((line: string) => console.error(line)));
   const notifier = options.notifier ?? silentNotifier;
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const store = openStore(databaseFile(dataDir), clock());
+  makeDataFolderPrivate(dataDir);
+  const lock = lockDataFolder(dataDir);
+  const store = openStoreHoldingLock(lock, databaseFile(dataDir), clock());
   const events = new AgentEvents();
   const checker = new TlsCertificateChecker(options.certificateChecks);
   const certificateChecks = new CertificateScheduler({ store, events, notifier, clock, log, checker });
-  const server = createServer(createApp({ store, events, clock, log, notifier, certificateChecks, rendererDir: options.rendererDir }).callback());
+  const server = createServer(httpServerOptions(options.timeouts), createApp({ boundHost: host, store, events, clock, log, notifier, certificateChecks, rendererDir: options.rendererDir }).callback());
   try {
     await listen(server, port, host);
   } catch (error) {
     store.close();
+    lock.release();
     throw error;
   }
   const stopMonitorLoop = startMonitorLoop({
@@ -81,8 +88,20 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       await stopServer(server);
       await certificateChecks.stop();
       store.close();
+      lock.release();
     },
   };
+}
+
+/** Opens the database once the folder is ours; a refused database frees the folder again. */
+function openStoreHoldingLock(lock: DataFolderLock, file: string, now: number): Store {
+  try {
+    ensurePrivateFile(file);
+    return openStore(file, now);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

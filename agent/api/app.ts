@@ -3,6 +3,8 @@ import type Router from '@koa/router';
 import { requireToken } from './auth';
 import type { ApiDeps } from './deps';
 import { errorMiddleware } from './errorMiddleware';
+import { hostGuard } from './hostGuard';
+import { corsPolicy } from './cors';
 import { HttpError } from './errors';
 import { serverRoutes } from './routes/servers';
 import { monitorRoutes } from './routes/monitors';
@@ -16,6 +18,8 @@ import { staticFiles } from './routes/static';
 export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
   /** The built dashboard served at "/"; default: dist/renderer next to the bundle or in the repository. */
   rendererDir?: string;
+  /** The address the server is bound to; Host headers naming anything else are refused (hostGuard). */
+  boundHost?: string;
 };
 
 // One line per resource router; order only matters for routes that could match the same path.
@@ -27,6 +31,8 @@ export function createApp(options: AppOptions): Koa {
   const app = new Koa();
   app.silent = true;
   app.use(errorMiddleware(deps.log));
+  app.use(hostGuard(options.boundHost ?? '127.0.0.1'));
+  app.use(corsPolicy());
   app.use(async (ctx, next) => {
     await next();
     if (ctx.status === 404 && ctx.body == null) throw new HttpError(404, 'Not found.');

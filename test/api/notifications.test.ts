@@ -88,8 +88,9 @@ describe('notification pagination', () => {
   });
 
   it('uses the request Host header for its URLs', async () => {
-    const body = await getWithHost(`${agent.url}/api/notifications`, 'localhost:9999', tokens.get(1)!);
-    expect(JSON.parse(body).path).toBe('http://localhost:9999/api/notifications');
+    // localhost rather than the 127.0.0.1 of agent.url; another host is refused (DNS rebinding guard).
+    const body = await getWithHost(`${agent.url}/api/notifications`, `localhost:${agent.port}`, tokens.get(1)!);
+    expect(JSON.parse(body).path).toBe(`http://localhost:${agent.port}/api/notifications`);
   });
 
   it('shows each notification with the spec fields and types', async () => {

@@ -1,0 +1,61 @@
+import { hostname } from 'node:os';
+import type { Middleware } from 'koa';
+import { HttpError } from './errors';
+
+/*
+ * DNS rebinding guard. A hostile page can point its own domain at 127.0.0.1 and then talk to the
+ * agent as "same origin"; the browser still sends the hostile name in Host. So the agent answers
+ * only to names that mean this machine, with the port it listens on: localhost, 127.0.0.1, [::1],
+ * the address it was bound to, and (bound to a wildcard such as 0.0.0.0) the address the
+ * connection arrived on and this machine's host name. Pulse URLs are exempt: they answer any
+ * origin anyway (their token is the secret) and jobs on other servers may use any DNS name.
+ */
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+const WILDCARDS = new Set(['0.0.0.0', '::', '']);
+
+/** An address as it appears in a Host header: IPv6 in brackets, IPv4-mapped IPv6 unwrapped, lower case. */
+export function hostForm(address: string): string {
+  const plain = address.toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+  return plain.includes(':') ? `[${plain}]` : plain;
+}
+
+/** Splits a Host header into name and port (80 when absent, as HTTP says); null when malformed. */
+export function parseHostHeader(header: string): { name: string; port: number } | null {
+  const match = /^(\[[0-9a-f:.]+\]|[^:[\]\s]+)(?::(\d{1,5}))?$/i.exec(header.trim());
+  if (!match) return null;
+  return { name: match[1].toLowerCase().replace(/\.$/, ''), port: match[2] === undefined ? 80 : Number(match[2]) };
+}
+
+/** The names this agent answers to on a connection that arrived at `localAddress`, when bound to `boundHost`. */
+export function allowedHostNames(boundHost: string, localAddress: string | undefined): Set<string> {
+  const names = new Set(LOOPBACK_NAMES);
+  if (WILDCARDS.has(boundHost)) {
+    if (localAddress) names.add(hostForm(localAddress));
+    names.add(hostname().toLowerCase());
+  } else {
+    names.add(hostForm(boundHost));
+  }
+  return names;
+}
+
+export function isPulsePath(path: string): boolean {
+  return path.startsWith('/api/pulse/');
+}
+
+/** Refuses (421) a request whose Host is not this machine at the port the connection arrived on. */
+export function hostGuard(boundHost: string): Middleware {
+  const bound = boundHost.toLowerCase().replace(/^\[|\]$/g, '');
+  return async (ctx, next) => {
+    if (isPulsePath(ctx.path)) return next();
+    const { localAddress, localPort } = ctx.req.socket;
+    const host = parseHostHeader(ctx.req.headers.host ?? '');
+    if (!host || host.port !== localPort || !allowedHostNames(bound, localAddress).has(host.name)) {
+      throw new HttpError(
+        421,
+        `This agent does not answer to the host "${(ctx.req.headers.host ?? '').slice(0, 100)}". Use http://127.0.0.1:${localPort} or http://localhost:${localPort}.`,
+      );
+    }
+    return next();
+  };
+}

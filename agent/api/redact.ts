@@ -1,0 +1,20 @@
+/*
+ * Secrets never reach a log: API tokens (cb_…), Bearer credentials, monitor tokens in pulse URLs
+ * and one-time sign-in codes. Every log line of the agent goes through redactSecrets.
+ */
+
+const SECRETS: Array<[RegExp, string]> = [
+  [/\/api\/pulse\/[^/?#\s"']+/gi, '/api/pulse/[token]'],
+  [/\bcb_[A-Za-z0-9_-]+/g, 'cb_[redacted]'],
+  [/\b(Bearer\s+)\S+/gi, '$1[redacted]'],
+  [/\b(code["']?\s*[=:]\s*["']?)[A-Za-z0-9_-]+/gi, '$1[redacted]'],
+];
+
+export function redactSecrets(line: string): string {
+  return SECRETS.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), line);
+}
+
+/** Wraps a log function so that no line it writes carries a secret. */
+export function redactingLog(log: (line: string) => void): (line: string) => void {
+  return (line) => log(redactSecrets(line));
+}
