@@ -116,6 +116,19 @@ class FakeApp extends EventEmitter {
   getAppPath(): string {
     return '/opt/cronbeat-app';
   }
+  readonly paths = new Map<string, string>();
+  setPath(name: string, path: string): void {
+    this.paths.set(name, path);
+  }
+  getPath(name: string): string {
+    const path = this.paths.get(name) ?? (name === 'sessionData' ? this.paths.get('userData') : undefined);
+    if (!path) throw new Error(`No path ${name} in the Electron mock`);
+    return path;
+  }
+  whenReady(): Promise<void> {
+    return Promise.resolve();
+  }
+  setAppUserModelId = vi.fn();
 }
 export const app = new FakeApp();
 

@@ -1,0 +1,108 @@
+/**
+ * The whole main process (main/main.ts) against a real agent on a real port and real SQLite,
+ * with only Electron replaced by the mock: the window, the bridge, the tray following a failure.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { MenuItemConstructorOptions } from 'electron';
+
+vi.mock('electron', () => import('./electronMock'));
+const electron = await import('./electronMock');
+const { IpcChannel } = await import('../../main/ipcChannels');
+
+const dataDir = mkdtempSync(join(tmpdir(), 'cronbeat-desktop-'));
+const previousDataDir = process.env.CRONBEAT_DATA_DIR;
+// Holds 8787 when it is free, so the test never takes the well-known port (and proves the fallback).
+const blocker = createServer();
+
+async function until<T>(read: () => T | undefined | null | false, what: string, ms = 5000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = read();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function askSession(frameUrl: string, parent: unknown = null): unknown {
+  const event = { senderFrame: { url: frameUrl, parent }, returnValue: undefined as unknown };
+  electron.ipcMain.emit(IpcChannel.session, event);
+  return event.returnValue;
+}
+
+let origin: string;
+beforeAll(async () => {
+  await new Promise<void>((resolve) => {
+    blocker.once('error', () => resolve());
+    blocker.listen(8787, '127.0.0.1', () => resolve());
+  });
+  process.env.CRONBEAT_DATA_DIR = dataDir;
+  await import('../../main/main');
+  const window = await until(() => electron.createdWindows[0], 'the dashboard window');
+  const url = await until(() => window.loadURL.mock.calls[0]?.[0] as string | undefined, 'the window to load');
+  origin = new URL(url).origin;
+});
+
+afterAll(async () => {
+  let prevented = false;
+  electron.app.emit('will-quit', { preventDefault: () => (prevented = true) });
+  expect(prevented).toBe(true);
+  await until(() => electron.app.quit.mock.calls.length > 0, 'the agent to stop');
+  blocker.close();
+  process.env.CRONBEAT_DATA_DIR = previousDataDir;
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the desktop app', () => {
+  it('serves the agent on a free port when 8787 is taken, keeps its data in the shared data folder, and opens the dashboard', () => {
+    expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(origin).not.toBe('http://127.0.0.1:8787');
+    expect(electron.app.getPath('userData')).toBe(dataDir);
+    const window = electron.createdWindows[0];
+    expect(window.loadURL).toHaveBeenCalledWith(`${origin}/#/`);
+    window.emit('ready-to-show');
+    expect(window.isVisible()).toBe(true);
+  });
+
+  it('gives the bridge a working token, only for its own page', async () => {
+    const session = askSession(`${origin}/#/`) as { apiBase: string; token: string };
+    expect(session.apiBase).toBe(origin);
+    const response = await fetch(`${origin}/api/monitors`, { headers: { Authorization: `Bearer ${session.token}` } });
+    expect(response.status).toBe(200);
+    expect(askSession('https://evil.example/')).toBeNull();
+    expect(askSession(`${origin}/`, { url: origin })).toBeNull();
+  });
+
+  it('turns the tray red within a second of a failure, with the monitor in the menu', async () => {
+    const { token } = askSession(`${origin}/#/`) as { token: string };
+    const tray = electron.FakeTray.created.at(-1)!;
+    expect(tray.image).toEqual({ path: expect.stringMatching(/tray-ok/) });
+    const created = await fetch(`${origin}/api/monitors`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'nightly backup', timezone: 'UTC', schedule: '0 2 * * *', duration: 30 }),
+    });
+    const monitor = (await created.json()) as { id: number; token: string };
+    const failedAt = Date.now();
+    expect((await fetch(`${origin}/api/pulse/${monitor.token}/fail`, { method: 'POST' })).status).toBe(200);
+    await until(() => (tray.image as { path: string }).path.includes('tray-failed'), 'the red tray', 1000);
+    expect(Date.now() - failedAt).toBeLessThan(1000);
+    expect(tray.tooltip).toBe('Cronbeat: 1 failed');
+    const menu = tray.menu!.template as MenuItemConstructorOptions[];
+    const entry = menu.find((item) => item.label === 'nightly backup')!;
+    (entry.click as () => void)();
+    expect(electron.createdWindows[0].loadURL).toHaveBeenLastCalledWith(`${origin}/#/monitors/${monitor.id}`);
+
+    expect((await fetch(`${origin}/api/pulse/${monitor.token}`)).status).toBe(200);
+    await until(() => (tray.image as { path: string }).path.includes('tray-ok'), 'the tray back to ok', 1000);
+  });
+
+  it('raises a native popup for the failure, which opens the monitor', () => {
+    const popup = electron.FakeNotification.created.find((n) => n.options.title.includes('nightly backup'));
+    expect(popup?.shown).toBe(true);
+  });
+});
