@@ -1,9 +1,20 @@
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createSignInLink } from '../../agent/api/routes/session';
 import { createScheduler } from '../../agent/engine/scheduler';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { builtRenderer, chromiumMissing, CHROMIUM, expectNoErrorState, launchChromium, screenshot, watchPageProblems } from './browser';
+
+/** A port nothing listens on (a certificate check there is refused at once). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 if (chromiumMissing) console.warn(`Skipping the dashboard's end-to-end tests: ${CHROMIUM} is not installed (apt-get install chromium).`);
 
@@ -168,6 +179,24 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     await page.goto(`${agent.url}/#/servers`);
     await page.getByRole('link', { name: 'Backup box' }).click();
     await expect.poll(() => page.locator('tbody tr').count()).toBe(24);
+  });
+
+  it('watches a certificate: add, check now, delete', async () => {
+    const closedPort = await freePort();
+    await page.goto(`${agent.url}/#/certificates`);
+    await page.getByText('No certificates watched').waitFor();
+    await page.getByLabel('Hostname').fill('127.0.0.1');
+    await page.getByLabel('Port').fill(String(closedPort));
+    await page.getByRole('button', { name: 'Add' }).click();
+    const row = page.locator('tbody tr', { hasText: `127.0.0.1:${closedPort}` });
+    await row.locator('[data-status="unreachable"]').waitFor();
+    await row.getByRole('button', { name: 'Check now' }).click();
+    await row.getByRole('button', { name: 'Check now' }).waitFor();
+    await expectNoErrorState(page);
+    await screenshot(page, 'certificates-unreachable');
+    await row.getByRole('button', { name: 'Delete 127.0.0.1' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete certificate' }).click();
+    await page.getByText('No certificates watched').waitFor();
   });
 
   it('shows the overview, certificates and settings without errors', async () => {

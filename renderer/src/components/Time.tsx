@@ -1,12 +1,19 @@
 import { formatLocal, formatRelative, utcTitle } from '../lib/format';
+import { useNow } from '../lib/now';
 
-/** A time in the viewer's zone, with the UTC time on hover. `relative` adds "3 min ago". */
-export function Time(props: { value: string | null | undefined; relative?: boolean; empty?: string }) {
+/**
+ * A time in the viewer's zone, with the UTC time on hover. `relative` shows "3 min ago"; `past`
+ * says the time cannot be in the future (a run, a notification), so a clock on the agent's
+ * machine running ahead of this one shows "just now" rather than "in 2 min".
+ */
+export function Time(props: { value: string | null | undefined; relative?: boolean; past?: boolean; empty?: string }) {
   const { value } = props;
+  const now = Math.max(useNow(), Date.now());
   if (!value) return <span className="muted">{props.empty ?? '—'}</span>;
+  const ahead = props.past && new Date(value).getTime() > now;
   return (
     <time dateTime={value} title={utcTitle(value)}>
-      {props.relative ? formatRelative(value) : formatLocal(value)}
+      {props.relative ? (ahead ? 'just now' : formatRelative(value, now)) : formatLocal(value, new Date(now))}
       {props.relative ? <span className="sr-only"> ({formatLocal(value)})</span> : null}
     </time>
   );

@@ -105,7 +105,7 @@ export function CertificatesScreen() {
                       </td>
                       <td className="cell-issuer">{c.issuer ?? <span className="muted">—</span>}</td>
                       <td>
-                        <Time value={c.last_checked_at} relative empty="Not yet" />
+                        <Time value={c.last_checked_at} relative past empty="Not yet" />
                       </td>
                       <td className="cell-actions">
                         <button type="button" className="button button-small" disabled={checking === c.id} onClick={() => checkNow(c.id)}>

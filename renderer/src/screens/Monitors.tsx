@@ -151,7 +151,7 @@ function MonitorTable(props: { monitors: Monitor[] }) {
                 <Time value={monitor.next_due_at} relative empty={monitor.is_alerted ? 'Paused until a pulse' : '—'} />
               </td>
               <td>
-                <Time value={monitor.last_run_at} relative />
+                <Time value={monitor.last_run_at} relative past />
               </td>
               <td className="numeric">
                 <LastDuration monitor={monitor} />

@@ -42,7 +42,7 @@ export function NotificationList(props: { notifications: AppNotification[] }) {
               <div className="notification-description">{n.data.description}</div>
             </div>
             <div className="notification-time">
-              <Time value={n.created_at} relative />
+              <Time value={n.created_at} relative past />
             </div>
           </li>
         );

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { redeemSignInCode, verifyToken } from '../api/endpoints';
 import { navigate } from '../lib/router';
 
@@ -16,7 +16,7 @@ function redeemOnce(code: string) {
 
 export function SignInScreen(props: { code: string | null; signedIn: boolean; onSignedIn: (token: string) => void }) {
   const { code, onSignedIn } = props;
-  const [codeError, setCodeError] = useState<string | null>(null);
+  const [codeError, setCodeError] = useState<ReactNode>(null);
   const [token, setToken] = useState('');
   const [tokenError, setTokenError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -33,9 +33,14 @@ export function SignInScreen(props: { code: string | null; signedIn: boolean; on
       (error: Error) => {
         if (!current) return;
         setCodeError(
-          error.message.includes('reach')
-            ? error.message
-            : 'This sign-in link has expired or was already used. Run `cronbeat serve` again for a new one, or paste an API token below.',
+          error.message.includes('reach') ? (
+            error.message
+          ) : (
+            <>
+              This sign-in link has expired or was already used. Restart <code>cronbeat serve</code> for a new one, or paste an API
+              token below.
+            </>
+          ),
         );
       },
     );
