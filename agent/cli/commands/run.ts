@@ -56,15 +56,23 @@ function runJob(command: string[]): Promise<JobResult> {
     const child = spawn(command[0], command.slice(1), { stdio: ['inherit', 'pipe', 'pipe'] });
     const forward = (signal: NodeJS.Signals) => child.kill(signal);
     for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
-    const passThrough = (from: Readable, to: NodeJS.WriteStream) =>
+    const passThrough = (from: Readable, to: NodeJS.WriteStream) => {
+      // A reader that went away (`cronbeat run … | head`) must not stop or kill the job:
+      // its output is still read, and kept for the pulse.
+      let broken = false;
+      to.on('error', () => {
+        broken = true;
+        from.resume();
+      });
       from.on('data', (chunk: Buffer) => {
         tail.push(chunk);
         // Slow readers of our output slow the job down instead of filling memory.
-        if (!to.write(chunk)) {
+        if (!broken && !to.write(chunk)) {
           from.pause();
           to.once('drain', () => from.resume());
         }
       });
+    };
     passThrough(child.stdout!, process.stdout);
     passThrough(child.stderr!, process.stderr);
 
