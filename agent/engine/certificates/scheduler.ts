@@ -64,8 +64,16 @@ export class CertificateScheduler {
 
   /** Starts polling for due certificates, at once (catching up after a restart or sleep) and then every minute. */
   start(): void {
-    void this.checkDue();
-    this.timer = setInterval(() => void this.checkDue(), this.options.pollMs ?? POLL_MS);
+    const poll = () => {
+      try {
+        void this.checkDue();
+      } catch (error) {
+        // A busy or closing database must not take the agent down; the next poll tries again.
+        this.log(`certificate checks: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    };
+    poll();
+    this.timer = setInterval(poll, this.options.pollMs ?? POLL_MS);
     this.timer.unref();
   }
 

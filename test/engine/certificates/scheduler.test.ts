@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openStore, type Store } from '../../../agent/db/store';
 import { DAY_MS } from '../../../agent/domain/certificates';
 import { AgentEvents, type AgentEvent } from '../../../agent/engine/events';
@@ -231,6 +231,29 @@ describe('CertificateScheduler', () => {
     now += CONFIRM_UNREACHABLE_MS;
     expect((await scheduler.checkDue())[0]).toMatchObject({ id, status: 'valid', next_check_at: now + CHECK_INTERVAL_MS });
     expect(notifications()).toHaveLength(1);
+  });
+
+  it('starts by catching up on what became due while it was not running', async () => {
+    const { id } = watch((await tlsServer()).port);
+    scheduler.start();
+    await vi.waitFor(() => expect(store.certificates.find(1, id)!.status).toBe('valid'));
+  });
+
+  it('logs instead of crashing when the database cannot be read', () => {
+    const lines: string[] = [];
+    const broken = new CertificateScheduler({
+      store,
+      checker: new TlsCertificateChecker(),
+      notifier,
+      events: new AgentEvents(),
+      clock: () => now,
+      log: (line) => lines.push(line),
+    });
+    store.close();
+    expect(() => broken.start()).not.toThrow();
+    expect(lines).toEqual([expect.stringMatching(/^certificate checks: .*database connection is not open/)]);
+    void broken.stop();
+    store = openStore(join(dir, 'cronbeat.sqlite'), now); // for afterEach
   });
 
   it('checks what is due, and only that', async () => {
