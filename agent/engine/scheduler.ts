@@ -8,6 +8,8 @@ import { announceTransition, recordTransition, type RecordedTransition } from '.
 /** Most monitors one step fails; the rest wait for the next step, right after. */
 export const FAIL_BATCH = 500;
 
+type FailedMonitor = RecordedTransition & { afterGrace: boolean };
+
 /**
  * The alert side of the engine, as steps the loop calls with the current time.
  * Each step is one transaction whose cost grows with the monitors due, not with all monitors.
@@ -17,7 +19,7 @@ export function createScheduler(ctx: EngineContext) {
 
   const failBatch = store.db.transaction((now: number) => {
     const due = store.monitors.overdue(now, FAIL_BATCH + 1);
-    const failed: Array<RecordedTransition & { afterGrace: boolean }> = [];
+    const failed: FailedMonitor[] = [];
     for (const row of due.slice(0, FAIL_BATCH)) {
       const missed = nextDeadline(timingOf(row));
       if (!missed) continue;
@@ -39,20 +41,27 @@ export function createScheduler(ctx: EngineContext) {
     return due.length;
   });
 
+  // Failures of a burst larger than one batch, held until its last batch so the burst makes one set of popups.
+  let burst: FailedMonitor[] = [];
+
   return {
     /**
      * Fails every monitor whose due time is before `now` (at most FAIL_BATCH of them): alert
      * reason, notification, and popups (one each, or one summary for more than 3; failures
-     * after a resume grace always as one summary). Returns whether more are overdue.
+     * after a resume grace always as one summary). Returns whether more are overdue; popups
+     * wait for the call that leaves none, so a burst of any size makes one summary.
      */
     failOverdue(now: number): boolean {
       const { failed, more } = failBatch(now);
       for (const transition of failed) announceTransition(ctx, transition);
-      const popups = stepPopups(failed.filter((t) => !t.afterGrace));
-      const grace = gracePopup(failed.filter((t) => t.afterGrace));
+      burst.push(...failed);
+      if (more) return true;
+      const popups = stepPopups(burst.filter((t) => !t.afterGrace));
+      const grace = gracePopup(burst.filter((t) => t.afterGrace));
       if (grace) popups.push(grace);
+      burst = [];
       for (const popup of popups) notifier.show(popup);
-      return more;
+      return false;
     },
 
     /**

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { FAIL_BATCH } from '../../agent/engine/scheduler';
 import { at, engineFixture } from './engineFixture';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -210,5 +211,22 @@ describe('downtime grace', () => {
         route: '/monitors',
       },
     ]);
+  });
+});
+
+describe('bursts larger than one step', () => {
+  it('fails them over several steps, each failure once, with one summary popup at the end', () => {
+    fixture = engineFixture(at('2026-11-21T09:58:30Z'));
+    const total = FAIL_BATCH + 20;
+    fixture.store.db.transaction(() => {
+      for (let i = 0; i < total; i++) fixture.monitor({ name: `job-${i}`, schedule: '0 * * * *', duration: 5 });
+    })();
+    const now = at('2026-11-21T10:06:00Z');
+    expect(fixture.scheduler.failOverdue(now)).toBe(true);
+    expect(fixture.notifier.popups).toEqual([]);
+    expect(fixture.scheduler.failOverdue(now)).toBe(false);
+    expect(fixture.store.notifications.count(1)).toBe(total);
+    expect(fixture.notifier.popups).toHaveLength(1);
+    expect(fixture.notifier.popups[0].title).toBe(`${total} monitors failed`);
   });
 });
