@@ -42,6 +42,14 @@ export function relaunchCommand(env: NodeJS.ProcessEnv, execPath: string, packag
   return packaged ? [execPath] : [execPath, appPath];
 }
 
+/**
+ * Whether this launch came from the login item or autostart entry: the --hidden argument (Linux,
+ * Windows), or macOS's own flag since login items there take no arguments.
+ */
+export function launchedAtLogin(argv: string[], platform: string, macOpenedAtLogin: () => boolean): boolean {
+  return argv.includes(HIDDEN_ARG) || (platform === 'darwin' && macOpenedAtLogin());
+}
+
 /** "Start at login": login items on macOS and Windows, an XDG autostart entry on Linux. */
 export const startAtLogin = {
   isEnabled(): boolean {

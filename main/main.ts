@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { startAgent } from '../agent/agent';
 import { prepareDataDir } from '../agent/db/dataDir';
 import { DESKTOP_COMPANY_ID, issueDesktopToken, startOnPreferredPort } from './agentHost';
-import { HIDDEN_ARG, startAtLogin } from './autostart';
+import { launchedAtLogin, startAtLogin } from './autostart';
 import { guardSession } from './harden';
 import { IpcChannel, type SessionInfo } from './ipcChannels';
 import { isMuted, muteUntil, type MuteChoice } from './mute';
@@ -33,7 +33,7 @@ async function runDesktop(): Promise<void> {
   const assetsDir = join(app.getAppPath(), 'main', 'assets');
   const dataDir = app.getPath('userData');
   const settings = loadSettings(dataDir);
-  const startedHidden = process.argv.includes(HIDDEN_ARG);
+  const startedHidden = launchedAtLogin(process.argv, process.platform, () => app.getLoginItemSettings().wasOpenedAtLogin);
   if (process.platform === 'win32') app.setAppUserModelId('dev.cronbeat.app');
   if (process.platform === 'darwin') app.dock?.hide();
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 vi.mock('electron', () => import('./electronMock'));
 const electron = await import('./electronMock');
-const { HIDDEN_ARG, quoteExecArg, relaunchCommand, startAtLogin, xdgAutostartEntry, xdgAutostartFile } = await import('../../main/autostart');
+const { HIDDEN_ARG, launchedAtLogin, quoteExecArg, relaunchCommand, startAtLogin, xdgAutostartEntry, xdgAutostartFile } = await import('../../main/autostart');
 
 const realPlatform = process.platform;
 const setPlatform = (platform: string) => Object.defineProperty(process, 'platform', { value: platform });
@@ -38,6 +38,15 @@ describe('the XDG autostart entry', () => {
       '/repo/node_modules/electron/dist/electron',
       '/repo',
     ]);
+  });
+});
+
+describe('a launch at login', () => {
+  it('stays in the tray: --hidden on Linux and Windows, the login item flag on macOS', () => {
+    expect(launchedAtLogin(['/opt/cronbeat', HIDDEN_ARG], 'linux', () => false)).toBe(true);
+    expect(launchedAtLogin(['/opt/cronbeat'], 'linux', () => true)).toBe(false);
+    expect(launchedAtLogin(['/Applications/Cronbeat.app'], 'darwin', () => true)).toBe(true);
+    expect(launchedAtLogin(['/Applications/Cronbeat.app'], 'darwin', () => false)).toBe(false);
   });
 });
 

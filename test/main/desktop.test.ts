@@ -102,7 +102,11 @@ describe('the desktop app', () => {
   });
 
   it('raises a native popup for the failure, which opens the monitor', () => {
-    const popup = electron.FakeNotification.created.find((n) => n.options.title.includes('nightly backup'));
+    const popup = electron.FakeNotification.created.find((n) => /nightly backup/.test(`${n.options.title} ${n.options.body}`));
     expect(popup?.shown).toBe(true);
+    electron.createdWindows[0].hide();
+    popup!.emit('click');
+    expect(electron.createdWindows[0].loadURL).toHaveBeenLastCalledWith(expect.stringMatching(new RegExp(`^${origin}/#/monitors/\\d+$`)));
+    expect(electron.createdWindows[0].isVisible()).toBe(true);
   });
 });
