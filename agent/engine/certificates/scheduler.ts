@@ -40,8 +40,9 @@ interface Job {
 /**
  * Checks every live certificate when it is due (at creation, then every 6 hours) and on
  * demand, at most 4 at once. A scheduled check that newly cannot connect is confirmed 5 minutes
- * later before it counts; an on-demand one counts at once. Checks are network I/O on their own timer, so a slow host holds
- * one of the 4 slots for at most the checker's timeout and never the monitor loop.
+ * later before it counts; an on-demand one counts at once. Checks are network I/O on their own
+ * timer, so a slow host holds one of the 4 slots for at most the checker's timeout and never
+ * the monitor loop.
  */
 export class CertificateScheduler {
   private readonly jobs = new Map<number, Job>();
