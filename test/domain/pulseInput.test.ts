@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { describeMinutes, describeMoment } from '../../agent/domain/alertReason';
+import { applyPulse, type PulseState } from '../../agent/domain/pulseEffect';
+import { keptBody, PULSE_BODY_LIMIT, pulseAction, pulseTime } from '../../agent/domain/pulseInput';
+
+const t = (iso: string) => Date.parse(iso);
+
+describe('pulse path actions', () => {
+  it.each([
+    [undefined, { kind: 'success', exitCode: null }],
+    ['start', { kind: 'start', exitCode: null }],
+    ['fail', { kind: 'fail', exitCode: null }],
+    ['0', { kind: 'success', exitCode: 0 }],
+    ['1', { kind: 'fail', exitCode: 1 }],
+    ['255', { kind: 'fail', exitCode: 255 }],
+  ])('%s is %o', (segment, action) => {
+    expect(pulseAction(segment)).toEqual(action);
+  });
+
+  it.each(['256', '-1', '1.0', '1e2', 'abc', '', 'START', '0001'])('%s is refused', (segment) => {
+    expect(pulseAction(segment)).toBeNull();
+  });
+});
+
+describe('the time a pulse counts for', () => {
+  const now = t('2026-11-21T10:00:00Z');
+  it.each([
+    [undefined, now, 'no header'],
+    ['2026-11-21T09:00:00Z', t('2026-11-21T09:00:00Z'), 'an hour ago'],
+    ['2026-11-20T10:00:00Z', t('2026-11-20T10:00:00Z'), 'exactly 24 h ago'],
+    ['2026-11-20T09:59:59Z', now, 'more than 24 h ago'],
+    ['2026-11-21T10:00:01Z', now, 'in the future'],
+    ['yesterday', now, 'unreadable'],
+  ])('%s counts for %s (%s)', (header, expected) => {
+    expect(pulseTime(now, header)).toBe(expected);
+  });
+});
+
+describe('kept bodies', () => {
+  it('keeps a body that fits whole', () => {
+    expect(keptBody(Buffer.from('héllo'), 6)).toEqual({ body: 'héllo', truncated: false });
+  });
+
+  it('cuts a longer one at the limit, never inside a character, and says how much went', () => {
+    const text = 'a'.repeat(PULSE_BODY_LIMIT - 1) + 'é' + 'tail';
+    const raw = Buffer.from(text);
+    const { body, truncated } = keptBody(raw, raw.length);
+    expect(truncated).toBe(true);
+    expect(body).toBe(`${'a'.repeat(PULSE_BODY_LIMIT - 1)}\n[… 6 more bytes cut; Cronbeat keeps the first ${PULSE_BODY_LIMIT} bytes of a pulse body]`);
+  });
+});
+
+describe('texts for people', () => {
+  it.each([
+    [1, '1 min'], [5, '5 min'], [60, '1 h'], [90, '1 h 30 min'], [1440, '1 day'], [2 * 1440 + 180, '2 days 3 h'],
+  ])('%i minutes is "%s"', (minutes, text) => {
+    expect(describeMinutes(minutes)).toBe(text);
+  });
+
+  it('shows a moment in the zone and in UTC, with the UTC date when it differs', () => {
+    expect(describeMoment(t('2026-11-21T09:00:00Z'), 'Europe/Paris')).toBe('2026-11-21 10:00 Europe/Paris (09:00 UTC)');
+    expect(describeMoment(t('2026-11-21T03:00:00Z'), 'America/New_York')).toBe('2026-11-20 22:00 America/New_York (2026-11-21 03:00 UTC)');
+    expect(describeMoment(t('2026-11-21T00:00:00Z'), 'Asia/Kolkata')).toBe('2026-11-21 05:30 Asia/Kolkata (00:00 UTC)');
+    expect(describeMoment(t('2026-11-21T09:00:00Z'), 'UTC')).toBe('2026-11-21 09:00 UTC');
+  });
+});
+
+describe('what a pulse does to a monitor', () => {
+  const waiting: PulseState = {
+    schedule: '0 * * * *',
+    timezone: 'UTC',
+    durationMinutes: 5,
+    expectedRunAt: t('2026-11-21T10:00:00Z'),
+    runningSince: null,
+    runningRid: null,
+    isAlerted: false,
+    graceFrom: null,
+    lastRunAt: t('2026-11-21T09:00:00Z'),
+    alertReason: '',
+  };
+
+  it('moves the expected run past the run a success answers', () => {
+    const { state, transition } = applyPulse(waiting, { kind: 'success', at: t('2026-11-21T10:01:00Z'), rid: null, exitCode: null });
+    expect(transition).toBeNull();
+    expect(state.expectedRunAt).toBe(t('2026-11-21T11:00:00Z'));
+    expect(state.lastRunAt).toBe(t('2026-11-21T10:01:00Z'));
+  });
+
+  it('never moves the expected run back for a replayed old pulse', () => {
+    const { state } = applyPulse(waiting, { kind: 'success', at: t('2026-11-21T08:30:00Z'), rid: null, exitCode: null });
+    expect(state.expectedRunAt).toBe(waiting.expectedRunAt);
+    expect(state.lastRunAt).toBe(waiting.lastRunAt);
+  });
+
+  it('ends a resume grace with any pulse', () => {
+    const graced = { ...waiting, graceFrom: t('2026-11-21T12:00:00Z') };
+    expect(applyPulse(graced, { kind: 'start', at: t('2026-11-21T12:01:00Z'), rid: null, exitCode: null }).state.graceFrom).toBeNull();
+  });
+
+  it('leaves a failed monitor failed on a start, and recovers it on a success', () => {
+    const failed = { ...waiting, isAlerted: true, alertReason: 'Job reported failure' };
+    const started = applyPulse(failed, { kind: 'start', at: t('2026-11-21T12:00:00Z'), rid: 'x', exitCode: null });
+    expect(started).toMatchObject({ transition: null, state: { isAlerted: true, runningSince: t('2026-11-21T12:00:00Z') } });
+    const ended = applyPulse(started.state, { kind: 'success', at: t('2026-11-21T12:00:30Z'), rid: 'x', exitCode: 0 });
+    expect(ended).toMatchObject({ transition: 'recovered', pairedStartAt: t('2026-11-21T12:00:00Z') });
+    expect(ended.state).toMatchObject({ isAlerted: false, alertReason: '', runningSince: null, expectedRunAt: t('2026-11-21T13:00:00Z') });
+  });
+});
