@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const chromiumMissing = !existsSync(CHROMIUM);
@@ -31,20 +30,4 @@ export function builtRenderer(): string {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-}
-
-/** Fails when the page shows an error state the test did not expect. */
-export async function expectNoErrorState(page: Page): Promise<void> {
-  const errors = await page.locator('[data-testid="error-state"]').allInnerTexts();
-  expect(errors, 'error states on the page').toEqual([]);
-}
-
-/** Collects console errors and failed requests of the page, for assertions at the end. */
-export function watchPageProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  return problems;
 }

@@ -4,7 +4,23 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createSignInLink } from '../../agent/api/routes/session';
 import { createScheduler } from '../../agent/engine/scheduler';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, CHROMIUM, expectNoErrorState, launchChromium, screenshot, watchPageProblems } from './browser';
+import { builtRenderer, chromiumMissing, CHROMIUM, launchChromium, screenshot } from './browser';
+
+/** Fails when the page shows an error state the test did not expect. */
+export async function expectNoErrorState(page: Page): Promise<void> {
+  const errors = await page.locator('[data-testid="error-state"]').allInnerTexts();
+  expect(errors, 'error states on the page').toEqual([]);
+}
+
+/** Collects console errors and failed requests of the page, for assertions at the end. */
+export function watchPageProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  return problems;
+}
 
 /** A port nothing listens on (a certificate check there is refused at once). */
 function freePort(): Promise<number> {

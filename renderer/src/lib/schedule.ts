@@ -14,8 +14,10 @@ export function scheduleInWords(schedule: string, timezone?: string): string | n
   if (!hasFiveFields(schedule)) return null;
   try {
     let words = cronstrue.toString(schedule, { use24HourTimeFormat: true, throwExceptionOnParseError: true });
-    const [, , dayOfMonth, month, dayOfWeek] = schedule.trim().split(/\s+/);
-    if (/^At /.test(words) && dayOfMonth === '*' && month === '*' && dayOfWeek === '*') words += ', every day';
+    const [minute, hour, dayOfMonth, month, dayOfWeek] = schedule.trim().split(/\s+/);
+    // "At 02:00" alone reads as incomplete; cronstrue already says "every hour" and the like itself.
+    const fixedTime = /^\d+$/.test(minute!) && /^\d+$/.test(hour!);
+    if (fixedTime && dayOfMonth === '*' && month === '*' && dayOfWeek === '*') words += ', every day';
     return timezone ? `${words}, ${timezone}` : words;
   } catch {
     return null;

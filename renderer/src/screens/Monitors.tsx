@@ -147,10 +147,16 @@ function MonitorTable(props: { monitors: Monitor[] }) {
                 <div>{scheduleInWords(monitor.schedule, monitor.timezone) ?? monitor.schedule}</div>
                 <div className="cell-sub code">{monitor.schedule}</div>
               </td>
-              <td>
-                <Time value={monitor.next_due_at} relative empty={monitor.is_alerted ? 'Paused until a pulse' : '—'} />
+              <td className="cell-time">
+                {monitorStatus(monitor) === 'failed' ? (
+                  <span className="muted" title="A failed monitor waits for its next pulse">
+                    Paused
+                  </span>
+                ) : (
+                  <Time value={monitor.next_due_at} relative />
+                )}
               </td>
-              <td>
+              <td className="cell-time">
                 <Time value={monitor.last_run_at} relative past />
               </td>
               <td className="numeric">
