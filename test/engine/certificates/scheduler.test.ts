@@ -313,6 +313,29 @@ describe('CertificateScheduler', () => {
     await limited.stop();
   });
 
+  it('moves a scheduled check someone asks for to the front of the queue', async () => {
+    const real = new TlsCertificateChecker({ extraCa: ca.certPem, timeoutMs: 200 });
+    const started: number[] = [];
+    const recording: CertificateCheck = {
+      check(hostname, port, signal) {
+        started.push(port);
+        return real.check(hostname, port, signal);
+      },
+    };
+    const single = new CertificateScheduler({ store, checker: recording, notifier, events: new AgentEvents(), clock: () => now, concurrency: 1 });
+    const [first, second] = await Promise.all([startSilentServer(), startSilentServer()]);
+    servers.push(first, second);
+    const fast = await tlsServer();
+    watch(first.port, '127.0.0.1');
+    watch(second.port, '127.0.0.1');
+    const asked = watch(fast.port);
+    const scheduled = single.checkDue();
+    expect((await single.checkNow(asked.id))!.status).toBe('valid');
+    await scheduled;
+    expect(started).toEqual([first.port, fast.port, second.port]);
+    await single.stop();
+  });
+
   it('cancels checks under way when stopped', async () => {
     const silent = await startSilentServer();
     servers.push(silent);
