@@ -24,7 +24,7 @@ describe('pulse path actions', () => {
 
 describe('the time a pulse counts for', () => {
   const now = t('2026-11-21T10:00:00Z');
-  it.each([
+  it.each<[string | undefined, number, string]>([
     [undefined, now, 'no header'],
     ['2026-11-21T09:00:00Z', t('2026-11-21T09:00:00Z'), 'an hour ago'],
     ['2026-11-20T10:00:00Z', t('2026-11-20T10:00:00Z'), 'exactly 24 h ago'],
