@@ -2,7 +2,7 @@ import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { closedPort, runCli, tempFolder } from './cliHelpers';
+import { closedPort, finished, runCli, spawnCli, tempFolder } from './cliHelpers';
 
 // Every test starts real node processes, several seconds' worth on a busy 2-core machine.
 vi.setConfig({ testTimeout: 30_000 });
@@ -134,5 +134,30 @@ describe('cronbeat crontab watch', () => {
     expect((await watchOnce(up)).status).toBe(0);
     const page = (await (await agent.api('/api/notifications?per_page=100')).json()) as { data: Array<{ data: Record<string, unknown> }> };
     expect(page.data.filter((n) => n.data.server_identifier === 'db-1').map((n) => n.data.command)).toEqual(['0 2 * * * /b.sh']);
+  });
+
+  it('keeps watching every --interval until SIGTERM, then exits 0', async () => {
+    await agent.api('/api/servers', { method: 'POST', json: { name: 'app', ip_address: '10.0.0.9', identifier: 'app-1' } });
+    const folder = tempFolder();
+    const file = join(folder, 'crontab');
+    writeFileSync(file, '0 1 * * * /a.sh\n');
+    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
+    const child = spawnCli(['crontab', 'watch', '--server', 'app-1', '--interval', '1', '--file', file], { env });
+    const done = finished(child);
+    let output = '';
+    const printed = (pattern: RegExp) =>
+      new Promise<void>((seen) => {
+        const check = () => pattern.test(output) && seen();
+        child.stdout!.on('data', (chunk: Buffer | string) => {
+          output += String(chunk);
+          check();
+        });
+        check();
+      });
+    await printed(/watching 1 cron job/);
+    writeFileSync(file, '0 1 * * * /a.sh --all\n');
+    await printed(/altered for \S+: 0 1 \* \* \* \/a\.sh --all/);
+    child.kill('SIGTERM');
+    expect((await done).status).toBe(0);
   });
 });

@@ -65,8 +65,11 @@ export async function watch(options: WatchOptions): Promise<number> {
       if (options.once) return left === 0 ? 0 : 1;
       if (stopping) return 0;
       await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, options.intervalMs).unref();
+        const timer = setTimeout(resolve, options.intervalMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
       });
       if (stopping) return 0;
     }
