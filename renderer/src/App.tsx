@@ -72,7 +72,7 @@ export function App() {
   }
   return (
     <AppProvider credentials={credentials} desktop={Boolean(bridge)} onSignOut={signOut}>
-      <Layout path={route.path}>
+      <Layout path={route.path} search={route.query.toString()}>
         <Screen path={route.path} query={route.query} />
       </Layout>
     </AppProvider>

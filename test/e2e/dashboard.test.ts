@@ -143,7 +143,7 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     now += 3 * 60_000;
     failOverdue();
     // No reload: the event stream brings the failure.
-    await page.locator('[data-testid="monitor-status-text"]', { hasText: 'No pulse' }).waitFor({ timeout: 3000 });
+    await page.locator('[data-testid="monitor-status-text"]', { hasText: 'No pulse' }).waitFor({ timeout: 5000 });
     await page.locator('.status-card [data-status="failed"]').waitFor();
     await expectNoErrorState(page);
     await screenshot(page, 'monitor-detail-failed');
@@ -166,7 +166,7 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     now += 5_000;
     const pulse = await fetch(monitor.pulse_url, { method: 'POST', body: 'backup done: 42 files' });
     expect(pulse.status).toBe(200);
-    await page.getByText('Pulses are arriving on time.').waitFor({ timeout: 3000 });
+    await page.getByText('Pulses are arriving on time.').waitFor({ timeout: 5000 });
     await page.locator('summary', { hasText: 'backup done: 42 files' }).waitFor();
     await expectNoErrorState(page);
     await screenshot(page, 'monitor-detail');
@@ -236,6 +236,33 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     await page.getByTestId('tile-up').click();
     await expect.poll(() => page.url()).toContain('#/monitors?status=monitoring');
     expect(await page.locator('#monitor-status').inputValue()).toBe('monitoring');
+  });
+
+  it('is usable with the keyboard alone', async () => {
+    await page.goto(`${agent.url}/#/`);
+    await page.reload();
+    await expect.poll(() => heading().textContent()).toBe('Overview');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    // Skip link, brand, Overview, Monitors.
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Monitors');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heading().textContent()).toBe('Monitors');
+    // Focus moved into the new screen, so the next Tab reaches its controls.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.closest('main') !== null)).toBe(true);
+
+    await page.getByRole('link', { name: 'Every minute' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heading().textContent()).toBe('Every minute');
+    await page.getByRole('button', { name: 'Delete…' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    expect((await agent.api(`/api/monitors/${monitorId}`)).status).toBe(200);
   });
 
   it('fits 800×600 and follows a dark system theme', async () => {

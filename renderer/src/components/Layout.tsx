@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useApp } from '../lib/app-context';
 
 const sections = [
@@ -16,8 +16,22 @@ function isCurrent(section: string, path: string): boolean {
 
 const liveLabels = { live: 'Live', connecting: 'Connecting…', polling: 'Reconnecting…' } as const;
 
-export function Layout(props: { path: string; children: ReactNode }) {
+export function Layout(props: { path: string; search: string; children: ReactNode }) {
   const { liveState, desktop, signOut } = useApp();
+  const mainRef = useRef<HTMLElement>(null);
+  const location = `${props.path}?${props.search}`;
+  const firstLocation = useRef(location);
+
+  // A new screen starts at its top, and keyboard and screen-reader users land in it rather than
+  // staying on the link they followed (unless the screen focused a field of its own).
+  useEffect(() => {
+    if (location === firstLocation.current) return;
+    firstLocation.current = '';
+    window.scrollTo(0, 0);
+    const main = mainRef.current;
+    if (main && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
+  }, [location]);
+
   return (
     <div className="shell">
       <a className="skip-link" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>
@@ -51,7 +65,7 @@ export function Layout(props: { path: string; children: ReactNode }) {
           )}
         </div>
       </header>
-      <main id="main" tabIndex={-1} className="content">
+      <main id="main" tabIndex={-1} className="content" ref={mainRef}>
         {props.children}
       </main>
     </div>
