@@ -36,11 +36,62 @@ function switchedRecently(ms: number, timezone: string): boolean {
 }
 
 /**
+ * Remembered answers, because parsing and walking a schedule in a zone costs about a
+ * millisecond and every pulse asks several times about the same few runs. For each schedule
+ * and zone we keep the last stretch of time known to hold no run, with the run at its end
+ * (for nextRunAfter) or at its start (for previousRunBefore): any time inside gets the same
+ * answer. Only short stretches away from daylight-saving switches are kept, where the plain
+ * search is the one that runs; everything else is computed every time.
+ */
+interface RunFreeStretch {
+  /** No run strictly between `from` and `to`. */
+  from: number;
+  to: number;
+}
+const MAX_REMEMBERED_STRETCH_MS = 24 * HOUR;
+const MAX_REMEMBERED_SCHEDULES = 10_000;
+const nextRuns = new Map<string, RunFreeStretch>();
+const previousRuns = new Map<string, RunFreeStretch>();
+
+function remember(memo: Map<string, RunFreeStretch>, key: string, from: number, to: number, timezone: string): void {
+  if (to - from > MAX_REMEMBERED_STRETCH_MS) return;
+  // At most one switch fits in a day, so equal offsets at both ends (and a lookback before) mean none.
+  if (utcOffset(from - SWITCH_LOOKBACK_MS, timezone) !== utcOffset(to, timezone)) return;
+  if (memo.size >= MAX_REMEMBERED_SCHEDULES) memo.clear();
+  memo.set(key, { from, to });
+}
+
+/**
  * The first run strictly after `afterMs`. Null when the schedule has no such run (an
  * impossible date such as 31 April, or none within the parser's search range) or the
  * expression or zone is not understood.
  */
 export function nextRunAfter(schedule: string, timezone: string, afterMs: number): number | null {
+  const key = `${schedule}\n${timezone}`;
+  const known = nextRuns.get(key);
+  // The run ends the stretch: every time from its start up to the run answers that run.
+  if (known && known.from <= afterMs && afterMs < known.to) return known.to;
+  const run = computeNextRunAfter(schedule, timezone, afterMs);
+  if (run !== null) remember(nextRuns, key, known && known.to === run ? Math.min(known.from, afterMs) : afterMs, run, timezone);
+  return run;
+}
+
+/**
+ * The last run strictly before `beforeMs`. Null when there is none (see nextRunAfter).
+ * Right after a fall-back repeat this may name the repeated copy of a time that
+ * nextRunAfter skips; both anchor the same next run, which is all callers need.
+ */
+export function previousRunBefore(schedule: string, timezone: string, beforeMs: number): number | null {
+  const key = `${schedule}\n${timezone}`;
+  const known = previousRuns.get(key);
+  // The run starts the stretch: every time after it up to the stretch's end answers that run.
+  if (known && known.from < beforeMs && beforeMs <= known.to) return known.from;
+  const run = computePreviousRunBefore(schedule, timezone, beforeMs);
+  if (run !== null) remember(previousRuns, key, run, known && known.from === run ? Math.max(known.to, beforeMs) : beforeMs, timezone);
+  return run;
+}
+
+function computeNextRunAfter(schedule: string, timezone: string, afterMs: number): number | null {
   try {
     if (!switchedRecently(afterMs, timezone)) return iterator(schedule, timezone, afterMs).next().getTime();
     const runs = iterator(schedule, timezone, afterMs - SWITCH_LOOKBACK_MS);
@@ -53,12 +104,7 @@ export function nextRunAfter(schedule: string, timezone: string, afterMs: number
   }
 }
 
-/**
- * The last run strictly before `beforeMs`. Null when there is none (see nextRunAfter).
- * Right after a fall-back repeat this may name the repeated copy of a time that
- * nextRunAfter skips; both anchor the same next run, which is all callers need.
- */
-export function previousRunBefore(schedule: string, timezone: string, beforeMs: number): number | null {
+function computePreviousRunBefore(schedule: string, timezone: string, beforeMs: number): number | null {
   try {
     const previous = iterator(schedule, timezone, beforeMs).prev().getTime();
     if (!switchedRecently(beforeMs, timezone)) return previous;

@@ -1,0 +1,64 @@
+import autocannon from 'autocannon';
+import { quantile } from './stats';
+import { pulsePaths } from './tokens';
+
+/*
+ * The load generator, run in its own process so it never shares a CPU thread with the server it
+ * measures. Reads its job as JSON from argv[2], sends `amount` pulse GETs over `connections`
+ * kept-alive connections, cycling through the seeded monitors, and prints one JSON line: the rate, exact
+ * latency percentiles (from every response's own time, not autocannon's whole-ms histogram)
+ * and the status counts.
+ */
+export interface LoadJob {
+  url: string;
+  /** GET /api/pulse/{token} for seeded monitors 1..monitors, in turn. */
+  monitors: number;
+  connections: number;
+  amount: number;
+}
+
+export interface LoadResult {
+  sent: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  seconds: number;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+async function main(): Promise<void> {
+  const job = JSON.parse(process.argv[2]) as LoadJob;
+  const paths = pulsePaths(job.monitors);
+  let next = 0;
+  const latencies: number[] = [];
+  const instance = autocannon({
+    url: job.url,
+    connections: job.connections,
+    amount: job.amount,
+    timeout: 30,
+    requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }],
+  });
+  instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+    latencies.push(responseTime);
+  });
+  const result = await instance;
+  const ok = result['2xx'];
+  const output: LoadResult = {
+    sent: result.requests.sent,
+    ok,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    seconds: result.duration,
+    perSecond: latencies.length / result.duration,
+    p50Ms: quantile(latencies, 0.5),
+    p99Ms: quantile(latencies, 0.99),
+  };
+  console.log(JSON.stringify(output));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

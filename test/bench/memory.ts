@@ -1,0 +1,60 @@
+import { runLoad } from './load';
+import { PULSE_MONITORS } from './pulses';
+import { figure, type Figure } from './report';
+import { round } from './stats';
+
+export const MEMORY_PULSES = 1_000_000;
+const CHUNKS = 10;
+const CONNECTIONS = 50;
+
+export interface MemoryContext {
+  agentUrl: string;
+  /** The agent's resident memory now, in MB. */
+  rssMb(): number;
+  /** Pulses the agent has already taken (they count towards the million). */
+  alreadySent: number;
+  log(line: string): void;
+}
+
+/**
+ * Measurement 4, memory: pulses until the agent has taken MEMORY_PULSES in all, in CHUNKS equal
+ * runs, reading its RSS after each; then the RSS at the end and its growth over the last half.
+ */
+export async function measurePulseMemory({ agentUrl, rssMb, alreadySent, log }: MemoryContext): Promise<Figure[]> {
+  const startRss = rssMb();
+  const remaining = Math.max(0, MEMORY_PULSES - alreadySent);
+  const samples: Array<{ pulses: number; rss: number }> = [];
+  let pulses = alreadySent;
+  let notOk = 0;
+  for (let chunk = 0; chunk < CHUNKS; chunk++) {
+    const amount = Math.round(remaining / CHUNKS);
+    const result = await runLoad({ url: agentUrl, monitors: PULSE_MONITORS, connections: CONNECTIONS, amount });
+    pulses += result.sent;
+    notOk += result.non2xx + result.errors;
+    samples.push({ pulses, rss: rssMb() });
+    log(`${pulses.toLocaleString('en-US')} pulses: RSS ${round(samples.at(-1)!.rss, 1)} MB, ${Math.round(result.perSecond)}/s`);
+  }
+  const end = samples.at(-1)!;
+  const half = samples[Math.floor(samples.length / 2) - 1];
+  const peak = Math.max(...samples.map((s) => s.rss));
+  return [
+    figure({
+      section: '4',
+      name: `agent RSS after ${pulses.toLocaleString('en-US')} pulses`,
+      value: round(end.rss, 1),
+      unit: 'MB',
+      target: { below: 150 },
+      baseline: { name: 'before the million', value: round(startRss, 1) },
+      note: `peak ${round(peak, 1)} MB${notOk ? `; ${notOk} not 200` : ''}`,
+    }),
+    figure({
+      section: '4',
+      name: 'agent RSS growth over the last half of the million',
+      value: round(end.rss - half.rss, 1),
+      unit: 'MB',
+      target: { below: 5 },
+      baseline: { name: `RSS at ${half.pulses.toLocaleString('en-US')} pulses`, value: round(half.rss, 1) },
+      note: `samples: ${samples.map((s) => Math.round(s.rss)).join(', ')} MB`,
+    }),
+  ];
+}

@@ -1,0 +1,96 @@
+import Database from 'better-sqlite3';
+import { databaseFile } from '../../agent/db/dataDir';
+import { runLoad } from './load';
+import type { LoadResult } from './loadWorker';
+import { figure, type Figure } from './report';
+import { round } from './stats';
+
+export const PULSE_MONITORS = 1000;
+/** Pulses per level; enough for a stable rate, few enough to keep the run short. */
+const LEVELS = [
+  { connections: 1, amount: 5_000 },
+  { connections: 10, amount: 20_000 },
+  { connections: 50, amount: 30_000 },
+];
+
+export interface PulseContext {
+  agentUrl: string;
+  bareUrl: string;
+  dataDir: string;
+  log(line: string): void;
+}
+
+export interface PulseOutcome {
+  figures: Figure[];
+  /** Pulses sent to the agent, warm-up included. */
+  sent: number;
+}
+
+/**
+ * Measurement 1: pulses over loopback from a separate process at 1, 10 and 50 connections over
+ * PULSE_MONITORS monitors, each level next to the bare node:http server under the same load;
+ * then every pulse answered 200 must be in the run history.
+ */
+export async function measurePulses({ agentUrl, bareUrl, dataDir, log }: PulseContext): Promise<PulseOutcome> {
+  const load = (url: string, connections: number, amount: number) => runLoad({ url, monitors: PULSE_MONITORS, connections, amount });
+  // Warm-up: JIT, SQLite page cache, connection set-up.
+  const warm = await load(agentUrl, 10, 5_000);
+  await load(bareUrl, 10, 5_000);
+  let ok = warm.ok;
+  let sent = warm.sent;
+  const figures: Figure[] = [];
+  for (const { connections, amount } of LEVELS) {
+    const bare = await load(bareUrl, connections, amount);
+    const agent = await load(agentUrl, connections, amount);
+    ok += agent.ok;
+    sent += agent.sent;
+    log(`${connections} connections: agent ${describe(agent)}; bare ${describe(bare)}`);
+    const failures = agent.non2xx + agent.errors;
+    figures.push(
+      figure({
+        section: '1',
+        name: `pulses/s, ${connections} connection${connections > 1 ? 's' : ''}`,
+        value: Math.round(agent.perSecond),
+        unit: '/s',
+        target: connections === 50 ? { atLeastShareOfBaseline: 0.4 } : undefined,
+        baseline: { name: 'bare node:http', value: Math.round(bare.perSecond) },
+        note: `${round((agent.perSecond / bare.perSecond) * 100, 0)}% of bare; ${amount.toLocaleString('en-US')} pulses${failures ? `; ${failures} not 200` : ''}`,
+      }),
+      figure({
+        section: '1',
+        name: `pulse latency p99, ${connections} connection${connections > 1 ? 's' : ''}`,
+        value: round(agent.p99Ms),
+        unit: 'ms',
+        target: { below: 10 },
+        baseline: { name: 'bare node:http', value: round(bare.p99Ms) },
+        note: `p50 ${round(agent.p50Ms)} ms (bare ${round(bare.p50Ms)} ms)`,
+      }),
+    );
+  }
+  const stored = storedPulses(dataDir);
+  figures.push(
+    figure({
+      section: '1',
+      name: 'pulses answered 200 but missing from the run history',
+      value: Math.max(0, ok - stored),
+      unit: '',
+      target: { equals: 0 },
+      note: `${ok.toLocaleString('en-US')} answered 200, ${stored.toLocaleString('en-US')} stored`,
+    }),
+  );
+  return { figures, sent };
+}
+
+function describe(result: LoadResult): string {
+  return `${Math.round(result.perSecond)}/s p50 ${round(result.p50Ms)} ms p99 ${round(result.p99Ms)} ms${result.non2xx ? `, ${result.non2xx} non-2xx` : ''}`;
+}
+
+/** Rows in the run history, read from the agent's database while it runs (WAL lets a reader in). */
+export function storedPulses(dataDir: string): number {
+  const db = new Database(databaseFile(dataDir), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT count(*) FROM pulses').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}

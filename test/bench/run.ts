@@ -1,0 +1,146 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { measureCliRun } from './cliRun';
+import { closeConnections } from './httpClient';
+import { measureLists } from './lists';
+import { measurePulseMemory } from './memory';
+import { startAgentProcess, startBareServer, type Child } from './processes';
+import { measurePulses, PULSE_MONITORS } from './pulses';
+import { markdownTable, notMeasured, writeReport, type Figure } from './report';
+import { measureScheduler } from './scheduler';
+import { seedDatabase } from './seed';
+import { measureStartup } from './startup';
+import { msSince, round } from './stats';
+
+/*
+ * `npm run bench`: every measurement of issue 8 next to its target and a baseline taken in the
+ * same run, printed as a table and written to test-results/bench.json and bench.md.
+ * `npm run bench -- --only 1,3` runs some sections only. All data is seeded in a temporary
+ * folder (removed afterwards); every child gets that folder as HOME and data folder.
+ */
+
+const RESULTS_DIR = resolve(__dirname, '../../test-results');
+const BIG = { monitors: 100_000, monitorsOfCompany1: 10_000, servers: 10_000, notifications: 1_000_000 };
+const SMALL = { monitors: PULSE_MONITORS, monitorsOfCompany1: PULSE_MONITORS, servers: 0, notifications: 0 };
+
+type Log = (line: string) => void;
+
+/** Runs one measurement; a failure becomes "not measured" figures with the reason, and the run goes on. */
+async function attempt(figures: Figure[], log: Log, what: string, fallback: Figure[], measure: () => Promise<Figure[]>): Promise<void> {
+  log(what);
+  try {
+    figures.push(...(await measure()));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log(`${what} failed: ${error instanceof Error ? error.stack : message}`);
+    figures.push(...fallback.map((f) => ({ ...f, note: `failed: ${message}`.slice(0, 160) })));
+  }
+}
+
+async function withAgent<T>(dataDir: string, tempRoot: string, use: (agent: Child) => Promise<T>): Promise<T> {
+  const agent = await startAgentProcess(dataDir, tempRoot);
+  try {
+    return await use(agent);
+  } finally {
+    await agent.stop();
+  }
+}
+
+async function runAll(only: Set<string> | null, tempRoot: string, bare: Child, log: Log): Promise<Figure[]> {
+  const wanted = (id: string) => !only || only.has(id);
+  const figures: Figure[] = [];
+  const smallDir = join(tempRoot, 'small');
+  seedDatabase(smallDir, { ...SMALL, now: Date.now() });
+
+  // On 1,000 monitors: pulses (1), `cronbeat run` (5), then memory over a million pulses (4).
+  if (wanted('1') || wanted('5') || wanted('4')) {
+    await withAgent(smallDir, tempRoot, async (agent) => {
+      let sent = 0;
+      if (wanted('1')) {
+        await attempt(figures, log, '1. pulse ingestion', [notMeasured('1', 'pulse ingestion', '/s', { atLeastShareOfBaseline: 0.4 }, '')], async () => {
+          const outcome = await measurePulses({ agentUrl: agent.url, bareUrl: bare.url, dataDir: smallDir, log });
+          sent = outcome.sent;
+          return outcome.figures;
+        });
+      }
+      if (wanted('5')) {
+        await attempt(figures, log, '5. cronbeat run -- true', [notMeasured('5', '`cronbeat run -- true` end to end', 'ms', { below: 150 }, '')], () =>
+          measureCliRun(agent.url, smallDir, tempRoot),
+        );
+      }
+      if (wanted('4')) {
+        await attempt(figures, log, '4. memory over a million pulses', [notMeasured('4', 'agent RSS after 1,000,000 pulses', 'MB', { below: 150 }, '')], () =>
+          measurePulseMemory({ agentUrl: agent.url, rssMb: agent.rssMb, alreadySent: sent, log }),
+        );
+      }
+    });
+  }
+
+  // On 100,000 monitors, 10,000 servers and 1,000,000 notifications: start-up (4), lists (3), scheduler (2).
+  if (wanted('2') || wanted('3') || wanted('4')) {
+    log(`seeding ${BIG.monitors.toLocaleString('en-US')} monitors, ${BIG.servers.toLocaleString('en-US')} servers, ${BIG.notifications.toLocaleString('en-US')} notifications`);
+    const bigDir = join(tempRoot, 'big');
+    const { token } = seedDatabase(bigDir, { ...BIG, now: Date.now() });
+    if (wanted('4')) {
+      const emptyDir = join(tempRoot, 'empty');
+      seedDatabase(emptyDir, { monitors: 0, monitorsOfCompany1: 0, servers: 0, notifications: 0, now: Date.now() });
+      await attempt(figures, log, '4. agent start-up', [notMeasured('4', 'agent start to listening', 'ms', { below: 1000 }, '')], () =>
+        measureStartup(bigDir, emptyDir, tempRoot),
+      );
+    }
+    if (wanted('3')) {
+      await attempt(figures, log, '3. lists', [notMeasured('3', 'lists', 'ms', undefined, '')], () =>
+        withAgent(bigDir, tempRoot, (agent) => measureLists({ agentUrl: agent.url, bareUrl: bare.url, token })),
+      );
+    }
+    if (wanted('2')) {
+      await attempt(figures, log, '2. scheduler', [notMeasured('2', 'scheduler', 'ms', { below: 1 }, '')], () => measureScheduler(bigDir, smallDir, log));
+    }
+  }
+  return figures;
+}
+
+function parseOnly(argv: string[]): Set<string> | null {
+  const index = argv.indexOf('--only');
+  return index >= 0 ? new Set(argv[index + 1].split(',')) : null;
+}
+
+async function main(): Promise<void> {
+  const only = parseOnly(process.argv.slice(2));
+  const startedAt = new Date();
+  const start = process.hrtime.bigint();
+  const log: Log = (line) => console.error(`[bench ${round(msSince(start) / 1000, 1)} s] ${line}`);
+  const tempRoot = mkdtempSync(join(tmpdir(), 'cronbeat-bench-'));
+  log(`data in ${tempRoot}`);
+  let figures: Figure[];
+  const bare = await startBareServer(tempRoot);
+  try {
+    figures = await runAll(only, tempRoot, bare, log);
+  } finally {
+    closeConnections();
+    await bare.stop();
+    rmSync(tempRoot, { recursive: true, force: true });
+  }
+
+  figures.sort((a, b) => a.section.localeCompare(b.section));
+  const table = markdownTable(figures);
+  const seconds = round(msSince(start) / 1000, 1);
+  const machine = {
+    cpus: availableParallelism(),
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGb: round(totalmem() / 2 ** 30, 1),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
+  const summary = `Machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.platform}. Whole run: ${seconds} s.`;
+  console.log(`${table}\n\n${summary}`);
+  writeReport(join(RESULTS_DIR, 'bench.json'), { startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(), seconds, machine, figures });
+  writeFileSync(join(RESULTS_DIR, 'bench.md'), `${table}\n\n${summary}\n`);
+  log(`figures written to ${join(RESULTS_DIR, 'bench.json')} and bench.md`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
