@@ -22,7 +22,7 @@ afterAll(() => {
 describe('npm start without a display', () => {
   it('says why in one line, runs the headless agent with its sign-in link, and stops on Ctrl-C', async () => {
     await build({ entryPoints: [join(root, 'main/launch/run.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: join(project, 'dist/launch.cjs'), logLevel: 'silent' });
-    const env = { ...process.env, CRONBEAT_DATA_DIR: dataDir };
+    const env: NodeJS.ProcessEnv = { ...process.env, CRONBEAT_DATA_DIR: dataDir };
     delete env.DISPLAY;
     delete env.WAYLAND_DISPLAY;
     const launcher = spawn(process.execPath, [join(project, 'dist/launch.cjs'), '--port', '0'], { cwd: project, env });
