@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './api/app';
-import { httpServerOptions, type HttpTimeouts } from './api/httpTimeouts';
+import { createHttpServer, type HttpTimeouts } from './api/httpTimeouts';
 import { redactingLog } from './api/redact';
 import { lockDataFolder, type DataFolderLock } from './db/lock';
 import { ensurePrivateFile, makeDataFolderPrivate } from './db/privateFolder';
@@ -56,7 +56,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const events = new AgentEvents();
   const checker = new TlsCertificateChecker(options.certificateChecks);
   const certificateChecks = new CertificateScheduler({ store, events, notifier, clock, log, checker });
-  const server = createServer(httpServerOptions(options.timeouts), createApp({ boundHost: host, store, events, clock, log, notifier, certificateChecks, rendererDir: options.rendererDir }).callback());
+  const server = createHttpServer(options.timeouts ?? {}, createApp({ boundHost: host, store, events, clock, log, notifier, certificateChecks, rendererDir: options.rendererDir }).callback());
   try {
     await listen(server, port, host);
   } catch (error) {

@@ -1,14 +1,15 @@
-import type { ServerOptions } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 
 /*
- * How long the agent waits for a client. A client that sends its headers or body slowly (by
- * accident or as an attack) is cut off instead of holding a connection and memory; an idle
- * keep-alive connection is closed soon. Server-Sent Events are not affected: the limits cover
- * receiving the request, not sending the response.
+ * How long the agent waits for a client. A client that connects and says nothing, or sends its
+ * headers or body slowly (by accident or as an attack), is cut off instead of holding a
+ * connection and memory; an idle keep-alive connection is closed soon. Server-Sent Events are not
+ * affected: the limits cover receiving a request, not sending the response.
  */
 
 export interface HttpTimeouts {
-  /** Until the request's headers have arrived. */
+  /** From connecting until the request's headers have arrived. */
   headersMs: number;
   /** Until the whole request, body included, has arrived. */
   requestMs: number;
@@ -18,14 +19,36 @@ export interface HttpTimeouts {
 
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
 
-/** node:http server options enforcing `timeouts`, checked often enough to act on time. */
-export function httpServerOptions(timeouts: Partial<HttpTimeouts> = {}): ServerOptions {
+/** A node:http server enforcing `timeouts` around `handler`. */
+export function createHttpServer(timeouts: Partial<HttpTimeouts>, handler: RequestListener): Server {
   const { headersMs, requestMs, keepAliveMs } = { ...DEFAULT_HTTP_TIMEOUTS, ...timeouts };
-  return {
-    headersTimeout: Math.min(headersMs, requestMs),
-    requestTimeout: requestMs,
-    keepAliveTimeout: keepAliveMs,
-    // Node checks the two limits above on this period (30 s by default, which would triple them).
-    connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersMs / 4))),
-  };
+  const server = createServer(
+    {
+      headersTimeout: Math.min(headersMs, requestMs),
+      requestTimeout: requestMs,
+      keepAliveTimeout: keepAliveMs,
+      // Node checks the two limits above on this period (30 s by default, which would stretch them).
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersMs / 4))),
+    },
+    handler,
+  );
+  closeSilentConnections(server, headersMs);
+  return server;
+}
+
+/** Node's headersTimeout starts with the first byte; a connection that sends none is closed here. */
+function closeSilentConnections(server: Server, ms: number): void {
+  const silent = new WeakMap<Socket, () => void>();
+  server.on('connection', (socket: Socket) => {
+    const close = () => socket.destroy();
+    silent.set(socket, close);
+    socket.setTimeout(ms, close);
+  });
+  server.on('request', (request: IncomingMessage) => {
+    const close = silent.get(request.socket);
+    if (!close) return;
+    silent.delete(request.socket);
+    request.socket.off('timeout', close);
+    request.socket.setTimeout(0);
+  });
 }
