@@ -1,0 +1,12 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// Tests start real agents, child processes and Chromium: give them room on a busy 2-core machine.
+export default defineConfig({
+  root: fileURLToPath(new URL('..', import.meta.url)),
+  test: {
+    include: ['test/**/*.test.{ts,tsx}'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
