@@ -15,7 +15,7 @@ export interface HeldLock {
  * when another live process holds it.
  */
 export function tryLock(path: string): HeldLock | null {
-  for (let attempt = 0; attempt < 2; attempt++) {
+  for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = openSync(path, 'wx', 0o600);
       writeSync(fd, String(process.pid));
@@ -26,8 +26,11 @@ export function tryLock(path: string): HeldLock | null {
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (!isStale(path)) return null;
-      removeQuietly(path);
+      const holder = holderOf(path);
+      if (holder === 'alive') return null;
+      // 'gone': released meanwhile, just try again. Only a dead holder's lock is removed; never
+      // one that merely vanished, which another process may have re-created by now.
+      if (holder === 'dead') removeQuietly(path);
     }
   }
   return null;
@@ -54,16 +57,17 @@ export function waitForLockSync(path: string, timeoutMs: number): HeldLock | nul
   }
 }
 
-function isStale(path: string): boolean {
+/** Whether the lock at `path` is held by a live process, by one that died, or no longer exists. */
+function holderOf(path: string): 'alive' | 'dead' | 'gone' {
   try {
-    if (Date.now() - statSync(path).mtimeMs > STALE_AFTER_MS) return true;
+    if (Date.now() - statSync(path).mtimeMs > STALE_AFTER_MS) return 'dead';
     const pid = Number(readFileSync(path, 'utf8'));
-    if (!Number.isInteger(pid) || pid <= 0) return false; // being written right now
+    if (!Number.isInteger(pid) || pid <= 0) return 'alive'; // its pid is being written right now
     process.kill(pid, 0);
-    return false;
+    return 'alive';
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ESRCH' || code === 'ENOENT';
+    return code === 'ENOENT' ? 'gone' : code === 'ESRCH' ? 'dead' : 'alive';
   }
 }
 
