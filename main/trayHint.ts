@@ -4,8 +4,8 @@ import { execFile } from 'node:child_process';
 export const TRAY_HINT =
   'GNOME shows no tray icons by default. To see Cronbeat\'s status in the top bar, install the ' +
   '"AppIndicator and KStatusNotifierItem Support" extension (package gnome-shell-extension-appindicator ' +
-  'on Debian, Ubuntu and Fedora), enable it in Extensions, then restart Cronbeat. Until then, closing ' +
-  'the window minimizes it and popups still appear.';
+  'on Debian, Ubuntu and Fedora), enable it in Extensions (on Wayland, log out and back in), then restart ' +
+  'Cronbeat. Until then, closing the window minimizes it and popups still appear.';
 
 /**
  * Whether the tray icon would be invisible: only on GNOME, where tray icons need a
