@@ -85,6 +85,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     notifier,
     close: async () => {
       stopMonitorLoop();
+      events.close();
       await stopServer(server);
       await certificateChecks.stop();
       store.close();

@@ -20,4 +20,15 @@ export class AgentEvents {
     this.emitter.on('event', listener);
     return () => this.emitter.off('event', listener);
   }
+
+  /** The agent is stopping: long-lived streams (the dashboard's /api/events) end now rather than hold the server open. */
+  close(): void {
+    this.emitter.emit('close');
+  }
+
+  /** Calls `listener` once when the agent stops; returns the function that unsubscribes. */
+  onClose(listener: () => void): () => void {
+    this.emitter.once('close', listener);
+    return () => this.emitter.off('close', listener);
+  }
 }

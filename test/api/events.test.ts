@@ -61,6 +61,18 @@ describe('GET /api/events', () => {
     stream.close();
   });
 
+  it('ends its streams at once when the agent stops, so stopping does not wait for open dashboards', async () => {
+    const own = await startTestAgent();
+    const response = await new Promise<IncomingMessage>((resolve) => {
+      get(`${own.url}/api/events`, { headers: { Authorization: `Bearer ${own.token}` } }, resolve);
+    });
+    const ended = new Promise<void>((resolve) => response.on('end', resolve).resume());
+    const started = Date.now();
+    await own.stop();
+    await ended;
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
   it('lets go of its subscription when the client disconnects', async () => {
     const stream = await openStream(agent.token);
     await stream.next();

@@ -39,8 +39,10 @@ export function eventRoutes({ store, events, requireToken }: ApiDeps): AuthedRou
     const stop = () => {
       clearInterval(heartbeat);
       unsubscribe();
+      stopOnClose();
       stream.end();
     };
+    const stopOnClose = events.onClose(() => stop());
     // The response closes when the client goes away (req's 'close' fires as soon as a GET is read).
     ctx.res.on('close', stop);
     stream.on('close', stop);
@@ -51,6 +53,8 @@ export function eventRoutes({ store, events, requireToken }: ApiDeps): AuthedRou
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
       'X-Accel-Buffering': 'no',
+      // The socket goes with the stream, so a stopping agent is not held open by an idle keep-alive.
+      Connection: 'close',
     });
     ctx.body = stream;
     write(`retry: 2000\ndata: ${JSON.stringify({ type: 'ready' })}\n\n`);

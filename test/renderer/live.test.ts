@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { LiveFeed, type LiveEvent, type LiveState } from '../../renderer/src/lib/live';
+import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
+
+/* The dashboard's live feed against a real agent: events arrive, and a restart is survived. */
+
+let agent: TestAgent | undefined;
+let feed: LiveFeed | undefined;
+afterEach(async () => {
+  feed?.stop();
+  await agent?.stop();
+});
+
+describe('LiveFeed', () => {
+  it('delivers the agent\'s events, then reconnects by itself after the agent restarts', async () => {
+    const dataDir = tempDir();
+    agent = await startTestAgent({ dataDir });
+    const { port, token } = agent;
+    feed = new LiveFeed({ base: agent.url, token });
+    const events: LiveEvent[] = [];
+    const states: LiveState[] = [];
+    feed.subscribe((event) => events.push(event));
+    feed.onState((state) => states.push(state));
+    feed.start();
+    await expect.poll(() => feed!.state).toBe('live');
+
+    agent.events.emit({ type: 'monitor.changed', companyId: 1, monitorId: 5 });
+    await expect.poll(() => events).toContainEqual({ type: 'monitor.changed', monitorId: 5 });
+
+    await agent.close();
+    await expect.poll(() => feed!.state).toBe('polling');
+
+    // Same folder and port, so the same token works again.
+    agent = await startTestAgent({ dataDir, port });
+    await expect.poll(() => feed!.state, { timeout: 5000 }).toBe('live');
+    expect(states).toEqual(['live', 'polling', 'live']);
+    // Coming back announces a refresh, since changes may have been missed meanwhile.
+    expect(events.filter((e) => e.type === 'poll').length).toBeGreaterThan(0);
+    agent.events.emit({ type: 'notification.created', companyId: 1, notificationId: 'n1' });
+    await expect.poll(() => events).toContainEqual({ type: 'notification.created', notificationId: 'n1' });
+  });
+});
