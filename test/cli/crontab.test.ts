@@ -1,4 +1,4 @@
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
@@ -85,6 +85,42 @@ describe('cronbeat crontab discover', () => {
     const result = await runCli(['crontab', 'discover', '--file', join(fixtures, 'user.crontab')], { env: { CRONBEAT_URL: agent.url } });
     expect(result.status).toBe(2);
     expect(result.stderr).toBe('cronbeat: An API token is needed: set CRONBEAT_API_TOKEN (make one with `cronbeat token create`) or pass --token.\n');
+  });
+});
+
+describe('the user crontab (crontab -l / crontab -)', () => {
+  /** A stand-in `crontab` first on PATH, keeping the user's crontab in a file (cron is not installed here). */
+  function fakeCrontab(folder: string): Record<string, string> {
+    const bin = join(folder, 'bin');
+    mkdirSync(bin);
+    writeFileSync(
+      join(bin, 'crontab'),
+      '#!/bin/sh\ncase "$1" in\n  -l) [ -f "$CRONTAB_FILE" ] || { echo "no crontab for $(id -un)" >&2; exit 1; }; cat "$CRONTAB_FILE" ;;\n  -) cat > "$CRONTAB_FILE" ;;\nesac\n',
+      { mode: 0o755 },
+    );
+    return { PATH: `${bin}:${process.env.PATH}`, CRONTAB_FILE: join(folder, 'user-crontab') };
+  }
+
+  it('scans nothing for a user without a crontab, and discovers through crontab -l and crontab -', async () => {
+    const folder = tempFolder();
+    const env = { ...fakeCrontab(folder), CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
+    const none = await runCli(['crontab', 'scan', '--json'], { env });
+    expect(none.status).toBe(0);
+    expect(JSON.parse(none.stdout).filter((row: { source: string }) => row.source === 'crontab -l')).toEqual([]);
+
+    writeFileSync(env.CRONTAB_FILE, '# mine\n*/10 * * * * /home/me/poll.sh\n');
+    const scanned = JSON.parse((await runCli(['crontab', 'scan', '--json'], { env })).stdout) as Array<{ source: string; command: string }>;
+    expect(scanned.filter((row) => row.source === 'crontab -l').map((row) => row.command)).toEqual(['/home/me/poll.sh']);
+
+    const before = (await monitors()).length;
+    const discovered = await runCli(['crontab', 'discover'], { env });
+    expect(discovered.stderr).toBe('');
+    expect(discovered.status).toBe(0);
+    const made = (await monitors()).slice(before);
+    expect(made.map((m) => m.name)).toEqual(['/home/me/poll.sh']);
+    expect(readFileSync(env.CRONTAB_FILE, 'utf8')).toMatch(new RegExp(` run --url \\S+ ${made[0].token} -- /home/me/poll.sh\n$`));
+    const backup = readdirSync(folder).find((name) => name.startsWith('crontab-backup-'));
+    expect(readFileSync(join(folder, backup!), 'utf8')).toBe('# mine\n*/10 * * * * /home/me/poll.sh\n');
   });
 });
 
