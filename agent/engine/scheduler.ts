@@ -38,7 +38,7 @@ export function createScheduler(ctx: EngineContext) {
       const graced = withResumeGrace(timingOf(row), now);
       store.monitors.setGrace(row.id, now, dueAt(graced));
     }
-    return due.length;
+    return due;
   });
 
   // Failures of a burst larger than one batch, held until its last batch so the burst makes one set of popups.
@@ -70,7 +70,9 @@ export function createScheduler(ctx: EngineContext) {
      * Returns how many got one.
      */
     graceOverdue(now: number): number {
-      return graceBatch(now);
+      const graced = graceBatch(now);
+      for (const row of graced) ctx.events.emit({ type: 'monitor.changed', companyId: row.company_id, monitorId: row.id });
+      return graced.length;
     },
   };
 }

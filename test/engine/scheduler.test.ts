@@ -193,6 +193,10 @@ describe('downtime grace', () => {
     const later = fixture.monitor({ name: 'later', schedule: '0 18 * * *', duration: 5 });
     const resumedAt = at('2026-11-21T12:00:00Z');
     expect(fixture.scheduler.graceOverdue(resumedAt)).toBe(2);
+    expect(fixture.announced).toEqual([
+      { type: 'monitor.changed', companyId: 1, monitorId: backup.id },
+      { type: 'monitor.changed', companyId: 1, monitorId: dump.id },
+    ]);
     expect(iso(fixture.reload(backup.id).due_at)).toBe('2026-11-21T12:05:00.000Z');
     expect(iso(fixture.reload(later.id).due_at)).toBe('2026-11-21T18:05:00.000Z');
     fixture.scheduler.failOverdue(resumedAt + 1);
