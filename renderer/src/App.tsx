@@ -42,14 +42,20 @@ export function App() {
   const [credentials, setCredentials] = useState<Credentials | null>(initialCredentials);
 
   const signIn = useCallback((token: string) => {
+    setSessionEnded(false);
     storeToken(token);
     setCredentials({ base: '', token });
   }, []);
 
+  const [sessionEnded, setSessionEnded] = useState(false);
   const forget = useCallback(() => {
     storeToken(null);
     setCredentials(null);
   }, []);
+  const expire = useCallback(() => {
+    forget();
+    setSessionEnded(true);
+  }, [forget]);
 
   const signOut = useCallback(() => {
     if (credentials && !bridge) void createApi(credentials).signOut().catch(() => undefined);
@@ -58,17 +64,19 @@ export function App() {
   }, [credentials, bridge, forget]);
 
   // A revoked or expired token sends a browser back to sign in (the desktop token never expires).
-  useEffect(() => setUnauthenticatedHandler(bridge ? () => undefined : forget), [bridge, forget]);
+  useEffect(() => setUnauthenticatedHandler(bridge ? () => undefined : expire), [bridge, expire]);
 
   // Tray menu entries and popup clicks open a route.
   useEffect(() => bridge?.onTrayAction((action) => action.type === 'navigate' && navigate(action.route)), [bridge]);
 
   useEffect(() => {
-    document.title = `Cronbeat${route.path === '/' ? '' : ` · ${route.path.split('/')[1]}`}`;
+    const section = route.path.split('/')[1] ?? '';
+    const name = section ? `${section[0]!.toUpperCase()}${section.slice(1).replace(/-/g, ' ')}` : '';
+    document.title = name ? `${name} · Cronbeat` : 'Cronbeat';
   }, [route.path]);
 
   if (!credentials || (route.path === '/sign-in' && !bridge)) {
-    return <SignInScreen code={route.query.get('code')} signedIn={Boolean(credentials)} onSignedIn={signIn} />;
+    return <SignInScreen code={route.query.get('code')} sessionEnded={sessionEnded} onSignedIn={signIn} />;
   }
   return (
     <AppProvider credentials={credentials} desktop={Boolean(bridge)} onSignOut={signOut}>

@@ -43,6 +43,8 @@ export interface Pulse {
   created_at?: string;
   duration_ms: number | null;
   body: string | null;
+  /** True when the output was longer than the agent keeps (the first 100 KB). */
+  body_truncated?: boolean;
 }
 
 export interface NotificationData {

@@ -199,6 +199,7 @@ function RunHistory(props: { monitorId: number }) {
                       <details>
                         <summary>{pulse.body.split('\n', 1)[0]!.slice(0, 80) || 'Output'}</summary>
                         <pre className="output">{pulse.body}</pre>
+                        {pulse.body_truncated ? <div className="output-cut">Cut: only the first 100 KB of the output are kept.</div> : null}
                       </details>
                     ) : (
                       <span className="muted">—</span>

@@ -42,6 +42,7 @@ export function OverviewScreen() {
     const status = monitorStatus(m);
     if (status in counts) counts[status as keyof typeof counts]++;
   }
+  const failed = (monitors.data ?? []).filter((m) => monitorStatus(m) === 'failed').sort((a, b) => a.name.localeCompare(b.name));
   const certificatesMissing = certificates.error instanceof ApiError && certificates.error.status === 404;
   const soon = (certificates.data ?? []).filter((c) => {
     const days = daysLeft(c.expires_at);
@@ -59,11 +60,28 @@ export function OverviewScreen() {
         ) : monitors.data.length === 0 ? (
           <EmptyState title="No monitors yet" action={<a className="button button-primary" href="#/monitors/new">New monitor</a>} />
         ) : (
-          <div className="tiles">
-            <Tile href="#/monitors?status=failed" count={counts.failed} label="Failed" tone={counts.failed ? 'bad' : undefined} testId="tile-failed" />
-            <Tile href="#/monitors?status=running" count={counts.running} label="Running" tone={counts.running ? 'busy' : undefined} />
-            <Tile href="#/monitors?status=monitoring" count={counts.monitoring} label="Up" tone="good" testId="tile-up" />
-          </div>
+          <>
+            <div className="tiles">
+              <Tile href="#/monitors?status=failed" count={counts.failed} label="Failed" tone={counts.failed ? 'bad' : undefined} testId="tile-failed" />
+              <Tile href="#/monitors?status=running" count={counts.running} label="Running" tone={counts.running ? 'busy' : undefined} />
+              <Tile href="#/monitors?status=monitoring" count={counts.monitoring} label="Up" tone="good" testId="tile-up" />
+            </div>
+            {failed.length ? (
+              <ul className="failed-list" aria-label="Failed monitors">
+                {failed.slice(0, 5).map((m) => (
+                  <li key={m.id}>
+                    <a href={`#/monitors/${m.id}`}>{m.name}</a>
+                    <span className="muted"> · {m.alert_reason || 'No pulse in time'}</span>
+                  </li>
+                ))}
+                {failed.length > 5 ? (
+                  <li>
+                    <a href="#/monitors?status=failed">and {failed.length - 5} more</a>
+                  </li>
+                ) : null}
+              </ul>
+            ) : null}
+          </>
         )}
       </Panel>
       <div className="panel-grid">

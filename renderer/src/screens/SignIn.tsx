@@ -14,7 +14,7 @@ function redeemOnce(code: string) {
   return pending;
 }
 
-export function SignInScreen(props: { code: string | null; signedIn: boolean; onSignedIn: (token: string) => void }) {
+export function SignInScreen(props: { code: string | null; sessionEnded: boolean; onSignedIn: (token: string) => void }) {
   const { code, onSignedIn } = props;
   const [codeError, setCodeError] = useState<ReactNode>(null);
   const [token, setToken] = useState('');
@@ -90,6 +90,7 @@ export function SignInScreen(props: { code: string | null; signedIn: boolean; on
               </p>
             ) : (
               <p className="muted">
+                {props.sessionEnded ? 'Your session has ended (signed out elsewhere, or the token was revoked). ' : null}
                 Open the sign-in link that <code>cronbeat serve</code> prints, or paste an API token.
               </p>
             )}
