@@ -14,6 +14,7 @@ export class FakeWebContents extends EventEmitter {
   windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;
   loadURL = vi.fn(async (_url: string) => {});
   send = vi.fn();
+  reload = vi.fn();
   setWindowOpenHandler(handler: (details: { url: string }) => { action: string }): void {
     this.windowOpenHandler = handler;
   }

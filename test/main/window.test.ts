@@ -57,6 +57,14 @@ describe('the dashboard window', () => {
     expect(window.isMinimized()).toBe(true);
   });
 
+  it('reloads the dashboard when its renderer crashes', () => {
+    const window = createMainWindow(options()) as unknown as InstanceType<typeof electron.FakeBrowserWindow>;
+    window.webContents.emit('render-process-gone', {}, { reason: 'crashed' });
+    expect(window.webContents.reload).toHaveBeenCalledTimes(1);
+    window.webContents.emit('render-process-gone', {}, { reason: 'clean-exit' });
+    expect(window.webContents.reload).toHaveBeenCalledTimes(1);
+  });
+
   it('shows the macOS dock icon only while the window is open', () => {
     setPlatform('darwin');
     electron.app.dock.show.mockClear();
