@@ -28,12 +28,12 @@ export class PulseSender {
 
   async send(pulse: Pulse): Promise<Delivery> {
     const sentAt = this.now();
-    const replay = await this.flush();
+    const replay = await this.flush(0, 'own');
     if (replay.busy) {
       // Another process is replaying: queue behind the pulses it is sending; it takes this one
       // along, or, if it has just finished, the replay below does.
       const entry = this.spool.append(this.baseUrl, pulse, sentAt);
-      const again = await this.flush();
+      const again = await this.flush(0, 'own');
       if (again.delivered.some((e) => e.id === entry.id)) return { outcome: { kind: 'delivered' }, replay: again };
       if (again.rejected.some((e) => e.id === entry.id)) return { outcome: { kind: 'rejected', reason: 'the agent refused it' }, replay: again };
       const reason = again.busy ? 'another cronbeat process is delivering the spool and takes it along' : 'the agent cannot be reached';
@@ -52,14 +52,17 @@ export class PulseSender {
   }
 
   /**
-   * Replays the spool in order, each entry to the agent it was meant for, or to this sender's
-   * agent when `useOwnUrl` is set (`cronbeat spool flush --url`).
+   * Replays the spool in order. `target` says where each entry goes: to the agent it was meant
+   * for ('each'), to this sender's agent ('redirect', for `cronbeat spool flush --url`), or only
+   * the entries meant for this sender's agent ('own', as ping and run do, so a pulse once sent
+   * to a wrong --url never slows the next jobs down; `spool flush` still has it).
    */
-  flush(waitMs = 0, useOwnUrl = false): Promise<ReplayResult> {
+  flush(waitMs = 0, target: 'each' | 'redirect' | 'own' = 'each'): Promise<ReplayResult> {
     // An agent that could not take one entry gets none of the later ones, so none overtakes it.
     const down = new Set<string>();
     return this.spool.replay(async (entry: SpoolEntry) => {
-      const baseUrl = useOwnUrl ? this.baseUrl : entry.baseUrl;
+      if (target === 'own' && entry.baseUrl !== this.baseUrl) return 'unreachable';
+      const baseUrl = target === 'redirect' ? this.baseUrl : entry.baseUrl;
       if (down.has(baseUrl)) return 'unreachable';
       const verdict = verdictOf(await sendPulse(baseUrl, entry.pulse, entry.sentAt));
       if (verdict === 'unreachable') down.add(baseUrl);

@@ -90,7 +90,7 @@ describe('cronbeat crontab discover', () => {
 
 describe('the user crontab (crontab -l / crontab -)', () => {
   /** A stand-in `crontab` first on PATH, keeping the user's crontab in a file (cron is not installed here). */
-  function fakeCrontab(folder: string): Record<string, string> {
+  function fakeCrontab(folder: string): { PATH: string; CRONTAB_FILE: string } {
     const bin = join(folder, 'bin');
     mkdirSync(bin);
     writeFileSync(

@@ -104,3 +104,22 @@ describe('the spool', () => {
     expect(table.stdout).toMatch(/abc\s+start\s+r1/);
   });
 });
+
+describe('ping and run replay only their own agent', () => {
+  it('leave pulses meant for another agent to `spool flush`, so a wrong --url once never slows jobs down', async () => {
+    const agent = await startTestAgent();
+    stopLater.push(() => agent.stop());
+    const monitor = await createMonitor(agent);
+    const dataDir = tempFolder();
+    await runCli(['ping', monitor.token, '--url', `http://127.0.0.1:${await closedPort()}`], { env: { CRONBEAT_DATA_DIR: dataDir } });
+
+    const ping = await runCli(['ping', monitor.token, '--url', agent.url], { env: { CRONBEAT_DATA_DIR: dataDir } });
+    expect(ping).toMatchObject({ status: 0, stderr: '' });
+    expect(await pulsesOf(agent, monitor.id)).toHaveLength(1);
+    expect(await spoolRows(dataDir)).toHaveLength(1);
+
+    const flushed = await runCli(['spool', 'flush', '--url', agent.url], { env: { CRONBEAT_DATA_DIR: dataDir } });
+    expect(flushed.stdout).toBe('Delivered 1 pulse; 0 still waiting.\n');
+    expect(await pulsesOf(agent, monitor.id)).toHaveLength(2);
+  });
+});

@@ -58,7 +58,7 @@ export const spoolCommand: Command = {
     }
 
     const sender = pulseSenderFor(baseUrlOption(values.url), dataDir);
-    const result = await sender.flush(30_000, values.url !== undefined);
+    const result = await sender.flush(30_000, values.url !== undefined ? 'redirect' : 'each');
     if (result.busy) throw new UsageError('Another cronbeat process is delivering the spool; try again in a minute.', 1);
     for (const entry of result.rejected) console.error(`cronbeat: dropped a pulse for ${entry.pulse.token}: the agent refused it (unknown or deleted monitor)`);
     const summary = `Delivered ${plural(result.delivered.length, 'pulse')}; ${result.waiting.length} still waiting.`;
