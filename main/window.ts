@@ -52,8 +52,9 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   guardWebContents(window.webContents, options.appOrigin, options.log);
   // A crashed or killed dashboard comes back by itself instead of leaving a blank window.
   window.webContents.on('render-process-gone', (_event, details) => {
+    if (details.reason === 'clean-exit' || window.isDestroyed()) return;
     options.log(`The dashboard's renderer stopped (${details.reason}); reloading it.`);
-    if (details.reason !== 'clean-exit' && !window.isDestroyed()) window.webContents.reload();
+    window.webContents.reload();
   });
   window.on('close', (event) => {
     if (options.isQuitting()) return;
