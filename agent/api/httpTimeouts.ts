@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { answerClientErrorsWithJson } from './clientErrors';
 
 /*
  * How long the agent waits for a client. A client that connects and says nothing, or sends its
@@ -33,6 +34,7 @@ export function createHttpServer(timeouts: Partial<HttpTimeouts>, handler: Reque
     handler,
   );
   closeSilentConnections(server, headersMs);
+  answerClientErrorsWithJson(server);
   return server;
 }
 

@@ -116,6 +116,7 @@ describe('slow clients', () => {
       expect(await answers()).toBe(200);
       expect(await closing).toBeLessThan(3000);
       expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toMatch(/\{"message":"The request took too long to arrive\."\}$/);
     } finally {
       clearInterval(drip);
     }
