@@ -81,13 +81,12 @@ export function pulseSenderFor(baseUrl: string, dataDir: string): PulseSender {
 }
 
 /**
- * One line for the user about a delivery, or null when there is nothing to say (delivered,
- * nothing replayed). `what` names the pulse, e.g. "start pulse".
+ * Notices about a delivery, one line each: only what needs attention (a pulse spooled or
+ * refused), since cron mails whatever a job prints. `what` names the pulse, e.g. "start pulse".
  */
 export function describeDelivery(delivery: Delivery, what: string): string[] {
   const lines: string[] = [];
   const { replay, outcome } = delivery;
-  if (replay.delivered.length > 0) lines.push(`delivered ${plural(replay.delivered.length, 'spooled pulse')}`);
   for (const entry of replay.rejected) lines.push(`dropped a spooled pulse for ${entry.pulse.token}: the agent refused it`);
   if (outcome.kind === 'spooled') {
     const waiting = replay.waiting.length + 1;
