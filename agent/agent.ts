@@ -6,6 +6,7 @@ import { redactingLog } from './api/redact';
 import { lockDataFolder, type DataFolderLock } from './db/lock';
 import { ensurePrivateFile, makeDataFolderPrivate } from './db/privateFolder';
 import { databaseFile } from './db/dataDir';
+import type { SqliteOptions } from './db/open';
 import { openStore, type Store } from './db/store';
 import { AgentEvents } from './engine/events';
 import { startMonitorLoop } from './engine/loop';
@@ -30,6 +31,8 @@ export interface AgentOptions {
   rendererDir?: string;
   /** Limits on slow clients; defaults in DEFAULT_HTTP_TIMEOUTS. */
   timeouts?: Partial<HttpTimeouts>;
+  /** How to load SQLite (the desktop app in development passes an addon built for Electron). */
+  sqlite?: SqliteOptions;
 }
 
 export interface RunningAgent {
@@ -51,8 +54,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const log = redactingLog(options.log ?? ((line: string) => console.error(line)));
   const notifier = options.notifier ?? silentNotifier;
   makeDataFolderPrivate(dataDir);
-  const lock = lockDataFolder(dataDir);
-  const store = openStoreHoldingLock(lock, databaseFile(dataDir), clock());
+  const lock = lockDataFolder(dataDir, options.sqlite);
+  const store = openStoreHoldingLock(lock, databaseFile(dataDir), clock(), options.sqlite);
   const events = new AgentEvents();
   const checker = new TlsCertificateChecker(options.certificateChecks);
   const certificateChecks = new CertificateScheduler({ store, events, notifier, clock, log, checker });
@@ -95,10 +98,10 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
 }
 
 /** Opens the database once the folder is ours; a refused database frees the folder again. */
-function openStoreHoldingLock(lock: DataFolderLock, file: string, now: number): Store {
+function openStoreHoldingLock(lock: DataFolderLock, file: string, now: number, sqlite?: SqliteOptions): Store {
   try {
     ensurePrivateFile(file);
-    return openStore(file, now);
+    return openStore(file, now, sqlite);
   } catch (error) {
     lock.release();
     throw error;

@@ -21,7 +21,6 @@ import { trayModel } from './trayModel';
 import { readTraySnapshot } from './agentSnapshot';
 import { TRAY_HINT, statusNotifierWatcherPresent, trayIsMissing } from './trayHint';
 import { DashboardWindow } from './dashboardWindow';
-import { useSqliteBinding } from './sqliteBinding';
 
 const log = (line: string) => console.log(`[cronbeat] ${line}`);
 /** A state change is drawn within this long; changes in a burst are drawn once. */
@@ -45,7 +44,9 @@ async function runDesktop(): Promise<void> {
     icon: appIconPath(assetsDir),
     log,
   });
-  const agent = await startOnPreferredPort((port) => startAgent({ dataDir, host: '127.0.0.1', port, notifier, log }));
+  // In development `npm start` builds better-sqlite3 for Electron beside the Node build and names it here.
+  const sqlite = { nativeBinding: process.env.CRONBEAT_SQLITE_BINDING };
+  const agent = await startOnPreferredPort((port) => startAgent({ dataDir, host: '127.0.0.1', port, notifier, log, sqlite }));
   const origin = new URL(agent.url).origin;
   const desktopToken = issueDesktopToken(agent.store.apiTokens, Date.now());
   log(`Agent listening on ${origin}`);
@@ -143,8 +144,6 @@ async function runDesktop(): Promise<void> {
       .finally(() => app.quit());
   });
 }
-
-useSqliteBinding(process.env.CRONBEAT_SQLITE_BINDING);
 
 // One data folder for the desktop app and the `cronbeat` CLI (CRONBEAT_DATA_DIR, else the OS's
 // per-user folder), so tokens made on the command line work here; Chromium's own files go below it.

@@ -1,6 +1,7 @@
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import type { SqliteOptions } from './open';
 import { ensurePrivateFile } from './privateFolder';
 
 /*
@@ -32,10 +33,10 @@ const lockFile = (dataDir: string) => join(dataDir, 'cronbeat.lock');
 const pidFile = (dataDir: string) => join(dataDir, 'cronbeat.pid');
 
 /** Takes the data folder for this process, or throws DataFolderInUseError naming the holder. */
-export function lockDataFolder(dataDir: string): DataFolderLock {
+export function lockDataFolder(dataDir: string, sqlite: SqliteOptions = {}): DataFolderLock {
   const file = lockFile(dataDir);
   ensurePrivateFile(file);
-  const db = new Database(file, { timeout: 0 });
+  const db = new Database(file, { timeout: 0, nativeBinding: sqlite.nativeBinding });
   try {
     db.pragma('journal_mode = OFF');
     db.pragma('locking_mode = EXCLUSIVE');

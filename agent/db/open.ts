@@ -3,6 +3,11 @@ import { migrations } from './migrations';
 
 export type Db = Database.Database;
 
+/** How to load SQLite: the desktop app in development names an addon built for Electron. */
+export interface SqliteOptions {
+  nativeBinding?: string;
+}
+
 /** Refused databases: a newer schema than this build knows, or a file that is not SQLite. */
 export class DatabaseRefusedError extends Error {}
 
@@ -10,8 +15,8 @@ export class DatabaseRefusedError extends Error {}
  * Opens (creating if needed) the database file and brings its schema up to date, each
  * migration in its own transaction so a crash leaves a whole version behind, never half of one.
  */
-export function openDatabase(file: string): Db {
-  const db = new Database(file);
+export function openDatabase(file: string, sqlite: SqliteOptions = {}): Db {
+  const db = new Database(file, { nativeBinding: sqlite.nativeBinding });
   try {
     refuseNewerSchema(db);
     db.pragma('journal_mode = WAL');

@@ -1,4 +1,4 @@
-import { openDatabase, type Db } from './open';
+import { openDatabase, type Db, type SqliteOptions } from './open';
 import { companyRepository } from './companies';
 import { apiTokenRepository } from './apiTokens';
 import { serverRepository } from './servers';
@@ -29,8 +29,8 @@ export function createStore(db: Db) {
 export type Store = ReturnType<typeof createStore>;
 
 /** Opens the database file, migrates it, and makes sure company 1 exists. */
-export function openStore(file: string, now: number): Store {
-  const store = createStore(openDatabase(file));
+export function openStore(file: string, now: number, sqlite: SqliteOptions = {}): Store {
+  const store = createStore(openDatabase(file, sqlite));
   store.companies.ensure(1, now);
   return store;
 }

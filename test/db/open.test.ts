@@ -1,12 +1,15 @@
 import { writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { createRequire } from "node:module";
+import { describe, expect, it } from "vitest";
 import { DatabaseRefusedError, openDatabase } from '../../agent/db/open';
 import { migrations } from '../../agent/db/migrations';
 import { openStore } from '../../agent/db/store';
 import { resolveDataDir } from '../../agent/db/dataDir';
 import { tempDir } from '../helpers/testAgent';
+
+const require = createRequire(import.meta.url);
 
 describe('openDatabase', () => {
   it('migrates a new file to the latest version with WAL and foreign keys on', () => {
@@ -62,5 +65,18 @@ describe('resolveDataDir', () => {
     expect(resolveDataDir({ env: { XDG_DATA_HOME: '/xdg' }, platform: 'linux', home })).toBe('/xdg/cronbeat');
     expect(resolveDataDir({ env: {}, platform: 'darwin', home })).toBe('/home/ada/Library/Application Support/Cronbeat');
     expect(resolveDataDir({ env: { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' }, platform: 'win32', home })).toMatch(/Roaming.Cronbeat$/);
+  });
+});
+
+describe('the SQLite addon', () => {
+  it('loads the addon it is given (how the desktop app uses an Electron build in development)', () => {
+    const nativeBinding = require.resolve('better-sqlite3/build/Release/better_sqlite3.node');
+    const db = openDatabase(join(tempDir(), 'f.db'), { nativeBinding });
+    expect(db.pragma('user_version', { simple: true })).toBe(migrations.length);
+    db.close();
+  });
+
+  it('refuses an addon path that does not exist instead of silently using another', () => {
+    expect(() => openDatabase(join(tempDir(), 'g.db'), { nativeBinding: '/nowhere/better_sqlite3.node' })).toThrow();
   });
 });
