@@ -3,6 +3,7 @@ import { describeSignal } from '../../client/pulses';
 import { plural, pulseSenderFor } from '../../client/pulseSender';
 import { Spool } from '../../client/spool';
 import { prepareDataDir } from '../../db/dataDir';
+import { toApiTimestamp } from '../../domain/timestamps';
 import { UsageError, type Command } from '../command';
 import { printTable } from '../crontab/table';
 import { baseUrlOption } from './ping';
@@ -44,7 +45,7 @@ export const spoolCommand: Command = {
 
     if (action === 'list') {
       const rows = new Spool(dataDir).pending().map((entry) => ({
-        sent_at: new Date(entry.sentAt).toISOString(),
+        sent_at: toApiTimestamp(entry.sentAt),
         token: entry.pulse.token,
         pulse: describeSignal(entry.pulse.signal),
         rid: entry.pulse.rid ?? null,
