@@ -27,6 +27,15 @@ export function notificationRepository(db: Db) {
   );
   const find = db.prepare('SELECT * FROM notifications WHERE id = ?');
   const count = db.prepare('SELECT count(*) FROM notifications WHERE notifiable_id = ?').pluck();
+  const lastRowid = db.prepare('SELECT max(rowid) FROM notifications').pluck();
+  const countAfter = db.prepare(
+    'SELECT count(*) AS added, max(rowid) AS last FROM notifications WHERE notifiable_id = ? AND rowid > ?',
+  );
+  const counted = new Map<number, { total: number; lastRowid: number }>();
+  const countAfresh = db.transaction((companyId: number) => ({
+    total: count.get(companyId) as number,
+    lastRowid: (lastRowid.get() as number | null) ?? 0,
+  }));
   const page = db.prepare(
     `SELECT * FROM notifications WHERE notifiable_id = @companyId
      ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
@@ -38,8 +47,24 @@ export function notificationRepository(db: Db) {
       insert.run({ ...input, id, notifiableType: NOTIFIABLE_TYPE, data: JSON.stringify(input.data) });
       return decode(find.get(id) as StoredRow);
     },
+    /**
+     * How many notifications the company has. Counting a million index entries takes tens of
+     * milliseconds, and the list asks on every page, so the total is remembered with the last
+     * rowid it covers and brought up to date by counting only newer rows (notifications are
+     * never deleted, so rowids only grow). Inside a transaction, which may still roll back,
+     * it counts afresh and remembers nothing.
+     */
     count(companyId: number): number {
-      return count.get(companyId) as number;
+      if (db.inTransaction) return count.get(companyId) as number;
+      const known = counted.get(companyId);
+      if (!known) {
+        const fresh = countAfresh(companyId);
+        counted.set(companyId, fresh);
+        return fresh.total;
+      }
+      const { added, last } = countAfter.get(companyId, known.lastRowid) as { added: number; last: number | null };
+      if (added > 0) counted.set(companyId, { total: known.total + added, lastRowid: last ?? known.lastRowid });
+      return known.total + added;
     },
     page(companyId: number, limit: number, offset: number): NotificationRow[] {
       return (page.all({ companyId, limit, offset }) as StoredRow[]).map(decode);

@@ -45,7 +45,7 @@ export function paginationEnvelope<T>(input: {
   const { data, total, request, path } = input;
   const { page, perPage } = request;
   const lastPage = Math.max(1, Math.ceil(total / perPage));
-  const url = (n: number) => `${path}?${new URLSearchParams({ ...input.keptQuery, page: String(n) })}`;
+  const url = pageUrlMaker(path, input.keptQuery);
   const prev = page > 1 ? url(page - 1) : null;
   const next = page < lastPage ? url(page + 1) : null;
   const offset = pageOffset(request);
@@ -69,4 +69,16 @@ export function paginationEnvelope<T>(input: {
     to: data.length > 0 ? offset + data.length : null,
     total,
   };
+}
+
+/**
+ * The URL of page n: `path`, the kept query, then `page`. Built by appending the number to a
+ * prefix encoded once, because the links list has an entry per page (100,000 entries for a
+ * million rows at 10 a page) and encoding each URL from scratch dominated the response time.
+ */
+function pageUrlMaker(path: string, keptQuery: Record<string, string> = {}): (n: number) => string {
+  const sample = `${path}?${new URLSearchParams({ ...keptQuery, page: '0' })}`;
+  if (!sample.endsWith('page=0')) return (n) => `${path}?${new URLSearchParams({ ...keptQuery, page: String(n) })}`;
+  const prefix = sample.slice(0, -1);
+  return (n) => prefix + n;
 }
