@@ -76,7 +76,8 @@ export function monitorRepository(db: Db) {
   const overdue = db.prepare(
     'SELECT * FROM monitors WHERE due_at < @now AND is_alerted = 0 AND deleted_at IS NULL ORDER BY due_at LIMIT @limit',
   );
-  const earliestDue = db.prepare('SELECT min(due_at) FROM monitors').pluck();
+  // The WHERE lets min() read the first entry of the partial index monitors_due instead of scanning the table.
+  const earliestDue = db.prepare('SELECT min(due_at) FROM monitors WHERE due_at IS NOT NULL').pluck();
   const markFailed = db.prepare(
     `UPDATE monitors SET is_alerted = 1, alert_reason = @reason, due_at = NULL, grace_from = NULL, updated_at = @now
      WHERE id = @id AND is_alerted = 0 AND deleted_at IS NULL`,
