@@ -6,9 +6,11 @@ import { pingCommand } from './commands/ping';
 import { runCommand } from './commands/run';
 import { spoolCommand } from './commands/spool';
 import { crontabCommand } from './commands/crontab';
+import { backupCommand } from './commands/backup';
+import { restoreCommand } from './commands/restore';
 
 // Register new commands here, one line each.
-const commands: Command[] = [serveCommand, tokenCommand, pingCommand, runCommand, spoolCommand, crontabCommand];
+const commands: Command[] = [serveCommand, tokenCommand, pingCommand, runCommand, spoolCommand, crontabCommand, backupCommand, restoreCommand];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -1,0 +1,39 @@
+import { homedir } from 'node:os';
+import { parseArgs } from 'node:util';
+import { backupDatabase, BackupRefusedError } from '../../db/backup';
+import { databaseFile, resolveDataDir } from '../../db/dataDir';
+import { UsageError, type Command } from '../command';
+
+const help = `Usage: cronbeat backup --out FILE [--data-dir DIR]
+
+Copies the agent's database to FILE with SQLite's online backup: safe while the agent runs,
+and consistent (one snapshot, never half of a change). The copy is one self-contained file,
+checked before it replaces FILE, and readable by you alone (0600).
+
+Options:
+  --out FILE       where to write the backup (replaced if it exists)
+  --data-dir DIR   the agent's data folder (default: $CRONBEAT_DATA_DIR, else the per-user folder)
+
+Restore it with \`cronbeat restore FILE\` while the agent is stopped.
+
+Example:
+  cronbeat backup --out ~/backups/cronbeat-$(date +%F).db`;
+
+export const backupCommand: Command = {
+  name: 'backup',
+  summary: 'Copy the database to a file, safely while the agent runs',
+  help,
+  async run(argv) {
+    const { values } = parseArgs({ args: argv, options: { out: { type: 'string' }, 'data-dir': { type: 'string' } } });
+    if (!values.out) throw new UsageError('Say where to write the backup: `cronbeat backup --out FILE`.');
+    const dataDir = resolveDataDir({ flag: values['data-dir'], env: process.env, platform: process.platform, home: homedir() });
+    try {
+      const { schema, bytes } = await backupDatabase(databaseFile(dataDir), values.out);
+      console.log(`Backed up ${databaseFile(dataDir)} to ${values.out} (schema ${schema}, ${bytes} bytes).`);
+      return 0;
+    } catch (error) {
+      if (error instanceof BackupRefusedError) throw new UsageError(error.message, 1);
+      throw error;
+    }
+  },
+};

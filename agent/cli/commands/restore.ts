@@ -1,0 +1,45 @@
+import { parseArgs } from 'node:util';
+import { BackupRefusedError, restoreDatabase } from '../../db/backup';
+import { databaseFile, prepareDataDir } from '../../db/dataDir';
+import { lockDataFolder, DataFolderInUseError } from '../../db/lock';
+import { makeDataFolderPrivate } from '../../db/privateFolder';
+import { UsageError, type Command } from '../command';
+
+const help = `Usage: cronbeat restore FILE [--data-dir DIR]
+
+Replaces the agent's database with FILE, a backup made by \`cronbeat backup\`. FILE is checked
+first (a whole SQLite file, a Cronbeat database, not from a newer version); the database it
+replaces is kept beside it as cronbeat.db.before-restore-<time>. Refused while an agent runs
+on the folder: stop it (or quit the desktop app) first.
+
+Options:
+  --data-dir DIR   the agent's data folder (default: $CRONBEAT_DATA_DIR, else the per-user folder)
+
+Example:
+  cronbeat restore ~/backups/cronbeat-2026-11-21.db && cronbeat serve`;
+
+export const restoreCommand: Command = {
+  name: 'restore',
+  summary: 'Replace the database with a backup (agent stopped)',
+  help,
+  async run(argv) {
+    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { 'data-dir': { type: 'string' } } });
+    if (positionals.length !== 1) throw new UsageError('Say which backup to restore: `cronbeat restore FILE`.');
+    const [file] = positionals;
+    const dataDir = prepareDataDir(values['data-dir']);
+    try {
+      makeDataFolderPrivate(dataDir);
+      const lock = lockDataFolder(dataDir);
+      try {
+        const { keptAs } = restoreDatabase(file, dataDir, Date.now());
+        console.log(`Restored ${file} into ${databaseFile(dataDir)}.${keptAs ? ` The database it replaced is kept as ${keptAs}.` : ''}`);
+      } finally {
+        lock.release();
+      }
+      return 0;
+    } catch (error) {
+      if (error instanceof BackupRefusedError || error instanceof DataFolderInUseError) throw new UsageError(error.message, 1);
+      throw error;
+    }
+  },
+};

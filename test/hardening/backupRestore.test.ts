@@ -1,0 +1,130 @@
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, startServe, type ServeProcess } from '../helpers/cli';
+import { runCli as runCliAsync } from '../cli/cliHelpers';
+import { tempDir } from '../helpers/testAgent';
+
+/* `cronbeat backup` while the agent runs, `cronbeat restore` while it is stopped, as real processes. */
+
+let serving: ServeProcess | undefined;
+afterEach(async () => {
+  await serving?.stop();
+  serving = undefined;
+});
+
+function api(url: string, token: string, path: string, init: { method?: string; json?: unknown } = {}) {
+  return fetch(`${url}${path}`, {
+    method: init.method ?? 'GET',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  });
+}
+
+const oneLine = (stderr: string) => stderr.split('\n').filter((line) => line.trim() !== '');
+
+describe('backup and restore', () => {
+  it('round-trips: a backup taken under load restores exactly what was there, the token included', async () => {
+    const dir = tempDir();
+    const backup = join(tempDir(), 'nightly.db');
+    const token = runCli(['token', 'create', '--data-dir', dir]).stdout.trim();
+    serving = await startServe(['--data-dir', dir]);
+    const { url } = serving;
+    const server = await (await api(url, token, '/api/servers', { method: 'POST', json: { name: 'web', ip_address: '10.0.0.1', identifier: 'web-1' } })).json();
+    const monitor = await (await api(url, token, '/api/monitors', { method: 'POST', json: { name: 'nightly', timezone: 'UTC', schedule: '0 3 * * *', duration: 30 } })).json();
+
+    // Pulses keep arriving while the backup runs.
+    let pulsing = true;
+    const load = (async () => {
+      while (pulsing) await fetch(`${url}/api/pulse/${monitor.token}`, { method: 'POST', body: 'ok' });
+    })();
+    const made = await runCliAsync(['backup', '--out', backup, '--data-dir', dir]);
+    pulsing = false;
+    await load;
+    expect(made.stderr).toBe('');
+    expect(made.status).toBe(0);
+    expect(made.stdout).toMatch(/^Backed up .*cronbeat\.db to .*nightly\.db \(schema \d+, \d+ bytes\)\.\n$/);
+    if (process.platform !== 'win32') expect((statSync(backup).mode & 0o777).toString(8)).toBe('600');
+    expect(readdirSync(join(backup, '..'))).toEqual(['nightly.db']); // one self-contained file, nothing half-written beside it
+
+    const atBackup = {
+      monitors: await (await api(url, token, '/api/monitors')).json(),
+      servers: await (await api(url, token, '/api/servers')).json(),
+      pulses: (await (await api(url, token, `/api/monitors/${monitor.id}/pulses?per_page=1`)).json()).total,
+    };
+    const inBackup = new Database(backup, { readonly: true });
+    const pulsesInBackup = inBackup.prepare('SELECT count(*) FROM pulses').pluck().get() as number;
+    inBackup.close();
+    expect(pulsesInBackup).toBeGreaterThan(0);
+    expect(pulsesInBackup).toBeLessThanOrEqual(atBackup.pulses);
+
+    // Restoring is refused while the agent holds the folder, and changes nothing.
+    const refused = runCli(['restore', backup, '--data-dir', dir]);
+    expect(refused.status).toBe(1);
+    expect(oneLine(refused.stderr)).toEqual([expect.stringMatching(new RegExp(`^cronbeat: The data folder .* is in use by another Cronbeat agent \\(process ${serving.child.pid}\\)`))]);
+
+    // Changes after the backup...
+    expect((await api(url, token, `/api/servers/${server.id}`, { method: 'DELETE' })).status).toBe(204);
+    await api(url, token, '/api/monitors', { method: 'POST', json: { name: 'after backup', timezone: 'UTC', schedule: '* * * * *', duration: 5 } });
+    await serving.stop();
+    serving = undefined;
+
+    // ...are undone by the restore; the replaced database is kept.
+    const restored = runCli(['restore', backup, '--data-dir', dir]);
+    expect(restored.stderr).toBe('');
+    expect(restored.status).toBe(0);
+    expect(restored.stdout).toMatch(/^Restored .* The database it replaced is kept as .*cronbeat\.db\.before-restore-/);
+    expect(readdirSync(dir).some((name) => name.startsWith('cronbeat.db.before-restore-'))).toBe(true);
+
+    serving = await startServe(['--data-dir', dir]);
+    const back = serving.url;
+    const servers = await (await api(back, token, '/api/servers')).json();
+    expect(servers).toEqual(atBackup.servers);
+    const monitors = await (await api(back, token, '/api/monitors')).json();
+    expect(monitors.map((m: { id: number; name: string; token: string }) => [m.id, m.name, m.token])).toEqual(
+      atBackup.monitors.map((m: { id: number; name: string; token: string }) => [m.id, m.name, m.token]),
+    );
+    expect((await (await api(back, token, `/api/monitors/${monitor.id}/pulses?per_page=1`)).json()).total).toBe(pulsesInBackup);
+  });
+
+  it.each([
+    ['a file that is not a database', (file: string) => writeFileSync(file, 'not sqlite '.repeat(500)), /is not a readable Cronbeat database/],
+    ['a SQLite file of something else', (file: string) => new Database(file).exec('CREATE TABLE photos (x); PRAGMA user_version = 1').close(), /is a SQLite file but not a Cronbeat database/],
+    ['a missing file', () => {}, /does not exist or is not a file/],
+  ])('refuses to restore %s, leaving the database as it was', async (_label, make, message) => {
+    const dir = tempDir();
+    runCli(['token', 'create', '--data-dir', dir]);
+    const before = readFileSync(join(dir, 'cronbeat.db'));
+    const file = join(tempDir(), 'candidate.db');
+    make(file);
+    const result = runCli(['restore', file, '--data-dir', dir]);
+    expect(result.status).toBe(1);
+    expect(oneLine(result.stderr)).toEqual([expect.stringMatching(message)]);
+    expect(readFileSync(join(dir, 'cronbeat.db')).equals(before)).toBe(true);
+    expect(readdirSync(dir).filter((name) => name.includes('restore') || name.includes('partial'))).toEqual([]);
+  });
+
+  it('refuses a backup from a newer Cronbeat', () => {
+    const dir = tempDir();
+    const backup = join(tempDir(), 'b.db');
+    runCli(['token', 'create', '--data-dir', dir]);
+    expect(runCli(['backup', '--out', backup, '--data-dir', dir]).status).toBe(0);
+    const db = new Database(backup);
+    db.pragma('user_version = 999');
+    db.close();
+    const result = runCli(['restore', backup, '--data-dir', dir]);
+    expect(result.status).toBe(1);
+    expect(oneLine(result.stderr)).toEqual([expect.stringMatching(/was written by a newer Cronbeat \(schema 999/)]);
+  });
+
+  it('says in one line when there is nothing to back up or no --out', () => {
+    const empty = runCli(['backup', '--out', join(tempDir(), 'x.db'), '--data-dir', join(tempDir(), 'nothing')]);
+    expect(empty.status).toBe(1);
+    expect(oneLine(empty.stderr)).toEqual([expect.stringMatching(/^cronbeat: There is no Cronbeat database at /)]);
+    const usage = runCli(['backup']);
+    expect(usage.status).toBe(2);
+    expect(oneLine(usage.stderr)).toEqual(['cronbeat: Say where to write the backup: `cronbeat backup --out FILE`.']);
+    expect(existsSync(join(tempDir(), 'x.db'))).toBe(false);
+  });
+});
