@@ -265,7 +265,7 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     expect((await agent.api(`/api/monitors/${monitorId}`)).status).toBe(200);
   });
 
-  it('fits 800×600 and follows a dark system theme', async () => {
+  it('fits 800×600 (in the dark system theme) and 1920×1080', async () => {
     const small = await browser.newContext({ viewport: { width: 800, height: 600 }, colorScheme: 'dark', timezoneId: 'Europe/Paris' });
     const smallPage = await small.newPage();
     await smallPage.goto(createSignInLink(agent.store, agent.url, now));
@@ -276,6 +276,15 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(smallPage, 'monitors-800x600-dark');
     await small.close();
+
+    const large = await browser.newContext({ viewport: { width: 1920, height: 1080 }, timezoneId: 'Europe/Paris' });
+    const largePage = await large.newPage();
+    await largePage.goto(createSignInLink(agent.store, agent.url, now));
+    await largePage.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    await largePage.getByTestId('tile-up').waitFor();
+    expect(await largePage.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await screenshot(largePage, 'overview-1920x1080');
+    await large.close();
   });
 
   it('deletes the monitor and the server after confirmation', async () => {
