@@ -18,13 +18,13 @@ afterAll(() => agent.stop());
 describe('cronbeat run', () => {
   it('passes output through, exits 0 and reports a paired start and success with the output', async () => {
     const monitor = await createMonitor(agent);
-    const result = await runCli(['run', monitor.token, '--', 'sh', '-c', 'echo hello; echo oops >&2; sleep 0.05'], { env });
+    const result = await runCli(['run', monitor.token, '--', 'sh', '-c', 'echo hello; sleep 0.1; echo oops >&2; sleep 0.1; echo bye'], { env });
     expect(result.status).toBe(0);
-    expect(result.stdout).toBe('hello\n');
+    expect(result.stdout).toBe('hello\nbye\n');
     expect(result.stderr).toBe('oops\n');
     const [start, end] = await pulsesOf(agent, monitor.id);
     expect(start).toMatchObject({ kind: 'start' });
-    expect(end).toMatchObject({ kind: 'success', exit_code: 0, rid: start.rid, body: 'hello\noops\n' });
+    expect(end).toMatchObject({ kind: 'success', exit_code: 0, rid: start.rid, body: 'hello\noops\nbye\n' });
     expect(end.duration_ms).toBeGreaterThanOrEqual(0);
   });
 
