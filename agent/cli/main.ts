@@ -8,6 +8,7 @@ import { spoolCommand } from './commands/spool';
 import { crontabCommand } from './commands/crontab';
 import { backupCommand } from './commands/backup';
 import { restoreCommand } from './commands/restore';
+import { version } from '../../package.json';
 
 // Register new commands here, one line each.
 const commands: Command[] = [serveCommand, tokenCommand, pingCommand, runCommand, spoolCommand, crontabCommand, backupCommand, restoreCommand];
@@ -32,12 +33,14 @@ async function main(argv: string[]): Promise<number> {
     return name ? 0 : 2;
   }
   if (name === '--version' || name === '-v') {
-    console.log(process.env.npm_package_version ?? '0.1.0');
+    console.log(version);
     return 0;
   }
   const command = commands.find((c) => c.name === name);
   if (!command) throw new UsageError(`Unknown command "${name}". Run \`cronbeat --help\` to see the commands.`);
-  if (rest.includes('--help') || rest.includes('-h')) {
+  // What follows `--` is a job's own command line (`cronbeat run T -- mysqldump -h db`), never ours.
+  const ownArgs = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if (ownArgs.includes('--help') || ownArgs.includes('-h')) {
     console.log(command.help);
     return 0;
   }
@@ -49,8 +52,14 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    const usage = error instanceof UsageError;
     console.error(`cronbeat: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = usage ? error.exitCode : 1;
+    process.exitCode = exitCodeFor(error);
   },
 );
+
+/** 2 for a mistake in the command line (ours or node:util parseArgs's), else the error's own or 1. */
+function exitCodeFor(error: unknown): number {
+  if (error instanceof UsageError) return error.exitCode;
+  const code = (error as { code?: string } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_') ? 2 : 1;
+}

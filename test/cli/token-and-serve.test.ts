@@ -100,3 +100,27 @@ describe('cronbeat --help', () => {
     expect(result.stderr).toMatch(/^cronbeat: Unknown command "frobnicate"/);
   });
 });
+
+describe('cronbeat argument handling', () => {
+  it('leaves -h and --help after `--` to the job', () => {
+    // No agent is listening, so the pulses are spooled; the job itself must run.
+    const result = runCli(['run', '00000000-0000-4000-8000-000000000000', '--url', 'http://127.0.0.1:9', '--', 'sh', '-c', 'echo ran', '-h'], {
+      env: { CRONBEAT_DATA_DIR: tempDir() },
+    });
+    expect(result.stdout).toContain('ran');
+    expect(result.stdout).not.toContain('Usage:');
+    expect(result.status).toBe(0);
+  });
+
+  it('answers an unknown option in one line with exit code 2', () => {
+    const result = runCli(['token', 'list', '--no-such-option', '--data-dir', tempDir()]);
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^cronbeat: .*no-such-option/);
+  });
+
+  it('prints the package version', () => {
+    const result = runCli(['--version']);
+    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
