@@ -13,50 +13,67 @@ export interface ReceivedPulse extends PulseInput {
   bodyTruncated: boolean;
 }
 
+/** What storing a pulse changed, for announcePulse once its transaction has committed. */
+export interface StoredPulse {
+  companyId: number;
+  monitorId: number;
+  transition: RecordedTransition | null;
+}
+
 /**
  * Records a pulse: the run history, the monitor's new state and due time, and a failure or a
  * recovery when it makes one (notification, live-view events, one popup). Returns false when
  * no live monitor has that token. Never waits for the popup.
  */
 export function recordPulse(ctx: EngineContext, pulse: ReceivedPulse, now: number): boolean {
-  const { store } = ctx;
-  const outcome = store.db.transaction(() => {
-    const monitor = store.monitors.findByToken(pulse.token);
-    if (!monitor) return null;
-    const effect = applyPulse(pulseStateOf(monitor), pulse);
-    store.monitors.saveTiming(timingUpdate(monitor.id, effect.state, now));
-
-    const startedAt =
-      pulse.kind === 'start'
-        ? null
-        : ((pulse.rid === null ? null : store.pulses.startTimeOf(monitor.id, pulse.rid, pulse.at)) ?? effect.pairedStartAt);
-    store.pulses.add({
-      monitorId: monitor.id,
-      kind: pulse.kind,
-      exitCode: pulse.exitCode,
-      rid: pulse.rid,
-      receivedAt: pulse.at,
-      durationMs: startedAt === null ? null : pulse.at - startedAt,
-      method: pulse.method,
-      remoteAddress: pulse.remoteAddress,
-      body: pulse.body,
-      bodyTruncated: pulse.bodyTruncated,
-    });
-
-    let transition: RecordedTransition | null = null;
-    if (effect.transition) {
-      const changed = store.monitors.findByToken(pulse.token)!;
-      transition = recordTransition(ctx, changed, effect.transition, now);
-    }
-    return { companyId: monitor.company_id, monitorId: monitor.id, transition };
-  })();
-
-  if (!outcome) return false;
-  if (outcome.transition) {
-    announceTransition(ctx, outcome.transition);
-    ctx.notifier.show(transitionPopup(outcome.transition));
-  } else {
-    ctx.events.emit({ type: 'monitor.changed', companyId: outcome.companyId, monitorId: outcome.monitorId });
-  }
+  const stored = ctx.store.db.transaction(() => storePulse(ctx, pulse, now))();
+  if (!stored) return false;
+  announcePulse(ctx, stored);
   return true;
+}
+
+/**
+ * The database half of recordPulse, inside the caller's transaction: null when no live monitor
+ * has that token. Call announcePulse with the result once the transaction has committed.
+ */
+export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number): StoredPulse | null {
+  const { store } = ctx;
+  const monitor = store.monitors.findByToken(pulse.token);
+  if (!monitor) return null;
+  const effect = applyPulse(pulseStateOf(monitor), pulse);
+  store.monitors.saveTiming(timingUpdate(monitor.id, effect.state, now));
+
+  const startedAt =
+    pulse.kind === 'start'
+      ? null
+      : ((pulse.rid === null ? null : store.pulses.startTimeOf(monitor.id, pulse.rid, pulse.at)) ?? effect.pairedStartAt);
+  store.pulses.add({
+    monitorId: monitor.id,
+    kind: pulse.kind,
+    exitCode: pulse.exitCode,
+    rid: pulse.rid,
+    receivedAt: pulse.at,
+    durationMs: startedAt === null ? null : pulse.at - startedAt,
+    method: pulse.method,
+    remoteAddress: pulse.remoteAddress,
+    body: pulse.body,
+    bodyTruncated: pulse.bodyTruncated,
+  });
+
+  let transition: RecordedTransition | null = null;
+  if (effect.transition) {
+    const changed = store.monitors.findByToken(pulse.token)!;
+    transition = recordTransition(ctx, changed, effect.transition, now);
+  }
+  return { companyId: monitor.company_id, monitorId: monitor.id, transition };
+}
+
+/** Tells live views and the desktop what a committed pulse changed. */
+export function announcePulse(ctx: EngineContext, stored: StoredPulse): void {
+  if (stored.transition) {
+    announceTransition(ctx, stored.transition);
+    ctx.notifier.show(transitionPopup(stored.transition));
+  } else {
+    ctx.events.emit({ type: 'monitor.changed', companyId: stored.companyId, monitorId: stored.monitorId });
+  }
 }

@@ -10,7 +10,7 @@ import { validate } from '../validate';
 import { pageOffset, paginationEnvelope } from '../../domain/pagination';
 import { keptBody, PULSE_BODY_LIMIT, pulseAction, pulseTime } from '../../domain/pulseInput';
 import { silentNotifier } from '../../engine/notifier';
-import { recordPulse } from '../../engine/pulses';
+import { createPulseRecorder } from '../../engine/pulseBatch';
 
 /** Reads the whole body but keeps only its first PULSE_BODY_LIMIT bytes. */
 async function readPulseBody(ctx: Context): Promise<{ body: string; truncated: boolean }> {
@@ -33,6 +33,7 @@ async function readPulseBody(ctx: Context): Promise<{ body: string; truncated: b
  */
 export function pulseRoutes({ store, events, clock, notifier = silentNotifier }: ApiDeps): Router {
   const router = new Router();
+  const recorder = createPulseRecorder({ store, events, notifier });
 
   const receive = async (ctx: Context) => {
     const action = pulseAction(ctx.params.action);
@@ -54,7 +55,7 @@ export function pulseRoutes({ store, events, clock, notifier = silentNotifier }:
       body,
       bodyTruncated: truncated,
     };
-    if (!recordPulse({ store, events, notifier }, pulse, now)) throw HttpError.notFound('Monitor');
+    if (!(await recorder.record(pulse, now))) throw HttpError.notFound('Monitor');
     ctx.type = 'text/plain';
     ctx.body = 'OK';
   };
