@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     { name: 'Certificate renewal (certbot)', schedule: '17 */12 * * *', timezone: 'UTC', duration: 30, runs: [8_400, 9_100] },
     { name: 'Invoice export to S3', schedule: '*/15 * * * *', timezone: 'America/New_York', duration: 10, runs: [] },
     { name: 'Log rotation', schedule: '0 * * * *', timezone: 'Europe/London', duration: 15, runs: [1_200, 950, 1_020] },
-    { name: 'Search index rebuild', schedule: '30 3 * * 1', timezone: 'Asia/Kolkata', duration: 120, runs: [] },
+    { name: 'Search index rebuild', schedule: '30 3 * * 1', timezone: 'Asia/Tokyo', duration: 120, runs: [] },
   ];
 
   const created: Record<string, { id: number; token: string; pulse_url: string }> = {};

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { Monitor } from '../api/types';
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
@@ -170,20 +170,39 @@ function MonitorTable(props: { monitors: Monitor[] }) {
   );
 }
 
-/** The duration of the newest paired run; asks the pulses API when the monitor does not carry it. */
+/** True once the element has scrolled into view (immediately where IntersectionObserver is missing). */
+function useSeen<T extends Element>(): [RefObject<T | null>, boolean] {
+  const ref = useRef<T>(null);
+  const [seen, setSeen] = useState(typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    if (seen || !ref.current) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setSeen(true);
+    });
+    observer.observe(ref.current);
+    return () => observer.disconnect();
+  }, [seen]);
+  return [ref, seen];
+}
+
+/**
+ * The duration of the newest timed run. Monitors do not carry it, so each visible row asks the
+ * pulses API once it scrolls into view (a list of hundreds does not send hundreds of requests),
+ * and again only when that monitor changes.
+ */
 function LastDuration(props: { monitor: Monitor }) {
   const { api } = useApp();
   const { monitor } = props;
-  const carried = (monitor as Monitor & { last_duration_ms?: number | null }).last_duration_ms;
-  const [fetched, setFetched] = useState<number | null | undefined>(undefined);
+  const [ref, seen] = useSeen<HTMLSpanElement>();
+  const [duration, setDuration] = useState<number | null | undefined>(undefined);
   useEffect(() => {
-    if (carried !== undefined) return;
+    if (!seen) return;
     const controller = new AbortController();
     api.pulses(monitor.id, 1, 20, controller.signal).then(
-      (page) => setFetched(page.data.find((p) => p.duration_ms !== null && p.duration_ms !== undefined)?.duration_ms ?? null),
-      () => setFetched(null),
+      (page) => setDuration(page.data.find((p) => typeof p.duration_ms === 'number')?.duration_ms ?? null),
+      () => setDuration(null),
     );
     return () => controller.abort();
-  }, [api, monitor.id, monitor.updated_at, monitor.last_run_at, carried]);
-  return <>{formatDuration(carried !== undefined ? carried : fetched)}</>;
+  }, [api, monitor.id, monitor.updated_at, monitor.last_run_at, seen]);
+  return <span ref={ref}>{formatDuration(duration)}</span>;
 }
