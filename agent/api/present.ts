@@ -27,6 +27,8 @@ export function presentServerAlert(row: ServerAlertRow) {
     server_id: row.server_id,
     username: row.username,
     command: row.command,
+    change: row.change,
+    previous_command: row.previous_command,
     created_at: toApiTimestamp(row.created_at),
   };
 }

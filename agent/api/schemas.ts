@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
 import { canonicalTimeZone, isFiveFieldCron } from '../domain/schedule';
+import { CRON_CHANGES } from '../domain/serverAlerts';
 
 /*
  * Every request body and query of the API, validated here and typed by z.infer. Messages follow
@@ -51,6 +52,15 @@ export const serverAlertInput = z.object({
   username: requiredString('username', 255),
   server_id: requiredString('server_id', 64),
   command: requiredString('command', 10_000),
+  // Extensions the `cronbeat crontab watch` sends; other clients may leave them out.
+  change: z
+    .enum(CRON_CHANGES, { error: 'The change field must be one of: added, removed, altered.' })
+    .default('altered'),
+  previous_command: z
+    .string({ error: 'The previous command field must be a string.' })
+    .max(10_000, 'The previous command field must not be greater than 10000 characters.')
+    .nullish()
+    .transform((value) => value || null),
 });
 export type ServerAlertInput = z.infer<typeof serverAlertInput>;
 

@@ -136,4 +136,9 @@ export const migrations: string[] = [
   );
   CREATE INDEX sign_in_codes_by_token ON sign_in_codes(api_token_id) WHERE api_token_id IS NOT NULL;
   `,
+  // 5: what a server's watcher saw happen to a cron command, and the command it replaced.
+  `
+  ALTER TABLE server_alerts ADD COLUMN change TEXT NOT NULL DEFAULT 'altered';
+  ALTER TABLE server_alerts ADD COLUMN previous_command TEXT;
+  `,
 ];

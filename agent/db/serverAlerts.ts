@@ -1,4 +1,5 @@
 import type { Db } from './open';
+import type { CronChange } from '../domain/serverAlerts';
 
 export interface ServerAlertRow {
   id: number;
@@ -6,14 +7,26 @@ export interface ServerAlertRow {
   server_id: number;
   username: string;
   command: string;
+  change: CronChange;
+  previous_command: string | null;
   created_at: number;
+}
+
+export interface NewServerAlert {
+  companyId: number;
+  serverId: number;
+  username: string;
+  command: string;
+  change: CronChange;
+  previousCommand: string | null;
+  now: number;
 }
 
 /** Alerts a server's watcher sent about cron commands that were added, removed or altered. */
 export function serverAlertRepository(db: Db) {
   const insert = db.prepare(
-    `INSERT INTO server_alerts (company_id, server_id, username, command, created_at)
-     VALUES (@companyId, @serverId, @username, @command, @now)`,
+    `INSERT INTO server_alerts (company_id, server_id, username, command, change, previous_command, created_at)
+     VALUES (@companyId, @serverId, @username, @command, @change, @previousCommand, @now)`,
   );
   const find = db.prepare('SELECT * FROM server_alerts WHERE id = ?');
   const forServer = db.prepare(
@@ -21,7 +34,7 @@ export function serverAlertRepository(db: Db) {
   );
 
   return {
-    create(input: { companyId: number; serverId: number; username: string; command: string; now: number }): ServerAlertRow {
+    create(input: NewServerAlert): ServerAlertRow {
       const { lastInsertRowid } = insert.run(input);
       return find.get(lastInsertRowid) as ServerAlertRow;
     },

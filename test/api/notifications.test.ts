@@ -19,7 +19,7 @@ function seed(companyId: number, total: number) {
     agent.store.notifications.create({
       companyId,
       type: NOTIFICATION_KINDS.serverAlert.type,
-      data: serverAlertData({ id: i, name: `n${i}`, identifier: `i${i}` }, 'root', `job ${i}`),
+      data: serverAlertData({ id: i, name: `n${i}`, identifier: `i${i}` }, { username: 'root', command: `job ${i}`, change: 'added', previousCommand: null }),
       now: BASE_TIME + i * 60_000,
     });
   }

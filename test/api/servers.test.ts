@@ -97,7 +97,9 @@ describe('server alerts', () => {
     expect(response.status).toBe(201);
     const body = await response.json();
     expect(body.message).toBe('Alert received');
-    expect(body.alert).toMatchObject({ server_id: server.id, username: 'deploy', command: '/usr/local/bin/backup.sh --full' });
+    expect(body.alert).toMatchObject({
+      server_id: server.id, username: 'deploy', command: '/usr/local/bin/backup.sh --full', change: 'altered', previous_command: null,
+    });
 
     const alerts = await (await agent.api(`/api/servers/${server.id}/alerts`)).json();
     expect(alerts).toHaveLength(1);
@@ -121,6 +123,23 @@ describe('server alerts', () => {
       username: 'deploy',
       command: '/usr/local/bin/backup.sh --full',
     });
+  });
+
+  it('says what the watcher saw: added, removed, or altered from the previous command', async () => {
+    await createServer({ ...valid, name: 'Web', identifier: 'web-7' });
+    const post = (json: Record<string, unknown>) =>
+      agent.api('/api/servers/alert', { method: 'POST', json: { username: 'www', server_id: 'web-7', command: 'new.sh', ...json } });
+    const added = await (await post({ change: 'added' })).json();
+    expect(added.notification.data.title).toBe('Cron job added on Web');
+    const removed = await (await post({ change: 'removed' })).json();
+    expect(removed.notification.data.description).toMatch(/removed from Web/);
+    const altered = await (await post({ change: 'altered', previous_command: 'old.sh' })).json();
+    expect(altered.alert).toMatchObject({ change: 'altered', previous_command: 'old.sh' });
+    expect(altered.notification.data.description).toContain('from "old.sh" to: new.sh');
+    expect(altered.notification.data.status).toBe('altered');
+    const bad = await post({ change: 'exploded' });
+    expect(bad.status).toBe(422);
+    expect(Object.keys((await bad.json()).errors)).toEqual(['change']);
   });
 
   it('answers 404 for an unknown identifier and 422 for missing fields, recording nothing', async () => {

@@ -46,12 +46,13 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
     const server = store.servers.findByIdentifier(companyId, input.server_id);
     if (!server) throw new HttpError(404, `No server has the identifier "${input.server_id}".`);
     const now = clock();
+    const report = { username: input.username, command: input.command, change: input.change, previousCommand: input.previous_command };
     const { alert, notification } = store.db.transaction(() => ({
-      alert: store.serverAlerts.create({ companyId, serverId: server.id, username: input.username, command: input.command, now }),
+      alert: store.serverAlerts.create({ companyId, serverId: server.id, ...report, now }),
       notification: store.notifications.create({
         companyId,
         type: NOTIFICATION_KINDS.serverAlert.type,
-        data: serverAlertData(server, input.username, input.command),
+        data: serverAlertData(server, report),
         now,
       }),
     }))();
