@@ -152,7 +152,8 @@ function AddCertificate(props: { onAdded: () => void }) {
   const { api } = useApp();
   const [hostname, setHostname] = useState('');
   const [port, setPort] = useState('443');
-  const [errors, setErrors] = useState<{ hostname?: string; port?: string; form?: string }>({});
+  const [warnDays, setWarnDays] = useState('14');
+  const [errors, setErrors] = useState<{ hostname?: string; port?: string; warn_days?: string; form?: string }>({});
   const [busy, setBusy] = useState(false);
 
   async function submit(event: FormEvent) {
@@ -162,17 +163,25 @@ function AddCertificate(props: { onAdded: () => void }) {
     const next: typeof errors = {};
     if (!host) next.hostname = 'Enter a hostname, e.g. example.com';
     if (!Number.isInteger(portNumber) || portNumber < 1 || portNumber > 65535) next.port = 'A port from 1 to 65535.';
+    const warn = Number(warnDays);
+    if (!Number.isInteger(warn) || warn < 1 || warn > 365) next.warn_days = 'From 1 to 365 days.';
     setErrors(next);
-    if (next.hostname || next.port) return;
+    if (next.hostname || next.port || next.warn_days) return;
     setBusy(true);
     try {
-      await api.createCertificate({ hostname: host, port: portNumber });
+      await api.createCertificate({ hostname: host, port: portNumber, warn_days: warn });
       setHostname('');
       setPort('443');
+      setWarnDays('14');
       props.onAdded();
     } catch (error) {
       if (error instanceof ApiError && error.status === 422)
-        setErrors({ hostname: error.fieldError('hostname'), port: error.fieldError('port'), form: error.fieldErrors.hostname || error.fieldErrors.port ? undefined : error.message });
+        setErrors({
+          hostname: error.fieldError('hostname'),
+          port: error.fieldError('port'),
+          warn_days: error.fieldError('warn_days'),
+          form: ['hostname', 'port', 'warn_days'].some((f) => error.fieldError(f)) ? undefined : error.message,
+        });
       else setErrors({ form: error instanceof Error ? error.message : String(error) });
     } finally {
       setBusy(false);
@@ -205,8 +214,20 @@ function AddCertificate(props: { onAdded: () => void }) {
           aria-describedby={describedBy('cert-port', false, errors.port)}
         />
       </Field>
+      <Field id="cert-warn" label="Warn (days left)" error={errors.warn_days}>
+        <input
+          id="cert-warn"
+          type="number"
+          min={1}
+          max={365}
+          value={warnDays}
+          onChange={(e) => setWarnDays(e.target.value)}
+          aria-invalid={Boolean(errors.warn_days)}
+          aria-describedby={describedBy('cert-warn', false, errors.warn_days)}
+        />
+      </Field>
       <button type="submit" className="button button-primary" disabled={busy}>
-        {busy ? 'Adding…' : 'Add'}
+        {busy ? 'Checking…' : 'Add'}
       </button>
       {errors.form ? (
         <div className="field-error" role="alert">
