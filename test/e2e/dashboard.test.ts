@@ -179,6 +179,16 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     expect(pulse.status).toBe(200);
     await page.getByText('Pulses are arriving on time.').waitFor({ timeout: 5000 });
     await page.locator('summary', { hasText: 'backup done: 42 files' }).waitFor();
+
+    // A timed run: started (shown as running, live), then finished 42 s later.
+    now += 1000;
+    expect((await fetch(`${monitor.pulse_url}/start?rid=r1`)).status).toBe(200);
+    await page.locator('.status-card [data-status="running"]').waitFor({ timeout: 5000 });
+    now += 42_000;
+    expect((await fetch(`${monitor.pulse_url}/0?rid=r1`, { method: 'POST', body: 'second run' })).status).toBe(200);
+    await page.locator('.status-card [data-status="monitoring"]').waitFor({ timeout: 5000 });
+    await page.locator('.chart rect').first().waitFor();
+    expect(await page.locator('td.numeric', { hasText: '42 s' }).count()).toBe(1);
     await expectNoErrorState(page);
     await screenshot(page, 'monitor-detail');
   });

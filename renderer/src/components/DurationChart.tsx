@@ -1,5 +1,5 @@
 import type { Pulse } from '../api/types';
-import { formatDuration, formatLocal } from '../lib/format';
+import { formatDuration, formatLocal, plural } from '../lib/format';
 
 /** Bars of run durations, oldest left; failed runs in the "bad" colour. Plain SVG, no library. */
 export function DurationChart(props: { pulses: Pulse[] }) {
@@ -11,7 +11,11 @@ export function DurationChart(props: { pulses: Pulse[] }) {
   const width = 600;
   const height = 120;
   const gap = 2;
-  const barWidth = Math.max(2, (width - gap * runs.length) / runs.length);
+  // At least 30 slots, newest on the right, so a few runs draw as bars rather than as a block.
+  const slots = Math.max(runs.length, 30);
+  const slot = width / slots;
+  const barWidth = Math.max(1, slot - gap);
+  const offset = slots - runs.length;
   return (
     <figure className="chart">
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`Durations of the last ${runs.length} runs, longest ${formatDuration(max)}`} preserveAspectRatio="none">
@@ -21,7 +25,7 @@ export function DurationChart(props: { pulses: Pulse[] }) {
             <rect
               key={run.id}
               className={run.kind === 'fail' || (run.exit_code ?? 0) !== 0 ? 'bar-bad' : 'bar-good'}
-              x={i * (barWidth + gap)}
+              x={(offset + i) * slot}
               y={height - h}
               width={barWidth}
               height={h}
@@ -33,7 +37,7 @@ export function DurationChart(props: { pulses: Pulse[] }) {
         })}
       </svg>
       <figcaption className="muted">
-        Longest {formatDuration(max)} · {runs.length} runs
+        Longest {formatDuration(max)} · last {plural(runs.length, 'run')}
       </figcaption>
     </figure>
   );
