@@ -39,4 +39,17 @@ describe('LiveFeed', () => {
     agent.events.emit({ type: 'notification.created', companyId: 1, notificationId: 'n1' });
     await expect.poll(() => events).toContainEqual({ type: 'notification.created', notificationId: 'n1' });
   });
+
+  it('keeps one connection when restarted at once (as React does in development)', async () => {
+    agent = await startTestAgent();
+    const listeners = () => (agent!.events as unknown as { emitter: { listenerCount(name: string): number } }).emitter.listenerCount('event');
+    const before = listeners(); // the agent's own (the monitor loop)
+    feed = new LiveFeed({ base: agent.url, token: agent.token });
+    feed.start();
+    feed.stop();
+    feed.start();
+    await expect.poll(() => feed!.state).toBe('live');
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // past the first reconnect delay
+    expect(listeners()).toBe(before + 1);
+  });
 });

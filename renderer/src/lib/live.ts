@@ -46,17 +46,21 @@ export class LiveFeed {
   private pollTimer: ReturnType<typeof setInterval> | null = null;
   private backoffMs = 1_000;
   private stopped = false;
+  /** Bumped by start and stop, so a connection from before a restart never reconnects itself. */
+  private generation = 0;
   state: LiveState = 'connecting';
 
   constructor(private readonly credentials: Credentials) {}
 
   start(): void {
     this.stopped = false;
-    void this.connect();
+    this.generation++;
+    void this.connect(this.generation);
   }
 
   stop(): void {
     this.stopped = true;
+    this.generation++;
     this.controller?.abort();
     this.timers.forEach(clearTimeout);
     this.timers = [];
@@ -88,8 +92,8 @@ export class LiveFeed {
     this.pollTimer = everyMs ? setInterval(() => this.emit({ type: 'poll' }), everyMs) : null;
   }
 
-  private async connect(): Promise<void> {
-    if (this.stopped) return;
+  private async connect(generation: number): Promise<void> {
+    if (this.stopped || generation !== this.generation) return;
     this.controller = new AbortController();
     try {
       const response = await fetch(`${this.credentials.base}/api/events`, {
@@ -120,10 +124,10 @@ export class LiveFeed {
     } catch {
       // Refused, aborted or cut: fall through to reconnect (unless stopped).
     }
-    if (this.stopped) return;
+    if (this.stopped || generation !== this.generation) return;
     this.setState('polling');
     this.setPolling(pollEveryMs);
-    this.timers.push(setTimeout(() => void this.connect(), this.backoffMs));
+    this.timers.push(setTimeout(() => void this.connect(generation), this.backoffMs));
     this.backoffMs = Math.min(this.backoffMs * 2, maxBackoffMs);
   }
 }
