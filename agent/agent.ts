@@ -11,6 +11,7 @@ import { openStore, type Store } from './db/store';
 import { AgentEvents } from './engine/events';
 import { startMonitorLoop } from './engine/loop';
 import { createScheduler } from './engine/scheduler';
+import { showPendingPopups } from './engine/pendingPopups';
 import { TlsCertificateChecker, type CheckerOptions } from './engine/certificates/checker';
 import { CertificateScheduler } from './engine/certificates/scheduler';
 import { silentNotifier, type Notifier } from './engine/notifier';
@@ -67,6 +68,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     lock.release();
     throw error;
   }
+  showPendingPopups({ store, notifier }, clock());
   const stopMonitorLoop = startMonitorLoop({
     scheduler: createScheduler({ store, events, notifier }),
     events,

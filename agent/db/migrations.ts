@@ -141,4 +141,13 @@ export const migrations: string[] = [
   ALTER TABLE server_alerts ADD COLUMN change TEXT NOT NULL DEFAULT 'altered';
   ALTER TABLE server_alerts ADD COLUMN previous_command TEXT;
   `,
+  // 6: popups as an outbox: a monitor failure or recovery whose popup was not shown yet (the agent
+  // died first) is shown at the next start. Earlier notifications count as shown.
+  `
+  ALTER TABLE notifications ADD COLUMN popup_shown_at INTEGER;
+  UPDATE notifications SET popup_shown_at = created_at;
+  CREATE INDEX notifications_popup_pending ON notifications(created_at)
+    WHERE popup_shown_at IS NULL
+      AND type IN ('App\\Notifications\\MonitorFailedNotification', 'App\\Notifications\\MonitorRecoveredNotification');
+  `,
 ];

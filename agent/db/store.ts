@@ -7,6 +7,7 @@ import { monitorRepository } from './monitors';
 import { notificationRepository } from './notifications';
 import { pulseRepository } from './pulses';
 import { certificateRepository } from './certificates';
+import { popupOutboxRepository } from './popupOutbox';
 
 /** The database and one repository per table, statements prepared once. */
 export function createStore(db: Db) {
@@ -20,6 +21,7 @@ export function createStore(db: Db) {
     pulses: pulseRepository(db),
     notifications: notificationRepository(db),
     certificates: certificateRepository(db),
+    popupOutbox: popupOutboxRepository(db),
     close(): void {
       db.close();
     },

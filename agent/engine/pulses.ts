@@ -73,6 +73,7 @@ export function announcePulse(ctx: EngineContext, stored: StoredPulse): void {
   if (stored.transition) {
     announceTransition(ctx, stored.transition);
     ctx.notifier.show(transitionPopup(stored.transition));
+    ctx.store.popupOutbox.markShown([stored.transition.notificationId]);
   } else {
     ctx.events.emit({ type: 'monitor.changed', companyId: stored.companyId, monitorId: stored.monitorId });
   }

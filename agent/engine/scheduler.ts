@@ -59,8 +59,9 @@ export function createScheduler(ctx: EngineContext) {
       const popups = stepPopups(burst.filter((t) => !t.afterGrace));
       const grace = gracePopup(burst.filter((t) => t.afterGrace));
       if (grace) popups.push(grace);
-      burst = [];
       for (const popup of popups) notifier.show(popup);
+      store.popupOutbox.markShown(burst.map((t) => t.notificationId), now);
+      burst = [];
       return false;
     },
 

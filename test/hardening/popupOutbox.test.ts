@@ -1,0 +1,102 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { recordPulse } from '../../agent/engine/pulses';
+import { createScheduler } from '../../agent/engine/scheduler';
+import type { Notifier } from '../../agent/engine/notifier';
+import { RecordingNotifier } from '../helpers/recordingNotifier';
+import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
+
+/*
+ * Alerts as an outbox: a failure (or recovery) committed but whose popup was not shown when the
+ * agent died is shown after the restart, once. The death is the notifier throwing at the moment
+ * it would show the popup, after the transaction committed: exactly where a crash would hit.
+ */
+
+const T0 = Date.UTC(2026, 10, 21, 9, 0, 30);
+const LATER = T0 + 10 * 60_000;
+const dying: Notifier = {
+  show() {
+    throw new Error('the agent died before the popup was shown');
+  },
+};
+
+let agents: TestAgent[] = [];
+afterEach(async () => {
+  for (const agent of agents) await agent.close();
+  agents = [];
+});
+
+async function start(dataDir: string, clock: number, notifier: Notifier = new RecordingNotifier()) {
+  const agent = await startTestAgent({ dataDir, clock: () => clock, notifier });
+  agents.push(agent);
+  return agent;
+}
+
+async function createMonitors(agent: TestAgent, names: string[]) {
+  const made: Array<{ id: number; token: string }> = [];
+  for (const name of names) {
+    const response = await agent.api('/api/monitors', { method: 'POST', json: { name, timezone: 'UTC', schedule: '* * * * *', duration: 1 } });
+    made.push(await response.json());
+  }
+  return made;
+}
+
+async function restart(agent: TestAgent, clock: number) {
+  await agent.close();
+  agents = agents.filter((a) => a !== agent);
+  const notifier = new RecordingNotifier();
+  const next = await start(agent.dataDir, clock, notifier);
+  return { agent: next, popups: notifier.take() };
+}
+
+describe('popups as an outbox', () => {
+  it('shows a failure decided just before the agent died after the restart, then never again', async () => {
+    const first = await start(tempDir(), T0);
+    await createMonitors(first, ['backup', 'db dump']);
+    const scheduler = createScheduler({ store: first.store, events: first.events, notifier: dying });
+    expect(() => scheduler.failOverdue(LATER)).toThrow('died');
+    expect(first.store.monitors.list(1).map((m) => m.is_alerted)).toEqual([1, 1]); // committed
+
+    const { agent: second, popups } = await restart(first, LATER + 60_000);
+    expect(popups.map((p) => p.title)).toEqual(['backup failed', 'db dump failed']);
+    expect(popups[0].body).toMatch(/^No pulse within 1 min of the run due at /);
+    expect(popups[0].route).toMatch(/^\/monitors\/\d+$/);
+
+    const { popups: again } = await restart(second, LATER + 120_000);
+    expect(again).toEqual([]);
+  });
+
+  it('shows many as one summary', async () => {
+    const first = await start(tempDir(), T0);
+    await createMonitors(first, ['a', 'b', 'c', 'd', 'e']);
+    expect(() => createScheduler({ store: first.store, events: first.events, notifier: dying }).failOverdue(LATER)).toThrow('died');
+    const { popups } = await restart(first, LATER);
+    expect(popups).toHaveLength(1);
+    expect(popups[0].title).toBe('5 monitors failed');
+    expect(popups[0].body).toMatch(/^Failed: a, b, c, d, e/);
+  });
+
+  it('shows a failure reported by a pulse (and its recovery) whose popups were lost', async () => {
+    const first = await start(tempDir(), T0);
+    const [monitor] = await createMonitors(first, ['deploy']);
+    const pulse = (kind: 'fail' | 'success', at: number) =>
+      recordPulse(
+        { store: first.store, events: first.events, notifier: dying },
+        { token: monitor.token, kind, exitCode: kind === 'fail' ? 3 : null, rid: null, at, method: 'GET', remoteAddress: '127.0.0.1', body: '', bodyTruncated: false },
+        at,
+      );
+    expect(() => pulse('fail', T0 + 1000)).toThrow('died');
+    expect(() => pulse('success', T0 + 2000)).toThrow('died');
+    const { popups } = await restart(first, T0 + 3000);
+    expect(popups.map((p) => p.title)).toEqual(['deploy failed', 'deploy recovered']);
+  });
+
+  it('does not show again after a restart what was shown while running', async () => {
+    const notifier = new RecordingNotifier();
+    const first = await start(tempDir(), T0, notifier);
+    await createMonitors(first, ['nightly']);
+    expect(createScheduler({ store: first.store, events: first.events, notifier }).failOverdue(LATER)).toBe(false);
+    expect(notifier.take().map((p) => p.title)).toEqual(['nightly failed']);
+    const { popups } = await restart(first, LATER);
+    expect(popups).toEqual([]);
+  });
+});
