@@ -273,6 +273,14 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     // Focus moved into the new screen, so the next Tab reaches its controls.
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.closest('main') !== null)).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.locator('main h1').click();
+    await page.keyboard.press('/');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('monitor-search');
+    await page.keyboard.type('no such monitor');
+    await page.getByText('No monitor matches').waitFor();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Backspace');
 
     await page.getByRole('link', { name: 'Every minute' }).focus();
     await page.keyboard.press('Enter');

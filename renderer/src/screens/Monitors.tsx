@@ -50,6 +50,21 @@ export function MonitorsScreen(props: { query: URLSearchParams }) {
     if (window.location.hash !== target) window.history.replaceState(null, '', target);
   }, [search, status]);
 
+  // "/" jumps to the search box, as in most list views, unless the user is typing somewhere.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (target && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))) return;
+      const search = document.getElementById('monitor-search');
+      if (!search) return;
+      event.preventDefault();
+      search.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
   const visible = useMemo(
     () => (monitors.data ? sortMonitors(filterMonitors(monitors.data, search, status)) : []),
     [monitors.data, search, status],
@@ -81,7 +96,7 @@ export function MonitorsScreen(props: { query: URLSearchParams }) {
           <input
             id="monitor-search"
             type="search"
-            placeholder="Search by name, schedule or zone"
+            placeholder="Search by name, schedule or zone (press /)"
             value={search}
             onChange={(e) => setSearch(e.target.value)}
           />
