@@ -24,22 +24,52 @@ const USER_AGENT = 'cronbeat-cli/0.1';
 /** One attempt, with the timeout. Never throws. */
 export async function requestOnce(request: HttpRequest): Promise<HttpOutcome> {
   try {
-    const response = await fetch(request.url, {
-      method: request.method,
-      headers: { 'user-agent': USER_AGENT, ...request.headers },
-      body: request.body,
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    });
-    const text = await response.text();
-    if (response.ok) return { kind: 'ok', status: response.status, text };
-    const message = `${response.status} ${messageOf(text) ?? response.statusText}`.trim();
-    if (response.status === 408 || response.status === 429 || response.status >= 500) {
+    const response = await send(request);
+    const { status, text } = response;
+    if (status >= 200 && status < 300) return { kind: 'ok', status, text };
+    const message = `${status} ${messageOf(text) ?? response.statusText}`.trim();
+    if (status === 408 || status === 429 || status >= 500) {
       return { kind: 'unreachable', message: `${new URL(request.url).origin} answered ${message}` };
     }
-    return { kind: 'rejected', status: response.status, text, message };
+    return { kind: 'rejected', status, text, message };
   } catch (error) {
     return { kind: 'unreachable', message: `cannot reach ${safeOrigin(request.url)} (${describeNetworkError(error)})` };
   }
+}
+
+class RequestTimeoutError extends Error {
+  override name = 'TimeoutError';
+}
+
+/**
+ * One request over node:http (node:https loaded only for https URLs), not fetch: loading
+ * fetch's implementation took longer than the rest of `cronbeat run` together. A fresh
+ * connection each time (agent: false), so nothing keeps the process alive afterwards.
+ */
+async function send(request: HttpRequest): Promise<{ status: number; statusText: string; text: string }> {
+  const url = new URL(request.url);
+  const { request: open } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const body = request.body === undefined ? undefined : Buffer.from(request.body);
+  const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...request.headers };
+  if (body) headers['content-length'] = String(body.length);
+  return new Promise((resolve, reject) => {
+    const outgoing = open(url, { method: request.method, headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', fail);
+      response.on('end', () => {
+        clearTimeout(timer);
+        resolve({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    const timer = setTimeout(() => outgoing.destroy(new RequestTimeoutError()), REQUEST_TIMEOUT_MS);
+    function fail(error: Error) {
+      clearTimeout(timer);
+      reject(error);
+    }
+    outgoing.on('error', fail);
+    outgoing.end(body);
+  });
 }
 
 /** requestOnce, retried with backoff while the outcome is `unreachable`. Never throws. */
@@ -71,7 +101,8 @@ function describeNetworkError(error: unknown): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return `no answer within ${REQUEST_TIMEOUT_MS / 1000} s`;
   }
-  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  // node:http puts the code (ECONNREFUSED…) on the error itself; fetch put it on its cause.
+  const cause = error instanceof Error ? ((error.cause ?? error) as { code?: string; message?: string }) : undefined;
   return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }
 

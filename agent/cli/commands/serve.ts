@@ -1,10 +1,6 @@
 import { parseArgs } from 'node:util';
-import { startAgent } from '../../agent';
 import { prepareDataDir } from '../../db/dataDir';
 import { UsageError, type Command } from '../command';
-import { desktopNotifier } from '../../engine/desktopNotifier';
-import { silentNotifier } from '../../engine/notifier';
-import { createSignInLink } from '../../api/routes/session';
 
 const help = `Usage: cronbeat serve [--host HOST] [--port PORT] [--data-dir DIR] [--no-popups]
 
@@ -40,6 +36,13 @@ export const serveCommand: Command = {
     const port = Number(values.port);
     if (!/^\d+$/.test(values.port!) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}".`);
     const dataDir = prepareDataDir(values['data-dir']);
+    // Loaded here, not at the top: the agent (Koa, SQLite, zod) would slow every other command's start.
+    const [{ startAgent }, { desktopNotifier }, { silentNotifier }, { createSignInLink }] = await Promise.all([
+      import('../../agent'),
+      import('../../engine/desktopNotifier'),
+      import('../../engine/notifier'),
+      import('../../api/routes/session'),
+    ]);
 
     let agent;
     try {

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { databaseFile, prepareDataDir } from '../../db/dataDir';
-import { openStore } from '../../db/store';
 import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/timestamps';
 import { UsageError, type Command } from '../command';
 
@@ -46,6 +45,8 @@ export const tokenCommand: Command = {
     if (!['create', 'list', 'revoke'].includes(action ?? '')) {
       throw new UsageError('Say what to do: `cronbeat token create`, `cronbeat token list` or `cronbeat token revoke ID`.');
     }
+    // Loaded here, not at the top, so commands that never open the database start faster.
+    const { openStore } = await import('../../db/store');
     const now = Date.now();
     const store = openStore(databaseFile(prepareDataDir(values['data-dir'])), now);
     try {
