@@ -29,10 +29,12 @@ export async function measureCliRun(agentUrl: string, dataDir: string, tempRoot:
   const before = storedPulses(dataDir);
   const bare: number[] = [];
   const wrapped: number[] = [];
+  const nodeAlone: number[] = [];
   for (let i = -1; i < RUNS; i++) {
     const t = await timedRun('true', [], env);
     const w = await timedRun(process.execPath, args, env);
-    if (i >= 0) bare.push(t), wrapped.push(w);
+    const n = await timedRun(process.execPath, ['-e', '0'], env);
+    if (i >= 0) bare.push(t), wrapped.push(w), nodeAlone.push(n);
   }
   const stored = storedPulses(dataDir) - before;
   return [
@@ -43,7 +45,7 @@ export async function measureCliRun(agentUrl: string, dataDir: string, tempRoot:
       unit: 'ms',
       target: { below: 150 },
       baseline: { name: '`true` alone', value: round(median(bare), 1) },
-      note: `median of ${RUNS}; ${stored} of ${2 * (RUNS + 1)} pulses stored`,
+      note: `median of ${RUNS}; \`node -e 0\` alone ${round(median(nodeAlone), 1)} ms; ${stored} of ${2 * (RUNS + 1)} pulses stored`,
     }),
   ];
 }

@@ -5,15 +5,15 @@ import { Agent, request } from 'node:http';
 import { startAgent } from '../../agent/agent';
 
 /*
- * `npx tsx test/bench/durability.ts [seconds]`: pulses per second with SQLite's synchronous
- * setting at NORMAL (what the agent uses, in WAL mode) and at FULL, over real HTTP from 32
- * concurrent clients, on a database file on this machine's disk. Prints one line per setting.
+ * `npx tsx test/bench/durability.ts [seconds]`: pulses per second and mean latency with
+ * SQLite's synchronous setting at NORMAL (what the agent uses, in WAL mode) and at FULL, over
+ * real HTTP from 1 and from 32 concurrent clients, on a database file on this machine's disk.
+ * Prints one line per setting and client count, each measured twice, alternating.
  */
 
-const CLIENTS = 32;
 const seconds = Number(process.argv[2] ?? 5);
 
-async function measure(synchronous: 'NORMAL' | 'FULL'): Promise<number> {
+async function measure(synchronous: 'NORMAL' | 'FULL', CLIENTS: number): Promise<number> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cronbeat-durability-'));
   const agent = await startAgent({ dataDir, port: 0, log: () => {} });
   agent.store.db.pragma(`synchronous = ${synchronous}`);
@@ -53,8 +53,11 @@ async function measure(synchronous: 'NORMAL' | 'FULL'): Promise<number> {
 }
 
 async function main() {
-  for (const setting of ['NORMAL', 'FULL', 'NORMAL', 'FULL'] as const) {
-    console.log(`synchronous=${setting}: ${Math.round(await measure(setting))} pulses/s`);
+  for (const clients of [1, 32]) {
+    for (const setting of ['NORMAL', 'FULL', 'NORMAL', 'FULL'] as const) {
+      const rate = await measure(setting, clients);
+      console.log(`synchronous=${setting}, ${clients} client(s): ${Math.round(rate)} pulses/s, ${((1000 * clients) / rate).toFixed(2)} ms per pulse`);
+    }
   }
 }
 
