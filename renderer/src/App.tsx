@@ -69,12 +69,6 @@ export function App() {
   // Tray menu entries and popup clicks open a route.
   useEffect(() => bridge?.onTrayAction((action) => action.type === 'navigate' && navigate(action.route)), [bridge]);
 
-  useEffect(() => {
-    const section = route.path.split('/')[1] ?? '';
-    const name = section ? `${section[0]!.toUpperCase()}${section.slice(1).replace(/-/g, ' ')}` : '';
-    document.title = name ? `${name} · Cronbeat` : 'Cronbeat';
-  }, [route.path]);
-
   if (!credentials || (route.path === '/sign-in' && !bridge)) {
     return <SignInScreen code={route.query.get('code')} sessionEnded={sessionEnded} onSignedIn={signIn} />;
   }

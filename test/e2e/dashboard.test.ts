@@ -158,6 +158,7 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     await page.locator('.status-card [data-status="failed"]').waitFor();
     await expectNoErrorState(page);
     await screenshot(page, 'monitor-detail-failed');
+    await expect.poll(() => page.title()).toBe('(1 failed) Monitors · Cronbeat');
 
     await page.getByRole('link', { name: 'Monitors', exact: true }).first().click();
     await page.getByTestId(`monitor-row-${monitorId}`).locator('[data-status="failed"]').waitFor();

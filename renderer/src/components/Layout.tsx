@@ -1,5 +1,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useApp } from '../lib/app-context';
+import { useResource } from '../lib/use-resource';
+import { monitorStatus } from './StatusBadge';
 
 const sections = [
   { path: '/', label: 'Overview' },
@@ -34,6 +36,7 @@ export function Layout(props: { path: string; search: string; children: ReactNod
 
   return (
     <div className="shell">
+      <WindowTitle path={props.path} />
       <a className="skip-link" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>
         Skip to content
       </a>
@@ -70,6 +73,23 @@ export function Layout(props: { path: string; search: string; children: ReactNod
       </main>
     </div>
   );
+}
+
+/** "Monitors · Cronbeat" for "/monitors/12". */
+export function screenTitle(path: string): string {
+  const section = path.split('/')[1] ?? '';
+  return section ? `${section[0]!.toUpperCase()}${section.slice(1).replace(/-/g, ' ')} · Cronbeat` : 'Cronbeat';
+}
+
+/** Keeps the window title, with the number of failed monitors first so a background tab shows it. */
+function WindowTitle(props: { path: string }) {
+  const { api } = useApp();
+  const monitors = useResource((signal) => api.monitors(signal), 'title-monitors', ['monitor.changed']);
+  const failed = (monitors.data ?? []).filter((m) => monitorStatus(m) === 'failed').length;
+  useEffect(() => {
+    document.title = `${failed ? `(${failed} failed) ` : ''}${screenTitle(props.path)}`;
+  }, [failed, props.path]);
+  return null;
 }
 
 export function PageHeader(props: { title: string; subtitle?: ReactNode; actions?: ReactNode; back?: { href: string; label: string } }) {

@@ -22,6 +22,10 @@ export function SignInScreen(props: { code: string | null; sessionEnded: boolean
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
+    document.title = 'Sign in · Cronbeat';
+  }, []);
+
+  useEffect(() => {
     if (!code) return;
     let current = true;
     redeemOnce(code).then(
