@@ -1,18 +1,17 @@
 import { useState } from 'react';
-import type { Monitor, Pulse } from '../api/types';
+import type { Monitor } from '../api/types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { CopyField } from '../components/CopyField';
-import { DurationChart } from '../components/DurationChart';
 import { PageHeader } from '../components/Layout';
-import { Pager } from '../components/Pager';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
 import { monitorStatus, StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
 import { useApp } from '../lib/app-context';
-import { formatDuration, formatMinutes } from '../lib/format';
+import { formatMinutes } from '../lib/format';
 import { navigate } from '../lib/router';
 import { scheduleInWords } from '../lib/schedule';
 import { useResource } from '../lib/use-resource';
+import { RunHistory } from './RunHistory';
 
 const defaultAgentUrl = 'http://127.0.0.1:8787';
 
@@ -138,85 +137,5 @@ export function MonitorDetailScreen(props: { id: number }) {
         onClose={() => setConfirming(false)}
       />
     </>
-  );
-}
-
-function pulseTime(pulse: Pulse): string | undefined {
-  return pulse.received_at ?? pulse.created_at;
-}
-
-function RunHistory(props: { monitorId: number }) {
-  const { api } = useApp();
-  const [page, setPage] = useState(1);
-  const pulses = useResource(
-    (signal) => api.pulses(props.monitorId, page, 50, signal),
-    `pulses-${props.monitorId}-${page}`,
-    ['monitor.changed'],
-  );
-  let body;
-  if (pulses.loading) body = <Loading label="Loading runs…" />;
-  else if (!pulses.data) {
-    const missing = (pulses.error as { status?: number } | undefined)?.status === 404;
-    body = missing ? <p className="muted">This agent does not keep a run history.</p> : <ErrorState error={pulses.error!} onRetry={pulses.reload} />;
-  } else if (pulses.data.total === 0)
-    body = (
-      <EmptyState title="No pulses yet">
-        The first pulse starts the history. Until then the monitor counts from its creation.
-      </EmptyState>
-    );
-  else
-    body = (
-      <>
-        <DurationChart pulses={pulses.data.data} />
-        <div className="table-wrap">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Received</th>
-                <th scope="col">Event</th>
-                <th scope="col" className="numeric">
-                  Exit code
-                </th>
-                <th scope="col" className="numeric">
-                  Duration
-                </th>
-                <th scope="col">Output</th>
-              </tr>
-            </thead>
-            <tbody>
-              {pulses.data.data.map((pulse) => (
-                <tr key={pulse.id}>
-                  <td>
-                    <Time value={pulseTime(pulse)} />
-                  </td>
-                  <td>
-                    <StatusBadge status={pulse.kind} />
-                  </td>
-                  <td className="numeric">{pulse.exit_code ?? '—'}</td>
-                  <td className="numeric">{formatDuration(pulse.duration_ms)}</td>
-                  <td className="cell-output">
-                    {pulse.body ? (
-                      <details>
-                        <summary>{pulse.body.split('\n', 1)[0]!.slice(0, 80) || 'Output'}</summary>
-                        <pre className="output">{pulse.body}</pre>
-                        {pulse.body_truncated ? <div className="output-cut">Cut: only the first 100 KB of the output are kept.</div> : null}
-                      </details>
-                    ) : (
-                      <span className="muted">—</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        <Pager page={pulses.data} label="Run history pages" onPage={setPage} />
-      </>
-    );
-  return (
-    <section className="card" aria-labelledby="history-title">
-      <h2 id="history-title">Run history</h2>
-      {body}
-    </section>
   );
 }
