@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
-import type { PageRequest } from '../domain/pagination';
+import type { EnvelopeInput, PageRequest } from '../domain/pagination';
+import { paginationEnvelopeJson } from '../domain/paginationJson';
 import type { PageQuery } from './schemas';
 
 export const DEFAULT_PER_PAGE = 10;
@@ -21,4 +22,10 @@ export function requestOrigin(ctx: Context): string {
 /** The absolute URL of the request without its query, from the request's own scheme and Host. */
 export function requestUrl(ctx: Context): string {
   return `${requestOrigin(ctx)}${ctx.path}`;
+}
+
+/** Answers with one page in the spec's pagination envelope (serialised without building every link as an object). */
+export function respondWithPage<T>(ctx: Context, input: EnvelopeInput<T>): void {
+  ctx.type = 'application/json';
+  ctx.body = paginationEnvelopeJson(input);
 }

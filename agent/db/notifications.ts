@@ -29,7 +29,8 @@ export function notificationRepository(db: Db) {
   const count = db.prepare('SELECT count(*) FROM notifications WHERE notifiable_id = ?').pluck();
   const lastRowid = db.prepare('SELECT max(rowid) FROM notifications').pluck();
   const countAfter = db.prepare(
-    'SELECT count(*) AS added, max(rowid) AS last FROM notifications WHERE notifiable_id = ? AND rowid > ?',
+    // NOT INDEXED: walk only the rows after the rowid, never the company's whole index.
+    'SELECT count(*) AS added, max(rowid) AS last FROM notifications NOT INDEXED WHERE notifiable_id = ? AND rowid > ?',
   );
   const counted = new Map<number, { total: number; lastRowid: number }>();
   const countAfresh = db.transaction((companyId: number) => ({

@@ -3,8 +3,8 @@ import type { ApiDeps, AuthedRouter } from '../deps';
 import { presentNotification } from '../present';
 import { pageQuery } from '../schemas';
 import { validate } from '../validate';
-import { pageOffset, paginationEnvelope } from '../../domain/pagination';
-import { pageRequestFrom, requestUrl } from '../paging';
+import { pageOffset } from '../../domain/pagination';
+import { pageRequestFrom, requestUrl, respondWithPage } from '../paging';
 
 export function notificationRoutes({ store, requireToken }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
@@ -14,7 +14,7 @@ export function notificationRoutes({ store, requireToken }: ApiDeps): AuthedRout
     const { request, keptQuery } = pageRequestFrom(validate(pageQuery, ctx.query));
     const { companyId } = ctx.state;
     const rows = store.notifications.page(companyId, request.perPage, pageOffset(request));
-    ctx.body = paginationEnvelope({
+    respondWithPage(ctx, {
       data: rows.map(presentNotification),
       total: store.notifications.count(companyId),
       request,

@@ -2,12 +2,12 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import { HttpError } from '../errors';
-import { pageRequestFrom, requestUrl } from '../paging';
+import { pageRequestFrom, requestUrl, respondWithPage } from '../paging';
 import { pathId } from '../params';
 import { presentPulse } from '../present';
 import { pageQuery, pulseQuery } from '../schemas';
 import { validate } from '../validate';
-import { pageOffset, paginationEnvelope } from '../../domain/pagination';
+import { pageOffset } from '../../domain/pagination';
 import { keptBody, PULSE_BODY_LIMIT, pulseAction, pulseTime } from '../../domain/pulseInput';
 import { silentNotifier } from '../../engine/notifier';
 import { createPulseRecorder } from '../../engine/pulseBatch';
@@ -77,7 +77,7 @@ export function pulseHistoryRoutes({ store, requireToken }: ApiDeps): AuthedRout
     if (!monitor) throw HttpError.notFound('Monitor');
     const { request, keptQuery } = pageRequestFrom(validate(pageQuery, ctx.query));
     const rows = store.pulses.page(monitor.id, request.perPage, pageOffset(request));
-    ctx.body = paginationEnvelope({
+    respondWithPage(ctx, {
       data: rows.map(presentPulse),
       total: store.pulses.count(monitor.id),
       request,
