@@ -4,9 +4,16 @@
  * three digits are always zero.
  */
 export function toApiTimestamp(ms: number): string {
-  // toISOString always ends in ".mmmZ"; slicing is twice as fast as a regex, and lists call this 40,000 times.
-  return `${new Date(ms).toISOString().slice(0, -1)}000Z`;
+  // Lists call this 40,000 times, often with the value just seen (created_at = updated_at).
+  if (ms === lastMs) return lastText;
+  // toISOString always ends in ".mmmZ"; slicing is twice as fast as a regex.
+  const text = `${new Date(ms).toISOString().slice(0, -1)}000Z`;
+  lastMs = ms;
+  lastText = text;
+  return text;
 }
+let lastMs = NaN;
+let lastText = '';
 
 /** Like toApiTimestamp, but null stays null (for nullable columns such as deleted_at). */
 export function toNullableApiTimestamp(ms: number | null): string | null {
