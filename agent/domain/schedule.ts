@@ -1,13 +1,16 @@
 import { CronExpressionParser } from 'cron-parser';
 
 /**
- * The zone's canonical IANA name when `Intl` knows it ("europe/paris" → "Europe/Paris"),
- * or null when it is not a zone name (offsets such as "+02:00" are not).
+ * The zone as it should be stored, or null when `Intl` does not know it (offsets such as
+ * "+02:00" are not zone names). Only the letter case is corrected ("europe/paris" →
+ * "Europe/Paris"): a valid name is kept as given, since ICU would turn current names such as
+ * Asia/Kolkata back into legacy ones (Asia/Calcutta) that users do not recognise.
  */
 export function canonicalTimeZone(zone: string): string | null {
   if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone)) return null;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    return resolved.toLowerCase() === zone.toLowerCase() ? resolved : zone;
   } catch {
     return null;
   }

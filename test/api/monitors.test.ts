@@ -83,6 +83,13 @@ describe('monitors', () => {
     expect(count()).toBe(before);
   });
 
+  it('keeps the zone name as given, correcting only its letter case', async () => {
+    for (const [given, stored] of [['Asia/Kolkata', 'Asia/Kolkata'], ['europe/paris', 'Europe/Paris'], ['US/Eastern', 'US/Eastern'], ['utc', 'UTC']]) {
+      const monitor = await (await createMonitor({ ...valid, timezone: given })).json();
+      expect(monitor.timezone, given).toBe(stored);
+    }
+  });
+
   it('accepts the edges: duration 1 and 525600, any zone Intl knows', async () => {
     for (const [timezone, duration] of [['UTC', 1], ['Asia/Kolkata', 525600], ['America/New_York', 60]] as const) {
       const response = await createMonitor({ ...valid, timezone, duration });
