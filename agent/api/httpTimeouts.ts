@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
-import type { Socket } from 'node:net';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { answerClientErrorsWithJson } from './clientErrors';
 
 /*
@@ -10,7 +9,7 @@ import { answerClientErrorsWithJson } from './clientErrors';
  */
 
 export interface HttpTimeouts {
-  /** From connecting until the request's headers have arrived. */
+  /** From connecting (a connection that says nothing included) until the request's headers have arrived. */
   headersMs: number;
   /** Until the whole request, body included, has arrived. */
   requestMs: number;
@@ -33,24 +32,6 @@ export function createHttpServer(timeouts: Partial<HttpTimeouts>, handler: Reque
     },
     handler,
   );
-  closeSilentConnections(server, headersMs);
   answerClientErrorsWithJson(server);
   return server;
-}
-
-/** Node's headersTimeout starts with the first byte; a connection that sends none is closed here. */
-function closeSilentConnections(server: Server, ms: number): void {
-  const silent = new WeakMap<Socket, () => void>();
-  server.on('connection', (socket: Socket) => {
-    const close = () => socket.destroy();
-    silent.set(socket, close);
-    socket.setTimeout(ms, close);
-  });
-  server.on('request', (request: IncomingMessage) => {
-    const close = silent.get(request.socket);
-    if (!close) return;
-    silent.delete(request.socket);
-    request.socket.off('timeout', close);
-    request.socket.setTimeout(0);
-  });
 }

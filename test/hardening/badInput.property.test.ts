@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
@@ -67,6 +68,39 @@ const nastyBody: fc.Arbitrary<string | Uint8Array> = fc.oneof(
   fc.string(),
   fc.uint8Array({ maxLength: 200 }),
 );
+/** A valid body of each create endpoint, for corrupting one or two of its fields at a time. */
+let unique = 0;
+const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
+  '/api/servers': () => ({ name: 'web', ip_address: '10.0.0.2', identifier: `host-${unique++}` }),
+  '/api/servers/alert': () => ({ username: 'root', server_id: 'web-1', command: '0 3 * * * backup' }),
+  '/api/monitors': () => ({ name: 'nightly', timezone: 'Europe/Paris', schedule: '0 3 * * *', duration: 30, project_id: 7 }),
+  '/api/session': () => ({ code: 'not-a-code' }),
+};
+const corruptedBody = (path: string) =>
+  fc.dictionary(fc.constantFrom(...Object.keys(VALID_BODIES[path]())), nastyValue, { minKeys: 1, maxKeys: 2 }).map((bad) => JSON.stringify({ ...VALID_BODIES[path](), ...bad }));
+
+/** What an accepted create must hold: every field of the answer within the rules (spec and README). */
+const ACCEPTED: Record<string, (body: any) => void> = {
+  '/api/servers': (server) => {
+    expect(server.name).toMatch(/^\S(.{0,253}\S)?$/s);
+    expect(isIP(server.ip_address)).not.toBe(0);
+    expect(server.identifier).toMatch(/^[A-Za-z0-9._-]{1,64}$/);
+  },
+  '/api/servers/alert': (answer) => {
+    expect(answer.message).toBe('Alert received');
+    expect(typeof answer.alert.username).toBe('string');
+    expect(typeof answer.alert.command).toBe('string');
+  },
+  '/api/monitors': (monitor) => {
+    expect(monitor.name).toMatch(/^\S(.{0,253}\S)?$/s);
+    expect(Number.isInteger(monitor.duration) && monitor.duration >= 1 && monitor.duration <= 525_600, `duration ${monitor.duration}`).toBe(true);
+    expect(monitor.project_id === null || (Number.isSafeInteger(monitor.project_id) && monitor.project_id >= 1), `project_id ${monitor.project_id}`).toBe(true);
+    expect(monitor.schedule.trim().split(/\s+/)).toHaveLength(5);
+    expect(typeof monitor.timezone).toBe('string');
+  },
+  '/api/session': () => expect.unreachable('no random code signs in'),
+};
+
 /** Path ids that name nothing: never a positive integer of a row that exists. */
 const badId = fc.oneof(
   fc.constantFrom('0', '-1', '1e9', 'abc', '%00', '1.5', '01', '+1', '%201', '0x1', '9'.repeat(30), '%F0%9F%98%80', '%2e%2e', 'null', '1%0A', '999999999'),
@@ -87,22 +121,28 @@ async function expectHandled(method: string, path: string, init: { body?: string
   const text = await response.text();
   const where = `${method} ${path.slice(0, 120)} → ${response.status} ${text.slice(0, 200)}`;
   expect(response.status, where).toBeLessThan(500);
-  if (response.status < 400) return response.status;
+  if (response.status < 400) return { status: response.status, json: text ? JSON.parse(text) : null };
   expect(dump(), `database changed by a refused request: ${where}`).toBe(before);
-  if (method === 'HEAD') return response.status;
+  if (method === 'HEAD') return { status: response.status, json: null };
   expect(response.headers.get('content-type'), where).toMatch(/^application\/json/);
   const body = JSON.parse(text);
   expect(typeof body.message, where).toBe('string');
   expect(body.message.length, where).toBeGreaterThan(0);
   if (response.status === 422) expect(Object.keys(body.errors ?? {}).length, where).toBeGreaterThan(0);
-  return response.status;
+  return { status: response.status, json: body };
 }
 
 const RUNS = { numRuns: 80 };
 
 describe('bad input never breaks the agent', () => {
-  it.each([['/api/servers'], ['/api/servers/alert'], ['/api/monitors'], ['/api/session']])('POST %s with any body', async (path) => {
-    await fc.assert(fc.asyncProperty(nastyBody, async (body) => void (await expectHandled('POST', path, { body }))), RUNS);
+  it.each([['/api/servers'], ['/api/servers/alert'], ['/api/monitors'], ['/api/session']])('POST %s with any body, or a valid one with fields spoiled', async (path) => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(nastyBody, corruptedBody(path)), async (body) => {
+        const { status, json } = await expectHandled('POST', path, { body });
+        if (status < 300) ACCEPTED[path](json);
+      }),
+      { numRuns: 2 * RUNS.numRuns },
+    );
   });
 
   it('POST /api/ssl-certificates with any body (the port kept invalid, so no live TLS check starts)', async () => {
@@ -110,7 +150,7 @@ describe('bad input never breaks the agent', () => {
     const body = fc.tuple(nastyObject, badPort).map(([o, port]) => JSON.stringify({ ...o, port }));
     await fc.assert(
       fc.asyncProperty(body, async (b) => {
-        expect(await expectHandled('POST', '/api/ssl-certificates', { body: b })).toBeGreaterThanOrEqual(400);
+        expect((await expectHandled('POST', '/api/ssl-certificates', { body: b })).status).toBeGreaterThanOrEqual(400);
       }),
       RUNS,
     );
@@ -129,7 +169,7 @@ describe('bad input never breaks the agent', () => {
   ])('%s %s with ids that name nothing answers 404', async (method, template) => {
     await fc.assert(
       fc.asyncProperty(badId, async (id) => {
-        const status = await expectHandled(method, template.replace(':id', id));
+        const { status } = await expectHandled(method, template.replace(':id', id));
         expect(status, id).toBe(404);
       }),
       RUNS,
@@ -154,7 +194,7 @@ describe('bad input never breaks the agent', () => {
     await fc.assert(
       fc.asyncProperty(token, action, rid, fc.constantFrom('GET', 'POST', 'HEAD'), nastyBody, async (t, a, r, method, body) => {
         const valid = t === monitorToken && /^(|\/start|\/fail|\/([01]?\d{1,2}|2[0-4]\d|25[0-5]))$/.test(a) && (r === '' || r.length < 210);
-        const status = await expectHandled(method, `/api/pulse/${t}${a}${r}`, { body, auth: null });
+        const { status } = await expectHandled(method, `/api/pulse/${t}${a}${r}`, { body, auth: null });
         if (!valid) expect(status).toBeGreaterThanOrEqual(400);
       }),
       RUNS,
@@ -166,7 +206,7 @@ describe('bad input never breaks the agent', () => {
     const auth = fc.oneof(fc.constant(null), fc.string().map((s) => s.replace(/[^\x20-\x7e]/g, '').trim()), controlAndEmoji.map((s) => `Bearer ${percentEncode(s)}`), longString.map((s) => `Bearer ${s}`));
     await fc.assert(
       fc.asyncProperty(auth, fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'), fc.constantFrom('/api/servers', '/api/monitors', '/api/notifications', '/api/nothing', '/api/servers/1/nothing', '/api'), async (a, method, path) => {
-        const status = await expectHandled(method, path, { auth: a, body: method === 'GET' ? undefined : '{}' });
+        const { status } = await expectHandled(method, path, { auth: a, body: method === 'GET' ? undefined : '{}' });
         expect(status).toBeGreaterThanOrEqual(400);
       }),
       RUNS,
