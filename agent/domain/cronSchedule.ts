@@ -50,15 +50,28 @@ interface RunFreeStretch {
 }
 const MAX_REMEMBERED_STRETCH_MS = 24 * HOUR;
 const MAX_REMEMBERED_SCHEDULES = 10_000;
-const nextRuns = new Map<string, RunFreeStretch>();
-const previousRuns = new Map<string, RunFreeStretch>();
+/**
+ * The last two stretches per schedule and zone: pulses that come early for a run and the run
+ * after it ask about two neighbouring stretches in turn, which one alone would keep evicting.
+ */
+type Remembered = [RunFreeStretch, RunFreeStretch?];
+const nextRuns = new Map<string, Remembered>();
+const previousRuns = new Map<string, Remembered>();
 
-function remember(memo: Map<string, RunFreeStretch>, key: string, from: number, to: number, timezone: string): void {
-  if (to - from > MAX_REMEMBERED_STRETCH_MS) return;
+/** Keeps `from`..`to`, merged with a remembered stretch that ends (or starts) at the same run. */
+function remember(memo: Map<string, Remembered>, key: string, stretch: RunFreeStretch, sameRun: 'to' | 'from', timezone: string): void {
+  if (stretch.to - stretch.from > MAX_REMEMBERED_STRETCH_MS) return;
   // At most one switch fits in a day, so equal offsets at both ends (and a lookback before) mean none.
-  if (utcOffset(from - SWITCH_LOOKBACK_MS, timezone) !== utcOffset(to, timezone)) return;
+  if (utcOffset(stretch.from - SWITCH_LOOKBACK_MS, timezone) !== utcOffset(stretch.to, timezone)) return;
+  const known = memo.get(key);
+  const same = known?.find((s) => s?.[sameRun] === stretch[sameRun]);
+  if (same) {
+    same.from = Math.min(same.from, stretch.from);
+    same.to = Math.max(same.to, stretch.to);
+    return;
+  }
   if (memo.size >= MAX_REMEMBERED_SCHEDULES) memo.clear();
-  memo.set(key, { from, to });
+  memo.set(key, [stretch, known?.[0]]);
 }
 
 /**
@@ -68,11 +81,11 @@ function remember(memo: Map<string, RunFreeStretch>, key: string, from: number, 
  */
 export function nextRunAfter(schedule: string, timezone: string, afterMs: number): number | null {
   const key = `${schedule}\n${timezone}`;
-  const known = nextRuns.get(key);
   // The run ends the stretch: every time from its start up to the run answers that run.
-  if (known && known.from <= afterMs && afterMs < known.to) return known.to;
+  const known = nextRuns.get(key)?.find((s) => s !== undefined && s.from <= afterMs && afterMs < s.to);
+  if (known) return known.to;
   const run = computeNextRunAfter(schedule, timezone, afterMs);
-  if (run !== null) remember(nextRuns, key, known && known.to === run ? Math.min(known.from, afterMs) : afterMs, run, timezone);
+  if (run !== null) remember(nextRuns, key, { from: afterMs, to: run }, 'to', timezone);
   return run;
 }
 
@@ -83,11 +96,11 @@ export function nextRunAfter(schedule: string, timezone: string, afterMs: number
  */
 export function previousRunBefore(schedule: string, timezone: string, beforeMs: number): number | null {
   const key = `${schedule}\n${timezone}`;
-  const known = previousRuns.get(key);
   // The run starts the stretch: every time after it up to the stretch's end answers that run.
-  if (known && known.from < beforeMs && beforeMs <= known.to) return known.from;
+  const known = previousRuns.get(key)?.find((s) => s !== undefined && s.from < beforeMs && beforeMs <= s.to);
+  if (known) return known.from;
   const run = computePreviousRunBefore(schedule, timezone, beforeMs);
-  if (run !== null) remember(previousRuns, key, run, known && known.from === run ? Math.max(known.to, beforeMs) : beforeMs, timezone);
+  if (run !== null) remember(previousRuns, key, { from: run, to: beforeMs }, 'from', timezone);
   return run;
 }
 
