@@ -1,6 +1,5 @@
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
-import { backupDatabase, BackupRefusedError } from '../../db/backup';
 import { databaseFile, resolveDataDir } from '../../db/dataDir';
 import { UsageError, type Command } from '../command';
 
@@ -27,6 +26,8 @@ export const backupCommand: Command = {
     const { values } = parseArgs({ args: argv, options: { out: { type: 'string' }, 'data-dir': { type: 'string' } } });
     if (!values.out) throw new UsageError('Say where to write the backup: `cronbeat backup --out FILE`.');
     const dataDir = resolveDataDir({ flag: values['data-dir'], env: process.env, platform: process.platform, home: homedir() });
+    // Loaded here, not at the top, so other commands start without SQLite.
+    const { backupDatabase, BackupRefusedError } = await import('../../db/backup');
     try {
       const { schema, bytes } = await backupDatabase(databaseFile(dataDir), values.out);
       console.log(`Backed up ${databaseFile(dataDir)} to ${values.out} (schema ${schema}, ${bytes} bytes).`);

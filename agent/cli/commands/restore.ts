@@ -1,7 +1,5 @@
 import { parseArgs } from 'node:util';
-import { BackupRefusedError, restoreDatabase } from '../../db/backup';
 import { databaseFile, prepareDataDir } from '../../db/dataDir';
-import { lockDataFolder, DataFolderInUseError } from '../../db/lock';
 import { makeDataFolderPrivate } from '../../db/privateFolder';
 import { UsageError, type Command } from '../command';
 
@@ -27,6 +25,11 @@ export const restoreCommand: Command = {
     if (positionals.length !== 1) throw new UsageError('Say which backup to restore: `cronbeat restore FILE`.');
     const [file] = positionals;
     const dataDir = prepareDataDir(values['data-dir']);
+    // Loaded here, not at the top, so other commands start without SQLite.
+    const [{ BackupRefusedError, restoreDatabase }, { lockDataFolder, DataFolderInUseError }] = await Promise.all([
+      import('../../db/backup'),
+      import('../../db/lock'),
+    ]);
     try {
       makeDataFolderPrivate(dataDir);
       const lock = lockDataFolder(dataDir);
