@@ -30,6 +30,8 @@ export interface AgentOptions {
   certificateChecks?: CheckerOptions;
   /** The built dashboard to serve at "/"; default: dist/renderer next to the bundle or in the repository. */
   rendererDir?: string;
+  /** Host names the API answers to besides this machine's own (DNS rebinding guard, api/hostGuard.ts). */
+  allowedHosts?: string[];
   /** Limits on slow clients; defaults in DEFAULT_HTTP_TIMEOUTS. */
   timeouts?: Partial<HttpTimeouts>;
   /** How to load SQLite (the desktop app in development passes an addon built for Electron). */
@@ -60,7 +62,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const events = new AgentEvents();
   const checker = new TlsCertificateChecker(options.certificateChecks);
   const certificateChecks = new CertificateScheduler({ store, events, notifier, clock, log, checker });
-  const server = createHttpServer(options.timeouts ?? {}, createApp({ boundHost: host, store, events, clock, log, notifier, certificateChecks, rendererDir: options.rendererDir }).callback());
+  const server = createHttpServer(options.timeouts ?? {}, createApp({ boundHost: host, allowedHosts: options.allowedHosts, store, events, clock, log, notifier, certificateChecks, rendererDir: options.rendererDir }).callback());
   try {
     await listen(server, port, host);
   } catch (error) {

@@ -20,6 +20,8 @@ export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
   rendererDir?: string;
   /** The address the server is bound to; Host headers naming anything else are refused (hostGuard). */
   boundHost?: string;
+  /** Further host names to answer to, such as the DNS name other machines use for this one. */
+  allowedHosts?: string[];
 };
 
 // One line per resource router; order only matters for routes that could match the same path.
@@ -31,7 +33,7 @@ export function createApp(options: AppOptions): Koa {
   const app = new Koa();
   app.silent = true;
   app.use(errorMiddleware(deps.log));
-  app.use(hostGuard(options.boundHost ?? '127.0.0.1'));
+  app.use(hostGuard(options.boundHost ?? '127.0.0.1', options.allowedHosts));
   app.use(corsPolicy());
   app.use(async (ctx, next) => {
     await next();

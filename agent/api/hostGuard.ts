@@ -7,7 +7,8 @@ import { HttpError } from './errors';
  * agent as "same origin"; the browser still sends the hostile name in Host. So the agent answers
  * only to names that mean this machine, with the port it listens on: localhost, 127.0.0.1, [::1],
  * the address it was bound to, and (bound to a wildcard such as 0.0.0.0) the address the
- * connection arrived on and this machine's host name. Pulse URLs are exempt: they answer any
+ * connection arrived on and this machine's host name; plus any name given with --allow-host
+ * (the DNS name other machines use for this one). Pulse URLs are exempt: they answer any
  * origin anyway (their token is the secret) and jobs on other servers may use any DNS name.
  */
 
@@ -28,8 +29,8 @@ export function parseHostHeader(header: string): { name: string; port: number } 
 }
 
 /** The names this agent answers to on a connection that arrived at `localAddress`, when bound to `boundHost`. */
-export function allowedHostNames(boundHost: string, localAddress: string | undefined): Set<string> {
-  const names = new Set(LOOPBACK_NAMES);
+export function allowedHostNames(boundHost: string, localAddress: string | undefined, extra: string[] = []): Set<string> {
+  const names = new Set([...LOOPBACK_NAMES, ...extra]);
   if (WILDCARDS.has(boundHost)) {
     if (localAddress) names.add(hostForm(localAddress));
     names.add(hostname().toLowerCase());
@@ -44,13 +45,14 @@ export function isPulsePath(path: string): boolean {
 }
 
 /** Refuses (421) a request whose Host is not this machine at the port the connection arrived on. */
-export function hostGuard(boundHost: string): Middleware {
+export function hostGuard(boundHost: string, allowedHosts: string[] = []): Middleware {
   const bound = boundHost.toLowerCase().replace(/^\[|\]$/g, '');
+  const extra = allowedHosts.map((name) => hostForm(name.trim().replace(/^\[|\]$/g, '').replace(/\.$/, '')));
   return async (ctx, next) => {
     if (isPulsePath(ctx.path)) return next();
     const { localAddress, localPort } = ctx.req.socket;
     const host = parseHostHeader(ctx.req.headers.host ?? '');
-    if (!host || host.port !== localPort || !allowedHostNames(bound, localAddress).has(host.name)) {
+    if (!host || host.port !== localPort || !allowedHostNames(bound, localAddress, extra).has(host.name)) {
       throw new HttpError(
         421,
         `This agent does not answer to the host "${(ctx.req.headers.host ?? '').slice(0, 100)}". Use http://127.0.0.1:${localPort} or http://localhost:${localPort}.`,

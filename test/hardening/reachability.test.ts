@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { startServe } from '../helpers/cli';
+import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
 import { rawExchange, rawRequest } from './rawRequest';
 
 /* Nothing reachable that should not be: DNS rebinding (Host), CORS. */
@@ -49,6 +50,20 @@ describe('DNS rebinding guard', () => {
     const response = await withHost(pulseUrl, 'cronbeat.internal.example:8787');
     expect(response.status).toBe(200);
     expect(response.text).toBe('OK');
+  });
+
+  it('answers to the names given with --allow-host, and to no other', async () => {
+    const named = await startServe(['--data-dir', tempDir(), '--allow-host', 'Cronbeat.LAN', '--allow-host', 'monitor.example.com.']);
+    try {
+      const port = new URL(named.url).port;
+      const status = async (host: string) => (await rawRequest(`${named.url}/api/monitors`, { headers: { Host: host } })).status;
+      expect(await status(`cronbeat.lan:${port}`)).toBe(401); // reached: only the token is missing
+      expect(await status(`monitor.example.com:${port}`)).toBe(401);
+      expect(await status(`evil.example:${port}`)).toBe(421);
+      expect(await status(`cronbeat.lan:${Number(port) + 1}`)).toBe(421);
+    } finally {
+      await named.stop();
+    }
   });
 
   it('when bound to all interfaces, answers to the address the connection arrived on', async () => {

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { prepareDataDir } from '../../db/dataDir';
 import { UsageError, type Command } from '../command';
 
-const help = `Usage: cronbeat serve [--host HOST] [--port PORT] [--data-dir DIR] [--no-popups]
+const help = `Usage: cronbeat serve [--host HOST] [--port PORT] [--data-dir DIR] [--no-popups] [--allow-host NAME]
 
 Runs the Cronbeat agent: the HTTP API, the monitor loop and the dashboard.
 
@@ -13,6 +13,10 @@ Options:
                    per-user data folder, e.g. ~/.local/share/cronbeat)
   --no-popups      no desktop popups when a monitor fails or recovers (they still
                    appear in /api/notifications)
+  --allow-host NAME
+                   a further host name the API answers to (repeatable), e.g. the DNS name
+                   your servers use for this machine; other names get 421 (see README,
+                   DNS rebinding)
 
 Stops cleanly on Ctrl-C (SIGINT) or SIGTERM: requests in flight finish, the database closes.
 
@@ -31,6 +35,7 @@ export const serveCommand: Command = {
         port: { type: 'string', default: '8787' },
         'data-dir': { type: 'string' },
         'no-popups': { type: 'boolean', default: false },
+        'allow-host': { type: 'string', multiple: true, default: [] },
       },
     });
     const port = Number(values.port);
@@ -48,7 +53,7 @@ export const serveCommand: Command = {
     try {
       const log = (line: string) => console.error(line);
       const notifier = values['no-popups'] ? silentNotifier : desktopNotifier(log);
-      agent = await startAgent({ dataDir, host: values.host, port, log, notifier });
+      agent = await startAgent({ dataDir, host: values.host, port, log, notifier, allowedHosts: values['allow-host'] });
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'EADDRINUSE') throw new UsageError(`Port ${port} on ${values.host} is already in use. Choose another with --port.`, 1);
