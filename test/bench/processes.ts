@@ -22,11 +22,19 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+/** Children still running, ended if the bench itself ends early (Ctrl-C, a crash). */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
 /** Spawns `command` and resolves once a stdout line matches `ready` (its first group is the URL). */
 export function spawnUntilReady(command: string, args: string[], ready: RegExp, env: NodeJS.ProcessEnv): Promise<Child> {
   const start = process.hrtime.bigint();
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  running.add(child);
+  const exited = new Promise<void>((done) => child.once('exit', () => (running.delete(child), done())));
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
   return new Promise((resolveChild, reject) => {

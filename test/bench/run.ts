@@ -113,6 +113,7 @@ async function main(): Promise<void> {
   const start = process.hrtime.bigint();
   const log: Log = (line) => console.error(`[bench ${round(msSince(start) / 1000, 1)} s] ${line}`);
   const tempRoot = mkdtempSync(join(tmpdir(), 'cronbeat-bench-'));
+  process.once('exit', () => rmSync(tempRoot, { recursive: true, force: true }));
   log(`data in ${tempRoot}`);
   let figures: Figure[];
   const bare = await startBareServer(tempRoot);
