@@ -4,7 +4,7 @@ import { createApp } from './api/app';
 import { createHttpServer, type HttpTimeouts } from './api/httpTimeouts';
 import { redactingLog } from './api/redact';
 import { lockDataFolder, type DataFolderLock } from './db/lock';
-import { ensurePrivateFile, makeDataFolderPrivate } from './db/privateFolder';
+import { makeDataFolderPrivate } from './db/privateFolder';
 import { databaseFile } from './db/dataDir';
 import type { SqliteOptions } from './db/open';
 import { openStore, type Store } from './db/store';
@@ -104,7 +104,6 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
 /** Opens the database once the folder is ours; a refused database frees the folder again. */
 function openStoreHoldingLock(lock: DataFolderLock, file: string, now: number, sqlite?: SqliteOptions): Store {
   try {
-    ensurePrivateFile(file);
     return openStore(file, now, sqlite);
   } catch (error) {
     lock.release();

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { migrations } from './migrations';
+import { ensurePrivateFile } from './privateFolder';
 
 export type Db = Database.Database;
 
@@ -16,6 +17,7 @@ export class DatabaseRefusedError extends Error {}
  * migration in its own transaction so a crash leaves a whole version behind, never half of one.
  */
 export function openDatabase(file: string, sqlite: SqliteOptions = {}): Db {
+  ensurePrivateFile(file); // before SQLite creates it, so it and its -wal and -shm are 0600
   const db = new Database(file, { nativeBinding: sqlite.nativeBinding });
   try {
     refuseNewerSchema(db);

@@ -124,3 +124,11 @@ describe('cronbeat argument handling', () => {
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 });
+
+describe('cronbeat token on a new data folder', () => {
+  it('creates the database private to its owner (0600)', () => {
+    const dataDir = join(tempDir(), 'fresh');
+    expect(runCli(['token', 'create', '--data-dir', dataDir]).status).toBe(0);
+    expect(statSync(join(dataDir, 'cronbeat.db')).mode & 0o777).toBe(0o600);
+  });
+});
