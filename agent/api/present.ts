@@ -2,6 +2,7 @@ import type { ServerRow } from '../db/servers';
 import type { ServerAlertRow } from '../db/serverAlerts';
 import type { MonitorRow } from '../db/monitors';
 import type { NotificationRow } from '../db/notifications';
+import type { CertificateRow } from '../db/certificates';
 import type { PulseRow } from '../db/pulses';
 import { monitorStatus } from '../engine/monitorState';
 import { toApiTimestamp, toNullableApiTimestamp } from '../domain/timestamps';
@@ -85,3 +86,33 @@ export function presentNotification(row: NotificationRow) {
     updated_at: toApiTimestamp(row.updated_at),
   };
 }
+
+/** A certificate as the API shows it; scheduling state (reminders, next check) stays inside. */
+export function presentCertificate(row: CertificateRow) {
+  return {
+    id: row.id,
+    company_id: row.company_id,
+    hostname: row.hostname,
+    port: row.port,
+    warn_days: row.warn_days,
+    status: row.status,
+    expires_at: toNullableApiTimestamp(row.expires_at),
+    valid_from: toNullableApiTimestamp(row.valid_from),
+    issuer: row.issuer,
+    subject: row.subject,
+    fingerprint_sha256: row.fingerprint_sha256,
+    last_checked_at: toNullableApiTimestamp(row.last_checked_at),
+    last_error: row.last_error,
+    created_at: toApiTimestamp(row.created_at),
+    updated_at: toApiTimestamp(row.updated_at),
+    deleted_at: toNullableApiTimestamp(row.deleted_at),
+  };
+}
+
+/** The API's resources as a client sees them: the dashboard's types are these, never a copy. */
+export type ServerResource = ReturnType<typeof presentServer>;
+export type ServerAlertResource = ReturnType<typeof presentServerAlert>;
+export type MonitorResource = ReturnType<typeof presentMonitor>;
+export type PulseResource = ReturnType<typeof presentPulse>;
+export type NotificationResource = ReturnType<typeof presentNotification>;
+export type CertificateResource = ReturnType<typeof presentCertificate>;

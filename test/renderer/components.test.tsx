@@ -69,11 +69,18 @@ describe('notifications', () => {
   const base = { notifiable_type: 'App\\Models\\Company', notifiable_id: 1, read_at: null, created_at: '2026-11-21T10:00:00.000000Z', updated_at: '' };
   const failed: AppNotification = {
     ...base, id: 'a', type: 'App\\Notifications\\MonitorFailedNotification',
-    data: { type: 'monitor', type_id: 4, project_id: null, status: 'failed', title: 'Backup failed', description: 'No pulse', timezone: 'UTC', icon: 'x' },
+    data: {
+      type: 'monitor', type_id: 4, project_id: null, status: 'failed', title: 'Backup failed', description: 'No pulse', timezone: 'UTC', icon: 'x',
+      monitor_name: 'Backup', monitor_token: 't', monitor_schedule: '0 2 * * *', monitor_last_run_at: null, monitor_duration: 5,
+      monitor_is_alerted: 1, monitor_alert_reason: 'No pulse',
+    },
   };
   const alert: AppNotification = {
     ...base, id: 'b', type: 'App\\Notifications\\ServerAlertNotification',
-    data: { type: 'server', type_id: 2, project_id: null, status: 'altered', title: 'Crontab changed', description: 'root: backup', timezone: 'UTC', icon: 'x' },
+    data: {
+      type: 'server', type_id: 2, project_id: null, status: 'altered', title: 'Crontab changed', description: 'root: backup', timezone: 'UTC', icon: 'x',
+      server_name: 'web', server_identifier: 'web-1', username: 'root', command: 'backup',
+    },
   };
 
   it('links each notification to what it is about, with its kind\'s tone', () => {
@@ -88,7 +95,10 @@ describe('notifications', () => {
 });
 
 describe('run durations chart', () => {
-  const pulse = (id: number, kind: string, duration_ms: number | null): Pulse => ({ id, kind, exit_code: kind === 'fail' ? 1 : 0, rid: null, received_at: '2026-11-21T10:00:00.000000Z', duration_ms, body: null });
+  const pulse = (id: number, kind: Pulse['kind'], duration_ms: number | null): Pulse => ({
+    id, monitor_id: 1, kind, exit_code: kind === 'fail' ? 1 : 0, rid: null, received_at: '2026-11-21T10:00:00.000000Z', duration_ms,
+    method: 'GET', remote_address: '127.0.0.1', body: '', body_truncated: false,
+  });
 
   it('draws one bar per timed run, failures in the bad colour', () => {
     const html = renderToStaticMarkup(<DurationChart pulses={[pulse(3, 'fail', 2000), pulse(2, 'start', null), pulse(1, 'success', 1000)]} />);

@@ -4,31 +4,9 @@ import type { CertificateRow } from '../../db/certificates';
 import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { pathId } from '../params';
+import { presentCertificate } from '../present';
 import { certificateInput } from '../schemas';
 import { validate } from '../validate';
-import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/timestamps';
-
-/** A certificate as the API shows it; scheduling state (reminders, next check) stays inside. */
-export function presentCertificate(row: CertificateRow) {
-  return {
-    id: row.id,
-    company_id: row.company_id,
-    hostname: row.hostname,
-    port: row.port,
-    warn_days: row.warn_days,
-    status: row.status,
-    expires_at: toNullableApiTimestamp(row.expires_at),
-    valid_from: toNullableApiTimestamp(row.valid_from),
-    issuer: row.issuer,
-    subject: row.subject,
-    fingerprint_sha256: row.fingerprint_sha256,
-    last_checked_at: toNullableApiTimestamp(row.last_checked_at),
-    last_error: row.last_error,
-    created_at: toApiTimestamp(row.created_at),
-    updated_at: toApiTimestamp(row.updated_at),
-    deleted_at: toNullableApiTimestamp(row.deleted_at),
-  };
-}
 
 /** /api/ssl-certificates: our extension for the spec's SslCertificateNotification. */
 export function certificateRoutes({ store, events, clock, requireToken, certificateChecks }: ApiDeps): AuthedRouter {

@@ -31,7 +31,7 @@ export function DurationChart(props: { pulses: Pulse[] }) {
               height={h}
               rx={1.5}
             >
-              <title>{`${formatLocal(run.received_at ?? run.created_at ?? '')}: ${formatDuration(run.duration_ms)}`}</title>
+              <title>{`${formatLocal(run.received_at)}: ${formatDuration(run.duration_ms)}`}</title>
             </rect>
           );
         })}

@@ -9,8 +9,8 @@ import { useApp } from '../lib/app-context';
 import { formatDuration } from '../lib/format';
 import { useResource } from '../lib/use-resource';
 
-function pulseTime(pulse: Pulse): string | undefined {
-  return pulse.received_at ?? pulse.created_at;
+function pulseTime(pulse: Pulse): string {
+  return pulse.received_at;
 }
 
 /** The monitor's pulses, newest first: a chart of run durations, then each pulse with its output. */
