@@ -317,6 +317,21 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     await large.close();
   });
 
+  it('shows a server\'s alerts with what changed and the command it replaced', async () => {
+    const posted = await agent.api('/api/servers/alert', {
+      method: 'POST',
+      json: { username: 'root', server_id: 'backup-01', command: '/usr/local/bin/backup --full', change: 'altered', previous_command: '/usr/local/bin/backup' },
+    });
+    expect(posted.status).toBe(201);
+    await page.goto(`${agent.url}/#/servers`);
+    await page.getByRole('link', { name: 'Backup box' }).click();
+    const newest = page.getByRole('row').nth(1);
+    await expect.poll(() => newest.textContent()).toContain('was: /usr/local/bin/backup');
+    expect(await newest.textContent()).toContain('altered');
+    await expectNoErrorState(page);
+    await screenshot(page, 'server-alerts');
+  });
+
   it('deletes the monitor and the server after confirmation', async () => {
     await page.goto(`${agent.url}/#/monitors/${monitorId}`);
     await page.getByRole('button', { name: 'Delete…' }).click();

@@ -7,6 +7,10 @@ import { Time } from '../components/Time';
 import { useApp } from '../lib/app-context';
 import { navigate } from '../lib/router';
 import { useResource } from '../lib/use-resource';
+import type { ServerAlert } from '../api/types';
+
+/** Removing a job is the change most likely to mean a backup stopped. */
+const CHANGE_TONE: Record<ServerAlert['change'], string> = { added: 'badge-busy', removed: 'badge-bad', altered: 'badge-warn' };
 
 export function ServerDetailScreen(props: { id: number }) {
   const { api } = useApp();
@@ -89,6 +93,7 @@ function Alerts(props: { serverId: number }) {
           <thead>
             <tr>
               <th scope="col">Received</th>
+              <th scope="col">Change</th>
               <th scope="col">User</th>
               <th scope="col">Command</th>
             </tr>
@@ -101,8 +106,14 @@ function Alerts(props: { serverId: number }) {
                   <td>
                     <Time value={alert.created_at} />
                   </td>
+                  <td>
+                    <span className={`badge ${CHANGE_TONE[alert.change]}`}>{alert.change}</span>
+                  </td>
                   <td className="code">{alert.username}</td>
-                  <td className="code cell-command">{alert.command}</td>
+                  <td className="code cell-command">
+                    {alert.command}
+                    {alert.previous_command && <div className="muted">was: {alert.previous_command}</div>}
+                  </td>
                 </tr>
               ))}
           </tbody>
