@@ -75,7 +75,7 @@ export const migrations: string[] = [
   );
   CREATE INDEX notifications_newest ON notifications(notifiable_id, created_at DESC, id DESC);
   `,
-  // 2: TLS certificates watched per company (issue 5, which was given slot 3; slot 2 had not landed when this was appended).
+  // 2: TLS certificates watched per company, with when each is checked next.
   `
   CREATE TABLE ssl_certificates (
     id INTEGER PRIMARY KEY,
@@ -100,7 +100,7 @@ export const migrations: string[] = [
   CREATE UNIQUE INDEX ssl_certificates_live_address ON ssl_certificates(company_id, hostname, port) WHERE deleted_at IS NULL;
   CREATE INDEX ssl_certificates_due ON ssl_certificates(next_check_at) WHERE deleted_at IS NULL;
   `,
-  // 3: the monitoring engine (issue 3, given slot 2, landed after the certificates): what each monitor waits for, and the run history.
+  // 3: the monitoring engine: what each monitor waits for, and the run history.
   `
   ALTER TABLE monitors ADD COLUMN expected_run_at INTEGER;
   ALTER TABLE monitors ADD COLUMN running_since INTEGER;
