@@ -26,6 +26,17 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
   let plannedWake = clock();
   let resumed = false;
   let stopped = false;
+  // While the loop itself grants graces or fails monitors, their change events need no re-plan
+  // each (a resume can touch 100,000 monitors): the loop plans once when it is done.
+  let busy = false;
+  const whileBusy = (work: () => void) => {
+    busy = true;
+    try {
+      work();
+    } finally {
+      busy = false;
+    }
+  };
 
   const plan = (delay?: number) => {
     if (stopped) return;
@@ -44,10 +55,12 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
     const now = clock();
     let more = false;
     try {
-      if (resumed || now - plannedWake > CLOCK_JUMP_MS) scheduler.graceOverdue(now);
-      resumed = false;
-      plannedWake = now;
-      more = scheduler.failOverdue(now);
+      whileBusy(() => {
+        if (resumed || now - plannedWake > CLOCK_JUMP_MS) scheduler.graceOverdue(now);
+        resumed = false;
+        plannedWake = now;
+        more = scheduler.failOverdue(now);
+      });
     } catch (error) {
       log(`Monitor loop: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -55,9 +68,9 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
   };
 
   const unsubscribe = events.subscribe((event) => {
-    if (event.type === 'monitor.changed') plan();
+    if (event.type === 'monitor.changed' && !busy) plan();
   });
-  scheduler.graceOverdue(clock());
+  whileBusy(() => scheduler.graceOverdue(clock()));
   tick();
 
   return () => {
