@@ -18,6 +18,8 @@ export async function measureLists({ agentUrl, bareUrl, token }: ListsContext): 
   const cases = [
     { name: 'GET /api/monitors, 10,000 rows', path: '/api/monitors', below: 150 },
     { name: 'GET /api/servers, 10,000 rows', path: '/api/servers', below: 150 },
+    // Not in the list; held to the same bar as the other lists.
+    { name: 'GET /api/ssl-certificates, 1,000 rows', path: '/api/ssl-certificates', below: 150 },
     { name: 'GET /api/notifications page 1 of 1,000,000', path: '/api/notifications', below: 10 },
     { name: 'GET /api/notifications page 10,000 (per_page 10)', path: '/api/notifications?page=10000&per_page=10', below: 100 },
   ];

@@ -21,7 +21,7 @@ import { msSince, round } from './stats';
  */
 
 const RESULTS_DIR = resolve(__dirname, '../../test-results');
-const BIG = { monitors: 100_000, monitorsOfCompany1: 10_000, servers: 10_000, notifications: 1_000_000 };
+const BIG = { monitors: 100_000, monitorsOfCompany1: 10_000, servers: 10_000, notifications: 1_000_000, certificates: 1_000 };
 const SMALL = { monitors: PULSE_MONITORS, monitorsOfCompany1: PULSE_MONITORS, servers: 0, notifications: 0 };
 
 type Log = (line: string) => void;

@@ -20,6 +20,8 @@ export interface SeedPlan {
   servers: number;
   /** Notifications of company 1, one a second going back from `now`. */
   notifications: number;
+  /** TLS certificates of company 1, all checked and valid, next check hours away (so none is dialled). */
+  certificates?: number;
   now: number;
 }
 
@@ -44,6 +46,7 @@ export function seedDatabase(dataDir: string, plan: SeedPlan): SeededDatabase {
       seedMonitors(store.db, plan);
       seedServers(store.db, plan);
       seedNotifications(store.db, plan);
+      seedCertificates(store.db, plan);
     })();
     store.db.pragma('wal_checkpoint(TRUNCATE)');
     return { token };
@@ -89,7 +92,7 @@ function seedServers(db: Db, { servers, now }: SeedPlan): void {
   ).run({ servers, now });
 }
 
-/** Failure notifications as the engine writes them, each about one of the seeded monitors. */
+/** Failure notifications as the engine writes them, each about one of the seeded monitors, their popups long shown. */
 function seedNotifications(db: Db, { notifications, now }: SeedPlan): void {
   if (notifications === 0) return;
   const template = JSON.stringify(
@@ -107,10 +110,22 @@ function seedNotifications(db: Db, { notifications, now }: SeedPlan): void {
     }),
   );
   db.prepare(
-    `INSERT INTO notifications (id, type, notifiable_type, notifiable_id, data, created_at, updated_at)
+    `INSERT INTO notifications (id, type, notifiable_type, notifiable_id, data, created_at, updated_at, popup_shown_at)
      ${counter('@notifications')}
      SELECT ${MONITOR_TOKEN_SQL}, @type, @notifiableType, 1, replace(@template, '"type_id":1,', '"type_id":' || (i % 1000 + 1) || ','),
-            @now - (@notifications - i) * 1000, @now - (@notifications - i) * 1000
+            @now - (@notifications - i) * 1000, @now - (@notifications - i) * 1000, @now - (@notifications - i) * 1000
      FROM n`,
   ).run({ notifications, now, template, type: NOTIFICATION_KINDS.monitorFailed.type, notifiableType: NOTIFIABLE_TYPE });
+}
+
+function seedCertificates(db: Db, { certificates = 0, now }: SeedPlan): void {
+  if (certificates === 0) return;
+  db.prepare(
+    `INSERT INTO ssl_certificates (company_id, hostname, port, warn_days, status, expires_at, valid_from, issuer, subject,
+                                   fingerprint_sha256, last_checked_at, next_check_at, created_at, updated_at)
+     ${counter('@certificates')}
+     SELECT 1, 'site-' || i || '.example.com', 443, 14, 'valid', @now + 60 * 86400000, @now - 30 * 86400000,
+            'CN=Example CA', 'CN=site-' || i || '.example.com', printf('%064x', i), @now, @now + 6 * 3600000, @now, @now
+     FROM n`,
+  ).run({ certificates, now });
 }
