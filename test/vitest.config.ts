@@ -6,6 +6,8 @@ export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
     include: ['test/**/*.test.{ts,tsx}'],
+    // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
