@@ -4,12 +4,9 @@ import { ApiClient, ApiError } from '../../client/api';
 import { DEFAULT_BASE_URL } from '../../client/baseUrl';
 import { prepareDataDir } from '../../db/dataDir';
 import { UsageError, type Command } from '../command';
-import { discover } from '../crontab/discover';
-import { readCrontab, rowsOf, type JobRow } from '../crontab/jobs';
-import { shellQuote } from '../crontab/rewrite';
+import type { JobRow } from '../crontab/jobs';
 import { CrontabReadError, fileSource, machineSources, userCrontabSource, type CrontabSource } from '../crontab/sources';
 import { printTable } from '../crontab/table';
-import { watch } from '../crontab/watch';
 import { baseUrlOption } from './ping';
 
 const help = `Usage: cronbeat crontab <scan|discover|watch> [options]
@@ -70,7 +67,7 @@ function machineZone(): string {
 }
 
 /** How rewritten lines call this very cronbeat: absolute paths, as cron's PATH is short. */
-function invocationPrefix(): string {
+function invocationPrefix(shellQuote: (word: string) => string): string {
   return [process.execPath, resolve(process.argv[1])].map(shellQuote).join(' ');
 }
 
@@ -99,9 +96,16 @@ export const crontabCommand: Command = {
     const [action, extra] = positionals;
     if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}".`);
     const files: CrontabSource[] = [...(values.file ?? []).map((path) => fileSource(path)), ...(values['system-file'] ?? []).map((path) => fileSource(path, 'system'))];
+    // Loaded here, not at the top: cron parsing would slow the start of every other command (cronbeat run).
+    const [{ discover }, jobs, { shellQuote }, { watch }] = await Promise.all([
+      import('../crontab/discover'),
+      import('../crontab/jobs'),
+      import('../crontab/rewrite'),
+      import('../crontab/watch'),
+    ]);
 
     try {
-      if (action === 'scan') return scan(files.length > 0 ? files : machineSources(), values.json ?? false);
+      if (action === 'scan') return scan(files.length > 0 ? files : machineSources(), values.json ?? false, jobs);
       if (action === 'discover') {
         if (files.length > 1) throw new UsageError('discover works on one crontab at a time: give one --file.');
         const duration = positiveInteger(values.duration!, '--duration', 525_600);
@@ -112,7 +116,7 @@ export const crontabCommand: Command = {
           dryRun,
           duration,
           api: dryRun ? null : new ApiClient(baseUrl, apiToken(values.token)),
-          invocation: { cronbeat: invocationPrefix(), url: baseUrl === DEFAULT_BASE_URL ? null : baseUrl },
+          invocation: { cronbeat: invocationPrefix(shellQuote), url: baseUrl === DEFAULT_BASE_URL ? null : baseUrl },
           machineZone: machineZone(),
           dataDir: prepareDataDir(values['data-dir']),
           now: new Date(),
@@ -141,7 +145,7 @@ export const crontabCommand: Command = {
   },
 };
 
-function scan(sources: CrontabSource[], json: boolean): number {
+function scan(sources: CrontabSource[], json: boolean, { readCrontab, rowsOf }: typeof import('../crontab/jobs')): number {
   const rows: JobRow[] = [];
   let problems = 0;
   for (const source of sources) {
