@@ -23,7 +23,13 @@ export function popupOutboxRepository(db: Db) {
   const pending = db.prepare(
     `SELECT id, type, data FROM notifications
      WHERE popup_shown_at IS NULL AND type IN (${MONITOR_KINDS_SQL})
-     ORDER BY created_at, rowid`,
+     ORDER BY created_at, rowid LIMIT ?`,
+  );
+  const countPending = db
+    .prepare(`SELECT count(*) FROM notifications WHERE popup_shown_at IS NULL AND type IN (${MONITOR_KINDS_SQL})`)
+    .pluck();
+  const markAllPending = db.prepare(
+    `UPDATE notifications SET popup_shown_at = @now WHERE popup_shown_at IS NULL AND type IN (${MONITOR_KINDS_SQL})`,
   );
   const markShown = db.prepare(
     'UPDATE notifications SET popup_shown_at = coalesce(@now, created_at) WHERE id = @id AND popup_shown_at IS NULL',
@@ -33,9 +39,13 @@ export function popupOutboxRepository(db: Db) {
   });
 
   return {
-    /** Monitor failures and recoveries whose popup has not been shown, oldest first. */
-    pending(): PendingPopup[] {
-      return (pending.all() as Array<{ id: string; type: string; data: string }>).map((row) => ({
+    /** How many monitor failures and recoveries have a popup not shown yet. */
+    countPending(): number {
+      return countPending.get() as number;
+    },
+    /** The oldest `limit` monitor failures and recoveries whose popup has not been shown. */
+    pending(limit: number): PendingPopup[] {
+      return (pending.all(limit) as Array<{ id: string; type: string; data: string }>).map((row) => ({
         notificationId: row.id,
         kind: row.type === FAILED ? 'failed' : 'recovered',
         data: JSON.parse(row.data) as MonitorNotificationData,
@@ -47,6 +57,10 @@ export function popupOutboxRepository(db: Db) {
      */
     markShown(notificationIds: string[], now: number | null = null): void {
       if (notificationIds.length > 0) markAll(notificationIds, now);
+    },
+    /** Marks every pending popup shown at `now`, in one statement. */
+    markAllShown(now: number): void {
+      markAllPending.run({ now });
     },
   };
 }

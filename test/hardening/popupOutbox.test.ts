@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordPulse } from '../../agent/engine/pulses';
+import { READ_AT_MOST } from '../../agent/engine/pendingPopups';
+import { NOTIFICATION_KINDS, type MonitorNotificationData } from '../../agent/domain/notificationKinds';
 import { createScheduler } from '../../agent/engine/scheduler';
 import type { Notifier } from '../../agent/engine/notifier';
 import { RecordingNotifier } from '../helpers/recordingNotifier';
@@ -98,5 +100,23 @@ describe('popups as an outbox', () => {
     expect(notifier.take().map((p) => p.title)).toEqual(['nightly failed']);
     const { popups } = await restart(first, LATER);
     expect(popups).toEqual([]);
+  });
+
+  it('reads a bounded number of lost popups at start, however many there are, and shows one summary', async () => {
+    const dataDir = tempDir();
+    const first = await start(dataDir, T0);
+    const lost = READ_AT_MOST + 3;
+    first.store.db.transaction(() => {
+      for (let i = 0; i < lost; i++) {
+        const data = { type: 'monitor', type_id: i + 1, monitor_name: `job ${i}`, description: 'No pulse' } as MonitorNotificationData;
+        first.store.notifications.create({ companyId: 1, type: NOTIFICATION_KINDS.monitorFailed.type, data, now: T0 + i });
+      }
+    })();
+    expect(first.store.popupOutbox.countPending()).toBe(lost);
+    const { agent: second, popups } = await restart(first, LATER);
+    expect(popups).toHaveLength(1);
+    expect(popups[0].title).toBe(`${READ_AT_MOST} monitors failed`);
+    expect(popups[0].body).toContain('…and 3 more while Cronbeat was stopped.');
+    expect(second.store.popupOutbox.countPending()).toBe(0);
   });
 });
