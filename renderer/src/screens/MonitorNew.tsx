@@ -1,8 +1,8 @@
-import { useMemo, useState, type FormEvent } from 'react';
-import { ApiError } from '../api/client';
+import { useMemo, type FormEvent } from 'react';
 import { describedBy, Field } from '../components/Field';
 import { PageHeader } from '../components/Layout';
 import { useApp } from '../lib/app-context';
+import { useApiForm } from '../lib/use-api-form';
 import { navigate } from '../lib/router';
 import { formatInZone, nextRuns, scheduleInWords, timeZones, viewerZone } from '../lib/schedule';
 import { validateDuration, validateName, validateSchedule, validateTimezone } from '../lib/validate';
@@ -19,63 +19,35 @@ const examples = [
 export function MonitorNewScreen() {
   const { api } = useApp();
   const zones = useMemo(timeZones, []);
-  const [values, setValues] = useState({ name: '', timezone: viewerZone(), schedule: '0 2 * * *', duration: '30' });
-  const [touched, setTouched] = useState<Partial<Record<FieldName, boolean>>>({});
-  const [serverErrors, setServerErrors] = useState<Partial<Record<FieldName, string>>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const clientErrors: Record<FieldName, string | undefined> = {
-    name: validateName(values.name),
-    timezone: validateTimezone(values.timezone),
-    schedule: validateSchedule(values.schedule, values.timezone),
-    duration: validateDuration(values.duration),
-  };
-  const shown = (field: FieldName) => serverErrors[field] ?? (touched[field] ? clientErrors[field] : undefined);
-
-  function set(field: FieldName, value: string) {
-    setValues((v) => ({ ...v, [field]: value }));
-    setTouched((t) => ({ ...t, [field]: true }));
-    setServerErrors((e) => ({ ...e, [field]: undefined }));
-  }
+  const { values, set, shown, clientErrors, formError, busy, submit } = useApiForm<FieldName>({
+    idPrefix: 'monitor',
+    initial: { name: '', timezone: viewerZone(), schedule: '0 2 * * *', duration: '30' },
+    validate: (v) => ({
+      name: validateName(v.name),
+      timezone: validateTimezone(v.timezone),
+      schedule: validateSchedule(v.schedule, v.timezone),
+      duration: validateDuration(v.duration),
+    }),
+  });
 
   const runs = clientErrors.timezone ? null : nextRuns(values.schedule, values.timezone, 5, new Date());
   const words = scheduleInWords(values.schedule);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setTouched({ name: true, timezone: true, schedule: true, duration: true });
-    const firstInvalid = (Object.keys(clientErrors) as FieldName[]).find((f) => clientErrors[f]);
-    if (firstInvalid) {
-      document.getElementById(`monitor-${firstInvalid}`)?.focus();
-      return;
-    }
-    setBusy(true);
-    setFormError(null);
-    try {
+  const onSubmit = (event: FormEvent) =>
+    submit(event, async (v) => {
       const monitor = await api.createMonitor({
-        name: values.name.trim(),
-        timezone: values.timezone,
-        schedule: values.schedule.trim().replace(/\s+/g, ' '),
-        duration: Number(values.duration),
+        name: v.name.trim(),
+        timezone: v.timezone,
+        schedule: v.schedule.trim().replace(/\s+/g, ' '),
+        duration: Number(v.duration),
       });
       navigate(`/monitors/${monitor.id}`);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 422) {
-        const next: Partial<Record<FieldName, string>> = {};
-        for (const field of ['name', 'timezone', 'schedule', 'duration'] as FieldName[]) next[field] = error.fieldError(field);
-        setServerErrors(next);
-        if (!Object.values(next).some(Boolean)) setFormError(error.message);
-      } else setFormError(error instanceof Error ? error.message : String(error));
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
 
   return (
     <>
       <PageHeader title="New monitor" back={{ href: '#/monitors', label: 'Monitors' }} />
-      <form className="form card" onSubmit={submit} noValidate aria-label="New monitor">
+      <form className="form card" onSubmit={onSubmit} noValidate aria-label="New monitor">
         {formError ? (
           <div className="banner banner-error" role="alert">
             {formError}

@@ -1,8 +1,8 @@
-import { useState, type FormEvent } from 'react';
-import { ApiError } from '../api/client';
+import type { FormEvent } from 'react';
 import { describedBy, Field } from '../components/Field';
 import { PageHeader } from '../components/Layout';
 import { useApp } from '../lib/app-context';
+import { useApiForm } from '../lib/use-api-form';
 import { navigate } from '../lib/router';
 import { validateIdentifier, validateIp, validateName } from '../lib/validate';
 
@@ -10,53 +10,21 @@ type FieldName = 'name' | 'identifier' | 'ip_address';
 
 export function ServerNewScreen() {
   const { api } = useApp();
-  const [values, setValues] = useState<Record<FieldName, string>>({ name: '', identifier: '', ip_address: '' });
-  const [touched, setTouched] = useState<Partial<Record<FieldName, boolean>>>({});
-  const [serverErrors, setServerErrors] = useState<Partial<Record<FieldName, string>>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { values, set, shown, formError, busy, submit } = useApiForm<FieldName>({
+    idPrefix: 'server',
+    initial: { name: '', identifier: '', ip_address: '' },
+    validate: (v) => ({
+      name: validateName(v.name),
+      identifier: validateIdentifier(v.identifier),
+      ip_address: validateIp(v.ip_address),
+    }),
+  });
 
-  const clientErrors: Record<FieldName, string | undefined> = {
-    name: validateName(values.name),
-    identifier: validateIdentifier(values.identifier),
-    ip_address: validateIp(values.ip_address),
-  };
-  const shown = (field: FieldName) => serverErrors[field] ?? (touched[field] ? clientErrors[field] : undefined);
-
-  function set(field: FieldName, value: string) {
-    setValues((v) => ({ ...v, [field]: value }));
-    setTouched((t) => ({ ...t, [field]: true }));
-    setServerErrors((e) => ({ ...e, [field]: undefined }));
-  }
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setTouched({ name: true, identifier: true, ip_address: true });
-    const firstInvalid = (Object.keys(clientErrors) as FieldName[]).find((f) => clientErrors[f]);
-    if (firstInvalid) {
-      document.getElementById(`server-${firstInvalid}`)?.focus();
-      return;
-    }
-    setBusy(true);
-    setFormError(null);
-    try {
-      const server = await api.createServer({
-        name: values.name.trim(),
-        identifier: values.identifier.trim(),
-        ip_address: values.ip_address.trim(),
-      });
+  const onSubmit = (event: FormEvent) =>
+    submit(event, async (v) => {
+      const server = await api.createServer({ name: v.name.trim(), identifier: v.identifier.trim(), ip_address: v.ip_address.trim() });
       navigate(`/servers/${server.id}`);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 422) {
-        const next: Partial<Record<FieldName, string>> = {};
-        for (const field of Object.keys(values) as FieldName[]) next[field] = error.fieldError(field);
-        setServerErrors(next);
-        if (!Object.values(next).some(Boolean)) setFormError(error.message);
-      } else setFormError(error instanceof Error ? error.message : String(error));
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
 
   const input = (field: FieldName, props: { placeholder: string; hint: boolean; autoFocus?: boolean; code?: boolean }) => (
     <input
@@ -76,7 +44,7 @@ export function ServerNewScreen() {
   return (
     <>
       <PageHeader title="Add server" back={{ href: '#/servers', label: 'Servers' }} />
-      <form className="form card" onSubmit={submit} noValidate aria-label="Add server">
+      <form className="form card" onSubmit={onSubmit} noValidate aria-label="Add server">
         {formError ? (
           <div className="banner banner-error" role="alert">
             {formError}
