@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { createMonitor, monitorOf, pulsesOf } from './agentFixtures';
-import { closedPort, finished, runCli, spawnCli, tempFolder } from './cliHelpers';
+import { closedPort, finished, runCli, spawnCli, tempFolder } from '../helpers/cli';
 
 // Every test starts real node processes, several seconds' worth on a busy 2-core machine.
 vi.setConfig({ testTimeout: 30_000 });

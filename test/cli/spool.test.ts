@@ -5,7 +5,7 @@ import { startAgent } from '../../agent/agent';
 import { Spool } from '../../agent/client/spool';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { createMonitor, pulsesOf } from './agentFixtures';
-import { closedPort, runCli, tempFolder } from './cliHelpers';
+import { closedPort, runCli, tempFolder } from '../helpers/cli';
 
 // Every test starts real node processes, several seconds' worth on a busy 2-core machine.
 vi.setConfig({ testTimeout: 30_000 });

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { Spool } from '../../agent/client/spool';
-import { tempFolder } from './cliHelpers';
+import { tempFolder } from '../helpers/cli';
 
 vi.setConfig({ testTimeout: 60_000 });
 

@@ -7,7 +7,7 @@ import { tempDir } from '../helpers/testAgent';
 describe('cronbeat token', () => {
   it('create prints the token alone on one line, and the token works against serve', async () => {
     const dataDir = join(tempDir(), 'data');
-    const created = runCli(['token', 'create', '--name', 'laptop', '--data-dir', dataDir]);
+    const created = await runCli(['token', 'create', '--name', 'laptop', '--data-dir', dataDir]);
     expect(created.status).toBe(0);
     expect(created.stdout).toMatch(/^cb_[A-Za-z0-9_-]{43}\n$/);
     const token = created.stdout.trim();
@@ -23,11 +23,11 @@ describe('cronbeat token', () => {
     }
   });
 
-  it('creates the company it is asked for, and takes the folder from CRONBEAT_DATA_DIR', () => {
+  it('creates the company it is asked for, and takes the folder from CRONBEAT_DATA_DIR', async () => {
     const dataDir = tempDir();
-    const created = runCli(['token', 'create', '--company', '7'], { env: { CRONBEAT_DATA_DIR: dataDir } });
+    const created = await runCli(['token', 'create', '--company', '7'], { env: { CRONBEAT_DATA_DIR: dataDir } });
     expect(created.status).toBe(0);
-    const listed = runCli(['token', 'list', '--json'], { env: { CRONBEAT_DATA_DIR: dataDir } });
+    const listed = await runCli(['token', 'list', '--json'], { env: { CRONBEAT_DATA_DIR: dataDir } });
     const tokens = JSON.parse(listed.stdout);
     expect(tokens).toEqual([expect.objectContaining({ id: 1, company_id: 7, name: 'cli', revoked_at: null })]);
     expect(listed.stdout).not.toContain(created.stdout.trim());
@@ -35,23 +35,23 @@ describe('cronbeat token', () => {
 
   it('revoke locks a token out of a running agent at once', async () => {
     const dataDir = tempDir();
-    const token = runCli(['token', 'create', '--data-dir', dataDir]).stdout.trim();
+    const token = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
     const serve = await startServe(['--data-dir', dataDir]);
     try {
-      const revoked = runCli(['token', 'revoke', '1', '--data-dir', dataDir]);
+      const revoked = await runCli(['token', 'revoke', '1', '--data-dir', dataDir]);
       expect(revoked.status).toBe(0);
       const response = await fetch(`${serve.url}/api/monitors`, { headers: { Authorization: `Bearer ${token}` } });
       expect(response.status).toBe(401);
     } finally {
       await serve.stop();
     }
-    const again = runCli(['token', 'revoke', '1', '--data-dir', dataDir]);
+    const again = await runCli(['token', 'revoke', '1', '--data-dir', dataDir]);
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/^cronbeat: No live token has the ID 1\.\n$/);
   });
 
-  it('explains a missing action in one line with exit code 2', () => {
-    const result = runCli(['token', '--data-dir', tempDir()]);
+  it('explains a missing action in one line with exit code 2', async () => {
+    const result = await runCli(['token', '--data-dir', tempDir()]);
     expect(result.status).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
@@ -71,7 +71,7 @@ describe('cronbeat serve', () => {
     const first = await startServe(['--data-dir', dataDir]);
     try {
       const port = new URL(first.url).port;
-      const second = runCli(['serve', '--port', port, '--data-dir', tempDir()]);
+      const second = await runCli(['serve', '--port', port, '--data-dir', tempDir()]);
       expect(second.status).toBe(1);
       expect(second.stderr).toMatch(new RegExp(`^cronbeat: Port ${port} .* already in use.*\\n$`));
     } finally {
@@ -81,30 +81,30 @@ describe('cronbeat serve', () => {
 });
 
 describe('cronbeat --help', () => {
-  it('lists the commands, and each command explains itself with an example', () => {
-    const overview = runCli(['--help']);
+  it('lists the commands, and each command explains itself with an example', async () => {
+    const overview = await runCli(['--help']);
     expect(overview.status).toBe(0);
     expect(overview.stdout).toMatch(/serve/);
     expect(overview.stdout).toMatch(/token/);
     for (const command of ['serve', 'token']) {
-      const help = runCli([command, '--help']);
+      const help = await runCli([command, '--help']);
       expect(help.status).toBe(0);
       expect(help.stdout).toMatch(/Usage: cronbeat/);
       expect(help.stdout).toMatch(/Example/);
     }
   });
 
-  it('answers an unknown command in one line, exit code 2', () => {
-    const result = runCli(['frobnicate']);
+  it('answers an unknown command in one line, exit code 2', async () => {
+    const result = await runCli(['frobnicate']);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/^cronbeat: Unknown command "frobnicate"/);
   });
 });
 
 describe('cronbeat argument handling', () => {
-  it('leaves -h and --help after `--` to the job', () => {
+  it('leaves -h and --help after `--` to the job', async () => {
     // No agent is listening, so the pulses are spooled; the job itself must run.
-    const result = runCli(['run', '00000000-0000-4000-8000-000000000000', '--url', 'http://127.0.0.1:9', '--', 'sh', '-c', 'echo ran', '-h'], {
+    const result = await runCli(['run', '00000000-0000-4000-8000-000000000000', '--url', 'http://127.0.0.1:9', '--', 'sh', '-c', 'echo ran', '-h'], {
       env: { CRONBEAT_DATA_DIR: tempDir() },
     });
     expect(result.stdout).toContain('ran');
@@ -112,23 +112,23 @@ describe('cronbeat argument handling', () => {
     expect(result.status).toBe(0);
   });
 
-  it('answers an unknown option in one line with exit code 2', () => {
-    const result = runCli(['token', 'list', '--no-such-option', '--data-dir', tempDir()]);
+  it('answers an unknown option in one line with exit code 2', async () => {
+    const result = await runCli(['token', 'list', '--no-such-option', '--data-dir', tempDir()]);
     expect(result.status).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/^cronbeat: .*no-such-option/);
   });
 
-  it('prints the package version', () => {
-    const result = runCli(['--version']);
+  it('prints the package version', async () => {
+    const result = await runCli(['--version']);
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 });
 
 describe('cronbeat token on a new data folder', () => {
-  it('creates the database private to its owner (0600)', () => {
+  it('creates the database private to its owner (0600)', async () => {
     const dataDir = join(tempDir(), 'fresh');
-    expect(runCli(['token', 'create', '--data-dir', dataDir]).status).toBe(0);
+    expect((await runCli(['token', 'create', '--data-dir', dataDir])).status).toBe(0);
     expect(statSync(join(dataDir, 'cronbeat.db')).mode & 0o777).toBe(0o600);
   });
 });

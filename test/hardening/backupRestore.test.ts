@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, startServe, type ServeProcess } from '../helpers/cli';
-import { runCli as runCliAsync } from '../cli/cliHelpers';
+import { runCli as runCliAsync } from '../helpers/cli';
 import { tempDir } from '../helpers/testAgent';
 
 /* `cronbeat backup` while the agent runs, `cronbeat restore` while it is stopped, as real processes. */
@@ -28,7 +28,7 @@ describe('backup and restore', () => {
   it('round-trips: a backup taken under load restores exactly what was there, the token included', async () => {
     const dir = tempDir();
     const backup = join(tempDir(), 'nightly.db');
-    const token = runCli(['token', 'create', '--data-dir', dir]).stdout.trim();
+    const token = (await runCli(['token', 'create', '--data-dir', dir])).stdout.trim();
     serving = await startServe(['--data-dir', dir]);
     const { url } = serving;
     const server = await (await api(url, token, '/api/servers', { method: 'POST', json: { name: 'web', ip_address: '10.0.0.1', identifier: 'web-1' } })).json();
@@ -60,7 +60,7 @@ describe('backup and restore', () => {
     expect(pulsesInBackup).toBeLessThanOrEqual(atBackup.pulses);
 
     // Restoring is refused while the agent holds the folder, and changes nothing.
-    const refused = runCli(['restore', backup, '--data-dir', dir]);
+    const refused = await runCli(['restore', backup, '--data-dir', dir]);
     expect(refused.status).toBe(1);
     expect(oneLine(refused.stderr)).toEqual([expect.stringMatching(new RegExp(`^cronbeat: The data folder .* is in use by another Cronbeat agent \\(process ${serving.child.pid}\\)`))]);
 
@@ -71,7 +71,7 @@ describe('backup and restore', () => {
     serving = undefined;
 
     // ...are undone by the restore; the replaced database is kept.
-    const restored = runCli(['restore', backup, '--data-dir', dir]);
+    const restored = await runCli(['restore', backup, '--data-dir', dir]);
     expect(restored.stderr).toBe('');
     expect(restored.status).toBe(0);
     expect(restored.stdout).toMatch(/^Restored .* The database it replaced is kept as .*cronbeat\.db\.before-restore-/);
@@ -94,35 +94,35 @@ describe('backup and restore', () => {
     ['a missing file', () => {}, /does not exist or is not a file/],
   ])('refuses to restore %s, leaving the database as it was', async (_label, make, message) => {
     const dir = tempDir();
-    runCli(['token', 'create', '--data-dir', dir]);
+    await runCli(['token', 'create', '--data-dir', dir]);
     const before = readFileSync(join(dir, 'cronbeat.db'));
     const file = join(tempDir(), 'candidate.db');
     make(file);
-    const result = runCli(['restore', file, '--data-dir', dir]);
+    const result = await runCli(['restore', file, '--data-dir', dir]);
     expect(result.status).toBe(1);
     expect(oneLine(result.stderr)).toEqual([expect.stringMatching(message)]);
     expect(readFileSync(join(dir, 'cronbeat.db')).equals(before)).toBe(true);
     expect(readdirSync(dir).filter((name) => name.includes('restore') || name.includes('partial'))).toEqual([]);
   });
 
-  it('refuses a backup from a newer Cronbeat', () => {
+  it('refuses a backup from a newer Cronbeat', async () => {
     const dir = tempDir();
     const backup = join(tempDir(), 'b.db');
-    runCli(['token', 'create', '--data-dir', dir]);
-    expect(runCli(['backup', '--out', backup, '--data-dir', dir]).status).toBe(0);
+    await runCli(['token', 'create', '--data-dir', dir]);
+    expect((await runCli(['backup', '--out', backup, '--data-dir', dir])).status).toBe(0);
     const db = new Database(backup);
     db.pragma('user_version = 999');
     db.close();
-    const result = runCli(['restore', backup, '--data-dir', dir]);
+    const result = await runCli(['restore', backup, '--data-dir', dir]);
     expect(result.status).toBe(1);
     expect(oneLine(result.stderr)).toEqual([expect.stringMatching(/was written by a newer Cronbeat \(schema 999/)]);
   });
 
-  it('says in one line when there is nothing to back up or no --out', () => {
-    const empty = runCli(['backup', '--out', join(tempDir(), 'x.db'), '--data-dir', join(tempDir(), 'nothing')]);
+  it('says in one line when there is nothing to back up or no --out', async () => {
+    const empty = await runCli(['backup', '--out', join(tempDir(), 'x.db'), '--data-dir', join(tempDir(), 'nothing')]);
     expect(empty.status).toBe(1);
     expect(oneLine(empty.stderr)).toEqual([expect.stringMatching(/^cronbeat: There is no Cronbeat database at /)]);
-    const usage = runCli(['backup']);
+    const usage = await runCli(['backup']);
     expect(usage.status).toBe(2);
     expect(oneLine(usage.stderr)).toEqual(['cronbeat: Say where to write the backup: `cronbeat backup --out FILE`.']);
     expect(existsSync(join(tempDir(), 'x.db'))).toBe(false);

@@ -36,7 +36,7 @@ describe('one agent per data folder', () => {
     const dir = tempDir();
     const first = await startServe(['--data-dir', dir]);
     running.push(first);
-    const second = runCli(['serve', '--port', '0', '--data-dir', dir]);
+    const second = await runCli(['serve', '--port', '0', '--data-dir', dir]);
     expect(second.status).not.toBe(0);
     expect(stderrLines(second.stderr)).toEqual([
       `cronbeat: The data folder ${dir} is in use by another Cronbeat agent (process ${first.child.pid}); stop it first or use another --data-dir.`,
@@ -58,10 +58,10 @@ describe('one agent per data folder', () => {
 });
 
 describe('a database Cronbeat cannot use', () => {
-  function expectRefused(dir: string, message: RegExp) {
+  async function expectRefused(dir: string, message: RegExp) {
     const file = join(dir, 'cronbeat.db');
     const before = readFileSync(file);
-    const result = runCli(['serve', '--port', '0', '--data-dir', dir]);
+    const result = await runCli(['serve', '--port', '0', '--data-dir', dir]);
     expect(result.status).toBe(1);
     const lines = stderrLines(result.stderr);
     expect(lines).toHaveLength(1);
@@ -72,21 +72,21 @@ describe('a database Cronbeat cannot use', () => {
     return result;
   }
 
-  it('refuses a file that is not SQLite', () => {
+  it('refuses a file that is not SQLite', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'cronbeat.db'), 'this is not a database, but it is 100 bytes long '.repeat(100));
-    expectRefused(dir, /^cronbeat: .*cronbeat\.db is not a readable Cronbeat database \(SQLITE_NOTADB\); it was left untouched\.$/);
+    await expectRefused(dir, /^cronbeat: .*cronbeat\.db is not a readable Cronbeat database \(SQLITE_NOTADB\); it was left untouched\.$/);
   });
 
-  it('refuses a database written by a newer Cronbeat', () => {
+  it('refuses a database written by a newer Cronbeat', async () => {
     const dir = tempDir();
     const db = new Database(join(dir, 'cronbeat.db'));
     db.exec('CREATE TABLE future (x)');
     db.pragma('user_version = 999');
     db.close();
-    expectRefused(dir, /^cronbeat: The database was written by a newer Cronbeat \(schema 999, this one knows \d+\); it was left untouched\.$/);
+    await expectRefused(dir, /^cronbeat: The database was written by a newer Cronbeat \(schema 999, this one knows \d+\); it was left untouched\.$/);
     // Refusing freed the folder: a fresh database elsewhere is not the point, but the lock is.
-    const again = runCli(['serve', '--port', '0', '--data-dir', dir]);
+    const again = await runCli(['serve', '--port', '0', '--data-dir', dir]);
     expect(again.stderr).not.toMatch(/in use/);
   });
 });

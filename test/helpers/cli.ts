@@ -1,25 +1,67 @@
-import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 
-/** The bundled CLI that `npm install` and `npm test` build (npm run build:agent). */
+/** The built CLI: tests run it as users do, as a separate process (`npm run build:agent`; npm test builds it). */
 export const CLI = resolve(__dirname, '../../dist/cronbeat.cjs');
 
-function ensureBuilt() {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build:agent\` first (npm test does).`);
+export interface CliResult {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
 }
 
-/** Runs `cronbeat ARGS…` to completion as a real child process. */
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string } = {}): SpawnSyncReturns<string> {
-  ensureBuilt();
-  return spawnSync(process.execPath, [CLI, ...args], {
-    encoding: 'utf8',
-    input: options.input,
-    cwd: options.cwd,
-    env: { ...process.env, ...options.env },
-    timeout: 30_000,
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+}
+
+/** An environment without the caller's Cronbeat settings, plus `extra`. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['CRONBEAT_URL', 'CRONBEAT_DATA_DIR', 'CRONBEAT_API_TOKEN']) delete env[name];
+  for (const [name, value] of Object.entries(extra)) if (value !== undefined) env[name] = value;
+  return env;
+}
+
+/** Starts `node dist/cronbeat.cjs ARGS`; asynchronous, so an agent in this process keeps answering. */
+export function spawnCli(args: string[], options: CliOptions = {}): ChildProcess {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build:agent\` first`);
+  return spawn(process.execPath, [CLI, ...args], { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+/** Waits for a spawned CLI to end and collects its output. */
+export function finished(child: ChildProcess, input?: string): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (status, signal) => resolvePromise({ status, signal, stdout, stderr }));
+    child.stdin!.end(input ?? '');
   });
+}
+
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  return finished(spawnCli(args, options), options.input);
+}
+
+export function tempFolder(prefix = 'cronbeat-cli-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A port on 127.0.0.1 where nothing listens (it was free a moment ago). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise((done) => server.close(done));
+  return port;
 }
 
 export interface ServeProcess {
@@ -30,12 +72,8 @@ export interface ServeProcess {
 }
 
 /** Starts `cronbeat serve --port 0 …` and resolves with its URL once it prints the listening line. */
-export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
-  ensureBuilt();
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export function startServe(args: string[], env: Record<string, string | undefined> = {}): Promise<ServeProcess> {
+  const child = spawnCli(['serve', '--port', '0', ...args], { env });
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
