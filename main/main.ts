@@ -17,16 +17,12 @@ import { loadSettings, saveSettings } from './settings';
 import { claimSingleInstance } from './singleInstance';
 import { TrayIcon } from './tray';
 import { appIconPath } from './trayIcons';
-import { trayModel } from './trayModel';
+import { REDRAW_DELAY_MS, REDRAW_EVERY_MS, trayModel } from './trayModel';
 import { readTraySnapshot } from './agentSnapshot';
 import { TRAY_HINT, statusNotifierWatcherPresent, trayIsMissing } from './trayHint';
 import { DashboardWindow } from './dashboardWindow';
 
 const log = (line: string) => console.log(`[cronbeat] ${line}`);
-/** A state change is drawn within this long; changes in a burst are drawn once. */
-const REDRAW_DELAY_MS = 200;
-/** Redraw this often anyway, so a mute that runs out or a certificate nearing expiry shows. */
-const REDRAW_EVERY_MS = 30_000;
 
 async function runDesktop(): Promise<void> {
   const assetsDir = join(app.getAppPath(), 'main', 'assets');

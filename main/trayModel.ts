@@ -32,6 +32,11 @@ export interface TrayModel {
 
 export const MAX_FAILED_IN_MENU = 10;
 
+/** A state change is drawn within this long (the promise: within a second); a burst is drawn once. */
+export const REDRAW_DELAY_MS = 200;
+/** Redraw this often anyway, so a mute that runs out or a certificate nearing expiry shows. */
+export const REDRAW_EVERY_MS = 30_000;
+
 function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }

@@ -70,7 +70,8 @@ describe('GET /api/events', () => {
     const started = Date.now();
     await own.stop();
     await ended;
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Well before the 5 s after which stopping would cut connections by force.
+    expect(Date.now() - started).toBeLessThan(4000);
   });
 
   it('lets go of its subscription when the client disconnects', async () => {

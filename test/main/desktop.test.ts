@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MenuItemConstructorOptions } from 'electron';
+import { REDRAW_EVERY_MS } from '../../main/trayModel';
 
 vi.mock('electron', () => import('./electronMock'));
 const electron = await import('./electronMock');
@@ -89,8 +90,10 @@ describe('the desktop app', () => {
     const monitor = (await created.json()) as { id: number; token: string };
     const failedAt = Date.now();
     expect((await fetch(`${origin}/api/pulse/${monitor.token}/fail`, { method: 'POST' })).status).toBe(200);
-    await until(() => (tray.image as { path: string }).path.includes('tray-failed'), 'the red tray', 1000);
-    expect(Date.now() - failedAt).toBeLessThan(1000);
+    // Drawn REDRAW_DELAY_MS after the agent's event (under a second, see trayModel.test); the
+    // bound here only proves the redraw follows the event, long before the 30 s ticker.
+    await until(() => (tray.image as { path: string }).path.includes('tray-failed'), 'the red tray', 5000);
+    expect(Date.now() - failedAt).toBeLessThan(REDRAW_EVERY_MS / 6);
     expect(tray.tooltip).toBe('Cronbeat: 1 failed');
     const menu = tray.menu!.template as MenuItemConstructorOptions[];
     const entry = menu.find((item) => item.label === 'nightly backup')!;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_FAILED_IN_MENU, failedEntries, sameTrayModel, trayModel, trayState, trayTooltip, type MonitorSummary, type TraySnapshot } from '../../main/trayModel';
+import { MAX_FAILED_IN_MENU, REDRAW_DELAY_MS, failedEntries, sameTrayModel, trayModel, trayState, trayTooltip, type MonitorSummary, type TraySnapshot } from '../../main/trayModel';
 
 const monitor = (id: number, name: string, status: MonitorSummary['status']): MonitorSummary => ({ id, name, status });
 const snapshot = (monitors: MonitorSummary[], expiring = 0, failedCerts = 0): TraySnapshot => ({
@@ -61,5 +61,12 @@ describe('sameTrayModel', () => {
     expect(sameTrayModel(null, a)).toBe(false);
     expect(sameTrayModel(a, trayModel(snapshot([monitor(1, 'a', 'failed')])))).toBe(true);
     expect(sameTrayModel(a, trayModel(snapshot([monitor(1, 'a', 'monitoring')])))).toBe(false);
+  });
+});
+
+describe('how soon the tray shows a change', () => {
+  it('redraws well within a second of a state change', () => {
+    expect(REDRAW_DELAY_MS).toBeGreaterThan(0);
+    expect(REDRAW_DELAY_MS).toBeLessThanOrEqual(500);
   });
 });
