@@ -1,7 +1,9 @@
+import type { MonitorStatus } from '../agent/engine/monitorState';
+
 /** What the tray shows: one of three icons, a tooltip with the counts, and the failed monitors. */
 export type TrayState = 'ok' | 'busy' | 'failed';
 
-export type MonitorStatus = 'monitoring' | 'running' | 'failed';
+export type { MonitorStatus };
 
 export interface MonitorSummary {
   id: number;

@@ -36,8 +36,11 @@ export function timingUpdate(id: number, state: PulseState, now: number): Monito
   };
 }
 
+/** What a monitor is doing, as the API's `status` field and the tray show it. */
+export type MonitorStatus = 'monitoring' | 'running' | 'failed';
+
 /** What the API shows as a monitor's status: failed, running (a started run not ended), or monitoring. */
-export function monitorStatus(row: MonitorRow): 'monitoring' | 'running' | 'failed' {
+export function monitorStatus(row: MonitorRow): MonitorStatus {
   if (row.is_alerted === 1) return 'failed';
   return row.running_since === null ? 'monitoring' : 'running';
 }
