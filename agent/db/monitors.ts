@@ -1,18 +1,10 @@
 import type { Db } from './open';
 import { dueAt, withResumeGrace } from '../domain/dueTime';
+import type { NotifiedMonitor } from '../domain/monitorNotifications';
 
-export interface MonitorRow {
-  id: number;
+/** A monitors row: the facts notifications carry, plus ownership, timing and bookkeeping. */
+export interface MonitorRow extends NotifiedMonitor {
   company_id: number;
-  name: string;
-  project_id: number | null;
-  token: string;
-  timezone: string;
-  schedule: string;
-  duration: number;
-  last_run_at: number;
-  is_alerted: number;
-  alert_reason: string;
   due_at: number | null;
   deleted_at: number | null;
   created_at: number;
