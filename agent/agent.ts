@@ -62,7 +62,18 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const events = new AgentEvents();
   const checker = new TlsCertificateChecker(options.certificateChecks);
   const certificateChecks = new CertificateScheduler({ store, events, notifier, clock, log, checker });
-  const server = createHttpServer(options.timeouts ?? {}, createApp({ boundHost: host, allowedHosts: options.allowedHosts, store, events, clock, log, notifier, certificateChecks, rendererDir: options.rendererDir }).callback());
+  const app = createApp({
+    boundHost: host,
+    allowedHosts: options.allowedHosts,
+    rendererDir: options.rendererDir,
+    store,
+    events,
+    clock,
+    log,
+    notifier,
+    certificateChecks,
+  });
+  const server = createHttpServer(options.timeouts ?? {}, app.callback());
   try {
     await listen(server, port, host);
   } catch (error) {

@@ -25,7 +25,16 @@ export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
 };
 
 // One line per resource router; order only matters for routes that could match the same path.
-const routers: Array<(deps: ApiDeps) => Router<any>> = [pulseRoutes, pulseHistoryRoutes, serverRoutes, monitorRoutes, notificationRoutes, certificateRoutes, sessionRoutes, eventRoutes];
+const routers: Array<(deps: ApiDeps) => Router<any>> = [
+  pulseRoutes,
+  pulseHistoryRoutes,
+  serverRoutes,
+  monitorRoutes,
+  notificationRoutes,
+  certificateRoutes,
+  sessionRoutes,
+  eventRoutes,
+];
 
 /** The Koa app: JSON errors, every resource router, and a JSON 404 for anything else. */
 export function createApp(options: AppOptions): Koa {
