@@ -30,6 +30,14 @@ export function useApiForm<F extends string>(options: {
     setServerErrors((e) => ({ ...e, [field]: undefined }));
   }
 
+  /** Back to the initial values, nothing touched, no errors (after a form that stays on screen succeeds). */
+  function reset() {
+    setValues(options.initial);
+    setTouched({});
+    setServerErrors({});
+    setFormError(null);
+  }
+
   /** Checks every field, then runs `send`; a 422 lands next to the fields it names. */
   async function submit(event: FormEvent, send: (values: Record<F, string>) => Promise<void>) {
     event.preventDefault();
@@ -55,5 +63,5 @@ export function useApiForm<F extends string>(options: {
     }
   }
 
-  return { values, set, shown, clientErrors, formError, busy, submit };
+  return { values, set, shown, clientErrors, formError, busy, submit, reset };
 }

@@ -61,3 +61,25 @@ export function validateIdentifier(identifier: string): string | undefined {
   if (!/^[A-Za-z0-9._-]+$/.test(identifier)) return 'Only letters, digits, dots, dashes and underscores.';
   return undefined;
 }
+
+/** What a user may paste as a certificate's host: a bare name, or a URL whose host is taken. */
+export function hostOf(input: string): string {
+  return input.trim().replace(/^https?:\/\//, '').replace(/\/.*$/, '');
+}
+
+export function validateHostname(hostname: string): string | undefined {
+  return hostOf(hostname) ? undefined : 'Enter a hostname, e.g. example.com';
+}
+
+function wholeNumberBetween(raw: string, min: number, max: number): boolean {
+  const value = Number(raw);
+  return raw.trim() !== '' && Number.isInteger(value) && value >= min && value <= max;
+}
+
+export function validatePort(port: string): string | undefined {
+  return wholeNumberBetween(port, 1, 65535) ? undefined : 'A port from 1 to 65535.';
+}
+
+export function validateWarnDays(days: string): string | undefined {
+  return wholeNumberBetween(days, 1, 365) ? undefined : 'From 1 to 365 days.';
+}
