@@ -150,4 +150,9 @@ export const migrations: string[] = [
     WHERE popup_shown_at IS NULL
       AND type IN ('App\\Notifications\\MonitorFailedNotification', 'App\\Notifications\\MonitorRecoveredNotification');
   `,
+  // 7: how many pulses each monitor keeps, so a pulse trims the oldest without counting them all.
+  `
+  ALTER TABLE monitors ADD COLUMN pulses_kept INTEGER NOT NULL DEFAULT 0;
+  UPDATE monitors SET pulses_kept = (SELECT count(*) FROM pulses WHERE pulses.monitor_id = monitors.id);
+  `,
 ];

@@ -41,11 +41,14 @@ export function pulseRepository(db: Db) {
      VALUES (@monitorId, @kind, @exitCode, @rid, @receivedAt, @durationMs, @method, @remoteAddress, @body,
              @bodyTruncated)`,
   );
-  const trim = db.prepare(
+  // monitors.pulses_kept counts each monitor's pulses, so a new pulse deletes the oldest one
+  // (a step from the end of the index) instead of walking its 1,000 newest to find what is past them.
+  const countKept = db.prepare('UPDATE monitors SET pulses_kept = pulses_kept + 1 WHERE id = ? RETURNING pulses_kept').pluck();
+  const dropOldest = db.prepare(
     `DELETE FROM pulses WHERE id IN (
-       SELECT id FROM pulses WHERE monitor_id = @monitorId
-       ORDER BY received_at DESC, id DESC LIMIT -1 OFFSET @keep)`,
+       SELECT id FROM pulses WHERE monitor_id = @monitorId ORDER BY received_at ASC, id ASC LIMIT @excess)`,
   );
+  const setKept = db.prepare('UPDATE monitors SET pulses_kept = @kept WHERE id = @monitorId');
   const startWithRid = db.prepare(
     `SELECT received_at FROM pulses WHERE monitor_id = @monitorId AND rid = @rid AND kind = 'start'
        AND received_at <= @before
@@ -61,7 +64,11 @@ export function pulseRepository(db: Db) {
     /** Stores a pulse and drops what falls beyond the newest PULSES_KEPT_PER_MONITOR of its monitor. */
     add(pulse: NewPulse): number {
       const { lastInsertRowid } = insert.run({ ...pulse, bodyTruncated: pulse.bodyTruncated ? 1 : 0 });
-      trim.run({ monitorId: pulse.monitorId, keep: PULSES_KEPT_PER_MONITOR });
+      const kept = countKept.get(pulse.monitorId) as number;
+      if (kept > PULSES_KEPT_PER_MONITOR) {
+        dropOldest.run({ monitorId: pulse.monitorId, excess: kept - PULSES_KEPT_PER_MONITOR });
+        setKept.run({ monitorId: pulse.monitorId, kept: PULSES_KEPT_PER_MONITOR });
+      }
       return Number(lastInsertRowid);
     },
     /** When the latest start with this rid, at or before `before`, was received; null when none is kept. */

@@ -80,3 +80,23 @@ describe('the SQLite addon', () => {
     expect(() => openDatabase(join(tempDir(), 'g.db'), { nativeBinding: '/nowhere/better_sqlite3.node' })).toThrow();
   });
 });
+
+describe('migration 7', () => {
+  it('counts the pulses each monitor already keeps, so trimming starts from the truth', () => {
+    const file = join(tempDir(), 'h.db');
+    const old = new Database(file);
+    old.exec(migrations.slice(0, 6).join('\n'));
+    old.pragma('user_version = 6');
+    old.exec(`INSERT INTO companies (id, name, created_at) VALUES (1, 'c', 0);
+      INSERT INTO monitors (id, company_id, name, token, timezone, schedule, duration, last_run_at, created_at, updated_at)
+      VALUES (1, 1, 'a', 't1', 'UTC', '* * * * *', 1, 0, 0, 0), (2, 1, 'b', 't2', 'UTC', '* * * * *', 1, 0, 0, 0);
+      INSERT INTO pulses (monitor_id, kind, received_at, method) VALUES (1, 'success', 1, 'GET'), (1, 'success', 2, 'GET');`);
+    old.close();
+    const db = openDatabase(file);
+    expect(db.prepare('SELECT id, pulses_kept FROM monitors ORDER BY id').all()).toEqual([
+      { id: 1, pulses_kept: 2 },
+      { id: 2, pulses_kept: 0 },
+    ]);
+    db.close();
+  });
+});
