@@ -10,8 +10,9 @@ import { startTestAgent, type TestAgent } from '../helpers/testAgent';
  */
 
 let agent: TestAgent;
+const logged: string[] = [];
 beforeAll(async () => {
-  agent = await startTestAgent();
+  agent = await startTestAgent({ log: (line) => logged.push(line) });
 });
 afterAll(() => agent.stop());
 
@@ -58,6 +59,7 @@ describe('slow readers of /api/events', () => {
     await Promise.race([stalled.closed, new Promise((_, fail) => setTimeout(() => fail(new Error('the stalled client was never dropped')), 10_000))]);
     expect(stalled.received()).toBeLessThan(count * EVENT_BYTES);
     expect(reader.socket.destroyed).toBe(false);
+    expect(logged.filter((line) => line.includes('/api/events'))).toHaveLength(1); // said once, not per event
     reader.socket.destroy();
   });
 });

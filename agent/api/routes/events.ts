@@ -37,6 +37,7 @@ export function eventRoutes({ store, events, log, requireToken }: ApiDeps): Auth
       if (stream.destroyed || stream.writableEnded) return;
       if (buffered() + text.length > MAX_BUFFERED_BYTES) {
         log(`Dropped an /api/events client more than ${MAX_BUFFERED_BYTES} bytes behind; it will reconnect.`);
+        stop(); // no further events for it, so this is said once
         res.destroy();
         return;
       }
