@@ -17,6 +17,8 @@ import { builtRenderer, chromiumMissing, launchChromium } from '../e2e/browser';
 
 const addresses = networkAddresses(networkInterfaces());
 const urlHost = (address: string) => (address.includes(':') ? `[${address}]` : address);
+/** The host name is offered too, unless it is only "localhost". */
+const hostNames = hostname() && hostname() !== 'localhost' ? [hostname().toLowerCase()] : [];
 
 describe('cronbeat serve --host 0.0.0.0', () => {
   it('lists the addresses, warns plainly, and prints a sign-in link that works from another machine', async () => {
@@ -37,7 +39,7 @@ describe('cronbeat serve --host 0.0.0.0', () => {
 
       const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)![1]);
       for (const address of addresses) expect(stdout).toContain(`http://${urlHost(address)}:${port}`);
-      expect(stdout).toContain(`http://${hostname().toLowerCase()}:${port}`);
+      for (const name of hostNames) expect(stdout).toContain(`http://${name}:${port}`);
 
       const links = [...stdout.matchAll(/(http:\/\/\S+)\/#\/sign-in\?code=(\S+)/g)];
       const remote = links.find(([, origin]) => !origin.includes('127.0.0.1')) ?? links[0];
@@ -76,7 +78,7 @@ describe('an agent on loopback only', () => {
       host: '127.0.0.1',
       port: agent.port,
       loopback_only: true,
-      remote_urls: [...addresses.map((address) => `http://${urlHost(address)}:${agent.port}`), `http://${hostname().toLowerCase()}:${agent.port}`],
+      remote_urls: [...addresses, ...hostNames].map((name) => `http://${urlHost(name)}:${agent.port}`),
     });
     expect((await agent.api('/api/agent', { token: null })).status).toBe(401);
   });
