@@ -5,7 +5,7 @@ import { createSignInLink } from '../../agent/api/routes/session';
 import { networkAddresses } from '../../agent/domain/reachability';
 import { finished, spawnCli } from '../helpers/cli';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium } from '../e2e/browser';
+import { builtRenderer, chromiumMissing, launchChromium, screenshot } from '../e2e/browser';
 
 /*
  * Servers reaching the agent. `cronbeat serve --host 0.0.0.0` names this machine's addresses,
@@ -88,7 +88,7 @@ describe('an agent on loopback only', () => {
       await agent.api('/api/servers', { method: 'POST', json: { name: 'web-1', ip_address: '192.0.2.10', identifier: 'web-1' } })
     ).json();
     browser = await launchChromium();
-    const page = await browser.newPage();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(createSignInLink(agent.store, agent.url, Date.now()));
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     await page.goto(`${agent.url}/#/servers/${server.id}`);
@@ -100,5 +100,6 @@ describe('an agent on loopback only', () => {
     expect(command).toMatch(/^cronbeat crontab watch --server web-1 --url http:\/\//);
     expect(command).not.toContain('127.0.0.1');
     expect(command).toContain(`:${agent.port}`);
+    await screenshot(page, 'server-agent-unreachable');
   });
 });
