@@ -39,3 +39,13 @@ export function issueDesktopToken(tokens: TokenStore, now: number): { id: number
   }
   return tokens.create({ companyId: DESKTOP_COMPANY_ID, name: DESKTOP_TOKEN_NAME, now });
 }
+
+/** Where the desktop app's agent listens: this machine only, unless the user let servers reach it. */
+export function agentBinding(settings: { reachableFromServers: boolean; allowedHosts: string[] }): { host: string; allowedHosts: string[] } {
+  return { host: settings.reachableFromServers ? '0.0.0.0' : '127.0.0.1', allowedHosts: settings.allowedHosts };
+}
+
+/** The address the desktop window itself uses: loopback, which the agent answers on in both bindings. */
+export function desktopOrigin(port: number): string {
+  return `http://127.0.0.1:${port}`;
+}

@@ -6,7 +6,7 @@ import { app, dialog, ipcMain, session } from 'electron';
 import { join } from 'node:path';
 import { startAgent } from '../agent/agent';
 import { prepareDataDir } from '../agent/db/dataDir';
-import { DESKTOP_COMPANY_ID, issueDesktopToken, startOnPreferredPort } from './agentHost';
+import { agentBinding, DESKTOP_COMPANY_ID, desktopOrigin, issueDesktopToken, startOnPreferredPort } from './agentHost';
 import { launchedAtLogin, startAtLogin } from './autostart';
 import { guardSession } from './harden';
 import { IpcChannel, type SessionInfo } from './ipcChannels';
@@ -42,8 +42,8 @@ async function runDesktop(): Promise<void> {
   });
   // In development `npm start` builds better-sqlite3 for Electron beside the Node build and names it here.
   const sqlite = { nativeBinding: process.env.CRONBEAT_SQLITE_BINDING };
-  const agent = await startOnPreferredPort((port) => startAgent({ dataDir, host: '127.0.0.1', port, notifier, log, sqlite }));
-  const origin = new URL(agent.url).origin;
+  const agent = await startOnPreferredPort((port) => startAgent({ dataDir, ...agentBinding(settings), port, notifier, log, sqlite }));
+  const origin = desktopOrigin(agent.port);
   const desktopToken = issueDesktopToken(agent.store.apiTokens, Date.now());
   log(`Agent listening on ${origin}`);
 
@@ -86,6 +86,12 @@ async function runDesktop(): Promise<void> {
         loginEnabled = startAtLogin.isEnabled();
         redraw();
       },
+      setReachableFromServers(enabled: boolean) {
+        settings.reachableFromServers = enabled;
+        saveSettings(dataDir, settings);
+        app.relaunch(); // the agent binds its address once, at start
+        app.quit();
+      },
       quit: () => app.quit(),
     },
     () => openRoute('/'),
@@ -97,6 +103,7 @@ async function runDesktop(): Promise<void> {
       agentUrl: origin,
       mutedUntil: settings.mutedUntil,
       startAtLogin: loginEnabled,
+      reachableFromServers: settings.reachableFromServers,
       now: Date.now(),
     });
   }

@@ -5,9 +5,13 @@ import { join } from 'node:path';
 export interface ShellSettings {
   mutedUntil: number | null;
   trayHintShown: boolean;
+  /** The agent listens on every address so servers can reach it (tray: "Let servers reach this agent"). */
+  reachableFromServers: boolean;
+  /** Names servers use for this machine, answered besides its addresses (like `serve --allow-host`). */
+  allowedHosts: string[];
 }
 
-const DEFAULTS: ShellSettings = { mutedUntil: null, trayHintShown: false };
+const DEFAULTS: ShellSettings = { mutedUntil: null, trayHintShown: false, reachableFromServers: false, allowedHosts: [] };
 
 /** Reads settings.json; a missing or unreadable file gives the defaults (and is rewritten on save). */
 export function loadSettings(dir: string): ShellSettings {
@@ -16,9 +20,11 @@ export function loadSettings(dir: string): ShellSettings {
     return {
       mutedUntil: typeof parsed.mutedUntil === 'number' ? parsed.mutedUntil : null,
       trayHintShown: parsed.trayHintShown === true,
+      reachableFromServers: parsed.reachableFromServers === true,
+      allowedHosts: Array.isArray(parsed.allowedHosts) ? parsed.allowedHosts.filter((name) => typeof name === 'string' && name.trim() !== '') : [],
     };
   } catch {
-    return { ...DEFAULTS };
+    return { ...DEFAULTS, allowedHosts: [] };
   }
 }
 

@@ -7,6 +7,8 @@ export interface TrayMenuActions {
   open(route: string): void;
   mute(choice: MuteChoice): void;
   setStartAtLogin(enabled: boolean): void;
+  /** Listen on every address (servers can reach the agent) or on this machine only; the app restarts. */
+  setReachableFromServers(enabled: boolean): void;
   quit(): void;
 }
 
@@ -16,6 +18,7 @@ export interface TrayMenuInput {
   agentUrl: string;
   mutedUntil: number | null;
   startAtLogin: boolean;
+  reachableFromServers: boolean;
   now: number;
 }
 
@@ -50,6 +53,13 @@ export function trayMenuTemplate(input: TrayMenuInput, actions: TrayMenuActions)
       type: 'checkbox',
       checked: input.startAtLogin,
       click: (item) => actions.setStartAtLogin(item.checked),
+    },
+    {
+      label: 'Let servers reach this agent',
+      type: 'checkbox',
+      checked: input.reachableFromServers,
+      toolTip: 'Listen on every address of this machine, so `cronbeat crontab watch` on your servers can report (restarts Cronbeat)',
+      click: (item) => actions.setReachableFromServers(item.checked),
     },
     { type: 'separator' },
     { label: `Agent at ${input.agentUrl}`, enabled: false },

@@ -14,14 +14,11 @@ import { certificateRoutes } from './routes/certificates';
 import { sessionRoutes } from './routes/session';
 import { eventRoutes } from './routes/events';
 import { staticFiles } from './routes/static';
+import { agentInfoRoutes } from './routes/agentInfo';
 
 export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
   /** The built dashboard served at "/"; default: dist/renderer next to the bundle or in the repository. */
   rendererDir?: string;
-  /** The address the server is bound to; Host headers naming anything else are refused (hostGuard). */
-  boundHost?: string;
-  /** Further host names to answer to, such as the DNS name other machines use for this one. */
-  allowedHosts?: string[];
 };
 
 // One line per resource router; order only matters for routes that could match the same path.
@@ -34,6 +31,7 @@ const routers: Array<(deps: ApiDeps) => Router<any>> = [
   certificateRoutes,
   sessionRoutes,
   eventRoutes,
+  agentInfoRoutes,
 ];
 
 /** The Koa app: JSON errors, every resource router, and a JSON 404 for anything else. */

@@ -1,7 +1,8 @@
 import type { Middleware } from 'koa';
 import type { Store } from '../db/store';
+import { isStorageFull } from '../db/storageErrors';
 import { HttpError } from './errors';
-import { FailedAuthLimiter } from './authLimiter';
+import { clientKey, FailedAuthLimiter } from './authLimiter';
 
 export interface AuthState {
   companyId: number;
@@ -9,25 +10,40 @@ export interface AuthState {
 }
 
 const unauthenticated = () => new HttpError(401, 'Unauthenticated.', undefined, { 'WWW-Authenticate': 'Bearer' });
-const tooManyFailures = (seconds: number) =>
-  new HttpError(429, `Too many failed authentications. Try again in ${seconds} s.`, undefined, { 'Retry-After': String(seconds) });
 
-/** Bearer authentication: puts the token's company in ctx.state, or answers 401 (429 after many failures). */
+/** 429 once a client's wrong credentials (`what`: "authentications", "sign-in codes") spent its budget. */
+export const tooManyFailures = (seconds: number, what = 'authentications') =>
+  new HttpError(429, `Too many failed ${what}. Try again in ${seconds} s.`, undefined, { 'Retry-After': String(seconds) });
+
+/**
+ * Bearer authentication: puts the token's company in ctx.state, or answers 401 (429 after many
+ * wrong tokens from one machine). A right token always gets in; a request without any token
+ * spends nothing (authLimiter.ts says why).
+ */
 export function requireToken(store: Store, clock: () => number, limiter = new FailedAuthLimiter()): Middleware<AuthState> {
   return async (ctx, next) => {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('Authorization'));
-    const presented = match?.[1] ?? '';
-    const wait = limiter.retryAfter(ctx.ip, presented, clock());
-    if (wait > 0) throw tooManyFailures(wait);
-    const token = presented ? store.apiTokens.authenticate(presented) : null;
+    const presented = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('Authorization'))?.[1];
+    if (!presented) throw unauthenticated();
+    const token = store.apiTokens.authenticate(presented);
     if (!token) {
-      limiter.failed(ctx.ip, clock());
+      const client = clientKey(ctx.ip);
+      const wait = limiter.retryAfter(client, clock());
+      if (wait > 0) throw tooManyFailures(wait);
+      limiter.failed(client, clock());
       throw unauthenticated();
     }
-    limiter.succeeded(presented);
-    store.apiTokens.touch(token.id, clock());
+    recordUse(store, token.id, clock());
     ctx.state.companyId = token.companyId;
     ctx.state.tokenId = token.id;
     await next();
   };
+}
+
+/** Notes when the token was used; on a full disk that note is skipped so reads keep working. */
+function recordUse(store: Store, tokenId: number, now: number): void {
+  try {
+    store.apiTokens.touch(tokenId, now);
+  } catch (error) {
+    if (!isStorageFull(error)) throw error;
+  }
 }

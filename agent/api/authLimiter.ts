@@ -1,11 +1,20 @@
-import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
 
 /*
- * Slows down token guessing. Each client (remote address) has a budget of failed
- * authentications that refills over time; once it is spent, requests from that client get 429
- * with Retry-After instead of having their token checked, so guessing runs at the refill rate.
- * A token that has already authenticated is still checked (and passes), so a script or dashboard
- * using the right token from the same address is never locked out by someone guessing beside it.
+ * Slows down guessing of credentials (API tokens, sign-in codes). Each client has a budget of
+ * failed attempts that refills over time; once it is spent, a wrong credential from that client
+ * gets 429 with Retry-After instead of 401.
+ *
+ * Three rules keep it from becoming a way to lock people out:
+ * - Only a credential that was presented and is wrong spends the budget. A request with none
+ *   (what any web page can make the browser send, `no-cors`, without an Authorization header)
+ *   spends nothing.
+ * - A right credential always gets in, throttled or not: it is checked before the budget is.
+ *   Guessing stays out of reach because of the credential's size (256-bit tokens, 128-bit codes
+ *   that expire in 15 min), not because of this limiter, which only keeps a guesser noisy and cheap.
+ * - A "client" is a machine, not an address: all of 127.0.0.0/8 and ::1 are one client (this
+ *   machine), an IPv6 address counts by its /64 (what one host is usually given), so picking
+ *   another source address does not buy another budget.
  */
 
 export interface AuthLimiterPolicy {
@@ -17,42 +26,49 @@ export interface AuthLimiterPolicy {
 
 export const DEFAULT_AUTH_LIMITER_POLICY: AuthLimiterPolicy = { burst: 100, refillMs: 5_000 };
 
-/** Clients and known tokens are forgotten beyond these counts, so memory stays bounded. */
+/** Clients are forgotten beyond this count, so memory stays bounded. */
 const MAX_CLIENTS = 10_000;
-const MAX_KNOWN_TOKENS = 1_000;
 
 interface Budget {
   left: number;
   at: number;
 }
 
-const fingerprint = (token: string) => createHash('sha256').update(token).digest('base64');
+/** The machine a remote address stands for: "loopback" for this one, an IPv6 /64, else the IPv4 address. */
+export function clientKey(address: string | undefined): string {
+  const plain = (address ?? '').toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+  if (plain === '::1' || /^127\./.test(plain)) return 'loopback';
+  if (isIP(plain) === 6) return `${expandIpv6(plain).slice(0, 4).join(':')}::/64`;
+  return plain;
+}
+
+/** The eight 16-bit groups of an IPv6 address, "::" expanded (a zone such as %eth0 dropped). */
+function expandIpv6(address: string): string[] {
+  const [head, tail = ''] = address.split('%')[0].split('::');
+  const left = head ? head.split(':') : [];
+  const right = address.includes('::') && tail ? tail.split(':') : [];
+  const fill = address.includes('::') ? Array(8 - left.length - right.length).fill('0') : [];
+  return [...left, ...fill, ...right].map((group) => group.replace(/^0+(?=.)/, ''));
+}
 
 export class FailedAuthLimiter {
   private readonly budgets = new Map<string, Budget>();
-  private readonly knownTokens = new Set<string>();
 
   constructor(private readonly policy: AuthLimiterPolicy = DEFAULT_AUTH_LIMITER_POLICY) {}
 
-  /** Seconds `client` must wait before `token` is checked; 0 when it may be checked now. */
-  retryAfter(client: string, token: string, now: number): number {
+  /** Seconds `client` must wait before its next wrong credential is answered 401 again; 0 when none. */
+  retryAfter(client: string, now: number): number {
     const left = this.budgetLeft(client, now);
-    if (left >= 1 || (token !== '' && this.knownTokens.has(fingerprint(token)))) return 0;
+    if (left >= 1) return 0;
     return Math.max(1, Math.ceil(((1 - left) * this.policy.refillMs) / 1000));
   }
 
+  /** Spends one failure of `client`'s budget. */
   failed(client: string, now: number): void {
-    const left = this.budgetLeft(client, now) - 1;
+    const left = Math.max(0, this.budgetLeft(client, now) - 1);
     this.budgets.delete(client); // re-inserted last, so the oldest entries are the first forgotten
     this.budgets.set(client, { left, at: now });
     if (this.budgets.size > MAX_CLIENTS) this.budgets.delete(this.budgets.keys().next().value!);
-  }
-
-  succeeded(token: string): void {
-    const key = fingerprint(token);
-    this.knownTokens.delete(key);
-    this.knownTokens.add(key);
-    if (this.knownTokens.size > MAX_KNOWN_TOKENS) this.knownTokens.delete(this.knownTokens.values().next().value!);
   }
 
   private budgetLeft(client: string, now: number): number {
@@ -62,3 +78,4 @@ export class FailedAuthLimiter {
     return Math.min(this.policy.burst, refilled);
   }
 }
+

@@ -17,6 +17,10 @@ export interface ApiDeps {
   notifier?: Notifier;
   /** On-demand TLS certificate checks (the engine's certificate scheduler). */
   certificateChecks: CertificateChecks;
+  /** The address the server is bound to; Host headers naming anything else are refused (hostGuard). */
+  boundHost?: string;
+  /** Further host names to answer to, such as the DNS name other machines use for this one. */
+  allowedHosts?: string[];
   /** Bearer authentication; a router that needs it starts with router.use(deps.requireToken). */
   requireToken: Middleware<AuthState>;
 }

@@ -1,4 +1,4 @@
-import { chmodSync, copyFileSync, existsSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, openSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { databaseFile } from './dataDir';
@@ -15,25 +15,28 @@ export class BackupRefusedError extends Error {}
 
 const REQUIRED_TABLES = ['companies', 'api_tokens', 'servers', 'monitors', 'notifications'];
 
-/** Checks that `file` is a whole Cronbeat database this version can run; returns its schema version. */
-export function checkDatabaseFile(file: string): number {
-  if (!existsSync(file) || !statSync(file).isFile()) throw new BackupRefusedError(`${file} does not exist or is not a file.`);
+/**
+ * Checks that `file` is a whole Cronbeat database this version can run; returns its schema
+ * version. Messages call it `name` (the user's file, when `file` is our temporary copy of it).
+ */
+export function checkDatabaseFile(file: string, name = file): number {
+  if (!existsSync(file) || !statSync(file).isFile()) throw new BackupRefusedError(`${name} does not exist or is not a file.`);
   let db: Database.Database | undefined;
   try {
     db = new Database(file, { fileMustExist: true });
     const integrity = db.pragma('integrity_check', { simple: true });
-    if (integrity !== 'ok') throw new BackupRefusedError(`${file} is damaged (integrity check: ${String(integrity).split('\n')[0]}).`);
+    if (integrity !== 'ok') throw new BackupRefusedError(`${name} is damaged (integrity check: ${String(integrity).split('\n')[0]}).`);
     const schema = db.pragma('user_version', { simple: true }) as number;
     const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
-    if (schema < 1 || REQUIRED_TABLES.some((table) => !tables.has(table))) throw new BackupRefusedError(`${file} is a SQLite file but not a Cronbeat database.`);
+    if (schema < 1 || REQUIRED_TABLES.some((table) => !tables.has(table))) throw new BackupRefusedError(`${name} is a SQLite file but not a Cronbeat database.`);
     if (schema > migrations.length) {
-      throw new BackupRefusedError(`${file} was written by a newer Cronbeat (schema ${schema}, this one knows ${migrations.length}).`);
+      throw new BackupRefusedError(`${name} was written by a newer Cronbeat (schema ${schema}, this one knows ${migrations.length}).`);
     }
     return schema;
   } catch (error) {
     if (error instanceof BackupRefusedError) throw error;
     const code = (error as { code?: string }).code ?? 'unreadable';
-    throw new BackupRefusedError(`${file} is not a readable Cronbeat database (${code}).`);
+    throw new BackupRefusedError(`${name} is not a readable Cronbeat database (${code}).`);
   } finally {
     db?.close();
   }
@@ -50,6 +53,40 @@ function removeQuietly(file: string): void {
   }
 }
 
+/** Creates `file` empty and private (0600) before anything is written into it; an old one is replaced. */
+function createPrivate(file: string): void {
+  removeQuietly(file);
+  closeSync(openSync(file, 'wx', 0o600));
+}
+
+const INTERRUPTIONS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * Runs `work` with `partial` (and SQLite's journal beside it) removed if the process is
+ * interrupted meanwhile (Ctrl-C, kill, a closed terminal); then the process ends as the signal asked.
+ */
+async function removedOnInterrupt<T>(partial: string, work: () => T | Promise<T>): Promise<T> {
+  const onSignal = (signal: NodeJS.Signals) => {
+    removeQuietly(partial);
+    removeQuietly(`${partial}-journal`);
+    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
+  };
+  for (const signal of INTERRUPTIONS) process.on(signal, onSignal);
+  try {
+    return await work();
+  } finally {
+    for (const signal of INTERRUPTIONS) process.off(signal, onSignal);
+  }
+}
+
+/** An error from the work on `partial`, told in terms of the user's `file`. */
+function inTermsOf(error: unknown, partial: string, file: string, doing: string): Error {
+  if (error instanceof BackupRefusedError) return error;
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  const said = String(message ?? error).split(partial).join(file);
+  return new BackupRefusedError(`Could not ${doing} ${file}: ${said}${code && !said.includes(code) ? ` (${code})` : ''}`);
+}
+
 /**
  * Copies the database at `source` to `out` while it may be in use: SQLite's online backup, then
  * the copy switched to a rollback journal (one file), checked, made 0600 and renamed into place.
@@ -60,18 +97,21 @@ export async function backupDatabase(source: string, out: string): Promise<{ sch
   const partial = partialPath(out);
   const db = new Database(source, { fileMustExist: true });
   try {
-    // After the first 100 pages, the rest in one step: one read snapshot, no restarts under load.
-    await db.backup(partial, { progress: ({ remainingPages }) => Math.max(100, remainingPages) });
-    const copy = new Database(partial);
-    copy.pragma('journal_mode = DELETE');
-    copy.close();
-    const schema = checkDatabaseFile(partial);
-    if (process.platform !== 'win32') chmodSync(partial, 0o600);
-    renameSync(partial, out);
-    return { schema, bytes: statSync(out).size };
+    return await removedOnInterrupt(partial, async () => {
+      createPrivate(partial); // SQLite writes into it, and its journal takes the same mode
+      // After the first 100 pages, the rest in one step: one read snapshot, no restarts under load.
+      await db.backup(partial, { progress: ({ remainingPages }) => Math.max(100, remainingPages) });
+      const copy = new Database(partial);
+      copy.pragma('journal_mode = DELETE');
+      copy.close();
+      const schema = checkDatabaseFile(partial, `The copy for ${out}`);
+      renameSync(partial, out);
+      return { schema, bytes: statSync(out).size };
+    });
   } catch (error) {
     removeQuietly(partial);
-    throw error;
+    removeQuietly(`${partial}-journal`);
+    throw inTermsOf(error, partial, out, 'write the backup');
   } finally {
     db.close();
   }
@@ -81,7 +121,7 @@ export async function backupDatabase(source: string, out: string): Promise<{ sch
  * Replaces the data folder's database with the backup `file`, after checking it. The caller
  * holds the folder's lock. The database replaced is kept beside it, named with the time.
  */
-export function restoreDatabase(file: string, dataDir: string, now: number): { keptAs: string | null } {
+export async function restoreDatabase(file: string, dataDir: string, now: number): Promise<{ keptAs: string | null }> {
   if (existsSync(`${file}-wal`)) {
     throw new BackupRefusedError(`${file} has a -wal file beside it: it is a live database, not a backup. Make one with \`cronbeat backup\`.`);
   }
@@ -89,12 +129,14 @@ export function restoreDatabase(file: string, dataDir: string, now: number): { k
   const partial = partialPath(target);
   if (!existsSync(file) || !statSync(file).isFile()) throw new BackupRefusedError(`${file} does not exist or is not a file.`);
   try {
-    copyFileSync(file, partial);
-    if (process.platform !== 'win32') chmodSync(partial, 0o600);
-    checkDatabaseFile(partial);
+    await removedOnInterrupt(partial, () => {
+      createPrivate(partial);
+      copyFileSync(file, partial); // into the private file: its mode stays 0600
+      checkDatabaseFile(partial, file);
+    });
   } catch (error) {
     removeQuietly(partial);
-    throw error;
+    throw inTermsOf(error, partial, file, 'restore');
   }
   const keptAs = existsSync(target) ? setAside(target, now) : null;
   renameSync(partial, target);

@@ -1,6 +1,6 @@
-import { mkdirSync, chmodSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { tightenIfOwn } from './privateFolder';
 
 export interface DataDirSources {
   flag?: string;
@@ -18,11 +18,13 @@ export function resolveDataDir({ flag, env, platform, home }: DataDirSources): s
   return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'cronbeat');
 }
 
-/** resolveDataDir for this process, created if missing and kept private to the user (0700). */
+/**
+ * resolveDataDir for this process, created if missing and kept private (0700) when it is the
+ * user's own. Whether the agent may use it is decided when it opens it (makeDataFolderPrivate).
+ */
 export function prepareDataDir(flag?: string): string {
   const dir = resolveDataDir({ flag, env: process.env, platform: process.platform, home: homedir() });
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (process.platform !== 'win32') chmodSync(dir, 0o700);
+  tightenIfOwn(dir);
   return dir;
 }
 

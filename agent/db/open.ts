@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { migrations } from './migrations';
 import { ensurePrivateFile } from './privateFolder';
+import { firstDamage, RESTORE_ADVICE } from './integrity';
 
 export type Db = Database.Database;
 
@@ -9,18 +10,20 @@ export interface SqliteOptions {
   nativeBinding?: string;
 }
 
-/** Refused databases: a newer schema than this build knows, or a file that is not SQLite. */
+/** Refused databases: a newer schema than this build knows, a file that is not SQLite, a damaged one. */
 export class DatabaseRefusedError extends Error {}
 
 /**
- * Opens (creating if needed) the database file and brings its schema up to date, each
- * migration in its own transaction so a crash leaves a whole version behind, never half of one.
+ * Opens (creating if needed) the database file, checks every page of it, and brings its schema
+ * up to date, each migration in its own transaction so a crash leaves a whole version behind,
+ * never half of one.
  */
 export function openDatabase(file: string, sqlite: SqliteOptions = {}): Db {
   ensurePrivateFile(file); // before SQLite creates it, so it and its -wal and -shm are 0600
   const db = new Database(file, { nativeBinding: sqlite.nativeBinding });
   try {
     refuseNewerSchema(db);
+    refuseDamaged(db, file);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
@@ -32,7 +35,7 @@ export function openDatabase(file: string, sqlite: SqliteOptions = {}): Db {
     if (error instanceof DatabaseRefusedError) throw error;
     const code = (error as { code?: string }).code;
     if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-      throw new DatabaseRefusedError(`${file} is not a readable Cronbeat database (${code}); it was left untouched.`);
+      throw new DatabaseRefusedError(`${file} is not a readable Cronbeat database (${code}); it was left untouched. If it held your monitors, ${RESTORE_ADVICE}.`);
     }
     throw error;
   }
@@ -45,6 +48,14 @@ function refuseNewerSchema(db: Db): void {
     throw new DatabaseRefusedError(
       `The database was written by a newer Cronbeat (schema ${current}, this one knows ${migrations.length}); it was left untouched.`,
     );
+  }
+}
+
+/** A damaged page found now stops the start, before anything writes, rather than a 500 later. */
+function refuseDamaged(db: Db, file: string): void {
+  const damage = firstDamage(db);
+  if (damage) {
+    throw new DatabaseRefusedError(`${file} is damaged (integrity check: ${damage}); it was left untouched. To go on, ${RESTORE_ADVICE}.`);
   }
 }
 

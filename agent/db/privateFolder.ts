@@ -1,4 +1,5 @@
-import { chmodSync, closeSync, mkdirSync, openSync, readdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 
 /*
@@ -6,23 +7,96 @@ import { join } from 'node:path';
  * it. SQLite creates its -wal and -shm files with the mode of the database file, so creating that
  * file 0600 before SQLite opens it keeps every file it writes private too. Windows has no modes;
  * the per-user folder's ACL does the job there.
+ *
+ * Making things private only ever takes access away from group and others. A folder that belongs
+ * to someone else, or that its owner made read-only on purpose, is refused with a message saying
+ * whose it is and what to do: never "fixed" by changing a mode the user chose.
  */
 
 const isPosix = process.platform !== 'win32';
 
-/** Creates the folder if missing, then makes it 0700 and every file directly in it 0600. */
+/** The files the agent must be able to write in its data folder. */
+const WRITTEN_FILES = ['cronbeat.db', 'cronbeat.db-wal', 'cronbeat.db-shm', 'cronbeat.lock', 'cronbeat.pid'];
+
+/** A data folder this user cannot or should not use; the message says why and what to do. */
+export class DataFolderRefusedError extends Error {}
+
+/** The name of the user with `uid` (from /etc/passwd), or "user <uid>". */
+export function userName(uid: number): string {
+  try {
+    if (uid === process.getuid?.()) return userInfo().username;
+    const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((entry) => entry.split(':')[2] === String(uid));
+    if (line) return line.split(':')[0];
+  } catch {
+    // no passwd file, or no name for this uid
+  }
+  return `user ${uid}`;
+}
+
+const octal = (mode: number) => `0${(mode & 0o777).toString(8)}`;
+
+/** Refuses `path` when it belongs to another user (what it is: "data folder", "database"). */
+function refuseForeign(path: string, stats: Stats, what: string): void {
+  const me = process.getuid?.();
+  if (me === undefined || stats.uid === me) return;
+  const owner = userName(stats.uid);
+  const self = userName(me);
+  throw new DataFolderRefusedError(
+    `The ${what} ${path} belongs to ${owner}, not to you (${self}). Run Cronbeat as ${owner}, or use a folder of your own with --data-dir (or CRONBEAT_DATA_DIR); to hand this one to you: sudo chown -R ${self} ${path}`,
+  );
+}
+
+/** Refuses `path` when its owner took away their own write (or, for a folder, search) permission. */
+function refuseLocked(path: string, stats: Stats, what: string, needed: number): void {
+  if ((stats.mode & needed) === needed) return;
+  throw new DataFolderRefusedError(
+    `The ${what} ${path} is read-only (mode ${octal(stats.mode)}), and Cronbeat leaves the mode you set. It needs to write there: make it writable (chmod u+w${needed & 0o100 ? 'x' : ''} ${path}), or use another folder with --data-dir (or CRONBEAT_DATA_DIR).`,
+  );
+}
+
+/** Takes group and other access away from `path`, keeping the owner's own bits as they are. */
+function keepToOwner(path: string, stats: Stats): void {
+  if (stats.mode & 0o077) chmodSync(path, stats.mode & 0o700);
+}
+
+/**
+ * Creates the folder if missing; refuses it (DataFolderRefusedError) when it or a file the agent
+ * writes belongs to another user or was made read-only; then makes it and the files directly in
+ * it private to their owner. A file its owner made read-only is left exactly as it is.
+ */
 export function makeDataFolderPrivate(dataDir: string): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   if (!isPosix) return;
-  chmodSync(dataDir, 0o700);
+  const folder = statSync(dataDir);
+  refuseForeign(dataDir, folder, 'data folder');
+  refuseLocked(dataDir, folder, 'data folder', 0o700);
+  keepToOwner(dataDir, folder);
   for (const entry of readdirSync(dataDir, { withFileTypes: true })) {
     if (!entry.isFile()) continue;
+    const file = join(dataDir, entry.name);
+    let stats: Stats;
     try {
-      chmodSync(join(dataDir, entry.name), 0o600);
+      stats = statSync(file);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // removed meanwhile
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // removed meanwhile
+      throw error;
     }
+    const written = WRITTEN_FILES.includes(entry.name);
+    if (written) refuseForeign(file, stats, 'file');
+    if (written) refuseLocked(file, stats, 'file', 0o600);
+    if (stats.uid === process.getuid?.() && (stats.mode & 0o200) !== 0) keepToOwner(file, stats);
   }
+}
+
+/**
+ * The folder of commands that only keep a spool there (ping, run): created if missing and made
+ * private when it is the user's own and writable; anything else is left as it is, never refused.
+ */
+export function tightenIfOwn(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (!isPosix) return;
+  const stats = statSync(dataDir);
+  if (stats.uid === process.getuid?.() && (stats.mode & 0o700) === 0o700) keepToOwner(dataDir, stats);
 }
 
 /** Creates `file` empty and 0600 when it does not exist; an existing file is left as it is. */

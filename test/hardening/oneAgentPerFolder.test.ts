@@ -75,7 +75,7 @@ describe('a database Cronbeat cannot use', () => {
   it('refuses a file that is not SQLite', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'cronbeat.db'), 'this is not a database, but it is 100 bytes long '.repeat(100));
-    await expectRefused(dir, /^cronbeat: .*cronbeat\.db is not a readable Cronbeat database \(SQLITE_NOTADB\); it was left untouched\.$/);
+    await expectRefused(dir, /^cronbeat: .*cronbeat\.db is not a readable Cronbeat database \(SQLITE_NOTADB\); it was left untouched\. If it held your monitors, bring back your latest backup with `cronbeat restore FILE`\.$/);
   });
 
   it('refuses a database written by a newer Cronbeat', async () => {

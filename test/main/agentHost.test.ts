@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAgent, type RunningAgent } from '../../agent/agent';
-import { DESKTOP_TOKEN_NAME, issueDesktopToken, startOnPreferredPort } from '../../main/agentHost';
+import { agentBinding, desktopOrigin, DESKTOP_TOKEN_NAME, issueDesktopToken, startOnPreferredPort } from '../../main/agentHost';
 import { readTraySnapshot } from '../../main/agentSnapshot';
 import { trayModel } from '../../main/trayModel';
 
@@ -86,5 +86,23 @@ describe('the tray snapshot read from the agent', () => {
       ['backup', 'failed'],
     ]);
     expect(trayModel(snapshot)).toMatchObject({ state: 'failed', failed: [{ label: 'backup', route: `/monitors/${failed.id}` }] });
+  });
+});
+
+describe("the desktop app's agent address", () => {
+  it('is this machine only until the user lets servers reach it; the window always uses loopback', async () => {
+    expect(agentBinding({ reachableFromServers: false, allowedHosts: [] })).toEqual({ host: '127.0.0.1', allowedHosts: [] });
+    const open = agentBinding({ reachableFromServers: true, allowedHosts: ['laptop.lan'] });
+    expect(open).toEqual({ host: '0.0.0.0', allowedHosts: ['laptop.lan'] });
+
+    // The real agent with that binding answers the window's loopback origin and reports itself reachable.
+    const agent = await startAgent({ dataDir: dir, port: 0, log: () => {}, ...open });
+    agents.push(agent);
+    const token = agent.store.apiTokens.create({ companyId: 1, name: 't', now: Date.now() }).token;
+    const response = await fetch(`${desktopOrigin(agent.port)}/api/agent`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    const reach = await response.json();
+    expect(reach).toMatchObject({ host: '0.0.0.0', loopback_only: false });
+    expect(reach.remote_urls[0]).toBe(`http://laptop.lan:${agent.port}`);
   });
 });

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSettings, saveSettings } from '../../main/settings';
 import { trayIsMissing } from '../../main/trayHint';
 
+const DEFAULTS = { mutedUntil: null, trayHintShown: false, reachableFromServers: false, allowedHosts: [] };
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'cronbeat-settings-'));
@@ -13,16 +14,17 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('shell settings', () => {
   it('start from defaults and survive a restart', () => {
-    expect(loadSettings(dir)).toEqual({ mutedUntil: null, trayHintShown: false });
-    saveSettings(dir, { mutedUntil: 1_800_000_000_000, trayHintShown: true });
-    expect(loadSettings(dir)).toEqual({ mutedUntil: 1_800_000_000_000, trayHintShown: true });
+    expect(loadSettings(dir)).toEqual(DEFAULTS);
+    const changed = { mutedUntil: 1_800_000_000_000, trayHintShown: true, reachableFromServers: true, allowedHosts: ['laptop.lan'] };
+    saveSettings(dir, changed);
+    expect(loadSettings(dir)).toEqual(changed);
   });
 
   it('fall back to defaults when the file is damaged or holds the wrong types', () => {
     writeFileSync(join(dir, 'settings.json'), '{"mutedUntil": ');
-    expect(loadSettings(dir)).toEqual({ mutedUntil: null, trayHintShown: false });
-    writeFileSync(join(dir, 'settings.json'), '{"mutedUntil": "soon", "trayHintShown": 1}');
-    expect(loadSettings(dir)).toEqual({ mutedUntil: null, trayHintShown: false });
+    expect(loadSettings(dir)).toEqual(DEFAULTS);
+    writeFileSync(join(dir, 'settings.json'), '{"mutedUntil": "soon", "trayHintShown": 1, "reachableFromServers": "yes", "allowedHosts": "x"}');
+    expect(loadSettings(dir)).toEqual(DEFAULTS);
   });
 });
 

@@ -7,7 +7,7 @@ const { TrayIcon } = await import('../../main/tray');
 const { trayMenuTemplate } = await import('../../main/trayMenu');
 const { trayModel } = await import('../../main/trayModel');
 
-const actions = () => ({ open: vi.fn(), mute: vi.fn(), setStartAtLogin: vi.fn(), quit: vi.fn() });
+const actions = () => ({ open: vi.fn(), mute: vi.fn(), setStartAtLogin: vi.fn(), setReachableFromServers: vi.fn(), quit: vi.fn() });
 const now = Date.parse('2026-11-21T15:00:00Z');
 const model = (statuses: Array<'monitoring' | 'running' | 'failed'>) =>
   trayModel({
@@ -20,6 +20,7 @@ const input = (statuses: Array<'monitoring' | 'running' | 'failed'>, extra = {})
   agentUrl: 'http://127.0.0.1:8787',
   mutedUntil: null,
   startAtLogin: false,
+  reachableFromServers: false,
   now,
   ...extra,
 });
@@ -29,7 +30,7 @@ const click = (item: MenuItemConstructorOptions, checked?: boolean) =>
   (item.click as (item: unknown) => void)({ checked: checked ?? item.checked });
 
 describe('the tray menu', () => {
-  it('offers Open, the counts, mute, start at login, the agent address and Quit', () => {
+  it('offers Open, the counts, mute, start at login, reach from servers, the agent address and Quit', () => {
     const menu = trayMenuTemplate(input(['monitoring']), actions());
     expect(labels(menu)).toEqual([
       'Open Cronbeat',
@@ -37,6 +38,7 @@ describe('the tray menu', () => {
       '(separator)',
       'Mute popups',
       'Start at login',
+      'Let servers reach this agent',
       '(separator)',
       'Agent at http://127.0.0.1:8787',
       'Quit Cronbeat',
@@ -77,6 +79,17 @@ describe('the tray menu', () => {
     click(find(menu, 'Quit Cronbeat'));
     expect(a.setStartAtLogin).toHaveBeenCalledWith(false);
     expect(a.quit).toHaveBeenCalledTimes(1);
+  });
+
+  it('lets servers reach the agent, or keeps it to this machine', () => {
+    const a = actions();
+    const closed = find(trayMenuTemplate(input(['monitoring']), a), 'Let servers reach this agent');
+    expect(closed).toMatchObject({ type: 'checkbox', checked: false });
+    click(closed, true);
+    const open = find(trayMenuTemplate(input(['monitoring'], { reachableFromServers: true }), a), 'Let servers reach this agent');
+    expect(open.checked).toBe(true);
+    click(open, false);
+    expect(a.setReachableFromServers.mock.calls).toEqual([[true], [false]]);
   });
 });
 

@@ -6,6 +6,13 @@ import type { ApiDeps, AuthedRouter } from '../deps';
 /** How often an idle stream gets a comment, so proxies keep it open and a revoked token is noticed. */
 export const HEARTBEAT_MS = 15_000;
 
+/**
+ * What one stream may hold in the agent for a client that is not reading (a tab frozen in the
+ * background, a stalled network). Past it the client is dropped: it reconnects and reloads, as
+ * the dashboard does, instead of the agent growing without bound during a pulse storm.
+ */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
+
 /** The event as the dashboard sees it: what changed, never another company's data. */
 export function toWireEvent(event: AgentEvent): Record<string, unknown> {
   const { companyId: _company, ...rest } = event;
@@ -16,15 +23,25 @@ export function toWireEvent(event: AgentEvent): Record<string, unknown> {
  * GET /api/events: Server-Sent Events of the token's company (same Bearer auth as the API).
  * Each event is one `data:` line of JSON such as {"type":"monitor.changed","monitorId":3}.
  */
-export function eventRoutes({ store, events, requireToken }: ApiDeps): AuthedRouter {
+export function eventRoutes({ store, events, log, requireToken }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
 
   router.get('/api/events', requireToken, (ctx) => {
     const { companyId, tokenId } = ctx.state;
     const presented = /^Bearer\s+(\S+)/i.exec(ctx.get('Authorization'))?.[1] ?? '';
     const stream = new PassThrough();
+    const { res } = ctx;
+    // Ours to free: the stream's own buffers, the response's and the socket's (the kernel's are not counted).
+    const buffered = () => stream.writableLength + stream.readableLength + res.writableLength + (res.socket?.writableLength ?? 0);
     const write = (text: string) => {
-      if (!stream.destroyed && !stream.writableEnded) stream.write(text);
+      if (stream.destroyed || stream.writableEnded) return;
+      if (buffered() + text.length > MAX_BUFFERED_BYTES) {
+        log(`Dropped an /api/events client more than ${MAX_BUFFERED_BYTES} bytes behind; it will reconnect.`);
+        stop(); // no further events for it, so this is said once
+        res.destroy();
+        return;
+      }
+      stream.write(text);
     };
 
     const unsubscribe = events.subscribe((event) => {

@@ -6,6 +6,8 @@ import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { validate } from '../validate';
+import { tooManyFailures } from '../auth';
+import { clientKey, FailedAuthLimiter } from '../authLimiter';
 
 /*
  * Dashboard sessions. `cronbeat serve` prints a link whose URL fragment carries a one-time code;
@@ -31,9 +33,14 @@ export function createSignInLink(store: Store, baseUrl: string, now: number, com
 
 export function sessionRoutes({ store, clock, requireToken }: ApiDeps): AuthedRouter {
   const codes = signInCodeRepository(store.db);
+  // Wrong codes are throttled like wrong tokens; the right code is always traded (authLimiter.ts).
+  const limiter = new FailedAuthLimiter();
   const router: AuthedRouter = new Router();
 
   router.post('/api/session', async (ctx) => {
+    // A page on another origin can only send simple types (text/plain, forms) without a
+    // preflight, which the agent refuses: requiring JSON keeps web pages from trading or guessing codes.
+    if (!ctx.is('application/json')) throw new HttpError(415, 'Send the code as JSON: Content-Type: application/json.');
     const { code } = validate(sessionInput, await readJsonBody(ctx));
     const now = clock();
     const session = codes.redeem(code, now, (companyId) => ({
@@ -41,6 +48,10 @@ export function sessionRoutes({ store, clock, requireToken }: ApiDeps): AuthedRo
       companyId,
     }));
     if (!session) {
+      const client = clientKey(ctx.ip);
+      const wait = limiter.retryAfter(client, now);
+      if (wait > 0) throw tooManyFailures(wait, 'sign-in codes');
+      limiter.failed(client, now);
       throw HttpError.validation({ code: ['This sign-in code is invalid, expired or already used.'] });
     }
     ctx.status = 201;

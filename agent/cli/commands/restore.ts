@@ -34,7 +34,7 @@ export const restoreCommand: Command = {
       makeDataFolderPrivate(dataDir);
       const lock = lockDataFolder(dataDir);
       try {
-        const { keptAs } = restoreDatabase(file, dataDir, Date.now());
+        const { keptAs } = await restoreDatabase(file, dataDir, Date.now());
         console.log(`Restored ${file} into ${databaseFile(dataDir)}.${keptAs ? ` The database it replaced is kept as ${keptAs}.` : ''}`);
       } finally {
         lock.release();

@@ -1,13 +1,17 @@
+import { hostname, networkInterfaces } from 'node:os';
 import { parseArgs } from 'node:util';
 import { prepareDataDir } from '../../db/dataDir';
 import { UsageError, type Command } from '../command';
+import { serveBanner } from '../serveBanner';
 
 const help = `Usage: cronbeat serve [--host HOST] [--port PORT] [--data-dir DIR] [--no-popups] [--allow-host NAME]
 
 Runs the Cronbeat agent: the HTTP API, the monitor loop and the dashboard.
 
 Options:
-  --host HOST      address to bind (default 127.0.0.1; only this machine can reach it)
+  --host HOST      address to bind (default 127.0.0.1; only this machine can reach it).
+                   0.0.0.0 lets your servers reach it: it then prints this machine's
+                   addresses, what that exposes and a sign-in link for another machine
   --port PORT      port to listen on (default 8787; 0 picks a free one)
   --data-dir DIR   where the database lives (default: $CRONBEAT_DATA_DIR, else the
                    per-user data folder, e.g. ~/.local/share/cronbeat)
@@ -60,8 +64,15 @@ export const serveCommand: Command = {
       if (code === 'EADDRNOTAVAIL') throw new UsageError(`This machine has no address ${values.host}. Choose another with --host.`, 1);
       throw error;
     }
-    console.log(`Cronbeat listening on ${agent.url}`);
-    console.log(`Open the dashboard (link works once, for 15 minutes): ${createSignInLink(agent.store, agent.url, agent.clock())}`);
+    const banner = serveBanner({
+      host: agent.host,
+      port: agent.port,
+      interfaces: networkInterfaces(),
+      hostName: hostname(),
+      signInPath: createSignInLink(agent.store, '', agent.clock()),
+    });
+    for (const line of banner.err) console.error(line);
+    for (const line of banner.out) console.log(line);
 
     await new Promise<void>((resolve) => {
       const stop = () => {

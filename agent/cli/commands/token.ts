@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { databaseFile, prepareDataDir } from '../../db/dataDir';
+import { makeDataFolderPrivate } from '../../db/privateFolder';
 import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/timestamps';
 import { UsageError, type Command } from '../command';
 
@@ -48,7 +49,9 @@ export const tokenCommand: Command = {
     // Loaded here, not at the top, so commands that never open the database start faster.
     const { openStore } = await import('../../db/store');
     const now = Date.now();
-    const store = openStore(databaseFile(prepareDataDir(values['data-dir'])), now);
+    const dataDir = prepareDataDir(values['data-dir']);
+    makeDataFolderPrivate(dataDir); // refuses another user's folder or one made read-only
+    const store = openStore(databaseFile(dataDir), now);
     try {
       if (action === 'create') {
         const companyId = positiveInteger(values.company, '--company');

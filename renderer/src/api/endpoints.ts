@@ -1,5 +1,5 @@
 import { request, type Credentials } from './client';
-import type { AppNotification, Certificate, Monitor, Page, Pulse, Server, ServerAlert } from './types';
+import type { AgentReach, AppNotification, Certificate, Monitor, Page, Pulse, Server, ServerAlert } from './types';
 
 export interface NewMonitor {
   name: string;
@@ -53,6 +53,7 @@ export function createApi(credentials: Credentials) {
       get<Page<AppNotification>>(`/api/notifications?page=${page}&per_page=${perPage}`, signal),
 
     signOut: () => send<void>('DELETE', '/api/session'),
+    agent: (signal?: AbortSignal) => get<AgentReach>('/api/agent', signal),
   };
 }
 

@@ -24,3 +24,13 @@ export type Pulse = PulseResource;
 export type AppNotification = NotificationResource;
 export type Certificate = CertificateResource;
 export type Page<T> = PaginationEnvelope<T>;
+
+/** GET /api/agent: where the agent listens and the base URLs other machines can use. */
+export interface AgentReach {
+  host: string;
+  port: number;
+  /** True when only this machine can connect (127.0.0.1): a server's commands cannot reach it yet. */
+  loopback_only: boolean;
+  /** Base URLs for other machines: working now, or once the agent listens on all addresses. */
+  remote_urls: string[];
+}

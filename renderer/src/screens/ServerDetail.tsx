@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { CopyField } from '../components/CopyField';
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
 import { Time } from '../components/Time';
@@ -8,6 +7,7 @@ import { useApp } from '../lib/app-context';
 import { navigate } from '../lib/router';
 import { useResource } from '../lib/use-resource';
 import type { ServerAlert } from '../api/types';
+import { WatchCrontabs } from './WatchCrontabs';
 
 /** Removing a job is the change most likely to mean a backup stopped. */
 const CHANGE_TONE: Record<ServerAlert['change'], string> = { added: 'badge-busy', removed: 'badge-bad', altered: 'badge-warn' };
@@ -34,7 +34,6 @@ export function ServerDetailScreen(props: { id: number }) {
     );
   }
   const s = server.data;
-  const origin = window.location.origin;
   return (
     <>
       <PageHeader
@@ -52,13 +51,7 @@ export function ServerDetailScreen(props: { id: number }) {
         }
       />
       <StaleBanner error={server.error} onRetry={server.reload} />
-      <section className="card" aria-labelledby="watch-title">
-        <h2 id="watch-title">Watch its crontabs</h2>
-        <p className="muted">
-          Run this on the server (with <code>CRONBEAT_API_TOKEN</code> set) to be told when a cron job is added, removed or changed.
-        </p>
-        <CopyField label="Watch command" value={`cronbeat crontab watch --server ${s.identifier} --url ${origin}`} />
-      </section>
+      <WatchCrontabs identifier={s.identifier} />
       <Alerts serverId={s.id} />
       <ConfirmDialog
         open={confirming}

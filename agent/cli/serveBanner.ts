@@ -1,0 +1,50 @@
+import { isLoopbackOnly, isWildcard, remoteUrls, urlFor } from '../domain/reachability';
+import type { NetworkInterfaceInfo } from 'node:os';
+
+/*
+ * What `cronbeat serve` says when it is up: where it listens, a sign-in link for each place the
+ * admin may be, and, when other machines can connect, what that exposes and what protects it.
+ */
+
+export interface BannerInput {
+  host: string;
+  port: number;
+  interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>;
+  hostName: string;
+  /** The sign-in path with its one-time code, such as "/#/sign-in?code=…". */
+  signInPath: string;
+}
+
+export const EXPOSURE_WARNING = [
+  'Warning: this agent listens beyond this machine, so other machines on your networks can connect to it.',
+  'They can send pulses to a monitor whose URL they know (its token is the only credential: keep pulse URLs secret)',
+  'and can see that Cronbeat runs here. Everything else (the dashboard, the API, crontab alerts) needs an API token',
+  'or a one-time sign-in link; wrong ones are throttled, and requests naming a host other than this machine get 421',
+  '(add names with --allow-host). The traffic is plain HTTP, tokens included: do this on a network you trust, or put',
+  'a TLS proxy (Caddy, nginx) in front. To keep the agent to this machine, leave out --host.',
+].join('\n');
+
+/** Lines for standard output and standard error. */
+export function serveBanner(input: BannerInput): { out: string[]; err: string[] } {
+  const { host, port, signInPath } = input;
+  // The URL for this machine itself: loopback works when bound to it or to every address.
+  const bare = host.replace(/^\[|\]$/g, '');
+  const local = isWildcard(host) ? urlFor('127.0.0.1', port) : isLoopbackOnly(host) ? urlFor(bare, port) : null;
+  const remote = isLoopbackOnly(host) ? [] : remoteUrls(host, port, input.interfaces, input.hostName);
+  const once = 'link works once, for 15 minutes';
+  if (remote.length === 0 && local) {
+    const out = [`Cronbeat listening on ${local}`, `Open the dashboard (${once}): ${local}${signInPath}`];
+    if (isWildcard(host)) out.splice(1, 0, 'Other machines: this machine has no network address right now.');
+    return { out, err: isWildcard(host) ? [EXPOSURE_WARNING] : [] };
+  }
+  const out = [`Cronbeat listening on ${local ?? remote[0]}`];
+  if (!local) {
+    out.push(`Open the dashboard (${once}): ${remote[0]}${signInPath}`);
+  } else {
+    out.push(`Other machines reach it at: ${remote.join(', ')}`);
+    out.push(`Open the dashboard (${once}; use the line for where you sit):`);
+    out.push(`  on this machine:      ${local}${signInPath}`);
+    out.push(`  from another machine: ${remote[0]}${signInPath}`);
+  }
+  return { out, err: [EXPOSURE_WARNING] };
+}

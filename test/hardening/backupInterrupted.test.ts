@@ -1,0 +1,77 @@
+import { existsSync, mkdirSync, readdirSync, statSync, watch, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { databaseFile } from '../../agent/db/dataDir';
+import { openStore } from '../../agent/db/store';
+import { finished, runCli, spawnCli } from '../helpers/cli';
+import { tempDir } from '../helpers/testAgent';
+
+/*
+ * `cronbeat backup` and `cronbeat restore` never leave a copy of the database (API token hashes,
+ * job output) readable by others, not even while it is being written, nor behind them when
+ * interrupted; and what they say names the user's files, never an internal `.partial-PID` name.
+ */
+
+/** A data folder whose database is big enough (about 120 MB) for a backup to take a moment. */
+function bigDataDir(): string {
+  const dir = tempDir();
+  openStore(databaseFile(dir), Date.now()).close();
+  const db = new Database(databaseFile(dir));
+  db.exec(`CREATE TABLE filler (b BLOB);
+    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000) INSERT INTO filler SELECT randomblob(4000) FROM n;`);
+  db.close();
+  return dir;
+}
+
+describe.skipIf(process.platform === 'win32')('an interrupted backup', () => {
+  it('writes its copy 0600 from the first byte and removes it when killed', { timeout: 60_000 }, async () => {
+    const dataDir = bigDataDir();
+    const outDir = tempDir();
+    const out = join(outDir, 'nightly.db');
+    const modes: string[] = [];
+    const watcher = watch(outDir, (_event, name) => {
+      if (!name) return;
+      try {
+        modes.push(`${name} ${(statSync(join(outDir, name)).mode & 0o777).toString(8)}`);
+      } catch {
+        // gone already
+      }
+    });
+    const child = spawnCli(['backup', '--out', out, '--data-dir', dataDir]);
+    const result = finished(child);
+    await expect.poll(() => modes.length, { timeout: 20_000, interval: 5 }).toBeGreaterThan(0);
+    child.kill('SIGTERM');
+    const { status, signal } = await result;
+    watcher.close();
+
+    expect(modes[0]).toMatch(/^\.nightly\.db\.partial-\d+ 600$/); // private from the first moment it exists
+    for (const seen of modes) expect(seen).toMatch(/ 600$/);
+    expect(status === 143 || signal === 'SIGTERM').toBe(true);
+    expect(readdirSync(outDir)).toEqual([]); // nothing left behind, and no half backup
+  });
+});
+
+describe('messages', () => {
+  it('name the file the user gave, never the temporary copy', async () => {
+    const dataDir = tempDir();
+    openStore(databaseFile(dataDir), Date.now()).close();
+
+    const outIsAFolder = join(tempDir(), 'backups');
+    mkdirSync(outIsAFolder);
+    const backup = await runCli(['backup', '--out', outIsAFolder, '--data-dir', dataDir]);
+    expect(backup.status).toBe(1);
+    expect(backup.stderr).toContain(outIsAFolder);
+    expect(backup.stderr).not.toContain('.partial-');
+    expect(readdirSync(join(outIsAFolder, '..'))).toEqual(['backups']);
+
+    const damaged = join(tempDir(), 'cut-short.db');
+    writeFileSync(damaged, Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(5000, 7)]));
+    const restore = await runCli(['restore', damaged, '--data-dir', dataDir]);
+    expect(restore.status).toBe(1);
+    expect(restore.stderr).toContain(damaged);
+    expect(restore.stderr).not.toContain('.partial-');
+    expect(existsSync(databaseFile(dataDir))).toBe(true);
+    expect(readdirSync(dataDir).filter((name) => name.includes('partial'))).toEqual([]);
+  });
+});
