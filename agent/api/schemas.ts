@@ -1,7 +1,8 @@
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
-import { canonicalTimeZone, isFiveFieldCron } from '../domain/schedule';
+import { canonicalTimeZone } from '../domain/schedule';
+import { checkSchedule } from '../domain/scheduleCheck';
 import { CRON_CHANGES } from '../domain/serverAlerts';
 
 /*
@@ -79,8 +80,12 @@ export const monitorInput = z.object({
     .max(Number.MAX_SAFE_INTEGER, 'The project id field is too large.')
     .nullish()
     .transform((value) => value ?? null),
-  schedule: requiredString('schedule', 255).refine(isFiveFieldCron, {
-    message: 'The schedule field must be a cron expression with five fields, such as "*/5 * * * *".',
+  // A macro is stored as its five fields; a mistake is explained field by field.
+  schedule: requiredString('schedule', 255).transform((schedule, context) => {
+    const checked = checkSchedule(schedule);
+    if (checked.schedule !== undefined) return checked.schedule;
+    context.addIssue({ code: 'custom', message: `The schedule field is not valid: ${checked.error}` });
+    return z.NEVER;
   }),
   duration: requiredInteger('duration', 1, 525_600),
 });

@@ -41,7 +41,7 @@ describe('parseCrontab on a user crontab', () => {
   });
 
   it('reports a line cron would reject', () => {
-    expect(lines[13]).toMatchObject({ kind: 'invalid', reason: 'schedule "61 * * * *" is not a valid cron expression' });
+    expect(lines[13]).toMatchObject({ kind: 'invalid', reason: 'schedule "61 * * * *": The minute field is 61, but minutes go from 0 to 59.' });
   });
 });
 

@@ -84,9 +84,9 @@ describe('form checks mirror the API', () => {
     expect(validateTimezone('Europe/Paris')).toBeUndefined();
     expect(validateTimezone('UTC')).toBeUndefined();
     expect(validateTimezone('Mars/Olympus')).toMatch(/time zone/);
-    expect(validateSchedule('0 2 * * *', 'UTC')).toBeUndefined();
-    expect(validateSchedule('0 0 2 * * *', 'UTC')).toMatch(/five fields/);
-    expect(validateSchedule('', 'UTC')).toBeDefined();
+    expect(validateSchedule('0 2 * * *')).toBeUndefined();
+    expect(validateSchedule('0 0 2 * * *')).toMatch(/five fields/);
+    expect(validateSchedule('')).toBeDefined();
     expect(validateDuration('30')).toBeUndefined();
     for (const bad of ['', '0', '1.5', '525601', 'x']) expect(validateDuration(bad)).toBeDefined();
     expect(validateIp('192.168.1.20')).toBeUndefined();

@@ -1,4 +1,5 @@
-import { hasFiveFields, nextRuns, timeZones } from './schedule';
+import { checkSchedule } from '../../../agent/domain/scheduleCheck';
+import { timeZones } from './schedule';
 
 /** Client-side checks that mirror the API's rules, so the form can answer while the user types. */
 
@@ -22,11 +23,9 @@ export function validateTimezone(zone: string): string | undefined {
   }
 }
 
-export function validateSchedule(schedule: string, zone: string): string | undefined {
-  if (!schedule.trim()) return 'Enter a cron expression, e.g. 0 2 * * *';
-  if (!hasFiveFields(schedule)) return 'A schedule has five fields: minute, hour, day of month, month, day of week.';
-  const runs = nextRuns(schedule, validateTimezone(zone) ? 'UTC' : zone, 1, new Date());
-  return 'error' in runs ? runs.error : undefined;
+/** The API's own check (agent/domain/scheduleCheck.ts), so the form and the API never disagree. */
+export function validateSchedule(schedule: string): string | undefined {
+  return checkSchedule(schedule).error;
 }
 
 export function validateDuration(duration: string): string | undefined {

@@ -25,7 +25,7 @@ export function MonitorNewScreen() {
     validate: (v) => ({
       name: validateName(v.name),
       timezone: validateTimezone(v.timezone),
-      schedule: validateSchedule(v.schedule, v.timezone),
+      schedule: validateSchedule(v.schedule),
       duration: validateDuration(v.duration),
     }),
   });
@@ -38,7 +38,7 @@ export function MonitorNewScreen() {
       const monitor = await api.createMonitor({
         name: v.name.trim(),
         timezone: v.timezone,
-        schedule: v.schedule.trim().replace(/\s+/g, ' '),
+        schedule: v.schedule.trim(),
         duration: Number(v.duration),
       });
       navigate(`/monitors/${monitor.id}`);
@@ -70,7 +70,7 @@ export function MonitorNewScreen() {
             id="monitor-schedule"
             label="Schedule (cron)"
             error={shown('schedule')}
-            hint={words ? `${words}.` : 'minute hour day-of-month month day-of-week'}
+            hint={words ? `${words}.` : 'minute hour day-of-month month day-of-week, or @daily, @hourly…'}
           >
             <input
               id="monitor-schedule"
