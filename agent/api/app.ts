@@ -13,6 +13,7 @@ import { pulseHistoryRoutes, pulseRoutes } from './routes/pulses';
 import { certificateRoutes } from './routes/certificates';
 import { sessionRoutes } from './routes/session';
 import { eventRoutes } from './routes/events';
+import { cliRoutes } from './routes/cli';
 import { staticFiles } from './routes/static';
 
 export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
@@ -34,6 +35,7 @@ const routers: Array<(deps: ApiDeps) => Router<any>> = [
   certificateRoutes,
   sessionRoutes,
   eventRoutes,
+  cliRoutes,
 ];
 
 /** The Koa app: JSON errors, every resource router, and a JSON 404 for anything else. */

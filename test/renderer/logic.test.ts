@@ -140,6 +140,9 @@ describe('monitor details', () => {
     const lines = commandLines('http://127.0.0.1:9000/api/pulse/abc', 'abc');
     expect(lines.run).toBe('cronbeat run abc --url http://127.0.0.1:9000 -- /path/to/your/job.sh');
     expect(lines.curl).toBe('curl -fsS -m 10 --retry 3 http://127.0.0.1:9000/api/pulse/abc');
+    expect(commandLines('http://127.0.0.1:8787/api/pulse/abc', 'abc', '/usr/bin/node /opt/cb/dist/cronbeat.cjs').run).toBe(
+      '/usr/bin/node /opt/cb/dist/cronbeat.cjs run abc -- /path/to/your/job.sh',
+    );
   });
 
   it('counts whole days left on a certificate', () => {

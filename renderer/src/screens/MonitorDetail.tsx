@@ -20,12 +20,16 @@ export function pulseUrlOf(monitor: Monitor, origin: string): string {
   return monitor.pulse_url ?? `${origin}/api/pulse/${monitor.token}`;
 }
 
-/** Ready-to-paste lines: the wrapper (exit code and output sent for you) and a bare curl. */
-export function commandLines(pulseUrl: string, token: string): { run: string; curl: string } {
+/**
+ * Ready-to-paste lines: the wrapper (exit code and output sent for you) and a bare curl.
+ * `cronbeat` is how the agent's machine runs the CLI (GET /api/cli): absolute paths when
+ * `cronbeat` is not on its PATH, so the line works as copied there.
+ */
+export function commandLines(pulseUrl: string, token: string, cronbeat = 'cronbeat'): { run: string; curl: string } {
   const origin = new URL(pulseUrl).origin;
   const urlOption = origin === defaultAgentUrl ? '' : ` --url ${origin}`;
   return {
-    run: `cronbeat run ${token}${urlOption} -- /path/to/your/job.sh`,
+    run: `${cronbeat} run ${token}${urlOption} -- /path/to/your/job.sh`,
     curl: `curl -fsS -m 10 --retry 3 ${pulseUrl}`,
   };
 }
@@ -33,6 +37,7 @@ export function commandLines(pulseUrl: string, token: string): { run: string; cu
 export function MonitorDetailScreen(props: { id: number }) {
   const { api } = useApp();
   const monitor = useResource((signal) => api.monitor(props.id, signal), `monitor-${props.id}`, ['monitor.changed']);
+  const cli = useResource((signal) => api.cli(signal), 'cli', []);
   const [confirming, setConfirming] = useState(false);
 
   if (monitor.loading) return <Loading label="Loading monitor…" />;
@@ -55,7 +60,7 @@ export function MonitorDetailScreen(props: { id: number }) {
   const m = monitor.data;
   const status = monitorStatus(m);
   const pulseUrl = pulseUrlOf(m, window.location.origin);
-  const lines = commandLines(pulseUrl, m.token);
+  const lines = commandLines(pulseUrl, m.token, cli.data?.command);
   return (
     <>
       <PageHeader
@@ -120,6 +125,12 @@ export function MonitorDetailScreen(props: { id: number }) {
         </p>
         <CopyField label="Pulse URL" value={pulseUrl} />
         <CopyField label="cronbeat run" value={lines.run} />
+        {cli.data && !cli.data.on_path ? (
+          <p className="muted" data-testid="cli-path-hint">
+            <code>cronbeat</code> is not on this machine’s PATH, so the line names it by its full path. To type plain{' '}
+            <code>cronbeat</code>, or to use it on a server, see <em>Getting cronbeat</em> in docs/cli.md.
+          </p>
+        ) : null}
         <CopyField label="curl" value={lines.curl} />
       </section>
 
