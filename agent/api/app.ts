@@ -7,6 +7,7 @@ import { hostGuard } from './hostGuard';
 import { corsPolicy } from './cors';
 import { HttpError } from './errors';
 import { serverRoutes } from './routes/servers';
+import { serverReportRoutes } from './routes/serverReports';
 import { monitorRoutes } from './routes/monitors';
 import { notificationRoutes } from './routes/notifications';
 import { pulseHistoryRoutes, pulseRoutes } from './routes/pulses';
@@ -29,6 +30,8 @@ export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
 const routers: Array<(deps: ApiDeps) => Router<any>> = [
   pulseRoutes,
   pulseHistoryRoutes,
+  // Before serverRoutes, whose /api/servers/:id would answer POST /api/servers/heartbeat with 405.
+  serverReportRoutes,
   serverRoutes,
   monitorRoutes,
   notificationRoutes,

@@ -1,5 +1,7 @@
 import type { ServerRow } from '../db/servers';
 import type { ServerAlertRow } from '../db/serverAlerts';
+import type { ServerReportRow } from '../db/serverReports';
+import { isQuiet } from '../domain/serverReports';
 import type { MonitorRow } from '../db/monitors';
 import type { NotificationRow } from '../db/notifications';
 import type { CertificateRow } from '../db/certificates';
@@ -116,3 +118,13 @@ export type MonitorResource = ReturnType<typeof presentMonitor>;
 export type PulseResource = ReturnType<typeof presentPulse>;
 export type NotificationResource = ReturnType<typeof presentNotification>;
 export type CertificateResource = ReturnType<typeof presentCertificate>;
+
+/** Ours, read-only: when the server's crontab watcher last reported, and whether it went quiet. */
+export function presentServerReport(report: ServerReportRow | null, now: number) {
+  return {
+    last_report_at: report ? toApiTimestamp(report.last_report_at) : null,
+    report_interval_seconds: report?.interval_seconds ?? null,
+    watched_jobs: report?.jobs ?? null,
+    quiet: report ? isQuiet(report.last_report_at, report.interval_seconds, now) : false,
+  };
+}

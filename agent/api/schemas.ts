@@ -65,6 +65,17 @@ export const serverAlertInput = z.object({
 });
 export type ServerAlertInput = z.infer<typeof serverAlertInput>;
 
+/** What `cronbeat crontab watch` sends with every snapshot, changed or not. */
+export const serverHeartbeatInput = z.object({
+  server_id: requiredString('server_id', 64),
+  interval_seconds: requiredInteger('interval_seconds', 1, 86_400)
+    .nullish()
+    .transform((value) => value ?? null),
+  jobs: requiredInteger('jobs', 0, 1_000_000)
+    .nullish()
+    .transform((value) => value ?? null),
+});
+
 export const monitorInput = z.object({
   name: requiredString('name', 255),
   timezone: requiredString('timezone', 64).transform((zone, context) => {
