@@ -112,7 +112,8 @@ export function presentCertificate(row: CertificateRow) {
 }
 
 /** The API's resources as a client sees them: the dashboard's types are these, never a copy. */
-export type ServerResource = ReturnType<typeof presentServer>;
+// Every server answer carries its watcher's report (presentServerReport).
+export type ServerResource = ReturnType<typeof presentServer> & ReturnType<typeof presentServerReport>;
 export type ServerAlertResource = ReturnType<typeof presentServerAlert>;
 export type MonitorResource = ReturnType<typeof presentMonitor>;
 export type PulseResource = ReturnType<typeof presentPulse>;

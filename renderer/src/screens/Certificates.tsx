@@ -16,6 +16,11 @@ export function daysLeft(expiresAt: string | null, now = Date.now()): number | n
   return Math.floor((new Date(expiresAt).getTime() - now) / 86_400_000);
 }
 
+/** "example.com", or "example.com:8443" when the port is not 443: two ports are two certificates. */
+export function certificateLabel(certificate: { hostname: string; port: number }): string {
+  return certificate.port === 443 ? certificate.hostname : `${certificate.hostname}:${certificate.port}`;
+}
+
 function DaysLeft(props: { certificate: Certificate }) {
   const days = daysLeft(props.certificate.expires_at);
   if (days === null) return <span className="muted">—</span>;
@@ -91,10 +96,7 @@ export function CertificatesScreen() {
                         <StatusBadge status={c.status} />
                       </td>
                       <td className="cell-name">
-                        <span className="code">
-                          {c.hostname}
-                          {c.port === 443 ? '' : `:${c.port}`}
-                        </span>
+                        <span className="code">{certificateLabel(c)}</span>
                         {c.last_error ? <div className="cell-sub text-bad">{c.last_error}</div> : null}
                       </td>
                       <td className="numeric">

@@ -12,6 +12,7 @@ import { navigate } from '../lib/router';
 import { scheduleInWords } from '../lib/schedule';
 import { useResource } from '../lib/use-resource';
 import { RunHistory } from './RunHistory';
+import { TextWithTimes } from '../components/TextWithTimes';
 
 const defaultAgentUrl = 'http://127.0.0.1:8787';
 
@@ -79,7 +80,7 @@ export function MonitorDetailScreen(props: { id: number }) {
           <StatusBadge status={status} />
           <span data-testid="monitor-status-text">
             {status === 'failed'
-              ? m.alert_reason || 'No pulse in time.'
+              ? <TextWithTimes text={m.alert_reason} fallback="No pulse in time." />
               : status === 'running'
                 ? 'A run has started and not finished yet.'
                 : 'Pulses are arriving on time.'}
