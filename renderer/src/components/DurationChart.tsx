@@ -27,6 +27,7 @@ export function DurationChart(props: { pulses: Pulse[] }) {
   const slot = width / slots;
   const barWidth = Math.max(1, slot - gap);
   const offset = slots - runs.length;
+  // The x axis names the oldest and the newest run shown, whatever slots they sit in.
   const first = runs[0]!;
   const last = runs[runs.length - 1]!;
   return (
@@ -57,10 +58,12 @@ export function DurationChart(props: { pulses: Pulse[] }) {
           })}
         </svg>
         <div className="chart-x" data-testid="chart-x-axis">
-          <time dateTime={first.received_at} style={{ marginLeft: `${(offset / slots) * 100}%` }}>
-            {formatLocal(first.received_at)}
-          </time>
-          {runs.length > 1 ? <time dateTime={last.received_at}>{formatLocal(last.received_at)}</time> : null}
+          <span>
+            first: <time dateTime={first.received_at}>{formatLocal(first.received_at)}</time>
+          </span>
+          <span>
+            last: <time dateTime={last.received_at}>{formatLocal(last.received_at)}</time>
+          </span>
         </div>
       </div>
       <figcaption className="muted">

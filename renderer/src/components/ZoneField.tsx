@@ -33,7 +33,7 @@ export function ZoneField(props: { id: string; value: string; error?: string; on
         ))}
       </datalist>
       {suggestions.length > 0 ? (
-        <div className="chips zone-suggestions" aria-label="Matching time zones">
+        <div className="chips zone-suggestions" aria-label="Suggested zones">
           {suggestions.map((match) => (
             <button key={`${match.place}-${match.zone}`} type="button" className="chip" onClick={() => onChange(match.zone)}>
               {match.place} <span className="muted">· {match.zone}</span>

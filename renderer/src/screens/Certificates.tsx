@@ -9,6 +9,7 @@ import { AddCertificate } from './AddCertificate';
 import { Time } from '../components/Time';
 import { useApp } from '../lib/app-context';
 import { useResource } from '../lib/use-resource';
+import './Certificates.css';
 
 /** Whole days until expiry (negative once expired), or null when unknown. */
 export function daysLeft(expiresAt: string | null, now = Date.now()): number | null {
@@ -71,7 +72,7 @@ export function CertificatesScreen() {
           <EmptyState title="No certificates watched">Add a hostname to be told before its TLS certificate expires or breaks.</EmptyState>
         ) : (
           <div className="table-wrap">
-            <table className="table">
+            <table className="table certificates-table">
               <thead>
                 <tr>
                   <th scope="col">Status</th>
@@ -110,6 +111,7 @@ export function CertificatesScreen() {
                         <Time value={c.last_checked_at} relative past empty="Not yet" />
                       </td>
                       <td className="cell-actions">
+                        <div className="row-actions">
                         <button type="button" className="button button-small" disabled={checking === c.id} onClick={() => checkNow(c.id)}>
                           {checking === c.id ? 'Checking…' : 'Check now'}
                         </button>
@@ -121,6 +123,7 @@ export function CertificatesScreen() {
                         >
                           Delete
                         </button>
+                        </div>
                       </td>
                     </tr>
                   ))}

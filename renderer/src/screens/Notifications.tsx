@@ -7,6 +7,7 @@ import { Time } from '../components/Time';
 import { useApp } from '../lib/app-context';
 import { navigate } from '../lib/router';
 import { useResource } from '../lib/use-resource';
+import './Notifications.css';
 import { TextWithTimes } from '../components/TextWithTimes';
 
 const PER_PAGE = 20;
