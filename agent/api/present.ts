@@ -53,7 +53,7 @@ export function presentMonitor(row: MonitorRow, origin: string) {
     deleted_at: toNullableApiTimestamp(row.deleted_at),
     created_at: toApiTimestamp(row.created_at),
     updated_at: toApiTimestamp(row.updated_at),
-    // Ours, read-only: see README "Monitor fields".
+    // Ours, read-only: see docs/monitoring.md, "Monitor fields added by Cronbeat".
     status: monitorStatus(row),
     next_due_at: toNullableApiTimestamp(row.due_at),
     pulse_url: `${origin}/api/pulse/${row.token}`,
