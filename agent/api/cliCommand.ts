@@ -30,7 +30,8 @@ export interface CliCommand {
 /**
  * The shortest command that runs this installation's CLI from any shell (cron's PATH
  * included): `cronbeat` only when the PATH's one is ours; else node and the bundle by absolute
- * path; inside Electron without a node on the PATH, Electron itself as node.
+ * path; inside Electron without a node on the PATH (or from an installed app, whose bundle is
+ * inside app.asar), Electron itself as node.
  */
 export function cliCommandFor(facts: CliFacts): CliCommand {
   if (facts.cronbeatOnPath && (facts.bundle === null || facts.cronbeatOnPath === facts.bundle)) {
@@ -39,7 +40,9 @@ export function cliCommandFor(facts: CliFacts): CliCommand {
   if (facts.bundle === null) return { command: 'cronbeat', on_path: false };
   const bundle = shellQuote(facts.bundle);
   if (!facts.inElectron) return { command: `${shellQuote(facts.execPath)} ${bundle}`, on_path: false };
-  if (facts.nodeOnPath) return { command: `${shellQuote(facts.nodeOnPath)} ${bundle}`, on_path: false };
+  // Inside an installed app the bundle sits in app.asar, which only Electron can read.
+  const inAsar = /\.asar[\\/]/.test(facts.bundle);
+  if (facts.nodeOnPath && !inAsar) return { command: `${shellQuote(facts.nodeOnPath)} ${bundle}`, on_path: false };
   return { command: `ELECTRON_RUN_AS_NODE=1 ${shellQuote(facts.execPath)} ${bundle}`, on_path: false };
 }
 

@@ -22,6 +22,8 @@ describe('how the dashboard names the CLI', () => {
     expect(cliCommandFor({ ...facts, inElectron: true, nodeOnPath: null, execPath: '/opt/Cronbeat/cronbeat-desktop' }).command).toBe(
       'ELECTRON_RUN_AS_NODE=1 /opt/Cronbeat/cronbeat-desktop /opt/cb/dist/cronbeat.cjs',
     );
+    const installed = { ...facts, inElectron: true, execPath: '/opt/Cronbeat/cronbeat-desktop', bundle: '/opt/Cronbeat/resources/app.asar/dist/cronbeat.cjs' };
+    expect(cliCommandFor(installed).command).toBe('ELECTRON_RUN_AS_NODE=1 /opt/Cronbeat/cronbeat-desktop /opt/Cronbeat/resources/app.asar/dist/cronbeat.cjs');
     expect(cliCommandFor({ ...facts, bundle: '/home/me/My Code/dist/cronbeat.cjs' }).command).toBe("/usr/local/bin/node '/home/me/My Code/dist/cronbeat.cjs'");
   });
 
