@@ -101,6 +101,10 @@ async function checkAtStart(options: WatchOptions, log: (line: string) => void):
       log(`warning: ${error.message}; cannot check --server ${options.server} and the token now; watching anyway, alerts wait on disk until the agent answers`);
       return;
     }
+    if (error.status === 404 && !/identifier/.test(error.message)) {
+      log(`warning: the agent at ${options.url} takes no reports (an older version?): cannot check --server ${options.server} now; watching anyway`);
+      return;
+    }
     if (error.status === 404) {
       throw new UsageError(`No server has the identifier "${options.server}" at ${options.url}: add it in the dashboard (Servers → Add server) or check --server.`);
     }
