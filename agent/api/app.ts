@@ -7,12 +7,14 @@ import { hostGuard } from './hostGuard';
 import { corsPolicy } from './cors';
 import { HttpError } from './errors';
 import { serverRoutes } from './routes/servers';
+import { serverReportRoutes } from './routes/serverReports';
 import { monitorRoutes } from './routes/monitors';
 import { notificationRoutes } from './routes/notifications';
 import { pulseHistoryRoutes, pulseRoutes } from './routes/pulses';
 import { certificateRoutes } from './routes/certificates';
 import { sessionRoutes } from './routes/session';
 import { eventRoutes } from './routes/events';
+import { cliRoutes } from './routes/cli';
 import { staticFiles } from './routes/static';
 import { agentInfoRoutes } from './routes/agentInfo';
 
@@ -25,6 +27,8 @@ export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
 const routers: Array<(deps: ApiDeps) => Router<any>> = [
   pulseRoutes,
   pulseHistoryRoutes,
+  // Before serverRoutes, whose /api/servers/:id would answer POST /api/servers/heartbeat with 405.
+  serverReportRoutes,
   serverRoutes,
   monitorRoutes,
   notificationRoutes,
@@ -32,6 +36,7 @@ const routers: Array<(deps: ApiDeps) => Router<any>> = [
   sessionRoutes,
   eventRoutes,
   agentInfoRoutes,
+  cliRoutes,
 ];
 
 /** The Koa app: JSON errors, every resource router, and a JSON 404 for anything else. */

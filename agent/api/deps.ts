@@ -5,6 +5,7 @@ import type { AgentEvents } from '../engine/events';
 import type { Notifier } from '../engine/notifier';
 import type { AuthState } from './auth';
 import type { CertificateChecks } from '../engine/certificates/scheduler';
+import type { CliCommand } from './cliCommand';
 
 /** What every router is built from. */
 export interface ApiDeps {
@@ -23,6 +24,8 @@ export interface ApiDeps {
   allowedHosts?: string[];
   /** Bearer authentication; a router that needs it starts with router.use(deps.requireToken). */
   requireToken: Middleware<AuthState>;
+  /** How this machine runs the CLI; found from this process (PATH, bundle) when absent. */
+  cli?: CliCommand;
 }
 
 /** A router whose routes run after Bearer authentication. */

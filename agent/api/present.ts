@@ -1,5 +1,7 @@
 import type { ServerRow } from '../db/servers';
 import type { ServerAlertRow } from '../db/serverAlerts';
+import type { ServerReportRow } from '../db/serverReports';
+import { isQuiet } from '../domain/serverReports';
 import type { MonitorRow } from '../db/monitors';
 import type { NotificationRow } from '../db/notifications';
 import type { CertificateRow } from '../db/certificates';
@@ -51,7 +53,7 @@ export function presentMonitor(row: MonitorRow, origin: string) {
     deleted_at: toNullableApiTimestamp(row.deleted_at),
     created_at: toApiTimestamp(row.created_at),
     updated_at: toApiTimestamp(row.updated_at),
-    // Ours, read-only: see README "Monitor fields".
+    // Ours, read-only: see docs/monitoring.md, "Monitor fields added by Cronbeat".
     status: monitorStatus(row),
     next_due_at: toNullableApiTimestamp(row.due_at),
     pulse_url: `${origin}/api/pulse/${row.token}`,
@@ -110,9 +112,20 @@ export function presentCertificate(row: CertificateRow) {
 }
 
 /** The API's resources as a client sees them: the dashboard's types are these, never a copy. */
-export type ServerResource = ReturnType<typeof presentServer>;
+// Every server answer carries its watcher's report (presentServerReport).
+export type ServerResource = ReturnType<typeof presentServer> & ReturnType<typeof presentServerReport>;
 export type ServerAlertResource = ReturnType<typeof presentServerAlert>;
 export type MonitorResource = ReturnType<typeof presentMonitor>;
 export type PulseResource = ReturnType<typeof presentPulse>;
 export type NotificationResource = ReturnType<typeof presentNotification>;
 export type CertificateResource = ReturnType<typeof presentCertificate>;
+
+/** Ours, read-only: when the server's crontab watcher last reported, and whether it went quiet. */
+export function presentServerReport(report: ServerReportRow | null, now: number) {
+  return {
+    last_report_at: report ? toApiTimestamp(report.last_report_at) : null,
+    report_interval_seconds: report?.interval_seconds ?? null,
+    watched_jobs: report?.jobs ?? null,
+    quiet: report ? isQuiet(report.last_report_at, report.interval_seconds, now) : false,
+  };
+}

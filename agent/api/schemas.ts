@@ -1,7 +1,8 @@
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
-import { canonicalTimeZone, isFiveFieldCron } from '../domain/schedule';
+import { canonicalTimeZone } from '../domain/schedule';
+import { checkSchedule } from '../domain/scheduleCheck';
 import { CRON_CHANGES } from '../domain/serverAlerts';
 
 /*
@@ -64,6 +65,17 @@ export const serverAlertInput = z.object({
 });
 export type ServerAlertInput = z.infer<typeof serverAlertInput>;
 
+/** What `cronbeat crontab watch` sends with every snapshot, changed or not. */
+export const serverHeartbeatInput = z.object({
+  server_id: requiredString('server_id', 64),
+  interval_seconds: requiredInteger('interval_seconds', 1, 86_400)
+    .nullish()
+    .transform((value) => value ?? null),
+  jobs: requiredInteger('jobs', 0, 1_000_000)
+    .nullish()
+    .transform((value) => value ?? null),
+});
+
 export const monitorInput = z.object({
   name: requiredString('name', 255),
   timezone: requiredString('timezone', 64).transform((zone, context) => {
@@ -79,8 +91,12 @@ export const monitorInput = z.object({
     .max(Number.MAX_SAFE_INTEGER, 'The project id field is too large.')
     .nullish()
     .transform((value) => value ?? null),
-  schedule: requiredString('schedule', 255).refine(isFiveFieldCron, {
-    message: 'The schedule field must be a cron expression with five fields, such as "*/5 * * * *".',
+  // A macro is stored as its five fields; a mistake is explained field by field.
+  schedule: requiredString('schedule', 255).transform((schedule, context) => {
+    const checked = checkSchedule(schedule);
+    if (checked.schedule !== undefined) return checked.schedule;
+    context.addIssue({ code: 'custom', message: `The schedule field is not valid: ${checked.error}` });
+    return z.NEVER;
   }),
   duration: requiredInteger('duration', 1, 525_600),
 });

@@ -53,6 +53,11 @@ export class ApiClient {
     return this.call('POST', '/api/servers/alert', input);
   }
 
+  /** The watcher's report (POST /api/servers/heartbeat): 404 for an unknown identifier, 401 for a bad token. */
+  serverHeartbeat(input: { server_id: string; interval_seconds: number | null; jobs: number | null }): Promise<unknown> {
+    return this.call('POST', '/api/servers/heartbeat', input);
+  }
+
   /** POST is sent once (retrying a create could make two); GET is retried with backoff. */
   private async call<T>(method: HttpRequest['method'], path: string, body?: unknown): Promise<T> {
     const request: HttpRequest = {

@@ -155,4 +155,14 @@ export const migrations: string[] = [
   ALTER TABLE monitors ADD COLUMN pulses_kept INTEGER NOT NULL DEFAULT 0;
   UPDATE monitors SET pulses_kept = (SELECT count(*) FROM pulses WHERE pulses.monitor_id = monitors.id);
   `,
+  // when each server's crontab watcher last reported (a heartbeat with every snapshot), and how
+  // often it said it would, so a watcher that died shows as quiet.
+  `
+  CREATE TABLE server_reports (
+    server_id INTEGER PRIMARY KEY REFERENCES servers(id),
+    last_report_at INTEGER NOT NULL,
+    interval_seconds INTEGER,
+    jobs INTEGER
+  );
+  `,
 ];

@@ -3,6 +3,7 @@ import { companyRepository } from './companies';
 import { apiTokenRepository } from './apiTokens';
 import { serverRepository } from './servers';
 import { serverAlertRepository } from './serverAlerts';
+import { serverReportRepository } from './serverReports';
 import { monitorRepository } from './monitors';
 import { notificationRepository } from './notifications';
 import { pulseRepository } from './pulses';
@@ -17,6 +18,7 @@ export function createStore(db: Db) {
     apiTokens: apiTokenRepository(db),
     servers: serverRepository(db),
     serverAlerts: serverAlertRepository(db),
+    serverReports: serverReportRepository(db),
     monitors: monitorRepository(db),
     pulses: pulseRepository(db),
     notifications: notificationRepository(db),

@@ -1,5 +1,3 @@
-import { CronExpressionParser } from 'cron-parser';
-
 /**
  * The zone as it should be stored, or null when `Intl` does not know it (offsets such as
  * "+02:00" are not zone names). Only the letter case is corrected ("europe/paris" →
@@ -13,16 +11,5 @@ export function canonicalTimeZone(zone: string): string | null {
     return resolved.toLowerCase() === zone.toLowerCase() ? resolved : zone;
   } catch {
     return null;
-  }
-}
-
-/** True when `expression` is a cron expression of exactly five fields that cron-parser accepts. */
-export function isFiveFieldCron(expression: string): boolean {
-  if (expression.trim().split(/\s+/).length !== 5) return false;
-  try {
-    CronExpressionParser.parse(expression, { tz: 'UTC' });
-    return true;
-  } catch {
-    return false;
   }
 }

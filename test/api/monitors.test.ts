@@ -63,7 +63,12 @@ describe('monitors', () => {
     ['schedule', { schedule: '* * * * * *' }],
     ['schedule', { schedule: 'every day' }],
     ['schedule', { schedule: '61 * * * *' }],
-    ['schedule', { schedule: '@daily' }],
+    ['schedule', { schedule: '@reboot' }],
+    ['schedule', { schedule: '@nightly' }],
+    // Jenkins' H: cron-parser would pick a random minute at every parse, moving the due time.
+    ['schedule', { schedule: 'H * * * *' }],
+    ['schedule', { schedule: '0 H * * *' }],
+    ['schedule', { schedule: '0 0 30 2 *' }],
     ['duration', { duration: 0 }],
     ['duration', { duration: 525601 }],
     ['duration', { duration: 1.5 }],
@@ -81,6 +86,23 @@ describe('monitors', () => {
     expect(Object.keys(body.errors)).toEqual([field]);
     expect(typeof body.message).toBe('string');
     expect(count()).toBe(before);
+  });
+
+  it('stores a cron macro as its five fields', async () => {
+    const macros = { '@hourly': '0 * * * *', '@daily': '0 0 * * *', '@midnight': '0 0 * * *', '@weekly': '0 0 * * 0', '@monthly': '0 0 1 * *', '@yearly': '0 0 1 1 *', '@ANNUALLY': '0 0 1 1 *' };
+    for (const [macro, fields] of Object.entries(macros)) {
+      const response = await createMonitor({ ...valid, schedule: macro });
+      expect(response.status, macro).toBe(201);
+      expect((await response.json()).schedule, macro).toBe(fields);
+    }
+  });
+
+  it('explains a bad field in words, naming the schedule field', async () => {
+    const body = await (await createMonitor({ ...valid, schedule: '0 25 * * *' })).json();
+    expect(body.errors.schedule).toEqual(['The schedule field is not valid: The hour field is 25, but hours go from 0 to 23.']);
+    expect(JSON.stringify(body)).not.toMatch(/Constraint error/);
+    const hashed = await (await createMonitor({ ...valid, schedule: 'H * * * *' })).json();
+    expect(hashed.errors.schedule[0]).toMatch(/a five-field cron has no H/);
   });
 
   it('keeps the zone name as given, correcting only its letter case', async () => {

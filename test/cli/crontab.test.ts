@@ -81,6 +81,21 @@ describe('cronbeat crontab discover', () => {
     expect(readdirSync(folder).filter((name) => name.startsWith('.crontab.cronbeat-backup-'))).toHaveLength(1);
   });
 
+  it('refuses H (a five-field cron has none) and stores macros as five fields', async () => {
+    const folder = tempFolder();
+    const file = join(folder, 'crontab');
+    writeFileSync(file, 'H * * * * /usr/bin/hashed-minute\n0 H * * * /usr/bin/hashed-hour\n@hourly /usr/bin/hourly-job\n');
+    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder, TZ: 'UTC' };
+    const before = (await monitors()).length;
+    const result = await runCli(['crontab', 'discover', '--file', file], { env });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('Line 1 left alone: schedule "H * * * *": The minute field has "H": a five-field cron has no H.');
+    expect(result.stdout).toContain('Line 2 left alone: schedule "0 H * * *": The hour field has "H"');
+    const made = (await monitors()).slice(before);
+    expect(made.map((m) => [m.name, m.schedule])).toEqual([['/usr/bin/hourly-job', '0 * * * *']]);
+    expect(readFileSync(file, 'utf8').split('\n').slice(0, 2)).toEqual(['H * * * * /usr/bin/hashed-minute', '0 H * * * /usr/bin/hashed-hour']);
+  });
+
   it('asks for an API token in one line', async () => {
     const result = await runCli(['crontab', 'discover', '--file', join(fixtures, 'user.crontab')], { env: { CRONBEAT_URL: agent.url } });
     expect(result.status).toBe(2);

@@ -41,7 +41,7 @@ describe('parseCrontab on a user crontab', () => {
   });
 
   it('reports a line cron would reject', () => {
-    expect(lines[13]).toMatchObject({ kind: 'invalid', reason: 'schedule "61 * * * *" is not a valid cron expression' });
+    expect(lines[13]).toMatchObject({ kind: 'invalid', reason: 'schedule "61 * * * *": The minute field is 61, but minutes go from 0 to 59.' });
   });
 });
 
@@ -128,5 +128,25 @@ describe('snapshot differences', () => {
       ['removed', 'www', '*/5 * * * * /poll.sh'],
       ['added', 'postgres', '@hourly /vacuum.sh'],
     ]);
+  });
+
+  it('reports an unrelated replacement as a removal and an addition, not one altered job', () => {
+    const old = snap('@daily root /usr/sbin/logrotate /etc/logrotate.conf\n');
+    const miner = snap('@daily root /tmp/.x/xmrig -o pool.example:3333 -u wallet\n');
+    expect(diffSnapshots(old, miner).map((c) => [c.kind, c.text, c.previous])).toEqual([
+      ['added', '@daily /tmp/.x/xmrig -o pool.example:3333 -u wallet', null],
+      ['removed', '@daily /usr/sbin/logrotate /etc/logrotate.conf', null],
+    ]);
+  });
+
+  it('pairs an edit as altered: same schedule and program, or the same command on a new schedule', () => {
+    const old = snap('0 3 * * * root cd /srv && ./backup.sh --full\n*/5 * * * * root /poll.sh --fast\n');
+    const edited = snap('0 3 * * * root cd /srv && ./backup.sh --incremental\n*/10 * * * * root /poll.sh --fast\n');
+    expect(diffSnapshots(old, edited).map((c) => [c.kind, c.text, c.previous])).toEqual([
+      ['altered', '0 3 * * * cd /srv && ./backup.sh --incremental', '0 3 * * * cd /srv && ./backup.sh --full'],
+      ['altered', '*/10 * * * * /poll.sh --fast', '*/5 * * * * /poll.sh --fast'],
+    ]);
+    // A new schedule and a new program: two changes.
+    expect(diffSnapshots(old, snap('0 3 * * * root cd /srv && ./backup.sh --full\n0 4 * * * root /other.sh\n')).map((c) => c.kind)).toEqual(['added', 'removed']);
   });
 });

@@ -122,7 +122,9 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     monitorId = Number(page.url().split('/').pop());
     expect(monitorId).toBeGreaterThan(0);
     await page.getByText('Pulses are arriving on time.').waitFor();
-    expect(await page.getByLabel('cronbeat run', { exact: true }).inputValue()).toMatch(/^cronbeat run [0-9a-f-]{36} --url http:\/\/127\.0\.0\.1:\d+ -- /);
+    // `cronbeat` is not on this machine's PATH: the line names node and the CLI by absolute path.
+    expect(await page.getByLabel('cronbeat run', { exact: true }).inputValue()).toMatch(/^\/\S+ \/\S+\/dist\/cronbeat\.cjs run [0-9a-f-]{36} --url http:\/\/127\.0\.0\.1:\d+ -- /);
+    await page.getByTestId('cli-path-hint').waitFor();
     await page.getByText('No pulses yet').waitFor();
     await expectNoErrorState(page);
   });

@@ -104,7 +104,10 @@ describe('run durations chart', () => {
     const html = renderToStaticMarkup(<DurationChart pulses={[pulse(3, 'fail', 2000), pulse(2, 'start', null), pulse(1, 'success', 1000)]} />);
     expect(html.match(/<rect/g)).toHaveLength(2);
     expect(html).toContain('bar-bad');
-    expect(html).toContain('Longest 2.0 s');
+    expect(html).toContain('longest 2.0 s');
+    // Axes: a round top for the durations, and the times of the first and last run.
+    expect(html).toContain('<span>2.0 s</span><span>1.0 s</span><span>0</span>');
+    expect(html.match(/<time /g)).toHaveLength(2);
   });
 
   it('explains an empty chart', () => {

@@ -84,9 +84,9 @@ describe('form checks mirror the API', () => {
     expect(validateTimezone('Europe/Paris')).toBeUndefined();
     expect(validateTimezone('UTC')).toBeUndefined();
     expect(validateTimezone('Mars/Olympus')).toMatch(/time zone/);
-    expect(validateSchedule('0 2 * * *', 'UTC')).toBeUndefined();
-    expect(validateSchedule('0 0 2 * * *', 'UTC')).toMatch(/five fields/);
-    expect(validateSchedule('', 'UTC')).toBeDefined();
+    expect(validateSchedule('0 2 * * *')).toBeUndefined();
+    expect(validateSchedule('0 0 2 * * *')).toMatch(/five fields/);
+    expect(validateSchedule('')).toBeDefined();
     expect(validateDuration('30')).toBeUndefined();
     for (const bad of ['', '0', '1.5', '525601', 'x']) expect(validateDuration(bad)).toBeDefined();
     expect(validateIp('192.168.1.20')).toBeUndefined();
@@ -140,6 +140,9 @@ describe('monitor details', () => {
     const lines = commandLines('http://127.0.0.1:9000/api/pulse/abc', 'abc');
     expect(lines.run).toBe('cronbeat run abc --url http://127.0.0.1:9000 -- /path/to/your/job.sh');
     expect(lines.curl).toBe('curl -fsS -m 10 --retry 3 http://127.0.0.1:9000/api/pulse/abc');
+    expect(commandLines('http://127.0.0.1:8787/api/pulse/abc', 'abc', '/usr/bin/node /opt/cb/dist/cronbeat.cjs').run).toBe(
+      '/usr/bin/node /opt/cb/dist/cronbeat.cjs run abc -- /path/to/your/job.sh',
+    );
   });
 
   it('counts whole days left on a certificate', () => {

@@ -3,7 +3,7 @@ import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { pathId } from '../params';
-import { presentServer, presentServerAlert, presentNotification } from '../present';
+import { presentServer, presentServerAlert, presentServerReport, presentNotification } from '../present';
 import { serverAlertInput, serverInput } from '../schemas';
 import { validate } from '../validate';
 import { serverAlertData } from '../../domain/serverAlerts';
@@ -19,7 +19,12 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
   };
 
   router.get('/api/servers', (ctx) => {
-    ctx.body = store.servers.list(ctx.state.companyId).map(presentServer);
+    const reports = store.serverReports.ofCompany(ctx.state.companyId);
+    const now = clock();
+    ctx.body = store.servers.list(ctx.state.companyId).map((server) => ({
+      ...presentServer(server),
+      ...presentServerReport(reports.get(server.id) ?? null, now),
+    }));
   });
 
   router.post('/api/servers', async (ctx) => {
@@ -37,7 +42,7 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
     });
     events.emit({ type: 'server.changed', companyId, serverId: server.id });
     ctx.status = 201;
-    ctx.body = presentServer(server);
+    ctx.body = { ...presentServer(server), ...presentServerReport(null, clock()) };
   });
 
   router.post('/api/servers/alert', async (ctx) => {
@@ -62,7 +67,8 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
   });
 
   router.get('/api/servers/:id', (ctx) => {
-    ctx.body = presentServer(findServer(ctx.state.companyId, ctx.params.id));
+    const server = findServer(ctx.state.companyId, ctx.params.id);
+    ctx.body = { ...presentServer(server), ...presentServerReport(store.serverReports.find(server.id), clock()) };
   });
 
   router.get('/api/servers/:id/alerts', (ctx) => {

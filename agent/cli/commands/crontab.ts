@@ -26,6 +26,8 @@ Finds the cron jobs of this machine, puts them under monitoring, and watches for
       Alerts the API (POST /api/servers/alert) when a cron job's line is added, removed or
       altered, once per change. Keeps its snapshot in the data folder, so a restart raises
       nothing new; alerts wait on disk and are retried while the API cannot be reached.
+      Checks the server identifier and the token at start, and reports with every snapshot
+      (POST /api/servers/heartbeat), so the dashboard shows a watcher that went quiet.
 
 Options:
   --file PATH         a crontab file (repeatable); /etc/crontab and /etc/cron.d/* have a user column
@@ -35,7 +37,8 @@ Options:
   --duration MIN      discover: minutes after each scheduled run within which the job must
                       report (default 60)
   --server ID         watch: the server's identifier, as created with POST /api/servers
-  --interval SEC      watch: seconds between snapshots (default 60)
+  --interval SEC      watch: seconds between snapshots (default 60); with --once, how often cron
+                      or a timer starts it, so the dashboard knows when the watcher is quiet
   --once              watch: take one snapshot, deliver alerts, and exit (for a cron job or a timer)
   --url URL           the agent (default: $CRONBEAT_URL, else ${DEFAULT_BASE_URL})
   --token API_TOKEN   discover, watch: an API token; better, set CRONBEAT_API_TOKEN so it does not
@@ -43,7 +46,8 @@ Options:
   --data-dir DIR      where backups of crontab -l and the watch snapshot live
 
 Exit status: 0 done, 1 the API refused or could not be reached (watch --once: alerts still
-waiting; they are sent next time), 2 wrong usage.
+waiting; they are sent next time) or refused the token, 2 wrong usage (watch: no server has
+the --server identifier).
 
 Examples:
   cronbeat crontab scan
@@ -124,10 +128,12 @@ export const crontabCommand: Command = {
       }
       if (action === 'watch') {
         if (!values.server) throw new UsageError('Give the server identifier: cronbeat crontab watch --server IDENTIFIER (see --help).');
+        const baseUrl = baseUrlOption(values.url);
         return await watch({
           server: values.server,
+          url: baseUrl,
           sources: files.length > 0 ? files : machineSources(),
-          api: new ApiClient(baseUrlOption(values.url), apiToken(values.token)),
+          api: new ApiClient(baseUrl, apiToken(values.token)),
           dataDir: prepareDataDir(values['data-dir']),
           intervalMs: positiveInteger(values.interval!, '--interval', 86_400) * 1000,
           once: values.once ?? false,

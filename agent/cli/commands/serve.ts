@@ -19,7 +19,7 @@ Options:
                    appear in /api/notifications)
   --allow-host NAME
                    a further host name the API answers to (repeatable), e.g. the DNS name
-                   your servers use for this machine; other names get 421 (see README,
+                   your servers use for this machine; other names get 421 (see docs/security.md,
                    DNS rebinding)
 
 Stops cleanly on Ctrl-C (SIGINT) or SIGTERM: requests in flight finish, the database closes.

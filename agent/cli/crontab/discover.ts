@@ -52,6 +52,7 @@ export async function discover(options: DiscoverOptions): Promise<number> {
   const monitored = all.filter((job) => !job.unmonitorable).length - jobsToMonitor(crontab.lines).length;
   const unmonitorable = all.filter((job) => job.unmonitorable);
   for (const job of unmonitorable) console.log(`Line ${job.line} left alone: ${job.unmonitorable}.`);
+  for (const line of crontab.lines) if (line.kind === 'invalid') console.log(`Line ${line.line} left alone: ${line.reason.replace(/\.$/, '')}.`);
   if (monitored > 0) console.log(`${monitored} job${monitored === 1 ? '' : 's'} already run${monitored === 1 ? 's' : ''} through cronbeat; left as ${monitored === 1 ? 'it is' : 'they are'}.`);
   if (plans.length === 0) {
     console.log('Nothing to do: no job without a monitor.');

@@ -1,4 +1,4 @@
-import { isFiveFieldCron } from '../../domain/schedule';
+import { checkSchedule, CRON_MACROS } from '../../domain/scheduleCheck';
 
 /**
  * A pure crontab parser. User crontabs (`crontab -l`) have five schedule fields then the
@@ -40,16 +40,7 @@ export type CrontabLine =
   | { kind: 'invalid'; line: number; raw: string; reason: string };
 
 /** Macros as cron defines them, as five fields. @reboot has none: it runs at boot only. */
-export const MACROS: Record<string, string | null> = {
-  '@yearly': '0 0 1 1 *',
-  '@annually': '0 0 1 1 *',
-  '@monthly': '0 0 1 * *',
-  '@weekly': '0 0 * * 0',
-  '@daily': '0 0 * * *',
-  '@midnight': '0 0 * * *',
-  '@hourly': '0 * * * *',
-  '@reboot': null,
-};
+export const MACROS: Record<string, string | null> = { ...CRON_MACROS, '@reboot': null };
 
 const ENV_LINE = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/;
 const FIELDS_LINE = /^(\s*(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+)([\s\S]*)$/;
@@ -109,7 +100,8 @@ function parseJob(raw: string, line: number, format: CrontabFormat, env: EnvInEf
     const [, prefix, ...parts] = fields;
     written = parts.slice(0, 5).join(' ');
     schedule = written;
-    if (!isFiveFieldCron(schedule)) return { kind: 'invalid', line, raw, reason: `schedule "${schedule}" is not a valid cron expression` };
+    const checked = checkSchedule(schedule);
+    if (checked.error !== undefined) return { kind: 'invalid', line, raw, reason: `schedule "${schedule}": ${checked.error}` };
     rest = parts[5];
     restStart = prefix.length;
   }

@@ -38,8 +38,9 @@ export function snapshotJobs(source: string, owner: string | null, lines: Cronta
 
 /**
  * What changed between two snapshots, per crontab and user, in line order. Jobs that are in
- * both (by hash) are unchanged; a removed job and an added one of the same crontab and user
- * pair up as one altered job, so an edited line raises one change, not two.
+ * both (by hash) are unchanged. A removed job and an added one pair up as one altered job only
+ * when they are plausibly the same job edited (see sameJobEdited), so an edited line raises one
+ * change while a line replaced by an unrelated one raises a removal and an addition.
  */
 export function diffSnapshots(before: SnapshotJob[], after: SnapshotJob[]): CrontabChange[] {
   const changes: CrontabChange[] = [];
@@ -47,12 +48,61 @@ export function diffSnapshots(before: SnapshotJob[], after: SnapshotJob[]): Cron
   for (const group of groups) {
     const removed = withoutCommon(before.filter((job) => groupOf(job) === group), after.filter((job) => groupOf(job) === group));
     const added = withoutCommon(after.filter((job) => groupOf(job) === group), before.filter((job) => groupOf(job) === group));
-    const paired = Math.min(removed.length, added.length);
-    for (let i = 0; i < paired; i++) changes.push({ kind: 'altered', user: added[i].user, text: added[i].text, previous: removed[i].text });
-    for (const job of added.slice(paired)) changes.push({ kind: 'added', user: job.user, text: job.text, previous: null });
-    for (const job of removed.slice(paired)) changes.push({ kind: 'removed', user: job.user, text: job.text, previous: null });
+    const pairedWith = new Map<SnapshotJob, SnapshotJob>();
+    const unpaired = new Set(removed);
+    for (const job of added) {
+      const previous = [...unpaired].find((old) => sameJobEdited(old.text, job.text));
+      if (!previous) continue;
+      pairedWith.set(job, previous);
+      unpaired.delete(previous);
+    }
+    for (const job of added) {
+      const previous = pairedWith.get(job);
+      changes.push(previous ? { kind: 'altered', user: job.user, text: job.text, previous: previous.text } : { kind: 'added', user: job.user, text: job.text, previous: null });
+    }
+    for (const job of unpaired) changes.push({ kind: 'removed', user: job.user, text: job.text, previous: null });
   }
   return changes;
+}
+
+/**
+ * Whether two lines of the same crontab and user are plausibly one job edited: the same
+ * command on another schedule, or the same schedule running a similar command (the same
+ * program, or mostly the same words). A changed secret (same masked text) is an edit too.
+ */
+export function sameJobEdited(before: string, after: string): boolean {
+  const old = splitLine(before);
+  const now = splitLine(after);
+  if (old.command === now.command) return true;
+  if (old.schedule !== now.schedule) return false;
+  return programOf(old.command) === programOf(now.command) || wordOverlap(old.command, now.command) >= 0.5;
+}
+
+/** A job's text is its schedule as written (a macro, or five fields) and its command. */
+function splitLine(text: string): { schedule: string; command: string } {
+  const words = text.trim().split(/\s+/);
+  const fields = words[0]?.startsWith('@') ? 1 : 5;
+  return { schedule: words.slice(0, fields).join(' '), command: words.slice(fields).join(' ') };
+}
+
+/** The program a command runs, past variable assignments and `cd … &&`: "/usr/sbin/logrotate" → "logrotate". */
+function programOf(command: string): string {
+  const words = command.split(/\s+/);
+  let index = 0;
+  for (;;) {
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index] ?? '')) index++;
+    else if (words[index] === 'cd' && words[index + 2] === '&&') index += 3;
+    else break;
+  }
+  return (words[index] ?? '').split('/').pop() ?? '';
+}
+
+/** Shared words over all distinct words of the two commands (Jaccard), from 0 to 1. */
+function wordOverlap(a: string, b: string): number {
+  const left = new Set(a.split(/\s+/));
+  const right = new Set(b.split(/\s+/));
+  const shared = [...left].filter((word) => right.has(word)).length;
+  return shared / new Set([...left, ...right]).size;
 }
 
 function groupOf(job: SnapshotJob): string {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError, type ApiClient } from '../../client/api';
+import { UsageError } from '../command';
 import { readCrontab } from './jobs';
 import { diffSnapshots, snapshotJobs, type ChangeKind, type SnapshotJob } from './snapshot';
 import { CrontabReadError, type CrontabSource } from './sources';
@@ -12,6 +13,8 @@ export interface WatchOptions {
   dataDir: string;
   intervalMs: number;
   once: boolean;
+  /** The agent's address, for messages. */
+  url: string;
   log?: (line: string) => void;
 }
 
@@ -50,11 +53,12 @@ export async function watch(options: WatchOptions): Promise<number> {
     stopping = true;
     wake();
   };
+  await checkAtStart(options, log);
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   try {
     for (;;) {
-      snapshotRound(options, stateFile, log);
+      const jobs = snapshotRound(options, stateFile, log);
       const delays = options.once ? ONCE_RETRY_DELAYS_MS : [];
       let left = await deliver(options.api, stateFile, log);
       for (const delay of delays) {
@@ -62,7 +66,11 @@ export async function watch(options: WatchOptions): Promise<number> {
         await new Promise((resolve) => setTimeout(resolve, delay));
         left = await deliver(options.api, stateFile, log);
       }
-      if (options.once) return left === 0 ? 0 : 1;
+      await heartbeat(options, jobs, log);
+      if (options.once) {
+        if (left > 0) log(`not delivered: ${left} alert${left === 1 ? '' : 's'} kept in ${stateFile}; the next run sends ${left === 1 ? 'it' : 'them'}`);
+        return left === 0 ? 0 : 1;
+      }
       if (stopping) return 0;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, options.intervalMs);
@@ -79,8 +87,51 @@ export async function watch(options: WatchOptions): Promise<number> {
   }
 }
 
-/** Takes a snapshot and records what changed. A crontab that cannot be read keeps its old jobs. */
-function snapshotRound(options: WatchOptions, stateFile: string, log: (line: string) => void): void {
+/**
+ * Reports once before watching, so a wrong --server or token fails at start with a clear line
+ * (exit 2 and 1), not at the first change. An agent that cannot be reached is no reason to stop:
+ * alerts wait on disk until it is back.
+ */
+async function checkAtStart(options: WatchOptions, log: (line: string) => void): Promise<void> {
+  try {
+    await options.api.serverHeartbeat({ server_id: options.server, interval_seconds: intervalSeconds(options), jobs: null });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.retryable) {
+      log(`warning: ${error.message}; cannot check --server ${options.server} and the token now; watching anyway, alerts wait on disk until the agent answers`);
+      return;
+    }
+    if (error.status === 404 && !/identifier/.test(error.message)) {
+      log(`warning: the agent at ${options.url} takes no reports (an older version?): cannot check --server ${options.server} now; watching anyway`);
+      return;
+    }
+    if (error.status === 404) {
+      throw new UsageError(`No server has the identifier "${options.server}" at ${options.url}: add it in the dashboard (Servers → Add server) or check --server.`);
+    }
+    if (error.status === 401) {
+      throw new UsageError(`The agent at ${options.url} refused the API token (401): make one with \`cronbeat token create\` and set CRONBEAT_API_TOKEN or pass --token.`, 1);
+    }
+    throw new UsageError(error.message, 1);
+  }
+}
+
+/** The watcher's interval as it reports it; a --once run says how often cron starts it (--interval). */
+function intervalSeconds(options: WatchOptions): number {
+  return Math.round(options.intervalMs / 1000);
+}
+
+/** Tells the agent this watcher is alive, changes or not. Never fatal: a missed report shows as quiet. */
+async function heartbeat(options: WatchOptions, jobs: number, log: (line: string) => void): Promise<void> {
+  try {
+    await options.api.serverHeartbeat({ server_id: options.server, interval_seconds: intervalSeconds(options), jobs });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    log(`warning: report not sent: ${error.message}`);
+  }
+}
+
+/** Takes a snapshot and records what changed; returns how many jobs it saw. A crontab that cannot be read keeps its old jobs. */
+function snapshotRound(options: WatchOptions, stateFile: string, log: (line: string) => void): number {
   const previous = loadState(stateFile);
   const jobs: SnapshotJob[] = [];
   for (const source of options.sources) {
@@ -97,16 +148,25 @@ function snapshotRound(options: WatchOptions, stateFile: string, log: (line: str
     saveState(stateFile, { version: 1, server: options.server, jobs, pending: [] });
     const users = new Set(jobs.map((job) => job.user)).size;
     log(`watching ${jobs.length} cron job${jobs.length === 1 ? '' : 's'} of ${users} user${users === 1 ? '' : 's'} on ${options.server}; changes from now on are alerted`);
-    return;
+    return jobs.length;
   }
   const alerts = diffSnapshots(previous.jobs, jobs).map(
     (change): PendingAlert => ({ username: change.user, server_id: options.server, command: change.text, change: change.kind, previous_command: change.previous }),
   );
-  for (const alert of alerts) log(`${alert.change} for ${alert.username}: ${alert.command}`);
+  for (const alert of alerts) log(`found: ${describe(alert)}`);
   saveState(stateFile, { ...previous, jobs, pending: [...previous.pending, ...alerts] });
+  return jobs.length;
 }
 
-/** Posts pending alerts in order; returns how many are left. Throws ApiError when the API refuses one. */
+function describe(alert: PendingAlert): string {
+  const was = alert.previous_command ? ` (was: ${alert.previous_command})` : '';
+  return `${alert.change} for ${alert.username}: ${alert.command}${was}`;
+}
+
+/**
+ * Posts pending alerts in order, saying of each whether it was delivered or waits; returns how
+ * many are left. Throws ApiError when the API refuses one.
+ */
 async function deliver(api: ApiClient, stateFile: string, log: (line: string) => void): Promise<number> {
   const state = loadState(stateFile)!;
   while (state.pending.length > 0) {
@@ -114,12 +174,14 @@ async function deliver(api: ApiClient, stateFile: string, log: (line: string) =>
       await api.alertServer({ ...state.pending[0] });
     } catch (error) {
       if (error instanceof ApiError && error.retryable) {
-        log(`${state.pending.length} alert${state.pending.length === 1 ? '' : 's'} waiting: ${error.message}; will retry`);
-        return state.pending.length;
+        const count = state.pending.length;
+        log(`${count} alert${count === 1 ? '' : 's'} waiting, not delivered: ${error.message}; will retry`);
+        for (const alert of state.pending) log(`  waiting: ${describe(alert)}`);
+        return count;
       }
       throw error;
     }
-    state.pending.shift();
+    log(`delivered: ${describe(state.pending.shift()!)}`);
     saveState(stateFile, state);
   }
   return 0;

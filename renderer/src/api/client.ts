@@ -1,4 +1,5 @@
 /** A small fetch wrapper: Bearer auth, JSON, and the API's Laravel-style errors as ApiError. */
+import { agentAnswered, agentUnreachable } from '../lib/reachability';
 
 export interface Credentials {
   /** Origin of the agent, "" for the page's own origin. */
@@ -66,8 +67,10 @@ export async function request<T>(
     });
   } catch (error) {
     if (signal?.aborted) throw error;
+    agentUnreachable();
     throw new ApiError('Cannot reach the Cronbeat agent. Is it running?', 0);
   }
+  agentAnswered();
   if (!response.ok) {
     const error = await errorFrom(response);
     if (error instanceof UnauthenticatedError && credentials) onUnauthenticated();

@@ -21,6 +21,12 @@ export interface NewCertificate {
   warn_days?: number;
 }
 
+/** How the agent's machine runs the cronbeat CLI (GET /api/cli). */
+export interface CliCommand {
+  command: string;
+  on_path: boolean;
+}
+
 export interface SessionInfo {
   token: string;
 }
@@ -51,6 +57,8 @@ export function createApi(credentials: Credentials) {
 
     notifications: (page: number, perPage: number, signal?: AbortSignal) =>
       get<Page<AppNotification>>(`/api/notifications?page=${page}&per_page=${perPage}`, signal),
+
+    cli: (signal?: AbortSignal) => get<CliCommand>('/api/cli', signal),
 
     signOut: () => send<void>('DELETE', '/api/session'),
     agent: (signal?: AbortSignal) => get<AgentReach>('/api/agent', signal),

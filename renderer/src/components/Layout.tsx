@@ -2,6 +2,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { useApp } from '../lib/app-context';
 import { useResource } from '../lib/use-resource';
 import { monitorStatus } from './StatusBadge';
+import { AgentDownBanner, useAgentDown } from './AgentDown';
 
 const sections = [
   { path: '/', label: 'Overview' },
@@ -23,6 +24,7 @@ export function Layout(props: { path: string; search: string; children: ReactNod
   const mainRef = useRef<HTMLElement>(null);
   const location = `${props.path}?${props.search}`;
   const firstLocation = useRef(location);
+  const agentDown = useAgentDown();
 
   // A new screen starts at its top, and keyboard and screen-reader users land in it rather than
   // staying on the link they followed (unless the screen focused a field of its own).
@@ -68,7 +70,8 @@ export function Layout(props: { path: string; search: string; children: ReactNod
           )}
         </div>
       </header>
-      <main id="main" tabIndex={-1} className="content" ref={mainRef}>
+      <AgentDownBanner />
+      <main id="main" tabIndex={-1} className={agentDown ? 'content content-stale' : 'content'} ref={mainRef} aria-busy={agentDown || undefined}>
         {props.children}
       </main>
     </div>

@@ -59,3 +59,13 @@ export function formatMinutes(minutes: number): string {
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
+
+const sentenceDate = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+const sentenceDateWithYear = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+
+/** A moment inside a sentence, in the viewer's zone: "23:32 today", "Sun 22 Nov, 23:32", "3 Feb 2025, 10:00". */
+export function formatInSentence(ms: number, now = new Date()): string {
+  const date = new Date(ms);
+  if (isSameDay(date, now)) return `${localTimeOnly.format(date)} today`;
+  return (date.getFullYear() === now.getFullYear() ? sentenceDate : sentenceDateWithYear).format(date);
+}

@@ -1,4 +1,5 @@
 import type { Credentials } from '../api/client';
+import { agentAnswered, agentUnreachable } from './reachability';
 
 /** What the agent pushes on GET /api/events (see agent/api/routes/events.ts). */
 export interface LiveEvent {
@@ -101,6 +102,7 @@ export class LiveFeed {
         signal: this.controller.signal,
         cache: 'no-store',
       });
+      agentAnswered();
       if (!response.ok || !response.body) throw new Error(`events answered ${response.status}`);
       const wasDown = this.state !== 'live' && this.state !== 'connecting';
       this.setState('live');
@@ -121,8 +123,10 @@ export class LiveFeed {
           }
         }
       }
-    } catch {
-      // Refused, aborted or cut: fall through to reconnect (unless stopped).
+    } catch (error) {
+      // Refused, aborted or cut: fall through to reconnect (unless stopped). A fetch that
+      // cannot connect (TypeError) means the agent is gone: the screens say their data is stale.
+      if (error instanceof TypeError && !this.stopped) agentUnreachable();
     }
     if (this.stopped || generation !== this.generation) return;
     this.setState('polling');

@@ -1,17 +1,14 @@
 import cronstrue from 'cronstrue';
 import { CronExpressionParser } from 'cron-parser';
-
-/** Five whitespace-separated fields, as the API requires (cron-parser alone also takes six). */
-export function hasFiveFields(schedule: string): boolean {
-  return schedule.trim().split(/\s+/).length === 5;
-}
+import { checkSchedule } from '../../../agent/domain/scheduleCheck';
 
 /**
  * "At 02:00, every day, Europe/Paris". Returns null when the expression cannot be described
  * (the caller then shows the raw expression).
  */
-export function scheduleInWords(schedule: string, timezone?: string): string | null {
-  if (!hasFiveFields(schedule)) return null;
+export function scheduleInWords(input: string, timezone?: string): string | null {
+  const { schedule } = checkSchedule(input);
+  if (schedule === undefined) return null;
   try {
     let words = cronstrue.toString(schedule, { use24HourTimeFormat: true, throwExceptionOnParseError: true });
     const [minute, hour, dayOfMonth, month, dayOfWeek] = schedule.trim().split(/\s+/);
@@ -28,11 +25,11 @@ export function scheduleInWords(schedule: string, timezone?: string): string | n
  * The next `count` runs of `schedule` in `timezone` after `from`, or an error message when the
  * expression or the zone is not valid.
  */
-export function nextRuns(schedule: string, timezone: string, count: number, from: Date): Date[] | { error: string } {
-  if (!schedule.trim()) return { error: 'Enter a cron expression, e.g. 0 2 * * *' };
-  if (!hasFiveFields(schedule)) return { error: 'A schedule has five fields: minute, hour, day of month, month, day of week.' };
+export function nextRuns(input: string, timezone: string, count: number, from: Date): Date[] | { error: string } {
+  const { schedule, error } = checkSchedule(input);
+  if (schedule === undefined) return { error };
   try {
-    const expression = CronExpressionParser.parse(schedule.trim(), { currentDate: from, tz: timezone });
+    const expression = CronExpressionParser.parse(schedule, { currentDate: from, tz: timezone });
     return Array.from({ length: count }, () => expression.next().toDate());
   } catch (error) {
     return { error: error instanceof Error ? error.message : 'This is not a valid cron expression.' };

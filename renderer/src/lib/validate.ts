@@ -1,4 +1,6 @@
-import { hasFiveFields, nextRuns, timeZones } from './schedule';
+import { checkSchedule } from '../../../agent/domain/scheduleCheck';
+import { timeZones } from './schedule';
+import { resolveZone, searchZones } from './zoneSearch';
 
 /** Client-side checks that mirror the API's rules, so the form can answer while the user types. */
 
@@ -8,25 +10,24 @@ export function validateName(name: string): string | undefined {
   return undefined;
 }
 
-let knownZones: Set<string> | null = null;
+let knownZones: string[] | null = null;
 
-export function validateTimezone(zone: string): string | undefined {
-  if (!zone.trim()) return 'Pick a time zone.';
-  knownZones ??= new Set(timeZones());
-  if (knownZones.has(zone)) return undefined;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return undefined;
-  } catch {
-    return 'Not a time zone this system knows (e.g. Europe/Paris).';
-  }
+/** Every zone this browser lists, read once. */
+export function zoneList(): string[] {
+  return (knownZones ??= timeZones());
 }
 
-export function validateSchedule(schedule: string, zone: string): string | undefined {
-  if (!schedule.trim()) return 'Enter a cron expression, e.g. 0 2 * * *';
-  if (!hasFiveFields(schedule)) return 'A schedule has five fields: minute, hour, day of month, month, day of week.';
-  const runs = nextRuns(schedule, validateTimezone(zone) ? 'UTC' : zone, 1, new Date());
-  return 'error' in runs ? runs.error : undefined;
+/** A zone name, or a place that names one zone ("Paris", "new york"); see lib/zoneSearch.ts. */
+export function validateTimezone(zone: string): string | undefined {
+  if (!zone.trim()) return 'Pick a time zone.';
+  if (resolveZone(zone, zoneList())) return undefined;
+  if (searchZones(zone, zoneList()).length > 0) return 'Several time zones match: pick one below.';
+  return 'Not a time zone this system knows: type a city (Paris, New York) or a zone (Europe/Paris).';
+}
+
+/** The API's own check (agent/domain/scheduleCheck.ts), so the form and the API never disagree. */
+export function validateSchedule(schedule: string): string | undefined {
+  return checkSchedule(schedule).error;
 }
 
 export function validateDuration(duration: string): string | undefined {

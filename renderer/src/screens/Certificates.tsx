@@ -9,11 +9,17 @@ import { AddCertificate } from './AddCertificate';
 import { Time } from '../components/Time';
 import { useApp } from '../lib/app-context';
 import { useResource } from '../lib/use-resource';
+import './Certificates.css';
 
 /** Whole days until expiry (negative once expired), or null when unknown. */
 export function daysLeft(expiresAt: string | null, now = Date.now()): number | null {
   if (!expiresAt) return null;
   return Math.floor((new Date(expiresAt).getTime() - now) / 86_400_000);
+}
+
+/** "example.com", or "example.com:8443" when the port is not 443: two ports are two certificates. */
+export function certificateLabel(certificate: { hostname: string; port: number }): string {
+  return certificate.port === 443 ? certificate.hostname : `${certificate.hostname}:${certificate.port}`;
 }
 
 function DaysLeft(props: { certificate: Certificate }) {
@@ -66,7 +72,7 @@ export function CertificatesScreen() {
           <EmptyState title="No certificates watched">Add a hostname to be told before its TLS certificate expires or breaks.</EmptyState>
         ) : (
           <div className="table-wrap">
-            <table className="table">
+            <table className="table certificates-table">
               <thead>
                 <tr>
                   <th scope="col">Status</th>
@@ -91,10 +97,7 @@ export function CertificatesScreen() {
                         <StatusBadge status={c.status} />
                       </td>
                       <td className="cell-name">
-                        <span className="code">
-                          {c.hostname}
-                          {c.port === 443 ? '' : `:${c.port}`}
-                        </span>
+                        <span className="code">{certificateLabel(c)}</span>
                         {c.last_error ? <div className="cell-sub text-bad">{c.last_error}</div> : null}
                       </td>
                       <td className="numeric">
@@ -108,6 +111,7 @@ export function CertificatesScreen() {
                         <Time value={c.last_checked_at} relative past empty="Not yet" />
                       </td>
                       <td className="cell-actions">
+                        <div className="row-actions">
                         <button type="button" className="button button-small" disabled={checking === c.id} onClick={() => checkNow(c.id)}>
                           {checking === c.id ? 'Checking…' : 'Check now'}
                         </button>
@@ -119,6 +123,7 @@ export function CertificatesScreen() {
                         >
                           Delete
                         </button>
+                        </div>
                       </td>
                     </tr>
                   ))}

@@ -12,6 +12,7 @@ import { navigate } from '../lib/router';
 import { scheduleInWords } from '../lib/schedule';
 import { useResource } from '../lib/use-resource';
 import { RunHistory } from './RunHistory';
+import { TextWithTimes } from '../components/TextWithTimes';
 
 const defaultAgentUrl = 'http://127.0.0.1:8787';
 
@@ -20,12 +21,16 @@ export function pulseUrlOf(monitor: Monitor, origin: string): string {
   return monitor.pulse_url ?? `${origin}/api/pulse/${monitor.token}`;
 }
 
-/** Ready-to-paste lines: the wrapper (exit code and output sent for you) and a bare curl. */
-export function commandLines(pulseUrl: string, token: string): { run: string; curl: string } {
+/**
+ * Ready-to-paste lines: the wrapper (exit code and output sent for you) and a bare curl.
+ * `cronbeat` is how the agent's machine runs the CLI (GET /api/cli): absolute paths when
+ * `cronbeat` is not on its PATH, so the line works as copied there.
+ */
+export function commandLines(pulseUrl: string, token: string, cronbeat = 'cronbeat'): { run: string; curl: string } {
   const origin = new URL(pulseUrl).origin;
   const urlOption = origin === defaultAgentUrl ? '' : ` --url ${origin}`;
   return {
-    run: `cronbeat run ${token}${urlOption} -- /path/to/your/job.sh`,
+    run: `${cronbeat} run ${token}${urlOption} -- /path/to/your/job.sh`,
     curl: `curl -fsS -m 10 --retry 3 ${pulseUrl}`,
   };
 }
@@ -33,6 +38,7 @@ export function commandLines(pulseUrl: string, token: string): { run: string; cu
 export function MonitorDetailScreen(props: { id: number }) {
   const { api } = useApp();
   const monitor = useResource((signal) => api.monitor(props.id, signal), `monitor-${props.id}`, ['monitor.changed']);
+  const cli = useResource((signal) => api.cli(signal), 'cli', []);
   const [confirming, setConfirming] = useState(false);
 
   if (monitor.loading) return <Loading label="Loading monitor…" />;
@@ -55,7 +61,7 @@ export function MonitorDetailScreen(props: { id: number }) {
   const m = monitor.data;
   const status = monitorStatus(m);
   const pulseUrl = pulseUrlOf(m, window.location.origin);
-  const lines = commandLines(pulseUrl, m.token);
+  const lines = commandLines(pulseUrl, m.token, cli.data?.command);
   return (
     <>
       <PageHeader
@@ -74,7 +80,7 @@ export function MonitorDetailScreen(props: { id: number }) {
           <StatusBadge status={status} />
           <span data-testid="monitor-status-text">
             {status === 'failed'
-              ? m.alert_reason || 'No pulse in time.'
+              ? <TextWithTimes text={m.alert_reason} fallback="No pulse in time." />
               : status === 'running'
                 ? 'A run has started and not finished yet.'
                 : 'Pulses are arriving on time.'}
@@ -120,6 +126,12 @@ export function MonitorDetailScreen(props: { id: number }) {
         </p>
         <CopyField label="Pulse URL" value={pulseUrl} />
         <CopyField label="cronbeat run" value={lines.run} />
+        {cli.data && !cli.data.on_path ? (
+          <p className="muted" data-testid="cli-path-hint">
+            <code>cronbeat</code> is not on this machine’s PATH, so the line names it by its full path. To type plain{' '}
+            <code>cronbeat</code>, or to use it on a server, see <em>Getting cronbeat</em> in docs/cli.md.
+          </p>
+        ) : null}
         <CopyField label="curl" value={lines.curl} />
       </section>
 

@@ -1,11 +1,14 @@
-import { useMemo, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { describedBy, Field } from '../components/Field';
 import { PageHeader } from '../components/Layout';
 import { useApp } from '../lib/app-context';
+import { utcTitle } from '../lib/format';
 import { useApiForm } from '../lib/use-api-form';
 import { navigate } from '../lib/router';
-import { formatInZone, nextRuns, scheduleInWords, timeZones, viewerZone } from '../lib/schedule';
-import { validateDuration, validateName, validateSchedule, validateTimezone } from '../lib/validate';
+import { formatInZone, nextRuns, scheduleInWords, viewerZone } from '../lib/schedule';
+import { ZoneField } from '../components/ZoneField';
+import { resolveZone } from '../lib/zoneSearch';
+import { validateDuration, validateName, validateSchedule, validateTimezone, zoneList } from '../lib/validate';
 
 type FieldName = 'name' | 'timezone' | 'schedule' | 'duration';
 
@@ -18,27 +21,28 @@ const examples = [
 
 export function MonitorNewScreen() {
   const { api } = useApp();
-  const zones = useMemo(timeZones, []);
   const { values, set, shown, clientErrors, formError, busy, submit } = useApiForm<FieldName>({
     idPrefix: 'monitor',
     initial: { name: '', timezone: viewerZone(), schedule: '0 2 * * *', duration: '30' },
     validate: (v) => ({
       name: validateName(v.name),
       timezone: validateTimezone(v.timezone),
-      schedule: validateSchedule(v.schedule, v.timezone),
+      schedule: validateSchedule(v.schedule),
       duration: validateDuration(v.duration),
     }),
   });
 
-  const runs = clientErrors.timezone ? null : nextRuns(values.schedule, values.timezone, 5, new Date());
+  // "Paris" as typed is Europe/Paris: the preview and the API get the zone name.
+  const zone = resolveZone(values.timezone, zoneList()) ?? values.timezone;
+  const runs = clientErrors.timezone ? null : nextRuns(values.schedule, zone, 5, new Date());
   const words = scheduleInWords(values.schedule);
 
   const onSubmit = (event: FormEvent) =>
     submit(event, async (v) => {
       const monitor = await api.createMonitor({
         name: v.name.trim(),
-        timezone: v.timezone,
-        schedule: v.schedule.trim().replace(/\s+/g, ' '),
+        timezone: resolveZone(v.timezone, zoneList()) ?? v.timezone,
+        schedule: v.schedule.trim(),
         duration: Number(v.duration),
       });
       navigate(`/monitors/${monitor.id}`);
@@ -70,7 +74,7 @@ export function MonitorNewScreen() {
             id="monitor-schedule"
             label="Schedule (cron)"
             error={shown('schedule')}
-            hint={words ? `${words}.` : 'minute hour day-of-month month day-of-week'}
+            hint={words ? `${words}.` : 'minute hour day-of-month month day-of-week, or @daily, @hourly…'}
           >
             <input
               id="monitor-schedule"
@@ -83,24 +87,7 @@ export function MonitorNewScreen() {
               aria-describedby={describedBy('monitor-schedule', true, shown('schedule'))}
             />
           </Field>
-          <Field id="monitor-timezone" label="Time zone" error={shown('timezone')} hint="Type to search, e.g. Paris">
-            <input
-              id="monitor-timezone"
-              list="monitor-timezones"
-              value={values.timezone}
-              onChange={(e) => set('timezone', e.target.value)}
-              onFocus={(e) => e.currentTarget.select()}
-              spellCheck={false}
-              autoComplete="off"
-              aria-invalid={Boolean(shown('timezone'))}
-              aria-describedby={describedBy('monitor-timezone', true, shown('timezone'))}
-            />
-            <datalist id="monitor-timezones">
-              {zones.map((zone) => (
-                <option key={zone} value={zone} />
-              ))}
-            </datalist>
-          </Field>
+          <ZoneField id="monitor-timezone" value={values.timezone} error={shown('timezone')} onChange={(value) => set('timezone', value)} />
         </div>
         <div className="chips" aria-label="Common schedules">
           {examples.map((example) => (
@@ -115,8 +102,10 @@ export function MonitorNewScreen() {
             <ol>
               {runs.map((run) => (
                 <li key={run.getTime()}>
-                  <span>{formatInZone(run, values.timezone)}</span>
-                  <span className="muted"> ({values.timezone})</span>
+                  <time dateTime={run.toISOString()} title={utcTitle(run.toISOString())}>
+                    {formatInZone(run, zone)}
+                  </time>
+                  <span className="muted"> ({zone})</span>
                 </li>
               ))}
             </ol>

@@ -9,6 +9,7 @@ import { useApp } from '../lib/app-context';
 import { navigate } from '../lib/router';
 import { scheduleInWords } from '../lib/schedule';
 import { useResource } from '../lib/use-resource';
+import { TextWithTimes } from '../components/TextWithTimes';
 
 const statusFilters: { value: '' | DisplayStatus; label: string }[] = [
   { value: '', label: 'All statuses' },
@@ -156,7 +157,7 @@ function MonitorTable(props: { monitors: Monitor[] }) {
                 <a href={`#/monitors/${monitor.id}`} onClick={(e) => e.stopPropagation()}>
                   {monitor.name}
                 </a>
-                {monitor.is_alerted ? <div className="cell-sub text-bad">{monitor.alert_reason}</div> : null}
+                {monitor.is_alerted ? <div className="cell-sub text-bad"><TextWithTimes text={monitor.alert_reason} /></div> : null}
               </td>
               <td>
                 <div>{scheduleInWords(monitor.schedule, monitor.timezone) ?? monitor.schedule}</div>

@@ -7,6 +7,8 @@ import { Time } from '../components/Time';
 import { useApp } from '../lib/app-context';
 import { navigate } from '../lib/router';
 import { useResource } from '../lib/use-resource';
+import './Notifications.css';
+import { TextWithTimes } from '../components/TextWithTimes';
 
 const PER_PAGE = 20;
 
@@ -18,6 +20,23 @@ export function notificationTone(notification: AppNotification): 'good' | 'warn'
   if (goodStatuses.has(status)) return 'good';
   if (warnStatuses.has(status)) return 'warn';
   return 'bad';
+}
+
+const statusWords: Record<string, string> = {
+  failed: 'Failed',
+  recovered: 'Recovered',
+  valid: 'Valid',
+  expiring: 'Expiring',
+  expired: 'Expired',
+  invalid: 'Invalid',
+  unreachable: 'Unreachable',
+};
+
+/** The word that says what happened, so colour is never the only sign ("Failed", "Recovered"). */
+export function notificationWord(notification: AppNotification): string | null {
+  // A server alert's status is always "altered" (the spec's); its title says added, removed or altered.
+  if (notification.data.type === 'server') return null;
+  return statusWords[notification.data.status] ?? null;
 }
 
 /** The dashboard page a notification is about, or null when it has none. */
@@ -36,10 +55,13 @@ export function NotificationList(props: { notifications: AppNotification[] }) {
         const href = notificationHref(n);
         return (
           <li key={n.id} className={`notification${n.read_at ? '' : ' notification-unread'}`} data-testid="notification">
-            <KindIcon kind={n.data.type} tone={notificationTone(n)} />
+            <KindIcon kind={n.data.type} tone={notificationTone(n)} status={n.data.status} />
             <div className="notification-body">
-              <div className="notification-title">{href ? <a href={href}>{n.data.title}</a> : n.data.title}</div>
-              <div className="notification-description">{n.data.description}</div>
+              <div className="notification-title">
+                {notificationWord(n) ? <span className={`status-word status-word-${notificationTone(n)}`}>{notificationWord(n)}</span> : null}
+                {href ? <a href={href}>{n.data.title}</a> : n.data.title}
+              </div>
+              <div className="notification-description"><TextWithTimes text={n.data.description} /></div>
             </div>
             <div className="notification-time">
               <Time value={n.created_at} relative past />

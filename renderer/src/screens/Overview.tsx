@@ -6,8 +6,10 @@ import { monitorStatus } from '../components/StatusBadge';
 import { useApp } from '../lib/app-context';
 import { plural } from '../lib/format';
 import { useResource } from '../lib/use-resource';
-import { daysLeft } from './Certificates';
+import { StatusBadge } from '../components/StatusBadge';
+import { certificateLabel, daysLeft } from './Certificates';
 import { NotificationList } from './Notifications';
+import { TextWithTimes } from '../components/TextWithTimes';
 
 function Tile(props: { href: string; count: number | string; label: string; tone?: 'good' | 'bad' | 'warn' | 'busy'; testId?: string }) {
   return (
@@ -30,6 +32,14 @@ function Panel(props: { title: string; href: string; linkLabel: string; children
   );
 }
 
+/** Days left in the certificate list's colours: red once expired, amber while expiring. */
+function CertificateDays(props: { days: number | null }) {
+  const { days } = props;
+  if (days === null) return null;
+  if (days < 0) return <span className="text-bad">expired {plural(-days, 'day')} ago</span>;
+  return <span className="text-warn">expires in {plural(days, 'day')}</span>;
+}
+
 export function OverviewScreen() {
   const { api } = useApp();
   const monitors = useResource((s) => api.monitors(s), 'overview-monitors', ['monitor.changed']);
@@ -43,6 +53,7 @@ export function OverviewScreen() {
     if (status in counts) counts[status as keyof typeof counts]++;
   }
   const failed = (monitors.data ?? []).filter((m) => monitorStatus(m) === 'failed').sort((a, b) => a.name.localeCompare(b.name));
+  const quietServers = (servers.data ?? []).filter((server) => server.quiet).length;
   const certificatesMissing = certificates.error instanceof ApiError && certificates.error.status === 404;
   const soon = (certificates.data ?? []).filter((c) => {
     const days = daysLeft(c.expires_at);
@@ -71,7 +82,7 @@ export function OverviewScreen() {
                 {failed.slice(0, 5).map((m) => (
                   <li key={m.id}>
                     <a href={`#/monitors/${m.id}`}>{m.name}</a>
-                    <span className="muted"> · {m.alert_reason || 'No pulse in time'}</span>
+                    <span className="muted"> · <TextWithTimes text={m.alert_reason} fallback="No pulse in time" /></span>
                   </li>
                 ))}
                 {failed.length > 5 ? (
@@ -90,9 +101,14 @@ export function OverviewScreen() {
             <Loading />
           ) : !servers.data ? (
             <ErrorState error={servers.error!} onRetry={servers.reload} />
+          ) : servers.data.length === 0 ? (
+            <EmptyState title="No servers yet" action={<a className="button button-primary" href="#/servers/new">Add server</a>}>
+              <code>cronbeat crontab watch</code> on a server reports its changed cron lines here.
+            </EmptyState>
           ) : (
             <div className="tiles">
               <Tile href="#/servers" count={servers.data.length} label={servers.data.length === 1 ? 'Server' : 'Servers'} />
+              {quietServers ? <Tile href="#/servers" count={quietServers} label="Quiet (no report)" tone="warn" testId="tile-quiet" /> : null}
             </div>
           )}
         </Panel>
@@ -103,18 +119,21 @@ export function OverviewScreen() {
             <p className="muted">Not available in this agent.</p>
           ) : !certificates.data ? (
             <ErrorState error={certificates.error!} onRetry={certificates.reload} />
+          ) : certificates.data.length === 0 ? (
+            <EmptyState title="No certificates watched" action={<a className="button button-primary" href="#/certificates">Add certificate</a>}>
+              Be told before a TLS certificate expires or breaks.
+            </EmptyState>
           ) : soon.length === 0 ? (
-            <p className="muted">{certificates.data.length ? `All ${plural(certificates.data.length, 'certificate')} fine.` : 'None watched yet.'}</p>
+            <p className="muted">All {plural(certificates.data.length, 'certificate')} fine.</p>
           ) : (
-            <ul className="plain-list">
+            <ul className="plain-list" aria-label="Certificates needing attention">
               {soon.map((c) => (
-                <li key={c.id}>
+                <li key={c.id} data-testid="overview-certificate">
+                  <StatusBadge status={c.status} />{' '}
                   <a href="#/certificates" className="code">
-                    {c.hostname}
+                    {certificateLabel(c)}
                   </a>{' '}
-                  <span className="text-warn">
-                    {c.status !== 'valid' ? c.status : `expires in ${plural(daysLeft(c.expires_at) ?? 0, 'day')}`}
-                  </span>
+                  <CertificateDays days={daysLeft(c.expires_at)} />
                 </li>
               ))}
             </ul>

@@ -1,5 +1,6 @@
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
+import { LastReport } from '../components/LastReport';
 import { Time } from '../components/Time';
 import { useApp } from '../lib/app-context';
 import { navigate } from '../lib/router';
@@ -26,6 +27,12 @@ export function ServersScreen() {
     body = (
       <>
         <StaleBanner error={servers.error} onRetry={servers.reload} />
+        {servers.data.some((server) => server.quiet) ? (
+          <div className="banner banner-warning" role="status" data-testid="quiet-servers">
+            {servers.data.filter((server) => server.quiet).map((server) => server.name).join(', ')}: no report from{' '}
+            <code>cronbeat crontab watch</code> lately. Check that it still runs there and can reach Cronbeat.
+          </div>
+        ) : null}
         <div className="table-wrap">
           <table className="table table-clickable">
             <thead>
@@ -33,6 +40,7 @@ export function ServersScreen() {
                 <th scope="col">Name</th>
                 <th scope="col">Identifier</th>
                 <th scope="col">IP address</th>
+                <th scope="col">Last report</th>
                 <th scope="col">Added</th>
               </tr>
             </thead>
@@ -48,6 +56,9 @@ export function ServersScreen() {
                     </td>
                     <td className="code">{server.identifier}</td>
                     <td className="code">{server.ip_address}</td>
+                    <td>
+                      <LastReport server={server} />
+                    </td>
                     <td>
                       <Time value={server.created_at} />
                     </td>

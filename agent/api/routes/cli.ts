@@ -1,0 +1,13 @@
+import Router from '@koa/router';
+import { cliCommandFor, cliFactsOfThisProcess } from '../cliCommand';
+import type { ApiDeps, AuthedRouter } from '../deps';
+
+/** How this machine runs the `cronbeat` CLI (see cliCommand.ts); the dashboard builds its lines from it. */
+export function cliRoutes({ requireToken, cli }: ApiDeps): AuthedRouter {
+  const answer = cli ?? cliCommandFor(cliFactsOfThisProcess());
+  const router: AuthedRouter = new Router();
+  router.get('/api/cli', requireToken, (ctx) => {
+    ctx.body = answer;
+  });
+  return router;
+}

@@ -1,0 +1,27 @@
+import Router from '@koa/router';
+import type { ApiDeps, AuthedRouter } from '../deps';
+import { readJsonBody } from '../body';
+import { HttpError } from '../errors';
+import { presentServer, presentServerReport } from '../present';
+import { serverHeartbeatInput } from '../schemas';
+import { validate } from '../validate';
+
+/*
+ * POST /api/servers/heartbeat: `cronbeat crontab watch` reports with every snapshot, changed or
+ * not, so a watcher that died shows as quiet in the servers list. At start it is also how the
+ * watcher checks its token (401) and its server identifier (404) before watching anything.
+ */
+export function serverReportRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
+  const router: AuthedRouter = new Router();
+  router.post('/api/servers/heartbeat', requireToken, async (ctx) => {
+    const input = validate(serverHeartbeatInput, await readJsonBody(ctx));
+    const { companyId } = ctx.state;
+    const server = store.servers.findByIdentifier(companyId, input.server_id);
+    if (!server) throw new HttpError(404, `No server has the identifier "${input.server_id}".`);
+    const now = clock();
+    const report = store.serverReports.record({ serverId: server.id, now, intervalSeconds: input.interval_seconds, jobs: input.jobs });
+    events.emit({ type: 'server.changed', companyId, serverId: server.id });
+    ctx.body = { ...presentServer(server), ...presentServerReport(report, now) };
+  });
+  return router;
+}

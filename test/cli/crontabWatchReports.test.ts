@@ -1,0 +1,109 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { closedPort, runCli, tempFolder } from '../helpers/cli';
+
+vi.setConfig({ testTimeout: 30_000 });
+
+let agent: TestAgent;
+beforeAll(async () => {
+  agent = await startTestAgent();
+  await agent.api('/api/servers', { method: 'POST', json: { name: 'web', ip_address: '10.0.0.7', identifier: 'web-7' } });
+});
+afterAll(() => agent.stop());
+
+function crontabFolder(text: string) {
+  const folder = tempFolder();
+  const file = join(folder, 'crontab');
+  writeFileSync(file, text);
+  return { folder, file };
+}
+
+describe('cronbeat crontab watch checks what it was given at start', () => {
+  it('fails with exit 2 and one line for a server identifier the agent does not know, watching nothing', async () => {
+    const { folder, file } = crontabFolder('0 1 * * * /a.sh\n');
+    const result = await runCli(['crontab', 'watch', '--server', 'no-such', '--once', '--file', file], {
+      env: { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder },
+    });
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`cronbeat: No server has the identifier "no-such" at ${agent.url}: add it in the dashboard (Servers → Add server) or check --server.\n`);
+  });
+
+  it('fails with exit 1 and one line for a token the agent refuses', async () => {
+    const { folder, file } = crontabFolder('0 1 * * * /a.sh\n');
+    const result = await runCli(['crontab', 'watch', '--server', 'web-7', '--once', '--file', file], {
+      env: { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: 'not-a-token', CRONBEAT_DATA_DIR: folder },
+    });
+    expect(result.status).toBe(1);
+    expect(result.stdout).not.toMatch(/watching/);
+    expect(result.stderr).toMatch(/^cronbeat: The agent at http:\/\/127\.0\.0\.1:\d+ refused the API token \(401\)/);
+  });
+
+  it('watches anyway when the agent cannot be reached, saying it could not check', async () => {
+    const { folder, file } = crontabFolder('0 1 * * * /a.sh\n');
+    const result = await runCli(['crontab', 'watch', '--server', 'web-7', '--once', '--file', file], {
+      env: { CRONBEAT_URL: `http://127.0.0.1:${await closedPort()}`, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder },
+    });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/warning: cannot reach .*; cannot check --server web-7 and the token now/);
+    expect(result.stdout).toMatch(/watching 1 cron job/);
+  });
+});
+
+describe('cronbeat crontab watch says what was delivered and what waits', () => {
+  it('prints "waiting, not delivered" while the agent is down, then "delivered" once it is back', async () => {
+    const { folder, file } = crontabFolder('0 1 * * * /a.sh\n');
+    const down = { CRONBEAT_URL: `http://127.0.0.1:${await closedPort()}`, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
+    const watchOnce = (env: Record<string, string>) => runCli(['crontab', 'watch', '--server', 'web-7', '--once', '--file', file], { env });
+    expect((await watchOnce(down)).status).toBe(0);
+    writeFileSync(file, '0 1 * * * /a.sh\n0 2 * * * /b.sh\n');
+    const failed = await watchOnce(down);
+    expect(failed.status).toBe(1);
+    expect(failed.stdout).toMatch(/found: added for \S+: 0 2 \* \* \* \/b\.sh/);
+    expect(failed.stdout).toMatch(/1 alert waiting, not delivered: cannot reach/);
+    expect(failed.stdout).toMatch(/ {2}waiting: added for \S+: 0 2 \* \* \* \/b\.sh/);
+    expect(failed.stdout).toMatch(/not delivered: 1 alert kept in .*crontab-watch-web-7\.json; the next run sends it/);
+    expect(failed.stdout).not.toMatch(/delivered: added/);
+    const back = await watchOnce({ ...down, CRONBEAT_URL: agent.url });
+    expect(back.status).toBe(0);
+    expect(back.stdout).toMatch(/delivered: added for \S+: 0 2 \* \* \* \/b\.sh/);
+  });
+
+  it('alerts a line replaced by an unrelated one as a removal and an addition', async () => {
+    const { folder, file } = crontabFolder('@daily /usr/sbin/logrotate /etc/logrotate.conf\n');
+    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
+    const watchOnce = () => runCli(['crontab', 'watch', '--server', 'web-7', '--once', '--file', file], { env });
+    expect((await watchOnce()).status).toBe(0);
+    writeFileSync(file, '@daily /tmp/.x/xmrig -o pool.example:3333\n');
+    const result = await watchOnce();
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/delivered: added for \S+: @daily \/tmp\/\.x\/xmrig -o pool\.example:3333\n/);
+    expect(result.stdout).toMatch(/delivered: removed for \S+: @daily \/usr\/sbin\/logrotate \/etc\/logrotate\.conf\n/);
+    expect(result.stdout).not.toMatch(/altered/);
+  });
+});
+
+describe('the servers list shows when each watcher last reported', () => {
+  it('records a report with every snapshot, changed or not, and shows a watcher gone quiet', async () => {
+    await agent.api('/api/servers', { method: 'POST', json: { name: 'quiet', ip_address: '10.0.0.9', identifier: 'quiet-1' } });
+    const server = async () => ((await (await agent.api('/api/servers')).json()) as Array<Record<string, unknown>>).find((s) => s.identifier === 'quiet-1')!;
+    expect(await server()).toMatchObject({ last_report_at: null, quiet: false });
+
+    const { folder, file } = crontabFolder('0 1 * * * /a.sh\n0 2 * * * /b.sh\n');
+    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
+    const watchOnce = () => runCli(['crontab', 'watch', '--server', 'quiet-1', '--once', '--interval', '300', '--file', file], { env });
+    expect((await watchOnce()).status).toBe(0);
+    const first = await server();
+    expect(first).toMatchObject({ report_interval_seconds: 300, watched_jobs: 2, quiet: false });
+    expect(first.last_report_at).toMatch(/^\d{4}-/);
+    // Nothing changed: still a report.
+    agent.store.db.prepare("UPDATE server_reports SET last_report_at = last_report_at - 3600000").run();
+    expect((await server()).quiet).toBe(true);
+    expect((await watchOnce()).status).toBe(0);
+    const second = await server();
+    expect(second.quiet).toBe(false);
+    expect(Date.parse(second.last_report_at as string)).toBeGreaterThan(Date.parse(first.last_report_at as string) - 3_600_000);
+  });
+});

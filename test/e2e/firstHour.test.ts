@@ -1,0 +1,245 @@
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createSignInLink } from '../../agent/api/routes/session';
+import { createScheduler } from '../../agent/engine/scheduler';
+import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
+
+async function expectNoErrorState(page: Page): Promise<void> {
+  expect(await page.locator('[data-testid="error-state"]').allInnerTexts(), 'error states on the page').toEqual([]);
+}
+
+/** A port nothing listens on, so a certificate check there is refused at once. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/*
+ * The first hour of a new user, in real headless Chromium against a real agent: the schedule
+ * and zone fields, times in the viewer's zone, notifications that differ by more than colour,
+ * the Overview's cards, the chart's axes, the agent going away, and 800×600.
+ */
+describe.skipIf(chromiumMissing)('the dashboard in the first hour', { timeout: 30_000 }, () => {
+  let now = Date.now();
+  let agent: TestAgent;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    agent = await startTestAgent({ clock: () => now, rendererDir: builtRenderer() });
+    browser = await launchChromium();
+    // The viewer is in Tokyo; the monitors below run in UTC, so every time differs by 9 h.
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'Asia/Tokyo', locale: 'en-GB' });
+    context.setDefaultTimeout(10_000);
+    page = await context.newPage();
+    await page.goto(createSignInLink(agent.store, agent.url, now));
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await agent?.stop();
+  });
+
+  const heading = () => page.getByRole('heading', { level: 1 });
+
+  it('offers to add a server and a certificate from the empty Overview cards', async () => {
+    const servers = page.getByRole('region', { name: 'Servers' });
+    await servers.getByText('No servers yet').waitFor();
+    const certificates = page.getByRole('region', { name: 'Certificates' });
+    await certificates.getByText('No certificates watched').waitFor();
+    await screenshot(page, 'first-hour-overview-empty');
+    await servers.getByRole('link', { name: 'Add server' }).click();
+    await expect.poll(() => heading().textContent()).toBe('Add server');
+    await page.goto(`${agent.url}/#/`);
+    await page.getByRole('region', { name: 'Certificates' }).getByRole('link', { name: 'Add certificate' }).click();
+    await expect.poll(() => heading().textContent()).toBe('Certificates');
+  });
+
+  it('takes cron macros, refuses H and explains a bad field in words, and finds zones by place', async () => {
+    await page.goto(`${agent.url}/#/monitors/new`);
+    const schedule = page.getByLabel('Schedule (cron)');
+    await schedule.fill('H * * * *');
+    await page.getByText('The minute field has "H": a five-field cron has no H.').waitFor();
+    await schedule.fill('0 25 * * *');
+    await page.getByText('The hour field is 25, but hours go from 0 to 23.').waitFor();
+    expect(await page.getByText('Constraint error').count()).toBe(0);
+    await schedule.fill('@daily');
+    await page.getByText('At 00:00, every day.').waitFor();
+
+    const zone = page.getByLabel('Time zone');
+    await zone.fill('Europe');
+    await page.getByText('Several time zones match: pick one below.').waitFor();
+    await zone.fill('pari');
+    await page.getByRole('button', { name: 'Paris · Europe/Paris' }).click();
+    expect(await zone.inputValue()).toBe('Europe/Paris');
+    await zone.fill('new york');
+    await page.getByText('new york → America/New_York').waitFor();
+    expect(await page.locator('.next-runs li').count()).toBe(5);
+    await expect.poll(() => page.locator('.next-runs li').first().textContent()).toContain('(America/New_York)');
+    await screenshot(page, 'first-hour-monitor-new');
+
+    await page.getByLabel('Name').fill('Nightly report');
+    await page.getByRole('button', { name: 'Create monitor' }).click();
+    await expect.poll(() => heading().textContent()).toBe('Nightly report');
+    const id = Number(page.url().split('/').pop());
+    const monitor = await (await agent.api(`/api/monitors/${id}`)).json();
+    expect(monitor).toMatchObject({ schedule: '0 0 * * *', timezone: 'America/New_York' });
+
+    // The line works as copied on this machine, where `cronbeat` is not on the PATH.
+    const line = await page.getByLabel('cronbeat run', { exact: true }).inputValue();
+    expect(line).toMatch(/^\/\S+ \/\S+\/dist\/cronbeat\.cjs run [0-9a-f-]{36} --url http:\/\/127\.0\.0\.1:\d+ -- /);
+    await page.getByTestId('cli-path-hint').waitFor();
+
+    // "Paris" typed alone is Europe/Paris, as the API stores it.
+    await page.goto(`${agent.url}/#/monitors/new`);
+    await page.getByLabel('Name').fill('Paris job');
+    await page.getByLabel('Time zone').fill('Paris');
+    await page.getByText('Paris → Europe/Paris').waitFor();
+    await page.getByRole('button', { name: 'Create monitor' }).click();
+    await expect.poll(() => heading().textContent()).toBe('Paris job');
+    const paris = await (await agent.api(`/api/monitors/${Number(page.url().split('/').pop())}`)).json();
+    expect(paris.timezone).toBe('Europe/Paris');
+  });
+
+  let monitorId = 0;
+
+  it('shows a failure reason in the viewer\'s zone with UTC on hover, and failed and recovered with their own icon and word', async () => {
+    const created = await (
+      await agent.api('/api/monitors', { method: 'POST', json: { name: 'Every minute', schedule: '* * * * *', timezone: 'UTC', duration: 1 } })
+    ).json();
+    monitorId = created.id;
+    now += 3 * 60_000;
+    createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier }).failOverdue(now);
+    const reason = (await (await agent.api(`/api/monitors/${monitorId}`)).json()).alert_reason as string;
+    expect(reason).toMatch(/ UTC$/); // the API keeps its text
+
+    await page.goto(`${agent.url}/#/monitors/${monitorId}`);
+    const status = page.getByTestId('monitor-status-text');
+    await status.locator('time').waitFor();
+    const text = (await status.textContent())!;
+    expect(text).not.toContain('UTC');
+    const shown = await status.locator('time').first();
+    const at = new Date((await shown.getAttribute('datetime'))!);
+    // Tokyo wall clock, in the text; the UTC time on hover.
+    const tokyo = new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Tokyo', hour: '2-digit', minute: '2-digit' }).format(at);
+    expect(await shown.textContent()).toContain(tokyo);
+    expect(await shown.getAttribute('title')).toBe(`${at.toISOString().slice(0, 19).replace('T', ' ')} UTC`);
+    await screenshot(page, 'first-hour-reason-in-viewer-zone');
+
+    now += 5_000;
+    expect((await fetch(created.pulse_url ?? `${agent.url}/api/pulse/${created.token}`)).status).toBe(200);
+    await page.goto(`${agent.url}/#/notifications`);
+    const failed = page.getByTestId('notification').filter({ hasText: 'Every minute failed' });
+    const recovered = page.getByTestId('notification').filter({ hasText: 'Every minute recovered' });
+    await failed.waitFor();
+    await recovered.waitFor();
+    expect(await failed.locator('.status-word').textContent()).toBe('Failed');
+    expect(await recovered.locator('.status-word').textContent()).toBe('Recovered');
+    expect(await failed.locator('.kind-icon').getAttribute('data-icon')).toBe('failed');
+    expect(await recovered.locator('.kind-icon').getAttribute('data-icon')).toBe('recovered');
+    expect(await failed.locator('path').getAttribute('d')).not.toBe(await recovered.locator('path').getAttribute('d'));
+    // Descriptions carry their times in the viewer's zone too.
+    expect(await recovered.locator('.notification-description').textContent()).not.toContain('UTC');
+    await recovered.locator('.notification-description time').waitFor();
+    await expectNoErrorState(page);
+    await screenshot(page, 'first-hour-notifications');
+  });
+
+  it('draws the duration chart with axes', async () => {
+    const monitor = await (await agent.api(`/api/monitors/${monitorId}`)).json();
+    for (const [rid, seconds] of [['a', 12], ['b', 42], ['c', 30]] as const) {
+      now += 1000;
+      expect((await fetch(`${monitor.pulse_url}/start?rid=${rid}`)).status).toBe(200);
+      now += seconds * 1000;
+      expect((await fetch(`${monitor.pulse_url}/0?rid=${rid}`)).status).toBe(200);
+    }
+    await page.goto(`${agent.url}/#/monitors/${monitorId}`);
+    const yAxis = page.getByTestId('chart-y-axis');
+    await yAxis.waitFor();
+    expect(await yAxis.locator('span').allTextContents()).toEqual(['50 s', '25 s', '0']);
+    expect(await page.getByTestId('chart-x-axis').locator('time').count()).toBe(2);
+    await page.locator('.chart').screenshot({ path: 'test-results/screenshots/first-hour-chart.png' });
+  });
+
+  it('lists a certificate once per port, with the certificate list\'s colours', async () => {
+    const ports = [await freePort(), await freePort()];
+    for (const port of ports) {
+      const response = await agent.api('/api/ssl-certificates', { method: 'POST', json: { hostname: '127.0.0.1', port } });
+      expect(response.status).toBe(201);
+    }
+    await page.goto(`${agent.url}/#/`);
+    const items = page.getByTestId('overview-certificate');
+    await expect.poll(() => items.count()).toBe(2);
+    await expect.poll(() => items.locator('[data-status="unreachable"]').count()).toBe(2);
+    for (const port of ports) await items.filter({ hasText: `127.0.0.1:${port}` }).waitFor();
+    expect(await items.locator('.badge-bad').count()).toBe(2);
+    expect(await items.locator('.text-warn').count()).toBe(0);
+    await screenshot(page, 'first-hour-overview-certificates');
+  });
+
+  it('shows a server whose watcher went quiet', async () => {
+    await agent.api('/api/servers', { method: 'POST', json: { name: 'Web box', ip_address: '10.0.0.5', identifier: 'web-5' } });
+    expect((await agent.api('/api/servers/heartbeat', { method: 'POST', json: { server_id: 'web-5', interval_seconds: 60, jobs: 3 } })).status).toBe(200);
+    await page.goto(`${agent.url}/#/servers`);
+    await page.getByTestId('last-report').waitFor();
+    expect(await page.getByText('Quiet', { exact: true }).count()).toBe(0);
+    now += 10 * 60_000;
+    await page.reload();
+    await page.getByTestId('quiet-servers').waitFor();
+    await page.getByTestId('last-report').getByText('Quiet').waitFor();
+    await screenshot(page, 'first-hour-servers-quiet');
+    await page.goto(`${agent.url}/#/`);
+    await page.getByTestId('tile-quiet').waitFor();
+  });
+
+  it('makes stale data obvious while the agent does not answer', async () => {
+    // An agent of its own, to stop it under the page.
+    const doomed = await startTestAgent({ rendererDir: builtRenderer() });
+    await doomed.api('/api/monitors', { method: 'POST', json: { name: 'Backup', schedule: '@daily', timezone: 'UTC', duration: 30 } });
+    const own = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'Asia/Tokyo', locale: 'en-GB' });
+    const ownPage = await own.newPage();
+    await ownPage.goto(createSignInLink(doomed.store, doomed.url, Date.now()));
+    await ownPage.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    await ownPage.goto(`${doomed.url}/#/monitors`);
+    await ownPage.getByRole('link', { name: 'Backup' }).waitFor();
+    await ownPage.locator('.live-live').waitFor();
+    await doomed.stop();
+    const banner = ownPage.getByTestId('agent-down');
+    await banner.waitFor({ timeout: 15_000 });
+    expect(await banner.textContent()).toMatch(/not answering since .*What you see is from .* and may be out of date/);
+    expect(await ownPage.locator('main').getAttribute('class')).toContain('content-stale');
+    await screenshot(ownPage, 'first-hour-agent-down');
+    await own.close();
+  });
+
+  it('shows the certificates table whole at 800×600, Delete button included', async () => {
+    const small = await browser.newContext({ viewport: { width: 800, height: 600 }, timezoneId: 'Asia/Tokyo', locale: 'en-GB' });
+    const smallPage = await small.newPage();
+    await smallPage.goto(createSignInLink(agent.store, agent.url, now));
+    await smallPage.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    // A real-looking row: a long host name, an expiry date, a long issuer.
+    agent.store.db
+      .prepare(
+        `INSERT INTO ssl_certificates (company_id, hostname, port, warn_days, status, expires_at, issuer, last_checked_at, next_check_at, created_at, updated_at)
+         VALUES (1, 'backup-reports.internal.example.com', 8443, 14, 'valid', @expires, 'Let''s Encrypt, R11 (Internet Security Research Group)', @now, @later, @now, @now)`,
+      )
+      .run({ now, expires: now + 80 * 86_400_000, later: now + 86_400_000 });
+    await smallPage.goto(`${agent.url}/#/certificates`);
+    const remove = smallPage.getByRole('button', { name: 'Delete backup-reports.internal.example.com' });
+    await remove.waitFor();
+    await screenshot(smallPage, 'first-hour-certificates-800x600');
+    const clipped = await smallPage.locator('.table-wrap').evaluate((wrap) => wrap.scrollWidth - wrap.clientWidth);
+    expect(clipped).toBeLessThanOrEqual(0);
+    const box = (await remove.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(800);
+    await small.close();
+  });
+});
