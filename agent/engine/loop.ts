@@ -56,7 +56,7 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
     let more = false;
     try {
       whileBusy(() => {
-        if (resumed || now - plannedWake > CLOCK_JUMP_MS) scheduler.graceOverdue(now);
+        if (resumed || now - plannedWake > CLOCK_JUMP_MS) scheduler.graceOverdue({ from: null, to: now });
         resumed = false;
         plannedWake = now;
         more = scheduler.failOverdue(now);
@@ -70,7 +70,7 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
   const unsubscribe = events.subscribe((event) => {
     if (event.type === 'monitor.changed' && !busy) plan();
   });
-  whileBusy(() => scheduler.graceOverdue(clock()));
+  whileBusy(() => scheduler.graceOverdue({ from: null, to: clock() }));
   tick();
 
   return () => {

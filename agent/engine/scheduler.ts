@@ -1,5 +1,5 @@
 import { missedDeadlineReason } from '../domain/alertReason';
-import { nextDeadline } from '../domain/dueTime';
+import { nextDeadline, type Outage } from '../domain/dueTime';
 import { gracePopup, stepPopups } from '../domain/monitorPopups';
 import type { EngineContext } from './engineContext';
 import { timingOf } from './monitorState';
@@ -58,13 +58,13 @@ export function createScheduler(ctx: EngineContext) {
     },
 
     /**
-     * Cronbeat resumed at `now` (it started, or the machine woke up): monitors whose deadline
-     * passed meanwhile get a fresh grace of their duration from now instead of failing at once.
-     * Returns how many got one.
+     * Cronbeat resumed after `outage` (it started, the machine woke up, the process was frozen):
+     * monitors whose deadline passed meanwhile get a fresh grace of their duration from its end
+     * instead of failing at once (outageGraces). Returns how many got one.
      */
-    graceOverdue(now: number): number {
-      // One statement (the domain's withResumeGrace runs inside it): 100,000 monitors took seconds one by one.
-      const graced = store.monitors.graceOverdue(now);
+    graceOverdue(outage: Outage): number {
+      // One statement (the domain's rules run inside it): 100,000 monitors took seconds one by one.
+      const graced = store.monitors.graceOverdue(outage);
       for (const row of graced) ctx.events.emit({ type: 'monitor.changed', companyId: row.company_id, monitorId: row.id });
       return graced.length;
     },

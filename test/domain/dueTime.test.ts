@@ -6,7 +6,8 @@ import {
   expectedRunAfter,
   nextDeadline,
   runAnsweredBy,
-  withResumeGrace,
+  outageGraces,
+  withCatchUpGrace,
   type MonitorTiming,
 } from '../../agent/domain/dueTime';
 
@@ -106,15 +107,32 @@ describe('the deadline', () => {
 
   it('gets a fresh grace of the duration when Cronbeat resumes after it passed', () => {
     const resumedAt = t('2026-11-21T12:00:00Z');
-    const graced = withResumeGrace(base, resumedAt);
+    const graced = withCatchUpGrace(base, resumedAt);
     expect(graced.graceFrom).toBe(resumedAt);
     expect(nextDeadline(graced)).toEqual({ kind: 'no_pulse', runAt: base.expectedRunAt, deadline: t('2026-11-21T12:05:00Z'), resumedAt });
   });
 
   it('gets no grace when its deadline is still ahead, or when failed', () => {
-    expect(withResumeGrace(base, t('2026-11-21T09:04:00Z'))).toBe(base);
+    expect(withCatchUpGrace(base, t('2026-11-21T09:04:00Z'))).toBe(base);
     const failed = { ...base, isAlerted: true };
-    expect(withResumeGrace(failed, t('2026-11-21T12:00:00Z'))).toBe(failed);
+    expect(withCatchUpGrace(failed, t('2026-11-21T12:00:00Z'))).toBe(failed);
+  });
+});
+
+describe('which monitors an outage graces', () => {
+  const to = t('2026-11-21T10:00:30Z');
+  it('at a start: every deadline already passed', () => {
+    expect(outageGraces(t('2026-11-20T10:00:00Z'), null, { from: null, to })).toBe(true);
+    expect(outageGraces(to, null, { from: null, to })).toBe(false);
+  });
+
+  it('after a freeze: only deadlines that passed during it, and a grace\'s end only after a long outage', () => {
+    const freeze = { from: t('2026-11-21T10:00:00Z'), to };
+    expect(outageGraces(t('2026-11-21T10:00:10Z'), null, freeze)).toBe(true);
+    expect(outageGraces(t('2026-11-21T09:59:59Z'), null, freeze)).toBe(false); // Cronbeat was running: a true miss
+    expect(outageGraces(t('2026-11-21T10:00:10Z'), t('2026-11-21T09:59:10Z'), freeze)).toBe(false); // no second grace from a stall
+    const sleep = { from: t('2026-11-21T09:00:00Z'), to };
+    expect(outageGraces(t('2026-11-21T09:30:00Z'), t('2026-11-21T09:25:00Z'), sleep)).toBe(true);
   });
 });
 
