@@ -1,6 +1,7 @@
 import { missedDeadlineReason } from '../domain/alertReason';
-import { nextDeadline, type Outage } from '../domain/dueTime';
-import { gracePopup, stepPopups } from '../domain/monitorPopups';
+import { nextDeadline, outageGraces, type Outage } from '../domain/dueTime';
+import { gracePopup, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../domain/monitorPopups';
+import type { MonitorRow } from '../db/monitors';
 import type { EngineContext } from './engineContext';
 import { timingOf } from './monitorState';
 import { announceTransition, recordTransition, type RecordedTransition } from './transitions';
@@ -8,7 +9,11 @@ import { announceTransition, recordTransition, type RecordedTransition } from '.
 /** Most monitors one step fails; the rest wait for the next step, right after. */
 export const FAIL_BATCH = 500;
 
-type FailedMonitor = RecordedTransition & { afterGrace: boolean };
+/** `told`: its popup was shown already, while the failure could not be written (warnUnrecorded). */
+type FailedMonitor = RecordedTransition & { afterGrace: boolean; told: boolean };
+
+/** One missed deadline of one monitor: what warnUnrecorded tells about once. */
+const missKey = (row: MonitorRow) => `${row.id}@${row.due_at}`;
 
 /**
  * The alert side of the engine, as steps the loop calls with the current time.
@@ -16,6 +21,9 @@ type FailedMonitor = RecordedTransition & { afterGrace: boolean };
  */
 export function createScheduler(ctx: EngineContext) {
   const { store, notifier } = ctx;
+
+  // Misses already told by popup while they could not be recorded (the database refused writes).
+  const told = new Set<string>();
 
   const failBatch = store.db.transaction((now: number) => {
     const due = store.monitors.overdue(now, FAIL_BATCH + 1);
@@ -27,7 +35,8 @@ export function createScheduler(ctx: EngineContext) {
       // Conditional on not being failed yet, so each failure is raised exactly once.
       if (!store.monitors.markFailed(row.id, reason, now)) continue;
       const changed = store.monitors.find(row.company_id, row.id)!;
-      failed.push({ ...recordTransition(ctx, changed, 'failed', now), afterGrace: missed.resumedAt !== undefined });
+      const afterGrace = missed.resumedAt !== undefined;
+      failed.push({ ...recordTransition(ctx, changed, 'failed', now), afterGrace, told: told.has(missKey(row)) });
     }
     return { failed, more: due.length > FAIL_BATCH };
   });
@@ -48,13 +57,34 @@ export function createScheduler(ctx: EngineContext) {
       for (const transition of failed) announceTransition(ctx, transition);
       burst.push(...failed);
       if (more) return true;
-      const popups = stepPopups(burst.filter((t) => !t.afterGrace));
-      const grace = gracePopup(burst.filter((t) => t.afterGrace));
+      const untold = burst.filter((t) => !t.told);
+      const popups = stepPopups(untold.filter((t) => !t.afterGrace));
+      const grace = gracePopup(untold.filter((t) => t.afterGrace));
       if (grace) popups.push(grace);
       for (const popup of popups) notifier.show(popup);
       store.popupOutbox.markShown(burst.map((t) => t.notificationId), now);
       burst = [];
+      told.clear();
       return false;
+    },
+
+    /**
+     * For when the database cannot be written (disk full): the monitors failOverdue would fail
+     * at `now`, found by reading only (leaving out those `outage`, not yet graced, would grace),
+     * told by popup, each missed deadline once; failOverdue records them once writes work
+     * again, without a second popup. Returns how many were told now.
+     */
+    warnUnrecorded(now: number, outage?: Outage): number {
+      const news: MonitorTransition[] = [];
+      for (const row of store.monitors.overdue(now, FAIL_BATCH)) {
+        const missed = nextDeadline(timingOf(row));
+        if (!missed || told.has(missKey(row))) continue;
+        if (outage && outageGraces(row.due_at!, row.grace_from, outage)) continue;
+        told.add(missKey(row));
+        news.push({ monitorId: row.id, name: row.name, kind: 'failed', detail: missedDeadlineReason(missed, row.duration, row.timezone) });
+      }
+      for (const popup of unrecordedFailurePopups(news)) notifier.show(popup);
+      return news.length;
     },
 
     /**
