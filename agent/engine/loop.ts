@@ -1,4 +1,5 @@
 import { isStorageFull } from '../db/storageErrors';
+import type { Outage } from '../domain/dueTime';
 import type { AgentEvents } from './events';
 import type { Scheduler } from './scheduler';
 
@@ -47,8 +48,8 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
   let timer: NodeJS.Timeout | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let lastBeat = clock();
-  // An outage not yet graced: since when Cronbeat did not run (null: since it was started).
-  let outageFrom: number | null | undefined = null;
+  // An outage not yet graced (at first: the time before Cronbeat started).
+  let outage: Outage | undefined = { from: null, to: lastBeat };
   let retryMs = 0;
   let unwritable = false;
   let stopped = false;
@@ -67,7 +68,7 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
   /** Notes that the process runs at `now`; true when it had not run since the last note for longer than FREEZE_MS. */
   const noticeOutage = (now: number): boolean => {
     const frozen = now - lastBeat > FREEZE_MS;
-    if (frozen && outageFrom === undefined) outageFrom = lastBeat;
+    if (frozen) outage = { from: outage ? outage.from : lastBeat, to: now };
     lastBeat = now; // also when the clock went back: gaps are measured from here
     return frozen;
   };
@@ -87,7 +88,7 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
   /** Tells the user, by reading only, which monitors fail now though their failure cannot be recorded. */
   const warnUnrecorded = (now: number) => {
     try {
-      scheduler.warnUnrecorded(now, outageFrom === undefined ? undefined : { from: outageFrom, to: now });
+      scheduler.warnUnrecorded(now, outage);
     } catch (error) {
       log(`Monitor loop: ${describeError(error)}`);
     }
@@ -99,8 +100,8 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
     let more = false;
     try {
       whileBusy(() => {
-        if (outageFrom !== undefined) scheduler.graceOverdue({ from: outageFrom, to: now });
-        outageFrom = undefined;
+        if (outage) scheduler.graceOverdue(outage);
+        outage = undefined;
         more = scheduler.failOverdue(now);
       });
       if (unwritable) log('Monitor loop: writing again');

@@ -1,5 +1,5 @@
 import { missedDeadlineReason } from '../domain/alertReason';
-import { nextDeadline, outageGraces, type Outage } from '../domain/dueTime';
+import { nextDeadline, outageGraces, withCatchUpGrace, type Outage } from '../domain/dueTime';
 import { gracePopup, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../domain/monitorPopups';
 import type { MonitorRow } from '../db/monitors';
 import type { EngineContext } from './engineContext';
@@ -12,8 +12,8 @@ export const FAIL_BATCH = 500;
 /** `told`: its popup was shown already, while the failure could not be written (warnUnrecorded). */
 type FailedMonitor = RecordedTransition & { afterGrace: boolean; told: boolean };
 
-/** One missed deadline of one monitor: what warnUnrecorded tells about once. */
-const missKey = (row: MonitorRow) => `${row.id}@${row.due_at}`;
+/** The run one monitor waits for (a grace does not change it, a pulse does): what warnUnrecorded tells about once. */
+const missKey = (row: MonitorRow) => `${row.id}:${row.expected_run_at}:${row.running_since}`;
 
 /**
  * The alert side of the engine, as steps the loop calls with the current time.
@@ -70,16 +70,17 @@ export function createScheduler(ctx: EngineContext) {
 
     /**
      * For when the database cannot be written (disk full): the monitors failOverdue would fail
-     * at `now`, found by reading only (leaving out those `outage`, not yet graced, would grace),
-     * told by popup, each missed deadline once; failOverdue records them once writes work
-     * again, without a second popup. Returns how many were told now.
+     * at `now`, found by reading only (with the grace `outage`, not stored yet, would give),
+     * told by popup, each missed run once; failOverdue records them once writes work again,
+     * without a second popup. Returns how many were told now.
      */
     warnUnrecorded(now: number, outage?: Outage): number {
       const news: MonitorTransition[] = [];
       for (const row of store.monitors.overdue(now, FAIL_BATCH)) {
-        const missed = nextDeadline(timingOf(row));
-        if (!missed || told.has(missKey(row))) continue;
-        if (outage && outageGraces(row.due_at!, row.grace_from, outage)) continue;
+        const timing = timingOf(row);
+        const graced = outage && outageGraces(row.due_at!, row.grace_from, outage) ? withCatchUpGrace(timing, outage.to) : timing;
+        const missed = nextDeadline(graced);
+        if (!missed || missed.deadline >= now || told.has(missKey(row))) continue;
         told.add(missKey(row));
         news.push({ monitorId: row.id, name: row.name, kind: 'failed', detail: missedDeadlineReason(missed, row.duration, row.timezone) });
       }
