@@ -1,4 +1,3 @@
-import { withCatchUpGrace } from '../domain/dueTime';
 import { applyPulse, type PulseInput } from '../domain/pulseEffect';
 import { transitionPopup } from '../domain/monitorPopups';
 import type { EngineContext } from './engineContext';
@@ -42,9 +41,7 @@ export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number
   const monitor = store.monitors.findByToken(pulse.token);
   if (!monitor) return null;
   const effect = applyPulse(pulseStateOf(monitor), pulse);
-  // A pulse that comes late (replayed, or read after a freeze) can leave a deadline already
-  // past: that is a grace, never a failure, so a success pulse never fails a monitor.
-  store.monitors.saveTiming(timingUpdate(monitor.id, withCatchUpGrace(effect.state, now), now));
+  store.monitors.saveTiming(timingUpdate(monitor.id, effect.state, now));
 
   const startedAt =
     pulse.kind === 'start'

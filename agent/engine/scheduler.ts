@@ -70,7 +70,7 @@ export function createScheduler(ctx: EngineContext) {
 
     /**
      * For when the database cannot be written (disk full): the monitors failOverdue would fail
-     * at `now`, found by reading only (with the grace `outage`, not stored yet, would give),
+     * at `now`, found by reading only (counting the grace a pending `outage` would give),
      * told by popup, each missed run once; failOverdue records them once writes work again,
      * without a second popup. Returns how many were told now.
      */

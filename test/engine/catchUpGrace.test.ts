@@ -1,9 +1,14 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { PulseState } from '../../agent/domain/pulseEffect';
+import { applyPulse } from '../../agent/domain/pulseEffect';
+import { timingUpdate } from '../../agent/engine/monitorState';
 import { at, engineFixture } from './engineFixture';
 
 // Issue 12, items 1 and 2: a pulse that comes late (replayed from a spool after the agent was
 // down) leaves a deadline already past; that is a fresh grace, never a failure.
 
+const DAY = 86_400_000;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 let fixture: ReturnType<typeof engineFixture>;
 afterEach(() => fixture?.close());
@@ -71,5 +76,36 @@ describe('pulses that come late', () => {
     const monitor = fixture.monitor({ schedule: '0 * * * *', duration: 5 });
     fixture.pulse(monitor.token, at('2026-11-21T10:02:00Z'));
     expect(fixture.reload(monitor.id)).toMatchObject({ grace_from: null, due_at: at('2026-11-21T11:05:00Z') });
+  });
+});
+
+describe('a success pulse never fails a monitor (property)', () => {
+  it('leaves it not failed, due no earlier than now, whatever its state and however late the pulse', () => {
+    const now = at('2026-11-21T12:00:00Z');
+    const time = fc.integer({ min: now - 2 * DAY, max: now + DAY });
+    fc.assert(
+      fc.property(
+        fc.constantFrom('* * * * *', '*/5 * * * *', '0 * * * *', '30 2 * * *', '0 3 * * 1'),
+        fc.constantFrom('UTC', 'America/New_York', 'Australia/Lord_Howe'),
+        fc.integer({ min: 1, max: 24 * 60 }),
+        fc.option(time),
+        fc.option(time),
+        fc.option(time),
+        fc.boolean(),
+        fc.integer({ min: 0, max: DAY }),
+        fc.constantFrom(null, 'r1'),
+        (schedule, timezone, durationMinutes, expectedRunAt, runningSince, graceFrom, isAlerted, lateBy, rid) => {
+          const state: PulseState = {
+            schedule, timezone, durationMinutes, expectedRunAt, runningSince, graceFrom, isAlerted,
+            runningRid: runningSince === null ? null : 'r1', lastRunAt: now - 3 * DAY, alertReason: isAlerted ? 'failed' : '',
+          };
+          const effect = applyPulse(state, { kind: 'success', at: now - lateBy, rid, exitCode: null });
+          const stored = timingUpdate(1, effect.state, now);
+          expect(stored.isAlerted).toBe(0);
+          if (stored.dueAt !== null) expect(stored.dueAt).toBeGreaterThanOrEqual(now);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
