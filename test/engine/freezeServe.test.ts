@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runCli, startServe, type ServeProcess } from '../helpers/cli';
 import { fakeTimeEnv, hasFakeTime } from '../helpers/fakeTime';
@@ -11,16 +12,17 @@ const SPEED = 20;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 let serve: ServeProcess | undefined;
+const dataDir = tempDir();
 afterAll(async () => {
   if (serve) {
     serve.child.kill('SIGCONT');
     await serve.stop();
   }
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe.skipIf(!hasFakeTime)('a frozen agent (SIGSTOP across a deadline)', () => {
-  it('reads the queued pulse instead of failing the monitor, then recovering it', async () => {
-    const dataDir = tempDir();
+  it('gives a grace for the freeze and reads the queued pulse: no failed/recovered pair', async () => {
     const token = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
     serve = await startServe(['--data-dir', dataDir, '--no-popups'], fakeTimeEnv('2026-11-21T10:00:45Z', SPEED));
     const api = async (path: string, init: RequestInit = {}) =>
