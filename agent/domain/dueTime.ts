@@ -103,10 +103,10 @@ export function nextDeadline(timing: MonitorTiming): MissedDeadline | null {
  * from a socket queue after a freeze). A deadline nobody could still meet is not a miss yet.
  * Unchanged when the deadline is still ahead, or when there is none (failed, nothing expected).
  *
- * It cannot hide a true alarm forever: every grace needs new information (a pulse, which moves
- * the expected run forward, never back, or restarts a run; or an outage the loop saw, see
- * outageGraces), and the grace itself lasts a whole duration from `now`, after which the
- * monitor fails like any other unless a pulse came.
+ * It cannot hide a true alarm for long: a grace lasts one duration from `now`, after which the
+ * monitor fails like any other unless a pulse came, and only new information renews it: a late
+ * pulse (each one a run that really happened; a spool replays each of its pulses once, then it
+ * is empty) or an outage the loop saw, which outageGraces bounds.
  */
 export function withCatchUpGrace<T extends MonitorTiming>(timing: T, now: number): T {
   const deadline = dueAt(timing);
