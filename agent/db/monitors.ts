@@ -1,5 +1,5 @@
 import type { Db } from './open';
-import { dueAt, withResumeGrace } from '../domain/dueTime';
+import { dueAt, outageGraces, withCatchUpGrace, type Outage } from '../domain/dueTime';
 import type { NotifiedMonitor } from '../domain/monitorNotifications';
 
 /** A monitors row: the facts notifications carry, plus ownership, timing and bookkeeping. */
@@ -75,14 +75,11 @@ export function monitorRepository(db: Db) {
     `UPDATE monitors SET is_alerted = 1, alert_reason = @reason, due_at = NULL, grace_from = NULL, updated_at = @now
      WHERE id = @id AND is_alerted = 0 AND deleted_at IS NULL`,
   );
-  const setGrace = db.prepare(
-    'UPDATE monitors SET grace_from = @graceFrom, due_at = @dueAt WHERE id = @id AND is_alerted = 0 AND deleted_at IS NULL',
-  );
-  // The due time after a resume grace from `now`, by the domain's own rule, so the UPDATE below
+  // The due time after a catch-up grace from `now`, by the domain's own rule, so the UPDATE below
   // can give 100,000 overdue monitors their grace in one statement instead of one each.
-  db.function('resume_grace_due_at', { deterministic: true }, (duration, expectedRunAt, runningSince, graceFrom, now) =>
+  db.function('catch_up_due_at', { deterministic: true }, (duration, expectedRunAt, runningSince, graceFrom, now) =>
     dueAt(
-      withResumeGrace(
+      withCatchUpGrace(
         {
           schedule: '',
           timezone: '',
@@ -96,11 +93,14 @@ export function monitorRepository(db: Db) {
       ),
     ),
   );
-  // Rows with due_at < now are exactly those withResumeGrace gives a grace (due_at is always dueAt of the row).
+  db.function('outage_graces', { deterministic: true }, (due, graceFrom, from, to) =>
+    outageGraces(due as number, graceFrom as number | null, { from: from as number | null, to: to as number }) ? 1 : 0,
+  );
+  // due_at < now narrows to the index's overdue monitors; outage_graces (the domain's rule) picks those the outage graces.
   const graceOverdue = db.prepare(
-    `UPDATE monitors SET grace_from = @now,
-       due_at = resume_grace_due_at(duration, expected_run_at, running_since, grace_from, @now)
-     WHERE due_at < @now AND is_alerted = 0 AND deleted_at IS NULL
+    `UPDATE monitors SET grace_from = @to,
+       due_at = catch_up_due_at(duration, expected_run_at, running_since, grace_from, @to)
+     WHERE due_at < @to AND is_alerted = 0 AND deleted_at IS NULL AND outage_graces(due_at, grace_from, @from, @to)
      RETURNING id, company_id`,
   );
 
@@ -135,17 +135,13 @@ export function monitorRepository(db: Db) {
     markFailed(id: number, reason: string, now: number): boolean {
       return markFailed.run({ id, reason, now }).changes === 1;
     },
-    /** Moves a monitor's deadline to a grace that started at `graceFrom` (Cronbeat resumed). */
-    setGrace(id: number, graceFrom: number, dueAt: number | null): void {
-      setGrace.run({ id, graceFrom, dueAt });
-    },
     /**
-     * Cronbeat resumed at `now`: every live monitor not failed whose due time has passed gets a
-     * fresh grace from now (withResumeGrace in agent/domain/dueTime.ts), all in one statement.
-     * Returns those monitors.
+     * Cronbeat resumed after `outage`: every live monitor not failed that the outage graces
+     * (outageGraces in agent/domain/dueTime.ts) gets a fresh grace from its end, all in one
+     * statement. Returns those monitors.
      */
-    graceOverdue(now: number): Array<{ id: number; company_id: number }> {
-      return graceOverdue.all({ now }) as Array<{ id: number; company_id: number }>;
+    graceOverdue(outage: Outage): Array<{ id: number; company_id: number }> {
+      return graceOverdue.all(outage) as Array<{ id: number; company_id: number }>;
     },
     /** Returns false when there was no such live monitor. */
     delete(companyId: number, id: number, now: number): boolean {

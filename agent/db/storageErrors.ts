@@ -18,8 +18,13 @@ const SQLITE_WRITE_FAILURES = new Set([
 /** Node's names for "no space left" and "quota exceeded". */
 const ERRNO_FULL = new Set(['ENOSPC', 'EDQUOT']);
 
-/** True when `error` says the disk (or the user's quota) is full, so nothing more can be written. */
+/**
+ * True when `error` says nothing more can be written: the disk (or the user's quota) is full, or
+ * the database file became read-only under the running agent (SQLITE_READONLY and its variants).
+ * Such errors pass when space or permission returns; any other error is a defect.
+ */
 export function isStorageFull(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (SQLITE_WRITE_FAILURES.has(code) || ERRNO_FULL.has(code));
+  if (typeof code !== 'string') return false;
+  return SQLITE_WRITE_FAILURES.has(code) || ERRNO_FULL.has(code) || /^SQLITE_READONLY(_|$)/.test(code);
 }

@@ -2,15 +2,21 @@ import { CronExpressionParser } from 'cron-parser';
 
 /**
  * Occurrences of a five-field cron schedule in an IANA time zone, as UTC milliseconds, done
- * the way cron does them on daylight-saving days: a time inside a spring-forward gap runs
- * once, shifted forward by the gap (02:30 becomes 03:30); a time inside a fall-back repeat
- * runs once, at its first occurrence; hourly and finer schedules run in every real hour.
+ * the way cron daemons do them on daylight-saving days (Vixie cron, cronie, Debian's cron):
+ * - a fixed-time schedule (neither the minute nor the hour field starts with `*`) whose time
+ *   falls in a spring-forward gap runs right after the jump: `30 2 * * *` in New York on
+ *   2026-03-08 runs at 03:00 EDT; in a fall-back repeat it runs once, at the first occurrence;
+ * - a wildcard schedule (`* …`, `*\/15 …`, `0 * …`, hourly and finer) runs in every real hour:
+ *   its times in a gap do not exist and are skipped; in a repeat they run in both copies.
  *
- * cron-parser gets the shifted run only when it starts searching before the switch, so
- * within a few hours after a switch we search forward from before it.
+ * Away from switches cron-parser's own answer is kept (it is right there, and quick); when a
+ * switch is within a few hours of the search, the runs are found by walking the schedule's
+ * wall-clock times (cron-parser in UTC) and mapping each to the instants that show it, by the
+ * rule above.
  */
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 /** Longer than any daylight-saving shift, so a search starting this far back starts before it. */
 const SWITCH_LOOKBACK_MS = 3 * HOUR;
 
@@ -30,10 +36,63 @@ function utcOffset(ms: number, timezone: string): string {
   return formatter.formatToParts(ms).find((part) => part.type === 'timeZoneName')?.value ?? '';
 }
 
-/** Whether the zone changed its offset during the few hours before `ms`. */
-function switchedRecently(ms: number, timezone: string): boolean {
-  return utcOffset(ms - SWITCH_LOOKBACK_MS, timezone) !== utcOffset(ms, timezone);
+/** The zone's UTC offset at `ms` in milliseconds ("GMT+10:30" is 37,800,000; "GMT" is 0). */
+function offsetMs(ms: number, timezone: string): number {
+  const match = /^GMT([+-])(\d{2}):(\d{2})/.exec(utcOffset(ms, timezone));
+  if (!match) return 0;
+  const size = (Number(match[2]) * 60 + Number(match[3])) * 60_000;
+  return match[1] === '-' ? -size : size;
 }
+
+/** The wall-clock time at `ms` in the zone, as milliseconds of a UTC date showing the same. */
+function wallClockAt(ms: number, timezone: string): number {
+  return ms + offsetMs(ms, timezone);
+}
+
+/** Vixie cron's MIN_STAR | HR_STAR: the minute or the hour field starts with `*`. */
+function isWildcard(schedule: string): boolean {
+  const [minute = '', hour = ''] = schedule.trim().split(/\s+/);
+  return minute.startsWith('*') || hour.startsWith('*');
+}
+
+/** The instants whose wall clock shows `wall`: one, none (a spring-forward gap) or two (a fall-back repeat), earliest first. */
+function instantsShowing(wall: number, timezone: string): number[] {
+  const offsets = new Set([offsetMs(wall - DAY, timezone), offsetMs(wall + DAY, timezone)]);
+  return [...offsets]
+    .map((offset) => wall - offset)
+    .filter((ms) => wallClockAt(ms, timezone) === wall)
+    .sort((a, b) => a - b);
+}
+
+/** The instant the clocks jumped over `wall`, a time inside a spring-forward gap. */
+function jumpOver(wall: number, timezone: string): number {
+  const before = Math.min(offsetMs(wall - DAY, timezone), offsetMs(wall + DAY, timezone));
+  const after = Math.max(offsetMs(wall - DAY, timezone), offsetMs(wall + DAY, timezone));
+  // Still the offset before the jump at `early`, already the one after it at `late`.
+  let early = wall - after;
+  let late = wall - before;
+  while (late - early > 1) {
+    const middle = Math.floor((early + late) / 2);
+    if (offsetMs(middle, timezone) === after) late = middle;
+    else early = middle;
+  }
+  return late;
+}
+
+/** When a schedule whose wall-clock time `wall` matched runs, by the rule at the top of this file. */
+function runsShowing(wall: number, timezone: string, wildcard: boolean): number[] {
+  const instants = instantsShowing(wall, timezone);
+  if (instants.length === 0) return wildcard ? [] : [jumpOver(wall, timezone)];
+  return wildcard ? instants : [instants[0]];
+}
+
+/** cron-parser over wall-clock times: the zone is left out, so every time exists once. */
+function wallClockTimes(schedule: string, from: number) {
+  return CronExpressionParser.parse(schedule, { currentDate: new Date(from), tz: 'UTC' });
+}
+
+/** Most wall-clock times one search near a switch walks (an every-minute schedule walks about 120). */
+const MAX_WALK = 5_000;
 
 /**
  * Remembered answers, because parsing and walking a schedule in a zone costs about a
@@ -89,11 +148,7 @@ export function nextRunAfter(schedule: string, timezone: string, afterMs: number
   return run;
 }
 
-/**
- * The last run strictly before `beforeMs`. Null when there is none (see nextRunAfter).
- * Right after a fall-back repeat this may name the repeated copy of a time that
- * nextRunAfter skips; both anchor the same next run, which is all callers need.
- */
+/** The last run strictly before `beforeMs`. Null when there is none (see nextRunAfter). */
 export function previousRunBefore(schedule: string, timezone: string, beforeMs: number): number | null {
   const key = `${schedule}\n${timezone}`;
   // The run starts the stretch: every time after it up to the stretch's end answers that run.
@@ -106,12 +161,12 @@ export function previousRunBefore(schedule: string, timezone: string, beforeMs: 
 
 function computeNextRunAfter(schedule: string, timezone: string, afterMs: number): number | null {
   try {
-    if (!switchedRecently(afterMs, timezone)) return iterator(schedule, timezone, afterMs).next().getTime();
-    const runs = iterator(schedule, timezone, afterMs - SWITCH_LOOKBACK_MS);
-    for (;;) {
-      const run = runs.next().getTime();
-      if (run > afterMs) return run;
-    }
+    // cron-parser is not asked right next to a switch: there it can loop for a long while before giving up.
+    const here = switchBetween(afterMs, afterMs, timezone);
+    if (here !== 0) return nextRunNearSwitch(schedule, timezone, afterMs, here);
+    const plain = plainRun(() => iterator(schedule, timezone, afterMs).next().getTime());
+    const shift = switchBetween(afterMs, plain, timezone);
+    return shift === 0 ? plain : nextRunNearSwitch(schedule, timezone, afterMs, shift);
   } catch {
     return null;
   }
@@ -119,13 +174,67 @@ function computeNextRunAfter(schedule: string, timezone: string, afterMs: number
 
 function computePreviousRunBefore(schedule: string, timezone: string, beforeMs: number): number | null {
   try {
-    const previous = iterator(schedule, timezone, beforeMs).prev().getTime();
-    if (!switchedRecently(beforeMs, timezone)) return previous;
-    const runs = iterator(schedule, timezone, beforeMs - SWITCH_LOOKBACK_MS);
-    let latest: number | null = null;
-    for (let run = runs.next().getTime(); run < beforeMs; run = runs.next().getTime()) latest = run;
-    return latest ?? previous;
+    const here = switchBetween(beforeMs, beforeMs, timezone);
+    if (here !== 0) return previousRunNearSwitch(schedule, timezone, beforeMs, here);
+    const plain = plainRun(() => iterator(schedule, timezone, beforeMs).prev().getTime());
+    const shift = switchBetween(plain, beforeMs, timezone);
+    return shift === 0 ? plain : previousRunNearSwitch(schedule, timezone, beforeMs, shift);
   } catch {
     return null;
   }
+}
+
+/** cron-parser's own answer in the zone, or null when it gives up (it can, next to a half-hour switch). */
+function plainRun(find: () => number): number | null {
+  try {
+    return find();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * How far the clocks move at a switch within SWITCH_LOOKBACK_MS of the stretch from `from` to
+ * `to` (one of them null: cron-parser found no run), so that cron-parser's plain answer cannot be
+ * kept; 0 when there is none. A stretch longer than a day may hide two switches that cancel out,
+ * so it counts as having one of the largest size.
+ */
+function switchBetween(from: number | null, to: number | null, timezone: string): number {
+  if (from === null || to === null || to - from > DAY) return SWITCH_LOOKBACK_MS;
+  return Math.abs(offsetMs(from - SWITCH_LOOKBACK_MS, timezone) - offsetMs(to + SWITCH_LOOKBACK_MS, timezone));
+}
+
+/*
+ * The walks below rely on this: a run found for wall-clock time W shows W on the clock, or (moved
+ * to a jump) a later time by less than the switch's `shift`; and the wall clock never goes back
+ * by more than `shift`. So runs after `afterMs` come from times after its wall clock minus the
+ * shift, and once times pass the best run's wall clock plus the shift, none of theirs can beat it.
+ */
+
+function nextRunNearSwitch(schedule: string, timezone: string, afterMs: number, shift: number): number | null {
+  const wildcard = isWildcard(schedule);
+  const times = wallClockTimes(schedule, wallClockAt(afterMs, timezone) - shift - 1);
+  let best: number | null = null;
+  for (let walked = 0; walked < MAX_WALK && times.hasNext(); walked++) {
+    const wall = times.next().getTime();
+    if (best !== null && wall > wallClockAt(best, timezone) + shift) break;
+    for (const run of runsShowing(wall, timezone, wildcard)) {
+      if (run > afterMs && (best === null || run < best)) best = run;
+    }
+  }
+  return best;
+}
+
+function previousRunNearSwitch(schedule: string, timezone: string, beforeMs: number, shift: number): number | null {
+  const wildcard = isWildcard(schedule);
+  const times = wallClockTimes(schedule, wallClockAt(beforeMs, timezone) + shift + 1);
+  let best: number | null = null;
+  for (let walked = 0; walked < MAX_WALK && times.hasPrev(); walked++) {
+    const wall = times.prev().getTime();
+    if (best !== null && wall < wallClockAt(best, timezone) - 2 * shift) break;
+    for (const run of runsShowing(wall, timezone, wildcard)) {
+      if (run < beforeMs && (best === null || run > best)) best = run;
+    }
+  }
+  return best;
 }

@@ -21,8 +21,9 @@ export interface MonitorTiming extends ScheduleSpec {
   runningSince: number | null;
   isAlerted: boolean;
   /**
-   * When Cronbeat resumed (started, or woke from sleep) with this monitor's deadline already
-   * passed: it then gets a fresh grace of its duration from that moment. Null otherwise.
+   * When Cronbeat caught up (it resumed, or a late pulse came) with this monitor's deadline
+   * already passed: it then gets a fresh grace of its duration from that moment (withCatchUpGrace).
+   * Null otherwise.
    */
   graceFrom: number | null;
 }
@@ -96,12 +97,44 @@ export function nextDeadline(timing: MonitorTiming): MissedDeadline | null {
 }
 
 /**
- * The monitor after Cronbeat resumed at `now`: when its deadline has already passed, it gets
- * a fresh grace of its duration from now; otherwise (or when failed) it is unchanged.
+ * The monitor with a fresh grace of its duration from `now` when its deadline, computed from
+ * information that arrived late, is already past at `now`: Cronbeat resumed (it started, the
+ * machine woke, the process was frozen) or a pulse came late (replayed from a spool, or read
+ * from a socket queue after a freeze). A deadline nobody could still meet is not a miss yet.
+ * Unchanged when the deadline is still ahead, or when there is none (failed, nothing expected).
+ *
+ * It cannot hide a true alarm for long: a grace lasts one duration from `now`, after which the
+ * monitor fails like any other unless a pulse came, and only new information renews it: a late
+ * pulse (each one a run that really happened; a spool replays each of its pulses once, then it
+ * is empty) or an outage the loop saw, which outageGraces bounds.
  */
-export function withResumeGrace<T extends MonitorTiming>(timing: T, now: number): T {
+export function withCatchUpGrace<T extends MonitorTiming>(timing: T, now: number): T {
   const deadline = dueAt(timing);
   return deadline !== null && deadline < now ? { ...timing, graceFrom: now } : timing;
+}
+
+/** A stretch of time Cronbeat did not run, ending at `to`; `from` null when it is not known (a start). */
+export interface Outage {
+  from: number | null;
+  to: number;
+}
+
+/** An outage this long is a sleep or a clock jump rather than a freeze of a running process. */
+export const LONG_OUTAGE_MS = 60_000;
+
+/**
+ * Whether an outage gives a monitor whose deadline is `dueAt` a catch-up grace: its deadline
+ * passed while Cronbeat was not running (or, at a start, at any time before). False when the
+ * deadline is still ahead, when it passed before the outage began (Cronbeat was running and saw
+ * the miss), and, after a short outage (a freeze under LONG_OUTAGE_MS), when the deadline is
+ * already a grace's end: so a process that keeps stalling for seconds (sustained event-loop
+ * lag) gives each deadline at most one grace, never a new one at every stall.
+ */
+export function outageGraces(dueAt: number, graceFrom: number | null, outage: Outage): boolean {
+  if (dueAt >= outage.to) return false;
+  if (outage.from === null) return true;
+  if (dueAt < outage.from) return false;
+  return graceFrom === null || outage.to - outage.from >= LONG_OUTAGE_MS;
 }
 
 /** The stored `due_at`: when the monitor fails unless a pulse comes. Null as nextDeadline. */

@@ -60,3 +60,15 @@ export function gracePopup(failures: MonitorTransition[]): Popup | null {
   if (failures.length === 0) return null;
   return summaryPopup(failures, 'Their runs were due while Cronbeat was not running, and no pulse came since.');
 }
+
+/** What popups add when a failure cannot be recorded yet (warnUnrecorded in agent/engine/scheduler.ts). */
+export const CANNOT_WRITE_NOTE = 'Cronbeat cannot write its database (is the disk full?): this failure is recorded once it can.';
+
+/** The popups for failures Cronbeat sees but cannot record: as stepPopups, each saying so. None for none. */
+export function unrecordedFailurePopups(failures: MonitorTransition[]): Popup[] {
+  if (failures.length > MAX_SEPARATE_POPUPS) return [summaryPopup(failures, CANNOT_WRITE_NOTE)];
+  return failures.map((failure) => {
+    const popup = transitionPopup(failure);
+    return { ...popup, body: `${popup.body}\n${CANNOT_WRITE_NOTE}` };
+  });
+}

@@ -1,10 +1,21 @@
+import { isStorageFull } from '../db/storageErrors';
+import type { Outage } from '../domain/dueTime';
 import type { AgentEvents } from './events';
 import type { Scheduler } from './scheduler';
 
 /** The loop never sleeps longer than this, so a changed clock or a missed wake-up costs at most this. */
 export const MAX_SLEEP_MS = 30_000;
-/** Waking this much later than planned means the machine slept or the clock jumped forward. */
-export const CLOCK_JUMP_MS = 60_000;
+/** How often the loop notes that the process is running; a longer gap between two notes is a freeze. */
+export const HEARTBEAT_MS = 1_000;
+/**
+ * A heartbeat this much later than the one before means the process did not run in between
+ * (stopped with SIGSTOP, a closed laptop lid, a debugger): a freeze, whatever the loop's own
+ * timer planned. Sockets that filled meanwhile are read only after the timers that come due.
+ */
+export const FREEZE_MS = 5_000;
+/** While the database cannot be written, the loop retries after this, doubling up to MAX_RETRY_MS. */
+export const FIRST_RETRY_MS = 1_000;
+export const MAX_RETRY_MS = 30_000;
 
 export interface MonitorLoopOptions {
   scheduler: Scheduler;
@@ -15,16 +26,32 @@ export interface MonitorLoopOptions {
   log: (line: string) => void;
 }
 
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function cannotWrite(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  const what = code === 'SQLITE_FULL' ? 'disk full' : 'the database refuses writes';
+  return `Monitor loop: cannot write: ${what} (${typeof code === 'string' ? `${code}: ` : ''}${describeError(error)}); retrying with backoff`;
+}
+
 /**
  * Runs the scheduler: at start (after a resume grace), then whenever the earliest due time
- * comes, at least every MAX_SLEEP_MS, and re-planned whenever a monitor changes. A wake-up far
- * later than planned counts as a resume (sleep, clock jump) and gives overdue monitors a grace.
- * Returns the function that stops it.
+ * comes, at least every MAX_SLEEP_MS, and re-planned whenever a monitor changes. A heartbeat
+ * gap longer than FREEZE_MS (a freeze, a sleep, a clock jump forward) is an outage: monitors
+ * whose deadline passed during it get a grace before anything is failed. While the database
+ * cannot be written (disk full) it backs off, logs once when that starts and once when it
+ * ends, and tells the user by popup what it cannot record yet. Returns the function that stops it.
  */
 export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log }: MonitorLoopOptions): () => void {
   let timer: NodeJS.Timeout | undefined;
-  let plannedWake = clock();
-  let resumed = false;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let lastBeat = clock();
+  // An outage not yet graced (at first: the time before Cronbeat started).
+  let outage: Outage | undefined = { from: null, to: lastBeat };
+  let retryMs = 0;
+  let unwritable = false;
   let stopped = false;
   // While the loop itself grants graces or fails monitors, their change events need no re-plan
   // each (a resume can touch 100,000 monitors): the loop plans once when it is done.
@@ -38,44 +65,77 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
     }
   };
 
+  /** Notes that the process runs at `now`; true when it had not run since the last note for longer than FREEZE_MS. */
+  const noticeOutage = (now: number): boolean => {
+    const frozen = now - lastBeat > FREEZE_MS;
+    if (frozen) outage = { from: outage ? outage.from : lastBeat, to: now };
+    lastBeat = now; // also when the clock went back: gaps are measured from here
+    return frozen;
+  };
+
   const plan = (delay?: number) => {
     if (stopped) return;
     const now = clock();
-    // A wake-up that comes far too late (even one caused by a pulse before the timer fired).
-    if (now - plannedWake > CLOCK_JUMP_MS) resumed = true;
+    if (noticeOutage(now)) delay = 0;
     const earliest = earliestDueAt();
-    // Monitors fail once their due time is passed, so wake just after it.
-    const wait = delay ?? Math.min(MAX_SLEEP_MS, Math.max(0, earliest === null ? MAX_SLEEP_MS : earliest + 1 - now));
-    plannedWake = now + wait;
+    // Monitors fail once their due time is passed, so wake just after it; while writes fail, not before the retry.
+    const due = earliest === null ? MAX_SLEEP_MS : earliest + 1 - now;
+    const wait = delay ?? Math.min(MAX_SLEEP_MS, Math.max(retryMs, 0, due));
     clearTimeout(timer);
     timer = setTimeout(tick, wait);
   };
 
+  /** Tells the user, by reading only, which monitors fail now though their failure cannot be recorded. */
+  const warnUnrecorded = (now: number) => {
+    try {
+      scheduler.warnUnrecorded(now, outage);
+    } catch (error) {
+      log(`Monitor loop: ${describeError(error)}`);
+    }
+  };
+
   const tick = () => {
     const now = clock();
+    noticeOutage(now);
     let more = false;
     try {
       whileBusy(() => {
-        if (resumed || now - plannedWake > CLOCK_JUMP_MS) scheduler.graceOverdue(now);
-        resumed = false;
-        plannedWake = now;
+        if (outage) scheduler.graceOverdue(outage);
+        outage = undefined;
         more = scheduler.failOverdue(now);
       });
+      if (unwritable) log('Monitor loop: writing again');
+      unwritable = false;
+      retryMs = 0;
     } catch (error) {
-      log(`Monitor loop: ${error instanceof Error ? error.message : String(error)}`);
+      // Any error backs off: retrying at once would spin a core and flood the log.
+      retryMs = Math.min(MAX_RETRY_MS, Math.max(FIRST_RETRY_MS, retryMs * 2));
+      if (isStorageFull(error)) {
+        if (!unwritable) log(cannotWrite(error));
+        unwritable = true;
+        warnUnrecorded(now);
+      } else {
+        log(`Monitor loop: ${describeError(error)}`);
+      }
     }
     plan(more ? 0 : undefined);
+  };
+
+  const beat = () => {
+    if (noticeOutage(clock())) tick();
+    heartbeat = setTimeout(beat, HEARTBEAT_MS);
   };
 
   const unsubscribe = events.subscribe((event) => {
     if (event.type === 'monitor.changed' && !busy) plan();
   });
-  whileBusy(() => scheduler.graceOverdue(clock()));
   tick();
+  heartbeat = setTimeout(beat, HEARTBEAT_MS);
 
   return () => {
     stopped = true;
     clearTimeout(timer);
+    clearTimeout(heartbeat);
     unsubscribe();
   };
 }

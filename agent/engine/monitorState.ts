@@ -1,5 +1,5 @@
 import type { MonitorRow, MonitorTimingUpdate } from '../db/monitors';
-import { dueAt, type MonitorTiming } from '../domain/dueTime';
+import { dueAt, withCatchUpGrace, type MonitorTiming } from '../domain/dueTime';
 import type { PulseState } from '../domain/pulseEffect';
 
 /* Between a monitor row and the domain's view of it, in one place. */
@@ -20,8 +20,13 @@ export function pulseStateOf(row: MonitorRow): PulseState {
   return { ...timingOf(row), runningRid: row.running_rid, lastRunAt: row.last_run_at, alertReason: row.alert_reason };
 }
 
-/** The update that stores `state` on monitor `id`, its due_at computed from it. */
+/**
+ * The update that stores `state` on monitor `id` at `now`, its due_at computed from it. New
+ * information that leaves a deadline already past (a pulse that came late: replayed, or read
+ * after a freeze) gives a catch-up grace, never a failure: so a success pulse never fails a monitor.
+ */
 export function timingUpdate(id: number, state: PulseState, now: number): MonitorTimingUpdate {
+  const timing = withCatchUpGrace(state, now);
   return {
     id,
     lastRunAt: state.lastRunAt,
@@ -30,8 +35,8 @@ export function timingUpdate(id: number, state: PulseState, now: number): Monito
     expectedRunAt: state.expectedRunAt,
     runningSince: state.runningSince,
     runningRid: state.runningRid,
-    graceFrom: state.graceFrom,
-    dueAt: dueAt(state),
+    graceFrom: timing.graceFrom,
+    dueAt: dueAt(timing),
     now,
   };
 }

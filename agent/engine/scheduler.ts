@@ -1,6 +1,7 @@
 import { missedDeadlineReason } from '../domain/alertReason';
-import { nextDeadline } from '../domain/dueTime';
-import { gracePopup, stepPopups } from '../domain/monitorPopups';
+import { nextDeadline, outageGraces, withCatchUpGrace, type Outage } from '../domain/dueTime';
+import { gracePopup, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../domain/monitorPopups';
+import type { MonitorRow } from '../db/monitors';
 import type { EngineContext } from './engineContext';
 import { timingOf } from './monitorState';
 import { announceTransition, recordTransition, type RecordedTransition } from './transitions';
@@ -8,7 +9,11 @@ import { announceTransition, recordTransition, type RecordedTransition } from '.
 /** Most monitors one step fails; the rest wait for the next step, right after. */
 export const FAIL_BATCH = 500;
 
-type FailedMonitor = RecordedTransition & { afterGrace: boolean };
+/** `told`: its popup was shown already, while the failure could not be written (warnUnrecorded). */
+type FailedMonitor = RecordedTransition & { afterGrace: boolean; told: boolean };
+
+/** The run one monitor waits for (a grace does not change it, a pulse does): what warnUnrecorded tells about once. */
+const missKey = (row: MonitorRow) => `${row.id}:${row.expected_run_at}:${row.running_since}`;
 
 /**
  * The alert side of the engine, as steps the loop calls with the current time.
@@ -16,6 +21,9 @@ type FailedMonitor = RecordedTransition & { afterGrace: boolean };
  */
 export function createScheduler(ctx: EngineContext) {
   const { store, notifier } = ctx;
+
+  // Misses already told by popup while they could not be recorded (the database refused writes).
+  const told = new Set<string>();
 
   const failBatch = store.db.transaction((now: number) => {
     const due = store.monitors.overdue(now, FAIL_BATCH + 1);
@@ -27,7 +35,8 @@ export function createScheduler(ctx: EngineContext) {
       // Conditional on not being failed yet, so each failure is raised exactly once.
       if (!store.monitors.markFailed(row.id, reason, now)) continue;
       const changed = store.monitors.find(row.company_id, row.id)!;
-      failed.push({ ...recordTransition(ctx, changed, 'failed', now), afterGrace: missed.resumedAt !== undefined });
+      const afterGrace = missed.resumedAt !== undefined;
+      failed.push({ ...recordTransition(ctx, changed, 'failed', now), afterGrace, told: told.has(missKey(row)) });
     }
     return { failed, more: due.length > FAIL_BATCH };
   });
@@ -48,23 +57,45 @@ export function createScheduler(ctx: EngineContext) {
       for (const transition of failed) announceTransition(ctx, transition);
       burst.push(...failed);
       if (more) return true;
-      const popups = stepPopups(burst.filter((t) => !t.afterGrace));
-      const grace = gracePopup(burst.filter((t) => t.afterGrace));
+      const untold = burst.filter((t) => !t.told);
+      const popups = stepPopups(untold.filter((t) => !t.afterGrace));
+      const grace = gracePopup(untold.filter((t) => t.afterGrace));
       if (grace) popups.push(grace);
       for (const popup of popups) notifier.show(popup);
       store.popupOutbox.markShown(burst.map((t) => t.notificationId), now);
       burst = [];
+      told.clear();
       return false;
     },
 
     /**
-     * Cronbeat resumed at `now` (it started, or the machine woke up): monitors whose deadline
-     * passed meanwhile get a fresh grace of their duration from now instead of failing at once.
-     * Returns how many got one.
+     * For when the database cannot be written (disk full): the monitors failOverdue would fail
+     * at `now`, found by reading only (counting the grace a pending `outage` would give),
+     * told by popup, each missed run once; failOverdue records them once writes work again,
+     * without a second popup. Returns how many were told now.
      */
-    graceOverdue(now: number): number {
-      // One statement (the domain's withResumeGrace runs inside it): 100,000 monitors took seconds one by one.
-      const graced = store.monitors.graceOverdue(now);
+    warnUnrecorded(now: number, outage?: Outage): number {
+      const news: MonitorTransition[] = [];
+      for (const row of store.monitors.overdue(now, FAIL_BATCH)) {
+        const timing = timingOf(row);
+        const graced = outage && outageGraces(row.due_at!, row.grace_from, outage) ? withCatchUpGrace(timing, outage.to) : timing;
+        const missed = nextDeadline(graced);
+        if (!missed || missed.deadline >= now || told.has(missKey(row))) continue;
+        told.add(missKey(row));
+        news.push({ monitorId: row.id, name: row.name, kind: 'failed', detail: missedDeadlineReason(missed, row.duration, row.timezone) });
+      }
+      for (const popup of unrecordedFailurePopups(news)) notifier.show(popup);
+      return news.length;
+    },
+
+    /**
+     * Cronbeat resumed after `outage` (it started, the machine woke up, the process was frozen):
+     * monitors whose deadline passed meanwhile get a fresh grace of their duration from its end
+     * instead of failing at once (outageGraces). Returns how many got one.
+     */
+    graceOverdue(outage: Outage): number {
+      // One statement (the domain's rules run inside it): 100,000 monitors took seconds one by one.
+      const graced = store.monitors.graceOverdue(outage);
       for (const row of graced) ctx.events.emit({ type: 'monitor.changed', companyId: row.company_id, monitorId: row.id });
       return graced.length;
     },

@@ -6,7 +6,8 @@ import {
   expectedRunAfter,
   nextDeadline,
   runAnsweredBy,
-  withResumeGrace,
+  outageGraces,
+  withCatchUpGrace,
   type MonitorTiming,
 } from '../../agent/domain/dueTime';
 
@@ -19,16 +20,16 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 describe('the run expected after an answered run, on daylight-saving switch days', () => {
   const table: Array<[string, string, string, string, string]> = [
     // [zone, schedule, answered run, expected run, why]
-    ['America/New_York', '30 2 * * *', '2026-03-07T07:30:00Z', '2026-03-08T07:30:00.000Z', '02:30 does not exist: runs at 03:30 EDT'],
-    ['America/New_York', '30 2 * * *', '2026-03-08T07:30:00Z', '2026-03-09T06:30:00.000Z', 'back to 02:30 EDT the day after'],
+    ['America/New_York', '30 2 * * *', '2026-03-07T07:30:00Z', '2026-03-08T07:00:00.000Z', '02:30 does not exist: runs at the jump, 03:00 EDT'],
+    ['America/New_York', '30 2 * * *', '2026-03-08T07:00:00Z', '2026-03-09T06:30:00.000Z', 'back to 02:30 EDT the day after'],
     ['America/New_York', '0 * * * *', '2026-03-08T06:00:00Z', '2026-03-08T07:00:00.000Z', 'hourly: 01:00 EST then 03:00 EDT'],
     ['America/New_York', '0 9 * * *', '2026-03-07T14:00:00Z', '2026-03-08T13:00:00.000Z', '09:00 is an hour earlier in UTC'],
     ['America/New_York', '30 1 * * *', '2026-10-31T05:30:00Z', '2026-11-01T05:30:00.000Z', '01:30 repeats: the first one (EDT)'],
     ['America/New_York', '30 1 * * *', '2026-11-01T05:30:00Z', '2026-11-02T06:30:00.000Z', 'the repeated 01:30 EST is not a second run'],
     ['America/New_York', '0 * * * *', '2026-11-01T05:00:00Z', '2026-11-01T06:00:00.000Z', 'hourly: 01:00 EDT then 01:00 EST'],
     ['America/New_York', '*/30 * * * *', '2026-11-01T05:30:00Z', '2026-11-01T06:00:00.000Z', 'every half hour through the repeat'],
-    ['Europe/London', '30 1 * * *', '2026-03-28T01:30:00Z', '2026-03-29T01:30:00.000Z', '01:30 does not exist: runs at 02:30 BST'],
-    ['Europe/London', '30 1 * * *', '2026-03-29T01:30:00Z', '2026-03-30T00:30:00.000Z', 'back to 01:30 BST the day after'],
+    ['Europe/London', '30 1 * * *', '2026-03-28T01:30:00Z', '2026-03-29T01:00:00.000Z', '01:30 does not exist: runs at the jump, 02:00 BST'],
+    ['Europe/London', '30 1 * * *', '2026-03-29T01:00:00Z', '2026-03-30T00:30:00.000Z', 'back to 01:30 BST the day after'],
     ['Europe/London', '0 9 * * *', '2026-03-28T09:00:00Z', '2026-03-29T08:00:00.000Z', '09:00 BST is 08:00Z'],
     ['Europe/London', '30 1 * * *', '2026-10-24T00:30:00Z', '2026-10-25T00:30:00.000Z', '01:30 repeats: the first one (BST)'],
     ['Europe/London', '30 1 * * *', '2026-10-25T00:30:00Z', '2026-10-26T01:30:00.000Z', 'the repeated 01:30 GMT is not a second run'],
@@ -61,7 +62,7 @@ describe('which run a pulse answers', () => {
     ['UTC', '*/5 * * * *', '2026-11-21T10:04:05Z', '2026-11-21T10:05:00.000Z', 'every five minutes: a minute early still counts'],
     ['America/New_York', '0 * * * *', '2026-11-01T05:59:30Z', '2026-11-01T06:00:00.000Z', 'early for the repeated 01:00 EST'],
     ['America/New_York', '0 * * * *', '2026-03-08T06:59:10Z', '2026-03-08T07:00:00.000Z', 'early for 03:00 EDT right after the gap'],
-    ['Europe/London', '30 1 * * *', '2026-03-29T01:29:30Z', '2026-03-29T01:30:00.000Z', 'early for the shifted 02:30 BST run'],
+    ['Europe/London', '30 1 * * *', '2026-03-29T00:59:30Z', '2026-03-29T01:00:00.000Z', 'early for the 01:30 run moved to the jump (02:00 BST)'],
     ['Asia/Kolkata', '0 0 * * *', '2026-03-07T18:29:30Z', '2026-03-07T18:30:00.000Z', 'early for midnight IST'],
     ['Asia/Kolkata', '0 0 * * *', '2026-03-07T18:31:00Z', '2026-03-07T18:30:00.000Z', 'late for midnight IST'],
   ];
@@ -106,34 +107,51 @@ describe('the deadline', () => {
 
   it('gets a fresh grace of the duration when Cronbeat resumes after it passed', () => {
     const resumedAt = t('2026-11-21T12:00:00Z');
-    const graced = withResumeGrace(base, resumedAt);
+    const graced = withCatchUpGrace(base, resumedAt);
     expect(graced.graceFrom).toBe(resumedAt);
     expect(nextDeadline(graced)).toEqual({ kind: 'no_pulse', runAt: base.expectedRunAt, deadline: t('2026-11-21T12:05:00Z'), resumedAt });
   });
 
   it('gets no grace when its deadline is still ahead, or when failed', () => {
-    expect(withResumeGrace(base, t('2026-11-21T09:04:00Z'))).toBe(base);
+    expect(withCatchUpGrace(base, t('2026-11-21T09:04:00Z'))).toBe(base);
     const failed = { ...base, isAlerted: true };
-    expect(withResumeGrace(failed, t('2026-11-21T12:00:00Z'))).toBe(failed);
+    expect(withCatchUpGrace(failed, t('2026-11-21T12:00:00Z'))).toBe(failed);
+  });
+});
+
+describe('which monitors an outage graces', () => {
+  const to = t('2026-11-21T10:00:30Z');
+  it('at a start: every deadline already passed', () => {
+    expect(outageGraces(t('2026-11-20T10:00:00Z'), null, { from: null, to })).toBe(true);
+    expect(outageGraces(to, null, { from: null, to })).toBe(false);
+  });
+
+  it('after a freeze: only deadlines that passed during it, and a grace\'s end only after a long outage', () => {
+    const freeze = { from: t('2026-11-21T10:00:00Z'), to };
+    expect(outageGraces(t('2026-11-21T10:00:10Z'), null, freeze)).toBe(true);
+    expect(outageGraces(t('2026-11-21T09:59:59Z'), null, freeze)).toBe(false); // Cronbeat was running: a true miss
+    expect(outageGraces(t('2026-11-21T10:00:10Z'), t('2026-11-21T09:59:10Z'), freeze)).toBe(false); // no second grace from a stall
+    const sleep = { from: t('2026-11-21T09:00:00Z'), to };
+    expect(outageGraces(t('2026-11-21T09:30:00Z'), t('2026-11-21T09:25:00Z'), sleep)).toBe(true);
   });
 });
 
 describe('runs near a spring-forward switch, whatever the search starts from', () => {
   const table: Array<[string, string, string, string, string]> = [
     // [zone, schedule, after, next run, why]
-    ['America/New_York', '30 2 * * *', '2026-03-08T06:59:00Z', '2026-03-08T07:30:00.000Z', 'a minute before the switch'],
-    ['America/New_York', '30 2 * * *', '2026-03-08T07:10:00Z', '2026-03-08T07:30:00.000Z', 'inside the shifted hour'],
-    ['America/New_York', '30 2 * * *', '2026-03-08T07:30:00Z', '2026-03-09T06:30:00.000Z', 'right on the shifted run'],
-    ['Europe/London', '30 1 * * *', '2026-03-29T01:29:30Z', '2026-03-29T01:30:00.000Z', 'inside the shifted hour'],
+    ['America/New_York', '30 2 * * *', '2026-03-08T06:59:00Z', '2026-03-08T07:00:00.000Z', 'a minute before the switch: at the jump'],
+    ['America/New_York', '30 2 * * *', '2026-03-08T07:10:00Z', '2026-03-09T06:30:00.000Z', 'just after the jump: the day after'],
+    ['America/New_York', '30 2 * * *', '2026-03-08T07:00:00Z', '2026-03-09T06:30:00.000Z', 'right on the run at the jump'],
+    ['Europe/London', '30 1 * * *', '2026-03-29T00:29:30Z', '2026-03-29T01:00:00.000Z', 'half an hour before the jump'],
     ['Europe/London', '* * * * *', '2026-03-29T01:00:30Z', '2026-03-29T01:01:00.000Z', 'every minute goes on'],
   ];
   it.each(table)('%s %s after %s is %s (%s)', (timezone, schedule, after, expected) => {
     expect(iso(nextRunAfter(schedule, timezone, t(after)))).toBe(expected);
   });
 
-  it('finds the shifted run as the run before a time just after it', () => {
-    expect(iso(previousRunBefore('30 2 * * *', 'America/New_York', t('2026-03-08T07:40:00Z')))).toBe('2026-03-08T07:30:00.000Z');
-    expect(iso(previousRunBefore('30 1 * * *', 'Europe/London', t('2026-03-29T01:40:00Z')))).toBe('2026-03-29T01:30:00.000Z');
+  it('finds the run moved to the jump as the run before a time just after it', () => {
+    expect(iso(previousRunBefore('30 2 * * *', 'America/New_York', t('2026-03-08T07:40:00Z')))).toBe('2026-03-08T07:00:00.000Z');
+    expect(iso(previousRunBefore('30 1 * * *', 'Europe/London', t('2026-03-29T01:40:00Z')))).toBe('2026-03-29T01:00:00.000Z');
     expect(iso(previousRunBefore('0 9 * * *', 'Europe/London', t('2026-03-29T08:30:00Z')))).toBe('2026-03-29T08:00:00.000Z');
   });
 });

@@ -12,9 +12,8 @@ import { tempDir } from '../helpers/testAgent';
 
 export const at = (iso: string) => Date.parse(iso);
 
-/** A real store in a temporary folder, the scheduler over it, and what it announced. */
-export function engineFixture(createdAt: number) {
-  const dir = tempDir('cronbeat-engine-');
+/** A real store in a temporary folder (or in `dir`), the scheduler over it, and what it announced. */
+export function engineFixture(createdAt: number, dir = tempDir('cronbeat-engine-')) {
   const store: Store = openStore(join(dir, 'cronbeat.sqlite'), createdAt);
   const events = new AgentEvents();
   const announced: AgentEvent[] = [];

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MAX_SLEEP_MS, startMonitorLoop } from '../../agent/engine/loop';
+import { HEARTBEAT_MS, MAX_SLEEP_MS, startMonitorLoop } from '../../agent/engine/loop';
 import { at, engineFixture } from './engineFixture';
 
 // Fake timers move Date.now too, so the loop's clock and its sleeps stay in step without sleeping.
@@ -15,13 +15,19 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+// Added to the clock to freeze the process: time passes for the clock but no timer runs meanwhile.
+let frozenFor = 0;
+let logged: string[] = [];
+
 function startLoop() {
+  frozenFor = 0;
+  logged = [];
   stop = startMonitorLoop({
     scheduler: fixture.scheduler,
     events: fixture.events,
     earliestDueAt: () => fixture.store.monitors.earliestDueAt(),
-    clock: () => Date.now(),
-    log: () => {},
+    clock: () => Date.now() + frozenFor,
+    log: (line) => logged.push(line),
   });
 }
 
@@ -59,12 +65,11 @@ describe('monitor loop', () => {
 
     const missedWhileAsleep = fixture.monitor({ name: 'asleep', schedule: '10 12 * * *', duration: 5, now: Date.now() });
     fixture.events.emit({ type: 'monitor.changed', companyId: 1, monitorId: missedWhileAsleep.id });
-    // The machine sleeps for an hour: the clock jumps, and the loop's timer fires late.
-    // Its timer (at most MAX_SLEEP_MS) fires at 13:00:30, an hour late.
+    // The machine sleeps for an hour: the clock jumps, and the next heartbeat (a second later) sees the gap.
     vi.setSystemTime(at('2026-11-21T13:00:00Z'));
     vi.advanceTimersByTime(MAX_SLEEP_MS);
-    expect(fixture.reload(missedWhileAsleep.id)).toMatchObject({ is_alerted: 0, grace_from: at('2026-11-21T13:00:30Z') });
-    expect(fixture.reload(missedWhileQuit.id)).toMatchObject({ is_alerted: 0, grace_from: at('2026-11-21T13:00:30Z') });
+    expect(fixture.reload(missedWhileAsleep.id)).toMatchObject({ is_alerted: 0, grace_from: at('2026-11-21T13:00:01Z') });
+    expect(fixture.reload(missedWhileQuit.id)).toMatchObject({ is_alerted: 0, grace_from: at('2026-11-21T13:00:01Z') });
     expect(fixture.notifier.popups).toEqual([]);
 
     vi.advanceTimersByTime(5 * 60_000 + 1);
@@ -72,5 +77,54 @@ describe('monitor loop', () => {
     expect(fixture.reload(missedWhileQuit.id).is_alerted).toBe(1);
     expect(fixture.notifier.popups).toHaveLength(1);
     expect(fixture.notifier.popups[0].title).toBe('2 monitors failed');
+  });
+});
+
+describe('monitor loop: freezes (issue 12, item 3)', () => {
+  it('counts a freeze across a deadline as an outage when the loop timer is the first to run after it', () => {
+    vi.setSystemTime(at('2026-11-21T10:00:20.500Z'));
+    fixture = engineFixture(Date.now());
+    const monitor = fixture.monitor({ schedule: '* * * * *', duration: 1 }); // due 10:02:00
+    startLoop();
+    vi.advanceTimersByTime(99_100); // 10:01:59.6, the last heartbeat at 10:01:59.5
+    // Frozen for 30 s: the loop's timer, planned for just after the deadline, is the first to run after it.
+    frozenFor = 30_000;
+    vi.advanceTimersByTime(401);
+    expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 0, grace_from: at('2026-11-21T10:02:30.001Z') });
+    // Then the socket queue is read: the pulse the job sent 10 s before the deadline.
+    fixture.pulse(monitor.token, Date.now() + frozenFor);
+    vi.advanceTimersByTime(100_000);
+    expect(fixture.notifications()).toEqual([]);
+    vi.advanceTimersByTime(60_000); // and with no pulse after it, a true failure comes, later
+    expect(fixture.notifications().map((n) => n.data.description)).toEqual(['No pulse within 1 min of the run due at 2026-11-21 10:04 UTC']);
+  });
+
+  it('counts a 30 s freeze that began 29 s before a deadline and ended 1 s after it, seen by the heartbeat', () => {
+    vi.setSystemTime(at('2026-11-21T10:00:20.500Z'));
+    fixture = engineFixture(Date.now());
+    const monitor = fixture.monitor({ schedule: '* * * * *', duration: 1 }); // due 10:02:00
+    startLoop();
+    vi.advanceTimersByTime(70_600); // 10:01:31.1, the last beat at 10:01:30.5 (29.5 s before the deadline)
+    frozenFor = 30_000;
+    vi.advanceTimersByTime(400); // the next beat: 10:02:01.5 by the clock
+    expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 0, grace_from: at('2026-11-21T10:02:01.500Z') });
+    fixture.pulse(monitor.token, Date.now() + frozenFor); // the queued pulse
+    vi.advanceTimersByTime(30_000);
+    expect(fixture.notifications()).toEqual([]);
+    expect(fixture.notifier.popups).toEqual([]);
+  });
+
+  it('gives each deadline one grace at most when the process keeps stalling (sustained event-loop lag)', () => {
+    vi.setSystemTime(at('2026-11-21T10:00:20.500Z'));
+    fixture = engineFixture(Date.now());
+    const monitor = fixture.monitor({ schedule: '* * * * *', duration: 1 });
+    startLoop();
+    // Every heartbeat comes 7 s after the one before: each gap looks like a freeze.
+    for (let i = 0; i < 60 && fixture.reload(monitor.id).is_alerted === 0; i++) {
+      frozenFor += 6_000;
+      vi.advanceTimersByTime(HEARTBEAT_MS);
+    }
+    expect(fixture.reload(monitor.id).is_alerted).toBe(1);
+    expect(fixture.reload(monitor.id).alert_reason).toMatch(/^No pulse for the run due at 2026-11-21 10:01 UTC, nor within 1 min of Cronbeat resuming/);
   });
 });

@@ -192,7 +192,7 @@ describe('downtime grace', () => {
     const dump = fixture.monitor({ name: 'db-dump', schedule: '0 * * * *', duration: 5 });
     const later = fixture.monitor({ name: 'later', schedule: '0 18 * * *', duration: 5 });
     const resumedAt = at('2026-11-21T12:00:00Z');
-    expect(fixture.scheduler.graceOverdue(resumedAt)).toBe(2);
+    expect(fixture.scheduler.graceOverdue({ from: null, to: resumedAt })).toBe(2);
     expect(fixture.announced).toEqual([
       { type: 'monitor.changed', companyId: 1, monitorId: backup.id },
       { type: 'monitor.changed', companyId: 1, monitorId: dump.id },

@@ -1,0 +1,30 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { at, engineFixture } from './engineFixture';
+
+// Issue 12, item 4: `30 2 * * *` in New York on 2026-03-08. 02:30 does not exist that night;
+// cron runs the job right after the jump, at 03:00 EDT (07:00Z), and its pulse must count.
+let fixture: ReturnType<typeof engineFixture>;
+afterEach(() => fixture?.close());
+
+describe('a fixed-time job in the skipped hour of a spring-forward night', () => {
+  it('is expected at the jump: its pulse at 03:00:40 EDT answers the run, and nothing fails at 04:00', () => {
+    fixture = engineFixture(at('2026-03-07T12:00:00Z'));
+    const monitor = fixture.monitor({ schedule: '30 2 * * *', timezone: 'America/New_York', duration: 30 });
+    expect(monitor.expected_run_at).toBe(at('2026-03-08T07:00:00Z'));
+    expect(monitor.due_at).toBe(at('2026-03-08T07:30:00Z'));
+
+    fixture.pulse(monitor.token, at('2026-03-08T07:00:40Z'));
+    fixture.scheduler.failOverdue(at('2026-03-08T08:00:01Z')); // 04:00 EDT
+    expect(fixture.notifications()).toEqual([]);
+    expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 0, expected_run_at: at('2026-03-09T06:30:00Z') });
+  });
+
+  it('fails with the run named at 03:00 EDT when no pulse comes', () => {
+    fixture = engineFixture(at('2026-03-07T12:00:00Z'));
+    const monitor = fixture.monitor({ schedule: '30 2 * * *', timezone: 'America/New_York', duration: 30 });
+    fixture.scheduler.failOverdue(at('2026-03-08T07:30:01Z'));
+    expect(fixture.reload(monitor.id).alert_reason).toBe(
+      'No pulse within 30 min of the run due at 2026-03-08 03:00 America/New_York (07:00 UTC)',
+    );
+  });
+});

@@ -1,0 +1,55 @@
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { runCli, startServe, type ServeProcess } from '../helpers/cli';
+import { fakeTimeEnv, hasFakeTime } from '../helpers/fakeTime';
+import { tempDir } from '../helpers/testAgent';
+
+// Issue 12, item 3, as it happens: a real `cronbeat serve` stopped with SIGSTOP for 30 s across a
+// deadline (what a laptop lid does) while a job's pulse waits in its socket queue. Its clock runs
+// twenty times faster (libfaketime), so the 30 s freeze takes 1.5 s.
+vi.setConfig({ testTimeout: 60_000 });
+const SPEED = 20;
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+let serve: ServeProcess | undefined;
+const dataDir = tempDir();
+afterAll(async () => {
+  if (serve) {
+    serve.child.kill('SIGCONT');
+    await serve.stop();
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe.skipIf(!hasFakeTime)('a frozen agent (SIGSTOP across a deadline)', () => {
+  it('gives a grace for the freeze and reads the queued pulse: no failed/recovered pair', async () => {
+    const token = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
+    serve = await startServe(['--data-dir', dataDir, '--no-popups'], fakeTimeEnv('2026-11-21T10:00:45Z', SPEED));
+    const api = async (path: string, init: RequestInit = {}) =>
+      (await fetch(serve!.url + path, { ...init, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' } })).json();
+
+    const before = Date.now();
+    const monitor = await api('/api/monitors', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'every minute', timezone: 'UTC', schedule: '* * * * *', duration: 1 }),
+    });
+    // The agent's clock, from the time it stamped on the monitor (halfway through the request).
+    const stampedAt = (before + Date.now()) / 2;
+    const agentNow = () => Date.parse(monitor.created_at) + (Date.now() - stampedAt) * SPEED;
+    const waitUntilAgentTime = async (ms: number) => sleep(Math.max(0, (ms - agentNow()) / SPEED));
+    const deadline = Date.parse(monitor.next_due_at);
+
+    await waitUntilAgentTime(deadline - 29_000);
+    serve.child.kill('SIGSTOP');
+    await waitUntilAgentTime(deadline - 10_000);
+    const pulse = fetch(monitor.pulse_url); // waits in the socket queue while the agent is stopped
+    await waitUntilAgentTime(deadline + 1_000);
+    serve.child.kill('SIGCONT');
+    expect((await pulse).status).toBe(200);
+    await sleep(300);
+
+    expect(await api(`/api/monitors/${monitor.id}`)).toMatchObject({ is_alerted: 0, status: 'monitoring' });
+    expect((await api('/api/notifications')).data).toEqual([]);
+    expect((await api(`/api/monitors/${monitor.id}/pulses`)).data).toHaveLength(1);
+  });
+});
