@@ -7,6 +7,7 @@
 /** SQLite's "database or disk is full", and the I/O errors a full disk gives while writing. */
 const SQLITE_WRITE_FAILURES = new Set([
   'SQLITE_FULL',
+  'SQLITE_IOERR',
   'SQLITE_IOERR_WRITE',
   'SQLITE_IOERR_FSYNC',
   'SQLITE_IOERR_DIR_FSYNC',
