@@ -14,6 +14,7 @@ import { certificateRoutes } from './routes/certificates';
 import { sessionRoutes } from './routes/session';
 import { eventRoutes } from './routes/events';
 import { staticFiles } from './routes/static';
+import { channelRoutes } from './routes/channels';
 
 export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
   /** The built dashboard served at "/"; default: dist/renderer next to the bundle or in the repository. */
@@ -32,6 +33,7 @@ const routers: Array<(deps: ApiDeps) => Router<any>> = [
   monitorRoutes,
   notificationRoutes,
   certificateRoutes,
+  channelRoutes,
   sessionRoutes,
   eventRoutes,
 ];

@@ -5,6 +5,7 @@ import type { AgentEvents } from '../engine/events';
 import type { Notifier } from '../engine/notifier';
 import type { AuthState } from './auth';
 import type { CertificateChecks } from '../engine/certificates/scheduler';
+import type { DeliveryWorker } from '../engine/delivery/worker';
 
 /** What every router is built from. */
 export interface ApiDeps {
@@ -17,6 +18,8 @@ export interface ApiDeps {
   notifier?: Notifier;
   /** On-demand TLS certificate checks (the engine's certificate scheduler). */
   certificateChecks: CertificateChecks;
+  /** The channel outbox's sender; the API uses it for test messages. */
+  deliveries: Pick<DeliveryWorker, 'sendTest'>;
   /** Bearer authentication; a router that needs it starts with router.use(deps.requireToken). */
   requireToken: Middleware<AuthState>;
 }

@@ -18,7 +18,7 @@ describe('servers', () => {
     const response = await createServer({ ...valid, identifier: 'typed-1', extra: 'ignored' });
     expect(response.status).toBe(201);
     const server = await response.json();
-    expect(Object.keys(server)).toEqual(['id', 'company_id', 'name', 'identifier', 'ip_address', 'deleted_at', 'created_at', 'updated_at']);
+    expect(Object.keys(server)).toEqual(['id', 'company_id', 'name', 'identifier', 'ip_address', 'deleted_at', 'created_at', 'updated_at', 'channel_ids']);
     expect(server).toMatchObject({ company_id: 1, name: 'Backup box', identifier: 'typed-1', ip_address: '192.168.1.20', deleted_at: null });
     expect(Number.isInteger(server.id)).toBe(true);
     expect(server.created_at).toMatch(TIMESTAMP);
