@@ -327,7 +327,7 @@ export const channelInput = z.object({
 /** A channel's edit: any of name, settings (merged over the stored ones), quiet hours. */
 export const channelPatch = z.object({
   name: channelName.optional(),
-  kind: z.unknown().refine((v) => v === undefined, 'The kind field cannot be changed; make a new channel.'),
+  kind: z.undefined({ error: 'The kind field cannot be changed; make a new channel.' }).optional(),
   settings: z.record(z.string(), z.unknown(), { error: 'The settings field must be an object.' }).optional(),
   quiet_hours: quietHoursInput.optional(),
 });
