@@ -18,7 +18,7 @@ function checkedSettings(kind: ChannelKind, settings: Record<string, unknown>): 
 }
 
 /** /api/channels: where notifications are delivered besides the desktop (issue 14, docs/channels.md). */
-export function channelRoutes({ store, clock, requireToken, deliveries }: ApiDeps): AuthedRouter {
+export function channelRoutes({ store, events, clock, requireToken, deliveries }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
   router.use(requireToken);
   const findChannel = (companyId: number, raw: string | undefined) => {
@@ -45,6 +45,7 @@ export function channelRoutes({ store, clock, requireToken, deliveries }: ApiDep
       quietHours: input.quiet_hours,
       now: clock(),
     });
+    events.emit({ type: 'channel.changed', companyId: channel.company_id, channelId: channel.id });
     ctx.status = 201;
     ctx.body = generatedSecret ? { ...presentChannel(channel), generated_secret: generatedSecret } : presentChannel(channel);
   });
@@ -71,13 +72,15 @@ export function channelRoutes({ store, clock, requireToken, deliveries }: ApiDep
       clock(),
     );
     if (!updated) throw HttpError.notFound('Channel');
+    events.emit({ type: 'channel.changed', companyId, channelId: updated.id });
     ctx.body = presentChannel(updated);
   });
 
   router.delete('/api/channels/:id', (ctx) => {
-    if (!store.channels.delete(ctx.state.companyId, pathId(ctx.params.id, 'Channel'), clock())) {
-      throw HttpError.notFound('Channel');
-    }
+    const { companyId } = ctx.state;
+    const channelId = pathId(ctx.params.id, 'Channel');
+    if (!store.channels.delete(companyId, channelId, clock())) throw HttpError.notFound('Channel');
+    events.emit({ type: 'channel.changed', companyId, channelId });
     ctx.status = 204;
   });
 

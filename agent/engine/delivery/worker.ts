@@ -145,6 +145,7 @@ export class DeliveryWorker {
     if (!store.deliveries.claim(delivery.id, now)) return null;
     this.busy.set(channel.id, (this.busy.get(channel.id) ?? 0) + 1);
     const attempt = this.attempt(delivery, channel, presentNotification(row)).finally(() => {
+      if (this.writable) this.options.events.emit({ type: 'delivery.changed', companyId: row.notifiable_id, notificationId: row.id });
       this.busy.set(channel.id, (this.busy.get(channel.id) ?? 1) - 1);
       this.inFlight.delete(attempt);
       // A channel is free again: what waited for it may be due.
@@ -163,11 +164,13 @@ export class DeliveryWorker {
       if (result.ok) {
         store.deliveries.markSent(delivery.id, at, result);
         store.channels.markWorking(channel.id);
+        if (channel.failing_since !== null) this.options.events.emit({ type: 'channel.changed', companyId: channel.company_id, channelId: channel.id });
         return;
       }
       const next = nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at);
       store.deliveries.markUnsent(delivery.id, next, result);
       store.channels.markFailing(channel.id, at);
+      this.options.events.emit({ type: 'channel.changed', companyId: channel.company_id, channelId: channel.id });
       this.popupWhenFailingLong(channel, at, result.error);
     } catch (error) {
       this.options.log(`Delivery ${delivery.id}: ${error instanceof Error ? error.message : String(error)}`);
