@@ -40,9 +40,9 @@ export function signBody(secret: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
-/** The dashboard page of what the notification is about. */
+/** The dashboard page of what the notification is about (the dashboard routes by the URL's fragment). */
 export function subjectUrl(notification: NotificationResource, dashboardUrl: string): string {
-  const base = dashboardUrl.replace(/\/+$/, '');
+  const base = `${dashboardUrl.replace(/\/+$/, '')}/#`;
   const { type, type_id: id } = notification.data;
   if (type === 'monitor' && id > 0) return `${base}/monitors/${id}`;
   if (type === 'server' && id > 0) return `${base}/servers/${id}`;

@@ -50,7 +50,7 @@ describe('channel kinds', () => {
       message: expect.stringMatching(/^No pulse/),
       priority: 4,
       tags: ['rotating_light'],
-      click: `http://cronbeat.test:8787/monitors/${monitor.id}`,
+      click: `http://cronbeat.test:8787/#/monitors/${monitor.id}`,
     });
     expect(JSON.parse(recovered.body)).toMatchObject({ title: 'db backup recovered', priority: 3, tags: ['white_check_mark'] });
   });
@@ -68,7 +68,7 @@ describe('channel kinds', () => {
     expect(body.text).toMatch(/^db backup failed: No pulse/);
     expect(body.blocks[0]).toEqual({
       type: 'section',
-      text: { type: 'mrkdwn', text: expect.stringContaining(`:red_circle: *<http://cronbeat.test:8787/monitors/${monitor.id}|db backup failed>*\nNo pulse`) },
+      text: { type: 'mrkdwn', text: expect.stringContaining(`:red_circle: *<http://cronbeat.test:8787/#/monitors/${monitor.id}|db backup failed>*\nNo pulse`) },
     });
     expect(JSON.parse(slack.requests[1].body).blocks[0].text.text).toContain(':large_green_circle:');
   });
@@ -86,7 +86,7 @@ describe('channel kinds', () => {
         {
           title: 'db backup failed',
           description: expect.stringMatching(/^No pulse/),
-          url: `http://cronbeat.test:8787/monitors/${monitor.id}`,
+          url: `http://cronbeat.test:8787/#/monitors/${monitor.id}`,
           color: 0xd93025,
           timestamp: expect.stringMatching(/Z$/),
         },
@@ -107,7 +107,7 @@ describe('channel kinds', () => {
     expect(JSON.parse(request.body)).toEqual({
       chat_id: '-100200300',
       text: expect.stringMatching(
-        new RegExp(`^<b>&lt;db&gt; &amp; co failed</b>\\nNo pulse[^]*\\n<a href="http://cronbeat.test:8787/monitors/${monitor.id}">Open in Cronbeat</a>$`),
+        new RegExp(`^<b>&lt;db&gt; &amp; co failed</b>\\nNo pulse[^]*\\n<a href="http://cronbeat.test:8787/#/monitors/${monitor.id}">Open in Cronbeat</a>$`),
       ),
       parse_mode: 'HTML',
       disable_web_page_preview: true,
@@ -139,7 +139,7 @@ describe('channel kinds', () => {
     const [mail] = smtp.mails;
     expect(mail).toMatchObject({ from: 'cronbeat@example.com', to: ['ops@example.com', 'me@example.com'], secure: false });
     expect(mail.raw).toMatch(/^Subject: \[Cronbeat\] db backup failed$/m);
-    expect(mail.raw).toContain(`http://cronbeat.test:8787/monitors/${monitor.id}`);
+    expect(mail.raw).toContain(`http://cronbeat.test:8787/#/monitors/${monitor.id}`);
   });
 
   it('email over TLS and over STARTTLS with a login, trusting a private CA', async () => {
