@@ -61,6 +61,9 @@ export function channelRepository(db: Db) {
     'UPDATE channels SET failure_popup_at = @now WHERE id = @id AND failing_since IS NOT NULL AND failure_popup_at IS NULL',
   );
 
+  // Every notification asks for its company's channels; they change only through create and
+  // delete below (one agent per database), so the answer is kept until then.
+  const liveIdsKnown = new Map<number, number[]>();
   const encode = (fields: ChannelFields) => ({
     name: fields.name,
     settings: JSON.stringify(fields.settings),
@@ -72,7 +75,9 @@ export function channelRepository(db: Db) {
       return (list.all(companyId) as StoredRow[]).map((row) => decode(row) as ChannelRow);
     },
     liveIds(companyId: number): number[] {
-      return liveIds.all(companyId) as number[];
+      let ids = liveIdsKnown.get(companyId);
+      if (!ids) liveIdsKnown.set(companyId, (ids = liveIds.all(companyId) as number[]));
+      return ids;
     },
     find(companyId: number, id: number): ChannelRow | null {
       return decode(find.get(id, companyId) as StoredRow | undefined);
@@ -83,6 +88,7 @@ export function channelRepository(db: Db) {
     },
     create(input: ChannelFields & { companyId: number; kind: ChannelKind; now: number }): ChannelRow {
       const { lastInsertRowid } = insert.run({ ...encode(input), companyId: input.companyId, kind: input.kind, now: input.now });
+      liveIdsKnown.delete(input.companyId);
       return decode(find.get(lastInsertRowid, input.companyId) as StoredRow) as ChannelRow;
     },
     update(companyId: number, id: number, fields: ChannelFields, now: number): ChannelRow | null {
@@ -91,6 +97,7 @@ export function channelRepository(db: Db) {
     },
     /** Returns false when there was no such live channel. */
     delete(companyId: number, id: number, now: number): boolean {
+      liveIdsKnown.delete(companyId);
       return softDelete.run({ id, companyId, now }).changes === 1;
     },
     /** An attempt failed at `now`: the channel is failing since then, unless it already was. */

@@ -15,8 +15,10 @@ export interface DeliveryRoutingRepos {
  */
 export function deliveryRouting({ channels, routes }: DeliveryRoutingRepos) {
   return (companyId: number, data: NotificationData): number[] => {
-    const subject = { type: data.type, id: data.type_id };
     const live = channels.liveIds(companyId);
+    // No channel at all (the common case on a laptop): nothing to send, nothing to remember.
+    if (live.length === 0) return [];
+    const subject = { type: data.type, id: data.type_id };
     const event = routingEvent(data);
     const chosen = (event === 'recovery' ? routes.takeFailureRoute(subject) : null) ?? routes.channelIds(subject) ?? live;
     const targets = chosen.filter((id) => live.includes(id));

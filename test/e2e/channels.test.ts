@@ -21,7 +21,6 @@ describe.skipIf(chromiumMissing)('channels end to end', { timeout: 30_000 }, () 
   let browser: Browser;
   let page: Page;
   let hook: Receiver;
-  const heading = () => page.getByRole('heading', { level: 1 });
 
   beforeAll(async () => {
     hook = await new Receiver([{ status: 200, body: 'hook says hi' }]).start();
