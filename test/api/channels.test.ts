@@ -181,6 +181,12 @@ describe('channel_ids of monitors, servers and certificates', () => {
     expect(server.channel_ids).toEqual([a.id]);
     expect((await (await patch(`/api/servers/${server.id}`, { channel_ids: [b.id] })).json()).channel_ids).toEqual([b.id]);
     expect((await (await agent.api(`/api/servers/${server.id}`)).json()).channel_ids).toEqual([b.id]);
+
+    const certificate = agent.store.certificates.create({ companyId: 1, hostname: 'routed.example', port: 443, warnDays: 14, now: agent.clock() });
+    expect((await (await agent.api(`/api/ssl-certificates/${certificate.id}`)).json()).channel_ids).toBeNull();
+    expect((await (await patch(`/api/ssl-certificates/${certificate.id}`, { channel_ids: [a.id] })).json()).channel_ids).toEqual([a.id]);
+    const certificates = await (await agent.api('/api/ssl-certificates')).json();
+    expect(certificates.find((c: { id: number }) => c.id === certificate.id).channel_ids).toEqual([a.id]);
   });
 
   it('refuse ids that are not channels of the company (422 naming channel_ids), changing nothing', async () => {
