@@ -48,12 +48,21 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
     `INSERT INTO deliveries (notification_id, channel_id, status, next_attempt_at, give_up_at, created_at)
      VALUES (@notificationId, @channelId, 'pending', @now, @giveUpAt, @now)`,
   );
+  // The oldest due delivery of each channel not busy: one index probe per channel, however many
+  // deliveries wait behind a slow one.
   const due = db.prepare(
-    `SELECT * FROM deliveries WHERE status = 'pending' AND next_attempt_at <= @now
-       AND channel_id NOT IN (SELECT value FROM json_each(@busy))
-     ORDER BY next_attempt_at, id LIMIT @limit`,
+    `SELECT d.* FROM channels c
+     JOIN deliveries d ON d.id = (
+       SELECT id FROM deliveries WHERE channel_id = c.id AND status = 'pending' AND next_attempt_at <= @now
+       ORDER BY next_attempt_at, id LIMIT 1)
+     WHERE c.id NOT IN (SELECT value FROM json_each(@busy))
+     ORDER BY d.next_attempt_at, d.id LIMIT @limit`,
   );
-  const earliest = db.prepare("SELECT min(next_attempt_at) FROM deliveries WHERE status = 'pending'").pluck();
+  const earliest = db
+    .prepare(
+      `SELECT min((SELECT min(next_attempt_at) FROM deliveries WHERE channel_id = c.id AND status = 'pending')) FROM channels c`,
+    )
+    .pluck();
   const claim = db.prepare(
     `UPDATE deliveries SET status = 'sending', attempts = attempts + 1, last_attempt_at = @now, next_attempt_at = NULL
      WHERE id = @id AND status = 'pending' AND next_attempt_at <= @now`,
@@ -98,7 +107,7 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
       }
       return channelIds.length;
     },
-    /** Pending deliveries due at `now` to channels not in `busyChannelIds`, oldest first, at most `limit`. */
+    /** The oldest pending delivery due at `now` of each channel not in `busyChannelIds`, oldest first, at most `limit`. */
     due(now: number, limit: number, busyChannelIds: number[] = []): DeliveryRow[] {
       return due.all({ now, limit, busy: JSON.stringify(busyChannelIds) }) as DeliveryRow[];
     },

@@ -203,7 +203,7 @@ export const migrations: string[] = [
     sent_at INTEGER,
     created_at INTEGER NOT NULL
   );
-  CREATE INDEX deliveries_due ON deliveries(next_attempt_at) WHERE status = 'pending';
+  CREATE INDEX deliveries_due ON deliveries(channel_id, next_attempt_at, id) WHERE status = 'pending';
   CREATE INDEX deliveries_by_notification ON deliveries(notification_id);
   CREATE INDEX deliveries_sending ON deliveries(id) WHERE status = 'sending';
   `,
