@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ChannelPicker } from '../components/ChannelPicker';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { CopyField } from '../components/CopyField';
 import { PageHeader } from '../components/Layout';
@@ -60,6 +61,7 @@ export function ServerDetailScreen(props: { id: number }) {
         <CopyField label="Watch command" value={`cronbeat crontab watch --server ${s.identifier} --url ${origin}`} />
       </section>
       <Alerts serverId={s.id} />
+      <ChannelPicker path="servers" id={s.id} what="server" />
       <ConfirmDialog
         open={confirming}
         title={`Delete “${s.name}”?`}
