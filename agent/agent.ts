@@ -15,6 +15,7 @@ import { showPendingPopups } from './engine/pendingPopups';
 import { TlsCertificateChecker, type CheckerOptions } from './engine/certificates/checker';
 import { CertificateScheduler } from './engine/certificates/scheduler';
 import { silentNotifier, type Notifier } from './engine/notifier';
+import { DeliveryWorker } from './engine/delivery/worker';
 
 export interface AgentOptions {
   dataDir: string;
@@ -36,6 +37,19 @@ export interface AgentOptions {
   timeouts?: Partial<HttpTimeouts>;
   /** How to load SQLite (the desktop app in development passes an addon built for Electron). */
   sqlite?: SqliteOptions;
+  /** Notification channels (issue 14): how deliveries are sent. */
+  channels?: ChannelOptions;
+}
+
+export interface ChannelOptions {
+  /** The dashboard's address in messages' links; default: the address the agent listens on. */
+  dashboardUrl?: string;
+  /** Overrides every Telegram channel's Bot API address (tests point it at a local server). */
+  telegramApiUrl?: string;
+  /** How long one send may take; default 10 s. */
+  timeoutMs?: number;
+  /** Extra trusted roots (PEM) for SMTP servers with a private CA. */
+  trustedCa?: string[];
 }
 
 export interface RunningAgent {
@@ -46,6 +60,7 @@ export interface RunningAgent {
   events: AgentEvents;
   clock: () => number;
   notifier: Notifier;
+  deliveries: DeliveryWorker;
   /** Stops accepting connections, lets requests in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -62,6 +77,18 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const events = new AgentEvents();
   const checker = new TlsCertificateChecker(options.certificateChecks);
   const certificateChecks = new CertificateScheduler({ store, events, notifier, clock, log, checker });
+  let listeningUrl = '';
+  const deliveries = new DeliveryWorker({
+    store,
+    events,
+    notifier,
+    clock,
+    log,
+    dashboardUrl: () => options.channels?.dashboardUrl ?? listeningUrl,
+    telegramApiUrl: options.channels?.telegramApiUrl,
+    timeoutMs: options.channels?.timeoutMs,
+    trustedCa: options.channels?.trustedCa,
+  });
   const app = createApp({
     boundHost: host,
     allowedHosts: options.allowedHosts,
@@ -72,6 +99,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     log,
     notifier,
     certificateChecks,
+    deliveries,
   });
   const server = createHttpServer(options.timeouts ?? {}, app.callback());
   try {
@@ -92,6 +120,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   certificateChecks.start();
   const bound = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
+  listeningUrl = `http://${urlHost}:${bound}`;
+  deliveries.start();
 
   return {
     url: `http://${urlHost}:${bound}`,
@@ -101,11 +131,13 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     events,
     clock,
     notifier,
+    deliveries,
     close: async () => {
       stopMonitorLoop();
       events.close();
       await stopServer(server);
       await certificateChecks.stop();
+      await deliveries.stop();
       store.close();
       lock.release();
     },

@@ -17,6 +17,7 @@ import { eventRoutes } from './routes/events';
 import { cliRoutes } from './routes/cli';
 import { staticFiles } from './routes/static';
 import { agentInfoRoutes } from './routes/agentInfo';
+import { channelRoutes } from './routes/channels';
 
 export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
   /** The built dashboard served at "/"; default: dist/renderer next to the bundle or in the repository. */
@@ -33,6 +34,7 @@ const routers: Array<(deps: ApiDeps) => Router<any>> = [
   monitorRoutes,
   notificationRoutes,
   certificateRoutes,
+  channelRoutes,
   sessionRoutes,
   eventRoutes,
   agentInfoRoutes,

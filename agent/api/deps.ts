@@ -6,6 +6,7 @@ import type { Notifier } from '../engine/notifier';
 import type { AuthState } from './auth';
 import type { CertificateChecks } from '../engine/certificates/scheduler';
 import type { CliCommand } from './cliCommand';
+import type { DeliveryWorker } from '../engine/delivery/worker';
 
 /** What every router is built from. */
 export interface ApiDeps {
@@ -22,6 +23,8 @@ export interface ApiDeps {
   boundHost?: string;
   /** Further host names to answer to, such as the DNS name other machines use for this one. */
   allowedHosts?: string[];
+  /** The channel outbox's sender; the API uses it for test messages. */
+  deliveries: Pick<DeliveryWorker, 'sendTest'>;
   /** Bearer authentication; a router that needs it starts with router.use(deps.requireToken). */
   requireToken: Middleware<AuthState>;
   /** How this machine runs the CLI; found from this process (PATH, bundle) when absent. */

@@ -6,6 +6,9 @@ import type { MonitorRow } from '../db/monitors';
 import type { NotificationRow } from '../db/notifications';
 import type { CertificateRow } from '../db/certificates';
 import type { PulseRow } from '../db/pulses';
+import type { ChannelRow } from '../db/channels';
+import type { DeliveryWithChannel } from '../db/deliveries';
+import { maskedSettings } from '../domain/channels';
 import { monitorStatus } from '../engine/monitorState';
 import { toApiTimestamp, toNullableApiTimestamp } from '../domain/timestamps';
 
@@ -111,9 +114,49 @@ export function presentCertificate(row: CertificateRow) {
   };
 }
 
+/** A notification channel; secrets masked (agent/domain/channels.ts). */
+export function presentChannel(row: ChannelRow) {
+  return {
+    id: row.id,
+    company_id: row.company_id,
+    name: row.name,
+    kind: row.kind,
+    settings: maskedSettings(row.kind, row.settings),
+    quiet_hours: row.quiet_hours,
+    failing_since: toNullableApiTimestamp(row.failing_since),
+    created_at: toApiTimestamp(row.created_at),
+    updated_at: toApiTimestamp(row.updated_at),
+  };
+}
+
+/** One delivery of a notification to a channel, as GET /api/notifications/{id}/deliveries lists it. */
+export function presentDelivery(row: DeliveryWithChannel) {
+  return {
+    id: row.id,
+    notification_id: row.notification_id,
+    channel: { id: row.channel_id, name: row.channel_name, kind: row.channel_kind, deleted: row.channel_deleted === 1 },
+    status: row.status,
+    attempts: row.attempts,
+    last_attempt_at: toNullableApiTimestamp(row.last_attempt_at),
+    next_attempt_at: toNullableApiTimestamp(row.next_attempt_at),
+    sent_at: toNullableApiTimestamp(row.sent_at),
+    give_up_at: toApiTimestamp(row.give_up_at),
+    last_error: row.last_error,
+    response_status: row.response_status,
+    response_body: row.response_body,
+    created_at: toApiTimestamp(row.created_at),
+  };
+}
+
+/** A monitor, server or certificate with the channels it alerts: null for all of the company's. */
+export function withChannelIds<T extends object>(resource: T, channelIds: number[] | null): T & { channel_ids: number[] | null } {
+  return { ...resource, channel_ids: channelIds };
+}
+
 /** The API's resources as a client sees them: the dashboard's types are these, never a copy. */
 // Every server answer carries its watcher's report (presentServerReport).
-export type ServerResource = ReturnType<typeof presentServer> & ReturnType<typeof presentServerReport>;
+export type ServerResource = ReturnType<typeof presentServer> &
+  ReturnType<typeof presentServerReport> & { channel_ids: number[] | null };
 export type ServerAlertResource = ReturnType<typeof presentServerAlert>;
 export type MonitorResource = ReturnType<typeof presentMonitor>;
 export type PulseResource = ReturnType<typeof presentPulse>;
@@ -129,3 +172,5 @@ export function presentServerReport(report: ServerReportRow | null, now: number)
     quiet: report ? isQuiet(report.last_report_at, report.interval_seconds, now) : false,
   };
 }
+export type ChannelResource = ReturnType<typeof presentChannel>;
+export type DeliveryResource = ReturnType<typeof presentDelivery>;

@@ -6,6 +6,8 @@
 const SECRETS: Array<[RegExp, string]> = [
   [/\/api\/pulse\/[^/?#\s"']+/gi, '/api/pulse/[token]'],
   [/\bcb_[A-Za-z0-9_-]+/g, 'cb_[redacted]'],
+  // A Telegram bot token in a Bot API URL.
+  [/\/bot\d+:[A-Za-z0-9_-]+/g, '/bot[token]'],
   [/\b(Bearer\s+)\S+/gi, '$1[redacted]'],
   [/\b(code["']?\s*[=:]\s*["']?)[A-Za-z0-9_-]+/gi, '$1[redacted]'],
 ];

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { canonicalTimeZone } from '../domain/schedule';
 import { checkSchedule } from '../domain/scheduleCheck';
 import { CRON_CHANGES } from '../domain/serverAlerts';
+import { CHANNEL_KINDS, type ChannelKind } from '../domain/channels';
 
 /*
  * Every request body and query of the API, validated here and typed by z.infer. Messages follow
@@ -37,6 +38,36 @@ function requiredInteger(field: string, min: number, max: number) {
     .max(max, `The ${label(field)} field must be between ${min} and ${max}.`);
 }
 
+/**
+ * Which channels a monitor, server or certificate alerts (issue 14): a list of channel ids, or
+ * null for all of the company's channels. Left out (undefined) it means "all" on create and
+ * "unchanged" on edit. That each id is a channel of the company is checked by the route
+ * (channelRoutesRepository.checkChannelIds), which knows the company.
+ */
+export function channelIdsField() {
+  return z
+    .array(
+      z
+        .number({ error: 'The channel ids field must be a list of channel ids.' })
+        .int('The channel ids field must be a list of channel ids.')
+        .min(1, 'The channel ids field must be a list of channel ids.')
+        .max(Number.MAX_SAFE_INTEGER, 'The channel ids field must be a list of channel ids.'),
+      { error: 'The channel ids field must be a list of channel ids, or null for all channels.' },
+    )
+    .max(100, 'The channel ids field must not have more than 100 items.')
+    .transform((ids) => [...new Set(ids)])
+    .nullable()
+    .optional();
+}
+
+/** The body of the channel_ids PATCH of monitors, servers and certificates. */
+export const channelIdsPatch = z
+  .object({ channel_ids: channelIdsField() })
+  .refine((body) => body.channel_ids !== undefined, {
+    message: 'The channel ids field is required.',
+    path: ['channel_ids'],
+  });
+
 export const serverInput = z.object({
   name: requiredString('name', 255),
   ip_address: requiredString('ip_address', 45).refine((value) => isIP(value) !== 0, {
@@ -46,6 +77,7 @@ export const serverInput = z.object({
     /^[A-Za-z0-9._-]+$/,
     'The identifier field may only contain letters, digits, dots, dashes and underscores.',
   ),
+  channel_ids: channelIdsField(),
 });
 export type ServerInput = z.infer<typeof serverInput>;
 
@@ -99,6 +131,7 @@ export const monitorInput = z.object({
     return z.NEVER;
   }),
   duration: requiredInteger('duration', 1, 525_600),
+  channel_ids: channelIdsField(),
 });
 export type MonitorInput = z.infer<typeof monitorInput>;
 
@@ -172,5 +205,150 @@ export const certificateInput = z.object({
   }),
   port: optionalInteger('port', 1, 65_535, 443),
   warn_days: optionalInteger('warn_days', 1, 365, 14),
+  channel_ids: channelIdsField(),
 });
 export type CertificateInput = z.infer<typeof certificateInput>;
+
+/*
+ * Notification channels (issue 14): each kind's settings, then the channel around them.
+ */
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+function httpUrl(field: string) {
+  return requiredString(field, 2048).refine(isHttpUrl, `The ${label(field)} field must be an http or https URL.`);
+}
+
+/** An optional string; absent, null and "" give undefined. */
+function optionalString(field: string, max: number) {
+  return z
+    .string({ error: `The ${label(field)} field must be a string.` })
+    .trim()
+    .max(max, `The ${label(field)} field must not be greater than ${max} characters.`)
+    .nullish()
+    .transform((value) => value || undefined);
+}
+
+const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
+
+function emailAddresses(field: string, options: { many: boolean }) {
+  return requiredString(field, 1000).refine(
+    (value) => {
+      const list = value.split(',').map((a) => a.trim());
+      return (options.many || list.length === 1) && list.every((a) => EMAIL.test(a));
+    },
+    options.many
+      ? `The ${label(field)} field must be one or more email addresses, separated by commas.`
+      : `The ${label(field)} field must be an email address.`,
+  );
+}
+
+export const CHANNEL_SETTINGS = {
+  webhook: z.object({
+    url: httpUrl('url'),
+    // Absent on create: the agent makes one and shows it once (routes/channels.ts).
+    secret: optionalString('secret', 256).refine((v) => v === undefined || v.length >= 16, {
+      message: 'The secret field must be at least 16 characters.',
+    }),
+  }),
+  ntfy: z.object({
+    server_url: z
+      .string({ error: 'The server url field must be a string.' })
+      .trim()
+      .refine((v) => v === '' || isHttpUrl(v), 'The server url field must be an http or https URL.')
+      .nullish()
+      .transform((v) => (v ? v.replace(/\/+$/, '') : undefined)),
+    topic: requiredString('topic', 64).regex(
+      /^[A-Za-z0-9_-]+$/,
+      'The topic field may only contain letters, digits, dashes and underscores.',
+    ),
+    access_token: optionalString('access_token', 512),
+  }),
+  slack: z.object({ webhook_url: httpUrl('webhook_url') }),
+  discord: z.object({ webhook_url: httpUrl('webhook_url') }),
+  email: z.object({
+    host: requiredString('host', 255).refine((h) => !/[\s/:@]/.test(h), 'The host field must be a host name or an IP address.'),
+    port: z
+      .number({ error: 'The port field must be an integer.' })
+      .int('The port field must be an integer.')
+      .min(1, 'The port field must be between 1 and 65535.')
+      .max(65_535, 'The port field must be between 1 and 65535.')
+      .nullish()
+      .transform((v) => v ?? undefined),
+    tls: z
+      .enum(['starttls', 'tls', 'none'], { error: 'The tls field must be one of: starttls, tls, none.' })
+      .default('starttls'),
+    user: optionalString('user', 255),
+    password: optionalString('password', 512),
+    from: emailAddresses('from', { many: false }),
+    to: emailAddresses('to', { many: true }),
+  }),
+  telegram: z.object({
+    bot_token: requiredString('bot_token', 128).regex(
+      /^\d+:[A-Za-z0-9_-]+$/,
+      'The bot token field must be a token as BotFather gives it, such as "123456:ABC-DEF…".',
+    ),
+    chat_id: z
+      .union([z.string().trim(), z.number().int()], { error: 'The chat id field is required.' })
+      .transform(String)
+      .refine((v) => /^(-?\d{1,20}|@[A-Za-z0-9_]{5,32})$/.test(v), {
+        message: 'The chat id field must be a numeric chat id or a @channel name.',
+      }),
+    api_url: z
+      .string({ error: 'The api url field must be a string.' })
+      .trim()
+      .refine((v) => v === '' || isHttpUrl(v), 'The api url field must be an http or https URL.')
+      .nullish()
+      .transform((v) => (v ? v.replace(/\/+$/, '') : undefined)),
+  }),
+} satisfies Record<ChannelKind, z.ZodType>;
+
+export type ChannelSettings = { [K in ChannelKind]: z.infer<(typeof CHANNEL_SETTINGS)[K]> };
+
+const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+const quietHoursInput = z
+  .object(
+    {
+      start: requiredString('quiet_hours.start', 5).regex(HHMM, 'The quiet hours start field must be a time such as 22:00.'),
+      end: requiredString('quiet_hours.end', 5).regex(HHMM, 'The quiet hours end field must be a time such as 07:00.'),
+      timezone: requiredString('quiet_hours.timezone', 64).transform((zone, context) => {
+        const canonical = canonicalTimeZone(zone);
+        if (canonical) return canonical;
+        context.addIssue({ code: 'custom', message: 'The quiet hours timezone field must be a valid timezone.' });
+        return z.NEVER;
+      }),
+    },
+    { error: 'The quiet hours field must be an object with start, end and timezone, or null.' },
+  )
+  .nullable();
+
+const channelName = requiredString('name', 255);
+
+/** A channel as created; its settings are checked by the kind's own schema (channelSettingsInput). */
+export const channelInput = z.object({
+  name: channelName,
+  kind: z.enum(CHANNEL_KINDS, { error: `The kind field must be one of: ${CHANNEL_KINDS.join(', ')}.` }),
+  settings: z.record(z.string(), z.unknown(), { error: 'The settings field must be an object.' }).default({}),
+  quiet_hours: quietHoursInput.optional().transform((v) => v ?? null),
+});
+
+/** A channel's edit: any of name, settings (merged over the stored ones), quiet hours. */
+export const channelPatch = z.object({
+  name: channelName.optional(),
+  kind: z.undefined({ error: 'The kind field cannot be changed; make a new channel.' }).optional(),
+  settings: z.record(z.string(), z.unknown(), { error: 'The settings field must be an object.' }).optional(),
+  quiet_hours: quietHoursInput.optional(),
+});
+
+/** The settings of `kind`, with errors named "settings.<field>". */
+export function channelSettingsInput<K extends ChannelKind>(kind: K) {
+  return z.object({ settings: CHANNEL_SETTINGS[kind] as (typeof CHANNEL_SETTINGS)[K] });
+}

@@ -155,7 +155,7 @@ export const migrations: string[] = [
   ALTER TABLE monitors ADD COLUMN pulses_kept INTEGER NOT NULL DEFAULT 0;
   UPDATE monitors SET pulses_kept = (SELECT count(*) FROM pulses WHERE pulses.monitor_id = monitors.id);
   `,
-  // when each server's crontab watcher last reported (a heartbeat with every snapshot), and how
+  // 8 (issue 16): when each server's crontab watcher last reported (a heartbeat with every snapshot), and how
   // often it said it would, so a watcher that died shows as quiet.
   `
   CREATE TABLE server_reports (
@@ -164,5 +164,57 @@ export const migrations: string[] = [
     interval_seconds INTEGER,
     jobs INTEGER
   );
+  `,
+  // 9 (issue 14): notification channels, which subjects go to which of them, and the delivery
+  // outbox: one row per notification and channel, written with the notification.
+  `
+  CREATE TABLE channels (
+    id INTEGER PRIMARY KEY,
+    company_id INTEGER NOT NULL REFERENCES companies(id),
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    quiet_hours TEXT,
+    failing_since INTEGER,
+    failure_popup_at INTEGER,
+    deleted_at INTEGER,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX channels_live ON channels(company_id, id) WHERE deleted_at IS NULL;
+
+  CREATE TABLE alert_routes (
+    subject_type TEXT NOT NULL,
+    subject_id INTEGER NOT NULL,
+    company_id INTEGER NOT NULL REFERENCES companies(id),
+    channel_ids TEXT NOT NULL,
+    PRIMARY KEY (subject_type, subject_id)
+  );
+
+  CREATE TABLE failure_routes (
+    subject_type TEXT NOT NULL,
+    subject_id INTEGER NOT NULL,
+    channel_ids TEXT NOT NULL,
+    PRIMARY KEY (subject_type, subject_id)
+  );
+
+  CREATE TABLE deliveries (
+    id INTEGER PRIMARY KEY,
+    notification_id TEXT NOT NULL REFERENCES notifications(id),
+    channel_id INTEGER NOT NULL REFERENCES channels(id),
+    status TEXT NOT NULL CHECK (status IN ('pending', 'sending', 'sent', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER,
+    give_up_at INTEGER NOT NULL,
+    last_attempt_at INTEGER,
+    last_error TEXT,
+    response_status INTEGER,
+    response_body TEXT,
+    sent_at INTEGER,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX deliveries_due ON deliveries(channel_id, next_attempt_at, id) WHERE status = 'pending';
+  CREATE INDEX deliveries_by_notification ON deliveries(notification_id);
+  CREATE INDEX deliveries_sending ON deliveries(id) WHERE status = 'sending';
   `,
 ];

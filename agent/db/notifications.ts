@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from './open';
 import { NOTIFIABLE_TYPE, type NotificationData } from '../domain/notificationKinds';
+import { RETRY_FOR_MS } from '../domain/delivery';
+import type { DeliveryRepository } from './deliveries';
 
 export interface NotificationRow {
   id: string;
@@ -19,8 +21,11 @@ function decode(row: StoredRow): NotificationRow {
   return { ...row, data: JSON.parse(row.data) as NotificationData };
 }
 
-/** Notifications of a company, newest first; they outlive the monitors and servers they mention. */
-export function notificationRepository(db: Db) {
+/**
+ * Notifications of a company, newest first; they outlive the monitors and servers they mention.
+ * Each is written with its deliveries to the company's channels (the outbox), in one transaction.
+ */
+export function notificationRepository(db: Db, deliveries: Pick<DeliveryRepository, 'enqueue'>) {
   const insert = db.prepare(
     `INSERT INTO notifications (id, type, notifiable_type, notifiable_id, data, created_at, updated_at)
      VALUES (@id, @type, @notifiableType, @companyId, @data, @now, @now)`,
@@ -37,6 +42,14 @@ export function notificationRepository(db: Db) {
     total: count.get(companyId) as number,
     lastRowid: (lastRowid.get() as number | null) ?? 0,
   }));
+  const createWithDeliveries = db.transaction(
+    (input: { companyId: number; type: string; data: NotificationData; now: number }): NotificationRow => {
+      const id = randomUUID();
+      insert.run({ ...input, id, notifiableType: NOTIFIABLE_TYPE, data: JSON.stringify(input.data) });
+      deliveries.enqueue({ id, companyId: input.companyId, data: input.data, now: input.now, giveUpAt: input.now + RETRY_FOR_MS });
+      return decode(find.get(id) as StoredRow);
+    },
+  );
   const page = db.prepare(
     `SELECT * FROM notifications WHERE notifiable_id = @companyId
      ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
@@ -44,9 +57,11 @@ export function notificationRepository(db: Db) {
 
   return {
     create(input: { companyId: number; type: string; data: NotificationData; now: number }): NotificationRow {
-      const id = randomUUID();
-      insert.run({ ...input, id, notifiableType: NOTIFIABLE_TYPE, data: JSON.stringify(input.data) });
-      return decode(find.get(id) as StoredRow);
+      return createWithDeliveries(input);
+    },
+    find(id: string): NotificationRow | null {
+      const row = find.get(id) as StoredRow | undefined;
+      return row ? decode(row) : null;
     },
     /**
      * How many notifications the company has. Counting a million index entries takes tens of

@@ -9,9 +9,15 @@ import { notificationRepository } from './notifications';
 import { pulseRepository } from './pulses';
 import { certificateRepository } from './certificates';
 import { popupOutboxRepository } from './popupOutbox';
+import { channelRepository } from './channels';
+import { channelRoutesRepository } from './channelRoutes';
+import { deliveryRepository } from './deliveries';
 
 /** The database and one repository per table, statements prepared once. */
 export function createStore(db: Db) {
+  const channels = channelRepository(db);
+  const channelRoutes = channelRoutesRepository(db);
+  const deliveries = deliveryRepository(db, { channels, routes: channelRoutes });
   return {
     db,
     companies: companyRepository(db),
@@ -21,9 +27,12 @@ export function createStore(db: Db) {
     serverReports: serverReportRepository(db),
     monitors: monitorRepository(db),
     pulses: pulseRepository(db),
-    notifications: notificationRepository(db),
+    notifications: notificationRepository(db, deliveries),
     certificates: certificateRepository(db),
     popupOutbox: popupOutboxRepository(db),
+    channels,
+    channelRoutes,
+    deliveries,
     close(): void {
       db.close();
     },

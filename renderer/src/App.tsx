@@ -8,6 +8,7 @@ import { AppProvider } from './lib/app-context';
 import { initialCredentials, storeToken } from './lib/credentials';
 import { matchPath, navigate, useRoute } from './lib/router';
 import { CertificatesScreen } from './screens/Certificates';
+import { ChannelsScreen } from './screens/Channels';
 import { MonitorDetailScreen } from './screens/MonitorDetail';
 import { MonitorNewScreen } from './screens/MonitorNew';
 import { MonitorsScreen } from './screens/Monitors';
@@ -31,6 +32,7 @@ function Screen(props: { path: string; query: URLSearchParams }) {
   if (path === '/servers/new') return <ServerNewScreen />;
   if ((params = matchPath('/servers/:id', path))) return <ServerDetailScreen id={Number(params.id)} />;
   if (path === '/certificates') return <CertificatesScreen />;
+  if (path === '/channels') return <ChannelsScreen />;
   if (path === '/notifications') return <NotificationsScreen page={Number(query.get('page')) || 1} />;
   if (path === '/settings') return <SettingsScreen />;
   return <NotFoundScreen />;

@@ -53,6 +53,7 @@ const FIELDS = [
   'created_at',
   'updated_at',
   'deleted_at',
+  'channel_ids',
 ];
 
 describe('POST /api/ssl-certificates', () => {

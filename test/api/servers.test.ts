@@ -18,10 +18,10 @@ describe('servers', () => {
     const response = await createServer({ ...valid, identifier: 'typed-1', extra: 'ignored' });
     expect(response.status).toBe(201);
     const server = await response.json();
-    // The spec's fields in the spec's order, then ours (read-only): the watcher's last report.
+    // The spec's fields in the spec's order, then ours: the channels it alerts, the watcher's last report (read-only).
     expect(Object.keys(server)).toEqual([
       'id', 'company_id', 'name', 'identifier', 'ip_address', 'deleted_at', 'created_at', 'updated_at',
-      'last_report_at', 'report_interval_seconds', 'watched_jobs', 'quiet',
+      'channel_ids', 'last_report_at', 'report_interval_seconds', 'watched_jobs', 'quiet',
     ]);
     expect(server).toMatchObject({ company_id: 1, name: 'Backup box', identifier: 'typed-1', ip_address: '192.168.1.20', deleted_at: null });
     expect(Number.isInteger(server.id)).toBe(true);

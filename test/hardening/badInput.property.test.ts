@@ -21,6 +21,10 @@ beforeAll(async () => {
   const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'm', timezone: 'UTC', schedule: '* * * * *', duration: 5 } })).json();
   monitorToken = monitor.token;
   await ok(fetch(`${agent.url}/api/pulse/${monitorToken}`, { method: 'POST', body: 'output' }));
+  // Deliveries are written with each notification but never sent here: the worker would change
+  // rows while a refused request is being compared (it is tested in test/engine/delivery/).
+  await agent.deliveries.stop();
+  await ok(agent.api('/api/channels', { method: 'POST', json: { name: 'phone', kind: 'ntfy', settings: { topic: 'ops', server_url: 'http://127.0.0.1:9' } } }));
   await ok(agent.api('/api/servers')); // touches the token's last_used_at once, for good
 });
 afterAll(() => agent.stop());
@@ -52,7 +56,7 @@ const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }),
   fc.jsonValue({ maxDepth: 4 }),
 );
-const FIELDS = ['name', 'ip_address', 'identifier', 'username', 'server_id', 'command', 'timezone', 'schedule', 'duration', 'project_id', 'hostname', 'port', 'warn_days', 'code', '__proto__', 'constructor'];
+const FIELDS = ['name', 'ip_address', 'identifier', 'username', 'server_id', 'command', 'timezone', 'schedule', 'duration', 'project_id', 'hostname', 'port', 'warn_days', 'code', 'kind', 'settings', 'quiet_hours', 'channel_ids', '__proto__', 'constructor'];
 /** Objects with the API's own field names holding nasty values. */
 const nastyObject = fc.dictionary(fc.constantFrom(...FIELDS), nastyValue, { maxKeys: 8 });
 const deeplyNested = fc.constantFrom(
@@ -75,6 +79,7 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   '/api/servers/alert': () => ({ username: 'root', server_id: 'web-1', command: '0 3 * * * backup' }),
   '/api/monitors': () => ({ name: 'nightly', timezone: 'Europe/Paris', schedule: '0 3 * * *', duration: 30, project_id: 7 }),
   '/api/session': () => ({ code: 'not-a-code' }),
+  '/api/channels': () => ({ name: 'phone', kind: 'ntfy', settings: { topic: 'ops', server_url: 'https://ntfy.example.com' }, quiet_hours: { start: '22:00', end: '07:00', timezone: 'UTC' } }),
 };
 const corruptedBody = (path: string) =>
   fc.dictionary(fc.constantFrom(...Object.keys(VALID_BODIES[path]())), nastyValue, { minKeys: 1, maxKeys: 2 }).map((bad) => JSON.stringify({ ...VALID_BODIES[path](), ...bad }));
@@ -99,6 +104,11 @@ const ACCEPTED: Record<string, (body: any) => void> = {
     expect(typeof monitor.timezone).toBe('string');
   },
   '/api/session': () => expect.unreachable('no random code signs in'),
+  '/api/channels': (channel) => {
+    expect(channel.name).toMatch(/^\S(.{0,253}\S)?$/s);
+    expect(['webhook', 'ntfy', 'slack', 'discord', 'email', 'telegram']).toContain(channel.kind);
+    expect(typeof channel.settings).toBe('object');
+  },
 };
 
 /** Path ids that name nothing: never a positive integer of a row that exists. */
@@ -152,7 +162,7 @@ function safeDecode(text: string): string {
 }
 
 describe('bad input never breaks the agent', () => {
-  it.each([['/api/servers'], ['/api/servers/alert'], ['/api/monitors'], ['/api/session']])('POST %s with any body, or a valid one with fields spoiled', async (path) => {
+  it.each([['/api/servers'], ['/api/servers/alert'], ['/api/monitors'], ['/api/session'], ['/api/channels']])('POST %s with any body, or a valid one with fields spoiled', async (path) => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(nastyBody, corruptedBody(path)), async (body) => {
         const { status, json } = await expectHandled('POST', path, { body });
@@ -183,11 +193,29 @@ describe('bad input never breaks the agent', () => {
     ['GET', '/api/ssl-certificates/:id'],
     ['DELETE', '/api/ssl-certificates/:id'],
     ['POST', '/api/ssl-certificates/:id/check'],
+    ['PATCH', '/api/monitors/:id'],
+    ['PATCH', '/api/servers/:id'],
+    ['PATCH', '/api/ssl-certificates/:id'],
+    ['GET', '/api/channels/:id'],
+    ['PATCH', '/api/channels/:id'],
+    ['DELETE', '/api/channels/:id'],
+    ['POST', '/api/channels/:id/test'],
+    ['GET', '/api/notifications/:id/deliveries'],
   ])('%s %s with ids that name nothing answers 404', async (method, template) => {
     await fc.assert(
       fc.asyncProperty(badId, async (id) => {
         const { status } = await expectHandled(method, template.replace(':id', id));
         expect(status, id).toBe(404);
+      }),
+      RUNS,
+    );
+  });
+
+  it.each([['/api/channels/1'], ['/api/monitors/1'], ['/api/servers/1']])('PATCH %s with any body', async (path) => {
+    await fc.assert(
+      fc.asyncProperty(nastyBody, async (body) => {
+        const { status, json } = await expectHandled('PATCH', path, { body });
+        if (status < 300 && path !== '/api/channels/1') expect(json.channel_ids === null || Array.isArray(json.channel_ids)).toBe(true);
       }),
       RUNS,
     );

@@ -70,6 +70,7 @@ describe('logs', () => {
     ['Authorization: Bearer sk-live-9', 'sk-live-9'],
     ['link http://127.0.0.1:8787/#/sign-in?code=Zm9vYmFy', 'Zm9vYmFy'],
     ['{"code":"Zm9vYmFy"}', 'Zm9vYmFy'],
+    ['POST https://api.telegram.org/bot123456:AAH-secret_tok/sendMessage failed', 'AAH-secret_tok'],
   ])('redacts %s', (line, secret) => {
     expect(redactSecrets(line)).not.toContain(secret);
   });

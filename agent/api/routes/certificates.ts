@@ -4,8 +4,9 @@ import type { CertificateRow } from '../../db/certificates';
 import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { pathId } from '../params';
-import { presentCertificate } from '../present';
-import { certificateInput } from '../schemas';
+import { presentCertificate, withChannelIds } from '../present';
+import { certificateInput, channelIdsPatch } from '../schemas';
+import { checkChannelIds, saveChannelIds } from '../channelIds';
 import { validate } from '../validate';
 
 /** /api/ssl-certificates: our extension for the spec's SslCertificateNotification. */
@@ -17,15 +18,18 @@ export function certificateRoutes({ store, events, clock, requireToken, certific
     if (!certificate) throw HttpError.notFound('Certificate');
     return certificate;
   };
+  const present = (row: CertificateRow, channelIds = store.channelRoutes.channelIds({ type: 'ssl_certificate', id: row.id })) =>
+    withChannelIds(presentCertificate(row), channelIds);
   /** Checks now (ahead of scheduled checks) and answers the row as it stands afterwards. */
   const checked = async (row: CertificateRow) => {
     const after = (await certificateChecks.checkNow(row.id)) ?? store.certificates.find(row.company_id, row.id);
     if (!after) throw HttpError.notFound('Certificate'); // deleted while it was being checked
-    return presentCertificate(after);
+    return present(after);
   };
 
   router.get('/api/ssl-certificates', (ctx) => {
-    ctx.body = store.certificates.list(ctx.state.companyId).map(presentCertificate);
+    const routes = store.channelRoutes.channelIdsOfType(ctx.state.companyId, 'ssl_certificate');
+    ctx.body = store.certificates.list(ctx.state.companyId).map((row) => present(row, routes.get(row.id) ?? null));
   });
 
   router.post('/api/ssl-certificates', async (ctx) => {
@@ -34,13 +38,18 @@ export function certificateRoutes({ store, events, clock, requireToken, certific
     if (store.certificates.findByAddress(companyId, input.hostname, input.port)) {
       throw HttpError.validation({ hostname: [`${input.hostname} on port ${input.port} is already watched.`] });
     }
-    const created = store.certificates.create({
-      companyId,
-      hostname: input.hostname,
-      port: input.port,
-      warnDays: input.warn_days,
-      now: clock(),
-    });
+    checkChannelIds(store, companyId, input.channel_ids);
+    const created = store.db.transaction(() => {
+      const row = store.certificates.create({
+        companyId,
+        hostname: input.hostname,
+        port: input.port,
+        warnDays: input.warn_days,
+        now: clock(),
+      });
+      saveChannelIds(store, companyId, { type: 'ssl_certificate', id: row.id }, input.channel_ids);
+      return row;
+    })();
     events.emit({ type: 'certificate.changed', companyId, certificateId: created.id });
     const body = await checked(created);
     ctx.status = 201;
@@ -48,7 +57,18 @@ export function certificateRoutes({ store, events, clock, requireToken, certific
   });
 
   router.get('/api/ssl-certificates/:id', (ctx) => {
-    ctx.body = presentCertificate(findCertificate(ctx.state.companyId, ctx.params.id));
+    ctx.body = present(findCertificate(ctx.state.companyId, ctx.params.id));
+  });
+
+  // channel_ids PATCH: merged into the full PATCH of the living branch
+  router.patch('/api/ssl-certificates/:id', async (ctx) => {
+    const { companyId } = ctx.state;
+    const certificate = findCertificate(companyId, ctx.params.id);
+    const input = validate(channelIdsPatch, await readJsonBody(ctx));
+    checkChannelIds(store, companyId, input.channel_ids);
+    saveChannelIds(store, companyId, { type: 'ssl_certificate', id: certificate.id }, input.channel_ids);
+    events.emit({ type: 'certificate.changed', companyId, certificateId: certificate.id });
+    ctx.body = present(certificate);
   });
 
   router.post('/api/ssl-certificates/:id/check', async (ctx) => {

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { ApiDeps, AuthedRouter } from '../deps';
-import { presentNotification } from '../present';
+import { presentDelivery, presentNotification } from '../present';
+import { HttpError } from '../errors';
 import { pageQuery } from '../schemas';
 import { validate } from '../validate';
 import { pageOffset } from '../../domain/pagination';
@@ -21,6 +22,13 @@ export function notificationRoutes({ store, requireToken }: ApiDeps): AuthedRout
       path: requestUrl(ctx),
       keptQuery,
     });
+  });
+
+  /** Where a notification was delivered (issue 14): one entry per channel, with its state. */
+  router.get('/api/notifications/:id/deliveries', (ctx) => {
+    const notification = store.notifications.find(ctx.params.id ?? '');
+    if (!notification || notification.notifiable_id !== ctx.state.companyId) throw HttpError.notFound('Notification');
+    ctx.body = store.deliveries.forNotification(notification.id).map(presentDelivery);
   });
 
   return router;

@@ -3,8 +3,11 @@ import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { pathId } from '../params';
-import { presentServer, presentServerAlert, presentServerReport, presentNotification } from '../present';
-import { serverAlertInput, serverInput } from '../schemas';
+import { presentServer, presentServerAlert, presentServerReport, presentNotification, withChannelIds } from '../present';
+import { channelIdsPatch, serverAlertInput, serverInput } from '../schemas';
+import { checkChannelIds, saveChannelIds } from '../channelIds';
+import type { ServerRow } from '../../db/servers';
+import type { ServerReportRow } from '../../db/serverReports';
 import { validate } from '../validate';
 import { serverAlertData } from '../../domain/serverAlerts';
 import { NOTIFICATION_KINDS } from '../../domain/notificationKinds';
@@ -17,14 +20,22 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
     if (!server) throw HttpError.notFound('Server');
     return server;
   };
+  // Every server answer: the server, the channels it alerts, and its watcher's last report.
+  const present = (
+    row: ServerRow,
+    channelIds = store.channelRoutes.channelIds({ type: 'server', id: row.id }),
+    report: ServerReportRow | null = store.serverReports.find(row.id),
+    now = clock(),
+  ) => ({ ...withChannelIds(presentServer(row), channelIds), ...presentServerReport(report, now) });
 
   router.get('/api/servers', (ctx) => {
-    const reports = store.serverReports.ofCompany(ctx.state.companyId);
+    const { companyId } = ctx.state;
+    const routes = store.channelRoutes.channelIdsOfType(companyId, 'server');
+    const reports = store.serverReports.ofCompany(companyId);
     const now = clock();
-    ctx.body = store.servers.list(ctx.state.companyId).map((server) => ({
-      ...presentServer(server),
-      ...presentServerReport(reports.get(server.id) ?? null, now),
-    }));
+    ctx.body = store.servers
+      .list(companyId)
+      .map((row) => present(row, routes.get(row.id) ?? null, reports.get(row.id) ?? null, now));
   });
 
   router.post('/api/servers', async (ctx) => {
@@ -33,16 +44,21 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
     if (store.servers.findByIdentifier(companyId, input.identifier)) {
       throw HttpError.validation({ identifier: ['The identifier has already been taken.'] });
     }
-    const server = store.servers.create({
-      companyId,
-      name: input.name,
-      identifier: input.identifier,
-      ipAddress: input.ip_address,
-      now: clock(),
-    });
+    checkChannelIds(store, companyId, input.channel_ids);
+    const server = store.db.transaction(() => {
+      const created = store.servers.create({
+        companyId,
+        name: input.name,
+        identifier: input.identifier,
+        ipAddress: input.ip_address,
+        now: clock(),
+      });
+      saveChannelIds(store, companyId, { type: 'server', id: created.id }, input.channel_ids);
+      return created;
+    })();
     events.emit({ type: 'server.changed', companyId, serverId: server.id });
     ctx.status = 201;
-    ctx.body = { ...presentServer(server), ...presentServerReport(null, clock()) };
+    ctx.body = present(server);
   });
 
   router.post('/api/servers/alert', async (ctx) => {
@@ -67,8 +83,18 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
   });
 
   router.get('/api/servers/:id', (ctx) => {
-    const server = findServer(ctx.state.companyId, ctx.params.id);
-    ctx.body = { ...presentServer(server), ...presentServerReport(store.serverReports.find(server.id), clock()) };
+    ctx.body = present(findServer(ctx.state.companyId, ctx.params.id));
+  });
+
+  // channel_ids PATCH: merged into the full PATCH of the living branch
+  router.patch('/api/servers/:id', async (ctx) => {
+    const { companyId } = ctx.state;
+    const server = findServer(companyId, ctx.params.id);
+    const input = validate(channelIdsPatch, await readJsonBody(ctx));
+    checkChannelIds(store, companyId, input.channel_ids);
+    saveChannelIds(store, companyId, { type: 'server', id: server.id }, input.channel_ids);
+    events.emit({ type: 'server.changed', companyId, serverId: server.id });
+    ctx.body = present(server);
   });
 
   router.get('/api/servers/:id/alerts', (ctx) => {

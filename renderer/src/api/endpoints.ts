@@ -1,5 +1,5 @@
 import { request, type Credentials } from './client';
-import type { AgentReach, AppNotification, Certificate, Monitor, Page, Pulse, Server, ServerAlert } from './types';
+import type { AgentReach, AppNotification, Certificate, Channel, ChannelTestResult, Delivery, Monitor, Page, Pulse, Routed, Server, ServerAlert } from './types';
 
 export interface NewMonitor {
   name: string;
@@ -26,6 +26,17 @@ export interface CliCommand {
   command: string;
   on_path: boolean;
 }
+
+/** A channel as the forms send it: settings of its kind, quiet hours or null. */
+export interface ChannelBody {
+  name?: string;
+  kind?: string;
+  settings?: Record<string, unknown>;
+  quiet_hours?: { start: string; end: string; timezone: string } | null;
+}
+
+/** What alerts which channels: the PATCH routes of issue 14. */
+export type RoutedPath = 'monitors' | 'servers' | 'ssl-certificates';
 
 export interface SessionInfo {
   token: string;
@@ -59,6 +70,16 @@ export function createApi(credentials: Credentials) {
       get<Page<AppNotification>>(`/api/notifications?page=${page}&per_page=${perPage}`, signal),
 
     cli: (signal?: AbortSignal) => get<CliCommand>('/api/cli', signal),
+    channels: (signal?: AbortSignal) => get<Channel[]>('/api/channels', signal),
+    createChannel: (body: ChannelBody) => send<Channel & { generated_secret?: string }>('POST', '/api/channels', body),
+    updateChannel: (id: number, body: ChannelBody) => send<Channel>('PATCH', `/api/channels/${id}`, body),
+    deleteChannel: (id: number) => send<void>('DELETE', `/api/channels/${id}`),
+    testChannel: (id: number) => send<ChannelTestResult>('POST', `/api/channels/${id}/test`),
+    deliveries: (notificationId: string, signal?: AbortSignal) =>
+      get<Delivery[]>(`/api/notifications/${encodeURIComponent(notificationId)}/deliveries`, signal),
+    routedChannels: (path: RoutedPath, id: number, signal?: AbortSignal) => get<Routed>(`/api/${path}/${id}`, signal),
+    setChannelIds: (path: RoutedPath, id: number, channelIds: number[] | null) =>
+      send<Routed>('PATCH', `/api/${path}/${id}`, { channel_ids: channelIds }),
 
     signOut: () => send<void>('DELETE', '/api/session'),
     agent: (signal?: AbortSignal) => get<AgentReach>('/api/agent', signal),

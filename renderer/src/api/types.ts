@@ -4,6 +4,8 @@
  */
 import type {
   CertificateResource,
+  ChannelResource,
+  DeliveryResource,
   MonitorResource,
   NotificationResource,
   PulseResource,
@@ -33,4 +35,19 @@ export interface AgentReach {
   loopback_only: boolean;
   /** Base URLs for other machines: working now, or once the agent listens on all addresses. */
   remote_urls: string[];
+}
+
+export type Channel = ChannelResource;
+export type Delivery = DeliveryResource;
+export type { ChannelKind } from '../../../agent/domain/channels';
+/** Monitors, servers and certificates carry the channels they alert: null for all. */
+export interface Routed {
+  channel_ids: number[] | null;
+}
+/** The answer of POST /api/channels/{id}/test. */
+export interface ChannelTestResult {
+  delivered: boolean;
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
 }

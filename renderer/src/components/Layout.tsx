@@ -10,6 +10,7 @@ const sections = [
   { path: '/servers', label: 'Servers' },
   { path: '/certificates', label: 'Certificates' },
   { path: '/notifications', label: 'Notifications' },
+  { path: '/channels', label: 'Channels' },
   { path: '/settings', label: 'Settings' },
 ];
 

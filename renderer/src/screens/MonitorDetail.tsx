@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Monitor } from '../api/types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ChannelPicker } from '../components/ChannelPicker';
 import { CopyField } from '../components/CopyField';
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
@@ -134,6 +135,8 @@ export function MonitorDetailScreen(props: { id: number }) {
         ) : null}
         <CopyField label="curl" value={lines.curl} />
       </section>
+
+      <ChannelPicker path="monitors" id={m.id} what="monitor" />
 
       <RunHistory monitorId={m.id} />
 

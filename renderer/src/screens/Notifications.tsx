@@ -1,4 +1,5 @@
 import type { AppNotification } from '../api/types';
+import { DeliveryList } from '../components/DeliveryList';
 import { KindIcon } from '../components/KindIcon';
 import { PageHeader } from '../components/Layout';
 import { Pager } from '../components/Pager';
@@ -48,7 +49,7 @@ export function notificationHref(notification: AppNotification): string | null {
   return null;
 }
 
-export function NotificationList(props: { notifications: AppNotification[] }) {
+export function NotificationList(props: { notifications: AppNotification[]; showDeliveries?: boolean }) {
   return (
     <ul className="notification-list">
       {props.notifications.map((n) => {
@@ -62,6 +63,7 @@ export function NotificationList(props: { notifications: AppNotification[] }) {
                 {href ? <a href={href}>{n.data.title}</a> : n.data.title}
               </div>
               <div className="notification-description"><TextWithTimes text={n.data.description} /></div>
+              {props.showDeliveries ? <DeliveryList notificationId={n.id} /> : null}
             </div>
             <div className="notification-time">
               <Time value={n.created_at} relative past />
@@ -95,7 +97,7 @@ export function NotificationsScreen(props: { page: number }) {
     body = (
       <>
         <StaleBanner error={page.error} onRetry={page.reload} />
-        <NotificationList notifications={page.data.data} />
+        <NotificationList notifications={page.data.data} showDeliveries />
         <div className="list-footer">
           <span className="muted">
             {page.data.from}–{page.data.to} of {page.data.total}

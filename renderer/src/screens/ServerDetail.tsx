@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ChannelPicker } from '../components/ChannelPicker';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
@@ -53,6 +54,7 @@ export function ServerDetailScreen(props: { id: number }) {
       <StaleBanner error={server.error} onRetry={server.reload} />
       <WatchCrontabs identifier={s.identifier} />
       <Alerts serverId={s.id} />
+      <ChannelPicker path="servers" id={s.id} what="server" />
       <ConfirmDialog
         open={confirming}
         title={`Delete “${s.name}”?`}

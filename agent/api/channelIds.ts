@@ -1,0 +1,21 @@
+import type { Store } from '../db/store';
+import type { Subject } from '../db/channelRoutes';
+import { HttpError } from './errors';
+
+/**
+ * The channel_ids of a monitor, server or certificate (issue 14), as every route that takes them
+ * handles them: each id must be a live channel of the company (422 naming channel_ids, nothing
+ * changed); undefined leaves the list as it is, null means all channels. Call before writing.
+ */
+export function checkChannelIds(store: Store, companyId: number, channelIds: number[] | null | undefined): void {
+  if (!channelIds) return;
+  const unknown = store.channelRoutes.unknownChannelIds(companyId, channelIds);
+  if (unknown.length > 0) {
+    throw HttpError.validation({ channel_ids: [`The channel ids field names no channel of yours: ${unknown.join(', ')}.`] });
+  }
+}
+
+/** Stores a checked channel_ids (undefined: nothing to do). */
+export function saveChannelIds(store: Store, companyId: number, subject: Subject, channelIds: number[] | null | undefined): void {
+  if (channelIds !== undefined) store.channelRoutes.setChannelIds(companyId, subject, channelIds);
+}

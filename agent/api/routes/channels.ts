@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import Router from '@koa/router';
+import type { ApiDeps, AuthedRouter } from '../deps';
+import { readJsonBody } from '../body';
+import { HttpError } from '../errors';
+import { pathId } from '../params';
+import { presentChannel } from '../present';
+import { channelInput, channelPatch, channelSettingsInput } from '../schemas';
+import { validate } from '../validate';
+import { mergeSettings, type ChannelKind } from '../../domain/channels';
+
+/** A webhook's signing secret when the admin gives none: 32 random bytes. */
+const newWebhookSecret = () => randomBytes(32).toString('base64url');
+
+/** `settings` checked by the kind's own rules (422 naming "settings.<field>"), as stored. */
+function checkedSettings(kind: ChannelKind, settings: Record<string, unknown>): Record<string, unknown> {
+  return validate(channelSettingsInput(kind), { settings }).settings as Record<string, unknown>;
+}
+
+/** /api/channels: where notifications are delivered besides the desktop (issue 14, docs/channels.md). */
+export function channelRoutes({ store, events, clock, requireToken, deliveries }: ApiDeps): AuthedRouter {
+  const router: AuthedRouter = new Router();
+  router.use(requireToken);
+  const findChannel = (companyId: number, raw: string | undefined) => {
+    const channel = store.channels.find(companyId, pathId(raw, 'Channel'));
+    if (!channel) throw HttpError.notFound('Channel');
+    return channel;
+  };
+
+  router.get('/api/channels', (ctx) => {
+    ctx.body = store.channels.list(ctx.state.companyId).map(presentChannel);
+  });
+
+  router.post('/api/channels', async (ctx) => {
+    const input = validate(channelInput, await readJsonBody(ctx));
+    const settings = checkedSettings(input.kind, input.settings);
+    // The one time a generated secret is shown: the receiver needs it to check signatures.
+    const generatedSecret = input.kind === 'webhook' && !settings.secret ? newWebhookSecret() : null;
+    if (generatedSecret) settings.secret = generatedSecret;
+    const channel = store.channels.create({
+      companyId: ctx.state.companyId,
+      name: input.name,
+      kind: input.kind,
+      settings,
+      quietHours: input.quiet_hours,
+      now: clock(),
+    });
+    events.emit({ type: 'channel.changed', companyId: channel.company_id, channelId: channel.id });
+    ctx.status = 201;
+    ctx.body = generatedSecret ? { ...presentChannel(channel), generated_secret: generatedSecret } : presentChannel(channel);
+  });
+
+  router.get('/api/channels/:id', (ctx) => {
+    ctx.body = presentChannel(findChannel(ctx.state.companyId, ctx.params.id));
+  });
+
+  router.patch('/api/channels/:id', async (ctx) => {
+    const { companyId } = ctx.state;
+    const channel = findChannel(companyId, ctx.params.id);
+    const input = validate(channelPatch, await readJsonBody(ctx));
+    const settings = checkedSettings(channel.kind, mergeSettings(channel.kind, channel.settings, input.settings ?? {}));
+    // A webhook always signs: clearing its secret keeps the old one.
+    if (channel.kind === 'webhook' && !settings.secret) settings.secret = channel.settings.secret;
+    const updated = store.channels.update(
+      companyId,
+      channel.id,
+      {
+        name: input.name ?? channel.name,
+        settings,
+        quietHours: input.quiet_hours === undefined ? channel.quiet_hours : input.quiet_hours,
+      },
+      clock(),
+    );
+    if (!updated) throw HttpError.notFound('Channel');
+    events.emit({ type: 'channel.changed', companyId, channelId: updated.id });
+    ctx.body = presentChannel(updated);
+  });
+
+  router.delete('/api/channels/:id', (ctx) => {
+    const { companyId } = ctx.state;
+    const channelId = pathId(ctx.params.id, 'Channel');
+    if (!store.channels.delete(companyId, channelId, clock())) throw HttpError.notFound('Channel');
+    events.emit({ type: 'channel.changed', companyId, channelId });
+    ctx.status = 204;
+  });
+
+  /** Sends a test message now and answers what the receiver said (200 either way: the request itself worked). */
+  router.post('/api/channels/:id/test', async (ctx) => {
+    const channel = findChannel(ctx.state.companyId, ctx.params.id);
+    const result = await deliveries.sendTest(channel);
+    ctx.body = {
+      delivered: result.ok,
+      response_status: result.responseStatus,
+      response_body: result.responseBody,
+      error: result.error,
+    };
+  });
+
+  return router;
+}

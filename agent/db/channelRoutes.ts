@@ -1,0 +1,63 @@
+import type { Db } from './open';
+import type { SubjectType } from '../domain/channels';
+
+/*
+ * Which channels a monitor, certificate or server alerts (issue 14). No row: all of the company's
+ * channels. A row: exactly its list (possibly empty). failure_routes remembers where a subject's
+ * last failure went, so its recovery goes to the same channels.
+ */
+
+export interface Subject {
+  type: SubjectType;
+  id: number;
+}
+
+export function channelRoutesRepository(db: Db) {
+  const get = db.prepare('SELECT channel_ids FROM alert_routes WHERE subject_type = ? AND subject_id = ?').pluck();
+  const set = db.prepare(
+    `INSERT INTO alert_routes (subject_type, subject_id, company_id, channel_ids) VALUES (@type, @id, @companyId, @channelIds)
+     ON CONFLICT (subject_type, subject_id) DO UPDATE SET channel_ids = excluded.channel_ids`,
+  );
+  const ofType = db.prepare('SELECT subject_id, channel_ids FROM alert_routes WHERE company_id = ? AND subject_type = ?');
+  const clear = db.prepare('DELETE FROM alert_routes WHERE subject_type = ? AND subject_id = ?');
+  const liveChannel = db.prepare('SELECT 1 FROM channels WHERE id = ? AND company_id = ? AND deleted_at IS NULL').pluck();
+  const getFailure = db.prepare('SELECT channel_ids FROM failure_routes WHERE subject_type = ? AND subject_id = ?').pluck();
+  const setFailure = db.prepare(
+    `INSERT INTO failure_routes (subject_type, subject_id, channel_ids) VALUES (@type, @id, @channelIds)
+     ON CONFLICT (subject_type, subject_id) DO UPDATE SET channel_ids = excluded.channel_ids`,
+  );
+  const clearFailure = db.prepare('DELETE FROM failure_routes WHERE subject_type = ? AND subject_id = ?');
+
+  return {
+    /** The subject's own channel list, or null when it alerts all channels. */
+    channelIds(subject: Subject): number[] | null {
+      const stored = get.get(subject.type, subject.id) as string | undefined;
+      return stored === undefined ? null : (JSON.parse(stored) as number[]);
+    },
+    /** Every own list of the company's subjects of `type`, by subject id (one query for a whole listing). */
+    channelIdsOfType(companyId: number, type: Subject['type']): Map<number, number[]> {
+      const rows = ofType.all(companyId, type) as Array<{ subject_id: number; channel_ids: string }>;
+      return new Map(rows.map((row) => [row.subject_id, JSON.parse(row.channel_ids) as number[]]));
+    },
+    /** Sets the subject's own list; null goes back to all channels. */
+    setChannelIds(companyId: number, subject: Subject, channelIds: number[] | null): void {
+      if (channelIds === null) clear.run(subject.type, subject.id);
+      else set.run({ ...subject, companyId, channelIds: JSON.stringify(channelIds) });
+    },
+    /** The ids that are not live channels of the company (an empty list when all are). */
+    unknownChannelIds(companyId: number, channelIds: number[]): number[] {
+      return channelIds.filter((id) => !liveChannel.get(id, companyId));
+    },
+    /** Remembers where the subject's failure went; its recovery reads it back once (takeFailureRoute). */
+    rememberFailureRoute(subject: Subject, channelIds: number[]): void {
+      setFailure.run({ ...subject, channelIds: JSON.stringify(channelIds) });
+    },
+    /** Where the subject's last failure went, forgotten as it is read; null when none is remembered. */
+    takeFailureRoute(subject: Subject): number[] | null {
+      const stored = getFailure.get(subject.type, subject.id) as string | undefined;
+      if (stored === undefined) return null;
+      clearFailure.run(subject.type, subject.id);
+      return JSON.parse(stored) as number[];
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import nodemailer from 'nodemailer';
+import type { OutgoingRequest } from './messages';
+import { bounded } from '../../domain/delivery';
+
+/** One attempt's result: `ok` when the receiver accepted it; texts bounded and free of the channel's secrets. */
+export interface AttemptResult {
+  ok: boolean;
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
+}
+
+export interface TransportOptions {
+  /** Every send gives up after this long (connect, answer and body together). */
+  timeoutMs: number;
+  /** Extra trusted roots for SMTP over TLS (a private CA). */
+  trustedCa?: string[];
+}
+
+/** Each secret replaced by "[redacted]", then cut to the stored length. */
+function clean(text: string, secrets: string[]): string {
+  let out = text;
+  for (const secret of secrets) out = out.split(secret).join('[redacted]');
+  return bounded(out);
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'No answer in time (timed out).';
+    const cause = (error as { cause?: unknown }).cause;
+    const detail = cause instanceof Error ? `: ${cause.message}` : '';
+    return `${error.message}${detail}`;
+  }
+  return String(error);
+}
+
+async function sendHttp(request: Extract<OutgoingRequest, { transport: 'http' }>, options: TransportOptions, secrets: string[]): Promise<AttemptResult> {
+  try {
+    const signal = AbortSignal.timeout(options.timeoutMs);
+    const response = await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body, signal, redirect: 'follow' });
+    const body = clean(await response.text(), secrets);
+    if (response.ok) return { ok: true, responseStatus: response.status, responseBody: body, error: null };
+    return {
+      ok: false,
+      responseStatus: response.status,
+      responseBody: body,
+      error: clean(`The receiver answered HTTP ${response.status}${body ? `: ${body}` : '.'}`, secrets),
+    };
+  } catch (error) {
+    return { ok: false, responseStatus: null, responseBody: null, error: clean(describeError(error), secrets) };
+  }
+}
+
+async function sendEmail(request: Extract<OutgoingRequest, { transport: 'email' }>, options: TransportOptions, secrets: string[]): Promise<AttemptResult> {
+  const { smtp } = request;
+  const port = smtp.port ?? (smtp.tls === 'tls' ? 465 : smtp.tls === 'starttls' ? 587 : 25);
+  const transport = nodemailer.createTransport({
+    host: smtp.host,
+    port,
+    secure: smtp.tls === 'tls',
+    requireTLS: smtp.tls === 'starttls',
+    ignoreTLS: smtp.tls === 'none',
+    auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
+    connectionTimeout: options.timeoutMs,
+    greetingTimeout: options.timeoutMs,
+    socketTimeout: options.timeoutMs,
+    tls: options.trustedCa?.length ? { ca: options.trustedCa } : undefined,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    // nodemailer's own timeouts cover each step; this covers the whole conversation.
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error('timed out'), { name: 'TimeoutError' })), options.timeoutMs);
+    });
+    const info = await Promise.race([transport.sendMail(request.mail), timeout]);
+    return { ok: true, responseStatus: null, responseBody: clean(String(info.response ?? ''), secrets), error: null };
+  } catch (error) {
+    return { ok: false, responseStatus: null, responseBody: null, error: clean(describeError(error), secrets) };
+  } finally {
+    clearTimeout(timer);
+    transport.close();
+  }
+}
+
+/** Sends one request; never throws. */
+export function send(request: OutgoingRequest, options: TransportOptions, secrets: string[]): Promise<AttemptResult> {
+  return request.transport === 'http' ? sendHttp(request, options, secrets) : sendEmail(request, options, secrets);
+}

@@ -1,0 +1,231 @@
+import type { Store } from '../../db/store';
+import type { ChannelRow } from '../../db/channels';
+import type { DeliveryRow } from '../../db/deliveries';
+import type { AgentEvents } from '../events';
+import type { Notifier } from '../notifier';
+import { presentNotification, type NotificationResource } from '../../api/present';
+import { SECRET_SETTINGS } from '../../domain/channels';
+import { channelFailurePopupDue, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../domain/delivery';
+import { buildRequest, secretValues } from './messages';
+import { send, type AttemptResult } from './transport';
+import { toApiTimestamp } from '../../domain/timestamps';
+
+/** The worker looks at the outbox at least this often. */
+export const MAX_IDLE_MS = 30_000;
+/** How long one send may take, in all. */
+export const DEFAULT_SEND_TIMEOUT_MS = 10_000;
+/** At most this many sends at once, all channels together... */
+export const MAX_IN_FLIGHT = 16;
+/** ...and one at a time per channel, so a slow channel holds only its own deliveries, in order. */
+export const PER_CHANNEL = 1;
+/** How long stop() waits for sends in flight before leaving them to the next start. */
+const STOP_GRACE_MS = 2000;
+
+export interface DeliveryWorkerOptions {
+  store: Store;
+  events: AgentEvents;
+  notifier: Notifier;
+  clock: () => number;
+  log: (line: string) => void;
+  /** The dashboard's address for links in messages (known once the agent listens). */
+  dashboardUrl: () => string;
+  /** Overrides every Telegram channel's API address. */
+  telegramApiUrl?: string;
+  timeoutMs?: number;
+  /** Extra trusted roots for SMTP over TLS. */
+  trustedCa?: string[];
+}
+
+/**
+ * Sends the outbox (agent/db/deliveries.ts): each due delivery is claimed in the database before
+ * it is sent and marked sent or rescheduled after, so a sent delivery is never sent again. Sends
+ * run concurrently (PER_CHANNEL per channel, MAX_IN_FLIGHT in all), each with a timeout, and
+ * never block the caller: a hanging channel holds only its own deliveries.
+ */
+export class DeliveryWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private writable = true;
+  private unsubscribe: (() => void) | undefined;
+  private readonly busy = new Map<number, number>();
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly options: DeliveryWorkerOptions) {}
+
+  private get timeoutMs(): number {
+    return this.options.timeoutMs ?? DEFAULT_SEND_TIMEOUT_MS;
+  }
+
+  /** Puts back what a crash interrupted, then sends whatever is due, now and whenever more is. */
+  start(): void {
+    const released = this.options.store.deliveries.releaseInterrupted(this.options.clock());
+    if (released > 0) this.options.log(`Delivery: ${released} interrupted send(s) will be tried again.`);
+    this.unsubscribe = this.options.events.subscribe((event) => {
+      if (event.type === 'notification.created') this.plan(0);
+    });
+    this.plan(0);
+  }
+
+  /** Stops looking; waits a moment for sends in flight, and leaves the others to the next start. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.unsubscribe?.();
+    let grace: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.inFlight]),
+      new Promise((resolve) => (grace = setTimeout(resolve, STOP_GRACE_MS))),
+    ]);
+    clearTimeout(grace);
+    this.writable = false;
+  }
+
+  private plan(delay?: number): void {
+    if (this.stopped) return;
+    const now = this.options.clock();
+    const earliest = this.options.store.deliveries.earliestDue();
+    const wait = delay ?? Math.min(MAX_IDLE_MS, Math.max(0, earliest === null ? MAX_IDLE_MS : earliest - now));
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      void this.runDue();
+    }, wait);
+    this.timer.unref?.();
+  }
+
+  /**
+   * One pass: claims and starts every due delivery a free channel can take. Resolves when the
+   * sends it started have finished (the loop never waits for it; tests do).
+   */
+  runDue(): Promise<void> {
+    const started: Promise<void>[] = [];
+    try {
+      const { store } = this.options;
+      const now = this.options.clock();
+      const seen = new Set<number>();
+      while (!this.stopped && this.inFlight.size < MAX_IN_FLIGHT) {
+        const busyChannels = [...this.busy].filter(([, n]) => n >= PER_CHANNEL).map(([id]) => id);
+        const due = store.deliveries.due(now, MAX_IN_FLIGHT, busyChannels);
+        if (due.length === 0) break;
+        let progressed = false;
+        for (const delivery of due) {
+          if (this.inFlight.size >= MAX_IN_FLIGHT) break;
+          if (seen.has(delivery.id) || (this.busy.get(delivery.channel_id) ?? 0) >= PER_CHANNEL) continue;
+          seen.add(delivery.id);
+          const attempt = this.take(delivery, now);
+          progressed = true;
+          if (attempt) started.push(attempt);
+        }
+        if (!progressed) break;
+      }
+    } catch (error) {
+      this.options.log(`Delivery: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    this.plan();
+    return Promise.allSettled(started).then(() => undefined);
+  }
+
+  /** Claims `delivery` and starts its send; null when it was held, dropped or claimed by no one. */
+  private take(delivery: DeliveryRow, now: number): Promise<void> | null {
+    const { store } = this.options;
+    const channel = store.channels.findAny(delivery.channel_id);
+    if (!channel || channel.deleted_at !== null) {
+      store.deliveries.drop(delivery.id, 'The channel was deleted before this could be sent.');
+      return null;
+    }
+    const quietEnd = quietHoursEnd(channel.quiet_hours, now);
+    if (quietEnd !== null) {
+      store.deliveries.defer(delivery.id, quietEnd, quietEnd + RETRY_FOR_MS);
+      return null;
+    }
+    const row = store.notifications.find(delivery.notification_id);
+    if (!row) {
+      store.deliveries.drop(delivery.id, 'The notification is gone.');
+      return null;
+    }
+    if (!store.deliveries.claim(delivery.id, now)) return null;
+    this.busy.set(channel.id, (this.busy.get(channel.id) ?? 0) + 1);
+    const attempt = this.attempt(delivery, channel, presentNotification(row)).finally(() => {
+      if (this.writable) this.options.events.emit({ type: 'delivery.changed', companyId: row.notifiable_id, notificationId: row.id });
+      this.busy.set(channel.id, (this.busy.get(channel.id) ?? 1) - 1);
+      this.inFlight.delete(attempt);
+      // A channel is free again: what waited for it may be due.
+      this.plan(0);
+    });
+    this.inFlight.add(attempt);
+    return attempt;
+  }
+
+  private async attempt(delivery: DeliveryRow, channel: ChannelRow, notification: NotificationResource): Promise<void> {
+    const result = await this.sendTo(channel, notification, String(delivery.id));
+    if (!this.writable) return; // the database is closing: the claim stays, the next start sends again
+    const { store } = this.options;
+    const at = this.options.clock();
+    try {
+      if (result.ok) {
+        store.deliveries.markSent(delivery.id, at, result);
+        store.channels.markWorking(channel.id);
+        if (channel.failing_since !== null) this.options.events.emit({ type: 'channel.changed', companyId: channel.company_id, channelId: channel.id });
+        return;
+      }
+      const next = nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at);
+      store.deliveries.markUnsent(delivery.id, next, result);
+      store.channels.markFailing(channel.id, at);
+      this.options.events.emit({ type: 'channel.changed', companyId: channel.company_id, channelId: channel.id });
+      this.popupWhenFailingLong(channel, at, result.error);
+    } catch (error) {
+      this.options.log(`Delivery ${delivery.id}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** One popup per failing stretch, once the channel has failed for an hour. */
+  private popupWhenFailingLong(channel: ChannelRow, now: number, error: string | null): void {
+    const { store, notifier } = this.options;
+    const current = store.channels.findAny(channel.id);
+    if (!current || !channelFailurePopupDue(current.failing_since, now)) return;
+    if (!store.channels.claimFailurePopup(channel.id, now)) return;
+    notifier.show({
+      title: `Alerts to "${channel.name}" are failing`,
+      body: `Every delivery to this ${channel.kind} channel has failed for over an hour; Cronbeat keeps retrying. Last error: ${error ?? 'unknown'}`,
+      route: '/channels',
+    });
+  }
+
+  private sendTo(channel: ChannelRow, notification: NotificationResource, deliveryKey: string): Promise<AttemptResult> {
+    const request = buildRequest(channel, notification, {
+      dashboardUrl: this.options.dashboardUrl(),
+      telegramApiUrl: this.options.telegramApiUrl,
+      deliveryKey,
+    });
+    const secrets = secretValues(channel.settings, SECRET_SETTINGS[channel.kind]);
+    return send(request, { timeoutMs: this.timeoutMs, trustedCa: this.options.trustedCa }, secrets);
+  }
+
+  /** Sends a test message through `channel` now, outside the outbox, and answers what the receiver said. */
+  sendTest(channel: ChannelRow): Promise<AttemptResult> {
+    const now = this.options.clock();
+    const notification: NotificationResource = {
+      id: `test-${now}`,
+      type: 'App\\Notifications\\TestNotification',
+      notifiable_type: 'App\\Models\\Company',
+      notifiable_id: channel.company_id,
+      data: {
+        type: 'server',
+        type_id: 0,
+        project_id: null,
+        status: 'test',
+        title: 'Cronbeat test message',
+        description: `If you can read this, the channel "${channel.name}" works.`,
+        timezone: 'UTC',
+        icon: 'fa-solid fa-paper-plane',
+        server_name: '',
+        server_identifier: '',
+        username: '',
+        command: '',
+      },
+      read_at: null,
+      created_at: toApiTimestamp(now),
+      updated_at: toApiTimestamp(now),
+    };
+    return this.sendTo(channel, notification, `test-${now}`);
+  }
+}

@@ -1,0 +1,122 @@
+import type { FormEvent } from 'react';
+import type { Channel, ChannelKind } from '../api/types';
+import { useApp } from '../lib/app-context';
+import { CHANNEL_FIELDS, channelBody, checkQuietHours, QUIET_FIELDS } from '../lib/channelKinds';
+import { useApiForm } from '../lib/use-api-form';
+import { validateName } from '../lib/validate';
+import { describedBy, Field } from './Field';
+
+function initialValues(kind: ChannelKind, channel?: Channel): Record<string, string> {
+  const values: Record<string, string> = { name: channel?.name ?? '' };
+  for (const field of CHANNEL_FIELDS[kind]) {
+    const stored = channel?.settings[field.name.slice('settings.'.length)];
+    values[field.name] = field.secret || stored === undefined || stored === null ? (field.initial ?? '') : String(stored);
+  }
+  values['quiet_hours.start'] = channel?.quiet_hours?.start ?? '';
+  values['quiet_hours.end'] = channel?.quiet_hours?.end ?? '';
+  values['quiet_hours.timezone'] = channel?.quiet_hours?.timezone ?? '';
+  return values;
+}
+
+/**
+ * Adds a channel of `kind`, or edits `channel`: the kind's fields checked as you type, the API's
+ * 422 next to the field it names. Secrets are never shown; on an edit an empty one is kept.
+ */
+export function ChannelForm(props: {
+  kind: ChannelKind;
+  channel?: Channel;
+  onSaved: (channel: Channel, generatedSecret?: string) => void;
+  onCancel?: () => void;
+}) {
+  const { api } = useApp();
+  const { kind, channel } = props;
+  const editing = Boolean(channel);
+  const prefix = `channel-${channel?.id ?? 'new'}`;
+  const { values, set, shown, formError, busy, submit } = useApiForm<string>({
+    idPrefix: prefix,
+    initial: initialValues(kind, channel),
+    validate: (v) => {
+      const errors: Record<string, string | undefined> = { name: validateName(v.name), ...checkQuietHours(v) };
+      for (const field of CHANNEL_FIELDS[kind]) {
+        const value = v[field.name] ?? '';
+        errors[field.name] = editing && field.secret && !value ? undefined : field.check(value);
+      }
+      return errors;
+    },
+  });
+
+  const onSubmit = (event: FormEvent) =>
+    submit(event, async (v) => {
+      const body = channelBody(kind, v, editing);
+      if (channel) props.onSaved(await api.updateChannel(channel.id, body));
+      else {
+        const created = await api.createChannel({ ...body, kind });
+        props.onSaved(created, created.generated_secret);
+      }
+    });
+
+  const control = (name: string, label: string, extra: { placeholder?: string; hint?: string; secret?: boolean; options?: string[] } = {}) => {
+    const id = `${prefix}-${name}`;
+    const secretKept = editing && extra.secret && channel?.settings[name.slice('settings.'.length)];
+    const hint = secretKept ? 'Saved. Leave empty to keep it; type to replace it.' : extra.hint;
+    const common = {
+      id,
+      value: values[name] ?? '',
+      'aria-invalid': Boolean(shown(name)),
+      'aria-describedby': describedBy(id, Boolean(hint), shown(name)),
+    };
+    return (
+      <Field key={name} id={id} label={label} hint={hint} error={shown(name)}>
+        {extra.options ? (
+          <select {...common} onChange={(e) => set(name, e.target.value)}>
+            {extra.options.map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <input
+            {...common}
+            type={extra.secret ? 'password' : 'text'}
+            placeholder={extra.placeholder}
+            onChange={(e) => set(name, e.target.value)}
+            spellCheck={false}
+            autoComplete={extra.secret ? 'new-password' : 'off'}
+          />
+        )}
+      </Field>
+    );
+  };
+
+  return (
+    <form className="channel-form" onSubmit={onSubmit} noValidate aria-label={editing ? `Edit ${channel!.name}` : `Add ${kind} channel`}>
+      {control('name', 'Name', { placeholder: 'e.g. Phone, #ops, on-call mail' })}
+      {CHANNEL_FIELDS[kind].map((field) => control(field.name, field.label, field))}
+      <fieldset className="quiet-hours">
+        <legend>Quiet hours (optional)</legend>
+        <p className="field-hint">Deliveries due in these hours wait until they end, in this time zone. Desktop popups are not held.</p>
+        <div className="inline-form">
+          {control(QUIET_FIELDS[0], 'From', { placeholder: '22:00' })}
+          {control(QUIET_FIELDS[1], 'Until', { placeholder: '07:00' })}
+          {control(QUIET_FIELDS[2], 'Time zone', { placeholder: Intl.DateTimeFormat().resolvedOptions().timeZone })}
+        </div>
+      </fieldset>
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? 'Saving…' : editing ? 'Save' : 'Add channel'}
+        </button>
+        {props.onCancel ? (
+          <button type="button" className="button" onClick={props.onCancel}>
+            Cancel
+          </button>
+        ) : null}
+      </div>
+      {formError ? (
+        <div className="field-error" role="alert">
+          {formError}
+        </div>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,88 @@
+import { useEffect, useState } from 'react';
+import type { RoutedPath } from '../api/endpoints';
+import { useApp } from '../lib/app-context';
+import { CHANNEL_KIND_LABELS } from '../lib/channelKinds';
+import { useResource } from '../lib/use-resource';
+
+/**
+ * Which channels a monitor (or server, or certificate) alerts: all of them (the default, and
+ * channels added later too) or only the ones ticked. Saved with PATCH …/{id} {channel_ids}.
+ */
+export function ChannelPicker(props: { path: RoutedPath; id: number; what: string }) {
+  const { api } = useApp();
+  const channels = useResource((signal) => api.channels(signal), 'picker-channels', ['channel.changed']);
+  const routed = useResource((signal) => api.routedChannels(props.path, props.id, signal), `routed-${props.path}-${props.id}`, []);
+  const [chosen, setChosen] = useState<number[] | null | undefined>(undefined);
+  const [saving, setSaving] = useState(false);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+
+  const stored = routed.data?.channel_ids;
+  useEffect(() => setChosen(stored), [stored]);
+
+  if (channels.loading || routed.loading || chosen === undefined) return null;
+  const list = channels.data ?? [];
+  const dirty = JSON.stringify(chosen) !== JSON.stringify(stored);
+
+  const save = async () => {
+    setSaving(true);
+    setMessage(null);
+    try {
+      await api.setChannelIds(props.path, props.id, chosen);
+      routed.reload();
+      setMessage({ ok: true, text: 'Saved.' });
+    } catch (error) {
+      setMessage({ ok: false, text: error instanceof Error ? error.message : String(error) });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <section className="card" aria-labelledby={`channels-${props.id}`} data-testid="channel-picker">
+      <h2 id={`channels-${props.id}`}>Alert channels</h2>
+      {list.length === 0 ? (
+        <p className="muted">
+          Alerts about this {props.what} show on this desktop only. <a href="#/channels">Add a channel</a> to be told elsewhere.
+        </p>
+      ) : (
+        <>
+          <div role="radiogroup" aria-label="Where alerts go" className="picker-choices">
+            <label>
+              <input type="radio" name={`route-${props.id}`} checked={chosen === null} onChange={() => setChosen(null)} /> All channels
+            </label>
+            <label>
+              <input type="radio" name={`route-${props.id}`} checked={chosen !== null} onChange={() => setChosen(chosen ?? [])} /> Only these:
+            </label>
+          </div>
+          <ul className="picker-list">
+            {list.map((channel) => (
+              <li key={channel.id}>
+                <label>
+                  <input
+                    type="checkbox"
+                    disabled={chosen === null}
+                    checked={chosen === null || chosen.includes(channel.id)}
+                    onChange={(e) =>
+                      setChosen((c) => {
+                        const current = c ?? [];
+                        return e.target.checked ? [...current, channel.id] : current.filter((id) => id !== channel.id);
+                      })
+                    }
+                  />{' '}
+                  {channel.name} <span className="muted">({CHANNEL_KIND_LABELS[channel.kind]})</span>
+                </label>
+              </li>
+            ))}
+          </ul>
+          {chosen !== null && chosen.length === 0 ? <p className="field-hint">No channel ticked: alerts about it stay on this desktop.</p> : null}
+          <div className="form-actions">
+            <button type="button" className="button button-primary" disabled={!dirty || saving} onClick={save}>
+              {saving ? 'Saving…' : 'Save channels'}
+            </button>
+            {message ? <span className={message.ok ? 'muted' : 'field-error'} role="status">{message.text}</span> : null}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

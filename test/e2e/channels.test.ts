@@ -1,0 +1,102 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { createSignInLink } from '../../agent/api/routes/session';
+import { createScheduler } from '../../agent/engine/scheduler';
+import { Receiver } from '../helpers/receiver';
+import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
+
+async function expectNoErrorState(page: Page): Promise<void> {
+  expect(await page.locator('[data-testid="error-state"]').allInnerTexts(), 'error states on the page').toEqual([]);
+}
+
+/*
+ * Channels in real headless Chromium: add a webhook channel with the form, send a test and see it
+ * arrive at a real receiver, route a monitor to it, and see where its failure was delivered.
+ */
+describe.skipIf(chromiumMissing)('channels end to end', { timeout: 30_000 }, () => {
+  let now = Date.now();
+  let agent: TestAgent;
+  let browser: Browser;
+  let page: Page;
+  let hook: Receiver;
+
+  beforeAll(async () => {
+    hook = await new Receiver([{ status: 200, body: 'hook says hi' }]).start();
+    agent = await startTestAgent({ clock: () => now, rendererDir: builtRenderer() });
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
+    context.setDefaultTimeout(10_000);
+    page = await context.newPage();
+    await page.goto(createSignInLink(agent.store, agent.url, now));
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await agent?.stop();
+    await hook?.stop();
+  });
+
+  let secret = '';
+
+  it('adds a webhook channel with a form that checks as you type, and shows its secret once', async () => {
+    await page.getByRole('link', { name: 'Channels', exact: true }).click();
+    await page.getByText('No channels yet').waitFor();
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    const form = page.getByRole('form', { name: 'Add webhook channel' });
+    await form.getByLabel('Name').fill('Ops hook');
+    await form.getByLabel('URL').fill('ftp://nope');
+    await form.getByText('An http:// or https:// address.').waitFor();
+    await form.getByLabel('URL').fill(`${hook.url}/cronbeat`);
+    await form.getByLabel('From').fill('25:00');
+    await form.getByText('A time such as 22:00.').waitFor();
+    await form.getByLabel('From').fill('');
+    await form.getByRole('button', { name: 'Add channel' }).click();
+    const notice = page.getByTestId('generated-secret');
+    await notice.waitFor();
+    secret = (await notice.locator('code').textContent()) ?? '';
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await page.getByTestId('channel').filter({ hasText: 'Ops hook' }).waitFor();
+    await expectNoErrorState(page);
+    await screenshot(page, 'channels');
+  });
+
+  it('sends a test and shows the receiver\'s answer; the receiver got it, signed', async () => {
+    await page.getByRole('button', { name: 'Send test' }).click();
+    const answer = page.getByTestId('test-answer');
+    await answer.waitFor();
+    expect(await answer.textContent()).toContain('Delivered');
+    expect(await answer.textContent()).toContain('hook says hi');
+    expect(hook.requests).toHaveLength(1);
+    const [request] = hook.requests;
+    expect(request.url).toBe('/cronbeat');
+    expect(request.headers['x-cronbeat-signature']).toBe(`sha256=${createHmac('sha256', secret).update(request.body).digest('hex')}`);
+    expect(JSON.parse(request.body).data.title).toBe('Cronbeat test message');
+    await screenshot(page, 'channel-test-answer');
+  });
+
+  it('routes a monitor to chosen channels from its page, and shows where its failure went', async () => {
+    const monitor = await (
+      await agent.api('/api/monitors', { method: 'POST', json: { name: 'Routed job', timezone: 'UTC', schedule: '* * * * *', duration: 1 } })
+    ).json();
+    await page.goto(`${agent.url}/#/monitors/${monitor.id}`);
+    const picker = page.getByTestId('channel-picker');
+    await picker.getByLabel('Only these:').check();
+    await picker.getByLabel('Ops hook').check();
+    await picker.getByRole('button', { name: 'Save channels' }).click();
+    await picker.getByText('Saved.').waitFor();
+    const channelId = (await (await agent.api('/api/channels')).json())[0].id;
+    expect((await (await agent.api(`/api/monitors/${monitor.id}`)).json()).channel_ids).toEqual([channelId]);
+
+    now += 5 * 60_000;
+    createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier }).failOverdue(now);
+    await hook.received(2);
+    await page.goto(`${agent.url}/#/notifications`);
+    const delivered = page.getByTestId('deliveries').first();
+    await expect.poll(() => delivered.textContent()).toContain('Ops hook (Webhook): sent');
+    await expectNoErrorState(page);
+    await screenshot(page, 'notification-deliveries');
+  });
+});

@@ -1,0 +1,224 @@
+import { createHmac } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { presentNotification } from '../../../agent/api/present';
+import { BACKOFF_MS, RETRY_FOR_MS } from '../../../agent/domain/delivery';
+import { closedPort } from '../../helpers/cli';
+import { Receiver } from '../../helpers/receiver';
+import { at } from '../engineFixture';
+import { deliveryFixture } from './deliveryFixture';
+
+let fixture: ReturnType<typeof deliveryFixture>;
+const receivers: Receiver[] = [];
+const receiver = async (...answers: ConstructorParameters<typeof Receiver>) => {
+  const r = await new Receiver(...answers).start();
+  receivers.push(r);
+  return r;
+};
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.stop()));
+  await fixture?.close();
+});
+
+const SECRET = 'a-webhook-secret-of-some-length';
+const MINUTE = 60_000;
+
+describe('the delivery worker', () => {
+  it('delivers a failure to a webhook once: POST, JSON of the notification as the API shows it, signed', async () => {
+    fixture = deliveryFixture();
+    const hook = await receiver();
+    const channel = fixture.channel('webhook', { url: `${hook.url}/hooks/cronbeat`, secret: SECRET });
+    fixture.failMonitor('nightly backup');
+    expect(fixture.deliveries()).toMatchObject([{ channel_id: channel.id, status: 'pending', attempts: 0 }]);
+
+    await fixture.worker.runDue();
+    await fixture.worker.runDue();
+    fixture.clock.now += 2 * RETRY_FOR_MS;
+    await fixture.worker.runDue();
+
+    expect(hook.requests).toHaveLength(1);
+    const [request] = hook.requests;
+    const [notification] = fixture.notifications();
+    expect(request.method).toBe('POST');
+    expect(request.url).toBe('/hooks/cronbeat');
+    expect(request.headers['content-type']).toBe('application/json');
+    expect(request.body).toBe(JSON.stringify(presentNotification(notification)));
+    const expected = `sha256=${createHmac('sha256', SECRET).update(request.body).digest('hex')}`;
+    expect(request.headers['x-cronbeat-signature']).toBe(expected);
+    expect(request.headers['x-cronbeat-delivery']).toBe(String(fixture.deliveries()[0].id));
+    expect(JSON.parse(request.body).data.title).toBe('nightly backup failed');
+    expect(fixture.deliveries()).toMatchObject([{ status: 'sent', attempts: 1, next_attempt_at: null }]);
+  });
+
+  it('holds a delivery while the receiver is down and delivers it once, late, when it is back', async () => {
+    fixture = deliveryFixture();
+    const port = await closedPort();
+    fixture.channel('webhook', { url: `http://127.0.0.1:${port}/in`, secret: SECRET });
+    fixture.failMonitor();
+    const t0 = fixture.clock.now;
+
+    await fixture.worker.runDue();
+    let [delivery] = fixture.deliveries();
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 1, next_attempt_at: t0 + BACKOFF_MS[0] });
+    expect(delivery.last_error).toMatch(/ECONNREFUSED|fetch failed/);
+
+    // Not due yet: nothing is tried.
+    fixture.clock.now = t0 + BACKOFF_MS[0] - 1;
+    await fixture.worker.runDue();
+    expect(fixture.deliveries()[0].attempts).toBe(1);
+
+    // Down for 3 hours: tried with growing waits, never more often than the backoff allows.
+    while (fixture.clock.now < t0 + 3 * 60 * MINUTE) {
+      fixture.clock.now += 5 * MINUTE;
+      await fixture.worker.runDue();
+    }
+    const attemptsWhileDown = fixture.deliveries()[0].attempts;
+    expect(attemptsWhileDown).toBeGreaterThan(3);
+    expect(attemptsWhileDown).toBeLessThan(15);
+
+    const hook = await receiver();
+    await hook.stop();
+    const back = await new Receiver().start(port);
+    receivers.push(back);
+    for (let i = 0; i < 24; i++) {
+      fixture.clock.now += 5 * MINUTE;
+      await fixture.worker.runDue();
+    }
+    expect(back.requests).toHaveLength(1);
+    [delivery] = fixture.deliveries();
+    expect(delivery.status).toBe('sent');
+    expect(delivery.sent_at).toBeGreaterThan(t0 + 3 * 60 * MINUTE);
+  });
+
+  it('retries after a 500 and records the receiver\'s error, then succeeds on the 200', async () => {
+    fixture = deliveryFixture();
+    const hook = await receiver([{ status: 500, body: 'database on fire' }, { status: 200, body: 'thanks' }]);
+    fixture.channel('webhook', { url: hook.url, secret: SECRET });
+    fixture.failMonitor();
+
+    await fixture.worker.runDue();
+    expect(fixture.deliveries()[0]).toMatchObject({ status: 'pending', attempts: 1, last_error: 'The receiver answered HTTP 500: database on fire' });
+    fixture.clock.now += BACKOFF_MS[0];
+    await fixture.worker.runDue();
+    expect(hook.requests).toHaveLength(2);
+    expect(hook.requests[1].body).toBe(hook.requests[0].body);
+    expect(fixture.deliveries()[0]).toMatchObject({ status: 'sent', attempts: 2, last_error: null });
+  });
+
+  it('gives up after 24 hours, and says once (one popup) that a channel has failed for an hour', async () => {
+    fixture = deliveryFixture();
+    const hook = await receiver([{ status: 503, body: 'maintenance' }]);
+    fixture.channel('webhook', { url: hook.url, secret: SECRET }, null, 'Ops hook');
+    fixture.failMonitor();
+    const t0 = fixture.clock.now;
+    await fixture.worker.runDue();
+    expect(fixture.notifier.popups.filter((p) => p.title.includes('Ops hook'))).toEqual([]);
+    while (fixture.clock.now < t0 + RETRY_FOR_MS + 2 * 60 * MINUTE) {
+      fixture.clock.now += 10 * MINUTE;
+      await fixture.worker.runDue();
+    }
+    const [delivery] = fixture.deliveries();
+    expect(delivery.status).toBe('failed');
+    expect(delivery.next_attempt_at).toBeNull();
+    const channelPopups = fixture.notifier.popups.filter((p) => p.title.includes('Ops hook'));
+    expect(channelPopups).toEqual([
+      expect.objectContaining({ title: 'Alerts to "Ops hook" are failing', route: '/channels' }),
+    ]);
+    expect(channelPopups[0].body).toContain('HTTP 503');
+  });
+
+  it('never sends a delivery again once it is recorded sent, even after a restart', async () => {
+    fixture = deliveryFixture();
+    const hook = await receiver();
+    fixture.channel('webhook', { url: hook.url, secret: SECRET });
+    fixture.failMonitor();
+    await fixture.worker.runDue();
+    expect(fixture.store.deliveries.releaseInterrupted(fixture.clock.now)).toBe(0);
+    fixture.worker.start();
+    await fixture.worker.runDue();
+    expect(hook.requests).toHaveLength(1);
+  });
+
+  it('sends again a delivery a crash left claimed ("sending"): at least once', async () => {
+    fixture = deliveryFixture();
+    const hook = await receiver();
+    fixture.channel('webhook', { url: hook.url, secret: SECRET });
+    fixture.failMonitor();
+    const [pending] = fixture.deliveries();
+    expect(fixture.store.deliveries.claim(pending.id, fixture.clock.now)).toBe(true); // the crashed run's claim
+    await fixture.worker.runDue();
+    expect(hook.requests).toHaveLength(0);
+    expect(fixture.store.deliveries.releaseInterrupted(fixture.clock.now)).toBe(1);
+    await fixture.worker.runDue();
+    expect(hook.requests).toHaveLength(1);
+    expect(fixture.deliveries()[0]).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
+  it('a channel that hangs delays neither another channel nor the failure popup', async () => {
+    fixture = deliveryFixture(at('2026-11-21T10:00:00Z'), { timeoutMs: 60_000 });
+    const hanging = await receiver(['hang']);
+    const fine = await receiver();
+    const hangs = fixture.channel('webhook', { url: hanging.url, secret: SECRET }, null, 'hangs');
+    fixture.channel('webhook', { url: fine.url, secret: SECRET }, null, 'fine');
+    fixture.worker.start();
+    fixture.failMonitor('first');
+    expect(fixture.notifier.popups.map((p) => p.title)).toContain('first failed');
+    await fine.received(1);
+    await hanging.received(1);
+    // The hanging channel's send is still open; more failures still pop up and reach the other channel.
+    fixture.failMonitor('second');
+    expect(fixture.notifier.popups.map((p) => p.title)).toContain('second failed');
+    await fine.received(2);
+    expect(hanging.requests).toHaveLength(1);
+    // One send at a time per channel: its second delivery waits behind the hanging one.
+    const held = fixture.deliveries().filter((d) => d.channel_id === hangs.id);
+    expect(held.map((d) => d.status)).toEqual(['sending', 'pending']);
+  });
+
+  it('gives up a send that takes longer than the timeout and retries it later', async () => {
+    fixture = deliveryFixture(at('2026-11-21T10:00:00Z'), { timeoutMs: 200 });
+    const hanging = await receiver(['hang']);
+    fixture.channel('webhook', { url: hanging.url, secret: SECRET });
+    fixture.failMonitor();
+    await fixture.worker.runDue();
+    expect(fixture.deliveries()[0]).toMatchObject({ status: 'pending', attempts: 1, last_error: 'No answer in time (timed out).' });
+  });
+
+  it('holds deliveries during a channel\'s quiet hours and sends them when they end', async () => {
+    fixture = deliveryFixture(at('2026-11-21T22:30:00Z'));
+    const hook = await receiver();
+    fixture.channel('webhook', { url: hook.url, secret: SECRET }, { start: '23:00', end: '07:00', timezone: 'Europe/Paris' });
+    fixture.failMonitor(); // 23:30 in Paris
+    await fixture.worker.runDue();
+    expect(hook.requests).toHaveLength(0);
+    expect(fixture.deliveries()[0]).toMatchObject({ status: 'pending', attempts: 0, next_attempt_at: at('2026-11-22T06:00:00Z') });
+    fixture.clock.now = at('2026-11-22T05:59:59Z');
+    await fixture.worker.runDue();
+    expect(hook.requests).toHaveLength(0);
+    fixture.clock.now = at('2026-11-22T06:00:00Z');
+    await fixture.worker.runDue();
+    expect(hook.requests).toHaveLength(1);
+  });
+
+  it('routes to all channels, or to the monitor\'s own list; a recovery goes where the failure went', async () => {
+    fixture = deliveryFixture();
+    const a = fixture.channel('webhook', { url: 'http://127.0.0.1:9/a', secret: SECRET }, null, 'a');
+    const b = fixture.channel('webhook', { url: 'http://127.0.0.1:9/b', secret: SECRET }, null, 'b');
+    const everyone = fixture.failMonitor('everyone');
+    const own = fixture.monitor({ name: 'own', schedule: '* * * * *', duration: 1, now: fixture.clock.now - 10 * MINUTE });
+    fixture.store.channelRoutes.setChannelIds(1, { type: 'monitor', id: own.id }, [b.id]);
+    fixture.scheduler.failOverdue(fixture.clock.now);
+    const byNotification = () => {
+      const out: Record<string, number[]> = {};
+      for (const n of fixture.notifications()) out[n.data.title] = fixture.store.deliveries.forNotification(n.id).map((d) => d.channel_id);
+      return out;
+    };
+    expect(byNotification()).toEqual({ 'everyone failed': [a.id, b.id], 'own failed': [b.id] });
+
+    // The route changes after the failure: the recovery still goes to b only.
+    fixture.store.channelRoutes.setChannelIds(1, { type: 'monitor', id: own.id }, [a.id]);
+    fixture.clock.now += MINUTE;
+    fixture.pulse(own.token, fixture.clock.now);
+    fixture.pulse(everyone.token, fixture.clock.now);
+    expect(byNotification()).toMatchObject({ 'own recovered': [b.id], 'everyone recovered': [a.id, b.id] });
+  });
+});

@@ -1,0 +1,61 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request as a receiver saw it. */
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** How the receiver answers a request: a status and body, or 'hang' (never answers). */
+export type Answer = { status: number; body?: string } | 'hang';
+
+/**
+ * A local HTTP server standing in for a webhook, ntfy, Slack, Discord or Telegram: it records
+ * every request and answers from `answers` in turn (the last one repeats; default 200 "ok").
+ */
+export class Receiver {
+  readonly requests: ReceivedRequest[] = [];
+  private server: Server | undefined;
+  private waiters: Array<{ count: number; resolve: () => void }> = [];
+  private hanging = new Set<ServerResponse>();
+  url = '';
+  port = 0;
+
+  constructor(public answers: Answer[] = [{ status: 200, body: 'ok' }]) {}
+
+  async start(port = 0): Promise<this> {
+    this.server = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        this.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+        const answer = this.answers[Math.min(this.requests.length - 1, this.answers.length - 1)];
+        this.waiters = this.waiters.filter((w) => (this.requests.length >= w.count ? (w.resolve(), false) : true));
+        if (answer === 'hang') {
+          this.hanging.add(res);
+          return;
+        }
+        res.writeHead(answer.status, { 'Content-Type': 'text/plain' }).end(answer.body ?? '');
+      });
+    });
+    await new Promise<void>((done) => this.server!.listen(port, '127.0.0.1', done));
+    this.port = (this.server.address() as AddressInfo).port;
+    this.url = `http://127.0.0.1:${this.port}`;
+    return this;
+  }
+
+  /** Resolves once `count` requests have arrived in all. */
+  received(count: number): Promise<void> {
+    if (this.requests.length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ count, resolve }));
+  }
+
+  async stop(): Promise<void> {
+    for (const res of this.hanging) res.destroy();
+    this.server?.closeAllConnections();
+    await new Promise((done) => this.server?.close(done) ?? done(undefined));
+  }
+}
