@@ -155,4 +155,9 @@ export const migrations: string[] = [
   ALTER TABLE monitors ADD COLUMN pulses_kept INTEGER NOT NULL DEFAULT 0;
   UPDATE monitors SET pulses_kept = (SELECT count(*) FROM pulses WHERE pulses.monitor_id = monitors.id);
   `,
+  // 8: the client's idempotency key of a pulse, so a retried pulse is stored once per key and monitor.
+  `
+  ALTER TABLE pulses ADD COLUMN idempotency_key TEXT;
+  CREATE UNIQUE INDEX pulses_idempotency_key ON pulses(monitor_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+  `,
 ];
