@@ -106,7 +106,8 @@ describe('one bad spool line never stops delivery (9)', () => {
       '{"id":"half a line from a writer that was kil',
       spoolLine(agent.url, monitor.token, { signal: 'sucess' }),
     ];
-    const good = spoolLine(agent.url, monitor.token, { sentAt: Date.now() - 60_000, body: 'from the spool' });
+    // A good line as the previous version wrote it (no idempotency key): still delivered.
+    const good = JSON.stringify({ id: randomUUID(), sentAt: Date.now() - 60_000, baseUrl: agent.url, pulse: { token: monitor.token, signal: 'success', body: 'from the spool' } });
     writeFileSync(join(dataDir, 'spool.jsonl'), [bad[0], good, ...bad.slice(1)].map((line) => `${line}\n`).join(''));
 
     const listed = await runCli(['spool', 'list', '--json'], { env });
