@@ -97,7 +97,13 @@ export class Spool {
     } finally {
       lock?.release();
     }
-    if (size > SPOOL_MAX_BYTES) await this.rewrite(false);
+    if (size > SPOOL_MAX_BYTES) {
+      try {
+        await this.rewrite(false);
+      } catch {
+        // The pulse is kept; trimming is tried again by the next append or replay.
+      }
+    }
     return entry;
   }
 
