@@ -30,7 +30,8 @@ const NOTHING_REPLAYED: ReplayResult = { busy: false, delivered: [], rejected: [
  */
 export class PulseSender {
   private readonly spool: Spool | null;
-  private fallbackTold = false;
+  /** Whether a notice already said where pulses are kept, or why they cannot be. */
+  private folderTold = false;
 
   constructor(
     readonly baseUrl: string,
@@ -70,11 +71,13 @@ export class PulseSender {
     const outcome = await sendPulse(this.baseUrl, pulse);
     if (outcome.kind === 'ok') return done({ kind: 'delivered' }, replay);
     if (outcome.kind === 'rejected') return done({ kind: 'rejected', reason: outcome.message }, replay);
-    if (!this.spool) return done({ kind: 'lost', reason: `${outcome.message}; ${this.folder.dir === null ? this.folder.reason : ''}` }, replay);
+    if (this.folder.dir === null || !this.spool) {
+      return done({ kind: 'lost', reason: `${outcome.message}; ${this.noFolder(this.folder.dir === null ? this.folder.reason : 'no spool')}` }, replay);
+    }
     try {
       await this.spool.append(this.baseUrl, pulse);
     } catch (error) {
-      return done({ kind: 'lost', reason: `${outcome.message}; the spool in ${this.spool.dataDir} cannot be written (${describe(error)})` }, replay);
+      return done({ kind: 'lost', reason: `${outcome.message}; ${this.noFolder(`the spool in ${this.folder.dir} cannot be written (${describe(error)})`)}` }, replay);
     }
     return done({ kind: 'spooled', reason: this.keptWhere(outcome.message) }, replay);
   }
@@ -113,10 +116,17 @@ export class PulseSender {
     }
   }
 
+  /** Why nothing can be kept: in full the first time, then a pointer to it (run's end pulse after its start). */
+  private noFolder(reason: string): string {
+    if (this.folderTold) return 'nowhere to keep it (see above)';
+    this.folderTold = true;
+    return reason;
+  }
+
   /** The reason a pulse was spooled, saying the first time where when it is not the data folder. */
   private keptWhere(reason: string): string {
-    if (this.folder.dir === null || !this.folder.fallbackReason || this.fallbackTold) return reason;
-    this.fallbackTold = true;
+    if (this.folder.dir === null || !this.folder.fallbackReason || this.folderTold) return reason;
+    this.folderTold = true;
     return `${reason}; kept in ${this.folder.dir} because ${this.folder.fallbackReason}`;
   }
 }
