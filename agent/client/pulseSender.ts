@@ -65,7 +65,8 @@ export class PulseSender {
         return done({ kind: 'spooled', reason: this.keptWhere(reason) }, { ...again, waiting: again.waiting.filter((e) => e.id !== entry.id) });
       }
     } else if (replay.waiting.some((entry) => entry.baseUrl === this.baseUrl)) {
-      // The agent cannot take older pulses, so this one waits behind them to keep the order.
+      // The agent cannot take older pulses, so this one waits behind them to keep the order
+      // (if the spool cannot take it, sending it now beats losing it).
       if (await this.append(pulse)) return done({ kind: 'spooled', reason: this.keptWhere('the agent cannot be reached') }, replay);
     }
     const outcome = await sendPulse(this.baseUrl, pulse);
