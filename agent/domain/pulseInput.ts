@@ -45,6 +45,13 @@ export function isRetryOf(first: PulseGist, again: PulseGist): boolean {
   return first.kind === again.kind && first.exitCode === again.exitCode && first.rid === again.rid;
 }
 
+/** A pulse whose idempotency key the monitor already stored for a different pulse. */
+export class IdempotencyKeyReusedError extends Error {
+  constructor() {
+    super('The Idempotency-Key was already used for a different pulse of this monitor.');
+  }
+}
+
 /**
  * The kind and exit code a pulse path's last segment names: none is success, "start",
  * "fail", or an exit code 0-255 (0 success, others failure). Null for anything else.

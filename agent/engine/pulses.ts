@@ -1,5 +1,5 @@
 import { applyPulse, type PulseInput } from '../domain/pulseEffect';
-import { isRetryOf, runDurationMs } from '../domain/pulseInput';
+import { IdempotencyKeyReusedError, isRetryOf, runDurationMs } from '../domain/pulseInput';
 import { transitionPopup } from '../domain/monitorPopups';
 import type { EngineContext } from './engineContext';
 import { pulseStateOf, timingUpdate } from './monitorState';
@@ -16,13 +16,6 @@ export interface ReceivedPulse extends PulseInput {
   idempotencyKey?: string | null;
   /** The run's duration as the client measured it (X-Cronbeat-Duration-Ms), for an end pulse. */
   measuredDurationMs?: number | null;
-}
-
-/** A pulse whose idempotency key the monitor already stored for a different pulse. */
-export class IdempotencyKeyReusedError extends Error {
-  constructor() {
-    super('The Idempotency-Key was already used for a different pulse of this monitor.');
-  }
 }
 
 /** What storing a pulse changed, for announcePulse once its transaction has committed. */

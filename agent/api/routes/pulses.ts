@@ -8,10 +8,9 @@ import { presentPulse } from '../present';
 import { pageQuery, pulseHeaders, pulseQuery } from '../schemas';
 import { validate } from '../validate';
 import { pageOffset } from '../../domain/pagination';
-import { keptBody, PULSE_BODY_LIMIT, pulseAction, pulseTime } from '../../domain/pulseInput';
+import { IdempotencyKeyReusedError, keptBody, PULSE_BODY_LIMIT, pulseAction, pulseTime } from '../../domain/pulseInput';
 import { silentNotifier } from '../../engine/notifier';
 import { createPulseRecorder } from '../../engine/pulseBatch';
-import { IdempotencyKeyReusedError } from '../../engine/pulses';
 
 /** Reads the whole body but keeps only its first PULSE_BODY_LIMIT bytes. */
 async function readPulseBody(ctx: Context): Promise<{ body: string; truncated: boolean }> {
