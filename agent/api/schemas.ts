@@ -3,6 +3,7 @@ import { domainToASCII } from 'node:url';
 import { z } from 'zod';
 import { canonicalTimeZone } from '../domain/schedule';
 import { checkSchedule } from '../domain/scheduleCheck';
+import { MAX_MEASURED_DURATION_MS } from '../domain/pulseInput';
 import { CRON_CHANGES } from '../domain/serverAlerts';
 import { CHANNEL_KINDS, type ChannelKind } from '../domain/channels';
 
@@ -153,6 +154,31 @@ export const pulseQuery = z.object({
     .max(200, 'The rid field must not be greater than 200 characters.')
     .optional()
     .transform((value) => value || null),
+});
+
+/**
+ * A pulse's own headers. `Idempotency-Key` (as Stripe and the IETF draft name it; quoted or
+ * not) makes a retry count once; `X-Cronbeat-Duration-Ms` is the run's duration as the client
+ * measured it. `X-Cronbeat-Sent-At` is read leniently by pulseTime (an unreadable one counts as absent).
+ */
+export const pulseHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .transform((value) => value.replace(/^"(.*)"$/, '$1'))
+    .pipe(
+      z
+        .string()
+        .regex(/^[\x20-\x7e]{1,255}$/, 'The Idempotency-Key header must be 1 to 255 printable ASCII characters.'),
+    )
+    .optional()
+    .transform((value) => value ?? null),
+  'x-cronbeat-duration-ms': z
+    .string()
+    .regex(/^\d{1,12}$/, 'The X-Cronbeat-Duration-Ms header must be a whole number of milliseconds.')
+    .transform(Number)
+    .refine((ms) => ms <= MAX_MEASURED_DURATION_MS, 'The X-Cronbeat-Duration-Ms header must not be greater than a year.')
+    .optional()
+    .transform((value) => value ?? null),
 });
 
 export const pageQuery = z.object({

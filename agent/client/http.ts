@@ -72,13 +72,17 @@ async function send(request: HttpRequest): Promise<{ status: number; statusText:
   });
 }
 
-/** requestOnce, retried with backoff while the outcome is `unreachable`. Never throws. */
-export async function requestWithRetry(request: HttpRequest, delays = RETRY_DELAYS_MS): Promise<HttpOutcome> {
-  let outcome = await requestOnce(request);
+/**
+ * requestOnce, retried with backoff while the outcome is `unreachable`. Never throws. A function
+ * gives each attempt its own request (headers that depend on when it leaves).
+ */
+export async function requestWithRetry(request: HttpRequest | (() => HttpRequest), delays = RETRY_DELAYS_MS): Promise<HttpOutcome> {
+  const attempt = typeof request === 'function' ? request : () => request;
+  let outcome = await requestOnce(attempt());
   for (const delay of delays) {
     if (outcome.kind !== 'unreachable') break;
     await new Promise((resolve) => setTimeout(resolve, delay));
-    outcome = await requestOnce(request);
+    outcome = await requestOnce(attempt());
   }
   return outcome;
 }

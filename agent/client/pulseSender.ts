@@ -1,54 +1,86 @@
 import type { HttpOutcome } from './http';
 import { sendPulse, type Pulse } from './pulses';
-import { Spool, type ReplayResult, type ReplayVerdict, type SpoolEntry } from './spool';
+import { plural, Spool, type ReplayResult, type ReplayVerdict, type SpoolEntry } from './spool';
+import { spoolFolder, type SpoolFolder } from './spoolFolder';
 
-/** What became of a pulse: at the agent, kept in the spool for later, or refused by the agent. */
+export { plural };
+
+/** What became of a pulse: at the agent, kept in the spool for later, refused by the agent, or neither sent nor kept. */
 export type DeliveryOutcome =
   | { kind: 'delivered' }
   | { kind: 'spooled'; reason: string }
-  | { kind: 'rejected'; reason: string };
+  | { kind: 'rejected'; reason: string }
+  | { kind: 'lost'; reason: string };
 
 export interface Delivery {
   outcome: DeliveryOutcome;
   /** What the replay of older spooled pulses, done first, achieved. */
   replay: ReplayResult;
+  /** What else needs a word on stderr: spool lines set aside, a full spool, a fallback folder. */
+  warnings: string[];
 }
 
+const NOTHING_REPLAYED: ReplayResult = { busy: false, delivered: [], rejected: [], waiting: [] };
+
 /**
- * Delivers pulses to one agent without ever losing one: older spooled pulses go first, and a
- * pulse that cannot be delivered now joins the spool with its original time. Never throws for
- * network trouble; only a broken data folder (disk full, no permission) can throw.
+ * Delivers pulses to one agent, losing none it can keep: older spooled pulses go first, and a
+ * pulse that cannot be delivered now joins the spool with its event time. Sending never
+ * depends on the spool: with no usable spool folder, or a spool that cannot be read or
+ * written, the pulse is still sent. Never throws.
  */
 export class PulseSender {
+  private readonly spool: Spool | null;
+  /** Whether a notice already said where pulses are kept, or why they cannot be. */
+  private folderTold = false;
+
   constructor(
     readonly baseUrl: string,
-    private readonly spool: Spool,
-    private readonly now: () => number = Date.now,
-  ) {}
+    private readonly folder: SpoolFolder,
+  ) {
+    this.spool = folder.dir === null ? null : new Spool(folder.dir);
+  }
 
   async send(pulse: Pulse): Promise<Delivery> {
-    const sentAt = this.now();
-    const replay = await this.flush(0, 'own');
+    const warnings: string[] = [];
+    const done = (outcome: DeliveryOutcome, replay: ReplayResult): Delivery => ({
+      outcome,
+      replay,
+      warnings: [...warnings, ...this.warnings()],
+    });
+    let replay = NOTHING_REPLAYED;
+    try {
+      replay = await this.flush(0, 'own');
+    } catch (error) {
+      warnings.push(`could not replay the spool in ${this.folder.dir}: ${describe(error)}`);
+    }
     if (replay.busy) {
       // Another process is replaying: queue behind the pulses it is sending; it takes this one
       // along, or, if it has just finished, the replay below does.
-      const entry = this.spool.append(this.baseUrl, pulse, sentAt);
-      const again = await this.flush(0, 'own');
-      if (again.delivered.some((e) => e.id === entry.id)) return { outcome: { kind: 'delivered' }, replay: again };
-      if (again.rejected.some((e) => e.id === entry.id)) return { outcome: { kind: 'rejected', reason: 'the agent refused it' }, replay: again };
-      const reason = again.busy ? 'another cronbeat process is delivering the spool and takes it along' : 'the agent cannot be reached';
-      return { outcome: { kind: 'spooled', reason }, replay: { ...again, waiting: again.waiting.filter((e) => e.id !== entry.id) } };
-    }
-    if (replay.waiting.some((entry) => entry.baseUrl === this.baseUrl)) {
-      // The agent cannot take older pulses, so this one waits behind them to keep the order.
-      this.spool.append(this.baseUrl, pulse, sentAt);
-      return { outcome: { kind: 'spooled', reason: 'the agent cannot be reached' }, replay };
+      const entry = await this.append(pulse);
+      if (entry) {
+        const again = await this.flush(0, 'own').catch(() => ({ ...NOTHING_REPLAYED, busy: true }));
+        if (again.delivered.some((e) => e.id === entry.id)) return done({ kind: 'delivered' }, again);
+        if (again.rejected.some((e) => e.id === entry.id)) return done({ kind: 'rejected', reason: 'the agent refused it' }, again);
+        const reason = again.busy ? 'another cronbeat process is delivering the spool and takes it along' : 'the agent cannot be reached';
+        return done({ kind: 'spooled', reason: this.keptWhere(reason) }, { ...again, waiting: again.waiting.filter((e) => e.id !== entry.id) });
+      }
+    } else if (replay.waiting.some((entry) => entry.baseUrl === this.baseUrl)) {
+      // The agent cannot take older pulses, so this one waits behind them to keep the order
+      // (if the spool cannot take it, sending it now beats losing it).
+      if (await this.append(pulse)) return done({ kind: 'spooled', reason: this.keptWhere('the agent cannot be reached') }, replay);
     }
     const outcome = await sendPulse(this.baseUrl, pulse);
-    if (outcome.kind === 'ok') return { outcome: { kind: 'delivered' }, replay };
-    if (outcome.kind === 'rejected') return { outcome: { kind: 'rejected', reason: outcome.message }, replay };
-    this.spool.append(this.baseUrl, pulse, sentAt);
-    return { outcome: { kind: 'spooled', reason: outcome.message }, replay };
+    if (outcome.kind === 'ok') return done({ kind: 'delivered' }, replay);
+    if (outcome.kind === 'rejected') return done({ kind: 'rejected', reason: outcome.message }, replay);
+    if (this.folder.dir === null || !this.spool) {
+      return done({ kind: 'lost', reason: `${outcome.message}; ${this.noFolder(this.folder.dir === null ? this.folder.reason : 'no spool')}` }, replay);
+    }
+    try {
+      await this.spool.append(this.baseUrl, pulse);
+    } catch (error) {
+      return done({ kind: 'lost', reason: `${outcome.message}; ${this.noFolder(`the spool in ${this.folder.dir} cannot be written (${describe(error)})`)}` }, replay);
+    }
+    return done({ kind: 'spooled', reason: this.keptWhere(outcome.message) }, replay);
   }
 
   /**
@@ -58,16 +90,45 @@ export class PulseSender {
    * to a wrong --url never slows the next jobs down; `spool flush` still has it).
    */
   flush(waitMs = 0, target: 'each' | 'redirect' | 'own' = 'each'): Promise<ReplayResult> {
+    if (!this.spool) return Promise.resolve(NOTHING_REPLAYED);
     // An agent that could not take one entry gets none of the later ones, so none overtakes it.
     const down = new Set<string>();
     return this.spool.replay(async (entry: SpoolEntry) => {
       if (target === 'own' && entry.baseUrl !== this.baseUrl) return 'unreachable';
       const baseUrl = target === 'redirect' ? this.baseUrl : entry.baseUrl;
       if (down.has(baseUrl)) return 'unreachable';
-      const verdict = verdictOf(await sendPulse(baseUrl, entry.pulse, entry.sentAt));
+      const verdict = verdictOf(await sendPulse(baseUrl, entry.pulse, true));
       if (verdict === 'unreachable') down.add(baseUrl);
       return verdict;
     }, waitMs);
+  }
+
+  /** The spool's warnings not told yet (lines set aside, a full spool). */
+  warnings(): string[] {
+    return this.spool?.warnings.splice(0) ?? [];
+  }
+
+  /** Appends to the spool; null (and the pulse is sent instead) when it cannot be written. */
+  private async append(pulse: Pulse): Promise<SpoolEntry | null> {
+    try {
+      return (await this.spool?.append(this.baseUrl, pulse)) ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Why nothing can be kept: in full the first time, then a pointer to it (run's end pulse after its start). */
+  private noFolder(reason: string): string {
+    if (this.folderTold) return 'nowhere to keep it (see above)';
+    this.folderTold = true;
+    return reason;
+  }
+
+  /** The reason a pulse was spooled, saying the first time where when it is not the data folder. */
+  private keptWhere(reason: string): string {
+    if (this.folder.dir === null || !this.folder.fallbackReason || this.folderTold) return reason;
+    this.folderTold = true;
+    return `${reason}; kept in ${this.folder.dir} because ${this.folder.fallbackReason}`;
   }
 }
 
@@ -75,17 +136,23 @@ function verdictOf(outcome: HttpOutcome): ReplayVerdict {
   return outcome.kind === 'ok' ? 'delivered' : outcome.kind === 'rejected' ? 'rejected' : 'unreachable';
 }
 
-/** Builds a PulseSender for a base URL and a data folder (where the spool lives). */
-export function pulseSenderFor(baseUrl: string, dataDir: string): PulseSender {
-  return new PulseSender(baseUrl, new Spool(dataDir));
+function describe(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code ?? (error instanceof Error ? error.message : String(error));
+}
+
+/** Builds a PulseSender for a base URL, keeping its spool in the data folder (`--data-dir`) or, if unusable, a private temporary one. */
+export function pulseSenderFor(baseUrl: string, dataDirFlag?: string): PulseSender {
+  return new PulseSender(baseUrl, spoolFolder(dataDirFlag));
 }
 
 /**
- * Notices about a delivery, one line each: only what needs attention (a pulse spooled or
- * refused), since cron mails whatever a job prints. `what` names the pulse, e.g. "start pulse".
+ * Notices about a delivery, one line each: only what needs attention (a pulse spooled, refused
+ * or lost, the spool's own warnings), since cron mails whatever a job prints. `what` names the
+ * pulse, e.g. "start pulse".
  */
 export function describeDelivery(delivery: Delivery, what: string): string[] {
-  const lines: string[] = [];
+  const lines: string[] = [...delivery.warnings];
   const { replay, outcome } = delivery;
   for (const entry of replay.rejected) lines.push(`dropped a spooled pulse for ${entry.pulse.token}: the agent refused it`);
   if (outcome.kind === 'spooled') {
@@ -93,9 +160,6 @@ export function describeDelivery(delivery: Delivery, what: string): string[] {
     lines.push(`${what} saved to the spool (${outcome.reason}); ${plural(waiting, 'pulse')} waiting, sent by the next ping or run or by \`cronbeat spool flush\``);
   }
   if (outcome.kind === 'rejected') lines.push(`${what} refused by the agent: ${outcome.reason}`);
+  if (outcome.kind === 'lost') lines.push(`${what} not sent and not kept: ${outcome.reason}`);
   return lines;
-}
-
-export function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

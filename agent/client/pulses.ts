@@ -10,10 +10,23 @@ export interface Pulse {
   rid?: string;
   /** The run's output, sent as the POST body. */
   body?: string;
+  /** The Idempotency-Key: every attempt and replay of this pulse carries it, so the agent stores it once. */
+  key: string;
+  /** When its event happened (the call, the job's start or end), in ms since the epoch. */
+  at: number;
+  /** An end pulse's run duration, measured with a monotonic clock. */
+  durationMs?: number;
 }
 
-/** The header that carries a replayed pulse's original time; the agent honours it up to 24 h back. */
+/** The header that carries when a late pulse's event happened; the agent honours it up to 24 h back. */
 export const SENT_AT_HEADER = 'X-Cronbeat-Sent-At';
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const DURATION_HEADER = 'X-Cronbeat-Duration-Ms';
+/**
+ * A pulse leaving later than this after its event states its event time. A prompt one does
+ * not, so it counts for its arrival and the job machine's clock never matters for it.
+ */
+export const PROMPT_MS = 1_000;
 
 /** The pulse endpoint of issue 3 for this pulse: /api/pulse/{token}[/start|/fail|/{code}][?rid=]. */
 export function pulseUrl(baseUrl: string, pulse: Pulse): string {
@@ -27,12 +40,20 @@ export function describeSignal(signal: PulseSignal): string {
   return typeof signal === 'number' ? `exit ${signal}` : signal;
 }
 
+/** The headers of one attempt to send `pulse` at `now`; a `late` one (replayed from the spool) always states its event time. */
+export function pulseHeaders(pulse: Pulse, now: number, late = false): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8', [IDEMPOTENCY_KEY_HEADER]: pulse.key };
+  if (late || now - pulse.at > PROMPT_MS) headers[SENT_AT_HEADER] = new Date(pulse.at).toISOString();
+  if (pulse.durationMs !== undefined) headers[DURATION_HEADER] = String(pulse.durationMs);
+  return headers;
+}
+
 /**
- * Sends one pulse, retrying with backoff. `sentAt` (ms) is given for a replayed pulse so the
- * agent credits the time it really happened. Never throws.
+ * Sends one pulse, retrying with backoff; every attempt carries the same Idempotency-Key, and
+ * an attempt leaving late states the event's time. Never throws.
  */
-export function sendPulse(baseUrl: string, pulse: Pulse, sentAt?: number): Promise<HttpOutcome> {
-  const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
-  if (sentAt !== undefined) headers[SENT_AT_HEADER] = new Date(sentAt).toISOString();
-  return requestWithRetry({ method: 'POST', url: pulseUrl(baseUrl, pulse), headers, body: pulse.body ?? '' });
+export function sendPulse(baseUrl: string, pulse: Pulse, late = false): Promise<HttpOutcome> {
+  const url = pulseUrl(baseUrl, pulse);
+  const body = pulse.body ?? '';
+  return requestWithRetry(() => ({ method: 'POST', url, headers: pulseHeaders(pulse, Date.now(), late), body }));
 }

@@ -217,4 +217,9 @@ export const migrations: string[] = [
   CREATE INDEX deliveries_by_notification ON deliveries(notification_id);
   CREATE INDEX deliveries_sending ON deliveries(id) WHERE status = 'sending';
   `,
+  // 10 (issue 12): the client's idempotency key of a pulse, so a retried pulse is stored once per key and monitor.
+  `
+  ALTER TABLE pulses ADD COLUMN idempotency_key TEXT;
+  CREATE UNIQUE INDEX pulses_idempotency_key ON pulses(monitor_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+  `,
 ];

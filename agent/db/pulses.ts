@@ -1,5 +1,6 @@
 import type { Db } from './open';
 import type { PulseKind } from '../domain/pulseEffect';
+import type { PulseGist } from '../domain/pulseInput';
 
 /** How many pulses each monitor keeps; older ones are dropped as new ones come. */
 export const PULSES_KEPT_PER_MONITOR = 1000;
@@ -18,6 +19,8 @@ export interface PulseRow {
   remote_address: string;
   body: string;
   body_truncated: number;
+  /** The client's Idempotency-Key; null when it sent none. */
+  idempotency_key: string | null;
 }
 
 export interface NewPulse {
@@ -31,15 +34,16 @@ export interface NewPulse {
   remoteAddress: string;
   body: string;
   bodyTruncated: boolean;
+  idempotencyKey: string | null;
 }
 
 /** The run history: pulses per monitor, newest first, the newest PULSES_KEPT_PER_MONITOR kept. */
 export function pulseRepository(db: Db) {
   const insert = db.prepare(
     `INSERT INTO pulses (monitor_id, kind, exit_code, rid, received_at, duration_ms, method, remote_address, body,
-                         body_truncated)
+                         body_truncated, idempotency_key)
      VALUES (@monitorId, @kind, @exitCode, @rid, @receivedAt, @durationMs, @method, @remoteAddress, @body,
-             @bodyTruncated)`,
+             @bodyTruncated, @idempotencyKey)`,
   );
   // monitors.pulses_kept counts each monitor's pulses, so a new pulse deletes the oldest one
   // (a step from the end of the index) instead of walking its 1,000 newest to find what is past them.
@@ -54,6 +58,9 @@ export function pulseRepository(db: Db) {
        AND received_at <= @before
      ORDER BY received_at DESC LIMIT 1`,
   ).pluck();
+  const withKey = db.prepare(
+    'SELECT kind, exit_code AS exitCode, rid FROM pulses WHERE monitor_id = @monitorId AND idempotency_key = @key',
+  );
   const count = db.prepare('SELECT count(*) FROM pulses WHERE monitor_id = ?').pluck();
   const page = db.prepare(
     `SELECT * FROM pulses WHERE monitor_id = @monitorId
@@ -74,6 +81,10 @@ export function pulseRepository(db: Db) {
     /** When the latest start with this rid, at or before `before`, was received; null when none is kept. */
     startTimeOf(monitorId: number, rid: string, before: number): number | null {
       return (startWithRid.get({ monitorId, rid, before }) as number | undefined) ?? null;
+    },
+    /** The pulse stored under this idempotency key for the monitor, if one is kept (one index lookup). */
+    withKey(monitorId: number, key: string): PulseGist | undefined {
+      return withKey.get({ monitorId, key }) as PulseGist | undefined;
     },
     count(monitorId: number): number {
       return count.get(monitorId) as number;

@@ -18,6 +18,40 @@ export function pulseTime(receivedAt: number, sentAtHeader: string | undefined):
   return sentAt;
 }
 
+/** The longest run duration a client may state (X-Cronbeat-Duration-Ms): a year, like a monitor's duration. */
+export const MAX_MEASURED_DURATION_MS = 366 * 24 * 3_600_000;
+
+/**
+ * How long the run an end pulse closes took: the duration the client measured when it sent
+ * one (its own monotonic clock, right however late the pulse arrives), else from its start to
+ * its own time, never negative (an end stamped before its start, as a clock set back makes,
+ * took 0 ms). Nothing for a start, or for an end that closes no start and states no duration.
+ */
+export function runDurationMs(kind: PulseKind, startedAt: number | null, endAt: number, measuredMs: number | null): number | null {
+  if (kind === 'start') return null;
+  if (measuredMs !== null) return measuredMs;
+  return startedAt === null ? null : Math.max(0, endAt - startedAt);
+}
+
+/** What a pulse says, as far as telling a retry from a different pulse goes. */
+export interface PulseGist {
+  kind: PulseKind;
+  exitCode: number | null;
+  rid: string | null;
+}
+
+/** Whether `again` (sent under the idempotency key of `first`) says the same as `first`: then it is a retry of it. */
+export function isRetryOf(first: PulseGist, again: PulseGist): boolean {
+  return first.kind === again.kind && first.exitCode === again.exitCode && first.rid === again.rid;
+}
+
+/** A pulse whose idempotency key the monitor already stored for a different pulse. */
+export class IdempotencyKeyReusedError extends Error {
+  constructor() {
+    super('The Idempotency-Key was already used for a different pulse of this monitor.');
+  }
+}
+
 /**
  * The kind and exit code a pulse path's last segment names: none is success, "start",
  * "fail", or an exit code 0-255 (0 success, others failure). Null for anything else.

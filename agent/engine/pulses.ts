@@ -1,4 +1,5 @@
 import { applyPulse, type PulseInput } from '../domain/pulseEffect';
+import { IdempotencyKeyReusedError, isRetryOf, runDurationMs } from '../domain/pulseInput';
 import { transitionPopup } from '../domain/monitorPopups';
 import type { EngineContext } from './engineContext';
 import { pulseStateOf, timingUpdate } from './monitorState';
@@ -11,6 +12,10 @@ export interface ReceivedPulse extends PulseInput {
   remoteAddress: string;
   body: string;
   bodyTruncated: boolean;
+  /** The client's Idempotency-Key: a pulse is stored once per key and monitor. */
+  idempotencyKey?: string | null;
+  /** The run's duration as the client measured it (X-Cronbeat-Duration-Ms), for an end pulse. */
+  measuredDurationMs?: number | null;
 }
 
 /** What storing a pulse changed, for announcePulse once its transaction has committed. */
@@ -18,6 +23,8 @@ export interface StoredPulse {
   companyId: number;
   monitorId: number;
   transition: RecordedTransition | null;
+  /** A retry of a pulse stored already (same idempotency key): it changed nothing. */
+  repeated?: boolean;
 }
 
 /**
@@ -35,11 +42,19 @@ export function recordPulse(ctx: EngineContext, pulse: ReceivedPulse, now: numbe
 /**
  * The database half of recordPulse, inside the caller's transaction: null when no live monitor
  * has that token. Call announcePulse with the result once the transaction has committed.
+ * A retry (an idempotency key stored already for the monitor) changes nothing and is answered
+ * as the first; a different pulse under a stored key throws IdempotencyKeyReusedError.
  */
 export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number): StoredPulse | null {
   const { store } = ctx;
   const monitor = store.monitors.findByToken(pulse.token);
   if (!monitor) return null;
+  const key = pulse.idempotencyKey ?? null;
+  if (key !== null) {
+    const first = store.pulses.withKey(monitor.id, key);
+    if (first && !isRetryOf(first, pulse)) throw new IdempotencyKeyReusedError();
+    if (first) return { companyId: monitor.company_id, monitorId: monitor.id, transition: null, repeated: true };
+  }
   const effect = applyPulse(pulseStateOf(monitor), pulse);
   store.monitors.saveTiming(timingUpdate(monitor.id, effect.state, now));
 
@@ -53,11 +68,12 @@ export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number
     exitCode: pulse.exitCode,
     rid: pulse.rid,
     receivedAt: pulse.at,
-    durationMs: startedAt === null ? null : pulse.at - startedAt,
+    durationMs: runDurationMs(pulse.kind, startedAt, pulse.at, pulse.measuredDurationMs ?? null),
     method: pulse.method,
     remoteAddress: pulse.remoteAddress,
     body: pulse.body,
     bodyTruncated: pulse.bodyTruncated,
+    idempotencyKey: key,
   });
 
   let transition: RecordedTransition | null = null;
@@ -70,6 +86,7 @@ export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number
 
 /** Tells live views and the desktop what a committed pulse changed. */
 export function announcePulse(ctx: EngineContext, stored: StoredPulse): void {
+  if (stored.repeated) return;
   if (stored.transition) {
     announceTransition(ctx, stored.transition);
     ctx.notifier.show(transitionPopup(stored.transition));

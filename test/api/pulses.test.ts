@@ -156,6 +156,51 @@ describe('pulse endpoints', () => {
   });
 });
 
+describe('retries and measured durations (issue 12)', () => {
+  const keyed = (key: string, extra: Record<string, string> = {}) => ({ method: 'POST', headers: { 'Idempotency-Key': key, ...extra } });
+
+  it('stores a pulse once per Idempotency-Key and monitor, answering each retry as the first', async () => {
+    const [m, other] = [await createMonitor(), await createMonitor()];
+    const answers = await Promise.all([1, 2, 3].map(() => pulse(`${m.token}/start?rid=r1`, keyed('k-1'))));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(await Promise.all(answers.map((r) => r.text()))).toEqual(['OK', 'OK', 'OK']);
+    now += 1000;
+    expect((await pulse(`${m.token}/0?rid=r1`, keyed('"k-2"'))).status).toBe(200);
+    expect((await pulse(`${m.token}/0?rid=r1`, keyed('k-2'))).status).toBe(200); // quoted or not, one key
+    expect((await pulse(other.token, keyed('k-1'))).status).toBe(200); // another monitor, its own keys
+    expect((await history(m.id)).data.map((p: { kind: string }) => p.kind)).toEqual(['success', 'start']);
+    expect(agent.store.pulses.count(other.id)).toBe(1);
+  });
+
+  it('answers 422 naming Idempotency-Key for a different pulse under a used key, or a malformed key, and stores nothing', async () => {
+    const m = await createMonitor();
+    await pulse(m.token, keyed('k-1'));
+    const reused = await pulse(`${m.token}/fail`, keyed('k-1'));
+    expect(reused.status).toBe(422);
+    expect(Object.keys((await reused.json()).errors)).toEqual(['idempotency-key']);
+    const long = await pulse(m.token, keyed('k'.repeat(256)));
+    expect(long.status).toBe(422);
+    expect(Object.keys((await long.json()).errors)).toEqual(['idempotency-key']);
+    expect(agent.store.pulses.count(m.id)).toBe(1);
+    expect((await monitor(m.id)).status).toBe('monitoring');
+  });
+
+  it('records the duration the client measured, and never a negative one when the clocks disagree', async () => {
+    const m = await createMonitor();
+    await pulse(`${m.token}/start?rid=a`);
+    now += 90_000;
+    await pulse(`${m.token}/0?rid=a`, { headers: { 'X-Cronbeat-Duration-Ms': '5' } });
+    await pulse(`${m.token}/start?rid=b`);
+    // The end was stamped an hour before its start: the job's clock was set back meanwhile.
+    await pulse(`${m.token}/0?rid=b`, { headers: { 'X-Cronbeat-Sent-At': new Date(now - 3_600_000).toISOString() } });
+    const ends = (await history(m.id)).data.filter((p: { kind: string }) => p.kind === 'success');
+    expect(ends.map((p: { rid: string; duration_ms: number }) => [p.rid, p.duration_ms])).toEqual([['a', 5], ['b', 0]]);
+    const bad = await pulse(`${m.token}/0`, { headers: { 'X-Cronbeat-Duration-Ms': '-3' } });
+    expect(bad.status).toBe(422);
+    expect(Object.keys((await bad.json()).errors)).toEqual(['x-cronbeat-duration-ms']);
+  });
+});
+
 describe('monitor fields and run history', () => {
   it('shows status, next_due_at and an absolute pulse_url on every monitor response', async () => {
     const created = await createMonitor({ schedule: '*/15 * * * *', duration: 10 });

@@ -39,7 +39,7 @@ describe('the spool under concurrent writers and replays', () => {
     expect(replaysDuringWrites).toBeGreaterThan(0);
     await spool.replay(send, 5_000);
 
-    expect(spool.pending()).toEqual([]);
+    expect(await spool.pending()).toEqual([]);
     expect(delivered).toHaveLength(450);
     expect(new Set(delivered).size).toBe(450);
     for (const name of ['a', 'b', 'c']) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeMinutes, describeMoment } from '../../agent/domain/alertReason';
 import { applyPulse, type PulseState } from '../../agent/domain/pulseEffect';
-import { keptBody, PULSE_BODY_LIMIT, pulseAction, pulseTime } from '../../agent/domain/pulseInput';
+import { isRetryOf, keptBody, PULSE_BODY_LIMIT, pulseAction, pulseTime, runDurationMs } from '../../agent/domain/pulseInput';
 
 const t = (iso: string) => Date.parse(iso);
 
@@ -33,6 +33,26 @@ describe('the time a pulse counts for', () => {
     ['yesterday', now, 'unreadable'],
   ])('%s counts for %s (%s)', (header, expected) => {
     expect(pulseTime(now, header)).toBe(expected);
+  });
+});
+
+describe('run durations', () => {
+  it('takes the measured duration, else start to end, never negative, and none for a start', () => {
+    expect(runDurationMs('success', 1_000, 91_000, 5)).toBe(5);
+    expect(runDurationMs('fail', null, 91_000, 5)).toBe(5);
+    expect(runDurationMs('success', 1_000, 91_000, null)).toBe(90_000);
+    expect(runDurationMs('success', 3_600_000, 316, null)).toBe(0);
+    expect(runDurationMs('success', null, 91_000, null)).toBeNull();
+    expect(runDurationMs('start', 1_000, 91_000, 5)).toBeNull();
+  });
+});
+
+describe('retries under one idempotency key', () => {
+  const first = { kind: 'success' as const, exitCode: 0, rid: 'r1' };
+  it('are the same kind, exit code and rid', () => {
+    expect(isRetryOf(first, { ...first })).toBe(true);
+    expect(isRetryOf(first, { ...first, kind: 'fail', exitCode: 1 })).toBe(false);
+    expect(isRetryOf(first, { ...first, rid: null })).toBe(false);
   });
 });
 

@@ -18,6 +18,8 @@ export interface CliResult {
 export interface CliOptions {
   env?: Record<string, string | undefined>;
   input?: string;
+  /** Run as this user (the tests run as root): a job whose user cannot use a folder. */
+  user?: { uid: number; gid: number };
 }
 
 /** An environment without the caller's Cronbeat settings, plus `extra`. */
@@ -31,7 +33,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 /** Starts `node dist/cronbeat.cjs ARGS`; asynchronous, so an agent in this process keeps answering. */
 export function spawnCli(args: string[], options: CliOptions = {}): ChildProcess {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build:agent\` first`);
-  return spawn(process.execPath, [CLI, ...args], { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [CLI, ...args], { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'], ...options.user });
 }
 
 /** Waits for a spawned CLI to end and collects its output. */

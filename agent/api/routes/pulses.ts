@@ -5,10 +5,10 @@ import { HttpError } from '../errors';
 import { pageRequestFrom, requestUrl, respondWithPage } from '../paging';
 import { pathId } from '../params';
 import { presentPulse } from '../present';
-import { pageQuery, pulseQuery } from '../schemas';
+import { pageQuery, pulseHeaders, pulseQuery } from '../schemas';
 import { validate } from '../validate';
 import { pageOffset } from '../../domain/pagination';
-import { keptBody, PULSE_BODY_LIMIT, pulseAction, pulseTime } from '../../domain/pulseInput';
+import { IdempotencyKeyReusedError, keptBody, PULSE_BODY_LIMIT, pulseAction, pulseTime } from '../../domain/pulseInput';
 import { silentNotifier } from '../../engine/notifier';
 import { createPulseRecorder } from '../../engine/pulseBatch';
 
@@ -27,6 +27,11 @@ async function readPulseBody(ctx: Context): Promise<{ body: string; truncated: b
   return keptBody(Buffer.concat(chunks), total);
 }
 
+function keyReusedAs422(error: unknown): never {
+  if (error instanceof IdempotencyKeyReusedError) throw HttpError.validation({ 'idempotency-key': [error.message] });
+  throw error;
+}
+
 /**
  * Pulses: GET, POST or HEAD /api/pulse/{token}[/start|/fail|/{exit_code}][?rid=…]. No
  * Authorization: the monitor's token is the secret. Answers a short "OK" once recorded.
@@ -43,6 +48,7 @@ export function pulseRoutes({ store, events, clock, notifier = silentNotifier }:
       });
     }
     const { rid } = validate(pulseQuery, ctx.query);
+    const headers = validate(pulseHeaders, ctx.headers);
     const { body, truncated } = ctx.method === 'POST' ? await readPulseBody(ctx) : { body: '', truncated: false };
     const now = clock();
     const pulse = {
@@ -54,8 +60,10 @@ export function pulseRoutes({ store, events, clock, notifier = silentNotifier }:
       remoteAddress: ctx.request.ip ?? '',
       body,
       bodyTruncated: truncated,
+      idempotencyKey: headers['idempotency-key'],
+      measuredDurationMs: headers['x-cronbeat-duration-ms'],
     };
-    if (!(await recorder.record(pulse, now))) throw HttpError.notFound('Monitor');
+    if (!(await recorder.record(pulse, now).catch(keyReusedAs422))) throw HttpError.notFound('Monitor');
     ctx.type = 'text/plain';
     ctx.body = 'OK';
   };

@@ -1,16 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { InvalidBaseUrlError, resolveBaseUrl } from '../../client/baseUrl';
 import { OutputTail } from '../../client/outputTail';
 import { describeDelivery, pulseSenderFor } from '../../client/pulseSender';
 import type { PulseSignal } from '../../client/pulses';
-import { prepareDataDir } from '../../db/dataDir';
 import { UsageError, type Command } from '../command';
 
 const help = `Usage: cronbeat ping TOKEN [--start | --fail | --exit-code N] [--rid ID] [--message TEXT | --stdin] [--url URL]
 
-Sends one pulse to the monitor with this token: by default "the run succeeded".
-If the agent cannot be reached (5 s timeout, retried with backoff) the pulse is saved to the
-spool with its time and delivered later, so nothing is lost while the desktop app is closed.
+Sends one pulse to the monitor with this token: by default "the run succeeded". It counts for
+the moment of this call. If the agent cannot be reached (5 s timeout, retried with backoff,
+each try with the same Idempotency-Key so it is stored once) the pulse is saved to the spool
+and delivered later, so nothing is lost while the desktop app is closed.
 
 Options:
   --start          the run started (pair it with the end using --rid)
@@ -20,10 +21,11 @@ Options:
   --message TEXT   text to attach (shown with the run)
   --stdin          attach standard input instead (its last 100 KB)
   --url URL        the agent (default: $CRONBEAT_URL, else http://127.0.0.1:8787)
-  --data-dir DIR   where the spool lives (default: $CRONBEAT_DATA_DIR, else the per-user folder)
+  --data-dir DIR   where the spool lives (default: $CRONBEAT_DATA_DIR, else the per-user folder;
+                   if it cannot be used, a private folder in $TMPDIR)
 
-Exit status: 0 delivered or saved to the spool, 1 refused by the agent (e.g. unknown token),
-2 wrong usage.
+Exit status: 0 delivered or saved to the spool, 1 refused by the agent (e.g. unknown token)
+or neither delivered nor saved, 2 wrong usage.
 
 Examples:
   0 3 * * * /usr/local/bin/backup.sh && cronbeat ping 9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f
@@ -87,10 +89,12 @@ export const pingCommand: Command = {
     const signal = signalOf(values);
     const baseUrl = baseUrlOption(values.url);
     const body = values.stdin ? await readStdinTail() : values.message;
+    // The event is this call, once its input is complete: the pulse counts for it however late it arrives.
+    const at = Date.now();
 
-    const sender = pulseSenderFor(baseUrl, prepareDataDir(values['data-dir']));
-    const delivery = await sender.send({ token, signal, rid: values.rid, body });
+    const sender = pulseSenderFor(baseUrl, values['data-dir']);
+    const delivery = await sender.send({ token, signal, rid: values.rid, body, key: randomUUID(), at });
     printNotices(describeDelivery(delivery, 'pulse'));
-    return delivery.outcome.kind === 'rejected' ? 1 : 0;
+    return delivery.outcome.kind === 'rejected' || delivery.outcome.kind === 'lost' ? 1 : 0;
   },
 };

@@ -6,7 +6,6 @@ import { parseArgs } from 'node:util';
 import { OutputTail } from '../../client/outputTail';
 import { describeDelivery, type PulseSender, pulseSenderFor } from '../../client/pulseSender';
 import type { Pulse } from '../../client/pulses';
-import { prepareDataDir } from '../../db/dataDir';
 import { UsageError, type Command } from '../command';
 import { baseUrlOption, printNotices } from './ping';
 
@@ -18,11 +17,13 @@ Standard input, output and error pass through; SIGINT, SIGTERM and SIGHUP are fo
 
 Monitoring never breaks the job: the job starts at once, each request gives up after 5 s
 (retried with backoff), pulses the agent cannot take wait in the spool, and the exit status
-is always the job's own.
+is always the job's own. Each pulse counts for the moment of its event, and the run's
+duration is measured here, so a pulse that arrives late changes neither.
 
 Options:
   --url URL        the agent (default: $CRONBEAT_URL, else http://127.0.0.1:8787)
-  --data-dir DIR   where the spool lives (default: $CRONBEAT_DATA_DIR, else the per-user folder)
+  --data-dir DIR   where the spool lives (default: $CRONBEAT_DATA_DIR, else the per-user folder;
+                   if it cannot be used, a private folder in $TMPDIR)
 
 Exit status: the command's own; 128+N when it was killed by signal N; 127 when it could not
 be started (reported as a failure too); 2 when cronbeat itself was called wrongly.
@@ -95,7 +96,7 @@ async function report(sender: PulseSender, pulse: Pulse, what: string): Promise<
   try {
     printNotices(describeDelivery(await sender.send(pulse), what));
   } catch (error) {
-    printNotices([`${what} not sent and not saved: ${error instanceof Error ? error.message : String(error)}`]);
+    printNotices([`${what} not sent and not kept: ${error instanceof Error ? error.message : String(error)}`]);
   }
 }
 
@@ -118,16 +119,24 @@ export const runCommand: Command = {
     // Set up monitoring, but never let a problem with it stop the job from running.
     let sender: PulseSender | undefined;
     try {
-      sender = pulseSenderFor(baseUrlOption(values.url), prepareDataDir(values['data-dir']));
+      sender = pulseSenderFor(baseUrlOption(values.url), values['data-dir']);
     } catch (error) {
       printNotices([`not monitoring this run: ${error instanceof Error ? error.message : String(error)}`]);
     }
     const rid = randomUUID();
-    const started = sender ? report(sender, { token, signal: 'start', rid }, 'start pulse') : Promise.resolve();
+    // Each pulse counts for its event, however late it arrives; the run's duration is measured
+    // here on the monotonic clock, so neither a slow agent nor a clock change alters it.
+    const startedAt = Date.now();
+    const began = performance.now();
+    const started = sender ? report(sender, { token, signal: 'start', rid, key: randomUUID(), at: startedAt }, 'start pulse') : Promise.resolve();
     const job = await runJob(command);
+    const durationMs = Math.round(performance.now() - began);
+    const endedAt = Date.now();
     if (job.startError) printNotices([job.startError]);
     await started; // the end must not overtake its start
-    if (sender) await report(sender, { token, signal: job.status, rid, body: job.output }, 'end pulse');
+    if (sender) {
+      await report(sender, { token, signal: job.status, rid, body: job.output, key: randomUUID(), at: endedAt, durationMs }, 'end pulse');
+    }
     return job.status;
   },
 };

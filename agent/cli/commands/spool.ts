@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { describeSignal } from '../../client/pulses';
-import { plural, pulseSenderFor } from '../../client/pulseSender';
+import { plural, PulseSender } from '../../client/pulseSender';
 import { Spool } from '../../client/spool';
-import { prepareDataDir } from '../../db/dataDir';
+import { spoolFolder } from '../../client/spoolFolder';
 import { toApiTimestamp } from '../../domain/timestamps';
 import { UsageError, type Command } from '../command';
 import { printTable } from '../crontab/table';
@@ -10,9 +10,12 @@ import { baseUrlOption } from './ping';
 
 const help = `Usage: cronbeat spool <list|flush> [--json] [--url URL] [--data-dir DIR]
 
-Pulses that could not reach the agent wait in the spool (a file in the data folder) with the
-time they were sent. The next \`cronbeat ping\` or \`cronbeat run\` delivers them first, in order;
-\`spool flush\` does it now. The agent credits each one to its original time (up to 24 h back).
+Pulses that could not reach the agent wait in the spool (a file in the data folder, or in a
+private folder in $TMPDIR when the data folder cannot be used) with the time of their event.
+The next \`cronbeat ping\` or \`cronbeat run\` delivers them first, in order; \`spool flush\` does
+it now. The agent credits each one to its event's time (up to 24 h back). Unreadable lines are
+set aside in spool.rejected.jsonl; a spool past 10,000 pulses or 8 MB drops its oldest outputs
+first, then its oldest pulses.
 
   cronbeat spool list [--json]   shows what waits
   cronbeat spool flush           delivers what waits, in order, each pulse once
@@ -41,11 +44,18 @@ export const spoolCommand: Command = {
     const [action, extra] = positionals;
     if (action !== 'list' && action !== 'flush') throw new UsageError('Say what to do: `cronbeat spool list` or `cronbeat spool flush`.');
     if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}".`);
-    const dataDir = prepareDataDir(values['data-dir']);
+    const folder = spoolFolder(values['data-dir']);
+    if (folder.dir === null) console.error(`cronbeat: no spool here: ${folder.reason}`);
+    else if (folder.fallbackReason) console.error(`cronbeat: the spool is in ${folder.dir}: ${folder.fallbackReason}`);
 
     if (action === 'list') {
-      const rows = new Spool(dataDir).pending().map((entry) => ({
-        sent_at: toApiTimestamp(entry.sentAt),
+      const spool = folder.dir === null ? null : new Spool(folder.dir);
+      const entries = (await spool?.pending()) ?? [];
+      if (spool?.unreadable) {
+        console.error(`cronbeat: skipped ${plural(spool.unreadable, 'unreadable line')} of ${spool.file}; the next delivery sets them aside in ${spool.rejectedFile}`);
+      }
+      const rows = entries.map((entry) => ({
+        sent_at: toApiTimestamp(entry.pulse.at),
         token: entry.pulse.token,
         pulse: describeSignal(entry.pulse.signal),
         rid: entry.pulse.rid ?? null,
@@ -58,8 +68,9 @@ export const spoolCommand: Command = {
       return 0;
     }
 
-    const sender = pulseSenderFor(baseUrlOption(values.url), dataDir);
+    const sender = new PulseSender(baseUrlOption(values.url), folder);
     const result = await sender.flush(30_000, values.url !== undefined ? 'redirect' : 'each');
+    for (const warning of sender.warnings()) console.error(`cronbeat: ${warning}`);
     if (result.busy) throw new UsageError('Another cronbeat process is delivering the spool; try again in a minute.', 1);
     for (const entry of result.rejected) console.error(`cronbeat: dropped a pulse for ${entry.pulse.token}: the agent refused it (unknown or deleted monitor)`);
     const summary = `Delivered ${plural(result.delivered.length, 'pulse')}; ${result.waiting.length} still waiting.`;

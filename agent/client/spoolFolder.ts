@@ -1,0 +1,51 @@
+import { lstatSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { prepareDataDir } from '../db/dataDir';
+
+/** Where pulses that cannot be delivered are kept, or why they cannot be. */
+export type SpoolFolder =
+  | { dir: string; /** Why the data folder is not used (the folder is a fallback). */ fallbackReason?: string }
+  | { dir: null; reason: string };
+
+/**
+ * The spool's folder: the data folder when this user can use it, else a private per-user
+ * folder in the temporary directory (a job whose user has no home, or a shared folder it does
+ * not own). Never throws: sending a pulse must never depend on it.
+ */
+export function spoolFolder(flag?: string): SpoolFolder {
+  let dataDirProblem: string;
+  try {
+    return { dir: prepareDataDir(flag) };
+  } catch (error) {
+    dataDirProblem = `the data folder cannot be used (${describe(error)})`;
+  }
+  try {
+    return { dir: privateTempFolder(), fallbackReason: dataDirProblem };
+  } catch (error) {
+    return { dir: null, reason: `${dataDirProblem}, nor a temporary folder (${describe(error)})` };
+  }
+}
+
+/**
+ * $TMPDIR/cronbeat-UID, created 0700; refused unless it is a real folder of this user that
+ * nobody else can open (another user could have made it first in a shared /tmp).
+ */
+function privateTempFolder(): string {
+  const uid = process.getuid?.();
+  const dir = join(tmpdir(), uid === undefined ? 'cronbeat' : `cronbeat-${uid}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (uid === undefined) return dir; // Windows: the temporary folder is the user's own
+  const stat = lstatSync(dir);
+  if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) {
+    throw new Error(`${dir} is not a private folder of this user`);
+  }
+  return dir;
+}
+
+function describe(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const path = (error as NodeJS.ErrnoException | null)?.path;
+  if (code && path) return `${code} on ${path}`;
+  return error instanceof Error ? error.message : String(error);
+}
