@@ -16,7 +16,8 @@ export type SpoolFolder =
 export function spoolFolder(flag?: string): SpoolFolder {
   let dataDirProblem: string;
   try {
-    return { dir: prepareDataDir(flag) };
+    // A folder another user owns or can open (a shared 1777 one) would leak job output.
+    return { dir: privateFolderOfThisUser(prepareDataDir(flag)) };
   } catch (error) {
     dataDirProblem = `the data folder cannot be used (${describe(error)})`;
   }
@@ -35,7 +36,13 @@ function privateTempFolder(): string {
   const uid = process.getuid?.();
   const dir = join(tmpdir(), uid === undefined ? 'cronbeat' : `cronbeat-${uid}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (uid === undefined) return dir; // Windows: the temporary folder is the user's own
+  return privateFolderOfThisUser(dir);
+}
+
+/** `dir` when it is a real folder of this user that nobody else can open; throws otherwise. */
+function privateFolderOfThisUser(dir: string): string {
+  const uid = process.getuid?.();
+  if (uid === undefined) return dir; // Windows: per-user folders are the user's own
   const stat = lstatSync(dir);
   if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) {
     throw new Error(`${dir} is not a private folder of this user`);
