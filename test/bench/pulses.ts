@@ -52,7 +52,7 @@ export async function measurePulses({ agentUrl, bareUrl, dataDir, log }: PulseCo
         name: `pulses/s, ${connections} connection${connections > 1 ? 's' : ''}`,
         value: Math.round(agent.perSecond),
         unit: '/s',
-        target: connections === 50 ? { atLeastShareOfBaseline: 0.4 } : undefined,
+        target: connections === 50 ? { atLeastShareOfBaseline: 0.5 } : undefined,
         baseline: { name: 'bare node:http', value: Math.round(bare.perSecond) },
         note: `${round((agent.perSecond / bare.perSecond) * 100, 0)}% of bare; ${amount.toLocaleString('en-US')} pulses${failures ? `; ${failures} not 200` : ''}`,
       }),
@@ -61,7 +61,8 @@ export async function measurePulses({ agentUrl, bareUrl, dataDir, log }: PulseCo
         name: `pulse latency p99, ${connections} connection${connections > 1 ? 's' : ''}`,
         value: round(agent.p99Ms),
         unit: 'ms',
-        target: { below: 10 },
+        // At 50 connections the bare server's own p99 says whether the machine leaves room for 10 ms.
+        target: connections === 50 ? { below: 10, whenBaselineBelow: 5 } : { below: 10 },
         baseline: { name: 'bare node:http', value: round(bare.p99Ms) },
         note: `p50 ${round(agent.p50Ms)} ms (bare ${round(bare.p50Ms)} ms)`,
       }),
