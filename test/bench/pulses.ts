@@ -16,6 +16,9 @@ const LEVELS = [
 export interface PulseContext {
   agentUrl: string;
   bareUrl: string;
+  /** CPU time the agent and the bare server have used so far, in ms. */
+  agentCpuMs(): number;
+  bareCpuMs(): number;
   dataDir: string;
   log(line: string): void;
 }
@@ -31,8 +34,14 @@ export interface PulseOutcome {
  * PULSE_MONITORS monitors, each level next to the bare node:http server under the same load;
  * then every pulse answered 200 must be in the run history.
  */
-export async function measurePulses({ agentUrl, bareUrl, dataDir, log }: PulseContext): Promise<PulseOutcome> {
+export async function measurePulses({ agentUrl, bareUrl, agentCpuMs, bareCpuMs, dataDir, log }: PulseContext): Promise<PulseOutcome> {
   const load = (url: string, connections: number, amount: number) => runLoad({ url, monitors: PULSE_MONITORS, connections, amount });
+  // CPU time per request of a load run on a server: unlike its rate, barely moved by the machine's other work.
+  const timedLoad = async (url: string, cpuMs: () => number, connections: number, amount: number) => {
+    const before = cpuMs();
+    const result = await load(url, connections, amount);
+    return { ...result, cpuUs: ((cpuMs() - before) * 1000) / result.sent };
+  };
   // Warm-up: JIT, SQLite page cache, connection set-up.
   const warm = await load(agentUrl, 10, 5_000);
   await load(bareUrl, 10, 5_000);
@@ -40,8 +49,8 @@ export async function measurePulses({ agentUrl, bareUrl, dataDir, log }: PulseCo
   let sent = warm.sent;
   const figures: Figure[] = [];
   for (const { connections, amount } of LEVELS) {
-    const bare = await load(bareUrl, connections, amount);
-    const agent = await load(agentUrl, connections, amount);
+    const bare = await timedLoad(bareUrl, bareCpuMs, connections, amount);
+    const agent = await timedLoad(agentUrl, agentCpuMs, connections, amount);
     ok += agent.ok;
     sent += agent.sent;
     log(`${connections} connections: agent ${describe(agent)}; bare ${describe(bare)}`);
@@ -67,6 +76,7 @@ export async function measurePulses({ agentUrl, bareUrl, dataDir, log }: PulseCo
         note: `p50 ${round(agent.p50Ms)} ms (bare ${round(bare.p50Ms)} ms)`,
       }),
     );
+    if (connections === 50) figures.push(cpuFigure(agent.cpuUs, bare.cpuUs));
   }
   const stored = storedPulses(dataDir);
   figures.push(
@@ -80,6 +90,18 @@ export async function measurePulses({ agentUrl, bareUrl, dataDir, log }: PulseCo
     }),
   );
   return { figures, sent };
+}
+
+/** What a pulse costs the agent's CPU at 50 connections, against a bare request. */
+function cpuFigure(agentUs: number, bareUs: number): Figure {
+  return figure({
+    section: '1',
+    name: 'agent CPU time per pulse, 50 connections',
+    value: Math.round(agentUs),
+    unit: 'µs',
+    baseline: { name: 'bare node:http per request', value: Math.round(bareUs) },
+    note: `${round(agentUs / bareUs, 1)}× bare; user + system time from /proc, which the machine's other work moves little`,
+  });
 }
 
 function describe(result: LoadResult): string {

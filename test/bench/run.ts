@@ -61,7 +61,7 @@ async function runAll(only: Set<string> | null, tempRoot: string, bare: Child, l
       let sent = 0;
       if (wanted('1')) {
         await attempt(figures, log, '1. pulse ingestion', [notMeasured('1', 'pulse ingestion', '/s', { atLeastShareOfBaseline: 0.5 }, '')], async () => {
-          const outcome = await measurePulses({ agentUrl: agent.url, bareUrl: bare.url, dataDir: smallDir, log });
+          const outcome = await measurePulses({ agentUrl: agent.url, bareUrl: bare.url, agentCpuMs: agent.cpuMs, bareCpuMs: bare.cpuMs, dataDir: smallDir, log });
           sent = outcome.sent;
           return outcome.figures;
         });
