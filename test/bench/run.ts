@@ -67,12 +67,12 @@ async function runAll(only: Set<string> | null, tempRoot: string, bare: Child, l
         });
         // After the check that every pulse answered 200 is kept: these pulses overflow the run history.
         await attempt(figures, log, '1. one monitor against many', [notMeasured('1', 'pulses/s, 50 connections, one monitor takes them all', '/s', { atLeastShareOfBaseline: 0.9 }, '')], async () => {
-          const outcome = await measureHotMonitor({ agentUrl: agent.url, log });
+          const outcome = await measureHotMonitor({ agentUrl: agent.url, agentCpuMs: agent.cpuMs, log });
           sent += outcome.sent;
           return outcome.figures;
         });
         await attempt(figures, log, '1. rare schedules against frequent ones', [notMeasured('1', 'pulses/s, one client, slowest of those schedules', '/s', { atLeastShareOfBaseline: 2 / 3 }, '')], async () => {
-          const outcome = await measureSchedules({ agentUrl: agent.url, log });
+          const outcome = await measureSchedules({ agentUrl: agent.url, agentCpuMs: agent.cpuMs, log });
           sent += outcome.sent;
           return outcome.figures;
         });
