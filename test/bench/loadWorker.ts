@@ -11,10 +11,14 @@ import { pulsePaths } from './tokens';
  */
 export interface LoadJob {
   url: string;
-  /** GET /api/pulse/{token} for seeded monitors 1..monitors, in turn. */
+  /** GET /api/pulse/{token} for seeded monitors firstMonitor..firstMonitor + monitors - 1, in turn. */
   monitors: number;
+  /** The first seeded monitor pulsed; 1 unless told. */
+  firstMonitor?: number;
   connections: number;
-  amount: number;
+  /** Pulses to send; or, with `seconds`, send for that long. */
+  amount?: number;
+  seconds?: number;
 }
 
 export interface LoadResult {
@@ -30,14 +34,14 @@ export interface LoadResult {
 
 async function main(): Promise<void> {
   const job = JSON.parse(process.argv[2]) as LoadJob;
-  const paths = pulsePaths(job.monitors);
+  const paths = pulsePaths(job.monitors, job.firstMonitor);
   let next = 0;
   const latencies: number[] = [];
   const started = process.hrtime.bigint();
   const instance = autocannon({
     url: job.url,
     connections: job.connections,
-    amount: job.amount,
+    ...(job.seconds ? { duration: job.seconds } : { amount: job.amount }),
     timeout: 30,
     requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }],
   });

@@ -36,7 +36,10 @@ export async function measurePulseMemory({ agentUrl, rssMb, alreadySent, log }: 
   const started = Date.now();
   try {
     for (let chunk = 0; chunk < CHUNKS && Date.now() - started < TIME_BUDGET_MS; chunk++) {
-      const result = await runLoad({ url: agentUrl, monitors: PULSE_MONITORS, connections: CONNECTIONS, amount: Math.round(remaining / CHUNKS) });
+      // The last chunk takes what rounding left, so the run ends at the million exactly.
+      const amount = chunk === CHUNKS - 1 ? MEMORY_PULSES - pulses : Math.round(remaining / CHUNKS);
+      if (amount <= 0) break;
+      const result = await runLoad({ url: agentUrl, monitors: PULSE_MONITORS, connections: CONNECTIONS, amount });
       pulses += result.sent;
       notOk += result.non2xx + result.errors;
       log(`${pulses.toLocaleString('en-US')} pulses: RSS ${round(rssMb(), 1)} MB, ${Math.round(result.perSecond)}/s`);

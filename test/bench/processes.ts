@@ -19,6 +19,8 @@ export interface Child {
   startMs: number;
   /** Resident memory now, in MB (from /proc). */
   rssMb(): number;
+  /** CPU time used so far (user + system), in ms (from /proc; 10 ms steps). */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export function spawnUntilReady(command: string, args: string[], ready: RegExp, 
         url: match[1],
         startMs,
         rssMb: () => residentMb(child.pid!),
+        cpuMs: () => cpuTimeMs(child.pid!),
         stop: () => (child.exitCode === null ? (child.kill('SIGTERM'), exited) : Promise.resolve()),
       });
     });
@@ -81,4 +84,11 @@ export function startBareServer(tempRoot: string): Promise<Child> {
 export function residentMb(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) / 1024 : NaN;
+}
+
+/** User + system CPU time of process `pid` in ms: fields 14 and 15 of /proc/PID/stat, in clock ticks (100 a second on Linux). */
+export function cpuTimeMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }

@@ -16,6 +16,9 @@ const LEVELS = [
 export interface PulseContext {
   agentUrl: string;
   bareUrl: string;
+  /** CPU time the agent and the bare server have used so far, in ms. */
+  agentCpuMs(): number;
+  bareCpuMs(): number;
   dataDir: string;
   log(line: string): void;
 }
@@ -31,8 +34,14 @@ export interface PulseOutcome {
  * PULSE_MONITORS monitors, each level next to the bare node:http server under the same load;
  * then every pulse answered 200 must be in the run history.
  */
-export async function measurePulses({ agentUrl, bareUrl, dataDir, log }: PulseContext): Promise<PulseOutcome> {
+export async function measurePulses({ agentUrl, bareUrl, agentCpuMs, bareCpuMs, dataDir, log }: PulseContext): Promise<PulseOutcome> {
   const load = (url: string, connections: number, amount: number) => runLoad({ url, monitors: PULSE_MONITORS, connections, amount });
+  // CPU time per request of a load run on a server: unlike its rate, barely moved by the machine's other work.
+  const timedLoad = async (url: string, cpuMs: () => number, connections: number, amount: number) => {
+    const before = cpuMs();
+    const result = await load(url, connections, amount);
+    return { ...result, cpuUs: ((cpuMs() - before) * 1000) / result.sent };
+  };
   // Warm-up: JIT, SQLite page cache, connection set-up.
   const warm = await load(agentUrl, 10, 5_000);
   await load(bareUrl, 10, 5_000);
@@ -40,8 +49,8 @@ export async function measurePulses({ agentUrl, bareUrl, dataDir, log }: PulseCo
   let sent = warm.sent;
   const figures: Figure[] = [];
   for (const { connections, amount } of LEVELS) {
-    const bare = await load(bareUrl, connections, amount);
-    const agent = await load(agentUrl, connections, amount);
+    const bare = await timedLoad(bareUrl, bareCpuMs, connections, amount);
+    const agent = await timedLoad(agentUrl, agentCpuMs, connections, amount);
     ok += agent.ok;
     sent += agent.sent;
     log(`${connections} connections: agent ${describe(agent)}; bare ${describe(bare)}`);
@@ -52,7 +61,7 @@ export async function measurePulses({ agentUrl, bareUrl, dataDir, log }: PulseCo
         name: `pulses/s, ${connections} connection${connections > 1 ? 's' : ''}`,
         value: Math.round(agent.perSecond),
         unit: '/s',
-        target: connections === 50 ? { atLeastShareOfBaseline: 0.4 } : undefined,
+        target: connections === 50 ? { atLeastShareOfBaseline: 0.5 } : undefined,
         baseline: { name: 'bare node:http', value: Math.round(bare.perSecond) },
         note: `${round((agent.perSecond / bare.perSecond) * 100, 0)}% of bare; ${amount.toLocaleString('en-US')} pulses${failures ? `; ${failures} not 200` : ''}`,
       }),
@@ -61,11 +70,13 @@ export async function measurePulses({ agentUrl, bareUrl, dataDir, log }: PulseCo
         name: `pulse latency p99, ${connections} connection${connections > 1 ? 's' : ''}`,
         value: round(agent.p99Ms),
         unit: 'ms',
-        target: { below: 10 },
+        // At 50 connections the bare server's own p99 says whether the machine leaves room for 10 ms.
+        target: connections === 50 ? { below: 10, whenBaselineBelow: 5 } : { below: 10 },
         baseline: { name: 'bare node:http', value: round(bare.p99Ms) },
         note: `p50 ${round(agent.p50Ms)} ms (bare ${round(bare.p50Ms)} ms)`,
       }),
     );
+    if (connections === 50) figures.push(cpuFigure(agent.cpuUs, bare.cpuUs));
   }
   const stored = storedPulses(dataDir);
   figures.push(
@@ -79,6 +90,18 @@ export async function measurePulses({ agentUrl, bareUrl, dataDir, log }: PulseCo
     }),
   );
   return { figures, sent };
+}
+
+/** What a pulse costs the agent's CPU at 50 connections, against a bare request. */
+function cpuFigure(agentUs: number, bareUs: number): Figure {
+  return figure({
+    section: '1',
+    name: 'agent CPU time per pulse, 50 connections',
+    value: Math.round(agentUs),
+    unit: 'µs',
+    baseline: { name: 'bare node:http per request', value: Math.round(bareUs) },
+    note: `${round(agentUs / bareUs, 1)}× bare; user + system time from /proc, which the machine's other work moves little`,
+  });
 }
 
 function describe(result: LoadResult): string {

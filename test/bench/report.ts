@@ -3,7 +3,8 @@ import { dirname } from 'node:path';
 
 /** What a figure is compared with: a limit of its own, or a share of its baseline. */
 export type Target =
-  | { below: number }
+  /** Below a limit; with `whenBaselineBelow`, only held when the baseline itself is below that. */
+  | { below: number; whenBaselineBelow?: number }
   | { atLeastShareOfBaseline: number }
   | { equals: number };
 
@@ -27,11 +28,15 @@ export function figure(input: FigureInput): Figure {
   const { value, target, baseline } = input;
   let met: boolean | null = null;
   if (target && value !== null) {
-    if ('below' in target) met = value < target.below;
+    if ('below' in target) met = appliesTo(target, baseline) ? value < target.below : null;
     else if ('equals' in target) met = value === target.equals;
     else if (baseline?.value != null) met = value >= target.atLeastShareOfBaseline * baseline.value;
   }
   return { ...input, met };
+}
+
+function appliesTo(target: { whenBaselineBelow?: number }, baseline: FigureInput['baseline']): boolean {
+  return target.whenBaselineBelow === undefined || (baseline?.value != null && baseline.value < target.whenBaselineBelow);
 }
 
 /** A figure that could not be measured (the feature is missing or the step failed). */
@@ -47,14 +52,18 @@ function formatNumber(value: number | null, unit: string): string {
 
 export function formatTarget(target: Target | undefined, unit: string): string {
   if (!target) return '';
-  if ('below' in target) return `< ${formatNumber(target.below, unit)}`;
+  if ('below' in target) {
+    const when = target.whenBaselineBelow === undefined ? '' : ` when baseline < ${formatNumber(target.whenBaselineBelow, unit)}`;
+    return `< ${formatNumber(target.below, unit)}${when}`;
+  }
   if ('equals' in target) return `= ${formatNumber(target.equals, unit)}`;
   return `≥ ${Math.round(target.atLeastShareOfBaseline * 100)}% of baseline`;
 }
 
-function verdict(met: boolean | null, value: number | null): string {
+function verdict(met: boolean | null, value: number | null, target: Target | undefined): string {
   if (value === null) return 'not measured';
-  return met === null ? '' : met ? 'met' : 'MISSED';
+  if (met === null) return target ? 'not applicable' : '';
+  return met ? 'met' : 'MISSED';
 }
 
 /** The figures as rows of a Markdown table (it also reads well in a terminal). */
@@ -66,7 +75,7 @@ export function markdownTable(figures: Figure[]): string {
     formatNumber(f.value, f.unit),
     formatTarget(f.target, f.unit),
     f.baseline ? `${f.baseline.name}: ${formatNumber(f.baseline.value, f.unit)}` : '',
-    verdict(f.met, f.value) + (f.note ? ` (${f.note})` : ''),
+    [verdict(f.met, f.value, f.target), f.note && verdict(f.met, f.value, f.target) ? `(${f.note})` : f.note].filter(Boolean).join(' '),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;

@@ -22,6 +22,8 @@ export interface SeedPlan {
   notifications: number;
   /** TLS certificates of company 1, all checked and valid, next check hours away (so none is dialled). */
   certificates?: number;
+  /** Monitors of company 1 on these schedules, numbered after the `monitors` others. */
+  scheduled?: Array<{ schedule: string; timezone: string }>;
   now: number;
 }
 
@@ -44,6 +46,7 @@ export function seedDatabase(dataDir: string, plan: SeedPlan): SeededDatabase {
     const { token } = store.apiTokens.create({ companyId: 1, name: 'bench', now: plan.now });
     store.db.transaction(() => {
       seedMonitors(store.db, plan);
+      seedScheduled(store.db, plan);
       seedServers(store.db, plan);
       seedNotifications(store.db, plan);
       seedCertificates(store.db, plan);
@@ -80,6 +83,20 @@ function seedMonitors(db: Db, { monitors, monitorsOfCompany1, now }: SeedPlan): 
      FROM n JOIN bench_variants b ON b.v = i % ${VARIANTS}`,
   ).run({ monitors, monitorsOfCompany1, now });
   db.exec('DROP TABLE bench_variants');
+}
+
+/** One monitor per `scheduled` entry, waiting for its first run after `now`, 5 min each. */
+function seedScheduled(db: Db, { monitors, scheduled = [], now }: SeedPlan): void {
+  const insert = db.prepare(
+    `INSERT INTO monitors (company_id, name, token, timezone, schedule, duration, last_run_at, expected_run_at, due_at,
+                           created_at, updated_at)
+     VALUES (1, @name, @token, @timezone, @schedule, 5, @now, @expectedRunAt, @dueAt, @now, @now)`,
+  );
+  scheduled.forEach((spec, index) => {
+    const expectedRunAt = expectedRunAfter(spec, now);
+    const due = dueAt({ ...spec, durationMinutes: 5, expectedRunAt, runningSince: null, isAlerted: false, graceFrom: null });
+    insert.run({ ...spec, name: `${spec.schedule} job`, token: monitorToken(monitors + index + 1), now, expectedRunAt, dueAt: due });
+  });
 }
 
 function seedServers(db: Db, { servers, now }: SeedPlan): void {

@@ -6,7 +6,7 @@ export function monitorToken(n: number): string {
 /** The same token as an SQL expression over the counter column `i`. */
 export const MONITOR_TOKEN_SQL = "printf('%08x-0000-4000-8000-%012x', i, i)";
 
-/** Pulse paths for seeded monitors 1..count. */
-export function pulsePaths(count: number): string[] {
-  return Array.from({ length: count }, (_, i) => `/api/pulse/${monitorToken(i + 1)}`);
+/** Pulse paths for `count` seeded monitors from number `first` on. */
+export function pulsePaths(count: number, first = 1): string[] {
+  return Array.from({ length: count }, (_, i) => `/api/pulse/${monitorToken(first + i)}`);
 }

@@ -1,9 +1,9 @@
-import { writeFileSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { DatabaseRefusedError, openDatabase } from '../../agent/db/open';
+import { DatabaseRefusedError, openDatabase, WAL_AUTOCHECKPOINT_PAGES } from '../../agent/db/open';
 import { migrations } from '../../agent/db/migrations';
 import { openStore } from '../../agent/db/store';
 import { resolveDataDir } from '../../agent/db/dataDir';
@@ -19,6 +19,25 @@ describe('openDatabase', () => {
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
     db.close();
+  });
+
+  it('lets the write-ahead log grow to 10,000 pages, every commit visible and kept before any copy into the file', () => {
+    const file = join(tempDir(), 'wal.db');
+    const db = openDatabase(file);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(WAL_AUTOCHECKPOINT_PAGES);
+    db.exec('CREATE TABLE t (x TEXT)');
+    const insert = db.prepare('INSERT INTO t VALUES (?)');
+    for (let i = 0; i < 2_000; i++) insert.run('x'.repeat(3_000)); // ~2,000 pages, each its own commit
+    // Nothing copied into the file yet (fewer pages than the limit), yet another connection reads it all.
+    expect(statSync(`${file}-wal`).size).toBeGreaterThan(2_000 * 4096);
+    const reader = new Database(file, { readonly: true });
+    expect(reader.prepare('SELECT count(*) FROM t').pluck().get()).toBe(2_000);
+    reader.close();
+    db.close(); // the last connection copies the log into the file and removes it
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    const reopened = openDatabase(file);
+    expect(reopened.prepare('SELECT count(*) FROM t').pluck().get()).toBe(2_000);
+    reopened.close();
   });
 
   it('reopens a migrated file without touching its data', () => {

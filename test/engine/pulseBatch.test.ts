@@ -48,4 +48,21 @@ describe('pulse recorder (pulses of one event-loop turn share a transaction)', (
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(fixture.store.pulses.count(a.id)).toBe(2);
   });
+
+  it('after a failed group, keeps what the other pulses did exactly once: no notification twice, none from the refused pulse', async () => {
+    fixture = engineFixture(T0);
+    const a = fixture.monitor({ schedule: '*/5 * * * *', duration: 5 });
+    const recorder = createPulseRecorder({ store: fixture.store, events: fixture.events, notifier: fixture.notifier });
+    const now = T0 + 60_000;
+    const results = await Promise.allSettled([
+      recorder.record(pulseFor(a.token, now, { kind: 'fail', exitCode: 2 }), now),
+      recorder.record(pulseFor(a.token, now, { kind: 'bogus' as ReceivedPulse['kind'] }), now),
+      recorder.record(pulseFor(a.token, now + 1), now + 1),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(fixture.store.pulses.page(a.id, 10, 0).map((p) => p.kind)).toEqual(['success', 'fail']);
+    expect(fixture.notifications().map((n) => n.data.status).sort()).toEqual(['failed', 'recovered']);
+    expect(fixture.notifier.popups).toHaveLength(2);
+    expect(fixture.reload(a.id).is_alerted).toBe(0);
+  });
 });
