@@ -2,6 +2,7 @@ import { missedDeadlineReason } from '../domain/alertReason';
 import { nextDeadline } from '../domain/dueTime';
 import { gracePopup, stepPopups } from '../domain/monitorPopups';
 import type { EngineContext } from './engineContext';
+import { storeResume } from './monitorEdits';
 import { timingOf } from './monitorState';
 import { announceTransition, recordTransition, type RecordedTransition } from './transitions';
 
@@ -20,7 +21,14 @@ export function createScheduler(ctx: EngineContext) {
   const failBatch = store.db.transaction((now: number) => {
     const due = store.monitors.overdue(now, FAIL_BATCH + 1);
     const failed: FailedMonitor[] = [];
+    const snoozesEnded: typeof due = [];
     for (const row of due.slice(0, FAIL_BATCH)) {
+      // A paused monitor is due only when its snooze ends: it is planned again, never failed.
+      if (row.paused_at !== null) {
+        storeResume(ctx, row, now);
+        snoozesEnded.push(row);
+        continue;
+      }
       const missed = nextDeadline(timingOf(row));
       if (!missed) continue;
       const reason = missedDeadlineReason(missed, row.duration, row.timezone);
@@ -29,7 +37,7 @@ export function createScheduler(ctx: EngineContext) {
       const changed = store.monitors.find(row.company_id, row.id)!;
       failed.push({ ...recordTransition(ctx, changed, 'failed', now), afterGrace: missed.resumedAt !== undefined });
     }
-    return { failed, more: due.length > FAIL_BATCH };
+    return { failed, snoozesEnded, more: due.length > FAIL_BATCH };
   });
 
 
@@ -38,13 +46,17 @@ export function createScheduler(ctx: EngineContext) {
 
   return {
     /**
-     * Fails every monitor whose due time is before `now` (at most FAIL_BATCH of them): alert
+     * Plans again every snoozed monitor whose snooze ended before `now`, and
+     * fails every monitor whose due time is before `now` (at most FAIL_BATCH of them): alert
      * reason, notification, and popups (one each, or one summary for more than 3; failures
      * after a resume grace always as one summary). Returns whether more are overdue; popups
      * wait for the call that leaves none, so a burst of any size makes one summary.
      */
     failOverdue(now: number): boolean {
-      const { failed, more } = failBatch(now);
+      const { failed, snoozesEnded, more } = failBatch(now);
+      for (const row of snoozesEnded) {
+        ctx.events.emit({ type: 'monitor.changed', companyId: row.company_id, monitorId: row.id });
+      }
       for (const transition of failed) announceTransition(ctx, transition);
       burst.push(...failed);
       if (more) return true;

@@ -5,17 +5,27 @@ import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { pathId } from '../params';
 import { presentMonitor } from '../present';
-import { monitorInput } from '../schemas';
+import { monitorInput, monitorListQuery, monitorPatch, pauseInput } from '../schemas';
 import { validate } from '../validate';
 import { requestOrigin } from '../paging';
 import { newMonitorTiming } from '../../domain/dueTime';
+import { editMonitor, pauseMonitor, resumeMonitor } from '../../engine/monitorEdits';
+import { monitorStatus } from '../../engine/monitorState';
 
 export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
   router.use(requireToken);
+  const found = <T>(monitor: T | null): T => {
+    if (!monitor) throw HttpError.notFound('Monitor');
+    return monitor;
+  };
 
   router.get('/api/monitors', (ctx) => {
-    ctx.body = store.monitors.list(ctx.state.companyId).map((row) => presentMonitor(row, requestOrigin(ctx)));
+    const { status, project_id: projectId } = validate(monitorListQuery, ctx.query);
+    const rows = store.monitors
+      .list(ctx.state.companyId)
+      .filter((row) => (status === undefined || monitorStatus(row) === status) && (projectId === undefined || row.project_id === projectId));
+    ctx.body = rows.map((row) => presentMonitor(row, requestOrigin(ctx)));
   });
 
   router.post('/api/monitors', async (ctx) => {
@@ -42,6 +52,32 @@ export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): 
   router.get('/api/monitors/:id', (ctx) => {
     const monitor = store.monitors.find(ctx.state.companyId, pathId(ctx.params.id, 'Monitor'));
     if (!monitor) throw HttpError.notFound('Monitor');
+    ctx.body = presentMonitor(monitor, requestOrigin(ctx));
+  });
+
+  router.patch('/api/monitors/:id', async (ctx) => {
+    const id = pathId(ctx.params.id, 'Monitor');
+    found(store.monitors.find(ctx.state.companyId, id));
+    const changes = validate(monitorPatch, await readJsonBody(ctx));
+    const monitor = found(editMonitor({ store, events }, ctx.state.companyId, id, changes, clock()));
+    ctx.body = presentMonitor(monitor, requestOrigin(ctx));
+  });
+
+  router.post('/api/monitors/:id/pause', async (ctx) => {
+    const id = pathId(ctx.params.id, 'Monitor');
+    found(store.monitors.find(ctx.state.companyId, id));
+    const { until } = validate(pauseInput, await readJsonBody(ctx));
+    const now = clock();
+    if (until !== null && until <= now) {
+      throw HttpError.validation({ until: ['The until field must be a time in the future.'] });
+    }
+    const monitor = found(pauseMonitor({ store, events }, ctx.state.companyId, id, until, now));
+    ctx.body = presentMonitor(monitor, requestOrigin(ctx));
+  });
+
+  router.post('/api/monitors/:id/resume', (ctx) => {
+    const id = pathId(ctx.params.id, 'Monitor');
+    const monitor = found(resumeMonitor({ store, events }, ctx.state.companyId, id, clock()));
     ctx.body = presentMonitor(monitor, requestOrigin(ctx));
   });
 
