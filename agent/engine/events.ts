@@ -5,7 +5,9 @@ export type AgentEvent =
   | { type: 'monitor.changed'; companyId: number; monitorId: number }
   | { type: 'server.changed'; companyId: number; serverId: number }
   | { type: 'certificate.changed'; companyId: number; certificateId: number }
-  | { type: 'notification.created'; companyId: number; notificationId: string };
+  | { type: 'notification.created'; companyId: number; notificationId: string }
+  // One notification's read state changed (notificationId), or all were marked read (null).
+  | { type: 'notification.read'; companyId: number; notificationId: string | null };
 
 /** A typed in-process event bus shared by the API, the engine and the desktop shell. */
 export class AgentEvents {

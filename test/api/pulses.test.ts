@@ -107,7 +107,7 @@ describe('pulse endpoints', () => {
     await pulse(`${m.token}/fail`, { method: 'POST', body: 'disk full' });
     now += 60_000;
     await pulse(m.token);
-    const notes = (await (await agent.api('/api/notifications?per_page=100')).json()).data.filter(
+    const notes = (await (await agent.api('/api/notifications?per_page=100&kinds=all')).json()).data.filter(
       (n: { data: { type_id: number } }) => n.data.type_id === m.id,
     );
     expect(notes.map((n: { type: string }) => n.type)).toEqual([

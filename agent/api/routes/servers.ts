@@ -4,7 +4,7 @@ import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { pathId } from '../params';
 import { presentServer, presentServerAlert, presentNotification } from '../present';
-import { serverAlertInput, serverInput } from '../schemas';
+import { serverAlertInput, serverInput, serverListQuery, serverPatch } from '../schemas';
 import { validate } from '../validate';
 import { serverAlertData } from '../../domain/serverAlerts';
 import { NOTIFICATION_KINDS } from '../../domain/notificationKinds';
@@ -19,7 +19,13 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
   };
 
   router.get('/api/servers', (ctx) => {
-    ctx.body = store.servers.list(ctx.state.companyId).map(presentServer);
+    const { q } = validate(serverListQuery, ctx.query);
+    const needle = q?.trim().toLowerCase() ?? '';
+    const servers = store.servers.list(ctx.state.companyId);
+    const matching = needle
+      ? servers.filter((s) => [s.name, s.identifier, s.ip_address].some((field) => field.toLowerCase().includes(needle)))
+      : servers;
+    ctx.body = matching.map(presentServer);
   });
 
   router.post('/api/servers', async (ctx) => {
@@ -63,6 +69,25 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
 
   router.get('/api/servers/:id', (ctx) => {
     ctx.body = presentServer(findServer(ctx.state.companyId, ctx.params.id));
+  });
+
+  router.patch('/api/servers/:id', async (ctx) => {
+    const { companyId } = ctx.state;
+    const server = findServer(companyId, ctx.params.id);
+    const input = validate(serverPatch, await readJsonBody(ctx));
+    const next = {
+      name: input.name ?? server.name,
+      identifier: input.identifier ?? server.identifier,
+      ipAddress: input.ip_address ?? server.ip_address,
+      now: clock(),
+    };
+    const holder = store.servers.findByIdentifier(companyId, next.identifier);
+    if (holder && holder.id !== server.id) {
+      throw HttpError.validation({ identifier: ['The identifier has already been taken.'] });
+    }
+    store.servers.edit(companyId, server.id, next);
+    events.emit({ type: 'server.changed', companyId, serverId: server.id });
+    ctx.body = presentServer(findServer(companyId, ctx.params.id));
   });
 
   router.get('/api/servers/:id/alerts', (ctx) => {
