@@ -7,6 +7,7 @@ import { Time } from '../components/Time';
 import { useApp } from '../lib/app-context';
 import { navigate } from '../lib/router';
 import { useResource } from '../lib/use-resource';
+import { UNREAD_TOPICS, useUnreadCount } from '../lib/use-unread';
 
 const PER_PAGE = 20;
 
@@ -29,7 +30,17 @@ export function notificationHref(notification: AppNotification): string | null {
   return null;
 }
 
-export function NotificationList(props: { notifications: AppNotification[] }) {
+/** Marks a notification read or unread (the list refreshes from the live event). */
+export function useToggleRead(): (n: AppNotification, read: boolean) => void {
+  const { api } = useApp();
+  return (n, read) => {
+    if (Boolean(n.read_at) !== read) void api.markNotificationRead(n.id, read).catch(() => undefined);
+  };
+}
+
+/** The notifications; with `onRead`, each can be marked read or unread, and opening one marks it read. */
+export function NotificationList(props: { notifications: AppNotification[]; onRead?: (n: AppNotification, read: boolean) => void }) {
+  const toggleRead = props.onRead ?? (() => undefined);
   return (
     <ul className="notification-list">
       {props.notifications.map((n) => {
@@ -38,11 +49,30 @@ export function NotificationList(props: { notifications: AppNotification[] }) {
           <li key={n.id} className={`notification${n.read_at ? '' : ' notification-unread'}`} data-testid="notification">
             <KindIcon kind={n.data.type} tone={notificationTone(n)} />
             <div className="notification-body">
-              <div className="notification-title">{href ? <a href={href}>{n.data.title}</a> : n.data.title}</div>
+              <div className="notification-title">
+                {href ? (
+                  <a href={href} onClick={() => toggleRead(n, true)}>
+                    {n.data.title}
+                  </a>
+                ) : (
+                  n.data.title
+                )}
+              </div>
               <div className="notification-description">{n.data.description}</div>
             </div>
             <div className="notification-time">
               <Time value={n.created_at} relative past />
+              {props.onRead ? (
+                <button
+                  type="button"
+                  className="link-button"
+                  data-testid="toggle-read"
+                  onClick={() => toggleRead(n, !n.read_at)}
+                  aria-label={`Mark “${n.data.title}” ${n.read_at ? 'unread' : 'read'}`}
+                >
+                  {n.read_at ? 'Mark unread' : 'Mark read'}
+                </button>
+              ) : null}
             </div>
           </li>
         );
@@ -51,12 +81,25 @@ export function NotificationList(props: { notifications: AppNotification[] }) {
   );
 }
 
+/** "Mark all read", shown while some notification is unread. */
+function MarkAllRead() {
+  const { api } = useApp();
+  const unread = useUnreadCount('notifications-screen');
+  if (!unread) return null;
+  return (
+    <button type="button" className="button" onClick={() => void api.markAllNotificationsRead().catch(() => undefined)}>
+      Mark all read
+    </button>
+  );
+}
+
 export function NotificationsScreen(props: { page: number }) {
   const { api } = useApp();
+  const toggleRead = useToggleRead();
   const page = useResource(
     (signal) => api.notifications(props.page, PER_PAGE, signal),
     `notifications-${props.page}`,
-    ['notification.created'],
+    UNREAD_TOPICS,
   );
   let body;
   if (page.loading) body = <Loading label="Loading notifications…" />;
@@ -73,7 +116,7 @@ export function NotificationsScreen(props: { page: number }) {
     body = (
       <>
         <StaleBanner error={page.error} onRetry={page.reload} />
-        <NotificationList notifications={page.data.data} />
+        <NotificationList notifications={page.data.data} onRead={toggleRead} />
         <div className="list-footer">
           <span className="muted">
             {page.data.from}–{page.data.to} of {page.data.total}
@@ -84,7 +127,7 @@ export function NotificationsScreen(props: { page: number }) {
     );
   return (
     <>
-      <PageHeader title="Notifications" subtitle="Newest first" />
+      <PageHeader title="Notifications" subtitle="Newest first" actions={<MarkAllRead />} />
       {body}
     </>
   );
