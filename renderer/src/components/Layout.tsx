@@ -88,7 +88,8 @@ function UnreadBadge() {
   const unread = useUnreadCount('nav');
   if (!unread) return null;
   return (
-    <span className="nav-count" data-testid="unread-count" aria-label={`${unread} unread`}>
+    // Hidden from the link's name (it stays "Notifications"); the window title says the count in words.
+    <span className="nav-count" data-testid="unread-count" aria-hidden="true" title={`${unread} unread`}>
       {unread > 99 ? '99+' : unread}
     </span>
   );

@@ -52,7 +52,7 @@ function StatusText(props: { monitor: Monitor }) {
       // The deadline less the grace is the run it waits for (a resume grace aside).
       return m.next_due_at ? (
         <>
-          Waiting for its first run at <Time value={new Date(Date.parse(m.next_due_at) - m.duration * 60_000).toISOString()} />.
+          Waiting for its first run (<Time value={new Date(Date.parse(m.next_due_at) - m.duration * 60_000).toISOString()} />).
         </>
       ) : (
         <>Waiting for its first run.</>
