@@ -51,7 +51,7 @@ export function presentMonitor(row: MonitorRow, origin: string) {
     deleted_at: toNullableApiTimestamp(row.deleted_at),
     created_at: toApiTimestamp(row.created_at),
     updated_at: toApiTimestamp(row.updated_at),
-    // Ours, read-only: see README "Monitor fields".
+    // Ours, read-only: see docs/monitoring.md "Monitor fields added by Cronbeat".
     status: monitorStatus(row),
     // A snoozed monitor's due_at is when its snooze ends, not a deadline: nothing is due while paused.
     next_due_at: row.paused_at === null ? toNullableApiTimestamp(row.due_at) : null,
