@@ -1,7 +1,11 @@
 import type { MonitorStatus } from '../agent/engine/monitorState';
 
-/** What the tray shows: one of three icons, a tooltip with the counts, and the failed monitors. */
-export type TrayState = 'ok' | 'busy' | 'failed';
+/**
+ * What the tray shows: one of four icons, a tooltip with the counts, and the failed monitors.
+ * `idle` (grey) is for monitors that are all paused or waiting for their first run: neither
+ * green nor red, since none of them has been seen working or failing.
+ */
+export type TrayState = 'ok' | 'busy' | 'failed' | 'idle';
 
 export type { MonitorStatus };
 
@@ -43,14 +47,24 @@ function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-/** The icon: failed beats busy (a run in progress or a certificate expiring) beats ok. */
+/** Paused and new monitors have not been seen working or failing: they never colour the icon. */
+const isIdle = (m: MonitorSummary) => m.status === 'paused' || m.status === 'new';
+
+/**
+ * The icon: failed beats busy (a run in progress or a certificate expiring) beats ok; idle
+ * when every monitor is paused or new (and no certificate says otherwise).
+ */
 export function trayState(snapshot: TraySnapshot): TrayState {
   if (snapshot.failedCertificates > 0 || snapshot.monitors.some((m) => m.status === 'failed')) return 'failed';
   if (snapshot.expiringCertificates > 0 || snapshot.monitors.some((m) => m.status === 'running')) return 'busy';
+  if (snapshot.monitors.length > 0 && snapshot.monitors.every(isIdle)) return 'idle';
   return 'ok';
 }
 
-/** "Cronbeat: 2 failed, 1 running, 9 fine · 1 certificate expiring" (short enough for Windows' 127). */
+/**
+ * "Cronbeat: 2 failed, 1 running, 9 fine, 1 new, 3 paused · 1 certificate expiring" (short
+ * enough for Windows' 127). New and paused monitors are counted apart, never as fine.
+ */
 export function trayTooltip(snapshot: TraySnapshot): string {
   const count = (status: MonitorStatus) => snapshot.monitors.filter((m) => m.status === status).length;
   if (snapshot.monitors.length === 0 && snapshot.expiringCertificates + snapshot.failedCertificates === 0) {
@@ -59,7 +73,10 @@ export function trayTooltip(snapshot: TraySnapshot): string {
   const parts: string[] = [];
   if (count('failed') > 0) parts.push(`${count('failed')} failed`);
   if (count('running') > 0) parts.push(`${count('running')} running`);
-  if (count('monitoring') > 0 || parts.length === 0) parts.push(`${count('monitoring')} fine`);
+  const idle = count('new') + count('paused');
+  if (count('monitoring') > 0 || (parts.length === 0 && idle === 0)) parts.push(`${count('monitoring')} fine`);
+  if (count('new') > 0) parts.push(`${count('new')} new`);
+  if (count('paused') > 0) parts.push(`${count('paused')} paused`);
   const certificates: string[] = [];
   if (snapshot.failedCertificates > 0) {
     certificates.push(plural(snapshot.failedCertificates, 'certificate failed', 'certificates failed'));

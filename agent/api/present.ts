@@ -58,7 +58,11 @@ export function presentMonitor(row: MonitorRow, origin: string) {
     updated_at: toApiTimestamp(row.updated_at),
     // Ours, read-only: see docs/monitoring.md, "Monitor fields added by Cronbeat".
     status: monitorStatus(row),
-    next_due_at: toNullableApiTimestamp(row.due_at),
+    // A snoozed monitor's due_at is when its snooze ends, not a deadline: nothing is due while paused.
+    next_due_at: row.paused_at === null ? toNullableApiTimestamp(row.due_at) : null,
+    last_pulse_at: toNullableApiTimestamp(row.last_pulse_at),
+    paused_at: toNullableApiTimestamp(row.paused_at),
+    paused_until: toNullableApiTimestamp(row.paused_until),
     pulse_url: `${origin}/api/pulse/${row.token}`,
   };
 }

@@ -6,6 +6,7 @@ import { checkSchedule } from '../domain/scheduleCheck';
 import { MAX_MEASURED_DURATION_MS } from '../domain/pulseInput';
 import { CRON_CHANGES } from '../domain/serverAlerts';
 import { CHANNEL_KINDS, type ChannelKind } from '../domain/channels';
+import { MONITOR_STATUSES } from '../engine/monitorState';
 
 /*
  * Every request body and query of the API, validated here and typed by z.infer. Messages follow
@@ -82,6 +83,30 @@ export const serverInput = z.object({
 });
 export type ServerInput = z.infer<typeof serverInput>;
 
+/**
+ * A PATCH body: any of the create body's fields, each checked as on create, and at least one
+ * of them (a body naming none, such as a misspelt field, is a mistake, never a silent success).
+ */
+function patchOf<Shape extends z.ZodRawShape>(create: z.ZodObject<Shape>) {
+  const fields = Object.keys(create.shape);
+  return create.partial().superRefine((body, context) => {
+    if (Object.values(body).every((value) => value === undefined)) {
+      context.addIssue({ code: 'custom', path: ['body'], message: `The body must contain at least one of: ${fields.join(', ')}.` });
+    }
+  });
+}
+
+export const serverPatch = patchOf(serverInput);
+export type ServerPatch = z.infer<typeof serverPatch>;
+
+/** GET /api/servers?q=: servers whose name, identifier or IP address contains q (any case). */
+export const serverListQuery = z.object({
+  q: z
+    .string({ error: 'The q field must be a string.' })
+    .max(255, 'The q field must not be greater than 255 characters.')
+    .optional(),
+});
+
 export const serverAlertInput = z.object({
   username: requiredString('username', 255),
   server_id: requiredString('server_id', 64),
@@ -136,6 +161,42 @@ export const monitorInput = z.object({
 });
 export type MonitorInput = z.infer<typeof monitorInput>;
 
+export const monitorPatch = patchOf(monitorInput);
+export type MonitorPatch = z.infer<typeof monitorPatch>;
+
+/** The body of POST /api/monitors/{id}/pause: no `until` pauses until resumed; a time snoozes until then. */
+export const pauseInput = z.object({
+  until: z
+    .string({ error: 'The until field must be a date and time such as 2026-03-08T06:40:00Z.' })
+    .refine((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)), {
+      message: 'The until field must be a date and time with a zone, such as 2026-03-08T06:40:00Z.',
+      abort: true,
+    })
+    .transform((value) => Date.parse(value))
+    .nullish()
+    .transform((value) => value ?? null),
+});
+
+/** A query parameter that must be one of `values` when present. */
+function oneOf<const T extends readonly [string, ...string[]]>(field: string, values: T) {
+  return z.enum(values, { error: `The ${label(field)} field must be one of: ${values.join(', ')}.` }).optional();
+}
+
+/** An optional positive integer id in the query, as the string the URL carries. */
+function queryId(field: string) {
+  return z
+    .string({ error: `The ${label(field)} field must be an integer.` })
+    .regex(/^[1-9]\d{0,15}$/, `The ${label(field)} field must be a positive integer.`)
+    .transform(Number)
+    .optional();
+}
+
+/** GET /api/monitors?status=&project_id=. */
+export const monitorListQuery = z.object({
+  status: oneOf('status', MONITOR_STATUSES),
+  project_id: queryId('project_id'),
+});
+
 /** An optional positive integer query parameter, as the string the URL carries. */
 function pageNumber(field: string, max: number) {
   return z
@@ -186,6 +247,20 @@ export const pageQuery = z.object({
   per_page: pageNumber('per_page', 100),
 });
 export type PageQuery = z.infer<typeof pageQuery>;
+
+/**
+ * GET /api/notifications: a page, `unread=1` for unread ones only, and `kinds=all` for
+ * Cronbeat's own kinds besides the spec's two (the default, `kinds=spec`).
+ */
+export const notificationListQuery = pageQuery.extend({
+  unread: oneOf('unread', ['1', '0', 'true', 'false']).transform((value) => value === '1' || value === 'true'),
+  kinds: oneOf('kinds', ['spec', 'all']).transform((value) => value ?? 'spec'),
+});
+
+/** PATCH /api/notifications/{id}. */
+export const notificationReadInput = z.object({
+  read: z.boolean({ error: 'The read field must be true or false.' }),
+});
 
 /*
  * TLS certificates (issue 5). A hostname is stored as the ASCII (punycode) DNS name, lowercase

@@ -8,10 +8,11 @@ import { spoolCommand } from './commands/spool';
 import { crontabCommand } from './commands/crontab';
 import { backupCommand } from './commands/backup';
 import { restoreCommand } from './commands/restore';
+import { monitorCommand } from './commands/monitor';
 import { version } from '../../package.json';
 
 // Register new commands here, one line each.
-const commands: Command[] = [serveCommand, tokenCommand, pingCommand, runCommand, spoolCommand, crontabCommand, backupCommand, restoreCommand];
+const commands: Command[] = [serveCommand, tokenCommand, pingCommand, runCommand, spoolCommand, crontabCommand, backupCommand, restoreCommand, monitorCommand];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

@@ -17,6 +17,25 @@ export interface MonitorInput {
   duration: number;
 }
 
+/** A monitor as the API shows it, with Cronbeat's read-only fields (docs/api.md). */
+export interface MonitorDetails extends MonitorSummary {
+  project_id: number | null;
+  status: 'new' | 'monitoring' | 'running' | 'failed' | 'paused';
+  is_alerted: number;
+  alert_reason: string;
+  last_run_at: string;
+  last_pulse_at: string | null;
+  next_due_at: string | null;
+  paused_at: string | null;
+  paused_until: string | null;
+  pulse_url: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The fields PATCH /api/monitors/{id} takes; absent ones keep their value. */
+export type MonitorChanges = Partial<MonitorInput> & { project_id?: number | null };
+
 export interface ServerAlertInput {
   username: string;
   server_id: string;
@@ -49,6 +68,29 @@ export class ApiClient {
     return this.call<MonitorSummary[]>('GET', '/api/monitors');
   }
 
+  /** GET /api/monitors, filtered as its query says (status, project_id). */
+  monitors(query: Record<string, string> = {}): Promise<MonitorDetails[]> {
+    const search = new URLSearchParams(query).toString();
+    return this.call<MonitorDetails[]>('GET', `/api/monitors${search ? `?${search}` : ''}`);
+  }
+
+  monitor(id: number): Promise<MonitorDetails> {
+    return this.call<MonitorDetails>('GET', `/api/monitors/${id}`);
+  }
+
+  editMonitor(id: number, changes: MonitorChanges): Promise<MonitorDetails> {
+    return this.call<MonitorDetails>('PATCH', `/api/monitors/${id}`, changes);
+  }
+
+  /** Pauses until resumed, or snoozes until `until` (an API timestamp). */
+  pauseMonitor(id: number, until: string | null): Promise<MonitorDetails> {
+    return this.call<MonitorDetails>('POST', `/api/monitors/${id}/pause`, until === null ? {} : { until });
+  }
+
+  resumeMonitor(id: number): Promise<MonitorDetails> {
+    return this.call<MonitorDetails>('POST', `/api/monitors/${id}/resume`);
+  }
+
   alertServer(input: ServerAlertInput & Record<string, unknown>): Promise<unknown> {
     return this.call('POST', '/api/servers/alert', input);
   }
@@ -58,7 +100,7 @@ export class ApiClient {
     return this.call('POST', '/api/servers/heartbeat', input);
   }
 
-  /** POST is sent once (retrying a create could make two); GET is retried with backoff. */
+  /** POST and PATCH are sent once (retrying a create could make two); GET is retried with backoff. */
   private async call<T>(method: HttpRequest['method'], path: string, body?: unknown): Promise<T> {
     const request: HttpRequest = {
       method,

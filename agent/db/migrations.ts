@@ -221,5 +221,22 @@ export const migrations: string[] = [
   `
   ALTER TABLE pulses ADD COLUMN idempotency_key TEXT;
   CREATE UNIQUE INDEX pulses_idempotency_key ON pulses(monitor_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+  // 11 (issue 13): pause and snooze, and when a monitor last heard a pulse (null: never, the monitor is "new").
+  `
+  ALTER TABLE monitors ADD COLUMN paused_at INTEGER;
+  ALTER TABLE monitors ADD COLUMN paused_until INTEGER;
+  ALTER TABLE monitors ADD COLUMN last_pulse_at INTEGER;
+  UPDATE monitors SET last_pulse_at = (SELECT max(received_at) FROM pulses WHERE pulses.monitor_id = monitors.id);
+  `,
+  // 12 (issue 13): the notification list's default (the spec's two kinds) and its unread filter, each on its own
+  // partial index. A certificate notification written before any certificate was read has no expiry
+  // date, which the spec types as a timestamp: it becomes Cronbeat's own "unreadable" kind.
+  `
+  UPDATE notifications SET type = 'App\\Notifications\\SslCertificateUnreadableNotification'
+    WHERE type = 'App\\Notifications\\SslCertificateNotification'
+      AND json_extract(data, '$.ssl_certificate_expires_at') IS NULL;
+  CREATE INDEX notifications_spec_newest ON notifications(notifiable_id, created_at DESC, id DESC)
+    WHERE type IN ('App\\Notifications\\MonitorFailedNotification', 'App\\Notifications\\SslCertificateNotification');
+  CREATE INDEX notifications_unread ON notifications(notifiable_id, created_at DESC, id DESC) WHERE read_at IS NULL;
   `,
 ];

@@ -14,6 +14,33 @@ export interface MonitorRow extends NotifiedMonitor {
   running_since: number | null;
   running_rid: string | null;
   grace_from: number | null;
+  // Pause and first pulse (migration 8): see PauseState in agent/domain/dueTime.ts.
+  paused_at: number | null;
+  paused_until: number | null;
+  last_pulse_at: number | null;
+}
+
+/** What an edit changes: the monitor's own fields, and its timing when it was re-planned. */
+export interface MonitorEdit {
+  name: string;
+  projectId: number | null;
+  timezone: string;
+  schedule: string;
+  duration: number;
+  expectedRunAt: number | null;
+  graceFrom: number | null;
+  dueAt: number | null;
+  now: number;
+}
+
+/** A pause (pausedUntil null: until resumed) or a resume (all pause fields null), with the timing it leaves. */
+export interface MonitorPauseUpdate {
+  pausedAt: number | null;
+  pausedUntil: number | null;
+  expectedRunAt: number | null;
+  graceFrom: number | null;
+  dueAt: number | null;
+  now: number;
 }
 
 /** What a pulse or the scheduler changes on a monitor. */
@@ -97,11 +124,29 @@ export function monitorRepository(db: Db) {
     outageGraces(due as number, graceFrom as number | null, { from: from as number | null, to: to as number }) ? 1 : 0,
   );
   // due_at < now narrows to the index's overdue monitors; outage_graces (the domain's rule) picks those the outage graces.
+  // A snoozed monitor's due_at is its snooze's end, which the scheduler handles (no grace).
   const graceOverdue = db.prepare(
     `UPDATE monitors SET grace_from = @to,
        due_at = catch_up_due_at(duration, expected_run_at, running_since, grace_from, @to)
-     WHERE due_at < @to AND is_alerted = 0 AND deleted_at IS NULL AND outage_graces(due_at, grace_from, @from, @to)
+     WHERE due_at < @to AND is_alerted = 0 AND deleted_at IS NULL AND paused_at IS NULL AND outage_graces(due_at, grace_from, @from, @to)
      RETURNING id, company_id`,
+  );
+
+  const edit = db.prepare(
+    `UPDATE monitors SET name = @name, project_id = @projectId, timezone = @timezone, schedule = @schedule,
+       duration = @duration, expected_run_at = @expectedRunAt, grace_from = @graceFrom, due_at = @dueAt, updated_at = @now
+     WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL`,
+  );
+  // A pause acknowledges a failure and forgets a run in progress; the pause's end plans afresh.
+  const setPause = db.prepare(
+    `UPDATE monitors SET paused_at = @pausedAt, paused_until = @pausedUntil, is_alerted = 0, alert_reason = '',
+       running_since = NULL, running_rid = NULL, expected_run_at = @expectedRunAt, grace_from = @graceFrom,
+       due_at = @dueAt, updated_at = @now
+     WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL`,
+  );
+  const notePulse = db.prepare(
+    `UPDATE monitors SET last_pulse_at = max(coalesce(last_pulse_at, @at), @at), last_run_at = max(last_run_at, @at)
+     WHERE id = @id AND deleted_at IS NULL`,
   );
 
   return {
@@ -142,6 +187,18 @@ export function monitorRepository(db: Db) {
      */
     graceOverdue(outage: Outage): Array<{ id: number; company_id: number }> {
       return graceOverdue.all(outage) as Array<{ id: number; company_id: number }>;
+    },
+    /** Stores an edit (validated and re-planned by the caller); false when there was no such live monitor. */
+    edit(companyId: number, id: number, change: MonitorEdit): boolean {
+      return edit.run({ ...change, id, companyId }).changes === 1;
+    },
+    /** Pauses, snoozes or resumes a monitor; false when there was no such live monitor. */
+    setPause(companyId: number, id: number, change: MonitorPauseUpdate): boolean {
+      return setPause.run({ ...change, id, companyId }).changes === 1;
+    },
+    /** A pulse counting for `at` arrived: last_pulse_at and last_run_at move forward to it (never back). */
+    notePulse(id: number, at: number): void {
+      notePulse.run({ id, at });
     },
     /** Returns false when there was no such live monitor. */
     delete(companyId: number, id: number, now: number): boolean {

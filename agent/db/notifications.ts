@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from './open';
-import { NOTIFIABLE_TYPE, type NotificationData } from '../domain/notificationKinds';
+import {
+  NOTIFIABLE_TYPE,
+  SPEC_NOTIFICATION_TYPES,
+  type NotificationData,
+  type NotificationFilter,
+} from '../domain/notificationKinds';
 import { RETRY_FOR_MS } from '../domain/delivery';
 import type { DeliveryRepository } from './deliveries';
 
@@ -21,6 +26,22 @@ function decode(row: StoredRow): NotificationRow {
   return { ...row, data: JSON.parse(row.data) as NotificationData };
 }
 
+/** As SQL literals: the partial index notifications_spec_newest is used only when the query repeats its terms. */
+const SPEC_KINDS_SQL = `type IN (${SPEC_NOTIFICATION_TYPES.map((type) => `'${type.replace(/'/g, "''")}'`).join(', ')})`;
+
+/** The WHERE terms of a filter besides the company (read_at IS NULL matches the partial index notifications_unread). */
+function filterSql({ kinds, unread }: NotificationFilter): string {
+  return [kinds === 'spec' ? SPEC_KINDS_SQL : '', unread ? 'read_at IS NULL' : ''].filter(Boolean).map((t) => ` AND ${t}`).join('');
+}
+
+const FILTERS: NotificationFilter[] = [
+  { kinds: 'spec', unread: false },
+  { kinds: 'all', unread: false },
+  { kinds: 'spec', unread: true },
+  { kinds: 'all', unread: true },
+];
+const filterKey = (f: NotificationFilter) => `${f.kinds}:${f.unread ? 'unread' : 'any'}`;
+
 /**
  * Notifications of a company, newest first; they outlive the monitors and servers they mention.
  * Each is written with its deliveries to the company's channels (the outbox), in one transaction.
@@ -31,15 +52,31 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
      VALUES (@id, @type, @notifiableType, @companyId, @data, @now, @now)`,
   );
   const find = db.prepare('SELECT * FROM notifications WHERE id = ?');
-  const count = db.prepare('SELECT count(*) FROM notifications WHERE notifiable_id = ?').pluck();
+  const findOwned = db.prepare('SELECT * FROM notifications WHERE id = ? AND notifiable_id = ?');
   const lastRowid = db.prepare('SELECT max(rowid) FROM notifications').pluck();
-  const countAfter = db.prepare(
-    // NOT INDEXED: walk only the rows after the rowid, never the company's whole index.
-    'SELECT count(*) AS added, max(rowid) AS last FROM notifications NOT INDEXED WHERE notifiable_id = ? AND rowid > ?',
+  // One statement of each kind per filter, prepared once.
+  const byFilter = new Map(
+    FILTERS.map((filter) => {
+      const where = `notifiable_id = @companyId${filterSql(filter)}`;
+      return [
+        filterKey(filter),
+        {
+          count: db.prepare(`SELECT count(*) FROM notifications WHERE ${where}`).pluck(),
+          // NOT INDEXED: walk only the rows after the rowid, never the company's whole index.
+          countAfter: db.prepare(
+            `SELECT count(*) AS added, max(rowid) AS last FROM notifications NOT INDEXED WHERE ${where} AND rowid > @after`,
+          ),
+          page: db.prepare(
+            `SELECT * FROM notifications WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
+          ),
+        },
+      ];
+    }),
   );
-  const counted = new Map<number, { total: number; lastRowid: number }>();
-  const countAfresh = db.transaction((companyId: number) => ({
-    total: count.get(companyId) as number,
+  const statements = (filter: NotificationFilter) => byFilter.get(filterKey(filter))!;
+  const counted = new Map<string, { total: number; lastRowid: number }>();
+  const countAfresh = db.transaction((companyId: number, filter: NotificationFilter) => ({
+    total: statements(filter).count.get({ companyId }) as number,
     lastRowid: (lastRowid.get() as number | null) ?? 0,
   }));
   const createWithDeliveries = db.transaction(
@@ -50,40 +87,66 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
       return decode(find.get(id) as StoredRow);
     },
   );
-  const page = db.prepare(
-    `SELECT * FROM notifications WHERE notifiable_id = @companyId
-     ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
+  const setRead = db.prepare(
+    `UPDATE notifications SET read_at = CASE WHEN @read THEN coalesce(read_at, @now) ELSE NULL END,
+       updated_at = CASE WHEN (read_at IS NULL) = @read THEN @now ELSE updated_at END
+     WHERE id = @id AND notifiable_id = @companyId`,
+  );
+  const readAll = db.prepare(
+    'UPDATE notifications SET read_at = @now, updated_at = @now WHERE notifiable_id = @companyId AND read_at IS NULL',
   );
 
   return {
     create(input: { companyId: number; type: string; data: NotificationData; now: number }): NotificationRow {
       return createWithDeliveries(input);
     },
-    find(id: string): NotificationRow | null {
-      const row = find.get(id) as StoredRow | undefined;
+    /**
+     * How many notifications of the company the filter lists. Counting a million index entries
+     * takes tens of milliseconds, and the list asks on every page, so a total of all notifications
+     * (read or not) is remembered with the last rowid it covers and brought up to date by counting
+     * only newer rows (notifications are never deleted and never change kind, so rowids only
+     * grow). Unread counts change when one is read, so they are counted afresh, over the small
+     * partial index of unread ones. Inside a transaction, which may still roll back, it counts
+     * afresh and remembers nothing.
+     */
+    count(companyId: number, filter: NotificationFilter = { kinds: 'all', unread: false }): number {
+      const { count, countAfter } = statements(filter);
+      if (filter.unread || db.inTransaction) return count.get({ companyId }) as number;
+      const key = `${companyId}:${filterKey(filter)}`;
+      const known = counted.get(key);
+      if (!known) {
+        const fresh = countAfresh(companyId, filter);
+        counted.set(key, fresh);
+        return fresh.total;
+      }
+      const { added, last } = countAfter.get({ companyId, after: known.lastRowid }) as { added: number; last: number | null };
+      if (added > 0) counted.set(key, { total: known.total + added, lastRowid: last ?? known.lastRowid });
+      return known.total + added;
+    },
+    page(
+      companyId: number,
+      limit: number,
+      offset: number,
+      filter: NotificationFilter = { kinds: 'all', unread: false },
+    ): NotificationRow[] {
+      return (statements(filter).page.all({ companyId, limit, offset }) as StoredRow[]).map(decode);
+    },
+    /** The company's notification, or null. */
+    find(companyId: number, id: string): NotificationRow | null {
+      const row = findOwned.get(id, companyId) as StoredRow | undefined;
       return row ? decode(row) : null;
     },
     /**
-     * How many notifications the company has. Counting a million index entries takes tens of
-     * milliseconds, and the list asks on every page, so the total is remembered with the last
-     * rowid it covers and brought up to date by counting only newer rows (notifications are
-     * never deleted, so rowids only grow). Inside a transaction, which may still roll back,
-     * it counts afresh and remembers nothing.
+     * Marks one notification read (keeping the first read time) or unread; null when the company
+     * has no such notification.
      */
-    count(companyId: number): number {
-      if (db.inTransaction) return count.get(companyId) as number;
-      const known = counted.get(companyId);
-      if (!known) {
-        const fresh = countAfresh(companyId);
-        counted.set(companyId, fresh);
-        return fresh.total;
-      }
-      const { added, last } = countAfter.get(companyId, known.lastRowid) as { added: number; last: number | null };
-      if (added > 0) counted.set(companyId, { total: known.total + added, lastRowid: last ?? known.lastRowid });
-      return known.total + added;
+    setRead(companyId: number, id: string, read: boolean, now: number): NotificationRow | null {
+      if (setRead.run({ companyId, id, read: read ? 1 : 0, now }).changes === 0) return null;
+      return decode(findOwned.get(id, companyId) as StoredRow);
     },
-    page(companyId: number, limit: number, offset: number): NotificationRow[] {
-      return (page.all({ companyId, limit, offset }) as StoredRow[]).map(decode);
+    /** Marks every unread notification of the company read; returns how many. */
+    markAllRead(companyId: number, now: number): number {
+      return readAll.run({ companyId, now }).changes;
     },
   };
 }

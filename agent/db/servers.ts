@@ -36,6 +36,11 @@ export function serverRepository(db: Db) {
     'UPDATE servers SET deleted_at = @now, updated_at = @now WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL',
   );
 
+  const edit = db.prepare(
+    `UPDATE servers SET name = @name, identifier = @identifier, ip_address = @ipAddress, updated_at = @now
+     WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL`,
+  );
+
   return {
     list(companyId: number): ServerRow[] {
       return list.all(companyId) as ServerRow[];
@@ -49,6 +54,10 @@ export function serverRepository(db: Db) {
     create(input: NewServer): ServerRow {
       const { lastInsertRowid } = insert.run(input);
       return find.get(lastInsertRowid, input.companyId) as ServerRow;
+    },
+    /** Stores an edit (validated by the caller); false when there was no such live server. */
+    edit(companyId: number, id: number, change: Omit<NewServer, 'companyId'>): boolean {
+      return edit.run({ ...change, id, companyId }).changes === 1;
     },
     /** Returns false when there was no such live server. */
     delete(companyId: number, id: number, now: number): boolean {

@@ -154,3 +154,50 @@ export function newMonitorTiming(
   const timing = { ...spec, expectedRunAt, runningSince: null, isAlerted: false, graceFrom: null };
   return { expectedRunAt, dueAt: dueAt(timing) };
 }
+
+/*
+ * Pause and snooze (issue 13). A paused monitor waits for nothing: it has no deadline, so it
+ * never fails. A snooze is a pause with an end: at `pausedUntil` the monitor is planned afresh
+ * from that moment, as a new monitor would be. The stored due_at of a snoozed monitor is the
+ * snooze's end, so the loop wakes then (see pausedDueAt).
+ */
+
+/** Whether and until when a monitor is paused. Times are UTC milliseconds. */
+export interface PauseState {
+  /** When it was paused; null when it is not paused. */
+  pausedAt: number | null;
+  /** When a snooze ends by itself; null for a pause that lasts until resumed (or no pause). */
+  pausedUntil: number | null;
+}
+
+/** Whether the monitor is paused at `now`: paused, and its snooze (if any) not over yet. */
+export function isPausedAt(pause: PauseState, now: number): boolean {
+  return pause.pausedAt !== null && (pause.pausedUntil === null || pause.pausedUntil > now);
+}
+
+/**
+ * The stored due_at of a paused monitor: the moment its snooze ends, when the loop must wake
+ * to plan it again. Null for a pause until resumed (nothing is due) and for a monitor not paused.
+ */
+export function pausedDueAt(pause: PauseState): number | null {
+  return pause.pausedAt === null ? null : pause.pausedUntil;
+}
+
+/**
+ * The moment a pause ends: the snooze's end when it has passed by `now`, else `now` for a
+ * resume by hand. Planning from the snooze's end (not from when the loop noticed) keeps a
+ * late wake-up from shifting the schedule.
+ */
+export function pauseEndsAt(pause: PauseState, now: number): number {
+  return pause.pausedUntil !== null && pause.pausedUntil <= now ? pause.pausedUntil : now;
+}
+
+/**
+ * A monitor re-planned at `from` (an edit of its schedule, zone or duration, or the end of a
+ * pause): it waits for the first run after that moment, so a run the schedule says was missed
+ * before it never fails it. A failed monitor stays failed (no deadline until a success pulse);
+ * a run in progress keeps its start. Null expectedRunAt when the schedule has no run after it.
+ */
+export function replannedTiming<T extends MonitorTiming>(timing: T, from: number): T {
+  return { ...timing, expectedRunAt: expectedRunAfter(timing, from), graceFrom: null };
+}

@@ -6,8 +6,22 @@ export const NOTIFICATION_KINDS = {
   monitorFailed: { type: 'App\\Notifications\\MonitorFailedNotification', icon: 'fa-solid fa-heart-crack' },
   monitorRecovered: { type: 'App\\Notifications\\MonitorRecoveredNotification', icon: 'fa-solid fa-heart-pulse' },
   sslCertificate: { type: 'App\\Notifications\\SslCertificateNotification', icon: 'fa-solid fa-lock' },
+  // Ours: a certificate check that never read a certificate (no expiry date to give the spec's kind).
+  sslCertificateUnreadable: { type: 'App\\Notifications\\SslCertificateUnreadableNotification', icon: 'fa-solid fa-plug-circle-xmark' },
   serverAlert: { type: 'App\\Notifications\\ServerAlertNotification', icon: 'fa-solid fa-server' },
 } as const;
+
+/**
+ * The kinds the spec names: GET /api/notifications lists only these unless asked for
+ * `kinds=all`, because a client written against the spec may reject any other type.
+ */
+export const SPEC_NOTIFICATION_TYPES: readonly string[] = [NOTIFICATION_KINDS.monitorFailed.type, NOTIFICATION_KINDS.sslCertificate.type];
+
+/** Which notifications a list shows: the spec's kinds or all, and unread ones only or not. */
+export interface NotificationFilter {
+  kinds: 'spec' | 'all';
+  unread: boolean;
+}
 
 /** The fields every notification's data has (spec 2.3, "Common fields of data"). */
 export interface CommonNotificationData {
@@ -32,13 +46,19 @@ export interface MonitorNotificationData extends CommonNotificationData {
   monitor_alert_reason: string;
 }
 
+/** The spec's types, always: an expiry date and a check time are timestamps, never null. */
 export interface SslCertificateNotificationData extends CommonNotificationData {
   type: 'ssl_certificate';
   ssl_certificate_hostname: string;
   ssl_certificate_port: number;
-  ssl_certificate_expires_at: string | null;
+  ssl_certificate_expires_at: string;
   ssl_certificate_status: string;
-  ssl_certificate_last_checked_at: string | null;
+  ssl_certificate_last_checked_at: string;
+}
+
+/** Ours: the same fields for a certificate that was never read, whose expiry date is unknown (null). */
+export interface SslCertificateUnreadableNotificationData extends Omit<SslCertificateNotificationData, 'ssl_certificate_expires_at'> {
+  ssl_certificate_expires_at: null;
 }
 
 /** Our extension: a server's watcher saw a cron command added, removed or altered. */
@@ -53,4 +73,5 @@ export interface ServerAlertNotificationData extends CommonNotificationData {
 export type NotificationData =
   | MonitorNotificationData
   | SslCertificateNotificationData
+  | SslCertificateUnreadableNotificationData
   | ServerAlertNotificationData;

@@ -7,7 +7,10 @@ export type AgentEvent =
   | { type: 'certificate.changed'; companyId: number; certificateId: number }
   | { type: 'notification.created'; companyId: number; notificationId: string }
   | { type: 'channel.changed'; companyId: number; channelId: number }
-  | { type: 'delivery.changed'; companyId: number; notificationId: string };
+  | { type: 'delivery.changed'; companyId: number; notificationId: string }
+
+  // One notification's read state changed (notificationId), or all were marked read (null).
+  | { type: 'notification.read'; companyId: number; notificationId: string | null };
 
 /** A typed in-process event bus shared by the API, the engine and the desktop shell. */
 export class AgentEvents {

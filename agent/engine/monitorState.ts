@@ -1,5 +1,5 @@
 import type { MonitorRow, MonitorTimingUpdate } from '../db/monitors';
-import { dueAt, withCatchUpGrace, type MonitorTiming } from '../domain/dueTime';
+import { dueAt, withCatchUpGrace, type MonitorTiming, type PauseState } from '../domain/dueTime';
 import type { PulseState } from '../domain/pulseEffect';
 
 /* Between a monitor row and the domain's view of it, in one place. */
@@ -41,11 +41,24 @@ export function timingUpdate(id: number, state: PulseState, now: number): Monito
   };
 }
 
-/** What a monitor is doing, as the API's `status` field and the tray show it. */
-export type MonitorStatus = 'monitoring' | 'running' | 'failed';
+export function pauseOf(row: MonitorRow): PauseState {
+  return { pausedAt: row.paused_at, pausedUntil: row.paused_until };
+}
 
-/** What the API shows as a monitor's status: failed, running (a started run not ended), or monitoring. */
+/** Every value of a monitor's `status`, as the API's filter accepts them. */
+export const MONITOR_STATUSES = ['new', 'monitoring', 'running', 'failed', 'paused'] as const;
+
+/** What a monitor is doing, as the API's `status` field and the tray show it. */
+export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
+
+/**
+ * What the API shows as a monitor's status: paused (the admin's choice comes first), failed,
+ * running (a started run not ended), new (no pulse ever; it still fails when its first run is
+ * late), or monitoring.
+ */
 export function monitorStatus(row: MonitorRow): MonitorStatus {
+  if (row.paused_at !== null) return 'paused';
   if (row.is_alerted === 1) return 'failed';
-  return row.running_since === null ? 'monitoring' : 'running';
+  if (row.running_since !== null) return 'running';
+  return row.last_pulse_at === null ? 'new' : 'monitoring';
 }

@@ -55,13 +55,18 @@ export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number
     if (first && !isRetryOf(first, pulse)) throw new IdempotencyKeyReusedError();
     if (first) return { companyId: monitor.company_id, monitorId: monitor.id, transition: null, repeated: true };
   }
-  const effect = applyPulse(pulseStateOf(monitor), pulse);
-  store.monitors.saveTiming(timingUpdate(monitor.id, effect.state, now));
+  // A paused monitor keeps its history, but a pulse changes nothing else and raises nothing.
+  const paused = monitor.paused_at !== null;
+  const effect = paused ? null : applyPulse(pulseStateOf(monitor), pulse);
+  if (effect) store.monitors.saveTiming(timingUpdate(monitor.id, effect.state, now));
+  store.monitors.notePulse(monitor.id, pulse.at);
 
   const startedAt =
     pulse.kind === 'start'
       ? null
-      : ((pulse.rid === null ? null : store.pulses.startTimeOf(monitor.id, pulse.rid, pulse.at)) ?? effect.pairedStartAt);
+      : ((pulse.rid === null ? null : store.pulses.startTimeOf(monitor.id, pulse.rid, pulse.at)) ??
+        effect?.pairedStartAt ??
+        null);
   store.pulses.add({
     monitorId: monitor.id,
     kind: pulse.kind,
@@ -77,7 +82,7 @@ export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number
   });
 
   let transition: RecordedTransition | null = null;
-  if (effect.transition) {
+  if (effect?.transition) {
     const changed = store.monitors.findByToken(pulse.token)!;
     transition = recordTransition(ctx, changed, effect.transition, now);
   }

@@ -3,6 +3,7 @@ import { nextDeadline, outageGraces, withCatchUpGrace, type Outage } from '../do
 import { gracePopup, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../domain/monitorPopups';
 import type { MonitorRow } from '../db/monitors';
 import type { EngineContext } from './engineContext';
+import { storeResume } from './monitorEdits';
 import { timingOf } from './monitorState';
 import { announceTransition, recordTransition, type RecordedTransition } from './transitions';
 
@@ -28,7 +29,14 @@ export function createScheduler(ctx: EngineContext) {
   const failBatch = store.db.transaction((now: number) => {
     const due = store.monitors.overdue(now, FAIL_BATCH + 1);
     const failed: FailedMonitor[] = [];
+    const snoozesEnded: typeof due = [];
     for (const row of due.slice(0, FAIL_BATCH)) {
+      // A paused monitor is due only when its snooze ends: it is planned again, never failed.
+      if (row.paused_at !== null) {
+        storeResume(ctx, row, now);
+        snoozesEnded.push(row);
+        continue;
+      }
       const missed = nextDeadline(timingOf(row));
       if (!missed) continue;
       const reason = missedDeadlineReason(missed, row.duration, row.timezone);
@@ -38,7 +46,7 @@ export function createScheduler(ctx: EngineContext) {
       const afterGrace = missed.resumedAt !== undefined;
       failed.push({ ...recordTransition(ctx, changed, 'failed', now), afterGrace, told: told.has(missKey(row)) });
     }
-    return { failed, more: due.length > FAIL_BATCH };
+    return { failed, snoozesEnded, more: due.length > FAIL_BATCH };
   });
 
 
@@ -47,13 +55,17 @@ export function createScheduler(ctx: EngineContext) {
 
   return {
     /**
-     * Fails every monitor whose due time is before `now` (at most FAIL_BATCH of them): alert
+     * Plans again every snoozed monitor whose snooze ended before `now`, and
+     * fails every monitor whose due time is before `now` (at most FAIL_BATCH of them): alert
      * reason, notification, and popups (one each, or one summary for more than 3; failures
      * after a resume grace always as one summary). Returns whether more are overdue; popups
      * wait for the call that leaves none, so a burst of any size makes one summary.
      */
     failOverdue(now: number): boolean {
-      const { failed, more } = failBatch(now);
+      const { failed, snoozesEnded, more } = failBatch(now);
+      for (const row of snoozesEnded) {
+        ctx.events.emit({ type: 'monitor.changed', companyId: row.company_id, monitorId: row.id });
+      }
       for (const transition of failed) announceTransition(ctx, transition);
       burst.push(...failed);
       if (more) return true;

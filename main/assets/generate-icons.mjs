@@ -73,6 +73,7 @@ const pulse = (x0, x1, yMid, amp, w) =>
   );
 const clockHands = (w) => union(segment(0.5, 0.5, 0.5, 0.28, w), segment(0.5, 0.5, 0.66, 0.6, w));
 const exclamation = (w) => union(segment(0.5, 0.27, 0.5, 0.55, w), circle(0.5, 0.72, w * 0.6));
+const pauseBars = (w) => union(segment(0.4, 0.32, 0.4, 0.68, w), segment(0.6, 0.32, 0.6, 0.68, w));
 
 /** Paints layers of [inside, [r, g, b, a]] over transparency; colours may depend on y. */
 function render(size, layers) {
@@ -114,7 +115,8 @@ function write(path, png) {
 const WHITE = [255, 255, 255, 1];
 const BLACK = [0, 0, 0, 1];
 const CLEAR = [0, 0, 0, 0];
-const STATE_COLOURS = { ok: [34, 160, 107, 1], busy: [224, 161, 0, 1], failed: [217, 63, 63, 1] };
+// idle: every monitor is paused or waits for its first run, so neither green nor red.
+const STATE_COLOURS = { ok: [34, 160, 107, 1], busy: [224, 161, 0, 1], failed: [217, 63, 63, 1], idle: [128, 134, 140, 1] };
 
 // App icon: a deep teal rounded square with the white heartbeat.
 const appLayers = [
@@ -128,6 +130,7 @@ const glyphs = {
   ok: (w) => pulse(0.2, 0.8, 0.52, 0.2, w),
   busy: (w) => clockHands(w),
   failed: (w) => exclamation(w),
+  idle: (w) => pauseBars(w),
 };
 for (const [state, colour] of Object.entries(STATE_COLOURS)) {
   const layers = [[circle(0.5, 0.5, 0.48), colour], [glyphs[state](0.12), WHITE]];

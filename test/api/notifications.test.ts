@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getWithHost } from '../helpers/rawHttp';
 import { startTestAgent, TIMESTAMP, UUID_V4, type TestAgent } from '../helpers/testAgent';
 import { NOTIFICATION_KINDS } from '../../agent/domain/notificationKinds';
-import { serverAlertData } from '../../agent/domain/serverAlerts';
+import { monitorFailedData } from '../../agent/domain/monitorNotifications';
 
 let agent: TestAgent;
 const BASE_TIME = Date.UTC(2026, 0, 1);
@@ -12,14 +12,22 @@ beforeAll(async () => {
 });
 afterAll(() => agent.stop());
 
-/** Gives company `companyId` exactly `total` notifications, one a minute apart. */
+/** A failed monitor named `name`, as a MonitorFailedNotification tells it. */
+function failedMonitorData(id: number, name: string) {
+  return monitorFailedData({
+    id, name, project_id: null, token: '5b1b5c4e-1f0e-4f7a-9a53-0b8e3f2c9d10', timezone: 'UTC', schedule: '0 * * * *',
+    duration: 5, last_run_at: BASE_TIME, is_alerted: 1, alert_reason: 'No pulse',
+  });
+}
+
+/** Gives company `companyId` exactly `total` notifications of the spec's kinds, one a minute apart. */
 function seed(companyId: number, total: number) {
   agent.store.companies.ensure(companyId, BASE_TIME);
   for (let i = 0; i < total; i++) {
     agent.store.notifications.create({
       companyId,
-      type: NOTIFICATION_KINDS.serverAlert.type,
-      data: serverAlertData({ id: i, name: `n${i}`, identifier: `i${i}` }, { username: 'root', command: `job ${i}`, change: 'added', previousCommand: null }),
+      type: NOTIFICATION_KINDS.monitorFailed.type,
+      data: failedMonitorData(i, `job ${i}`),
       now: BASE_TIME + i * 60_000,
     });
   }
@@ -84,7 +92,7 @@ describe('notification pagination', () => {
     expect(body.next_page_url).toBe(`${agent.url}/api/notifications?page=2`);
     const times = body.data.map((n: { created_at: string }) => n.created_at);
     expect(times).toEqual([...times].sort().reverse());
-    expect(body.data[0].data.command).toBe('job 24');
+    expect(body.data[0].data.monitor_name).toBe('job 24');
   });
 
   it('uses the request Host header for its URLs', async () => {

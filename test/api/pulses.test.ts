@@ -107,7 +107,7 @@ describe('pulse endpoints', () => {
     await pulse(`${m.token}/fail`, { method: 'POST', body: 'disk full' });
     now += 60_000;
     await pulse(m.token);
-    const notes = (await (await agent.api('/api/notifications?per_page=100')).json()).data.filter(
+    const notes = (await (await agent.api('/api/notifications?per_page=100&kinds=all')).json()).data.filter(
       (n: { data: { type_id: number } }) => n.data.type_id === m.id,
     );
     expect(notes.map((n: { type: string }) => n.type)).toEqual([
@@ -205,7 +205,9 @@ describe('monitor fields and run history', () => {
   it('shows status, next_due_at and an absolute pulse_url on every monitor response', async () => {
     const created = await createMonitor({ schedule: '*/15 * * * *', duration: 10 });
     for (const m of [created, await monitor(created.id), (await (await agent.api('/api/monitors')).json()).at(-1)]) {
-      expect(m.status).toBe('monitoring');
+      // No pulse yet: the monitor is new (issue 13).
+      expect(m.status).toBe('new');
+      expect(m.last_pulse_at).toBeNull();
       expect(m.next_due_at).toBe('2026-11-21T10:10:00.000000Z');
       expect(m.next_due_at).toMatch(TIMESTAMP);
       expect(m.pulse_url).toBe(`${agent.url}/api/pulse/${created.token}`);

@@ -109,7 +109,7 @@ describe('server alerts', () => {
     expect(alerts).toHaveLength(1);
     expect(alerts[0].created_at).toMatch(TIMESTAMP);
 
-    const page = await (await agent.api('/api/notifications')).json();
+    const page = await (await agent.api('/api/notifications?kinds=all')).json();
     const notification = page.data.find((n: { id: string }) => n.id === body.notification.id);
     expect(notification.type).toBe('App\\Notifications\\ServerAlertNotification');
     expect(notification.notifiable_type).toBe('App\\Models\\Company');

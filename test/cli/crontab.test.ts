@@ -149,7 +149,7 @@ describe('cronbeat crontab watch', () => {
     const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
     const watchOnce = () => runCli(['crontab', 'watch', '--server', 'web-1', '--once', '--system-file', file], { env });
     const serverAlerts = async () => {
-      const page = (await (await agent.api('/api/notifications?per_page=100')).json()) as { data: Array<{ data: Record<string, unknown> }> };
+      const page = (await (await agent.api('/api/notifications?per_page=100&kinds=all')).json()) as { data: Array<{ data: Record<string, unknown> }> };
       return page.data.filter((n) => n.data.type === 'server').map((n) => n.data);
     };
 
@@ -183,7 +183,7 @@ describe('cronbeat crontab watch', () => {
     expect(failed.stdout).toMatch(/1 alert waiting/);
     expect((await watchOnce(up)).status).toBe(0);
     expect((await watchOnce(up)).status).toBe(0);
-    const page = (await (await agent.api('/api/notifications?per_page=100')).json()) as { data: Array<{ data: Record<string, unknown> }> };
+    const page = (await (await agent.api('/api/notifications?per_page=100&kinds=all')).json()) as { data: Array<{ data: Record<string, unknown> }> };
     expect(page.data.filter((n) => n.data.server_identifier === 'db-1').map((n) => n.data.command)).toEqual(['0 2 * * * /b.sh']);
   });
 

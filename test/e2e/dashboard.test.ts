@@ -121,7 +121,8 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     await expect.poll(() => heading().textContent()).toBe('Every minute');
     monitorId = Number(page.url().split('/').pop());
     expect(monitorId).toBeGreaterThan(0);
-    await page.getByText('Pulses are arriving on time.').waitFor();
+    // No pulse yet: the monitor is new, never "up" (issue 13).
+    await page.getByText('Waiting for its first run (').waitFor();
     // `cronbeat` is not on this machine's PATH: the line names node and the CLI by absolute path.
     expect(await page.getByLabel('cronbeat run', { exact: true }).inputValue()).toMatch(/^\/\S+ \/\S+\/dist\/cronbeat\.cjs run [0-9a-f-]{36} --url http:\/\/127\.0\.0\.1:\d+ -- /);
     await page.getByTestId('cli-path-hint').waitFor();
@@ -151,7 +152,7 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
 
   it('sees the monitor fail live when its deadline passes, and its notification', async () => {
     await page.goto(`${agent.url}/#/monitors/${monitorId}`);
-    await page.getByText('Pulses are arriving on time.').waitFor();
+    await page.getByText('Waiting for its first run (').waitFor();
     await page.locator('.live-live').waitFor();
     now += 3 * 60_000;
     failOverdue();
@@ -160,7 +161,7 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     await page.locator('.status-card [data-status="failed"]').waitFor();
     await expectNoErrorState(page);
     await screenshot(page, 'monitor-detail-failed');
-    await expect.poll(() => page.title()).toBe('(1 failed) Monitors · Cronbeat');
+    await expect.poll(() => page.title()).toBe('(1 failed, 1 unread) Monitors · Cronbeat');
 
     await page.getByRole('link', { name: 'Monitors', exact: true }).first().click();
     await page.getByTestId(`monitor-row-${monitorId}`).locator('[data-status="failed"]').waitFor();

@@ -74,9 +74,10 @@ describe('the tray snapshot read from the agent', () => {
         body: JSON.stringify({ name, timezone: 'UTC', schedule: '0 2 * * *', duration: 30 }),
       });
       expect(response.status).toBe(201);
-      return (await response.json()) as { id: number };
+      return (await response.json()) as { id: number; pulse_url: string };
     };
-    await make('fine');
+    // A first pulse: until then a monitor is new, and the tray counts it apart (issue 13).
+    expect((await fetch((await make('fine')).pulse_url)).status).toBe(200);
     const failed = await make('backup');
     // The engine's step function is tested with the engine; here only the flag the tray reads matters.
     agent.store.db.prepare('UPDATE monitors SET is_alerted = 1 WHERE id = ?').run(failed.id);

@@ -16,6 +16,12 @@ describe('trayState', () => {
     ['a certificate expiring', snapshot([monitor(1, 'a', 'monitoring')], 1), 'busy'],
     ['a monitor failed', snapshot([monitor(1, 'a', 'running'), monitor(2, 'b', 'failed')], 1), 'failed'],
     ['a certificate failed', snapshot([monitor(1, 'a', 'monitoring')], 0, 1), 'failed'],
+    // Issue 13: paused and new monitors are never red or green.
+    ['only paused and new monitors', snapshot([monitor(1, 'a', 'paused'), monitor(2, 'b', 'new')]), 'idle'],
+    ['only new monitors', snapshot([monitor(1, 'a', 'new')]), 'idle'],
+    ['fine ones beside paused ones', snapshot([monitor(1, 'a', 'paused'), monitor(2, 'b', 'monitoring')]), 'ok'],
+    ['paused ones beside a failed one', snapshot([monitor(1, 'a', 'paused'), monitor(2, 'b', 'failed')]), 'failed'],
+    ['paused monitors, a certificate expiring', snapshot([monitor(1, 'a', 'paused')], 1), 'busy'],
   ] as const)('%s → %s', (_label, input, expected) => {
     expect(trayState(input)).toBe(expected);
   });
@@ -29,6 +35,13 @@ describe('trayTooltip', () => {
       2,
     );
     expect(trayTooltip(input)).toBe('Cronbeat: 2 failed, 1 running, 1 fine · 2 certificates failed · 1 certificate expiring');
+  });
+
+  it('counts new and paused monitors apart, never as fine, and never lists them as failed', () => {
+    const monitors = [monitor(1, 'a', 'monitoring'), monitor(2, 'b', 'new'), monitor(3, 'c', 'paused'), monitor(4, 'd', 'paused')];
+    expect(trayTooltip(snapshot(monitors))).toBe('Cronbeat: 1 fine, 1 new, 2 paused');
+    expect(trayTooltip(snapshot([monitor(1, 'a', 'paused')]))).toBe('Cronbeat: 1 paused');
+    expect(failedEntries(monitors)).toEqual([]);
   });
 
   it('says when there is nothing to watch yet, and stays under Windows’ 127 characters', () => {

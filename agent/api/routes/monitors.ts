@@ -5,22 +5,32 @@ import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { pathId } from '../params';
 import { presentMonitor, withChannelIds } from '../present';
-import { channelIdsPatch, monitorInput } from '../schemas';
+import { monitorInput, monitorListQuery, monitorPatch, pauseInput } from '../schemas';
 import { checkChannelIds, saveChannelIds } from '../channelIds';
 import type { MonitorRow } from '../../db/monitors';
 import { validate } from '../validate';
 import { requestOrigin } from '../paging';
 import { newMonitorTiming } from '../../domain/dueTime';
+import { editMonitor, pauseMonitor, resumeMonitor } from '../../engine/monitorEdits';
+import { monitorStatus } from '../../engine/monitorState';
 
 export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
   router.use(requireToken);
   const present = (row: MonitorRow, origin: string, channelIds = store.channelRoutes.channelIds({ type: 'monitor', id: row.id })) =>
     withChannelIds(presentMonitor(row, origin), channelIds);
+  const found = <T>(monitor: T | null): T => {
+    if (!monitor) throw HttpError.notFound('Monitor');
+    return monitor;
+  };
 
   router.get('/api/monitors', (ctx) => {
+    const { status, project_id: projectId } = validate(monitorListQuery, ctx.query);
     const routes = store.channelRoutes.channelIdsOfType(ctx.state.companyId, 'monitor');
-    ctx.body = store.monitors.list(ctx.state.companyId).map((row) => present(row, requestOrigin(ctx), routes.get(row.id) ?? null));
+    const rows = store.monitors
+      .list(ctx.state.companyId)
+      .filter((row) => (status === undefined || monitorStatus(row) === status) && (projectId === undefined || row.project_id === projectId));
+    ctx.body = rows.map((row) => present(row, requestOrigin(ctx), routes.get(row.id) ?? null));
   });
 
   router.post('/api/monitors', async (ctx) => {
@@ -55,15 +65,33 @@ export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): 
     ctx.body = present(monitor, requestOrigin(ctx));
   });
 
-  // channel_ids PATCH: merged into the full PATCH of the living branch
   router.patch('/api/monitors/:id', async (ctx) => {
-    const { companyId } = ctx.state;
-    const monitor = store.monitors.find(companyId, pathId(ctx.params.id, 'Monitor'));
-    if (!monitor) throw HttpError.notFound('Monitor');
-    const input = validate(channelIdsPatch, await readJsonBody(ctx));
-    checkChannelIds(store, companyId, input.channel_ids);
-    saveChannelIds(store, companyId, { type: 'monitor', id: monitor.id }, input.channel_ids);
-    events.emit({ type: 'monitor.changed', companyId, monitorId: monitor.id });
+    const id = pathId(ctx.params.id, 'Monitor');
+    found(store.monitors.find(ctx.state.companyId, id));
+    const { channel_ids: channelIds, ...changes } = validate(monitorPatch, await readJsonBody(ctx));
+    checkChannelIds(store, ctx.state.companyId, channelIds);
+    const monitor = store.db.transaction(() => {
+      saveChannelIds(store, ctx.state.companyId, { type: 'monitor', id }, channelIds);
+      return found(editMonitor({ store, events }, ctx.state.companyId, id, changes, clock()));
+    })();
+    ctx.body = present(monitor, requestOrigin(ctx));
+  });
+
+  router.post('/api/monitors/:id/pause', async (ctx) => {
+    const id = pathId(ctx.params.id, 'Monitor');
+    found(store.monitors.find(ctx.state.companyId, id));
+    const { until } = validate(pauseInput, await readJsonBody(ctx));
+    const now = clock();
+    if (until !== null && until <= now) {
+      throw HttpError.validation({ until: ['The until field must be a time in the future.'] });
+    }
+    const monitor = found(pauseMonitor({ store, events }, ctx.state.companyId, id, until, now));
+    ctx.body = present(monitor, requestOrigin(ctx));
+  });
+
+  router.post('/api/monitors/:id/resume', (ctx) => {
+    const id = pathId(ctx.params.id, 'Monitor');
+    const monitor = found(resumeMonitor({ store, events }, ctx.state.companyId, id, clock()));
     ctx.body = present(monitor, requestOrigin(ctx));
   });
 

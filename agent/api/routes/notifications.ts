@@ -1,23 +1,32 @@
 import Router from '@koa/router';
 import type { ApiDeps, AuthedRouter } from '../deps';
-import { presentDelivery, presentNotification } from '../present';
+import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
-import { pageQuery } from '../schemas';
+import { presentDelivery, presentNotification } from '../present';
+import { notificationListQuery, notificationReadInput } from '../schemas';
 import { validate } from '../validate';
 import { pageOffset } from '../../domain/pagination';
 import { pageRequestFrom, requestUrl, respondWithPage } from '../paging';
 
-export function notificationRoutes({ store, requireToken }: ApiDeps): AuthedRouter {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function notificationRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
   router.use(requireToken);
 
+  /** The spec's list: its two kinds unless `kinds=all`; `unread=1` for unread ones only. */
   router.get('/api/notifications', (ctx) => {
-    const { request, keptQuery } = pageRequestFrom(validate(pageQuery, ctx.query));
+    const query = validate(notificationListQuery, ctx.query);
+    const { request, keptQuery } = pageRequestFrom(query);
+    const filter = { kinds: query.kinds, unread: query.unread };
+    // Page links keep the filter, so the next page lists the same notifications.
+    if (ctx.query.kinds !== undefined) keptQuery.kinds = filter.kinds;
+    if (ctx.query.unread !== undefined) keptQuery.unread = filter.unread ? '1' : '0';
     const { companyId } = ctx.state;
-    const rows = store.notifications.page(companyId, request.perPage, pageOffset(request));
+    const rows = store.notifications.page(companyId, request.perPage, pageOffset(request), filter);
     respondWithPage(ctx, {
       data: rows.map(presentNotification),
-      total: store.notifications.count(companyId),
+      total: store.notifications.count(companyId, filter),
       request,
       path: requestUrl(ctx),
       keptQuery,
@@ -26,9 +35,27 @@ export function notificationRoutes({ store, requireToken }: ApiDeps): AuthedRout
 
   /** Where a notification was delivered (issue 14): one entry per channel, with its state. */
   router.get('/api/notifications/:id/deliveries', (ctx) => {
-    const notification = store.notifications.find(ctx.params.id ?? '');
-    if (!notification || notification.notifiable_id !== ctx.state.companyId) throw HttpError.notFound('Notification');
+    const notification = store.notifications.find(ctx.state.companyId, ctx.params.id ?? '');
+    if (!notification) throw HttpError.notFound('Notification');
     ctx.body = store.deliveries.forNotification(notification.id).map(presentDelivery);
+  });
+
+  router.post('/api/notifications/read', (ctx) => {
+    const { companyId } = ctx.state;
+    const marked = store.notifications.markAllRead(companyId, clock());
+    if (marked > 0) events.emit({ type: 'notification.read', companyId, notificationId: null });
+    ctx.body = { message: 'Notifications marked read.', marked };
+  });
+
+  router.patch('/api/notifications/:id', async (ctx) => {
+    const { companyId } = ctx.state;
+    const id = ctx.params.id ?? '';
+    if (!UUID.test(id) || !store.notifications.find(companyId, id)) throw HttpError.notFound('Notification');
+    const { read } = validate(notificationReadInput, await readJsonBody(ctx));
+    const notification = store.notifications.setRead(companyId, id, read, clock());
+    if (!notification) throw HttpError.notFound('Notification');
+    events.emit({ type: 'notification.read', companyId, notificationId: id });
+    ctx.body = presentNotification(notification);
   });
 
   return router;

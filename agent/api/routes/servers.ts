@@ -4,7 +4,7 @@ import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { pathId } from '../params';
 import { presentServer, presentServerAlert, presentServerReport, presentNotification, withChannelIds } from '../present';
-import { channelIdsPatch, serverAlertInput, serverInput } from '../schemas';
+import { serverAlertInput, serverInput, serverListQuery, serverPatch } from '../schemas';
 import { checkChannelIds, saveChannelIds } from '../channelIds';
 import type { ServerRow } from '../../db/servers';
 import type { ServerReportRow } from '../../db/serverReports';
@@ -29,13 +29,17 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
   ) => ({ ...withChannelIds(presentServer(row), channelIds), ...presentServerReport(report, now) });
 
   router.get('/api/servers', (ctx) => {
+    const { q } = validate(serverListQuery, ctx.query);
+    const needle = q?.trim().toLowerCase() ?? '';
     const { companyId } = ctx.state;
     const routes = store.channelRoutes.channelIdsOfType(companyId, 'server');
     const reports = store.serverReports.ofCompany(companyId);
     const now = clock();
-    ctx.body = store.servers
-      .list(companyId)
-      .map((row) => present(row, routes.get(row.id) ?? null, reports.get(row.id) ?? null, now));
+    const servers = store.servers.list(companyId);
+    const matching = needle
+      ? servers.filter((s) => [s.name, s.identifier, s.ip_address].some((field) => field.toLowerCase().includes(needle)))
+      : servers;
+    ctx.body = matching.map((row) => present(row, routes.get(row.id) ?? null, reports.get(row.id) ?? null, now));
   });
 
   router.post('/api/servers', async (ctx) => {
@@ -86,15 +90,27 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
     ctx.body = present(findServer(ctx.state.companyId, ctx.params.id));
   });
 
-  // channel_ids PATCH: merged into the full PATCH of the living branch
   router.patch('/api/servers/:id', async (ctx) => {
     const { companyId } = ctx.state;
     const server = findServer(companyId, ctx.params.id);
-    const input = validate(channelIdsPatch, await readJsonBody(ctx));
-    checkChannelIds(store, companyId, input.channel_ids);
-    saveChannelIds(store, companyId, { type: 'server', id: server.id }, input.channel_ids);
+    const { channel_ids: channelIds, ...input } = validate(serverPatch, await readJsonBody(ctx));
+    const next = {
+      name: input.name ?? server.name,
+      identifier: input.identifier ?? server.identifier,
+      ipAddress: input.ip_address ?? server.ip_address,
+      now: clock(),
+    };
+    const holder = store.servers.findByIdentifier(companyId, next.identifier);
+    if (holder && holder.id !== server.id) {
+      throw HttpError.validation({ identifier: ['The identifier has already been taken.'] });
+    }
+    checkChannelIds(store, companyId, channelIds);
+    store.db.transaction(() => {
+      store.servers.edit(companyId, server.id, next);
+      saveChannelIds(store, companyId, { type: 'server', id: server.id }, channelIds);
+    })();
     events.emit({ type: 'server.changed', companyId, serverId: server.id });
-    ctx.body = present(server);
+    ctx.body = present(findServer(companyId, ctx.params.id));
   });
 
   router.get('/api/servers/:id/alerts', (ctx) => {

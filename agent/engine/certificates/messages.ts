@@ -1,7 +1,11 @@
 import type { CertificateEventKind, CertificateStatus } from '../../domain/certificates';
 import { daysLeft, formatUtc } from '../../domain/certificates';
-import { NOTIFICATION_KINDS, type SslCertificateNotificationData } from '../../domain/notificationKinds';
-import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/timestamps';
+import {
+  NOTIFICATION_KINDS,
+  type SslCertificateNotificationData,
+  type SslCertificateUnreadableNotificationData,
+} from '../../domain/notificationKinds';
+import { toApiTimestamp } from '../../domain/timestamps';
 
 /** The certificate as it stands after a check, as far as messages need it. Times in ms. */
 export interface CertificateSnapshot {
@@ -88,15 +92,23 @@ export function describeEvent(
   return { title: statusTitle(cert, now), description: statusSentence(cert) };
 }
 
-/** `data` of an SslCertificateNotification, field for field as the spec's tables list them. */
-export function notificationData(
+/**
+ * The notification of one event: `type` and `data`, field for field as the spec's tables list
+ * them. The spec types ssl_certificate_expires_at as a timestamp, so a certificate that was
+ * never read (its host unreachable since it was added) is told as Cronbeat's own kind,
+ * SslCertificateUnreadableNotification, with the same fields and a null expiry. Once a
+ * certificate was read, an unreachable host is told as the spec's kind with the expiry of the
+ * last certificate it served and status `unreachable`.
+ */
+export function certificateNotification(
   cert: CertificateSnapshot,
   event: CertificateEventKind,
   now: number,
-): SslCertificateNotificationData {
-  // ssl_certificate_expires_at is null only while no certificate was ever read (unreachable since added).
-  return {
-    type: 'ssl_certificate',
+):
+  | { type: string; data: SslCertificateNotificationData }
+  | { type: string; data: SslCertificateUnreadableNotificationData } {
+  const common = {
+    type: 'ssl_certificate' as const,
     type_id: cert.id,
     project_id: null,
     status: cert.status,
@@ -105,8 +117,16 @@ export function notificationData(
     icon: event === 'renewed' ? 'fa-solid fa-rotate' : ICONS[cert.status],
     ssl_certificate_hostname: cert.hostname,
     ssl_certificate_port: cert.port,
-    ssl_certificate_expires_at: toNullableApiTimestamp(cert.expiresAt),
-    ssl_certificate_status: cert.status,
-    ssl_certificate_last_checked_at: toApiTimestamp(cert.lastCheckedAt),
+  };
+  const checked = { ssl_certificate_status: cert.status, ssl_certificate_last_checked_at: toApiTimestamp(cert.lastCheckedAt) };
+  if (cert.expiresAt === null) {
+    return {
+      type: NOTIFICATION_KINDS.sslCertificateUnreadable.type,
+      data: { ...common, ssl_certificate_expires_at: null, ...checked },
+    };
+  }
+  return {
+    type: NOTIFICATION_KINDS.sslCertificate.type,
+    data: { ...common, ssl_certificate_expires_at: toApiTimestamp(cert.expiresAt), ...checked },
   };
 }

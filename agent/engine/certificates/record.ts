@@ -1,9 +1,8 @@
 import type { CertificateRow } from '../../db/certificates';
 import type { CheckObservation } from '../../domain/certificates';
 import { classifyCertificate, decideNotification } from '../../domain/certificates';
-import { NOTIFICATION_KINDS } from '../../domain/notificationKinds';
 import type { CertificateSchedulerOptions } from './scheduler';
-import { describeEvent, notificationData, type CertificateSnapshot } from './messages';
+import { certificateNotification, describeEvent, type CertificateSnapshot } from './messages';
 
 type RecordContext = Pick<CertificateSchedulerOptions, 'store' | 'events' | 'notifier'>;
 
@@ -59,8 +58,7 @@ export function recordCheck(
     };
     const notification = store.notifications.create({
       companyId: row.company_id,
-      type: NOTIFICATION_KINDS.sslCertificate.type,
-      data: notificationData(snapshot, decision.event, now),
+      ...certificateNotification(snapshot, decision.event, now),
       now,
     });
     const popup = decision.popup ? describeEvent(snapshot, decision.event, now) : null;

@@ -137,7 +137,7 @@ export class DeliveryWorker {
       store.deliveries.defer(delivery.id, quietEnd, quietEnd + RETRY_FOR_MS);
       return null;
     }
-    const row = store.notifications.find(delivery.notification_id);
+    const row = store.notifications.find(channel.company_id, delivery.notification_id);
     if (!row) {
       store.deliveries.drop(delivery.id, 'The notification is gone.');
       return null;

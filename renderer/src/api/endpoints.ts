@@ -52,6 +52,10 @@ export function createApi(credentials: Credentials) {
     monitor: (id: number, signal?: AbortSignal) => get<Monitor>(`/api/monitors/${id}`, signal),
     createMonitor: (body: NewMonitor) => send<Monitor>('POST', '/api/monitors', body),
     deleteMonitor: (id: number) => send<void>('DELETE', `/api/monitors/${id}`),
+    editMonitor: (id: number, body: Partial<NewMonitor>) => send<Monitor>('PATCH', `/api/monitors/${id}`, body),
+    /** Pauses until resumed, or snoozes until `until` (an ISO time). */
+    pauseMonitor: (id: number, until?: string) => send<Monitor>('POST', `/api/monitors/${id}/pause`, until ? { until } : {}),
+    resumeMonitor: (id: number) => send<Monitor>('POST', `/api/monitors/${id}/resume`),
     pulses: (id: number, page: number, perPage: number, signal?: AbortSignal) =>
       get<Page<Pulse>>(`/api/monitors/${id}/pulses?page=${page}&per_page=${perPage}`, signal),
 
@@ -60,14 +64,21 @@ export function createApi(credentials: Credentials) {
     serverAlerts: (id: number, signal?: AbortSignal) => get<ServerAlert[]>(`/api/servers/${id}/alerts`, signal),
     createServer: (body: NewServer) => send<Server>('POST', '/api/servers', body),
     deleteServer: (id: number) => send<void>('DELETE', `/api/servers/${id}`),
+    editServer: (id: number, body: Partial<NewServer>) => send<Server>('PATCH', `/api/servers/${id}`, body),
 
     certificates: (signal?: AbortSignal) => get<Certificate[]>('/api/ssl-certificates', signal),
     createCertificate: (body: NewCertificate) => send<Certificate>('POST', '/api/ssl-certificates', body),
     checkCertificate: (id: number) => send<Certificate>('POST', `/api/ssl-certificates/${id}/check`),
     deleteCertificate: (id: number) => send<void>('DELETE', `/api/ssl-certificates/${id}`),
 
-    notifications: (page: number, perPage: number, signal?: AbortSignal) =>
-      get<Page<AppNotification>>(`/api/notifications?page=${page}&per_page=${perPage}`, signal),
+    /** Every kind (the API lists only the spec's two unless asked); `unread` for unread ones only. */
+    notifications: (page: number, perPage: number, signal?: AbortSignal, options: { unread?: boolean } = {}) =>
+      get<Page<AppNotification>>(
+        `/api/notifications?page=${page}&per_page=${perPage}&kinds=all${options.unread ? '&unread=1' : ''}`,
+        signal,
+      ),
+    markNotificationRead: (id: string, read: boolean) => send<AppNotification>('PATCH', `/api/notifications/${id}`, { read }),
+    markAllNotificationsRead: () => send<{ marked: number }>('POST', '/api/notifications/read'),
 
     cli: (signal?: AbortSignal) => get<CliCommand>('/api/cli', signal),
     channels: (signal?: AbortSignal) => get<Channel[]>('/api/channels', signal),

@@ -1,6 +1,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useApp } from '../lib/app-context';
 import { useResource } from '../lib/use-resource';
+import { useUnreadCount } from '../lib/use-unread';
 import { monitorStatus } from './StatusBadge';
 import { AgentDownBanner, useAgentDown } from './AgentDown';
 
@@ -56,6 +57,7 @@ export function Layout(props: { path: string; search: string; children: ReactNod
               aria-current={isCurrent(section.path, props.path) ? 'page' : undefined}
             >
               {section.label}
+              {section.path === '/notifications' ? <UnreadBadge /> : null}
             </a>
           ))}
         </nav>
@@ -85,14 +87,33 @@ export function screenTitle(path: string): string {
   return section ? `${section[0]!.toUpperCase()}${section.slice(1).replace(/-/g, ' ')} · Cronbeat` : 'Cronbeat';
 }
 
-/** Keeps the window title, with the number of failed monitors first so a background tab shows it. */
+/** The number of unread notifications next to "Notifications" in the navigation; nothing when none. */
+function UnreadBadge() {
+  const unread = useUnreadCount('nav');
+  if (!unread) return null;
+  return (
+    // Hidden from the link's name (it stays "Notifications"); the window title says the count in words.
+    <span className="nav-count" data-testid="unread-count" aria-hidden="true" title={`${unread} unread`}>
+      {unread > 99 ? '99+' : unread}
+    </span>
+  );
+}
+
+/** "(2 failed, 3 unread) " before the screen's title; empty when neither. */
+export function titleCounts(failed: number, unread: number): string {
+  const parts = [failed ? `${failed} failed` : '', unread ? `${unread} unread` : ''].filter(Boolean);
+  return parts.length ? `(${parts.join(', ')}) ` : '';
+}
+
+/** Keeps the window title, with the failed monitors and unread notifications first so a background tab shows them. */
 function WindowTitle(props: { path: string }) {
   const { api } = useApp();
   const monitors = useResource((signal) => api.monitors(signal), 'title-monitors', ['monitor.changed']);
   const failed = (monitors.data ?? []).filter((m) => monitorStatus(m) === 'failed').length;
+  const unread = useUnreadCount('title') ?? 0;
   useEffect(() => {
-    document.title = `${failed ? `(${failed} failed) ` : ''}${screenTitle(props.path)}`;
-  }, [failed, props.path]);
+    document.title = `${titleCounts(failed, unread)}${screenTitle(props.path)}`;
+  }, [failed, unread, props.path]);
   return null;
 }
 

@@ -1,16 +1,18 @@
-import type { Monitor } from '../api/types';
+import type { Monitor, MonitorStatus } from '../api/types';
 
-export type DisplayStatus = 'monitoring' | 'running' | 'failed' | 'new';
+export type DisplayStatus = MonitorStatus;
 
 /** The monitor's status as shown: the engine's `status` when present, else derived from is_alerted. */
 export function monitorStatus(monitor: Monitor): DisplayStatus {
+  if (monitor.status === 'paused') return 'paused';
   if (monitor.is_alerted === 1 || monitor.status === 'failed') return 'failed';
-  if (monitor.status === 'running') return 'running';
-  return 'monitoring';
+  return monitor.status ?? 'monitoring';
 }
 
 const labels: Record<string, string> = {
   monitoring: 'Up',
+  new: 'New',
+  paused: 'Paused',
   running: 'Running',
   failed: 'Failed',
   valid: 'Valid',
@@ -35,6 +37,9 @@ const tones: Record<string, 'good' | 'busy' | 'bad' | 'warn' | 'neutral'> = {
   success: 'good',
   fail: 'bad',
   pending: 'neutral',
+  // Never green or red: a new monitor has not run yet, a paused one is not watched.
+  new: 'neutral',
+  paused: 'neutral',
   expiring: 'warn',
   altered: 'warn',
   failed: 'bad',

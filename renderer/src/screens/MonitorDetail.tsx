@@ -3,6 +3,8 @@ import type { Monitor } from '../api/types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ChannelPicker } from '../components/ChannelPicker';
 import { CopyField } from '../components/CopyField';
+import { MonitorActions } from '../components/MonitorActions';
+import { LastRun, NextDue } from '../components/MonitorTimes';
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
 import { monitorStatus, StatusBadge } from '../components/StatusBadge';
@@ -34,6 +36,36 @@ export function commandLines(pulseUrl: string, token: string, cronbeat = 'cronbe
     run: `${cronbeat} run ${token}${urlOption} -- /path/to/your/job.sh`,
     curl: `curl -fsS -m 10 --retry 3 ${pulseUrl}`,
   };
+}
+
+/** One sentence on what the monitor is doing; a new one is never called "up". */
+function StatusText(props: { monitor: Monitor }) {
+  const m = props.monitor;
+  switch (monitorStatus(m)) {
+    case 'failed':
+      return <TextWithTimes text={m.alert_reason} fallback="No pulse in time." />;
+    case 'running':
+      return <>A run has started and not finished yet.</>;
+    case 'paused':
+      return m.paused_until ? (
+        <>
+          Snoozed: no alerts until <Time value={m.paused_until} />. Pulses are still recorded.
+        </>
+      ) : (
+        <>Paused: no alerts until you resume it. Pulses are still recorded.</>
+      );
+    case 'new':
+      // The deadline less the grace is the run it waits for (a resume grace aside).
+      return m.next_due_at ? (
+        <>
+          Waiting for its first run (<Time value={new Date(Date.parse(m.next_due_at) - m.duration * 60_000).toISOString()} />).
+        </>
+      ) : (
+        <>Waiting for its first run.</>
+      );
+    default:
+      return <>Pulses are arriving on time.</>;
+  }
 }
 
 export function MonitorDetailScreen(props: { id: number }) {
@@ -70,9 +102,15 @@ export function MonitorDetailScreen(props: { id: number }) {
         back={{ href: '#/monitors', label: 'Monitors' }}
         subtitle={scheduleInWords(m.schedule, m.timezone) ?? `${m.schedule} (${m.timezone})`}
         actions={
-          <button type="button" className="button button-danger-quiet" onClick={() => setConfirming(true)}>
-            Delete…
-          </button>
+          <>
+            <a className="button" href={`#/monitors/${m.id}/edit`}>
+              Edit
+            </a>
+            <MonitorActions monitor={m} />
+            <button type="button" className="button button-danger-quiet" onClick={() => setConfirming(true)}>
+              Delete…
+            </button>
+          </>
         }
       />
       <StaleBanner error={monitor.error} onRetry={monitor.reload} />
@@ -80,22 +118,20 @@ export function MonitorDetailScreen(props: { id: number }) {
         <div className="status-line">
           <StatusBadge status={status} />
           <span data-testid="monitor-status-text">
-            {status === 'failed'
-              ? <TextWithTimes text={m.alert_reason} fallback="No pulse in time." />
-              : status === 'running'
-                ? 'A run has started and not finished yet.'
-                : 'Pulses are arriving on time.'}
+            <StatusText monitor={m} />
           </span>
         </div>
         <dl className="facts">
           <div>
             <dt>Next due</dt>
-            <dd>{status === 'failed' ? <span className="muted">Paused until the next pulse</span> : <Time value={m.next_due_at} />}</dd>
+            <dd data-testid="monitor-next-due">
+              <NextDue monitor={m} />
+            </dd>
           </div>
           <div>
             <dt>Last run</dt>
             <dd>
-              <Time value={m.last_run_at} />
+              <LastRun monitor={m} />
             </dd>
           </div>
           <div>

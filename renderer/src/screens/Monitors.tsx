@@ -3,22 +3,24 @@ import type { Monitor } from '../api/types';
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
 import { monitorStatus, StatusBadge, type DisplayStatus } from '../components/StatusBadge';
-import { Time } from '../components/Time';
 import { LastDuration } from '../components/LastDuration';
 import { useApp } from '../lib/app-context';
 import { navigate } from '../lib/router';
 import { scheduleInWords } from '../lib/schedule';
 import { useResource } from '../lib/use-resource';
 import { TextWithTimes } from '../components/TextWithTimes';
+import { LastRun, NextDue } from '../components/MonitorTimes';
 
 const statusFilters: { value: '' | DisplayStatus; label: string }[] = [
   { value: '', label: 'All statuses' },
   { value: 'failed', label: 'Failed' },
   { value: 'running', label: 'Running' },
   { value: 'monitoring', label: 'Up' },
+  { value: 'new', label: 'New' },
+  { value: 'paused', label: 'Paused' },
 ];
 
-const statusOrder: Record<DisplayStatus, number> = { failed: 0, running: 1, monitoring: 2, new: 3 };
+const statusOrder: Record<DisplayStatus, number> = { failed: 0, running: 1, monitoring: 2, new: 3, paused: 4 };
 
 /** Failed first, then running, then the rest; by name within each. */
 export function sortMonitors(monitors: Monitor[]): Monitor[] {
@@ -164,16 +166,10 @@ function MonitorTable(props: { monitors: Monitor[] }) {
                 <div className="cell-sub code">{monitor.schedule}</div>
               </td>
               <td className="cell-time">
-                {monitorStatus(monitor) === 'failed' ? (
-                  <span className="muted" title="A failed monitor waits for its next pulse">
-                    Paused
-                  </span>
-                ) : (
-                  <Time value={monitor.next_due_at} relative />
-                )}
+                <NextDue monitor={monitor} relative />
               </td>
               <td className="cell-time">
-                <Time value={monitor.last_run_at} relative past />
+                <LastRun monitor={monitor} relative />
               </td>
               <td className="numeric">
                 <LastDuration monitor={monitor} />

@@ -10,6 +10,7 @@ import { navigate } from '../lib/router';
 import { useResource } from '../lib/use-resource';
 import './Notifications.css';
 import { TextWithTimes } from '../components/TextWithTimes';
+import { UNREAD_TOPICS, useUnreadCount } from '../lib/use-unread';
 
 const PER_PAGE = 20;
 
@@ -49,7 +50,21 @@ export function notificationHref(notification: AppNotification): string | null {
   return null;
 }
 
-export function NotificationList(props: { notifications: AppNotification[]; showDeliveries?: boolean }) {
+/** Marks a notification read or unread (the list refreshes from the live event). */
+export function useToggleRead(): (n: AppNotification, read: boolean) => void {
+  const { api } = useApp();
+  return (n, read) => {
+    if (Boolean(n.read_at) !== read) void api.markNotificationRead(n.id, read).catch(() => undefined);
+  };
+}
+
+/** The notifications; with `onRead`, each can be marked read or unread, and opening one marks it read. */
+export function NotificationList(props: {
+  notifications: AppNotification[];
+  onRead?: (n: AppNotification, read: boolean) => void;
+  showDeliveries?: boolean;
+}) {
+  const toggleRead = props.onRead ?? (() => undefined);
   return (
     <ul className="notification-list">
       {props.notifications.map((n) => {
@@ -60,13 +75,30 @@ export function NotificationList(props: { notifications: AppNotification[]; show
             <div className="notification-body">
               <div className="notification-title">
                 {notificationWord(n) ? <span className={`status-word status-word-${notificationTone(n)}`}>{notificationWord(n)}</span> : null}
-                {href ? <a href={href}>{n.data.title}</a> : n.data.title}
+                {href ? (
+                  <a href={href} onClick={() => toggleRead(n, true)}>
+                    {n.data.title}
+                  </a>
+                ) : (
+                  n.data.title
+                )}
               </div>
               <div className="notification-description"><TextWithTimes text={n.data.description} /></div>
               {props.showDeliveries ? <DeliveryList notificationId={n.id} /> : null}
             </div>
             <div className="notification-time">
               <Time value={n.created_at} relative past />
+              {props.onRead ? (
+                <button
+                  type="button"
+                  className="link-button"
+                  data-testid="toggle-read"
+                  onClick={() => toggleRead(n, !n.read_at)}
+                  aria-label={`Mark “${n.data.title}” ${n.read_at ? 'unread' : 'read'}`}
+                >
+                  {n.read_at ? 'Mark unread' : 'Mark read'}
+                </button>
+              ) : null}
             </div>
           </li>
         );
@@ -75,12 +107,25 @@ export function NotificationList(props: { notifications: AppNotification[]; show
   );
 }
 
+/** "Mark all read", shown while some notification is unread. */
+function MarkAllRead() {
+  const { api } = useApp();
+  const unread = useUnreadCount('notifications-screen');
+  if (!unread) return null;
+  return (
+    <button type="button" className="button" onClick={() => void api.markAllNotificationsRead().catch(() => undefined)}>
+      Mark all read
+    </button>
+  );
+}
+
 export function NotificationsScreen(props: { page: number }) {
   const { api } = useApp();
+  const toggleRead = useToggleRead();
   const page = useResource(
     (signal) => api.notifications(props.page, PER_PAGE, signal),
     `notifications-${props.page}`,
-    ['notification.created'],
+    UNREAD_TOPICS,
   );
   let body;
   if (page.loading) body = <Loading label="Loading notifications…" />;
@@ -97,7 +142,7 @@ export function NotificationsScreen(props: { page: number }) {
     body = (
       <>
         <StaleBanner error={page.error} onRetry={page.reload} />
-        <NotificationList notifications={page.data.data} showDeliveries />
+        <NotificationList notifications={page.data.data} onRead={toggleRead} showDeliveries />
         <div className="list-footer">
           <span className="muted">
             {page.data.from}–{page.data.to} of {page.data.total}
@@ -108,7 +153,7 @@ export function NotificationsScreen(props: { page: number }) {
     );
   return (
     <>
-      <PageHeader title="Notifications" subtitle="Newest first" />
+      <PageHeader title="Notifications" subtitle="Newest first" actions={<MarkAllRead />} />
       {body}
     </>
   );

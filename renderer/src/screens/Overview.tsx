@@ -8,7 +8,7 @@ import { plural } from '../lib/format';
 import { useResource } from '../lib/use-resource';
 import { StatusBadge } from '../components/StatusBadge';
 import { certificateLabel, daysLeft } from './Certificates';
-import { NotificationList } from './Notifications';
+import { NotificationList, useToggleRead } from './Notifications';
 import { TextWithTimes } from '../components/TextWithTimes';
 
 function Tile(props: { href: string; count: number | string; label: string; tone?: 'good' | 'bad' | 'warn' | 'busy'; testId?: string }) {
@@ -42,10 +42,11 @@ function CertificateDays(props: { days: number | null }) {
 
 export function OverviewScreen() {
   const { api } = useApp();
+  const toggleRead = useToggleRead();
   const monitors = useResource((s) => api.monitors(s), 'overview-monitors', ['monitor.changed']);
   const servers = useResource((s) => api.servers(s), 'overview-servers', ['server.changed']);
   const certificates = useResource((s) => api.certificates(s), 'overview-certificates', ['certificate.changed']);
-  const notifications = useResource((s) => api.notifications(1, 5, s), 'overview-notifications', ['notification.created']);
+  const notifications = useResource((s) => api.notifications(1, 5, s), 'overview-notifications', ['notification.created', 'notification.read']);
 
   const counts = { failed: 0, running: 0, monitoring: 0 };
   for (const m of monitors.data ?? []) {
@@ -148,7 +149,7 @@ export function OverviewScreen() {
         ) : notifications.data.data.length === 0 ? (
           <p className="muted">Nothing has happened yet.</p>
         ) : (
-          <NotificationList notifications={notifications.data.data} />
+          <NotificationList notifications={notifications.data.data} onRead={toggleRead} />
         )}
       </Panel>
     </>

@@ -46,9 +46,14 @@ export function ServerDetailScreen(props: { id: number }) {
         }
         back={{ href: '#/servers', label: 'Servers' }}
         actions={
-          <button type="button" className="button button-danger-quiet" onClick={() => setConfirming(true)}>
-            Delete…
-          </button>
+          <>
+            <a className="button" href={`#/servers/${s.id}/edit`}>
+              Edit
+            </a>
+            <button type="button" className="button button-danger-quiet" onClick={() => setConfirming(true)}>
+              Delete…
+            </button>
+          </>
         }
       />
       <StaleBanner error={server.error} onRetry={server.reload} />

@@ -1,84 +1,24 @@
-import type { FormEvent } from 'react';
-import { describedBy, Field } from '../components/Field';
 import { PageHeader } from '../components/Layout';
+import { ServerForm } from '../components/ServerForm';
 import { useApp } from '../lib/app-context';
-import { useApiForm } from '../lib/use-api-form';
 import { navigate } from '../lib/router';
-import { validateIdentifier, validateIp, validateName } from '../lib/validate';
-
-type FieldName = 'name' | 'identifier' | 'ip_address';
 
 export function ServerNewScreen() {
   const { api } = useApp();
-  const { values, set, shown, formError, busy, submit } = useApiForm<FieldName>({
-    idPrefix: 'server',
-    initial: { name: '', identifier: '', ip_address: '' },
-    validate: (v) => ({
-      name: validateName(v.name),
-      identifier: validateIdentifier(v.identifier),
-      ip_address: validateIp(v.ip_address),
-    }),
-  });
-
-  const onSubmit = (event: FormEvent) =>
-    submit(event, async (v) => {
-      const server = await api.createServer({ name: v.name.trim(), identifier: v.identifier.trim(), ip_address: v.ip_address.trim() });
-      navigate(`/servers/${server.id}`);
-    });
-
-  const input = (field: FieldName, props: { placeholder: string; hint: boolean; autoFocus?: boolean; code?: boolean }) => (
-    <input
-      id={`server-${field}`}
-      className={props.code ? 'code' : undefined}
-      value={values[field]}
-      onChange={(e) => set(field, e.target.value)}
-      placeholder={props.placeholder}
-      autoFocus={props.autoFocus}
-      spellCheck={false}
-      autoComplete="off"
-      aria-invalid={Boolean(shown(field))}
-      aria-describedby={describedBy(`server-${field}`, props.hint, shown(field))}
-    />
-  );
-
   return (
     <>
       <PageHeader title="Add server" back={{ href: '#/servers', label: 'Servers' }} />
-      <form className="form card" onSubmit={onSubmit} noValidate aria-label="Add server">
-        {formError ? (
-          <div className="banner banner-error" role="alert">
-            {formError}
-          </div>
-        ) : null}
-        <Field id="server-name" label="Name" error={shown('name')}>
-          {input('name', { placeholder: 'Backup host', hint: false, autoFocus: true })}
-        </Field>
-        <div className="form-row">
-          <Field
-            id="server-identifier"
-            label="Identifier"
-            error={shown('identifier')}
-            hint={
-              <>
-                What <code>cronbeat crontab watch --server …</code> on that machine reports, e.g. its hostname.
-              </>
-            }
-          >
-            {input('identifier', { placeholder: 'backup-01', hint: true, code: true })}
-          </Field>
-          <Field id="server-ip_address" label="IP address" error={shown('ip_address')} hint="IPv4 or IPv6.">
-            {input('ip_address', { placeholder: '192.0.2.10', hint: true, code: true })}
-          </Field>
-        </div>
-        <div className="form-actions">
-          <a className="button" href="#/servers">
-            Cancel
-          </a>
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {busy ? 'Adding…' : 'Add server'}
-          </button>
-        </div>
-      </form>
+      <ServerForm
+        label="Add server"
+        initial={{ name: '', identifier: '', ip_address: '' }}
+        submitLabel="Add server"
+        busyLabel="Adding…"
+        cancelHref="#/servers"
+        onSave={async (body) => {
+          const server = await api.createServer(body);
+          navigate(`/servers/${server.id}`);
+        }}
+      />
     </>
   );
 }

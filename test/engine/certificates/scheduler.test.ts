@@ -174,11 +174,12 @@ describe('CertificateScheduler', () => {
     expect(notifier.popups.every((p) => p.route === '/certificates')).toBe(true);
   });
 
-  it('calls a closed port unreachable, with a popup and no expiry in the notification', async () => {
+  it('calls a closed port unreachable, with a popup, told as Cronbeat\'s own "unreadable" kind (no expiry to give the spec\'s)', async () => {
     const { id } = watch(await closedPort(), '127.0.0.1');
     const checked = (await scheduler.checkNow(id))!;
     expect(checked).toMatchObject({ status: 'unreachable', last_error: 'Connection refused', expires_at: null });
     const [notification] = notifications();
+    expect(notification.type).toBe('App\\Notifications\\SslCertificateUnreadableNotification');
     expect(notification.data).toMatchObject({
       status: 'unreachable',
       ssl_certificate_status: 'unreachable',
@@ -200,6 +201,10 @@ describe('CertificateScheduler', () => {
     expect(down.fingerprint_sha256).toBe(seen.fingerprint_sha256);
     expect(down.expires_at).toBe(seen.expires_at);
     expect(notifier.take().map((p) => p.title)).toEqual([expect.stringMatching(/^Certificate check failed: /)]);
+    // Once a certificate was read, an unreachable host is the spec's kind, with the last expiry seen.
+    const unreachable = notifications().at(-1)!;
+    expect(unreachable.type).toBe('App\\Notifications\\SslCertificateNotification');
+    expect(unreachable.data).toMatchObject({ status: 'unreachable', ssl_certificate_expires_at: new Date(seen.expires_at!).toISOString().replace('Z', '000Z') });
   });
 
   it('confirms a scheduled check that suddenly cannot connect 5 minutes later before telling', async () => {

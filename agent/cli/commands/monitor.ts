@@ -1,0 +1,62 @@
+import { DEFAULT_BASE_URL } from '../../client/baseUrl';
+import { UsageError, type Command } from '../command';
+import { editMonitor } from './monitor/edit';
+import { listMonitors } from './monitor/list';
+import { pauseMonitor } from './monitor/pause';
+import { resumeMonitor } from './monitor/resume';
+import { showMonitor } from './monitor/show';
+
+const help = `Usage: cronbeat monitor <list|show|pause|resume|edit> [options]
+
+Looks at and changes job monitors over the API, for admins who live in a terminal. The API
+token comes from CRONBEAT_API_TOKEN (make one with \`cronbeat token create\`). A monitor is
+named by its id or its exact name.
+
+  cronbeat monitor list [--status new|monitoring|running|failed|paused] [--project N]
+      One line per monitor: status, schedule, next deadline, last pulse.
+  cronbeat monitor show ID|NAME
+      Everything about one monitor, its pulse URL included.
+  cronbeat monitor pause ID|NAME [--for 1h | --until 2026-03-08T06:40:00Z]
+      Stops alerts: until you resume it, or (a snooze) for a while. Pulses are still recorded.
+  cronbeat monitor resume ID|NAME
+      Monitors it again from now: it waits for the schedule's next run.
+  cronbeat monitor edit ID|NAME [--name N] [--schedule "0 3 * * *"] [--timezone Z]
+                                [--duration MIN] [--project N|none]
+      Changes it without a new token: crontab lines that ping it keep working. A new schedule
+      counts from now; it never fails at once for a run it says was missed.
+
+Options:
+  --json      print the API's JSON instead of text
+  --url URL   the agent (default: $CRONBEAT_URL, else ${DEFAULT_BASE_URL})
+  --for LEN   pause: a length such as 30m, 1h or 2d
+  --until T   pause: a date and time with its zone, such as 2026-03-08T06:40:00Z
+
+Exit status: 0 done, 1 the API refused (e.g. a bad schedule; the message names the field) or
+could not be reached, or no such monitor, 2 wrong usage.
+
+Examples:
+  export CRONBEAT_API_TOKEN=$(cronbeat token create --name laptop)
+  cronbeat monitor list --status failed
+  cronbeat monitor pause "nightly backup" --for 2h
+  cronbeat monitor edit 3 --schedule "30 2 * * *" --duration 45`;
+
+const ACTIONS: Record<string, (argv: string[]) => Promise<number>> = {
+  list: listMonitors,
+  show: showMonitor,
+  pause: pauseMonitor,
+  resume: resumeMonitor,
+  edit: editMonitor,
+};
+
+export const monitorCommand: Command = {
+  name: 'monitor',
+  summary: 'List, show, pause, resume and edit job monitors',
+  help,
+  run([action, ...rest]) {
+    const run = action === undefined ? undefined : ACTIONS[action];
+    if (!run) {
+      throw new UsageError(`Say what to do: \`cronbeat monitor ${Object.keys(ACTIONS).join('|')}\`${action ? `, not "${action}"` : ''}.`);
+    }
+    return run(rest);
+  },
+};

@@ -1,0 +1,66 @@
+import { ApiClient, ApiError, type MonitorDetails } from '../../../client/api';
+import { UsageError } from '../../command';
+import { baseUrlOption } from '../ping';
+
+/* What the `cronbeat monitor` sub-commands share: the API client, finding a monitor, printing one. */
+
+/** Options every `cronbeat monitor` sub-command takes, for node:util parseArgs. */
+export const COMMON_OPTIONS = { json: { type: 'boolean' }, url: { type: 'string' } } as const;
+
+/** The API at --url (or CRONBEAT_URL), with the token of CRONBEAT_API_TOKEN. */
+export function apiFromEnv(url: string | undefined): ApiClient {
+  const token = process.env.CRONBEAT_API_TOKEN;
+  if (!token) throw new UsageError('An API token is needed: set CRONBEAT_API_TOKEN (make one with `cronbeat token create`).');
+  return new ApiClient(baseUrlOption(url), token);
+}
+
+/**
+ * The monitor a command line names: its id, or else its exact name (refused when two share it).
+ * Exits 1 when there is none.
+ */
+export async function findMonitor(api: ApiClient, ref: string | undefined): Promise<MonitorDetails> {
+  if (ref === undefined) throw new UsageError('Say which monitor: its id (see `cronbeat monitor list`) or its name.');
+  try {
+    if (/^[1-9]\d{0,15}$/.test(ref)) return await api.monitor(Number(ref));
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 404)) throw error;
+  }
+  const named = (await api.monitors()).filter((m) => m.name === ref);
+  if (named.length === 1) return named[0];
+  if (named.length > 1) {
+    throw new UsageError(`${named.length} monitors are named "${ref}" (ids ${named.map((m) => m.id).join(', ')}): give the id.`);
+  }
+  throw new UsageError(`No monitor has the id or name "${ref}". \`cronbeat monitor list\` shows them.`, 1);
+}
+
+/** "2026-11-23 14:05 UTC", or "-" for none. */
+export function shortTime(timestamp: string | null): string {
+  return timestamp === null ? '-' : `${timestamp.slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** What a monitor waits for, in words: its next deadline, its pause, or why it waits for nothing. */
+export function dueText(monitor: MonitorDetails): string {
+  if (monitor.status === 'paused') return monitor.paused_until ? `paused until ${shortTime(monitor.paused_until)}` : 'paused until resumed';
+  if (monitor.status === 'failed') return 'failed: waits for a success pulse';
+  return monitor.next_due_at ? shortTime(monitor.next_due_at) : 'no run ahead';
+}
+
+/** Prints the monitor as JSON or as aligned "field: value" lines. */
+export function printMonitor(monitor: MonitorDetails, json: boolean | undefined): void {
+  if (json) {
+    console.log(JSON.stringify(monitor, null, 2));
+    return;
+  }
+  const lines: Array<[string, string]> = [
+    ['Monitor', `${monitor.name} (id ${monitor.id})`],
+    ['Status', monitor.status],
+    ['Schedule', `${monitor.schedule} (${monitor.timezone}), ${monitor.duration} min to report`],
+    ['Next due', dueText(monitor)],
+    ['Last pulse', monitor.last_pulse_at === null ? 'never' : shortTime(monitor.last_pulse_at)],
+    ['Project', monitor.project_id === null ? '-' : String(monitor.project_id)],
+    ['Pulse URL', monitor.pulse_url],
+  ];
+  if (monitor.alert_reason) lines.splice(2, 0, ['Alert', monitor.alert_reason]);
+  const width = Math.max(...lines.map(([label]) => label.length)) + 1;
+  for (const [label, value] of lines) console.log(`${`${label}:`.padEnd(width)} ${value}`);
+}

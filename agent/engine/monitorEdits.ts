@@ -1,0 +1,122 @@
+import type { MonitorRow } from '../db/monitors';
+import {
+  dueAt,
+  pauseEndsAt,
+  pausedDueAt,
+  replannedTiming,
+  withCatchUpGrace,
+  type MonitorTiming,
+} from '../domain/dueTime';
+import type { EngineContext } from './engineContext';
+import { pauseOf, timingOf } from './monitorState';
+
+/* What an admin does to a monitor besides pulses: edit, pause, snooze, resume (issue 13). */
+
+/** The fields an edit may change; absent ones keep their value. */
+export interface MonitorChanges {
+  name?: string;
+  project_id?: number | null;
+  timezone?: string;
+  schedule?: string;
+  duration?: number;
+}
+
+type Ctx = Pick<EngineContext, 'store' | 'events'>;
+
+/**
+ * Edits a live monitor at `now`; null when the company has no such monitor. The token never
+ * changes. A new schedule, zone or duration re-plans it from `now` (replannedTiming), unless it
+ * is paused: its pause's end plans it anyway.
+ */
+export function editMonitor({ store, events }: Ctx, companyId: number, id: number, changes: MonitorChanges, now: number) {
+  const edited = store.db.transaction((): MonitorRow | null => {
+    const row = store.monitors.find(companyId, id);
+    if (!row) return null;
+    const next = {
+      name: changes.name ?? row.name,
+      projectId: changes.project_id === undefined ? row.project_id : changes.project_id,
+      timezone: changes.timezone ?? row.timezone,
+      schedule: changes.schedule ?? row.schedule,
+      duration: changes.duration ?? row.duration,
+    };
+    const replan =
+      row.paused_at === null &&
+      (next.timezone !== row.timezone || next.schedule !== row.schedule || next.duration !== row.duration);
+    let timing: MonitorTiming = timingOf(row);
+    if (replan) {
+      timing = replannedTiming(
+        { ...timing, schedule: next.schedule, timezone: next.timezone, durationMinutes: next.duration },
+        now,
+      );
+    }
+    store.monitors.edit(companyId, id, {
+      ...next,
+      expectedRunAt: timing.expectedRunAt,
+      graceFrom: timing.graceFrom,
+      dueAt: replan ? dueAt(timing) : row.due_at,
+      now,
+    });
+    return store.monitors.find(companyId, id);
+  })();
+  if (edited) events.emit({ type: 'monitor.changed', companyId, monitorId: id });
+  return edited;
+}
+
+/**
+ * Pauses a monitor at `now`, until resumed (`until` null) or until `until` (a snooze). A pause
+ * acknowledges a failure and forgets a run in progress; nothing is due while paused. Pausing a
+ * paused monitor moves its end. Null when the company has no such monitor.
+ */
+export function pauseMonitor({ store, events }: Ctx, companyId: number, id: number, until: number | null, now: number) {
+  const paused = store.db.transaction((): MonitorRow | null => {
+    const row = store.monitors.find(companyId, id);
+    if (!row) return null;
+    const pause = { pausedAt: row.paused_at ?? now, pausedUntil: until };
+    store.monitors.setPause(companyId, id, {
+      ...pause,
+      expectedRunAt: null,
+      graceFrom: null,
+      dueAt: pausedDueAt(pause),
+      now,
+    });
+    return store.monitors.find(companyId, id);
+  })();
+  if (paused) events.emit({ type: 'monitor.changed', companyId, monitorId: id });
+  return paused;
+}
+
+/**
+ * The timing a paused monitor resumes with at `now` (by hand, or its snooze over): planned from
+ * the pause's end, with a grace from `now` when that plan's deadline has passed already (the
+ * agent was not running when the snooze ended).
+ */
+function resumedTiming(row: MonitorRow, now: number): MonitorTiming {
+  const base: MonitorTiming = { ...timingOf(row), isAlerted: false, runningSince: null, graceFrom: null };
+  return withCatchUpGrace(replannedTiming(base, pauseEndsAt(pauseOf(row), now)), now);
+}
+
+/** Stores the resume of a paused row, inside the caller's transaction. */
+export function storeResume({ store }: Pick<EngineContext, 'store'>, row: MonitorRow, now: number): void {
+  const timing = resumedTiming(row, now);
+  store.monitors.setPause(row.company_id, row.id, {
+    pausedAt: null,
+    pausedUntil: null,
+    expectedRunAt: timing.expectedRunAt,
+    graceFrom: timing.graceFrom,
+    dueAt: dueAt(timing),
+    now,
+  });
+}
+
+/** Resumes a paused monitor at `now` (a monitor not paused is left as it is). Null when there is no such monitor. */
+export function resumeMonitor(ctx: Ctx, companyId: number, id: number, now: number) {
+  const resumed = ctx.store.db.transaction((): MonitorRow | null => {
+    const row = ctx.store.monitors.find(companyId, id);
+    if (!row) return null;
+    if (row.paused_at === null) return row;
+    storeResume(ctx, row, now);
+    return ctx.store.monitors.find(companyId, id);
+  })();
+  if (resumed) ctx.events.emit({ type: 'monitor.changed', companyId, monitorId: id });
+  return resumed;
+}

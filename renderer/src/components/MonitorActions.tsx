@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import type { Monitor } from '../api/types';
+import { useApp } from '../lib/app-context';
+
+const HOUR_MS = 3_600_000;
+
+/** Tomorrow at 09:00 in the viewer's zone: the end of a night's maintenance. */
+export function tomorrowMorning(now: Date): Date {
+  const next = new Date(now);
+  next.setDate(next.getDate() + 1);
+  next.setHours(9, 0, 0, 0);
+  return next;
+}
+
+/**
+ * Pause, snooze and resume on a monitor's page. A paused monitor raises nothing; a snooze ends
+ * by itself and the monitor is watched again from that moment.
+ */
+export function MonitorActions(props: { monitor: Monitor }) {
+  const { api } = useApp();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const m = props.monitor;
+
+  const act = async (action: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const buttons =
+    m.status === 'paused' ? (
+      <button type="button" className="button button-primary" disabled={busy} onClick={() => act(() => api.resumeMonitor(m.id))}>
+        Resume
+      </button>
+    ) : (
+      <>
+        <button type="button" className="button" disabled={busy} onClick={() => act(() => api.pauseMonitor(m.id))}>
+          Pause
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={busy}
+          onClick={() => act(() => api.pauseMonitor(m.id, new Date(Date.now() + HOUR_MS).toISOString()))}
+        >
+          Snooze 1 h
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={busy}
+          onClick={() => act(() => api.pauseMonitor(m.id, tomorrowMorning(new Date()).toISOString()))}
+          title="Until 09:00 tomorrow"
+        >
+          Snooze until tomorrow
+        </button>
+      </>
+    );
+  return (
+    <>
+      {buttons}
+      {error ? (
+        <span className="text-bad" role="alert">
+          {error}
+        </span>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,156 @@
+import type { FormEvent } from 'react';
+import type { NewMonitor } from '../api/endpoints';
+import { describedBy, Field } from './Field';
+import { ZoneField } from './ZoneField';
+import { utcTitle } from '../lib/format';
+import { useApiForm } from '../lib/use-api-form';
+import { formatInZone, nextRuns, scheduleInWords } from '../lib/schedule';
+import { resolveZone } from '../lib/zoneSearch';
+import { validateDuration, validateName, validateSchedule, validateTimezone, zoneList } from '../lib/validate';
+
+type FieldName = 'name' | 'timezone' | 'schedule' | 'duration';
+
+/** The form's values, as typed. */
+export type MonitorFormValues = Record<FieldName, string>;
+
+const examples = [
+  { schedule: '0 2 * * *', label: 'Every day at 02:00' },
+  { schedule: '*/15 * * * *', label: 'Every 15 minutes' },
+  { schedule: '0 * * * *', label: 'Every hour' },
+  { schedule: '30 3 * * 1', label: 'Mondays at 03:30' },
+];
+
+/**
+ * A monitor's fields with their checks as you type and the next runs of the schedule: the New
+ * monitor screen starts it empty, the Edit screen with the monitor's values. `onSave` gets the
+ * values as the API takes them; a 422 it throws lands next to its field.
+ */
+export function MonitorForm(props: {
+  label: string;
+  initial: MonitorFormValues;
+  submitLabel: string;
+  busyLabel: string;
+  cancelHref: string;
+  onSave: (monitor: NewMonitor) => Promise<void>;
+}) {
+  const { values, set, shown, clientErrors, formError, busy, submit } = useApiForm<FieldName>({
+    idPrefix: 'monitor',
+    initial: props.initial,
+    validate: (v) => ({
+      name: validateName(v.name),
+      timezone: validateTimezone(v.timezone),
+      schedule: validateSchedule(v.schedule),
+      duration: validateDuration(v.duration),
+    }),
+  });
+
+  // "Paris" as typed is Europe/Paris: the preview and the API get the zone name.
+  const zone = resolveZone(values.timezone, zoneList()) ?? values.timezone;
+  const runs = clientErrors.timezone ? null : nextRuns(values.schedule, zone, 5, new Date());
+  const words = scheduleInWords(values.schedule);
+
+  const onSubmit = (event: FormEvent) =>
+    submit(event, (v) =>
+      props.onSave({
+        name: v.name.trim(),
+        timezone: resolveZone(v.timezone, zoneList()) ?? v.timezone,
+        schedule: v.schedule.trim(),
+        duration: Number(v.duration),
+      }),
+    );
+
+  return (
+    <>
+      <form className="form card" onSubmit={onSubmit} noValidate aria-label={props.label}>
+        {formError ? (
+          <div className="banner banner-error" role="alert">
+            {formError}
+          </div>
+        ) : null}
+        <Field id="monitor-name" label="Name" error={shown('name')}>
+          <input
+            id="monitor-name"
+            value={values.name}
+            onChange={(e) => set('name', e.target.value)}
+            placeholder="Nightly database backup"
+            maxLength={255}
+            autoFocus
+            aria-invalid={Boolean(shown('name'))}
+            aria-describedby={describedBy('monitor-name', false, shown('name'))}
+          />
+        </Field>
+        <div className="form-row">
+          <Field
+            id="monitor-schedule"
+            label="Schedule (cron)"
+            error={shown('schedule')}
+            hint={words ? `${words}.` : 'minute hour day-of-month month day-of-week, or @daily, @hourly…'}
+          >
+            <input
+              id="monitor-schedule"
+              className="code"
+              value={values.schedule}
+              onChange={(e) => set('schedule', e.target.value)}
+              spellCheck={false}
+              autoComplete="off"
+              aria-invalid={Boolean(shown('schedule'))}
+              aria-describedby={describedBy('monitor-schedule', true, shown('schedule'))}
+            />
+          </Field>
+          <ZoneField id="monitor-timezone" value={values.timezone} error={shown('timezone')} onChange={(value) => set('timezone', value)} />
+        </div>
+        <div className="chips" aria-label="Common schedules">
+          {examples.map((example) => (
+            <button key={example.schedule} type="button" className="chip" onClick={() => set('schedule', example.schedule)}>
+              {example.label}
+            </button>
+          ))}
+        </div>
+        <section className="next-runs" aria-labelledby="next-runs-title">
+          <h2 id="next-runs-title">Next 5 runs</h2>
+          {runs && !('error' in runs) && !clientErrors.schedule ? (
+            <ol>
+              {runs.map((run) => (
+                <li key={run.getTime()}>
+                  <time dateTime={run.toISOString()} title={utcTitle(run.toISOString())}>
+                    {formatInZone(run, zone)}
+                  </time>
+                  <span className="muted"> ({zone})</span>
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p className="muted">Shown once the schedule and the time zone are valid.</p>
+          )}
+        </section>
+        <Field
+          id="monitor-duration"
+          label="Grace (minutes)"
+          error={shown('duration')}
+          hint="How long after each scheduled run a pulse may take to arrive before the monitor fails."
+        >
+          <input
+            id="monitor-duration"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={525600}
+            step={1}
+            value={values.duration}
+            onChange={(e) => set('duration', e.target.value)}
+            aria-invalid={Boolean(shown('duration'))}
+            aria-describedby={describedBy('monitor-duration', true, shown('duration'))}
+          />
+        </Field>
+        <div className="form-actions">
+          <a className="button" href={props.cancelHref}>
+            Cancel
+          </a>
+          <button type="submit" className="button button-primary" disabled={busy}>
+            {busy ? props.busyLabel : props.submitLabel}
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}

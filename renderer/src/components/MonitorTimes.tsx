@@ -1,0 +1,36 @@
+import type { Monitor } from '../api/types';
+import { monitorStatus } from './StatusBadge';
+import { Time } from './Time';
+
+/**
+ * When the monitor's next pulse is due, or why nothing is: a failed monitor waits for a pulse,
+ * a paused one for its resume (or its snooze's end), and a new one for its first run.
+ */
+export function NextDue(props: { monitor: Monitor; relative?: boolean }) {
+  const m = props.monitor;
+  const status = monitorStatus(m);
+  if (status === 'failed') {
+    return (
+      <span className="muted" title="A failed monitor is watched again from its next success pulse">
+        After the next pulse
+      </span>
+    );
+  }
+  if (status === 'paused') {
+    return m.paused_until ? (
+      <span className="muted" data-testid="snoozed-until">
+        Snoozed until <Time value={m.paused_until} relative={props.relative} />
+      </span>
+    ) : (
+      <span className="muted">Paused until resumed</span>
+    );
+  }
+  return <Time value={m.next_due_at} relative={props.relative} empty="No run ahead" />;
+}
+
+/** When a pulse last came, or "never" for a monitor that has not heard one yet. */
+export function LastRun(props: { monitor: Monitor; relative?: boolean }) {
+  const m = props.monitor;
+  if (m.last_pulse_at === null) return <span className="muted">never</span>;
+  return <Time value={m.last_pulse_at} relative={props.relative} past />;
+}

@@ -1,0 +1,85 @@
+import type { FormEvent } from 'react';
+import type { NewServer } from '../api/endpoints';
+import { describedBy, Field } from './Field';
+import { useApiForm } from '../lib/use-api-form';
+import { validateIdentifier, validateIp, validateName } from '../lib/validate';
+
+type FieldName = 'name' | 'identifier' | 'ip_address';
+
+/** A server's fields with their checks as you type; Add server starts it empty, Edit with the server's values. */
+export function ServerForm(props: {
+  label: string;
+  initial: Record<FieldName, string>;
+  submitLabel: string;
+  busyLabel: string;
+  cancelHref: string;
+  onSave: (server: NewServer) => Promise<void>;
+}) {
+  const { values, set, shown, formError, busy, submit } = useApiForm<FieldName>({
+    idPrefix: 'server',
+    initial: props.initial,
+    validate: (v) => ({
+      name: validateName(v.name),
+      identifier: validateIdentifier(v.identifier),
+      ip_address: validateIp(v.ip_address),
+    }),
+  });
+
+  const onSubmit = (event: FormEvent) =>
+    submit(event, (v) => props.onSave({ name: v.name.trim(), identifier: v.identifier.trim(), ip_address: v.ip_address.trim() }));
+
+  const input = (field: FieldName, props: { placeholder: string; hint: boolean; autoFocus?: boolean; code?: boolean }) => (
+    <input
+      id={`server-${field}`}
+      className={props.code ? 'code' : undefined}
+      value={values[field]}
+      onChange={(e) => set(field, e.target.value)}
+      placeholder={props.placeholder}
+      autoFocus={props.autoFocus}
+      spellCheck={false}
+      autoComplete="off"
+      aria-invalid={Boolean(shown(field))}
+      aria-describedby={describedBy(`server-${field}`, props.hint, shown(field))}
+    />
+  );
+
+  return (
+    <>
+      <form className="form card" onSubmit={onSubmit} noValidate aria-label={props.label}>
+        {formError ? (
+          <div className="banner banner-error" role="alert">
+            {formError}
+          </div>
+        ) : null}
+        <Field id="server-name" label="Name" error={shown('name')}>
+          {input('name', { placeholder: 'Backup host', hint: false, autoFocus: true })}
+        </Field>
+        <div className="form-row">
+          <Field
+            id="server-identifier"
+            label="Identifier"
+            error={shown('identifier')}
+            hint={
+              <>
+                What <code>cronbeat crontab watch --server …</code> on that machine reports, e.g. its hostname.
+              </>
+            }
+          >
+            {input('identifier', { placeholder: 'backup-01', hint: true, code: true })}
+          </Field>
+          <Field id="server-ip_address" label="IP address" error={shown('ip_address')} hint="IPv4 or IPv6.">
+            {input('ip_address', { placeholder: '192.0.2.10', hint: true, code: true })}
+          </Field>
+        </div>
+        <div className="form-actions">
+          <a className="button" href={props.cancelHref}>
+            Cancel
+          </a>
+          <button type="submit" className="button button-primary" disabled={busy}>
+            {busy ? props.busyLabel : props.submitLabel}
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}

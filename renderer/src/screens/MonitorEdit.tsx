@@ -1,0 +1,45 @@
+import { PageHeader } from '../components/Layout';
+import { MonitorForm } from '../components/MonitorForm';
+import { EmptyState, ErrorState, Loading } from '../components/states';
+import { useApp } from '../lib/app-context';
+import { navigate } from '../lib/router';
+import { useResource } from '../lib/use-resource';
+
+/** The create form, prefilled; saving keeps the token, so crontab lines that ping it keep working. */
+export function MonitorEditScreen(props: { id: number }) {
+  const { api } = useApp();
+  // No live topics: a refresh while typing would not change the form anyway.
+  const monitor = useResource((signal) => api.monitor(props.id, signal), `monitor-edit-${props.id}`, []);
+  const back = { href: `#/monitors/${props.id}`, label: monitor.data?.name ?? 'Monitor' };
+  if (monitor.loading) return <Loading label="Loading monitor…" />;
+  if (!monitor.data) {
+    const notFound = (monitor.error as { status?: number } | undefined)?.status === 404;
+    return (
+      <>
+        <PageHeader title="Edit monitor" back={back} />
+        {notFound ? (
+          <EmptyState title="This monitor does not exist">It may have been deleted.</EmptyState>
+        ) : (
+          <ErrorState error={monitor.error!} onRetry={monitor.reload} />
+        )}
+      </>
+    );
+  }
+  const m = monitor.data;
+  return (
+    <>
+      <PageHeader title={`Edit “${m.name}”`} back={back} subtitle="Its token and pulse URL stay the same." />
+      <MonitorForm
+        label="Edit monitor"
+        initial={{ name: m.name, timezone: m.timezone, schedule: m.schedule, duration: String(m.duration) }}
+        submitLabel="Save changes"
+        busyLabel="Saving…"
+        cancelHref={`#/monitors/${m.id}`}
+        onSave={async (body) => {
+          await api.editMonitor(m.id, body);
+          navigate(`/monitors/${m.id}`);
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { createMonitor } from './agentFixtures';
+import { runCli } from '../helpers/cli';
+
+// Every test starts real node processes.
+vi.setConfig({ testTimeout: 30_000 });
+
+let agent: TestAgent;
+let env: Record<string, string>;
+beforeAll(async () => {
+  agent = await startTestAgent();
+  env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token };
+});
+afterAll(() => agent.stop());
+
+describe('cronbeat monitor', () => {
+  it('lists monitors as a table and as JSON, filtered by status', async () => {
+    const monitor = await createMonitor(agent, 'cli list job');
+    const table = await runCli(['monitor', 'list'], { env });
+    expect(table.status).toBe(0);
+    expect(table.stdout).toMatch(/^ID\s+NAME\s+STATUS\s+SCHEDULE\s+NEXT DUE\s+LAST PULSE/);
+    expect(table.stdout).toMatch(new RegExp(`${monitor.id}\\s+cli list job\\s+new\\s+\\* \\* \\* \\* \\* UTC\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\s+never`));
+    const json = JSON.parse((await runCli(['monitor', 'list', '--json', '--status', 'new'], { env })).stdout);
+    expect(json.map((m: { id: number }) => m.id)).toContain(monitor.id);
+    expect(JSON.parse((await runCli(['monitor', 'list', '--json', '--status', 'paused'], { env })).stdout)).toEqual([]);
+  });
+
+  it('shows, pauses for a while, resumes and edits a monitor named by id or name, keeping its token', async () => {
+    const monitor = await createMonitor(agent, 'cli nightly');
+    const shown = await runCli(['monitor', 'show', 'cli nightly'], { env });
+    expect(shown.status).toBe(0);
+    expect(shown.stdout).toContain(`Monitor:    cli nightly (id ${monitor.id})`);
+    expect(shown.stdout).toContain('Last pulse: never');
+
+    const paused = await runCli(['monitor', 'pause', String(monitor.id), '--for', '2h'], { env });
+    expect(paused).toMatchObject({ status: 0, stderr: '' });
+    expect(paused.stdout).toMatch(/^Paused "cli nightly" until \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/m);
+    const pausedJson = JSON.parse((await runCli(['monitor', 'show', String(monitor.id), '--json'], { env })).stdout);
+    expect(pausedJson.status).toBe('paused');
+    expect(Date.parse(pausedJson.paused_until) - Date.now()).toBeGreaterThan(115 * 60_000);
+
+    const resumed = await runCli(['monitor', 'resume', 'cli nightly'], { env });
+    expect(resumed.stdout).toMatch(/^Resumed "cli nightly": next due \d{4}/);
+
+    const edited = await runCli(['monitor', 'edit', String(monitor.id), '--schedule', '30 2 * * *', '--duration', '45', '--json'], { env });
+    expect(edited.status).toBe(0);
+    expect(JSON.parse(edited.stdout)).toMatchObject({ schedule: '30 2 * * *', duration: 45, token: monitor.token });
+  });
+
+  it('exits 1 naming the field when the API refuses an edit, and 2 for wrong usage, changing nothing', async () => {
+    const monitor = await createMonitor(agent, 'cli refused');
+    const bad = await runCli(['monitor', 'edit', String(monitor.id), '--schedule', 'every day'], { env });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/^cronbeat: .*422 The schedule field must be a cron expression/);
+    for (const args of [
+      ['monitor'],
+      ['monitor', 'stop', '1'],
+      ['monitor', 'edit', String(monitor.id)],
+      ['monitor', 'pause', String(monitor.id), '--for', 'soon'],
+      ['monitor', 'list', '--status', 'down'],
+      ['monitor', 'list', '--colour'],
+    ]) {
+      const result = await runCli(args, { env });
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+    expect((await runCli(['monitor', 'show', 'no such monitor'], { env })).status).toBe(1);
+    const noToken = await runCli(['monitor', 'list'], { env: { CRONBEAT_URL: agent.url } });
+    expect(noToken.status).toBe(2);
+    expect(noToken.stderr).toContain('CRONBEAT_API_TOKEN');
+    expect((await agent.api(`/api/monitors/${monitor.id}`).then((r) => r.json())).schedule).toBe('* * * * *');
+  });
+});

@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { editMonitor, pauseMonitor, resumeMonitor } from '../../agent/engine/monitorEdits';
+import { monitorStatus } from '../../agent/engine/monitorState';
+import { at, engineFixture } from './engineFixture';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+let fixture: ReturnType<typeof engineFixture>;
+afterEach(() => fixture?.close());
+
+describe('pause and snooze in the engine', () => {
+  it('never fails a paused monitor, however late, and raises nothing for its pulses', () => {
+    fixture = engineFixture(at('2026-11-23T09:58:30Z'));
+    const monitor = fixture.monitor({ schedule: '* * * * *', duration: 1 });
+    pauseMonitor(fixture, 1, monitor.id, null, at('2026-11-23T09:59:00Z'));
+    expect(fixture.reload(monitor.id).due_at).toBeNull();
+    for (const time of ['2026-11-23T10:05:00Z', '2026-11-24T10:00:00Z', '2027-01-01T00:00:00Z']) fixture.scheduler.failOverdue(at(time));
+    fixture.pulse(monitor.token, at('2026-11-24T10:00:00Z'), { kind: 'fail', exitCode: 2 });
+    const paused = fixture.reload(monitor.id);
+    expect(monitorStatus(paused)).toBe('paused');
+    expect(paused.is_alerted).toBe(0);
+    expect(iso(paused.last_pulse_at)).toBe('2026-11-24T10:00:00.000Z');
+    expect(fixture.notifications()).toEqual([]);
+    expect(fixture.notifier.popups).toEqual([]);
+  });
+
+  it('acknowledges a failure when paused; resuming plans from that moment', () => {
+    fixture = engineFixture(at('2026-11-23T09:58:30Z'));
+    const monitor = fixture.monitor({ schedule: '0 * * * *', duration: 5 });
+    fixture.scheduler.failOverdue(at('2026-11-23T10:06:00Z'));
+    expect(fixture.reload(monitor.id).is_alerted).toBe(1);
+    pauseMonitor(fixture, 1, monitor.id, null, at('2026-11-23T10:10:00Z'));
+    expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 0, alert_reason: '' });
+    resumeMonitor(fixture, 1, monitor.id, at('2026-11-23T12:20:00Z'));
+    const resumed = fixture.reload(monitor.id);
+    expect(monitorStatus(resumed)).toBe('new');
+    expect(iso(resumed.due_at)).toBe('2026-11-23T13:05:00.000Z');
+  });
+
+  it('ends a snooze on time: the earliest due time is its end, and it is planned from that moment', () => {
+    fixture = engineFixture(at('2026-11-23T09:58:30Z'));
+    const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 2 });
+    pauseMonitor(fixture, 1, monitor.id, at('2026-11-23T11:05:00Z'), at('2026-11-23T10:00:00Z'));
+    expect(iso(fixture.store.monitors.earliestDueAt())).toBe('2026-11-23T11:05:00.000Z');
+    fixture.scheduler.failOverdue(at('2026-11-23T11:05:00Z'));
+    expect(monitorStatus(fixture.reload(monitor.id))).toBe('paused');
+    fixture.scheduler.failOverdue(at('2026-11-23T11:05:00.001Z'));
+    const woken = fixture.reload(monitor.id);
+    expect(monitorStatus(woken)).toBe('new');
+    expect(iso(woken.due_at)).toBe('2026-11-23T11:12:00.000Z');
+    expect(fixture.announced).toContainEqual({ type: 'monitor.changed', companyId: 1, monitorId: monitor.id });
+    fixture.scheduler.failOverdue(at('2026-11-23T11:12:00.001Z'));
+    expect(fixture.reload(monitor.id).is_alerted).toBe(1);
+  });
+
+  it('gives a grace when the snooze ended while the agent was not running, never an instant failure', () => {
+    fixture = engineFixture(at('2026-11-23T09:58:30Z'));
+    const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 2 });
+    pauseMonitor(fixture, 1, monitor.id, at('2026-11-23T11:05:00Z'), at('2026-11-23T10:00:00Z'));
+    fixture.scheduler.graceOverdue(at('2026-11-23T15:00:00Z'));
+    expect(monitorStatus(fixture.reload(monitor.id))).toBe('paused');
+    fixture.scheduler.failOverdue(at('2026-11-23T15:00:00Z'));
+    const woken = fixture.reload(monitor.id);
+    expect(woken.is_alerted).toBe(0);
+    expect(iso(woken.due_at)).toBe('2026-11-23T15:02:00.000Z');
+  });
+
+  it('keeps a snoozed monitor paused when it is edited, and plans the new schedule at the snooze end', () => {
+    fixture = engineFixture(at('2026-11-23T09:58:30Z'));
+    const monitor = fixture.monitor({ schedule: '0 * * * *', duration: 5 });
+    pauseMonitor(fixture, 1, monitor.id, at('2026-11-23T11:00:00Z'), at('2026-11-23T10:00:00Z'));
+    editMonitor(fixture, 1, monitor.id, { schedule: '30 * * * *' }, at('2026-11-23T10:10:00Z'));
+    expect(iso(fixture.reload(monitor.id).due_at)).toBe('2026-11-23T11:00:00.000Z');
+    fixture.scheduler.failOverdue(at('2026-11-23T11:00:01Z'));
+    expect(iso(fixture.reload(monitor.id).due_at)).toBe('2026-11-23T11:35:00.000Z');
+  });
+});
+
+describe('new monitors', () => {
+  it('is new until its first pulse, and still fails when its first run is late', () => {
+    fixture = engineFixture(at('2026-11-23T09:58:30Z'));
+    const waiting = fixture.monitor({ name: 'waiting', schedule: '0 * * * *', duration: 5 });
+    const late = fixture.monitor({ name: 'late', schedule: '0 * * * *', duration: 5 });
+    expect(monitorStatus(waiting)).toBe('new');
+    expect(waiting.last_pulse_at).toBeNull();
+    fixture.pulse(waiting.token, at('2026-11-23T10:01:00Z'));
+    expect(monitorStatus(fixture.reload(waiting.id))).toBe('monitoring');
+    fixture.scheduler.failOverdue(at('2026-11-23T10:05:01Z'));
+    expect(monitorStatus(fixture.reload(late.id))).toBe('failed');
+    expect(monitorStatus(fixture.reload(waiting.id))).toBe('monitoring');
+  });
+});
