@@ -221,6 +221,7 @@ export const migrations: string[] = [
   `
   ALTER TABLE pulses ADD COLUMN idempotency_key TEXT;
   CREATE UNIQUE INDEX pulses_idempotency_key ON pulses(monitor_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+  `,
   // 11 (issue 13): pause and snooze, and when a monitor last heard a pulse (null: never, the monitor is "new").
   `
   ALTER TABLE monitors ADD COLUMN paused_at INTEGER;

@@ -89,6 +89,7 @@ export function createScheduler(ctx: EngineContext) {
     warnUnrecorded(now: number, outage?: Outage): number {
       const news: MonitorTransition[] = [];
       for (const row of store.monitors.overdue(now, FAIL_BATCH)) {
+        if (row.paused_at !== null) continue; // a snooze that ended is planned again, never a failure
         const timing = timingOf(row);
         const graced = outage && outageGraces(row.due_at!, row.grace_from, outage) ? withCatchUpGrace(timing, outage.to) : timing;
         const missed = nextDeadline(graced);

@@ -110,7 +110,7 @@ describe('read state', () => {
 });
 
 describe('certificate notifications keep the spec\'s types', () => {
-  it('turns a stored certificate notification without an expiry into the "unreadable" kind on upgrade (migration 9)', () => {
+  it('turns a stored certificate notification without an expiry into the "unreadable" kind on upgrade (migration 12)', () => {
     const { db } = agent.store;
     const note = (expiresAt: string | null) =>
       agent.store.notifications.create({
@@ -121,7 +121,8 @@ describe('certificate notifications keep the spec\'s types', () => {
       }).id;
     const unread = note(null);
     const read = note('2027-01-01T00:00:00.000000Z');
-    db.exec(migrations[8].slice(0, migrations[8].indexOf('CREATE INDEX')));
+    const unreadable = migrations.find((m) => m.includes('SslCertificateUnreadableNotification'))!;
+    db.exec(unreadable.slice(0, unreadable.indexOf('CREATE INDEX')));
     const typeOf = (id: string) => db.prepare('SELECT type FROM notifications WHERE id = ?').pluck().get(id);
     expect(typeOf(unread)).toBe('App\\Notifications\\SslCertificateUnreadableNotification');
     expect(typeOf(read)).toBe('App\\Notifications\\SslCertificateNotification');

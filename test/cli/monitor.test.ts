@@ -52,7 +52,7 @@ describe('cronbeat monitor', () => {
     const monitor = await createMonitor(agent, 'cli refused');
     const bad = await runCli(['monitor', 'edit', String(monitor.id), '--schedule', 'every day'], { env });
     expect(bad.status).toBe(1);
-    expect(bad.stderr).toMatch(/^cronbeat: .*422 The schedule field must be a cron expression/);
+    expect(bad.stderr).toMatch(/^cronbeat: .*422 The schedule field is not valid/);
     for (const args of [
       ['monitor'],
       ['monitor', 'stop', '1'],

@@ -56,7 +56,7 @@ describe('pause and snooze in the engine', () => {
     fixture = engineFixture(at('2026-11-23T09:58:30Z'));
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 2 });
     pauseMonitor(fixture, 1, monitor.id, at('2026-11-23T11:05:00Z'), at('2026-11-23T10:00:00Z'));
-    fixture.scheduler.graceOverdue(at('2026-11-23T15:00:00Z'));
+    fixture.scheduler.graceOverdue({ from: null, to: at('2026-11-23T15:00:00Z') });
     expect(monitorStatus(fixture.reload(monitor.id))).toBe('paused');
     fixture.scheduler.failOverdue(at('2026-11-23T15:00:00Z'));
     const woken = fixture.reload(monitor.id);

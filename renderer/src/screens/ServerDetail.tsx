@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ChannelPicker } from '../components/ChannelPicker';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { LastReport } from '../components/LastReport';
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
 import { Time } from '../components/Time';
@@ -40,9 +41,12 @@ export function ServerDetailScreen(props: { id: number }) {
       <PageHeader
         title={s.name}
         subtitle={
-          <span className="code">
-            {s.identifier} · {s.ip_address}
-          </span>
+          <>
+            <span className="code">
+              {s.identifier} · {s.ip_address}
+            </span>{' '}
+            · last report: <LastReport server={s} />
+          </>
         }
         back={{ href: '#/servers', label: 'Servers' }}
         actions={
