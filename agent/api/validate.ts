@@ -7,6 +7,11 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): z.infe
   if (result.success) return result.data;
   const errors: Record<string, string[]> = {};
   for (const issue of result.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      // One error per unknown field, named as the client spelt it.
+      for (const key of issue.keys) (errors[[...issue.path, key].join('.')] ??= []).push(`The ${key} field is unknown. ${issue.message}`);
+      continue;
+    }
     const field = issue.path.length > 0 ? issue.path.join('.') : 'body';
     (errors[field] ??= []).push(issue.message);
   }
