@@ -49,6 +49,21 @@ describe('PATCH with a field the resource does not have', () => {
     expect((await call('GET', `/api/ssl-certificates/${certificate.id}`)).body).toMatchObject({ warn_days: 14, channel_ids: null });
   });
 
+  it('names a field called like an Object property (constructor, __proto__) as any other, never a 500', async () => {
+    const monitor = (await call('POST', '/api/monitors', { name: 'Props', timezone: 'UTC', schedule: '0 * * * *', duration: 5 })).body;
+    for (const body of ['{"constructor":[],"name":"x"}', '{"__proto__":[],"name":"x"}', '{"toString":1,"hasOwnProperty":2,"name":"x"}']) {
+      const response = await fetch(`${agent.url}/api/monitors/${monitor.id}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${agent.token}`, 'content-type': 'application/json', accept: 'application/json' },
+        body,
+      });
+      expect(response.status, body).toBe(422);
+      const keys = Object.keys(JSON.parse(body)).filter((key) => key !== 'name');
+      expect(Object.keys((await response.json()).errors).sort(), body).toEqual(keys.sort());
+    }
+    expect((await call('GET', `/api/monitors/${monitor.id}`)).body.name).toBe('Props');
+  });
+
   it('still takes a body of known fields', async () => {
     const monitor = (await call('POST', '/api/monitors', { name: 'Sync', timezone: 'UTC', schedule: '0 * * * *', duration: 5 })).body;
     const answer = await call('PATCH', `/api/monitors/${monitor.id}`, { name: 'Hourly sync', channel_ids: null });
