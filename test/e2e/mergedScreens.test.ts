@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createSignInLink } from '../../agent/api/routes/session';
+import { Receiver } from '../helpers/receiver';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
 
@@ -15,10 +16,12 @@ describe.skipIf(chromiumMissing)('screens after the living and channels merge', 
   let browser: Browser;
   let page: Page;
   let paused: { id: number };
+  let hook: Receiver;
 
   const post = async (path: string, json: unknown) => (await agent.api(path, { method: 'POST', json })).json();
 
   beforeAll(async () => {
+    hook = await new Receiver([{ status: 200, body: 'ok' }]).start();
     agent = await startTestAgent({ clock: () => now, rendererDir: builtRenderer() });
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'UTC', locale: 'en-GB' });
@@ -36,6 +39,7 @@ describe.skipIf(chromiumMissing)('screens after the living and channels merge', 
   afterAll(async () => {
     await browser?.close();
     await agent?.stop();
+    await hook?.stop();
   });
 
   it('shows the channel picker\'s radios and checkboxes as small boxes beside their labels', async () => {
@@ -79,5 +83,29 @@ describe.skipIf(chromiumMissing)('screens after the living and channels merge', 
       expect(await page.getByTestId(id).getAttribute('class')).toBe('tile');
     }
     expect(await page.getByTestId('tile-paused').getAttribute('href')).toBe('#/monitors?status=paused');
+  });
+
+  it('shows a failure and its recovery, delivered to a webhook, with their words, read buttons and delivery badges together', async () => {
+    const channel = await post('/api/channels', { name: 'Receiver', kind: 'webhook', settings: { url: `${hook.url}/in` } });
+    const monitor = await post('/api/monitors', { name: 'Routed job', timezone: 'UTC', schedule: '0 * * * *', duration: 5, channel_ids: [channel.id] });
+    await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`, { method: 'POST' });
+    await fetch(`${agent.url}/api/pulse/${monitor.token}`, { method: 'POST' });
+    await hook.received(2);
+    expect(hook.requests.map((r) => r.headers['x-cronbeat-event'])).toEqual([
+      'App\\Notifications\\MonitorFailedNotification',
+      'App\\Notifications\\MonitorRecoveredNotification',
+    ]);
+    await page.goto(`${agent.url}/#/notifications`);
+    const items = page.getByTestId('notification');
+    await expect.poll(() => items.count()).toBe(2);
+    for (const [index, word] of [[0, 'Recovered'], [1, 'Failed']] as const) {
+      const item = items.nth(index);
+      await expect.poll(() => item.getByTestId('deliveries').textContent()).toContain('Receiver (Webhook): sent');
+      expect(await item.locator('.status-word').innerText()).toMatch(new RegExp(word, 'i'));
+      expect(await item.getByTestId('toggle-read').innerText()).toBe('Mark read');
+    }
+    // Both count as unread, though the recovery is not one of the spec's kinds.
+    expect(await page.getByTestId('unread-count').innerText()).toBe('2');
+    await screenshot(page, 'merged-notifications-deliveries-1280');
   });
 });
