@@ -11,7 +11,7 @@ import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './br
  * and the overview's count of new and paused monitors.
  */
 describe.skipIf(chromiumMissing)('screens after the living and channels merge', { timeout: 30_000 }, () => {
-  const now = Date.parse('2026-11-23T10:00:30Z');
+  let now = Date.parse('2026-11-23T10:00:30Z');
   let agent: TestAgent;
   let browser: Browser;
   let page: Page;
@@ -89,6 +89,7 @@ describe.skipIf(chromiumMissing)('screens after the living and channels merge', 
     const channel = await post('/api/channels', { name: 'Receiver', kind: 'webhook', settings: { url: `${hook.url}/in` } });
     const monitor = await post('/api/monitors', { name: 'Routed job', timezone: 'UTC', schedule: '0 * * * *', duration: 5, channel_ids: [channel.id] });
     await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`, { method: 'POST' });
+    now += 60_000; // the recovery is the newer one, listed first
     await fetch(`${agent.url}/api/pulse/${monitor.token}`, { method: 'POST' });
     await hook.received(2);
     expect(hook.requests.map((r) => r.headers['x-cronbeat-event'])).toEqual([
@@ -104,6 +105,15 @@ describe.skipIf(chromiumMissing)('screens after the living and channels merge', 
       expect(await item.locator('.status-word').innerText()).toMatch(new RegExp(word, 'i'));
       expect(await item.getByTestId('toggle-read').innerText()).toBe('Mark read');
     }
+    // The badge reads as one phrase: no flex gap between "(Webhook)" and its colon.
+    const gap = await items.first().getByTestId('deliveries').locator('.badge .muted').first().evaluate((kind) => {
+      const colon = kind.nextSibling!;
+      const range = document.createRange();
+      range.setStart(colon, 0);
+      range.setEnd(colon, 1);
+      return range.getBoundingClientRect().left - kind.getBoundingClientRect().right;
+    });
+    expect(gap).toBeLessThan(2);
     // Both count as unread, though the recovery is not one of the spec's kinds.
     expect(await page.getByTestId('unread-count').innerText()).toBe('2');
     await screenshot(page, 'merged-notifications-deliveries-1280');
