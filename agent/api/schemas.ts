@@ -63,8 +63,7 @@ export function channelIdsField() {
 }
 
 /** The body of the channel_ids PATCH of monitors, servers and certificates. */
-export const channelIdsPatch = z
-  .object({ channel_ids: channelIdsField() })
+export const channelIdsPatch = onlyFields(z.object({ channel_ids: channelIdsField() }))
   .refine((body) => body.channel_ids !== undefined, {
     message: 'The channel ids field is required.',
     path: ['channel_ids'],
@@ -84,12 +83,23 @@ export const serverInput = z.object({
 export type ServerInput = z.infer<typeof serverInput>;
 
 /**
+ * `object`, refusing any field it does not name (validate() answers one error per such field
+ * with this message): a misspelt field in a PATCH is a mistake, never silently dropped.
+ */
+function onlyFields<Shape extends z.ZodRawShape>(object: z.ZodObject<Shape>) {
+  const fields = Object.keys(object.shape).join(', ');
+  return z.strictObject(object.shape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? `This request takes only: ${fields}.` : undefined),
+  });
+}
+
+/**
  * A PATCH body: any of the create body's fields, each checked as on create, and at least one
  * of them (a body naming none, such as a misspelt field, is a mistake, never a silent success).
  */
 function patchOf<Shape extends z.ZodRawShape>(create: z.ZodObject<Shape>) {
   const fields = Object.keys(create.shape);
-  return create.partial().superRefine((body, context) => {
+  return onlyFields(create.partial()).superRefine((body, context) => {
     if (Object.values(body).every((value) => value === undefined)) {
       context.addIssue({ code: 'custom', path: ['body'], message: `The body must contain at least one of: ${fields.join(', ')}.` });
     }

@@ -5,10 +5,17 @@ import { HttpError } from './errors';
 export function validate<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const errors: Record<string, string[]> = {};
+  // A Map, not {}: a client's field may be called "constructor" or "__proto__".
+  const errors = new Map<string, string[]>();
+  const add = (field: string, message: string) => errors.set(field, [...(errors.get(field) ?? []), message]);
   for (const issue of result.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      // One error per unknown field, named as the client spelt it.
+      for (const key of issue.keys) add([...issue.path, key].join('.'), `The ${key} field is unknown. ${issue.message}`);
+      continue;
+    }
     const field = issue.path.length > 0 ? issue.path.join('.') : 'body';
-    (errors[field] ??= []).push(issue.message);
+    add(field, issue.message);
   }
-  throw HttpError.validation(errors);
+  throw HttpError.validation(Object.fromEntries(errors));
 }

@@ -19,7 +19,7 @@ export function launchChromium(): Promise<Browser> {
 export function builtRenderer(): string {
   const dir = join(process.cwd(), 'dist', 'renderer');
   if (!existsSync(join(dir, 'index.html'))) {
-    execFileSync(process.execPath, [join('node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], {
+    execFileSync(process.execPath, [join('node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'renderer/vite.config.mts', '--logLevel', 'warn'], {
       stdio: 'inherit',
     });
   }

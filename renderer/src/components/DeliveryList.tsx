@@ -30,13 +30,16 @@ export function DeliveryList(props: { notificationId: string }) {
       {list.map((d) => (
         <li key={d.id} title={describe(d)}>
           <span className={`badge ${TONES[d.status]}`}>
-            {d.channel.name} <span className="muted">({CHANNEL_KIND_LABELS[d.channel.kind]})</span>: {LABELS[d.status]}
-            {d.status === 'sent' && d.sent_at ? (
-              <>
-                {' '}
-                <Time value={d.sent_at} relative past />
-              </>
-            ) : null}
+            {/* One inline phrase: the badge's flex gap would otherwise split "(Webhook)" from its colon. */}
+            <span>
+              {d.channel.name} <span className="muted">({CHANNEL_KIND_LABELS[d.channel.kind]})</span>: {LABELS[d.status]}
+              {d.status === 'sent' && d.sent_at ? (
+                <>
+                  {' '}
+                  <Time value={d.sent_at} relative past />
+                </>
+              ) : null}
+            </span>
           </span>
           {d.status !== 'sent' && d.last_error ? <span className="delivery-error">{d.last_error}</span> : null}
         </li>

@@ -48,7 +48,7 @@ export function OverviewScreen() {
   const certificates = useResource((s) => api.certificates(s), 'overview-certificates', ['certificate.changed']);
   const notifications = useResource((s) => api.notifications(1, 5, s), 'overview-notifications', ['notification.created', 'notification.read']);
 
-  const counts = { failed: 0, running: 0, monitoring: 0 };
+  const counts = { failed: 0, running: 0, monitoring: 0, paused: 0, new: 0 };
   for (const m of monitors.data ?? []) {
     const status = monitorStatus(m);
     if (status in counts) counts[status as keyof typeof counts]++;
@@ -77,6 +77,9 @@ export function OverviewScreen() {
               <Tile href="#/monitors?status=failed" count={counts.failed} label="Failed" tone={counts.failed ? 'bad' : undefined} testId="tile-failed" />
               <Tile href="#/monitors?status=running" count={counts.running} label="Running" tone={counts.running ? 'busy' : undefined} />
               <Tile href="#/monitors?status=monitoring" count={counts.monitoring} label="Up" tone="good" testId="tile-up" />
+              {/* Neither green nor red, and only when there are some: they are not watched yet, or not now. */}
+              {counts.paused ? <Tile href="#/monitors?status=paused" count={counts.paused} label="Paused" testId="tile-paused" /> : null}
+              {counts.new ? <Tile href="#/monitors?status=new" count={counts.new} label="New" testId="tile-new" /> : null}
             </div>
             {failed.length ? (
               <ul className="failed-list" aria-label="Failed monitors">
