@@ -79,6 +79,12 @@ async function removedOnInterrupt<T>(partial: string, work: () => T | Promise<T>
   }
 }
 
+/**
+ * Lets a signal that arrived during a long synchronous step (the copy) reach its handler before
+ * the result is kept: otherwise the handler is removed unheard and an interrupted copy ends as a success.
+ */
+const signalsHeard = () => new Promise<void>((resolvePromise) => setImmediate(resolvePromise));
+
 /** An error from the work on `partial`, told in terms of the user's `file`. */
 function inTermsOf(error: unknown, partial: string, file: string, doing: string): Error {
   if (error instanceof BackupRefusedError) return error;
@@ -105,6 +111,7 @@ export async function backupDatabase(source: string, out: string): Promise<{ sch
       copy.pragma('journal_mode = DELETE');
       copy.close();
       const schema = checkDatabaseFile(partial, `The copy for ${out}`);
+      await signalsHeard();
       renameSync(partial, out);
       return { schema, bytes: statSync(out).size };
     });
@@ -129,10 +136,11 @@ export async function restoreDatabase(file: string, dataDir: string, now: number
   const partial = partialPath(target);
   if (!existsSync(file) || !statSync(file).isFile()) throw new BackupRefusedError(`${file} does not exist or is not a file.`);
   try {
-    await removedOnInterrupt(partial, () => {
+    await removedOnInterrupt(partial, async () => {
       createPrivate(partial);
       copyFileSync(file, partial); // into the private file: its mode stays 0600
       checkDatabaseFile(partial, file);
+      await signalsHeard();
     });
   } catch (error) {
     removeQuietly(partial);
