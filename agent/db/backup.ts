@@ -100,6 +100,10 @@ function inTermsOf(error: unknown, partial: string, file: string, doing: string)
 export async function backupDatabase(source: string, out: string): Promise<{ schema: number; bytes: number }> {
   if (resolve(out) === resolve(source)) throw new BackupRefusedError('The backup cannot overwrite the database it copies.');
   if (!existsSync(source)) throw new BackupRefusedError(`There is no Cronbeat database at ${source}.`);
+  const folder = dirname(resolve(out));
+  if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new BackupRefusedError(`The folder ${folder} does not exist: create it first (mkdir -p ${folder}), or give --out a file in a folder that does.`);
+  }
   const partial = partialPath(out);
   const db = new Database(source, { fileMustExist: true });
   try {

@@ -73,6 +73,15 @@ describe.skipIf(process.platform === 'win32')('an interrupted backup', () => {
 });
 
 describe('messages', () => {
+  it('say plainly when the folder for the backup does not exist, as the docs\' ~/backups may not', async () => {
+    const dataDir = tempDir();
+    openStore(databaseFile(dataDir), Date.now()).close();
+    const missing = join(tempDir(), 'backups');
+    const backup = await runCli(['backup', '--out', join(missing, 'cronbeat.db'), '--data-dir', dataDir]);
+    expect(backup.status).toBe(1);
+    expect(backup.stderr.trim()).toBe(`cronbeat: The folder ${missing} does not exist: create it first (mkdir -p ${missing}), or give --out a file in a folder that does.`);
+  });
+
   it('name the file the user gave, never the temporary copy', async () => {
     const dataDir = tempDir();
     openStore(databaseFile(dataDir), Date.now()).close();
