@@ -79,6 +79,12 @@ async function removedOnInterrupt<T>(partial: string, work: () => T | Promise<T>
   }
 }
 
+/**
+ * Lets a signal that arrived during a long synchronous step (the copy) reach its handler before
+ * the result is kept: otherwise the handler is removed unheard and an interrupted copy ends as a success.
+ */
+const signalsHeard = () => new Promise<void>((resolvePromise) => setImmediate(resolvePromise));
+
 /** An error from the work on `partial`, told in terms of the user's `file`. */
 function inTermsOf(error: unknown, partial: string, file: string, doing: string): Error {
   if (error instanceof BackupRefusedError) return error;
@@ -94,6 +100,10 @@ function inTermsOf(error: unknown, partial: string, file: string, doing: string)
 export async function backupDatabase(source: string, out: string): Promise<{ schema: number; bytes: number }> {
   if (resolve(out) === resolve(source)) throw new BackupRefusedError('The backup cannot overwrite the database it copies.');
   if (!existsSync(source)) throw new BackupRefusedError(`There is no Cronbeat database at ${source}.`);
+  const folder = dirname(resolve(out));
+  if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new BackupRefusedError(`The folder ${folder} does not exist: create it first (mkdir -p ${folder}), or give --out a file in a folder that does.`);
+  }
   const partial = partialPath(out);
   const db = new Database(source, { fileMustExist: true });
   try {
@@ -105,6 +115,7 @@ export async function backupDatabase(source: string, out: string): Promise<{ sch
       copy.pragma('journal_mode = DELETE');
       copy.close();
       const schema = checkDatabaseFile(partial, `The copy for ${out}`);
+      await signalsHeard();
       renameSync(partial, out);
       return { schema, bytes: statSync(out).size };
     });
@@ -129,10 +140,11 @@ export async function restoreDatabase(file: string, dataDir: string, now: number
   const partial = partialPath(target);
   if (!existsSync(file) || !statSync(file).isFile()) throw new BackupRefusedError(`${file} does not exist or is not a file.`);
   try {
-    await removedOnInterrupt(partial, () => {
+    await removedOnInterrupt(partial, async () => {
       createPrivate(partial);
       copyFileSync(file, partial); // into the private file: its mode stays 0600
       checkDatabaseFile(partial, file);
+      await signalsHeard();
     });
   } catch (error) {
     removeQuietly(partial);

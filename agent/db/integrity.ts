@@ -24,7 +24,10 @@ export function firstDamage(db: { pragma(source: string, options?: { simple: boo
   db.pragma(`mmap_size = ${CHECK_MMAP_BYTES}`);
   try {
     const result = String(db.pragma('quick_check(1)', { simple: true }));
-    return result === 'ok' ? null : result.split('\n')[0];
+    if (result === 'ok') return null;
+    // SQLite heads a problem in a b-tree with "*** in database main ***" on a line of its own.
+    const lines = result.split('\n').map((line) => line.trim()).filter((line) => line && !/^\*\*\* in database \w+ \*\*\*$/.test(line));
+    return lines[0] ?? result.trim();
   } finally {
     db.pragma('mmap_size = 0');
   }

@@ -33,6 +33,19 @@ describe('cronbeat token', () => {
     expect(listed.stdout).not.toContain(created.stdout.trim());
   });
 
+  it('lists tokens as the plain table the other commands print, never their secrets', async () => {
+    const dataDir = tempDir();
+    const token = (await runCli(['token', 'create', '--name', 'laptop', '--data-dir', dataDir])).stdout.trim();
+    const listed = await runCli(['token', 'list', '--data-dir', dataDir]);
+    expect(listed.status).toBe(0);
+    const [heading, row, ...rest] = listed.stdout.trimEnd().split('\n');
+    expect(heading).toMatch(/^ID\s+COMPANY ID\s+NAME\s+CREATED AT\s+LAST USED AT\s+REVOKED AT$/);
+    expect(row).toMatch(/^1\s+1\s+laptop\s+\d{4}-\d\d-\d\dT\S+Z\s+-\s+-$/);
+    expect(rest).toEqual([]);
+    expect(listed.stdout).not.toContain('(index)');
+    expect(listed.stdout).not.toContain(token);
+  });
+
   it('revoke locks a token out of a running agent at once', async () => {
     const dataDir = tempDir();
     const token = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();

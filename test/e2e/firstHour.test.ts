@@ -242,4 +242,19 @@ describe.skipIf(chromiumMissing)('the dashboard in the first hour', { timeout: 3
     expect(box.x + box.width).toBeLessThanOrEqual(800);
     await small.close();
   });
+
+  it('shows every section of the navigation at 800×600', async () => {
+    const small = await browser.newContext({ viewport: { width: 800, height: 600 }, timezoneId: 'Asia/Tokyo', locale: 'en-GB' });
+    const smallPage = await small.newPage();
+    await smallPage.goto(createSignInLink(agent.store, agent.url, now));
+    await smallPage.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    const nav = smallPage.getByRole('navigation', { name: 'Main' });
+    await screenshot(smallPage, 'first-hour-navigation-800x600');
+    const navBox = (await nav.boundingBox())!;
+    for (const name of ['Overview', 'Monitors', 'Servers', 'Certificates', 'Notifications', 'Channels', 'Settings']) {
+      const box = (await nav.getByRole('link', { name: new RegExp(`^${name}`) }).boundingBox())!;
+      expect(box.x + box.width, `${name} inside the navigation`).toBeLessThanOrEqual(navBox.x + navBox.width);
+    }
+    await small.close();
+  });
 });

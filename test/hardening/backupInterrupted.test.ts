@@ -50,9 +50,38 @@ describe.skipIf(process.platform === 'win32')('an interrupted backup', () => {
     expect(status === 143 || signal === 'SIGTERM').toBe(true);
     expect(readdirSync(outDir)).toEqual([]); // nothing left behind, and no half backup
   });
+
+  it('stops when killed in the middle of copying, instead of finishing and saying all went well', { timeout: 60_000 }, async () => {
+    const dataDir = bigDataDir();
+    const outDir = tempDir();
+    const out = join(outDir, 'nightly.db');
+    const child = spawnCli(['backup', '--out', out, '--data-dir', dataDir]);
+    const result = finished(child);
+    const copied = () => {
+      const partial = readdirSync(outDir).find((name) => /\.partial-\d+$/.test(name));
+      return partial ? statSync(join(outDir, partial), { throwIfNoEntry: false })?.size ?? 0 : 0;
+    };
+    // Past the first 100 pages (400 KB): the copy is inside its one long step.
+    await expect.poll(copied, { timeout: 20_000, interval: 2 }).toBeGreaterThan(1_000_000);
+    child.kill('SIGTERM');
+    const { status, signal, stdout } = await result;
+
+    expect(stdout).not.toContain('Backed up');
+    expect(status === 143 || signal === 'SIGTERM').toBe(true);
+    expect(readdirSync(outDir)).toEqual([]);
+  });
 });
 
 describe('messages', () => {
+  it('say plainly when the folder for the backup does not exist, as the docs\' ~/backups may not', async () => {
+    const dataDir = tempDir();
+    openStore(databaseFile(dataDir), Date.now()).close();
+    const missing = join(tempDir(), 'backups');
+    const backup = await runCli(['backup', '--out', join(missing, 'cronbeat.db'), '--data-dir', dataDir]);
+    expect(backup.status).toBe(1);
+    expect(backup.stderr.trim()).toBe(`cronbeat: The folder ${missing} does not exist: create it first (mkdir -p ${missing}), or give --out a file in a folder that does.`);
+  });
+
   it('name the file the user gave, never the temporary copy', async () => {
     const dataDir = tempDir();
     openStore(databaseFile(dataDir), Date.now()).close();

@@ -3,6 +3,7 @@ import { databaseFile, prepareDataDir } from '../../db/dataDir';
 import { makeDataFolderPrivate } from '../../db/privateFolder';
 import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/timestamps';
 import { UsageError, type Command } from '../command';
+import { printTable } from '../crontab/table';
 
 const help = `Usage: cronbeat token <create|list|revoke> [options]
 
@@ -68,7 +69,7 @@ export const tokenCommand: Command = {
         }));
         if (values.json) console.log(JSON.stringify(tokens, null, 2));
         else if (tokens.length === 0) console.log('No tokens yet. Create one with `cronbeat token create`.');
-        else console.table(tokens);
+        else printTable(tokens, ['id', 'company_id', 'name', 'created_at', 'last_used_at', 'revoked_at']);
       } else {
         const tokenId = positiveInteger(id, 'The token ID');
         if (!store.apiTokens.revoke(tokenId, now)) throw new UsageError(`No live token has the ID ${tokenId}.`, 1);

@@ -47,7 +47,7 @@ export function Layout(props: { path: string; search: string; children: ReactNod
       <header className="topbar">
         <a className="brand" href="#/">
           <img src="/favicon.svg" alt="" width="22" height="22" />
-          Cronbeat
+          <span className="brand-name">Cronbeat</span>
         </a>
         <nav aria-label="Main" className="nav">
           {sections.map((section) => (
