@@ -196,8 +196,10 @@ export function pauseEndsAt(pause: PauseState, now: number): number {
  * A monitor re-planned at `from` (an edit of its schedule, zone or duration, or the end of a
  * pause): it waits for the first run after that moment, so a run the schedule says was missed
  * before it never fails it. A failed monitor stays failed (no deadline until a success pulse);
- * a run in progress keeps its start. Null expectedRunAt when the schedule has no run after it.
+ * a run in progress keeps its start, and a catch-up grace in course is kept (dropping it would
+ * fail at once a run whose deadline passed while Cronbeat could not see). Null expectedRunAt
+ * when the schedule has no run after it.
  */
 export function replannedTiming<T extends MonitorTiming>(timing: T, from: number): T {
-  return { ...timing, expectedRunAt: expectedRunAfter(timing, from), graceFrom: null };
+  return { ...timing, expectedRunAt: expectedRunAfter(timing, from) };
 }

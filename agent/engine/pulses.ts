@@ -1,8 +1,10 @@
 import { applyPulse, type PulseInput } from '../domain/pulseEffect';
 import { IdempotencyKeyReusedError, isRetryOf, runDurationMs } from '../domain/pulseInput';
 import { transitionPopup } from '../domain/monitorPopups';
+import { isPausedAt } from '../domain/dueTime';
 import type { EngineContext } from './engineContext';
-import { pulseStateOf, timingUpdate } from './monitorState';
+import { storeResume } from './monitorEdits';
+import { pauseOf, pulseStateOf, timingUpdate } from './monitorState';
 import { announceTransition, recordTransition, type RecordedTransition } from './transitions';
 
 /** A pulse as received over HTTP. `at` is when it counts: now, or a replayed pulse's send time. */
@@ -47,8 +49,13 @@ export function recordPulse(ctx: EngineContext, pulse: ReceivedPulse, now: numbe
  */
 export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number): StoredPulse | null {
   const { store } = ctx;
-  const monitor = store.monitors.findByToken(pulse.token);
+  let monitor = store.monitors.findByToken(pulse.token);
   if (!monitor) return null;
+  // A snooze that ended before the loop woke for it (a frozen or busy agent) ends now, so its pulse counts.
+  if (monitor.paused_at !== null && !isPausedAt(pauseOf(monitor), now)) {
+    storeResume(ctx, monitor, now);
+    monitor = store.monitors.findByToken(pulse.token)!;
+  }
   const key = pulse.idempotencyKey ?? null;
   if (key !== null) {
     const first = store.pulses.withKey(monitor.id, key);

@@ -64,6 +64,33 @@ describe('pause and snooze in the engine', () => {
     expect(iso(woken.due_at)).toBe('2026-11-23T15:02:00.000Z');
   });
 
+  it('counts a pulse that comes after the snooze ended but before the loop woke (a frozen agent), never fails for it', () => {
+    fixture = engineFixture(at('2026-11-23T09:58:30Z'));
+    const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 2 });
+    pauseMonitor(fixture, 1, monitor.id, at('2026-11-23T11:05:00Z'), at('2026-11-23T10:00:00Z'));
+    // The job's 11:10 pulse is read before the loop's timer for the snooze's end has fired.
+    fixture.pulse(monitor.token, at('2026-11-23T11:10:30Z'));
+    const pulsed = fixture.reload(monitor.id);
+    expect(monitorStatus(pulsed)).toBe('monitoring');
+    expect(iso(pulsed.due_at)).toBe('2026-11-23T11:22:00.000Z');
+    fixture.scheduler.failOverdue(at('2026-11-23T11:15:00Z'));
+    expect(fixture.reload(monitor.id).is_alerted).toBe(0);
+    expect(fixture.notifications()).toEqual([]);
+  });
+
+  it('keeps the catch-up grace of a run in progress when the schedule is edited during it', () => {
+    fixture = engineFixture(at('2026-11-23T09:58:30Z'));
+    const monitor = fixture.monitor({ schedule: '0 * * * *', duration: 30 });
+    fixture.pulse(monitor.token, at('2026-11-23T10:00:00Z'), { kind: 'start', rid: 'r1' });
+    // The laptop slept from 10:05 to 11:00: the run's 10:30 deadline passed meanwhile.
+    fixture.scheduler.graceOverdue({ from: at('2026-11-23T10:05:00Z'), to: at('2026-11-23T11:00:00Z') });
+    expect(iso(fixture.reload(monitor.id).due_at)).toBe('2026-11-23T11:30:00.000Z');
+    editMonitor(fixture, 1, monitor.id, { schedule: '15 * * * *' }, at('2026-11-23T11:10:00Z'));
+    expect(iso(fixture.reload(monitor.id).due_at)).toBe('2026-11-23T11:30:00.000Z');
+    fixture.scheduler.failOverdue(at('2026-11-23T11:10:01Z'));
+    expect(fixture.reload(monitor.id).is_alerted).toBe(0);
+  });
+
   it('keeps a snoozed monitor paused when it is edited, and plans the new schedule at the snooze end', () => {
     fixture = engineFixture(at('2026-11-23T09:58:30Z'));
     const monitor = fixture.monitor({ schedule: '0 * * * *', duration: 5 });
