@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, rmdirSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isStorageFull } from '../../agent/db/storageErrors';
 import { CANNOT_WRITE_NOTE } from '../../agent/domain/monitorPopups';
 import { MAX_RETRY_MS, startMonitorLoop } from '../../agent/engine/loop';
+import { fillDisk, mountSmallDisk, unmountSmallDisk } from '../helpers/smallDisk';
 import { tempDir } from '../helpers/testAgent';
 import { at, engineFixture } from './engineFixture';
 
@@ -12,44 +12,12 @@ import { at, engineFixture } from './engineFixture';
 // The loop must back off (log once when writing stops, once when it works again), still tell the
 // user by popup, and record the failure exactly once, without a second popup, when it can write.
 
-/** A 8 MB tmpfs to fill up, when this machine lets us mount one (root in a container may not). */
-function mountSmallDisk(): string | null {
-  const mountPoint = tempDir('cronbeat-small-disk-');
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mountPoint], { stdio: 'ignore' });
-    return mountPoint;
-  } catch {
-    rmdirSync(mountPoint);
-    return null;
-  }
-}
-const smallDisk = process.platform === 'linux' ? mountSmallDisk() : null;
+const smallDisk = mountSmallDisk(8);
 afterAll(() => {
   if (!smallDisk) return;
-  execFileSync('umount', [smallDisk]);
-  rmdirSync(smallDisk);
+  unmountSmallDisk(smallDisk);
 });
 
-/** Fills the file system holding `dir` to the last byte; returns the file to delete to free it again. */
-function fillDisk(dir: string): string {
-  const filler = join(dir, 'filler');
-  const fd = openSync(filler, 'w');
-  const chunk = Buffer.alloc(64 * 1024, 1);
-  try {
-    for (;;) writeSync(fd, chunk);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-  }
-  // Then byte by byte what a whole chunk no longer fitted.
-  try {
-    for (;;) writeSync(fd, chunk, 0, 512);
-  } catch {
-    /* full */
-  } finally {
-    closeSync(fd);
-  }
-  return filler;
-}
 
 let fixture: ReturnType<typeof engineFixture>;
 let stop: (() => void) | undefined;

@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fillDisk, mountSmallDisk, unmountSmallDisk } from '../helpers/smallDisk';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 /*
@@ -15,43 +14,9 @@ import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 const monitor = { name: 'Nightly backup', timezone: 'UTC', schedule: '0 2 * * *', duration: 30 };
 const DISK_FULL = /disk is full/i;
 
-/** A size-limited tmpfs, or null when mounting is not permitted here. */
-function mountSmallDisk(): string | null {
-  const dir = mkdtempSync(join(tmpdir(), 'cronbeat-small-disk-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m,mode=0700', 'tmpfs', dir], { stdio: 'ignore' });
-    return dir;
-  } catch {
-    rmSync(dir, { recursive: true, force: true });
-    return null;
-  }
-}
 
-/** Writes a file until the disk refuses more; returns its path. */
-function fillDisk(dir: string): string {
-  const file = join(dir, 'filler');
-  const fd = openSync(file, 'w');
-  const chunk = Buffer.alloc(64 * 1024, 1);
-  try {
-    for (;;) writeSync(fd, chunk);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-  } finally {
-    closeSync(fd);
-  }
-  // The last partial chunk may have left a few bytes: fill them one at a time.
-  const tail = openSync(file, 'a');
-  try {
-    for (;;) writeSync(tail, Buffer.alloc(1));
-  } catch {
-    // full
-  } finally {
-    closeSync(tail);
-  }
-  return file;
-}
 
-const disk = mountSmallDisk();
+const disk = mountSmallDisk(4);
 
 describe.skipIf(disk === null)('on a real full disk (tmpfs)', () => {
   let agent: TestAgent;
@@ -60,8 +25,7 @@ describe.skipIf(disk === null)('on a real full disk (tmpfs)', () => {
   });
   afterAll(async () => {
     await agent.stop();
-    execFileSync('umount', [disk!]);
-    rmSync(disk!, { recursive: true, force: true });
+    unmountSmallDisk(disk!);
   });
 
   it('answers writes 507 naming the cause, keeps reads working, and writes again once space is back', async () => {
