@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runCli, startServe, type ServeProcess } from '../helpers/cli';
 import { fakeTimeEnv, hasFakeTime } from '../helpers/fakeTime';
@@ -10,6 +11,22 @@ import { tempDir } from '../helpers/testAgent';
 vi.setConfig({ testTimeout: 60_000 });
 const SPEED = 20;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/**
+ * One request on a connection of its own: the agent's clock runs 20 times faster, so its
+ * keep-alive timeout closes an idle pooled connection (fetch's) just as the test reuses it.
+ */
+function send(url: string, token: string, method = 'GET', body?: unknown): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+    request(url, { method, headers, agent: false }, (response) => {
+      let text = '';
+      response.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve({ status: response.statusCode!, text }));
+    })
+      .on('error', reject)
+      .end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
 
 let serve: ServeProcess | undefined;
 const dataDir = tempDir();
@@ -25,14 +42,10 @@ describe.skipIf(!hasFakeTime)('a frozen agent (SIGSTOP across a deadline)', () =
   it('gives a grace for the freeze and reads the queued pulse: no failed/recovered pair', async () => {
     const token = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
     serve = await startServe(['--data-dir', dataDir, '--no-popups'], fakeTimeEnv('2026-11-21T10:00:45Z', SPEED));
-    const api = async (path: string, init: RequestInit = {}) =>
-      (await fetch(serve!.url + path, { ...init, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' } })).json();
+    const api = async (path: string, method?: string, body?: unknown) => JSON.parse((await send(serve!.url + path, token, method, body)).text);
 
     const before = Date.now();
-    const monitor = await api('/api/monitors', {
-      method: 'POST',
-      body: JSON.stringify({ name: 'every minute', timezone: 'UTC', schedule: '* * * * *', duration: 1 }),
-    });
+    const monitor = await api('/api/monitors', 'POST', { name: 'every minute', timezone: 'UTC', schedule: '* * * * *', duration: 1 });
     // The agent's clock, from the time it stamped on the monitor (halfway through the request).
     const stampedAt = (before + Date.now()) / 2;
     const agentNow = () => Date.parse(monitor.created_at) + (Date.now() - stampedAt) * SPEED;
@@ -42,7 +55,7 @@ describe.skipIf(!hasFakeTime)('a frozen agent (SIGSTOP across a deadline)', () =
     await waitUntilAgentTime(deadline - 29_000);
     serve.child.kill('SIGSTOP');
     await waitUntilAgentTime(deadline - 10_000);
-    const pulse = fetch(monitor.pulse_url); // waits in the socket queue while the agent is stopped
+    const pulse = send(monitor.pulse_url, token); // waits in the socket queue while the agent is stopped
     await waitUntilAgentTime(deadline + 1_000);
     serve.child.kill('SIGCONT');
     expect((await pulse).status).toBe(200);
