@@ -89,7 +89,8 @@ export function monitorRepository(db: Db) {
   const saveTiming = db.prepare(
     `UPDATE monitors SET last_run_at = @lastRunAt, is_alerted = @isAlerted, alert_reason = @alertReason,
        expected_run_at = @expectedRunAt, running_since = @runningSince, running_rid = @runningRid,
-       grace_from = @graceFrom, due_at = @dueAt, updated_at = @now
+       grace_from = @graceFrom, due_at = @dueAt, updated_at = @now,
+       last_pulse_at = max(coalesce(last_pulse_at, @pulseAt), @pulseAt)
      WHERE id = @id AND deleted_at IS NULL`,
   );
   // due_at is NULL for failed and deleted monitors, so the index holds only monitors still watched.
@@ -165,8 +166,9 @@ export function monitorRepository(db: Db) {
       return find.get(lastInsertRowid, input.companyId) as MonitorRow;
     },
     /** Writes a monitor's timing state after a pulse. */
-    saveTiming(update: MonitorTimingUpdate): void {
-      saveTiming.run(update);
+    saveTiming(update: MonitorTimingUpdate, pulseAt: number): void {
+      // The pulse's time rides along (last_pulse_at, as notePulse): one UPDATE of the row per pulse, not two.
+      saveTiming.run({ ...update, pulseAt });
     },
     /** Live monitors not failed whose due_at is before `now`, earliest first, at most `limit`. */
     overdue(now: number, limit: number): MonitorRow[] {

@@ -126,8 +126,19 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
     heartbeat = setTimeout(beat, HEARTBEAT_MS);
   };
 
+  // A burst of pulses changes many monitors in one turn of the event loop (one batch, one
+  // transaction): re-plan once after it, not once per pulse (each plan is a query and a timer).
+  let planQueued = false;
+  const planAfterThisTurn = () => {
+    if (planQueued) return;
+    planQueued = true;
+    setImmediate(() => {
+      planQueued = false;
+      plan();
+    });
+  };
   const unsubscribe = events.subscribe((event) => {
-    if (event.type === 'monitor.changed' && !busy) plan();
+    if (event.type === 'monitor.changed' && !busy) planAfterThisTurn();
   });
   tick();
   heartbeat = setTimeout(beat, HEARTBEAT_MS);
