@@ -30,7 +30,8 @@ export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): 
     const rows = store.monitors
       .list(ctx.state.companyId)
       .filter((row) => (status === undefined || monitorStatus(row) === status) && (projectId === undefined || row.project_id === projectId));
-    ctx.body = rows.map((row) => present(row, requestOrigin(ctx), routes.get(row.id) ?? null));
+    const origin = requestOrigin(ctx);
+    ctx.body = rows.map((row) => present(row, origin, routes.get(row.id) ?? null));
   });
 
   router.post('/api/monitors', async (ctx) => {
