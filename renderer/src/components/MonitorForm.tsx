@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react';
 import type { NewMonitor } from '../api/endpoints';
 import { describedBy, Field } from './Field';
+import { FormActions, FormError } from './FormParts';
 import { ZoneField } from './ZoneField';
 import { utcTitle } from '../lib/format';
 import { useApiForm } from '../lib/use-api-form';
@@ -62,11 +63,7 @@ export function MonitorForm(props: {
   return (
     <>
       <form className="form card" onSubmit={onSubmit} noValidate aria-label={props.label}>
-        {formError ? (
-          <div className="banner banner-error" role="alert">
-            {formError}
-          </div>
-        ) : null}
+        <FormError message={formError} />
         <Field id="monitor-name" label="Name" error={shown('name')}>
           <input
             id="monitor-name"
@@ -142,14 +139,7 @@ export function MonitorForm(props: {
             aria-describedby={describedBy('monitor-duration', true, shown('duration'))}
           />
         </Field>
-        <div className="form-actions">
-          <a className="button" href={props.cancelHref}>
-            Cancel
-          </a>
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {busy ? props.busyLabel : props.submitLabel}
-          </button>
-        </div>
+        <FormActions cancelHref={props.cancelHref} busy={busy} submitLabel={props.submitLabel} busyLabel={props.busyLabel} />
       </form>
     </>
   );

@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react';
 import type { NewServer } from '../api/endpoints';
 import { describedBy, Field } from './Field';
+import { FormActions, FormError } from './FormParts';
 import { useApiForm } from '../lib/use-api-form';
 import { validateIdentifier, validateIp, validateName } from '../lib/validate';
 
@@ -46,11 +47,7 @@ export function ServerForm(props: {
   return (
     <>
       <form className="form card" onSubmit={onSubmit} noValidate aria-label={props.label}>
-        {formError ? (
-          <div className="banner banner-error" role="alert">
-            {formError}
-          </div>
-        ) : null}
+        <FormError message={formError} />
         <Field id="server-name" label="Name" error={shown('name')}>
           {input('name', { placeholder: 'Backup host', hint: false, autoFocus: true })}
         </Field>
@@ -71,14 +68,7 @@ export function ServerForm(props: {
             {input('ip_address', { placeholder: '192.0.2.10', hint: true, code: true })}
           </Field>
         </div>
-        <div className="form-actions">
-          <a className="button" href={props.cancelHref}>
-            Cancel
-          </a>
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {busy ? props.busyLabel : props.submitLabel}
-          </button>
-        </div>
+        <FormActions cancelHref={props.cancelHref} busy={busy} submitLabel={props.submitLabel} busyLabel={props.busyLabel} />
       </form>
     </>
   );
