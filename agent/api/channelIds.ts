@@ -19,3 +19,22 @@ export function checkChannelIds(store: Store, companyId: number, channelIds: num
 export function saveChannelIds(store: Store, companyId: number, subject: Subject, channelIds: number[] | null | undefined): void {
   if (channelIds !== undefined) store.channelRoutes.setChannelIds(companyId, subject, channelIds);
 }
+
+/**
+ * Creates a monitor, server or certificate with `create` and stores its channel_ids with it, in
+ * one transaction; the ids are checked first, so a bad one writes nothing.
+ */
+export function createWithChannelIds<Row extends { id: number }>(
+  store: Store,
+  companyId: number,
+  type: Subject['type'],
+  channelIds: number[] | null | undefined,
+  create: () => Row,
+): Row {
+  checkChannelIds(store, companyId, channelIds);
+  return store.db.transaction(() => {
+    const row = create();
+    saveChannelIds(store, companyId, { type, id: row.id }, channelIds);
+    return row;
+  })();
+}

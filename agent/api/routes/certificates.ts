@@ -6,7 +6,7 @@ import { HttpError } from '../errors';
 import { pathId } from '../params';
 import { presentCertificate, withChannelIds } from '../present';
 import { certificateInput, channelIdsPatch } from '../schemas';
-import { checkChannelIds, saveChannelIds } from '../channelIds';
+import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../channelIds';
 import { validate } from '../validate';
 
 /** /api/ssl-certificates: our extension for the spec's SslCertificateNotification. */
@@ -38,18 +38,9 @@ export function certificateRoutes({ store, events, clock, requireToken, certific
     if (store.certificates.findByAddress(companyId, input.hostname, input.port)) {
       throw HttpError.validation({ hostname: [`${input.hostname} on port ${input.port} is already watched.`] });
     }
-    checkChannelIds(store, companyId, input.channel_ids);
-    const created = store.db.transaction(() => {
-      const row = store.certificates.create({
-        companyId,
-        hostname: input.hostname,
-        port: input.port,
-        warnDays: input.warn_days,
-        now: clock(),
-      });
-      saveChannelIds(store, companyId, { type: 'ssl_certificate', id: row.id }, input.channel_ids);
-      return row;
-    })();
+    const created = createWithChannelIds(store, companyId, 'ssl_certificate', input.channel_ids, () =>
+      store.certificates.create({ companyId, hostname: input.hostname, port: input.port, warnDays: input.warn_days, now: clock() }),
+    );
     events.emit({ type: 'certificate.changed', companyId, certificateId: created.id });
     const body = await checked(created);
     ctx.status = 201;

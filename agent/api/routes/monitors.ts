@@ -6,7 +6,7 @@ import { HttpError } from '../errors';
 import { pathId } from '../params';
 import { presentMonitor, withChannelIds } from '../present';
 import { monitorInput, monitorListQuery, monitorPatch, pauseInput } from '../schemas';
-import { checkChannelIds, saveChannelIds } from '../channelIds';
+import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../channelIds';
 import type { MonitorRow } from '../../db/monitors';
 import { validate } from '../validate';
 import { requestOrigin } from '../paging';
@@ -37,24 +37,21 @@ export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): 
   router.post('/api/monitors', async (ctx) => {
     const input = validate(monitorInput, await readJsonBody(ctx));
     const { companyId } = ctx.state;
-    checkChannelIds(store, companyId, input.channel_ids);
     const now = clock();
     const spec = { schedule: input.schedule, timezone: input.timezone, durationMinutes: input.duration };
-    const monitor = store.db.transaction(() => {
-      const created = store.monitors.create({
-      companyId,
-      name: input.name,
-      projectId: input.project_id,
-      token: randomUUID(),
-      timezone: input.timezone,
-      schedule: input.schedule,
-      duration: input.duration,
-      ...newMonitorTiming(spec, now),
-      now,
-      });
-      saveChannelIds(store, companyId, { type: 'monitor', id: created.id }, input.channel_ids);
-      return created;
-    })();
+    const monitor = createWithChannelIds(store, companyId, 'monitor', input.channel_ids, () =>
+      store.monitors.create({
+        companyId,
+        name: input.name,
+        projectId: input.project_id,
+        token: randomUUID(),
+        timezone: input.timezone,
+        schedule: input.schedule,
+        duration: input.duration,
+        ...newMonitorTiming(spec, now),
+        now,
+      }),
+    );
     events.emit({ type: 'monitor.changed', companyId, monitorId: monitor.id });
     ctx.status = 201;
     ctx.body = present(monitor, requestOrigin(ctx));

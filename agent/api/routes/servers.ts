@@ -5,7 +5,7 @@ import { HttpError } from '../errors';
 import { pathId } from '../params';
 import { presentServer, presentServerAlert, presentServerReport, presentNotification, withChannelIds } from '../present';
 import { serverAlertInput, serverInput, serverListQuery, serverPatch } from '../schemas';
-import { checkChannelIds, saveChannelIds } from '../channelIds';
+import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../channelIds';
 import type { ServerRow } from '../../db/servers';
 import type { ServerReportRow } from '../../db/serverReports';
 import { validate } from '../validate';
@@ -48,18 +48,9 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
     if (store.servers.findByIdentifier(companyId, input.identifier)) {
       throw HttpError.validation({ identifier: ['The identifier has already been taken.'] });
     }
-    checkChannelIds(store, companyId, input.channel_ids);
-    const server = store.db.transaction(() => {
-      const created = store.servers.create({
-        companyId,
-        name: input.name,
-        identifier: input.identifier,
-        ipAddress: input.ip_address,
-        now: clock(),
-      });
-      saveChannelIds(store, companyId, { type: 'server', id: created.id }, input.channel_ids);
-      return created;
-    })();
+    const server = createWithChannelIds(store, companyId, 'server', input.channel_ids, () =>
+      store.servers.create({ companyId, name: input.name, identifier: input.identifier, ipAddress: input.ip_address, now: clock() }),
+    );
     events.emit({ type: 'server.changed', companyId, serverId: server.id });
     ctx.status = 201;
     ctx.body = present(server);
