@@ -51,7 +51,7 @@ export function certificateRoutes({ store, events, clock, requireToken, certific
     ctx.body = present(findCertificate(ctx.state.companyId, ctx.params.id));
   });
 
-  // channel_ids PATCH: merged into the full PATCH of the living branch
+  // A certificate has nothing else to edit: its PATCH takes channel_ids alone.
   router.patch('/api/ssl-certificates/:id', async (ctx) => {
     const { companyId } = ctx.state;
     const certificate = findCertificate(companyId, ctx.params.id);
