@@ -18,6 +18,8 @@ export interface MonitorRow extends NotifiedMonitor {
   paused_at: number | null;
   paused_until: number | null;
   last_pulse_at: number | null;
+  /** When the latest failure began (migration 13); kept after a recovery, which says how long it lasted. */
+  failed_at: number | null;
 }
 
 /** What an edit changes: the monitor's own fields, and its timing when it was re-planned. */
@@ -90,7 +92,8 @@ export function monitorRepository(db: Db) {
     `UPDATE monitors SET last_run_at = @lastRunAt, is_alerted = @isAlerted, alert_reason = @alertReason,
        expected_run_at = @expectedRunAt, running_since = @runningSince, running_rid = @runningRid,
        grace_from = @graceFrom, due_at = @dueAt, updated_at = @now,
-       last_pulse_at = max(coalesce(last_pulse_at, @pulseAt), @pulseAt)
+       last_pulse_at = max(coalesce(last_pulse_at, @pulseAt), @pulseAt),
+       failed_at = CASE WHEN @isAlerted = 1 AND is_alerted = 0 THEN @pulseAt ELSE failed_at END
      WHERE id = @id AND deleted_at IS NULL`,
   );
   // due_at is NULL for failed and deleted monitors, so the index holds only monitors still watched.
@@ -100,7 +103,8 @@ export function monitorRepository(db: Db) {
   // The WHERE lets min() read the first entry of the partial index monitors_due instead of scanning the table.
   const earliestDue = db.prepare('SELECT min(due_at) FROM monitors WHERE due_at IS NOT NULL').pluck();
   const markFailed = db.prepare(
-    `UPDATE monitors SET is_alerted = 1, alert_reason = @reason, due_at = NULL, grace_from = NULL, updated_at = @now
+    `UPDATE monitors SET is_alerted = 1, alert_reason = @reason, due_at = NULL, grace_from = NULL, updated_at = @now,
+       failed_at = @now
      WHERE id = @id AND is_alerted = 0 AND deleted_at IS NULL`,
   );
   // The due time after a catch-up grace from `now`, by the domain's own rule, so the UPDATE below

@@ -9,6 +9,7 @@ import { channelFailurePopupDue, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } fr
 import { buildRequest, secretValues } from './messages';
 import { send, type AttemptResult } from './transport';
 import { toApiTimestamp } from '../../domain/timestamps';
+import type { Alert } from '../../domain/alert';
 
 /** The worker looks at the outbox at least this often. */
 export const MAX_IDLE_MS = 30_000;
@@ -31,6 +32,8 @@ export interface DeliveryWorkerOptions {
   dashboardUrl: () => string;
   /** Overrides every Telegram channel's API address. */
   telegramApiUrl?: string;
+  /** The admin's zone: alerts give times in the monitor's zone and in this one. Default: UTC. */
+  adminZone?: string;
   timeoutMs?: number;
   /** Extra trusted roots for SMTP over TLS. */
   trustedCa?: string[];
@@ -144,7 +147,7 @@ export class DeliveryWorker {
     }
     if (!store.deliveries.claim(delivery.id, now)) return null;
     this.busy.set(channel.id, (this.busy.get(channel.id) ?? 0) + 1);
-    const attempt = this.attempt(delivery, channel, presentNotification(row)).finally(() => {
+    const attempt = this.attempt(delivery, channel, presentNotification(row), row.alert).finally(() => {
       if (this.writable) this.options.events.emit({ type: 'delivery.changed', companyId: row.notifiable_id, notificationId: row.id });
       this.busy.set(channel.id, (this.busy.get(channel.id) ?? 1) - 1);
       this.inFlight.delete(attempt);
@@ -155,8 +158,8 @@ export class DeliveryWorker {
     return attempt;
   }
 
-  private async attempt(delivery: DeliveryRow, channel: ChannelRow, notification: NotificationResource): Promise<void> {
-    const result = await this.sendTo(channel, notification, String(delivery.id));
+  private async attempt(delivery: DeliveryRow, channel: ChannelRow, notification: NotificationResource, alert: Alert | null): Promise<void> {
+    const result = await this.sendTo(channel, notification, String(delivery.id), alert);
     if (!this.writable) return; // the database is closing: the claim stays, the next start sends again
     const { store } = this.options;
     const at = this.options.clock();
@@ -190,12 +193,13 @@ export class DeliveryWorker {
     });
   }
 
-  private sendTo(channel: ChannelRow, notification: NotificationResource, deliveryKey: string): Promise<AttemptResult> {
+  private sendTo(channel: ChannelRow, notification: NotificationResource, deliveryKey: string, alert: Alert | null = null): Promise<AttemptResult> {
     const request = buildRequest(channel, notification, {
       dashboardUrl: this.options.dashboardUrl(),
       telegramApiUrl: this.options.telegramApiUrl,
+      adminZone: this.options.adminZone,
       deliveryKey,
-    });
+    }, alert);
     const secrets = secretValues(channel.settings, SECRET_SETTINGS[channel.kind]);
     return send(request, { timeoutMs: this.timeoutMs, trustedCa: this.options.trustedCa }, secrets);
   }

@@ -1,25 +1,7 @@
-import cronstrue from 'cronstrue';
 import { CronExpressionParser } from 'cron-parser';
 import { checkSchedule } from '../../../agent/domain/scheduleCheck';
 
-/**
- * "At 02:00, every day, Europe/Paris". Returns null when the expression cannot be described
- * (the caller then shows the raw expression).
- */
-export function scheduleInWords(input: string, timezone?: string): string | null {
-  const { schedule } = checkSchedule(input);
-  if (schedule === undefined) return null;
-  try {
-    let words = cronstrue.toString(schedule, { use24HourTimeFormat: true, throwExceptionOnParseError: true });
-    const [minute, hour, dayOfMonth, month, dayOfWeek] = schedule.trim().split(/\s+/);
-    // "At 02:00" alone reads as incomplete; cronstrue already says "every hour" and the like itself.
-    const fixedTime = /^\d+$/.test(minute!) && /^\d+$/.test(hour!);
-    if (fixedTime && dayOfMonth === '*' && month === '*' && dayOfWeek === '*') words += ', every day';
-    return timezone ? `${words}, ${timezone}` : words;
-  } catch {
-    return null;
-  }
-}
+export { scheduleInWords } from '../../../agent/domain/scheduleWords';
 
 /**
  * The next `count` runs of `schedule` in `timezone` after `from`, or an error message when the
