@@ -240,4 +240,12 @@ export const migrations: string[] = [
     WHERE type IN ('App\\Notifications\\MonitorFailedNotification', 'App\\Notifications\\SslCertificateNotification');
   CREATE INDEX notifications_unread ON notifications(notifiable_id, created_at DESC, id DESC) WHERE read_at IS NULL;
   `,
+  // 13 (issue 26, item 11): each delivery's UUID, sent as X-Cronbeat-Delivery on every retry; random v4 ones for rows
+  // written before.
+  `
+  ALTER TABLE deliveries ADD COLUMN uuid TEXT;
+  UPDATE deliveries SET uuid = lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2)
+    || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)));
+  CREATE UNIQUE INDEX deliveries_uuid ON deliveries(uuid);
+  `,
 ];
