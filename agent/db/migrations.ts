@@ -240,4 +240,8 @@ export const migrations: string[] = [
     WHERE type IN ('App\\Notifications\\MonitorFailedNotification', 'App\\Notifications\\SslCertificateNotification');
   CREATE INDEX notifications_unread ON notifications(notifiable_id, created_at DESC, id DESC) WHERE read_at IS NULL;
   `,
+  // 13 (issue 23): scoped keys. Every key made before scopes could do everything: it stays "full".
+  `
+  ALTER TABLE api_tokens ADD COLUMN scope TEXT NOT NULL DEFAULT 'full' CHECK (scope IN ('full', 'read-only', 'ping', 'badge'));
+  `,
 ];
