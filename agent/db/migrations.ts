@@ -240,7 +240,11 @@ export const migrations: string[] = [
     WHERE type IN ('App\\Notifications\\MonitorFailedNotification', 'App\\Notifications\\SslCertificateNotification');
   CREATE INDEX notifications_unread ON notifications(notifiable_id, created_at DESC, id DESC) WHERE read_at IS NULL;
   `,
-  // 13 (issue 21): the event time a monitor's failed-or-fine state rests on (an older pulse changes
+  // 13 (issue 23): scoped keys. Every key made before scopes could do everything: it stays "full".
+  `
+  ALTER TABLE api_tokens ADD COLUMN scope TEXT NOT NULL DEFAULT 'full' CHECK (scope IN ('full', 'read-only', 'ping', 'badge'));
+  `,
+  // 14 (issue 21): the event time a monitor's failed-or-fine state rests on (an older pulse changes
   // no state), when it was last resumed ("new" until a pulse after that), and pause and resume as
   // lines of the run history (pulses is rebuilt: SQLite cannot widen a CHECK in place).
   `
