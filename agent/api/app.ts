@@ -19,6 +19,7 @@ import { staticFiles } from './routes/static';
 import { agentInfoRoutes } from './routes/agentInfo';
 import { channelRoutes } from './routes/channels';
 import { healthRoutes } from './routes/health';
+import { keyRoutes } from './routes/keys';
 
 export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
   /** The built dashboard served at "/"; default: dist/renderer next to the bundle or in the repository. */
@@ -32,7 +33,7 @@ export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
 };
 
 // One line per resource router; order only matters for routes that could match the same path.
-const routers: Array<(deps: ApiDeps) => Router<any>> = [
+export const routers: Array<(deps: ApiDeps) => Router<any>> = [
   healthRoutes,
   pulseRoutes,
   pulseHistoryRoutes,
@@ -43,6 +44,7 @@ const routers: Array<(deps: ApiDeps) => Router<any>> = [
   notificationRoutes,
   certificateRoutes,
   channelRoutes,
+  keyRoutes,
   sessionRoutes,
   eventRoutes,
   agentInfoRoutes,

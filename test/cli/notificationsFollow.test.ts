@@ -143,6 +143,29 @@ describe('cronbeat notifications --follow', () => {
     expect(follower.out).toEqual([]);
   });
 
+  it('refuses a ping-scope key with a message saying which key to use, and exits 1', async () => {
+    const dataDir = tempFolder();
+    const pingKey = (await runCli(['token', 'create', '--scope', 'ping', '--data-dir', dataDir])).stdout.trim();
+    const agent = await serve(dataDir);
+    const follower = follow(['--url', agent.url], { CRONBEAT_API_TOKEN: pingKey });
+    expect(await follower.exited).toBe(1);
+    expect(follower.err.join('\n')).toMatch(/This key may not read notifications \(403 .*\)\. Use a read-only or full key, not a ping key\./);
+    expect(follower.out).toEqual([]);
+  }, 60_000);
+
+  it('follows with a read-only key', async () => {
+    const dataDir = tempFolder();
+    const fullKey = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
+    const readKey = (await runCli(['token', 'create', '--scope', 'read-only', '--data-dir', dataDir])).stdout.trim();
+    const agent = await serve(dataDir);
+    const monitor = await createMonitor(agent.url, fullKey, 'nightly backup');
+    const follower = follow(['--url', agent.url, '--json'], { CRONBEAT_API_TOKEN: readKey });
+    await follower.waitFor(() => follower.err.some((line) => line.includes('following')), 'the follower to connect');
+    await pulse(agent.url, monitor.token, 'fail');
+    await follower.waitFor(() => follower.out.length === 1, 'the failure');
+    expect(JSON.parse(follower.out[0])).toMatchObject({ data: { title: 'nightly backup failed' } });
+  }, 60_000);
+
   it('asks for a key when none is given', async () => {
     const result = await runCli(['notifications', '--follow', '--url', 'http://127.0.0.1:9']);
     expect(result.status).toBe(2);
