@@ -6,7 +6,7 @@ import type { NotificationData } from '../domain/notificationKinds';
 
 /*
  * The delivery outbox (migration 8): one row per notification and channel, written in the
- * notification's transaction, with a UUID of its own (migration 13) that every retry sends. A row
+ * notification's transaction, with a UUID of its own (migration 15) that every retry sends. A row
  * is pending (next_attempt_at says when), then claimed ("sending", attempts + 1, next_attempt_at
  * the end of the claim: the attempt's timeout) before anything is sent, then sent or, after
  * retries until give_up_at, failed. A row still "sending" at start was interrupted by a crash,
