@@ -1,5 +1,5 @@
 import { alertMs, type Alert } from './alert';
-import { scheduleInWords } from './scheduleWords';
+import { scheduleWords } from './scheduleWords';
 
 /*
  * An alert (agent/domain/alert.ts) in words, for people: the pieces every channel, the popup
@@ -197,12 +197,12 @@ function sinceFor(alert: Alert): string {
   return since !== null && now !== null && now > since ? ` (${describeDuration(now - since)})` : '';
 }
 
-/** The schedule line: 'Schedule "0 3 * * *" (At 03:00, every day), Europe/Paris, grace 30 min'. */
+/** The schedule line: 'Schedule "0 3 * * *" (at 03:00 Europe/Paris), grace 30 min'. */
 export function scheduleLine(alert: Alert): string | null {
   const monitor = alert.monitor;
   if (!monitor) return null;
-  const words = scheduleInWords(monitor.schedule);
-  return `Schedule "${monitor.schedule}"${words ? ` (${words})` : ''}, ${monitor.timezone}, grace ${describeDuration(monitor.grace_minutes * 60_000)}`;
+  const words = scheduleWords(monitor.schedule, monitor.timezone);
+  return `Schedule "${monitor.schedule}" (${words ?? monitor.timezone}), grace ${describeDuration(monitor.grace_minutes * 60_000)}`;
 }
 
 /** When the run was expected, in the monitor's zone and the admin's; null when not known or already said (a missed run). */

@@ -183,7 +183,3 @@ export function emailBody(alert: Alert, m: AlertMessage, channelName: string): {
   return { subject: emailSubject(alert, m), text: `${plainText(m)}\n\n-- \n${why}\n`, html: html.filter(Boolean).join('\n') };
 }
 
-/** The secrets of a channel's settings, so error texts can be scrubbed of them. */
-export function secretValues(settings: Record<string, unknown>, fields: readonly string[]): string[] {
-  return fields.map((f) => settings[f]).filter((v): v is string => typeof v === 'string' && v.length >= 4);
-}

@@ -1,7 +1,16 @@
 import { CronExpressionParser } from 'cron-parser';
 import { checkSchedule } from '../../../agent/domain/scheduleCheck';
+import { capitalised, scheduleWords } from '../../../agent/domain/scheduleWords';
 
-export { scheduleInWords } from '../../../agent/domain/scheduleWords';
+/**
+ * "At 03:00 Europe/Paris", "Every 5 minutes" (agent/domain/scheduleWords.ts, the words alerts
+ * and the CLI use too). Null when the expression cannot be described (the caller then shows
+ * the raw expression).
+ */
+export function scheduleInWords(input: string, timezone?: string): string | null {
+  const words = scheduleWords(input, timezone);
+  return words === null ? null : capitalised(words);
+}
 
 /**
  * The next `count` runs of `schedule` in `timezone` after `from`, or an error message when the
@@ -16,13 +25,6 @@ export function nextRuns(input: string, timezone: string, count: number, from: D
   } catch (error) {
     return { error: error instanceof Error ? error.message : 'This is not a valid cron expression.' };
   }
-}
-
-/** Every IANA zone the browser knows, UTC first. */
-export function timeZones(): string[] {
-  const intl = Intl as typeof Intl & { supportedValuesOf?: (key: string) => string[] };
-  const zones = intl.supportedValuesOf?.('timeZone') ?? [];
-  return ['UTC', ...zones.filter((zone) => zone !== 'UTC')];
 }
 
 /** The viewer's own zone, the default for a new monitor. */

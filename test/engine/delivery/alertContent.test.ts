@@ -81,7 +81,7 @@ describe('what an alert says', () => {
     expect(texts[2]).toBe(
       'Cronbeat · Ran Sat 21 Nov 03:00:04–03:00:16 Europe/Paris (Fri 20 Nov 21:00:04 America/New_York)' +
         ' · Expected Sat 21 Nov 03:00 Europe/Paris (Fri 20 Nov 21:00 America/New_York)' +
-        ' · Schedule "0 3 * * *" (At 03:00, every day), Europe/Paris, grace 30 min',
+        ' · Schedule "0 3 * * *" (at 03:00 Europe/Paris), grace 30 min',
     );
     expect(slack.requests[0].body).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
   });
