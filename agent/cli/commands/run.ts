@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { closeSync, writeSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
@@ -24,6 +25,9 @@ Options:
   --url URL        the agent (default: $CRONBEAT_URL, else http://127.0.0.1:8787)
   --data-dir DIR   where the spool lives (default: $CRONBEAT_DATA_DIR, else the per-user folder;
                    if it cannot be used, a private folder in $TMPDIR)
+  --started-fd N   write "started" to file descriptor N (then close it) just before the command
+                   starts: the fail-open shim of \`crontab discover\` runs the command itself only
+                   when cronbeat never got that far, so the job never runs twice
 
 Exit status: the command's own; 128+N when it was killed by signal N; 127 when it could not
 be started (reported as a failure too); 2 when cronbeat itself was called wrongly.
@@ -50,10 +54,22 @@ interface JobResult {
   startError?: string;
 }
 
+/** Tells the fail-open shim (agent/cli/crontab/shim.ts) that the job is starting now; never throws. */
+function signalStarted(fd: number | null): void {
+  if (fd === null) return;
+  try {
+    writeSync(fd, 'started');
+    closeSync(fd); // closed before the spawn, so the job never holds the shim's pipe open
+  } catch {
+    // No shim listening: nothing to tell.
+  }
+}
+
 /** Runs the command with stdio passed through, keeping the tail of its output. */
-function runJob(command: string[]): Promise<JobResult> {
+function runJob(command: string[], startedFd: number | null): Promise<JobResult> {
   return new Promise((resolve) => {
     const tail = new OutputTail();
+    signalStarted(startedFd);
     const child = spawn(command[0], command.slice(1), { stdio: ['inherit', 'pipe', 'pipe'] });
     const forward = (signal: NodeJS.Signals) => child.kill(signal);
     for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
@@ -109,8 +125,10 @@ export const runCommand: Command = {
     const { values, positionals } = parseArgs({
       args: own,
       allowPositionals: true,
-      options: { url: { type: 'string' }, 'data-dir': { type: 'string' } },
+      options: { url: { type: 'string' }, 'data-dir': { type: 'string' }, 'started-fd': { type: 'string' } },
     });
+    const startedFd = values['started-fd'] === undefined ? null : Number(values['started-fd']);
+    if (startedFd !== null && !(Number.isInteger(startedFd) && startedFd >= 3)) throw new UsageError('--started-fd must be a file descriptor number from 3 up.');
     const [token, extra] = positionals;
     if (!token) throw new UsageError('Give the monitor token and the command: cronbeat run TOKEN -- COMMAND [ARGS...]');
     if (extra !== undefined) throw new UsageError(`Put -- before the command: cronbeat run TOKEN -- ${extra} ...`);
@@ -129,7 +147,7 @@ export const runCommand: Command = {
     const startedAt = Date.now();
     const began = performance.now();
     const started = sender ? report(sender, { token, signal: 'start', rid, key: randomUUID(), at: startedAt }, 'start pulse') : Promise.resolve();
-    const job = await runJob(command);
+    const job = await runJob(command, startedFd);
     const durationMs = Math.round(performance.now() - began);
     const endedAt = Date.now();
     if (job.startError) printNotices([job.startError]);
