@@ -8,6 +8,7 @@ import type { JobRow } from '../crontab/jobs';
 import { CrontabReadError, fileSource, machineSources, userCrontabSource, type CrontabSource } from '../crontab/sources';
 import { printTable } from '../crontab/table';
 import { baseUrlOption } from './ping';
+import { machineZone } from '../machineZone';
 
 const help = `Usage: cronbeat crontab <scan|discover|watch> [options]
 
@@ -77,10 +78,6 @@ function apiToken(flag: string | undefined): string {
   const token = flag ?? process.env.CRONBEAT_API_TOKEN;
   if (!token) throw new UsageError('An API token is needed: set CRONBEAT_API_TOKEN (make one with `cronbeat token create`) or pass --token.');
   return token;
-}
-
-function machineZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
 /** The self-contained job runner built beside this cronbeat (dist/cronbeat-run.cjs). */
