@@ -1,4 +1,4 @@
-import { UsageError, type Command } from './command';
+import { invoke, runMain, UsageError, type Command } from './command';
 import { pingCommand } from './commands/ping';
 import { runCommand } from './commands/run';
 import { version } from '../../package.json';
@@ -19,20 +19,7 @@ async function main([name, ...rest]: string[]): Promise<number> {
   }
   const command = commands.find((c) => c.name === name);
   if (!command) throw new UsageError(`This is Cronbeat's job runner: it knows only \`run\` and \`ping\`, not "${name ?? ''}".`);
-  const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
-  if (own.includes('--help') || own.includes('-h')) {
-    console.log(command.help);
-    return 0;
-  }
-  return command.run(rest);
+  return invoke(command, rest);
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(`cronbeat: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = error instanceof UsageError ? error.exitCode : 1;
-  },
-);
+runMain(main);
