@@ -11,6 +11,7 @@ import { jobsOf, type CronJob } from './parse';
 import { failOpenLine, monitoredLine, rewriteJobLine, shellProblem, undoneLine } from './rewrite';
 import { installShim, ShimError, type ShimPlan } from './shim';
 import { installUserCrontab, type CrontabSource } from './sources';
+import { counted, progressLine } from '../progress';
 
 export interface DiscoverOptions {
   source: CrontabSource;
@@ -101,7 +102,9 @@ export async function discover(options: DiscoverOptions): Promise<number> {
   }
   const created: { plan: Plan; monitor: MonitorSummary }[] = [];
   let failure: string | null = null;
+  const progress = progressLine('Creating monitors', counted('crontab lines'));
   for (const plan of plans) {
+    progress.update(created.length, plans.length);
     try {
       const monitor = await options.api!.createMonitor({ name: plan.name, schedule: plan.job.schedule, timezone: plan.timezone, duration: plan.duration });
       created.push({ plan, monitor });
@@ -110,6 +113,7 @@ export async function discover(options: DiscoverOptions): Promise<number> {
       break;
     }
   }
+  progress.end();
   if (created.length > 0 || upgrades.length > 0) {
     const lines = crontab.text.split('\n');
     for (const { plan, monitor } of created) lines[plan.job.line - 1] = rewriteJobLine(plan.job, monitor.token, { shim: options.shim.shim, url: options.url });
