@@ -80,7 +80,7 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
     const { companyId } = ctx.state;
     const channelId = pathId(ctx.params.id, 'Channel');
     if (!store.channels.delete(companyId, channelId, clock())) throw HttpError.notFound('Channel');
-    events.emit({ type: 'channel.changed', companyId, channelId });
+    events.emit({ type: 'channel.changed', companyId, channelId, deleted: true });
     ctx.status = 204;
   });
 
