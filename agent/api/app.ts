@@ -18,6 +18,7 @@ import { cliRoutes } from './routes/cli';
 import { staticFiles } from './routes/static';
 import { agentInfoRoutes } from './routes/agentInfo';
 import { channelRoutes } from './routes/channels';
+import { keyRoutes } from './routes/keys';
 
 export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
   /** The built dashboard served at "/"; default: dist/renderer next to the bundle or in the repository. */
@@ -25,7 +26,7 @@ export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
 };
 
 // One line per resource router; order only matters for routes that could match the same path.
-const routers: Array<(deps: ApiDeps) => Router<any>> = [
+export const routers: Array<(deps: ApiDeps) => Router<any>> = [
   pulseRoutes,
   pulseHistoryRoutes,
   // Before serverRoutes, whose /api/servers/:id would answer POST /api/servers/heartbeat with 405.
@@ -35,6 +36,7 @@ const routers: Array<(deps: ApiDeps) => Router<any>> = [
   notificationRoutes,
   certificateRoutes,
   channelRoutes,
+  keyRoutes,
   sessionRoutes,
   eventRoutes,
   agentInfoRoutes,

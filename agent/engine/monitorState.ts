@@ -17,7 +17,13 @@ export function timingOf(row: MonitorRow): MonitorTiming {
 }
 
 export function pulseStateOf(row: MonitorRow): PulseState {
-  return { ...timingOf(row), runningRid: row.running_rid, lastRunAt: row.last_run_at, alertReason: row.alert_reason };
+  return {
+    ...timingOf(row),
+    runningRid: row.running_rid,
+    lastRunAt: row.last_run_at,
+    alertReason: row.alert_reason,
+    stateSince: row.state_since,
+  };
 }
 
 /**
@@ -32,6 +38,7 @@ export function timingUpdate(id: number, state: PulseState, now: number): Monito
     lastRunAt: state.lastRunAt,
     isAlerted: state.isAlerted ? 1 : 0,
     alertReason: state.alertReason,
+    stateSince: state.stateSince,
     expectedRunAt: state.expectedRunAt,
     runningSince: state.runningSince,
     runningRid: state.runningRid,
@@ -53,12 +60,13 @@ export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
 
 /**
  * What the API shows as a monitor's status: paused (the admin's choice comes first), failed,
- * running (a started run not ended), new (no pulse ever; it still fails when its first run is
- * late), or monitoring.
+ * running (a started run not ended), new (no pulse since it was made or last resumed; it still
+ * fails when that run is late), or monitoring.
  */
 export function monitorStatus(row: MonitorRow): MonitorStatus {
   if (row.paused_at !== null) return 'paused';
   if (row.is_alerted === 1) return 'failed';
   if (row.running_since !== null) return 'running';
-  return row.last_pulse_at === null ? 'new' : 'monitoring';
+  const waiting = row.last_pulse_at === null || (row.resumed_at !== null && row.last_pulse_at < row.resumed_at);
+  return waiting ? 'new' : 'monitoring';
 }
