@@ -27,13 +27,6 @@ export function nextRuns(input: string, timezone: string, count: number, from: D
   }
 }
 
-/** Every IANA zone the browser knows, UTC first. */
-export function timeZones(): string[] {
-  const intl = Intl as typeof Intl & { supportedValuesOf?: (key: string) => string[] };
-  const zones = intl.supportedValuesOf?.('timeZone') ?? [];
-  return ['UTC', ...zones.filter((zone) => zone !== 'UTC')];
-}
-
 /** The viewer's own zone, the default for a new monitor. */
 export function viewerZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
