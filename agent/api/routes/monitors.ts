@@ -112,7 +112,7 @@ export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): 
     const { companyId } = ctx.state;
     const id = pathId(ctx.params.id, 'Monitor');
     if (!store.monitors.delete(companyId, id, clock())) throw HttpError.notFound('Monitor');
-    events.emit({ type: 'monitor.changed', companyId, monitorId: id });
+    events.emit({ type: 'monitor.changed', companyId, monitorId: id, deleted: true });
     ctx.status = 204;
   });
 
