@@ -22,7 +22,11 @@ export interface MonitorRow extends NotifiedMonitor {
   // resumed (until a pulse after that, it is "new" again).
   state_since: number | null;
   resumed_at: number | null;
-  /** When the latest failure was raised (migration 16); kept after a recovery, which says how long it lasted. */
+  // Made by a job's line, and tags (migration 16): see agent/domain/monitorLine.ts.
+  slug: string | null;
+  /** Space-separated, sorted (tagsOf in monitorLines.ts reads it). */
+  tags: string;
+  /** When the latest failure was raised (migration 17); kept after a recovery, which says how long it lasted. */
   failed_at: number | null;
 }
 

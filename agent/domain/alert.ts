@@ -95,26 +95,28 @@ export interface AlertedMonitor {
   tags?: string[] | string | null;
 }
 
+/** A stored tags value as a list: space-separated (monitors' tags column) or a list already. */
+function tagList(tags: AlertedMonitor['tags']): string[] {
+  if (Array.isArray(tags)) return tags;
+  return typeof tags === 'string' ? tags.split(/\s+/).filter(Boolean) : [];
+}
+
 export function alertMonitor(monitor: AlertedMonitor): AlertMonitor {
-  const tags = Array.isArray(monitor.tags) ? monitor.tags : typeof monitor.tags === 'string' && monitor.tags ? parseTags(monitor.tags) : [];
   return {
     id: monitor.id,
     name: monitor.name,
     slug: monitor.slug ?? null,
-    tags,
+    tags: tagList(monitor.tags),
     schedule: monitor.schedule,
     timezone: monitor.timezone,
     grace_minutes: monitor.duration,
   };
 }
 
-function parseTags(stored: string): string[] {
-  try {
-    const parsed: unknown = JSON.parse(stored);
-    return Array.isArray(parsed) ? parsed.filter((t): t is string => typeof t === 'string') : [];
-  } catch {
-    return stored.split(/[\s,]+/).filter(Boolean);
-  }
+/** The server a monitor runs on, as its line's --server tagged it ("server:web-1"); null when none says. */
+export function alertServer(monitor: Pick<AlertedMonitor, 'tags'>): AlertServer | null {
+  const tag = tagList(monitor.tags).find((t) => t.startsWith('server:') && t.length > 'server:'.length);
+  return tag ? { id: null, name: tag.slice('server:'.length) } : null;
 }
 
 /** The reason of a missed deadline (agent/domain/dueTime.ts), as data. */

@@ -1,5 +1,5 @@
 import type { MonitorRow } from '../db/monitors';
-import { alertMonitor, type Alert, type AlertReason, type AlertRun } from '../domain/alert';
+import { alertMonitor, alertServer, type Alert, type AlertReason, type AlertRun } from '../domain/alert';
 import { toApiTimestamp, toNullableApiTimestamp } from '../domain/timestamps';
 import { monitorFailedData, monitorRecoveredData } from '../domain/monitorNotifications';
 import type { MonitorTransition } from '../domain/monitorPopups';
@@ -26,7 +26,7 @@ export function transitionAlert(monitor: MonitorRow, kind: MonitorTransition['ki
     at: toApiTimestamp(now),
     reason: facts.reason,
     monitor: alertMonitor(monitor),
-    server: null,
+    server: alertServer(monitor),
     run: facts.run,
     expected_at: toNullableApiTimestamp(facts.expectedAt),
   };
