@@ -50,6 +50,8 @@ export interface ChannelOptions {
   telegramApiUrl?: string;
   /** How long one send may take; default 10 s. */
   timeoutMs?: number;
+  /** How long opening a connection may take; default 5 s (at most timeoutMs). */
+  connectTimeoutMs?: number;
   /** Extra trusted roots (PEM) for SMTP servers with a private CA. */
   trustedCa?: string[];
 }
@@ -89,6 +91,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     dashboardUrl: () => options.channels?.dashboardUrl ?? listeningUrl,
     telegramApiUrl: options.channels?.telegramApiUrl,
     timeoutMs: options.channels?.timeoutMs,
+    connectTimeoutMs: options.channels?.connectTimeoutMs,
     trustedCa: options.channels?.trustedCa,
   });
   const app = createApp({
