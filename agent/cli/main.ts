@@ -11,10 +11,11 @@ import { backupCommand } from './commands/backup';
 import { restoreCommand } from './commands/restore';
 import { monitorCommand } from './commands/monitor';
 import { notificationsCommand } from './commands/notifications';
+import { serviceCommand } from './commands/service';
 import { version } from '../../package.json';
 
 // Register new commands here, one line each.
-const commands: Command[] = [serveCommand, tokenCommand, pingCommand, runCommand, spoolCommand, crontabCommand, backupCommand, restoreCommand, monitorCommand, notificationsCommand];
+const commands: Command[] = [serveCommand, tokenCommand, pingCommand, runCommand, spoolCommand, crontabCommand, backupCommand, restoreCommand, monitorCommand, notificationsCommand, serviceCommand];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
