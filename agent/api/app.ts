@@ -20,6 +20,7 @@ import { agentInfoRoutes } from './routes/agentInfo';
 import { channelRoutes } from './routes/channels';
 import { healthRoutes } from './routes/health';
 import { keyRoutes } from './routes/keys';
+import { metricsRoutes } from './routes/metrics';
 
 export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
   /** The built dashboard served at "/"; default: dist/renderer next to the bundle or in the repository. */
@@ -45,6 +46,7 @@ export const routers: Array<(deps: ApiDeps) => Router<any>> = [
   certificateRoutes,
   channelRoutes,
   keyRoutes,
+  metricsRoutes,
   sessionRoutes,
   eventRoutes,
   agentInfoRoutes,
