@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { closeSync, writeSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
@@ -39,6 +40,9 @@ Options:
   --url URL        the agent (default: $CRONBEAT_URL, else http://127.0.0.1:8787)
   --data-dir DIR   where the spool lives (default: $CRONBEAT_DATA_DIR, else the per-user folder;
                    if it cannot be used, a private folder in $TMPDIR)
+  --started-fd N   write "started" to file descriptor N (then close it) just before the command
+                   starts: the fail-open shim of \`crontab discover\` runs the command itself only
+                   when cronbeat never got that far, so the job never runs twice
 
 Exit status: the command's own; 128+N when it was killed by signal N; 127 when it could not
 be started (reported as a failure too); 2 when cronbeat itself was called wrongly.
@@ -67,10 +71,22 @@ interface JobResult {
   startError?: string;
 }
 
+/** Tells the fail-open shim (agent/cli/crontab/shim.ts) that the job is starting now; never throws. */
+function signalStarted(fd: number | null): void {
+  if (fd === null) return;
+  try {
+    writeSync(fd, 'started');
+    closeSync(fd); // closed before the spawn, so the job never holds the shim's pipe open
+  } catch {
+    // No shim listening: nothing to tell.
+  }
+}
+
 /** Runs the command with stdio passed through, keeping the tail of its output. */
-function runJob(command: string[]): Promise<JobResult> {
+function runJob(command: string[], startedFd: number | null): Promise<JobResult> {
   return new Promise((resolve) => {
     const tail = new OutputTail();
+    signalStarted(startedFd);
     const child = spawn(command[0], command.slice(1), { stdio: ['inherit', 'pipe', 'pipe'] });
     const forward = (signal: NodeJS.Signals) => child.kill(signal);
     for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
@@ -147,8 +163,11 @@ export const runCommand: Command = {
         timezone: { type: 'string' },
         grace: { type: 'string' },
         server: { type: 'string' },
+        'started-fd': { type: 'string' },
       },
     });
+    const startedFd = values['started-fd'] === undefined ? null : Number(values['started-fd']);
+    if (startedFd !== null && !(Number.isInteger(startedFd) && startedFd >= 3)) throw new UsageError('--started-fd must be a file descriptor number from 3 up.');
     const byLine = values.name !== undefined || values.schedule !== undefined;
     const [positionalToken, extra] = positionals;
     if (byLine && positionalToken !== undefined) {
@@ -184,7 +203,7 @@ export const runCommand: Command = {
     const started = sender
       ? reportFor(sender, line ? line.start() : { token }, line, { signal: 'start', rid, key: randomUUID(), at: startedAt }, 'start pulse')
       : Promise.resolve();
-    const job = await runJob(command);
+    const job = await runJob(command, startedFd);
     const durationMs = Math.round(performance.now() - began);
     const endedAt = Date.now();
     if (job.startError) printNotices([job.startError]);
