@@ -1,3 +1,4 @@
+import { tagsOf } from '../db/monitorLines';
 import type { ServerRow } from '../db/servers';
 import type { ServerAlertRow } from '../db/serverAlerts';
 import type { ServerReportRow } from '../db/serverReports';
@@ -64,6 +65,9 @@ export function presentMonitor(row: MonitorRow, origin: string) {
     paused_at: toNullableApiTimestamp(row.paused_at),
     paused_until: toNullableApiTimestamp(row.paused_until),
     pulse_url: `${origin}/api/pulse/${row.token}`,
+    // Issue 23: the slug a job's line matches it by (null: not made by nor matched to a line), and its tags.
+    slug: row.slug,
+    tags: tagsOf(row),
   };
 }
 
@@ -137,6 +141,8 @@ export function presentChannel(row: ChannelRow) {
 export function presentDelivery(row: DeliveryWithChannel) {
   return {
     id: row.id,
+    /** Sent as X-Cronbeat-Delivery, the same on every retry. */
+    uuid: row.uuid,
     notification_id: row.notification_id,
     channel: { id: row.channel_id, name: row.channel_name, kind: row.channel_kind, deleted: row.channel_deleted === 1 },
     status: row.status,

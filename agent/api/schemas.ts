@@ -7,6 +7,7 @@ import { MAX_MEASURED_DURATION_MS } from '../domain/pulseInput';
 import { CRON_CHANGES } from '../domain/serverAlerts';
 import { CHANNEL_KINDS, type ChannelKind } from '../domain/channels';
 import { MONITOR_STATUSES } from '../engine/monitorState';
+import { MAX_TAGS, tagOf } from '../domain/monitorLine';
 
 /*
  * Every request body and query of the API, validated here and typed by z.infer. Messages follow
@@ -38,6 +39,17 @@ function requiredInteger(field: string, min: number, max: number) {
     .int(`The ${label(field)} field must be an integer.`)
     .min(min, `The ${label(field)} field must be between ${min} and ${max}.`)
     .max(max, `The ${label(field)} field must be between ${min} and ${max}.`);
+}
+
+/** A monitor's tags (issue 23): a list of tags (tagOf in agent/domain/monitorLine.ts), stored sorted without repeats. */
+function tagsField() {
+  const message = 'The tags field must be a list of tags: letters, digits, "_", ".", ":" and "-", up to 50 characters each.';
+  return z
+    .array(z.string({ error: message }).transform((tag, context) => tagOf(tag) ?? (context.addIssue({ code: 'custom', message }), z.NEVER)), {
+      error: message,
+    })
+    .max(MAX_TAGS, `The tags field must not have more than ${MAX_TAGS} items.`)
+    .optional();
 }
 
 /**
@@ -168,6 +180,7 @@ export const monitorInput = z.object({
   }),
   duration: requiredInteger('duration', 1, 525_600),
   channel_ids: channelIdsField(),
+  tags: tagsField(),
 });
 export type MonitorInput = z.infer<typeof monitorInput>;
 

@@ -276,4 +276,29 @@ export const migrations: string[] = [
   CREATE INDEX pulses_by_rid ON pulses(monitor_id, rid, received_at) WHERE rid IS NOT NULL;
   CREATE UNIQUE INDEX pulses_idempotency_key ON pulses(monitor_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
   `,
+  // 15 (issue 26, item 11): each delivery's UUID, sent as X-Cronbeat-Delivery on every retry; random v4 ones for rows
+  // written before.
+  `
+  ALTER TABLE deliveries ADD COLUMN uuid TEXT;
+  UPDATE deliveries SET uuid = lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2)
+    || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)));
+  CREATE UNIQUE INDEX deliveries_uuid ON deliveries(uuid);
+  `,
+  // 16 (issue 23): monitors made by a job's own line, matched by slug (unique among a company's live
+  // monitors, so two runs starting at once make one); tags (space-separated, sorted); and the
+  // history of edits to a monitor's settings, by the API or by its line.
+  `
+  ALTER TABLE monitors ADD COLUMN slug TEXT;
+  ALTER TABLE monitors ADD COLUMN tags TEXT NOT NULL DEFAULT '';
+  CREATE UNIQUE INDEX monitors_live_slug ON monitors(company_id, slug) WHERE deleted_at IS NULL AND slug IS NOT NULL;
+
+  CREATE TABLE monitor_changes (
+    id INTEGER PRIMARY KEY,
+    monitor_id INTEGER NOT NULL REFERENCES monitors(id),
+    at INTEGER NOT NULL,
+    source TEXT NOT NULL CHECK (source IN ('line', 'api')),
+    changes TEXT NOT NULL
+  );
+  CREATE INDEX monitor_changes_newest ON monitor_changes(monitor_id, at DESC, id DESC);
+  `,
 ];

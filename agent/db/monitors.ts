@@ -22,6 +22,10 @@ export interface MonitorRow extends NotifiedMonitor {
   // resumed (until a pulse after that, it is "new" again).
   state_since: number | null;
   resumed_at: number | null;
+  // Made by a job's line, and tags (migration 16): see agent/domain/monitorLine.ts.
+  slug: string | null;
+  /** Space-separated, sorted (tagsOf in monitorLines.ts reads it). */
+  tags: string;
 }
 
 /** What an edit changes: the monitor's own fields, and its timing when it was re-planned. */

@@ -15,6 +15,7 @@ import { navigate } from '../lib/router';
 import { nextRuns } from '../lib/schedule';
 import { scheduleWords } from '../../../agent/domain/scheduleWords';
 import { useNow } from '../lib/now';
+import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { RunHistory } from './RunHistory';
 import { TextWithTimes } from '../components/TextWithTimes';
@@ -101,8 +102,8 @@ function StatusText(props: { monitor: Monitor }) {
 
 export function MonitorDetailScreen(props: { id: number }) {
   const { api } = useApp();
-  const monitor = useResource((signal) => api.monitor(props.id, signal), `monitor-${props.id}`, ['monitor.changed']);
-  const cli = useResource((signal) => api.cli(signal), 'cli', []);
+  const monitor = useResource(queries.monitor(api, props.id));
+  const cli = useResource(queries.cli(api));
   const [confirming, setConfirming] = useState(false);
 
   if (monitor.loading) return <Loading label="Loading monitor…" />;
