@@ -301,4 +301,21 @@ export const migrations: string[] = [
   );
   CREATE INDEX monitor_changes_newest ON monitor_changes(monitor_id, at DESC, id DESC);
   `,
+  // 17 (issue 21): when a monitor's failure began (a recovery says after how long), deliveries folded into a
+  // digest (the lead delivery carries the others: folded_into is its id), the channel's recent sends for the
+  // burst rule, the agent's settings (the public URL), and each notification's alert as data (agent/domain/alert.ts),
+  // kept beside the spec's data so the API's notifications stay as the spec has them.
+  `
+  ALTER TABLE notifications ADD COLUMN alert TEXT;
+  ALTER TABLE monitors ADD COLUMN failed_at INTEGER;
+  UPDATE monitors SET failed_at = updated_at WHERE is_alerted = 1;
+  ALTER TABLE deliveries ADD COLUMN folded_into INTEGER;
+  CREATE INDEX deliveries_folded ON deliveries(folded_into) WHERE folded_into IS NOT NULL;
+  CREATE INDEX deliveries_recent ON deliveries(channel_id, last_attempt_at) WHERE last_attempt_at IS NOT NULL;
+  CREATE TABLE settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  `,
 ];
