@@ -20,6 +20,8 @@ import { agentInfoRoutes } from './routes/agentInfo';
 import { channelRoutes } from './routes/channels';
 import { healthRoutes } from './routes/health';
 import { keyRoutes } from './routes/keys';
+import { metricsRoutes } from './routes/metrics';
+import { badgeRoutes } from './routes/badges';
 
 export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
   /** The built dashboard served at "/"; default: dist/renderer next to the bundle or in the repository. */
@@ -45,6 +47,8 @@ export const routers: Array<(deps: ApiDeps) => Router<any>> = [
   certificateRoutes,
   channelRoutes,
   keyRoutes,
+  metricsRoutes,
+  badgeRoutes,
   sessionRoutes,
   eventRoutes,
   agentInfoRoutes,

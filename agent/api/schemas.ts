@@ -219,6 +219,10 @@ function queryId(field: string) {
 export const monitorListQuery = z.object({
   status: oneOf('status', MONITOR_STATUSES),
   project_id: queryId('project_id'),
+  tag: z
+    .string({ error: 'The tag field must be given once.' })
+    .transform((tag, context) => tagOf(tag) ?? (context.addIssue({ code: 'custom', message: 'The tag field must be a tag: letters, digits, "_", ".", ":" and "-".' }), z.NEVER))
+    .optional(),
 });
 
 /** An optional positive integer query parameter, as the string the URL carries. */
