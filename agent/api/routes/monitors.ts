@@ -14,6 +14,7 @@ import { requestOrigin as originOfRequest } from '../paging';
 import { newMonitorTiming } from '../../domain/dueTime';
 import { editMonitor, pauseMonitor, resumeMonitor } from '../../engine/monitorEdits';
 import { sortedTags } from '../../domain/monitorLine';
+import { tagsOf } from '../../db/monitorLines';
 import { toApiTimestamp } from '../../domain/timestamps';
 import { monitorStatus } from '../../engine/monitorState';
 
@@ -30,11 +31,12 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
   };
 
   router.get('/api/monitors', (ctx) => {
-    const { status, project_id: projectId } = validate(monitorListQuery, ctx.query);
+    const { status, project_id: projectId, tag } = validate(monitorListQuery, ctx.query);
     const routes = store.channelRoutes.channelIdsOfType(ctx.state.companyId, 'monitor');
     const rows = store.monitors
       .list(ctx.state.companyId)
-      .filter((row) => (status === undefined || monitorStatus(row) === status) && (projectId === undefined || row.project_id === projectId));
+      .filter((row) => (status === undefined || monitorStatus(row) === status) && (projectId === undefined || row.project_id === projectId))
+      .filter((row) => tag === undefined || tagsOf(row).includes(tag));
     const origin = requestOrigin(ctx);
     ctx.body = rows.map((row) => present(row, origin, routes.get(row.id) ?? null));
   });
