@@ -29,6 +29,9 @@ export interface MonitorDetails extends MonitorSummary {
   paused_at: string | null;
   paused_until: string | null;
   pulse_url: string;
+  /** Issue 23: the slug a job's line matches it by, and its tags (absent from older agents). */
+  slug?: string | null;
+  tags?: string[];
   created_at: string;
   updated_at: string;
 }
