@@ -119,10 +119,11 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     throw error;
   }
   showPendingPopups({ store, notifier }, clock());
+  const scheduler = createScheduler({ store, events, notifier });
   const stopMonitorLoop = startMonitorLoop({
-    scheduler: createScheduler({ store, events, notifier }),
+    scheduler,
     events,
-    earliestDueAt: () => store.monitors.earliestDueAt(),
+    earliestDueAt: () => scheduler.earliestDueAt(),
     clock,
     log,
   });
