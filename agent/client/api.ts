@@ -63,6 +63,11 @@ export class ApiClient {
     private readonly apiToken: string,
   ) {}
 
+  /** POST /api/keys (a full key only): a new key, its secret shown this once. */
+  createKey(name: string, scope: 'full' | 'read-only' | 'ping' | 'badge'): Promise<{ id: number; key: string }> {
+    return this.call<{ id: number; key: string }>('POST', '/api/keys', { name, scope });
+  }
+
   createMonitor(input: MonitorInput): Promise<MonitorSummary> {
     return this.call<MonitorSummary>('POST', '/api/monitors', input);
   }
