@@ -13,6 +13,7 @@ import { popupOutboxRepository } from './popupOutbox';
 import { channelRepository } from './channels';
 import { channelRoutesRepository } from './channelRoutes';
 import { deliveryRepository } from './deliveries';
+import { reminderRepository } from './reminders';
 
 /** The database and one repository per table, statements prepared once. */
 export function createStore(db: Db) {
@@ -35,6 +36,7 @@ export function createStore(db: Db) {
     channels,
     channelRoutes,
     deliveries,
+    reminders: reminderRepository(db),
     close(): void {
       db.close();
     },
