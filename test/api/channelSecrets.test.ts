@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Receiver, type Answer } from '../helpers/receiver';
+import { receiverPool, type Answer } from '../helpers/receiver';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 // Issue 21, items 8 (user:pass@ URLs), 9 (secrets on a change of destination) and 10 (webhook
@@ -8,20 +8,16 @@ import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 let agent: TestAgent;
 const logged: string[] = [];
-const receivers: Receiver[] = [];
+const receivers = receiverPool();
+const receiver = receivers.start;
 beforeAll(async () => {
   agent = await startTestAgent({ channels: { timeoutMs: 2000 }, log: (line) => logged.push(line) });
 });
 afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.stop()));
+  await receivers.stopAll();
 });
 afterAll(() => agent.stop());
 
-const receiver = async (...answers: Answer[]) => {
-  const r = await new Receiver(answers.length ? answers : undefined).start();
-  receivers.push(r);
-  return r;
-};
 const create = async (body: unknown) => {
   const response = await agent.api('/api/channels', { method: 'POST', json: body });
   expect(response.status).toBe(201);

@@ -5,7 +5,7 @@ import { createGzip } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { STORED_TEXT_MAX } from '../../../agent/domain/delivery';
 import { MAX_IDLE_MS } from '../../../agent/engine/delivery/worker';
-import { Receiver, type Answer } from '../../helpers/receiver';
+import { receiverPool, type Answer } from '../../helpers/receiver';
 import { at } from '../engineFixture';
 import { deliveryFixture } from './deliveryFixture';
 
@@ -13,15 +13,11 @@ import { deliveryFixture } from './deliveryFixture';
 // with a bomb. Each receiver is a real local HTTP server.
 
 let fixture: ReturnType<typeof deliveryFixture> | undefined;
-const receivers: Receiver[] = [];
-const receiver = async (...answers: Answer[]) => {
-  const r = await new Receiver(answers.length ? answers : undefined).start();
-  receivers.push(r);
-  return r;
-};
+const receivers = receiverPool();
+const receiver = receivers.start;
 afterEach(async () => {
   vi.useRealTimers();
-  await Promise.all(receivers.splice(0).map((r) => r.stop()));
+  await receivers.stopAll();
   await fixture?.close();
   fixture = undefined;
 });
