@@ -14,6 +14,7 @@ import { channelRepository } from './channels';
 import { channelRoutesRepository } from './channelRoutes';
 import { deliveryRepository } from './deliveries';
 import { reminderRepository } from './reminders';
+import { settingsRepository } from './settings';
 
 /** The database and one repository per table, statements prepared once. */
 export function createStore(db: Db) {
@@ -33,6 +34,7 @@ export function createStore(db: Db) {
     notifications: notificationRepository(db, deliveries),
     certificates: certificateRepository(db),
     popupOutbox: popupOutboxRepository(db),
+    settings: settingsRepository(db),
     channels,
     channelRoutes,
     deliveries,
