@@ -8,6 +8,7 @@ import { makeDataFolderPrivate } from './db/privateFolder';
 import { databaseFile } from './db/dataDir';
 import type { SqliteOptions } from './db/open';
 import { openStore, type Store } from './db/store';
+import { publicUrlSetting } from './db/settings';
 import { AgentEvents } from './engine/events';
 import { startMonitorLoop } from './engine/loop';
 import { createScheduler } from './engine/scheduler';
@@ -35,6 +36,12 @@ export interface AgentOptions {
   allowedHosts?: string[];
   /** Read the client's address and scheme from a reverse proxy's X-Forwarded-* headers (api/app.ts). */
   trustProxy?: boolean;
+  /**
+   * The address the admin opens Cronbeat at (serve --public-url, checked with checkPublicUrl): the
+   * base of links in alerts and copy-paste lines, and a host the agent answers to. Wins over the
+   * dashboard's setting; without either, links use the address the agent listens on.
+   */
+  publicUrl?: string;
   /** Limits on slow clients; defaults in DEFAULT_HTTP_TIMEOUTS. */
   timeouts?: Partial<HttpTimeouts>;
   /** How to load SQLite (the desktop app in development passes an addon built for Electron). */
@@ -81,6 +88,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const lock = lockDataFolder(dataDir, options.sqlite);
   const store = openStoreHoldingLock(lock, databaseFile(dataDir), clock(), options.sqlite);
   const events = new AgentEvents();
+  const publicUrl = publicUrlSetting(store.settings, options.publicUrl ?? null);
   const checker = new TlsCertificateChecker(options.certificateChecks);
   const certificateChecks = new CertificateScheduler({ store, events, notifier, clock, log, checker });
   let listeningUrl = '';
@@ -90,7 +98,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     notifier,
     clock,
     log,
-    dashboardUrl: () => options.channels?.dashboardUrl ?? listeningUrl,
+    dashboardUrl: () => options.channels?.dashboardUrl ?? publicUrl.current() ?? listeningUrl,
     telegramApiUrl: options.channels?.telegramApiUrl,
     adminZone: options.channels?.adminZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
     timeoutMs: options.channels?.timeoutMs,
@@ -101,6 +109,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     boundHost: host,
     allowedHosts: options.allowedHosts,
     trustProxy: options.trustProxy,
+    publicUrl,
     rendererDir: options.rendererDir,
     store,
     events,

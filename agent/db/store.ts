@@ -13,6 +13,7 @@ import { popupOutboxRepository } from './popupOutbox';
 import { channelRepository } from './channels';
 import { channelRoutesRepository } from './channelRoutes';
 import { deliveryRepository } from './deliveries';
+import { settingsRepository } from './settings';
 
 /** The database and one repository per table, statements prepared once. */
 export function createStore(db: Db) {
@@ -32,6 +33,7 @@ export function createStore(db: Db) {
     notifications: notificationRepository(db, deliveries),
     certificates: certificateRepository(db),
     popupOutbox: popupOutboxRepository(db),
+    settings: settingsRepository(db),
     channels,
     channelRoutes,
     deliveries,
