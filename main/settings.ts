@@ -26,8 +26,13 @@ const DEFAULTS: ShellSettings = { mutedUntil: null, trayHintShown: false, reacha
 /** A saved remote agent, or null when the file's entry is missing or malformed. */
 function remoteAgentFrom(value: unknown): RemoteAgentSettings | null {
   const entry = value as Partial<RemoteAgentSettings> | null;
-  if (!entry || typeof entry.url !== 'string' || typeof entry.key !== 'string' || !/^https?:\/\//.test(entry.url)) return null;
-  return { url: entry.url, key: entry.key, access: entry.access === 'full' ? 'full' : 'read-only' };
+  if (!entry || typeof entry.url !== 'string' || typeof entry.key !== 'string' || !/^https?:\/\/[^/]/.test(entry.url)) return null;
+  try {
+    // Its origin: Cronbeat serves at the root, and paths are appended to it.
+    return { url: new URL(entry.url).origin, key: entry.key, access: entry.access === 'full' ? 'full' : 'read-only' };
+  } catch {
+    return null;
+  }
 }
 
 /** Reads settings.json; a missing or unreadable file gives the defaults (and is rewritten on save). */
