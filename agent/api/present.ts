@@ -10,6 +10,7 @@ import type { PulseRow } from '../db/pulses';
 import type { ChannelRow } from '../db/channels';
 import type { DeliveryWithChannel } from '../db/deliveries';
 import { maskedSettings } from '../domain/channels';
+import { redactValues } from '../domain/channelSecrets';
 import { monitorStatus } from '../engine/monitorState';
 import { toApiTimestamp, toNullableApiTimestamp } from '../domain/timestamps';
 
@@ -131,14 +132,19 @@ export function presentChannel(row: ChannelRow) {
     kind: row.kind,
     settings: maskedSettings(row.kind, row.settings),
     quiet_hours: row.quiet_hours,
+    remind_every_hours: row.remind_every_hours,
     failing_since: toNullableApiTimestamp(row.failing_since),
     created_at: toApiTimestamp(row.created_at),
     updated_at: toApiTimestamp(row.updated_at),
   };
 }
 
-/** One delivery of a notification to a channel, as GET /api/notifications/{id}/deliveries lists it. */
-export function presentDelivery(row: DeliveryWithChannel) {
+/**
+ * One delivery of a notification to a channel, as GET /api/notifications/{id}/deliveries lists
+ * it; the receiver's texts with the channel's `secrets` redacted.
+ */
+export function presentDelivery(row: DeliveryWithChannel, secrets: readonly string[] = []) {
+  const redact = (text: string | null) => (text === null ? null : redactValues(text, secrets));
   return {
     id: row.id,
     /** Sent as X-Cronbeat-Delivery, the same on every retry. */
@@ -151,9 +157,9 @@ export function presentDelivery(row: DeliveryWithChannel) {
     next_attempt_at: toNullableApiTimestamp(row.next_attempt_at),
     sent_at: toNullableApiTimestamp(row.sent_at),
     give_up_at: toApiTimestamp(row.give_up_at),
-    last_error: row.last_error,
+    last_error: redact(row.last_error),
     response_status: row.response_status,
-    response_body: row.response_body,
+    response_body: redact(row.response_body),
     created_at: toApiTimestamp(row.created_at),
   };
 }

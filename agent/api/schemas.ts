@@ -6,6 +6,8 @@ import { checkSchedule } from '../domain/scheduleCheck';
 import { MAX_MEASURED_DURATION_MS } from '../domain/pulseInput';
 import { CRON_CHANGES } from '../domain/serverAlerts';
 import { CHANNEL_KINDS, type ChannelKind } from '../domain/channels';
+import { parseZonedTimestamp } from '../domain/zonedTimestamp';
+import { remindEveryHoursInput } from '../contract/reminders';
 import { MONITOR_STATUSES } from '../engine/monitorState';
 import { MAX_TAGS, tagOf } from '../domain/monitorLine';
 
@@ -191,11 +193,11 @@ export type MonitorPatch = z.infer<typeof monitorPatch>;
 export const pauseInput = z.object({
   until: z
     .string({ error: 'The until field must be a date and time such as 2026-03-08T06:40:00Z.' })
-    .refine((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)), {
-      message: 'The until field must be a date and time with a zone, such as 2026-03-08T06:40:00Z.',
+    .refine((value) => parseZonedTimestamp(value) !== null, {
+      message: 'The until field must be a date and time that exists, with a zone, such as 2026-03-08T06:40:00Z.',
       abort: true,
     })
-    .transform((value) => Date.parse(value))
+    .transform((value) => parseZonedTimestamp(value) as number)
     .nullish()
     .transform((value) => value ?? null),
 });
@@ -218,6 +220,10 @@ function queryId(field: string) {
 export const monitorListQuery = z.object({
   status: oneOf('status', MONITOR_STATUSES),
   project_id: queryId('project_id'),
+  tag: z
+    .string({ error: 'The tag field must be given once.' })
+    .transform((tag, context) => tagOf(tag) ?? (context.addIssue({ code: 'custom', message: 'The tag field must be a tag: letters, digits, "_", ".", ":" and "-".' }), z.NEVER))
+    .optional(),
 });
 
 /** An optional positive integer query parameter, as the string the URL carries. */
@@ -350,6 +356,19 @@ function httpUrl(field: string) {
   return requiredString(field, 2048).refine(isHttpUrl, `The ${label(field)} field must be an http or https URL.`);
 }
 
+/** False for a URL with user:pass@ (only a webhook's URL may carry them: sent as Basic auth, docs/channels.md). */
+function hasNoCredentials(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.username === '' && url.password === '';
+  } catch {
+    return true;
+  }
+}
+
+const noCredentials = (field: string) =>
+  [hasNoCredentials, `The ${label(field)} field must not contain a user name or password (user:pass@).`] as const;
+
 /** An optional string; absent, null and "" give undefined. */
 function optionalString(field: string, max: number) {
   return z
@@ -387,6 +406,7 @@ export const CHANNEL_SETTINGS = {
       .string({ error: 'The server url field must be a string.' })
       .trim()
       .refine((v) => v === '' || isHttpUrl(v), 'The server url field must be an http or https URL.')
+      .refine(...noCredentials('server_url'))
       .nullish()
       .transform((v) => (v ? v.replace(/\/+$/, '') : undefined)),
     topic: requiredString('topic', 64).regex(
@@ -395,8 +415,8 @@ export const CHANNEL_SETTINGS = {
     ),
     access_token: optionalString('access_token', 512),
   }),
-  slack: z.object({ webhook_url: httpUrl('webhook_url') }),
-  discord: z.object({ webhook_url: httpUrl('webhook_url') }),
+  slack: z.object({ webhook_url: httpUrl('webhook_url').refine(...noCredentials('webhook_url')) }),
+  discord: z.object({ webhook_url: httpUrl('webhook_url').refine(...noCredentials('webhook_url')) }),
   email: z.object({
     host: requiredString('host', 255).refine((h) => !/[\s/:@]/.test(h), 'The host field must be a host name or an IP address.'),
     port: z
@@ -429,6 +449,7 @@ export const CHANNEL_SETTINGS = {
       .string({ error: 'The api url field must be a string.' })
       .trim()
       .refine((v) => v === '' || isHttpUrl(v), 'The api url field must be an http or https URL.')
+      .refine(...noCredentials('api_url'))
       .nullish()
       .transform((v) => (v ? v.replace(/\/+$/, '') : undefined)),
   }),
@@ -462,6 +483,7 @@ export const channelInput = z.object({
   kind: z.enum(CHANNEL_KINDS, { error: `The kind field must be one of: ${CHANNEL_KINDS.join(', ')}.` }),
   settings: z.record(z.string(), z.unknown(), { error: 'The settings field must be an object.' }).default({}),
   quiet_hours: quietHoursInput.optional().transform((v) => v ?? null),
+  remind_every_hours: remindEveryHoursInput.optional().transform((v) => v ?? null),
 });
 
 /** A channel's edit: any of name, settings (merged over the stored ones), quiet hours. */
@@ -470,6 +492,7 @@ export const channelPatch = z.object({
   kind: z.undefined({ error: 'The kind field cannot be changed; make a new channel.' }).optional(),
   settings: z.record(z.string(), z.unknown(), { error: 'The settings field must be an object.' }).optional(),
   quiet_hours: quietHoursInput.optional(),
+  remind_every_hours: remindEveryHoursInput.optional(),
 });
 
 /** The settings of `kind`, with errors named "settings.<field>". */

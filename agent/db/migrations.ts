@@ -301,4 +301,43 @@ export const migrations: string[] = [
   );
   CREATE INDEX monitor_changes_newest ON monitor_changes(monitor_id, at DESC, id DESC);
   `,
+  // 17 (issue 21): when a monitor's failure began (a recovery says after how long), deliveries folded into a
+  // digest (the lead delivery carries the others: folded_into is its id), the channel's recent sends for the
+  // burst rule, the agent's settings (the public URL), and each notification's alert as data (agent/domain/alert.ts),
+  // kept beside the spec's data so the API's notifications stay as the spec has them.
+  `
+  ALTER TABLE notifications ADD COLUMN alert TEXT;
+  ALTER TABLE monitors ADD COLUMN failed_at INTEGER;
+  UPDATE monitors SET failed_at = updated_at WHERE is_alerted = 1;
+  ALTER TABLE deliveries ADD COLUMN folded_into INTEGER;
+  CREATE INDEX deliveries_folded ON deliveries(folded_into) WHERE folded_into IS NOT NULL;
+  CREATE INDEX deliveries_recent ON deliveries(channel_id, last_attempt_at) WHERE last_attempt_at IS NOT NULL;
+  CREATE TABLE settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  `,
+  // 18 (issue 21.15): when each server's quiet watcher is notified (three intervals after its last report; an
+  // hour each when it did not say: quietAlertAt in agent/domain/quietServers.ts, computed here once for the
+  // reports already kept), and since when it was notified as quiet (null: not quiet), so each is raised once.
+  `
+  ALTER TABLE server_reports ADD COLUMN quiet_alert_at INTEGER;
+  ALTER TABLE server_reports ADD COLUMN quiet_since INTEGER;
+  UPDATE server_reports SET quiet_alert_at = last_report_at + 3 * coalesce(interval_seconds * 1000, 3600000);
+  CREATE INDEX server_reports_quiet_due ON server_reports(quiet_alert_at) WHERE quiet_since IS NULL;
+  `,
+  // 19 (issue 21.14): reminders. A channel may repeat a still-failed monitor's alert every N hours (null: never);
+  // each failure sent to such a channel waits here for its next reminder, until the monitor recovers or is paused.
+  `
+  ALTER TABLE channels ADD COLUMN remind_every_hours INTEGER;
+  CREATE TABLE reminders (
+    monitor_id INTEGER NOT NULL REFERENCES monitors(id),
+    channel_id INTEGER NOT NULL REFERENCES channels(id),
+    notification_id TEXT NOT NULL REFERENCES notifications(id),
+    next_at INTEGER NOT NULL,
+    PRIMARY KEY (monitor_id, channel_id)
+  );
+  CREATE INDEX reminders_due ON reminders(next_at);
+  `,
 ];

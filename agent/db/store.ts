@@ -13,6 +13,8 @@ import { popupOutboxRepository } from './popupOutbox';
 import { channelRepository } from './channels';
 import { channelRoutesRepository } from './channelRoutes';
 import { deliveryRepository } from './deliveries';
+import { reminderRepository } from './reminders';
+import { settingsRepository } from './settings';
 
 /** The database and one repository per table, statements prepared once. */
 export function createStore(db: Db) {
@@ -32,9 +34,11 @@ export function createStore(db: Db) {
     notifications: notificationRepository(db, deliveries),
     certificates: certificateRepository(db),
     popupOutbox: popupOutboxRepository(db),
+    settings: settingsRepository(db),
     channels,
     channelRoutes,
     deliveries,
+    reminders: reminderRepository(db),
     close(): void {
       db.close();
     },

@@ -60,6 +60,17 @@ export function runAnsweredBy(spec: ScheduleSpec, pulseAt: number): number | nul
 }
 
 /**
+ * When the run that started at `startedAt` was due, for an alert to say: the run it answers
+ * (runAnsweredBy), if it started within `graceMinutes` of it. Null for a run off schedule (a
+ * manual run hours after the last due time) or a schedule with no run near.
+ */
+export function dueTimeOfRun(spec: ScheduleSpec, graceMinutes: number, startedAt: number): number | null {
+  const due = runAnsweredBy(spec, startedAt);
+  if (due === null || startedAt > minutesAfter(due, graceMinutes)) return null;
+  return due;
+}
+
+/**
  * The run expected after the one answered at `answeredRunAt` (for a new monitor: after its
  * creation time). Null when the schedule has no run after it.
  */

@@ -50,9 +50,9 @@ describe.skipIf(chromiumMissing)('channels end to end', { timeout: 30_000 }, () 
     await form.getByLabel('URL').fill('ftp://nope');
     await form.getByText('An http:// or https:// address.').waitFor();
     await form.getByLabel('URL').fill(`${hook.url}/cronbeat`);
-    await form.getByLabel('From').fill('25:00');
+    await form.getByLabel('Quiet from').fill('25:00');
     await form.getByText('A time such as 22:00.').waitFor();
-    await form.getByLabel('From').fill('');
+    await form.getByLabel('Quiet from').fill('');
     await form.getByRole('button', { name: 'Add channel' }).click();
     const notice = page.getByTestId('generated-secret');
     await notice.waitFor();
@@ -73,7 +73,7 @@ describe.skipIf(chromiumMissing)('channels end to end', { timeout: 30_000 }, () 
     const [request] = hook.requests;
     expect(request.url).toBe('/cronbeat');
     expect(request.headers['x-cronbeat-signature']).toBe(`sha256=${createHmac('sha256', secret).update(request.body).digest('hex')}`);
-    expect(JSON.parse(request.body).data.title).toBe('Cronbeat test message');
+    expect(JSON.parse(request.body)).toMatchObject({ event: 'test', title: 'Cronbeat test message' });
     await screenshot(page, 'channel-test-answer');
   });
 

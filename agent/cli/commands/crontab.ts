@@ -17,7 +17,7 @@ Finds the cron jobs of this machine, puts them under monitoring, and watches for
   cronbeat crontab scan [--file PATH ...] [--json]
       Lists the cron jobs: the user's crontab (crontab -l), /etc/crontab and /etc/cron.d/*
       (with their user column), or the files given. Secrets in commands are shown as ***.
-  cronbeat crontab discover [--file PATH] [--dry-run] [--duration MIN] [--shim-dir DIR] [--url URL] [--token API_TOKEN]
+  cronbeat crontab discover [--file PATH] [--dry-run] [--grace MIN] [--shim-dir DIR] [--url URL] [--token API_TOKEN]
       Creates one monitor per job (name from the command with secrets masked, schedule from
       the line, zone from CRON_TZ or this machine's, grace from the schedule) and rewrites each
       line to run through Cronbeat's entry point, failing open:
@@ -43,9 +43,9 @@ Options:
   --system-file PATH  a crontab file in system format (with a user column), wherever it is
   --json              scan: print JSON instead of a table
   --dry-run           discover: show what would be created and the exact lines; change nothing
-  --duration MIN      discover: the grace, minutes after each scheduled run within which the
-                      job must report (default: the schedule's own period, at most 60: 5 for
-                      */5 * * * *, 60 for a daily job)
+  --grace MIN         discover: the grace (the API's \`duration\`), minutes after each scheduled
+                      run within which the job must report (default: the schedule's own
+                      period, at most 60: 5 for */5 * * * *, 60 for a daily job)
   --shim-dir DIR      discover: where the entry point goes (default: $CRONBEAT_SHIM_DIR, else as
                       above); never a temporary folder or a package cache
   --undo              discover: put the original commands back
@@ -98,6 +98,8 @@ export const crontabCommand: Command = {
         'system-file': { type: 'string', multiple: true },
         json: { type: 'boolean' },
         'dry-run': { type: 'boolean' },
+        grace: { type: 'string' },
+        // The old name of --grace, still taken; help no longer lists it.
         duration: { type: 'string' },
         'shim-dir': { type: 'string' },
         undo: { type: 'boolean' },
@@ -127,7 +129,9 @@ export const crontabCommand: Command = {
         const source = files[0] ?? userCrontabSource();
         const dryRun = values['dry-run'] ?? false;
         if (values.undo) return undoDiscover({ source, dryRun, dataDir: prepareDataDir(values['data-dir']), now: new Date() });
-        const duration = values.duration === undefined ? null : positiveInteger(values.duration, '--duration', 525_600);
+        if (values.grace !== undefined && values.duration !== undefined) throw new UsageError('Give --grace once (--duration is its old name).');
+        const grace = values.grace ?? values.duration;
+        const duration = grace === undefined ? null : positiveInteger(grace, '--grace', 525_600);
         const baseUrl = baseUrlOption(values.url);
         const shimDir = values['shim-dir'] ?? process.env.CRONBEAT_SHIM_DIR ?? defaultShimDir(process.getuid?.() ?? 0);
         let shim;
