@@ -8,6 +8,7 @@ import { makeDataFolderPrivate } from './db/privateFolder';
 import { databaseFile } from './db/dataDir';
 import type { SqliteOptions } from './db/open';
 import { openStore, openStoreCheckingLater, type Store } from './db/store';
+import { publicUrlSetting } from './db/settings';
 import { AgentEvents } from './engine/events';
 import { startMonitorLoop } from './engine/loop';
 import { createScheduler } from './engine/scheduler';
@@ -35,6 +36,12 @@ export interface AgentOptions {
   allowedHosts?: string[];
   /** Read the client's address and scheme from a reverse proxy's X-Forwarded-* headers (api/app.ts). */
   trustProxy?: boolean;
+  /**
+   * The address the admin opens Cronbeat at (serve --public-url, checked with checkPublicUrl): the
+   * base of links in alerts and copy-paste lines, and a host the agent answers to. Wins over the
+   * dashboard's setting; without either, links use the address the agent listens on.
+   */
+  publicUrl?: string;
   /** Limits on slow clients; defaults in DEFAULT_HTTP_TIMEOUTS. */
   timeouts?: Partial<HttpTimeouts>;
   /** How to load SQLite (the desktop app in development passes an addon built for Electron). */
@@ -54,8 +61,12 @@ export interface ChannelOptions {
   dashboardUrl?: string;
   /** Overrides every Telegram channel's Bot API address (tests point it at a local server). */
   telegramApiUrl?: string;
+  /** The admin's zone for times in alerts (besides the monitor's); default: this machine's zone. */
+  adminZone?: string;
   /** How long one send may take; default 10 s. */
   timeoutMs?: number;
+  /** How long opening a connection may take; default 5 s (at most timeoutMs). */
+  connectTimeoutMs?: number;
   /** Extra trusted roots (PEM) for SMTP servers with a private CA. */
   trustedCa?: string[];
 }
@@ -92,6 +103,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const { store, writable } = openStoreHoldingLock(lock, databaseFile(dataDir), clock, options);
   const started = deferred();
   const events = new AgentEvents();
+  const publicUrl = publicUrlSetting(store.settings, options.publicUrl ?? null);
   const checker = new TlsCertificateChecker(options.certificateChecks);
   const certificateChecks = new CertificateScheduler({ store, events, notifier, clock, log, checker });
   let listeningUrl = '';
@@ -101,15 +113,18 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     notifier,
     clock,
     log,
-    dashboardUrl: () => options.channels?.dashboardUrl ?? listeningUrl,
+    dashboardUrl: () => options.channels?.dashboardUrl ?? publicUrl.current() ?? listeningUrl,
     telegramApiUrl: options.channels?.telegramApiUrl,
+    adminZone: options.channels?.adminZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
     timeoutMs: options.channels?.timeoutMs,
+    connectTimeoutMs: options.channels?.connectTimeoutMs,
     trustedCa: options.channels?.trustedCa,
   });
   const app = createApp({
     boundHost: host,
     allowedHosts: options.allowedHosts,
     trustProxy: options.trustProxy,
+    publicUrl,
     rendererDir: options.rendererDir,
     store,
     events,
@@ -139,10 +154,11 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   let isWritable = false;
   const startWriting = () => {
     showPendingPopups({ store, notifier }, clock());
+    const scheduler = createScheduler({ store, events, notifier });
     stopMonitorLoop = startMonitorLoop({
-      scheduler: createScheduler({ store, events, notifier }),
+      scheduler,
       events,
-      earliestDueAt: () => store.monitors.earliestDueAt(),
+      earliestDueAt: () => scheduler.earliestDueAt(),
       clock,
       log,
     });

@@ -21,6 +21,9 @@ import { agentInfoRoutes } from './routes/agentInfo';
 import { channelRoutes } from './routes/channels';
 import { healthRoutes } from './routes/health';
 import { keyRoutes } from './routes/keys';
+import { settingsRoutes } from './routes/settings';
+import { metricsRoutes } from './routes/metrics';
+import { badgeRoutes } from './routes/badges';
 
 export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
   /** The built dashboard served at "/"; default: dist/renderer next to the bundle or in the repository. */
@@ -48,9 +51,12 @@ export const routers: Array<(deps: ApiDeps) => Router<any>> = [
   certificateRoutes,
   channelRoutes,
   keyRoutes,
+  metricsRoutes,
+  badgeRoutes,
   sessionRoutes,
   eventRoutes,
   agentInfoRoutes,
+  settingsRoutes,
   cliRoutes,
 ];
 
@@ -65,7 +71,7 @@ export function createApp(options: AppOptions): Koa {
     app.maxIpsCount = 1;
   }
   app.use(errorMiddleware(deps.log));
-  app.use(hostGuard(options.boundHost ?? '127.0.0.1', options.allowedHosts));
+  app.use(hostGuard(options.boundHost ?? '127.0.0.1', options.allowedHosts, options.trustProxy, () => options.publicUrl?.current() ?? null));
   app.use(corsPolicy());
   if (options.writesAllowed) app.use(holdWrites(options.writesAllowed));
   app.use(async (ctx, next) => {

@@ -1,3 +1,4 @@
+import { tagsOf } from '../db/monitorLines';
 import type { ServerRow } from '../db/servers';
 import type { ServerAlertRow } from '../db/serverAlerts';
 import type { ServerReportRow } from '../db/serverReports';
@@ -9,6 +10,7 @@ import type { PulseRow } from '../db/pulses';
 import type { ChannelRow } from '../db/channels';
 import type { DeliveryWithChannel } from '../db/deliveries';
 import { maskedSettings } from '../domain/channels';
+import { redactValues } from '../domain/channelSecrets';
 import { monitorStatus } from '../engine/monitorState';
 import { toApiTimestamp, toNullableApiTimestamp } from '../domain/timestamps';
 
@@ -64,6 +66,9 @@ export function presentMonitor(row: MonitorRow, origin: string) {
     paused_at: toNullableApiTimestamp(row.paused_at),
     paused_until: toNullableApiTimestamp(row.paused_until),
     pulse_url: `${origin}/api/pulse/${row.token}`,
+    // Issue 23: the slug a job's line matches it by (null: not made by nor matched to a line), and its tags.
+    slug: row.slug,
+    tags: tagsOf(row),
   };
 }
 
@@ -133,8 +138,12 @@ export function presentChannel(row: ChannelRow) {
   };
 }
 
-/** One delivery of a notification to a channel, as GET /api/notifications/{id}/deliveries lists it. */
-export function presentDelivery(row: DeliveryWithChannel) {
+/**
+ * One delivery of a notification to a channel, as GET /api/notifications/{id}/deliveries lists
+ * it; the receiver's texts with the channel's `secrets` redacted.
+ */
+export function presentDelivery(row: DeliveryWithChannel, secrets: readonly string[] = []) {
+  const redact = (text: string | null) => (text === null ? null : redactValues(text, secrets));
   return {
     id: row.id,
     /** Sent as X-Cronbeat-Delivery, the same on every retry. */
@@ -147,9 +156,9 @@ export function presentDelivery(row: DeliveryWithChannel) {
     next_attempt_at: toNullableApiTimestamp(row.next_attempt_at),
     sent_at: toNullableApiTimestamp(row.sent_at),
     give_up_at: toApiTimestamp(row.give_up_at),
-    last_error: row.last_error,
+    last_error: redact(row.last_error),
     response_status: row.response_status,
-    response_body: row.response_body,
+    response_body: redact(row.response_body),
     created_at: toApiTimestamp(row.created_at),
   };
 }

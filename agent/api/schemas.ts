@@ -6,7 +6,9 @@ import { checkSchedule } from '../domain/scheduleCheck';
 import { MAX_MEASURED_DURATION_MS } from '../domain/pulseInput';
 import { CRON_CHANGES } from '../domain/serverAlerts';
 import { CHANNEL_KINDS, type ChannelKind } from '../domain/channels';
+import { parseZonedTimestamp } from '../domain/zonedTimestamp';
 import { MONITOR_STATUSES } from '../engine/monitorState';
+import { MAX_TAGS, tagOf } from '../domain/monitorLine';
 
 /*
  * Every request body and query of the API, validated here and typed by z.infer. Messages follow
@@ -38,6 +40,17 @@ function requiredInteger(field: string, min: number, max: number) {
     .int(`The ${label(field)} field must be an integer.`)
     .min(min, `The ${label(field)} field must be between ${min} and ${max}.`)
     .max(max, `The ${label(field)} field must be between ${min} and ${max}.`);
+}
+
+/** A monitor's tags (issue 23): a list of tags (tagOf in agent/domain/monitorLine.ts), stored sorted without repeats. */
+function tagsField() {
+  const message = 'The tags field must be a list of tags: letters, digits, "_", ".", ":" and "-", up to 50 characters each.';
+  return z
+    .array(z.string({ error: message }).transform((tag, context) => tagOf(tag) ?? (context.addIssue({ code: 'custom', message }), z.NEVER)), {
+      error: message,
+    })
+    .max(MAX_TAGS, `The tags field must not have more than ${MAX_TAGS} items.`)
+    .optional();
 }
 
 /**
@@ -168,6 +181,7 @@ export const monitorInput = z.object({
   }),
   duration: requiredInteger('duration', 1, 525_600),
   channel_ids: channelIdsField(),
+  tags: tagsField(),
 });
 export type MonitorInput = z.infer<typeof monitorInput>;
 
@@ -178,11 +192,11 @@ export type MonitorPatch = z.infer<typeof monitorPatch>;
 export const pauseInput = z.object({
   until: z
     .string({ error: 'The until field must be a date and time such as 2026-03-08T06:40:00Z.' })
-    .refine((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)), {
-      message: 'The until field must be a date and time with a zone, such as 2026-03-08T06:40:00Z.',
+    .refine((value) => parseZonedTimestamp(value) !== null, {
+      message: 'The until field must be a date and time that exists, with a zone, such as 2026-03-08T06:40:00Z.',
       abort: true,
     })
-    .transform((value) => Date.parse(value))
+    .transform((value) => parseZonedTimestamp(value) as number)
     .nullish()
     .transform((value) => value ?? null),
 });
@@ -205,6 +219,10 @@ function queryId(field: string) {
 export const monitorListQuery = z.object({
   status: oneOf('status', MONITOR_STATUSES),
   project_id: queryId('project_id'),
+  tag: z
+    .string({ error: 'The tag field must be given once.' })
+    .transform((tag, context) => tagOf(tag) ?? (context.addIssue({ code: 'custom', message: 'The tag field must be a tag: letters, digits, "_", ".", ":" and "-".' }), z.NEVER))
+    .optional(),
 });
 
 /** An optional positive integer query parameter, as the string the URL carries. */
@@ -337,6 +355,19 @@ function httpUrl(field: string) {
   return requiredString(field, 2048).refine(isHttpUrl, `The ${label(field)} field must be an http or https URL.`);
 }
 
+/** False for a URL with user:pass@ (only a webhook's URL may carry them: sent as Basic auth, docs/channels.md). */
+function hasNoCredentials(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.username === '' && url.password === '';
+  } catch {
+    return true;
+  }
+}
+
+const noCredentials = (field: string) =>
+  [hasNoCredentials, `The ${label(field)} field must not contain a user name or password (user:pass@).`] as const;
+
 /** An optional string; absent, null and "" give undefined. */
 function optionalString(field: string, max: number) {
   return z
@@ -374,6 +405,7 @@ export const CHANNEL_SETTINGS = {
       .string({ error: 'The server url field must be a string.' })
       .trim()
       .refine((v) => v === '' || isHttpUrl(v), 'The server url field must be an http or https URL.')
+      .refine(...noCredentials('server_url'))
       .nullish()
       .transform((v) => (v ? v.replace(/\/+$/, '') : undefined)),
     topic: requiredString('topic', 64).regex(
@@ -382,8 +414,8 @@ export const CHANNEL_SETTINGS = {
     ),
     access_token: optionalString('access_token', 512),
   }),
-  slack: z.object({ webhook_url: httpUrl('webhook_url') }),
-  discord: z.object({ webhook_url: httpUrl('webhook_url') }),
+  slack: z.object({ webhook_url: httpUrl('webhook_url').refine(...noCredentials('webhook_url')) }),
+  discord: z.object({ webhook_url: httpUrl('webhook_url').refine(...noCredentials('webhook_url')) }),
   email: z.object({
     host: requiredString('host', 255).refine((h) => !/[\s/:@]/.test(h), 'The host field must be a host name or an IP address.'),
     port: z
@@ -416,6 +448,7 @@ export const CHANNEL_SETTINGS = {
       .string({ error: 'The api url field must be a string.' })
       .trim()
       .refine((v) => v === '' || isHttpUrl(v), 'The api url field must be an http or https URL.')
+      .refine(...noCredentials('api_url'))
       .nullish()
       .transform((v) => (v ? v.replace(/\/+$/, '') : undefined)),
   }),

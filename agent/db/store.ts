@@ -5,6 +5,7 @@ import { serverRepository } from './servers';
 import { serverAlertRepository } from './serverAlerts';
 import { serverReportRepository } from './serverReports';
 import { monitorRepository } from './monitors';
+import { monitorLineRepository } from './monitorLines';
 import { notificationRepository } from './notifications';
 import { pulseRepository } from './pulses';
 import { certificateRepository } from './certificates';
@@ -12,6 +13,7 @@ import { popupOutboxRepository } from './popupOutbox';
 import { channelRepository } from './channels';
 import { channelRoutesRepository } from './channelRoutes';
 import { deliveryRepository } from './deliveries';
+import { settingsRepository } from './settings';
 
 /** The database and one repository per table, statements prepared once. */
 export function createStore(db: Db) {
@@ -26,10 +28,12 @@ export function createStore(db: Db) {
     serverAlerts: serverAlertRepository(db),
     serverReports: serverReportRepository(db),
     monitors: monitorRepository(db),
+    monitorLines: monitorLineRepository(db),
     pulses: pulseRepository(db),
     notifications: notificationRepository(db, deliveries),
     certificates: certificateRepository(db),
     popupOutbox: popupOutboxRepository(db),
+    settings: settingsRepository(db),
     channels,
     channelRoutes,
     deliveries,

@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import type { ApiDeps, AuthedRouter } from '../deps';
@@ -9,14 +10,19 @@ import { monitorInput, monitorListQuery, monitorPatch, pauseInput } from '../sch
 import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../channelIds';
 import type { MonitorRow } from '../../db/monitors';
 import { validate } from '../validate';
-import { requestOrigin } from '../paging';
+import { requestOrigin as originOfRequest } from '../paging';
 import { newMonitorTiming } from '../../domain/dueTime';
 import { editMonitor, pauseMonitor, resumeMonitor } from '../../engine/monitorEdits';
+import { sortedTags } from '../../domain/monitorLine';
+import { tagsOf } from '../../db/monitorLines';
+import { toApiTimestamp } from '../../domain/timestamps';
 import { monitorStatus } from '../../engine/monitorState';
 
-export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
+export function monitorRoutes({ store, events, clock, requireToken, publicUrl }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
   router.use(requireToken);
+  // Pulse URLs (the dashboard's copy-paste lines) start with the public URL when one is set.
+  const requestOrigin = (ctx: Context) => publicUrl?.current() ?? originOfRequest(ctx);
   const present = (row: MonitorRow, origin: string, channelIds = store.channelRoutes.channelIds({ type: 'monitor', id: row.id })) =>
     withChannelIds(presentMonitor(row, origin), channelIds);
   const found = <T>(monitor: T | null): T => {
@@ -25,11 +31,12 @@ export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): 
   };
 
   router.get('/api/monitors', (ctx) => {
-    const { status, project_id: projectId } = validate(monitorListQuery, ctx.query);
+    const { status, project_id: projectId, tag } = validate(monitorListQuery, ctx.query);
     const routes = store.channelRoutes.channelIdsOfType(ctx.state.companyId, 'monitor');
     const rows = store.monitors
       .list(ctx.state.companyId)
-      .filter((row) => (status === undefined || monitorStatus(row) === status) && (projectId === undefined || row.project_id === projectId));
+      .filter((row) => (status === undefined || monitorStatus(row) === status) && (projectId === undefined || row.project_id === projectId))
+      .filter((row) => tag === undefined || tagsOf(row).includes(tag));
     const origin = requestOrigin(ctx);
     ctx.body = rows.map((row) => present(row, origin, routes.get(row.id) ?? null));
   });
@@ -39,7 +46,7 @@ export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): 
     const { companyId } = ctx.state;
     const now = clock();
     const spec = { schedule: input.schedule, timezone: input.timezone, durationMinutes: input.duration };
-    const monitor = createWithChannelIds(store, companyId, 'monitor', input.channel_ids, () =>
+    const created = createWithChannelIds(store, companyId, 'monitor', input.channel_ids, () =>
       store.monitors.create({
         companyId,
         name: input.name,
@@ -52,6 +59,8 @@ export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): 
         now,
       }),
     );
+    if (input.tags?.length) store.monitorLines.setTags(created.id, sortedTags(input.tags), now);
+    const monitor = input.tags?.length ? found(store.monitors.find(companyId, created.id)) : created;
     events.emit({ type: 'monitor.changed', companyId, monitorId: monitor.id });
     ctx.status = 201;
     ctx.body = present(monitor, requestOrigin(ctx));
@@ -61,6 +70,17 @@ export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): 
     const monitor = store.monitors.find(ctx.state.companyId, pathId(ctx.params.id, 'Monitor'));
     if (!monitor) throw HttpError.notFound('Monitor');
     ctx.body = present(monitor, requestOrigin(ctx));
+  });
+
+  // Issue 23: who changed the monitor's settings, when, from what to what (the API or the job's line), newest first.
+  router.get('/api/monitors/:id/changes', (ctx) => {
+    const monitor = found(store.monitors.find(ctx.state.companyId, pathId(ctx.params.id, 'Monitor')));
+    ctx.body = store.monitorLines.changes(monitor.id).map((change) => ({
+      id: change.id,
+      at: toApiTimestamp(change.at),
+      source: change.source,
+      changes: JSON.parse(change.changes) as unknown,
+    }));
   });
 
   router.patch('/api/monitors/:id', async (ctx) => {

@@ -1,3 +1,4 @@
+import type { SettingsPatch, WireSettings } from '../../../agent/contract/settings';
 import { request, type Credentials } from './client';
 import type { AgentReach, AppNotification, Certificate, Channel, ChannelTestResult, Delivery, Monitor, Page, Pulse, Routed, Server, ServerAlert } from './types';
 
@@ -94,6 +95,8 @@ export function createApi(credentials: Credentials) {
 
     signOut: () => send<void>('DELETE', '/api/session'),
     agent: (signal?: AbortSignal) => get<AgentReach>('/api/agent', signal),
+    settings: (signal?: AbortSignal) => get<WireSettings>('/api/settings', signal),
+    saveSettings: (body: SettingsPatch) => send<WireSettings>('PATCH', '/api/settings', body),
   };
 }
 

@@ -5,6 +5,7 @@ import { CHANNEL_FIELDS, channelBody, checkQuietHours, QUIET_FIELDS } from '../l
 import { useApiForm } from '../lib/use-api-form';
 import { validateName } from '../lib/validate';
 import { describedBy, Field } from './Field';
+import { LocalLinksNote } from './PublicUrlSettings';
 
 function initialValues(kind: ChannelKind, channel?: Channel): Record<string, string> {
   const values: Record<string, string> = { name: channel?.name ?? '' };
@@ -58,7 +59,7 @@ export function ChannelForm(props: {
   const control = (name: string, label: string, extra: { placeholder?: string; hint?: string; secret?: boolean; options?: string[] } = {}) => {
     const id = `${prefix}-${name}`;
     const secretKept = editing && extra.secret && channel?.settings[name.slice('settings.'.length)];
-    const hint = secretKept ? 'Saved. Leave empty to keep it; type to replace it.' : extra.hint;
+    const hint = secretKept ? 'Saved. Leave empty to keep it; type to replace it. Changing where the channel sends asks for it again.' : extra.hint;
     const common = {
       id,
       value: values[name] ?? '',
@@ -91,6 +92,7 @@ export function ChannelForm(props: {
 
   return (
     <form className="channel-form" onSubmit={onSubmit} noValidate aria-label={editing ? `Edit ${channel!.name}` : `Add ${kind} channel`}>
+      <LocalLinksNote />
       {control('name', 'Name', { placeholder: 'e.g. Phone, #ops, on-call mail' })}
       {CHANNEL_FIELDS[kind].map((field) => control(field.name, field.label, field))}
       <fieldset className="quiet-hours">

@@ -1,5 +1,6 @@
 import { PageHeader } from '../components/Layout';
 import { CopyField } from '../components/CopyField';
+import { PublicUrlSettings } from '../components/PublicUrlSettings';
 import { desktopBridge } from '../bridge';
 import { useApp } from '../lib/app-context';
 
@@ -27,6 +28,7 @@ export function SettingsScreen() {
           </div>
         </dl>
       </section>
+      <PublicUrlSettings />
       {desktop ? null : (
         <section className="card" aria-labelledby="session-title">
           <h2 id="session-title">Session</h2>
