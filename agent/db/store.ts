@@ -13,6 +13,7 @@ import { popupOutboxRepository } from './popupOutbox';
 import { channelRepository } from './channels';
 import { channelRoutesRepository } from './channelRoutes';
 import { deliveryRepository } from './deliveries';
+import { reminderRepository } from './reminders';
 import { settingsRepository } from './settings';
 
 /** The database and one repository per table, statements prepared once. */
@@ -37,6 +38,7 @@ export function createStore(db: Db) {
     channels,
     channelRoutes,
     deliveries,
+    reminders: reminderRepository(db),
     close(): void {
       db.close();
     },
