@@ -29,6 +29,12 @@ Finds the cron jobs of this machine, puts them under monitoring, and watches for
       kept next to it (for crontab -l, in the data folder). Jobs already run through cronbeat are
       skipped (lines of an older discover are moved to the entry point), so a second run changes
       nothing; @reboot jobs have no schedule and are left alone.
+  cronbeat crontab discover --by-name [--file PATH] [--dry-run] [--shim-dir DIR] [--url URL]
+      The same lines, but each names its monitor by the slug of its command (run --name=SLUG)
+      instead of carrying a token: no monitor is made now, each line makes its own at its first
+      run, from its own schedule and CRON_TZ, read again at every run, so editing the schedule
+      in the crontab is all it takes to change the monitor. A new ping key goes once into the
+      crontab as CRONBEAT_API_TOKEN=… (unless it sets one): nothing is copied by hand.
   cronbeat crontab discover --undo [--file PATH] [--dry-run]
       Puts back the command of every line discover rewrote (after a backup); monitors are kept.
   cronbeat crontab watch --server IDENTIFIER [--interval 60] [--once] [--file PATH ...] [--url URL]
@@ -49,6 +55,7 @@ Options:
   --shim-dir DIR      discover: where the entry point goes (default: $CRONBEAT_SHIM_DIR, else as
                       above); never a temporary folder or a package cache
   --undo              discover: put the original commands back
+  --by-name           discover: lines that make and keep their own monitors (see above)
   --server ID         watch: the server's identifier, as created with POST /api/servers
   --interval SEC      watch: seconds between snapshots (default 60); with --once, how often cron
                       or a timer starts it, so the dashboard knows when the watcher is quiet
@@ -101,6 +108,7 @@ export const crontabCommand: Command = {
         grace: { type: 'string' },
         // The old name of --grace, still taken; help no longer lists it.
         duration: { type: 'string' },
+        'by-name': { type: 'boolean' },
         'shim-dir': { type: 'string' },
         undo: { type: 'boolean' },
         server: { type: 'string' },
@@ -141,11 +149,17 @@ export const crontabCommand: Command = {
           if (error instanceof ShimError) throw new UsageError(error.message);
           throw error;
         }
-        return await discover({
+        if (values['by-name'] && duration !== null) {
+          throw new UsageError('--by-name lines take their schedule\'s own grace; add --grace MIN to a line by hand for another.');
+        }
+        const token = dryRun ? undefined : apiToken(values.token);
+        const run = values['by-name'] ? (await import('../crontab/discoverByName')).discoverByName : discover;
+        return await run({
           source,
           dryRun,
           duration,
-          api: dryRun ? null : new ApiClient(baseUrl, apiToken(values.token)),
+          apiToken: token,
+          api: token === undefined ? null : new ApiClient(baseUrl, token),
           shim,
           runnerSource: runnerSource(),
           url: baseUrl === DEFAULT_BASE_URL ? null : baseUrl,
