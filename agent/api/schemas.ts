@@ -7,6 +7,7 @@ import { MAX_MEASURED_DURATION_MS } from '../domain/pulseInput';
 import { CRON_CHANGES } from '../domain/serverAlerts';
 import { CHANNEL_KINDS, type ChannelKind } from '../domain/channels';
 import { parseZonedTimestamp } from '../domain/zonedTimestamp';
+import { remindEveryHoursInput } from '../contract/reminders';
 import { MONITOR_STATUSES } from '../engine/monitorState';
 import { MAX_TAGS, tagOf } from '../domain/monitorLine';
 
@@ -482,6 +483,7 @@ export const channelInput = z.object({
   kind: z.enum(CHANNEL_KINDS, { error: `The kind field must be one of: ${CHANNEL_KINDS.join(', ')}.` }),
   settings: z.record(z.string(), z.unknown(), { error: 'The settings field must be an object.' }).default({}),
   quiet_hours: quietHoursInput.optional().transform((v) => v ?? null),
+  remind_every_hours: remindEveryHoursInput.optional().transform((v) => v ?? null),
 });
 
 /** A channel's edit: any of name, settings (merged over the stored ones), quiet hours. */
@@ -490,6 +492,7 @@ export const channelPatch = z.object({
   kind: z.undefined({ error: 'The kind field cannot be changed; make a new channel.' }).optional(),
   settings: z.record(z.string(), z.unknown(), { error: 'The settings field must be an object.' }).optional(),
   quiet_hours: quietHoursInput.optional(),
+  remind_every_hours: remindEveryHoursInput.optional(),
 });
 
 /** The settings of `kind`, with errors named "settings.<field>". */

@@ -29,6 +29,9 @@ export interface MonitorDetails extends MonitorSummary {
   paused_at: string | null;
   paused_until: string | null;
   pulse_url: string;
+  /** Issue 23: the slug a job's line matches it by, and its tags (absent from older agents). */
+  slug?: string | null;
+  tags?: string[];
   created_at: string;
   updated_at: string;
 }
@@ -59,6 +62,11 @@ export class ApiClient {
     private readonly baseUrl: string,
     private readonly apiToken: string,
   ) {}
+
+  /** POST /api/keys (a full key only): a new key, its secret shown this once. */
+  createKey(name: string, scope: 'full' | 'read-only' | 'ping' | 'badge'): Promise<{ id: number; key: string }> {
+    return this.call<{ id: number; key: string }>('POST', '/api/keys', { name, scope });
+  }
 
   createMonitor(input: MonitorInput): Promise<MonitorSummary> {
     return this.call<MonitorSummary>('POST', '/api/monitors', input);

@@ -99,8 +99,8 @@ export function ChannelForm(props: {
         <legend>Quiet hours (optional)</legend>
         <p className="field-hint">Deliveries due in these hours wait until they end, in this time zone. Desktop popups are not held.</p>
         <div className="inline-form">
-          {control(QUIET_FIELDS[0], 'From', { placeholder: '22:00' })}
-          {control(QUIET_FIELDS[1], 'Until', { placeholder: '07:00' })}
+          {control(QUIET_FIELDS[0], 'Quiet from', { placeholder: '22:00' })}
+          {control(QUIET_FIELDS[1], 'Quiet until', { placeholder: '07:00' })}
           {control(QUIET_FIELDS[2], 'Time zone', { placeholder: Intl.DateTimeFormat().resolvedOptions().timeZone })}
         </div>
       </fieldset>
