@@ -2,6 +2,7 @@ import { PageHeader } from '../components/Layout';
 import { CopyField } from '../components/CopyField';
 import { DesktopAgentSettings } from '../components/DesktopAgentSettings';
 import { PublicUrlSettings } from '../components/PublicUrlSettings';
+import { KeySettings } from '../components/KeySettings';
 import { desktopBridge } from '../bridge';
 import { useApp } from '../lib/app-context';
 
@@ -31,6 +32,7 @@ export function SettingsScreen() {
       </section>
       <PublicUrlSettings />
       {bridge?.desktopAgent ? <DesktopAgentSettings control={bridge.desktopAgent} /> : null}
+      <KeySettings />
       {desktop ? null : (
         <section className="card" aria-labelledby="session-title">
           <h2 id="session-title">Session</h2>
