@@ -35,6 +35,7 @@ export interface ChannelBody {
   kind?: string;
   settings?: Record<string, unknown>;
   quiet_hours?: { start: string; end: string; timezone: string } | null;
+  remind_every_hours?: number | null;
 }
 
 /** What alerts which channels: the PATCH routes of issue 14. */
