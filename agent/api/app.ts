@@ -3,6 +3,7 @@ import type Router from '@koa/router';
 import { requireToken } from './auth';
 import type { ApiDeps } from './deps';
 import { errorMiddleware } from './errorMiddleware';
+import { holdWrites } from './holdWrites';
 import { hostGuard } from './hostGuard';
 import { corsPolicy } from './cors';
 import { HttpError } from './errors';
@@ -33,6 +34,8 @@ export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
    * Without it those headers are ignored, since any client could send them.
    */
   trustProxy?: boolean;
+  /** Requests that may write wait for this (the start-up check of the database, api/holdWrites.ts). */
+  writesAllowed?: Promise<void>;
 };
 
 // One line per resource router; order only matters for routes that could match the same path.
@@ -70,6 +73,7 @@ export function createApp(options: AppOptions): Koa {
   app.use(errorMiddleware(deps.log));
   app.use(hostGuard(options.boundHost ?? '127.0.0.1', options.allowedHosts, options.trustProxy, () => options.publicUrl?.current() ?? null));
   app.use(corsPolicy());
+  if (options.writesAllowed) app.use(holdWrites(options.writesAllowed));
   app.use(async (ctx, next) => {
     await next();
     if (ctx.status === 404 && ctx.body == null) throw new HttpError(404, 'Not found.');

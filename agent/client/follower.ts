@@ -36,9 +36,11 @@ export interface FollowerOptions {
   clock?: () => number;
   /** New notifications, oldest first, each exactly once; `catchingUp` after a dropped connection. */
   onNotifications(notifications: FollowedNotification[], info: { catchingUp: boolean }): void;
+  /** Every other event of the live stream (monitor.changed, …), for views that redraw on them. */
+  onEvent?(event: { type: string; [field: string]: unknown }): void;
   /** The agent became unreachable (for over a minute) or came back. */
   onNotice?(notice: ConnectionNotice): void;
-  /** Connected to the agent's live stream, or lost it (with why). */
+  /** Connected to the agent's live stream (after reading what was missed), or lost it (with why; once per loss). */
   onConnection?(connected: boolean, reason?: string): void;
   /** Where to start (a cursor kept from an earlier run); by default from the newest notification now. */
   cursor?: NotificationCursor;
@@ -70,6 +72,8 @@ export class NotificationFollower {
   private syncing: Promise<void> = Promise.resolve();
   private syncWanted = false;
   private refusal: FollowRefused | null = null;
+  /** Whether the loss of the connection was reported (once per loss, not once per attempt). */
+  private lossReported = false;
 
   constructor(private readonly options: FollowerOptions) {
     this.cursor = options.cursor ?? EMPTY_CURSOR;
@@ -97,10 +101,14 @@ export class NotificationFollower {
               this.everConnected = true;
               this.apply(connectionRestored(this.connection, this.clock()));
               // Said once the list was read: anything created from then on is shown.
-              this.requestSync(wasDown, stream, () => this.options.onConnection?.(true));
+              this.requestSync(wasDown, stream, () => {
+                this.lossReported = false;
+                this.options.onConnection?.(true);
+              });
             } else if (event.type === 'notification.created') {
               this.requestSync(false, stream);
             }
+            if (event.type !== 'ready') this.options.onEvent?.(event);
           },
         });
         this.abort.signal.removeEventListener('abort', stopStream);
@@ -109,7 +117,8 @@ export class NotificationFollower {
         if (this.abort.signal.aborted) break;
         if (end.kind === 'refused') throw new FollowRefused(refusalMessage(end.status, end.message, this.options.baseUrl), end.status);
         this.apply(connectionLost(this.connection, this.clock()));
-        this.options.onConnection?.(false, end.message);
+        if (!this.lossReported) this.options.onConnection?.(false, end.message);
+        this.lossReported = true;
         const delays = this.options.reconnectDelaysMs ?? RECONNECT_DELAYS_MS;
         await this.sleep(delays[Math.min(failures++, delays.length - 1)]);
       }

@@ -120,6 +120,8 @@ describe('cronbeat notifications --follow', () => {
     expect(expected).toHaveLength(7);
     expect(printed.map((n) => n.id)).toEqual(expected.map((n) => n.id));
     expect(follower.err.filter((line) => line.includes('following'))).toHaveLength(2);
+    // One line for the loss, not one for every attempt to reconnect.
+    expect(follower.err.filter((line) => line.includes('reconnecting'))).toHaveLength(1);
   }, 120_000);
 
   it('prints one readable line per notification without --json', async () => {

@@ -70,7 +70,7 @@ export const serveCommand: Command = {
     const trustProxy = values['trust-proxy'] || isOn(process.env.CRONBEAT_TRUST_PROXY);
     const publicUrl = publicUrlOption(values['public-url'] ?? process.env.CRONBEAT_PUBLIC_URL, values['public-url'] !== undefined);
     // Loaded here, not at the top: the agent (Koa, SQLite, zod) would slow every other command's start.
-    const [{ startAgent }, { desktopNotifier }, { silentNotifier }, { createSignInLink }] = await Promise.all([
+    const [{ startAgent }, { desktopNotifier }, { silentNotifier }, { prepareSignInLink }] = await Promise.all([
       import('../../agent'),
       import('../../engine/desktopNotifier'),
       import('../../engine/notifier'),
@@ -81,25 +81,30 @@ export const serveCommand: Command = {
     try {
       const log = (line: string) => console.error(line);
       const notifier = values['no-popups'] ? silentNotifier : desktopNotifier(log);
-      agent = await startAgent({ dataDir, host: values.host, port, log, notifier, allowedHosts: values['allow-host'], trustProxy, publicUrl });
+      // Listening at once, reads answered while the database is checked; writes wait for the check (issue 25.3).
+      agent = await startAgent({ dataDir, host: values.host, port, log, notifier, allowedHosts: values['allow-host'], trustProxy, publicUrl, checkWhileListening: true });
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'EADDRINUSE') throw new UsageError(`Port ${port} on ${values.host} is already in use. Choose another with --port.`, 1);
       if (code === 'EADDRNOTAVAIL') throw new UsageError(`This machine has no address ${values.host}. Choose another with --host.`, 1);
       throw error;
     }
+    const signIn = prepareSignInLink('');
     const banner = serveBanner({
       host: agent.host,
       port: agent.port,
       interfaces: networkInterfaces(),
       hostName: hostname(),
-      signInPath: createSignInLink(agent.store, '', agent.clock()),
+      signInPath: signIn.link,
     });
+    const running = agent;
+    running.whenWritable(() => signIn.save(running.store, running.clock()));
     for (const line of banner.err) console.error(line);
     for (const line of banner.out) console.log(line);
 
-    await new Promise<void>((resolve) => {
-      const stop = () => {
+    let stop = () => {};
+    const stopped = new Promise<void>((resolve) => {
+      stop = () => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
         resolve();
@@ -107,6 +112,13 @@ export const serveCommand: Command = {
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     });
+    // A database the check refuses stops the agent (nothing was written): say why and exit 1.
+    const refused = agent.ready.then(() => new Promise<never>(() => {}));
+    try {
+      await Promise.race([stopped, refused]);
+    } finally {
+      stop();
+    }
     await agent.close();
     return 0;
   },
