@@ -1,3 +1,4 @@
+import { MAX_REMIND_EVERY_HOURS } from '../../../agent/domain/reminders';
 import type { ChannelKind } from '../api/types';
 
 /*
@@ -88,6 +89,16 @@ export const CHANNEL_FIELDS: Record<ChannelKind, ChannelField[]> = {
 
 export const QUIET_FIELDS = ['quiet_hours.start', 'quiet_hours.end', 'quiet_hours.timezone'] as const;
 
+/** The reminders field: empty (never) or whole hours from 1 to MAX_REMIND_EVERY_HOURS. */
+export const REMIND_FIELD = 'remind_every_hours';
+
+export function checkRemindEvery(value: string | undefined): string | undefined {
+  const text = value?.trim() ?? '';
+  if (text === '') return undefined;
+  const hours = Number(text);
+  return /^\d+$/.test(text) && hours >= 1 && hours <= MAX_REMIND_EVERY_HOURS ? undefined : `Whole hours from 1 to ${MAX_REMIND_EVERY_HOURS}, or empty for never.`;
+}
+
 const hhmm = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 /** The quiet hours' checks: all three empty (none) or all three set. */
@@ -117,5 +128,11 @@ export function channelBody(kind: ChannelKind, values: Record<string, string>, e
     settings[key] = key === 'port' ? Number(value) : value;
   }
   const [start, end, timezone] = QUIET_FIELDS.map((f) => values[f]?.trim() ?? '');
-  return { name: values.name.trim(), settings, quiet_hours: start || end || timezone ? { start, end, timezone } : null };
+  const remind = values[REMIND_FIELD]?.trim() ?? '';
+  return {
+    name: values.name.trim(),
+    settings,
+    quiet_hours: start || end || timezone ? { start, end, timezone } : null,
+    remind_every_hours: remind === '' ? null : Number(remind),
+  };
 }

@@ -1,6 +1,8 @@
 import { PageHeader } from '../components/Layout';
 import { CopyField } from '../components/CopyField';
+import { DesktopAgentSettings } from '../components/DesktopAgentSettings';
 import { PublicUrlSettings } from '../components/PublicUrlSettings';
+import { KeySettings } from '../components/KeySettings';
 import { desktopBridge } from '../bridge';
 import { useApp } from '../lib/app-context';
 
@@ -29,6 +31,8 @@ export function SettingsScreen() {
         </dl>
       </section>
       <PublicUrlSettings />
+      {bridge?.desktopAgent ? <DesktopAgentSettings control={bridge.desktopAgent} /> : null}
+      <KeySettings />
       {desktop ? null : (
         <section className="card" aria-labelledby="session-title">
           <h2 id="session-title">Session</h2>
