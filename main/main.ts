@@ -5,7 +5,7 @@
 import { app, dialog, ipcMain, session } from 'electron';
 import { join } from 'node:path';
 import { startAgent } from '../agent/agent';
-import { prepareDataDir } from '../agent/db/dataDir';
+import { prepareDataDir } from '../agent/dataFolder/dataDir';
 import { agentBinding, DESKTOP_COMPANY_ID, desktopOrigin, issueDesktopToken, startOnPreferredPort } from './agentHost';
 import { launchedAtLogin, startAtLogin } from './autostart';
 import { guardSession } from './harden';

@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import type Router from '@koa/router';
 import { requireToken } from './auth';
+import type { AuthState } from './auth';
 import type { ApiDeps } from './deps';
 import { errorMiddleware } from './errorMiddleware';
 import { hostGuard } from './hostGuard';
@@ -25,7 +26,7 @@ export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
 };
 
 // One line per resource router; order only matters for routes that could match the same path.
-const routers: Array<(deps: ApiDeps) => Router<any>> = [
+const routers: Array<(deps: ApiDeps) => Router<AuthState> | Router> = [
   pulseRoutes,
   pulseHistoryRoutes,
   // Before serverRoutes, whose /api/servers/:id would answer POST /api/servers/heartbeat with 405.

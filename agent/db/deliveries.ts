@@ -2,6 +2,7 @@ import type { Db } from './open';
 import type { ChannelKind } from '../domain/channels';
 import { deliveryRouting, type DeliveryRoutingRepos } from './deliveryRouting';
 import type { NotificationData } from '../domain/notificationKinds';
+import type { DeliveryStatus } from '../contract/notifications';
 
 /*
  * The delivery outbox (migration 8): one row per notification and channel, written in the
@@ -11,7 +12,7 @@ import type { NotificationData } from '../domain/notificationKinds';
  * pending, so that send is repeated (at least once: see docs/channels.md, "Delivery guarantees").
  */
 
-export type DeliveryStatus = 'pending' | 'sending' | 'sent' | 'failed';
+export type { DeliveryStatus };
 
 export interface DeliveryRow {
   id: number;

@@ -1,4 +1,4 @@
-import type { Popup } from '../engine/notifier';
+import type { Popup } from './popup';
 
 /** A monitor that failed or recovered, as popups tell it. */
 export interface MonitorTransition {

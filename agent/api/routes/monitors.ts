@@ -5,14 +5,14 @@ import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { pathId } from '../params';
 import { presentMonitor, withChannelIds } from '../present';
-import { monitorInput, monitorListQuery, monitorPatch, pauseInput } from '../schemas';
+import { monitorInput, monitorListQuery, monitorPatch, pauseInput } from '../../contract/monitors';
 import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../channelIds';
 import type { MonitorRow } from '../../db/monitors';
 import { validate } from '../validate';
 import { requestOrigin } from '../paging';
 import { newMonitorTiming } from '../../domain/dueTime';
 import { editMonitor, pauseMonitor, resumeMonitor } from '../../engine/monitorEdits';
-import { monitorStatus } from '../../engine/monitorState';
+import { monitorStatus } from '../../domain/monitorStatus';
 
 export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { ApiClient, ApiError } from '../../client/api';
 import { DEFAULT_BASE_URL } from '../../client/baseUrl';
-import { prepareDataDir } from '../../db/dataDir';
+import { prepareDataDir } from '../../dataFolder/dataDir';
 import { UsageError, type Command } from '../command';
 import type { JobRow } from '../crontab/jobs';
 import { CrontabReadError, fileSource, machineSources, userCrontabSource, type CrontabSource } from '../crontab/sources';
@@ -104,7 +104,7 @@ export const crontabCommand: Command = {
     const [{ discover }, jobs, { shellQuote }, { watch }] = await Promise.all([
       import('../crontab/discover'),
       import('../crontab/jobs'),
-      import('../crontab/rewrite'),
+      import('../../domain/shellQuote'),
       import('../crontab/watch'),
     ]);
 

@@ -1,3 +1,4 @@
+import { shellQuote } from '../../domain/shellQuote';
 import { splitRawAtPercent, type CronJob } from './parse';
 
 /** How the rewritten line calls cronbeat, e.g. "/usr/bin/node /usr/lib/node_modules/cronbeat/dist/cronbeat.cjs". */
@@ -16,11 +17,6 @@ export function monitoredToken(command: string): string | null {
 
 /** Characters that make a command more than a plain program with plain arguments. */
 const PLAIN = /^[A-Za-z0-9_./:,+@-]+(?:\s+[A-Za-z0-9_./:,+@=-]+)*$/;
-
-/** Single-quotes a word for a POSIX shell when it needs it. */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_./:,+@=-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 /**
  * The job's line, running its command through `cronbeat run TOKEN -- …`. A plain command

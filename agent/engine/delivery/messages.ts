@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import type { ChannelRow } from '../../db/channels';
-import type { NotificationResource } from '../../api/present';
+import type { NotificationResource } from '../../contract/notifications';
 import { DEFAULT_NTFY_SERVER, DEFAULT_TELEGRAM_API, routingEvent, type ChannelKind } from '../../domain/channels';
-import type { ChannelSettings } from '../../api/schemas';
+import type { ChannelSettings } from '../../contract/channels';
 
 /*
  * What each kind of channel sends for a notification (issue 14; the messages are shown in

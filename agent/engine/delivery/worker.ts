@@ -3,7 +3,7 @@ import type { ChannelRow } from '../../db/channels';
 import type { DeliveryRow } from '../../db/deliveries';
 import type { AgentEvents } from '../events';
 import type { Notifier } from '../notifier';
-import { presentNotification, type NotificationResource } from '../../api/present';
+import { presentNotification, type NotificationResource } from '../../contract/notifications';
 import { SECRET_SETTINGS } from '../../domain/channels';
 import { channelFailurePopupDue, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../domain/delivery';
 import { buildRequest, secretValues } from './messages';

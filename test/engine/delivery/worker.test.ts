@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { presentNotification } from '../../../agent/api/present';
+import { presentNotification } from '../../../agent/contract/notifications';
 import { BACKOFF_MS, RETRY_FOR_MS } from '../../../agent/domain/delivery';
 import { closedPort } from '../../helpers/cli';
 import { Receiver } from '../../helpers/receiver';

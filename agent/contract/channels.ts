@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { canonicalTimeZone } from '../domain/schedule';
+import { CHANNEL_KINDS, type ChannelKind } from '../domain/channels';
+import { httpUrl, isHttpUrl, label, optionalString, requiredString } from './fields';
+import type { QuietHours } from '../domain/delivery';
+
+/*
+ * Notification channels (issue 14): each kind's settings, then the channel around them.
+ */
+
+const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
+
+function emailAddresses(field: string, options: { many: boolean }) {
+  return requiredString(field, 1000).refine(
+    (value) => {
+      const list = value.split(',').map((a) => a.trim());
+      return (options.many || list.length === 1) && list.every((a) => EMAIL.test(a));
+    },
+    options.many
+      ? `The ${label(field)} field must be one or more email addresses, separated by commas.`
+      : `The ${label(field)} field must be an email address.`,
+  );
+}
+
+export const CHANNEL_SETTINGS = {
+  webhook: z.object({
+    url: httpUrl('url'),
+    // Absent on create: the agent makes one and shows it once (routes/channels.ts).
+    secret: optionalString('secret', 256).refine((v) => v === undefined || v.length >= 16, {
+      message: 'The secret field must be at least 16 characters.',
+    }),
+  }),
+  ntfy: z.object({
+    server_url: z
+      .string({ error: 'The server url field must be a string.' })
+      .trim()
+      .refine((v) => v === '' || isHttpUrl(v), 'The server url field must be an http or https URL.')
+      .nullish()
+      .transform((v) => (v ? v.replace(/\/+$/, '') : undefined)),
+    topic: requiredString('topic', 64).regex(
+      /^[A-Za-z0-9_-]+$/,
+      'The topic field may only contain letters, digits, dashes and underscores.',
+    ),
+    access_token: optionalString('access_token', 512),
+  }),
+  slack: z.object({ webhook_url: httpUrl('webhook_url') }),
+  discord: z.object({ webhook_url: httpUrl('webhook_url') }),
+  email: z.object({
+    host: requiredString('host', 255).refine((h) => !/[\s/:@]/.test(h), 'The host field must be a host name or an IP address.'),
+    port: z
+      .number({ error: 'The port field must be an integer.' })
+      .int('The port field must be an integer.')
+      .min(1, 'The port field must be between 1 and 65535.')
+      .max(65_535, 'The port field must be between 1 and 65535.')
+      .nullish()
+      .transform((v) => v ?? undefined),
+    tls: z
+      .enum(['starttls', 'tls', 'none'], { error: 'The tls field must be one of: starttls, tls, none.' })
+      .default('starttls'),
+    user: optionalString('user', 255),
+    password: optionalString('password', 512),
+    from: emailAddresses('from', { many: false }),
+    to: emailAddresses('to', { many: true }),
+  }),
+  telegram: z.object({
+    bot_token: requiredString('bot_token', 128).regex(
+      /^\d+:[A-Za-z0-9_-]+$/,
+      'The bot token field must be a token as BotFather gives it, such as "123456:ABC-DEF…".',
+    ),
+    chat_id: z
+      .union([z.string().trim(), z.number().int()], { error: 'The chat id field is required.' })
+      .transform(String)
+      .refine((v) => /^(-?\d{1,20}|@[A-Za-z0-9_]{5,32})$/.test(v), {
+        message: 'The chat id field must be a numeric chat id or a @channel name.',
+      }),
+    api_url: z
+      .string({ error: 'The api url field must be a string.' })
+      .trim()
+      .refine((v) => v === '' || isHttpUrl(v), 'The api url field must be an http or https URL.')
+      .nullish()
+      .transform((v) => (v ? v.replace(/\/+$/, '') : undefined)),
+  }),
+} satisfies Record<ChannelKind, z.ZodType>;
+
+export type ChannelSettings = { [K in ChannelKind]: z.infer<(typeof CHANNEL_SETTINGS)[K]> };
+
+const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+const quietHoursInput = z
+  .object(
+    {
+      start: requiredString('quiet_hours.start', 5).regex(HHMM, 'The quiet hours start field must be a time such as 22:00.'),
+      end: requiredString('quiet_hours.end', 5).regex(HHMM, 'The quiet hours end field must be a time such as 07:00.'),
+      timezone: requiredString('quiet_hours.timezone', 64).transform((zone, context) => {
+        const canonical = canonicalTimeZone(zone);
+        if (canonical) return canonical;
+        context.addIssue({ code: 'custom', message: 'The quiet hours timezone field must be a valid timezone.' });
+        return z.NEVER;
+      }),
+    },
+    { error: 'The quiet hours field must be an object with start, end and timezone, or null.' },
+  )
+  .nullable();
+
+const channelName = requiredString('name', 255);
+
+/** A channel as created; its settings are checked by the kind's own schema (channelSettingsInput). */
+export const channelInput = z.object({
+  name: channelName,
+  kind: z.enum(CHANNEL_KINDS, { error: `The kind field must be one of: ${CHANNEL_KINDS.join(', ')}.` }),
+  settings: z.record(z.string(), z.unknown(), { error: 'The settings field must be an object.' }).default({}),
+  quiet_hours: quietHoursInput.optional().transform((v) => v ?? null),
+});
+
+/** A channel's edit: any of name, settings (merged over the stored ones), quiet hours. */
+export const channelPatch = z.object({
+  name: channelName.optional(),
+  kind: z.undefined({ error: 'The kind field cannot be changed; make a new channel.' }).optional(),
+  settings: z.record(z.string(), z.unknown(), { error: 'The settings field must be an object.' }).optional(),
+  quiet_hours: quietHoursInput.optional(),
+});
+
+/** The settings of `kind`, with errors named "settings.<field>". */
+export function channelSettingsInput<K extends ChannelKind>(kind: K) {
+  return z.object({ settings: CHANNEL_SETTINGS[kind] as (typeof CHANNEL_SETTINGS)[K] });
+}
+
+/** A notification channel as the API shows it: secrets masked (agent/domain/channels.ts). */
+export interface ChannelResource {
+  id: number;
+  company_id: number;
+  name: string;
+  kind: ChannelKind;
+  settings: Record<string, unknown>;
+  quiet_hours: QuietHours | null;
+  failing_since: string | null;
+  created_at: string;
+  updated_at: string;
+}

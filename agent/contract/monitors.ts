@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { canonicalTimeZone } from '../domain/schedule';
+import { checkSchedule } from '../domain/scheduleCheck';
+import { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitorStatus';
+import { channelIdsField } from './channelIds';
+import { oneOf, patchOf, queryId, requiredInteger, requiredString } from './fields';
+
+export { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitorStatus';
+
+export const monitorInput = z.object({
+  name: requiredString('name', 255),
+  timezone: requiredString('timezone', 64).transform((zone, context) => {
+    const canonical = canonicalTimeZone(zone);
+    if (canonical) return canonical;
+    context.addIssue({ code: 'custom', message: 'The timezone field must be a valid timezone.' });
+    return z.NEVER;
+  }),
+  project_id: z
+    .number({ error: 'The project id field must be an integer.' })
+    .int('The project id field must be an integer.')
+    .min(1, 'The project id field must be at least 1.')
+    .max(Number.MAX_SAFE_INTEGER, 'The project id field is too large.')
+    .nullish()
+    .transform((value) => value ?? null),
+  // A macro is stored as its five fields; a mistake is explained field by field.
+  schedule: requiredString('schedule', 255).transform((schedule, context) => {
+    const checked = checkSchedule(schedule);
+    if (checked.schedule !== undefined) return checked.schedule;
+    context.addIssue({ code: 'custom', message: `The schedule field is not valid: ${checked.error}` });
+    return z.NEVER;
+  }),
+  duration: requiredInteger('duration', 1, 525_600),
+  channel_ids: channelIdsField(),
+});
+export type MonitorInput = z.infer<typeof monitorInput>;
+
+export const monitorPatch = patchOf(monitorInput);
+export type MonitorPatch = z.infer<typeof monitorPatch>;
+
+/** The body of POST /api/monitors/{id}/pause: no `until` pauses until resumed; a time snoozes until then. */
+export const pauseInput = z.object({
+  until: z
+    .string({ error: 'The until field must be a date and time such as 2026-03-08T06:40:00Z.' })
+    .refine((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)), {
+      message: 'The until field must be a date and time with a zone, such as 2026-03-08T06:40:00Z.',
+      abort: true,
+    })
+    .transform((value) => Date.parse(value))
+    .nullish()
+    .transform((value) => value ?? null),
+});
+
+/** GET /api/monitors?status=&project_id=. */
+export const monitorListQuery = z.object({
+  status: oneOf('status', MONITOR_STATUSES),
+  project_id: queryId('project_id'),
+});
+
+/** A monitor as the API shows it: the spec's fields, then Cronbeat's own (docs/monitoring.md). */
+export interface MonitorResource {
+  id: number;
+  name: string;
+  company_id: number;
+  project_id: number | null;
+  token: string;
+  timezone: string;
+  schedule: string;
+  last_run_at: string;
+  duration: number;
+  is_alerted: number;
+  alert_reason: string;
+  deleted_at: string | null;
+  created_at: string;
+  updated_at: string;
+  status: MonitorStatus;
+  next_due_at: string | null;
+  last_pulse_at: string | null;
+  paused_at: string | null;
+  paused_until: string | null;
+  pulse_url: string;
+}
