@@ -40,7 +40,6 @@ export const certificateInput = z.object({
   warn_days: optionalInteger('warn_days', 1, 365, 14),
   channel_ids: channelIdsField(),
 });
-export type CertificateInput = z.infer<typeof certificateInput>;
 
 /** A certificate as the API shows it; scheduling state (reminders, next check) stays inside. */
 export interface CertificateResource {

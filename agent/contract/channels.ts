@@ -22,6 +22,16 @@ function emailAddresses(field: string, options: { many: boolean }) {
   );
 }
 
+/** An optional http(s) address that paths are added to: absent, null and "" give undefined; no trailing slash. */
+function optionalBaseUrl(field: string) {
+  return z
+    .string({ error: `The ${label(field)} field must be a string.` })
+    .trim()
+    .refine((v) => v === '' || isHttpUrl(v), `The ${label(field)} field must be an http or https URL.`)
+    .nullish()
+    .transform((v) => (v ? v.replace(/\/+$/, '') : undefined));
+}
+
 export const CHANNEL_SETTINGS = {
   webhook: z.object({
     url: httpUrl('url'),
@@ -31,12 +41,7 @@ export const CHANNEL_SETTINGS = {
     }),
   }),
   ntfy: z.object({
-    server_url: z
-      .string({ error: 'The server url field must be a string.' })
-      .trim()
-      .refine((v) => v === '' || isHttpUrl(v), 'The server url field must be an http or https URL.')
-      .nullish()
-      .transform((v) => (v ? v.replace(/\/+$/, '') : undefined)),
+    server_url: optionalBaseUrl('server_url'),
     topic: requiredString('topic', 64).regex(
       /^[A-Za-z0-9_-]+$/,
       'The topic field may only contain letters, digits, dashes and underscores.',
@@ -73,12 +78,7 @@ export const CHANNEL_SETTINGS = {
       .refine((v) => /^(-?\d{1,20}|@[A-Za-z0-9_]{5,32})$/.test(v), {
         message: 'The chat id field must be a numeric chat id or a @channel name.',
       }),
-    api_url: z
-      .string({ error: 'The api url field must be a string.' })
-      .trim()
-      .refine((v) => v === '' || isHttpUrl(v), 'The api url field must be an http or https URL.')
-      .nullish()
-      .transform((v) => (v ? v.replace(/\/+$/, '') : undefined)),
+    api_url: optionalBaseUrl('api_url'),
   }),
 } satisfies Record<ChannelKind, z.ZodType>;
 

@@ -32,10 +32,12 @@ export const monitorInput = z.object({
   duration: requiredInteger('duration', 1, 525_600),
   channel_ids: channelIdsField(),
 });
-export type MonitorInput = z.infer<typeof monitorInput>;
+/** A monitor's create body as a client sends it (the CLI's `monitor` commands, the dashboard). */
+export type MonitorInput = z.input<typeof monitorInput>;
 
 export const monitorPatch = patchOf(monitorInput);
-export type MonitorPatch = z.infer<typeof monitorPatch>;
+/** The fields PATCH /api/monitors/{id} takes; absent ones keep their value. */
+export type MonitorChanges = z.input<typeof monitorPatch>;
 
 /** The body of POST /api/monitors/{id}/pause: no `until` pauses until resumed; a time snoozes until then. */
 export const pauseInput = z.object({

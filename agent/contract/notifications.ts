@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { oneOf } from './fields';
 import { pageQuery } from './paging';
+import type { Stored } from './stored';
 import type { ChannelKind } from '../domain/channels';
 import type { NotificationData } from '../domain/notificationKinds';
 import { toApiTimestamp, toNullableApiTimestamp } from '../domain/timestamps';
@@ -31,12 +32,8 @@ export interface NotificationResource {
   updated_at: string;
 }
 
-/** A notification as stored: its wire fields, with times in milliseconds since the epoch. */
-export type StoredNotification = Omit<NotificationResource, 'read_at' | 'created_at' | 'updated_at'> & {
-  read_at: number | null;
-  created_at: number;
-  updated_at: number;
-};
+/** A notification as stored. */
+export type StoredNotification = Stored<NotificationResource, 'read_at' | 'created_at' | 'updated_at'>;
 
 /** The notification as the API shows it; the delivery worker sends the same to webhooks. */
 export function presentNotification(row: StoredNotification): NotificationResource {

@@ -15,10 +15,8 @@ export const serverInput = z.object({
   ),
   channel_ids: channelIdsField(),
 });
-export type ServerInput = z.infer<typeof serverInput>;
 
 export const serverPatch = patchOf(serverInput);
-export type ServerPatch = z.infer<typeof serverPatch>;
 
 /** GET /api/servers?q=: servers whose name, identifier or IP address contains q (any case). */
 export const serverListQuery = z.object({
@@ -42,7 +40,8 @@ export const serverAlertInput = z.object({
     .nullish()
     .transform((value) => value || null),
 });
-export type ServerAlertInput = z.infer<typeof serverAlertInput>;
+/** The body of POST /api/servers/alert as a client (`cronbeat crontab watch`) sends it. */
+export type ServerAlertInput = z.input<typeof serverAlertInput>;
 
 /** What `cronbeat crontab watch` sends with every snapshot, changed or not. */
 export const serverHeartbeatInput = z.object({
