@@ -11,6 +11,9 @@ const ELECTRON = '(^electron$|(^|/)node_modules/electron/)';
 /** Everything under agent/ except the given folders, as a path pattern. */
 const agentExcept = (...allowed) => `^agent/(?!(${allowed.join('|')})/)`;
 
+/** A forbidden arrow: files under `from` never import what `to` matches. */
+const arrow = (name, comment, from, to) => ({ name, comment, severity: 'error', from: { path: from }, to: { path: to } });
+
 module.exports = {
   forbidden: [
     {
@@ -20,13 +23,7 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    {
-      name: 'domain-imports-nothing-of-ours',
-      comment: 'agent/domain/ is pure rules: it imports no other folder of Cronbeat.',
-      severity: 'error',
-      from: { path: '^agent/domain/' },
-      to: { path: ['^agent/(?!domain/)', '^(main|renderer)/'] },
-    },
+    arrow('domain-imports-nothing-of-ours', 'agent/domain/ is pure rules: it imports no other folder of Cronbeat.', '^agent/domain/', [agentExcept('domain'), '^(main|renderer)/']),
     {
       name: 'domain-does-no-io',
       comment: 'agent/domain/ reads no file, socket, process or clock; `now` is a parameter (types alone are fine).',
@@ -40,62 +37,34 @@ module.exports = {
         ],
       },
     },
-    {
-      name: 'contract-imports-only-domain',
-      comment: 'agent/contract/ (wire types, schemas, statuses) builds on agent/domain/ alone.',
-      severity: 'error',
-      from: { path: '^agent/contract/' },
-      to: { path: [agentExcept('contract', 'domain'), '^(main|renderer)/'] },
-    },
-    {
-      name: 'data-folder-imports-only-domain',
-      comment: 'agent/dataFolder/ (where the data folder is, keeping it private) is shared by the store, the CLI and the job side, so it builds on nothing else of ours.',
-      severity: 'error',
-      from: { path: '^agent/dataFolder/' },
-      to: { path: [agentExcept('dataFolder', 'domain'), '^(main|renderer)/'] },
-    },
-    {
-      name: 'db-not-api-engine-cli',
-      comment: 'Storage serves the layers above it and knows none of them.',
-      severity: 'error',
-      from: { path: '^agent/db/' },
-      to: { path: '^agent/(api|engine|cli|client)/' },
-    },
-    {
-      name: 'engine-not-api-cli',
-      comment: 'The engine (loop, notifier, delivery, certificates) builds from contract, domain and db, never from the HTTP layer.',
-      severity: 'error',
-      from: { path: '^agent/engine/' },
-      to: { path: '^agent/(api|cli|client)/' },
-    },
-    {
-      name: 'api-not-cli',
-      comment: 'The API never reaches into the CLI; what both need lives in domain (or contract).',
-      severity: 'error',
-      from: { path: '^agent/api/' },
-      to: { path: '^agent/(cli|client)/' },
-    },
-    {
-      name: 'client-not-db-engine-api',
-      comment: 'agent/client/ runs in a job\'s process and talks to an agent over HTTP: no storage, engine or API code.',
-      severity: 'error',
-      from: { path: '^agent/client/' },
-      to: { path: '^agent/(db|engine|api|cli)/' },
-    },
-    {
-      name: 'agent-not-electron',
-      comment: 'agent/ is the headless core: the same with or without the desktop shell.',
-      severity: 'error',
-      from: { path: '^agent/' },
-      to: { path: [ELECTRON, '^main/', '^renderer/'] },
-    },
-    {
-      name: 'renderer-only-contract-domain',
-      comment: 'The dashboard runs in a browser: of the agent it imports only the contract and pure domain rules.',
-      severity: 'error',
-      from: { path: '^renderer/' },
-      to: { path: [agentExcept('contract', 'domain'), '^main/', ELECTRON] },
-    },
+    arrow('contract-imports-only-domain', 'agent/contract/ (wire types, schemas, statuses) builds on agent/domain/ alone.', '^agent/contract/', [agentExcept('contract', 'domain'), '^(main|renderer)/']),
+    arrow(
+      'data-folder-imports-only-domain',
+      'agent/dataFolder/ (where the data folder is, keeping it private) is shared by the store, the CLI and the job side, so it builds on nothing else of ours.',
+      '^agent/dataFolder/',
+      [agentExcept('dataFolder', 'domain'), '^(main|renderer)/'],
+    ),
+    arrow('db-not-api-engine-cli', 'Storage serves the layers above it and knows none of them.', '^agent/db/', '^agent/(api|engine|cli|client)/'),
+    arrow(
+      'engine-not-api-cli',
+      'The engine (loop, notifier, delivery, certificates) builds from contract, domain and db, never from the HTTP layer.',
+      '^agent/engine/',
+      '^agent/(api|cli|client)/',
+    ),
+    arrow('api-not-cli', 'The API never reaches into the CLI; what both need lives in domain (or contract).', '^agent/api/', '^agent/(cli|client)/'),
+    arrow(
+      'client-not-db-engine-api',
+      "agent/client/ runs in a job's process and talks to an agent over HTTP: no storage, engine or API code.",
+      '^agent/client/',
+      '^agent/(db|engine|api|cli)/',
+    ),
+    arrow('agent-not-electron', 'agent/ is the headless core: the same with or without the desktop shell.', '^agent/', [ELECTRON, '^main/', '^renderer/']),
+    arrow(
+      'renderer-only-contract-domain',
+      'The dashboard runs in a browser: of the agent it imports only the contract and pure domain rules.',
+      '^renderer/',
+      [agentExcept('contract', 'domain'), '^main/', ELECTRON],
+    ),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
