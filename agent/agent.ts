@@ -33,6 +33,8 @@ export interface AgentOptions {
   rendererDir?: string;
   /** Host names the API answers to besides this machine's own (DNS rebinding guard, api/hostGuard.ts). */
   allowedHosts?: string[];
+  /** Read the client's address and scheme from a reverse proxy's X-Forwarded-* headers (api/app.ts). */
+  trustProxy?: boolean;
   /** Limits on slow clients; defaults in DEFAULT_HTTP_TIMEOUTS. */
   timeouts?: Partial<HttpTimeouts>;
   /** How to load SQLite (the desktop app in development passes an addon built for Electron). */
@@ -92,6 +94,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const app = createApp({
     boundHost: host,
     allowedHosts: options.allowedHosts,
+    trustProxy: options.trustProxy,
     rendererDir: options.rendererDir,
     store,
     events,

@@ -19,14 +19,23 @@ import { cliRoutes } from './routes/cli';
 import { staticFiles } from './routes/static';
 import { agentInfoRoutes } from './routes/agentInfo';
 import { channelRoutes } from './routes/channels';
+import { healthRoutes } from './routes/health';
+import { keyRoutes } from './routes/keys';
 
 export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
   /** The built dashboard served at "/"; default: dist/renderer next to the bundle or in the repository. */
   rendererDir?: string;
+  /**
+   * Behind a reverse proxy (`serve --trust-proxy`): the client's address comes from the last
+   * X-Forwarded-For entry (the one the proxy added) and the scheme from X-Forwarded-Proto.
+   * Without it those headers are ignored, since any client could send them.
+   */
+  trustProxy?: boolean;
 };
 
 // One line per resource router; order only matters for routes that could match the same path.
-const routers: Array<(deps: ApiDeps) => Router<AuthState> | Router> = [
+export const routers: Array<(deps: ApiDeps) => Router<AuthState> | Router> = [
+  healthRoutes,
   pulseRoutes,
   pulseHistoryRoutes,
   // Before serverRoutes, whose /api/servers/:id would answer POST /api/servers/heartbeat with 405.
@@ -36,6 +45,7 @@ const routers: Array<(deps: ApiDeps) => Router<AuthState> | Router> = [
   notificationRoutes,
   certificateRoutes,
   channelRoutes,
+  keyRoutes,
   sessionRoutes,
   eventRoutes,
   agentInfoRoutes,
@@ -47,6 +57,11 @@ export function createApp(options: AppOptions): Koa {
   const deps: ApiDeps = { ...options, requireToken: requireToken(options.store, options.clock) };
   const app = new Koa();
   app.silent = true;
+  if (options.trustProxy) {
+    app.proxy = true;
+    // The last address is the one our proxy saw; earlier ones are whatever the client claimed.
+    app.maxIpsCount = 1;
+  }
   app.use(errorMiddleware(deps.log));
   app.use(hostGuard(options.boundHost ?? '127.0.0.1', options.allowedHosts));
   app.use(corsPolicy());

@@ -3,10 +3,12 @@ import type { Store } from '../db/store';
 import { isStorageFull } from '../db/storageErrors';
 import { HttpError } from './errors';
 import { clientKey, FailedAuthLimiter } from './authLimiter';
+import { accessOfMethod, scopeAllows, scopeRefusal, type KeyScope } from '../domain/keyScopes';
 
 export interface AuthState {
   companyId: number;
   tokenId: number;
+  scope: KeyScope;
 }
 
 const unauthenticated = () => new HttpError(401, 'Unauthenticated.', undefined, { 'WWW-Authenticate': 'Bearer' });
@@ -16,9 +18,10 @@ export const tooManyFailures = (seconds: number, what = 'authentications') =>
   new HttpError(429, `Too many failed ${what}. Try again in ${seconds} s.`, undefined, { 'Retry-After': String(seconds) });
 
 /**
- * Bearer authentication: puts the token's company in ctx.state, or answers 401 (429 after many
- * wrong tokens from one machine). A right token always gets in; a request without any token
- * spends nothing (authLimiter.ts says why).
+ * Bearer authentication: puts the token's company and scope in ctx.state, or answers 401 (429
+ * after many wrong tokens from one machine), or 403 when the key's scope does not allow the
+ * request (keyScopes.ts: a read-only key only reads, ping and badge keys get nothing here).
+ * A right token always gets in; a request without any token spends nothing (authLimiter.ts says why).
  */
 export function requireToken(store: Store, clock: () => number, limiter = new FailedAuthLimiter()): Middleware<AuthState> {
   return async (ctx, next) => {
@@ -32,12 +35,21 @@ export function requireToken(store: Store, clock: () => number, limiter = new Fa
       limiter.failed(client, clock());
       throw unauthenticated();
     }
+    const access = accessOfMethod(ctx.method);
+    if (!scopeAllows(token.scope, access)) throw new HttpError(403, scopeRefusal(token.scope, access));
     recordUse(store, token.id, clock());
     ctx.state.companyId = token.companyId;
     ctx.state.tokenId = token.id;
+    ctx.state.scope = token.scope;
     await next();
   };
 }
+
+/** After requireToken: only a full key may go on (key management, which a read-only key may not even list). */
+export const onlyFullKeys: Middleware<AuthState> = async (ctx, next) => {
+  if (!scopeAllows(ctx.state.scope, 'manage-keys')) throw new HttpError(403, scopeRefusal(ctx.state.scope, 'manage-keys'));
+  await next();
+};
 
 /** Notes when the token was used; on a full disk that note is skipped so reads keep working. */
 function recordUse(store: Store, tokenId: number, now: number): void {

@@ -10,6 +10,7 @@ import { HttpError } from './errors';
  * connection arrived on and this machine's host name; plus any name given with --allow-host
  * (the DNS name other machines use for this one). Pulse URLs are exempt: they answer any
  * origin anyway (their token is the secret) and jobs on other servers may use any DNS name.
+ * So is /api/health, which holds no data and is asked by load balancers under any name.
  */
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
@@ -44,12 +45,17 @@ export function isPulsePath(path: string): boolean {
   return path.startsWith('/api/pulse/');
 }
 
+/** Paths any Host may reach: pulse URLs (their token is the secret) and the data-free health check. */
+function answersAnyHost(path: string): boolean {
+  return isPulsePath(path) || path === '/api/health';
+}
+
 /** Refuses (421) a request whose Host is not this machine at the port the connection arrived on. */
 export function hostGuard(boundHost: string, allowedHosts: string[] = []): Middleware {
   const bound = boundHost.toLowerCase().replace(/^\[|\]$/g, '');
   const extra = allowedHosts.map((name) => hostForm(name.trim().replace(/^\[|\]$/g, '').replace(/\.$/, '')));
   return async (ctx, next) => {
-    if (isPulsePath(ctx.path)) return next();
+    if (answersAnyHost(ctx.path)) return next();
     const { localAddress, localPort } = ctx.req.socket;
     const host = parseHostHeader(ctx.req.headers.host ?? '');
     if (!host || host.port !== localPort || !allowedHostNames(bound, localAddress, extra).has(host.name)) {

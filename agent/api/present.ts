@@ -134,6 +134,8 @@ export function presentChannel(row: ChannelRow): ChannelResource {
 export function presentDelivery(row: DeliveryWithChannel): DeliveryResource {
   return {
     id: row.id,
+    /** Sent as X-Cronbeat-Delivery, the same on every retry. */
+    uuid: row.uuid,
     notification_id: row.notification_id,
     channel: { id: row.channel_id, name: row.channel_name, kind: row.channel_kind, deleted: row.channel_deleted === 1 },
     status: row.status,

@@ -1,5 +1,6 @@
 import type { Command } from './command';
 import { UsageError } from './command';
+import { didYouMean } from './didYouMean';
 import { serveCommand } from './commands/serve';
 import { tokenCommand } from './commands/token';
 import { pingCommand } from './commands/ping';
@@ -9,10 +10,11 @@ import { crontabCommand } from './commands/crontab';
 import { backupCommand } from './commands/backup';
 import { restoreCommand } from './commands/restore';
 import { monitorCommand } from './commands/monitor';
+import { notificationsCommand } from './commands/notifications';
 import { version } from '../../package.json';
 
 // Register new commands here, one line each.
-const commands: Command[] = [serveCommand, tokenCommand, pingCommand, runCommand, spoolCommand, crontabCommand, backupCommand, restoreCommand, monitorCommand];
+const commands: Command[] = [serveCommand, tokenCommand, pingCommand, runCommand, spoolCommand, crontabCommand, backupCommand, restoreCommand, monitorCommand, notificationsCommand];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -38,7 +40,10 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const command = commands.find((c) => c.name === name);
-  if (!command) throw new UsageError(`Unknown command "${name}". Run \`cronbeat --help\` to see the commands.`);
+  if (!command) {
+    const close = didYouMean(name, commands.map((c) => c.name));
+    throw new UsageError(`Unknown command "${name}".${close || ' Run `cronbeat --help` to see the commands.'}`);
+  }
   // What follows `--` is a job's own command line (`cronbeat run T -- mysqldump -h db`), never ours.
   const ownArgs = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
   if (ownArgs.includes('--help') || ownArgs.includes('-h')) {

@@ -87,9 +87,10 @@ export class PulseSender {
    * Replays the spool in order. `target` says where each entry goes: to the agent it was meant
    * for ('each'), to this sender's agent ('redirect', for `cronbeat spool flush --url`), or only
    * the entries meant for this sender's agent ('own', as ping and run do, so a pulse once sent
-   * to a wrong --url never slows the next jobs down; `spool flush` still has it).
+   * to a wrong --url never slows the next jobs down; `spool flush` still has it). `onEach` is
+   * told after each entry is tried (for a progress line).
    */
-  flush(waitMs = 0, target: 'each' | 'redirect' | 'own' = 'each'): Promise<ReplayResult> {
+  flush(waitMs = 0, target: 'each' | 'redirect' | 'own' = 'each', onEach?: () => void): Promise<ReplayResult> {
     if (!this.spool) return Promise.resolve(NOTHING_REPLAYED);
     // An agent that could not take one entry gets none of the later ones, so none overtakes it.
     const down = new Set<string>();
@@ -99,6 +100,7 @@ export class PulseSender {
       if (down.has(baseUrl)) return 'unreachable';
       const verdict = verdictOf(await sendPulse(baseUrl, entry.pulse, true));
       if (verdict === 'unreachable') down.add(baseUrl);
+      onEach?.();
       return verdict;
     }, waitMs);
   }

@@ -52,6 +52,8 @@ export function presentNotification(row: StoredNotification): NotificationResour
 /** One delivery of a notification to a channel, as GET /api/notifications/{id}/deliveries lists it. */
 export interface DeliveryResource {
   id: number;
+  /** Sent as X-Cronbeat-Delivery, the same on every retry. */
+  uuid: string;
   notification_id: string;
   channel: { id: number; name: string; kind: ChannelKind; deleted: boolean };
   status: DeliveryStatus;

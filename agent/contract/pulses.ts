@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_MEASURED_DURATION_MS } from '../domain/pulseInput';
-import type { PulseKind } from '../domain/pulseEffect';
+import type { HistoryKind } from '../domain/pulseEffect';
 
 /** A pulse's query: `rid` pairs a start with its end. */
 export const pulseQuery = z.object({
@@ -40,7 +40,7 @@ export const pulseHeaders = z.object({
 export interface PulseResource {
   id: number;
   monitor_id: number;
-  kind: PulseKind;
+  kind: HistoryKind;
   exit_code: number | null;
   rid: string | null;
   received_at: string;

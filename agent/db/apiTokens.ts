@@ -1,10 +1,12 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from './open';
+import type { KeyScope } from '../domain/keyScopes';
 
 export interface ApiTokenRow {
   id: number;
   company_id: number;
   name: string;
+  scope: KeyScope;
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
@@ -19,36 +21,40 @@ function hashToken(token: string): Buffer {
 /** API tokens: 256 random bits, stored only as their SHA-256 hash. */
 export function apiTokenRepository(db: Db) {
   const insert = db.prepare(
-    'INSERT INTO api_tokens (company_id, name, token_hash, created_at) VALUES (@companyId, @name, @hash, @now)',
+    'INSERT INTO api_tokens (company_id, name, scope, token_hash, created_at) VALUES (@companyId, @name, @scope, @hash, @now)',
   );
   const byHash = db.prepare(
-    'SELECT id, company_id, token_hash FROM api_tokens WHERE token_hash = ? AND revoked_at IS NULL',
+    'SELECT id, company_id, scope, token_hash FROM api_tokens WHERE token_hash = ? AND revoked_at IS NULL',
   );
-  const list = db.prepare(
-    'SELECT id, company_id, name, created_at, last_used_at, revoked_at FROM api_tokens ORDER BY id',
-  );
+  const columns = 'id, company_id, name, scope, created_at, last_used_at, revoked_at';
+  const list = db.prepare(`SELECT ${columns} FROM api_tokens ORDER BY id`);
+  const listLive = db.prepare(`SELECT ${columns} FROM api_tokens WHERE company_id = ? AND revoked_at IS NULL ORDER BY id`);
+  const findLive = db.prepare(`SELECT ${columns} FROM api_tokens WHERE id = ? AND company_id = ? AND revoked_at IS NULL`);
   const revoke = db.prepare('UPDATE api_tokens SET revoked_at = @now WHERE id = @id AND revoked_at IS NULL');
+  const revokeOfCompany = db.prepare(
+    'UPDATE api_tokens SET revoked_at = @now WHERE id = @id AND company_id = @companyId AND revoked_at IS NULL',
+  );
   const touch = db.prepare(
     'UPDATE api_tokens SET last_used_at = @now WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @now - 60000)',
   );
 
   return {
     /** Creates a token and returns its secret, which is never stored and cannot be shown again. */
-    create(input: { companyId: number; name: string; now: number }): { id: number; token: string } {
+    create(input: { companyId: number; name: string; scope?: KeyScope; now: number }): { id: number; token: string } {
       const token = PREFIX + randomBytes(32).toString('base64url');
       const hash = hashToken(token).toString('hex');
-      const { lastInsertRowid } = insert.run({ ...input, hash });
+      const { lastInsertRowid } = insert.run({ scope: 'full', ...input, hash });
       return { id: Number(lastInsertRowid), token };
     },
 
     /** The live token matching `token`, or null when it is unknown or revoked. */
-    authenticate(token: string): { id: number; companyId: number } | null {
+    authenticate(token: string): { id: number; companyId: number; scope: KeyScope } | null {
       const presented = hashToken(token);
       const row = byHash.get(presented.toString('hex')) as
-        | { id: number; company_id: number; token_hash: string }
+        | { id: number; company_id: number; scope: KeyScope; token_hash: string }
         | undefined;
       if (!row || !timingSafeEqual(presented, Buffer.from(row.token_hash, 'hex'))) return null;
-      return { id: row.id, companyId: row.company_id };
+      return { id: row.id, companyId: row.company_id, scope: row.scope };
     },
 
     /** Records when a token was last used, at most once a minute, so most reads write nothing. */
@@ -58,6 +64,20 @@ export function apiTokenRepository(db: Db) {
 
     list(): ApiTokenRow[] {
       return list.all() as ApiTokenRow[];
+    },
+
+    /** A company's live keys, oldest first. */
+    listLive(companyId: number): ApiTokenRow[] {
+      return listLive.all(companyId) as ApiTokenRow[];
+    },
+
+    findLive(companyId: number, id: number): ApiTokenRow | null {
+      return (findLive.get(id, companyId) as ApiTokenRow | undefined) ?? null;
+    },
+
+    /** Revokes one of a company's live keys; false when it has no such key. */
+    revokeOfCompany(companyId: number, id: number, now: number): boolean {
+      return revokeOfCompany.run({ id, companyId, now }).changes === 1;
     },
 
     /** Returns false when there is no live token with that id. */

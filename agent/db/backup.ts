@@ -1,4 +1,4 @@
-import { closeSync, copyFileSync, existsSync, openSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { databaseFile } from '../dataFolder/dataDir';
@@ -93,11 +93,32 @@ function inTermsOf(error: unknown, partial: string, file: string, doing: string)
   return new BackupRefusedError(`Could not ${doing} ${file}: ${said}${code && !said.includes(code) ? ` (${code})` : ''}`);
 }
 
+/** Bytes copied so far of the whole, for a progress line; called now and then during a long copy. */
+export type CopyProgress = (doneBytes: number, totalBytes: number) => void;
+
+/**
+ * How many pages the online backup copies in its next step. Without anyone watching, the rest
+ * in one step after the first 100 pages: one read snapshot, no restarts under load. With
+ * `onProgress`, a twentieth at a time, so the copy can be seen moving; should a write to the
+ * database restart the copy (fewer pages done than before), the rest goes in one step as
+ * without.
+ */
+function backupSteps(pageSize: number, onProgress: CopyProgress | undefined) {
+  let lowestRemaining = Infinity;
+  return ({ totalPages, remainingPages }: { totalPages: number; remainingPages: number }): number => {
+    if (!onProgress) return Math.max(100, remainingPages);
+    onProgress((totalPages - remainingPages) * pageSize, totalPages * pageSize);
+    const restarted = remainingPages > lowestRemaining;
+    lowestRemaining = Math.min(lowestRemaining, remainingPages);
+    return restarted ? Math.max(100, remainingPages) : Math.max(100, Math.ceil(totalPages / 20));
+  };
+}
+
 /**
  * Copies the database at `source` to `out` while it may be in use: SQLite's online backup, then
  * the copy switched to a rollback journal (one file), checked, made 0600 and renamed into place.
  */
-export async function backupDatabase(source: string, out: string): Promise<{ schema: number; bytes: number }> {
+export async function backupDatabase(source: string, out: string, onProgress?: CopyProgress): Promise<{ schema: number; bytes: number }> {
   if (resolve(out) === resolve(source)) throw new BackupRefusedError('The backup cannot overwrite the database it copies.');
   if (!existsSync(source)) throw new BackupRefusedError(`There is no Cronbeat database at ${source}.`);
   const folder = dirname(resolve(out));
@@ -109,8 +130,7 @@ export async function backupDatabase(source: string, out: string): Promise<{ sch
   try {
     return await removedOnInterrupt(partial, async () => {
       createPrivate(partial); // SQLite writes into it, and its journal takes the same mode
-      // After the first 100 pages, the rest in one step: one read snapshot, no restarts under load.
-      await db.backup(partial, { progress: ({ remainingPages }) => Math.max(100, remainingPages) });
+      await db.backup(partial, { progress: backupSteps(db.pragma('page_size', { simple: true }) as number, onProgress) });
       const copy = new Database(partial);
       copy.pragma('journal_mode = DELETE');
       copy.close();
@@ -132,7 +152,7 @@ export async function backupDatabase(source: string, out: string): Promise<{ sch
  * Replaces the data folder's database with the backup `file`, after checking it. The caller
  * holds the folder's lock. The database replaced is kept beside it, named with the time.
  */
-export async function restoreDatabase(file: string, dataDir: string, now: number): Promise<{ keptAs: string | null }> {
+export async function restoreDatabase(file: string, dataDir: string, now: number, onProgress?: CopyProgress): Promise<{ keptAs: string | null }> {
   if (existsSync(`${file}-wal`)) {
     throw new BackupRefusedError(`${file} has a -wal file beside it: it is a live database, not a backup. Make one with \`cronbeat backup\`.`);
   }
@@ -142,7 +162,7 @@ export async function restoreDatabase(file: string, dataDir: string, now: number
   try {
     await removedOnInterrupt(partial, async () => {
       createPrivate(partial);
-      copyFileSync(file, partial); // into the private file: its mode stays 0600
+      copyInto(file, partial, onProgress); // into the private file: its mode stays 0600
       checkDatabaseFile(partial, file);
       await signalsHeard();
     });
@@ -153,6 +173,32 @@ export async function restoreDatabase(file: string, dataDir: string, now: number
   const keptAs = existsSync(target) ? setAside(target, now) : null;
   renameSync(partial, target);
   return { keptAs };
+}
+
+const COPY_CHUNK = 8 * 1024 * 1024;
+
+/** Copies `file` into the existing `target`: at once (copyFileSync) unless someone watches, else 8 MB at a time, told to `onProgress`. */
+function copyInto(file: string, target: string, onProgress: CopyProgress | undefined): void {
+  if (!onProgress) {
+    copyFileSync(file, target);
+    return;
+  }
+  const total = statSync(file).size;
+  const buffer = Buffer.allocUnsafe(COPY_CHUNK);
+  const from = openSync(file, 'r');
+  const to = openSync(target, 'w');
+  try {
+    let done = 0;
+    onProgress(0, total);
+    for (let read = readSync(from, buffer, 0, COPY_CHUNK, null); read > 0; read = readSync(from, buffer, 0, COPY_CHUNK, null)) {
+      writeSync(to, buffer, 0, read);
+      done += read;
+      onProgress(done, total);
+    }
+  } finally {
+    closeSync(from);
+    closeSync(to);
+  }
 }
 
 /** Folds the WAL into the database (when it can) and renames it, with its -wal and -shm, out of the way. */

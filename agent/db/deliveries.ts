@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Db } from './open';
 import type { ChannelKind } from '../domain/channels';
 import { deliveryRouting, type DeliveryRoutingRepos } from './deliveryRouting';
@@ -6,9 +7,11 @@ import type { DeliveryStatus } from '../contract/notifications';
 
 /*
  * The delivery outbox (migration 8): one row per notification and channel, written in the
- * notification's transaction. A row is pending (next_attempt_at says when), then claimed
- * ("sending", attempts + 1) before anything is sent, then sent or, after retries until
- * give_up_at, failed. A row still "sending" at start was interrupted by a crash: it goes back to
+ * notification's transaction, with a UUID of its own (migration 15) that every retry sends. A row
+ * is pending (next_attempt_at says when), then claimed ("sending", attempts + 1, next_attempt_at
+ * the end of the claim: the attempt's timeout) before anything is sent, then sent or, after
+ * retries until give_up_at, failed. A row still "sending" at start was interrupted by a crash,
+ * and one still "sending" after its claim ended lost its result (a full disk): both go back to
  * pending, so that send is repeated (at least once: see docs/channels.md, "Delivery guarantees").
  */
 
@@ -16,6 +19,8 @@ export type { DeliveryStatus };
 
 export interface DeliveryRow {
   id: number;
+  /** Sent as X-Cronbeat-Delivery: the same on every retry, unique across data folders. */
+  uuid: string;
   notification_id: string;
   channel_id: number;
   status: DeliveryStatus;
@@ -46,8 +51,8 @@ export interface AttemptAnswer {
 
 export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
   const insert = db.prepare(
-    `INSERT INTO deliveries (notification_id, channel_id, status, next_attempt_at, give_up_at, created_at)
-     VALUES (@notificationId, @channelId, 'pending', @now, @giveUpAt, @now)`,
+    `INSERT INTO deliveries (uuid, notification_id, channel_id, status, next_attempt_at, give_up_at, created_at)
+     VALUES (@uuid, @notificationId, @channelId, 'pending', @now, @giveUpAt, @now)`,
   );
   // The oldest due delivery of each channel not busy: one index probe per channel, however many
   // deliveries wait behind a slow one.
@@ -59,17 +64,26 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
      WHERE c.id NOT IN (SELECT value FROM json_each(@busy))
      ORDER BY d.next_attempt_at, d.id LIMIT @limit`,
   );
+  // Channels busy in this process are left out: their next delivery waits for the send in flight.
   const earliest = db
     .prepare(
-      `SELECT min((SELECT min(next_attempt_at) FROM deliveries WHERE channel_id = c.id AND status = 'pending')) FROM channels c`,
+      `SELECT min(min(
+         coalesce((SELECT min(next_attempt_at) FROM deliveries WHERE channel_id = c.id AND status = 'pending'), 1e18),
+         coalesce((SELECT min(next_attempt_at) FROM deliveries WHERE channel_id = c.id AND status = 'sending'), 1e18)))
+       FROM channels c WHERE c.id NOT IN (SELECT value FROM json_each(@busy))`,
     )
     .pluck();
   const claim = db.prepare(
-    `UPDATE deliveries SET status = 'sending', attempts = attempts + 1, last_attempt_at = @now, next_attempt_at = NULL
+    `UPDATE deliveries SET status = 'sending', attempts = attempts + 1, last_attempt_at = @now, next_attempt_at = @claimEnds
      WHERE id = @id AND status = 'pending' AND next_attempt_at <= @now`,
   );
+  const reclaimExpired = db.prepare(
+    `UPDATE deliveries SET status = 'pending', next_attempt_at = @now,
+       last_error = coalesce(last_error, 'The result of the last attempt could not be recorded; sending again.')
+     WHERE status = 'sending' AND next_attempt_at <= @now AND channel_id NOT IN (SELECT value FROM json_each(@busy))`,
+  );
   const markSent = db.prepare(
-    `UPDATE deliveries SET status = 'sent', sent_at = @now, last_error = NULL,
+    `UPDATE deliveries SET status = 'sent', sent_at = @now, next_attempt_at = NULL, last_error = NULL,
        response_status = @responseStatus, response_body = @responseBody
      WHERE id = @id AND status = 'sending'`,
   );
@@ -85,6 +99,13 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
   const dropForChannel = db.prepare(
     `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = @error
      WHERE id = @id AND status = 'pending'`,
+  );
+  const failPendingOfChannel = db.prepare(
+    `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = @error
+     WHERE channel_id = @channelId AND status = 'pending'`,
+  );
+  const dueNowForChannel = db.prepare(
+    `UPDATE deliveries SET next_attempt_at = @now WHERE channel_id = @channelId AND status = 'pending' AND next_attempt_at > @now`,
   );
   const releaseInterrupted = db.prepare(
     `UPDATE deliveries SET status = 'pending', next_attempt_at = @now WHERE status = 'sending'`,
@@ -104,7 +125,7 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
     enqueue(notification: { id: string; companyId: number; data: NotificationData; now: number; giveUpAt: number }): number {
       const channelIds = route(notification.companyId, notification.data);
       for (const channelId of channelIds) {
-        insert.run({ notificationId: notification.id, channelId, now: notification.now, giveUpAt: notification.giveUpAt });
+        insert.run({ uuid: randomUUID(), notificationId: notification.id, channelId, now: notification.now, giveUpAt: notification.giveUpAt });
       }
       return channelIds.length;
     },
@@ -112,13 +133,27 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
     due(now: number, limit: number, busyChannelIds: number[] = []): DeliveryRow[] {
       return due.all({ now, limit, busy: JSON.stringify(busyChannelIds) }) as DeliveryRow[];
     },
-    /** When the earliest pending delivery is due; null when none is pending. */
-    earliestDue(): number | null {
-      return (earliest.get() as number | null) ?? null;
+    /**
+     * When the worker next has something to do for a channel not in `busyChannelIds`: a pending
+     * delivery comes due, or a claim ends; null when there is nothing.
+     */
+    earliestDue(busyChannelIds: number[] = []): number | null {
+      const at = earliest.get({ busy: JSON.stringify(busyChannelIds) }) as number | null | undefined;
+      return at === null || at === undefined || at >= 1e18 ? null : at;
     },
-    /** Takes the delivery for one attempt; true only for the one caller that may now send it. */
-    claim(id: number, now: number): boolean {
-      return claim.run({ id, now }).changes === 1;
+    /**
+     * Takes the delivery for one attempt that ends by `claimEnds`; true only for the one caller
+     * that may now send it.
+     */
+    claim(id: number, now: number, claimEnds: number): boolean {
+      return claim.run({ id, now, claimEnds }).changes === 1;
+    },
+    /**
+     * Claims that ended without a recorded result (the disk was full when it came), of channels
+     * not in `busyChannelIds`, are pending again at `now`. Returns how many.
+     */
+    reclaimExpired(now: number, busyChannelIds: number[] = []): number {
+      return reclaimExpired.run({ now, busy: JSON.stringify(busyChannelIds) }).changes;
     },
     markSent(id: number, now: number, answer: AttemptAnswer): void {
       markSent.run({ id, now, responseStatus: answer.responseStatus, responseBody: answer.responseBody });
@@ -141,6 +176,14 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
     /** A pending delivery that can never be sent (its channel was deleted). */
     drop(id: number, error: string): void {
       dropForChannel.run({ id, error });
+    },
+    /** The channel was deleted: what still waits for it is failed with `error`. Returns how many. */
+    failPendingOfChannel(channelId: number, error: string): number {
+      return failPendingOfChannel.run({ channelId, error }).changes;
+    },
+    /** What waits for the channel (held by quiet hours, or backing off) is due at `now`, to be looked at again. */
+    dueNowForChannel(channelId: number, now: number): number {
+      return dueNowForChannel.run({ channelId, now }).changes;
     },
     /** After a crash: deliveries left "sending" are pending again, due at `now`. Returns how many. */
     releaseInterrupted(now: number): number {

@@ -240,4 +240,48 @@ export const migrations: string[] = [
     WHERE type IN ('App\\Notifications\\MonitorFailedNotification', 'App\\Notifications\\SslCertificateNotification');
   CREATE INDEX notifications_unread ON notifications(notifiable_id, created_at DESC, id DESC) WHERE read_at IS NULL;
   `,
+  // 13 (issue 23): scoped keys. Every key made before scopes could do everything: it stays "full".
+  `
+  ALTER TABLE api_tokens ADD COLUMN scope TEXT NOT NULL DEFAULT 'full' CHECK (scope IN ('full', 'read-only', 'ping', 'badge'));
+  `,
+  // 14 (issue 21): the event time a monitor's failed-or-fine state rests on (an older pulse changes
+  // no state), when it was last resumed ("new" until a pulse after that), and pause and resume as
+  // lines of the run history (pulses is rebuilt: SQLite cannot widen a CHECK in place).
+  `
+  ALTER TABLE monitors ADD COLUMN state_since INTEGER;
+  ALTER TABLE monitors ADD COLUMN resumed_at INTEGER;
+  UPDATE monitors SET state_since = last_run_at WHERE is_alerted = 1;
+
+  CREATE TABLE pulses_next (
+    id INTEGER PRIMARY KEY,
+    monitor_id INTEGER NOT NULL REFERENCES monitors(id),
+    kind TEXT NOT NULL CHECK (kind IN ('start', 'success', 'fail', 'pause', 'resume')),
+    exit_code INTEGER,
+    rid TEXT,
+    received_at INTEGER NOT NULL,
+    duration_ms INTEGER,
+    method TEXT NOT NULL,
+    remote_address TEXT NOT NULL DEFAULT '',
+    body TEXT NOT NULL DEFAULT '',
+    body_truncated INTEGER NOT NULL DEFAULT 0,
+    idempotency_key TEXT
+  );
+  INSERT INTO pulses_next (id, monitor_id, kind, exit_code, rid, received_at, duration_ms, method, remote_address,
+                           body, body_truncated, idempotency_key)
+    SELECT id, monitor_id, kind, exit_code, rid, received_at, duration_ms, method, remote_address,
+           body, body_truncated, idempotency_key FROM pulses;
+  DROP TABLE pulses;
+  ALTER TABLE pulses_next RENAME TO pulses;
+  CREATE INDEX pulses_newest ON pulses(monitor_id, received_at DESC, id DESC);
+  CREATE INDEX pulses_by_rid ON pulses(monitor_id, rid, received_at) WHERE rid IS NOT NULL;
+  CREATE UNIQUE INDEX pulses_idempotency_key ON pulses(monitor_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+  `,
+  // 15 (issue 26, item 11): each delivery's UUID, sent as X-Cronbeat-Delivery on every retry; random v4 ones for rows
+  // written before.
+  `
+  ALTER TABLE deliveries ADD COLUMN uuid TEXT;
+  UPDATE deliveries SET uuid = lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2)
+    || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)));
+  CREATE UNIQUE INDEX deliveries_uuid ON deliveries(uuid);
+  `,
 ];

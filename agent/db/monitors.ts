@@ -18,6 +18,10 @@ export interface MonitorRow extends NotifiedMonitor {
   paused_at: number | null;
   paused_until: number | null;
   last_pulse_at: number | null;
+  // Migration 14 (issue 21): see PulseState.stateSince in agent/domain/pulseEffect.ts; when it was last
+  // resumed (until a pulse after that, it is "new" again).
+  state_since: number | null;
+  resumed_at: number | null;
 }
 
 /** What an edit changes: the monitor's own fields, and its timing when it was re-planned. */
@@ -35,6 +39,8 @@ export interface MonitorEdit {
 
 /** A pause (pausedUntil null: until resumed) or a resume (all pause fields null), with the timing it leaves. */
 export interface MonitorPauseUpdate {
+  /** Set for a resume: when it was resumed. */
+  resumedAt: number | null;
   pausedAt: number | null;
   pausedUntil: number | null;
   expectedRunAt: number | null;
@@ -49,6 +55,7 @@ export interface MonitorTimingUpdate {
   lastRunAt: number;
   isAlerted: number;
   alertReason: string;
+  stateSince: number | null;
   expectedRunAt: number | null;
   runningSince: number | null;
   runningRid: string | null;
@@ -88,7 +95,7 @@ export function monitorRepository(db: Db) {
 
   const saveTiming = db.prepare(
     `UPDATE monitors SET last_run_at = @lastRunAt, is_alerted = @isAlerted, alert_reason = @alertReason,
-       expected_run_at = @expectedRunAt, running_since = @runningSince, running_rid = @runningRid,
+       state_since = @stateSince, expected_run_at = @expectedRunAt, running_since = @runningSince, running_rid = @runningRid,
        grace_from = @graceFrom, due_at = @dueAt, updated_at = @now,
        last_pulse_at = max(coalesce(last_pulse_at, @pulseAt), @pulseAt)
      WHERE id = @id AND deleted_at IS NULL`,
@@ -99,8 +106,10 @@ export function monitorRepository(db: Db) {
   );
   // The WHERE lets min() read the first entry of the partial index monitors_due instead of scanning the table.
   const earliestDue = db.prepare('SELECT min(due_at) FROM monitors WHERE due_at IS NOT NULL').pluck();
+  // A missed deadline rests on the silence since the last pulse: a success sent after it is news, one before is stale.
   const markFailed = db.prepare(
-    `UPDATE monitors SET is_alerted = 1, alert_reason = @reason, due_at = NULL, grace_from = NULL, updated_at = @now
+    `UPDATE monitors SET is_alerted = 1, alert_reason = @reason, due_at = NULL, grace_from = NULL, updated_at = @now,
+       state_since = max(coalesce(state_since, last_run_at), last_run_at)
      WHERE id = @id AND is_alerted = 0 AND deleted_at IS NULL`,
   );
   // The due time after a catch-up grace from `now`, by the domain's own rule, so the UPDATE below
@@ -139,10 +148,12 @@ export function monitorRepository(db: Db) {
      WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL`,
   );
   // A pause acknowledges a failure and forgets a run in progress; the pause's end plans afresh.
+  // A resume (@resumedAt set) starts a fresh state: "new" until a pulse, older pulses change nothing.
   const setPause = db.prepare(
     `UPDATE monitors SET paused_at = @pausedAt, paused_until = @pausedUntil, is_alerted = 0, alert_reason = '',
        running_since = NULL, running_rid = NULL, expected_run_at = @expectedRunAt, grace_from = @graceFrom,
-       due_at = @dueAt, updated_at = @now
+       due_at = @dueAt, updated_at = @now, resumed_at = coalesce(@resumedAt, resumed_at),
+       state_since = coalesce(@resumedAt, state_since)
      WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL`,
   );
   const notePulse = db.prepare(

@@ -1,5 +1,5 @@
 import type { Db } from './open';
-import type { PulseKind } from '../domain/pulseEffect';
+import type { HistoryKind } from '../domain/pulseEffect';
 import type { PulseGist } from '../domain/pulseInput';
 
 /** How many pulses each monitor keeps; older ones are dropped as new ones come. */
@@ -8,7 +8,7 @@ export const PULSES_KEPT_PER_MONITOR = 1000;
 export interface PulseRow {
   id: number;
   monitor_id: number;
-  kind: PulseKind;
+  kind: HistoryKind;
   exit_code: number | null;
   rid: string | null;
   /** When the pulse counts for: its arrival, or the original send time of a replayed one. */
@@ -25,7 +25,7 @@ export interface PulseRow {
 
 export interface NewPulse {
   monitorId: number;
-  kind: PulseKind;
+  kind: HistoryKind;
   exitCode: number | null;
   rid: string | null;
   receivedAt: number;

@@ -38,16 +38,34 @@ export function isMasked(value: unknown): boolean {
   return typeof value === 'string' && (value === MASK || value.endsWith(`/${MASK}`));
 }
 
-/** `settings` with every secret masked. */
+/**
+ * A URL with the password of its user:pass@ masked (a webhook behind Basic auth); any other
+ * value as it is.
+ */
+export function maskUrlPassword(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    const url = new URL(value);
+    if (!url.password) return value;
+    url.password = MASK;
+    return url.href;
+  } catch {
+    return value;
+  }
+}
+
+/** `settings` with every secret masked, and a webhook URL's password. */
 export function maskedSettings(kind: ChannelKind, settings: Record<string, unknown>): Record<string, unknown> {
   const shown = { ...settings };
   for (const field of SECRET_SETTINGS[kind]) shown[field] = maskSecret(settings[field]);
+  if (kind === 'webhook') shown.url = maskUrlPassword(settings.url);
   return shown;
 }
 
 /**
  * The settings a PATCH asks for: the stored ones, overwritten by each field sent, except secrets
  * sent as their mask or left out (kept) — so a client never needs to know a secret to edit the rest.
+ * A webhook URL sent back as shown (its password masked) is the stored one.
  */
 export function mergeSettings(
   kind: ChannelKind,
@@ -58,6 +76,7 @@ export function mergeSettings(
   for (const field of SECRET_SETTINGS[kind]) {
     if (!(field in sent) || isMasked(sent[field])) merged[field] = stored[field];
   }
+  if (kind === 'webhook' && sent.url !== undefined && sent.url === maskUrlPassword(stored.url)) merged.url = stored.url;
   return merged;
 }
 

@@ -68,6 +68,9 @@ export function channelFailurePopupDue(failingSince: number | null, now: number)
   return failingSince !== null && now - failingSince >= CHANNEL_FAILING_POPUP_AFTER_MS;
 }
 
+/** Why a deleted channel's waiting deliveries failed (at once, when it is deleted). */
+export const CHANNEL_DELETED = 'The channel was deleted before this could be sent.';
+
 /** Text stored from a receiver (answer bodies, errors) is cut to this many characters. */
 export const STORED_TEXT_MAX = 2000;
 

@@ -10,16 +10,18 @@ export interface MonitorStatusFacts {
   is_alerted: number;
   running_since: number | null;
   last_pulse_at: number | null;
+  resumed_at: number | null;
 }
 
 /**
  * What the API shows as a monitor's status: paused (the admin's choice comes first), failed,
- * running (a started run not ended), new (no pulse ever; it still fails when its first run is
- * late), or monitoring.
+ * running (a started run not ended), new (no pulse since it was made or last resumed; it still
+ * fails when that run is late), or monitoring.
  */
 export function monitorStatus(row: MonitorStatusFacts): MonitorStatus {
   if (row.paused_at !== null) return 'paused';
   if (row.is_alerted === 1) return 'failed';
   if (row.running_since !== null) return 'running';
-  return row.last_pulse_at === null ? 'new' : 'monitoring';
+  const waiting = row.last_pulse_at === null || (row.resumed_at !== null && row.last_pulse_at < row.resumed_at);
+  return waiting ? 'new' : 'monitoring';
 }

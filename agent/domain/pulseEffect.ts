@@ -10,11 +10,19 @@ export interface PulseInput {
   exitCode: number | null;
 }
 
+/** What the run history holds besides pulses: the admin's pause and resume. */
+export type HistoryKind = PulseKind | 'pause' | 'resume';
+
 /** The part of a monitor a pulse changes. */
 export interface PulseState extends MonitorTiming {
   runningRid: string | null;
   lastRunAt: number;
   alertReason: string;
+  /**
+   * The event time the monitor's failed-or-fine state rests on: the pulse that failed,
+   * recovered or last confirmed it, the last pulse before a missed deadline, a resume. Null: none yet.
+   */
+  stateSince: number | null;
 }
 
 export interface PulseEffect {
@@ -48,10 +56,20 @@ function advanceExpectedRun(state: PulseState, answeredRun: number | null, pulse
 }
 
 /**
+ * Whether a pulse counting for `at` is older than the event the monitor's state rests on
+ * (a success sent before the failure it would recover, replayed late): it then never changes
+ * that state, though it still lands in the run history. False when the state rests on nothing.
+ */
+export function isStalePulse(state: Pick<PulseState, 'stateSince'>, at: number): boolean {
+  return state.stateSince !== null && at < state.stateSince;
+}
+
+/**
  * What a pulse does to a monitor. A start answers its run and opens a run in progress; a
  * success or failure answers its run (the run of its start when it ends one) and closes the
  * run in progress. A success recovers a failed monitor; a failure fails a monitor that is not
- * failed yet. A start leaves a failed monitor failed (only a success recovers it).
+ * failed yet. A start leaves a failed monitor failed (only a success recovers it). An end
+ * pulse older than the state (isStalePulse) leaves failed or fine as it is.
  */
 export function applyPulse(state: PulseState, pulse: PulseInput): PulseEffect {
   const lastRunAt = Math.max(state.lastRunAt, pulse.at);
@@ -80,11 +98,13 @@ export function applyPulse(state: PulseState, pulse: PulseInput): PulseEffect {
     lastRunAt,
   };
 
+  if (isStalePulse(state, pulse.at)) return { state: closed, transition: null, pairedStartAt };
+  const confirmed = { ...closed, stateSince: pulse.at };
   if (pulse.kind === 'success') {
     const transition = state.isAlerted ? 'recovered' : null;
-    return { state: { ...closed, isAlerted: false, alertReason: '' }, transition, pairedStartAt };
+    return { state: { ...confirmed, isAlerted: false, alertReason: '' }, transition, pairedStartAt };
   }
-  if (state.isAlerted) return { state: { ...closed, isAlerted: true }, transition: null, pairedStartAt };
-  const failed = { ...closed, isAlerted: true, alertReason: reportedFailureReason(pulse.exitCode) };
+  if (state.isAlerted) return { state: confirmed, transition: null, pairedStartAt };
+  const failed = { ...confirmed, isAlerted: true, alertReason: reportedFailureReason(pulse.exitCode) };
   return { state: failed, transition: 'failed', pairedStartAt };
 }

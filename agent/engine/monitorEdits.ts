@@ -74,11 +74,13 @@ export function pauseMonitor({ store, events }: Ctx, companyId: number, id: numb
     const pause = { pausedAt: row.paused_at ?? now, pausedUntil: until };
     store.monitors.setPause(companyId, id, {
       ...pause,
+      resumedAt: null,
       expectedRunAt: null,
       graceFrom: null,
       dueAt: pausedDueAt(pause),
       now,
     });
+    noteInHistory(store, id, 'pause', until === null ? 'Paused until resumed' : `Snoozed until ${utcMinute(until)}`, now);
     return store.monitors.find(companyId, id);
   })();
   if (paused) events.emit({ type: 'monitor.changed', companyId, monitorId: id });
@@ -95,10 +97,15 @@ function resumedTiming(row: MonitorRow, now: number): MonitorTiming {
   return withCatchUpGrace(replannedTiming(base, pauseEndsAt(pauseOf(row), now)), now);
 }
 
-/** Stores the resume of a paused row, inside the caller's transaction. */
+/**
+ * Stores the resume of a paused row, inside the caller's transaction. A failure acknowledged by
+ * the pause is not a recovery: the monitor starts a fresh wait ("new" until its next pulse, failed
+ * if that run is missed), no recovered notification, and the run history shows the resume.
+ */
 export function storeResume({ store }: Pick<EngineContext, 'store'>, row: MonitorRow, now: number): void {
   const timing = resumedTiming(row, now);
   store.monitors.setPause(row.company_id, row.id, {
+    resumedAt: now,
     pausedAt: null,
     pausedUntil: null,
     expectedRunAt: timing.expectedRunAt,
@@ -106,6 +113,29 @@ export function storeResume({ store }: Pick<EngineContext, 'store'>, row: Monito
     dueAt: dueAt(timing),
     now,
   });
+  const snoozeOver = row.paused_until !== null && row.paused_until <= now;
+  noteInHistory(store, row.id, 'resume', snoozeOver ? 'Snooze over: waiting for the next run' : 'Resumed: waiting for the next run', now);
+}
+
+/** A pause or resume, as a line of the run history (it is no pulse: no method, no address). */
+function noteInHistory(store: EngineContext['store'], monitorId: number, kind: 'pause' | 'resume', text: string, now: number): void {
+  store.pulses.add({
+    monitorId,
+    kind,
+    exitCode: null,
+    rid: null,
+    receivedAt: now,
+    durationMs: null,
+    method: '',
+    remoteAddress: '',
+    body: text,
+    bodyTruncated: false,
+    idempotencyKey: null,
+  });
+}
+
+function utcMinute(at: number): string {
+  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 /** Resumes a paused monitor at `now` (a monitor not paused is left as it is). Null when there is no such monitor. */

@@ -17,7 +17,13 @@ export function timingOf(row: MonitorRow): MonitorTiming {
 }
 
 export function pulseStateOf(row: MonitorRow): PulseState {
-  return { ...timingOf(row), runningRid: row.running_rid, lastRunAt: row.last_run_at, alertReason: row.alert_reason };
+  return {
+    ...timingOf(row),
+    runningRid: row.running_rid,
+    lastRunAt: row.last_run_at,
+    alertReason: row.alert_reason,
+    stateSince: row.state_since,
+  };
 }
 
 /**
@@ -32,6 +38,7 @@ export function timingUpdate(id: number, state: PulseState, now: number): Monito
     lastRunAt: state.lastRunAt,
     isAlerted: state.isAlerted ? 1 : 0,
     alertReason: state.alertReason,
+    stateSince: state.stateSince,
     expectedRunAt: state.expectedRunAt,
     runningSince: state.runningSince,
     runningRid: state.runningRid,

@@ -50,7 +50,7 @@ describe('cronbeat monitor', () => {
 
   it('exits 1 naming the field when the API refuses an edit, and 2 for wrong usage, changing nothing', async () => {
     const monitor = await createMonitor(agent, 'cli refused');
-    const bad = await runCli(['monitor', 'edit', String(monitor.id), '--schedule', 'every day'], { env });
+    const bad = await runCli(['monitor', 'edit', String(monitor.id), '--schedule', '0 25 * * *'], { env });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/^cronbeat: .*422 The schedule field is not valid/);
     for (const args of [

@@ -23,6 +23,23 @@ describe('cronbeat token', () => {
     }
   });
 
+  it('create --scope makes a key that may do only that, and list shows each scope', async () => {
+    const dataDir = join(tempDir(), 'data');
+    const ping = (await runCli(['token', 'create', '--name', 'web-01', '--scope', 'ping', '--data-dir', dataDir])).stdout.trim();
+    const wrong = await runCli(['token', 'create', '--scope', 'admin', '--data-dir', dataDir]);
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toMatch(/--scope must be one of full, read-only, ping, badge, not "admin"/);
+    const listed = JSON.parse((await runCli(['token', 'list', '--json', '--data-dir', dataDir])).stdout);
+    expect(listed).toEqual([expect.objectContaining({ name: 'web-01', scope: 'ping' })]);
+    const serve = await startServe(['--data-dir', dataDir]);
+    try {
+      const refused = await fetch(`${serve.url}/api/monitors`, { headers: { Authorization: `Bearer ${ping}` } });
+      expect(refused.status).toBe(403);
+    } finally {
+      expect(await serve.stop()).toBe(0);
+    }
+  });
+
   it('creates the company it is asked for, and takes the folder from CRONBEAT_DATA_DIR', async () => {
     const dataDir = tempDir();
     const created = await runCli(['token', 'create', '--company', '7'], { env: { CRONBEAT_DATA_DIR: dataDir } });
@@ -39,8 +56,8 @@ describe('cronbeat token', () => {
     const listed = await runCli(['token', 'list', '--data-dir', dataDir]);
     expect(listed.status).toBe(0);
     const [heading, row, ...rest] = listed.stdout.trimEnd().split('\n');
-    expect(heading).toMatch(/^ID\s+COMPANY ID\s+NAME\s+CREATED AT\s+LAST USED AT\s+REVOKED AT$/);
-    expect(row).toMatch(/^1\s+1\s+laptop\s+\d{4}-\d\d-\d\dT\S+Z\s+-\s+-$/);
+    expect(heading).toMatch(/^ID\s+COMPANY ID\s+NAME\s+SCOPE\s+CREATED AT\s+LAST USED AT\s+REVOKED AT$/);
+    expect(row).toMatch(/^1\s+1\s+laptop\s+full\s+\d{4}-\d\d-\d\dT\S+Z\s+-\s+-$/);
     expect(rest).toEqual([]);
     expect(listed.stdout).not.toContain('(index)');
     expect(listed.stdout).not.toContain(token);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeMinutes, describeMoment } from '../../agent/domain/alertReason';
-import { applyPulse, type PulseState } from '../../agent/domain/pulseEffect';
+import { applyPulse, isStalePulse, type PulseState } from '../../agent/domain/pulseEffect';
 import { isRetryOf, keptBody, PULSE_BODY_LIMIT, pulseAction, pulseTime, runDurationMs } from '../../agent/domain/pulseInput';
 
 const t = (iso: string) => Date.parse(iso);
@@ -97,6 +97,7 @@ describe('what a pulse does to a monitor', () => {
     graceFrom: null,
     lastRunAt: t('2026-11-21T09:00:00Z'),
     alertReason: '',
+    stateSince: null,
   };
 
   it('moves the expected run past the run a success answers', () => {
@@ -124,5 +125,24 @@ describe('what a pulse does to a monitor', () => {
     const ended = applyPulse(started.state, { kind: 'success', at: t('2026-11-21T12:00:30Z'), rid: 'x', exitCode: 0 });
     expect(ended).toMatchObject({ transition: 'recovered', pairedStartAt: t('2026-11-21T12:00:00Z') });
     expect(ended.state).toMatchObject({ isAlerted: false, alertReason: '', runningSince: null, expectedRunAt: t('2026-11-21T13:00:00Z') });
+  });
+
+  it('never recovers a failure with a success older than it (issue 21.4), nor fails with a fail older than the last success', () => {
+    const failAt = t('2026-11-21T10:01:00Z');
+    const failed = applyPulse(waiting, { kind: 'fail', at: failAt, rid: null, exitCode: 3 });
+    expect(failed).toMatchObject({ transition: 'failed', state: { isAlerted: true, stateSince: failAt } });
+    const stale = applyPulse(failed.state, { kind: 'success', at: failAt - 3_600_000, rid: null, exitCode: 0 });
+    expect(stale.transition).toBeNull();
+    expect(stale.state).toMatchObject({ isAlerted: true, alertReason: 'Job reported failure (exit code 3)', stateSince: failAt });
+    const fresh = applyPulse(stale.state, { kind: 'success', at: failAt + 1, rid: null, exitCode: 0 });
+    expect(fresh).toMatchObject({ transition: 'recovered', state: { isAlerted: false, stateSince: failAt + 1 } });
+    const oldFail = applyPulse(fresh.state, { kind: 'fail', at: failAt - 1, rid: null, exitCode: 1 });
+    expect(oldFail).toMatchObject({ transition: null, state: { isAlerted: false } });
+  });
+
+  it('treats a pulse as stale only when it is older than what the state rests on', () => {
+    expect(isStalePulse({ stateSince: null }, 0)).toBe(false);
+    expect(isStalePulse({ stateSince: 1000 }, 1000)).toBe(false);
+    expect(isStalePulse({ stateSince: 1000 }, 999)).toBe(true);
   });
 });

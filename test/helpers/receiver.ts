@@ -9,8 +9,14 @@ export interface ReceivedRequest {
   body: string;
 }
 
-/** How the receiver answers a request: a status and body, or 'hang' (never answers). */
-export type Answer = { status: number; body?: string } | 'hang';
+/**
+ * How the receiver answers a request: a status, body and headers; 'hang' (reads the request, never
+ * answers); or a handler of its own (redirects to compute, bodies to stream, a moment to wait for).
+ */
+export type Answer =
+  | { status: number; body?: string; headers?: Record<string, string> }
+  | 'hang'
+  | ((request: ReceivedRequest, res: ServerResponse) => void | Promise<void>);
 
 /**
  * A local HTTP server standing in for a webhook, ntfy, Slack, Discord or Telegram: it records
@@ -38,7 +44,12 @@ export class Receiver {
           this.hanging.add(res);
           return;
         }
-        res.writeHead(answer.status, { 'Content-Type': 'text/plain' }).end(answer.body ?? '');
+        if (typeof answer === 'function') {
+          this.hanging.add(res);
+          void answer(this.requests[this.requests.length - 1], res);
+          return;
+        }
+        res.writeHead(answer.status, { 'Content-Type': 'text/plain', ...answer.headers }).end(answer.body ?? '');
       });
     });
     await new Promise<void>((done) => this.server!.listen(port, '127.0.0.1', done));

@@ -60,9 +60,9 @@ describe('formatting', () => {
 
 describe('schedules', () => {
   it('puts a cron expression in words with its zone', () => {
-    expect(scheduleInWords('0 2 * * *', 'Europe/Paris')).toBe('At 02:00, every day, Europe/Paris');
+    expect(scheduleInWords('0 2 * * *', 'Europe/Paris')).toBe('At 02:00 Europe/Paris');
     expect(scheduleInWords('*/15 * * * *')).toBe('Every 15 minutes');
-    expect(scheduleInWords('17 */12 * * *', 'UTC')).toBe('At 17 minutes past the hour, every 12 hours, UTC');
+    expect(scheduleInWords('17 */12 * * *', 'UTC')).toBe('At 17 minutes past the hour, every 12 hours (UTC)');
     expect(scheduleInWords('0 2 * *')).toBeNull();
     expect(scheduleInWords('nonsense here x y z')).toBeNull();
   });

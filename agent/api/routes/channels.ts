@@ -8,6 +8,7 @@ import { presentChannel } from '../present';
 import { channelInput, channelPatch, channelSettingsInput } from '../../contract/channels';
 import { validate } from '../validate';
 import { mergeSettings, type ChannelKind } from '../../domain/channels';
+import { CHANNEL_DELETED } from '../../domain/delivery';
 
 /** A webhook's signing secret when the admin gives none: 32 random bytes. */
 const newWebhookSecret = () => randomBytes(32).toString('base64url');
@@ -61,16 +62,14 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
     const settings = checkedSettings(channel.kind, mergeSettings(channel.kind, channel.settings, input.settings ?? {}));
     // A webhook always signs: clearing its secret keeps the old one.
     if (channel.kind === 'webhook' && !settings.secret) settings.secret = channel.settings.secret;
-    const updated = store.channels.update(
-      companyId,
-      channel.id,
-      {
-        name: input.name ?? channel.name,
-        settings,
-        quietHours: input.quiet_hours === undefined ? channel.quiet_hours : input.quiet_hours,
-      },
-      clock(),
-    );
+    const quietHours = input.quiet_hours === undefined ? channel.quiet_hours : input.quiet_hours;
+    const now = clock();
+    const updated = store.db.transaction(() => {
+      const row = store.channels.update(companyId, channel.id, { name: input.name ?? channel.name, settings, quietHours }, now);
+      // Quiet hours removed or changed: what they held is looked at again now (and held again if still inside).
+      if (row && JSON.stringify(quietHours) !== JSON.stringify(channel.quiet_hours)) store.deliveries.dueNowForChannel(channel.id, now);
+      return row;
+    })();
     if (!updated) throw HttpError.notFound('Channel');
     events.emit({ type: 'channel.changed', companyId, channelId: updated.id });
     ctx.body = presentChannel(updated);
@@ -79,7 +78,12 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
   router.delete('/api/channels/:id', (ctx) => {
     const { companyId } = ctx.state;
     const channelId = pathId(ctx.params.id, 'Channel');
-    if (!store.channels.delete(companyId, channelId, clock())) throw HttpError.notFound('Channel');
+    const deleted = store.db.transaction(() => {
+      if (!store.channels.delete(companyId, channelId, clock())) return false;
+      store.deliveries.failPendingOfChannel(channelId, CHANNEL_DELETED);
+      return true;
+    })();
+    if (!deleted) throw HttpError.notFound('Channel');
     events.emit({ type: 'channel.changed', companyId, channelId });
     ctx.status = 204;
   });

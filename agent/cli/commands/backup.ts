@@ -2,12 +2,14 @@ import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { databaseFile, resolveDataDir } from '../../dataFolder/dataDir';
 import { UsageError, type Command } from '../command';
+import { megabytes, progressLine } from '../progress';
 
 const help = `Usage: cronbeat backup --out FILE [--data-dir DIR]
 
 Copies the agent's database to FILE with SQLite's online backup: safe while the agent runs,
 and consistent (one snapshot, never half of a change). The copy is one self-contained file,
-checked before it replaces FILE, and readable by you alone (0600).
+checked before it replaces FILE, and readable by you alone (0600). On a terminal, the copy's
+progress shows on stderr.
 
 Options:
   --out FILE       where to write the backup (replaced if it exists)
@@ -29,7 +31,8 @@ export const backupCommand: Command = {
     // Loaded here, not at the top, so other commands start without SQLite.
     const { backupDatabase, BackupRefusedError } = await import('../../db/backup');
     try {
-      const { schema, bytes } = await backupDatabase(databaseFile(dataDir), values.out);
+      const progress = progressLine('Backing up', megabytes);
+      const { schema, bytes } = await backupDatabase(databaseFile(dataDir), values.out, progress.update).finally(progress.end);
       console.log(`Backed up ${databaseFile(dataDir)} to ${values.out} (schema ${schema}, ${bytes} bytes).`);
       return 0;
     } catch (error) {

@@ -8,6 +8,7 @@ import type { JobRow } from '../crontab/jobs';
 import { CrontabReadError, fileSource, machineSources, userCrontabSource, type CrontabSource } from '../crontab/sources';
 import { printTable } from '../crontab/table';
 import { baseUrlOption } from './ping';
+import { machineZone } from '../machineZone';
 
 const help = `Usage: cronbeat crontab <scan|discover|watch> [options]
 
@@ -64,10 +65,6 @@ function apiToken(flag: string | undefined): string {
   const token = flag ?? process.env.CRONBEAT_API_TOKEN;
   if (!token) throw new UsageError('An API token is needed: set CRONBEAT_API_TOKEN (make one with `cronbeat token create`) or pass --token.');
   return token;
-}
-
-function machineZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
 /** How rewritten lines call this very cronbeat: absolute paths, as cron's PATH is short. */

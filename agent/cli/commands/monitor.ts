@@ -1,5 +1,6 @@
 import { DEFAULT_BASE_URL } from '../../client/baseUrl';
 import { UsageError, type Command } from '../command';
+import { didYouMean } from '../didYouMean';
 import { editMonitor } from './monitor/edit';
 import { listMonitors } from './monitor/list';
 import { pauseMonitor } from './monitor/pause';
@@ -16,29 +17,37 @@ named by its id or its exact name.
       One line per monitor: status, schedule, next deadline, last pulse.
   cronbeat monitor show ID|NAME
       Everything about one monitor, its pulse URL included.
-  cronbeat monitor pause ID|NAME [--for 1h | --until 2026-03-08T06:40:00Z]
+  cronbeat monitor pause ID|NAME [--for 1h | --until 18:00]
       Stops alerts: until you resume it, or (a snooze) for a while. Pulses are still recorded.
   cronbeat monitor resume ID|NAME
       Monitors it again from now: it waits for the schedule's next run.
   cronbeat monitor edit ID|NAME [--name N] [--schedule "0 3 * * *"] [--timezone Z]
-                                [--duration MIN] [--project N|none]
+                                [--grace MIN] [--project N|none]
       Changes it without a new token: crontab lines that ping it keep working. A new schedule
-      counts from now; it never fails at once for a run it says was missed.
+      counts from now; it never fails at once for a run it says was missed. A zone may be an
+      old name (Asia/Calcutta, stored as Asia/Kolkata); a city or an abbreviation (Paris, EST)
+      is refused with the zone it may mean.
 
 Options:
   --json      print the API's JSON instead of text
   --url URL   the agent (default: $CRONBEAT_URL, else ${DEFAULT_BASE_URL})
   --for LEN   pause: a length such as 30m, 1h or 2d
-  --until T   pause: a date and time with its zone, such as 2026-03-08T06:40:00Z
+  --until T   pause: a time of day (18:00; past today means tomorrow), a date and time
+              ("2026-03-08 18:00"), both on this machine's clock and zone, or a date and
+              time with its zone (2026-03-08T06:40:00Z)
+  --grace MIN edit: the grace, minutes after each due time before the monitor fails
+              (the API's \`duration\`)
 
 Exit status: 0 done, 1 the API refused (e.g. a bad schedule; the message names the field) or
-could not be reached, or no such monitor, 2 wrong usage.
+could not be reached, or no such monitor, 2 wrong usage (with "did you mean …" when a zone,
+schedule or sub-command is close to a right one).
 
 Examples:
   export CRONBEAT_API_TOKEN=$(cronbeat token create --name laptop)
   cronbeat monitor list --status failed
   cronbeat monitor pause "nightly backup" --for 2h
-  cronbeat monitor edit 3 --schedule "30 2 * * *" --duration 45`;
+  cronbeat monitor pause "nightly backup" --until 18:00
+  cronbeat monitor edit 3 --schedule "30 2 * * *" --timezone Europe/Paris --grace 45`;
 
 const ACTIONS: Record<string, (argv: string[]) => Promise<number>> = {
   list: listMonitors,
@@ -55,7 +64,8 @@ export const monitorCommand: Command = {
   run([action, ...rest]) {
     const run = action === undefined ? undefined : ACTIONS[action];
     if (!run) {
-      throw new UsageError(`Say what to do: \`cronbeat monitor ${Object.keys(ACTIONS).join('|')}\`${action ? `, not "${action}"` : ''}.`);
+      const close = action ? didYouMean(action, Object.keys(ACTIONS)) : '';
+      throw new UsageError(`Say what to do: \`cronbeat monitor ${Object.keys(ACTIONS).join('|')}\`${action ? `, not "${action}"` : ''}.${close}`);
     }
     return run(rest);
   },

@@ -2,13 +2,15 @@ import { parseArgs } from 'node:util';
 import { databaseFile, prepareDataDir } from '../../dataFolder/dataDir';
 import { makeDataFolderPrivate } from '../../dataFolder/privateFolder';
 import { UsageError, type Command } from '../command';
+import { megabytes, progressLine } from '../progress';
 
 const help = `Usage: cronbeat restore FILE [--data-dir DIR]
 
 Replaces the agent's database with FILE, a backup made by \`cronbeat backup\`. FILE is checked
 first (a whole SQLite file, a Cronbeat database, not from a newer version); the database it
 replaces is kept beside it as cronbeat.db.before-restore-<time>. Refused while an agent runs
-on the folder: stop it (or quit the desktop app) first.
+on the folder: stop it (or quit the desktop app) first. On a terminal, the copy's progress
+shows on stderr.
 
 Options:
   --data-dir DIR   the agent's data folder (default: $CRONBEAT_DATA_DIR, else the per-user folder)
@@ -34,7 +36,8 @@ export const restoreCommand: Command = {
       makeDataFolderPrivate(dataDir);
       const lock = lockDataFolder(dataDir);
       try {
-        const { keptAs } = await restoreDatabase(file, dataDir, Date.now());
+        const progress = progressLine('Restoring', megabytes);
+        const { keptAs } = await restoreDatabase(file, dataDir, Date.now(), progress.update).finally(progress.end);
         console.log(`Restored ${file} into ${databaseFile(dataDir)}.${keptAs ? ` The database it replaced is kept as ${keptAs}.` : ''}`);
       } finally {
         lock.release();

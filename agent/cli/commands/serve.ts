@@ -5,6 +5,7 @@ import { UsageError, type Command } from '../command';
 import { serveBanner } from '../serveBanner';
 
 const help = `Usage: cronbeat serve [--host HOST] [--port PORT] [--data-dir DIR] [--no-popups] [--allow-host NAME]
+                      [--trust-proxy]
 
 Runs the Cronbeat agent: the HTTP API, the monitor loop and the dashboard.
 
@@ -21,6 +22,11 @@ Options:
                    a further host name the API answers to (repeatable), e.g. the DNS name
                    your servers use for this machine; other names get 421 (see docs/security.md,
                    DNS rebinding)
+  --trust-proxy    the agent sits behind a reverse proxy (Caddy, nginx) that sets
+                   X-Forwarded-For and X-Forwarded-Proto: the client's address (for the
+                   failed-sign-in limiter) and the scheme (https in links) come from them.
+                   Also CRONBEAT_TRUST_PROXY=1. Without it those headers are ignored.
+                   See docs/deploy.md
 
 Stops cleanly on Ctrl-C (SIGINT) or SIGTERM: requests in flight finish, the database closes.
 
@@ -40,11 +46,13 @@ export const serveCommand: Command = {
         'data-dir': { type: 'string' },
         'no-popups': { type: 'boolean', default: false },
         'allow-host': { type: 'string', multiple: true, default: [] },
+        'trust-proxy': { type: 'boolean', default: false },
       },
     });
     const port = Number(values.port);
     if (!/^\d+$/.test(values.port!) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}".`);
     const dataDir = prepareDataDir(values['data-dir']);
+    const trustProxy = values['trust-proxy'] || isOn(process.env.CRONBEAT_TRUST_PROXY);
     // Loaded here, not at the top: the agent (Koa, SQLite, zod) would slow every other command's start.
     const [{ startAgent }, { desktopNotifier }, { silentNotifier }, { createSignInLink }] = await Promise.all([
       import('../../agent'),
@@ -57,7 +65,7 @@ export const serveCommand: Command = {
     try {
       const log = (line: string) => console.error(line);
       const notifier = values['no-popups'] ? silentNotifier : desktopNotifier(log);
-      agent = await startAgent({ dataDir, host: values.host, port, log, notifier, allowedHosts: values['allow-host'] });
+      agent = await startAgent({ dataDir, host: values.host, port, log, notifier, allowedHosts: values['allow-host'], trustProxy });
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'EADDRINUSE') throw new UsageError(`Port ${port} on ${values.host} is already in use. Choose another with --port.`, 1);
@@ -87,3 +95,8 @@ export const serveCommand: Command = {
     return 0;
   },
 };
+
+/** An environment switch: 1, true or yes (any case) turn it on. */
+function isOn(value: string | undefined): boolean {
+  return /^(1|true|yes)$/i.test(value?.trim() ?? '');
+}

@@ -6,6 +6,7 @@ import { spoolFolder } from '../../client/spoolFolder';
 import { toApiTimestamp } from '../../domain/timestamps';
 import { UsageError, type Command } from '../command';
 import { printTable } from '../crontab/table';
+import { counted, progressLine } from '../progress';
 import { baseUrlOption } from './ping';
 
 const help = `Usage: cronbeat spool <list|flush> [--json] [--url URL] [--data-dir DIR]
@@ -18,7 +19,8 @@ set aside in spool.rejected.jsonl; a spool past 10,000 pulses or 8 MB drops its 
 first, then its oldest pulses.
 
   cronbeat spool list [--json]   shows what waits
-  cronbeat spool flush           delivers what waits, in order, each pulse once
+  cronbeat spool flush           delivers what waits, in order, each pulse once (on a
+                                 terminal, with a progress line on stderr)
 
 Options:
   --json           list as JSON
@@ -69,7 +71,12 @@ export const spoolCommand: Command = {
     }
 
     const sender = new PulseSender(baseUrlOption(values.url), folder);
-    const result = await sender.flush(30_000, values.url !== undefined ? 'redirect' : 'each');
+    const waiting = folder.dir === null ? 0 : (await new Spool(folder.dir).pending()).length;
+    const progress = progressLine('Delivering the spool', counted('pulses'));
+    let tried = 0;
+    const result = await sender
+      .flush(30_000, values.url !== undefined ? 'redirect' : 'each', () => progress.update(++tried, Math.max(tried, waiting)))
+      .finally(progress.end);
     for (const warning of sender.warnings()) console.error(`cronbeat: ${warning}`);
     if (result.busy) throw new UsageError('Another cronbeat process is delivering the spool; try again in a minute.', 1);
     for (const entry of result.rejected) console.error(`cronbeat: dropped a pulse for ${entry.pulse.token}: the agent refused it (unknown or deleted monitor)`);

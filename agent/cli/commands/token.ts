@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { databaseFile, prepareDataDir } from '../../dataFolder/dataDir';
 import { makeDataFolderPrivate } from '../../dataFolder/privateFolder';
 import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/timestamps';
+import { isKeyScope, KEY_SCOPES } from '../../domain/keyScopes';
 import { UsageError, type Command } from '../command';
 import { printTable } from '../crontab/table';
 
@@ -9,19 +10,27 @@ const help = `Usage: cronbeat token <create|list|revoke> [options]
 
 Manages the API tokens that clients send as "Authorization: Bearer <token>".
 
-  cronbeat token create [--name NAME] [--company ID]   prints the new token alone on stdout
+  cronbeat token create [--name NAME] [--scope SCOPE] [--company ID]
+                                                       prints the new token alone on stdout
   cronbeat token list [--json]                         lists tokens (never their secrets)
   cronbeat token revoke ID                             revokes a token at once
 
 Options:
   --name NAME      a label for the token (default "cli")
+  --scope SCOPE    what the token may do (default full):
+                     full       everything
+                     read-only  read lists, details, /metrics and the live stream; change nothing
+                     ping       send pulses and create monitors from a job's line; nothing else
+                                (what goes on servers and into crontabs as CRONBEAT_API_TOKEN)
+                     badge      status badges only (/api/badges/TOKEN/…), safe in a public README
   --company ID     the company the token acts for (default 1; created if missing)
   --data-dir DIR   the agent's data folder (default: $CRONBEAT_DATA_DIR, else the per-user folder)
   --json           list as JSON
 
 Examples:
   TOKEN=$(cronbeat token create --name laptop)
-  curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:8787/api/monitors`;
+  curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:8787/api/monitors
+  cronbeat token create --name web-01 --scope ping`;
 
 function positiveInteger(raw: string | undefined, what: string): number {
   if (!raw || !/^[1-9]\d{0,15}$/.test(raw)) throw new UsageError(`${what} must be a positive integer, not "${raw ?? ''}".`);
@@ -38,6 +47,7 @@ export const tokenCommand: Command = {
       allowPositionals: true,
       options: {
         name: { type: 'string', default: 'cli' },
+        scope: { type: 'string', default: 'full' },
         company: { type: 'string', default: '1' },
         'data-dir': { type: 'string' },
         json: { type: 'boolean', default: false },
@@ -47,6 +57,8 @@ export const tokenCommand: Command = {
     if (!['create', 'list', 'revoke'].includes(action ?? '')) {
       throw new UsageError('Say what to do: `cronbeat token create`, `cronbeat token list` or `cronbeat token revoke ID`.');
     }
+    const scope = values.scope;
+    if (!isKeyScope(scope)) throw new UsageError(`--scope must be one of ${KEY_SCOPES.join(', ')}, not "${scope}".`);
     // Loaded here, not at the top, so commands that never open the database start faster.
     const { openStore } = await import('../../db/store');
     const now = Date.now();
@@ -57,19 +69,20 @@ export const tokenCommand: Command = {
       if (action === 'create') {
         const companyId = positiveInteger(values.company, '--company');
         store.companies.ensure(companyId, now);
-        console.log(store.apiTokens.create({ companyId, name: values.name!, now }).token);
+        console.log(store.apiTokens.create({ companyId, name: values.name!, scope, now }).token);
       } else if (action === 'list') {
         const tokens = store.apiTokens.list().map((t) => ({
           id: t.id,
           company_id: t.company_id,
           name: t.name,
+          scope: t.scope,
           created_at: toApiTimestamp(t.created_at),
           last_used_at: toNullableApiTimestamp(t.last_used_at),
           revoked_at: toNullableApiTimestamp(t.revoked_at),
         }));
         if (values.json) console.log(JSON.stringify(tokens, null, 2));
         else if (tokens.length === 0) console.log('No tokens yet. Create one with `cronbeat token create`.');
-        else printTable(tokens, ['id', 'company_id', 'name', 'created_at', 'last_used_at', 'revoked_at']);
+        else printTable(tokens, ['id', 'company_id', 'name', 'scope', 'created_at', 'last_used_at', 'revoked_at']);
       } else {
         const tokenId = positiveInteger(id, 'The token ID');
         if (!store.apiTokens.revoke(tokenId, now)) throw new UsageError(`No live token has the ID ${tokenId}.`, 1);

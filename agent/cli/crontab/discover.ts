@@ -8,6 +8,7 @@ import { monitorNameFor } from './mask';
 import { jobsOf, type CronJob } from './parse';
 import { rewriteJobLine, type Invocation } from './rewrite';
 import { installUserCrontab, type CrontabSource } from './sources';
+import { counted, progressLine } from '../progress';
 
 export interface DiscoverOptions {
   source: CrontabSource;
@@ -70,7 +71,9 @@ export async function discover(options: DiscoverOptions): Promise<number> {
 
   const created: { plan: Plan; monitor: MonitorSummary }[] = [];
   let failure: string | null = null;
+  const progress = progressLine('Creating monitors', counted('crontab lines'));
   for (const plan of plans) {
+    progress.update(created.length, plans.length);
     try {
       const monitor = await options.api!.createMonitor({ name: plan.name, schedule: plan.job.schedule, timezone: plan.timezone, duration: options.duration });
       created.push({ plan, monitor });
@@ -79,6 +82,7 @@ export async function discover(options: DiscoverOptions): Promise<number> {
       break;
     }
   }
+  progress.end();
   if (created.length > 0) {
     const lines = crontab.text.split('\n');
     for (const { plan, monitor } of created) lines[plan.job.line - 1] = rewriteJobLine(plan.job, monitor.token, options.invocation);

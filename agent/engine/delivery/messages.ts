@@ -169,8 +169,3 @@ export function buildRequest(channel: Pick<ChannelRow, 'kind' | 'settings'>, not
     }
   }
 }
-
-/** The secrets of a channel's settings, so error texts can be scrubbed of them. */
-export function secretValues(settings: Record<string, unknown>, fields: readonly string[]): string[] {
-  return fields.map((f) => settings[f]).filter((v): v is string => typeof v === 'string' && v.length >= 4);
-}

@@ -1,6 +1,8 @@
 import nodemailer from 'nodemailer';
 import type { OutgoingRequest } from './messages';
 import { bounded } from '../../domain/delivery';
+import { redactValues } from '../../domain/channelSecrets';
+import { httpPost } from './httpSend';
 
 /** One attempt's result: `ok` when the receiver accepted it; texts bounded and free of the channel's secrets. */
 export interface AttemptResult {
@@ -11,17 +13,20 @@ export interface AttemptResult {
 }
 
 export interface TransportOptions {
-  /** Every send gives up after this long (connect, answer and body together). */
+  /** Every send gives up after this long (connect, redirects, answer and body together). */
   timeoutMs: number;
+  /** Until the connection is open; at most timeoutMs. */
+  connectTimeoutMs?: number;
   /** Extra trusted roots for SMTP over TLS (a private CA). */
   trustedCa?: string[];
 }
 
-/** Each secret replaced by "[redacted]", then cut to the stored length. */
+/** How long a connection may take to open, unless the agent says otherwise. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+
+/** `text` with each of the channel's secrets (and their forms in URLs) redacted, then cut to the stored length. */
 function clean(text: string, secrets: string[]): string {
-  let out = text;
-  for (const secret of secrets) out = out.split(secret).join('[redacted]');
-  return bounded(out);
+  return bounded(redactValues(text, secrets));
 }
 
 function describeError(error: unknown): string {
@@ -35,20 +40,21 @@ function describeError(error: unknown): string {
 }
 
 async function sendHttp(request: Extract<OutgoingRequest, { transport: 'http' }>, options: TransportOptions, secrets: string[]): Promise<AttemptResult> {
-  try {
-    const signal = AbortSignal.timeout(options.timeoutMs);
-    const response = await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body, signal, redirect: 'follow' });
-    const body = clean(await response.text(), secrets);
-    if (response.ok) return { ok: true, responseStatus: response.status, responseBody: body, error: null };
-    return {
-      ok: false,
-      responseStatus: response.status,
-      responseBody: body,
-      error: clean(`The receiver answered HTTP ${response.status}${body ? `: ${body}` : '.'}`, secrets),
-    };
-  } catch (error) {
-    return { ok: false, responseStatus: null, responseBody: null, error: clean(describeError(error), secrets) };
+  const outcome = await httpPost(request, {
+    connectMs: Math.min(options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, options.timeoutMs),
+    totalMs: options.timeoutMs,
+  });
+  if (outcome.kind === 'failed') {
+    return { ok: false, responseStatus: outcome.status, responseBody: outcome.text === null ? null : clean(outcome.text, secrets), error: clean(outcome.error, secrets) };
   }
+  const body = clean(outcome.text, secrets);
+  if (outcome.status >= 200 && outcome.status < 300) return { ok: true, responseStatus: outcome.status, responseBody: body, error: null };
+  return {
+    ok: false,
+    responseStatus: outcome.status,
+    responseBody: body,
+    error: clean(`The receiver answered HTTP ${outcome.status}${body ? `: ${body}` : '.'}`, secrets),
+  };
 }
 
 async function sendEmail(request: Extract<OutgoingRequest, { transport: 'email' }>, options: TransportOptions, secrets: string[]): Promise<AttemptResult> {

@@ -1,12 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store';
 import type { ChannelRow } from '../../db/channels';
 import type { DeliveryRow } from '../../db/deliveries';
 import type { AgentEvents } from '../events';
 import type { Notifier } from '../notifier';
 import { presentNotification, type NotificationResource } from '../../contract/notifications';
-import { SECRET_SETTINGS } from '../../domain/channels';
-import { channelFailurePopupDue, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../domain/delivery';
-import { buildRequest, secretValues } from './messages';
+import { channelSecretValues } from '../../domain/channelSecrets';
+import { CHANNEL_DELETED, channelFailurePopupDue, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../domain/delivery';
+import { buildRequest } from './messages';
 import { send, type AttemptResult } from './transport';
 import { toApiTimestamp } from '../../domain/timestamps';
 
@@ -20,6 +21,8 @@ export const MAX_IN_FLIGHT = 16;
 export const PER_CHANNEL = 1;
 /** How long stop() waits for sends in flight before leaving them to the next start. */
 const STOP_GRACE_MS = 2000;
+/** While the database cannot be written, the worker looks again after this, doubling up to MAX_IDLE_MS. */
+export const FIRST_RETRY_MS = 1_000;
 
 export interface DeliveryWorkerOptions {
   store: Store;
@@ -32,6 +35,8 @@ export interface DeliveryWorkerOptions {
   /** Overrides every Telegram channel's API address. */
   telegramApiUrl?: string;
   timeoutMs?: number;
+  /** How long opening a connection may take (at most timeoutMs). */
+  connectTimeoutMs?: number;
   /** Extra trusted roots for SMTP over TLS. */
   trustedCa?: string[];
 }
@@ -49,6 +54,8 @@ export class DeliveryWorker {
   private unsubscribe: (() => void) | undefined;
   private readonly busy = new Map<number, number>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** While passes fail (the database cannot be written): how long to wait before the next; 0 when they work. */
+  private retryMs = 0;
 
   constructor(private readonly options: DeliveryWorkerOptions) {}
 
@@ -61,7 +68,8 @@ export class DeliveryWorker {
     const released = this.options.store.deliveries.releaseInterrupted(this.options.clock());
     if (released > 0) this.options.log(`Delivery: ${released} interrupted send(s) will be tried again.`);
     this.unsubscribe = this.options.events.subscribe((event) => {
-      if (event.type === 'notification.created') this.plan(0);
+      // A channel's change (quiet hours gone, deleted) may make its deliveries due or failed.
+      if (event.type === 'notification.created' || event.type === 'channel.changed') this.plan(0);
     });
     this.plan(0);
   }
@@ -80,11 +88,22 @@ export class DeliveryWorker {
     this.writable = false;
   }
 
+  private busyChannels(): number[] {
+    return [...this.busy].filter(([, n]) => n >= PER_CHANNEL).map(([id]) => id);
+  }
+
+  /** Wakes after `delay`, or when the next delivery of a free channel is due (never sooner than a retry after a failed pass). */
   private plan(delay?: number): void {
     if (this.stopped) return;
-    const now = this.options.clock();
-    const earliest = this.options.store.deliveries.earliestDue();
-    const wait = delay ?? Math.min(MAX_IDLE_MS, Math.max(0, earliest === null ? MAX_IDLE_MS : earliest - now));
+    let wait = delay ?? MAX_IDLE_MS;
+    if (delay === undefined) {
+      try {
+        const earliest = this.options.store.deliveries.earliestDue(this.busyChannels());
+        if (earliest !== null) wait = Math.min(MAX_IDLE_MS, Math.max(this.retryMs, earliest - this.options.clock()));
+      } catch {
+        wait = Math.max(this.retryMs, FIRST_RETRY_MS);
+      }
+    }
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       void this.runDue();
@@ -102,9 +121,10 @@ export class DeliveryWorker {
       const { store } = this.options;
       const now = this.options.clock();
       const seen = new Set<number>();
+      const reclaimed = store.deliveries.reclaimExpired(now, this.busyChannels());
+      if (reclaimed > 0) this.options.log(`Delivery: ${reclaimed} send(s) whose result could not be recorded will be tried again.`);
       while (!this.stopped && this.inFlight.size < MAX_IN_FLIGHT) {
-        const busyChannels = [...this.busy].filter(([, n]) => n >= PER_CHANNEL).map(([id]) => id);
-        const due = store.deliveries.due(now, MAX_IN_FLIGHT, busyChannels);
+        const due = store.deliveries.due(now, MAX_IN_FLIGHT, this.busyChannels());
         if (due.length === 0) break;
         let progressed = false;
         for (const delivery of due) {
@@ -117,8 +137,11 @@ export class DeliveryWorker {
         }
         if (!progressed) break;
       }
+      this.retryMs = 0;
     } catch (error) {
-      this.options.log(`Delivery: ${error instanceof Error ? error.message : String(error)}`);
+      // Retrying at once would spin a core and flood the log: back off, and say so once.
+      if (this.retryMs === 0) this.options.log(`Delivery: ${error instanceof Error ? error.message : String(error)}; retrying with backoff`);
+      this.retryMs = Math.min(MAX_IDLE_MS, Math.max(FIRST_RETRY_MS, this.retryMs * 2));
     }
     this.plan();
     return Promise.allSettled(started).then(() => undefined);
@@ -129,7 +152,7 @@ export class DeliveryWorker {
     const { store } = this.options;
     const channel = store.channels.findAny(delivery.channel_id);
     if (!channel || channel.deleted_at !== null) {
-      store.deliveries.drop(delivery.id, 'The channel was deleted before this could be sent.');
+      store.deliveries.drop(delivery.id, CHANNEL_DELETED);
       return null;
     }
     const quietEnd = quietHoursEnd(channel.quiet_hours, now);
@@ -142,21 +165,21 @@ export class DeliveryWorker {
       store.deliveries.drop(delivery.id, 'The notification is gone.');
       return null;
     }
-    if (!store.deliveries.claim(delivery.id, now)) return null;
+    if (!store.deliveries.claim(delivery.id, now, now + this.timeoutMs)) return null;
     this.busy.set(channel.id, (this.busy.get(channel.id) ?? 0) + 1);
     const attempt = this.attempt(delivery, channel, presentNotification(row)).finally(() => {
       if (this.writable) this.options.events.emit({ type: 'delivery.changed', companyId: row.notifiable_id, notificationId: row.id });
       this.busy.set(channel.id, (this.busy.get(channel.id) ?? 1) - 1);
       this.inFlight.delete(attempt);
-      // A channel is free again: what waited for it may be due.
-      this.plan(0);
+      // A channel is free again: what waited for it may be due (unless the database cannot be written).
+      this.plan(this.retryMs > 0 ? undefined : 0);
     });
     this.inFlight.add(attempt);
     return attempt;
   }
 
   private async attempt(delivery: DeliveryRow, channel: ChannelRow, notification: NotificationResource): Promise<void> {
-    const result = await this.sendTo(channel, notification, String(delivery.id));
+    const result = await this.sendTo(channel, notification, delivery.uuid);
     if (!this.writable) return; // the database is closing: the claim stays, the next start sends again
     const { store } = this.options;
     const at = this.options.clock();
@@ -173,7 +196,9 @@ export class DeliveryWorker {
       this.options.events.emit({ type: 'channel.changed', companyId: channel.company_id, channelId: channel.id });
       this.popupWhenFailingLong(channel, at, result.error);
     } catch (error) {
-      this.options.log(`Delivery ${delivery.id}: ${error instanceof Error ? error.message : String(error)}`);
+      // Most likely a full disk: the claim stays until its end (the attempt's timeout), then the delivery is sent again.
+      this.options.log(`Delivery ${delivery.id}: cannot record the result: ${error instanceof Error ? error.message : String(error)}`);
+      this.retryMs = Math.max(this.retryMs, FIRST_RETRY_MS);
     }
   }
 
@@ -196,8 +221,8 @@ export class DeliveryWorker {
       telegramApiUrl: this.options.telegramApiUrl,
       deliveryKey,
     });
-    const secrets = secretValues(channel.settings, SECRET_SETTINGS[channel.kind]);
-    return send(request, { timeoutMs: this.timeoutMs, trustedCa: this.options.trustedCa }, secrets);
+    const secrets = channelSecretValues(channel.kind, channel.settings);
+    return send(request, { timeoutMs: this.timeoutMs, connectTimeoutMs: this.options.connectTimeoutMs, trustedCa: this.options.trustedCa }, secrets);
   }
 
   /** Sends a test message through `channel` now, outside the outbox, and answers what the receiver said. */
@@ -226,6 +251,6 @@ export class DeliveryWorker {
       created_at: toApiTimestamp(now),
       updated_at: toApiTimestamp(now),
     };
-    return this.sendTo(channel, notification, `test-${now}`);
+    return this.sendTo(channel, notification, randomUUID());
   }
 }

@@ -6,8 +6,8 @@ import { ZoneField } from './ZoneField';
 import { utcTitle } from '../lib/format';
 import { useApiForm } from '../lib/use-api-form';
 import { formatInZone, nextRuns, scheduleInWords } from '../lib/schedule';
-import { resolveZone } from '../lib/zoneSearch';
-import { validateDuration, validateName, validateSchedule, validateTimezone, zoneList } from '../lib/validate';
+import { findTimeZone } from '../../../agent/domain/timeZones';
+import { validateDuration, validateName, validateSchedule, validateTimezone } from '../lib/validate';
 
 type FieldName = 'name' | 'timezone' | 'schedule' | 'duration';
 
@@ -46,7 +46,7 @@ export function MonitorForm(props: {
   });
 
   // "Paris" as typed is Europe/Paris: the preview and the API get the zone name.
-  const zone = resolveZone(values.timezone, zoneList()) ?? values.timezone;
+  const zone = findTimeZone(values.timezone).zone ?? values.timezone;
   const runs = clientErrors.timezone ? null : nextRuns(values.schedule, zone, 5, new Date());
   const words = scheduleInWords(values.schedule);
 
@@ -54,7 +54,7 @@ export function MonitorForm(props: {
     submit(event, (v) =>
       props.onSave({
         name: v.name.trim(),
-        timezone: resolveZone(v.timezone, zoneList()) ?? v.timezone,
+        timezone: findTimeZone(v.timezone).zone ?? v.timezone,
         schedule: v.schedule.trim(),
         duration: Number(v.duration),
       }),

@@ -26,6 +26,8 @@ const labels: Record<string, string> = {
   success: 'Succeeded',
   start: 'Started',
   fail: 'Failed',
+  pause: 'Paused',
+  resume: 'Resumed',
 };
 
 const tones: Record<string, 'good' | 'busy' | 'bad' | 'warn' | 'neutral'> = {
@@ -40,6 +42,8 @@ const tones: Record<string, 'good' | 'busy' | 'bad' | 'warn' | 'neutral'> = {
   // Never green or red: a new monitor has not run yet, a paused one is not watched.
   new: 'neutral',
   paused: 'neutral',
+  pause: 'neutral',
+  resume: 'neutral',
   expiring: 'warn',
   altered: 'warn',
   failed: 'bad',

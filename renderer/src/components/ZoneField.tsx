@@ -1,19 +1,19 @@
 import { useMemo } from 'react';
-import { resolveZone, searchZones, zonePlace } from '../lib/zoneSearch';
-import { zoneList } from '../lib/validate';
+import { currentZoneNames, findTimeZone, searchZones } from '../../../agent/domain/timeZones';
 import { describedBy, Field } from './Field';
 
 /**
- * The time zone of a monitor, found by typing a place: "Paris", "new york", "los angeles".
- * A place that names one zone is taken as it is typed (the hint shows the zone it means);
- * otherwise the matching zones are offered as buttons below the field.
+ * The time zone of a monitor, found by typing a place: "Paris", "new york", "india". A place
+ * that names one zone is taken as it is typed (the hint shows the zone it means); otherwise
+ * the matching zones are offered as buttons below the field. The rule is the API's
+ * (agent/domain/timeZones.ts): an old name becomes its current one, an abbreviation is refused.
  */
 export function ZoneField(props: { id: string; value: string; error?: string; onChange: (value: string) => void }) {
   const { id, value, error, onChange } = props;
-  const zones = useMemo(zoneList, []);
-  const resolved = resolveZone(value, zones);
-  const suggestions = resolved === value ? [] : searchZones(value, zones, 6).filter((match) => match.zone !== resolved || value.trim() === '');
-  const hint = resolved && resolved !== value ? `${value.trim()} → ${resolved}` : 'Type a city or a region, e.g. Paris or New York';
+  const zones = useMemo(currentZoneNames, []);
+  const found = findTimeZone(value);
+  const suggestions = found.zone === value ? [] : searchZones(value, 6).filter((match) => match.zone !== found.zone);
+  const hint = found.note ?? 'Type a city, a country or a zone, e.g. Paris, India or Europe/Paris';
   return (
     <Field id={id} label="Time zone" error={error} hint={hint}>
       <input
@@ -29,14 +29,14 @@ export function ZoneField(props: { id: string; value: string; error?: string; on
       />
       <datalist id={`${id}-list`}>
         {zones.map((zone) => (
-          <option key={zone} value={zone} label={zonePlace(zone).place} />
+          <option key={zone} value={zone} />
         ))}
       </datalist>
       {suggestions.length > 0 ? (
         <div className="chips zone-suggestions" aria-label="Suggested zones">
           {suggestions.map((match) => (
-            <button key={`${match.place}-${match.zone}`} type="button" className="chip" onClick={() => onChange(match.zone)}>
-              {match.place} <span className="muted">· {match.zone}</span>
+            <button key={match.zone} type="button" className="chip" onClick={() => onChange(match.zone)}>
+              {match.place} <span className="muted">· {match.country ? `${match.country} · ` : ''}{match.zone}</span>
             </button>
           ))}
         </div>

@@ -1,24 +1,15 @@
-import cronstrue from 'cronstrue';
 import { CronExpressionParser } from 'cron-parser';
 import { checkSchedule } from '../../../agent/domain/scheduleCheck';
+import { capitalised, scheduleWords } from '../../../agent/domain/scheduleWords';
 
 /**
- * "At 02:00, every day, Europe/Paris". Returns null when the expression cannot be described
- * (the caller then shows the raw expression).
+ * "At 03:00 Europe/Paris", "Every 5 minutes" (agent/domain/scheduleWords.ts, the words alerts
+ * and the CLI use too). Null when the expression cannot be described (the caller then shows
+ * the raw expression).
  */
 export function scheduleInWords(input: string, timezone?: string): string | null {
-  const { schedule } = checkSchedule(input);
-  if (schedule === undefined) return null;
-  try {
-    let words = cronstrue.toString(schedule, { use24HourTimeFormat: true, throwExceptionOnParseError: true });
-    const [minute, hour, dayOfMonth, month, dayOfWeek] = schedule.trim().split(/\s+/);
-    // "At 02:00" alone reads as incomplete; cronstrue already says "every hour" and the like itself.
-    const fixedTime = /^\d+$/.test(minute!) && /^\d+$/.test(hour!);
-    if (fixedTime && dayOfMonth === '*' && month === '*' && dayOfWeek === '*') words += ', every day';
-    return timezone ? `${words}, ${timezone}` : words;
-  } catch {
-    return null;
-  }
+  const words = scheduleWords(input, timezone);
+  return words === null ? null : capitalised(words);
 }
 
 /**
@@ -34,13 +25,6 @@ export function nextRuns(input: string, timezone: string, count: number, from: D
   } catch (error) {
     return { error: error instanceof Error ? error.message : 'This is not a valid cron expression.' };
   }
-}
-
-/** Every IANA zone the browser knows, UTC first. */
-export function timeZones(): string[] {
-  const intl = Intl as typeof Intl & { supportedValuesOf?: (key: string) => string[] };
-  const zones = intl.supportedValuesOf?.('timeZone') ?? [];
-  return ['UTC', ...zones.filter((zone) => zone !== 'UTC')];
 }
 
 /** The viewer's own zone, the default for a new monitor. */

@@ -1,6 +1,5 @@
 import { checkSchedule } from '../../../agent/domain/scheduleCheck';
-import { timeZones } from './schedule';
-import { resolveZone, searchZones } from './zoneSearch';
+import { findTimeZone } from '../../../agent/domain/timeZones';
 
 /** Client-side checks that mirror the API's rules, so the form can answer while the user types. */
 
@@ -10,19 +9,16 @@ export function validateName(name: string): string | undefined {
   return undefined;
 }
 
-let knownZones: string[] | null = null;
-
-/** Every zone this browser lists, read once. */
-export function zoneList(): string[] {
-  return (knownZones ??= timeZones());
-}
-
-/** A zone name, or a place that names one zone ("Paris", "new york"); see lib/zoneSearch.ts. */
+/**
+ * A zone name, or a city or country that names one zone ("Paris", "india"); old names are
+ * taken as their current one and abbreviations (EST) refused, by the API's own rule
+ * (agent/domain/timeZones.ts).
+ */
 export function validateTimezone(zone: string): string | undefined {
   if (!zone.trim()) return 'Pick a time zone.';
-  if (resolveZone(zone, zoneList())) return undefined;
-  if (searchZones(zone, zoneList()).length > 0) return 'Several time zones match: pick one below.';
-  return 'Not a time zone this system knows: type a city (Paris, New York) or a zone (Europe/Paris).';
+  const found = findTimeZone(zone);
+  if (found.zone !== undefined) return undefined;
+  return found.suggestions.length > 1 && !/abbreviation/.test(found.error) ? 'Several time zones match: pick one below.' : found.error;
 }
 
 /** The API's own check (agent/domain/scheduleCheck.ts), so the form and the API never disagree. */

@@ -54,15 +54,18 @@ function StatusText(props: { monitor: Monitor }) {
       ) : (
         <>Paused: no alerts until you resume it. Pulses are still recorded.</>
       );
-    case 'new':
+    case 'new': {
+      // New with pulses before: resumed, waiting afresh (a failure before the pause is not a recovery).
+      const which = m.last_pulse_at === null ? 'its first run' : 'its next run since it was resumed';
       // The deadline less the grace is the run it waits for (a resume grace aside).
       return m.next_due_at ? (
         <>
-          Waiting for its first run (<Time value={new Date(Date.parse(m.next_due_at) - m.duration * 60_000).toISOString()} />).
+          Waiting for {which} (<Time value={new Date(Date.parse(m.next_due_at) - m.duration * 60_000).toISOString()} />).
         </>
       ) : (
-        <>Waiting for its first run.</>
+        <>Waiting for {which}.</>
       );
+    }
     default:
       return <>Pulses are arriving on time.</>;
   }

@@ -5,10 +5,11 @@ import { at, engineFixture } from '../engineFixture';
 
 /**
  * The engine fixture plus a delivery worker whose clock the test moves (`fixture.now = …`):
- * runDue() is one pass of the worker, awaited, so retries and backoff need no sleeping.
+ * runDue() is one pass of the worker, awaited, so retries and backoff need no sleeping. The
+ * database is in a temporary folder, or in `dir`.
  */
-export function deliveryFixture(start = at('2026-11-21T10:00:00Z'), options: Partial<DeliveryWorkerOptions> = {}) {
-  const engine = engineFixture(start);
+export function deliveryFixture(start = at('2026-11-21T10:00:00Z'), options: Partial<DeliveryWorkerOptions> = {}, dir?: string) {
+  const engine = engineFixture(start, dir);
   const clock = { now: start };
   const worker = new DeliveryWorker({
     store: engine.store,
@@ -36,6 +37,7 @@ export function deliveryFixture(start = at('2026-11-21T10:00:00Z'), options: Par
     deliveries() {
       return engine.store.db.prepare('SELECT * FROM deliveries ORDER BY id').all() as Array<{
         id: number;
+        uuid: string;
         channel_id: number;
         notification_id: string;
         status: string;

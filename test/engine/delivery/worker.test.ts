@@ -44,7 +44,8 @@ describe('the delivery worker', () => {
     expect(request.body).toBe(JSON.stringify(presentNotification(notification)));
     const expected = `sha256=${createHmac('sha256', SECRET).update(request.body).digest('hex')}`;
     expect(request.headers['x-cronbeat-signature']).toBe(expected);
-    expect(request.headers['x-cronbeat-delivery']).toBe(String(fixture.deliveries()[0].id));
+    expect(request.headers['x-cronbeat-delivery']).toBe(fixture.deliveries()[0].uuid);
+    expect(request.headers['x-cronbeat-delivery']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(JSON.parse(request.body).data.title).toBe('nightly backup failed');
     expect(fixture.deliveries()).toMatchObject([{ status: 'sent', attempts: 1, next_attempt_at: null }]);
   });
@@ -144,7 +145,7 @@ describe('the delivery worker', () => {
     fixture.channel('webhook', { url: hook.url, secret: SECRET });
     fixture.failMonitor();
     const [pending] = fixture.deliveries();
-    expect(fixture.store.deliveries.claim(pending.id, fixture.clock.now)).toBe(true); // the crashed run's claim
+    expect(fixture.store.deliveries.claim(pending.id, fixture.clock.now, fixture.clock.now + 10_000)).toBe(true); // the crashed run's claim
     await fixture.worker.runDue();
     expect(hook.requests).toHaveLength(0);
     expect(fixture.store.deliveries.releaseInterrupted(fixture.clock.now)).toBe(1);

@@ -1,9 +1,12 @@
 import { parseArgs } from 'node:util';
 import type { MonitorChanges } from '../../../client/api';
+import { checkSchedule } from '../../../domain/scheduleCheck';
+import { resolveTimeZone } from '../../../domain/timeZones';
 import { UsageError } from '../../command';
+import { suggestSchedule } from '../../scheduleSuggestion';
 import { apiFromEnv, COMMON_OPTIONS, findMonitor, printMonitor } from './shared';
 
-/** `cronbeat monitor edit ID|NAME [--name N] [--schedule S] [--timezone Z] [--duration MIN] [--project N|none] [--json]` */
+/** `cronbeat monitor edit ID|NAME [--name N] [--schedule S] [--timezone Z] [--grace MIN] [--project N|none] [--json]`; --duration is an old name of --grace. */
 export async function editMonitor(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -13,6 +16,8 @@ export async function editMonitor(argv: string[]): Promise<number> {
       name: { type: 'string' },
       schedule: { type: 'string' },
       timezone: { type: 'string' },
+      grace: { type: 'string' },
+      // The old name of --grace, still taken; help no longer lists it.
       duration: { type: 'string' },
       project: { type: 'string' },
     },
@@ -21,10 +26,22 @@ export async function editMonitor(argv: string[]): Promise<number> {
   const changes: MonitorChanges = {};
   if (values.name !== undefined) changes.name = values.name;
   if (values.schedule !== undefined) changes.schedule = values.schedule;
-  if (values.timezone !== undefined) changes.timezone = values.timezone;
-  if (values.duration !== undefined) {
-    if (!/^\d{1,6}$/.test(values.duration)) throw new UsageError(`--duration must be whole minutes, not "${values.duration}".`);
-    changes.duration = Number(values.duration);
+  const notes: string[] = [];
+  if (values.timezone !== undefined) {
+    const answer = resolveTimeZone(values.timezone);
+    if (answer.zone === undefined) throw new UsageError(`--timezone: ${answer.error}`);
+    changes.timezone = answer.zone;
+    if (answer.note) notes.push(answer.note);
+  }
+  if (values.schedule !== undefined) {
+    const suggestion = suggestSchedule(values.schedule);
+    if (suggestion !== null) throw new UsageError(`--schedule: ${checkSchedule(values.schedule).error} Did you mean --schedule "${suggestion}"?`);
+  }
+  if (values.grace !== undefined && values.duration !== undefined) throw new UsageError('Give --grace once (--duration is its old name).');
+  const grace = values.grace ?? values.duration;
+  if (grace !== undefined) {
+    if (!/^\d{1,6}$/.test(grace)) throw new UsageError(`--grace must be whole minutes, not "${grace}".`);
+    changes.duration = Number(grace);
   }
   if (values.project !== undefined) {
     if (values.project !== 'none' && !/^[1-9]\d{0,15}$/.test(values.project)) {
@@ -33,10 +50,11 @@ export async function editMonitor(argv: string[]): Promise<number> {
     changes.project_id = values.project === 'none' ? null : Number(values.project);
   }
   if (Object.keys(changes).length === 0) {
-    throw new UsageError('Say what to change: --name, --schedule, --timezone, --duration or --project.');
+    throw new UsageError('Say what to change: --name, --schedule, --timezone, --grace or --project.');
   }
   const api = apiFromEnv(values.url);
   const monitor = await api.editMonitor((await findMonitor(api, positionals[0])).id, changes);
+  for (const note of notes) console.error(note);
   if (values.json) printMonitor(monitor, true);
   else {
     console.log(`Saved "${monitor.name}"; its token and pulse URL are unchanged.`);

@@ -1,6 +1,10 @@
 import { ApiClient, ApiError, type MonitorDetails } from '../../../client/api';
 import { UsageError } from '../../command';
+import { didYouMean } from '../../didYouMean';
 import { baseUrlOption } from '../ping';
+import { dayIn } from '../../../domain/clockTime';
+import { scheduleWords } from '../../../domain/scheduleWords';
+import { machineZone } from '../../machineZone';
 
 /* What the `cronbeat monitor` sub-commands share: the API client, finding a monitor, printing one. */
 
@@ -25,17 +29,22 @@ export async function findMonitor(api: ApiClient, ref: string | undefined): Prom
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 404)) throw error;
   }
-  const named = (await api.monitors()).filter((m) => m.name === ref);
+  const monitors = await api.monitors();
+  const named = monitors.filter((m) => m.name === ref);
   if (named.length === 1) return named[0];
   if (named.length > 1) {
     throw new UsageError(`${named.length} monitors are named "${ref}" (ids ${named.map((m) => m.id).join(', ')}): give the id.`);
   }
-  throw new UsageError(`No monitor has the id or name "${ref}". \`cronbeat monitor list\` shows them.`, 1);
+  const close = didYouMean(ref, monitors.map((m) => m.name));
+  throw new UsageError(`No monitor has the id or name "${ref}".${close || ' `cronbeat monitor list` shows them.'}`, 1);
 }
 
-/** "2026-11-23 14:05 UTC", or "-" for none. */
-export function shortTime(timestamp: string | null): string {
-  return timestamp === null ? '-' : `${timestamp.slice(0, 16).replace('T', ' ')} UTC`;
+/** "2026-11-23 15:05 Europe/Paris": the time on this machine's clock, with its zone; "-" for none. */
+export function shortTime(timestamp: string | number | null, zone = machineZone()): string {
+  if (timestamp === null) return '-';
+  const at = typeof timestamp === 'number' ? timestamp : Date.parse(timestamp);
+  const clock = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
+  return `${dayIn(at, zone)} ${clock} ${zone}`;
 }
 
 /** What a monitor waits for, in words: its next deadline, its pause, or why it waits for nothing. */
@@ -54,7 +63,8 @@ export function printMonitor(monitor: MonitorDetails, json: boolean | undefined)
   const lines: Array<[string, string]> = [
     ['Monitor', `${monitor.name} (id ${monitor.id})`],
     ['Status', monitor.status],
-    ['Schedule', `${monitor.schedule} (${monitor.timezone}), ${monitor.duration} min to report`],
+    ['Schedule', `${monitor.schedule} (${scheduleWords(monitor.schedule, monitor.timezone) ?? monitor.timezone})`],
+    ['Grace', `${monitor.duration} min after each due time`],
     ['Next due', dueText(monitor)],
     ['Last pulse', monitor.last_pulse_at === null ? 'never' : shortTime(monitor.last_pulse_at)],
     ['Project', monitor.project_id === null ? '-' : String(monitor.project_id)],

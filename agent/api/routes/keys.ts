@@ -1,0 +1,50 @@
+import Router from '@koa/router';
+import type { ApiDeps, AuthedRouter } from '../deps';
+import { onlyFullKeys } from '../auth';
+import { readJsonBody } from '../body';
+import { HttpError } from '../errors';
+import { pathId } from '../params';
+import { validate } from '../validate';
+import { keyInput, type WireKey } from '../../contract/keys';
+import type { ApiTokenRow } from '../../db/apiTokens';
+import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/timestamps';
+
+const presentKey = (row: ApiTokenRow): WireKey => ({
+  id: row.id,
+  name: row.name,
+  scope: row.scope,
+  created_at: toApiTimestamp(row.created_at),
+  last_used_at: toNullableApiTimestamp(row.last_used_at),
+});
+
+/**
+ * The company's API keys (issue 23), for a full key only: GET /api/keys lists the live ones with
+ * their last use, POST /api/keys makes one and shows its secret once, DELETE /api/keys/{id}
+ * revokes one at once.
+ */
+export function keyRoutes({ store, clock, requireToken }: ApiDeps): AuthedRouter {
+  const router: AuthedRouter = new Router();
+  router.use(requireToken, onlyFullKeys);
+
+  router.get('/api/keys', (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = store.apiTokens.listLive(ctx.state.companyId).map(presentKey);
+  });
+
+  router.post('/api/keys', async (ctx) => {
+    const input = validate(keyInput, await readJsonBody(ctx));
+    const { companyId } = ctx.state;
+    const { id, token } = store.apiTokens.create({ companyId, name: input.name, scope: input.scope, now: clock() });
+    ctx.status = 201;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { ...presentKey(store.apiTokens.findLive(companyId, id)!), key: token };
+  });
+
+  router.delete('/api/keys/:id', (ctx) => {
+    const id = pathId(ctx.params.id, 'Key');
+    if (!store.apiTokens.revokeOfCompany(ctx.state.companyId, id, clock())) throw HttpError.notFound('Key');
+    ctx.status = 204;
+  });
+
+  return router;
+}

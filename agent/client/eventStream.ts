@@ -1,0 +1,106 @@
+import type { IncomingMessage } from 'node:http';
+
+/** The agent sends a comment every 15 s; this long without a byte means the connection is gone. */
+export const STREAM_SILENCE_MS = 45_000;
+
+/** How a stream of /api/events ended: the connection dropped (worth retrying) or the agent refused it. */
+export type StreamEnd = { kind: 'dropped'; message: string } | { kind: 'refused'; status: number; message: string };
+
+export interface EventStreamOptions {
+  baseUrl: string;
+  token: string;
+  /** Called with each event's JSON (`{"type":"ready"}` first). */
+  onEvent(event: { type: string; [field: string]: unknown }): void;
+  /** Ends the stream (resolving `dropped`) when aborted. */
+  signal?: AbortSignal;
+  silenceMs?: number;
+}
+
+/**
+ * Reads GET /api/events (Server-Sent Events) until it ends; never throws. Over node:http(s), as
+ * the rest of the client, so one code path serves the CLI and the desktop app.
+ */
+export async function readEventStream(options: EventStreamOptions): Promise<StreamEnd> {
+  const url = new URL('/api/events', options.baseUrl);
+  const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  return new Promise((resolve) => {
+    let done = false;
+    let silence: NodeJS.Timeout | undefined;
+    const finish = (end: StreamEnd) => {
+      if (done) return;
+      done = true;
+      clearTimeout(silence);
+      options.signal?.removeEventListener('abort', onAbort);
+      outgoing.destroy();
+      resolve(end);
+    };
+    const onAbort = () => finish({ kind: 'dropped', message: 'stopped' });
+    const watchSilence = () => {
+      clearTimeout(silence);
+      silence = setTimeout(() => finish({ kind: 'dropped', message: `no word from the agent in ${(options.silenceMs ?? STREAM_SILENCE_MS) / 1000} s` }), options.silenceMs ?? STREAM_SILENCE_MS);
+    };
+    const headers = { authorization: `Bearer ${options.token}`, accept: 'text/event-stream', 'user-agent': 'cronbeat-follow/0.1' };
+    const outgoing = request(url, { headers, agent: false }, (response) => {
+      if (response.statusCode !== 200) {
+        readRefusal(response).then((message) => {
+          const status = response.statusCode ?? 0;
+          // 5xx, 429 and 408 pass (a restarting agent, a proxy whose upstream is down): retry those.
+          if (status >= 500 || status === 429 || status === 408) finish({ kind: 'dropped', message: `${status} ${message}` });
+          else finish({ kind: 'refused', status, message });
+        });
+        return;
+      }
+      watchSilence();
+      let buffer = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        watchSilence();
+        buffer += chunk.replace(/\r\n?/g, '\n');
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = block
+            .split('\n')
+            .filter((line) => line.startsWith('data:'))
+            .map((line) => line.slice(5).replace(/^ /, ''))
+            .join('\n');
+          if (!data) continue;
+          try {
+            options.onEvent(JSON.parse(data) as { type: string });
+          } catch {
+            // not an event of ours: skip it
+          }
+        }
+      });
+      response.on('end', () => finish({ kind: 'dropped', message: 'the agent closed the stream' }));
+      response.on('error', (error) => finish({ kind: 'dropped', message: error.message }));
+    });
+    outgoing.on('error', (error: NodeJS.ErrnoException) => finish({ kind: 'dropped', message: error.code ?? error.message }));
+    options.signal?.addEventListener('abort', onAbort);
+    if (options.signal?.aborted) onAbort();
+    outgoing.end();
+  });
+}
+
+/** The `message` of an error response, else its status text. */
+function readRefusal(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      if (text.length < 4096) text += chunk;
+    });
+    const settle = () => {
+      try {
+        const message = (JSON.parse(text) as { message?: unknown }).message;
+        if (typeof message === 'string') return resolve(message);
+      } catch {
+        // not JSON
+      }
+      resolve(response.statusMessage ?? '');
+    };
+    response.on('end', settle);
+    response.on('error', settle);
+  });
+}

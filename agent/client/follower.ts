@@ -1,0 +1,196 @@
+import { requestOnce } from './http';
+import { readEventStream } from './eventStream';
+import {
+  advanceCursor,
+  EMPTY_CURSOR,
+  freshOnPage,
+  inOrderOfEvents,
+  startCursor,
+  type FollowedNotification,
+  type NotificationCursor,
+} from './notificationCursor';
+import { CONNECTED, connectionLost, connectionRestored, connectionTick, type ConnectionNotice, type ConnectionState, type ConnectionStep } from './connectionWatch';
+
+/** Waits between attempts to reach the agent again; the last repeats. */
+export const RECONNECT_DELAYS_MS = [500, 1_000, 2_000, 5_000];
+/** How often the follower checks whether "unreachable" is due. */
+const TICK_MS = 5_000;
+const PER_PAGE = 100;
+/** A catch-up reads at most this many pages (10,000 notifications); older ones stay in the dashboard. */
+const MAX_CATCH_UP_PAGES = 100;
+
+/** The agent said no for good (a wrong key, a key without read access, not a Cronbeat agent): following stops. */
+export class FollowRefused extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface FollowerOptions {
+  baseUrl: string;
+  token: string;
+  /** Milliseconds since the epoch; Date.now when absent. */
+  clock?: () => number;
+  /** New notifications, oldest first, each exactly once; `catchingUp` after a dropped connection. */
+  onNotifications(notifications: FollowedNotification[], info: { catchingUp: boolean }): void;
+  /** The agent became unreachable (for over a minute) or came back. */
+  onNotice?(notice: ConnectionNotice): void;
+  /** Connected to the agent's live stream, or lost it (with why). */
+  onConnection?(connected: boolean, reason?: string): void;
+  /** Where to start (a cursor kept from an earlier run); by default from the newest notification now. */
+  cursor?: NotificationCursor;
+  /** The cursor after each batch shown, to keep across runs. */
+  onCursor?(cursor: NotificationCursor): void;
+  reconnectDelaysMs?: number[];
+}
+
+/** What the follower says the refusal means, by status. */
+function refusalMessage(status: number, message: string, baseUrl: string): string {
+  if (status === 401) return `${baseUrl} refused the key (401 ${message}): check CRONBEAT_API_TOKEN or --token (\`cronbeat token create\` makes one).`;
+  if (status === 403) return `This key may not read notifications (403 ${message}). Use a read-only or full key, not a ping key.`;
+  if (status === 421) return `${baseUrl} does not answer to that name (421 ${message}).`;
+  return `${baseUrl} refused to stream its events (${status} ${message}). Is it a Cronbeat agent?`;
+}
+
+/**
+ * Follows an agent's notifications over its live stream (/api/events) and, on every (re)connect
+ * and every `notification.created`, reads GET /api/notifications back to the last one it saw:
+ * nothing missed across a dropped connection, nothing shown twice. The one place this rule
+ * lives: `cronbeat notifications --follow` and the desktop app connected to a remote agent use it.
+ */
+export class NotificationFollower {
+  private cursor: NotificationCursor;
+  private connection: ConnectionState = CONNECTED;
+  private readonly clock: () => number;
+  private readonly abort = new AbortController();
+  private everConnected = false;
+  private syncing: Promise<void> = Promise.resolve();
+  private syncWanted = false;
+  private refusal: FollowRefused | null = null;
+
+  constructor(private readonly options: FollowerOptions) {
+    this.cursor = options.cursor ?? EMPTY_CURSOR;
+    this.clock = options.clock ?? Date.now;
+  }
+
+  /** Follows until stop() (resolves) or until the agent refuses for good (rejects with FollowRefused). */
+  async run(): Promise<void> {
+    const ticker = setInterval(() => this.apply(connectionTick(this.connection, this.clock())), TICK_MS);
+    let failures = 0;
+    try {
+      while (!this.abort.signal.aborted) {
+        const stream = new AbortController();
+        const stopStream = () => stream.abort();
+        this.abort.signal.addEventListener('abort', stopStream);
+        let wasDown = false;
+        const end = await readEventStream({
+          baseUrl: this.options.baseUrl,
+          token: this.options.token,
+          signal: stream.signal,
+          onEvent: (event) => {
+            if (event.type === 'ready') {
+              failures = 0;
+              wasDown = this.everConnected;
+              this.everConnected = true;
+              this.apply(connectionRestored(this.connection, this.clock()));
+              // Said once the list was read: anything created from then on is shown.
+              this.requestSync(wasDown, stream, () => this.options.onConnection?.(true));
+            } else if (event.type === 'notification.created') {
+              this.requestSync(false, stream);
+            }
+          },
+        });
+        this.abort.signal.removeEventListener('abort', stopStream);
+        await this.syncing;
+        if (this.refusal) throw this.refusal;
+        if (this.abort.signal.aborted) break;
+        if (end.kind === 'refused') throw new FollowRefused(refusalMessage(end.status, end.message, this.options.baseUrl), end.status);
+        this.apply(connectionLost(this.connection, this.clock()));
+        this.options.onConnection?.(false, end.message);
+        const delays = this.options.reconnectDelaysMs ?? RECONNECT_DELAYS_MS;
+        await this.sleep(delays[Math.min(failures++, delays.length - 1)]);
+      }
+    } finally {
+      clearInterval(ticker);
+    }
+  }
+
+  stop(): void {
+    this.abort.abort();
+  }
+
+  /** What the follower has shown so far. */
+  get position(): NotificationCursor {
+    return this.cursor;
+  }
+
+  private apply(step: ConnectionStep): void {
+    this.connection = step.state;
+    if (step.notice) this.options.onNotice?.(step.notice);
+  }
+
+  /** One catch-up at a time; events during one make exactly one more afterwards. */
+  private requestSync(catchingUp: boolean, stream: AbortController, then?: () => void): void {
+    if (this.syncWanted && !catchingUp && !then) return;
+    this.syncWanted = true;
+    this.syncing = this.syncing.then(async () => {
+      this.syncWanted = false;
+      try {
+        await this.catchUp(catchingUp);
+        then?.();
+      } catch (error) {
+        if (error instanceof FollowRefused) this.refusal = error;
+        // Refused for good, or the list could not be read: drop the stream; the next connect catches up.
+        stream.abort();
+      }
+    });
+  }
+
+  /** Reads the list back to the last notification seen and hands over what is new, oldest first. */
+  private async catchUp(catchingUp: boolean): Promise<void> {
+    if (this.cursor.newestAt === null) {
+      this.cursor = startCursor(await this.page(1));
+      this.options.onCursor?.(this.cursor);
+      return;
+    }
+    const found = new Map<string, FollowedNotification>();
+    for (let number = 1; number <= MAX_CATCH_UP_PAGES; number++) {
+      const page = await this.page(number);
+      const { fresh, reachedSeen } = freshOnPage(this.cursor, page);
+      for (const notification of fresh) found.set(notification.id, notification);
+      if (reachedSeen || page.length < PER_PAGE) break;
+    }
+    if (found.size === 0) return;
+    const fresh = inOrderOfEvents([...found.values()]);
+    this.cursor = advanceCursor(this.cursor, fresh);
+    this.options.onCursor?.(this.cursor);
+    this.options.onNotifications(fresh, { catchingUp });
+  }
+
+  private async page(number: number): Promise<FollowedNotification[]> {
+    const outcome = await requestOnce({
+      method: 'GET',
+      url: `${this.options.baseUrl}/api/notifications?kinds=all&per_page=${PER_PAGE}&page=${number}`,
+      headers: { authorization: `Bearer ${this.options.token}`, accept: 'application/json' },
+    });
+    if (outcome.kind === 'unreachable') throw new Error(outcome.message);
+    if (outcome.kind === 'rejected') {
+      throw new FollowRefused(refusalMessage(outcome.status, outcome.message.replace(/^\d+\s*/, ''), this.options.baseUrl), outcome.status);
+    }
+    return (JSON.parse(outcome.text) as { data: FollowedNotification[] }).data;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      this.abort.signal.addEventListener('abort', done);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  }
+}

@@ -1,0 +1,36 @@
+/*
+ * What each kind of API key may do (issue 23). A key has one scope, fixed when it is made:
+ * - full: everything, as every key could before scopes;
+ * - read-only: reads (GET and HEAD): lists, details, /metrics, the live stream; no writes;
+ * - ping: pulses and monitors made by a job's own line (/api/pulse/key/{key}/{slug}), nothing else;
+ * - badge: status badges only (/api/badges/{key}/…), safe to put in a public README.
+ */
+
+export const KEY_SCOPES = ['full', 'read-only', 'ping', 'badge'] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+/** What a Bearer-authenticated request needs: a read, a write, or the key management itself. */
+export type Access = 'read' | 'write' | 'manage-keys';
+
+/** The access a request asks for by its method alone: GET and HEAD read, everything else writes. */
+export function accessOfMethod(method: string): Access {
+  return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+}
+
+/** Whether a key of `scope` may make a Bearer request that needs `access`. */
+export function scopeAllows(scope: KeyScope, access: Access): boolean {
+  if (scope === 'full') return true;
+  return scope === 'read-only' && access === 'read';
+}
+
+/** The sentence a 403 says for a key of `scope` refused `access`. */
+export function scopeRefusal(scope: KeyScope, access: Access): string {
+  if (scope === 'ping') return 'A ping key may only send pulses (/api/pulse/…); this needs a read-only or full key.';
+  if (scope === 'badge') return 'A badge key may only read badges (/api/badges/…); this needs a read-only or full key.';
+  if (access === 'manage-keys') return 'Only a full key may list, create or revoke keys.';
+  return 'A read-only key may only read (GET); this needs a full key.';
+}
+
+export function isKeyScope(value: unknown): value is KeyScope {
+  return typeof value === 'string' && (KEY_SCOPES as readonly string[]).includes(value);
+}

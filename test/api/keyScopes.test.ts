@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type Router from '@koa/router';
+import { routers } from '../../agent/api/app';
+import type { ApiDeps } from '../../agent/api/deps';
+import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+
+let agent: TestAgent;
+let keys: Record<'ping' | 'read-only' | 'badge' | 'full', string>;
+let monitorId: number;
+let monitorToken: string;
+
+beforeAll(async () => {
+  agent = await startTestAgent();
+  const make = (scope: 'ping' | 'read-only' | 'badge' | 'full') => agent.store.apiTokens.create({ companyId: 1, name: scope, scope, now: Date.now() }).token;
+  keys = { ping: make('ping'), 'read-only': make('read-only'), badge: make('badge'), full: make('full') };
+  const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'nightly', timezone: 'UTC', schedule: '0 3 * * *', duration: 5 } })).json();
+  monitorId = monitor.id;
+  monitorToken = monitor.token;
+});
+afterAll(() => agent.stop());
+
+/** Every route the app serves, read from the routers themselves, so a route added later is covered too. */
+function appRoutes(): Array<{ method: string; path: string }> {
+  const deps: ApiDeps = {
+    store: agent.store,
+    events: agent.events,
+    clock: agent.clock,
+    log: () => {},
+    certificateChecks: {} as ApiDeps['certificateChecks'],
+    deliveries: agent.deliveries,
+    requireToken: async (_ctx, next) => next(),
+  };
+  const routes: Array<{ method: string; path: string }> = [];
+  for (const make of routers) {
+    for (const layer of (make(deps) as Router).stack) {
+      for (const method of layer.methods.filter((m) => m !== 'HEAD')) routes.push({ method, path: String(layer.path) });
+    }
+  }
+  return routes;
+}
+
+/** A concrete URL for a route pattern: ids of a real monitor, so a refusal is not a 404 in disguise. */
+function concrete(path: string): string {
+  return path
+    .replace(':token', monitorToken)
+    .replace(':action', 'start')
+    .replace(/:id\b/, String(monitorId))
+    .replace(/:[a-z_]+/gi, 'x');
+}
+
+/** Routes that take no Bearer key at all: pulses carry their monitor's token or a ping key in the path, sign-in trades a code, the health check tells nothing. */
+const OPEN = (method: string, path: string) =>
+  path.startsWith('/api/pulse/') || path.startsWith('/api/badges/') || (method === 'POST' && path === '/api/session') || path === '/api/health';
+
+describe('scoped keys, route by route', () => {
+  it('finds the routes from the routers (a sanity check on the enumeration)', () => {
+    const routes = appRoutes();
+    expect(routes.length).toBeGreaterThan(40);
+    expect(routes).toContainEqual({ method: 'DELETE', path: '/api/monitors/:id' });
+    expect(routes).toContainEqual({ method: 'GET', path: '/api/keys' });
+  });
+
+  it('a ping key and a badge key get 403 on every route that takes a Bearer key, and change nothing', async () => {
+    const before = JSON.stringify(agent.store.monitors.list(1));
+    const checked: string[] = [];
+    for (const { method, path } of appRoutes()) {
+      if (OPEN(method, path)) continue;
+      for (const scope of ['ping', 'badge'] as const) {
+        const response = await agent.api(concrete(path), { method, token: keys[scope], json: method === 'GET' || method === 'DELETE' ? undefined : {} });
+        expect(response.status, `${scope} ${method} ${path}`).toBe(403);
+        expect((await response.json()).message).toMatch(scope === 'ping' ? /ping key may only send pulses/ : /badge key/);
+      }
+      checked.push(`${method} ${path}`);
+    }
+    expect(checked.length).toBeGreaterThan(35);
+    expect(JSON.stringify(agent.store.monitors.list(1))).toBe(before);
+    expect(agent.store.monitors.find(1, monitorId)).not.toBeNull();
+  });
+
+  it('a read-only key reads every GET route but gets 403 on every write and on the keys', async () => {
+    for (const { method, path } of appRoutes()) {
+      if (OPEN(method, path)) continue;
+      const url = concrete(path);
+      if (method === 'GET' && !path.startsWith('/api/keys')) {
+        if (path === '/api/events') continue; // a stream that stays open; see the events test below
+        const response = await agent.api(url, { token: keys['read-only'] });
+        expect(response.status, `GET ${path}`).not.toBe(403);
+        expect(response.status, `GET ${path}`).toBeLessThan(500);
+        await response.arrayBuffer();
+      } else {
+        const response = await agent.api(url, { method, token: keys['read-only'], json: method === 'GET' || method === 'DELETE' ? undefined : {} });
+        expect(response.status, `${method} ${path}`).toBe(403);
+        await response.arrayBuffer();
+      }
+    }
+    expect(agent.store.monitors.find(1, monitorId)).not.toBeNull();
+  });
+
+  it('a read-only key follows the live stream', async () => {
+    const controller = new AbortController();
+    const response = await agent.api('/api/events', { token: keys['read-only'], signal: controller.signal });
+    expect(response.status).toBe(200);
+    controller.abort();
+  });
+
+  it('a ping key still sends pulses, by the monitor token', async () => {
+    const response = await fetch(`${agent.url}/api/pulse/${monitorToken}`);
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('the keys API', () => {
+  it('creates a key shown once, lists it with its scope and last use, and revokes it at once', async () => {
+    const created = await agent.api('/api/keys', { method: 'POST', token: keys.full, json: { name: 'web-01', scope: 'read-only' } });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('cache-control')).toBe('no-store');
+    const key = await created.json();
+    expect(key).toMatchObject({ name: 'web-01', scope: 'read-only', last_used_at: null });
+    expect(key.key).toMatch(/^cb_[A-Za-z0-9_-]{43}$/);
+
+    expect((await agent.api('/api/monitors', { token: key.key })).status).toBe(200);
+    const listed = await (await agent.api('/api/keys', { token: keys.full })).json();
+    const entry = listed.find((k: { id: number }) => k.id === key.id);
+    expect(entry.last_used_at).not.toBeNull();
+    expect(JSON.stringify(listed)).not.toContain(key.key);
+    for (const k of listed) expect(k).not.toHaveProperty('key');
+
+    expect((await agent.api(`/api/keys/${key.id}`, { method: 'DELETE', token: keys.full })).status).toBe(204);
+    expect((await agent.api('/api/monitors', { token: key.key })).status).toBe(401);
+    expect((await agent.api(`/api/keys/${key.id}`, { method: 'DELETE', token: keys.full })).status).toBe(404);
+  });
+
+  it('refuses a key with a wrong scope or no name, naming the field', async () => {
+    const wrong = await agent.api('/api/keys', { method: 'POST', token: keys.full, json: { name: 'x', scope: 'admin' } });
+    expect(wrong.status).toBe(422);
+    expect((await wrong.json()).errors.scope[0]).toMatch(/full, read-only, ping, badge/);
+    const nameless = await agent.api('/api/keys', { method: 'POST', token: keys.full, json: { scope: 'ping' } });
+    expect((await nameless.json()).errors).toHaveProperty('name');
+  });
+
+  it("never lists or revokes another company's keys", async () => {
+    const other = agent.tokenFor(2);
+    const listed = await (await agent.api('/api/keys', { token: other })).json();
+    expect(listed.map((k: { name: string }) => k.name)).toEqual(['test']);
+    const mine = agent.store.apiTokens.listLive(1)[0];
+    expect((await agent.api(`/api/keys/${mine.id}`, { method: 'DELETE', token: other })).status).toBe(404);
+  });
+});
