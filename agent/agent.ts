@@ -48,6 +48,8 @@ export interface ChannelOptions {
   dashboardUrl?: string;
   /** Overrides every Telegram channel's Bot API address (tests point it at a local server). */
   telegramApiUrl?: string;
+  /** The admin's zone for times in alerts (besides the monitor's); default: this machine's zone. */
+  adminZone?: string;
   /** How long one send may take; default 10 s. */
   timeoutMs?: number;
   /** Extra trusted roots (PEM) for SMTP servers with a private CA. */
@@ -88,6 +90,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     log,
     dashboardUrl: () => options.channels?.dashboardUrl ?? listeningUrl,
     telegramApiUrl: options.channels?.telegramApiUrl,
+    adminZone: options.channels?.adminZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
     timeoutMs: options.channels?.timeoutMs,
     trustedCa: options.channels?.trustedCa,
   });

@@ -63,7 +63,7 @@ export function createApp(options: AppOptions): Koa {
     app.maxIpsCount = 1;
   }
   app.use(errorMiddleware(deps.log));
-  app.use(hostGuard(options.boundHost ?? '127.0.0.1', options.allowedHosts));
+  app.use(hostGuard(options.boundHost ?? '127.0.0.1', options.allowedHosts, options.trustProxy));
   app.use(corsPolicy());
   app.use(async (ctx, next) => {
     await next();

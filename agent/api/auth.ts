@@ -52,7 +52,7 @@ export const onlyFullKeys: Middleware<AuthState> = async (ctx, next) => {
 };
 
 /** Notes when the token was used; on a full disk that note is skipped so reads keep working. */
-function recordUse(store: Store, tokenId: number, now: number): void {
+export function recordUse(store: Store, tokenId: number, now: number): void {
   try {
     store.apiTokens.touch(tokenId, now);
   } catch (error) {

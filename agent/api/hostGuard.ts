@@ -50,15 +50,22 @@ function answersAnyHost(path: string): boolean {
   return isPulsePath(path) || path === '/api/health';
 }
 
-/** Refuses (421) a request whose Host is not this machine at the port the connection arrived on. */
-export function hostGuard(boundHost: string, allowedHosts: string[] = []): Middleware {
+/**
+ * Refuses (421) a request whose Host is not this machine at the port the connection arrived on.
+ * Behind a reverse proxy (`behindProxy`, serve --trust-proxy) a name given with --allow-host
+ * counts at any port: the proxy passes on the public name with its own port (443), and it only
+ * forwards the names it serves, so the rebinding guard still holds for everything else.
+ */
+export function hostGuard(boundHost: string, allowedHosts: string[] = [], behindProxy = false): Middleware {
   const bound = boundHost.toLowerCase().replace(/^\[|\]$/g, '');
   const extra = allowedHosts.map((name) => hostForm(name.trim().replace(/^\[|\]$/g, '').replace(/\.$/, '')));
+  const proxied = new Set(behindProxy ? extra : []);
   return async (ctx, next) => {
     if (answersAnyHost(ctx.path)) return next();
     const { localAddress, localPort } = ctx.req.socket;
     const host = parseHostHeader(ctx.req.headers.host ?? '');
-    if (!host || host.port !== localPort || !allowedHostNames(bound, localAddress, extra).has(host.name)) {
+    const answered = host !== null && (proxied.has(host.name) || (host.port === localPort && allowedHostNames(bound, localAddress, extra).has(host.name)));
+    if (!answered) {
       throw new HttpError(
         421,
         `This agent does not answer to the host "${(ctx.req.headers.host ?? '').slice(0, 100)}". Use http://127.0.0.1:${localPort} or http://localhost:${localPort}.`,

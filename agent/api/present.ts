@@ -1,3 +1,4 @@
+import { tagsOf } from '../db/monitorLines';
 import type { ServerRow } from '../db/servers';
 import type { ServerAlertRow } from '../db/serverAlerts';
 import type { ServerReportRow } from '../db/serverReports';
@@ -74,6 +75,9 @@ export function presentMonitor(row: MonitorRow, origin: string): MonitorResource
     paused_at: toNullableApiTimestamp(row.paused_at),
     paused_until: toNullableApiTimestamp(row.paused_until),
     pulse_url: `${origin}/api/pulse/${row.token}`,
+    // Issue 23: the slug a job's line matches it by (null: not made by nor matched to a line), and its tags.
+    slug: row.slug,
+    tags: tagsOf(row),
   };
 }
 

@@ -15,3 +15,34 @@ export class UsageError extends Error {
     super(message);
   }
 }
+
+/** Runs `command` with the arguments after its name, or prints its help when asked for before any `--`. */
+export function invoke(command: Command, rest: string[]): Promise<number> {
+  // What follows `--` is a job's own command line (`cronbeat run T -- mysqldump -h db`), never ours.
+  const ownArgs = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if (ownArgs.includes('--help') || ownArgs.includes('-h')) {
+    console.log(command.help);
+    return Promise.resolve(0);
+  }
+  return command.run(rest);
+}
+
+/** Runs a CLI's main with this process's arguments: its result is the exit status, an error one line on stderr. */
+export function runMain(main: (argv: string[]) => Promise<number>): void {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(`cronbeat: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = exitCodeFor(error);
+    },
+  );
+}
+
+/** 2 for a mistake in the command line (ours or node:util parseArgs's), else the error's own or 1. */
+function exitCodeFor(error: unknown): number {
+  if (error instanceof UsageError) return error.exitCode;
+  const code = (error as { code?: string } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_') ? 2 : 1;
+}

@@ -1,5 +1,5 @@
 import type { Command } from './command';
-import { UsageError } from './command';
+import { invoke, runMain, UsageError } from './command';
 import { didYouMean } from './didYouMean';
 import { serveCommand } from './commands/serve';
 import { tokenCommand } from './commands/token';
@@ -11,10 +11,11 @@ import { backupCommand } from './commands/backup';
 import { restoreCommand } from './commands/restore';
 import { monitorCommand } from './commands/monitor';
 import { notificationsCommand } from './commands/notifications';
+import { serviceCommand } from './commands/service';
 import { version } from '../../package.json';
 
 // Register new commands here, one line each.
-const commands: Command[] = [serveCommand, tokenCommand, pingCommand, runCommand, spoolCommand, crontabCommand, backupCommand, restoreCommand, monitorCommand, notificationsCommand];
+const commands: Command[] = [serveCommand, tokenCommand, pingCommand, runCommand, spoolCommand, crontabCommand, backupCommand, restoreCommand, monitorCommand, notificationsCommand, serviceCommand];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -44,28 +45,7 @@ async function main(argv: string[]): Promise<number> {
     const close = didYouMean(name, commands.map((c) => c.name));
     throw new UsageError(`Unknown command "${name}".${close || ' Run `cronbeat --help` to see the commands.'}`);
   }
-  // What follows `--` is a job's own command line (`cronbeat run T -- mysqldump -h db`), never ours.
-  const ownArgs = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
-  if (ownArgs.includes('--help') || ownArgs.includes('-h')) {
-    console.log(command.help);
-    return 0;
-  }
-  return command.run(rest);
+  return invoke(command, rest);
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(`cronbeat: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = exitCodeFor(error);
-  },
-);
-
-/** 2 for a mistake in the command line (ours or node:util parseArgs's), else the error's own or 1. */
-function exitCodeFor(error: unknown): number {
-  if (error instanceof UsageError) return error.exitCode;
-  const code = (error as { code?: string } | null)?.code;
-  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_') ? 2 : 1;
-}
+runMain(main);

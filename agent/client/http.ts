@@ -15,7 +15,7 @@ export interface HttpRequest {
  * 429 or 5xx); `rejected` is the agent saying no (another 4xx) and will not change by retrying.
  */
 export type HttpOutcome =
-  | { kind: 'ok'; status: number; text: string }
+  | { kind: 'ok'; status: number; text: string; headers?: Record<string, string | string[] | undefined> }
   | { kind: 'rejected'; status: number; text: string; message: string }
   | { kind: 'unreachable'; message: string };
 
@@ -26,7 +26,7 @@ export async function requestOnce(request: HttpRequest): Promise<HttpOutcome> {
   try {
     const response = await send(request);
     const { status, text } = response;
-    if (status >= 200 && status < 300) return { kind: 'ok', status, text };
+    if (status >= 200 && status < 300) return { kind: 'ok', status, text, headers: response.headers };
     const message = `${status} ${messageOf(text) ?? response.statusText}`.trim();
     if (status === 408 || status === 429 || status >= 500) {
       return { kind: 'unreachable', message: `${new URL(request.url).origin} answered ${message}` };
@@ -46,7 +46,7 @@ class RequestTimeoutError extends Error {
  * fetch's implementation took longer than the rest of `cronbeat run` together. A fresh
  * connection each time (agent: false), so nothing keeps the process alive afterwards.
  */
-async function send(request: HttpRequest): Promise<{ status: number; statusText: string; text: string }> {
+async function send(request: HttpRequest): Promise<{ status: number; statusText: string; text: string; headers: Record<string, string | string[] | undefined> }> {
   const url = new URL(request.url);
   const { request: open } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   const body = request.body === undefined ? undefined : Buffer.from(request.body);
@@ -59,7 +59,8 @@ async function send(request: HttpRequest): Promise<{ status: number; statusText:
       response.on('error', fail);
       response.on('end', () => {
         clearTimeout(timer);
-        resolve({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', text: Buffer.concat(chunks).toString('utf8') });
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', text, headers: response.headers });
       });
     });
     const timer = setTimeout(() => outgoing.destroy(new RequestTimeoutError()), REQUEST_TIMEOUT_MS);

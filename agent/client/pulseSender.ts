@@ -7,7 +7,7 @@ export { plural };
 
 /** What became of a pulse: at the agent, kept in the spool for later, refused by the agent, or neither sent nor kept. */
 export type DeliveryOutcome =
-  | { kind: 'delivered' }
+  | { kind: 'delivered'; /** The monitor a line's pulse went to (X-Cronbeat-Monitor-Token), when it was sent now. */ monitorToken?: string }
   | { kind: 'spooled'; reason: string }
   | { kind: 'rejected'; reason: string }
   | { kind: 'lost'; reason: string };
@@ -70,7 +70,7 @@ export class PulseSender {
       if (await this.append(pulse)) return done({ kind: 'spooled', reason: this.keptWhere('the agent cannot be reached') }, replay);
     }
     const outcome = await sendPulse(this.baseUrl, pulse);
-    if (outcome.kind === 'ok') return done({ kind: 'delivered' }, replay);
+    if (outcome.kind === 'ok') return done({ kind: 'delivered', monitorToken: headerValue(outcome.headers?.['x-cronbeat-monitor-token']) }, replay);
     if (outcome.kind === 'rejected') return done({ kind: 'rejected', reason: outcome.message }, replay);
     if (this.folder.dir === null || !this.spool) {
       return done({ kind: 'lost', reason: `${outcome.message}; ${this.noFolder(this.folder.dir === null ? this.folder.reason : 'no spool')}` }, replay);
@@ -132,6 +132,10 @@ export class PulseSender {
     this.folderTold = true;
     return `${reason}; kept in ${this.folder.dir} because ${this.folder.fallbackReason}`;
   }
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 function verdictOf(outcome: HttpOutcome): ReplayVerdict {

@@ -3,8 +3,18 @@ import { requestWithRetry, type HttpOutcome } from './http';
 /** What a pulse says: the run succeeded, started, failed, or ended with this exit code (0–255). */
 export type PulseSignal = 'success' | 'start' | 'fail' | number;
 
+/** A pulse sent by a job's line (issue 23): its monitor is found or created by slug with a ping key. */
+export interface LineTarget {
+  /** The ping key (CRONBEAT_API_TOKEN). */
+  key: string;
+  /** What the line says: create=1&schedule=…&tz=…&grace=…&name=…[&server=…], URL-encoded. */
+  query: string;
+}
+
 export interface Pulse {
+  /** The monitor's token; for a line's pulse (`line`), the monitor's slug. */
   token: string;
+  line?: LineTarget;
   signal: PulseSignal;
   /** Pairs a start with its end. */
   rid?: string;
@@ -31,8 +41,12 @@ export const PROMPT_MS = 1_000;
 /** The pulse endpoint of issue 3 for this pulse: /api/pulse/{token}[/start|/fail|/{code}][?rid=]. */
 export function pulseUrl(baseUrl: string, pulse: Pulse): string {
   const suffix = pulse.signal === 'success' ? '' : `/${pulse.signal}`;
-  const query = pulse.rid ? `?rid=${encodeURIComponent(pulse.rid)}` : '';
-  return `${baseUrl}/api/pulse/${encodeURIComponent(pulse.token)}${suffix}${query}`;
+  const rid = pulse.rid ? `rid=${encodeURIComponent(pulse.rid)}` : '';
+  if (pulse.line) {
+    const query = [pulse.line.query, rid].filter(Boolean).join('&');
+    return `${baseUrl}/api/pulse/key/${encodeURIComponent(pulse.line.key)}/${encodeURIComponent(pulse.token)}${suffix}?${query}`;
+  }
+  return `${baseUrl}/api/pulse/${encodeURIComponent(pulse.token)}${suffix}${rid ? `?${rid}` : ''}`;
 }
 
 /** A pulse's signal in words, for messages and `spool list`. */

@@ -18,6 +18,7 @@ const spoolLine = z.object({
   baseUrl: z.string().max(2_000).refine((url) => /^https?:\/\//.test(url) && URL.canParse(url)),
   pulse: z.object({
     token: z.string().min(1).max(200).refine(wellFormed),
+    line: z.object({ key: z.string().min(1).max(200).refine(wellFormed), query: z.string().max(2_000).refine(wellFormed) }).optional(),
     signal: z.union([z.enum(['success', 'start', 'fail']), z.number().int().min(0).max(255)]),
     rid: z.string().max(200).refine(wellFormed).optional(),
     body: z.string().optional(),

@@ -2,10 +2,22 @@ import { z } from 'zod';
 import { canonicalTimeZone } from '../domain/schedule';
 import { checkSchedule } from '../domain/scheduleCheck';
 import { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitorStatus';
+import { MAX_TAGS, tagOf } from '../domain/monitorLine';
 import { channelIdsField } from './channelIds';
 import { oneOf, patchOf, queryId, requiredInteger, requiredString } from './fields';
 
 export { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitorStatus';
+
+/** A monitor's tags (issue 23): a list of tags (tagOf in agent/domain/monitorLine.ts), stored sorted without repeats. */
+function tagsField() {
+  const message = 'The tags field must be a list of tags: letters, digits, "_", ".", ":" and "-", up to 50 characters each.';
+  return z
+    .array(z.string({ error: message }).transform((tag, context) => tagOf(tag) ?? (context.addIssue({ code: 'custom', message }), z.NEVER)), {
+      error: message,
+    })
+    .max(MAX_TAGS, `The tags field must not have more than ${MAX_TAGS} items.`)
+    .optional();
+}
 
 export const monitorInput = z.object({
   name: requiredString('name', 255),
@@ -31,6 +43,7 @@ export const monitorInput = z.object({
   }),
   duration: requiredInteger('duration', 1, 525_600),
   channel_ids: channelIdsField(),
+  tags: tagsField(),
 });
 /** A monitor's create body as a client sends it (the CLI's `monitor` commands, the dashboard). */
 export type MonitorInput = z.input<typeof monitorInput>;
@@ -80,4 +93,7 @@ export interface MonitorResource {
   paused_at: string | null;
   paused_until: string | null;
   pulse_url: string;
+  /** Issue 23: the slug a job's line matches it by (null: not made by nor matched to a line). */
+  slug: string | null;
+  tags: string[];
 }

@@ -284,4 +284,38 @@ export const migrations: string[] = [
     || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)));
   CREATE UNIQUE INDEX deliveries_uuid ON deliveries(uuid);
   `,
+  // 16 (issue 23): monitors made by a job's own line, matched by slug (unique among a company's live
+  // monitors, so two runs starting at once make one); tags (space-separated, sorted); and the
+  // history of edits to a monitor's settings, by the API or by its line.
+  `
+  ALTER TABLE monitors ADD COLUMN slug TEXT;
+  ALTER TABLE monitors ADD COLUMN tags TEXT NOT NULL DEFAULT '';
+  CREATE UNIQUE INDEX monitors_live_slug ON monitors(company_id, slug) WHERE deleted_at IS NULL AND slug IS NOT NULL;
+
+  CREATE TABLE monitor_changes (
+    id INTEGER PRIMARY KEY,
+    monitor_id INTEGER NOT NULL REFERENCES monitors(id),
+    at INTEGER NOT NULL,
+    source TEXT NOT NULL CHECK (source IN ('line', 'api')),
+    changes TEXT NOT NULL
+  );
+  CREATE INDEX monitor_changes_newest ON monitor_changes(monitor_id, at DESC, id DESC);
+  `,
+  // 17 (issue 21): when a monitor's failure began (a recovery says after how long), deliveries folded into a
+  // digest (the lead delivery carries the others: folded_into is its id), the channel's recent sends for the
+  // burst rule, the agent's settings (the public URL), and each notification's alert as data (agent/domain/alert.ts),
+  // kept beside the spec's data so the API's notifications stay as the spec has them.
+  `
+  ALTER TABLE notifications ADD COLUMN alert TEXT;
+  ALTER TABLE monitors ADD COLUMN failed_at INTEGER;
+  UPDATE monitors SET failed_at = updated_at WHERE is_alerted = 1;
+  ALTER TABLE deliveries ADD COLUMN folded_into INTEGER;
+  CREATE INDEX deliveries_folded ON deliveries(folded_into) WHERE folded_into IS NOT NULL;
+  CREATE INDEX deliveries_recent ON deliveries(channel_id, last_attempt_at) WHERE last_attempt_at IS NOT NULL;
+  CREATE TABLE settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  `,
 ];

@@ -22,6 +22,12 @@ export interface MonitorRow extends NotifiedMonitor {
   // resumed (until a pulse after that, it is "new" again).
   state_since: number | null;
   resumed_at: number | null;
+  // Made by a job's line, and tags (migration 16): see agent/domain/monitorLine.ts.
+  slug: string | null;
+  /** Space-separated, sorted (tagsOf in monitorLines.ts reads it). */
+  tags: string;
+  /** When the latest failure was raised (migration 17); kept after a recovery, which says how long it lasted. */
+  failed_at: number | null;
 }
 
 /** What an edit changes: the monitor's own fields, and its timing when it was re-planned. */
@@ -97,7 +103,8 @@ export function monitorRepository(db: Db) {
     `UPDATE monitors SET last_run_at = @lastRunAt, is_alerted = @isAlerted, alert_reason = @alertReason,
        state_since = @stateSince, expected_run_at = @expectedRunAt, running_since = @runningSince, running_rid = @runningRid,
        grace_from = @graceFrom, due_at = @dueAt, updated_at = @now,
-       last_pulse_at = max(coalesce(last_pulse_at, @pulseAt), @pulseAt)
+       last_pulse_at = max(coalesce(last_pulse_at, @pulseAt), @pulseAt),
+       failed_at = CASE WHEN @isAlerted = 1 AND is_alerted = 0 THEN @pulseAt ELSE failed_at END
      WHERE id = @id AND deleted_at IS NULL`,
   );
   // due_at is NULL for failed and deleted monitors, so the index holds only monitors still watched.
@@ -109,7 +116,7 @@ export function monitorRepository(db: Db) {
   // A missed deadline rests on the silence since the last pulse: a success sent after it is news, one before is stale.
   const markFailed = db.prepare(
     `UPDATE monitors SET is_alerted = 1, alert_reason = @reason, due_at = NULL, grace_from = NULL, updated_at = @now,
-       state_since = max(coalesce(state_since, last_run_at), last_run_at)
+       state_since = max(coalesce(state_since, last_run_at), last_run_at), failed_at = @now
      WHERE id = @id AND is_alerted = 0 AND deleted_at IS NULL`,
   );
   // The due time after a catch-up grace from `now`, by the domain's own rule, so the UPDATE below

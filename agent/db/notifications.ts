@@ -8,6 +8,7 @@ import {
 } from '../domain/notificationKinds';
 import { RETRY_FOR_MS } from '../domain/delivery';
 import type { DeliveryRepository } from './deliveries';
+import type { Alert } from '../domain/alert';
 
 export interface NotificationRow {
   id: string;
@@ -15,15 +16,26 @@ export interface NotificationRow {
   notifiable_type: string;
   notifiable_id: number;
   data: NotificationData;
+  /** The alert as data (migration 13), which channels and popups render; null for kinds that have none. */
+  alert: Alert | null;
   read_at: number | null;
   created_at: number;
   updated_at: number;
 }
 
-type StoredRow = Omit<NotificationRow, 'data'> & { data: string };
+type StoredRow = Omit<NotificationRow, 'data' | 'alert'> & { data: string; alert: string | null };
 
 function decode(row: StoredRow): NotificationRow {
-  return { ...row, data: JSON.parse(row.data) as NotificationData };
+  return { ...row, data: JSON.parse(row.data) as NotificationData, alert: row.alert === null ? null : (JSON.parse(row.alert) as Alert) };
+}
+
+/** What a new notification is: its kind, the spec's data, and the alert as data when it has one. */
+export interface NewNotification {
+  companyId: number;
+  type: string;
+  data: NotificationData;
+  now: number;
+  alert?: Alert | null;
 }
 
 /** As SQL literals: the partial index notifications_spec_newest is used only when the query repeats its terms. */
@@ -48,8 +60,8 @@ const filterKey = (f: NotificationFilter) => `${f.kinds}:${f.unread ? 'unread' :
  */
 export function notificationRepository(db: Db, deliveries: Pick<DeliveryRepository, 'enqueue'>) {
   const insert = db.prepare(
-    `INSERT INTO notifications (id, type, notifiable_type, notifiable_id, data, created_at, updated_at)
-     VALUES (@id, @type, @notifiableType, @companyId, @data, @now, @now)`,
+    `INSERT INTO notifications (id, type, notifiable_type, notifiable_id, data, alert, created_at, updated_at)
+     VALUES (@id, @type, @notifiableType, @companyId, @data, @alert, @now, @now)`,
   );
   const find = db.prepare('SELECT * FROM notifications WHERE id = ?');
   const findOwned = db.prepare('SELECT * FROM notifications WHERE id = ? AND notifiable_id = ?');
@@ -80,9 +92,10 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
     lastRowid: (lastRowid.get() as number | null) ?? 0,
   }));
   const createWithDeliveries = db.transaction(
-    (input: { companyId: number; type: string; data: NotificationData; now: number }): NotificationRow => {
+    (input: NewNotification): NotificationRow => {
       const id = randomUUID();
-      insert.run({ ...input, id, notifiableType: NOTIFIABLE_TYPE, data: JSON.stringify(input.data) });
+      const alert = input.alert ? JSON.stringify(input.alert) : null;
+      insert.run({ companyId: input.companyId, type: input.type, now: input.now, id, notifiableType: NOTIFIABLE_TYPE, data: JSON.stringify(input.data), alert });
       deliveries.enqueue({ id, companyId: input.companyId, data: input.data, now: input.now, giveUpAt: input.now + RETRY_FOR_MS });
       return decode(find.get(id) as StoredRow);
     },
@@ -97,7 +110,7 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
   );
 
   return {
-    create(input: { companyId: number; type: string; data: NotificationData; now: number }): NotificationRow {
+    create(input: NewNotification): NotificationRow {
       return createWithDeliveries(input);
     },
     /**

@@ -1,4 +1,5 @@
 import type { Db } from './open';
+import type { Alert } from '../domain/alert';
 import { NOTIFICATION_KINDS, type MonitorNotificationData } from '../domain/notificationKinds';
 
 /*
@@ -17,11 +18,12 @@ export interface PendingPopup {
   notificationId: string;
   kind: 'failed' | 'recovered';
   data: MonitorNotificationData;
+  alert: Alert | null;
 }
 
 export function popupOutboxRepository(db: Db) {
   const pending = db.prepare(
-    `SELECT id, type, data FROM notifications
+    `SELECT id, type, data, alert FROM notifications
      WHERE popup_shown_at IS NULL AND type IN (${MONITOR_KINDS_SQL})
      ORDER BY created_at, rowid LIMIT ?`,
   );
@@ -45,10 +47,11 @@ export function popupOutboxRepository(db: Db) {
     },
     /** The oldest `limit` monitor failures and recoveries whose popup has not been shown. */
     pending(limit: number): PendingPopup[] {
-      return (pending.all(limit) as Array<{ id: string; type: string; data: string }>).map((row) => ({
+      return (pending.all(limit) as Array<{ id: string; type: string; data: string; alert: string | null }>).map((row) => ({
         notificationId: row.id,
         kind: row.type === FAILED ? 'failed' : 'recovered',
         data: JSON.parse(row.data) as MonitorNotificationData,
+        alert: row.alert === null ? null : (JSON.parse(row.alert) as Alert),
       }));
     },
     /**

@@ -5,6 +5,7 @@ import { serverRepository } from './servers';
 import { serverAlertRepository } from './serverAlerts';
 import { serverReportRepository } from './serverReports';
 import { monitorRepository } from './monitors';
+import { monitorLineRepository } from './monitorLines';
 import { notificationRepository } from './notifications';
 import { pulseRepository } from './pulses';
 import { certificateRepository } from './certificates';
@@ -26,6 +27,7 @@ export function createStore(db: Db) {
     serverAlerts: serverAlertRepository(db),
     serverReports: serverReportRepository(db),
     monitors: monitorRepository(db),
+    monitorLines: monitorLineRepository(db),
     pulses: pulseRepository(db),
     notifications: notificationRepository(db, deliveries),
     certificates: certificateRepository(db),

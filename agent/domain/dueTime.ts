@@ -60,11 +60,45 @@ export function runAnsweredBy(spec: ScheduleSpec, pulseAt: number): number | nul
 }
 
 /**
+ * When the run that started at `startedAt` was due, for an alert to say: the run it answers
+ * (runAnsweredBy), if it started within `graceMinutes` of it. Null for a run off schedule (a
+ * manual run hours after the last due time) or a schedule with no run near.
+ */
+export function dueTimeOfRun(spec: ScheduleSpec, graceMinutes: number, startedAt: number): number | null {
+  const due = runAnsweredBy(spec, startedAt);
+  if (due === null || startedAt > minutesAfter(due, graceMinutes)) return null;
+  return due;
+}
+
+/**
  * The run expected after the one answered at `answeredRunAt` (for a new monitor: after its
  * creation time). Null when the schedule has no run after it.
  */
 export function expectedRunAfter(spec: ScheduleSpec, answeredRunAt: number): number | null {
   return nextRunAfter(spec.schedule, spec.timezone, answeredRunAt);
+}
+
+/** The most grace a monitor gets by default: an hour, however rarely its job runs. */
+export const DEFAULT_GRACE_CAP_MINUTES = 60;
+/** Runs looked at for a schedule's period: enough to meet its shortest gap (a week of hourly runs is 168). */
+const PERIOD_SAMPLE_RUNS = 64;
+
+/**
+ * The grace a monitor gets when none is given (`crontab discover`): its schedule's own period —
+ * the shortest gap between consecutive runs among the next PERIOD_SAMPLE_RUNS after `from` —
+ * capped at DEFAULT_GRACE_CAP_MINUTES, and at least a minute. So a five-minute job is late
+ * after 5 minutes, a daily one after 60. The cap when the schedule has fewer than two runs ahead.
+ */
+export function defaultGraceMinutes(schedule: string, from: number): number {
+  let shortest = DEFAULT_GRACE_CAP_MINUTES;
+  let previous = nextRunAfter(schedule, 'UTC', from);
+  for (let i = 1; previous !== null && i < PERIOD_SAMPLE_RUNS && shortest > 1; i++) {
+    const next = nextRunAfter(schedule, 'UTC', previous);
+    if (next === null) break;
+    shortest = Math.min(shortest, Math.round((next - previous) / MINUTE));
+    previous = next;
+  }
+  return Math.max(1, shortest);
 }
 
 /** The moment `minutes` after `from`. */

@@ -1,4 +1,7 @@
 import type { Popup } from './popup';
+import { alertMs, type Alert } from './alert';
+import { OUTPUT_BOUNDS } from './alertMessage';
+import { alertTitle, alertTone, describeDuration, humanTime, lastLines, whatHappened } from './alertWords';
 
 /** A monitor that failed or recovered, as popups tell it. */
 export interface MonitorTransition {
@@ -7,13 +10,37 @@ export interface MonitorTransition {
   kind: 'failed' | 'recovered';
   /** The alert reason of a failure; what happened for a recovery. */
   detail: string;
+  /** The alert as data, when there is one: the popup says what the job said. */
+  alert?: Alert;
 }
 
 /** More transitions than this in one step make one summary popup instead of one each. */
 export const MAX_SEPARATE_POPUPS = 3;
 const NAMES_IN_SUMMARY = 5;
 
+const MARKS = { bad: '✗', warn: '⚠', good: '✓', info: 'ℹ' } as const;
+
+/**
+ * A popup that says what the job said: "✗ nightly-backup failed (exit 3)" over
+ * "disk full · 12 s · was due 03:00 Europe/Paris" (what happened in words when the job said nothing).
+ */
+export function alertPopup(alert: Alert, route: string): Popup {
+  const zone = alert.monitor?.timezone ?? 'UTC';
+  const said = lastLines(alert.run?.output_tail ?? null, OUTPUT_BOUNDS.popup.lines, OUTPUT_BOUNDS.popup.chars);
+  const due = alertMs(alert.expected_at);
+  const parts =
+    said.length > 0
+      ? [
+          said.join(' / '),
+          alert.run?.duration_ms == null ? '' : describeDuration(alert.run.duration_ms),
+          due === null ? '' : `was due ${humanTime(due, zone, { date: false })}`,
+        ]
+      : [whatHappened(alert, { adminZone: zone })];
+  return { title: `${MARKS[alertTone(alert)]} ${alertTitle(alert)}`, body: parts.filter(Boolean).join(' · '), route };
+}
+
 export function transitionPopup(transition: MonitorTransition): Popup {
+  if (transition.alert) return alertPopup(transition.alert, `/monitors/${transition.monitorId}`);
   return {
     title: `${transition.name} ${transition.kind}`,
     body: transition.detail,

@@ -1,11 +1,33 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import nodeNotifier from 'node-notifier';
 import type { Notifier, Popup } from './notifier';
 
 /** Hands one popup to the OS; calls back with an error when the OS could not show it. */
 export type SendPopup = (popup: Popup, done: (error: Error | null) => void) => void;
 
+/** The name popups come from (notify-send's --app-name; without it they read "notify-send"). */
+export const POPUP_APP_NAME = 'Cronbeat';
+
+function moduleDir(): string {
+  // __dirname in the CommonJS bundle (dist/); import.meta.url when run from source (vitest, tsx).
+  return typeof __dirname === 'string' ? __dirname : dirname(new URL(import.meta.url).pathname);
+}
+
+/** Cronbeat's icon for popups: the app icon next to the bundle or in the repository; undefined when neither is there. */
+export function popupIconPath(): string | undefined {
+  const here = moduleDir();
+  const candidates = [join(here, '..', 'main', 'assets', 'icons', '256x256.png'), join(here, '..', '..', 'main', 'assets', 'icons', '256x256.png')];
+  return candidates.find((file) => existsSync(file));
+}
+
+/** node-notifier's options for a popup: Cronbeat's name and icon, and nothing to wait for. */
+export function popupOptions(popup: Popup, icon = popupIconPath()): Record<string, unknown> {
+  return { title: popup.title, message: popup.body, wait: false, 'app-name': POPUP_APP_NAME, ...(icon ? { icon } : {}) };
+}
+
 const sendWithNodeNotifier: SendPopup = (popup, done) => {
-  nodeNotifier.notify({ title: popup.title, message: popup.body, wait: false }, (error) => done(error ?? null));
+  nodeNotifier.notify(popupOptions(popup) as Parameters<typeof nodeNotifier.notify>[0], (error) => done(error ?? null));
 };
 
 /**

@@ -1,12 +1,15 @@
 import { EventEmitter } from 'node:events';
 
-/** Something changed that a live view (dashboard over SSE, tray icon) should refresh for. */
+/**
+ * Something changed that a live view (dashboard over SSE, tray icon) should refresh for.
+ * `deleted` says the thing is gone, so a view drops it instead of asking for it (and getting a 404).
+ */
 export type AgentEvent =
-  | { type: 'monitor.changed'; companyId: number; monitorId: number }
-  | { type: 'server.changed'; companyId: number; serverId: number }
-  | { type: 'certificate.changed'; companyId: number; certificateId: number }
+  | { type: 'monitor.changed'; companyId: number; monitorId: number; deleted?: true }
+  | { type: 'server.changed'; companyId: number; serverId: number; deleted?: true }
+  | { type: 'certificate.changed'; companyId: number; certificateId: number; deleted?: true }
   | { type: 'notification.created'; companyId: number; notificationId: string }
-  | { type: 'channel.changed'; companyId: number; channelId: number }
+  | { type: 'channel.changed'; companyId: number; channelId: number; deleted?: true }
   | { type: 'delivery.changed'; companyId: number; notificationId: string }
 
   // One notification's read state changed (notificationId), or all were marked read (null).

@@ -7,6 +7,8 @@ import {
   withCatchUpGrace,
   type MonitorTiming,
 } from '../domain/dueTime';
+import { sortedTags, type FieldChanges } from '../domain/monitorLine';
+import { tagsOf } from '../db/monitorLines';
 import type { EngineContext } from './engineContext';
 import { pauseOf, timingOf } from './monitorState';
 
@@ -19,16 +21,28 @@ export interface MonitorChanges {
   timezone?: string;
   schedule?: string;
   duration?: number;
+  tags?: string[];
 }
+
+/** Who changed a monitor's settings, as its history says: the API (dashboard, CLI) or the job's own line. */
+export type ChangeSource = 'api' | 'line';
 
 type Ctx = Pick<EngineContext, 'store' | 'events'>;
 
 /**
  * Edits a live monitor at `now`; null when the company has no such monitor. The token never
  * changes. A new schedule, zone or duration re-plans it from `now` (replannedTiming), unless it
- * is paused: its pause's end plans it anyway.
+ * is paused: its pause's end plans it anyway. What changed goes into the monitor's history,
+ * with who changed it (`source`).
  */
-export function editMonitor({ store, events }: Ctx, companyId: number, id: number, changes: MonitorChanges, now: number) {
+export function editMonitor(
+  { store, events }: Ctx,
+  companyId: number,
+  id: number,
+  changes: MonitorChanges,
+  now: number,
+  source: ChangeSource = 'api',
+) {
   const edited = store.db.transaction((): MonitorRow | null => {
     const row = store.monitors.find(companyId, id);
     if (!row) return null;
@@ -56,10 +70,26 @@ export function editMonitor({ store, events }: Ctx, companyId: number, id: numbe
       dueAt: replan ? dueAt(timing) : row.due_at,
       now,
     });
+    const tags = changes.tags === undefined ? tagsOf(row) : sortedTags(changes.tags);
+    if (tags.join(' ') !== row.tags) store.monitorLines.setTags(id, tags, now);
+    const changed = fieldChanges(
+      { name: row.name, project_id: row.project_id, timezone: row.timezone, schedule: row.schedule, duration: row.duration, tags: tagsOf(row) },
+      { name: next.name, project_id: next.projectId, timezone: next.timezone, schedule: next.schedule, duration: next.duration, tags },
+    );
+    if (Object.keys(changed).length > 0) store.monitorLines.recordChange(id, now, source, changed);
     return store.monitors.find(companyId, id);
   })();
   if (edited) events.emit({ type: 'monitor.changed', companyId, monitorId: id });
   return edited;
+}
+
+/** The fields of `after` that differ from `before` (lists compared by their items). */
+function fieldChanges(before: Record<string, unknown>, after: Record<string, unknown>): FieldChanges {
+  const changes: FieldChanges = {};
+  for (const [field, to] of Object.entries(after)) {
+    if (JSON.stringify(before[field]) !== JSON.stringify(to)) changes[field] = { from: before[field], to };
+  }
+  return changes;
 }
 
 /**

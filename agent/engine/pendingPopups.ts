@@ -5,8 +5,8 @@ import type { EngineContext } from './engineContext';
 /** Enough to name the monitors of a summary; more would only cost start-up time. */
 export const READ_AT_MOST = 1000;
 
-function asTransition({ kind, data }: PendingPopup): MonitorTransition {
-  return { monitorId: data.type_id, name: data.monitor_name, kind, detail: data.description };
+function asTransition({ kind, data, alert }: PendingPopup): MonitorTransition {
+  return { monitorId: data.type_id, name: data.monitor_name, kind, detail: data.description, alert: alert ?? undefined };
 }
 
 /**

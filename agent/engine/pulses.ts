@@ -1,7 +1,9 @@
 import { applyPulse, type PulseInput } from '../domain/pulseEffect';
+import { alertRun, type AlertReason } from '../domain/alert';
+import { toNullableApiTimestamp } from '../domain/timestamps';
 import { IdempotencyKeyReusedError, isRetryOf, runDurationMs } from '../domain/pulseInput';
 import { transitionPopup } from '../domain/monitorPopups';
-import { isPausedAt } from '../domain/dueTime';
+import { dueTimeOfRun, isPausedAt } from '../domain/dueTime';
 import type { EngineContext } from './engineContext';
 import { storeResume } from './monitorEdits';
 import { pauseOf, pulseStateOf, timingUpdate } from './monitorState';
@@ -74,13 +76,14 @@ export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number
       : ((pulse.rid === null ? null : store.pulses.startTimeOf(monitor.id, pulse.rid, pulse.at)) ??
         effect?.pairedStartAt ??
         null);
+  const durationMs = runDurationMs(pulse.kind, startedAt, pulse.at, pulse.measuredDurationMs ?? null);
   store.pulses.add({
     monitorId: monitor.id,
     kind: pulse.kind,
     exitCode: pulse.exitCode,
     rid: pulse.rid,
     receivedAt: pulse.at,
-    durationMs: runDurationMs(pulse.kind, startedAt, pulse.at, pulse.measuredDurationMs ?? null),
+    durationMs,
     method: pulse.method,
     remoteAddress: pulse.remoteAddress,
     body: pulse.body,
@@ -91,7 +94,13 @@ export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number
   let transition: RecordedTransition | null = null;
   if (effect?.transition) {
     const changed = store.monitors.findByToken(pulse.token)!;
-    transition = recordTransition(ctx, changed, effect.transition, now);
+    const run = alertRun({ startedAt, endedAt: pulse.at, durationMs, exitCode: pulse.exitCode, body: pulse.body, bodyTruncated: pulse.bodyTruncated });
+    const reason: AlertReason =
+      effect.transition === 'failed'
+        ? { kind: 'failed', exit_code: pulse.exitCode }
+        : { kind: 'recovered', failed_since: toNullableApiTimestamp(monitor.failed_at), exit_code: pulse.exitCode };
+    const expectedAt = dueTimeOfRun(monitor, monitor.duration, startedAt ?? pulse.at);
+    transition = recordTransition(ctx, changed, effect.transition, now, { reason, run, expectedAt });
   }
   return { companyId: monitor.company_id, monitorId: monitor.id, transition };
 }

@@ -1,11 +1,12 @@
 import { missedDeadlineReason } from '../domain/alertReason';
-import { nextDeadline, outageGraces, withCatchUpGrace, type Outage } from '../domain/dueTime';
+import { missedReason, missedRun } from '../domain/alert';
+import { nextDeadline, outageGraces, withCatchUpGrace, type MissedDeadline, type Outage } from '../domain/dueTime';
 import { gracePopup, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../domain/monitorPopups';
 import type { MonitorRow } from '../db/monitors';
 import type { EngineContext } from './engineContext';
 import { storeResume } from './monitorEdits';
 import { timingOf } from './monitorState';
-import { announceTransition, recordTransition, type RecordedTransition } from './transitions';
+import { announceTransition, recordTransition, transitionAlert, type RecordedTransition, type TransitionFacts } from './transitions';
 
 /** Most monitors one step fails; the rest wait for the next step, right after. */
 export const FAIL_BATCH = 500;
@@ -15,6 +16,11 @@ type FailedMonitor = RecordedTransition & { afterGrace: boolean; told: boolean }
 
 /** The run one monitor waits for (a grace does not change it, a pulse does): what warnUnrecorded tells about once. */
 const missKey = (row: MonitorRow) => `${row.id}:${row.expected_run_at}:${row.running_since}`;
+
+/** What an alert says of a missed deadline: why, the run (a start never ended), and when the run was due. */
+function missedFacts(missed: MissedDeadline, row: MonitorRow): TransitionFacts {
+  return { reason: missedReason(missed, row.duration), run: missedRun(missed), expectedAt: missed.kind === 'no_pulse' ? missed.runAt : row.expected_run_at };
+}
 
 /**
  * The alert side of the engine, as steps the loop calls with the current time.
@@ -44,7 +50,7 @@ export function createScheduler(ctx: EngineContext) {
       if (!store.monitors.markFailed(row.id, reason, now)) continue;
       const changed = store.monitors.find(row.company_id, row.id)!;
       const afterGrace = missed.resumedAt !== undefined;
-      failed.push({ ...recordTransition(ctx, changed, 'failed', now), afterGrace, told: told.has(missKey(row)) });
+      failed.push({ ...recordTransition(ctx, changed, 'failed', now, missedFacts(missed, row)), afterGrace, told: told.has(missKey(row)) });
     }
     return { failed, snoozesEnded, more: due.length > FAIL_BATCH };
   });
@@ -95,7 +101,8 @@ export function createScheduler(ctx: EngineContext) {
         const missed = nextDeadline(graced);
         if (!missed || missed.deadline >= now || told.has(missKey(row))) continue;
         told.add(missKey(row));
-        news.push({ monitorId: row.id, name: row.name, kind: 'failed', detail: missedDeadlineReason(missed, row.duration, row.timezone) });
+        const alert = transitionAlert(row, 'failed', now, missedFacts(missed, row));
+        news.push({ monitorId: row.id, name: row.name, kind: 'failed', detail: missedDeadlineReason(missed, row.duration, row.timezone), alert });
       }
       for (const popup of unrecordedFailurePopups(news)) notifier.show(popup);
       return news.length;

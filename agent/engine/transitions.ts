@@ -1,4 +1,6 @@
 import type { MonitorRow } from '../db/monitors';
+import { alertMonitor, alertServer, type Alert, type AlertReason, type AlertRun } from '../domain/alert';
+import { toApiTimestamp, toNullableApiTimestamp } from '../domain/timestamps';
 import { monitorFailedData, monitorRecoveredData } from '../domain/monitorNotifications';
 import type { MonitorTransition } from '../domain/monitorPopups';
 import { NOTIFICATION_KINDS } from '../domain/notificationKinds';
@@ -8,6 +10,26 @@ import type { EngineContext } from './engineContext';
 export interface RecordedTransition extends MonitorTransition {
   companyId: number;
   notificationId: string;
+}
+
+/** What the caller knows of a transition: why, the run it is about, and when that run was due. */
+export interface TransitionFacts {
+  reason: AlertReason;
+  run: AlertRun | null;
+  expectedAt: number | null;
+}
+
+/** The alert of a transition, as data: what every channel and the popup render. */
+export function transitionAlert(monitor: MonitorRow, kind: MonitorTransition['kind'], now: number, facts: TransitionFacts): Alert {
+  return {
+    event: kind === 'failed' ? 'monitor.failed' : 'monitor.recovered',
+    at: toApiTimestamp(now),
+    reason: facts.reason,
+    monitor: alertMonitor(monitor),
+    server: alertServer(monitor),
+    run: facts.run,
+    expected_at: toNullableApiTimestamp(facts.expectedAt),
+  };
 }
 
 /**
@@ -20,16 +42,19 @@ export function recordTransition(
   monitor: MonitorRow,
   kind: MonitorTransition['kind'],
   now: number,
+  facts: TransitionFacts,
 ): RecordedTransition {
   const failed = kind === 'failed';
+  const alert = transitionAlert(monitor, kind, now, facts);
   const data = failed ? monitorFailedData(monitor) : monitorRecoveredData(monitor, monitor.last_run_at);
   const type = failed ? NOTIFICATION_KINDS.monitorFailed.type : NOTIFICATION_KINDS.monitorRecovered.type;
-  const notification = store.notifications.create({ companyId: monitor.company_id, type, data, now });
+  const notification = store.notifications.create({ companyId: monitor.company_id, type, data, now, alert });
   return {
     monitorId: monitor.id,
     name: monitor.name,
     kind,
     detail: data.description,
+    alert,
     companyId: monitor.company_id,
     notificationId: notification.id,
   };

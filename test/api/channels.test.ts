@@ -135,7 +135,7 @@ describe('/api/channels', () => {
     expect(hook.requests).toHaveLength(1);
     const signature = createHmac('sha256', 'a-long-enough-secret').update(hook.requests[0].body).digest('hex');
     expect(hook.requests[0].headers['x-cronbeat-signature']).toBe(`sha256=${signature}`);
-    expect(JSON.parse(hook.requests[0].body).data.title).toBe('Cronbeat test message');
+    expect(JSON.parse(hook.requests[0].body)).toMatchObject({ event: 'test', title: 'Cronbeat test message' });
 
     const failing = await receiver([{ status: 404, body: 'no such hook' }]);
     const bad = await (await create({ name: 'b', kind: 'webhook', settings: { url: failing.url } })).json();

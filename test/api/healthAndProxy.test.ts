@@ -74,6 +74,14 @@ describe('without --trust-proxy', () => {
     expect(await pulseUrlScheme(agent, { 'X-Forwarded-Proto': 'https' })).toBe('http:');
   });
 
+  it('answers a named host only at its own port (no proxy to pass on the public name)', async () => {
+    const named = await startTestAgent({ clock: () => now, allowedHosts: ['cronbeat.example.com'] });
+    const auth = { Authorization: `Bearer ${named.token}` };
+    expect((await send(named, '/api/monitors', { Host: 'cronbeat.example.com', ...auth })).status).toBe(421);
+    expect((await send(named, '/api/monitors', { Host: `cronbeat.example.com:${named.port}`, ...auth })).status).toBe(200);
+    await named.stop();
+  });
+
   it('ignores X-Forwarded-For: a guesser cannot buy a fresh budget by claiming another address', async () => {
     expect(await guessesAs(agent, '198.51.100.1', '198.51.100.2')).toEqual({ spender: 429, other: 429 });
   });
@@ -86,6 +94,15 @@ describe('with --trust-proxy', () => {
     await agent.api('/api/monitors', { method: 'POST', json: { name: 'backup', schedule: '0 3 * * *', timezone: 'UTC', duration: 5 } });
   });
   afterAll(() => agent.stop());
+
+  it('answers the public name the proxy passes on (Host without our port), and still no other name', async () => {
+    const named = await startTestAgent({ clock: () => now, allowedHosts: ['cronbeat.example.com'], trustProxy: true });
+    const auth = { Authorization: `Bearer ${named.token}`, 'X-Forwarded-Proto': 'https' };
+    const reply = await send(named, '/api/monitors', { Host: 'cronbeat.example.com', ...auth });
+    expect(reply.status).toBe(200);
+    expect((await send(named, '/api/monitors', { Host: 'evil.example', ...auth })).status).toBe(421);
+    await named.stop();
+  });
 
   it('takes the scheme from X-Forwarded-Proto (https links behind a TLS proxy)', async () => {
     expect(await pulseUrlScheme(agent, { 'X-Forwarded-Proto': 'https' })).toBe('https:');

@@ -99,7 +99,7 @@ describe('pulse endpoints', () => {
     expect((await pulse(`${m.token}/255`, { method: 'POST' })).status).toBe(200);
     const failed = await monitor(m.id);
     expect(failed).toMatchObject({ is_alerted: 1, alert_reason: 'Job reported failure (exit code 255)', status: 'failed', next_due_at: null });
-    expect(notifier.take().map((p) => p.title)).toEqual(['backup failed']);
+    expect(notifier.take().map((p) => p.title)).toEqual(['✗ backup failed (exit 255)']);
   });
 
   it('fails on /fail and recovers on the next success, with a notification and a popup each', async () => {
@@ -114,7 +114,7 @@ describe('pulse endpoints', () => {
       'App\\Notifications\\MonitorRecoveredNotification',
       'App\\Notifications\\MonitorFailedNotification',
     ]);
-    expect(notifier.take().map((p) => p.title)).toEqual(['db-dump failed', 'db-dump recovered']);
+    expect(notifier.take().map((p) => p.title)).toEqual(['✗ db-dump failed', '✓ db-dump recovered']);
     expect(await monitor(m.id)).toMatchObject({ is_alerted: 0, alert_reason: '', status: 'monitoring', last_run_at: '2026-11-21T09:59:30.000000Z' });
   });
 

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
@@ -9,11 +9,18 @@ vi.setConfig({ testTimeout: 30_000 });
 
 const fixtures = join(__dirname, 'fixtures');
 let agent: TestAgent;
+// Where discover installs its entry point (a stable folder, never a temporary one; see crontabFailOpen.test.ts).
+const shimDir = mkdtempSync('/var/lib/cronbeat-test-');
+const shim = join(shimDir, 'cronbeat');
+process.env.CRONBEAT_SHIM_DIR = shimDir;
 
 beforeAll(async () => {
   agent = await startTestAgent();
 });
-afterAll(() => agent.stop());
+afterAll(async () => {
+  await agent.stop();
+  rmSync(shimDir, { recursive: true, force: true });
+});
 
 async function monitors(): Promise<Array<{ name: string; schedule: string; timezone: string; token: string; duration: number }>> {
   return (await agent.api('/api/monitors')).json();
@@ -65,8 +72,8 @@ describe('cronbeat crontab discover', () => {
     ]);
 
     const rewritten = readFileSync(file, 'utf8').split('\n');
-    expect(rewritten[5]).toBe(`*/15 * * * * ${process.execPath} ${join(__dirname, '../../dist/cronbeat.cjs')} run --url ${agent.url} ${created[0].token} -- /usr/local/bin/sync-mail.sh`);
-    expect(rewritten[11]).toMatch(/ -- \/bin\/bash -c 'mail -s "Monthly report" root'%Hello,%%The report is ready: 100\\% done.%$/);
+    expect(rewritten[5]).toBe(`*/15 * * * * set -- /usr/local/bin/sync-mail.sh; [ -r ${shim} ] && [ -x ${shim} ] && exec ${shim} run --url ${agent.url} ${created[0].token} -- "$@"; exec "$@"`);
+    expect(rewritten[11]).toMatch(/ set -- \/bin\/bash -c 'mail -s "Monthly report" root'; .* -- "\$@"; exec "\$@"%Hello,%%The report is ready: 100\\% done.%$/);
     expect(rewritten[10]).toBe('@reboot /usr/local/bin/start-tunnel');
     const backups = readdirSync(folder).filter((name) => name.startsWith('.crontab.cronbeat-backup-'));
     expect(backups).toHaveLength(1);
@@ -133,7 +140,7 @@ describe('the user crontab (crontab -l / crontab -)', () => {
     expect(discovered.status).toBe(0);
     const made = (await monitors()).slice(before);
     expect(made.map((m) => m.name)).toEqual(['/home/me/poll.sh']);
-    expect(readFileSync(env.CRONTAB_FILE, 'utf8')).toMatch(new RegExp(` run --url \\S+ ${made[0].token} -- /home/me/poll.sh\n$`));
+    expect(readFileSync(env.CRONTAB_FILE, 'utf8')).toMatch(new RegExp(`^# mine\n\\*/10 \\* \\* \\* \\* set -- /home/me/poll.sh; .* run --url \\S+ ${made[0].token} -- "\\$@"; exec "\\$@"\n$`));
     const backup = readdirSync(folder).find((name) => name.startsWith('crontab-backup-'));
     expect(readFileSync(join(folder, backup!), 'utf8')).toBe('# mine\n*/10 * * * * /home/me/poll.sh\n');
   });

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { maskSecrets, monitorNameFor } from '../../agent/cli/crontab/mask';
 import { jobsOf, parseCrontab, splitPercent, type CronJob } from '../../agent/cli/crontab/parse';
-import { monitoredToken, rewriteJobLine } from '../../agent/cli/crontab/rewrite';
+import { failOpenLine, monitoredLine, monitoredToken, rewriteJobLine, shellProblem, undoneLine } from '../../agent/cli/crontab/rewrite';
+import { defaultShimDir, volatilePlace } from '../../agent/cli/crontab/shim';
 import { diffSnapshots, snapshotJobs } from '../../agent/cli/crontab/snapshot';
 
 const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name), 'utf8');
@@ -85,26 +86,58 @@ describe('secret masking', () => {
   });
 });
 
-describe('rewriting a line through cronbeat run', () => {
-  const invocation = { cronbeat: '/usr/bin/node /opt/cronbeat.cjs', url: null };
+describe('rewriting a line through the fail-open entry point (issue 21.1)', () => {
+  const invocation = { shim: '/usr/local/lib/cronbeat/cronbeat', url: null };
   const job = (text: string, format: 'user' | 'system' = 'user') => jobsOf(parseCrontab(text, format))[0] as CronJob;
+  const tail = (shim = '/usr/local/lib/cronbeat/cronbeat') => `[ -r ${shim} ] && [ -x ${shim} ] && exec ${shim} run`;
 
-  it('passes a plain command as it is and keeps the schedule as written', () => {
-    expect(rewriteJobLine(job('@daily /usr/bin/find /tmp -delete'), 'T', invocation)).toBe('@daily /usr/bin/node /opt/cronbeat.cjs run T -- /usr/bin/find /tmp -delete');
+  it('passes a plain command as it is, once, and keeps the schedule as written', () => {
+    expect(rewriteJobLine(job('@daily /usr/bin/find /tmp -delete'), 'T', invocation)).toBe(
+      `@daily set -- /usr/bin/find /tmp -delete; ${tail()} T -- "$@"; exec "$@"`,
+    );
   });
 
   it('runs shell syntax through the crontab SHELL, quoted, and keeps the user column and the % stdin outside', () => {
     const text = "SHELL=/bin/bash\n0 9 1 * *\troot  echo 'it''s' | mail -s hi root%body\\%%more";
     expect(rewriteJobLine(job(text, 'system'), 'T', { ...invocation, url: 'http://10.0.0.5:8787' })).toBe(
-      "0 9 1 * *\troot  /usr/bin/node /opt/cronbeat.cjs run --url http://10.0.0.5:8787 T -- /bin/bash -c 'echo '\\''it'\\'''\\''s'\\'' | mail -s hi root'%body\\%%more",
+      `0 9 1 * *\troot  set -- /bin/bash -c 'echo '\\''it'\\'''\\''s'\\'' | mail -s hi root'; ${tail()} --url http://10.0.0.5:8787 T -- "$@"; exec "$@"%body\\%%more`,
     );
   });
 
-  it('recognises a line that already runs through cronbeat', () => {
-    const line = rewriteJobLine(job('*/5 * * * * cd /x && make'), '0b7c9a4e-2f7d-4c1e-9d8a-5e6f7a8b9c0d', invocation);
+  it('recognises a line that already runs through cronbeat, in either form, and undoes it to the command as written', () => {
+    const original = "*/5 * * * * cd /x && make 'a b' \\%d%in";
+    const line = rewriteJobLine(job(original), '0b7c9a4e-2f7d-4c1e-9d8a-5e6f7a8b9c0d', { shim: "/opt/my tools/cronbeat", url: 'http://h:1' });
     expect(monitoredToken(job(line).shellCommand)).toBe('0b7c9a4e-2f7d-4c1e-9d8a-5e6f7a8b9c0d');
+    const seen = monitoredLine(job(line))!;
+    expect(seen).toEqual({ token: '0b7c9a4e-2f7d-4c1e-9d8a-5e6f7a8b9c0d', url: 'http://h:1', failsOpen: true, original: "cd /x && make 'a b' \\%d" });
+    expect(undoneLine(job(line), seen)).toBe(original);
+
+    const old = `0 3 * * * /usr/bin/node /root/.npm/_npx/1f2e/node_modules/cronbeat/dist/cronbeat.cjs run TOK -- /bin/sh -c 'pg_dump app > /b.sql'`;
+    const older = monitoredLine(job(old))!;
+    expect(older).toEqual({ token: 'TOK', url: null, failsOpen: false, original: 'pg_dump app > /b.sql' });
+    expect(failOpenLine(job(old), older, '/usr/local/lib/cronbeat/cronbeat')).toBe(
+      `0 3 * * * set -- /bin/sh -c 'pg_dump app > /b.sql'; ${tail()} TOK -- "$@"; exec "$@"`,
+    );
     expect(monitoredToken('cronbeat run --url http://x:1 TOK -- true')).toBe('TOK');
     expect(monitoredToken('/usr/local/bin/backup.sh')).toBeNull();
+    expect(monitoredLine(job('0 1 * * * /usr/local/bin/backup.sh'))).toBeNull();
+  });
+
+  it('writes lines only for POSIX shells', () => {
+    expect(shellProblem(null)).toBeNull();
+    expect(shellProblem('/bin/bash')).toBeNull();
+    expect(shellProblem('/usr/bin/fish')).toBe('SHELL=/usr/bin/fish is not a POSIX shell, so the fail-open line cannot run in it');
+  });
+});
+
+describe('where the entry point may live', () => {
+  it('never in a temporary folder or a package cache', () => {
+    expect(volatilePlace('/tmp/x')).toMatch(/temporary folder/);
+    expect(volatilePlace('/root/.npm/_npx/1f2e/node_modules/cronbeat/dist')).toMatch(/package cache/);
+    expect(volatilePlace('/home/me/.cache/cronbeat')).toMatch(/package cache/);
+    expect(volatilePlace('/usr/local/lib/cronbeat')).toBeNull();
+    expect(defaultShimDir(0)).toBe('/usr/local/lib/cronbeat');
+    expect(defaultShimDir(1000, '/home/me')).toBe('/home/me/.local/lib/cronbeat');
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nextRunAfter, previousRunBefore } from '../../agent/domain/cronSchedule';
 import {
+  defaultGraceMinutes,
   dueAt,
   earlyToleranceMs,
   expectedRunAfter,
@@ -153,5 +154,21 @@ describe('runs near a spring-forward switch, whatever the search starts from', (
     expect(iso(previousRunBefore('30 2 * * *', 'America/New_York', t('2026-03-08T07:40:00Z')))).toBe('2026-03-08T07:00:00.000Z');
     expect(iso(previousRunBefore('30 1 * * *', 'Europe/London', t('2026-03-29T01:40:00Z')))).toBe('2026-03-29T01:00:00.000Z');
     expect(iso(previousRunBefore('0 9 * * *', 'Europe/London', t('2026-03-29T08:30:00Z')))).toBe('2026-03-29T08:00:00.000Z');
+  });
+});
+
+describe('the default grace of a schedule (issue 26.8): its own period, capped at an hour', () => {
+  const from = t('2026-11-23T10:07:00Z');
+  it.each([
+    ['*/5 * * * *', 5],
+    ['* * * * *', 1],
+    ['*/15 9-17 * * 1-5', 15],
+    ['0,30 2 * * *', 30],
+    ['0 * * * *', 60],
+    ['0 3 * * *', 60],
+    ['0 9,17 * * *', 60],
+    ['0 9 1 * *', 60],
+  ])('%s gets %i minutes', (schedule, minutes) => {
+    expect(defaultGraceMinutes(schedule, from)).toBe(minutes);
   });
 });

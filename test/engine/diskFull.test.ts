@@ -58,8 +58,8 @@ function diskFullStory(dir: string, breakWrites: () => () => void) {
   expect(logged[0]).toMatch(/^Monitor loop: cannot write: /);
   expect(fixture.notifier.popups).toEqual([
     {
-      title: 'backup failed',
-      body: `No pulse within 1 min of the run due at 2026-11-21 10:01 UTC\n${CANNOT_WRITE_NOTE}`,
+      title: '✗ backup missed its run',
+      body: `No run since the one due Sat 21 Nov 10:01 UTC (grace 1 min).\n${CANNOT_WRITE_NOTE}`,
       route: `/monitors/${monitor.id}`,
     },
   ]);
@@ -79,7 +79,7 @@ function diskFullStory(dir: string, breakWrites: () => () => void) {
   // And the loop works as before: the hourly monitor fails at its own deadline with its own popup.
   vi.advanceTimersByTime(40 * 60_000);
   expect(fixture.reload(later.id).is_alerted).toBe(1);
-  expect(fixture.notifier.popups.map((p) => p.title)).toEqual(['backup failed', 'hourly failed']);
+  expect(fixture.notifier.popups.map((p) => p.title)).toEqual(['✗ backup missed its run', '✗ hourly missed its run']);
   expect(logged).toHaveLength(2);
 }
 

@@ -55,7 +55,7 @@ describe('failOverdue: late pulses', () => {
     expect(fixture.reload(monitor.id).is_alerted).toBe(1);
     expect(fixture.notifications()).toHaveLength(1);
     expect(fixture.notifier.popups).toEqual([
-      { title: 'backup failed', body: 'No pulse within 1 min of the run due at 2026-11-21 10:01 UTC', route: `/monitors/${monitor.id}` },
+      { title: '✗ backup missed its run', body: 'No run since the one due Sat 21 Nov 10:01 UTC (grace 1 min).', route: `/monitors/${monitor.id}` },
     ]);
   });
 
@@ -72,7 +72,7 @@ describe('failOverdue: late pulses', () => {
     expect(recovery.type).toBe('App\\Notifications\\MonitorRecoveredNotification');
     expect(recovery.data).toMatchObject({ status: 'recovered', monitor_is_alerted: 0, monitor_alert_reason: '' });
     expect(fixture.notifier.take()).toEqual([
-      { title: 'backup recovered', body: 'A successful run was reported at 2026-11-21 10:20 UTC; monitoring resumed.', route: `/monitors/${monitor.id}` },
+      { title: '✓ backup recovered', body: 'Recovered after 14 min.', route: `/monitors/${monitor.id}` },
     ]);
   });
 
@@ -101,7 +101,7 @@ describe('pulses that report failure', () => {
     expect(fixture.reload(failing.id)).toMatchObject({ is_alerted: 1, alert_reason: 'Job reported failure', due_at: null });
     expect(fixture.reload(exiting.id)).toMatchObject({ is_alerted: 1, alert_reason: 'Job reported failure (exit code 3)' });
     expect(fixture.reload(fine.id).is_alerted).toBe(0);
-    expect(fixture.notifier.popups.map((p) => p.title)).toEqual(['fail failed', 'exit failed']);
+    expect(fixture.notifier.popups.map((p) => p.title)).toEqual(['✗ fail failed', '✗ exit failed (exit 3)']);
     expect(fixture.notifications().map((n) => n.data.description).sort()).toEqual(['Job reported failure', 'Job reported failure (exit code 3)']);
   });
 });
@@ -163,7 +163,7 @@ describe('popups per step', () => {
     fixture.monitor({ name: 'db-dump', schedule: '0 * * * *', duration: 5 });
     expect(fixture.scheduler.failOverdue(at('2026-11-21T10:06:00Z'))).toBe(false);
     expect(fixture.notifications().map((n) => n.data.title).sort()).toEqual(['backup failed', 'db-dump failed']);
-    expect(fixture.notifier.popups.map((p) => p.title).sort()).toEqual(['backup failed', 'db-dump failed']);
+    expect(fixture.notifier.popups.map((p) => p.title).sort()).toEqual(['✗ backup missed its run', '✗ db-dump missed its run']);
     const events = fixture.announced.filter((e) => e.type === 'notification.created');
     expect(events).toHaveLength(2);
   });

@@ -59,8 +59,8 @@ describe('popups as an outbox', () => {
     expect(first.store.monitors.list(1).map((m) => m.is_alerted)).toEqual([1, 1]); // committed
 
     const { agent: second, popups } = await restart(first, LATER + 60_000);
-    expect(popups.map((p) => p.title)).toEqual(['backup failed', 'db dump failed']);
-    expect(popups[0].body).toMatch(/^No pulse within 1 min of the run due at /);
+    expect(popups.map((p) => p.title)).toEqual(['✗ backup missed its run', '✗ db dump missed its run']);
+    expect(popups[0].body).toMatch(/^No run since the one due \w{3} \d+ \w{3} \d{2}:\d{2} UTC \(grace 1 min\)\.$/);
     expect(popups[0].route).toMatch(/^\/monitors\/\d+$/);
 
     const { popups: again } = await restart(second, LATER + 120_000);
@@ -89,7 +89,7 @@ describe('popups as an outbox', () => {
     expect(() => pulse('fail', T0 + 1000)).toThrow('died');
     expect(() => pulse('success', T0 + 2000)).toThrow('died');
     const { popups } = await restart(first, T0 + 3000);
-    expect(popups.map((p) => p.title)).toEqual(['deploy failed', 'deploy recovered']);
+    expect(popups.map((p) => p.title)).toEqual(['✗ deploy failed (exit 3)', '✓ deploy recovered']);
   });
 
   it('does not show again after a restart what was shown while running', async () => {
@@ -97,7 +97,7 @@ describe('popups as an outbox', () => {
     const first = await start(tempDir(), T0, notifier);
     await createMonitors(first, ['nightly']);
     expect(createScheduler({ store: first.store, events: first.events, notifier }).failOverdue(LATER)).toBe(false);
-    expect(notifier.take().map((p) => p.title)).toEqual(['nightly failed']);
+    expect(notifier.take().map((p) => p.title)).toEqual(['✗ nightly missed its run']);
     const { popups } = await restart(first, LATER);
     expect(popups).toEqual([]);
   });

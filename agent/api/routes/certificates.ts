@@ -71,7 +71,7 @@ export function certificateRoutes({ store, events, clock, requireToken, certific
     const { companyId } = ctx.state;
     const id = pathId(ctx.params.id, 'Certificate');
     if (!store.certificates.delete(companyId, id, clock())) throw HttpError.notFound('Certificate');
-    events.emit({ type: 'certificate.changed', companyId, certificateId: id });
+    events.emit({ type: 'certificate.changed', companyId, certificateId: id, deleted: true });
     ctx.status = 204;
   });
 

@@ -84,7 +84,7 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
       return true;
     })();
     if (!deleted) throw HttpError.notFound('Channel');
-    events.emit({ type: 'channel.changed', companyId, channelId });
+    events.emit({ type: 'channel.changed', companyId, channelId, deleted: true });
     ctx.status = 204;
   });
 

@@ -12,6 +12,8 @@ import { validate } from '../validate';
 import { requestOrigin } from '../paging';
 import { newMonitorTiming } from '../../domain/dueTime';
 import { editMonitor, pauseMonitor, resumeMonitor } from '../../engine/monitorEdits';
+import { sortedTags } from '../../domain/monitorLine';
+import { toApiTimestamp } from '../../domain/timestamps';
 import { monitorStatus } from '../../domain/monitorStatus';
 
 export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
@@ -39,7 +41,7 @@ export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): 
     const { companyId } = ctx.state;
     const now = clock();
     const spec = { schedule: input.schedule, timezone: input.timezone, durationMinutes: input.duration };
-    const monitor = createWithChannelIds(store, companyId, 'monitor', input.channel_ids, () =>
+    const created = createWithChannelIds(store, companyId, 'monitor', input.channel_ids, () =>
       store.monitors.create({
         companyId,
         name: input.name,
@@ -52,6 +54,8 @@ export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): 
         now,
       }),
     );
+    if (input.tags?.length) store.monitorLines.setTags(created.id, sortedTags(input.tags), now);
+    const monitor = input.tags?.length ? found(store.monitors.find(companyId, created.id)) : created;
     events.emit({ type: 'monitor.changed', companyId, monitorId: monitor.id });
     ctx.status = 201;
     ctx.body = present(monitor, requestOrigin(ctx));
@@ -61,6 +65,17 @@ export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): 
     const monitor = store.monitors.find(ctx.state.companyId, pathId(ctx.params.id, 'Monitor'));
     if (!monitor) throw HttpError.notFound('Monitor');
     ctx.body = present(monitor, requestOrigin(ctx));
+  });
+
+  // Issue 23: who changed the monitor's settings, when, from what to what (the API or the job's line), newest first.
+  router.get('/api/monitors/:id/changes', (ctx) => {
+    const monitor = found(store.monitors.find(ctx.state.companyId, pathId(ctx.params.id, 'Monitor')));
+    ctx.body = store.monitorLines.changes(monitor.id).map((change) => ({
+      id: change.id,
+      at: toApiTimestamp(change.at),
+      source: change.source,
+      changes: JSON.parse(change.changes) as unknown,
+    }));
   });
 
   router.patch('/api/monitors/:id', async (ctx) => {
@@ -97,7 +112,7 @@ export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): 
     const { companyId } = ctx.state;
     const id = pathId(ctx.params.id, 'Monitor');
     if (!store.monitors.delete(companyId, id, clock())) throw HttpError.notFound('Monitor');
-    events.emit({ type: 'monitor.changed', companyId, monitorId: id });
+    events.emit({ type: 'monitor.changed', companyId, monitorId: id, deleted: true });
     ctx.status = 204;
   });
 

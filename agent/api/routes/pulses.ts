@@ -12,6 +12,7 @@ import { pageOffset } from '../../domain/pagination';
 import { IdempotencyKeyReusedError, keptBody, PULSE_BODY_LIMIT, pulseAction, pulseTime } from '../../domain/pulseInput';
 import { silentNotifier } from '../../engine/notifier';
 import { createPulseRecorder } from '../../engine/pulseBatch';
+import { lineMonitor, MONITOR_TOKEN_HEADER } from '../linePulse';
 
 /** Reads the whole body but keeps only its first PULSE_BODY_LIMIT bytes. */
 async function readPulseBody(ctx: Context): Promise<{ body: string; truncated: boolean }> {
@@ -36,12 +37,15 @@ function keyReusedAs422(error: unknown): never {
 /**
  * Pulses: GET, POST or HEAD /api/pulse/{token}[/start|/fail|/{exit_code}][?rid=…]. No
  * Authorization: the monitor's token is the secret. Answers a short "OK" once recorded.
+ * A job's line pulses /api/pulse/key/{ping_key}/{slug}[/…] instead, which finds or creates its
+ * monitor (linePulse.ts), answers 201 "OK (created)" when it created it, and names the monitor's
+ * token in X-Cronbeat-Monitor-Token.
  */
 export function pulseRoutes({ store, events, clock, notifier = silentNotifier }: ApiDeps): Router {
   const router = new Router();
   const recorder = createPulseRecorder({ store, events, notifier });
 
-  const receive = async (ctx: Context) => {
+  const receivePulse = async (ctx: Context, byLine: boolean) => {
     const action = pulseAction(ctx.params.action);
     if (!action) {
       throw new HttpError(400, 'The exit code must be an integer from 0 to 255, or the path must end in /start or /fail.', {
@@ -50,11 +54,12 @@ export function pulseRoutes({ store, events, clock, notifier = silentNotifier }:
     }
     const { rid } = validate(pulseQuery, ctx.query);
     const headers = validate(pulseHeaders, ctx.headers);
+    const line = byLine ? lineMonitor(ctx, { store, events }, clock()) : null;
     const { body, truncated } = ctx.method === 'POST' ? await readPulseBody(ctx) : { body: '', truncated: false };
     const now = clock();
     const pulse = {
       ...action,
-      token: ctx.params.token,
+      token: line ? line.monitor.token : ctx.params.token,
       rid,
       at: pulseTime(now, ctx.get('X-Cronbeat-Sent-At') || undefined),
       method: ctx.method,
@@ -67,7 +72,22 @@ export function pulseRoutes({ store, events, clock, notifier = silentNotifier }:
     if (!(await recorder.record(pulse, now).catch(keyReusedAs422))) throw HttpError.notFound('Monitor');
     ctx.type = 'text/plain';
     ctx.body = 'OK';
+    if (line) {
+      ctx.set(MONITOR_TOKEN_HEADER, line.monitor.token);
+      if (line.created) {
+        ctx.status = 201;
+        ctx.body = 'OK (created)';
+      }
+    }
   };
+  const receive = (ctx: Context) => receivePulse(ctx, false);
+  const receiveByLine = (ctx: Context) => receivePulse(ctx, true);
+
+  // Before the token routes: /api/pulse/key/… must never be read as a token "key".
+  router.get('/api/pulse/key/:key/:slug', receiveByLine);
+  router.post('/api/pulse/key/:key/:slug', receiveByLine);
+  router.get('/api/pulse/key/:key/:slug/:action', receiveByLine);
+  router.post('/api/pulse/key/:key/:slug/:action', receiveByLine);
 
   router.get('/api/pulse/:token', receive); // GET also answers HEAD
   router.post('/api/pulse/:token', receive);

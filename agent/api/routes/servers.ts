@@ -113,7 +113,7 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
     const { companyId } = ctx.state;
     const id = pathId(ctx.params.id, 'Server');
     if (!store.servers.delete(companyId, id, clock())) throw HttpError.notFound('Server');
-    events.emit({ type: 'server.changed', companyId, serverId: id });
+    events.emit({ type: 'server.changed', companyId, serverId: id, deleted: true });
     ctx.status = 204;
   });
 

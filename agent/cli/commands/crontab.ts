@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ApiClient, ApiError } from '../../client/api';
 import { DEFAULT_BASE_URL } from '../../client/baseUrl';
 import { prepareDataDir } from '../../dataFolder/dataDir';
@@ -17,12 +17,20 @@ Finds the cron jobs of this machine, puts them under monitoring, and watches for
   cronbeat crontab scan [--file PATH ...] [--json]
       Lists the cron jobs: the user's crontab (crontab -l), /etc/crontab and /etc/cron.d/*
       (with their user column), or the files given. Secrets in commands are shown as ***.
-  cronbeat crontab discover [--file PATH] [--dry-run] [--duration MIN] [--url URL] [--token API_TOKEN]
+  cronbeat crontab discover [--file PATH] [--dry-run] [--duration MIN] [--shim-dir DIR] [--url URL] [--token API_TOKEN]
       Creates one monitor per job (name from the command with secrets masked, schedule from
-      the line, zone from CRON_TZ or this machine's) and rewrites each line to run through
-      \`cronbeat run <monitor token> -- ...\`, keeping a backup of the original next to it
-      (for crontab -l, in the data folder). Jobs already run through cronbeat are skipped, so a
-      second run changes nothing; @reboot jobs have no schedule and are left alone.
+      the line, zone from CRON_TZ or this machine's, grace from the schedule) and rewrites each
+      line to run through Cronbeat's entry point, failing open:
+        set -- JOB; [ -r SHIM ] && [ -x SHIM ] && exec SHIM run TOKEN -- "$@"; exec "$@"
+      SHIM is a small script installed in a stable folder (/usr/local/lib/cronbeat for root,
+      ~/.local/lib/cronbeat for others) with a self-contained copy of the job runner, so a line
+      never points into an npx cache. If the script is gone or unreadable, or Cronbeat cannot
+      start, the job runs directly: once, with its own exit status. A backup of the original is
+      kept next to it (for crontab -l, in the data folder). Jobs already run through cronbeat are
+      skipped (lines of an older discover are moved to the entry point), so a second run changes
+      nothing; @reboot jobs have no schedule and are left alone.
+  cronbeat crontab discover --undo [--file PATH] [--dry-run]
+      Puts back the command of every line discover rewrote (after a backup); monitors are kept.
   cronbeat crontab watch --server IDENTIFIER [--interval 60] [--once] [--file PATH ...] [--url URL]
       Alerts the API (POST /api/servers/alert) when a cron job's line is added, removed or
       altered, once per change. Keeps its snapshot in the data folder, so a restart raises
@@ -34,9 +42,13 @@ Options:
   --file PATH         a crontab file (repeatable); /etc/crontab and /etc/cron.d/* have a user column
   --system-file PATH  a crontab file in system format (with a user column), wherever it is
   --json              scan: print JSON instead of a table
-  --dry-run           discover: show what would be created and rewritten; change nothing
-  --duration MIN      discover: minutes after each scheduled run within which the job must
-                      report (default 60)
+  --dry-run           discover: show what would be created and the exact lines; change nothing
+  --duration MIN      discover: the grace, minutes after each scheduled run within which the
+                      job must report (default: the schedule's own period, at most 60: 5 for
+                      */5 * * * *, 60 for a daily job)
+  --shim-dir DIR      discover: where the entry point goes (default: $CRONBEAT_SHIM_DIR, else as
+                      above); never a temporary folder or a package cache
+  --undo              discover: put the original commands back
   --server ID         watch: the server's identifier, as created with POST /api/servers
   --interval SEC      watch: seconds between snapshots (default 60); with --once, how often cron
                       or a timer starts it, so the dashboard knows when the watcher is quiet
@@ -54,6 +66,7 @@ Examples:
   cronbeat crontab scan
   export CRONBEAT_API_TOKEN=$(cronbeat token create --name laptop)
   cronbeat crontab discover --dry-run && cronbeat crontab discover
+  cronbeat crontab discover --undo
   sudo CRONBEAT_API_TOKEN=... cronbeat crontab watch --server web-1 --url http://10.0.0.5:8787`;
 
 function positiveInteger(raw: string, option: string, max: number): number {
@@ -67,9 +80,9 @@ function apiToken(flag: string | undefined): string {
   return token;
 }
 
-/** How rewritten lines call this very cronbeat: absolute paths, as cron's PATH is short. */
-function invocationPrefix(shellQuote: (word: string) => string): string {
-  return [process.execPath, resolve(process.argv[1])].map(shellQuote).join(' ');
+/** The self-contained job runner built beside this cronbeat (dist/cronbeat-run.cjs). */
+function runnerSource(): string {
+  return join(dirname(process.argv[1]), 'cronbeat-run.cjs');
 }
 
 export const crontabCommand: Command = {
@@ -85,7 +98,9 @@ export const crontabCommand: Command = {
         'system-file': { type: 'string', multiple: true },
         json: { type: 'boolean' },
         'dry-run': { type: 'boolean' },
-        duration: { type: 'string', default: '60' },
+        duration: { type: 'string' },
+        'shim-dir': { type: 'string' },
+        undo: { type: 'boolean' },
         server: { type: 'string' },
         interval: { type: 'string', default: '60' },
         once: { type: 'boolean' },
@@ -98,10 +113,10 @@ export const crontabCommand: Command = {
     if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}".`);
     const files: CrontabSource[] = [...(values.file ?? []).map((path) => fileSource(path)), ...(values['system-file'] ?? []).map((path) => fileSource(path, 'system'))];
     // Loaded here, not at the top: cron parsing would slow the start of every other command (cronbeat run).
-    const [{ discover }, jobs, { shellQuote }, { watch }] = await Promise.all([
+    const [{ discover, undoDiscover }, jobs, { defaultShimDir, planShim, ShimError }, { watch }] = await Promise.all([
       import('../crontab/discover'),
       import('../crontab/jobs'),
-      import('../../domain/shellQuote'),
+      import('../crontab/shim'),
       import('../crontab/watch'),
     ]);
 
@@ -109,15 +124,27 @@ export const crontabCommand: Command = {
       if (action === 'scan') return scan(files.length > 0 ? files : machineSources(), values.json ?? false, jobs);
       if (action === 'discover') {
         if (files.length > 1) throw new UsageError('discover works on one crontab at a time: give one --file.');
-        const duration = positiveInteger(values.duration!, '--duration', 525_600);
-        const baseUrl = baseUrlOption(values.url);
+        const source = files[0] ?? userCrontabSource();
         const dryRun = values['dry-run'] ?? false;
+        if (values.undo) return undoDiscover({ source, dryRun, dataDir: prepareDataDir(values['data-dir']), now: new Date() });
+        const duration = values.duration === undefined ? null : positiveInteger(values.duration, '--duration', 525_600);
+        const baseUrl = baseUrlOption(values.url);
+        const shimDir = values['shim-dir'] ?? process.env.CRONBEAT_SHIM_DIR ?? defaultShimDir(process.getuid?.() ?? 0);
+        let shim;
+        try {
+          shim = planShim(shimDir);
+        } catch (error) {
+          if (error instanceof ShimError) throw new UsageError(error.message);
+          throw error;
+        }
         return await discover({
-          source: files[0] ?? userCrontabSource(),
+          source,
           dryRun,
           duration,
           api: dryRun ? null : new ApiClient(baseUrl, apiToken(values.token)),
-          invocation: { cronbeat: invocationPrefix(shellQuote), url: baseUrl === DEFAULT_BASE_URL ? null : baseUrl },
+          shim,
+          runnerSource: runnerSource(),
+          url: baseUrl === DEFAULT_BASE_URL ? null : baseUrl,
           machineZone: machineZone(),
           dataDir: prepareDataDir(values['data-dir']),
           now: new Date(),

@@ -1,19 +1,30 @@
 import { spawn } from 'node:child_process';
+import { closeSync, writeSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { OutputTail } from '../../client/outputTail';
-import { describeDelivery, type PulseSender, pulseSenderFor } from '../../client/pulseSender';
+import { describeDelivery, PulseSender, type Delivery } from '../../client/pulseSender';
+import { spoolFolder } from '../../client/spoolFolder';
 import type { Pulse } from '../../client/pulses';
 import { UsageError, type Command } from '../command';
 import { baseUrlOption, printNotices } from './ping';
+import { lineRunFor, DEFAULT_LINE_GRACE, type LineRun, type PulseTarget } from './runLine';
 
 const help = `Usage: cronbeat run TOKEN [--url URL] -- COMMAND [ARGS...]
+       cronbeat run --name NAME --schedule CRON [--timezone TZ] [--grace MIN] [--server ID] -- COMMAND [ARGS...]
 
 Runs COMMAND and reports it to the monitor with this token: a start pulse when it begins,
 then its exit code with the last 100 KB of its output (stdout and stderr interleaved).
 Standard input, output and error pass through; SIGINT, SIGTERM and SIGHUP are forwarded.
+
+With --name instead of a token, the line itself is the monitor's source of truth: its first run
+creates the monitor (matched afterwards by the slug of NAME, e.g. "Nightly Backup" →
+nightly-backup), and when the line's schedule, zone or grace change the monitor follows at the
+next run. The key comes from CRONBEAT_API_TOKEN (a ping key: cronbeat token create --scope ping).
+The monitor's token is remembered beside the spool, so later runs ask the agent nothing first.
+A mistake in these options (a wrong --schedule) is said once on stderr; the job runs anyway.
 
 Monitoring never breaks the job: the job starts at once, each request gives up after 5 s
 (retried with backoff), pulses the agent cannot take wait in the spool, and the exit status
@@ -21,15 +32,25 @@ is always the job's own. Each pulse counts for the moment of its event, and the 
 duration is measured here, so a pulse that arrives late changes neither.
 
 Options:
+  --name NAME      the monitor's name; its slug identifies it within the company
+  --schedule CRON  the job's cron schedule, as in its crontab line (five fields or @daily…)
+  --timezone TZ    the zone cron runs the line in (default: this machine's)
+  --grace MIN      minutes after each scheduled run within which it must end (default ${DEFAULT_LINE_GRACE})
+  --server ID      tags the monitor server:ID (one tag per server, to list and badge them)
   --url URL        the agent (default: $CRONBEAT_URL, else http://127.0.0.1:8787)
   --data-dir DIR   where the spool lives (default: $CRONBEAT_DATA_DIR, else the per-user folder;
                    if it cannot be used, a private folder in $TMPDIR)
+  --started-fd N   write "started" to file descriptor N (then close it) just before the command
+                   starts: the fail-open shim of \`crontab discover\` runs the command itself only
+                   when cronbeat never got that far, so the job never runs twice
 
 Exit status: the command's own; 128+N when it was killed by signal N; 127 when it could not
 be started (reported as a failure too); 2 when cronbeat itself was called wrongly.
 
 Examples:
   0 3 * * * cronbeat run 9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f -- /usr/local/bin/backup.sh --full
+  CRONBEAT_API_TOKEN=cb_…
+  0 3 * * * cronbeat run --name nightly-backup --schedule '0 3 * * *' -- /usr/local/bin/backup.sh
   cronbeat run "$TOKEN" -- sh -c 'pg_dump app | gzip > /var/backups/app.sql.gz'`;
 
 const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -50,10 +71,22 @@ interface JobResult {
   startError?: string;
 }
 
+/** Tells the fail-open shim (agent/cli/crontab/shim.ts) that the job is starting now; never throws. */
+function signalStarted(fd: number | null): void {
+  if (fd === null) return;
+  try {
+    writeSync(fd, 'started');
+    closeSync(fd); // closed before the spawn, so the job never holds the shim's pipe open
+  } catch {
+    // No shim listening: nothing to tell.
+  }
+}
+
 /** Runs the command with stdio passed through, keeping the tail of its output. */
-function runJob(command: string[]): Promise<JobResult> {
+function runJob(command: string[], startedFd: number | null): Promise<JobResult> {
   return new Promise((resolve) => {
     const tail = new OutputTail();
+    signalStarted(startedFd);
     const child = spawn(command[0], command.slice(1), { stdio: ['inherit', 'pipe', 'pipe'] });
     const forward = (signal: NodeJS.Signals) => child.kill(signal);
     for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
@@ -92,12 +125,25 @@ function runJob(command: string[]): Promise<JobResult> {
 }
 
 /** Delivers a pulse and prints what became of it; never throws, so the job's status survives. */
-async function report(sender: PulseSender, pulse: Pulse, what: string): Promise<void> {
+async function report(sender: PulseSender, pulse: Pulse, what: string): Promise<Delivery | undefined> {
   try {
-    printNotices(describeDelivery(await sender.send(pulse), what));
+    const delivery = await sender.send(pulse);
+    printNotices(describeDelivery(delivery, what));
+    return delivery;
   } catch (error) {
     printNotices([`${what} not sent and not kept: ${error instanceof Error ? error.message : String(error)}`]);
+    return undefined;
   }
+}
+
+/** A line's pulse to its target; what became of it teaches the line run (its monitor's token). */
+async function reportFor(sender: PulseSender, target: PulseTarget, line: LineRun | undefined, pulse: Omit<Pulse, 'token'>, what: string) {
+  const delivery = await report(sender, { ...pulse, ...target }, what);
+  if (delivery && line) line.learn(target, delivery);
+}
+
+function machineZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
 export const runCommand: Command = {
@@ -109,33 +155,62 @@ export const runCommand: Command = {
     const { values, positionals } = parseArgs({
       args: own,
       allowPositionals: true,
-      options: { url: { type: 'string' }, 'data-dir': { type: 'string' } },
+      options: {
+        url: { type: 'string' },
+        'data-dir': { type: 'string' },
+        name: { type: 'string' },
+        schedule: { type: 'string' },
+        timezone: { type: 'string' },
+        grace: { type: 'string' },
+        server: { type: 'string' },
+        'started-fd': { type: 'string' },
+      },
     });
-    const [token, extra] = positionals;
-    if (!token) throw new UsageError('Give the monitor token and the command: cronbeat run TOKEN -- COMMAND [ARGS...]');
+    const startedFd = values['started-fd'] === undefined ? null : Number(values['started-fd']);
+    if (startedFd !== null && !(Number.isInteger(startedFd) && startedFd >= 3)) throw new UsageError('--started-fd must be a file descriptor number from 3 up.');
+    const byLine = values.name !== undefined || values.schedule !== undefined;
+    const [positionalToken, extra] = positionals;
+    if (byLine && positionalToken !== undefined) {
+      throw new UsageError(`Give either a monitor token or --name, not both; put -- before the command: cronbeat run --name NAME --schedule CRON -- ${positionalToken} ...`);
+    }
+    if (!byLine && !positionalToken) {
+      throw new UsageError('Give the monitor token (or --name and --schedule) and the command: cronbeat run TOKEN -- COMMAND [ARGS...]');
+    }
     if (extra !== undefined) throw new UsageError(`Put -- before the command: cronbeat run TOKEN -- ${extra} ...`);
     if (command.length === 0) throw new UsageError('Give the command to run after --: cronbeat run TOKEN -- COMMAND [ARGS...]');
 
     // Set up monitoring, but never let a problem with it stop the job from running.
     let sender: PulseSender | undefined;
+    let line: LineRun | undefined;
     try {
-      sender = pulseSenderFor(baseUrlOption(values.url), values['data-dir']);
+      const baseUrl = baseUrlOption(values.url);
+      const folder = spoolFolder(values['data-dir']);
+      if (byLine) {
+        const run = lineRunFor(values, process.env.CRONBEAT_API_TOKEN, baseUrl, folder.dir, machineZone());
+        if ('problem' in run) throw new Error(run.problem);
+        line = run;
+      }
+      sender = new PulseSender(baseUrl, folder);
     } catch (error) {
       printNotices([`not monitoring this run: ${error instanceof Error ? error.message : String(error)}`]);
     }
+    const token = positionalToken ?? '';
     const rid = randomUUID();
     // Each pulse counts for its event, however late it arrives; the run's duration is measured
     // here on the monotonic clock, so neither a slow agent nor a clock change alters it.
     const startedAt = Date.now();
     const began = performance.now();
-    const started = sender ? report(sender, { token, signal: 'start', rid, key: randomUUID(), at: startedAt }, 'start pulse') : Promise.resolve();
-    const job = await runJob(command);
+    const started = sender
+      ? reportFor(sender, line ? line.start() : { token }, line, { signal: 'start', rid, key: randomUUID(), at: startedAt }, 'start pulse')
+      : Promise.resolve();
+    const job = await runJob(command, startedFd);
     const durationMs = Math.round(performance.now() - began);
     const endedAt = Date.now();
     if (job.startError) printNotices([job.startError]);
     await started; // the end must not overtake its start
     if (sender) {
-      await report(sender, { token, signal: job.status, rid, body: job.output, key: randomUUID(), at: endedAt, durationMs }, 'end pulse');
+      const end = { signal: job.status, rid, body: job.output, key: randomUUID(), at: endedAt, durationMs };
+      await reportFor(sender, line ? line.end() : { token }, line, end, 'end pulse');
     }
     return job.status;
   },

@@ -1,22 +1,30 @@
 import { renameSync, statSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { ApiError, type ApiClient, type MonitorSummary } from '../../client/api';
+import { defaultGraceMinutes } from '../../domain/dueTime';
 import { canonicalTimeZone } from '../../domain/schedule';
 import { printTable } from './table';
 import { jobsToMonitor, readCrontab } from './jobs';
 import { monitorNameFor } from './mask';
 import { jobsOf, type CronJob } from './parse';
-import { rewriteJobLine, type Invocation } from './rewrite';
+import { failOpenLine, monitoredLine, rewriteJobLine, shellProblem, undoneLine } from './rewrite';
+import { installShim, ShimError, type ShimPlan } from './shim';
 import { installUserCrontab, type CrontabSource } from './sources';
 import { counted, progressLine } from '../progress';
 
 export interface DiscoverOptions {
   source: CrontabSource;
   dryRun: boolean;
-  duration: number;
+  /** The grace of every new monitor in minutes; null: each schedule's own (defaultGraceMinutes). */
+  duration: number | null;
   /** Null only for a dry run. */
   api: ApiClient | null;
-  invocation: Invocation;
+  /** Where the fail-open entry point goes, and the job runner copied beside it. */
+  shim: ShimPlan;
+  runnerSource: string;
+  /** The agent, written as --url when it is not the default one (cron does not see our environment). */
+  url: string | null;
   /** The zone of jobs without CRON_TZ: this machine's. */
   machineZone: string;
   /** Where a backup of `crontab -l` goes (a file's backup goes next to it). */
@@ -28,6 +36,7 @@ interface Plan {
   job: CronJob;
   name: string;
   timezone: string;
+  duration: number;
 }
 
 /**
@@ -47,35 +56,57 @@ export async function discover(options: DiscoverOptions): Promise<number> {
   const plans: Plan[] = [];
   for (const job of jobsToMonitor(crontab.lines)) {
     const zone = canonicalTimeZone(job.timezone ?? options.machineZone);
+    const shell = shellProblem(job.shell);
     if (!zone) console.error(`cronbeat: line ${job.line} skipped: time zone "${job.timezone}" is unknown`);
-    else plans.push({ job, name: monitorNameFor(job.shellCommand), timezone: zone });
+    else if (shell) console.log(`Line ${job.line} left alone: ${shell}.`);
+    else plans.push({ job, name: monitorNameFor(job.shellCommand), timezone: zone, duration: options.duration ?? defaultGraceMinutes(job.schedule, options.now.getTime()) });
   }
-  const monitored = all.filter((job) => !job.unmonitorable).length - jobsToMonitor(crontab.lines).length;
+  // Lines an older discover wrote (a cronbeat path that may be a cache, no fail-open): moved to the entry point.
+  const upgrades = all.flatMap((job) => {
+    const line = monitoredLine(job);
+    return line && !line.failsOpen ? [{ job, line }] : [];
+  });
+  const monitored = all.filter((job) => !job.unmonitorable).length - jobsToMonitor(crontab.lines).length - upgrades.length;
   const unmonitorable = all.filter((job) => job.unmonitorable);
   for (const job of unmonitorable) console.log(`Line ${job.line} left alone: ${job.unmonitorable}.`);
   for (const line of crontab.lines) if (line.kind === 'invalid') console.log(`Line ${line.line} left alone: ${line.reason.replace(/\.$/, '')}.`);
   if (monitored > 0) console.log(`${monitored} job${monitored === 1 ? '' : 's'} already run${monitored === 1 ? 's' : ''} through cronbeat; left as ${monitored === 1 ? 'it is' : 'they are'}.`);
-  if (plans.length === 0) {
+  if (plans.length === 0 && upgrades.length === 0) {
     console.log('Nothing to do: no job without a monitor.');
     return 0;
   }
 
+  const othersMustRun = all.some((job) => job.user !== null && job.user !== 'root') || (source.owner !== null && source.owner !== currentUserName());
   if (options.dryRun) {
-    console.log(`Would create ${plans.length} monitor${plans.length === 1 ? '' : 's'} (duration ${options.duration} min) and rewrite ${source.label}:`);
+    console.log(`Entry point: ${options.shim.shim} (fails open: the job runs directly when Cronbeat cannot run it), with the job runner ${options.shim.runner}.`);
+    if (plans.length > 0) console.log(`Would create ${plans.length} monitor${plans.length === 1 ? '' : 's'} and rewrite ${source.label}:`);
     for (const plan of plans) {
-      console.log(`  line ${plan.job.line}: "${plan.name}"  ${plan.job.schedule}  ${plan.timezone}`);
-      console.log(`    ${rewriteJobLine(plan.job, '<monitor-token>', options.invocation)}`);
+      console.log(`  line ${plan.job.line}: "${plan.name}"  ${plan.job.schedule}  ${plan.timezone}  grace ${plan.duration} min`);
+      console.log(`    ${rewriteJobLine(plan.job, '<monitor-token>', { shim: options.shim.shim, url: options.url })}`);
+    }
+    for (const { job, line } of upgrades) {
+      console.log(`  line ${job.line}: already monitored; would move to the entry point:`);
+      console.log(`    ${failOpenLine(job, line, options.shim.shim)}`);
     }
     return 0;
   }
 
+  try {
+    installShim(options.shim, options.runnerSource, othersMustRun);
+  } catch (error) {
+    if (error instanceof ShimError) {
+      console.error(`cronbeat: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
   const created: { plan: Plan; monitor: MonitorSummary }[] = [];
   let failure: string | null = null;
   const progress = progressLine('Creating monitors', counted('crontab lines'));
   for (const plan of plans) {
     progress.update(created.length, plans.length);
     try {
-      const monitor = await options.api!.createMonitor({ name: plan.name, schedule: plan.job.schedule, timezone: plan.timezone, duration: options.duration });
+      const monitor = await options.api!.createMonitor({ name: plan.name, schedule: plan.job.schedule, timezone: plan.timezone, duration: plan.duration });
       created.push({ plan, monitor });
     } catch (error) {
       failure = error instanceof ApiError ? error.message : String(error);
@@ -83,15 +114,19 @@ export async function discover(options: DiscoverOptions): Promise<number> {
     }
   }
   progress.end();
-  if (created.length > 0) {
+  if (created.length > 0 || upgrades.length > 0) {
     const lines = crontab.text.split('\n');
-    for (const { plan, monitor } of created) lines[plan.job.line - 1] = rewriteJobLine(plan.job, monitor.token, options.invocation);
+    for (const { plan, monitor } of created) lines[plan.job.line - 1] = rewriteJobLine(plan.job, monitor.token, { shim: options.shim.shim, url: options.url });
+    for (const { job, line } of upgrades) lines[job.line - 1] = failOpenLine(job, line, options.shim.shim);
     const backup = writeWithBackup(source, crontab.text, lines.join('\n'), options);
-    printTable(
-      created.map(({ plan, monitor }) => ({ line: plan.job.line, monitor: monitor.id, name: monitor.name, schedule: monitor.schedule, timezone: monitor.timezone, token: monitor.token })),
-      ['line', 'monitor', 'schedule', 'timezone', 'token', 'name'],
-    );
-    console.log(`Created ${created.length} monitor${created.length === 1 ? '' : 's'} and rewrote ${source.label} (the original is kept in ${backup}).`);
+    if (created.length > 0) {
+      printTable(
+        created.map(({ plan, monitor }) => ({ line: plan.job.line, monitor: monitor.id, name: monitor.name, schedule: monitor.schedule, timezone: monitor.timezone, grace: `${monitor.duration} min`, token: monitor.token })),
+        ['line', 'monitor', 'schedule', 'timezone', 'grace', 'token', 'name'],
+      );
+    }
+    for (const { job } of upgrades) console.log(`Line ${job.line} now runs through ${options.shim.shim} and fails open.`);
+    console.log(`${created.length > 0 ? `Created ${created.length} monitor${created.length === 1 ? '' : 's'} and rewrote` : 'Rewrote'} ${source.label} (the original is kept in ${backup}; \`cronbeat crontab discover --undo\` puts the commands back).`);
   }
   if (failure) {
     console.error(`cronbeat: stopped after ${created.length} of ${plans.length} monitors: ${failure}. Run discover again to continue.`);
@@ -100,8 +135,44 @@ export async function discover(options: DiscoverOptions): Promise<number> {
   return 0;
 }
 
+/**
+ * Puts back the commands of every line discover rewrote (either form), after a backup. The
+ * monitors stay (delete them in the dashboard). Returns the exit status.
+ */
+export function undoDiscover(options: Pick<DiscoverOptions, 'source' | 'dryRun' | 'dataDir' | 'now'>): number {
+  const crontab = readCrontab(options.source);
+  const undone = crontab
+    ? jobsOf(crontab.lines).flatMap((job) => {
+        const line = monitoredLine(job);
+        return line ? [{ job, text: undoneLine(job, line), token: line.token }] : [];
+      })
+    : [];
+  if (!crontab || undone.length === 0) {
+    console.log(`No line of ${options.source.label} runs through cronbeat: nothing to undo.`);
+    return 0;
+  }
+  for (const { job, text } of undone) console.log(`  line ${job.line}: ${text}`);
+  if (options.dryRun) {
+    console.log(`Would put back ${undone.length} command${undone.length === 1 ? '' : 's'} in ${options.source.label}.`);
+    return 0;
+  }
+  const lines = crontab.text.split('\n');
+  for (const { job, text } of undone) lines[job.line - 1] = text;
+  const backup = writeWithBackup(options.source, crontab.text, lines.join('\n'), options);
+  console.log(`Put back ${undone.length} command${undone.length === 1 ? '' : 's'} in ${options.source.label} (the rewritten crontab is kept in ${backup}). Their monitors are kept: delete them in the dashboard, or they fail at their next missed run.`);
+  return 0;
+}
+
+function currentUserName(): string | null {
+  try {
+    return userInfo().username;
+  } catch {
+    return null;
+  }
+}
+
 /** Saves the original next to the file (hidden, so cron ignores it), then replaces the file atomically. */
-function writeWithBackup(source: CrontabSource, original: string, updated: string, options: DiscoverOptions): string {
+function writeWithBackup(source: CrontabSource, original: string, updated: string, options: Pick<DiscoverOptions, 'dataDir' | 'now'>): string {
   const stamp = options.now.toISOString().replace(/[-:]/g, '');
   if (!source.path) {
     const backup = join(options.dataDir, `crontab-backup-${source.owner}-${stamp}`);

@@ -1,9 +1,10 @@
 import { shellQuote } from '../../domain/shellQuote';
 import { splitRawAtPercent, type CronJob } from './parse';
 
-/** How the rewritten line calls cronbeat, e.g. "/usr/bin/node /usr/lib/node_modules/cronbeat/dist/cronbeat.cjs". */
+/** How the rewritten line calls cronbeat: the stable entry point, and the agent when not the default. */
 export interface Invocation {
-  cronbeat: string;
+  /** The fail-open shim, e.g. /usr/local/lib/cronbeat/cronbeat (agent/cli/crontab/shim.ts). */
+  shim: string;
   /** Added as --url when the agent is not the default one, since cron does not see our environment. */
   url: string | null;
 }
@@ -18,16 +19,99 @@ export function monitoredToken(command: string): string | null {
 /** Characters that make a command more than a plain program with plain arguments. */
 const PLAIN = /^[A-Za-z0-9_./:,+@-]+(?:\s+[A-Za-z0-9_./:,+@=-]+)*$/;
 
+/** Shells whose syntax the fail-open line uses (`set --`, `[ ]`, `&&`, `exec "$@"`). */
+const POSIX_SHELLS = new Set(['sh', 'bash', 'dash', 'ash', 'ksh', 'mksh', 'pdksh', 'zsh', 'busybox', 'posh', 'yash']);
+
+/** Why a line run by `shell` cannot be rewritten (not a POSIX shell); null when it can. */
+export function shellProblem(shell: string | null): string | null {
+  const name = (shell ?? '/bin/sh').split('/').pop()!;
+  return POSIX_SHELLS.has(name) ? null : `SHELL=${shell} is not a POSIX shell, so the fail-open line cannot run in it`;
+}
+
+/** The words that run the job: a plain command as it is, anything the shell interprets through `SHELL -c`. */
+function jobWords(command: string, shell: string | null): string {
+  return PLAIN.test(command) ? command : `${shellQuote(shell ?? '/bin/sh')} -c ${shellQuote(command)}`;
+}
+
 /**
- * The job's line, running its command through `cronbeat run TOKEN -- …`. A plain command
- * (program and simple arguments) is passed as it is; anything the shell interprets (pipes,
- * redirections, variables, &&) runs through the crontab's SHELL (default /bin/sh) with -c.
- * Cron's % rule still applies: text from the first unescaped % stays outside, as the stdin.
+ * The job's line, running its command through the shim at `invocation.shim`, and failing open:
+ *
+ *     set -- JOB; [ -r SHIM ] && [ -x SHIM ] && exec SHIM run TOKEN -- "$@"; exec "$@"
+ *
+ * JOB (the command's words) is written once. When the shim is gone or the crontab's user cannot
+ * read or run it, the job runs directly; the shim runs it directly when Cronbeat's runner cannot
+ * start it. `exec` leaves nothing to run after either, so the job runs exactly once, and its
+ * exit status is the line's. Cron's % rule still applies: text from the first unescaped % stays
+ * outside, as the stdin.
  */
 export function rewriteJobLine(job: CronJob, token: string, invocation: Invocation): string {
   const { head, tail } = splitRawAtPercent(job.command);
-  const command = head.trim();
-  const wrapped = PLAIN.test(command) ? command : `${shellQuote(job.shell ?? '/bin/sh')} -c ${shellQuote(command)}`;
-  const url = invocation.url ? ` --url ${shellQuote(invocation.url)}` : '';
-  return `${job.raw.slice(0, job.commandStart)}${invocation.cronbeat} run${url} ${token} -- ${wrapped}${tail}`;
+  return `${job.raw.slice(0, job.commandStart)}${failOpenCommand(jobWords(head.trim(), job.shell), token, invocation)}${tail}`;
+}
+
+function failOpenCommand(words: string, token: string, { shim, url }: Invocation): string {
+  const s = shellQuote(shim);
+  const urlOption = url ? ` --url ${shellQuote(url)}` : '';
+  return `set -- ${words}; [ -r ${s} ] && [ -x ${s} ] && exec ${s} run${urlOption} ${token} -- "$@"; exec "$@"`;
+}
+
+const FAIL_OPEN = /^set -- (.*); \[ -r ('[^']*'|\S+) \] && \[ -x \2 \] && exec \2 run(?: --url ('[^']*'|\S+))? (\S+) -- "\$@"; exec "\$@"$/;
+/** The line of discover before issue 21.1: `NODE CRONBEAT.cjs run [--url U] TOKEN -- JOB`. */
+const DIRECT = /^(.*?cronbeat(?:\.cjs)?'?) run(?: --url (\S+))? (\S+) -- (.+)$/;
+
+/** A line discover rewrote: its token, agent URL, whether it fails open, and the job's own command as written. */
+export interface MonitoredLine {
+  token: string;
+  url: string | null;
+  failsOpen: boolean;
+  /** The command as it was before discover (the -c text of `SHELL -c '…'`, else the words). */
+  original: string;
+}
+
+/** What discover made of a job's line, or null when discover did not write it. */
+export function monitoredLine(job: CronJob): MonitoredLine | null {
+  const head = splitRawAtPercent(job.command).head.trim();
+  const failOpen = FAIL_OPEN.exec(head);
+  const direct = failOpen ? null : DIRECT.exec(head);
+  if (!failOpen && !direct) return null;
+  const words = failOpen ? failOpen[1] : direct![4];
+  const parsed = shellWords(words);
+  const wrapped = parsed && parsed.length === 3 && parsed[1] === '-c' && parsed[0] === (job.shell ?? '/bin/sh');
+  return {
+    token: failOpen ? failOpen[4] : direct![3],
+    url: unquoted(failOpen ? failOpen[3] : direct![2]),
+    failsOpen: failOpen !== null,
+    original: wrapped ? parsed[2] : words,
+  };
+}
+
+/** A line discover wrote before, in its fail-open form with the same token and URL (for lines of an older discover). */
+export function failOpenLine(job: CronJob, line: MonitoredLine, shim: string): string {
+  const { head, tail } = splitRawAtPercent(job.command);
+  const words = FAIL_OPEN.exec(head.trim())?.[1] ?? DIRECT.exec(head.trim())![4];
+  return `${job.raw.slice(0, job.commandStart)}${failOpenCommand(words, line.token, { shim, url: line.url })}${tail}`;
+}
+
+/** The job's line as it was before discover: its command written back in place of the wrapped one. */
+export function undoneLine(job: CronJob, line: MonitoredLine): string {
+  const { tail } = splitRawAtPercent(job.command);
+  return `${job.raw.slice(0, job.commandStart)}${line.original}${tail}`;
+}
+
+function unquoted(word: string | undefined): string | null {
+  if (word === undefined) return null;
+  return shellWords(word)?.[0] ?? word;
+}
+
+/** Splits words written by shellQuote (plain words and '…' with '\'' inside); null for anything else. */
+function shellWords(text: string): string[] | null {
+  const words: string[] = [];
+  const pattern = /\s*((?:[^\s'\\]+|'[^']*'|\\')+)/gy;
+  let match: RegExpExecArray | null;
+  let end = 0;
+  while ((match = pattern.exec(text)) !== null) {
+    words.push(match[1].replace(/'([^']*)'|\\'/g, (quoted, inner: string | undefined) => (quoted === "\\'" ? "'" : inner!)));
+    end = pattern.lastIndex;
+  }
+  return text.slice(end).trim() === '' ? words : null;
 }

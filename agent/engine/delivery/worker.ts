@@ -10,6 +10,7 @@ import { CHANNEL_DELETED, channelFailurePopupDue, nextAttemptAt, quietHoursEnd, 
 import { buildRequest } from './messages';
 import { send, type AttemptResult } from './transport';
 import { toApiTimestamp } from '../../domain/timestamps';
+import type { Alert } from '../../domain/alert';
 
 /** The worker looks at the outbox at least this often. */
 export const MAX_IDLE_MS = 30_000;
@@ -34,6 +35,8 @@ export interface DeliveryWorkerOptions {
   dashboardUrl: () => string;
   /** Overrides every Telegram channel's API address. */
   telegramApiUrl?: string;
+  /** The admin's zone: alerts give times in the monitor's zone and in this one. Default: UTC. */
+  adminZone?: string;
   timeoutMs?: number;
   /** How long opening a connection may take (at most timeoutMs). */
   connectTimeoutMs?: number;
@@ -167,7 +170,7 @@ export class DeliveryWorker {
     }
     if (!store.deliveries.claim(delivery.id, now, now + this.timeoutMs)) return null;
     this.busy.set(channel.id, (this.busy.get(channel.id) ?? 0) + 1);
-    const attempt = this.attempt(delivery, channel, presentNotification(row)).finally(() => {
+    const attempt = this.attempt(delivery, channel, presentNotification(row), row.alert).finally(() => {
       if (this.writable) this.options.events.emit({ type: 'delivery.changed', companyId: row.notifiable_id, notificationId: row.id });
       this.busy.set(channel.id, (this.busy.get(channel.id) ?? 1) - 1);
       this.inFlight.delete(attempt);
@@ -178,8 +181,8 @@ export class DeliveryWorker {
     return attempt;
   }
 
-  private async attempt(delivery: DeliveryRow, channel: ChannelRow, notification: NotificationResource): Promise<void> {
-    const result = await this.sendTo(channel, notification, delivery.uuid);
+  private async attempt(delivery: DeliveryRow, channel: ChannelRow, notification: NotificationResource, alert: Alert | null): Promise<void> {
+    const result = await this.sendTo(channel, notification, delivery.uuid, alert);
     if (!this.writable) return; // the database is closing: the claim stays, the next start sends again
     const { store } = this.options;
     const at = this.options.clock();
@@ -215,12 +218,13 @@ export class DeliveryWorker {
     });
   }
 
-  private sendTo(channel: ChannelRow, notification: NotificationResource, deliveryKey: string): Promise<AttemptResult> {
+  private sendTo(channel: ChannelRow, notification: NotificationResource, deliveryKey: string, alert: Alert | null = null): Promise<AttemptResult> {
     const request = buildRequest(channel, notification, {
       dashboardUrl: this.options.dashboardUrl(),
       telegramApiUrl: this.options.telegramApiUrl,
+      adminZone: this.options.adminZone,
       deliveryKey,
-    });
+    }, alert);
     const secrets = channelSecretValues(channel.kind, channel.settings);
     return send(request, { timeoutMs: this.timeoutMs, connectTimeoutMs: this.options.connectTimeoutMs, trustedCa: this.options.trustedCa }, secrets);
   }

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { RoutedPath } from '../api/endpoints';
 import { useApp } from '../lib/app-context';
 import { CHANNEL_KIND_LABELS } from '../lib/channelKinds';
+import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 
 /**
@@ -10,8 +11,8 @@ import { useResource } from '../lib/use-resource';
  */
 export function ChannelPicker(props: { path: RoutedPath; id: number; what: string }) {
   const { api } = useApp();
-  const channels = useResource((signal) => api.channels(signal), 'picker-channels', ['channel.changed']);
-  const routed = useResource((signal) => api.routedChannels(props.path, props.id, signal), `routed-${props.path}-${props.id}`, []);
+  const channels = useResource(queries.channels(api));
+  const routed = useResource(queries.routed(api, props.path, props.id));
   const [chosen, setChosen] = useState<number[] | null | undefined>(undefined);
   const [saving, setSaving] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);

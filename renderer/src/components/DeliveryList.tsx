@@ -1,6 +1,7 @@
 import type { Delivery } from '../api/types';
 import { useApp } from '../lib/app-context';
 import { CHANNEL_KIND_LABELS } from '../lib/channelKinds';
+import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { Time } from './Time';
 
@@ -18,11 +19,7 @@ function describe(d: Delivery): string {
 /** Where a notification was delivered: one badge per channel with its state; the error on hover. */
 export function DeliveryList(props: { notificationId: string }) {
   const { api } = useApp();
-  const deliveries = useResource(
-    (signal) => api.deliveries(props.notificationId, signal),
-    `deliveries-${props.notificationId}`,
-    ['delivery.changed'],
-  );
+  const deliveries = useResource(queries.deliveries(api, props.notificationId));
   const list = deliveries.data ?? [];
   if (list.length === 0) return null;
   return (

@@ -1,6 +1,8 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import type { Monitor } from '../api/types';
 import { useApp } from '../lib/app-context';
-import { useResource } from '../lib/use-resource';
+import { useQuery } from '@tanstack/react-query';
+import { queries } from '../lib/queries';
 import { useUnreadCount } from '../lib/use-unread';
 import { monitorStatus } from './StatusBadge';
 import { AgentDownBanner, useAgentDown } from './AgentDown';
@@ -89,7 +91,7 @@ export function screenTitle(path: string): string {
 
 /** The number of unread notifications next to "Notifications" in the navigation; nothing when none. */
 function UnreadBadge() {
-  const unread = useUnreadCount('nav');
+  const unread = useUnreadCount();
   if (!unread) return null;
   return (
     // Hidden from the link's name (it stays "Notifications"); the window title says the count in words.
@@ -105,12 +107,18 @@ export function titleCounts(failed: number, unread: number): string {
   return parts.length ? `(${parts.join(', ')}) ` : '';
 }
 
+function countFailed(monitors: Monitor[]): number {
+  let failed = 0;
+  for (const m of monitors) if (monitorStatus(m) === 'failed') failed++;
+  return failed;
+}
+
 /** Keeps the window title, with the failed monitors and unread notifications first so a background tab shows them. */
 function WindowTitle(props: { path: string }) {
   const { api } = useApp();
-  const monitors = useResource((signal) => api.monitors(signal), 'title-monitors', ['monitor.changed']);
-  const failed = (monitors.data ?? []).filter((m) => monitorStatus(m) === 'failed').length;
-  const unread = useUnreadCount('title') ?? 0;
+  // The monitors screen's own cache entry: no second request for the list.
+  const failed = useQuery({ ...queries.monitors(api), select: countFailed }).data ?? 0;
+  const unread = useUnreadCount() ?? 0;
   useEffect(() => {
     document.title = `${titleCounts(failed, unread)}${screenTitle(props.path)}`;
   }, [failed, unread, props.path]);

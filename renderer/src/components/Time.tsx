@@ -4,11 +4,13 @@ import { useNow } from '../lib/now';
 /**
  * A time in the viewer's zone, with the UTC time on hover. `relative` shows "3 min ago"; `past`
  * says the time cannot be in the future (a run, a notification), so a clock on the agent's
- * machine running ahead of this one shows "just now" rather than "in 2 min".
+ * machine running ahead of this one (or a pulse newer than the last tick of the shared clock) shows
+ * "just now" rather than "in 2 min".
  */
 export function Time(props: { value: string | null | undefined; relative?: boolean; past?: boolean; empty?: string }) {
   const { value } = props;
-  const now = Math.max(useNow(), Date.now());
+  // The shared coarse clock, not Date.now(): a row re-renders when its data or the tick changes only.
+  const now = useNow();
   if (!value) return <span className="muted">{props.empty ?? '—'}</span>;
   const ahead = props.past && new Date(value).getTime() > now;
   return (

@@ -2,7 +2,16 @@ import { createContext, useContext, useEffect, useMemo, useState, type ReactNode
 import type { Api } from '../api/endpoints';
 import { createApi } from '../api/endpoints';
 import type { Credentials } from '../api/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { LiveFeed, type LiveState } from './live';
+import { LiveCache } from './liveCache';
+
+/** Entries are kept fresh by the live stream, not by age; a failed load shows at once (the screens offer "Try again"). */
+function newQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: { queries: { staleTime: Infinity, retry: false, refetchOnWindowFocus: false, refetchOnReconnect: false } },
+  });
+}
 
 interface AppContextValue {
   api: Api;
@@ -19,20 +28,29 @@ export function AppProvider(props: { credentials: Credentials; desktop: boolean;
   const { credentials, desktop, onSignOut } = props;
   const api = useMemo(() => createApi(credentials), [credentials]);
   const live = useMemo(() => new LiveFeed(credentials), [credentials]);
+  const queryClient = useMemo(() => (void credentials, newQueryClient()), [credentials]);
   const [liveState, setLiveState] = useState<LiveState>(live.state);
   useEffect(() => {
+    const cache = new LiveCache(queryClient, api);
+    const offEvents = live.subscribe((event) => cache.handle(event));
     const off = live.onState(setLiveState);
     live.start();
     return () => {
       off();
+      offEvents();
+      cache.stop();
       live.stop();
     };
-  }, [live]);
+  }, [live, queryClient, api]);
   const value = useMemo(
     () => ({ api, live, liveState, desktop, signOut: onSignOut }),
     [api, live, liveState, desktop, onSignOut],
   );
-  return <AppContext.Provider value={value}>{props.children}</AppContext.Provider>;
+  return (
+    <QueryClientProvider client={queryClient}>
+      <AppContext.Provider value={value}>{props.children}</AppContext.Provider>
+    </QueryClientProvider>
+  );
 }
 
 export function useApp(): AppContextValue {

@@ -4,6 +4,14 @@ import { agentAnswered, agentUnreachable } from './reachability';
 /** What the agent pushes on GET /api/events (see agent/api/routes/events.ts). */
 export interface LiveEvent {
   type: 'monitor.changed' | 'server.changed' | 'certificate.changed' | 'notification.created' | 'poll' | string;
+  /** What changed, for the topics that name it. */
+  monitorId?: number;
+  serverId?: number;
+  certificateId?: number;
+  channelId?: number;
+  notificationId?: string | null;
+  /** The thing named is gone (deleted): drop it, do not ask for it. */
+  deleted?: boolean;
 }
 
 export type LiveState = 'connecting' | 'live' | 'polling';

@@ -10,6 +10,8 @@ let timer: ReturnType<typeof setInterval> | undefined;
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
+  // The first to show a time after none did: the time kept from back then is stale.
+  if (!timer) now = Date.now();
   timer ??= setInterval(() => {
     now = Date.now();
     listeners.forEach((l) => l());
@@ -23,7 +25,10 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-/** The current time in ms, refreshed every 30 s while something shows it. */
+/**
+ * The current time in ms, refreshed every 30 s while something shows it. Components read this
+ * rather than the clock, so a list of thousands re-renders on the tick, not on every render of each row.
+ */
 export function useNow(): number {
   return useSyncExternalStore(subscribe, () => now, () => now);
 }

@@ -1,12 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { useApp } from './app-context';
-import { useResource } from './use-resource';
+import { queries } from './queries';
 
-/** Topics after which the unread count may have changed. */
-export const UNREAD_TOPICS = ['notification.created', 'notification.read'];
-
-/** How many notifications (of every kind) are unread, live; undefined until known. */
-export function useUnreadCount(key: string): number | undefined {
+/** How many notifications (of every kind) are unread, live; undefined until known. One cache entry for every place that shows it. */
+export function useUnreadCount(): number | undefined {
   const { api } = useApp();
-  const page = useResource((signal) => api.notifications(1, 1, signal, { unread: true }), `unread-${key}`, UNREAD_TOPICS);
-  return page.data?.total;
+  return useQuery(queries.unreadCount(api)).data;
 }

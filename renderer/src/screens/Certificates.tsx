@@ -8,6 +8,7 @@ import { StatusBadge } from '../components/StatusBadge';
 import { AddCertificate } from './AddCertificate';
 import { Time } from '../components/Time';
 import { useApp } from '../lib/app-context';
+import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import './Certificates.css';
 
@@ -31,7 +32,7 @@ function DaysLeft(props: { certificate: Certificate }) {
 
 export function CertificatesScreen() {
   const { api } = useApp();
-  const certificates = useResource((signal) => api.certificates(signal), 'certificates', ['certificate.changed']);
+  const certificates = useResource(queries.certificates(api));
   const [deleting, setDeleting] = useState<Certificate | null>(null);
   const [checking, setChecking] = useState<number | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);

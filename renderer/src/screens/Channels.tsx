@@ -7,6 +7,7 @@ import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/stat
 import { Time } from '../components/Time';
 import { useApp } from '../lib/app-context';
 import { CHANNEL_KIND_LABELS } from '../lib/channelKinds';
+import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 
 const KINDS = Object.keys(CHANNEL_KIND_LABELS) as ChannelKind[];
@@ -122,7 +123,7 @@ function ChannelCard(props: { channel: Channel; onChanged: () => void }) {
 /** Channels: where alerts go besides this desktop (issue 14, docs/channels.md). */
 export function ChannelsScreen() {
   const { api } = useApp();
-  const channels = useResource((signal) => api.channels(signal), 'channels', ['channel.changed']);
+  const channels = useResource(queries.channels(api));
   const [kind, setKind] = useState<ChannelKind>('webhook');
   const [adding, setAdding] = useState(false);
   const [generated, setGenerated] = useState<{ name: string; secret: string } | null>(null);

@@ -13,6 +13,7 @@ import { useApp } from '../lib/app-context';
 import { formatMinutes } from '../lib/format';
 import { navigate } from '../lib/router';
 import { scheduleInWords } from '../lib/schedule';
+import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { RunHistory } from './RunHistory';
 import { TextWithTimes } from '../components/TextWithTimes';
@@ -73,8 +74,8 @@ function StatusText(props: { monitor: Monitor }) {
 
 export function MonitorDetailScreen(props: { id: number }) {
   const { api } = useApp();
-  const monitor = useResource((signal) => api.monitor(props.id, signal), `monitor-${props.id}`, ['monitor.changed']);
-  const cli = useResource((signal) => api.cli(signal), 'cli', []);
+  const monitor = useResource(queries.monitor(api, props.id));
+  const cli = useResource(queries.cli(api));
   const [confirming, setConfirming] = useState(false);
 
   if (monitor.loading) return <Loading label="Loading monitor…" />;

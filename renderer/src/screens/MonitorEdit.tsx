@@ -3,13 +3,14 @@ import { MonitorForm } from '../components/MonitorForm';
 import { EmptyState, ErrorState, Loading } from '../components/states';
 import { useApp } from '../lib/app-context';
 import { navigate } from '../lib/router';
+import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 
 /** The create form, prefilled; saving keeps the token, so crontab lines that ping it keep working. */
 export function MonitorEditScreen(props: { id: number }) {
   const { api } = useApp();
   // No live topics: a refresh while typing would not change the form anyway.
-  const monitor = useResource((signal) => api.monitor(props.id, signal), `monitor-edit-${props.id}`, []);
+  const monitor = useResource(queries.monitor(api, props.id));
   const back = { href: `#/monitors/${props.id}`, label: monitor.data?.name ?? 'Monitor' };
   if (monitor.loading) return <Loading label="Loading monitor…" />;
   if (!monitor.data) {

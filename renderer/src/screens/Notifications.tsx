@@ -10,7 +10,8 @@ import { navigate } from '../lib/router';
 import { useResource } from '../lib/use-resource';
 import './Notifications.css';
 import { TextWithTimes } from '../components/TextWithTimes';
-import { UNREAD_TOPICS, useUnreadCount } from '../lib/use-unread';
+import { useUnreadCount } from '../lib/use-unread';
+import { queries } from '../lib/queries';
 
 const PER_PAGE = 20;
 
@@ -110,7 +111,7 @@ export function NotificationList(props: {
 /** "Mark all read", shown while some notification is unread. */
 function MarkAllRead() {
   const { api } = useApp();
-  const unread = useUnreadCount('notifications-screen');
+  const unread = useUnreadCount();
   if (!unread) return null;
   return (
     <button type="button" className="button" onClick={() => void api.markAllNotificationsRead().catch(() => undefined)}>
@@ -122,11 +123,7 @@ function MarkAllRead() {
 export function NotificationsScreen(props: { page: number }) {
   const { api } = useApp();
   const toggleRead = useToggleRead();
-  const page = useResource(
-    (signal) => api.notifications(props.page, PER_PAGE, signal),
-    `notifications-${props.page}`,
-    UNREAD_TOPICS,
-  );
+  const page = useResource(queries.notifications(api, props.page, PER_PAGE));
   let body;
   if (page.loading) body = <Loading label="Loading notifications…" />;
   else if (!page.data) body = <ErrorState error={page.error!} onRetry={page.reload} />;

@@ -5,6 +5,7 @@ import { EmptyState, ErrorState, Loading } from '../components/states';
 import { monitorStatus } from '../components/StatusBadge';
 import { useApp } from '../lib/app-context';
 import { plural } from '../lib/format';
+import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { StatusBadge } from '../components/StatusBadge';
 import { certificateLabel, daysLeft } from './Certificates';
@@ -43,10 +44,10 @@ function CertificateDays(props: { days: number | null }) {
 export function OverviewScreen() {
   const { api } = useApp();
   const toggleRead = useToggleRead();
-  const monitors = useResource((s) => api.monitors(s), 'overview-monitors', ['monitor.changed']);
-  const servers = useResource((s) => api.servers(s), 'overview-servers', ['server.changed']);
-  const certificates = useResource((s) => api.certificates(s), 'overview-certificates', ['certificate.changed']);
-  const notifications = useResource((s) => api.notifications(1, 5, s), 'overview-notifications', ['notification.created', 'notification.read']);
+  const monitors = useResource(queries.monitors(api));
+  const servers = useResource(queries.servers(api));
+  const certificates = useResource(queries.certificates(api));
+  const notifications = useResource(queries.notifications(api, 1, 5));
 
   const counts = { failed: 0, running: 0, monitoring: 0, paused: 0, new: 0 };
   for (const m of monitors.data ?? []) {

@@ -7,6 +7,7 @@ import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
 import { useApp } from '../lib/app-context';
 import { formatDuration } from '../lib/format';
+import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 
 function pulseTime(pulse: Pulse): string {
@@ -17,11 +18,7 @@ function pulseTime(pulse: Pulse): string {
 export function RunHistory(props: { monitorId: number }) {
   const { api } = useApp();
   const [page, setPage] = useState(1);
-  const pulses = useResource(
-    (signal) => api.pulses(props.monitorId, page, 50, signal),
-    `pulses-${props.monitorId}-${page}`,
-    ['monitor.changed'],
-  );
+  const pulses = useResource(queries.pulses(api, props.monitorId, page, 50));
   let body;
   if (pulses.loading) body = <Loading label="Loading runs…" />;
   else if (!pulses.data) {

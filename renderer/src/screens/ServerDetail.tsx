@@ -7,6 +7,7 @@ import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/stat
 import { Time } from '../components/Time';
 import { useApp } from '../lib/app-context';
 import { navigate } from '../lib/router';
+import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import type { ServerAlert } from '../api/types';
 import { WatchCrontabs } from './WatchCrontabs';
@@ -16,7 +17,7 @@ const CHANGE_TONE: Record<ServerAlert['change'], string> = { added: 'badge-busy'
 
 export function ServerDetailScreen(props: { id: number }) {
   const { api } = useApp();
-  const server = useResource((signal) => api.server(props.id, signal), `server-${props.id}`, ['server.changed']);
+  const server = useResource(queries.server(api, props.id));
   const [confirming, setConfirming] = useState(false);
 
   if (server.loading) return <Loading label="Loading server…" />;
@@ -81,11 +82,7 @@ export function ServerDetailScreen(props: { id: number }) {
 
 function Alerts(props: { serverId: number }) {
   const { api } = useApp();
-  const alerts = useResource(
-    (signal) => api.serverAlerts(props.serverId, signal),
-    `server-alerts-${props.serverId}`,
-    ['notification.created', 'server.changed'],
-  );
+  const alerts = useResource(queries.serverAlerts(api, props.serverId));
   let body;
   if (alerts.loading) body = <Loading label="Loading alerts…" />;
   else if (!alerts.data) body = <ErrorState error={alerts.error!} onRetry={alerts.reload} />;

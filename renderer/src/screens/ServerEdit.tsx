@@ -3,12 +3,13 @@ import { ServerForm } from '../components/ServerForm';
 import { EmptyState, ErrorState, Loading } from '../components/states';
 import { useApp } from '../lib/app-context';
 import { navigate } from '../lib/router';
+import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 
 /** The add form, prefilled. A new identifier must then be the one its watcher reports. */
 export function ServerEditScreen(props: { id: number }) {
   const { api } = useApp();
-  const server = useResource((signal) => api.server(props.id, signal), `server-edit-${props.id}`, []);
+  const server = useResource(queries.server(api, props.id));
   const back = { href: `#/servers/${props.id}`, label: server.data?.name ?? 'Server' };
   if (server.loading) return <Loading label="Loading server…" />;
   if (!server.data) {

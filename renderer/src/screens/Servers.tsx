@@ -4,11 +4,12 @@ import { LastReport } from '../components/LastReport';
 import { Time } from '../components/Time';
 import { useApp } from '../lib/app-context';
 import { navigate } from '../lib/router';
+import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 
 export function ServersScreen() {
   const { api } = useApp();
-  const servers = useResource((signal) => api.servers(signal), 'servers', ['server.changed']);
+  const servers = useResource(queries.servers(api));
   const addButton = (
     <a className="button button-primary" href="#/servers/new">
       Add server

@@ -2,6 +2,7 @@ import { CopyField } from '../components/CopyField';
 import { Loading } from '../components/states';
 import { useApp } from '../lib/app-context';
 import { watchTarget } from '../lib/reach';
+import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 
 /**
@@ -10,7 +11,7 @@ import { useResource } from '../lib/use-resource';
  */
 export function WatchCrontabs(props: { identifier: string }) {
   const { api } = useApp();
-  const reach = useResource((signal) => api.agent(signal), 'agent-reach', []);
+  const reach = useResource(queries.agent(api));
   const target = watchTarget(reach.data, window.location.href);
   return (
     <section className="card" aria-labelledby="watch-title">

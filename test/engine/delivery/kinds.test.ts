@@ -46,13 +46,14 @@ describe('channel kinds', () => {
     expect(failed.headers.authorization).toBe('Bearer tk_secret_1234');
     expect(JSON.parse(failed.body)).toEqual({
       topic: 'ops-alerts',
-      title: 'db backup failed',
-      message: expect.stringMatching(/^No pulse/),
+      title: 'db backup missed its run',
+      message: expect.stringMatching(/^No run since the one due Sat 21 Nov 09:51 UTC \(grace 1 min\)\.\n[^]*\nOpen: http:\/\/cronbeat.test:8787\/#\/monitors\/\d+$/),
       priority: 4,
       tags: ['rotating_light'],
       click: `http://cronbeat.test:8787/#/monitors/${monitor.id}`,
     });
     expect(JSON.parse(recovered.body)).toMatchObject({ title: 'db backup recovered', priority: 3, tags: ['white_check_mark'] });
+    expect(JSON.parse(recovered.body).message).toMatch(/^Recovered after 1 min\./);
   });
 
   it('slack: an incoming-webhook message with a fallback text and a linked title block', async () => {
@@ -65,11 +66,14 @@ describe('channel kinds', () => {
     expect(failed.url).toBe('/services/T000/B000/XXXX');
     expect(failed.headers['content-type']).toBe('application/json');
     const body = JSON.parse(failed.body);
-    expect(body.text).toMatch(/^db backup failed: No pulse/);
+    expect(body.text).toMatch(/^db backup missed its run: No run since/);
     expect(body.blocks[0]).toEqual({
       type: 'section',
-      text: { type: 'mrkdwn', text: expect.stringContaining(`:red_circle: *<http://cronbeat.test:8787/#/monitors/${monitor.id}|db backup failed>*\nNo pulse`) },
+      text: { type: 'mrkdwn', text: expect.stringContaining(`:red_circle: *<http://cronbeat.test:8787/#/monitors/${monitor.id}|db backup missed its run>*\nNo run since`) },
     });
+    // The footer gives times in words in a named zone, never an ISO string.
+    const footer = body.blocks.at(-1).elements[0].text;
+    expect(footer).toBe('Cronbeat · Schedule "* * * * *" (every minute), grace 1 min');
     expect(JSON.parse(slack.requests[1].body).blocks[0].text.text).toContain(':large_green_circle:');
   });
 
@@ -84,11 +88,11 @@ describe('channel kinds', () => {
       username: 'Cronbeat',
       embeds: [
         {
-          title: 'db backup failed',
-          description: expect.stringMatching(/^No pulse/),
+          title: 'db backup missed its run',
+          description: 'No run since the one due Sat 21 Nov 09:51 UTC (grace 1 min).',
           url: `http://cronbeat.test:8787/#/monitors/${monitor.id}`,
           color: 0xd93025,
-          timestamp: expect.stringMatching(/Z$/),
+          footer: { text: 'Schedule "* * * * *" (every minute), grace 1 min' },
         },
       ],
     });
@@ -107,7 +111,7 @@ describe('channel kinds', () => {
     expect(JSON.parse(request.body)).toEqual({
       chat_id: '-100200300',
       text: expect.stringMatching(
-        new RegExp(`^<b>&lt;db&gt; &amp; co failed</b>\\nNo pulse[^]*\\n<a href="http://cronbeat.test:8787/#/monitors/${monitor.id}">Open in Cronbeat</a>$`),
+        new RegExp(`^🔴 <b>&lt;db&gt; &amp; co missed its run</b>\\nNo run since[^]*\\n<a href="http://cronbeat.test:8787/#/monitors/${monitor.id}">Open in Cronbeat</a>$`),
       ),
       parse_mode: 'HTML',
       disable_web_page_preview: true,
@@ -127,7 +131,7 @@ describe('channel kinds', () => {
     expect(JSON.stringify(fixture.store.db.prepare('SELECT * FROM deliveries').all())).not.toContain('SECRET_token');
   });
 
-  it('email without TLS: to every address, with the title as subject and a link to the monitor', async () => {
+  it('email without TLS: to every address, the state first in the subject, and a link to the monitor', async () => {
     fixture = deliveryFixture();
     const smtp = await startSmtpReceiver();
     cleanups.push(smtp.stop);
@@ -138,7 +142,7 @@ describe('channel kinds', () => {
     expect(smtp.mails).toHaveLength(1);
     const [mail] = smtp.mails;
     expect(mail).toMatchObject({ from: 'cronbeat@example.com', to: ['ops@example.com', 'me@example.com'], secure: false });
-    expect(mail.raw).toMatch(/^Subject: \[Cronbeat\] db backup failed$/m);
+    expect(mail.raw).toMatch(/^Subject: MISSED \| db backup$/m);
     expect(mail.raw).toContain(`http://cronbeat.test:8787/#/monitors/${monitor.id}`);
   });
 

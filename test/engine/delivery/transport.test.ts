@@ -53,7 +53,7 @@ describe('redirects', () => {
     const [first, second] = hook.requests;
     expect(hook.requests.map((r) => [r.method, r.url])).toEqual([['POST', '/v1/in'], ['POST', '/v2/in']]);
     expect(second.body).toBe(first.body);
-    expect(JSON.parse(second.body).data.title).toBe('backup failed');
+    expect(JSON.parse(second.body).title).toBe('backup missed its run');
     const basic = `Basic ${Buffer.from('alice:s3cret-pass').toString('base64')}`;
     expect(first.headers.authorization).toBe(basic);
     expect(second.headers.authorization).toBe(basic);

@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { presentNotification } from '../../../agent/contract/notifications';
 import { BACKOFF_MS, RETRY_FOR_MS } from '../../../agent/domain/delivery';
 import { closedPort } from '../../helpers/cli';
 import { Receiver } from '../../helpers/receiver';
@@ -23,7 +22,7 @@ const SECRET = 'a-webhook-secret-of-some-length';
 const MINUTE = 60_000;
 
 describe('the delivery worker', () => {
-  it('delivers a failure to a webhook once: POST, JSON of the notification as the API shows it, signed', async () => {
+  it('delivers a failure to a webhook once: POST, the alert as JSON (cronbeat.alert.v1), signed', async () => {
     fixture = deliveryFixture();
     const hook = await receiver();
     const channel = fixture.channel('webhook', { url: `${hook.url}/hooks/cronbeat`, secret: SECRET });
@@ -41,12 +40,21 @@ describe('the delivery worker', () => {
     expect(request.method).toBe('POST');
     expect(request.url).toBe('/hooks/cronbeat');
     expect(request.headers['content-type']).toBe('application/json');
-    expect(request.body).toBe(JSON.stringify(presentNotification(notification)));
+    expect(JSON.parse(request.body)).toMatchObject({
+      schema: 'cronbeat.alert.v1',
+      event: 'monitor.failed',
+      notification_id: notification.id,
+      notification_type: 'App\\Notifications\\MonitorFailedNotification',
+      title: 'nightly backup missed its run',
+      reason: { kind: 'missed', expected_at: '2026-11-21T09:51:00.000000Z', grace_minutes: 1, resumed_at: null },
+      monitor: { name: 'nightly backup', schedule: '* * * * *', timezone: 'UTC', grace_minutes: 1 },
+      link: `http://cronbeat.test:8787/#/monitors/${notification.data.type_id}`,
+    });
     const expected = `sha256=${createHmac('sha256', SECRET).update(request.body).digest('hex')}`;
     expect(request.headers['x-cronbeat-signature']).toBe(expected);
     expect(request.headers['x-cronbeat-delivery']).toBe(fixture.deliveries()[0].uuid);
     expect(request.headers['x-cronbeat-delivery']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(JSON.parse(request.body).data.title).toBe('nightly backup failed');
+    expect(request.headers['x-cronbeat-event']).toBe('monitor.failed');
     expect(fixture.deliveries()).toMatchObject([{ status: 'sent', attempts: 1, next_attempt_at: null }]);
   });
 
@@ -162,12 +170,12 @@ describe('the delivery worker', () => {
     fixture.channel('webhook', { url: fine.url, secret: SECRET }, null, 'fine');
     fixture.worker.start();
     fixture.failMonitor('first');
-    expect(fixture.notifier.popups.map((p) => p.title)).toContain('first failed');
+    expect(fixture.notifier.popups.map((p) => p.title)).toContain('✗ first missed its run');
     await fine.received(1);
     await hanging.received(1);
     // The hanging channel's send is still open; more failures still pop up and reach the other channel.
     fixture.failMonitor('second');
-    expect(fixture.notifier.popups.map((p) => p.title)).toContain('second failed');
+    expect(fixture.notifier.popups.map((p) => p.title)).toContain('✗ second missed its run');
     await fine.received(2);
     expect(hanging.requests).toHaveLength(1);
     // One send at a time per channel: its second delivery waits behind the hanging one.

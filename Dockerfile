@@ -1,0 +1,41 @@
+# Cronbeat's agent, headless: the API, the monitor loop and the dashboard (docs/deploy.md).
+#   docker build -t cronbeat .
+#   docker run -d -p 8787:8787 -v cronbeat-data:/data cronbeat
+# Base images are pinned to an exact Node release; pin the digest too (node:…@sha256:…) once you
+# have pulled it, so a rebuild cannot change what runs.
+
+# Build: the CLI bundle and the dashboard, with the dev dependencies (esbuild, vite).
+FROM node:20.20.2-bookworm-slim AS build
+WORKDIR /src
+# The desktop shell is not built here: no Electron binary to download.
+ENV ELECTRON_SKIP_BINARY_DOWNLOAD=1
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json ./
+COPY agent ./agent
+COPY renderer ./renderer
+RUN npm run build:agent && npm run build:renderer
+
+# Run: production dependencies only, as the unprivileged `node` user.
+FROM node:20.20.2-bookworm-slim
+ENV NODE_ENV=production \
+    CRONBEAT_DATA_DIR=/data
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Scripts are skipped (no `prepare` build here); better-sqlite3's own install fetches its prebuilt addon.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+    && npm rebuild better-sqlite3 \
+    && npm cache clean --force
+COPY --from=build /src/dist ./dist
+RUN chmod 755 dist/cronbeat.cjs \
+    && ln -s /app/dist/cronbeat.cjs /usr/local/bin/cronbeat \
+    && mkdir -p /data \
+    && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 8787
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+    CMD ["node", "-e", "fetch('http://127.0.0.1:8787/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+ENTRYPOINT ["cronbeat"]
+# Reached from other machines by the names given with --allow-host; behind a proxy add --trust-proxy.
+CMD ["serve", "--host", "0.0.0.0", "--port", "8787", "--no-popups"]

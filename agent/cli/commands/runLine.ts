@@ -1,0 +1,90 @@
+import type { Delivery } from '../../client/pulseSender';
+import type { LineTarget } from '../../client/pulses';
+import { LineMemory } from '../../client/lineMemory';
+import { slugOf } from '../../domain/monitorLine';
+import { canonicalTimeZone } from '../../domain/schedule';
+import { checkSchedule } from '../../domain/scheduleCheck';
+
+/** The options of `cronbeat run --name NAME --schedule CRON …` (issue 23). */
+export interface LineOptions {
+  name?: string;
+  schedule?: string;
+  timezone?: string;
+  grace?: string;
+  server?: string;
+}
+
+/** The grace a line gets without --grace, in minutes. */
+export const DEFAULT_LINE_GRACE = 60;
+
+/** Where a run's pulses go: a monitor's token, or its line (slug and ping key). */
+export type PulseTarget = { token: string; line?: LineTarget };
+
+/**
+ * How one run of a job's line reaches its monitor. The start goes by the monitor's token when an
+ * earlier run remembered it for these very settings (no question to the agent before the job
+ * starts), else by the line; the end always goes by the line, so the line's settings win at every
+ * run (an edit in the dashboard holds until then). What the agent answers is remembered.
+ */
+export class LineRun {
+  private readonly entry: string;
+
+  constructor(
+    readonly slug: string,
+    private readonly line: LineTarget,
+    private readonly said: string,
+    baseUrl: string,
+    private readonly memory: LineMemory | null,
+  ) {
+    this.entry = LineMemory.entryKey(baseUrl, line.key, slug);
+  }
+
+  start(): PulseTarget {
+    const remembered = this.memory?.recall(this.entry);
+    return remembered && remembered.said === this.said ? { token: remembered.token } : this.end();
+  }
+
+  end(): PulseTarget {
+    return { token: this.slug, line: this.line };
+  }
+
+  /** Learns from what became of a pulse: the monitor's token, or that a remembered one is gone. */
+  learn(target: PulseTarget, delivery: Delivery): void {
+    const { outcome } = delivery;
+    if (outcome.kind === 'delivered' && outcome.monitorToken && target.line) {
+      this.memory?.remember(this.entry, { token: outcome.monitorToken, said: this.said });
+    }
+    // A remembered token the agent refuses (the monitor was deleted): the line makes a new one.
+    if (outcome.kind === 'rejected' && !target.line) this.memory?.remember(this.entry, undefined);
+  }
+}
+
+/**
+ * The line run the options describe, or the one sentence saying why this run is not monitored
+ * (the job runs anyway). `machineZone` is the zone cron runs the line in when --timezone is absent.
+ */
+export function lineRunFor(
+  options: LineOptions,
+  apiKey: string | undefined,
+  baseUrl: string,
+  spoolDir: string | null,
+  machineZone: string,
+): LineRun | { problem: string } {
+  if (!apiKey) return { problem: 'set CRONBEAT_API_TOKEN to a ping key (make one with `cronbeat token create --scope ping`)' };
+  const slug = slugOf(options.name ?? '');
+  if (!slug) return { problem: `--name must have a letter or a digit, not "${options.name ?? ''}"` };
+  if (options.schedule === undefined) return { problem: '--name needs --schedule, the job\'s cron schedule as in its crontab line' };
+  const checked = checkSchedule(options.schedule);
+  if (checked.schedule === undefined) return { problem: `--schedule "${options.schedule}" is not valid: ${checked.error}` };
+  const zone = canonicalTimeZone(options.timezone ?? machineZone);
+  if (!zone) return { problem: `--timezone "${options.timezone}" is not a time zone (e.g. Europe/Paris or UTC)` };
+  const grace = options.grace ?? String(DEFAULT_LINE_GRACE);
+  if (!/^\d{1,6}$/.test(grace) || Number(grace) < 1 || Number(grace) > 525_600) {
+    return { problem: `--grace must be a whole number of minutes from 1 to 525600, not "${grace}"` };
+  }
+  const settings: Record<string, string> = { schedule: checked.schedule, tz: zone, grace: String(Number(grace)) };
+  if (options.server !== undefined) settings.server = options.server;
+  const said = new URLSearchParams(settings).toString();
+  const query = new URLSearchParams({ create: '1', name: options.name!.trim(), ...settings }).toString();
+  return new LineRun(slug, { key: apiKey, query }, said, baseUrl, spoolDir === null ? null : new LineMemory(spoolDir));
+}

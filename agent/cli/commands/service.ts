@@ -1,0 +1,191 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, userInfo } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { resolveDataDir } from '../../dataFolder/dataDir';
+import { UsageError, type Command } from '../command';
+import { commandLine, servicePlace, type ServicePlace } from '../service/plan';
+import type { ServiceScope } from '../service/units';
+
+const SYSTEM_DATA_DIR = '/var/lib/cronbeat';
+
+const help = `Usage: cronbeat service <install|uninstall|status> [--user | --system] [options] [-- SERVE FLAGS]
+
+Runs the agent (\`cronbeat serve\`) as a service that starts at boot or login and is restarted
+when it fails: a systemd unit on Linux, a launchd agent on macOS. For an always-on machine that
+watches your servers while the laptop is shut (docs/deploy.md).
+
+  cronbeat service install [--user|--system] [-- --host 0.0.0.0 --allow-host backup-box]
+      Writes the unit and enables it (systemctl enable --now; launchctl bootstrap). Flags after
+      -- are passed to \`cronbeat serve\`. Where systemctl or launchctl cannot be used, the
+      file is still written and the commands to run are printed.
+  cronbeat service uninstall [--user|--system]
+      Stops and disables it and removes the file. The data folder is kept.
+  cronbeat service status [--user|--system]
+      Whether it is installed, the service manager's view, and whether the agent answers.
+
+Options:
+  --user          a service of your user (the default): ~/.config/systemd/user, logs in
+                  \`journalctl --user -u cronbeat\`; lingering is turned on so it runs while
+                  you are logged out
+  --system        a system service (run with sudo): /etc/systemd/system, running as
+                  --run-as (default: the user who ran sudo), never as root
+  --data-dir DIR  the agent's data folder (default: as \`cronbeat serve\`; ${SYSTEM_DATA_DIR}
+                  for --system)
+  --run-as USER   the user a system service runs as
+  --unit-dir DIR  write the file here instead of the service manager's folder
+
+Exit status: 0 done; 1 the file was written but the service manager could not be used (the
+message says what to run), or the agent does not answer (status); 2 wrong usage.
+
+Examples:
+  cronbeat service install
+  sudo cronbeat service install --system --run-as cronbeat -- --host 0.0.0.0 --trust-proxy`;
+
+interface Parsed {
+  action: string;
+  scope: ServiceScope;
+  dataDir: string;
+  runAs?: string;
+  unitDir?: string;
+  serveFlags: string[];
+}
+
+function parse(argv: string[]): Parsed {
+  const own = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  const serveFlags = argv.includes('--') ? argv.slice(argv.indexOf('--') + 1) : [];
+  const { values, positionals } = parseArgs({
+    args: own,
+    allowPositionals: true,
+    options: {
+      user: { type: 'boolean', default: false },
+      system: { type: 'boolean', default: false },
+      'data-dir': { type: 'string' },
+      'run-as': { type: 'string' },
+      'unit-dir': { type: 'string' },
+    },
+  });
+  const [action, extra] = positionals;
+  if (!action || !['install', 'uninstall', 'status'].includes(action)) {
+    throw new UsageError(`Say what to do: \`cronbeat service install|uninstall|status\`${action ? `, not "${action}"` : ''}.`);
+  }
+  if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}".`);
+  if (values.user && values.system) throw new UsageError('Choose one of --user and --system.');
+  if (serveFlags.some((flag) => /^--data-dir(=|$)/.test(flag))) throw new UsageError('Give the data folder as `cronbeat service install --data-dir DIR`, before the --.');
+  const scope: ServiceScope = values.system ? 'system' : 'user';
+  const dataDir = resolve(values['data-dir'] ?? (scope === 'system' ? SYSTEM_DATA_DIR : resolveDataDir({ env: process.env, platform: process.platform, home: homedir() })));
+  return { action, scope, dataDir, runAs: values['run-as'], unitDir: values['unit-dir'], serveFlags };
+}
+
+/** The user a system service runs as: --run-as, else whoever ran sudo, else this user; never root. */
+function systemUser(runAs: string | undefined): string {
+  const user = runAs ?? process.env.SUDO_USER ?? userInfo().username;
+  if (!user || user === 'root') throw new UsageError('A system service must not run as root: say which user with --run-as NAME.');
+  return user;
+}
+
+/** Runs each command in turn; returns the ones that could not be run (from the first failure on) and why. */
+function runAll(commands: string[][]): { failed: string[][]; reason: string } {
+  for (let i = 0; i < commands.length; i++) {
+    const [program, ...args] = commands[i];
+    const result = spawnSync(program, args, { encoding: 'utf8' });
+    if (result.error || result.status !== 0) {
+      const reason =
+        (result.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT'
+          ? `${program} was not found on this machine`
+          : `\`${commandLine(commands[i])}\` failed: ${(result.stderr || result.stdout || String(result.error)).trim().split('\n')[0].replace(/\.+$/, '')}`;
+      return { failed: commands.slice(i), reason };
+    }
+  }
+  return { failed: [], reason: '' };
+}
+
+function placeFor(parsed: Parsed): ServicePlace {
+  const bundle = realpathSync(process.argv[1]);
+  const command = [process.execPath, bundle, 'serve', '--data-dir', parsed.dataDir, ...parsed.serveFlags];
+  const user = parsed.scope === 'system' ? systemUser(parsed.runAs) : undefined;
+  const logFile = process.platform === 'darwin' ? join(parsed.scope === 'system' ? '/Library/Logs' : join(homedir(), 'Library', 'Logs'), 'Cronbeat', 'agent.log') : undefined;
+  try {
+    return servicePlace({
+      platform: process.platform,
+      scope: parsed.scope,
+      spec: { scope: parsed.scope, command, dataDir: parsed.dataDir, user, logFile },
+      env: process.env,
+      unitDir: parsed.unitDir,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message, 1);
+  }
+}
+
+function install(parsed: Parsed): number {
+  const place = placeFor(parsed);
+  mkdirSync(dirname(place.file), { recursive: true });
+  writeFileSync(place.file, place.text, { mode: 0o644 });
+  console.log(`Wrote ${place.file}`);
+  if (parsed.scope === 'system' && !parsed.dataDir.startsWith('/var/lib/')) {
+    console.log(`The data folder ${parsed.dataDir} must belong to the service's user: sudo chown -R ${systemUser(parsed.runAs)}: ${commandLine([parsed.dataDir])}`);
+  }
+  const { failed, reason } = runAll(place.enable);
+  if (failed.length > 0) {
+    console.error(`cronbeat: the service is not enabled: ${reason}. On a machine with ${place.manager}, run:`);
+    for (const command of failed) console.error(`  ${commandLine(command)}`);
+    return 1;
+  }
+  console.log(`Enabled: the agent runs now and at every ${parsed.scope === 'system' ? 'boot' : 'login'}, restarted if it fails. Logs: ${place.logs}`);
+  return 0;
+}
+
+function uninstall(parsed: Parsed): number {
+  const place = placeFor(parsed);
+  const { failed, reason } = existsSync(place.file) ? runAll(place.disable) : { failed: [], reason: '' };
+  rmSync(place.file, { force: true });
+  console.log(`Removed ${place.file} (the data folder ${parsed.dataDir} is kept)`);
+  if (failed.length > 0) {
+    console.error(`cronbeat: could not stop the service: ${reason}. Run:`);
+    for (const command of failed) console.error(`  ${commandLine(command)}`);
+    return 1;
+  }
+  return 0;
+}
+
+/** The port the installed service's agent listens on (its --port, else serve's default). */
+function installedPort(text: string): number {
+  return Number(/--port[= ]"?(\d+)/.exec(text)?.[1] ?? 8787);
+}
+
+async function status(parsed: Parsed): Promise<number> {
+  const place = placeFor(parsed);
+  if (!existsSync(place.file)) {
+    console.log(`Not installed (no ${place.file}). Install it with \`cronbeat service install${parsed.scope === 'system' ? ' --system' : ''}\`.`);
+    return 1;
+  }
+  console.log(`Installed: ${place.file}`);
+  for (const [program, ...args] of place.status) {
+    const result = spawnSync(program, args, { encoding: 'utf8' });
+    if (result.error) console.log(`(${program} was not found: the service manager cannot be asked here)`);
+    else process.stdout.write(result.stdout || result.stderr);
+  }
+  const url = `http://127.0.0.1:${installedPort(readFileSync(place.file, 'utf8'))}/api/health`;
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
+    console.log(`${url}: ${response.status} ${await response.text()}`);
+    return response.ok ? 0 : 1;
+  } catch {
+    console.log(`${url}: no answer. Logs: ${place.logs}`);
+    return 1;
+  }
+}
+
+export const serviceCommand: Command = {
+  name: 'service',
+  summary: 'Install, remove or check the agent as a service (systemd, launchd)',
+  help,
+  async run(argv) {
+    const parsed = parse(argv);
+    if (parsed.action === 'install') return install(parsed);
+    if (parsed.action === 'uninstall') return uninstall(parsed);
+    return status(parsed);
+  },
+};

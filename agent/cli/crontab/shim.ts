@@ -1,0 +1,128 @@
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, resolve, sep } from 'node:path';
+import { shellQuote } from '../../domain/shellQuote';
+
+/*
+ * The stable entry point crontab lines call (issue 21.1): a small POSIX sh script, `cronbeat`,
+ * beside a copy of the self-contained job runner (dist/cronbeat-run.cjs), in a folder that is no
+ * cache and no temporary folder, readable by every user. The script runs the job through
+ * Cronbeat, and runs it directly, once, when Cronbeat cannot start it; the crontab line itself
+ * runs the job directly when the script is gone or unreadable (see rewrite.ts).
+ */
+
+export const SHIM_NAME = 'cronbeat';
+export const RUNNER_NAME = 'cronbeat-run.cjs';
+
+/** Where discover installs the shim by default: /usr/local/lib/cronbeat for root, ~/.local/lib/cronbeat for others. */
+export function defaultShimDir(uid: number, home = homedir()): string {
+  return uid === 0 ? '/usr/local/lib/cronbeat' : join(home, '.local', 'lib', 'cronbeat');
+}
+
+/** Folders that come and go: temporary folders and package-manager caches (npx, pnpm, yarn, ~/.cache). */
+const VOLATILE = [/\/_npx\//, /\/\.npm\//, /\/\.cache\//, /\/\.pnpm-store\//, /\/pnpm\/store\//, /\/\.yarn\/cache\//, /\/node_modules\/\.cache\//];
+const TEMPORARY_ROOTS = ['/tmp', '/var/tmp', '/dev/shm', '/run/user'];
+
+/** Why `path` is no place for a crontab line to point at (a cache or a temporary folder); null when it is fine. */
+export function volatilePlace(path: string): string | null {
+  const full = resolve(path) + sep;
+  const temporary = [...TEMPORARY_ROOTS, resolve(tmpdir())].find((root) => full.startsWith(root + sep));
+  if (temporary) return `${temporary} is a temporary folder`;
+  if (VOLATILE.some((pattern) => pattern.test(full))) return 'it is inside a package cache (npx, npm, pnpm, yarn or ~/.cache), which is cleaned at will';
+  return null;
+}
+
+/** The first folder of `path` (or the file) that users other than its owner cannot pass or read; null when all can. */
+export function closedToOthers(path: string): string | null {
+  const full = resolve(path);
+  if (!(statSync(full).mode & 0o004)) return full;
+  for (let folder = dirname(full); ; folder = dirname(folder)) {
+    if (!(statSync(folder).mode & 0o001)) return folder;
+    if (folder === dirname(folder)) return null;
+  }
+}
+
+/** The shim's text: `node` and the runner at fixed paths, the job run directly when they cannot start it. */
+export function shimScript(node: string | null, runner: string): string {
+  return `#!/bin/sh
+# Cronbeat's entry point for crontab lines, written by \`cronbeat crontab discover\`.
+# \`cronbeat run TOKEN -- COMMAND\` runs COMMAND through Cronbeat's job runner. When the runner
+# cannot start it (node or the runner missing, unreadable, or failing as it loads), COMMAND
+# runs directly instead: once, with its own exit status. The runner says "started" on fd 3
+# just before it starts COMMAND, so a runner that dies after that never causes a second run.
+node=${shellQuote(node ?? '')}
+runner=${shellQuote(runner)}
+[ -n "$node" ] && [ -x "$node" ] || node=$(command -v node) || node=
+if [ "$1" != run ]; then exec "$node" "$runner" "$@"; fi
+shift
+if [ -n "$node" ] && [ -r "$runner" ]; then
+  exec 4>&1
+  started=$("$node" "$runner" run --started-fd 3 "$@" 3>&1 1>&4 4>&-)
+  status=$?
+  exec 4>&-
+  [ "$started" = started ] && exit "$status"
+fi
+echo "cronbeat: the job runner could not start ($runner); running the job without monitoring" >&2
+while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done
+[ $# -gt 0 ] || exit 2
+shift
+exec "$@"
+`;
+}
+
+export interface ShimPlan {
+  dir: string;
+  shim: string;
+  runner: string;
+  /** The node the shim tries first; null when this one lives in a cache or temporary folder (then: node on PATH). */
+  node: string | null;
+}
+
+/** Where the shim goes and which node it names; throws ShimError when `dir` is volatile. */
+export function planShim(dir: string, nodePath = process.execPath): ShimPlan {
+  const why = volatilePlace(dir);
+  if (why) throw new ShimError(`The entry point cannot live in ${dir}: ${why}. Give a stable folder with --shim-dir.`);
+  const full = resolve(dir);
+  return { dir: full, shim: join(full, SHIM_NAME), runner: join(full, RUNNER_NAME), node: volatilePlace(nodePath) ? null : nodePath };
+}
+
+/**
+ * Writes the runner (copied from `runnerSource`) and the shim, readable by all (0644, 0755),
+ * each replaced atomically. Returns whether anything changed. Throws ShimError when the
+ * runner is missing or `othersMustRun` and some folder on the way is closed to other users.
+ */
+export function installShim(plan: ShimPlan, runnerSource: string, othersMustRun: boolean): boolean {
+  if (!existsSync(runnerSource)) throw new ShimError(`The job runner ${runnerSource} is missing: rebuild Cronbeat (npm run build:agent).`);
+  mkdirSync(plan.dir, { recursive: true, mode: 0o755 });
+  const script = shimScript(plan.node, plan.runner);
+  let changed = false;
+  if (!sameContent(plan.runner, readFileSync(runnerSource))) {
+    const temporary = `${plan.runner}.${process.pid}.tmp`;
+    copyFileSync(runnerSource, temporary);
+    chmodSync(temporary, 0o644);
+    renameSync(temporary, plan.runner);
+    changed = true;
+  }
+  if (!sameContent(plan.shim, Buffer.from(script))) {
+    const temporary = `${plan.shim}.${process.pid}.tmp`;
+    writeFileSync(temporary, script, { mode: 0o755 });
+    chmodSync(temporary, 0o755);
+    renameSync(temporary, plan.shim);
+    changed = true;
+  }
+  if (othersMustRun) {
+    const closed = closedToOthers(plan.runner) ?? closedToOthers(plan.shim);
+    if (closed) throw new ShimError(`Jobs of other users cannot run the entry point: ${closed} is closed to them. Give --shim-dir a folder all users can read (such as /usr/local/lib/cronbeat).`);
+  }
+  return changed;
+}
+
+function sameContent(path: string, content: Buffer): boolean {
+  try {
+    return readFileSync(path).equals(content);
+  } catch {
+    return false;
+  }
+}
+
+export class ShimError extends Error {}

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { canonicalTimeZone } from '../domain/schedule';
+import { checkSchedule } from '../domain/scheduleCheck';
+import { isSlug, MAX_SLUG_LENGTH, serverTag } from '../domain/monitorLine';
+
+/*
+ * The query of a pulse sent by a job's line (issue 23):
+ * /api/pulse/key/{ping_key}/{slug}[/start|/fail|/{exit_code}]?create=1&schedule=…&tz=…&grace=…&name=…&server=…
+ * Each part is optional; unknown parameters are ignored (as on every pulse).
+ */
+
+const text = (field: string, max: number) =>
+  z
+    .string({ error: `The ${field} field must be given once.` })
+    .trim()
+    .min(1, { message: `The ${field} field must not be empty.`, abort: true })
+    .max(max, `The ${field} field must not be greater than ${max} characters.`);
+
+export const linePulseQuery = z.object({
+  create: z
+    .enum(['1', 'true', 'yes', '0', 'false', 'no', ''], { error: 'The create field must be 1 or 0.' })
+    .optional()
+    .transform((value) => value === '1' || value === 'true' || value === 'yes'),
+  name: text('name', 255).optional(),
+  schedule: text('schedule', 255)
+    .transform((schedule, context) => {
+      const checked = checkSchedule(schedule);
+      if (checked.schedule !== undefined) return checked.schedule;
+      context.addIssue({ code: 'custom', message: `The schedule field is not valid: ${checked.error}` });
+      return z.NEVER;
+    })
+    .optional(),
+  tz: text('tz', 64)
+    .transform((zone, context) => {
+      const canonical = canonicalTimeZone(zone);
+      if (canonical) return canonical;
+      context.addIssue({ code: 'custom', message: 'The tz field must be a valid timezone, such as Europe/Paris or UTC.' });
+      return z.NEVER;
+    })
+    .optional(),
+  grace: z
+    .string({ error: 'The grace field must be given once.' })
+    .regex(/^\d{1,6}$/, 'The grace field must be a whole number of minutes from 1 to 525600.')
+    .transform(Number)
+    .refine((minutes) => minutes >= 1 && minutes <= 525_600, 'The grace field must be a whole number of minutes from 1 to 525600.')
+    .optional(),
+  server: text('server', 64)
+    .transform((identifier, context) => {
+      const tag = serverTag(identifier);
+      if (tag) return tag;
+      context.addIssue({ code: 'custom', message: 'The server field must be letters, digits, ".", "_", ":" or "-".' });
+      return z.NEVER;
+    })
+    .optional(),
+});
+export type LinePulseQuery = z.infer<typeof linePulseQuery>;
+
+/** The slug in the path: what slugOf makes of a name (lower case, digits, `_`, `-`). */
+export function slugProblem(slug: string): string | undefined {
+  if (slug.length > MAX_SLUG_LENGTH || !isSlug(slug)) {
+    return 'The slug must be lower case letters, digits, "_" and "-", as `cronbeat run --name` makes it (e.g. nightly-backup).';
+  }
+  return undefined;
+}

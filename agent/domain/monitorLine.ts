@@ -1,0 +1,91 @@
+/*
+ * Monitors made by a job's own line (issue 23): the slug a name is matched by, tags, and what
+ * a line changes on the monitor it names. Pure: the callers store and the CLI remembers.
+ */
+
+export const MAX_SLUG_LENGTH = 100;
+
+/**
+ * The slug of a monitor name: lower case ASCII letters, digits, `_` and `-`; accents dropped
+ * (é → e), every other run of characters one `-`, no `-` at either end, at most 100 characters.
+ * "Nightly Backup", "nightly-backup" and "NIGHTLY_backup" → "nightly-backup", "nightly-backup",
+ * "nightly_backup". Returns nothing when no letter or digit is left ("!!!", "日本").
+ */
+export function slugOf(name: string): string | undefined {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '-')
+    .slice(0, MAX_SLUG_LENGTH)
+    .replace(/^[-_]+|[-_]+$/g, '');
+  return /[a-z0-9]/.test(slug) ? slug : undefined;
+}
+
+/** Whether `text` is a slug already (what slugOf leaves unchanged): the form a URL path carries. */
+export function isSlug(text: string): boolean {
+  return slugOf(text) === text;
+}
+
+export const MAX_TAGS = 20;
+const TAG = /^[a-z0-9][a-z0-9_.:-]{0,49}$/;
+
+/**
+ * A tag: 1–50 of lower case letters, digits and `_ . : -`, starting with a letter or digit
+ * ("prod", "server:web-01", "team.db"). Given in any case, stored in lower case. Returns
+ * nothing for anything else.
+ */
+export function tagOf(text: string): string | undefined {
+  const tag = text.trim().toLowerCase();
+  return TAG.test(tag) ? tag : undefined;
+}
+
+/** The tags of a monitor in one stored order: unique and sorted. */
+export function sortedTags(tags: readonly string[]): string[] {
+  return [...new Set(tags)].sort();
+}
+
+/** The tag a line's --server adds, so each server's jobs can be listed, scraped and badged together. */
+export function serverTag(identifier: string): string | undefined {
+  return tagOf(`server:${identifier}`);
+}
+
+/**
+ * What a job's line says about its monitor, each part optional (a curl line may give only some).
+ * The line is the source of truth for the schedule, zone and grace; its name only names a
+ * monitor it creates (a rename in the dashboard stays, and the slug keeps matching); its tags
+ * (its --server) are added to those set elsewhere.
+ */
+export interface LineSpec {
+  name?: string;
+  schedule?: string;
+  timezone?: string;
+  /** Minutes (the spec's `duration`). */
+  grace?: number;
+  tags: string[];
+}
+
+/** What a monitor is now, in the terms of a line. */
+export interface MonitorFacts {
+  schedule: string;
+  timezone: string;
+  duration: number;
+  tags: string[];
+}
+
+/** The edit a line makes to its monitor: the fields it gives that differ, and the tags it adds. Nothing when they agree. */
+export function lineEdit(
+  monitor: MonitorFacts,
+  line: LineSpec,
+): { schedule?: string; timezone?: string; duration?: number; tags?: string[] } | undefined {
+  const edit: { schedule?: string; timezone?: string; duration?: number; tags?: string[] } = {};
+  if (line.schedule !== undefined && line.schedule !== monitor.schedule) edit.schedule = line.schedule;
+  if (line.timezone !== undefined && line.timezone !== monitor.timezone) edit.timezone = line.timezone;
+  if (line.grace !== undefined && line.grace !== monitor.duration) edit.duration = line.grace;
+  const tags = sortedTags([...monitor.tags, ...line.tags]);
+  if (tags.join(' ') !== sortedTags(monitor.tags).join(' ')) edit.tags = tags;
+  return Object.keys(edit).length > 0 ? edit : undefined;
+}
+
+/** One field's change in a monitor's history: what it was, what it became. */
+export type FieldChanges = Record<string, { from: unknown; to: unknown }>;

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+
+let agent: TestAgent;
+let ping: string;
+beforeAll(async () => {
+  agent = await startTestAgent();
+  ping = agent.store.apiTokens.create({ companyId: 1, name: 'web-01', scope: 'ping', now: Date.now() }).token;
+});
+afterAll(() => agent.stop());
+
+const line = (slug: string, query: Record<string, string>, action = '', key = ping) =>
+  fetch(`${agent.url}/api/pulse/key/${key}/${slug}${action}?${new URLSearchParams(query)}`);
+const monitorsWithSlug = (slug: string) => agent.store.monitors.list(1).filter((m) => m.slug === slug);
+const changesOf = async (id: number) => (await agent.api(`/api/monitors/${id}/changes`)).json();
+
+describe('a job line creates and updates its monitor', () => {
+  it('creates it on the first pulse with create=1, then finds it: 201 then 200, the same monitor token', async () => {
+    const first = await line('nightly-backup', { create: '1', schedule: '0 3 * * *', tz: 'Europe/Paris', grace: '30', name: 'Nightly backup' }, '/start');
+    expect(first.status).toBe(201);
+    expect(await first.text()).toBe('OK (created)');
+    const token = first.headers.get('x-cronbeat-monitor-token');
+    expect(token).toMatch(/^[0-9a-f-]{36}$/);
+    const again = await line('nightly-backup', { create: '1', schedule: '0 3 * * *', tz: 'Europe/Paris', grace: '30' }, '/0');
+    expect(again.status).toBe(200);
+    expect(await again.text()).toBe('OK');
+    expect(again.headers.get('x-cronbeat-monitor-token')).toBe(token);
+
+    const [monitor] = monitorsWithSlug('nightly-backup');
+    expect(monitor).toMatchObject({ name: 'Nightly backup', schedule: '0 3 * * *', timezone: 'Europe/Paris', duration: 30, token });
+    const shown = await (await agent.api(`/api/monitors/${monitor.id}`)).json();
+    expect(shown).toMatchObject({ slug: 'nightly-backup', tags: [], status: 'monitoring' });
+    const pulses = await (await agent.api(`/api/monitors/${monitor.id}/pulses`)).json();
+    expect(pulses.data.map((p: { kind: string }) => p.kind)).toEqual(['success', 'start']);
+  });
+
+  it('follows the line when its schedule, zone or grace change, and the history says the line did it', async () => {
+    await line('reports', { create: '1', schedule: '0 6 * * *', tz: 'UTC', grace: '10' });
+    await line('reports', { create: '1', schedule: '30 6 * * 1-5', tz: 'UTC', grace: '15' });
+    const [monitor] = monitorsWithSlug('reports');
+    expect(monitor).toMatchObject({ schedule: '30 6 * * 1-5', duration: 15 });
+    const [change, created] = await changesOf(monitor.id);
+    expect(change).toMatchObject({ source: 'line', changes: { schedule: { from: '0 6 * * *', to: '30 6 * * 1-5' }, duration: { from: 10, to: 15 } } });
+    expect(created).toMatchObject({ source: 'line', changes: { created: { to: { slug: 'reports', schedule: '0 6 * * *' } } } });
+  });
+
+  it('an edit in the dashboard holds until the next run of the line, which wins; the history shows both', async () => {
+    await line('sync', { create: '1', schedule: '*/5 * * * *', grace: '5' });
+    const [monitor] = monitorsWithSlug('sync');
+    const edited = await agent.api(`/api/monitors/${monitor.id}`, { method: 'PATCH', json: { schedule: '*/10 * * * *', name: 'Sync (edited)' } });
+    expect((await edited.json()).schedule).toBe('*/10 * * * *');
+    await line('sync', { create: '1', schedule: '*/5 * * * *', grace: '5' });
+    const after = agent.store.monitors.find(1, monitor.id)!;
+    expect(after).toMatchObject({ schedule: '*/5 * * * *', name: 'Sync (edited)' });
+    const [byLine, byApi] = await changesOf(monitor.id);
+    expect(byApi).toMatchObject({ source: 'api', changes: { schedule: { from: '*/5 * * * *', to: '*/10 * * * *' }, name: { to: 'Sync (edited)' } } });
+    expect(byLine).toMatchObject({ source: 'line', changes: { schedule: { from: '*/10 * * * *', to: '*/5 * * * *' } } });
+  });
+
+  it('creates a monitor exactly once when many runs of the line pulse at the same instant', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => line('burst', { create: '1', schedule: '* * * * *' }, '/start')),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([...Array(39).fill(200), 201]);
+    expect(new Set(answers.map((a) => a.headers.get('x-cronbeat-monitor-token'))).size).toBe(1);
+    expect(monitorsWithSlug('burst')).toHaveLength(1);
+  });
+
+  it('adopts a monitor made in the dashboard whose name has the slug, rather than making a second one', async () => {
+    const made = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'DB Dump', timezone: 'UTC', schedule: '0 1 * * *', duration: 20 } })).json();
+    const answer = await line('db-dump', { create: '1', schedule: '0 2 * * *' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-cronbeat-monitor-token')).toBe(made.token);
+    expect(agent.store.monitors.find(1, made.id)).toMatchObject({ slug: 'db-dump', schedule: '0 2 * * *' });
+  });
+
+  it('tags the monitor with the line\'s server, keeping tags set elsewhere', async () => {
+    await line('rotate-logs', { create: '1', schedule: '0 0 * * *', server: 'web-01' });
+    const [monitor] = monitorsWithSlug('rotate-logs');
+    await agent.api(`/api/monitors/${monitor.id}`, { method: 'PATCH', json: { tags: ['prod'] } });
+    await line('rotate-logs', { create: '1', schedule: '0 0 * * *', server: 'web-01' });
+    expect((await (await agent.api(`/api/monitors/${monitor.id}`)).json()).tags).toEqual(['prod', 'server:web-01']);
+  });
+});
+
+describe('what a line pulse refuses', () => {
+  it('answers 404 for an unknown slug without create=1, and creates nothing', async () => {
+    const answer = await line('never-made', { schedule: '0 3 * * *' });
+    expect(answer.status).toBe(404);
+    expect((await answer.json()).message).toMatch(/create=1/);
+    expect(monitorsWithSlug('never-made')).toHaveLength(0);
+  });
+
+  it('answers 422 naming the field for a bad schedule, zone or grace, or a new monitor without a schedule', async () => {
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ create: '1', schedule: '0 25 * * *' }, 'schedule'],
+      [{ create: '1', schedule: '0 3 * * *', tz: 'Mars/Olympus' }, 'tz'],
+      [{ create: '1', schedule: '0 3 * * *', grace: '0' }, 'grace'],
+      [{ create: '1' }, 'schedule'],
+    ];
+    for (const [query, field] of cases) {
+      const answer = await line('bad-line', query);
+      expect(answer.status, JSON.stringify(query)).toBe(422);
+      expect(Object.keys((await answer.json()).errors)).toEqual([field]);
+    }
+    expect(monitorsWithSlug('bad-line')).toHaveLength(0);
+  });
+
+  it('answers 422 for a slug that is not one', async () => {
+    const answer = await line('Nightly%20Backup', { create: '1', schedule: '0 3 * * *' });
+    expect(answer.status).toBe(422);
+    expect((await answer.json()).errors).toHaveProperty('slug');
+  });
+
+  it('answers 401 for an unknown key and 403 for a read-only or badge key', async () => {
+    expect((await line('x', { create: '1', schedule: '0 3 * * *' }, '', 'cb_wrong')).status).toBe(401);
+    for (const scope of ['read-only', 'badge'] as const) {
+      const key = agent.store.apiTokens.create({ companyId: 1, name: scope, scope, now: Date.now() }).token;
+      expect((await line('x', { create: '1', schedule: '0 3 * * *' }, '', key)).status).toBe(403);
+    }
+    expect(monitorsWithSlug('x')).toHaveLength(0);
+  });
+
+  it("a key of another company makes that company's monitor, never touching this one's", async () => {
+    agent.store.companies.ensure(2, Date.now());
+    const other = agent.store.apiTokens.create({ companyId: 2, name: 'p', scope: 'ping', now: Date.now() }).token;
+    const answer = await line('nightly-backup', { create: '1', schedule: '0 4 * * *' }, '', other);
+    expect(answer.status).toBe(201);
+    expect(monitorsWithSlug('nightly-backup')[0].schedule).toBe('0 3 * * *');
+  });
+});

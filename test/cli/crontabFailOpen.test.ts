@@ -1,0 +1,207 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { jobsOf, parseCrontab } from '../../agent/cli/crontab/parse';
+import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { runCli, tempFolder, type CliResult } from '../helpers/cli';
+
+/*
+ * Issue 21.1: a line `crontab discover` wrote never stops the job it wraps. Each case runs the
+ * rewritten line as cron does (`/bin/sh -c`, as the line's user `nobody`, cron's short PATH)
+ * and counts the job's runs in a file.
+ */
+
+vi.setConfig({ testTimeout: 60_000 });
+
+const isRoot = process.getuid?.() === 0;
+const NOBODY = 65534;
+let agent: TestAgent;
+let stable: string;
+let work: string;
+
+beforeAll(async () => {
+  agent = await startTestAgent();
+  // A stable folder, as /usr/local/lib would be (no temporary folder: the entry point may not live there).
+  stable = mkdtempSync('/var/lib/cronbeat-test-');
+  chmodSync(stable, 0o755);
+  work = join(stable, 'work');
+  mkdirSync(work, { mode: 0o777 });
+  chmodSync(work, 0o777);
+});
+afterAll(async () => {
+  await agent.stop();
+  rmSync(stable, { recursive: true, force: true });
+});
+
+/** Runs a system-crontab line's command as cron would: its user, /bin/sh -c, the text after % on stdin. */
+function runAsCron(line: string): Promise<CliResult> {
+  const job = jobsOf(parseCrontab(line, 'system'))[0]!;
+  return new Promise((done, reject) => {
+    const child = spawn('/bin/sh', ['-c', job.shellCommand], {
+      cwd: '/',
+      env: { HOME: '/nonexistent', LOGNAME: job.user!, SHELL: '/bin/sh', PATH: '/usr/bin:/bin' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...(isRoot && job.user === 'nobody' ? { uid: NOBODY, gid: NOBODY } : {}),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (status, signal) => done({ status, signal, stdout, stderr }));
+    child.stdin.on('error', () => {}); // a job that reads no stdin may be gone before it is written
+    child.stdin.end(job.stdin ?? '');
+  });
+}
+
+/** How many times the job ran, since the last call. */
+function runsCounted(counter: string): number {
+  let text = '';
+  try {
+    text = readFileSync(counter, 'utf8');
+    unlinkSync(counter);
+  } catch {
+    // never ran
+  }
+  return text.split('\n').filter(Boolean).length;
+}
+
+interface Discovered {
+  file: string;
+  lines: string[];
+  shimDir: string;
+  counter: string;
+  token: string;
+}
+
+/** A system crontab with one job for nobody (appends to a counter, exits 3), discovered through cronbeat. */
+async function discovered(job: (counter: string) => string): Promise<Discovered> {
+  const folder = tempFolder();
+  const file = join(folder, 'cron.d-backup');
+  const counter = join(work, `count-${Math.random().toString(36).slice(2)}`);
+  writeFileSync(file, `# backups\n*/5 * * * * nobody ${job(counter)}\n`);
+  const shimDir = join(stable, `bin-${Math.random().toString(36).slice(2)}`);
+  const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder, CRONBEAT_SHIM_DIR: shimDir, TZ: 'UTC' };
+  const result = await runCli(['crontab', 'discover', '--system-file', file], { env });
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const token = /run --url \S+ (\S+) --/.exec(lines[1])![1];
+  return { file, lines, shimDir, counter, token };
+}
+
+const failing = (counter: string) => `echo ran >> ${counter}; exit 3`;
+
+describe.skipIf(!isRoot)('a discovered line fails open (run as nobody, as cron does)', () => {
+  it('shows the exact line and a grace that fits the schedule in --dry-run', async () => {
+    const folder = tempFolder();
+    const file = join(folder, 'crontab');
+    writeFileSync(file, '*/5 * * * * /usr/local/bin/poll.sh\n0 3 * * * /usr/local/bin/backup.sh --full\n');
+    const shimDir = join(stable, 'dry');
+    const env = { CRONBEAT_URL: agent.url, CRONBEAT_DATA_DIR: folder, CRONBEAT_SHIM_DIR: shimDir, TZ: 'UTC' };
+    const dry = await runCli(['crontab', 'discover', '--file', file, '--dry-run'], { env });
+    expect(dry.status).toBe(0);
+    const shim = join(shimDir, 'cronbeat');
+    expect(dry.stdout).toContain(`Entry point: ${shim} (fails open`);
+    expect(dry.stdout).toContain('"/usr/local/bin/poll.sh"  */5 * * * *  UTC  grace 5 min');
+    expect(dry.stdout).toContain('"/usr/local/bin/backup.sh --full"  0 3 * * *  UTC  grace 60 min');
+    expect(dry.stdout).toContain(
+      `    */5 * * * * set -- /usr/local/bin/poll.sh; [ -r ${shim} ] && [ -x ${shim} ] && exec ${shim} run --url ${agent.url} <monitor-token> -- "$@"; exec "$@"\n`,
+    );
+    expect(readdirSync(stable)).not.toContain('dry'); // a dry run installs nothing
+  });
+
+  it('runs the job through cronbeat once, with its own exit status and pulses, and undoes the line', async () => {
+    const d = await discovered(failing);
+    expect(d.lines[1]).toMatch(/^\*\/5 \* \* \* \* nobody set -- \/bin\/sh -c '.*'; \[ -r /);
+    expect(d.lines[1]).not.toMatch(/\/tmp\/|_npx|\.npm/);
+    const ran = await runAsCron(d.lines[1]);
+    expect(ran.status).toBe(3);
+    expect(runsCounted(d.counter)).toBe(1);
+    const monitor = ((await (await agent.api('/api/monitors')).json()) as Array<Record<string, unknown>>).find((m) => m.token === d.token)!;
+    expect(monitor).toMatchObject({ duration: 5, status: 'failed', alert_reason: 'Job reported failure (exit code 3)' });
+
+    const undo = await runCli(['crontab', 'discover', '--undo', '--system-file', d.file], { env: { CRONBEAT_DATA_DIR: tempFolder() } });
+    expect(undo.status).toBe(0);
+    expect(readFileSync(d.file, 'utf8')).toBe(`# backups\n*/5 * * * * nobody ${failing(d.counter)}\n`);
+  });
+
+  it.each([
+    // The line itself runs the job when it cannot run the entry point; the entry point says why it did.
+    ['the entry point is gone', false, (d: Discovered) => rmSync(d.shimDir, { recursive: true })],
+    ['the entry point is unreadable by the job user', false, (d: Discovered) => chmodSync(join(d.shimDir, 'cronbeat'), 0o700)],
+    ['the job runner is unreadable by the job user', true, (d: Discovered) => chmodSync(join(d.shimDir, 'cronbeat-run.cjs'), 0o600)],
+    ['the job runner is gone', true, (d: Discovered) => unlinkSync(join(d.shimDir, 'cronbeat-run.cjs'))],
+    ['the job runner throws as it loads', true, (d: Discovered) => writeFileSync(join(d.shimDir, 'cronbeat-run.cjs'), 'throw new Error("broken install");\n')],
+  ])('runs the job directly, once, with its own exit status, when %s', async (_, told, breakIt) => {
+    const d = await discovered(failing);
+    breakIt(d);
+    const ran = await runAsCron(d.lines[1]);
+    expect(ran.status).toBe(3);
+    expect(runsCounted(d.counter)).toBe(1);
+    if (told) expect(ran.stderr).toMatch(/cronbeat: the job runner could not start \(.*\); running the job without monitoring\n$/);
+  });
+
+  it('never runs the job twice when cronbeat dies after the job began', async () => {
+    // The job kills its parent, the job runner, at once: the shim has heard "started", so it only reports.
+    const d = await discovered((counter) => `echo ran >> ${counter}; kill -9 $PPID; exit 3`);
+    const ran = await runAsCron(d.lines[1]);
+    expect(ran.status).toBe(137);
+    expect(runsCounted(d.counter)).toBe(1);
+  });
+
+  it('keeps running the job after the npx cache discover ran from is cleaned, and moves old lines to the entry point', async () => {
+    // cronbeat as `npx cronbeat` leaves it: in a package cache, its packages found beside it.
+    const cache = join(tempFolder(), '.npm', '_npx', '4f1c', 'node_modules', 'cronbeat', 'dist');
+    mkdirSync(cache, { recursive: true });
+    for (const name of ['cronbeat.cjs', 'cronbeat-run.cjs']) copyFileSync(resolve(__dirname, '../../dist', name), join(cache, name));
+    const folder = tempFolder();
+    const file = join(folder, 'cron.d-backup');
+    const counter = join(work, 'count-npx');
+    writeFileSync(file, `*/5 * * * * nobody ${failing(counter)}\n`);
+    const env = {
+      CRONBEAT_URL: agent.url,
+      CRONBEAT_API_TOKEN: agent.token,
+      CRONBEAT_DATA_DIR: folder,
+      CRONBEAT_SHIM_DIR: join(stable, 'npx-bin'),
+      NODE_PATH: resolve(__dirname, '../../node_modules'),
+    };
+    const found = await new Promise<CliResult>((done) => {
+      const child = spawn(process.execPath, [join(cache, 'cronbeat.cjs'), 'crontab', 'discover', '--system-file', file], { env: { ...process.env, ...env } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c) => (stdout += c));
+      child.stderr.on('data', (c) => (stderr += c));
+      child.on('close', (status, signal) => done({ status, signal, stdout, stderr }));
+    });
+    expect(found.stderr).toBe('');
+    expect(found.status).toBe(0);
+    const line = readFileSync(file, 'utf8').split('\n')[0];
+    expect(line).not.toContain(cache);
+    rmSync(join(cache, '..', '..', '..'), { recursive: true }); // the cache is cleaned
+    expect(await runAsCron(line)).toMatchObject({ status: 3 });
+    expect(runsCounted(counter)).toBe(1);
+
+    // A line an older discover wrote into the cache is moved to the entry point, same token.
+    const token = /run --url \S+ (\S+) --/.exec(line)![1];
+    writeFileSync(file, `*/5 * * * * nobody ${process.execPath} ${join(cache, 'cronbeat.cjs')} run --url ${agent.url} ${token} -- /bin/sh -c 'echo ran >> ${counter}; exit 3'\n`);
+    expect((await runAsCron(readFileSync(file, 'utf8'))).status).not.toBe(3); // the old line: MODULE_NOT_FOUND, the job never ran
+    expect(runsCounted(counter)).toBe(0);
+    const moved = await runCli(['crontab', 'discover', '--system-file', file], { env });
+    expect(moved.stdout).toContain('Line 1 now runs through');
+    const movedLine = readFileSync(file, 'utf8').split('\n')[0];
+    expect(movedLine).toContain(` ${token} -- "$@"`);
+    expect((await runAsCron(movedLine)).status).toBe(3);
+    expect(runsCounted(counter)).toBe(1);
+  });
+
+  it('refuses an entry point in a temporary folder', async () => {
+    const folder = tempFolder();
+    const file = join(folder, 'crontab');
+    writeFileSync(file, '*/5 * * * * /usr/local/bin/poll.sh\n');
+    const result = await runCli(['crontab', 'discover', '--file', file, '--shim-dir', join(folder, 'bin')], { env: { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder } });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^cronbeat: The entry point cannot live in .*: \/tmp is a temporary folder\. Give a stable folder with --shim-dir\.\n$/);
+  });
+});

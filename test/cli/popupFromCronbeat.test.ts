@@ -1,0 +1,67 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
+
+/*
+ * Issue 21 item 11: a real popup on Linux read "nightly-backup failed / Job reported failure
+ * (exit code 3)" under the app name "notify-send". Here a real `cronbeat serve` shows a popup
+ * through node-notifier, which runs the fake notify-send first on PATH: it writes down the
+ * arguments it was given.
+ */
+vi.setConfig({ testTimeout: 60_000 });
+
+let serve: ServeProcess | undefined;
+afterAll(async () => {
+  await serve?.stop();
+});
+
+/** A notify-send that appends its arguments, one per line, then a line "--end--". */
+function fakeNotifySend(): { bin: string; calls: () => string[][] } {
+  const bin = tempFolder('cronbeat-fake-bin-');
+  const log = join(bin, 'calls.log');
+  const script = join(bin, 'notify-send');
+  writeFileSync(script, `#!/bin/sh\nfor arg in "$@"; do printf '%s\\n' "$arg" >> '${log}'; done\necho --end-- >> '${log}'\n`);
+  chmodSync(script, 0o755);
+  return {
+    bin,
+    calls: () =>
+      existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .split('--end--\n')
+            .filter(Boolean)
+            .map((call) => call.split('\n').filter(Boolean))
+        : [],
+  };
+}
+
+describe('the native popup (notify-send)', () => {
+  it('comes from Cronbeat with its icon and says what the job said', async () => {
+    const notify = fakeNotifySend();
+    const dataDir = tempFolder();
+    mkdirSync(dataDir, { recursive: true });
+    const apiToken = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
+    serve = await startServe(['--data-dir', dataDir], { PATH: `${notify.bin}:${process.env.PATH}` });
+    const created = await fetch(`${serve.url}/api/monitors`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'nightly-backup', timezone: 'Europe/Paris', schedule: '0 3 * * *', duration: 30 }),
+    });
+    const monitor = (await created.json()) as { token: string };
+
+    const run = await runCli(['run', monitor.token, '--url', serve.url, '--', 'sh', '-c', 'echo disk full >&2; exit 3'], {
+      env: { CRONBEAT_DATA_DIR: tempFolder() },
+    });
+    expect(run.status).toBe(3);
+    for (let i = 0; i < 200 && notify.calls().length === 0; i++) await sleep(50);
+
+    const [call] = notify.calls();
+    expect(call[0]).toBe('✗ nightly-backup failed (exit 3)');
+    expect(call[1]).toMatch(/^disk full · \d+ (ms|s)$/); // run off schedule: no "was due"
+    const flag = (name: string) => call[call.indexOf(name) + 1];
+    expect(flag('--app-name')).toBe('Cronbeat');
+    expect(flag('--icon')).toMatch(/main\/assets\/icons\/256x256\.png$/);
+    expect(existsSync(flag('--icon'))).toBe(true);
+  });
+});

@@ -1,0 +1,147 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { afterEach, describe, expect, it } from 'vitest';
+import { launchdPlist, systemdUnit, type ServiceSpec } from '../../agent/cli/service/units';
+import { runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
+
+/*
+ * `cronbeat service`: the systemd unit and launchd plist it writes, checked by systemd-analyze
+ * and xmllint; install, status and uninstall against a temporary root. systemd does not run
+ * here, so enabling fails and the command must say what to run.
+ */
+
+const hasAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
+const hasXmllint = spawnSync('xmllint', ['--version']).status === 0;
+
+/** systemd-analyze verify on a unit file; '' when it found nothing to say. */
+function verify(file: string, user: boolean): { status: number | null; output: string } {
+  const runtime = tempFolder('cronbeat-runtime-');
+  const result = spawnSync('systemd-analyze', ['verify', ...(user ? ['--user'] : []), file], {
+    encoding: 'utf8',
+    env: { ...process.env, XDG_RUNTIME_DIR: runtime, SYSTEMD_LOG_LEVEL: 'warning' },
+  });
+  return { status: result.status, output: `${result.stdout}${result.stderr}`.trim() };
+}
+
+let serves: ServeProcess[] = [];
+afterEach(async () => {
+  for (const serve of serves) await serve.stop();
+  serves = [];
+});
+
+describe('cronbeat service install (systemd)', () => {
+  it.skipIf(!hasAnalyze)('writes a user unit that passes systemd-analyze verify, and says what to run where systemctl is missing', async () => {
+    const root = tempFolder('cronbeat-service-');
+    const dataDir = join(root, 'data with space');
+    const result = await runCli(['service', 'install', '--user', '--data-dir', dataDir, '--', '--host', '0.0.0.0', '--allow-host', 'backup-box'], {
+      env: { XDG_CONFIG_HOME: join(root, 'config'), PATH: join(root, 'empty-path'), USER: 'alice' },
+    });
+    const file = join(root, 'config', 'systemd', 'user', 'cronbeat.service');
+    expect(result.stdout).toContain(`Wrote ${file}`);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      [
+        'cronbeat: the service is not enabled: systemctl was not found on this machine. On a machine with systemd, run:',
+        '  systemctl --user daemon-reload',
+        '  systemctl --user enable --now cronbeat.service',
+        '  loginctl enable-linger alice',
+        '',
+      ].join('\n'),
+    );
+    const unit = readFileSync(file, 'utf8');
+    expect(unit).toMatch(new RegExp(`^ExecStart=${process.execPath} \\S+/dist/cronbeat\\.cjs serve --data-dir "${dataDir}" --host 0\\.0\\.0\\.0 --allow-host backup-box$`, 'm'));
+    expect(unit).toMatch(/^Restart=on-failure$/m);
+    expect(unit).toMatch(/^StandardError=journal$/m);
+    expect(unit).toMatch(/^WantedBy=default\.target$/m);
+    expect(verify(file, true)).toEqual({ status: 0, output: '' });
+  });
+
+  it.skipIf(!hasAnalyze)('a system unit runs as a user, never root, may write only its data folder, and passes verify', async () => {
+    const root = tempFolder('cronbeat-service-');
+    const result = await runCli(['service', 'install', '--system', '--run-as', 'cronbeat', '--unit-dir', root], { env: { PATH: join(root, 'none') } });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('  systemctl enable --now cronbeat.service');
+    const unit = readFileSync(join(root, 'cronbeat.service'), 'utf8');
+    expect(unit).toMatch(/^User=cronbeat$/m);
+    expect(unit).toMatch(/^ProtectSystem=strict$/m);
+    expect(unit).toMatch(/^StateDirectory=cronbeat$/m);
+    expect(unit).toMatch(/serve --data-dir \/var\/lib\/cronbeat$/m);
+    expect(unit).toMatch(/^WantedBy=multi-user\.target$/m);
+    expect(verify(join(root, 'cronbeat.service'), false)).toEqual({ status: 0, output: '' });
+
+    const asRoot = await runCli(['service', 'install', '--system', '--run-as', 'root', '--unit-dir', root]);
+    expect(asRoot.status).toBe(2);
+    expect(asRoot.stderr).toMatch(/must not run as root: say which user with --run-as NAME/);
+  });
+
+  it.skipIf(!hasAnalyze)('quotes what systemd would read as its own: spaces, % and $ reach the agent unchanged', () => {
+    const root = tempFolder('cronbeat-service-');
+    const spec: ServiceSpec = { scope: 'user', command: ['/bin/true', 'serve', '--allow-host', '100% $HOME "quoted"'], dataDir: join(root, 'a b') };
+    const file = join(root, 'cronbeat.service');
+    writeFileSync(file, systemdUnit(spec));
+    expect(verify(file, true)).toEqual({ status: 0, output: '' });
+    expect(readFileSync(file, 'utf8')).toContain('ExecStart=/bin/true serve --allow-host "100%% $$HOME \\"quoted\\""');
+  });
+
+  it('status says when it is not installed, and when the installed agent answers its health check', async () => {
+    const root = tempFolder('cronbeat-service-');
+    const env = { XDG_CONFIG_HOME: root, PATH: join(root, 'none') };
+    const before = await runCli(['service', 'status'], { env });
+    expect(before.status).toBe(1);
+    expect(before.stdout).toMatch(/^Not installed \(no .*cronbeat\.service\)\. Install it with `cronbeat service install`\./);
+
+    const dataDir = tempFolder();
+    const serve = await startServe(['--data-dir', dataDir]);
+    serves.push(serve);
+    const port = new URL(serve.url).port;
+    await runCli(['service', 'install', '--data-dir', dataDir, '--', '--port', port], { env });
+    const after = await runCli(['service', 'status'], { env });
+    expect(after.stdout).toContain('(systemctl was not found: the service manager cannot be asked here)');
+    expect(after.stdout).toContain(`http://127.0.0.1:${port}/api/health: 200 {"status":"ok"}`);
+    expect(after.status).toBe(0);
+
+    const removed = await runCli(['service', 'uninstall'], { env });
+    expect(removed.status).toBe(1); // the file is gone, but nothing could stop the running service
+    expect(removed.stderr).toBe('cronbeat: could not stop the service: systemctl was not found on this machine. Run:\n  systemctl --user disable --now cronbeat.service\n');
+    expect(removed.stdout).toMatch(/^Removed .*cronbeat\.service \(the data folder .* is kept\)$/m);
+    expect(existsSync(join(root, 'systemd', 'user', 'cronbeat.service'))).toBe(false);
+    expect(existsSync(join(dataDir, 'cronbeat.db'))).toBe(true);
+  }, 60_000);
+
+  it('refuses mistakes in one line', async () => {
+    expect((await runCli(['service'])).stderr).toMatch(/Say what to do: `cronbeat service install\|uninstall\|status`/);
+    expect((await runCli(['service', 'install', '--user', '--system'])).stderr).toMatch(/Choose one of --user and --system/);
+    const dataDirAfter = await runCli(['service', 'install', '--', '--data-dir', '/x']);
+    expect(dataDirAfter.status).toBe(2);
+    expect(dataDirAfter.stderr).toMatch(/before the --/);
+  });
+});
+
+describe('launchd plist (macOS)', () => {
+  const spec: ServiceSpec = {
+    scope: 'user',
+    command: ['/usr/local/bin/node', '/Users/ann/cronbeat & co/dist/cronbeat.cjs', 'serve', '--allow-host', '<backup>'],
+    dataDir: '/Users/ann/Library/Application Support/Cronbeat',
+    logFile: '/Users/ann/Library/Logs/Cronbeat/agent.log',
+  };
+
+  it('is well-formed XML whose keys launchd reads: label, arguments, restart on failure, logs', () => {
+    const text = launchdPlist(spec);
+    expect(XMLValidator.validate(text)).toBe(true);
+    const plist = new XMLParser({ preserveOrder: false }).parse(text).plist.dict;
+    expect(plist.key).toEqual(['Label', 'ProgramArguments', 'EnvironmentVariables', 'RunAtLoad', 'KeepAlive', 'ThrottleInterval', 'StandardOutPath', 'StandardErrorPath']);
+    expect(plist.string[0]).toBe('dev.cronbeat.agent');
+    expect(plist.array.string).toEqual(spec.command);
+    expect(plist.dict[0]).toEqual({ key: 'CRONBEAT_DATA_DIR', string: spec.dataDir });
+    expect(plist.dict[1]).toEqual({ key: 'SuccessfulExit', false: '' });
+  });
+
+  it.skipIf(!hasXmllint)('passes xmllint', () => {
+    const file = join(tempFolder('cronbeat-plist-'), 'dev.cronbeat.agent.plist');
+    writeFileSync(file, launchdPlist({ ...spec, scope: 'system', user: 'cronbeat' }));
+    expect(execFileSync('xmllint', ['--noout', '--nonet', file], { encoding: 'utf8' })).toBe('');
+  });
+});
+
