@@ -52,6 +52,8 @@ export interface ChannelOptions {
   adminZone?: string;
   /** How long one send may take; default 10 s. */
   timeoutMs?: number;
+  /** How long opening a connection may take; default 5 s (at most timeoutMs). */
+  connectTimeoutMs?: number;
   /** Extra trusted roots (PEM) for SMTP servers with a private CA. */
   trustedCa?: string[];
 }
@@ -92,6 +94,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     telegramApiUrl: options.channels?.telegramApiUrl,
     adminZone: options.channels?.adminZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
     timeoutMs: options.channels?.timeoutMs,
+    connectTimeoutMs: options.channels?.connectTimeoutMs,
     trustedCa: options.channels?.trustedCa,
   });
   const app = createApp({
@@ -116,10 +119,11 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     throw error;
   }
   showPendingPopups({ store, notifier }, clock());
+  const scheduler = createScheduler({ store, events, notifier });
   const stopMonitorLoop = startMonitorLoop({
-    scheduler: createScheduler({ store, events, notifier }),
+    scheduler,
     events,
-    earliestDueAt: () => store.monitors.earliestDueAt(),
+    earliestDueAt: () => scheduler.earliestDueAt(),
     clock,
     log,
   });

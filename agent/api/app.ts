@@ -21,6 +21,8 @@ import { agentInfoRoutes } from './routes/agentInfo';
 import { channelRoutes } from './routes/channels';
 import { healthRoutes } from './routes/health';
 import { keyRoutes } from './routes/keys';
+import { metricsRoutes } from './routes/metrics';
+import { badgeRoutes } from './routes/badges';
 
 export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
   /** The built dashboard served at "/"; default: dist/renderer next to the bundle or in the repository. */
@@ -46,6 +48,8 @@ export const routers: Array<(deps: ApiDeps) => Router<AuthState> | Router> = [
   certificateRoutes,
   channelRoutes,
   keyRoutes,
+  metricsRoutes,
+  badgeRoutes,
   sessionRoutes,
   eventRoutes,
   agentInfoRoutes,

@@ -9,6 +9,7 @@ import type { PulseRow } from '../db/pulses';
 import type { ChannelRow } from '../db/channels';
 import type { DeliveryWithChannel } from '../db/deliveries';
 import { maskedSettings } from '../domain/channels';
+import { redactValues } from '../domain/channelSecrets';
 import { monitorStatus } from '../domain/monitorStatus';
 import { toApiTimestamp, toNullableApiTimestamp } from '../domain/timestamps';
 import type { CertificateResource } from '../contract/certificates';
@@ -134,8 +135,12 @@ export function presentChannel(row: ChannelRow): ChannelResource {
   };
 }
 
-/** One delivery of a notification to a channel, as GET /api/notifications/{id}/deliveries lists it. */
-export function presentDelivery(row: DeliveryWithChannel): DeliveryResource {
+/**
+ * One delivery of a notification to a channel, as GET /api/notifications/{id}/deliveries lists
+ * it; the receiver's texts with the channel's `secrets` redacted.
+ */
+export function presentDelivery(row: DeliveryWithChannel, secrets: readonly string[] = []): DeliveryResource {
+  const redact = (text: string | null) => (text === null ? null : redactValues(text, secrets));
   return {
     id: row.id,
     /** Sent as X-Cronbeat-Delivery, the same on every retry. */
@@ -148,9 +153,9 @@ export function presentDelivery(row: DeliveryWithChannel): DeliveryResource {
     next_attempt_at: toNullableApiTimestamp(row.next_attempt_at),
     sent_at: toNullableApiTimestamp(row.sent_at),
     give_up_at: toApiTimestamp(row.give_up_at),
-    last_error: row.last_error,
+    last_error: redact(row.last_error),
     response_status: row.response_status,
-    response_body: row.response_body,
+    response_body: redact(row.response_body),
     created_at: toApiTimestamp(row.created_at),
   };
 }

@@ -1,6 +1,6 @@
 /*
- * Secrets never reach a log: API tokens (cb_…), Bearer credentials, monitor tokens in pulse URLs
- * and one-time sign-in codes. Every log line of the agent goes through redactSecrets.
+ * Secrets never reach a log: API tokens (cb_…), Bearer credentials, monitor tokens in pulse URLs,
+ * one-time sign-in codes, and the tokens in Telegram, Slack and Discord URLs. Every log line of the agent goes through redactSecrets.
  */
 
 const SECRETS: Array<[RegExp, string]> = [
@@ -8,6 +8,9 @@ const SECRETS: Array<[RegExp, string]> = [
   [/\bcb_[A-Za-z0-9_-]+/g, 'cb_[redacted]'],
   // A Telegram bot token in a Bot API URL.
   [/\/bot\d+:[A-Za-z0-9_-]+/g, '/bot[token]'],
+  // Slack's and Discord's webhook URLs are their secret (their path: team, hook and token).
+  [/\/services\/T[A-Za-z0-9]+\/B[A-Za-z0-9]+\/[A-Za-z0-9]+/g, '/services/[redacted]'],
+  [/\/api\/webhooks\/\d+\/[A-Za-z0-9_-]+/g, '/api/webhooks/[redacted]'],
   [/\b(Bearer\s+)\S+/gi, '$1[redacted]'],
   [/\b(code["']?\s*[=:]\s*["']?)[A-Za-z0-9_-]+/gi, '$1[redacted]'],
 ];

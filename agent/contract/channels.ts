@@ -22,12 +22,26 @@ function emailAddresses(field: string, options: { many: boolean }) {
   );
 }
 
+/** False for a URL with user:pass@ (only a webhook's URL may carry them: sent as Basic auth, docs/channels.md). */
+function hasNoCredentials(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.username === '' && url.password === '';
+  } catch {
+    return true;
+  }
+}
+
+const noCredentials = (field: string) =>
+  [hasNoCredentials, `The ${label(field)} field must not contain a user name or password (user:pass@).`] as const;
+
 /** An optional http(s) address that paths are added to: absent, null and "" give undefined; no trailing slash. */
 function optionalBaseUrl(field: string) {
   return z
     .string({ error: `The ${label(field)} field must be a string.` })
     .trim()
     .refine((v) => v === '' || isHttpUrl(v), `The ${label(field)} field must be an http or https URL.`)
+    .refine(...noCredentials(field))
     .nullish()
     .transform((v) => (v ? v.replace(/\/+$/, '') : undefined));
 }
@@ -48,8 +62,8 @@ export const CHANNEL_SETTINGS = {
     ),
     access_token: optionalString('access_token', 512),
   }),
-  slack: z.object({ webhook_url: httpUrl('webhook_url') }),
-  discord: z.object({ webhook_url: httpUrl('webhook_url') }),
+  slack: z.object({ webhook_url: httpUrl('webhook_url').refine(...noCredentials('webhook_url')) }),
+  discord: z.object({ webhook_url: httpUrl('webhook_url').refine(...noCredentials('webhook_url')) }),
   email: z.object({
     host: requiredString('host', 255).refine((h) => !/[\s/:@]/.test(h), 'The host field must be a host name or an IP address.'),
     port: z

@@ -3,6 +3,7 @@ import { canonicalTimeZone } from '../domain/schedule';
 import { checkSchedule } from '../domain/scheduleCheck';
 import { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitorStatus';
 import { MAX_TAGS, tagOf } from '../domain/monitorLine';
+import { parseZonedTimestamp } from '../domain/zonedTimestamp';
 import { channelIdsField } from './channelIds';
 import { oneOf, patchOf, queryId, requiredInteger, requiredString } from './fields';
 
@@ -56,11 +57,11 @@ export type MonitorChanges = z.input<typeof monitorPatch>;
 export const pauseInput = z.object({
   until: z
     .string({ error: 'The until field must be a date and time such as 2026-03-08T06:40:00Z.' })
-    .refine((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)), {
-      message: 'The until field must be a date and time with a zone, such as 2026-03-08T06:40:00Z.',
+    .refine((value) => parseZonedTimestamp(value) !== null, {
+      message: 'The until field must be a date and time that exists, with a zone, such as 2026-03-08T06:40:00Z.',
       abort: true,
     })
-    .transform((value) => Date.parse(value))
+    .transform((value) => parseZonedTimestamp(value) as number)
     .nullish()
     .transform((value) => value ?? null),
 });
@@ -69,6 +70,10 @@ export const pauseInput = z.object({
 export const monitorListQuery = z.object({
   status: oneOf('status', MONITOR_STATUSES),
   project_id: queryId('project_id'),
+  tag: z
+    .string({ error: 'The tag field must be given once.' })
+    .transform((tag, context) => tagOf(tag) ?? (context.addIssue({ code: 'custom', message: 'The tag field must be a tag: letters, digits, "_", ".", ":" and "-".' }), z.NEVER))
+    .optional(),
 });
 
 /** A monitor as the API shows it: the spec's fields, then Cronbeat's own (docs/monitoring.md). */

@@ -318,4 +318,13 @@ export const migrations: string[] = [
     updated_at INTEGER NOT NULL
   );
   `,
+  // 18 (issue 21.15): when each server's quiet watcher is notified (three intervals after its last report; an
+  // hour each when it did not say: quietAlertAt in agent/domain/quietServers.ts, computed here once for the
+  // reports already kept), and since when it was notified as quiet (null: not quiet), so each is raised once.
+  `
+  ALTER TABLE server_reports ADD COLUMN quiet_alert_at INTEGER;
+  ALTER TABLE server_reports ADD COLUMN quiet_since INTEGER;
+  UPDATE server_reports SET quiet_alert_at = last_report_at + 3 * coalesce(interval_seconds * 1000, 3600000);
+  CREATE INDEX server_reports_quiet_due ON server_reports(quiet_alert_at) WHERE quiet_since IS NULL;
+  `,
 ];

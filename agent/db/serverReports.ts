@@ -10,29 +10,64 @@ export interface ServerReportRow {
   jobs: number | null;
 }
 
+/** A watcher just found quiet (markQuiet): its server and last report. */
+export interface QuietReport {
+  server_id: number;
+  company_id: number;
+  last_report_at: number;
+  interval_seconds: number | null;
+}
+
 export interface NewServerReport {
   serverId: number;
   now: number;
   intervalSeconds: number | null;
   jobs: number | null;
+  /** When it counts as quiet unless it reports again (quietAlertAt). */
+  quietAlertAt: number;
 }
 
 export function serverReportRepository(db: Db) {
   const upsert = db.prepare(
-    `INSERT INTO server_reports (server_id, last_report_at, interval_seconds, jobs)
-     VALUES (@serverId, @now, @intervalSeconds, @jobs)
+    `INSERT INTO server_reports (server_id, last_report_at, interval_seconds, jobs, quiet_alert_at)
+     VALUES (@serverId, @now, @intervalSeconds, @jobs, @quietAlertAt)
      ON CONFLICT(server_id) DO UPDATE SET last_report_at = excluded.last_report_at,
-       interval_seconds = excluded.interval_seconds, jobs = excluded.jobs`,
+       interval_seconds = excluded.interval_seconds, jobs = excluded.jobs, quiet_alert_at = excluded.quiet_alert_at`,
   );
+  const quietSince = db.prepare('SELECT quiet_since FROM server_reports WHERE server_id = ?').pluck();
+  // Conditional on being quiet, so only the first report after a quiet stretch ends it.
+  const endQuiet = db.prepare('UPDATE server_reports SET quiet_since = NULL WHERE server_id = ? AND quiet_since IS NOT NULL');
+  // Conditional on not being quiet yet, so each quiet stretch is raised exactly once; deleted servers never.
+  const markQuiet = db.prepare(
+    `UPDATE server_reports SET quiet_since = @now
+     WHERE quiet_alert_at < @now AND quiet_since IS NULL
+       AND server_id IN (SELECT id FROM servers WHERE deleted_at IS NULL)
+     RETURNING server_id, (SELECT company_id FROM servers WHERE id = server_id) AS company_id, last_report_at, interval_seconds`,
+  );
+  const earliestQuiet = db.prepare('SELECT min(quiet_alert_at) FROM server_reports WHERE quiet_since IS NULL').pluck();
   const find = db.prepare('SELECT server_id, last_report_at, interval_seconds, jobs FROM server_reports WHERE server_id = ?');
   const ofCompany = db.prepare(
     `SELECT r.server_id, r.last_report_at, r.interval_seconds, r.jobs FROM server_reports r
      JOIN servers s ON s.id = r.server_id WHERE s.company_id = ? AND s.deleted_at IS NULL`,
   );
   return {
-    record(report: NewServerReport): ServerReportRow {
+    /**
+     * Stores a report (inside the caller's transaction). Returns it, and when the watcher was
+     * notified as quiet if this report ends that (else null).
+     */
+    record(report: NewServerReport): { row: ServerReportRow; quietSince: number | null } {
+      const since = (quietSince.get(report.serverId) as number | null | undefined) ?? null;
+      const ended = since !== null && endQuiet.run(report.serverId).changes === 1;
       upsert.run(report);
-      return find.get(report.serverId) as ServerReportRow;
+      return { row: find.get(report.serverId) as ServerReportRow, quietSince: ended ? since : null };
+    },
+    /** Marks every watcher quiet whose alert time is before `now` and that is not quiet yet; returns those. */
+    markQuiet(now: number): QuietReport[] {
+      return markQuiet.all({ now }) as QuietReport[];
+    },
+    /** The earliest moment a watcher turns quiet; null when none is waited for. */
+    earliestQuietAt(): number | null {
+      return (earliestQuiet.get() as number | null) ?? null;
     },
     find(serverId: number): ServerReportRow | null {
       return (find.get(serverId) as ServerReportRow | undefined) ?? null;

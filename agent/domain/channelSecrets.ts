@@ -78,6 +78,11 @@ export const DESTINATION_SETTINGS: Record<ChannelKind, readonly string[]> = {
   telegram: ['api_url', 'chat_id'],
 };
 
+/** The destination settings in which `merged` differs from `stored` (see DESTINATION_SETTINGS); empty when none. */
+export function changedDestination(kind: ChannelKind, stored: Record<string, unknown>, merged: Record<string, unknown>): string[] {
+  return DESTINATION_SETTINGS[kind].filter((field) => (stored[field] ?? null) !== (merged[field] ?? null));
+}
+
 /**
  * The secret fields a PATCH must give again: each stored secret the PATCH does not replace
  * (left out or sent as its mask), when the PATCH changes where the channel sends. `merged` is
@@ -89,7 +94,6 @@ export function secretsToGiveAgain(
   merged: Record<string, unknown>,
   replaced: (field: string) => boolean,
 ): string[] {
-  const moved = DESTINATION_SETTINGS[kind].some((field) => (stored[field] ?? null) !== (merged[field] ?? null));
-  if (!moved) return [];
+  if (changedDestination(kind, stored, merged).length === 0) return [];
   return SECRET_SETTINGS[kind].filter((field) => typeof stored[field] === 'string' && stored[field] !== '' && !replaced(field));
 }

@@ -9,6 +9,9 @@ export const NOTIFICATION_KINDS = {
   // Ours: a certificate check that never read a certificate (no expiry date to give the spec's kind).
   sslCertificateUnreadable: { type: 'App\\Notifications\\SslCertificateUnreadableNotification', icon: 'fa-solid fa-plug-circle-xmark' },
   serverAlert: { type: 'App\\Notifications\\ServerAlertNotification', icon: 'fa-solid fa-server' },
+  // Ours (issue 21.15): a server's crontab watcher stopped reporting, and reported again.
+  serverQuiet: { type: 'App\\Notifications\\ServerQuietNotification', icon: 'fa-solid fa-volume-xmark' },
+  serverReporting: { type: 'App\\Notifications\\ServerReportingAgainNotification', icon: 'fa-solid fa-tower-broadcast' },
 } as const;
 
 /**
@@ -70,8 +73,19 @@ export interface ServerAlertNotificationData extends CommonNotificationData {
   command: string;
 }
 
+/** Ours: a server's watcher went quiet (status `quiet`) or reported again (status `reporting`). */
+export interface ServerQuietNotificationData extends CommonNotificationData {
+  type: 'server';
+  status: 'quiet' | 'reporting';
+  server_name: string;
+  server_identifier: string;
+  server_last_report_at: string;
+  server_report_interval_seconds: number | null;
+}
+
 export type NotificationData =
   | MonitorNotificationData
   | SslCertificateNotificationData
   | SslCertificateUnreadableNotificationData
-  | ServerAlertNotificationData;
+  | ServerAlertNotificationData
+  | ServerQuietNotificationData;

@@ -1,5 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { PulseKind } from './pulseEffect';
+import { parseZonedTimestamp } from './zonedTimestamp';
 
 /** How much of a pulse body (the run's output) is kept. */
 export const PULSE_BODY_LIMIT = 100 * 1024;
@@ -8,13 +9,13 @@ export const MAX_REPLAY_AGE_MS = 24 * 3_600_000;
 
 /**
  * When a pulse counts: the send time a replaying client states (X-Cronbeat-Sent-At, ISO
- * 8601) when it is at most MAX_REPLAY_AGE_MS in the past and not in the future; otherwise
+ * 8601 with a zone, a date that exists) when it is at most MAX_REPLAY_AGE_MS in the past and not in the future; otherwise
  * (absent, unreadable, too old, ahead) the time it arrived.
  */
 export function pulseTime(receivedAt: number, sentAtHeader: string | undefined): number {
   if (!sentAtHeader) return receivedAt;
-  const sentAt = Date.parse(sentAtHeader);
-  if (Number.isNaN(sentAt) || sentAt > receivedAt || receivedAt - sentAt > MAX_REPLAY_AGE_MS) return receivedAt;
+  const sentAt = parseZonedTimestamp(sentAtHeader);
+  if (sentAt === null || sentAt > receivedAt || receivedAt - sentAt > MAX_REPLAY_AGE_MS) return receivedAt;
   return sentAt;
 }
 

@@ -138,7 +138,8 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
     });
   };
   const unsubscribe = events.subscribe((event) => {
-    if (event.type === 'monitor.changed' && !busy) planAfterThisTurn();
+    // A server's report moves when its watcher turns quiet (issue 21.15), as a monitor's change moves its due time.
+    if ((event.type === 'monitor.changed' || event.type === 'server.changed') && !busy) planAfterThisTurn();
   });
   tick();
   heartbeat = setTimeout(beat, HEARTBEAT_MS);

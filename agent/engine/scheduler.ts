@@ -6,6 +6,7 @@ import type { MonitorRow } from '../db/monitors';
 import type { EngineContext } from './engineContext';
 import { storeResume } from './monitorEdits';
 import { timingOf } from './monitorState';
+import { raiseQuietServers } from './quietServers';
 import { announceTransition, recordTransition, transitionAlert, type RecordedTransition, type TransitionFacts } from './transitions';
 
 /** Most monitors one step fails; the rest wait for the next step, right after. */
@@ -60,14 +61,22 @@ export function createScheduler(ctx: EngineContext) {
   let burst: FailedMonitor[] = [];
 
   return {
+    /** When the next step has work: the earliest monitor due time or quiet-watcher alert time; null when none. */
+    earliestDueAt(): number | null {
+      const times = [store.monitors.earliestDueAt(), store.serverReports.earliestQuietAt()].filter((t): t is number => t !== null);
+      return times.length === 0 ? null : Math.min(...times);
+    },
+
     /**
-     * Plans again every snoozed monitor whose snooze ended before `now`, and
+     * Raises a notification for every server watcher gone quiet before `now` (issue 21.15),
+     * plans again every snoozed monitor whose snooze ended before `now`, and
      * fails every monitor whose due time is before `now` (at most FAIL_BATCH of them): alert
      * reason, notification, and popups (one each, or one summary for more than 3; failures
      * after a resume grace always as one summary). Returns whether more are overdue; popups
      * wait for the call that leaves none, so a burst of any size makes one summary.
      */
     failOverdue(now: number): boolean {
+      raiseQuietServers(ctx, now);
       const { failed, snoozesEnded, more } = failBatch(now);
       for (const row of snoozesEnded) {
         ctx.events.emit({ type: 'monitor.changed', companyId: row.company_id, monitorId: row.id });

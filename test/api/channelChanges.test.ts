@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Receiver } from '../helpers/receiver';
+import { receiverPool } from '../helpers/receiver';
 import { startTestAgent, UUID_V4, type TestAgent } from '../helpers/testAgent';
 
 // Issue 21, item 7: what a channel's change does to the deliveries waiting for it. The agent's
@@ -7,20 +7,16 @@ import { startTestAgent, UUID_V4, type TestAgent } from '../helpers/testAgent';
 
 const NOW = Date.parse('2026-11-21T23:30:00Z');
 let agent: TestAgent;
-const receivers: Receiver[] = [];
+const receivers = receiverPool();
+const receiver = receivers.start;
 beforeAll(async () => {
   agent = await startTestAgent({ clock: () => NOW, channels: { timeoutMs: 2000 } });
 });
 afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.stop()));
+  await receivers.stopAll();
 });
 afterAll(() => agent.stop());
 
-const receiver = async (...answers: ConstructorParameters<typeof Receiver>) => {
-  const r = await new Receiver(...answers).start();
-  receivers.push(r);
-  return r;
-};
 
 interface Delivery {
   uuid: string;
@@ -87,7 +83,7 @@ describe('a channel\'s change and the deliveries waiting for it', () => {
   });
 
   it('deleting a channel fails its waiting deliveries at once, saying why', async () => {
-    const hook = await receiver([{ status: 503, body: 'down' }]);
+    const hook = await receiver({ status: 503, body: 'down' });
     const channel = await (await agent.api('/api/channels', { method: 'POST', json: { name: 'down hook', kind: 'webhook', settings: { url: hook.url } } })).json();
     const id = await alertTo(channel.id);
     await hook.received(1);

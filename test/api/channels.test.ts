@@ -104,14 +104,17 @@ describe('/api/channels', () => {
     const texts = await Promise.all(made.map((r) => r.text()));
     const channels = texts.map((t) => JSON.parse(t));
     const listText = await (await agent.api('/api/channels')).text();
-    const edited = await patch(`/api/channels/${channels[4].id}`, { settings: { password: '********', host: 'smtp2.example.com' } });
+    const edited = await patch(`/api/channels/${channels[4].id}`, { settings: { password: '********', to: 'ops@example.com' } });
     const all = [...texts, listText, await edited.text()].join('\n');
     for (const secret of secrets) expect(all).not.toContain(secret);
     expect(channels[0].settings.secret).toBe('********');
     expect(channels[2].settings.webhook_url).toBe('https://hooks.slack.com/********');
     expect(channels[5].settings).toEqual({ bot_token: '********', chat_id: '42' });
     const stored = agent.store.channels.find(1, channels[4].id)!;
-    expect(stored.settings).toMatchObject({ password: secrets[4], host: 'smtp2.example.com' });
+    expect(stored.settings).toMatchObject({ password: secrets[4], to: 'ops@example.com' });
+    // The mask with a new host is refused: a password never follows its channel to another server (issue 21, item 9).
+    expect((await patch(`/api/channels/${channels[4].id}`, { settings: { password: '********', host: 'smtp2.example.com' } })).status).toBe(422);
+    expect(agent.store.channels.find(1, channels[4].id)!.settings.host).toBe('h');
     await patch(`/api/channels/${channels[4].id}`, { settings: { password: null } });
     expect(agent.store.channels.find(1, channels[4].id)!.settings.password).toBeUndefined();
   });

@@ -141,6 +141,13 @@ describe('pause, snooze and resume', () => {
     [{ until: '2026-11-23' }],
     [{ until: 5 }],
     [{ until: '2020-01-01T00:00:00Z' }],
+    // Impossible dates and times, which Date.parse would roll over (2030-02-30 is not March 2nd).
+    [{ until: '2030-02-30T10:00:00Z' }],
+    [{ until: '2030-04-31T10:00:00Z' }],
+    [{ until: '2029-02-29T10:00:00Z' }],
+    [{ until: '2030-01-10T24:00:00Z' }],
+    [{ until: '2030-01-10T10:60:00Z' }],
+    [{ until: '2030-01-10T10:00:00+25:00' }],
   ])('answers 422 naming until for %j and changes nothing', async (body) => {
     now = Date.parse('2026-11-23T10:00:30Z');
     const monitor = await create();

@@ -34,6 +34,12 @@ describe('the time a pulse counts for', () => {
   ])('%s counts for %s (%s)', (header, expected) => {
     expect(pulseTime(now, header)).toBe(expected);
   });
+
+  it('an impossible date is unreadable, not rolled over to a real one (2026-02-29 is not March 1st)', () => {
+    const march2 = t('2026-03-02T10:00:00Z');
+    expect(pulseTime(march2, '2026-02-29T12:00:00Z')).toBe(march2);
+    expect(pulseTime(march2, '2026-03-01T12:00:00Z')).toBe(t('2026-03-01T12:00:00Z'));
+  });
 });
 
 describe('run durations', () => {

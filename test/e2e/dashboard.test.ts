@@ -108,7 +108,7 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     await page.getByText('A schedule has five fields').first().waitFor();
     await page.getByLabel('Schedule (cron)').fill('0 2 * * *');
     await page.getByLabel('Time zone').fill('Europe/Paris');
-    await page.getByText('At 02:00, every day.').waitFor();
+    await page.getByText('At 02:00 Europe/Paris.').waitFor();
     expect(await page.locator('.next-runs li').count()).toBe(5);
     await screenshot(page, 'monitor-new');
 
@@ -133,7 +133,7 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
   it('refuses an unknown zone as you type, and shows the API\'s 422 next to its field', async () => {
     await page.goto(`${agent.url}/#/monitors/new`);
     await page.getByLabel('Time zone').fill('Mars/Olympus');
-    await page.getByText('Not a time zone this system knows').waitFor();
+    await page.getByText('"Mars/Olympus" is not a time zone; give one such as Europe/Paris.').waitFor();
     await page.getByRole('link', { name: 'Cancel' }).click();
 
     // Only the agent knows identifiers are unique: its 422 lands under the field.

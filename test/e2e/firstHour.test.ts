@@ -72,13 +72,13 @@ describe.skipIf(chromiumMissing)('the dashboard in the first hour', { timeout: 3
     await page.getByText('The hour field is 25, but hours go from 0 to 23.').waitFor();
     expect(await page.getByText('Constraint error').count()).toBe(0);
     await schedule.fill('@daily');
-    await page.getByText('At 00:00, every day.').waitFor();
+    await page.getByText('At 00:00 Asia/Tokyo.').waitFor();
 
     const zone = page.getByLabel('Time zone');
     await zone.fill('Europe');
     await page.getByText('Several time zones match: pick one below.').waitFor();
     await zone.fill('pari');
-    await page.getByRole('button', { name: 'Paris · Europe/Paris' }).click();
+    await page.getByRole('button', { name: 'Paris · France · Europe/Paris' }).click();
     expect(await zone.inputValue()).toBe('Europe/Paris');
     await zone.fill('new york');
     await page.getByText('new york → America/New_York').waitFor();

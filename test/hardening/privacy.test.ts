@@ -71,6 +71,9 @@ describe('logs', () => {
     ['link http://127.0.0.1:8787/#/sign-in?code=Zm9vYmFy', 'Zm9vYmFy'],
     ['{"code":"Zm9vYmFy"}', 'Zm9vYmFy'],
     ['POST https://api.telegram.org/bot123456:AAH-secret_tok/sendMessage failed', 'AAH-secret_tok'],
+    ['POST https://hooks.slack.com/services/T0ALICE01/B0ALICE02/slackTokenOfAlice123456 failed', 'slackTokenOfAlice123456'],
+    ['no such hook: /services/T0ALICE01/B0ALICE02/slackTokenOfAlice123456', 'B0ALICE02'],
+    ['POST https://discord.com/api/webhooks/123456789012345678/discord_Token-of-alice failed', 'discord_Token-of-alice'],
   ])('redacts %s', (line, secret) => {
     expect(redactSecrets(line)).not.toContain(secret);
   });

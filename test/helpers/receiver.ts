@@ -70,3 +70,18 @@ export class Receiver {
     await new Promise((done) => this.server?.close(done) ?? done(undefined));
   }
 }
+
+/** Receivers a test file starts, answering `answers` (default 200 "ok"); stopAll() in afterEach. */
+export function receiverPool() {
+  const started: Receiver[] = [];
+  return {
+    async start(...answers: Answer[]): Promise<Receiver> {
+      const receiver = await new Receiver(answers.length ? answers : undefined).start();
+      started.push(receiver);
+      return receiver;
+    },
+    async stopAll(): Promise<void> {
+      await Promise.all(started.splice(0).map((r) => r.stop()));
+    },
+  };
+}

@@ -7,7 +7,8 @@ import { pathId } from '../params';
 import { presentChannel } from '../present';
 import { channelInput, channelPatch, channelSettingsInput } from '../../contract/channels';
 import { validate } from '../validate';
-import { mergeSettings, type ChannelKind } from '../../domain/channels';
+import { isMasked, MASK, mergeSettings, type ChannelKind } from '../../domain/channels';
+import { changedDestination, secretsToGiveAgain, urlPassword } from '../../domain/channelSecrets';
 import { CHANNEL_DELETED } from '../../domain/delivery';
 
 /** A webhook's signing secret when the admin gives none: 32 random bytes. */
@@ -16,6 +17,25 @@ const newWebhookSecret = () => randomBytes(32).toString('base64url');
 /** `settings` checked by the kind's own rules (422 naming "settings.<field>"), as stored. */
 function checkedSettings(kind: ChannelKind, settings: Record<string, unknown>): Record<string, unknown> {
   return validate(channelSettingsInput(kind), { settings }).settings as Record<string, unknown>;
+}
+
+/**
+ * A PATCH that points a channel elsewhere must give its secrets again (issue 21, item 9): a 422
+ * naming each stored secret it leaves out or sends as its mask, and a webhook URL whose
+ * user:pass@ still shows the mask. Nothing is changed then.
+ */
+function refuseSecretsLeftBehind(kind: ChannelKind, stored: Record<string, unknown>, merged: Record<string, unknown>, sent: Record<string, unknown>) {
+  const errors: Record<string, string[]> = {};
+  const fields = changedDestination(kind, stored, merged).map((f) => f.replace(/_/g, ' '));
+  for (const field of secretsToGiveAgain(kind, stored, merged, (f) => f in sent && !isMasked(sent[f]))) {
+    errors[`settings.${field}`] = [
+      `The ${field.replace(/_/g, ' ')} field is required when the ${fields.join(' or ')} changes: a secret is never sent to a new address unless you give it again.`,
+    ];
+  }
+  if (urlPassword(merged.url) === MASK) {
+    errors['settings.url'] = ['The url field must give its password again (not ********) when the address changes.'];
+  }
+  if (Object.keys(errors).length > 0) throw HttpError.validation(errors);
 }
 
 /** /api/channels: where notifications are delivered besides the desktop (issue 14, docs/channels.md). */
@@ -59,9 +79,13 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
     const { companyId } = ctx.state;
     const channel = findChannel(companyId, ctx.params.id);
     const input = validate(channelPatch, await readJsonBody(ctx));
-    const settings = checkedSettings(channel.kind, mergeSettings(channel.kind, channel.settings, input.settings ?? {}));
-    // A webhook always signs: clearing its secret keeps the old one.
-    if (channel.kind === 'webhook' && !settings.secret) settings.secret = channel.settings.secret;
+    const sent = input.settings ?? {};
+    const settings = checkedSettings(channel.kind, mergeSettings(channel.kind, channel.settings, sent));
+    const moved = changedDestination(channel.kind, channel.settings, settings).length > 0;
+    if (moved) refuseSecretsLeftBehind(channel.kind, channel.settings, settings, sent);
+    // A webhook always signs: clearing its secret keeps the old one, or makes a new one (shown once) for a new address.
+    const generatedSecret = channel.kind === 'webhook' && !settings.secret && moved ? newWebhookSecret() : null;
+    if (channel.kind === 'webhook' && !settings.secret) settings.secret = generatedSecret ?? channel.settings.secret;
     const quietHours = input.quiet_hours === undefined ? channel.quiet_hours : input.quiet_hours;
     const now = clock();
     const updated = store.db.transaction(() => {
@@ -72,7 +96,7 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
     })();
     if (!updated) throw HttpError.notFound('Channel');
     events.emit({ type: 'channel.changed', companyId, channelId: updated.id });
-    ctx.body = presentChannel(updated);
+    ctx.body = generatedSecret ? { ...presentChannel(updated), generated_secret: generatedSecret } : presentChannel(updated);
   });
 
   router.delete('/api/channels/:id', (ctx) => {

@@ -13,6 +13,7 @@ import { requestOrigin } from '../paging';
 import { newMonitorTiming } from '../../domain/dueTime';
 import { editMonitor, pauseMonitor, resumeMonitor } from '../../engine/monitorEdits';
 import { sortedTags } from '../../domain/monitorLine';
+import { tagsOf } from '../../db/monitorLines';
 import { toApiTimestamp } from '../../domain/timestamps';
 import { monitorStatus } from '../../domain/monitorStatus';
 
@@ -27,11 +28,12 @@ export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): 
   };
 
   router.get('/api/monitors', (ctx) => {
-    const { status, project_id: projectId } = validate(monitorListQuery, ctx.query);
+    const { status, project_id: projectId, tag } = validate(monitorListQuery, ctx.query);
     const routes = store.channelRoutes.channelIdsOfType(ctx.state.companyId, 'monitor');
     const rows = store.monitors
       .list(ctx.state.companyId)
-      .filter((row) => (status === undefined || monitorStatus(row) === status) && (projectId === undefined || row.project_id === projectId));
+      .filter((row) => (status === undefined || monitorStatus(row) === status) && (projectId === undefined || row.project_id === projectId))
+      .filter((row) => tag === undefined || tagsOf(row).includes(tag));
     const origin = requestOrigin(ctx);
     ctx.body = rows.map((row) => present(row, origin, routes.get(row.id) ?? null));
   });

@@ -6,6 +6,7 @@ import { presentDelivery, presentNotification } from '../present';
 import { notificationListQuery, notificationReadInput } from '../../contract/notifications';
 import { validate } from '../validate';
 import { pageOffset } from '../../domain/pagination';
+import { channelSecretValues } from '../../domain/channelSecrets';
 import { pageRequestFrom, requestUrl, respondWithPage } from '../paging';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -37,7 +38,11 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
   router.get('/api/notifications/:id/deliveries', (ctx) => {
     const notification = store.notifications.find(ctx.state.companyId, ctx.params.id ?? '');
     if (!notification) throw HttpError.notFound('Notification');
-    ctx.body = store.deliveries.forNotification(notification.id).map(presentDelivery);
+    // Redacted again with each channel's current secrets: texts stored before a secret's form was known stay clean.
+    ctx.body = store.deliveries.forNotification(notification.id).map((row) => {
+      const channel = store.channels.findAny(row.channel_id);
+      return presentDelivery(row, channel ? channelSecretValues(channel.kind, channel.settings) : []);
+    });
   });
 
   router.post('/api/notifications/read', (ctx) => {

@@ -4,6 +4,8 @@ import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { presentServer, presentServerReport } from '../present';
 import { serverHeartbeatInput } from '../../contract/servers';
+import { recordServerReport } from '../../engine/quietServers';
+import { silentNotifier } from '../../engine/notifier';
 import { validate } from '../validate';
 
 /*
@@ -11,7 +13,7 @@ import { validate } from '../validate';
  * not, so a watcher that died shows as quiet in the servers list. At start it is also how the
  * watcher checks its token (401) and its server identifier (404) before watching anything.
  */
-export function serverReportRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
+export function serverReportRoutes({ store, events, clock, requireToken, notifier = silentNotifier }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
   router.post('/api/servers/heartbeat', requireToken, async (ctx) => {
     const input = validate(serverHeartbeatInput, await readJsonBody(ctx));
@@ -19,7 +21,8 @@ export function serverReportRoutes({ store, events, clock, requireToken }: ApiDe
     const server = store.servers.findByIdentifier(companyId, input.server_id);
     if (!server) throw new HttpError(404, `No server has the identifier "${input.server_id}".`);
     const now = clock();
-    const report = store.serverReports.record({ serverId: server.id, now, intervalSeconds: input.interval_seconds, jobs: input.jobs });
+    // A report after a quiet stretch raises "reports again" (once): see agent/engine/quietServers.ts.
+    const report = recordServerReport({ store, events, notifier }, server, { intervalSeconds: input.interval_seconds, jobs: input.jobs }, now);
     events.emit({ type: 'server.changed', companyId, serverId: server.id });
     ctx.body = { ...presentServer(server), ...presentServerReport(report, now) };
   });

@@ -8,6 +8,7 @@ import { UsageError, type Command } from '../command';
 import { printTable } from '../crontab/table';
 import { counted, progressLine } from '../progress';
 import { baseUrlOption } from './ping';
+import { shortTime } from './monitor/shared';
 
 const help = `Usage: cronbeat spool <list|flush> [--json] [--url URL] [--data-dir DIR]
 
@@ -57,7 +58,8 @@ export const spoolCommand: Command = {
         console.error(`cronbeat: skipped ${plural(spool.unreadable, 'unreadable line')} of ${spool.file}; the next delivery sets them aside in ${spool.rejectedFile}`);
       }
       const rows = entries.map((entry) => ({
-        sent_at: toApiTimestamp(entry.pulse.at),
+        // JSON keeps the API's timestamp; the table says it on this machine's clock.
+        sent_at: values.json ? toApiTimestamp(entry.pulse.at) : shortTime(entry.pulse.at),
         token: entry.pulse.token,
         pulse: describeSignal(entry.pulse.signal),
         rid: entry.pulse.rid ?? null,

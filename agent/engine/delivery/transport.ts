@@ -24,6 +24,8 @@ export interface TransportOptions {
 /** How long a connection may take to open, unless the agent says otherwise. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
+const connectTimeout = (options: TransportOptions) => Math.min(options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, options.timeoutMs);
+
 /** `text` with each of the channel's secrets (and their forms in URLs) redacted, then cut to the stored length. */
 function clean(text: string, secrets: string[]): string {
   return bounded(redactValues(text, secrets));
@@ -40,10 +42,7 @@ function describeError(error: unknown): string {
 }
 
 async function sendHttp(request: Extract<OutgoingRequest, { transport: 'http' }>, options: TransportOptions, secrets: string[]): Promise<AttemptResult> {
-  const outcome = await httpPost(request, {
-    connectMs: Math.min(options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, options.timeoutMs),
-    totalMs: options.timeoutMs,
-  });
+  const outcome = await httpPost(request, { connectMs: connectTimeout(options), totalMs: options.timeoutMs });
   if (outcome.kind === 'failed') {
     return { ok: false, responseStatus: outcome.status, responseBody: outcome.text === null ? null : clean(outcome.text, secrets), error: clean(outcome.error, secrets) };
   }
@@ -67,7 +66,7 @@ async function sendEmail(request: Extract<OutgoingRequest, { transport: 'email' 
     requireTLS: smtp.tls === 'starttls',
     ignoreTLS: smtp.tls === 'none',
     auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
-    connectionTimeout: options.timeoutMs,
+    connectionTimeout: connectTimeout(options),
     greetingTimeout: options.timeoutMs,
     socketTimeout: options.timeoutMs,
     tls: options.trustedCa?.length ? { ca: options.trustedCa } : undefined,

@@ -58,7 +58,7 @@ export function ChannelForm(props: {
   const control = (name: string, label: string, extra: { placeholder?: string; hint?: string; secret?: boolean; options?: string[] } = {}) => {
     const id = `${prefix}-${name}`;
     const secretKept = editing && extra.secret && channel?.settings[name.slice('settings.'.length)];
-    const hint = secretKept ? 'Saved. Leave empty to keep it; type to replace it.' : extra.hint;
+    const hint = secretKept ? 'Saved. Leave empty to keep it; type to replace it. Changing where the channel sends asks for it again.' : extra.hint;
     const common = {
       id,
       value: values[name] ?? '',

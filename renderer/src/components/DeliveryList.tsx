@@ -1,6 +1,7 @@
 import type { Delivery } from '../api/types';
 import { useApp } from '../lib/app-context';
 import { CHANNEL_KIND_LABELS } from '../lib/channelKinds';
+import { formatInSentence, utcTitle } from '../lib/format';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { Time } from './Time';
@@ -8,11 +9,17 @@ import { Time } from './Time';
 const LABELS: Record<Delivery['status'], string> = { pending: 'waiting', sending: 'sending', sent: 'sent', failed: 'failed' };
 const TONES: Record<Delivery['status'], string> = { pending: 'badge-warn', sending: 'badge-busy', sent: 'badge-good', failed: 'badge-bad' };
 
-function describe(d: Delivery): string {
+/** "15:32 today (14:32:00 UTC)": a time in the viewer's zone, then UTC, for a tooltip's plain text. */
+function tooltipTime(iso: string): string {
+  return `${formatInSentence(Date.parse(iso))} (${utcTitle(iso)})`;
+}
+
+/** The delivery's story for its tooltip, its times in the viewer's zone (issue 26: no raw ISO times). */
+export function describeDelivery(d: Delivery): string {
   const tries = `${d.attempts} attempt${d.attempts === 1 ? '' : 's'}`;
-  if (d.status === 'sent') return `Sent (${tries})`;
+  if (d.status === 'sent') return `Sent${d.sent_at ? ` ${tooltipTime(d.sent_at)}` : ''} (${tries})`;
   if (d.status === 'failed') return `Given up after ${tries}: ${d.last_error ?? ''}`;
-  if (d.last_error) return `${tries} so far; next try ${d.next_attempt_at ?? ''}: ${d.last_error}`;
+  if (d.last_error) return `${tries} so far; ${d.next_attempt_at ? `next try ${tooltipTime(d.next_attempt_at)}` : 'tried again soon'}: ${d.last_error}`;
   return 'Waiting to be sent';
 }
 
@@ -25,7 +32,7 @@ export function DeliveryList(props: { notificationId: string }) {
   return (
     <ul className="delivery-list" aria-label="Deliveries" data-testid="deliveries">
       {list.map((d) => (
-        <li key={d.id} title={describe(d)}>
+        <li key={d.id} title={describeDelivery(d)}>
           <span className={`badge ${TONES[d.status]}`}>
             {/* One inline phrase: the badge's flex gap would otherwise split "(Webhook)" from its colon. */}
             <span>

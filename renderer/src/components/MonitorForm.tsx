@@ -48,7 +48,7 @@ export function MonitorForm(props: {
   // "Paris" as typed is Europe/Paris: the preview and the API get the zone name.
   const zone = findTimeZone(values.timezone).zone ?? values.timezone;
   const runs = clientErrors.timezone ? null : nextRuns(values.schedule, zone, 5, new Date());
-  const words = scheduleInWords(values.schedule);
+  const words = scheduleInWords(values.schedule, clientErrors.timezone ? undefined : zone);
 
   const onSubmit = (event: FormEvent) =>
     submit(event, (v) =>

@@ -19,7 +19,8 @@ export function NextDue(props: { monitor: Monitor; relative?: boolean }) {
   if (status === 'paused') {
     return m.paused_until ? (
       <span className="muted" data-testid="snoozed-until">
-        Snoozed until <Time value={m.paused_until} relative={props.relative} />
+        {props.relative ? 'Snoozed, back ' : 'Snoozed until '}
+        <Time value={m.paused_until} relative={props.relative} />
       </span>
     ) : (
       <span className="muted">Paused until resumed</span>

@@ -12,13 +12,41 @@ import { Time } from '../components/Time';
 import { useApp } from '../lib/app-context';
 import { formatMinutes } from '../lib/format';
 import { navigate } from '../lib/router';
-import { scheduleInWords } from '../lib/schedule';
+import { nextRuns } from '../lib/schedule';
+import { scheduleWords } from '../../../agent/domain/scheduleWords';
+import { useNow } from '../lib/now';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { RunHistory } from './RunHistory';
 import { TextWithTimes } from '../components/TextWithTimes';
 
 const defaultAgentUrl = 'http://127.0.0.1:8787';
+
+/**
+ * When the job runs, in words, beside its next expected run: "Runs at 02:30 Europe/Paris,
+ * Monday through Friday · next expected Thu 26 Nov, 02:30". The deadline (the run plus the
+ * grace) is the "Next due" fact below it.
+ */
+function RunLine(props: { monitor: Monitor }) {
+  const m = props.monitor;
+  const now = useNow();
+  const words = scheduleWords(m.schedule, m.timezone);
+  const next = nextRuns(m.schedule, m.timezone, 1, new Date(now));
+  const nextAt = Array.isArray(next) ? next[0] : undefined;
+  return (
+    <p className="run-line" data-testid="run-line">
+      <span>
+        Runs {words ?? `${m.schedule} (${m.timezone})`}
+      </span>
+      {nextAt ? (
+        <span>
+          <span className="muted">next expected </span>
+          <Time value={nextAt.toISOString()} />
+        </span>
+      ) : null}
+    </p>
+  );
+}
 
 /** The pulse URL the agent reports, or the one this page's origin implies. */
 export function pulseUrlOf(monitor: Monitor, origin: string): string {
@@ -104,7 +132,6 @@ export function MonitorDetailScreen(props: { id: number }) {
       <PageHeader
         title={m.name}
         back={{ href: '#/monitors', label: 'Monitors' }}
-        subtitle={scheduleInWords(m.schedule, m.timezone) ?? `${m.schedule} (${m.timezone})`}
         actions={
           <>
             <a className="button" href={`#/monitors/${m.id}/edit`}>
@@ -125,6 +152,7 @@ export function MonitorDetailScreen(props: { id: number }) {
             <StatusText monitor={m} />
           </span>
         </div>
+        <RunLine monitor={m} />
         <dl className="facts">
           <div>
             <dt>Next due</dt>

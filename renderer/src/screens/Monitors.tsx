@@ -177,8 +177,10 @@ function MonitorTable(props: { monitors: Monitor[] }) {
             <th scope="col">Name</th>
             <th scope="col">Schedule</th>
             <th scope="col">Next due</th>
-            <th scope="col">Last run</th>
-            <th scope="col" className="numeric">
+            <th scope="col" className="wide-only">
+              Last run
+            </th>
+            <th scope="col" className="numeric wide-only">
               Last duration
             </th>
           </tr>
@@ -226,6 +228,16 @@ const MonitorRow = memo(function MonitorRow(props: { monitor: Monitor; index: nu
           {monitor.name}
         </a>
         {monitor.is_alerted ? <div className="cell-sub text-bad"><TextWithTimes text={monitor.alert_reason} /></div> : null}
+        {/* Narrow screens fold the last two columns into this line. */}
+        <div className="cell-sub narrow-only">
+          {monitor.last_pulse_at ? (
+            <>
+              Last run <LastRun monitor={monitor} relative /> · took <LastDuration monitor={monitor} />
+            </>
+          ) : (
+            'No run yet'
+          )}
+        </div>
       </td>
       <td>
         <div>{scheduleInWords(monitor.schedule, monitor.timezone) ?? monitor.schedule}</div>
@@ -234,10 +246,10 @@ const MonitorRow = memo(function MonitorRow(props: { monitor: Monitor; index: nu
       <td className="cell-time">
         <NextDue monitor={monitor} relative />
       </td>
-      <td className="cell-time">
+      <td className="cell-time wide-only">
         <LastRun monitor={monitor} relative />
       </td>
-      <td className="numeric">
+      <td className="numeric wide-only">
         <LastDuration monitor={monitor} />
       </td>
     </tr>

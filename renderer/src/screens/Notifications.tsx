@@ -15,7 +15,7 @@ import { queries } from '../lib/queries';
 
 const PER_PAGE = 20;
 
-const goodStatuses = new Set(['recovered', 'valid']);
+const goodStatuses = new Set(['recovered', 'valid', 'reporting']);
 const warnStatuses = new Set(['expiring', 'altered']);
 
 export function notificationTone(notification: AppNotification): 'good' | 'warn' | 'bad' {
@@ -33,12 +33,14 @@ const statusWords: Record<string, string> = {
   expired: 'Expired',
   invalid: 'Invalid',
   unreachable: 'Unreachable',
+  quiet: 'Quiet',
+  reporting: 'Reporting again',
 };
 
 /** The word that says what happened, so colour is never the only sign ("Failed", "Recovered"). */
 export function notificationWord(notification: AppNotification): string | null {
   // A server alert's status is always "altered" (the spec's); its title says added, removed or altered.
-  if (notification.data.type === 'server') return null;
+  if (notification.data.type === 'server' && notification.data.status === 'altered') return null;
   return statusWords[notification.data.status] ?? null;
 }
 

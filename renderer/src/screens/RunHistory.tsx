@@ -52,7 +52,7 @@ export function RunHistory(props: { monitorId: number }) {
             <tbody>
               {pulses.data.data.map((pulse) => (
                 <tr key={pulse.id}>
-                  <td>
+                  <td className="cell-time">
                     <Time value={pulseTime(pulse)} />
                   </td>
                   <td>

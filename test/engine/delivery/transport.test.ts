@@ -1,9 +1,11 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { STORED_TEXT_MAX } from '../../../agent/domain/delivery';
 import { MAX_IDLE_MS } from '../../../agent/engine/delivery/worker';
-import { Receiver, type Answer } from '../../helpers/receiver';
+import { receiverPool, type Answer } from '../../helpers/receiver';
 import { at } from '../engineFixture';
 import { deliveryFixture } from './deliveryFixture';
 
@@ -11,15 +13,11 @@ import { deliveryFixture } from './deliveryFixture';
 // with a bomb. Each receiver is a real local HTTP server.
 
 let fixture: ReturnType<typeof deliveryFixture> | undefined;
-const receivers: Receiver[] = [];
-const receiver = async (...answers: Answer[]) => {
-  const r = await new Receiver(answers.length ? answers : undefined).start();
-  receivers.push(r);
-  return r;
-};
+const receivers = receiverPool();
+const receiver = receivers.start;
 afterEach(async () => {
   vi.useRealTimers();
-  await Promise.all(receivers.splice(0).map((r) => r.stop()));
+  await receivers.stopAll();
   await fixture?.close();
   fixture = undefined;
 });
@@ -183,5 +181,35 @@ describe('a destination that accepts and never answers', () => {
     expect(passes - before).toBeLessThanOrEqual((10 * 60_000) / MAX_IDLE_MS + 2);
     expect(hanging.requests).toHaveLength(1);
     expect(fixture.deliveries().map((d) => [d.status, d.attempts])).toEqual([['sending', 1], ['pending', 0]]);
+  });
+});
+
+/**
+ * A port whose connections never open: a real listener (Python's, as Node accepts every
+ * connection itself) with a backlog of one, filled by one connection; SYNs after it are dropped.
+ */
+async function unopenablePort(): Promise<{ port: number; close: () => void }> {
+  const listener: ChildProcess = spawn('python3', ['-c', 'import socket,time\ns=socket.socket();s.bind(("127.0.0.1",0));s.listen(0);print(s.getsockname()[1],flush=True);time.sleep(600)']);
+  const port = await new Promise<number>((resolve) => listener.stdout!.once('data', (data: Buffer) => resolve(Number(String(data).trim()))));
+  const filler: Socket = connect(port, '127.0.0.1');
+  await new Promise((resolve) => filler.once('connect', resolve));
+  return { port, close: () => (filler.destroy(), listener.kill()) };
+}
+
+const hasPython = spawnSync('python3', ['--version']).status === 0;
+
+describe('a destination that never lets a connection open', () => {
+  it.skipIf(!hasPython)('fails the attempt with the connect timeout, long before the total one', async () => {
+    const target = await unopenablePort();
+    try {
+      fixture = deliveryFixture(at('2026-11-21T10:00:00Z'), { timeoutMs: 10 * 60_000, connectTimeoutMs: 300 });
+      fixture.channel('webhook', { url: `http://127.0.0.1:${target.port}/in`, secret: SECRET });
+      fixture.failMonitor();
+      await fixture.worker.runDue();
+      expect(fixture.deliveries()[0]).toMatchObject({ status: 'pending', attempts: 1 });
+      expect(fixture.deliveries()[0].last_error).toMatch(/^Could not connect in time/);
+    } finally {
+      target.close();
+    }
   });
 });

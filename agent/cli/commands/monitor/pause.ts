@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { nextClockTime, parseClockTime, wallClockInstant } from '../../../domain/clockTime';
 import { toApiTimestamp } from '../../../domain/timestamps';
+import { parseZonedTimestamp } from '../../../domain/zonedTimestamp';
 import { UsageError } from '../../command';
 import { machineZone } from '../../machineZone';
 import { apiFromEnv, COMMON_OPTIONS, findMonitor, printMonitor, shortTime } from './shared';
@@ -31,7 +32,10 @@ export function snoozeEnd(until: string | undefined, length: string | undefined,
   if (length !== undefined) return { until: toApiTimestamp(now + parseFor(length)) };
   if (until === undefined) return { until: null };
   // With a zone (Z or an offset) the agent checks the time itself.
-  if (/(Z|[+-]\d{2}:\d{2})$/i.test(until.trim()) && !Number.isNaN(Date.parse(until))) return { until: until.trim() };
+  if (/(Z|[+-]\d{2}:\d{2})$/i.test(until.trim())) {
+    if (parseZonedTimestamp(until) === null) throw new UsageError(`--until ${until.trim()} is not a date and time that exists.`);
+    return { until: until.trim() };
+  }
   const noZone = `--until ${until.trim()} has no zone: it is taken in this machine's zone, ${zone}.`;
   const clock = parseClockTime(until);
   if (clock !== null) {

@@ -1,0 +1,82 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { ApiDeps } from '../deps';
+import { HttpError } from '../errors';
+import { recordUse } from '../auth';
+import { tagsOf } from '../../db/monitorLines';
+import type { MonitorRow } from '../../db/monitors';
+import { badgeSvg, monitorBadge, shieldsEndpoint, tagBadge, type BadgeFace } from '../../domain/badge';
+import { tagOf } from '../../domain/monitorLine';
+import { monitorStatus } from '../../domain/monitorStatus';
+
+/** How long a badge may be cached: short, so a failure shows within minutes. */
+export const BADGE_MAX_AGE_SECONDS = 60;
+/** shields.io's own minimum for endpoint badges. */
+const SHIELDS_CACHE_SECONDS = 300;
+
+const notFound = () => new HttpError(404, 'Badge not found.');
+
+/** "12.svg", "nightly-backup.json", "server:web-01.svg" → the name and the format. */
+function splitFile(file: string): { name: string; format: 'svg' | 'json' } {
+  const match = /^(.+)\.(svg|json)$/.exec(file);
+  if (!match) throw notFound();
+  return { name: match[1], format: match[2] as 'svg' | 'json' };
+}
+
+/**
+ * Status badges (issue 23), behind a badge key in the path, safe to put in a public README:
+ * GET /api/badges/{badge_key}/monitors/{id or slug}.svg|.json and /api/badges/{badge_key}/tags/{tag}.svg|.json.
+ * The key may only read badges; an unknown key, monitor or tag answers 404 alike.
+ */
+export function badgeRoutes({ store, clock }: ApiDeps): Router {
+  const router = new Router();
+
+  const companyOf = (ctx: Context): number => {
+    const key = store.apiTokens.authenticate(String(ctx.params.key));
+    if (!key) throw notFound();
+    if (key.scope !== 'badge') {
+      throw new HttpError(403, 'Badges take a badge key (cronbeat token create --scope badge), never one that can read or change more.');
+    }
+    recordUse(store, key.id, clock());
+    return key.companyId;
+  };
+
+  const answer = (ctx: Context, face: BadgeFace, format: 'svg' | 'json') => {
+    ctx.set('Cache-Control', `public, max-age=${BADGE_MAX_AGE_SECONDS}`);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    if (format === 'json') {
+      ctx.body = shieldsEndpoint(face, SHIELDS_CACHE_SECONDS);
+      return;
+    }
+    // Opened on its own, the SVG can run nothing and load nothing.
+    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+    ctx.type = 'image/svg+xml';
+    ctx.body = badgeSvg(face);
+  };
+
+  router.get('/api/badges/:key/monitors/:file', (ctx) => {
+    const companyId = companyOf(ctx);
+    const { name, format } = splitFile(ctx.params.file);
+    const monitor: MonitorRow | null = /^[1-9]\d{0,15}$/.test(name)
+      ? store.monitors.find(companyId, Number(name))
+      : store.monitorLines.findBySlug(companyId, name);
+    if (!monitor) throw notFound();
+    answer(ctx, monitorBadge(monitor.name, monitorStatus(monitor)), format);
+  });
+
+  router.get('/api/badges/:key/tags/:file', (ctx) => {
+    const companyId = companyOf(ctx);
+    const { name, format } = splitFile(ctx.params.file);
+    const tag = tagOf(name);
+    if (!tag) throw notFound();
+    const statuses = store.monitors
+      .list(companyId)
+      .filter((row) => tagsOf(row).includes(tag))
+      .map(monitorStatus);
+    const face = tagBadge(tag, statuses);
+    if (!face) throw notFound();
+    answer(ctx, face, format);
+  });
+
+  return router;
+}

@@ -1,0 +1,60 @@
+import type { Db } from './open';
+import type { MonitorRow } from './monitors';
+import { NOTIFICATION_KINDS } from '../domain/notificationKinds';
+
+/** A monitor with what /metrics says of its last run. */
+export interface MonitorMetricsRow extends MonitorRow {
+  last_end_kind: 'success' | 'fail' | null;
+  last_end_exit_code: number | null;
+  last_end_duration_ms: number | null;
+}
+
+export interface ChannelMetricsRow {
+  id: number;
+  name: string;
+  kind: string;
+  waiting: number;
+  failed: number;
+  oldest_waiting_at: number | null;
+}
+
+/** The reads behind GET /metrics, one statement per family of facts, for one company. */
+export function metricsRepository(db: Db) {
+  // The last end of a run is found through the pulses_newest index: a few rows per monitor.
+  const monitors = db.prepare(
+    `SELECT m.*, last.kind AS last_end_kind, last.exit_code AS last_end_exit_code, last.duration_ms AS last_end_duration_ms
+     FROM monitors m
+     LEFT JOIN pulses last ON last.id = (
+       SELECT p.id FROM pulses p WHERE p.monitor_id = m.id AND p.kind IN ('success', 'fail')
+       ORDER BY p.received_at DESC, p.id DESC LIMIT 1)
+     WHERE m.company_id = ? AND m.deleted_at IS NULL
+     ORDER BY m.id`,
+  );
+  // Failures are counted from the notifications they raised, which are never deleted: a true counter.
+  const failures = db.prepare(
+    `SELECT json_extract(data, '$.type_id') AS monitor_id, count(*) AS failures FROM notifications
+     WHERE notifiable_id = ? AND type = ?
+     GROUP BY json_extract(data, '$.type_id')`,
+  );
+  const channels = db.prepare(
+    `SELECT c.id, c.name, c.kind,
+       (SELECT count(*) FROM deliveries d WHERE d.channel_id = c.id AND d.status IN ('pending', 'sending')) AS waiting,
+       (SELECT count(*) FROM deliveries d WHERE d.channel_id = c.id AND d.status = 'failed') AS failed,
+       (SELECT min(created_at) FROM deliveries d WHERE d.channel_id = c.id AND d.status IN ('pending', 'sending')) AS oldest_waiting_at
+     FROM channels c WHERE c.company_id = ? AND c.deleted_at IS NULL ORDER BY c.id`,
+  );
+
+  return {
+    monitors(companyId: number): MonitorMetricsRow[] {
+      return monitors.all(companyId) as MonitorMetricsRow[];
+    },
+    /** How many times each monitor of the company failed, by monitor id. */
+    failures(companyId: number): Map<number, number> {
+      const rows = failures.all(companyId, NOTIFICATION_KINDS.monitorFailed.type) as Array<{ monitor_id: number; failures: number }>;
+      return new Map(rows.map((row) => [Number(row.monitor_id), row.failures]));
+    },
+    channels(companyId: number): ChannelMetricsRow[] {
+      return channels.all(companyId) as ChannelMetricsRow[];
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { describeDelivery } from '../../renderer/src/components/DeliveryList';
+import type { Delivery } from '../../renderer/src/api/types';
+
+const ISO = /\d{4}-\d\d-\d\dT\d\d:\d\d/;
+
+// Issue 26 item 4: the delivery tooltip said "next try 2026-11-25T14:32:00.000000Z".
+describe('the delivery tooltip', () => {
+  const base = { id: 'x', attempts: 2, channel: { id: 1, name: 'Ops', kind: 'webhook' }, sent_at: null, last_error: 'HTTP 503', next_attempt_at: '2026-11-25T14:32:00.000000Z' };
+
+  it('says the next try in the viewer\'s time with UTC beside it, never as an ISO timestamp', () => {
+    const text = describeDelivery({ ...base, status: 'pending' } as unknown as Delivery);
+    expect(text).not.toMatch(ISO);
+    expect(text).toContain('next try');
+    expect(text).toContain('2026-11-25 14:32:00 UTC');
+    expect(text).toContain('HTTP 503');
+  });
+
+  it('says when a sent one went, the same way', () => {
+    const text = describeDelivery({ ...base, status: 'sent', last_error: null, sent_at: '2026-11-25T14:33:05.000000Z' } as unknown as Delivery);
+    expect(text).not.toMatch(ISO);
+    expect(text).toMatch(/^Sent .*\(2026-11-25 14:33:05 UTC\) \(2 attempts\)$/);
+  });
+});
