@@ -7,7 +7,8 @@ import { lockDataFolder, type DataFolderLock } from './db/lock';
 import { makeDataFolderPrivate } from './dataFolder/privateFolder';
 import { databaseFile } from './dataFolder/dataDir';
 import type { SqliteOptions } from './db/open';
-import { openStore, type Store } from './db/store';
+import { openStore, openStoreCheckingLater, type Store } from './db/store';
+import { publicUrlSetting } from './db/settings';
 import { AgentEvents } from './engine/events';
 import { startMonitorLoop } from './engine/loop';
 import { createScheduler } from './engine/scheduler';
@@ -35,12 +36,24 @@ export interface AgentOptions {
   allowedHosts?: string[];
   /** Read the client's address and scheme from a reverse proxy's X-Forwarded-* headers (api/app.ts). */
   trustProxy?: boolean;
+  /**
+   * The address the admin opens Cronbeat at (serve --public-url, checked with checkPublicUrl): the
+   * base of links in alerts and copy-paste lines, and a host the agent answers to. Wins over the
+   * dashboard's setting; without either, links use the address the agent listens on.
+   */
+  publicUrl?: string;
   /** Limits on slow clients; defaults in DEFAULT_HTTP_TIMEOUTS. */
   timeouts?: Partial<HttpTimeouts>;
   /** How to load SQLite (the desktop app in development passes an addon built for Electron). */
   sqlite?: SqliteOptions;
   /** Notification channels (issue 14): how deliveries are sent. */
   channels?: ChannelOptions;
+  /**
+   * Listen at once and check the database meanwhile (issue 25.3): reads are answered during the
+   * check, while the monitor loop, deliveries, certificate checks and every request that may write
+   * wait for it to pass (`ready`). Default: check first, then listen.
+   */
+  checkWhileListening?: boolean;
 }
 
 export interface ChannelOptions {
@@ -67,6 +80,14 @@ export interface RunningAgent {
   clock: () => number;
   notifier: Notifier;
   deliveries: DeliveryWorker;
+  /**
+   * Resolves once the database passed its check and the loop runs (at once unless
+   * `checkWhileListening`); rejects with the refusal of a damaged database, after which the agent
+   * has stopped listening, having written nothing.
+   */
+  ready: Promise<void>;
+  /** Runs `write` once writes are allowed, before any request held meanwhile (at once when they are). */
+  whenWritable(write: () => void): void;
   /** Stops accepting connections, lets requests in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -79,8 +100,10 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const notifier = options.notifier ?? silentNotifier;
   makeDataFolderPrivate(dataDir);
   const lock = lockDataFolder(dataDir, options.sqlite);
-  const store = openStoreHoldingLock(lock, databaseFile(dataDir), clock(), options.sqlite);
+  const { store, writable } = openStoreHoldingLock(lock, databaseFile(dataDir), clock, options);
+  const started = deferred();
   const events = new AgentEvents();
+  const publicUrl = publicUrlSetting(store.settings, options.publicUrl ?? null);
   const checker = new TlsCertificateChecker(options.certificateChecks);
   const certificateChecks = new CertificateScheduler({ store, events, notifier, clock, log, checker });
   let listeningUrl = '';
@@ -90,7 +113,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     notifier,
     clock,
     log,
-    dashboardUrl: () => options.channels?.dashboardUrl ?? listeningUrl,
+    dashboardUrl: () => options.channels?.dashboardUrl ?? publicUrl.current() ?? listeningUrl,
     telegramApiUrl: options.channels?.telegramApiUrl,
     adminZone: options.channels?.adminZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
     timeoutMs: options.channels?.timeoutMs,
@@ -101,6 +124,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     boundHost: host,
     allowedHosts: options.allowedHosts,
     trustProxy: options.trustProxy,
+    publicUrl,
     rendererDir: options.rendererDir,
     store,
     events,
@@ -109,6 +133,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     notifier,
     certificateChecks,
     deliveries,
+    writesAllowed: started.promise,
   });
   const server = createHttpServer(options.timeouts ?? {}, app.callback());
   try {
@@ -118,20 +143,54 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     lock.release();
     throw error;
   }
-  showPendingPopups({ store, notifier }, clock());
-  const scheduler = createScheduler({ store, events, notifier });
-  const stopMonitorLoop = startMonitorLoop({
-    scheduler,
-    events,
-    earliestDueAt: () => scheduler.earliestDueAt(),
-    clock,
-    log,
-  });
-  certificateChecks.start();
   const bound = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   listeningUrl = `http://${urlHost}:${bound}`;
-  deliveries.start();
+
+  // Everything that writes starts once the database is known whole: popups, the loop (whose
+  // first turn gives the catch-up graces), certificate checks, deliveries; then held requests.
+  let stopMonitorLoop = () => {};
+  const writes: Array<() => void> = [];
+  let isWritable = false;
+  const startWriting = () => {
+    showPendingPopups({ store, notifier }, clock());
+    const scheduler = createScheduler({ store, events, notifier });
+    stopMonitorLoop = startMonitorLoop({
+      scheduler,
+      events,
+      earliestDueAt: () => scheduler.earliestDueAt(),
+      clock,
+      log,
+    });
+    certificateChecks.start();
+    deliveries.start();
+    isWritable = true;
+    for (const write of writes.splice(0)) write();
+    started.resolve();
+  };
+  let stopping: Promise<void> | undefined;
+  const close = () =>
+    (stopping ??= (async () => {
+      stopMonitorLoop();
+      events.close();
+      await stopServer(server);
+      await certificateChecks.stop();
+      await deliveries.stop();
+      store.close();
+      lock.release();
+    })());
+  if (writable === null) startWriting();
+  else {
+    writable.then(startWriting).catch(async (error: unknown) => {
+      started.reject(error);
+      await close();
+    });
+  }
+  const ready = started.promise.catch(async (error: unknown) => {
+    await stopping;
+    throw error;
+  });
+  ready.catch(() => undefined); // a caller that never asks is told by the log and the 503s
 
   return {
     url: `http://${urlHost}:${bound}`,
@@ -142,22 +201,33 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     clock,
     notifier,
     deliveries,
-    close: async () => {
-      stopMonitorLoop();
-      events.close();
-      await stopServer(server);
-      await certificateChecks.stop();
-      await deliveries.stop();
-      store.close();
-      lock.release();
-    },
+    ready,
+    whenWritable: (write) => (isWritable ? write() : void writes.push(write)),
+    close,
   };
 }
 
-/** Opens the database once the folder is ours; a refused database frees the folder again. */
-function openStoreHoldingLock(lock: DataFolderLock, file: string, now: number, sqlite?: SqliteOptions): Store {
+function deferred(): { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void } {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+  promise.catch(() => undefined); // rejections are handled by `ready` and the held requests
+  return { promise, resolve, reject };
+}
+
+/**
+ * Opens the database once the folder is ours; a refused database frees the folder again.
+ * `writable` is null when the file was checked before this returned.
+ */
+function openStoreHoldingLock(
+  lock: DataFolderLock,
+  file: string,
+  clock: () => number,
+  options: { sqlite?: SqliteOptions; checkWhileListening?: boolean },
+): { store: Store; writable: Promise<void> | null } {
   try {
-    return openStore(file, now, sqlite);
+    if (!options.checkWhileListening) return { store: openStore(file, clock(), options.sqlite), writable: null };
+    return openStoreCheckingLater(file, clock, options.sqlite);
   } catch (error) {
     lock.release();
     throw error;

@@ -4,12 +4,12 @@
  */
 import { app, dialog, ipcMain, session } from 'electron';
 import { join } from 'node:path';
-import { startAgent } from '../agent/agent';
 import { prepareDataDir } from '../agent/dataFolder/dataDir';
-import { agentBinding, DESKTOP_COMPANY_ID, desktopOrigin, issueDesktopToken, startOnPreferredPort } from './agentHost';
+import { checkAgent } from '../agent/client/agentCheck';
+import { localAgentView, remoteAgentView } from './agentView';
 import { launchedAtLogin, startAtLogin } from './autostart';
 import { guardSession } from './harden';
-import { IpcChannel, type SessionInfo } from './ipcChannels';
+import { IpcChannel, type AgentChoice, type ConnectOutcome, type SessionInfo } from './ipcChannels';
 import { isMuted, muteUntil, type MuteChoice } from './mute';
 import { electronNotifier } from './popups';
 import { isTrustedSender } from './security';
@@ -17,8 +17,8 @@ import { loadSettings, saveSettings } from './settings';
 import { claimSingleInstance } from './singleInstance';
 import { TrayIcon } from './tray';
 import { appIconPath } from './trayIcons';
-import { REDRAW_DELAY_MS, REDRAW_EVERY_MS, trayModel } from './trayModel';
-import { readTraySnapshot } from './agentSnapshot';
+import { REDRAW_DELAY_MS, REDRAW_EVERY_MS } from './trayModel';
+import { connectRequest } from './connectRequest';
 import { TRAY_HINT, statusNotifierWatcherPresent, trayIsMissing } from './trayHint';
 import { DashboardWindow } from './dashboardWindow';
 
@@ -42,15 +42,44 @@ async function runDesktop(): Promise<void> {
   });
   // In development `npm start` builds better-sqlite3 for Electron beside the Node build and names it here.
   const sqlite = { nativeBinding: process.env.CRONBEAT_SQLITE_BINDING };
-  const agent = await startOnPreferredPort((port) => startAgent({ dataDir, ...agentBinding(settings), port, notifier, log, sqlite }));
-  const origin = desktopOrigin(agent.port);
-  const desktopToken = issueDesktopToken(agent.store.apiTokens, Date.now());
-  log(`Agent listening on ${origin}`);
+  // The agent run here, or (settings) one on another machine this app is a window onto.
+  const view =
+    settings.agentMode === 'remote' && settings.remoteAgent
+      ? remoteAgentView({ remote: settings.remoteAgent, notifier, log })
+      : await localAgentView({ dataDir, settings, notifier, log, sqlite });
+  const { origin } = view;
+
+  /** Saves which agent to show and starts again with it (an agent binds once, at start). */
+  const switchAgent = (change: () => void) => {
+    change();
+    saveSettings(dataDir, settings);
+    app.relaunch();
+    app.quit();
+  };
 
   guardSession(session.defaultSession, origin);
   ipcMain.on(IpcChannel.session, (event) => {
     const trusted = isTrustedSender(event.senderFrame, origin);
-    event.returnValue = trusted ? ({ apiBase: origin, token: desktopToken.token } satisfies SessionInfo) : null;
+    event.returnValue = trusted ? ({ apiBase: origin, token: view.token } satisfies SessionInfo) : null;
+  });
+  ipcMain.handle(IpcChannel.agentChoice, (event): AgentChoice | null => {
+    if (!isTrustedSender(event.senderFrame, origin)) return null;
+    return { mode: view.mode, remote: settings.remoteAgent ? { url: settings.remoteAgent.url, access: settings.remoteAgent.access } : null };
+  });
+  ipcMain.handle(IpcChannel.connectAgent, async (event, input: unknown): Promise<ConnectOutcome> => {
+    if (!isTrustedSender(event.senderFrame, origin)) return { ok: false, message: 'Not allowed from this page.' };
+    const request = connectRequest(input);
+    if (!request.ok) return request;
+    const check = await checkAgent(request.url, request.key);
+    if (!check.ok) return check;
+    switchAgent(() => {
+      settings.remoteAgent = { url: request.url, key: request.key, access: check.access };
+      settings.agentMode = 'remote';
+    });
+    return { ok: true, message: `Connected (${check.access} key). Cronbeat restarts to show that agent.` };
+  });
+  ipcMain.on(IpcChannel.runAgentHere, (event) => {
+    if (isTrustedSender(event.senderFrame, origin) && view.mode === 'remote') switchAgent(() => (settings.agentMode = 'local'));
   });
   ipcMain.on(IpcChannel.trayActionsSubscribed, (event) => {
     if (isTrustedSender(event.senderFrame, origin)) dashboard?.markSubscribed(event.sender.id);
@@ -87,11 +116,14 @@ async function runDesktop(): Promise<void> {
         redraw();
       },
       setReachableFromServers(enabled: boolean) {
-        settings.reachableFromServers = enabled;
-        saveSettings(dataDir, settings);
-        app.relaunch(); // the agent binds its address once, at start
-        app.quit();
+        switchAgent(() => (settings.reachableFromServers = enabled)); // the agent binds its address once, at start
       },
+      pause(monitorId: number, until: number | null) {
+        view.pause(monitorId, until).catch((error: unknown) => log(`Could not pause monitor ${monitorId}: ${String(error)}`));
+      },
+      runAgentHere: () => switchAgent(() => (settings.agentMode = 'local')),
+      useSavedAgent: () => switchAgent(() => (settings.agentMode = 'remote')),
+      connectToAgent: () => openRoute('/settings'),
       quit: () => app.quit(),
     },
     () => openRoute('/'),
@@ -99,8 +131,10 @@ async function runDesktop(): Promise<void> {
 
   function redraw(): void {
     tray.render({
-      model: trayModel(readTraySnapshot(agent.store, DESKTOP_COMPANY_ID)),
-      agentUrl: origin,
+      model: view.model(),
+      agentUrl: view.agentUrl,
+      canPause: view.canPause,
+      agent: { mode: view.mode, savedRemote: settings.remoteAgent ? new URL(settings.remoteAgent.url).host : null },
       mutedUntil: settings.mutedUntil,
       startAtLogin: loginEnabled,
       reachableFromServers: settings.reachableFromServers,
@@ -108,7 +142,7 @@ async function runDesktop(): Promise<void> {
     });
   }
   let pending: NodeJS.Timeout | null = null;
-  const unsubscribe = agent.events.subscribe(() => {
+  const unsubscribe = view.onChange(() => {
     pending ??= setTimeout(() => {
       pending = null;
       redraw();
@@ -140,8 +174,7 @@ async function runDesktop(): Promise<void> {
     clearInterval(ticker);
     if (pending) clearTimeout(pending);
     tray.destroy();
-    agent.store.apiTokens.revoke(desktopToken.id, Date.now());
-    agent
+    view
       .close()
       .catch((error: unknown) => log(`The agent did not stop cleanly: ${String(error)}`))
       .finally(() => app.quit());

@@ -22,6 +22,11 @@ if (sessionInfo) {
         ipcRenderer.removeListener(IpcChannel.trayAction, forward);
       };
     },
+    desktopAgent: {
+      choice: () => ipcRenderer.invoke(IpcChannel.agentChoice),
+      connect: (url: string, key: string) => ipcRenderer.invoke(IpcChannel.connectAgent, { url, key }),
+      runHere: () => ipcRenderer.send(IpcChannel.runAgentHere),
+    },
   };
   contextBridge.exposeInMainWorld('cronbeat', bridge);
 }

@@ -27,6 +27,8 @@ export interface TraySnapshot {
 export interface FailedEntry {
   label: string;
   route: string;
+  /** The monitor (absent for the "and N more" entry), so the menu can pause it. */
+  monitorId?: number;
 }
 
 export interface TrayModel {
@@ -92,7 +94,7 @@ export function failedEntries(monitors: MonitorSummary[]): FailedEntry[] {
   const failed = monitors
     .filter((m) => m.status === 'failed')
     .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
-  const shown = failed.slice(0, MAX_FAILED_IN_MENU).map((m) => ({ label: m.name, route: `/monitors/${m.id}` }));
+  const shown: FailedEntry[] = failed.slice(0, MAX_FAILED_IN_MENU).map((m) => ({ label: m.name, route: `/monitors/${m.id}`, monitorId: m.id }));
   const rest = failed.length - shown.length;
   if (rest > 0) shown.push({ label: `and ${rest} more…`, route: '/monitors?status=failed' });
   return shown;
@@ -100,6 +102,30 @@ export function failedEntries(monitors: MonitorSummary[]): FailedEntry[] {
 
 export function trayModel(snapshot: TraySnapshot): TrayModel {
   return { state: trayState(snapshot), tooltip: trayTooltip(snapshot), failed: failedEntries(snapshot.monitors) };
+}
+
+/** How the tray sees an agent on another machine: by name, and whether it can be reached. */
+export interface RemoteView {
+  name: string;
+  /** What the tray last read; null until the first read. */
+  snapshot: TraySnapshot | null;
+  /** Since when it is unreachable, once that was announced (over a minute); null while fine. */
+  unreachableSince: number | null;
+  /** Why following stopped for good (a revoked key); null while following. */
+  refused: string | null;
+}
+
+/**
+ * The tray of a remote agent: its monitors as for the local one, named ("Cronbeat on
+ * backup-box: 1 failed"), or grey while it cannot be reached or refused the key.
+ */
+export function remoteTrayModel(view: RemoteView, timeOfDay: (ms: number) => string): TrayModel {
+  const on = `Cronbeat on ${view.name}`;
+  if (view.refused !== null) return { state: 'idle', tooltip: `${on}: the key was refused`, failed: [] };
+  if (view.unreachableSince !== null) return { state: 'idle', tooltip: `${on} unreachable since ${timeOfDay(view.unreachableSince)}`, failed: [] };
+  if (view.snapshot === null) return { state: 'idle', tooltip: `${on}: connecting…`, failed: [] };
+  const model = trayModel(view.snapshot);
+  return { ...model, tooltip: model.tooltip.replace(/^Cronbeat:/, `${on}:`) };
 }
 
 /** Two models that would draw the same tray: no need to rebuild icon, tooltip and menu. */

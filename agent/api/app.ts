@@ -4,6 +4,7 @@ import { requireToken } from './auth';
 import type { AuthState } from './auth';
 import type { ApiDeps } from './deps';
 import { errorMiddleware } from './errorMiddleware';
+import { holdWrites } from './holdWrites';
 import { hostGuard } from './hostGuard';
 import { corsPolicy } from './cors';
 import { HttpError } from './errors';
@@ -21,6 +22,7 @@ import { agentInfoRoutes } from './routes/agentInfo';
 import { channelRoutes } from './routes/channels';
 import { healthRoutes } from './routes/health';
 import { keyRoutes } from './routes/keys';
+import { settingsRoutes } from './routes/settings';
 import { metricsRoutes } from './routes/metrics';
 import { badgeRoutes } from './routes/badges';
 
@@ -33,6 +35,8 @@ export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
    * Without it those headers are ignored, since any client could send them.
    */
   trustProxy?: boolean;
+  /** Requests that may write wait for this (the start-up check of the database, api/holdWrites.ts). */
+  writesAllowed?: Promise<void>;
 };
 
 // One line per resource router; order only matters for routes that could match the same path.
@@ -53,6 +57,7 @@ export const routers: Array<(deps: ApiDeps) => Router<AuthState> | Router> = [
   sessionRoutes,
   eventRoutes,
   agentInfoRoutes,
+  settingsRoutes,
   cliRoutes,
 ];
 
@@ -67,8 +72,9 @@ export function createApp(options: AppOptions): Koa {
     app.maxIpsCount = 1;
   }
   app.use(errorMiddleware(deps.log));
-  app.use(hostGuard(options.boundHost ?? '127.0.0.1', options.allowedHosts, options.trustProxy));
+  app.use(hostGuard(options.boundHost ?? '127.0.0.1', options.allowedHosts, options.trustProxy, () => options.publicUrl?.current() ?? null));
   app.use(corsPolicy());
+  if (options.writesAllowed) app.use(holdWrites(options.writesAllowed));
   app.use(async (ctx, next) => {
     await next();
     if (ctx.status === 404 && ctx.body == null) throw new HttpError(404, 'Not found.');

@@ -7,6 +7,7 @@ import type { AuthState } from './auth';
 import type { CertificateChecks } from '../engine/certificates/scheduler';
 import type { CliCommand } from './cliCommand';
 import type { DeliveryWorker } from '../engine/delivery/worker';
+import type { PublicUrlSetting } from '../db/settings';
 
 /** What every router is built from. */
 export interface ApiDeps {
@@ -27,6 +28,8 @@ export interface ApiDeps {
   deliveries: Pick<DeliveryWorker, 'sendTest'>;
   /** Bearer authentication; a router that needs it starts with router.use(deps.requireToken). */
   requireToken: Middleware<AuthState>;
+  /** The public URL (serve --public-url or the dashboard's setting): links, copy-paste lines, a host answered to. */
+  publicUrl?: PublicUrlSetting;
   /** How this machine runs the CLI; found from this process (PATH, bundle) when absent. */
   cli?: CliCommand;
 }

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { Middleware } from 'koa';
 import { HttpError } from './errors';
+import { publicHostName } from '../domain/publicUrl';
 
 /*
  * DNS rebinding guard. A hostile page can point its own domain at 127.0.0.1 and then talk to the
@@ -51,12 +52,20 @@ function answersAnyHost(path: string): boolean {
 }
 
 /**
+ * The public URL's host (serve --public-url, or the dashboard's setting) counts at any port, as a
+ * proxied name does: the admin chose that name, and a rebinding page cannot send it.
+ */
+function isPublicHost(name: string, publicUrl: string | null): boolean {
+  return publicUrl !== null && hostForm(publicHostName(publicUrl).replace(/^\[|\]$/g, '')) === name;
+}
+
+/**
  * Refuses (421) a request whose Host is not this machine at the port the connection arrived on.
  * Behind a reverse proxy (`behindProxy`, serve --trust-proxy) a name given with --allow-host
  * counts at any port: the proxy passes on the public name with its own port (443), and it only
  * forwards the names it serves, so the rebinding guard still holds for everything else.
  */
-export function hostGuard(boundHost: string, allowedHosts: string[] = [], behindProxy = false): Middleware {
+export function hostGuard(boundHost: string, allowedHosts: string[] = [], behindProxy = false, publicUrl: () => string | null = () => null): Middleware {
   const bound = boundHost.toLowerCase().replace(/^\[|\]$/g, '');
   const extra = allowedHosts.map((name) => hostForm(name.trim().replace(/^\[|\]$/g, '').replace(/\.$/, '')));
   const proxied = new Set(behindProxy ? extra : []);
@@ -64,7 +73,9 @@ export function hostGuard(boundHost: string, allowedHosts: string[] = [], behind
     if (answersAnyHost(ctx.path)) return next();
     const { localAddress, localPort } = ctx.req.socket;
     const host = parseHostHeader(ctx.req.headers.host ?? '');
-    const answered = host !== null && (proxied.has(host.name) || (host.port === localPort && allowedHostNames(bound, localAddress, extra).has(host.name)));
+    const answered =
+      host !== null &&
+      (proxied.has(host.name) || (host.port === localPort && allowedHostNames(bound, localAddress, extra).has(host.name)) || isPublicHost(host.name, publicUrl()));
     if (!answered) {
       throw new HttpError(
         421,

@@ -129,6 +129,7 @@ export function presentChannel(row: ChannelRow): ChannelResource {
     kind: row.kind,
     settings: maskedSettings(row.kind, row.settings),
     quiet_hours: row.quiet_hours,
+    remind_every_hours: row.remind_every_hours,
     failing_since: toNullableApiTimestamp(row.failing_since),
     created_at: toApiTimestamp(row.created_at),
     updated_at: toApiTimestamp(row.updated_at),

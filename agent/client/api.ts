@@ -8,7 +8,8 @@ export type { MonitorChanges, MonitorInput, ServerAlertInput };
 export type MonitorSummary = Pick<MonitorResource, 'id' | 'name' | 'token' | 'schedule' | 'timezone' | 'duration'>;
 
 /** A monitor as the API shows it, with Cronbeat's read-only fields (docs/api.md). */
-export type MonitorDetails = MonitorResource;
+/** A monitor as the API shows it; `slug` and `tags` (issue 23) are absent from older agents. */
+export type MonitorDetails = Omit<MonitorResource, 'slug' | 'tags'> & Partial<Pick<MonitorResource, 'slug' | 'tags'>>;
 
 /** An API call that did not succeed; `retryable` when the agent could not be reached. */
 export class ApiError extends Error {
@@ -27,6 +28,11 @@ export class ApiClient {
     private readonly baseUrl: string,
     private readonly apiToken: string,
   ) {}
+
+  /** POST /api/keys (a full key only): a new key, its secret shown this once. */
+  createKey(name: string, scope: 'full' | 'read-only' | 'ping' | 'badge'): Promise<{ id: number; key: string }> {
+    return this.call<{ id: number; key: string }>('POST', '/api/keys', { name, scope });
+  }
 
   createMonitor(input: MonitorInput): Promise<MonitorSummary> {
     return this.call<MonitorSummary>('POST', '/api/monitors', input);

@@ -36,6 +36,8 @@ export interface FollowerOptions {
   clock?: () => number;
   /** New notifications, oldest first, each exactly once; `catchingUp` after a dropped connection. */
   onNotifications(notifications: FollowedNotification[], info: { catchingUp: boolean }): void;
+  /** Every other event of the live stream (monitor.changed, …), for views that redraw on them. */
+  onEvent?(event: { type: string; [field: string]: unknown }): void;
   /** The agent became unreachable (for over a minute) or came back. */
   onNotice?(notice: ConnectionNotice): void;
   /** Connected to the agent's live stream, or lost it (with why). */
@@ -101,6 +103,7 @@ export class NotificationFollower {
             } else if (event.type === 'notification.created') {
               this.requestSync(false, stream);
             }
+            if (event.type !== 'ready') this.options.onEvent?.(event);
           },
         });
         this.abort.signal.removeEventListener('abort', stopStream);

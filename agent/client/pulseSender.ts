@@ -40,6 +40,11 @@ export class PulseSender {
     this.spool = folder.dir === null ? null : new Spool(folder.dir);
   }
 
+  /** The spool's folder, where other things worth keeping beside it go (the lines' monitors); null when there is none. */
+  get spoolDir(): string | null {
+    return this.folder.dir;
+  }
+
   async send(pulse: Pulse): Promise<Delivery> {
     const warnings: string[] = [];
     const done = (outcome: DeliveryOutcome, replay: ReplayResult): Delivery => ({

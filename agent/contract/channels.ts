@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { canonicalTimeZone } from '../domain/schedule';
 import { CHANNEL_KINDS, type ChannelKind } from '../domain/channels';
+import { remindEveryHoursInput } from './reminders';
 import { httpUrl, isHttpUrl, label, optionalString, requiredString } from './fields';
 import type { QuietHours } from '../domain/delivery';
 
@@ -124,6 +125,7 @@ export const channelInput = z.object({
   kind: z.enum(CHANNEL_KINDS, { error: `The kind field must be one of: ${CHANNEL_KINDS.join(', ')}.` }),
   settings: z.record(z.string(), z.unknown(), { error: 'The settings field must be an object.' }).default({}),
   quiet_hours: quietHoursInput.optional().transform((v) => v ?? null),
+  remind_every_hours: remindEveryHoursInput.optional().transform((v) => v ?? null),
 });
 
 /** A channel's edit: any of name, settings (merged over the stored ones), quiet hours. */
@@ -132,6 +134,7 @@ export const channelPatch = z.object({
   kind: z.undefined({ error: 'The kind field cannot be changed; make a new channel.' }).optional(),
   settings: z.record(z.string(), z.unknown(), { error: 'The settings field must be an object.' }).optional(),
   quiet_hours: quietHoursInput.optional(),
+  remind_every_hours: remindEveryHoursInput.optional(),
 });
 
 /** The settings of `kind`, with errors named "settings.<field>". */
@@ -147,6 +150,8 @@ export interface ChannelResource {
   kind: ChannelKind;
   settings: Record<string, unknown>;
   quiet_hours: QuietHours | null;
+  /** Every how many hours a still-failed monitor's alert is sent again (issue 21.14); null: never. */
+  remind_every_hours: number | null;
   failing_since: string | null;
   created_at: string;
   updated_at: string;

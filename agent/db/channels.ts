@@ -30,6 +30,8 @@ export interface ChannelFields {
   name: string;
   settings: Record<string, unknown>;
   quietHours: QuietHours | null;
+  /** Absent: none (off). */
+  remindEveryHours?: number | null;
 }
 
 /** Notification channels of a company; deleted ones are kept (their deliveries name them) but never listed. */
@@ -39,11 +41,12 @@ export function channelRepository(db: Db) {
   const find = db.prepare('SELECT * FROM channels WHERE id = ? AND company_id = ? AND deleted_at IS NULL');
   const findAny = db.prepare('SELECT * FROM channels WHERE id = ?');
   const insert = db.prepare(
-    `INSERT INTO channels (company_id, name, kind, settings, quiet_hours, created_at, updated_at)
-     VALUES (@companyId, @name, @kind, @settings, @quietHours, @now, @now)`,
+    `INSERT INTO channels (company_id, name, kind, settings, quiet_hours, remind_every_hours, created_at, updated_at)
+     VALUES (@companyId, @name, @kind, @settings, @quietHours, @remindEveryHours, @now, @now)`,
   );
   const update = db.prepare(
-    `UPDATE channels SET name = @name, settings = @settings, quiet_hours = @quietHours, updated_at = @now
+    `UPDATE channels SET name = @name, settings = @settings, quiet_hours = @quietHours,
+       remind_every_hours = @remindEveryHours, updated_at = @now
      WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL`,
   );
   const softDelete = db.prepare(
@@ -64,6 +67,7 @@ export function channelRepository(db: Db) {
     name: fields.name,
     settings: JSON.stringify(fields.settings),
     quietHours: fields.quietHours ? JSON.stringify(fields.quietHours) : null,
+    remindEveryHours: fields.remindEveryHours ?? null,
   });
 
   return {

@@ -119,11 +119,12 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
 
   return {
     /**
-     * Writes a delivery for each channel the notification goes to (see deliveryRouting). Call it
+     * Writes a delivery for each channel the notification goes to (`channelIds`, else deliveryRouting). Call it
      * in the notification's transaction. Returns how many.
      */
-    enqueue(notification: { id: string; companyId: number; data: NotificationData; now: number; giveUpAt: number }): number {
-      const channelIds = route(notification.companyId, notification.data);
+    enqueue(notification: { id: string; companyId: number; data: NotificationData; now: number; giveUpAt: number; channelIds?: number[] }): number {
+      // A reminder names its one channel; everything else is routed.
+      const channelIds = notification.channelIds ?? route(notification.companyId, notification.data);
       for (const channelId of channelIds) {
         insert.run({ uuid: randomUUID(), notificationId: notification.id, channelId, now: notification.now, giveUpAt: notification.giveUpAt });
       }

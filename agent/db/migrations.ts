@@ -327,4 +327,17 @@ export const migrations: string[] = [
   UPDATE server_reports SET quiet_alert_at = last_report_at + 3 * coalesce(interval_seconds * 1000, 3600000);
   CREATE INDEX server_reports_quiet_due ON server_reports(quiet_alert_at) WHERE quiet_since IS NULL;
   `,
+  // 19 (issue 21.14): reminders. A channel may repeat a still-failed monitor's alert every N hours (null: never);
+  // each failure sent to such a channel waits here for its next reminder, until the monitor recovers or is paused.
+  `
+  ALTER TABLE channels ADD COLUMN remind_every_hours INTEGER;
+  CREATE TABLE reminders (
+    monitor_id INTEGER NOT NULL REFERENCES monitors(id),
+    channel_id INTEGER NOT NULL REFERENCES channels(id),
+    notification_id TEXT NOT NULL REFERENCES notifications(id),
+    next_at INTEGER NOT NULL,
+    PRIMARY KEY (monitor_id, channel_id)
+  );
+  CREATE INDEX reminders_due ON reminders(next_at);
+  `,
 ];

@@ -36,6 +36,8 @@ export interface NewNotification {
   data: NotificationData;
   now: number;
   alert?: Alert | null;
+  /** The channels it goes to, when not the routed ones (a reminder goes to its one channel). */
+  channelIds?: number[];
 }
 
 /** As SQL literals: the partial index notifications_spec_newest is used only when the query repeats its terms. */
@@ -96,7 +98,7 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
       const id = randomUUID();
       const alert = input.alert ? JSON.stringify(input.alert) : null;
       insert.run({ companyId: input.companyId, type: input.type, now: input.now, id, notifiableType: NOTIFIABLE_TYPE, data: JSON.stringify(input.data), alert });
-      deliveries.enqueue({ id, companyId: input.companyId, data: input.data, now: input.now, giveUpAt: input.now + RETRY_FOR_MS });
+      deliveries.enqueue({ id, companyId: input.companyId, data: input.data, now: input.now, giveUpAt: input.now + RETRY_FOR_MS, channelIds: input.channelIds });
       return decode(find.get(id) as StoredRow);
     },
   );

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { migrations } from './migrations';
 import { ensurePrivateFile } from '../dataFolder/privateFolder';
-import { firstDamage, RESTORE_ADVICE } from './integrity';
+import { firstDamage, firstDamageInWorker, RESTORE_ADVICE } from './integrity';
 
 export type Db = Database.Database;
 
@@ -33,22 +33,71 @@ export function openDatabase(file: string, sqlite: SqliteOptions = {}): Db {
   try {
     refuseNewerSchema(db);
     refuseDamaged(db, file);
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
+    configure(db);
     migrate(db);
     return db;
   } catch (error) {
     db.close();
-    if (error instanceof DatabaseRefusedError) throw error;
-    const code = (error as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-      throw new DatabaseRefusedError(`${file} is not a readable Cronbeat database (${code}); it was left untouched. If it held your monitors, ${RESTORE_ADVICE}.`);
-    }
-    throw error;
+    throw refusal(error, file);
   }
+}
+
+/**
+ * Like openDatabase, but returns at once with a connection that reads and refuses every write
+ * (`query_only`), while every page is checked on a connection of its own in a worker thread
+ * (issue 25.3: the agent answers reads during the check instead of making the admin wait).
+ * `checked` resolves once the file is whole, and writes are allowed from then on; it rejects
+ * with a DatabaseRefusedError for a damaged file, to which nothing was written. A file that needs
+ * a migration (a new one, or one from an older Cronbeat) is checked first, as openDatabase does.
+ */
+export function openDatabaseCheckingLater(file: string, sqlite: SqliteOptions = {}): { db: Db; checked: Promise<void> } {
+  ensurePrivateFile(file);
+  const db = new Database(file, { nativeBinding: sqlite.nativeBinding });
+  try {
+    refuseNewerSchema(db);
+    if ((db.pragma('user_version', { simple: true }) as number) < migrations.length) {
+      db.close();
+      return { db: openDatabase(file, sqlite), checked: Promise.resolve() };
+    }
+    db.pragma('query_only = ON');
+    configure(db);
+  } catch (error) {
+    db.close();
+    throw refusal(error, file);
+  }
+  const checked = firstDamageInWorker(file, sqlite.nativeBinding).then(
+    (damage) => {
+      if (damage) throw damagedError(file, damage);
+      db.pragma('query_only = OFF');
+    },
+    (error: unknown) => {
+      throw refusal(error, file);
+    },
+  );
+  return { db, checked };
+}
+
+/** Settings of every connection; journal_mode = WAL writes only to a file not yet in WAL mode (a new one). */
+function configure(db: Db): void {
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+}
+
+/** An error of opening or checking `file`, in the words a refused database gets. */
+function refusal(error: unknown, file: string): unknown {
+  if (error instanceof DatabaseRefusedError) return error;
+  const code = (error as { code?: string }).code;
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+    return new DatabaseRefusedError(`${file} is not a readable Cronbeat database (${code}); it was left untouched. If it held your monitors, ${RESTORE_ADVICE}.`);
+  }
+  return error;
+}
+
+function damagedError(file: string, damage: string): DatabaseRefusedError {
+  return new DatabaseRefusedError(`${file} is damaged (integrity check: ${damage}); it was left untouched. To go on, ${RESTORE_ADVICE}.`);
 }
 
 /** Runs before anything writes, so a refused file is left exactly as it was. */
@@ -64,9 +113,7 @@ function refuseNewerSchema(db: Db): void {
 /** A damaged page found now stops the start, before anything writes, rather than a 500 later. */
 function refuseDamaged(db: Db, file: string): void {
   const damage = firstDamage(db);
-  if (damage) {
-    throw new DatabaseRefusedError(`${file} is damaged (integrity check: ${damage}); it was left untouched. To go on, ${RESTORE_ADVICE}.`);
-  }
+  if (damage) throw damagedError(file, damage);
 }
 
 function migrate(db: Db): void {

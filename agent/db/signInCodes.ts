@@ -14,6 +14,11 @@ function hashCode(code: string): string {
   return createHash('sha256').update(code).digest('hex');
 }
 
+/** 128 random bits, URL-safe. */
+export function newSignInCode(): string {
+  return randomBytes(16).toString('base64url');
+}
+
 export function signInCodeRepository(db: Db) {
   const insert = db.prepare(
     'INSERT INTO sign_in_codes (company_id, code_hash, created_at, expires_at) VALUES (@companyId, @hash, @now, @expiresAt)',
@@ -28,9 +33,8 @@ export function signInCodeRepository(db: Db) {
   const bySessionToken = db.prepare('SELECT 1 FROM sign_in_codes WHERE api_token_id = ?');
 
   return {
-    /** A new code for `companyId` (128 random bits, URL-safe), valid for SIGN_IN_CODE_TTL_MS. */
-    create(companyId: number, now: number): string {
-      const code = randomBytes(16).toString('base64url');
+    /** Stores a new code for `companyId` (by default 128 random bits, URL-safe), valid for SIGN_IN_CODE_TTL_MS. */
+    create(companyId: number, now: number, code = newSignInCode()): string {
       db.transaction(() => {
         pruneStale.run({ now });
         insert.run({ companyId, hash: hashCode(code), now, expiresAt: now + SIGN_IN_CODE_TTL_MS });

@@ -1,4 +1,4 @@
-import { openDatabase, type Db, type SqliteOptions } from './open';
+import { openDatabase, openDatabaseCheckingLater, type Db, type SqliteOptions } from './open';
 import { companyRepository } from './companies';
 import { apiTokenRepository } from './apiTokens';
 import { serverRepository } from './servers';
@@ -13,6 +13,8 @@ import { popupOutboxRepository } from './popupOutbox';
 import { channelRepository } from './channels';
 import { channelRoutesRepository } from './channelRoutes';
 import { deliveryRepository } from './deliveries';
+import { reminderRepository } from './reminders';
+import { settingsRepository } from './settings';
 
 /** The database and one repository per table, statements prepared once. */
 export function createStore(db: Db) {
@@ -32,9 +34,11 @@ export function createStore(db: Db) {
     notifications: notificationRepository(db, deliveries),
     certificates: certificateRepository(db),
     popupOutbox: popupOutboxRepository(db),
+    settings: settingsRepository(db),
     channels,
     channelRoutes,
     deliveries,
+    reminders: reminderRepository(db),
     close(): void {
       db.close();
     },
@@ -48,4 +52,14 @@ export function openStore(file: string, now: number, sqlite: SqliteOptions = {})
   const store = createStore(openDatabase(file, sqlite));
   store.companies.ensure(1, now);
   return store;
+}
+
+/**
+ * Opens the database for reading at once and checks every page meanwhile (openDatabaseCheckingLater):
+ * `writable` resolves once the check passed and writes are allowed, company 1 made sure of.
+ */
+export function openStoreCheckingLater(file: string, now: () => number, sqlite: SqliteOptions = {}): { store: Store; writable: Promise<void> } {
+  const { db, checked } = openDatabaseCheckingLater(file, sqlite);
+  const store = createStore(db);
+  return { store, writable: checked.then(() => store.companies.ensure(1, now())) };
 }

@@ -7,7 +7,10 @@ import { utcOffset } from './zoneOffsets';
  * the way cron daemons do them on daylight-saving days (Vixie cron, cronie, Debian's cron):
  * - a fixed-time schedule (neither the minute nor the hour field starts with `*`) whose time
  *   falls in a spring-forward gap runs right after the jump: `30 2 * * *` in New York on
- *   2026-03-08 runs at 03:00 EDT; in a fall-back repeat it runs once, at the first occurrence;
+ *   2026-03-08 runs at 03:00 EDT; in a fall-back repeat it runs once, at the first occurrence.
+ *   Each skipped time is a run of its own (the daemon's main loop, on a jump forward of up to
+ *   three hours, walks every skipped minute and starts each fixed-time job matching one), so
+ *   `0,30 2 * * *` runs twice at the jump, seconds apart: one instant here, answered by either;
  * - a wildcard schedule (`* …`, `*\/15 …`, `0 * …`, hourly and finer) runs in every real hour:
  *   its times in a gap do not exist and are skipped; in a repeat they run in both copies.
  *

@@ -9,6 +9,8 @@ export const NOTIFICATION_KINDS = {
   // Ours: a certificate check that never read a certificate (no expiry date to give the spec's kind).
   sslCertificateUnreadable: { type: 'App\\Notifications\\SslCertificateUnreadableNotification', icon: 'fa-solid fa-plug-circle-xmark' },
   serverAlert: { type: 'App\\Notifications\\ServerAlertNotification', icon: 'fa-solid fa-server' },
+  // Ours (issue 21.14): a reminder that a monitor is still failed, sent to a channel that repeats alerts.
+  monitorStillFailing: { type: 'App\\Notifications\\MonitorStillFailingNotification', icon: 'fa-solid fa-heart-crack' },
   // Ours (issue 21.15): a server's crontab watcher stopped reporting, and reported again.
   serverQuiet: { type: 'App\\Notifications\\ServerQuietNotification', icon: 'fa-solid fa-volume-xmark' },
   serverReporting: { type: 'App\\Notifications\\ServerReportingAgainNotification', icon: 'fa-solid fa-tower-broadcast' },

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { MonitorRow } from '../db/monitors';
 import { tagsOf } from '../db/monitorLines';
-import { newMonitorTiming } from '../domain/dueTime';
+import { defaultGraceMinutes, newMonitorTiming } from '../domain/dueTime';
 import { lineEdit, sortedTags, type LineSpec } from '../domain/monitorLine';
 import type { EngineContext } from './engineContext';
 import { editMonitor } from './monitorEdits';
 
 type Ctx = Pick<EngineContext, 'store' | 'events'>;
 
-/** What a line needs to create its monitor; without a schedule it can only find one. */
-export const LINE_DEFAULTS = { timezone: 'UTC', grace: 60 } as const;
+/** The zone of a monitor a line creates without saying one (a curl line; the CLI always says its machine's). */
+export const LINE_DEFAULT_TIMEZONE = 'UTC';
 
 export type LineOutcome =
   | { kind: 'found'; monitor: MonitorRow; created: boolean }
@@ -31,7 +31,11 @@ export function monitorForLine(ctx: Ctx, companyId: number, slug: string, line: 
     if (!monitor && !create) return { kind: 'missing' };
     if (!monitor) {
       if (line.schedule === undefined) return { kind: 'needs-schedule' };
-      const spec = { schedule: line.schedule, timezone: line.timezone ?? LINE_DEFAULTS.timezone, durationMinutes: line.grace ?? LINE_DEFAULTS.grace };
+      const spec = {
+        schedule: line.schedule,
+        timezone: line.timezone ?? LINE_DEFAULT_TIMEZONE,
+        durationMinutes: line.grace ?? defaultGraceMinutes(line.schedule, now),
+      };
       const inserted = store.monitorLines.insert({
         companyId,
         slug,

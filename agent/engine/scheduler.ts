@@ -7,6 +7,7 @@ import type { EngineContext } from './engineContext';
 import { storeResume } from './monitorEdits';
 import { timingOf } from './monitorState';
 import { raiseQuietServers } from './quietServers';
+import { sendReminders } from './reminders';
 import { announceTransition, recordTransition, transitionAlert, type RecordedTransition, type TransitionFacts } from './transitions';
 
 /** Most monitors one step fails; the rest wait for the next step, right after. */
@@ -61,14 +62,17 @@ export function createScheduler(ctx: EngineContext) {
   let burst: FailedMonitor[] = [];
 
   return {
-    /** When the next step has work: the earliest monitor due time or quiet-watcher alert time; null when none. */
+    /** When the next step has work: the earliest monitor due time, quiet-watcher alert time or reminder; null when none. */
     earliestDueAt(): number | null {
-      const times = [store.monitors.earliestDueAt(), store.serverReports.earliestQuietAt()].filter((t): t is number => t !== null);
+      const times = [store.monitors.earliestDueAt(), store.serverReports.earliestQuietAt(), store.reminders.earliestDueAt()].filter(
+        (t): t is number => t !== null,
+      );
       return times.length === 0 ? null : Math.min(...times);
     },
 
     /**
      * Raises a notification for every server watcher gone quiet before `now` (issue 21.15),
+     * sends the reminders due (issue 21.14),
      * plans again every snoozed monitor whose snooze ended before `now`, and
      * fails every monitor whose due time is before `now` (at most FAIL_BATCH of them): alert
      * reason, notification, and popups (one each, or one summary for more than 3; failures
@@ -77,6 +81,7 @@ export function createScheduler(ctx: EngineContext) {
      */
     failOverdue(now: number): boolean {
       raiseQuietServers(ctx, now);
+      sendReminders(ctx, now);
       const { failed, snoozesEnded, more } = failBatch(now);
       for (const row of snoozesEnded) {
         ctx.events.emit({ type: 'monitor.changed', companyId: row.company_id, monitorId: row.id });

@@ -49,6 +49,8 @@ export function recordTransition(
   const data = failed ? monitorFailedData(monitor) : monitorRecoveredData(monitor, monitor.last_run_at);
   const type = failed ? NOTIFICATION_KINDS.monitorFailed.type : NOTIFICATION_KINDS.monitorRecovered.type;
   const notification = store.notifications.create({ companyId: monitor.company_id, type, data, now, alert });
+  // A channel that repeats alerts gets this failure again every N hours while it lasts (agent/engine/reminders.ts).
+  if (failed) store.reminders.plan(monitor.id, notification.id, now);
   return {
     monitorId: monitor.id,
     name: monitor.name,

@@ -17,6 +17,20 @@ export interface CronbeatBridge {
    * Returns the function that unsubscribes.
    */
   onTrayAction(listener: (action: TrayAction) => void): () => void;
+  /**
+   * Which agent the app is a window onto (its own, or one on another machine) and switching it;
+   * absent in older desktop apps. A switch restarts the app.
+   */
+  readonly desktopAgent?: DesktopAgentControl;
+}
+
+export interface DesktopAgentControl {
+  /** The agent shown and the one saved to connect to (never its key); null from an untrusted page. */
+  choice(): Promise<{ mode: 'local' | 'remote'; remote: { url: string; access: 'full' | 'read-only' } | null } | null>;
+  /** Checks the address and key, then restarts onto that agent; `ok: false` says what is wrong. */
+  connect(url: string, key: string): Promise<{ ok: boolean; message: string }>;
+  /** Runs the agent inside the app again (restarts). */
+  runHere(): void;
 }
 
 /** What the shell asks the dashboard to do. */

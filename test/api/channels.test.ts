@@ -40,6 +40,7 @@ describe('/api/channels', () => {
       kind: 'ntfy',
       settings: { topic: 'ops', access_token: null },
       quiet_hours: null,
+      remind_every_hours: null,
       failing_since: null,
       created_at: expect.stringMatching(TIMESTAMP),
       updated_at: expect.stringMatching(TIMESTAMP),

@@ -105,8 +105,8 @@ describe('monitors', () => {
     expect(hashed.errors.schedule[0]).toMatch(/a five-field cron has no H/);
   });
 
-  it('keeps the zone name as given, correcting only its letter case', async () => {
-    for (const [given, stored] of [['Asia/Kolkata', 'Asia/Kolkata'], ['europe/paris', 'Europe/Paris'], ['US/Eastern', 'US/Eastern'], ['utc', 'UTC']]) {
+  it('stores the current zone name: letter case corrected, an old name as its current one (issue 26)', async () => {
+    for (const [given, stored] of [['Asia/Kolkata', 'Asia/Kolkata'], ['europe/paris', 'Europe/Paris'], ['US/Eastern', 'America/New_York'], ['Asia/Calcutta', 'Asia/Kolkata'], ['utc', 'UTC']]) {
       const monitor = await (await createMonitor({ ...valid, timezone: given })).json();
       expect(monitor.timezone, given).toBe(stored);
     }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { measureCliRun } from './cliRun';
+import { emptyCompanyToken, measureDashboard } from './dashboard';
 import { closeConnections } from './httpClient';
 import { measureLists } from './lists';
 import { measurePulseMemory } from './memory';
@@ -91,7 +92,7 @@ async function runAll(only: Set<string> | null, tempRoot: string, bare: Child, l
   }
 
   // On 100,000 monitors, 10,000 servers and 1,000,000 notifications: start-up (4), lists (3), scheduler (2).
-  if (wanted('2') || wanted('3') || wanted('4s')) {
+  if (wanted('2') || wanted('3') || wanted('4s') || wanted('6')) {
     log(`seeding ${BIG.monitors.toLocaleString('en-US')} monitors, ${BIG.servers.toLocaleString('en-US')} servers, ${BIG.notifications.toLocaleString('en-US')} notifications`);
     const bigDir = join(tempRoot, 'big');
     const { token } = seedDatabase(bigDir, { ...BIG, now: Date.now() });
@@ -105,6 +106,12 @@ async function runAll(only: Set<string> | null, tempRoot: string, bare: Child, l
     if (wanted('3')) {
       await attempt(figures, log, '3. lists', [notMeasured('3', 'lists', 'ms', undefined, '')], () =>
         withAgent(bigDir, tempRoot, (agent) => measureLists({ agentUrl: agent.url, bareUrl: bare.url, token })),
+      );
+    }
+    if (wanted('6')) {
+      const emptyToken = emptyCompanyToken(bigDir, Date.now());
+      await attempt(figures, log, '6. dashboard in Chromium', [notMeasured('6', 'dashboard, 10,000 monitors', 'ms', undefined, '')], () =>
+        withAgent(bigDir, tempRoot, (agent) => measureDashboard({ agentUrl: agent.url, token, emptyToken, log })),
       );
     }
     if (wanted('2')) {

@@ -4,7 +4,9 @@ import { databaseFile } from '../../agent/dataFolder/dataDir';
 import { firstDamage } from '../../agent/db/integrity';
 import { figure, type Figure } from './report';
 import { startAgentProcess } from './processes';
+import { get } from './httpClient';
 import { median, round } from './stats';
+import { monitorToken } from './tokens';
 
 const RUNS = 3;
 const DOWNTIME_MS = 3 * 3_600_000;
@@ -26,18 +28,26 @@ function pretendOff(dataDir: string, ms: number): void {
   }
 }
 
-/** Starts `cronbeat serve` RUNS times over `dataDir`; the start times (spawn to listening line) and the last RSS. */
-async function startTimes(dataDir: string, tempRoot: string, before?: () => void): Promise<{ times: number[]; rssMb: number }> {
+/**
+ * Starts `cronbeat serve` RUNS times over `dataDir`: the start times (spawn to listening line), the
+ * times to the first pulse recorded (a pulse sent as soon as it listens waits for the integrity
+ * check and the catch-up graces: the moment the agent writes), and the last RSS.
+ */
+async function startTimes(dataDir: string, tempRoot: string, before?: () => void): Promise<{ times: number[]; writing: number[]; rssMb: number }> {
   const times: number[] = [];
+  const writing: number[] = [];
   let rssMb = NaN;
   for (let i = 0; i < RUNS; i++) {
     before?.();
     const agent = await startAgentProcess(dataDir, tempRoot);
     times.push(agent.startMs);
+    const pulse = await get(`${agent.url}/api/pulse/${monitorToken(1)}`);
+    // On the empty database the token is unknown: its 404 came after the hold too.
+    if (pulse.status !== 503) writing.push(agent.startMs + pulse.ms);
     rssMb = agent.rssMb();
     await agent.stop();
   }
-  return { times, rssMb };
+  return { times, writing, rssMb };
 }
 
 /** The integrity check every start runs (agent/db/integrity.ts), alone, RUNS times over `dataDir`'s database. */
@@ -84,7 +94,15 @@ export async function measureStartup(bigDataDir: string, emptyDataDir: string, t
       unit: 'ms',
       target: { below: 1000 },
       baseline: { name: 'empty database', value: round(median(empty.times), 1) },
-      note: `median of ${RUNS}`,
+      note: `median of ${RUNS}; it answers reads from then on`,
+    }),
+    figure({
+      section: '4',
+      name: 'the same start to the first pulse recorded (integrity check passed, catch-up graces given)',
+      value: round(median(afterDowntime.writing), 1),
+      unit: 'ms',
+      baseline: { name: 'empty database', value: round(median(empty.writing), 1) },
+      note: `median of ${RUNS}; writes wait for the check (issue 25.3)`,
     }),
     figure({
       section: '4',

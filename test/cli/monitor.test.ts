@@ -26,6 +26,19 @@ describe('cronbeat monitor', () => {
     expect(JSON.parse((await runCli(['monitor', 'list', '--json', '--status', 'paused'], { env })).stdout)).toEqual([]);
   });
 
+  it('list --tag keeps the monitors with that tag, and shows each one\'s tags', async () => {
+    const tagged = await createMonitor(agent, 'cli tagged job');
+    await agent.api(`/api/monitors/${tagged.id}`, { method: 'PATCH', json: { tags: ['prod', 'server:web-01'] } });
+    const table = await runCli(['monitor', 'list', '--tag', 'server:web-01'], { env });
+    expect(table.status).toBe(0);
+    const rows = table.stdout.trim().split('\n');
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toMatch(/cli tagged job.*prod server:web-01$/);
+    expect((await runCli(['monitor', 'list', '--tag', 'nothing-here'], { env })).stdout).toBe('No monitor matches.\n');
+    const wrong = await runCli(['monitor', 'list', '--tag', 'has space'], { env });
+    expect(wrong.status).toBe(2);
+  });
+
   it('shows, pauses for a while, resumes and edits a monitor named by id or name, keeping its token', async () => {
     const monitor = await createMonitor(agent, 'cli nightly');
     const shown = await runCli(['monitor', 'show', 'cli nightly'], { env });

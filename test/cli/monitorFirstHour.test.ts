@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { createMonitor } from './agentFixtures';
-import { runCli } from '../helpers/cli';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli, tempFolder } from '../helpers/cli';
 import { fakeTimeEnv, hasFakeTime } from '../helpers/fakeTime';
 
 // Issue 26 items 6, 7 and 10: "did you mean …", --until without a zone, --grace. Real processes.
@@ -110,5 +112,22 @@ describe.skipIf(!hasFakeTime)('cronbeat monitor pause --until a time without a z
     const bad = await runCli(['monitor', 'pause', String(monitor.id), '--until', '25:00'], { env: cliEnv() });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--until must be a time such as 18:00');
+  });
+});
+
+describe('cronbeat crontab discover --grace', () => {
+  it('names the grace in its help (the API name once) and still takes --duration', async () => {
+    const help = (await runCli(['crontab', '--help'])).stdout;
+    expect(help).toContain('--grace MIN');
+    expect(help).not.toContain('--duration');
+    expect(help.match(/`duration`/g)).toHaveLength(1);
+    const folder = tempFolder();
+    const file = join(folder, 'crontab');
+    writeFileSync(file, '*/5 * * * * /usr/local/bin/poll.sh\n');
+    for (const flag of ['--grace', '--duration']) {
+      const dry = await runCli(['crontab', 'discover', '--file', file, '--dry-run', flag, '12'], { env: { ...env, CRONBEAT_DATA_DIR: folder } });
+      expect(dry.status, flag).toBe(0);
+      expect(dry.stdout, flag).toContain('grace 12 min');
+    }
   });
 });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { nextRunAfter, previousRunBefore } from '../../agent/domain/cronSchedule';
 
-// Daylight saving as cron daemons do it (Vixie cron, cronie, Debian's cron; issue 12, item 4):
-// a fixed-time job of a skipped hour runs right after the jump, a job of a repeated hour runs
-// once (at the first occurrence), and hourly and finer schedules run in every real hour.
+// Daylight saving as cron daemons do it (Vixie cron, cronie, Debian's cron; issue 12, item 4;
+// issue 26, item 12): each fixed time of a skipped hour runs right after the jump (two skipped
+// times are two runs there, at one due time), a job of a repeated hour runs once (at the first
+// occurrence), and hourly and finer schedules run in every real hour.
 //
 // Switches of 2026: New York jumps from 02:00 EST to 03:00 EDT on 8 March (07:00Z) and back
 // from 02:00 EDT to 01:00 EST on 1 November (06:00Z); London from 01:00 GMT to 02:00 BST on
@@ -27,7 +28,7 @@ describe('runs on daylight-saving days, one after another', () => {
   const table: Array<[string, string, string, string, string[], string]> = [
     // [zone, schedule, from, to, runs, why]
     ['America/New_York', '30 2 * * *', '2026-03-07T12:00:00Z', '2026-03-09T12:00:00Z', ['2026-03-08T07:00Z', '2026-03-09T06:30Z'], '02:30 skipped: at the jump, 03:00 EDT'],
-    ['America/New_York', '0,30 2 * * *', '2026-03-08T00:00:00Z', '2026-03-08T12:00:00Z', ['2026-03-08T07:00Z'], 'both skipped times: one run at the jump'],
+    ['America/New_York', '0,30 2 * * *', '2026-03-08T00:00:00Z', '2026-03-08T12:00:00Z', ['2026-03-08T07:00Z'], 'both skipped times: cron starts two runs at the jump, one due time'],
     ['America/New_York', '30 3 * * *', '2026-03-08T00:00:00Z', '2026-03-08T12:00:00Z', ['2026-03-08T07:30Z'], '03:30 exists: unmoved'],
     ['America/New_York', '30 * * * *', '2026-03-08T05:00:00Z', '2026-03-08T09:00:00Z', ['2026-03-08T05:30Z', '2026-03-08T06:30Z', '2026-03-08T07:30Z', '2026-03-08T08:30Z'], 'hourly: no 02:30, then 03:30 EDT'],
     ['America/New_York', '*/20 2 * * *', '2026-03-08T00:00:00Z', '2026-03-09T12:00:00Z', ['2026-03-09T06:00Z', '2026-03-09T06:20Z', '2026-03-09T06:40Z'], 'wildcard minute in the skipped hour: none that day'],

@@ -50,9 +50,9 @@ describe.skipIf(chromiumMissing)('channels end to end', { timeout: 30_000 }, () 
     await form.getByLabel('URL').fill('ftp://nope');
     await form.getByText('An http:// or https:// address.').waitFor();
     await form.getByLabel('URL').fill(`${hook.url}/cronbeat`);
-    await form.getByLabel('From').fill('25:00');
+    await form.getByLabel('Quiet from').fill('25:00');
     await form.getByText('A time such as 22:00.').waitFor();
-    await form.getByLabel('From').fill('');
+    await form.getByLabel('Quiet from').fill('');
     await form.getByRole('button', { name: 'Add channel' }).click();
     const notice = page.getByTestId('generated-secret');
     await notice.waitFor();

@@ -38,6 +38,7 @@ describe.skipIf(chromiumMissing)('the dashboard from 800×600 up', { timeout: 60
   let agent: TestAgent;
   let browser: Browser;
   let monitorId = 0;
+  let snoozedId = 0;
 
   beforeAll(async () => {
     agent = await startTestAgent({ clock: () => now, rendererDir: builtRenderer() });
@@ -52,6 +53,7 @@ describe.skipIf(chromiumMissing)('the dashboard from 800×600 up', { timeout: 60
     monitorId = long.id;
     await create({ name: 'Every five minutes', schedule: '*/5 * * * *', timezone: 'UTC', duration: 5 });
     const office = await create({ name: 'Office hours sync', schedule: '*/15 9-17 * * 1-5', timezone: 'America/New_York', duration: 1440 });
+    snoozedId = office.id;
     await agent.api(`/api/monitors/${office.id}/pause`, { method: 'POST', json: { until: new Date(now + 30 * 3_600_000).toISOString() } });
     const failing = await create({ name: 'Mail queue flush', schedule: '* * * * *', timezone: 'UTC', duration: 1 });
     for (const [i, body] of ['pg_dump: dumping contents of table "public.ledger_entries_2026_archive_with_a_very_long_name"\n'.repeat(3), 'ok', ''].entries()) {
@@ -68,6 +70,20 @@ describe.skipIf(chromiumMissing)('the dashboard from 800×600 up', { timeout: 60
   afterAll(async () => {
     await browser?.close();
     await agent?.stop();
+  });
+
+  it('says a snooze in the run history in the viewer\'s time, UTC on hover (issue 26 item 4)', async () => {
+    const context = await browser.newContext({ viewport: SIZES[0], timezoneId: 'Asia/Tokyo', locale: 'en-GB' });
+    const page = await context.newPage();
+    await page.goto(createSignInLink(agent.store, agent.url, now));
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    await page.goto(`${agent.url}/#/monitors/${snoozedId}`);
+    const note = page.locator('.history-note').first();
+    await note.waitFor();
+    expect(await note.textContent()).toMatch(/^Snoozed until /);
+    expect(await note.textContent()).not.toContain('UTC');
+    expect(await note.locator('time').getAttribute('title')).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+    await context.close();
   });
 
   for (const size of SIZES) {

@@ -9,7 +9,7 @@ import { startTestAgent, tempDir } from '../helpers/testAgent';
  * A database damaged in the middle (one page of the run history overwritten, as a bad sector or
  * a stray write would): a running agent answers a clear 503 naming `cronbeat restore` for the
  * pages it cannot read, never a 500, and keeps serving the rest; the next start checks every page
- * and refuses in one line, leaving the file untouched.
+ * (listening meanwhile, writes held) and refuses in one line, leaving the file untouched.
  */
 
 const dataDir = tempDir();
@@ -57,11 +57,16 @@ describe('a database damaged in the middle', () => {
     const before = sha(databaseFile(dataDir));
     const serve = spawnCli(['serve', '--port', '0', '--no-popups', '--data-dir', dataDir]);
     const killer = setTimeout(() => serve.kill('SIGTERM'), 10_000);
-    let listening = false;
-    serve.stdout!.on('data', (chunk) => (listening ||= String(chunk).includes('listening')));
+    // It listens at once and checks meanwhile (issue 25.3): a pulse sent then waits for the check,
+    // and is refused with the reason, never recorded.
+    let pulse: Promise<string> | undefined;
+    serve.stdout!.on('data', (chunk) => {
+      const url = /listening on (http:\S+)/.exec(String(chunk))?.[1];
+      if (url && !pulse) pulse = fetch(`${url}/api/pulse/${monitor.token}`).then(async (r) => `${r.status} ${(await r.json()).message}`, () => 'closed');
+    });
     const result = await finished(serve);
     clearTimeout(killer);
-    expect(listening, 'the agent started on a damaged database').toBe(false);
+    if (pulse) expect(await pulse).toMatch(/^(503 .*is damaged.*cronbeat restore|closed$)/);
     expect(result.status).toBe(1);
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);

@@ -78,6 +78,7 @@ describe('an agent on loopback only', () => {
       host: '127.0.0.1',
       port: agent.port,
       loopback_only: true,
+      public_url: null,
       remote_urls: [...addresses, ...hostNames].map((name) => `http://${urlHost(name)}:${agent.port}`),
     });
     expect((await agent.api('/api/agent', { token: null })).status).toBe(401);

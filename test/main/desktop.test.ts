@@ -97,7 +97,8 @@ describe('the desktop app', () => {
     expect(tray.tooltip).toBe('Cronbeat: 1 failed');
     const menu = tray.menu!.template as MenuItemConstructorOptions[];
     const entry = menu.find((item) => item.label === 'nightly backup')!;
-    (entry.click as () => void)();
+    const [open] = entry.submenu as MenuItemConstructorOptions[];
+    (open.click as () => void)();
     expect(electron.createdWindows[0].loadURL).toHaveBeenLastCalledWith(`${origin}/#/monitors/${monitor.id}`);
 
     expect((await fetch(`${origin}/api/pulse/${monitor.token}`)).status).toBe(200);

@@ -104,6 +104,7 @@ class FakeApp extends EventEmitter {
   dock = { show: vi.fn(async () => {}), hide: vi.fn() };
   isPackaged = false;
   quit = vi.fn();
+  relaunch = vi.fn();
   exit = vi.fn();
   requestSingleInstanceLock(): boolean {
     return this.singleInstanceLock;
@@ -161,8 +162,14 @@ export const Tray = FakeTray;
 export const Menu = { buildFromTemplate: (template: unknown[]) => ({ template }) };
 export const nativeImage = { createFromPath: (path: string) => ({ path }) };
 
-export const ipcMain = new EventEmitter();
-export const ipcRenderer = Object.assign(new EventEmitter(), { sendSync: vi.fn(), send: vi.fn() });
+/** ipcMain: `on` listeners are the EventEmitter's; `handle` handlers are kept by channel for tests to invoke. */
+export const ipcMain = Object.assign(new EventEmitter(), {
+  handlers: new Map<string, (event: unknown, ...args: unknown[]) => unknown>(),
+  handle(channel: string, handler: (event: unknown, ...args: unknown[]) => unknown): void {
+    ipcMain.handlers.set(channel, handler);
+  },
+});
+export const ipcRenderer = Object.assign(new EventEmitter(), { sendSync: vi.fn(), send: vi.fn(), invoke: vi.fn(async () => null) });
 export const contextBridge = { exposeInMainWorld: vi.fn() };
 export const dialog = { showMessageBox: vi.fn(async () => ({ response: 0 })), showErrorBox: vi.fn() };
 

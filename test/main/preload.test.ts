@@ -20,7 +20,7 @@ describe('the preload bridge', () => {
     expect(contextBridge.exposeInMainWorld).toHaveBeenCalledTimes(1);
     const [name, bridge] = contextBridge.exposeInMainWorld.mock.calls[0] as [string, CronbeatBridge];
     expect(name).toBe('cronbeat');
-    expect(Object.keys(bridge).sort()).toEqual(['apiBase', 'onTrayAction', 'platform', 'token']);
+    expect(Object.keys(bridge).sort()).toEqual(['apiBase', 'desktopAgent', 'onTrayAction', 'platform', 'token']);
     expect(bridge).toMatchObject({ apiBase: 'http://127.0.0.1:8787', token: 'cb_secret', platform: process.platform });
     expect(Object.values(bridge)).not.toContain(ipcRenderer);
 
@@ -31,6 +31,13 @@ describe('the preload bridge', () => {
     unsubscribe();
     ipcRenderer.emit(IpcChannel.trayAction, {}, { type: 'navigate', route: '/' });
     expect(seen).toEqual([{ type: 'navigate', route: '/monitors/2' }]);
+
+    // Switching agents goes through three named channels, the key never coming back to the page.
+    await bridge.desktopAgent!.choice();
+    await bridge.desktopAgent!.connect('https://cronbeat.example.com', 'cb_key');
+    bridge.desktopAgent!.runHere();
+    expect(ipcRenderer.invoke.mock.calls).toEqual([[IpcChannel.agentChoice], [IpcChannel.connectAgent, { url: 'https://cronbeat.example.com', key: 'cb_key' }]]);
+    expect(ipcRenderer.send).toHaveBeenLastCalledWith(IpcChannel.runAgentHere);
   });
 
   it('exposes nothing to a page the main process does not trust', async () => {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSettings, saveSettings } from '../../main/settings';
 import { trayIsMissing } from '../../main/trayHint';
 
-const DEFAULTS = { mutedUntil: null, trayHintShown: false, reachableFromServers: false, allowedHosts: [] };
+const DEFAULTS = { mutedUntil: null, trayHintShown: false, reachableFromServers: false, allowedHosts: [], agentMode: 'local', remoteAgent: null };
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'cronbeat-settings-'));
@@ -15,7 +15,14 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 describe('shell settings', () => {
   it('start from defaults and survive a restart', () => {
     expect(loadSettings(dir)).toEqual(DEFAULTS);
-    const changed = { mutedUntil: 1_800_000_000_000, trayHintShown: true, reachableFromServers: true, allowedHosts: ['laptop.lan'] };
+    const changed = {
+      mutedUntil: 1_800_000_000_000,
+      trayHintShown: true,
+      reachableFromServers: true,
+      allowedHosts: ['laptop.lan'],
+      agentMode: 'remote' as const,
+      remoteAgent: { url: 'https://cronbeat.example.com', key: 'cb_key', access: 'full' as const },
+    };
     saveSettings(dir, changed);
     expect(loadSettings(dir)).toEqual(changed);
   });
@@ -25,6 +32,15 @@ describe('shell settings', () => {
     expect(loadSettings(dir)).toEqual(DEFAULTS);
     writeFileSync(join(dir, 'settings.json'), '{"mutedUntil": "soon", "trayHintShown": 1, "reachableFromServers": "yes", "allowedHosts": "x"}');
     expect(loadSettings(dir)).toEqual(DEFAULTS);
+  });
+
+  it('show the app\'s own agent unless a remote one is saved and chosen', () => {
+    writeFileSync(join(dir, 'settings.json'), '{"agentMode": "remote"}');
+    expect(loadSettings(dir).agentMode).toBe('local');
+    writeFileSync(join(dir, 'settings.json'), '{"agentMode": "remote", "remoteAgent": {"url": "file:///etc", "key": "k"}}');
+    expect(loadSettings(dir)).toMatchObject({ agentMode: 'local', remoteAgent: null });
+    writeFileSync(join(dir, 'settings.json'), '{"agentMode": "local", "remoteAgent": {"url": "http://backup-box:8787", "key": "k", "access": "root"}}');
+    expect(loadSettings(dir)).toMatchObject({ agentMode: 'local', remoteAgent: { url: 'http://backup-box:8787', key: 'k', access: 'read-only' } });
   });
 });
 

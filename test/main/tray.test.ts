@@ -54,6 +54,41 @@ describe('the tray menu', () => {
     expect(a.open.mock.calls).toEqual([['/monitors/3'], ['/']]);
   });
 
+  it('offers to open or pause a failed monitor where the agent lets this app change it', () => {
+    const a = { ...actions(), pause: vi.fn() };
+    const menu = trayMenuTemplate(input(['failed', 'monitoring'], { canPause: true }), a);
+    const entry = find(menu, 'job 1').submenu as MenuItemConstructorOptions[];
+    expect(labels(entry)).toEqual(['Open', 'Pause for 1 hour', 'Pause until resumed']);
+    click(entry[0]);
+    click(entry[1]);
+    click(entry[2]);
+    expect(a.open.mock.calls).toEqual([['/monitors/1']]);
+    expect(a.pause.mock.calls).toEqual([[1, now + 3_600_000], [1, null]]);
+  });
+
+  it('switches between the agent run here and one on another machine', () => {
+    const a = { ...actions(), runAgentHere: vi.fn(), connectToAgent: vi.fn(), useSavedAgent: vi.fn() };
+    const local = trayMenuTemplate(input(['monitoring'], { agent: { mode: 'local', savedRemote: 'backup-box' } }), a);
+    const agent = find(local, 'Agent').submenu as MenuItemConstructorOptions[];
+    expect(agent.map((i) => [i.label ?? `(${i.type})`, i.checked])).toEqual([
+      ['Run the agent here', true],
+      ['Connect to backup-box', false],
+      ['(separator)', undefined],
+      ['Connect to an agent…', undefined],
+    ]);
+    click(agent[0]); // already here: nothing to do
+    click(agent[1]);
+    click(agent[3]);
+    expect(a.runAgentHere).not.toHaveBeenCalled();
+    expect(a.useSavedAgent).toHaveBeenCalledTimes(1);
+    expect(a.connectToAgent).toHaveBeenCalledTimes(1);
+
+    const remote = trayMenuTemplate(input(['monitoring'], { agent: { mode: 'remote', savedRemote: 'backup-box' } }), a);
+    expect(labels(remote)).not.toContain('Let servers reach this agent');
+    click((find(remote, 'Agent').submenu as MenuItemConstructorOptions[])[0]);
+    expect(a.runAgentHere).toHaveBeenCalledTimes(1);
+  });
+
   it('mutes for an hour, until tomorrow, or turns the mute off, and says until when', () => {
     const a = actions();
     const unmuted = find(trayMenuTemplate(input(['monitoring']), a), 'Mute popups').submenu as MenuItemConstructorOptions[];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_FAILED_IN_MENU, REDRAW_DELAY_MS, failedEntries, sameTrayModel, trayModel, trayState, trayTooltip, type MonitorSummary, type TraySnapshot } from '../../main/trayModel';
+import { MAX_FAILED_IN_MENU, REDRAW_DELAY_MS, failedEntries, remoteTrayModel, sameTrayModel, trayModel, trayState, trayTooltip, type MonitorSummary, type TraySnapshot } from '../../main/trayModel';
 
 const monitor = (id: number, name: string, status: MonitorSummary['status']): MonitorSummary => ({ id, name, status });
 const snapshot = (monitors: MonitorSummary[], expiring = 0, failedCerts = 0): TraySnapshot => ({
@@ -55,8 +55,8 @@ describe('failedEntries', () => {
   it('lists failed monitors by name, each leading to its page', () => {
     const entries = failedEntries([monitor(3, 'nightly backup', 'failed'), monitor(1, 'ok job', 'monitoring'), monitor(2, 'certbot', 'failed')]);
     expect(entries).toEqual([
-      { label: 'certbot', route: '/monitors/2' },
-      { label: 'nightly backup', route: '/monitors/3' },
+      { label: 'certbot', route: '/monitors/2', monitorId: 2 },
+      { label: 'nightly backup', route: '/monitors/3', monitorId: 3 },
     ]);
   });
 
@@ -81,5 +81,20 @@ describe('how soon the tray shows a change', () => {
   it('redraws well within a second of a state change', () => {
     expect(REDRAW_DELAY_MS).toBeGreaterThan(0);
     expect(REDRAW_DELAY_MS).toBeLessThanOrEqual(500);
+  });
+});
+
+describe('remoteTrayModel', () => {
+  const view = { name: 'backup-box', snapshot: snapshot([monitor(1, 'backup', 'failed')]), unreachableSince: null, refused: null };
+  const at = () => '14:02';
+
+  it("names the agent and shows its monitors as the local tray would", () => {
+    expect(remoteTrayModel(view, at)).toEqual({ ...trayModel(view.snapshot), tooltip: 'Cronbeat on backup-box: 1 failed' });
+  });
+
+  it('turns grey and says since when the agent is unreachable, or that the key was refused', () => {
+    expect(remoteTrayModel({ ...view, unreachableSince: 1 }, at)).toEqual({ state: 'idle', tooltip: 'Cronbeat on backup-box unreachable since 14:02', failed: [] });
+    expect(remoteTrayModel({ ...view, refused: 'revoked' }, at).tooltip).toBe('Cronbeat on backup-box: the key was refused');
+    expect(remoteTrayModel({ ...view, snapshot: null }, at).tooltip).toBe('Cronbeat on backup-box: connecting…');
   });
 });

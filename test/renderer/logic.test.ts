@@ -5,7 +5,7 @@ import { formatDuration, formatMinutes, formatRelative, utcTitle } from '../../r
 import { nextRuns, scheduleInWords } from '../../renderer/src/lib/schedule';
 import { validateDuration, validateIdentifier, validateIp, validateSchedule, validateTimezone } from '../../renderer/src/lib/validate';
 import { linkLabel, pageOf } from '../../renderer/src/components/Pager';
-import { filterMonitors, sortMonitors } from '../../renderer/src/screens/Monitors';
+import { filterMonitors, sortMonitors, tagsOfMonitors } from '../../renderer/src/screens/Monitors';
 import { commandLines } from '../../renderer/src/screens/MonitorDetail';
 import { daysLeft } from '../../renderer/src/screens/Certificates';
 import type { Monitor } from '../../renderer/src/api/types';
@@ -132,6 +132,10 @@ describe('the monitors list', () => {
     expect(filterMonitors(list, '', 'failed').map((m) => m.id)).toEqual([2]);
     expect(filterMonitors(list, 'BACK', '').map((m) => m.id)).toEqual([1]);
     expect(filterMonitors(list, 'paris', '').map((m) => m.id)).toEqual([3]);
+    const tagged = list.map((m, i) => ({ ...m, tags: i === 0 ? ['prod', 'server:web-01'] : i === 1 ? ['prod'] : [] }));
+    expect(filterMonitors(tagged, '', '', 'prod').map((m) => m.id)).toEqual([tagged[0].id, tagged[1].id]);
+    expect(filterMonitors(tagged, '', '', 'server:web-01').map((m) => m.id)).toEqual([tagged[0].id]);
+    expect(tagsOfMonitors(tagged)).toEqual(['prod', 'server:web-01']);
   });
 });
 

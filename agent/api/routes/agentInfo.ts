@@ -5,19 +5,21 @@ import { isLoopbackOnly, remoteUrls, urlFor } from '../../domain/reachability';
 
 /**
  * GET /api/agent: where this agent listens and the base URLs other machines can use to reach it
- * (the names given with --allow-host first). When it listens on loopback only, `remote_urls` are
+ * (the public URL first, then the names given with --allow-host). When it listens on loopback only, `remote_urls` are
  * the ones that will work once it listens on all addresses, so the dashboard can say how.
  */
-export function agentInfoRoutes({ requireToken, boundHost = '127.0.0.1', allowedHosts = [] }: ApiDeps): AuthedRouter {
+export function agentInfoRoutes({ requireToken, boundHost = '127.0.0.1', allowedHosts = [], publicUrl }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
   router.get('/api/agent', requireToken, (ctx) => {
     const port = ctx.req.socket.localPort ?? 0;
     const named = allowedHosts.map((name) => urlFor(name.trim().toLowerCase().replace(/\.$/, ''), port));
+    const chosen = publicUrl?.current() ?? null;
     ctx.body = {
       host: boundHost,
       port,
-      loopback_only: isLoopbackOnly(boundHost),
-      remote_urls: [...new Set([...named, ...remoteUrls(boundHost, port, networkInterfaces(), hostname())])],
+      loopback_only: isLoopbackOnly(boundHost) && chosen === null,
+      public_url: chosen,
+      remote_urls: [...new Set([...(chosen ? [chosen] : []), ...named, ...remoteUrls(boundHost, port, networkInterfaces(), hostname())])],
     };
   });
   return router;

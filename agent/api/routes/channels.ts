@@ -64,6 +64,7 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
       kind: input.kind,
       settings,
       quietHours: input.quiet_hours,
+      remindEveryHours: input.remind_every_hours,
       now: clock(),
     });
     events.emit({ type: 'channel.changed', companyId: channel.company_id, channelId: channel.id });
@@ -89,7 +90,8 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
     const quietHours = input.quiet_hours === undefined ? channel.quiet_hours : input.quiet_hours;
     const now = clock();
     const updated = store.db.transaction(() => {
-      const row = store.channels.update(companyId, channel.id, { name: input.name ?? channel.name, settings, quietHours }, now);
+      const remindEveryHours = input.remind_every_hours === undefined ? channel.remind_every_hours : input.remind_every_hours;
+      const row = store.channels.update(companyId, channel.id, { name: input.name ?? channel.name, settings, quietHours, remindEveryHours }, now);
       // Quiet hours removed or changed: what they held is looked at again now (and held again if still inside).
       if (row && JSON.stringify(quietHours) !== JSON.stringify(channel.quiet_hours)) store.deliveries.dueNowForChannel(channel.id, now);
       return row;

@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import type { ApiDeps, AuthedRouter } from '../deps';
@@ -9,7 +10,7 @@ import { monitorInput, monitorListQuery, monitorPatch, pauseInput } from '../../
 import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../channelIds';
 import type { MonitorRow } from '../../db/monitors';
 import { validate } from '../validate';
-import { requestOrigin } from '../paging';
+import { requestOrigin as originOfRequest } from '../paging';
 import { newMonitorTiming } from '../../domain/dueTime';
 import { editMonitor, pauseMonitor, resumeMonitor } from '../../engine/monitorEdits';
 import { sortedTags } from '../../domain/monitorLine';
@@ -17,9 +18,11 @@ import { tagsOf } from '../../db/monitorLines';
 import { toApiTimestamp } from '../../domain/timestamps';
 import { monitorStatus } from '../../domain/monitorStatus';
 
-export function monitorRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
+export function monitorRoutes({ store, events, clock, requireToken, publicUrl }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
   router.use(requireToken);
+  // Pulse URLs (the dashboard's copy-paste lines) start with the public URL when one is set.
+  const requestOrigin = (ctx: Context) => publicUrl?.current() ?? originOfRequest(ctx);
   const present = (row: MonitorRow, origin: string, channelIds = store.channelRoutes.channelIds({ type: 'monitor', id: row.id })) =>
     withChannelIds(presentMonitor(row, origin), channelIds);
   const found = <T>(monitor: T | null): T => {

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { Store } from '../../db/store';
-import { signInCodeRepository } from '../../db/signInCodes';
+import { newSignInCode, signInCodeRepository } from '../../db/signInCodes';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
@@ -29,6 +29,15 @@ const sessionInput = z.object({
 export function createSignInLink(store: Store, baseUrl: string, now: number, companyId = 1): string {
   const code = signInCodeRepository(store.db).create(companyId, now);
   return `${baseUrl}/#/sign-in?code=${code}`;
+}
+
+/**
+ * A sign-in link to print now whose code is stored later by `save`, for an agent that listens
+ * before it may write (its start-up check still running): a click on the link waits for that.
+ */
+export function prepareSignInLink(baseUrl: string, companyId = 1): { link: string; save: (store: Store, now: number) => void } {
+  const code = newSignInCode();
+  return { link: `${baseUrl}/#/sign-in?code=${code}`, save: (store, now) => void signInCodeRepository(store.db).create(companyId, now, code) };
 }
 
 export function sessionRoutes({ store, clock, requireToken }: ApiDeps): AuthedRouter {

@@ -17,7 +17,7 @@ Finds the cron jobs of this machine, puts them under monitoring, and watches for
   cronbeat crontab scan [--file PATH ...] [--json]
       Lists the cron jobs: the user's crontab (crontab -l), /etc/crontab and /etc/cron.d/*
       (with their user column), or the files given. Secrets in commands are shown as ***.
-  cronbeat crontab discover [--file PATH] [--dry-run] [--duration MIN] [--shim-dir DIR] [--url URL] [--token API_TOKEN]
+  cronbeat crontab discover [--file PATH] [--dry-run] [--grace MIN] [--shim-dir DIR] [--url URL] [--token API_TOKEN]
       Creates one monitor per job (name from the command with secrets masked, schedule from
       the line, zone from CRON_TZ or this machine's, grace from the schedule) and rewrites each
       line to run through Cronbeat's entry point, failing open:
@@ -29,6 +29,12 @@ Finds the cron jobs of this machine, puts them under monitoring, and watches for
       kept next to it (for crontab -l, in the data folder). Jobs already run through cronbeat are
       skipped (lines of an older discover are moved to the entry point), so a second run changes
       nothing; @reboot jobs have no schedule and are left alone.
+  cronbeat crontab discover --by-name [--file PATH] [--dry-run] [--shim-dir DIR] [--url URL]
+      The same lines, but each names its monitor by the slug of its command (run --name=SLUG)
+      instead of carrying a token: no monitor is made now, each line makes its own at its first
+      run, from its own schedule and CRON_TZ, read again at every run, so editing the schedule
+      in the crontab is all it takes to change the monitor. A new ping key goes once into the
+      crontab as CRONBEAT_API_TOKEN=… (unless it sets one): nothing is copied by hand.
   cronbeat crontab discover --undo [--file PATH] [--dry-run]
       Puts back the command of every line discover rewrote (after a backup); monitors are kept.
   cronbeat crontab watch --server IDENTIFIER [--interval 60] [--once] [--file PATH ...] [--url URL]
@@ -43,12 +49,13 @@ Options:
   --system-file PATH  a crontab file in system format (with a user column), wherever it is
   --json              scan: print JSON instead of a table
   --dry-run           discover: show what would be created and the exact lines; change nothing
-  --duration MIN      discover: the grace, minutes after each scheduled run within which the
-                      job must report (default: the schedule's own period, at most 60: 5 for
-                      */5 * * * *, 60 for a daily job)
+  --grace MIN         discover: the grace (the API's \`duration\`), minutes after each scheduled
+                      run within which the job must report (default: the schedule's own
+                      period, at most 60: 5 for */5 * * * *, 60 for a daily job)
   --shim-dir DIR      discover: where the entry point goes (default: $CRONBEAT_SHIM_DIR, else as
                       above); never a temporary folder or a package cache
   --undo              discover: put the original commands back
+  --by-name           discover: lines that make and keep their own monitors (see above)
   --server ID         watch: the server's identifier, as created with POST /api/servers
   --interval SEC      watch: seconds between snapshots (default 60); with --once, how often cron
                       or a timer starts it, so the dashboard knows when the watcher is quiet
@@ -98,7 +105,10 @@ export const crontabCommand: Command = {
         'system-file': { type: 'string', multiple: true },
         json: { type: 'boolean' },
         'dry-run': { type: 'boolean' },
+        grace: { type: 'string' },
+        // The old name of --grace, still taken; help no longer lists it.
         duration: { type: 'string' },
+        'by-name': { type: 'boolean' },
         'shim-dir': { type: 'string' },
         undo: { type: 'boolean' },
         server: { type: 'string' },
@@ -127,7 +137,9 @@ export const crontabCommand: Command = {
         const source = files[0] ?? userCrontabSource();
         const dryRun = values['dry-run'] ?? false;
         if (values.undo) return undoDiscover({ source, dryRun, dataDir: prepareDataDir(values['data-dir']), now: new Date() });
-        const duration = values.duration === undefined ? null : positiveInteger(values.duration, '--duration', 525_600);
+        if (values.grace !== undefined && values.duration !== undefined) throw new UsageError('Give --grace once (--duration is its old name).');
+        const grace = values.grace ?? values.duration;
+        const duration = grace === undefined ? null : positiveInteger(grace, '--grace', 525_600);
         const baseUrl = baseUrlOption(values.url);
         const shimDir = values['shim-dir'] ?? process.env.CRONBEAT_SHIM_DIR ?? defaultShimDir(process.getuid?.() ?? 0);
         let shim;
@@ -137,11 +149,17 @@ export const crontabCommand: Command = {
           if (error instanceof ShimError) throw new UsageError(error.message);
           throw error;
         }
-        return await discover({
+        if (values['by-name'] && duration !== null) {
+          throw new UsageError('--by-name lines take their schedule\'s own grace; add --grace MIN to a line by hand for another.');
+        }
+        const token = dryRun ? undefined : apiToken(values.token);
+        const run = values['by-name'] ? (await import('../crontab/discoverByName')).discoverByName : discover;
+        return await run({
           source,
           dryRun,
           duration,
-          api: dryRun ? null : new ApiClient(baseUrl, apiToken(values.token)),
+          apiToken: token,
+          api: token === undefined ? null : new ApiClient(baseUrl, token),
           shim,
           runnerSource: runnerSource(),
           url: baseUrl === DEFAULT_BASE_URL ? null : baseUrl,

@@ -13,8 +13,9 @@ Looks at and changes job monitors over the API, for admins who live in a termina
 token comes from CRONBEAT_API_TOKEN (make one with \`cronbeat token create\`). A monitor is
 named by its id or its exact name.
 
-  cronbeat monitor list [--status new|monitoring|running|failed|paused] [--project N]
-      One line per monitor: status, schedule, next deadline, last pulse.
+  cronbeat monitor list [--status new|monitoring|running|failed|paused] [--project N] [--tag TAG]
+      One line per monitor: status, schedule, next deadline, last pulse, tags; --tag keeps those
+      with that tag (e.g. --tag server:web-01 for the jobs a line tagged with --server web-01).
   cronbeat monitor show ID|NAME
       Everything about one monitor, its pulse URL included.
   cronbeat monitor pause ID|NAME [--for 1h | --until 18:00]
@@ -45,6 +46,7 @@ schedule or sub-command is close to a right one).
 Examples:
   export CRONBEAT_API_TOKEN=$(cronbeat token create --name laptop)
   cronbeat monitor list --status failed
+  cronbeat monitor list --tag prod
   cronbeat monitor pause "nightly backup" --for 2h
   cronbeat monitor pause "nightly backup" --until 18:00
   cronbeat monitor edit 3 --schedule "30 2 * * *" --timezone Europe/Paris --grace 45`;

@@ -10,7 +10,8 @@ import { spoolFolder } from '../../client/spoolFolder';
 import type { Pulse } from '../../client/pulses';
 import { UsageError, type Command } from '../command';
 import { baseUrlOption, printNotices } from './ping';
-import { lineRunFor, DEFAULT_LINE_GRACE, type LineRun, type PulseTarget } from './runLine';
+import { machineZone } from '../machineZone';
+import { lineRunFor, type LineOptions, type LineRun, type PulseTarget } from './runLine';
 
 const help = `Usage: cronbeat run TOKEN [--url URL] -- COMMAND [ARGS...]
        cronbeat run --name NAME --schedule CRON [--timezone TZ] [--grace MIN] [--server ID] -- COMMAND [ARGS...]
@@ -33,9 +34,12 @@ duration is measured here, so a pulse that arrives late changes neither.
 
 Options:
   --name NAME      the monitor's name; its slug identifies it within the company
-  --schedule CRON  the job's cron schedule, as in its crontab line (five fields or @daily…)
+  --schedule CRON  the job's cron schedule, as in its crontab line (five fields or @daily…);
+                   without it, read from the crontab line that runs --name=SLUG (and its CRON_TZ),
+                   as \`cronbeat crontab discover --by-name\` writes it
   --timezone TZ    the zone cron runs the line in (default: this machine's)
-  --grace MIN      minutes after each scheduled run within which it must end (default ${DEFAULT_LINE_GRACE})
+  --grace MIN      minutes after each scheduled run within which it must end (default: the
+                   schedule's own period, at most 60)
   --server ID      tags the monitor server:ID (one tag per server, to list and badge them)
   --url URL        the agent (default: $CRONBEAT_URL, else http://127.0.0.1:8787)
   --data-dir DIR   where the spool lives (default: $CRONBEAT_DATA_DIR, else the per-user folder;
@@ -142,8 +146,24 @@ async function reportFor(sender: PulseSender, target: PulseTarget, line: LineRun
   if (delivery && line) line.learn(target, delivery);
 }
 
-function machineZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The line run of `cronbeat run --name …`; throws the sentence saying why this run is not monitored. */
+async function lineRunOf(values: LineOptions, sender: PulseSender, now: number): Promise<LineRun> {
+  // Loaded only for a line without --schedule: crontab parsing would slow every other run.
+  const ownLine = values.schedule === undefined ? (await import('../crontab/ownLine')).ownCrontabLine : () => '';
+  const run = lineRunFor(values, {
+    apiKey: process.env.CRONBEAT_API_TOKEN,
+    baseUrl: sender.baseUrl,
+    spoolDir: sender.spoolDir,
+    machineZone: machineZone(),
+    now,
+    ownLine,
+  });
+  if ('problem' in run) throw new Error(run.problem);
+  return run;
 }
 
 export const runCommand: Command = {
@@ -181,18 +201,10 @@ export const runCommand: Command = {
 
     // Set up monitoring, but never let a problem with it stop the job from running.
     let sender: PulseSender | undefined;
-    let line: LineRun | undefined;
     try {
-      const baseUrl = baseUrlOption(values.url);
-      const folder = spoolFolder(values['data-dir']);
-      if (byLine) {
-        const run = lineRunFor(values, process.env.CRONBEAT_API_TOKEN, baseUrl, folder.dir, machineZone());
-        if ('problem' in run) throw new Error(run.problem);
-        line = run;
-      }
-      sender = new PulseSender(baseUrl, folder);
+      sender = new PulseSender(baseUrlOption(values.url), spoolFolder(values['data-dir']));
     } catch (error) {
-      printNotices([`not monitoring this run: ${error instanceof Error ? error.message : String(error)}`]);
+      printNotices([`not monitoring this run: ${describeError(error)}`]);
     }
     const token = positionalToken ?? '';
     const rid = randomUUID();
@@ -200,10 +212,20 @@ export const runCommand: Command = {
     // here on the monotonic clock, so neither a slow agent nor a clock change alters it.
     const startedAt = Date.now();
     const began = performance.now();
+    const jobDone = runJob(command, startedFd); // the job starts here, before anything is asked of anyone
+    let line: LineRun | undefined;
+    if (sender && byLine) {
+      try {
+        line = await lineRunOf(values, sender, startedAt);
+      } catch (error) {
+        printNotices([`not monitoring this run: ${describeError(error)}`]);
+        sender = undefined;
+      }
+    }
     const started = sender
       ? reportFor(sender, line ? line.start() : { token }, line, { signal: 'start', rid, key: randomUUID(), at: startedAt }, 'start pulse')
       : Promise.resolve();
-    const job = await runJob(command, startedFd);
+    const job = await jobDone;
     const durationMs = Math.round(performance.now() - began);
     const endedAt = Date.now();
     if (job.startError) printNotices([job.startError]);

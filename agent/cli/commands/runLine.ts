@@ -4,6 +4,8 @@ import { LineMemory } from '../../client/lineMemory';
 import { slugOf } from '../../domain/monitorLine';
 import { canonicalTimeZone } from '../../domain/schedule';
 import { checkSchedule } from '../../domain/scheduleCheck';
+import { defaultGraceMinutes } from '../../domain/dueTime';
+import type { OwnLine } from '../crontab/ownLine';
 
 /** The options of `cronbeat run --name NAME --schedule CRON …` (issue 23). */
 export interface LineOptions {
@@ -13,9 +15,6 @@ export interface LineOptions {
   grace?: string;
   server?: string;
 }
-
-/** The grace a line gets without --grace, in minutes. */
-export const DEFAULT_LINE_GRACE = 60;
 
 /** Where a run's pulses go: a monitor's token, or its line (slug and ping key). */
 export type PulseTarget = { token: string; line?: LineTarget };
@@ -59,26 +58,41 @@ export class LineRun {
   }
 }
 
+/** Where a line's settings come from besides its options: the machine's zone, the clock, and its own crontab line. */
+export interface LineContext {
+  apiKey: string | undefined;
+  baseUrl: string;
+  spoolDir: string | null;
+  /** The zone cron runs the line in when neither --timezone nor CRON_TZ says. */
+  machineZone: string;
+  now: number;
+  /** The crontab line that runs `--name=SLUG`, for a line without --schedule (ownCrontabLine). */
+  ownLine: (slug: string) => OwnLine | string;
+}
+
 /**
  * The line run the options describe, or the one sentence saying why this run is not monitored
- * (the job runs anyway). `machineZone` is the zone cron runs the line in when --timezone is absent.
+ * (the job runs anyway). Without --schedule, the schedule and CRON_TZ are read from the crontab
+ * line that runs `--name=SLUG`, so editing that line's schedule is all it takes. Without
+ * --grace, the schedule's own period up to an hour (defaultGraceMinutes, as discover gives).
  */
-export function lineRunFor(
-  options: LineOptions,
-  apiKey: string | undefined,
-  baseUrl: string,
-  spoolDir: string | null,
-  machineZone: string,
-): LineRun | { problem: string } {
-  if (!apiKey) return { problem: 'set CRONBEAT_API_TOKEN to a ping key (make one with `cronbeat token create --scope ping`)' };
+export function lineRunFor(options: LineOptions, context: LineContext): LineRun | { problem: string } {
+  if (!context.apiKey) return { problem: 'set CRONBEAT_API_TOKEN to a ping key (make one with `cronbeat token create --scope ping`)' };
   const slug = slugOf(options.name ?? '');
   if (!slug) return { problem: `--name must have a letter or a digit, not "${options.name ?? ''}"` };
-  if (options.schedule === undefined) return { problem: '--name needs --schedule, the job\'s cron schedule as in its crontab line' };
-  const checked = checkSchedule(options.schedule);
-  if (checked.schedule === undefined) return { problem: `--schedule "${options.schedule}" is not valid: ${checked.error}` };
-  const zone = canonicalTimeZone(options.timezone ?? machineZone);
-  if (!zone) return { problem: `--timezone "${options.timezone}" is not a time zone (e.g. Europe/Paris or UTC)` };
-  const grace = options.grace ?? String(DEFAULT_LINE_GRACE);
+  let written = options.schedule;
+  let zoneWritten = options.timezone;
+  if (written === undefined) {
+    const own = context.ownLine(slug);
+    if (typeof own === 'string') return { problem: own };
+    written = own.schedule;
+    zoneWritten ??= own.timezone ?? undefined;
+  }
+  const checked = checkSchedule(written);
+  if (checked.schedule === undefined) return { problem: `--schedule "${written}" is not valid: ${checked.error}` };
+  const zone = canonicalTimeZone(zoneWritten ?? context.machineZone);
+  if (!zone) return { problem: `--timezone "${zoneWritten}" is not a time zone (e.g. Europe/Paris or UTC)` };
+  const grace = options.grace ?? String(defaultGraceMinutes(checked.schedule, context.now));
   if (!/^\d{1,6}$/.test(grace) || Number(grace) < 1 || Number(grace) > 525_600) {
     return { problem: `--grace must be a whole number of minutes from 1 to 525600, not "${grace}"` };
   }
@@ -86,5 +100,6 @@ export function lineRunFor(
   if (options.server !== undefined) settings.server = options.server;
   const said = new URLSearchParams(settings).toString();
   const query = new URLSearchParams({ create: '1', name: options.name!.trim(), ...settings }).toString();
+  const { apiKey, baseUrl, spoolDir } = context;
   return new LineRun(slug, { key: apiKey, query }, said, baseUrl, spoolDir === null ? null : new LineMemory(spoolDir));
 }

@@ -3,9 +3,10 @@ import { parseArgs } from 'node:util';
 import { prepareDataDir } from '../../dataFolder/dataDir';
 import { UsageError, type Command } from '../command';
 import { serveBanner } from '../serveBanner';
+import { checkPublicUrl } from '../../domain/publicUrl';
 
 const help = `Usage: cronbeat serve [--host HOST] [--port PORT] [--data-dir DIR] [--no-popups] [--allow-host NAME]
-                      [--trust-proxy]
+                      [--trust-proxy] [--public-url URL]
 
 Runs the Cronbeat agent: the HTTP API, the monitor loop and the dashboard.
 
@@ -27,11 +28,24 @@ Options:
                    failed-sign-in limiter) and the scheme (https in links) come from them.
                    Also CRONBEAT_TRUST_PROXY=1. Without it those headers are ignored.
                    See docs/deploy.md
+  --public-url URL the address you open Cronbeat at from anywhere, e.g.
+                   https://cron.example.com: the base of every link in alerts, popups and
+                   the dashboard's copy-paste lines, and a host the agent answers to. Also
+                   CRONBEAT_PUBLIC_URL, or the dashboard's Settings. Without it, links point
+                   at this machine's address and open only here (docs/channels.md)
 
 Stops cleanly on Ctrl-C (SIGINT) or SIGTERM: requests in flight finish, the database closes.
 
 Example:
   cronbeat serve --port 8787`;
+
+/** The public URL given (flag or environment, named in the error), checked; undefined when none or empty. */
+function publicUrlOption(value: string | undefined, fromFlag: boolean): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const checked = checkPublicUrl(value);
+  if ('error' in checked) throw new UsageError(`${fromFlag ? '--public-url' : 'CRONBEAT_PUBLIC_URL'} ${checked.error} Got "${value}".`);
+  return checked.url;
+}
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -47,14 +61,16 @@ export const serveCommand: Command = {
         'no-popups': { type: 'boolean', default: false },
         'allow-host': { type: 'string', multiple: true, default: [] },
         'trust-proxy': { type: 'boolean', default: false },
+        'public-url': { type: 'string' },
       },
     });
     const port = Number(values.port);
     if (!/^\d+$/.test(values.port!) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}".`);
     const dataDir = prepareDataDir(values['data-dir']);
     const trustProxy = values['trust-proxy'] || isOn(process.env.CRONBEAT_TRUST_PROXY);
+    const publicUrl = publicUrlOption(values['public-url'] ?? process.env.CRONBEAT_PUBLIC_URL, values['public-url'] !== undefined);
     // Loaded here, not at the top: the agent (Koa, SQLite, zod) would slow every other command's start.
-    const [{ startAgent }, { desktopNotifier }, { silentNotifier }, { createSignInLink }] = await Promise.all([
+    const [{ startAgent }, { desktopNotifier }, { silentNotifier }, { prepareSignInLink }] = await Promise.all([
       import('../../agent'),
       import('../../engine/desktopNotifier'),
       import('../../engine/notifier'),
@@ -65,25 +81,30 @@ export const serveCommand: Command = {
     try {
       const log = (line: string) => console.error(line);
       const notifier = values['no-popups'] ? silentNotifier : desktopNotifier(log);
-      agent = await startAgent({ dataDir, host: values.host, port, log, notifier, allowedHosts: values['allow-host'], trustProxy });
+      // Listening at once, reads answered while the database is checked; writes wait for the check (issue 25.3).
+      agent = await startAgent({ dataDir, host: values.host, port, log, notifier, allowedHosts: values['allow-host'], trustProxy, publicUrl, checkWhileListening: true });
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'EADDRINUSE') throw new UsageError(`Port ${port} on ${values.host} is already in use. Choose another with --port.`, 1);
       if (code === 'EADDRNOTAVAIL') throw new UsageError(`This machine has no address ${values.host}. Choose another with --host.`, 1);
       throw error;
     }
+    const signIn = prepareSignInLink('');
     const banner = serveBanner({
       host: agent.host,
       port: agent.port,
       interfaces: networkInterfaces(),
       hostName: hostname(),
-      signInPath: createSignInLink(agent.store, '', agent.clock()),
+      signInPath: signIn.link,
     });
+    const running = agent;
+    running.whenWritable(() => signIn.save(running.store, running.clock()));
     for (const line of banner.err) console.error(line);
     for (const line of banner.out) console.log(line);
 
-    await new Promise<void>((resolve) => {
-      const stop = () => {
+    let stop = () => {};
+    const stopped = new Promise<void>((resolve) => {
+      stop = () => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
         resolve();
@@ -91,6 +112,13 @@ export const serveCommand: Command = {
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     });
+    // A database the check refuses stops the agent (nothing was written): say why and exit 1.
+    const refused = agent.ready.then(() => new Promise<never>(() => {}));
+    try {
+      await Promise.race([stopped, refused]);
+    } finally {
+      stop();
+    }
     await agent.close();
     return 0;
   },

@@ -30,6 +30,8 @@ export interface DiscoverOptions {
   /** Where a backup of `crontab -l` goes (a file's backup goes next to it). */
   dataDir: string;
   now: Date;
+  /** The key discover talks to the API with (--by-name puts it in the crontab when it is a ping key). */
+  apiToken?: string;
 }
 
 interface Plan {
@@ -163,7 +165,7 @@ export function undoDiscover(options: Pick<DiscoverOptions, 'source' | 'dryRun' 
   return 0;
 }
 
-function currentUserName(): string | null {
+export function currentUserName(): string | null {
   try {
     return userInfo().username;
   } catch {
@@ -172,7 +174,7 @@ function currentUserName(): string | null {
 }
 
 /** Saves the original next to the file (hidden, so cron ignores it), then replaces the file atomically. */
-function writeWithBackup(source: CrontabSource, original: string, updated: string, options: Pick<DiscoverOptions, 'dataDir' | 'now'>): string {
+export function writeWithBackup(source: CrontabSource, original: string, updated: string, options: Pick<DiscoverOptions, 'dataDir' | 'now'>): string {
   const stamp = options.now.toISOString().replace(/[-:]/g, '');
   if (!source.path) {
     const backup = join(options.dataDir, `crontab-backup-${source.owner}-${stamp}`);

@@ -9,9 +9,13 @@ export interface Invocation {
   url: string | null;
 }
 
-const MONITORED = /(?:^|[\s/])cronbeat(?:\.cjs)?['"]?\s+run\s+(?:--[a-z-]+(?:=\S+|\s+\S+)\s+)*([^\s-]\S*)\s+--(?:\s|$)/;
+const MONITORED = /(?:^|[\s/])cronbeat(?:\.cjs)?['"]?\s+run\s+(?:--[a-z-]+(?:=\S+|\s+\S+)\s+)*([^\s-]\S*|--name=[a-z0-9_-]+)\s+--(?:\s|$)/;
 
-/** The monitor token of a command that already runs through `cronbeat run`, else null. */
+/**
+ * The monitor token of a command that already runs through `cronbeat run`, else null. A line
+ * that names its monitor by slug instead (`cronbeat run --name=SLUG --`, as `discover --by-name`
+ * writes it) gives "--name=SLUG".
+ */
 export function monitoredToken(command: string): string | null {
   return MONITORED.exec(command)?.[1] ?? null;
 }

@@ -1,3 +1,5 @@
+import type { SettingsPatch, WireSettings } from '../../../agent/contract/settings';
+import type { KeyInput, WireKey, WireNewKey } from '../../../agent/contract/keys';
 import { request, type Credentials } from './client';
 import type { AgentReach, AppNotification, Certificate, Channel, ChannelTestResult, Delivery, Monitor, Page, Pulse, Routed, Server, ServerAlert } from './types';
 
@@ -94,6 +96,11 @@ export function createApi(credentials: Credentials) {
 
     signOut: () => send<void>('DELETE', '/api/session'),
     agent: (signal?: AbortSignal) => get<AgentReach>('/api/agent', signal),
+    settings: (signal?: AbortSignal) => get<WireSettings>('/api/settings', signal),
+    saveSettings: (body: SettingsPatch) => send<WireSettings>('PATCH', '/api/settings', body),
+    keys: (signal?: AbortSignal) => get<WireKey[]>('/api/keys', signal),
+    createKey: (body: KeyInput) => send<WireNewKey>('POST', '/api/keys', body),
+    revokeKey: (id: number) => send<void>('DELETE', `/api/keys/${id}`),
   };
 }
 

@@ -29,8 +29,10 @@ export interface AgentReach {
   port: number;
   /** True when only this machine can connect (127.0.0.1): a server's commands cannot reach it yet. */
   loopback_only: boolean;
-  /** Base URLs for other machines: working now, or once the agent listens on all addresses. */
+  /** Base URLs for other machines: working now, or once the agent listens on all addresses (the public URL first). */
   remote_urls: string[];
+  /** The public URL (serve --public-url or Settings); null when none is set. */
+  public_url?: string | null;
 }
 
 export type Channel = ChannelResource;

@@ -5,6 +5,7 @@ import { CHANNEL_FIELDS, channelBody, checkQuietHours, QUIET_FIELDS } from '../l
 import { useApiForm } from '../lib/use-api-form';
 import { validateName } from '../lib/validate';
 import { describedBy, Field } from './Field';
+import { LocalLinksNote } from './PublicUrlSettings';
 
 function initialValues(kind: ChannelKind, channel?: Channel): Record<string, string> {
   const values: Record<string, string> = { name: channel?.name ?? '' };
@@ -91,14 +92,15 @@ export function ChannelForm(props: {
 
   return (
     <form className="channel-form" onSubmit={onSubmit} noValidate aria-label={editing ? `Edit ${channel!.name}` : `Add ${kind} channel`}>
+      <LocalLinksNote />
       {control('name', 'Name', { placeholder: 'e.g. Phone, #ops, on-call mail' })}
       {CHANNEL_FIELDS[kind].map((field) => control(field.name, field.label, field))}
       <fieldset className="quiet-hours">
         <legend>Quiet hours (optional)</legend>
         <p className="field-hint">Deliveries due in these hours wait until they end, in this time zone. Desktop popups are not held.</p>
         <div className="inline-form">
-          {control(QUIET_FIELDS[0], 'From', { placeholder: '22:00' })}
-          {control(QUIET_FIELDS[1], 'Until', { placeholder: '07:00' })}
+          {control(QUIET_FIELDS[0], 'Quiet from', { placeholder: '22:00' })}
+          {control(QUIET_FIELDS[1], 'Quiet until', { placeholder: '07:00' })}
           {control(QUIET_FIELDS[2], 'Time zone', { placeholder: Intl.DateTimeFormat().resolvedOptions().timeZone })}
         </div>
       </fieldset>

@@ -22,6 +22,8 @@ export const keys = {
   deliveries: (notificationId: string) => ['deliveries', notificationId] as const,
   cli: ['cli'] as const,
   agent: ['agent'] as const,
+  settings: ['settings'] as const,
+  keys: ['keys'] as const,
 };
 
 export const queries = {
@@ -56,6 +58,8 @@ export const queries = {
     queryOptions({ queryKey: routedKey(path, id), queryFn: ({ signal }) => api.routedChannels(path, id, signal) }),
   cli: (api: Api) => queryOptions({ queryKey: keys.cli, queryFn: ({ signal }) => api.cli(signal) }),
   agent: (api: Api) => queryOptions({ queryKey: keys.agent, queryFn: ({ signal }) => api.agent(signal) }),
+  settings: (api: Api) => queryOptions({ queryKey: keys.settings, queryFn: ({ signal }) => api.settings(signal) }),
+  keys: (api: Api) => queryOptions({ queryKey: keys.keys, queryFn: ({ signal }) => api.keys(signal) }),
 };
 
 function routedKey(path: RoutedPath, id: number): QueryKey {

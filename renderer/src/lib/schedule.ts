@@ -8,9 +8,19 @@ import { capitalised, scheduleWords } from '../../../agent/domain/scheduleWords'
  * the raw expression).
  */
 export function scheduleInWords(input: string, timezone?: string): string | null {
-  const words = scheduleWords(input, timezone);
-  return words === null ? null : capitalised(words);
+  // A list of thousands of monitors repeats a few schedules: describe each once (cronstrue is not cheap).
+  const key = `${input}\n${timezone ?? ''}`;
+  let words = described.get(key);
+  if (words === undefined) {
+    const plain = scheduleWords(input, timezone);
+    words = plain === null ? null : capitalised(plain);
+    if (described.size >= 2_000) described.clear();
+    described.set(key, words);
+  }
+  return words;
 }
+
+const described = new Map<string, string | null>();
 
 /**
  * The next `count` runs of `schedule` in `timezone` after `from`, or an error message when the

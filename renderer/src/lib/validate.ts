@@ -27,7 +27,7 @@ export function validateSchedule(schedule: string): string | undefined {
 }
 
 export function validateDuration(duration: string): string | undefined {
-  if (!duration.trim()) return 'How many minutes may a run take?';
+  if (!duration.trim()) return 'Give the grace: minutes after each run before the monitor fails.';
   const value = Number(duration);
   if (!Number.isInteger(value)) return 'A whole number of minutes.';
   if (value < 1 || value > 525600) return 'Between 1 minute and 525600 (a year).';

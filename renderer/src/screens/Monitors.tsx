@@ -40,11 +40,18 @@ function haystack(m: Monitor): string {
   return text;
 }
 
-/** The monitors whose name, schedule or zone contains `search`, of `status`; the order is kept. */
-export function filterMonitors(monitors: Monitor[], search: string, status: string): Monitor[] {
+/** The monitors whose name, schedule or zone contains `search`, of `status`, with `tag`; the order is kept. */
+export function filterMonitors(monitors: Monitor[], search: string, status: string, tag = ''): Monitor[] {
   const needle = search.trim().toLowerCase();
-  if (!needle && !status) return monitors;
-  return monitors.filter((m) => (!status || monitorStatus(m) === status) && (!needle || haystack(m).includes(needle)));
+  if (!needle && !status && !tag) return monitors;
+  return monitors.filter(
+    (m) => (!status || monitorStatus(m) === status) && (!tag || (m.tags ?? []).includes(tag)) && (!needle || haystack(m).includes(needle)),
+  );
+}
+
+/** Every tag of the monitors, sorted: the tag filter's choices. */
+export function tagsOfMonitors(monitors: Monitor[]): string[] {
+  return [...new Set(monitors.flatMap((m) => m.tags ?? []))].sort();
 }
 
 export function MonitorsScreen(props: { query: URLSearchParams }) {
@@ -52,15 +59,17 @@ export function MonitorsScreen(props: { query: URLSearchParams }) {
   const monitors = useResource(queries.monitors(api));
   const [search, setSearch] = useState(props.query.get('q') ?? '');
   const [status, setStatus] = useState(props.query.get('status') ?? '');
+  const [tag, setTag] = useState(props.query.get('tag') ?? '');
 
   // Keep the filters in the address so a filtered list can be bookmarked or opened from the overview.
   useEffect(() => {
     const params = new URLSearchParams();
     if (search) params.set('q', search);
     if (status) params.set('status', status);
+    if (tag) params.set('tag', tag);
     const target = `#/monitors${params.size ? `?${params}` : ''}`;
     if (window.location.hash !== target) window.history.replaceState(null, '', target);
-  }, [search, status]);
+  }, [search, status, tag]);
 
   // "/" jumps to the search box, as in most list views, unless the user is typing somewhere.
   useEffect(() => {
@@ -81,7 +90,8 @@ export function MonitorsScreen(props: { query: URLSearchParams }) {
   // a long list catches up (the deferred value lags behind the box, never the other way round).
   const sorted = useMemo(() => (monitors.data ? sortMonitors(monitors.data) : []), [monitors.data]);
   const deferredSearch = useDeferredValue(search);
-  const visible = useMemo(() => filterMonitors(sorted, deferredSearch, status), [sorted, deferredSearch, status]);
+  const visible = useMemo(() => filterMonitors(sorted, deferredSearch, status, tag), [sorted, deferredSearch, status, tag]);
+  const allTags = useMemo(() => tagsOfMonitors(sorted), [sorted]);
 
   const newButton = (
     <a className="button button-primary" href="#/monitors/new">
@@ -123,12 +133,27 @@ export function MonitorsScreen(props: { query: URLSearchParams }) {
               </option>
             ))}
           </select>
+          {allTags.length > 0 || tag ? (
+            <>
+              <label className="sr-only" htmlFor="monitor-tag">
+                Filter by tag
+              </label>
+              <select id="monitor-tag" value={tag} onChange={(e) => setTag(e.target.value)}>
+                <option value="">All tags</option>
+                {(allTags.includes(tag) || !tag ? allTags : [...allTags, tag]).map((each) => (
+                  <option key={each} value={each}>
+                    {each}
+                  </option>
+                ))}
+              </select>
+            </>
+          ) : null}
           <span className="muted toolbar-count" aria-live="polite">
             {visible.length} of {monitors.data.length}
           </span>
         </div>
         {visible.length === 0 ? (
-          <EmptyState title="No monitor matches">Clear the search or pick another status.</EmptyState>
+          <EmptyState title="No monitor matches">Clear the search or pick another status or tag.</EmptyState>
         ) : (
           <MonitorTable monitors={visible} />
         )}

@@ -33,6 +33,7 @@ const statusWords: Record<string, string> = {
   expired: 'Expired',
   invalid: 'Invalid',
   unreachable: 'Unreachable',
+  still_failing: 'Still failing',
   quiet: 'Quiet',
   reporting: 'Reporting again',
 };

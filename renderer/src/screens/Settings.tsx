@@ -1,5 +1,7 @@
 import { PageHeader } from '../components/Layout';
 import { CopyField } from '../components/CopyField';
+import { PublicUrlSettings } from '../components/PublicUrlSettings';
+import { KeySettings } from '../components/KeySettings';
 import { desktopBridge } from '../bridge';
 import { useApp } from '../lib/app-context';
 
@@ -27,6 +29,8 @@ export function SettingsScreen() {
           </div>
         </dl>
       </section>
+      <PublicUrlSettings />
+      <KeySettings />
       {desktop ? null : (
         <section className="card" aria-labelledby="session-title">
           <h2 id="session-title">Session</h2>

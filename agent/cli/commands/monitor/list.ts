@@ -1,16 +1,17 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../../command';
 import { printTable } from '../../crontab/table';
+import { tagOf } from '../../../domain/monitorLine';
 import { apiFromEnv, COMMON_OPTIONS, dueText, shortTime } from './shared';
 
 const STATUSES = ['new', 'monitoring', 'running', 'failed', 'paused'];
 
-/** `cronbeat monitor list [--status S] [--project N] [--json]` */
+/** `cronbeat monitor list [--status S] [--project N] [--tag T] [--json]` */
 export async function listMonitors(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { ...COMMON_OPTIONS, status: { type: 'string' }, project: { type: 'string' } },
+    options: { ...COMMON_OPTIONS, status: { type: 'string' }, project: { type: 'string' }, tag: { type: 'string' } },
   });
   if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
   if (values.status !== undefined && !STATUSES.includes(values.status)) {
@@ -19,14 +20,18 @@ export async function listMonitors(argv: string[]): Promise<number> {
   if (values.project !== undefined && !/^[1-9]\d{0,15}$/.test(values.project)) {
     throw new UsageError(`--project must be a project id (a whole number), not "${values.project}".`);
   }
+  if (values.tag !== undefined && !tagOf(values.tag)) {
+    throw new UsageError(`--tag must be a tag (letters, digits, "_", ".", ":" and "-"), not "${values.tag}".`);
+  }
   const query: Record<string, string> = {};
+  if (values.tag) query.tag = tagOf(values.tag)!;
   if (values.status) query.status = values.status;
   if (values.project) query.project_id = values.project;
   const monitors = await apiFromEnv(values.url).monitors(query);
   if (values.json) {
     console.log(JSON.stringify(monitors, null, 2));
   } else if (monitors.length === 0) {
-    console.log(values.status || values.project ? 'No monitor matches.' : 'No monitors yet.');
+    console.log(values.status || values.project || values.tag ? 'No monitor matches.' : 'No monitors yet.');
   } else {
     const rows = monitors.map((m) => ({
       id: m.id,
@@ -35,8 +40,9 @@ export async function listMonitors(argv: string[]): Promise<number> {
       schedule: `${m.schedule} ${m.timezone}`,
       next_due: dueText(m),
       last_pulse: m.last_pulse_at === null ? 'never' : shortTime(m.last_pulse_at),
+      tags: (m.tags ?? []).join(' '),
     }));
-    printTable(rows, ['id', 'name', 'status', 'schedule', 'next_due', 'last_pulse']);
+    printTable(rows, ['id', 'name', 'status', 'schedule', 'next_due', 'last_pulse', 'tags']);
   }
   return 0;
 }

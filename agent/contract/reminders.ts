@@ -1,0 +1,12 @@
+import { z } from 'zod';
+
+/* A channel's reminders (issue 21.14): `remind_every_hours`, null (off, the default) or whole hours. */
+
+export const MAX_REMIND_EVERY_HOURS = 168;
+
+export const remindEveryHoursInput = z
+  .number({ error: `The remind every hours field must be a whole number of hours from 1 to ${MAX_REMIND_EVERY_HOURS}, or null.` })
+  .int(`The remind every hours field must be a whole number of hours from 1 to ${MAX_REMIND_EVERY_HOURS}, or null.`)
+  .min(1, `The remind every hours field must be at least 1.`)
+  .max(MAX_REMIND_EVERY_HOURS, `The remind every hours field must not be greater than ${MAX_REMIND_EVERY_HOURS}.`)
+  .nullable();

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { checkPublicUrl } from '../domain/publicUrl';
+
+/* The agent's settings (issue 21 item 12): the body of PATCH /api/settings and what GET /api/settings answers. */
+
+export const settingsPatch = z
+  .object({
+    public_url: z
+      .string({ error: 'The public_url field must be a URL or null.' })
+      .nullable()
+      .transform((value, context) => {
+        if (value === null || value.trim() === '') return null;
+        const checked = checkPublicUrl(value);
+        if ('error' in checked) {
+          context.addIssue({ code: 'custom', message: `The public_url field ${checked.error}` });
+          return z.NEVER;
+        }
+        return checked.url;
+      }),
+  })
+  .partial()
+  .strict();
+export type SettingsPatch = z.infer<typeof settingsPatch>;
+
+export interface WireSettings {
+  /** The public URL in effect, or null: links then use the address the page was opened at. */
+  public_url: string | null;
+  /** "serve" when set by `cronbeat serve --public-url` or CRONBEAT_PUBLIC_URL (the dashboard cannot change it), "dashboard", or null. */
+  public_url_source: 'serve' | 'dashboard' | null;
+}

@@ -1,0 +1,63 @@
+import type { Db } from './open';
+
+/** A failure waiting for its next reminder on one channel (issue 21.14), with what decides whether it is still due. */
+export interface DueReminder {
+  monitor_id: number;
+  channel_id: number;
+  /** The failure notification it repeats. */
+  notification_id: string;
+  next_at: number;
+  company_id: number;
+  is_alerted: number;
+  paused_at: number | null;
+  monitor_deleted: number;
+  channel_deleted: number;
+  remind_every_hours: number | null;
+}
+
+const HOUR = 3_600_000;
+
+/** Reminders: one row per failed monitor and channel that repeats its alert, due at next_at. */
+export function reminderRepository(db: Db) {
+  // The channels this failure notification was delivered to that repeat alerts, each due N hours from now.
+  const plan = db.prepare(
+    `INSERT INTO reminders (monitor_id, channel_id, notification_id, next_at)
+     SELECT @monitorId, c.id, @notificationId, @now + c.remind_every_hours * ${HOUR}
+     FROM deliveries d JOIN channels c ON c.id = d.channel_id
+     WHERE d.notification_id = @notificationId AND c.remind_every_hours IS NOT NULL AND c.deleted_at IS NULL
+     ON CONFLICT (monitor_id, channel_id) DO UPDATE SET notification_id = excluded.notification_id, next_at = excluded.next_at`,
+  );
+  const due = db.prepare(
+    `SELECT r.monitor_id, r.channel_id, r.notification_id, r.next_at, m.company_id, m.is_alerted, m.paused_at,
+            m.deleted_at IS NOT NULL AS monitor_deleted, c.deleted_at IS NOT NULL AS channel_deleted, c.remind_every_hours
+     FROM reminders r JOIN monitors m ON m.id = r.monitor_id JOIN channels c ON c.id = r.channel_id
+     WHERE r.next_at <= @now ORDER BY r.next_at LIMIT @limit`,
+  );
+  // Conditional on next_at, so a reminder is taken (sent, or dropped) exactly once.
+  const advance = db.prepare(
+    'UPDATE reminders SET next_at = @nextAt WHERE monitor_id = @monitorId AND channel_id = @channelId AND next_at = @was',
+  );
+  const drop = db.prepare('DELETE FROM reminders WHERE monitor_id = @monitorId AND channel_id = @channelId AND next_at = @was');
+  const earliest = db.prepare('SELECT min(next_at) FROM reminders').pluck();
+
+  return {
+    /** After a failure notification was written with its deliveries: its reminders, on the channels that repeat. */
+    plan(monitorId: number, notificationId: string, now: number): void {
+      plan.run({ monitorId, notificationId, now });
+    },
+    due(now: number, limit: number): DueReminder[] {
+      return due.all({ now, limit }) as DueReminder[];
+    },
+    /** Moves a due reminder to `nextAt`; false when another step took it already. */
+    advance(reminder: DueReminder, nextAt: number): boolean {
+      return advance.run({ monitorId: reminder.monitor_id, channelId: reminder.channel_id, was: reminder.next_at, nextAt }).changes === 1;
+    },
+    /** Forgets a reminder that is no longer wanted (recovered, paused, deleted, turned off). */
+    drop(reminder: DueReminder): void {
+      drop.run({ monitorId: reminder.monitor_id, channelId: reminder.channel_id, was: reminder.next_at });
+    },
+    earliestDueAt(): number | null {
+      return (earliest.get() as number | null) ?? null;
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import { ApiClient } from '../agent/client/api';
+import type { AgentAccess } from '../agent/client/agentCheck';
+import { agentName, noticeText, type ConnectionNotice } from '../agent/client/connectionWatch';
+import { FollowRefused, NotificationFollower } from '../agent/client/follower';
+import { requestWithRetry } from '../agent/client/http';
+import { followerPopups, type FollowerPopup } from '../agent/client/notificationPopups';
+import { traySnapshotOf } from './agentSnapshot';
+import type { MonitorStatus, TraySnapshot } from './trayModel';
+
+/** A burst of stream events redraws the tray once, this long after the first. */
+const REFRESH_DELAY_MS = 300;
+
+export interface RemoteAgentOptions {
+  url: string;
+  key: string;
+  access: AgentAccess;
+  /** Raises a native popup (muting is the caller's business). */
+  popup(popup: FollowerPopup): void;
+  /** Something the tray shows changed: the snapshot, the connection, a refusal. */
+  onChange(): void;
+  log(line: string): void;
+  clock?: () => number;
+  /** Local time of day for notices ("14:02"). */
+  timeOfDay?: (ms: number) => string;
+}
+
+/** What the tray says about a remote agent besides its monitors. */
+export interface RemoteStatus {
+  /** When the agent was lost, once "unreachable" was announced; null while fine. */
+  unreachableSince: number | null;
+  /** Why following stopped for good (a revoked key); null while following. */
+  refused: string | null;
+}
+
+const hourMinute = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
+
+/**
+ * The desktop app connected to an agent elsewhere: its notifications as popups (each once,
+ * through the shared follower), its monitors and certificates for the tray, and the tray's
+ * actions sent to its API. No Electron here: the shell passes `popup` and redraws on `onChange`.
+ */
+export class RemoteAgent {
+  readonly name: string;
+  snapshot: TraySnapshot | null = null;
+  readonly status: RemoteStatus = { unreachableSince: null, refused: null };
+  private readonly api: ApiClient;
+  private readonly follower: NotificationFollower;
+  private refreshTimer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(private readonly options: RemoteAgentOptions) {
+    this.name = agentName(options.url);
+    this.api = new ApiClient(options.url, options.key);
+    this.follower = new NotificationFollower({
+      baseUrl: options.url,
+      token: options.key,
+      clock: options.clock,
+      onNotifications: (notifications, info) => {
+        for (const popup of followerPopups(notifications, info)) options.popup(popup);
+      },
+      onNotice: (notice) => this.notice(notice),
+      onConnection: (connected, reason) => {
+        if (connected) this.scheduleRefresh(0);
+        else options.log(`Lost ${options.url} (${reason}); reconnecting.`);
+      },
+      onEvent: (event) => {
+        if (event.type === 'monitor.changed' || event.type === 'certificate.changed') this.scheduleRefresh(REFRESH_DELAY_MS);
+      },
+    });
+  }
+
+  /** Follows the agent until stop(). */
+  start(): void {
+    this.running = this.follower.run().catch((error: unknown) => {
+      this.status.refused = error instanceof FollowRefused ? error.message : String(error);
+      this.options.log(`Stopped following ${this.options.url}: ${this.status.refused}`);
+      this.options.onChange();
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.follower.stop();
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    await this.running;
+  }
+
+  /** Whether the tray may offer to pause monitors (a read-only key may only watch). */
+  get canChange(): boolean {
+    return this.options.access === 'full';
+  }
+
+  /** Pauses a monitor on the agent: until resumed (`until` null) or until a time (ms). */
+  async pause(monitorId: number, until: number | null): Promise<void> {
+    await this.api.pauseMonitor(monitorId, until === null ? null : new Date(until).toISOString());
+    this.scheduleRefresh(0);
+  }
+
+  /** Reads the monitors and certificates the tray shows. */
+  async refresh(): Promise<void> {
+    const headers = { authorization: `Bearer ${this.options.key}`, accept: 'application/json' };
+    const [monitors, certificates] = await Promise.all(
+      ['/api/monitors', '/api/ssl-certificates'].map((path) => requestWithRetry({ method: 'GET', url: `${this.options.url}${path}`, headers })),
+    );
+    if (monitors.kind !== 'ok' || certificates.kind !== 'ok') return; // the stream's reconnect will try again
+    const rows = JSON.parse(monitors.text) as Array<{ id: number; name: string; status: MonitorStatus }>;
+    const certificateRows = JSON.parse(certificates.text) as Array<{ status: string }>;
+    this.snapshot = traySnapshotOf(
+      rows.map(({ id, name, status }) => ({ id, name, status })),
+      certificateRows.map((c) => c.status),
+    );
+    this.options.onChange();
+  }
+
+  private scheduleRefresh(delay: number): void {
+    if (this.refreshTimer) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = null;
+      this.refresh().catch((error: unknown) => this.options.log(`Could not read ${this.options.url}: ${String(error)}`));
+    }, delay);
+  }
+
+  private notice(notice: ConnectionNotice): void {
+    this.status.unreachableSince = notice.kind === 'unreachable' ? notice.since : null;
+    const { title, body } = noticeText(notice, this.name, this.options.timeOfDay ?? hourMinute);
+    this.options.popup({ title, body, route: '/' });
+    this.options.onChange();
+  }
+}

@@ -1,0 +1,128 @@
+import { useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { WireKey, WireNewKey } from '../../../agent/contract/keys';
+import { KEY_SCOPES, type KeyScope } from '../../../agent/domain/keyScopes';
+import { ApiError } from '../api/client';
+import { useApp } from '../lib/app-context';
+import { keys, queries } from '../lib/queries';
+import { useResource } from '../lib/use-resource';
+import { ConfirmDialog } from './ConfirmDialog';
+import { CopyField } from './CopyField';
+import { Time } from './Time';
+
+const SCOPE_WORDS: Record<KeyScope, string> = {
+  full: 'Full: everything',
+  'read-only': 'Read-only: lists, /metrics, the live stream',
+  ping: 'Ping: pulses and monitors from a job’s line (for servers and crontabs)',
+  badge: 'Badge: status badges only (safe in a public README)',
+};
+
+/** API keys (issue 23): the company's live keys with their last use; a new key is shown once; revoking is at once. */
+export function KeySettings() {
+  const { api } = useApp();
+  const client = useQueryClient();
+  const list = useResource(queries.keys(api));
+  const [name, setName] = useState('');
+  const [scope, setScope] = useState<KeyScope>('ping');
+  const [created, setCreated] = useState<WireNewKey | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<WireKey | null>(null);
+
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      const key = await api.createKey({ name: name.trim(), scope });
+      setCreated(key);
+      setName('');
+      await client.invalidateQueries({ queryKey: keys.keys });
+    } catch (failure) {
+      const field = failure instanceof ApiError ? (failure.fieldError('name') ?? failure.fieldError('scope')) : undefined;
+      setError(field ?? (failure instanceof Error ? failure.message : String(failure)));
+    }
+  };
+
+  return (
+    <section className="card" aria-labelledby="keys-title">
+      <h2 id="keys-title">API keys</h2>
+      <p className="muted">
+        A <strong>ping</strong> key goes on servers and into crontabs (<code>CRONBEAT_API_TOKEN</code>): it sends pulses and creates
+        monitors from a job’s line, nothing else. A <strong>read-only</strong> key suits a wall display or Prometheus; a{' '}
+        <strong>badge</strong> key, status badges in a README.
+      </p>
+      {list.error ? <p className="field-error">{list.error.message}</p> : null}
+      {list.data ? (
+        <div className="table-wrap"><table className="table" aria-label="API keys">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Scope</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.map((key) => (
+              <tr key={key.id}>
+                <td>{key.name}</td>
+                <td>{key.scope}</td>
+                <td>
+                  <Time value={key.created_at} relative past />
+                </td>
+                <td>
+                  <Time value={key.last_used_at} relative past empty="never" />
+                </td>
+                <td>
+                  <button type="button" className="button button-danger-quiet" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
+                    Revoke
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table></div>
+      ) : null}
+      <form className="inline-form" style={{ marginTop: 16 }} onSubmit={create} noValidate aria-label="New API key">
+        <label htmlFor="key-name">Name</label>
+        <input id="key-name" value={name} placeholder="web-01" onChange={(e) => setName(e.target.value)} aria-invalid={Boolean(error)} />
+        <label htmlFor="key-scope">Scope</label>
+        <select id="key-scope" value={scope} onChange={(e) => setScope(e.target.value as KeyScope)}>
+          {KEY_SCOPES.map((each) => (
+            <option key={each} value={each}>
+              {SCOPE_WORDS[each]}
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="button">
+          Create key
+        </button>
+      </form>
+      {error ? (
+        <div className="field-error" role="alert">
+          {error}
+        </div>
+      ) : null}
+      {created ? (
+        <div className="new-key" role="status">
+          <CopyField label={`New ${created.scope} key “${created.name}”`} value={created.key} />
+          <p className="field-hint">Copy it now: it is shown this once. Only its hash is kept.</p>
+        </div>
+      ) : null}
+      <ConfirmDialog
+        open={revoking !== null}
+        title={`Revoke “${revoking?.name ?? ''}”?`}
+        message="Anything that uses this key is refused from its next request. This cannot be undone."
+        confirmLabel="Revoke"
+        onConfirm={async () => {
+          if (revoking) await api.revokeKey(revoking.id);
+          if (created && revoking && created.id === revoking.id) setCreated(null);
+          await client.invalidateQueries({ queryKey: keys.keys });
+        }}
+        onClose={() => setRevoking(null)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkAgent } from '../../agent/client/agentCheck';
+import type { FollowerPopup } from '../../agent/client/notificationPopups';
+import { RemoteAgent } from '../../main/remoteAgent';
+import { remoteTrayModel } from '../../main/trayModel';
+import { closedPort } from '../helpers/cli';
+import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+
+/*
+ * The desktop app connected to an agent on another machine, without Electron: a real agent
+ * over HTTP, the app's RemoteAgent with popups recorded. What the tray and popups would show.
+ */
+
+let agents: TestAgent[] = [];
+let remotes: RemoteAgent[] = [];
+afterEach(async () => {
+  for (const remote of remotes) await remote.stop();
+  for (const agent of agents) await agent.stop();
+  remotes = [];
+  agents = [];
+});
+
+async function agentWithMonitor(): Promise<{ agent: TestAgent; monitor: { id: number; token: string } }> {
+  const agent = await startTestAgent();
+  agents.push(agent);
+  const response = await agent.api('/api/monitors', { method: 'POST', json: { name: 'nightly backup', schedule: '0 3 * * *', timezone: 'UTC', duration: 5 } });
+  return { agent, monitor: (await response.json()) as { id: number; token: string } };
+}
+
+const keyOf = (agent: TestAgent, scope: 'full' | 'read-only' | 'ping') =>
+  agent.store.apiTokens.create({ companyId: 1, name: scope, scope, now: Date.now() }).token;
+
+/** Resolves once `condition` holds, checking whenever the remote agent reports a change. */
+function connect(agent: TestAgent, key: string, access: 'full' | 'read-only') {
+  const popups: FollowerPopup[] = [];
+  const waiters = new Set<() => void>();
+  const remote = new RemoteAgent({
+    url: agent.url,
+    key,
+    access,
+    popup: (popup) => (popups.push(popup), waiters.forEach((w) => w())),
+    onChange: () => waiters.forEach((w) => w()),
+    log: () => {},
+    timeOfDay: () => '14:02',
+  });
+  remotes.push(remote);
+  const until = (condition: () => boolean, label: string) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => condition() && (waiters.delete(check), clearTimeout(timer), resolve());
+      const timer = setTimeout(() => (waiters.delete(check), reject(new Error(`timed out: ${label}`))), 20_000);
+      waiters.add(check);
+      check();
+    });
+  remote.start();
+  return { remote, popups, until };
+}
+
+describe('the desktop app connected to a remote agent', () => {
+  it('shows its monitors in the tray, a popup for each new notification, once, and pauses on it', async () => {
+    const { agent, monitor } = await agentWithMonitor();
+    const { remote, popups, until } = connect(agent, keyOf(agent, 'full'), 'full');
+    await until(() => remote.snapshot !== null, 'the first snapshot');
+    expect(remote.snapshot!.monitors).toEqual([{ id: monitor.id, name: 'nightly backup', status: 'new' }]);
+
+    expect((await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`, { method: 'POST' })).status).toBe(200);
+    await until(() => popups.length === 1 && remote.snapshot!.monitors[0].status === 'failed', 'the failure popup and the red tray');
+    expect(popups[0]).toEqual({ title: 'nightly backup failed', body: expect.any(String), route: `/monitors/${monitor.id}` });
+    const model = remoteTrayModel({ name: remote.name, snapshot: remote.snapshot, ...remote.status }, () => '14:02');
+    expect(model).toMatchObject({ state: 'failed', tooltip: 'Cronbeat on 127.0.0.1: 1 failed', failed: [{ label: 'nightly backup', monitorId: monitor.id }] });
+
+    expect(remote.canChange).toBe(true);
+    await remote.pause(monitor.id, null);
+    await until(() => remote.snapshot!.monitors[0].status === 'paused', 'the paused monitor');
+    expect(agent.store.monitors.find(1, monitor.id)?.paused_at).not.toBeNull();
+    expect(popups).toHaveLength(1);
+  });
+
+  it('with a read-only key it watches and may not pause', async () => {
+    const { agent, monitor } = await agentWithMonitor();
+    const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only');
+    await until(() => remote.snapshot !== null, 'the first snapshot');
+    expect(remote.canChange).toBe(false);
+    await expect(remote.pause(monitor.id, null)).rejects.toThrow(/403/);
+  });
+
+  it('stops and says so when the key is revoked', async () => {
+    const { agent } = await agentWithMonitor();
+    const { id, token } = agent.store.apiTokens.create({ companyId: 1, name: 'desk', now: Date.now() });
+    agent.store.apiTokens.revoke(id, Date.now());
+    const { remote, until } = connect(agent, token, 'full');
+    await until(() => remote.status.refused !== null, 'the refusal');
+    expect(remote.status.refused).toMatch(/refused the key \(401/);
+    expect(remoteTrayModel({ name: remote.name, snapshot: remote.snapshot, ...remote.status }, () => '').tooltip).toBe('Cronbeat on 127.0.0.1: the key was refused');
+  });
+});
+
+describe('checking an agent before connecting', () => {
+  it('tells a full key from a read-only one, and refuses ping keys, wrong keys and what is not an agent', async () => {
+    const { agent } = await agentWithMonitor();
+    expect(await checkAgent(agent.url, keyOf(agent, 'full'))).toEqual({ ok: true, access: 'full' });
+    expect(await checkAgent(agent.url, keyOf(agent, 'read-only'))).toEqual({ ok: true, access: 'read-only' });
+    expect(await checkAgent(agent.url, keyOf(agent, 'ping'))).toEqual({ ok: false, message: expect.stringMatching(/ping or badge key\). Use a read-only or full key/) });
+    expect(await checkAgent(agent.url, 'cb_wrong')).toEqual({ ok: false, message: expect.stringMatching(/refused this key/) });
+    const closed = `http://127.0.0.1:${await closedPort()}`;
+    expect(await checkAgent(closed, 'cb_x')).toEqual({ ok: false, message: expect.stringMatching(/^Cannot reach http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/) });
+  });
+});
