@@ -12,6 +12,7 @@ import { guardSession } from './harden';
 import { IpcChannel, type AgentChoice, type ConnectOutcome, type SessionInfo } from './ipcChannels';
 import { isMuted, muteUntil, type MuteChoice } from './mute';
 import { electronNotifier } from './popups';
+import { burstingNotifier } from '../agent/engine/popupBursts';
 import { isTrustedSender } from './security';
 import { loadSettings, saveSettings } from './settings';
 import { claimSingleInstance } from './singleInstance';
@@ -34,12 +35,16 @@ async function runDesktop(): Promise<void> {
 
   let dashboard: DashboardWindow | null = null;
   const openRoute = (route: string) => dashboard?.open(route);
-  const notifier = electronNotifier({
-    isMuted: () => isMuted(settings.mutedUntil, Date.now()),
-    openRoute,
-    icon: appIconPath(assetsDir),
-    log,
-  });
+  // Popups fold in bursts like channel messages (agent/engine/popupBursts.ts).
+  const notifier = burstingNotifier(
+    electronNotifier({
+      isMuted: () => isMuted(settings.mutedUntil, Date.now()),
+      openRoute,
+      icon: appIconPath(assetsDir),
+      log,
+    }),
+    Date.now,
+  );
   // In development `npm start` builds better-sqlite3 for Electron beside the Node build and names it here.
   const sqlite = { nativeBinding: process.env.CRONBEAT_SQLITE_BINDING };
   // The agent run here, or (settings) one on another machine this app is a window onto.

@@ -51,8 +51,11 @@ export function presentServerAlert(row: ServerAlertRow): ServerAlertResource {
   };
 }
 
-/** A monitor; `origin` (scheme, host and port the client used) makes its pulse_url. */
-export function presentMonitor(row: MonitorRow, origin: string): MonitorResource {
+/**
+ * A monitor as the API answers it; `origin` (scheme, host and port the client used) makes its
+ * pulse_url, `channelIds` are the channels it alerts (null: all).
+ */
+export function presentMonitor(row: MonitorRow, origin: string, channelIds: number[] | null): MonitorResource {
   return {
     id: row.id,
     name: row.name,
@@ -79,6 +82,8 @@ export function presentMonitor(row: MonitorRow, origin: string): MonitorResource
     // Issue 23: the slug a job's line matches it by (null: not made by nor matched to a line), and its tags.
     slug: row.slug,
     tags: tagsOf(row),
+    // In the literal rather than added by withChannelIds: copying 10,000 objects cost the list a tenth of its time.
+    channel_ids: channelIds,
   };
 }
 

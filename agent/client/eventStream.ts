@@ -74,7 +74,8 @@ export async function readEventStream(options: EventStreamOptions): Promise<Stre
         }
       });
       response.on('end', () => finish({ kind: 'dropped', message: 'the agent closed the stream' }));
-      response.on('error', (error) => finish({ kind: 'dropped', message: error.message }));
+      // 'aborted' is Node's word for a connection cut mid-response (the agent died).
+      response.on('error', (error) => finish({ kind: 'dropped', message: error.message === 'aborted' ? 'the connection was cut' : error.message }));
     });
     outgoing.on('error', (error: NodeJS.ErrnoException) => finish({ kind: 'dropped', message: error.code ?? error.message }));
     options.signal?.addEventListener('abort', onAbort);

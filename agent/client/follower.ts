@@ -40,7 +40,7 @@ export interface FollowerOptions {
   onEvent?(event: { type: string; [field: string]: unknown }): void;
   /** The agent became unreachable (for over a minute) or came back. */
   onNotice?(notice: ConnectionNotice): void;
-  /** Connected to the agent's live stream, or lost it (with why). */
+  /** Connected to the agent's live stream (after reading what was missed), or lost it (with why; once per loss). */
   onConnection?(connected: boolean, reason?: string): void;
   /** Where to start (a cursor kept from an earlier run); by default from the newest notification now. */
   cursor?: NotificationCursor;
@@ -72,6 +72,8 @@ export class NotificationFollower {
   private syncing: Promise<void> = Promise.resolve();
   private syncWanted = false;
   private refusal: FollowRefused | null = null;
+  /** Whether the loss of the connection was reported (once per loss, not once per attempt). */
+  private lossReported = false;
 
   constructor(private readonly options: FollowerOptions) {
     this.cursor = options.cursor ?? EMPTY_CURSOR;
@@ -99,7 +101,10 @@ export class NotificationFollower {
               this.everConnected = true;
               this.apply(connectionRestored(this.connection, this.clock()));
               // Said once the list was read: anything created from then on is shown.
-              this.requestSync(wasDown, stream, () => this.options.onConnection?.(true));
+              this.requestSync(wasDown, stream, () => {
+                this.lossReported = false;
+                this.options.onConnection?.(true);
+              });
             } else if (event.type === 'notification.created') {
               this.requestSync(false, stream);
             }
@@ -112,7 +117,8 @@ export class NotificationFollower {
         if (this.abort.signal.aborted) break;
         if (end.kind === 'refused') throw new FollowRefused(refusalMessage(end.status, end.message, this.options.baseUrl), end.status);
         this.apply(connectionLost(this.connection, this.clock()));
-        this.options.onConnection?.(false, end.message);
+        if (!this.lossReported) this.options.onConnection?.(false, end.message);
+        this.lossReported = true;
         const delays = this.options.reconnectDelaysMs ?? RECONNECT_DELAYS_MS;
         await this.sleep(delays[Math.min(failures++, delays.length - 1)]);
       }

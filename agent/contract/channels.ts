@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { canonicalTimeZone } from '../domain/schedule';
 import { CHANNEL_KINDS, type ChannelKind } from '../domain/channels';
+import { clockTimeOf, emailAddressesOf, timeZoneOf } from './peopleInputs';
 import { remindEveryHoursInput } from './reminders';
 import { httpUrl, isHttpUrl, label, optionalString, requiredString } from './fields';
 import type { QuietHours } from '../domain/delivery';
@@ -9,18 +9,9 @@ import type { QuietHours } from '../domain/delivery';
  * Notification channels (issue 14): each kind's settings, then the channel around them.
  */
 
-const EMAIL = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
-
+/** One address or a list, as nodemailer sends them (agent/contract/peopleInputs.ts). */
 function emailAddresses(field: string, options: { many: boolean }) {
-  return requiredString(field, 1000).refine(
-    (value) => {
-      const list = value.split(',').map((a) => a.trim());
-      return (options.many || list.length === 1) && list.every((a) => EMAIL.test(a));
-    },
-    options.many
-      ? `The ${label(field)} field must be one or more email addresses, separated by commas.`
-      : `The ${label(field)} field must be an email address.`,
-  );
+  return requiredString(field, 1000).transform(emailAddressesOf(field, options));
 }
 
 /** False for a URL with user:pass@ (only a webhook's URL may carry them: sent as Basic auth, docs/channels.md). */
@@ -99,19 +90,12 @@ export const CHANNEL_SETTINGS = {
 
 export type ChannelSettings = { [K in ChannelKind]: z.infer<(typeof CHANNEL_SETTINGS)[K]> };
 
-const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
-
 const quietHoursInput = z
   .object(
     {
-      start: requiredString('quiet_hours.start', 5).regex(HHMM, 'The quiet hours start field must be a time such as 22:00.'),
-      end: requiredString('quiet_hours.end', 5).regex(HHMM, 'The quiet hours end field must be a time such as 07:00.'),
-      timezone: requiredString('quiet_hours.timezone', 64).transform((zone, context) => {
-        const canonical = canonicalTimeZone(zone);
-        if (canonical) return canonical;
-        context.addIssue({ code: 'custom', message: 'The quiet hours timezone field must be a valid timezone.' });
-        return z.NEVER;
-      }),
+      start: requiredString('quiet_hours.start', 5).transform(clockTimeOf('quiet_hours.start', '22:00')),
+      end: requiredString('quiet_hours.end', 5).transform(clockTimeOf('quiet_hours.end', '07:00')),
+      timezone: requiredString('quiet_hours.timezone', 64).transform(timeZoneOf('quiet_hours.timezone')),
     },
     { error: 'The quiet hours field must be an object with start, end and timezone, or null.' },
   )

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { canonicalTimeZone } from '../domain/schedule';
 import { checkSchedule } from '../domain/scheduleCheck';
 import { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitorStatus';
 import { MAX_TAGS, tagOf } from '../domain/monitorLine';
 import { parseZonedTimestamp } from '../domain/zonedTimestamp';
 import { channelIdsField } from './channelIds';
+import { timeZoneOf } from './peopleInputs';
 import { oneOf, patchOf, queryId, requiredInteger, requiredString } from './fields';
 
 export { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitorStatus';
@@ -22,12 +22,7 @@ function tagsField() {
 
 export const monitorInput = z.object({
   name: requiredString('name', 255),
-  timezone: requiredString('timezone', 64).transform((zone, context) => {
-    const canonical = canonicalTimeZone(zone);
-    if (canonical) return canonical;
-    context.addIssue({ code: 'custom', message: 'The timezone field must be a valid timezone.' });
-    return z.NEVER;
-  }),
+  timezone: requiredString('timezone', 64).transform(timeZoneOf('timezone')),
   project_id: z
     .number({ error: 'The project id field must be an integer.' })
     .int('The project id field must be an integer.')
@@ -101,4 +96,6 @@ export interface MonitorResource {
   /** Issue 23: the slug a job's line matches it by (null: not made by nor matched to a line). */
   slug: string | null;
   tags: string[];
+  /** The channels it alerts; null for all of the company's. */
+  channel_ids: number[] | null;
 }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { MAX_REMIND_EVERY_HOURS } from '../domain/reminders';
 
 /* A channel's reminders (issue 21.14): `remind_every_hours`, null (off, the default) or whole hours. */
-
-export const MAX_REMIND_EVERY_HOURS = 168;
 
 export const remindEveryHoursInput = z
   .number({ error: `The remind every hours field must be a whole number of hours from 1 to ${MAX_REMIND_EVERY_HOURS}, or null.` })

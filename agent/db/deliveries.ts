@@ -4,6 +4,7 @@ import type { ChannelKind } from '../domain/channels';
 import { deliveryRouting, type DeliveryRoutingRepos } from './deliveryRouting';
 import type { NotificationData } from '../domain/notificationKinds';
 import type { DeliveryStatus } from '../contract/notifications';
+import type { ChannelBurst } from '../domain/digest';
 
 /*
  * The delivery outbox (migration 8): one row per notification and channel, written in the
@@ -33,6 +34,8 @@ export interface DeliveryRow {
   response_body: string | null;
   sent_at: number | null;
   created_at: number;
+  /** Folded into a digest (migration 17): the id of the digest's lead delivery, which is its own for the lead. */
+  folded_into: number | null;
 }
 
 /** A delivery as the API lists it: with the channel it went to. */
@@ -115,6 +118,31 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
      FROM deliveries d JOIN channels c ON c.id = d.channel_id
      WHERE d.notification_id = ? ORDER BY d.id`,
   );
+  // Bursts (agent/domain/digest.ts): a channel's recent messages, its waiting fresh alerts, and folding them into a digest.
+  const recentSends = db.prepare(
+    `SELECT count(*) AS sends, max(CASE WHEN folded_into = id THEN last_attempt_at END) AS lastDigestAt
+     FROM deliveries WHERE channel_id = @channelId AND last_attempt_at >= @since AND (folded_into IS NULL OR folded_into = id)`,
+  );
+  const waiting = db.prepare(
+    `SELECT count(*) AS waiting, min(created_at) AS oldestWaitingAt FROM deliveries
+     WHERE channel_id = @channelId AND status = 'pending' AND attempts = 0 AND folded_into IS NULL`,
+  );
+  const holdWaiting = db.prepare(
+    `UPDATE deliveries SET next_attempt_at = @until, give_up_at = max(give_up_at, @until + (give_up_at - created_at))
+     WHERE channel_id = @channelId AND status = 'pending' AND attempts = 0 AND folded_into IS NULL`,
+  );
+  const foldWaiting = db.prepare(
+    `UPDATE deliveries SET folded_into = @leadId, next_attempt_at = CASE WHEN id = @leadId THEN next_attempt_at END
+     WHERE id IN (SELECT id FROM deliveries
+       WHERE channel_id = @channelId AND status = 'pending' AND attempts = 0 AND folded_into IS NULL
+       ORDER BY created_at, id LIMIT @limit)`,
+  );
+  const members = db.prepare(`SELECT notification_id FROM deliveries WHERE folded_into = ? ORDER BY id`).pluck();
+  const settleMembers = db.prepare(
+    `UPDATE deliveries SET status = @status, sent_at = @sentAt, last_error = @error,
+       response_status = @responseStatus, response_body = @responseBody
+     WHERE folded_into = @leadId AND id != @leadId AND status = 'pending'`,
+  );
   const route = deliveryRouting(routing);
 
   return {
@@ -189,6 +217,39 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
     /** After a crash: deliveries left "sending" are pending again, due at `now`. Returns how many. */
     releaseInterrupted(now: number): number {
       return releaseInterrupted.run({ now }).changes;
+    },
+    /** What a channel sent lately and what waits for it (agent/domain/digest.ts). */
+    burstOf(channelId: number, now: number, windowMs: number): ChannelBurst {
+      const sent = recentSends.get({ channelId, since: now - windowMs }) as { sends: number; lastDigestAt: number | null };
+      const queued = waiting.get({ channelId }) as { waiting: number; oldestWaitingAt: number | null };
+      return { recentSends: sent.sends, lastDigestAt: sent.lastDigestAt, waiting: queued.waiting, oldestWaitingAt: queued.oldestWaitingAt ?? now };
+    },
+    /** Holds all a channel's fresh alerts until `until` (their digest), retrying as long after it. */
+    holdWaiting(channelId: number, until: number): void {
+      holdWaiting.run({ channelId, until });
+    },
+    /**
+     * Folds a channel's fresh alerts (never attempted; at most `limit`, oldest first) into one digest led
+     * by `leadId`, which stays due; the others wait, not due, until the lead is settled. Returns how many.
+     */
+    fold(channelId: number, leadId: number, limit: number): number {
+      return foldWaiting.run({ channelId, leadId, limit }).changes;
+    },
+    /** The notifications of a digest, its lead's first. */
+    digestMembers(leadId: number): string[] {
+      return members.all(leadId) as string[];
+    },
+    /** Settles the alerts folded into a digest as its lead was: sent, or failed for good (a retry leaves them waiting). */
+    settleDigest(leadId: number, outcome: { sentAt: number | null; failed: boolean; answer: AttemptAnswer }): void {
+      if (outcome.sentAt === null && !outcome.failed) return;
+      settleMembers.run({
+        leadId,
+        status: outcome.failed ? 'failed' : 'sent',
+        sentAt: outcome.sentAt,
+        error: outcome.answer.error,
+        responseStatus: outcome.answer.responseStatus,
+        responseBody: outcome.answer.responseBody,
+      });
     },
     forNotification(notificationId: string): DeliveryWithChannel[] {
       return forNotification.all(notificationId) as DeliveryWithChannel[];

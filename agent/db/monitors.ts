@@ -1,4 +1,5 @@
 import type { Db } from './open';
+import { manyRows } from './rows';
 import { dueAt, outageGraces, withCatchUpGrace, type Outage } from '../domain/dueTime';
 import type { NotifiedMonitor } from '../domain/monitorNotifications';
 
@@ -85,7 +86,7 @@ export interface NewMonitor {
 
 /** Job monitors of a company; deleted ones are kept (soft delete) but never listed or found. */
 export function monitorRepository(db: Db) {
-  const list = db.prepare('SELECT * FROM monitors WHERE company_id = ? AND deleted_at IS NULL ORDER BY id');
+  const list = manyRows<MonitorRow>(db, 'SELECT * FROM monitors WHERE company_id = ? AND deleted_at IS NULL ORDER BY id');
   const find = db.prepare('SELECT * FROM monitors WHERE id = ? AND company_id = ? AND deleted_at IS NULL');
   const findByToken = db.prepare('SELECT * FROM monitors WHERE token = ? AND deleted_at IS NULL');
   const insert = db.prepare(
@@ -170,7 +171,7 @@ export function monitorRepository(db: Db) {
 
   return {
     list(companyId: number): MonitorRow[] {
-      return list.all(companyId) as MonitorRow[];
+      return list(companyId);
     },
     find(companyId: number, id: number): MonitorRow | null {
       return (find.get(id, companyId) as MonitorRow | undefined) ?? null;

@@ -11,6 +11,9 @@ import { toApiTimestamp } from './timestamps';
 
 const HOUR = 3_600_000;
 
+/** The longest a channel's reminders may be apart: a week. */
+export const MAX_REMIND_EVERY_HOURS = 168;
+
 /** When the reminder after one sent at `sentAt` is due; null when the channel does not repeat alerts. */
 export function nextReminderAt(sentAt: number, remindEveryHours: number | null): number | null {
   return remindEveryHours === null ? null : sentAt + remindEveryHours * HOUR;

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import nodeNotifier from 'node-notifier';
 import type { Notifier, Popup } from './notifier';
+import { burstingNotifier } from './popupBursts';
 
 /** Hands one popup to the OS; calls back with an error when the OS could not show it. */
 export type SendPopup = (popup: Popup, done: (error: Error | null) => void) => void;
@@ -34,9 +35,15 @@ const sendWithNodeNotifier: SendPopup = (popup, done) => {
  * Popups through the OS notification service (node-notifier: notify-send, Notification
  * Center, Windows toasts). Never throws and never blocks the caller: the popup is handed over
  * on a later tick. A machine with no notification service (a headless server) gets one log
- * line about it, then popups are dropped quietly; the monitors keep working either way.
+ * line about it, then popups are dropped quietly; the monitors keep working either way. Past a
+ * few popups a minute, the rest fold into one summary (popupBursts.ts).
  */
 export function desktopNotifier(log: (line: string) => void, send: SendPopup = sendWithNodeNotifier): Notifier {
+  return burstingNotifier(osNotifier(log, send), Date.now);
+}
+
+/** Hands each popup to the OS as it comes (desktopNotifier folds bursts in front of it). */
+function osNotifier(log: (line: string) => void, send: SendPopup): Notifier {
   let reported = false;
   const report = (error: unknown) => {
     if (reported) return;

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
+import { measureAlertBurst } from './alertBurst';
 import { measureCliRun } from './cliRun';
 import { emptyCompanyToken, measureDashboard } from './dashboard';
 import { closeConnections } from './httpClient';
@@ -89,6 +90,13 @@ async function runAll(only: Set<string> | null, tempRoot: string, bare: Child, l
         );
       }
     });
+  }
+
+  // 10,000 monitors failing at once, three channels each, while pulses keep coming (issue 25.5).
+  if (wanted('7')) {
+    await attempt(figures, log, '7. alert burst', [notMeasured('7', 'alert burst', 's', { below: 30 }, '')], () =>
+      measureAlertBurst({ tempRoot, dataDir: join(tempRoot, 'burst'), log }),
+    );
   }
 
   // On 100,000 monitors, 10,000 servers and 1,000,000 notifications: start-up (4), lists (3), scheduler (2).

@@ -196,6 +196,19 @@ describe.skipIf(!isRoot)('a discovered line fails open (run as nobody, as cron d
     expect(runsCounted(counter)).toBe(1);
   });
 
+  it('brings the entry point up to date when run again with nothing to discover (after an upgrade)', async () => {
+    const d = await discovered(failing);
+    const runner = join(d.shimDir, 'cronbeat-run.cjs');
+    writeFileSync(runner, '// an older runner\n');
+    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: tempFolder(), CRONBEAT_SHIM_DIR: d.shimDir };
+    const again = await runCli(['crontab', 'discover', '--system-file', d.file], { env });
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain('Nothing to do: no job without a monitor.');
+    expect(again.stdout).toContain(`Updated the entry point ${join(d.shimDir, 'cronbeat')} and its job runner.`);
+    expect(readFileSync(runner)).toEqual(readFileSync(resolve(__dirname, '../../dist/cronbeat-run.cjs')));
+    expect(readFileSync(d.file, 'utf8').split('\n')).toEqual(d.lines);
+  });
+
   it('refuses an entry point in a temporary folder', async () => {
     const folder = tempFolder();
     const file = join(folder, 'crontab');

@@ -109,12 +109,12 @@ describe('rewriting a line through the fail-open entry point (issue 21.1)', () =
     const line = rewriteJobLine(job(original), '0b7c9a4e-2f7d-4c1e-9d8a-5e6f7a8b9c0d', { shim: "/opt/my tools/cronbeat", url: 'http://h:1' });
     expect(monitoredToken(job(line).shellCommand)).toBe('0b7c9a4e-2f7d-4c1e-9d8a-5e6f7a8b9c0d');
     const seen = monitoredLine(job(line))!;
-    expect(seen).toEqual({ token: '0b7c9a4e-2f7d-4c1e-9d8a-5e6f7a8b9c0d', url: 'http://h:1', failsOpen: true, original: "cd /x && make 'a b' \\%d" });
+    expect(seen).toEqual({ token: '0b7c9a4e-2f7d-4c1e-9d8a-5e6f7a8b9c0d', url: 'http://h:1', failsOpen: true, shim: '/opt/my tools/cronbeat', original: "cd /x && make 'a b' \\%d" });
     expect(undoneLine(job(line), seen)).toBe(original);
 
     const old = `0 3 * * * /usr/bin/node /root/.npm/_npx/1f2e/node_modules/cronbeat/dist/cronbeat.cjs run TOK -- /bin/sh -c 'pg_dump app > /b.sql'`;
     const older = monitoredLine(job(old))!;
-    expect(older).toEqual({ token: 'TOK', url: null, failsOpen: false, original: 'pg_dump app > /b.sql' });
+    expect(older).toEqual({ token: 'TOK', url: null, failsOpen: false, shim: null, original: 'pg_dump app > /b.sql' });
     expect(failOpenLine(job(old), older, '/usr/local/lib/cronbeat/cronbeat')).toBe(
       `0 3 * * * set -- /bin/sh -c 'pg_dump app > /b.sql'; ${tail()} TOK -- "$@"; exec "$@"`,
     );

@@ -120,6 +120,8 @@ describe('cronbeat notifications --follow', () => {
     expect(expected).toHaveLength(7);
     expect(printed.map((n) => n.id)).toEqual(expected.map((n) => n.id));
     expect(follower.err.filter((line) => line.includes('following'))).toHaveLength(2);
+    // One line for the loss, not one for every attempt to reconnect.
+    expect(follower.err.filter((line) => line.includes('reconnecting'))).toHaveLength(1);
   }, 120_000);
 
   it('prints one readable line per notification without --json', async () => {
@@ -133,6 +135,21 @@ describe('cronbeat notifications --follow', () => {
     await follower.waitFor(() => follower.out.length === 1, 'the failure');
     expect(follower.out[0]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC {2}.*nightly backup.*/);
   }, 90_000);
+
+  it('with --popups on a machine without a notification service, says so once and keeps printing', async () => {
+    const dataDir = tempFolder();
+    const token = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
+    const agent = await serve(dataDir);
+    const monitor = await createMonitor(agent.url, token, 'nightly backup');
+    // An empty PATH: no notify-send to raise popups with.
+    const follower = follow(['--url', agent.url, '--popups'], { CRONBEAT_API_TOKEN: token, PATH: tempFolder() });
+    await follower.waitFor(() => follower.err.some((line) => line.includes('following')), 'the follower to connect');
+    await pulse(agent.url, monitor.token, 'fail');
+    await pulse(agent.url, monitor.token, 'ok');
+    await follower.waitFor(() => follower.out.length === 2, 'both notifications');
+    await follower.waitFor(() => follower.err.some((line) => /popups are unavailable/i.test(line)), 'the note about popups');
+    expect(follower.err.filter((line) => /popups are unavailable/i.test(line))).toHaveLength(1);
+  }, 60_000);
 
   it('refuses a wrong key in one clear line and exits 1', async () => {
     const dataDir = tempFolder();

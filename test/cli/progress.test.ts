@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { Spool } from '../../agent/client/spool';
 import { CLI, cleanEnv, runCli, tempFolder } from '../helpers/cli';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
@@ -79,7 +79,10 @@ describe('progress on a terminal, nothing elsewhere', () => {
       writeFileSync(file, Array.from({ length: 30 }, (_, i) => `${i} 3 * * * /usr/local/bin/job-${i}.sh\n`).join(''));
       return file;
     };
-    const env = (folder: string) => ({ CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder });
+    // The entry point goes in a stable folder of the test's own, never the machine's /usr/local/lib/cronbeat.
+    const shimDir = mkdtempSync('/var/lib/cronbeat-test-');
+    onTestFinished(() => rmSync(shimDir, { recursive: true, force: true }));
+    const env = (folder: string) => ({ CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder, CRONBEAT_SHIM_DIR: shimDir });
     const first = tempFolder();
     const shown = await runOnTerminal(['crontab', 'discover', '--file', crontab(first)], env(first));
     expect(shown.status).toBe(0);

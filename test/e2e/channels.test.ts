@@ -77,6 +77,21 @@ describe.skipIf(chromiumMissing)('channels end to end', { timeout: 30_000 }, () 
     await screenshot(page, 'channel-test-answer');
   });
 
+  it('sets reminders on the channel (issue 21.14): checked as you type, shown in the list', async () => {
+    const row = page.getByTestId('channel').filter({ hasText: 'Ops hook' });
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const form = page.getByRole('form', { name: 'Edit Ops hook' });
+    await form.getByLabel('Remind every (hours, optional)').fill('0');
+    await form.getByText('Whole hours from 1 to 168, or empty for never.').waitFor();
+    await form.getByLabel('Remind every (hours, optional)').fill('4');
+    await page.setViewportSize({ width: 800, height: 600 });
+    await screenshot(page, 'channel-reminders-form-800');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await form.getByRole('button', { name: 'Save' }).click();
+    await row.getByText('Reminds every 4 h while a monitor stays failed').waitFor();
+    expect((await (await agent.api('/api/channels')).json())[0].remind_every_hours).toBe(4);
+  });
+
   it('routes a monitor to chosen channels from its page, and shows where its failure went', async () => {
     const monitor = await (
       await agent.api('/api/monitors', { method: 'POST', json: { name: 'Routed job', timezone: 'UTC', schedule: '* * * * *', duration: 1 } })

@@ -65,4 +65,23 @@ describe.skipIf(chromiumMissing)('dashboard: API keys and tags', { timeout: 60_0
     expect(await page.locator('body').innerText()).not.toContain('laptop sync');
     expect(problems).toEqual([]);
   });
+
+  it("a line's monitor shows its settings history: the dashboard's edit, then the line winning it back", async () => {
+    const ping = agent.store.apiTokens.create({ companyId: 1, name: 'p', scope: 'ping', now: Date.now() }).token;
+    const line = () => fetch(`${agent.url}/api/pulse/key/${ping}/nightly-backup?create=1&schedule=0+3+*+*+*&server=web-01`);
+    await line();
+    const id = agent.store.monitorLines.findBySlug(1, 'nightly-backup')!.id;
+    await agent.api(`/api/monitors/${id}`, { method: 'PATCH', json: { schedule: '0 4 * * *' } });
+    await line();
+    await page.goto(`${agent.url}/#/monitors/${id}`);
+    const history = page.getByRole('region', { name: 'Settings history' });
+    await history.waitFor();
+    const items = await history.getByRole('listitem').allInnerTexts();
+    expect(items[0]).toMatch(/its job’s line · schedule 0 4 \* \* \* → 0 3 \* \* \*/);
+    expect(items[1]).toMatch(/dashboard or API · schedule 0 3 \* \* \* → 0 4 \* \* \*/);
+    expect(items[2]).toMatch(/its job’s line · created the monitor “nightly-backup”: 0 3 \* \* \* UTC, grace 60 min/);
+    expect(await page.locator('body').innerText()).toMatch(/Tags\s+server:web-01/);
+    await screenshot(page, 'monitor-settings-history');
+    expect(problems).toEqual([]);
+  });
 });

@@ -10,8 +10,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MenuItemConstructorOptions } from 'electron';
 import { REDRAW_EVERY_MS } from '../../main/trayModel';
 
+import { until as untilWithin } from '../helpers/until';
+
 vi.mock('electron', () => import('./electronMock'));
 const electron = await import('./electronMock');
+const until = <T>(read: () => T | undefined | null | false, what: string, ms = 5000) => untilWithin(read, what, ms);
 const { IpcChannel } = await import('../../main/ipcChannels');
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cronbeat-desktop-'));
@@ -19,15 +22,6 @@ const previousDataDir = process.env.CRONBEAT_DATA_DIR;
 // Holds 8787 when it is free, so the test never takes the well-known port (and proves the fallback).
 const blocker = createServer();
 
-async function until<T>(read: () => T | undefined | null | false, what: string, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = read();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 function askSession(frameUrl: string, parent: unknown = null): unknown {
   const event = { senderFrame: { url: frameUrl, parent }, returnValue: undefined as unknown };

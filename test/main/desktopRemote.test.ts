@@ -10,8 +10,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MenuItemConstructorOptions } from 'electron';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
+import { until as untilWithin } from '../helpers/until';
+
 vi.mock('electron', () => import('./electronMock'));
 const electron = await import('./electronMock');
+const until = <T>(read: () => T | undefined | null | false, what: string, ms = 10_000) => untilWithin(read, what, ms);
 const { IpcChannel } = await import('../../main/ipcChannels');
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cronbeat-desktop-remote-'));
@@ -19,15 +22,6 @@ const previousDataDir = process.env.CRONBEAT_DATA_DIR;
 let remote: TestAgent;
 let key: string;
 
-async function until<T>(read: () => T | undefined | null | false, what: string, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = read();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const trusted = (url: string) => ({ senderFrame: { url, parent: null }, returnValue: undefined as unknown });
 

@@ -114,3 +114,16 @@ describe('run durations chart', () => {
     expect(renderToStaticMarkup(<DurationChart pulses={[pulse(1, 'success', null)]} />)).toContain('No timed runs yet');
   });
 });
+
+describe('DesktopAgentSettings', () => {
+  const control = { choice: async () => null, connect: async () => ({ ok: true, message: '' }), runHere: () => {} };
+
+  it('offers to connect to an agent by address and key, the key never shown', async () => {
+    const { DesktopAgentSettings } = await import('../../renderer/src/components/DesktopAgentSettings');
+    const html = renderToStaticMarkup(<DesktopAgentSettings control={control} />);
+    expect(html).toContain('The agent runs inside this app');
+    expect(html).toMatch(/<label for="agent-url">Agent address<\/label>/);
+    expect(html).toMatch(/<input id="agent-key" type="password" autoComplete="off"/i);
+    expect(html).toContain('>Connect</button>');
+  });
+});

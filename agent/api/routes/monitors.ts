@@ -5,7 +5,7 @@ import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { pathId } from '../params';
-import { presentMonitor, withChannelIds } from '../present';
+import { presentMonitor } from '../present';
 import { monitorInput, monitorListQuery, monitorPatch, pauseInput } from '../../contract/monitors';
 import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../channelIds';
 import type { MonitorRow } from '../../db/monitors';
@@ -24,7 +24,7 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
   // Pulse URLs (the dashboard's copy-paste lines) start with the public URL when one is set.
   const requestOrigin = (ctx: Context) => publicUrl?.current() ?? originOfRequest(ctx);
   const present = (row: MonitorRow, origin: string, channelIds = store.channelRoutes.channelIds({ type: 'monitor', id: row.id })) =>
-    withChannelIds(presentMonitor(row, origin), channelIds);
+    presentMonitor(row, origin, channelIds);
   const found = <T>(monitor: T | null): T => {
     if (!monitor) throw HttpError.notFound('Monitor');
     return monitor;

@@ -1,4 +1,4 @@
-import { renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { ApiError, type ApiClient, type MonitorSummary } from '../../client/api';
@@ -75,10 +75,13 @@ export async function discover(options: DiscoverOptions): Promise<number> {
   if (monitored > 0) console.log(`${monitored} job${monitored === 1 ? '' : 's'} already run${monitored === 1 ? 's' : ''} through cronbeat; left as ${monitored === 1 ? 'it is' : 'they are'}.`);
   if (plans.length === 0 && upgrades.length === 0) {
     console.log('Nothing to do: no job without a monitor.');
+    // Run again after an upgrade, it still brings the entry point its lines call up to date.
+    const callsShim = all.some((job) => monitoredLine(job)?.shim === options.shim.shim);
+    if (callsShim && !options.dryRun) return refreshShim(options, othersMustRunOf(all, source));
     return 0;
   }
 
-  const othersMustRun = all.some((job) => job.user !== null && job.user !== 'root') || (source.owner !== null && source.owner !== currentUserName());
+  const othersMustRun = othersMustRunOf(all, source);
   if (options.dryRun) {
     console.log(`Entry point: ${options.shim.shim} (fails open: the job runs directly when Cronbeat cannot run it), with the job runner ${options.shim.runner}.`);
     if (plans.length > 0) console.log(`Would create ${plans.length} monitor${plans.length === 1 ? '' : 's'} and rewrite ${source.label}:`);
@@ -93,15 +96,7 @@ export async function discover(options: DiscoverOptions): Promise<number> {
     return 0;
   }
 
-  try {
-    installShim(options.shim, options.runnerSource, othersMustRun);
-  } catch (error) {
-    if (error instanceof ShimError) {
-      console.error(`cronbeat: ${error.message}`);
-      return 1;
-    }
-    throw error;
-  }
+  if (refreshShim(options, othersMustRun) !== 0) return 1;
   const created: { plan: Plan; monitor: MonitorSummary }[] = [];
   let failure: string | null = null;
   const progress = progressLine('Creating monitors', counted('crontab lines'));
@@ -165,7 +160,25 @@ export function undoDiscover(options: Pick<DiscoverOptions, 'source' | 'dryRun' 
   return 0;
 }
 
-export function currentUserName(): string | null {
+/** Whether jobs of users other than this one (root aside) run from the crontab, so they must be able to run the entry point. */
+export function othersMustRunOf(jobs: CronJob[], source: CrontabSource): boolean {
+  return jobs.some((job) => job.user !== null && job.user !== 'root') || (source.owner !== null && source.owner !== currentUserName());
+}
+
+/** Installs or updates the entry point (saying so when an existing one changed); 1 when it cannot. */
+export function refreshShim(options: Pick<DiscoverOptions, 'shim' | 'runnerSource'>, othersMustRun: boolean): number {
+  try {
+    const existed = existsSync(options.shim.shim);
+    if (installShim(options.shim, options.runnerSource, othersMustRun) && existed) console.log(`Updated the entry point ${options.shim.shim} and its job runner.`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof ShimError)) throw error;
+    console.error(`cronbeat: ${error.message}`);
+    return 1;
+  }
+}
+
+function currentUserName(): string | null {
   try {
     return userInfo().username;
   } catch {

@@ -2,12 +2,11 @@ import { hostname } from 'node:os';
 import { ApiError } from '../../client/api';
 import { canonicalTimeZone } from '../../domain/schedule';
 import { slugOf } from '../../domain/monitorLine';
-import { currentUserName, writeWithBackup, type DiscoverOptions } from './discover';
+import { othersMustRunOf, refreshShim, writeWithBackup, type DiscoverOptions } from './discover';
 import { jobsToMonitor, readCrontab } from './jobs';
 import { monitorNameFor } from './mask';
 import { jobsOf } from './parse';
 import { rewriteJobLine, shellProblem } from './rewrite';
-import { installShim, ShimError } from './shim';
 
 export const KEY_VARIABLE = 'CRONBEAT_API_TOKEN';
 
@@ -57,16 +56,7 @@ export async function discoverByName(options: DiscoverOptions): Promise<number> 
       return 1;
     }
   }
-  try {
-    const othersMustRun = jobsOf(crontab.lines).some((job) => job.user !== null && job.user !== 'root') || (source.owner !== null && source.owner !== currentUserName());
-    installShim(options.shim, options.runnerSource, othersMustRun);
-  } catch (error) {
-    if (error instanceof ShimError) {
-      console.error(`cronbeat: ${error.message}`);
-      return 1;
-    }
-    throw error;
-  }
+  if (refreshShim(options, othersMustRunOf(jobsOf(crontab.lines), source)) !== 0) return 1;
   const lines = crontab.text.split('\n');
   for (const plan of plans) lines[plan.line - 1] = plan.text;
   // A key in the crontab's environment: cron gives it to the lines below, and `crontab -l` shows it only to its owner.

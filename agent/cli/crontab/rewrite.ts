@@ -68,6 +68,8 @@ export interface MonitoredLine {
   token: string;
   url: string | null;
   failsOpen: boolean;
+  /** The entry point a fail-open line calls; null for an older line. */
+  shim: string | null;
   /** The command as it was before discover (the -c text of `SHELL -c '…'`, else the words). */
   original: string;
 }
@@ -85,6 +87,7 @@ export function monitoredLine(job: CronJob): MonitoredLine | null {
     token: failOpen ? failOpen[4] : direct![3],
     url: unquoted(failOpen ? failOpen[3] : direct![2]),
     failsOpen: failOpen !== null,
+    shim: failOpen ? unquoted(failOpen[2]) : null,
     original: wrapped ? parsed[2] : words,
   };
 }

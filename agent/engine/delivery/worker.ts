@@ -7,10 +7,10 @@ import type { Notifier } from '../notifier';
 import { presentNotification, type NotificationResource } from '../../contract/notifications';
 import { channelSecretValues } from '../../domain/channelSecrets';
 import { CHANNEL_DELETED, channelFailurePopupDue, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../domain/delivery';
-import { buildRequest } from './messages';
+import { buildDigestRequest, buildRequest, type MessageContext, type OutgoingRequest } from './messages';
+import { digestEntries, planBurst } from './digests';
 import { send, type AttemptResult } from './transport';
 import { toApiTimestamp } from '../../domain/timestamps';
-import type { Alert } from '../../domain/alert';
 
 /** The worker looks at the outbox at least this often. */
 export const MAX_IDLE_MS = 30_000;
@@ -168,9 +168,15 @@ export class DeliveryWorker {
       store.deliveries.drop(delivery.id, 'The notification is gone.');
       return null;
     }
+    const plan = planBurst(store.deliveries, delivery, now);
+    if (plan === 'held') return null;
     if (!store.deliveries.claim(delivery.id, now, now + this.timeoutMs)) return null;
     this.busy.set(channel.id, (this.busy.get(channel.id) ?? 0) + 1);
-    const attempt = this.attempt(delivery, channel, presentNotification(row), row.alert).finally(() => {
+    const request =
+      plan === 'digest'
+        ? () => buildDigestRequest(channel, digestEntries(store, channel.company_id, delivery.id), this.context(channel, delivery.uuid), delivery.created_at)
+        : () => buildRequest(channel, presentNotification(row), this.context(channel, delivery.uuid), row.alert);
+    const attempt = this.attempt(delivery, channel, request, plan === 'digest').finally(() => {
       if (this.writable) this.options.events.emit({ type: 'delivery.changed', companyId: row.notifiable_id, notificationId: row.id });
       this.busy.set(channel.id, (this.busy.get(channel.id) ?? 1) - 1);
       this.inFlight.delete(attempt);
@@ -181,20 +187,22 @@ export class DeliveryWorker {
     return attempt;
   }
 
-  private async attempt(delivery: DeliveryRow, channel: ChannelRow, notification: NotificationResource, alert: Alert | null): Promise<void> {
-    const result = await this.sendTo(channel, notification, delivery.uuid, alert);
+  private async attempt(delivery: DeliveryRow, channel: ChannelRow, request: () => OutgoingRequest, digest: boolean): Promise<void> {
+    const result = await this.sendTo(channel, request);
     if (!this.writable) return; // the database is closing: the claim stays, the next start sends again
     const { store } = this.options;
     const at = this.options.clock();
     try {
       if (result.ok) {
         store.deliveries.markSent(delivery.id, at, result);
+        if (digest) store.deliveries.settleDigest(delivery.id, { sentAt: at, failed: false, answer: result });
         store.channels.markWorking(channel.id);
         if (channel.failing_since !== null) this.options.events.emit({ type: 'channel.changed', companyId: channel.company_id, channelId: channel.id });
         return;
       }
       const next = nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at);
       store.deliveries.markUnsent(delivery.id, next, result);
+      if (digest) store.deliveries.settleDigest(delivery.id, { sentAt: null, failed: next === null, answer: result });
       store.channels.markFailing(channel.id, at);
       this.options.events.emit({ type: 'channel.changed', companyId: channel.company_id, channelId: channel.id });
       this.popupWhenFailingLong(channel, at, result.error);
@@ -218,15 +226,27 @@ export class DeliveryWorker {
     });
   }
 
-  private sendTo(channel: ChannelRow, notification: NotificationResource, deliveryKey: string, alert: Alert | null = null): Promise<AttemptResult> {
-    const request = buildRequest(channel, notification, {
+  /** What a message through `channel` is built with. */
+  private context(channel: ChannelRow, deliveryKey: string): MessageContext {
+    return {
       dashboardUrl: this.options.dashboardUrl(),
       telegramApiUrl: this.options.telegramApiUrl,
       adminZone: this.options.adminZone,
       deliveryKey,
-    }, alert);
+      channelName: channel.name,
+    };
+  }
+
+  private sendTo(channel: ChannelRow, request: () => OutgoingRequest): Promise<AttemptResult> {
     const secrets = channelSecretValues(channel.kind, channel.settings);
-    return send(request, { timeoutMs: this.timeoutMs, connectTimeoutMs: this.options.connectTimeoutMs, trustedCa: this.options.trustedCa }, secrets);
+    let built: OutgoingRequest;
+    try {
+      built = request();
+    } catch (error) {
+      const message = `Cronbeat could not build this message: ${error instanceof Error ? error.message : String(error)}`;
+      return Promise.resolve({ ok: false, responseStatus: null, responseBody: null, error: message });
+    }
+    return send(built, { timeoutMs: this.timeoutMs, connectTimeoutMs: this.options.connectTimeoutMs, trustedCa: this.options.trustedCa }, secrets);
   }
 
   /** Sends a test message through `channel` now, outside the outbox, and answers what the receiver said. */
@@ -255,6 +275,6 @@ export class DeliveryWorker {
       created_at: toApiTimestamp(now),
       updated_at: toApiTimestamp(now),
     };
-    return this.sendTo(channel, notification, randomUUID());
+    return this.sendTo(channel, () => buildRequest(channel, notification, this.context(channel, randomUUID())));
   }
 }

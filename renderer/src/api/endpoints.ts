@@ -35,10 +35,19 @@ export interface ChannelBody {
   kind?: string;
   settings?: Record<string, unknown>;
   quiet_hours?: { start: string; end: string; timezone: string } | null;
+  remind_every_hours?: number | null;
 }
 
 /** What alerts which channels: the PATCH routes of issue 14. */
 export type RoutedPath = 'monitors' | 'servers' | 'ssl-certificates';
+
+/** One entry of GET /api/monitors/{id}/changes: who changed which settings, from what to what. */
+export interface MonitorChange {
+  id: number;
+  at: string;
+  source: 'line' | 'api';
+  changes: Record<string, { from: unknown; to: unknown }>;
+}
 
 export interface SessionInfo {
   token: string;
@@ -99,6 +108,7 @@ export function createApi(credentials: Credentials) {
     settings: (signal?: AbortSignal) => get<WireSettings>('/api/settings', signal),
     saveSettings: (body: SettingsPatch) => send<WireSettings>('PATCH', '/api/settings', body),
     keys: (signal?: AbortSignal) => get<WireKey[]>('/api/keys', signal),
+    monitorChanges: (id: number, signal?: AbortSignal) => get<MonitorChange[]>(`/api/monitors/${id}/changes`, signal),
     createKey: (body: KeyInput) => send<WireNewKey>('POST', '/api/keys', body),
     revokeKey: (id: number) => send<void>('DELETE', `/api/keys/${id}`),
   };

@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import type { Channel, ChannelKind } from '../api/types';
 import { useApp } from '../lib/app-context';
-import { CHANNEL_FIELDS, channelBody, checkQuietHours, QUIET_FIELDS } from '../lib/channelKinds';
+import { CHANNEL_FIELDS, channelBody, checkQuietHours, checkRemindEvery, QUIET_FIELDS, REMIND_FIELD } from '../lib/channelKinds';
 import { useApiForm } from '../lib/use-api-form';
 import { validateName } from '../lib/validate';
 import { describedBy, Field } from './Field';
@@ -16,6 +16,7 @@ function initialValues(kind: ChannelKind, channel?: Channel): Record<string, str
   values['quiet_hours.start'] = channel?.quiet_hours?.start ?? '';
   values['quiet_hours.end'] = channel?.quiet_hours?.end ?? '';
   values['quiet_hours.timezone'] = channel?.quiet_hours?.timezone ?? '';
+  values[REMIND_FIELD] = channel?.remind_every_hours ? String(channel.remind_every_hours) : '';
   return values;
 }
 
@@ -37,7 +38,7 @@ export function ChannelForm(props: {
     idPrefix: prefix,
     initial: initialValues(kind, channel),
     validate: (v) => {
-      const errors: Record<string, string | undefined> = { name: validateName(v.name), ...checkQuietHours(v) };
+      const errors: Record<string, string | undefined> = { name: validateName(v.name), ...checkQuietHours(v), [REMIND_FIELD]: checkRemindEvery(v[REMIND_FIELD]) };
       for (const field of CHANNEL_FIELDS[kind]) {
         const value = v[field.name] ?? '';
         errors[field.name] = editing && field.secret && !value ? undefined : field.check(value);
@@ -104,6 +105,10 @@ export function ChannelForm(props: {
           {control(QUIET_FIELDS[2], 'Time zone', { placeholder: Intl.DateTimeFormat().resolvedOptions().timeZone })}
         </div>
       </fieldset>
+      {control(REMIND_FIELD, 'Remind every (hours, optional)', {
+        placeholder: 'never',
+        hint: 'While a monitor stays failed, send its alert here again every N hours, until it recovers or is paused.',
+      })}
       <div className="form-actions">
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? 'Saving…' : editing ? 'Save' : 'Add channel'}

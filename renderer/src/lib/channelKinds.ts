@@ -1,4 +1,7 @@
+import { MAX_REMIND_EVERY_HOURS } from '../../../agent/domain/reminders';
 import type { ChannelKind } from '../api/types';
+import { parseClockTime } from '../../../agent/domain/clockTime';
+import { parseEmailAddresses } from '../../../agent/domain/emailAddresses';
 
 /*
  * The form of each kind of channel: its fields, with the checks the API makes, so the form can
@@ -27,7 +30,6 @@ const isHttpUrl = (value: string) => {
     return false;
   }
 };
-const email = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/;
 
 const url = (what: string, optional = false) => (v: string) =>
   !v.trim() ? (optional ? undefined : `Enter ${what}.`) : isHttpUrl(v.trim()) ? undefined : 'An http:// or https:// address.';
@@ -76,8 +78,8 @@ export const CHANNEL_FIELDS: Record<ChannelKind, ChannelField[]> = {
     { name: 'settings.tls', label: 'Encryption', options: ['starttls', 'tls', 'none'], initial: 'starttls', check: optional },
     { name: 'settings.user', label: 'User', check: optional },
     { name: 'settings.password', label: 'Password', secret: true, check: optional },
-    { name: 'settings.from', label: 'From', placeholder: 'cronbeat@example.com', check: (v) => (email.test(v.trim()) ? undefined : 'One email address.') },
-    { name: 'settings.to', label: 'To', placeholder: 'ops@example.com, me@example.com', check: (v) => (v.split(',').every((a) => email.test(a.trim())) ? undefined : 'Email addresses, separated by commas.') },
+    { name: 'settings.from', label: 'From', placeholder: 'cronbeat@example.com', check: (v) => (parseEmailAddresses(v)?.length === 1 ? undefined : 'One email address, such as cronbeat@example.com or Cronbeat <cronbeat@example.com>.') },
+    { name: 'settings.to', label: 'To', placeholder: 'ops@example.com, me@example.com', check: (v) => (parseEmailAddresses(v) ? undefined : 'Email addresses, separated by commas, such as me@localhost, Ops <ops@example.com>.') },
   ],
   telegram: [
     { name: 'settings.bot_token', label: 'Bot token', secret: true, placeholder: '123456:ABC-DEF…', hint: 'From @BotFather.', check: (v) => (/^\d+:[A-Za-z0-9_-]+$/.test(v.trim()) ? undefined : 'A token as BotFather gives it, such as 123456:ABC-DEF…') },
@@ -88,15 +90,23 @@ export const CHANNEL_FIELDS: Record<ChannelKind, ChannelField[]> = {
 
 export const QUIET_FIELDS = ['quiet_hours.start', 'quiet_hours.end', 'quiet_hours.timezone'] as const;
 
-const hhmm = /^([01]\d|2[0-3]):[0-5]\d$/;
+/** The reminders field: empty (never) or whole hours from 1 to MAX_REMIND_EVERY_HOURS. */
+export const REMIND_FIELD = 'remind_every_hours';
+
+export function checkRemindEvery(value: string | undefined): string | undefined {
+  const text = value?.trim() ?? '';
+  if (text === '') return undefined;
+  const hours = Number(text);
+  return /^\d+$/.test(text) && hours >= 1 && hours <= MAX_REMIND_EVERY_HOURS ? undefined : `Whole hours from 1 to ${MAX_REMIND_EVERY_HOURS}, or empty for never.`;
+}
 
 /** The quiet hours' checks: all three empty (none) or all three set. */
 export function checkQuietHours(values: Record<string, string>): Record<string, string | undefined> {
   const [start, end, zone] = QUIET_FIELDS.map((f) => values[f]?.trim() ?? '');
   if (!start && !end && !zone) return {};
   return {
-    'quiet_hours.start': hhmm.test(start) ? undefined : 'A time such as 22:00.',
-    'quiet_hours.end': hhmm.test(end) ? undefined : 'A time such as 07:00.',
+    'quiet_hours.start': parseClockTime(start) ? undefined : 'A time such as 22:00.',
+    'quiet_hours.end': parseClockTime(end) ? undefined : 'A time such as 07:00.',
     'quiet_hours.timezone': zone ? undefined : 'A time zone, e.g. Europe/Paris.',
   };
 }
@@ -117,5 +127,11 @@ export function channelBody(kind: ChannelKind, values: Record<string, string>, e
     settings[key] = key === 'port' ? Number(value) : value;
   }
   const [start, end, timezone] = QUIET_FIELDS.map((f) => values[f]?.trim() ?? '');
-  return { name: values.name.trim(), settings, quiet_hours: start || end || timezone ? { start, end, timezone } : null };
+  const remind = values[REMIND_FIELD]?.trim() ?? '';
+  return {
+    name: values.name.trim(),
+    settings,
+    quiet_hours: start || end || timezone ? { start, end, timezone } : null,
+    remind_every_hours: remind === '' ? null : Number(remind),
+  };
 }

@@ -59,6 +59,9 @@ export const queries = {
   cli: (api: Api) => queryOptions({ queryKey: keys.cli, queryFn: ({ signal }) => api.cli(signal) }),
   agent: (api: Api) => queryOptions({ queryKey: keys.agent, queryFn: ({ signal }) => api.agent(signal) }),
   settings: (api: Api) => queryOptions({ queryKey: keys.settings, queryFn: ({ signal }) => api.settings(signal) }),
+  /** Under the monitor's own entry, so a live change of the monitor refreshes it too. */
+  monitorChanges: (api: Api, id: number) =>
+    queryOptions({ queryKey: [...keys.monitor(id), 'changes'], queryFn: ({ signal }) => api.monitorChanges(id, signal) }),
   keys: (api: Api) => queryOptions({ queryKey: keys.keys, queryFn: ({ signal }) => api.keys(signal) }),
 };
 

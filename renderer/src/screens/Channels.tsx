@@ -79,6 +79,7 @@ function ChannelCard(props: { channel: Channel; onChanged: () => void }) {
               Quiet {channel.quiet_hours.start}–{channel.quiet_hours.end} ({channel.quiet_hours.timezone})
             </div>
           ) : null}
+          {channel.remind_every_hours ? <div className="muted">Reminds every {channel.remind_every_hours} h while a monitor stays failed</div> : null}
         </div>
         <div className="page-actions">
           <button type="button" className="button" onClick={sendTest} disabled={testing}>

@@ -18,6 +18,7 @@ import { useNow } from '../lib/now';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { RunHistory } from './RunHistory';
+import { SettingsHistory } from '../components/SettingsHistory';
 import { TextWithTimes } from '../components/TextWithTimes';
 
 const defaultAgentUrl = 'http://127.0.0.1:8787';
@@ -178,6 +179,18 @@ export function MonitorDetailScreen(props: { id: number }) {
             <dt>Grace</dt>
             <dd>{formatMinutes(m.duration)}</dd>
           </div>
+          {m.tags && m.tags.length > 0 ? (
+            <div>
+              <dt>Tags</dt>
+              <dd>{m.tags.join(', ')}</dd>
+            </div>
+          ) : null}
+          {m.slug ? (
+            <div>
+              <dt>Job line</dt>
+              <dd className="code">--name {m.slug}</dd>
+            </div>
+          ) : null}
           <div>
             <dt>Created</dt>
             <dd>
@@ -207,6 +220,8 @@ export function MonitorDetailScreen(props: { id: number }) {
       <ChannelPicker path="monitors" id={m.id} what="monitor" />
 
       <RunHistory monitorId={m.id} />
+
+      <SettingsHistory monitorId={m.id} />
 
       <ConfirmDialog
         open={confirming}

@@ -1,5 +1,6 @@
 import { PageHeader } from '../components/Layout';
 import { CopyField } from '../components/CopyField';
+import { DesktopAgentSettings } from '../components/DesktopAgentSettings';
 import { PublicUrlSettings } from '../components/PublicUrlSettings';
 import { KeySettings } from '../components/KeySettings';
 import { desktopBridge } from '../bridge';
@@ -30,6 +31,7 @@ export function SettingsScreen() {
         </dl>
       </section>
       <PublicUrlSettings />
+      {bridge?.desktopAgent ? <DesktopAgentSettings control={bridge.desktopAgent} /> : null}
       <KeySettings />
       {desktop ? null : (
         <section className="card" aria-labelledby="session-title">

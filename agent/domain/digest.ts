@@ -1,0 +1,49 @@
+/*
+ * Bursts (issue 21 item 13): when many monitors fail at once, each channel gets one digest
+ * instead of a message per monitor (chat services rate-limit and ban floods). The rule, per
+ * channel, in the manner of Prometheus Alertmanager's group_wait and group_interval:
+ *
+ * - Up to BURST_THRESHOLD messages in BURST_WINDOW_MS go out one by one, at once.
+ * - Beyond that, fresh alerts wait together and go out as one digest: GROUP_WAIT_MS after the
+ *   first of them was due (so the rest of the burst can join), and at most one digest per
+ *   DIGEST_INTERVAL_MS. No alert waits longer than DIGEST_INTERVAL_MS (well under a minute).
+ *
+ * Pure: `now` and the channel's recent sends are passed in.
+ */
+
+/** Messages a channel sends one by one within BURST_WINDOW_MS before alerts are folded into digests. */
+export const BURST_THRESHOLD = 3;
+export const BURST_WINDOW_MS = 60_000;
+/** How long a burst's first alert waits for the others to join its digest. */
+export const GROUP_WAIT_MS = 5_000;
+/** The shortest time between two digests of a channel; the longest an alert waits for its digest. */
+export const DIGEST_INTERVAL_MS = 20_000;
+/** At most this many alerts in one digest (the rest make the next): a webhook's body stays a few MB. */
+export const DIGEST_MAX_ALERTS = 20_000;
+
+/** What a channel has sent lately, and what waits for it. */
+export interface ChannelBurst {
+  /** Messages (single alerts or digests) whose first attempt was within BURST_WINDOW_MS before now. */
+  recentSends: number;
+  /** When its last digest was first attempted; null for none within the window. */
+  lastDigestAt: number | null;
+  /** Fresh alerts due now that were never attempted. */
+  waiting: number;
+  /** When the oldest of them was made (a hold moves when they are due, not this). */
+  oldestWaitingAt: number;
+}
+
+export type BurstDecision =
+  /** Send the oldest waiting alert on its own. */
+  | { action: 'send' }
+  /** Hold every waiting alert until `until`, when they become one digest. */
+  | { action: 'hold'; until: number }
+  /** Fold every waiting alert into one digest now. */
+  | { action: 'fold' };
+
+/** What a channel does with its waiting alerts at `now` (see the rule above). */
+export function burstDecision(burst: ChannelBurst, now: number): BurstDecision {
+  if (burst.recentSends + burst.waiting <= BURST_THRESHOLD) return { action: 'send' };
+  const foldAt = Math.max(burst.oldestWaitingAt + GROUP_WAIT_MS, (burst.lastDigestAt ?? -Infinity) + DIGEST_INTERVAL_MS);
+  return now >= foldAt ? { action: 'fold' } : { action: 'hold', until: foldAt };
+}

@@ -1,0 +1,136 @@
+import type { Alert } from './alert';
+import { monitorsLink, subjectLink } from './alertMessage';
+import { DIGEST_SCHEMA, webhookAlert, type WebhookAlert } from './alertPayload';
+import { alertTitle, alertTone, type AlertTone } from './alertWords';
+import type { NotificationData } from './notificationKinds';
+import { toApiTimestamp } from './timestamps';
+
+/*
+ * A digest (agent/domain/digest.ts) for people and for machines: people get counts and as many
+ * names as fit the place, grouped by server, with a count and a link for the rest; a webhook
+ * gets every alert as data.
+ */
+
+/** One alert of a digest, with the notification it belongs to. */
+export interface DigestEntry {
+  alert: Alert;
+  notification: { id: string; type: string; data: NotificationData };
+}
+
+/** How many monitors each kind of place names before "… N more". */
+export const DIGEST_NAMES = { popup: 5, chat: 25, email: 500 } as const;
+
+export interface DigestMessage {
+  tone: AlertTone;
+  /** "37 monitors failed, 2 recovered (4 servers)". */
+  title: string;
+  /** One line per server: "web-1: nightly-backup (exit 3), db-vacuum (missed), … 12 more". */
+  lines: string[];
+  /** How many monitors the lines leave unnamed. */
+  unnamed: number;
+  /** The monitors page, filtered to failed ones when any failed. */
+  link: string;
+  count: number;
+}
+
+/** A monitor's state in a digest's list: "exit 3", "missed", "stuck", "recovered". */
+function shortState(alert: Alert): string {
+  if (alert.event === 'monitor.still_failing') return 'still failing';
+  switch (alert.reason.kind) {
+    case 'failed':
+      return alert.reason.exit_code === null ? 'failed' : `exit ${alert.reason.exit_code}`;
+    case 'missed':
+      return 'missed';
+    case 'not_finished':
+      return 'stuck';
+    case 'recovered':
+      return 'recovered';
+    case 'other':
+      return alert.event;
+  }
+}
+
+function label(alert: Alert): string {
+  if (alert.reason.kind === 'other') return alertTitle(alert);
+  return `${alert.monitor?.name ?? 'monitor'} (${shortState(alert)})`;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The digest of `entries` for people, naming at most `maxNames` monitors. */
+export function digestMessage(entries: DigestEntry[], publicUrl: string, maxNames: number): DigestMessage {
+  const tones = entries.map((e) => alertTone(e.alert));
+  const bad = tones.filter((t) => t === 'bad' || t === 'warn').length;
+  const good = tones.filter((t) => t === 'good').length;
+  const other = entries.length - bad - good;
+  const byServer = new Map<string, Alert[]>();
+  for (const { alert } of entries) {
+    const server = alert.server?.name ?? '';
+    byServer.set(server, [...(byServer.get(server) ?? []), alert]);
+  }
+  const counts = [
+    bad ? `${plural(bad, 'monitor')} failed` : '',
+    good ? (bad ? `${good} recovered` : `${plural(good, 'monitor')} recovered`) : '',
+    other ? plural(other, 'other alert') : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const servers = [...byServer.keys()].filter(Boolean).length;
+  const title = `${counts}${servers > 1 ? ` on ${servers} servers` : ''}`;
+
+  let budget = maxNames;
+  const lines: string[] = [];
+  for (const [server, alerts] of byServer) {
+    const named = alerts.slice(0, Math.max(0, budget)).map(label);
+    budget -= named.length;
+    const rest = alerts.length - named.length;
+    const list = [...named, ...(rest > 0 ? [`… ${rest} more`] : [])].join(', ');
+    lines.push(server ? `${server}: ${list}` : list);
+  }
+  return {
+    tone: bad ? 'bad' : good ? 'good' : 'info',
+    title,
+    lines,
+    unnamed: Math.max(0, entries.length - maxNames),
+    link: monitorsLink(publicUrl, bad ? 'failed' : undefined),
+    count: entries.length,
+  };
+}
+
+export interface WebhookDigest {
+  schema: typeof DIGEST_SCHEMA;
+  event: 'digest';
+  at: string;
+  title: string;
+  count: number;
+  counts: { failed: number; recovered: number; other: number };
+  link: string;
+  /** Every alert of the digest, as a single alert's JSON (its output tail cut to DIGEST_OUTPUT_CHARS). */
+  alerts: WebhookAlert[];
+}
+
+/** How much of each job's output a webhook digest carries (a single alert carries all that is kept). */
+export const DIGEST_OUTPUT_CHARS = 1000;
+
+/** The digest of `entries` as a webhook's JSON: every alert as data; `at` is when the burst began (the same on every retry). */
+export function webhookDigest(entries: DigestEntry[], publicUrl: string, at: number): WebhookDigest {
+  const message = digestMessage(entries, publicUrl, 0);
+  const tones = entries.map((e) => alertTone(e.alert));
+  const failed = tones.filter((t) => t === 'bad' || t === 'warn').length;
+  const recovered = tones.filter((t) => t === 'good').length;
+  return {
+    schema: DIGEST_SCHEMA,
+    event: 'digest',
+    at: toApiTimestamp(at),
+    title: message.title,
+    count: entries.length,
+    counts: { failed, recovered, other: entries.length - failed - recovered },
+    link: message.link,
+    alerts: entries.map(({ alert, notification }) => {
+      const single = webhookAlert(alert, notification, subjectLink(notification.data, publicUrl));
+      const tail = single.run?.output_tail;
+      if (!single.run || !tail || tail.length <= DIGEST_OUTPUT_CHARS) return single;
+      return { ...single, run: { ...single.run, output_tail: tail.slice(-DIGEST_OUTPUT_CHARS), output_truncated: true } };
+    }),
+  };
+}
