@@ -31,7 +31,7 @@ export function alertPopup(alert: Alert, route: string): Popup {
   const parts =
     said.length > 0
       ? [
-          said.join(' / '),
+          said.map((line) => line.trim()).join(' / '),
           alert.run?.duration_ms == null ? '' : describeDuration(alert.run.duration_ms),
           due === null ? '' : `was due ${humanTime(due, zone, { date: false })}`,
         ]

@@ -53,11 +53,12 @@ describe('cronbeat token', () => {
   it('lists tokens as the plain table the other commands print, never their secrets', async () => {
     const dataDir = tempDir();
     const token = (await runCli(['token', 'create', '--name', 'laptop', '--data-dir', dataDir])).stdout.trim();
-    const listed = await runCli(['token', 'list', '--data-dir', dataDir]);
+    const listed = await runCli(['token', 'list', '--data-dir', dataDir], { env: { TZ: 'Europe/Paris' } });
     expect(listed.status).toBe(0);
     const [heading, row, ...rest] = listed.stdout.trimEnd().split('\n');
     expect(heading).toMatch(/^ID\s+COMPANY ID\s+NAME\s+SCOPE\s+CREATED AT\s+LAST USED AT\s+REVOKED AT$/);
-    expect(row).toMatch(/^1\s+1\s+laptop\s+full\s+\d{4}-\d\d-\d\dT\S+Z\s+-\s+-$/);
+    // A time people read: on this machine's clock with its zone, not an ISO timestamp (issue 26 item 4).
+    expect(row).toMatch(/^1\s+1\s+laptop\s+full\s+\d{4}-\d\d-\d\d \d\d:\d\d Europe\/Paris\s+-\s+-$/);
     expect(rest).toEqual([]);
     expect(listed.stdout).not.toContain('(index)');
     expect(listed.stdout).not.toContain(token);

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScheduler } from '../../agent/engine/scheduler';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { until } from '../helpers/until';
 
 /* Issue 21.14: a channel can repeat a still-failed monitor's alert every N hours, through the outbox, until recovery or pause. */
 
@@ -42,10 +43,6 @@ const reminders = (monitorId: number) =>
     )
     .pluck()
     .all(monitorId);
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !condition(); i++) await new Promise((r) => setTimeout(r, 25));
-  expect(condition()).toBe(true);
-}
 
 describe('reminders', () => {
   let repeating: { id: number; remind_every_hours: number | null };
@@ -71,14 +68,14 @@ describe('reminders', () => {
     const failedAt = Date.parse('2026-11-23T11:00:10Z');
     now = failedAt;
     expect((await fetch(`${agent.url}/api/pulse/${monitor.token}/3`)).status).toBe(200);
-    await until(() => received.filter((r) => r.event === 'monitor.failed').length === 2); // both channels got the failure
+    await until(() => received.filter((r) => r.event === 'monitor.failed').length === 2, 'the failure at both channels', 10_000);
 
     step(failedAt + 2 * HOUR - 1);
     expect(reminders(monitor.id)).toEqual([]);
     step(failedAt + 2 * HOUR);
     step(failedAt + 2 * HOUR + 1000);
     expect(reminders(monitor.id)).toEqual(['pager']);
-    await until(() => received.some((r) => r.event === 'monitor.still_failing'));
+    await until(() => received.some((r) => r.event === 'monitor.still_failing'), 'the reminder at the pager', 10_000);
     const reminder = received.find((r) => r.event === 'monitor.still_failing')!;
     expect(reminder.path).toBe('/pager');
     const listed = (await (await agent.api('/api/notifications?kinds=all&per_page=5')).json()).data[0];

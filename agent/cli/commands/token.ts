@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
 import { databaseFile, prepareDataDir } from '../../dataFolder/dataDir';
 import { makeDataFolderPrivate } from '../../dataFolder/privateFolder';
-import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/timestamps';
+import { toNullableApiTimestamp } from '../../domain/timestamps';
 import { isKeyScope, KEY_SCOPES } from '../../domain/keyScopes';
 import { UsageError, type Command } from '../command';
 import { printTable } from '../crontab/table';
+import { shortTime } from './monitor/shared';
 
 const help = `Usage: cronbeat token <create|list|revoke> [options]
 
@@ -71,14 +72,16 @@ export const tokenCommand: Command = {
         store.companies.ensure(companyId, now);
         console.log(store.apiTokens.create({ companyId, name: values.name!, scope, now }).token);
       } else if (action === 'list') {
+        // JSON keeps the API's timestamps; the table says them on this machine's clock.
+        const when = (ms: number | null) => (values.json ? toNullableApiTimestamp(ms) : shortTime(ms));
         const tokens = store.apiTokens.list().map((t) => ({
           id: t.id,
           company_id: t.company_id,
           name: t.name,
           scope: t.scope,
-          created_at: toApiTimestamp(t.created_at),
-          last_used_at: toNullableApiTimestamp(t.last_used_at),
-          revoked_at: toNullableApiTimestamp(t.revoked_at),
+          created_at: when(t.created_at),
+          last_used_at: when(t.last_used_at),
+          revoked_at: when(t.revoked_at),
         }));
         if (values.json) console.log(JSON.stringify(tokens, null, 2));
         else if (tokens.length === 0) console.log('No tokens yet. Create one with `cronbeat token create`.');
