@@ -1,5 +1,5 @@
 import type { Db } from './open';
-import { manyRows } from './rows';
+import { manyRows, oneRow } from './rows';
 import { dueAt, outageGraces, withCatchUpGrace, type Outage } from '../domain/dueTime';
 import type { NotifiedMonitor } from '../domain/monitorNotifications';
 
@@ -87,8 +87,8 @@ export interface NewMonitor {
 /** Job monitors of a company; deleted ones are kept (soft delete) but never listed or found. */
 export function monitorRepository(db: Db) {
   const list = manyRows<MonitorRow>(db, 'SELECT * FROM monitors WHERE company_id = ? AND deleted_at IS NULL ORDER BY id');
-  const find = db.prepare('SELECT * FROM monitors WHERE id = ? AND company_id = ? AND deleted_at IS NULL');
-  const findByToken = db.prepare('SELECT * FROM monitors WHERE token = ? AND deleted_at IS NULL');
+  const find = oneRow<MonitorRow>(db, 'SELECT * FROM monitors WHERE id = ? AND company_id = ? AND deleted_at IS NULL');
+  const findByToken = oneRow<MonitorRow>(db, 'SELECT * FROM monitors WHERE token = ? AND deleted_at IS NULL');
   const insert = db.prepare(
     `INSERT INTO monitors (company_id, name, project_id, token, timezone, schedule, duration,
                            last_run_at, expected_run_at, due_at, created_at, updated_at)
@@ -174,15 +174,15 @@ export function monitorRepository(db: Db) {
       return list(companyId);
     },
     find(companyId: number, id: number): MonitorRow | null {
-      return (find.get(id, companyId) as MonitorRow | undefined) ?? null;
+      return find(id, companyId);
     },
     /** The live monitor with that pulse token, whatever its company (the token is the secret). */
     findByToken(token: string): MonitorRow | null {
-      return (findByToken.get(token) as MonitorRow | undefined) ?? null;
+      return findByToken(token);
     },
     create(input: NewMonitor): MonitorRow {
       const { lastInsertRowid } = insert.run(input);
-      return find.get(lastInsertRowid, input.companyId) as MonitorRow;
+      return find(lastInsertRowid, input.companyId)!;
     },
     /** Writes a monitor's timing state after a pulse. */
     saveTiming(update: MonitorTimingUpdate, pulseAt: number): void {

@@ -86,6 +86,20 @@ describe.skipIf(chromiumMissing)('the dashboard from 800×600 up', { timeout: 60
     await context.close();
   });
 
+  it('says times in 24-hour whatever the locale: one time format, as schedules and quiet hours are written', async () => {
+    const context = await browser.newContext({ viewport: SIZES[1], timezoneId: 'America/New_York', locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(createSignInLink(agent.store, agent.url, now));
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    await page.goto(`${agent.url}/#/monitors/${monitorId}`);
+    const runLine = page.getByTestId('run-line');
+    await runLine.waitFor();
+    const text = await page.locator('main').innerText();
+    expect(text).toMatch(/next expected (Today|Tomorrow|\w{3} \d{1,2}, \d{4}), \d\d:\d\d/);
+    expect(text).not.toMatch(/\d(:\d\d)? ?(AM|PM)\b/);
+    await context.close();
+  });
+
   for (const size of SIZES) {
     const label = `${size.width}x${size.height}`;
 

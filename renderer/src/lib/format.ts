@@ -1,7 +1,10 @@
-/** Display helpers. Times show in the viewer's zone; `utcTitle` gives the UTC text for hovering. */
+/**
+ * Display helpers. Times show in the viewer's zone, 24-hour whatever the locale (one time format
+ * everywhere: schedules, quiet hours and the CLI write 18:00); `utcTitle` gives the UTC text for hovering.
+ */
 
-const localFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const localTimeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+const localFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' });
+const localTimeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short', hourCycle: 'h23' });
 
 function isSameDay(a: Date, b: Date): boolean {
   return a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
@@ -60,8 +63,8 @@ export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-const sentenceDate = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
-const sentenceDateWithYear = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+const sentenceDate = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const sentenceDateWithYear = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 
 /** A moment inside a sentence, in the viewer's zone: "23:32 today", "Sun 22 Nov, 23:32", "3 Feb 2025, 10:00". */
 export function formatInSentence(ms: number, now = new Date()): string {
