@@ -2,6 +2,7 @@
  * Shapes of the agent's API, as served: the contract's own types (agent/contract/, type-only
  * imports, erased from the bundle), so the dashboard can never drift from what the API sends.
  */
+import type { Alert } from '../../../agent/domain/alert';
 import type { CertificateResource } from '../../../agent/contract/certificates';
 import type { ChannelResource } from '../../../agent/contract/channels';
 import type { MonitorResource } from '../../../agent/contract/monitors';
@@ -19,7 +20,8 @@ export type ServerAlert = ServerAlertResource;
 export type Monitor = MonitorResource;
 export type { MonitorStatus } from '../../../agent/contract/monitors';
 export type Pulse = PulseResource;
-export type AppNotification = NotificationResource;
+/** A notification as `kinds=all` lists it: with its alert as data (null for kinds without one). */
+export type AppNotification = NotificationResource & { alert?: Alert | null };
 export type Certificate = CertificateResource;
 export type Page<T> = PaginationEnvelope<T>;
 
