@@ -42,10 +42,6 @@ export interface FollowerOptions {
   onNotice?(notice: ConnectionNotice): void;
   /** Connected to the agent's live stream (after reading what was missed), or lost it (with why; once per loss). */
   onConnection?(connected: boolean, reason?: string): void;
-  /** Where to start (a cursor kept from an earlier run); by default from the newest notification now. */
-  cursor?: NotificationCursor;
-  /** The cursor after each batch shown, to keep across runs. */
-  onCursor?(cursor: NotificationCursor): void;
   reconnectDelaysMs?: number[];
 }
 
@@ -64,7 +60,8 @@ function refusalMessage(status: number, message: string, baseUrl: string): strin
  * lives: `cronbeat notifications --follow` and the desktop app connected to a remote agent use it.
  */
 export class NotificationFollower {
-  private cursor: NotificationCursor;
+  /** What was shown so far; it starts with the newest notification when the follower first connects. */
+  private cursor: NotificationCursor = EMPTY_CURSOR;
   private connection: ConnectionState = CONNECTED;
   private readonly clock: () => number;
   private readonly abort = new AbortController();
@@ -76,7 +73,6 @@ export class NotificationFollower {
   private lossReported = false;
 
   constructor(private readonly options: FollowerOptions) {
-    this.cursor = options.cursor ?? EMPTY_CURSOR;
     this.clock = options.clock ?? Date.now;
   }
 
@@ -89,7 +85,6 @@ export class NotificationFollower {
         const stream = new AbortController();
         const stopStream = () => stream.abort();
         this.abort.signal.addEventListener('abort', stopStream);
-        let wasDown = false;
         const end = await readEventStream({
           baseUrl: this.options.baseUrl,
           token: this.options.token,
@@ -97,11 +92,11 @@ export class NotificationFollower {
           onEvent: (event) => {
             if (event.type === 'ready') {
               failures = 0;
-              wasDown = this.everConnected;
+              const catchingUp = this.everConnected;
               this.everConnected = true;
               this.apply(connectionRestored(this.connection, this.clock()));
               // Said once the list was read: anything created from then on is shown.
-              this.requestSync(wasDown, stream, () => {
+              this.requestSync(catchingUp, stream, () => {
                 this.lossReported = false;
                 this.options.onConnection?.(true);
               });
@@ -131,11 +126,6 @@ export class NotificationFollower {
     this.abort.abort();
   }
 
-  /** What the follower has shown so far. */
-  get position(): NotificationCursor {
-    return this.cursor;
-  }
-
   private apply(step: ConnectionStep): void {
     this.connection = step.state;
     if (step.notice) this.options.onNotice?.(step.notice);
@@ -162,7 +152,6 @@ export class NotificationFollower {
   private async catchUp(catchingUp: boolean): Promise<void> {
     if (this.cursor.newestAt === null) {
       this.cursor = startCursor(await this.page(1));
-      this.options.onCursor?.(this.cursor);
       return;
     }
     const found = new Map<string, FollowedNotification>();
@@ -175,7 +164,6 @@ export class NotificationFollower {
     if (found.size === 0) return;
     const fresh = inOrderOfEvents([...found.values()]);
     this.cursor = advanceCursor(this.cursor, fresh);
-    this.options.onCursor?.(this.cursor);
     this.options.onNotifications(fresh, { catchingUp });
   }
 

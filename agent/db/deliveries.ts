@@ -128,7 +128,7 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
   );
   const holdWaiting = db.prepare(
     `UPDATE deliveries SET next_attempt_at = @until, give_up_at = max(give_up_at, @until + (give_up_at - created_at))
-     WHERE channel_id = @channelId AND status = 'pending' AND attempts = 0 AND folded_into IS NULL`,
+     WHERE channel_id = @channelId AND status = 'pending' AND attempts = 0 AND folded_into IS NULL AND next_attempt_at < @until`,
   );
   const foldWaiting = db.prepare(
     `UPDATE deliveries SET folded_into = @leadId, next_attempt_at = CASE WHEN id = @leadId THEN next_attempt_at END

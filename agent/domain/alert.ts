@@ -163,16 +163,6 @@ export function missedRun(missed: MissedDeadline): AlertRun | null {
   };
 }
 
-/** The failure alert `failure` repeated at `now` while still unresolved (a reminder, issue 21 item 14). */
-export function stillFailing(failure: Alert, now: number, failingSince: number | null): Alert {
-  return {
-    ...failure,
-    event: 'monitor.still_failing',
-    at: toApiTimestamp(now),
-    failing_since: failingSince === null ? (failure.at ?? null) : toApiTimestamp(failingSince),
-  };
-}
-
 /** Milliseconds of an alert time (ISO UTC); NaN never escapes: null for none or a bad value. */
 export function alertMs(iso: string | null | undefined): number | null {
   if (!iso) return null;

@@ -122,7 +122,7 @@ describe('DesktopAgentSettings', () => {
     const { DesktopAgentSettings } = await import('../../renderer/src/components/DesktopAgentSettings');
     const html = renderToStaticMarkup(<DesktopAgentSettings control={control} />);
     expect(html).toContain('The agent runs inside this app');
-    expect(html).toMatch(/<label for="agent-url">Agent address<\/label>/);
+    expect(html).toMatch(/<label for="agent-url">Address of the agent to connect to<\/label>/);
     expect(html).toMatch(/<input id="agent-key" type="password" autoComplete="off"/i);
     expect(html).toContain('>Connect</button>');
   });

@@ -45,12 +45,14 @@ export function DesktopAgentSettings({ control }: { control: DesktopAgentControl
           : 'The agent runs inside this app. To watch an agent on an always-on machine instead, connect to it.'}
       </p>
       {remote ? (
-        <button type="button" className="button" onClick={() => control.runHere()}>
-          Run the agent here
-        </button>
+        <p>
+          <button type="button" className="button" onClick={() => control.runHere()}>
+            Run the agent here
+          </button>
+        </p>
       ) : null}
       <form onSubmit={connect} noValidate>
-        <Field id="agent-url" label="Agent address" hint="Such as https://cronbeat.example.com or http://backup-box:8787">
+        <Field id="agent-url" label="Address of the agent to connect to" hint="Such as https://cronbeat.example.com or http://backup-box:8787">
           <input id="agent-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} aria-describedby={describedBy('agent-url', true, undefined)} />
         </Field>
         <Field id="agent-key" label="API key" hint="Read-only to watch, full to also pause monitors: cronbeat token create --scope read-only">
