@@ -193,8 +193,8 @@ describe('cronbeat notifications --follow', () => {
     const dataDir = tempFolder();
     const token = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
     let agent = await serve(dataDir);
-    // The follower's clock runs 20 times faster: its minute passes in 3 s.
-    const follower = follow(['--url', agent.url], { CRONBEAT_API_TOKEN: token, ...fakeTimeEnv(new Date().toISOString(), 20) });
+    // The follower's clock runs 10 times faster: its minute passes in 6 s.
+    const follower = follow(['--url', agent.url], { CRONBEAT_API_TOKEN: token, ...fakeTimeEnv(new Date().toISOString(), 10) });
     await follower.waitFor(() => follower.err.some((line) => line.includes('following')), 'the follower to connect');
     const port = portOf(agent.url);
     await agent.stop('SIGKILL');

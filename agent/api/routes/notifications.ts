@@ -15,7 +15,10 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
   const router: AuthedRouter = new Router();
   router.use(requireToken);
 
-  /** The spec's list: its two kinds unless `kinds=all`; `unread=1` for unread ones only. */
+  /**
+   * The spec's list: its two kinds unless `kinds=all`, which lists every kind and adds each one's
+   * `alert` (agent/domain/alert.ts; null for kinds that have none); `unread=1` for unread ones only.
+   */
   router.get('/api/notifications', (ctx) => {
     const query = validate(notificationListQuery, ctx.query);
     const { request, keptQuery } = pageRequestFrom(query);
@@ -26,7 +29,8 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
     const { companyId } = ctx.state;
     const rows = store.notifications.page(companyId, request.perPage, pageOffset(request), filter);
     respondWithPage(ctx, {
-      data: rows.map(presentNotification),
+      // With kinds=all (Cronbeat's own list), each carries its alert as data for the dashboard to put in words.
+      data: filter.kinds === 'all' ? rows.map((row) => ({ ...presentNotification(row), alert: row.alert })) : rows.map(presentNotification),
       total: store.notifications.count(companyId, filter),
       request,
       path: requestUrl(ctx),

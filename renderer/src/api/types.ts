@@ -2,6 +2,7 @@
  * Shapes of the agent's API, as served. They are the agent's own presenter types (type-only
  * imports, erased from the bundle), so the dashboard can never drift from what the API sends.
  */
+import type { Alert } from '../../../agent/domain/alert';
 import type {
   CertificateResource,
   ChannelResource,
@@ -23,7 +24,8 @@ export type ServerAlert = ServerAlertResource;
 export type Monitor = MonitorResource;
 export type MonitorStatus = Monitor['status'];
 export type Pulse = PulseResource;
-export type AppNotification = NotificationResource;
+/** A notification as `kinds=all` lists it: with its alert as data (null for kinds without one). */
+export type AppNotification = NotificationResource & { alert?: Alert | null };
 export type Certificate = CertificateResource;
 export type Page<T> = PaginationEnvelope<T>;
 

@@ -9,7 +9,7 @@ import { useApp } from '../lib/app-context';
 import { navigate } from '../lib/router';
 import { useResource } from '../lib/use-resource';
 import './Notifications.css';
-import { TextWithTimes } from '../components/TextWithTimes';
+import { AlertDescription } from '../components/AlertDescription';
 import { useUnreadCount } from '../lib/use-unread';
 import { queries } from '../lib/queries';
 
@@ -87,7 +87,7 @@ export function NotificationList(props: {
                   n.data.title
                 )}
               </div>
-              <div className="notification-description"><TextWithTimes text={n.data.description} /></div>
+              <div className="notification-description"><AlertDescription alert={n.alert} description={n.data.description} /></div>
               {props.showDeliveries ? <DeliveryList notificationId={n.id} /> : null}
             </div>
             <div className="notification-time">

@@ -68,8 +68,10 @@ export function printMonitor(monitor: MonitorDetails, json: boolean | undefined)
     ['Next due', dueText(monitor)],
     ['Last pulse', monitor.last_pulse_at === null ? 'never' : shortTime(monitor.last_pulse_at)],
     ['Project', monitor.project_id === null ? '-' : String(monitor.project_id)],
+    ['Tags', monitor.tags && monitor.tags.length > 0 ? monitor.tags.join(' ') : '-'],
     ['Pulse URL', monitor.pulse_url],
   ];
+  if (monitor.slug) lines.push(['Job line', `cronbeat run --name ${monitor.slug} … (the line's schedule, zone and grace win)`]);
   if (monitor.alert_reason) lines.splice(2, 0, ['Alert', monitor.alert_reason]);
   const width = Math.max(...lines.map(([label]) => label.length)) + 1;
   for (const [label, value] of lines) console.log(`${`${label}:`.padEnd(width)} ${value}`);
