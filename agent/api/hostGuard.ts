@@ -46,9 +46,13 @@ export function isPulsePath(path: string): boolean {
   return path.startsWith('/api/pulse/');
 }
 
-/** Paths any Host may reach: pulse URLs (their token is the secret) and the data-free health check. */
+/**
+ * Paths any Host may reach: pulse URLs (their token is the secret), badges (their badge key is:
+ * image proxies and shields.io fetch them under whatever name the README used) and the
+ * data-free health check.
+ */
 function answersAnyHost(path: string): boolean {
-  return isPulsePath(path) || path === '/api/health';
+  return isPulsePath(path) || path.startsWith('/api/badges/') || path === '/api/health';
 }
 
 /**

@@ -45,6 +45,20 @@ describe('status badges', () => {
     expect(await (await badge('monitors/backup.svg')).text()).toContain('>down<');
   });
 
+  it('answers under any Host name, as pulses do: the badge key in the URL is the secret', async () => {
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const url = new URL(`${agent.url}/api/badges/${badgeKey}/monitors/backup.svg`);
+      request(url, { headers: { Host: 'status.example.com' } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(status).toBe(200);
+  });
+
   it('gives shields.io endpoint JSON per monitor and per tag', async () => {
     await line('rotate', '/0');
     expect(await (await badge('monitors/rotate.json')).json()).toEqual({ schemaVersion: 1, label: 'rotate', message: 'up', color: 'brightgreen', cacheSeconds: 300 });
