@@ -98,6 +98,10 @@ describe('a quiet server', () => {
     const before = (await serverNotes('&kinds=all')).length;
     step(Date.parse('2026-11-25T10:00:00Z'));
     expect((await serverNotes('&kinds=all')).length).toBe(before);
+    // Nor does it keep the loop awake: after a step, nothing it waits for is already past (else it wakes every millisecond).
+    const scheduler = createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier });
+    expect(scheduler.failOverdue(Date.parse('2026-11-25T10:00:00Z'))).toBe(false);
+    expect(scheduler.earliestDueAt() ?? Infinity).toBeGreaterThan(Date.parse('2026-11-25T10:00:00Z'));
   });
 
   it('gives a watcher that did not say its interval three hours', () => {
