@@ -138,6 +138,18 @@ describe('a webhook URL with user:pass@', () => {
 });
 
 describe('Slack and Discord webhook URLs are secrets', () => {
+  it('a masked URL for another address than the stored one is refused, not taken as "keep it"', async () => {
+    const home = await receiver();
+    const channel = await create({ name: 'slack moved', kind: 'slack', settings: { webhook_url: `${home.url}/services/T0BOB0001/B0BOB0002/bobsTokenOf24characters` } });
+    expect(channel.settings.webhook_url).toBe(`${home.url}/********`);
+    // Sent back as shown: kept.
+    expect((await patch(channel.id, { name: 'slack 2', settings: { webhook_url: channel.settings.webhook_url } })).status).toBe(200);
+    // The admin changed the host but not the mask: that is a mistake to name, never a silent 200 that keeps the old hook.
+    const body = await expect422(await patch(channel.id, { settings: { webhook_url: 'https://hooks.slack.com/********' } }), ['settings.webhook_url']);
+    expect(body.message).toMatch(/webhook url field .*whole new URL/);
+    expect((await show(channel.id)).name).toBe('slack 2');
+  });
+
   it('never show in a delivery\'s answer or error, nor in the log, even when the receiver echoes only their path', async () => {
     const slackPath = '/services/T0ALICE01/B0ALICE02/slackTokenOfAlice123456';
     const discordPath = '/api/webhooks/123456789012345678/discordTokenOfAlice_abcdefghijklmnop';
