@@ -1,5 +1,5 @@
 import type { Store } from '../agent/db/store';
-import { monitorStatus } from '../agent/engine/monitorState';
+import { monitorStatus } from '../agent/domain/monitorStatus';
 import type { CertificateStatus } from '../agent/domain/certificates';
 import type { MonitorSummary, TraySnapshot } from './trayModel';
 

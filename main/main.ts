@@ -4,7 +4,7 @@
  */
 import { app, dialog, ipcMain, session } from 'electron';
 import { join } from 'node:path';
-import { prepareDataDir } from '../agent/db/dataDir';
+import { prepareDataDir } from '../agent/dataFolder/dataDir';
 import { checkAgent } from '../agent/client/agentCheck';
 import { localAgentView, remoteAgentView } from './agentView';
 import { launchedAtLogin, startAtLogin } from './autostart';

@@ -1,4 +1,4 @@
-import type { MonitorStatus } from '../agent/engine/monitorState';
+import type { MonitorStatus } from '../agent/contract/monitors';
 
 /**
  * What the tray shows: one of four icons, a tooltip with the counts, and the failed monitors.

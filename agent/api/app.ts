@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import type Router from '@koa/router';
 import { requireToken } from './auth';
+import type { AuthState } from './auth';
 import type { ApiDeps } from './deps';
 import { errorMiddleware } from './errorMiddleware';
 import { holdWrites } from './holdWrites';
@@ -39,7 +40,7 @@ export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
 };
 
 // One line per resource router; order only matters for routes that could match the same path.
-export const routers: Array<(deps: ApiDeps) => Router<any>> = [
+export const routers: Array<(deps: ApiDeps) => Router<AuthState> | Router> = [
   healthRoutes,
   pulseRoutes,
   pulseHistoryRoutes,

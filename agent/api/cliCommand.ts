@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
-import { shellQuote } from '../cli/crontab/rewrite';
+import { shellQuote } from '../domain/shellQuote';
 
 /*
  * How this machine runs the `cronbeat` CLI, for the lines the dashboard hands out: after

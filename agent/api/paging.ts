@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { EnvelopeInput, PageRequest } from '../domain/pagination';
 import { paginationEnvelopeJson } from '../domain/paginationJson';
-import type { PageQuery } from './schemas';
+import type { PageQuery } from '../contract/paging';
 
 export const DEFAULT_PER_PAGE = 10;
 

@@ -4,19 +4,29 @@ import type { ServerAlertRow } from '../db/serverAlerts';
 import type { ServerReportRow } from '../db/serverReports';
 import { isQuiet } from '../domain/serverReports';
 import type { MonitorRow } from '../db/monitors';
-import type { NotificationRow } from '../db/notifications';
 import type { CertificateRow } from '../db/certificates';
 import type { PulseRow } from '../db/pulses';
 import type { ChannelRow } from '../db/channels';
 import type { DeliveryWithChannel } from '../db/deliveries';
 import { maskedSettings } from '../domain/channels';
 import { redactValues } from '../domain/channelSecrets';
-import { monitorStatus } from '../engine/monitorState';
+import { monitorStatus } from '../domain/monitorStatus';
 import { toApiTimestamp, toNullableApiTimestamp } from '../domain/timestamps';
+import type { CertificateResource } from '../contract/certificates';
+import type { ChannelResource } from '../contract/channels';
+import type { MonitorResource } from '../contract/monitors';
+import type { DeliveryResource } from '../contract/notifications';
+import type { PulseResource } from '../contract/pulses';
+import type { ServerAlertResource, ServerFields, ServerReport } from '../contract/servers';
 
-/* Rows as the API shows them: the spec's fields in the spec's order, times as API timestamps. */
+export { presentNotification } from '../contract/notifications';
 
-export function presentServer(row: ServerRow) {
+/*
+ * Rows as the API shows them: the spec's fields in the spec's order, times as API timestamps.
+ * The shapes are the contract's (agent/contract/); a field added here is added there first.
+ */
+
+export function presentServer(row: ServerRow): ServerFields {
   return {
     id: row.id,
     company_id: row.company_id,
@@ -29,7 +39,7 @@ export function presentServer(row: ServerRow) {
   };
 }
 
-export function presentServerAlert(row: ServerAlertRow) {
+export function presentServerAlert(row: ServerAlertRow): ServerAlertResource {
   return {
     id: row.id,
     server_id: row.server_id,
@@ -41,9 +51,11 @@ export function presentServerAlert(row: ServerAlertRow) {
   };
 }
 
-/** A monitor; `origin` (scheme, host and port the client used) makes its pulse_url. */
-/** A monitor as the API answers it; `channelIds` are the channels it alerts (null: all). */
-export function presentMonitor(row: MonitorRow, origin: string, channelIds: number[] | null) {
+/**
+ * A monitor as the API answers it; `origin` (scheme, host and port the client used) makes its
+ * pulse_url, `channelIds` are the channels it alerts (null: all).
+ */
+export function presentMonitor(row: MonitorRow, origin: string, channelIds: number[] | null): MonitorResource {
   return {
     id: row.id,
     name: row.name,
@@ -75,7 +87,7 @@ export function presentMonitor(row: MonitorRow, origin: string, channelIds: numb
   };
 }
 
-export function presentPulse(row: PulseRow) {
+export function presentPulse(row: PulseRow): PulseResource {
   return {
     id: row.id,
     monitor_id: row.monitor_id,
@@ -91,21 +103,8 @@ export function presentPulse(row: PulseRow) {
   };
 }
 
-export function presentNotification(row: NotificationRow) {
-  return {
-    id: row.id,
-    type: row.type,
-    notifiable_type: row.notifiable_type,
-    notifiable_id: row.notifiable_id,
-    data: row.data,
-    read_at: toNullableApiTimestamp(row.read_at),
-    created_at: toApiTimestamp(row.created_at),
-    updated_at: toApiTimestamp(row.updated_at),
-  };
-}
-
 /** A certificate as the API shows it; scheduling state (reminders, next check) stays inside. */
-export function presentCertificate(row: CertificateRow) {
+export function presentCertificate(row: CertificateRow): CertificateResource {
   return {
     id: row.id,
     company_id: row.company_id,
@@ -127,7 +126,7 @@ export function presentCertificate(row: CertificateRow) {
 }
 
 /** A notification channel; secrets masked (agent/domain/channels.ts). */
-export function presentChannel(row: ChannelRow) {
+export function presentChannel(row: ChannelRow): ChannelResource {
   return {
     id: row.id,
     company_id: row.company_id,
@@ -146,7 +145,7 @@ export function presentChannel(row: ChannelRow) {
  * One delivery of a notification to a channel, as GET /api/notifications/{id}/deliveries lists
  * it; the receiver's texts with the channel's `secrets` redacted.
  */
-export function presentDelivery(row: DeliveryWithChannel, secrets: readonly string[] = []) {
+export function presentDelivery(row: DeliveryWithChannel, secrets: readonly string[] = []): DeliveryResource {
   const redact = (text: string | null) => (text === null ? null : redactValues(text, secrets));
   return {
     id: row.id,
@@ -172,18 +171,8 @@ export function withChannelIds<T extends object>(resource: T, channelIds: number
   return { ...resource, channel_ids: channelIds };
 }
 
-/** The API's resources as a client sees them: the dashboard's types are these, never a copy. */
-// Every server answer carries its watcher's report (presentServerReport).
-export type ServerResource = ReturnType<typeof presentServer> &
-  ReturnType<typeof presentServerReport> & { channel_ids: number[] | null };
-export type ServerAlertResource = ReturnType<typeof presentServerAlert>;
-export type MonitorResource = ReturnType<typeof presentMonitor>;
-export type PulseResource = ReturnType<typeof presentPulse>;
-export type NotificationResource = ReturnType<typeof presentNotification>;
-export type CertificateResource = ReturnType<typeof presentCertificate>;
-
 /** Ours, read-only: when the server's crontab watcher last reported, and whether it went quiet. */
-export function presentServerReport(report: ServerReportRow | null, now: number) {
+export function presentServerReport(report: ServerReportRow | null, now: number): ServerReport {
   return {
     last_report_at: report ? toApiTimestamp(report.last_report_at) : null,
     report_interval_seconds: report?.interval_seconds ?? null,
@@ -191,5 +180,3 @@ export function presentServerReport(report: ServerReportRow | null, now: number)
     quiet: report ? isQuiet(report.last_report_at, report.interval_seconds, now) : false,
   };
 }
-export type ChannelResource = ReturnType<typeof presentChannel>;
-export type DeliveryResource = ReturnType<typeof presentDelivery>;

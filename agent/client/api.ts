@@ -1,49 +1,15 @@
+import type { MonitorChanges, MonitorInput, MonitorResource } from '../contract/monitors';
+import type { ServerAlertInput } from '../contract/servers';
 import { requestOnce, requestWithRetry, type HttpOutcome, type HttpRequest } from './http';
 
-/** The fields of a job monitor the CLI reads (spec section 2.2). */
-export interface MonitorSummary {
-  id: number;
-  name: string;
-  token: string;
-  schedule: string;
-  timezone: string;
-  duration: number;
-}
+export type { MonitorChanges, MonitorInput, ServerAlertInput };
 
-export interface MonitorInput {
-  name: string;
-  schedule: string;
-  timezone: string;
-  duration: number;
-}
+/** The fields of a job monitor the CLI reads (spec section 2.2). */
+export type MonitorSummary = Pick<MonitorResource, 'id' | 'name' | 'token' | 'schedule' | 'timezone' | 'duration'>;
 
 /** A monitor as the API shows it, with Cronbeat's read-only fields (docs/api.md). */
-export interface MonitorDetails extends MonitorSummary {
-  project_id: number | null;
-  status: 'new' | 'monitoring' | 'running' | 'failed' | 'paused';
-  is_alerted: number;
-  alert_reason: string;
-  last_run_at: string;
-  last_pulse_at: string | null;
-  next_due_at: string | null;
-  paused_at: string | null;
-  paused_until: string | null;
-  pulse_url: string;
-  /** Issue 23: the slug a job's line matches it by, and its tags (absent from older agents). */
-  slug?: string | null;
-  tags?: string[];
-  created_at: string;
-  updated_at: string;
-}
-
-/** The fields PATCH /api/monitors/{id} takes; absent ones keep their value. */
-export type MonitorChanges = Partial<MonitorInput> & { project_id?: number | null };
-
-export interface ServerAlertInput {
-  username: string;
-  server_id: string;
-  command: string;
-}
+/** A monitor as the API shows it; `slug` and `tags` (issue 23) are absent from older agents. */
+export type MonitorDetails = Omit<MonitorResource, 'slug' | 'tags'> & Partial<Pick<MonitorResource, 'slug' | 'tags'>>;
 
 /** An API call that did not succeed; `retryable` when the agent could not be reached. */
 export class ApiError extends Error {

@@ -3,14 +3,9 @@ import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readFileSyn
 import { join } from 'node:path';
 import { tryLock, waitForLock, waitForLockSync } from './lockFile';
 import type { Pulse } from './pulses';
+import { lineOf, type SpoolEntry } from './spoolEntry';
 
-/** A pulse that could not be delivered, waiting in the spool (its event time is `pulse.at`). */
-export interface SpoolEntry {
-  id: string;
-  /** The agent it was meant for. */
-  baseUrl: string;
-  pulse: Pulse;
-}
+export type { SpoolEntry };
 
 /** What a replay did to one entry: sent, refused for good by the agent, or not deliverable now. */
 export type ReplayVerdict = 'delivered' | 'rejected' | 'unreachable';
@@ -265,12 +260,6 @@ export class Spool {
     if (!existsSync(this.sentFile)) return new Set();
     return new Set(readFileSync(this.sentFile, 'utf8').split('\n').filter(Boolean));
   }
-}
-
-/** The line that stores an entry. `sentAt` is the event time: the name older versions read. */
-function lineOf({ id, baseUrl, pulse }: SpoolEntry): string {
-  const { at, ...rest } = pulse;
-  return JSON.stringify({ id, sentAt: at, baseUrl, pulse: rest });
 }
 
 /** How many lines a file has, counting newlines without decoding. */

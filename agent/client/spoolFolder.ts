@@ -1,7 +1,7 @@
 import { lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { prepareDataDir } from '../db/dataDir';
+import { prepareDataDir } from '../dataFolder/dataDir';
 
 /** Where pulses that cannot be delivered are kept, or why they cannot be. */
 export type SpoolFolder =

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_MEASURED_DURATION_MS } from '../domain/pulseInput';
-import type { SpoolEntry } from './spool';
+import type { SpoolEntry } from './spoolEntry';
 
 // Loaded only when a spool has lines to read: loading zod costs a job's `cronbeat ping` more
 // than the rest of it together.

@@ -1,7 +1,7 @@
 import { closeSync, copyFileSync, existsSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { databaseFile } from './dataDir';
+import { databaseFile } from '../dataFolder/dataDir';
 import { migrations } from './migrations';
 
 /*

@@ -1,27 +1,15 @@
 import type { Db } from './open';
+import type { CertificateResource } from '../contract/certificates';
+import type { Stored } from '../contract/stored';
 import type { CertificateStatus } from '../domain/certificates';
 
-export interface CertificateRow {
-  id: number;
-  company_id: number;
-  hostname: string;
-  port: number;
-  warn_days: number;
-  status: CertificateStatus;
-  expires_at: number | null;
-  valid_from: number | null;
-  issuer: string | null;
-  subject: string | null;
-  fingerprint_sha256: string | null;
-  last_checked_at: number | null;
-  last_error: string | null;
+/** A certificates row: the API's certificate (agent/contract/certificates.ts) and the scheduler's state. */
+export interface CertificateRow
+  extends Stored<CertificateResource, 'expires_at' | 'valid_from' | 'last_checked_at' | 'created_at' | 'updated_at' | 'deleted_at'> {
   /** The smallest expiry reminder (7 or 1 days) already sent for the current certificate. */
   reminder_days: number | null;
   /** When the scheduler checks next; indexed. */
   next_check_at: number;
-  created_at: number;
-  updated_at: number;
-  deleted_at: number | null;
 }
 
 export interface NewCertificate {

@@ -1,24 +1,18 @@
 import type { Db } from './open';
+import type { ChannelResource } from '../contract/channels';
+import type { Stored } from '../contract/stored';
 import type { ChannelKind } from '../domain/channels';
 import type { QuietHours } from '../domain/delivery';
 
-/** A channels row, settings (secrets included) and quiet hours decoded. */
-export interface ChannelRow {
-  id: number;
-  company_id: number;
-  name: string;
-  kind: ChannelKind;
-  settings: Record<string, unknown>;
-  quiet_hours: QuietHours | null;
-  /** Every how many hours a still-failed monitor's alert is sent again (issue 21.14); null: never. */
-  remind_every_hours: number | null;
-  /** Since when every attempt failed; null once one succeeds. */
-  failing_since: number | null;
+/**
+ * A channels row, settings (secrets included) and quiet hours decoded: the API's channel
+ * (agent/contract/channels.ts; `failing_since` is since when every attempt failed, null once one
+ * succeeds) and what stays inside.
+ */
+export interface ChannelRow extends Stored<ChannelResource, 'failing_since' | 'created_at' | 'updated_at'> {
   /** When the "channel failing for an hour" popup was shown for the current failing stretch. */
   failure_popup_at: number | null;
   deleted_at: number | null;
-  created_at: number;
-  updated_at: number;
 }
 
 type StoredRow = Omit<ChannelRow, 'settings' | 'quiet_hours'> & { settings: string; quiet_hours: string | null };

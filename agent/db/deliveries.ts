@@ -3,6 +3,7 @@ import type { Db } from './open';
 import type { ChannelKind } from '../domain/channels';
 import { deliveryRouting, type DeliveryRoutingRepos } from './deliveryRouting';
 import type { NotificationData } from '../domain/notificationKinds';
+import type { DeliveryStatus } from '../contract/notifications';
 import type { ChannelBurst } from '../domain/digest';
 
 /*
@@ -15,7 +16,7 @@ import type { ChannelBurst } from '../domain/digest';
  * pending, so that send is repeated (at least once: see docs/channels.md, "Delivery guarantees").
  */
 
-export type DeliveryStatus = 'pending' | 'sending' | 'sent' | 'failed';
+export type { DeliveryStatus };
 
 export interface DeliveryRow {
   id: number;

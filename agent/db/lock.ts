@@ -2,7 +2,7 @@ import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { SqliteOptions } from './open';
-import { ensurePrivateFile } from './privateFolder';
+import { ensurePrivateFile } from '../dataFolder/privateFolder';
 
 /*
  * One agent per data folder. The lock is an exclusive SQLite lock on `cronbeat.lock`, held for

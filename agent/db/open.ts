@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { migrations } from './migrations';
-import { ensurePrivateFile } from './privateFolder';
+import { ensurePrivateFile } from '../dataFolder/privateFolder';
 import { firstDamage, firstDamageInWorker, RESTORE_ADVICE } from './integrity';
 
 export type Db = Database.Database;

@@ -1,4 +1,4 @@
-import type { Popup } from '../engine/notifier';
+import type { Popup } from './popup';
 import { alertMs, type Alert } from './alert';
 import { OUTPUT_BOUNDS } from './alertMessage';
 import { alertTitle, alertTone, describeDuration, humanTime, lastLines, whatHappened } from './alertWords';

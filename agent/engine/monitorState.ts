@@ -51,22 +51,3 @@ export function timingUpdate(id: number, state: PulseState, now: number): Monito
 export function pauseOf(row: MonitorRow): PauseState {
   return { pausedAt: row.paused_at, pausedUntil: row.paused_until };
 }
-
-/** Every value of a monitor's `status`, as the API's filter accepts them. */
-export const MONITOR_STATUSES = ['new', 'monitoring', 'running', 'failed', 'paused'] as const;
-
-/** What a monitor is doing, as the API's `status` field and the tray show it. */
-export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
-
-/**
- * What the API shows as a monitor's status: paused (the admin's choice comes first), failed,
- * running (a started run not ended), new (no pulse since it was made or last resumed; it still
- * fails when that run is late), or monitoring.
- */
-export function monitorStatus(row: MonitorRow): MonitorStatus {
-  if (row.paused_at !== null) return 'paused';
-  if (row.is_alerted === 1) return 'failed';
-  if (row.running_since !== null) return 'running';
-  const waiting = row.last_pulse_at === null || (row.resumed_at !== null && row.last_pulse_at < row.resumed_at);
-  return waiting ? 'new' : 'monitoring';
-}

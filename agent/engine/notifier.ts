@@ -1,10 +1,6 @@
-/** A desktop popup: what the user sees, and what it is about so a click can open it. */
-export interface Popup {
-  title: string;
-  body: string;
-  /** The dashboard route the popup leads to, e.g. "/monitors/12". */
-  route?: string;
-}
+import type { Popup } from '../domain/popup';
+
+export type { Popup };
 
 /**
  * Where popups go. The headless agent uses node-notifier; the desktop app passes an Electron

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { certificateInput, normalizeHostname } from '../../agent/api/schemas';
+import { certificateInput, normalizeHostname } from '../../agent/contract/certificates';
 
 describe('the hostname of a certificate', () => {
   it('is stored lowercase, without a trailing dot, international names as punycode', () => {

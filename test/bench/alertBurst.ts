@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
-import { databaseFile } from '../../agent/db/dataDir';
+import { databaseFile } from '../../agent/dataFolder/dataDir';
 import { runLoad } from './load';
 import { startAgentProcess } from './processes';
 import { figure, type Figure } from './report';

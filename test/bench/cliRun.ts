@@ -34,7 +34,11 @@ export async function measureCliRun(agentUrl: string, dataDir: string, tempRoot:
     const t = await timedRun('true', [], env);
     const w = await timedRun(process.execPath, args, env);
     const n = await timedRun(process.execPath, ['-e', '0'], env);
-    if (i >= 0) bare.push(t), wrapped.push(w), nodeAlone.push(n);
+    if (i >= 0) {
+      bare.push(t);
+      wrapped.push(w);
+      nodeAlone.push(n);
+    }
   }
   const stored = storedPulses(dataDir) - before;
   return [

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { databaseFile } from '../../agent/db/dataDir';
+import { databaseFile } from '../../agent/dataFolder/dataDir';
 import { openStore } from '../../agent/db/store';
 import { chromiumMissing, CHROMIUM, launchChromium } from '../e2e/browser';
 import { get } from './httpClient';

@@ -49,7 +49,10 @@ export function summarise(profile: Profile, top = 25): string {
     const seen = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const name = label(byId.get(at)!);
-      if (!seen.has(name)) total.set(name, (total.get(name) ?? 0) + ms), seen.add(name);
+      if (!seen.has(name)) {
+        total.set(name, (total.get(name) ?? 0) + ms);
+        seen.add(name);
+      }
     }
   });
   const table = (map: Map<string, number>) =>

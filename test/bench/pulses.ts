@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { databaseFile } from '../../agent/db/dataDir';
+import { databaseFile } from '../../agent/dataFolder/dataDir';
 import { runLoad } from './load';
 import type { LoadResult } from './loadWorker';
 import { figure, type Figure } from './report';

@@ -1,4 +1,4 @@
-import { databaseFile } from '../../agent/db/dataDir';
+import { databaseFile } from '../../agent/dataFolder/dataDir';
 import { openStore, type Store } from '../../agent/db/store';
 import { AgentEvents } from '../../agent/engine/events';
 import { startMonitorLoop } from '../../agent/engine/loop';

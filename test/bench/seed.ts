@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { databaseFile } from '../../agent/db/dataDir';
+import { databaseFile } from '../../agent/dataFolder/dataDir';
 import type { Db } from '../../agent/db/open';
 import { openStore } from '../../agent/db/store';
 import { dueAt, expectedRunAfter } from '../../agent/domain/dueTime';

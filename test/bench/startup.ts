@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { databaseFile } from '../../agent/db/dataDir';
+import { databaseFile } from '../../agent/dataFolder/dataDir';
 import { firstDamage } from '../../agent/db/integrity';
 import { figure, type Figure } from './report';
 import { startAgentProcess } from './processes';

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { DatabaseRefusedError, openDatabase, WAL_AUTOCHECKPOINT_PAGES } from '../../agent/db/open';
 import { migrations } from '../../agent/db/migrations';
 import { openStore } from '../../agent/db/store';
-import { resolveDataDir } from '../../agent/db/dataDir';
+import { resolveDataDir } from '../../agent/dataFolder/dataDir';
 import { tempDir } from '../helpers/testAgent';
 
 const require = createRequire(import.meta.url);

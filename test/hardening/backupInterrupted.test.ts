@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, statSync, watch, writeFileSync } fr
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { databaseFile } from '../../agent/db/dataDir';
+import { databaseFile } from '../../agent/dataFolder/dataDir';
 import { openStore } from '../../agent/db/store';
 import { finished, runCli, spawnCli } from '../helpers/cli';
 import { tempDir } from '../helpers/testAgent';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { databaseFile } from '../../agent/db/dataDir';
+import { databaseFile } from '../../agent/dataFolder/dataDir';
 import { finished, spawnCli } from '../helpers/cli';
 import { startTestAgent, tempDir } from '../helpers/testAgent';
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, startServe, type ServeProcess } from '../helpers/cli';
 import { Receiver } from '../helpers/receiver';
 import { tempDir } from '../helpers/testAgent';
-import { databaseFile } from '../../agent/db/dataDir';
+import { databaseFile } from '../../agent/dataFolder/dataDir';
 
 /*
  * A notification committed, its delivery claimed and on the wire, and the agent (a real

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { databaseFile } from '../../agent/db/dataDir';
+import { databaseFile } from '../../agent/dataFolder/dataDir';
 import { openStore } from '../../agent/db/store';
 import { CLI, cleanEnv, finished, type CliResult } from '../helpers/cli';
 import { tempDir } from '../helpers/testAgent';

@@ -7,7 +7,7 @@ import { tagsOf } from '../../db/monitorLines';
 import type { MonitorRow } from '../../db/monitors';
 import { badgeSvg, monitorBadge, shieldsEndpoint, tagBadge, type BadgeFace } from '../../domain/badge';
 import { tagOf } from '../../domain/monitorLine';
-import { monitorStatus } from '../../engine/monitorState';
+import { monitorStatus } from '../../domain/monitorStatus';
 
 /** How long a badge may be cached: short, so a failure shows within minutes. */
 export const BADGE_MAX_AGE_SECONDS = 60;

@@ -5,7 +5,8 @@ import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { pathId } from '../params';
 import { presentCertificate, withChannelIds } from '../present';
-import { certificateInput, channelIdsPatch } from '../schemas';
+import { certificateInput } from '../../contract/certificates';
+import { channelIdsPatch } from '../../contract/channelIds';
 import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../channelIds';
 import { validate } from '../validate';
 

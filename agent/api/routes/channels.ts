@@ -5,7 +5,7 @@ import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { pathId } from '../params';
 import { presentChannel } from '../present';
-import { channelInput, channelPatch, channelSettingsInput } from '../schemas';
+import { channelInput, channelPatch, channelSettingsInput } from '../../contract/channels';
 import { validate } from '../validate';
 import { isMasked, MASK, mergeSettings, type ChannelKind } from '../../domain/channels';
 import { changedDestination, secretsToGiveAgain, urlPassword } from '../../domain/channelSecrets';

@@ -3,7 +3,7 @@ import type { ApiDeps, AuthedRouter } from '../deps';
 import { metricsRepository, type ChannelMetricsRow, type MonitorMetricsRow } from '../../db/metrics';
 import { tagsOf } from '../../db/monitorLines';
 import { prometheusText, PROMETHEUS_CONTENT_TYPE, type MetricFamily, type Sample } from '../../domain/prometheusText';
-import { MONITOR_STATUSES, monitorStatus } from '../../engine/monitorState';
+import { MONITOR_STATUSES, monitorStatus } from '../../domain/monitorStatus';
 
 /*
  * GET /metrics (issue 23): the company's monitors, channels and the agent itself in Prometheus'

@@ -6,7 +6,7 @@ import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { pathId } from '../params';
 import { presentMonitor } from '../present';
-import { monitorInput, monitorListQuery, monitorPatch, pauseInput } from '../schemas';
+import { monitorInput, monitorListQuery, monitorPatch, pauseInput } from '../../contract/monitors';
 import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../channelIds';
 import type { MonitorRow } from '../../db/monitors';
 import { validate } from '../validate';
@@ -16,7 +16,7 @@ import { editMonitor, pauseMonitor, resumeMonitor } from '../../engine/monitorEd
 import { sortedTags } from '../../domain/monitorLine';
 import { tagsOf } from '../../db/monitorLines';
 import { toApiTimestamp } from '../../domain/timestamps';
-import { monitorStatus } from '../../engine/monitorState';
+import { monitorStatus } from '../../domain/monitorStatus';
 
 export function monitorRoutes({ store, events, clock, requireToken, publicUrl }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();

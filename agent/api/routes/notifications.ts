@@ -3,7 +3,7 @@ import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { presentDelivery, presentNotification } from '../present';
-import { notificationListQuery, notificationReadInput } from '../schemas';
+import { notificationListQuery, notificationReadInput } from '../../contract/notifications';
 import { validate } from '../validate';
 import { pageOffset } from '../../domain/pagination';
 import { channelSecretValues } from '../../domain/channelSecrets';

@@ -3,7 +3,7 @@ import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { presentServer, presentServerReport } from '../present';
-import { serverHeartbeatInput } from '../schemas';
+import { serverHeartbeatInput } from '../../contract/servers';
 import { recordServerReport } from '../../engine/quietServers';
 import { silentNotifier } from '../../engine/notifier';
 import { validate } from '../validate';

@@ -4,7 +4,7 @@ import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { pathId } from '../params';
 import { presentServer, presentServerAlert, presentServerReport, presentNotification, withChannelIds } from '../present';
-import { serverAlertInput, serverInput, serverListQuery, serverPatch } from '../schemas';
+import { serverAlertInput, serverInput, serverListQuery, serverPatch } from '../../contract/servers';
 import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../channelIds';
 import type { ServerRow } from '../../db/servers';
 import type { ServerReportRow } from '../../db/serverReports';

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
-import { databaseFile, resolveDataDir } from '../../db/dataDir';
+import { databaseFile, resolveDataDir } from '../../dataFolder/dataDir';
 import { UsageError, type Command } from '../command';
 import { megabytes, progressLine } from '../progress';
 

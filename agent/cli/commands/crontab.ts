@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { dirname, join } from 'node:path';
 import { ApiClient, ApiError } from '../../client/api';
 import { DEFAULT_BASE_URL } from '../../client/baseUrl';
-import { prepareDataDir } from '../../db/dataDir';
+import { prepareDataDir } from '../../dataFolder/dataDir';
 import { UsageError, type Command } from '../command';
 import type { JobRow } from '../crontab/jobs';
 import { CrontabReadError, fileSource, machineSources, userCrontabSource, type CrontabSource } from '../crontab/sources';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { databaseFile, prepareDataDir } from '../../db/dataDir';
-import { makeDataFolderPrivate } from '../../db/privateFolder';
+import { databaseFile, prepareDataDir } from '../../dataFolder/dataDir';
+import { makeDataFolderPrivate } from '../../dataFolder/privateFolder';
 import { UsageError, type Command } from '../command';
 import { megabytes, progressLine } from '../progress';
 

@@ -1,6 +1,6 @@
 import { hostname, networkInterfaces } from 'node:os';
 import { parseArgs } from 'node:util';
-import { prepareDataDir } from '../../db/dataDir';
+import { prepareDataDir } from '../../dataFolder/dataDir';
 import { UsageError, type Command } from '../command';
 import { serveBanner } from '../serveBanner';
 import { checkPublicUrl } from '../../domain/publicUrl';

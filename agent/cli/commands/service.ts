@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSyn
 import { homedir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { resolveDataDir } from '../../db/dataDir';
+import { resolveDataDir } from '../../dataFolder/dataDir';
 import { UsageError, type Command } from '../command';
 import { commandLine, servicePlace, type ServicePlace } from '../service/plan';
 import type { ServiceScope } from '../service/units';

@@ -1,3 +1,4 @@
+import { shellQuote } from '../../domain/shellQuote';
 import { splitRawAtPercent, type CronJob } from './parse';
 
 /** How the rewritten line calls cronbeat: the stable entry point, and the agent when not the default. */
@@ -21,11 +22,6 @@ export function monitoredToken(command: string): string | null {
 
 /** Characters that make a command more than a plain program with plain arguments. */
 const PLAIN = /^[A-Za-z0-9_./:,+@-]+(?:\s+[A-Za-z0-9_./:,+@=-]+)*$/;
-
-/** Single-quotes a word for a POSIX shell when it needs it. */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_./:,+@=-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 /** Shells whose syntax the fail-open line uses (`set --`, `[ ]`, `&&`, `exec "$@"`). */
 const POSIX_SHELLS = new Set(['sh', 'bash', 'dash', 'ash', 'ksh', 'mksh', 'pdksh', 'zsh', 'busybox', 'posh', 'yash']);

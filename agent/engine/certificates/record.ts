@@ -1,10 +1,18 @@
-import type { CertificateRow } from '../../db/certificates';
+import type { CertificateRepository, CertificateRow } from '../../db/certificates';
+import type { Db } from '../../db/open';
+import type { notificationRepository } from '../../db/notifications';
 import type { CheckObservation } from '../../domain/certificates';
 import { classifyCertificate, decideNotification } from '../../domain/certificates';
-import type { CertificateSchedulerOptions } from './scheduler';
+import type { AgentEvents } from '../events';
+import type { Notifier } from '../notifier';
 import { certificateNotification, describeEvent, type CertificateSnapshot } from './messages';
 
-type RecordContext = Pick<CertificateSchedulerOptions, 'store' | 'events' | 'notifier'>;
+/** What recording a check needs: the tables it writes, and whom it tells. */
+export interface RecordContext {
+  store: { db: Db; certificates: CertificateRepository; notifications: ReturnType<typeof notificationRepository> };
+  notifier: Notifier;
+  events: AgentEvents;
+}
 
 /**
  * Stores one check's outcome and, in the same transaction, the notification it deserves; then

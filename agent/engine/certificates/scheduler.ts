@@ -1,11 +1,7 @@
-import type { CertificateRepository, CertificateRow } from '../../db/certificates';
-import type { Db } from '../../db/open';
-import type { notificationRepository } from '../../db/notifications';
+import type { CertificateRow } from '../../db/certificates';
 import type { CheckObservation } from '../../domain/certificates';
-import type { AgentEvents } from '../events';
-import type { Notifier } from '../notifier';
 import type { CertificateCheck } from './checker';
-import { recordCheck } from './record';
+import { recordCheck, type RecordContext } from './record';
 
 export const CHECK_INTERVAL_MS = 6 * 60 * 60 * 1000;
 export const MAX_CONCURRENT_CHECKS = 4;
@@ -18,11 +14,8 @@ export const CONFIRM_UNREACHABLE_MS = 5 * 60_000;
 /** Due certificates taken per poll; the rest wait for the next one. */
 const BATCH = 100;
 
-export interface CertificateSchedulerOptions {
-  store: { db: Db; certificates: CertificateRepository; notifications: ReturnType<typeof notificationRepository> };
+export interface CertificateSchedulerOptions extends RecordContext {
   checker: CertificateCheck;
-  notifier: Notifier;
-  events: AgentEvents;
   clock: () => number;
   log?: (line: string) => void;
   concurrency?: number;

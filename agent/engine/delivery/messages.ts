@@ -1,5 +1,5 @@
 import type { ChannelRow } from '../../db/channels';
-import type { NotificationResource } from '../../api/present';
+import type { NotificationResource } from '../../contract/notifications';
 import type { ChannelKind } from '../../domain/channels';
 import type { Alert } from '../../domain/alert';
 import { alertMessage, alertOf, subjectLink } from '../../domain/alertMessage';

@@ -4,7 +4,7 @@ import type { ChannelRow } from '../../db/channels';
 import type { DeliveryRow } from '../../db/deliveries';
 import type { AgentEvents } from '../events';
 import type { Notifier } from '../notifier';
-import { presentNotification, type NotificationResource } from '../../api/present';
+import { presentNotification, type NotificationResource } from '../../contract/notifications';
 import { channelSecretValues } from '../../domain/channelSecrets';
 import { CHANNEL_DELETED, channelFailurePopupDue, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../domain/delivery';
 import { buildDigestRequest, buildRequest, type MessageContext, type OutgoingRequest } from './messages';

@@ -1,18 +1,14 @@
 /*
- * Shapes of the agent's API, as served. They are the agent's own presenter types (type-only
+ * Shapes of the agent's API, as served: the contract's own types (agent/contract/, type-only
  * imports, erased from the bundle), so the dashboard can never drift from what the API sends.
  */
 import type { Alert } from '../../../agent/domain/alert';
-import type {
-  CertificateResource,
-  ChannelResource,
-  DeliveryResource,
-  MonitorResource,
-  NotificationResource,
-  PulseResource,
-  ServerAlertResource,
-  ServerResource,
-} from '../../../agent/api/present';
+import type { CertificateResource } from '../../../agent/contract/certificates';
+import type { ChannelResource } from '../../../agent/contract/channels';
+import type { MonitorResource } from '../../../agent/contract/monitors';
+import type { DeliveryResource, NotificationResource } from '../../../agent/contract/notifications';
+import type { PulseResource } from '../../../agent/contract/pulses';
+import type { ServerAlertResource, ServerResource } from '../../../agent/contract/servers';
 import type { PaginationEnvelope } from '../../../agent/domain/pagination';
 
 export type { PageLink } from '../../../agent/domain/pagination';
@@ -22,7 +18,7 @@ export type { NotificationData } from '../../../agent/domain/notificationKinds';
 export type Server = ServerResource;
 export type ServerAlert = ServerAlertResource;
 export type Monitor = MonitorResource;
-export type MonitorStatus = Monitor['status'];
+export type { MonitorStatus } from '../../../agent/contract/monitors';
 export type Pulse = PulseResource;
 /** A notification as `kinds=all` lists it: with its alert as data (null for kinds without one). */
 export type AppNotification = NotificationResource & { alert?: Alert | null };

@@ -2,7 +2,7 @@ import { OUTPUT_BOUNDS, plainText, type AlertMessage } from '../../../domain/ale
 import { DIGEST_NAMES } from '../../../domain/digestMessage';
 import { subjectName } from '../../../domain/alertWords';
 import type { Alert } from '../../../domain/alert';
-import type { ChannelSettings } from '../../../api/schemas';
+import type { ChannelSettings } from '../../../contract/channels';
 import { digestText, escapeHtml, type ChannelKindModule } from './kind';
 
 /** The email subject, state first so an inbox sorts at a glance: "FAILED | nightly-backup on web-1 (exit 3)". */

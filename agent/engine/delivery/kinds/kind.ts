@@ -5,7 +5,7 @@ import type { AlertMessage, OutputBound } from '../../../domain/alertMessage';
 import type { WebhookAlert } from '../../../domain/alertPayload';
 import type { DigestMessage, WebhookDigest } from '../../../domain/digestMessage';
 import type { AlertTone } from '../../../domain/alertWords';
-import type { ChannelSettings } from '../../../api/schemas';
+import type { ChannelSettings } from '../../../contract/channels';
 
 /*
  * What every channel kind's module provides (issue 22 item 3): the request for one alert and the

@@ -2,7 +2,7 @@ import { DEFAULT_NTFY_SERVER } from '../../../domain/channels';
 import { OUTPUT_BOUNDS, plainText } from '../../../domain/alertMessage';
 import { DIGEST_NAMES } from '../../../domain/digestMessage';
 import type { AlertTone } from '../../../domain/alertWords';
-import type { ChannelSettings } from '../../../api/schemas';
+import type { ChannelSettings } from '../../../contract/channels';
 import { digestText, JSON_HEADERS, type ChannelKindModule } from './kind';
 
 const TAG: Record<AlertTone, string> = { bad: 'rotating_light', warn: 'warning', good: 'white_check_mark', info: 'information_source' };

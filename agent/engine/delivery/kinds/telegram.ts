@@ -1,7 +1,7 @@
 import { DEFAULT_TELEGRAM_API } from '../../../domain/channels';
 import { OUTPUT_BOUNDS } from '../../../domain/alertMessage';
 import { DIGEST_NAMES } from '../../../domain/digestMessage';
-import type { ChannelSettings } from '../../../api/schemas';
+import type { ChannelSettings } from '../../../contract/channels';
 import { CHAT_MARK, escapeHtml, JSON_HEADERS, type ChannelKindModule, type MessageContext } from './kind';
 
 /** sendMessage of the Bot API, as HTML (Telegram's limit: 4096 characters). */

@@ -1,0 +1,62 @@
+import { isIP } from 'node:net';
+import { domainToASCII } from 'node:url';
+import { z } from 'zod';
+import { channelIdsField } from './channelIds';
+import { optionalInteger, requiredString } from './fields';
+import type { CertificateStatus } from '../domain/certificates';
+
+/*
+ * TLS certificates (issue 5). A hostname is stored as the ASCII (punycode) DNS name, lowercase
+ * and without a trailing dot, or as the IP address; a URL, a port or a path is refused.
+ */
+
+const DNS_LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
+
+/** The hostname as stored, or null when it is neither an IP address nor a DNS name. */
+export function normalizeHostname(raw: string): string | null {
+  const unbracketed = raw.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(unbracketed)) return unbracketed.toLowerCase();
+  // domainToASCII parses like a URL host ("a.com/x" gives "a.com"), so refuse URL syntax first.
+  if (/[/\\?#@:%\s]/.test(raw)) return null;
+  const ascii = domainToASCII(raw.replace(/\.$/, ''));
+  if (!ascii || ascii.length > 253) return null;
+  const labels = ascii.split('.');
+  // An all-digit last label is a mistyped IP address, never a DNS name.
+  if (!labels.every((l) => DNS_LABEL.test(l)) || /^\d+$/.test(labels[labels.length - 1])) return null;
+  return ascii;
+}
+
+export const certificateInput = z.object({
+  hostname: requiredString('hostname', 255).transform((raw, context) => {
+    const hostname = normalizeHostname(raw);
+    if (hostname) return hostname;
+    context.addIssue({
+      code: 'custom',
+      message: 'The hostname field must be a DNS name or an IP address, without scheme, port or path.',
+    });
+    return z.NEVER;
+  }),
+  port: optionalInteger('port', 1, 65_535, 443),
+  warn_days: optionalInteger('warn_days', 1, 365, 14),
+  channel_ids: channelIdsField(),
+});
+
+/** A certificate as the API shows it; scheduling state (reminders, next check) stays inside. */
+export interface CertificateResource {
+  id: number;
+  company_id: number;
+  hostname: string;
+  port: number;
+  warn_days: number;
+  status: CertificateStatus;
+  expires_at: string | null;
+  valid_from: string | null;
+  issuer: string | null;
+  subject: string | null;
+  fingerprint_sha256: string | null;
+  last_checked_at: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}

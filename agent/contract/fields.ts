@@ -1,0 +1,116 @@
+import { z } from 'zod';
+
+/*
+ * The building blocks of every request schema in agent/contract/. Messages follow Laravel's
+ * wording, naming the field, because the spec's clients are used to them.
+ */
+
+export const label = (field: string) => field.replace(/_/g, ' ');
+export const isMissing = (input: unknown) => input === undefined || input === null;
+
+/** A required string, trimmed, 1..max characters. */
+export function requiredString(field: string, max: number) {
+  return z
+    .string({
+      error: (issue) =>
+        isMissing(issue.input) ? `The ${label(field)} field is required.` : `The ${label(field)} field must be a string.`,
+    })
+    .trim()
+    .min(1, { message: `The ${label(field)} field is required.`, abort: true })
+    .max(max, { message: `The ${label(field)} field must not be greater than ${max} characters.`, abort: true });
+}
+
+/** A required integer between min and max. */
+export function requiredInteger(field: string, min: number, max: number) {
+  return z
+    .number({
+      error: (issue) =>
+        isMissing(issue.input) ? `The ${label(field)} field is required.` : `The ${label(field)} field must be an integer.`,
+    })
+    .int(`The ${label(field)} field must be an integer.`)
+    .min(min, `The ${label(field)} field must be between ${min} and ${max}.`)
+    .max(max, `The ${label(field)} field must be between ${min} and ${max}.`);
+}
+
+/**
+ * `object`, refusing any field it does not name (validate() answers one error per such field
+ * with this message): a misspelt field in a PATCH is a mistake, never silently dropped.
+ */
+export function onlyFields<Shape extends z.ZodRawShape>(object: z.ZodObject<Shape>) {
+  const fields = Object.keys(object.shape).join(', ');
+  return z.strictObject(object.shape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? `This request takes only: ${fields}.` : undefined),
+  });
+}
+
+/**
+ * A PATCH body: any of the create body's fields, each checked as on create, and at least one
+ * of them (a body naming none, such as a misspelt field, is a mistake, never a silent success).
+ */
+export function patchOf<Shape extends z.ZodRawShape>(create: z.ZodObject<Shape>) {
+  const fields = Object.keys(create.shape);
+  return onlyFields(create.partial()).superRefine((body, context) => {
+    if (Object.values(body).every((value) => value === undefined)) {
+      context.addIssue({ code: 'custom', path: ['body'], message: `The body must contain at least one of: ${fields.join(', ')}.` });
+    }
+  });
+}
+
+/** A query parameter that must be one of `values` when present. */
+export function oneOf<const T extends readonly [string, ...string[]]>(field: string, values: T) {
+  return z.enum(values, { error: `The ${label(field)} field must be one of: ${values.join(', ')}.` }).optional();
+}
+
+/** An optional positive integer id in the query, as the string the URL carries. */
+export function queryId(field: string) {
+  return z
+    .string({ error: `The ${label(field)} field must be an integer.` })
+    .regex(/^[1-9]\d{0,15}$/, `The ${label(field)} field must be a positive integer.`)
+    .transform(Number)
+    .optional();
+}
+
+/** An optional positive integer query parameter, as the string the URL carries. */
+export function pageNumber(field: string, max: number) {
+  return z
+    .string({ error: `The ${label(field)} field must be an integer.` })
+    .regex(/^\d{1,9}$/, `The ${label(field)} field must be an integer.`)
+    .transform(Number)
+    .refine((n) => n >= 1, `The ${label(field)} field must be at least 1.`)
+    .refine((n) => n <= max, `The ${label(field)} field must not be greater than ${max}.`)
+    .optional();
+}
+
+/** An optional integer between min and max; absent or null gives `fallback`. */
+export function optionalInteger(field: string, min: number, max: number, fallback: number) {
+  return z
+    .number({ error: `The ${label(field)} field must be an integer.` })
+    .int(`The ${label(field)} field must be an integer.`)
+    .min(min, `The ${label(field)} field must be between ${min} and ${max}.`)
+    .max(max, `The ${label(field)} field must be between ${min} and ${max}.`)
+    .nullish()
+    .transform((value) => value ?? fallback);
+}
+
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+export function httpUrl(field: string) {
+  return requiredString(field, 2048).refine(isHttpUrl, `The ${label(field)} field must be an http or https URL.`);
+}
+
+/** An optional string; absent, null and "" give undefined. */
+export function optionalString(field: string, max: number) {
+  return z
+    .string({ error: `The ${label(field)} field must be a string.` })
+    .trim()
+    .max(max, `The ${label(field)} field must not be greater than ${max} characters.`)
+    .nullish()
+    .transform((value) => value || undefined);
+}

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { checkSchedule } from '../domain/scheduleCheck';
+import { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitorStatus';
+import { MAX_TAGS, tagOf } from '../domain/monitorLine';
+import { parseZonedTimestamp } from '../domain/zonedTimestamp';
+import { channelIdsField } from './channelIds';
+import { timeZoneOf } from './peopleInputs';
+import { oneOf, patchOf, queryId, requiredInteger, requiredString } from './fields';
+
+export { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitorStatus';
+
+/** A monitor's tags (issue 23): a list of tags (tagOf in agent/domain/monitorLine.ts), stored sorted without repeats. */
+function tagsField() {
+  const message = 'The tags field must be a list of tags: letters, digits, "_", ".", ":" and "-", up to 50 characters each.';
+  return z
+    .array(z.string({ error: message }).transform((tag, context) => tagOf(tag) ?? (context.addIssue({ code: 'custom', message }), z.NEVER)), {
+      error: message,
+    })
+    .max(MAX_TAGS, `The tags field must not have more than ${MAX_TAGS} items.`)
+    .optional();
+}
+
+export const monitorInput = z.object({
+  name: requiredString('name', 255),
+  timezone: requiredString('timezone', 64).transform(timeZoneOf('timezone')),
+  project_id: z
+    .number({ error: 'The project id field must be an integer.' })
+    .int('The project id field must be an integer.')
+    .min(1, 'The project id field must be at least 1.')
+    .max(Number.MAX_SAFE_INTEGER, 'The project id field is too large.')
+    .nullish()
+    .transform((value) => value ?? null),
+  // A macro is stored as its five fields; a mistake is explained field by field.
+  schedule: requiredString('schedule', 255).transform((schedule, context) => {
+    const checked = checkSchedule(schedule);
+    if (checked.schedule !== undefined) return checked.schedule;
+    context.addIssue({ code: 'custom', message: `The schedule field is not valid: ${checked.error}` });
+    return z.NEVER;
+  }),
+  duration: requiredInteger('duration', 1, 525_600),
+  channel_ids: channelIdsField(),
+  tags: tagsField(),
+});
+/** A monitor's create body as a client sends it (the CLI's `monitor` commands, the dashboard). */
+export type MonitorInput = z.input<typeof monitorInput>;
+
+export const monitorPatch = patchOf(monitorInput);
+/** The fields PATCH /api/monitors/{id} takes; absent ones keep their value. */
+export type MonitorChanges = z.input<typeof monitorPatch>;
+
+/** The body of POST /api/monitors/{id}/pause: no `until` pauses until resumed; a time snoozes until then. */
+export const pauseInput = z.object({
+  until: z
+    .string({ error: 'The until field must be a date and time such as 2026-03-08T06:40:00Z.' })
+    .refine((value) => parseZonedTimestamp(value) !== null, {
+      message: 'The until field must be a date and time that exists, with a zone, such as 2026-03-08T06:40:00Z.',
+      abort: true,
+    })
+    .transform((value) => parseZonedTimestamp(value) as number)
+    .nullish()
+    .transform((value) => value ?? null),
+});
+
+/** GET /api/monitors?status=&project_id=. */
+export const monitorListQuery = z.object({
+  status: oneOf('status', MONITOR_STATUSES),
+  project_id: queryId('project_id'),
+  tag: z
+    .string({ error: 'The tag field must be given once.' })
+    .transform((tag, context) => tagOf(tag) ?? (context.addIssue({ code: 'custom', message: 'The tag field must be a tag: letters, digits, "_", ".", ":" and "-".' }), z.NEVER))
+    .optional(),
+});
+
+/** A monitor as the API shows it: the spec's fields, then Cronbeat's own (docs/monitoring.md). */
+export interface MonitorResource {
+  id: number;
+  name: string;
+  company_id: number;
+  project_id: number | null;
+  token: string;
+  timezone: string;
+  schedule: string;
+  last_run_at: string;
+  duration: number;
+  is_alerted: number;
+  alert_reason: string;
+  deleted_at: string | null;
+  created_at: string;
+  updated_at: string;
+  status: MonitorStatus;
+  next_due_at: string | null;
+  last_pulse_at: string | null;
+  paused_at: string | null;
+  paused_until: string | null;
+  pulse_url: string;
+  /** Issue 23: the slug a job's line matches it by (null: not made by nor matched to a line). */
+  slug: string | null;
+  tags: string[];
+  /** The channels it alerts; null for all of the company's. */
+  channel_ids: number[] | null;
+}

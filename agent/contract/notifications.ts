@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { oneOf } from './fields';
+import { pageQuery } from './paging';
+import type { Stored } from './stored';
+import type { ChannelKind } from '../domain/channels';
+import type { NotificationData } from '../domain/notificationKinds';
+import { toApiTimestamp, toNullableApiTimestamp } from '../domain/timestamps';
+
+/**
+ * GET /api/notifications: a page, `unread=1` for unread ones only, and `kinds=all` for
+ * Cronbeat's own kinds besides the spec's two (the default, `kinds=spec`).
+ */
+export const notificationListQuery = pageQuery.extend({
+  unread: oneOf('unread', ['1', '0', 'true', 'false']).transform((value) => value === '1' || value === 'true'),
+  kinds: oneOf('kinds', ['spec', 'all']).transform((value) => value ?? 'spec'),
+});
+
+/** PATCH /api/notifications/{id}. */
+export const notificationReadInput = z.object({
+  read: z.boolean({ error: 'The read field must be true or false.' }),
+});
+
+/** A notification as the API lists it and a webhook channel sends it. */
+export interface NotificationResource {
+  id: string;
+  type: string;
+  notifiable_type: string;
+  notifiable_id: number;
+  data: NotificationData;
+  read_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A notification as stored. */
+export type StoredNotification = Stored<NotificationResource, 'read_at' | 'created_at' | 'updated_at'>;
+
+/** The notification as the API shows it; the delivery worker sends the same to webhooks. */
+export function presentNotification(row: StoredNotification): NotificationResource {
+  return {
+    id: row.id,
+    type: row.type,
+    notifiable_type: row.notifiable_type,
+    notifiable_id: row.notifiable_id,
+    data: row.data,
+    read_at: toNullableApiTimestamp(row.read_at),
+    created_at: toApiTimestamp(row.created_at),
+    updated_at: toApiTimestamp(row.updated_at),
+  };
+}
+
+/** One delivery of a notification to a channel, as GET /api/notifications/{id}/deliveries lists it. */
+export interface DeliveryResource {
+  id: number;
+  /** Sent as X-Cronbeat-Delivery, the same on every retry. */
+  uuid: string;
+  notification_id: string;
+  channel: { id: number; name: string; kind: ChannelKind; deleted: boolean };
+  status: DeliveryStatus;
+  attempts: number;
+  last_attempt_at: string | null;
+  next_attempt_at: string | null;
+  sent_at: string | null;
+  give_up_at: string;
+  last_error: string | null;
+  response_status: number | null;
+  response_body: string | null;
+  created_at: string;
+}
+
+/** Where a delivery stands: waiting for its next attempt, being sent, sent, or given up. */
+export const DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { MAX_MEASURED_DURATION_MS } from '../domain/pulseInput';
+import type { HistoryKind } from '../domain/pulseEffect';
+
+/** A pulse's query: `rid` pairs a start with its end. */
+export const pulseQuery = z.object({
+  rid: z
+    .string({ error: 'The rid field must be a string.' })
+    .max(200, 'The rid field must not be greater than 200 characters.')
+    .optional()
+    .transform((value) => value || null),
+});
+
+/**
+ * A pulse's own headers. `Idempotency-Key` (as Stripe and the IETF draft name it; quoted or
+ * not) makes a retry count once; `X-Cronbeat-Duration-Ms` is the run's duration as the client
+ * measured it. `X-Cronbeat-Sent-At` is read leniently by pulseTime (an unreadable one counts as absent).
+ */
+export const pulseHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .transform((value) => value.replace(/^"(.*)"$/, '$1'))
+    .pipe(
+      z
+        .string()
+        .regex(/^[\x20-\x7e]{1,255}$/, 'The Idempotency-Key header must be 1 to 255 printable ASCII characters.'),
+    )
+    .optional()
+    .transform((value) => value ?? null),
+  'x-cronbeat-duration-ms': z
+    .string()
+    .regex(/^\d{1,12}$/, 'The X-Cronbeat-Duration-Ms header must be a whole number of milliseconds.')
+    .transform(Number)
+    .refine((ms) => ms <= MAX_MEASURED_DURATION_MS, 'The X-Cronbeat-Duration-Ms header must not be greater than a year.')
+    .optional()
+    .transform((value) => value ?? null),
+});
+
+/** One pulse of a monitor's run history (GET /api/monitors/{id}/pulses). */
+export interface PulseResource {
+  id: number;
+  monitor_id: number;
+  kind: HistoryKind;
+  exit_code: number | null;
+  rid: string | null;
+  received_at: string;
+  duration_ms: number | null;
+  method: string;
+  remote_address: string;
+  body: string;
+  body_truncated: boolean;
+}

@@ -1,0 +1,93 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { CRON_CHANGES, type CronChange } from '../domain/serverAlerts';
+import { channelIdsField } from './channelIds';
+import { patchOf, requiredInteger, requiredString } from './fields';
+
+export const serverInput = z.object({
+  name: requiredString('name', 255),
+  ip_address: requiredString('ip_address', 45).refine((value) => isIP(value) !== 0, {
+    message: 'The ip address field must be a valid IP address.',
+  }),
+  identifier: requiredString('identifier', 64).regex(
+    /^[A-Za-z0-9._-]+$/,
+    'The identifier field may only contain letters, digits, dots, dashes and underscores.',
+  ),
+  channel_ids: channelIdsField(),
+});
+
+export const serverPatch = patchOf(serverInput);
+
+/** GET /api/servers?q=: servers whose name, identifier or IP address contains q (any case). */
+export const serverListQuery = z.object({
+  q: z
+    .string({ error: 'The q field must be a string.' })
+    .max(255, 'The q field must not be greater than 255 characters.')
+    .optional(),
+});
+
+export const serverAlertInput = z.object({
+  username: requiredString('username', 255),
+  server_id: requiredString('server_id', 64),
+  command: requiredString('command', 10_000),
+  // Extensions the `cronbeat crontab watch` sends; other clients may leave them out.
+  change: z
+    .enum(CRON_CHANGES, { error: 'The change field must be one of: added, removed, altered.' })
+    .default('altered'),
+  previous_command: z
+    .string({ error: 'The previous command field must be a string.' })
+    .max(10_000, 'The previous command field must not be greater than 10000 characters.')
+    .nullish()
+    .transform((value) => value || null),
+});
+/** The body of POST /api/servers/alert as a client (`cronbeat crontab watch`) sends it. */
+export type ServerAlertInput = z.input<typeof serverAlertInput>;
+
+/** What `cronbeat crontab watch` sends with every snapshot, changed or not. */
+export const serverHeartbeatInput = z.object({
+  server_id: requiredString('server_id', 64),
+  interval_seconds: requiredInteger('interval_seconds', 1, 86_400)
+    .nullish()
+    .transform((value) => value ?? null),
+  jobs: requiredInteger('jobs', 0, 1_000_000)
+    .nullish()
+    .transform((value) => value ?? null),
+});
+
+/*
+ * Answers. Times are API timestamps (agent/domain/timestamps.ts); the spec's fields come in the
+ * spec's order, then Cronbeat's own (docs/api.md).
+ */
+
+/** A server's own fields (agent/api/present.ts presentServer). */
+export interface ServerFields {
+  id: number;
+  company_id: number;
+  name: string;
+  identifier: string;
+  ip_address: string;
+  deleted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Ours, read-only: when the server's crontab watcher last reported, and whether it went quiet. */
+export interface ServerReport {
+  last_report_at: string | null;
+  report_interval_seconds: number | null;
+  watched_jobs: number | null;
+  quiet: boolean;
+}
+
+/** A server as GET /api/servers and friends answer it: with its watcher's report and the channels it alerts. */
+export type ServerResource = ServerFields & ServerReport & { channel_ids: number[] | null };
+
+export interface ServerAlertResource {
+  id: number;
+  server_id: number;
+  username: string;
+  command: string;
+  change: CronChange;
+  previous_command: string | null;
+  created_at: string;
+}
