@@ -64,4 +64,29 @@ describe('the native popup (notify-send)', () => {
     expect(flag('--icon')).toMatch(/main\/assets\/icons\/256x256\.png$/);
     expect(existsSync(flag('--icon'))).toBe(true);
   });
+
+  it('30 monitors failing at once raise three popups and one summary of the other 27, not 30', async () => {
+    const notify = fakeNotifySend();
+    const dataDir = tempFolder();
+    const apiToken = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
+    await serve?.stop();
+    serve = await startServe(['--data-dir', dataDir], { PATH: `${notify.bin}:${process.env.PATH}` });
+    const tokens: string[] = [];
+    for (let i = 1; i <= 30; i++) {
+      const created = await fetch(`${serve.url}/api/monitors`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${apiToken}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: `job-${i}`, timezone: 'UTC', schedule: '0 3 * * *', duration: 30 }),
+      });
+      tokens.push(((await created.json()) as { token: string }).token);
+    }
+    await Promise.all(tokens.map((token) => fetch(`${serve!.url}/api/pulse/${token}/fail`, { method: 'POST', body: 'disk full' })));
+    for (let i = 0; i < 400 && notify.calls().length < 4; i++) await sleep(50);
+
+    const titles = notify.calls().map((call) => call[0]);
+    expect(titles).toHaveLength(4);
+    expect(titles.slice(0, 3).every((title) => /^✗ job-\d+ failed$/.test(title))).toBe(true);
+    expect(titles[3]).toBe('Cronbeat: 27 alerts at once');
+    expect(notify.calls()[3][1]).toMatch(/^(✗ job-\d+ failed · ){5}and 22 more$/);
+  });
 });
