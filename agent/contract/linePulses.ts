@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { canonicalTimeZone } from '../domain/schedule';
+import { timeZoneOf } from './peopleInputs';
 import { checkSchedule } from '../domain/scheduleCheck';
 import { isSlug, MAX_SLUG_LENGTH, serverTag } from '../domain/monitorLine';
 
@@ -30,14 +30,7 @@ export const linePulseQuery = z.object({
       return z.NEVER;
     })
     .optional(),
-  tz: text('tz', 64)
-    .transform((zone, context) => {
-      const canonical = canonicalTimeZone(zone);
-      if (canonical) return canonical;
-      context.addIssue({ code: 'custom', message: 'The tz field must be a valid timezone, such as Europe/Paris or UTC.' });
-      return z.NEVER;
-    })
-    .optional(),
+  tz: text('tz', 64).transform(timeZoneOf('tz')).optional(),
   grace: z
     .string({ error: 'The grace field must be given once.' })
     .regex(/^\d{1,6}$/, 'The grace field must be a whole number of minutes from 1 to 525600.')

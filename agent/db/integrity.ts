@@ -95,5 +95,6 @@ export function firstDamageInWorker(file: string, nativeBinding?: string): Promi
     });
     worker.once('error', reject);
     worker.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`The integrity check stopped (exit ${code})`))));
+    worker.unref(); // an agent stopped during its check need not wait for it
   });
 }

@@ -64,7 +64,9 @@ export function spawnUntilReady(command: string, args: string[], ready: RegExp, 
 
 /** `cronbeat serve` on a free port over `dataDir`, popups off when the build knows the flag. */
 export function startAgentProcess(dataDir: string, tempRoot: string, extraArgs: string[] = []): Promise<Child> {
-  const args = [CLI, 'serve', '--port', '0', '--data-dir', dataDir, ...popupsOff(), ...extraArgs];
+  // BENCH_AGENT_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' profiles every agent the bench starts (Node refuses --cpu-prof in NODE_OPTIONS).
+  const nodeArgs = (process.env.BENCH_AGENT_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const args = [...nodeArgs, CLI, 'serve', '--port', '0', '--data-dir', dataDir, ...popupsOff(), ...extraArgs];
   return spawnUntilReady(process.execPath, args, /^Cronbeat listening on (http:\/\/\S+)$/, isolatedEnv(tempRoot));
 }
 

@@ -149,7 +149,7 @@ export function MonitorsScreen(props: { query: URLSearchParams }) {
             </>
           ) : null}
           <span className="muted toolbar-count" aria-live="polite">
-            {visible.length} of {monitors.data.length}
+            {visible.length.toLocaleString()} of {monitors.data.length.toLocaleString()}
           </span>
         </div>
         {visible.length === 0 ? (
