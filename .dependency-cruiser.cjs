@@ -44,6 +44,7 @@ module.exports = {
       '^agent/dataFolder/',
       [agentExcept('dataFolder', 'domain'), '^(main|renderer)/'],
     ),
+    arrow('log-imports-nothing-of-ours', 'agent/log/ (the logger every layer writes to) builds on nothing of ours.', '^agent/log/', [agentExcept('log'), '^(main|renderer)/']),
     arrow('db-not-api-engine-cli', 'Storage serves the layers above it and knows none of them.', '^agent/db/', '^agent/(api|engine|cli|client)/'),
     arrow(
       'engine-not-api-cli',

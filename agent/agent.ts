@@ -17,6 +17,7 @@ import { TlsCertificateChecker, type CheckerOptions } from './engine/certificate
 import { CertificateScheduler } from './engine/certificates/scheduler';
 import { silentNotifier, type Notifier } from './engine/notifier';
 import { DeliveryWorker } from './engine/delivery/worker';
+import { createLogger, pinoLog, type Log } from './log/logger';
 
 export interface AgentOptions {
   dataDir: string;
@@ -27,7 +28,8 @@ export interface AgentOptions {
   notifier?: Notifier;
   /** Milliseconds since the epoch; defaults to Date.now. The desktop app and tests may pass their own. */
   clock?: () => number;
-  log?: (line: string) => void;
+  /** Where the agent's log lines go; default: pino on stderr (agent/log/logger.ts). */
+  log?: Log;
   /** Extra trusted roots (a private CA) and the timeout for TLS certificate checks. */
   certificateChecks?: CheckerOptions;
   /** The built dashboard to serve at "/"; default: dist/renderer next to the bundle or in the repository. */
@@ -96,7 +98,7 @@ export interface RunningAgent {
 export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const { dataDir, host = '127.0.0.1', port = 8787 } = options;
   const clock = options.clock ?? Date.now;
-  const log = redactingLog(options.log ?? ((line: string) => console.error(line)));
+  const log = redactingLog(options.log ?? pinoLog(createLogger()));
   const notifier = options.notifier ?? silentNotifier;
   makeDataFolderPrivate(dataDir);
   const lock = lockDataFolder(dataDir, options.sqlite);

@@ -8,6 +8,7 @@ import type { CertificateChecks } from '../engine/certificates/scheduler';
 import type { CliCommand } from './cliCommand';
 import type { DeliveryWorker } from '../engine/delivery/worker';
 import type { PublicUrlSetting } from '../db/settings';
+import type { Log } from '../log/logger';
 
 /** What every router is built from. */
 export interface ApiDeps {
@@ -15,7 +16,7 @@ export interface ApiDeps {
   events: AgentEvents;
   /** Milliseconds since the epoch; the only clock the API reads. */
   clock: () => number;
-  log: (line: string) => void;
+  log: Log;
   /** Desktop popups for pulses that fail or recover a monitor; none when absent. */
   notifier?: Notifier;
   /** On-demand TLS certificate checks (the engine's certificate scheduler). */

@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { HttpError } from './errors';
 import { isStorageFull } from '../db/storageErrors';
 import { isDatabaseDamaged, RESTORE_ADVICE } from '../db/integrity';
+import type { Log } from '../log/logger';
 
 /**
  * Turns every error into JSON. HttpError keeps its status; errors Koa raised on a request it
@@ -9,14 +10,14 @@ import { isDatabaseDamaged, RESTORE_ADVICE } from '../db/integrity';
  * database 503, each saying what to do; anything else is our fault: a 500 without details,
  * logged once.
  */
-export function errorMiddleware(log: (line: string) => void): Middleware {
+export function errorMiddleware(log: Log): Middleware {
   return async (ctx, next) => {
     try {
       await next();
     } catch (error) {
       const httpError = toHttpError(error);
-      if (httpError.status === 500) log(`Internal error on ${ctx.method} ${ctx.path}: ${(error as Error)?.stack ?? error}`);
-      else if (httpError.status > 500) log(`${ctx.method} ${ctx.path}: ${httpError.message} (${(error as { code?: string }).code})`);
+      if (httpError.status === 500) log(`Internal error on ${ctx.method} ${ctx.path}: ${(error as Error)?.stack ?? error}`, { level: 'error' });
+      else if (httpError.status > 500) log(`${ctx.method} ${ctx.path}: ${httpError.message} (${(error as { code?: string }).code})`, { level: 'error' });
       ctx.status = httpError.status;
       ctx.body = httpError.body;
       if (httpError.headers) ctx.set(httpError.headers);

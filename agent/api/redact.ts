@@ -1,3 +1,5 @@
+import type { Log } from '../log/logger';
+
 /*
  * Secrets never reach a log: API tokens (cb_…), Bearer credentials, monitor tokens in pulse URLs,
  * one-time sign-in codes, and the tokens in Telegram, Slack and Discord URLs. Every log line of the agent goes through redactSecrets.
@@ -20,6 +22,6 @@ export function redactSecrets(line: string): string {
 }
 
 /** Wraps a log function so that no line it writes carries a secret. */
-export function redactingLog(log: (line: string) => void): (line: string) => void {
-  return (line) => log(redactSecrets(line));
+export function redactingLog(log: Log): Log {
+  return (line, fields) => log(redactSecrets(line), fields);
 }

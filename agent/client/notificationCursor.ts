@@ -4,13 +4,13 @@
  * it pages of GET /api/notifications (newest first) and keeps the cursor it returns.
  */
 
+import type { NotificationResource } from '../contract/notifications';
+import type { CommonNotificationData } from '../domain/notificationKinds';
+
 /** The fields of a notification (spec 2.3) the follower reads. */
-export interface FollowedNotification {
-  id: string;
-  type: string;
-  created_at: string;
-  data: { type: string; type_id: number; title: string; description: string; status?: string };
-}
+export type FollowedNotification = Pick<NotificationResource, 'id' | 'type' | 'created_at'> & {
+  data: Pick<CommonNotificationData, 'type' | 'type_id' | 'title' | 'description'>;
+};
 
 export interface NotificationCursor {
   /**

@@ -1,12 +1,8 @@
+import type { Popup } from '../domain/popup';
 import type { FollowedNotification } from './notificationCursor';
 
-/** A desktop popup as the follower raises it (the same shape as the agent's own, engine/notifier.ts). */
-export interface FollowerPopup {
-  title: string;
-  body: string;
-  /** The dashboard route a click opens. */
-  route: string;
-}
+/** A desktop popup as the follower raises it: the agent's own shape, always leading somewhere. */
+export type FollowerPopup = Popup & { route: string };
 
 /** More new notifications than this at once (a catch-up after a dropped connection) make one popup. */
 export const MAX_SEPARATE_POPUPS = 3;

@@ -1,6 +1,7 @@
 import type { HttpOutcome } from './http';
 import { sendPulse, type Pulse } from './pulses';
-import { plural, Spool, type ReplayResult, type ReplayVerdict, type SpoolEntry } from './spool';
+import { plural, Spool, type SpoolEntry } from './spool';
+import { replay, type ReplayResult, type ReplayVerdict } from './spoolFlush';
 import { spoolFolder, type SpoolFolder } from './spoolFolder';
 
 export { plural };
@@ -99,7 +100,7 @@ export class PulseSender {
     if (!this.spool) return Promise.resolve(NOTHING_REPLAYED);
     // An agent that could not take one entry gets none of the later ones, so none overtakes it.
     const down = new Set<string>();
-    return this.spool.replay(async (entry: SpoolEntry) => {
+    return replay(this.spool, async (entry: SpoolEntry) => {
       if (target === 'own' && entry.baseUrl !== this.baseUrl) return 'unreachable';
       const baseUrl = target === 'redirect' ? this.baseUrl : entry.baseUrl;
       if (down.has(baseUrl)) return 'unreachable';

@@ -1,23 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { tryLock, waitForLock, waitForLockSync } from './lockFile';
+import { waitForLockSync } from './lockFile';
 import type { Pulse } from './pulses';
-import { lineOf, type SpoolEntry } from './spoolEntry';
+import { countLines, endsWithNewline, fileLines, fileSize, lineOf, unlinkQuietly, type SpoolEntry } from './spoolEntry';
 
 export type { SpoolEntry };
-
-/** What a replay did to one entry: sent, refused for good by the agent, or not deliverable now. */
-export type ReplayVerdict = 'delivered' | 'rejected' | 'unreachable';
-
-export interface ReplayResult {
-  /** Another process was replaying; nothing was done. */
-  busy: boolean;
-  delivered: SpoolEntry[];
-  rejected: SpoolEntry[];
-  /** Entries still waiting afterwards, oldest first. */
-  waiting: SpoolEntry[];
-}
 
 /** The spool keeps at most this many pulses; beyond, the oldest are dropped. */
 export const SPOOL_MAX_PULSES = 10_000;
@@ -27,8 +15,6 @@ export const SPOOL_MAX_BYTES = 8 * 1024 * 1024;
 const TRIM_TO = 0.75;
 /** The body a pulse keeps when the spool had to drop its output. */
 export const DROPPED_OUTPUT = "[cronbeat: this run's output was dropped: the spool was full]";
-/** A line longer than this is no entry the CLI wrote (a body is at most 100 KB): only its start is set aside. */
-const MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 type LineParser = (line: string) => SpoolEntry | null;
 let parser: LineParser | undefined;
@@ -43,9 +29,8 @@ async function loadParser(): Promise<LineParser> {
  *
  * - Appends are single O_APPEND writes under a lock held for microseconds, so concurrent jobs
  *   never interleave or lose lines, even while a replay compacts the file.
- * - One replay at a time (a second lock file, held for the whole replay) sends entries in
- *   order and records each id in `spool.sent` as soon as it is delivered, so a replay that
- *   stops half-way sends nothing twice. When everything is delivered the file is compacted.
+ * - Sending what it holds is spoolFlush.ts: one flush at a time, each delivered id recorded
+ *   in `spool.sent` at once, so a flush that stops half-way sends nothing twice.
  * - A line that is not a valid entry never stops delivery: it is skipped, and moved to
  *   `spool.rejected.jsonl` at the next rewrite, with one warning.
  * - Bounded: past SPOOL_MAX_PULSES or SPOOL_MAX_BYTES the oldest outputs are dropped first,
@@ -54,9 +39,11 @@ async function loadParser(): Promise<LineParser> {
 export class Spool {
   readonly file: string;
   readonly rejectedFile: string;
-  private readonly sentFile: string;
+  /** The ids delivered by a flush not yet compacted away. */
+  readonly sentFile: string;
   private readonly writeLock: string;
-  private readonly replayLock: string;
+  /** Held for a whole flush (spoolFlush.ts): one at a time. */
+  readonly replayLock: string;
   private readonly fullMark: string;
   /** One line each about what needs the user's attention (lines set aside, a full spool), as it happens. */
   readonly warnings: string[] = [];
@@ -122,61 +109,12 @@ export class Spool {
   }
 
   /**
-   * Offers every waiting entry, oldest first, to `send`, including entries appended while the
-   * replay runs. An entry `send` cannot deliver now stays; `send` keeps the order by answering
-   * `unreachable` for later entries of the same agent. With `waitMs`, waits that long for a
-   * replay running elsewhere; otherwise gives up at once and reports `busy` (that replay then
-   * takes along what is appended meanwhile: it checks for new entries after letting go).
-   */
-  async replay(send: (entry: SpoolEntry) => Promise<ReplayVerdict>, waitMs = 0): Promise<ReplayResult> {
-    const result: ReplayResult = { busy: false, delivered: [], rejected: [], waiting: [] };
-    if (!existsSync(this.file)) return result;
-    let lock = waitMs > 0 ? await waitForLock(this.replayLock, waitMs) : tryLock(this.replayLock);
-    if (!lock) return { ...result, busy: true, waiting: fileSize(this.file) > SPOOL_MAX_BYTES ? [] : await this.pending() };
-    const offered = new Set<string>();
-    const unoffered = async () => (await this.pending()).filter((entry) => !offered.has(entry.id));
-    while (lock) {
-      try {
-        // A spool past its bounds is trimmed before it is read whole.
-        if (fileSize(this.file) > SPOOL_MAX_BYTES) await this.rewrite(false);
-        let batch = await unoffered();
-        if (batch.length > SPOOL_MAX_PULSES) {
-          await this.rewrite(false);
-          batch = await unoffered();
-        }
-        let unreadable = this.unreadable;
-        for (; batch.length > 0; batch = await unoffered(), unreadable += this.unreadable) {
-          for (const entry of batch) {
-            offered.add(entry.id);
-            const verdict = await send(entry);
-            if (verdict === 'unreachable') {
-              result.waiting.push(entry);
-              continue;
-            }
-            // Recorded before the next send, so a replay cut short here never sends this one again.
-            appendFileSync(this.sentFile, `${entry.id}\n`, { mode: 0o600 });
-            (verdict === 'delivered' ? result.delivered : result.rejected).push(entry);
-            lock.refresh();
-          }
-        }
-        if (result.waiting.length === 0 || unreadable > 0) await this.rewrite(true);
-      } finally {
-        lock.release();
-      }
-      // A writer that found us busy appended after our last look: take it along, unless
-      // another replay has started and will.
-      lock = (await unoffered()).length > 0 ? tryLock(this.replayLock) : null;
-    }
-    return result;
-  }
-
-  /**
    * Rewrites the file under the write lock: lines that are no valid entry move to the
    * rejected file, delivered entries go (`dropSent`, only for the replay lock's holder), and a
    * spool past its bounds loses the oldest outputs, then the oldest pulses. Streams, so a
    * spool of any size costs a few MB of memory.
    */
-  private async rewrite(dropSent: boolean): Promise<void> {
+  async rewrite(dropSent: boolean): Promise<void> {
     const parse = await loadParser();
     const lock = waitForLockSync(this.writeLock, 2_000);
     if (!lock) return; // rewriting later is fine; the sent list keeps replays exact meanwhile
@@ -259,88 +197,6 @@ export class Spool {
   private sentIds(): Set<string> {
     if (!existsSync(this.sentFile)) return new Set();
     return new Set(readFileSync(this.sentFile, 'utf8').split('\n').filter(Boolean));
-  }
-}
-
-/** How many lines a file has, counting newlines without decoding. */
-function countLines(file: string): number {
-  let count = 0;
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return 0;
-  }
-  try {
-    const chunk = Buffer.alloc(1024 * 1024);
-    for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) {
-      const view = chunk.subarray(0, read);
-      for (let at = view.indexOf(10); at !== -1; at = view.indexOf(10, at + 1)) count++;
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return count;
-}
-
-/**
- * The lines of a file of any size, oldest first, read 1 MB at a time; `complete` is false for
- * a last line without its newline. A line past MAX_LINE_BYTES keeps only its start.
- */
-function* fileLines(file: string): Generator<{ text: string; complete: boolean }> {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
-  }
-  try {
-    const chunk = Buffer.alloc(1024 * 1024);
-    let carry: Buffer[] = [];
-    let carried = 0;
-    for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) {
-      const view = chunk.subarray(0, read);
-      let start = 0;
-      for (let newline = view.indexOf(10); newline !== -1; newline = view.indexOf(10, start)) {
-        if (carried < MAX_LINE_BYTES) carry.push(view.subarray(start, newline));
-        yield { text: Buffer.concat(carry).subarray(0, MAX_LINE_BYTES).toString('utf8'), complete: true };
-        carry = [];
-        carried = 0;
-        start = newline + 1;
-      }
-      if (start < read && carried < MAX_LINE_BYTES) {
-        carry.push(Buffer.from(view.subarray(start)));
-        carried += read - start;
-      }
-    }
-    if (carry.length > 0) yield { text: Buffer.concat(carry).subarray(0, MAX_LINE_BYTES).toString('utf8'), complete: false };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function fileSize(file: string): number {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
-  }
-}
-
-function endsWithNewline(fd: number): boolean {
-  const size = fstatSync(fd).size;
-  if (size === 0) return true;
-  const last = Buffer.alloc(1);
-  readSync(fd, last, 0, 1, size - 1);
-  return last[0] === 0x0a;
-}
-
-function unlinkQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // already gone
   }
 }
 

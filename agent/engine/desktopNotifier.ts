@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import nodeNotifier from 'node-notifier';
 import type { Notifier, Popup } from './notifier';
 import { burstingNotifier } from './popupBursts';
+import type { Log } from '../log/logger';
 
 /** Hands one popup to the OS; calls back with an error when the OS could not show it. */
 export type SendPopup = (popup: Popup, done: (error: Error | null) => void) => void;
@@ -38,18 +39,18 @@ const sendWithNodeNotifier: SendPopup = (popup, done) => {
  * line about it, then popups are dropped quietly; the monitors keep working either way. Past a
  * few popups a minute, the rest fold into one summary (popupBursts.ts).
  */
-export function desktopNotifier(log: (line: string) => void, send: SendPopup = sendWithNodeNotifier): Notifier {
+export function desktopNotifier(log: Log, send: SendPopup = sendWithNodeNotifier): Notifier {
   return burstingNotifier(osNotifier(log, send), Date.now);
 }
 
 /** Hands each popup to the OS as it comes (desktopNotifier folds bursts in front of it). */
-function osNotifier(log: (line: string) => void, send: SendPopup): Notifier {
+function osNotifier(log: Log, send: SendPopup): Notifier {
   let reported = false;
   const report = (error: unknown) => {
     if (reported) return;
     reported = true;
     const reason = error instanceof Error ? error.message : String(error);
-    log(`Desktop popups are unavailable on this machine (${reason.trim()}); failures still reach /api/notifications.`);
+    log(`Desktop popups are unavailable on this machine (${reason.trim()}); failures still reach /api/notifications.`, { level: 'warn' });
   };
   return {
     show(popup) {

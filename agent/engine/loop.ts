@@ -2,6 +2,7 @@ import { isStorageFull } from '../db/storageErrors';
 import type { Outage } from '../domain/dueTime';
 import type { AgentEvents } from './events';
 import type { Scheduler } from './scheduler';
+import type { Log } from '../log/logger';
 
 /** The loop never sleeps longer than this, so a changed clock or a missed wake-up costs at most this. */
 export const MAX_SLEEP_MS = 30_000;
@@ -23,7 +24,7 @@ export interface MonitorLoopOptions {
   /** The earliest due time of all monitors, null when none waits for anything. */
   earliestDueAt: () => number | null;
   clock: () => number;
-  log: (line: string) => void;
+  log: Log;
 }
 
 function describeError(error: unknown): string {
@@ -90,7 +91,7 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
     try {
       scheduler.warnUnrecorded(now, outage);
     } catch (error) {
-      log(`Monitor loop: ${describeError(error)}`);
+      log(`Monitor loop: ${describeError(error)}`, { level: 'error' });
     }
   };
 
@@ -104,18 +105,18 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
         outage = undefined;
         more = scheduler.failOverdue(now);
       });
-      if (unwritable) log('Monitor loop: writing again');
+      if (unwritable) log('Monitor loop: writing again', { level: 'info' });
       unwritable = false;
       retryMs = 0;
     } catch (error) {
       // Any error backs off: retrying at once would spin a core and flood the log.
       retryMs = Math.min(MAX_RETRY_MS, Math.max(FIRST_RETRY_MS, retryMs * 2));
       if (isStorageFull(error)) {
-        if (!unwritable) log(cannotWrite(error));
+        if (!unwritable) log(cannotWrite(error), { level: 'error' });
         unwritable = true;
         warnUnrecorded(now);
       } else {
-        log(`Monitor loop: ${describeError(error)}`);
+        log(`Monitor loop: ${describeError(error)}`, { level: 'error' });
       }
     }
     plan(more ? 0 : undefined);

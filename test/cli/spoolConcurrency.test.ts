@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { Spool } from '../../agent/client/spool';
+import { replay } from '../../agent/client/spoolFlush';
 import { tempFolder } from '../helpers/cli';
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -29,7 +30,7 @@ describe('the spool under concurrent writers and replays', () => {
     // their second half until one has delivered, so appends certainly follow a compaction.
     let replaysDuringWrites = 0;
     while (writing) {
-      if ((await spool.replay(send, 5_000)).delivered.length > 0) {
+      if ((await replay(spool, send, 5_000)).delivered.length > 0) {
         replaysDuringWrites++;
         writeFileSync(goFile, '');
       }
@@ -37,7 +38,7 @@ describe('the spool under concurrent writers and replays', () => {
     }
     expect(await writers).toEqual([0, 0, 0]);
     expect(replaysDuringWrites).toBeGreaterThan(0);
-    await spool.replay(send, 5_000);
+    await replay(spool, send, 5_000);
 
     expect(await spool.pending()).toEqual([]);
     expect(delivered).toHaveLength(450);

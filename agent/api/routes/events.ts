@@ -36,7 +36,7 @@ export function eventRoutes({ store, events, log, requireToken }: ApiDeps): Auth
     const write = (text: string) => {
       if (stream.destroyed || stream.writableEnded) return;
       if (buffered() + text.length > MAX_BUFFERED_BYTES) {
-        log(`Dropped an /api/events client more than ${MAX_BUFFERED_BYTES} bytes behind; it will reconnect.`);
+        log(`Dropped an /api/events client more than ${MAX_BUFFERED_BYTES} bytes behind; it will reconnect.`, { level: 'warn' });
         stop(); // no further events for it, so this is said once
         res.destroy();
         return;

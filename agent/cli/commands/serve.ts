@@ -70,16 +70,18 @@ export const serveCommand: Command = {
     const trustProxy = values['trust-proxy'] || isOn(process.env.CRONBEAT_TRUST_PROXY);
     const publicUrl = publicUrlOption(values['public-url'] ?? process.env.CRONBEAT_PUBLIC_URL, values['public-url'] !== undefined);
     // Loaded here, not at the top: the agent (Koa, SQLite, zod) would slow every other command's start.
-    const [{ startAgent }, { desktopNotifier }, { silentNotifier }, { prepareSignInLink }] = await Promise.all([
+    const [{ startAgent }, { desktopNotifier }, { silentNotifier }, { prepareSignInLink }, { createLogger, pinoLog }] = await Promise.all([
       import('../../agent'),
       import('../../engine/desktopNotifier'),
       import('../../engine/notifier'),
       import('../../api/routes/session'),
+      import('../../log/logger'),
     ]);
 
     let agent;
     try {
-      const log = (line: string) => console.error(line);
+      // The agent's log: stderr, JSON lines (pretty on a terminal); stdout keeps the banner for the user.
+      const log = pinoLog(createLogger());
       const notifier = values['no-popups'] ? silentNotifier : desktopNotifier(log);
       // Listening at once, reads answered while the database is checked; writes wait for the check (issue 25.3).
       agent = await startAgent({ dataDir, host: values.host, port, log, notifier, allowedHosts: values['allow-host'], trustProxy, publicUrl, checkWhileListening: true });

@@ -2,6 +2,7 @@ import type { CertificateRow } from '../../db/certificates';
 import type { CheckObservation } from '../../domain/certificates';
 import type { CertificateCheck } from './checker';
 import { recordCheck, type RecordContext } from './record';
+import type { Log } from '../../log/logger';
 
 export const CHECK_INTERVAL_MS = 6 * 60 * 60 * 1000;
 export const MAX_CONCURRENT_CHECKS = 4;
@@ -17,7 +18,7 @@ const BATCH = 100;
 export interface CertificateSchedulerOptions extends RecordContext {
   checker: CertificateCheck;
   clock: () => number;
-  log?: (line: string) => void;
+  log?: Log;
   concurrency?: number;
   intervalMs?: number;
   pollMs?: number;
@@ -48,7 +49,7 @@ export class CertificateScheduler {
   private stopped = false;
   private readonly concurrency: number;
   private readonly intervalMs: number;
-  private readonly log: (line: string) => void;
+  private readonly log: Log;
 
   constructor(private readonly options: CertificateSchedulerOptions) {
     this.concurrency = options.concurrency ?? MAX_CONCURRENT_CHECKS;
@@ -63,7 +64,7 @@ export class CertificateScheduler {
         void this.checkDue();
       } catch (error) {
         // A busy or closing database must not take the agent down; the next poll tries again.
-        this.log(`certificate checks: ${error instanceof Error ? error.message : String(error)}`);
+        this.log(`certificate checks: ${error instanceof Error ? error.message : String(error)}`, { level: 'error' });
       }
     };
     poll();
@@ -124,7 +125,7 @@ export class CertificateScheduler {
       this.running++;
       this.run(id)
         .catch((error: unknown) => {
-          this.log(`certificate check ${id} failed: ${error instanceof Error ? error.message : String(error)}`);
+          this.log(`certificate check ${id} failed: ${error instanceof Error ? error.message : String(error)}`, { level: 'warn' });
           return null;
         })
         .then((row) => {

@@ -11,6 +11,7 @@ import { buildDigestRequest, buildRequest, type MessageContext, type OutgoingReq
 import { digestEntries, planBurst } from './digests';
 import { send, type AttemptResult } from './transport';
 import { toApiTimestamp } from '../../domain/timestamps';
+import type { Log } from '../../log/logger';
 
 /** The worker looks at the outbox at least this often. */
 export const MAX_IDLE_MS = 30_000;
@@ -30,7 +31,7 @@ export interface DeliveryWorkerOptions {
   events: AgentEvents;
   notifier: Notifier;
   clock: () => number;
-  log: (line: string) => void;
+  log: Log;
   /** The dashboard's address for links in messages (known once the agent listens). */
   dashboardUrl: () => string;
   /** Overrides every Telegram channel's API address. */
@@ -69,7 +70,7 @@ export class DeliveryWorker {
   /** Puts back what a crash interrupted, then sends whatever is due, now and whenever more is. */
   start(): void {
     const released = this.options.store.deliveries.releaseInterrupted(this.options.clock());
-    if (released > 0) this.options.log(`Delivery: ${released} interrupted send(s) will be tried again.`);
+    if (released > 0) this.options.log(`Delivery: ${released} interrupted send(s) will be tried again.`, { level: 'warn' });
     this.unsubscribe = this.options.events.subscribe((event) => {
       // A channel's change (quiet hours gone, deleted) may make its deliveries due or failed.
       if (event.type === 'notification.created' || event.type === 'channel.changed') this.plan(0);
@@ -125,7 +126,7 @@ export class DeliveryWorker {
       const now = this.options.clock();
       const seen = new Set<number>();
       const reclaimed = store.deliveries.reclaimExpired(now, this.busyChannels());
-      if (reclaimed > 0) this.options.log(`Delivery: ${reclaimed} send(s) whose result could not be recorded will be tried again.`);
+      if (reclaimed > 0) this.options.log(`Delivery: ${reclaimed} send(s) whose result could not be recorded will be tried again.`, { level: 'warn' });
       while (!this.stopped && this.inFlight.size < MAX_IN_FLIGHT) {
         const due = store.deliveries.due(now, MAX_IN_FLIGHT, this.busyChannels());
         if (due.length === 0) break;
@@ -143,7 +144,7 @@ export class DeliveryWorker {
       this.retryMs = 0;
     } catch (error) {
       // Retrying at once would spin a core and flood the log: back off, and say so once.
-      if (this.retryMs === 0) this.options.log(`Delivery: ${error instanceof Error ? error.message : String(error)}; retrying with backoff`);
+      if (this.retryMs === 0) this.options.log(`Delivery: ${error instanceof Error ? error.message : String(error)}; retrying with backoff`, { level: 'error' });
       this.retryMs = Math.min(MAX_IDLE_MS, Math.max(FIRST_RETRY_MS, this.retryMs * 2));
     }
     this.plan();
@@ -208,7 +209,10 @@ export class DeliveryWorker {
       this.popupWhenFailingLong(channel, at, result.error);
     } catch (error) {
       // Most likely a full disk: the claim stays until its end (the attempt's timeout), then the delivery is sent again.
-      this.options.log(`Delivery ${delivery.id}: cannot record the result: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.log(`Delivery ${delivery.id}: cannot record the result: ${error instanceof Error ? error.message : String(error)}`, {
+        level: 'error',
+        deliveryId: delivery.id,
+      });
       this.retryMs = Math.max(this.retryMs, FIRST_RETRY_MS);
     }
   }
