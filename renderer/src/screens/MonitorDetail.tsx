@@ -1,3 +1,4 @@
+import { pageAgentBase } from '../api/client';
 import { useState } from 'react';
 import type { Monitor } from '../api/types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -126,7 +127,7 @@ export function MonitorDetailScreen(props: { id: number }) {
 
   const m = monitor.data;
   const status = monitorStatus(m);
-  const pulseUrl = pulseUrlOf(m, window.location.origin);
+  const pulseUrl = pulseUrlOf(m, pageAgentBase());
   const lines = commandLines(pulseUrl, m.token, cli.data?.command);
   return (
     <>

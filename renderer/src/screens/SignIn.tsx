@@ -78,7 +78,7 @@ export function SignInScreen(props: { code: string | null; sessionEnded: boolean
     <main className="sign-in" id="main">
       <div className="sign-in-card">
         <div className="brand brand-large">
-          <img src="/favicon.svg" alt="" width="32" height="32" />
+          <img src="./favicon.svg" alt="" width="32" height="32" />
           Cronbeat
         </div>
         {redeeming ? (
