@@ -51,7 +51,7 @@ export type LinePulseQuery = z.infer<typeof linePulseQuery>;
 /** The slug in the path: what slugOf makes of a name (lower case, digits, `_`, `-`). */
 export function slugProblem(slug: string): string | undefined {
   if (slug.length > MAX_SLUG_LENGTH || !isSlug(slug)) {
-    return 'The slug must be lower case letters, digits, "_" and "-", as `cronbeat run --name` makes it (e.g. nightly-backup).';
+    return 'The slug must be lower case letters, digits, "_" and "-", with at least one letter, as `cronbeat run --name` makes it (e.g. nightly-backup).';
   }
   return undefined;
 }

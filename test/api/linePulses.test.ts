@@ -112,6 +112,14 @@ describe('what a line pulse refuses', () => {
     expect((await answer.json()).errors).toHaveProperty('slug');
   });
 
+  it('answers 422 for a slug of digits alone, which a badge URL would read as another monitor\'s id; nothing is created', async () => {
+    const before = agent.store.monitors.list(1).length;
+    const answer = await line('42', { create: '1', schedule: '0 3 * * *' });
+    expect(answer.status).toBe(422);
+    expect((await answer.json()).errors.slug[0]).toMatch(/at least one letter/);
+    expect(agent.store.monitors.list(1)).toHaveLength(before);
+  });
+
   it('answers 401 for an unknown key and 403 for a read-only or badge key', async () => {
     expect((await line('x', { create: '1', schedule: '0 3 * * *' }, '', 'cb_wrong')).status).toBe(401);
     for (const scope of ['read-only', 'badge'] as const) {
