@@ -106,6 +106,19 @@ describe('what a line pulse refuses', () => {
     expect(monitorsWithSlug('bad-line')).toHaveLength(0);
   });
 
+  it('answers 422 naming a parameter it does not take (timezone for tz, duration for grace), never a monitor made in UTC', async () => {
+    for (const [wrong, value] of [['timezone', 'Europe/Paris'], ['duration', '30'], ['schedul', '0 3 * * *']]) {
+      const answer = await line('misspelt-line', { create: '1', schedule: '0 3 * * *', [wrong]: value });
+      expect(answer.status, wrong).toBe(422);
+      const { errors } = await answer.json();
+      expect(Object.keys(errors), wrong).toEqual([wrong]);
+      expect(errors[wrong][0]).toMatch(/create, name, schedule, tz, grace, server, rid/);
+    }
+    expect(monitorsWithSlug('misspelt-line')).toHaveLength(0);
+    // rid pairs a start with its end, as on every pulse.
+    expect((await line('misspelt-line', { create: '1', schedule: '0 3 * * *', rid: 'r-1' }, '/start')).status).toBe(201);
+  });
+
   it('answers 422 for a slug that is not one', async () => {
     const answer = await line('Nightly%20Backup', { create: '1', schedule: '0 3 * * *' });
     expect(answer.status).toBe(422);
