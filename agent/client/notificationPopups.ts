@@ -1,11 +1,10 @@
+import { MAX_SEPARATE_POPUPS } from '../domain/monitorPopups';
 import type { Popup } from '../domain/popup';
 import type { FollowedNotification } from './notificationCursor';
 
 /** A desktop popup as the follower raises it: the agent's own shape, always leading somewhere. */
 export type FollowerPopup = Popup & { route: string };
 
-/** More new notifications than this at once (a catch-up after a dropped connection) make one popup. */
-export const MAX_SEPARATE_POPUPS = 3;
 const TITLES_IN_SUMMARY = 5;
 
 /** The dashboard page of what a notification is about: the monitor or server; certificates have a list. */
@@ -19,7 +18,7 @@ export function notificationRoute(notification: FollowedNotification): string {
 
 /**
  * The popups for notifications that arrived together (oldest first): one each, or one summary
- * when there are more than MAX_SEPARATE_POPUPS, e.g. "7 notifications while you were away".
+ * when there are more than MAX_SEPARATE_POPUPS (the agent's own limit), e.g. "7 notifications while you were away".
  * None for none.
  */
 export function followerPopups(notifications: FollowedNotification[], { catchingUp }: { catchingUp: boolean }): FollowerPopup[] {

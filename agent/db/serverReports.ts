@@ -44,7 +44,13 @@ export function serverReportRepository(db: Db) {
        AND server_id IN (SELECT id FROM servers WHERE deleted_at IS NULL)
      RETURNING server_id, (SELECT company_id FROM servers WHERE id = server_id) AS company_id, last_report_at, interval_seconds`,
   );
-  const earliestQuiet = db.prepare('SELECT min(quiet_alert_at) FROM server_reports WHERE quiet_since IS NULL').pluck();
+  // As markQuiet: a deleted server's report is never marked, so it must not wake the loop either (it would every millisecond).
+  const earliestQuiet = db
+    .prepare(
+      `SELECT min(quiet_alert_at) FROM server_reports
+       WHERE quiet_since IS NULL AND server_id IN (SELECT id FROM servers WHERE deleted_at IS NULL)`,
+    )
+    .pluck();
   const find = db.prepare('SELECT server_id, last_report_at, interval_seconds, jobs FROM server_reports WHERE server_id = ?');
   const ofCompany = db.prepare(
     `SELECT r.server_id, r.last_report_at, r.interval_seconds, r.jobs FROM server_reports r

@@ -24,12 +24,29 @@ export function urlPassword(value: unknown): string | null {
   }
 }
 
-/** The secret values of a channel's settings: the secret fields, and a webhook URL's password. */
+/** `text` as base64 of its UTF-8 bytes (what a Basic header carries); no Buffer, so the renderer may import this file. */
+function base64(text: string): string {
+  return btoa(Array.from(new TextEncoder().encode(text), (byte) => String.fromCharCode(byte)).join(''));
+}
+
+/**
+ * The secret values of a channel's settings: the secret fields, and a webhook URL's password,
+ * also as the Basic header carries it (base64 of `user:password`, which echoing receivers show).
+ */
 export function channelSecretValues(kind: ChannelKind, settings: Record<string, unknown>): string[] {
   const values = SECRET_SETTINGS[kind].map((field) => settings[field]).filter((v): v is string => typeof v === 'string');
   const password = kind === 'webhook' ? urlPassword(settings.url) : null;
-  if (password) values.push(password);
+  if (password) values.push(password, base64(`${urlUser(settings.url)}:${password}`));
   return values.filter((v) => v.length >= 4);
+}
+
+/** The user name of a URL's user:pass@, decoded (empty when it has none or is not a URL). */
+function urlUser(value: unknown): string {
+  try {
+    return decodeURIComponent(new URL(String(value)).username);
+  } catch {
+    return '';
+  }
 }
 
 /**
@@ -55,11 +72,28 @@ function formsOf(secret: string): string[] {
   return [...forms].filter((form) => form.length >= 4).sort((a, b) => b.length - a.length);
 }
 
-/** `text` with every form of each secret replaced by REDACTED. */
+const hexDigit = (digit: string) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit);
+
+/**
+ * A pattern matching `form` however an echo encoded it: each character as itself or
+ * percent-encoded (in either case of hex; encoders differ in what they encode), a space also as
+ * `+` (forms), a slash also as `\/` (JSON as PHP writes it).
+ */
+function echoPattern(form: string): string {
+  return Array.from(form, (char) => {
+    const encoded = Array.from(new TextEncoder().encode(char), (byte) => `%${[...byte.toString(16).padStart(2, '0')].map(hexDigit).join('')}`).join('');
+    const ways = [char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), encoded];
+    if (char === ' ') ways.push('\\+');
+    if (char === '/') ways.push('\\\\/');
+    return `(?:${ways.join('|')})`;
+  }).join('');
+}
+
+/** `text` with every form of each secret, however encoded, replaced by REDACTED. */
 export function redactValues(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
-    for (const form of formsOf(secret)) out = out.split(form).join(REDACTED);
+    for (const form of formsOf(secret)) out = out.replace(new RegExp(echoPattern(form), 'g'), REDACTED);
   }
   return out;
 }

@@ -71,6 +71,11 @@ export function channelFailurePopupDue(failingSince: number | null, now: number)
 /** Why a deleted channel's waiting deliveries failed (at once, when it is deleted). */
 export const CHANNEL_DELETED = 'The channel was deleted before this could be sent.';
 
+/** The error of a failed attempt whose channel was deleted while it was under way: it is not tried again. */
+export function failedAfterChannelDeleted(error: string | null): string {
+  return `${error ? `${error.replace(/\.$/, '')}. ` : ''}The channel was deleted meanwhile: not tried again.`;
+}
+
 /** Text stored from a receiver (answer bodies, errors) is cut to this many characters. */
 export const STORED_TEXT_MAX = 2000;
 

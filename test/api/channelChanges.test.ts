@@ -94,4 +94,27 @@ describe('a channel\'s change and the deliveries waiting for it', () => {
       { status: 'failed', attempts: 1, next_attempt_at: null, last_error: 'The channel was deleted before this could be sent.', channel: { deleted: true } },
     ]);
   });
+
+  it('a send under way when its channel is deleted finishes, and a failed one is not tried again (never left pending)', async () => {
+    let answerNow: () => void = () => undefined;
+    const hook = await receiver((_request, res) => {
+      answerNow = () => res.writeHead(503, { 'Content-Type': 'text/plain' }).end('down');
+    });
+    const channel = await (await agent.api('/api/channels', { method: 'POST', json: { name: 'slow hook', kind: 'webhook', settings: { url: hook.url } } })).json();
+    const id = await alertTo(channel.id);
+    await hook.received(1);
+    expect(await until(id, (list) => list[0]?.status === 'sending')).toMatchObject([{ status: 'sending', attempts: 1 }]);
+
+    expect((await agent.api(`/api/channels/${channel.id}`, { method: 'DELETE' })).status).toBe(204);
+    answerNow();
+    expect(await until(id, (list) => list[0]?.status !== 'sending')).toMatchObject([
+      {
+        status: 'failed',
+        attempts: 1,
+        next_attempt_at: null,
+        last_error: 'The receiver answered HTTP 503: down. The channel was deleted meanwhile: not tried again.',
+        channel: { deleted: true },
+      },
+    ]);
+  });
 });

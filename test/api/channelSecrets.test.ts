@@ -107,6 +107,22 @@ describe('a webhook URL with user:pass@', () => {
     await expect422(await patch(channel.id, { settings: { url: 'http://alice:********@evil.example/in', secret: 'new-secret-of-16-chars' } }), ['settings.url']);
   });
 
+  it('never shows its password in an answer that echoes the request (the Basic header, the password re-encoded)', async () => {
+    const echo: Answer = (request, res) => {
+      const password = 's3cr/t pw!';
+      res
+        .writeHead(401, { 'Content-Type': 'text/plain' })
+        .end(`denied: ${request.headers.authorization} (${encodeURIComponent(password).toLowerCase().replace('%20', '+')})`);
+    };
+    const hook = await receiver(echo);
+    const channel = await create({ name: 'echoed', kind: 'webhook', settings: { url: `http://bob:s3cr%2Ft%20pw!@127.0.0.1:${hook.port}/in` } });
+    const answer = await sendTest(channel.id);
+    expect(hook.requests[0].headers.authorization).toBe(`Basic ${Buffer.from('bob:s3cr/t pw!').toString('base64')}`);
+    expect(answer).toMatchObject({ delivered: false, response_status: 401, response_body: 'denied: Basic [redacted] ([redacted])' });
+    expect(answer.error).toBe('The receiver answered HTTP 401: denied: Basic [redacted] ([redacted])');
+    expect(JSON.stringify(logged)).not.toContain(Buffer.from('bob:s3cr/t pw!').toString('base64'));
+  });
+
   it('is refused in every other URL (Slack, Discord, ntfy server, Telegram API)', async () => {
     const refused = [
       { kind: 'slack', settings: { webhook_url: 'https://u:p@hooks.slack.com/services/T1/B2/x' }, field: 'settings.webhook_url' },
@@ -122,6 +138,18 @@ describe('a webhook URL with user:pass@', () => {
 });
 
 describe('Slack and Discord webhook URLs are secrets', () => {
+  it('a masked URL for another address than the stored one is refused, not taken as "keep it"', async () => {
+    const home = await receiver();
+    const channel = await create({ name: 'slack moved', kind: 'slack', settings: { webhook_url: `${home.url}/services/T0BOB0001/B0BOB0002/bobsTokenOf24characters` } });
+    expect(channel.settings.webhook_url).toBe(`${home.url}/********`);
+    // Sent back as shown: kept.
+    expect((await patch(channel.id, { name: 'slack 2', settings: { webhook_url: channel.settings.webhook_url } })).status).toBe(200);
+    // The admin changed the host but not the mask: that is a mistake to name, never a silent 200 that keeps the old hook.
+    const body = await expect422(await patch(channel.id, { settings: { webhook_url: 'https://hooks.slack.com/********' } }), ['settings.webhook_url']);
+    expect(body.message).toMatch(/webhook url field .*whole new URL/);
+    expect((await show(channel.id)).name).toBe('slack 2');
+  });
+
   it('never show in a delivery\'s answer or error, nor in the log, even when the receiver echoes only their path', async () => {
     const slackPath = '/services/T0ALICE01/B0ALICE02/slackTokenOfAlice123456';
     const discordPath = '/api/webhooks/123456789012345678/discordTokenOfAlice_abcdefghijklmnop';

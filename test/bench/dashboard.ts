@@ -26,10 +26,15 @@ export interface DashboardContext {
   log: (line: string) => void;
 }
 
-/** A token of company 3 (no monitors, nothing else), made before the agent opens the file. */
-export function emptyCompanyToken(dataDir: string, now: number): string {
+/**
+ * Before the agent opens the file: a token of company 3 (no monitors, nothing else), and every
+ * monitor's next deadline a day later, so none fails while the dashboard is measured (a failure
+ * moves its row to the top: the one-update count would count it).
+ */
+export function prepareDashboardData(dataDir: string, now: number): string {
   const store = openStore(databaseFile(dataDir), now);
   try {
+    store.db.prepare('UPDATE monitors SET due_at = due_at + 86400000, expected_run_at = expected_run_at + 86400000 WHERE due_at IS NOT NULL').run();
     store.companies.ensure(3, now);
     return store.apiTokens.create({ companyId: 3, name: 'bench, empty', now }).token;
   } finally {

@@ -3,7 +3,7 @@ import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { measureAlertBurst } from './alertBurst';
 import { measureCliRun } from './cliRun';
-import { emptyCompanyToken, measureDashboard } from './dashboard';
+import { measureDashboard, prepareDashboardData } from './dashboard';
 import { closeConnections } from './httpClient';
 import { measureLists } from './lists';
 import { measurePulseMemory } from './memory';
@@ -117,7 +117,7 @@ async function runAll(only: Set<string> | null, tempRoot: string, bare: Child, l
       );
     }
     if (wanted('6')) {
-      const emptyToken = emptyCompanyToken(bigDir, Date.now());
+      const emptyToken = prepareDashboardData(bigDir, Date.now());
       await attempt(figures, log, '6. dashboard in Chromium', [notMeasured('6', 'dashboard, 10,000 monitors', 'ms', undefined, '')], () =>
         withAgent(bigDir, tempRoot, (agent) => measureDashboard({ agentUrl: agent.url, token, emptyToken, log })),
       );

@@ -11,7 +11,8 @@ import {
   type ConnectionStep,
 } from '../../agent/client/connectionWatch';
 import { advanceCursor, EMPTY_CURSOR, freshOnPage, inOrderOfEvents, startCursor, type FollowedNotification } from '../../agent/client/notificationCursor';
-import { followerPopups, MAX_SEPARATE_POPUPS, notificationLine } from '../../agent/client/notificationPopups';
+import { followerPopups, notificationLine } from '../../agent/client/notificationPopups';
+import { MAX_SEPARATE_POPUPS } from '../../agent/domain/monitorPopups';
 
 /* The follower's pure rules: what is new since the last notification seen, when to say "unreachable", how popups collapse. */
 

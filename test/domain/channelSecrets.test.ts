@@ -13,6 +13,13 @@ describe('redactValues', () => {
     expect(redactValues(text, [slack])).toBe(shown);
   });
 
+  it('finds a secret however an echo encoded it: lower-case hex, + for a space, JSON\'s \\/, partly encoded', () => {
+    const password = 'p@ss/w rd!';
+    for (const echoed of ['p%40ss%2Fw%20rd!', 'p%40ss%2fw+rd%21', 'p@ss\\/w rd!', 'p%40ss/w%20rd%21', 'p@ss%2Fw rd!']) {
+      expect(redactValues(`echo: ${echoed}.`, [password])).toBe('echo: [redacted].');
+    }
+  });
+
   it('leaves short path segments (the "services" of every Slack hook) and other text alone', () => {
     expect(redactValues('see /services/ for help', [slack])).toBe('see /services/ for help');
   });
@@ -23,8 +30,16 @@ describe('channelSecretValues', () => {
     expect(channelSecretValues('webhook', { url: 'https://cron:p%40ss-word@h.example/in', secret: 'whsec-0123456789abcdef' })).toEqual([
       'whsec-0123456789abcdef',
       'p@ss-word',
+      Buffer.from('cron:p@ss-word').toString('base64'),
     ]);
     expect(channelSecretValues('email', { host: 'h', password: 'smtp-pass' })).toEqual(['smtp-pass']);
+  });
+
+  it('has a webhook URL\'s credentials as its Basic header carries them (base64), which receivers echo', () => {
+    const values = channelSecretValues('webhook', { url: 'https://cron:p%40ss-w%C3%B6rd@h.example/in' });
+    expect(values).toContain(Buffer.from('cron:p@ss-wörd').toString('base64'));
+    const echoed = `headers: {"authorization":"Basic ${Buffer.from('cron:p@ss-wörd').toString('base64')}"}`;
+    expect(redactValues(echoed, values)).toBe('headers: {"authorization":"Basic [redacted]"}');
   });
 });
 

@@ -93,8 +93,8 @@ describe.skipIf(chromiumMissing)('screens after the living and channels merge', 
     await fetch(`${agent.url}/api/pulse/${monitor.token}`, { method: 'POST' });
     await hook.received(2);
     expect(hook.requests.map((r) => r.headers['x-cronbeat-event'])).toEqual([
-      'App\\Notifications\\MonitorFailedNotification',
-      'App\\Notifications\\MonitorRecoveredNotification',
+      'monitor.failed',
+      'monitor.recovered',
     ]);
     await page.goto(`${agent.url}/#/notifications`);
     const items = page.getByTestId('notification');

@@ -7,7 +7,7 @@ import { pathId } from '../params';
 import { presentChannel } from '../present';
 import { channelInput, channelPatch, channelSettingsInput } from '../../contract/channels';
 import { validate } from '../validate';
-import { isMasked, MASK, mergeSettings, type ChannelKind } from '../../domain/channels';
+import { isMasked, MASK, maskSecret, mergeSettings, SECRET_SETTINGS, type ChannelKind } from '../../domain/channels';
 import { changedDestination, secretsToGiveAgain, urlPassword } from '../../domain/channelSecrets';
 import { CHANNEL_DELETED } from '../../domain/delivery';
 
@@ -34,6 +34,24 @@ function refuseSecretsLeftBehind(kind: ChannelKind, stored: Record<string, unkno
   }
   if (urlPassword(merged.url) === MASK) {
     errors['settings.url'] = ['The url field must give its password again (not ********) when the address changes.'];
+  }
+  if (Object.keys(errors).length > 0) throw HttpError.validation(errors);
+}
+
+/**
+ * A secret sent as a mask means "keep it" only when it is the mask shown for the stored one: a
+ * Slack URL's mask under another origin (the admin changed the host, not the token) is a 422
+ * naming the field, never a silent 200 that keeps the old hook.
+ */
+function refuseForeignMasks(kind: ChannelKind, stored: Record<string, unknown>, sent: Record<string, unknown>) {
+  const errors: Record<string, string[]> = {};
+  for (const field of SECRET_SETTINGS[kind]) {
+    const shown = maskSecret(stored[field]);
+    if (!isMasked(sent[field]) || sent[field] === shown) continue;
+    const name = field.replace(/_/g, ' ');
+    errors[`settings.${field}`] = [
+      `The ${name} field is masked (${String(sent[field])}) but is not the stored one (${shown ?? 'none is stored'}): send it back as shown to keep it, or give the whole new URL.`,
+    ];
   }
   if (Object.keys(errors).length > 0) throw HttpError.validation(errors);
 }
@@ -81,6 +99,7 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
     const channel = findChannel(companyId, ctx.params.id);
     const input = validate(channelPatch, await readJsonBody(ctx));
     const sent = input.settings ?? {};
+    refuseForeignMasks(channel.kind, channel.settings, sent);
     const settings = checkedSettings(channel.kind, mergeSettings(channel.kind, channel.settings, sent));
     const moved = changedDestination(channel.kind, channel.settings, settings).length > 0;
     if (moved) refuseSecretsLeftBehind(channel.kind, channel.settings, settings, sent);

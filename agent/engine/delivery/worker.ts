@@ -6,7 +6,7 @@ import type { AgentEvents } from '../events';
 import type { Notifier } from '../notifier';
 import { presentNotification, type NotificationResource } from '../../contract/notifications';
 import { channelSecretValues } from '../../domain/channelSecrets';
-import { CHANNEL_DELETED, channelFailurePopupDue, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../domain/delivery';
+import { CHANNEL_DELETED, channelFailurePopupDue, failedAfterChannelDeleted, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../domain/delivery';
 import { buildDigestRequest, buildRequest, type MessageContext, type OutgoingRequest } from './messages';
 import { digestEntries, planBurst } from './digests';
 import { send, type AttemptResult } from './transport';
@@ -199,6 +199,13 @@ export class DeliveryWorker {
         if (digest) store.deliveries.settleDigest(delivery.id, { sentAt: at, failed: false, answer: result });
         store.channels.markWorking(channel.id);
         if (channel.failing_since !== null) this.options.events.emit({ type: 'channel.changed', companyId: channel.company_id, channelId: channel.id });
+        return;
+      }
+      // Deleted while this send was under way: nothing will send it again, so it fails now (never left pending).
+      if (store.channels.findAny(channel.id)?.deleted_at != null) {
+        const answer = { ...result, error: failedAfterChannelDeleted(result.error) };
+        store.deliveries.markUnsent(delivery.id, null, answer);
+        if (digest) store.deliveries.settleDigest(delivery.id, { sentAt: null, failed: true, answer });
         return;
       }
       const next = nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at);
