@@ -19,7 +19,7 @@ import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { RunHistory } from './RunHistory';
 import { SettingsHistory } from '../components/SettingsHistory';
-import { TextWithTimes } from '../components/TextWithTimes';
+import { AlertReasonText } from '../components/AlertReasonText';
 
 const defaultAgentUrl = 'http://127.0.0.1:8787';
 
@@ -73,7 +73,7 @@ function StatusText(props: { monitor: Monitor }) {
   const m = props.monitor;
   switch (monitorStatus(m)) {
     case 'failed':
-      return <TextWithTimes text={m.alert_reason} fallback="No pulse in time." />;
+      return <AlertReasonText reason={m.alert_reason_data} text={m.alert_reason} fallback="No pulse in time." />;
     case 'running':
       return <>A run has started and not finished yet.</>;
     case 'paused':
