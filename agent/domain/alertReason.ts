@@ -1,4 +1,4 @@
-import { alertMs, missedReason, type AlertReason, type MonitorReason } from './alert';
+import { alertMs, missedReason, type Alert, type AlertReason, type MonitorReason } from './alert';
 import type { MissedDeadline } from './dueTime';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -82,11 +82,35 @@ export function reasonPieces(reason: MonitorReason): ReasonPiece[] {
   return ['No pulse for the run due at ', run, `, nor within ${within} of Cronbeat resuming at `, resumed];
 }
 
+/** A monitor's reason as words with moments; null without data (its stored words stand). */
+export function reasonPiecesOf(reason: AlertReason | null | undefined): ReasonPiece[] | null {
+  return isMonitorReason(reason) ? reasonPieces(reason) : null;
+}
+
+/** What a recovery notification says, a success pulse at `at` (ms) having ended a failure. */
+export function recoveredPieces(at: number): ReasonPiece[] {
+  return ['A successful run was reported at ', { at }, '; monitoring resumed.'];
+}
+
+/**
+ * A notification's description as words with moments, from its alert as data: a failure's reason
+ * (the monitor's alert_reason), a recovery's success pulse. Null for any other notice (its stored words stand).
+ */
+export function alertPieces(alert: Alert | null | undefined): ReasonPiece[] | null {
+  if (alert?.event === 'monitor.failed' && isMonitorReason(alert.reason)) return reasonPieces(alert.reason);
+  const endedAt = alertMs(alert?.run?.ended_at ?? alert?.at);
+  if (alert?.event === 'monitor.recovered' && endedAt !== null) return recoveredPieces(endedAt);
+  return null;
+}
+
+/** Words with moments as text: each moment in `timezone` and in UTC (describeMoment). */
+export function piecesText(pieces: ReasonPiece[], timezone: string): string {
+  return pieces.map((piece) => (typeof piece === 'string' ? piece : describeMoment(piece.at, timezone))).join('');
+}
+
 /** A monitor reason as the API's alert_reason words: each moment in `timezone` and in UTC (describeMoment). */
 export function reasonText(reason: MonitorReason, timezone: string): string {
-  return reasonPieces(reason)
-    .map((piece) => (typeof piece === 'string' ? piece : describeMoment(piece.at, timezone)))
-    .join('');
+  return piecesText(reasonPieces(reason), timezone);
 }
 
 /**
