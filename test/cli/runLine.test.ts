@@ -90,6 +90,16 @@ describe('cronbeat run --name (a job line that makes its own monitor)', () => {
     expect(bySlug('broken-line')).toHaveLength(0);
   });
 
+  it('a name without a letter a–z (another script, digits alone): the job runs, one true line says why', async () => {
+    for (const name of ['日本語', '2024']) {
+      const result = await runCli(['run', '--name', name, '--schedule', '0 3 * * *', '--', 'sh', '-c', 'echo ran; exit 3'], { env: envFor() });
+      expect(result.status).toBe(3);
+      expect(result.stdout).toBe('ran\n');
+      expect(result.stderr).toBe(`cronbeat: not monitoring this run: --name must have a letter from a to z (accents are dropped; other scripts, and digits alone, give no slug to match it by), not "${name}"\n`);
+    }
+    expect(agent.store.monitors.list(1).filter((m) => m.name === '2024')).toHaveLength(0);
+  });
+
   it('no CRONBEAT_API_TOKEN: the job runs, and one line says what to set', async () => {
     const env = envFor();
     delete (env as Record<string, string>).CRONBEAT_API_TOKEN;
