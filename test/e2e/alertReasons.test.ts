@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { createSignInLink } from '../../agent/api/routes/session';
+import type { Page } from 'playwright-core';
 import { createScheduler } from '../../agent/engine/scheduler';
-import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
+import type { TestAgent } from '../helpers/testAgent';
+import { chromiumMissing, screenshot, signedInDashboard } from './browser';
 
 /*
  * Issue 22: the dashboard writes a failed monitor's reason from its data (alert_reason_data), its
@@ -12,24 +11,14 @@ import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './br
 describe.skipIf(chromiumMissing)('alert reasons from data on the dashboard', { timeout: 30_000 }, () => {
   let now = Date.parse('2026-11-21T08:00:00Z');
   let agent: TestAgent;
-  let browser: Browser;
   let page: Page;
+  let close = async () => {};
 
   beforeAll(async () => {
-    agent = await startTestAgent({ clock: () => now, rendererDir: builtRenderer() });
-    browser = await launchChromium();
     // The viewer is in New York; the monitor runs in Paris; the API's words name Paris and UTC.
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'America/New_York', locale: 'en-GB' });
-    context.setDefaultTimeout(10_000);
-    page = await context.newPage();
-    await page.goto(createSignInLink(agent.store, agent.url, now));
-    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    ({ agent, page, close } = await signedInDashboard(() => now, 'America/New_York'));
   }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await agent?.stop();
-  });
+  afterAll(() => close());
 
   const create = async (name: string) =>
     (await agent.api('/api/monitors', { method: 'POST', json: { name, schedule: '0 10 * * *', timezone: 'Europe/Paris', duration: 5 } })).json();
