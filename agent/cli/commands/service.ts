@@ -7,6 +7,7 @@ import { resolveDataDir } from '../../dataFolder/dataDir';
 import { UsageError, type Command } from '../command';
 import { commandLine, servicePlace, type ServicePlace } from '../service/plan';
 import type { ServiceScope } from '../service/units';
+import { volatilePlace } from '../crontab/shim';
 
 const SYSTEM_DATA_DIR = '/var/lib/cronbeat';
 
@@ -101,6 +102,23 @@ function runAll(commands: string[][]): { failed: string[][]; reason: string } {
   return { failed: [], reason: '' };
 }
 
+/**
+ * The program and bundle the service runs, refused where they would vanish: a cronbeat run
+ * through npx lives in npm's cache, cleaned at will, and the service would stop starting then
+ * (the rule crontab lines follow, crontab/shim.ts).
+ */
+function refuseVanishingProgram(): void {
+  for (const path of [realpathSync(process.argv[1]), realpathSync(process.execPath)]) {
+    const why = volatilePlace(path);
+    if (why) {
+      throw new UsageError(
+        `A service must not run ${path}: ${why}. Install Cronbeat where it stays (\`npm install -g cronbeat\`, or a clone with \`npm run build:agent\`) and run \`cronbeat service install\` from there.`,
+        1,
+      );
+    }
+  }
+}
+
 function placeFor(parsed: Parsed): ServicePlace {
   const bundle = realpathSync(process.argv[1]);
   const command = [process.execPath, bundle, 'serve', '--data-dir', parsed.dataDir, ...parsed.serveFlags];
@@ -120,6 +138,7 @@ function placeFor(parsed: Parsed): ServicePlace {
 }
 
 function install(parsed: Parsed): number {
+  refuseVanishingProgram();
   const place = placeFor(parsed);
   mkdirSync(dirname(place.file), { recursive: true });
   writeFileSync(place.file, place.text, { mode: 0o644 });
