@@ -29,6 +29,12 @@ export function invoke(command: Command, rest: string[]): Promise<number> {
 
 /** Runs a CLI's main with this process's arguments: its result is the exit status, an error one line on stderr. */
 export function runMain(main: (argv: string[]) => Promise<number>): void {
+  // A reader that went away (`cronbeat … | head -n 3`) is the ordinary end of a pipe, not a crash:
+  // stop quietly, as cat and grep do.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(0);
+  });
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -1,10 +1,18 @@
 import type { IncomingMessage } from 'node:http';
+import { networkProblem } from './networkProblem';
 
 /** The agent sends a comment every 15 s; this long without a byte means the connection is gone. */
 export const STREAM_SILENCE_MS = 45_000;
 
-/** How a stream of /api/events ended: the connection dropped (worth retrying) or the agent refused it. */
-export type StreamEnd = { kind: 'dropped'; message: string } | { kind: 'refused'; status: number; message: string };
+/**
+ * How a stream of /api/events ended: the connection dropped (worth retrying, unless `lasting`:
+ * a certificate or scheme that waiting will not fix), the agent refused it, or what answered
+ * is no Cronbeat agent (a 200 that is not an event stream: a web page, a captive portal).
+ */
+export type StreamEnd =
+  | { kind: 'dropped'; message: string; lasting?: boolean }
+  | { kind: 'refused'; status: number; message: string }
+  | { kind: 'foreign'; contentType: string };
 
 export interface EventStreamOptions {
   baseUrl: string;
@@ -50,6 +58,12 @@ export async function readEventStream(options: EventStreamOptions): Promise<Stre
         });
         return;
       }
+      const contentType = String(response.headers['content-type'] ?? '');
+      if (!/^text\/event-stream\b/i.test(contentType)) {
+        response.resume();
+        finish({ kind: 'foreign', contentType });
+        return;
+      }
       watchSilence();
       let buffer = '';
       response.setEncoding('utf8');
@@ -77,7 +91,10 @@ export async function readEventStream(options: EventStreamOptions): Promise<Stre
       // 'aborted' is Node's word for a connection cut mid-response (the agent died).
       response.on('error', (error) => finish({ kind: 'dropped', message: error.message === 'aborted' ? 'the connection was cut' : error.message }));
     });
-    outgoing.on('error', (error: NodeJS.ErrnoException) => finish({ kind: 'dropped', message: error.code ?? error.message }));
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+      const problem = networkProblem(error);
+      finish({ kind: 'dropped', message: problem.text, lasting: problem.lasting });
+    });
     options.signal?.addEventListener('abort', onAbort);
     if (options.signal?.aborted) onAbort();
     outgoing.end();

@@ -111,6 +111,11 @@ export class NotificationFollower {
         if (this.refusal) throw this.refusal;
         if (this.abort.signal.aborted) break;
         if (end.kind === 'refused') throw new FollowRefused(refusalMessage(end.status, end.message, this.options.baseUrl), end.status);
+        if (end.kind === 'foreign') {
+          throw new FollowRefused(`${this.options.baseUrl} is not a Cronbeat agent: its /api/events answered ${end.contentType || 'without a content type'}, not an event stream. Check --url.`, 200);
+        }
+        // Never in, and waiting will not let us in (an untrusted certificate, https:// to plain HTTP).
+        if (end.lasting && !this.everConnected) throw new FollowRefused(`cannot reach ${this.options.baseUrl}: ${end.message}.`, 0);
         this.apply(connectionLost(this.connection, this.clock()));
         if (!this.lossReported) this.options.onConnection?.(false, end.message);
         this.lossReported = true;

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * wording, naming the field, because the spec's clients are used to them.
  */
 
-export const label = (field: string) => field.replace(/_/g, ' ');
+export const label = (field: string) => field.replace(/[_.]/g, ' ');
 export const isMissing = (input: unknown) => input === undefined || input === null;
 
 /** A required string, trimmed, 1..max characters. */

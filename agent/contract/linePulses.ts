@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { timeZoneOf } from './peopleInputs';
+import { onlyFields } from './fields';
+import { pulseQuery } from './pulses';
 import { checkSchedule } from '../domain/scheduleCheck';
 import { isSlug, MAX_SLUG_LENGTH, serverTag } from '../domain/monitorLine';
 
 /*
  * The query of a pulse sent by a job's line (issue 23):
  * /api/pulse/key/{ping_key}/{slug}[/start|/fail|/{exit_code}]?create=1&schedule=…&tz=…&grace=…&name=…&server=…
- * Each part is optional; unknown parameters are ignored (as on every pulse).
+ * Each part is optional. Unlike a pulse by token, a parameter it does not take is a 422 naming it:
+ * the query sets the monitor up, so a misspelt `timezone=` must not make a monitor in UTC.
  */
 
 const text = (field: string, max: number) =>
@@ -16,7 +19,7 @@ const text = (field: string, max: number) =>
     .min(1, { message: `The ${field} field must not be empty.`, abort: true })
     .max(max, `The ${field} field must not be greater than ${max} characters.`);
 
-export const linePulseQuery = z.object({
+export const linePulseQuery = onlyFields(z.object({
   create: z
     .enum(['1', 'true', 'yes', '0', 'false', 'no', ''], { error: 'The create field must be 1 or 0.' })
     .optional()
@@ -45,13 +48,14 @@ export const linePulseQuery = z.object({
       return z.NEVER;
     })
     .optional(),
-});
+  rid: pulseQuery.shape.rid,
+}));
 export type LinePulseQuery = z.infer<typeof linePulseQuery>;
 
 /** The slug in the path: what slugOf makes of a name (lower case, digits, `_`, `-`). */
 export function slugProblem(slug: string): string | undefined {
   if (slug.length > MAX_SLUG_LENGTH || !isSlug(slug)) {
-    return 'The slug must be lower case letters, digits, "_" and "-", as `cronbeat run --name` makes it (e.g. nightly-backup).';
+    return 'The slug must be lower case letters, digits, "_" and "-", with at least one letter, as `cronbeat run --name` makes it (e.g. nightly-backup).';
   }
   return undefined;
 }

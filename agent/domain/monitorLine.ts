@@ -5,21 +5,27 @@
 
 export const MAX_SLUG_LENGTH = 100;
 
+/** Latin letters NFKD does not split into a base letter and an accent, spelt as their languages spell them in ASCII. */
+const LATIN_LETTERS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
+
 /**
  * The slug of a monitor name: lower case ASCII letters, digits, `_` and `-`; accents dropped
- * (é → e), every other run of characters one `-`, no `-` at either end, at most 100 characters.
- * "Nightly Backup", "nightly-backup" and "NIGHTLY_backup" → "nightly-backup", "nightly-backup",
- * "nightly_backup". Returns nothing when no letter or digit is left ("!!!", "日本").
+ * (é → e, ß → ss, ø → o), every other run of characters one `-`, no `-` at either end, at most
+ * 100 characters. "Nightly Backup", "nightly-backup" and "NIGHTLY_backup" → "nightly-backup",
+ * "nightly-backup", "nightly_backup". Returns nothing when no letter a–z is left ("!!!", "日本"),
+ * and for digits alone ("2024"): a badge URL reads `monitors/2024.svg` as the monitor with id 2024.
  */
 export function slugOf(name: string): string | undefined {
   const slug = name
+    .toLowerCase()
+    .replace(/[ßæœøłđðþı]/g, (letter) => LATIN_LETTERS[letter])
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9_]+/g, '-')
     .slice(0, MAX_SLUG_LENGTH)
     .replace(/^[-_]+|[-_]+$/g, '');
-  return /[a-z0-9]/.test(slug) ? slug : undefined;
+  return /[a-z]/.test(slug) ? slug : undefined;
 }
 
 /** Whether `text` is a slug already (what slugOf leaves unchanged): the form a URL path carries. */

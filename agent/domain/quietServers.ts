@@ -30,7 +30,8 @@ interface WatcherReport {
 }
 
 function every(intervalSeconds: number | null): string {
-  if (intervalSeconds === null) return 'an hour (it did not say how often)';
+  if (intervalSeconds === null) return 'hour (it did not say how often)';
+  if (intervalSeconds === 1) return 'second';
   if (intervalSeconds % 3600 === 0) return intervalSeconds === 3600 ? 'hour' : `${intervalSeconds / 3600} hours`;
   if (intervalSeconds % 60 === 0) return intervalSeconds === 60 ? 'minute' : `${intervalSeconds / 60} minutes`;
   return `${intervalSeconds} seconds`;

@@ -26,10 +26,14 @@ export interface Redirect {
   maxHops: number;
 }
 
-/** True when credentials meant for `configured` may go to `to`: the same origin, or its https upgrade. */
+/**
+ * True when credentials meant for `configured` may go to `to`: the same origin, or its https
+ * upgrade (http on the default port to https on the default port of the same host; another port
+ * is another service).
+ */
 export function mayCarryCredentials(configured: URL, to: URL): boolean {
   if (to.origin === configured.origin) return true;
-  return configured.protocol === 'http:' && to.protocol === 'https:' && to.hostname === configured.hostname && to.port === '';
+  return configured.protocol === 'http:' && configured.port === '' && to.protocol === 'https:' && to.hostname === configured.hostname && to.port === '';
 }
 
 /** Where a 3xx answer leads, or why it is a failed attempt. */

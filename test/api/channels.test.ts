@@ -83,6 +83,7 @@ describe('/api/channels', () => {
     await expect422(await create({ name: '', kind: 'email', settings: email }), 'name');
     await expect422(await create({ name: 'x', kind: 'email', settings: email, quiet_hours: { start: '25:00', end: '07:00', timezone: 'UTC' } }), 'quiet_hours.start');
     await expect422(await create({ name: 'x', kind: 'email', settings: email, quiet_hours: { start: '22:00', end: '07:00', timezone: 'Mars/Olympus' } }), 'quiet_hours.timezone');
+    await expect422(await create({ name: 'x', kind: 'email', settings: email, quiet_hours: { start: '22:00', end: '07:00' } }), 'quiet_hours.timezone', /^The quiet hours timezone field is required\.$/);
     await expect422(await create({ name: 'x', kind: 'email', settings: 'smtp://x' }), 'settings');
     expect((await (await agent.api('/api/channels')).json()).length).toBe(before);
 

@@ -106,10 +106,31 @@ describe('what a line pulse refuses', () => {
     expect(monitorsWithSlug('bad-line')).toHaveLength(0);
   });
 
+  it('answers 422 naming a parameter it does not take (timezone for tz, duration for grace), never a monitor made in UTC', async () => {
+    for (const [wrong, value] of [['timezone', 'Europe/Paris'], ['duration', '30'], ['schedul', '0 3 * * *']]) {
+      const answer = await line('misspelt-line', { create: '1', schedule: '0 3 * * *', [wrong]: value });
+      expect(answer.status, wrong).toBe(422);
+      const { errors } = await answer.json();
+      expect(Object.keys(errors), wrong).toEqual([wrong]);
+      expect(errors[wrong][0]).toMatch(/create, name, schedule, tz, grace, server, rid/);
+    }
+    expect(monitorsWithSlug('misspelt-line')).toHaveLength(0);
+    // rid pairs a start with its end, as on every pulse.
+    expect((await line('misspelt-line', { create: '1', schedule: '0 3 * * *', rid: 'r-1' }, '/start')).status).toBe(201);
+  });
+
   it('answers 422 for a slug that is not one', async () => {
     const answer = await line('Nightly%20Backup', { create: '1', schedule: '0 3 * * *' });
     expect(answer.status).toBe(422);
     expect((await answer.json()).errors).toHaveProperty('slug');
+  });
+
+  it('answers 422 for a slug of digits alone, which a badge URL would read as another monitor\'s id; nothing is created', async () => {
+    const before = agent.store.monitors.list(1).length;
+    const answer = await line('42', { create: '1', schedule: '0 3 * * *' });
+    expect(answer.status).toBe(422);
+    expect((await answer.json()).errors.slug[0]).toMatch(/at least one letter/);
+    expect(agent.store.monitors.list(1)).toHaveLength(before);
   });
 
   it('answers 401 for an unknown key and 403 for a read-only or badge key', async () => {

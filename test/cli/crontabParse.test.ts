@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { maskSecrets, monitorNameFor } from '../../agent/cli/crontab/mask';
@@ -138,6 +139,21 @@ describe('where the entry point may live', () => {
     expect(volatilePlace('/usr/local/lib/cronbeat')).toBeNull();
     expect(defaultShimDir(0)).toBe('/usr/local/lib/cronbeat');
     expect(defaultShimDir(1000, '/home/me')).toBe('/home/me/.local/lib/cronbeat');
+  });
+
+  it('nor behind a symbolic link into one (the link stays, what it points at is cleaned)', () => {
+    const target = mkdtempSync(join(tmpdir(), 'cronbeat-shim-'));
+    const stable = join(__dirname, '..', '..', 'test-results', `shim-link-${process.pid}`);
+    mkdirSync(stable, { recursive: true });
+    try {
+      symlinkSync(target, join(stable, 'lib'));
+      expect(volatilePlace(join(stable, 'lib'))).toMatch(/temporary folder/);
+      expect(volatilePlace(join(stable, 'lib', 'cronbeat', 'not-yet-made'))).toMatch(/temporary folder/);
+      expect(volatilePlace(stable)).toBeNull();
+    } finally {
+      rmSync(stable, { recursive: true, force: true });
+      rmSync(target, { recursive: true, force: true });
+    }
   });
 });
 

@@ -11,4 +11,9 @@ describe('monitor pause --until with an impossible date', () => {
   it('takes a real one with its zone as given', () => {
     expect(snoozeEnd('2030-02-28T10:00:00Z', undefined, now, 'Europe/Paris')).toEqual({ until: '2030-02-28T10:00:00Z' });
   });
+
+  it('says a Feb 29 without a zone does not exist in a common year, and takes it in a leap year', () => {
+    expect(() => snoozeEnd('2027-02-29 10:00', undefined, now, 'Europe/Paris')).toThrow('--until 2027-02-29 10:00 is not a date and time that exists.');
+    expect(snoozeEnd('2028-02-29 10:00', undefined, now, 'Europe/Paris')).toMatchObject({ until: '2028-02-29T09:00:00.000000Z' });
+  });
 });

@@ -90,6 +90,16 @@ describe('cronbeat run --name (a job line that makes its own monitor)', () => {
     expect(bySlug('broken-line')).toHaveLength(0);
   });
 
+  it('a name without a letter a–z (another script, digits alone): the job runs, one true line says why', async () => {
+    for (const name of ['日本語', '2024']) {
+      const result = await runCli(['run', '--name', name, '--schedule', '0 3 * * *', '--', 'sh', '-c', 'echo ran; exit 3'], { env: envFor() });
+      expect(result.status).toBe(3);
+      expect(result.stdout).toBe('ran\n');
+      expect(result.stderr).toBe(`cronbeat: not monitoring this run: --name must have a letter from a to z (accents are dropped; other scripts, and digits alone, give no slug to match it by), not "${name}"\n`);
+    }
+    expect(agent.store.monitors.list(1).filter((m) => m.name === '2024')).toHaveLength(0);
+  });
+
   it('no CRONBEAT_API_TOKEN: the job runs, and one line says what to set', async () => {
     const env = envFor();
     delete (env as Record<string, string>).CRONBEAT_API_TOKEN;
@@ -113,6 +123,22 @@ describe('cronbeat run --name (a job line that makes its own monitor)', () => {
     const [monitor] = bySlug('offline-job');
     expect(kindsOf(monitor.id)).toEqual(['start', 'success']);
     expect(existsSync(join(dataDir, 'lines.json'))).toBe(false);
+  });
+
+  it('a spooled line pulse whose key was revoked meanwhile: the flush says the agent refused the key, not "unknown monitor"', async () => {
+    const dataDir = tempFolder();
+    const key = agent.store.apiTokens.create({ companyId: 1, name: 'soon-revoked', scope: 'ping', now: Date.now() });
+    const down = `http://127.0.0.1:${await closedPort()}`;
+    const env = envFor(dataDir, { CRONBEAT_URL: down, CRONBEAT_API_TOKEN: key.token });
+    expect((await runCli(['run', '--name', 'revoked-line', '--schedule', '0 4 * * *', '--', 'true'], { env })).status).toBe(0);
+    agent.store.apiTokens.revoke(key.id, Date.now());
+    const flushed = await runCli(['spool', 'flush', '--url', agent.url], { env: envFor(dataDir) });
+    const lines = flushed.stderr.trim().split('\n');
+    expect(lines).toEqual([
+      'cronbeat: dropped a pulse for revoked-line: the agent refused it (401 Unauthenticated.)',
+      'cronbeat: dropped a pulse for revoked-line: the agent refused it (401 Unauthenticated.)',
+    ]);
+    expect(bySlug('revoked-line')).toHaveLength(0);
   });
 
   it('refuses a token and --name together, before running anything', async () => {

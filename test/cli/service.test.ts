@@ -1,10 +1,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchdPlist, systemdUnit, type ServiceSpec } from '../../agent/cli/service/units';
-import { runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
+import { closedToOthers, volatilePlace } from '../../agent/cli/crontab/shim';
+import { CLI, cleanEnv, finished, runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
+import { spawn } from 'node:child_process';
 
 /*
  * `cronbeat service`: the systemd unit and launchd plist it writes, checked by systemd-analyze
@@ -14,6 +16,10 @@ import { runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cl
 
 const hasAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
 const hasXmllint = spawnSync('xmllint', ['--version']).status === 0;
+/** A clone in a temporary folder cannot install a service from itself (the unit would point there). */
+const cliLasts = volatilePlace(CLI) === null;
+/** Nor one in a folder closed to other users (such as /root) a system service for another user. */
+const othersReachCli = cliLasts && closedToOthers(CLI) === null && closedToOthers(realpathSync(process.execPath)) === null;
 
 /** systemd-analyze verify on a unit file; '' when it found nothing to say. */
 function verify(file: string, user: boolean): { status: number | null; output: string } {
@@ -32,7 +38,7 @@ afterEach(async () => {
 });
 
 describe('cronbeat service install (systemd)', () => {
-  it.skipIf(!hasAnalyze)('writes a user unit that passes systemd-analyze verify, and says what to run where systemctl is missing', async () => {
+  it.skipIf(!hasAnalyze || !cliLasts)('writes a user unit that passes systemd-analyze verify, and says what to run where systemctl is missing', async () => {
     const root = tempFolder('cronbeat-service-');
     const dataDir = join(root, 'data with space');
     const result = await runCli(['service', 'install', '--user', '--data-dir', dataDir, '--', '--host', '0.0.0.0', '--allow-host', 'backup-box'], {
@@ -58,7 +64,7 @@ describe('cronbeat service install (systemd)', () => {
     expect(verify(file, true)).toEqual({ status: 0, output: '' });
   });
 
-  it.skipIf(!hasAnalyze)('a system unit runs as a user, never root, may write only its data folder, and passes verify', async () => {
+  it.skipIf(!hasAnalyze || !othersReachCli)('a system unit runs as a user, never root, may write only its data folder, and passes verify', async () => {
     const root = tempFolder('cronbeat-service-');
     const result = await runCli(['service', 'install', '--system', '--run-as', 'cronbeat', '--unit-dir', root], { env: { PATH: join(root, 'none') } });
     expect(result.status).toBe(1);
@@ -85,7 +91,7 @@ describe('cronbeat service install (systemd)', () => {
     expect(readFileSync(file, 'utf8')).toContain('ExecStart=/bin/true serve --allow-host "100%% $$HOME \\"quoted\\""');
   });
 
-  it('status says when it is not installed, and when the installed agent answers its health check', async () => {
+  it.skipIf(!cliLasts)('status says when it is not installed, and when the installed agent answers its health check', async () => {
     const root = tempFolder('cronbeat-service-');
     const env = { XDG_CONFIG_HOME: root, PATH: join(root, 'none') };
     const before = await runCli(['service', 'status'], { env });
@@ -117,6 +123,64 @@ describe('cronbeat service install (systemd)', () => {
     expect(dataDirAfter.status).toBe(2);
     expect(dataDirAfter.stderr).toMatch(/before the --/);
   });
+});
+
+describe('cronbeat service install run from a package cache', () => {
+  it('refuses to write a unit that points into npx\'s cache, and says how to install for good', async () => {
+    // npx runs cronbeat from ~/.npm/_npx/HASH/node_modules/cronbeat: a copy of the bundle there
+    // (outside any temporary folder, so the cache is the reason), its packages beside it.
+    const home = resolve(__dirname, '../../.cronbeat-test/npx-home');
+    rmSync(home, { recursive: true, force: true });
+    const pkg = join(home, '.npm', '_npx', '4f2a9c', 'node_modules', 'cronbeat');
+    mkdirSync(join(pkg, 'dist'), { recursive: true });
+    copyFileSync(CLI, join(pkg, 'dist', 'cronbeat.cjs'));
+    symlinkSync(resolve(__dirname, '../../node_modules'), join(pkg, 'node_modules'));
+    const unitDir = tempFolder('cronbeat-service-');
+    const child = spawn(process.execPath, [join(pkg, 'dist', 'cronbeat.cjs'), 'service', 'install', '--user', '--unit-dir', unitDir], {
+      env: cleanEnv({ HOME: home, PATH: join(unitDir, 'none') }),
+    });
+    const result = await finished(child);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      `cronbeat: A service must not run ${join(pkg, 'dist', 'cronbeat.cjs')}: ${volatilePlace(pkg)}. ` +
+        'Install Cronbeat where it stays (`npm install -g cronbeat`, or a clone with `npm run build:agent`) and run `cronbeat service install` from there.\n',
+    );
+    expect(existsSync(join(unitDir, 'cronbeat.service'))).toBe(false);
+    rmSync(home, { recursive: true, force: true });
+  }, 30_000);
+
+  it('still uninstalls from there: removing a unit needs nothing to last', async () => {
+    const root = tempFolder('cronbeat-service-');
+    writeFileSync(join(root, 'cronbeat.service'), '[Service]\nExecStart=/bin/true\n');
+    const result = await runCli(['service', 'uninstall', '--unit-dir', root], { env: { PATH: join(root, 'none') } });
+    expect(result.stdout).toMatch(/^Removed .*cronbeat\.service/m);
+    expect(existsSync(join(root, 'cronbeat.service'))).toBe(false);
+  });
+});
+
+describe('cronbeat service install --system, run from a folder its user cannot read', () => {
+  it.skipIf(!cliLasts)('refuses a unit whose user could not start node or the bundle (root\'s home, mode 700)', async () => {
+    // As a global install by root under nvm: /root/.nvm/… where only root may look.
+    const closed = resolve(__dirname, '../../.cronbeat-test/closed-home');
+    rmSync(closed, { recursive: true, force: true });
+    const pkg = join(closed, 'lib', 'node_modules', 'cronbeat');
+    mkdirSync(join(pkg, 'dist'), { recursive: true });
+    copyFileSync(CLI, join(pkg, 'dist', 'cronbeat.cjs'));
+    symlinkSync(resolve(__dirname, '../../node_modules'), join(pkg, 'node_modules'));
+    chmodSync(closed, 0o700);
+    const unitDir = tempFolder('cronbeat-service-');
+    const child = spawn(process.execPath, [join(pkg, 'dist', 'cronbeat.cjs'), 'service', 'install', '--system', '--run-as', 'nobody', '--unit-dir', unitDir], {
+      env: cleanEnv({ PATH: process.env.PATH }),
+    });
+    const result = await finished(child);
+    rmSync(closed, { recursive: true, force: true });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      `cronbeat: The service runs as nobody, who cannot read ${join(pkg, 'dist', 'cronbeat.cjs')}: ${closed} is closed to other users. ` +
+        `Install node and Cronbeat where every user can read them (e.g. under /usr/local or /opt), or run \`chmod o+rx ${closed}\` if that is fine.\n`,
+    );
+    expect(existsSync(join(unitDir, 'cronbeat.service'))).toBe(false);
+  }, 30_000);
 });
 
 describe('launchd plist (macOS)', () => {

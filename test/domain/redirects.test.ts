@@ -42,5 +42,8 @@ describe('which redirects a send follows', () => {
     expect(mayCarryCredentials(u('http://a.example/x'), u('https://a.example/y'))).toBe(true);
     expect(mayCarryCredentials(u('http://a.example/x'), u('https://b.example/y'))).toBe(false);
     expect(mayCarryCredentials(u('https://a.example/x'), u('http://a.example/y'))).toBe(false);
+    // Another port is another service, which may belong to someone else on a shared host: 8080 → 443 is no upgrade.
+    expect(mayCarryCredentials(u('http://a.example:8080/x'), u('https://a.example/y'))).toBe(false);
+    expect(mayCarryCredentials(u('http://a.example:8080/x'), u('https://a.example:8443/y'))).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Popup } from '../../agent/engine/notifier';
 import { createScheduler } from '../../agent/engine/scheduler';
-import { quietAlertAt } from '../../agent/domain/quietServers';
+import { quietAlertAt, serverQuietData } from '../../agent/domain/quietServers';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 /* Issue 21.15: a server whose watcher stops reporting for three of its intervals raises one notification, and one when it reports again. */
@@ -102,6 +102,15 @@ describe('a quiet server', () => {
     const scheduler = createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier });
     expect(scheduler.failOverdue(Date.parse('2026-11-25T10:00:00Z'))).toBe(false);
     expect(scheduler.earliestDueAt() ?? Infinity).toBeGreaterThan(Date.parse('2026-11-25T10:00:00Z'));
+  });
+
+  it('says how often the watcher reported in plain words, whatever its interval', () => {
+    const server = { id: 1, name: 'web', identifier: 'web-1' };
+    const every = (intervalSeconds: number | null) => serverQuietData(server, { lastReportAt: 0, intervalSeconds }).description;
+    expect(every(1)).toContain('it reports every second.');
+    expect(every(90)).toContain('it reports every 90 seconds.');
+    expect(every(60)).toContain('it reports every minute.');
+    expect(every(null)).toContain('it reports every hour (it did not say how often).');
   });
 
   it('gives a watcher that did not say its interval three hours', () => {

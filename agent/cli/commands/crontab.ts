@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ApiClient, ApiError } from '../../client/api';
 import { DEFAULT_BASE_URL } from '../../client/baseUrl';
@@ -89,7 +90,8 @@ function apiToken(flag: string | undefined): string {
 
 /** The self-contained job runner built beside this cronbeat (dist/cronbeat-run.cjs). */
 function runnerSource(): string {
-  return join(dirname(process.argv[1]), 'cronbeat-run.cjs');
+  // The real file: npx and npm link start the CLI through a symlink in a .bin folder, where the runner is not.
+  return join(dirname(realpathSync(process.argv[1])), 'cronbeat-run.cjs');
 }
 
 export const crontabCommand: Command = {

@@ -73,6 +73,7 @@ export const notificationsCommand: Command = {
       raise({ title, body, route: '/' });
     };
 
+    let connectedOnce = false;
     const follower = new NotificationFollower({
       baseUrl,
       token,
@@ -82,7 +83,10 @@ export const notificationsCommand: Command = {
       },
       onNotice: tell,
       onConnection(connected, reason) {
-        console.error(connected ? `cronbeat: following ${baseUrl}` : `cronbeat: lost ${baseUrl} (${reason}); reconnecting`);
+        if (connected) console.error(`cronbeat: following ${baseUrl}`);
+        // Before the first connection there is nothing to lose: say it cannot be reached yet.
+        else console.error(connectedOnce ? `cronbeat: lost ${baseUrl} (${reason}); reconnecting` : `cronbeat: cannot reach ${baseUrl} (${reason}); retrying`);
+        connectedOnce ||= connected;
       },
     });
     const stop = () => follower.stop();

@@ -79,7 +79,9 @@ export interface LineContext {
 export function lineRunFor(options: LineOptions, context: LineContext): LineRun | { problem: string } {
   if (!context.apiKey) return { problem: 'set CRONBEAT_API_TOKEN to a ping key (make one with `cronbeat token create --scope ping`)' };
   const slug = slugOf(options.name ?? '');
-  if (!slug) return { problem: `--name must have a letter or a digit, not "${options.name ?? ''}"` };
+  if (!slug) {
+    return { problem: `--name must have a letter from a to z (accents are dropped; other scripts, and digits alone, give no slug to match it by), not "${options.name ?? ''}"` };
+  }
   let written = options.schedule;
   let zoneWritten = options.timezone;
   if (written === undefined) {

@@ -1,6 +1,6 @@
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { shellQuote } from '../../domain/shellQuote';
 
 /*
@@ -23,8 +23,26 @@ export function defaultShimDir(uid: number, home = homedir()): string {
 const VOLATILE = [/\/_npx\//, /\/\.npm\//, /\/\.cache\//, /\/\.pnpm-store\//, /\/pnpm\/store\//, /\/\.yarn\/cache\//, /\/node_modules\/\.cache\//];
 const TEMPORARY_ROOTS = ['/tmp', '/var/tmp', '/dev/shm', '/run/user'];
 
-/** Why `path` is no place for a crontab line to point at (a cache or a temporary folder); null when it is fine. */
+/** `path` with its symbolic links resolved, as far as it exists (the rest, still to be made, appended as given). */
+function realPlace(path: string): string {
+  const full = resolve(path);
+  try {
+    return realpathSync(full);
+  } catch {
+    const parent = dirname(full);
+    return parent === full ? full : join(realPlace(parent), basename(full));
+  }
+}
+
+/**
+ * Why `path` is no place for a crontab line to point at (a cache or a temporary folder, itself or
+ * where its symbolic links lead); null when it is fine.
+ */
 export function volatilePlace(path: string): string | null {
+  return volatileFolder(path) ?? volatileFolder(realPlace(path));
+}
+
+function volatileFolder(path: string): string | null {
   const full = resolve(path) + sep;
   const temporary = [...TEMPORARY_ROOTS, resolve(tmpdir())].find((root) => full.startsWith(root + sep));
   if (temporary) return `${temporary} is a temporary folder`;

@@ -96,11 +96,15 @@ export class DeliveryWorker {
     return [...this.busy].filter(([, n]) => n >= PER_CHANNEL).map(([id]) => id);
   }
 
-  /** Wakes after `delay`, or when the next delivery of a free channel is due (never sooner than a retry after a failed pass). */
+  /**
+   * Wakes after `delay`, or when the next delivery of a free channel is due (never sooner than a retry
+   * after a failed pass); with every send slot taken, when a send ends.
+   */
   private plan(delay?: number): void {
     if (this.stopped) return;
     let wait = delay ?? MAX_IDLE_MS;
-    if (delay === undefined) {
+    // Every slot taken (hanging receivers): nothing can start before a send ends, and its end plans again.
+    if (delay === undefined && this.inFlight.size < MAX_IN_FLIGHT) {
       try {
         const earliest = this.options.store.deliveries.earliestDue(this.busyChannels());
         if (earliest !== null) wait = Math.min(MAX_IDLE_MS, Math.max(this.retryMs, earliest - this.options.clock()));

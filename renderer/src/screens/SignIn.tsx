@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { ApiError } from '../api/client';
 import { redeemSignInCode, verifyToken } from '../api/endpoints';
 import { navigate } from '../lib/router';
 
@@ -37,7 +38,7 @@ export function SignInScreen(props: { code: string | null; sessionEnded: boolean
       (error: Error) => {
         if (!current) return;
         setCodeError(
-          error.message.includes('reach') ? (
+          error instanceof ApiError && error.status === 0 ? (
             error.message
           ) : (
             <>

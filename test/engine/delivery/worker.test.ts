@@ -1,10 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BACKOFF_MS, RETRY_FOR_MS } from '../../../agent/domain/delivery';
 import { closedPort } from '../../helpers/cli';
 import { Receiver } from '../../helpers/receiver';
 import { at } from '../engineFixture';
 import { deliveryFixture } from './deliveryFixture';
+import { MAX_IN_FLIGHT } from '../../../agent/engine/delivery/worker';
 
 let fixture: ReturnType<typeof deliveryFixture>;
 const receivers: Receiver[] = [];
@@ -181,6 +182,20 @@ describe('the delivery worker', () => {
     // One send at a time per channel: its second delivery waits behind the hanging one.
     const held = fixture.deliveries().filter((d) => d.channel_id === hangs.id);
     expect(held.map((d) => d.status)).toEqual(['sending', 'pending']);
+  });
+
+  it('sleeps while every send slot is taken by hanging channels, though more is due (no busy loop)', async () => {
+    fixture = deliveryFixture(at('2026-11-21T10:00:00Z'), { timeoutMs: 60_000 });
+    const hanging = await receiver(['hang']);
+    for (let i = 0; i <= MAX_IN_FLIGHT; i++) fixture.channel('webhook', { url: hanging.url, secret: SECRET }, null, `hangs ${i}`);
+    fixture.worker.start();
+    fixture.failMonitor();
+    await hanging.received(MAX_IN_FLIGHT);
+    expect(fixture.deliveries().filter((d) => d.status === 'sending')).toHaveLength(MAX_IN_FLIGHT);
+    // One delivery is due and no slot is free: the worker waits for a send to end, it does not look again every millisecond.
+    const looks = vi.spyOn(fixture.store.deliveries, 'reclaimExpired');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(looks.mock.calls.length).toBeLessThan(5);
   });
 
   it('gives up a send that takes longer than the timeout and retries it later', async () => {

@@ -46,6 +46,8 @@ export function snoozeEnd(until: string | undefined, length: string | undefined,
   }
   const at = wallClockInstant(until, zone);
   if (at !== null) return { until: toApiTimestamp(at), note: noZone };
+  // Shaped like a date and time, but not one (Feb 29 of a common year, Feb 30, 24:00): say so, as with a zone.
+  if (/^\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(:\d{2})?$/.test(until.trim())) throw new UsageError(`--until ${until.trim()} is not a date and time that exists.`);
   throw new UsageError(
     `--until must be a time such as 18:00, a date and time such as "2026-03-08 18:00" (both on this machine's clock, ${zone}) or one with a zone such as 2026-03-08T06:40:00Z, not "${until}".`,
   );
