@@ -48,7 +48,7 @@ export interface FollowerOptions {
 /** What the follower says the refusal means, by status. */
 function refusalMessage(status: number, message: string, baseUrl: string): string {
   if (status === 401) return `${baseUrl} refused the key (401 ${message}): check CRONBEAT_API_TOKEN or --token (\`cronbeat token create\` makes one).`;
-  if (status === 403) return `This key may not read notifications (403 ${message}). Use a read-only or full key, not a ping key.`;
+  if (status === 403) return `This key may not read notifications (403 ${message}). Use a read-only or full key (cronbeat token create --scope read-only).`;
   if (status === 421) return `${baseUrl} does not answer to that name (421 ${message}).`;
   return `${baseUrl} refused to stream its events (${status} ${message}). Is it a Cronbeat agent?`;
 }
