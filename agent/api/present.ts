@@ -3,7 +3,7 @@ import type { ServerRow } from '../db/servers';
 import type { ServerAlertRow } from '../db/serverAlerts';
 import type { ServerReportRow } from '../db/serverReports';
 import { isQuiet } from '../domain/serverReports';
-import type { MonitorRow } from '../db/monitors';
+import { reasonDataOf, type MonitorRow } from '../db/monitors';
 import type { CertificateRow } from '../db/certificates';
 import type { PulseRow } from '../db/pulses';
 import type { ChannelRow } from '../db/channels';
@@ -84,6 +84,8 @@ export function presentMonitor(row: MonitorRow, origin: string, channelIds: numb
     tags: tagsOf(row),
     // In the literal rather than added by withChannelIds: copying 10,000 objects cost the list a tenth of its time.
     channel_ids: channelIds,
+    // Issue 22: why it is failed, as data (alert_reason's words are made from it); null when not failed or failed before.
+    alert_reason_data: reasonDataOf(row),
   };
 }
 

@@ -7,6 +7,15 @@ export type AgentCheck = { ok: true; access: AgentAccess } | { ok: false; messag
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}`, accept: 'application/json' });
 
+/** Whether a health answer is JSON whose own status is "ok" (read as data, not searched as text). */
+function saysOk(text: string): boolean {
+  try {
+    return (JSON.parse(text) as { status?: unknown } | null)?.status === 'ok';
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Whether `baseUrl` is a Cronbeat agent this key may watch, and what else it may do: the
  * desktop app asks before it connects, so a typo, a wrong key or a ping key is said at once.
@@ -14,7 +23,7 @@ const bearer = (key: string) => ({ authorization: `Bearer ${key}`, accept: 'appl
 export async function checkAgent(baseUrl: string, key: string): Promise<AgentCheck> {
   const health = await requestOnce({ method: 'GET', url: `${baseUrl}/api/health` });
   if (health.kind === 'unreachable') return { ok: false, message: `Cannot reach ${baseUrl}: ${health.message}.` };
-  if (health.kind === 'rejected' || !/"status"\s*:\s*"ok"/.test(health.text)) {
+  if (health.kind === 'rejected' || !saysOk(health.text)) {
     return { ok: false, message: `${baseUrl} does not answer as a Cronbeat agent (GET /api/health: ${health.status}).` };
   }
   const read = await requestOnce({ method: 'GET', url: `${baseUrl}/api/notifications?per_page=1`, headers: bearer(key) });

@@ -43,12 +43,18 @@ export interface FollowerOptions {
   /** Connected to the agent's live stream (after reading what was missed), or lost it (with why; once per loss). */
   onConnection?(connected: boolean, reason?: string): void;
   reconnectDelaysMs?: number[];
+  /**
+   * Stop (FollowRefused) when the first connection finds no Cronbeat agent there or a certificate
+   * this machine does not trust: a terminal user fixes the URL. The desktop app keeps trying
+   * instead, since a captive portal (a hotel's Wi-Fi) poses as both until the laptop is let out.
+   */
+  stopWhenWrongPlace?: boolean;
 }
 
 /** What the follower says the refusal means, by status. */
 function refusalMessage(status: number, message: string, baseUrl: string): string {
   if (status === 401) return `${baseUrl} refused the key (401 ${message}): check CRONBEAT_API_TOKEN or --token (\`cronbeat token create\` makes one).`;
-  if (status === 403) return `This key may not read notifications (403 ${message}). Use a read-only or full key, not a ping key.`;
+  if (status === 403) return `This key may not read notifications (403 ${message}). Use a read-only or full key (cronbeat token create --scope read-only).`;
   if (status === 421) return `${baseUrl} does not answer to that name (421 ${message}).`;
   return `${baseUrl} refused to stream its events (${status} ${message}). Is it a Cronbeat agent?`;
 }
@@ -111,13 +117,15 @@ export class NotificationFollower {
         if (this.refusal) throw this.refusal;
         if (this.abort.signal.aborted) break;
         if (end.kind === 'refused') throw new FollowRefused(refusalMessage(end.status, end.message, this.options.baseUrl), end.status);
-        if (end.kind === 'foreign') {
-          throw new FollowRefused(`${this.options.baseUrl} is not a Cronbeat agent: its /api/events answered ${end.contentType || 'without a content type'}, not an event stream. Check --url.`, 200);
+        const foreign = end.kind === 'foreign' ? `its /api/events answered ${end.contentType || 'without a content type'}, not an event stream` : null;
+        // Never in, and waiting will not let us in: no Cronbeat agent there, an untrusted certificate, https:// to plain HTTP.
+        if (this.options.stopWhenWrongPlace && !this.everConnected) {
+          if (foreign) throw new FollowRefused(`${this.options.baseUrl} is not a Cronbeat agent: ${foreign}. Check --url.`, 200);
+          if (end.kind === 'dropped' && end.lasting) throw new FollowRefused(`cannot reach ${this.options.baseUrl}: ${end.message}.`, 0);
         }
-        // Never in, and waiting will not let us in (an untrusted certificate, https:// to plain HTTP).
-        if (end.lasting && !this.everConnected) throw new FollowRefused(`cannot reach ${this.options.baseUrl}: ${end.message}.`, 0);
+        const reason = foreign ?? (end.kind === 'dropped' ? end.message : '');
         this.apply(connectionLost(this.connection, this.clock()));
-        if (!this.lossReported) this.options.onConnection?.(false, end.message);
+        if (!this.lossReported) this.options.onConnection?.(false, reason);
         this.lossReported = true;
         const delays = this.options.reconnectDelaysMs ?? RECONNECT_DELAYS_MS;
         await this.sleep(delays[Math.min(failures++, delays.length - 1)]);

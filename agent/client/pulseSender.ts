@@ -66,7 +66,8 @@ export class PulseSender {
       if (entry) {
         const again = await this.flush(0, 'own').catch(() => ({ ...NOTHING_REPLAYED, busy: true }));
         if (again.delivered.some((e) => e.id === entry.id)) return done({ kind: 'delivered' }, again);
-        if (again.rejected.some((e) => e.id === entry.id)) return done({ kind: 'rejected', reason: 'the agent refused it' }, again);
+        const refused = again.rejected.find((e) => e.id === entry.id);
+        if (refused) return done({ kind: 'rejected', reason: refused.refusedBecause }, again);
         const reason = again.busy ? 'another cronbeat process is delivering the spool and takes it along' : 'the agent cannot be reached';
         return done({ kind: 'spooled', reason: this.keptWhere(reason) }, { ...again, waiting: again.waiting.filter((e) => e.id !== entry.id) });
       }
@@ -145,7 +146,7 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 }
 
 function verdictOf(outcome: HttpOutcome): ReplayVerdict {
-  return outcome.kind === 'ok' ? 'delivered' : outcome.kind === 'rejected' ? 'rejected' : 'unreachable';
+  return outcome.kind === 'ok' ? 'delivered' : outcome.kind === 'rejected' ? { refusedBecause: outcome.message } : 'unreachable';
 }
 
 function describe(error: unknown): string {
@@ -166,7 +167,7 @@ export function pulseSenderFor(baseUrl: string, dataDirFlag?: string): PulseSend
 export function describeDelivery(delivery: Delivery, what: string): string[] {
   const lines: string[] = [...delivery.warnings];
   const { replay, outcome } = delivery;
-  for (const entry of replay.rejected) lines.push(`dropped a spooled pulse for ${entry.pulse.token}: the agent refused it`);
+  for (const entry of replay.rejected) lines.push(`dropped a spooled pulse for ${entry.pulse.token}: the agent refused it (${entry.refusedBecause})`);
   if (outcome.kind === 'spooled') {
     const waiting = replay.waiting.length + 1;
     lines.push(`${what} saved to the spool (${outcome.reason}); ${plural(waiting, 'pulse')} waiting, sent by the next ping or run or by \`cronbeat spool flush\``);

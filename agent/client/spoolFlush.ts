@@ -9,14 +9,17 @@ import { fileSize, type SpoolEntry } from './spoolEntry';
  * delivered id recorded in spool.sent before the next send; the file compacted when done.
  */
 
-/** What a replay did to one entry: sent, refused for good by the agent, or not deliverable now. */
-export type ReplayVerdict = 'delivered' | 'rejected' | 'unreachable';
+/** What a replay did to one entry: sent, refused for good by the agent (with its answer), or not deliverable now. */
+export type ReplayVerdict = 'delivered' | { refusedBecause: string } | 'unreachable';
+
+/** An entry the agent refused for good, and what it answered ("401 Unauthenticated."). */
+export type RefusedEntry = SpoolEntry & { refusedBecause: string };
 
 export interface ReplayResult {
   /** Another process was replaying; nothing was done. */
   busy: boolean;
   delivered: SpoolEntry[];
-  rejected: SpoolEntry[];
+  rejected: RefusedEntry[];
   /** Entries still waiting afterwards, oldest first. */
   waiting: SpoolEntry[];
 }
@@ -55,7 +58,8 @@ export async function replay(spool: Spool, send: (entry: SpoolEntry) => Promise<
           }
           // Recorded before the next send, so a replay cut short here never sends this one again.
           appendFileSync(spool.sentFile, `${entry.id}\n`, { mode: 0o600 });
-          (verdict === 'delivered' ? result.delivered : result.rejected).push(entry);
+          if (verdict === 'delivered') result.delivered.push(entry);
+          else result.rejected.push({ ...entry, refusedBecause: verdict.refusedBecause });
           lock.refresh();
         }
       }

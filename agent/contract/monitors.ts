@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { MonitorReason } from '../domain/alert';
 import { checkSchedule } from '../domain/scheduleCheck';
 import { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitorStatus';
 import { MAX_TAGS, tagOf } from '../domain/monitorLine';
@@ -98,4 +99,6 @@ export interface MonitorResource {
   tags: string[];
   /** The channels it alerts; null for all of the company's. */
   channel_ids: number[] | null;
+  /** Issue 22: why it is failed, as data (alert_reason is its words); null when not failed, or failed before reasons were kept as data. */
+  alert_reason_data: MonitorReason | null;
 }

@@ -109,4 +109,19 @@ export const migrations: string[] = [
   );
   CREATE INDEX reminders_due ON reminders(next_at);
   `,
+  // 20 (issue 22): a failed monitor's reason as data (a MonitorReason, agent/domain/alert.ts) beside alert_reason's
+  // words, so the dashboard writes its times in the viewer's zone without reading them back out of the words. A monitor
+  // failed before keeps its words; its data is taken from the alert of the failure notification that carried the
+  // same words, where there is one (null otherwise: the words are shown as they are).
+  `
+  ALTER TABLE monitors ADD COLUMN alert_reason_data TEXT;
+  UPDATE monitors SET alert_reason_data = (
+    SELECT json_extract(n.alert, '$.reason') FROM notifications n
+    WHERE n.alert IS NOT NULL AND json_extract(n.alert, '$.event') = 'monitor.failed'
+      AND json_extract(n.alert, '$.monitor.id') = monitors.id
+      AND json_extract(n.alert, '$.reason.kind') IN ('missed', 'not_finished', 'failed')
+      AND json_extract(n.data, '$.description') = monitors.alert_reason
+    ORDER BY n.created_at DESC LIMIT 1)
+  WHERE is_alerted = 1;
+  `,
 ];

@@ -1,6 +1,7 @@
 import type { Db } from './open';
 import { manyRows, oneRow } from './rows';
 import { dueAt, outageGraces, withCatchUpGrace, type Outage } from '../domain/dueTime';
+import type { MonitorReason } from '../domain/alert';
 import type { NotifiedMonitor } from '../domain/monitorNotifications';
 
 /** A monitors row: the facts notifications carry, plus ownership, timing and bookkeeping. */
@@ -29,6 +30,13 @@ export interface MonitorRow extends NotifiedMonitor {
   tags: string;
   /** When the latest failure was raised (migration 17); kept after a recovery, which says how long it lasted. */
   failed_at: number | null;
+  /** Why it is failed, as data (migration 20): JSON of a MonitorReason beside alert_reason's words; null when not failed or failed before. */
+  alert_reason_data: string | null;
+}
+
+/** A row's current reason as data (reasonDataOf), or null: not failed, or failed before reasons were kept as data. */
+export function reasonDataOf(row: Pick<MonitorRow, 'alert_reason_data'>): MonitorReason | null {
+  return row.alert_reason_data === null ? null : (JSON.parse(row.alert_reason_data) as MonitorReason);
 }
 
 /** What an edit changes: the monitor's own fields, and its timing when it was re-planned. */
@@ -62,6 +70,8 @@ export interface MonitorTimingUpdate {
   lastRunAt: number;
   isAlerted: number;
   alertReason: string;
+  /** JSON of the reason as data, or null. */
+  alertReasonData: string | null;
   stateSince: number | null;
   expectedRunAt: number | null;
   runningSince: number | null;
@@ -101,7 +111,7 @@ export function monitorRepository(db: Db) {
   );
 
   const saveTiming = db.prepare(
-    `UPDATE monitors SET last_run_at = @lastRunAt, is_alerted = @isAlerted, alert_reason = @alertReason,
+    `UPDATE monitors SET last_run_at = @lastRunAt, is_alerted = @isAlerted, alert_reason = @alertReason, alert_reason_data = @alertReasonData,
        state_since = @stateSince, expected_run_at = @expectedRunAt, running_since = @runningSince, running_rid = @runningRid,
        grace_from = @graceFrom, due_at = @dueAt, updated_at = @now,
        last_pulse_at = max(coalesce(last_pulse_at, @pulseAt), @pulseAt),
@@ -116,7 +126,7 @@ export function monitorRepository(db: Db) {
   const earliestDue = db.prepare('SELECT min(due_at) FROM monitors WHERE due_at IS NOT NULL').pluck();
   // A missed deadline rests on the silence since the last pulse: a success sent after it is news, one before is stale.
   const markFailed = db.prepare(
-    `UPDATE monitors SET is_alerted = 1, alert_reason = @reason, due_at = NULL, grace_from = NULL, updated_at = @now,
+    `UPDATE monitors SET is_alerted = 1, alert_reason = @reason, alert_reason_data = @reasonData, due_at = NULL, grace_from = NULL, updated_at = @now,
        state_since = max(coalesce(state_since, last_run_at), last_run_at), failed_at = @now
      WHERE id = @id AND is_alerted = 0 AND deleted_at IS NULL`,
   );
@@ -158,7 +168,7 @@ export function monitorRepository(db: Db) {
   // A pause acknowledges a failure and forgets a run in progress; the pause's end plans afresh.
   // A resume (@resumedAt set) starts a fresh state: "new" until a pulse, older pulses change nothing.
   const setPause = db.prepare(
-    `UPDATE monitors SET paused_at = @pausedAt, paused_until = @pausedUntil, is_alerted = 0, alert_reason = '',
+    `UPDATE monitors SET paused_at = @pausedAt, paused_until = @pausedUntil, is_alerted = 0, alert_reason = '', alert_reason_data = NULL,
        running_since = NULL, running_rid = NULL, expected_run_at = @expectedRunAt, grace_from = @graceFrom,
        due_at = @dueAt, updated_at = @now, resumed_at = coalesce(@resumedAt, resumed_at),
        state_since = coalesce(@resumedAt, state_since)
@@ -197,9 +207,9 @@ export function monitorRepository(db: Db) {
     earliestDueAt(): number | null {
       return (earliestDue.get() as number | null) ?? null;
     },
-    /** Fails the monitor unless it is already failed; true only for the call that failed it. */
-    markFailed(id: number, reason: string, now: number): boolean {
-      return markFailed.run({ id, reason, now }).changes === 1;
+    /** Fails the monitor (why: `reason` in words, `reasonData` as data) unless it is already failed; true only for the call that failed it. */
+    markFailed(id: number, reason: string, reasonData: MonitorReason, now: number): boolean {
+      return markFailed.run({ id, reason, reasonData: JSON.stringify(reasonData), now }).changes === 1;
     },
     /**
      * Cronbeat resumed after `outage`: every live monitor not failed that the outage graces

@@ -25,6 +25,9 @@ export type AlertReason =
 
 export type AlertReasonKind = AlertReason['kind'];
 
+/** Why a monitor is failed right now, as data: what it keeps beside its alert_reason words (issue 22). */
+export type MonitorReason = Extract<AlertReason, { kind: 'missed' | 'not_finished' | 'failed' }>;
+
 export interface AlertMonitor {
   id: number;
   name: string;
@@ -120,7 +123,7 @@ export function alertServer(monitor: Pick<AlertedMonitor, 'tags'>): AlertServer 
 }
 
 /** The reason of a missed deadline (agent/domain/dueTime.ts), as data. */
-export function missedReason(missed: MissedDeadline, graceMinutes: number): AlertReason {
+export function missedReason(missed: MissedDeadline, graceMinutes: number): MonitorReason {
   const resumed_at = missed.resumedAt === undefined ? null : toApiTimestamp(missed.resumedAt);
   if (missed.kind === 'not_finished') {
     return { kind: 'not_finished', started_at: toApiTimestamp(missed.startedAt), grace_minutes: graceMinutes, resumed_at };

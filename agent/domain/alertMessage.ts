@@ -6,6 +6,7 @@ import {
   alertTone,
   expectedLine,
   lastLines,
+  readableOutput,
   ranLine,
   scheduleLine,
   whatHappened,
@@ -89,7 +90,7 @@ export function alertMessage(alert: Alert, subject: { type: NotificationData['ty
     what: whatHappened(alert, context),
     facts: [ranLine(alert, context), expectedLine(alert, context), scheduleLine(alert)].filter((l): l is string => l !== null),
     output,
-    outputCut: Boolean(alert.run?.output_truncated) || (tail !== null && shownChars < tail.trim().length),
+    outputCut: Boolean(alert.run?.output_truncated) || (tail !== null && shownChars < readableOutput(tail).trim().length),
     link: subjectLink(subject, context.publicUrl),
   };
 }

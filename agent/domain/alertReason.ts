@@ -1,3 +1,4 @@
+import { alertMs, missedReason, type Alert, type AlertReason, type MonitorReason } from './alert';
 import type { MissedDeadline } from './dueTime';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -50,19 +51,72 @@ export function describeMinutes(minutes: number): string {
   return parts.join(' ');
 }
 
+export type { MonitorReason };
+
+/** A monitor reason's words with its moments left as moments (UTC ms), for each edge to write in its zone. */
+export type ReasonPiece = string | { at: number };
+
+/** Whether an alert reason is one a monitor carries while failed (a recovery or another notice is not). */
+export function isMonitorReason(reason: AlertReason | null | undefined): reason is MonitorReason {
+  return reason?.kind === 'missed' || reason?.kind === 'not_finished' || reason?.kind === 'failed';
+}
+
+/**
+ * Why a monitor is failed, in words with moments: "No pulse within 5 min of the run due at ", {at}.
+ * A deadline moved by a resume grace says so.
+ */
+export function reasonPieces(reason: MonitorReason): ReasonPiece[] {
+  if (reason.kind === 'failed') {
+    return [reason.exit_code === null ? 'Job reported failure' : `Job reported failure (exit code ${reason.exit_code})`];
+  }
+  const moment = (iso: string): ReasonPiece => ({ at: alertMs(iso) ?? 0 });
+  const within = describeMinutes(reason.grace_minutes);
+  const resumed = reason.resumed_at === null ? null : moment(reason.resumed_at);
+  if (reason.kind === 'not_finished') {
+    const started = ['Started at ', moment(reason.started_at)];
+    if (resumed === null) return [...started, ` and not finished within ${within}`];
+    return [...started, ` and not finished, nor within ${within} of Cronbeat resuming at `, resumed];
+  }
+  const run = moment(reason.expected_at);
+  if (resumed === null) return [`No pulse within ${within} of the run due at `, run];
+  return ['No pulse for the run due at ', run, `, nor within ${within} of Cronbeat resuming at `, resumed];
+}
+
+/** A monitor's reason as words with moments; null without data (its stored words stand). */
+export function reasonPiecesOf(reason: AlertReason | null | undefined): ReasonPiece[] | null {
+  return isMonitorReason(reason) ? reasonPieces(reason) : null;
+}
+
+/** What a recovery notification says, a success pulse at `at` (ms) having ended a failure. */
+export function recoveredPieces(at: number): ReasonPiece[] {
+  return ['A successful run was reported at ', { at }, '; monitoring resumed.'];
+}
+
+/**
+ * A notification's description as words with moments, from its alert as data: a failure's reason
+ * (the monitor's alert_reason), a recovery's success pulse. Null for any other notice (its stored words stand).
+ */
+export function alertPieces(alert: Alert | null | undefined): ReasonPiece[] | null {
+  if (alert?.event === 'monitor.failed' && isMonitorReason(alert.reason)) return reasonPieces(alert.reason);
+  const endedAt = alertMs(alert?.run?.ended_at ?? alert?.at);
+  if (alert?.event === 'monitor.recovered' && endedAt !== null) return recoveredPieces(endedAt);
+  return null;
+}
+
+/** Words with moments as text: each moment in `timezone` and in UTC (describeMoment). */
+export function piecesText(pieces: ReasonPiece[], timezone: string): string {
+  return pieces.map((piece) => (typeof piece === 'string' ? piece : describeMoment(piece.at, timezone))).join('');
+}
+
+/** A monitor reason as the API's alert_reason words: each moment in `timezone` and in UTC (describeMoment). */
+export function reasonText(reason: MonitorReason, timezone: string): string {
+  return piecesText(reasonPieces(reason), timezone);
+}
+
 /**
  * Why a monitor that missed `missed` is failed, e.g. "No pulse within 5 min of the run due at
- * 2026-11-21 10:00 Europe/Paris (09:00 UTC)". A deadline moved by a resume grace says so.
+ * 2026-11-21 10:00 Europe/Paris (09:00 UTC)": reasonText of missedReason.
  */
 export function missedDeadlineReason(missed: MissedDeadline, durationMinutes: number, timezone: string): string {
-  const within = describeMinutes(durationMinutes);
-  const resumed = missed.resumedAt === undefined ? null : describeMoment(missed.resumedAt, timezone);
-  if (missed.kind === 'not_finished') {
-    const started = `Started at ${describeMoment(missed.startedAt, timezone)}`;
-    if (resumed === null) return `${started} and not finished within ${within}`;
-    return `${started} and not finished, nor within ${within} of Cronbeat resuming at ${resumed}`;
-  }
-  const run = describeMoment(missed.runAt, timezone);
-  if (resumed === null) return `No pulse within ${within} of the run due at ${run}`;
-  return `No pulse for the run due at ${run}, nor within ${within} of Cronbeat resuming at ${resumed}`;
+  return reasonText(missedReason(missed, durationMinutes), timezone);
 }

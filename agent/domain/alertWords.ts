@@ -68,10 +68,21 @@ export function describeDuration(ms: number): string {
   return hours % 24 ? `${dayWord} ${hours % 24} h` : dayWord;
 }
 
-/** The last `lines` lines of `text`, at most `chars` characters in all (the end kept); [] for none. */
+/** Terminal escape sequences (colours, cursor moves, window titles): ESC [ … final, ESC ] … BEL/ST, ESC and one more. */
+// eslint-disable-next-line no-control-regex
+const TERMINAL_ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]/g;
+// eslint-disable-next-line no-control-regex
+const CONTROL_BYTES = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
+/** What a job printed as a person reads it: no terminal colours or control bytes (tabs and line ends stay). */
+export function readableOutput(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(TERMINAL_ESCAPES, '').replace(CONTROL_BYTES, '');
+}
+
+/** The last `lines` lines of `text` as a person reads it, at most `chars` characters in all (the end kept); [] for none. */
 export function lastLines(text: string | null, lines: number, chars: number): string[] {
   if (!text) return [];
-  const all = text.replace(/\r\n?/g, '\n').split('\n');
+  const all = readableOutput(text).split('\n');
   while (all.length && all[all.length - 1].trim() === '') all.pop();
   const kept: string[] = [];
   let used = 0;

@@ -1,4 +1,4 @@
-import { describeMoment } from './alertReason';
+import { piecesText, recoveredPieces } from './alertReason';
 import { NOTIFICATION_KINDS, type MonitorNotificationData } from './notificationKinds';
 import { toApiTimestamp } from './timestamps';
 
@@ -51,7 +51,7 @@ export function monitorRecoveredData(monitor: NotifiedMonitor, at: number): Moni
     project_id: monitor.project_id,
     status: 'recovered',
     title: `${monitor.name} recovered`,
-    description: `A successful run was reported at ${describeMoment(at, monitor.timezone)}; monitoring resumed.`,
+    description: piecesText(recoveredPieces(at), monitor.timezone),
     timezone: monitor.timezone,
     icon: NOTIFICATION_KINDS.monitorRecovered.icon,
     ...monitorFields(monitor),

@@ -1,3 +1,5 @@
+import type { MonitorReason } from './alert';
+import { reasonText } from './alertReason';
 import { expectedRunAfter, runAnsweredBy, type MonitorTiming } from './dueTime';
 
 export type PulseKind = 'start' | 'success' | 'fail';
@@ -18,6 +20,8 @@ export interface PulseState extends MonitorTiming {
   runningRid: string | null;
   lastRunAt: number;
   alertReason: string;
+  /** The same reason as data (null when not failed, or failed before reasons were kept as data). */
+  alertReasonData: MonitorReason | null;
   /**
    * The event time the monitor's failed-or-fine state rests on: the pulse that failed,
    * recovered or last confirmed it, the last pulse before a missed deadline, a resume. Null: none yet.
@@ -34,8 +38,8 @@ export interface PulseEffect {
 }
 
 /** The alert reason of a run that reported its own failure. */
-export function reportedFailureReason(exitCode: number | null): string {
-  return exitCode === null ? 'Job reported failure' : `Job reported failure (exit code ${exitCode})`;
+export function reportedFailureReason(exitCode: number | null): MonitorReason {
+  return { kind: 'failed', exit_code: exitCode };
 }
 
 /**
@@ -102,9 +106,11 @@ export function applyPulse(state: PulseState, pulse: PulseInput): PulseEffect {
   const confirmed = { ...closed, stateSince: pulse.at };
   if (pulse.kind === 'success') {
     const transition = state.isAlerted ? 'recovered' : null;
-    return { state: { ...confirmed, isAlerted: false, alertReason: '' }, transition, pairedStartAt };
+    return { state: { ...confirmed, isAlerted: false, alertReason: '', alertReasonData: null }, transition, pairedStartAt };
   }
   if (state.isAlerted) return { state: confirmed, transition: null, pairedStartAt };
-  const failed = { ...confirmed, isAlerted: true, alertReason: reportedFailureReason(pulse.exitCode) };
+  const reason = reportedFailureReason(pulse.exitCode);
+  // A reported failure's words name no moment, so they need no zone.
+  const failed = { ...confirmed, isAlerted: true, alertReason: reasonText(reason, 'UTC'), alertReasonData: reason };
   return { state: failed, transition: 'failed', pairedStartAt };
 }

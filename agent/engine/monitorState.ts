@@ -1,4 +1,4 @@
-import type { MonitorRow, MonitorTimingUpdate } from '../db/monitors';
+import { reasonDataOf, type MonitorRow, type MonitorTimingUpdate } from '../db/monitors';
 import { dueAt, withCatchUpGrace, type MonitorTiming, type PauseState } from '../domain/dueTime';
 import type { PulseState } from '../domain/pulseEffect';
 
@@ -22,6 +22,7 @@ export function pulseStateOf(row: MonitorRow): PulseState {
     runningRid: row.running_rid,
     lastRunAt: row.last_run_at,
     alertReason: row.alert_reason,
+    alertReasonData: reasonDataOf(row),
     stateSince: row.state_since,
   };
 }
@@ -38,6 +39,7 @@ export function timingUpdate(id: number, state: PulseState, now: number): Monito
     lastRunAt: state.lastRunAt,
     isAlerted: state.isAlerted ? 1 : 0,
     alertReason: state.alertReason,
+    alertReasonData: state.alertReasonData === null ? null : JSON.stringify(state.alertReasonData),
     stateSince: state.stateSince,
     expectedRunAt: state.expectedRunAt,
     runningSince: state.runningSince,

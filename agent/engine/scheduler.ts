@@ -1,5 +1,5 @@
-import { missedDeadlineReason } from '../domain/alertReason';
-import { missedReason, missedRun } from '../domain/alert';
+import { missedDeadlineReason, reasonText } from '../domain/alertReason';
+import { missedReason, missedRun, type MonitorReason } from '../domain/alert';
 import { nextDeadline, outageGraces, withCatchUpGrace, type MissedDeadline, type Outage } from '../domain/dueTime';
 import { gracePopup, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../domain/monitorPopups';
 import type { MonitorRow } from '../db/monitors';
@@ -20,7 +20,7 @@ type FailedMonitor = RecordedTransition & { afterGrace: boolean; told: boolean }
 const missKey = (row: MonitorRow) => `${row.id}:${row.expected_run_at}:${row.running_since}`;
 
 /** What an alert says of a missed deadline: why, the run (a start never ended), and when the run was due. */
-function missedFacts(missed: MissedDeadline, row: MonitorRow): TransitionFacts {
+function missedFacts(missed: MissedDeadline, row: MonitorRow): TransitionFacts & { reason: MonitorReason } {
   return { reason: missedReason(missed, row.duration), run: missedRun(missed), expectedAt: missed.kind === 'no_pulse' ? missed.runAt : row.expected_run_at };
 }
 
@@ -47,12 +47,12 @@ export function createScheduler(ctx: EngineContext) {
       }
       const missed = nextDeadline(timingOf(row));
       if (!missed) continue;
-      const reason = missedDeadlineReason(missed, row.duration, row.timezone);
+      const facts = missedFacts(missed, row);
       // Conditional on not being failed yet, so each failure is raised exactly once.
-      if (!store.monitors.markFailed(row.id, reason, now)) continue;
+      if (!store.monitors.markFailed(row.id, reasonText(facts.reason, row.timezone), facts.reason, now)) continue;
       const changed = store.monitors.find(row.company_id, row.id)!;
       const afterGrace = missed.resumedAt !== undefined;
-      failed.push({ ...recordTransition(ctx, changed, 'failed', now, missedFacts(missed, row)), afterGrace, told: told.has(missKey(row)) });
+      failed.push({ ...recordTransition(ctx, changed, 'failed', now, facts), afterGrace, told: told.has(missKey(row)) });
     }
     return { failed, snoozesEnded, more: due.length > FAIL_BATCH };
   });

@@ -97,3 +97,27 @@ describe('cronbeat notifications --follow, from outside', () => {
     expect(stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
   }, 60_000);
 });
+
+describe('the follower in the desktop app (no stopWhenWrongPlace)', () => {
+  it('behind a captive portal that answers 200 to everything, keeps trying instead of giving up for good', async () => {
+    const { NotificationFollower } = await import('../../agent/client/follower');
+    let answers = 0;
+    const address = await listen(createServer((_request, response) => (answers++, response.writeHead(200, { 'content-type': 'text/html' }).end('<html>Hotel Wi-Fi</html>'))));
+    const losses: Array<string | undefined> = [];
+    const follower = new NotificationFollower({
+      baseUrl: `http://${address}`,
+      token: 'cb_x',
+      reconnectDelaysMs: [10],
+      onNotifications: () => {},
+      onConnection: (connected, reason) => !connected && losses.push(reason),
+    });
+    const running = follower.run();
+    const settled = running.then(() => 'stopped', (error: Error) => error.message);
+    await new Promise<void>((done) => {
+      const poll = setInterval(() => answers >= 3 && (clearInterval(poll), done()), 10);
+    });
+    follower.stop();
+    expect(await settled).toBe('stopped');
+    expect(losses).toEqual(['its /api/events answered text/html, not an event stream']);
+  });
+});

@@ -26,6 +26,20 @@ describe('cronbeat monitor', () => {
     expect(JSON.parse((await runCli(['monitor', 'list', '--json', '--status', 'paused'], { env })).stdout)).toEqual([]);
   });
 
+  it('a name with a line break or a terminal escape stays on its row as visible text (list and show)', async () => {
+    const hostile = 'two\nlines \u001b[2J\u001b[31mred\u0007';
+    const response = await agent.api('/api/monitors', { method: 'POST', json: { name: hostile, timezone: 'UTC', schedule: '0 3 * * *', duration: 5, tags: ['hostile'] } });
+    const { id } = await response.json();
+    const table = await runCli(['monitor', 'list', '--tag', 'hostile'], { env });
+    expect(table.status).toBe(0);
+    const rows = table.stdout.trim().split('\n');
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toContain('two\\nlines \\u001b[2J\\u001b[31mred\\u0007');
+    const shown = await runCli(['monitor', 'show', String(id)], { env });
+    expect(shown.stdout).toContain('Monitor:    two\\nlines \\u001b[2J\\u001b[31mred\\u0007 (id');
+    for (const output of [table.stdout, shown.stdout]) expect(output).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+  });
+
   it('list --tag keeps the monitors with that tag, and shows each one\'s tags', async () => {
     const tagged = await createMonitor(agent, 'cli tagged job');
     await agent.api(`/api/monitors/${tagged.id}`, { method: 'PATCH', json: { tags: ['prod', 'server:web-01'] } });

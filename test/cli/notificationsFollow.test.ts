@@ -160,14 +160,19 @@ describe('cronbeat notifications --follow', () => {
     expect(follower.out).toEqual([]);
   });
 
-  it('refuses a ping-scope key with a message saying which key to use, and exits 1', async () => {
+  it('refuses a ping-scope or badge-scope key with a message saying which key to use (never calling a badge key a ping key), and exits 1', async () => {
     const dataDir = tempFolder();
-    const pingKey = (await runCli(['token', 'create', '--scope', 'ping', '--data-dir', dataDir])).stdout.trim();
+    const keyOf = async (scope: string) => (await runCli(['token', 'create', '--scope', scope, '--data-dir', dataDir])).stdout.trim();
+    const keys = { ping: await keyOf('ping'), badge: await keyOf('badge') };
     const agent = await serve(dataDir);
-    const follower = follow(['--url', agent.url], { CRONBEAT_API_TOKEN: pingKey });
-    expect(await follower.exited).toBe(1);
-    expect(follower.err.join('\n')).toMatch(/This key may not read notifications \(403 .*\)\. Use a read-only or full key, not a ping key\./);
-    expect(follower.out).toEqual([]);
+    for (const [scope, key] of Object.entries(keys)) {
+      const follower = follow(['--url', agent.url], { CRONBEAT_API_TOKEN: key });
+      expect(await follower.exited).toBe(1);
+      const said = follower.err.join('\n');
+      expect(said).toMatch(new RegExp(`This key may not read notifications \\(403 A ${scope} key may only .*\\)\\. Use a read-only or full key \\(cronbeat token create --scope read-only\\)\\.`));
+      expect(said).not.toMatch(scope === 'badge' ? /ping key/ : /badge key/);
+      expect(follower.out).toEqual([]);
+    }
   }, 60_000);
 
   it('follows with a read-only key', async () => {

@@ -125,6 +125,22 @@ describe('cronbeat run --name (a job line that makes its own monitor)', () => {
     expect(existsSync(join(dataDir, 'lines.json'))).toBe(false);
   });
 
+  it('a spooled line pulse whose key was revoked meanwhile: the flush says the agent refused the key, not "unknown monitor"', async () => {
+    const dataDir = tempFolder();
+    const key = agent.store.apiTokens.create({ companyId: 1, name: 'soon-revoked', scope: 'ping', now: Date.now() });
+    const down = `http://127.0.0.1:${await closedPort()}`;
+    const env = envFor(dataDir, { CRONBEAT_URL: down, CRONBEAT_API_TOKEN: key.token });
+    expect((await runCli(['run', '--name', 'revoked-line', '--schedule', '0 4 * * *', '--', 'true'], { env })).status).toBe(0);
+    agent.store.apiTokens.revoke(key.id, Date.now());
+    const flushed = await runCli(['spool', 'flush', '--url', agent.url], { env: envFor(dataDir) });
+    const lines = flushed.stderr.trim().split('\n');
+    expect(lines).toEqual([
+      'cronbeat: dropped a pulse for revoked-line: the agent refused it (401 Unauthenticated.)',
+      'cronbeat: dropped a pulse for revoked-line: the agent refused it (401 Unauthenticated.)',
+    ]);
+    expect(bySlug('revoked-line')).toHaveLength(0);
+  });
+
   it('refuses a token and --name together, before running anything', async () => {
     const result = await runCli(['run', 'some-token', '--name', 'x', '--schedule', '0 3 * * *', '--', 'touch', join(tempFolder(), 'ran')], { env: envFor() });
     expect(result.status).toBe(2);

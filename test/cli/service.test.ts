@@ -1,10 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchdPlist, systemdUnit, type ServiceSpec } from '../../agent/cli/service/units';
-import { volatilePlace } from '../../agent/cli/crontab/shim';
+import { closedToOthers, volatilePlace } from '../../agent/cli/crontab/shim';
 import { CLI, cleanEnv, finished, runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
 import { spawn } from 'node:child_process';
 
@@ -18,6 +18,8 @@ const hasAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
 const hasXmllint = spawnSync('xmllint', ['--version']).status === 0;
 /** A clone in a temporary folder cannot install a service from itself (the unit would point there). */
 const cliLasts = volatilePlace(CLI) === null;
+/** Nor one in a folder closed to other users (such as /root) a system service for another user. */
+const othersReachCli = cliLasts && closedToOthers(CLI) === null && closedToOthers(realpathSync(process.execPath)) === null;
 
 /** systemd-analyze verify on a unit file; '' when it found nothing to say. */
 function verify(file: string, user: boolean): { status: number | null; output: string } {
@@ -62,7 +64,7 @@ describe('cronbeat service install (systemd)', () => {
     expect(verify(file, true)).toEqual({ status: 0, output: '' });
   });
 
-  it.skipIf(!hasAnalyze || !cliLasts)('a system unit runs as a user, never root, may write only its data folder, and passes verify', async () => {
+  it.skipIf(!hasAnalyze || !othersReachCli)('a system unit runs as a user, never root, may write only its data folder, and passes verify', async () => {
     const root = tempFolder('cronbeat-service-');
     const result = await runCli(['service', 'install', '--system', '--run-as', 'cronbeat', '--unit-dir', root], { env: { PATH: join(root, 'none') } });
     expect(result.status).toBe(1);
@@ -154,6 +156,31 @@ describe('cronbeat service install run from a package cache', () => {
     expect(result.stdout).toMatch(/^Removed .*cronbeat\.service/m);
     expect(existsSync(join(root, 'cronbeat.service'))).toBe(false);
   });
+});
+
+describe('cronbeat service install --system, run from a folder its user cannot read', () => {
+  it.skipIf(!cliLasts)('refuses a unit whose user could not start node or the bundle (root\'s home, mode 700)', async () => {
+    // As a global install by root under nvm: /root/.nvm/… where only root may look.
+    const closed = resolve(__dirname, '../../.cronbeat-test/closed-home');
+    rmSync(closed, { recursive: true, force: true });
+    const pkg = join(closed, 'lib', 'node_modules', 'cronbeat');
+    mkdirSync(join(pkg, 'dist'), { recursive: true });
+    copyFileSync(CLI, join(pkg, 'dist', 'cronbeat.cjs'));
+    symlinkSync(resolve(__dirname, '../../node_modules'), join(pkg, 'node_modules'));
+    chmodSync(closed, 0o700);
+    const unitDir = tempFolder('cronbeat-service-');
+    const child = spawn(process.execPath, [join(pkg, 'dist', 'cronbeat.cjs'), 'service', 'install', '--system', '--run-as', 'nobody', '--unit-dir', unitDir], {
+      env: cleanEnv({ PATH: process.env.PATH }),
+    });
+    const result = await finished(child);
+    rmSync(closed, { recursive: true, force: true });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      `cronbeat: The service runs as nobody, who cannot read ${join(pkg, 'dist', 'cronbeat.cjs')}: ${closed} is closed to other users. ` +
+        `Install node and Cronbeat where every user can read them (e.g. under /usr/local or /opt), or run \`chmod o+rx ${closed}\` if that is fine.\n`,
+    );
+    expect(existsSync(join(unitDir, 'cronbeat.service'))).toBe(false);
+  }, 30_000);
 });
 
 describe('launchd plist (macOS)', () => {

@@ -103,6 +103,7 @@ describe('what a pulse does to a monitor', () => {
     graceFrom: null,
     lastRunAt: t('2026-11-21T09:00:00Z'),
     alertReason: '',
+    alertReasonData: null,
     stateSince: null,
   };
 

@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { createSignInLink } from '../../agent/api/routes/session';
+import { startTestAgent } from '../helpers/testAgent';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const chromiumMissing = !existsSync(CHROMIUM);
@@ -30,4 +32,19 @@ export function builtRenderer(): string {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/**
+ * A real agent (its clock `clock`) serving the built dashboard, Chromium, and a page signed in
+ * on the Overview as a viewer in `timezoneId`; `close` ends them all.
+ */
+export async function signedInDashboard(clock: () => number, timezoneId: string) {
+  const agent = await startTestAgent({ clock, rendererDir: builtRenderer() });
+  const browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId, locale: 'en-GB' });
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  await page.goto(createSignInLink(agent.store, agent.url, clock()));
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+  return { agent, page, close: async () => { await browser.close(); await agent.stop(); } };
 }

@@ -97,7 +97,7 @@ describe('a success pulse never fails a monitor (property)', () => {
         (schedule, timezone, durationMinutes, expectedRunAt, runningSince, graceFrom, isAlerted, lateBy, rid) => {
           const state: PulseState = {
             schedule, timezone, durationMinutes, expectedRunAt, runningSince, graceFrom, isAlerted,
-            runningRid: runningSince === null ? null : 'r1', lastRunAt: now - 3 * DAY, alertReason: isAlerted ? 'failed' : '', stateSince: null,
+            runningRid: runningSince === null ? null : 'r1', lastRunAt: now - 3 * DAY, alertReason: isAlerted ? 'failed' : '', alertReasonData: null, stateSince: null,
           };
           const effect = applyPulse(state, { kind: 'success', at: now - lateBy, rid, exitCode: null });
           const stored = timingUpdate(1, effect.state, now);

@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkAgent } from '../../agent/client/agentCheck';
 import type { FollowerPopup } from '../../agent/client/notificationPopups';
@@ -103,5 +104,19 @@ describe('checking an agent before connecting', () => {
     expect(await checkAgent(agent.url, 'cb_wrong')).toEqual({ ok: false, message: expect.stringMatching(/refused this key/) });
     const closed = `http://127.0.0.1:${await closedPort()}`;
     expect(await checkAgent(closed, 'cb_x')).toEqual({ ok: false, message: expect.stringMatching(/^Cannot reach http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/) });
+  });
+
+  it('reads the health answer as JSON: a service whose own status is not ok is no agent, whatever its body mentions', async () => {
+    const other = createServer((_request, response) => {
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ status: 'starting', checks: { database: { status: 'ok' } } }));
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = other.address() as { port: number };
+      expect(await checkAgent(`http://127.0.0.1:${port}`, 'cb_x')).toEqual({ ok: false, message: expect.stringMatching(/does not answer as a Cronbeat agent/) });
+    } finally {
+      other.close();
+    }
   });
 });

@@ -115,7 +115,7 @@ function monitor(overrides: Partial<Monitor>): Monitor {
     id: 1, name: 'm', company_id: 1, project_id: null, token: 't', timezone: 'UTC', schedule: '* * * * *',
     last_run_at: '', duration: 5, is_alerted: 0, alert_reason: '', deleted_at: null, created_at: '', updated_at: '',
     status: 'monitoring', next_due_at: null, last_pulse_at: '', paused_at: null, paused_until: null,
-    pulse_url: 'http://127.0.0.1:8787/api/pulse/t', slug: null, tags: [], channel_ids: null,
+    pulse_url: 'http://127.0.0.1:8787/api/pulse/t', slug: null, tags: [], channel_ids: null, alert_reason_data: null,
     ...overrides,
   };
 }

@@ -77,6 +77,7 @@ export const notificationsCommand: Command = {
     const follower = new NotificationFollower({
       baseUrl,
       token,
+      stopWhenWrongPlace: true,
       onNotifications(notifications, info) {
         for (const notification of notifications) print(notification);
         for (const popup of followerPopups(notifications, info)) raise(popup);

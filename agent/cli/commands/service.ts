@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -7,7 +7,7 @@ import { resolveDataDir } from '../../dataFolder/dataDir';
 import { UsageError, type Command } from '../command';
 import { commandLine, servicePlace, type ServicePlace } from '../service/plan';
 import type { ServiceScope } from '../service/units';
-import { volatilePlace } from '../crontab/shim';
+import { closedToOthers, volatilePlace } from '../crontab/shim';
 
 const SYSTEM_DATA_DIR = '/var/lib/cronbeat';
 
@@ -119,6 +119,30 @@ function refuseVanishingProgram(): void {
   }
 }
 
+/** The user's id, from the system's user database; null when there is no such user here. */
+function uidOf(user: string): number | null {
+  const result = spawnSync('id', ['-u', user], { encoding: 'utf8' });
+  return result.status === 0 ? Number(result.stdout.trim()) : null;
+}
+
+/**
+ * A system service runs as another user: node and the bundle must be reachable by them. Under
+ * root's home (nvm, a global install by root) they are not, and the unit would fail at every
+ * start, in a loop that only the journal tells of.
+ */
+function refuseUnreachableProgram(user: string): void {
+  const uid = uidOf(user);
+  for (const path of [realpathSync(process.argv[1]), realpathSync(process.execPath)]) {
+    const closed = closedToOthers(path);
+    if (closed && statSync(closed).uid !== uid) {
+      throw new UsageError(
+        `The service runs as ${user}, who cannot read ${path}: ${closed} is closed to other users. Install node and Cronbeat where every user can read them (e.g. under /usr/local or /opt), or run \`chmod o+rx ${commandLine([closed])}\` if that is fine.`,
+        1,
+      );
+    }
+  }
+}
+
 function placeFor(parsed: Parsed): ServicePlace {
   const bundle = realpathSync(process.argv[1]);
   const command = [process.execPath, bundle, 'serve', '--data-dir', parsed.dataDir, ...parsed.serveFlags];
@@ -139,6 +163,7 @@ function placeFor(parsed: Parsed): ServicePlace {
 
 function install(parsed: Parsed): number {
   refuseVanishingProgram();
+  if (parsed.scope === 'system') refuseUnreachableProgram(systemUser(parsed.runAs));
   const place = placeFor(parsed);
   mkdirSync(dirname(place.file), { recursive: true });
   writeFileSync(place.file, place.text, { mode: 0o644 });

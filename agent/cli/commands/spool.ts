@@ -81,7 +81,7 @@ export const spoolCommand: Command = {
       .finally(progress.end);
     for (const warning of sender.warnings()) console.error(`cronbeat: ${warning}`);
     if (result.busy) throw new UsageError('Another cronbeat process is delivering the spool; try again in a minute.', 1);
-    for (const entry of result.rejected) console.error(`cronbeat: dropped a pulse for ${entry.pulse.token}: the agent refused it (unknown or deleted monitor)`);
+    for (const entry of result.rejected) console.error(`cronbeat: dropped a pulse for ${entry.pulse.token}: the agent refused it (${entry.refusedBecause})`);
     const summary = `Delivered ${plural(result.delivered.length, 'pulse')}; ${result.waiting.length} still waiting.`;
     if (result.waiting.length === 0) {
       console.log(summary);

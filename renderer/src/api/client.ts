@@ -7,6 +7,19 @@ export interface Credentials {
   token: string;
 }
 
+/**
+ * Where the page's own agent answers (credentials with base ""): the page's origin and folder,
+ * "https://example.com/cronbeat" when a proxy serves the dashboard under a path prefix.
+ */
+export function pageAgentBase(): string {
+  return `${window.location.origin}${window.location.pathname.replace(/\/[^/]*$/, '')}`;
+}
+
+/** The address of `path` ("/api/…") on the agent of `credentials`. */
+export function agentUrl(credentials: Credentials | null, path: string): string {
+  return `${credentials?.base || pageAgentBase()}${path}`;
+}
+
 export class ApiError extends Error {
   constructor(
     message: string,
@@ -58,7 +71,7 @@ export async function request<T>(
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;
   try {
-    response = await fetch(`${credentials?.base ?? ''}${path}`, {
+    response = await fetch(agentUrl(credentials, path), {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),

@@ -1,17 +1,18 @@
 import type { Alert } from '../../../agent/domain/alert';
 import { OUTPUT_BOUNDS } from '../../../agent/domain/alertMessage';
 import { lastLines } from '../../../agent/domain/alertWords';
-import { TextWithTimes } from './TextWithTimes';
+import { alertPieces } from '../../../agent/domain/alertReason';
+import { AlertReasonText } from './AlertReasonText';
 
 /**
- * A notification's description (its times in the viewer's zone), then, from its alert as data,
+ * A notification's description (a failure's or a recovery's from its alert as data, times in the viewer's zone), then, from its alert as data,
  * the last lines the job said: what an admin needs without opening the run history.
  */
 export function AlertDescription(props: { alert?: Alert | null; description: string }) {
   const output = lastLines(props.alert?.run?.output_tail ?? null, OUTPUT_BOUNDS.chat.lines, OUTPUT_BOUNDS.chat.chars);
   return (
     <>
-      <TextWithTimes text={props.description} />
+      <AlertReasonText pieces={alertPieces(props.alert)} text={props.description} />
       {output.length ? (
         <pre className="alert-output" aria-label="Last output">
           {output.join('\n')}

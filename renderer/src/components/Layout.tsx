@@ -48,7 +48,7 @@ export function Layout(props: { path: string; search: string; children: ReactNod
       </a>
       <header className="topbar">
         <a className="brand" href="#/">
-          <img src="/favicon.svg" alt="" width="22" height="22" />
+          <img src="./favicon.svg" alt="" width="22" height="22" />
           <span className="brand-name">Cronbeat</span>
         </a>
         <nav aria-label="Main" className="nav">

@@ -1,4 +1,4 @@
-import type { Credentials } from '../api/client';
+import { agentUrl, type Credentials } from '../api/client';
 import { agentAnswered, agentUnreachable } from './reachability';
 
 /** What the agent pushes on GET /api/events (see agent/api/routes/events.ts). */
@@ -105,7 +105,7 @@ export class LiveFeed {
     if (this.stopped || generation !== this.generation) return;
     this.controller = new AbortController();
     try {
-      const response = await fetch(`${this.credentials.base}/api/events`, {
+      const response = await fetch(agentUrl(this.credentials, '/api/events'), {
         headers: { Authorization: `Bearer ${this.credentials.token}`, Accept: 'text/event-stream' },
         signal: this.controller.signal,
         cache: 'no-store',

@@ -1,3 +1,4 @@
+import { pageAgentBase } from '../api/client';
 import { useState } from 'react';
 import type { Monitor } from '../api/types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -19,7 +20,8 @@ import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { RunHistory } from './RunHistory';
 import { SettingsHistory } from '../components/SettingsHistory';
-import { TextWithTimes } from '../components/TextWithTimes';
+import { reasonPiecesOf } from '../../../agent/domain/alertReason';
+import { AlertReasonText } from '../components/AlertReasonText';
 
 const defaultAgentUrl = 'http://127.0.0.1:8787';
 
@@ -73,7 +75,7 @@ function StatusText(props: { monitor: Monitor }) {
   const m = props.monitor;
   switch (monitorStatus(m)) {
     case 'failed':
-      return <TextWithTimes text={m.alert_reason} fallback="No pulse in time." />;
+      return <AlertReasonText pieces={reasonPiecesOf(m.alert_reason_data)} text={m.alert_reason} fallback="No pulse in time." />;
     case 'running':
       return <>A run has started and not finished yet.</>;
     case 'paused':
@@ -126,7 +128,7 @@ export function MonitorDetailScreen(props: { id: number }) {
 
   const m = monitor.data;
   const status = monitorStatus(m);
-  const pulseUrl = pulseUrlOf(m, window.location.origin);
+  const pulseUrl = pulseUrlOf(m, pageAgentBase());
   const lines = commandLines(pulseUrl, m.token, cli.data?.command);
   return (
     <>

@@ -10,7 +10,8 @@ import { navigate } from '../lib/router';
 import { scheduleInWords } from '../lib/schedule';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
-import { TextWithTimes } from '../components/TextWithTimes';
+import { reasonPiecesOf } from '../../../agent/domain/alertReason';
+import { AlertReasonText } from '../components/AlertReasonText';
 import { LastRun, NextDue } from '../components/MonitorTimes';
 
 const statusFilters: { value: '' | DisplayStatus; label: string }[] = [
@@ -252,7 +253,7 @@ const MonitorRow = memo(function MonitorRow(props: { monitor: Monitor; index: nu
         <a href={`#/monitors/${monitor.id}`} onClick={(e) => e.stopPropagation()}>
           {monitor.name}
         </a>
-        {monitor.is_alerted ? <div className="cell-sub text-bad"><TextWithTimes text={monitor.alert_reason} /></div> : null}
+        {monitor.is_alerted ? <div className="cell-sub text-bad"><AlertReasonText pieces={reasonPiecesOf(monitor.alert_reason_data)} text={monitor.alert_reason} /></div> : null}
         {/* Narrow screens fold the last two columns into this line. */}
         <div className="cell-sub narrow-only">
           {monitor.last_pulse_at ? (

@@ -10,7 +10,8 @@ import { useResource } from '../lib/use-resource';
 import { StatusBadge } from '../components/StatusBadge';
 import { certificateLabel, daysLeft } from './Certificates';
 import { NotificationList, useToggleRead } from './Notifications';
-import { TextWithTimes } from '../components/TextWithTimes';
+import { reasonPiecesOf } from '../../../agent/domain/alertReason';
+import { AlertReasonText } from '../components/AlertReasonText';
 
 function Tile(props: { href: string; count: number | string; label: string; tone?: 'good' | 'bad' | 'warn' | 'busy'; testId?: string }) {
   return (
@@ -87,7 +88,7 @@ export function OverviewScreen() {
                 {failed.slice(0, 5).map((m) => (
                   <li key={m.id}>
                     <a href={`#/monitors/${m.id}`}>{m.name}</a>
-                    <span className="muted"> · <TextWithTimes text={m.alert_reason} fallback="No pulse in time" /></span>
+                    <span className="muted"> · <AlertReasonText pieces={reasonPiecesOf(m.alert_reason_data)} text={m.alert_reason} fallback="No pulse in time" /></span>
                   </li>
                 ))}
                 {failed.length > 5 ? (

@@ -9,7 +9,6 @@ import { useApp } from '../lib/app-context';
 import { formatDuration } from '../lib/format';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
-import { TextWithTimes } from '../components/TextWithTimes';
 
 function pulseTime(pulse: Pulse): string {
   return pulse.received_at;
@@ -63,10 +62,8 @@ export function RunHistory(props: { monitorId: number }) {
                   <td className="numeric">{formatDuration(pulse.duration_ms)}</td>
                   <td className="cell-output">
                     {pulse.kind === 'pause' || pulse.kind === 'resume' ? (
-                      // The agent's own words ("Snoozed until 2026-11-23 12:30 UTC"): their time in the viewer's zone.
-                      <span className="history-note">
-                        <TextWithTimes text={pulse.body} />
-                      </span>
+                      // The agent's own words ("Snoozed until 2026-11-23 12:30 UTC"), as it wrote them.
+                      <span className="history-note">{pulse.body}</span>
                     ) : pulse.body ? (
                       <details>
                         <summary>{pulse.body.split('\n', 1)[0]!.slice(0, 80) || 'Output'}</summary>

@@ -1,3 +1,4 @@
+import { pageAgentBase } from '../api/client';
 import { PageHeader } from '../components/Layout';
 import { CopyField } from '../components/CopyField';
 import { DesktopAgentSettings } from '../components/DesktopAgentSettings';
@@ -8,7 +9,7 @@ import { useApp } from '../lib/app-context';
 
 export function SettingsScreen() {
   const { api, desktop, liveState, signOut } = useApp();
-  const agentUrl = api.credentials.base || window.location.origin;
+  const agentUrl = api.credentials.base || pageAgentBase();
   const bridge = desktopBridge();
   return (
     <>

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { ApiError } from '../api/client';
 import { redeemSignInCode, verifyToken } from '../api/endpoints';
 import { navigate } from '../lib/router';
 
@@ -37,7 +38,7 @@ export function SignInScreen(props: { code: string | null; sessionEnded: boolean
       (error: Error) => {
         if (!current) return;
         setCodeError(
-          error.message.includes('reach') ? (
+          error instanceof ApiError && error.status === 0 ? (
             error.message
           ) : (
             <>
@@ -78,7 +79,7 @@ export function SignInScreen(props: { code: string | null; sessionEnded: boolean
     <main className="sign-in" id="main">
       <div className="sign-in-card">
         <div className="brand brand-large">
-          <img src="/favicon.svg" alt="" width="32" height="32" />
+          <img src="./favicon.svg" alt="" width="32" height="32" />
           Cronbeat
         </div>
         {redeeming ? (

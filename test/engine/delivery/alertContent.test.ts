@@ -117,4 +117,29 @@ describe('what an alert says', () => {
     expect(recovered.message).toContain('\nOutput:\n  backup done\n');
     expect(recovered.tags).toEqual(['white_check_mark']);
   });
+
+  it('terminal colours and control bytes in the output never reach a person (chat, Telegram HTML, ntfy, email)', async () => {
+    fixture = deliveryFixture(at('2026-11-21T02:00:16Z'));
+    const slack = await receiver();
+    const telegram = await receiver();
+    const ntfy = await receiver();
+    const smtp = await startSmtpReceiver();
+    cleanups.push(smtp.stop);
+    fixture.channel('slack', { webhook_url: `${slack.url}/services/T/B/X` });
+    fixture.channel('telegram', { bot_token: '123456:ABC', chat_id: '42', api_url: telegram.url });
+    fixture.channel('ntfy', { server_url: ntfy.url, topic: 'ops' });
+    fixture.channel('email', { host: '127.0.0.1', port: smtp.port, tls: 'none', from: 'cronbeat@example.com', to: 'ops@example.com' });
+    const monitor = fixture.monitor({ name: 'nightly-backup', schedule: '0 3 * * *', timezone: 'Europe/Paris', duration: 30, now: at('2026-11-20T12:00:00Z') });
+    const body = '\u001b[1;31mERROR\u001b[0m: restore failed\u001b]0;title\u0007\nbin:\u0001\u0002\u0000 end\tcol\ndisk full';
+    fixture.pulse(monitor.token, at('2026-11-21T02:00:16Z'), { kind: 'fail', exitCode: 3, body });
+    await fixture.worker.runDue();
+    const sent = [slack.requests[0].body, telegram.requests[0].body, ntfy.requests[0].body].map((b) => JSON.stringify(JSON.parse(b)));
+    for (const text of sent) {
+      expect(text).toContain('ERROR: restore failed');
+      expect(text).toContain('bin: end\\tcol');
+      expect(text).not.toMatch(/\\u00(0[0-8bcef]|1[0-9a-f]|7f)/);
+    }
+    expect(smtp.mails[0].raw).not.toMatch(/=1B|=00|=01|=07/);
+    expect(smtp.mails[0].raw.replace(/=\r?\n/g, '')).toContain('ERROR: restore failed');
+  });
 });

@@ -5,6 +5,7 @@ import { baseUrlOption } from '../ping';
 import { dayIn } from '../../../domain/clockTime';
 import { scheduleWords } from '../../../domain/scheduleWords';
 import { machineZone } from '../../machineZone';
+import { printable } from '../../crontab/table';
 
 /* What the `cronbeat monitor` sub-commands share: the API client, finding a monitor, printing one. */
 
@@ -74,5 +75,5 @@ export function printMonitor(monitor: MonitorDetails, json: boolean | undefined)
   if (monitor.slug) lines.push(['Job line', `cronbeat run --name ${monitor.slug} … (the line's schedule, zone and grace win)`]);
   if (monitor.alert_reason) lines.splice(2, 0, ['Alert', monitor.alert_reason]);
   const width = Math.max(...lines.map(([label]) => label.length)) + 1;
-  for (const [label, value] of lines) console.log(`${`${label}:`.padEnd(width)} ${value}`);
+  for (const [label, value] of lines) console.log(`${`${label}:`.padEnd(width)} ${printable(value)}`);
 }

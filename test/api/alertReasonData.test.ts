@@ -1,0 +1,93 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { migrations } from '../../agent/db/migrations';
+import { openDatabase } from '../../agent/db/open';
+import { reasonText } from '../../agent/domain/alertReason';
+import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
+import { at, engineFixture } from '../engine/engineFixture';
+
+// Issue 22: a failed monitor's reason is kept as data beside its words, and the words are made from it.
+
+const now = Date.parse('2026-11-21T09:58:30Z');
+let agent: TestAgent;
+beforeAll(async () => {
+  agent = await startTestAgent({ clock: () => now });
+});
+afterAll(() => agent.stop());
+
+async function createMonitor() {
+  return (await agent.api('/api/monitors', { method: 'POST', json: { name: 'backup', timezone: 'Europe/Paris', schedule: '0 * * * *', duration: 5 } })).json();
+}
+const show = async (id: number) => (await agent.api(`/api/monitors/${id}`)).json();
+const pulse = (token: string, path: string) => fetch(`${agent.url}/api/pulse/${token}${path}`, { method: 'POST' });
+
+describe('a monitor reason as data, on the API', () => {
+  it('keeps a reported failure as data beside the same words, and a recovery clears both', async () => {
+    const monitor = await createMonitor();
+    expect(monitor.alert_reason_data).toBeNull();
+    await pulse(monitor.token, '/3');
+    const failed = await show(monitor.id);
+    expect(failed).toMatchObject({ is_alerted: 1, alert_reason: 'Job reported failure (exit code 3)', alert_reason_data: { kind: 'failed', exit_code: 3 } });
+    const listed = (await (await agent.api('/api/monitors')).json()).find((m: { id: number }) => m.id === monitor.id);
+    expect(listed.alert_reason_data).toEqual({ kind: 'failed', exit_code: 3 });
+
+    await pulse(monitor.token, '');
+    expect(await show(monitor.id)).toMatchObject({ is_alerted: 0, alert_reason: '', alert_reason_data: null });
+  });
+
+  it('forgets the reason when a pause acknowledges the failure', async () => {
+    const monitor = await createMonitor();
+    await pulse(monitor.token, '/fail');
+    expect((await show(monitor.id)).alert_reason_data).toEqual({ kind: 'failed', exit_code: null });
+    await agent.api(`/api/monitors/${monitor.id}/pause`, { method: 'POST' });
+    expect(await show(monitor.id)).toMatchObject({ is_alerted: 0, alert_reason: '', alert_reason_data: null });
+  });
+});
+
+describe('a missed deadline as data', () => {
+  let fixture: ReturnType<typeof engineFixture> | undefined;
+  afterEach(() => fixture?.close());
+
+  it('stores the run due and the grace, and alert_reason is their words in the monitor zone', () => {
+    fixture = engineFixture(at('2026-11-21T08:00:00Z'));
+    const monitor = fixture.monitor({ schedule: '0 10 * * *', timezone: 'Europe/Paris', duration: 5 });
+    fixture.scheduler.failOverdue(at('2026-11-21T09:06:00Z'));
+    const row = fixture.reload(monitor.id);
+    const data = JSON.parse(row.alert_reason_data!);
+    expect(data).toEqual({ kind: 'missed', expected_at: '2026-11-21T09:00:00.000000Z', grace_minutes: 5, resumed_at: null });
+    expect(row.alert_reason).toBe('No pulse within 5 min of the run due at 2026-11-21 10:00 Europe/Paris (09:00 UTC)');
+    expect(reasonText(data, 'Europe/Paris')).toBe(row.alert_reason);
+  });
+});
+
+describe('the migration to reasons as data', () => {
+  it('takes an old failure its data from the failure notification with the same words, and leaves others their words', async () => {
+    const version = migrations.findIndex((sql) => sql.includes('ADD COLUMN alert_reason_data'));
+    expect(version).toBeGreaterThan(18);
+    const dataDir = tempDir();
+    const old = await startTestAgent({ clock: () => now, dataDir });
+    const created = async (name: string) =>
+      (await old.api('/api/monitors', { method: 'POST', json: { name, timezone: 'UTC', schedule: '0 * * * *', duration: 5 } })).json();
+    const withNotice = await created('with-notice');
+    const wordsOnly = await created('words-only');
+    await fetch(`${old.url}/api/pulse/${withNotice.token}/2`, { method: 'POST' });
+    await old.close();
+
+    // The database as an older Cronbeat left it: no data column; one failure whose notification is gone.
+    const file = join(dataDir, 'cronbeat.db');
+    const raw = new Database(file);
+    raw.exec(`ALTER TABLE monitors DROP COLUMN alert_reason_data;
+      UPDATE monitors SET is_alerted = 1, alert_reason = 'No pulse in time' WHERE id = ${wordsOnly.id};`);
+    raw.pragma(`user_version = ${version}`);
+    raw.close();
+
+    const db = openDatabase(file);
+    const rows = db.prepare('SELECT id, alert_reason, alert_reason_data FROM monitors ORDER BY id').all();
+    db.close();
+    expect(rows).toEqual([
+      { id: withNotice.id, alert_reason: 'Job reported failure (exit code 2)', alert_reason_data: '{"kind":"failed","exit_code":2}' },
+      { id: wordsOnly.id, alert_reason: 'No pulse in time', alert_reason_data: null },
+    ]);
+  });
+});

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { createScheduler } from '../../agent/engine/scheduler';
+import type { TestAgent } from '../helpers/testAgent';
+import { chromiumMissing, screenshot, signedInDashboard } from './browser';
+
+/*
+ * Issue 22: the dashboard writes a failed monitor's reason from its data (alert_reason_data), its
+ * times in the viewer's zone with UTC on hover, and reads nothing back out of the stored words.
+ */
+describe.skipIf(chromiumMissing)('alert reasons from data on the dashboard', { timeout: 30_000 }, () => {
+  let now = Date.parse('2026-11-21T08:00:00Z');
+  let agent: TestAgent;
+  let page: Page;
+  let close = async () => {};
+
+  beforeAll(async () => {
+    // The viewer is in New York; the monitor runs in Paris; the API's words name Paris and UTC.
+    ({ agent, page, close } = await signedInDashboard(() => now, 'America/New_York'));
+  }, 60_000);
+  afterAll(() => close());
+
+  const create = async (name: string) =>
+    (await agent.api('/api/monitors', { method: 'POST', json: { name, schedule: '0 10 * * *', timezone: 'Europe/Paris', duration: 5 } })).json();
+
+  it('shows the missed run in the viewer\'s zone from the data, whatever the stored words say', async () => {
+    const monitor = await create('Paris backup');
+    now = Date.parse('2026-11-21T09:06:00Z');
+    createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier }).failOverdue(now);
+    const answered = await (await agent.api(`/api/monitors/${monitor.id}`)).json();
+    expect(answered.alert_reason).toBe('No pulse within 5 min of the run due at 2026-11-21 10:00 Europe/Paris (09:00 UTC)');
+    expect(answered.alert_reason_data).toMatchObject({ kind: 'missed', expected_at: '2026-11-21T09:00:00.000000Z' });
+    // Words with no time in them: only the data can tell the dashboard when the run was due.
+    agent.store.db.prepare("UPDATE monitors SET alert_reason = 'words without a time' WHERE id = ?").run(monitor.id);
+
+    await page.goto(`${agent.url}/#/monitors/${monitor.id}`);
+    const status = page.getByTestId('monitor-status-text');
+    const shown = status.locator('time');
+    await shown.waitFor();
+    expect(await status.textContent()).toContain('No pulse within 5 min of the run due at ');
+    expect(await status.textContent()).not.toContain('words without a time');
+    expect(await status.textContent()).not.toMatch(/UTC|Paris/);
+    expect(await shown.getAttribute('datetime')).toBe('2026-11-21T09:00:00.000Z');
+    expect(await shown.textContent()).toContain('04:00'); // 09:00 UTC in New York
+    expect(await shown.getAttribute('title')).toBe('2026-11-21 09:00:00 UTC');
+    await screenshot(page, 'alert-reason-from-data');
+
+    await page.goto(`${agent.url}/#/monitors`);
+    const row = page.getByRole('row').filter({ hasText: 'Paris backup' });
+    await expect.poll(() => row.locator('time[datetime="2026-11-21T09:00:00.000Z"]').count()).toBeGreaterThan(0);
+    expect(await row.textContent()).toContain('04:00');
+  });
+
+  it('shows an old failure without data as its stored words, as they are', async () => {
+    const monitor = await create('Old failure');
+    const words = 'No pulse within 5 min of the run due at 2026-11-20 10:00 Europe/Paris (09:00 UTC)';
+    agent.store.db.prepare('UPDATE monitors SET is_alerted = 1, alert_reason = ?, alert_reason_data = NULL, due_at = NULL WHERE id = ?').run(words, monitor.id);
+
+    await page.goto(`${agent.url}/#/monitors/${monitor.id}`);
+    const status = page.getByTestId('monitor-status-text');
+    await expect.poll(() => status.textContent()).toContain(words);
+    expect(await status.locator('time').count()).toBe(0);
+  });
+});
