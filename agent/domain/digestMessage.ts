@@ -50,9 +50,17 @@ function shortState(alert: Alert): string {
   }
 }
 
+/**
+ * How much of a name a digest's list shows: 25 names of up to 255 characters would pass Slack's
+ * 3,000 characters a section and Telegram's 4,096 a message, and both refuse the whole digest.
+ */
+export const DIGEST_NAME_CHARS = 80;
+
+const shortName = (name: string) => (name.length > DIGEST_NAME_CHARS ? `${name.slice(0, DIGEST_NAME_CHARS - 1)}…` : name);
+
 function label(alert: Alert): string {
-  if (alert.reason.kind === 'other') return alertTitle(alert);
-  return `${alert.monitor?.name ?? 'monitor'} (${shortState(alert)})`;
+  if (alert.reason.kind === 'other') return shortName(alertTitle(alert));
+  return `${shortName(alert.monitor?.name ?? 'monitor')} (${shortState(alert)})`;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

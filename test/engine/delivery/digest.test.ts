@@ -155,4 +155,26 @@ describe('digests through the outbox', () => {
     for (let i = 0; i < 100 && fixture.deliveries().some((d) => d.status !== 'sent'); i++) await new Promise((r) => setImmediate(r));
     expect(fixture.deliveries().map((d) => d.status)).toEqual(Array(8).fill('sent'));
   });
+
+  it("long monitor names: a chat digest stays within Slack's 3,000 and Telegram's 4,096 characters (both refuse more)", async () => {
+    fixture = deliveryFixture();
+    const slack = await receiver();
+    const telegram = await receiver();
+    fixture.channel('slack', { webhook_url: `${slack.url}/services/T/B/X` });
+    fixture.channel('telegram', { bot_token: '123456:ABC', chat_id: '42', api_url: telegram.url });
+    Array.from({ length: 30 }, (_, i) =>
+      fixture.monitor({ name: `${String(i + 1).padStart(2, '0')}-${'nightly-backup-of-the-customer-database-'.repeat(7)}`.slice(0, 255), schedule: '* * * * *', duration: 1, now: fixture.clock.now - 10 * 60_000 }),
+    );
+    fixture.scheduler.failOverdue(fixture.clock.now);
+    await fixture.worker.runDue();
+    fixture.clock.now += GROUP_WAIT_MS;
+    await fixture.worker.runDue();
+    await fixture.worker.runDue();
+    const section = JSON.parse(slack.requests[0].body).blocks[0].text.text as string;
+    expect(section.length).toBeLessThanOrEqual(3000);
+    expect(section).toContain('01-nightly-backup');
+    expect(section).toMatch(/… \d+ more/);
+    const text = JSON.parse(telegram.requests[0].body).text as string;
+    expect(text.replace(/<[^>]+>/g, '').length).toBeLessThanOrEqual(4096);
+  });
 });
