@@ -38,6 +38,13 @@ module.exports = {
       },
     },
     arrow('contract-imports-only-domain', 'agent/contract/ (wire types, schemas, statuses) builds on agent/domain/ alone.', '^agent/contract/', [agentExcept('contract', 'domain'), '^(main|renderer)/']),
+    {
+      name: 'contract-loads-in-the-browser',
+      comment: 'The dashboard checks its forms with agent/contract/ (renderer/src/lib/formRules.ts): it imports no Node built-in (node:net, node:url…).',
+      severity: 'error',
+      from: { path: '^agent/contract/' },
+      to: { dependencyTypes: ['core'], dependencyTypesNot: ['type-only'] },
+    },
     arrow(
       'data-folder-imports-only-domain',
       'agent/dataFolder/ (where the data folder is, keeping it private) is shared by the store, the CLI and the job side, so it builds on nothing else of ours.',

@@ -1,6 +1,5 @@
-import { isIP } from 'node:net';
-import { domainToASCII } from 'node:url';
 import { z } from 'zod';
+import { ipVersion } from '../domain/ipAddress';
 import { channelIdsField } from './channelIds';
 import { optionalInteger, requiredString } from './fields';
 import type { CertificateStatus } from '../domain/certificates';
@@ -12,13 +11,25 @@ import type { CertificateStatus } from '../domain/certificates';
 
 const DNS_LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
 
+/**
+ * The WHATWG host parser's ASCII form (punycode, lowercase), as node:url's domainToASCII gives it,
+ * by the URL global that Node and browsers share; "" when it is no valid host.
+ */
+function domainToAscii(domain: string): string {
+  try {
+    return new URL(`http://${domain}`).hostname;
+  } catch {
+    return '';
+  }
+}
+
 /** The hostname as stored, or null when it is neither an IP address nor a DNS name. */
 export function normalizeHostname(raw: string): string | null {
   const unbracketed = raw.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(unbracketed)) return unbracketed.toLowerCase();
-  // domainToASCII parses like a URL host ("a.com/x" gives "a.com"), so refuse URL syntax first.
+  if (ipVersion(unbracketed)) return unbracketed.toLowerCase();
+  // The URL host parser reads "a.com/x" as "a.com", so refuse URL syntax first.
   if (/[/\\?#@:%\s]/.test(raw)) return null;
-  const ascii = domainToASCII(raw.replace(/\.$/, ''));
+  const ascii = domainToAscii(raw.replace(/\.$/, ''));
   if (!ascii || ascii.length > 253) return null;
   const labels = ascii.split('.');
   // An all-digit last label is a mistyped IP address, never a DNS name.

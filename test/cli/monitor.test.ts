@@ -37,6 +37,7 @@ describe('cronbeat monitor', () => {
     expect(rows[1]).toContain('two\\nlines \\u001b[2J\\u001b[31mred\\u0007');
     const shown = await runCli(['monitor', 'show', String(id)], { env });
     expect(shown.stdout).toContain('Monitor:    two\\nlines \\u001b[2J\\u001b[31mred\\u0007 (id');
+    // eslint-disable-next-line no-control-regex -- the test looks for control bytes
     for (const output of [table.stdout, shown.stdout]) expect(output).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
   });
 

@@ -48,10 +48,10 @@ describe.skipIf(chromiumMissing)('channels end to end', { timeout: 30_000 }, () 
     const form = page.getByRole('form', { name: 'Add webhook channel' });
     await form.getByLabel('Name').fill('Ops hook');
     await form.getByLabel('URL').fill('ftp://nope');
-    await form.getByText('An http:// or https:// address.').waitFor();
+    await form.getByText('The url field must be an http or https URL.').waitFor();
     await form.getByLabel('URL').fill(`${hook.url}/cronbeat`);
     await form.getByLabel('Quiet from').fill('25:00');
-    await form.getByText('A time such as 22:00.').waitFor();
+    await form.getByText('The quiet hours start field must be a time such as 22:00.').waitFor();
     await form.getByLabel('Quiet from').fill('');
     await form.getByRole('button', { name: 'Add channel' }).click();
     const notice = page.getByTestId('generated-secret');
@@ -82,7 +82,7 @@ describe.skipIf(chromiumMissing)('channels end to end', { timeout: 30_000 }, () 
     await row.getByRole('button', { name: 'Edit' }).click();
     const form = page.getByRole('form', { name: 'Edit Ops hook' });
     await form.getByLabel('Remind every (hours, optional)').fill('0');
-    await form.getByText('Whole hours from 1 to 168, or empty for never.').waitFor();
+    await form.getByText('The remind every hours field must be at least 1.').waitFor();
     await form.getByLabel('Remind every (hours, optional)').fill('4');
     await page.setViewportSize({ width: 800, height: 600 });
     await screenshot(page, 'channel-reminders-form-800');

@@ -90,7 +90,7 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     await page.getByLabel('Name').fill('Backup box');
     await page.getByLabel('Identifier').fill('has space');
     await page.getByLabel('IP address').fill('192.168.1.20');
-    await page.getByText('Only letters, digits, dots, dashes and underscores.').waitFor();
+    await page.getByText('The identifier field may only contain letters, digits, dots, dashes and underscores.').waitFor();
     await page.getByLabel('Identifier').fill('backup-01');
     await page.getByRole('button', { name: 'Add server' }).click();
     await expect.poll(() => heading().textContent()).toBe('Backup box');

@@ -3,7 +3,8 @@ import { matchPath, parseHash } from '../../renderer/src/lib/router';
 import { SseParser } from '../../renderer/src/lib/live';
 import { formatDuration, formatMinutes, formatRelative, utcTitle } from '../../renderer/src/lib/format';
 import { nextRuns, scheduleInWords } from '../../renderer/src/lib/schedule';
-import { validateDuration, validateIdentifier, validateIp, validateSchedule, validateTimezone } from '../../renderer/src/lib/validate';
+import { monitorFormErrors } from '../../renderer/src/components/MonitorForm';
+import { serverFormErrors } from '../../renderer/src/components/ServerForm';
 import { linkLabel, pageOf } from '../../renderer/src/components/Pager';
 import { filterMonitors, sortMonitors, tagsOfMonitors } from '../../renderer/src/screens/Monitors';
 import { commandLines } from '../../renderer/src/screens/MonitorDetail';
@@ -81,20 +82,22 @@ describe('schedules', () => {
 
 describe('form checks mirror the API', () => {
   it('checks zones, schedules, durations, addresses and identifiers', () => {
-    expect(validateTimezone('Europe/Paris')).toBeUndefined();
-    expect(validateTimezone('UTC')).toBeUndefined();
-    expect(validateTimezone('Mars/Olympus')).toMatch(/time zone/);
-    expect(validateSchedule('0 2 * * *')).toBeUndefined();
-    expect(validateSchedule('0 0 2 * * *')).toMatch(/five fields/);
-    expect(validateSchedule('')).toBeDefined();
-    expect(validateDuration('30')).toBeUndefined();
-    for (const bad of ['', '0', '1.5', '525601', 'x']) expect(validateDuration(bad)).toBeDefined();
-    expect(validateIp('192.168.1.20')).toBeUndefined();
-    expect(validateIp('2001:db8::1')).toBeUndefined();
-    for (const bad of ['256.1.1.1', '1.2.3', 'host', '::g']) expect(validateIp(bad)).toBeDefined();
-    expect(validateIdentifier('backup-01.example_a')).toBeUndefined();
-    expect(validateIdentifier('has space')).toBeDefined();
-    expect(validateIdentifier('x'.repeat(65))).toBeDefined();
+    const monitor = (changes: Partial<Record<'name' | 'timezone' | 'schedule' | 'duration', string>>) =>
+      monitorFormErrors({ name: 'Backup', timezone: 'UTC', schedule: '0 2 * * *', duration: '30', ...changes });
+    const server = (changes: Partial<Record<'name' | 'identifier' | 'ip_address', string>>) =>
+      serverFormErrors({ name: 'Backup host', identifier: 'backup-01', ip_address: '192.168.1.20', ...changes });
+    expect(monitor({})).toEqual({});
+    expect(monitor({ timezone: 'Europe/Paris' })).toEqual({});
+    expect(monitor({ timezone: 'Mars/Olympus' }).timezone).toMatch(/time zone/);
+    expect(monitor({ schedule: '0 0 2 * * *' }).schedule).toMatch(/five fields/);
+    expect(monitor({ schedule: '' }).schedule).toBe('The schedule field is required.');
+    for (const bad of ['', '0', '1.5', '525601', 'x']) expect(monitor({ duration: bad }).duration).toMatch(/^The grace (is required|must be)/);
+    expect(server({})).toEqual({});
+    expect(server({ ip_address: '2001:db8::1' })).toEqual({});
+    for (const bad of ['256.1.1.1', '1.2.3', 'host', '::g']) expect(server({ ip_address: bad }).ip_address).toBe('The ip address field must be a valid IP address.');
+    expect(server({ identifier: 'backup-01.example_a' })).toEqual({});
+    expect(server({ identifier: 'has space' }).identifier).toBeDefined();
+    expect(server({ identifier: 'x'.repeat(65) }).identifier).toBeDefined();
   });
 });
 

@@ -1,9 +1,10 @@
 import type { FormEvent } from 'react';
 import type { Channel, ChannelKind } from '../api/types';
 import { useApp } from '../lib/app-context';
-import { CHANNEL_FIELDS, channelBody, checkQuietHours, checkRemindEvery, QUIET_FIELDS, REMIND_FIELD } from '../lib/channelKinds';
+import { CHANNEL_FIELDS, channelBody, QUIET_FIELDS, REMIND_FIELD } from '../lib/channelKinds';
 import { useApiForm } from '../lib/use-api-form';
-import { validateName } from '../lib/validate';
+import { channelInput, channelSettingsInput } from '../../../agent/contract/channels';
+import { fieldErrors } from '../lib/formRules';
 import { describedBy, Field } from './Field';
 import { LocalLinksNote } from './PublicUrlSettings';
 
@@ -18,6 +19,17 @@ function initialValues(kind: ChannelKind, channel?: Channel): Record<string, str
   values['quiet_hours.timezone'] = channel?.quiet_hours?.timezone ?? '';
   values[REMIND_FIELD] = channel?.remind_every_hours ? String(channel.remind_every_hours) : '';
   return values;
+}
+
+/** The form's refusals: the API's own schemas; on an edit an empty secret is kept, so it is not missing. */
+export function channelFormErrors(kind: ChannelKind, v: Record<string, string>, editing: boolean): Record<string, string | undefined> {
+  const body = channelBody(kind, v, editing);
+  const errors: Record<string, string | undefined> = {
+    ...fieldErrors(channelInput, { ...body, kind }),
+    ...fieldErrors(channelSettingsInput(kind), { settings: body.settings }),
+  };
+  for (const field of CHANNEL_FIELDS[kind]) if (editing && field.secret && !v[field.name]) errors[field.name] = undefined;
+  return errors;
 }
 
 /**
@@ -37,14 +49,7 @@ export function ChannelForm(props: {
   const { values, set, shown, formError, busy, submit } = useApiForm<string>({
     idPrefix: prefix,
     initial: initialValues(kind, channel),
-    validate: (v) => {
-      const errors: Record<string, string | undefined> = { name: validateName(v.name), ...checkQuietHours(v), [REMIND_FIELD]: checkRemindEvery(v[REMIND_FIELD]) };
-      for (const field of CHANNEL_FIELDS[kind]) {
-        const value = v[field.name] ?? '';
-        errors[field.name] = editing && field.secret && !value ? undefined : field.check(value);
-      }
-      return errors;
-    },
+    validate: (v) => channelFormErrors(kind, v, editing),
   });
 
   const onSubmit = (event: FormEvent) =>

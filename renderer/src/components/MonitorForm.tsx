@@ -7,7 +7,8 @@ import { utcTitle } from '../lib/format';
 import { useApiForm } from '../lib/use-api-form';
 import { formatInZone, nextRuns, scheduleInWords } from '../lib/schedule';
 import { findTimeZone } from '../../../agent/domain/timeZones';
-import { validateDuration, validateName, validateSchedule, validateTimezone } from '../lib/validate';
+import { monitorInput } from '../../../agent/contract/monitors';
+import { fieldErrors, numberOrAbsent } from '../lib/formRules';
 
 type FieldName = 'name' | 'timezone' | 'schedule' | 'duration';
 
@@ -20,6 +21,19 @@ const examples = [
   { schedule: '0 * * * *', label: 'Every hour' },
   { schedule: '30 3 * * 1', label: 'Mondays at 03:30' },
 ];
+
+/** The body the form sends (and checks by the API's schema): "Paris" as typed is Europe/Paris. */
+function monitorBody(v: MonitorFormValues) {
+  return {
+    name: v.name.trim(),
+    timezone: findTimeZone(v.timezone).zone ?? v.timezone,
+    schedule: v.schedule.trim(),
+    duration: numberOrAbsent(v.duration),
+  };
+}
+
+/** The form's refusals: the API's own (the API's `duration` is the grace on screen). */
+export const monitorFormErrors = (v: MonitorFormValues) => fieldErrors(monitorInput, monitorBody(v), { words: { duration: 'grace' } });
 
 /**
  * A monitor's fields with their checks as you type and the next runs of the schedule: the New
@@ -37,12 +51,7 @@ export function MonitorForm(props: {
   const { values, set, shown, clientErrors, formError, busy, submit } = useApiForm<FieldName>({
     idPrefix: 'monitor',
     initial: props.initial,
-    validate: (v) => ({
-      name: validateName(v.name),
-      timezone: validateTimezone(v.timezone),
-      schedule: validateSchedule(v.schedule),
-      duration: validateDuration(v.duration),
-    }),
+    validate: monitorFormErrors,
   });
 
   // "Paris" as typed is Europe/Paris: the preview and the API get the zone name.
@@ -50,15 +59,7 @@ export function MonitorForm(props: {
   const runs = clientErrors.timezone ? null : nextRuns(values.schedule, zone, 5, new Date());
   const words = scheduleInWords(values.schedule, clientErrors.timezone ? undefined : zone);
 
-  const onSubmit = (event: FormEvent) =>
-    submit(event, (v) =>
-      props.onSave({
-        name: v.name.trim(),
-        timezone: findTimeZone(v.timezone).zone ?? v.timezone,
-        schedule: v.schedule.trim(),
-        duration: Number(v.duration),
-      }),
-    );
+  const onSubmit = (event: FormEvent) => submit(event, (v) => props.onSave(monitorBody(v) as NewMonitor));
 
   return (
     <>

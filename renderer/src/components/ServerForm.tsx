@@ -3,9 +3,16 @@ import type { NewServer } from '../api/endpoints';
 import { describedBy, Field } from './Field';
 import { FormActions, FormError } from './FormParts';
 import { useApiForm } from '../lib/use-api-form';
-import { validateIdentifier, validateIp, validateName } from '../lib/validate';
+import { serverInput } from '../../../agent/contract/servers';
+import { fieldErrors } from '../lib/formRules';
 
 type FieldName = 'name' | 'identifier' | 'ip_address';
+
+/** The body the form sends, checked as you type by the API's own schema. */
+const serverBody = (v: Record<FieldName, string>): NewServer => ({ name: v.name.trim(), identifier: v.identifier.trim(), ip_address: v.ip_address.trim() });
+
+/** The form's refusals: the API's own. */
+export const serverFormErrors = (v: Record<FieldName, string>) => fieldErrors(serverInput, serverBody(v));
 
 /** A server's fields with their checks as you type; Add server starts it empty, Edit with the server's values. */
 export function ServerForm(props: {
@@ -19,15 +26,10 @@ export function ServerForm(props: {
   const { values, set, shown, formError, busy, submit } = useApiForm<FieldName>({
     idPrefix: 'server',
     initial: props.initial,
-    validate: (v) => ({
-      name: validateName(v.name),
-      identifier: validateIdentifier(v.identifier),
-      ip_address: validateIp(v.ip_address),
-    }),
+    validate: serverFormErrors,
   });
 
-  const onSubmit = (event: FormEvent) =>
-    submit(event, (v) => props.onSave({ name: v.name.trim(), identifier: v.identifier.trim(), ip_address: v.ip_address.trim() }));
+  const onSubmit = (event: FormEvent) => submit(event, (v) => props.onSave(serverBody(v)));
 
   const input = (field: FieldName, props: { placeholder: string; hint: boolean; autoFocus?: boolean; code?: boolean }) => (
     <input

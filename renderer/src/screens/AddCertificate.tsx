@@ -2,9 +2,16 @@ import type { FormEvent } from 'react';
 import { describedBy, Field } from '../components/Field';
 import { useApp } from '../lib/app-context';
 import { useApiForm } from '../lib/use-api-form';
-import { hostOf, validateHostname, validatePort, validateWarnDays } from '../lib/validate';
+import { certificateInput } from '../../../agent/contract/certificates';
+import { fieldErrors, numberOrAbsent } from '../lib/formRules';
 
 type FieldName = 'hostname' | 'port' | 'warn_days';
+
+/** What a user may paste as a certificate's host: a bare name, or a URL whose host is taken. */
+const hostOf = (input: string) => input.trim().replace(/^https?:\/\//, '').replace(/\/.*$/, '');
+
+/** The body the form sends, checked as you type by the API's own schema (an empty port or warning is its default). */
+const certificateBody = (v: Record<FieldName, string>) => ({ hostname: hostOf(v.hostname), port: numberOrAbsent(v.port), warn_days: numberOrAbsent(v.warn_days) });
 
 /** Adds a hostname to watch; the agent checks it at once, so this may take a few seconds. */
 export function AddCertificate(props: { onAdded: () => void }) {
@@ -12,16 +19,12 @@ export function AddCertificate(props: { onAdded: () => void }) {
   const { values, set, shown, formError, busy, submit, reset } = useApiForm<FieldName>({
     idPrefix: 'cert',
     initial: { hostname: '', port: '443', warn_days: '14' },
-    validate: (v) => ({
-      hostname: validateHostname(v.hostname),
-      port: validatePort(v.port),
-      warn_days: validateWarnDays(v.warn_days),
-    }),
+    validate: (v) => fieldErrors(certificateInput, certificateBody(v)),
   });
 
   const onSubmit = (event: FormEvent) =>
     submit(event, async (v) => {
-      await api.createCertificate({ hostname: hostOf(v.hostname), port: Number(v.port), warn_days: Number(v.warn_days) });
+      await api.createCertificate(certificateBody(v));
       reset();
       props.onAdded();
     });
