@@ -102,6 +102,7 @@ export function presentPulse(row: PulseRow): PulseResource {
     remote_address: row.remote_address,
     body: row.body,
     body_truncated: row.body_truncated === 1,
+    paused_until: row.paused_until === null ? null : toApiTimestamp(row.paused_until),
   };
 }
 

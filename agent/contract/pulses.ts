@@ -49,4 +49,6 @@ export interface PulseResource {
   remote_address: string;
   body: string;
   body_truncated: boolean;
+  /** A snooze's end, on its `pause` line (the body says it in UTC words); null on every other line. */
+  paused_until: string | null;
 }

@@ -124,4 +124,9 @@ export const migrations: string[] = [
     ORDER BY n.created_at DESC LIMIT 1)
   WHERE is_alerted = 1;
   `,
+  // 21 (issue 26.4): a snooze's end as data on its run-history line (null for every other line, and for snoozes noted
+  // before), so the dashboard writes it in the viewer's zone without reading it back out of the line's words.
+  `
+  ALTER TABLE pulses ADD COLUMN paused_until INTEGER;
+  `,
 ];

@@ -21,6 +21,8 @@ export interface PulseRow {
   body_truncated: number;
   /** The client's Idempotency-Key; null when it sent none. */
   idempotency_key: string | null;
+  /** A snooze's end, on its `pause` line; null on every other line. */
+  paused_until: number | null;
 }
 
 export interface NewPulse {
@@ -35,15 +37,17 @@ export interface NewPulse {
   body: string;
   bodyTruncated: boolean;
   idempotencyKey: string | null;
+  /** A snooze's end, on its `pause` line; absent (null) on every other line. */
+  pausedUntil?: number | null;
 }
 
 /** The run history: pulses per monitor, newest first, the newest PULSES_KEPT_PER_MONITOR kept. */
 export function pulseRepository(db: Db) {
   const insert = db.prepare(
     `INSERT INTO pulses (monitor_id, kind, exit_code, rid, received_at, duration_ms, method, remote_address, body,
-                         body_truncated, idempotency_key)
+                         body_truncated, idempotency_key, paused_until)
      VALUES (@monitorId, @kind, @exitCode, @rid, @receivedAt, @durationMs, @method, @remoteAddress, @body,
-             @bodyTruncated, @idempotencyKey)`,
+             @bodyTruncated, @idempotencyKey, @pausedUntil)`,
   );
   // monitors.pulses_kept counts each monitor's pulses, so a new pulse deletes the oldest one
   // (a step from the end of the index) instead of walking its 1,000 newest to find what is past them.
@@ -70,7 +74,7 @@ export function pulseRepository(db: Db) {
   return {
     /** Stores a pulse and drops what falls beyond the newest PULSES_KEPT_PER_MONITOR of its monitor. */
     add(pulse: NewPulse): number {
-      const { lastInsertRowid } = insert.run({ ...pulse, bodyTruncated: pulse.bodyTruncated ? 1 : 0 });
+      const { lastInsertRowid } = insert.run({ ...pulse, bodyTruncated: pulse.bodyTruncated ? 1 : 0, pausedUntil: pulse.pausedUntil ?? null });
       const kept = countKept.get(pulse.monitorId) as number;
       if (kept > PULSES_KEPT_PER_MONITOR) {
         dropOldest.run({ monitorId: pulse.monitorId, excess: kept - PULSES_KEPT_PER_MONITOR });

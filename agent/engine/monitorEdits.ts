@@ -110,7 +110,7 @@ export function pauseMonitor({ store, events }: Ctx, companyId: number, id: numb
       dueAt: pausedDueAt(pause),
       now,
     });
-    noteInHistory(store, id, 'pause', until === null ? 'Paused until resumed' : `Snoozed until ${utcMinute(until)}`, now);
+    noteInHistory(store, id, 'pause', until === null ? 'Paused until resumed' : `Snoozed until ${utcMinute(until)}`, now, until);
     return store.monitors.find(companyId, id);
   })();
   if (paused) events.emit({ type: 'monitor.changed', companyId, monitorId: id });
@@ -148,7 +148,14 @@ export function storeResume({ store }: Pick<EngineContext, 'store'>, row: Monito
 }
 
 /** A pause or resume, as a line of the run history (it is no pulse: no method, no address). */
-function noteInHistory(store: EngineContext['store'], monitorId: number, kind: 'pause' | 'resume', text: string, now: number): void {
+function noteInHistory(
+  store: EngineContext['store'],
+  monitorId: number,
+  kind: 'pause' | 'resume',
+  text: string,
+  now: number,
+  pausedUntil: number | null = null,
+): void {
   store.pulses.add({
     monitorId,
     kind,
@@ -161,6 +168,7 @@ function noteInHistory(store: EngineContext['store'], monitorId: number, kind: '
     body: text,
     bodyTruncated: false,
     idempotencyKey: null,
+    pausedUntil,
   });
 }
 

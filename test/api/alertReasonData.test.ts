@@ -74,10 +74,12 @@ describe('the migration to reasons as data', () => {
     await fetch(`${old.url}/api/pulse/${withNotice.token}/2`, { method: 'POST' });
     await old.close();
 
-    // The database as an older Cronbeat left it: no data column; one failure whose notification is gone.
+    // The database as an older Cronbeat left it: no data column (nor what later migrations add); one failure whose
+    // notification is gone.
     const file = join(dataDir, 'cronbeat.db');
     const raw = new Database(file);
     raw.exec(`ALTER TABLE monitors DROP COLUMN alert_reason_data;
+      ALTER TABLE pulses DROP COLUMN paused_until;
       UPDATE monitors SET is_alerted = 1, alert_reason = 'No pulse in time' WHERE id = ${wordsOnly.id};`);
     raw.pragma(`user_version = ${version}`);
     raw.close();

@@ -136,6 +136,22 @@ describe('pause, snooze and resume', () => {
     expect(await show(monitor.id)).toMatchObject({ status: 'new', paused_until: null, next_due_at: '2026-11-23T13:05:00.000000Z' });
   });
 
+  it('keeps a snooze\'s end as data on its run-history line (issue 26.4), beside the same words as before', async () => {
+    now = Date.parse('2026-11-23T10:00:30Z');
+    const monitor = await create();
+    await pause(monitor.id, { until: '2026-11-23T12:30:00Z' });
+    now = Date.parse('2026-11-23T10:05:00Z');
+    await resume(monitor.id);
+    now = Date.parse('2026-11-23T10:06:00Z');
+    await pause(monitor.id);
+    const history = await (await agent.api(`/api/monitors/${monitor.id}/pulses`)).json();
+    expect(history.data.map((p: { kind: string; body: string; paused_until: string | null }) => [p.kind, p.body, p.paused_until])).toEqual([
+      ['pause', 'Paused until resumed', null],
+      ['resume', 'Resumed: waiting for the next run', null],
+      ['pause', 'Snoozed until 2026-11-23 12:30 UTC', '2026-11-23T12:30:00.000000Z'],
+    ]);
+  });
+
   it.each([
     [{ until: 'tomorrow' }],
     [{ until: '2026-11-23' }],

@@ -60,6 +60,7 @@ describe('pulse endpoints', () => {
       remote_address: expect.any(String),
       body: '',
       body_truncated: false,
+      paused_until: null,
     });
   });
 

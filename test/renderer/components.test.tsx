@@ -97,7 +97,7 @@ describe('notifications', () => {
 describe('run durations chart', () => {
   const pulse = (id: number, kind: Pulse['kind'], duration_ms: number | null): Pulse => ({
     id, monitor_id: 1, kind, exit_code: kind === 'fail' ? 1 : 0, rid: null, received_at: '2026-11-21T10:00:00.000000Z', duration_ms,
-    method: 'GET', remote_address: '127.0.0.1', body: '', body_truncated: false,
+    method: 'GET', remote_address: '127.0.0.1', body: '', body_truncated: false, paused_until: null,
   });
 
   it('draws one bar per timed run, failures in the bad colour', () => {

@@ -61,8 +61,13 @@ export function RunHistory(props: { monitorId: number }) {
                   <td className="numeric">{pulse.exit_code ?? '—'}</td>
                   <td className="numeric">{formatDuration(pulse.duration_ms)}</td>
                   <td className="cell-output">
-                    {pulse.kind === 'pause' || pulse.kind === 'resume' ? (
-                      // The agent's own words ("Snoozed until 2026-11-23 12:30 UTC"), as it wrote them.
+                    {pulse.kind === 'pause' && pulse.paused_until ? (
+                      // A snooze's end from its data, in the viewer's zone (the stored words say it in UTC).
+                      <span className="history-note">
+                        Snoozed until <Time value={pulse.paused_until} />
+                      </span>
+                    ) : pulse.kind === 'pause' || pulse.kind === 'resume' ? (
+                      // The agent's own words ("Paused until resumed", a snooze noted before its end was data), as it wrote them.
                       <span className="history-note">{pulse.body}</span>
                     ) : pulse.body ? (
                       <details>
