@@ -141,9 +141,17 @@ describe('cronbeat run --name (a job line that makes its own monitor)', () => {
     expect(bySlug('revoked-line')).toHaveLength(0);
   });
 
-  it('refuses a token and --name together, before running anything', async () => {
-    const result = await runCli(['run', 'some-token', '--name', 'x', '--schedule', '0 3 * * *', '--', 'touch', join(tempFolder(), 'ran')], { env: envFor() });
-    expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/either a monitor token or --name/);
+  it('runs the job unmonitored when its own options are wrong, says why once, and keeps the job\'s status', async () => {
+    for (const mistake of [['some-token', '--name', 'x', '--schedule', '0 3 * * *'], ['--name', 'x', '--graec', '5']]) {
+      const ran = join(tempFolder(), 'ran');
+      const result = await runCli(['run', ...mistake, '--', 'sh', '-c', `echo once >> ${ran}; exit 4`], { env: envFor() });
+      expect(result.status).toBe(4);
+      expect(readFileSync(ran, 'utf8')).toBe('once\n');
+      const lines = result.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^cronbeat: not monitoring this run: /);
+    }
+    const refused = await runCli(['run', 'some-token', '--name', 'x', '--schedule', '0 3 * * *', '--', 'sh', '-c', 'exit 0'], { env: envFor() });
+    expect(refused.stderr).toMatch(/either a monitor token or --name/);
   });
 });

@@ -166,38 +166,87 @@ async function lineRunOf(values: LineOptions, sender: PulseSender, now: number):
   return run;
 }
 
+type RunValues = ReturnType<typeof parseRunArgs>['values'];
+
+interface RunOptions {
+  values: RunValues;
+  startedFd: number | null;
+  byLine: boolean;
+  positionalToken: string | undefined;
+}
+
+const RUN_OPTIONS = {
+  url: { type: 'string' },
+  'data-dir': { type: 'string' },
+  name: { type: 'string' },
+  schedule: { type: 'string' },
+  timezone: { type: 'string' },
+  grace: { type: 'string' },
+  server: { type: 'string' },
+  'started-fd': { type: 'string' },
+} as const;
+
+function parseRunArgs(own: string[]) {
+  try {
+    return parseArgs({ args: own, allowPositionals: true, options: RUN_OPTIONS });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function startedFdOf(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const fd = Number(value);
+  if (!(Number.isInteger(fd) && fd >= 3)) throw new UsageError('--started-fd must be a file descriptor number from 3 up.');
+  return fd;
+}
+
+/** The shim's --started-fd read from a line whose other options are wrong; null when absent or unusable. */
+function lenientStartedFd(own: string[]): number | null {
+  try {
+    const { values } = parseArgs({ args: own, allowPositionals: true, strict: false, options: RUN_OPTIONS });
+    return startedFdOf(typeof values['started-fd'] === 'string' ? values['started-fd'] : undefined);
+  } catch {
+    return null;
+  }
+}
+
+/** The run's own options, or a UsageError saying what is wrong with them. */
+function runOptions(own: string[], command: string[]): RunOptions {
+  const { values, positionals } = parseRunArgs(own);
+  const startedFd = startedFdOf(values['started-fd']);
+  const byLine = values.name !== undefined || values.schedule !== undefined;
+  const [positionalToken, extra] = positionals;
+  if (byLine && positionalToken !== undefined) {
+    throw new UsageError(`Give either a monitor token or --name, not both; put -- before the command: cronbeat run --name NAME --schedule CRON -- ${positionalToken} ...`);
+  }
+  if (!byLine && !positionalToken) {
+    throw new UsageError('Give the monitor token (or --name and --schedule) and the command: cronbeat run TOKEN -- COMMAND [ARGS...]');
+  }
+  if (extra !== undefined) throw new UsageError(`Put -- before the command: cronbeat run TOKEN -- ${extra} ...`);
+  if (command.length === 0) throw new UsageError('Give the command to run after --: cronbeat run TOKEN -- COMMAND [ARGS...]');
+  return { values, startedFd, byLine, positionalToken };
+}
+
 export const runCommand: Command = {
   name: 'run',
   summary: 'Run a command and report its start, exit code and output to a monitor',
   help,
   async run(argv) {
     const { own, command } = splitAtCommand(argv);
-    const { values, positionals } = parseArgs({
-      args: own,
-      allowPositionals: true,
-      options: {
-        url: { type: 'string' },
-        'data-dir': { type: 'string' },
-        name: { type: 'string' },
-        schedule: { type: 'string' },
-        timezone: { type: 'string' },
-        grace: { type: 'string' },
-        server: { type: 'string' },
-        'started-fd': { type: 'string' },
-      },
-    });
-    const startedFd = values['started-fd'] === undefined ? null : Number(values['started-fd']);
-    if (startedFd !== null && !(Number.isInteger(startedFd) && startedFd >= 3)) throw new UsageError('--started-fd must be a file descriptor number from 3 up.');
-    const byLine = values.name !== undefined || values.schedule !== undefined;
-    const [positionalToken, extra] = positionals;
-    if (byLine && positionalToken !== undefined) {
-      throw new UsageError(`Give either a monitor token or --name, not both; put -- before the command: cronbeat run --name NAME --schedule CRON -- ${positionalToken} ...`);
+    let options: RunOptions | null;
+    try {
+      options = runOptions(own, command);
+    } catch (error) {
+      // A mistake in the line's own options must not stop the job it wraps: once there is a
+      // command to run, it runs unmonitored (the monitor then fails as a missed run) and the
+      // mistake is said once. Without a command there is nothing to protect.
+      if (!(error instanceof UsageError) || command.length === 0) throw error;
+      printNotices([`not monitoring this run: ${error.message}`]);
+      options = null;
     }
-    if (!byLine && !positionalToken) {
-      throw new UsageError('Give the monitor token (or --name and --schedule) and the command: cronbeat run TOKEN -- COMMAND [ARGS...]');
-    }
-    if (extra !== undefined) throw new UsageError(`Put -- before the command: cronbeat run TOKEN -- ${extra} ...`);
-    if (command.length === 0) throw new UsageError('Give the command to run after --: cronbeat run TOKEN -- COMMAND [ARGS...]');
+    if (options === null) return (await runJob(command, lenientStartedFd(own))).status;
+    const { values, startedFd, byLine, positionalToken } = options;
 
     // Set up monitoring, but never let a problem with it stop the job from running.
     let sender: PulseSender | undefined;
