@@ -1,7 +1,5 @@
-import { lstatSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { prepareDataDir } from '../dataFolder/dataDir';
+import { privateFolderOfThisUser, privateTempFolder } from '../dataFolder/privateFolder';
 
 /** Where pulses that cannot be delivered are kept, or why they cannot be. */
 export type SpoolFolder =
@@ -26,28 +24,6 @@ export function spoolFolder(flag?: string): SpoolFolder {
   } catch (error) {
     return { dir: null, reason: `${dataDirProblem}, nor a temporary folder (${describe(error)})` };
   }
-}
-
-/**
- * $TMPDIR/cronbeat-UID, created 0700; refused unless it is a real folder of this user that
- * nobody else can open (another user could have made it first in a shared /tmp).
- */
-function privateTempFolder(): string {
-  const uid = process.getuid?.();
-  const dir = join(tmpdir(), uid === undefined ? 'cronbeat' : `cronbeat-${uid}`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return privateFolderOfThisUser(dir);
-}
-
-/** `dir` when it is a real folder of this user that nobody else can open; throws otherwise. */
-function privateFolderOfThisUser(dir: string): string {
-  const uid = process.getuid?.();
-  if (uid === undefined) return dir; // Windows: per-user folders are the user's own
-  const stat = lstatSync(dir);
-  if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) {
-    throw new Error(`${dir} is not a private folder of this user`);
-  }
-  return dir;
 }
 
 function describe(error: unknown): string {

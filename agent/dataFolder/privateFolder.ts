@@ -1,5 +1,5 @@
-import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
-import { userInfo } from 'node:os';
+import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
 /*
@@ -102,4 +102,27 @@ export function tightenIfOwn(dataDir: string): void {
 /** Creates `file` empty and 0600 when it does not exist; an existing file is left as it is. */
 export function ensurePrivateFile(file: string): void {
   closeSync(openSync(file, 'a', 0o600));
+}
+
+/**
+ * $TMPDIR/cronbeat-UID, created 0700: the job side's spool when the data folder cannot be used.
+ * Refused unless it is a real folder of this user that nobody else can open (another user could
+ * have made it first in a shared /tmp).
+ */
+export function privateTempFolder(): string {
+  const uid = process.getuid?.();
+  const dir = join(tmpdir(), uid === undefined ? 'cronbeat' : `cronbeat-${uid}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return privateFolderOfThisUser(dir);
+}
+
+/** `dir` when it is a real folder of this user that nobody else can open; throws otherwise. */
+export function privateFolderOfThisUser(dir: string): string {
+  const uid = process.getuid?.();
+  if (uid === undefined) return dir; // Windows: per-user folders are the user's own
+  const stat = lstatSync(dir);
+  if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) {
+    throw new Error(`${dir} is not a private folder of this user`);
+  }
+  return dir;
 }
