@@ -8,6 +8,9 @@ export default defineConfig({
     include: ['test/**/*.test.{ts,tsx}'],
     // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
+    // Most files wait on child processes, HTTP and Chromium rather than compute: on 2 cores,
+    // vitest's default of one worker (cores - 1) leaves the machine half idle.
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
