@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { maskSecrets, monitorNameFor } from '../../agent/cli/crontab/mask';
@@ -143,7 +143,8 @@ describe('where the entry point may live', () => {
 
   it('nor behind a symbolic link into one (the link stays, what it points at is cleaned)', () => {
     const target = mkdtempSync(join(tmpdir(), 'cronbeat-shim-'));
-    const stable = join(__dirname, '..', '..', 'test-results', `shim-link-${process.pid}`);
+    // Not under the clone: CI may clone into a temporary folder, which is no stable place itself.
+    const stable = join(homedir(), `.cronbeat-test-shim-link-${process.pid}`);
     mkdirSync(stable, { recursive: true });
     try {
       symlinkSync(target, join(stable, 'lib'));
