@@ -38,7 +38,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  * A real agent (its clock `clock`) serving the built dashboard, Chromium, and a page signed in
  * on the Overview as a viewer in `timezoneId`; `close` ends them all.
  */
-export async function signedInDashboard(clock: () => number, timezoneId: string) {
+export async function signedInDashboard(clock: () => number, timezoneId?: string) {
   const agent = await startTestAgent({ clock, rendererDir: builtRenderer() });
   const browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId, locale: 'en-GB' });

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { createSignInLink } from '../../agent/api/routes/session';
-import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
+import type { Page } from 'playwright-core';
+import type { TestAgent } from '../helpers/testAgent';
+import { chromiumMissing, screenshot, signedInDashboard } from './browser';
 
 /*
  * Issue 21.16 in real headless Chromium: a failed monitor paused and resumed reads "New", waiting
@@ -11,23 +10,13 @@ import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './br
 describe.skipIf(chromiumMissing)('pause and resume of a failed monitor, on its page', { timeout: 30_000 }, () => {
   let now = Date.parse('2026-11-23T10:00:30Z');
   let agent: TestAgent;
-  let browser: Browser;
   let page: Page;
+  let close = async () => {};
 
   beforeAll(async () => {
-    agent = await startTestAgent({ clock: () => now, rendererDir: builtRenderer() });
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
-    context.setDefaultTimeout(10_000);
-    page = await context.newPage();
-    await page.goto(createSignInLink(agent.store, agent.url, now));
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    ({ agent, page, close } = await signedInDashboard(() => now));
   }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await agent?.stop();
-  });
+  afterAll(() => close());
 
   it('shows New, the wait since the resume, and the pause and resume in the run history', async () => {
     const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'nightly-backup', timezone: 'UTC', schedule: '0 * * * *', duration: 5 } })).json();
