@@ -137,7 +137,6 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
        WHERE channel_id = @channelId AND status = 'pending' AND attempts = 0 AND folded_into IS NULL
        ORDER BY created_at, id LIMIT @limit)`,
   );
-  const members = db.prepare(`SELECT notification_id FROM deliveries WHERE folded_into = ? ORDER BY id`).pluck();
   const settleMembers = db.prepare(
     `UPDATE deliveries SET status = @status, sent_at = @sentAt, last_error = @error,
        response_status = @responseStatus, response_body = @responseBody
@@ -234,10 +233,6 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
      */
     fold(channelId: number, leadId: number, limit: number): number {
       return foldWaiting.run({ channelId, leadId, limit }).changes;
-    },
-    /** The notifications of a digest, its lead's first. */
-    digestMembers(leadId: number): string[] {
-      return members.all(leadId) as string[];
     },
     /** Settles the alerts folded into a digest as its lead was: sent, or failed for good (a retry leaves them waiting). */
     settleDigest(leadId: number, outcome: { sentAt: number | null; failed: boolean; answer: AttemptAnswer }): void {

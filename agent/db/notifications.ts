@@ -65,8 +65,12 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
     `INSERT INTO notifications (id, type, notifiable_type, notifiable_id, data, alert, created_at, updated_at)
      VALUES (@id, @type, @notifiableType, @companyId, @data, @alert, @now, @now)`,
   );
-  const find = db.prepare('SELECT * FROM notifications WHERE id = ?');
   const findOwned = db.prepare('SELECT * FROM notifications WHERE id = ? AND notifiable_id = ?');
+  // A page of a digest's alerts (agent/engine/delivery/digests.ts), in the order they came: one query, not one per alert.
+  const digestPage = db.prepare(
+    `SELECT d.id AS delivery_id, n.* FROM deliveries d JOIN notifications n ON n.id = d.notification_id
+     WHERE d.folded_into = @leadId AND d.id > @after AND n.notifiable_id = @companyId ORDER BY d.id LIMIT @limit`,
+  );
   const lastRowid = db.prepare('SELECT max(rowid) FROM notifications').pluck();
   // One statement of each kind per filter, prepared once.
   const byFilter = new Map(
@@ -93,15 +97,16 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
     total: statements(filter).count.get({ companyId }) as number,
     lastRowid: (lastRowid.get() as number | null) ?? 0,
   }));
-  const createWithDeliveries = db.transaction(
-    (input: NewNotification): NotificationRow => {
-      const id = randomUUID();
-      const alert = input.alert ? JSON.stringify(input.alert) : null;
-      insert.run({ companyId: input.companyId, type: input.type, now: input.now, id, notifiableType: NOTIFIABLE_TYPE, data: JSON.stringify(input.data), alert });
-      deliveries.enqueue({ id, companyId: input.companyId, data: input.data, now: input.now, giveUpAt: input.now + RETRY_FOR_MS, channelIds: input.channelIds });
-      return decode(find.get(id) as StoredRow);
-    },
-  );
+  const writeWithDeliveries = (input: NewNotification): NotificationRow => {
+    const id = randomUUID();
+    const { companyId, type, data, now } = input;
+    const alert = input.alert ?? null;
+    insert.run({ companyId, type, now, id, notifiableType: NOTIFIABLE_TYPE, data: JSON.stringify(data), alert: alert ? JSON.stringify(alert) : null });
+    deliveries.enqueue({ id, companyId, data, now, giveUpAt: now + RETRY_FOR_MS, channelIds: input.channelIds });
+    // The row as written, not read back: a burst writes 10,000 of them in a second.
+    return { id, type, notifiable_type: NOTIFIABLE_TYPE, notifiable_id: companyId, data, alert, read_at: null, created_at: now, updated_at: now };
+  };
+  const createWithDeliveries = db.transaction(writeWithDeliveries);
   const setRead = db.prepare(
     `UPDATE notifications SET read_at = CASE WHEN @read THEN coalesce(read_at, @now) ELSE NULL END,
        updated_at = CASE WHEN (read_at IS NULL) = @read THEN @now ELSE updated_at END
@@ -112,8 +117,10 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
   );
 
   return {
+    /** Writes the notification with its deliveries, in one transaction (the caller's, when it has one). */
     create(input: NewNotification): NotificationRow {
-      return createWithDeliveries(input);
+      // No savepoint inside the caller's transaction: nothing retries a part of it.
+      return db.inTransaction ? writeWithDeliveries(input) : createWithDeliveries(input);
     },
     /**
      * How many notifications of the company the filter lists. Counting a million index entries
@@ -150,6 +157,16 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
     find(companyId: number, id: string): NotificationRow | null {
       const row = findOwned.get(id, companyId) as StoredRow | undefined;
       return row ? decode(row) : null;
+    },
+    /**
+     * The company's notifications folded into the digest led by delivery `leadId`, after delivery
+     * `afterDeliveryId`, in the order they came, at most `limit`; `lastDeliveryId` is where the next page starts
+     * (null: there is none).
+     */
+    digestPage(companyId: number, leadId: number, afterDeliveryId: number, limit: number): { rows: NotificationRow[]; lastDeliveryId: number | null } {
+      const found = digestPage.all({ companyId, leadId, after: afterDeliveryId, limit }) as Array<StoredRow & { delivery_id: number }>;
+      const rows = found.map(({ delivery_id: _, ...row }) => decode(row));
+      return { rows, lastDeliveryId: found.length < limit ? null : found[found.length - 1]!.delivery_id };
     },
     /**
      * Marks one notification read (keeping the first read time) or unread; null when the company

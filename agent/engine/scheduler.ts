@@ -49,8 +49,8 @@ export function createScheduler(ctx: EngineContext) {
       if (!missed) continue;
       const facts = missedFacts(missed, row);
       // Conditional on not being failed yet, so each failure is raised exactly once.
-      if (!store.monitors.markFailed(row.id, reasonText(facts.reason, row.timezone), facts.reason, now)) continue;
-      const changed = store.monitors.find(row.company_id, row.id)!;
+      const changed = store.monitors.markFailed(row.id, reasonText(facts.reason, row.timezone), facts.reason, now);
+      if (!changed) continue;
       const afterGrace = missed.resumedAt !== undefined;
       failed.push({ ...recordTransition(ctx, changed, 'failed', now, facts), afterGrace, told: told.has(missKey(row)) });
     }

@@ -1,5 +1,6 @@
 import type { Store } from '../../db/store';
 import type { DeliveryRow } from '../../db/deliveries';
+import type { NotificationRow } from '../../db/notifications';
 import { BURST_WINDOW_MS, burstDecision, DIGEST_MAX_ALERTS } from '../../domain/digest';
 import { alertOf } from '../../domain/alertMessage';
 import type { DigestEntry } from '../../domain/digestMessage';
@@ -33,14 +34,22 @@ export function planBurst(deliveries: Store['deliveries'], delivery: DeliveryRow
   return 'digest';
 }
 
+/** How many of a digest's alerts are read at once. */
+const DIGEST_PAGE = 1000;
+
 /** The alerts of the digest led by `leadId`, in the order they came; notifications gone are left out. */
-export function digestEntries(store: Pick<Store, 'deliveries' | 'notifications'>, companyId: number, leadId: number): DigestEntry[] {
+export function digestEntries(store: Pick<Store, 'notifications'>, companyId: number, leadId: number): DigestEntry[] {
   const entries: DigestEntry[] = [];
-  for (const id of store.deliveries.digestMembers(leadId)) {
-    const row = store.notifications.find(companyId, id);
-    if (!row) continue;
-    const notification = { id: row.id, type: row.type, data: row.data };
-    entries.push({ alert: row.alert ?? alertOf(row.data, toApiTimestamp(row.created_at)), notification });
+  let after: number | null = 0;
+  while (after !== null) {
+    const page = store.notifications.digestPage(companyId, leadId, after, DIGEST_PAGE);
+    for (const row of page.rows) entries.push(digestEntry(row));
+    after = page.lastDeliveryId;
   }
   return entries;
+}
+
+function digestEntry(row: NotificationRow): DigestEntry {
+  const notification = { id: row.id, type: row.type, data: row.data };
+  return { alert: row.alert ?? alertOf(row.data, toApiTimestamp(row.created_at)), notification };
 }
