@@ -123,12 +123,16 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
     `SELECT count(*) AS sends, max(CASE WHEN folded_into = id THEN last_attempt_at END) AS lastDigestAt
      FROM deliveries WHERE channel_id = @channelId AND last_attempt_at >= @since AND (folded_into IS NULL OR folded_into = id)`,
   );
+  // Over the partial index deliveries_waiting (migration 22), whose terms the WHERE repeats: a few entries, however long the burst.
   const waiting = db.prepare(
-    `SELECT count(*) AS waiting, min(created_at) AS oldestWaitingAt FROM deliveries
-     WHERE channel_id = @channelId AND status = 'pending' AND attempts = 0 AND folded_into IS NULL`,
+    `SELECT (SELECT count(*) FROM (SELECT 1 FROM deliveries
+               WHERE channel_id = @channelId AND status = 'pending' AND attempts = 0 AND folded_into IS NULL LIMIT @countUpTo)) AS waiting,
+            (SELECT min(created_at) FROM deliveries
+               WHERE channel_id = @channelId AND status = 'pending' AND attempts = 0 AND folded_into IS NULL) AS oldestWaitingAt`,
   );
+  // By due time (deliveries_due): the alerts held already are past @until's range, so only new ones are read.
   const holdWaiting = db.prepare(
-    `UPDATE deliveries SET next_attempt_at = @until, give_up_at = max(give_up_at, @until + (give_up_at - created_at))
+    `UPDATE deliveries INDEXED BY deliveries_due SET next_attempt_at = @until, give_up_at = max(give_up_at, @until + (give_up_at - created_at))
      WHERE channel_id = @channelId AND status = 'pending' AND attempts = 0 AND folded_into IS NULL AND next_attempt_at < @until`,
   );
   const foldWaiting = db.prepare(
@@ -217,10 +221,13 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
     releaseInterrupted(now: number): number {
       return releaseInterrupted.run({ now }).changes;
     },
-    /** What a channel sent lately and what waits for it (agent/domain/digest.ts). */
-    burstOf(channelId: number, now: number, windowMs: number): ChannelBurst {
+    /**
+     * What a channel sent lately and what waits for it (agent/domain/digest.ts); the waiting alerts
+     * counted up to `countUpTo` (past a few, the burst rule decides the same however many there are).
+     */
+    burstOf(channelId: number, now: number, windowMs: number, countUpTo: number): ChannelBurst {
       const sent = recentSends.get({ channelId, since: now - windowMs }) as { sends: number; lastDigestAt: number | null };
-      const queued = waiting.get({ channelId }) as { waiting: number; oldestWaitingAt: number | null };
+      const queued = waiting.get({ channelId, countUpTo }) as { waiting: number; oldestWaitingAt: number | null };
       return { recentSends: sent.sends, lastDigestAt: sent.lastDigestAt, waiting: queued.waiting, oldestWaitingAt: queued.oldestWaitingAt ?? now };
     },
     /** Holds all a channel's fresh alerts until `until` (their digest), retrying as long after it. */

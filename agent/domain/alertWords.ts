@@ -8,6 +8,8 @@ import { scheduleWords } from './scheduleWords';
  */
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+const humanTimes = new Map<string, string>();
+const REMEMBERED_MOMENTS = 1_000;
 
 function formatter(zone: string, withDate: boolean, withSeconds: boolean): Intl.DateTimeFormat {
   const key = `${zone}|${withDate}|${withSeconds}`;
@@ -37,9 +39,16 @@ function safeZone(zone: string): string {
 
 /** "Sat 21 Nov 03:00 Europe/Paris" (no date: "03:00 Europe/Paris"; seconds on request). */
 export function humanTime(ms: number, zone: string, options: { date?: boolean; seconds?: boolean } = {}): string {
-  const named = safeZone(zone);
-  const text = formatter(named, options.date ?? true, options.seconds ?? false).format(ms).replace(',', '');
-  return `${text} ${named}`;
+  // Remembered: a digest of 10,000 alerts says the same few moments 10,000 times (issue 25.5).
+  const key = `${zone} ${ms} ${options.date ?? true} ${options.seconds ?? false}`;
+  let said = humanTimes.get(key);
+  if (said === undefined) {
+    const named = safeZone(zone);
+    said = `${formatter(named, options.date ?? true, options.seconds ?? false).format(ms).replace(',', '')} ${named}`;
+    if (humanTimes.size >= REMEMBERED_MOMENTS) humanTimes.clear();
+    humanTimes.set(key, said);
+  }
+  return said;
 }
 
 /**

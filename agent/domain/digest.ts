@@ -27,7 +27,7 @@ export interface ChannelBurst {
   recentSends: number;
   /** When its last digest was first attempted; null for none within the window. */
   lastDigestAt: number | null;
-  /** Fresh alerts due now that were never attempted. */
+  /** Fresh alerts that were never attempted (a count past BURST_THRESHOLD + 1 decides nothing more). */
   waiting: number;
   /** When the oldest of them was made (a hold moves when they are due, not this). */
   oldestWaitingAt: number;

@@ -123,8 +123,24 @@ export interface WebhookDigest {
 /** How much of each job's output a webhook digest carries (a single alert carries all that is kept). */
 export const DIGEST_OUTPUT_CHARS = 1000;
 
-/** The digest of `entries` as a webhook's JSON: every alert as data; `at` is when the burst began (the same on every retry). */
-export function webhookDigest(entries: DigestEntry[], publicUrl: string, at: number): WebhookDigest {
+/** One alert of a webhook digest: the single alert's JSON, its output tail cut to DIGEST_OUTPUT_CHARS. */
+export function digestWebhookAlert({ alert, notification }: DigestEntry, publicUrl: string): WebhookAlert {
+  const single = webhookAlert(alert, notification, subjectLink(notification.data, publicUrl));
+  const tail = single.run?.output_tail;
+  if (!single.run || !tail || tail.length <= DIGEST_OUTPUT_CHARS) return single;
+  return { ...single, run: { ...single.run, output_tail: tail.slice(-DIGEST_OUTPUT_CHARS), output_truncated: true } };
+}
+
+/**
+ * The digest of `entries` as a webhook's JSON: every alert as data; `at` is when the burst began
+ * (the same on every retry). `alerts`: the entries' digestWebhookAlert, when made already.
+ */
+export function webhookDigest(
+  entries: DigestEntry[],
+  publicUrl: string,
+  at: number,
+  alerts: WebhookAlert[] = entries.map((entry) => digestWebhookAlert(entry, publicUrl)),
+): WebhookDigest {
   const message = digestMessage(entries, publicUrl, 0);
   const tones = entries.map((e) => alertTone(e.alert));
   const failed = tones.filter((t) => t === 'bad' || t === 'warn').length;
@@ -137,11 +153,6 @@ export function webhookDigest(entries: DigestEntry[], publicUrl: string, at: num
     count: entries.length,
     counts: { failed, recovered, other: entries.length - failed - recovered },
     link: message.link,
-    alerts: entries.map(({ alert, notification }) => {
-      const single = webhookAlert(alert, notification, subjectLink(notification.data, publicUrl));
-      const tail = single.run?.output_tail;
-      if (!single.run || !tail || tail.length <= DIGEST_OUTPUT_CHARS) return single;
-      return { ...single, run: { ...single.run, output_tail: tail.slice(-DIGEST_OUTPUT_CHARS), output_truncated: true } };
-    }),
+    alerts,
   };
 }

@@ -1,7 +1,8 @@
 import { isStorageFull } from '../db/storageErrors';
 import type { Outage } from '../domain/dueTime';
 import type { AgentEvents } from './events';
-import type { Scheduler } from './scheduler';
+import { IDLE_SLICE_BATCH, SLICE_BATCH, type Scheduler } from './scheduler';
+import { runInSlices } from './slices';
 import type { Log } from '../log/logger';
 
 /** The loop never sleeps longer than this, so a changed clock or a missed wake-up costs at most this. */
@@ -54,6 +55,9 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
   let retryMs = 0;
   let unwritable = false;
   let stopped = false;
+  // A step failing a burst in slices (it plans the next step when it ends), and how to cancel it.
+  let stepping = false;
+  let cancelStep: (() => void) | undefined;
   // While the loop itself grants graces or fails monitors, their change events need no re-plan
   // each (a resume can touch 100,000 monitors): the loop plans once when it is done.
   let busy = false;
@@ -75,7 +79,7 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
   };
 
   const plan = (delay?: number) => {
-    if (stopped) return;
+    if (stopped || stepping) return;
     const now = clock();
     if (noticeOutage(now)) delay = 0;
     const earliest = earliestDueAt();
@@ -95,31 +99,69 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
     }
   };
 
+  /** An outage noticed (at start, or by the heartbeat meanwhile) gives its graces before anything is failed. */
+  const graceAfterOutage = () => {
+    if (outage) scheduler.graceOverdue(outage);
+    outage = undefined;
+  };
+
+  const wrote = () => {
+    if (unwritable) log('Monitor loop: writing again', { level: 'info' });
+    unwritable = false;
+    retryMs = 0;
+  };
+
+  const couldNotWrite = (error: unknown, now: number) => {
+    // Any error backs off: retrying at once would spin a core and flood the log.
+    retryMs = Math.min(MAX_RETRY_MS, Math.max(FIRST_RETRY_MS, retryMs * 2));
+    if (isStorageFull(error)) {
+      if (!unwritable) log(cannotWrite(error), { level: 'error' });
+      unwritable = true;
+      warnUnrecorded(now);
+    } else {
+      log(`Monitor loop: ${describeError(error)}`, { level: 'error' });
+    }
+  };
+
+  /**
+   * One step: graces after an outage, quiet servers and reminders once, then the overdue monitors
+   * a few at a time (SLICE_BATCH) in slices (agent/engine/slices.ts), each at its own time and
+   * after any outage the heartbeat noticed meanwhile, so a burst of 10,000 leaves pulses answered
+   * between slices. Planned again when it ends.
+   */
   const tick = () => {
+    if (stepping) return; // the step under way plans the next one when it ends
     const now = clock();
     noticeOutage(now);
-    let more = false;
     try {
       whileBusy(() => {
-        if (outage) scheduler.graceOverdue(outage);
-        outage = undefined;
-        more = scheduler.failOverdue(now);
+        graceAfterOutage();
+        scheduler.beginStep(now);
       });
-      if (unwritable) log('Monitor loop: writing again', { level: 'info' });
-      unwritable = false;
-      retryMs = 0;
     } catch (error) {
-      // Any error backs off: retrying at once would spin a core and flood the log.
-      retryMs = Math.min(MAX_RETRY_MS, Math.max(FIRST_RETRY_MS, retryMs * 2));
-      if (isStorageFull(error)) {
-        if (!unwritable) log(cannotWrite(error), { level: 'error' });
-        unwritable = true;
-        warnUnrecorded(now);
-      } else {
-        log(`Monitor loop: ${describeError(error)}`, { level: 'error' });
-      }
+      couldNotWrite(error, now);
+      plan();
+      return;
     }
-    plan(more ? 0 : undefined);
+    stepping = true;
+    cancelStep = runInSlices(
+      (idle) => {
+        const at = clock();
+        noticeOutage(at);
+        let more = false;
+        whileBusy(() => {
+          graceAfterOutage();
+          more = scheduler.failSome(at, idle ? IDLE_SLICE_BATCH : SLICE_BATCH);
+        });
+        return more && !stopped;
+      },
+      (error) => {
+        stepping = false;
+        if (error === undefined) wrote();
+        else couldNotWrite(error, clock());
+        plan();
+      },
+    );
   };
 
   const beat = () => {
@@ -147,6 +189,7 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
 
   return () => {
     stopped = true;
+    cancelStep?.();
     clearTimeout(timer);
     clearTimeout(heartbeat);
     unsubscribe();

@@ -10,8 +10,15 @@ import { raiseQuietServers } from './quietServers';
 import { sendReminders } from './reminders';
 import { announceTransition, recordTransition, transitionAlert, type RecordedTransition, type TransitionFacts } from './transitions';
 
-/** Most monitors one step fails; the rest wait for the next step, right after. */
+/** Most monitors failOverdue fails; the rest wait for the next step, right after. */
 export const FAIL_BATCH = 500;
+/**
+ * Most monitors one transaction of the monitor loop fails: it fails a burst in slices
+ * (agent/engine/slices.ts), so pulses are answered in between (issue 25.5). While requests wait,
+ * one (a few hundred microseconds); when none does, more at once (a commit costs about the same).
+ */
+export const SLICE_BATCH = 1;
+export const IDLE_SLICE_BATCH = 50;
 
 /** `told`: its popup was shown already, while the failure could not be written (warnUnrecorded). */
 type FailedMonitor = RecordedTransition & { afterGrace: boolean; told: boolean };
@@ -34,11 +41,11 @@ export function createScheduler(ctx: EngineContext) {
   // Misses already told by popup while they could not be recorded (the database refused writes).
   const told = new Set<string>();
 
-  const failBatch = store.db.transaction((now: number) => {
-    const due = store.monitors.overdue(now, FAIL_BATCH + 1);
+  const failBatch = store.db.transaction((now: number, limit: number) => {
+    const due = store.monitors.overdue(now, limit + 1);
     const failed: FailedMonitor[] = [];
     const snoozesEnded: typeof due = [];
-    for (const row of due.slice(0, FAIL_BATCH)) {
+    for (const row of due.slice(0, limit)) {
       // A paused monitor is due only when its snooze ends: it is planned again, never failed.
       if (row.paused_at !== null) {
         storeResume(ctx, row, now);
@@ -54,14 +61,49 @@ export function createScheduler(ctx: EngineContext) {
       const afterGrace = missed.resumedAt !== undefined;
       failed.push({ ...recordTransition(ctx, changed, 'failed', now, facts), afterGrace, told: told.has(missKey(row)) });
     }
-    return { failed, snoozesEnded, more: due.length > FAIL_BATCH };
+    return { failed, snoozesEnded, more: due.length > limit };
   });
 
 
   // Failures of a burst larger than one batch, held until its last batch so the burst makes one set of popups.
   let burst: FailedMonitor[] = [];
 
+  /**
+   * Plans again every snoozed monitor whose snooze ended before `now` and fails every monitor
+   * whose due time is before `now`, at most `limit` of them, in one transaction: alert reason,
+   * notification, and popups (one each, or one summary for more than 3; failures after a resume
+   * grace always as one summary). Returns whether more are overdue; popups wait for the call
+   * that leaves none, so a burst of any size makes one set of them.
+   */
+  const failSome = (now: number, limit: number): boolean => {
+    const { failed, snoozesEnded, more } = failBatch(now, limit);
+    for (const row of snoozesEnded) {
+      ctx.events.emit({ type: 'monitor.changed', companyId: row.company_id, monitorId: row.id });
+    }
+    for (const transition of failed) announceTransition(ctx, transition);
+    burst.push(...failed);
+    if (more) return true;
+    const untold = burst.filter((t) => !t.told);
+    const popups = stepPopups(untold.filter((t) => !t.afterGrace));
+    const grace = gracePopup(untold.filter((t) => t.afterGrace));
+    if (grace) popups.push(grace);
+    for (const popup of popups) notifier.show(popup);
+    store.popupOutbox.markShown(burst.map((t) => t.notificationId), now);
+    burst = [];
+    told.clear();
+    return false;
+  };
+
+  /** What a step does once, however many transactions it fails its monitors in: quiet servers (issue 21.15) and reminders (21.14). */
+  const beginStep = (now: number): void => {
+    raiseQuietServers(ctx, now);
+    sendReminders(ctx, now);
+  };
+
   return {
+    beginStep,
+    failSome,
+
     /** When the next step has work: the earliest monitor due time, quiet-watcher alert time or reminder; null when none. */
     earliestDueAt(): number | null {
       const times = [store.monitors.earliestDueAt(), store.serverReports.earliestQuietAt(), store.reminders.earliestDueAt()].filter(
@@ -71,33 +113,13 @@ export function createScheduler(ctx: EngineContext) {
     },
 
     /**
-     * Raises a notification for every server watcher gone quiet before `now` (issue 21.15),
-     * sends the reminders due (issue 21.14),
-     * plans again every snoozed monitor whose snooze ended before `now`, and
-     * fails every monitor whose due time is before `now` (at most FAIL_BATCH of them): alert
-     * reason, notification, and popups (one each, or one summary for more than 3; failures
-     * after a resume grace always as one summary). Returns whether more are overdue; popups
-     * wait for the call that leaves none, so a burst of any size makes one summary.
+     * One step in one go (beginStep, then failSome of at most FAIL_BATCH): raises what quiet
+     * servers and reminders are due, and fails what is overdue at `now`. Returns whether more are
+     * overdue. The monitor loop does the same in slices.
      */
     failOverdue(now: number): boolean {
-      raiseQuietServers(ctx, now);
-      sendReminders(ctx, now);
-      const { failed, snoozesEnded, more } = failBatch(now);
-      for (const row of snoozesEnded) {
-        ctx.events.emit({ type: 'monitor.changed', companyId: row.company_id, monitorId: row.id });
-      }
-      for (const transition of failed) announceTransition(ctx, transition);
-      burst.push(...failed);
-      if (more) return true;
-      const untold = burst.filter((t) => !t.told);
-      const popups = stepPopups(untold.filter((t) => !t.afterGrace));
-      const grace = gracePopup(untold.filter((t) => t.afterGrace));
-      if (grace) popups.push(grace);
-      for (const popup of popups) notifier.show(popup);
-      store.popupOutbox.markShown(burst.map((t) => t.notificationId), now);
-      burst = [];
-      told.clear();
-      return false;
+      beginStep(now);
+      return failSome(now, FAIL_BATCH);
     },
 
     /**

@@ -1,9 +1,12 @@
 import type { Store } from '../../db/store';
 import type { DeliveryRow } from '../../db/deliveries';
 import type { NotificationRow } from '../../db/notifications';
-import { BURST_WINDOW_MS, burstDecision, DIGEST_MAX_ALERTS } from '../../domain/digest';
+import { BURST_THRESHOLD, BURST_WINDOW_MS, burstDecision, DIGEST_MAX_ALERTS } from '../../domain/digest';
 import { alertOf } from '../../domain/alertMessage';
-import type { DigestEntry } from '../../domain/digestMessage';
+import { digestWebhookAlert, type DigestEntry } from '../../domain/digestMessage';
+import type { WebhookAlert } from '../../domain/alertPayload';
+import { inSlices } from '../slices';
+import type { DigestContent } from './messages';
 import { toApiTimestamp } from '../../domain/timestamps';
 
 /*
@@ -21,7 +24,8 @@ export function planBurst(deliveries: Store['deliveries'], delivery: DeliveryRow
   if (delivery.folded_into === delivery.id) return 'digest';
   // A retry was decided on already; only fresh alerts are folded.
   if (delivery.attempts > 0 || delivery.folded_into !== null) return 'single';
-  const burst = deliveries.burstOf(delivery.channel_id, now, BURST_WINDOW_MS);
+  // Counting the waiting alerts past the threshold would change no decision, and a burst has 10,000 of them.
+  const burst = deliveries.burstOf(delivery.channel_id, now, BURST_WINDOW_MS, BURST_THRESHOLD + 1);
   const decision = burstDecision(burst, now);
   if (decision.action === 'send') return 'single';
   if (decision.action === 'hold') {
@@ -34,22 +38,50 @@ export function planBurst(deliveries: Store['deliveries'], delivery: DeliveryRow
   return 'digest';
 }
 
-/** How many of a digest's alerts are read at once. */
-const DIGEST_PAGE = 1000;
+/** How many of a digest's alerts one step reads (and renders, for a webhook): a few hundred microseconds. */
+const DIGEST_PAGE = 10;
 
-/** The alerts of the digest led by `leadId`, in the order they came; notifications gone are left out. */
-export function digestEntries(store: Pick<Store, 'notifications'>, companyId: number, leadId: number): DigestEntry[] {
+/**
+ * The alerts of the digest led by `leadId`, in the order they came (notifications gone are left
+ * out), and each as webhook JSON when `webhookUrl` (the public URL its links use) is given: read
+ * and rendered a page per slice (agent/engine/slices.ts), so a digest of 10,000 alerts leaves
+ * pulses answered meanwhile.
+ */
+export async function digestContent(store: Pick<Store, 'notifications'>, companyId: number, leadId: number, webhookUrl: string | null): Promise<DigestContent> {
   const entries: DigestEntry[] = [];
+  const webhookAlerts: WebhookAlert[] = [];
   let after: number | null = 0;
-  while (after !== null) {
-    const page = store.notifications.digestPage(companyId, leadId, after, DIGEST_PAGE);
-    for (const row of page.rows) entries.push(digestEntry(row));
+  await inSlices(() => {
+    const page = store.notifications.digestPage(companyId, leadId, after!, DIGEST_PAGE);
+    for (const row of page.rows) {
+      const entry = digestEntry(row);
+      entries.push(entry);
+      if (webhookUrl !== null) webhookAlerts.push(digestWebhookAlert(entry, webhookUrl));
+    }
     after = page.lastDeliveryId;
-  }
-  return entries;
+    return after !== null;
+  });
+  return webhookUrl === null ? { entries } : { entries, webhookAlerts };
 }
 
 function digestEntry(row: NotificationRow): DigestEntry {
   const notification = { id: row.id, type: row.type, data: row.data };
   return { alert: row.alert ?? alertOf(row.data, toApiTimestamp(row.created_at)), notification };
+}
+
+/**
+ * Runs digest builds one at a time: a build holds all its alerts, and three channels' digests of
+ * 10,000 alerts built side by side took three times the memory.
+ */
+export function oneDigestAtATime() {
+  let previous: Promise<unknown> = Promise.resolve();
+  return <T>(build: () => Promise<T>): Promise<T> => {
+    const next = previous.then(build);
+    // Not the request itself: it holds the digest's body until the next build.
+    previous = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  };
 }

@@ -1,9 +1,10 @@
 import type { ChannelRow } from '../../db/channels';
 import type { NotificationResource } from '../../contract/notifications';
 import type { ChannelKind } from '../../domain/channels';
+import { toApiTimestamp } from '../../domain/timestamps';
 import type { Alert } from '../../domain/alert';
 import { alertMessage, alertOf, subjectLink } from '../../domain/alertMessage';
-import { webhookAlert } from '../../domain/alertPayload';
+import { webhookAlert, type WebhookAlert } from '../../domain/alertPayload';
 import { digestMessage, webhookDigest, type DigestEntry } from '../../domain/digestMessage';
 import { CHANNEL_KIND_MODULES } from './kinds';
 import type { ChannelKindModule, MessageContext, OutgoingRequest } from './kinds/kind';
@@ -33,11 +34,47 @@ export function buildRequest(channel: AnyChannel, notification: NotificationReso
   return moduleOf(channel.kind).alert(channel.settings as never, input, context);
 }
 
+/** A digest's alerts, and (for a kind that sends every alert as data) each as its webhook JSON, made beforehand. */
+export interface DigestContent {
+  entries: DigestEntry[];
+  webhookAlerts?: WebhookAlert[];
+}
+
+/** Whether a digest through `channel` carries every alert as data (digestWebhookAlert), not only names. */
+export const digestAsData = (channel: AnyChannel) => channel.kind === 'webhook';
+
 /** The request that delivers a digest of `entries` (many alerts at once, agent/domain/digest.ts) through `channel`. */
-export function buildDigestRequest(channel: AnyChannel, entries: DigestEntry[], context: MessageContext, at: number): OutgoingRequest {
+export function buildDigestRequest(channel: AnyChannel, { entries, webhookAlerts }: DigestContent, context: MessageContext, at: number): OutgoingRequest {
   const input = {
     message: (maxNames: number) => digestMessage(entries, context.dashboardUrl, maxNames),
-    webhook: () => webhookDigest(entries, context.dashboardUrl, at),
+    webhook: () => webhookDigest(entries, context.dashboardUrl, at, webhookAlerts),
   };
   return moduleOf(channel.kind).digest(channel.settings as never, input, context);
+}
+
+/** The notification a channel's test message is made of (POST /api/channels/{id}/test): not stored, not in the outbox. */
+export function testNotification(channel: Pick<ChannelRow, 'company_id' | 'name'>, now: number): NotificationResource {
+  return {
+    id: `test-${now}`,
+    type: 'App\\Notifications\\TestNotification',
+    notifiable_type: 'App\\Models\\Company',
+    notifiable_id: channel.company_id,
+    data: {
+      type: 'server',
+      type_id: 0,
+      project_id: null,
+      status: 'test',
+      title: 'Cronbeat test message',
+      description: `If you can read this, the channel "${channel.name}" works.`,
+      timezone: 'UTC',
+      icon: 'fa-solid fa-paper-plane',
+      server_name: '',
+      server_identifier: '',
+      username: '',
+      command: '',
+    },
+    read_at: null,
+    created_at: toApiTimestamp(now),
+    updated_at: toApiTimestamp(now),
+  };
 }
