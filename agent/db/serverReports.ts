@@ -38,18 +38,17 @@ export function serverReportRepository(db: Db) {
   // Conditional on being quiet, so only the first report after a quiet stretch ends it.
   const endQuiet = db.prepare('UPDATE server_reports SET quiet_since = NULL WHERE server_id = ? AND quiet_since IS NOT NULL');
   // Conditional on not being quiet yet, so each quiet stretch is raised exactly once; deleted servers never.
+  // EXISTS, not IN (SELECT … FROM servers): the partial index server_reports_quiet_due drives, and the
+  // servers are looked up one each, instead of all 10,000 read on every step of the loop (issue 25, 1.9 ms).
+  const liveServer = 'EXISTS (SELECT 1 FROM servers WHERE id = server_id AND deleted_at IS NULL)';
   const markQuiet = db.prepare(
     `UPDATE server_reports SET quiet_since = @now
-     WHERE quiet_alert_at < @now AND quiet_since IS NULL
-       AND server_id IN (SELECT id FROM servers WHERE deleted_at IS NULL)
+     WHERE quiet_alert_at < @now AND quiet_since IS NULL AND ${liveServer}
      RETURNING server_id, (SELECT company_id FROM servers WHERE id = server_id) AS company_id, last_report_at, interval_seconds`,
   );
   // As markQuiet: a deleted server's report is never marked, so it must not wake the loop either (it would every millisecond).
   const earliestQuiet = db
-    .prepare(
-      `SELECT min(quiet_alert_at) FROM server_reports
-       WHERE quiet_since IS NULL AND server_id IN (SELECT id FROM servers WHERE deleted_at IS NULL)`,
-    )
+    .prepare(`SELECT min(quiet_alert_at) FROM server_reports WHERE quiet_alert_at IS NOT NULL AND quiet_since IS NULL AND ${liveServer}`)
     .pluck();
   const find = db.prepare('SELECT server_id, last_report_at, interval_seconds, jobs FROM server_reports WHERE server_id = ?');
   const ofCompany = db.prepare(
