@@ -1,0 +1,166 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startMonitorLoop } from '../../agent/engine/loop';
+import { FAIL_BATCH } from '../../agent/engine/scheduler';
+import { runInSlices } from '../../agent/engine/slices';
+import { RecordingNotifier } from '../helpers/recordingNotifier';
+import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { engineFixture } from './engineFixture';
+
+/*
+ * Issue 25.5: a burst of failures is failed in slices that yield to I/O, so pulses are answered
+ * while it is failed; each failure is still raised once, and the burst makes one set of popups.
+ * Nothing here is timed: the tests wait for conditions and look at what happened in between.
+ */
+
+const untilTrue = async (condition: () => boolean) => {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+};
+
+describe('runInSlices', () => {
+  it('ends at once, in the same turn, when the work fits one slice', () => {
+    let steps = 0;
+    let ended = false;
+    runInSlices(() => ++steps < 3, () => (ended = true));
+    expect([steps, ended]).toEqual([3, true]);
+  });
+
+  it('lets other callbacks run between slices, hands over an error, and can be cancelled', async () => {
+    let steps = 0;
+    const seenBetween: number[] = [];
+    const busyStep = () => {
+      const until = performance.now() + 2; // longer than a slice, so every step ends one
+      while (performance.now() < until);
+      return ++steps < 6;
+    };
+    const probe = () => {
+      seenBetween.push(steps);
+      if (steps < 6) setImmediate(probe);
+    };
+    setImmediate(probe);
+    await new Promise<void>((resolve) => runInSlices(busyStep, () => resolve()));
+    expect(seenBetween.some((n) => n > 0 && n < 6)).toBe(true);
+
+    const failure = await new Promise((resolve) =>
+      runInSlices(() => {
+        throw new Error('disk full');
+      }, resolve),
+    );
+    expect(failure).toEqual(new Error('disk full'));
+
+    let cancelledSteps = 0;
+    let ended = false;
+    const slowStep = () => {
+      const until = performance.now() + 2;
+      while (performance.now() < until);
+      return ++cancelledSteps < 100;
+    };
+    const cancel = runInSlices(slowStep, () => (ended = true));
+    cancel();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ended).toBe(false);
+    expect(cancelledSteps).toBeLessThan(100);
+  });
+});
+
+describe('the monitor loop and a burst larger than a slice', () => {
+  let fixture: ReturnType<typeof engineFixture>;
+  let stop: (() => void) | undefined;
+  afterEach(() => {
+    stop?.();
+    fixture?.close();
+  });
+
+  it('fails each monitor once, over many slices with other work in between, and shows one summary popup', async () => {
+    const start = Date.now();
+    fixture = engineFixture(start);
+    const total = 1_500;
+    fixture.store.db.transaction(() => {
+      for (let i = 0; i < total; i++) fixture.monitor({ name: `job-${i}`, schedule: '0 3 * * *', duration: 5 });
+    })();
+    let failed = 0;
+    fixture.events.subscribe((event) => {
+      if (event.type === 'notification.created') failed++;
+    });
+    stop = startMonitorLoop({
+      scheduler: fixture.scheduler,
+      events: fixture.events,
+      earliestDueAt: () => fixture.store.monitors.earliestDueAt(),
+      clock: Date.now,
+      log: () => {},
+    });
+    // All due at the same instant, a moment after the loop started (before it, they would get a start's grace).
+    const deadline = Date.now() + 100;
+    fixture.store.db.prepare('UPDATE monitors SET due_at = @deadline, expected_run_at = @deadline - duration * 60000').run({ deadline });
+    fixture.events.emit({ type: 'monitor.changed', companyId: 1, monitorId: 1 });
+
+    const seenWhileFailing: number[] = [];
+    const probe = () => {
+      if (failed > 0) seenWhileFailing.push(failed);
+      if (failed < total) setImmediate(probe);
+    };
+    await untilTrue(() => failed > 0 || Date.now() > deadline + 60_000);
+    setImmediate(probe);
+    await untilTrue(() => failed >= total && fixture.notifier.popups.length > 0);
+
+    expect(seenWhileFailing.some((n) => n < total)).toBe(true); // other work ran in the middle of the burst
+    const perMonitor = fixture.store.db
+      .prepare(`SELECT json_extract(data, '$.type_id') AS monitor, count(*) AS n FROM notifications GROUP BY monitor HAVING n != 1`)
+      .all();
+    expect(perMonitor).toEqual([]);
+    expect(fixture.store.notifications.count(1)).toBe(total);
+    expect(fixture.store.db.prepare('SELECT count(*) FROM monitors WHERE is_alerted = 1').pluck().get()).toBe(total);
+    expect(fixture.notifier.popups).toEqual([expect.objectContaining({ title: `${total} monitors failed`, route: '/monitors' })]);
+    expect(fixture.store.popupOutbox.countPending()).toBe(0);
+  });
+});
+
+describe('a real agent while a burst is failed', () => {
+  let agent: TestAgent | undefined;
+  afterEach(async () => {
+    await agent?.stop();
+    agent = undefined;
+  });
+
+  it('answers pulses over HTTP between the slices of the burst', async () => {
+    const notifier = new RecordingNotifier();
+    agent = await startTestAgent({ notifier });
+    const total = 2_000;
+    const created = await agent.api('/api/monitors', { method: 'POST', json: { name: 'pulsing', timezone: 'UTC', schedule: '* * * * *', duration: 5 } });
+    expect(created.status).toBe(201);
+    const { token } = (await created.json()) as { token: string };
+    const { store, events } = agent;
+    const insert = store.db.prepare(
+      `INSERT INTO monitors (company_id, name, token, timezone, schedule, duration, last_run_at, created_at, updated_at)
+       VALUES (1, 'job ' || @i, 'burst-token-' || @i, 'UTC', '0 3 * * *', 5, @now, @now, @now)`,
+    );
+    store.db.transaction(() => {
+      for (let i = 0; i < total; i++) insert.run({ i, now: agent!.clock() });
+    })();
+    let failed = 0;
+    events.subscribe((event) => {
+      if (event.type === 'notification.created') failed++;
+    });
+    const deadline = Date.now() + 100;
+    store.db
+      .prepare(`UPDATE monitors SET due_at = @deadline, expected_run_at = @deadline - duration * 60000 WHERE token LIKE 'burst-token-%'`)
+      .run({ deadline });
+    events.emit({ type: 'monitor.changed', companyId: 1, monitorId: 1 });
+
+    // Pulses one after another from before the deadline until the burst is failed; each notes how far it was.
+    const answeredAt: number[] = [];
+    while (failed < total && Date.now() < deadline + 60_000) {
+      const response = await fetch(`${agent.url}/api/pulse/${token}`);
+      expect(response.status).toBe(200);
+      await response.text();
+      answeredAt.push(failed);
+    }
+    expect(failed).toBe(total);
+    // Answered while the burst was under way: neither before it began nor after it ended...
+    expect(answeredAt.filter((n) => n > 0 && n < total).length).toBeGreaterThan(0);
+    // ...and never after a whole step of the old loop (FAIL_BATCH failures in one go) held the event loop.
+    const progressBetweenPulses = answeredAt.slice(1).map((n, i) => n - answeredAt[i]!);
+    expect(Math.max(...progressBetweenPulses)).toBeLessThan(FAIL_BATCH);
+    await untilTrue(() => notifier.popups.length > 0);
+    expect(notifier.popups.map((p) => p.title)).toEqual([`${total} monitors failed`]);
+  });
+});
