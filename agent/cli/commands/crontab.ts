@@ -188,7 +188,9 @@ export const crontabCommand: Command = {
     } catch (error) {
       if (error instanceof CrontabReadError) throw new UsageError(error.message, 1);
       if (error instanceof ApiError) {
-        const hint = error.status === 404 && action === 'watch' ? ` (is there a server with identifier "${values.server}"? create it with POST /api/servers)` : '';
+        // An alert's 404: the server was deleted (or renamed) after watch checked it at start.
+        const unknownServer = error.status === 404 && error.request === 'POST /api/servers/alert';
+        const hint = unknownServer ? ` (is there a server with identifier "${values.server}"? create it with POST /api/servers)` : '';
         throw new UsageError(`${error.message}${hint}`, 1);
       }
       throw error;
