@@ -1,8 +1,8 @@
 import { hostname, networkInterfaces } from 'node:os';
-import { parseArgs } from 'node:util';
 import { prepareDataDir } from '../../dataFolder/dataDir';
 import { UsageError, type Command } from '../command';
 import { serveBanner } from '../serveBanner';
+import { parseServeFlags } from '../serveFlags';
 import { checkPublicUrl } from '../../domain/publicUrl';
 
 const help = `Usage: cronbeat serve [--host HOST] [--port PORT] [--data-dir DIR] [--no-popups] [--allow-host NAME]
@@ -52,20 +52,8 @@ export const serveCommand: Command = {
   summary: 'Run the agent (API, monitor loop, dashboard)',
   help,
   async run(argv) {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        host: { type: 'string', default: '127.0.0.1' },
-        port: { type: 'string', default: '8787' },
-        'data-dir': { type: 'string' },
-        'no-popups': { type: 'boolean', default: false },
-        'allow-host': { type: 'string', multiple: true, default: [] },
-        'trust-proxy': { type: 'boolean', default: false },
-        'public-url': { type: 'string' },
-      },
-    });
-    const port = Number(values.port);
-    if (!/^\d+$/.test(values.port!) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}".`);
+    const values = parseServeFlags(argv);
+    const { port } = values;
     const dataDir = prepareDataDir(values['data-dir']);
     const trustProxy = values['trust-proxy'] || isOn(process.env.CRONBEAT_TRUST_PROXY);
     const publicUrl = publicUrlOption(values['public-url'] ?? process.env.CRONBEAT_PUBLIC_URL, values['public-url'] !== undefined);
