@@ -1,7 +1,7 @@
 import { hostname, networkInterfaces } from 'node:os';
 import { prepareDataDir } from '../../dataFolder/dataDir';
 import { UsageError, type Command } from '../command';
-import { serveBanner } from '../serveBanner';
+import { serveBanner, trustProxyWarning } from '../serveBanner';
 import { parseServeFlags } from '../serveFlags';
 import { checkPublicUrl } from '../../domain/publicUrl';
 
@@ -90,6 +90,8 @@ export const serveCommand: Command = {
     const running = agent;
     running.whenWritable(() => signIn.save(running.store, running.clock()));
     for (const line of banner.err) console.error(line);
+    const proxyWarning = trustProxyWarning(agent.host, agent.port, trustProxy);
+    if (proxyWarning) console.error(proxyWarning);
     for (const line of banner.out) console.log(line);
 
     let stop = () => {};
