@@ -1,22 +1,13 @@
-import { readFileSync, rmSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { describe, expect, it, vi } from 'vitest';
+import { discoverAgent } from './discoverAgent';
 import { runCli, tempFolder } from '../helpers/cli';
 import { lineRunFor, LineRun } from '../../agent/cli/commands/runLine';
 
 vi.setConfig({ testTimeout: 30_000 });
 
-let agent: TestAgent;
-const shimDir = mkdtempSync('/var/lib/cronbeat-test-');
-process.env.CRONBEAT_SHIM_DIR = shimDir;
-beforeAll(async () => {
-  agent = await startTestAgent();
-});
-afterAll(async () => {
-  await agent.stop();
-  rmSync(shimDir, { recursive: true, force: true });
-});
+const { agent: testAgent } = discoverAgent();
 
 // Debian's cron takes any zone of /usr/share/zoneinfo as CRON_TZ, EST and EST5EDT included.
 describe('crontab discover and CRON_TZ names cron takes', () => {
@@ -34,14 +25,14 @@ describe('crontab discover and CRON_TZ names cron takes', () => {
       '',
     ].join('\n');
     writeFileSync(file, crontab);
-    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder, TZ: 'UTC' };
+    const env = { CRONBEAT_URL: testAgent().url, CRONBEAT_API_TOKEN: testAgent().token, CRONBEAT_DATA_DIR: folder, TZ: 'UTC' };
 
     const dry = await runCli(['crontab', 'discover', '--file', file, '--dry-run'], { env });
     expect(dry.stdout).toMatch(/line 2: "\/usr\/local\/bin\/est-job" {2}0 3 \* \* \* {2}America\/Panama/);
 
     const result = await runCli(['crontab', 'discover', '--file', file], { env });
     expect(result.status).toBe(0);
-    const monitors = (await (await agent.api('/api/monitors')).json()) as Array<{ name: string; timezone: string }>;
+    const monitors = (await (await testAgent().api('/api/monitors')).json()) as Array<{ name: string; timezone: string }>;
     expect(monitors.map((m) => [m.name, m.timezone])).toEqual([
       ['/usr/local/bin/est-job', 'America/Panama'],
       ['/usr/local/bin/est-job-2', 'America/Panama'],
