@@ -1,26 +1,16 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { describe, expect, it, vi } from 'vitest';
+import { discoverAgent } from './discoverAgent';
 import { runCli, tempFolder } from '../helpers/cli';
 
 // Real agent, real CLI processes: several seconds on a busy 2-core machine.
 vi.setConfig({ testTimeout: 30_000 });
 
-let agent: TestAgent;
-const shimDir = mkdtempSync('/var/lib/cronbeat-test-');
-process.env.CRONBEAT_SHIM_DIR = shimDir;
-
-beforeAll(async () => {
-  agent = await startTestAgent();
-});
-afterAll(async () => {
-  await agent.stop();
-  rmSync(shimDir, { recursive: true, force: true });
-});
+const { agent: testAgent } = discoverAgent();
 
 async function monitors(): Promise<Array<{ id: number; name: string; token: string }>> {
-  return (await agent.api('/api/monitors')).json();
+  return (await testAgent().api('/api/monitors')).json();
 }
 
 /** The monitor token each line of a crontab runs with (null: not through cronbeat). */
@@ -36,7 +26,7 @@ describe('crontab discover after --undo', () => {
     const file = join(folder, 'crontab');
     const crontab = 'CRON_TZ=Europe/Paris\n0 3 * * * /usr/local/bin/backup.sh\n0 3 * * * /usr/local/bin/backup.sh\n*/5 * * * * /usr/bin/poll%stdin\n';
     writeFileSync(file, crontab);
-    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder, TZ: 'UTC' };
+    const env = { CRONBEAT_URL: testAgent().url, CRONBEAT_API_TOKEN: testAgent().token, CRONBEAT_DATA_DIR: folder, TZ: 'UTC' };
     const before = (await monitors()).length;
 
     expect((await runCli(['crontab', 'discover', '--file', file], { env })).status).toBe(0);
@@ -63,12 +53,12 @@ describe('crontab discover after --undo', () => {
     const folder = tempFolder();
     const file = join(folder, 'crontab');
     writeFileSync(file, '15 2 * * * /usr/local/bin/rotate-logs\n');
-    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder, TZ: 'UTC' };
+    const env = { CRONBEAT_URL: testAgent().url, CRONBEAT_API_TOKEN: testAgent().token, CRONBEAT_DATA_DIR: folder, TZ: 'UTC' };
     await runCli(['crontab', 'discover', '--file', file], { env });
     const [first] = tokensOf(file);
     await runCli(['crontab', 'discover', '--undo', '--file', file], { env });
     const made = (await monitors()).find((m) => m.token === first)!;
-    expect((await agent.api(`/api/monitors/${made.id}`, { method: 'DELETE' })).status).toBeLessThan(300);
+    expect((await testAgent().api(`/api/monitors/${made.id}`, { method: 'DELETE' })).status).toBeLessThan(300);
 
     const again = await runCli(['crontab', 'discover', '--file', file], { env });
     expect(again.status).toBe(0);

@@ -27,6 +27,8 @@ Options:
                    X-Forwarded-For and X-Forwarded-Proto: the client's address (for the
                    failed-sign-in limiter) and the scheme (https in links) come from them.
                    Also CRONBEAT_TRUST_PROXY=1. Without it those headers are ignored.
+                   Only the proxy may reach the port: with a --host other machines reach,
+                   serve warns at start that a client going around the proxy can forge them.
                    See docs/deploy.md
   --public-url URL the address you open Cronbeat at from anywhere, e.g.
                    https://cron.example.com: the base of every link in alerts, popups and

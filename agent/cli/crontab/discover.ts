@@ -3,7 +3,7 @@ import { userInfo } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { ApiError, type ApiClient, type MonitorSummary } from '../../client/api';
 import { defaultGraceMinutes } from '../../domain/dueTime';
-import { canonicalTimeZone } from '../../domain/schedule';
+import { cronZone } from './cronZone';
 import { printTable } from './table';
 import { jobsToMonitor, readCrontab } from './jobs';
 import { monitorNameFor } from './mask';
@@ -58,13 +58,18 @@ export async function discover(options: DiscoverOptions): Promise<number> {
   const all = jobsOf(crontab.lines);
   const record = rememberWiredLines(source, all, options.dataDir);
   const plans: Plan[] = [];
+  const notes = new Set<string>();
   for (const job of jobsToMonitor(crontab.lines)) {
-    const zone = canonicalTimeZone(job.timezone ?? options.machineZone);
+    const zone = cronZone(job.timezone ?? options.machineZone);
     const shell = shellProblem(job.shell);
-    if (!zone) console.error(`cronbeat: line ${job.line} skipped: time zone "${job.timezone}" is unknown`);
+    if (zone.zone === undefined) console.error(`cronbeat: line ${job.line} skipped: ${zone.error}`);
     else if (shell) console.log(`Line ${job.line} left alone: ${shell}.`);
-    else plans.push({ job, name: monitorNameFor(job.shellCommand), timezone: zone, duration: options.duration ?? defaultGraceMinutes(job.schedule, options.now.getTime()) });
+    else {
+      if (zone.note) notes.add(zone.note);
+      plans.push({ job, name: monitorNameFor(job.shellCommand), timezone: zone.zone, duration: options.duration ?? defaultGraceMinutes(job.schedule, options.now.getTime()) });
+    }
   }
+  for (const note of notes) console.log(note);
   // Lines an older discover wrote (a cronbeat path that may be a cache, no fail-open): moved to the entry point.
   const upgrades = all.flatMap((job) => {
     const line = monitoredLine(job);
