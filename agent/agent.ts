@@ -122,7 +122,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     connectTimeoutMs: options.channels?.connectTimeoutMs,
     trustedCa: options.channels?.trustedCa,
   });
-  const app = createApp({
+  const listener = createApp({
     boundHost: host,
     allowedHosts: options.allowedHosts,
     trustProxy: options.trustProxy,
@@ -137,7 +137,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     deliveries,
     writesAllowed: started.promise,
   });
-  const server = createHttpServer(options.timeouts ?? {}, app.callback());
+  const server = createHttpServer(options.timeouts ?? {}, listener);
   try {
     await listen(server, port, host);
   } catch (error) {

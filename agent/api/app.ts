@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import Koa from 'koa';
 import type Router from '@koa/router';
 import { requireToken } from './auth';
@@ -25,8 +26,11 @@ import { keyRoutes } from './routes/keys';
 import { settingsRoutes } from './routes/settings';
 import { metricsRoutes } from './routes/metrics';
 import { badgeRoutes } from './routes/badges';
+import { withPlainPulses } from './plainPulses';
+import { createPulseRecorder } from '../engine/pulseBatch';
+import { silentNotifier } from '../engine/notifier';
 
-export type AppOptions = Omit<ApiDeps, 'requireToken'> & {
+export type AppOptions = Omit<ApiDeps, 'requireToken' | 'pulseRecorder'> & {
   /** The built dashboard served at "/"; default: dist/renderer next to the bundle or in the repository. */
   rendererDir?: string;
   /**
@@ -61,9 +65,14 @@ export const routers: Array<(deps: ApiDeps) => Router<AuthState> | Router> = [
   cliRoutes,
 ];
 
-/** The Koa app: JSON errors, every resource router, and a JSON 404 for anything else. */
-export function createApp(options: AppOptions): Koa {
-  const deps: ApiDeps = { ...options, requireToken: requireToken(options.store, options.clock) };
+/**
+ * The agent's request listener: plain pulses answered beside Koa (plainPulses.ts), and the Koa
+ * app for everything else: JSON errors, every resource router, and a JSON 404 for anything else.
+ */
+export function createApp(options: AppOptions): RequestListener {
+  const { store, events, clock, log } = options;
+  const pulseRecorder = createPulseRecorder({ store, events, notifier: options.notifier ?? silentNotifier });
+  const deps: ApiDeps = { ...options, requireToken: requireToken(store, clock), pulseRecorder };
   const app = new Koa();
   app.silent = true;
   if (options.trustProxy) {
@@ -84,5 +93,5 @@ export function createApp(options: AppOptions): Koa {
     app.use(router.routes()).use(router.allowedMethods({ throw: true }));
   }
   app.use(staticFiles(options.rendererDir));
-  return app;
+  return withPlainPulses(app.callback(), { recorder: pulseRecorder, clock, log, writesAllowed: options.writesAllowed, trustProxy: options.trustProxy });
 }

@@ -9,7 +9,7 @@ import { isPulsePath } from './hostGuard';
  * a status page may send them from any origin.
  */
 
-const PULSE_CORS = {
+export const PULSE_CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'GET, POST, HEAD, OPTIONS',
   'Access-Control-Allow-Headers': 'Content-Type',

@@ -9,6 +9,7 @@ import type { CliCommand } from './cliCommand';
 import type { DeliveryWorker } from '../engine/delivery/worker';
 import type { PublicUrlSetting } from '../db/settings';
 import type { Log } from '../log/logger';
+import type { PulseRecorder } from '../engine/pulseBatch';
 
 /** What every router is built from. */
 export interface ApiDeps {
@@ -31,6 +32,8 @@ export interface ApiDeps {
   requireToken: Middleware<AuthState>;
   /** The public URL (serve --public-url or the dashboard's setting): links, copy-paste lines, a host answered to. */
   publicUrl?: PublicUrlSetting;
+  /** Stores pulses in groups (engine/pulseBatch.ts); one for both doors a pulse comes in by (plainPulses.ts). */
+  pulseRecorder: PulseRecorder;
   /** How this machine runs the CLI; found from this process (PATH, bundle) when absent. */
   cli?: CliCommand;
 }

@@ -15,14 +15,20 @@ export function errorMiddleware(log: Log): Middleware {
     try {
       await next();
     } catch (error) {
-      const httpError = toHttpError(error);
-      if (httpError.status === 500) log(`Internal error on ${ctx.method} ${ctx.path}: ${(error as Error)?.stack ?? error}`, { level: 'error' });
-      else if (httpError.status > 500) log(`${ctx.method} ${ctx.path}: ${httpError.message} (${(error as { code?: string }).code})`, { level: 'error' });
+      const httpError = answerFor(error, `${ctx.method} ${ctx.path}`, log);
       ctx.status = httpError.status;
       ctx.body = httpError.body;
       if (httpError.headers) ctx.set(httpError.headers);
     }
   };
+}
+
+/** What the client is told of `error` raised by `request` ("GET /api/…"); our own faults are logged, once. */
+export function answerFor(error: unknown, request: string, log: Log): HttpError {
+  const httpError = toHttpError(error);
+  if (httpError.status === 500) log(`Internal error on ${request}: ${(error as Error)?.stack ?? error}`, { level: 'error' });
+  else if (httpError.status > 500) log(`${request}: ${httpError.message} (${(error as { code?: string }).code})`, { level: 'error' });
+  return httpError;
 }
 
 function toHttpError(error: unknown): HttpError {

@@ -24,6 +24,20 @@ export const EXPOSURE_WARNING = [
   'a TLS proxy (Caddy, nginx) in front. To keep the agent to this machine, leave out --host.',
 ].join('\n');
 
+/**
+ * The one line for --trust-proxy on an address other machines reach: a client that gets to the
+ * port without going through the proxy writes X-Forwarded-For and -Proto itself. Nothing on
+ * loopback (only this machine's proxy can connect) or without --trust-proxy.
+ */
+export function trustProxyWarning(host: string, port: number, trustProxy: boolean): string | null {
+  if (!trustProxy || isLoopbackOnly(host)) return null;
+  return (
+    `Warning: --trust-proxy while listening beyond this machine (--host ${host}): any client that reaches port ${port} directly, not through your proxy, ` +
+    'can forge X-Forwarded-For and X-Forwarded-Proto (the address the failed-key limiter charges, the scheme of links). ' +
+    'Listen on loopback (--host 127.0.0.1) with the proxy on this machine, or let only the proxy reach the port (firewall; Docker: publish 127.0.0.1:${port}:${port}).'
+  );
+}
+
 /** Lines for standard output and standard error. */
 export function serveBanner(input: BannerInput): { out: string[]; err: string[] } {
   const { host, port, signInPath } = input;

@@ -1,5 +1,5 @@
 import type { MonitorChanges, MonitorInput, MonitorResource } from '../contract/monitors';
-import type { ServerAlertInput } from '../contract/servers';
+import type { ServerAlertInput, ServerFields } from '../contract/servers';
 import { requestOnce, requestWithRetry, type HttpOutcome, type HttpRequest } from './http';
 
 export type { MonitorChanges, MonitorInput, ServerAlertInput };
@@ -17,6 +17,8 @@ export class ApiError extends Error {
     message: string,
     readonly retryable: boolean,
     readonly status?: number,
+    /** Which call failed, as "POST /api/servers/alert": what a caller decides by, never the message's words. */
+    readonly request?: string,
   ) {
     super(message);
   }
@@ -65,6 +67,11 @@ export class ApiClient {
     return this.call<MonitorDetails>('POST', `/api/monitors/${id}/resume`);
   }
 
+  /** GET /api/servers?q=: the servers whose name, identifier or address contains `search`. */
+  servers(search: string): Promise<Pick<ServerFields, 'identifier'>[]> {
+    return this.call<Pick<ServerFields, 'identifier'>[]>('GET', `/api/servers?${new URLSearchParams({ q: search })}`);
+  }
+
   alertServer(input: ServerAlertInput & Record<string, unknown>): Promise<unknown> {
     return this.call('POST', '/api/servers/alert', input);
   }
@@ -83,10 +90,11 @@ export class ApiClient {
       body: body === undefined ? undefined : JSON.stringify(body),
     };
     const outcome: HttpOutcome = method === 'GET' ? await requestWithRetry(request) : await requestOnce(request);
-    if (outcome.kind === 'unreachable') throw new ApiError(outcome.message, true);
+    const call = `${method} ${path.split('?')[0]}`;
+    if (outcome.kind === 'unreachable') throw new ApiError(outcome.message, true, undefined, call);
     if (outcome.kind === 'rejected') {
       const hint = outcome.status === 401 ? ' (check the API token: `cronbeat token create` makes one)' : '';
-      throw new ApiError(`${method} ${path} failed: ${outcome.message}${hint}`, false, outcome.status);
+      throw new ApiError(`${method} ${path} failed: ${outcome.message}${hint}`, false, outcome.status, call);
     }
     return (outcome.text ? JSON.parse(outcome.text) : undefined) as T;
   }

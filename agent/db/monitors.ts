@@ -79,6 +79,8 @@ export interface MonitorTimingUpdate {
   graceFrom: number | null;
   dueAt: number | null;
   now: number;
+  /** When the pulse that brought this counts: the monitor's last pulse time, as notePulse. */
+  pulseAt: number;
 }
 
 export interface NewMonitor {
@@ -199,9 +201,9 @@ export function monitorRepository(db: Db) {
       return find(lastInsertRowid, input.companyId)!;
     },
     /** Writes a monitor's timing state after a pulse. */
-    saveTiming(update: MonitorTimingUpdate, pulseAt: number): void {
+    saveTiming(update: MonitorTimingUpdate): void {
       // The pulse's time rides along (last_pulse_at, as notePulse): one UPDATE of the row per pulse, not two.
-      saveTiming.run({ ...update, pulseAt });
+      saveTiming.run(update);
     },
     /** Live monitors not failed whose due_at is before `now`, earliest first, at most `limit`. */
     overdue(now: number, limit: number): MonitorRow[] {

@@ -11,6 +11,8 @@ import { distance } from 'fastest-levenshtein';
  * - An abbreviation (EST, CET, IST, PST8PDT) is refused, with the zones it may mean: EST is
  *   UTC−05:00 all year, so a job at 03:00 "EST" would run an hour off half the year.
  * - Anything else is refused with the zones it may mean, found by place (city, country).
+ * - A crontab's CRON_TZ is another matter: cron takes any zone of the machine's tz database,
+ *   EST included, so resolveCronTimeZone (below) takes those too.
  *
  * The current names and the places come from @vvo/tzdb (geonames' cities, countries and
  * abbreviations), not from a hand list; Intl only tells which old names are the same zone.
@@ -226,4 +228,28 @@ export function findTimeZone(input: string): ZoneAnswer {
   if (whole.size !== 1) return byName;
   const [zone] = whole;
   return { zone: zone!, note: `${input.trim()} → ${zone}` };
+}
+
+/** How the tz database spells a zone's file: words of letters, digits, _ + -, joined by /. */
+const TZDB_NAME = /^[A-Za-z0-9_+-]+(?:\/[A-Za-z0-9_+-]+)*$/;
+
+/**
+ * The zone a crontab's CRON_TZ (or TZ) names, as cron reads it: any zone of the machine's tz
+ * database (`isMachineZone`), the names resolveTimeZone refuses from a person included (EST,
+ * MST, HST, EST5EDT, CET): to cron they are not guesses but zones with their own rules. A name
+ * resolveTimeZone takes is taken as it takes it; any other the machine has is stored as the
+ * current zone with the same clock (EST → America/Panama, EST5EDT → America/New_York), with a
+ * note. An error when the machine has no such zone, or no current zone keeps its clock.
+ */
+export function resolveCronTimeZone(name: string, isMachineZone: (zone: string) => boolean): ZoneAnswer {
+  const typed = name.trim();
+  const byName = resolveTimeZone(typed);
+  if (byName.zone !== undefined) return byName;
+  if (!TZDB_NAME.test(typed) || !isMachineZone(typed)) {
+    const hint = byName.suggestions.length ? `: did you mean ${either(byName.suggestions)}?` : '';
+    return { error: `CRON_TZ "${typed}" is not a time zone of this machine (cron finds none in /usr/share/zoneinfo)${hint}`, suggestions: byName.suggestions };
+  }
+  const same = currentNameOf(typed);
+  if (!same) return { error: `CRON_TZ "${typed}" is a file of /usr/share/zoneinfo, but no time zone Cronbeat knows keeps its clock`, suggestions: [] };
+  return { zone: same, note: `CRON_TZ=${typed} is the zone ${typed} of the tz database (/usr/share/zoneinfo/${typed}), which keeps the clock of ${same}: monitored in ${same}.` };
 }

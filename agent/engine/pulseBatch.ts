@@ -12,32 +12,35 @@ interface Waiting {
  * Records pulses in groups: every pulse that arrives during one turn of the event loop is
  * stored in one transaction, so a burst of pulses costs one commit (one WAL write) instead of
  * one each, which halved the cost of a pulse. Each pulse still answers only once its group has
- * committed, so a 200 always means it is in the run history. A pulse whose own writes fail is
- * rolled back alone (a savepoint) and rejected; the others of its group are kept.
+ * committed, so a 200 always means it is in the run history. A pulse whose own writes fail
+ * (rare: a reused idempotency key, a full disk) rolls its group back; then each pulse of the
+ * group is stored alone, so only the failing one is rejected. That costs nothing while nothing
+ * fails, where a savepoint per pulse cost about a tenth of a pulse's CPU time.
  */
 export function createPulseRecorder(ctx: EngineContext) {
   let waiting: Waiting[] = [];
 
+  type Outcome = StoredPulse | null | { error: unknown };
   const storeOne = ctx.store.db.transaction((pulse: ReceivedPulse, now: number) => storePulse(ctx, pulse, now));
-  const storeGroup = ctx.store.db.transaction((group: Waiting[]) =>
-    group.map((item): StoredPulse | null | { error: unknown } => {
+  const storeGroup = ctx.store.db.transaction((group: Waiting[]): Outcome[] => group.map((item) => storePulse(ctx, item.pulse, item.now)));
+  const storeEachAlone = (group: Waiting[]): Outcome[] =>
+    group.map((item) => {
       try {
         return storeOne(item.pulse, item.now);
       } catch (error) {
         return { error };
       }
-    }),
-  );
+    });
 
   const flush = () => {
     const group = waiting;
     waiting = [];
-    let outcomes: Array<StoredPulse | null | { error: unknown }>;
+    let outcomes: Outcome[];
     try {
       outcomes = storeGroup(group);
     } catch (error) {
-      for (const item of group) item.reject(error);
-      return;
+      if (group.length === 1) return group[0].reject(error);
+      outcomes = storeEachAlone(group);
     }
     outcomes.forEach((outcome, index) => {
       const item = group[index];

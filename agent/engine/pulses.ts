@@ -67,7 +67,7 @@ export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number
   // A paused monitor keeps its history, but a pulse changes nothing else and raises nothing.
   const paused = monitor.paused_at !== null;
   const effect = paused ? null : applyPulse(pulseStateOf(monitor), pulse);
-  if (effect) store.monitors.saveTiming(timingUpdate(monitor.id, effect.state, now), pulse.at);
+  if (effect) store.monitors.saveTiming(timingUpdate(monitor.id, effect.state, now, pulse.at));
   else store.monitors.notePulse(monitor.id, pulse.at);
 
   const startedAt =

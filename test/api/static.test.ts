@@ -1,4 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { request, type IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findRendererDir } from '../../agent/api/routes/static';
@@ -10,6 +12,22 @@ mkdirSync(join(rendererDir, 'assets'));
 writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Cronbeat</title>');
 writeFileSync(join(rendererDir, 'assets', 'index-abc123.js'), 'console.log(1)');
 writeFileSync(join(rendererDir, 'favicon.svg'), '<svg/>');
+// A script big enough to be worth compressing (a real build's is about 670 kB).
+const bigScript = Array.from({ length: 4000 }, (_, i) => `export const value${i} = ${i} * 2;`).join('\n');
+writeFileSync(join(rendererDir, 'assets', 'index-big456.js'), bigScript);
+
+/** A GET (or HEAD) over node:http, which, unlike fetch, leaves the body as it came. */
+function raw(path: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(agent.url + path, { method, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
 
 let agent: TestAgent;
 beforeAll(async () => {
@@ -45,6 +63,35 @@ describe('the dashboard files', () => {
     const headers = { 'If-None-Match': response.headers.get('etag')!, 'Cache-Control': 'max-age=0' };
     const again = await get('/assets/index-abc123.js', { headers });
     expect(again.status).toBe(304);
+  });
+
+  it('sends a big script as Brotli or gzip to a client that takes it, and as it is to one that does not', async () => {
+    const br = await raw('/assets/index-big456.js', { 'Accept-Encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toBe('Accept-Encoding');
+    expect(Number(br.headers['content-length'])).toBe(br.body.length);
+    expect(br.body.length).toBeLessThan(bigScript.length / 4);
+    expect(brotliDecompressSync(br.body).toString()).toBe(bigScript);
+
+    const gz = await raw('/assets/index-big456.js', { 'Accept-Encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(bigScript);
+    expect(gz.headers.etag).not.toBe(br.headers.etag);
+
+    for (const acceptEncoding of [undefined, 'identity', 'br;q=0, gzip;q=0']) {
+      const plain = await raw('/assets/index-big456.js', acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {});
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body.toString()).toBe(bigScript);
+    }
+
+    // A revalidation in the same encoding is a 304; HEAD says the compressed length without a body.
+    const again = await raw('/assets/index-big456.js', { 'Accept-Encoding': 'br', 'If-None-Match': String(br.headers.etag) });
+    expect(again.status).toBe(304);
+    const head = await raw('/assets/index-big456.js', { 'Accept-Encoding': 'br' }, 'HEAD');
+    expect(head.headers['content-length']).toBe(String(br.body.length));
+    expect(head.body.length).toBe(0);
+    // Tiny files go as they are.
+    expect((await raw('/favicon.svg', { 'Accept-Encoding': 'br' })).headers['content-encoding']).toBeUndefined();
   });
 
   it('falls back to index.html for app paths, but not for /api or missing assets', async () => {

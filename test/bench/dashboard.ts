@@ -190,7 +190,8 @@ export async function measureDashboard({ agentUrl, token, emptyToken, log }: Das
         name: 'dashboard, 10,000 monitors: first rows painted after the list arrived',
         value: round(load.rowsAt - load.responseEnd, 1),
         unit: 'ms',
-        target: { below: 500 },
+        // Issue 25.4's bounds: the first render under 1 s after the data arrives, a keystroke under 50 ms.
+        target: { below: 1_000 },
         baseline: { name: `JSON.parse of the same ${round(load.bytes / 1e6, 1)} MB in the page`, value: round(parse, 1) },
         note: `${rowsInPage} of 10,000 rows in the page`,
       }),
@@ -199,7 +200,7 @@ export async function measureDashboard({ agentUrl, token, emptyToken, log }: Das
         name: 'dashboard: keystroke in the search box to the filtered list painted',
         value: round(median(keyTimes), 1),
         unit: 'ms',
-        target: { below: 100 },
+        target: { below: 50 },
         baseline: { name: 'Array.filter over the names, same page', value: round(plainFilter, 2) },
         note: `median of ${keyTimes.length} keystrokes, max ${round(Math.max(...keyTimes), 1)} ms`,
       }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentZoneNames, findTimeZone, resolveTimeZone, searchZones } from '../../agent/domain/timeZones';
+import { currentZoneNames, findTimeZone, resolveCronTimeZone, resolveTimeZone, searchZones } from '../../agent/domain/timeZones';
 
 describe('resolveTimeZone: the one rule of the API, the dashboard and the CLI', () => {
   it.each([
@@ -80,5 +80,26 @@ describe('findTimeZone and searchZones: zones by country and city (@vvo/tzdb)', 
     expect(names).toContain('Asia/Kolkata');
     expect(names).not.toContain('Asia/Calcutta');
     expect(names).not.toContain('EST');
+  });
+});
+
+describe('resolveCronTimeZone: CRON_TZ as cron reads it', () => {
+  const machineHas = (...zones: string[]) => (zone: string) => zones.includes(zone);
+
+  it('takes a zone tzdb keeps under an abbreviation as the current zone with its clock, with a note', () => {
+    expect(resolveCronTimeZone('EST', machineHas('EST'))).toMatchObject({ zone: 'America/Panama', note: expect.stringContaining('CRON_TZ=EST') });
+    expect(resolveCronTimeZone('MST7MDT', machineHas('MST7MDT')).zone).toBe('America/Denver');
+  });
+
+  it('takes what resolveTimeZone takes, whatever the machine has', () => {
+    expect(resolveCronTimeZone('Europe/Paris', machineHas())).toEqual({ zone: 'Europe/Paris' });
+  });
+
+  it('refuses a name the machine has no zone file for, and never looks outside the zone folder', () => {
+    const asked: string[] = [];
+    const machine = (zone: string) => (asked.push(zone), true);
+    expect(resolveCronTimeZone('../../etc/passwd', machine).error).toMatch(/is not a time zone of this machine/);
+    expect(asked).toEqual([]);
+    expect(resolveCronTimeZone('EST', machineHas()).error).toMatch(/^CRON_TZ "EST" is not a time zone of this machine/);
   });
 });

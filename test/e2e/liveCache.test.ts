@@ -84,6 +84,8 @@ describe.skipIf(chromiumMissing)('dashboard data: one request per list, live row
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.getByLabel('Search monitors').fill('job 29');
     await expect.poll(() => page.locator('tr[data-testid^="monitor-row-"]').count()).toBe(10);
+    // The address shows the search once typing pauses (not on every keystroke), so it can be bookmarked.
+    await expect.poll(() => page.url()).toContain('#/monitors?q=job+29');
     await page.getByLabel('Search monitors').fill('');
     await page.getByTestId(`monitor-row-${monitors[0]!.id}`).waitFor();
   });

@@ -100,7 +100,7 @@ describe('a success pulse never fails a monitor (property)', () => {
             runningRid: runningSince === null ? null : 'r1', lastRunAt: now - 3 * DAY, alertReason: isAlerted ? 'failed' : '', alertReasonData: null, stateSince: null,
           };
           const effect = applyPulse(state, { kind: 'success', at: now - lateBy, rid, exitCode: null });
-          const stored = timingUpdate(1, effect.state, now);
+          const stored = timingUpdate(1, effect.state, now, now - lateBy);
           expect(stored.isAlerted).toBe(0);
           if (stored.dueAt !== null) expect(stored.dueAt).toBeGreaterThanOrEqual(now);
         },

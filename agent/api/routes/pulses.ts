@@ -6,33 +6,10 @@ import { pageRequestFrom, requestUrl, respondWithPage } from '../paging';
 import { pathId } from '../params';
 import { presentPulse } from '../present';
 import { pageQuery } from '../../contract/paging';
-import { pulseHeaders, pulseQuery } from '../../contract/pulses';
 import { validate } from '../validate';
 import { pageOffset } from '../../domain/pagination';
-import { IdempotencyKeyReusedError, keptBody, PULSE_BODY_LIMIT, pulseAction, pulseTime } from '../../domain/pulseInput';
-import { silentNotifier } from '../../engine/notifier';
-import { createPulseRecorder } from '../../engine/pulseBatch';
+import { keyReusedAs422, pulseIntent, readPulseBody, receivedPulse } from '../pulseRequest';
 import { lineMonitor, MONITOR_TOKEN_HEADER } from '../linePulse';
-
-/** Reads the whole body but keeps only its first PULSE_BODY_LIMIT bytes. */
-async function readPulseBody(ctx: Context): Promise<{ body: string; truncated: boolean }> {
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  let total = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    total += chunk.length;
-    if (kept < PULSE_BODY_LIMIT) {
-      chunks.push(chunk);
-      kept += chunk.length;
-    }
-  }
-  return keptBody(Buffer.concat(chunks), total);
-}
-
-function keyReusedAs422(error: unknown): never {
-  if (error instanceof IdempotencyKeyReusedError) throw HttpError.validation({ 'idempotency-key': [error.message] });
-  throw error;
-}
 
 /**
  * Pulses: GET, POST or HEAD /api/pulse/{token}[/start|/fail|/{exit_code}][?rid=…]. No
@@ -41,35 +18,17 @@ function keyReusedAs422(error: unknown): never {
  * monitor (linePulse.ts), answers 201 "OK (created)" when it created it, and names the monitor's
  * token in X-Cronbeat-Monitor-Token.
  */
-export function pulseRoutes({ store, events, clock, notifier = silentNotifier }: ApiDeps): Router {
+export function pulseRoutes({ store, events, clock, pulseRecorder }: ApiDeps): Router {
   const router = new Router();
-  const recorder = createPulseRecorder({ store, events, notifier });
 
   const receivePulse = async (ctx: Context, byLine: boolean) => {
-    const action = pulseAction(ctx.params.action);
-    if (!action) {
-      throw new HttpError(400, 'The exit code must be an integer from 0 to 255, or the path must end in /start or /fail.', {
-        exit_code: ['The exit code must be an integer from 0 to 255.'],
-      });
-    }
-    const { rid } = validate(pulseQuery, ctx.query);
-    const headers = validate(pulseHeaders, ctx.headers);
+    const intent = pulseIntent(ctx.params.action, ctx.query, ctx.headers);
     const line = byLine ? lineMonitor(ctx, { store, events }, clock()) : null;
-    const { body, truncated } = ctx.method === 'POST' ? await readPulseBody(ctx) : { body: '', truncated: false };
+    const { body, truncated } = ctx.method === 'POST' ? await readPulseBody(ctx.req) : { body: '', truncated: false };
+    const token = line ? line.monitor.token : ctx.params.token;
     const now = clock();
-    const pulse = {
-      ...action,
-      token: line ? line.monitor.token : ctx.params.token,
-      rid,
-      at: pulseTime(now, ctx.get('X-Cronbeat-Sent-At') || undefined),
-      method: ctx.method,
-      remoteAddress: ctx.request.ip ?? '',
-      body,
-      bodyTruncated: truncated,
-      idempotencyKey: headers['idempotency-key'],
-      measuredDurationMs: headers['x-cronbeat-duration-ms'],
-    };
-    if (!(await recorder.record(pulse, now).catch(keyReusedAs422))) throw HttpError.notFound('Monitor');
+    const pulse = receivedPulse(intent, { token, method: ctx.method, remoteAddress: ctx.request.ip ?? '', body, bodyTruncated: truncated }, now);
+    if (!(await pulseRecorder.record(pulse, now).catch(keyReusedAs422))) throw HttpError.notFound('Monitor');
     ctx.type = 'text/plain';
     ctx.body = 'OK';
     if (line) {

@@ -1,6 +1,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
+import { compressedFileCache, compressible, type Encoding } from '../compressedFiles';
 
 /*
  * The dashboard: the renderer's built files at "/", on the same origin as /api. Hashed assets
@@ -94,12 +95,19 @@ function regularFile(file: string | null) {
   }
 }
 
+/** The encoding to send a compressible file in: Brotli, else gzip, when the client takes it; null for none. */
+function encodingFor(ctx: Context): Encoding | null {
+  // Asked one at a time: browsers list gzip first with the same weight, and Brotli is smaller.
+  return (['br', 'gzip'] as const).find((encoding) => ctx.acceptsEncodings(encoding) === encoding) ?? null;
+}
+
 /**
  * Serves the dashboard from `dir` (default: findRendererDir()). Registered after the API routers,
  * so /api paths never reach it.
  */
 export function staticFiles(dir?: string | null): Middleware {
   let root = dir ? resolve(dir) : findRendererDir();
+  const compressed = compressedFileCache();
   return async (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || isApiPath(ctx.path)) return next();
     root ??= findRendererDir(); // built after the agent started
@@ -121,14 +129,28 @@ export function staticFiles(dir?: string | null): Middleware {
     }
     const isHashedAsset = ctx.path.startsWith('/assets/');
     ctx.set('Cache-Control', isHashedAsset ? immutable : 'no-cache');
-    ctx.type = contentTypes[extname(file!).toLowerCase()] ?? 'application/octet-stream';
+    const extension = extname(file!).toLowerCase();
+    ctx.type = contentTypes[extension] ?? 'application/octet-stream';
     ctx.lastModified = stats.mtime;
-    ctx.etag = `W/"${stats.size.toString(16)}-${stats.mtimeMs.toString(16)}"`;
+    const version = `${stats.size.toString(16)}-${stats.mtimeMs.toString(16)}`;
+    const worthCompressing = compressible(extension, stats.size);
+    if (worthCompressing) ctx.vary('Accept-Encoding');
+    const encoding = worthCompressing ? encodingFor(ctx) : null;
+    ctx.etag = `W/"${version}${encoding ? `-${encoding}` : ''}"`;
     ctx.status = 200;
     if (ctx.fresh) {
       ctx.status = 304;
       return;
     }
+    const body = encoding ? await compressed.get(file!, version, encoding).catch(() => null) : null;
+    if (encoding && body) {
+      ctx.set('Content-Encoding', encoding);
+      ctx.length = body.length;
+      if (ctx.method === 'GET') ctx.body = body;
+      return;
+    }
+    // Sent as it is: not worth compressing, not asked for compressed, or unreadable just now.
+    if (encoding) ctx.etag = `W/"${version}"`;
     ctx.length = stats.size;
     // HEAD: Koa sends the headers only; opening the file would leak a descriptor.
     if (ctx.method === 'GET') ctx.body = createReadStream(file!);

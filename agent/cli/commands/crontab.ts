@@ -37,7 +37,9 @@ Finds the cron jobs of this machine, puts them under monitoring, and watches for
       in the crontab is all it takes to change the monitor. A new ping key goes once into the
       crontab as CRONBEAT_API_TOKEN=… (unless it sets one): nothing is copied by hand.
   cronbeat crontab discover --undo [--file PATH] [--dry-run]
-      Puts back the command of every line discover rewrote (after a backup); monitors are kept.
+      Puts back the command of every line discover rewrote (after a backup); monitors are kept,
+      and a later discover of the same lines (same crontab, user, schedule, CRON_TZ and
+      command) takes them again instead of making new ones (see docs/cli.md).
   cronbeat crontab watch --server IDENTIFIER [--interval 60] [--once] [--file PATH ...] [--url URL]
       Alerts the API (POST /api/servers/alert) when a cron job's line is added, removed or
       altered, once per change. Keeps its snapshot in the data folder, so a restart raises
@@ -186,7 +188,9 @@ export const crontabCommand: Command = {
     } catch (error) {
       if (error instanceof CrontabReadError) throw new UsageError(error.message, 1);
       if (error instanceof ApiError) {
-        const hint = error.status === 404 && action === 'watch' ? ` (is there a server with identifier "${values.server}"? create it with POST /api/servers)` : '';
+        // An alert's 404: the server was deleted (or renamed) after watch checked it at start.
+        const unknownServer = error.status === 404 && error.request === 'POST /api/servers/alert';
+        const hint = unknownServer ? ` (is there a server with identifier "${values.server}"? create it with POST /api/servers)` : '';
         throw new UsageError(`${error.message}${hint}`, 1);
       }
       throw error;

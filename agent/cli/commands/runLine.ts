@@ -3,6 +3,7 @@ import type { LineTarget } from '../../client/pulses';
 import { LineMemory } from '../../client/lineMemory';
 import { slugOf } from '../../domain/monitorLine';
 import { canonicalTimeZone } from '../../domain/schedule';
+import { cronZone } from '../crontab/cronZone';
 import { checkSchedule } from '../../domain/scheduleCheck';
 import { defaultGraceMinutes } from '../../domain/dueTime';
 import type { OwnLine } from '../crontab/ownLine';
@@ -83,17 +84,20 @@ export function lineRunFor(options: LineOptions, context: LineContext): LineRun 
     return { problem: `--name must have a letter from a to z (accents are dropped; other scripts, and digits alone, give no slug to match it by), not "${options.name ?? ''}"` };
   }
   let written = options.schedule;
-  let zoneWritten = options.timezone;
+  const zoneWritten = options.timezone;
+  // CRON_TZ is read as cron reads it (EST is a zone to cron); a --timezone a person typed, as the API reads it.
+  let cronTz: string | undefined;
   if (written === undefined) {
     const own = context.ownLine(slug);
     if (typeof own === 'string') return { problem: own };
     written = own.schedule;
-    zoneWritten ??= own.timezone ?? undefined;
+    if (zoneWritten === undefined) cronTz = own.timezone ?? undefined;
   }
   const checked = checkSchedule(written);
   if (checked.schedule === undefined) return { problem: `--schedule "${written}" is not valid: ${checked.error}` };
-  const zone = canonicalTimeZone(zoneWritten ?? context.machineZone);
-  if (!zone) return { problem: `--timezone "${zoneWritten}" is not a time zone (e.g. Europe/Paris or UTC)` };
+  const fromCrontab = cronTz === undefined ? null : cronZone(cronTz);
+  const zone = fromCrontab ? fromCrontab.zone : canonicalTimeZone(zoneWritten ?? context.machineZone);
+  if (!zone) return { problem: fromCrontab?.error ?? `--timezone "${zoneWritten}" is not a time zone (e.g. Europe/Paris or UTC)` };
   const grace = options.grace ?? String(defaultGraceMinutes(checked.schedule, context.now));
   if (!/^\d{1,6}$/.test(grace) || Number(grace) < 1 || Number(grace) > 525_600) {
     return { problem: `--grace must be a whole number of minutes from 1 to 525600, not "${grace}"` };

@@ -1,8 +1,8 @@
 import { hostname, networkInterfaces } from 'node:os';
-import { parseArgs } from 'node:util';
 import { prepareDataDir } from '../../dataFolder/dataDir';
 import { UsageError, type Command } from '../command';
-import { serveBanner } from '../serveBanner';
+import { serveBanner, trustProxyWarning } from '../serveBanner';
+import { parseServeFlags } from '../serveFlags';
 import { checkPublicUrl } from '../../domain/publicUrl';
 
 const help = `Usage: cronbeat serve [--host HOST] [--port PORT] [--data-dir DIR] [--no-popups] [--allow-host NAME]
@@ -27,6 +27,8 @@ Options:
                    X-Forwarded-For and X-Forwarded-Proto: the client's address (for the
                    failed-sign-in limiter) and the scheme (https in links) come from them.
                    Also CRONBEAT_TRUST_PROXY=1. Without it those headers are ignored.
+                   Only the proxy may reach the port: with a --host other machines reach,
+                   serve warns at start that a client going around the proxy can forge them.
                    See docs/deploy.md
   --public-url URL the address you open Cronbeat at from anywhere, e.g.
                    https://cron.example.com: the base of every link in alerts, popups and
@@ -52,20 +54,8 @@ export const serveCommand: Command = {
   summary: 'Run the agent (API, monitor loop, dashboard)',
   help,
   async run(argv) {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        host: { type: 'string', default: '127.0.0.1' },
-        port: { type: 'string', default: '8787' },
-        'data-dir': { type: 'string' },
-        'no-popups': { type: 'boolean', default: false },
-        'allow-host': { type: 'string', multiple: true, default: [] },
-        'trust-proxy': { type: 'boolean', default: false },
-        'public-url': { type: 'string' },
-      },
-    });
-    const port = Number(values.port);
-    if (!/^\d+$/.test(values.port!) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}".`);
+    const values = parseServeFlags(argv);
+    const { port } = values;
     const dataDir = prepareDataDir(values['data-dir']);
     const trustProxy = values['trust-proxy'] || isOn(process.env.CRONBEAT_TRUST_PROXY);
     const publicUrl = publicUrlOption(values['public-url'] ?? process.env.CRONBEAT_PUBLIC_URL, values['public-url'] !== undefined);
@@ -102,6 +92,8 @@ export const serveCommand: Command = {
     const running = agent;
     running.whenWritable(() => signIn.save(running.store, running.clock()));
     for (const line of banner.err) console.error(line);
+    const proxyWarning = trustProxyWarning(agent.host, agent.port, trustProxy);
+    if (proxyWarning) console.error(proxyWarning);
     for (const line of banner.out) console.log(line);
 
     let stop = () => {};

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -8,6 +8,8 @@ import { UsageError, type Command } from '../command';
 import { commandLine, servicePlace, type ServicePlace } from '../service/plan';
 import type { ServiceScope } from '../service/units';
 import { closedToOthers, volatilePlace } from '../crontab/shim';
+import { localUrlOf, parseServeFlags } from '../serveFlags';
+import { readServiceRecord, removeServiceRecord, writeServiceRecord } from '../service/serviceRecord';
 
 const SYSTEM_DATA_DIR = '/var/lib/cronbeat';
 
@@ -161,12 +163,28 @@ function placeFor(parsed: Parsed): ServicePlace {
   }
 }
 
+/** Where this machine will reach the service's agent: serve's flags, read as serve reads them (a flag serve would refuse is refused now). */
+function agentUrl(serveFlags: string[]): string | null {
+  let flags;
+  try {
+    flags = parseServeFlags(serveFlags);
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')) {
+      throw new UsageError(`The flags after -- are \`cronbeat serve\`'s, and it would refuse them: ${(error as Error).message}`);
+    }
+    throw error;
+  }
+  return flags.port === 0 ? null : localUrlOf(flags.host, flags.port);
+}
+
 function install(parsed: Parsed): number {
+  const url = agentUrl(parsed.serveFlags);
   refuseVanishingProgram();
   if (parsed.scope === 'system') refuseUnreachableProgram(systemUser(parsed.runAs));
   const place = placeFor(parsed);
   mkdirSync(dirname(place.file), { recursive: true });
   writeFileSync(place.file, place.text, { mode: 0o644 });
+  writeServiceRecord(place.record, { url });
   console.log(`Wrote ${place.file}`);
   if (parsed.scope === 'system' && !parsed.dataDir.startsWith('/var/lib/')) {
     console.log(`The data folder ${parsed.dataDir} must belong to the service's user: sudo chown -R ${systemUser(parsed.runAs)}: ${commandLine([parsed.dataDir])}`);
@@ -185,6 +203,7 @@ function uninstall(parsed: Parsed): number {
   const place = placeFor(parsed);
   const { failed, reason } = existsSync(place.file) ? runAll(place.disable) : { failed: [], reason: '' };
   rmSync(place.file, { force: true });
+  removeServiceRecord(place.record);
   console.log(`Removed ${place.file} (the data folder ${parsed.dataDir} is kept)`);
   if (failed.length > 0) {
     console.error(`cronbeat: could not stop the service: ${reason}. Run:`);
@@ -192,11 +211,6 @@ function uninstall(parsed: Parsed): number {
     return 1;
   }
   return 0;
-}
-
-/** The port the installed service's agent listens on (its --port, else serve's default). */
-function installedPort(text: string): number {
-  return Number(/--port[= ]"?(\d+)/.exec(text)?.[1] ?? 8787);
 }
 
 async function status(parsed: Parsed): Promise<number> {
@@ -211,7 +225,14 @@ async function status(parsed: Parsed): Promise<number> {
     if (result.error) console.log(`(${program} was not found: the service manager cannot be asked here)`);
     else process.stdout.write(result.stdout || result.stderr);
   }
-  const url = `http://127.0.0.1:${installedPort(readFileSync(place.file, 'utf8'))}/api/health`;
+  const record = readServiceRecord(place.record);
+  if (record?.url === null) {
+    console.log('The agent picks its port at each start (--port 0): see the logs for where it listens.');
+    return 0;
+  }
+  // A service installed before the record was kept: serve's default address.
+  if (!record) console.log(`(installed by an older cronbeat: checking serve's default address; install it again to check its own)`);
+  const url = `${record?.url ?? localUrlOf('127.0.0.1', 8787)}/api/health`;
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
     console.log(`${url}: ${response.status} ${await response.text()}`);

@@ -3,7 +3,7 @@ import { userInfo } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { ApiError, type ApiClient, type MonitorSummary } from '../../client/api';
 import { defaultGraceMinutes } from '../../domain/dueTime';
-import { canonicalTimeZone } from '../../domain/schedule';
+import { cronZone } from './cronZone';
 import { printTable } from './table';
 import { jobsToMonitor, readCrontab } from './jobs';
 import { monitorNameFor } from './mask';
@@ -12,6 +12,7 @@ import { failOpenLine, monitoredLine, rewriteJobLine, shellProblem, undoneLine }
 import { installShim, ShimError, type ShimPlan } from './shim';
 import { installUserCrontab, type CrontabSource } from './sources';
 import { counted, progressLine } from '../progress';
+import { DiscoveredLines, lineKey, recordedMonitors, wiredLineKey } from './discovered';
 
 export interface DiscoverOptions {
   source: CrontabSource;
@@ -55,14 +56,20 @@ export async function discover(options: DiscoverOptions): Promise<number> {
     return 0;
   }
   const all = jobsOf(crontab.lines);
+  const record = rememberWiredLines(source, all, options.dataDir);
   const plans: Plan[] = [];
+  const notes = new Set<string>();
   for (const job of jobsToMonitor(crontab.lines)) {
-    const zone = canonicalTimeZone(job.timezone ?? options.machineZone);
+    const zone = cronZone(job.timezone ?? options.machineZone);
     const shell = shellProblem(job.shell);
-    if (!zone) console.error(`cronbeat: line ${job.line} skipped: time zone "${job.timezone}" is unknown`);
+    if (zone.zone === undefined) console.error(`cronbeat: line ${job.line} skipped: ${zone.error}`);
     else if (shell) console.log(`Line ${job.line} left alone: ${shell}.`);
-    else plans.push({ job, name: monitorNameFor(job.shellCommand), timezone: zone, duration: options.duration ?? defaultGraceMinutes(job.schedule, options.now.getTime()) });
+    else {
+      if (zone.note) notes.add(zone.note);
+      plans.push({ job, name: monitorNameFor(job.shellCommand), timezone: zone.zone, duration: options.duration ?? defaultGraceMinutes(job.schedule, options.now.getTime()) });
+    }
   }
+  for (const note of notes) console.log(note);
   // Lines an older discover wrote (a cronbeat path that may be a cache, no fail-open): moved to the entry point.
   const upgrades = all.flatMap((job) => {
     const line = monitoredLine(job);
@@ -77,6 +84,7 @@ export async function discover(options: DiscoverOptions): Promise<number> {
     console.log('Nothing to do: no job without a monitor.');
     // Run again after an upgrade, it still brings the entry point its lines call up to date.
     const callsShim = all.some((job) => monitoredLine(job)?.shim === options.shim.shim);
+    if (!options.dryRun) saveRecord(record.lines);
     if (callsShim && !options.dryRun) return refreshShim(options, othersMustRunOf(all, source));
     return 0;
   }
@@ -84,9 +92,11 @@ export async function discover(options: DiscoverOptions): Promise<number> {
   const othersMustRun = othersMustRunOf(all, source);
   if (options.dryRun) {
     console.log(`Entry point: ${options.shim.shim} (fails open: the job runs directly when Cronbeat cannot run it), with the job runner ${options.shim.runner}.`);
+    const known = (job: CronJob) => record.lines.tokensOf(lineKey(source, job)).some((token) => !record.inUse.has(token));
     if (plans.length > 0) console.log(`Would create ${plans.length} monitor${plans.length === 1 ? '' : 's'} and rewrite ${source.label}:`);
     for (const plan of plans) {
-      console.log(`  line ${plan.job.line}: "${plan.name}"  ${plan.job.schedule}  ${plan.timezone}  grace ${plan.duration} min`);
+      const again = known(plan.job) ? ' (or the monitor an earlier discover made for this line, if it still exists)' : '';
+      console.log(`  line ${plan.job.line}: "${plan.name}"  ${plan.job.schedule}  ${plan.timezone}  grace ${plan.duration} min${again}`);
       console.log(`    ${rewriteJobLine(plan.job, '<monitor-token>', { shim: options.shim.shim, url: options.url })}`);
     }
     for (const { job, line } of upgrades) {
@@ -97,11 +107,23 @@ export async function discover(options: DiscoverOptions): Promise<number> {
   }
 
   if (refreshShim(options, othersMustRun) !== 0) return 1;
+  let reused: Map<CronJob, MonitorSummary>;
+  try {
+    reused = await recordedMonitors(record.lines, plans.map(({ job }) => ({ job, key: lineKey(source, job) })), record.inUse, options.api!);
+  } catch (error) {
+    console.error(`cronbeat: cannot list the monitors to find those an earlier discover made: ${error instanceof ApiError ? error.message : String(error)}`);
+    return 1;
+  }
   const created: { plan: Plan; monitor: MonitorSummary }[] = [];
   let failure: string | null = null;
   const progress = progressLine('Creating monitors', counted('crontab lines'));
   for (const plan of plans) {
     progress.update(created.length, plans.length);
+    const earlier = reused.get(plan.job);
+    if (earlier) {
+      created.push({ plan, monitor: earlier });
+      continue;
+    }
     try {
       const monitor = await options.api!.createMonitor({ name: plan.name, schedule: plan.job.schedule, timezone: plan.timezone, duration: plan.duration });
       created.push({ plan, monitor });
@@ -111,19 +133,25 @@ export async function discover(options: DiscoverOptions): Promise<number> {
     }
   }
   progress.end();
+  for (const { plan, monitor } of created) record.lines.remember(lineKey(source, plan.job), monitor.token);
+  saveRecord(record.lines);
+  const made = created.filter(({ plan }) => !reused.has(plan.job));
   if (created.length > 0 || upgrades.length > 0) {
     const lines = crontab.text.split('\n');
     for (const { plan, monitor } of created) lines[plan.job.line - 1] = rewriteJobLine(plan.job, monitor.token, { shim: options.shim.shim, url: options.url });
     for (const { job, line } of upgrades) lines[job.line - 1] = failOpenLine(job, line, options.shim.shim);
     const backup = writeWithBackup(source, crontab.text, lines.join('\n'), options);
-    if (created.length > 0) {
+    if (made.length > 0) {
       printTable(
-        created.map(({ plan, monitor }) => ({ line: plan.job.line, monitor: monitor.id, name: monitor.name, schedule: monitor.schedule, timezone: monitor.timezone, grace: `${monitor.duration} min`, token: monitor.token })),
+        made.map(({ plan, monitor }) => ({ line: plan.job.line, monitor: monitor.id, name: monitor.name, schedule: monitor.schedule, timezone: monitor.timezone, grace: `${monitor.duration} min`, token: monitor.token })),
         ['line', 'monitor', 'schedule', 'timezone', 'grace', 'token', 'name'],
       );
     }
+    for (const { plan, monitor } of created) {
+      if (reused.has(plan.job)) console.log(`Line ${plan.job.line}: the monitor an earlier discover made for it, #${monitor.id} "${monitor.name}", again.`);
+    }
     for (const { job } of upgrades) console.log(`Line ${job.line} now runs through ${options.shim.shim} and fails open.`);
-    console.log(`${created.length > 0 ? `Created ${created.length} monitor${created.length === 1 ? '' : 's'} and rewrote` : 'Rewrote'} ${source.label} (the original is kept in ${backup}; \`cronbeat crontab discover --undo\` puts the commands back).`);
+    console.log(`${madeAndReused(made.length, created.length - made.length)} ${source.label} (the original is kept in ${backup}; \`cronbeat crontab discover --undo\` puts the commands back).`);
   }
   if (failure) {
     console.error(`cronbeat: stopped after ${created.length} of ${plans.length} monitors: ${failure}. Run discover again to continue.`);
@@ -153,11 +181,44 @@ export function undoDiscover(options: Pick<DiscoverOptions, 'source' | 'dryRun' 
     console.log(`Would put back ${undone.length} command${undone.length === 1 ? '' : 's'} in ${options.source.label}.`);
     return 0;
   }
+  // Before the tokens leave the crontab: a later discover of the same lines takes their monitors again.
+  saveRecord(rememberWiredLines(options.source, jobsOf(crontab.lines), options.dataDir).lines);
   const lines = crontab.text.split('\n');
   for (const { job, text } of undone) lines[job.line - 1] = text;
   const backup = writeWithBackup(options.source, crontab.text, lines.join('\n'), options);
   console.log(`Put back ${undone.length} command${undone.length === 1 ? '' : 's'} in ${options.source.label} (the rewritten crontab is kept in ${backup}). Their monitors are kept: delete them in the dashboard, or they fail at their next missed run.`);
   return 0;
+}
+
+/** "Created 2 monitors, reused 1 and rewrote", "Reused 1 monitor and rewrote", "Rewrote". */
+function madeAndReused(made: number, reused: number): string {
+  const monitors = (count: number) => `${count} monitor${count === 1 ? '' : 's'}`;
+  if (made > 0 && reused > 0) return `Created ${monitors(made)}, reused ${reused} and rewrote`;
+  if (made > 0) return `Created ${monitors(made)} and rewrote`;
+  if (reused > 0) return `Reused ${monitors(reused)} and rewrote`;
+  return 'Rewrote';
+}
+
+/** The record of discovered lines, with the lines of this crontab that run through cronbeat now added, and their tokens. */
+function rememberWiredLines(source: CrontabSource, jobs: CronJob[], dataDir: string): { lines: DiscoveredLines; inUse: Set<string> } {
+  const lines = DiscoveredLines.read(dataDir);
+  const inUse = new Set<string>();
+  for (const job of jobs) {
+    const line = monitoredLine(job);
+    if (!line || line.token.startsWith('--')) continue;
+    inUse.add(line.token);
+    lines.remember(wiredLineKey(source, job, line), line.token);
+  }
+  return { lines, inUse };
+}
+
+/** Keeps the record; without it, only reuse after an undo is lost, so a failure is a warning. */
+function saveRecord(lines: DiscoveredLines): void {
+  try {
+    lines.save();
+  } catch (error) {
+    console.error(`cronbeat: warning: cannot keep which monitor each line has (${(error as Error).message}); after an undo, discover would make new ones.`);
+  }
 }
 
 /** Whether jobs of users other than this one (root aside) run from the crontab, so they must be able to run the entry point. */

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { ApiError } from '../../client/api';
-import { canonicalTimeZone } from '../../domain/schedule';
+import { cronZone } from './cronZone';
 import { slugOf } from '../../domain/monitorLine';
 import { othersMustRunOf, refreshShim, writeWithBackup, type DiscoverOptions } from './discover';
 import { jobsToMonitor, readCrontab } from './jobs';
@@ -29,7 +29,8 @@ export async function discoverByName(options: DiscoverOptions): Promise<number> 
   for (const job of jobsToMonitor(crontab.lines)) {
     const slug = slugOf(monitorNameFor(job.shellCommand));
     const shell = shellProblem(job.shell);
-    if (!canonicalTimeZone(job.timezone ?? options.machineZone)) console.error(`cronbeat: line ${job.line} skipped: time zone "${job.timezone}" is unknown`);
+    const zone = cronZone(job.timezone ?? options.machineZone);
+    if (zone.zone === undefined) console.error(`cronbeat: line ${job.line} skipped: ${zone.error}`);
     else if (shell) console.log(`Line ${job.line} left alone: ${shell}.`);
     else if (!slug) console.log(`Line ${job.line} left alone: its command gives no name with a letter or digit.`);
     else plans.push({ line: job.line, slug, text: rewriteJobLine(job, `--name=${slug}`, { shim: options.shim.shim, url: options.url }) });

@@ -101,18 +101,34 @@ async function checkAtStart(options: WatchOptions, log: (line: string) => void):
       log(`warning: ${error.message}; cannot check --server ${options.server} and the token now; watching anyway, alerts wait on disk until the agent answers`);
       return;
     }
-    if (error.status === 404 && !/identifier/.test(error.message)) {
-      log(`warning: the agent at ${options.url} takes no reports (an older version?): cannot check --server ${options.server} now; watching anyway`);
-      return;
-    }
-    if (error.status === 404) {
-      throw new UsageError(`No server has the identifier "${options.server}" at ${options.url}: add it in the dashboard (Servers → Add server) or check --server.`);
-    }
+    if (error.status === 404) return checkServerListed(options, log);
     if (error.status === 401) {
       throw new UsageError(`The agent at ${options.url} refused the API token (401): make one with \`cronbeat token create\` and set CRONBEAT_API_TOKEN or pass --token.`, 1);
     }
     throw new UsageError(error.message, 1);
   }
+}
+
+/**
+ * After a 404 for the report: either no server has the identifier, or the agent predates
+ * reports (no such route). The servers it lists say which.
+ */
+async function checkServerListed(options: WatchOptions, log: (line: string) => void): Promise<void> {
+  let listed: boolean;
+  try {
+    listed = (await options.api.servers(options.server)).some((server) => server.identifier === options.server);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    log(`warning: ${error.message}; cannot check --server ${options.server} now; watching anyway`);
+    return;
+  }
+  if (!listed) throw unknownServer(options);
+  log(`warning: the agent at ${options.url} takes no reports (an older version?): cannot check --server ${options.server} now; watching anyway`);
+}
+
+/** The one line for a --server no server of the agent has (exit 2). */
+export function unknownServer(options: Pick<WatchOptions, 'server' | 'url'>): UsageError {
+  return new UsageError(`No server has the identifier "${options.server}" at ${options.url}: add it in the dashboard (Servers → Add server) or check --server.`);
 }
 
 /** The watcher's interval as it reports it; a --once run says how often cron starts it (--interval). */

@@ -12,6 +12,11 @@ export type ServiceManager = 'systemd' | 'launchd';
 export interface ServicePlace {
   manager: ServiceManager;
   file: string;
+  /**
+   * What `service status` needs to know of the installed service (serviceRecord.ts), beside the
+   * file and hidden: systemd and launchd pass over names that start with a dot.
+   */
+  record: string;
   /** The file's text. */
   text: string;
   enable: string[][];
@@ -57,6 +62,7 @@ export function servicePlace(input: PlaceInput): ServicePlace {
     return {
       manager,
       file: join(dir, SYSTEMD_UNIT_NAME),
+      record: join(dir, `.${SYSTEMD_UNIT_NAME}.json`),
       text: systemdUnit(input.spec),
       enable,
       disable: [[...systemctl, 'disable', '--now', SYSTEMD_UNIT_NAME]],
@@ -71,6 +77,7 @@ export function servicePlace(input: PlaceInput): ServicePlace {
     return {
       manager,
       file,
+      record: join(dir, `.${LAUNCHD_LABEL}.json`),
       text: launchdPlist(input.spec),
       enable: [['launchctl', 'bootstrap', domain, file]],
       disable: [['launchctl', 'bootout', `${domain}/${LAUNCHD_LABEL}`]],

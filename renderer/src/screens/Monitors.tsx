@@ -10,6 +10,7 @@ import { navigate } from '../lib/router';
 import { scheduleInWords } from '../lib/schedule';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
+import { useSettled } from '../lib/use-settled';
 import { reasonPiecesOf } from '../../../agent/domain/alertReason';
 import { AlertReasonText } from '../components/AlertReasonText';
 import { LastRun, NextDue } from '../components/MonitorTimes';
@@ -22,6 +23,9 @@ const statusFilters: { value: '' | DisplayStatus; label: string }[] = [
   { value: 'new', label: 'New' },
   { value: 'paused', label: 'Paused' },
 ];
+
+/** How long typing in the search box pauses before the address shows it. */
+const ADDRESS_AFTER_TYPING_MS = 400;
 
 const statusOrder: Record<DisplayStatus, number> = { failed: 0, running: 1, monitoring: 2, new: 3, paused: 4 };
 
@@ -63,14 +67,17 @@ export function MonitorsScreen(props: { query: URLSearchParams }) {
   const [tag, setTag] = useState(props.query.get('tag') ?? '');
 
   // Keep the filters in the address so a filtered list can be bookmarked or opened from the overview.
+  // The search follows once typing pauses: every new address makes Chromium fetch and draw the
+  // page's icon again, a few milliseconds a keystroke.
+  const addressSearch = useSettled(search, ADDRESS_AFTER_TYPING_MS);
   useEffect(() => {
     const params = new URLSearchParams();
-    if (search) params.set('q', search);
+    if (addressSearch) params.set('q', addressSearch);
     if (status) params.set('status', status);
     if (tag) params.set('tag', tag);
     const target = `#/monitors${params.size ? `?${params}` : ''}`;
     if (window.location.hash !== target) window.history.replaceState(null, '', target);
-  }, [search, status, tag]);
+  }, [addressSearch, status, tag]);
 
   // "/" jumps to the search box, as in most list views, unless the user is typing somewhere.
   useEffect(() => {
