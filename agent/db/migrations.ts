@@ -132,6 +132,6 @@ export const migrations: string[] = [
   // 22 (issue 25.5): a channel's fresh alerts waiting for their digest, oldest first, so the burst rule's look at them
   // (agent/engine/delivery/digests.ts, before every send) reads a few index entries, not every alert of a burst.
   `
-  CREATE INDEX deliveries_waiting ON deliveries(channel_id, created_at) WHERE status = 'pending' AND attempts = 0 AND folded_into IS NULL;
+  CREATE INDEX IF NOT EXISTS deliveries_waiting ON deliveries(channel_id, created_at) WHERE status = 'pending' AND attempts = 0 AND folded_into IS NULL;
   `,
 ];
