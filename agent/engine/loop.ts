@@ -18,6 +18,8 @@ export const FREEZE_MS = 5_000;
 /** While the database cannot be written, the loop retries after this, doubling up to MAX_RETRY_MS. */
 export const FIRST_RETRY_MS = 1_000;
 export const MAX_RETRY_MS = 30_000;
+/** With no pulse nor edit for this long, a burst is failed in bigger pieces (agent/engine/slices.ts). */
+export const QUIET_MS = 1_000;
 
 export interface MonitorLoopOptions {
   scheduler: Scheduler;
@@ -58,6 +60,10 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
   // A step failing a burst in slices (it plans the next step when it ends), and how to cancel it.
   let stepping = false;
   let cancelStep: (() => void) | undefined;
+  // When a monitor or server last changed from outside (a pulse, an edit): a burst is failed in
+  // bigger pieces only once nothing has for QUIET_MS.
+  let outsideChangeAt = -Infinity;
+  const quiet = () => performance.now() - outsideChangeAt > QUIET_MS;
   // While the loop itself grants graces or fails monitors, their change events need no re-plan
   // each (a resume can touch 100,000 monitors): the loop plans once when it is done.
   let busy = false;
@@ -161,6 +167,7 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
         else couldNotWrite(error, clock());
         plan();
       },
+      quiet,
     );
   };
 
@@ -182,7 +189,10 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
   };
   const unsubscribe = events.subscribe((event) => {
     // A server's report moves when its watcher turns quiet (issue 21.15), as a monitor's change moves its due time.
-    if ((event.type === 'monitor.changed' || event.type === 'server.changed') && !busy) planAfterThisTurn();
+    if ((event.type === 'monitor.changed' || event.type === 'server.changed') && !busy) {
+      outsideChangeAt = performance.now();
+      planAfterThisTurn();
+    }
   });
   tick();
   heartbeat = setTimeout(beat, HEARTBEAT_MS);

@@ -1,7 +1,7 @@
 import { missedDeadlineReason, reasonText } from '../domain/alertReason';
 import { missedReason, missedRun, type MonitorReason } from '../domain/alert';
 import { nextDeadline, outageGraces, withCatchUpGrace, type MissedDeadline, type Outage } from '../domain/dueTime';
-import { gracePopup, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../domain/monitorPopups';
+import { gracePopup, MAX_SEPARATE_POPUPS, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../domain/monitorPopups';
 import type { MonitorRow } from '../db/monitors';
 import type { EngineContext } from './engineContext';
 import { storeResume } from './monitorEdits';
@@ -14,8 +14,9 @@ import { announceTransition, recordTransition, transitionAlert, type RecordedTra
 export const FAIL_BATCH = 500;
 /**
  * Most monitors one transaction of the monitor loop fails: it fails a burst in slices
- * (agent/engine/slices.ts), so pulses are answered in between (issue 25.5). While requests wait,
- * one (a few hundred microseconds); when none does, more at once (a commit costs about the same).
+ * (agent/engine/slices.ts), so pulses are answered in between (issue 25.5). While pulses come, one
+ * (a few hundred microseconds); after a second without any, more at once (a commit costs about the
+ * same).
  */
 export const SLICE_BATCH = 1;
 export const IDLE_SLICE_BATCH = 50;
@@ -81,10 +82,12 @@ export function createScheduler(ctx: EngineContext) {
       ctx.events.emit({ type: 'monitor.changed', companyId: row.company_id, monitorId: row.id });
     }
     for (const transition of failed) announceTransition(ctx, transition);
-    burst.push(...failed);
+    // Held without their alerts (a burst of 10,000 held them for seconds): a summary names monitors only.
+    for (const transition of failed) burst.push({ ...transition, alert: undefined });
     if (more) return true;
     const untold = burst.filter((t) => !t.told);
-    const popups = stepPopups(untold.filter((t) => !t.afterGrace));
+    const separate = untold.filter((t) => !t.afterGrace);
+    const popups = stepPopups(separate.length > MAX_SEPARATE_POPUPS ? separate : separate.map(withAlert));
     const grace = gracePopup(untold.filter((t) => t.afterGrace));
     if (grace) popups.push(grace);
     for (const popup of popups) notifier.show(popup);
@@ -93,6 +96,12 @@ export function createScheduler(ctx: EngineContext) {
     told.clear();
     return false;
   };
+
+  /** A held failure with its alert again, read back from its notification, for a popup of its own. */
+  const withAlert = (transition: FailedMonitor): FailedMonitor => ({
+    ...transition,
+    alert: store.notifications.find(transition.companyId, transition.notificationId)?.alert ?? undefined,
+  });
 
   /** What a step does once, however many transactions it fails its monitors in: quiet servers (issue 21.15) and reminders (21.14). */
   const beginStep = (now: number): void => {
