@@ -18,8 +18,12 @@ export const FREEZE_MS = 5_000;
 /** While the database cannot be written, the loop retries after this, doubling up to MAX_RETRY_MS. */
 export const FIRST_RETRY_MS = 1_000;
 export const MAX_RETRY_MS = 30_000;
-/** With no pulse nor edit for this long, a burst is failed in bigger pieces (agent/engine/slices.ts). */
-export const QUIET_MS = 1_000;
+/**
+ * With no pulse nor edit for this long, a burst is failed in bigger pieces (agent/engine/slices.ts).
+ * A second was not enough: the alert-burst bench's client pauses about that long between its
+ * rounds, and with a second, pulses fell to a third of their rate in one run of two.
+ */
+export const QUIET_MS = 5_000;
 
 export interface MonitorLoopOptions {
   scheduler: Scheduler;

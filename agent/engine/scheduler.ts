@@ -15,7 +15,7 @@ export const FAIL_BATCH = 500;
 /**
  * Most monitors one transaction of the monitor loop fails: it fails a burst in slices
  * (agent/engine/slices.ts), so pulses are answered in between (issue 25.5). While pulses come, one
- * (a few hundred microseconds); after a second without any, more at once (a commit costs about the
+ * (a few hundred microseconds); after QUIET_MS without any, more at once (a commit costs about the
  * same).
  */
 export const SLICE_BATCH = 1;
