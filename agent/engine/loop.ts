@@ -20,8 +20,11 @@ export const FIRST_RETRY_MS = 1_000;
 export const MAX_RETRY_MS = 30_000;
 /**
  * With no pulse nor edit for this long, a burst is failed in bigger pieces (agent/engine/slices.ts).
- * A second was not enough: the alert-burst bench's client pauses about that long between its
- * rounds, and with a second, pulses fell to a third of their rate in one run of two.
+ * Pulses come in rounds (cron starts jobs on the minute; a client retries, then pauses) with lulls
+ * of a second or more between them, and a burst failed fast in such a lull starves the next round
+ * (pulses fell to a third of their rate with 1 s in the alert-burst bench): the window spans those
+ * lulls. The price, while pulses keep coming: a burst of 10,000 takes about 20 s to fail
+ * (docs/performance.md, issue 25.5).
  */
 export const QUIET_MS = 5_000;
 
