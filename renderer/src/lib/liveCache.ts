@@ -112,7 +112,7 @@ export class LiveCache {
         }
         const work = stale.map((queryKey) => this.client.invalidateQueries({ queryKey }));
         if (ids.length > MANY_MONITORS) {
-          work.push(this.client.invalidateQueries({ queryKey: keys.monitors, exact: true }), this.client.invalidateQueries({ queryKey: ['monitor'] }));
+          work.push(this.reloadList(), this.client.invalidateQueries({ queryKey: ['monitor'] }));
           await Promise.all(work);
           await sleep(FULL_REFRESH_PAUSE_MS);
         } else {
@@ -123,6 +123,18 @@ export class LiveCache {
     } finally {
       this.draining = false;
     }
+  }
+
+  /**
+   * Reads the whole list again. A read already under way (the page's first, say) is let land,
+   * then the list is read once more: it may have been read before these changes, and asking
+   * while it is under way would only join it.
+   */
+  private async reloadList(): Promise<void> {
+    if (this.client.getQueryState(keys.monitors)?.fetchStatus === 'fetching') {
+      await this.client.invalidateQueries({ queryKey: keys.monitors, exact: true }, { cancelRefetch: false });
+    }
+    await this.client.invalidateQueries({ queryKey: keys.monitors, exact: true });
   }
 
   private observed(queryKey: QueryKey): boolean {
