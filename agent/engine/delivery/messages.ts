@@ -40,8 +40,8 @@ export interface DigestContent {
   webhookAlerts?: WebhookAlert[];
 }
 
-/** Whether a digest through `channel` carries every alert as data (digestWebhookAlert), not only names. */
-export const digestAsData = (channel: AnyChannel) => channel.kind === 'webhook';
+/** Whether a digest through `channel` carries every alert as data (digestWebhookAlert), not only names: its kind says. */
+export const digestAsData = (channel: AnyChannel) => moduleOf(channel.kind).digestAsData === true;
 
 /** The request that delivers a digest of `entries` (many alerts at once, agent/domain/digest.ts) through `channel`. */
 export function buildDigestRequest(channel: AnyChannel, { entries, webhookAlerts }: DigestContent, context: MessageContext, at: number): OutgoingRequest {

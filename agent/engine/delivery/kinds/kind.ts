@@ -58,6 +58,8 @@ export interface DigestInput {
 export interface ChannelKindModule<K extends ChannelKind> {
   alert(settings: ChannelSettings[K], input: AlertInput, context: MessageContext): OutgoingRequest;
   digest(settings: ChannelSettings[K], input: DigestInput, context: MessageContext): OutgoingRequest;
+  /** Its digest carries every alert as data (DigestInput.webhook): they are rendered beforehand, in slices. */
+  digestAsData?: true;
 }
 
 /** The header a webhook's body is signed in: "sha256=" and the HMAC-SHA256 of the body, hex. */

@@ -18,4 +18,5 @@ function post(url: string, secret: string | undefined, event: string, body: stri
 export const webhook: ChannelKindModule<'webhook'> = {
   alert: (settings, input, context) => post(settings.url, settings.secret, input.alert.event, JSON.stringify(input.webhook()), context),
   digest: (settings, input, context) => post(settings.url, settings.secret, 'digest', JSON.stringify(input.webhook()), context),
+  digestAsData: true,
 };
