@@ -1,9 +1,8 @@
 import { alertMs, missedReason, type Alert, type AlertReason, type MonitorReason } from './alert';
 import type { MissedDeadline } from './dueTime';
+import { remembered } from './remembered';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
-const wallClocks = new Map<string, { date: string; time: string }>();
-const REMEMBERED_MOMENTS = 1_000;
 
 function formatterFor(timezone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(timezone);
@@ -23,18 +22,15 @@ function formatterFor(timezone: string): Intl.DateTimeFormat {
 }
 
 /** `ms` as wall-clock date and time in `timezone`: { date: "2026-11-21", time: "10:00" }. */
-export function wallClock(ms: number, timezone: string): { date: string; time: string } {
-  // Remembered: a burst of 10,000 failures says the same few moments 10,000 times (issue 25.5).
-  const key = `${timezone} ${ms}`;
-  let found = wallClocks.get(key);
-  if (!found) {
+export const wallClock = remembered(
+  // A burst of 10,000 failures says the same few moments 10,000 times (issue 25.5).
+  1_000,
+  (ms: number, timezone: string) => `${timezone} ${ms}`,
+  (ms: number, timezone: string): { date: string; time: string } => {
     const parts = Object.fromEntries(formatterFor(timezone).formatToParts(ms).map((p) => [p.type, p.value]));
-    found = Object.freeze({ date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` });
-    if (wallClocks.size >= REMEMBERED_MOMENTS) wallClocks.clear();
-    wallClocks.set(key, found);
-  }
-  return found;
-}
+    return Object.freeze({ date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` });
+  },
+);
 
 /**
  * A moment for people, in the monitor's zone and in UTC:

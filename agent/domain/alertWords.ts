@@ -1,4 +1,5 @@
 import { alertMs, type Alert } from './alert';
+import { remembered } from './remembered';
 import { scheduleWords } from './scheduleWords';
 
 /*
@@ -8,8 +9,6 @@ import { scheduleWords } from './scheduleWords';
  */
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
-const humanTimes = new Map<string, string>();
-const REMEMBERED_MOMENTS = 1_000;
 
 function formatter(zone: string, withDate: boolean, withSeconds: boolean): Intl.DateTimeFormat {
   const key = `${zone}|${withDate}|${withSeconds}`;
@@ -37,19 +36,18 @@ function safeZone(zone: string): string {
   }
 }
 
+type HumanTimeOptions = { date?: boolean; seconds?: boolean };
+
 /** "Sat 21 Nov 03:00 Europe/Paris" (no date: "03:00 Europe/Paris"; seconds on request). */
-export function humanTime(ms: number, zone: string, options: { date?: boolean; seconds?: boolean } = {}): string {
-  // Remembered: a digest of 10,000 alerts says the same few moments 10,000 times (issue 25.5).
-  const key = `${zone} ${ms} ${options.date ?? true} ${options.seconds ?? false}`;
-  let said = humanTimes.get(key);
-  if (said === undefined) {
+export const humanTime = remembered(
+  // A digest of 10,000 alerts says the same few moments 10,000 times (issue 25.5).
+  1_000,
+  (ms: number, zone: string, options: HumanTimeOptions = {}) => `${zone} ${ms} ${options.date ?? true} ${options.seconds ?? false}`,
+  (ms: number, zone: string, options: HumanTimeOptions = {}): string => {
     const named = safeZone(zone);
-    said = `${formatter(named, options.date ?? true, options.seconds ?? false).format(ms).replace(',', '')} ${named}`;
-    if (humanTimes.size >= REMEMBERED_MOMENTS) humanTimes.clear();
-    humanTimes.set(key, said);
-  }
-  return said;
-}
+    return `${formatter(named, options.date ?? true, options.seconds ?? false).format(ms).replace(',', '')} ${named}`;
+  },
+);
 
 /**
  * A moment in the monitor's zone and, when it differs, the admin's: "Sat 21 Nov 03:00
