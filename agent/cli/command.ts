@@ -7,18 +7,22 @@ export interface Command {
   help: string;
   /** Runs with the arguments after the command name; resolves to the process exit code. */
   run(argv: string[]): Promise<number>;
+  /** The command tells its own --help from its arguments' (`cronbeat run` wraps jobs that have a --help of their own). */
+  readsOwnHelp?: boolean;
 }
 
 /** A mistake the user can fix: printed as one line on stderr, never with a stack trace. */
 export class UsageError extends Error {
   constructor(message: string, readonly exitCode = 2) {
     super(message);
+    this.name = 'UsageError';
   }
 }
 
 /** Runs `command` with the arguments after its name, or prints its help when asked for before any `--`. */
 export function invoke(command: Command, rest: string[]): Promise<number> {
   // What follows `--` is a job's own command line (`cronbeat run T -- mysqldump -h db`), never ours.
+  if (command.readsOwnHelp) return command.run(rest);
   const ownArgs = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
   if (ownArgs.includes('--help') || ownArgs.includes('-h')) {
     console.log(command.help);
@@ -48,7 +52,8 @@ export function runMain(main: (argv: string[]) => Promise<number>): void {
 
 /** 2 for a mistake in the command line (ours or node:util parseArgs's), else the error's own or 1. */
 function exitCodeFor(error: unknown): number {
-  if (error instanceof UsageError) return error.exitCode;
+  // By name, not instanceof: the commands of dist/cronbeat-full.cjs have their own copy of the class.
+  if (error instanceof Error && error.name === 'UsageError') return (error as UsageError).exitCode;
   const code = (error as { code?: string } | null)?.code;
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_') ? 2 : 1;
 }
