@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Command } from './command';
@@ -25,12 +26,12 @@ export const FULL_CLI_FILE = 'cronbeat-full.cjs';
 /** The commands of dist/cronbeat-full.cjs, or why they cannot be loaded (this file was copied alone). */
 function fullCommands(): Command[] | string {
   const file = join(__dirname, FULL_CLI_FILE);
+  const rest = 'This file alone runs only `run`, `ping` and `spool`; the other commands need the whole package (see "Getting cronbeat" in docs/cli.md).';
+  if (!existsSync(file)) return `${file} is not beside this file. ${rest}`;
   try {
     return (createRequire(__filename)(file) as { commands: Command[] }).commands;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'MODULE_NOT_FOUND' ? `${file} or a package it needs is missing` : `${file} cannot be loaded (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
-    return `${why}. This file alone runs only \`run\`, \`ping\` and \`spool\`; the other commands need the whole package (see "Getting cronbeat" in docs/cli.md).`;
+    return `${file} cannot be loaded (${error instanceof Error ? error.message.split('\n')[0] : String(error)}). ${rest}`;
   }
 }
 

@@ -46,10 +46,21 @@ async function deliverFor(sender: PulseSender, target: PulseTarget, line: LineRu
 
 const said = (delivery: Delivery | string, what: string) => (typeof delivery === 'string' ? [delivery] : describeDelivery(delivery, what));
 
-/** A pulse kept in the spool and nothing else to say about it. */
-function onlySpooled(delivery: Delivery | string): string | null {
+/** A pulse kept in the spool or refused, with nothing else to say about it: said once for the run's two pulses. */
+function plainOutcome(delivery: Delivery | string): { kind: 'spooled' | 'rejected'; reason: string } | null {
   if (typeof delivery === 'string' || delivery.warnings.length > 0 || delivery.replay.rejected.length > 0) return null;
-  return delivery.outcome.kind === 'spooled' ? delivery.outcome.reason : null;
+  const { outcome } = delivery;
+  return outcome.kind === 'spooled' || outcome.kind === 'rejected' ? outcome : null;
+}
+
+/** One line for both pulses when they met the same fate (the agent out of reach, an unknown token); null otherwise. */
+function bothPulses(start: Delivery | string, end: Delivery | string): string | null {
+  const first = plainOutcome(start);
+  const last = plainOutcome(end);
+  if (first === null || last === null || first.kind !== last.kind || typeof end === 'string') return null;
+  if (first.kind === 'rejected') return first.reason === last.reason ? `start and end pulses refused by the agent: ${first.reason}` : null;
+  const waiting = end.replay.waiting.length + 1;
+  return `start and end pulses saved to the spool (${first.reason}); ${plural(waiting, 'pulse')} waiting, sent by the next ping or run or by \`cronbeat spool flush\``;
 }
 
 /** The line run of `cronbeat run --name …`; throws the sentence saying why this run is not monitored. */
@@ -86,8 +97,8 @@ export async function reportRun(run: RunToReport): Promise<void> {
   const rid = randomUUID();
   const started = deliverFor(sender, line ? line.start() : { token: run.token }, line, { signal: 'start', rid, key: randomUUID(), at: startedAt }, 'start pulse').then(
     (delivery) => {
-      // A start kept in the spool is said together with the end, which most likely joins it.
-      if (onlySpooled(delivery) === null) printNotices(said(delivery, 'start pulse'));
+      // A start kept in the spool or refused is said with the end, which most likely meets the same fate.
+      if (plainOutcome(delivery) === null) printNotices(said(delivery, 'start pulse'));
       return delivery;
     },
   );
@@ -102,12 +113,8 @@ export async function reportRun(run: RunToReport): Promise<void> {
     { signal: job.status, rid, body: job.output, key: randomUUID(), at: endedAt, durationMs },
     'end pulse',
   );
-  const startKept = onlySpooled(start);
-  if (startKept !== null && onlySpooled(end) !== null && typeof end !== 'string') {
-    const waiting = end.replay.waiting.length + 1;
-    printNotices([`start and end pulses saved to the spool (${startKept}); ${plural(waiting, 'pulse')} waiting, sent by the next ping or run or by \`cronbeat spool flush\``]);
-    return;
-  }
-  if (startKept !== null) printNotices(said(start, 'start pulse'));
+  const both = bothPulses(start, end);
+  if (both !== null) return printNotices([both]);
+  if (plainOutcome(start) !== null) printNotices(said(start, 'start pulse'));
   printNotices(said(end, 'end pulse'));
 }
