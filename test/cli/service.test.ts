@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchdPlist, systemdUnit, type ServiceSpec } from '../../agent/cli/service/units';
@@ -133,7 +133,7 @@ describe('cronbeat service install run from a package cache', () => {
     rmSync(home, { recursive: true, force: true });
     const pkg = join(home, '.npm', '_npx', '4f2a9c', 'node_modules', 'cronbeat');
     mkdirSync(join(pkg, 'dist'), { recursive: true });
-    copyFileSync(CLI, join(pkg, 'dist', 'cronbeat.cjs'));
+    for (const file of ['cronbeat.cjs', 'cronbeat-full.cjs']) copyFileSync(join(dirname(CLI), file), join(pkg, 'dist', file));
     symlinkSync(resolve(__dirname, '../../node_modules'), join(pkg, 'node_modules'));
     const unitDir = tempFolder('cronbeat-service-');
     const child = spawn(process.execPath, [join(pkg, 'dist', 'cronbeat.cjs'), 'service', 'install', '--user', '--unit-dir', unitDir], {
@@ -165,7 +165,7 @@ describe('cronbeat service install --system, run from a folder its user cannot r
     rmSync(closed, { recursive: true, force: true });
     const pkg = join(closed, 'lib', 'node_modules', 'cronbeat');
     mkdirSync(join(pkg, 'dist'), { recursive: true });
-    copyFileSync(CLI, join(pkg, 'dist', 'cronbeat.cjs'));
+    for (const file of ['cronbeat.cjs', 'cronbeat-full.cjs']) copyFileSync(join(dirname(CLI), file), join(pkg, 'dist', file));
     symlinkSync(resolve(__dirname, '../../node_modules'), join(pkg, 'node_modules'));
     chmodSync(closed, 0o700);
     const unitDir = tempFolder('cronbeat-service-');

@@ -4,9 +4,8 @@ import { spoolFolder } from '../../client/spoolFolder';
 import type { Pulse } from '../../client/pulses';
 import { printNotices } from '../notices';
 import { baseUrlOption } from './ping';
-import { machineZone } from '../machineZone';
 import type { JobResult } from './runJob';
-import { lineRunFor, type LineOptions, type LineRun, type PulseTarget } from './runLine';
+import type { LineOptions, LineRun, PulseTarget } from './runLine';
 
 /*
  * What `cronbeat run` tells the agent about a job that has already started: loaded only once
@@ -65,7 +64,9 @@ function bothPulses(start: Delivery | string, end: Delivery | string): string | 
 
 /** The line run of `cronbeat run --name …`; throws the sentence saying why this run is not monitored. */
 async function lineRunOf(values: LineOptions, sender: PulseSender, now: number): Promise<LineRun> {
-  // Loaded only for a line without --schedule: crontab parsing would slow every other run.
+  // Loaded only for a line: schedules and zones would slow every run by token, and crontab
+  // parsing every line with --schedule.
+  const [{ lineRunFor }, { machineZone }] = await Promise.all([import('./runLine'), import('../machineZone')]);
   const ownLine = values.schedule === undefined ? (await import('../crontab/ownLine')).ownCrontabLine : () => '';
   const run = lineRunFor(values, {
     apiKey: process.env.CRONBEAT_API_TOKEN,
