@@ -37,6 +37,9 @@ export function runMain(main: (argv: string[]) => Promise<number>): void {
   // stop quietly, as cat and grep do.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
+    // Unless the command handles it itself: `cronbeat run` keeps reading its job's output (the
+    // job must not die of our reader going away) and ends with the job's status.
+    if (process.stdout.listenerCount('error') > 1) return;
     process.exit(0);
   });
   main(process.argv.slice(2)).then(

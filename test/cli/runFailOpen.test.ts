@@ -3,7 +3,7 @@ import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { closedPort, runCli, tempFolder, type CliResult } from '../helpers/cli';
+import { closedPort, runCli, spawnCli, tempFolder, type CliResult } from '../helpers/cli';
 import { createMonitor, pulsesOf } from './agentFixtures';
 
 // A mistaken `cronbeat run` line must never skip or change the job: it runs exactly as written,
@@ -161,4 +161,25 @@ describe('exit 2 only when there is no command to run at all', () => {
       expect(result.stderr).toMatch(/^cronbeat: Give the /);
     });
   }
+});
+
+describe('a reader of the output that goes away', () => {
+  it('neither stops the job nor changes its status, and its end is still reported', async () => {
+    const monitor = await createMonitor(agent, 'reader gone');
+    const finished = join(tempFolder(), 'finished');
+    const child = spawnCli(['run', monitor.token, '--', '/bin/sh', '-c', `i=0; while [ $i -lt 3000 ]; do echo line $i; i=$((i+1)); done; echo yes > ${finished}; exit 3`], {
+      env: envFor(),
+    });
+    child.stdout!.once('data', () => child.stdout!.destroy()); // as `| head -n 1` does
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const status = await new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+    expect(stderr).toBe('');
+    expect(status).toBe(3);
+    expect(readFileSync(finished, 'utf8')).toBe('yes\n');
+    expect((await pulsesOf(agent, monitor.id)).map((p) => [p.kind, p.exit_code])).toEqual([
+      ['start', null],
+      ['fail', 3],
+    ]);
+  });
 });
