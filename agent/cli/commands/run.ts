@@ -17,6 +17,12 @@ next run. The key comes from CRONBEAT_API_TOKEN (a ping key: cronbeat token crea
 The monitor's token is remembered beside the spool, so later runs ask the agent nothing first.
 A mistake in these options (a wrong --schedule) is said once on stderr; the job runs anyway.
 
+Everything after -- is the command's. Without --, the first word that is neither an option
+below nor its value (nor, without --name, the token) starts the command, with every word after
+it: cronbeat run --name backup --schedule '0 3 * * *' nice /usr/local/bin/backup.sh --full
+A misspelt option, a bad value, a missing key or token, an agent out of reach: one line on
+stderr, and the command runs exactly as written.
+
 Monitoring never breaks the job: the job starts at once, each request gives up after 5 s
 (retried with backoff), pulses the agent cannot take wait in the spool, and the exit status
 is always the job's own. Each pulse counts for the moment of its event, and the run's
@@ -39,7 +45,7 @@ Options:
                    when cronbeat never got that far, so the job never runs twice
 
 Exit status: the command's own; 128+N when it was killed by signal N; 127 when it could not
-be started (reported as a failure too); 2 when cronbeat itself was called wrongly.
+be started (reported as a failure too); 2 only when there is no command to run at all.
 
 Examples:
   0 3 * * * cronbeat run 9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f -- /usr/local/bin/backup.sh --full
