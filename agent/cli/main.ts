@@ -16,8 +16,8 @@ import { version } from '../../package.json';
 
 /** The job side, by name. */
 const JOB_SIDE: Record<string, () => Promise<Command>> = {
-  run: () => Promise.resolve(runCommand),
   ping: async () => (await import('./commands/ping')).pingCommand,
+  run: () => Promise.resolve(runCommand),
   spool: async () => (await import('./commands/spool')).spoolCommand,
 };
 
@@ -38,7 +38,7 @@ function fullCommands(): Command[] | string {
 async function overview(): Promise<string> {
   const jobSide = await Promise.all(Object.values(JOB_SIDE).map((load) => load()));
   const full = fullCommands();
-  const commands = typeof full === 'string' ? jobSide : [...full.slice(0, 1), ...jobSide, ...full.slice(1)];
+  const commands = typeof full === 'string' ? jobSide : [...full.slice(0, 2), ...jobSide, ...full.slice(2)];
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
     'Usage: cronbeat <command> [options]',
