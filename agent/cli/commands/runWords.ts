@@ -97,7 +97,7 @@ export function readRunWords(argv: string[], runs: (word: string) => boolean = c
   const command = separator >= 0 ? argv.slice(separator + 1) : commandAt >= 0 ? argv.slice(commandAt) : [];
   const byLine = values.name !== undefined || values.schedule !== undefined;
   if (byLine && token !== undefined) mistakes.push(`give either a monitor token or --name, not both ("${token}" and --name)`);
-  if (!byLine && token === undefined) mistakes.push('give the monitor token (or --name) first: cronbeat run TOKEN -- COMMAND [ARGS...]');
+  if (!byLine && !token) mistakes.push('give the monitor token (or --name) first: cronbeat run TOKEN -- COMMAND [ARGS...]');
   if (stray.length > 0) mistakes.push(`"${stray[0]}" is not an option of cronbeat run; put -- before the command`);
   const result: RunWords = { values, token, command, help };
   if (mistakes.length > 0) result.mistake = mistakes.join('; ');
