@@ -10,6 +10,7 @@ import { validate } from '../validate';
 import { pageOffset } from '../../domain/pagination';
 import { keyReusedAs422, pulseIntent, readPulseBody, receivedPulse } from '../pulseRequest';
 import { lineMonitor, MONITOR_TOKEN_HEADER } from '../linePulse';
+import { tokenView } from '../tokenVisibility';
 
 /**
  * Pulses: GET, POST or HEAD /api/pulse/{token}[/start|/fail|/{exit_code}][?rid=…]. No
@@ -65,8 +66,9 @@ export function pulseHistoryRoutes({ store, requireToken }: ApiDeps): AuthedRout
     if (!monitor) throw HttpError.notFound('Monitor');
     const { request, keptQuery } = pageRequestFrom(validate(pageQuery, ctx.query));
     const rows = store.pulses.page(monitor.id, request.perPage, pageOffset(request));
+    const view = tokenView(store, ctx.state.scope);
     respondWithPage(ctx, {
-      data: rows.map(presentPulse),
+      data: rows.map((row) => view.pulse(presentPulse(row))),
       total: store.pulses.count(monitor.id),
       request,
       path: requestUrl(ctx),
