@@ -19,12 +19,12 @@ import { tokenView } from '../tokenVisibility';
  * monitor (linePulse.ts), answers 201 "OK (created)" when it created it, and names the monitor's
  * token in X-Cronbeat-Monitor-Token.
  */
-export function pulseRoutes({ store, events, clock, pulseRecorder }: ApiDeps): Router {
+export function pulseRoutes({ store, events, clock, pulseRecorder, authLimiter }: ApiDeps): Router {
   const router = new Router();
 
   const receivePulse = async (ctx: Context, byLine: boolean) => {
     const intent = pulseIntent(ctx.params.action, ctx.query, ctx.headers);
-    const line = byLine ? lineMonitor(ctx, { store, events }, clock()) : null;
+    const line = byLine ? lineMonitor(ctx, { store, events, authLimiter }, clock()) : null;
     const { body, truncated } = ctx.method === 'POST' ? await readPulseBody(ctx.req) : { body: '', truncated: false };
     const token = line ? line.monitor.token : ctx.params.token;
     const now = clock();
