@@ -22,7 +22,7 @@ beforeAll(async () => {
   agent = await startTestAgent();
   readOnly = agent.store.apiTokens.create({ companyId: 1, name: 'wall', scope: 'read-only', now: Date.now() }).token;
   // A receiver that echoes what it was sent: its answer, kept on the delivery, carries the notification's token.
-  hook = await new Receiver([(request, res) => res.writeHead(200).end(request.body)]).start();
+  hook = await new Receiver([(request, res) => void res.writeHead(200).end(request.body)]).start();
   const channel = await agent.api('/api/channels', { method: 'POST', json: { name: 'echo', kind: 'webhook', settings: { url: hook.url } } });
   expect(channel.status).toBe(201);
   monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'backup', timezone: 'UTC', schedule: '0 3 * * *', duration: 5 } })).json();
