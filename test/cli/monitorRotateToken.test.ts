@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { createMonitor } from './agentFixtures';
-import { runCli, spawnCli } from '../helpers/cli';
+import { runCli, spawnCli, tempFolder } from '../helpers/cli';
 
 /*
  * `cronbeat monitor rotate-token` and what a read-only key shows in a terminal, as users run
@@ -57,6 +59,31 @@ describe('cronbeat monitor rotate-token', () => {
     expect(unknown.stderr).toMatch(/No monitor has the id or name "no such job"/);
     expect((await runCli(['monitor', 'rotate-token'], { env })).status).toBe(2);
     expect((await runCli(['monitor', '--help'], { env })).stdout).toContain('cronbeat monitor rotate-token ID|NAME');
+  });
+});
+
+describe('a job line after its monitor\'s token was rotated', () => {
+  it('forgets the remembered token the agent refuses, and learns the new one from its end pulse', async () => {
+    const pingKey = agent.store.apiTokens.create({ companyId: 1, name: 'web-01', scope: 'ping', now: Date.now() }).token;
+    const dataDir = tempFolder();
+    const lineEnv = { CRONBEAT_URL: agent.url, CRONBEAT_DATA_DIR: dataDir, CRONBEAT_API_TOKEN: pingKey };
+    const args = ['run', '--name', 'rotated-line', '--schedule', '0 3 * * *', '--', 'true'];
+    expect((await runCli(args, { env: lineEnv })).status).toBe(0);
+    const [made] = agent.store.monitors.list(1).filter((m) => m.slug === 'rotated-line');
+    expect(readFileSync(join(dataDir, 'lines.json'), 'utf8')).toContain(made.token);
+
+    expect((await runCli(['monitor', 'rotate-token', String(made.id)], { env })).status).toBe(0);
+    const rotated = agent.store.monitors.find(1, made.id)!.token;
+    const after = await runCli(args, { env: lineEnv });
+    expect(after.status).toBe(0); // the job ran, and its status is its own
+    expect(after.stderr).toMatch(/start pulse refused by the agent: 404/);
+    const memory = readFileSync(join(dataDir, 'lines.json'), 'utf8');
+    expect(memory).toContain(rotated);
+    expect(memory).not.toContain(made.token);
+
+    expect((await runCli(args, { env: lineEnv })).stderr).toBe('');
+    const kinds = agent.store.pulses.page(made.id, 100, 0).map((p) => p.kind).reverse();
+    expect(kinds).toEqual(['start', 'success', 'success', 'start', 'success']);
   });
 });
 
