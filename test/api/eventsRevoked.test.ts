@@ -2,6 +2,7 @@ import { get, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignInLink } from '../../agent/api/routes/session';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { runCli } from '../helpers/cli';
 
 /*
  * A key revoked while its live stream is open must stop receiving at once: the stream ends before
@@ -69,6 +70,16 @@ describe('a revoked key\'s /api/events stream', () => {
     await stream.ended;
     expect(stream.received()).not.toContain('"monitorId":301');
   });
+
+  it('ends before the next event when `cronbeat token revoke` (a real child process) revoked the key beside the agent', async () => {
+    const { id, token } = key();
+    const stream = await openStream(token);
+    const revoked = await runCli(['token', 'revoke', String(id), '--data-dir', agent.dataDir]);
+    expect(revoked.status, revoked.stderr).toBe(0);
+    agent.events.emit({ type: 'monitor.changed', companyId: 1, monitorId: 351 });
+    await stream.ended;
+    expect(stream.received()).not.toContain('"monitorId":351');
+  }, 30_000);
 
   it("leaves every other key's stream open and fed", async () => {
     const doomed = key();
