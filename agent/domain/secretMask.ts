@@ -11,13 +11,38 @@ import type { Alert } from './alert';
 export const MASKED = '***';
 
 /** A key that names a secret: secret, token, password, passwd, pwd, key (apikey, api_key…), auth, credential. */
-const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|pwd|key|auth|credential)[A-Za-z0-9_.-]*`;
+const SECRET_KEY = /secret|token|passw(?:or)?d|pwd|key|auth|credential/i;
 
-/** `KEY=value`, `KEY: value`, `"key": "value"`, `key='v a l'`; an authorization scheme (Bearer, Basic, Token) before the value stays. */
-const KEY_VALUE = new RegExp(
-  String.raw`(["']?\b${SECRET_KEY}["']?[ \t]*[:=][ \t]*)(?:(Bearer|Basic|Token|Digest)[ \t]+)?(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"',;&]+))`,
-  'gi',
-);
+/**
+ * `KEY=value`, `KEY: value`, `"key": "value"`, `key='v a l'`: a key and its separator, then its
+ * value (read on from there); an authorization scheme (Bearer, Basic, Token) before the value
+ * stays. A key starts where a run of key characters starts (the lookbehind), and whether it names a
+ * secret is asked of the key alone: a pattern with the secret words inside took seconds on a line
+ * such as "key-key-key-…". A key that names none leaves its value to be read again (a URL's
+ * "https:" before "?access_token=…").
+ */
+const KEY = /(?<![A-Za-z0-9_.-])["']?([A-Za-z0-9_.-]+)["']?[ \t]*[:=][ \t]*/g;
+const VALUE = /(?:(?:Bearer|Basic|Token|Digest)[ \t]+)?(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"',;&]+))/iy;
+
+function maskKeyValues(text: string): string {
+  let out = '';
+  let copied = 0;
+  KEY.lastIndex = 0;
+  for (let key = KEY.exec(text); key; key = KEY.exec(text)) {
+    if (!SECRET_KEY.test(key[1])) continue;
+    VALUE.lastIndex = KEY.lastIndex;
+    const value = VALUE.exec(text);
+    if (!value) continue;
+    const secret = value[1] ?? value[2] ?? value[3];
+    if (secret === '' || secret === MASKED) continue;
+    // The secret is the value's last part (a scheme and an opening quote before it stay).
+    const end = VALUE.lastIndex - (value[3] === undefined ? 1 : 0);
+    out += text.slice(copied, end - secret.length) + MASKED;
+    copied = end;
+    KEY.lastIndex = VALUE.lastIndex;
+  }
+  return out + text.slice(copied);
+}
 
 const BEARER = /\b(Bearer[ \t]+)[A-Za-z0-9._~+/=-]+/gi;
 
@@ -27,7 +52,7 @@ const PRIVATE_KEY_BLOCK = /(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)[^]*?(?:(-----
 const PRIVATE_KEY_END = /^[^]*?(-----END [A-Z0-9 ]*PRIVATE KEY-----)/;
 
 /** scheme://user:password@host: the password. */
-const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+@/gi;
+const URL_PASSWORD = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+@/gi;
 
 /** Tokens recognisable by their shape alone, each kept to its prefix. */
 const TOKEN_SHAPES: Array<[RegExp, string]> = [
@@ -49,12 +74,7 @@ export function maskSecrets(text: string): string {
   }
   masked = masked.replace(URL_PASSWORD, `$1${MASKED}@`);
   masked = masked.replace(BEARER, `$1${MASKED}`);
-  masked = masked.replace(KEY_VALUE, (whole, lead: string, scheme: string | undefined, doubled?: string, single?: string, bare?: string) => {
-    const value = doubled ?? single ?? bare ?? '';
-    if (value === MASKED || value === '') return whole;
-    const quote = doubled !== undefined ? '"' : single !== undefined ? "'" : '';
-    return `${lead}${scheme ? `${scheme} ` : ''}${quote}${MASKED}${quote}`;
-  });
+  masked = maskKeyValues(masked);
   for (const [shape, keep] of TOKEN_SHAPES) masked = masked.replace(shape, `${keep}${MASKED}`);
   return masked;
 }
