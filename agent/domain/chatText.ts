@@ -76,7 +76,7 @@ export const utf8Bytes = (text: string) => encoder.encode(text).length;
 
 /** What Telegram counts of an HTML message: UTF-16 units of its text once tags are dropped and entities read. */
 export function telegramLength(html: string): number {
-  return html.replace(/<[^>]*>/g, '').replace(/&(?:lt|gt|amp|quot|#\d+|#x[0-9a-f]+);/gi, '_').length;
+  return html.replace(/<[^<>]*>/g, '').replace(/&(?:lt|gt|amp|quot|#\d+|#x[0-9a-f]+);/gi, '_').length;
 }
 
 /** HTML text and attribute values (email, Telegram's parse_mode HTML): & < > " as entities. */
@@ -97,8 +97,8 @@ export function escapeDiscord(text: string): string {
   return text
     .replace(/[\\*_~`|>#[\]()<@]/g, '\\$&')
     .replace(/:(?=\/\/)/g, '\\:')
-    .replace(/^(\s*)([-+])/gm, '$1\\$2')
-    .replace(/^(\s*\d+)\./gm, '$1\\.');
+    .replace(/^([ \t]*)([-+])/gm, '$1\\$2')
+    .replace(/^([ \t]*\d+)\./gm, '$1\\.');
 }
 
 /** A code block's text made unable to end it: chat code blocks end at three backticks. */
