@@ -43,12 +43,21 @@ export function cutTextStart(text: string, max: number): string {
 
 /**
  * The largest `n` in 0..`max` for which `fits(n)` holds, given that it holds for every smaller n
- * when it holds for n (a longer piece never measures shorter); 0 when none but 0 fits.
+ * when it holds for n (a longer piece never measures shorter); 0 when none but 0 fits. Probes grow
+ * from 1 by doubling before halving, so finding 40 lines of 5,000 renders a few short lists, not
+ * the whole one a dozen times.
  */
 export function largestFitting(max: number, fits: (n: number) => boolean): number {
-  if (fits(max)) return max;
+  if (max <= 0 || fits(max)) return Math.max(0, max);
   let low = 0;
   let high = max - 1;
+  for (let probe = 1; probe < max; probe *= 2) {
+    if (!fits(probe)) {
+      high = probe - 1;
+      break;
+    }
+    low = probe;
+  }
   while (low < high) {
     const mid = Math.ceil((low + high) / 2);
     if (fits(mid)) low = mid;

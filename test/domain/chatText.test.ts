@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutText, cutTextStart, escapeDiscord, escapeHtml, escapeSlack, fitRendered, oneLine, telegramLength, utf8Bytes } from '../../agent/domain/chatText';
+import { largestFitting, cutText, cutTextStart, escapeDiscord, escapeHtml, escapeSlack, fitRendered, oneLine, telegramLength, utf8Bytes } from '../../agent/domain/chatText';
 
 describe('chat text', () => {
   it('cuts never between the halves of a surrogate pair', () => {
@@ -22,6 +22,10 @@ describe('chat text', () => {
     }
     // "…" is 3 bytes of UTF-8.
     expect(fitRendered('ab&&&&', (t) => t, 5, utf8Bytes)).toBe('ab…');
+  });
+
+  it('finds the largest piece that fits, whatever the answer', () => {
+    for (let max = 0; max < 70; max++) for (let answer = 0; answer <= max; answer++) expect(largestFitting(max, (n) => n <= answer)).toBe(answer);
   });
 
   it('escapes each service\'s markup', () => {
