@@ -44,9 +44,9 @@ const DIGEST_PAGE = 10;
 
 /**
  * The alerts of the digest led by `leadId`, in the order they came (notifications gone are left
- * out), each as `asSent` makes it for the channel (secrets masked), and each as webhook JSON when `webhookUrl` (the public URL its links use) is given: read
- * and rendered a page per slice (agent/engine/slices.ts), so a digest of 10,000 alerts leaves
- * pulses answered meanwhile.
+ * out), each as `asSent` makes it for the channel (its secrets masked), and each as webhook JSON
+ * when `webhookUrl` (the public URL its links use) is given: read and rendered a page per slice
+ * (agent/engine/slices.ts), so a digest of 10,000 alerts leaves pulses answered meanwhile.
  */
 export async function digestContent(
   store: Pick<Store, 'notifications'>,

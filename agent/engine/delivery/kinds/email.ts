@@ -13,6 +13,7 @@ const subjectLine = (text: string) => cutText(oneLine(text), CHAT_LIMITS.email.s
 export function emailSubject(alert: Alert, message: AlertMessage): string {
   if (alert.reason.kind === 'other') return subjectLine(`${message.state} | ${message.title}`);
   const code = alert.reason.kind === 'failed' && alert.reason.exit_code !== null ? ` (exit ${alert.reason.exit_code})` : '';
+  // The name gives way, so the state and the exit code stay.
   return subjectLine(`${message.state} | ${cutText(oneLine(subjectName(alert)), CHAT_LIMITS.email.subject - 40)}${code}`);
 }
 
