@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { ipVersion } from '../domain/ipAddress';
 import { CRON_CHANGES, type CronChange } from '../domain/serverAlerts';
 import { channelIdsField } from './channelIds';
-import { patchOf, requiredInteger, requiredString } from './fields';
+import { nameString, patchOf, requiredInteger, requiredString } from './fields';
 
 export const serverInput = z.object({
-  name: requiredString('name', 255),
+  name: nameString('name', 255),
   ip_address: requiredString('ip_address', 45).refine((value) => ipVersion(value) !== 0, {
     message: 'The ip address field must be a valid IP address.',
   }),
