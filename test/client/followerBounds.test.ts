@@ -82,10 +82,10 @@ describe('answers and events are bounded', () => {
 
   it('the follower says why it lost the agent when an answer is too big, and connects again', async () => {
     let streams = 0;
-    let follower: NotificationFollower | undefined;
+    const made: { follower?: NotificationFollower } = {};
     const url = await serve((req, res) => {
       if (req.url!.startsWith('/api/events')) {
-        if (++streams === 2) follower!.stop();
+        if (++streams === 2) made.follower!.stop();
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write('data: {"type":"ready"}\n\n');
       } else {
@@ -94,13 +94,13 @@ describe('answers and events are bounded', () => {
       }
     });
     const reasons: string[] = [];
-    follower = new NotificationFollower({
+    const follower = (made.follower = new NotificationFollower({
       baseUrl: url,
       token: 't',
       reconnectDelaysMs: [0],
       onNotifications: () => {},
       onConnection: (connected, reason) => reasons.push(`${connected} ${reason}`),
-    });
+    }));
     await follower.run();
     expect(streams).toBe(2);
     expect(reasons).toEqual([`false the notifications could not be read: cannot reach ${url} (its answer is over 8 MB, more than a Cronbeat agent sends: not read)`]);
@@ -115,16 +115,16 @@ describe('reconnecting', () => {
     const ATTEMPTS = 40;
     let attempts = 0;
     const listenerCounts: number[] = [];
-    let follower: NotificationFollower | undefined;
-    const stopSignal = () => (follower as unknown as { abort: AbortController }).abort.signal;
+    const made: { follower?: NotificationFollower } = {};
+    const stopSignal = () => (made.follower as unknown as { abort: AbortController }).abort.signal;
     const url = await serve((_req, res) => {
       listenerCounts.push(getEventListeners(stopSignal(), 'abort').length);
-      if (++attempts === ATTEMPTS) follower!.stop();
+      if (++attempts === ATTEMPTS) made.follower!.stop();
       // An event stream that ends at once: the follower has lost the agent and connects again.
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.end();
     });
-    follower = new NotificationFollower({ baseUrl: url, token: 't', reconnectDelaysMs: [0], onNotifications: () => {} });
+    const follower = (made.follower = new NotificationFollower({ baseUrl: url, token: 't', reconnectDelaysMs: [0], onNotifications: () => {} }));
     try {
       await follower.run();
       await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
