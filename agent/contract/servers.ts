@@ -27,7 +27,7 @@ export const serverListQuery = z.object({
 });
 
 export const serverAlertInput = z.object({
-  username: requiredString('username', 255),
+  username: nameString('username', 255),
   server_id: requiredString('server_id', 64),
   command: requiredString('command', 10_000),
   // Extensions the `cronbeat crontab watch` sends; other clients may leave them out.

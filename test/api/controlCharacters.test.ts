@@ -4,7 +4,7 @@ import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 /*
  * Names with control characters (ESC, BEL, NUL, C1, lone surrogates, bidi overrides, line breaks
  * inside) are refused with a 422 naming the field, by every door that takes a name: monitors,
- * servers, channels, keys and a job's line. Nothing is stored.
+ * servers (and a crontab watcher's user name), channels, keys and a job's line. Nothing is stored.
  */
 
 let agent: TestAgent;
@@ -31,7 +31,7 @@ const HOSTILE: Array<[string, string, string]> = [
 async function expect422(response: Response, field: string, found: string): Promise<void> {
   expect(response.status).toBe(422);
   const body = (await response.json()) as { errors: Record<string, string[]> };
-  expect(body.errors[field]).toEqual([`The ${field} field must not contain control characters (it has ${found}).`]);
+  expect(body.errors[field]).toEqual([`The ${field.replace(/_/g, ' ')} field must not contain control characters (it has ${found}).`]);
 }
 
 describe('names with control characters are refused', () => {
@@ -56,6 +56,11 @@ describe('names with control characters are refused', () => {
       'U+009D',
     );
     await expect422(await agent.api('/api/keys', { method: 'POST', json: { name: 'laptop\u001b', scope: 'read-only' } }), 'name', 'ESC (U+001B)');
+    await expect422(
+      await agent.api('/api/servers/alert', { method: 'POST', json: { username: 'root\u001b[2J', server_id: 'web-1', command: '0 3 * * * backup' } }),
+      'username',
+      'ESC (U+001B)',
+    );
     const servers = (await (await agent.api('/api/servers')).json()) as unknown[];
     expect(servers).toEqual([]);
   });
