@@ -114,13 +114,18 @@ export async function readEventStream(options: EventStreamOptions): Promise<Stre
   });
 }
 
-/** The `message` of an error response, else its status text. */
+/** The `message` of an error response, else its status text; one line, read from its first 4 KB. */
 function readRefusal(response: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
     let text = '';
     response.setEncoding('utf8');
+    // A refusal says what it means in its first few kilobytes; the rest is not waited for.
     response.on('data', (chunk: string) => {
-      if (text.length < 4096) text += chunk;
+      text += chunk;
+      if (text.length >= 4096) {
+        settle();
+        response.destroy();
+      }
     });
     const settle = () => {
       try {

@@ -43,6 +43,7 @@ export async function requestOnce(request: HttpRequest): Promise<HttpOutcome> {
     }
     return { kind: 'rejected', status, text, message };
   } catch (error) {
+    if (error instanceof AnswerTooLargeError) return { kind: 'unreachable', message: `${safeOrigin(request.url)} ${error.message}` };
     return { kind: 'unreachable', message: `cannot reach ${safeOrigin(request.url)} (${describeNetworkError(error)})` };
   }
 }
@@ -54,7 +55,7 @@ class RequestTimeoutError extends Error {
 class AnswerTooLargeError extends Error {
   override name = 'AnswerTooLargeError';
   constructor(maxBytes: number) {
-    super(`its answer is over ${maxBytes / 1024 / 1024} MB, more than a Cronbeat agent sends: not read`);
+    super(`sent an answer over ${maxBytes / 1024 / 1024} MB, more than a Cronbeat agent sends: not read`);
   }
 }
 
@@ -136,7 +137,6 @@ function messageOf(text: string): string | undefined {
 }
 
 function describeNetworkError(error: unknown): string {
-  if (error instanceof AnswerTooLargeError) return error.message;
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return `no answer within ${REQUEST_TIMEOUT_MS / 1000} s`;
   }

@@ -54,7 +54,7 @@ describe('answers and events are bounded', () => {
       sent = endless(res, MB);
     });
     const outcome = await requestOnce({ method: 'GET', url: `${url}/api/notifications` });
-    expect(outcome).toEqual({ kind: 'unreachable', message: `cannot reach ${url} (its answer is over 8 MB, more than a Cronbeat agent sends: not read)` });
+    expect(outcome).toEqual({ kind: 'unreachable', message: `${url} sent an answer over 8 MB, more than a Cronbeat agent sends: not read` });
     // What the sockets' buffers held on top of the bound, not the 600 MB offered.
     expect(await sent).toBeLessThan(MAX_ANSWER_BYTES + 32 * 1024 * 1024);
   });
@@ -65,7 +65,7 @@ describe('answers and events are bounded', () => {
       res.write('[');
     });
     const outcome = await requestOnce({ method: 'GET', url: `${url}/api/monitors` });
-    expect(outcome.kind === 'unreachable' && outcome.message).toContain('its answer is over 8 MB');
+    expect(outcome.kind === 'unreachable' && outcome.message).toContain('sent an answer over 8 MB');
   });
 
   it('an event without end is cut at 1 MB and the stream dropped', async () => {
@@ -78,6 +78,15 @@ describe('answers and events are bounded', () => {
     const end = await readEventStream({ baseUrl: url, token: 't', onEvent: (event) => events.push(event.type) });
     expect(events).toEqual(['ready']);
     expect(end).toEqual({ kind: 'dropped', message: `the agent sent an event over ${MAX_EVENT_CHARS / 1024 / 1024} MB, more than a Cronbeat agent sends: not read` });
+  });
+
+  it('a refusal without end is read for its first kilobytes only', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(401, 'Unauthorized', { 'content-type': 'application/json' });
+      void endless(res, MB, Infinity);
+    });
+    const end = await readEventStream({ baseUrl: url, token: 't', onEvent: () => {} });
+    expect(end).toEqual({ kind: 'refused', status: 401, message: 'Unauthorized' });
   });
 
   it('the follower says why it lost the agent when an answer is too big, and connects again', async () => {
@@ -103,7 +112,7 @@ describe('answers and events are bounded', () => {
     }));
     await follower.run();
     expect(streams).toBe(2);
-    expect(reasons).toEqual([`false the notifications could not be read: cannot reach ${url} (its answer is over 8 MB, more than a Cronbeat agent sends: not read)`]);
+    expect(reasons).toEqual([`false the notifications could not be read: ${url} sent an answer over 8 MB, more than a Cronbeat agent sends: not read`]);
   });
 });
 
