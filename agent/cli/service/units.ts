@@ -50,7 +50,7 @@ function quotedWord(value: string): string {
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
-/** One word of ExecStart: the program (`first`) takes no `$` expansion, its arguments do. */
+/** One word of ExecStart: the program takes no `$` expansion, its arguments do. */
 export function systemdQuote(arg: string, { program = false }: { program?: boolean } = {}): string {
   refuseControls(program ? 'The program path' : `The argument "${arg}"`, arg);
   const specifiers = arg.replace(/%/g, '%%');
