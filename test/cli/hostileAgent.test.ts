@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { xmlProblem } from '../helpers/xml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { finished, runCli, spawnCli } from '../helpers/cli';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { finished, runCli, spawnCli, tempFolder } from '../helpers/cli';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { databaseFile } from '../../agent/dataFolder/dataDir';
 
@@ -149,6 +151,20 @@ describe('a hostile agent cannot write on the terminal', () => {
     expectSafe(result.stderr);
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain('The name\\u001b]52;c;aGk=\\u0007 is bad \\u009b2J');
+  });
+});
+
+describe('a job cannot write on the terminal either', () => {
+  it('crontab scan shows a crontab line holding escapes with them written out', async () => {
+    const file = join(tempFolder(), 'crontab');
+    writeFileSync(file, `0 3 * * * printf '\u001b]52;c;aGk=\u0007\u009b2J' # ${EVIL.replace('\ud800', '')}\n`);
+    for (const args of [['crontab', 'scan', '--file', file], ['crontab', 'scan', '--file', file, '--json']]) {
+      const result = await runCli(args);
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stdout).toContain('\\u001b]52;c;aGk=');
+      expectSafe(result.stdout);
+      expectSafe(result.stderr);
+    }
   });
 });
 
