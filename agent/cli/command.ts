@@ -76,8 +76,18 @@ function exitCodeFor(error: unknown): number {
  * `cronbeat run` passes through is written to the streams directly and stays byte for byte.
  */
 function printSafely(): void {
+  const ignore = () => {};
   const to = (stream: NodeJS.WriteStream) => (...args: unknown[]) => {
-    stream.write(`${terminalText(format(...args))}\n`);
+    // As console itself does: a stream that cannot be written (its reader gone) is no crash here.
+    const guarded = stream.listenerCount('error') === 0;
+    if (guarded) stream.once('error', ignore);
+    try {
+      stream.write(`${terminalText(format(...args))}\n`, (error) => {
+        if (error && stream.listenerCount('error') === 0) stream.once('error', ignore);
+      });
+    } finally {
+      if (guarded) stream.removeListener('error', ignore);
+    }
   };
   console.log = to(process.stdout);
   console.info = to(process.stdout);
