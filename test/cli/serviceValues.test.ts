@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, linkSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
@@ -35,11 +35,7 @@ describe('systemd unit values', () => {
     const folder = join(root, 'node 100% $HOME');
     mkdirSync(folder);
     const node = join(folder, 'node');
-    try {
-      linkSync(process.execPath, node);
-    } catch {
-      copyFileSync(process.execPath, node);
-    }
+    symlinkSync(process.execPath, node);
     const file = join(root, 'cronbeat.service');
     writeFileSync(file, systemdUnit({ scope: 'user', command: [node, '/opt/cronbeat.cjs', 'serve'], dataDir: join(root, 'data') }));
     expect(verify(file, true)).toEqual({ status: 0, output: '' });
