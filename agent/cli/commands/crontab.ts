@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { ApiClient, ApiError } from '../../client/api';
 import { DEFAULT_BASE_URL } from '../../client/baseUrl';
 import { prepareDataDir } from '../../dataFolder/dataDir';
-import { UsageError, type Command } from '../command';
+import { UsageError, withoutControlCharacters, type Command } from '../command';
 import type { JobRow } from '../crontab/jobs';
 import { CrontabReadError, fileSource, machineSources, userCrontabSource, type CrontabSource } from '../crontab/sources';
 import { printTable } from '../crontab/table';
@@ -175,7 +175,7 @@ export const crontabCommand: Command = {
         if (!values.server) throw new UsageError('Give the server identifier: cronbeat crontab watch --server IDENTIFIER (see --help).');
         const baseUrl = baseUrlOption(values.url);
         return await watch({
-          server: values.server,
+          server: withoutControlCharacters('--server', values.server),
           url: baseUrl,
           sources: files.length > 0 ? files : machineSources(),
           api: new ApiClient(baseUrl, apiToken(values.token)),
