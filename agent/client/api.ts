@@ -1,5 +1,6 @@
 import type { MonitorChanges, MonitorInput, MonitorResource } from '../contract/monitors';
 import type { ServerAlertInput, ServerFields } from '../contract/servers';
+import type { WireLineKey } from '../contract/linePulses';
 import { requestOnce, requestWithRetry, type HttpOutcome, type HttpRequest } from './http';
 
 export type { MonitorChanges, MonitorInput, ServerAlertInput };
@@ -65,6 +66,11 @@ export class ApiClient {
 
   resumeMonitor(id: number): Promise<MonitorDetails> {
     return this.call<MonitorDetails>('POST', `/api/monitors/${id}/resume`);
+  }
+
+  /** Hands the monitor to the line of key `keyId` (PUT /api/monitors/{id}/line-key). */
+  handMonitor(id: number, keyId: number): Promise<WireLineKey> {
+    return this.call<WireLineKey>('PUT', `/api/monitors/${id}/line-key`, { key_id: keyId });
   }
 
   /** GET /api/servers?q=: the servers whose name, identifier or address contains `search`. */

@@ -4,7 +4,7 @@ export const REQUEST_TIMEOUT_MS = 5_000;
 export const RETRY_DELAYS_MS = [250, 1_000];
 
 export interface HttpRequest {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   body?: string;

@@ -10,6 +10,7 @@ import { validate } from '../validate';
 import { pageOffset } from '../../domain/pagination';
 import { keyReusedAs422, pulseIntent, readPulseBody, receivedPulse } from '../pulseRequest';
 import { lineMonitor, MONITOR_TOKEN_HEADER } from '../linePulse';
+import { CreationBudgets } from '../../engine/monitorLines';
 
 /**
  * Pulses: GET, POST or HEAD /api/pulse/{token}[/start|/fail|/{exit_code}][?rid=…]. No
@@ -20,10 +21,11 @@ import { lineMonitor, MONITOR_TOKEN_HEADER } from '../linePulse';
  */
 export function pulseRoutes({ store, events, clock, pulseRecorder }: ApiDeps): Router {
   const router = new Router();
+  const budgets = new CreationBudgets();
 
   const receivePulse = async (ctx: Context, byLine: boolean) => {
     const intent = pulseIntent(ctx.params.action, ctx.query, ctx.headers);
-    const line = byLine ? lineMonitor(ctx, { store, events }, clock()) : null;
+    const line = byLine ? lineMonitor(ctx, { store, events }, budgets, clock()) : null;
     const { body, truncated } = ctx.method === 'POST' ? await readPulseBody(ctx.req) : { body: '', truncated: false };
     const token = line ? line.monitor.token : ctx.params.token;
     const now = clock();

@@ -2,12 +2,13 @@ import { DEFAULT_BASE_URL } from '../../client/baseUrl';
 import { UsageError, type Command } from '../command';
 import { didYouMean } from '../didYouMean';
 import { editMonitor } from './monitor/edit';
+import { handMonitor } from './monitor/hand';
 import { listMonitors } from './monitor/list';
 import { pauseMonitor } from './monitor/pause';
 import { resumeMonitor } from './monitor/resume';
 import { showMonitor } from './monitor/show';
 
-const help = `Usage: cronbeat monitor <list|show|pause|resume|edit> [options]
+const help = `Usage: cronbeat monitor <list|show|pause|resume|edit|hand> [options]
 
 Looks at and changes job monitors over the API, for admins who live in a terminal. The API
 token comes from CRONBEAT_API_TOKEN (make one with \`cronbeat token create\`). A monitor is
@@ -28,6 +29,10 @@ named by its id or its exact name.
       counts from now; it never fails at once for a run it says was missed. A zone may be an
       old name (Asia/Calcutta, stored as Asia/Kolkata); a city or an abbreviation (Paris, EST)
       is refused with the zone it may mean.
+  cronbeat monitor hand ID|NAME --key KEY_ID
+      Lets the job line of key KEY_ID, and no other, pulse and change the monitor by its slug:
+      for a monitor made in the dashboard, one whose key was revoked, or one a line made before
+      Cronbeat recorded keys (the 409 its line gets names both ids).
 
 Options:
   --json      print the API's JSON instead of text
@@ -57,11 +62,12 @@ const ACTIONS: Record<string, (argv: string[]) => Promise<number>> = {
   pause: pauseMonitor,
   resume: resumeMonitor,
   edit: editMonitor,
+  hand: handMonitor,
 };
 
 export const monitorCommand: Command = {
   name: 'monitor',
-  summary: 'List, show, pause, resume and edit job monitors',
+  summary: 'List, show, pause, resume, edit and hand over job monitors',
   help,
   run([action, ...rest]) {
     const run = action === undefined ? undefined : ACTIONS[action];

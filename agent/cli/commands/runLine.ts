@@ -1,7 +1,7 @@
 import type { Delivery } from '../../client/pulseSender';
 import type { LineTarget } from '../../client/pulses';
 import { LineMemory } from '../../client/lineMemory';
-import { slugOf } from '../../domain/monitorLine';
+import { lookAlikesIn, slugOf } from '../../domain/monitorLine';
 import { canonicalTimeZone } from '../../domain/schedule';
 import { cronZone } from '../crontab/cronZone';
 import { checkSchedule } from '../../domain/scheduleCheck';
@@ -79,6 +79,10 @@ export interface LineContext {
  */
 export function lineRunFor(options: LineOptions, context: LineContext): LineRun | { problem: string } {
   if (!context.apiKey) return { problem: 'set CRONBEAT_API_TOKEN to a ping key (make one with `cronbeat token create --scope ping`)' };
+  const lookAlikes = lookAlikesIn(options.name ?? '');
+  if (lookAlikes.length > 0) {
+    return { problem: `--name "${options.name}" is spelt with look-alike characters (${lookAlikes.join(' ')}), which could name another job's monitor: write it in plain letters` };
+  }
   const slug = slugOf(options.name ?? '');
   if (!slug) {
     return { problem: `--name must have a letter from a to z (accents are dropped; other scripts, and digits alone, give no slug to match it by), not "${options.name ?? ''}"` };
