@@ -45,7 +45,7 @@ export function lineMonitor(
     case 'over-cap':
       throw new HttpError(
         403,
-        `This key's lines have made ${outcome.max} monitors, as many as it may (max_monitors ${outcome.max}); "${slug}" was not created. ` +
+        `This key's lines have made ${outcome.max} ${outcome.max === 1 ? 'monitor' : 'monitors'}, as many as it may (max_monitors ${outcome.max}); "${slug}" was not created. ` +
           'Delete monitors it no longer needs, or have an admin raise the key\'s max_monitors (PATCH /api/keys/{id}).',
       );
     case 'too-fast': {

@@ -279,7 +279,8 @@ export const runCommand: Command = {
     const endedAt = Date.now();
     if (job.startError) printNotices([job.startError]);
     await started; // the end must not overtake its start
-    if (sender) {
+    // A line the agent refused at the start is refused at the end too: said once is enough.
+    if (sender && !line?.refused) {
       const end = { signal: job.status, rid, body: job.output, key: randomUUID(), at: endedAt, durationMs };
       await reportFor(sender, line ? line.end() : { token }, line, end, 'end pulse');
     }

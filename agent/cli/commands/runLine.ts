@@ -28,6 +28,8 @@ export type PulseTarget = { token: string; line?: LineTarget };
  */
 export class LineRun {
   private readonly entry: string;
+  /** Whether the agent refused the line itself (another key's monitor, the key's limit): its end would be refused the same way. */
+  refused = false;
 
   constructor(
     readonly slug: string,
@@ -56,6 +58,7 @@ export class LineRun {
     }
     // A remembered token the agent refuses (the monitor was deleted): the line makes a new one.
     if (outcome.kind === 'rejected' && !target.line) this.memory?.remember(this.entry, undefined);
+    if (outcome.kind === 'rejected' && target.line) this.refused = true;
   }
 }
 
