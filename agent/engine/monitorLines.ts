@@ -63,14 +63,17 @@ export function monitorForLine(ctx: Ctx, key: LineKey, slug: string, line: LineS
   const outcome = store.db.transaction((): LineOutcome => {
     let monitor = store.monitorLines.findBySlug(companyId, slug);
     if (!monitor) {
-      const named = store.monitorLines.namedLike(companyId, slug);
-      if (named) return { kind: 'not-yours', why: 'dashboard', monitorId: named.id };
       if (!create) return { kind: 'missing' };
       if (line.schedule === undefined) return { kind: 'needs-schedule' };
       const max = maxLineMonitors(key.maxMonitors);
       if (store.monitorLines.countByKey(key.id) >= max) return { kind: 'over-cap', max };
       const retryAfterMs = budgets.wait(key.id, now);
       if (retryAfterMs > 0) return { kind: 'too-fast', retryAfterMs };
+      // Spent by every attempt from here, made or not: looking for a dashboard monitor of that name
+      // reads every name of the company, which a key must not be able to ask for without end.
+      budgets.spend(key.id, now);
+      const named = store.monitorLines.namedLike(companyId, slug);
+      if (named) return { kind: 'not-yours', why: 'dashboard', monitorId: named.id };
       const spec = {
         schedule: line.schedule,
         timezone: line.timezone ?? LINE_DEFAULT_TIMEZONE,
@@ -90,7 +93,6 @@ export function monitorForLine(ctx: Ctx, key: LineKey, slug: string, line: LineS
         now,
       });
       if (inserted) {
-        budgets.spend(key.id, now);
         store.monitorLines.recordChange(inserted.id, now, 'line', {
           created: { from: null, to: { slug, schedule: spec.schedule, timezone: spec.timezone, duration: spec.durationMinutes } },
         });

@@ -18,7 +18,7 @@ describe('cronbeat monitor hand', () => {
   it("hands a monitor made in the dashboard to a key's line, which may then pulse it by its slug", async () => {
     const monitor = await createMonitor(agent, 'Weekly Report');
     const key = agent.store.apiTokens.create({ companyId: 1, name: 'web-01', scope: 'ping', now: Date.now() });
-    const line = () => fetch(`${agent.url}/api/pulse/key/${key.token}/weekly-report`);
+    const line = () => fetch(`${agent.url}/api/pulse/key/${key.token}/weekly-report?create=1&schedule=@weekly`);
     expect((await line()).status).toBe(409);
     const handed = await runCli(['monitor', 'hand', 'Weekly Report', '--key', String(key.id)], { env });
     expect(handed).toMatchObject({ status: 0, stderr: '', stdout: `"Weekly Report" now belongs to the line of key ${key.id}: its slug is weekly-report.\n` });
