@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempFolder } from '../helpers/cli';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { DEFAULT_MAX_LINE_MONITORS, LINE_CREATIONS_PER_MINUTE } from '../../agent/domain/lineLimits';
 
@@ -99,4 +100,24 @@ describe('the rate at which a key\'s lines make monitors', () => {
     expect((await line(token, 'burst-more')).status).toBe(201);
     expect((await line(token, 'burst-again')).status).toBe(429);
   });
+});
+
+describe('cronbeat run --name past the rate: the job runs, one line says why, the spool makes the monitor later', () => {
+  it('keeps the pulses in the spool and says so once; a flush a minute later creates the monitor', async () => {
+    now += 60_000;
+    const { token, id } = agent.store.apiTokens.create({ companyId: 1, name: 'web-08', scope: 'ping', now });
+    for (let i = 0; i < LINE_CREATIONS_PER_MINUTE; i++) expect((await line(token, `cli-burst-${i}`)).status).toBe(201);
+    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: token, CRONBEAT_DATA_DIR: tempFolder() };
+    const result = await runCli(['run', '--name', 'late-comer', '--schedule', '@daily', '--', 'sh', '-c', 'echo ran; exit 3'], { env });
+    expect(result).toMatchObject({ status: 3, stdout: 'ran\n' });
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^cronbeat: start pulse saved to the spool \(.* answered 429 This key's lines may make 30 new monitors a minute; "late-comer" was not created\. Try again in 2 s\.\)/);
+    expect(ownedBy(id).some((m) => m.slug === 'late-comer')).toBe(false);
+
+    now += 60_000;
+    expect((await runCli(['spool', 'flush'], { env })).status).toBe(0);
+    const made = ownedBy(id).find((m) => m.slug === 'late-comer')!;
+    expect(agent.store.pulses.page(made.id, 10, 0).map((p) => p.kind).reverse()).toEqual(['start', 'fail']);
+  }, 60_000);
 });

@@ -128,11 +128,16 @@ function runJob(command: string[], startedFd: number | null): Promise<JobResult>
   });
 }
 
-/** Delivers a pulse and prints what became of it; never throws, so the job's status survives. */
-async function report(sender: PulseSender, pulse: Pulse, what: string): Promise<Delivery | undefined> {
+/**
+ * Delivers a pulse and prints what became of it; never throws, so the job's status survives.
+ * `saidSpooled`: the start already said it went to the spool, and why; an end that follows it
+ * there is not said again.
+ */
+async function report(sender: PulseSender, pulse: Pulse, what: string, saidSpooled = false): Promise<Delivery | undefined> {
   try {
     const delivery = await sender.send(pulse);
-    printNotices(describeDelivery(delivery, what));
+    const notices = describeDelivery(delivery, what);
+    printNotices(saidSpooled && delivery.outcome.kind === 'spooled' ? notices.filter((n) => !n.startsWith(`${what} saved to the spool`)) : notices);
     return delivery;
   } catch (error) {
     printNotices([`${what} not sent and not kept: ${error instanceof Error ? error.message : String(error)}`]);
@@ -142,7 +147,7 @@ async function report(sender: PulseSender, pulse: Pulse, what: string): Promise<
 
 /** A line's pulse to its target; what became of it teaches the line run (its monitor's token). */
 async function reportFor(sender: PulseSender, target: PulseTarget, line: LineRun | undefined, pulse: Omit<Pulse, 'token'>, what: string) {
-  const delivery = await report(sender, { ...pulse, ...target }, what);
+  const delivery = await report(sender, { ...pulse, ...target }, what, line?.spooled);
   if (delivery && line) line.learn(target, delivery);
 }
 
