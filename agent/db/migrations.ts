@@ -134,7 +134,7 @@ export const migrations: string[] = [
   `
   CREATE INDEX IF NOT EXISTS deliveries_waiting ON deliveries(channel_id, created_at) WHERE status = 'pending' AND attempts = 0 AND folded_into IS NULL;
   `,
-  // 23 (issue 30.4, 30.5): which key's line made a monitor (only that key's line may pulse it by slug or change it), and
+  // 23: which key's line made a monitor (only that key's line may pulse it by slug or change it), and
   // how many monitors a key's lines may make (null: the default). Monitors lines made before have no key recorded: no
   // line may claim them until an admin hands each to a key (PUT /api/monitors/{id}/line-key), since guessing the owner
   // would let any key that existed then take them over.

@@ -48,7 +48,7 @@ export class CreationBudgets {
 }
 
 /**
- * The monitor a job's line names by `slug`, made to say what the line says (issue 23). Only the
+ * The monitor a job's line names by `slug`, made to say what the line says. Only the
  * key whose line made a monitor (or an admin handed it to, handLineMonitor) may pulse it by its
  * slug or change it: another key's line, a line whose monitor's key is revoked, or a line naming
  * a monitor made in the dashboard gets `not-yours` and nothing changes. With `create`, a slug no
