@@ -26,6 +26,16 @@ describe('cronbeat monitor hand', () => {
     expect(agent.store.monitors.find(1, monitor.id)).toMatchObject({ slug: 'weekly-report', line_key_id: key.id });
   });
 
+  it('hands several monitors at once (after an upgrade, every monitor a line made before is no key\'s)', async () => {
+    const first = await createMonitor(agent, 'Sync A');
+    const second = await createMonitor(agent, 'Sync B');
+    const key = agent.store.apiTokens.create({ companyId: 1, name: 'web-02', scope: 'ping', now: Date.now() });
+    const handed = await runCli(['monitor', 'hand', String(first.id), 'Sync B', '--key', String(key.id)], { env });
+    expect(handed.status).toBe(0);
+    expect(handed.stdout.trim().split('\n')).toHaveLength(2);
+    for (const { id } of [first, second]) expect(agent.store.monitors.find(1, id)!.line_key_id).toBe(key.id);
+  });
+
   it('says in one line what is wrong: no --key (2), a key that cannot have monitors (1)', async () => {
     const monitor = await createMonitor(agent, 'Other job');
     const missing = await runCli(['monitor', 'hand', String(monitor.id)], { env });

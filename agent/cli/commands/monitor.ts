@@ -29,10 +29,10 @@ named by its id or its exact name.
       counts from now; it never fails at once for a run it says was missed. A zone may be an
       old name (Asia/Calcutta, stored as Asia/Kolkata); a city or an abbreviation (Paris, EST)
       is refused with the zone it may mean.
-  cronbeat monitor hand ID|NAME --key KEY_ID
+  cronbeat monitor hand ID|NAME… --key KEY_ID
       Lets the job line of key KEY_ID, and no other, pulse and change the monitor by its slug:
       for a monitor made in the dashboard, one whose key was revoked, or one a line made before
-      Cronbeat recorded keys (the 409 its line gets names both ids).
+      Cronbeat recorded keys (the 409 its line gets names both ids). Several monitors at once.
 
 Options:
   --json      print the API's JSON instead of text
