@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { KEY_SCOPES } from '../domain/keyScopes';
 import { MAX_LINE_MONITORS_LIMIT } from '../domain/lineLimits';
-import { onlyFields } from './fields';
+import { controlCharacterProblem, onlyFields } from './fields';
 
 /* API keys (issue 23): the body of POST /api/keys and what GET /api/keys lists. */
 
@@ -20,7 +20,11 @@ export const keyInput = z
       .string({ error: (issue) => (issue.input == null ? 'The name field is required.' : 'The name field must be a string.') })
       .trim()
       .min(1, { message: 'The name field is required.', abort: true })
-      .max(100, 'The name field must not be greater than 100 characters.'),
+      .max(100, 'The name field must not be greater than 100 characters.')
+      .superRefine((name, context) => {
+        const problem = controlCharacterProblem('name', name);
+        if (problem) context.addIssue({ code: 'custom', message: problem });
+      }),
     scope: z.enum(KEY_SCOPES, {
       error: (issue) =>
         issue.input == null ? 'The scope field is required.' : `The scope field must be one of: ${KEY_SCOPES.join(', ')}.`,

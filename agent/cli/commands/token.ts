@@ -4,7 +4,7 @@ import { makeDataFolderPrivate } from '../../dataFolder/privateFolder';
 import { toNullableApiTimestamp } from '../../domain/timestamps';
 import { isKeyScope, KEY_SCOPES } from '../../domain/keyScopes';
 import { DEFAULT_MAX_LINE_MONITORS, MAX_LINE_MONITORS_LIMIT, maxLineMonitors } from '../../domain/lineLimits';
-import { UsageError, type Command } from '../command';
+import { UsageError, withoutControlCharacters, type Command } from '../command';
 import { printTable } from '../crontab/table';
 import { shortTime } from './monitor/shared';
 
@@ -80,6 +80,7 @@ export const tokenCommand: Command = {
     const maxMonitors = maxMonitorsOption(values['max-monitors'], action === 'limit');
     const scope = values.scope;
     if (!isKeyScope(scope)) throw new UsageError(`--scope must be one of ${KEY_SCOPES.join(', ')}, not "${scope}".`);
+    const name = withoutControlCharacters('--name', values.name!);
     // Loaded here, not at the top, so commands that never open the database start faster.
     const { openStore } = await import('../../db/store');
     const now = Date.now();
@@ -90,7 +91,7 @@ export const tokenCommand: Command = {
       if (action === 'create') {
         const companyId = positiveInteger(values.company, '--company');
         store.companies.ensure(companyId, now);
-        console.log(store.apiTokens.create({ companyId, name: values.name!, scope, maxMonitors: maxMonitors ?? null, now }).token);
+        console.log(store.apiTokens.create({ companyId, name, scope, maxMonitors: maxMonitors ?? null, now }).token);
       } else if (action === 'list') {
         // JSON keeps the API's timestamps; the table says them on this machine's clock.
         const when = (ms: number | null) => (values.json ? toNullableApiTimestamp(ms) : shortTime(ms));
