@@ -107,6 +107,12 @@ export async function reportRun(run: RunToReport): Promise<void> {
   const durationMs = Math.round(performance.now() - run.began);
   const endedAt = Date.now();
   const start = await started; // the end must not overtake its start
+  // A line the agent refused at the start (another key's monitor, the key's limit) would be
+  // refused at the end too: said once, and the end not sent.
+  if (line?.refused) {
+    if (plainOutcome(start) !== null) printNotices(said(start, 'start pulse'));
+    return;
+  }
   const end = await deliverFor(
     sender,
     line ? line.end() : { token: run.token },
