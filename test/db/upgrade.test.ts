@@ -98,7 +98,7 @@ describe('a database from the previous release', () => {
     expect(await get('/api/ssl-certificates')).toMatchObject([{ hostname: '127.0.0.1', warn_days: 21, status: 'unreachable' }]);
     const notifications = (await get('/api/notifications?kinds=all')).data.map((n: { data: { type: string } }) => n.data.type);
     expect(notifications).toEqual(expect.arrayContaining(['ssl_certificate', 'server']));
-    expect(await get('/api/settings')).toEqual({ public_url: 'https://cron.example.com', public_url_source: 'dashboard' });
+    expect(await get('/api/settings')).toEqual({ public_url: 'https://cron.example.com', public_url_source: 'dashboard', watchdog_url: null, watchdog_url_source: null });
   });
 
   it('takes new pulses on its old monitors', async () => {
