@@ -190,7 +190,9 @@ describe('the run stage’s file layout', () => {
     mkdirSync(deps);
     for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(ROOT, file), join(deps, file));
     const npm = existsSync(join(dirname(process.execPath), 'npm')) ? join(dirname(process.execPath), 'npm') : 'npm';
-    await promisify(execFile)(npm, ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: deps, maxBuffer: 16 << 20 });
+    // Without the npm_* variables of an `npm test` around us, which would point npm at this checkout.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+    await promisify(execFile)(npm, ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: deps, env, maxBuffer: 16 << 20 });
     const addon = join('node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
     mkdirSync(dirname(join(deps, addon)), { recursive: true });
     copyFileSync(join(ROOT, addon), join(deps, addon));

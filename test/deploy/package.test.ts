@@ -29,8 +29,14 @@ const run = promisify(execFile);
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 // npm from the Node running the tests, whatever PATH the suite was started with.
 const NPM = existsSync(join(dirname(process.execPath), 'npm')) ? join(dirname(process.execPath), 'npm') : 'npm';
-const npm = (args: string[], cwd: string) =>
-  run(NPM, args, { cwd, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false' } });
+/** The environment without the npm_* variables of an `npm test` around us, which would point npm at this checkout. */
+const npmEnv = (): NodeJS.ProcessEnv => ({
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name))),
+  npm_config_update_notifier: 'false',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+});
+const npm = (args: string[], cwd: string) => run(NPM, args, { cwd, maxBuffer: 16 * 1024 * 1024, env: npmEnv() });
 
 let work: string;
 let prefix: string;
