@@ -15,7 +15,7 @@ import { runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cl
 
 const FIXTURE = resolve(__dirname, '../fixtures/previous-release.db');
 /** The fixture's full key, printed when it was made: keys survive the upgrade, so it still signs in. */
-const FIXTURE_KEY = 'cb_E5imnj7GB3fAoJ4D-XRKyGtSZTALMpUtjWfwqsCDSSg';
+const FIXTURE_KEY = 'cb_RCs17YmpTyPwogm8RDf6CXDwAt37BG-jExp6o5kLSns';
 
 function copyOfFixture(): string {
   const dir = tempFolder('cronbeat-upgrade-');
@@ -73,11 +73,11 @@ describe('a database from the previous release', () => {
   it('keeps the channels, their secrets (masked) and quiet hours', async () => {
     const channels = await get('/api/channels');
     expect(channels).toHaveLength(2);
-    expect(channels[0]).toMatchObject({ name: 'Ops webhook', kind: 'webhook', settings: { url: 'https://hooks.example.com/cronbeat', secret: '********' } });
+    expect(channels[0]).toMatchObject({ name: 'Ops webhook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/cronbeat', secret: '********' } });
     expect(channels[1]).toMatchObject({
       name: 'Phone',
       kind: 'ntfy',
-      settings: { topic: 'fixture-alerts', access_token: '********' },
+      settings: { topic: 'fixture-alerts', server_url: 'http://127.0.0.1:9', access_token: '********' },
       quiet_hours: { start: '22:00', end: '07:00', timezone: 'Europe/Paris' },
     });
   });
@@ -98,7 +98,7 @@ describe('a database from the previous release', () => {
     expect(await get('/api/ssl-certificates')).toMatchObject([{ hostname: '127.0.0.1', warn_days: 21, status: 'unreachable' }]);
     const notifications = (await get('/api/notifications?kinds=all')).data.map((n: { data: { type: string } }) => n.data.type);
     expect(notifications).toEqual(expect.arrayContaining(['ssl_certificate', 'server']));
-    expect(await get('/api/settings')).toEqual({ public_url: 'https://cron.example.com', public_url_source: 'dashboard', watchdog_url: null, watchdog_url_source: null });
+    expect(await get('/api/settings')).toEqual({ public_url: 'https://cron.example.com', public_url_source: 'dashboard', watchdog_url: null, watchdog_url_source: null, watchdog_last_ping_at: null, watchdog_problem: null });
   });
 
   it('takes new pulses on its old monitors', async () => {
