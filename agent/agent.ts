@@ -12,7 +12,7 @@ import { publicUrlSetting, serveOrDashboardSetting } from './db/settings';
 import { AgentEvents } from './engine/events';
 import { startMonitorLoop } from './engine/loop';
 import { LoopHealthRecord } from './engine/loopHealth';
-import { startWatchdog } from './engine/watchdog';
+import { startWatchdog, type WatchdogState } from './engine/watchdog';
 import { createScheduler } from './engine/scheduler';
 import { showPendingPopups } from './engine/pendingPopups';
 import { TlsCertificateChecker, type CheckerOptions } from './engine/certificates/checker';
@@ -114,6 +114,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const events = new AgentEvents();
   const publicUrl = publicUrlSetting(store.settings, options.publicUrl ?? null);
   const watchdogUrl = serveOrDashboardSetting(store.settings, 'watchdog_url', options.watchdogUrl ?? null);
+  const watchdogState: WatchdogState = { lastPingAt: null, problem: null };
   const checker = new TlsCertificateChecker(options.certificateChecks);
   const certificateChecks = new CertificateScheduler({ store, events, notifier, clock, log, checker });
   let listeningUrl = '';
@@ -136,6 +137,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     trustProxy: options.trustProxy,
     publicUrl,
     watchdogUrl,
+    watchdogState,
     rendererDir: options.rendererDir,
     store,
     events,
@@ -176,7 +178,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       log,
       health,
     });
-    stopWatchdog = startWatchdog({ url: () => watchdogUrl.current(), health, clock, log, userAgent: 'Cronbeat-Watchdog' });
+    stopWatchdog = startWatchdog({ url: () => watchdogUrl.current(), health, clock, log, userAgent: 'Cronbeat-Watchdog', state: watchdogState });
     certificateChecks.start();
     deliveries.start();
     isWritable = true;

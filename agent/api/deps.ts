@@ -10,6 +10,7 @@ import type { DeliveryWorker } from '../engine/delivery/worker';
 import type { PublicUrlSetting, ServeOrDashboardSetting } from '../db/settings';
 import type { Log } from '../log/logger';
 import type { PulseRecorder } from '../engine/pulseBatch';
+import type { WatchdogState } from '../engine/watchdog';
 
 /** What every router is built from. */
 export interface ApiDeps {
@@ -34,6 +35,8 @@ export interface ApiDeps {
   publicUrl?: PublicUrlSetting;
   /** The watchdog's URL (serve --watchdog-url or the dashboard's setting); a secret, never answered back. */
   watchdogUrl?: ServeOrDashboardSetting;
+  /** What the watchdog last did (engine/watchdog.ts). */
+  watchdogState?: WatchdogState;
   /** Stores pulses in groups (engine/pulseBatch.ts); one for both doors a pulse comes in by (plainPulses.ts). */
   pulseRecorder: PulseRecorder;
   /** How this machine runs the CLI; found from this process (PATH, bundle) when absent. */

@@ -47,6 +47,10 @@ export interface WireSettings {
   watchdog_url: typeof WATCHDOG_URL_MASK | null;
   /** "serve" when set by `cronbeat serve --watchdog-url` or CRONBEAT_WATCHDOG_URL, "dashboard", or null. */
   watchdog_url_source: 'serve' | 'dashboard' | null;
+  /** When a watchdog ping was last answered (2xx), or null. */
+  watchdog_last_ping_at: string | null;
+  /** Why the watchdog is not pinging now, or why its last ping failed; null while pings are answered or none is set. */
+  watchdog_problem: string | null;
 }
 
 /** What a set watchdog URL reads as, like a channel's secrets. */

@@ -3,6 +3,14 @@ import { request as httpsRequest } from 'node:https';
 import { loopVerdict, WATCHDOG_EVERY_MS, WATCHDOG_FIRST_PING_MS, type LoopHealth } from '../domain/watchdog';
 import type { Log } from '../log/logger';
 
+/** What the watchdog last did, for the settings page: kept by the watchdog, read by the API. */
+export interface WatchdogState {
+  /** When the last ping answered with a 2xx was sent; null before the first. */
+  lastPingAt: number | null;
+  /** Why it is not pinging now, or why the last ping failed; null while pings are answered. */
+  problem: string | null;
+}
+
 export interface WatchdogOptions {
   /** The URL to ping, read before every ping (the dashboard may set or clear it); null: no watchdog. */
   url: () => string | null;
@@ -14,6 +22,8 @@ export interface WatchdogOptions {
   userAgent: string;
   /** How long one ping may take; default 10 s. */
   timeoutMs?: number;
+  /** Where it notes what it last did (the settings answer shows it). */
+  state?: WatchdogState;
 }
 
 /**
@@ -23,7 +33,7 @@ export interface WatchdogOptions {
  * its host when pinging starts. Returns the function that stops it.
  */
 export function startWatchdog(options: WatchdogOptions): () => void {
-  const { log, timeoutMs = 10_000 } = options;
+  const { log, timeoutMs = 10_000, state = { lastPingAt: null, problem: null } } = options;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   // What was last said in the log, so that each change is said once, not every minute.
@@ -35,18 +45,25 @@ export function startWatchdog(options: WatchdogOptions): () => void {
     if (stopped) return;
     timer = setTimeout(check, WATCHDOG_EVERY_MS);
     const url = options.url();
-    if (url === null) return;
+    if (url === null) {
+      state.problem = null;
+      return;
+    }
     const verdict = loopVerdict(options.health, options.clock());
     if (!verdict.healthy) {
       if (silencedBy === null) log(`Watchdog: not pinging while ${verdict.reason}`, { level: 'warn' });
       silencedBy = verdict.reason;
+      state.problem = `Not pinging while ${verdict.reason}.`;
       return;
     }
     if (silencedBy !== null) log('Watchdog: the monitor loop is healthy again; pinging again', { level: 'info' });
     silencedBy = null;
+    const sentAt = options.clock();
     void ping(url, options.userAgent, timeoutMs).then((outcome) => {
       if (stopped) return;
       if (outcome.ok) {
+        state.lastPingAt = sentAt;
+        state.problem = null;
         if (failure !== null) log('Watchdog: pings are answered again', { level: 'info' });
         else if (!answeredOnce) log(`Watchdog: pinging ${new URL(url).host} every minute`, { level: 'info' });
         failure = null;
@@ -54,6 +71,7 @@ export function startWatchdog(options: WatchdogOptions): () => void {
       } else {
         if (failure === null) log(`Watchdog: the ping failed (${outcome.error}); trying again each minute`, { level: 'warn' });
         failure = outcome.error;
+        state.problem = `The last ping failed (${outcome.error}).`;
       }
     });
   };

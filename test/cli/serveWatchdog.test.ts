@@ -66,8 +66,11 @@ describe('cronbeat serve --watchdog-url', () => {
       expect(ping.headers.authorization).toBeUndefined();
     }
 
-    const settings = await send(serve!.url + '/api/settings', token);
-    expect(settings.json).toMatchObject({ watchdog_url: '********', watchdog_url_source: 'serve' });
+    // The receiver's answer reaches the agent just after the receiver saw the ping: ask until it has.
+    let settings = await send(serve!.url + '/api/settings', token);
+    while (settings.json.watchdog_last_ping_at === null) settings = await send(serve!.url + '/api/settings', token);
+    expect(settings.json).toMatchObject({ watchdog_url: '********', watchdog_url_source: 'serve', watchdog_problem: null });
+    expect(settings.json.watchdog_last_ping_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     const patch = await send(serve!.url + '/api/settings', token, 'PATCH', { watchdog_url: null });
     expect(patch.status).toBe(409);
     expect(patch.json.message).toMatch(/set by `cronbeat serve --watchdog-url`/);

@@ -2,7 +2,7 @@ import { get } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startMonitorLoop } from '../../agent/engine/loop';
 import { LoopHealthRecord } from '../../agent/engine/loopHealth';
-import { startWatchdog } from '../../agent/engine/watchdog';
+import { startWatchdog, type WatchdogState } from '../../agent/engine/watchdog';
 import { Receiver } from '../helpers/receiver';
 import { at, engineFixture } from './engineFixture';
 
@@ -19,6 +19,7 @@ let fixture: ReturnType<typeof engineFixture>;
 let receiver: Receiver;
 let stops: Array<() => void>;
 let logged: string[];
+let state: WatchdogState;
 let waiting: Array<{ line: string; resolve: () => void }>;
 const log = (line: string) => {
   logged.push(line);
@@ -36,6 +37,7 @@ beforeEach(async () => {
   fixture.monitor({ name: 'every minute', schedule: '* * * * *', duration: 1 });
   stops = [];
   logged = [];
+  state = { lastPingAt: null, problem: null };
   waiting = [];
 });
 afterEach(async () => {
@@ -56,7 +58,7 @@ function start(): () => void {
     log,
     health,
   });
-  const stopWatchdog = startWatchdog({ url: () => receiver.url + CHECK_PATH, health, clock: () => Date.now(), log, userAgent: 'Cronbeat-Watchdog' });
+  const stopWatchdog = startWatchdog({ url: () => receiver.url + CHECK_PATH, health, clock: () => Date.now(), log, userAgent: 'Cronbeat-Watchdog', state });
   stops.push(stopWatchdog, stopLoop);
   return stopLoop;
 }
@@ -100,11 +102,16 @@ describe('the watchdog', () => {
     await advanceTo('2026-11-21T10:06:00.000Z');
     expect(await pingsSoFar()).toBe(1);
     expect(logged.filter((line) => line.startsWith('Watchdog: not pinging'))).toEqual(['Watchdog: not pinging while the monitor loop cannot write (for 35 s)']);
+    // What the settings page shows: the first ping's time, and why none since.
+    expect(state).toEqual({ lastPingAt: at('2026-11-21T10:00:25.500Z'), problem: 'Not pinging while the monitor loop cannot write (for 275 s).' });
 
     fixture.store.db.pragma('query_only = 0');
     await advanceTo('2026-11-21T10:08:00.000Z');
     expect(await pingsSoFar()).toBe(3); // the loop wrote at its next retry; pings at 10:06:25.5 and 10:07:25.5
     expect(logged).toContain('Watchdog: the monitor loop is healthy again; pinging again');
+    // The answer reaches the watchdog in real time (setImmediate is not faked): wait for it, not for a clock.
+    while (state.lastPingAt !== at('2026-11-21T10:07:25.500Z')) await new Promise((turn) => setImmediate(turn));
+    expect(state.problem).toBeNull();
   });
 
   it('stops when the loop has not run for 90 s though the process lives', async () => {

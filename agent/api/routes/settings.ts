@@ -4,19 +4,22 @@ import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { validate } from '../validate';
 import { settingsPatch, WATCHDOG_URL_MASK, type WireSettings } from '../../contract/settings';
+import { toNullableApiTimestamp } from '../../domain/timestamps';
 
 /**
  * GET /api/settings: the agent's settings (the public URL, the watchdog URL masked, and where each
  * comes from); PATCH /api/settings sets them from the dashboard (null clears one). One set with
  * a flag of `serve` or its environment variable wins, and PATCHing it answers 409.
  */
-export function settingsRoutes({ store, clock, requireToken, publicUrl, watchdogUrl }: ApiDeps): AuthedRouter {
+export function settingsRoutes({ store, clock, requireToken, publicUrl, watchdogUrl, watchdogState }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
   const present = (): WireSettings => ({
     public_url: publicUrl?.current() ?? null,
     public_url_source: publicUrl?.source() ?? null,
     watchdog_url: watchdogUrl?.current() ? WATCHDOG_URL_MASK : null,
     watchdog_url_source: watchdogUrl?.source() ?? null,
+    watchdog_last_ping_at: toNullableApiTimestamp(watchdogState?.lastPingAt ?? null),
+    watchdog_problem: watchdogUrl?.current() ? (watchdogState?.problem ?? null) : null,
   });
 
   router.get('/api/settings', requireToken, (ctx) => {

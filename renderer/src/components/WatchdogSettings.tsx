@@ -4,6 +4,7 @@ import { ApiError } from '../api/client';
 import { useApp } from '../lib/app-context';
 import { keys, queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
+import { Time } from './Time';
 
 /**
  * The watchdog: a dead-man's switch outside this machine that the agent pings every minute while
@@ -52,6 +53,22 @@ export function WatchdogSettings() {
             ? 'A watchdog URL is set (it is a secret and is not shown). Save another to replace it.'
             : 'No watchdog URL is set.'}
       </p>
+      {isSet ? (
+        <dl className="facts">
+          <div>
+            <dt>Last ping answered</dt>
+            <dd>
+              <Time value={settings.data?.watchdog_last_ping_at} relative past empty="not yet" />
+            </dd>
+          </div>
+          {settings.data?.watchdog_problem ? (
+            <div>
+              <dt>Now</dt>
+              <dd>{settings.data.watchdog_problem}</dd>
+            </div>
+          ) : null}
+        </dl>
+      ) : null}
       {fromServe ? null : (
         <form className="inline-form" onSubmit={submit} noValidate aria-label="Watchdog URL">
           <label htmlFor="watchdog-url">Ping URL</label>
