@@ -86,13 +86,18 @@ export function startWatchdog(options: WatchdogOptions): () => void {
 /** One GET of `url`; ok for a 2xx answer, else what went wrong, in words that never hold the URL. */
 function ping(url: string, userAgent: string, timeoutMs: number): Promise<{ ok: true } | { ok: false; error: string }> {
   return new Promise((resolve) => {
-    const request = (url.startsWith('https:') ? httpsRequest : httpRequest)(url, { method: 'GET', headers: { 'User-Agent': userAgent } }, (response) => {
-      response.resume();
-      const status = response.statusCode ?? 0;
-      resolve(status >= 200 && status < 300 ? { ok: true } : { ok: false, error: `HTTP ${status}` });
-    });
-    request.setTimeout(timeoutMs, () => request.destroy(Object.assign(new Error('timed out'), { code: 'timed out' })));
-    request.on('error', (error: NodeJS.ErrnoException) => resolve({ ok: false, error: error.code ?? 'no answer' }));
-    request.end();
+    try {
+      const request = (url.startsWith('https:') ? httpsRequest : httpRequest)(url, { method: 'GET', headers: { 'User-Agent': userAgent } }, (response) => {
+        response.resume();
+        const status = response.statusCode ?? 0;
+        resolve(status >= 200 && status < 300 ? { ok: true } : { ok: false, error: `HTTP ${status}` });
+      });
+      request.setTimeout(timeoutMs, () => request.destroy(Object.assign(new Error('timed out'), { code: 'timed out' })));
+      request.on('error', (error: NodeJS.ErrnoException) => resolve({ ok: false, error: error.code ?? 'no answer' }));
+      request.end();
+    } catch (error) {
+      // A URL Node refuses to send to: said as its code, never with the URL, and never a crash of the agent.
+      resolve({ ok: false, error: (error as NodeJS.ErrnoException).code ?? 'refused by Node' });
+    }
   });
 }
