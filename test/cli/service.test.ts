@@ -7,6 +7,7 @@ import { launchdPlist, systemdUnit, type ServiceSpec } from '../../agent/cli/ser
 import { closedToOthers, volatilePlace } from '../../agent/cli/crontab/shim';
 import { CLI, cleanEnv, finished, runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
 import { spawn } from 'node:child_process';
+import { version } from '../../package.json';
 
 /*
  * `cronbeat service`: the systemd unit and launchd plist it writes, checked by systemd-analyze
@@ -143,8 +144,11 @@ describe('cronbeat service install run from a package cache', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toBe(
       `cronbeat: A service must not run ${join(pkg, 'dist', 'cronbeat.cjs')}: ${volatilePlace(pkg)}. ` +
-        'Install Cronbeat where it stays (`npm install -g cronbeat`, or a clone with `npm run build:agent`) and run `cronbeat service install` from there.\n',
+        'Install Cronbeat where it stays: a clone of its repository after `npm install`, or the tarball `npm pack` makes there, ' +
+        `installed with \`npm install -g ./cronbeat-${version}.tgz\`; then run \`cronbeat service install\` from there.\n`,
     );
+    // Never the registry's `cronbeat`: the name there is not ours.
+    expect(result.stderr).not.toMatch(/npm install -g cronbeat\b|npx cronbeat/);
     expect(existsSync(join(unitDir, 'cronbeat.service'))).toBe(false);
     rmSync(home, { recursive: true, force: true });
   }, 30_000);
