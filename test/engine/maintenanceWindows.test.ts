@@ -127,7 +127,7 @@ describe('a one-off window', () => {
       }
       fixture.scheduler.failOverdue(now);
     }
-    expect(fixture.notifications().map((n) => `${n.alert!.monitor.name} ${n.alert!.at.slice(11, 16)}`)).toEqual(['other 14:03']);
+    expect(fixture.notifications().map((n) => `${n.alert!.monitor!.name} ${n.alert!.at.slice(11, 16)}`)).toEqual(['other 14:03']);
 
     // A window naming nobody covers all three: each reports at 15:50, then nothing until 17:00, and nothing is raised.
     fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T16:00:00Z', '2026-11-27T17:00:00Z'), at('2026-11-27T14:30:00Z'));
