@@ -12,10 +12,11 @@ import { restoreCommand } from './commands/restore';
 import { monitorCommand } from './commands/monitor';
 import { notificationsCommand } from './commands/notifications';
 import { serviceCommand } from './commands/service';
+import { maintenanceCommand } from './commands/maintenance';
 import { version } from '../../package.json';
 
 // Register new commands here, one line each.
-const commands: Command[] = [serveCommand, tokenCommand, pingCommand, runCommand, spoolCommand, crontabCommand, backupCommand, restoreCommand, monitorCommand, notificationsCommand, serviceCommand];
+const commands: Command[] = [serveCommand, tokenCommand, pingCommand, runCommand, spoolCommand, crontabCommand, backupCommand, restoreCommand, monitorCommand, maintenanceCommand, notificationsCommand, serviceCommand];
 
 function overview(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
