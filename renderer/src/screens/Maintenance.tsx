@@ -11,6 +11,7 @@ import { fieldErrors } from '../lib/formRules';
 import { queries } from '../lib/queries';
 import { useApiForm } from '../lib/use-api-form';
 import { useResource } from '../lib/use-resource';
+import './Maintenance.css';
 
 type FieldName = 'name' | 'kind' | 'starts_at' | 'ends_at' | 'schedule' | 'timezone' | 'duration' | 'monitor_ids' | 'tags';
 
@@ -71,7 +72,7 @@ function AddWindow(props: { onAdded: () => void; monitors: Array<{ id: number; n
   );
   const recurring = values.kind === 'recurring';
   return (
-    <form className="inline-form card" onSubmit={onSubmit} noValidate aria-label="Add maintenance window">
+    <form className="inline-form card maintenance-form" onSubmit={onSubmit} noValidate aria-label="Add maintenance window">
       <Field id="mw-name" label="Name" error={shown('name')}>
         {input('name', { placeholder: 'database upgrade' })}
       </Field>

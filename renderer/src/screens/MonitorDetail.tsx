@@ -18,6 +18,7 @@ import { scheduleWords } from '../../../agent/domain/scheduleWords';
 import { useNow } from '../lib/now';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
+import './Maintenance.css';
 import { RunHistory } from './RunHistory';
 import { SettingsHistory } from '../components/SettingsHistory';
 import { reasonPiecesOf } from '../../../agent/domain/alertReason';
