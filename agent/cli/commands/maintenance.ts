@@ -15,9 +15,11 @@ Maintenance windows: planned work during which the monitors a window covers rais
 ends, a monitor waits for its next run. A monitor that failed before the window stays failed.
 The API token comes from CRONBEAT_API_TOKEN (make one with \`cronbeat token create\`).
 
-  cronbeat maintenance add [--from T] (--until T | --for LEN) [--monitor ID|NAME]… [--tag TAG]… [--name N]
+  cronbeat maintenance add [--from T] (--until T | --for LEN) [--monitor ID|NAME]… [--tag TAG]…
+                           [--name N]
       A one-off window, from now or --from, until --until or for --for.
-  cronbeat maintenance add --schedule "0 2 * * 0" --timezone Z --duration MIN [--monitor …] [--tag …] [--name N]
+  cronbeat maintenance add --schedule "0 2 * * 0" --timezone Z --duration MIN [--monitor …]
+                           [--tag …] [--name N]
       A recurring window: it opens at each run of the cron schedule in the zone, for MIN minutes.
   cronbeat maintenance list [--monitor ID|NAME] [--active]
       One line per window: id, when, what it covers, and whether it is under way.
@@ -41,7 +43,8 @@ or no such monitor or window, 2 wrong usage.
 
 Examples:
   cronbeat maintenance add --from 22:00 --for 2h --tag db --name "database upgrade"
-  cronbeat maintenance add --schedule "0 3 * * 0" --timezone Europe/Paris --duration 60 --monitor "nightly backup"
+  cronbeat maintenance add --schedule "0 3 * * 0" --timezone Europe/Paris --duration 60 \\
+    --monitor "nightly backup"
   cronbeat maintenance list --active
   cronbeat maintenance remove 4`;
 
