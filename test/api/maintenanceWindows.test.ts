@@ -129,4 +129,13 @@ describe('maintenance windows over the API', () => {
     expect((await (await agent.api('/api/maintenance-windows', { token: other })).json()).total).toBe(0);
     expect((await agent.api('/api/maintenance-windows', { method: 'POST', token: other, json: { starts_at: '2026-11-27T14:00:00Z', ends_at: '2026-11-27T15:00:00Z', monitor_ids: [db.id] } })).status).toBe(422);
   });
+
+  it('may be read with a read-only key, written only with a full one; a ping key gets nothing', async () => {
+    const key = (scope: 'read-only' | 'ping') => agent.store.apiTokens.create({ companyId: 1, name: scope, scope, now }).token;
+    const readOnly = key('read-only');
+    expect((await agent.api('/api/maintenance-windows', { token: readOnly })).status).toBe(200);
+    const body = { starts_at: '2026-11-27T14:00:00Z', ends_at: '2026-11-27T15:00:00Z' };
+    expect((await agent.api('/api/maintenance-windows', { method: 'POST', token: readOnly, json: body })).status).toBe(403);
+    expect((await agent.api('/api/maintenance-windows', { token: key('ping') })).status).toBe(403);
+  });
 });
