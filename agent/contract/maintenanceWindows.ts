@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkSchedule } from '../domain/scheduleCheck';
-import { MAX_ONE_OFF_MS, MAX_WINDOW_MINUTES } from '../domain/maintenanceWindows';
+import { MAX_ONE_OFF_MS, MAX_WINDOW_MINUTES, type MaintenanceWindow } from '../domain/maintenanceWindows';
 import { MAX_TAGS, tagOf } from '../domain/monitorLine';
 import { parseZonedTimestamp } from '../domain/zonedTimestamp';
 import { timeZoneOf } from './peopleInputs';
@@ -147,4 +147,18 @@ export interface MaintenanceWindowResource {
   next_starts_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** The rules' view of a window as the API answers it (the dashboard asks the same rules as the engine). */
+export function windowOfResource(resource: MaintenanceWindowResource): MaintenanceWindow {
+  return {
+    id: resource.id,
+    startsAt: resource.starts_at === null ? null : Date.parse(resource.starts_at),
+    endsAt: resource.ends_at === null ? null : Date.parse(resource.ends_at),
+    schedule: resource.schedule,
+    timezone: resource.timezone,
+    durationMinutes: resource.duration,
+    monitorIds: resource.monitor_ids,
+    tags: resource.tags,
+  };
 }

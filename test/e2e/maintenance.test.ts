@@ -42,7 +42,11 @@ describe.skipIf(chromiumMissing)('maintenance windows in the dashboard', { timeo
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText('The ends at field must be a time after starts_at.').waitFor();
 
+    // A failing run during the window: recorded, marked in the run history, and raising nothing.
+    expect((await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`)).status).toBe(200);
     await page.goto(`${agent.url}/#/monitors/${monitor.id}`);
+    await page.getByText('in maintenance', { exact: true }).waitFor();
+    expect(agent.store.monitors.find(1, monitor.id)!.is_alerted).toBe(0);
     const line = page.getByTestId('monitor-maintenance');
     await line.waitFor();
     expect(await line.textContent()).toContain('In maintenance until');

@@ -45,6 +45,12 @@ export const queries = {
       // Windows open and close with time, not with events: read again every minute.
       refetchInterval: 60_000,
     }),
+  /** Every window covering one monitor, for its run history to mark the pulses that came during one. */
+  monitorWindows: (api: Api, id: number) =>
+    queryOptions({
+      queryKey: [...keys.maintenanceWindows, 'monitor', id, 'all'],
+      queryFn: async ({ signal }) => (await api.maintenanceWindows({ monitorId: id }, signal)).data,
+    }),
   /** The maintenance under way for one monitor now (the first window's end is what its page says). */
   monitorMaintenance: (api: Api, id: number) =>
     queryOptions({
