@@ -138,4 +138,14 @@ describe('maintenance windows over the API', () => {
     expect((await agent.api('/api/maintenance-windows', { method: 'POST', token: readOnly, json: body })).status).toBe(403);
     expect((await agent.api('/api/maintenance-windows', { token: key('ping') })).status).toBe(403);
   });
+
+  it('still takes edits after a monitor it names was deleted', async () => {
+    const gone = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'gone', timezone: 'UTC', schedule: '0 3 * * *', duration: 5 } })).json();
+    const window = await (await post({ starts_at: '2026-11-27T14:00:00Z', ends_at: '2026-11-27T15:00:00Z', monitor_ids: [gone.id, db.id] })).json();
+    expect((await agent.api(`/api/monitors/${gone.id}`, { method: 'DELETE' })).status).toBe(204);
+    const edited = await agent.api(`/api/maintenance-windows/${window.id}`, { method: 'PATCH', json: { name: 'renamed' } });
+    expect(edited.status).toBe(200);
+    expect((await edited.json()).name).toBe('renamed');
+    await agent.api(`/api/maintenance-windows/${window.id}`, { method: 'DELETE' });
+  });
 });

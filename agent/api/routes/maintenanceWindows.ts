@@ -35,11 +35,15 @@ function fieldsOf(row: MaintenanceWindowRow): WindowFields {
   };
 }
 
-/** Refuses a window that is not whole (windowShapeErrors) or names a monitor the company does not have. */
-function checkWindow(store: Store, companyId: number, fields: WindowFields): WindowFields {
+/**
+ * Refuses a window that is not whole (windowShapeErrors) or whose `given` monitor ids (those the
+ * request names: a monitor deleted since a window was made does not make every edit of it fail)
+ * include one the company does not have.
+ */
+function checkWindow(store: Store, companyId: number, fields: WindowFields, given: readonly number[] | null | undefined): WindowFields {
   const errors = windowShapeErrors(fields);
   if (Object.keys(errors).length > 0) throw HttpError.validation(errors);
-  const unknown = fields.monitorIds.filter((id) => !store.monitors.find(companyId, id));
+  const unknown = (given ?? []).filter((id) => !store.monitors.find(companyId, id));
   if (unknown.length > 0) {
     throw HttpError.validation({ monitor_ids: [`The monitor ids field names no monitor with the id ${unknown.join(', ')}.`] });
   }
@@ -105,7 +109,7 @@ export function maintenanceWindowRoutes({ store, clock, requireToken }: ApiDeps)
   router.post('/api/maintenance-windows', async (ctx) => {
     const body = validate(maintenanceWindowInput, await readJsonBody(ctx));
     const { companyId } = ctx.state;
-    const fields = checkWindow(store, companyId, merged(EMPTY, body));
+    const fields = checkWindow(store, companyId, merged(EMPTY, body), body.monitor_ids);
     const now = clock();
     ctx.status = 201;
     ctx.body = presentMaintenanceWindow(store.maintenanceWindows.create(companyId, fields, now), now);
@@ -119,7 +123,7 @@ export function maintenanceWindowRoutes({ store, clock, requireToken }: ApiDeps)
     const { companyId } = ctx.state;
     const row = findWindow(companyId, ctx.params.id);
     const body = validate(maintenanceWindowPatch, await readJsonBody(ctx));
-    const fields = checkWindow(store, companyId, merged(fieldsOf(row), body));
+    const fields = checkWindow(store, companyId, merged(fieldsOf(row), body), body.monitor_ids);
     const now = clock();
     ctx.body = presentMaintenanceWindow(store.maintenanceWindows.edit(companyId, row.id, fields, now)!, now);
   });
