@@ -46,7 +46,10 @@ export const maintenanceWindowInput = onlyFields(
         return z.NEVER;
       })
       .nullish(),
-    timezone: z.string({ error: 'The timezone field must be a string.' }).max(64).transform(timeZoneOf('timezone')).nullish(),
+    timezone: z
+      .string({ error: 'The timezone field must be a string.' })
+      .max(64, 'The timezone field must not be greater than 64 characters.')
+      .transform(timeZoneOf('timezone')).nullish(),
     duration: requiredInteger('duration', 1, MAX_WINDOW_MINUTES).nullish(),
     monitor_ids: z
       .array(
