@@ -2,6 +2,8 @@ import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MaintenanceWindowFields } from '../../agent/db/maintenanceWindows';
 import { tempDir } from '../helpers/testAgent';
+import { windowOf } from '../../agent/db/maintenanceWindows';
+import { replanAfterWindowChange } from '../../agent/engine/maintenance';
 import { at, engineFixture } from './engineFixture';
 
 // Maintenance windows on timelines: the loop steps every 30 s as the clock moves, jobs report
@@ -135,6 +137,45 @@ describe('a one-off window', () => {
     const before = fixture.notifications().length;
     for (let now = at('2026-11-27T15:50:30Z'); now <= at('2026-11-27T17:02:00Z'); now += MINUTE / 2) fixture.scheduler.failOverdue(now);
     expect(fixture.notifications().slice(before)).toEqual([]);
+  });
+});
+
+describe('a window ended early', () => {
+  it('removed while under way: the monitors it held wait for their next run from then, not from its old end', () => {
+    fixture = engineFixture(at('2026-11-27T13:00:00Z'));
+    const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
+    const window = fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T16:00:00Z'), at('2026-11-27T13:00:00Z'));
+    expect(walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:31:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10))).toEqual([]);
+    expect(fixture.reload(monitor.id).expected_run_at).toBe(at('2026-11-27T16:00:00Z'));
+    // The work is done at 14:31 and the window removed; the job did not come back.
+    const removedAt = at('2026-11-27T14:31:00Z');
+    fixture.store.maintenanceWindows.delete(1, window.id);
+    expect(replanAfterWindowChange(fixture, 1, windowOf(window), removedAt).map((m) => m.id)).toEqual([monitor.id]);
+    expect(walk(monitor.token, '2026-11-27T14:31:30Z', '2026-11-27T14:50:00Z')).toEqual(['monitor.failed 14:43']);
+  });
+
+  it('shortened while under way: they wait for the first run at or after its new end', () => {
+    fixture = engineFixture(at('2026-11-27T13:00:00Z'));
+    const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
+    const window = fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T16:00:00Z'), at('2026-11-27T13:00:00Z'));
+    walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:31:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
+    const changedAt = at('2026-11-27T14:31:00Z');
+    fixture.store.maintenanceWindows.edit(1, window.id, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), changedAt);
+    replanAfterWindowChange(fixture, 1, windowOf(window), changedAt);
+    expect(fixture.reload(monitor.id).expected_run_at).toBe(at('2026-11-27T15:00:00Z'));
+    expect(walk(monitor.token, '2026-11-27T14:31:30Z', '2026-11-27T15:10:00Z')).toEqual(['monitor.failed 15:03']);
+  });
+
+  it('lengthened, or removed when not under way: nothing moves', () => {
+    fixture = engineFixture(at('2026-11-27T13:00:00Z'));
+    const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
+    const window = fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
+    walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:31:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
+    fixture.store.maintenanceWindows.edit(1, window.id, oneOff('2026-11-27T14:00:00Z', '2026-11-27T16:00:00Z'), at('2026-11-27T14:31:00Z'));
+    expect(replanAfterWindowChange(fixture, 1, windowOf(window), at('2026-11-27T14:31:00Z'))).toEqual([]);
+    const later = fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T18:00:00Z', '2026-11-27T19:00:00Z'), at('2026-11-27T14:32:00Z'));
+    fixture.store.maintenanceWindows.delete(1, later.id);
+    expect(replanAfterWindowChange(fixture, 1, windowOf(later), at('2026-11-27T14:33:00Z'))).toEqual([]);
   });
 });
 

@@ -19,6 +19,7 @@ import { tagsOf } from '../../db/monitorLines';
 import { coversMonitor, windowEnd } from '../../domain/maintenanceWindows';
 import { pageOffset } from '../../domain/pagination';
 import type { Store } from '../../db/store';
+import { replanAfterWindowChange } from '../../engine/maintenance';
 
 /** The stored fields of a row, for a patch to change some of. */
 function fieldsOf(row: MaintenanceWindowRow): WindowFields {
@@ -70,9 +71,18 @@ function merged(base: WindowFields, body: Body): WindowFields {
 const EMPTY: WindowFields = { name: '', startsAt: null, endsAt: null, schedule: null, timezone: null, durationMinutes: null, monitorIds: [], tags: [] };
 
 /** Maintenance windows: Cronbeat's own resource (docs/api.md), paginated as the spec's lists are. */
-export function maintenanceWindowRoutes({ store, clock, requireToken }: ApiDeps): AuthedRouter {
+export function maintenanceWindowRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
   router.use(requireToken);
+  /** Changes a window with `change`, then plans again the monitors it held longer than it now does. */
+  const changeWindow = <T>(row: MaintenanceWindowRow, now: number, change: () => T): T => {
+    const { result, replanned } = store.db.transaction(() => {
+      const result = change();
+      return { result, replanned: replanAfterWindowChange({ store }, row.company_id, windowOf(row), now) };
+    })();
+    for (const monitor of replanned) events.emit({ type: 'monitor.changed', companyId: monitor.company_id, monitorId: monitor.id });
+    return result;
+  };
   const findWindow = (companyId: number, raw: string | undefined) => {
     const row = store.maintenanceWindows.find(companyId, pathId(raw, 'Maintenance window'));
     if (!row) throw HttpError.notFound('Maintenance window');
@@ -125,12 +135,12 @@ export function maintenanceWindowRoutes({ store, clock, requireToken }: ApiDeps)
     const body = validate(maintenanceWindowPatch, await readJsonBody(ctx));
     const fields = checkWindow(store, companyId, merged(fieldsOf(row), body), body.monitor_ids);
     const now = clock();
-    ctx.body = presentMaintenanceWindow(store.maintenanceWindows.edit(companyId, row.id, fields, now)!, now);
+    ctx.body = presentMaintenanceWindow(changeWindow(row, now, () => store.maintenanceWindows.edit(companyId, row.id, fields, now)!), now);
   });
 
   router.delete('/api/maintenance-windows/:id', (ctx) => {
-    const { companyId } = ctx.state;
-    if (!store.maintenanceWindows.delete(companyId, pathId(ctx.params.id, 'Maintenance window'))) throw HttpError.notFound('Maintenance window');
+    const row = findWindow(ctx.state.companyId, ctx.params.id);
+    changeWindow(row, clock(), () => store.maintenanceWindows.delete(row.company_id, row.id));
     ctx.status = 204;
   });
 
