@@ -143,4 +143,23 @@ export const migrations: string[] = [
   ALTER TABLE api_tokens ADD COLUMN max_monitors INTEGER;
   CREATE INDEX monitors_by_line_key ON monitors(line_key_id) WHERE line_key_id IS NOT NULL AND deleted_at IS NULL;
   `,
+  // 24: maintenance windows, one-off (starts_at, ends_at) or recurring (schedule, timezone, duration in minutes),
+  // for the monitors in monitor_ids, those with one of tags (JSON lists), or every monitor when both are empty.
+  `
+  CREATE TABLE maintenance_windows (
+    id INTEGER PRIMARY KEY,
+    company_id INTEGER NOT NULL REFERENCES companies(id),
+    name TEXT NOT NULL DEFAULT '',
+    starts_at INTEGER,
+    ends_at INTEGER,
+    schedule TEXT,
+    timezone TEXT,
+    duration INTEGER,
+    monitor_ids TEXT NOT NULL DEFAULT '[]',
+    tags TEXT NOT NULL DEFAULT '[]',
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX maintenance_windows_company ON maintenance_windows(company_id);
+  `,
 ];
