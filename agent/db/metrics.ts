@@ -27,13 +27,15 @@ export function metricsRepository(db: Db) {
      LEFT JOIN pulses last ON last.id = (
        SELECT p.id FROM pulses p WHERE p.monitor_id = m.id AND p.kind IN ('success', 'fail')
        ORDER BY p.received_at DESC, p.id DESC LIMIT 1)
-     WHERE m.company_id = ? AND m.deleted_at IS NULL
-     ORDER BY m.id`,
+     WHERE m.company_id = @companyId AND m.deleted_at IS NULL AND m.id > @after
+     ORDER BY m.id LIMIT @limit`,
   );
   // Failures are counted from the notifications they raised, which are never deleted: a true counter.
+  // The notifications_failed_monitor index (migration 25) holds the monitor id: a page of monitors
+  // counts its own failures only.
   const failures = db.prepare(
     `SELECT json_extract(data, '$.type_id') AS monitor_id, count(*) AS failures FROM notifications
-     WHERE notifiable_id = ? AND type = ?
+     WHERE notifiable_id = @companyId AND type = @type AND json_extract(data, '$.type_id') BETWEEN @first AND @last
      GROUP BY json_extract(data, '$.type_id')`,
   );
   const channels = db.prepare(
@@ -45,13 +47,16 @@ export function metricsRepository(db: Db) {
   );
 
   return {
-    monitors(companyId: number): MonitorMetricsRow[] {
-      return monitors.all(companyId) as MonitorMetricsRow[];
+    /** Up to `limit` of the company's live monitors with an id above `after`, by id: one page. */
+    monitors(companyId: number, after: number, limit: number): MonitorMetricsRow[] {
+      return monitors.all({ companyId, after, limit }) as MonitorMetricsRow[];
     },
-    /** How many times each monitor of the company failed, by monitor id. */
-    failures(companyId: number): Map<number, number> {
-      const rows = failures.all(companyId, NOTIFICATION_KINDS.monitorFailed.type) as Array<{ monitor_id: number; failures: number }>;
-      return new Map(rows.map((row) => [Number(row.monitor_id), row.failures]));
+    /** How many times each monitor of the company with an id from `first` to `last` failed, by monitor id. */
+    failures(companyId: number, first: number, last: number): Map<number, number> {
+      const rows = failures.all({ companyId, type: NOTIFICATION_KINDS.monitorFailed.type, first, last }) as Array<{ monitor_id: number; failures: number }>;
+      const byMonitor = new Map<number, number>();
+      for (const row of rows) byMonitor.set(Number(row.monitor_id), row.failures);
+      return byMonitor;
     },
     channels(companyId: number): ChannelMetricsRow[] {
       return channels.all(companyId) as ChannelMetricsRow[];

@@ -39,6 +39,11 @@ export function monitorLineRepository(db: Db) {
      RETURNING *`,
   );
   const bySlug = db.prepare('SELECT * FROM monitors WHERE company_id = ? AND slug = ? AND deleted_at IS NULL');
+  // Through monitor_tags (migration 25): the tag's own monitors, never a scan of the company's.
+  const withTag = db.prepare(
+    `SELECT m.* FROM monitor_tags t JOIN monitors m ON m.id = t.monitor_id
+     WHERE t.company_id = ? AND t.tag = ? AND m.deleted_at IS NULL ORDER BY m.id`,
+  );
   db.function('slug_of', { deterministic: true }, (name) => slugOf(String(name)) ?? null);
   // A monitor made in the dashboard (no slug) whose name has the slug: a line may not take it over, and is told so.
   const namedLike = db.prepare(
@@ -60,6 +65,10 @@ export function monitorLineRepository(db: Db) {
     },
     findBySlug(companyId: number, slug: string): MonitorRow | null {
       return (bySlug.get(companyId, slug) as MonitorRow | undefined) ?? null;
+    },
+    /** The company's live monitors with this tag, by id. */
+    withTag(companyId: number, tag: string): MonitorRow[] {
+      return withTag.all(companyId, tag) as MonitorRow[];
     },
     /** The company's oldest live monitor without a slug whose name has this one (made in the dashboard); null when none. */
     namedLike(companyId: number, slug: string): MonitorRow | null {
