@@ -84,6 +84,11 @@ describe('the migration to reasons as data', () => {
       ALTER TABLE monitors DROP COLUMN line_key_id;
       ALTER TABLE api_tokens DROP COLUMN max_monitors;
       DROP TABLE maintenance_windows;
+      DROP TRIGGER monitor_tags_insert;
+      DROP TRIGGER monitor_tags_update;
+      DROP TRIGGER monitor_tags_delete;
+      DROP TABLE monitor_tags;
+      DROP INDEX notifications_failed_monitor;
       UPDATE monitors SET is_alerted = 1, alert_reason = 'No pulse in time' WHERE id = ${wordsOnly.id};`);
     raw.pragma(`user_version = ${version}`);
     raw.close();

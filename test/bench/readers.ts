@@ -91,7 +91,10 @@ export async function measureReaders({ agentUrl, bareUrl, token, badgeKey }: Rea
       } finally {
         compressed = ok(await scrape, '/metrics');
       }
-      if (i >= 0) (waits.push(longest), scrapes.push(compressed.ms));
+      if (i >= 0) {
+        waits.push(longest);
+        scrapes.push(compressed.ms);
+      }
     }
 
     const badgeUrl = `${agentUrl}/api/badges/${badgeKey}/tags/team-7.svg`;

@@ -24,7 +24,12 @@ function asBeforeOwnership(file: string) {
   raw.exec(`DROP INDEX monitors_by_line_key;
     ALTER TABLE monitors DROP COLUMN line_key_id;
     ALTER TABLE api_tokens DROP COLUMN max_monitors;
-    DROP TABLE maintenance_windows;`);
+    DROP TABLE maintenance_windows;
+    DROP TRIGGER monitor_tags_insert;
+    DROP TRIGGER monitor_tags_update;
+    DROP TRIGGER monitor_tags_delete;
+    DROP TABLE monitor_tags;
+    DROP INDEX notifications_failed_monitor;`);
   raw.pragma('user_version = 22');
   raw.close();
 }
