@@ -2,6 +2,8 @@ import type { Db } from './open';
 import type { MonitorRow } from './monitors';
 import type { FieldChanges } from '../domain/monitorLine';
 import { slugOf } from '../domain/monitorLine';
+import type { MonitorStatusFacts } from '../domain/monitorStatus';
+import { manyRows } from './rows';
 
 export interface LineMonitor {
   companyId: number;
@@ -40,8 +42,10 @@ export function monitorLineRepository(db: Db) {
   );
   const bySlug = db.prepare('SELECT * FROM monitors WHERE company_id = ? AND slug = ? AND deleted_at IS NULL');
   // Through monitor_tags (migration 25): the tag's own monitors, never a scan of the company's.
-  const withTag = db.prepare(
-    `SELECT m.* FROM monitor_tags t JOIN monitors m ON m.id = t.monitor_id
+  // Only what a status is read from: a badge of thousands of monitors builds no full rows.
+  const withTag = manyRows<MonitorStatusFacts>(
+    db,
+    `SELECT m.paused_at, m.is_alerted, m.running_since, m.last_pulse_at, m.resumed_at FROM monitor_tags t JOIN monitors m ON m.id = t.monitor_id
      WHERE t.company_id = ? AND t.tag = ? AND m.deleted_at IS NULL ORDER BY m.id`,
   );
   db.function('slug_of', { deterministic: true }, (name) => slugOf(String(name)) ?? null);
@@ -66,9 +70,9 @@ export function monitorLineRepository(db: Db) {
     findBySlug(companyId: number, slug: string): MonitorRow | null {
       return (bySlug.get(companyId, slug) as MonitorRow | undefined) ?? null;
     },
-    /** The company's live monitors with this tag, by id. */
-    withTag(companyId: number, tag: string): MonitorRow[] {
-      return withTag.all(companyId, tag) as MonitorRow[];
+    /** What the statuses of the company's live monitors with this tag are read from, by id. */
+    withTag(companyId: number, tag: string): MonitorStatusFacts[] {
+      return withTag(companyId, tag);
     },
     /** The company's oldest live monitor without a slug whose name has this one (made in the dashboard); null when none. */
     namedLike(companyId: number, slug: string): MonitorRow | null {
