@@ -35,14 +35,15 @@ export function metricsRepository(db: Db) {
      WHERE m.company_id = @companyId AND m.deleted_at IS NULL AND m.id > @after
      ORDER BY m.id LIMIT @limit`,
   );
-  // Failures are counted from the notifications they raised, which are never deleted: a true counter.
-  // The notifications_failed_monitor index (migration 25) holds the monitor id: a page of monitors
-  // counts its own failures only.
+  // Failures are counted from the notifications they raised, which are never deleted (so rowids only
+  // grow): a true counter, kept by the caller and brought up to date from the rows added since, a
+  // range of rowids at a time.
   const failures = db.prepare(
-    `SELECT json_extract(data, '$.type_id') AS monitor_id, count(*) AS failures FROM notifications
-     WHERE notifiable_id = @companyId AND type = @type AND json_extract(data, '$.type_id') BETWEEN @first AND @last
+    `SELECT json_extract(data, '$.type_id') AS monitor_id, count(*) AS failures FROM notifications NOT INDEXED
+     WHERE rowid > @after AND rowid <= @until AND notifiable_id = @companyId AND type = @type
      GROUP BY json_extract(data, '$.type_id')`,
   );
+  const lastNotification = db.prepare('SELECT coalesce(max(rowid), 0) AS last FROM notifications').pluck();
   const channels = db.prepare(
     `SELECT c.id, c.name, c.kind,
        (SELECT count(*) FROM deliveries d WHERE d.channel_id = c.id AND d.status IN ('pending', 'sending')) AS waiting,
@@ -56,12 +57,14 @@ export function metricsRepository(db: Db) {
     monitors(companyId: number, after: number, limit: number): MonitorMetricsRow[] {
       return monitors({ companyId, after, limit });
     },
-    /** How many times each monitor of the company with an id from `first` to `last` failed, by monitor id. */
-    failures(companyId: number, first: number, last: number): Map<number, number> {
-      const rows = failures.all({ companyId, type: NOTIFICATION_KINDS.monitorFailed.type, first, last }) as Array<{ monitor_id: number; failures: number }>;
-      const byMonitor = new Map<number, number>();
-      for (const row of rows) byMonitor.set(Number(row.monitor_id), row.failures);
-      return byMonitor;
+    /** The rowid of the newest notification (0 when none). */
+    lastNotification(): number {
+      return lastNotification.get() as number;
+    },
+    /** Adds to `counts` the company's failures among the notifications with a rowid above `after`, up to `until`. */
+    addFailures(counts: Map<number, number>, companyId: number, after: number, until: number): void {
+      const rows = failures.all({ companyId, type: NOTIFICATION_KINDS.monitorFailed.type, after, until }) as Array<{ monitor_id: number; failures: number }>;
+      for (const row of rows) counts.set(Number(row.monitor_id), (counts.get(Number(row.monitor_id)) ?? 0) + row.failures);
     },
     channels(companyId: number): ChannelMetricsRow[] {
       return channels.all(companyId) as ChannelMetricsRow[];

@@ -170,7 +170,7 @@ export const migrations: string[] = [
   );
   CREATE INDEX maintenance_windows_company ON maintenance_windows(company_id);
   `,
-  // 25: outside readers. Each tag of each monitor as a row, so a tag's badge reads its monitors by an index instead of
+  // 25: each tag of each monitor as a row, so a tag's badge reads its monitors by an index instead of
   // scanning the company. Kept by triggers from monitors.tags (space-separated, characters that need no
   // JSON escaping), so every way tags are written keeps it right; a soft-deleted monitor keeps its rows.
   `
@@ -195,7 +195,5 @@ export const migrations: string[] = [
   CREATE TRIGGER monitor_tags_delete AFTER DELETE ON monitors BEGIN
     DELETE FROM monitor_tags WHERE monitor_id = OLD.id;
   END;
-  -- /metrics counts a page of monitors' failures at a time from this index, never the company's every notification.
-  CREATE INDEX notifications_failed_monitor ON notifications(notifiable_id, type, json_extract(data, '$.type_id'));
   `,
 ];

@@ -88,7 +88,6 @@ describe('the migration to reasons as data', () => {
       DROP TRIGGER monitor_tags_update;
       DROP TRIGGER monitor_tags_delete;
       DROP TABLE monitor_tags;
-      DROP INDEX notifications_failed_monitor;
       UPDATE monitors SET is_alerted = 1, alert_reason = 'No pulse in time' WHERE id = ${wordsOnly.id};`);
     raw.pragma(`user_version = ${version}`);
     raw.close();

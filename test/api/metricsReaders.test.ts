@@ -16,6 +16,7 @@ const NOW = Date.parse('2026-03-02T10:00:00Z');
 
 let agent: TestAgent;
 let token: string;
+let addFailures: (monitorIds: number[]) => void;
 beforeAll(async () => {
   const dataDir = tempDir();
   seedDatabase(dataDir, { monitors: MONITORS, monitorsOfCompany1: MONITORS, servers: 0, notifications: 0, now: NOW });
@@ -28,11 +29,15 @@ beforeAll(async () => {
     `INSERT INTO notifications (id, type, notifiable_type, notifiable_id, data, created_at, updated_at)
      VALUES (lower(hex(randomblob(16))), @type, @notifiableType, 1, json_object('type_id', @monitorId), @now, @now)`,
   );
-  for (const monitorId of [1, 777, 777, 9999, 9999, 9999]) {
-    fail.run({ type: NOTIFICATION_KINDS.monitorFailed.type, notifiableType: NOTIFIABLE_TYPE, monitorId, now: NOW });
-  }
+  addFailures = (monitorIds) => {
+    for (const monitorId of monitorIds) fail.run({ type: NOTIFICATION_KINDS.monitorFailed.type, notifiableType: NOTIFIABLE_TYPE, monitorId, now: NOW });
+  };
+  addFailures([1, 777, 777, 9999, 9999, 9999]);
 }, 60_000);
 afterAll(() => agent.stop());
+
+const families2 = (answer: Raw) =>
+  new Map((parsePrometheusTextFormat(answer.body.toString('utf8')) as Array<{ name: string; metrics: Array<{ labels?: Record<string, string>; value: string }> }>).map((f) => [f.name, f]));
 
 interface Raw {
   status: number;
@@ -79,6 +84,12 @@ describe('GET /metrics at 10,000 monitors', () => {
     expect(failures).toHaveLength(MONITORS);
     const failuresOf = (id: string) => failures.find((m) => m.labels?.monitor_id === id)?.value;
     expect([failuresOf('1'), failuresOf('2'), failuresOf('777'), failuresOf('9999'), failuresOf('10000')]).toEqual(['1', '0', '2', '3', '0']);
+
+    // Counted again from the failures added since the last scrape: a counter that only grows.
+    addFailures([777, 10_000]);
+    const again = families2(await get('/metrics'));
+    const failuresAgain = (id: string) => again.get('cronbeat_monitor_failures_total')!.metrics.find((m) => m.labels?.monitor_id === id)?.value;
+    expect([failuresAgain('1'), failuresAgain('777'), failuresAgain('9999'), failuresAgain('10000')]).toEqual(['1', '3', '3', '1']);
   });
 
   it('is gzip for a scraper that accepts it (Prometheus does), Brotli when asked, the same text either way', async () => {

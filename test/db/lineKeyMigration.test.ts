@@ -28,8 +28,7 @@ function asBeforeOwnership(file: string) {
     DROP TRIGGER monitor_tags_insert;
     DROP TRIGGER monitor_tags_update;
     DROP TRIGGER monitor_tags_delete;
-    DROP TABLE monitor_tags;
-    DROP INDEX notifications_failed_monitor;`);
+    DROP TABLE monitor_tags;`);
   raw.pragma('user_version = 22');
   raw.close();
 }

@@ -102,14 +102,47 @@ function writePage(rows: MonitorMetricsRow[], failures: Map<number, number>, now
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+type MetricsRepository = ReturnType<typeof metricsRepository>;
+
+/** Notification rowids counted per event-loop turn while a company's failure counts catch up. */
+const NOTIFICATIONS_PER_TURN = 20_000;
+
+/**
+ * Failures per monitor, per company, kept between scrapes: each scrape counts only the notifications
+ * added since the last, a slice per turn (the first scrape of a million counts them all, in slices).
+ * One catch-up at a time per company, so two scrapes never count a slice twice.
+ */
+function failureCounter(metrics: MetricsRepository) {
+  const companies = new Map<number, { after: number; counts: Map<number, number>; catchingUp: Promise<void> }>();
+  return (companyId: number): Promise<Map<number, number>> => {
+    let company = companies.get(companyId);
+    if (!company) {
+      company = { after: 0, counts: new Map(), catchingUp: Promise.resolve() };
+      companies.set(companyId, company);
+    }
+    const kept = company;
+    // A catch-up that failed (its scrape answered 500) leaves `after` where it got to: the next one goes on from there.
+    kept.catchingUp = kept.catchingUp.catch(() => {}).then(async () => {
+      const until = metrics.lastNotification();
+      while (kept.after < until) {
+        const to = Math.min(until, kept.after + NOTIFICATIONS_PER_TURN);
+        metrics.addFailures(kept.counts, companyId, kept.after, to);
+        kept.after = to;
+        if (to < until) await nextTurn();
+      }
+    });
+    return kept.catchingUp.then(() => kept.counts);
+  };
+}
+
 /** The exposition as pieces of text in order, read a page of monitors per event-loop turn. */
-async function metricsPieces(metrics: ReturnType<typeof metricsRepository>, companyId: number, startedAt: number, now: number): Promise<string[]> {
+async function metricsPieces(metrics: MetricsRepository, failures: Map<number, number>, companyId: number, startedAt: number, now: number): Promise<string[]> {
   const texts: string[][] = [STATUS_FAMILY, ...MONITOR_FAMILIES].map((each) => [familyHeader(each)]);
   for (let after = 0; ; ) {
     const rows = metrics.monitors(companyId, after, PAGE);
     if (rows.length === 0) break;
     after = rows[rows.length - 1].id;
-    writePage(rows, metrics.failures(companyId, rows[0].id, after), now, texts);
+    writePage(rows, failures, now, texts);
     if (rows.length < PAGE) break;
     await nextTurn();
   }
@@ -119,10 +152,12 @@ async function metricsPieces(metrics: ReturnType<typeof metricsRepository>, comp
 export function metricsRoutes({ store, clock, requireToken }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
   const metrics = metricsRepository(store.db);
+  const failures = failureCounter(metrics);
   const startedAt = clock(); // routers are made as the agent starts
   router.get('/metrics', requireToken, async (ctx) => {
     const { companyId } = ctx.state;
-    const pieces = await metricsPieces(metrics, companyId, startedAt, clock());
+    const counts = await failures(companyId);
+    const pieces = await metricsPieces(metrics, counts, companyId, startedAt, clock());
     ctx.set('Cache-Control', 'no-store');
     ctx.vary('Accept-Encoding');
     ctx.type = PROMETHEUS_CONTENT_TYPE;
