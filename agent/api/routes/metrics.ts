@@ -17,7 +17,7 @@ import { MONITOR_STATUSES, monitorStatus } from '../../domain/monitorStatus';
  */
 
 /** Monitors read and written per event-loop turn. */
-const PAGE = 500;
+const PAGE = 250;
 
 type MonitorValue = (row: MonitorMetricsRow, failures: Map<number, number>, now: number) => number | undefined;
 
