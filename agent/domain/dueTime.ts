@@ -1,4 +1,4 @@
-import { nextRunAfter, previousRunBefore } from './cronSchedule';
+import { nextRunAfter, previousRunBefore } from './schedules';
 
 const MINUTE = 60_000;
 

@@ -151,8 +151,16 @@ export async function askSystemd(expressions: string[], zone: string, startMs: n
   }
   let b = 0;
   for (const expr of expressions) {
-    if (refused.has(expr) || noElapse.has(expr)) {
-      answers.push({ accepted: !refused.has(expr), runs: [] });
+    if (refused.has(expr)) {
+      answers.push({ accepted: false, runs: [] });
+      continue;
+    }
+    if (noElapse.has(expr)) {
+      // systemd gave up at some iteration and then prints none: the runs before it are those of
+      // the longest run of iterations it completes.
+      let runs: number[] = [];
+      for (let fewer = iterations - 1; fewer >= 1 && runs.length === 0; fewer--) runs = (await askSystemd([expr], zone, startMs, fewer))[0]!.runs;
+      answers.push({ accepted: true, runs });
       continue;
     }
     const lines = (blocks[b++] ?? '').split('\n');
@@ -185,12 +193,13 @@ function cronbeatAnswer(expr: string, zone: string, startMs: number, iterations:
 const show = (a: SystemdAnswer) => (a.accepted ? a.runs.map((ms) => new Date(ms).toISOString().replace('.000Z', 'Z')).join(' ') || 'never' : 'refused');
 
 /** Runs `count` expressions in batches; the disagreements, and how many cases and runs were compared. */
-export async function differential(seed: number, count: number, iterations: number, batch = 40): Promise<{ cases: number; runs: number; refused: number; disagreements: Disagreement[] }> {
+export async function differential(seed: number, count: number, iterations: number, batch = 40): Promise<{ cases: number; runs: number; refused: number; askedAlone: number; disagreements: Disagreement[] }> {
   const r = random(seed);
   const disagreements: Disagreement[] = [];
   let cases = 0;
   let runs = 0;
   let refused = 0;
+  let asked = 0;
   while (cases < count) {
     const zone = pick(r, ZONES);
     const start = startMoment(r, zone);
@@ -200,7 +209,14 @@ export async function differential(seed: number, count: number, iterations: numb
     const theirs = await askSystemd(expressions, zone, start, iterations);
     for (const [i, expr] of expressions.entries()) {
       const ours = cronbeatAnswer(expr, zone, start, iterations);
-      const their = theirs[i]!;
+      let their = theirs[i]!;
+      // One process answers a whole batch; where an answer differs, systemd is asked again for
+      // that expression alone (a fresh process, as a timer's first computation is), which is the
+      // answer that counts.
+      if (show(ours) !== show(their)) {
+        their = (await askSystemd([expr], zone, start, iterations))[0]!;
+        asked++;
+      }
       cases++;
       runs += their.runs.length;
       if (!their.accepted) refused++;
@@ -209,7 +225,7 @@ export async function differential(seed: number, count: number, iterations: numb
       }
     }
   }
-  return { cases, runs, refused, disagreements };
+  return { cases, runs, refused, askedAlone: asked, disagreements };
 }
 
 function argument(name: string, fallback: number): number {
@@ -232,7 +248,7 @@ if (process.argv[1] && /calendarDifferential\.ts$/.test(process.argv[1])) {
   }
   console.log(
     `seed ${seed}: ${result.cases} expressions (${result.refused} refused by systemd), ${result.runs} runs compared, ` +
-      `${result.disagreements.length} disagreements, ${((Date.now() - began) / 1000).toFixed(1)} s`,
+      `${result.askedAlone} asked again alone, ${result.disagreements.length} disagreements, ${((Date.now() - began) / 1000).toFixed(1)} s`,
   );
   process.exit(result.disagreements.length === 0 ? 0 : 1);
   });

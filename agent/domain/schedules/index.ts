@@ -80,8 +80,28 @@ export function nextRuns(schedule: string, timezone: string, afterMs: number, li
   return runs;
 }
 
-const rememberedCalendarNext = rememberedRuns('to', (schedule, timezone, at) => nextRuns(schedule, timezone, at, 1)[0] ?? null);
-const rememberedCalendarPrevious = rememberedRuns('from', calendarPreviousRun);
+/**
+ * "No run after t" holds for every later t, and "none before t" for every earlier one: a calendar
+ * event that never comes again (a one-off date gone by, 30 February) is searched once, not at
+ * every pulse (its search runs to systemd's horizon, the year 2199: a few hundred milliseconds).
+ */
+function rememberingNone(end: 'after' | 'before', compute: (schedule: string, timezone: string, at: number) => number | null) {
+  const none = new Map<string, number>();
+  return (schedule: string, timezone: string, at: number): number | null => {
+    const key = `${schedule}\n${timezone}`;
+    const known = none.get(key);
+    if (known !== undefined && (end === 'after' ? at >= known : at <= known)) return null;
+    const run = compute(schedule, timezone, at);
+    if (run === null) {
+      if (none.size >= 10_000) none.clear();
+      none.set(key, known === undefined ? at : end === 'after' ? Math.min(known, at) : Math.max(known, at));
+    }
+    return run;
+  };
+}
+
+const rememberedCalendarNext = rememberingNone('after', rememberedRuns('to', (schedule, timezone, at) => nextRuns(schedule, timezone, at, 1)[0] ?? null));
+const rememberedCalendarPrevious = rememberingNone('before', rememberedRuns('from', calendarPreviousRun));
 
 /** Longest look back for the last run of a calendar event: systemd's own horizon is the year 2199. */
 const MAX_LOOK_BACK_MS = 9 * 366 * 86_400_000;

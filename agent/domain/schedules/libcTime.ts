@@ -1,4 +1,4 @@
-import { offsetSwitchesBetween, utcOffset } from '../zoneOffsets';
+import { utcOffset } from '../zoneOffsets';
 
 /*
  * The C library's localtime() and mktime() as glibc 2.36 does them, in seconds, for one zone.
@@ -24,14 +24,6 @@ export interface Tm {
   wday: number;
 }
 
-interface ZoneYear {
-  /** Offset in seconds (local minus UTC) from each switch on, the first from the year's start. */
-  from: number[];
-  offsets: number[];
-  standard: number;
-  dstOffset: number;
-}
-
 /** Zones whose tz data marks winter time as the daylight-saving one (negative DST), as glibc reads them. */
 const NEGATIVE_DST = new Set(['Europe/Dublin', 'Eire', 'Africa/Casablanca', 'Africa/El_Aaiun']);
 
@@ -42,38 +34,42 @@ function offsetLabelSeconds(label: string): number {
   return match[1] === '-' ? -size : size;
 }
 
-const zoneYears = new Map<string, ZoneYear>();
+// Offsets change on whole minutes (since 1970), so one look-up a minute is exact; a search over
+// two centuries (a date that never comes) asks a few thousand of them, not millions.
+const offsetsByMinute = new Map<string, number>();
 
-function zoneYear(zone: string, year: number): ZoneYear {
+function offsetSeconds(zone: string, t: number): number {
+  const key = `${zone}\n${Math.floor(t / 60)}`;
+  let offset = offsetsByMinute.get(key);
+  if (offset === undefined) {
+    offset = offsetLabelSeconds(utcOffset(Math.floor(t / 60) * 60_000, zone));
+    if (offsetsByMinute.size >= 200_000) offsetsByMinute.clear();
+    offsetsByMinute.set(key, offset);
+  }
+  return offset;
+}
+
+const dstOffsets = new Map<string, { standard: number; daylight: number }>();
+
+/** The zone's standard and daylight offsets in a year (the same when it keeps one all year), from the 1st of each month. */
+function yearOffsets(zone: string, year: number): { standard: number; daylight: number } {
   const key = `${zone}\n${year}`;
-  let found = zoneYears.get(key);
-  if (found) return found;
-  const start = Date.UTC(year, 0, 1);
-  const switches = offsetSwitchesBetween(zone, start, Date.UTC(year + 1, 0, 1) - 1);
-  const from = [start / 1000, ...switches.map((ms) => Math.floor(ms / 1000))];
-  const offsets = from.map((s) => offsetLabelSeconds(utcOffset(s * 1000, zone)));
-  const probes = [Date.UTC(year, 0, 1), Date.UTC(year, 6, 1)].map((ms) => offsetLabelSeconds(utcOffset(ms, zone)));
-  const all = [...offsets, ...probes];
-  const negative = NEGATIVE_DST.has(zone);
-  found = {
-    from,
-    offsets,
-    // A year without a switch is all standard time.
-    standard: negative ? Math.max(...all) : Math.min(...all),
-    dstOffset: switches.length === 0 ? Number.NaN : negative ? Math.min(...all) : Math.max(...all),
-  };
-  if (zoneYears.size > 5_000) zoneYears.clear();
-  zoneYears.set(key, found);
+  let found = dstOffsets.get(key);
+  if (!found) {
+    const samples = Array.from({ length: 12 }, (_, month) => offsetSeconds(zone, Date.UTC(year, month, 1, 12) / 1000));
+    const [low, high] = [Math.min(...samples), Math.max(...samples)];
+    found = NEGATIVE_DST.has(zone) ? { standard: high, daylight: low } : { standard: low, daylight: high };
+    if (dstOffsets.size >= 20_000) dstOffsets.clear();
+    dstOffsets.set(key, found);
+  }
   return found;
 }
 
 /** Local time minus UTC at `t` (seconds), and whether it is daylight-saving time there. */
 export function zoneOffsetAt(zone: string, t: number): { offset: number; isdst: number } {
-  const year = zoneYear(zone, new Date(t * 1000).getUTCFullYear());
-  let index = 0;
-  while (index + 1 < year.from.length && year.from[index + 1]! <= t) index++;
-  const offset = year.offsets[index]!;
-  return { offset, isdst: offset === year.dstOffset && offset !== year.standard ? 1 : 0 };
+  const offset = offsetSeconds(zone, t);
+  const year = yearOffsets(zone, new Date(t * 1000).getUTCFullYear());
+  return { offset, isdst: year.standard !== year.daylight && offset === year.daylight ? 1 : 0 };
 }
 
 /** Wall-clock fields as if in UTC ("naive" seconds): Date.UTC's arithmetic is C's for out-of-range fields. */

@@ -1,6 +1,4 @@
-import { CronExpressionParser } from 'cron-parser';
-import { checkSchedule } from '../../../agent/domain/scheduleCheck';
-import { capitalised, scheduleWords } from '../../../agent/domain/scheduleWords';
+import { capitalised, checkSchedule, nextRuns as scheduleRuns, scheduleWords } from '../../../agent/domain/schedules';
 
 /**
  * "At 03:00 Europe/Paris", "Every 5 minutes" (agent/domain/scheduleWords.ts, the words alerts
@@ -30,11 +28,12 @@ export function nextRuns(input: string, timezone: string, count: number, from: D
   const { schedule, error } = checkSchedule(input);
   if (schedule === undefined) return { error };
   try {
-    const expression = CronExpressionParser.parse(schedule, { currentDate: from, tz: timezone });
-    return Array.from({ length: count }, () => expression.next().toDate());
-  } catch (error) {
-    return { error: error instanceof Error ? error.message : 'This is not a valid cron expression.' };
+    new Intl.DateTimeFormat('en-US', { timeZone: timezone });
+  } catch {
+    return { error: `"${timezone}" is not a time zone.` };
   }
+  // Every kind through the one door: cron, systemd calendar events (as systemd finds them), periods.
+  return scheduleRuns(schedule, timezone, from.getTime(), count).map((ms) => new Date(ms));
 }
 
 /** The viewer's own zone, the default for a new monitor. */
