@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { pauseMonitor, resumeMonitor } from '../../agent/engine/monitorEdits';
 import { at, engineFixture } from './engineFixture';
 
 let fixture: ReturnType<typeof engineFixture>;
@@ -69,5 +70,32 @@ describe('a period (@every)', () => {
     // Sent at 10:10, replayed at 10:26.
     fixture.pulse(monitor.token, at('2026-03-01T10:26:00Z'), { at: at('2026-03-01T10:10:00Z') });
     expect(fixture.reload(monitor.id).expected_run_at).toBe(at('2026-03-01T10:55:00Z'));
+  });
+});
+
+describe('calendar events and periods over a sleep and a pause, as cron schedules', () => {
+  it('a calendar run whose deadline passed while the machine slept gets a fresh grace, and its late pulse answers it', () => {
+    fixture = engineFixture(at('2026-03-02T00:00:00Z'));
+    const monitor = fixture.monitor({ schedule: 'Mon..Fri 02:30 UTC', duration: 30 });
+    expect(monitor.expected_run_at).toBe(at('2026-03-02T02:30:00Z'));
+    // Asleep from 02:00 to 09:00: the 02:30 run's deadline (03:00) passed meanwhile.
+    const wokeAt = at('2026-03-02T09:00:00Z');
+    fixture.scheduler.graceOverdue({ from: at('2026-03-02T02:00:00Z'), to: wokeAt });
+    expect(fixture.reload(monitor.id).due_at).toBe(at('2026-03-02T09:30:00Z'));
+    fixture.scheduler.failOverdue(wokeAt + 1);
+    expect(fixture.notifications()).toEqual([]);
+    // The job's spool replays its pulse of 02:31.
+    fixture.pulse(monitor.token, at('2026-03-02T09:01:00Z'), { at: at('2026-03-02T02:31:00Z') });
+    expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 0, expected_run_at: at('2026-03-03T02:30:00Z') });
+  });
+
+  it('a period resumed after a pause waits one period from the resume, not from the last pulse', () => {
+    fixture = engineFixture(at('2026-03-01T10:00:00Z'));
+    const monitor = fixture.monitor({ schedule: '@every 2h', duration: 10 });
+    pauseMonitor(fixture, 1, monitor.id, null, at('2026-03-01T10:30:00Z'));
+    fixture.scheduler.failOverdue(at('2026-03-01T15:00:00Z'));
+    expect(fixture.notifications()).toEqual([]);
+    resumeMonitor(fixture, 1, monitor.id, at('2026-03-01T15:00:00Z'));
+    expect(fixture.reload(monitor.id)).toMatchObject({ expected_run_at: at('2026-03-01T17:00:00Z'), due_at: at('2026-03-01T17:10:00Z') });
   });
 });
