@@ -39,7 +39,6 @@ const FIELDS: readonly FieldRule[] = [
   { name: 'day-of-week', unit: 'days of the week', min: 0, max: 7, names: DAYS },
 ];
 
-const OTHER_KINDS = 'Or write a systemd calendar event such as "Mon..Fri 09:00", or a period such as "@every 90m".';
 
 /** The schedule to store, or why it cannot be one, in words. */
 export function checkCron(input: string): ScheduleCheck {
@@ -48,7 +47,7 @@ export function checkCron(input: string): ScheduleCheck {
   const fields = text.split(/\s+/);
   if (fields.length !== 5) {
     return {
-      error: `A schedule has five fields (minute, hour, day-of-month, month, day-of-week); this one has ${fields.length}. ${OTHER_KINDS}`,
+      error: `A schedule has five fields (minute, hour, day-of-month, month, day-of-week); this one has ${fields.length}.`,
     };
   }
   for (const [index, field] of fields.entries()) {
