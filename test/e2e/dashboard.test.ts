@@ -112,6 +112,15 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     expect(await page.locator('.next-runs li').count()).toBe(5);
     await screenshot(page, 'monitor-new');
 
+    // The same field takes a systemd timer's calendar events, one a line, and a period.
+    await page.getByLabel('Schedule', { exact: true }).fill('Mon..Fri 09:00\nSat 02:30');
+    await page.getByText('At 09:00 Europe/Paris, Monday through Friday; at 02:30 Europe/Paris, on Saturday.').waitFor();
+    expect(await page.locator('.next-runs li').count()).toBe(5);
+    await page.getByLabel('Schedule', { exact: true }).fill('Mon..Fri 25:00');
+    await page.getByText('The hour is 25, but hours go from 0 to 23.').first().waitFor();
+    await page.getByLabel('Schedule', { exact: true }).fill('@every 90m');
+    await page.getByText('Every 90 minutes, counted from the last run.').waitFor();
+
     // A monitor due every minute with one minute of grace, to fail it below.
     await page.getByLabel('Name').fill('Every minute');
     await page.getByLabel('Schedule', { exact: true }).fill('* * * * *');
