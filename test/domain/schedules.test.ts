@@ -132,3 +132,31 @@ describe('words', () => {
     expect(scheduleWords(schedule, zone)).toBe(words);
   });
 });
+
+describe('remembered answers', () => {
+  it('answer as a fresh search would, asked in any order around switches and far from them', () => {
+    // A seeded walk: every answer from nextRunAfter / previousRunBefore (remembered when far from a
+    // switch) must equal a fresh systemd-style search from the same moment.
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const cases = [
+      ['Sun *-*-* 02:30', 'America/New_York'],
+      ['*-*-* 01:30', 'America/New_York'],
+      ['*:0/20', 'Australia/Lord_Howe'],
+      ['Mon..Fri 00:15', 'America/Santiago'],
+      ['*-*~01 02:45', 'Pacific/Chatham'],
+    ] as const;
+    const switches = [at('2026-03-08T07:00:00Z'), at('2026-11-01T06:00:00Z'), at('2026-10-03T15:30:00Z'), at('2026-09-06T04:00:00Z'), at('2026-09-26T14:00:00Z')];
+    for (let i = 0; i < 400; i++) {
+      const [schedule, zone] = cases[i % cases.length]!;
+      const near = switches[i % switches.length]! + Math.floor((random() * 2 - 1) * (random() < 0.5 ? 8 : 240) * 3_600_000);
+      const moment = Math.floor(near / 60_000) * 60_000 + (random() < 0.3 ? 0 : Math.floor(random() * 60) * 1000);
+      expect(nextRunAfter(schedule, zone, moment), `${schedule} ${zone} after ${iso(moment)}`).toBe(nextRuns(schedule, zone, moment, 1)[0] ?? null);
+      const before = previousRunBefore(schedule, zone, moment);
+      if (before !== null) {
+        expect(before).toBeLessThan(moment);
+        expect(nextRuns(schedule, zone, before, 1)[0]!, `${schedule} ${zone} before ${iso(moment)}`).toBeGreaterThanOrEqual(moment);
+      }
+    }
+  });
+});
