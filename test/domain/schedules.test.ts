@@ -160,3 +160,12 @@ describe('remembered answers', () => {
     }
   });
 });
+
+describe('in an alert', () => {
+  it('says a calendar schedule of two lines on one line, in words', async () => {
+    const { scheduleLine } = await import('../../agent/domain/alertWords');
+    const monitor = { id: 1, name: 'backup', slug: null, tags: [], schedule: 'Mon..Fri 02:30\nSat 04:00 UTC', timezone: 'Europe/Paris', grace_minutes: 30 };
+    const alert = { event: 'failed', at: '2026-03-02T02:00:00Z', reason: { kind: 'missed' }, monitor, server: null, run: null, expected_at: null } as unknown as Parameters<typeof scheduleLine>[0];
+    expect(scheduleLine(alert)).toBe('Schedule "Mon..Fri 02:30; Sat 04:00 UTC" (at 02:30 Europe/Paris, Monday through Friday; at 04:00 UTC, on Saturday), grace 30 min');
+  });
+});
