@@ -81,6 +81,14 @@ describe('calendar events run as systemd runs them, not as cron does', () => {
     expect(runs('*-*-* 03:00', 'Pacific/Chatham', '2026-09-26T12:00:00Z', 1)).toEqual(['2026-09-27T13:15:00Z']);
   });
 
+  it('gives up where systemd gives up (its 1000 steps), at the same run', () => {
+    // Cairo, 2027-04-30: the clocks jump from 00:00 to 01:00; systemd-analyze finds 22:45 on the
+    // 29th, then loops ("Infinite loop in calendar calculation") and elapses no more.
+    const started = Date.now();
+    expect(runs('Wed,Wed..Fri 10,02/4:45', 'Africa/Cairo', '2027-04-29T19:00:00Z', 3)).toEqual(['2027-04-29T20:45:00Z']);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
   it('expects a run whenever any of its lines elapses', () => {
     expect(runs('Mon 09:00\nWed 12:00 UTC', 'Europe/Paris', '2026-03-01T00:00:00Z', 3)).toEqual([
       '2026-03-02T08:00:00Z', '2026-03-04T12:00:00Z', '2026-03-09T08:00:00Z',

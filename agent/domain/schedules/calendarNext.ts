@@ -75,7 +75,7 @@ function matchesWeekday(bits: number, tm: Tm, clock: Clock): boolean {
   return (bits & (1 << k)) !== 0;
 }
 
-function findNext(spec: CalendarSpec, start: Tm, startUsec: number, clock: Clock, resetDst: boolean): { tm: Tm; usec: number } | null {
+function findNext(spec: CalendarSpec, start: Tm, startUsec: number, clock: Clock, resetDst: boolean, budget: { steps: number }): { tm: Tm; usec: number } | null {
   const c: Tm = { ...start };
   let usec = startUsec;
   const reset = (from: 'mon' | 'mday' | 'hour' | 'min' | 'sec') => {
@@ -86,7 +86,7 @@ function findNext(spec: CalendarSpec, start: Tm, startUsec: number, clock: Clock
     c.sec = 0;
     usec = 0;
   };
-  for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
+  while (budget.steps-- > 0) {
     clock.mktime(c);
     if (resetDst) c.isdst = -1;
 
@@ -178,8 +178,10 @@ export function calendarNextUsec(spec: CalendarSpec, zone: string, afterUsec: nu
   const usecNow = afterUsec + 1;
   const t = Math.floor(usecNow / USEC);
   const zoned: Clock = spec.utc ? UTC_CLOCK : spec.timezone !== null ? new LibcClock(spec.timezone) : (clock ?? new LibcClock(zone));
-  let found = findNext(spec, zoned.localtime(t), usecNow - t * USEC, zoned, true);
-  for (let retry = 0; found !== null && retry < MAX_ITERATIONS; retry++) {
+  // One budget of steps for the whole search, the tries of later hours included.
+  const budget = { steps: MAX_ITERATIONS };
+  let found = findNext(spec, zoned.localtime(t), usecNow - t * USEC, zoned, true, budget);
+  while (found !== null) {
     const at = zoned.mktime({ ...found.tm });
     if (at === null) return null;
     if (at * USEC + found.usec >= usecNow) return at * USEC + found.usec;
@@ -189,7 +191,7 @@ export function calendarNextUsec(spec: CalendarSpec, zone: string, afterUsec: nu
     // own calls to mktime() show under LD_PRELOAD.
     const next = { ...found.tm, hour: found.tm.hour + 1 };
     zoned.mktime(next);
-    found = findNext(spec, next, found.usec, zoned, false);
+    found = findNext(spec, next, found.usec, zoned, false, budget);
   }
   return null;
 }
