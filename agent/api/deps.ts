@@ -10,6 +10,7 @@ import type { DeliveryWorker } from '../engine/delivery/worker';
 import type { PublicUrlSetting } from '../db/settings';
 import type { Log } from '../log/logger';
 import type { PulseRecorder } from '../engine/pulseBatch';
+import type { FailedAuthLimiter } from './authLimiter';
 
 /** What every router is built from. */
 export interface ApiDeps {
@@ -28,6 +29,8 @@ export interface ApiDeps {
   allowedHosts?: string[];
   /** The channel outbox's sender; the API uses it for test messages. */
   deliveries: Pick<DeliveryWorker, 'sendTest'>;
+  /** Wrong keys per client, shared by Bearer authentication and the keys in URL paths (line pulses, badges). */
+  authLimiter?: FailedAuthLimiter;
   /** Bearer authentication; a router that needs it starts with router.use(deps.requireToken). */
   requireToken: Middleware<AuthState>;
   /** The public URL (serve --public-url or the dashboard's setting): links, copy-paste lines, a host answered to. */

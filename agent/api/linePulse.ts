@@ -2,7 +2,8 @@ import type { Context } from 'koa';
 import type { Store } from '../db/store';
 import type { MonitorRow } from '../db/monitors';
 import { HttpError } from './errors';
-import { recordUse } from './auth';
+import { recordUse, wrongCredential } from './auth';
+import { FailedAuthLimiter } from './authLimiter';
 import { validate } from './validate';
 import { linePulseQuery, slugProblem } from '../contract/linePulses';
 import { monitorForLine } from '../engine/monitorLines';
@@ -17,8 +18,12 @@ export const MONITOR_TOKEN_HEADER = 'X-Cronbeat-Monitor-Token';
  * for an unknown key, 403 for a key that may not send pulses, 404 for a slug without a monitor
  * when the query has no create=1, 422 for a bad query or a new monitor without a schedule.
  */
-export function lineMonitor(ctx: Context, { store, events }: Pick<EngineContext, 'store' | 'events'>, now: number): { monitor: MonitorRow; created: boolean } {
-  const key = authenticatePingKey(store, ctx.params.key, now);
+export function lineMonitor(
+  ctx: Context,
+  { store, events, authLimiter = new FailedAuthLimiter() }: Pick<EngineContext, 'store' | 'events'> & { authLimiter?: FailedAuthLimiter },
+  now: number,
+): { monitor: MonitorRow; created: boolean } {
+  const key = authenticatePingKey(store, ctx.params.key, now, authLimiter, ctx.request.ip);
   const slug = String(ctx.params.slug);
   const problem = slugProblem(slug);
   if (problem) throw HttpError.validation({ slug: [problem] });
@@ -32,9 +37,10 @@ export function lineMonitor(ctx: Context, { store, events }: Pick<EngineContext,
   return outcome;
 }
 
-function authenticatePingKey(store: Store, presented: string, now: number): { companyId: number } {
+function authenticatePingKey(store: Store, presented: string, now: number, limiter: FailedAuthLimiter, ip: string): { companyId: number } {
   const key = store.apiTokens.authenticate(presented);
-  if (!key) throw new HttpError(401, 'Unauthenticated.');
+  // A wrong key in the path is throttled as a wrong Bearer token is (429 once the client's budget is spent).
+  if (!key) throw wrongCredential(limiter, ip, now, new HttpError(401, 'Unauthenticated.'));
   if (key.scope !== 'ping' && key.scope !== 'full') {
     throw new HttpError(403, `A ${key.scope} key cannot send pulses; use a ping key (cronbeat token create --scope ping).`);
   }

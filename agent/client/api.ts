@@ -1,4 +1,4 @@
-import type { MonitorChanges, MonitorInput, MonitorResource } from '../contract/monitors';
+import type { MonitorChanges, MonitorInput, MonitorResource, MonitorView } from '../contract/monitors';
 import type { ServerAlertInput, ServerFields } from '../contract/servers';
 import { requestOnce, requestWithRetry, type HttpOutcome, type HttpRequest } from './http';
 
@@ -7,9 +7,11 @@ export type { MonitorChanges, MonitorInput, ServerAlertInput };
 /** The fields of a job monitor the CLI reads (spec section 2.2). */
 export type MonitorSummary = Pick<MonitorResource, 'id' | 'name' | 'token' | 'schedule' | 'timezone' | 'duration'>;
 
-/** A monitor as the API shows it, with Cronbeat's read-only fields (docs/api.md). */
-/** A monitor as the API shows it; `slug` and `tags` (issue 23) are absent from older agents. */
-export type MonitorDetails = Omit<MonitorResource, 'slug' | 'tags'> & Partial<Pick<MonitorResource, 'slug' | 'tags'>>;
+/**
+ * A monitor as the API shows it, with Cronbeat's read-only fields (docs/api.md); `slug` and `tags`
+ * (issue 23) are absent from older agents, `token` and `pulse_url` null for a read-only key.
+ */
+export type MonitorDetails = Omit<MonitorView, 'slug' | 'tags'> & Partial<Pick<MonitorView, 'slug' | 'tags'>>;
 
 /** An API call that did not succeed; `retryable` when the agent could not be reached. */
 export class ApiError extends Error {
@@ -65,6 +67,11 @@ export class ApiClient {
 
   resumeMonitor(id: number): Promise<MonitorDetails> {
     return this.call<MonitorDetails>('POST', `/api/monitors/${id}/resume`);
+  }
+
+  /** POST /api/monitors/{id}/token (a full key only): a new pulse token; the old one is refused from then on. */
+  rotateMonitorToken(id: number): Promise<MonitorResource> {
+    return this.call<MonitorResource>('POST', `/api/monitors/${id}/token`);
   }
 
   /** GET /api/servers?q=: the servers whose name, identifier or address contains `search`. */

@@ -102,3 +102,9 @@ export interface MonitorResource {
   /** Issue 22: why it is failed, as data (alert_reason is its words); null when not failed, or failed before reasons were kept as data. */
   alert_reason_data: MonitorReason | null;
 }
+
+/**
+ * A monitor as any key sees it: a full key gets a MonitorResource; a key that may not write
+ * (read-only) gets `token` and `pulse_url` null, since a pulse token can fail or recover the monitor.
+ */
+export type MonitorView = Omit<MonitorResource, 'token' | 'pulse_url'> & { token: string | null; pulse_url: string | null };

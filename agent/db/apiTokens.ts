@@ -34,6 +34,7 @@ export function apiTokenRepository(db: Db) {
   const revokeOfCompany = db.prepare(
     'UPDATE api_tokens SET revoked_at = @now WHERE id = @id AND company_id = @companyId AND revoked_at IS NULL',
   );
+  const live = db.prepare('SELECT 1 FROM api_tokens WHERE id = ? AND revoked_at IS NULL').pluck();
   const touch = db.prepare(
     'UPDATE api_tokens SET last_used_at = @now WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @now - 60000)',
   );
@@ -55,6 +56,11 @@ export function apiTokenRepository(db: Db) {
         | undefined;
       if (!row || !timingSafeEqual(presented, Buffer.from(row.token_hash, 'hex'))) return null;
       return { id: row.id, companyId: row.company_id, scope: row.scope };
+    },
+
+    /** Whether the token with that id is still live (not revoked), whoever revoked it: this agent or another process. */
+    isLive(id: number): boolean {
+      return live.get(id) !== undefined;
     },
 
     /** Records when a token was last used, at most once a minute, so most reads write nothing. */

@@ -107,6 +107,7 @@ export function monitorRepository(db: Db) {
      VALUES (@companyId, @name, @projectId, @token, @timezone, @schedule, @duration, @now, @expectedRunAt, @dueAt,
              @now, @now)`,
   );
+  const setToken = db.prepare('UPDATE monitors SET token = @token, updated_at = @now WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL');
   const softDelete = db.prepare(
     `UPDATE monitors SET deleted_at = @now, updated_at = @now, due_at = NULL
      WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL`,
@@ -239,6 +240,10 @@ export function monitorRepository(db: Db) {
     /** A pulse counting for `at` arrived: last_pulse_at and last_run_at move forward to it (never back). */
     notePulse(id: number, at: number): void {
       notePulse.run({ id, at });
+    },
+    /** Gives the monitor a new pulse token (the old one matches nothing from now on); false when there was no such live monitor. */
+    rotateToken(companyId: number, id: number, token: string, now: number): boolean {
+      return setToken.run({ id, companyId, token, now }).changes === 1;
     },
     /** Returns false when there was no such live monitor. */
     delete(companyId: number, id: number, now: number): boolean {

@@ -10,6 +10,7 @@ import { filterMonitors, sortMonitors, tagsOfMonitors } from '../../renderer/src
 import { commandLines } from '../../renderer/src/screens/MonitorDetail';
 import { daysLeft } from '../../renderer/src/screens/Certificates';
 import type { Monitor } from '../../renderer/src/api/types';
+import { channelBody, MASK_FIELD } from '../../renderer/src/lib/channelKinds';
 
 describe('hash routes', () => {
   it('reads the path and the query of the fragment', () => {
@@ -98,6 +99,15 @@ describe('form checks mirror the API', () => {
     expect(server({ identifier: 'backup-01.example_a' })).toEqual({});
     expect(server({ identifier: 'has space' }).identifier).toBeDefined();
     expect(server({ identifier: 'x'.repeat(65) }).identifier).toBeDefined();
+  });
+});
+
+describe('the channel form', () => {
+  it('sends mask_secrets only to turn it off (on is the default), and removes it again on an edit', () => {
+    const values = { name: 'chat', 'settings.webhook_url': 'https://hooks.slack.com/services/T/B/x' };
+    expect(channelBody('slack', { ...values, [MASK_FIELD]: 'true' }, false).settings).not.toHaveProperty('mask_secrets');
+    expect(channelBody('slack', { ...values, [MASK_FIELD]: 'false' }, false).settings.mask_secrets).toBe(false);
+    expect(channelBody('slack', { ...values, [MASK_FIELD]: 'true' }, true).settings.mask_secrets).toBeNull();
   });
 });
 

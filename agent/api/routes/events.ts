@@ -44,12 +44,32 @@ export function eventRoutes({ store, events, log, requireToken }: ApiDeps): Auth
       stream.write(text);
     };
 
+    // A key revoked here (DELETE /api/keys/{id}, a dashboard signing out) ends its streams at once, before
+    // any later event. One revoked by another process (`cronbeat token revoke` beside a running agent)
+    // is seen before the first event of each turn of the event loop: one look-up per burst, not per event.
+    let checkedThisTurn = false;
+    const stillLive = () => {
+      if (checkedThisTurn) return true;
+      checkedThisTurn = true;
+      setImmediate(() => (checkedThisTurn = false));
+      try {
+        return store.apiTokens.isLive(tokenId);
+      } catch {
+        return true; // a database that cannot be read now must not break whoever emitted the event; the heartbeat looks again
+      }
+    };
     const unsubscribe = events.subscribe((event) => {
-      if (event.companyId === companyId) write(`data: ${JSON.stringify(toWireEvent(event))}\n\n`);
+      if (event.companyId !== companyId) return;
+      if (event.type === 'key.revoked') {
+        if (event.tokenId === tokenId) stop();
+        return; // never on the wire: what a client needs to know is that its own stream ended
+      }
+      if (!stillLive()) return stop();
+      write(`data: ${JSON.stringify(toWireEvent(event))}\n\n`);
     });
     const heartbeat = setInterval(() => {
       // A token revoked (signed out elsewhere) ends the stream; the client then gets 401s.
-      if (store.apiTokens.authenticate(presented)?.id !== tokenId) stream.end();
+      if (store.apiTokens.authenticate(presented)?.id !== tokenId) stop();
       else write(': ping\n\n');
     }, HEARTBEAT_MS);
     heartbeat.unref();

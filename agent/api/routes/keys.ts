@@ -22,7 +22,7 @@ const presentKey = (row: ApiTokenRow): WireKey => ({
  * their last use, POST /api/keys makes one and shows its secret once, DELETE /api/keys/{id}
  * revokes one at once.
  */
-export function keyRoutes({ store, clock, requireToken }: ApiDeps): AuthedRouter {
+export function keyRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
   router.use(requireToken, onlyFullKeys);
 
@@ -43,6 +43,7 @@ export function keyRoutes({ store, clock, requireToken }: ApiDeps): AuthedRouter
   router.delete('/api/keys/:id', (ctx) => {
     const id = pathId(ctx.params.id, 'Key');
     if (!store.apiTokens.revokeOfCompany(ctx.state.companyId, id, clock())) throw HttpError.notFound('Key');
+    events.emit({ type: 'key.revoked', companyId: ctx.state.companyId, tokenId: id });
     ctx.status = 204;
   });
 

@@ -17,7 +17,7 @@ export function describeChange(change: MonitorChange): string {
   const created = change.changes.created?.to as { slug?: string; schedule?: string; timezone?: string; duration?: number } | undefined;
   if (created) return `created the monitor “${created.slug}”: ${created.schedule} ${created.timezone}, grace ${created.duration} min`;
   return Object.entries(change.changes)
-    .map(([field, { from, to }]) => `${FIELD_WORDS[field] ?? field} ${shown(from)} → ${shown(to)}`)
+    .map(([field, { from, to }]) => (field === 'token' ? 'new pulse token (the old one is refused)' : `${FIELD_WORDS[field] ?? field} ${shown(from)} → ${shown(to)}`))
     .join('; ');
 }
 

@@ -70,7 +70,8 @@ export function printMonitor(monitor: MonitorDetails, json: boolean | undefined)
     ['Last pulse', monitor.last_pulse_at === null ? 'never' : shortTime(monitor.last_pulse_at)],
     ['Project', monitor.project_id === null ? '-' : String(monitor.project_id)],
     ['Tags', monitor.tags && monitor.tags.length > 0 ? monitor.tags.join(' ') : '-'],
-    ['Pulse URL', monitor.pulse_url],
+    // Null for a read-only key: a pulse token can fail or recover the monitor, so only a full key sees it.
+    ['Pulse URL', monitor.pulse_url ?? 'hidden (only a full key sees pulse tokens)'],
   ];
   if (monitor.slug) lines.push(['Job line', `cronbeat run --name ${monitor.slug} … (the line's schedule, zone and grace win)`]);
   if (monitor.alert_reason) lines.splice(2, 0, ['Alert', monitor.alert_reason]);
