@@ -190,6 +190,15 @@ function cronbeatAnswer(expr: string, zone: string, startMs: number, iterations:
   return { accepted: true, runs: nextRuns(checked.schedule, zone, startMs, iterations).map((ms) => Math.floor(ms / 1000) * 1000) };
 }
 
+/** The disagreements over a fixed list of expressions, asked in one zone from one moment. */
+export async function compareFixed(expressions: string[], zone: string, startMs: number, iterations: number): Promise<Disagreement[]> {
+  const theirs = await askSystemd(expressions, zone, startMs, iterations);
+  return expressions.flatMap((expr, i) => {
+    const ours = cronbeatAnswer(expr, zone, startMs, iterations);
+    return show(ours) === show(theirs[i]!) ? [] : [{ expression: expr, zone, start: new Date(startMs).toISOString(), systemd: show(theirs[i]!), cronbeat: show(ours) }];
+  });
+}
+
 const show = (a: SystemdAnswer) => (a.accepted ? a.runs.map((ms) => new Date(ms).toISOString().replace('.000Z', 'Z')).join(' ') || 'never' : 'refused');
 
 /** Runs `count` expressions in batches; the disagreements, and how many cases and runs were compared. */

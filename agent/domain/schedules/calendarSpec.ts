@@ -48,8 +48,10 @@ const refuse = (message: string): never => {
 export function knownZone(zone: string): boolean {
   if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone)) return false;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
+    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    // systemd looks for the zone's file, so the letter case counts (europe/paris is no zone there);
+    // an old name (US/Eastern) resolves to another one and is taken, as its file exists.
+    return resolved === zone || resolved.toLowerCase() !== zone.toLowerCase();
   } catch {
     return false;
   }
