@@ -131,6 +131,7 @@ describe('words', () => {
     ['*:0/15', 'UTC', 'every 15 minutes (UTC)'],
     ['*-*~01 23:00', 'Europe/Paris', 'at 23:00 Europe/Paris, on the last day of the month'],
     ['Sat 03:00 UTC', 'Europe/Paris', 'at 03:00 UTC, on Saturday'],
+    ['Sat *-*-1..7 03:00', 'Europe/Paris', 'at 03:00 Europe/Paris, on Saturday, on days 1 to 7 of the month'],
     ['quarterly', 'UTC', 'at 00:00 UTC, on the 1st in January, April, July and October'],
     ['Mon 09:00\nFri 17:30', 'Europe/Paris', 'at 09:00 Europe/Paris, on Monday; at 17:30 Europe/Paris, on Friday'],
     ['@every 90m', 'UTC', 'every 90 minutes, counted from the last run'],

@@ -89,14 +89,18 @@ function ordinal(n: number): string {
 
 function dateWords(spec: CalendarSpec): string | null {
   if (spec.year === null && spec.month === null && spec.day === null) return null;
-  const days = values(spec.day, 1, 31);
+  // One range of days (1..7: the first week, as with Sat *-*-1..7) reads as such.
+  const only = spec.day?.length === 1 ? spec.day[0]! : null;
+  const dayRange = only && !spec.endOfMonth && only.stop > only.start && only.repeat === 1 ? `on days ${only.start} to ${only.stop} of the month` : null;
+  const days = dayRange ? [] : values(spec.day, 1, 31);
   const months = values(spec.month, 1, 12, 12);
   const years = values(spec.year, 1970, 2199);
   if ((spec.day !== null && days === null) || (spec.month !== null && months === null) || (spec.year !== null && years === null)) {
     return `on dates ${formatChain(spec.year)}-${formatChain(spec.month)}${spec.endOfMonth ? '~' : '-'}${formatChain(spec.day)}`;
   }
   const parts: string[] = [];
-  if (days !== null) {
+  if (dayRange) parts.push(dayRange);
+  else if (days !== null) {
     parts.push(
       spec.endOfMonth
         ? `on ${list(days.map((d) => (d === 1 ? 'the last day' : `the ${ordinal(d)} day from the end`)))} of the month`
