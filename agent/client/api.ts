@@ -2,6 +2,9 @@ import type { MonitorChanges, MonitorInput, MonitorResource, MonitorView } from 
 import type { ServerAlertInput, ServerFields } from '../contract/servers';
 import { requestOnce, requestWithRetry, type HttpOutcome, type HttpRequest } from './http';
 
+/** The whole monitor list comes in one answer: room for tens of thousands of monitors, still a bound. */
+const MAX_LIST_BYTES = 64 * 1024 * 1024;
+
 export type { MonitorChanges, MonitorInput, ServerAlertInput };
 
 /** The fields of a job monitor the CLI reads (spec section 2.2). */
@@ -43,13 +46,13 @@ export class ApiClient {
   }
 
   listMonitors(): Promise<MonitorSummary[]> {
-    return this.call<MonitorSummary[]>('GET', '/api/monitors');
+    return this.call<MonitorSummary[]>('GET', '/api/monitors', undefined, MAX_LIST_BYTES);
   }
 
   /** GET /api/monitors, filtered as its query says (status, project_id). */
   monitors(query: Record<string, string> = {}): Promise<MonitorDetails[]> {
     const search = new URLSearchParams(query).toString();
-    return this.call<MonitorDetails[]>('GET', `/api/monitors${search ? `?${search}` : ''}`);
+    return this.call<MonitorDetails[]>('GET', `/api/monitors${search ? `?${search}` : ''}`, undefined, MAX_LIST_BYTES);
   }
 
   monitor(id: number): Promise<MonitorDetails> {
@@ -89,8 +92,9 @@ export class ApiClient {
   }
 
   /** POST and PATCH are sent once (retrying a create could make two); GET is retried with backoff. */
-  private async call<T>(method: HttpRequest['method'], path: string, body?: unknown): Promise<T> {
+  private async call<T>(method: HttpRequest['method'], path: string, body?: unknown, maxBytes?: number): Promise<T> {
     const request: HttpRequest = {
+      maxBytes,
       method,
       url: `${this.baseUrl}${path}`,
       headers: { authorization: `Bearer ${this.apiToken}`, accept: 'application/json', 'content-type': 'application/json' },

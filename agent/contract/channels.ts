@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CHANNEL_KINDS, type ChannelKind } from '../domain/channels';
 import { clockTimeOf, emailAddressesOf, timeZoneOf } from './peopleInputs';
 import { remindEveryHoursInput } from './reminders';
-import { httpUrl, isHttpUrl, label, optionalString, requiredString } from './fields';
+import { httpUrl, isHttpUrl, label, nameString, optionalString, requiredString } from './fields';
 import type { QuietHours } from '../domain/delivery';
 
 /*
@@ -115,7 +115,7 @@ const quietHoursInput = z
   )
   .nullable();
 
-const channelName = requiredString('name', 255);
+const channelName = nameString('name', 255);
 
 /** A channel as created; its settings are checked by the kind's own schema (channelSettingsInput). */
 export const channelInput = z.object({

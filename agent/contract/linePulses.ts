@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { timeZoneOf } from './peopleInputs';
-import { onlyFields } from './fields';
+import { controlCharacterProblem, onlyFields } from './fields';
 import { pulseQuery } from './pulses';
 import { checkSchedule } from '../domain/scheduleCheck';
 import { isSlug, MAX_SLUG_LENGTH, serverTag } from '../domain/monitorLine';
@@ -17,7 +17,11 @@ const text = (field: string, max: number) =>
     .string({ error: `The ${field} field must be given once.` })
     .trim()
     .min(1, { message: `The ${field} field must not be empty.`, abort: true })
-    .max(max, `The ${field} field must not be greater than ${max} characters.`);
+    .max(max, `The ${field} field must not be greater than ${max} characters.`)
+    .superRefine((value, context) => {
+      const problem = controlCharacterProblem(field, value);
+      if (problem) context.addIssue({ code: 'custom', message: problem, continue: false });
+    });
 
 export const linePulseQuery = onlyFields(z.object({
   create: z

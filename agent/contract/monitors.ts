@@ -6,7 +6,7 @@ import { MAX_TAGS, tagOf } from '../domain/monitorLine';
 import { parseZonedTimestamp } from '../domain/zonedTimestamp';
 import { channelIdsField } from './channelIds';
 import { timeZoneOf } from './peopleInputs';
-import { oneOf, patchOf, queryId, requiredInteger, requiredString } from './fields';
+import { nameString, oneOf, patchOf, queryId, requiredInteger, requiredString } from './fields';
 
 export { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitorStatus';
 
@@ -22,7 +22,7 @@ function tagsField() {
 }
 
 export const monitorInput = z.object({
-  name: requiredString('name', 255),
+  name: nameString('name', 255),
   timezone: requiredString('timezone', 64).transform(timeZoneOf('timezone')),
   project_id: z
     .number({ error: 'The project id field must be an integer.' })

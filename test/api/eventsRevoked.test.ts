@@ -1,6 +1,7 @@
 import { get, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignInLink } from '../../agent/api/routes/session';
+import { HEARTBEAT_MS, KEY_CHECK_MS } from '../../agent/api/routes/events';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { runCli } from '../helpers/cli';
 
@@ -79,6 +80,17 @@ describe('a revoked key\'s /api/events stream', () => {
     agent.events.emit({ type: 'monitor.changed', companyId: 1, monitorId: 351 });
     await stream.ended;
     expect(stream.received()).not.toContain('"monitorId":351');
+  }, 30_000);
+
+  it('ends within about a second, not at the 15 s heartbeat, when `cronbeat token revoke` revoked the key of an idle stream', async () => {
+    const { id, token } = key();
+    const openedAt = Date.now();
+    const stream = await openStream(token);
+    expect((await runCli(['token', 'revoke', String(id), '--data-dir', agent.dataDir])).status).toBe(0);
+    await stream.ended;
+    // Ended by the key check, not by the first heartbeat (HEARTBEAT_MS after the stream opened).
+    expect(KEY_CHECK_MS).toBeLessThan(HEARTBEAT_MS / 10);
+    expect(Date.now() - openedAt).toBeLessThan(HEARTBEAT_MS);
   }, 30_000);
 
   it("leaves every other key's stream open and fed", async () => {

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { ApiClient, ApiError } from '../../client/api';
 import { DEFAULT_BASE_URL } from '../../client/baseUrl';
 import { prepareDataDir } from '../../dataFolder/dataDir';
-import { UsageError, type Command } from '../command';
+import { UsageError, withoutControlCharacters, type Command } from '../command';
 import type { JobRow } from '../crontab/jobs';
 import { CrontabReadError, fileSource, machineSources, userCrontabSource, type CrontabSource } from '../crontab/sources';
 import { printTable } from '../crontab/table';
@@ -176,7 +176,7 @@ export const crontabCommand: Command = {
         if (!values.server) throw new UsageError('Give the server identifier: cronbeat crontab watch --server IDENTIFIER (see --help).');
         const baseUrl = baseUrlOption(values.url);
         return await watch({
-          server: values.server,
+          server: withoutControlCharacters('--server', values.server),
           url: baseUrl,
           sources: files.length > 0 ? files : machineSources(),
           api: new ApiClient(baseUrl, apiToken(values.token)),

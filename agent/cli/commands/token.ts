@@ -3,7 +3,7 @@ import { databaseFile, prepareDataDir } from '../../dataFolder/dataDir';
 import { makeDataFolderPrivate } from '../../dataFolder/privateFolder';
 import { toNullableApiTimestamp } from '../../domain/timestamps';
 import { isKeyScope, KEY_SCOPES } from '../../domain/keyScopes';
-import { UsageError, type Command } from '../command';
+import { UsageError, withoutControlCharacters, type Command } from '../command';
 import { printTable } from '../crontab/table';
 import { shortTime } from './monitor/shared';
 
@@ -60,6 +60,7 @@ export const tokenCommand: Command = {
     }
     const scope = values.scope;
     if (!isKeyScope(scope)) throw new UsageError(`--scope must be one of ${KEY_SCOPES.join(', ')}, not "${scope}".`);
+    const name = withoutControlCharacters('--name', values.name!);
     // Loaded here, not at the top, so commands that never open the database start faster.
     const { openStore } = await import('../../db/store');
     const now = Date.now();
@@ -70,7 +71,7 @@ export const tokenCommand: Command = {
       if (action === 'create') {
         const companyId = positiveInteger(values.company, '--company');
         store.companies.ensure(companyId, now);
-        console.log(store.apiTokens.create({ companyId, name: values.name!, scope, now }).token);
+        console.log(store.apiTokens.create({ companyId, name, scope, now }).token);
       } else if (action === 'list') {
         // JSON keeps the API's timestamps; the table says them on this machine's clock.
         const when = (ms: number | null) => (values.json ? toNullableApiTimestamp(ms) : shortTime(ms));
