@@ -54,6 +54,10 @@ describe('a job line creates and updates its monitor', () => {
     const refused = await line('timer-backup', { create: '1', schedule: 'Mon..Fri 26:30', tz: 'Europe/Paris' });
     expect(refused.status).toBe(422);
     expect((await refused.json()).errors.schedule).toEqual(['The schedule field is not valid: The hour is 26, but hours go from 0 to 23.']);
+    // Line breaks separate calendar events; any other control character is still refused.
+    const escaped = await line('timer-backup', { create: '1', schedule: 'Mon..Fri 02:30\u001b[2J', tz: 'Europe/Paris' });
+    expect(escaped.status).toBe(422);
+    expect((await escaped.json()).errors.schedule[0]).toMatch(/must not contain control characters \(it has ESC/);
   });
 
   it('an edit in the dashboard holds until the next run of the line, which wins; the history shows both', async () => {
