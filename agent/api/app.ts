@@ -13,6 +13,7 @@ import { HttpError } from './errors';
 import { serverRoutes } from './routes/servers';
 import { serverReportRoutes } from './routes/serverReports';
 import { monitorRoutes } from './routes/monitors';
+import { monitorLineKeyRoutes } from './routes/monitorLineKeys';
 import { notificationRoutes } from './routes/notifications';
 import { pulseHistoryRoutes, pulseRoutes } from './routes/pulses';
 import { certificateRoutes } from './routes/certificates';
@@ -53,6 +54,7 @@ export const routers: Array<(deps: ApiDeps) => Router<AuthState> | Router> = [
   serverReportRoutes,
   serverRoutes,
   monitorRoutes,
+  monitorLineKeyRoutes,
   notificationRoutes,
   certificateRoutes,
   channelRoutes,

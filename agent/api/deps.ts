@@ -7,9 +7,10 @@ import type { AuthState } from './auth';
 import type { CertificateChecks } from '../engine/certificates/scheduler';
 import type { CliCommand } from './cliCommand';
 import type { DeliveryWorker } from '../engine/delivery/worker';
-import type { PublicUrlSetting } from '../db/settings';
+import type { PublicUrlSetting, ServeOrDashboardSetting } from '../db/settings';
 import type { Log } from '../log/logger';
 import type { PulseRecorder } from '../engine/pulseBatch';
+import type { WatchdogState } from '../engine/watchdog';
 import type { FailedAuthLimiter } from './authLimiter';
 
 /** What every router is built from. */
@@ -35,6 +36,10 @@ export interface ApiDeps {
   requireToken: Middleware<AuthState>;
   /** The public URL (serve --public-url or the dashboard's setting): links, copy-paste lines, a host answered to. */
   publicUrl?: PublicUrlSetting;
+  /** The watchdog's URL (serve --watchdog-url or the dashboard's setting); a secret, never answered back. */
+  watchdogUrl?: ServeOrDashboardSetting;
+  /** What the watchdog last did (engine/watchdog.ts). */
+  watchdogState?: WatchdogState;
   /** Stores pulses in groups (engine/pulseBatch.ts); one for both doors a pulse comes in by (plainPulses.ts). */
   pulseRecorder: PulseRecorder;
   /** How this machine runs the CLI; found from this process (PATH, bundle) when absent. */

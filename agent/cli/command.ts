@@ -10,12 +10,15 @@ export interface Command {
   help: string;
   /** Runs with the arguments after the command name; resolves to the process exit code. */
   run(argv: string[]): Promise<number>;
+  /** The command tells its own --help from its arguments' (`cronbeat run` wraps jobs that have a --help of their own). */
+  readsOwnHelp?: boolean;
 }
 
 /** A mistake the user can fix: printed as one line on stderr, never with a stack trace. */
 export class UsageError extends Error {
   constructor(message: string, readonly exitCode = 2) {
     super(message);
+    this.name = 'UsageError';
   }
 }
 
@@ -33,6 +36,7 @@ export function withoutControlCharacters<T extends string | undefined>(option: s
 /** Runs `command` with the arguments after its name, or prints its help when asked for before any `--`. */
 export function invoke(command: Command, rest: string[]): Promise<number> {
   // What follows `--` is a job's own command line (`cronbeat run T -- mysqldump -h db`), never ours.
+  if (command.readsOwnHelp) return command.run(rest);
   const ownArgs = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
   if (ownArgs.includes('--help') || ownArgs.includes('-h')) {
     console.log(command.help);
@@ -48,6 +52,9 @@ export function runMain(main: (argv: string[]) => Promise<number>): void {
   // stop quietly, as cat and grep do.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
+    // Unless the command handles it itself: `cronbeat run` keeps reading its job's output (the
+    // job must not die of our reader going away) and ends with the job's status.
+    if (process.stdout.listenerCount('error') > 1) return;
     process.exit(0);
   });
   main(process.argv.slice(2)).then(
@@ -63,7 +70,8 @@ export function runMain(main: (argv: string[]) => Promise<number>): void {
 
 /** 2 for a mistake in the command line (ours or node:util parseArgs's), else the error's own or 1. */
 function exitCodeFor(error: unknown): number {
-  if (error instanceof UsageError) return error.exitCode;
+  // By name, not instanceof: the commands of dist/cronbeat-full.cjs have their own copy of the class.
+  if (error instanceof Error && error.name === 'UsageError') return (error as UsageError).exitCode;
   const code = (error as { code?: string } | null)?.code;
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_') ? 2 : 1;
 }

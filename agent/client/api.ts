@@ -1,5 +1,6 @@
 import type { MonitorChanges, MonitorInput, MonitorResource, MonitorView } from '../contract/monitors';
 import type { ServerAlertInput, ServerFields } from '../contract/servers';
+import type { WireLineKey } from '../contract/linePulses';
 import { requestOnce, requestWithRetry, type HttpOutcome, type HttpRequest } from './http';
 
 /** The whole monitor list comes in one answer: room for tens of thousands of monitors, still a bound. */
@@ -75,6 +76,11 @@ export class ApiClient {
   /** POST /api/monitors/{id}/token (a full key only): a new pulse token; the old one is refused from then on. */
   rotateMonitorToken(id: number): Promise<MonitorResource> {
     return this.call<MonitorResource>('POST', `/api/monitors/${id}/token`);
+  }
+
+  /** Hands the monitor to the line of key `keyId` (PUT /api/monitors/{id}/line-key). */
+  handMonitor(id: number, keyId: number): Promise<WireLineKey> {
+    return this.call<WireLineKey>('PUT', `/api/monitors/${id}/line-key`, { key_id: keyId });
   }
 
   /** GET /api/servers?q=: the servers whose name, identifier or address contains `search`. */

@@ -12,7 +12,7 @@ export const RETRY_DELAYS_MS = [250, 1_000];
 export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 export interface HttpRequest {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   body?: string;

@@ -1,8 +1,18 @@
 import { z } from 'zod';
 import { KEY_SCOPES } from '../domain/keyScopes';
-import { controlCharacterProblem } from './fields';
+import { MAX_LINE_MONITORS_LIMIT } from '../domain/lineLimits';
+import { controlCharacterProblem, onlyFields } from './fields';
 
 /* API keys (issue 23): the body of POST /api/keys and what GET /api/keys lists. */
+
+const maxMonitorsMessage = `The max monitors field must be a whole number from 1 to ${MAX_LINE_MONITORS_LIMIT}, or null for the default.`;
+/** How many monitors the key's lines may make; null: the default (DEFAULT_MAX_LINE_MONITORS). */
+const maxMonitors = z
+  .number({ error: maxMonitorsMessage })
+  .int(maxMonitorsMessage)
+  .min(1, maxMonitorsMessage)
+  .max(MAX_LINE_MONITORS_LIMIT, maxMonitorsMessage)
+  .nullable();
 
 export const keyInput = z
   .object({
@@ -19,9 +29,13 @@ export const keyInput = z
       error: (issue) =>
         issue.input == null ? 'The scope field is required.' : `The scope field must be one of: ${KEY_SCOPES.join(', ')}.`,
     }),
+    max_monitors: maxMonitors.optional(),
   })
   .strict();
 export type KeyInput = z.infer<typeof keyInput>;
+
+/** The body of PATCH /api/keys/{id}: a key's limit on the monitors its lines make (null: back to the default). */
+export const keyPatch = onlyFields(z.object({ max_monitors: maxMonitors }));
 
 /** A key as listed: never its secret, which is shown once, in the answer to its creation. */
 export interface WireKey {
@@ -30,6 +44,8 @@ export interface WireKey {
   scope: (typeof KEY_SCOPES)[number];
   created_at: string;
   last_used_at: string | null;
+  /** How many monitors its lines may make (the key's own limit, else the default). */
+  max_monitors: number;
 }
 
 /** The answer to POST /api/keys: the key, plus its secret this once. */

@@ -64,3 +64,18 @@ export function slugProblem(slug: string): string | undefined {
   }
   return undefined;
 }
+
+/** The body of PUT /api/monitors/{id}/line-key: the key whose line may from now on pulse and change the monitor. */
+export const lineKeyInput = onlyFields(z.object({
+  key_id: z
+    .number({ error: (issue) => (issue.input == null ? 'The key id field is required.' : 'The key id field must be an integer.') })
+    .int('The key id field must be an integer.')
+    .positive('The key id field must be a positive integer.'),
+}));
+
+/** The answer: which monitor, by which slug, the line of which key. */
+export interface WireLineKey {
+  monitor_id: number;
+  slug: string;
+  key_id: number;
+}

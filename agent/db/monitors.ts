@@ -28,6 +28,8 @@ export interface MonitorRow extends NotifiedMonitor {
   slug: string | null;
   /** Space-separated, sorted (tagsOf in monitorLines.ts reads it). */
   tags: string;
+  /** The key whose line made it, or an admin handed it to (migration 23): only that key's line may pulse or change it. */
+  line_key_id: number | null;
   /** When the latest failure was raised (migration 17); kept after a recovery, which says how long it lasted. */
   failed_at: number | null;
   /** Why it is failed, as data (migration 20): JSON of a MonitorReason beside alert_reason's words; null when not failed or failed before. */

@@ -178,3 +178,16 @@ describe('in an alert', () => {
     expect(scheduleLine(alert)).toBe('Schedule "Mon..Fri 02:30; Sat 04:00 UTC" (at 02:30 Europe/Paris, Monday through Friday; at 04:00 UTC, on Saturday), grace 30 min');
   });
 });
+
+describe('the default grace (crontab discover, a line without --grace)', () => {
+  it('fits every kind: the shortest gap between runs, at most an hour', async () => {
+    const { defaultGraceMinutes } = await import('../../agent/domain/dueTime');
+    const from = at('2026-03-01T00:00:00Z');
+    expect(defaultGraceMinutes('*:0/5', from)).toBe(5);
+    expect(defaultGraceMinutes('Mon..Fri 09:00', from)).toBe(60);
+    expect(defaultGraceMinutes('@every 20m', from)).toBe(20);
+    expect(defaultGraceMinutes('@every 1d', from)).toBe(60);
+    expect(defaultGraceMinutes('*/10 * * * *', from)).toBe(10);
+    expect(defaultGraceMinutes('2099-02-29', from)).toBe(60);
+  });
+});

@@ -78,6 +78,16 @@ describe('schedules', () => {
       '2026-03-30T00:00:00.000Z',
     ]);
     expect(nextRuns('61 * * * *', 'UTC', 5, new Date())).toHaveProperty('error');
+    expect(nextRuns('0 2 * * *', 'Not/AZone', 5, new Date())).toHaveProperty('error');
+  });
+
+  it('lists the runs of a schedule whose runs are years apart, as the agent expects them', () => {
+    const runs = nextRuns('0 0 * 2 1#5', 'Europe/Paris', 3, new Date('2026-11-27T12:00:00Z'));
+    expect(Array.isArray(runs) && runs.map((d) => d.toISOString())).toEqual([
+      '2044-02-28T23:00:00.000Z',
+      '2072-02-28T23:00:00.000Z',
+      '2112-02-28T23:00:00.000Z',
+    ]);
   });
 });
 

@@ -10,6 +10,7 @@ import { validate } from '../validate';
 import { pageOffset } from '../../domain/pagination';
 import { keyReusedAs422, pulseIntent, readPulseBody, receivedPulse } from '../pulseRequest';
 import { lineMonitor, MONITOR_TOKEN_HEADER } from '../linePulse';
+import { CreationBudgets } from '../../engine/monitorLines';
 import { tokenView } from '../tokenVisibility';
 
 /**
@@ -21,10 +22,11 @@ import { tokenView } from '../tokenVisibility';
  */
 export function pulseRoutes({ store, events, clock, pulseRecorder, authLimiter }: ApiDeps): Router {
   const router = new Router();
+  const budgets = new CreationBudgets();
 
   const receivePulse = async (ctx: Context, byLine: boolean) => {
     const intent = pulseIntent(ctx.params.action, ctx.query, ctx.headers);
-    const line = byLine ? lineMonitor(ctx, { store, events, authLimiter }, clock()) : null;
+    const line = byLine ? lineMonitor(ctx, { store, events, authLimiter }, budgets, clock()) : null;
     const { body, truncated } = ctx.method === 'POST' ? await readPulseBody(ctx.req) : { body: '', truncated: false };
     const token = line ? line.monitor.token : ctx.params.token;
     const now = clock();

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { ApiClient, ApiError } from '../../client/api';
 import { DEFAULT_BASE_URL } from '../../client/baseUrl';
 import { prepareDataDir } from '../../dataFolder/dataDir';
@@ -90,10 +89,10 @@ function apiToken(flag: string | undefined): string {
   return token;
 }
 
-/** The self-contained job runner built beside this cronbeat (dist/cronbeat-run.cjs). */
+/** The self-contained job side, dist/cronbeat.cjs: the file this command was started by (main.ts). */
 function runnerSource(): string {
-  // The real file: npx and npm link start the CLI through a symlink in a .bin folder, where the runner is not.
-  return join(dirname(realpathSync(process.argv[1])), 'cronbeat-run.cjs');
+  // The real file: npx and npm link start the CLI through a symlink in a .bin folder.
+  return realpathSync(process.argv[1]);
 }
 
 export const crontabCommand: Command = {

@@ -2,13 +2,14 @@ import { DEFAULT_BASE_URL } from '../../client/baseUrl';
 import { UsageError, type Command } from '../command';
 import { didYouMean } from '../didYouMean';
 import { editMonitor } from './monitor/edit';
+import { handMonitor } from './monitor/hand';
 import { listMonitors } from './monitor/list';
 import { pauseMonitor } from './monitor/pause';
 import { resumeMonitor } from './monitor/resume';
 import { rotateMonitorToken } from './monitor/rotateToken';
 import { showMonitor } from './monitor/show';
 
-const help = `Usage: cronbeat monitor <list|show|pause|resume|edit|rotate-token> [options]
+const help = `Usage: cronbeat monitor <list|show|pause|resume|edit|rotate-token|hand> [options]
 
 Looks at and changes job monitors over the API, for admins who live in a terminal. The API
 token comes from CRONBEAT_API_TOKEN (make one with \`cronbeat token create\`). A monitor is
@@ -34,6 +35,10 @@ named by its id or its exact name.
       Gives it a new pulse token and prints it, for a token that leaked: the agent refuses the
       old one at once, so put the new one in the crontab lines that ping it by token (lines run
       with \`cronbeat run --name\` learn it by themselves). Needs a full key.
+  cronbeat monitor hand ID|NAME… --key KEY_ID
+      Lets the job line of key KEY_ID, and no other, pulse and change the monitor by its slug:
+      for a monitor made in the dashboard, one whose key was revoked, or one a line made before
+      Cronbeat recorded keys (the 409 its line gets names both ids). Several monitors at once.
 
 Options:
   --json      print the API's JSON instead of text
@@ -65,11 +70,12 @@ const ACTIONS: Record<string, (argv: string[]) => Promise<number>> = {
   resume: resumeMonitor,
   edit: editMonitor,
   'rotate-token': rotateMonitorToken,
+  hand: handMonitor,
 };
 
 export const monitorCommand: Command = {
   name: 'monitor',
-  summary: 'List, show, pause, resume and edit job monitors; rotate their pulse tokens',
+  summary: 'List, show, pause, resume, edit and hand over job monitors; rotate their pulse tokens',
   help,
   run([action, ...rest]) {
     const run = action === undefined ? undefined : ACTIONS[action];

@@ -9,6 +9,7 @@ import { UsageError, withoutControlCharacters, type Command } from '../command';
 import { commandLine, servicePlace, type ServicePlace } from '../service/plan';
 import { UnitValueError, type ServiceScope } from '../service/units';
 import { closedToOthers, volatilePlace } from '../crontab/shim';
+import { version } from '../../../package.json';
 import { localUrlOf, parseServeFlags } from '../serveFlags';
 import { readServiceRecord, removeServiceRecord, writeServiceRecord } from '../service/serviceRecord';
 
@@ -109,6 +110,14 @@ function runAll(commands: string[][]): { failed: string[][]; reason: string } {
 }
 
 /**
+ * Where Cronbeat stays installed. Never by its name from the npm registry (nor through npx): the
+ * name there is not Cronbeat's, and whoever holds it would be installed, as root for a system service.
+ */
+const INSTALL_WHERE_IT_STAYS =
+  `Install Cronbeat where it stays: a clone of its repository after \`npm install\`, or the tarball \`npm pack\` makes there, ` +
+  `installed with \`npm install -g ./cronbeat-${version}.tgz\`; then run \`cronbeat service install\` from there.`;
+
+/**
  * The program and bundle the service runs, refused where they would vanish: a cronbeat run
  * through npx lives in npm's cache, cleaned at will, and the service would stop starting then
  * (the rule crontab lines follow, crontab/shim.ts).
@@ -118,7 +127,7 @@ function refuseVanishingProgram(): void {
     const why = volatilePlace(path);
     if (why) {
       throw new UsageError(
-        `A service must not run ${path}: ${why}. Install Cronbeat where it stays (\`npm install -g cronbeat\`, or a clone with \`npm run build:agent\`) and run \`cronbeat service install\` from there.`,
+        `A service must not run ${path}: ${why}. ${INSTALL_WHERE_IT_STAYS}`,
         1,
       );
     }

@@ -1,3 +1,4 @@
+import { shortestGapMinutes as cronShortestGapMinutes } from '../cronDays';
 import { nextRunAfter as cronNextRunAfter, previousRunBefore as cronPreviousRunBefore } from '../cronSchedule';
 import { rememberedRuns } from '../runFreeStretches';
 import { calendarNextRuns, checkCalendar } from './calendar';
@@ -148,6 +149,24 @@ export function scheduleWords(schedule: string, timezone?: string): string | nul
   if (kind === 'period') return checkPeriod(schedule).schedule === undefined ? null : periodWords(checkPeriod(schedule).schedule!);
   const specs = calendarOf(schedule);
   return specs === null ? null : specs.map((spec) => calendarWords(spec, timezone)).join('; ');
+}
+
+/** Runs looked at for a calendar event's shortest gap: enough to meet it (a week of hourly runs is 168). */
+const GAP_SAMPLE_RUNS = 64;
+
+/**
+ * The shortest gap between two runs in minutes, looking `days` ahead of `from` (Infinity when
+ * fewer than two runs come): for cron by date arithmetic (cronDays.ts), for a calendar event among
+ * its next runs (a search bounded as systemd's), for a period the period itself.
+ */
+export function shortestGapMinutes(schedule: string, from: number, days: number): number {
+  const kind = kindOf(schedule);
+  if (kind === 'cron') return cronShortestGapMinutes(schedule, from, days);
+  if (kind === 'period') return Math.round(periodMs(schedule) / 60_000);
+  const runs = nextRuns(schedule, 'UTC', from, GAP_SAMPLE_RUNS).filter((run) => run <= from + days * 86_400_000);
+  let shortest = Infinity;
+  for (let i = 1; i < runs.length; i++) shortest = Math.min(shortest, Math.round((runs[i]! - runs[i - 1]!) / 60_000));
+  return shortest;
 }
 
 /** "Every 5 minutes" for the start of a sentence or a table cell. */

@@ -4,7 +4,16 @@ import { useResource } from '../lib/use-resource';
 import type { MonitorChange } from '../api/endpoints';
 import { Time } from './Time';
 
-const FIELD_WORDS: Record<string, string> = { schedule: 'schedule', timezone: 'zone', duration: 'grace (min)', name: 'name', project_id: 'project', tags: 'tags' };
+const FIELD_WORDS: Record<string, string> = {
+  schedule: 'schedule',
+  timezone: 'zone',
+  duration: 'grace (min)',
+  name: 'name',
+  project_id: 'project',
+  tags: 'tags',
+  line_key_id: 'line of key',
+  slug: 'slug',
+};
 
 function shown(value: unknown): string {
   if (value === null || value === undefined) return '—';

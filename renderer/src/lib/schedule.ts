@@ -22,7 +22,10 @@ const described = new Map<string, string | null>();
 
 /**
  * The next `count` runs of `schedule` in `timezone` after `from`, or an error message when the
- * expression or the zone is not valid.
+ * expression or the zone is not valid. The agent's own rule for every kind (agent/domain/schedules:
+ * cron daemons' way on daylight-saving nights for cron, systemd's for calendar events, bounded
+ * searches, so a schedule whose runs are years apart costs the page no more than a daily one).
+ * Fewer when the schedule has no more runs.
  */
 export function nextRuns(input: string, timezone: string, count: number, from: Date): Date[] | { error: string } {
   const { schedule, error } = checkSchedule(input);
