@@ -44,7 +44,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY package.json ./
 COPY --from=deps /app/node_modules ./node_modules
-COPY --from=build /src/dist/cronbeat.cjs /src/dist/cronbeat-run.cjs ./dist/
+COPY --from=build /src/dist/cronbeat.cjs /src/dist/cronbeat-full.cjs ./dist/
 COPY --from=build /src/dist/renderer ./dist/renderer
 RUN chmod 755 dist/cronbeat.cjs \
     && ln -s /app/dist/cronbeat.cjs /usr/local/bin/cronbeat \

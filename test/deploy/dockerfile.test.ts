@@ -213,7 +213,7 @@ describe('the run stage’s file layout', () => {
   }, 300_000);
 
   it('holds the bundle, the dashboard and production dependencies only', () => {
-    for (const file of ['dist/cronbeat.cjs', 'dist/cronbeat-run.cjs', 'dist/renderer/index.html', 'node_modules/better-sqlite3/package.json', 'node_modules/koa/package.json']) {
+    for (const file of ['dist/cronbeat.cjs', 'dist/cronbeat-full.cjs', 'dist/renderer/index.html', 'node_modules/better-sqlite3/package.json', 'node_modules/koa/package.json']) {
       expect(existsSync(join(app, file)), file).toBe(true);
     }
     for (const dev of ['electron', 'vite', 'vitest', 'esbuild', 'react']) expect(existsSync(join(app, 'node_modules', dev)), dev).toBe(false);

@@ -75,7 +75,7 @@ afterAll(() => {
 describe('the npm package', () => {
   it(`is ${pkg.name}-${pkg.version}.tgz and holds the bundle, the built dashboard, the docs and the notices, no sources`, () => {
     expect(tarball.endsWith(`${pkg.name}-${pkg.version}.tgz`)).toBe(true);
-    for (const file of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'dist/cronbeat.cjs', 'dist/cronbeat-run.cjs', 'dist/renderer/index.html', 'docs/deploy.md']) {
+    for (const file of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'dist/cronbeat.cjs', 'dist/cronbeat-full.cjs', 'dist/renderer/index.html', 'docs/deploy.md']) {
       expect(packed, file).toContain(file);
     }
     expect(packed.some((file) => file.startsWith('dist/renderer/assets/') && file.endsWith('.js'))).toBe(true);
