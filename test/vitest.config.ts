@@ -13,5 +13,9 @@ export default defineConfig({
     maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // expect.poll waits for something that will happen (a row on screen, a listener gone); its
+    // default of 1 s is a deadline a busy machine misses. A bound, not a sleep: it ends when the
+    // condition holds.
+    expect: { poll: { timeout: 10_000 } },
   },
 });
