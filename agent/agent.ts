@@ -8,9 +8,11 @@ import { makeDataFolderPrivate } from './dataFolder/privateFolder';
 import { databaseFile } from './dataFolder/dataDir';
 import type { SqliteOptions } from './db/open';
 import { openStore, openStoreCheckingLater, type Store } from './db/store';
-import { publicUrlSetting } from './db/settings';
+import { publicUrlSetting, serveOrDashboardSetting } from './db/settings';
 import { AgentEvents } from './engine/events';
 import { startMonitorLoop } from './engine/loop';
+import { LoopHealthRecord } from './engine/loopHealth';
+import { startWatchdog, type WatchdogState } from './engine/watchdog';
 import { createScheduler } from './engine/scheduler';
 import { showPendingPopups } from './engine/pendingPopups';
 import { TlsCertificateChecker, type CheckerOptions } from './engine/certificates/checker';
@@ -44,6 +46,11 @@ export interface AgentOptions {
    * dashboard's setting; without either, links use the address the agent listens on.
    */
   publicUrl?: string;
+  /**
+   * A dead-man's switch to ping while the monitor loop is healthy (serve --watchdog-url, checked with
+   * checkWatchdogUrl); wins over the dashboard's setting. agent/engine/watchdog.ts.
+   */
+  watchdogUrl?: string;
   /** Limits on slow clients; defaults in DEFAULT_HTTP_TIMEOUTS. */
   timeouts?: Partial<HttpTimeouts>;
   /** How to load SQLite (the desktop app in development passes an addon built for Electron). */
@@ -106,6 +113,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const started = deferred();
   const events = new AgentEvents();
   const publicUrl = publicUrlSetting(store.settings, options.publicUrl ?? null);
+  const watchdogUrl = serveOrDashboardSetting(store.settings, 'watchdog_url', options.watchdogUrl ?? null);
+  const watchdogState: WatchdogState = { lastPingAt: null, problem: null };
   const checker = new TlsCertificateChecker(options.certificateChecks);
   const certificateChecks = new CertificateScheduler({ store, events, notifier, clock, log, checker });
   let listeningUrl = '';
@@ -127,6 +136,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     allowedHosts: options.allowedHosts,
     trustProxy: options.trustProxy,
     publicUrl,
+    watchdogUrl,
+    watchdogState,
     rendererDir: options.rendererDir,
     store,
     events,
@@ -152,18 +163,22 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   // Everything that writes starts once the database is known whole: popups, the loop (whose
   // first turn gives the catch-up graces), certificate checks, deliveries; then held requests.
   let stopMonitorLoop = () => {};
+  let stopWatchdog = () => {};
   const writes: Array<() => void> = [];
   let isWritable = false;
   const startWriting = () => {
     showPendingPopups({ store, notifier }, clock());
     const scheduler = createScheduler({ store, events, notifier });
+    const health = new LoopHealthRecord();
     stopMonitorLoop = startMonitorLoop({
       scheduler,
       events,
       earliestDueAt: () => scheduler.earliestDueAt(),
       clock,
       log,
+      health,
     });
+    stopWatchdog = startWatchdog({ url: () => watchdogUrl.current(), health, clock, log, userAgent: 'Cronbeat-Watchdog', state: watchdogState });
     certificateChecks.start();
     deliveries.start();
     isWritable = true;
@@ -173,6 +188,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   let stopping: Promise<void> | undefined;
   const close = () =>
     (stopping ??= (async () => {
+      stopWatchdog();
       stopMonitorLoop();
       events.close();
       await stopServer(server);

@@ -2,6 +2,7 @@ import type { RequestListener } from 'node:http';
 import Koa from 'koa';
 import type Router from '@koa/router';
 import { requireToken } from './auth';
+import { FailedAuthLimiter } from './authLimiter';
 import type { AuthState } from './auth';
 import type { ApiDeps } from './deps';
 import { errorMiddleware } from './errorMiddleware';
@@ -12,6 +13,7 @@ import { HttpError } from './errors';
 import { serverRoutes } from './routes/servers';
 import { serverReportRoutes } from './routes/serverReports';
 import { monitorRoutes } from './routes/monitors';
+import { monitorLineKeyRoutes } from './routes/monitorLineKeys';
 import { notificationRoutes } from './routes/notifications';
 import { pulseHistoryRoutes, pulseRoutes } from './routes/pulses';
 import { certificateRoutes } from './routes/certificates';
@@ -52,6 +54,7 @@ export const routers: Array<(deps: ApiDeps) => Router<AuthState> | Router> = [
   serverReportRoutes,
   serverRoutes,
   monitorRoutes,
+  monitorLineKeyRoutes,
   notificationRoutes,
   certificateRoutes,
   channelRoutes,
@@ -72,7 +75,8 @@ export const routers: Array<(deps: ApiDeps) => Router<AuthState> | Router> = [
 export function createApp(options: AppOptions): RequestListener {
   const { store, events, clock, log } = options;
   const pulseRecorder = createPulseRecorder({ store, events, notifier: options.notifier ?? silentNotifier });
-  const deps: ApiDeps = { ...options, requireToken: requireToken(store, clock), pulseRecorder };
+  const authLimiter = options.authLimiter ?? new FailedAuthLimiter();
+  const deps: ApiDeps = { ...options, authLimiter, requireToken: requireToken(store, clock, authLimiter), pulseRecorder };
   const app = new Koa();
   app.silent = true;
   if (options.trustProxy) {

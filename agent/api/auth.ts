@@ -18,6 +18,20 @@ export const tooManyFailures = (seconds: number, what = 'authentications') =>
   new HttpError(429, `Too many failed ${what}. Try again in ${seconds} s.`, undefined, { 'Retry-After': String(seconds) });
 
 /**
+ * What a wrong credential (a Bearer token, or a key in a URL path: a ping key's line pulse, a
+ * badge key) gets: `refusal`, spending one failure of the client's budget, or 429 once that is
+ * spent. Every door that takes a key shares one budget per client, so trying keys at another door
+ * buys no more guesses. Only wrong credentials come here: a right one is let in before.
+ */
+export function wrongCredential(limiter: FailedAuthLimiter, ip: string | undefined, now: number, refusal: HttpError): HttpError {
+  const client = clientKey(ip);
+  const wait = limiter.retryAfter(client, now);
+  if (wait > 0) return tooManyFailures(wait);
+  limiter.failed(client, now);
+  return refusal;
+}
+
+/**
  * Bearer authentication: puts the token's company and scope in ctx.state, or answers 401 (429
  * after many wrong tokens from one machine), or 403 when the key's scope does not allow the
  * request (keyScopes.ts: a read-only key only reads, ping and badge keys get nothing here).
@@ -28,13 +42,7 @@ export function requireToken(store: Store, clock: () => number, limiter = new Fa
     const presented = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('Authorization'))?.[1];
     if (!presented) throw unauthenticated();
     const token = store.apiTokens.authenticate(presented);
-    if (!token) {
-      const client = clientKey(ctx.ip);
-      const wait = limiter.retryAfter(client, clock());
-      if (wait > 0) throw tooManyFailures(wait);
-      limiter.failed(client, clock());
-      throw unauthenticated();
-    }
+    if (!token) throw wrongCredential(limiter, ctx.ip, clock(), unauthenticated());
     const access = accessOfMethod(ctx.method);
     if (!scopeAllows(token.scope, access)) throw new HttpError(403, scopeRefusal(token.scope, access));
     recordUse(store, token.id, clock());

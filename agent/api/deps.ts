@@ -7,9 +7,11 @@ import type { AuthState } from './auth';
 import type { CertificateChecks } from '../engine/certificates/scheduler';
 import type { CliCommand } from './cliCommand';
 import type { DeliveryWorker } from '../engine/delivery/worker';
-import type { PublicUrlSetting } from '../db/settings';
+import type { PublicUrlSetting, ServeOrDashboardSetting } from '../db/settings';
 import type { Log } from '../log/logger';
 import type { PulseRecorder } from '../engine/pulseBatch';
+import type { WatchdogState } from '../engine/watchdog';
+import type { FailedAuthLimiter } from './authLimiter';
 
 /** What every router is built from. */
 export interface ApiDeps {
@@ -28,10 +30,16 @@ export interface ApiDeps {
   allowedHosts?: string[];
   /** The channel outbox's sender; the API uses it for test messages. */
   deliveries: Pick<DeliveryWorker, 'sendTest'>;
+  /** Wrong keys per client, shared by Bearer authentication and the keys in URL paths (line pulses, badges). */
+  authLimiter?: FailedAuthLimiter;
   /** Bearer authentication; a router that needs it starts with router.use(deps.requireToken). */
   requireToken: Middleware<AuthState>;
   /** The public URL (serve --public-url or the dashboard's setting): links, copy-paste lines, a host answered to. */
   publicUrl?: PublicUrlSetting;
+  /** The watchdog's URL (serve --watchdog-url or the dashboard's setting); a secret, never answered back. */
+  watchdogUrl?: ServeOrDashboardSetting;
+  /** What the watchdog last did (engine/watchdog.ts). */
+  watchdogState?: WatchdogState;
   /** Stores pulses in groups (engine/pulseBatch.ts); one for both doors a pulse comes in by (plainPulses.ts). */
   pulseRecorder: PulseRecorder;
   /** How this machine runs the CLI; found from this process (PATH, bundle) when absent. */

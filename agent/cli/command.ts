@@ -1,3 +1,6 @@
+import { format } from 'node:util';
+import { controlCharacterIn, terminalText } from '../domain/controlCharacters';
+
 /** One `cronbeat` sub-command. Each lives in agent/cli/commands/<name>.ts and is listed in main.ts. */
 export interface Command {
   name: string;
@@ -7,18 +10,33 @@ export interface Command {
   help: string;
   /** Runs with the arguments after the command name; resolves to the process exit code. */
   run(argv: string[]): Promise<number>;
+  /** The command tells its own --help from its arguments' (`cronbeat run` wraps jobs that have a --help of their own). */
+  readsOwnHelp?: boolean;
 }
 
 /** A mistake the user can fix: printed as one line on stderr, never with a stack trace. */
 export class UsageError extends Error {
   constructor(message: string, readonly exitCode = 2) {
     super(message);
+    this.name = 'UsageError';
   }
+}
+
+/**
+ * `value` of the option `option` when it has no control character (agent/domain/controlCharacters.ts),
+ * else a usage error before anything is sent: names and identifiers are printed on terminals and in
+ * popups, and the agent refuses them too.
+ */
+export function withoutControlCharacters<T extends string | undefined>(option: string, value: T): T {
+  const found = value === undefined ? undefined : controlCharacterIn(value);
+  if (found) throw new UsageError(`${option} must not contain control characters (it has ${found}).`);
+  return value;
 }
 
 /** Runs `command` with the arguments after its name, or prints its help when asked for before any `--`. */
 export function invoke(command: Command, rest: string[]): Promise<number> {
   // What follows `--` is a job's own command line (`cronbeat run T -- mysqldump -h db`), never ours.
+  if (command.readsOwnHelp) return command.run(rest);
   const ownArgs = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
   if (ownArgs.includes('--help') || ownArgs.includes('-h')) {
     console.log(command.help);
@@ -29,10 +47,14 @@ export function invoke(command: Command, rest: string[]): Promise<number> {
 
 /** Runs a CLI's main with this process's arguments: its result is the exit status, an error one line on stderr. */
 export function runMain(main: (argv: string[]) => Promise<number>): void {
+  printSafely();
   // A reader that went away (`cronbeat … | head -n 3`) is the ordinary end of a pipe, not a crash:
   // stop quietly, as cat and grep do.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
+    // Unless the command handles it itself: `cronbeat run` keeps reading its job's output (the
+    // job must not die of our reader going away) and ends with the job's status.
+    if (process.stdout.listenerCount('error') > 1) return;
     process.exit(0);
   });
   main(process.argv.slice(2)).then(
@@ -48,7 +70,35 @@ export function runMain(main: (argv: string[]) => Promise<number>): void {
 
 /** 2 for a mistake in the command line (ours or node:util parseArgs's), else the error's own or 1. */
 function exitCodeFor(error: unknown): number {
-  if (error instanceof UsageError) return error.exitCode;
+  // By name, not instanceof: the commands of dist/cronbeat-full.cjs have their own copy of the class.
+  if (error instanceof Error && error.name === 'UsageError') return (error as UsageError).exitCode;
   const code = (error as { code?: string } | null)?.code;
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_') ? 2 : 1;
+}
+
+/**
+ * Everything the CLI prints goes through console.log and console.error; most of it comes from
+ * elsewhere (names, messages and answers of an agent that may be hostile, a job's output in the
+ * spool), so this is the one place control characters are written out (terminalText) before they
+ * reach a terminal, where ESC or BEL would act instead of being read. A job's own output that
+ * `cronbeat run` passes through is written to the streams directly and stays byte for byte.
+ */
+function printSafely(): void {
+  const ignore = () => {};
+  const to = (stream: NodeJS.WriteStream) => (...args: unknown[]) => {
+    // As console itself does: a stream that cannot be written (its reader gone) is no crash here.
+    const guarded = stream.listenerCount('error') === 0;
+    if (guarded) stream.once('error', ignore);
+    try {
+      stream.write(`${terminalText(format(...args))}\n`, (error) => {
+        if (error && stream.listenerCount('error') === 0) stream.once('error', ignore);
+      });
+    } finally {
+      if (guarded) stream.removeListener('error', ignore);
+    }
+  };
+  console.log = to(process.stdout);
+  console.info = to(process.stdout);
+  console.error = to(process.stderr);
+  console.warn = to(process.stderr);
 }

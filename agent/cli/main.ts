@@ -1,48 +1,73 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { Command } from './command';
 import { invoke, runMain, UsageError } from './command';
 import { didYouMean } from './didYouMean';
-import { serveCommand } from './commands/serve';
-import { tokenCommand } from './commands/token';
-import { pingCommand } from './commands/ping';
 import { runCommand } from './commands/run';
-import { spoolCommand } from './commands/spool';
-import { crontabCommand } from './commands/crontab';
-import { backupCommand } from './commands/backup';
-import { restoreCommand } from './commands/restore';
-import { monitorCommand } from './commands/monitor';
-import { notificationsCommand } from './commands/notifications';
-import { serviceCommand } from './commands/service';
 import { version } from '../../package.json';
 
-// Register new commands here, one line each.
-const commands: Command[] = [serveCommand, tokenCommand, pingCommand, runCommand, spoolCommand, crontabCommand, backupCommand, restoreCommand, monitorCommand, notificationsCommand, serviceCommand];
+/*
+ * dist/cronbeat.cjs, the file users copy to servers: the job side (`run`, `ping`, `spool`),
+ * bundled with everything it uses, so it needs nothing but Node. `run` loads no more than it
+ * needs to start the job; `ping` and `spool` load when called. Every other command lives in
+ * dist/cronbeat-full.cjs beside it (full.ts), loaded only for them.
+ */
 
-function overview(): string {
+/** The job side, by name. */
+const JOB_SIDE: Record<string, () => Promise<Command>> = {
+  ping: async () => (await import('./commands/ping')).pingCommand,
+  run: () => Promise.resolve(runCommand),
+  spool: async () => (await import('./commands/spool')).spoolCommand,
+};
+
+export const FULL_CLI_FILE = 'cronbeat-full.cjs';
+
+/** The commands of dist/cronbeat-full.cjs, or why they cannot be loaded (this file was copied alone). */
+function fullCommands(): Command[] | string {
+  const file = join(__dirname, FULL_CLI_FILE);
+  const rest = 'This file alone runs only `run`, `ping` and `spool`; the other commands need the whole package (see "Getting cronbeat" in docs/cli.md).';
+  if (!existsSync(file)) return `${file} is not beside this file. ${rest}`;
+  try {
+    return (createRequire(__filename)(file) as { commands: Command[] }).commands;
+  } catch (error) {
+    return `${file} cannot be loaded (${error instanceof Error ? error.message.split('\n')[0] : String(error)}). ${rest}`;
+  }
+}
+
+async function overview(): Promise<string> {
+  const jobSide = await Promise.all(Object.values(JOB_SIDE).map((load) => load()));
+  const full = fullCommands();
+  const commands = typeof full === 'string' ? jobSide : [...full.slice(0, 2), ...jobSide, ...full.slice(2)];
   const width = Math.max(...commands.map((c) => c.name.length));
-  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return [
     'Usage: cronbeat <command> [options]',
     '',
     'Commands:',
-    ...lines,
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Run `cronbeat <command> --help` for the options of a command.',
+    ...(typeof full === 'string' ? ['', `The other commands are not here: ${full}`] : []),
   ].join('\n');
 }
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    console.log(overview());
+    console.log(await overview());
     return name ? 0 : 2;
   }
   if (name === '--version' || name === '-v') {
     console.log(version);
     return 0;
   }
-  const command = commands.find((c) => c.name === name);
+  const jobSide = Object.hasOwn(JOB_SIDE, name) ? JOB_SIDE[name] : undefined;
+  if (jobSide) return invoke(await jobSide(), rest);
+  const full = fullCommands();
+  if (typeof full === 'string') throw new UsageError(`"${name}" is not here: ${full}`, 1);
+  const command = full.find((c) => c.name === name);
   if (!command) {
-    const close = didYouMean(name, commands.map((c) => c.name));
+    const close = didYouMean(name, [...Object.keys(JOB_SIDE), ...full.map((c) => c.name)]);
     throw new UsageError(`Unknown command "${name}".${close || ' Run `cronbeat --help` to see the commands.'}`);
   }
   return invoke(command, rest);

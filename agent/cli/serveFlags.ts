@@ -15,6 +15,7 @@ const SERVE_OPTIONS = {
   'allow-host': { type: 'string', multiple: true, default: [] as string[] },
   'trust-proxy': { type: 'boolean', default: false },
   'public-url': { type: 'string' },
+  'watchdog-url': { type: 'string' },
 } satisfies ParseArgsConfig['options'];
 
 /** serve's flags, with --port checked as a number; throws as parseArgs does for an unknown flag. */

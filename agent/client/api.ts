@@ -1,15 +1,21 @@
-import type { MonitorChanges, MonitorInput, MonitorResource } from '../contract/monitors';
+import type { MonitorChanges, MonitorInput, MonitorResource, MonitorView } from '../contract/monitors';
 import type { ServerAlertInput, ServerFields } from '../contract/servers';
+import type { WireLineKey } from '../contract/linePulses';
 import { requestOnce, requestWithRetry, type HttpOutcome, type HttpRequest } from './http';
+
+/** The whole monitor list comes in one answer: room for tens of thousands of monitors, still a bound. */
+const MAX_LIST_BYTES = 64 * 1024 * 1024;
 
 export type { MonitorChanges, MonitorInput, ServerAlertInput };
 
 /** The fields of a job monitor the CLI reads (spec section 2.2). */
 export type MonitorSummary = Pick<MonitorResource, 'id' | 'name' | 'token' | 'schedule' | 'timezone' | 'duration'>;
 
-/** A monitor as the API shows it, with Cronbeat's read-only fields (docs/api.md). */
-/** A monitor as the API shows it; `slug` and `tags` (issue 23) are absent from older agents. */
-export type MonitorDetails = Omit<MonitorResource, 'slug' | 'tags'> & Partial<Pick<MonitorResource, 'slug' | 'tags'>>;
+/**
+ * A monitor as the API shows it, with Cronbeat's read-only fields (docs/api.md); `slug` and `tags`
+ * (issue 23) are absent from older agents, `token` and `pulse_url` null for a read-only key.
+ */
+export type MonitorDetails = Omit<MonitorView, 'slug' | 'tags'> & Partial<Pick<MonitorView, 'slug' | 'tags'>>;
 
 /** An API call that did not succeed; `retryable` when the agent could not be reached. */
 export class ApiError extends Error {
@@ -41,13 +47,13 @@ export class ApiClient {
   }
 
   listMonitors(): Promise<MonitorSummary[]> {
-    return this.call<MonitorSummary[]>('GET', '/api/monitors');
+    return this.call<MonitorSummary[]>('GET', '/api/monitors', undefined, MAX_LIST_BYTES);
   }
 
   /** GET /api/monitors, filtered as its query says (status, project_id). */
   monitors(query: Record<string, string> = {}): Promise<MonitorDetails[]> {
     const search = new URLSearchParams(query).toString();
-    return this.call<MonitorDetails[]>('GET', `/api/monitors${search ? `?${search}` : ''}`);
+    return this.call<MonitorDetails[]>('GET', `/api/monitors${search ? `?${search}` : ''}`, undefined, MAX_LIST_BYTES);
   }
 
   monitor(id: number): Promise<MonitorDetails> {
@@ -67,6 +73,16 @@ export class ApiClient {
     return this.call<MonitorDetails>('POST', `/api/monitors/${id}/resume`);
   }
 
+  /** POST /api/monitors/{id}/token (a full key only): a new pulse token; the old one is refused from then on. */
+  rotateMonitorToken(id: number): Promise<MonitorResource> {
+    return this.call<MonitorResource>('POST', `/api/monitors/${id}/token`);
+  }
+
+  /** Hands the monitor to the line of key `keyId` (PUT /api/monitors/{id}/line-key). */
+  handMonitor(id: number, keyId: number): Promise<WireLineKey> {
+    return this.call<WireLineKey>('PUT', `/api/monitors/${id}/line-key`, { key_id: keyId });
+  }
+
   /** GET /api/servers?q=: the servers whose name, identifier or address contains `search`. */
   servers(search: string): Promise<Pick<ServerFields, 'identifier'>[]> {
     return this.call<Pick<ServerFields, 'identifier'>[]>('GET', `/api/servers?${new URLSearchParams({ q: search })}`);
@@ -82,8 +98,9 @@ export class ApiClient {
   }
 
   /** POST and PATCH are sent once (retrying a create could make two); GET is retried with backoff. */
-  private async call<T>(method: HttpRequest['method'], path: string, body?: unknown): Promise<T> {
+  private async call<T>(method: HttpRequest['method'], path: string, body?: unknown, maxBytes?: number): Promise<T> {
     const request: HttpRequest = {
+      maxBytes,
       method,
       url: `${this.baseUrl}${path}`,
       headers: { authorization: `Bearer ${this.apiToken}`, accept: 'application/json', 'content-type': 'application/json' },

@@ -1,8 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import { networkProblem } from './networkProblem';
+import { oneLine } from './http';
 
 /** The agent sends a comment every 15 s; this long without a byte means the connection is gone. */
 export const STREAM_SILENCE_MS = 45_000;
+/**
+ * The longest event read, in characters: the agent's largest event is a few kilobytes. Past it
+ * the stream is dropped (and the follower connects again) rather than held in memory until it ends.
+ */
+export const MAX_EVENT_CHARS = 1024 * 1024;
 
 /**
  * How a stream of /api/events ended: the connection dropped (worth retrying, unless `lasting`:
@@ -42,7 +48,11 @@ export async function readEventStream(options: EventStreamOptions): Promise<Stre
       outgoing.destroy();
       resolve(end);
     };
-    const onAbort = () => finish({ kind: 'dropped', message: 'stopped' });
+    // An abort with an Error for reason (the follower's catch-up failed) says why the stream ended.
+    const onAbort = () => {
+      const reason: unknown = options.signal?.reason;
+      finish({ kind: 'dropped', message: reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'stopped' });
+    };
     const watchSilence = () => {
       clearTimeout(silence);
       silence = setTimeout(() => finish({ kind: 'dropped', message: `no word from the agent in ${(options.silenceMs ?? STREAM_SILENCE_MS) / 1000} s` }), options.silenceMs ?? STREAM_SILENCE_MS);
@@ -86,6 +96,9 @@ export async function readEventStream(options: EventStreamOptions): Promise<Stre
             // not an event of ours: skip it
           }
         }
+        if (buffer.length > MAX_EVENT_CHARS) {
+          finish({ kind: 'dropped', message: `the agent sent an event over ${MAX_EVENT_CHARS / 1024 / 1024} MB, more than a Cronbeat agent sends: not read` });
+        }
       });
       response.on('end', () => finish({ kind: 'dropped', message: 'the agent closed the stream' }));
       // 'aborted' is Node's word for a connection cut mid-response (the agent died).
@@ -101,22 +114,27 @@ export async function readEventStream(options: EventStreamOptions): Promise<Stre
   });
 }
 
-/** The `message` of an error response, else its status text. */
+/** The `message` of an error response, else its status text; one line, read from its first 4 KB. */
 function readRefusal(response: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
     let text = '';
     response.setEncoding('utf8');
+    // A refusal says what it means in its first few kilobytes; the rest is not waited for.
     response.on('data', (chunk: string) => {
-      if (text.length < 4096) text += chunk;
+      text += chunk;
+      if (text.length >= 4096) {
+        settle();
+        response.destroy();
+      }
     });
     const settle = () => {
       try {
         const message = (JSON.parse(text) as { message?: unknown }).message;
-        if (typeof message === 'string') return resolve(message);
+        if (typeof message === 'string') return resolve(oneLine(message));
       } catch {
         // not JSON
       }
-      resolve(response.statusMessage ?? '');
+      resolve(oneLine(response.statusMessage ?? ''));
     };
     response.on('end', settle);
     response.on('error', settle);

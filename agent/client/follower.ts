@@ -155,8 +155,8 @@ export class NotificationFollower {
         then?.();
       } catch (error) {
         if (error instanceof FollowRefused) this.refusal = error;
-        // Refused for good, or the list could not be read: drop the stream; the next connect catches up.
-        stream.abort();
+        // Refused for good, or the list could not be read: drop the stream (saying why); the next connect catches up.
+        stream.abort(error instanceof Error ? new Error(`the notifications could not be read: ${error.message}`) : undefined);
       }
     });
   }
@@ -193,12 +193,15 @@ export class NotificationFollower {
     return (JSON.parse(outcome.text) as { data: FollowedNotification[] }).data;
   }
 
+  /** Waits `ms`, or less when stopped; its listener goes with it, so reconnecting for days adds none to the signal. */
   private sleep(ms: number): Promise<void> {
+    const signal = this.abort.signal;
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
-      this.abort.signal.addEventListener('abort', done);
+      signal.addEventListener('abort', done, { once: true });
       function done() {
         clearTimeout(timer);
+        signal.removeEventListener('abort', done);
         resolve();
       }
     });

@@ -1,13 +1,23 @@
+import { terminalText } from '../domain/controlCharacters';
+
 /** Every request to the agent gives up after this long, so a hung agent never holds a job. */
 export const REQUEST_TIMEOUT_MS = 5_000;
 /** Waits between attempts; one attempt more than there are delays. */
 export const RETRY_DELAYS_MS = [250, 1_000];
+/**
+ * The most of an answer that is read (unless a request says otherwise): a page of 100
+ * notifications is tens of kilobytes, and an answer read whole must not take all the memory of a
+ * follower or a job because something else answers at the agent's address.
+ */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 export interface HttpRequest {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   body?: string;
+  /** The most of the answer that is read (MAX_ANSWER_BYTES when absent); a longer one fails the request. */
+  maxBytes?: number;
 }
 
 /**
@@ -27,18 +37,31 @@ export async function requestOnce(request: HttpRequest): Promise<HttpOutcome> {
     const response = await send(request);
     const { status, text } = response;
     if (status >= 200 && status < 300) return { kind: 'ok', status, text, headers: response.headers };
-    const message = `${status} ${messageOf(text) ?? response.statusText}`.trim();
+    const message = `${status} ${oneLine(messageOf(text) ?? response.statusText)}`.trim();
     if (status === 408 || status === 429 || status >= 500) {
       return { kind: 'unreachable', message: `${new URL(request.url).origin} answered ${message}` };
     }
     return { kind: 'rejected', status, text, message };
   } catch (error) {
+    if (error instanceof AnswerTooLargeError) return { kind: 'unreachable', message: `${safeOrigin(request.url)} ${error.message}` };
     return { kind: 'unreachable', message: `cannot reach ${safeOrigin(request.url)} (${describeNetworkError(error)})` };
   }
 }
 
 class RequestTimeoutError extends Error {
   override name = 'TimeoutError';
+}
+
+class AnswerTooLargeError extends Error {
+  override name = 'AnswerTooLargeError';
+  constructor(maxBytes: number) {
+    super(`sent an answer over ${maxBytes / 1024 / 1024} MB, more than a Cronbeat agent sends: not read`);
+  }
+}
+
+/** What an agent said, as one line without control characters: it goes into a one-line message. */
+export function oneLine(text: string): string {
+  return terminalText(text.replace(/\s+/g, ' ').trim(), { oneLine: true });
 }
 
 /**
@@ -52,11 +75,22 @@ async function send(request: HttpRequest): Promise<{ status: number; statusText:
   const body = request.body === undefined ? undefined : Buffer.from(request.body);
   const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...request.headers };
   if (body) headers['content-length'] = String(body.length);
+  const maxBytes = request.maxBytes ?? MAX_ANSWER_BYTES;
   return new Promise((resolve, reject) => {
     const outgoing = open(url, { method: request.method, headers, agent: false }, (response) => {
       const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let size = 0;
+      const tooLarge = () => {
+        fail(new AnswerTooLargeError(maxBytes));
+        outgoing.destroy();
+      };
       response.on('error', fail);
+      if (Number(response.headers['content-length']) > maxBytes) return tooLarge();
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > maxBytes) tooLarge();
+        else chunks.push(chunk);
+      });
       response.on('end', () => {
         clearTimeout(timer);
         const text = Buffer.concat(chunks).toString('utf8');
@@ -108,7 +142,7 @@ function describeNetworkError(error: unknown): string {
   }
   // node:http puts the code (ECONNREFUSED…) on the error itself; fetch put it on its cause.
   const cause = error instanceof Error ? ((error.cause ?? error) as { code?: string; message?: string }) : undefined;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  return oneLine(cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error)));
 }
 
 function safeOrigin(url: string): string {

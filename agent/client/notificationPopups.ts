@@ -39,6 +39,8 @@ export function followerPopups(notifications: FollowedNotification[], { catching
 /** One line for a terminal: "2026-11-25 14:02:11  nightly backup failed: No pulse since 02:00 …". */
 export function notificationLine(notification: FollowedNotification): string {
   const at = notification.created_at.slice(0, 19).replace('T', ' ');
+  // One line whatever the agent sent: a line break in a title must not pass for another notification.
+  const title = notification.data.title.replace(/\s+/g, ' ').trim();
   const description = notification.data.description.replace(/\s+/g, ' ').trim();
-  return `${at} UTC  ${notification.data.title}${description ? `: ${description}` : ''}`;
+  return `${at} UTC  ${title}${description ? `: ${description}` : ''}`;
 }

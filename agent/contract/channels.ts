@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CHANNEL_KINDS, type ChannelKind } from '../domain/channels';
 import { clockTimeOf, emailAddressesOf, timeZoneOf } from './peopleInputs';
 import { remindEveryHoursInput } from './reminders';
-import { httpUrl, isHttpUrl, label, optionalString, requiredString } from './fields';
+import { httpUrl, isHttpUrl, label, nameString, optionalString, requiredString } from './fields';
 import type { QuietHours } from '../domain/delivery';
 
 /*
@@ -38,6 +38,16 @@ function optionalBaseUrl(field: string) {
     .transform((v) => (v ? v.replace(/\/+$/, '') : undefined));
 }
 
+/**
+ * Every kind's mask_secrets: secrets in job output are masked in what the channel is sent
+ * (agent/domain/secretMask.ts) unless it is false. Absent (the default) means true, so channels
+ * made before it show the same settings; null removes it.
+ */
+const maskSecrets = z
+  .boolean({ error: 'The mask secrets field must be true or false.' })
+  .nullish()
+  .transform((v) => v ?? undefined);
+
 export const CHANNEL_SETTINGS = {
   webhook: z.object({
     url: httpUrl('url'),
@@ -45,6 +55,7 @@ export const CHANNEL_SETTINGS = {
     secret: optionalString('secret', 256).refine((v) => v === undefined || v.length >= 16, {
       message: 'The secret field must be at least 16 characters.',
     }),
+    mask_secrets: maskSecrets,
   }),
   ntfy: z.object({
     server_url: optionalBaseUrl('server_url'),
@@ -53,9 +64,10 @@ export const CHANNEL_SETTINGS = {
       'The topic field may only contain letters, digits, dashes and underscores.',
     ),
     access_token: optionalString('access_token', 512),
+    mask_secrets: maskSecrets,
   }),
-  slack: z.object({ webhook_url: httpUrl('webhook_url').refine(...noCredentials('webhook_url')) }),
-  discord: z.object({ webhook_url: httpUrl('webhook_url').refine(...noCredentials('webhook_url')) }),
+  slack: z.object({ webhook_url: httpUrl('webhook_url').refine(...noCredentials('webhook_url')), mask_secrets: maskSecrets }),
+  discord: z.object({ webhook_url: httpUrl('webhook_url').refine(...noCredentials('webhook_url')), mask_secrets: maskSecrets }),
   email: z.object({
     host: requiredString('host', 255).refine((h) => !/[\s/:@]/.test(h), 'The host field must be a host name or an IP address.'),
     port: z
@@ -72,6 +84,7 @@ export const CHANNEL_SETTINGS = {
     password: optionalString('password', 512),
     from: emailAddresses('from', { many: false }),
     to: emailAddresses('to', { many: true }),
+    mask_secrets: maskSecrets,
   }),
   telegram: z.object({
     bot_token: requiredString('bot_token', 128).regex(
@@ -85,6 +98,7 @@ export const CHANNEL_SETTINGS = {
         message: 'The chat id field must be a numeric chat id or a @channel name.',
       }),
     api_url: optionalBaseUrl('api_url'),
+    mask_secrets: maskSecrets,
   }),
 } satisfies Record<ChannelKind, z.ZodType>;
 
@@ -101,7 +115,7 @@ const quietHoursInput = z
   )
   .nullable();
 
-const channelName = requiredString('name', 255);
+const channelName = nameString('name', 255);
 
 /** A channel as created; its settings are checked by the kind's own schema (channelSettingsInput). */
 export const channelInput = z.object({

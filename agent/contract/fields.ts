@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { controlCharacterIn } from '../domain/controlCharacters';
 
 /*
  * The building blocks of every request schema in agent/contract/. Messages follow Laravel's
@@ -18,6 +19,25 @@ export function requiredString(field: string, max: number) {
     .trim()
     .min(1, { message: `The ${label(field)} field is required.`, abort: true })
     .max(max, { message: `The ${label(field)} field must not be greater than ${max} characters.`, abort: true });
+}
+
+/** The 422 message for a name or tag with a control character in it, or undefined when it has none. */
+export function controlCharacterProblem(field: string, text: string): string | undefined {
+  const found = controlCharacterIn(text);
+  return found && `The ${label(field)} field must not contain control characters (it has ${found}).`;
+}
+
+/**
+ * A name a person gives (a monitor's, a channel's, a key's…): a required string, trimmed, 1..max
+ * characters, without control characters (agent/domain/controlCharacters.ts): a name is printed
+ * on terminals, in popups, badges and chat messages, where ESC or a bidi override would act on
+ * the reader instead of being read.
+ */
+export function nameString(field: string, max: number) {
+  return requiredString(field, max).superRefine((text, context) => {
+    const problem = controlCharacterProblem(field, text);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
 }
 
 /** A required integer between min and max. */

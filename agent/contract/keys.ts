@@ -1,7 +1,18 @@
 import { z } from 'zod';
 import { KEY_SCOPES } from '../domain/keyScopes';
+import { MAX_LINE_MONITORS_LIMIT } from '../domain/lineLimits';
+import { controlCharacterProblem, onlyFields } from './fields';
 
 /* API keys (issue 23): the body of POST /api/keys and what GET /api/keys lists. */
+
+const maxMonitorsMessage = `The max monitors field must be a whole number from 1 to ${MAX_LINE_MONITORS_LIMIT}, or null for the default.`;
+/** How many monitors the key's lines may make; null: the default (DEFAULT_MAX_LINE_MONITORS). */
+const maxMonitors = z
+  .number({ error: maxMonitorsMessage })
+  .int(maxMonitorsMessage)
+  .min(1, maxMonitorsMessage)
+  .max(MAX_LINE_MONITORS_LIMIT, maxMonitorsMessage)
+  .nullable();
 
 export const keyInput = z
   .object({
@@ -9,14 +20,22 @@ export const keyInput = z
       .string({ error: (issue) => (issue.input == null ? 'The name field is required.' : 'The name field must be a string.') })
       .trim()
       .min(1, { message: 'The name field is required.', abort: true })
-      .max(100, 'The name field must not be greater than 100 characters.'),
+      .max(100, 'The name field must not be greater than 100 characters.')
+      .superRefine((name, context) => {
+        const problem = controlCharacterProblem('name', name);
+        if (problem) context.addIssue({ code: 'custom', message: problem });
+      }),
     scope: z.enum(KEY_SCOPES, {
       error: (issue) =>
         issue.input == null ? 'The scope field is required.' : `The scope field must be one of: ${KEY_SCOPES.join(', ')}.`,
     }),
+    max_monitors: maxMonitors.optional(),
   })
   .strict();
 export type KeyInput = z.infer<typeof keyInput>;
+
+/** The body of PATCH /api/keys/{id}: a key's limit on the monitors its lines make (null: back to the default). */
+export const keyPatch = onlyFields(z.object({ max_monitors: maxMonitors }));
 
 /** A key as listed: never its secret, which is shown once, in the answer to its creation. */
 export interface WireKey {
@@ -25,6 +44,8 @@ export interface WireKey {
   scope: (typeof KEY_SCOPES)[number];
   created_at: string;
   last_used_at: string | null;
+  /** How many monitors its lines may make (the key's own limit, else the default). */
+  max_monitors: number;
 }
 
 /** The answer to POST /api/keys: the key, plus its secret this once. */

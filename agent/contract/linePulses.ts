@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { timeZoneOf } from './peopleInputs';
-import { onlyFields } from './fields';
+import { controlCharacterProblem, onlyFields } from './fields';
 import { pulseQuery } from './pulses';
 import { checkSchedule } from '../domain/scheduleCheck';
 import { isSlug, MAX_SLUG_LENGTH, serverTag } from '../domain/monitorLine';
@@ -17,7 +17,11 @@ const text = (field: string, max: number) =>
     .string({ error: `The ${field} field must be given once.` })
     .trim()
     .min(1, { message: `The ${field} field must not be empty.`, abort: true })
-    .max(max, `The ${field} field must not be greater than ${max} characters.`);
+    .max(max, `The ${field} field must not be greater than ${max} characters.`)
+    .superRefine((value, context) => {
+      const problem = controlCharacterProblem(field, value);
+      if (problem) context.addIssue({ code: 'custom', message: problem, continue: false });
+    });
 
 export const linePulseQuery = onlyFields(z.object({
   create: z
@@ -58,4 +62,19 @@ export function slugProblem(slug: string): string | undefined {
     return 'The slug must be lower case letters, digits, "_" and "-", with at least one letter, as `cronbeat run --name` makes it (e.g. nightly-backup).';
   }
   return undefined;
+}
+
+/** The body of PUT /api/monitors/{id}/line-key: the key whose line may from now on pulse and change the monitor. */
+export const lineKeyInput = onlyFields(z.object({
+  key_id: z
+    .number({ error: (issue) => (issue.input == null ? 'The key id field is required.' : 'The key id field must be an integer.') })
+    .int('The key id field must be an integer.')
+    .positive('The key id field must be a positive integer.'),
+}));
+
+/** The answer: which monitor, by which slug, the line of which key. */
+export interface WireLineKey {
+  monitor_id: number;
+  slug: string;
+  key_id: number;
 }

@@ -6,7 +6,7 @@ import { MAX_TAGS, tagOf } from '../domain/monitorLine';
 import { parseZonedTimestamp } from '../domain/zonedTimestamp';
 import { channelIdsField } from './channelIds';
 import { timeZoneOf } from './peopleInputs';
-import { oneOf, patchOf, queryId, requiredInteger, requiredString } from './fields';
+import { nameString, oneOf, patchOf, queryId, requiredInteger, requiredString } from './fields';
 
 export { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitorStatus';
 
@@ -22,7 +22,7 @@ function tagsField() {
 }
 
 export const monitorInput = z.object({
-  name: requiredString('name', 255),
+  name: nameString('name', 255),
   timezone: requiredString('timezone', 64).transform(timeZoneOf('timezone')),
   project_id: z
     .number({ error: 'The project id field must be an integer.' })
@@ -102,3 +102,9 @@ export interface MonitorResource {
   /** Issue 22: why it is failed, as data (alert_reason is its words); null when not failed, or failed before reasons were kept as data. */
   alert_reason_data: MonitorReason | null;
 }
+
+/**
+ * A monitor as any key sees it: a full key gets a MonitorResource; a key that may not write
+ * (read-only) gets `token` and `pulse_url` null, since a pulse token can fail or recover the monitor.
+ */
+export type MonitorView = Omit<MonitorResource, 'token' | 'pulse_url'> & { token: string | null; pulse_url: string | null };

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { ipVersion } from '../domain/ipAddress';
 import { CRON_CHANGES, type CronChange } from '../domain/serverAlerts';
 import { channelIdsField } from './channelIds';
-import { patchOf, requiredInteger, requiredString } from './fields';
+import { nameString, patchOf, requiredInteger, requiredString } from './fields';
 
 export const serverInput = z.object({
-  name: requiredString('name', 255),
+  name: nameString('name', 255),
   ip_address: requiredString('ip_address', 45).refine((value) => ipVersion(value) !== 0, {
     message: 'The ip address field must be a valid IP address.',
   }),
@@ -27,7 +27,7 @@ export const serverListQuery = z.object({
 });
 
 export const serverAlertInput = z.object({
-  username: requiredString('username', 255),
+  username: nameString('username', 255),
   server_id: requiredString('server_id', 64),
   command: requiredString('command', 10_000),
   // Extensions the `cronbeat crontab watch` sends; other clients may leave them out.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkPublicUrl } from '../domain/publicUrl';
+import { checkWatchdogUrl } from '../domain/watchdog';
 
 /* The agent's settings (issue 21 item 12): the body of PATCH /api/settings and what GET /api/settings answers. */
 
@@ -17,6 +18,18 @@ export const settingsPatch = z
         }
         return checked.url;
       }),
+    watchdog_url: z
+      .string({ error: 'The watchdog_url field must be a URL or null.' })
+      .nullable()
+      .transform((value, context) => {
+        if (value === null || value.trim() === '') return null;
+        const checked = checkWatchdogUrl(value);
+        if ('error' in checked) {
+          context.addIssue({ code: 'custom', message: `The watchdog_url field ${checked.error}` });
+          return z.NEVER;
+        }
+        return checked.url;
+      }),
   })
   .partial()
   .strict();
@@ -27,4 +40,18 @@ export interface WireSettings {
   public_url: string | null;
   /** "serve" when set by `cronbeat serve --public-url` or CRONBEAT_PUBLIC_URL (the dashboard cannot change it), "dashboard", or null. */
   public_url_source: 'serve' | 'dashboard' | null;
+  /**
+   * The dead-man's switch the agent pings while its loop is healthy: masked as WATCHDOG_URL_MASK
+   * when set (the URL is the check's secret: whoever has it can ping the check), null when not.
+   */
+  watchdog_url: typeof WATCHDOG_URL_MASK | null;
+  /** "serve" when set by `cronbeat serve --watchdog-url` or CRONBEAT_WATCHDOG_URL, "dashboard", or null. */
+  watchdog_url_source: 'serve' | 'dashboard' | null;
+  /** When a watchdog ping was last answered (2xx), or null. */
+  watchdog_last_ping_at: string | null;
+  /** Why the watchdog is not pinging now, or why its last ping failed; null while pings are answered or none is set. */
+  watchdog_problem: string | null;
 }
+
+/** What a set watchdog URL reads as, like a channel's secrets. */
+export const WATCHDOG_URL_MASK = '********';

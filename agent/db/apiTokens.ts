@@ -10,6 +10,8 @@ export interface ApiTokenRow {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  /** How many monitors its lines may make (migration 23); null: DEFAULT_MAX_LINE_MONITORS. */
+  max_monitors: number | null;
 }
 
 const PREFIX = 'cb_';
@@ -21,12 +23,12 @@ function hashToken(token: string): Buffer {
 /** API tokens: 256 random bits, stored only as their SHA-256 hash. */
 export function apiTokenRepository(db: Db) {
   const insert = db.prepare(
-    'INSERT INTO api_tokens (company_id, name, scope, token_hash, created_at) VALUES (@companyId, @name, @scope, @hash, @now)',
+    'INSERT INTO api_tokens (company_id, name, scope, token_hash, created_at, max_monitors) VALUES (@companyId, @name, @scope, @hash, @now, @maxMonitors)',
   );
   const byHash = db.prepare(
     'SELECT id, company_id, scope, token_hash FROM api_tokens WHERE token_hash = ? AND revoked_at IS NULL',
   );
-  const columns = 'id, company_id, name, scope, created_at, last_used_at, revoked_at';
+  const columns = 'id, company_id, name, scope, created_at, last_used_at, revoked_at, max_monitors';
   const list = db.prepare(`SELECT ${columns} FROM api_tokens ORDER BY id`);
   const listLive = db.prepare(`SELECT ${columns} FROM api_tokens WHERE company_id = ? AND revoked_at IS NULL ORDER BY id`);
   const findLive = db.prepare(`SELECT ${columns} FROM api_tokens WHERE id = ? AND company_id = ? AND revoked_at IS NULL`);
@@ -34,16 +36,21 @@ export function apiTokenRepository(db: Db) {
   const revokeOfCompany = db.prepare(
     'UPDATE api_tokens SET revoked_at = @now WHERE id = @id AND company_id = @companyId AND revoked_at IS NULL',
   );
+  const byId = db.prepare(`SELECT ${columns} FROM api_tokens WHERE id = ?`);
+  const setMaxMonitors = db.prepare(
+    'UPDATE api_tokens SET max_monitors = @maxMonitors WHERE id = @id AND company_id = @companyId AND revoked_at IS NULL',
+  );
+  const live = db.prepare('SELECT 1 FROM api_tokens WHERE id = ? AND revoked_at IS NULL').pluck();
   const touch = db.prepare(
     'UPDATE api_tokens SET last_used_at = @now WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @now - 60000)',
   );
 
   return {
     /** Creates a token and returns its secret, which is never stored and cannot be shown again. */
-    create(input: { companyId: number; name: string; scope?: KeyScope; now: number }): { id: number; token: string } {
+    create(input: { companyId: number; name: string; scope?: KeyScope; maxMonitors?: number | null; now: number }): { id: number; token: string } {
       const token = PREFIX + randomBytes(32).toString('base64url');
       const hash = hashToken(token).toString('hex');
-      const { lastInsertRowid } = insert.run({ scope: 'full', ...input, hash });
+      const { lastInsertRowid } = insert.run({ scope: 'full', maxMonitors: null, ...input, hash });
       return { id: Number(lastInsertRowid), token };
     },
 
@@ -55,6 +62,11 @@ export function apiTokenRepository(db: Db) {
         | undefined;
       if (!row || !timingSafeEqual(presented, Buffer.from(row.token_hash, 'hex'))) return null;
       return { id: row.id, companyId: row.company_id, scope: row.scope };
+    },
+
+    /** Whether the token with that id is still live (not revoked), whoever revoked it: this agent or another process. */
+    isLive(id: number): boolean {
+      return live.get(id) !== undefined;
     },
 
     /** Records when a token was last used, at most once a minute, so most reads write nothing. */
@@ -73,6 +85,16 @@ export function apiTokenRepository(db: Db) {
 
     findLive(companyId: number, id: number): ApiTokenRow | null {
       return (findLive.get(id, companyId) as ApiTokenRow | undefined) ?? null;
+    },
+
+    /** A key by id, live or revoked (a monitor names the key whose line made it). */
+    byId(id: number): ApiTokenRow | null {
+      return (byId.get(id) as ApiTokenRow | undefined) ?? null;
+    },
+
+    /** Sets how many monitors a live key's lines may make (null: the default); false when the company has no such live key. */
+    setMaxMonitors(companyId: number, id: number, maxMonitors: number | null): boolean {
+      return setMaxMonitors.run({ id, companyId, maxMonitors }).changes === 1;
     },
 
     /** Revokes one of a company's live keys; false when it has no such key. */

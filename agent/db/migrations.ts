@@ -134,4 +134,13 @@ export const migrations: string[] = [
   `
   CREATE INDEX IF NOT EXISTS deliveries_waiting ON deliveries(channel_id, created_at) WHERE status = 'pending' AND attempts = 0 AND folded_into IS NULL;
   `,
+  // 23: which key's line made a monitor (only that key's line may pulse it by slug or change it), and
+  // how many monitors a key's lines may make (null: the default). Monitors lines made before have no key recorded: no
+  // line may claim them until an admin hands each to a key (PUT /api/monitors/{id}/line-key), since guessing the owner
+  // would let any key that existed then take them over.
+  `
+  ALTER TABLE monitors ADD COLUMN line_key_id INTEGER REFERENCES api_tokens(id);
+  ALTER TABLE api_tokens ADD COLUMN max_monitors INTEGER;
+  CREATE INDEX monitors_by_line_key ON monitors(line_key_id) WHERE line_key_id IS NOT NULL AND deleted_at IS NULL;
+  `,
 ];

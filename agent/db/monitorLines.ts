@@ -12,6 +12,8 @@ export interface LineMonitor {
   schedule: string;
   duration: number;
   tags: string;
+  /** The key whose line makes it. */
+  lineKeyId: number;
   expectedRunAt: number | null;
   dueAt: number | null;
   now: number;
@@ -30,21 +32,21 @@ export function monitorLineRepository(db: Db) {
   // The unique index monitors_live_slug makes this the one place a line's monitor is created:
   // of two runs starting at once, one inserts and the other gets nothing back and finds it.
   const insert = db.prepare(
-    `INSERT INTO monitors (company_id, name, slug, token, timezone, schedule, duration, tags,
+    `INSERT INTO monitors (company_id, name, slug, token, timezone, schedule, duration, tags, line_key_id,
                            last_run_at, expected_run_at, due_at, created_at, updated_at)
-     VALUES (@companyId, @name, @slug, @token, @timezone, @schedule, @duration, @tags, @now, @expectedRunAt, @dueAt, @now, @now)
+     VALUES (@companyId, @name, @slug, @token, @timezone, @schedule, @duration, @tags, @lineKeyId, @now, @expectedRunAt, @dueAt, @now, @now)
      ON CONFLICT (company_id, slug) WHERE deleted_at IS NULL AND slug IS NOT NULL DO NOTHING
      RETURNING *`,
   );
   const bySlug = db.prepare('SELECT * FROM monitors WHERE company_id = ? AND slug = ? AND deleted_at IS NULL');
   db.function('slug_of', { deterministic: true }, (name) => slugOf(String(name)) ?? null);
-  // A monitor made in the dashboard before its line existed is the line's when its name has the slug.
-  const adopt = db.prepare(
-    `UPDATE monitors SET slug = @slug WHERE id = (
-       SELECT id FROM monitors WHERE company_id = @companyId AND slug IS NULL AND deleted_at IS NULL AND slug_of(name) = @slug
-       ORDER BY id LIMIT 1)
-     RETURNING *`,
+  // A monitor made in the dashboard (no slug) whose name has the slug: a line may not take it over, and is told so.
+  const namedLike = db.prepare(
+    `SELECT * FROM monitors WHERE company_id = @companyId AND slug IS NULL AND deleted_at IS NULL AND slug_of(name) = @slug
+     ORDER BY id LIMIT 1`,
   );
+  const countByKey = db.prepare('SELECT count(*) AS n FROM monitors WHERE line_key_id = ? AND deleted_at IS NULL');
+  const handTo = db.prepare('UPDATE monitors SET line_key_id = @keyId, slug = @slug, updated_at = @now WHERE id = @id AND deleted_at IS NULL');
   const setTags = db.prepare('UPDATE monitors SET tags = @tags, updated_at = @now WHERE id = @id AND deleted_at IS NULL');
   const insertChange = db.prepare(
     'INSERT INTO monitor_changes (monitor_id, at, source, changes) VALUES (@monitorId, @at, @source, @changes)',
@@ -59,9 +61,17 @@ export function monitorLineRepository(db: Db) {
     findBySlug(companyId: number, slug: string): MonitorRow | null {
       return (bySlug.get(companyId, slug) as MonitorRow | undefined) ?? null;
     },
-    /** Gives the slug to the company's oldest live monitor without one whose name has it; null when there is none. */
-    adopt(companyId: number, slug: string): MonitorRow | null {
-      return (adopt.get({ companyId, slug }) as MonitorRow | undefined) ?? null;
+    /** The company's oldest live monitor without a slug whose name has this one (made in the dashboard); null when none. */
+    namedLike(companyId: number, slug: string): MonitorRow | null {
+      return (namedLike.get({ companyId, slug }) as MonitorRow | undefined) ?? null;
+    },
+    /** How many live monitors the lines of key `keyId` have (made, or been handed). */
+    countByKey(keyId: number): number {
+      return (countByKey.get(keyId) as { n: number }).n;
+    },
+    /** Makes the monitor the line of key `keyId`'s, matched by `slug`. */
+    handTo(id: number, keyId: number, slug: string, now: number): void {
+      handTo.run({ id, keyId, slug, now });
     },
     setTags(id: number, tags: readonly string[], now: number): void {
       setTags.run({ id, tags: tags.join(' '), now });

@@ -28,6 +28,8 @@ export interface MonitorRow extends NotifiedMonitor {
   slug: string | null;
   /** Space-separated, sorted (tagsOf in monitorLines.ts reads it). */
   tags: string;
+  /** The key whose line made it, or an admin handed it to (migration 23): only that key's line may pulse or change it. */
+  line_key_id: number | null;
   /** When the latest failure was raised (migration 17); kept after a recovery, which says how long it lasted. */
   failed_at: number | null;
   /** Why it is failed, as data (migration 20): JSON of a MonitorReason beside alert_reason's words; null when not failed or failed before. */
@@ -107,6 +109,7 @@ export function monitorRepository(db: Db) {
      VALUES (@companyId, @name, @projectId, @token, @timezone, @schedule, @duration, @now, @expectedRunAt, @dueAt,
              @now, @now)`,
   );
+  const setToken = db.prepare('UPDATE monitors SET token = @token, updated_at = @now WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL');
   const softDelete = db.prepare(
     `UPDATE monitors SET deleted_at = @now, updated_at = @now, due_at = NULL
      WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL`,
@@ -239,6 +242,10 @@ export function monitorRepository(db: Db) {
     /** A pulse counting for `at` arrived: last_pulse_at and last_run_at move forward to it (never back). */
     notePulse(id: number, at: number): void {
       notePulse.run({ id, at });
+    },
+    /** Gives the monitor a new pulse token (the old one matches nothing from now on); false when there was no such live monitor. */
+    rotateToken(companyId: number, id: number, token: string, now: number): boolean {
+      return setToken.run({ id, companyId, token, now }).changes === 1;
     },
     /** Returns false when there was no such live monitor. */
     delete(companyId: number, id: number, now: number): boolean {

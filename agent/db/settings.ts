@@ -1,7 +1,7 @@
 import type { Db } from './open';
 
-/** The agent's own settings (migration 17), one value per key; today the public URL set in the dashboard. */
-export type SettingKey = 'public_url';
+/** The agent's own settings (migration 17), one value per key: what the dashboard set. */
+export type SettingKey = 'public_url' | 'watchdog_url';
 
 export function settingsRepository(db: Db) {
   const get = db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
@@ -24,19 +24,26 @@ export function settingsRepository(db: Db) {
 
 export type SettingsRepository = ReturnType<typeof settingsRepository>;
 
-/** Where the public URL in effect comes from: `serve --public-url` / CRONBEAT_PUBLIC_URL, the dashboard, or nowhere. */
-export type PublicUrlSource = 'serve' | 'dashboard' | null;
+/** Where a setting in effect comes from: a flag of `serve` (or its environment variable), the dashboard, or nowhere. */
+export type SettingSource = 'serve' | 'dashboard' | null;
+export type PublicUrlSource = SettingSource;
 
-export interface PublicUrlSetting {
-  /** The public URL in effect; null when none is set. */
+export interface ServeOrDashboardSetting {
+  /** The value in effect; null when none is set. */
   current(): string | null;
-  source(): PublicUrlSource;
+  source(): SettingSource;
+}
+export type PublicUrlSetting = ServeOrDashboardSetting;
+
+/** A setting the agent may be started with, which then wins over the dashboard's. */
+export function serveOrDashboardSetting(settings: Pick<SettingsRepository, 'get'>, key: SettingKey, configured: string | null): ServeOrDashboardSetting {
+  return {
+    current: () => configured ?? settings.get(key),
+    source: () => (configured !== null ? 'serve' : settings.get(key) !== null ? 'dashboard' : null),
+  };
 }
 
-/** The public URL: the one the agent was started with wins over the dashboard's setting. */
+/** The public URL: `serve --public-url` or CRONBEAT_PUBLIC_URL, else the dashboard's. */
 export function publicUrlSetting(settings: Pick<SettingsRepository, 'get'>, configured: string | null): PublicUrlSetting {
-  return {
-    current: () => configured ?? settings.get('public_url'),
-    source: () => (configured !== null ? 'serve' : settings.get('public_url') !== null ? 'dashboard' : null),
-  };
+  return serveOrDashboardSetting(settings, 'public_url', configured);
 }

@@ -13,6 +13,10 @@ import {
   type AlertTone,
   type WordsContext,
 } from './alertWords';
+import { cutText, cutTextStart, largestFitting, oneLine, TITLE_CHARS } from './chatText';
+
+/** How much of what happened a message says (a server's own words can be long); a title is cut at TITLE_CHARS. */
+const WHAT_CHARS = 1000;
 
 /** How much of what a job said each kind of place shows: a few lines on a lock screen or in chat, more in an inbox. */
 export const OUTPUT_BOUNDS = {
@@ -86,13 +90,26 @@ export function alertMessage(alert: Alert, subject: { type: NotificationData['ty
   return {
     tone: alertTone(alert),
     state: alertState(alert),
-    title: alertTitle(alert),
-    what: whatHappened(alert, context),
+    title: cutText(oneLine(alertTitle(alert)), TITLE_CHARS),
+    what: cutText(whatHappened(alert, context), WHAT_CHARS),
     facts: [ranLine(alert, context), expectedLine(alert, context), scheduleLine(alert)].filter((l): l is string => l !== null),
     output,
     outputCut: Boolean(alert.run?.output_truncated) || (tail !== null && shownChars < readableOutput(tail).trim().length),
     link: subjectLink(subject, context.publicUrl),
   };
+}
+
+/**
+ * `message` with as much of the end of its output as `fits` a place (the whole message rendered
+ * and measured): the title and what happened always show, the output gives way.
+ */
+export function fitOutput(message: AlertMessage, fits: (message: AlertMessage) => boolean): AlertMessage {
+  const whole = message.output.join('\n');
+  const cut = (chars: number): AlertMessage => {
+    const kept = cutTextStart(whole, chars);
+    return { ...message, output: kept ? kept.split('\n') : [], outputCut: message.outputCut || chars < whole.length };
+  };
+  return cut(largestFitting(whole.length, (chars) => fits(cut(chars))));
 }
 
 /** The message as plain text (chat fallbacks, ntfy, the email's text part). */

@@ -3,6 +3,8 @@
  * shields.io-style SVG or given as shields.io's endpoint JSON. Pure.
  */
 
+import { terminalText, xmlText } from './controlCharacters';
+
 /** A monitor's status, as the API's `status` field says it. */
 type MonitorStatus = 'new' | 'monitoring' | 'running' | 'failed' | 'paused';
 
@@ -47,10 +49,13 @@ export function shieldsEndpoint(face: BadgeFace, cacheSeconds: number) {
 
 export const MAX_BADGE_LABEL = 60;
 
-/** Text for SVG: the five characters XML gives a meaning escaped, so a name can never become markup. */
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+/**
+ * Text for SVG: the five characters XML gives a meaning escaped, so a name can never become
+ * markup, and control characters (which XML 1.0 has no place for, or which would act on the
+ * reader) written out, so the badge is well-formed XML whatever a name stored before they were
+ * refused holds.
+ */
+export const escapeXml = xmlText;
 
 /** Roughly how wide Verdana 11px draws `text`, in pixels: enough to size a badge without a font. */
 function textWidth(text: string): number {
@@ -66,7 +71,8 @@ function textWidth(text: string): number {
 
 /** A flat badge, label on grey and message on the status colour; long labels are cut with "…". */
 export function badgeSvg(face: BadgeFace): string {
-  const label = [...face.label].length > MAX_BADGE_LABEL ? `${[...face.label].slice(0, MAX_BADGE_LABEL - 1).join('')}…` : face.label;
+  const shown = [...terminalText(face.label, { oneLine: true })];
+  const label = shown.length > MAX_BADGE_LABEL ? `${shown.slice(0, MAX_BADGE_LABEL - 1).join('')}…` : shown.join('');
   const left = textWidth(label) + 12;
   const right = textWidth(face.message) + 12;
   const total = left + right;

@@ -1,4 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
+import { dayStart, firstRunDay, lastRunDay } from './cronDays';
 import { rememberedRuns } from './runFreeStretches';
 import { utcOffset } from './zoneOffsets';
 
@@ -18,6 +19,12 @@ import { utcOffset } from './zoneOffsets';
  * switch is within a few hours of the search, the runs are found by walking the schedule's
  * wall-clock times (cron-parser in UTC) and mapping each to the instants that show it, by the
  * rule above.
+ *
+ * cron-parser walks to a run step by step, tens of microseconds a step in a zone, so a search is
+ * never left to cover years: each looks at most SEARCH_HORIZON_MS ahead (or back), and when it
+ * finds nothing there the next search starts right before the schedule's next day, found by date
+ * arithmetic (cronDays.ts). A schedule whose runs are years apart (`0 0 29 2 *`) costs two short
+ * searches, not a walk through four years.
  */
 
 const HOUR = 3_600_000;
@@ -25,8 +32,17 @@ const DAY = 24 * HOUR;
 /** Longer than any daylight-saving shift, so a search starting this far back starts before it. */
 const SWITCH_LOOKBACK_MS = 3 * HOUR;
 
-function iterator(schedule: string, timezone: string, from: number) {
-  return CronExpressionParser.parse(schedule, { currentDate: new Date(from), tz: timezone });
+/** cron-parser from `from` in the zone, finding nothing past `bound` (a time span: after it walking forward, before it walking back). */
+function iterator(schedule: string, timezone: string, from: number, bound?: Bound) {
+  return CronExpressionParser.parse(schedule, { currentDate: new Date(from), tz: timezone, ...spanOf(bound) });
+}
+
+/** The farthest instant (or, for a walk, wall-clock time) a search may look at. */
+type Bound = { end: number } | { start: number };
+
+function spanOf(bound: Bound | undefined): { endDate?: Date; startDate?: Date } {
+  if (!bound) return {};
+  return 'end' in bound ? { endDate: new Date(bound.end) } : { startDate: new Date(bound.start) };
 }
 
 /** The zone's UTC offset at `ms` in milliseconds ("GMT+10:30" is 37,800,000; "GMT" is 0). */
@@ -80,9 +96,14 @@ function runsShowing(wall: number, timezone: string, wildcard: boolean): number[
 }
 
 /** cron-parser over wall-clock times: the zone is left out, so every time exists once. */
-function wallClockTimes(schedule: string, from: number) {
-  return CronExpressionParser.parse(schedule, { currentDate: new Date(from), tz: 'UTC' });
+function wallClockTimes(schedule: string, from: number, bound?: Bound) {
+  return CronExpressionParser.parse(schedule, { currentDate: new Date(from), tz: 'UTC', ...spanOf(bound) });
 }
+
+/** How far one search looks before the next starts at the schedule's next day: a few steps of cron-parser. */
+export const SEARCH_HORIZON_MS = 3 * DAY;
+/** Searches before the last, unbounded one: the second normally finds the run. */
+const MAX_HOPS = 4;
 
 /** Most wall-clock times one search near a switch walks (an every-minute schedule walks about 120). */
 const MAX_WALK = 5_000;
@@ -109,26 +130,62 @@ export function previousRunBefore(schedule: string, timezone: string, beforeMs: 
   return rememberedPreviousRun(schedule, timezone, beforeMs);
 }
 
+/*
+ * A hop: nothing in (from, bound], so no run can come from a wall-clock day before the schedule's
+ * next day at or after the day before `bound` (every instant of a day, in any zone from -12 to +14
+ * hours, moved by any switch of at most 3 hours, is within a day of it): the next search starts
+ * a day before that day. Backwards the same, mirrored.
+ */
+
 function computeNextRunAfter(schedule: string, timezone: string, afterMs: number): number | null {
+  let from = afterMs;
+  for (let hop = 0; hop < MAX_HOPS; hop++) {
+    const bound = from + SEARCH_HORIZON_MS;
+    const run = nextRunWithin(schedule, timezone, from, bound);
+    if (run !== null && run <= bound) return run;
+    const day = firstRunDay(schedule, dayStart(bound - DAY));
+    if (day === undefined) break;
+    if (day === null) return null;
+    from = Math.max(bound, day - DAY);
+  }
+  return nextRunWithin(schedule, timezone, from);
+}
+
+function computePreviousRunBefore(schedule: string, timezone: string, beforeMs: number): number | null {
+  let from = beforeMs;
+  for (let hop = 0; hop < MAX_HOPS; hop++) {
+    const bound = from - SEARCH_HORIZON_MS;
+    const run = previousRunWithin(schedule, timezone, from, bound);
+    if (run !== null && run >= bound) return run;
+    const day = lastRunDay(schedule, dayStart(bound + DAY));
+    if (day === undefined) break;
+    if (day === null) return null;
+    from = Math.min(bound, day + 2 * DAY);
+  }
+  return previousRunWithin(schedule, timezone, from);
+}
+
+/** The first run after `afterMs`; with `bound`, null when there is none up to it (a run found past it may not be the first). */
+function nextRunWithin(schedule: string, timezone: string, afterMs: number, bound?: number): number | null {
   try {
     // cron-parser is not asked right next to a switch: there it can loop for a long while before giving up.
     const here = switchBetween(afterMs, afterMs, timezone);
-    if (here !== 0) return nextRunNearSwitch(schedule, timezone, afterMs, here);
-    const plain = plainRun(() => iterator(schedule, timezone, afterMs).next().getTime());
+    if (here !== 0) return nextRunNearSwitch(schedule, timezone, afterMs, here, bound);
+    const plain = plainRun(() => iterator(schedule, timezone, afterMs, bound === undefined ? undefined : { end: bound }).next().getTime());
     const shift = switchBetween(afterMs, plain, timezone);
-    return shift === 0 ? plain : nextRunNearSwitch(schedule, timezone, afterMs, shift);
+    return shift === 0 ? plain : nextRunNearSwitch(schedule, timezone, afterMs, shift, bound);
   } catch {
     return null;
   }
 }
 
-function computePreviousRunBefore(schedule: string, timezone: string, beforeMs: number): number | null {
+function previousRunWithin(schedule: string, timezone: string, beforeMs: number, bound?: number): number | null {
   try {
     const here = switchBetween(beforeMs, beforeMs, timezone);
-    if (here !== 0) return previousRunNearSwitch(schedule, timezone, beforeMs, here);
-    const plain = plainRun(() => iterator(schedule, timezone, beforeMs).prev().getTime());
+    if (here !== 0) return previousRunNearSwitch(schedule, timezone, beforeMs, here, bound);
+    const plain = plainRun(() => iterator(schedule, timezone, beforeMs, bound === undefined ? undefined : { start: bound }).prev().getTime());
     const shift = switchBetween(plain, beforeMs, timezone);
-    return shift === 0 ? plain : previousRunNearSwitch(schedule, timezone, beforeMs, shift);
+    return shift === 0 ? plain : previousRunNearSwitch(schedule, timezone, beforeMs, shift, bound);
   } catch {
     return null;
   }
@@ -161,9 +218,12 @@ function switchBetween(from: number | null, to: number | null, timezone: string)
  * shift, and once times pass the best run's wall clock plus the shift, none of theirs can beat it.
  */
 
-function nextRunNearSwitch(schedule: string, timezone: string, afterMs: number, shift: number): number | null {
+// A walk bounded by an instant `bound` looks at wall-clock times up to a day past it: enough to
+// pass the best run up to `bound` by the shift, so a run it returns up to `bound` is the first.
+
+function nextRunNearSwitch(schedule: string, timezone: string, afterMs: number, shift: number, bound?: number): number | null {
   const wildcard = isWildcard(schedule);
-  const times = wallClockTimes(schedule, wallClockAt(afterMs, timezone) - shift - 1);
+  const times = wallClockTimes(schedule, wallClockAt(afterMs, timezone) - shift - 1, bound === undefined ? undefined : { end: bound + DAY });
   let best: number | null = null;
   for (let walked = 0; walked < MAX_WALK && times.hasNext(); walked++) {
     const wall = times.next().getTime();
@@ -175,9 +235,9 @@ function nextRunNearSwitch(schedule: string, timezone: string, afterMs: number, 
   return best;
 }
 
-function previousRunNearSwitch(schedule: string, timezone: string, beforeMs: number, shift: number): number | null {
+function previousRunNearSwitch(schedule: string, timezone: string, beforeMs: number, shift: number, bound?: number): number | null {
   const wildcard = isWildcard(schedule);
-  const times = wallClockTimes(schedule, wallClockAt(beforeMs, timezone) + shift + 1);
+  const times = wallClockTimes(schedule, wallClockAt(beforeMs, timezone) + shift + 1, bound === undefined ? undefined : { start: bound - DAY });
   let best: number | null = null;
   for (let walked = 0; walked < MAX_WALK && times.hasPrev(); walked++) {
     const wall = times.prev().getTime();

@@ -4,6 +4,7 @@ import { DIGEST_SCHEMA, webhookAlert, type WebhookAlert } from './alertPayload';
 import { alertTitle, alertTone, type AlertTone } from './alertWords';
 import type { NotificationData } from './notificationKinds';
 import { toApiTimestamp } from './timestamps';
+import { cutText, largestFitting, oneLine } from './chatText';
 
 /*
  * A digest (agent/domain/digest.ts) for people and for machines: people get counts and as many
@@ -26,6 +27,8 @@ export interface DigestMessage {
   title: string;
   /** One line per server: "web-1: nightly-backup (exit 3), db-vacuum (missed), … 12 more". */
   lines: string[];
+  /** How many monitors each line is about (named or counted), so a place that shows fewer lines can say how many it left out. */
+  counts: number[];
   /** How many monitors the lines leave unnamed. */
   unnamed: number;
   /** The monitors page, filtered to failed ones when any failed. */
@@ -51,12 +54,14 @@ function shortState(alert: Alert): string {
 }
 
 /**
- * How much of a name a digest's list shows: 25 names of up to 255 characters would pass Slack's
- * 3,000 characters a section and Telegram's 4,096 a message, and both refuse the whole digest.
+ * How much of a name (and of a server's) a digest's list shows: 25 names of up to 255 characters
+ * would pass Slack's 3,000 characters a section and Telegram's 4,096 a message, and both refuse
+ * the whole digest. A line names monitors until DIGEST_LINE_CHARS, then counts the rest.
  */
 export const DIGEST_NAME_CHARS = 80;
+export const DIGEST_LINE_CHARS = 400;
 
-const shortName = (name: string) => (name.length > DIGEST_NAME_CHARS ? `${name.slice(0, DIGEST_NAME_CHARS - 1)}…` : name);
+const shortName = (name: string) => cutText(oneLine(name), DIGEST_NAME_CHARS);
 
 function label(alert: Alert): string {
   if (alert.reason.kind === 'other') return shortName(alertTitle(alert));
@@ -91,21 +96,48 @@ export function digestMessage(entries: DigestEntry[], publicUrl: string, maxName
 
   let budget = maxNames;
   const lines: string[] = [];
+  const lineCounts: number[] = [];
   for (const [server, alerts] of byServer) {
-    const named = alerts.slice(0, Math.max(0, budget)).map(label);
-    budget -= named.length;
+    const lead = server ? `${shortName(server)}: ` : '';
+    const named: string[] = [];
+    let used = lead.length;
+    for (const alert of alerts) {
+      if (budget <= 0) break;
+      const name = label(alert);
+      // Room kept for ", … 99999 more".
+      if (named.length > 0 && used + name.length + 2 + 16 > DIGEST_LINE_CHARS) break;
+      named.push(name);
+      used += name.length + 2;
+      budget--;
+    }
     const rest = alerts.length - named.length;
-    const list = [...named, ...(rest > 0 ? [`… ${rest} more`] : [])].join(', ');
-    lines.push(server ? `${server}: ${list}` : list);
+    lines.push(lead + [...named, ...(rest > 0 ? [`… ${rest} more`] : [])].join(', '));
+    lineCounts.push(alerts.length);
   }
   return {
     tone: bad ? 'bad' : good ? 'good' : 'info',
     title,
     lines,
-    unnamed: Math.max(0, entries.length - maxNames),
+    counts: lineCounts,
+    unnamed: entries.length - (maxNames - budget),
     link: monitorsLink(publicUrl, bad ? 'failed' : undefined),
     count: entries.length,
   };
+}
+
+/** The first `k` lines of a digest's list, and how many monitors the lines left out are about. */
+function firstLines(d: DigestMessage, k: number): { lines: string[]; more: number } {
+  let more = 0;
+  for (let i = k; i < d.counts.length; i++) more += d.counts[i];
+  return { lines: d.lines.slice(0, k), more };
+}
+
+/**
+ * As many of a digest's lines as `fits` a place (its whole message rendered and measured), and
+ * how many monitors the rest are about ("… and N more" with the link to the full list).
+ */
+export function fitDigestLines(d: DigestMessage, fits: (shown: { lines: string[]; more: number }) => boolean): { lines: string[]; more: number } {
+  return firstLines(d, largestFitting(d.lines.length, (k) => fits(firstLines(d, k))));
 }
 
 export interface WebhookDigest {

@@ -1,4 +1,5 @@
 import { nextRunAfter, previousRunBefore } from './cronSchedule';
+import { shortestGapMinutes } from './cronDays';
 
 const MINUTE = 60_000;
 
@@ -80,25 +81,19 @@ export function expectedRunAfter(spec: ScheduleSpec, answeredRunAt: number): num
 
 /** The most grace a monitor gets by default: an hour, however rarely its job runs. */
 export const DEFAULT_GRACE_CAP_MINUTES = 60;
-/** Runs looked at for a schedule's period: enough to meet its shortest gap (a week of hourly runs is 168). */
-const PERIOD_SAMPLE_RUNS = 64;
+/** Days looked at for two days in a row that run (a gap across midnight): a year and a bit, so a yearly pattern shows. */
+export const PERIOD_SAMPLE_DAYS = 400;
 
 /**
- * The grace a monitor gets when none is given (`crontab discover`): its schedule's own period —
- * the shortest gap between consecutive runs among the next PERIOD_SAMPLE_RUNS after `from` —
- * capped at DEFAULT_GRACE_CAP_MINUTES, and at least a minute. So a five-minute job is late
- * after 5 minutes, a daily one after 60. The cap when the schedule has fewer than two runs ahead.
+ * The grace a monitor gets when none is given (`crontab discover`, a job's line): its schedule's
+ * own period, the shortest gap between consecutive runs (within a day, or across midnight on two
+ * days in a row within PERIOD_SAMPLE_DAYS of `from`), capped at DEFAULT_GRACE_CAP_MINUTES, and at
+ * least a minute. So a five-minute job is late after 5 minutes, a daily one after 60, and one
+ * whose runs are years apart (29 February) after 60. Computed from the schedule's fields by date
+ * arithmetic (cronDays.ts), never by walking its runs: a rare schedule costs what a common one does.
  */
 export function defaultGraceMinutes(schedule: string, from: number): number {
-  let shortest = DEFAULT_GRACE_CAP_MINUTES;
-  let previous = nextRunAfter(schedule, 'UTC', from);
-  for (let i = 1; previous !== null && i < PERIOD_SAMPLE_RUNS && shortest > 1; i++) {
-    const next = nextRunAfter(schedule, 'UTC', previous);
-    if (next === null) break;
-    shortest = Math.min(shortest, Math.round((next - previous) / MINUTE));
-    previous = next;
-  }
-  return Math.max(1, shortest);
+  return Math.max(1, Math.min(DEFAULT_GRACE_CAP_MINUTES, shortestGapMinutes(schedule, from, PERIOD_SAMPLE_DAYS)));
 }
 
 /** The moment `minutes` after `from`. */

@@ -31,6 +31,15 @@ export function scopeRefusal(scope: KeyScope, access: Access): string {
   return 'A read-only key may only read (GET); this needs a full key.';
 }
 
+/**
+ * Whether a key of `scope` is shown monitors' pulse tokens (a monitor's `token` and `pulse_url`,
+ * a notification's `monitor_token`). A pulse token can fail a monitor or turn a failed one green,
+ * which is a write: only a full key, which may write anyway, sees it.
+ */
+export function seesPulseTokens(scope: KeyScope): boolean {
+  return scope === 'full';
+}
+
 export function isKeyScope(value: unknown): value is KeyScope {
   return typeof value === 'string' && (KEY_SCOPES as readonly string[]).includes(value);
 }

@@ -14,8 +14,11 @@ const LATIN_LETTERS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø
  * 100 characters. "Nightly Backup", "nightly-backup" and "NIGHTLY_backup" → "nightly-backup",
  * "nightly-backup", "nightly_backup". Returns nothing when no letter a–z is left ("!!!", "日本"),
  * and for digits alone ("2024"): a badge URL reads `monitors/2024.svg` as the monitor with id 2024.
+ * Returns nothing too for a name with look-alike characters (lookAlikesIn): "ｄｂ-ｄｕｍｐ" is not
+ * the name "db-dump", and must not reach its monitor.
  */
 export function slugOf(name: string): string | undefined {
+  if (lookAlikesIn(name).length > 0) return undefined;
   const slug = name
     .toLowerCase()
     .replace(/[ßæœøłđðþı]/g, (letter) => LATIN_LETTERS[letter])
@@ -26,6 +29,16 @@ export function slugOf(name: string): string | undefined {
     .slice(0, MAX_SLUG_LENGTH)
     .replace(/^[-_]+|[-_]+$/g, '');
   return /[a-z]/.test(slug) ? slug : undefined;
+}
+
+/**
+ * The characters of `name` that are a compatibility form of others (fullwidth "ｄ", the ligature
+ * "ﬁ", superscript "²", the "Ⅻ" numeral): NFKC would fold them into plain letters, so a name
+ * spelt with them looks like another one without being it. Accented letters (é, ß) are not among
+ * them: they are letters of their own, and slugOf spells them in ASCII as their languages do.
+ */
+export function lookAlikesIn(name: string): string[] {
+  return [...new Set([...name.normalize('NFC')].filter((character) => character.normalize('NFKC') !== character))];
 }
 
 /** Whether `text` is a slug already (what slugOf leaves unchanged): the form a URL path carries. */

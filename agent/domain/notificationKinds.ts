@@ -43,7 +43,8 @@ export interface CommonNotificationData {
 export interface MonitorNotificationData extends CommonNotificationData {
   type: 'monitor';
   monitor_name: string;
-  monitor_token: string;
+  /** Null in what a key that does not see pulse tokens reads (keyScopes.ts, seesPulseTokens). */
+  monitor_token: string | null;
   monitor_schedule: string;
   monitor_last_run_at: string | null;
   monitor_duration: number;

@@ -1,4 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
+import { firstRunDay } from './cronDays';
 
 /**
  * The one check of a schedule as a user types it, shared by the API, the dashboard form and
@@ -120,7 +121,9 @@ function valueOf(raw: string, rule: FieldRule): number | undefined {
 /** What remains for cron-parser to refuse: days that never come, letters it does not know. */
 function cronParserProblem(schedule: string): string | undefined {
   try {
-    CronExpressionParser.parse(schedule, { tz: 'UTC', currentDate: new Date(0) }).next();
+    CronExpressionParser.parse(schedule, { tz: 'UTC', currentDate: new Date(0) });
+    // Whether a day ever comes by date arithmetic, not cron-parser's walk (seconds for a rare schedule).
+    if (firstRunDay(schedule, 0) === null) throw new Error('no day of month comes');
     return undefined;
   } catch (error) {
     const message = error instanceof Error ? error.message : '';

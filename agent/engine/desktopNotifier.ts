@@ -43,24 +43,41 @@ export function desktopNotifier(log: Log, send: SendPopup = sendWithNodeNotifier
   return burstingNotifier(osNotifier(log, send), Date.now);
 }
 
+/**
+ * Why a popup could not be shown, in words that never quote it: a failed notify-send's error
+ * holds its whole command line, the popup's text (a job's output) included, and its error
+ * output may repeat it. What is said is how the notifier ended, or a message of the notifier's
+ * own that holds nothing of the popup.
+ */
+export function popupFailure(error: unknown, popup: Popup): string {
+  if (typeof error === 'string') return 'the notifier wrote an error';
+  if (!(error instanceof Error)) return 'the notifier failed';
+  const { code, signal } = error as Error & { code?: unknown; signal?: unknown };
+  if (typeof signal === 'string' && signal) return `the notifier was stopped by ${signal}`;
+  if (typeof code === 'number') return `the notifier exited with status ${code}`;
+  if (typeof code === 'string' && /^[A-Z0-9_]+$/.test(code)) return `the notifier could not start (${code})`;
+  const message = error.message.split('\n')[0].trim().slice(0, 200);
+  const quotes = [popup.title, popup.body].some((text) => text.trim() !== '' && (message.includes(text.trim()) || text.includes(message)));
+  return message === '' || quotes || 'cmd' in error ? 'the notifier failed' : message;
+}
+
 /** Hands each popup to the OS as it comes (desktopNotifier folds bursts in front of it). */
 function osNotifier(log: Log, send: SendPopup): Notifier {
   let reported = false;
-  const report = (error: unknown) => {
+  const report = (error: unknown, popup: Popup) => {
     if (reported) return;
     reported = true;
-    const reason = error instanceof Error ? error.message : String(error);
-    log(`Desktop popups are unavailable on this machine (${reason.trim()}); failures still reach /api/notifications.`, { level: 'warn' });
+    log(`Desktop popups are unavailable on this machine (${popupFailure(error, popup)}); failures still reach /api/notifications.`, { level: 'warn' });
   };
   return {
     show(popup) {
       setImmediate(() => {
         try {
           send(popup, (error) => {
-            if (error) report(error);
+            if (error) report(error, popup);
           });
         } catch (error) {
-          report(error);
+          report(error, popup);
         }
       });
     },

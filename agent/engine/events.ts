@@ -11,6 +11,8 @@ export type AgentEvent =
   | { type: 'notification.created'; companyId: number; notificationId: string }
   | { type: 'channel.changed'; companyId: number; channelId: number; deleted?: true }
   | { type: 'delivery.changed'; companyId: number; notificationId: string }
+  // An API key (or a dashboard session) was revoked: its live streams end now. Never sent to a client.
+  | { type: 'key.revoked'; companyId: number; tokenId: number }
 
   // One notification's read state changed (notificationId), or all were marked read (null).
   | { type: 'notification.read'; companyId: number; notificationId: string | null };

@@ -4,6 +4,7 @@ import type { AgentEvents } from './events';
 import { IDLE_SLICE_BATCH, SLICE_BATCH, type Scheduler } from './scheduler';
 import { runInSlices } from './slices';
 import type { Log } from '../log/logger';
+import type { LoopHealthRecord } from './loopHealth';
 
 /** The loop never sleeps longer than this, so a changed clock or a missed wake-up costs at most this. */
 export const MAX_SLEEP_MS = 30_000;
@@ -35,6 +36,8 @@ export interface MonitorLoopOptions {
   earliestDueAt: () => number | null;
   clock: () => number;
   log: Log;
+  /** Where the loop notes when it ran and whether its writes fail (the watchdog reads it). */
+  health?: LoopHealthRecord;
 }
 
 function describeError(error: unknown): string {
@@ -55,7 +58,7 @@ function cannotWrite(error: unknown): string {
  * cannot be written (disk full) it backs off, logs once when that starts and once when it
  * ends, and tells the user by popup what it cannot record yet. Returns the function that stops it.
  */
-export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log }: MonitorLoopOptions): () => void {
+export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log, health }: MonitorLoopOptions): () => void {
   let timer: NodeJS.Timeout | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let lastBeat = clock();
@@ -119,12 +122,14 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
   };
 
   const wrote = () => {
+    health?.succeeded(clock());
     if (unwritable) log('Monitor loop: writing again', { level: 'info' });
     unwritable = false;
     retryMs = 0;
   };
 
   const couldNotWrite = (error: unknown, now: number) => {
+    health?.failed(now);
     // Any error backs off: retrying at once would spin a core and flood the log.
     retryMs = Math.min(MAX_RETRY_MS, Math.max(FIRST_RETRY_MS, retryMs * 2));
     if (isStorageFull(error)) {
@@ -161,6 +166,7 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log 
       (idle) => {
         const at = clock();
         noticeOutage(at);
+        health?.ran(at);
         let more = false;
         whileBusy(() => {
           graceAfterOutage();

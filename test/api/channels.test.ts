@@ -93,6 +93,17 @@ describe('/api/channels', () => {
     expect((await (await agent.api(`/api/channels/${ok.id}`)).json()).settings.port).toBeUndefined();
   });
 
+  it('mask_secrets: absent by default (masking on), false to send job output as it is, null to remove; anything else a 422', async () => {
+    const made = await (await create({ name: 'chat', kind: 'slack', settings: { webhook_url: 'https://hooks.slack.com/services/T1/B2/x' } })).json();
+    expect(made.settings).not.toHaveProperty('mask_secrets');
+    await expect422(await patch(`/api/channels/${made.id}`, { settings: { mask_secrets: 'no' } }), 'settings.mask_secrets', /^The mask secrets field must be true or false\.$/);
+    const off = await patch(`/api/channels/${made.id}`, { settings: { mask_secrets: false } });
+    expect((await off.json()).settings.mask_secrets).toBe(false);
+    const reset = await patch(`/api/channels/${made.id}`, { settings: { mask_secrets: null } });
+    expect((await reset.json()).settings).not.toHaveProperty('mask_secrets');
+    await expect422(await create({ name: 'x', kind: 'email', settings: { host: 'h', from: 'a@example.com', to: 'b@example.com', mask_secrets: 1 } }), 'settings.mask_secrets');
+  });
+
   it('never shows a secret: masked in every response, kept by a PATCH that leaves it out or sends the mask', async () => {
     const secrets = ['whsec-0123456789abcdef', 'tk_ntfy_secret', 'https://hooks.slack.com/services/T1/B2/slacksecret', 'https://discord.com/api/webhooks/1/discordsecret', 'smtp-password-1', '123:telegramsecret'];
     const made = await Promise.all([

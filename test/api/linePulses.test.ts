@@ -66,12 +66,13 @@ describe('a job line creates and updates its monitor', () => {
     expect(monitorsWithSlug('burst')).toHaveLength(1);
   });
 
-  it('adopts a monitor made in the dashboard whose name has the slug, rather than making a second one', async () => {
+  it('never adopts a monitor made in the dashboard whose name has the slug: 409, no token, nothing changed', async () => {
     const made = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'DB Dump', timezone: 'UTC', schedule: '0 1 * * *', duration: 20 } })).json();
     const answer = await line('db-dump', { create: '1', schedule: '0 2 * * *' });
-    expect(answer.status).toBe(200);
-    expect(answer.headers.get('x-cronbeat-monitor-token')).toBe(made.token);
-    expect(agent.store.monitors.find(1, made.id)).toMatchObject({ slug: 'db-dump', schedule: '0 2 * * *' });
+    expect(answer.status).toBe(409);
+    expect(answer.headers.get('x-cronbeat-monitor-token')).toBeNull();
+    expect(agent.store.monitors.find(1, made.id)).toMatchObject({ slug: null, schedule: '0 1 * * *', line_key_id: null });
+    expect(monitorsWithSlug('db-dump')).toHaveLength(0);
   });
 
   it('tags the monitor with the line\'s server, keeping tags set elsewhere', async () => {

@@ -42,16 +42,16 @@ describe('the public URL', () => {
 
   it('set in the dashboard: GET/PATCH /api/settings, a clear 422 for a bad one, and pulse URLs, /api/agent and the Host guard follow it', async () => {
     agent = await startTestAgent();
-    expect(await (await agent.api('/api/settings')).json()).toEqual({ public_url: null, public_url_source: null });
+    expect(await (await agent.api('/api/settings')).json()).toEqual({ public_url: null, public_url_source: null, watchdog_url: null, watchdog_url_source: null, watchdog_last_ping_at: null, watchdog_problem: null });
     expect(await getWithHost(agent.url, '/api/monitors', 'cron.example.com', agent.token)).toBe(421);
 
     const bad = await agent.api('/api/settings', { method: 'PATCH', json: { public_url: 'https://me:pw@cron.example.com' } });
     expect(bad.status).toBe(422);
     expect((await bad.json()).errors.public_url[0]).toMatch(/^The public_url field must not carry a user name or password/);
-    expect(await (await agent.api('/api/settings')).json()).toEqual({ public_url: null, public_url_source: null });
+    expect(await (await agent.api('/api/settings')).json()).toEqual({ public_url: null, public_url_source: null, watchdog_url: null, watchdog_url_source: null, watchdog_last_ping_at: null, watchdog_problem: null });
 
     const set = await agent.api('/api/settings', { method: 'PATCH', json: { public_url: 'https://cron.example.com/' } });
-    expect(await set.json()).toEqual({ public_url: 'https://cron.example.com', public_url_source: 'dashboard' });
+    expect(await set.json()).toEqual({ public_url: 'https://cron.example.com', public_url_source: 'dashboard', watchdog_url: null, watchdog_url_source: null, watchdog_last_ping_at: null, watchdog_problem: null });
 
     const created = await agent.api('/api/monitors', { method: 'POST', json: { name: 'backup', timezone: 'UTC', schedule: '0 3 * * *', duration: 30 } });
     const monitor = await created.json();
@@ -66,7 +66,7 @@ describe('the public URL', () => {
 
     // Cleared: links go back to this machine's address.
     await agent.api('/api/settings', { method: 'PATCH', json: { public_url: null } });
-    expect(await (await agent.api('/api/settings')).json()).toEqual({ public_url: null, public_url_source: null });
+    expect(await (await agent.api('/api/settings')).json()).toEqual({ public_url: null, public_url_source: null, watchdog_url: null, watchdog_url_source: null, watchdog_last_ping_at: null, watchdog_problem: null });
     expect(await getWithHost(agent.url, '/api/monitors', 'cron.example.com', agent.token)).toBe(421);
   });
 
@@ -74,7 +74,7 @@ describe('the public URL', () => {
     agent = await startTestAgent({ publicUrl: 'https://cron.example.com' });
     const hook = await new Receiver().start();
     stops.push(() => hook.stop());
-    expect(await (await agent.api('/api/settings')).json()).toEqual({ public_url: 'https://cron.example.com', public_url_source: 'serve' });
+    expect(await (await agent.api('/api/settings')).json()).toEqual({ public_url: 'https://cron.example.com', public_url_source: 'serve', watchdog_url: null, watchdog_url_source: null, watchdog_last_ping_at: null, watchdog_problem: null });
     const refused = await agent.api('/api/settings', { method: 'PATCH', json: { public_url: 'https://other.example.com' } });
     expect(refused.status).toBe(409);
     expect((await refused.json()).message).toMatch(/--public-url/);

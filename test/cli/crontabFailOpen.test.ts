@@ -155,7 +155,7 @@ describe.skipIf(!isRoot)('a discovered line fails open (run as nobody, as cron d
     // cronbeat as `npx cronbeat` leaves it: in a package cache, its packages found beside it.
     const cache = join(tempFolder(), '.npm', '_npx', '4f1c', 'node_modules', 'cronbeat', 'dist');
     mkdirSync(cache, { recursive: true });
-    for (const name of ['cronbeat.cjs', 'cronbeat-run.cjs']) copyFileSync(resolve(__dirname, '../../dist', name), join(cache, name));
+    for (const name of ['cronbeat.cjs', 'cronbeat-full.cjs']) copyFileSync(resolve(__dirname, '../../dist', name), join(cache, name));
     const folder = tempFolder();
     const file = join(folder, 'cron.d-backup');
     const counter = join(work, 'count-npx');
@@ -205,7 +205,7 @@ describe.skipIf(!isRoot)('a discovered line fails open (run as nobody, as cron d
     expect(again.status).toBe(0);
     expect(again.stdout).toContain('Nothing to do: no job without a monitor.');
     expect(again.stdout).toContain(`Updated the entry point ${join(d.shimDir, 'cronbeat')} and its job runner.`);
-    expect(readFileSync(runner)).toEqual(readFileSync(resolve(__dirname, '../../dist/cronbeat-run.cjs')));
+    expect(readFileSync(runner)).toEqual(readFileSync(resolve(__dirname, '../../dist/cronbeat.cjs')));
     expect(readFileSync(d.file, 'utf8').split('\n')).toEqual(d.lines);
   });
 

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { createMonitor } from './agentFixtures';
 import { runCli } from '../helpers/cli';
+import Database from 'better-sqlite3';
+import { databaseFile } from '../../agent/dataFolder/dataDir';
 
 // Every test starts real node processes.
 vi.setConfig({ testTimeout: 30_000 });
@@ -28,8 +30,12 @@ describe('cronbeat monitor', () => {
 
   it('a name with a line break or a terminal escape stays on its row as visible text (list and show)', async () => {
     const hostile = 'two\nlines \u001b[2J\u001b[31mred\u0007';
-    const response = await agent.api('/api/monitors', { method: 'POST', json: { name: hostile, timezone: 'UTC', schedule: '0 3 * * *', duration: 5, tags: ['hostile'] } });
+    const response = await agent.api('/api/monitors', { method: 'POST', json: { name: 'plain', timezone: 'UTC', schedule: '0 3 * * *', duration: 5, tags: ['hostile'] } });
     const { id } = await response.json();
+    // The API refuses such a name now; a database from before may still hold one.
+    const db = new Database(databaseFile(agent.dataDir));
+    db.prepare('UPDATE monitors SET name = ? WHERE id = ?').run(hostile, id);
+    db.close();
     const table = await runCli(['monitor', 'list', '--tag', 'hostile'], { env });
     expect(table.status).toBe(0);
     const rows = table.stdout.trim().split('\n');

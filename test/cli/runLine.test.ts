@@ -155,3 +155,41 @@ describe('cronbeat run --name (a job line that makes its own monitor)', () => {
     expect(refused.stderr).toMatch(/either a monitor token or --name/);
   });
 });
+
+describe('cronbeat run --name when the agent refuses the line itself: the job runs, one line says why', () => {
+  const job = ['--', 'sh', '-c', 'echo ran; exit 3'];
+
+  it("past the key's max_monitors", async () => {
+    const capped = agent.store.apiTokens.create({ companyId: 1, name: 'capped', scope: 'ping', now: Date.now(), maxMonitors: 1 });
+    const env = envFor(tempFolder(), { CRONBEAT_API_TOKEN: capped.token });
+    expect((await runCli(['run', '--name', 'cap-one', '--schedule', '@daily', '--', 'true'], { env })).status).toBe(0);
+    const result = await runCli(['run', '--name', 'cap-two', '--schedule', '@daily', ...job], { env });
+    expect(result).toMatchObject({ status: 3, stdout: 'ran\n' });
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^cronbeat: start pulse refused by the agent: 403 This key's lines have made 1 monitor, as many as it may \(max_monitors 1\)/);
+    expect(bySlug('cap-two')).toHaveLength(0);
+  });
+
+  it("a monitor another key's line made", async () => {
+    await runCli(['run', '--name', 'shared-name', '--schedule', '@daily', '--', 'true'], { env: envFor() });
+    const [monitor] = bySlug('shared-name');
+    const before = kindsOf(monitor.id);
+    const stranger = agent.store.apiTokens.create({ companyId: 1, name: 'stranger', scope: 'ping', now: Date.now() });
+    const result = await runCli(['run', '--name', 'shared-name', '--schedule', '@yearly', ...job], { env: envFor(tempFolder(), { CRONBEAT_API_TOKEN: stranger.token }) });
+    expect(result).toMatchObject({ status: 3, stdout: 'ran\n' });
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^cronbeat: start pulse refused by the agent: 409 The monitor "shared-name" was made by another key's line/);
+    expect(kindsOf(monitor.id)).toEqual(before);
+    expect(agent.store.monitors.find(1, monitor.id)!.schedule).toBe('0 0 * * *');
+  });
+
+  it('a name spelt with look-alike characters is not monitored, never matched to the plain name', async () => {
+    const result = await runCli(['run', '--name', 'ｓｈａｒｅｄ-ｎａｍｅ', '--schedule', '@daily', ...job], { env: envFor() });
+    expect(result).toMatchObject({ status: 3, stdout: 'ran\n' });
+    expect(result.stderr).toBe(
+      'cronbeat: not monitoring this run: --name "ｓｈａｒｅｄ-ｎａｍｅ" is spelt with look-alike characters (ｓ ｈ ａ ｒ ｅ ｄ ｎ ｍ), which could name another job\'s monitor: write it in plain letters\n',
+    );
+  });
+});

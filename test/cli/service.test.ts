@@ -1,12 +1,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchdPlist, systemdUnit, type ServiceSpec } from '../../agent/cli/service/units';
 import { closedToOthers, volatilePlace } from '../../agent/cli/crontab/shim';
 import { CLI, cleanEnv, finished, runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
 import { spawn } from 'node:child_process';
+import { version } from '../../package.json';
 
 /*
  * `cronbeat service`: the systemd unit and launchd plist it writes, checked by systemd-analyze
@@ -133,7 +134,7 @@ describe('cronbeat service install run from a package cache', () => {
     rmSync(home, { recursive: true, force: true });
     const pkg = join(home, '.npm', '_npx', '4f2a9c', 'node_modules', 'cronbeat');
     mkdirSync(join(pkg, 'dist'), { recursive: true });
-    copyFileSync(CLI, join(pkg, 'dist', 'cronbeat.cjs'));
+    for (const file of ['cronbeat.cjs', 'cronbeat-full.cjs']) copyFileSync(join(dirname(CLI), file), join(pkg, 'dist', file));
     symlinkSync(resolve(__dirname, '../../node_modules'), join(pkg, 'node_modules'));
     const unitDir = tempFolder('cronbeat-service-');
     const child = spawn(process.execPath, [join(pkg, 'dist', 'cronbeat.cjs'), 'service', 'install', '--user', '--unit-dir', unitDir], {
@@ -143,8 +144,11 @@ describe('cronbeat service install run from a package cache', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toBe(
       `cronbeat: A service must not run ${join(pkg, 'dist', 'cronbeat.cjs')}: ${volatilePlace(pkg)}. ` +
-        'Install Cronbeat where it stays (`npm install -g cronbeat`, or a clone with `npm run build:agent`) and run `cronbeat service install` from there.\n',
+        'Install Cronbeat where it stays: a clone of its repository after `npm install`, or the tarball `npm pack` makes there, ' +
+        `installed with \`npm install -g ./cronbeat-${version}.tgz\`; then run \`cronbeat service install\` from there.\n`,
     );
+    // Never the registry's `cronbeat`: the name there is not ours.
+    expect(result.stderr).not.toMatch(/npm install -g cronbeat\b|npx cronbeat/);
     expect(existsSync(join(unitDir, 'cronbeat.service'))).toBe(false);
     rmSync(home, { recursive: true, force: true });
   }, 30_000);
@@ -165,7 +169,7 @@ describe('cronbeat service install --system, run from a folder its user cannot r
     rmSync(closed, { recursive: true, force: true });
     const pkg = join(closed, 'lib', 'node_modules', 'cronbeat');
     mkdirSync(join(pkg, 'dist'), { recursive: true });
-    copyFileSync(CLI, join(pkg, 'dist', 'cronbeat.cjs'));
+    for (const file of ['cronbeat.cjs', 'cronbeat-full.cjs']) copyFileSync(join(dirname(CLI), file), join(pkg, 'dist', file));
     symlinkSync(resolve(__dirname, '../../node_modules'), join(pkg, 'node_modules'));
     chmodSync(closed, 0o700);
     const unitDir = tempFolder('cronbeat-service-');

@@ -56,12 +56,30 @@ describe('cronbeat token', () => {
     const listed = await runCli(['token', 'list', '--data-dir', dataDir], { env: { TZ: 'Europe/Paris' } });
     expect(listed.status).toBe(0);
     const [heading, row, ...rest] = listed.stdout.trimEnd().split('\n');
-    expect(heading).toMatch(/^ID\s+COMPANY ID\s+NAME\s+SCOPE\s+CREATED AT\s+LAST USED AT\s+REVOKED AT$/);
+    expect(heading).toMatch(/^ID\s+COMPANY ID\s+NAME\s+SCOPE\s+CREATED AT\s+LAST USED AT\s+REVOKED AT\s+MAX MONITORS$/);
     // A time people read: on this machine's clock with its zone, not an ISO timestamp (issue 26 item 4).
-    expect(row).toMatch(/^1\s+1\s+laptop\s+full\s+\d{4}-\d\d-\d\d \d\d:\d\d Europe\/Paris\s+-\s+-$/);
+    expect(row).toMatch(/^1\s+1\s+laptop\s+full\s+\d{4}-\d\d-\d\d \d\d:\d\d Europe\/Paris\s+-\s+-\s+100$/);
     expect(rest).toEqual([]);
     expect(listed.stdout).not.toContain('(index)');
     expect(listed.stdout).not.toContain(token);
+  });
+
+  it('--max-monitors sets how many monitors a token\'s job lines may make, on create or later with limit', async () => {
+    const dataDir = tempDir();
+    expect((await runCli(['token', 'create', '--scope', 'ping', '--max-monitors', '5', '--data-dir', dataDir])).status).toBe(0);
+    const maxOf = async () => JSON.parse((await runCli(['token', 'list', '--json', '--data-dir', dataDir])).stdout)[0].max_monitors;
+    expect(await maxOf()).toBe(5);
+    expect((await runCli(['token', 'limit', '1', '--max-monitors', '250', '--data-dir', dataDir])).stdout).toBe("Token 1's job lines may make 250 monitors.\n");
+    expect(await maxOf()).toBe(250);
+    expect((await runCli(['token', 'limit', '1', '--max-monitors', 'default', '--data-dir', dataDir])).status).toBe(0);
+    expect(await maxOf()).toBe(100);
+    for (const bad of ['0', '10001', 'lots']) {
+      const refused = await runCli(['token', 'create', '--max-monitors', bad, '--data-dir', dataDir]);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain(`--max-monitors must be a whole number from 1 to 10000, or \`default\`, not "${bad}"`);
+    }
+    expect((await runCli(['token', 'limit', '1', '--data-dir', dataDir])).status).toBe(2);
+    expect((await runCli(['token', 'limit', '9', '--max-monitors', '3', '--data-dir', dataDir])).status).toBe(1);
   });
 
   it('revoke locks a token out of a running agent at once', async () => {

@@ -1,10 +1,12 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { closedPort } from '../helpers/cli';
+import { closedPort, tempFolder } from '../helpers/cli';
 
 /*
  * The Dockerfile and compose example. There is no Docker engine here and hadolint is not
@@ -61,10 +63,23 @@ describe('Dockerfile', () => {
     expect(args(final, 'RUN').join(' ')).toMatch(/chown node:node \/data/);
   });
 
-  it('installs production dependencies only, from the lock file', () => {
-    expect(args(final, 'RUN').join(' ')).toMatch(/npm ci --omit=dev\b/);
-    expect(args(final, 'RUN').join(' ')).not.toMatch(/npm install\b/);
-    expect(args(final, 'COPY')).toContain('package.json package-lock.json ./');
+  it('compiles production dependencies from the lock file in a stage of their own, from the registry alone', () => {
+    const deps = all.find((stage) => /\bAS deps$/.test(args(stage, 'FROM')[0]));
+    expect(deps, 'a stage named deps').toBeDefined();
+    const runs = args(deps!, 'RUN').join(' ');
+    expect(runs).toMatch(/npm ci --omit=dev\b/);
+    expect(runs).not.toMatch(/npm install\b/);
+    expect(args(deps!, 'COPY')).toContain('package.json package-lock.json ./');
+    // better-sqlite3 from source, against the image's own Node headers: no prebuilt addon, no header download.
+    expect(runs).toMatch(/apt-get install -y --no-install-recommends python3 make g\+\+/);
+    expect(runs).toMatch(/npm rebuild better-sqlite3/);
+    expect(args(deps!, 'ENV').join(' ')).toMatch(/npm_config_build_from_source=true/);
+    expect(args(deps!, 'ENV').join(' ')).toMatch(/npm_config_nodedir=\/usr\/local\b/);
+  });
+
+  it('installs nothing in the run stage: it copies the compiled node_modules and the bundle', () => {
+    expect(args(final, 'RUN').join(' ')).not.toMatch(/\bnpm\b|\bnpx\b|apt-get|curl|wget/);
+    expect(args(final, 'COPY')).toContain('--from=deps /app/node_modules ./node_modules');
   });
 
   it('serves on all addresses of the container at the exposed port', () => {
@@ -82,10 +97,10 @@ describe('Dockerfile', () => {
     for (const entry of ['node_modules', 'dist', '.git']) expect(ignored).toContain(entry);
   });
 
-  it('every package the CLI bundle loads is a production dependency (the image has no others)', () => {
-    const bundle = join(ROOT, 'dist', 'cronbeat.cjs');
-    expect(existsSync(bundle), 'run `npm run build:agent` first').toBe(true);
-    const loaded = new Set([...readFileSync(bundle, 'utf8').matchAll(/(?:require|import)\("([^"./][^"]*)"\)/g)].map((m) => m[1]));
+  it('every package the CLI bundles load is a production dependency (the image has no others)', () => {
+    const bundles = ['cronbeat.cjs', 'cronbeat-full.cjs'].map((file) => join(ROOT, 'dist', file));
+    for (const bundle of bundles) expect(existsSync(bundle), 'run `npm run build:agent` first').toBe(true);
+    const loaded = new Set(bundles.flatMap((bundle) => [...readFileSync(bundle, 'utf8').matchAll(/(?:require|import)\("([^"./][^"]*)"\)/g)].map((m) => m[1])));
     const { dependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     const builtins = new Set(builtinModules);
     const packageOf = (name: string) => (name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : name.split('/')[0]);
@@ -147,5 +162,86 @@ describe('compose example', () => {
     expect(command).toBe('serve');
     const help = spawnSync(process.execPath, [join(ROOT, 'dist', 'cronbeat.cjs'), 'serve', '--help'], { encoding: 'utf8' }).stdout;
     for (const flag of flags.filter((f) => f.startsWith('--'))) expect(help, flag).toContain(flag);
+  });
+});
+
+/*
+ * The run stage's file layout, laid out without a Docker engine: each COPY of the last stage into a
+ * folder standing for the image's root, from the stage it names (build: this checkout's dist/,
+ * which `npm test` built with the same two scripts; deps: `npm ci --omit=dev --ignore-scripts`
+ * from the lock file, as the deps stage runs it), then the agent started as ENTRYPOINT and CMD say,
+ * with the stage's ENV. Not done here: better-sqlite3 is not compiled (the addon this checkout
+ * built for the same version and Node is copied in), and the base image's Node is this machine's.
+ */
+describe('the run stage’s file layout', () => {
+  const image = tempFolder('cronbeat-image-');
+  const app = join(image, 'app');
+  let agent: ReturnType<typeof spawn> | undefined;
+  afterAll(async () => {
+    if (agent && agent.exitCode === null) {
+      agent.kill('SIGTERM');
+      await new Promise((done) => agent!.once('exit', done));
+    }
+    rmSync(image, { recursive: true, force: true });
+  });
+
+  beforeAll(async () => {
+    const deps = join(image, 'deps-stage');
+    mkdirSync(deps);
+    for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(ROOT, file), join(deps, file));
+    const npm = existsSync(join(dirname(process.execPath), 'npm')) ? join(dirname(process.execPath), 'npm') : 'npm';
+    // Without the npm_* variables of an `npm test` around us, which would point npm at this checkout.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+    await promisify(execFile)(npm, ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: deps, env, maxBuffer: 16 << 20 });
+    const addon = join('node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+    mkdirSync(dirname(join(deps, addon)), { recursive: true });
+    copyFileSync(join(ROOT, addon), join(deps, addon));
+
+    const from: Record<string, { root: string; workdir: string }> = { build: { root: ROOT, workdir: '/src' }, deps: { root: deps, workdir: '/app' } };
+    mkdirSync(app);
+    for (const copy of args(final, 'COPY')) {
+      const words = copy.split(' ');
+      const stage = words[0].startsWith('--from=') ? from[words.shift()!.slice('--from='.length)] : { root: ROOT, workdir: '' };
+      const target = join(app, words.pop()!);
+      for (const source of words) {
+        const local = join(stage.root, stage.workdir ? source.replace(new RegExp(`^${stage.workdir}/`), '') : source);
+        cpSync(local, words.length > 1 || target.endsWith('/') ? join(target, source.split('/').pop()!) : target, { recursive: true });
+      }
+    }
+    mkdirSync(join(image, 'usr', 'local', 'bin'), { recursive: true });
+    symlinkSync(join(app, 'dist', 'cronbeat.cjs'), join(image, 'usr', 'local', 'bin', 'cronbeat'));
+  }, 300_000);
+
+  it('holds the bundle, the dashboard and production dependencies only', () => {
+    for (const file of ['dist/cronbeat.cjs', 'dist/cronbeat-full.cjs', 'dist/renderer/index.html', 'node_modules/better-sqlite3/package.json', 'node_modules/koa/package.json']) {
+      expect(existsSync(join(app, file)), file).toBe(true);
+    }
+    for (const dev of ['electron', 'vite', 'vitest', 'esbuild', 'react']) expect(existsSync(join(app, 'node_modules', dev)), dev).toBe(false);
+    expect(existsSync(join(app, 'agent')) || existsSync(join(app, 'renderer'))).toBe(false);
+  });
+
+  it('runs the agent as ENTRYPOINT and CMD say, with the stage’s ENV: the dashboard at /, the health check passes', async () => {
+    const env: Record<string, string> = {};
+    for (const pair of args(final, 'ENV').join(' ').split(' ')) {
+      const [name, value] = pair.split('=');
+      env[name] = value === '/data' ? join(image, 'data') : value;
+    }
+    mkdirSync(env.CRONBEAT_DATA_DIR);
+    const [entrypoint] = JSON.parse(args(final, 'ENTRYPOINT')[0]) as string[];
+    // The container's 0.0.0.0:8787, here on loopback and a free port.
+    const cmd = (JSON.parse(args(final, 'CMD')[0]) as string[]).map((word) => (word === '0.0.0.0' ? '127.0.0.1' : word === '8787' ? '0' : word));
+    agent = spawn(process.execPath, [join(image, 'usr', 'local', 'bin', entrypoint), ...cmd], { cwd: app, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const url = await new Promise<string>((resolveUrl, reject) => {
+      createInterface({ input: agent!.stdout! }).on('line', (line) => {
+        const match = /^Cronbeat listening on (http:\/\/\S+)$/.exec(line);
+        if (match) resolveUrl(match[1]);
+      });
+      agent!.once('exit', (code) => reject(new Error(`the agent exited with ${code}`)));
+    });
+    const page = await fetch(url + '/');
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>Cronbeat</title>');
+    expect((await fetch(url + '/api/health')).status).toBe(200);
+    expect(existsSync(join(env.CRONBEAT_DATA_DIR, 'cronbeat.db'))).toBe(true);
   });
 });

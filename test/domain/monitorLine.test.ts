@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { slugOf } from '../../agent/domain/monitorLine';
+import { lookAlikesIn, slugOf } from '../../agent/domain/monitorLine';
 
 describe('slugOf: the slug a job line matches its monitor by', () => {
   it('drops accents, lower-cases and joins other characters with one "-"', () => {
@@ -24,5 +24,17 @@ describe('slugOf: the slug a job line matches its monitor by', () => {
     expect(slugOf('2024')).toBeUndefined();
     expect(slugOf('42 ')).toBeUndefined();
     expect(slugOf('backup 2024')).toBe('backup-2024');
+  });
+
+  it('gives no slug to a name spelt with look-alike characters, so it never reaches the monitor of the name it imitates', () => {
+    expect(slugOf('ｄｂ-ｄｕｍｐ')).toBeUndefined();
+    expect(slugOf('ﬁle-sync')).toBeUndefined();
+    expect(slugOf('backup²')).toBeUndefined();
+    expect(slugOf('ſync')).toBeUndefined();
+    expect(lookAlikesIn('ｄｂ-ｄｕｍｐ')).toEqual(['ｄ', 'ｂ', 'ｕ', 'ｍ', 'ｐ']);
+    expect(lookAlikesIn('ﬁle-sync')).toEqual(['ﬁ']);
+    // Letters of their own, spelt in ASCII as their languages do, and a composed accent written in two code points.
+    expect(lookAlikesIn('Straße Café Ærø')).toEqual([]);
+    expect(slugOf('Cafe\u0301')).toBe('cafe');
   });
 });

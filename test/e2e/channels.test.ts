@@ -92,6 +92,23 @@ describe.skipIf(chromiumMissing)('channels end to end', { timeout: 30_000 }, () 
     expect((await (await agent.api('/api/channels')).json())[0].remind_every_hours).toBe(4);
   });
 
+  it('turns masking of secrets in job output off and on again from the channel form', async () => {
+    const row = page.getByTestId('channel').filter({ hasText: 'Ops hook' });
+    const setMasking = async (on: boolean) => {
+      await row.getByRole('button', { name: 'Edit' }).click();
+      const form = page.getByRole('form', { name: 'Edit Ops hook' });
+      const box = form.getByLabel('Mask secrets in job output');
+      expect(await box.isChecked()).toBe(!on);
+      await box.setChecked(on);
+      await form.getByRole('button', { name: 'Save' }).click();
+      await form.waitFor({ state: 'detached' });
+      return (await (await agent.api('/api/channels')).json())[0].settings;
+    };
+    expect((await (await agent.api('/api/channels')).json())[0].settings).not.toHaveProperty('mask_secrets');
+    expect((await setMasking(false)).mask_secrets).toBe(false);
+    expect(await setMasking(true)).not.toHaveProperty('mask_secrets');
+  });
+
   it('routes a monitor to chosen channels from its page, and shows where its failure went', async () => {
     const monitor = await (
       await agent.api('/api/monitors', { method: 'POST', json: { name: 'Routed job', timezone: 'UTC', schedule: '* * * * *', duration: 1 } })

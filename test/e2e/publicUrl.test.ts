@@ -44,12 +44,35 @@ describe.skipIf(chromiumMissing)('the public URL in the dashboard', { timeout: 3
     await field.fill('https://cron.example.com/');
     await page.getByRole('form', { name: 'Public URL' }).getByRole('button', { name: 'Save' }).click();
     await page.waitForFunction(() => (document.getElementById('public-url') as HTMLInputElement | null)?.value === 'https://cron.example.com');
-    expect(await (await agent.api('/api/settings')).json()).toEqual({ public_url: 'https://cron.example.com', public_url_source: 'dashboard' });
+    expect(await (await agent.api('/api/settings')).json()).toEqual({ public_url: 'https://cron.example.com', public_url_source: 'dashboard', watchdog_url: null, watchdog_url_source: null, watchdog_last_ping_at: null, watchdog_problem: null });
     await screenshot(page, 'settings-public-url');
 
     await page.getByRole('link', { name: 'Channels', exact: true }).click();
     await page.getByRole('button', { name: 'Add channel' }).click();
     await page.getByRole('form', { name: 'Add webhook channel' }).waitFor();
     expect(await page.getByRole('note').filter({ hasText: 'open only on this machine' }).count()).toBe(0);
+  });
+
+  it('Settings takes a watchdog URL, never shows it again, and removes it', async () => {
+    await page.getByRole('link', { name: 'Settings', exact: true }).click();
+    const form = page.getByRole('form', { name: 'Watchdog URL' });
+    const field = page.locator('#watchdog-url');
+    await page.getByRole('status').filter({ hasText: 'No watchdog URL is set.' }).waitFor();
+    await field.fill('hc-ping.com/5f1c');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The watchdog_url field must be an absolute http:// or https:// URL' }).waitFor();
+    // On loopback (a closed port): the agent may ping it while the test runs, and nothing leaves this machine.
+    await field.fill('http://127.0.0.1:9/ping/5f1c2b8e-0d4a-4e7f-9a3b-1c2d3e4f5a6b');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'A watchdog URL is set (it is a secret and is not shown).' }).waitFor();
+    expect(await field.inputValue()).toBe('');
+    await page.getByRole('definition').filter({ hasText: 'not yet' }).waitFor(); // no ping answered so far
+    expect(await page.content()).not.toContain('5f1c2b8e');
+    expect(agent.store.settings.get('watchdog_url')).toBe('http://127.0.0.1:9/ping/5f1c2b8e-0d4a-4e7f-9a3b-1c2d3e4f5a6b');
+    await screenshot(page, 'settings-watchdog');
+
+    await form.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('status').filter({ hasText: 'No watchdog URL is set.' }).waitFor();
+    expect(agent.store.settings.get('watchdog_url')).toBeNull();
   });
 });

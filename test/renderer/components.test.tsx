@@ -127,3 +127,11 @@ describe('DesktopAgentSettings', () => {
     expect(html).toContain('>Connect</button>');
   });
 });
+
+describe('the settings history in words', () => {
+  it('says who a monitor was handed to, and the slug it got', async () => {
+    const { describeChange } = await import('../../renderer/src/components/SettingsHistory');
+    const handover = { id: 1, at: '2026-11-27T10:00:00.000000Z', source: 'api' as const, changes: { line_key_id: { from: null, to: 7 }, slug: { from: null, to: 'db-dump' } } };
+    expect(describeChange(handover)).toBe('line of key — → 7; slug — → db-dump');
+  });
+});

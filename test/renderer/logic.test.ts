@@ -10,6 +10,7 @@ import { filterMonitors, sortMonitors, tagsOfMonitors } from '../../renderer/src
 import { commandLines } from '../../renderer/src/screens/MonitorDetail';
 import { daysLeft } from '../../renderer/src/screens/Certificates';
 import type { Monitor } from '../../renderer/src/api/types';
+import { channelBody, MASK_FIELD } from '../../renderer/src/lib/channelKinds';
 
 describe('hash routes', () => {
   it('reads the path and the query of the fragment', () => {
@@ -77,6 +78,16 @@ describe('schedules', () => {
       '2026-03-30T00:00:00.000Z',
     ]);
     expect(nextRuns('61 * * * *', 'UTC', 5, new Date())).toHaveProperty('error');
+    expect(nextRuns('0 2 * * *', 'Not/AZone', 5, new Date())).toHaveProperty('error');
+  });
+
+  it('lists the runs of a schedule whose runs are years apart, as the agent expects them', () => {
+    const runs = nextRuns('0 0 * 2 1#5', 'Europe/Paris', 3, new Date('2026-11-27T12:00:00Z'));
+    expect(Array.isArray(runs) && runs.map((d) => d.toISOString())).toEqual([
+      '2044-02-28T23:00:00.000Z',
+      '2072-02-28T23:00:00.000Z',
+      '2112-02-28T23:00:00.000Z',
+    ]);
   });
 });
 
@@ -98,6 +109,15 @@ describe('form checks mirror the API', () => {
     expect(server({ identifier: 'backup-01.example_a' })).toEqual({});
     expect(server({ identifier: 'has space' }).identifier).toBeDefined();
     expect(server({ identifier: 'x'.repeat(65) }).identifier).toBeDefined();
+  });
+});
+
+describe('the channel form', () => {
+  it('sends mask_secrets only to turn it off (on is the default), and removes it again on an edit', () => {
+    const values = { name: 'chat', 'settings.webhook_url': 'https://hooks.slack.com/services/T/B/x' };
+    expect(channelBody('slack', { ...values, [MASK_FIELD]: 'true' }, false).settings).not.toHaveProperty('mask_secrets');
+    expect(channelBody('slack', { ...values, [MASK_FIELD]: 'false' }, false).settings.mask_secrets).toBe(false);
+    expect(channelBody('slack', { ...values, [MASK_FIELD]: 'true' }, true).settings.mask_secrets).toBeNull();
   });
 });
 

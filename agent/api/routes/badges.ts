@@ -2,7 +2,8 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ApiDeps } from '../deps';
 import { HttpError } from '../errors';
-import { recordUse } from '../auth';
+import { recordUse, wrongCredential } from '../auth';
+import { FailedAuthLimiter } from '../authLimiter';
 import { tagsOf } from '../../db/monitorLines';
 import type { MonitorRow } from '../../db/monitors';
 import { badgeSvg, monitorBadge, shieldsEndpoint, tagBadge, type BadgeFace } from '../../domain/badge';
@@ -28,12 +29,13 @@ function splitFile(file: string): { name: string; format: 'svg' | 'json' } {
  * GET /api/badges/{badge_key}/monitors/{id or slug}.svg|.json and /api/badges/{badge_key}/tags/{tag}.svg|.json.
  * The key may only read badges; an unknown key, monitor or tag answers 404 alike.
  */
-export function badgeRoutes({ store, clock }: ApiDeps): Router {
+export function badgeRoutes({ store, clock, authLimiter = new FailedAuthLimiter() }: ApiDeps): Router {
   const router = new Router();
 
   const companyOf = (ctx: Context): number => {
     const key = store.apiTokens.authenticate(String(ctx.params.key));
-    if (!key) throw notFound();
+    // A wrong badge key is throttled as a wrong Bearer token is; a right one always gets its badge.
+    if (!key) throw wrongCredential(authLimiter, ctx.request.ip, clock(), notFound());
     if (key.scope !== 'badge') {
       throw new HttpError(403, 'Badges take a badge key (cronbeat token create --scope badge), never one that can read or change more.');
     }

@@ -3,8 +3,14 @@ import Router from '@koa/router';
 import type { AgentEvent } from '../../engine/events';
 import type { ApiDeps, AuthedRouter } from '../deps';
 
-/** How often an idle stream gets a comment, so proxies keep it open and a revoked token is noticed. */
+/** How often an idle stream gets a comment, so proxies keep it open. */
 export const HEARTBEAT_MS = 15_000;
+
+/**
+ * How often a stream looks whether its key was revoked by another process (`cronbeat token
+ * revoke` writes the database beside the agent, so no event says so): one look-up by id.
+ */
+export const KEY_CHECK_MS = 1_000;
 
 /**
  * What one stream may hold in the agent for a client that is not reading (a tab frozen in the
@@ -44,17 +50,44 @@ export function eventRoutes({ store, events, log, requireToken }: ApiDeps): Auth
       stream.write(text);
     };
 
+    // A key revoked here (DELETE /api/keys/{id}, a dashboard signing out) ends its streams at once, before
+    // any later event. One revoked by another process (`cronbeat token revoke` beside a running agent)
+    // is seen before the first event of each turn of the event loop (one look-up per burst, not per
+    // event), and within KEY_CHECK_MS when no event comes.
+    let checkedThisTurn = false;
+    const stillLive = () => {
+      if (checkedThisTurn) return true;
+      checkedThisTurn = true;
+      setImmediate(() => (checkedThisTurn = false));
+      try {
+        return store.apiTokens.isLive(tokenId);
+      } catch {
+        return true; // a database that cannot be read now must not break whoever emitted the event; the heartbeat looks again
+      }
+    };
     const unsubscribe = events.subscribe((event) => {
-      if (event.companyId === companyId) write(`data: ${JSON.stringify(toWireEvent(event))}\n\n`);
+      if (event.companyId !== companyId) return;
+      if (event.type === 'key.revoked') {
+        if (event.tokenId === tokenId) stop();
+        return; // never on the wire: what a client needs to know is that its own stream ended
+      }
+      if (!stillLive()) return stop();
+      write(`data: ${JSON.stringify(toWireEvent(event))}\n\n`);
     });
     const heartbeat = setInterval(() => {
       // A token revoked (signed out elsewhere) ends the stream; the client then gets 401s.
-      if (store.apiTokens.authenticate(presented)?.id !== tokenId) stream.end();
+      if (store.apiTokens.authenticate(presented)?.id !== tokenId) stop();
       else write(': ping\n\n');
     }, HEARTBEAT_MS);
     heartbeat.unref();
+    const keyCheck = setInterval(() => {
+      checkedThisTurn = false;
+      if (!stillLive()) stop();
+    }, KEY_CHECK_MS);
+    keyCheck.unref();
     const stop = () => {
       clearInterval(heartbeat);
+      clearInterval(keyCheck);
       unsubscribe();
       stopOnClose();
       stream.end();

@@ -5,7 +5,8 @@ import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { pathId } from '../params';
 import { validate } from '../validate';
-import { keyInput, type WireKey } from '../../contract/keys';
+import { keyInput, keyPatch, type WireKey } from '../../contract/keys';
+import { maxLineMonitors } from '../../domain/lineLimits';
 import type { ApiTokenRow } from '../../db/apiTokens';
 import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/timestamps';
 
@@ -15,14 +16,15 @@ const presentKey = (row: ApiTokenRow): WireKey => ({
   scope: row.scope,
   created_at: toApiTimestamp(row.created_at),
   last_used_at: toNullableApiTimestamp(row.last_used_at),
+  max_monitors: maxLineMonitors(row.max_monitors),
 });
 
 /**
  * The company's API keys (issue 23), for a full key only: GET /api/keys lists the live ones with
  * their last use, POST /api/keys makes one and shows its secret once, DELETE /api/keys/{id}
- * revokes one at once.
+ * revokes one at once; PATCH /api/keys/{id} sets how many monitors its lines may make.
  */
-export function keyRoutes({ store, clock, requireToken }: ApiDeps): AuthedRouter {
+export function keyRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
   router.use(requireToken, onlyFullKeys);
 
@@ -34,15 +36,24 @@ export function keyRoutes({ store, clock, requireToken }: ApiDeps): AuthedRouter
   router.post('/api/keys', async (ctx) => {
     const input = validate(keyInput, await readJsonBody(ctx));
     const { companyId } = ctx.state;
-    const { id, token } = store.apiTokens.create({ companyId, name: input.name, scope: input.scope, now: clock() });
+    const { id, token } = store.apiTokens.create({ companyId, name: input.name, scope: input.scope, maxMonitors: input.max_monitors ?? null, now: clock() });
     ctx.status = 201;
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { ...presentKey(store.apiTokens.findLive(companyId, id)!), key: token };
   });
 
+  router.patch('/api/keys/:id', async (ctx) => {
+    const id = pathId(ctx.params.id, 'Key');
+    const input = validate(keyPatch, await readJsonBody(ctx));
+    if (!store.apiTokens.setMaxMonitors(ctx.state.companyId, id, input.max_monitors)) throw HttpError.notFound('Key');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = presentKey(store.apiTokens.findLive(ctx.state.companyId, id)!);
+  });
+
   router.delete('/api/keys/:id', (ctx) => {
     const id = pathId(ctx.params.id, 'Key');
     if (!store.apiTokens.revokeOfCompany(ctx.state.companyId, id, clock())) throw HttpError.notFound('Key');
+    events.emit({ type: 'key.revoked', companyId: ctx.state.companyId, tokenId: id });
     ctx.status = 204;
   });
 

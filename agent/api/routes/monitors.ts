@@ -17,6 +17,7 @@ import { sortedTags } from '../../domain/monitorLine';
 import { tagsOf } from '../../db/monitorLines';
 import { toApiTimestamp } from '../../domain/timestamps';
 import { monitorStatus } from '../../domain/monitorStatus';
+import { tokenView } from '../tokenVisibility';
 
 export function monitorRoutes({ store, events, clock, requireToken, publicUrl }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
@@ -38,7 +39,8 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
       .filter((row) => (status === undefined || monitorStatus(row) === status) && (projectId === undefined || row.project_id === projectId))
       .filter((row) => tag === undefined || tagsOf(row).includes(tag));
     const origin = requestOrigin(ctx);
-    ctx.body = rows.map((row) => present(row, origin, routes.get(row.id) ?? null));
+    const view = tokenView(store, ctx.state.scope);
+    ctx.body = rows.map((row) => view.monitor(present(row, origin, routes.get(row.id) ?? null)));
   });
 
   router.post('/api/monitors', async (ctx) => {
@@ -69,7 +71,7 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
   router.get('/api/monitors/:id', (ctx) => {
     const monitor = store.monitors.find(ctx.state.companyId, pathId(ctx.params.id, 'Monitor'));
     if (!monitor) throw HttpError.notFound('Monitor');
-    ctx.body = present(monitor, requestOrigin(ctx));
+    ctx.body = tokenView(store, ctx.state.scope).monitor(present(monitor, requestOrigin(ctx)));
   });
 
   // Issue 23: who changed the monitor's settings, when, from what to what (the API or the job's line), newest first.
@@ -111,6 +113,23 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
     const id = pathId(ctx.params.id, 'Monitor');
     const monitor = found(resumeMonitor({ store, events }, ctx.state.companyId, id, clock()));
     ctx.body = present(monitor, requestOrigin(ctx));
+  });
+
+  // A leaked token is undone here: a new one, and the old one is refused by both pulse doors from now on.
+  router.post('/api/monitors/:id/token', (ctx) => {
+    const { companyId } = ctx.state;
+    const id = pathId(ctx.params.id, 'Monitor');
+    const now = clock();
+    const rotated = store.db.transaction(() => {
+      if (!store.monitors.rotateToken(companyId, id, randomUUID(), now)) return false;
+      // The history says that it happened, never either token.
+      store.monitorLines.recordChange(id, now, 'api', { token: { from: 'old', to: 'new' } });
+      return true;
+    })();
+    if (!rotated) throw HttpError.notFound('Monitor');
+    events.emit({ type: 'monitor.changed', companyId, monitorId: id });
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = present(found(store.monitors.find(companyId, id)), requestOrigin(ctx));
   });
 
   router.delete('/api/monitors/:id', (ctx) => {

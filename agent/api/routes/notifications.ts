@@ -8,6 +8,7 @@ import { validate } from '../validate';
 import { pageOffset } from '../../domain/pagination';
 import { channelSecretValues } from '../../domain/channelSecrets';
 import { pageRequestFrom, requestUrl, respondWithPage } from '../paging';
+import { tokenView } from '../tokenVisibility';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -28,9 +29,13 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
     if (ctx.query.unread !== undefined) keptQuery.unread = filter.unread ? '1' : '0';
     const { companyId } = ctx.state;
     const rows = store.notifications.page(companyId, request.perPage, pageOffset(request), filter);
+    const view = tokenView(store, ctx.state.scope);
     respondWithPage(ctx, {
       // With kinds=all (Cronbeat's own list), each carries its alert as data for the dashboard to put in words.
-      data: filter.kinds === 'all' ? rows.map((row) => ({ ...presentNotification(row), alert: row.alert })) : rows.map(presentNotification),
+      data: rows.map((row) => {
+        const notification = view.notification(presentNotification(row));
+        return filter.kinds === 'all' ? { ...notification, alert: view.json(row.alert) } : notification;
+      }),
       total: store.notifications.count(companyId, filter),
       request,
       path: requestUrl(ctx),
@@ -43,9 +48,10 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
     const notification = store.notifications.find(ctx.state.companyId, ctx.params.id ?? '');
     if (!notification) throw HttpError.notFound('Notification');
     // Redacted again with each channel's current secrets: texts stored before a secret's form was known stay clean.
+    const view = tokenView(store, ctx.state.scope);
     ctx.body = store.deliveries.forNotification(notification.id).map((row) => {
       const channel = store.channels.findAny(row.channel_id);
-      return presentDelivery(row, channel ? channelSecretValues(channel.kind, channel.settings) : []);
+      return view.delivery(presentDelivery(row, channel ? channelSecretValues(channel.kind, channel.settings) : []));
     });
   });
 

@@ -10,6 +10,8 @@ import { validate } from '../validate';
 import { pageOffset } from '../../domain/pagination';
 import { keyReusedAs422, pulseIntent, readPulseBody, receivedPulse } from '../pulseRequest';
 import { lineMonitor, MONITOR_TOKEN_HEADER } from '../linePulse';
+import { CreationBudgets } from '../../engine/monitorLines';
+import { tokenView } from '../tokenVisibility';
 
 /**
  * Pulses: GET, POST or HEAD /api/pulse/{token}[/start|/fail|/{exit_code}][?rid=…]. No
@@ -18,12 +20,13 @@ import { lineMonitor, MONITOR_TOKEN_HEADER } from '../linePulse';
  * monitor (linePulse.ts), answers 201 "OK (created)" when it created it, and names the monitor's
  * token in X-Cronbeat-Monitor-Token.
  */
-export function pulseRoutes({ store, events, clock, pulseRecorder }: ApiDeps): Router {
+export function pulseRoutes({ store, events, clock, pulseRecorder, authLimiter }: ApiDeps): Router {
   const router = new Router();
+  const budgets = new CreationBudgets();
 
   const receivePulse = async (ctx: Context, byLine: boolean) => {
     const intent = pulseIntent(ctx.params.action, ctx.query, ctx.headers);
-    const line = byLine ? lineMonitor(ctx, { store, events }, clock()) : null;
+    const line = byLine ? lineMonitor(ctx, { store, events, authLimiter }, budgets, clock()) : null;
     const { body, truncated } = ctx.method === 'POST' ? await readPulseBody(ctx.req) : { body: '', truncated: false };
     const token = line ? line.monitor.token : ctx.params.token;
     const now = clock();
@@ -65,8 +68,9 @@ export function pulseHistoryRoutes({ store, requireToken }: ApiDeps): AuthedRout
     if (!monitor) throw HttpError.notFound('Monitor');
     const { request, keptQuery } = pageRequestFrom(validate(pageQuery, ctx.query));
     const rows = store.pulses.page(monitor.id, request.perPage, pageOffset(request));
+    const view = tokenView(store, ctx.state.scope);
     respondWithPage(ctx, {
-      data: rows.map(presentPulse),
+      data: rows.map((row) => view.pulse(presentPulse(row))),
       total: store.pulses.count(monitor.id),
       request,
       path: requestUrl(ctx),

@@ -11,6 +11,7 @@ import type { ServerReportRow } from '../../db/serverReports';
 import { validate } from '../validate';
 import { serverAlertData } from '../../domain/serverAlerts';
 import { NOTIFICATION_KINDS } from '../../domain/notificationKinds';
+import { tokenView } from '../tokenVisibility';
 
 export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
@@ -106,7 +107,8 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
 
   router.get('/api/servers/:id/alerts', (ctx) => {
     const server = findServer(ctx.state.companyId, ctx.params.id);
-    ctx.body = store.serverAlerts.listForServer(ctx.state.companyId, server.id).map(presentServerAlert);
+    const view = tokenView(store, ctx.state.scope);
+    ctx.body = store.serverAlerts.listForServer(ctx.state.companyId, server.id).map((alert) => view.serverAlert(presentServerAlert(alert)));
   });
 
   router.delete('/api/servers/:id', (ctx) => {

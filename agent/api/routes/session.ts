@@ -40,7 +40,7 @@ export function prepareSignInLink(baseUrl: string, companyId = 1): { link: strin
   return { link: `${baseUrl}/#/sign-in?code=${code}`, save: (store, now) => void signInCodeRepository(store.db).create(companyId, now, code) };
 }
 
-export function sessionRoutes({ store, clock, requireToken }: ApiDeps): AuthedRouter {
+export function sessionRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
   const codes = signInCodeRepository(store.db);
   // Wrong codes are throttled like wrong tokens; the right code is always traded (authLimiter.ts).
   const limiter = new FailedAuthLimiter();
@@ -74,8 +74,8 @@ export function sessionRoutes({ store, clock, requireToken }: ApiDeps): AuthedRo
   });
 
   router.delete('/api/session', requireToken, (ctx) => {
-    const { tokenId } = ctx.state;
-    if (codes.isSessionToken(tokenId)) store.apiTokens.revoke(tokenId, clock());
+    const { companyId, tokenId } = ctx.state;
+    if (codes.isSessionToken(tokenId) && store.apiTokens.revoke(tokenId, clock())) events.emit({ type: 'key.revoked', companyId, tokenId });
     ctx.status = 204;
   });
 

@@ -3,16 +3,24 @@ import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { validate } from '../validate';
-import { settingsPatch, type WireSettings } from '../../contract/settings';
+import { settingsPatch, WATCHDOG_URL_MASK, type WireSettings } from '../../contract/settings';
+import { toNullableApiTimestamp } from '../../domain/timestamps';
 
 /**
- * GET /api/settings: the agent's settings (the public URL and where it comes from); PATCH
- * /api/settings sets the public URL from the dashboard (null clears it). One set with
- * `serve --public-url` or CRONBEAT_PUBLIC_URL wins, and PATCHing it answers 409.
+ * GET /api/settings: the agent's settings (the public URL, the watchdog URL masked, and where each
+ * comes from); PATCH /api/settings sets them from the dashboard (null clears one). One set with
+ * a flag of `serve` or its environment variable wins, and PATCHing it answers 409.
  */
-export function settingsRoutes({ store, clock, requireToken, publicUrl }: ApiDeps): AuthedRouter {
+export function settingsRoutes({ store, clock, requireToken, publicUrl, watchdogUrl, watchdogState }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
-  const present = (): WireSettings => ({ public_url: publicUrl?.current() ?? null, public_url_source: publicUrl?.source() ?? null });
+  const present = (): WireSettings => ({
+    public_url: publicUrl?.current() ?? null,
+    public_url_source: publicUrl?.source() ?? null,
+    watchdog_url: watchdogUrl?.current() ? WATCHDOG_URL_MASK : null,
+    watchdog_url_source: watchdogUrl?.source() ?? null,
+    watchdog_last_ping_at: toNullableApiTimestamp(watchdogState?.lastPingAt ?? null),
+    watchdog_problem: watchdogUrl?.current() ? (watchdogState?.problem ?? null) : null,
+  });
 
   router.get('/api/settings', requireToken, (ctx) => {
     ctx.body = present();
@@ -24,8 +32,13 @@ export function settingsRoutes({ store, clock, requireToken, publicUrl }: ApiDep
       if (publicUrl?.source() === 'serve') {
         throw new HttpError(409, 'The public URL is set by `cronbeat serve --public-url` (or CRONBEAT_PUBLIC_URL); change it there.');
       }
-      store.settings.set('public_url', input.public_url, clock());
     }
+    if (input.watchdog_url !== undefined && watchdogUrl?.source() === 'serve') {
+      throw new HttpError(409, 'The watchdog URL is set by `cronbeat serve --watchdog-url` (or CRONBEAT_WATCHDOG_URL); change it there.');
+    }
+    // Checked both before writing either, so a refused PATCH changes nothing.
+    if (input.public_url !== undefined) store.settings.set('public_url', input.public_url, clock());
+    if (input.watchdog_url !== undefined) store.settings.set('watchdog_url', input.watchdog_url, clock());
     ctx.body = present();
   });
 

@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
 import { realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { ApiClient, ApiError } from '../../client/api';
 import { DEFAULT_BASE_URL } from '../../client/baseUrl';
 import { prepareDataDir } from '../../dataFolder/dataDir';
-import { UsageError, type Command } from '../command';
+import { UsageError, withoutControlCharacters, type Command } from '../command';
 import type { JobRow } from '../crontab/jobs';
 import { CrontabReadError, fileSource, machineSources, userCrontabSource, type CrontabSource } from '../crontab/sources';
 import { printTable } from '../crontab/table';
@@ -90,10 +89,10 @@ function apiToken(flag: string | undefined): string {
   return token;
 }
 
-/** The self-contained job runner built beside this cronbeat (dist/cronbeat-run.cjs). */
+/** The self-contained job side, dist/cronbeat.cjs: the file this command was started by (main.ts). */
 function runnerSource(): string {
-  // The real file: npx and npm link start the CLI through a symlink in a .bin folder, where the runner is not.
-  return join(dirname(realpathSync(process.argv[1])), 'cronbeat-run.cjs');
+  // The real file: npx and npm link start the CLI through a symlink in a .bin folder.
+  return realpathSync(process.argv[1]);
 }
 
 export const crontabCommand: Command = {
@@ -176,7 +175,7 @@ export const crontabCommand: Command = {
         if (!values.server) throw new UsageError('Give the server identifier: cronbeat crontab watch --server IDENTIFIER (see --help).');
         const baseUrl = baseUrlOption(values.url);
         return await watch({
-          server: values.server,
+          server: withoutControlCharacters('--server', values.server),
           url: baseUrl,
           sources: files.length > 0 ? files : machineSources(),
           api: new ApiClient(baseUrl, apiToken(values.token)),

@@ -2,12 +2,14 @@ import { DEFAULT_BASE_URL } from '../../client/baseUrl';
 import { UsageError, type Command } from '../command';
 import { didYouMean } from '../didYouMean';
 import { editMonitor } from './monitor/edit';
+import { handMonitor } from './monitor/hand';
 import { listMonitors } from './monitor/list';
 import { pauseMonitor } from './monitor/pause';
 import { resumeMonitor } from './monitor/resume';
+import { rotateMonitorToken } from './monitor/rotateToken';
 import { showMonitor } from './monitor/show';
 
-const help = `Usage: cronbeat monitor <list|show|pause|resume|edit> [options]
+const help = `Usage: cronbeat monitor <list|show|pause|resume|edit|rotate-token|hand> [options]
 
 Looks at and changes job monitors over the API, for admins who live in a terminal. The API
 token comes from CRONBEAT_API_TOKEN (make one with \`cronbeat token create\`). A monitor is
@@ -17,7 +19,8 @@ named by its id or its exact name.
       One line per monitor: status, schedule, next deadline, last pulse, tags; --tag keeps those
       with that tag (e.g. --tag server:web-01 for the jobs a line tagged with --server web-01).
   cronbeat monitor show ID|NAME
-      Everything about one monitor, its pulse URL included.
+      Everything about one monitor, its pulse URL included (a full key only; a read-only key
+      sees "hidden").
   cronbeat monitor pause ID|NAME [--for 1h | --until 18:00]
       Stops alerts: until you resume it, or (a snooze) for a while. Pulses are still recorded.
   cronbeat monitor resume ID|NAME
@@ -28,6 +31,14 @@ named by its id or its exact name.
       counts from now; it never fails at once for a run it says was missed. A zone may be an
       old name (Asia/Calcutta, stored as Asia/Kolkata); a city or an abbreviation (Paris, EST)
       is refused with the zone it may mean.
+  cronbeat monitor rotate-token ID|NAME
+      Gives it a new pulse token and prints it, for a token that leaked: the agent refuses the
+      old one at once, so put the new one in the crontab lines that ping it by token (lines run
+      with \`cronbeat run --name\` learn it by themselves). Needs a full key.
+  cronbeat monitor hand ID|NAME… --key KEY_ID
+      Lets the job line of key KEY_ID, and no other, pulse and change the monitor by its slug:
+      for a monitor made in the dashboard, one whose key was revoked, or one a line made before
+      Cronbeat recorded keys (the 409 its line gets names both ids). Several monitors at once.
 
 Options:
   --json      print the API's JSON instead of text
@@ -49,7 +60,8 @@ Examples:
   cronbeat monitor list --tag prod
   cronbeat monitor pause "nightly backup" --for 2h
   cronbeat monitor pause "nightly backup" --until 18:00
-  cronbeat monitor edit 3 --schedule "30 2 * * *" --timezone Europe/Paris --grace 45`;
+  cronbeat monitor edit 3 --schedule "30 2 * * *" --timezone Europe/Paris --grace 45
+  cronbeat monitor rotate-token "nightly backup"`;
 
 const ACTIONS: Record<string, (argv: string[]) => Promise<number>> = {
   list: listMonitors,
@@ -57,11 +69,13 @@ const ACTIONS: Record<string, (argv: string[]) => Promise<number>> = {
   pause: pauseMonitor,
   resume: resumeMonitor,
   edit: editMonitor,
+  'rotate-token': rotateMonitorToken,
+  hand: handMonitor,
 };
 
 export const monitorCommand: Command = {
   name: 'monitor',
-  summary: 'List, show, pause, resume and edit job monitors',
+  summary: 'List, show, pause, resume, edit and hand over job monitors; rotate their pulse tokens',
   help,
   run([action, ...rest]) {
     const run = action === undefined ? undefined : ACTIONS[action];

@@ -5,6 +5,7 @@ import { OutputTail } from '../../client/outputTail';
 import { describeDelivery, pulseSenderFor } from '../../client/pulseSender';
 import type { PulseSignal } from '../../client/pulses';
 import { UsageError, type Command } from '../command';
+import { printNotices } from '../notices';
 
 const help = `Usage: cronbeat ping TOKEN [--start | --fail | --exit-code N] [--rid ID] [--message TEXT | --stdin] [--url URL]
 
@@ -41,10 +42,7 @@ export function baseUrlOption(flag: string | undefined): string {
   }
 }
 
-/** Prints what a delivery did as one-line notices on stderr. */
-export function printNotices(lines: string[]): void {
-  for (const line of lines) console.error(`cronbeat: ${line}`);
-}
+export { printNotices };
 
 function signalOf(values: { start?: boolean; fail?: boolean; 'exit-code'?: string }): PulseSignal {
   const chosen = [values.start, values.fail, values['exit-code'] !== undefined].filter(Boolean).length;

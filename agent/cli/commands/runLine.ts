@@ -1,7 +1,7 @@
 import type { Delivery } from '../../client/pulseSender';
 import type { LineTarget } from '../../client/pulses';
 import { LineMemory } from '../../client/lineMemory';
-import { slugOf } from '../../domain/monitorLine';
+import { lookAlikesIn, slugOf } from '../../domain/monitorLine';
 import { canonicalTimeZone } from '../../domain/schedule';
 import { cronZone } from '../crontab/cronZone';
 import { checkSchedule } from '../../domain/scheduleCheck';
@@ -28,6 +28,10 @@ export type PulseTarget = { token: string; line?: LineTarget };
  */
 export class LineRun {
   private readonly entry: string;
+  /** Whether the agent refused the line itself (another key's monitor, the key's limit): its end would be refused the same way. */
+  refused = false;
+  /** Whether the start went to the spool (the agent out of reach, or busy making monitors): the end follows it there. */
+  spooled = false;
 
   constructor(
     readonly slug: string,
@@ -56,6 +60,8 @@ export class LineRun {
     }
     // A remembered token the agent refuses (the monitor was deleted): the line makes a new one.
     if (outcome.kind === 'rejected' && !target.line) this.memory?.remember(this.entry, undefined);
+    if (outcome.kind === 'rejected' && target.line) this.refused = true;
+    if (outcome.kind === 'spooled') this.spooled = true;
   }
 }
 
@@ -79,6 +85,10 @@ export interface LineContext {
  */
 export function lineRunFor(options: LineOptions, context: LineContext): LineRun | { problem: string } {
   if (!context.apiKey) return { problem: 'set CRONBEAT_API_TOKEN to a ping key (make one with `cronbeat token create --scope ping`)' };
+  const lookAlikes = lookAlikesIn(options.name ?? '');
+  if (lookAlikes.length > 0) {
+    return { problem: `--name "${options.name}" is spelt with look-alike characters (${lookAlikes.join(' ')}), which could name another job's monitor: write it in plain letters` };
+  }
   const slug = slugOf(options.name ?? '');
   if (!slug) {
     return { problem: `--name must have a letter from a to z (accents are dropped; other scripts, and digits alone, give no slug to match it by), not "${options.name ?? ''}"` };

@@ -4,9 +4,10 @@ import { UsageError, type Command } from '../command';
 import { serveBanner, trustProxyWarning } from '../serveBanner';
 import { parseServeFlags } from '../serveFlags';
 import { checkPublicUrl } from '../../domain/publicUrl';
+import { checkWatchdogUrl } from '../../domain/watchdog';
 
 const help = `Usage: cronbeat serve [--host HOST] [--port PORT] [--data-dir DIR] [--no-popups] [--allow-host NAME]
-                      [--trust-proxy] [--public-url URL]
+                      [--trust-proxy] [--public-url URL] [--watchdog-url URL]
 
 Runs the Cronbeat agent: the HTTP API, the monitor loop and the dashboard.
 
@@ -35,11 +36,26 @@ Options:
                    the dashboard's copy-paste lines, and a host the agent answers to. Also
                    CRONBEAT_PUBLIC_URL, or the dashboard's Settings. Without it, links point
                    at this machine's address and open only here (docs/channels.md)
+  --watchdog-url URL
+                   a dead-man's switch outside this machine (a healthchecks.io check's
+                   ping URL, an Uptime Kuma push URL): pinged 5 s after start, then every
+                   minute while the monitor loop is healthy, so someone else alerts you
+                   when the agent dies or hangs. A plain GET; the URL is a secret and is
+                   never logged. Also CRONBEAT_WATCHDOG_URL, or the dashboard's Settings
+                   (docs/deploy.md)
 
 Stops cleanly on Ctrl-C (SIGINT) or SIGTERM: requests in flight finish, the database closes.
 
 Example:
   cronbeat serve --port 8787`;
+
+/** The watchdog URL given (flag or environment, named in the error, the URL itself not repeated: it is a secret). */
+function watchdogUrlOption(value: string | undefined, fromFlag: boolean): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const checked = checkWatchdogUrl(value);
+  if ('error' in checked) throw new UsageError(`${fromFlag ? '--watchdog-url' : 'CRONBEAT_WATCHDOG_URL'} ${checked.error}`);
+  return checked.url;
+}
 
 /** The public URL given (flag or environment, named in the error), checked; undefined when none or empty. */
 function publicUrlOption(value: string | undefined, fromFlag: boolean): string | undefined {
@@ -59,6 +75,7 @@ export const serveCommand: Command = {
     const dataDir = prepareDataDir(values['data-dir']);
     const trustProxy = values['trust-proxy'] || isOn(process.env.CRONBEAT_TRUST_PROXY);
     const publicUrl = publicUrlOption(values['public-url'] ?? process.env.CRONBEAT_PUBLIC_URL, values['public-url'] !== undefined);
+    const watchdogUrl = watchdogUrlOption(values['watchdog-url'] ?? process.env.CRONBEAT_WATCHDOG_URL, values['watchdog-url'] !== undefined);
     // Loaded here, not at the top: the agent (Koa, SQLite, zod) would slow every other command's start.
     const [{ startAgent }, { desktopNotifier }, { silentNotifier }, { prepareSignInLink }, { createLogger, pinoLog }] = await Promise.all([
       import('../../agent'),
@@ -74,7 +91,7 @@ export const serveCommand: Command = {
       const log = pinoLog(createLogger());
       const notifier = values['no-popups'] ? silentNotifier : desktopNotifier(log);
       // Listening at once, reads answered while the database is checked; writes wait for the check (issue 25.3).
-      agent = await startAgent({ dataDir, host: values.host, port, log, notifier, allowedHosts: values['allow-host'], trustProxy, publicUrl, checkWhileListening: true });
+      agent = await startAgent({ dataDir, host: values.host, port, log, notifier, allowedHosts: values['allow-host'], trustProxy, publicUrl, watchdogUrl, checkWhileListening: true });
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'EADDRINUSE') throw new UsageError(`Port ${port} on ${values.host} is already in use. Choose another with --port.`, 1);

@@ -4,10 +4,12 @@ import { homedir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveDataDir } from '../../dataFolder/dataDir';
-import { UsageError, type Command } from '../command';
+import { terminalText } from '../../domain/controlCharacters';
+import { UsageError, withoutControlCharacters, type Command } from '../command';
 import { commandLine, servicePlace, type ServicePlace } from '../service/plan';
-import type { ServiceScope } from '../service/units';
+import { UnitValueError, type ServiceScope } from '../service/units';
 import { closedToOthers, volatilePlace } from '../crontab/shim';
+import { version } from '../../../package.json';
 import { localUrlOf, parseServeFlags } from '../serveFlags';
 import { readServiceRecord, removeServiceRecord, writeServiceRecord } from '../service/serviceRecord';
 
@@ -76,6 +78,9 @@ function parse(argv: string[]): Parsed {
   if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}".`);
   if (values.user && values.system) throw new UsageError('Choose one of --user and --system.');
   if (serveFlags.some((flag) => /^--data-dir(=|$)/.test(flag))) throw new UsageError('Give the data folder as `cronbeat service install --data-dir DIR`, before the --.');
+  // Each goes into the unit or the property list, where a line break would start a directive of its own.
+  for (const option of ['data-dir', 'run-as', 'unit-dir'] as const) withoutControlCharacters(`--${option}`, values[option]);
+  for (const flag of serveFlags) withoutControlCharacters('A flag after --', flag);
   const scope: ServiceScope = values.system ? 'system' : 'user';
   const dataDir = resolve(values['data-dir'] ?? (scope === 'system' ? SYSTEM_DATA_DIR : resolveDataDir({ env: process.env, platform: process.platform, home: homedir() })));
   return { action, scope, dataDir, runAs: values['run-as'], unitDir: values['unit-dir'], serveFlags };
@@ -105,6 +110,14 @@ function runAll(commands: string[][]): { failed: string[][]; reason: string } {
 }
 
 /**
+ * Where Cronbeat stays installed. Never by its name from the npm registry (nor through npx): the
+ * name there is not Cronbeat's, and whoever holds it would be installed, as root for a system service.
+ */
+const INSTALL_WHERE_IT_STAYS =
+  `Install Cronbeat where it stays: a clone of its repository after \`npm install\`, or the tarball \`npm pack\` makes there, ` +
+  `installed with \`npm install -g ./cronbeat-${version}.tgz\`; then run \`cronbeat service install\` from there.`;
+
+/**
  * The program and bundle the service runs, refused where they would vanish: a cronbeat run
  * through npx lives in npm's cache, cleaned at will, and the service would stop starting then
  * (the rule crontab lines follow, crontab/shim.ts).
@@ -114,7 +127,7 @@ function refuseVanishingProgram(): void {
     const why = volatilePlace(path);
     if (why) {
       throw new UsageError(
-        `A service must not run ${path}: ${why}. Install Cronbeat where it stays (\`npm install -g cronbeat\`, or a clone with \`npm run build:agent\`) and run \`cronbeat service install\` from there.`,
+        `A service must not run ${path}: ${why}. ${INSTALL_WHERE_IT_STAYS}`,
         1,
       );
     }
@@ -159,7 +172,7 @@ function placeFor(parsed: Parsed): ServicePlace {
       unitDir: parsed.unitDir,
     });
   } catch (error) {
-    throw new UsageError((error as Error).message, 1);
+    throw new UsageError((error as Error).message, error instanceof UnitValueError ? 2 : 1);
   }
 }
 
@@ -223,7 +236,7 @@ async function status(parsed: Parsed): Promise<number> {
   for (const [program, ...args] of place.status) {
     const result = spawnSync(program, args, { encoding: 'utf8' });
     if (result.error) console.log(`(${program} was not found: the service manager cannot be asked here)`);
-    else process.stdout.write(result.stdout || result.stderr);
+    else process.stdout.write(terminalText(result.stdout || result.stderr));
   }
   const record = readServiceRecord(place.record);
   if (record?.url === null) {

@@ -8,7 +8,7 @@ import { UsageError, type Command } from '../command';
 import { printTable } from '../crontab/table';
 import { counted, progressLine } from '../progress';
 import { baseUrlOption } from './ping';
-import { shortTime } from './monitor/shared';
+import { shortTime } from '../shortTime';
 
 const help = `Usage: cronbeat spool <list|flush> [--json] [--url URL] [--data-dir DIR]
 

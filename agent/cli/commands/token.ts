@@ -3,18 +3,20 @@ import { databaseFile, prepareDataDir } from '../../dataFolder/dataDir';
 import { makeDataFolderPrivate } from '../../dataFolder/privateFolder';
 import { toNullableApiTimestamp } from '../../domain/timestamps';
 import { isKeyScope, KEY_SCOPES } from '../../domain/keyScopes';
-import { UsageError, type Command } from '../command';
+import { DEFAULT_MAX_LINE_MONITORS, MAX_LINE_MONITORS_LIMIT, maxLineMonitors } from '../../domain/lineLimits';
+import { UsageError, withoutControlCharacters, type Command } from '../command';
 import { printTable } from '../crontab/table';
 import { shortTime } from './monitor/shared';
 
-const help = `Usage: cronbeat token <create|list|revoke> [options]
+const help = `Usage: cronbeat token <create|list|revoke|limit> [options]
 
 Manages the API tokens that clients send as "Authorization: Bearer <token>".
 
-  cronbeat token create [--name NAME] [--scope SCOPE] [--company ID]
+  cronbeat token create [--name NAME] [--scope SCOPE] [--company ID] [--max-monitors N]
                                                        prints the new token alone on stdout
   cronbeat token list [--json]                         lists tokens (never their secrets)
   cronbeat token revoke ID                             revokes a token at once
+  cronbeat token limit ID --max-monitors N|default     how many monitors its job lines may make
 
 Options:
   --name NAME      a label for the token (default "cli")
@@ -25,6 +27,8 @@ Options:
                                 (what goes on servers and into crontabs as CRONBEAT_API_TOKEN)
                      badge      status badges only (/api/badges/TOKEN/…), safe in a public README
   --company ID     the company the token acts for (default 1; created if missing)
+  --max-monitors N how many monitors the token's job lines (\`cronbeat run --name\`) may make,
+                   1 to ${MAX_LINE_MONITORS_LIMIT} (default ${DEFAULT_MAX_LINE_MONITORS}; \`default\` puts it back)
   --data-dir DIR   the agent's data folder (default: $CRONBEAT_DATA_DIR, else the per-user folder)
   --json           list as JSON
 
@@ -38,9 +42,23 @@ function positiveInteger(raw: string | undefined, what: string): number {
   return Number(raw);
 }
 
+/** --max-monitors: a number, `default` (null), or left out (undefined; required by `limit`). */
+function maxMonitorsOption(raw: string | undefined, required: boolean): number | null | undefined {
+  if (raw === undefined) {
+    if (required) throw new UsageError('Say the limit: --max-monitors N (or `default`).');
+    return undefined;
+  }
+  if (raw === 'default') return null;
+  const value = /^\d{1,6}$/.test(raw) ? Number(raw) : NaN;
+  if (!(value >= 1 && value <= MAX_LINE_MONITORS_LIMIT)) {
+    throw new UsageError(`--max-monitors must be a whole number from 1 to ${MAX_LINE_MONITORS_LIMIT}, or \`default\`, not "${raw}".`);
+  }
+  return value;
+}
+
 export const tokenCommand: Command = {
   name: 'token',
-  summary: 'Create, list and revoke API tokens',
+  summary: 'Create, list, limit and revoke API tokens',
   help,
   async run(argv) {
     const { values, positionals } = parseArgs({
@@ -52,14 +70,17 @@ export const tokenCommand: Command = {
         company: { type: 'string', default: '1' },
         'data-dir': { type: 'string' },
         json: { type: 'boolean', default: false },
+        'max-monitors': { type: 'string' },
       },
     });
     const [action, id] = positionals;
-    if (!['create', 'list', 'revoke'].includes(action ?? '')) {
-      throw new UsageError('Say what to do: `cronbeat token create`, `cronbeat token list` or `cronbeat token revoke ID`.');
+    if (!['create', 'list', 'revoke', 'limit'].includes(action ?? '')) {
+      throw new UsageError('Say what to do: `cronbeat token create`, `cronbeat token list`, `cronbeat token revoke ID` or `cronbeat token limit ID --max-monitors N`.');
     }
+    const maxMonitors = maxMonitorsOption(values['max-monitors'], action === 'limit');
     const scope = values.scope;
     if (!isKeyScope(scope)) throw new UsageError(`--scope must be one of ${KEY_SCOPES.join(', ')}, not "${scope}".`);
+    const name = withoutControlCharacters('--name', values.name!);
     // Loaded here, not at the top, so commands that never open the database start faster.
     const { openStore } = await import('../../db/store');
     const now = Date.now();
@@ -70,7 +91,7 @@ export const tokenCommand: Command = {
       if (action === 'create') {
         const companyId = positiveInteger(values.company, '--company');
         store.companies.ensure(companyId, now);
-        console.log(store.apiTokens.create({ companyId, name: values.name!, scope, now }).token);
+        console.log(store.apiTokens.create({ companyId, name, scope, maxMonitors: maxMonitors ?? null, now }).token);
       } else if (action === 'list') {
         // JSON keeps the API's timestamps; the table says them on this machine's clock.
         const when = (ms: number | null) => (values.json ? toNullableApiTimestamp(ms) : shortTime(ms));
@@ -82,10 +103,18 @@ export const tokenCommand: Command = {
           created_at: when(t.created_at),
           last_used_at: when(t.last_used_at),
           revoked_at: when(t.revoked_at),
+          max_monitors: maxLineMonitors(t.max_monitors),
         }));
         if (values.json) console.log(JSON.stringify(tokens, null, 2));
         else if (tokens.length === 0) console.log('No tokens yet. Create one with `cronbeat token create`.');
-        else printTable(tokens, ['id', 'company_id', 'name', 'scope', 'created_at', 'last_used_at', 'revoked_at']);
+        else printTable(tokens, ['id', 'company_id', 'name', 'scope', 'created_at', 'last_used_at', 'revoked_at', 'max_monitors']);
+      } else if (action === 'limit') {
+        const tokenId = positiveInteger(id, 'The token ID');
+        const row = store.apiTokens.list().find((t) => t.id === tokenId && t.revoked_at === null);
+        if (!row || !store.apiTokens.setMaxMonitors(row.company_id, tokenId, maxMonitors ?? null)) {
+          throw new UsageError(`No live token has the ID ${tokenId}.`, 1);
+        }
+        console.log(`Token ${tokenId}'s job lines may make ${maxLineMonitors(maxMonitors ?? null)} monitors.`);
       } else {
         const tokenId = positiveInteger(id, 'The token ID');
         if (!store.apiTokens.revoke(tokenId, now)) throw new UsageError(`No live token has the ID ${tokenId}.`, 1);

@@ -5,7 +5,7 @@ import { shellQuote } from '../../domain/shellQuote';
 
 /*
  * The stable entry point crontab lines call (issue 21.1): a small POSIX sh script, `cronbeat`,
- * beside a copy of the self-contained job runner (dist/cronbeat-run.cjs), in a folder that is no
+ * beside a copy of the self-contained job side (dist/cronbeat.cjs, as cronbeat-run.cjs), in a folder that is no
  * cache and no temporary folder, readable by every user. The script runs the job through
  * Cronbeat, and runs it directly, once, when Cronbeat cannot start it; the crontab line itself
  * runs the job directly when the script is gone or unreadable (see rewrite.ts).

@@ -4,6 +4,8 @@
  * `systemd-analyze verify` and an XML parser without installing anything.
  */
 
+import { controlCharacterIn, xmlText } from '../../domain/controlCharacters';
+
 export type ServiceScope = 'user' | 'system';
 
 export interface ServiceSpec {
@@ -20,11 +22,55 @@ export interface ServiceSpec {
 export const SYSTEMD_UNIT_NAME = 'cronbeat.service';
 export const LAUNCHD_LABEL = 'dev.cronbeat.agent';
 
-/** One argument of ExecStart, quoted as systemd reads it (`%` and `$` are systemd's own specifiers). */
-export function systemdQuote(arg: string): string {
-  const escaped = arg.replace(/%/g, '%%').replace(/\$/g, '$$$$');
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) return escaped;
-  return `"${escaped.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+/*
+ * How systemd reads the values Cronbeat writes (systemd.unit(5), systemd.service(5),
+ * systemd.exec(5)), so that the unit says exactly what the user passed:
+ * - every value goes through specifier expansion first: `%` is written `%%`;
+ * - ExecStart= is split into words on spaces, with "double" quotes, and C escapes (`\\`, `\"`)
+ *   inside them; a lone `;` separates commands, quoted it does not; in every argument but the
+ *   program `$NAME` and `${NAME}` are the service's environment, so `$` is written `$$` there;
+ * - Environment= is quoted and escaped as ExecStart=, but `$` means nothing in it;
+ * - ReadWritePaths= takes quotes but no escapes (a backslash is itself), so a path goes in
+ *   whichever quote it does not contain;
+ * - a line break ends the setting (the rest would be a directive of its own) and a backslash at
+ *   the end of a line joins the next: control characters are refused before any of this.
+ */
+
+/** Values no unit can carry: control characters (a line break would start a directive of its own). */
+export class UnitValueError extends Error {}
+
+function refuseControls(what: string, value: string): void {
+  const found = controlCharacterIn(value);
+  if (found) throw new UnitValueError(`${what} must not contain control characters (it has ${found}): a service's unit cannot carry them.`);
+}
+
+/** `value` quoted for ExecStart= or Environment=: in double quotes, with `\` and `"` escaped, when not plain. */
+function quotedWord(value: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(value)) return value;
+  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+/** One word of ExecStart: the program takes no `$` expansion, its arguments do. */
+export function systemdQuote(arg: string, { program = false }: { program?: boolean } = {}): string {
+  refuseControls(program ? 'The program path' : `The argument "${arg}"`, arg);
+  const specifiers = arg.replace(/%/g, '%%');
+  return quotedWord(program ? specifiers : specifiers.replace(/\$/g, '$$$$'));
+}
+
+/** One assignment of Environment=: specifiers escaped, `$` as it is. */
+function environmentValue(name: string, value: string): string {
+  refuseControls(name, value);
+  return quotedWord(`${name}=${value.replace(/%/g, '%%')}`);
+}
+
+/** A path for ReadWritePaths=: quoted with the quote it does not contain (no escapes exist there). */
+function namespacePath(path: string): string {
+  refuseControls('The data folder', path);
+  const value = path.replace(/%/g, '%%');
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(value)) return value;
+  if (!value.includes('"')) return `"${value}"`;
+  if (!value.includes("'")) return `'${value}'`;
+  throw new UnitValueError(`The data folder of a system service cannot have both ' and " in its path: systemd's ReadWritePaths= has no way to say it (${path}).`);
 }
 
 /**
@@ -45,8 +91,8 @@ export function systemdUnit(spec: ServiceSpec): string {
     '',
     '[Service]',
     'Type=simple',
-    `ExecStart=${spec.command.map(systemdQuote).join(' ')}`,
-    `Environment=${systemdQuote(`CRONBEAT_DATA_DIR=${spec.dataDir}`)}`,
+    `ExecStart=${spec.command.map((arg, i) => systemdQuote(arg, { program: i === 0 })).join(' ')}`,
+    `Environment=${environmentValue('CRONBEAT_DATA_DIR', spec.dataDir)}`,
     'Restart=on-failure',
     'RestartSec=5',
     // SIGTERM lets requests in flight finish and closes the database (cronbeat serve's own stop).
@@ -58,6 +104,8 @@ export function systemdUnit(spec: ServiceSpec): string {
   ];
   if (system) {
     if (!spec.user) throw new Error('A system service needs the user it runs as.');
+    // A user name has no quotes in systemd (User= is read whole), so anything but a plain name is refused.
+    if (!/^[A-Za-z0-9_][A-Za-z0-9_.@-]*$/.test(spec.user)) throw new UnitValueError(`"${spec.user}" is not a user name a service can run as.`);
     lines.push(
       `User=${spec.user}`,
       'NoNewPrivileges=yes',
@@ -66,16 +114,12 @@ export function systemdUnit(spec: ServiceSpec): string {
       'ProtectHome=read-only',
     );
     // Under /var/lib systemd makes the folder and gives it to the user on every start; elsewhere it must be theirs.
-    const state = /^\/var\/lib\/([^/]+)\/?$/.exec(spec.dataDir)?.[1];
-    if (state) lines.push(`StateDirectory=${systemdQuote(state)}`, 'StateDirectoryMode=0700');
-    else lines.push(`ReadWritePaths=${systemdQuote(spec.dataDir)}`);
+    const state = /^\/var\/lib\/([A-Za-z0-9_.-]+)\/?$/.exec(spec.dataDir)?.[1];
+    if (state) lines.push(`StateDirectory=${state}`, 'StateDirectoryMode=0700');
+    else lines.push(`ReadWritePaths=${namespacePath(spec.dataDir)}`);
   }
   lines.push('', '[Install]', `WantedBy=${system ? 'multi-user.target' : 'default.target'}`, '');
   return lines.join('\n');
-}
-
-function xmlText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 /**
@@ -83,7 +127,11 @@ function xmlText(text: string): string {
  * again when it exits with an error, its output in `logFile` (launchd has no journal).
  */
 export function launchdPlist(spec: ServiceSpec): string {
-  const string = (value: string) => `<string>${xmlText(value)}</string>`;
+  // Control characters are refused (XML 1.0 has no place for most of them), the rest escaped.
+  const string = (value: string) => {
+    refuseControls(`"${value}"`, value);
+    return `<string>${xmlText(value)}</string>`;
+  };
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">',

@@ -3,6 +3,7 @@ import type { DeliveryRow } from '../../db/deliveries';
 import type { NotificationRow } from '../../db/notifications';
 import { BURST_THRESHOLD, BURST_WINDOW_MS, burstDecision, DIGEST_MAX_ALERTS } from '../../domain/digest';
 import { alertOf } from '../../domain/alertMessage';
+import type { Alert } from '../../domain/alert';
 import { digestWebhookAlert, type DigestEntry } from '../../domain/digestMessage';
 import type { WebhookAlert } from '../../domain/alertPayload';
 import { inSlices } from '../slices';
@@ -43,18 +44,24 @@ const DIGEST_PAGE = 10;
 
 /**
  * The alerts of the digest led by `leadId`, in the order they came (notifications gone are left
- * out), and each as webhook JSON when `webhookUrl` (the public URL its links use) is given: read
- * and rendered a page per slice (agent/engine/slices.ts), so a digest of 10,000 alerts leaves
- * pulses answered meanwhile.
+ * out), each as `asSent` makes it for the channel (its secrets masked), and each as webhook JSON
+ * when `webhookUrl` (the public URL its links use) is given: read and rendered a page per slice
+ * (agent/engine/slices.ts), so a digest of 10,000 alerts leaves pulses answered meanwhile.
  */
-export async function digestContent(store: Pick<Store, 'notifications'>, companyId: number, leadId: number, webhookUrl: string | null): Promise<DigestContent> {
+export async function digestContent(
+  store: Pick<Store, 'notifications'>,
+  companyId: number,
+  leadId: number,
+  webhookUrl: string | null,
+  asSent: (alert: Alert) => Alert,
+): Promise<DigestContent> {
   const entries: DigestEntry[] = [];
   const webhookAlerts: WebhookAlert[] = [];
   let after: number | null = 0;
   await inSlices(() => {
     const page = store.notifications.digestPage(companyId, leadId, after!, DIGEST_PAGE);
     for (const row of page.rows) {
-      const entry = digestEntry(row);
+      const entry = digestEntry(row, asSent);
       entries.push(entry);
       if (webhookUrl !== null) webhookAlerts.push(digestWebhookAlert(entry, webhookUrl));
     }
@@ -64,9 +71,9 @@ export async function digestContent(store: Pick<Store, 'notifications'>, company
   return webhookUrl === null ? { entries } : { entries, webhookAlerts };
 }
 
-function digestEntry(row: NotificationRow): DigestEntry {
+function digestEntry(row: NotificationRow, asSent: (alert: Alert) => Alert): DigestEntry {
   const notification = { id: row.id, type: row.type, data: row.data };
-  return { alert: row.alert ?? alertOf(row.data, toApiTimestamp(row.created_at)), notification };
+  return { alert: asSent(row.alert ?? alertOf(row.data, toApiTimestamp(row.created_at))), notification };
 }
 
 /**

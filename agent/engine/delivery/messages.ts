@@ -6,6 +6,7 @@ import type { Alert } from '../../domain/alert';
 import { alertMessage, alertOf, subjectLink } from '../../domain/alertMessage';
 import { webhookAlert, type WebhookAlert } from '../../domain/alertPayload';
 import { digestMessage, webhookDigest, type DigestEntry } from '../../domain/digestMessage';
+import { maskAlertSecrets } from '../../domain/secretMask';
 import { CHANNEL_KIND_MODULES } from './kinds';
 import type { ChannelKindModule, MessageContext, OutgoingRequest } from './kinds/kind';
 
@@ -22,9 +23,15 @@ function moduleOf(kind: ChannelKind): ChannelKindModule<ChannelKind> {
   return CHANNEL_KIND_MODULES[kind] as unknown as ChannelKindModule<ChannelKind>;
 }
 
+/** Whether `channel` is sent job output with secrets masked (agent/domain/secretMask.ts): unless its mask_secrets is false. */
+export const masksSecrets = (channel: AnyChannel) => channel.settings.mask_secrets !== false;
+
+/** `alert` as `channel` is sent it: masked once here, so every kind's layout and a webhook's JSON get the same. */
+export const channelAlert = (channel: AnyChannel, alert: Alert) => (masksSecrets(channel) ? maskAlertSecrets(alert) : alert);
+
 /** The request that delivers `notification` (its alert as data, when it has one) through `channel`. */
 export function buildRequest(channel: AnyChannel, notification: NotificationResource, context: MessageContext, storedAlert: Alert | null = null): OutgoingRequest {
-  const alert = storedAlert ?? alertOf(notification.data, notification.created_at);
+  const alert = channelAlert(channel, storedAlert ?? alertOf(notification.data, notification.created_at));
   const words = { publicUrl: context.dashboardUrl, adminZone: context.adminZone ?? 'UTC' };
   const input = {
     alert,
@@ -34,7 +41,7 @@ export function buildRequest(channel: AnyChannel, notification: NotificationReso
   return moduleOf(channel.kind).alert(channel.settings as never, input, context);
 }
 
-/** A digest's alerts, and (for a kind that sends every alert as data) each as its webhook JSON, made beforehand. */
+/** A digest's alerts (as the channel is sent them: channelAlert), and (for a kind that sends every alert as data) each as its webhook JSON, made beforehand. */
 export interface DigestContent {
   entries: DigestEntry[];
   webhookAlerts?: WebhookAlert[];

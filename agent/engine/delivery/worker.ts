@@ -7,7 +7,7 @@ import type { Notifier } from '../notifier';
 import { presentNotification } from '../../contract/notifications';
 import { channelSecretValues } from '../../domain/channelSecrets';
 import { CHANNEL_DELETED, channelFailurePopupDue, failedAfterChannelDeleted, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../domain/delivery';
-import { buildDigestRequest, buildRequest, digestAsData, testNotification, type MessageContext, type OutgoingRequest } from './messages';
+import { buildDigestRequest, buildRequest, channelAlert, digestAsData, testNotification, type MessageContext, type OutgoingRequest } from './messages';
 import { digestContent, oneDigestAtATime, planBurst } from './digests';
 import { send, type AttemptResult } from './transport';
 import type { Log } from '../../log/logger';
@@ -199,7 +199,7 @@ export class DeliveryWorker {
     const webhookUrl = digestAsData(channel) ? context.dashboardUrl : null;
     const request =
       plan === 'digest'
-        ? () => this.digests(async () => buildDigestRequest(channel, await digestContent(store, channel.company_id, delivery.id, webhookUrl), context, delivery.created_at))
+        ? () => this.digests(async () => buildDigestRequest(channel, await digestContent(store, channel.company_id, delivery.id, webhookUrl, (alert) => channelAlert(channel, alert)), context, delivery.created_at))
         : () => buildRequest(channel, presentNotification(row), context, row.alert);
     const attempt = this.attempt(delivery, channel, request, plan === 'digest').finally(() => {
       if (this.writable) this.options.events.emit({ type: 'delivery.changed', companyId: row.notifiable_id, notificationId: row.id });

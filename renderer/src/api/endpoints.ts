@@ -67,6 +67,8 @@ export function createApi(credentials: Credentials) {
     /** Pauses until resumed, or snoozes until `until` (an ISO time). */
     pauseMonitor: (id: number, until?: string) => send<Monitor>('POST', `/api/monitors/${id}/pause`, until ? { until } : {}),
     resumeMonitor: (id: number) => send<Monitor>('POST', `/api/monitors/${id}/resume`),
+    /** A new pulse token; the old one is refused from then on. */
+    rotateMonitorToken: (id: number) => send<Monitor>('POST', `/api/monitors/${id}/token`),
     pulses: (id: number, page: number, perPage: number, signal?: AbortSignal) =>
       get<Page<Pulse>>(`/api/monitors/${id}/pulses?page=${page}&per_page=${perPage}`, signal),
 

@@ -5,7 +5,7 @@
 import type { Alert } from '../../../agent/domain/alert';
 import type { CertificateResource } from '../../../agent/contract/certificates';
 import type { ChannelResource } from '../../../agent/contract/channels';
-import type { MonitorResource } from '../../../agent/contract/monitors';
+import type { MonitorView } from '../../../agent/contract/monitors';
 import type { DeliveryResource, NotificationResource } from '../../../agent/contract/notifications';
 import type { PulseResource } from '../../../agent/contract/pulses';
 import type { ServerAlertResource, ServerResource } from '../../../agent/contract/servers';
@@ -17,7 +17,8 @@ export type { NotificationData } from '../../../agent/domain/notificationKinds';
 
 export type Server = ServerResource;
 export type ServerAlert = ServerAlertResource;
-export type Monitor = MonitorResource;
+/** Token and pulse URL are null for a read-only key (docs/api.md). */
+export type Monitor = MonitorView;
 export type { MonitorStatus } from '../../../agent/contract/monitors';
 export type Pulse = PulseResource;
 /** A notification as `kinds=all` lists it: with its alert as data (null for kinds without one). */

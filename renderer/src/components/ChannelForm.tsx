@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import type { Channel, ChannelKind } from '../api/types';
 import { useApp } from '../lib/app-context';
-import { CHANNEL_FIELDS, channelBody, QUIET_FIELDS, REMIND_FIELD } from '../lib/channelKinds';
+import { CHANNEL_FIELDS, channelBody, MASK_FIELD, QUIET_FIELDS, REMIND_FIELD } from '../lib/channelKinds';
 import { useApiForm } from '../lib/use-api-form';
 import { channelInput, channelSettingsInput } from '../../../agent/contract/channels';
 import { fieldErrors } from '../lib/formRules';
@@ -18,6 +18,7 @@ function initialValues(kind: ChannelKind, channel?: Channel): Record<string, str
   values['quiet_hours.end'] = channel?.quiet_hours?.end ?? '';
   values['quiet_hours.timezone'] = channel?.quiet_hours?.timezone ?? '';
   values[REMIND_FIELD] = channel?.remind_every_hours ? String(channel.remind_every_hours) : '';
+  values[MASK_FIELD] = channel?.settings.mask_secrets === false ? 'false' : 'true';
   return values;
 }
 
@@ -101,6 +102,21 @@ export function ChannelForm(props: {
       <LocalLinksNote />
       {control('name', 'Name', { placeholder: 'e.g. Phone, #ops, on-call mail' })}
       {CHANNEL_FIELDS[kind].map((field) => control(field.name, field.label, field))}
+      <div className="field">
+        <label>
+          <input
+            type="checkbox"
+            id={`${prefix}-${MASK_FIELD}`}
+            checked={values[MASK_FIELD] !== 'false'}
+            onChange={(e) => set(MASK_FIELD, e.target.checked ? 'true' : 'false')}
+            aria-describedby={`${prefix}-${MASK_FIELD}-hint`}
+          />{' '}
+          Mask secrets in job output
+        </label>
+        <p className="field-hint" id={`${prefix}-${MASK_FIELD}-hint`}>
+          Passwords, tokens, keys and private keys a job prints are sent here as *** (the dashboard keeps them as they were).
+        </p>
+      </div>
       <fieldset className="quiet-hours">
         <legend>Quiet hours (optional)</legend>
         <p className="field-hint">Deliveries due in these hours wait until they end, in this time zone. Desktop popups are not held.</p>

@@ -59,6 +59,7 @@ export function KeySettings() {
               <th scope="col">Scope</th>
               <th scope="col">Created</th>
               <th scope="col">Last used</th>
+              <th scope="col" title="How many monitors the key's job lines may make (cronbeat token limit ID --max-monitors N)">Max monitors</th>
               <th scope="col">
                 <span className="sr-only">Actions</span>
               </th>
@@ -75,6 +76,7 @@ export function KeySettings() {
                 <td>
                   <Time value={key.last_used_at} relative past empty="never" />
                 </td>
+                <td>{key.scope === 'ping' || key.scope === 'full' ? key.max_monitors : '—'}</td>
                 <td>
                   <button type="button" className="button button-danger-quiet" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
                     Revoke

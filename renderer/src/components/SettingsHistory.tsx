@@ -4,7 +4,16 @@ import { useResource } from '../lib/use-resource';
 import type { MonitorChange } from '../api/endpoints';
 import { Time } from './Time';
 
-const FIELD_WORDS: Record<string, string> = { schedule: 'schedule', timezone: 'zone', duration: 'grace (min)', name: 'name', project_id: 'project', tags: 'tags' };
+const FIELD_WORDS: Record<string, string> = {
+  schedule: 'schedule',
+  timezone: 'zone',
+  duration: 'grace (min)',
+  name: 'name',
+  project_id: 'project',
+  tags: 'tags',
+  line_key_id: 'line of key',
+  slug: 'slug',
+};
 
 function shown(value: unknown): string {
   if (value === null || value === undefined) return '—';
@@ -17,7 +26,7 @@ export function describeChange(change: MonitorChange): string {
   const created = change.changes.created?.to as { slug?: string; schedule?: string; timezone?: string; duration?: number } | undefined;
   if (created) return `created the monitor “${created.slug}”: ${created.schedule} ${created.timezone}, grace ${created.duration} min`;
   return Object.entries(change.changes)
-    .map(([field, { from, to }]) => `${FIELD_WORDS[field] ?? field} ${shown(from)} → ${shown(to)}`)
+    .map(([field, { from, to }]) => (field === 'token' ? 'new pulse token (the old one is refused)' : `${FIELD_WORDS[field] ?? field} ${shown(from)} → ${shown(to)}`))
     .join('; ');
 }
 

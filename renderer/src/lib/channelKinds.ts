@@ -71,6 +71,9 @@ export const CHANNEL_FIELDS: Record<ChannelKind, ChannelField[]> = {
 
 export const QUIET_FIELDS = ['quiet_hours.start', 'quiet_hours.end', 'quiet_hours.timezone'] as const;
 
+/** Masking secrets in job output: "true" (the default, sent as nothing) or "false" (agent/domain/secretMask.ts). */
+export const MASK_FIELD = 'settings.mask_secrets';
+
 /** The reminders field: empty (never) or whole hours (agent/contract/reminders.ts). */
 export const REMIND_FIELD = 'remind_every_hours';
 
@@ -89,6 +92,9 @@ export function channelBody(kind: ChannelKind, values: Record<string, string>, e
     }
     settings[key] = key === 'port' ? Number(value) : value;
   }
+  // On is the default, so a channel that never turned it off keeps settings without it.
+  if (values[MASK_FIELD] === 'false') settings.mask_secrets = false;
+  else if (editing) settings.mask_secrets = null;
   const [start, end, timezone] = QUIET_FIELDS.map((f) => values[f]?.trim() ?? '');
   const remind = values[REMIND_FIELD]?.trim() ?? '';
   return {

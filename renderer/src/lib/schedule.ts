@@ -1,4 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
+import { nextRunAfter } from '../../../agent/domain/cronSchedule';
 import { checkSchedule } from '../../../agent/domain/scheduleCheck';
 import { capitalised, scheduleWords } from '../../../agent/domain/scheduleWords';
 
@@ -24,17 +25,26 @@ const described = new Map<string, string | null>();
 
 /**
  * The next `count` runs of `schedule` in `timezone` after `from`, or an error message when the
- * expression or the zone is not valid.
+ * expression or the zone is not valid. The agent's own rule (nextRunAfter: cron daemons' way on
+ * daylight-saving nights, and bounded searches, so a schedule whose runs are years apart costs
+ * the page no more than a daily one). Fewer when the schedule has no more runs.
  */
 export function nextRuns(input: string, timezone: string, count: number, from: Date): Date[] | { error: string } {
   const { schedule, error } = checkSchedule(input);
   if (schedule === undefined) return { error };
   try {
-    const expression = CronExpressionParser.parse(schedule, { currentDate: from, tz: timezone });
-    return Array.from({ length: count }, () => expression.next().toDate());
+    CronExpressionParser.parse(schedule, { currentDate: from, tz: timezone });
   } catch (error) {
     return { error: error instanceof Error ? error.message : 'This is not a valid cron expression.' };
   }
+  const runs: Date[] = [];
+  for (let at = from.getTime(); runs.length < count; ) {
+    const next = nextRunAfter(schedule, timezone, at);
+    if (next === null) break;
+    runs.push(new Date(next));
+    at = next;
+  }
+  return runs;
 }
 
 /** The viewer's own zone, the default for a new monitor. */

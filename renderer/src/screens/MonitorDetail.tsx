@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { Monitor } from '../api/types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ChannelPicker } from '../components/ChannelPicker';
-import { CopyField } from '../components/CopyField';
+import { SendPulses } from '../components/SendPulses';
 import { MonitorActions } from '../components/MonitorActions';
 import { LastRun, NextDue } from '../components/MonitorTimes';
 import { PageHeader } from '../components/Layout';
@@ -22,8 +22,6 @@ import { RunHistory } from './RunHistory';
 import { SettingsHistory } from '../components/SettingsHistory';
 import { reasonPiecesOf } from '../../../agent/domain/alertReason';
 import { AlertReasonText } from '../components/AlertReasonText';
-
-const defaultAgentUrl = 'http://127.0.0.1:8787';
 
 /**
  * When the job runs, in words, beside its next expected run: "Runs at 02:30 Europe/Paris,
@@ -51,24 +49,7 @@ function RunLine(props: { monitor: Monitor }) {
   );
 }
 
-/** The pulse URL the agent reports, or the one this page's origin implies. */
-export function pulseUrlOf(monitor: Monitor, origin: string): string {
-  return monitor.pulse_url ?? `${origin}/api/pulse/${monitor.token}`;
-}
-
-/**
- * Ready-to-paste lines: the wrapper (exit code and output sent for you) and a bare curl.
- * `cronbeat` is how the agent's machine runs the CLI (GET /api/cli): absolute paths when
- * `cronbeat` is not on its PATH, so the line works as copied there.
- */
-export function commandLines(pulseUrl: string, token: string, cronbeat = 'cronbeat'): { run: string; curl: string } {
-  const origin = new URL(pulseUrl).origin;
-  const urlOption = origin === defaultAgentUrl ? '' : ` --url ${origin}`;
-  return {
-    run: `${cronbeat} run ${token}${urlOption} -- /path/to/your/job.sh`,
-    curl: `curl -fsS -m 10 --retry 3 ${pulseUrl}`,
-  };
-}
+export { commandLines, pulseUrlOf } from '../components/SendPulses';
 
 /** One sentence on what the monitor is doing; a new one is never called "up". */
 function StatusText(props: { monitor: Monitor }) {
@@ -128,8 +109,6 @@ export function MonitorDetailScreen(props: { id: number }) {
 
   const m = monitor.data;
   const status = monitorStatus(m);
-  const pulseUrl = pulseUrlOf(m, pageAgentBase());
-  const lines = commandLines(pulseUrl, m.token, cli.data?.command);
   return (
     <>
       <PageHeader
@@ -202,22 +181,7 @@ export function MonitorDetailScreen(props: { id: number }) {
         </dl>
       </section>
 
-      <section className="card" aria-labelledby="send-title">
-        <h2 id="send-title">Send pulses</h2>
-        <p className="muted">
-          Wrap the job with <code>cronbeat run</code> (it reports the start, the exit code and the end of the output), or call the
-          pulse URL when the job succeeds. Append <code>/start</code>, <code>/fail</code> or an exit code to the URL for more.
-        </p>
-        <CopyField label="Pulse URL" value={pulseUrl} />
-        <CopyField label="cronbeat run" value={lines.run} />
-        {cli.data && !cli.data.on_path ? (
-          <p className="muted" data-testid="cli-path-hint">
-            <code>cronbeat</code> is not on this machine’s PATH, so the line names it by its full path. To type plain{' '}
-            <code>cronbeat</code>, or to use it on a server, see <em>Getting cronbeat</em> in docs/cli.md.
-          </p>
-        ) : null}
-        <CopyField label="curl" value={lines.curl} />
-      </section>
+      <SendPulses monitor={m} origin={pageAgentBase()} cli={cli.data} />
 
       <ChannelPicker path="monitors" id={m.id} what="monitor" />
 

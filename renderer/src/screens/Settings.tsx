@@ -3,6 +3,7 @@ import { PageHeader } from '../components/Layout';
 import { CopyField } from '../components/CopyField';
 import { DesktopAgentSettings } from '../components/DesktopAgentSettings';
 import { PublicUrlSettings } from '../components/PublicUrlSettings';
+import { WatchdogSettings } from '../components/WatchdogSettings';
 import { KeySettings } from '../components/KeySettings';
 import { desktopBridge } from '../bridge';
 import { useApp } from '../lib/app-context';
@@ -32,6 +33,7 @@ export function SettingsScreen() {
         </dl>
       </section>
       <PublicUrlSettings />
+      <WatchdogSettings />
       {bridge?.desktopAgent ? <DesktopAgentSettings control={bridge.desktopAgent} /> : null}
       <KeySettings />
       {desktop ? null : (

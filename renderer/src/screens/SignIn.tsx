@@ -113,7 +113,7 @@ export function SignInScreen(props: { code: string | null; sessionEnded: boolean
                   aria-describedby={tokenError ? 'api-token-error' : 'api-token-hint'}
                 />
                 <div className="field-hint" id="api-token-hint">
-                  Make one with <code>npx cronbeat token create</code>.
+                  Make one on the agent’s machine with <code>cronbeat token create</code> (from a clone: <code>node dist/cronbeat.cjs token create</code>).
                 </div>
                 {tokenError ? (
                   <div className="field-error" id="api-token-error" role="alert">

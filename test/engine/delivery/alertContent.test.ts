@@ -77,7 +77,7 @@ describe('what an alert says', () => {
     const body = JSON.parse(slack.requests[0].body);
     const texts = body.blocks.map((b: { text?: { text: string }; elements?: Array<{ text: string }> }) => b.text?.text ?? b.elements![0].text);
     expect(texts[0]).toMatch(/^:red_circle: \*<http:\/\/cronbeat\.test:8787\/#\/monitors\/\d+\|nightly-backup failed \(exit 3\)>\*\nFailed with exit code 3 after 12 s\.$/);
-    expect(texts[1]).toBe('```dumping table 26\ndumping table 27\ndumping table 28\npg_dump: error: connection refused\ndisk full```');
+    expect(texts[1]).toBe('```\ndumping table 26\ndumping table 27\ndumping table 28\npg_dump: error: connection refused\ndisk full\n```');
     expect(texts[2]).toBe(
       'Cronbeat · Ran Sat 21 Nov 03:00:04–03:00:16 Europe/Paris (Fri 20 Nov 21:00:04 America/New_York)' +
         ' · Expected Sat 21 Nov 03:00 Europe/Paris (Fri 20 Nov 21:00 America/New_York)' +

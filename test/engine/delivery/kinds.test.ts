@@ -69,7 +69,7 @@ describe('channel kinds', () => {
     expect(body.text).toMatch(/^db backup missed its run: No run since/);
     expect(body.blocks[0]).toEqual({
       type: 'section',
-      text: { type: 'mrkdwn', text: expect.stringContaining(`:red_circle: *<http://cronbeat.test:8787/#/monitors/${monitor.id}|db backup missed its run>*\nNo run since`) },
+      text: { type: 'mrkdwn', text: expect.stringContaining(`:red_circle: *<http://cronbeat.test:8787/#/monitors/${monitor.id}|db backup missed its run>*\nNo run since`), verbatim: true },
     });
     // The footer gives times in words in a named zone, never an ISO string.
     const footer = body.blocks.at(-1).elements[0].text;
@@ -86,10 +86,11 @@ describe('channel kinds', () => {
     expect(discord.requests[0].url).toBe('/api/webhooks/1/abc');
     expect(body).toEqual({
       username: 'Cronbeat',
+      allowed_mentions: { parse: [] },
       embeds: [
         {
           title: 'db backup missed its run',
-          description: 'No run since the one due Sat 21 Nov 09:51 UTC (grace 1 min).',
+          description: 'No run since the one due Sat 21 Nov 09:51 UTC \\(grace 1 min\\).',
           url: `http://cronbeat.test:8787/#/monitors/${monitor.id}`,
           color: 0xd93025,
           footer: { text: 'Schedule "* * * * *" (every minute), grace 1 min' },

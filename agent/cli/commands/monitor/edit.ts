@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { MonitorChanges } from '../../../client/api';
 import { checkSchedule } from '../../../domain/scheduleCheck';
 import { resolveTimeZone } from '../../../domain/timeZones';
-import { UsageError } from '../../command';
+import { UsageError, withoutControlCharacters } from '../../command';
 import { suggestSchedule } from '../../scheduleSuggestion';
 import { apiFromEnv, COMMON_OPTIONS, findMonitor, printMonitor } from './shared';
 
@@ -24,7 +24,7 @@ export async function editMonitor(argv: string[]): Promise<number> {
   });
   if (positionals.length > 1) throw new UsageError(`Unexpected argument "${positionals[1]}" (quote a schedule: --schedule "0 3 * * *").`);
   const changes: MonitorChanges = {};
-  if (values.name !== undefined) changes.name = values.name;
+  if (values.name !== undefined) changes.name = withoutControlCharacters('--name', values.name);
   if (values.schedule !== undefined) changes.schedule = values.schedule;
   const notes: string[] = [];
   if (values.timezone !== undefined) {

@@ -2,9 +2,8 @@ import { ApiClient, ApiError, type MonitorDetails } from '../../../client/api';
 import { UsageError } from '../../command';
 import { didYouMean } from '../../didYouMean';
 import { baseUrlOption } from '../ping';
-import { dayIn } from '../../../domain/clockTime';
+import { shortTime } from '../../shortTime';
 import { scheduleWords } from '../../../domain/scheduleWords';
-import { machineZone } from '../../machineZone';
 import { printable } from '../../crontab/table';
 
 /* What the `cronbeat monitor` sub-commands share: the API client, finding a monitor, printing one. */
@@ -40,13 +39,8 @@ export async function findMonitor(api: ApiClient, ref: string | undefined): Prom
   throw new UsageError(`No monitor has the id or name "${ref}".${close || ' `cronbeat monitor list` shows them.'}`, 1);
 }
 
-/** "2026-11-23 15:05 Europe/Paris": the time on this machine's clock, with its zone; "-" for none. */
-export function shortTime(timestamp: string | number | null, zone = machineZone()): string {
-  if (timestamp === null) return '-';
-  const at = typeof timestamp === 'number' ? timestamp : Date.parse(timestamp);
-  const clock = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
-  return `${dayIn(at, zone)} ${clock} ${zone}`;
-}
+// Here too for the monitor sub-commands; its own file so that `spool list` (the job side) loads no API client.
+export { shortTime };
 
 /** What a monitor waits for, in words: its next deadline, its pause, or why it waits for nothing. */
 export function dueText(monitor: MonitorDetails): string {
@@ -70,7 +64,8 @@ export function printMonitor(monitor: MonitorDetails, json: boolean | undefined)
     ['Last pulse', monitor.last_pulse_at === null ? 'never' : shortTime(monitor.last_pulse_at)],
     ['Project', monitor.project_id === null ? '-' : String(monitor.project_id)],
     ['Tags', monitor.tags && monitor.tags.length > 0 ? monitor.tags.join(' ') : '-'],
-    ['Pulse URL', monitor.pulse_url],
+    // Null for a read-only key: a pulse token can fail or recover the monitor, so only a full key sees it.
+    ['Pulse URL', monitor.pulse_url ?? 'hidden (only a full key sees pulse tokens)'],
   ];
   if (monitor.slug) lines.push(['Job line', `cronbeat run --name ${monitor.slug} … (the line's schedule, zone and grace win)`]);
   if (monitor.alert_reason) lines.splice(2, 0, ['Alert', monitor.alert_reason]);

@@ -1,15 +1,20 @@
 import { OUTPUT_BOUNDS, plainText, type AlertMessage } from '../../../domain/alertMessage';
-import { DIGEST_NAMES } from '../../../domain/digestMessage';
+import { DIGEST_NAMES, fitDigestLines } from '../../../domain/digestMessage';
+import { CHAT_LIMITS, cutText, oneLine } from '../../../domain/chatText';
 import { subjectName } from '../../../domain/alertWords';
 import type { Alert } from '../../../domain/alert';
 import type { ChannelSettings } from '../../../contract/channels';
-import { digestText, escapeHtml, type ChannelKindModule } from './kind';
+import { andMore, digestText, escapeHtml, type ChannelKindModule } from './kind';
+
+/** A subject on one line (no CR or LF can start a header of its own), cut to what an inbox shows. */
+const subjectLine = (text: string) => cutText(oneLine(text), CHAT_LIMITS.email.subject);
 
 /** The email subject, state first so an inbox sorts at a glance: "FAILED | nightly-backup on web-1 (exit 3)". */
 export function emailSubject(alert: Alert, message: AlertMessage): string {
-  if (alert.reason.kind === 'other') return `${message.state} | ${message.title}`;
+  if (alert.reason.kind === 'other') return subjectLine(`${message.state} | ${message.title}`);
   const code = alert.reason.kind === 'failed' && alert.reason.exit_code !== null ? ` (exit ${alert.reason.exit_code})` : '';
-  return `${message.state} | ${subjectName(alert)}${code}`;
+  // The name gives way, so the state and the exit code stay.
+  return subjectLine(`${message.state} | ${cutText(oneLine(subjectName(alert)), CHAT_LIMITS.email.subject - 40)}${code}`);
 }
 
 const why = (channelName: string) =>
@@ -42,13 +47,16 @@ export const email: ChannelKindModule<'email'> = {
   },
   digest(settings, input, context) {
     const d = input.message(DIGEST_NAMES.email);
+    // No inbox refuses a long mail, but 5,000 servers' lines are read by no one: the link has them all.
+    const shown = fitDigestLines(d, (s) => digestText(d, s).length <= CHAT_LIMITS.email.digestBody);
     const html = [
       `<p><strong>${escapeHtml(d.title)}</strong></p>`,
-      `<ul>${d.lines.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>`,
+      `<ul>${shown.lines.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>`,
+      shown.more ? `<p>${escapeHtml(andMore(shown.more))}</p>` : '',
       `<p><a href="${escapeHtml(d.link)}">Open in Cronbeat</a></p>`,
       footer(context.channelName),
     ];
     const state = d.tone === 'bad' ? 'FAILED' : d.tone === 'good' ? 'RECOVERED' : 'ALERTS';
-    return mail(settings, { subject: `${state} | ${d.title}`, text: `${digestText(d)}\n\n-- \n${why(context.channelName)}\n`, html: html.join('\n') });
+    return mail(settings, { subject: subjectLine(`${state} | ${d.title}`), text: `${digestText(d, shown)}\n\n-- \n${why(context.channelName)}\n`, html: html.filter(Boolean).join('\n') });
   },
 };

@@ -71,15 +71,15 @@ export function signBody(secret: string, body: string): string {
 
 export const JSON_HEADERS = { 'Content-Type': 'application/json', 'User-Agent': 'Cronbeat' };
 
-export const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/** A code block's text with its fence made harmless (chat code blocks end at three backticks). */
-export const unfence = (lines: string[]) => lines.join('\n').replace(/```/g, "'''");
+export { escapeHtml } from '../../../domain/chatText';
 
 /** A round mark for chat, by tone. */
 export const CHAT_MARK: Record<AlertTone, string> = { bad: '🔴', warn: '🟠', good: '🟢', info: '🔵' };
 
-/** A digest as plain lines: the title, one line per server, the link for the rest. */
-export function digestText(d: DigestMessage, options: { title?: boolean } = {}): string {
-  return [options.title === false ? '' : d.title, ...d.lines, `Open: ${d.link}`].filter(Boolean).join('\n');
+/** "… and 12 more", where a digest's list stops for room. */
+export const andMore = (more: number) => `… and ${more} more`;
+
+/** A digest as plain lines: the title, the lines shown, how many more, the link to the full list. */
+export function digestText(d: DigestMessage, shown: { lines: string[]; more: number }, options: { title?: boolean } = {}): string {
+  return [options.title === false ? '' : d.title, ...shown.lines, shown.more ? andMore(shown.more) : '', `Open: ${d.link}`].filter(Boolean).join('\n');
 }

@@ -1,13 +1,20 @@
 import { DEFAULT_NTFY_SERVER } from '../../../domain/channels';
-import { OUTPUT_BOUNDS, plainText } from '../../../domain/alertMessage';
-import { DIGEST_NAMES } from '../../../domain/digestMessage';
+import { fitOutput, OUTPUT_BOUNDS, plainText } from '../../../domain/alertMessage';
+import { DIGEST_NAMES, fitDigestLines } from '../../../domain/digestMessage';
+import { CHAT_LIMITS, cutText, fitRendered, oneLine, utf8Bytes } from '../../../domain/chatText';
 import type { AlertTone } from '../../../domain/alertWords';
 import type { ChannelSettings } from '../../../contract/channels';
 import { digestText, JSON_HEADERS, type ChannelKindModule } from './kind';
 
 const TAG: Record<AlertTone, string> = { bad: 'rotating_light', warn: 'warning', good: 'white_check_mark', info: 'information_source' };
+const LIMIT = CHAT_LIMITS.ntfy;
+const fitsMessage = (text: string) => utf8Bytes(text) <= LIMIT.messageBytes;
 
-/** ntfy's JSON publish: 4 is "high" priority, 3 "default". */
+/**
+ * ntfy's JSON publish (so no header carries a title): 4 is "high" priority, 3 "default". Plain
+ * text, never markdown; the title on one line; the message within 4,096 bytes, past which ntfy
+ * would make it an attachment.
+ */
 function publish(settings: ChannelSettings['ntfy'], message: { title: string; message: string; tone: AlertTone; click: string }) {
   return {
     transport: 'http' as const,
@@ -15,8 +22,8 @@ function publish(settings: ChannelSettings['ntfy'], message: { title: string; me
     headers: { ...JSON_HEADERS, ...(settings.access_token ? { Authorization: `Bearer ${settings.access_token}` } : {}) },
     body: JSON.stringify({
       topic: settings.topic,
-      title: message.title,
-      message: message.message,
+      title: cutText(oneLine(message.title), LIMIT.title),
+      message: fitRendered(message.message, (text) => text, LIMIT.messageBytes, utf8Bytes),
       priority: message.tone === 'bad' || message.tone === 'warn' ? 4 : 3,
       tags: [TAG[message.tone]],
       click: message.click,
@@ -27,10 +34,12 @@ function publish(settings: ChannelSettings['ntfy'], message: { title: string; me
 export const ntfy: ChannelKindModule<'ntfy'> = {
   alert(settings, input) {
     const m = input.message(OUTPUT_BOUNDS.chat);
-    return publish(settings, { title: m.title, message: plainText(m, { title: false }), tone: m.tone, click: m.link });
+    const shown = fitOutput(m, (fitted) => fitsMessage(plainText(fitted, { title: false })));
+    return publish(settings, { title: m.title, message: plainText(shown, { title: false }), tone: m.tone, click: m.link });
   },
   digest(settings, input) {
     const d = input.message(DIGEST_NAMES.chat);
-    return publish(settings, { title: d.title, message: digestText(d, { title: false }), tone: d.tone, click: d.link });
+    const shown = fitDigestLines(d, (s) => fitsMessage(digestText(d, s, { title: false })));
+    return publish(settings, { title: d.title, message: digestText(d, shown, { title: false }), tone: d.tone, click: d.link });
   },
 };

@@ -1,13 +1,17 @@
 import { DEFAULT_TELEGRAM_API } from '../../../domain/channels';
-import { OUTPUT_BOUNDS } from '../../../domain/alertMessage';
-import { DIGEST_NAMES } from '../../../domain/digestMessage';
+import { fitOutput, OUTPUT_BOUNDS } from '../../../domain/alertMessage';
+import { DIGEST_NAMES, fitDigestLines } from '../../../domain/digestMessage';
+import { CHAT_LIMITS, escapeHtml, fitRendered, telegramLength } from '../../../domain/chatText';
 import type { ChannelSettings } from '../../../contract/channels';
-import { CHAT_MARK, escapeHtml, JSON_HEADERS, type ChannelKindModule, type MessageContext } from './kind';
+import { andMore, CHAT_MARK, JSON_HEADERS, type ChannelKindModule, type MessageContext } from './kind';
 
-/** sendMessage of the Bot API, as HTML (Telegram's limit: 4096 characters). */
-function sendMessage(settings: ChannelSettings['telegram'], context: MessageContext, lines: string[], link: string) {
+const LIMIT = CHAT_LIMITS.telegram.text;
+
+const withLink = (lines: string[], link: string) => [...lines, `<a href="${escapeHtml(link)}">Open in Cronbeat</a>`].join('\n');
+
+/** sendMessage of the Bot API, as HTML: every text escaped (& < > "), within Telegram's 4,096 characters as it counts them. */
+function sendMessage(settings: ChannelSettings['telegram'], context: MessageContext, text: string) {
   const api = context.telegramApiUrl ?? settings.api_url ?? DEFAULT_TELEGRAM_API;
-  const text = [...lines, `<a href="${escapeHtml(link)}">Open in Cronbeat</a>`].join('\n');
   return {
     transport: 'http' as const,
     url: `${api.replace(/\/+$/, '')}/bot${settings.bot_token}/sendMessage`,
@@ -19,12 +23,15 @@ function sendMessage(settings: ChannelSettings['telegram'], context: MessageCont
 export const telegram: ChannelKindModule<'telegram'> = {
   alert(settings, input, context) {
     const m = input.message(OUTPUT_BOUNDS.chat);
-    const lines = [`${CHAT_MARK[m.tone]} <b>${escapeHtml(m.title)}</b>`, escapeHtml(m.what), ...m.facts.map(escapeHtml)];
-    if (m.output.length) lines.push(`<pre>${escapeHtml(m.output.join('\n'))}</pre>`);
-    return sendMessage(settings, context, lines, m.link);
+    const head = [`${CHAT_MARK[m.tone]} <b>${escapeHtml(m.title)}</b>`, fitRendered(m.what, escapeHtml, LIMIT / 2, telegramLength), ...m.facts.map(escapeHtml)];
+    const render = (output: string[]) => withLink(output.length ? [...head, `<pre>${escapeHtml(output.join('\n'))}</pre>`] : head, m.link);
+    const shown = fitOutput(m, (fitted) => telegramLength(render(fitted.output)) <= LIMIT);
+    return sendMessage(settings, context, render(shown.output));
   },
   digest(settings, input, context) {
     const d = input.message(DIGEST_NAMES.chat);
-    return sendMessage(settings, context, [`${CHAT_MARK[d.tone]} <b>${escapeHtml(d.title)}</b>`, ...d.lines.map(escapeHtml)], d.link);
+    const render = (shown: { lines: string[]; more: number }) =>
+      withLink([`${CHAT_MARK[d.tone]} <b>${escapeHtml(d.title)}</b>`, ...shown.lines.map(escapeHtml), ...(shown.more ? [`${andMore(shown.more)}:`] : [])], d.link);
+    return sendMessage(settings, context, render(fitDigestLines(d, (shown) => telegramLength(render(shown)) <= LIMIT)));
   },
 };

@@ -1,0 +1,111 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { closestTo } from '../didYouMean';
+
+/*
+ * How `cronbeat run` tells its own words from the job's. The job must run exactly as written
+ * whatever is wrong with ours, so this never throws: a mistake in our words is one sentence
+ * (`mistake`), and the command is found even without `--`. Every option of ours takes a value
+ * except --help/-h, so the first word that is neither one of ours nor a value of one starts the
+ * command (with --name), or is the monitor's token and the command follows it (without).
+ */
+
+/** The options of `run`; each takes a value (`--name NAME` or `--name=NAME`). */
+export const RUN_OPTIONS = ['url', 'data-dir', 'name', 'schedule', 'timezone', 'grace', 'server', 'started-fd'] as const;
+export type RunOption = (typeof RUN_OPTIONS)[number];
+
+export interface RunWords {
+  values: Partial<Record<RunOption, string>>;
+  token?: string;
+  /** The job's command line, exactly as written; empty when there is none. */
+  command: string[];
+  /** --help or -h among our words. */
+  help: boolean;
+  /** What is wrong with our words, in one sentence; the job runs anyway, unmonitored. */
+  mistake?: string;
+  /** When `command` is empty: what to write instead. */
+  missing?: string;
+}
+
+/** Whether `word` names a program that can be started: an executable file by its path, or on PATH. */
+export function canRun(word: string, path = process.env.PATH ?? ''): boolean {
+  const executable = (file: string) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (word === '' || word.startsWith('-')) return false;
+  if (word.includes('/')) return executable(word);
+  return path.split(delimiter).some((dir) => dir !== '' && executable(join(dir, word)));
+}
+
+const isOption = (word: string) => word.startsWith('-') && word !== '-' && word !== '--';
+const isOurs = (name: string): name is RunOption => (RUN_OPTIONS as readonly string[]).includes(name);
+
+/** Reads `cronbeat run`'s arguments; `runs` says whether a word starts a program (canRun). */
+export function readRunWords(argv: string[], runs: (word: string) => boolean = canRun): RunWords {
+  const separator = argv.indexOf('--');
+  const own = separator >= 0 ? argv.slice(0, separator) : argv;
+  const values: RunWords['values'] = {};
+  const mistakes: string[] = [];
+  const stray: string[] = [];
+  let token: string | undefined;
+  let help = false;
+  let commandAt = -1;
+  for (let i = 0; i < own.length; ) {
+    const word = own[i];
+    if (isOption(word)) {
+      const equals = word.startsWith('--') ? word.indexOf('=') : -1;
+      const flag = equals >= 0 ? word.slice(0, equals) : word;
+      const inline = equals >= 0 ? word.slice(equals + 1) : undefined;
+      const name = flag.replace(/^--?/, '');
+      i++;
+      if (flag === '--help' || flag === '-h') {
+        help = true;
+      } else if (flag.startsWith('--') && isOurs(name)) {
+        if (inline !== undefined) values[name] = inline;
+        else if (i < own.length && !(isOption(own[i]) && isOurs(own[i].replace(/^--/, '').split('=')[0]))) values[name] = own[i++];
+        else mistakes.push(`${flag} needs a value`);
+      } else {
+        const close = closestTo(name, RUN_OPTIONS, 1);
+        mistakes.push(`unknown option ${flag}${close.length ? ` (did you mean --${close[0]}?)` : ''}`);
+        // A misspelt option of ours takes a value too, unless the next word is the command itself.
+        if (inline === undefined && i < own.length && !isOption(own[i]) && (separator >= 0 || !runs(own[i]))) i++;
+      }
+      continue;
+    }
+    const byLine = values.name !== undefined || values.schedule !== undefined;
+    if (separator < 0 && (byLine || token !== undefined)) {
+      commandAt = i;
+      break;
+    }
+    if (token === undefined && !byLine) {
+      // In the token's place, a program (`cronbeat run /bin/date`) starts the command: a token never holds a slash.
+      if (separator < 0 && (word.includes('/') || (i === own.length - 1 && runs(word)))) {
+        commandAt = i;
+        break;
+      }
+      token = word;
+    } else {
+      stray.push(word);
+    }
+    i++;
+  }
+  const command = separator >= 0 ? argv.slice(separator + 1) : commandAt >= 0 ? argv.slice(commandAt) : [];
+  const byLine = values.name !== undefined || values.schedule !== undefined;
+  if (byLine && token !== undefined) mistakes.push(`give either a monitor token or --name, not both ("${token}" and --name)`);
+  if (!byLine && !token) mistakes.push('give the monitor token (or --name) first: cronbeat run TOKEN -- COMMAND [ARGS...]');
+  if (stray.length > 0) mistakes.push(`"${stray[0]}" is not an option of cronbeat run; put -- before the command`);
+  const result: RunWords = { values, token, command, help };
+  if (mistakes.length > 0) result.mistake = mistakes.join('; ');
+  if (command.length === 0) {
+    result.missing =
+      byLine || token !== undefined
+        ? `Give the command to run after --: cronbeat run ${byLine ? '--name NAME --schedule CRON' : 'TOKEN'} -- COMMAND [ARGS...]`
+        : 'Give the monitor token (or --name and --schedule) and the command: cronbeat run TOKEN -- COMMAND [ARGS...]';
+  }
+  return result;
+}

@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type Router from '@koa/router';
+import { routers } from '../../agent/api/app';
+import type { ApiDeps } from '../../agent/api/deps';
+import { HIDDEN_TOKEN } from '../../agent/api/tokenVisibility';
+import { Receiver } from '../helpers/receiver';
+import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { until } from '../helpers/until';
+
+/*
+ * A monitor's pulse token can fail it or turn a failed job green, so a read-only key must never
+ * learn one: not from a monitor, a notification, a server's cron command, a receiver's answer or
+ * a job's output. A full key keeps every field as the spec shapes it.
+ */
+
+let agent: TestAgent;
+let readOnly: string;
+let monitor: { id: number; token: string };
+let hook: Receiver;
+
+beforeAll(async () => {
+  agent = await startTestAgent();
+  readOnly = agent.store.apiTokens.create({ companyId: 1, name: 'wall', scope: 'read-only', now: Date.now() }).token;
+  // A receiver that echoes what it was sent: its answer, kept on the delivery, carries the notification's token.
+  hook = await new Receiver([(request, res) => void res.writeHead(200).end(request.body)]).start();
+  const channel = await agent.api('/api/channels', { method: 'POST', json: { name: 'echo', kind: 'webhook', settings: { url: hook.url } } });
+  expect(channel.status).toBe(201);
+  monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'backup', timezone: 'UTC', schedule: '0 3 * * *', duration: 5 } })).json();
+  // The job prints its own pulse URL, and fails: a failure notification (with monitor_token) is made and delivered.
+  const failed = await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`, { method: 'POST', body: `curl ${agent.url}/api/pulse/${monitor.token.toUpperCase()}\nrequest 0b4e7f4c-0000-4000-8000-000000000000 failed` });
+  expect(failed.status).toBe(200);
+  const server = await (await agent.api('/api/servers', { method: 'POST', json: { name: 'web', ip_address: '10.0.0.1', identifier: 'web-01' } })).json();
+  const alert = await agent.api('/api/servers/alert', {
+    method: 'POST',
+    json: { username: 'root', server_id: server.identifier, command: `cronbeat run ${monitor.token} -- backup.sh`, change: 'added' },
+  });
+  expect(alert.status).toBe(201);
+  await hook.received(1);
+  await until(() => agent.store.deliveries.forNotification(agent.store.notifications.page(1, 10, 0, { kinds: 'spec', unread: false })[0].id)[0]?.status === 'sent', 'the echo delivery');
+});
+afterAll(async () => {
+  await agent.stop();
+  await hook.stop();
+});
+
+/** Every GET route a read-only key may read, with the ids of the monitor, server and notification above. */
+function readableRoutes(): string[] {
+  const deps = { store: agent.store, events: agent.events, clock: agent.clock, log: () => {}, requireToken: async (_: unknown, next: () => Promise<void>) => next() } as unknown as ApiDeps;
+  const notification = agent.store.notifications.page(1, 10, 0, { kinds: 'spec', unread: false })[0].id;
+  const server = agent.store.servers.list(1)[0].id;
+  const paths = new Set<string>();
+  for (const make of routers) {
+    for (const layer of (make(deps) as Router).stack) {
+      const path = String(layer.path);
+      if (!layer.methods.includes('GET') || !(path.startsWith('/api/') || path === '/metrics')) continue;
+      if (path.startsWith('/api/pulse/') || path.startsWith('/api/badges/') || path.startsWith('/api/keys') || path === '/api/events') continue;
+      const concrete = path
+        .replace('/api/servers/:id', `/api/servers/${server}`)
+        .replace('/api/notifications/:id', `/api/notifications/${notification}`)
+        .replace(':id', String(monitor.id));
+      paths.add(concrete);
+      if (concrete === '/api/notifications') paths.add('/api/notifications?kinds=all');
+    }
+  }
+  return [...paths];
+}
+
+describe('a read-only key never sees a pulse token', () => {
+  it('gets token and pulse_url as null in the monitor list and details; a full key gets them as before', async () => {
+    const [listed] = await (await agent.api('/api/monitors', { token: readOnly })).json();
+    const details = await (await agent.api(`/api/monitors/${monitor.id}`, { token: readOnly })).json();
+    for (const seen of [listed, details]) {
+      expect(seen).toHaveProperty('token', null);
+      expect(seen).toHaveProperty('pulse_url', null);
+      expect(seen).toMatchObject({ id: monitor.id, name: 'backup', status: 'failed' });
+    }
+    const full = await (await agent.api(`/api/monitors/${monitor.id}`)).json();
+    expect(full.token).toBe(monitor.token);
+    expect(full.pulse_url).toBe(`${agent.url}/api/pulse/${monitor.token}`);
+    // The same fields, in the same order, whoever reads.
+    expect(Object.keys(details)).toEqual(Object.keys(full));
+  });
+
+  it('gets data.monitor_token as null in notifications (both lists); a full key gets the token', async () => {
+    for (const query of ['', '?kinds=all']) {
+      const seen = await (await agent.api(`/api/notifications${query}`, { token: readOnly })).json();
+      const failure = seen.data.find((n: { data: { type: string } }) => n.data.type === 'monitor');
+      expect(failure.data).toHaveProperty('monitor_token', null);
+      const full = await (await agent.api(`/api/notifications${query}`)).json();
+      expect(full.data.find((n: { data: { type: string } }) => n.data.type === 'monitor').data.monitor_token).toBe(monitor.token);
+    }
+  });
+
+  it('finds the token in no answer of any GET route, in any spelling, while other ids stay readable', async () => {
+    const routes = readableRoutes();
+    expect(routes).toEqual(expect.arrayContaining(['/api/monitors', `/api/monitors/${monitor.id}/pulses`, '/metrics', '/api/notifications?kinds=all']));
+    expect(routes.some((path) => /\/api\/servers\/\d+\/alerts$/.test(path))).toBe(true);
+    expect(routes.some((path) => /\/api\/notifications\/[0-9a-f-]+\/deliveries$/.test(path))).toBe(true);
+    let hidden = 0;
+    for (const path of routes) {
+      const response = await agent.api(path, { token: readOnly });
+      expect(response.status, path).not.toBe(403);
+      expect(response.status, path).toBeLessThan(500); // 404 only for a certificate or channel, of which there is none with that id
+      const body = await response.text();
+      expect(body.toLowerCase(), path).not.toContain(monitor.token);
+      if (body.includes(HIDDEN_TOKEN)) hidden++;
+    }
+    expect(hidden).toBeGreaterThanOrEqual(3); // the job's output, the server's alerts, the receiver's answer
+    const pulses = await (await agent.api(`/api/monitors/${monitor.id}/pulses`, { token: readOnly })).json();
+    expect(pulses.data[0].body).toBe(`curl ${agent.url}/api/pulse/${HIDDEN_TOKEN}\nrequest 0b4e7f4c-0000-4000-8000-000000000000 failed`);
+    // A full key reads the same texts as they were stored.
+    const full = await (await agent.api(`/api/monitors/${monitor.id}/pulses`)).json();
+    expect(full.data[0].body).toContain(monitor.token.toUpperCase());
+    const server = agent.store.servers.list(1)[0].id;
+    expect((await (await agent.api(`/api/servers/${server}/alerts`)).json())[0].command).toBe(`cronbeat run ${monitor.token} -- backup.sh`);
+  });
+});
+
+describe('POST /api/monitors/{id}/token', () => {
+  /** The token spelt so that only Koa's door takes it (plainPulses.ts): its first character percent-encoded. */
+  const throughKoa = (token: string) => `%${token.charCodeAt(0).toString(16).toUpperCase()}${token.slice(1)}`;
+
+  it('gives the monitor a new token, answered as GET /api/monitors/{id} answers, and the old one is refused at once by both doors', async () => {
+    const made = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'rotate me', timezone: 'UTC', schedule: '0 4 * * *', duration: 5 } })).json();
+    expect((await fetch(`${agent.url}/api/pulse/${made.token}`)).status).toBe(200);
+    const rotated = await agent.api(`/api/monitors/${made.id}/token`, { method: 'POST' });
+    expect(rotated.status).toBe(200);
+    expect(rotated.headers.get('cache-control')).toBe('no-store');
+    const answer = await rotated.json();
+    expect(answer.token).not.toBe(made.token);
+    expect(answer.token).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(answer.pulse_url).toBe(`${agent.url}/api/pulse/${answer.token}`);
+    expect(answer).toEqual(await (await agent.api(`/api/monitors/${made.id}`)).json());
+
+    const pulsesBefore = agent.store.pulses.count(made.id);
+    for (const path of [`/api/pulse/${made.token}`, `/api/pulse/${made.token}/fail`, `/api/pulse/${throughKoa(made.token)}`, `/api/pulse/${throughKoa(made.token)}/0`]) {
+      for (const method of ['GET', 'POST']) {
+        const refused = await fetch(agent.url + path, { method });
+        expect(refused.status, `${method} ${path}`).toBe(404);
+        expect((await refused.json()).message).toMatch(/Monitor not found|No query results/i);
+      }
+    }
+    expect(agent.store.pulses.count(made.id)).toBe(pulsesBefore);
+    expect(agent.store.monitors.find(1, made.id)!.is_alerted).toBe(0);
+    expect((await fetch(`${agent.url}/api/pulse/${answer.token}`)).status).toBe(200);
+    expect((await fetch(`${agent.url}/api/pulse/${throughKoa(answer.token)}`)).status).toBe(200);
+
+    // The history says a new token was made, never either token.
+    const changes = await (await agent.api(`/api/monitors/${made.id}/changes`)).json();
+    expect(changes[0]).toMatchObject({ source: 'api', changes: { token: { from: 'old', to: 'new' } } });
+    expect(JSON.stringify(changes)).not.toContain(made.token);
+    expect(JSON.stringify(changes)).not.toContain(answer.token);
+  });
+
+  it('is for a full key only, answers 404 for a monitor of another company, deleted or unknown, and changes nothing then', async () => {
+    const made = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'kept', timezone: 'UTC', schedule: '0 5 * * *', duration: 5 } })).json();
+    const ping = agent.store.apiTokens.create({ companyId: 1, name: 'ping', scope: 'ping', now: Date.now() }).token;
+    for (const token of [readOnly, ping]) expect((await agent.api(`/api/monitors/${made.id}/token`, { method: 'POST', token })).status).toBe(403);
+    expect((await agent.api(`/api/monitors/${made.id}/token`, { method: 'POST', token: null })).status).toBe(401);
+    expect((await agent.api(`/api/monitors/${made.id}/token`, { method: 'POST', token: agent.tokenFor(2) })).status).toBe(404);
+    expect((await agent.api('/api/monitors/999999/token', { method: 'POST' })).status).toBe(404);
+    expect((await agent.api('/api/monitors/abc/token', { method: 'POST' })).status).toBe(404);
+    expect(agent.store.monitors.find(1, made.id)!.token).toBe(made.token);
+    expect((await agent.api(`/api/monitors/${made.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await agent.api(`/api/monitors/${made.id}/token`, { method: 'POST' })).status).toBe(404);
+  });
+
+  it('leaves the monitor itself as it was: name, schedule, status, run history', async () => {
+    const before = await (await agent.api(`/api/monitors/${monitor.id}`)).json();
+    const pulses = agent.store.pulses.count(monitor.id);
+    const after = await (await agent.api(`/api/monitors/${monitor.id}/token`, { method: 'POST' })).json();
+    const { token: _a, pulse_url: _b, updated_at: _c, ...kept } = before;
+    const { token: _d, pulse_url: _e, updated_at: _f, ...now } = after;
+    expect(now).toEqual(kept);
+    expect(agent.store.pulses.count(monitor.id)).toBe(pulses);
+    // The old token, now nobody's, is no longer hidden from a read-only key (it opens nothing); the new one is.
+    const body = await (await agent.api(`/api/monitors/${monitor.id}/pulses`, { token: readOnly })).text();
+    expect(body).toContain(monitor.token.toUpperCase());
+    expect(body).not.toContain(after.token);
+  });
+});

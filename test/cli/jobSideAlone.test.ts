@@ -1,0 +1,135 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { CLI, closedPort, type CliResult } from '../helpers/cli';
+import { createMonitor, pulsesOf } from './agentFixtures';
+import { version } from '../../package.json';
+
+// docs/cli.md: on a server, `run`, `ping` and `spool` need nothing but dist/cronbeat.cjs. Here
+// it is copied alone into an empty folder with no node_modules above it, as a server has it.
+vi.setConfig({ testTimeout: 60_000 });
+
+let agent: TestAgent;
+let pingKey: string;
+let downUrl: string;
+
+beforeAll(async () => {
+  agent = await startTestAgent();
+  pingKey = agent.store.apiTokens.create({ companyId: 1, name: 'server', scope: 'ping', now: Date.now() }).token;
+  downUrl = `http://127.0.0.1:${await closedPort()}`;
+});
+afterAll(() => agent.stop());
+
+/** An empty folder holding a copy of dist/cronbeat.cjs and nothing else, with no node_modules on the way up. */
+function aloneFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'cronbeat-alone-'));
+  for (let dir = folder; ; dir = dirname(dir)) {
+    expect(existsSync(join(dir, 'node_modules')), `${dir}/node_modules would let a missing package be found`).toBe(false);
+    if (dir === dirname(dir)) break;
+  }
+  copyFileSync(CLI, join(folder, 'cronbeat.cjs'));
+  return folder;
+}
+
+/** Runs `node [NODE_ARGS] FOLDER/cronbeat.cjs ARGS` there, with nothing of this repository in its environment. */
+function runThere(folder: string, args: string[], env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<CliResult> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [...nodeArgs, join(folder, 'cronbeat.cjs'), ...args], {
+      cwd: folder,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: folder, CRONBEAT_DATA_DIR: join(folder, 'data'), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', fail);
+    child.on('close', (status, signal) => done({ status, signal, stdout, stderr }));
+  });
+}
+
+const job = ['--', '/bin/sh', '-c', 'echo ran; exit 3'];
+
+describe('dist/cronbeat.cjs alone in an empty folder', () => {
+  it('runs --version, run (by token and by line), ping and spool against a real agent', async () => {
+    const folder = aloneFolder();
+    expect(await runThere(folder, ['--version'])).toMatchObject({ status: 0, stdout: `${version}\n`, stderr: '' });
+
+    const monitor = await createMonitor(agent, 'alone');
+    expect(await runThere(folder, ['run', monitor.token, '--url', agent.url, ...job])).toMatchObject({ status: 3, stdout: 'ran\n', stderr: '' });
+    expect(await runThere(folder, ['ping', monitor.token, '--url', agent.url])).toMatchObject({ status: 0, stderr: '' });
+    expect((await pulsesOf(agent, monitor.id)).map((p) => p.kind)).toEqual(['start', 'fail', 'success']);
+
+    // The line form reads the schedule and the zone: cron-parser and the zone list are in the file too.
+    const byLine = await runThere(folder, ['run', '--name', 'alone line', '--schedule', '0 3 * * *', '--timezone', 'Europe/Paris', ...job], {
+      CRONBEAT_URL: agent.url,
+      CRONBEAT_API_TOKEN: pingKey,
+    });
+    expect(byLine).toMatchObject({ status: 3, stdout: 'ran\n', stderr: '' });
+    const [made] = agent.store.monitors.list(1).filter((m) => m.slug === 'alone-line');
+    expect(made).toMatchObject({ schedule: '0 3 * * *', timezone: 'Europe/Paris' });
+
+    expect(await runThere(folder, ['spool', 'list'])).toMatchObject({ status: 0, stdout: 'The spool is empty: every pulse was delivered.\n' });
+  });
+
+  it('with the agent down: the job runs, pulses wait in the spool, and spool flush delivers them', async () => {
+    const folder = aloneFolder();
+    const monitor = await createMonitor(agent, 'alone, agent down');
+    const ran = await runThere(folder, ['run', monitor.token, '--url', downUrl, ...job]);
+    expect(ran).toMatchObject({ status: 3, stdout: 'ran\n' });
+    expect(ran.stderr).toMatch(/^cronbeat: start and end pulses saved to the spool/);
+    expect(await runThere(folder, ['ping', monitor.token, '--url', downUrl])).toMatchObject({ status: 0 });
+    const listed = await runThere(folder, ['spool', 'list', '--json']);
+    expect(JSON.parse(listed.stdout).map((row: { pulse: string }) => row.pulse)).toEqual(['start', 'exit 3', 'success']);
+    expect(await runThere(folder, ['spool', 'flush', '--url', agent.url])).toMatchObject({ status: 0, stdout: 'Delivered 3 pulses; 0 still waiting.\n' });
+    expect((await pulsesOf(agent, monitor.id)).map((p) => p.kind)).toEqual(['start', 'fail', 'success']);
+  });
+
+  it('says in one line that the other commands need the whole package', async () => {
+    const folder = aloneFolder();
+    const serve = await runThere(folder, ['serve']);
+    expect(serve.status).toBe(1);
+    expect(serve.stderr).toMatch(/^cronbeat: "serve" is not here: .*cronbeat-full\.cjs is not beside this file\. This file alone runs only `run`, `ping` and `spool`/);
+    expect(serve.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a damaged dist/cronbeat-full.cjs beside it changes nothing for the job side', async () => {
+    const folder = aloneFolder();
+    writeFileSync(join(folder, 'cronbeat-full.cjs'), readFileSync(resolve(dirname(CLI), 'cronbeat-full.cjs')).subarray(0, 5000));
+    const monitor = await createMonitor(agent, 'alone, damaged sibling');
+    expect(await runThere(folder, ['run', monitor.token, '--url', agent.url, ...job])).toMatchObject({ status: 3, stdout: 'ran\n', stderr: '' });
+    expect(await runThere(folder, ['ping', monitor.token, '--url', agent.url])).toMatchObject({ status: 0, stderr: '' });
+    expect(await runThere(folder, ['spool', 'list'])).toMatchObject({ status: 0 });
+    const monitorList = await runThere(folder, ['monitor', 'list']);
+    expect(monitorList.status).toBe(1);
+    expect(monitorList.stderr).toMatch(/^cronbeat: "monitor" is not here: .*cronbeat-full\.cjs cannot be loaded \(/);
+    expect(monitorList.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('runs the job when the monitoring part cannot load (a Node built without OpenSSL)', async () => {
+    const folder = aloneFolder();
+    // What `node` built with --without-ssl does on require('crypto'), put in front with --require.
+    const noCrypto = join(folder, 'no-crypto.cjs');
+    writeFileSync(
+      noCrypto,
+      `const Module = require('node:module');
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  if (/^(node:)?crypto$/.test(request)) {
+    const error = new Error('Node.js is not compiled with OpenSSL crypto support');
+    error.code = 'ERR_NO_CRYPTO';
+    throw error;
+  }
+  return load.call(this, request, ...rest);
+};
+`,
+    );
+    const monitor = await createMonitor(agent, 'alone, no crypto');
+    const result = await runThere(folder, ['run', monitor.token, '--url', agent.url, ...job], {}, ['--require', noCrypto]);
+    expect(result).toMatchObject({ status: 3, stdout: 'ran\n' });
+    expect(result.stderr).toBe('cronbeat: not monitoring this run: Node.js is not compiled with OpenSSL crypto support\n');
+  });
+});

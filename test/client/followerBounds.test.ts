@@ -1,0 +1,148 @@
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getEventListeners } from 'node:events';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_ANSWER_BYTES, requestOnce } from '../../agent/client/http';
+import { MAX_EVENT_CHARS, readEventStream } from '../../agent/client/eventStream';
+import { NotificationFollower } from '../../agent/client/follower';
+
+/*
+ * The follower against agents that misbehave: answers and events without end are cut at their
+ * bound (never read whole into memory) with one clear message, and the follower connects again;
+ * reconnecting many times adds no listener anywhere. Real HTTP on 127.0.0.1; reconnects are
+ * driven by the server closing, never by waiting.
+ */
+
+let servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers) {
+    server.closeAllConnections();
+    await new Promise((done) => server.close(done));
+  }
+  servers = [];
+});
+
+function serve(handler: RequestListener): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+}
+
+/** Writes `piece` again and again as fast as the reader takes it, up to `limit` bytes; resolves with how much was sent once the reader hangs up. */
+function endless(res: import('node:http').ServerResponse, piece: Buffer, limit = 600 * 1024 * 1024): Promise<number> {
+  let sent = 0;
+  return new Promise((resolve) => {
+    res.on('close', () => resolve(sent));
+    const pump = () => {
+      while (sent < limit && !res.destroyed) {
+        sent += piece.length;
+        if (!res.write(piece)) return void res.once('drain', pump);
+      }
+      res.end();
+    };
+    pump();
+  });
+}
+
+const MB = Buffer.alloc(1024 * 1024, 'x');
+
+describe('answers and events are bounded', () => {
+  it('an endless answer is cut at 8 MB with one clear message, not read whole', async () => {
+    let sent: Promise<number> = Promise.resolve(0);
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      sent = endless(res, MB);
+    });
+    const outcome = await requestOnce({ method: 'GET', url: `${url}/api/notifications` });
+    expect(outcome).toEqual({ kind: 'unreachable', message: `${url} sent an answer over 8 MB, more than a Cronbeat agent sends: not read` });
+    // What the sockets' buffers held on top of the bound, not the 600 MB offered.
+    expect(await sent).toBeLessThan(MAX_ANSWER_BYTES + 32 * 1024 * 1024);
+  });
+
+  it('an answer that says it is over the bound is not read at all', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(600 * 1024 * 1024) });
+      res.write('[');
+    });
+    const outcome = await requestOnce({ method: 'GET', url: `${url}/api/monitors` });
+    expect(outcome.kind === 'unreachable' && outcome.message).toContain('sent an answer over 8 MB');
+  });
+
+  it('an event without end is cut at 1 MB and the stream dropped', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"type":"ready"}\n\n');
+      void endless(res, Buffer.concat([Buffer.from('data: '), MB, Buffer.from('\n')]));
+    });
+    const events: string[] = [];
+    const end = await readEventStream({ baseUrl: url, token: 't', onEvent: (event) => events.push(event.type) });
+    expect(events).toEqual(['ready']);
+    expect(end).toEqual({ kind: 'dropped', message: `the agent sent an event over ${MAX_EVENT_CHARS / 1024 / 1024} MB, more than a Cronbeat agent sends: not read` });
+  });
+
+  it('a refusal without end is read for its first kilobytes only', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(401, 'Unauthorized', { 'content-type': 'application/json' });
+      void endless(res, MB, Infinity);
+    });
+    const end = await readEventStream({ baseUrl: url, token: 't', onEvent: () => {} });
+    expect(end).toEqual({ kind: 'refused', status: 401, message: 'Unauthorized' });
+  });
+
+  it('the follower says why it lost the agent when an answer is too big, and connects again', async () => {
+    let streams = 0;
+    const made: { follower?: NotificationFollower } = {};
+    const url = await serve((req, res) => {
+      if (req.url!.startsWith('/api/events')) {
+        if (++streams === 2) made.follower!.stop();
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: {"type":"ready"}\n\n');
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        void endless(res, MB);
+      }
+    });
+    const reasons: string[] = [];
+    const follower = (made.follower = new NotificationFollower({
+      baseUrl: url,
+      token: 't',
+      reconnectDelaysMs: [0],
+      onNotifications: () => {},
+      onConnection: (connected, reason) => reasons.push(`${connected} ${reason}`),
+    }));
+    await follower.run();
+    expect(streams).toBe(2);
+    expect(reasons).toEqual([`false the notifications could not be read: ${url} sent an answer over 8 MB, more than a Cronbeat agent sends: not read`]);
+  });
+});
+
+describe('reconnecting', () => {
+  it('adds no listener per attempt: no MaxListenersExceededWarning after many drops', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    const ATTEMPTS = 40;
+    let attempts = 0;
+    const listenerCounts: number[] = [];
+    const made: { follower?: NotificationFollower } = {};
+    const stopSignal = () => (made.follower as unknown as { abort: AbortController }).abort.signal;
+    const url = await serve((_req, res) => {
+      listenerCounts.push(getEventListeners(stopSignal(), 'abort').length);
+      if (++attempts === ATTEMPTS) made.follower!.stop();
+      // An event stream that ends at once: the follower has lost the agent and connects again.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end();
+    });
+    const follower = (made.follower = new NotificationFollower({ baseUrl: url, token: 't', reconnectDelaysMs: [0], onNotifications: () => {} }));
+    try {
+      await follower.run();
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(attempts).toBe(ATTEMPTS);
+    expect(warnings.map((w) => `${w.name}: ${w.message}`)).toEqual([]);
+    expect(new Set(listenerCounts)).toEqual(new Set([listenerCounts[0]]));
+    expect(getEventListeners(stopSignal(), 'abort')).toHaveLength(0);
+  });
+});
