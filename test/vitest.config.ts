@@ -13,6 +13,7 @@ const OWN_PROCESS = [
   'test/engine/loop.test.ts',
   'test/engine/diskFull.test.ts',
   'test/engine/delivery/transport.test.ts',
+  'test/engine/watchdog.test.ts',
   'test/cli/crontab*.test.ts',
   'test/cli/discover*.test.ts',
   'test/cli/progress.test.ts',
