@@ -28,6 +28,7 @@ import { keyRoutes } from './routes/keys';
 import { settingsRoutes } from './routes/settings';
 import { metricsRoutes } from './routes/metrics';
 import { badgeRoutes } from './routes/badges';
+import { maintenanceWindowRoutes } from './routes/maintenanceWindows';
 import { withPlainPulses } from './plainPulses';
 import { createPulseRecorder } from '../engine/pulseBatch';
 import { silentNotifier } from '../engine/notifier';
@@ -58,6 +59,7 @@ export const routers: Array<(deps: ApiDeps) => Router<AuthState> | Router> = [
   notificationRoutes,
   certificateRoutes,
   channelRoutes,
+  maintenanceWindowRoutes,
   keyRoutes,
   metricsRoutes,
   badgeRoutes,

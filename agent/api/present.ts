@@ -18,6 +18,9 @@ import type { MonitorResource } from '../contract/monitors';
 import type { DeliveryResource } from '../contract/notifications';
 import type { PulseResource } from '../contract/pulses';
 import type { ServerAlertResource, ServerFields, ServerReport } from '../contract/servers';
+import type { MaintenanceWindowResource } from '../contract/maintenanceWindows';
+import { windowOf, type MaintenanceWindowRow } from '../db/maintenanceWindows';
+import { nextStart, windowEnd } from '../domain/maintenanceWindows';
 
 export { presentNotification } from '../contract/notifications';
 
@@ -181,5 +184,29 @@ export function presentServerReport(report: ServerReportRow | null, now: number)
     report_interval_seconds: report?.interval_seconds ?? null,
     watched_jobs: report?.jobs ?? null,
     quiet: report ? isQuiet(report.last_report_at, report.interval_seconds, now) : false,
+  };
+}
+
+/** A stored window as the API answers it at `now`: whether it is under way, until when, and when it next starts. */
+export function presentMaintenanceWindow(row: MaintenanceWindowRow, now: number): MaintenanceWindowResource {
+  const window = windowOf(row);
+  const until = windowEnd(window, now);
+  return {
+    id: row.id,
+    company_id: row.company_id,
+    name: row.name,
+    kind: row.schedule === null ? 'one_off' : 'recurring',
+    starts_at: toNullableApiTimestamp(row.starts_at),
+    ends_at: toNullableApiTimestamp(row.ends_at),
+    schedule: row.schedule,
+    timezone: row.timezone,
+    duration: row.duration,
+    monitor_ids: [...window.monitorIds],
+    tags: [...window.tags],
+    active: until !== null,
+    active_until: toNullableApiTimestamp(until),
+    next_starts_at: toNullableApiTimestamp(nextStart(window, now)),
+    created_at: toApiTimestamp(row.created_at),
+    updated_at: toApiTimestamp(row.updated_at),
   };
 }

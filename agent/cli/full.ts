@@ -7,6 +7,7 @@ import { restoreCommand } from './commands/restore';
 import { monitorCommand } from './commands/monitor';
 import { notificationsCommand } from './commands/notifications';
 import { serviceCommand } from './commands/service';
+import { maintenanceCommand } from './commands/maintenance';
 
 /*
  * The commands beside the job side, built into dist/cronbeat-full.cjs with the npm packages they
@@ -15,4 +16,4 @@ import { serviceCommand } from './commands/service';
  */
 
 // Register new commands here, one line each (`run`, `ping` and `spool` live in main.ts).
-export const commands: Command[] = [serveCommand, tokenCommand, crontabCommand, backupCommand, restoreCommand, monitorCommand, notificationsCommand, serviceCommand];
+export const commands: Command[] = [serveCommand, tokenCommand, crontabCommand, backupCommand, restoreCommand, monitorCommand, maintenanceCommand, notificationsCommand, serviceCommand];

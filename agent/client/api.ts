@@ -1,5 +1,6 @@
 import type { MonitorChanges, MonitorInput, MonitorResource, MonitorView } from '../contract/monitors';
 import type { ServerAlertInput, ServerFields } from '../contract/servers';
+import type { MaintenanceWindowInput, MaintenanceWindowResource } from '../contract/maintenanceWindows';
 import type { WireLineKey } from '../contract/linePulses';
 import { requestOnce, requestWithRetry, type HttpOutcome, type HttpRequest } from './http';
 
@@ -95,6 +96,20 @@ export class ApiClient {
   /** The watcher's report (POST /api/servers/heartbeat): 404 for an unknown identifier, 401 for a bad token. */
   serverHeartbeat(input: { server_id: string; interval_seconds: number | null; jobs: number | null }): Promise<unknown> {
     return this.call('POST', '/api/servers/heartbeat', input);
+  }
+
+  /** GET /api/maintenance-windows (one page of up to 100), filtered as its query says (monitor_id, active). */
+  async maintenanceWindows(query: Record<string, string> = {}): Promise<MaintenanceWindowResource[]> {
+    const search = new URLSearchParams({ per_page: '100', ...query }).toString();
+    return (await this.call<{ data: MaintenanceWindowResource[] }>('GET', `/api/maintenance-windows?${search}`)).data;
+  }
+
+  createMaintenanceWindow(input: MaintenanceWindowInput): Promise<MaintenanceWindowResource> {
+    return this.call<MaintenanceWindowResource>('POST', '/api/maintenance-windows', input);
+  }
+
+  deleteMaintenanceWindow(id: number): Promise<void> {
+    return this.call<void>('DELETE', `/api/maintenance-windows/${id}`);
   }
 
   /** POST and PATCH are sent once (retrying a create could make two); GET is retried with backoff. */

@@ -135,12 +135,39 @@ export const migrations: string[] = [
   CREATE INDEX IF NOT EXISTS deliveries_waiting ON deliveries(channel_id, created_at) WHERE status = 'pending' AND attempts = 0 AND folded_into IS NULL;
   `,
   // 23: which key's line made a monitor (only that key's line may pulse it by slug or change it), and
-  // how many monitors a key's lines may make (null: the default). Monitors lines made before have no key recorded: no
-  // line may claim them until an admin hands each to a key (PUT /api/monitors/{id}/line-key), since guessing the owner
-  // would let any key that existed then take them over.
+  // how many monitors a key's lines may make (null: the default). Monitors lines made before have no key recorded.
+  // Where the company has exactly one live ping key, that key is the only one a crontab could have been given, so
+  // its lines keep their monitors through the upgrade instead of all being refused (and missed) at once. Elsewhere no
+  // line may claim them until an admin hands each to a key (PUT /api/monitors/{id}/line-key): guessing among several
+  // keys would let any of them take the others' monitors over.
   `
   ALTER TABLE monitors ADD COLUMN line_key_id INTEGER REFERENCES api_tokens(id);
   ALTER TABLE api_tokens ADD COLUMN max_monitors INTEGER;
   CREATE INDEX monitors_by_line_key ON monitors(line_key_id) WHERE line_key_id IS NOT NULL AND deleted_at IS NULL;
+  UPDATE monitors SET line_key_id = (
+      SELECT id FROM api_tokens k WHERE k.company_id = monitors.company_id AND k.scope = 'ping' AND k.revoked_at IS NULL
+    )
+    WHERE slug IS NOT NULL
+      AND EXISTS (SELECT 1 FROM monitor_changes c WHERE c.monitor_id = monitors.id AND c.source = 'line' AND c.changes LIKE '{"created":%')
+      AND (SELECT count(*) FROM api_tokens k WHERE k.company_id = monitors.company_id AND k.scope = 'ping' AND k.revoked_at IS NULL) = 1;
+  `,
+  // 24: maintenance windows, one-off (starts_at, ends_at) or recurring (schedule, timezone, duration in minutes),
+  // for the monitors in monitor_ids, those with one of tags (JSON lists), or every monitor when both are empty.
+  `
+  CREATE TABLE maintenance_windows (
+    id INTEGER PRIMARY KEY,
+    company_id INTEGER NOT NULL REFERENCES companies(id),
+    name TEXT NOT NULL DEFAULT '',
+    starts_at INTEGER,
+    ends_at INTEGER,
+    schedule TEXT,
+    timezone TEXT,
+    duration INTEGER,
+    monitor_ids TEXT NOT NULL DEFAULT '[]',
+    tags TEXT NOT NULL DEFAULT '[]',
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX maintenance_windows_company ON maintenance_windows(company_id);
   `,
 ];

@@ -183,6 +183,12 @@ export function monitorRepository(db: Db) {
        state_since = coalesce(@resumedAt, state_since)
      WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL`,
   );
+  // After maintenance: the run in progress (if any) is forgotten and the next run awaited, without touching last_pulse_at.
+  const replanAfterMaintenance = db.prepare(
+    `UPDATE monitors SET expected_run_at = @expectedRunAt, running_since = NULL, running_rid = NULL, grace_from = @graceFrom,
+       due_at = @dueAt, updated_at = @now
+     WHERE id = @id AND deleted_at IS NULL AND is_alerted = 0`,
+  );
   const notePulse = db.prepare(
     `UPDATE monitors SET last_pulse_at = max(coalesce(last_pulse_at, @at), @at), last_run_at = max(last_run_at, @at)
      WHERE id = @id AND deleted_at IS NULL`,
@@ -207,6 +213,10 @@ export function monitorRepository(db: Db) {
     saveTiming(update: MonitorTimingUpdate): void {
       // The pulse's time rides along (last_pulse_at, as notePulse): one UPDATE of the row per pulse, not two.
       saveTiming.run(update);
+    },
+    /** Plans a monitor whose missed run fell in maintenance again (agent/engine/maintenance.ts). */
+    replanAfterMaintenance(update: { id: number; expectedRunAt: number | null; graceFrom: number | null; dueAt: number | null; now: number }): void {
+      replanAfterMaintenance.run(update);
     },
     /** Live monitors not failed whose due_at is before `now`, earliest first, at most `limit`. */
     overdue(now: number, limit: number): MonitorRow[] {

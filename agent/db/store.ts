@@ -15,6 +15,7 @@ import { channelRoutesRepository } from './channelRoutes';
 import { deliveryRepository } from './deliveries';
 import { reminderRepository } from './reminders';
 import { settingsRepository } from './settings';
+import { maintenanceWindowRepository } from './maintenanceWindows';
 
 /** The database and one repository per table, statements prepared once. */
 export function createStore(db: Db) {
@@ -39,6 +40,7 @@ export function createStore(db: Db) {
     channelRoutes,
     deliveries,
     reminders: reminderRepository(db),
+    maintenanceWindows: maintenanceWindowRepository(db),
     close(): void {
       db.close();
     },

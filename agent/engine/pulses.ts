@@ -5,6 +5,7 @@ import { IdempotencyKeyReusedError, isRetryOf, runDurationMs } from '../domain/p
 import { transitionPopup } from '../domain/monitorPopups';
 import { dueTimeOfRun, isPausedAt } from '../domain/dueTime';
 import type { EngineContext } from './engineContext';
+import { inMaintenance } from './maintenance';
 import { storeResume } from './monitorEdits';
 import { pauseOf, pulseStateOf, timingUpdate } from './monitorState';
 import { announceTransition, recordTransition, type RecordedTransition } from './transitions';
@@ -64,9 +65,10 @@ export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number
     if (first && !isRetryOf(first, pulse)) throw new IdempotencyKeyReusedError();
     if (first) return { companyId: monitor.company_id, monitorId: monitor.id, transition: null, repeated: true };
   }
-  // A paused monitor keeps its history, but a pulse changes nothing else and raises nothing.
-  const paused = monitor.paused_at !== null;
-  const effect = paused ? null : applyPulse(pulseStateOf(monitor), pulse);
+  // A paused monitor, or one in maintenance (when the pulse came or when it counts for), keeps its history,
+  // but a pulse changes nothing else and raises nothing: a failure before stays failed, a fine monitor waits as before.
+  const held = monitor.paused_at !== null || inMaintenance(ctx, monitor, now, pulse.at);
+  const effect = held ? null : applyPulse(pulseStateOf(monitor), pulse);
   if (effect) store.monitors.saveTiming(timingUpdate(monitor.id, effect.state, now, pulse.at));
   else store.monitors.notePulse(monitor.id, pulse.at);
 

@@ -3,6 +3,7 @@ import { NOTIFICATION_KINDS } from '../domain/notificationKinds';
 import { nextReminderAt, reminderWanted, stillFailingAlert, stillFailingData } from '../domain/reminders';
 import { toApiTimestamp } from '../domain/timestamps';
 import type { EngineContext } from './engineContext';
+import { inMaintenance } from './maintenance';
 
 /** Most reminders one step sends; the rest wait for the next step. */
 const REMINDER_BATCH = 200;
@@ -32,6 +33,8 @@ export function sendReminders({ store, events }: Pick<EngineContext, 'store' | '
         continue;
       }
       if (!store.reminders.advance(reminder, nextReminderAt(now, reminder.remind_every_hours)!)) continue;
+      // In maintenance a monitor raises nothing: this reminder is skipped, the next one still comes.
+      if (inMaintenance({ store }, monitor, now)) continue;
       const alert = stillFailingAlert(failure.alert ?? alertOf(failure.data, toApiTimestamp(failure.created_at)), now);
       const notification = store.notifications.create({
         companyId: monitor.company_id,

@@ -4,6 +4,7 @@ import { nextDeadline, outageGraces, withCatchUpGrace, type MissedDeadline, type
 import { gracePopup, MAX_SEPARATE_POPUPS, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../domain/monitorPopups';
 import type { MonitorRow } from '../db/monitors';
 import type { EngineContext } from './engineContext';
+import { excuseByMaintenance, maintenanceReplan } from './maintenance';
 import { storeResume } from './monitorEdits';
 import { timingOf } from './monitorState';
 import { raiseQuietServers } from './quietServers';
@@ -46,6 +47,7 @@ export function createScheduler(ctx: EngineContext) {
     const due = store.monitors.overdue(now, limit + 1);
     const failed: FailedMonitor[] = [];
     const snoozesEnded: typeof due = [];
+    const replanned: typeof due = [];
     for (const row of due.slice(0, limit)) {
       // A paused monitor is due only when its snooze ends: it is planned again, never failed.
       if (row.paused_at !== null) {
@@ -55,6 +57,11 @@ export function createScheduler(ctx: EngineContext) {
       }
       const missed = nextDeadline(timingOf(row));
       if (!missed) continue;
+      // A run due in maintenance is not expected: the monitor waits for its next run after it.
+      if (excuseByMaintenance(ctx, row, missed, now)) {
+        replanned.push(row);
+        continue;
+      }
       const facts = missedFacts(missed, row);
       // Conditional on not being failed yet, so each failure is raised exactly once.
       const changed = store.monitors.markFailed(row.id, reasonText(facts.reason, row.timezone), facts.reason, now);
@@ -62,7 +69,8 @@ export function createScheduler(ctx: EngineContext) {
       const afterGrace = missed.resumedAt !== undefined;
       failed.push({ ...recordTransition(ctx, changed, 'failed', now, facts), afterGrace, told: told.has(missKey(row)) });
     }
-    return { failed, snoozesEnded, more: due.length > limit };
+    // Planned again (a snooze ended, a run fell in maintenance): live views hear of them.
+    return { failed, planned: [...snoozesEnded, ...replanned], more: due.length > limit };
   });
 
 
@@ -77,8 +85,8 @@ export function createScheduler(ctx: EngineContext) {
    * that leaves none, so a burst of any size makes one set of them.
    */
   const failSome = (now: number, limit: number): boolean => {
-    const { failed, snoozesEnded, more } = failBatch(now, limit);
-    for (const row of snoozesEnded) {
+    const { failed, planned, more } = failBatch(now, limit);
+    for (const row of planned) {
       ctx.events.emit({ type: 'monitor.changed', companyId: row.company_id, monitorId: row.id });
     }
     for (const transition of failed) announceTransition(ctx, transition);
@@ -145,6 +153,7 @@ export function createScheduler(ctx: EngineContext) {
         const graced = outage && outageGraces(row.due_at!, row.grace_from, outage) ? withCatchUpGrace(timing, outage.to) : timing;
         const missed = nextDeadline(graced);
         if (!missed || missed.deadline >= now || told.has(missKey(row))) continue;
+        if (maintenanceReplan(ctx, row, missed, now) !== null) continue;
         told.add(missKey(row));
         const alert = transitionAlert(row, 'failed', now, missedFacts(missed, row));
         news.push({ monitorId: row.id, name: row.name, kind: 'failed', detail: missedDeadlineReason(missed, row.duration, row.timezone), alert });

@@ -9,6 +9,7 @@ import { initialCredentials, storeToken } from './lib/credentials';
 import { matchPath, navigate, useRoute } from './lib/router';
 import { CertificatesScreen } from './screens/Certificates';
 import { ChannelsScreen } from './screens/Channels';
+import { MaintenanceScreen } from './screens/Maintenance';
 import { MonitorDetailScreen } from './screens/MonitorDetail';
 import { MonitorEditScreen } from './screens/MonitorEdit';
 import { MonitorNewScreen } from './screens/MonitorNew';
@@ -36,6 +37,7 @@ function Screen(props: { path: string; query: URLSearchParams }) {
   if ((params = matchPath('/servers/:id/edit', path))) return <ServerEditScreen id={Number(params.id)} />;
   if ((params = matchPath('/servers/:id', path))) return <ServerDetailScreen id={Number(params.id)} />;
   if (path === '/certificates') return <CertificatesScreen />;
+  if (path === '/maintenance') return <MaintenanceScreen />;
   if (path === '/channels') return <ChannelsScreen />;
   if (path === '/notifications') return <NotificationsScreen page={Number(query.get('page')) || 1} />;
   if (path === '/settings') return <SettingsScreen />;

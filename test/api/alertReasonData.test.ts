@@ -80,6 +80,10 @@ describe('the migration to reasons as data', () => {
     const raw = new Database(file);
     raw.exec(`ALTER TABLE monitors DROP COLUMN alert_reason_data;
       ALTER TABLE pulses DROP COLUMN paused_until;
+      DROP INDEX monitors_by_line_key;
+      ALTER TABLE monitors DROP COLUMN line_key_id;
+      ALTER TABLE api_tokens DROP COLUMN max_monitors;
+      DROP TABLE maintenance_windows;
       UPDATE monitors SET is_alerted = 1, alert_reason = 'No pulse in time' WHERE id = ${wordsOnly.id};`);
     raw.pragma(`user_version = ${version}`);
     raw.close();

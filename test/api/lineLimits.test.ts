@@ -112,7 +112,7 @@ describe('cronbeat run --name past the rate: the job runs, one line says why, th
     expect(result).toMatchObject({ status: 3, stdout: 'ran\n' });
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^cronbeat: start pulse saved to the spool \(.* answered 429 This key's lines may make 30 new monitors a minute; "late-comer" was not created\. Try again in 2 s\.\)/);
+    expect(lines[0]).toMatch(/^cronbeat: start and end pulses saved to the spool \(.* answered 429 This key's lines may make 30 new monitors a minute; "late-comer" was not created\. Try again in 2 s\.\); 2 pulses waiting/);
     expect(ownedBy(id).some((m) => m.slug === 'late-comer')).toBe(false);
 
     now += 60_000;

@@ -107,4 +107,18 @@ describe('reminders', () => {
     step(failedAt + 10 * HOUR);
     expect(reminders(monitor.id)).toEqual(['pager']);
   });
+
+  it('are held during a maintenance window covering the monitor, and come again after it', async () => {
+    now = Date.parse('2026-11-25T10:00:30Z');
+    const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'etl', timezone: 'UTC', schedule: '0 * * * *', duration: 5 } })).json();
+    const failedAt = Date.parse('2026-11-25T11:00:10Z');
+    now = failedAt;
+    await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`);
+    const window = { starts_at: '2026-11-25T12:00:00Z', ends_at: '2026-11-25T14:00:00Z', monitor_ids: [monitor.id] };
+    expect((await agent.api('/api/maintenance-windows', { method: 'POST', json: window })).status).toBe(201);
+    step(failedAt + 2 * HOUR); // 13:00:10, in the window
+    expect(reminders(monitor.id)).toEqual([]);
+    step(failedAt + 4 * HOUR); // 15:00:10, after it
+    expect(reminders(monitor.id)).toEqual(['pager']);
+  });
 });

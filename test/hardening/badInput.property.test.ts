@@ -79,6 +79,7 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   '/api/servers/alert': () => ({ username: 'root', server_id: 'web-1', command: '0 3 * * * backup' }),
   '/api/monitors': () => ({ name: 'nightly', timezone: 'Europe/Paris', schedule: '0 3 * * *', duration: 30, project_id: 7 }),
   '/api/session': () => ({ code: 'not-a-code' }),
+  '/api/maintenance-windows': () => ({ name: 'upgrade', starts_at: '2026-11-27T14:00:00Z', ends_at: '2026-11-27T15:00:00+01:00', monitor_ids: [1], tags: ['db'] }),
   '/api/channels': () => ({ name: 'phone', kind: 'ntfy', settings: { topic: 'ops', server_url: 'https://ntfy.example.com' }, quiet_hours: { start: '22:00', end: '07:00', timezone: 'UTC' } }),
 };
 const corruptedBody = (path: string) =>
@@ -104,6 +105,12 @@ const ACCEPTED: Record<string, (body: any) => void> = {
     expect(typeof monitor.timezone).toBe('string');
   },
   '/api/session': () => expect.unreachable('no random code signs in'),
+  '/api/maintenance-windows': (window) => {
+    expect(['one_off', 'recurring']).toContain(window.kind);
+    if (window.kind === 'one_off') expect(Date.parse(window.ends_at)).toBeGreaterThan(Date.parse(window.starts_at));
+    else expect(Number.isInteger(window.duration) && window.duration >= 1 && window.duration <= 10_080, `duration ${window.duration}`).toBe(true);
+    expect(Array.isArray(window.monitor_ids) && Array.isArray(window.tags)).toBe(true);
+  },
   '/api/channels': (channel) => {
     expect(channel.name).toMatch(/^\S(.{0,253}\S)?$/s);
     expect(['webhook', 'ntfy', 'slack', 'discord', 'email', 'telegram']).toContain(channel.kind);
@@ -162,7 +169,7 @@ function safeDecode(text: string): string {
 }
 
 describe('bad input never breaks the agent', () => {
-  it.each([['/api/servers'], ['/api/servers/alert'], ['/api/monitors'], ['/api/session'], ['/api/channels']])('POST %s with any body, or a valid one with fields spoiled', async (path) => {
+  it.each([['/api/servers'], ['/api/servers/alert'], ['/api/monitors'], ['/api/session'], ['/api/channels'], ['/api/maintenance-windows']])('POST %s with any body, or a valid one with fields spoiled', async (path) => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(nastyBody, corruptedBody(path)), async (body) => {
         const { status, json } = await expectHandled('POST', path, { body });
@@ -198,6 +205,9 @@ describe('bad input never breaks the agent', () => {
     ['PATCH', '/api/ssl-certificates/:id'],
     ['GET', '/api/channels/:id'],
     ['PATCH', '/api/channels/:id'],
+    ['GET', '/api/maintenance-windows/:id'],
+    ['PATCH', '/api/maintenance-windows/:id'],
+    ['DELETE', '/api/maintenance-windows/:id'],
     ['DELETE', '/api/channels/:id'],
     ['POST', '/api/channels/:id/test'],
     ['GET', '/api/notifications/:id/deliveries'],

@@ -30,8 +30,6 @@ export class LineRun {
   private readonly entry: string;
   /** Whether the agent refused the line itself (another key's monitor, the key's limit): its end would be refused the same way. */
   refused = false;
-  /** Whether the start went to the spool (the agent out of reach, or busy making monitors): the end follows it there. */
-  spooled = false;
 
   constructor(
     readonly slug: string,
@@ -61,7 +59,6 @@ export class LineRun {
     // A remembered token the agent refuses (the monitor was deleted): the line makes a new one.
     if (outcome.kind === 'rejected' && !target.line) this.memory?.remember(this.entry, undefined);
     if (outcome.kind === 'rejected' && target.line) this.refused = true;
-    if (outcome.kind === 'spooled') this.spooled = true;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { SettingsPatch, WireSettings } from '../../../agent/contract/settings';
 import type { KeyInput, WireKey, WireNewKey } from '../../../agent/contract/keys';
+import type { MaintenanceWindowInput, MaintenanceWindowResource } from '../../../agent/contract/maintenanceWindows';
 import { request, type Credentials } from './client';
 import type { AgentReach, AppNotification, Certificate, Channel, ChannelTestResult, Delivery, Monitor, Page, Pulse, Routed, Server, ServerAlert } from './types';
 
@@ -71,6 +72,16 @@ export function createApi(credentials: Credentials) {
     rotateMonitorToken: (id: number) => send<Monitor>('POST', `/api/monitors/${id}/token`),
     pulses: (id: number, page: number, perPage: number, signal?: AbortSignal) =>
       get<Page<Pulse>>(`/api/monitors/${id}/pulses?page=${page}&per_page=${perPage}`, signal),
+
+    /** Maintenance windows (one page of up to 100); `monitorId` keeps those covering it, `active` those under way now. */
+    maintenanceWindows: (filter: { monitorId?: number; active?: boolean } = {}, signal?: AbortSignal) => {
+      const query = new URLSearchParams({ per_page: '100' });
+      if (filter.monitorId !== undefined) query.set('monitor_id', String(filter.monitorId));
+      if (filter.active !== undefined) query.set('active', String(filter.active));
+      return get<Page<MaintenanceWindowResource>>(`/api/maintenance-windows?${query}`, signal);
+    },
+    createMaintenanceWindow: (body: MaintenanceWindowInput) => send<MaintenanceWindowResource>('POST', '/api/maintenance-windows', body),
+    deleteMaintenanceWindow: (id: number) => send<void>('DELETE', `/api/maintenance-windows/${id}`),
 
     servers: (signal?: AbortSignal) => get<Server[]>('/api/servers', signal),
     server: (id: number, signal?: AbortSignal) => get<Server>(`/api/servers/${id}`, signal),

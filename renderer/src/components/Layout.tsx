@@ -12,6 +12,7 @@ const sections = [
   { path: '/monitors', label: 'Monitors' },
   { path: '/servers', label: 'Servers' },
   { path: '/certificates', label: 'Certificates' },
+  { path: '/maintenance', label: 'Maintenance' },
   { path: '/notifications', label: 'Notifications' },
   { path: '/channels', label: 'Channels' },
   { path: '/settings', label: 'Settings' },

@@ -24,6 +24,7 @@ export const keys = {
   agent: ['agent'] as const,
   settings: ['settings'] as const,
   keys: ['keys'] as const,
+  maintenanceWindows: ['maintenance-windows'] as const,
 };
 
 export const queries = {
@@ -36,6 +37,26 @@ export const queries = {
     queryOptions({
       queryKey: [...keys.monitorPulses(id), 'last-duration'],
       queryFn: async ({ signal }) => (await api.pulses(id, 1, 20, signal)).data.find((p) => typeof p.duration_ms === 'number')?.duration_ms ?? null,
+    }),
+  maintenanceWindows: (api: Api) =>
+    queryOptions({
+      queryKey: keys.maintenanceWindows,
+      queryFn: async ({ signal }) => (await api.maintenanceWindows({}, signal)).data,
+      // Windows open and close with time, not with events: read again every minute.
+      refetchInterval: 60_000,
+    }),
+  /** Every window covering one monitor, for its run history to mark the pulses that came during one. */
+  monitorWindows: (api: Api, id: number) =>
+    queryOptions({
+      queryKey: [...keys.maintenanceWindows, 'monitor', id, 'all'],
+      queryFn: async ({ signal }) => (await api.maintenanceWindows({ monitorId: id }, signal)).data,
+    }),
+  /** The maintenance under way for one monitor now (the first window's end is what its page says). */
+  monitorMaintenance: (api: Api, id: number) =>
+    queryOptions({
+      queryKey: [...keys.maintenanceWindows, 'monitor', id],
+      queryFn: async ({ signal }) => (await api.maintenanceWindows({ monitorId: id, active: true }, signal)).data,
+      refetchInterval: 60_000,
     }),
   servers: (api: Api) => queryOptions({ queryKey: keys.servers, queryFn: ({ signal }) => api.servers(signal) }),
   server: (api: Api, id: number) => queryOptions({ queryKey: keys.server(id), queryFn: ({ signal }) => api.server(id, signal) }),

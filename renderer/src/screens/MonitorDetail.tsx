@@ -18,6 +18,7 @@ import { scheduleWords } from '../../../agent/domain/scheduleWords';
 import { useNow } from '../lib/now';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
+import './Maintenance.css';
 import { RunHistory } from './RunHistory';
 import { SettingsHistory } from '../components/SettingsHistory';
 import { reasonPiecesOf } from '../../../agent/domain/alertReason';
@@ -84,6 +85,19 @@ function StatusText(props: { monitor: Monitor }) {
   }
 }
 
+/** "In maintenance until 14:00" while a maintenance window covers the monitor; nothing otherwise. */
+function InMaintenance(props: { id: number }) {
+  const { api } = useApp();
+  const windows = useResource(queries.monitorMaintenance(api, props.id));
+  const until = windows.data?.map((w) => w.active_until).filter((t): t is string => t !== null).sort().at(-1);
+  if (!until) return null;
+  return (
+    <div className="status-maintenance" data-testid="monitor-maintenance">
+      In maintenance until <Time value={until} />: no alerts; pulses are still recorded, and then it waits for its next run.
+    </div>
+  );
+}
+
 export function MonitorDetailScreen(props: { id: number }) {
   const { api } = useApp();
   const monitor = useResource(queries.monitor(api, props.id));
@@ -134,6 +148,7 @@ export function MonitorDetailScreen(props: { id: number }) {
             <StatusText monitor={m} />
           </span>
         </div>
+        <InMaintenance id={m.id} />
         <RunLine monitor={m} />
         <dl className="facts">
           <div>

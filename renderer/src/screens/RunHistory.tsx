@@ -9,6 +9,8 @@ import { useApp } from '../lib/app-context';
 import { formatDuration } from '../lib/format';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
+import { windowOfResource } from '../../../agent/contract/maintenanceWindows';
+import { spanAt } from '../../../agent/domain/maintenanceWindows';
 
 function pulseTime(pulse: Pulse): string {
   return pulse.received_at;
@@ -19,6 +21,10 @@ export function RunHistory(props: { monitorId: number }) {
   const { api } = useApp();
   const [page, setPage] = useState(1);
   const pulses = useResource(queries.pulses(api, props.monitorId, page, 50));
+  const windows = useResource(queries.monitorWindows(api, props.monitorId));
+  const rules = (windows.data ?? []).map(windowOfResource);
+  // A pulse that came during maintenance was recorded but changed nothing (docs/monitoring.md).
+  const duringMaintenance = (pulse: Pulse) => rules.some((w) => spanAt(w, Date.parse(pulse.received_at)) !== null);
   let body;
   if (pulses.loading) body = <Loading label="Loading runs…" />;
   else if (!pulses.data) {
@@ -57,6 +63,7 @@ export function RunHistory(props: { monitorId: number }) {
                   </td>
                   <td>
                     <StatusBadge status={pulse.kind} />
+                    {duringMaintenance(pulse) ? <span className="history-note"> in maintenance</span> : null}
                   </td>
                   <td className="numeric">{pulse.exit_code ?? '—'}</td>
                   <td className="numeric">{formatDuration(pulse.duration_ms)}</td>

@@ -1,0 +1,148 @@
+import Router from '@koa/router';
+import type { ApiDeps, AuthedRouter } from '../deps';
+import { readJsonBody } from '../body';
+import { HttpError } from '../errors';
+import { pathId } from '../params';
+import { presentMaintenanceWindow } from '../present';
+import { pageRequestFrom, requestUrl, respondWithPage } from '../paging';
+import { validate } from '../validate';
+import { pageQuery } from '../../contract/paging';
+import {
+  maintenanceWindowInput,
+  maintenanceWindowListQuery,
+  maintenanceWindowPatch,
+  windowShapeErrors,
+  type WindowFields,
+} from '../../contract/maintenanceWindows';
+import { windowOf, type MaintenanceWindowRow } from '../../db/maintenanceWindows';
+import { tagsOf } from '../../db/monitorLines';
+import { coversMonitor, windowEnd } from '../../domain/maintenanceWindows';
+import { pageOffset } from '../../domain/pagination';
+import type { Store } from '../../db/store';
+import { replanAfterWindowChange } from '../../engine/maintenance';
+
+/** The stored fields of a row, for a patch to change some of. */
+function fieldsOf(row: MaintenanceWindowRow): WindowFields {
+  const window = windowOf(row);
+  return {
+    name: row.name,
+    startsAt: row.starts_at,
+    endsAt: row.ends_at,
+    schedule: row.schedule,
+    timezone: row.timezone,
+    durationMinutes: row.duration,
+    monitorIds: [...window.monitorIds],
+    tags: [...window.tags],
+  };
+}
+
+/**
+ * Refuses a window that is not whole (windowShapeErrors) or whose `given` monitor ids (those the
+ * request names: a monitor deleted since a window was made does not make every edit of it fail)
+ * include one the company does not have.
+ */
+function checkWindow(store: Store, companyId: number, fields: WindowFields, given: readonly number[] | null | undefined): WindowFields {
+  const errors = windowShapeErrors(fields);
+  if (Object.keys(errors).length > 0) throw HttpError.validation(errors);
+  const unknown = (given ?? []).filter((id) => !store.monitors.find(companyId, id));
+  if (unknown.length > 0) {
+    throw HttpError.validation({ monitor_ids: [`The monitor ids field names no monitor with the id ${unknown.join(', ')}.`] });
+  }
+  return { ...fields, monitorIds: [...new Set(fields.monitorIds)].sort((a, b) => a - b), tags: [...new Set(fields.tags)].sort() };
+}
+
+type Body = ReturnType<typeof maintenanceWindowInput.parse>;
+
+/** `base` with the fields the body names (null clears a time or a recurring field, so a window can change kind). */
+function merged(base: WindowFields, body: Body): WindowFields {
+  const pick = <T>(value: T | null | undefined, was: T | null): T | null => (value === undefined ? was : value);
+  return {
+    name: body.name === undefined ? base.name : (body.name ?? ''),
+    startsAt: pick(body.starts_at, base.startsAt),
+    endsAt: pick(body.ends_at, base.endsAt),
+    schedule: pick(body.schedule, base.schedule),
+    timezone: pick(body.timezone, base.timezone),
+    durationMinutes: pick(body.duration, base.durationMinutes),
+    monitorIds: body.monitor_ids === undefined ? base.monitorIds : (body.monitor_ids ?? []),
+    tags: body.tags === undefined ? base.tags : (body.tags ?? []),
+  };
+}
+
+const EMPTY: WindowFields = { name: '', startsAt: null, endsAt: null, schedule: null, timezone: null, durationMinutes: null, monitorIds: [], tags: [] };
+
+/** Maintenance windows: Cronbeat's own resource (docs/api.md), paginated as the spec's lists are. */
+export function maintenanceWindowRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
+  const router: AuthedRouter = new Router();
+  router.use(requireToken);
+  /** Changes a window with `change`, then plans again the monitors it held longer than it now does. */
+  const changeWindow = <T>(row: MaintenanceWindowRow, now: number, change: () => T): T => {
+    const { result, replanned } = store.db.transaction(() => {
+      const result = change();
+      return { result, replanned: replanAfterWindowChange({ store }, row.company_id, windowOf(row), now) };
+    })();
+    for (const monitor of replanned) events.emit({ type: 'monitor.changed', companyId: monitor.company_id, monitorId: monitor.id });
+    return result;
+  };
+  const findWindow = (companyId: number, raw: string | undefined) => {
+    const row = store.maintenanceWindows.find(companyId, pathId(raw, 'Maintenance window'));
+    if (!row) throw HttpError.notFound('Maintenance window');
+    return row;
+  };
+
+  router.get('/api/maintenance-windows', (ctx) => {
+    const { monitor_id: monitorId, active } = validate(maintenanceWindowListQuery, { monitor_id: ctx.query.monitor_id, active: ctx.query.active });
+    const { request, keptQuery } = pageRequestFrom(validate(pageQuery, { page: ctx.query.page, per_page: ctx.query.per_page }));
+    const { companyId } = ctx.state;
+    const now = clock();
+    let rows = store.maintenanceWindows.list(companyId);
+    if (monitorId !== undefined) {
+      const monitor = store.monitors.find(companyId, monitorId);
+      if (!monitor) throw HttpError.validation({ monitor_id: [`The monitor id field names no monitor with the id ${monitorId}.`] });
+      const covered = { id: monitor.id, tags: tagsOf(monitor) };
+      rows = rows.filter((row) => coversMonitor(windowOf(row), covered));
+      keptQuery.monitor_id = String(monitorId);
+    }
+    if (active !== undefined) {
+      rows = rows.filter((row) => (windowEnd(windowOf(row), now) !== null) === (active === 'true'));
+      keptQuery.active = active;
+    }
+    const page = rows.slice(pageOffset(request), pageOffset(request) + request.perPage);
+    respondWithPage(ctx, {
+      data: page.map((row) => presentMaintenanceWindow(row, now)),
+      total: rows.length,
+      request,
+      path: requestUrl(ctx),
+      keptQuery,
+    });
+  });
+
+  router.post('/api/maintenance-windows', async (ctx) => {
+    const body = validate(maintenanceWindowInput, await readJsonBody(ctx));
+    const { companyId } = ctx.state;
+    const fields = checkWindow(store, companyId, merged(EMPTY, body), body.monitor_ids);
+    const now = clock();
+    ctx.status = 201;
+    ctx.body = presentMaintenanceWindow(store.maintenanceWindows.create(companyId, fields, now), now);
+  });
+
+  router.get('/api/maintenance-windows/:id', (ctx) => {
+    ctx.body = presentMaintenanceWindow(findWindow(ctx.state.companyId, ctx.params.id), clock());
+  });
+
+  router.patch('/api/maintenance-windows/:id', async (ctx) => {
+    const { companyId } = ctx.state;
+    const row = findWindow(companyId, ctx.params.id);
+    const body = validate(maintenanceWindowPatch, await readJsonBody(ctx));
+    const fields = checkWindow(store, companyId, merged(fieldsOf(row), body), body.monitor_ids);
+    const now = clock();
+    ctx.body = presentMaintenanceWindow(changeWindow(row, now, () => store.maintenanceWindows.edit(companyId, row.id, fields, now)!), now);
+  });
+
+  router.delete('/api/maintenance-windows/:id', (ctx) => {
+    const row = findWindow(ctx.state.companyId, ctx.params.id);
+    changeWindow(row, clock(), () => store.maintenanceWindows.delete(row.company_id, row.id));
+    ctx.status = 204;
+  });
+
+  return router;
+}

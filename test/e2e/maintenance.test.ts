@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { TestAgent } from '../helpers/testAgent';
+import { chromiumMissing, screenshot, signedInDashboard } from './browser';
+
+// The Maintenance screen (list, add, remove) and "In maintenance until" on a covered monitor's page.
+describe.skipIf(chromiumMissing)('maintenance windows in the dashboard', { timeout: 60_000 }, () => {
+  const now = Date.parse('2026-11-27T13:30:00Z');
+  let agent: TestAgent;
+  let page: Page;
+  let close = async () => {};
+
+  beforeAll(async () => {
+    ({ agent, page, close } = await signedInDashboard(() => now, 'Europe/Paris'));
+  }, 60_000);
+  afterAll(() => close());
+
+  it('adds a window for a monitor, shows it under way on the monitor page, and removes it', async () => {
+    const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'nightly-backup', timezone: 'UTC', schedule: '*/10 * * * *', duration: 5 } })).json();
+    await agent.api('/api/maintenance-windows', { method: 'POST', json: { name: 'weekly reboot', schedule: '0 3 * * 0', timezone: 'Europe/Paris', duration: 60, tags: ['db'] } });
+
+    await page.goto(`${agent.url}/#/maintenance`);
+    await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor();
+    await page.getByLabel('Name').fill('db upgrade');
+    // The viewer's clock: 14:00–15:00 in Paris is 13:00–14:00 UTC, under way at 13:30 UTC.
+    await page.getByLabel('From').fill('2026-11-27T14:00');
+    await page.getByLabel('Until').fill('2026-11-27T15:00');
+    await page.getByLabel('Monitors (none: all)').selectOption(String(monitor.id));
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    const row = page.getByRole('row').filter({ hasText: 'db upgrade' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('In maintenance until');
+    expect(await row.textContent()).toContain('nightly-backup');
+    await page.setViewportSize({ width: 800, height: 600 });
+    await screenshot(page, 'maintenance-800x600');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await screenshot(page, 'maintenance-1280x800');
+
+    const refused = page.getByLabel('Until');
+    await page.getByLabel('From').fill('2026-11-27T16:00');
+    await refused.fill('2026-11-27T15:00');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByText('The ends at field must be a time after starts_at.').waitFor();
+
+    // A failing run during the window: recorded, marked in the run history, and raising nothing.
+    expect((await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`)).status).toBe(200);
+    await page.goto(`${agent.url}/#/monitors/${monitor.id}`);
+    await page.getByText('in maintenance', { exact: true }).waitFor();
+    expect(agent.store.monitors.find(1, monitor.id)!.is_alerted).toBe(0);
+    const line = page.getByTestId('monitor-maintenance');
+    await line.waitFor();
+    expect(await line.textContent()).toContain('In maintenance until');
+    expect(await line.locator('time').textContent()).toContain('15:00');
+    await screenshot(page, 'monitor-in-maintenance-1280x800');
+
+    await page.goto(`${agent.url}/#/maintenance`);
+    await page.getByRole('button', { name: 'Remove window db upgrade' }).click();
+    await page.getByRole('button', { name: 'Remove window', exact: true }).click();
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'db upgrade' }).count()).toBe(0);
+    expect(agent.store.maintenanceWindows.list(1).map((w) => w.name)).toEqual(['weekly reboot']);
+  });
+});
