@@ -170,4 +170,9 @@ export const migrations: string[] = [
   );
   CREATE INDEX maintenance_windows_company ON maintenance_windows(company_id);
   `,
+  // 25: a monitor's max run time in minutes: how long a started run may take before it is stuck (null: no limit of
+  // its own; the grace only limits how late a run starts). Null for every monitor made before.
+  `
+  ALTER TABLE monitors ADD COLUMN max_runtime INTEGER;
+  `,
 ];
