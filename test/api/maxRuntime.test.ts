@@ -54,3 +54,25 @@ describe('PUT /api/monitors/{id}/max-runtime', () => {
     expect((await setMax(999_999, { max_runtime: 5 })).status).toBe(404);
   });
 });
+
+describe('a job line with max_runtime', () => {
+  const line = (key: string, slug: string, query: Record<string, string>) =>
+    fetch(`${agent.url}/api/pulse/key/${key}/${slug}/start?${new URLSearchParams(query)}`);
+
+  it('creates its monitor with it, follows a change, keeps it when the line stops saying it, and refuses a bad one naming the field', async () => {
+    const key = agent.store.apiTokens.create({ companyId: 1, name: 'web-02', scope: 'ping', now: Date.now() }).token;
+    expect((await line(key, 'long-sync', { create: '1', schedule: '*/10 * * * *', grace: '1', max_runtime: '15' })).status).toBe(201);
+    const monitor = () => agent.store.monitors.list(1).find((m) => m.slug === 'long-sync')!;
+    expect(monitor().max_runtime).toBe(15);
+    await line(key, 'long-sync', { create: '1', schedule: '*/10 * * * *', grace: '1', max_runtime: '25' });
+    expect(monitor().max_runtime).toBe(25);
+    await line(key, 'long-sync', { create: '1', schedule: '*/10 * * * *', grace: '1' });
+    expect(monitor().max_runtime).toBe(25);
+    for (const bad of ['0', '1.5', 'ten', '525601']) {
+      const response = await line(key, 'long-sync', { create: '1', schedule: '*/10 * * * *', max_runtime: bad });
+      expect(response.status, bad).toBe(422);
+      expect((await response.json()).errors.max_runtime).toEqual(['The max_runtime field must be a whole number of minutes from 1 to 525600.']);
+    }
+    expect(monitor().max_runtime).toBe(25);
+  });
+});
