@@ -196,4 +196,9 @@ export const migrations: string[] = [
     DELETE FROM monitor_tags WHERE monitor_id = OLD.id;
   END;
   `,
+  // 26: a monitor's max run time in minutes: how long a started run may take before it is stuck (null: no limit of
+  // its own; the grace only limits how late a run starts). Null for every monitor made before.
+  `
+  ALTER TABLE monitors ADD COLUMN max_runtime INTEGER;
+  `,
 ];

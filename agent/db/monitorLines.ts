@@ -13,6 +13,7 @@ export interface LineMonitor {
   timezone: string;
   schedule: string;
   duration: number;
+  maxRuntime: number | null;
   tags: string;
   /** The key whose line makes it. */
   lineKeyId: number;
@@ -34,9 +35,9 @@ export function monitorLineRepository(db: Db) {
   // The unique index monitors_live_slug makes this the one place a line's monitor is created:
   // of two runs starting at once, one inserts and the other gets nothing back and finds it.
   const insert = db.prepare(
-    `INSERT INTO monitors (company_id, name, slug, token, timezone, schedule, duration, tags, line_key_id,
+    `INSERT INTO monitors (company_id, name, slug, token, timezone, schedule, duration, max_runtime, tags, line_key_id,
                            last_run_at, expected_run_at, due_at, created_at, updated_at)
-     VALUES (@companyId, @name, @slug, @token, @timezone, @schedule, @duration, @tags, @lineKeyId, @now, @expectedRunAt, @dueAt, @now, @now)
+     VALUES (@companyId, @name, @slug, @token, @timezone, @schedule, @duration, @maxRuntime, @tags, @lineKeyId, @now, @expectedRunAt, @dueAt, @now, @now)
      ON CONFLICT (company_id, slug) WHERE deleted_at IS NULL AND slug IS NOT NULL DO NOTHING
      RETURNING *`,
   );
