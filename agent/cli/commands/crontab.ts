@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../parseOptions';
 import { realpathSync } from 'node:fs';
 import { ApiClient, ApiError } from '../../client/api';
 import { DEFAULT_BASE_URL } from '../../client/baseUrl';
@@ -97,6 +97,7 @@ function runnerSource(): string {
 
 export const crontabCommand: Command = {
   name: 'crontab',
+  subcommands: ['scan', 'discover', 'watch'],
   summary: 'Scan, discover (monitor) and watch the cron jobs of this machine',
   help,
   async run(argv) {

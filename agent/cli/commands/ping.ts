@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../parseOptions';
 import { InvalidBaseUrlError, resolveBaseUrl } from '../../client/baseUrl';
 import { OutputTail } from '../../client/outputTail';
 import { describeDelivery, pulseSenderFor } from '../../client/pulseSender';
