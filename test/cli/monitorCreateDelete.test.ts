@@ -99,3 +99,13 @@ describe('did you mean, for every command', () => {
     expect(run.stderr).toContain('did you mean --schedule?');
   });
 });
+
+describe('errors in words from the CLI', () => {
+  it('an https:// --url whose agent speaks plain http says so, with the http:// URL to use', async () => {
+    const https = agent.url.replace(/^http:/, 'https:');
+    const list = await runCli(['monitor', 'list', '--url', https], { env });
+    expect(list.status).toBe(1);
+    expect(list.stderr).toContain(`the server at ${https} speaks plain http, not https: use ${agent.url}/`);
+    expect(list.stderr).not.toContain('cannot reach');
+  });
+});
