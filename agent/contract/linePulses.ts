@@ -12,14 +12,15 @@ import { isSlug, MAX_SLUG_LENGTH, serverTag } from '../domain/monitorLine';
  * the query sets the monitor up, so a misspelt `timezone=` must not make a monitor in UTC.
  */
 
-const text = (field: string, max: number) =>
+const text = (field: string, max: number, lines = false) =>
   z
     .string({ error: `The ${field} field must be given once.` })
     .trim()
     .min(1, { message: `The ${field} field must not be empty.`, abort: true })
     .max(max, `The ${field} field must not be greater than ${max} characters.`)
     .superRefine((value, context) => {
-      const problem = controlCharacterProblem(field, value);
+      // A schedule of systemd calendar events holds one a line: its line breaks are its own.
+      const problem = controlCharacterProblem(field, lines ? value.replace(/\r?\n/g, ' ') : value);
       if (problem) context.addIssue({ code: 'custom', message: problem, continue: false });
     });
 
@@ -29,7 +30,7 @@ export const linePulseQuery = onlyFields(z.object({
     .optional()
     .transform((value) => value === '1' || value === 'true' || value === 'yes'),
   name: text('name', 255).optional(),
-  schedule: text('schedule', 255)
+  schedule: text('schedule', 255, true)
     .transform((schedule, context) => {
       const checked = checkSchedule(schedule);
       if (checked.schedule !== undefined) return checked.schedule;

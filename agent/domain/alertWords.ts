@@ -221,7 +221,8 @@ export function scheduleLine(alert: Alert): string | null {
   const monitor = alert.monitor;
   if (!monitor) return null;
   const words = scheduleWords(monitor.schedule, monitor.timezone);
-  return `Schedule "${monitor.schedule}" (${words ?? monitor.timezone}), grace ${describeDuration(monitor.grace_minutes * 60_000)}`;
+  // A calendar schedule of several lines stays on the one line.
+  return `Schedule "${monitor.schedule.replace(/\n/g, '; ')}" (${words ?? monitor.timezone}), grace ${describeDuration(monitor.grace_minutes * 60_000)}`;
 }
 
 /** When the run was expected, in the monitor's zone and the admin's; null when not known or already said (a missed run). */

@@ -1,5 +1,4 @@
-import { nextRunAfter, previousRunBefore } from './cronSchedule';
-import { shortestGapMinutes } from './cronDays';
+import { nextRunAfter, previousRunBefore, shortestGapMinutes } from './schedules';
 
 const MINUTE = 60_000;
 

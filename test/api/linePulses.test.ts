@@ -44,6 +44,22 @@ describe('a job line creates and updates its monitor', () => {
     expect(created).toMatchObject({ source: 'line', changes: { created: { to: { slug: 'reports', schedule: '0 6 * * *' } } } });
   });
 
+  it("takes a systemd timer's calendar events (one a line) or a period in ?schedule=, and follows a change from one kind to another", async () => {
+    const created = await line('timer-backup', { create: '1', schedule: 'Mon..Fri 02:30\nSat 04:00', tz: 'Europe/Paris', grace: '20' });
+    expect(created.status).toBe(201);
+    const [monitor] = monitorsWithSlug('timer-backup');
+    expect(monitor).toMatchObject({ schedule: 'Mon..Fri 02:30\nSat 04:00', timezone: 'Europe/Paris', duration: 20 });
+    await line('timer-backup', { create: '1', schedule: '@every 6h', tz: 'Europe/Paris', grace: '20' });
+    expect(monitorsWithSlug('timer-backup')[0]).toMatchObject({ schedule: '@every 6h' });
+    const refused = await line('timer-backup', { create: '1', schedule: 'Mon..Fri 26:30', tz: 'Europe/Paris' });
+    expect(refused.status).toBe(422);
+    expect((await refused.json()).errors.schedule).toEqual(['The schedule field is not valid: The hour is 26, but hours go from 0 to 23.']);
+    // Line breaks separate calendar events; any other control character is still refused.
+    const escaped = await line('timer-backup', { create: '1', schedule: 'Mon..Fri 02:30\u001b[2J', tz: 'Europe/Paris' });
+    expect(escaped.status).toBe(422);
+    expect((await escaped.json()).errors.schedule[0]).toMatch(/must not contain control characters \(it has ESC/);
+  });
+
   it('an edit in the dashboard holds until the next run of the line, which wins; the history shows both', async () => {
     await line('sync', { create: '1', schedule: '*/5 * * * *', grace: '5' });
     const [monitor] = monitorsWithSlug('sync');

@@ -69,6 +69,12 @@ describe('monitors', () => {
     ['schedule', { schedule: 'H * * * *' }],
     ['schedule', { schedule: '0 H * * *' }],
     ['schedule', { schedule: '0 0 30 2 *' }],
+    // systemd calendar events and periods: the same field, refused in words.
+    ['schedule', { schedule: '*-*-* 25:00' }],
+    ['schedule', { schedule: 'Fri..Mon 09:00' }],
+    ['schedule', { schedule: 'Mon 09:00\n*-13-01' }],
+    ['schedule', { schedule: '@every 0m' }],
+    ['schedule', { schedule: '@every soon' }],
     ['duration', { duration: 0 }],
     ['duration', { duration: 525601 }],
     ['duration', { duration: 1.5 }],
@@ -103,6 +109,31 @@ describe('monitors', () => {
     expect(JSON.stringify(body)).not.toMatch(/Constraint error/);
     const hashed = await (await createMonitor({ ...valid, schedule: 'H * * * *' })).json();
     expect(hashed.errors.schedule[0]).toMatch(/a five-field cron has no H/);
+  });
+
+  it('takes a systemd calendar event (several, one a line) or a period in the same field, each with its next due time', async () => {
+    const now = agent.clock();
+    const calendar = await createMonitor({ ...valid, schedule: 'Mon..Fri 02:30\n  Sat 04:00 UTC ' });
+    expect(calendar.status).toBe(201);
+    const made = await calendar.json();
+    expect(made.schedule).toBe('Mon..Fri 02:30\nSat 04:00 UTC');
+    const detail = await (await agent.api(`/api/monitors/${made.id}`)).json();
+    // The first run after now, plus the 30 minutes' duration.
+    const { nextRunAfter } = await import('../../agent/domain/schedules');
+    expect(Date.parse(detail.next_due_at)).toBe(nextRunAfter('Mon..Fri 02:30\nSat 04:00 UTC', 'Europe/Paris', now)! + 30 * 60_000);
+
+    const before = agent.clock();
+    const period = await (await createMonitor({ ...valid, schedule: '@every 90m' })).json();
+    const after = agent.clock();
+    const periodDue = Date.parse((await (await agent.api(`/api/monitors/${period.id}`)).json()).next_due_at);
+    // One period after creation, plus the duration.
+    expect(periodDue).toBeGreaterThanOrEqual(before + (90 + 30) * 60_000);
+    expect(periodDue).toBeLessThanOrEqual(after + (90 + 30) * 60_000);
+  });
+
+  it('explains a bad calendar event in words, naming the schedule field and its line', async () => {
+    const body = await (await createMonitor({ ...valid, schedule: 'Mon 09:00\n*-*-* 25:00' })).json();
+    expect(body.errors.schedule).toEqual(['The schedule field is not valid: Line 2 ("*-*-* 25:00"): The hour is 25, but hours go from 0 to 23.']);
   });
 
   it('stores the current zone name: letter case corrected, an old name as its current one (issue 26)', async () => {

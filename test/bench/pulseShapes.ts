@@ -12,7 +12,8 @@ import { median, round } from './stats';
  */
 
 /** Monitors on these schedules (in SCHEDULE_ZONE) are seeded after the PULSE_MONITORS others. */
-export const SCHEDULES = ['* * * * *', '0 3 * * *', '0 0 1 1 *', '0 0 29 2 *', '30 2 * * *'];
+// The last two: a systemd calendar event (OnCalendar=) and a period, which must cost a pulse no more than cron.
+export const SCHEDULES = ['* * * * *', '0 3 * * *', '0 0 1 1 *', '0 0 29 2 *', '30 2 * * *', 'Mon..Fri *-*-* 02:30:00', '@every 90m'];
 export const SCHEDULE_ZONE = 'America/New_York';
 export const SCHEDULED_MONITORS = SCHEDULES.map((schedule) => ({ schedule, timezone: SCHEDULE_ZONE }));
 

@@ -82,6 +82,21 @@ describe('cronbeat monitor', () => {
     expect(JSON.parse(edited.stdout)).toMatchObject({ schedule: '30 2 * * *', duration: 45, token: monitor.token });
   });
 
+  it('takes a systemd calendar event of two lines and a period, and shows each in words beside it', async () => {
+    const monitor = await createMonitor(agent, 'cli timer');
+    const edited = await runCli(['monitor', 'edit', String(monitor.id), '--schedule', 'Mon..Fri 02:30\nSat 04:00 UTC'], { env });
+    expect(edited.status).toBe(0);
+    const shown = await runCli(['monitor', 'show', String(monitor.id)], { env });
+    expect(shown.stdout).toContain('Mon..Fri 02:30; Sat 04:00 UTC (at 02:30 UTC, Monday through Friday; at 04:00 UTC, on Saturday)');
+
+    await runCli(['monitor', 'edit', String(monitor.id), '--schedule', '@every 90m'], { env });
+    expect((await runCli(['monitor', 'show', String(monitor.id)], { env })).stdout).toContain('@every 90m (every 90 minutes, counted from the last run)');
+
+    const refused = await runCli(['monitor', 'edit', String(monitor.id), '--schedule', 'Mon..Fri 25:00'], { env });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('The hour is 25, but hours go from 0 to 23.');
+  });
+
   it('exits 1 naming the field when the API refuses an edit, and 2 for wrong usage, changing nothing', async () => {
     const monitor = await createMonitor(agent, 'cli refused');
     const bad = await runCli(['monitor', 'edit', String(monitor.id), '--schedule', '0 25 * * *'], { env });

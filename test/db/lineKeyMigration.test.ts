@@ -38,7 +38,7 @@ describe('migrating monitors made by lines before keys were recorded', () => {
     const only = first.store.apiTokens.create({ companyId: 1, name: 'web-01', scope: 'ping', now });
     const gone = first.store.apiTokens.create({ companyId: 1, name: 'old', scope: 'ping', now });
     const one = first.store.apiTokens.create({ companyId: 2, name: 'a', scope: 'ping', now });
-    const other = first.store.apiTokens.create({ companyId: 2, name: 'b', scope: 'ping', now });
+    first.store.apiTokens.create({ companyId: 2, name: 'b', scope: 'ping', now }); // a second key: no owner to infer
     expect((await line(first, only.token, 'nightly', { create: '1', schedule: '0 3 * * *' })).status).toBe(201);
     expect((await line(first, one.token, 'hourly', { create: '1', schedule: '0 * * * *' })).status).toBe(201);
     const dashboard = await (await first.api('/api/monitors', { method: 'POST', json: { name: 'By hand', timezone: 'UTC', schedule: '0 1 * * *', duration: 20 } })).json();
@@ -53,5 +53,6 @@ describe('migrating monitors made by lines before keys were recorded', () => {
     expect(agent.store.monitors.find(1, dashboard.id)!.line_key_id).toBeNull();
     expect((await line(agent, only.token, 'nightly')).status).toBe(200);
     expect((await line(agent, one.token, 'hourly')).status).toBe(409);
+    expect(owner(2, 'hourly')).toBeNull();
   });
 });

@@ -40,9 +40,9 @@ describe('checkSchedule', () => {
     ['1,,2 * * * *', 'The minute field has an empty item in its list.'],
     ['* * * *', 'A schedule has five fields (minute, hour, day-of-month, month, day-of-week); this one has 4.'],
     ['* * * * * *', 'A schedule has five fields (minute, hour, day-of-month, month, day-of-week); this one has 6.'],
-    ['', 'Enter a cron expression, such as "0 2 * * *" or @daily.'],
+    ['', 'Enter a schedule: a cron expression such as "0 2 * * *" or @daily, a calendar event such as "Mon..Fri 09:00", or a period such as "@every 90m".'],
     ['@reboot', '@reboot runs only when the machine starts, so there is no time to expect a run at.'],
-    ['@nightly', '"@nightly" is not a cron macro: use @hourly, @daily, @weekly, @monthly or @yearly.'],
+    ['@nightly', '"@nightly" is not a cron macro: use @hourly, @daily, @weekly, @monthly or @yearly, or @every 90m for a period.'],
   ])('explains %j in words', (input, error) => {
     expect(checkSchedule(input)).toEqual({ error });
   });

@@ -104,17 +104,26 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
   it('creates a monitor with a form that validates as you type and previews the next runs', async () => {
     await page.goto(`${agent.url}/#/monitors/new`);
     await page.getByLabel('Name').fill('Nightly backup');
-    await page.getByLabel('Schedule (cron)').fill('* * * *');
+    await page.getByLabel('Schedule', { exact: true }).fill('* * * *');
     await page.getByText('A schedule has five fields').first().waitFor();
-    await page.getByLabel('Schedule (cron)').fill('0 2 * * *');
+    await page.getByLabel('Schedule', { exact: true }).fill('0 2 * * *');
     await page.getByLabel('Time zone').fill('Europe/Paris');
     await page.getByText('At 02:00 Europe/Paris.').waitFor();
     expect(await page.locator('.next-runs li').count()).toBe(5);
     await screenshot(page, 'monitor-new');
 
+    // The same field takes a systemd timer's calendar events, one a line, and a period.
+    await page.getByLabel('Schedule', { exact: true }).fill('Mon..Fri 09:00\nSat 02:30');
+    await page.getByText('At 09:00 Europe/Paris, Monday through Friday; at 02:30 Europe/Paris, on Saturday.').waitFor();
+    expect(await page.locator('.next-runs li').count()).toBe(5);
+    await page.getByLabel('Schedule', { exact: true }).fill('Mon..Fri 25:00');
+    await page.getByText('The hour is 25, but hours go from 0 to 23.').first().waitFor();
+    await page.getByLabel('Schedule', { exact: true }).fill('@every 90m');
+    await page.getByText('Every 90 minutes, counted from the last run.').waitFor();
+
     // A monitor due every minute with one minute of grace, to fail it below.
     await page.getByLabel('Name').fill('Every minute');
-    await page.getByLabel('Schedule (cron)').fill('* * * * *');
+    await page.getByLabel('Schedule', { exact: true }).fill('* * * * *');
     await page.getByLabel('Time zone').fill('UTC');
     await page.getByLabel('Grace (minutes)').fill('1');
     await page.getByRole('button', { name: 'Create monitor' }).click();

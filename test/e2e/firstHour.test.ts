@@ -65,7 +65,7 @@ describe.skipIf(chromiumMissing)('the dashboard in the first hour', { timeout: 3
 
   it('takes cron macros, refuses H and explains a bad field in words, and finds zones by place', async () => {
     await page.goto(`${agent.url}/#/monitors/new`);
-    const schedule = page.getByLabel('Schedule (cron)');
+    const schedule = page.getByLabel('Schedule', { exact: true });
     await schedule.fill('H * * * *');
     await page.getByText('The minute field has "H": a five-field cron has no H.').waitFor();
     await schedule.fill('0 25 * * *');

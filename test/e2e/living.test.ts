@@ -59,10 +59,10 @@ describe.skipIf(chromiumMissing)('living with monitors, end to end', { timeout: 
   it('edits the schedule in the prefilled form and shows the new next due; an edit elsewhere shows live', async () => {
     await page.getByRole('link', { name: 'Edit', exact: true }).click();
     await page.getByRole('heading', { name: 'Edit “Hourly sync”' }).waitFor();
-    expect(await page.getByLabel('Schedule (cron)').inputValue()).toBe('0 * * * *');
-    await page.getByLabel('Schedule (cron)').fill('61 * * * *');
+    expect(await page.getByLabel('Schedule', { exact: true }).inputValue()).toBe('0 * * * *');
+    await page.getByLabel('Schedule', { exact: true }).fill('61 * * * *');
     await page.locator('#monitor-schedule[aria-invalid="true"]').waitFor();
-    await page.getByLabel('Schedule (cron)').fill('30 * * * *');
+    await page.getByLabel('Schedule', { exact: true }).fill('30 * * * *');
     await screenshot(page, 'living-edit');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('heading', { name: 'Hourly sync', level: 1 }).waitFor();

@@ -20,6 +20,8 @@ const examples = [
   { schedule: '*/15 * * * *', label: 'Every 15 minutes' },
   { schedule: '0 * * * *', label: 'Every hour' },
   { schedule: '30 3 * * 1', label: 'Mondays at 03:30' },
+  { schedule: 'Mon..Fri 09:00', label: 'Weekdays at 09:00 (systemd calendar)' },
+  { schedule: '@every 90m', label: 'Every 90 minutes after the last run' },
 ];
 
 /** The body the form sends (and checks by the API's schema): "Paris" as typed is Europe/Paris. */
@@ -89,13 +91,14 @@ export function MonitorForm(props: {
         <div className="form-row">
           <Field
             id="monitor-schedule"
-            label="Schedule (cron)"
+            label="Schedule"
             error={shown('schedule')}
-            hint={words ? `${words}.` : 'minute hour day-of-month month day-of-week, or @daily, @hourly…'}
+            hint={words ? `${words}.` : 'cron (0 2 * * *, @daily), systemd calendar events (Mon..Fri 09:00, one a line) or a period (@every 90m)'}
           >
-            <input
+            <textarea
               id="monitor-schedule"
               className="code"
+              rows={Math.max(1, values.schedule.split('\n').length)}
               value={values.schedule}
               onChange={(e) => set('schedule', e.target.value)}
               spellCheck={false}

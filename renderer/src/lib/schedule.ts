@@ -1,7 +1,4 @@
-import { CronExpressionParser } from 'cron-parser';
-import { nextRunAfter } from '../../../agent/domain/cronSchedule';
-import { checkSchedule } from '../../../agent/domain/scheduleCheck';
-import { capitalised, scheduleWords } from '../../../agent/domain/scheduleWords';
+import { capitalised, checkSchedule, nextRuns as scheduleRuns, scheduleWords } from '../../../agent/domain/schedules';
 
 /**
  * "At 03:00 Europe/Paris", "Every 5 minutes" (agent/domain/scheduleWords.ts, the words alerts
@@ -25,26 +22,21 @@ const described = new Map<string, string | null>();
 
 /**
  * The next `count` runs of `schedule` in `timezone` after `from`, or an error message when the
- * expression or the zone is not valid. The agent's own rule (nextRunAfter: cron daemons' way on
- * daylight-saving nights, and bounded searches, so a schedule whose runs are years apart costs
- * the page no more than a daily one). Fewer when the schedule has no more runs.
+ * expression or the zone is not valid. The agent's own rule for every kind (agent/domain/schedules:
+ * cron daemons' way on daylight-saving nights for cron, systemd's for calendar events, bounded
+ * searches, so a schedule whose runs are years apart costs the page no more than a daily one).
+ * Fewer when the schedule has no more runs.
  */
 export function nextRuns(input: string, timezone: string, count: number, from: Date): Date[] | { error: string } {
   const { schedule, error } = checkSchedule(input);
   if (schedule === undefined) return { error };
   try {
-    CronExpressionParser.parse(schedule, { currentDate: from, tz: timezone });
-  } catch (error) {
-    return { error: error instanceof Error ? error.message : 'This is not a valid cron expression.' };
+    new Intl.DateTimeFormat('en-US', { timeZone: timezone });
+  } catch {
+    return { error: `"${timezone}" is not a time zone.` };
   }
-  const runs: Date[] = [];
-  for (let at = from.getTime(); runs.length < count; ) {
-    const next = nextRunAfter(schedule, timezone, at);
-    if (next === null) break;
-    runs.push(new Date(next));
-    at = next;
-  }
-  return runs;
+  // Every kind through the one door: cron, systemd calendar events (as systemd finds them), periods.
+  return scheduleRuns(schedule, timezone, from.getTime(), count).map((ms) => new Date(ms));
 }
 
 /** The viewer's own zone, the default for a new monitor. */

@@ -37,7 +37,8 @@ export async function listMonitors(argv: string[]): Promise<number> {
       id: m.id,
       name: m.name,
       status: m.status,
-      schedule: `${m.schedule} ${m.timezone}`,
+      // A calendar schedule of several lines shows on one.
+      schedule: `${m.schedule.replace(/\n/g, '; ')} ${m.timezone}`,
       next_due: dueText(m),
       last_pulse: m.last_pulse_at === null ? 'never' : shortTime(m.last_pulse_at),
       tags: (m.tags ?? []).join(' '),

@@ -59,7 +59,7 @@ export function printMonitor(monitor: MonitorDetails, json: boolean | undefined)
   const lines: Array<[string, string]> = [
     ['Monitor', `${monitor.name} (id ${monitor.id})`],
     ['Status', monitor.status],
-    ['Schedule', `${monitor.schedule} (${scheduleWords(monitor.schedule, monitor.timezone) ?? monitor.timezone})`],
+    ['Schedule', `${monitor.schedule.replace(/\n/g, '; ')} (${scheduleWords(monitor.schedule, monitor.timezone) ?? monitor.timezone})`],
     ['Grace', `${monitor.duration} min after each due time`],
     ['Next due', dueText(monitor)],
     ['Last pulse', monitor.last_pulse_at === null ? 'never' : shortTime(monitor.last_pulse_at)],

@@ -1,0 +1,175 @@
+import { shortestGapMinutes as cronShortestGapMinutes } from '../cronDays';
+import { nextRunAfter as cronNextRunAfter, previousRunBefore as cronPreviousRunBefore } from '../cronSchedule';
+import { rememberedRuns } from '../runFreeStretches';
+import { calendarNextRuns, checkCalendar } from './calendar';
+import { CALENDAR_SHORTHANDS, type CalendarSpec } from './calendarSpec';
+import { calendarWords } from './calendarWords';
+import { checkCron } from './cronCheck';
+import { cronWords } from './cronWords';
+import { checkPeriod, periodMs, periodWords } from './period';
+import type { ScheduleCheck, ScheduleKind } from './types';
+
+/*
+ * The one door to a schedule, whatever its kind: cron ("30 2 * * 1-5", @daily), a systemd
+ * calendar event ("Mon..Fri 02:30", several one a line) or a period ("@every 90m"). The kind is
+ * told by the text alone (kindOf), so the field stays one; callers ask for a check, the next
+ * or last run, or words, and never branch on the kind themselves.
+ */
+
+export type { ScheduleCheck, ScheduleKind } from './types';
+export { CRON_MACROS } from './cronCheck';
+
+const DATE = /^[\d*.,/]+[-~][\d*.,/]+([-~][\d*.,/]+)?$/;
+const WEEKDAY = /^(mon|tue|wed|thu|fri|sat|sun)/i;
+
+/** Which kind a schedule's text is: no second field is needed. */
+export function kindOf(text: string): ScheduleKind {
+  const trimmed = text.trim();
+  if (/^@every\b/i.test(trimmed)) return 'period';
+  if (/^@\d/.test(trimmed)) return 'calendar';
+  if (trimmed.startsWith('@')) return 'cron';
+  // Cron has neither times (02:30), nor "~" nor "..", nor several lines.
+  if (/[:~\n]|\.\./.test(trimmed)) return 'calendar';
+  const fields = trimmed.split(/\s+/);
+  if (CALENDAR_SHORTHANDS.includes(fields[0]!.toLowerCase()) || WEEKDAY.test(fields[0]!)) return 'calendar';
+  if (fields.length < 5 && fields.some((field) => DATE.test(field))) return 'calendar';
+  return 'cron';
+}
+
+const EMPTY = 'Enter a schedule: a cron expression such as "0 2 * * *" or @daily, a calendar event such as "Mon..Fri 09:00", or a period such as "@every 90m".';
+
+/** The schedule to store, or why it cannot be one, in words that name the part that is wrong. */
+export function checkSchedule(input: string): ScheduleCheck {
+  if (input.trim() === '') return { error: EMPTY };
+  const kind = kindOf(input);
+  if (kind === 'period') return checkPeriod(input);
+  if (kind === 'cron') return checkCron(input);
+  const checked = checkCalendar(input);
+  return checked.error !== undefined ? { error: checked.error } : { schedule: checked.lines.join('\n') };
+}
+
+/** checkSchedule with the kind of what it keeps. */
+export function readSchedule(input: string): { schedule: string; kind: ScheduleKind; error?: undefined } | { schedule?: undefined; kind?: undefined; error: string } {
+  const checked = checkSchedule(input);
+  return checked.error !== undefined ? { error: checked.error } : { schedule: checked.schedule, kind: kindOf(checked.schedule) };
+}
+
+const calendars = new Map<string, CalendarSpec[] | null>();
+
+/** A stored calendar schedule read once (a list of thousands of monitors repeats a few). */
+function calendarOf(schedule: string): CalendarSpec[] | null {
+  let specs = calendars.get(schedule);
+  if (specs === undefined) {
+    const checked = checkCalendar(schedule);
+    specs = checked.error === undefined ? checked.specs : null;
+    if (calendars.size >= 10_000) calendars.clear();
+    calendars.set(schedule, specs);
+  }
+  return specs;
+}
+
+/** The next `limit` runs after `afterMs`, earliest first; fewer when the schedule ends, none when it is not one. */
+export function nextRuns(schedule: string, timezone: string, afterMs: number, limit: number): number[] {
+  const kind = kindOf(schedule);
+  const runs: number[] = [];
+  if (kind === 'calendar') return calendarOf(schedule) === null ? [] : calendarNextRuns(calendarOf(schedule)!, timezone, afterMs, limit);
+  for (let at: number | null = afterMs; runs.length < limit; ) {
+    at = nextRunAfter(schedule, timezone, at);
+    if (at === null) break;
+    runs.push(at);
+  }
+  return runs;
+}
+
+/**
+ * "No run after t" holds for every later t, and "none before t" for every earlier one: a calendar
+ * event that never comes again (a one-off date gone by, 30 February) is searched once, not at
+ * every pulse (its search runs to systemd's horizon, the year 2199: a few hundred milliseconds).
+ */
+function rememberingNone(end: 'after' | 'before', compute: (schedule: string, timezone: string, at: number) => number | null) {
+  const none = new Map<string, number>();
+  return (schedule: string, timezone: string, at: number): number | null => {
+    const key = `${schedule}\n${timezone}`;
+    const known = none.get(key);
+    if (known !== undefined && (end === 'after' ? at >= known : at <= known)) return null;
+    const run = compute(schedule, timezone, at);
+    if (run === null) {
+      if (none.size >= 10_000) none.clear();
+      none.set(key, known === undefined ? at : end === 'after' ? Math.min(known, at) : Math.max(known, at));
+    }
+    return run;
+  };
+}
+
+const rememberedCalendarNext = rememberingNone('after', rememberedRuns('to', (schedule, timezone, at) => nextRuns(schedule, timezone, at, 1)[0] ?? null));
+const rememberedCalendarPrevious = rememberingNone('before', rememberedRuns('from', calendarPreviousRun));
+
+/** Longest look back for the last run of a calendar event: systemd's own horizon is the year 2199. */
+const MAX_LOOK_BACK_MS = 9 * 366 * 86_400_000;
+
+/**
+ * The last run strictly before `beforeMs`: systemd has no such search, so it is found forwards
+ * (the runs from a moment before, the last one that is still before), looking back twice as far
+ * each time. Bounded: nine years back at most, about 28 forward searches.
+ */
+function calendarPreviousRun(schedule: string, timezone: string, beforeMs: number): number | null {
+  for (let back = 120_000; back <= MAX_LOOK_BACK_MS * 2; back *= 2) {
+    let found: number | null = null;
+    for (let at: number | null = beforeMs - back; at !== null; ) {
+      at = nextRuns(schedule, timezone, at, 1)[0] ?? null;
+      if (at === null || at >= beforeMs) break;
+      found = at;
+    }
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** The first run strictly after `afterMs`; null when there is none (or the schedule is not one). */
+export function nextRunAfter(schedule: string, timezone: string, afterMs: number): number | null {
+  const kind = kindOf(schedule);
+  if (kind === 'cron') return cronNextRunAfter(schedule, timezone, afterMs);
+  // A period's run may come at any moment: the next is one period after it.
+  if (kind === 'period') return afterMs + periodMs(schedule);
+  return rememberedCalendarNext(schedule, timezone, afterMs);
+}
+
+/** The last run strictly before `beforeMs`; for a period, the moment just before (any moment may be a run). */
+export function previousRunBefore(schedule: string, timezone: string, beforeMs: number): number | null {
+  const kind = kindOf(schedule);
+  if (kind === 'cron') return cronPreviousRunBefore(schedule, timezone, beforeMs);
+  if (kind === 'period') return beforeMs - 1;
+  return rememberedCalendarPrevious(schedule, timezone, beforeMs);
+}
+
+/** The schedule in words, its zone after the clock time ("at 02:30 Europe/Paris, Monday through Friday"); null when it is not one. */
+export function scheduleWords(schedule: string, timezone?: string): string | null {
+  const kind = kindOf(schedule);
+  if (kind === 'cron') return cronWords(schedule, timezone);
+  if (kind === 'period') return checkPeriod(schedule).schedule === undefined ? null : periodWords(checkPeriod(schedule).schedule!);
+  const specs = calendarOf(schedule);
+  return specs === null ? null : specs.map((spec) => calendarWords(spec, timezone)).join('; ');
+}
+
+/** Runs looked at for a calendar event's shortest gap: enough to meet it (a week of hourly runs is 168). */
+const GAP_SAMPLE_RUNS = 64;
+
+/**
+ * The shortest gap between two runs in minutes, looking `days` ahead of `from` (Infinity when
+ * fewer than two runs come): for cron by date arithmetic (cronDays.ts), for a calendar event among
+ * its next runs (a search bounded as systemd's), for a period the period itself.
+ */
+export function shortestGapMinutes(schedule: string, from: number, days: number): number {
+  const kind = kindOf(schedule);
+  if (kind === 'cron') return cronShortestGapMinutes(schedule, from, days);
+  if (kind === 'period') return Math.round(periodMs(schedule) / 60_000);
+  const runs = nextRuns(schedule, 'UTC', from, GAP_SAMPLE_RUNS).filter((run) => run <= from + days * 86_400_000);
+  let shortest = Infinity;
+  for (let i = 1; i < runs.length; i++) shortest = Math.min(shortest, Math.round((runs[i]! - runs[i - 1]!) / 60_000));
+  return shortest;
+}
+
+/** "Every 5 minutes" for the start of a sentence or a table cell. */
+export function capitalised(words: string): string {
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

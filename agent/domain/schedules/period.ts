@@ -1,0 +1,48 @@
+import type { ScheduleCheck } from './types';
+
+/*
+ * A period, "@every 90m" (the form Go's cron libraries use; units s, m, h and d, combined as
+ * in 1h30m): no clock time, a run is expected one period after the last one. For a systemd
+ * timer's OnUnitActiveSec=/OnBootSec= and for a service's heartbeat.
+ */
+
+const UNIT_SECONDS: Record<string, number> = { d: 86_400, h: 3_600, m: 60, s: 1 };
+const UNIT_WORDS: Record<string, string> = { d: 'day', h: 'hour', m: 'minute', s: 'second' };
+/** Ten years: longer is a mistake, and keeps every sum far inside a safe integer. */
+const MAX_PERIOD_SECONDS = 3_650 * 86_400;
+const EXAMPLE = 'such as "@every 90m", "@every 1h30m" or "@every 2d"';
+
+/** The stored form of a period ("@every 1h30m"), or why it is not one. */
+export function checkPeriod(input: string): ScheduleCheck {
+  const match = /^@every(?:\s+(.*))?$/i.exec(input.trim());
+  const body = (match?.[1] ?? '').replace(/\s+/g, '').toLowerCase();
+  if (body === '') return { error: `A period says how long between runs, ${EXAMPLE}.` };
+  if (!/^(\d+[dhms])+$/.test(body)) {
+    return { error: `"${input.trim()}" is not a period: write a number and a unit (s, m, h or d), ${EXAMPLE}.` };
+  }
+  const seconds = periodSeconds(body);
+  if (seconds === 0) return { error: 'A period of 0 never comes: write at least @every 1s.' };
+  if (seconds > MAX_PERIOD_SECONDS) return { error: 'A period is at most 3650 days (ten years).' };
+  return { schedule: `@every ${body}` };
+}
+
+function periodSeconds(body: string): number {
+  let total = 0;
+  for (const [, amount, unit] of body.matchAll(/(\d+)([dhms])/g)) total += Number(amount) * UNIT_SECONDS[unit!]!;
+  return total;
+}
+
+/** The period of a stored "@every …" in milliseconds. */
+export function periodMs(schedule: string): number {
+  return periodSeconds(schedule.slice('@every '.length)) * 1000;
+}
+
+/** "every 90 minutes, counted from the last run". */
+export function periodWords(schedule: string): string {
+  const parts = [...schedule.slice('@every '.length).matchAll(/(\d+)([dhms])/g)].map(([, amount, unit]) => {
+    const word = UNIT_WORDS[unit!]!;
+    return `${Number(amount)} ${word}${Number(amount) === 1 ? '' : 's'}`;
+  });
+  const words = parts.length === 1 && parts[0]!.startsWith('1 ') ? parts[0]!.slice(2) : parts.join(' ');
+  return `every ${words}, counted from the last run`;
+}
