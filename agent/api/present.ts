@@ -154,7 +154,7 @@ export function presentChannel(row: ChannelRow): ChannelResource {
  * One delivery of a notification to a channel, as GET /api/notifications/{id}/deliveries lists
  * it; the receiver's texts with the channel's `secrets` redacted.
  */
-export function presentDelivery(row: DeliveryWithChannel, secrets: readonly string[] = []): DeliveryResource {
+export function presentDelivery(row: DeliveryWithChannel, secrets: readonly string[] = [], heldUntil: number | null = null): DeliveryResource {
   const redact = (text: string | null) => (text === null ? null : redactValues(text, secrets));
   return {
     id: row.id,
@@ -172,6 +172,7 @@ export function presentDelivery(row: DeliveryWithChannel, secrets: readonly stri
     response_status: row.response_status,
     response_body: redact(row.response_body),
     created_at: toApiTimestamp(row.created_at),
+    held_until: row.status === 'pending' ? toNullableApiTimestamp(heldUntil) : null,
   };
 }
 

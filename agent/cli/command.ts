@@ -1,5 +1,6 @@
 import { format } from 'node:util';
 import { controlCharacterIn, terminalText } from '../domain/controlCharacters';
+import { closestTo, didYouMean } from './didYouMean';
 
 /** One `cronbeat` sub-command. Each lives in agent/cli/commands/<name>.ts and is listed in main.ts. */
 export interface Command {
@@ -12,6 +13,8 @@ export interface Command {
   run(argv: string[]): Promise<number>;
   /** The command tells its own --help from its arguments' (`cronbeat run` wraps jobs that have a --help of their own). */
   readsOwnHelp?: boolean;
+  /** Its sub-commands (`crontab scan|discover|watch`), when its first word names one: a misspelt one is answered here. */
+  subcommands?: readonly string[];
 }
 
 /** A mistake the user can fix: printed as one line on stderr, never with a stack trace. */
@@ -42,7 +45,50 @@ export function invoke(command: Command, rest: string[]): Promise<number> {
     console.log(command.help);
     return Promise.resolve(0);
   }
-  return command.run(rest);
+  const [first] = rest;
+  if (command.subcommands && first !== undefined && !first.startsWith('-') && !command.subcommands.includes(first)) {
+    const close = didYouMean(first, command.subcommands);
+    return Promise.reject(
+      new UsageError(`"${first}" is not a sub-command of cronbeat ${command.name} (${command.subcommands.join(', ')}).${close || ` See \`cronbeat ${command.name} --help\`.`}`),
+    );
+  }
+  return command.run(rest).catch((error: unknown) => {
+    throw inOurWords(error, command, first !== undefined && command.subcommands?.includes(first) ? `${command.name} ${first}` : command.name);
+  });
+}
+
+/** The options a misspelt one is measured against: those its parser knew (parseOptions.ts), else those its help names. */
+function optionsOf(error: unknown, command: Command): string[] {
+  const known = (error as { known?: unknown }).known;
+  if (Array.isArray(known)) return known.map(String);
+  return [...new Set((command.help.match(/--[a-z][a-z0-9-]*/g) ?? []).map((option) => option.slice(2)))];
+}
+
+/**
+ * node:util parseArgs's mistakes (every command's options go through parseOptions.ts), told in our words
+ * with the option it is closest to; anything else unchanged.
+ */
+function inOurWords(error: unknown, command: Command, said: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : '';
+  const help = ` See \`cronbeat ${command.name} --help\`.`;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const option = /'([^']+)'/.exec(message)?.[1] ?? message;
+    const name = option.split('=')[0];
+    const close = closestTo(name.replace(/^-+/, ''), optionsOf(error, command));
+    const suggestion = close.length > 0 ? ` Did you mean ${close.map((o) => `--${o}`).join(' or ')}?` : help;
+    return new UsageError(`cronbeat ${said} has no option ${name}.${suggestion}`);
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const option = /'(-[^ ']+)/.exec(message)?.[1];
+    if (option && /argument missing/.test(message)) return new UsageError(`${option} needs a value: ${option} VALUE (or ${option}=VALUE).`);
+    if (option) return new UsageError(`${option} takes no value.${help}`);
+  }
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    const word = /'([^']*)'/.exec(message)?.[1] ?? '';
+    return new UsageError(`cronbeat ${said} takes no "${word}" (quote a value with spaces: --schedule "0 3 * * *").${help}`);
+  }
+  return error;
 }
 
 /** Runs a CLI's main with this process's arguments: its result is the exit status, an error one line on stderr. */

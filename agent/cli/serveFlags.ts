@@ -1,4 +1,5 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
+import { parseArgs } from './parseOptions';
 import { isWildcard, urlFor } from '../domain/reachability';
 import { UsageError } from './command';
 

@@ -65,6 +65,11 @@ export class ApiClient {
     return this.call<MonitorDetails>('PATCH', `/api/monitors/${id}`, changes);
   }
 
+  /** DELETE /api/monitors/{id}: the monitor and its history. */
+  deleteMonitor(id: number): Promise<void> {
+    return this.call<void>('DELETE', `/api/monitors/${id}`);
+  }
+
   /** Pauses until resumed, or snoozes until `until` (an API timestamp). */
   pauseMonitor(id: number, until: string | null): Promise<MonitorDetails> {
     return this.call<MonitorDetails>('POST', `/api/monitors/${id}/pause`, until === null ? {} : { until });

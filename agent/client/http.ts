@@ -1,3 +1,4 @@
+import { isPlainHttpAnswer, plainHttpWords } from '../domain/plainHttp';
 import { terminalText } from '../domain/controlCharacters';
 
 /** Every request to the agent gives up after this long, so a hung agent never holds a job. */
@@ -44,6 +45,10 @@ export async function requestOnce(request: HttpRequest): Promise<HttpOutcome> {
     return { kind: 'rejected', status, text, message };
   } catch (error) {
     if (error instanceof AnswerTooLargeError) return { kind: 'unreachable', message: `${safeOrigin(request.url)} ${error.message}` };
+    const cause = error instanceof Error ? ((error.cause ?? error) as { code?: string; message?: string }) : undefined;
+    if (request.url.startsWith('https:') && isPlainHttpAnswer(cause?.code, cause?.message ?? '')) {
+      return { kind: 'unreachable', message: `${plainHttpWords(safeOrigin(request.url))} (${cause?.code ?? 'wrong version number'})` };
+    }
     return { kind: 'unreachable', message: `cannot reach ${safeOrigin(request.url)} (${describeNetworkError(error)})` };
   }
 }

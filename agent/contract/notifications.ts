@@ -66,6 +66,8 @@ export interface DeliveryResource {
   response_status: number | null;
   response_body: string | null;
   created_at: string;
+  /** While the channel's quiet hours hold this waiting delivery: when they end (it is sent then); else null. */
+  held_until: string | null;
 }
 
 /** Where a delivery stands: waiting for its next attempt, being sent, sent, or given up. */

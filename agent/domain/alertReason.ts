@@ -1,4 +1,5 @@
 import { alertMs, missedReason, type Alert, type AlertReason, type MonitorReason } from './alert';
+import { exitCodeWords } from './exitCodes';
 import type { MissedDeadline } from './dueTime';
 import { remembered } from './remembered';
 
@@ -73,7 +74,7 @@ export function isMonitorReason(reason: AlertReason | null | undefined): reason 
  */
 export function reasonPieces(reason: MonitorReason): ReasonPiece[] {
   if (reason.kind === 'failed') {
-    return [reason.exit_code === null ? 'Job reported failure' : `Job reported failure (exit code ${reason.exit_code})`];
+    return [reason.exit_code === null ? 'Job reported failure' : `Job reported failure (exit code ${exitCodeWords(reason.exit_code)})`];
   }
   const moment = (iso: string): ReasonPiece => ({ at: alertMs(iso) ?? 0 });
   const resumed = reason.resumed_at === null ? null : moment(reason.resumed_at);

@@ -1,6 +1,7 @@
 import { alertMs, type Alert } from './alert';
 import { remembered } from './remembered';
 import { scheduleWords } from './scheduleWords';
+import { exitCodeMeaning, exitCodeWords } from './exitCodes';
 
 /*
  * An alert (agent/domain/alert.ts) in words, for people: the pieces every channel, the popup
@@ -147,7 +148,7 @@ export function subjectName(alert: Alert): string {
   return alert.server ? `${name} on ${alert.server.name}` : name;
 }
 
-const exitWords = (code: number | null) => (code === null ? '' : ` (exit ${code})`);
+const exitWords = (code: number | null) => (code === null ? '' : ` (exit ${code}${exitCodeMeaning(code) ? `, ${exitCodeMeaning(code)}` : ''})`);
 
 /** The short line: "nightly-backup on web-1 failed (exit 3)". */
 export function alertTitle(alert: Alert): string {
@@ -191,7 +192,7 @@ export function whatHappened(alert: Alert, context: WordsContext): string {
   const run = alert.run;
   switch (reason.kind) {
     case 'failed': {
-      const code = reason.exit_code === null ? 'Reported failure' : `Failed with exit code ${reason.exit_code}`;
+      const code = reason.exit_code === null ? 'Reported failure' : `Failed with exit code ${exitCodeWords(reason.exit_code)}`;
       const took = run?.duration_ms != null ? ` after ${describeDuration(run.duration_ms)}` : '';
       return `${code}${took}.${since}`;
     }

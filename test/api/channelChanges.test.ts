@@ -24,6 +24,7 @@ interface Delivery {
   attempts: number;
   next_attempt_at: string | null;
   last_error: string | null;
+  held_until: string | null;
 }
 
 let serial = 0;
@@ -59,12 +60,13 @@ describe('a channel\'s change and the deliveries waiting for it', () => {
     ).json();
     const id = await alertTo(channel.id);
     const held = await until(id, (list) => list[0]?.next_attempt_at === '2026-11-22T07:00:00.000000Z');
-    expect(held).toMatchObject([{ status: 'pending', attempts: 0, next_attempt_at: '2026-11-22T07:00:00.000000Z' }]);
+    // Said as held by quiet hours, not only as "waiting": the dashboard shows "waiting until 07:00".
+    expect(held).toMatchObject([{ status: 'pending', attempts: 0, next_attempt_at: '2026-11-22T07:00:00.000000Z', held_until: '2026-11-22T07:00:00.000000Z' }]);
     expect(held[0].uuid).toMatch(UUID_V4);
 
     expect((await agent.api(`/api/channels/${channel.id}`, { method: 'PATCH', json: { quiet_hours: null } })).status).toBe(200);
     await hook.received(1);
-    expect(await until(id, (list) => list[0]?.status === 'sent')).toMatchObject([{ status: 'sent', attempts: 1 }]);
+    expect(await until(id, (list) => list[0]?.status === 'sent')).toMatchObject([{ status: 'sent', attempts: 1, held_until: null }]);
     expect(hook.requests[0].headers['x-cronbeat-delivery']).toBe(held[0].uuid);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeDelivery } from '../../renderer/src/components/DeliveryList';
+import { deliveryLabel, describeDelivery } from '../../renderer/src/components/DeliveryList';
 import type { Delivery } from '../../renderer/src/api/types';
 
 const ISO = /\d{4}-\d\d-\d\dT\d\d:\d\d/;
@@ -20,5 +20,14 @@ describe('the delivery tooltip', () => {
     const text = describeDelivery({ ...base, status: 'sent', last_error: null, sent_at: '2026-11-25T14:33:05.000000Z' } as unknown as Delivery);
     expect(text).not.toMatch(ISO);
     expect(text).toMatch(/^Sent .*\(2026-11-25 14:33:05 UTC\) \(2 attempts\)$/);
+  });
+
+  it('a delivery held by quiet hours reads "waiting until" their end, in the badge and the tooltip', () => {
+    const end = new Date();
+    end.setHours(23, 59, 0, 0);
+    const held = { ...base, status: 'pending', attempts: 0, last_error: null, next_attempt_at: end.toISOString(), held_until: end.toISOString() } as unknown as Delivery;
+    expect(deliveryLabel(held)).toBe('waiting until 23:59');
+    expect(describeDelivery(held)).toMatch(/^Held by the channel's quiet hours: sent when they end, 23:59 today \(.* UTC\)$/);
+    expect(deliveryLabel({ ...held, held_until: null } as Delivery)).toBe('waiting');
   });
 });

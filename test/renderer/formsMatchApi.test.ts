@@ -27,7 +27,7 @@ async function apiErrors(path: string, json: unknown): Promise<Record<string, st
 
 describe('a form and the API refuse the same inputs with the same message', () => {
   it.each(['0 2 * * *', '@daily', '0 0 2 * * *', '61 * * * *', '* * 31 2 *', 'every day', ''])('monitor schedule %j', async (schedule) => {
-    const values = { name: 'Nightly backup', timezone: 'UTC', schedule, duration: '30' };
+    const values = { name: 'Nightly backup', timezone: 'UTC', schedule, duration: '30', tags: '' };
     const form = monitorFormErrors(values);
     const api = await apiErrors('/api/monitors', { name: values.name, timezone: 'UTC', schedule, duration: 30 });
     expect(form.schedule).toBe(api.schedule);

@@ -93,11 +93,13 @@ describe('schedules', () => {
 
 describe('form checks mirror the API', () => {
   it('checks zones, schedules, durations, addresses and identifiers', () => {
-    const monitor = (changes: Partial<Record<'name' | 'timezone' | 'schedule' | 'duration', string>>) =>
-      monitorFormErrors({ name: 'Backup', timezone: 'UTC', schedule: '0 2 * * *', duration: '30', ...changes });
+    const monitor = (changes: Partial<Record<'name' | 'timezone' | 'schedule' | 'duration' | 'tags', string>>) =>
+      monitorFormErrors({ name: 'Backup', timezone: 'UTC', schedule: '0 2 * * *', duration: '30', tags: '', ...changes });
     const server = (changes: Partial<Record<'name' | 'identifier' | 'ip_address', string>>) =>
       serverFormErrors({ name: 'Backup host', identifier: 'backup-01', ip_address: '192.168.1.20', ...changes });
     expect(monitor({})).toEqual({});
+    expect(monitor({ tags: 'prod, server:web-01 db' })).toEqual({});
+    expect(monitor({ tags: 'prod, bad/tag' }).tags).toMatch(/^The tags field must be a list of tags/);
     expect(monitor({ timezone: 'Europe/Paris' })).toEqual({});
     expect(monitor({ timezone: 'Mars/Olympus' }).timezone).toMatch(/time zone/);
     expect(monitor({ schedule: '0 0 2 * * *' }).schedule).toMatch(/five fields/);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { monitorFormErrors } from '../../renderer/src/components/MonitorForm';
 
-const validateTimezone = (timezone: string) => monitorFormErrors({ name: 'Backup', timezone, schedule: '0 2 * * *', duration: '30' }).timezone;
+const validateTimezone = (timezone: string) => monitorFormErrors({ name: 'Backup', timezone, schedule: '0 2 * * *', duration: '30', tags: '' }).timezone;
 
 // The dashboard's zone field answers by the API's rule (agent/domain/timeZones.ts, tested in test/domain).
 describe('the zone field check', () => {

@@ -7,6 +7,7 @@ import { notificationListQuery, notificationReadInput } from '../../contract/not
 import { validate } from '../validate';
 import { pageOffset } from '../../domain/pagination';
 import { channelSecretValues } from '../../domain/channelSecrets';
+import { quietHoursEnd } from '../../domain/delivery';
 import { pageRequestFrom, requestUrl, respondWithPage } from '../paging';
 import { tokenView } from '../tokenVisibility';
 
@@ -49,9 +50,12 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
     if (!notification) throw HttpError.notFound('Notification');
     // Redacted again with each channel's current secrets: texts stored before a secret's form was known stay clean.
     const view = tokenView(store, ctx.state.scope);
+    const now = clock();
     ctx.body = store.deliveries.forNotification(notification.id).map((row) => {
       const channel = store.channels.findAny(row.channel_id);
-      return view.delivery(presentDelivery(row, channel ? channelSecretValues(channel.kind, channel.settings) : []));
+      // What the worker does with it (it defers a delivery to the end of its channel's quiet hours), said ahead.
+      const heldUntil = channel && channel.deleted_at === null ? quietHoursEnd(channel.quiet_hours, now) : null;
+      return view.delivery(presentDelivery(row, channel ? channelSecretValues(channel.kind, channel.settings) : [], heldUntil));
     });
   });
 

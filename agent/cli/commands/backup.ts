@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../parseOptions';
 import { databaseFile, resolveDataDir } from '../../dataFolder/dataDir';
 import { UsageError, type Command } from '../command';
 import { megabytes, progressLine } from '../progress';

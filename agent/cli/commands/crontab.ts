@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../parseOptions';
 import { realpathSync } from 'node:fs';
 import { ApiClient, ApiError } from '../../client/api';
 import { DEFAULT_BASE_URL } from '../../client/baseUrl';
@@ -35,8 +35,9 @@ Finds the cron jobs of this machine, puts them under monitoring, and watches for
       run, from its own schedule and CRON_TZ, read again at every run, so editing the schedule
       in the crontab is all it takes to change the monitor. A new ping key goes once into the
       crontab as CRONBEAT_API_TOKEN=… (unless it sets one): nothing is copied by hand.
-  cronbeat crontab discover --undo [--file PATH] [--dry-run]
-      Puts back the command of every line discover rewrote (after a backup); monitors are kept,
+  cronbeat crontab discover --undo [--delete-monitors] [--file PATH] [--dry-run]
+      Puts back the command of every line discover rewrote (after a backup); with
+      --delete-monitors it then deletes the monitors those lines pinged, else they are kept,
       and a later discover of the same lines (same crontab, user, schedule, CRON_TZ and
       command) takes them again instead of making new ones (see docs/cli.md).
   cronbeat crontab watch --server IDENTIFIER [--interval 60] [--once] [--file PATH ...] [--url URL]
@@ -57,6 +58,7 @@ Options:
   --shim-dir DIR      discover: where the entry point goes (default: $CRONBEAT_SHIM_DIR, else as
                       above); never a temporary folder or a package cache
   --undo              discover: put the original commands back
+  --delete-monitors   discover --undo: delete the monitors of the lines put back (needs a full key)
   --by-name           discover: lines that make and keep their own monitors (see above)
   --server ID         watch: the server's identifier, as created with POST /api/servers
   --interval SEC      watch: seconds between snapshots (default 60); with --once, how often cron
@@ -97,6 +99,7 @@ function runnerSource(): string {
 
 export const crontabCommand: Command = {
   name: 'crontab',
+  subcommands: ['scan', 'discover', 'watch'],
   summary: 'Scan, discover (monitor) and watch the cron jobs of this machine',
   help,
   async run(argv) {
@@ -114,6 +117,7 @@ export const crontabCommand: Command = {
         'by-name': { type: 'boolean' },
         'shim-dir': { type: 'string' },
         undo: { type: 'boolean' },
+        'delete-monitors': { type: 'boolean' },
         server: { type: 'string' },
         interval: { type: 'string', default: '60' },
         once: { type: 'boolean' },
@@ -139,7 +143,16 @@ export const crontabCommand: Command = {
         if (files.length > 1) throw new UsageError('discover works on one crontab at a time: give one --file.');
         const source = files[0] ?? userCrontabSource();
         const dryRun = values['dry-run'] ?? false;
-        if (values.undo) return undoDiscover({ source, dryRun, dataDir: prepareDataDir(values['data-dir']), now: new Date() });
+        if (values['delete-monitors'] && !values.undo) throw new UsageError('--delete-monitors goes with --undo: cronbeat crontab discover --undo --delete-monitors.');
+        if (values.undo) {
+          const deleting = values['delete-monitors'] ?? false;
+          // The key is checked before the crontab changes: a missing one must not leave lines put back and monitors failing.
+          const api = deleting && !dryRun ? new ApiClient(baseUrlOption(values.url), apiToken(values.token)) : null;
+          const undone = undoDiscover({ source, dryRun, dataDir: prepareDataDir(values['data-dir']), now: new Date(), deleting });
+          if (api === null || undone.tokens.length === 0) return undone.code;
+          const { deleteDiscoveredMonitors } = await import('../crontab/deleteMonitors');
+          return await deleteDiscoveredMonitors(api, undone.tokens);
+        }
         if (values.grace !== undefined && values.duration !== undefined) throw new UsageError('Give --grace once (--duration is its old name).');
         const grace = values.grace ?? values.duration;
         const duration = grace === undefined ? null : positiveInteger(grace, '--grace', 525_600);

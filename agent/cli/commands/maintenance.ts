@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../parseOptions';
 import type { MaintenanceWindowInput, MaintenanceWindowResource } from '../../contract/maintenanceWindows';
 import { DEFAULT_BASE_URL } from '../../client/baseUrl';
 import { UsageError, type Command } from '../command';
@@ -171,6 +171,7 @@ const ACTIONS: Record<string, (argv: string[]) => Promise<number>> = { add, list
 
 export const maintenanceCommand: Command = {
   name: 'maintenance',
+  subcommands: Object.keys(ACTIONS),
   summary: 'Add, list and remove maintenance windows (no alerts during planned work)',
   help,
   run([action, ...rest]) {

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../parseOptions';
 import { agentName, noticeText, type ConnectionNotice } from '../../client/connectionWatch';
 import { DEFAULT_BASE_URL } from '../../client/baseUrl';
 import { FollowRefused, NotificationFollower } from '../../client/follower';

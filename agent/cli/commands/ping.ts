@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../parseOptions';
 import { InvalidBaseUrlError, resolveBaseUrl } from '../../client/baseUrl';
 import { OutputTail } from '../../client/outputTail';
 import { describeDelivery, pulseSenderFor } from '../../client/pulseSender';
 import type { PulseSignal } from '../../client/pulses';
 import { UsageError, type Command } from '../command';
 import { printNotices } from '../notices';
+import { apiKeyAsToken } from './runWords';
 
 const help = `Usage: cronbeat ping TOKEN [--start | --fail | --exit-code N] [--rid ID] [--message TEXT | --stdin] [--url URL]
 
@@ -82,6 +83,8 @@ export const pingCommand: Command = {
     });
     const [token, extra] = positionals;
     if (!token) throw new UsageError('Give the monitor token: cronbeat ping TOKEN (see `cronbeat ping --help`).');
+    const key = apiKeyAsToken(token, 'ping');
+    if (key !== undefined) throw new UsageError(`${key}.`);
     if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}"; quote a --message that has spaces.`);
     if (values.message !== undefined && values.stdin) throw new UsageError('Give --message or --stdin, not both.');
     const signal = signalOf(values);

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../parseOptions';
 import { databaseFile, prepareDataDir } from '../../dataFolder/dataDir';
 import { makeDataFolderPrivate } from '../../dataFolder/privateFolder';
 import { UsageError, type Command } from '../command';

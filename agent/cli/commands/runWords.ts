@@ -42,6 +42,17 @@ export function canRun(word: string, path = process.env.PATH ?? ''): boolean {
   return path.split(delimiter).some((dir) => dir !== '' && executable(join(dir, word)));
 }
 
+/**
+ * Why `word`, given where a monitor's token goes, is an API key (cb_…, agent/db/apiTokens.ts) —
+ * most often the ping key a line is meant to use with --name — or undefined. Says only its
+ * prefix: the key is a secret, and stderr ends up in cron's mail.
+ */
+export function apiKeyAsToken(word: string | undefined, command: 'run' | 'ping'): string | undefined {
+  if (word === undefined || !word.startsWith('cb_')) return undefined;
+  const byName = command === 'run' ? 'cronbeat run --name NAME --schedule CRON -- COMMAND' : 'cronbeat run --name NAME';
+  return `"cb_…" is an API key (a ping key), not a monitor's token: put it in CRONBEAT_API_TOKEN and use \`${byName}\`, or give the monitor's own token (\`cronbeat monitor show NAME\`)`;
+}
+
 const isOption = (word: string) => word.startsWith('-') && word !== '-' && word !== '--';
 const isOurs = (name: string): name is RunOption => (RUN_OPTIONS as readonly string[]).includes(name);
 
@@ -97,6 +108,8 @@ export function readRunWords(argv: string[], runs: (word: string) => boolean = c
   const command = separator >= 0 ? argv.slice(separator + 1) : commandAt >= 0 ? argv.slice(commandAt) : [];
   const byLine = values.name !== undefined || values.schedule !== undefined;
   if (byLine && token !== undefined) mistakes.push(`give either a monitor token or --name, not both ("${token}" and --name)`);
+  const key = byLine ? undefined : apiKeyAsToken(token, 'run');
+  if (key !== undefined) mistakes.push(key);
   if (!byLine && !token) mistakes.push('give the monitor token (or --name) first: cronbeat run TOKEN -- COMMAND [ARGS...]');
   if (stray.length > 0) mistakes.push(`"${stray[0]}" is not an option of cronbeat run; put -- before the command`);
   const result: RunWords = { values, token, command, help };

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../parseOptions';
 import { resolveDataDir } from '../../dataFolder/dataDir';
 import { terminalText } from '../../domain/controlCharacters';
 import { UsageError, withoutControlCharacters, type Command } from '../command';
@@ -258,6 +258,7 @@ async function status(parsed: Parsed): Promise<number> {
 
 export const serviceCommand: Command = {
   name: 'service',
+  subcommands: ['install', 'uninstall', 'status'],
   summary: 'Install, remove or check the agent as a service (systemd, launchd)',
   help,
   async run(argv) {

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../parseOptions';
 import { describeSignal } from '../../client/pulses';
 import { plural, PulseSender } from '../../client/pulseSender';
 import { Spool } from '../../client/spool';
@@ -36,6 +36,7 @@ Example:
 
 export const spoolCommand: Command = {
   name: 'spool',
+  subcommands: ['list', 'flush'],
   summary: 'List or deliver pulses saved while the agent was unreachable',
   help,
   async run(argv) {

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../parseOptions';
 import { databaseFile, prepareDataDir } from '../../dataFolder/dataDir';
 import { makeDataFolderPrivate } from '../../dataFolder/privateFolder';
 import { toNullableApiTimestamp } from '../../domain/timestamps';
@@ -58,6 +58,7 @@ function maxMonitorsOption(raw: string | undefined, required: boolean): number |
 
 export const tokenCommand: Command = {
   name: 'token',
+  subcommands: ['create', 'list', 'revoke', 'limit'],
   summary: 'Create, list, limit and revoke API tokens',
   help,
   async run(argv) {

@@ -164,7 +164,7 @@ export async function discover(options: DiscoverOptions): Promise<number> {
  * Puts back the commands of every line discover rewrote (either form), after a backup. The
  * monitors stay (delete them in the dashboard). Returns the exit status.
  */
-export function undoDiscover(options: Pick<DiscoverOptions, 'source' | 'dryRun' | 'dataDir' | 'now'>): number {
+export function undoDiscover(options: Pick<DiscoverOptions, 'source' | 'dryRun' | 'dataDir' | 'now'> & { deleting?: boolean }): { code: number; tokens: string[] } {
   const crontab = readCrontab(options.source);
   const undone = crontab
     ? jobsOf(crontab.lines).flatMap((job) => {
@@ -174,20 +174,22 @@ export function undoDiscover(options: Pick<DiscoverOptions, 'source' | 'dryRun' 
     : [];
   if (!crontab || undone.length === 0) {
     console.log(`No line of ${options.source.label} runs through cronbeat: nothing to undo.`);
-    return 0;
+    return { code: 0, tokens: [] };
   }
+  const tokens = undone.map(({ token }) => token);
   for (const { job, text } of undone) console.log(`  line ${job.line}: ${text}`);
   if (options.dryRun) {
-    console.log(`Would put back ${undone.length} command${undone.length === 1 ? '' : 's'} in ${options.source.label}.`);
-    return 0;
+    console.log(`Would put back ${undone.length} command${undone.length === 1 ? '' : 's'} in ${options.source.label}${options.deleting ? ' and delete their monitors' : ''}.`);
+    return { code: 0, tokens };
   }
   // Before the tokens leave the crontab: a later discover of the same lines takes their monitors again.
   saveRecord(rememberWiredLines(options.source, jobsOf(crontab.lines), options.dataDir).lines);
   const lines = crontab.text.split('\n');
   for (const { job, text } of undone) lines[job.line - 1] = text;
   const backup = writeWithBackup(options.source, crontab.text, lines.join('\n'), options);
-  console.log(`Put back ${undone.length} command${undone.length === 1 ? '' : 's'} in ${options.source.label} (the rewritten crontab is kept in ${backup}). Their monitors are kept: delete them in the dashboard, or they fail at their next missed run.`);
-  return 0;
+  const monitors = options.deleting ? '' : ' Their monitors are kept: delete them with --delete-monitors or in the dashboard, or they fail at their next missed run.';
+  console.log(`Put back ${undone.length} command${undone.length === 1 ? '' : 's'} in ${options.source.label} (the rewritten crontab is kept in ${backup}).${monitors}`);
+  return { code: 0, tokens };
 }
 
 /** "Created 2 monitors, reused 1 and rewrote", "Reused 1 monitor and rewrote", "Rewrote". */

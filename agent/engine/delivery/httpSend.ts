@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { isPlainHttpAnswer, plainHttpWords } from '../../domain/plainHttp';
 import { request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
@@ -115,10 +116,11 @@ function exchange(url: URL, headers: OutgoingHttpHeaders, body: string, timeouts
   });
 }
 
-function describe(error: unknown): string {
+function describe(error: unknown, url: URL): string {
   if (error instanceof SendError) return error.message;
   if (error instanceof Error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (url.protocol === 'https:' && isPlainHttpAnswer(code, error.message)) return `${plainHttpWords(url.toString())} (${code ?? 'wrong version number'})`;
     return code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
   }
   return String(error);
@@ -145,6 +147,6 @@ export async function httpPost(post: HttpPost, timeouts: HttpTimeouts): Promise<
       url = rule.to;
     }
   } catch (error) {
-    return { kind: 'failed', status: null, text: null, error: describe(error) };
+    return { kind: 'failed', status: null, text: null, error: describe(error, url) };
   }
 }

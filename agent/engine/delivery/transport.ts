@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import { isPlainHttpAnswer } from '../../domain/plainHttp';
 import type { OutgoingRequest } from './messages';
 import { bounded } from '../../domain/delivery';
 import { redactValues } from '../../domain/channelSecrets';
@@ -41,6 +42,23 @@ function describeError(error: unknown): string {
   return String(error);
 }
 
+/**
+ * A `tls` setting the mail server does not speak, in words naming the setting to pick: nodemailer
+ * says "Error upgrading connection with STARTTLS" or OpenSSL's "wrong version number".
+ */
+function emailTlsWords(error: unknown, tls: string, server: string): string | null {
+  if (!(error instanceof Error)) return null;
+  const { code, command, response } = error as { code?: string; command?: string; response?: unknown };
+  if (tls === 'starttls' && code === 'ETLS' && command === 'STARTTLS') {
+    const said = typeof response === 'string' && response.trim() ? ` (it answered "${response.trim()}")` : '';
+    return `The mail server at ${server} refused STARTTLS${said}: set the channel's tls to "tls" if it takes TLS from the first byte (usually port 465), or to "none" if it speaks only plain SMTP (then only inside a network you trust).`;
+  }
+  if (tls === 'tls' && isPlainHttpAnswer(code, error.message)) {
+    return `The mail server at ${server} does not speak TLS from the first byte (${code ?? 'wrong version number'}): set the channel's tls to "starttls" (usually port 587), or to "none" if it speaks only plain SMTP.`;
+  }
+  return null;
+}
+
 async function sendHttp(request: Extract<OutgoingRequest, { transport: 'http' }>, options: TransportOptions, secrets: string[]): Promise<AttemptResult> {
   const outcome = await httpPost(request, { connectMs: connectTimeout(options), totalMs: options.timeoutMs });
   if (outcome.kind === 'failed') {
@@ -80,7 +98,7 @@ async function sendEmail(request: Extract<OutgoingRequest, { transport: 'email' 
     const info = await Promise.race([transport.sendMail(request.mail), timeout]);
     return { ok: true, responseStatus: null, responseBody: clean(String(info.response ?? ''), secrets), error: null };
   } catch (error) {
-    return { ok: false, responseStatus: null, responseBody: null, error: clean(describeError(error), secrets) };
+    return { ok: false, responseStatus: null, responseBody: null, error: clean(emailTlsWords(error, smtp.tls, `${smtp.host}:${port}`) ?? describeError(error), secrets) };
   } finally {
     clearTimeout(timer);
     transport.close();

@@ -14,11 +14,18 @@ function tooltipTime(iso: string): string {
   return `${formatInSentence(Date.parse(iso))} (${utcTitle(iso)})`;
 }
 
+/** The badge's word: "waiting until 07:00" while the channel's quiet hours hold it (the viewer's clock). */
+export function deliveryLabel(d: Delivery): string {
+  if (d.status === 'pending' && d.held_until) return `waiting until ${formatInSentence(Date.parse(d.held_until)).replace(/ today$/, '')}`;
+  return LABELS[d.status];
+}
+
 /** The delivery's story for its tooltip, its times in the viewer's zone (issue 26: no raw ISO times). */
 export function describeDelivery(d: Delivery): string {
   const tries = `${d.attempts} attempt${d.attempts === 1 ? '' : 's'}`;
   if (d.status === 'sent') return `Sent${d.sent_at ? ` ${tooltipTime(d.sent_at)}` : ''} (${tries})`;
   if (d.status === 'failed') return `Given up after ${tries}: ${d.last_error ?? ''}`;
+  if (d.status === 'pending' && d.held_until) return `Held by the channel's quiet hours: sent when they end, ${tooltipTime(d.held_until)}`;
   if (d.last_error) return `${tries} so far; ${d.next_attempt_at ? `next try ${tooltipTime(d.next_attempt_at)}` : 'tried again soon'}: ${d.last_error}`;
   return 'Waiting to be sent';
 }
@@ -36,7 +43,7 @@ export function DeliveryList(props: { notificationId: string }) {
           <span className={`badge ${TONES[d.status]}`}>
             {/* One inline phrase: the badge's flex gap would otherwise split "(Webhook)" from its colon. */}
             <span>
-              {d.channel.name} <span className="muted">({CHANNEL_KIND_LABELS[d.channel.kind]})</span>: {LABELS[d.status]}
+              {d.channel.name} <span className="muted">({CHANNEL_KIND_LABELS[d.channel.kind]})</span>: {deliveryLabel(d)}
               {d.status === 'sent' && d.sent_at ? (
                 <>
                   {' '}

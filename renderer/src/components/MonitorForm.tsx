@@ -10,7 +10,7 @@ import { findTimeZone } from '../../../agent/domain/timeZones';
 import { monitorInput } from '../../../agent/contract/monitors';
 import { fieldErrors, numberOrAbsent } from '../lib/formRules';
 
-type FieldName = 'name' | 'timezone' | 'schedule' | 'duration';
+type FieldName = 'name' | 'timezone' | 'schedule' | 'duration' | 'tags';
 
 /** The form's values, as typed. */
 export type MonitorFormValues = Record<FieldName, string>;
@@ -31,11 +31,20 @@ function monitorBody(v: MonitorFormValues) {
     timezone: findTimeZone(v.timezone).zone ?? v.timezone,
     schedule: v.schedule.trim(),
     duration: numberOrAbsent(v.duration),
+    // Typed as "prod, db" or "prod db": the whole list, so emptying the field takes every tag off.
+    tags: v.tags.split(/[\s,]+/).filter((tag) => tag !== ''),
   };
 }
 
 /** The form's refusals: the API's own (the API's `duration` is the grace on screen). */
-export const monitorFormErrors = (v: MonitorFormValues) => fieldErrors(monitorInput, monitorBody(v), { words: { duration: 'grace' } });
+export const monitorFormErrors = (v: MonitorFormValues) => {
+  const errors = fieldErrors(monitorInput, monitorBody(v), { words: { duration: 'grace' } });
+  // A refused tag is said at the one tags field, not at "tags.2".
+  for (const key of Object.keys(errors)) {
+    if (key.startsWith('tags.')) errors.tags ??= errors[key];
+  }
+  return errors;
+};
 
 /**
  * A monitor's fields with their checks as you type and the next runs of the schedule: the New
@@ -141,6 +150,17 @@ export function MonitorForm(props: {
             onChange={(e) => set('duration', e.target.value)}
             aria-invalid={Boolean(shown('duration'))}
             aria-describedby={describedBy('monitor-duration', true, shown('duration'))}
+          />
+        </Field>
+        <Field id="monitor-tags" label="Tags" error={shown('tags')} hint="Optional, separated by commas or spaces (prod, db, server:web-01): to list, badge and silence monitors together.">
+          <input
+            id="monitor-tags"
+            value={values.tags}
+            onChange={(e) => set('tags', e.target.value)}
+            autoComplete="off"
+            spellCheck={false}
+            aria-invalid={Boolean(shown('tags'))}
+            aria-describedby={describedBy('monitor-tags', true, shown('tags'))}
           />
         </Field>
         <FormActions cancelHref={props.cancelHref} busy={busy} submitLabel={props.submitLabel} busyLabel={props.busyLabel} />

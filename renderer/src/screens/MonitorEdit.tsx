@@ -32,7 +32,7 @@ export function MonitorEditScreen(props: { id: number }) {
       <PageHeader title={`Edit “${m.name}”`} back={back} subtitle="Its token and pulse URL stay the same." />
       <MonitorForm
         label="Edit monitor"
-        initial={{ name: m.name, timezone: m.timezone, schedule: m.schedule, duration: String(m.duration) }}
+        initial={{ name: m.name, timezone: m.timezone, schedule: m.schedule, duration: String(m.duration), tags: (m.tags ?? []).join(', ') }}
         submitLabel="Save changes"
         busyLabel="Saving…"
         cancelHref={`#/monitors/${m.id}`}

@@ -11,7 +11,7 @@ export function MonitorNewScreen() {
       <PageHeader title="New monitor" back={{ href: '#/monitors', label: 'Monitors' }} />
       <MonitorForm
         label="New monitor"
-        initial={{ name: '', timezone: viewerZone(), schedule: '0 2 * * *', duration: '30' }}
+        initial={{ name: '', timezone: viewerZone(), schedule: '0 2 * * *', duration: '30', tags: '' }}
         submitLabel="Create monitor"
         busyLabel="Creating…"
         cancelHref="#/monitors"

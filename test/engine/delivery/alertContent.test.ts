@@ -142,4 +142,18 @@ describe('what an alert says', () => {
     expect(smtp.mails[0].raw).not.toMatch(/=1B|=00|=01|=07/);
     expect(smtp.mails[0].raw.replace(/=\r?\n/g, '')).toContain('ERROR: restore failed');
   });
+
+  it('exit 137 is said as a kill by SIGKILL, perhaps for memory, in the title and the text', async () => {
+    fixture = deliveryFixture(at('2026-11-21T03:00:16Z'));
+    const hook = await receiver();
+    fixture.channel('webhook', { url: `${hook.url}/in` });
+    const monitor = fixture.monitor({ name: 'big-import', schedule: '0 3 * * *', timezone: 'UTC', duration: 30, now: at('2026-11-20T12:00:00Z') });
+    fixture.pulse(monitor.token, at('2026-11-21T03:00:04Z'), { kind: 'start', rid: 'r1' });
+    fixture.pulse(monitor.token, at('2026-11-21T03:00:16Z'), { kind: 'fail', exitCode: 137, rid: 'r1' });
+    await fixture.worker.runDue();
+    const body = JSON.parse(hook.requests[0].body);
+    expect(body.title).toBe('big-import failed (exit 137, killed, SIGKILL: perhaps out of memory)');
+    expect(body.text).toBe('Failed with exit code 137 (killed, SIGKILL: perhaps out of memory) after 12 s.');
+    expect(body.reason).toEqual({ kind: 'failed', exit_code: 137 });
+  });
 });

@@ -1,12 +1,12 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../../parseOptions';
 import type { MonitorChanges } from '../../../client/api';
 import { checkSchedule } from '../../../domain/scheduleCheck';
 import { resolveTimeZone } from '../../../domain/timeZones';
 import { UsageError, withoutControlCharacters } from '../../command';
 import { suggestSchedule } from '../../scheduleSuggestion';
-import { apiFromEnv, COMMON_OPTIONS, findMonitor, printMonitor } from './shared';
+import { apiFromEnv, COMMON_OPTIONS, findMonitor, graceOption, printMonitor, tagsOption } from './shared';
 
-/** `cronbeat monitor edit ID|NAME [--name N] [--schedule S] [--timezone Z] [--grace MIN] [--project N|none] [--json]`; --duration is an old name of --grace. */
+/** `cronbeat monitor edit ID|NAME [--name N] [--schedule S] [--timezone Z] [--grace MIN] [--project N|none] [--tags a,b] [--json]`; --duration is an old name of --grace. */
 export async function editMonitor(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -20,6 +20,7 @@ export async function editMonitor(argv: string[]): Promise<number> {
       // The old name of --grace, still taken; help no longer lists it.
       duration: { type: 'string' },
       project: { type: 'string' },
+      tags: { type: 'string' },
     },
   });
   if (positionals.length > 1) throw new UsageError(`Unexpected argument "${positionals[1]}" (quote a schedule: --schedule "0 3 * * *").`);
@@ -39,10 +40,9 @@ export async function editMonitor(argv: string[]): Promise<number> {
   }
   if (values.grace !== undefined && values.duration !== undefined) throw new UsageError('Give --grace once (--duration is its old name).');
   const grace = values.grace ?? values.duration;
-  if (grace !== undefined) {
-    if (!/^\d{1,6}$/.test(grace)) throw new UsageError(`--grace must be whole minutes, not "${grace}".`);
-    changes.duration = Number(grace);
-  }
+  if (grace !== undefined) changes.duration = graceOption(grace);
+  // The whole list, as the dashboard sets it: "" takes every tag off.
+  if (values.tags !== undefined) changes.tags = tagsOption(values.tags);
   if (values.project !== undefined) {
     if (values.project !== 'none' && !/^[1-9]\d{0,15}$/.test(values.project)) {
       throw new UsageError(`--project must be a project id or "none", not "${values.project}".`);
@@ -50,7 +50,7 @@ export async function editMonitor(argv: string[]): Promise<number> {
     changes.project_id = values.project === 'none' ? null : Number(values.project);
   }
   if (Object.keys(changes).length === 0) {
-    throw new UsageError('Say what to change: --name, --schedule, --timezone, --grace or --project.');
+    throw new UsageError('Say what to change: --name, --schedule, --timezone, --grace, --project or --tags.');
   }
   const api = apiFromEnv(values.url);
   const monitor = await api.editMonitor((await findMonitor(api, positionals[0])).id, changes);

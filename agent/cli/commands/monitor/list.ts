@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../../parseOptions';
 import { UsageError } from '../../command';
 import { printTable } from '../../crontab/table';
 import { tagOf } from '../../../domain/monitorLine';

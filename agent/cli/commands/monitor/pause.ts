@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../../parseOptions';
 import { nextClockTime, parseClockTime, wallClockInstant } from '../../../domain/clockTime';
 import { toApiTimestamp } from '../../../domain/timestamps';
 import { parseZonedTimestamp } from '../../../domain/zonedTimestamp';

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../../parseOptions';
 import { UsageError } from '../../command';
 import { apiFromEnv, COMMON_OPTIONS, dueText, findMonitor, printMonitor } from './shared';
 

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../../parseOptions';
 import { UsageError } from '../../command';
 import { printable } from '../../crontab/table';
 import { apiFromEnv, COMMON_OPTIONS, findMonitor, printMonitor } from './shared';

@@ -5,6 +5,7 @@ import { baseUrlOption } from '../ping';
 import { shortTime } from '../../shortTime';
 import { scheduleWords } from '../../../domain/scheduleWords';
 import { printable } from '../../crontab/table';
+import { tagOf } from '../../../domain/monitorLine';
 
 /* What the `cronbeat monitor` sub-commands share: the API client, finding a monitor, printing one. */
 
@@ -71,4 +72,22 @@ export function printMonitor(monitor: MonitorDetails, json: boolean | undefined)
   if (monitor.alert_reason) lines.splice(2, 0, ['Alert', monitor.alert_reason]);
   const width = Math.max(...lines.map(([label]) => label.length)) + 1;
   for (const [label, value] of lines) console.log(`${`${label}:`.padEnd(width)} ${printable(value)}`);
+}
+
+/** --tags "a,b": each a tag as the API takes it (tagOf), or a usage error naming the one that is not. */
+export function tagsOption(value: string): string[] {
+  const words = value.split(',').map((word) => word.trim()).filter((word) => word !== '');
+  return words.map((word) => {
+    const tag = tagOf(word);
+    if (tag === undefined) throw new UsageError(`--tags: "${word}" is not a tag (letters, digits, "_", ".", ":" and "-", up to 50, starting with a letter or digit).`);
+    return tag;
+  });
+}
+
+/** --grace as whole minutes from 1 (a grace of 0 would fail every run that is a second late). */
+export function graceOption(grace: string): number {
+  if (!/^\d{1,6}$/.test(grace) || Number(grace) < 1 || Number(grace) > 525_600) {
+    throw new UsageError(`--grace (the minutes a run may be late) must be a whole number of minutes from 1 to 525600, not "${grace}".`);
+  }
+  return Number(grace);
 }

@@ -1,0 +1,72 @@
+import { parseArgs } from '../../parseOptions';
+import { checkSchedule } from '../../../domain/scheduleCheck';
+import { defaultGraceMinutes } from '../../../domain/dueTime';
+import { serverTag } from '../../../domain/monitorLine';
+import { resolveTimeZone } from '../../../domain/timeZones';
+import { shellQuote } from '../../../domain/shellQuote';
+import { UsageError, withoutControlCharacters } from '../../command';
+import { machineZone } from '../../machineZone';
+import { suggestSchedule } from '../../scheduleSuggestion';
+import { apiFromEnv, COMMON_OPTIONS, graceOption, printMonitor, tagsOption } from './shared';
+
+/**
+ * `cronbeat monitor create NAME --schedule S [--timezone Z] [--grace MIN] [--server ID] [--tags a,b] [--json]`:
+ * the options of `cronbeat run --name`, read the same way (the machine's zone, the schedule's own
+ * period as grace), for a monitor made before its job's line is written.
+ */
+export async function createMonitor(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      ...COMMON_OPTIONS,
+      name: { type: 'string' },
+      schedule: { type: 'string' },
+      timezone: { type: 'string' },
+      grace: { type: 'string' },
+      server: { type: 'string' },
+      tags: { type: 'string' },
+    },
+  });
+  if (positionals.length > 0 && values.name !== undefined) throw new UsageError(`Give the name once: "${positionals[0]}" or --name.`);
+  if (positionals.length > 1) throw new UsageError(`Unexpected argument "${positionals[1]}" (quote a name or schedule with spaces: "nightly backup").`);
+  const name = withoutControlCharacters('the name', values.name ?? positionals[0]);
+  if (name === undefined || name.trim() === '') throw new UsageError('Say the monitor\'s name: cronbeat monitor create NAME --schedule "0 3 * * *".');
+  if (values.schedule === undefined) throw new UsageError('Say when the job runs: --schedule "0 3 * * *" (a cron expression, or @daily).');
+  const checked = checkSchedule(values.schedule);
+  if (checked.schedule === undefined) {
+    const suggestion = suggestSchedule(values.schedule);
+    throw new UsageError(`--schedule: ${checked.error}${suggestion === null ? '' : ` Did you mean --schedule "${suggestion}"?`}`);
+  }
+  const notes: string[] = [];
+  let timezone = machineZone();
+  if (values.timezone !== undefined) {
+    const answer = resolveTimeZone(values.timezone);
+    if (answer.zone === undefined) throw new UsageError(`--timezone: ${answer.error}`);
+    timezone = answer.zone;
+    if (answer.note) notes.push(answer.note);
+  }
+  const duration = values.grace === undefined ? defaultGraceMinutes(checked.schedule, Date.now()) : graceOption(values.grace);
+  const tags = values.tags === undefined ? [] : tagsOption(values.tags);
+  if (values.server !== undefined) {
+    const tag = serverTag(withoutControlCharacters('--server', values.server));
+    if (tag === undefined) throw new UsageError(`--server must be a server identifier (letters, digits, "_", ".", ":" and "-"), not "${values.server}".`);
+    tags.push(tag);
+  }
+  const api = apiFromEnv(values.url);
+  const created = await api.createMonitor({ name: name.trim(), schedule: checked.schedule, timezone, duration, ...(tags.length > 0 ? { tags } : {}) });
+  const monitor = await api.monitor(created.id);
+  for (const note of notes) console.error(note);
+  if (values.json) {
+    printMonitor(monitor, true);
+    return 0;
+  }
+  console.log(`Created "${monitor.name}".`);
+  printMonitor(monitor, false);
+  const url = values.url === undefined ? '' : ` --url ${shellQuote(values.url)}`;
+  const token = monitor.token ?? created.token;
+  console.log('');
+  console.log('Its crontab line (put the job\'s own command after --):');
+  console.log(`  ${values.schedule} cronbeat run ${token}${url} -- /path/to/your/job.sh`);
+  return 0;
+}

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { runCli } from '../helpers/cli';
+
+// Every test starts real node processes.
+vi.setConfig({ testTimeout: 30_000 });
+
+let agent: TestAgent;
+let env: Record<string, string>;
+beforeAll(async () => {
+  agent = await startTestAgent();
+  env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, TZ: 'Europe/Berlin' };
+});
+afterAll(() => agent.stop());
+
+describe('cronbeat monitor create, delete and edit --tags', () => {
+  it('creates a monitor with the options of run --name and prints it with its run line', async () => {
+    const made = await runCli(['monitor', 'create', 'cli created', '--schedule', '*/10 * * * *', '--tags', 'prod,DB', '--server', 'web-01'], { env });
+    expect(made.stderr).toBe('');
+    expect(made.status).toBe(0);
+    expect(made.stdout).toContain('Created "cli created".');
+    // The machine's zone and the schedule's own period, as `run --name` takes them.
+    expect(made.stdout).toMatch(/^Schedule: +\*\/10 \* \* \* \* \(.*\)$/m);
+    expect(made.stdout).toMatch(/^Grace: +10 min after each due time$/m);
+    expect(made.stdout).toMatch(/^Tags: +db prod server:web-01$/m);
+    const token = /cronbeat run (\S+) -- \/path\/to\/your\/job\.sh/.exec(made.stdout)?.[1];
+    expect(token).toBeDefined();
+    const [monitor] = (await (await agent.api('/api/monitors')).json()).filter((m: { name: string }) => m.name === 'cli created');
+    expect(monitor).toMatchObject({ token, timezone: 'Europe/Berlin', duration: 10, tags: ['db', 'prod', 'server:web-01'] });
+  });
+
+  it('names the grace when it is 0, and refuses a create without a schedule, in words', async () => {
+    const zero = await runCli(['monitor', 'create', 'cli zero', '--schedule', '0 3 * * *', '--grace', '0'], { env });
+    expect(zero.status).toBe(2);
+    expect(zero.stderr).toMatch(/--grace \(the minutes a run may be late\) must be a whole number of minutes from 1/);
+    expect(zero.stderr).not.toContain('duration');
+    const editZero = await runCli(['monitor', 'edit', 'cli created', '--grace', '0'], { env });
+    expect(editZero.status).toBe(2);
+    expect(editZero.stderr).toMatch(/--grace \(the minutes a run may be late\)/);
+    const bare = await runCli(['monitor', 'create', 'cli bare'], { env });
+    expect(bare.status).toBe(2);
+    expect(bare.stderr).toContain('--schedule');
+  });
+
+  it('edit --tags sets the whole list', async () => {
+    await runCli(['monitor', 'create', 'cli retag', '--schedule', '0 3 * * *', '--tags', 'old'], { env });
+    const edited = await runCli(['monitor', 'edit', 'cli retag', '--tags', 'a,b', '--json'], { env });
+    expect(edited.status).toBe(0);
+    expect(JSON.parse(edited.stdout).tags).toEqual(['a', 'b']);
+    const bad = await runCli(['monitor', 'edit', 'cli retag', '--tags', 'a,has space'], { env });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('"has space" is not a tag');
+  });
+
+  it('delete refuses without --yes, in words, and deletes with it', async () => {
+    await runCli(['monitor', 'create', 'cli doomed', '--schedule', '0 3 * * *'], { env });
+    const refused = await runCli(['monitor', 'delete', 'cli doomed'], { env });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/Deleting "cli doomed" \(id \d+\) removes it and its whole history.*Add --yes/);
+    expect((await agent.api('/api/monitors')).ok).toBe(true);
+    const names = async () => (await (await agent.api('/api/monitors')).json()).map((m: { name: string }) => m.name);
+    expect(await names()).toContain('cli doomed');
+    const deleted = await runCli(['monitor', 'delete', 'cli doomed', '--yes'], { env });
+    expect(deleted).toMatchObject({ status: 0, stderr: '' });
+    expect(deleted.stdout).toMatch(/^Deleted "cli doomed" \(id \d+\)\.$/m);
+    expect(await names()).not.toContain('cli doomed');
+  });
+});
+
+describe('did you mean, for every command', () => {
+  it('a misspelt option is answered in our words with the option it is closest to', async () => {
+    const edit = await runCli(['monitor', 'edit', 'x', '--schedul', '0 3 * * *'], { env });
+    expect(edit.status).toBe(2);
+    expect(edit.stderr).toBe('cronbeat: cronbeat monitor edit has no option --schedul. Did you mean --schedule?\n');
+    const create = await runCli(['monitor', 'create', 'x', '--tag', 'a'], { env });
+    expect(create.stderr).toContain('has no option --tag. Did you mean --tags?');
+    const crontab = await runCli(['crontab', 'scan', '--fil', 'x'], { env });
+    expect(crontab.status).toBe(2);
+    expect(crontab.stderr).toContain('cronbeat crontab scan has no option --fil. Did you mean --file');
+    const token = await runCli(['token', 'list', '--jsno'], { env });
+    expect(token.stderr).toContain('Did you mean --json?');
+    const missing = await runCli(['monitor', 'edit', 'x', '--name'], { env });
+    expect(missing.stderr).toBe('cronbeat: --name needs a value: --name VALUE (or --name=VALUE).\n');
+    expect(missing.stderr).not.toMatch(/argument missing|Unknown option/);
+  });
+
+  it('a misspelt sub-command is answered with the one it is closest to', async () => {
+    const crontab = await runCli(['crontab', 'dicsover'], { env });
+    expect(crontab.status).toBe(2);
+    expect(crontab.stderr).toContain('"dicsover" is not a sub-command of cronbeat crontab (scan, discover, watch). Did you mean "discover"?');
+    expect((await runCli(['token', 'craete'], { env })).stderr).toContain('Did you mean "create"?');
+    expect((await runCli(['monitor', 'delte', 'x'], { env })).stderr).toContain('Did you mean "delete"?');
+  });
+
+  it('cronbeat run still runs its job on a misspelt option, and suggests the right one', async () => {
+    const run = await runCli(['run', '--name', 'x', '--schedul', '0 3 * * *', '--', 'sh', '-c', 'echo ran'], { env: { ...env, CRONBEAT_API_TOKEN: '' } });
+    expect(run.stdout).toContain('ran');
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain('did you mean --schedule?');
+  });
+});
+
+describe('errors in words from the CLI', () => {
+  it('an https:// --url whose agent speaks plain http says so, with the http:// URL to use', async () => {
+    const https = agent.url.replace(/^http:/, 'https:');
+    const list = await runCli(['monitor', 'list', '--url', https], { env });
+    expect(list.status).toBe(1);
+    expect(list.stderr).toContain(`the server at ${https} speaks plain http, not https: use ${agent.url}/`);
+    expect(list.stderr).not.toContain('cannot reach');
+  });
+});
