@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ApiClient } from '../../client/api';
+import { ApiClient, ApiError } from '../../client/api';
 import { DEFAULT_BASE_URL } from '../../client/baseUrl';
 import { prepareDataDir } from '../../dataFolder/dataDir';
 import { serverTag } from '../../domain/monitorLine';
@@ -9,7 +9,7 @@ import { UsageError, withoutControlCharacters, type Command } from '../command';
 import { machineZone } from '../machineZone';
 import { baseUrlOption } from './ping';
 
-const help = `Usage: cronbeat timers <list|discover> [options]
+const help = `Usage: cronbeat timers <list|discover|watch> [options]
 
 Finds the systemd timers of this machine (Linux) and puts them under monitoring.
 
@@ -31,6 +31,11 @@ Finds the systemd timers of this machine (Linux) and puts them under monitoring.
   cronbeat timers discover --undo [--user] [--root DIR] [--dry-run] [--reload]
       Removes exactly the drop-ins discover wrote; the monitors are kept, and a later discover of
       the same timers takes them again instead of making new ones.
+  cronbeat timers watch --server ID [--user] [--root DIR] [--interval 60] [--once] [--grace MIN]
+      Watches the timers discover wired: a timer whose schedule changed is reported once
+      (POST /api/servers/alert, change "altered") and its monitor takes the new schedule and
+      grace; a timer removed (or its drop-in) is reported once ("removed"). Keeps its snapshot
+      in the data folder, so a restart reports nothing new; what could not be sent waits there.
 
 Options:
   --user              the user's timers (systemctl --user) instead of the system's
@@ -38,7 +43,10 @@ Options:
   --dry-run           discover: show the monitors and the drop-ins it would write; change nothing
   --grace MIN         discover: minutes after each run within which it must report, before the
                       timer's own delays are added (default: the schedule's own, at most 60)
-  --server ID         discover: also tag each monitor server:ID, as \`cronbeat run --server\` does
+  --server ID         discover: also tag each monitor server:ID, as \`cronbeat run --server\` does;
+                      watch: the server's identifier, as created with POST /api/servers
+  --interval SEC      watch: seconds between snapshots (default 60)
+  --once              watch: take one snapshot, deliver what waits, and exit
   --reload            discover: run \`systemctl daemon-reload\` after writing
   --undo              discover: remove the drop-ins
   --shim-dir DIR      discover: where Cronbeat's entry point goes (as for \`crontab discover\`)
@@ -80,11 +88,13 @@ export const timersCommand: Command = {
         url: { type: 'string' },
         token: { type: 'string' },
         'data-dir': { type: 'string' },
+        interval: { type: 'string', default: '60' },
+        once: { type: 'boolean' },
       },
     });
     const [action, extra] = positionals;
     if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}".`);
-    if (action !== 'list' && action !== 'discover') throw new UsageError('Say what to do: `cronbeat timers list` or `cronbeat timers discover` (see --help).');
+    if (action !== 'list' && action !== 'discover' && action !== 'watch') throw new UsageError('Say what to do: `cronbeat timers list`, `cronbeat timers discover` or `cronbeat timers watch` (see --help).');
     const root = values.root === undefined ? null : resolve(withoutControlCharacters('--root', values.root));
     if (root === null && process.platform !== 'linux') throw new UsageError('systemd timers are a Linux thing: give --root DIR to read a folder of unit files here.');
     // Loaded here, not at the top: the other commands do not need them.
@@ -100,6 +110,21 @@ export const timersCommand: Command = {
       if (action === 'list') {
         discover.printTimers(discover.timerRows(folders, { grace, now: new Date() }));
         return 0;
+      }
+      if (action === 'watch') {
+        if (!values.server) throw new UsageError('Give the server identifier: cronbeat timers watch --server IDENTIFIER (see --help).');
+        const token = values.token ?? process.env.CRONBEAT_API_TOKEN;
+        if (!token) throw new UsageError('An API token is needed: set CRONBEAT_API_TOKEN (make one with `cronbeat token create`) or pass --token.');
+        const { watchTimers } = await import('../timers/watch');
+        return await watchTimers({
+          server: withoutControlCharacters('--server', values.server),
+          folders,
+          api: new ApiClient(baseUrlOption(values.url), token),
+          dataDir: prepareDataDir(values['data-dir']),
+          intervalMs: positiveInteger(values.interval!, '--interval', 86_400) * 1000,
+          once: values.once ?? false,
+          grace,
+        });
       }
       const dryRun = values['dry-run'] ?? false;
       const reload = values.reload ?? false;
@@ -137,6 +162,7 @@ export const timersCommand: Command = {
       });
     } catch (error) {
       if (error instanceof UnitReadError || error instanceof UnitWriteError) throw new UsageError(error.message, 1);
+      if (error instanceof ApiError) throw new UsageError(error.message, 1);
       throw error;
     }
   },
