@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { discoverAgent } from './discoverAgent';
@@ -180,5 +180,25 @@ describe('cronbeat timers discover', () => {
     expect(result.stderr).toContain(`Cannot write in ${join(root, 'etc/systemd/system')} (EACCES): nothing was changed.`);
     expect(tree(root)).toEqual(before);
     expect((await monitors()).length).toBe(count);
+  });
+
+  it('takes back the drop-ins already written when one cannot be, and a later discover takes the same monitors', async () => {
+    const root = machine();
+    const env = envFor(tempFolder());
+    // In the way of the last drop-in: a file where its folder goes.
+    writeFileSync(join(root, 'etc/systemd/system/poller-job.service.d'), 'not a folder');
+    const before = tree(root);
+    const count = (await monitors()).length;
+    const result = await runCli(['timers', 'discover', '--root', root], { env });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/cannot write a drop-in \(ENOTDIR.*took back the ones written/);
+    expect(tree(root)).toEqual(before);
+    expect((await monitors()).length).toBe(count + 3);
+
+    rmSync(join(root, 'etc/systemd/system/poller-job.service.d'));
+    const again = await runCli(['timers', 'discover', '--root', root], { env });
+    expect(again.status).toBe(0);
+    expect(again.stdout.match(/the monitor an earlier discover made/g)).toHaveLength(3);
+    expect((await monitors()).length).toBe(count + 3);
   });
 });
