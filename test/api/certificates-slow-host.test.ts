@@ -1,13 +1,20 @@
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { startSilentServer, type RunningServer } from '../engine/certificates/tls-fixtures';
 
 let agent: TestAgent;
 let silent: RunningServer;
+let connected: Promise<Socket>;
 
 beforeAll(async () => {
-  agent = await startTestAgent({ certificateChecks: { timeoutMs: 1500 } });
-  silent = await startSilentServer();
+  // The check's own timeout is far away, so the host holds the check until the test lets it go:
+  // with a short one, a busy machine ran it out before the requests in between were answered.
+  // (The timeout's own words are checker.test.ts's.)
+  agent = await startTestAgent({ certificateChecks: { timeoutMs: 60_000 } });
+  let onConnection!: (socket: Socket) => void;
+  connected = new Promise((resolve) => (onConnection = resolve));
+  silent = await startSilentServer(onConnection);
 });
 
 afterAll(async () => {
@@ -20,7 +27,7 @@ it('keeps answering while a host that never speaks TLS holds its check', async (
   const adding = agent
     .api('/api/ssl-certificates', { method: 'POST', json: { hostname: '127.0.0.1', port: silent.port } })
     .finally(() => (settled = true));
-  await new Promise((resolve) => setTimeout(resolve, 100)); // the check is under way
+  const socket = await connected; // the check is under way
   const list = await agent.api('/api/ssl-certificates');
   expect(list.status).toBe(200);
   const [pending] = await list.json();
@@ -28,10 +35,9 @@ it('keeps answering while a host that never speaks TLS holds its check', async (
   expect((await agent.api('/api/monitors')).status).toBe(200);
   expect(settled).toBe(false);
 
+  socket.destroy(); // the host hangs up without a word of TLS
   const added = await adding;
   expect(added.status).toBe(201);
-  expect(await added.json()).toMatchObject({
-    status: 'unreachable',
-    last_error: 'No TLS handshake within 1.5 s (not a TLS server?)',
-  });
+  // Closed or reset: which one the client sees depends on what it was writing when the host hung up.
+  expect(await added.json()).toMatchObject({ status: 'unreachable', last_error: expect.stringMatching(/^Connection (closed|reset)/) });
 });

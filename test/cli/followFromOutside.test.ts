@@ -84,7 +84,7 @@ describe('cronbeat notifications --follow, from outside', () => {
     cleanups.push(async () => child.kill('SIGKILL'));
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const exited = new Promise<number | null>((done) => child.once('exit', done));
+    const exited = new Promise<number | null>((done) => child.once('close', done)); // stderr read to its end
     await new Promise<void>((done) => createInterface({ input: child.stderr! }).on('line', (line) => line.includes('following') && done()));
     // The reader takes one line and goes, as `head -n 1` does.
     const lines = createInterface({ input: child.stdout! });

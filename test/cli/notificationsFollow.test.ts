@@ -33,7 +33,8 @@ function follow(args: string[], env: Record<string, string | undefined>): Follow
   const changed = () => listeners.forEach((listener) => listener());
   createInterface({ input: child.stdout! }).on('line', (line) => (out.push(line), changed()));
   createInterface({ input: child.stderr! }).on('line', (line) => (err.push(line), changed()));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => (changed(), done(code))));
+  // 'close', not 'exit': only then are both pipes read to their end (a test reads err after exited).
+  const exited = new Promise<number | null>((done) => child.once('close', (code) => (changed(), done(code))));
   cleanups.push(async () => {
     child.kill('SIGTERM');
     await exited;

@@ -11,7 +11,8 @@ async function serveStderr(args: string[], env: Record<string, string> = {}): Pr
   const child = spawnCli(['serve', '--port', '0', '--no-popups', '--data-dir', tempFolder(), ...args], { env });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  // 'close', not 'exit': stderr is read to its end only by then.
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
   await new Promise<void>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => line.startsWith('Cronbeat listening on ') && resolve());
     exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));

@@ -56,16 +56,15 @@ function openSocket(): Promise<Socket & { closedAt: Promise<number> }> {
   });
 }
 
-/** Resolves with how long the server took to close `socket` (or `limitMs` if it did not). */
-function closedWithin(socket: Socket, limitMs: number): Promise<number> {
-  const started = Date.now();
+/**
+ * Resolves when the server closes `socket`. No bound of its own: a client the agent failed to cut
+ * off (its timeouts are under a second) would hold on until the test's timeout, which fails it; a
+ * bound of a few seconds failed on a busy machine, where closing 1,000 sockets took longer.
+ */
+function closedByServer(socket: Socket): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(limitMs), limitMs);
     socket.on('error', () => {}).resume();
-    socket.once('close', () => {
-      clearTimeout(timer);
-      resolve(Date.now() - started);
-    });
+    socket.once('close', () => resolve());
   });
 }
 
@@ -75,7 +74,8 @@ describe('bodies over the limit', () => {
     let answer = '';
     socket.setEncoding('utf8').on('data', (c) => (answer += c));
     socket.write(`POST /api/servers HTTP/1.1\r\nHost: 127.0.0.1:${agent.port}\r\nAuthorization: Bearer ${agent.token}\r\nContent-Type: application/json\r\nContent-Length: ${50 * JSON_BODY_LIMIT}\r\n\r\n{"name":`);
-    expect(await closedWithin(socket, 2000)).toBeLessThan(2000);
+    await closedByServer(socket);
+    // 413, not the 408 of a body that never came: the agent did not wait to read it.
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer).toMatch(/"message":"The request body is larger than \d+ bytes\."/);
   });
@@ -96,9 +96,9 @@ describe('slow clients', () => {
     socket.write(`GET /api/monitors HTTP/1.1\r\nHost: 127.0.0.1:${agent.port}\r\n`);
     const drip = setInterval(() => socket.writable && socket.write('X-Slow: y\r\n'), 50);
     try {
-      const closing = closedWithin(socket, 3000);
+      const closing = closedByServer(socket); // while it is still sending
       expect(await answers()).toBe(200);
-      expect(await closing).toBeLessThan(3000);
+      await closing;
     } finally {
       clearInterval(drip);
     }
@@ -112,9 +112,9 @@ describe('slow clients', () => {
     socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${agent.port}\r\nAuthorization: Bearer ${agent.token}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`);
     const drip = setInterval(() => socket.writable && socket.write(' '), 50);
     try {
-      const closing = closedWithin(socket, 3000);
+      const closing = closedByServer(socket); // while it is still sending
       expect(await answers()).toBe(200);
-      expect(await closing).toBeLessThan(3000);
+      await closing;
       expect(answer).toMatch(/^HTTP\/1\.1 408 /);
       expect(answer).toMatch(/\{"message":"The request took too long to arrive\."\}$/);
     } finally {
@@ -128,8 +128,8 @@ describe('slow clients', () => {
     try {
       expect(await answers()).toBe(200);
       const closedAt = await Promise.all(sockets.map((socket) => socket.closedAt));
+      // Each closed by the agent's header timeout (not at once): awaiting them all is the bound.
       expect(Math.min(...closedAt) - started).toBeGreaterThanOrEqual(TIMEOUTS.headersMs - 50);
-      expect(Math.max(...closedAt) - started).toBeLessThan(5000);
       expect(await answers()).toBe(200);
     } finally {
       for (const socket of sockets) socket.destroy();

@@ -1,5 +1,9 @@
-/** Polls `read` every 20 ms until it gives a value (returned), or fails naming `what` after `ms`. */
-export async function until<T>(read: () => T | undefined | null | false, what: string, ms = 5000): Promise<T> {
+/**
+ * Polls `read` every 20 ms until it gives a value (returned), or fails naming `what` after `ms`:
+ * a bound for something that will happen, not a wait, so it is as wide as a busy machine needs
+ * (as expect.poll's in test/vitest.config.ts).
+ */
+export async function until<T>(read: () => T | undefined | null | false, what: string, ms = 10_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = read();

@@ -85,9 +85,10 @@ describe('the desktop app', () => {
     const failedAt = Date.now();
     expect((await fetch(`${origin}/api/pulse/${monitor.token}/fail`, { method: 'POST' })).status).toBe(200);
     // Drawn REDRAW_DELAY_MS after the agent's event (under a second, see trayModel.test); the
-    // bound here only proves the redraw follows the event, long before the 30 s ticker.
-    await until(() => (tray.image as { path: string }).path.includes('tray-failed'), 'the red tray', 5000);
-    expect(Date.now() - failedAt).toBeLessThan(REDRAW_EVERY_MS / 6);
+    // bound here only tells the redraw from the 30 s ticker's, with room for a busy machine
+    // (5 s, and 1 s for the way back, were missed under load).
+    await until(() => (tray.image as { path: string }).path.includes('tray-failed'), 'the red tray', REDRAW_EVERY_MS / 3);
+    expect(Date.now() - failedAt).toBeLessThan(REDRAW_EVERY_MS / 3);
     expect(tray.tooltip).toBe('Cronbeat: 1 failed');
     const menu = tray.menu!.template as MenuItemConstructorOptions[];
     const entry = menu.find((item) => item.label === 'nightly backup')!;
@@ -96,7 +97,7 @@ describe('the desktop app', () => {
     expect(electron.createdWindows[0].loadURL).toHaveBeenLastCalledWith(`${origin}/#/monitors/${monitor.id}`);
 
     expect((await fetch(`${origin}/api/pulse/${monitor.token}`)).status).toBe(200);
-    await until(() => (tray.image as { path: string }).path.includes('tray-ok'), 'the tray back to ok', 1000);
+    await until(() => (tray.image as { path: string }).path.includes('tray-ok'), 'the tray back to ok');
   });
 
   it('raises a native popup for the failure, which opens the monitor', () => {
