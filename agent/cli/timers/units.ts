@@ -93,7 +93,7 @@ export function findTimers(folders: UnitFolders): FoundTimer[] {
   const enabled = new Set<string>();
   for (const folder of folders.search) {
     for (const entry of entries(folder)) {
-      if (entry.endsWith('.timer') && templateOf(entry) !== entry) names.add(entry);
+      if (entry.endsWith('.timer')) names.add(entry);
       if (/\.(wants|requires)$/.test(entry)) {
         for (const wanted of entries(join(folder, entry))) {
           if (!wanted.endsWith('.timer')) continue;
