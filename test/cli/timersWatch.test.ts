@@ -61,4 +61,11 @@ describe('cronbeat timers watch', () => {
     expect(all).toHaveLength(2);
     expect(all).toContainEqual(['removed', 'timer poll.timer: @every 15m', null]);
   });
+
+  it('stops at start when no server has the identifier', async () => {
+    const env = { CRONBEAT_URL: testAgent().url, CRONBEAT_API_TOKEN: testAgent().token, CRONBEAT_DATA_DIR: tempFolder() };
+    const result = await runCli(['timers', 'watch', '--root', machine(), '--server', 'no-such', '--once'], { env });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('No server has the identifier "no-such"');
+  });
 });

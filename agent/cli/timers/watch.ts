@@ -2,6 +2,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ApiError, type ApiClient } from '../../client/api';
+import { UsageError } from '../command';
 import { defaultGraceMinutes } from '../../domain/dueTime';
 import { checkSchedule } from '../../domain/schedules';
 import { timerGrace } from './unitFile';
@@ -133,8 +134,24 @@ async function deliver(options: TimersWatchOptions, file: string, log: (line: st
   return 0;
 }
 
+/**
+ * Tells the agent this watcher is alive with every snapshot (the dashboard marks one gone quiet).
+ * At start, an identifier no server has stops it (exit 2) rather than failing at the first change.
+ */
+async function report(options: TimersWatchOptions, timers: number, atStart: boolean, log: (line: string) => void): Promise<void> {
+  try {
+    await options.api.serverHeartbeat({ server_id: options.server, interval_seconds: Math.round(options.intervalMs / 1000), jobs: timers });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (atStart && error.status === 404) throw new UsageError(`No server has the identifier "${options.server}": add it in the dashboard (Servers → Add server) or check --server.`);
+    if (atStart && error.status === 401) throw new UsageError(`The agent refused the API token (401): make one with \`cronbeat token create\` and set CRONBEAT_API_TOKEN or pass --token.`, 1);
+    log(`warning: report not sent: ${error.message}`);
+  }
+}
+
 export async function watchTimers(options: TimersWatchOptions): Promise<number> {
   const log = options.log ?? ((line: string) => console.log(`${new Date().toISOString()} ${line}`));
+  let atStart = true;
   const file = join(options.dataDir, `timers-watch-${options.folders.scope}-${options.server.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
   const timers = new Map(findTimers(options.folders).map((t) => [t.name, t]));
   const graceOf = (timer: string, schedule: string) => {
@@ -160,6 +177,8 @@ export async function watchTimers(options: TimersWatchOptions): Promise<number> 
       for (const change of found) log(`found: ${words(change)}`);
       save(file, { version: 1, timers: now, pending: [...(state?.pending ?? []), ...found] });
       const left = await deliver(options, file, log);
+      await report(options, now.length, atStart, log);
+      atStart = false;
       if (options.once) return left === 0 ? 0 : 1;
       if (stopping) return 0;
       await new Promise<void>((resolve) => {
