@@ -59,7 +59,7 @@ export function presentServerAlert(row: ServerAlertRow): ServerAlertResource {
  * pulse_url, `channelIds` are the channels it alerts (null: all).
  */
 export function presentMonitor(row: MonitorRow, origin: string, channelIds: number[] | null): MonitorResource {
-  return {
+  const monitor: MonitorResource = {
     id: row.id,
     name: row.name,
     company_id: row.company_id,
@@ -90,6 +90,9 @@ export function presentMonitor(row: MonitorRow, origin: string, channelIds: numb
     // Issue 22: why it is failed, as data (alert_reason's words are made from it); null when not failed or failed before.
     alert_reason_data: reasonDataOf(row),
   };
+  // Only when set: a monitor without one answers exactly the spec's shape.
+  if (row.max_runtime !== null) monitor.max_runtime = row.max_runtime;
+  return monitor;
 }
 
 export function presentPulse(row: PulseRow): PulseResource {

@@ -7,7 +7,7 @@ import { isSlug, MAX_SLUG_LENGTH, serverTag } from '../domain/monitorLine';
 
 /*
  * The query of a pulse sent by a job's line (issue 23):
- * /api/pulse/key/{ping_key}/{slug}[/start|/fail|/{exit_code}]?create=1&schedule=…&tz=…&grace=…&name=…&server=…
+ * /api/pulse/key/{ping_key}/{slug}[/start|/fail|/{exit_code}]?create=1&schedule=…&tz=…&grace=…&max_runtime=…&name=…&server=…
  * Each part is optional. Unlike a pulse by token, a parameter it does not take is a 422 naming it:
  * the query sets the monitor up, so a misspelt `timezone=` must not make a monitor in UTC.
  */
@@ -24,6 +24,14 @@ const text = (field: string, max: number, lines = false) =>
       if (problem) context.addIssue({ code: 'custom', message: problem, continue: false });
     });
 
+const minutes = (field: string) =>
+  z
+    .string({ error: `The ${field} field must be given once.` })
+    .regex(/^\d{1,6}$/, `The ${field} field must be a whole number of minutes from 1 to 525600.`)
+    .transform(Number)
+    .refine((value) => value >= 1 && value <= 525_600, `The ${field} field must be a whole number of minutes from 1 to 525600.`)
+    .optional();
+
 export const linePulseQuery = onlyFields(z.object({
   create: z
     .enum(['1', 'true', 'yes', '0', 'false', 'no', ''], { error: 'The create field must be 1 or 0.' })
@@ -39,12 +47,8 @@ export const linePulseQuery = onlyFields(z.object({
     })
     .optional(),
   tz: text('tz', 64).transform(timeZoneOf('tz')).optional(),
-  grace: z
-    .string({ error: 'The grace field must be given once.' })
-    .regex(/^\d{1,6}$/, 'The grace field must be a whole number of minutes from 1 to 525600.')
-    .transform(Number)
-    .refine((minutes) => minutes >= 1 && minutes <= 525_600, 'The grace field must be a whole number of minutes from 1 to 525600.')
-    .optional(),
+  grace: minutes('grace'),
+  max_runtime: minutes('max_runtime'),
   server: text('server', 64)
     .transform((identifier, context) => {
       const tag = serverTag(identifier);

@@ -6,7 +6,7 @@ import { MAX_TAGS, tagOf } from '../domain/monitorLine';
 import { parseZonedTimestamp } from '../domain/zonedTimestamp';
 import { channelIdsField } from './channelIds';
 import { timeZoneOf } from './peopleInputs';
-import { nameString, oneOf, patchOf, queryId, requiredInteger, requiredString } from './fields';
+import { nameString, oneOf, onlyFields, patchOf, queryId, requiredInteger, requiredString } from './fields';
 
 export { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitorStatus';
 
@@ -48,6 +48,17 @@ export type MonitorInput = z.input<typeof monitorInput>;
 export const monitorPatch = patchOf(monitorInput);
 /** The fields PATCH /api/monitors/{id} takes; absent ones keep their value. */
 export type MonitorChanges = z.input<typeof monitorPatch>;
+
+/**
+ * The body of PUT /api/monitors/{id}/max-runtime: minutes a started run may take before it is stuck, or
+ * null for no limit. Its own request rather than a field of the spec's monitor bodies, whose shapes
+ * (and their "takes only" answers) stay exactly the spec's.
+ */
+export const maxRuntimeInput = onlyFields(
+  z.object({
+    max_runtime: requiredInteger('max_runtime', 1, 525_600).nullable(),
+  }),
+);
 
 /** The body of POST /api/monitors/{id}/pause: no `until` pauses until resumed; a time snoozes until then. */
 export const pauseInput = z.object({
@@ -101,6 +112,8 @@ export interface MonitorResource {
   channel_ids: number[] | null;
   /** Issue 22: why it is failed, as data (alert_reason is its words); null when not failed, or failed before reasons were kept as data. */
   alert_reason_data: MonitorReason | null;
+  /** Minutes a started run may take before it is stuck; absent when the monitor has no max run time (so bodies without one stay as the spec shows them). */
+  max_runtime?: number;
 }
 
 /**

@@ -2,6 +2,8 @@ import type { Db } from './open';
 import type { MonitorRow } from './monitors';
 import type { FieldChanges } from '../domain/monitorLine';
 import { slugOf } from '../domain/monitorLine';
+import type { MonitorStatusFacts } from '../domain/monitorStatus';
+import { manyRows } from './rows';
 
 export interface LineMonitor {
   companyId: number;
@@ -11,6 +13,7 @@ export interface LineMonitor {
   timezone: string;
   schedule: string;
   duration: number;
+  maxRuntime: number | null;
   tags: string;
   /** The key whose line makes it. */
   lineKeyId: number;
@@ -32,13 +35,20 @@ export function monitorLineRepository(db: Db) {
   // The unique index monitors_live_slug makes this the one place a line's monitor is created:
   // of two runs starting at once, one inserts and the other gets nothing back and finds it.
   const insert = db.prepare(
-    `INSERT INTO monitors (company_id, name, slug, token, timezone, schedule, duration, tags, line_key_id,
+    `INSERT INTO monitors (company_id, name, slug, token, timezone, schedule, duration, max_runtime, tags, line_key_id,
                            last_run_at, expected_run_at, due_at, created_at, updated_at)
-     VALUES (@companyId, @name, @slug, @token, @timezone, @schedule, @duration, @tags, @lineKeyId, @now, @expectedRunAt, @dueAt, @now, @now)
+     VALUES (@companyId, @name, @slug, @token, @timezone, @schedule, @duration, @maxRuntime, @tags, @lineKeyId, @now, @expectedRunAt, @dueAt, @now, @now)
      ON CONFLICT (company_id, slug) WHERE deleted_at IS NULL AND slug IS NOT NULL DO NOTHING
      RETURNING *`,
   );
   const bySlug = db.prepare('SELECT * FROM monitors WHERE company_id = ? AND slug = ? AND deleted_at IS NULL');
+  // Through monitor_tags (migration 25): the tag's own monitors, never a scan of the company's.
+  // Only what a status is read from: a badge of thousands of monitors builds no full rows.
+  const withTag = manyRows<MonitorStatusFacts>(
+    db,
+    `SELECT m.paused_at, m.is_alerted, m.running_since, m.last_pulse_at, m.resumed_at FROM monitor_tags t JOIN monitors m ON m.id = t.monitor_id
+     WHERE t.company_id = ? AND t.tag = ? AND m.deleted_at IS NULL ORDER BY m.id`,
+  );
   db.function('slug_of', { deterministic: true }, (name) => slugOf(String(name)) ?? null);
   // A monitor made in the dashboard (no slug) whose name has the slug: a line may not take it over, and is told so.
   const namedLike = db.prepare(
@@ -60,6 +70,10 @@ export function monitorLineRepository(db: Db) {
     },
     findBySlug(companyId: number, slug: string): MonitorRow | null {
       return (bySlug.get(companyId, slug) as MonitorRow | undefined) ?? null;
+    },
+    /** What the statuses of the company's live monitors with this tag are read from, by id. */
+    withTag(companyId: number, tag: string): MonitorStatusFacts[] {
+      return withTag(companyId, tag);
     },
     /** The company's oldest live monitor without a slug whose name has this one (made in the dashboard); null when none. */
     namedLike(companyId: number, slug: string): MonitorRow | null {

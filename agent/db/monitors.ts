@@ -16,6 +16,8 @@ export interface MonitorRow extends NotifiedMonitor {
   running_since: number | null;
   running_rid: string | null;
   grace_from: number | null;
+  /** Minutes a started run may take before it is stuck (migration 26); null: no limit of its own. */
+  max_runtime: number | null;
   // Pause and first pulse (migration 8): see PauseState in agent/domain/dueTime.ts.
   paused_at: number | null;
   paused_until: number | null;
@@ -48,6 +50,7 @@ export interface MonitorEdit {
   timezone: string;
   schedule: string;
   duration: number;
+  maxRuntime: number | null;
   expectedRunAt: number | null;
   graceFrom: number | null;
   dueAt: number | null;
@@ -93,6 +96,8 @@ export interface NewMonitor {
   timezone: string;
   schedule: string;
   duration: number;
+  /** Minutes a started run may take before it is stuck; absent or null: no limit. */
+  maxRuntime?: number | null;
   expectedRunAt: number | null;
   dueAt: number | null;
   now: number;
@@ -104,9 +109,9 @@ export function monitorRepository(db: Db) {
   const find = oneRow<MonitorRow>(db, 'SELECT * FROM monitors WHERE id = ? AND company_id = ? AND deleted_at IS NULL');
   const findByToken = oneRow<MonitorRow>(db, 'SELECT * FROM monitors WHERE token = ? AND deleted_at IS NULL');
   const insert = db.prepare(
-    `INSERT INTO monitors (company_id, name, project_id, token, timezone, schedule, duration,
+    `INSERT INTO monitors (company_id, name, project_id, token, timezone, schedule, duration, max_runtime,
                            last_run_at, expected_run_at, due_at, created_at, updated_at)
-     VALUES (@companyId, @name, @projectId, @token, @timezone, @schedule, @duration, @now, @expectedRunAt, @dueAt,
+     VALUES (@companyId, @name, @projectId, @token, @timezone, @schedule, @duration, @maxRuntime, @now, @expectedRunAt, @dueAt,
              @now, @now)`,
   );
   const setToken = db.prepare('UPDATE monitors SET token = @token, updated_at = @now WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL');
@@ -141,7 +146,7 @@ export function monitorRepository(db: Db) {
   );
   // The due time after a catch-up grace from `now`, by the domain's own rule, so the UPDATE below
   // can give 100,000 overdue monitors their grace in one statement instead of one each.
-  db.function('catch_up_due_at', { deterministic: true }, (duration, expectedRunAt, runningSince, graceFrom, now) =>
+  db.function('catch_up_due_at', { deterministic: true }, (duration, maxRuntime, expectedRunAt, runningSince, graceFrom, now) =>
     dueAt(
       withCatchUpGrace(
         {
@@ -150,6 +155,7 @@ export function monitorRepository(db: Db) {
           durationMinutes: duration as number,
           expectedRunAt: expectedRunAt as number | null,
           runningSince: runningSince as number | null,
+          maxRuntimeMinutes: maxRuntime as number | null,
           isAlerted: false,
           graceFrom: graceFrom as number | null,
         },
@@ -164,14 +170,14 @@ export function monitorRepository(db: Db) {
   // A snoozed monitor's due_at is its snooze's end, which the scheduler handles (no grace).
   const graceOverdue = db.prepare(
     `UPDATE monitors SET grace_from = @to,
-       due_at = catch_up_due_at(duration, expected_run_at, running_since, grace_from, @to)
+       due_at = catch_up_due_at(duration, max_runtime, expected_run_at, running_since, grace_from, @to)
      WHERE due_at < @to AND is_alerted = 0 AND deleted_at IS NULL AND paused_at IS NULL AND outage_graces(due_at, grace_from, @from, @to)
      RETURNING id, company_id`,
   );
 
   const edit = db.prepare(
     `UPDATE monitors SET name = @name, project_id = @projectId, timezone = @timezone, schedule = @schedule,
-       duration = @duration, expected_run_at = @expectedRunAt, grace_from = @graceFrom, due_at = @dueAt, updated_at = @now
+       duration = @duration, max_runtime = @maxRuntime, expected_run_at = @expectedRunAt, grace_from = @graceFrom, due_at = @dueAt, updated_at = @now
      WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL`,
   );
   // A pause acknowledges a failure and forgets a run in progress; the pause's end plans afresh.
@@ -206,7 +212,7 @@ export function monitorRepository(db: Db) {
       return findByToken(token);
     },
     create(input: NewMonitor): MonitorRow {
-      const { lastInsertRowid } = insert.run(input);
+      const { lastInsertRowid } = insert.run({ maxRuntime: null, ...input });
       return find(lastInsertRowid, input.companyId)!;
     },
     /** Writes a monitor's timing state after a pulse. */

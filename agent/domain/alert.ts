@@ -14,8 +14,10 @@ import { toApiTimestamp } from './timestamps';
 export type AlertReason =
   /** No pulse for the run due at `expected_at` within `grace_minutes` (of Cronbeat resuming, when `resumed_at`). */
   | { kind: 'missed'; expected_at: string; grace_minutes: number; resumed_at: string | null }
-  /** A start pulse at `started_at` and no end within `grace_minutes`. */
+  /** A start pulse at `started_at` whose end never came: still open when the next run's grace (`grace_minutes`) ran out. */
   | { kind: 'not_finished'; started_at: string; grace_minutes: number; resumed_at: string | null }
+  /** A run started at `started_at` still running after its max run time (`max_runtime_minutes`). */
+  | { kind: 'stuck'; started_at: string; max_runtime_minutes: number; resumed_at: string | null }
   /** The job reported failure (`cronbeat run` with a non-zero exit, `ping --fail`, /fail). */
   | { kind: 'failed'; exit_code: number | null }
   /** A success after a failure that began at `failed_since` (null when not known). */
@@ -26,7 +28,7 @@ export type AlertReason =
 export type AlertReasonKind = AlertReason['kind'];
 
 /** Why a monitor is failed right now, as data: what it keeps beside its alert_reason words (issue 22). */
-export type MonitorReason = Extract<AlertReason, { kind: 'missed' | 'not_finished' | 'failed' }>;
+export type MonitorReason = Extract<AlertReason, { kind: 'missed' | 'not_finished' | 'stuck' | 'failed' }>;
 
 export interface AlertMonitor {
   id: number;
@@ -125,6 +127,9 @@ export function alertServer(monitor: Pick<AlertedMonitor, 'tags'>): AlertServer 
 /** The reason of a missed deadline (agent/domain/dueTime.ts), as data. */
 export function missedReason(missed: MissedDeadline, graceMinutes: number): MonitorReason {
   const resumed_at = missed.resumedAt === undefined ? null : toApiTimestamp(missed.resumedAt);
+  if (missed.kind === 'stuck') {
+    return { kind: 'stuck', started_at: toApiTimestamp(missed.startedAt), max_runtime_minutes: missed.maxRuntimeMinutes, resumed_at };
+  }
   if (missed.kind === 'not_finished') {
     return { kind: 'not_finished', started_at: toApiTimestamp(missed.startedAt), grace_minutes: graceMinutes, resumed_at };
   }
@@ -153,9 +158,9 @@ export function alertRun(run: EndedRun): AlertRun {
   };
 }
 
-/** The run a missed deadline is about: a started run that never ended has a start; a missed one has none. */
+/** The run a missed deadline is about: a started run (stuck, or never ended) has a start; a missed one has none. */
 export function missedRun(missed: MissedDeadline): AlertRun | null {
-  if (missed.kind !== 'not_finished') return null;
+  if (missed.kind === 'no_pulse') return null;
   return {
     started_at: toApiTimestamp(missed.startedAt),
     ended_at: null,

@@ -64,7 +64,7 @@ export type ReasonPiece = string | { at: number };
 
 /** Whether an alert reason is one a monitor carries while failed (a recovery or another notice is not). */
 export function isMonitorReason(reason: AlertReason | null | undefined): reason is MonitorReason {
-  return reason?.kind === 'missed' || reason?.kind === 'not_finished' || reason?.kind === 'failed';
+  return reason?.kind === 'missed' || reason?.kind === 'not_finished' || reason?.kind === 'stuck' || reason?.kind === 'failed';
 }
 
 /**
@@ -76,11 +76,17 @@ export function reasonPieces(reason: MonitorReason): ReasonPiece[] {
     return [reason.exit_code === null ? 'Job reported failure' : `Job reported failure (exit code ${reason.exit_code})`];
   }
   const moment = (iso: string): ReasonPiece => ({ at: alertMs(iso) ?? 0 });
-  const within = describeMinutes(reason.grace_minutes);
   const resumed = reason.resumed_at === null ? null : moment(reason.resumed_at);
+  if (reason.kind === 'stuck') {
+    const started = ['Started at ', moment(reason.started_at)];
+    const limit = describeMinutes(reason.max_runtime_minutes);
+    if (resumed === null) return [...started, `, still running after ${limit} (its max run time)`];
+    return [...started, `, still running after ${limit} (its max run time), and not ended after Cronbeat resumed at `, resumed];
+  }
+  const within = describeMinutes(reason.grace_minutes);
   if (reason.kind === 'not_finished') {
     const started = ['Started at ', moment(reason.started_at)];
-    if (resumed === null) return [...started, ` and not finished within ${within}`];
+    if (resumed === null) return [...started, ` and never finished: no end by ${within} after the next run was due`];
     return [...started, ` and not finished, nor within ${within} of Cronbeat resuming at `, resumed];
   }
   const run = moment(reason.expected_at);

@@ -114,6 +114,7 @@ export function alertTone(alert: Alert): AlertTone {
     case 'missed':
       return 'bad';
     case 'not_finished':
+    case 'stuck':
       return 'warn';
     case 'recovered':
       return 'good';
@@ -131,6 +132,7 @@ export function alertState(alert: Alert): string {
     case 'missed':
       return 'MISSED';
     case 'not_finished':
+    case 'stuck':
       return 'STUCK';
     case 'recovered':
       return 'RECOVERED';
@@ -160,6 +162,8 @@ export function alertTitle(alert: Alert): string {
       return `${subject} missed its run`;
     case 'not_finished':
       return `${subject} started and never finished`;
+    case 'stuck':
+      return `${subject} is stuck`;
     case 'recovered':
       return `${subject} recovered`;
   }
@@ -197,7 +201,13 @@ export function whatHappened(alert: Alert, context: WordsContext): string {
     }
     case 'not_finished': {
       const resumed = reason.resumed_at ? `, nor within ${grace(reason.grace_minutes)} of Cronbeat resuming at ${at(reason.resumed_at)}` : '';
-      return `Started ${at(reason.started_at)}, not finished after ${grace(reason.grace_minutes)}${resumed}.${since}`;
+      const next = alert.expected_at ? `: the run due ${at(alert.expected_at)} did not come either (grace ${grace(reason.grace_minutes)})` : ` (grace ${grace(reason.grace_minutes)})`;
+      return `Started ${at(reason.started_at)} and never finished${next}${resumed}.${since}`;
+    }
+    case 'stuck': {
+      // The limit, not the moment the loop noticed (a second later): the run passed its max run time.
+      const resumed = reason.resumed_at ? `, not ended after Cronbeat resumed at ${at(reason.resumed_at)}` : '';
+      return `Started ${at(reason.started_at)}, still running after ${grace(reason.max_runtime_minutes)} (its max run time)${resumed}.${since}`;
     }
     case 'recovered': {
       const ended = alertMs(run?.ended_at ?? alert.at);

@@ -45,6 +45,8 @@ function shortState(alert: Alert): string {
     case 'missed':
       return 'missed';
     case 'not_finished':
+      return 'never finished';
+    case 'stuck':
       return 'stuck';
     case 'recovered':
       return 'recovered';

@@ -19,6 +19,11 @@ export interface MonitorTiming extends ScheduleSpec {
   expectedRunAt: number | null;
   /** When the run in progress started (a /start not yet ended); null when none. */
   runningSince: number | null;
+  /**
+   * Minutes a started run may take before it is stuck; null or absent: no limit of its own (it
+   * is then judged when the next run is due, see nextDeadline). The grace never limits a run.
+   */
+  maxRuntimeMinutes?: number | null;
   isAlerted: boolean;
   /**
    * When Cronbeat caught up (it resumed, or a late pulse came) with this monitor's deadline
@@ -34,7 +39,8 @@ export interface MonitorTiming extends ScheduleSpec {
  */
 export type MissedDeadline = (
   | { kind: 'no_pulse'; runAt: number }
-  | { kind: 'not_finished'; startedAt: number }
+  | { kind: 'not_finished'; startedAt: number; runAt: number }
+  | { kind: 'stuck'; startedAt: number; maxRuntimeMinutes: number }
 ) & { deadline: number; resumedAt?: number };
 
 /**
@@ -101,27 +107,36 @@ export function minutesAfter(from: number, minutes: number): number {
 }
 
 /**
- * The deadline the monitor misses first: its expected run plus the duration, or the start of
- * a run in progress plus the duration, whichever is earlier, but never before the end of a
- * grace. Null when the monitor is failed (it is not monitored until a pulse comes) or waits
- * for nothing.
+ * The deadline the monitor misses, but never before the end of a grace. Two limits: the grace
+ * is how late a run may report its start (or its end, when it sends no start); the max run time
+ * is how long a started run may take. A run in progress with a max run time is stuck at its
+ * start plus that, and only then (runLimit): a run allowed 15 minutes on a 10-minute schedule
+ * keeps the next run from starting, which is no miss. Without a max run time, the next run's
+ * deadline passing with the run still open is a start that never finished (expectedRunLimit).
+ * Null when the monitor is failed (it is not monitored until a pulse comes) or waits for nothing.
  */
 export function nextDeadline(timing: MonitorTiming): MissedDeadline | null {
   if (timing.isAlerted) return null;
-  const candidates: MissedDeadline[] = [];
-  if (timing.runningSince !== null) {
-    const deadline = minutesAfter(timing.runningSince, timing.durationMinutes);
-    candidates.push({ kind: 'not_finished', startedAt: timing.runningSince, deadline });
-  }
-  if (timing.expectedRunAt !== null) {
-    const deadline = minutesAfter(timing.expectedRunAt, timing.durationMinutes);
-    candidates.push({ kind: 'no_pulse', runAt: timing.expectedRunAt, deadline });
-  }
-  if (candidates.length === 0) return null;
-  const first = candidates.reduce((a, b) => (b.deadline < a.deadline ? b : a));
+  const first = runLimit(timing) ?? expectedRunLimit(timing);
+  if (first === null) return null;
   if (timing.graceFrom === null) return first;
   const graceEnd = minutesAfter(timing.graceFrom, timing.durationMinutes);
   return graceEnd > first.deadline ? { ...first, deadline: graceEnd, resumedAt: timing.graceFrom } : first;
+}
+
+/** A started run's own limit: its start plus the max run time; null without a run or a limit. */
+export function runLimit(timing: MonitorTiming): MissedDeadline | null {
+  const max = timing.maxRuntimeMinutes ?? null;
+  if (timing.runningSince === null || max === null) return null;
+  return { kind: 'stuck', startedAt: timing.runningSince, maxRuntimeMinutes: max, deadline: minutesAfter(timing.runningSince, max) };
+}
+
+/** The expected run's deadline (its time plus the grace); a run still open then never finished. Null when none is expected. */
+export function expectedRunLimit(timing: MonitorTiming): MissedDeadline | null {
+  if (timing.expectedRunAt === null) return null;
+  const deadline = minutesAfter(timing.expectedRunAt, timing.durationMinutes);
+  if (timing.runningSince === null) return { kind: 'no_pulse', runAt: timing.expectedRunAt, deadline };
+  return { kind: 'not_finished', startedAt: timing.runningSince, runAt: timing.expectedRunAt, deadline };
 }
 
 /**

@@ -81,6 +81,8 @@ export interface LineSpec {
   timezone?: string;
   /** Minutes (the spec's `duration`). */
   grace?: number;
+  /** Minutes a started run may take before it is stuck (the monitor's max_runtime). */
+  maxRuntime?: number;
   tags: string[];
 }
 
@@ -89,18 +91,29 @@ export interface MonitorFacts {
   schedule: string;
   timezone: string;
   duration: number;
+  max_runtime?: number | null;
   tags: string[];
+}
+
+export interface LineEdit {
+  schedule?: string;
+  timezone?: string;
+  duration?: number;
+  max_runtime?: number;
+  tags?: string[];
 }
 
 /** The edit a line makes to its monitor: the fields it gives that differ, and the tags it adds. Nothing when they agree. */
 export function lineEdit(
   monitor: MonitorFacts,
   line: LineSpec,
-): { schedule?: string; timezone?: string; duration?: number; tags?: string[] } | undefined {
-  const edit: { schedule?: string; timezone?: string; duration?: number; tags?: string[] } = {};
+): LineEdit | undefined {
+  const edit: LineEdit = {};
   if (line.schedule !== undefined && line.schedule !== monitor.schedule) edit.schedule = line.schedule;
   if (line.timezone !== undefined && line.timezone !== monitor.timezone) edit.timezone = line.timezone;
   if (line.grace !== undefined && line.grace !== monitor.duration) edit.duration = line.grace;
+  // A line without --max-runtime leaves one set elsewhere (as its tags do): saying none is not saying "no limit".
+  if (line.maxRuntime !== undefined && line.maxRuntime !== monitor.max_runtime) edit.max_runtime = line.maxRuntime;
   const tags = sortedTags([...monitor.tags, ...line.tags]);
   if (tags.join(' ') !== sortedTags(monitor.tags).join(' ')) edit.tags = tags;
   return Object.keys(edit).length > 0 ? edit : undefined;

@@ -21,6 +21,8 @@ export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8
 
 /** A label value as the format wants it: backslash, double quote and newline escaped. */
 export function escapeLabelValue(value: string): string {
+  // Most values have nothing to escape: no new string for them.
+  if (!/[\\"\n]/.test(value)) return value;
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 }
 
@@ -28,7 +30,7 @@ function escapeHelp(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
 }
 
-function formatValue(value: number): string {
+export function formatValue(value: number): string {
   if (Number.isNaN(value)) return 'NaN';
   if (value === Infinity) return '+Inf';
   if (value === -Infinity) return '-Inf';
@@ -40,12 +42,17 @@ function formatLabels(labels: Record<string, string | number>): string {
   return pairs.length > 0 ? `{${pairs.join(',')}}` : '';
 }
 
+/** A family's HELP and TYPE lines, each ending in a newline. */
+export function familyHeader(family: Pick<MetricFamily, 'name' | 'help' | 'type'>): string {
+  return `# HELP ${family.name} ${escapeHelp(family.help)}\n# TYPE ${family.name} ${family.type}\n`;
+}
+
 /** The exposition of `families`, each with its HELP and TYPE even when it has no sample now. */
 export function prometheusText(families: readonly MetricFamily[]): string {
-  const lines: string[] = [];
+  let text = '';
   for (const family of families) {
-    lines.push(`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} ${family.type}`);
-    for (const sample of family.samples) lines.push(`${family.name}${formatLabels(sample.labels)} ${formatValue(sample.value)}`);
+    text += familyHeader(family);
+    for (const sample of family.samples) text += `${family.name}${formatLabels(sample.labels)} ${formatValue(sample.value)}\n`;
   }
-  return `${lines.join('\n')}\n`;
+  return text;
 }

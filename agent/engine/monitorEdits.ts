@@ -21,6 +21,8 @@ export interface MonitorChanges {
   timezone?: string;
   schedule?: string;
   duration?: number;
+  /** Null removes the max run time. */
+  max_runtime?: number | null;
   tags?: string[];
 }
 
@@ -52,11 +54,14 @@ export function editMonitor(
       timezone: changes.timezone ?? row.timezone,
       schedule: changes.schedule ?? row.schedule,
       duration: changes.duration ?? row.duration,
+      maxRuntime: changes.max_runtime === undefined ? row.max_runtime : changes.max_runtime,
     };
     const replan =
       row.paused_at === null &&
       (next.timezone !== row.timezone || next.schedule !== row.schedule || next.duration !== row.duration);
-    let timing: MonitorTiming = timingOf(row);
+    // A new max run time moves only the deadline of a run in progress: nothing is planned again.
+    const newLimit = row.paused_at === null && next.maxRuntime !== row.max_runtime;
+    let timing: MonitorTiming = { ...timingOf(row), maxRuntimeMinutes: next.maxRuntime };
     if (replan) {
       timing = replannedTiming(
         { ...timing, schedule: next.schedule, timezone: next.timezone, durationMinutes: next.duration },
@@ -67,14 +72,14 @@ export function editMonitor(
       ...next,
       expectedRunAt: timing.expectedRunAt,
       graceFrom: timing.graceFrom,
-      dueAt: replan ? dueAt(timing) : row.due_at,
+      dueAt: replan || newLimit ? dueAt(timing) : row.due_at,
       now,
     });
     const tags = changes.tags === undefined ? tagsOf(row) : sortedTags(changes.tags);
     if (tags.join(' ') !== row.tags) store.monitorLines.setTags(id, tags, now);
     const changed = fieldChanges(
-      { name: row.name, project_id: row.project_id, timezone: row.timezone, schedule: row.schedule, duration: row.duration, tags: tagsOf(row) },
-      { name: next.name, project_id: next.projectId, timezone: next.timezone, schedule: next.schedule, duration: next.duration, tags },
+      { name: row.name, project_id: row.project_id, timezone: row.timezone, schedule: row.schedule, duration: row.duration, max_runtime: row.max_runtime, tags: tagsOf(row) },
+      { name: next.name, project_id: next.projectId, timezone: next.timezone, schedule: next.schedule, duration: next.duration, max_runtime: next.maxRuntime, tags },
     );
     if (Object.keys(changed).length > 0) store.monitorLines.recordChange(id, now, source, changed);
     return store.monitors.find(companyId, id);

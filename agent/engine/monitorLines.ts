@@ -87,6 +87,7 @@ export function monitorForLine(ctx: Ctx, key: LineKey, slug: string, line: LineS
         timezone: spec.timezone,
         schedule: spec.schedule,
         duration: spec.durationMinutes,
+        maxRuntime: line.maxRuntime ?? null,
         tags: sortedTags(line.tags).join(' '),
         lineKeyId: key.id,
         ...newMonitorTiming(spec, now),

@@ -11,6 +11,7 @@ export function timingOf(row: MonitorRow): MonitorTiming {
     durationMinutes: row.duration,
     expectedRunAt: row.expected_run_at,
     runningSince: row.running_since,
+    maxRuntimeMinutes: row.max_runtime,
     isAlerted: row.is_alerted === 1,
     graceFrom: row.grace_from,
   };
@@ -24,6 +25,7 @@ export function pulseStateOf(row: MonitorRow): PulseState {
     durationMinutes: row.duration,
     expectedRunAt: row.expected_run_at,
     runningSince: row.running_since,
+    maxRuntimeMinutes: row.max_runtime,
     isAlerted: row.is_alerted === 1,
     graceFrom: row.grace_from,
     runningRid: row.running_rid,

@@ -1,6 +1,6 @@
 import { missedDeadlineReason, reasonText } from '../domain/alertReason';
 import { missedReason, missedRun, type MonitorReason } from '../domain/alert';
-import { nextDeadline, outageGraces, withCatchUpGrace, type MissedDeadline, type Outage } from '../domain/dueTime';
+import { defaultGraceMinutes, dueTimeOfRun, nextDeadline, outageGraces, withCatchUpGrace, type MissedDeadline, type Outage } from '../domain/dueTime';
 import { gracePopup, MAX_SEPARATE_POPUPS, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../domain/monitorPopups';
 import type { MonitorRow } from '../db/monitors';
 import type { EngineContext } from './engineContext';
@@ -28,9 +28,18 @@ type FailedMonitor = RecordedTransition & { afterGrace: boolean; told: boolean }
 /** The run one monitor waits for (a grace does not change it, a pulse does): what warnUnrecorded tells about once. */
 const missKey = (row: MonitorRow) => `${row.id}:${row.expected_run_at}:${row.running_since}`;
 
-/** What an alert says of a missed deadline: why, the run (a start never ended), and when the run was due. */
+/**
+ * What an alert says of a missed deadline: why, the run (a started one), and when the run was due: the
+ * run that did not come, or for a stuck run the one it started for. A start later than its grace is still
+ * that run's when it came within the schedule's own period of it (a job every ten minutes started 13:22 is the 13:20
+ * run); a run further off (a daily job started by hand at 15:00) has none.
+ */
 function missedFacts(missed: MissedDeadline, row: MonitorRow): TransitionFacts & { reason: MonitorReason } {
-  return { reason: missedReason(missed, row.duration), run: missedRun(missed), expectedAt: missed.kind === 'no_pulse' ? missed.runAt : row.expected_run_at };
+  const expectedAt =
+    missed.kind === 'stuck'
+      ? dueTimeOfRun(row, Math.max(row.duration, defaultGraceMinutes(row.schedule, missed.startedAt)), missed.startedAt)
+      : missed.runAt;
+  return { reason: missedReason(missed, row.duration), run: missedRun(missed), expectedAt };
 }
 
 /**

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../agent/db/migrations';
 import { openDatabase } from '../../agent/db/open';
 import { reasonText } from '../../agent/domain/alertReason';
+import { rollBackTo } from '../helpers/rollBack';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
 import { at, engineFixture } from '../engine/engineFixture';
 
@@ -77,16 +77,7 @@ describe('the migration to reasons as data', () => {
     // The database as an older Cronbeat left it: no data column (nor what later migrations add); one failure whose
     // notification is gone.
     const file = join(dataDir, 'cronbeat.db');
-    const raw = new Database(file);
-    raw.exec(`ALTER TABLE monitors DROP COLUMN alert_reason_data;
-      ALTER TABLE pulses DROP COLUMN paused_until;
-      DROP INDEX monitors_by_line_key;
-      ALTER TABLE monitors DROP COLUMN line_key_id;
-      ALTER TABLE api_tokens DROP COLUMN max_monitors;
-      DROP TABLE maintenance_windows;
-      UPDATE monitors SET is_alerted = 1, alert_reason = 'No pulse in time' WHERE id = ${wordsOnly.id};`);
-    raw.pragma(`user_version = ${version}`);
-    raw.close();
+    rollBackTo(file, version, `UPDATE monitors SET is_alerted = 1, alert_reason = 'No pulse in time' WHERE id = ${wordsOnly.id};`);
 
     const db = openDatabase(file);
     const rows = db.prepare('SELECT id, alert_reason, alert_reason_data FROM monitors ORDER BY id').all();

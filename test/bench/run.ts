@@ -7,6 +7,7 @@ import { measureDashboard, prepareDashboardData } from './dashboard';
 import { closeConnections } from './httpClient';
 import { measureLists } from './lists';
 import { measurePulseMemory } from './memory';
+import { measureReaders, prepareReaders } from './readers';
 import { startAgentProcess, startBareServer, type Child } from './processes';
 import { measurePulses, PULSE_MONITORS } from './pulses';
 import { measureHotMonitor, measureSchedules, SCHEDULED_MONITORS } from './pulseShapes';
@@ -19,7 +20,7 @@ import { msSince, round } from './stats';
 /*
  * `npm run bench`: every measurement of issues 8 and 17 next to its target and a baseline taken in the
  * same run, printed as a table and written to test-results/bench.json and bench.md.
- * `npm run bench -- --only 1,3` runs some sections only (4s and 4m: start-up or memory). All data is seeded in a temporary
+ * `npm run bench -- --only 1,3` runs some sections only (4s and 4m: start-up or memory; 3l and 3r: lists or outside readers). All data is seeded in a temporary
  * folder (removed afterwards); every child gets that folder as HOME and data folder.
  */
 
@@ -100,7 +101,7 @@ async function runAll(only: Set<string> | null, tempRoot: string, bare: Child, l
   }
 
   // On 100,000 monitors, 10,000 servers and 1,000,000 notifications: start-up (4), lists (3), scheduler (2).
-  if (wanted('2') || wanted('3') || wanted('4s') || wanted('6')) {
+  if (wanted('2') || wanted('3l') || wanted('3r') || wanted('4s') || wanted('6')) {
     log(`seeding ${BIG.monitors.toLocaleString('en-US')} monitors, ${BIG.servers.toLocaleString('en-US')} servers, ${BIG.notifications.toLocaleString('en-US')} notifications`);
     const bigDir = join(tempRoot, 'big');
     const { token } = seedDatabase(bigDir, { ...BIG, now: Date.now() });
@@ -111,9 +112,17 @@ async function runAll(only: Set<string> | null, tempRoot: string, bare: Child, l
         measureStartup(bigDir, emptyDir, tempRoot),
       );
     }
-    if (wanted('3')) {
+    // "3l" and "3r" pick the lists or the outside readers.
+    if (wanted('3l')) {
       await attempt(figures, log, '3. lists', [notMeasured('3', 'lists', 'ms', undefined, '')], () =>
         withAgent(bigDir, tempRoot, (agent) => measureLists({ agentUrl: agent.url, bareUrl: bare.url, token })),
+      );
+    }
+    if (wanted('3r')) {
+      // After the lists, which are measured on untagged monitors: tags and a badge key for the outside readers.
+      const badgeKey = prepareReaders(bigDir, Date.now());
+      await attempt(figures, log, '3. outside readers', [notMeasured('3', 'outside readers', 'ms', undefined, '')], () =>
+        withAgent(bigDir, tempRoot, (agent) => measureReaders({ agentUrl: agent.url, bareUrl: bare.url, token, badgeKey })),
       );
     }
     if (wanted('6')) {

@@ -80,6 +80,17 @@ describe('cronbeat run --name (a job line that makes its own monitor)', () => {
     expect(changes[0].source).toBe('line');
   });
 
+  it('--max-runtime sets the monitor\'s max run time; a bad one is one line on stderr and the job still runs', async () => {
+    const env = envFor();
+    const ran = await runCli(['run', '--name', 'long-export', '--schedule', '*/10 * * * *', '--max-runtime', '25', '--', 'true'], { env });
+    expect(ran.status).toBe(0);
+    expect(bySlug('long-export')[0].max_runtime).toBe(25);
+    const bad = await runCli(['run', '--name', 'long-export', '--schedule', '*/10 * * * *', '--max-runtime', '0', '--', 'sh', '-c', 'exit 3'], { env });
+    expect(bad.status).toBe(3);
+    expect(bad.stderr.trim()).toBe('cronbeat: not monitoring this run: --max-runtime must be a whole number of minutes from 1 to 525600, not "0"');
+    expect(bySlug('long-export')[0].max_runtime).toBe(25);
+  });
+
   it('an invalid --schedule: the job still runs, one line on stderr says why, the exit status is the job\'s', async () => {
     const result = await runCli(['run', '--name', 'broken-line', '--schedule', '0 25 * * *', '--', 'sh', '-c', 'echo still ran; exit 7'], { env: envFor() });
     expect(result.status).toBe(7);

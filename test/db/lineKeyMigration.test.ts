@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { rollBackTo } from '../helpers/rollBack';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
 
 /*
@@ -18,16 +18,6 @@ afterEach(async () => {
 const line = (a: TestAgent, key: string, slug: string, query: Record<string, string> = {}) =>
   fetch(`${a.url}/api/pulse/key/${key}/${slug}?${new URLSearchParams(query)}`);
 
-/** The database as the release before key ownership left it: no line_key_id (nor what came after it). */
-function asBeforeOwnership(file: string) {
-  const raw = new Database(file);
-  raw.exec(`DROP INDEX monitors_by_line_key;
-    ALTER TABLE monitors DROP COLUMN line_key_id;
-    ALTER TABLE api_tokens DROP COLUMN max_monitors;
-    DROP TABLE maintenance_windows;`);
-  raw.pragma('user_version = 22');
-  raw.close();
-}
 
 describe('migrating monitors made by lines before keys were recorded', () => {
   it("gives them to the company's only live ping key, and to no key where the company has several", async () => {
@@ -44,7 +34,7 @@ describe('migrating monitors made by lines before keys were recorded', () => {
     const dashboard = await (await first.api('/api/monitors', { method: 'POST', json: { name: 'By hand', timezone: 'UTC', schedule: '0 1 * * *', duration: 20 } })).json();
     first.store.apiTokens.revoke(gone.id, now);
     await first.close();
-    asBeforeOwnership(join(dataDir, 'cronbeat.db'));
+    rollBackTo(join(dataDir, 'cronbeat.db'), 22); // the release before keys were recorded
 
     agent = await startTestAgent({ dataDir });
     const owner = (companyId: number, slug: string) => agent!.store.monitors.list(companyId).find((m) => m.slug === slug)!.line_key_id;

@@ -95,15 +95,32 @@ describe('the deadline', () => {
     expect(nextDeadline(base)).toEqual({ kind: 'no_pulse', runAt: t('2026-11-21T09:00:00Z'), deadline: t('2026-11-21T09:05:00Z') });
   });
 
-  it('is the start plus the duration while a started run is earlier', () => {
-    const running = { ...base, runningSince: t('2026-11-21T08:58:00Z') };
-    expect(nextDeadline(running)).toEqual({ kind: 'not_finished', startedAt: t('2026-11-21T08:58:00Z'), deadline: t('2026-11-21T09:03:00Z') });
+  it('gives a started run without a max run time until the next run is due, never just the grace', () => {
+    const running = { ...base, expectedRunAt: t('2026-11-21T09:10:00Z'), runningSince: t('2026-11-21T08:58:00Z') };
+    expect(nextDeadline(running)).toEqual({
+      kind: 'not_finished',
+      startedAt: t('2026-11-21T08:58:00Z'),
+      runAt: t('2026-11-21T09:10:00Z'),
+      deadline: t('2026-11-21T09:15:00Z'),
+    });
+  });
+
+  it('makes a started run with a max run time stuck at its start plus that, even past the next run', () => {
+    const running = { ...base, expectedRunAt: t('2026-11-21T09:10:00Z'), runningSince: t('2026-11-21T08:58:00Z'), maxRuntimeMinutes: 30 };
+    expect(nextDeadline(running)).toEqual({
+      kind: 'stuck',
+      startedAt: t('2026-11-21T08:58:00Z'),
+      maxRuntimeMinutes: 30,
+      deadline: t('2026-11-21T09:28:00Z'),
+    });
+    expect(nextDeadline({ ...running, maxRuntimeMinutes: 2 })?.deadline).toBe(t('2026-11-21T09:00:00Z'));
   });
 
   it('is none while failed or when the schedule has no run', () => {
     expect(dueAt({ ...base, isAlerted: true })).toBeNull();
     expect(dueAt({ ...base, expectedRunAt: null })).toBeNull();
-    expect(dueAt({ ...base, expectedRunAt: null, runningSince: t('2026-11-21T08:00:00Z') })).toBe(t('2026-11-21T08:05:00Z'));
+    expect(dueAt({ ...base, expectedRunAt: null, runningSince: t('2026-11-21T08:00:00Z') })).toBeNull();
+    expect(dueAt({ ...base, expectedRunAt: null, runningSince: t('2026-11-21T08:00:00Z'), maxRuntimeMinutes: 20 })).toBe(t('2026-11-21T08:20:00Z'));
   });
 
   it('gets a fresh grace of the duration when Cronbeat resumes after it passed', () => {

@@ -29,7 +29,15 @@ export function engineFixture(createdAt: number, dir = tempDir('cronbeat-engine-
     announced,
     scheduler,
     /** A monitor created at `now` (default: the fixture's creation time), as the API creates one. */
-    monitor(input: { name?: string; schedule: string; timezone?: string; duration: number; projectId?: number | null; now?: number }) {
+    monitor(input: {
+      name?: string;
+      schedule: string;
+      timezone?: string;
+      duration: number;
+      maxRuntime?: number | null;
+      projectId?: number | null;
+      now?: number;
+    }) {
       const timezone = input.timezone ?? 'UTC';
       const now = input.now ?? createdAt;
       const timing = newMonitorTiming({ schedule: input.schedule, timezone, durationMinutes: input.duration }, now);
@@ -41,6 +49,7 @@ export function engineFixture(createdAt: number, dir = tempDir('cronbeat-engine-
         timezone,
         schedule: input.schedule,
         duration: input.duration,
+        maxRuntime: input.maxRuntime ?? null,
         ...timing,
         now,
       });

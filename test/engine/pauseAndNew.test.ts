@@ -80,7 +80,7 @@ describe('pause and snooze in the engine', () => {
 
   it('keeps the catch-up grace of a run in progress when the schedule is edited during it', () => {
     fixture = engineFixture(at('2026-11-23T09:58:30Z'));
-    const monitor = fixture.monitor({ schedule: '0 * * * *', duration: 30 });
+    const monitor = fixture.monitor({ schedule: '0 * * * *', duration: 30, maxRuntime: 30 });
     fixture.pulse(monitor.token, at('2026-11-23T10:00:00Z'), { kind: 'start', rid: 'r1' });
     // The laptop slept from 10:05 to 11:00: the run's 10:30 deadline passed meanwhile.
     fixture.scheduler.graceOverdue({ from: at('2026-11-23T10:05:00Z'), to: at('2026-11-23T11:00:00Z') });

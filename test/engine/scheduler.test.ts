@@ -107,9 +107,9 @@ describe('pulses that report failure', () => {
 });
 
 describe('started runs', () => {
-  it('fails a run started but never finished at its start plus the duration', () => {
+  it('fails a started run as stuck at its start plus its max run time', () => {
     fixture = engineFixture(at('2026-11-21T08:00:00Z'));
-    const monitor = fixture.monitor({ schedule: '0 10 * * *', timezone: 'Europe/Paris', duration: 30 });
+    const monitor = fixture.monitor({ schedule: '0 10 * * *', timezone: 'Europe/Paris', duration: 5, maxRuntime: 30 });
     fixture.pulse(monitor.token, at('2026-11-21T09:00:05Z'), { kind: 'start', rid: 'r1' });
     const running = fixture.reload(monitor.id);
     expect(running.running_since).toBe(at('2026-11-21T09:00:05Z'));
@@ -118,7 +118,7 @@ describe('started runs', () => {
     expect(fixture.reload(monitor.id).is_alerted).toBe(0);
     fixture.scheduler.failOverdue(at('2026-11-21T09:30:06Z'));
     expect(fixture.reload(monitor.id).alert_reason).toBe(
-      'Started at 2026-11-21 10:00 Europe/Paris (09:00 UTC) and not finished within 30 min',
+      'Started at 2026-11-21 10:00 Europe/Paris (09:00 UTC), still running after 30 min (its max run time)',
     );
   });
 

@@ -4,7 +4,6 @@ import type { ApiDeps } from '../deps';
 import { HttpError } from '../errors';
 import { recordUse, wrongCredential } from '../auth';
 import { FailedAuthLimiter } from '../authLimiter';
-import { tagsOf } from '../../db/monitorLines';
 import type { MonitorRow } from '../../db/monitors';
 import { badgeSvg, monitorBadge, shieldsEndpoint, tagBadge, type BadgeFace } from '../../domain/badge';
 import { tagOf } from '../../domain/monitorLine';
@@ -71,10 +70,7 @@ export function badgeRoutes({ store, clock, authLimiter = new FailedAuthLimiter(
     const { name, format } = splitFile(ctx.params.file);
     const tag = tagOf(name);
     if (!tag) throw notFound();
-    const statuses = store.monitors
-      .list(companyId)
-      .filter((row) => tagsOf(row).includes(tag))
-      .map(monitorStatus);
+    const statuses = store.monitorLines.withTag(companyId, tag).map(monitorStatus);
     const face = tagBadge(tag, statuses);
     if (!face) throw notFound();
     answer(ctx, face, format);

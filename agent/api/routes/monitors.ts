@@ -6,7 +6,7 @@ import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { pathId } from '../params';
 import { presentMonitor } from '../present';
-import { monitorInput, monitorListQuery, monitorPatch, pauseInput } from '../../contract/monitors';
+import { maxRuntimeInput, monitorInput, monitorListQuery, monitorPatch, pauseInput } from '../../contract/monitors';
 import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../channelIds';
 import type { MonitorRow } from '../../db/monitors';
 import { validate } from '../validate';
@@ -106,6 +106,15 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
       throw HttpError.validation({ until: ['The until field must be a time in the future.'] });
     }
     const monitor = found(pauseMonitor({ store, events }, ctx.state.companyId, id, until, now));
+    ctx.body = present(monitor, requestOrigin(ctx));
+  });
+
+  // Cronbeat's own: how long a started run may take before it is stuck (docs/monitoring.md, "Max run time").
+  router.put('/api/monitors/:id/max-runtime', async (ctx) => {
+    const id = pathId(ctx.params.id, 'Monitor');
+    found(store.monitors.find(ctx.state.companyId, id));
+    const { max_runtime } = validate(maxRuntimeInput, await readJsonBody(ctx));
+    const monitor = found(editMonitor({ store, events }, ctx.state.companyId, id, { max_runtime }, clock()));
     ctx.body = present(monitor, requestOrigin(ctx));
   });
 

@@ -14,6 +14,7 @@ export interface LineOptions {
   schedule?: string;
   timezone?: string;
   grace?: string;
+  'max-runtime'?: string;
   server?: string;
 }
 
@@ -110,6 +111,13 @@ export function lineRunFor(options: LineOptions, context: LineContext): LineRun 
     return { problem: `--grace must be a whole number of minutes from 1 to 525600, not "${grace}"` };
   }
   const settings: Record<string, string> = { schedule: checked.schedule, tz: zone, grace: String(Number(grace)) };
+  const maxRuntime = options['max-runtime'];
+  if (maxRuntime !== undefined) {
+    if (!/^\d{1,6}$/.test(maxRuntime) || Number(maxRuntime) < 1 || Number(maxRuntime) > 525_600) {
+      return { problem: `--max-runtime must be a whole number of minutes from 1 to 525600, not "${maxRuntime}"` };
+    }
+    settings.max_runtime = String(Number(maxRuntime));
+  }
   if (options.server !== undefined) settings.server = options.server;
   const said = new URLSearchParams(settings).toString();
   const query = new URLSearchParams({ create: '1', name: options.name!.trim(), ...settings }).toString();

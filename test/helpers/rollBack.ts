@@ -1,0 +1,32 @@
+import Database from 'better-sqlite3';
+
+/*
+ * A database as an older Cronbeat left it, for the tests of a migration: what each migration
+ * (numbered as user_version counts them) added, removed again. A new migration adds its line
+ * here, or every test that rolls back past it says which one is missing.
+ */
+const UNDO: Record<number, string> = {
+  20: 'ALTER TABLE monitors DROP COLUMN alert_reason_data;',
+  21: 'ALTER TABLE pulses DROP COLUMN paused_until;',
+  22: 'DROP INDEX deliveries_waiting;',
+  23: 'DROP INDEX monitors_by_line_key; ALTER TABLE monitors DROP COLUMN line_key_id; ALTER TABLE api_tokens DROP COLUMN max_monitors;',
+  24: 'DROP TABLE maintenance_windows;',
+  25: 'DROP TRIGGER monitor_tags_insert; DROP TRIGGER monitor_tags_update; DROP TRIGGER monitor_tags_delete; DROP TABLE monitor_tags;',
+  26: 'ALTER TABLE monitors DROP COLUMN max_runtime;',
+};
+
+/** Rolls the database in `file` back to schema `version`, then runs `then` (old data to plant) before closing it. */
+export function rollBackTo(file: string, version: number, then = ''): void {
+  const db = new Database(file);
+  try {
+    for (let current = db.pragma('user_version', { simple: true }) as number; current > version; current--) {
+      const undo = UNDO[current];
+      if (undo === undefined) throw new Error(`test/helpers/rollBack.ts does not say how to undo migration ${current}`);
+      db.exec(undo);
+    }
+    if (then) db.exec(then);
+    db.pragma(`user_version = ${version}`);
+  } finally {
+    db.close();
+  }
+}
