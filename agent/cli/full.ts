@@ -8,6 +8,7 @@ import { monitorCommand } from './commands/monitor';
 import { notificationsCommand } from './commands/notifications';
 import { serviceCommand } from './commands/service';
 import { maintenanceCommand } from './commands/maintenance';
+import { timersCommand } from './commands/timers';
 
 /*
  * The commands beside the job side, built into dist/cronbeat-full.cjs with the npm packages they
@@ -16,4 +17,4 @@ import { maintenanceCommand } from './commands/maintenance';
  */
 
 // Register new commands here, one line each (`run`, `ping` and `spool` live in main.ts).
-export const commands: Command[] = [serveCommand, tokenCommand, crontabCommand, backupCommand, restoreCommand, monitorCommand, maintenanceCommand, notificationsCommand, serviceCommand];
+export const commands: Command[] = [serveCommand, tokenCommand, crontabCommand, backupCommand, restoreCommand, monitorCommand, maintenanceCommand, notificationsCommand, serviceCommand, timersCommand];

@@ -40,9 +40,9 @@ export class DiscoveredLines {
     private entries: Entry[],
   ) {}
 
-  /** The record in `dataDir`; empty when there is none yet or it cannot be read as one. */
-  static read(dataDir: string): DiscoveredLines {
-    const file = join(dataDir, FILE);
+  /** The record in `dataDir` (`name`: `timers discover` keeps its own); empty when there is none yet or it cannot be read as one. */
+  static read(dataDir: string, name = FILE): DiscoveredLines {
+    const file = join(dataDir, name);
     let entries: Entry[] = [];
     try {
       const parsed = JSON.parse(readFileSync(file, 'utf8')) as { lines?: unknown };

@@ -1,0 +1,197 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { ApiError, type ApiClient } from '../../client/api';
+import { UsageError } from '../command';
+import { defaultGraceMinutes } from '../../domain/dueTime';
+import { checkSchedule } from '../../domain/schedules';
+import { timerGrace } from './unitFile';
+import { findTimers, type UnitFolders } from './units';
+import { wiredServices } from './wired';
+
+/*
+ * `timers watch`: the timers discover wired, snapshot after snapshot. A timer whose schedule
+ * changed is one `altered` alert and its monitor takes the new schedule (and the grace that
+ * goes with it); a timer gone (or its drop-in removed) is one `removed` alert. Alerts and edits
+ * are saved with the snapshot before they are sent, so each is made exactly once, across
+ * restarts and while the agent cannot be reached.
+ */
+
+export interface TimersWatchOptions {
+  server: string;
+  folders: UnitFolders;
+  api: ApiClient;
+  dataDir: string;
+  intervalMs: number;
+  once: boolean;
+  grace: number | null;
+  log?: (line: string) => void;
+}
+
+interface Watched {
+  token: string;
+  timer: string;
+  schedule: string;
+}
+
+interface Pending {
+  change: 'altered' | 'removed';
+  timer: string;
+  schedule: string;
+  previous: string;
+  /** The monitor to follow the new schedule (altered only). */
+  follow: { token: string; duration: number } | null;
+}
+
+interface State {
+  version: 1;
+  timers: Watched[];
+  pending: Pending[];
+}
+
+function load(file: string): State | null {
+  if (!existsSync(file)) return null;
+  try {
+    const state = JSON.parse(readFileSync(file, 'utf8')) as State;
+    if (state.version === 1 && Array.isArray(state.timers) && Array.isArray(state.pending)) return state;
+  } catch {
+    // Unreadable: a new baseline rather than alerts about everything.
+  }
+  return null;
+}
+
+function save(file: string, state: State): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(state, null, 1)}\n`, { mode: 0o600 });
+  renameSync(temporary, file);
+}
+
+/** The wired timers now, with a valid schedule each. */
+function snapshot(folders: UnitFolders): Watched[] {
+  const wired = wiredServices(folders.write);
+  const timers = findTimers(folders);
+  const now: Watched[] = [];
+  for (const { service, token } of wired) {
+    const timer = timers.find((t) => t.service === service && t.schedule !== null && t.unmonitorable === null);
+    const schedule = timer ? checkSchedule(timer.schedule!).schedule : undefined;
+    if (timer && schedule !== undefined) now.push({ token, timer: timer.name, schedule });
+  }
+  return now;
+}
+
+/** The changes between two snapshots, as pending alerts (and edits). */
+export function changesOf(before: Watched[], after: Watched[], graceOf: (timer: string, schedule: string) => number): Pending[] {
+  const pending: Pending[] = [];
+  for (const old of before) {
+    const now = after.find((w) => w.token === old.token);
+    if (!now) pending.push({ change: 'removed', timer: old.timer, schedule: '', previous: old.schedule, follow: null });
+    else if (now.schedule !== old.schedule) {
+      pending.push({ change: 'altered', timer: now.timer, schedule: now.schedule, previous: old.schedule, follow: { token: now.token, duration: graceOf(now.timer, now.schedule) } });
+    }
+  }
+  return pending;
+}
+
+function words(pending: Pending): string {
+  const flat = (schedule: string) => schedule.split('\n').join(' | ');
+  return pending.change === 'removed' ? `${pending.timer} removed (was ${flat(pending.previous)})` : `${pending.timer}: ${flat(pending.previous)} → ${flat(pending.schedule)}`;
+}
+
+function whose(folders: UnitFolders): string {
+  if (folders.scope === 'system') return 'root';
+  try {
+    return userInfo().username;
+  } catch {
+    return 'user';
+  }
+}
+
+/** Sends what waits, oldest first; the number still waiting. */
+async function deliver(options: TimersWatchOptions, file: string, log: (line: string) => void): Promise<number> {
+  const state = load(file)!;
+  while (state.pending.length > 0) {
+    const next = state.pending[0]!;
+    try {
+      if (next.follow) {
+        const monitor = (await options.api.listMonitors()).find((m) => m.token === next.follow!.token);
+        if (monitor) await options.api.editMonitor(monitor.id, { schedule: next.schedule, duration: next.follow.duration });
+        log(monitor ? `monitor #${monitor.id} now follows ${words(next)}` : `the monitor of ${next.timer} is gone: nothing to edit`);
+        next.follow = null;
+        save(file, state);
+      }
+      const command = next.change === 'removed' ? `timer ${next.timer}: ${next.previous}` : `timer ${next.timer}: ${next.schedule}`;
+      await options.api.alertServer({ username: whose(options.folders), server_id: options.server, command, change: next.change, previous_command: next.change === 'altered' ? `timer ${next.timer}: ${next.previous}` : null });
+    } catch (error) {
+      if (error instanceof ApiError && error.retryable) {
+        log(`${state.pending.length} change${state.pending.length === 1 ? '' : 's'} waiting, not delivered: ${error.message}; will retry`);
+        return state.pending.length;
+      }
+      throw error;
+    }
+    log(`delivered: ${words(state.pending.shift()!)}`);
+    save(file, state);
+  }
+  return 0;
+}
+
+/**
+ * Tells the agent this watcher is alive with every snapshot (the dashboard marks one gone quiet).
+ * At start, an identifier no server has stops it (exit 2) rather than failing at the first change.
+ */
+async function report(options: TimersWatchOptions, timers: number, atStart: boolean, log: (line: string) => void): Promise<void> {
+  try {
+    await options.api.serverHeartbeat({ server_id: options.server, interval_seconds: Math.round(options.intervalMs / 1000), jobs: timers });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (atStart && error.status === 404) throw new UsageError(`No server has the identifier "${options.server}": add it in the dashboard (Servers → Add server) or check --server.`);
+    if (atStart && error.status === 401) throw new UsageError(`The agent refused the API token (401): make one with \`cronbeat token create\` and set CRONBEAT_API_TOKEN or pass --token.`, 1);
+    log(`warning: report not sent: ${error.message}`);
+  }
+}
+
+export async function watchTimers(options: TimersWatchOptions): Promise<number> {
+  const log = options.log ?? ((line: string) => console.log(`${new Date().toISOString()} ${line}`));
+  let atStart = true;
+  const file = join(options.dataDir, `timers-watch-${options.folders.scope}-${options.server.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
+  const timers = new Map(findTimers(options.folders).map((t) => [t.name, t]));
+  const graceOf = (timer: string, schedule: string) => {
+    const found = timers.get(timer);
+    const base = options.grace ?? defaultGraceMinutes(schedule, Date.now());
+    return found ? timerGrace(base, found) : base;
+  };
+  let stopping = false;
+  let wake: () => void = () => {};
+  const stop = () => {
+    stopping = true;
+    wake();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    for (;;) {
+      for (const t of findTimers(options.folders)) timers.set(t.name, t);
+      const now = snapshot(options.folders);
+      const state = load(file);
+      if (!state) log(`watching ${now.length} timer${now.length === 1 ? '' : 's'}; changes from now on are reported`);
+      const found = state ? changesOf(state.timers, now, graceOf) : [];
+      for (const change of found) log(`found: ${words(change)}`);
+      save(file, { version: 1, timers: now, pending: [...(state?.pending ?? []), ...found] });
+      const left = await deliver(options, file, log);
+      await report(options, now.length, atStart, log);
+      atStart = false;
+      if (options.once) return left === 0 ? 0 : 1;
+      if (stopping) return 0;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, options.intervalMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      if (stopping) return 0;
+    }
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}

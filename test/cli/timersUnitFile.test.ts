@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { dropInText, tokenOfDropIn } from '../../agent/cli/timers/dropIn';
+import { parseUnitText, periodOf, templateOf, timerGrace, timerSettings, timerTag, timespanSeconds, unescapeUnitName, withSpecifiers } from '../../agent/cli/timers/unitFile';
+
+describe('unit files, as systemd reads them', () => {
+  it('reads sections and repeated keys, skips comments, joins continued lines', () => {
+    const sections = parseUnitText('# c\n[Unit]\nDescription=x\n; c\n[Timer]\nOnCalendar=Mon..Fri \\\n  02:30\nOnCalendar=Sat 12:00 UTC\n');
+    expect(sections.get('Timer')).toEqual([
+      ['OnCalendar', 'Mon..Fri 02:30'],
+      ['OnCalendar', 'Sat 12:00 UTC'],
+    ]);
+  });
+
+  it('reads time spans in systemd units', () => {
+    expect(timespanSeconds('90')).toBe(90);
+    expect(timespanSeconds('5min 20s')).toBe(320);
+    expect(timespanSeconds('1h30m')).toBe(5400);
+    expect(timespanSeconds('2 weeks')).toBe(1_209_600);
+    expect(timespanSeconds('500ms')).toBe(0.5);
+    expect(timespanSeconds('soon')).toBeNull();
+    expect(periodOf(5400)).toBe('@every 1h30m');
+    expect(periodOf(86_400 + 61)).toBe('@every 1d1m1s');
+  });
+
+  it('takes the timer settings, systemd defaults and empty assignments included', () => {
+    const text = '[Timer]\nOnCalendar=hourly\nOnCalendar=\nOnCalendar=Mon 02:30\nOnCalendar=*-*-01 04:00\nRandomizedDelaySec=30min\nPersistent=yes\n';
+    expect(timerSettings('backup.timer', text)).toEqual({
+      name: 'backup.timer',
+      schedule: 'Mon 02:30\n*-*-01 04:00',
+      unmonitorable: null,
+      randomizedDelaySec: 1800,
+      accuracySec: 60,
+      persistent: true,
+      service: 'backup.service',
+    });
+    const period = timerSettings('poll.timer', '[Timer]\nOnBootSec=5min\nOnUnitActiveSec=15min\nAccuracySec=1s\nUnit=poller-job.service\n');
+    expect(period).toMatchObject({ schedule: '@every 15m', accuracySec: 1, persistent: false, service: 'poller-job.service' });
+    expect(timerSettings('once.timer', '[Timer]\nOnBootSec=5min\n').unmonitorable).toMatch(/once after boot/);
+    expect(timerSettings('both.timer', '[Timer]\nOnCalendar=daily\nOnUnitActiveSec=1h\n').unmonitorable).toMatch(/both/);
+    // A drop-in after the unit wins, as systemd merges them.
+    expect(timerSettings('x.timer', '[Timer]\nOnCalendar=daily\nAccuracySec=1h\n\n[Timer]\nAccuracySec=\n').accuracySec).toBe(60);
+  });
+
+  it('knows instances, escapes and specifiers', () => {
+    expect(templateOf('fsck@dev-sda1.timer')).toBe('fsck@.timer');
+    expect(templateOf('backup.timer')).toBeNull();
+    expect(unescapeUnitName('dev-disk-by\\x2duuid-1234')).toBe('/dev/disk/by-uuid/1234'.slice(1));
+    expect(withSpecifiers('run-%i.service', 'fsck@dev-sda1.timer')).toBe('run-dev-sda1.service');
+    expect(withSpecifiers('%p-job@%i.service', 'fsck@a.timer')).toBe('fsck-job@a.service');
+    expect(timerTag('fsck@dev-disk-by\\x2duuid-1234.timer')).toBe('timer:fsck_dev-disk-by-uuid-1234');
+    expect(timerTag('Backup.timer')).toBe('timer:backup');
+  });
+
+  it('adds the delays systemd may put on a run to the grace', () => {
+    expect(timerGrace(60, { randomizedDelaySec: 1800, accuracySec: 60 })).toBe(91);
+    expect(timerGrace(5, { randomizedDelaySec: 0, accuracySec: 1 })).toBe(6);
+  });
+});
+
+describe('the drop-in', () => {
+  it('finds its own token again, and no other file', () => {
+    const text = dropInText({ monitorId: 3, timer: 'a.timer', shim: '/opt/cronbeat x/cronbeat', token: 'Tok_en-1', url: 'http://h:1/%20' });
+    expect(tokenOfDropIn(text)).toBe('Tok_en-1');
+    expect(text).toMatch(/^ExecStartPre=-\/bin\/sh /m);
+    expect(text).toMatch(/^ExecStopPost=-\/bin\/sh /m);
+    expect(text).toContain('%%20');
+    expect(tokenOfDropIn('[Service]\nExecStartPre=-/bin/true\n')).toBeNull();
+  });
+});

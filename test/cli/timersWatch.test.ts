@@ -1,0 +1,71 @@
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { discoverAgent } from './discoverAgent';
+import { runCli, tempFolder } from '../helpers/cli';
+
+// Real agent, real CLI processes: several seconds on a busy 2-core machine.
+vi.setConfig({ testTimeout: 60_000 });
+
+const { agent: testAgent, shimDir } = discoverAgent();
+chmodSync(shimDir, 0o755);
+
+function machine(): string {
+  const root = tempFolder('cronbeat-timers-');
+  const lib = join(root, 'usr/lib/systemd/system');
+  const wants = join(root, 'etc/systemd/system/timers.target.wants');
+  mkdirSync(lib, { recursive: true });
+  mkdirSync(wants, { recursive: true });
+  for (const [name, timer] of [
+    ['backup', '[Timer]\nOnCalendar=*-*-* 02:30\n'],
+    ['poll', '[Timer]\nOnUnitActiveSec=15min\n'],
+  ]) {
+    writeFileSync(join(lib, `${name}.timer`), timer!);
+    writeFileSync(join(lib, `${name}.service`), '[Service]\nType=oneshot\nExecStart=/bin/true\n');
+    symlinkSync(`/usr/lib/systemd/system/${name}.timer`, join(wants, `${name}.timer`));
+  }
+  return root;
+}
+
+describe('cronbeat timers watch', () => {
+  it('reports a changed schedule once and the monitor follows it; a removed timer once', async () => {
+    const root = machine();
+    const env = { CRONBEAT_URL: testAgent().url, CRONBEAT_API_TOKEN: testAgent().token, CRONBEAT_DATA_DIR: tempFolder(), CRONBEAT_SHIM_DIR: shimDir };
+    const created = await testAgent().api('/api/servers', { method: 'POST', json: { name: 'web 3', ip_address: '10.0.0.3', identifier: 'web-3' } });
+    const server = (await created.json()) as { id: number };
+    const alerts = async () => ((await (await testAgent().api(`/api/servers/${server.id}/alerts`)).json()) as Array<{ command: string; change: string; previous_command: string | null }>).map((a) => [a.change, a.command, a.previous_command]);
+    expect((await runCli(['timers', 'discover', '--root', root], { env })).status).toBe(0);
+    const watch = () => runCli(['timers', 'watch', '--root', root, '--server', 'web-3', '--once'], { env });
+
+    const baseline = await watch();
+    expect(baseline.stderr).toBe('');
+    expect(baseline.status).toBe(0);
+    expect(await alerts()).toEqual([]);
+
+    writeFileSync(join(root, 'usr/lib/systemd/system/backup.timer'), '[Timer]\nOnCalendar=*-*-* 04:00\nRandomizedDelaySec=10min\n');
+    const changed = await watch();
+    expect(changed.status).toBe(0);
+    expect(changed.stdout).toMatch(/monitor #\d+ now follows backup\.timer: \*-\*-\* 02:30 → \*-\*-\* 04:00/);
+    expect(await alerts()).toEqual([['altered', 'timer backup.timer: *-*-* 04:00', 'timer backup.timer: *-*-* 02:30']]);
+    const monitor = ((await (await testAgent().api('/api/monitors')).json()) as Array<{ name: string; schedule: string; duration: number }>).find((m) => m.name === 'backup.timer')!;
+    expect([monitor.schedule, monitor.duration]).toEqual(['*-*-* 04:00', 60 + 11]);
+
+    expect((await watch()).status).toBe(0);
+    expect(await alerts()).toHaveLength(1);
+
+    rmSync(join(root, 'etc/systemd/system/timers.target.wants/poll.timer'));
+    rmSync(join(root, 'usr/lib/systemd/system/poll.timer'));
+    expect((await watch()).status).toBe(0);
+    expect((await watch()).status).toBe(0);
+    const all = await alerts();
+    expect(all).toHaveLength(2);
+    expect(all).toContainEqual(['removed', 'timer poll.timer: @every 15m', null]);
+  });
+
+  it('stops at start when no server has the identifier', async () => {
+    const env = { CRONBEAT_URL: testAgent().url, CRONBEAT_API_TOKEN: testAgent().token, CRONBEAT_DATA_DIR: tempFolder() };
+    const result = await runCli(['timers', 'watch', '--root', machine(), '--server', 'no-such', '--once'], { env });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('No server has the identifier "no-such"');
+  });
+});
