@@ -251,6 +251,7 @@ describe('GET /api/notifications/{id}/deliveries', () => {
         response_status: 500,
         response_body: 'nope',
         created_at: expect.stringMatching(TIMESTAMP),
+        held_until: null,
       },
     ]);
     expect((await agent.api(`/api/notifications/${alert.notification.id}/deliveries`, { token: agent.tokenFor(4) })).status).toBe(404);

@@ -124,7 +124,9 @@ describe('pulse endpoints', () => {
     await pulse(`${m.token}/start?rid=run-1`);
     const running = await monitor(m.id);
     expect(running.status).toBe('running');
-    expect(running.next_due_at).toBe('2026-11-21T10:28:30.000000Z');
+    // The grace limits how late a run starts, not how long it takes: a run without a max run time of
+    // its own is due to end by the next run's deadline (10:00 + 30 min).
+    expect(running.next_due_at).toBe('2026-11-21T10:30:00.000000Z');
     now += 42_000;
     await pulse(`${m.token}/0?rid=run-1`);
     const [end] = (await history(m.id)).data;
