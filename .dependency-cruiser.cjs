@@ -51,7 +51,7 @@ module.exports = {
       '^agent/dataFolder/',
       [agentExcept('dataFolder', 'domain'), '^(main|renderer)/'],
     ),
-    arrow('log-imports-nothing-of-ours', 'agent/log/ (the logger every layer writes to) builds on nothing of ours.', '^agent/log/', [agentExcept('log'), '^(main|renderer)/']),
+    arrow('log-imports-only-domain', 'agent/log/ (the logger every layer writes to) builds on agent/domain/ alone (pure rules: what a terminal may be shown).', '^agent/log/', [agentExcept('log', 'domain'), '^(main|renderer)/']),
     arrow('db-not-api-engine-cli', 'Storage serves the layers above it and knows none of them.', '^agent/db/', '^agent/(api|engine|cli|client)/'),
     arrow(
       'engine-not-api-cli',
