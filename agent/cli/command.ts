@@ -36,6 +36,12 @@ export function withoutControlCharacters<T extends string | undefined>(option: s
   return value;
 }
 
+/** `raw`, the value of `option`, as a whole number from 1 to `max`; else a usage error naming the option. */
+export function positiveInteger(raw: string, option: string, max: number): number {
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(`${option} must be a whole number from 1 to ${max}, not "${raw}".`);
+  return Number(raw);
+}
+
 /** Runs `command` with the arguments after its name, or prints its help when asked for before any `--`. */
 export function invoke(command: Command, rest: string[]): Promise<number> {
   // What follows `--` is a job's own command line (`cronbeat run T -- mysqldump -h db`), never ours.

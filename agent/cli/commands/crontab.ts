@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { ApiClient, ApiError } from '../../client/api';
 import { DEFAULT_BASE_URL } from '../../client/baseUrl';
 import { prepareDataDir } from '../../dataFolder/dataDir';
-import { UsageError, withoutControlCharacters, type Command } from '../command';
+import { positiveInteger, UsageError, withoutControlCharacters, type Command } from '../command';
 import type { JobRow } from '../crontab/jobs';
 import { CrontabReadError, fileSource, machineSources, userCrontabSource, type CrontabSource } from '../crontab/sources';
 import { printTable } from '../crontab/table';
@@ -79,11 +79,6 @@ Examples:
   cronbeat crontab discover --dry-run && cronbeat crontab discover
   cronbeat crontab discover --undo
   sudo CRONBEAT_API_TOKEN=... cronbeat crontab watch --server web-1 --url http://10.0.0.5:8787`;
-
-function positiveInteger(raw: string, option: string, max: number): number {
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(`${option} must be a whole number from 1 to ${max}, not "${raw}".`);
-  return Number(raw);
-}
 
 function apiToken(flag: string | undefined): string {
   const token = flag ?? process.env.CRONBEAT_API_TOKEN;

@@ -5,7 +5,7 @@ import { ApiClient, ApiError } from '../../client/api';
 import { DEFAULT_BASE_URL } from '../../client/baseUrl';
 import { prepareDataDir } from '../../dataFolder/dataDir';
 import { serverTag } from '../../domain/monitorLine';
-import { UsageError, withoutControlCharacters, type Command } from '../command';
+import { positiveInteger, UsageError, withoutControlCharacters, type Command } from '../command';
 import { machineZone } from '../machineZone';
 import { baseUrlOption } from './ping';
 
@@ -62,11 +62,6 @@ Examples:
   sudo CRONBEAT_API_TOKEN=... cronbeat timers discover --dry-run
   sudo CRONBEAT_API_TOKEN=... cronbeat timers discover --server web-1 --reload
   cronbeat timers discover --user --undo --reload`;
-
-function positiveInteger(raw: string, option: string, max: number): number {
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw new UsageError(`${option} must be a whole number from 1 to ${max}, not "${raw}".`);
-  return Number(raw);
-}
 
 export const timersCommand: Command = {
   name: 'timers',

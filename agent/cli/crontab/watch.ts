@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError, type ApiClient } from '../../client/api';
 import { UsageError } from '../command';
+import { loadWatchState, saveWatchState } from '../watchState';
 import { readCrontab } from './jobs';
 import { diffSnapshots, snapshotJobs, type ChangeKind, type SnapshotJob } from './snapshot';
 import { CrontabReadError, type CrontabSource } from './sources';
@@ -148,7 +148,7 @@ async function heartbeat(options: WatchOptions, jobs: number, log: (line: string
 
 /** Takes a snapshot and records what changed; returns how many jobs it saw. A crontab that cannot be read keeps its old jobs. */
 function snapshotRound(options: WatchOptions, stateFile: string, log: (line: string) => void): number {
-  const previous = loadState(stateFile);
+  const previous = loadWatchState<WatchState>(stateFile, 'jobs');
   const jobs: SnapshotJob[] = [];
   for (const source of options.sources) {
     try {
@@ -161,7 +161,7 @@ function snapshotRound(options: WatchOptions, stateFile: string, log: (line: str
     }
   }
   if (!previous) {
-    saveState(stateFile, { version: 1, server: options.server, jobs, pending: [] });
+    saveWatchState(stateFile, { version: 1, server: options.server, jobs, pending: [] });
     const users = new Set(jobs.map((job) => job.user)).size;
     log(`watching ${jobs.length} cron job${jobs.length === 1 ? '' : 's'} of ${users} user${users === 1 ? '' : 's'} on ${options.server}; changes from now on are alerted`);
     return jobs.length;
@@ -170,7 +170,7 @@ function snapshotRound(options: WatchOptions, stateFile: string, log: (line: str
     (change): PendingAlert => ({ username: change.user, server_id: options.server, command: change.text, change: change.kind, previous_command: change.previous }),
   );
   for (const alert of alerts) log(`found: ${describe(alert)}`);
-  saveState(stateFile, { ...previous, jobs, pending: [...previous.pending, ...alerts] });
+  saveWatchState(stateFile, { ...previous, jobs, pending: [...previous.pending, ...alerts] });
   return jobs.length;
 }
 
@@ -184,7 +184,7 @@ function describe(alert: PendingAlert): string {
  * many are left. Throws ApiError when the API refuses one.
  */
 async function deliver(api: ApiClient, stateFile: string, log: (line: string) => void): Promise<number> {
-  const state = loadState(stateFile)!;
+  const state = loadWatchState<WatchState>(stateFile, 'jobs')!;
   while (state.pending.length > 0) {
     try {
       await api.alertServer({ ...state.pending[0] });
@@ -198,24 +198,8 @@ async function deliver(api: ApiClient, stateFile: string, log: (line: string) =>
       throw error;
     }
     log(`delivered: ${describe(state.pending.shift()!)}`);
-    saveState(stateFile, state);
+    saveWatchState(stateFile, state);
   }
   return 0;
 }
 
-function loadState(file: string): WatchState | null {
-  if (!existsSync(file)) return null;
-  try {
-    const state = JSON.parse(readFileSync(file, 'utf8')) as WatchState;
-    if (state.version === 1 && Array.isArray(state.jobs) && Array.isArray(state.pending)) return state;
-  } catch {
-    // unreadable: start over with a new baseline rather than alert on everything
-  }
-  return null;
-}
-
-function saveState(file: string, state: WatchState): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(state, null, 1)}\n`, { mode: 0o600 });
-  renameSync(temporary, file);
-}

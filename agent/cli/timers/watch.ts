@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ApiError, type ApiClient } from '../../client/api';
 import { UsageError } from '../command';
+import { loadWatchState, saveWatchState } from '../watchState';
 import { defaultGraceMinutes } from '../../domain/dueTime';
 import { checkSchedule } from '../../domain/schedules';
 import { timerGrace } from './unitFile';
@@ -49,22 +49,6 @@ interface State {
   pending: Pending[];
 }
 
-function load(file: string): State | null {
-  if (!existsSync(file)) return null;
-  try {
-    const state = JSON.parse(readFileSync(file, 'utf8')) as State;
-    if (state.version === 1 && Array.isArray(state.timers) && Array.isArray(state.pending)) return state;
-  } catch {
-    // Unreadable: a new baseline rather than alerts about everything.
-  }
-  return null;
-}
-
-function save(file: string, state: State): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(state, null, 1)}\n`, { mode: 0o600 });
-  renameSync(temporary, file);
-}
 
 /** The wired timers now, with a valid schedule each. */
 function snapshot(folders: UnitFolders): Watched[] {
@@ -108,7 +92,7 @@ function whose(folders: UnitFolders): string {
 
 /** Sends what waits, oldest first; the number still waiting. */
 async function deliver(options: TimersWatchOptions, file: string, log: (line: string) => void): Promise<number> {
-  const state = load(file)!;
+  const state = loadWatchState<State>(file, 'timers')!;
   while (state.pending.length > 0) {
     const next = state.pending[0]!;
     try {
@@ -117,7 +101,7 @@ async function deliver(options: TimersWatchOptions, file: string, log: (line: st
         if (monitor) await options.api.editMonitor(monitor.id, { schedule: next.schedule, duration: next.follow.duration });
         log(monitor ? `monitor #${monitor.id} now follows ${words(next)}` : `the monitor of ${next.timer} is gone: nothing to edit`);
         next.follow = null;
-        save(file, state);
+        saveWatchState(file, state);
       }
       const command = next.change === 'removed' ? `timer ${next.timer}: ${next.previous}` : `timer ${next.timer}: ${next.schedule}`;
       await options.api.alertServer({ username: whose(options.folders), server_id: options.server, command, change: next.change, previous_command: next.change === 'altered' ? `timer ${next.timer}: ${next.previous}` : null });
@@ -129,7 +113,7 @@ async function deliver(options: TimersWatchOptions, file: string, log: (line: st
       throw error;
     }
     log(`delivered: ${words(state.pending.shift()!)}`);
-    save(file, state);
+    saveWatchState(file, state);
   }
   return 0;
 }
@@ -171,11 +155,11 @@ export async function watchTimers(options: TimersWatchOptions): Promise<number> 
     for (;;) {
       for (const t of findTimers(options.folders)) timers.set(t.name, t);
       const now = snapshot(options.folders);
-      const state = load(file);
+      const state = loadWatchState<State>(file, 'timers');
       if (!state) log(`watching ${now.length} timer${now.length === 1 ? '' : 's'}; changes from now on are reported`);
       const found = state ? changesOf(state.timers, now, graceOf) : [];
       for (const change of found) log(`found: ${words(change)}`);
-      save(file, { version: 1, timers: now, pending: [...(state?.pending ?? []), ...found] });
+      saveWatchState(file, { version: 1, timers: now, pending: [...(state?.pending ?? []), ...found] });
       const left = await deliver(options, file, log);
       await report(options, now.length, atStart, log);
       atStart = false;
