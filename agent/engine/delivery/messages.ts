@@ -7,6 +7,9 @@ import { alertMessage, alertOf, subjectLink } from '../../domain/alertMessage';
 import { webhookAlert, type WebhookAlert } from '../../domain/alertPayload';
 import { digestMessage, webhookDigest, type DigestEntry } from '../../domain/digestMessage';
 import { maskAlertSecrets } from '../../domain/secretMask';
+import type { ReportData } from '../../domain/reports/numbers';
+import { reportMessage } from '../../domain/reports/message';
+import { webhookReport } from '../../domain/reports/payload';
 import { CHANNEL_KIND_MODULES } from './kinds';
 import type { ChannelKindModule, MessageContext, OutgoingRequest } from './kinds/kind';
 
@@ -57,6 +60,12 @@ export function buildDigestRequest(channel: AnyChannel, { entries, webhookAlerts
     webhook: () => webhookDigest(entries, context.dashboardUrl, at, webhookAlerts),
   };
   return moduleOf(channel.kind).digest(channel.settings as never, input, context);
+}
+
+/** The request that delivers a daily, weekly or monthly `report` (agent/domain/reports/) through `channel`. */
+export function buildReportRequest(channel: AnyChannel, report: ReportData, context: MessageContext): OutgoingRequest {
+  const input = { message: () => reportMessage(report, context.dashboardUrl), webhook: () => webhookReport(report, context.dashboardUrl) };
+  return moduleOf(channel.kind).report(channel.settings as never, input, context);
 }
 
 /** The notification a channel's test message is made of (POST /api/channels/{id}/test): not stored, not in the outbox. */

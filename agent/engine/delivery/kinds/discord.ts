@@ -2,7 +2,7 @@ import { fitOutput, OUTPUT_BOUNDS } from '../../../domain/alertMessage';
 import { DIGEST_NAMES, fitDigestLines } from '../../../domain/digestMessage';
 import { CHAT_LIMITS, cutText, escapeDiscord as escape, fitRendered, unfence } from '../../../domain/chatText';
 import type { AlertTone } from '../../../domain/alertWords';
-import { andMore, JSON_HEADERS, type ChannelKindModule } from './kind';
+import { andMore, fitReportItems, JSON_HEADERS, moreMonitors, reportBody, type ChannelKindModule } from './kind';
 
 const COLOR: Record<AlertTone, number> = { bad: 0xd93025, warn: 0xf29900, good: 0x188038, info: 0x1a73e8 };
 const LIMIT = CHAT_LIMITS.discord;
@@ -47,5 +47,15 @@ export const discord: ChannelKindModule<'discord'> = {
     const room = Math.min(LIMIT.description, LIMIT.embedTotal - title.length);
     const description = render(fitDigestLines(d, (shown) => render(shown).length <= room));
     return post(settings.webhook_url, { title, description, url: d.link, color: COLOR[d.tone] });
+  },
+  report(settings, input) {
+    const m = input.message();
+    const title = fitRendered(m.title, escape, LIMIT.title);
+    const footer = cutText(`${m.period} · Cronbeat report`, LIMIT.footer);
+    const markup = { escape, heading: (t: string) => `**${escape(t)}**`, more: (n: number, link: string) => `${escape(moreMonitors(n))}: ${link}` };
+    const render = (k: number) => [escape(m.summary), '', ...reportBody(m, k, markup)].join('\n');
+    const room = Math.min(LIMIT.description, LIMIT.embedTotal - title.length - footer.length);
+    const description = render(fitReportItems(m, (k) => render(k).length <= room));
+    return post(settings.webhook_url, { title, description, url: m.link, color: COLOR[m.tone], footer: { text: footer } });
   },
 };

@@ -4,7 +4,8 @@ import { CHAT_LIMITS, cutText, oneLine } from '../../../domain/chatText';
 import { subjectName } from '../../../domain/alertWords';
 import type { Alert } from '../../../domain/alert';
 import type { ChannelSettings } from '../../../contract/channels';
-import { andMore, digestText, escapeHtml, type ChannelKindModule } from './kind';
+import { andMore, digestText, escapeHtml, fitReportItems, reportText, type ChannelKindModule } from './kind';
+import { reportHtml } from '../../../domain/reports/html';
 
 /** A subject on one line (no CR or LF can start a header of its own), cut to what an inbox shows. */
 const subjectLine = (text: string) => cutText(oneLine(text), CHAT_LIMITS.email.subject);
@@ -58,5 +59,14 @@ export const email: ChannelKindModule<'email'> = {
     ];
     const state = d.tone === 'bad' ? 'FAILED' : d.tone === 'good' ? 'RECOVERED' : 'ALERTS';
     return mail(settings, { subject: subjectLine(`${state} | ${d.title}`), text: `${digestText(d, shown)}\n\n-- \n${why(context.channelName)}\n`, html: html.filter(Boolean).join('\n') });
+  },
+  report(settings, input, context) {
+    const m = input.message();
+    const shown = fitReportItems(m, (k) => reportText(m, k).length <= CHAT_LIMITS.email.digestBody);
+    return mail(settings, {
+      subject: subjectLine(`REPORT | ${m.title}`),
+      text: `${reportText(m, shown)}\n\n-- \n${why(context.channelName)}\n`,
+      html: `${reportHtml(m, shown)}\n${footer(context.channelName)}`,
+    });
   },
 };

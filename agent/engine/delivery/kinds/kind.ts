@@ -6,6 +6,8 @@ import type { WebhookAlert } from '../../../domain/alertPayload';
 import type { DigestMessage, WebhookDigest } from '../../../domain/digestMessage';
 import type { AlertTone } from '../../../domain/alertWords';
 import type { ChannelSettings } from '../../../contract/channels';
+import type { ReportMessage } from '../../../domain/reports/message';
+import type { WebhookReport } from '../../../domain/reports/payload';
 
 /*
  * What every channel kind's module provides (issue 22 item 3): the request for one alert and the
@@ -55,9 +57,16 @@ export interface DigestInput {
   webhook(): WebhookDigest;
 }
 
+/** A channel's daily, weekly or monthly report (agent/domain/reports/), ready to lay out. */
+export interface ReportInput {
+  message(): ReportMessage;
+  webhook(): WebhookReport;
+}
+
 export interface ChannelKindModule<K extends ChannelKind> {
   alert(settings: ChannelSettings[K], input: AlertInput, context: MessageContext): OutgoingRequest;
   digest(settings: ChannelSettings[K], input: DigestInput, context: MessageContext): OutgoingRequest;
+  report(settings: ChannelSettings[K], input: ReportInput, context: MessageContext): OutgoingRequest;
   /** Its digest carries every alert as data (DigestInput.webhook): they are rendered beforehand, in slices. */
   digestAsData?: true;
 }
@@ -75,6 +84,8 @@ export { escapeHtml } from '../../../domain/chatText';
 
 /** A round mark for chat, by tone. */
 export const CHAT_MARK: Record<AlertTone, string> = { bad: '🔴', warn: '🟠', good: '🟢', info: '🔵' };
+
+export { fitReportItems, moreMonitors, reportBody, reportText } from '../../../domain/reports/message';
 
 /** "… and 12 more", where a digest's list stops for room. */
 export const andMore = (more: number) => `… and ${more} more`;

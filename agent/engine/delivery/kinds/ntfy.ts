@@ -4,7 +4,7 @@ import { DIGEST_NAMES, fitDigestLines } from '../../../domain/digestMessage';
 import { CHAT_LIMITS, cutText, fitRendered, oneLine, utf8Bytes } from '../../../domain/chatText';
 import type { AlertTone } from '../../../domain/alertWords';
 import type { ChannelSettings } from '../../../contract/channels';
-import { digestText, JSON_HEADERS, type ChannelKindModule } from './kind';
+import { digestText, fitReportItems, JSON_HEADERS, reportText, type ChannelKindModule } from './kind';
 
 const TAG: Record<AlertTone, string> = { bad: 'rotating_light', warn: 'warning', good: 'white_check_mark', info: 'information_source' };
 const LIMIT = CHAT_LIMITS.ntfy;
@@ -41,5 +41,11 @@ export const ntfy: ChannelKindModule<'ntfy'> = {
     const d = input.message(DIGEST_NAMES.chat);
     const shown = fitDigestLines(d, (s) => fitsMessage(digestText(d, s, { title: false })));
     return publish(settings, { title: d.title, message: digestText(d, shown, { title: false }), tone: d.tone, click: d.link });
+  },
+  report(settings, input) {
+    const m = input.message();
+    const shown = fitReportItems(m, (k) => fitsMessage(reportText(m, k, { title: false })));
+    // A report is read when convenient: default priority, whatever it says.
+    return publish(settings, { title: m.title, message: reportText(m, shown, { title: false }), tone: m.tone === 'good' ? 'good' : 'info', click: m.link });
   },
 };

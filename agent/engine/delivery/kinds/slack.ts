@@ -2,7 +2,7 @@ import { fitOutput, OUTPUT_BOUNDS } from '../../../domain/alertMessage';
 import { DIGEST_NAMES, fitDigestLines } from '../../../domain/digestMessage';
 import { CHAT_LIMITS, escapeSlack as escape, fitRendered, unfence } from '../../../domain/chatText';
 import type { AlertTone } from '../../../domain/alertWords';
-import { andMore, JSON_HEADERS, type ChannelKindModule } from './kind';
+import { andMore, fitReportItems, JSON_HEADERS, moreMonitors, reportBody, type ChannelKindModule } from './kind';
 
 const MARK: Record<AlertTone, string> = { bad: ':red_circle:', warn: ':large_orange_circle:', good: ':large_green_circle:', info: ':large_blue_circle:' };
 const LIMIT = CHAT_LIMITS.slack;
@@ -42,5 +42,14 @@ export const slack: ChannelKindModule<'slack'> = {
     const text = render(fitDigestLines(d, (shown) => render(shown).length <= LIMIT.section));
     const blocks = [section(text), { type: 'context', elements: [mrkdwn('Cronbeat digest: many alerts at once')] }];
     return post(settings.webhook_url, fitRendered(d.title, escape, LIMIT.fallback), blocks);
+  },
+  report(settings, input) {
+    const m = input.message();
+    const head = `${linkedTitle(m.tone, m.link, m.title)}\n${escape(m.period)}\n${escape(m.summary)}`;
+    const markup = { escape, heading: (t: string) => `*${escape(t)}*`, more: (n: number, link: string) => `${moreMonitors(n)}: <${link}|the full list>` };
+    const render = (k: number) => reportBody(m, k, markup).join('\n');
+    const body = render(fitReportItems(m, (k) => render(k).length <= LIMIT.section));
+    const blocks = [section(head), ...(body ? [section(body)] : []), { type: 'context', elements: [mrkdwn('Cronbeat report')] }];
+    return post(settings.webhook_url, fitRendered(`${m.title} (${m.period})`, escape, LIMIT.fallback), blocks);
   },
 };

@@ -3,7 +3,7 @@ import { fitOutput, OUTPUT_BOUNDS } from '../../../domain/alertMessage';
 import { DIGEST_NAMES, fitDigestLines } from '../../../domain/digestMessage';
 import { CHAT_LIMITS, escapeHtml, fitRendered, telegramLength } from '../../../domain/chatText';
 import type { ChannelSettings } from '../../../contract/channels';
-import { andMore, CHAT_MARK, JSON_HEADERS, type ChannelKindModule, type MessageContext } from './kind';
+import { andMore, CHAT_MARK, fitReportItems, JSON_HEADERS, moreMonitors, reportBody, type ChannelKindModule, type MessageContext } from './kind';
 
 const LIMIT = CHAT_LIMITS.telegram.text;
 
@@ -33,5 +33,12 @@ export const telegram: ChannelKindModule<'telegram'> = {
     const render = (shown: { lines: string[]; more: number }) =>
       withLink([`${CHAT_MARK[d.tone]} <b>${escapeHtml(d.title)}</b>`, ...shown.lines.map(escapeHtml), ...(shown.more ? [`${andMore(shown.more)}:`] : [])], d.link);
     return sendMessage(settings, context, render(fitDigestLines(d, (shown) => telegramLength(render(shown)) <= LIMIT)));
+  },
+  report(settings, input, context) {
+    const m = input.message();
+    const markup = { escape: escapeHtml, heading: (t: string) => `<b>${escapeHtml(t)}</b>`, more: (n: number) => `${escapeHtml(moreMonitors(n))}:` };
+    const render = (k: number) =>
+      withLink([`${CHAT_MARK[m.tone]} <b>${escapeHtml(m.title)}</b>`, escapeHtml(m.period), escapeHtml(m.summary), '', ...reportBody(m, k, markup)], m.link);
+    return sendMessage(settings, context, render(fitReportItems(m, (k) => telegramLength(render(k)) <= LIMIT)));
   },
 };

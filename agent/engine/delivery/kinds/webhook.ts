@@ -1,6 +1,6 @@
 import { JSON_HEADERS, SIGNATURE_HEADER, signBody, type ChannelKindModule, type MessageContext } from './kind';
 
-/** A webhook: the alert (cronbeat.alert.v1) or digest (cronbeat.digest.v1) as JSON, signed, with a delivery id. */
+/** A webhook: the alert (cronbeat.alert.v1), digest (cronbeat.digest.v1) or report (cronbeat.report.v1) as JSON, signed, with a delivery id. */
 function post(url: string, secret: string | undefined, event: string, body: string, context: MessageContext) {
   return {
     transport: 'http' as const,
@@ -18,5 +18,6 @@ function post(url: string, secret: string | undefined, event: string, body: stri
 export const webhook: ChannelKindModule<'webhook'> = {
   alert: (settings, input, context) => post(settings.url, settings.secret, input.alert.event, JSON.stringify(input.webhook()), context),
   digest: (settings, input, context) => post(settings.url, settings.secret, 'digest', JSON.stringify(input.webhook()), context),
+  report: (settings, input, context) => post(settings.url, settings.secret, 'report', JSON.stringify(input.webhook()), context),
   digestAsData: true,
 };

@@ -1,0 +1,148 @@
+import type { MonitorReason } from '../alert';
+import { monitorsLink } from '../alertMessage';
+import { describeDuration, humanTime, type AlertTone } from '../alertWords';
+import { cutText, largestFitting, oneLine } from '../chatText';
+import { frequencyWord } from './period';
+import type { ReportData, ReportLine } from './numbers';
+
+/*
+ * A report laid out for people: a title, the period, the totals, then one line per monitor in
+ * three sections (failing now, never ran, each monitor). Each channel kind marks it up in its own
+ * way and shows as many lines as its service takes, then "… and N more monitors" and the link.
+ */
+
+export type ReportSection = 'failing' | 'never_ran' | 'monitors';
+
+export const SECTION_HEADINGS: Record<ReportSection, string> = {
+  failing: 'Failing now',
+  never_ran: 'Never ran in this period',
+  monitors: 'Each monitor (worst first)',
+};
+
+export interface ReportItem {
+  section: ReportSection;
+  text: string;
+}
+
+export interface ReportMessage {
+  tone: AlertTone;
+  /** "Daily report: 12 monitors, 2 failing now". */
+  title: string;
+  /** "Thu 26 Nov 08:00 – Fri 27 Nov 08:00 Europe/Berlin". */
+  period: string;
+  /** "148 runs, 3 failed, 1 missed, 2 never ran". */
+  summary: string;
+  items: ReportItem[];
+  /** The monitors page, where every monitor is. */
+  link: string;
+}
+
+/** How much of a monitor's name a line shows. */
+export const REPORT_NAME_CHARS = 80;
+
+const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+const name = (text: string) => cutText(oneLine(text), REPORT_NAME_CHARS);
+
+/** Why a monitor is failed, in the vocabulary of alerts: "failed (exit 3)", "missed", "stuck", "never finished". */
+export function failingWords(reason: MonitorReason | null, fallback: string): string {
+  if (!reason) return fallback || 'failed';
+  switch (reason.kind) {
+    case 'failed':
+      return reason.exit_code === null ? 'failed' : `failed (exit ${reason.exit_code})`;
+    case 'missed':
+      return 'missed';
+    case 'not_finished':
+      return 'never finished';
+    case 'stuck':
+      return 'stuck';
+  }
+}
+
+/** "99.5% up", or "not there yet" for a monitor made after the period. */
+function uptimeWords(line: ReportLine): string {
+  return line.uptime_percent === null ? 'made after this period' : `${line.uptime_percent.toFixed(2)}% up`;
+}
+
+/** One monitor's line: "nightly-backup: 30 runs, 2 failed, 1 missed, longest 4 min 3 s, 97.92% up". */
+export function monitorLine(line: ReportLine, timezone: string): string {
+  const parts = [
+    plural(line.runs, 'run'),
+    `${line.failures.toLocaleString('en-US')} failed`,
+    `${line.missed.toLocaleString('en-US')} missed`,
+    ...(line.longest_run_ms === null ? [] : [`longest ${describeDuration(line.longest_run_ms)}`]),
+    uptimeWords(line),
+  ];
+  const notes = [
+    line.paused ? 'paused' : '',
+    line.history_from === null ? '' : `counts from ${humanTime(line.history_from, timezone)}, older runs not kept`,
+  ].filter(Boolean);
+  return `${name(line.name)}: ${parts.join(', ')}${notes.length ? ` (${notes.join('; ')})` : ''}`;
+}
+
+/** `report` laid out, its links under `publicUrl`. */
+export function reportMessage(report: ReportData, publicUrl: string): ReportMessage {
+  const zone = report.timezone;
+  const t = report.totals;
+  const failing = t.failing_now > 0 ? `${t.failing_now.toLocaleString('en-US')} failing now` : 'none failing now';
+  const summary = [
+    plural(t.runs, 'run'),
+    `${t.failures.toLocaleString('en-US')} failed`,
+    `${t.missed.toLocaleString('en-US')} missed`,
+    ...(t.never_ran ? [`${t.never_ran.toLocaleString('en-US')} never ran`] : []),
+  ].join(', ');
+  const items: ReportItem[] = [
+    ...report.failing_now.map((f) => ({
+      section: 'failing' as const,
+      text: `${name(f.name)}: ${f.reason}${f.since === null ? '' : ` since ${humanTime(f.since, zone)}`}`,
+    })),
+    ...report.never_ran.map((m) => ({ section: 'never_ran' as const, text: name(m.name) })),
+    ...report.monitors.map((line) => ({ section: 'monitors' as const, text: monitorLine(line, zone) })),
+  ];
+  return {
+    tone: t.failing_now > 0 ? 'bad' : t.failures + t.missed + t.never_ran > 0 ? 'warn' : 'good',
+    title: `${frequencyWord(report.frequency)} report: ${plural(t.monitors, 'monitor')}, ${failing}`,
+    period: `${humanTime(report.from, zone).replace(` ${zone}`, '')} – ${humanTime(report.to, zone)}`,
+    summary,
+    items,
+    link: monitorsLink(publicUrl),
+  };
+}
+
+/** How a place marks up a report: its escaping, a section's heading, and where the list stops for room. */
+export interface ReportMarkup {
+  escape(text: string): string;
+  heading(text: string): string;
+  /** "… and 37 more monitors" with the link to them all. */
+  more(count: number, link: string): string;
+}
+
+/** "… and 37 more monitors". */
+export const moreMonitors = (count: number) => `… and ${count.toLocaleString('en-US')} more ${count === 1 ? 'monitor' : 'monitors'}`;
+
+/** The report's list with its first `shown` items, under their sections' headings, then how many were left out. */
+export function reportBody(m: ReportMessage, shown: number, markup: ReportMarkup): string[] {
+  const lines: string[] = [];
+  let section: ReportSection | null = null;
+  for (const item of m.items.slice(0, shown)) {
+    if (item.section !== section) {
+      if (section !== null) lines.push('');
+      lines.push(markup.heading(SECTION_HEADINGS[item.section]));
+      section = item.section;
+    }
+    lines.push(markup.escape(item.text));
+  }
+  if (shown < m.items.length) lines.push('', markup.more(m.items.length - shown, m.link));
+  return lines;
+}
+
+/** The most items a place takes: `fits` measures the whole message with that many. */
+export function fitReportItems(m: ReportMessage, fits: (shown: number) => boolean): number {
+  return largestFitting(m.items.length, fits);
+}
+
+/** The report as plain text (email's text part, ntfy, chat fallbacks). */
+export function reportText(m: ReportMessage, shown: number, options: { title?: boolean } = {}): string {
+  const plain: ReportMarkup = { escape: (t) => t, heading: (t) => `${t}:`, more: (n, link) => `${moreMonitors(n)}: ${link}` };
+  const head = [options.title === false ? '' : m.title, m.period, m.summary].filter(Boolean);
+  return [...head, '', ...reportBody(m, shown, plain), '', `Open: ${m.link}`].join('\n');
+}

@@ -1,0 +1,148 @@
+import type { ReportPeriod, ReportSchedule } from './period';
+
+/*
+ * A report's numbers (the channel reports of docs/channels.md), from what the store kept: each
+ * monitor's runs in the period, the failure and recovery notifications that bound its failed
+ * stretches, and whether it is failed now. Pure: the period and `now` are passed in.
+ */
+
+/** A failed stretch's start (the failure notification, with why) or end (the recovery). */
+export interface ReportEvent {
+  at: number;
+  kind: 'failed' | 'recovered';
+  /** Why it failed: "failed" (the job said so), "missed" (no run came), "not_finished", "stuck"; null for a recovery or an older alert without a reason. */
+  reason: string | null;
+}
+
+/** One monitor as the store gives it. */
+export interface ReportMonitorInput {
+  id: number;
+  name: string;
+  created_at: number;
+  paused: boolean;
+  /** Runs that ended in the period (a success or a failure pulse; a start alone is not a run). */
+  runs: number;
+  /** Those the job said failed. */
+  failures: number;
+  /** The longest of them, ms; null when none said how long it took. */
+  longest_run_ms: number | null;
+  /** When its kept history begins, when older pulses were dropped after the period began (the counts then cover less than the period). */
+  history_from: number | null;
+  /** Its failures and recoveries from the period's start until now, oldest first. */
+  events: ReportEvent[];
+  /** Failed now: since when and why (words); null when not failed. */
+  failing: { since: number | null; reason: string } | null;
+}
+
+export interface ReportLine {
+  id: number;
+  name: string;
+  runs: number;
+  failures: number;
+  /** Missed runs: alerts raised because no run came (one per failed stretch that began with a missed run). */
+  missed: number;
+  longest_run_ms: number | null;
+  /** Time not failed over the time the monitor existed in the period, in percent, two decimals; null when it did not exist yet. */
+  uptime_percent: number | null;
+  downtime_ms: number;
+  history_from: number | null;
+  paused: boolean;
+}
+
+export interface FailingNow {
+  id: number;
+  name: string;
+  since: number | null;
+  reason: string;
+}
+
+export interface ReportData {
+  frequency: ReportSchedule['frequency'];
+  timezone: string;
+  from: number;
+  to: number;
+  /** When it was made (the failing-now list is as of then). */
+  made_at: number;
+  totals: { monitors: number; runs: number; failures: number; missed: number; failing_now: number; never_ran: number };
+  /** Worst first: least uptime, then most failures and misses, then by name. */
+  monitors: ReportLine[];
+  /** Monitors that existed during the period and reported no run in it (paused ones left out), by name. */
+  never_ran: Array<{ id: number; name: string }>;
+  failing_now: FailingNow[];
+}
+
+/** Time failed within [start, to): the stretches the events bound, the state at `start` read from them (or from now). */
+export function downtimeIn(events: ReportEvent[], failingNow: boolean, start: number, to: number): number {
+  // The state before the first event is its opposite; without any since the period began, it is the state now.
+  let down = events.length ? events[0]!.kind === 'recovered' : failingNow;
+  let since = start;
+  let total = 0;
+  for (const event of events) {
+    if (event.at >= to) break;
+    const at = Math.max(event.at, start);
+    if (event.kind === 'failed' && !down) {
+      down = true;
+      since = at;
+    } else if (event.kind === 'recovered' && down) {
+      total += at - since;
+      down = false;
+    }
+  }
+  if (down) total += to - since;
+  return total;
+}
+
+/** Percent with two decimals, rounded down, so any downtime never reads 100.00. */
+export function uptimePercent(downtime: number, span: number): number {
+  return Math.floor(((span - downtime) / span) * 10_000) / 100;
+}
+
+/** The report of `monitors` over `period`. */
+export function buildReport(schedule: ReportSchedule, period: ReportPeriod, monitors: ReportMonitorInput[], now: number): ReportData {
+  const lines: ReportLine[] = [];
+  const neverRan: ReportData['never_ran'] = [];
+  const failingNow: FailingNow[] = [];
+  for (const m of monitors) {
+    if (m.failing) failingNow.push({ id: m.id, name: m.name, since: m.failing.since, reason: m.failing.reason });
+    const start = Math.max(period.from, m.created_at);
+    const existed = start < period.to;
+    const downtime = existed ? downtimeIn(m.events, m.failing !== null, start, period.to) : 0;
+    const missed = m.events.filter((e) => e.kind === 'failed' && e.reason === 'missed' && e.at >= period.from && e.at < period.to).length;
+    if (existed && m.runs === 0 && !m.paused) neverRan.push({ id: m.id, name: m.name });
+    lines.push({
+      id: m.id,
+      name: m.name,
+      runs: m.runs,
+      failures: m.failures,
+      missed,
+      longest_run_ms: m.longest_run_ms,
+      uptime_percent: existed ? uptimePercent(downtime, period.to - start) : null,
+      downtime_ms: downtime,
+      history_from: m.history_from,
+      paused: m.paused,
+    });
+  }
+  const byName = (a: { name: string; id: number }, b: { name: string; id: number }) => a.name.localeCompare(b.name) || a.id - b.id;
+  lines.sort((a, b) => (a.uptime_percent ?? 101) - (b.uptime_percent ?? 101) || b.failures + b.missed - (a.failures + a.missed) || byName(a, b));
+  neverRan.sort(byName);
+  failingNow.sort((a, b) => (a.since ?? 0) - (b.since ?? 0) || byName(a, b));
+  const sum = (pick: (l: ReportLine) => number) => lines.reduce((n, l) => n + pick(l), 0);
+  return {
+    frequency: schedule.frequency,
+    timezone: schedule.timezone,
+    from: period.from,
+    to: period.to,
+    made_at: now,
+    totals: {
+      monitors: lines.length,
+      runs: sum((l) => l.runs),
+      failures: sum((l) => l.failures),
+      missed: sum((l) => l.missed),
+      failing_now: failingNow.length,
+      never_ran: neverRan.length,
+    },
+    monitors: lines,
+    never_ran: neverRan,
+    failing_now: failingNow,
+  };
+}

@@ -1,0 +1,48 @@
+import { previousRunBefore } from '../cronSchedule';
+
+/*
+ * When a channel's report is due and which stretch of time it covers. A report covers one whole
+ * period that ended at the report's time: a day (from yesterday's report time to today's), a
+ * week (Monday to Monday) or a month (the 1st to the 1st), read on the clock of the report's zone,
+ * so a daylight-saving night makes a day of 23 or 25 hours, never a report at 07:00 or 09:00.
+ */
+
+export const REPORT_FREQUENCIES = ['off', 'daily', 'weekly', 'monthly'] as const;
+export type ReportFrequency = (typeof REPORT_FREQUENCIES)[number];
+
+/** Without a time of its own, a report comes at 08:00: read with the morning's first coffee, as healthchecks' come. */
+export const DEFAULT_REPORT_TIME = '08:00';
+
+export interface ReportSchedule {
+  frequency: Exclude<ReportFrequency, 'off'>;
+  /** "HH:MM" on the zone's clock. */
+  time: string;
+  timezone: string;
+}
+
+export interface ReportPeriod {
+  /** The period's start (inclusive) and end (exclusive), ms. */
+  from: number;
+  to: number;
+}
+
+/** The schedule as cron: the report time every day, every Monday, or on every 1st. */
+function cronOf({ frequency, time }: ReportSchedule): string {
+  const [hour, minute] = time.split(':').map(Number);
+  const days = frequency === 'daily' ? '* * *' : frequency === 'weekly' ? '* * 1' : '1 * *';
+  return `${minute} ${hour} ${days}`;
+}
+
+/**
+ * The last whole period that ended at or before `now`: its end is the latest report time not
+ * after `now`, its start the report time before that. Null when the zone is not known.
+ */
+export function lastReportPeriod(schedule: ReportSchedule, now: number): ReportPeriod | null {
+  const cron = cronOf(schedule);
+  const to = previousRunBefore(cron, schedule.timezone, now + 1);
+  const from = to === null ? null : previousRunBefore(cron, schedule.timezone, to);
+  return to === null || from === null ? null : { from, to };
+}
+
+/** The words of a frequency in a title: "Daily", "Weekly", "Monthly". */
+export const frequencyWord = (frequency: ReportSchedule['frequency']) => frequency[0]!.toUpperCase() + frequency.slice(1);
