@@ -19,6 +19,7 @@ import { TlsCertificateChecker, type CheckerOptions } from './engine/certificate
 import { CertificateScheduler } from './engine/certificates/scheduler';
 import { silentNotifier, type Notifier } from './engine/notifier';
 import { DeliveryWorker } from './engine/delivery/worker';
+import { startReports } from './engine/reports/sendReports';
 import { createLogger, pinoLog, type Log } from './log/logger';
 
 export interface AgentOptions {
@@ -118,6 +119,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const checker = new TlsCertificateChecker(options.certificateChecks);
   const certificateChecks = new CertificateScheduler({ store, events, notifier, clock, log, checker });
   let listeningUrl = '';
+  const adminZone = options.channels?.adminZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
   const deliveries = new DeliveryWorker({
     store,
     events,
@@ -126,7 +128,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     log,
     dashboardUrl: () => options.channels?.dashboardUrl ?? publicUrl.current() ?? listeningUrl,
     telegramApiUrl: options.channels?.telegramApiUrl,
-    adminZone: options.channels?.adminZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
+    adminZone,
     timeoutMs: options.channels?.timeoutMs,
     connectTimeoutMs: options.channels?.connectTimeoutMs,
     trustedCa: options.channels?.trustedCa,
@@ -164,6 +166,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   // first turn gives the catch-up graces), certificate checks, deliveries; then held requests.
   let stopMonitorLoop = () => {};
   let stopWatchdog = () => {};
+  let stopReports = () => {};
   const writes: Array<() => void> = [];
   let isWritable = false;
   const startWriting = () => {
@@ -181,6 +184,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     stopWatchdog = startWatchdog({ url: () => watchdogUrl.current(), health, clock, log, userAgent: 'Cronbeat-Watchdog', state: watchdogState });
     certificateChecks.start();
     deliveries.start();
+    stopReports = startReports({ store, events, clock, log, adminZone });
     isWritable = true;
     for (const write of writes.splice(0)) write();
     started.resolve();
@@ -189,6 +193,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const close = () =>
     (stopping ??= (async () => {
       stopWatchdog();
+      stopReports();
       stopMonitorLoop();
       events.close();
       await stopServer(server);

@@ -4,6 +4,7 @@ import { clockTimeOf, emailAddressesOf, timeZoneOf } from './peopleInputs';
 import { remindEveryHoursInput } from './reminders';
 import { httpUrl, isHttpUrl, label, nameString, optionalString, requiredString } from './fields';
 import type { QuietHours } from '../domain/delivery';
+import { REPORT_FREQUENCIES } from '../domain/reports/period';
 
 /*
  * Notification channels (issue 14): each kind's settings, then the channel around them.
@@ -48,6 +49,31 @@ const maskSecrets = z
   .nullish()
   .transform((v) => v ?? undefined);
 
+/**
+ * Every kind's report settings (docs/channels.md, "Reports"): how often (off unless asked), at what
+ * time of day and in which zone (the agent's when absent). Absent stays absent, so channels made
+ * before show the same settings; null removes one.
+ */
+const reportSettings = {
+  report: z
+    .enum(REPORT_FREQUENCIES, { error: `The report field must be one of: ${REPORT_FREQUENCIES.join(', ')}.` })
+    .nullish()
+    .transform((v) => v ?? undefined),
+  report_time: z
+    .string({ error: 'The report time field must be a time such as 08:00.' })
+    .trim()
+    .transform(clockTimeOf('report_time', '08:00'))
+    .nullish()
+    .transform((v) => v ?? undefined),
+  report_timezone: z
+    .string({ error: 'The report timezone field must be a time zone such as Europe/Berlin.' })
+    .trim()
+    .max(64, 'The report timezone field must not be greater than 64 characters.')
+    .transform(timeZoneOf('report_timezone'))
+    .nullish()
+    .transform((v) => v ?? undefined),
+};
+
 export const CHANNEL_SETTINGS = {
   webhook: z.object({
     url: httpUrl('url'),
@@ -56,6 +82,7 @@ export const CHANNEL_SETTINGS = {
       message: 'The secret field must be at least 16 characters.',
     }),
     mask_secrets: maskSecrets,
+    ...reportSettings,
   }),
   ntfy: z.object({
     server_url: optionalBaseUrl('server_url'),
@@ -65,9 +92,10 @@ export const CHANNEL_SETTINGS = {
     ),
     access_token: optionalString('access_token', 512),
     mask_secrets: maskSecrets,
+    ...reportSettings,
   }),
-  slack: z.object({ webhook_url: httpUrl('webhook_url').refine(...noCredentials('webhook_url')), mask_secrets: maskSecrets }),
-  discord: z.object({ webhook_url: httpUrl('webhook_url').refine(...noCredentials('webhook_url')), mask_secrets: maskSecrets }),
+  slack: z.object({ webhook_url: httpUrl('webhook_url').refine(...noCredentials('webhook_url')), mask_secrets: maskSecrets, ...reportSettings }),
+  discord: z.object({ webhook_url: httpUrl('webhook_url').refine(...noCredentials('webhook_url')), mask_secrets: maskSecrets, ...reportSettings }),
   email: z.object({
     host: requiredString('host', 255).refine((h) => !/[\s/:@]/.test(h), 'The host field must be a host name or an IP address.'),
     port: z
@@ -85,6 +113,7 @@ export const CHANNEL_SETTINGS = {
     from: emailAddresses('from', { many: false }),
     to: emailAddresses('to', { many: true }),
     mask_secrets: maskSecrets,
+    ...reportSettings,
   }),
   telegram: z.object({
     bot_token: requiredString('bot_token', 128).regex(
@@ -99,6 +128,7 @@ export const CHANNEL_SETTINGS = {
       }),
     api_url: optionalBaseUrl('api_url'),
     mask_secrets: maskSecrets,
+    ...reportSettings,
   }),
 } satisfies Record<ChannelKind, z.ZodType>;
 

@@ -201,4 +201,13 @@ export const migrations: string[] = [
   `
   ALTER TABLE monitors ADD COLUMN max_runtime INTEGER;
   `,
+  // 27: the last period each channel's report covered (its end, ms) and at which frequency, so a restart neither
+  // skips nor repeats a report; a report's notification never shows in lists (agent/db/notifications.ts).
+  `
+  CREATE TABLE channel_reports (
+    channel_id INTEGER PRIMARY KEY REFERENCES channels(id),
+    frequency TEXT NOT NULL,
+    sent_through INTEGER NOT NULL
+  );
+  `,
 ];

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from './open';
 import {
   NOTIFIABLE_TYPE,
+  REPORT_NOTIFICATION_TYPE,
   SPEC_NOTIFICATION_TYPES,
   type NotificationData,
   type NotificationFilter,
@@ -43,9 +44,12 @@ export interface NewNotification {
 /** As SQL literals: the partial index notifications_spec_newest is used only when the query repeats its terms. */
 const SPEC_KINDS_SQL = `type IN (${SPEC_NOTIFICATION_TYPES.map((type) => `'${type.replace(/'/g, "''")}'`).join(', ')})`;
 
+/** Reports (agent/db/reports.ts) go to their channel and are never listed. */
+const NOT_REPORTS_SQL = `type != '${REPORT_NOTIFICATION_TYPE.replace(/'/g, "''")}'`;
+
 /** The WHERE terms of a filter besides the company (read_at IS NULL matches the partial index notifications_unread). */
 function filterSql({ kinds, unread }: NotificationFilter): string {
-  return [kinds === 'spec' ? SPEC_KINDS_SQL : '', unread ? 'read_at IS NULL' : ''].filter(Boolean).map((t) => ` AND ${t}`).join('');
+  return [kinds === 'spec' ? SPEC_KINDS_SQL : NOT_REPORTS_SQL, unread ? 'read_at IS NULL' : ''].filter(Boolean).map((t) => ` AND ${t}`).join('');
 }
 
 const FILTERS: NotificationFilter[] = [

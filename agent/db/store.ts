@@ -16,6 +16,7 @@ import { deliveryRepository } from './deliveries';
 import { reminderRepository } from './reminders';
 import { settingsRepository } from './settings';
 import { maintenanceWindowRepository } from './maintenanceWindows';
+import { reportRepository } from './reports';
 
 /** The database and one repository per table, statements prepared once. */
 export function createStore(db: Db) {
@@ -41,6 +42,7 @@ export function createStore(db: Db) {
     deliveries,
     reminders: reminderRepository(db),
     maintenanceWindows: maintenanceWindowRepository(db),
+    reports: reportRepository(db),
     close(): void {
       db.close();
     },

@@ -17,6 +17,12 @@ export const NOTIFICATION_KINDS = {
 } as const;
 
 /**
+ * Ours: a channel's daily, weekly or monthly report (agent/domain/reports/), kept as a notification
+ * so the outbox sends it; never listed, since its data is the report and not a notification's.
+ */
+export const REPORT_NOTIFICATION_TYPE = 'App\\Notifications\\ChannelReportNotification';
+
+/**
  * The kinds the spec names: GET /api/notifications lists only these unless asked for
  * `kinds=all`, because a client written against the spec may reject any other type.
  */

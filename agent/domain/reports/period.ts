@@ -46,3 +46,15 @@ export function lastReportPeriod(schedule: ReportSchedule, now: number): ReportP
 
 /** The words of a frequency in a title: "Daily", "Weekly", "Monthly". */
 export const frequencyWord = (frequency: ReportSchedule['frequency']) => frequency[0]!.toUpperCase() + frequency.slice(1);
+
+/**
+ * A channel's report schedule from its settings (`report`, `report_time`, `report_timezone`,
+ * checked by the API), the zone defaulting to `defaultZone` (the agent's); null when it sends none.
+ */
+export function reportScheduleOf(settings: Record<string, unknown>, defaultZone: string): ReportSchedule | null {
+  const frequency = settings.report;
+  if (frequency !== 'daily' && frequency !== 'weekly' && frequency !== 'monthly') return null;
+  const time = typeof settings.report_time === 'string' ? settings.report_time : DEFAULT_REPORT_TIME;
+  const timezone = typeof settings.report_timezone === 'string' ? settings.report_timezone : defaultZone;
+  return { frequency, time, timezone };
+}

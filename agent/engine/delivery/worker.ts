@@ -7,7 +7,9 @@ import type { Notifier } from '../notifier';
 import { presentNotification } from '../../contract/notifications';
 import { channelSecretValues } from '../../domain/channelSecrets';
 import { CHANNEL_DELETED, channelFailurePopupDue, failedAfterChannelDeleted, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../domain/delivery';
-import { buildDigestRequest, buildRequest, channelAlert, digestAsData, testNotification, type MessageContext, type OutgoingRequest } from './messages';
+import { buildDigestRequest, buildReportRequest, buildRequest, channelAlert, digestAsData, testNotification, type MessageContext, type OutgoingRequest } from './messages';
+import { REPORT_NOTIFICATION_TYPE } from '../../domain/notificationKinds';
+import type { ReportData } from '../../domain/reports/numbers';
 import { digestContent, oneDigestAtATime, planBurst } from './digests';
 import { send, type AttemptResult } from './transport';
 import type { Log } from '../../log/logger';
@@ -191,7 +193,9 @@ export class DeliveryWorker {
       store.deliveries.drop(delivery.id, 'The notification is gone.');
       return null;
     }
-    const plan = planBurst(store.deliveries, delivery, now);
+    const report = row.type === REPORT_NOTIFICATION_TYPE ? (row.data as unknown as ReportData) : null;
+    // A report is never part of a burst of alerts.
+    const plan = report ? 'single' : planBurst(store.deliveries, delivery, now);
     if (plan === 'held') return null;
     if (!store.deliveries.claim(delivery.id, now, now + this.timeoutMs)) return null;
     this.busy.set(channel.id, (this.busy.get(channel.id) ?? 0) + 1);
@@ -200,7 +204,9 @@ export class DeliveryWorker {
     const request =
       plan === 'digest'
         ? () => this.digests(async () => buildDigestRequest(channel, await digestContent(store, channel.company_id, delivery.id, webhookUrl, (alert) => channelAlert(channel, alert)), context, delivery.created_at))
-        : () => buildRequest(channel, presentNotification(row), context, row.alert);
+        : report
+          ? () => buildReportRequest(channel, report, context)
+          : () => buildRequest(channel, presentNotification(row), context, row.alert);
     const attempt = this.attempt(delivery, channel, request, plan === 'digest').finally(() => {
       if (this.writable) this.options.events.emit({ type: 'delivery.changed', companyId: row.notifiable_id, notificationId: row.id });
       this.busy.set(channel.id, (this.busy.get(channel.id) ?? 1) - 1);

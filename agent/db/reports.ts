@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from './open';
+import { PULSES_KEPT_PER_MONITOR } from './pulses';
+import { NOTIFIABLE_TYPE, NOTIFICATION_KINDS, REPORT_NOTIFICATION_TYPE } from '../domain/notificationKinds';
+import { RETRY_FOR_MS } from '../domain/delivery';
+import type { ReportEvent, ReportMonitorInput, ReportData } from '../domain/reports/numbers';
+import type { ReportPeriod } from '../domain/reports/period';
+import { failingWords } from '../domain/reports/message';
+import type { MonitorReason } from '../domain/alert';
+
+/*
+ * Channel reports (agent/domain/reports/): what a report is made of, read per channel (the
+ * monitors whose alerts go to it), and each channel's last reported period (migration 27). A
+ * report is sent as a notification of its own kind with one delivery to its channel, so the
+ * outbox retries it and holds it through quiet hours as it does alerts; it is never listed.
+ */
+
+interface MonitorFacts {
+  id: number;
+  name: string;
+  created_at: number;
+  paused_at: number | null;
+  is_alerted: number;
+  failed_at: number | null;
+  alert_reason: string;
+  alert_reason_data: string | null;
+  pulses_kept: number;
+}
+
+interface RunFacts {
+  monitor_id: number;
+  runs: number;
+  failures: number;
+  longest: number | null;
+}
+
+/** A live channel whose settings ask for reports. */
+export interface ReportingChannel {
+  id: number;
+  company_id: number;
+  settings: string;
+  /** The end of the last period it was sent (or was due when reports were turned on), and at which frequency; null for none yet. */
+  sent_through: number | null;
+  sent_frequency: string | null;
+}
+
+export function reportRepository(db: Db) {
+  // The company's monitors whose alerts go to the channel: those routed to it, and those routed nowhere in particular (every channel).
+  const monitors = db.prepare(
+    `SELECT m.id, m.name, m.created_at, m.paused_at, m.is_alerted, m.failed_at, m.alert_reason, m.alert_reason_data, m.pulses_kept
+     FROM monitors m LEFT JOIN alert_routes r ON r.subject_type = 'monitor' AND r.subject_id = m.id
+     WHERE m.company_id = @companyId AND m.deleted_at IS NULL
+       AND (r.channel_ids IS NULL OR EXISTS (SELECT 1 FROM json_each(r.channel_ids) WHERE value = @channelId))
+     ORDER BY m.id`,
+  );
+  // A range of each monitor's pulses_newest index: runs are what ended (a success or a failure), not a start.
+  const runs = db.prepare(
+    `SELECT p.monitor_id, sum(p.kind IN ('success', 'fail')) AS runs, sum(p.kind = 'fail') AS failures,
+       max(CASE WHEN p.kind IN ('success', 'fail') THEN p.duration_ms END) AS longest
+     FROM monitors m JOIN pulses p ON p.monitor_id = m.id AND p.received_at >= @from AND p.received_at < @to
+     WHERE m.company_id = @companyId AND m.deleted_at IS NULL
+     GROUP BY p.monitor_id`,
+  );
+  const oldestKept = db.prepare('SELECT min(received_at) FROM pulses WHERE monitor_id = ?').pluck();
+  const events = db.prepare(
+    `SELECT json_extract(data, '$.type_id') AS monitor_id, created_at AS at,
+       CASE type WHEN @failed THEN 'failed' ELSE 'recovered' END AS kind,
+       json_extract(alert, '$.reason.kind') AS reason
+     FROM notifications
+     WHERE notifiable_id = @companyId AND created_at >= @from AND type IN (@failed, @recovered)
+     ORDER BY created_at, id`,
+  );
+  const reporting = db.prepare(
+    `SELECT c.id, c.company_id, c.settings, r.sent_through, r.frequency AS sent_frequency
+     FROM channels c LEFT JOIN channel_reports r ON r.channel_id = c.id
+     WHERE c.deleted_at IS NULL AND json_extract(c.settings, '$.report') IN ('daily', 'weekly', 'monthly')
+     ORDER BY c.id`,
+  );
+  const forget = db.prepare(
+    `DELETE FROM channel_reports WHERE channel_id IN (SELECT id FROM channels
+       WHERE deleted_at IS NOT NULL OR coalesce(json_extract(settings, '$.report'), 'off') NOT IN ('daily', 'weekly', 'monthly'))`,
+  );
+  // Taken only by the one caller that moves it forward: a period is reported once.
+  const advance = db.prepare(
+    `INSERT INTO channel_reports (channel_id, frequency, sent_through) VALUES (@channelId, @frequency, @to)
+     ON CONFLICT (channel_id) DO UPDATE SET frequency = excluded.frequency, sent_through = excluded.sent_through
+       WHERE channel_reports.frequency != excluded.frequency OR channel_reports.sent_through < excluded.sent_through`,
+  );
+  const insertNotification = db.prepare(
+    `INSERT INTO notifications (id, type, notifiable_type, notifiable_id, data, alert, read_at, created_at, updated_at)
+     VALUES (@id, @type, @notifiableType, @companyId, @data, NULL, @now, @now, @now)`,
+  );
+  // folded_into 0 (no delivery's id): never folded into a digest of alerts, never counted in a burst.
+  const insertDelivery = db.prepare(
+    `INSERT INTO deliveries (uuid, notification_id, channel_id, status, next_attempt_at, give_up_at, created_at, folded_into)
+     VALUES (@uuid, @notificationId, @channelId, 'pending', @now, @giveUpAt, @now, 0)`,
+  );
+
+  return {
+    /** What the report of `channelId` over `period` is made of (failing now: as the store says now). */
+    inputs(companyId: number, channelId: number, period: ReportPeriod): ReportMonitorInput[] {
+      const rows = monitors.all({ companyId, channelId }) as MonitorFacts[];
+      const ran = new Map((runs.all({ companyId, from: period.from, to: period.to }) as RunFacts[]).map((r) => [r.monitor_id, r]));
+      const byMonitor = new Map<number, ReportEvent[]>();
+      const failed = NOTIFICATION_KINDS.monitorFailed.type;
+      const recovered = NOTIFICATION_KINDS.monitorRecovered.type;
+      for (const e of events.all({ companyId, from: period.from, failed, recovered }) as Array<ReportEvent & { monitor_id: number }>) {
+        const list = byMonitor.get(e.monitor_id);
+        const event = { at: e.at, kind: e.kind, reason: e.reason };
+        if (list) list.push(event);
+        else byMonitor.set(e.monitor_id, [event]);
+      }
+      return rows.map((m) => {
+        const r = ran.get(m.id);
+        // Only a monitor whose history is full may have lost pulses of the period.
+        const oldest = m.pulses_kept >= PULSES_KEPT_PER_MONITOR ? (oldestKept.get(m.id) as number | null) : null;
+        const reason = m.alert_reason_data === null ? null : (JSON.parse(m.alert_reason_data) as MonitorReason);
+        return {
+          id: m.id,
+          name: m.name,
+          created_at: m.created_at,
+          paused: m.paused_at !== null,
+          runs: r?.runs ?? 0,
+          failures: r?.failures ?? 0,
+          longest_run_ms: r?.longest ?? null,
+          history_from: oldest !== null && oldest > period.from ? oldest : null,
+          events: byMonitor.get(m.id) ?? [],
+          failing: m.is_alerted ? { since: m.failed_at, reason: failingWords(reason, m.alert_reason) } : null,
+        };
+      });
+    },
+    /** Live channels that want reports, with what they were last sent; forgets the periods of channels that no longer do. */
+    reportingChannels(): ReportingChannel[] {
+      forget.run();
+      return reporting.all() as ReportingChannel[];
+    },
+    /** Records that the channel's reports at `frequency` are done through `to`; false when another caller did it first. */
+    advance(channelId: number, frequency: string, to: number): boolean {
+      return advance.run({ channelId, frequency, to }).changes === 1;
+    },
+    /** Writes the report as a notification (never listed) with one delivery to its channel. Call it in the advance's transaction. */
+    enqueue(companyId: number, channelId: number, report: ReportData, now: number): string {
+      const id = randomUUID();
+      insertNotification.run({ id, type: REPORT_NOTIFICATION_TYPE, notifiableType: NOTIFIABLE_TYPE, companyId, data: JSON.stringify(report), now });
+      insertDelivery.run({ uuid: randomUUID(), notificationId: id, channelId, now, giveUpAt: now + RETRY_FOR_MS });
+      return id;
+    },
+  };
+}
+
+export type ReportRepository = ReturnType<typeof reportRepository>;
