@@ -140,6 +140,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     publicUrl,
     watchdogUrl,
     watchdogState,
+    adminZone,
     rendererDir: options.rendererDir,
     store,
     events,

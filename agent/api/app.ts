@@ -23,6 +23,7 @@ import { cliRoutes } from './routes/cli';
 import { staticFiles } from './routes/static';
 import { agentInfoRoutes } from './routes/agentInfo';
 import { channelRoutes } from './routes/channels';
+import { channelReportRoutes } from './routes/channelReports';
 import { healthRoutes } from './routes/health';
 import { keyRoutes } from './routes/keys';
 import { settingsRoutes } from './routes/settings';
@@ -59,6 +60,7 @@ export const routers: Array<(deps: ApiDeps) => Router<AuthState> | Router> = [
   notificationRoutes,
   certificateRoutes,
   channelRoutes,
+  channelReportRoutes,
   maintenanceWindowRoutes,
   keyRoutes,
   metricsRoutes,

@@ -42,6 +42,8 @@ export interface ApiDeps {
   watchdogState?: WatchdogState;
   /** Stores pulses in groups (engine/pulseBatch.ts); one for both doors a pulse comes in by (plainPulses.ts). */
   pulseRecorder: PulseRecorder;
+  /** The agent's zone: a channel's report is in it unless the channel names another. Default UTC. */
+  adminZone?: string;
   /** How this machine runs the CLI; found from this process (PATH, bundle) when absent. */
   cli?: CliCommand;
 }

@@ -58,11 +58,6 @@ export function failingWords(reason: MonitorReason | null, fallback: string): st
   }
 }
 
-/** "99.5% up", or "not there yet" for a monitor made after the period. */
-function uptimeWords(line: ReportLine): string {
-  return line.uptime_percent === null ? 'made after this period' : `${line.uptime_percent.toFixed(2)}% up`;
-}
-
 /** One monitor's line: "nightly-backup: 30 runs, 2 failed, 1 missed, longest 4 min 3 s, 97.92% up". */
 export function monitorLine(line: ReportLine, timezone: string): string {
   const parts = [
@@ -70,7 +65,7 @@ export function monitorLine(line: ReportLine, timezone: string): string {
     `${line.failures.toLocaleString('en-US')} failed`,
     `${line.missed.toLocaleString('en-US')} missed`,
     ...(line.longest_run_ms === null ? [] : [`longest ${describeDuration(line.longest_run_ms)}`]),
-    uptimeWords(line),
+    `${line.uptime_percent.toFixed(2)}% up`,
   ];
   const notes = [
     line.paused ? 'paused' : '',

@@ -42,8 +42,8 @@ export interface ReportLine {
   /** Missed runs: alerts raised because no run came (one per failed stretch that began with a missed run). */
   missed: number;
   longest_run_ms: number | null;
-  /** Time not failed over the time the monitor existed in the period, in percent, two decimals; null when it did not exist yet. */
-  uptime_percent: number | null;
+  /** Time not failed over the time the monitor existed in the period, in percent, two decimals (rounded down). */
+  uptime_percent: number;
   downtime_ms: number;
   history_from: number | null;
   paused: boolean;
@@ -64,7 +64,7 @@ export interface ReportData {
   /** When it was made (the failing-now list is as of then). */
   made_at: number;
   totals: { monitors: number; runs: number; failures: number; missed: number; failing_now: number; never_ran: number };
-  /** Worst first: least uptime, then most failures and misses, then by name. */
+  /** Monitors that existed during the period, worst first: least uptime, then most failures and misses, then by name. */
   monitors: ReportLine[];
   /** Monitors that existed during the period and reported no run in it (paused ones left out), by name. */
   never_ran: Array<{ id: number; name: string }>;
@@ -105,10 +105,11 @@ export function buildReport(schedule: ReportSchedule, period: ReportPeriod, moni
   for (const m of monitors) {
     if (m.failing) failingNow.push({ id: m.id, name: m.name, since: m.failing.since, reason: m.failing.reason });
     const start = Math.max(period.from, m.created_at);
-    const existed = start < period.to;
-    const downtime = existed ? downtimeIn(m.events, m.failing !== null, start, period.to) : 0;
+    // Made after the period: nothing to say of it but that it fails now.
+    if (start >= period.to) continue;
+    const downtime = downtimeIn(m.events, m.failing !== null, start, period.to);
     const missed = m.events.filter((e) => e.kind === 'failed' && e.reason === 'missed' && e.at >= period.from && e.at < period.to).length;
-    if (existed && m.runs === 0 && !m.paused) neverRan.push({ id: m.id, name: m.name });
+    if (m.runs === 0 && !m.paused) neverRan.push({ id: m.id, name: m.name });
     lines.push({
       id: m.id,
       name: m.name,
@@ -116,14 +117,14 @@ export function buildReport(schedule: ReportSchedule, period: ReportPeriod, moni
       failures: m.failures,
       missed,
       longest_run_ms: m.longest_run_ms,
-      uptime_percent: existed ? uptimePercent(downtime, period.to - start) : null,
+      uptime_percent: uptimePercent(downtime, period.to - start),
       downtime_ms: downtime,
       history_from: m.history_from,
       paused: m.paused,
     });
   }
   const byName = (a: { name: string; id: number }, b: { name: string; id: number }) => a.name.localeCompare(b.name) || a.id - b.id;
-  lines.sort((a, b) => (a.uptime_percent ?? 101) - (b.uptime_percent ?? 101) || b.failures + b.missed - (a.failures + a.missed) || byName(a, b));
+  lines.sort((a, b) => a.uptime_percent - b.uptime_percent || b.failures + b.missed - (a.failures + a.missed) || byName(a, b));
   neverRan.sort(byName);
   failingNow.sort((a, b) => (a.since ?? 0) - (b.since ?? 0) || byName(a, b));
   const sum = (pick: (l: ReportLine) => number) => lines.reduce((n, l) => n + pick(l), 0);

@@ -1,0 +1,26 @@
+import Router from '@koa/router';
+import type { ApiDeps, AuthedRouter } from '../deps';
+import { HttpError } from '../errors';
+import { pathId } from '../params';
+import { validate } from '../validate';
+import { requestOrigin } from '../paging';
+import { reportPreviewQuery } from '../../contract/reports';
+import { reportPreview } from '../../engine/reports/preview';
+
+/**
+ * GET /api/channels/{id}/report-preview: the report the channel would be sent for the last whole
+ * period (docs/channels.md, "Reports"). It reads only, so a read-only key may ask.
+ */
+export function channelReportRoutes({ store, clock, requireToken, adminZone, publicUrl }: ApiDeps): AuthedRouter {
+  const router: AuthedRouter = new Router();
+  router.use(requireToken);
+  router.get('/api/channels/:id/report-preview', (ctx) => {
+    const channel = store.channels.find(ctx.state.companyId, pathId(ctx.params.id, 'Channel'));
+    if (!channel) throw HttpError.notFound('Channel');
+    const { frequency } = validate(reportPreviewQuery, { frequency: ctx.query.frequency });
+    // Links as a sent report has them: under the public URL, else where this request came in.
+    const dashboardUrl = publicUrl?.current() ?? requestOrigin(ctx);
+    ctx.body = reportPreview({ store, adminZone: adminZone ?? 'UTC', dashboardUrl }, channel, frequency, clock());
+  });
+  return router;
+}
