@@ -2,7 +2,7 @@ import type { SettingsPatch, WireSettings } from '../../../agent/contract/settin
 import type { KeyInput, WireKey, WireNewKey } from '../../../agent/contract/keys';
 import type { MaintenanceWindowInput, MaintenanceWindowResource } from '../../../agent/contract/maintenanceWindows';
 import { request, type Credentials } from './client';
-import type { AgentReach, AppNotification, Certificate, Channel, ChannelTestResult, Delivery, Monitor, Page, Pulse, Routed, Server, ServerAlert } from './types';
+import type { AgentReach, AppNotification, Certificate, Channel, ChannelTestResult, Delivery, Monitor, Page, Pulse, ReportPreview, Routed, Server, ServerAlert } from './types';
 
 export interface NewMonitor {
   name: string;
@@ -110,6 +110,7 @@ export function createApi(credentials: Credentials) {
     updateChannel: (id: number, body: ChannelBody) => send<Channel>('PATCH', `/api/channels/${id}`, body),
     deleteChannel: (id: number) => send<void>('DELETE', `/api/channels/${id}`),
     testChannel: (id: number) => send<ChannelTestResult>('POST', `/api/channels/${id}/test`),
+    reportPreview: (id: number, signal?: AbortSignal) => get<ReportPreview>(`/api/channels/${id}/report-preview`, signal),
     deliveries: (notificationId: string, signal?: AbortSignal) =>
       get<Delivery[]>(`/api/notifications/${encodeURIComponent(notificationId)}/deliveries`, signal),
     routedChannels: (path: RoutedPath, id: number, signal?: AbortSignal) => get<Routed>(`/api/${path}/${id}`, signal),

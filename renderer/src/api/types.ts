@@ -39,6 +39,7 @@ export interface AgentReach {
 }
 
 export type Channel = ChannelResource;
+export type { ReportPreviewResource as ReportPreview } from '../../../agent/contract/reports';
 export type Delivery = DeliveryResource;
 export type { ChannelKind } from '../../../agent/domain/channels';
 /** Monitors, servers and certificates carry the channels they alert: null for all. */

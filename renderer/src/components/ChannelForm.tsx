@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import type { Channel, ChannelKind } from '../api/types';
 import { useApp } from '../lib/app-context';
-import { CHANNEL_FIELDS, channelBody, MASK_FIELD, QUIET_FIELDS, REMIND_FIELD } from '../lib/channelKinds';
+import { CHANNEL_FIELDS, channelBody, MASK_FIELD, QUIET_FIELDS, REMIND_FIELD, REPORT_FIELDS, REPORT_FREQUENCY_OPTIONS } from '../lib/channelKinds';
 import { useApiForm } from '../lib/use-api-form';
 import { channelInput, channelSettingsInput } from '../../../agent/contract/channels';
 import { fieldErrors } from '../lib/formRules';
@@ -19,6 +19,10 @@ function initialValues(kind: ChannelKind, channel?: Channel): Record<string, str
   values['quiet_hours.timezone'] = channel?.quiet_hours?.timezone ?? '';
   values[REMIND_FIELD] = channel?.remind_every_hours ? String(channel.remind_every_hours) : '';
   values[MASK_FIELD] = channel?.settings.mask_secrets === false ? 'false' : 'true';
+  const report = (key: string) => channel?.settings[key.slice('settings.'.length)];
+  values[REPORT_FIELDS[0]] = typeof report(REPORT_FIELDS[0]) === 'string' ? String(report(REPORT_FIELDS[0])) : 'off';
+  values[REPORT_FIELDS[1]] = typeof report(REPORT_FIELDS[1]) === 'string' ? String(report(REPORT_FIELDS[1])) : '';
+  values[REPORT_FIELDS[2]] = typeof report(REPORT_FIELDS[2]) === 'string' ? String(report(REPORT_FIELDS[2])) : '';
   return values;
 }
 
@@ -130,6 +134,17 @@ export function ChannelForm(props: {
         placeholder: 'never',
         hint: 'While a monitor stays failed, send its alert here again every N hours, until it recovers or is paused.',
       })}
+      <fieldset className="quiet-hours">
+        <legend>Reports (optional)</legend>
+        <p className="field-hint">
+          A summary of the monitors whose alerts come here: runs, failures, missed runs, longest run and uptime over the last day, week (Monday to Monday) or month (from the 1st).
+        </p>
+        <div className="inline-form">
+          {control(REPORT_FIELDS[0], 'How often', { options: REPORT_FREQUENCY_OPTIONS })}
+          {control(REPORT_FIELDS[1], 'At', { placeholder: '08:00' })}
+          {control(REPORT_FIELDS[2], 'Report zone', { placeholder: "the agent's" })}
+        </div>
+      </fieldset>
       <div className="form-actions">
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? 'Saving…' : editing ? 'Save' : 'Add channel'}

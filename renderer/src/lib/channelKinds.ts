@@ -74,6 +74,10 @@ export const QUIET_FIELDS = ['quiet_hours.start', 'quiet_hours.end', 'quiet_hour
 /** Masking secrets in job output: "true" (the default, sent as nothing) or "false" (agent/domain/secretMask.ts). */
 export const MASK_FIELD = 'settings.mask_secrets';
 
+/** Reports (docs/channels.md, "Reports"): how often, at what time, in which zone; off, 08:00 and the agent's zone unless set. */
+export const REPORT_FIELDS = ['settings.report', 'settings.report_time', 'settings.report_timezone'] as const;
+export const REPORT_FREQUENCY_OPTIONS = ['off', 'daily', 'weekly', 'monthly'];
+
 /** The reminders field: empty (never) or whole hours (agent/contract/reminders.ts). */
 export const REMIND_FIELD = 'remind_every_hours';
 
@@ -95,6 +99,13 @@ export function channelBody(kind: ChannelKind, values: Record<string, string>, e
   // On is the default, so a channel that never turned it off keeps settings without it.
   if (values[MASK_FIELD] === 'false') settings.mask_secrets = false;
   else if (editing) settings.mask_secrets = null;
+  // Off is the default: a channel that never asked for reports keeps settings without them.
+  for (const field of REPORT_FIELDS) {
+    const value = values[field]?.trim() ?? '';
+    const key = field.slice('settings.'.length);
+    if (value !== '' && !(key === 'report' && value === 'off')) settings[key] = value;
+    else if (editing) settings[key] = null;
+  }
   const [start, end, timezone] = QUIET_FIELDS.map((f) => values[f]?.trim() ?? '');
   const remind = values[REMIND_FIELD]?.trim() ?? '';
   return {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Channel, ChannelKind, ChannelTestResult } from '../api/types';
 import { ChannelForm } from '../components/ChannelForm';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { reportSummary, useReportPreview } from '../components/ReportPreview';
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
 import { Time } from '../components/Time';
@@ -48,6 +49,7 @@ function ChannelCard(props: { channel: Channel; onChanged: () => void }) {
   const [deleting, setDeleting] = useState(false);
   const [testing, setTesting] = useState(false);
   const [answer, setAnswer] = useState<ChannelTestResult | Error | null>(null);
+  const report = useReportPreview(channel);
 
   const sendTest = async () => {
     setTesting(true);
@@ -80,11 +82,13 @@ function ChannelCard(props: { channel: Channel; onChanged: () => void }) {
             </div>
           ) : null}
           {channel.remind_every_hours ? <div className="muted">Reminds every {channel.remind_every_hours} h while a monitor stays failed</div> : null}
+          {reportSummary(channel) ? <div className="muted">{reportSummary(channel)}</div> : null}
         </div>
         <div className="page-actions">
           <button type="button" className="button" onClick={sendTest} disabled={testing}>
             {testing ? 'Sending…' : 'Send test'}
           </button>
+          {report.button}
           <button type="button" className="button" onClick={() => setEditing((e) => !e)} aria-expanded={editing}>
             Edit
           </button>
@@ -94,6 +98,7 @@ function ChannelCard(props: { channel: Channel; onChanged: () => void }) {
         </div>
       </div>
       {answer ? <TestAnswer result={answer} /> : null}
+      {report.panel}
       {editing ? (
         <ChannelForm
           kind={channel.kind}
