@@ -12,6 +12,7 @@ import { startAgentProcess, startBareServer, type Child } from './processes';
 import { measurePulses, PULSE_MONITORS } from './pulses';
 import { measureHotMonitor, measureSchedules, SCHEDULED_MONITORS } from './pulseShapes';
 import { markdownTable, notMeasured, writeReport, type Figure } from './report';
+import { measureReports } from './reports';
 import { measureScheduler } from './scheduler';
 import { seedDatabase } from './seed';
 import { measureStartup } from './startup';
@@ -20,7 +21,7 @@ import { msSince, round } from './stats';
 /*
  * `npm run bench`: every measurement of issues 8 and 17 next to its target and a baseline taken in the
  * same run, printed as a table and written to test-results/bench.json and bench.md.
- * `npm run bench -- --only 1,3` runs some sections only (4s and 4m: start-up or memory; 3l and 3r: lists or outside readers). All data is seeded in a temporary
+ * `npm run bench -- --only 1,3` runs some sections only (4s and 4m: start-up or memory; 3l and 3r: lists or outside readers; 8: a channel report). All data is seeded in a temporary
  * folder (removed afterwards); every child gets that folder as HOME and data folder.
  */
 
@@ -97,6 +98,13 @@ async function runAll(only: Set<string> | null, tempRoot: string, bare: Child, l
   if (wanted('7')) {
     await attempt(figures, log, '7. alert burst', [notMeasured('7', 'alert burst', 's', { below: 30 }, '')], () =>
       measureAlertBurst({ tempRoot, dataDir: join(tempRoot, 'burst'), log }),
+    );
+  }
+
+  // A channel's daily report over 10,000 monitors with a day of runs each, beside 1,000.
+  if (wanted('8')) {
+    await attempt(figures, log, '8. a report for 10,000 monitors', [notMeasured('8', 'daily report built for 10,000 monitors', 'ms', { below: 2000 }, '')], () =>
+      measureReports(tempRoot, log),
     );
   }
 

@@ -14,13 +14,13 @@ import { reportPreview } from '../../engine/reports/preview';
 export function channelReportRoutes({ store, clock, requireToken, adminZone, publicUrl }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
   router.use(requireToken);
-  router.get('/api/channels/:id/report-preview', (ctx) => {
+  router.get('/api/channels/:id/report-preview', async (ctx) => {
     const channel = store.channels.find(ctx.state.companyId, pathId(ctx.params.id, 'Channel'));
     if (!channel) throw HttpError.notFound('Channel');
     const { frequency } = validate(reportPreviewQuery, { frequency: ctx.query.frequency });
     // Links as a sent report has them: under the public URL, else where this request came in.
     const dashboardUrl = publicUrl?.current() ?? requestOrigin(ctx);
-    ctx.body = reportPreview({ store, adminZone: adminZone ?? 'UTC', dashboardUrl }, channel, frequency, clock());
+    ctx.body = await reportPreview({ store, adminZone: adminZone ?? 'UTC', dashboardUrl }, channel, frequency, clock());
   });
   return router;
 }

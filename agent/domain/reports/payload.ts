@@ -1,6 +1,6 @@
-import { subjectLink } from '../alertMessage';
+import { monitorsLink, subjectLink } from '../alertMessage';
 import { toApiTimestamp } from '../timestamps';
-import { reportMessage } from './message';
+import { reportTitle } from './message';
 import type { ReportData } from './numbers';
 
 /** The schema a webhook's report says it follows (docs/channels.md shows one). */
@@ -11,7 +11,6 @@ const nullableTime = (ms: number | null) => (ms === null ? null : toApiTimestamp
 /** A report as a webhook's JSON: every monitor's numbers as data, times as ISO 8601 UTC, each monitor's page. */
 export function webhookReport(report: ReportData, publicUrl: string) {
   const link = (id: number) => subjectLink({ type: 'monitor', type_id: id }, publicUrl);
-  const message = reportMessage(report, publicUrl);
   return {
     schema: REPORT_SCHEMA,
     event: 'report' as const,
@@ -20,8 +19,8 @@ export function webhookReport(report: ReportData, publicUrl: string) {
     from: toApiTimestamp(report.from),
     to: toApiTimestamp(report.to),
     made_at: toApiTimestamp(report.made_at),
-    title: message.title,
-    link: message.link,
+    title: reportTitle(report),
+    link: monitorsLink(publicUrl),
     totals: report.totals,
     monitors: report.monitors.map((m) => ({
       id: m.id,

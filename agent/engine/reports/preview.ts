@@ -19,12 +19,12 @@ export interface PreviewContext {
  * The report `channel` would be sent for the last whole period of `frequency` (its own, or daily
  * when its reports are off), as of `now`: read only, nothing stored or sent.
  */
-export function reportPreview({ store, adminZone, dashboardUrl }: PreviewContext, channel: ChannelRow, frequency: ReportPreviewResource['frequency'] | undefined, now: number): ReportPreviewResource {
+export async function reportPreview({ store, adminZone, dashboardUrl }: PreviewContext, channel: ChannelRow, frequency: ReportPreviewResource['frequency'] | undefined, now: number): Promise<ReportPreviewResource> {
   const own = reportScheduleOf(channel.settings, adminZone);
   const schedule = reportScheduleOf({ ...channel.settings, report: frequency ?? own?.frequency ?? 'daily' }, adminZone)!;
   // The zone was checked when it was stored; a zone this machine no longer knows reads as UTC.
   const period = lastReportPeriod(schedule, now) ?? lastReportPeriod({ ...schedule, timezone: 'UTC', time: DEFAULT_REPORT_TIME }, now)!;
-  const report = channelReport(store, channel, schedule, period, now);
+  const report = await channelReport(store, channel, schedule, period, now);
   const message = reportMessage(report, dashboardUrl);
   const request = buildReportRequest(channel, report, { dashboardUrl, deliveryKey: 'preview', adminZone, channelName: channel.name });
   return {

@@ -1,4 +1,6 @@
 import type { Store } from '../../db/store';
+import type { RunFacts } from '../../db/reports';
+import { inSlices } from '../slices';
 import type { AgentEvents } from '../events';
 import type { Log } from '../../log/logger';
 import { buildReport, type ReportData } from '../../domain/reports/numbers';
@@ -21,17 +23,33 @@ export interface ReportContext {
   adminZone: string;
 }
 
-/** The report of `channel` over `period`, as of `now` (sent, or previewed). */
-export function channelReport(store: Store, channel: { id: number; company_id: number }, schedule: ReportSchedule, period: ReportPeriod, now: number): ReportData {
-  return buildReport(schedule, period, store.reports.inputs(channel.company_id, channel.id, period), now);
+/** Monitors whose runs one step reads: a few milliseconds of reading rows, then pulses are answered. */
+const RUNS_SPAN = 100;
+
+/**
+ * The report of `channel` over `period`, as of `now` (sent, or previewed). Its runs are read a
+ * page of monitors per step, in slices (agent/engine/slices.ts): a day of 10,000 monitors' runs is
+ * hundreds of thousands of rows, and pulses are answered in between.
+ */
+export async function channelReport(store: Store, channel: { id: number; company_id: number }, schedule: ReportSchedule, period: ReportPeriod, now: number): Promise<ReportData> {
+  const ran = new Map<number, RunFacts>();
+  let after = 0;
+  await inSlices(() => {
+    const page = store.reports.runsPage(channel.company_id, period, after, RUNS_SPAN);
+    if (page === null) return false;
+    for (const runs of page) ran.set(runs.monitor_id, runs);
+    after += RUNS_SPAN;
+    return true;
+  });
+  return buildReport(schedule, period, store.reports.inputs(channel.company_id, channel.id, period, ran), now);
 }
 
 /**
  * Writes every report due at `now` to the outbox. A channel whose reports were just turned on
  * (or changed frequency) starts with the next whole period: its first report comes at the next
- * report time, not at once. Returns how many were written.
+ * report time, not at once. Resolves to how many were written. One call at a time (startReports).
  */
-export function sendDueReports({ store, events, adminZone }: ReportContext, now: number): number {
+export async function sendDueReports({ store, events, adminZone }: ReportContext, now: number): Promise<number> {
   let made = 0;
   for (const channel of store.reports.reportingChannels()) {
     const schedule = reportScheduleOf(JSON.parse(channel.settings) as Record<string, unknown>, adminZone);
@@ -39,9 +57,11 @@ export function sendDueReports({ store, events, adminZone }: ReportContext, now:
     if (!schedule || !period) continue;
     const fresh = channel.sent_through === null || channel.sent_frequency !== schedule.frequency;
     if (!fresh && channel.sent_through! >= period.to) continue;
+    // Built before its transaction (in slices); the period is taken in the transaction that stores it.
+    const report = fresh ? null : await channelReport(store, channel, schedule, period, now);
     const written = store.db.transaction(() => {
-      if (!store.reports.advance(channel.id, schedule.frequency, period.to) || fresh) return false;
-      store.reports.enqueue(channel.company_id, channel.id, channelReport(store, channel, schedule, period, now), now);
+      if (!store.reports.advance(channel.id, schedule.frequency, period.to) || !report) return false;
+      store.reports.enqueue(channel.company_id, channel.id, report, now);
       return true;
     })();
     if (!written) continue;
@@ -55,18 +75,28 @@ export function sendDueReports({ store, events, adminZone }: ReportContext, now:
 /** Looks for due reports now and every REPORT_CHECK_MS; returns the function that stops it. */
 export function startReports(ctx: ReportContext & { clock: () => number; log: Log }): () => void {
   let failing = false;
-  const check = () => {
+  let running = false;
+  let stopped = false;
+  const check = async () => {
+    // A check still building a big report is not joined by another.
+    if (running || stopped) return;
+    running = true;
     try {
-      sendDueReports(ctx, ctx.clock());
+      await sendDueReports(ctx, ctx.clock());
       failing = false;
     } catch (error) {
       // Said once per failing stretch (a full disk would say it every half minute); the next check tries again.
-      if (!failing) ctx.log(`Reports: ${error instanceof Error ? error.message : String(error)}; trying again`, { level: 'error' });
+      if (!failing && !stopped) ctx.log(`Reports: ${error instanceof Error ? error.message : String(error)}; trying again`, { level: 'error' });
       failing = true;
+    } finally {
+      running = false;
     }
   };
-  check();
-  const timer = setInterval(check, REPORT_CHECK_MS);
+  void check();
+  const timer = setInterval(() => void check(), REPORT_CHECK_MS);
   timer.unref?.();
-  return () => clearInterval(timer);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
 }

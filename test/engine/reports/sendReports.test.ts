@@ -44,23 +44,23 @@ describe('daily reports', () => {
     const never = fixture.monitor({ name: 'never-runs', schedule: '0 3 * * *', duration: 5, now: start });
 
     // Turned on at 10:00: the first report covers the next whole day, from the 25th 08:00.
-    expect(sendDueReports(ctx(fixture), start)).toBe(0);
+    expect(await sendDueReports(ctx(fixture), start)).toBe(0);
     // Runs on the 25th: two good, one failed (exit 2, 3 min), recovered by the next.
     fixture.pulse(backup.token, at('2026-11-25T11:00:00Z'), { kind: 'success', measuredDurationMs: 60_000 });
     fixture.pulse(backup.token, at('2026-11-25T12:00:00Z'), { kind: 'fail', exitCode: 2, measuredDurationMs: 180_000 });
     fixture.pulse(backup.token, at('2026-11-25T13:00:00Z'), { kind: 'success', measuredDurationMs: 30_000 });
 
-    expect(sendDueReports(ctx(fixture), at('2026-11-26T07:59:59Z'))).toBe(0);
-    expect(sendDueReports(ctx(fixture), at('2026-11-26T08:00:00Z'))).toBe(1);
-    expect(sendDueReports(ctx(fixture), at('2026-11-26T08:00:30Z'))).toBe(0);
+    expect(await sendDueReports(ctx(fixture), at('2026-11-26T07:59:59Z'))).toBe(0);
+    expect(await sendDueReports(ctx(fixture), at('2026-11-26T08:00:00Z'))).toBe(1);
+    expect(await sendDueReports(ctx(fixture), at('2026-11-26T08:00:30Z'))).toBe(0);
 
     // A restart on the same data folder: the period is not sent again.
     fixture.store.close();
     fixture = deliveryFixture(at('2026-11-26T08:05:00Z'), {}, dir);
-    expect(sendDueReports(ctx(fixture), at('2026-11-26T08:05:00Z'))).toBe(0);
+    expect(await sendDueReports(ctx(fixture), at('2026-11-26T08:05:00Z'))).toBe(0);
     expect(reportRows(fixture)).toBe(1);
     // Down over the next report time: it goes out when the agent is back.
-    expect(sendDueReports(ctx(fixture), at('2026-11-27T09:30:00Z'))).toBe(1);
+    expect(await sendDueReports(ctx(fixture), at('2026-11-27T09:30:00Z'))).toBe(1);
     expect(reportRows(fixture)).toBe(2);
 
     fixture.clock.now = at('2026-11-27T09:30:00Z');
@@ -98,8 +98,8 @@ describe('daily reports', () => {
     fixture = deliveryFixture(start);
     const hook = await receiver();
     fixture.channel('webhook', { url: `${hook.url}/hook`, secret: 'x'.repeat(16), report: 'daily', report_time: '06:00', report_timezone: 'UTC' }, { start: '22:00', end: '07:00', timezone: 'UTC' });
-    sendDueReports(ctx(fixture), start);
-    expect(sendDueReports(ctx(fixture), at('2026-11-26T06:00:00Z'))).toBe(1);
+    await sendDueReports(ctx(fixture), start);
+    expect(await sendDueReports(ctx(fixture), at('2026-11-26T06:00:00Z'))).toBe(1);
     fixture.clock.now = at('2026-11-26T06:00:00Z');
     await fixture.worker.runDue();
     expect(hook.requests).toHaveLength(0);
@@ -128,10 +128,10 @@ describe('every kind', () => {
     fixture.channel('email', { host: '127.0.0.1', port: smtp.port, tls: 'none', from: 'cb@example.com', to: 'ops@example.com', ...report });
     const names = Array.from({ length: count }, (_, i) => `job-${i}-<!channel>&*_[x](https://evil.example)-${'𝔘'.repeat(20)}`);
     fixture.store.db.transaction(() => names.forEach((name) => fixture!.monitor({ name, schedule: '0 * * * *', duration: 5, now: start })))();
-    sendDueReports(ctx(fixture), start);
+    await sendDueReports(ctx(fixture), start);
     // Monday 30 Nov 09:00 Berlin.
     const due = at('2026-11-30T08:00:00Z');
-    expect(sendDueReports(ctx(fixture), due)).toBe(5);
+    expect(await sendDueReports(ctx(fixture), due)).toBe(5);
     fixture.clock.now = due;
     await fixture.worker.runDue();
     expect(fixture.deliveries().map((d) => d.status)).toEqual(['sent', 'sent', 'sent', 'sent', 'sent']);
