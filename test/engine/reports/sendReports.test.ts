@@ -110,6 +110,29 @@ describe('daily reports', () => {
   });
 });
 
+describe('many monitors', () => {
+  it('counts the runs of monitors far apart in id, read a page of monitors at a time', async () => {
+    const start = at('2026-11-25T10:00:00Z');
+    fixture = deliveryFixture(start);
+    const hook = await receiver();
+    fixture.channel('webhook', { url: `${hook.url}/hook`, secret: 'x'.repeat(16), report: 'daily', report_time: '08:00', report_timezone: 'UTC' });
+    const monitors = fixture.store.db.transaction(() =>
+      Array.from({ length: 350 }, (_, i) => fixture!.monitor({ name: `job-${i + 1}`, schedule: '0 * * * *', duration: 60, now: start })),
+    )();
+    await sendDueReports(ctx(fixture), start);
+    for (const [i, m] of [monitors[0]!, monitors[149]!, monitors[150]!, monitors[349]!].entries()) {
+      fixture.pulse(m.token, at('2026-11-25T11:00:00Z') + i * 1000, { measuredDurationMs: 1000 * (i + 1) });
+    }
+    expect(await sendDueReports(ctx(fixture), at('2026-11-26T08:00:00Z'))).toBe(1);
+    fixture.clock.now = at('2026-11-26T08:00:00Z');
+    await fixture.worker.runDue();
+    const report = JSON.parse(hook.requests.find((r) => r.headers['x-cronbeat-event'] === 'report')!.body);
+    expect(report.totals).toMatchObject({ monitors: 350, runs: 4, never_ran: 346 });
+    const ran = report.monitors.filter((m: { runs: number }) => m.runs > 0).map((m: { name: string; longest_run_ms: number }) => [m.name, m.longest_run_ms]);
+    expect(ran).toEqual([['job-1', 1000], ['job-150', 2000], ['job-151', 3000], ['job-350', 4000]]);
+  });
+});
+
 describe('every kind', () => {
   it.each([3, 400])('reads a report of %i monitors within its service’s limits, the rest counted and linked', async (count) => {
     const start = at('2026-11-25T10:00:00Z');
