@@ -27,6 +27,12 @@ interface MonitorFacts {
   pulses_kept: number;
 }
 
+/** Where a page of failures and recoveries ended. */
+export interface EventCursor {
+  at: number;
+  id: string;
+}
+
 /** A monitor's runs in a period: how many ended, how many failed, the longest. */
 export interface RunFacts {
   monitor_id: number;
@@ -66,13 +72,15 @@ export function reportRepository(db: Db) {
   );
   const lastMonitorId = db.prepare('SELECT max(id) FROM monitors WHERE company_id = ? AND deleted_at IS NULL').pluck();
   const oldestKept = db.prepare('SELECT min(received_at) FROM pulses WHERE monitor_id = ?').pluck();
+  // Failures and recoveries since the period began, oldest first, a page after (@at, @id) at a time.
   const events = db.prepare(
-    `SELECT json_extract(data, '$.type_id') AS monitor_id, created_at AS at,
+    `SELECT json_extract(data, '$.type_id') AS monitor_id, created_at AS at, id,
        CASE type WHEN @failed THEN 'failed' ELSE 'recovered' END AS kind,
        json_extract(alert, '$.reason.kind') AS reason
      FROM notifications
      WHERE notifiable_id = @companyId AND created_at >= @from AND type IN (@failed, @recovered)
-     ORDER BY created_at, id`,
+       AND (created_at > @at OR (created_at = @at AND id > @id))
+     ORDER BY created_at, id LIMIT @limit`,
   );
   const reporting = db.prepare(
     `SELECT c.id, c.company_id, c.settings, r.sent_through, r.frequency AS sent_frequency
@@ -109,18 +117,29 @@ export function reportRepository(db: Db) {
       if (after >= (lastMonitorId.get(companyId) as number | null ?? 0)) return null;
       return runs.all({ companyId, from: period.from, to: period.to, after, span }) as RunFacts[];
     },
-    /** What the report of `channelId` over `period` is made of, given its monitors' runs (failing now: as the store says now). */
-    inputs(companyId: number, channelId: number, period: ReportPeriod, ran: Map<number, RunFacts>): ReportMonitorInput[] {
-      const rows = monitors.all({ companyId, channelId }) as MonitorFacts[];
-      const byMonitor = new Map<number, ReportEvent[]>();
+    /**
+     * The company's monitor failures and recoveries from the period's start on, after `after` (null:
+     * from the first), at most `limit`, oldest first, added to `byMonitor`; the last one read, or
+     * null when none was left.
+     */
+    eventsPage(companyId: number, period: ReportPeriod, after: EventCursor | null, limit: number, byMonitor: Map<number, ReportEvent[]>): EventCursor | null {
       const failed = NOTIFICATION_KINDS.monitorFailed.type;
       const recovered = NOTIFICATION_KINDS.monitorRecovered.type;
-      for (const e of events.all({ companyId, from: period.from, failed, recovered }) as Array<ReportEvent & { monitor_id: number }>) {
+      const rows = events.all({ companyId, from: period.from, failed, recovered, at: after?.at ?? -1, id: after?.id ?? '', limit }) as Array<
+        ReportEvent & EventCursor & { monitor_id: number }
+      >;
+      for (const e of rows) {
         const list = byMonitor.get(e.monitor_id);
         const event = { at: e.at, kind: e.kind, reason: e.reason };
         if (list) list.push(event);
         else byMonitor.set(e.monitor_id, [event]);
       }
+      const last = rows[rows.length - 1];
+      return rows.length < limit || !last ? null : { at: last.at, id: last.id };
+    },
+    /** What the report of `channelId` is made of, given its monitors' runs and events (failing now: as the store says now). */
+    inputs(companyId: number, channelId: number, period: ReportPeriod, ran: Map<number, RunFacts>, byMonitor: Map<number, ReportEvent[]>): ReportMonitorInput[] {
+      const rows = monitors.all({ companyId, channelId }) as MonitorFacts[];
       return rows.map((m) => {
         const r = ran.get(m.id);
         // Only a monitor whose history is full may have lost pulses of the period.

@@ -1,9 +1,9 @@
 import type { Store } from '../../db/store';
-import type { RunFacts } from '../../db/reports';
+import type { EventCursor, RunFacts } from '../../db/reports';
 import { inSlices } from '../slices';
 import type { AgentEvents } from '../events';
 import type { Log } from '../../log/logger';
-import { buildReport, type ReportData } from '../../domain/reports/numbers';
+import { buildReport, type ReportData, type ReportEvent } from '../../domain/reports/numbers';
 import { lastReportPeriod, reportScheduleOf, type ReportPeriod, type ReportSchedule } from '../../domain/reports/period';
 
 /*
@@ -23,13 +23,14 @@ export interface ReportContext {
   adminZone: string;
 }
 
-/** Monitors whose runs one step reads: a few milliseconds of reading rows, then pulses are answered. */
+/** Monitors whose runs one step reads, and failures or recoveries: a few milliseconds of reading rows, then pulses are answered. */
 const RUNS_SPAN = 100;
+const EVENTS_PAGE = 500;
 
 /**
- * The report of `channel` over `period`, as of `now` (sent, or previewed). Its runs are read a
- * page of monitors per step, in slices (agent/engine/slices.ts): a day of 10,000 monitors' runs is
- * hundreds of thousands of rows, and pulses are answered in between.
+ * The report of `channel` over `period`, as of `now` (sent, or previewed). Its runs (a page of
+ * monitors per step) and failures are read in slices (agent/engine/slices.ts): a day of 10,000
+ * monitors' runs is hundreds of thousands of rows, and pulses are answered in between.
  */
 export async function channelReport(store: Store, channel: { id: number; company_id: number }, schedule: ReportSchedule, period: ReportPeriod, now: number): Promise<ReportData> {
   const ran = new Map<number, RunFacts>();
@@ -41,7 +42,10 @@ export async function channelReport(store: Store, channel: { id: number; company
     after += RUNS_SPAN;
     return true;
   });
-  return buildReport(schedule, period, store.reports.inputs(channel.company_id, channel.id, period, ran), now);
+  const events = new Map<number, ReportEvent[]>();
+  let cursor: EventCursor | null = null;
+  await inSlices(() => (cursor = store.reports.eventsPage(channel.company_id, period, cursor, EVENTS_PAGE, events)) !== null);
+  return buildReport(schedule, period, store.reports.inputs(channel.company_id, channel.id, period, ran, events), now);
 }
 
 /**

@@ -123,11 +123,30 @@ describe('many monitors', () => {
     for (const [i, m] of [monitors[0]!, monitors[149]!, monitors[150]!, monitors[349]!].entries()) {
       fixture.pulse(m.token, at('2026-11-25T11:00:00Z') + i * 1000, { measuredDurationMs: 1000 * (i + 1) });
     }
+    // job-2 flapped: 600 failures and 600 recoveries 30 s apart from 12:00, read a page at a time.
+    const flip = fixture.store.db.prepare(
+      `INSERT INTO notifications (id, type, notifiable_type, notifiable_id, data, alert, read_at, created_at, updated_at)
+       VALUES (@id, @type, 'App\\Models\\Company', 1, json_object('type', 'monitor', 'type_id', @monitorId), json_object('reason', json_object('kind', @reason)), @at, @at, @at)`,
+    );
+    fixture.store.db.transaction(() => {
+      for (let i = 0; i < 1200; i++) {
+        const failed = i % 2 === 0;
+        flip.run({
+          id: `flip-${String(i).padStart(4, '0')}`,
+          type: failed ? 'App\\Notifications\\MonitorFailedNotification' : 'App\\Notifications\\MonitorRecoveredNotification',
+          monitorId: monitors[1]!.id,
+          reason: failed ? 'missed' : 'recovered',
+          at: at('2026-11-25T12:00:00Z') + i * 30_000,
+        });
+      }
+    })();
     expect(await sendDueReports(ctx(fixture), at('2026-11-26T08:00:00Z'))).toBe(1);
     fixture.clock.now = at('2026-11-26T08:00:00Z');
     await fixture.worker.runDue();
     const report = JSON.parse(hook.requests.find((r) => r.headers['x-cronbeat-event'] === 'report')!.body);
-    expect(report.totals).toMatchObject({ monitors: 350, runs: 4, never_ran: 346 });
+    expect(report.totals).toMatchObject({ monitors: 350, runs: 4, never_ran: 346, missed: 600 });
+    // Made at 10:00: 5 h failed of its 22 h.
+    expect(report.monitors[0]).toMatchObject({ name: 'job-2', missed: 600, downtime_ms: 5 * 3_600_000, uptime_percent: 77.27 });
     const ran = report.monitors.filter((m: { runs: number }) => m.runs > 0).map((m: { name: string; longest_run_ms: number }) => [m.name, m.longest_run_ms]);
     expect(ran).toEqual([['job-1', 1000], ['job-150', 2000], ['job-151', 3000], ['job-350', 4000]]);
   });
