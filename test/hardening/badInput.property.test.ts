@@ -211,6 +211,7 @@ describe('bad input never breaks the agent', () => {
     ['DELETE', '/api/maintenance-windows/:id'],
     ['DELETE', '/api/channels/:id'],
     ['POST', '/api/channels/:id/test'],
+    ['GET', '/api/channels/:id/report-preview'],
     ['GET', '/api/notifications/:id/deliveries'],
   ])('%s %s with ids that name nothing answers 404', async (method, template) => {
     await fc.assert(
