@@ -1,4 +1,4 @@
-import { JSON_HEADERS, SIGNATURE_HEADER, signBody, type ChannelKindModule, type MessageContext } from './kind';
+import { JSON_HEADERS, SIGNATURE_HEADER, signBody, type ChannelKindModule, type MessageContext } from '../kind';
 
 /** A webhook: the alert (cronbeat.alert.v1) or digest (cronbeat.digest.v1) as JSON, signed, with a delivery id. */
 function post(url: string, secret: string | undefined, event: string, body: string, context: MessageContext) {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { CHANNEL_KINDS, type ChannelKind } from '../domain/channels';
-import { clockTimeOf, emailAddressesOf, timeZoneOf } from './peopleInputs';
-import { remindEveryHoursInput } from './reminders';
-import { httpUrl, isHttpUrl, label, nameString, optionalString, requiredString } from './fields';
-import type { QuietHours } from '../domain/delivery';
+import { CHANNEL_KINDS, type ChannelKind } from '../../domain/channels';
+import { clockTimeOf, emailAddressesOf, timeZoneOf } from '../peopleInputs';
+import { remindEveryHoursInput } from '../reminders';
+import { httpUrl, isHttpUrl, label, nameString, optionalString, requiredString } from '../fields';
+import type { QuietHours } from '../../domain/delivery';
 
 /*
  * Notification channels (issue 14): each kind's settings, then the channel around them.

@@ -1,10 +1,10 @@
-import { OUTPUT_BOUNDS, plainText, type AlertMessage } from '../../../domain/alertMessage';
-import { DIGEST_NAMES, fitDigestLines } from '../../../domain/digestMessage';
-import { CHAT_LIMITS, cutText, oneLine } from '../../../domain/chatText';
-import { subjectName } from '../../../domain/alertWords';
-import type { Alert } from '../../../domain/alert';
-import type { ChannelSettings } from '../../../contract/channels';
-import { andMore, digestText, escapeHtml, type ChannelKindModule } from './kind';
+import { OUTPUT_BOUNDS, plainText, type AlertMessage } from '../../../../domain/alertMessage';
+import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/digestMessage';
+import { CHAT_LIMITS, cutText, oneLine } from '../../../../domain/chatText';
+import { subjectName } from '../../../../domain/alertWords';
+import type { Alert } from '../../../../domain/alert';
+import type { ChannelSettings } from '../../../../contract/channels';
+import { andMore, digestText, escapeHtml, type ChannelKindModule } from '../kind';
 
 /** A subject on one line (no CR or LF can start a header of its own), cut to what an inbox shows. */
 const subjectLine = (text: string) => cutText(oneLine(text), CHAT_LIMITS.email.subject);

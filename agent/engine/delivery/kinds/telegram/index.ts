@@ -1,9 +1,9 @@
-import { DEFAULT_TELEGRAM_API } from '../../../domain/channels';
-import { fitOutput, OUTPUT_BOUNDS } from '../../../domain/alertMessage';
-import { DIGEST_NAMES, fitDigestLines } from '../../../domain/digestMessage';
-import { CHAT_LIMITS, escapeHtml, fitRendered, telegramLength } from '../../../domain/chatText';
-import type { ChannelSettings } from '../../../contract/channels';
-import { andMore, CHAT_MARK, JSON_HEADERS, type ChannelKindModule, type MessageContext } from './kind';
+import { DEFAULT_TELEGRAM_API } from '../../../../domain/channels';
+import { fitOutput, OUTPUT_BOUNDS } from '../../../../domain/alertMessage';
+import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/digestMessage';
+import { CHAT_LIMITS, escapeHtml, fitRendered, telegramLength } from '../../../../domain/chatText';
+import type { ChannelSettings } from '../../../../contract/channels';
+import { andMore, CHAT_MARK, JSON_HEADERS, type ChannelKindModule, type MessageContext } from '../kind';
 
 const LIMIT = CHAT_LIMITS.telegram.text;
 

@@ -1,10 +1,10 @@
-import { DEFAULT_NTFY_SERVER } from '../../../domain/channels';
-import { fitOutput, OUTPUT_BOUNDS, plainText } from '../../../domain/alertMessage';
-import { DIGEST_NAMES, fitDigestLines } from '../../../domain/digestMessage';
-import { CHAT_LIMITS, cutText, fitRendered, oneLine, utf8Bytes } from '../../../domain/chatText';
-import type { AlertTone } from '../../../domain/alertWords';
-import type { ChannelSettings } from '../../../contract/channels';
-import { digestText, JSON_HEADERS, type ChannelKindModule } from './kind';
+import { DEFAULT_NTFY_SERVER } from '../../../../domain/channels';
+import { fitOutput, OUTPUT_BOUNDS, plainText } from '../../../../domain/alertMessage';
+import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/digestMessage';
+import { CHAT_LIMITS, cutText, fitRendered, oneLine, utf8Bytes } from '../../../../domain/chatText';
+import type { AlertTone } from '../../../../domain/alertWords';
+import type { ChannelSettings } from '../../../../contract/channels';
+import { digestText, JSON_HEADERS, type ChannelKindModule } from '../kind';
 
 const TAG: Record<AlertTone, string> = { bad: 'rotating_light', warn: 'warning', good: 'white_check_mark', info: 'information_source' };
 const LIMIT = CHAT_LIMITS.ntfy;
