@@ -13,7 +13,7 @@ import { redactValues } from '../domain/channelSecrets';
 import { monitorStatus } from '../domain/monitorStatus';
 import { toApiTimestamp, toNullableApiTimestamp } from '../domain/timestamps';
 import type { CertificateResource } from '../contract/certificates';
-import type { ChannelResource } from '../contract/channels';
+import { channelKind, type ChannelResource } from '../contract/channels';
 import type { MonitorResource } from '../contract/monitors';
 import type { DeliveryResource } from '../contract/notifications';
 import type { PulseResource } from '../contract/pulses';
@@ -141,7 +141,7 @@ export function presentChannel(row: ChannelRow): ChannelResource {
     company_id: row.company_id,
     name: row.name,
     kind: row.kind,
-    settings: maskedSettings(row.kind, row.settings),
+    settings: maskedSettings(channelKind(row.kind), row.settings),
     quiet_hours: row.quiet_hours,
     remind_every_hours: row.remind_every_hours,
     failing_since: toNullableApiTimestamp(row.failing_since),

@@ -1,7 +1,7 @@
 import type { Db } from './open';
 import type { ChannelResource } from '../contract/channels';
 import type { Stored } from '../contract/stored';
-import type { ChannelKind } from '../domain/channels';
+import type { ChannelKind } from '../contract/channels';
 import type { QuietHours } from '../domain/delivery';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from './open';
-import type { ChannelKind } from '../domain/channels';
+import type { ChannelKind } from '../contract/channels';
 import { deliveryRouting, type DeliveryRoutingRepos } from './deliveryRouting';
 import type { NotificationData } from '../domain/notificationKinds';
 import type { DeliveryStatus } from '../contract/notifications';

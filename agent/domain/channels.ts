@@ -1,19 +1,19 @@
-/** The kinds of notification channel (issue 14); each has its own settings, validated in api/schemas.ts. */
-export const CHANNEL_KINDS = ['webhook', 'ntfy', 'slack', 'discord', 'email', 'telegram'] as const;
-export type ChannelKind = (typeof CHANNEL_KINDS)[number];
-
-export const DEFAULT_NTFY_SERVER = 'https://ntfy.sh';
-export const DEFAULT_TELEGRAM_API = 'https://api.telegram.org';
-
-/** Settings that are secrets: never shown back, kept when a PATCH leaves them out. */
-export const SECRET_SETTINGS: Record<ChannelKind, readonly string[]> = {
-  webhook: ['secret'],
-  ntfy: ['access_token'],
-  slack: ['webhook_url'],
-  discord: ['webhook_url'],
-  email: ['password'],
-  telegram: ['bot_token'],
-};
+/**
+ * What the rules about a channel's secrets need to know of its kind; each kind's description
+ * (agent/contract/channels/kinds/) says it.
+ */
+export interface ChannelSecretRules {
+  /** Settings that are secrets: never shown back, kept when a PATCH leaves them out. */
+  secrets: readonly string[];
+  /**
+   * The settings that say where a channel sends: changing one of them sends the channel's secrets
+   * to a new place, so the PATCH must give those secrets again (a webhook's URL brings its own
+   * user:pass@; Slack's and Discord's URLs are the secret themselves).
+   */
+  destination: readonly string[];
+  /** The setting whose URL may carry user:pass@ (a webhook's, sent as Basic auth): its password is a secret too. */
+  urlWithCredentials?: string;
+}
 
 /** What a response shows instead of a secret; sent back in a PATCH, it means "keep it". */
 export const MASK = '********';
@@ -54,11 +54,11 @@ export function maskUrlPassword(value: unknown): unknown {
   }
 }
 
-/** `settings` with every secret masked, and a webhook URL's password. */
-export function maskedSettings(kind: ChannelKind, settings: Record<string, unknown>): Record<string, unknown> {
+/** `settings` with every secret of its kind masked, and a webhook URL's password. */
+export function maskedSettings(kind: ChannelSecretRules, settings: Record<string, unknown>): Record<string, unknown> {
   const shown = { ...settings };
-  for (const field of SECRET_SETTINGS[kind]) shown[field] = maskSecret(settings[field]);
-  if (kind === 'webhook') shown.url = maskUrlPassword(settings.url);
+  for (const field of kind.secrets) shown[field] = maskSecret(settings[field]);
+  if (kind.urlWithCredentials) shown[kind.urlWithCredentials] = maskUrlPassword(settings[kind.urlWithCredentials]);
   return shown;
 }
 
@@ -67,16 +67,13 @@ export function maskedSettings(kind: ChannelKind, settings: Record<string, unkno
  * sent as their mask or left out (kept) — so a client never needs to know a secret to edit the rest.
  * A webhook URL sent back as shown (its password masked) is the stored one.
  */
-export function mergeSettings(
-  kind: ChannelKind,
-  stored: Record<string, unknown>,
-  sent: Record<string, unknown>,
-): Record<string, unknown> {
+export function mergeSettings(kind: ChannelSecretRules, stored: Record<string, unknown>, sent: Record<string, unknown>): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...stored, ...sent };
-  for (const field of SECRET_SETTINGS[kind]) {
+  for (const field of kind.secrets) {
     if (!(field in sent) || isMasked(sent[field])) merged[field] = stored[field];
   }
-  if (kind === 'webhook' && sent.url !== undefined && sent.url === maskUrlPassword(stored.url)) merged.url = stored.url;
+  const url = kind.urlWithCredentials;
+  if (url && sent[url] !== undefined && sent[url] === maskUrlPassword(stored[url])) merged[url] = stored[url];
   return merged;
 }
 

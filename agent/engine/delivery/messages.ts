@@ -1,6 +1,6 @@
 import type { ChannelRow } from '../../db/channels';
 import type { NotificationResource } from '../../contract/notifications';
-import type { ChannelKind } from '../../domain/channels';
+import type { ChannelKind } from '../../contract/channels';
 import { toApiTimestamp } from '../../domain/timestamps';
 import type { Alert } from '../../domain/alert';
 import { alertMessage, alertOf, subjectLink } from '../../domain/alertMessage';

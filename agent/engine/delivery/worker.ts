@@ -5,6 +5,7 @@ import type { DeliveryRow } from '../../db/deliveries';
 import type { AgentEvents } from '../events';
 import type { Notifier } from '../notifier';
 import { presentNotification } from '../../contract/notifications';
+import { channelKind } from '../../contract/channels';
 import { channelSecretValues } from '../../domain/channelSecrets';
 import { CHANNEL_DELETED, channelFailurePopupDue, failedAfterChannelDeleted, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../domain/delivery';
 import { buildDigestRequest, buildRequest, channelAlert, digestAsData, testNotification, type MessageContext, type OutgoingRequest } from './messages';
@@ -274,7 +275,7 @@ export class DeliveryWorker {
 
   /** Builds the request (a digest's in slices, agent/engine/slices.ts) and sends it. */
   private async sendTo(channel: ChannelRow, request: () => OutgoingRequest | Promise<OutgoingRequest>): Promise<AttemptResult> {
-    const secrets = channelSecretValues(channel.kind, channel.settings);
+    const secrets = channelSecretValues(channelKind(channel.kind), channel.settings);
     let built: OutgoingRequest;
     try {
       built = await request();

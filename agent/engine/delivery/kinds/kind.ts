@@ -1,11 +1,10 @@
 import { createHmac } from 'node:crypto';
-import type { ChannelKind } from '../../../domain/channels';
 import type { Alert } from '../../../domain/alert';
 import type { AlertMessage, OutputBound } from '../../../domain/alertMessage';
 import type { WebhookAlert } from '../../../domain/alertPayload';
 import type { DigestMessage, WebhookDigest } from '../../../domain/digestMessage';
 import type { AlertTone } from '../../../domain/alertWords';
-import type { ChannelSettings } from '../../../contract/channels';
+import type { ChannelKind, ChannelSettings } from '../../../contract/channels';
 
 /*
  * What every channel kind's module provides (issue 22 item 3): the request for one alert and the

@@ -1,11 +1,12 @@
 import { fitOutput, OUTPUT_BOUNDS } from '../../../../domain/alertMessage';
 import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/digestMessage';
-import { CHAT_LIMITS, cutText, escapeDiscord as escape, fitRendered, unfence } from '../../../../domain/chatText';
+import { cutText, escapeDiscord as escape, fitRendered, unfence } from '../../../../domain/chatText';
 import type { AlertTone } from '../../../../domain/alertWords';
 import { andMore, JSON_HEADERS, type ChannelKindModule } from '../kind';
 
 const COLOR: Record<AlertTone, number> = { bad: 0xd93025, warn: 0xf29900, good: 0x188038, info: 0x1a73e8 };
-const LIMIT = CHAT_LIMITS.discord;
+/** What Discord refuses past (its documented limits). */
+const LIMIT = { content: 2000, title: 256, description: 4096, footer: 2048, embedTotal: 6000, embeds: 10 } as const;
 
 // No mention of anyone or any role, whatever a name says (@everyone included).
 const post = (url: string, embed: Record<string, unknown>) => ({

@@ -1,13 +1,13 @@
-import { DEFAULT_NTFY_SERVER } from '../../../../domain/channels';
 import { fitOutput, OUTPUT_BOUNDS, plainText } from '../../../../domain/alertMessage';
 import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/digestMessage';
-import { CHAT_LIMITS, cutText, fitRendered, oneLine, utf8Bytes } from '../../../../domain/chatText';
+import { cutText, fitRendered, oneLine, utf8Bytes } from '../../../../domain/chatText';
 import type { AlertTone } from '../../../../domain/alertWords';
-import type { ChannelSettings } from '../../../../contract/channels';
+import { DEFAULT_NTFY_SERVER, type ChannelSettings } from '../../../../contract/channels';
 import { digestText, JSON_HEADERS, type ChannelKindModule } from '../kind';
 
 const TAG: Record<AlertTone, string> = { bad: 'rotating_light', warn: 'warning', good: 'white_check_mark', info: 'information_source' };
-const LIMIT = CHAT_LIMITS.ntfy;
+/** Bytes of a message, past which ntfy makes it an attachment; a title's characters. */
+const LIMIT = { messageBytes: 4096, title: 250 } as const;
 const fitsMessage = (text: string) => utf8Bytes(text) <= LIMIT.messageBytes;
 
 /**

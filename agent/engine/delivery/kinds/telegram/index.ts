@@ -1,11 +1,11 @@
-import { DEFAULT_TELEGRAM_API } from '../../../../domain/channels';
 import { fitOutput, OUTPUT_BOUNDS } from '../../../../domain/alertMessage';
 import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/digestMessage';
-import { CHAT_LIMITS, escapeHtml, fitRendered, telegramLength } from '../../../../domain/chatText';
-import type { ChannelSettings } from '../../../../contract/channels';
+import { escapeHtml, fitRendered, telegramLength } from '../../../../domain/chatText';
+import { DEFAULT_TELEGRAM_API, type ChannelSettings } from '../../../../contract/channels';
 import { andMore, CHAT_MARK, JSON_HEADERS, type ChannelKindModule, type MessageContext } from '../kind';
 
-const LIMIT = CHAT_LIMITS.telegram.text;
+/** What Telegram refuses past: UTF-16 code units of the text after HTML parsing. */
+const LIMIT = 4096;
 
 const withLink = (lines: string[], link: string) => [...lines, `<a href="${escapeHtml(link)}">Open in Cronbeat</a>`].join('\n');
 
