@@ -36,8 +36,6 @@ export interface DeliveryWorkerOptions {
   log: Log;
   /** The dashboard's address for links in messages (known once the agent listens). */
   dashboardUrl: () => string;
-  /** Overrides every Telegram channel's API address. */
-  telegramApiUrl?: string;
   /** The admin's zone: alerts give times in the monitor's zone and in this one. Default: UTC. */
   adminZone?: string;
   timeoutMs?: number;
@@ -266,7 +264,6 @@ export class DeliveryWorker {
   private context(channel: ChannelRow, deliveryKey: string): MessageContext {
     return {
       dashboardUrl: this.options.dashboardUrl(),
-      telegramApiUrl: this.options.telegramApiUrl,
       adminZone: this.options.adminZone,
       deliveryKey,
       channelName: channel.name,

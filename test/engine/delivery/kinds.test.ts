@@ -119,11 +119,11 @@ describe('channel kinds', () => {
     });
   });
 
-  it('telegram: the agent option overrides every channel\'s API address; the bot token never shows in an error', async () => {
+  it('telegram: the bot token never shows in an error', async () => {
     const telegram = await new Receiver([{ status: 401, body: '{"ok":false,"description":"Unauthorized"}' }]).start();
     cleanups.push(() => telegram.stop());
-    fixture = deliveryFixture(undefined, { telegramApiUrl: telegram.url });
-    fixture.channel('telegram', { bot_token: '999:SECRET_token', chat_id: '42' });
+    fixture = deliveryFixture();
+    fixture.channel('telegram', { bot_token: '999:SECRET_token', chat_id: '42', api_url: telegram.url });
     fixture.failMonitor();
     await fixture.worker.runDue();
     expect(telegram.requests.map((r) => r.url)).toEqual(['/bot999:SECRET_token/sendMessage']);

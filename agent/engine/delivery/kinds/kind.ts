@@ -31,8 +31,6 @@ export type OutgoingRequest = HttpRequestSpec | EmailSpec;
 export interface MessageContext {
   /** The dashboard's address as the admin opens it (the public URL, else where the agent listens). */
   dashboardUrl: string;
-  /** Overrides every Telegram channel's API address (tests, or a Bot API server of one's own). */
-  telegramApiUrl?: string;
   /** The delivery's id, sent to webhooks so a receiver can drop a repeat (X-Cronbeat-Delivery). */
   deliveryKey: string;
   /** The admin's zone, besides the monitor's, for times in alerts; default UTC. */
