@@ -11,6 +11,7 @@ import { CHANNEL_DELETED, channelFailurePopupDue, failedAfterChannelDeleted, nex
 import { buildDigestRequest, buildRequest, channelAlert, digestAsData, testNotification, type MessageContext, type OutgoingRequest } from './messages';
 import { digestContent, oneDigestAtATime, planBurst } from './digests';
 import { send, type AttemptResult } from './transport';
+import { judged } from './kinds';
 import type { Log } from '../../log/logger';
 
 /** The worker looks at the outbox at least this often. */
@@ -212,7 +213,7 @@ export class DeliveryWorker {
   }
 
   private async attempt(delivery: DeliveryRow, channel: ChannelRow, request: () => OutgoingRequest | Promise<OutgoingRequest>, digest: boolean): Promise<void> {
-    const result = await this.sendTo(channel, request);
+    const result = judged(channel.kind, await this.sendTo(channel, request));
     if (!this.writable) return; // the database is closing: the claim stays, the next start sends again
     const { store } = this.options;
     const at = this.options.clock();
@@ -231,7 +232,7 @@ export class DeliveryWorker {
         if (digest) store.deliveries.settleDigest(delivery.id, { sentAt: null, failed: true, answer });
         return;
       }
-      const next = nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at);
+      const next = result.permanent ? null : nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at);
       store.deliveries.markUnsent(delivery.id, next, result);
       if (digest) store.deliveries.settleDigest(delivery.id, { sentAt: null, failed: next === null, answer: result });
       store.channels.markFailing(channel.id, at);

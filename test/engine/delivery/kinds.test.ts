@@ -128,7 +128,7 @@ describe('channel kinds', () => {
     await fixture.worker.runDue();
     expect(telegram.requests.map((r) => r.url)).toEqual(['/bot999:SECRET_token/sendMessage']);
     const [delivery] = fixture.deliveries();
-    expect(delivery.last_error).toBe('The receiver answered HTTP 401: {"ok":false,"description":"Unauthorized"}');
+    expect(delivery.last_error).toBe("Telegram says Unauthorized: this will not work until the channel's settings change; not retried.");
     expect(JSON.stringify(fixture.store.db.prepare('SELECT * FROM deliveries').all())).not.toContain('SECRET_token');
   });
 
@@ -164,7 +164,7 @@ describe('channel kinds', () => {
     expect(starttls.mails).toMatchObject([{ user: 'bot', secure: true }]);
   });
 
-  it('email: a refused login is the receiver\'s error, without the password', async () => {
+  it('email: a refused login is the receiver\'s error, without the password, and not retried', async () => {
     fixture = deliveryFixture();
     const smtp = await startSmtpReceiver({ login: { user: 'bot', pass: 'right' } });
     cleanups.push(smtp.stop);
@@ -172,7 +172,7 @@ describe('channel kinds', () => {
     fixture.failMonitor();
     await fixture.worker.runDue();
     const [delivery] = fixture.deliveries();
-    expect(delivery.status).toBe('pending');
+    expect(delivery.status).toBe('failed');
     expect(delivery.last_error).toMatch(/Invalid username or password/);
     expect(delivery.last_error).not.toContain('wrong-password');
   });

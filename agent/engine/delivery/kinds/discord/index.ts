@@ -3,6 +3,7 @@ import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/digestMessage';
 import { cutText, escapeDiscord as escape, fitRendered, unfence } from '../../../../domain/chatText';
 import type { AlertTone } from '../../../../domain/alertWords';
 import { andMore, JSON_HEADERS, type ChannelKindModule } from '../kind';
+import { permanent } from './errors';
 
 const COLOR: Record<AlertTone, number> = { bad: 0xd93025, warn: 0xf29900, good: 0x188038, info: 0x1a73e8 };
 /** What Discord refuses past (its documented limits). */
@@ -49,4 +50,5 @@ export const discord: ChannelKindModule<'discord'> = {
     const description = render(fitDigestLines(d, (shown) => render(shown).length <= room));
     return post(settings.webhook_url, { title, description, url: d.link, color: COLOR[d.tone] });
   },
+  permanent,
 };

@@ -5,6 +5,7 @@ import { subjectName } from '../../../../domain/alertWords';
 import type { Alert } from '../../../../domain/alert';
 import type { ChannelSettings } from '../../../../contract/channels';
 import { andMore, digestText, escapeHtml, type ChannelKindModule } from '../kind';
+import { permanent } from './errors';
 
 /** A header line may hold 998 octets; a subject is read in an inbox's one line. No inbox refuses a long mail, but past this a digest's lines are read by no one. */
 const LIMIT = { subject: 200, digestBody: 100_000 } as const;
@@ -62,4 +63,5 @@ export const email: ChannelKindModule<'email'> = {
     const state = d.tone === 'bad' ? 'FAILED' : d.tone === 'good' ? 'RECOVERED' : 'ALERTS';
     return mail(settings, { subject: subjectLine(`${state} | ${d.title}`), text: `${digestText(d, shown)}\n\n-- \n${why(context.channelName)}\n`, html: html.filter(Boolean).join('\n') });
   },
+  permanent,
 };

@@ -4,6 +4,7 @@ import { cutText, fitRendered, oneLine, utf8Bytes } from '../../../../domain/cha
 import type { AlertTone } from '../../../../domain/alertWords';
 import { DEFAULT_NTFY_SERVER, type ChannelSettings } from '../../../../contract/channels';
 import { digestText, JSON_HEADERS, type ChannelKindModule } from '../kind';
+import { permanent } from './errors';
 
 const TAG: Record<AlertTone, string> = { bad: 'rotating_light', warn: 'warning', good: 'white_check_mark', info: 'information_source' };
 /** Bytes of a message, past which ntfy makes it an attachment; a title's characters. */
@@ -42,4 +43,5 @@ export const ntfy: ChannelKindModule<'ntfy'> = {
     const shown = fitDigestLines(d, (s) => fitsMessage(digestText(d, s, { title: false })));
     return publish(settings, { title: d.title, message: digestText(d, shown, { title: false }), tone: d.tone, click: d.link });
   },
+  permanent,
 };

@@ -3,6 +3,7 @@ import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/digestMessage';
 import { escapeSlack as escape, fitRendered, unfence } from '../../../../domain/chatText';
 import type { AlertTone } from '../../../../domain/alertWords';
 import { andMore, JSON_HEADERS, type ChannelKindModule } from '../kind';
+import { permanent } from './errors';
 
 const MARK: Record<AlertTone, string> = { bad: ':red_circle:', warn: ':large_orange_circle:', good: ':large_green_circle:', info: ':large_blue_circle:' };
 /** What Slack refuses past (its documented limits). */
@@ -44,4 +45,5 @@ export const slack: ChannelKindModule<'slack'> = {
     const blocks = [section(text), { type: 'context', elements: [mrkdwn('Cronbeat digest: many alerts at once')] }];
     return post(settings.webhook_url, fitRendered(d.title, escape, LIMIT.fallback), blocks);
   },
+  permanent,
 };

@@ -3,6 +3,7 @@ import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/digestMessage';
 import { escapeHtml, fitRendered, telegramLength } from '../../../../domain/chatText';
 import { DEFAULT_TELEGRAM_API, type ChannelSettings } from '../../../../contract/channels';
 import { andMore, CHAT_MARK, JSON_HEADERS, type ChannelKindModule } from '../kind';
+import { permanent } from './errors';
 
 /** What Telegram refuses past: UTF-16 code units of the text after HTML parsing. */
 const LIMIT = 4096;
@@ -34,4 +35,5 @@ export const telegram: ChannelKindModule<'telegram'> = {
       withLink([`${CHAT_MARK[d.tone]} <b>${escapeHtml(d.title)}</b>`, ...shown.lines.map(escapeHtml), ...(shown.more ? [`${andMore(shown.more)}:`] : [])], d.link);
     return sendMessage(settings, render(fitDigestLines(d, (shown) => telegramLength(render(shown)) <= LIMIT)));
   },
+  permanent,
 };
