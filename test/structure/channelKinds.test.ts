@@ -51,6 +51,15 @@ describe('channel kinds', () => {
     expect(lists).toEqual([]);
   });
 
+  it('docs/channels.md has a section and a row of the permanent errors for each kind', () => {
+    const page = readFileSync(join(ROOT, 'docs/channels.md'), 'utf8');
+    const permanent = page.slice(page.indexOf('## Permanent errors'), page.indexOf('\n## ', page.indexOf('## Permanent errors') + 1));
+    for (const { label } of Object.values(CHANNEL_KIND_DESCRIPTIONS)) {
+      expect(page, label).toContain(`\n## ${label}\n`);
+      expect(permanent, label).toContain(`\n| ${label} | `);
+    }
+  });
+
   it('would see the lists that were there before', () => {
     expect(kindsListedIn("export const CHANNEL_KINDS = ['webhook', 'ntfy', 'slack', 'discord', 'email', 'telegram'] as const;")).toHaveLength(6);
     expect(kindsListedIn('export const SECRET_SETTINGS = {\n  webhook: [\'secret\'],\n  ntfy: [\'access_token\'],\n  slack: [\'webhook_url\'],\n};')).toEqual(['ntfy', 'slack', 'webhook']);
