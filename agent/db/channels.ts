@@ -6,7 +6,7 @@ import type { QuietHours } from '../domain/delivery';
 
 /**
  * A channels row, settings (secrets included) and quiet hours decoded: the API's channel
- * (agent/contract/channels.ts; `failing_since` is since when every attempt failed, null once one
+ * (agent/contract/channels/; `failing_since` is since when every attempt failed, null once one
  * succeeds) and what stays inside.
  */
 export interface ChannelRow extends Stored<ChannelResource, 'failing_since' | 'created_at' | 'updated_at'> {
