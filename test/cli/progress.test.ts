@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { Spool } from '../../agent/client/spool';
+import { Spool } from '../../agent/client/spool/spool';
 import { CLI, cleanEnv, runCli, tempFolder } from '../helpers/cli';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { createMonitor } from './agentFixtures';

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startAgent } from '../../agent/agent';
-import { Spool } from '../../agent/client/spool';
+import { Spool } from '../../agent/client/spool/spool';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { createMonitor, pulsesOf } from './agentFixtures';
 import { closedPort, runCli, tempFolder } from '../helpers/cli';

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { Spool } from '../../agent/client/spool';
-import { replay } from '../../agent/client/spoolFlush';
+import { Spool } from '../../agent/client/spool/spool';
+import { replay } from '../../agent/client/spool/spoolFlush';
 import { tempFolder } from '../helpers/cli';
 
 vi.setConfig({ testTimeout: 60_000 });

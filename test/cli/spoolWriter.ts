@@ -3,7 +3,7 @@
 // compacted the spool), then writes the second half: so replays certainly overlap the appends.
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Spool } from '../../agent/client/spool';
+import { Spool } from '../../agent/client/spool/spool';
 
 const [dataDir, name, count, goFile] = process.argv.slice(2);
 const spool = new Spool(dataDir);

@@ -1,9 +1,9 @@
 import { parseArgs } from '../parseOptions';
-import { describeSignal } from '../../client/pulses';
-import { plural, PulseSender } from '../../client/pulseSender';
-import { Spool } from '../../client/spool';
-import { spoolFolder } from '../../client/spoolFolder';
-import { toApiTimestamp } from '../../domain/timestamps';
+import { describeSignal } from '../../client/pulses/pulses';
+import { plural, PulseSender } from '../../client/pulses/pulseSender';
+import { Spool } from '../../client/spool/spool';
+import { spoolFolder } from '../../client/spool/spoolFolder';
+import { toApiTimestamp } from '../../domain/time/apiTimestamps';
 import { UsageError, type Command } from '../command';
 import { printTable } from '../crontab/table';
 import { counted, progressLine } from '../progress';
