@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseClockTime } from '../domain/time/clockTime';
+import { parseClockTime } from '../domain/schedules/clockTime';
 import { parseEmailAddresses } from '../domain/channels/emailAddresses';
 import { resolveTimeZone } from '../domain/time/timeZones';
 

@@ -62,7 +62,7 @@ describe('progress on a terminal, nothing elsewhere', () => {
     const fill = async () => {
       const clientDir = tempFolder();
       const spool = new Spool(clientDir);
-      for (let i = 0; i < 40; i++) await spool.append(agent.url, { token: monitor.token, signal: 'success', key: `k-${clientDir}-${i}`, at: Date.now() });
+      for (let i = 0; i < 40; i++) await spool.append(agent.url, { tokenOrSlug: monitor.token, signal: 'success', key: `k-${clientDir}-${i}`, at: Date.now() });
       return clientDir;
     };
     const shown = await runOnTerminal(['spool', 'flush'], { CRONBEAT_DATA_DIR: await fill() });

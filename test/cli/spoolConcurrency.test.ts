@@ -18,8 +18,8 @@ describe('the spool under concurrent writers and replays', () => {
     const dataDir = tempFolder();
     const spool = new Spool(dataDir);
     const delivered: string[] = [];
-    const send = async (entry: { pulse: { token: string } }) => {
-      delivered.push(entry.pulse.token);
+    const send = async (entry: { pulse: { tokenOrSlug: string } }) => {
+      delivered.push(entry.pulse.tokenOrSlug);
       return 'delivered' as const;
     };
     const goFile = join(tempFolder(), 'go');

@@ -9,7 +9,7 @@ const [dataDir, name, count, goFile] = process.argv.slice(2);
 const spool = new Spool(dataDir);
 const total = Number(count);
 const append = (i: number) =>
-  spool.append('http://127.0.0.1:1', { token: `${name}-${i}`, signal: 'success', body: 'x'.repeat(i * 37), key: `${name}-${i}`, at: Date.now() });
+  spool.append('http://127.0.0.1:1', { tokenOrSlug: `${name}-${i}`, signal: 'success', body: 'x'.repeat(i * 37), key: `${name}-${i}`, at: Date.now() });
 
 async function main() {
   for (let i = 0; i < total / 2; i++) await append(i);

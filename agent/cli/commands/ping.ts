@@ -94,7 +94,7 @@ export const pingCommand: Command = {
     const at = Date.now();
 
     const sender = pulseSenderFor(baseUrl, values['data-dir']);
-    const delivery = await sender.send({ token, signal, rid: values.rid, body, key: randomUUID(), at });
+    const delivery = await sender.send({ tokenOrSlug: token, signal, rid: values.rid, body, key: randomUUID(), at });
     printNotices(describeDelivery(delivery, 'pulse'));
     return delivery.outcome.kind === 'rejected' || delivery.outcome.kind === 'lost' ? 1 : 0;
   },

@@ -19,7 +19,7 @@ export interface LineOptions {
 }
 
 /** Where a run's pulses go: a monitor's token, or its line (slug and ping key). */
-export type PulseTarget = { token: string; line?: LineTarget };
+export type PulseTarget = { tokenOrSlug: string; line?: LineTarget };
 
 /**
  * How one run of a job's line reaches its monitor. The start goes by the monitor's token when an
@@ -44,11 +44,11 @@ export class LineRun {
 
   start(): PulseTarget {
     const remembered = this.memory?.recall(this.entry);
-    return remembered && remembered.said === this.said ? { token: remembered.token } : this.end();
+    return remembered && remembered.said === this.said ? { tokenOrSlug: remembered.token } : this.end();
   }
 
   end(): PulseTarget {
-    return { token: this.slug, line: this.line };
+    return { tokenOrSlug: this.slug, line: this.line };
   }
 
   /** Learns from what became of a pulse: the monitor's token, or that a remembered one is gone. */

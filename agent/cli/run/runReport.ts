@@ -37,7 +37,7 @@ async function deliver(sender: PulseSender, pulse: Pulse, what: string): Promise
 }
 
 /** A line's pulse to its target; what became of it teaches the line run (its monitor's token). */
-async function deliverFor(sender: PulseSender, target: PulseTarget, line: LineRun | undefined, pulse: Omit<Pulse, 'token'>, what: string) {
+async function deliverFor(sender: PulseSender, target: PulseTarget, line: LineRun | undefined, pulse: Omit<Pulse, 'tokenOrSlug'>, what: string) {
   const delivery = await deliver(sender, { ...pulse, ...target }, what);
   if (typeof delivery !== 'string' && line) line.learn(target, delivery);
   return delivery;
@@ -96,7 +96,7 @@ export async function reportRun(run: RunToReport): Promise<void> {
     return;
   }
   const rid = randomUUID();
-  const started = deliverFor(sender, line ? line.start() : { token: run.token }, line, { signal: 'start', rid, key: randomUUID(), at: startedAt }, 'start pulse').then(
+  const started = deliverFor(sender, line ? line.start() : { tokenOrSlug: run.token }, line, { signal: 'start', rid, key: randomUUID(), at: startedAt }, 'start pulse').then(
     (delivery) => {
       // A start kept in the spool or refused is said with the end, which most likely meets the same fate.
       if (plainOutcome(delivery) === null) printNotices(said(delivery, 'start pulse'));
@@ -115,7 +115,7 @@ export async function reportRun(run: RunToReport): Promise<void> {
   }
   const end = await deliverFor(
     sender,
-    line ? line.end() : { token: run.token },
+    line ? line.end() : { tokenOrSlug: run.token },
     line,
     { signal: job.status, rid, body: job.output, key: randomUUID(), at: endedAt, durationMs },
     'end pulse',

@@ -167,7 +167,7 @@ export function pulseSenderFor(baseUrl: string, dataDirFlag?: string): PulseSend
 export function describeDelivery(delivery: Delivery, what: string): string[] {
   const lines: string[] = [...delivery.warnings];
   const { replay, outcome } = delivery;
-  for (const entry of replay.rejected) lines.push(`dropped a spooled pulse for ${entry.pulse.token}: the agent refused it (${entry.refusedBecause})`);
+  for (const entry of replay.rejected) lines.push(`dropped a spooled pulse for ${entry.pulse.tokenOrSlug}: the agent refused it (${entry.refusedBecause})`);
   if (outcome.kind === 'spooled') {
     const waiting = replay.waiting.length + 1;
     lines.push(`${what} saved to the spool (${outcome.reason}); ${plural(waiting, 'pulse')} waiting, sent by the next ping or run or by \`cronbeat spool flush\``);

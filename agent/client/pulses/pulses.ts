@@ -12,8 +12,8 @@ export interface LineTarget {
 }
 
 export interface Pulse {
-  /** The monitor's token; for a line's pulse (`line`), the monitor's slug. */
-  token: string;
+  /** The monitor's token, or for a line's pulse (`line`) the monitor's slug: the last step of the pulse URL. */
+  tokenOrSlug: string;
   line?: LineTarget;
   signal: PulseSignal;
   /** Pairs a start with its end. */
@@ -44,9 +44,9 @@ export function pulseUrl(baseUrl: string, pulse: Pulse): string {
   const rid = pulse.rid ? `rid=${encodeURIComponent(pulse.rid)}` : '';
   if (pulse.line) {
     const query = [pulse.line.query, rid].filter(Boolean).join('&');
-    return `${baseUrl}/api/pulse/key/${encodeURIComponent(pulse.line.key)}/${encodeURIComponent(pulse.token)}${suffix}?${query}`;
+    return `${baseUrl}/api/pulse/key/${encodeURIComponent(pulse.line.key)}/${encodeURIComponent(pulse.tokenOrSlug)}${suffix}?${query}`;
   }
-  return `${baseUrl}/api/pulse/${encodeURIComponent(pulse.token)}${suffix}${rid ? `?${rid}` : ''}`;
+  return `${baseUrl}/api/pulse/${encodeURIComponent(pulse.tokenOrSlug)}${suffix}${rid ? `?${rid}` : ''}`;
 }
 
 /** A pulse's signal in words, for messages and `spool list`. */

@@ -15,10 +15,13 @@ export interface SpoolEntry {
   pulse: Pulse;
 }
 
-/** The line that stores an entry. `sentAt` is the event time: the name older versions read. */
+/**
+ * The line that stores an entry, in the names every version reads and writes (a machine may run
+ * two versions of the CLI against one spool): `sentAt` is the event time, `token` the token or slug.
+ */
 export function lineOf({ id, baseUrl, pulse }: SpoolEntry): string {
-  const { at, ...rest } = pulse;
-  return JSON.stringify({ id, sentAt: at, baseUrl, pulse: rest });
+  const { at, tokenOrSlug, ...rest } = pulse;
+  return JSON.stringify({ id, sentAt: at, baseUrl, pulse: { token: tokenOrSlug, ...rest } });
 }
 
 /** A line longer than this is no entry the CLI wrote (a body is at most 100 KB): only its start is set aside. */

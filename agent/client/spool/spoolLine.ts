@@ -48,7 +48,7 @@ export function parseSpoolLine(line: string): SpoolEntry | null {
   if (!optional(rid, (v): v is string => urlText(v, 0, 200)) || !optional(body, (v): v is string => typeof v === 'string')) return null;
   if (!optional(key, (v): v is string => typeof v === 'string' && /^[\x20-\x7e]{1,255}$/.test(v))) return null;
   if (!optional(durationMs, (v): v is number => whole(v, MAX_MEASURED_DURATION_MS))) return null;
-  const entry: SpoolEntry = { id, baseUrl, pulse: { token, signal, key: key ?? id, at: sentAt } };
+  const entry: SpoolEntry = { id, baseUrl, pulse: { tokenOrSlug: token, signal, key: key ?? id, at: sentAt } };
   // Lines of older versions have no key: their id is as unique and as stable.
   if (target !== undefined) entry.pulse.line = target;
   if (rid !== undefined) entry.pulse.rid = rid;

@@ -4,7 +4,7 @@ import { DIGEST_SCHEMA, webhookAlert, type WebhookAlert } from './payload';
 import { alertTitle, alertTone, type AlertTone } from './words';
 import type { NotificationData } from './notificationKinds';
 import { toApiTimestamp } from '../time/apiTimestamps';
-import { cutText, largestFitting, oneLine } from '../channels/chatText';
+import { cutText, largestFitting, oneLine } from '../text/chatText';
 
 /*
  * A digest (agent/domain/alerts/digest.ts) for people and for machines: people get counts and as many

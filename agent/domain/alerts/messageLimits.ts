@@ -13,7 +13,7 @@ import {
   type AlertTone,
   type WordsContext,
 } from './words';
-import { cutText, cutTextStart, largestFitting, oneLine, TITLE_CHARS } from '../channels/chatText';
+import { cutText, cutTextStart, largestFitting, oneLine, TITLE_CHARS } from '../text/chatText';
 
 /** How much of what happened a message says (a server's own words can be long); a title is cut at TITLE_CHARS. */
 const WHAT_CHARS = 1000;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { parseSpoolLine } from '../../../agent/client/spool/spoolLine';
+import { lineOf } from '../../../agent/client/spool/spoolEntry';
 import { MAX_MEASURED_DURATION_MS } from '../../../agent/domain/monitors/pulseInput';
 
 /*
@@ -37,7 +38,8 @@ function byReference(line: string) {
   const parsed = reference.safeParse(json);
   if (!parsed.success) return null;
   const { id, sentAt, baseUrl, pulse } = parsed.data;
-  return { id, baseUrl, pulse: { ...pulse, key: pulse.key ?? id, at: sentAt } };
+  const { token, ...rest } = pulse;
+  return { id, baseUrl, pulse: { ...rest, tokenOrSlug: token, key: pulse.key ?? id, at: sentAt } };
 }
 
 /** Values near every bound the schema has, and some of the wrong type. */
@@ -81,6 +83,12 @@ describe('parseSpoolLine', () => {
       }),
       { numRuns: 3_000 },
     );
+  });
+
+  it('writes the token or slug under the name every version of the CLI reads, and reads it back', () => {
+    const written = lineOf({ id: 'e-1', baseUrl: 'http://127.0.0.1:8787', pulse: { tokenOrSlug: 'nightly-backup', signal: 'start', key: 'k', at: 1_700_000_000_000 } });
+    expect(JSON.parse(written).pulse).toEqual({ token: 'nightly-backup', signal: 'start', key: 'k' });
+    expect(parseSpoolLine(written)?.pulse.tokenOrSlug).toBe('nightly-backup');
   });
 
   it('refuses what is not JSON or not an object', () => {

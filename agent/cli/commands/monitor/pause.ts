@@ -1,5 +1,5 @@
 import { parseArgs } from '../../parseOptions';
-import { nextClockTime, parseClockTime, wallClockInstant } from '../../../domain/time/clockTime';
+import { nextClockTime, parseClockTime, wallClockInstant } from '../../../domain/schedules/clockTime';
 import { toApiTimestamp } from '../../../domain/time/apiTimestamps';
 import { parseZonedTimestamp } from '../../../domain/time/zonedTimestamp';
 import { UsageError } from '../../command';

@@ -1,6 +1,6 @@
 import { OUTPUT_BOUNDS, plainText, type AlertMessage } from '../../../domain/alerts/messageLimits';
 import { DIGEST_NAMES, fitDigestLines } from '../../../domain/alerts/digestMessage';
-import { CHAT_LIMITS, cutText, oneLine } from '../../../domain/channels/chatText';
+import { CHAT_LIMITS, cutText, oneLine } from '../../../domain/text/chatText';
 import { subjectName } from '../../../domain/alerts/words';
 import type { Alert } from '../../../domain/alerts/alert';
 import type { ChannelSettings } from '../../../contract/channels';

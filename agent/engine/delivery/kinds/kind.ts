@@ -71,7 +71,7 @@ export function signBody(secret: string, body: string): string {
 
 export const JSON_HEADERS = { 'Content-Type': 'application/json', 'User-Agent': 'Cronbeat' };
 
-export { escapeHtml } from '../../../domain/channels/chatText';
+export { escapeHtml } from '../../../domain/text/chatText';
 
 /** A round mark for chat, by tone. */
 export const CHAT_MARK: Record<AlertTone, string> = { bad: '🔴', warn: '🟠', good: '🟢', info: '🔵' };

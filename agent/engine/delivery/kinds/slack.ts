@@ -1,6 +1,6 @@
 import { fitOutput, OUTPUT_BOUNDS } from '../../../domain/alerts/messageLimits';
 import { DIGEST_NAMES, fitDigestLines } from '../../../domain/alerts/digestMessage';
-import { CHAT_LIMITS, escapeSlack as escape, fitRendered, unfence } from '../../../domain/channels/chatText';
+import { CHAT_LIMITS, escapeSlack as escape, fitRendered, unfence } from '../../../domain/text/chatText';
 import type { AlertTone } from '../../../domain/alerts/words';
 import { andMore, JSON_HEADERS, type ChannelKindModule } from './kind';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { largestFitting, cutText, cutTextStart, escapeDiscord, escapeHtml, escapeSlack, fitRendered, oneLine, telegramLength, utf8Bytes } from '../../../agent/domain/channels/chatText';
+import { largestFitting, cutText, cutTextStart, escapeDiscord, escapeHtml, escapeSlack, fitRendered, oneLine, telegramLength, utf8Bytes } from '../../../agent/domain/text/chatText';
 
 describe('chat text', () => {
   it('cuts never between the halves of a surrogate pair', () => {

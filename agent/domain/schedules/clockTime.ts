@@ -1,4 +1,4 @@
-import { nextRunAfter } from '../schedules/cronSchedule';
+import { nextRunAfter } from './cronSchedule';
 
 /*
  * Times of day as people type them: one format everywhere a person reads or types one
