@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from '../parseOptions';
 import { InvalidBaseUrlError, resolveBaseUrl } from '../../client/connection/baseUrl';
 import { OutputTail } from '../../client/pulses/outputTail';
-import { describeDelivery, pulseSenderFor } from '../../client/pulses/pulseSender';
+import { describeDelivery, pulseSenderFor } from '../../client/pulseSender';
 import type { PulseSignal } from '../../client/pulses/pulses';
 import { UsageError, type Command } from '../command';
 import { printNotices } from '../notices';

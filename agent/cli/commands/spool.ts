@@ -1,6 +1,6 @@
 import { parseArgs } from '../parseOptions';
 import { describeSignal } from '../../client/pulses/pulses';
-import { plural, PulseSender } from '../../client/pulses/pulseSender';
+import { plural, PulseSender } from '../../client/pulseSender';
 import { Spool } from '../../client/spool/spool';
 import { spoolFolder } from '../../client/spool/spoolFolder';
 import { toApiTimestamp } from '../../domain/time/apiTimestamps';

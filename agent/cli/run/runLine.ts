@@ -1,4 +1,4 @@
-import type { Delivery } from '../../client/pulses/pulseSender';
+import type { Delivery } from '../../client/pulseSender';
 import type { LineTarget } from '../../client/pulses/pulses';
 import { LineMemory } from '../../client/pulses/lineMemory';
 import { lookAlikesIn, slugOf } from '../../domain/monitors/ownLine';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describeDelivery, plural, PulseSender, type Delivery } from '../../client/pulses/pulseSender';
+import { describeDelivery, plural, PulseSender, type Delivery } from '../../client/pulseSender';
 import { spoolFolder } from '../../client/spool/spoolFolder';
 import type { Pulse } from '../../client/pulses/pulses';
 import { printNotices } from '../notices';

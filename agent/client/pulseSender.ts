@@ -1,8 +1,8 @@
-import type { HttpOutcome } from '../connection/http';
-import { sendPulse, type Pulse } from './pulses';
-import { plural, Spool, type SpoolEntry } from '../spool/spool';
-import { replay, type ReplayResult, type ReplayVerdict } from '../spool/spoolFlush';
-import { spoolFolder, type SpoolFolder } from '../spool/spoolFolder';
+import type { HttpOutcome } from './connection/http';
+import { sendPulse, type Pulse } from './pulses/pulses';
+import { plural, Spool, type SpoolEntry } from './spool/spool';
+import { replay, type ReplayResult, type ReplayVerdict } from './spool/spoolFlush';
+import { spoolFolder, type SpoolFolder } from './spool/spoolFolder';
 
 export { plural };
 
