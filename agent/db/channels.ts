@@ -2,7 +2,7 @@ import type { Db } from './open';
 import type { ChannelResource } from '../contract/channels';
 import type { Stored } from '../contract/stored';
 import type { ChannelKind } from '../contract/channels';
-import type { QuietHours } from '../domain/delivery';
+import type { QuietHours } from '../domain/channels/delivery';
 
 /**
  * A channels row, settings (secrets included) and quiet hours decoded: the API's channel

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { clockTimeOf, timeZoneOf } from '../peopleInputs';
 import { remindEveryHoursInput } from '../reminders';
 import { nameString, requiredString } from '../fields';
-import type { QuietHours } from '../../domain/delivery';
+import type { QuietHours } from '../../domain/channels/delivery';
 import { CHANNEL_KIND_DESCRIPTIONS, CHANNEL_KINDS, type ChannelKind } from './kinds';
 
 /*
@@ -48,7 +48,7 @@ export function channelSettingsInput<K extends ChannelKind>(kind: K) {
   return z.object({ settings: CHANNEL_KIND_DESCRIPTIONS[kind].settings as (typeof CHANNEL_KIND_DESCRIPTIONS)[K]['settings'] });
 }
 
-/** A notification channel as the API shows it: secrets masked (maskedSettings, agent/domain/channels.ts). */
+/** A notification channel as the API shows it: secrets masked (maskedSettings, agent/domain/channels/kinds.ts). */
 export interface ChannelResource {
   id: number;
   company_id: number;

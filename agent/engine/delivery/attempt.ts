@@ -1,5 +1,5 @@
-import { bounded } from '../../domain/delivery';
-import { redactValues } from '../../domain/channelSecrets';
+import { bounded } from '../../domain/channels/delivery';
+import { redactValues } from '../../domain/channels/secrets';
 import type { SmtpRefusal } from './kinds/kind';
 
 /** One attempt's result: `ok` when the receiver accepted it; texts bounded and free of the channel's secrets. */

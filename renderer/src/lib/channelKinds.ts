@@ -36,7 +36,7 @@ export const channelWhere = (channel: { kind: ChannelKind; settings: Record<stri
 
 export const QUIET_FIELDS = ['quiet_hours.start', 'quiet_hours.end', 'quiet_hours.timezone'] as const;
 
-/** Masking secrets in job output: "true" (the default, sent as nothing) or "false" (agent/domain/secretMask.ts). */
+/** Masking secrets in job output: "true" (the default, sent as nothing) or "false" (agent/domain/channels/secretMask.ts). */
 export const MASK_FIELD = 'settings.mask_secrets';
 
 /** The reminders field: empty (never) or whole hours (agent/contract/reminders.ts). */

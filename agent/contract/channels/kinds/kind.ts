@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isHttpUrl, label } from '../../fields';
-import type { ChannelSecretRules } from '../../../domain/channels';
+import type { ChannelSecretRules } from '../../../domain/channels/kinds';
 
 /*
  * What a channel kind is, said once and read by the API, the rules about secrets (agent/domain/
@@ -61,7 +61,7 @@ export function optionalBaseUrl(field: string) {
 
 /**
  * Every kind's mask_secrets: secrets in job output are masked in what the channel is sent
- * (agent/domain/secretMask.ts) unless it is false. Absent (the default) means true, so channels
+ * (agent/domain/channels/secretMask.ts) unless it is false. Absent (the default) means true, so channels
  * made before it show the same settings; null removes it.
  */
 export const maskSecrets = z

@@ -1,5 +1,5 @@
 import type { ChannelKind } from '../../../contract/channels';
-import { bounded, permanentFailure } from '../../../domain/delivery';
+import { bounded, permanentFailure } from '../../../domain/channels/delivery';
 import type { AttemptResult } from '../attempt';
 import type { ChannelKindModule } from './kind';
 import { discord } from './discord';

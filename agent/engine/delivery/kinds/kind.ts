@@ -1,14 +1,14 @@
 import { createHmac } from 'node:crypto';
-import type { Alert } from '../../../domain/alert';
-import type { AlertMessage, OutputBound } from '../../../domain/alertMessage';
-import type { WebhookAlert } from '../../../domain/alertPayload';
-import type { DigestMessage, WebhookDigest } from '../../../domain/digestMessage';
-import type { AlertTone } from '../../../domain/alertWords';
+import type { Alert } from '../../../domain/alerts/alert';
+import type { AlertMessage, OutputBound } from '../../../domain/alerts/messageLimits';
+import type { WebhookAlert } from '../../../domain/alerts/payload';
+import type { DigestMessage, WebhookDigest } from '../../../domain/alerts/digestMessage';
+import type { AlertTone } from '../../../domain/alerts/words';
 import type { ChannelKind, ChannelSettings } from '../../../contract/channels';
 
 /*
  * What every channel kind's folder provides: the request for one alert and the request for a
- * digest of many, built from the structured alert (agent/domain/alert.ts) and never from another
+ * digest of many, built from the structured alert (agent/domain/alerts/alert.ts) and never from another
  * channel's text; and which of the service's refusals are permanent. Pure: transport.ts sends what
  * these build (an email through email/send.ts). What the kind is (its settings, secrets, label)
  * is said once in agent/contract/channels/kinds/; a new kind is one folder here and one line in
@@ -107,7 +107,7 @@ export function signBody(secret: string, body: string): string {
 
 export const JSON_HEADERS = { 'Content-Type': 'application/json', 'User-Agent': 'Cronbeat' };
 
-export { escapeHtml } from '../../../domain/chatText';
+export { escapeHtml } from '../../../domain/text/chatText';
 
 /** A round mark for chat, by tone. */
 export const CHAT_MARK: Record<AlertTone, string> = { bad: '🔴', warn: '🟠', good: '🟢', info: '🔵' };

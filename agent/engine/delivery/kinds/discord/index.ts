@@ -1,7 +1,7 @@
-import { fitOutput, OUTPUT_BOUNDS } from '../../../../domain/alertMessage';
-import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/digestMessage';
-import { cutText, escapeDiscord as escape, fitRendered, unfence } from '../../../../domain/chatText';
-import type { AlertTone } from '../../../../domain/alertWords';
+import { fitOutput, OUTPUT_BOUNDS } from '../../../../domain/alerts/messageLimits';
+import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/alerts/digestMessage';
+import { cutText, escapeDiscord as escape, fitRendered, unfence } from '../../../../domain/text/chatText';
+import type { AlertTone } from '../../../../domain/alerts/words';
 import { andMore, JSON_HEADERS, type ChannelKindModule } from '../kind';
 import { permanent } from './errors';
 

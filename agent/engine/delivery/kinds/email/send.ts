@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import { isPlainHttpAnswer } from '../../../../domain/plainHttp';
+import { isPlainHttpAnswer } from '../../../../domain/net/plainHttp';
 import { clean, connectTimeout, type AttemptResult, type TransportOptions } from '../../attempt';
 import type { EmailSpec, SmtpRefusal } from '../kind';
 

@@ -1,7 +1,7 @@
-import { fitOutput, OUTPUT_BOUNDS, plainText } from '../../../../domain/alertMessage';
-import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/digestMessage';
-import { cutText, fitRendered, oneLine, utf8Bytes } from '../../../../domain/chatText';
-import type { AlertTone } from '../../../../domain/alertWords';
+import { fitOutput, OUTPUT_BOUNDS, plainText } from '../../../../domain/alerts/messageLimits';
+import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/alerts/digestMessage';
+import { cutText, fitRendered, oneLine, utf8Bytes } from '../../../../domain/text/chatText';
+import type { AlertTone } from '../../../../domain/alerts/words';
 import { DEFAULT_NTFY_SERVER, type ChannelSettings } from '../../../../contract/channels';
 import { digestText, JSON_HEADERS, type ChannelKindModule } from '../kind';
 import { permanent } from './errors';

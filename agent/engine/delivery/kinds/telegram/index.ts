@@ -1,6 +1,6 @@
-import { fitOutput, OUTPUT_BOUNDS } from '../../../../domain/alertMessage';
-import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/digestMessage';
-import { escapeHtml, fitRendered, telegramLength } from '../../../../domain/chatText';
+import { fitOutput, OUTPUT_BOUNDS } from '../../../../domain/alerts/messageLimits';
+import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/alerts/digestMessage';
+import { escapeHtml, fitRendered, telegramLength } from '../../../../domain/text/chatText';
 import { DEFAULT_TELEGRAM_API, type ChannelSettings } from '../../../../contract/channels';
 import { andMore, CHAT_MARK, JSON_HEADERS, type ChannelKindModule } from '../kind';
 import { permanent } from './errors';

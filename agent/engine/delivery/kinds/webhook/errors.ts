@@ -1,4 +1,4 @@
-import { cutText } from '../../../../domain/chatText';
+import { cutText } from '../../../../domain/text/chatText';
 import type { Refusal } from '../kind';
 
 const GONE: Record<number, string> = { 404: 'not found', 410: 'gone' };
