@@ -8,7 +8,7 @@ import type { CertificateRow } from '../../db/certificates';
 import type { PulseRow } from '../../db/pulses';
 import type { ChannelRow } from '../../db/channels';
 import type { DeliveryWithChannel } from '../../db/deliveries';
-import { maskedSettings } from '../../domain/channels/kinds';
+import { maskedSettings } from '../../domain/channels/settings';
 import { redactValues } from '../../domain/channels/secrets';
 import { monitorStatus } from '../../domain/monitors/status';
 import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/time/apiTimestamps';
@@ -134,7 +134,7 @@ export function presentCertificate(row: CertificateRow): CertificateResource {
   };
 }
 
-/** A notification channel; secrets masked (agent/domain/channels/kinds.ts). */
+/** A notification channel; secrets masked (agent/domain/channels/settings.ts). */
 export function presentChannel(row: ChannelRow): ChannelResource {
   return {
     id: row.id,

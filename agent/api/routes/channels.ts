@@ -7,7 +7,7 @@ import { pathId } from '../http/params';
 import { presentChannel } from '../present/present';
 import { channelInput, channelKind, channelPatch, channelSettingsInput, type ChannelKind } from '../../contract/channels';
 import { validate } from '../http/validate';
-import { isMasked, MASK, maskSecret, mergeSettings } from '../../domain/channels/kinds';
+import { isMasked, MASK, maskSecret, mergeSettings } from '../../domain/channels/settings';
 import { changedDestination, secretsToGiveAgain, urlPassword } from '../../domain/channels/secrets';
 import { CHANNEL_DELETED } from '../../domain/channels/delivery';
 

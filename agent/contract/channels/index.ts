@@ -48,7 +48,7 @@ export function channelSettingsInput<K extends ChannelKind>(kind: K) {
   return z.object({ settings: CHANNEL_KIND_DESCRIPTIONS[kind].settings as (typeof CHANNEL_KIND_DESCRIPTIONS)[K]['settings'] });
 }
 
-/** A notification channel as the API shows it: secrets masked (maskedSettings, agent/domain/channels/kinds.ts). */
+/** A notification channel as the API shows it: secrets masked (maskedSettings, agent/domain/channels/settings.ts). */
 export interface ChannelResource {
   id: number;
   company_id: number;

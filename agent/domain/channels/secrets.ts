@@ -1,4 +1,4 @@
-import type { ChannelSecretRules } from './kinds';
+import type { ChannelSecretRules } from './settings';
 
 /*
  * A channel's secrets beyond showing them masked (issue 21, items 8–10; docs/channels.md,

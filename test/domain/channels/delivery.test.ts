@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BACKOFF_MS, bounded, channelFailurePopupDue, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../../agent/domain/channels/delivery';
-import { isMasked, maskedSettings, mergeSettings, routingEvent } from '../../../agent/domain/channels/kinds';
+import { isMasked, maskedSettings, mergeSettings } from '../../../agent/domain/channels/settings';
+import { routingEvent } from '../../../agent/domain/channels/routing';
 import { channelKind } from '../../../agent/contract/channels';
 
 const at = (iso: string) => Date.parse(iso);

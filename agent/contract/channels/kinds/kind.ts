@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isHttpUrl, label } from '../../fields';
-import type { ChannelSecretRules } from '../../../domain/channels/kinds';
+import type { ChannelSecretRules } from '../../../domain/channels/settings';
 
 /*
  * What a channel kind is, said once and read by the API, the rules about secrets (agent/domain/
