@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from './open';
 import { PULSES_KEPT_PER_MONITOR } from './pulses';
-import { NOTIFIABLE_TYPE, NOTIFICATION_KINDS, REPORT_NOTIFICATION_TYPE } from '../domain/notificationKinds';
-import { RETRY_FOR_MS } from '../domain/delivery';
+import { NOTIFIABLE_TYPE, NOTIFICATION_KINDS, REPORT_NOTIFICATION_TYPE } from '../domain/alerts/notificationKinds';
+import { RETRY_FOR_MS } from '../domain/channels/delivery';
 import type { ReportEvent, ReportMonitorInput, ReportData } from '../domain/reports/numbers';
 import type { ReportPeriod } from '../domain/reports/period';
 import { failingWords } from '../domain/reports/message';
-import type { MonitorReason } from '../domain/alert';
+import type { MonitorReason } from '../domain/alerts/alert';
 
 /*
  * Channel reports (agent/domain/reports/): what a report is made of, read per channel (the

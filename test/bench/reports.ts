@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { databaseFile } from '../../agent/dataFolder/dataDir';
 import { openStore } from '../../agent/db/store';
-import type { ChannelKind } from '../../agent/domain/channels';
+import type { ChannelKind } from '../../agent/contract/channels';
 import { lastReportPeriod, type ReportSchedule } from '../../agent/domain/reports/period';
 import { buildReportRequest } from '../../agent/engine/delivery/messages';
 import { channelReport } from '../../agent/engine/reports/sendReports';

@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import type { ApiDeps, AuthedRouter } from '../deps';
-import { HttpError } from '../errors';
-import { pathId } from '../params';
-import { validate } from '../validate';
-import { requestOrigin } from '../paging';
+import { HttpError } from '../http/errors';
+import { pathId } from '../http/params';
+import { validate } from '../http/validate';
+import { requestOrigin } from '../http/paging';
 import { reportPreviewQuery } from '../../contract/reports';
 import { reportPreview } from '../../engine/reports/preview';
 

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../chatText';
+import { escapeHtml } from '../text/chatText';
 import { moreMonitors, reportBody, type ReportMessage } from './message';
 
 /** A report as simple HTML for an email: headings and lists, no table that a narrow phone would scroll sideways. */

@@ -1,7 +1,7 @@
-import type { MonitorReason } from '../alert';
-import { monitorsLink } from '../alertMessage';
-import { describeDuration, humanTime, type AlertTone } from '../alertWords';
-import { cutText, largestFitting, oneLine } from '../chatText';
+import type { MonitorReason } from '../alerts/alert';
+import { monitorsLink } from '../alerts/messageLimits';
+import { describeDuration, humanTime, type AlertTone } from '../alerts/words';
+import { cutText, largestFitting, oneLine } from '../text/chatText';
 import { frequencyWord } from './period';
 import type { ReportData, ReportLine } from './numbers';
 

@@ -1,5 +1,5 @@
-import { monitorsLink, subjectLink } from '../alertMessage';
-import { toApiTimestamp } from '../timestamps';
+import { monitorsLink, subjectLink } from '../alerts/messageLimits';
+import { toApiTimestamp } from '../time/apiTimestamps';
 import { reportTitle } from './message';
 import type { ReportData } from './numbers';
 

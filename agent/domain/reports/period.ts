@@ -1,4 +1,4 @@
-import { previousRunBefore } from '../cronSchedule';
+import { previousRunBefore } from '../schedules/cronSchedule';
 
 /*
  * When a channel's report is due and which stretch of time it covers. A report covers one whole

@@ -3,7 +3,7 @@ import type { ChannelRow } from '../../db/channels';
 import type { ReportPreviewResource } from '../../contract/reports';
 import { DEFAULT_REPORT_TIME, lastReportPeriod, reportScheduleOf } from '../../domain/reports/period';
 import { reportMessage, reportText } from '../../domain/reports/message';
-import { toApiTimestamp } from '../../domain/timestamps';
+import { toApiTimestamp } from '../../domain/time/apiTimestamps';
 import { buildReportRequest } from '../delivery/messages';
 import { channelReport } from './sendReports';
 

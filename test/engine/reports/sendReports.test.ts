@@ -4,7 +4,7 @@ import { startSmtpReceiver } from '../../helpers/smtpReceiver';
 import { discordLike, discordRefusal, parseTelegramHtml, slackLike, slackRefusal, telegramLike } from '../../helpers/chatServices';
 import { tempDir } from '../../helpers/testAgent';
 import { sendDueReports } from '../../../agent/engine/reports/sendReports';
-import { REPORT_NOTIFICATION_TYPE } from '../../../agent/domain/notificationKinds';
+import { REPORT_NOTIFICATION_TYPE } from '../../../agent/domain/alerts/notificationKinds';
 import { at } from '../engineFixture';
 import { deliveryFixture } from '../delivery/deliveryFixture';
 
