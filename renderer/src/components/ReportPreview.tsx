@@ -53,7 +53,7 @@ function ReportPreviewPanel(props: { preview: Preview | Error }) {
   return (
     <section className="report-preview" aria-label="Report preview" data-testid="report-preview">
       <p className="muted">
-        The {preview.frequency} report for the last whole period, as it would be sent now (the list is cut to what the service takes).
+        The {preview.frequency} report for the last whole period, as it would be made now. A chat service is sent as many lines as it takes, then “… and N more monitors” with a link to them all.
       </p>
       <pre className="code">{preview.text}</pre>
     </section>
