@@ -3,20 +3,9 @@ import { NOTIFICATION_KINDS, type ServerQuietNotificationData } from './notifica
 import { toApiTimestamp } from './timestamps';
 
 /*
- * A server whose crontab watcher went quiet (issue 21.15): one notification when its reports
- * stop for three of its intervals, one when it reports again.
+ * A server whose crontab watcher went quiet: one notification when its reports stop (quietAfter,
+ * the same moment the servers list marks it quiet), one when it reports again.
  */
-
-/** Intervals without a report before a quiet watcher raises a notification. */
-export const QUIET_ALERT_INTERVALS = 3;
-/** The interval of a watcher that did not say its own. */
-const UNKNOWN_INTERVAL_MS = 3_600_000;
-
-/** The moment a watcher that last reported at `lastReportAt` has missed three reports and is notified as quiet. */
-export function quietAlertAt(lastReportAt: number, intervalSeconds: number | null): number {
-  const interval = intervalSeconds === null ? UNKNOWN_INTERVAL_MS : intervalSeconds * 1000;
-  return lastReportAt + QUIET_ALERT_INTERVALS * interval;
-}
 
 interface QuietServer {
   id: number;
