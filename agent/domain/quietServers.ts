@@ -1,5 +1,6 @@
 import { describeMoment } from './alertReason';
 import { NOTIFICATION_KINDS, type ServerQuietNotificationData } from './notificationKinds';
+import { describeDuration } from './time/durations';
 import { toApiTimestamp } from './timestamps';
 
 /*
@@ -55,14 +56,17 @@ export function serverQuietData(server: QuietServer, report: WatcherReport): Ser
   );
 }
 
-/** The notification data for a quiet watcher that reported again at `report.lastReportAt`, quiet since `quietSince`. */
-export function serverReportingData(server: QuietServer, report: WatcherReport, silentSince: number): ServerQuietNotificationData {
-  const minutes = Math.max(1, Math.round((report.lastReportAt - silentSince) / 60_000));
+/**
+ * The notification data for a quiet watcher that reported again at `report.lastReportAt`; its
+ * report before that came at `previousReportAt`, so the silence told is the whole of it, not the
+ * part since the quiet notification.
+ */
+export function serverReportingData(server: QuietServer, report: WatcherReport, previousReportAt: number): ServerQuietNotificationData {
   return data(
     server,
     report,
     'reporting',
     `${server.name} reports again`,
-    `The crontab watcher of ${server.name} (${server.identifier}) reported again at ${describeMoment(report.lastReportAt, 'UTC')}, after ${minutes} min without a report.`,
+    `The crontab watcher of ${server.name} (${server.identifier}) reported again at ${describeMoment(report.lastReportAt, 'UTC')}, after ${describeDuration(report.lastReportAt - previousReportAt)} without a report.`,
   );
 }

@@ -33,8 +33,8 @@ export function recordServerReport(ctx: Ctx, server: ServerRow, report: { interv
   const { store } = ctx;
   const { row, raised } = store.db.transaction(() => {
     const recorded = store.serverReports.record({ serverId: server.id, now, ...report, quietAlertAt: quietAfter(now, report.intervalSeconds) });
-    if (recorded.quietSince === null) return { row: recorded.row, raised: [] };
-    const data = serverReportingData(server, { lastReportAt: now, intervalSeconds: report.intervalSeconds }, recorded.quietSince);
+    if (recorded.endsQuietAfter === null) return { row: recorded.row, raised: [] };
+    const data = serverReportingData(server, { lastReportAt: now, intervalSeconds: report.intervalSeconds }, recorded.endsQuietAfter);
     const notification = store.notifications.create({ companyId: server.company_id, type: NOTIFICATION_KINDS.serverReporting.type, data, now });
     return { row: recorded.row, raised: [{ companyId: server.company_id, serverId: server.id, notificationId: notification.id, title: data.title, body: data.description }] };
   })();

@@ -82,7 +82,7 @@ describe('a quiet server', () => {
     expect(all.map((n) => n.data.status)).toEqual(['reporting', 'quiet']);
     expect(all[0]).toMatchObject({
       type: 'App\\Notifications\\ServerReportingAgainNotification',
-      data: { title: 'web 1 reports again', description: 'The crontab watcher of web 1 (web-1) reported again at 2026-11-23 10:12 UTC, after 9 min without a report.' },
+      data: { title: 'web 1 reports again', description: 'The crontab watcher of web 1 (web-1) reported again at 2026-11-23 10:12 UTC, after 12 min without a report.' },
     });
 
     // Both went through the outbox to the channel, once each.
@@ -132,5 +132,13 @@ describe('a quiet server', () => {
     step(boundary + 1);
     expect((await edge()).quiet).toBe(true);
     expect(await quietNotes()).toHaveLength(1);
+
+    // Back after 3 h 5 min of silence, counted from its last report, not from the quiet notification an hour after it.
+    now = Date.parse('2026-11-27T13:05:00Z');
+    expect((await heartbeat('edge-1', 3600)).status).toBe(200);
+    const back = (await serverNotes('&kinds=all')).filter((n) => n.data.server_identifier === 'edge-1' && n.data.status === 'reporting');
+    expect(back.map((n) => n.data.description)).toEqual([
+      'The crontab watcher of edge (edge-1) reported again at 2026-11-27 13:05 UTC, after 3 h 5 min without a report.',
+    ]);
   });
 });
