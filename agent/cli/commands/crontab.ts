@@ -9,6 +9,7 @@ import { CrontabReadError, fileSource, machineSources, userCrontabSource, type C
 import { printTable } from '../crontab/table';
 import { baseUrlOption } from './ping';
 import { machineZone } from '../machineZone';
+import { MAX_MINUTES } from '../../domain/monitors/minutes';
 
 const help = `Usage: cronbeat crontab <scan|discover|watch> [options]
 
@@ -150,7 +151,7 @@ export const crontabCommand: Command = {
         }
         if (values.grace !== undefined && values.duration !== undefined) throw new UsageError('Give --grace once (--duration is its old name).');
         const grace = values.grace ?? values.duration;
-        const duration = grace === undefined ? null : positiveInteger(grace, '--grace', 525_600);
+        const duration = grace === undefined ? null : positiveInteger(grace, '--grace', MAX_MINUTES);
         const baseUrl = baseUrlOption(values.url);
         const shimDir = values['shim-dir'] ?? process.env.CRONBEAT_SHIM_DIR ?? defaultShimDir(process.getuid?.() ?? 0);
         let shim;

@@ -1,7 +1,7 @@
 import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { ApiError, type ApiClient, type MonitorSummary } from '../../client/api';
+import { type ApiClient, type MonitorSummary } from '../../client/api';
 import { defaultGraceMinutes } from '../../domain/dueTime';
 import { cronZone } from './cronZone';
 import { printTable } from './table';
@@ -13,6 +13,7 @@ import { installShim, ShimError, type ShimPlan } from './shim';
 import { installUserCrontab, type CrontabSource } from './sources';
 import { counted, progressLine } from '../progress';
 import { DiscoveredLines, lineKey, recordedMonitors, wiredLineKey } from './discovered';
+import { describeError } from '../../domain/text/errorText';
 
 export interface DiscoverOptions {
   source: CrontabSource;
@@ -111,7 +112,7 @@ export async function discover(options: DiscoverOptions): Promise<number> {
   try {
     reused = await recordedMonitors(record.lines, plans.map(({ job }) => ({ job, key: lineKey(source, job) })), record.inUse, options.api!);
   } catch (error) {
-    console.error(`cronbeat: cannot list the monitors to find those an earlier discover made: ${error instanceof ApiError ? error.message : String(error)}`);
+    console.error(`cronbeat: cannot list the monitors to find those an earlier discover made: ${describeError(error)}`);
     return 1;
   }
   const created: { plan: Plan; monitor: MonitorSummary }[] = [];
@@ -128,7 +129,7 @@ export async function discover(options: DiscoverOptions): Promise<number> {
       const monitor = await options.api!.createMonitor({ name: plan.name, schedule: plan.job.schedule, timezone: plan.timezone, duration: plan.duration });
       created.push({ plan, monitor });
     } catch (error) {
-      failure = error instanceof ApiError ? error.message : String(error);
+      failure = describeError(error);
       break;
     }
   }

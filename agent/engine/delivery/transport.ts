@@ -4,6 +4,7 @@ import type { OutgoingRequest } from './messages';
 import { bounded } from '../../domain/delivery';
 import { redactValues } from '../../domain/channelSecrets';
 import { httpPost } from './httpSend';
+import { describeError } from '../../domain/text/errorText';
 
 /** One attempt's result: `ok` when the receiver accepted it; texts bounded and free of the channel's secrets. */
 export interface AttemptResult {
@@ -32,14 +33,14 @@ function clean(text: string, secrets: string[]): string {
   return bounded(redactValues(text, secrets));
 }
 
-function describeError(error: unknown): string {
+function deliveryError(error: unknown): string {
   if (error instanceof Error) {
     if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'No answer in time (timed out).';
     const cause = (error as { cause?: unknown }).cause;
     const detail = cause instanceof Error ? `: ${cause.message}` : '';
     return `${error.message}${detail}`;
   }
-  return String(error);
+  return describeError(error);
 }
 
 /**
@@ -98,7 +99,7 @@ async function sendEmail(request: Extract<OutgoingRequest, { transport: 'email' 
     const info = await Promise.race([transport.sendMail(request.mail), timeout]);
     return { ok: true, responseStatus: null, responseBody: clean(String(info.response ?? ''), secrets), error: null };
   } catch (error) {
-    return { ok: false, responseStatus: null, responseBody: null, error: clean(emailTlsWords(error, smtp.tls, `${smtp.host}:${port}`) ?? describeError(error), secrets) };
+    return { ok: false, responseStatus: null, responseBody: null, error: clean(emailTlsWords(error, smtp.tls, `${smtp.host}:${port}`) ?? deliveryError(error), secrets) };
   } finally {
     clearTimeout(timer);
     transport.close();

@@ -4,6 +4,7 @@ import { useApp } from '../lib/app-context';
 import { CHANNEL_KIND_LABELS } from '../lib/channelKinds';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
+import { describeError } from '../../../agent/domain/text/errorText';
 
 /**
  * Which channels a monitor (or server, or certificate) alerts: all of them (the default, and
@@ -32,7 +33,7 @@ export function ChannelPicker(props: { path: RoutedPath; id: number; what: strin
       routed.reload();
       setMessage({ ok: true, text: 'Saved.' });
     } catch (error) {
-      setMessage({ ok: false, text: error instanceof Error ? error.message : String(error) });
+      setMessage({ ok: false, text: describeError(error) });
     } finally {
       setSaving(false);
     }
