@@ -142,8 +142,8 @@ describe('cronbeat notifications --follow', () => {
     const token = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
     const agent = await serve(dataDir);
     const monitor = await createMonitor(agent.url, token, 'nightly backup');
-    // An empty PATH: no notify-send to raise popups with.
-    const follower = follow(['--url', agent.url, '--popups'], { CRONBEAT_API_TOKEN: token, PATH: tempFolder() });
+    // A desktop (DISPLAY) but an empty PATH: no notify-send to raise popups with.
+    const follower = follow(['--url', agent.url, '--popups'], { CRONBEAT_API_TOKEN: token, PATH: tempFolder(), DISPLAY: ':99' });
     await follower.waitFor(() => follower.err.some((line) => line.includes('following')), 'the follower to connect');
     await pulse(agent.url, monitor.token, 'fail');
     await pulse(agent.url, monitor.token, 'ok');

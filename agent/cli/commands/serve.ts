@@ -5,6 +5,7 @@ import { serveBanner, trustProxyWarning } from '../serveBanner';
 import { parseServeFlags } from '../serveFlags';
 import { checkPublicUrl } from '../../domain/publicUrl';
 import { checkWatchdogUrl } from '../../domain/watchdog';
+import { hasDesktop, NO_DESKTOP_LINE } from '../../domain/alerts/desktop';
 
 const help = `Usage: cronbeat serve [--host HOST] [--port PORT] [--data-dir DIR] [--no-popups] [--allow-host NAME]
                       [--trust-proxy] [--public-url URL] [--watchdog-url URL]
@@ -89,9 +90,12 @@ export const serveCommand: Command = {
     try {
       // The agent's log: stderr, JSON lines (pretty on a terminal); stdout keeps the banner for the user.
       const log = pinoLog(createLogger());
-      const notifier = values['no-popups'] ? silentNotifier : desktopNotifier(log);
+      // Where no desktop is (a server, a container, a system service), popups would go nowhere.
+      const popups = !values['no-popups'] && hasDesktop(process.platform, process.env);
+      if (!values['no-popups'] && !popups) console.error(NO_DESKTOP_LINE);
+      const notifier = popups ? desktopNotifier(log) : silentNotifier;
       // Listening at once, reads answered while the database is checked; writes wait for the check (issue 25.3).
-      agent = await startAgent({ dataDir, host: values.host, port, log, notifier, allowedHosts: values['allow-host'], trustProxy, publicUrl, watchdogUrl, checkWhileListening: true });
+      agent = await startAgent({ dataDir, host: values.host, port, log, notifier, popups, allowedHosts: values['allow-host'], trustProxy, publicUrl, watchdogUrl, checkWhileListening: true });
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'EADDRINUSE') throw new UsageError(`Port ${port} on ${values.host} is already in use. Choose another with --port.`, 1);
