@@ -38,10 +38,31 @@ describe('cronbeat crontab scan', () => {
     expect(result.stdout).not.toContain('topsecret');
   });
 
-  it('prints a table by default', async () => {
+  it('prints a table by default, each crontab under its name', async () => {
     const result = await runCli(['crontab', 'scan', '--file', join(fixtures, 'user.crontab')]);
-    expect(result.stdout.split('\n')[0]).toMatch(/^SOURCE\s+LINE\s+USER\s+SCHEDULE\s+TIMEZONE\s+STATUS\s+COMMAND$/);
-    expect(result.stdout).toContain('--password=***');
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toBe(`${join(fixtures, 'user.crontab')}:`);
+    expect(lines[1]).toMatch(/^ {2}LINE\s+USER\s+SCHEDULE\s+TIMEZONE\s+STATUS\s+COMMAND$/);
+    expect(result.stdout).toContain('/usr/bin/find /tmp -mtime +7 -delete');
+    expect(result.stdout).not.toContain('hunter2');
+    // Why a line is not monitored, under the table in full.
+    expect(result.stdout).toContain('  line 11, not monitorable: @reboot runs only when the machine starts');
+  });
+
+  it('fits 100 columns whatever the length of a command or a reason; the JSON keeps the whole command', async () => {
+    const file = join(tempFolder(), 'long-named-crontab-file-for-a-very-long-path-indeed');
+    const long = `/usr/local/bin/rsync-backup --source /srv/data/${'x'.repeat(150)} --target backup@storage.example.com:/backups/nightly --verbose`;
+    writeFileSync(file, `0 3 * * * ${long}\n*/5 9-17 * * MON-FRI ${long} % input\n61 * * * * ${long}\n`);
+    const result = await runCli(['crontab', 'scan', '--file', file]);
+    expect(result.status, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines.filter((line) => line.length > 100)).toEqual([]);
+    // Each job's line, its command cut at the edge; the line with a bad schedule says so below.
+    expect(lines.filter((line) => / {2}[12] .*\/usr\/local\/bin\/rsync-backup --source .*…$/.test(line))).toHaveLength(2);
+    expect(lines.filter((line) => /^ {2}3 .*…$/.test(line))).toHaveLength(1);
+    expect(result.stdout).toContain('line 3, invalid:');
+    const json = JSON.parse((await runCli(['crontab', 'scan', '--file', file, '--json'])).stdout) as Array<{ command: string }>;
+    expect(json[0]!.command).toBe(long);
   });
 });
 
