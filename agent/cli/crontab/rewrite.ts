@@ -99,6 +99,21 @@ export function failOpenLine(job: CronJob, line: MonitoredLine, shim: string): s
   return `${job.raw.slice(0, job.commandStart)}${failOpenCommand(words, line.token, { shim, url: line.url })}${tail}`;
 }
 
+/** `cronbeat run [options] TOKEN|--name … -- CMD` written by hand (or by an older discover): CMD. */
+const RUN_BY_HAND = /(?:^|[\s/])cronbeat(?:\.cjs)?['"]?\s+run\s.*?\s--\s+(.+)$/;
+
+/**
+ * The job's own command when the line runs it through `cronbeat run` (discover's wrapper, or a
+ * line written so by hand), with its stdin after %; null for any other line. This is what a
+ * person knows the job by: the wrapper around it holds a token and says nothing of the job.
+ */
+export function ownCommand(job: CronJob): string | null {
+  const { head, tail } = splitRawAtPercent(job.command);
+  const line = monitoredLine(job);
+  const command = line ? line.original : RUN_BY_HAND.exec(head.trim())?.[1];
+  return command === undefined ? null : `${command.trim()}${tail}`.trim();
+}
+
 /** The job's line as it was before discover: its command written back in place of the wrapped one. */
 export function undoneLine(job: CronJob, line: MonitoredLine): string {
   const { tail } = splitRawAtPercent(job.command);
