@@ -22,7 +22,7 @@ afterAll(async () => {
   rmSync(shimDir, { recursive: true, force: true });
 });
 
-async function monitors(): Promise<Array<{ name: string; schedule: string; timezone: string; token: string; duration: number }>> {
+async function monitors(): Promise<Array<{ id: number; name: string; schedule: string; timezone: string; token: string; duration: number }>> {
   return (await agent.api('/api/monitors')).json();
 }
 
@@ -93,8 +93,14 @@ describe('cronbeat crontab discover', () => {
     ]);
 
     const rewritten = readFileSync(file, 'utf8').split('\n');
-    expect(rewritten[5]).toBe(`*/15 * * * * set -- /usr/local/bin/sync-mail.sh; [ -r ${shim} ] && [ -x ${shim} ] && exec ${shim} run --url ${agent.url} ${created[0].token} -- "$@"; exec "$@"`);
-    expect(rewritten[11]).toMatch(/ set -- \/bin\/bash -c 'mail -s "Monthly report" root'; .* -- "\$@"; exec "\$@"%Hello,%%The report is ready: 100\\% done.%$/);
+    // Each line names its monitor in a comment the shell skips (before the stdin after %).
+    const ids = (await (await agent.api('/api/monitors')).json()).map((m: { id: number }) => m.id) as number[];
+    expect(rewritten[5]).toBe(
+      `*/15 * * * * set -- /usr/local/bin/sync-mail.sh; [ -r ${shim} ] && [ -x ${shim} ] && exec ${shim} run --url ${agent.url} ${created[0].token} -- "$@"; exec "$@" # cronbeat monitor #${ids[0]}: /usr/local/bin/sync-mail.sh`,
+    );
+    expect(rewritten[11]).toMatch(
+      new RegExp(` set -- /bin/bash -c 'mail -s "Monthly report" root'; .* -- "\\$@"; exec "\\$@" # cronbeat monitor #${ids[4]}: mail -s "Monthly report" root%Hello,%%The report is ready: 100\\\\% done.%$`),
+    );
     expect(rewritten[10]).toBe('@reboot /usr/local/bin/start-tunnel');
     const backups = readdirSync(folder).filter((name) => name.startsWith('.crontab.cronbeat-backup-'));
     expect(backups).toHaveLength(1);
@@ -107,6 +113,10 @@ describe('cronbeat crontab discover', () => {
     expect(await monitors()).toHaveLength(5);
     expect(readFileSync(file, 'utf8')).toBe(rewritten.join('\n'));
     expect(readdirSync(folder).filter((name) => name.startsWith('.crontab.cronbeat-backup-'))).toHaveLength(1);
+
+    // --undo puts every line back byte for byte, the comments gone with the wrappers.
+    expect((await runCli(['crontab', 'discover', '--undo', '--file', file], { env })).status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(original);
   });
 
   it('refuses H (a five-field cron has none) and stores macros as five fields', async () => {
@@ -161,7 +171,7 @@ describe('the user crontab (crontab -l / crontab -)', () => {
     expect(discovered.status).toBe(0);
     const made = (await monitors()).slice(before);
     expect(made.map((m) => m.name)).toEqual(['/home/me/poll.sh']);
-    expect(readFileSync(env.CRONTAB_FILE, 'utf8')).toMatch(new RegExp(`^# mine\n\\*/10 \\* \\* \\* \\* set -- /home/me/poll.sh; .* run --url \\S+ ${made[0].token} -- "\\$@"; exec "\\$@"\n$`));
+    expect(readFileSync(env.CRONTAB_FILE, 'utf8')).toMatch(new RegExp(`^# mine\n\\*/10 \\* \\* \\* \\* set -- /home/me/poll.sh; .* run --url \\S+ ${made[0].token} -- "\\$@"; exec "\\$@" # cronbeat monitor #${made[0].id}: /home/me/poll.sh\n$`));
     const backup = readdirSync(folder).find((name) => name.startsWith('crontab-backup-'));
     expect(readFileSync(join(folder, backup!), 'utf8')).toBe('# mine\n*/10 * * * * /home/me/poll.sh\n');
   });

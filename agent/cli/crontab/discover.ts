@@ -98,7 +98,7 @@ export async function discover(options: DiscoverOptions): Promise<number> {
     for (const plan of plans) {
       const again = known(plan.job) ? ' (or the monitor an earlier discover made for this line, if it still exists)' : '';
       console.log(`  line ${plan.job.line}: "${plan.name}"  ${plan.job.schedule}  ${plan.timezone}  grace ${plan.duration} min${again}`);
-      console.log(`    ${rewriteJobLine(plan.job, '<monitor-token>', { shim: options.shim.shim, url: options.url })}`);
+      console.log(`    ${rewriteJobLine(plan.job, '<monitor-token>', { shim: options.shim.shim, url: options.url }, { id: null, name: plan.name })}`);
     }
     for (const { job, line } of upgrades) {
       console.log(`  line ${job.line}: already monitored; would move to the entry point:`);
@@ -139,7 +139,9 @@ export async function discover(options: DiscoverOptions): Promise<number> {
   const made = created.filter(({ plan }) => !reused.has(plan.job));
   if (created.length > 0 || upgrades.length > 0) {
     const lines = crontab.text.split('\n');
-    for (const { plan, monitor } of created) lines[plan.job.line - 1] = rewriteJobLine(plan.job, monitor.token, { shim: options.shim.shim, url: options.url });
+    for (const { plan, monitor } of created) {
+      lines[plan.job.line - 1] = rewriteJobLine(plan.job, monitor.token, { shim: options.shim.shim, url: options.url }, { id: monitor.id, name: monitor.name });
+    }
     for (const { job, line } of upgrades) lines[job.line - 1] = failOpenLine(job, line, options.shim.shim);
     const backup = writeWithBackup(source, crontab.text, lines.join('\n'), options);
     if (made.length > 0) {
