@@ -1,5 +1,5 @@
 import { Notification } from 'electron';
-import type { Notifier, Popup } from '../agent/engine/notifier';
+import type { Notifier, Popup } from '../agent/engine/popups/notifier';
 import { describeError } from '../agent/domain/text/errorText';
 
 export interface ElectronNotifierOptions {

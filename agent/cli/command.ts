@@ -1,5 +1,5 @@
 import { format } from 'node:util';
-import { controlCharacterIn, terminalText } from '../domain/controlCharacters';
+import { controlCharacterIn, terminalText } from '../domain/text/controlCharacters';
 import { closestTo, didYouMean } from './didYouMean';
 import { describeError } from '../domain/text/errorText';
 
@@ -27,7 +27,7 @@ export class UsageError extends Error {
 }
 
 /**
- * `value` of the option `option` when it has no control character (agent/domain/controlCharacters.ts),
+ * `value` of the option `option` when it has no control character (agent/domain/text/controlCharacters.ts),
  * else a usage error before anything is sent: names and identifiers are printed on terminals and in
  * popups, and the agent refuses them too.
  */

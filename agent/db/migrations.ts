@@ -72,7 +72,7 @@ export const migrations: string[] = [
   `,
   // 17 (issue 21): when a monitor's failure began (a recovery says after how long), deliveries folded into a
   // digest (the lead delivery carries the others: folded_into is its id), the channel's recent sends for the
-  // burst rule, the agent's settings (the public URL), and each notification's alert as data (agent/domain/alert.ts),
+  // burst rule, the agent's settings (the public URL), and each notification's alert as data (agent/domain/alerts/alert.ts),
   // kept beside the spec's data so the API's notifications stay as the spec has them.
   `
   ALTER TABLE notifications ADD COLUMN alert TEXT;
@@ -109,7 +109,7 @@ export const migrations: string[] = [
   );
   CREATE INDEX reminders_due ON reminders(next_at);
   `,
-  // 20 (issue 22): a failed monitor's reason as data (a MonitorReason, agent/domain/alert.ts) beside alert_reason's
+  // 20 (issue 22): a failed monitor's reason as data (a MonitorReason, agent/domain/alerts/alert.ts) beside alert_reason's
   // words, so the dashboard writes its times in the viewer's zone without reading them back out of the words. A monitor
   // failed before keeps its words; its data is taken from the alert of the failure notification that carried the
   // same words, where there is one (null otherwise: the words are shown as they are).
@@ -201,7 +201,7 @@ export const migrations: string[] = [
   `
   ALTER TABLE monitors ADD COLUMN max_runtime INTEGER;
   `,
-  // 27: one quiet rule for the servers list and the notification (quietAfter in agent/domain/serverReports.ts: two
+  // 27: one quiet rule for the servers list and the notification (quietAfter in agent/domain/servers/quietAfter.ts: two
   // missed reports and a minute, a watcher that did not say its interval taken as hourly); the notification waited
   // three intervals. The watchers not yet told of as quiet wait for the new moment; those already told of keep theirs.
   `

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { quietAfter } from '../../agent/domain/serverReports';
+import { quietAfter } from '../../agent/domain/servers/quietAfter';
 import { rollBackTo } from '../helpers/rollBack';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scheduleLine, whatHappened } from '../../agent/domain/alertWords';
+import { scheduleLine, whatHappened } from '../../agent/domain/alerts/words';
 import { formatDuration } from '../../renderer/src/lib/format';
 
 /* The dashboard and the alerts say a duration in the same words: a run's length, and a grace. */
