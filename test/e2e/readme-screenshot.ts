@@ -4,7 +4,7 @@
  * headless Chromium; writes renderer/screenshot-monitors.png.
  */
 import { join } from 'node:path';
-import { createSignInLink } from '../../agent/api/routes/session';
+import { createSignInLink } from '../helpers/signIn';
 import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
 import { stepAt } from '../helpers/loopStep';
 import { startTestAgent } from '../helpers/testAgent';
