@@ -17,8 +17,8 @@ import { announceTransition, recordTransition, transitionAlert, type RecordedTra
  * so pulses are answered in between. While other work may come, one (a few hundred microseconds);
  * when the caller says nothing else is going on, more at once (a commit costs about the same).
  */
-export const SLICE_BATCH = 1;
-export const IDLE_SLICE_BATCH = 50;
+const SLICE_BATCH = 1;
+const IDLE_SLICE_BATCH = 50;
 /** Most overdue monitors told by popup at once while their failure cannot be written. */
 const UNRECORDED_BATCH = 500;
 
@@ -133,7 +133,7 @@ export function createOverdueFailer(ctx: EngineContext) {
     alert: store.notifications.find(transition.companyId, transition.notificationId)?.alert ?? undefined,
   });
 
-  /** What a step does once, however many transactions it fails its monitors in: quiet servers (issue 21.15) and reminders (21.14). */
+  /** What a step does once, however many transactions it fails its monitors in: quiet servers and reminders. */
   const beginStep = (now: number): void => {
     raiseQuietServers(ctx, now);
     sendReminders(ctx, now);
