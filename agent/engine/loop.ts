@@ -48,7 +48,8 @@ function cannotWrite(error: unknown): string {
 }
 
 /**
- * Runs the failer's step: at start (after a resume grace), then whenever its next step has work, at least every MAX_SLEEP_MS, and re-planned whenever a monitor changes. A heartbeat
+ * Runs the failer's step: at start (after a resume grace), then whenever its next step has work
+ * (nextStepAt), at least every MAX_SLEEP_MS, and re-planned whenever a monitor changes. A heartbeat
  * gap longer than FREEZE_MS (a freeze, a sleep, a clock jump forward) is an outage: monitors
  * whose deadline passed during it get a grace before anything is failed. While the database
  * cannot be written (disk full) it backs off, logs once when that starts and once when it
