@@ -1,5 +1,5 @@
 import { isStorageFull } from '../db/storageErrors';
-import type { Outage } from '../domain/dueTime';
+import type { Outage } from '../domain/monitors/dueTime';
 import type { AgentEvents } from './events';
 import type { OverdueFailer } from './monitors/failOverdue';
 import type { Log } from '../log/logger';

@@ -3,7 +3,7 @@ import { openStore, type Store } from '../../agent/db/store';
 import { AgentEvents } from '../../agent/engine/events';
 import { startMonitorLoop } from '../../agent/engine/loop';
 import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
-import type { Notifier, Popup } from '../../agent/engine/notifier';
+import type { Notifier, Popup } from '../../agent/engine/popups/notifier';
 import { figure, type Figure } from './report';
 import { median, quantile, round, timeRuns } from './stats';
 

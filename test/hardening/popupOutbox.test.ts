@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { announcePulse, storePulse, type ReceivedPulse } from '../../agent/engine/pulses';
-import { READ_AT_MOST } from '../../agent/engine/pendingPopups';
-import { NOTIFICATION_KINDS, type MonitorNotificationData } from '../../agent/domain/notificationKinds';
+import { announcePulse, storePulse, type ReceivedPulse } from '../../agent/engine/monitors/pulses';
+import { READ_AT_MOST } from '../../agent/engine/popups/pendingPopups';
+import { NOTIFICATION_KINDS, type MonitorNotificationData } from '../../agent/domain/alerts/notificationKinds';
 import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
-import type { Notifier } from '../../agent/engine/notifier';
+import type { Notifier } from '../../agent/engine/popups/notifier';
 import { RecordingNotifier } from '../helpers/recordingNotifier';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
 import { stepAt } from '../helpers/loopStep';

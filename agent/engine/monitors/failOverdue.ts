@@ -1,16 +1,16 @@
-import { missedDeadlineReason, reasonText } from '../../domain/alertReason';
-import { missedReason, missedRun, type MonitorReason } from '../../domain/alert';
-import { defaultGraceMinutes, dueTimeOfRun, nextDeadline, nextStepAt, outageGraces, withCatchUpGrace, type MissedDeadline, type Outage } from '../../domain/dueTime';
-import { gracePopup, MAX_SEPARATE_POPUPS, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../../domain/monitorPopups';
+import { missedDeadlineReason, reasonText } from '../../domain/alerts/reasonPieces';
+import { missedReason, missedRun, type MonitorReason } from '../../domain/alerts/alert';
+import { defaultGraceMinutes, dueTimeOfRun, nextDeadline, nextStepAt, outageGraces, withCatchUpGrace, type MissedDeadline, type Outage } from '../../domain/monitors/dueTime';
+import { gracePopup, MAX_SEPARATE_POPUPS, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../../domain/alerts/monitorPopups';
 import type { MonitorRow } from '../../db/monitors';
 import type { EngineContext } from '../engineContext';
-import { excuseByMaintenance, maintenanceReplan } from '../maintenance';
-import { storeResume } from '../monitorEdits';
-import { timingOf } from '../monitorState';
-import { raiseQuietServers } from '../quietServers';
-import { sendReminders } from '../reminders';
+import { excuseByMaintenance, maintenanceReplan } from './maintenance';
+import { storeResume } from './monitorEdits';
+import { timingOf } from './monitorState';
+import { raiseQuietServers } from '../servers/quietServers';
+import { sendReminders } from '../delivery/reminders';
 import { runInSlices } from '../slices';
-import { announceTransition, recordTransition, transitionAlert, type RecordedTransition, type TransitionFacts } from '../transitions';
+import { announceTransition, recordTransition, transitionAlert, type RecordedTransition, type TransitionFacts } from './transitions';
 
 /**
  * Most monitors one transaction of a step fails: a burst is failed in slices (agent/engine/slices.ts),
