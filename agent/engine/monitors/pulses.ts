@@ -34,7 +34,7 @@ export interface StoredPulse {
 }
 
 /**
- * Stores a pulse, inside the caller's transaction (the pulse batch's, agent/engine/pulseBatch.ts):
+ * Stores a pulse, inside the caller's transaction (the pulse batch's, agent/engine/monitors/pulseBatch.ts):
  * the run history, the monitor's new state and due time, and a failure or a recovery when it
  * makes one (notification). Null when no live monitor has that token. Call announcePulse with
  * the result once the transaction has committed.
