@@ -13,7 +13,7 @@ import { AgentEvents } from './engine/events';
 import { startMonitorLoop } from './engine/loop';
 import { LoopHealthRecord } from './engine/loopHealth';
 import { startWatchdog, type WatchdogState } from './engine/watchdog';
-import { createScheduler } from './engine/monitors/failOverdue';
+import { createOverdueFailer } from './engine/monitors/failOverdue';
 import { showPendingPopups } from './engine/popups/pendingPopups';
 import { TlsCertificateChecker, type CheckerOptions } from './engine/certificates/checker';
 import { CertificateScheduler } from './engine/certificates/scheduler';
@@ -29,6 +29,8 @@ export interface AgentOptions {
   /** Defaults to 8787; 0 picks a free port. */
   port?: number;
   notifier?: Notifier;
+  /** Whether `notifier` shows popups on a desktop someone sees (the dashboard says where alerts go); default: a notifier was given. */
+  popups?: boolean;
   /** Milliseconds since the epoch; defaults to Date.now. The desktop app and tests may pass their own. */
   clock?: () => number;
   /** Where the agent's log lines go; default: pino on stderr (agent/log/logger.ts). */
@@ -144,6 +146,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     clock,
     log,
     notifier,
+    popups: options.popups ?? options.notifier !== undefined,
     certificateChecks,
     deliveries,
     writesAllowed: started.promise,
@@ -169,12 +172,10 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   let isWritable = false;
   const startWriting = () => {
     showPendingPopups({ store, notifier }, clock());
-    const scheduler = createScheduler({ store, events, notifier });
     const health = new LoopHealthRecord();
     stopMonitorLoop = startMonitorLoop({
-      scheduler,
+      failer: createOverdueFailer({ store, events, notifier }),
       events,
-      earliestDueAt: () => scheduler.earliestDueAt(),
       clock,
       log,
       health,

@@ -1,6 +1,7 @@
 import type { MonitorReason } from '../alerts/alert';
 import { monitorsLink } from '../alerts/messageLimits';
-import { describeDuration, humanTime, type AlertTone } from '../alerts/words';
+import { humanTime, type AlertTone } from '../alerts/words';
+import { describeDuration } from '../time/durations';
 import { cutText, largestFitting, oneLine } from '../text/chatText';
 import { frequencyWord } from './period';
 import type { ReportData, ReportLine } from './numbers';
