@@ -1,6 +1,7 @@
 import type { Store } from '../../db/store';
 import type { EventCursor, RunFacts } from '../../db/reports';
 import { inSlices } from '../slices';
+import { describeError } from '../../domain/text/errorText';
 import type { AgentEvents } from '../events';
 import type { Log } from '../../log/logger';
 import { buildReport, type ReportData, type ReportEvent } from '../../domain/reports/numbers';
@@ -90,7 +91,7 @@ export function startReports(ctx: ReportContext & { clock: () => number; log: Lo
       failing = false;
     } catch (error) {
       // Said once per failing stretch (a full disk would say it every half minute); the next check tries again.
-      if (!failing && !stopped) ctx.log(`Reports: ${error instanceof Error ? error.message : String(error)}; trying again`, { level: 'error' });
+      if (!failing && !stopped) ctx.log(`Reports: ${describeError(error)}; trying again`, { level: 'error' });
       failing = true;
     } finally {
       running = false;

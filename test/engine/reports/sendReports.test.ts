@@ -46,9 +46,9 @@ describe('daily reports', () => {
     // Turned on at 10:00: the first report covers the next whole day, from the 25th 08:00.
     expect(await sendDueReports(ctx(fixture), start)).toBe(0);
     // Runs on the 25th: two good, one failed (exit 2, 3 min), recovered by the next.
-    fixture.pulse(backup.token, at('2026-11-25T11:00:00Z'), { kind: 'success', measuredDurationMs: 60_000 });
-    fixture.pulse(backup.token, at('2026-11-25T12:00:00Z'), { kind: 'fail', exitCode: 2, measuredDurationMs: 180_000 });
-    fixture.pulse(backup.token, at('2026-11-25T13:00:00Z'), { kind: 'success', measuredDurationMs: 30_000 });
+    await fixture.pulse(backup.token, at('2026-11-25T11:00:00Z'), { kind: 'success', measuredDurationMs: 60_000 });
+    await fixture.pulse(backup.token, at('2026-11-25T12:00:00Z'), { kind: 'fail', exitCode: 2, measuredDurationMs: 180_000 });
+    await fixture.pulse(backup.token, at('2026-11-25T13:00:00Z'), { kind: 'success', measuredDurationMs: 30_000 });
 
     expect(await sendDueReports(ctx(fixture), at('2026-11-26T07:59:59Z'))).toBe(0);
     expect(await sendDueReports(ctx(fixture), at('2026-11-26T08:00:00Z'))).toBe(1);
@@ -121,7 +121,7 @@ describe('many monitors', () => {
     )();
     await sendDueReports(ctx(fixture), start);
     for (const [i, m] of [monitors[0]!, monitors[149]!, monitors[150]!, monitors[349]!].entries()) {
-      fixture.pulse(m.token, at('2026-11-25T11:00:00Z') + i * 1000, { measuredDurationMs: 1000 * (i + 1) });
+      await fixture.pulse(m.token, at('2026-11-25T11:00:00Z') + i * 1000, { measuredDurationMs: 1000 * (i + 1) });
     }
     // job-2 flapped: 600 failures and 600 recoveries 30 s apart from 12:00, read a page at a time.
     const flip = fixture.store.db.prepare(
