@@ -11,6 +11,7 @@ import type { DeliveryWithChannel } from '../db/deliveries';
 import { maskedSettings } from '../domain/channels';
 import { redactValues } from '../domain/channelSecrets';
 import { monitorStatus } from '../domain/monitorStatus';
+import { isNoticeReason, type Alert } from '../domain/alert';
 import { toApiTimestamp, toNullableApiTimestamp } from '../domain/timestamps';
 import type { CertificateResource } from '../contract/certificates';
 import type { ChannelResource } from '../contract/channels';
@@ -23,6 +24,15 @@ import { windowOf, type MaintenanceWindowRow } from '../db/maintenanceWindows';
 import { nextStart, windowEnd } from '../domain/maintenanceWindows';
 
 export { presentNotification } from '../contract/notifications';
+
+/**
+ * A notification's alert as `GET /api/notifications?kinds=all` shows it: a monitor's alert as
+ * data, for the dashboard to put in words; null for the other kinds (a certificate, a server),
+ * whose words the notification's title and description already are, as they always were.
+ */
+export function presentAlert(alert: Alert): Alert | null {
+  return isNoticeReason(alert.reason) ? null : alert;
+}
 
 /*
  * Rows as the API shows them: the spec's fields in the spec's order, times as API timestamps.

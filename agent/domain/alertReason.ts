@@ -127,6 +127,14 @@ export function reasonText(reason: MonitorReason, timezone: string): string {
 }
 
 /**
+ * A monitor's alert_reason words: made from its reason as data, moments in its zone; the words
+ * kept from before reasons were data when it has none ('' when it is not failed).
+ */
+export function alertReasonWords(reason: MonitorReason | null, keptWords: string, timezone: string): string {
+  return reason === null ? keptWords : reasonText(reason, timezone);
+}
+
+/**
  * Why a monitor that missed `missed` is failed, e.g. "No pulse within 5 min of the run due at
  * 2026-11-21 10:00 Europe/Paris (09:00 UTC)": reasonText of missedReason.
  */

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Popup } from '../../agent/engine/notifier';
 import { createScheduler } from '../../agent/engine/scheduler';
-import { quietAlertAt, serverQuietData } from '../../agent/domain/quietServers';
+import { quietAlertAt, serverQuietNotice } from '../../agent/domain/quietServers';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 /* Issue 21.15: a server whose watcher stops reporting for three of its intervals raises one notification, and one when it reports again. */
@@ -109,7 +109,7 @@ describe('a quiet server', () => {
 
   it('says how often the watcher reported in plain words, whatever its interval', () => {
     const server = { id: 1, name: 'web', identifier: 'web-1' };
-    const every = (intervalSeconds: number | null) => serverQuietData(server, { lastReportAt: 0, intervalSeconds }).description;
+    const every = (intervalSeconds: number | null) => serverQuietNotice(server, { lastReportAt: 0, intervalSeconds }, 0).data.description;
     expect(every(1)).toContain('it reports every second.');
     expect(every(90)).toContain('it reports every 90 seconds.');
     expect(every(60)).toContain('it reports every minute.');

@@ -2,7 +2,7 @@ import { OUTPUT_BOUNDS, plainText, type AlertMessage } from '../../../domain/ale
 import { DIGEST_NAMES, fitDigestLines } from '../../../domain/digestMessage';
 import { CHAT_LIMITS, cutText, oneLine } from '../../../domain/chatText';
 import { subjectName } from '../../../domain/alertWords';
-import type { Alert } from '../../../domain/alert';
+import { isNoticeReason, type Alert } from '../../../domain/alert';
 import type { ChannelSettings } from '../../../contract/channels';
 import { andMore, digestText, escapeHtml, type ChannelKindModule } from './kind';
 
@@ -11,7 +11,7 @@ const subjectLine = (text: string) => cutText(oneLine(text), CHAT_LIMITS.email.s
 
 /** The email subject, state first so an inbox sorts at a glance: "FAILED | nightly-backup on web-1 (exit 3)". */
 export function emailSubject(alert: Alert, message: AlertMessage): string {
-  if (alert.reason.kind === 'other') return subjectLine(`${message.state} | ${message.title}`);
+  if (isNoticeReason(alert.reason)) return subjectLine(`${message.state} | ${message.title}`);
   const code = alert.reason.kind === 'failed' && alert.reason.exit_code !== null ? ` (exit ${alert.reason.exit_code})` : '';
   // The name gives way, so the state and the exit code stay.
   return subjectLine(`${message.state} | ${cutText(oneLine(subjectName(alert)), CHAT_LIMITS.email.subject - 40)}${code}`);
