@@ -11,6 +11,7 @@ import type { DeliveryWithChannel } from '../db/deliveries';
 import { maskedSettings } from '../domain/channels';
 import { redactValues } from '../domain/channelSecrets';
 import { monitorStatus } from '../domain/monitorStatus';
+import { alertReasonWords } from '../domain/alertReason';
 import { isNoticeReason, type Alert } from '../domain/alert';
 import { toApiTimestamp, toNullableApiTimestamp } from '../domain/timestamps';
 import type { CertificateResource } from '../contract/certificates';
@@ -69,6 +70,7 @@ export function presentServerAlert(row: ServerAlertRow): ServerAlertResource {
  * pulse_url, `channelIds` are the channels it alerts (null: all).
  */
 export function presentMonitor(row: MonitorRow, origin: string, channelIds: number[] | null): MonitorResource {
+  const reason = reasonDataOf(row);
   const monitor: MonitorResource = {
     id: row.id,
     name: row.name,
@@ -80,7 +82,8 @@ export function presentMonitor(row: MonitorRow, origin: string, channelIds: numb
     last_run_at: toApiTimestamp(row.last_run_at),
     duration: row.duration,
     is_alerted: row.is_alerted,
-    alert_reason: row.alert_reason,
+    // Words made from the reason as data, in the monitor's zone; a failure from before data keeps its words.
+    alert_reason: alertReasonWords(reason, row.alert_reason, row.timezone),
     deleted_at: toNullableApiTimestamp(row.deleted_at),
     created_at: toApiTimestamp(row.created_at),
     updated_at: toApiTimestamp(row.updated_at),
@@ -98,7 +101,7 @@ export function presentMonitor(row: MonitorRow, origin: string, channelIds: numb
     // In the literal rather than added by withChannelIds: copying 10,000 objects cost the list a tenth of its time.
     channel_ids: channelIds,
     // Issue 22: why it is failed, as data (alert_reason's words are made from it); null when not failed or failed before.
-    alert_reason_data: reasonDataOf(row),
+    alert_reason_data: reason,
   };
   // Only when set: a monitor without one answers exactly the spec's shape.
   if (row.max_runtime !== null) monitor.max_runtime = row.max_runtime;

@@ -1,4 +1,4 @@
-import { missedDeadlineReason, reasonText } from '../domain/alertReason';
+import { missedDeadlineReason } from '../domain/alertReason';
 import { missedReason, missedRun, type MonitorReason } from '../domain/alert';
 import { defaultGraceMinutes, dueTimeOfRun, nextDeadline, outageGraces, withCatchUpGrace, type MissedDeadline, type Outage } from '../domain/dueTime';
 import { gracePopup, MAX_SEPARATE_POPUPS, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../domain/monitorPopups';
@@ -73,7 +73,7 @@ export function createScheduler(ctx: EngineContext) {
       }
       const facts = missedFacts(missed, row);
       // Conditional on not being failed yet, so each failure is raised exactly once.
-      const changed = store.monitors.markFailed(row.id, reasonText(facts.reason, row.timezone), facts.reason, now);
+      const changed = store.monitors.markFailed(row.id, facts.reason, now);
       if (!changed) continue;
       const afterGrace = missed.resumedAt !== undefined;
       failed.push({ ...recordTransition(ctx, changed, 'failed', now, facts), afterGrace, told: told.has(missKey(row)) });

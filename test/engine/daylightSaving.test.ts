@@ -23,7 +23,7 @@ describe('a fixed-time job in the skipped hour of a spring-forward night', () =>
     fixture = engineFixture(at('2026-03-07T12:00:00Z'));
     const monitor = fixture.monitor({ schedule: '30 2 * * *', timezone: 'America/New_York', duration: 30 });
     fixture.scheduler.failOverdue(at('2026-03-08T07:30:01Z'));
-    expect(fixture.reload(monitor.id).alert_reason).toBe(
+    expect(fixture.alertReason(monitor.id)).toBe(
       'No pulse within 30 min of the run due at 2026-03-08 03:00 America/New_York (07:00 UTC)',
     );
   });

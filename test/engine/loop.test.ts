@@ -125,6 +125,6 @@ describe('monitor loop: freezes (issue 12, item 3)', () => {
       vi.advanceTimersByTime(HEARTBEAT_MS);
     }
     expect(fixture.reload(monitor.id).is_alerted).toBe(1);
-    expect(fixture.reload(monitor.id).alert_reason).toMatch(/^No pulse for the run due at 2026-11-21 10:01 UTC, nor within 1 min of Cronbeat resuming/);
+    expect(fixture.alertReason(monitor.id)).toMatch(/^No pulse for the run due at 2026-11-21 10:01 UTC, nor within 1 min of Cronbeat resuming/);
   });
 });
