@@ -2,13 +2,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../agent/db/migrations';
 import { openDatabase } from '../../agent/db/open';
-import { reasonText } from '../../agent/domain/alertReason';
-import { presentMonitor } from '../../agent/api/present';
+import { reasonText } from '../../agent/domain/alerts/reasonPieces';
+import { presentMonitor } from '../../agent/api/present/present';
 import { rollBackTo } from '../helpers/rollBack';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
 import { at, engineFixture } from '../engine/engineFixture';
-
-// Issue 22: a failed monitor's reason is kept as data beside its words, and the words are made from it.
 
 const now = Date.parse('2026-11-21T09:58:30Z');
 let agent: TestAgent;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getWithHost } from '../helpers/rawHttp';
 import { startTestAgent, TIMESTAMP, UUID_V4, type TestAgent } from '../helpers/testAgent';
-import { NOTIFICATION_KINDS } from '../../agent/domain/notificationKinds';
-import { monitorFailedData } from '../../agent/domain/monitorNotifications';
-import { toApiTimestamp } from '../../agent/domain/timestamps';
-import type { Alert } from '../../agent/domain/alert';
+import { NOTIFICATION_KINDS } from '../../agent/domain/alerts/notificationKinds';
+import { monitorFailedData } from '../../agent/domain/alerts/monitorNotifications';
+import { toApiTimestamp } from '../../agent/domain/time/apiTimestamps';
+import type { Alert } from '../../agent/domain/alerts/alert';
 
 let agent: TestAgent;
 const BASE_TIME = Date.UTC(2026, 0, 1);

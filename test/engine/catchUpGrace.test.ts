@@ -1,12 +1,9 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PulseState } from '../../agent/domain/pulseEffect';
-import { applyPulse } from '../../agent/domain/pulseEffect';
-import { timingUpdate } from '../../agent/engine/monitorState';
+import type { PulseState } from '../../agent/domain/monitors/pulseEffect';
+import { applyPulse } from '../../agent/domain/monitors/pulseEffect';
+import { timingUpdate } from '../../agent/engine/monitors/monitorState';
 import { at, engineFixture } from './engineFixture';
-
-// Issue 12, items 1 and 2: a pulse that comes late (replayed from a spool after the agent was
-// down) leaves a deadline already past; that is a fresh grace, never a failure.
 
 const DAY = 86_400_000;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { at, engineFixture } from './engineFixture';
 
-// Issue 12, item 4: `30 2 * * *` in New York on 2026-03-08. 02:30 does not exist that night;
-// cron runs the job right after the jump, at 03:00 EDT (07:00Z), and its pulse must count.
 let fixture: ReturnType<typeof engineFixture>;
 afterEach(() => fixture?.close());
 

@@ -2,15 +2,11 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isStorageFull } from '../../agent/db/storageErrors';
-import { CANNOT_WRITE_NOTE } from '../../agent/domain/monitorPopups';
+import { CANNOT_WRITE_NOTE } from '../../agent/domain/alerts/monitorPopups';
 import { MAX_RETRY_MS, startMonitorLoop } from '../../agent/engine/loop';
 import { fillDisk, mountSmallDisk, unmountSmallDisk } from '../helpers/smallDisk';
 import { tempDir } from '../helpers/testAgent';
 import { at, engineFixture } from './engineFixture';
-
-// Issue 12, item 6, the loop's side: the database cannot be written while a monitor comes due.
-// The loop must back off (log once when writing stops, once when it works again), still tell the
-// user by popup, and record the failure exactly once, without a second popup, when it can write.
 
 const smallDisk = mountSmallDisk(8);
 afterAll(() => {

@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HEARTBEAT_MS, MAX_SLEEP_MS, startMonitorLoop } from '../../agent/engine/loop';
 import { at, engineFixture } from './engineFixture';
 
-// Fake timers move Date.now too, so the loop's clock and its sleeps stay in step without sleeping.
 let fixture: ReturnType<typeof engineFixture>;
 let stop: () => void;
 

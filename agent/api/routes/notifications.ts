@@ -1,15 +1,15 @@
 import Router from '@koa/router';
 import type { ApiDeps, AuthedRouter } from '../deps';
-import { readJsonBody } from '../body';
-import { HttpError } from '../errors';
-import { presentAlert, presentDelivery, presentNotification } from '../present';
+import { readJsonBody } from '../http/body';
+import { HttpError } from '../http/errors';
+import { presentAlert, presentDelivery, presentNotification } from '../present/present';
 import { notificationListQuery, notificationReadInput } from '../../contract/notifications';
-import { validate } from '../validate';
-import { pageOffset } from '../../domain/pagination';
-import { channelSecretValues } from '../../domain/channelSecrets';
-import { quietHoursEnd } from '../../domain/delivery';
-import { pageRequestFrom, requestUrl, respondWithPage } from '../paging';
-import { tokenView } from '../tokenVisibility';
+import { validate } from '../http/validate';
+import { pageOffset } from '../../domain/formats/pagination';
+import { channelSecretValues } from '../../domain/channels/secrets';
+import { quietHoursEnd } from '../../domain/channels/delivery';
+import { pageRequestFrom, requestUrl, respondWithPage } from '../http/paging';
+import { tokenView } from '../present/tokenVisibility';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

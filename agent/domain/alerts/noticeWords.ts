@@ -1,6 +1,6 @@
-import { alertMs, isNoticeReason, type Alert, type NoticeReason } from '../alert';
-import { describeMoment } from '../alertReason';
-import { daysLeft, formatUtc } from '../certificates';
+import { alertMs, isNoticeReason, type Alert, type NoticeReason } from './alert';
+import { describeMoment } from './reasonPieces';
+import { daysLeft, formatUtc } from '../certificates/status';
 
 /*
  * The words of an alert that is not about a monitor's run (a certificate, a server's crontab and

@@ -1,8 +1,8 @@
-import type { Alert, NoticeReason } from '../alert';
+import type { Alert, NoticeReason } from '../alerts/alert';
 import { wordsOfNotice } from '../alerts/noticeWords';
-import { NOTIFICATION_KINDS, type ServerAlertNotificationData } from '../notificationKinds';
-import type { AlertedServer, CronChangeReport } from '../serverAlerts';
-import { toApiTimestamp } from '../timestamps';
+import { NOTIFICATION_KINDS, type ServerAlertNotificationData } from '../alerts/notificationKinds';
+import type { AlertedServer, CronChangeReport } from './jobChanges';
+import { toApiTimestamp } from '../time/apiTimestamps';
 
 /** A cron command that changed on a server, at `now`: the alert as data, and the notification data with its words. */
 export function serverAlertNotice(server: AlertedServer, report: CronChangeReport, now: number): { alert: Alert; data: ServerAlertNotificationData } {

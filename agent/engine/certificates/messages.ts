@@ -1,12 +1,12 @@
-import type { CertificateEventKind, CertificateStatus } from '../../domain/certificates';
-import type { Alert, NoticeReason } from '../../domain/alert';
+import type { CertificateEventKind, CertificateStatus } from '../../domain/certificates/status';
+import type { Alert, NoticeReason } from '../../domain/alerts/alert';
 import { wordsOfNotice } from '../../domain/alerts/noticeWords';
 import {
   NOTIFICATION_KINDS,
   type SslCertificateNotificationData,
   type SslCertificateUnreadableNotificationData,
-} from '../../domain/notificationKinds';
-import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/timestamps';
+} from '../../domain/alerts/notificationKinds';
+import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/time/apiTimestamps';
 
 /** The certificate as it stands after a check, as far as messages need it. Times in ms. */
 export interface CertificateSnapshot {

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { presentAlert, presentNotification } from '../../../agent/api/present';
+import { presentAlert, presentNotification } from '../../../agent/api/present/present';
 import { recordCheck } from '../../../agent/engine/certificates/record';
-import { raiseQuietServers, recordServerReport } from '../../../agent/engine/quietServers';
+import { raiseQuietServers, recordServerReport } from '../../../agent/engine/servers/quietServers';
 import type { NotificationRow } from '../../../agent/db/notifications';
 import { migrations } from '../../../agent/db/migrations';
 import { Receiver } from '../../helpers/receiver';

@@ -1,0 +1,74 @@
+import type { Alert, NoticeReason } from '../alerts/alert';
+import { wordsOfNotice } from '../alerts/noticeWords';
+import { NOTIFICATION_KINDS, type ServerQuietNotificationData } from '../alerts/notificationKinds';
+import { toApiTimestamp } from '../time/apiTimestamps';
+
+/*
+ * A server whose crontab watcher went quiet (issue 21.15): one notification when its reports
+ * stop for three of its intervals, one when it reports again.
+ */
+
+/** Intervals without a report before a quiet watcher raises a notification. */
+export const QUIET_ALERT_INTERVALS = 3;
+/** The interval of a watcher that did not say its own. */
+const UNKNOWN_INTERVAL_MS = 3_600_000;
+
+/** The moment a watcher that last reported at `lastReportAt` has missed three reports and is notified as quiet. */
+export function quietAlertAt(lastReportAt: number, intervalSeconds: number | null): number {
+  const interval = intervalSeconds === null ? UNKNOWN_INTERVAL_MS : intervalSeconds * 1000;
+  return lastReportAt + QUIET_ALERT_INTERVALS * interval;
+}
+
+interface QuietServer {
+  id: number;
+  name: string;
+  identifier: string;
+}
+
+interface WatcherReport {
+  lastReportAt: number;
+  intervalSeconds: number | null;
+}
+
+/** The alert of a watcher that went quiet (`status` quiet) or reported again at `now`, and its notification data with its words. */
+function notice(
+  server: QuietServer,
+  report: WatcherReport,
+  status: 'quiet' | 'reporting',
+  reason: Extract<NoticeReason, { kind: 'server_quiet' | 'server_reporting' }>,
+  now: number,
+): { alert: Alert; data: ServerQuietNotificationData } {
+  const alert: Alert = { event: 'server', at: toApiTimestamp(now), reason, monitor: null, server: { id: server.id, name: server.name }, run: null, expected_at: null };
+  const data: ServerQuietNotificationData = {
+    type: 'server',
+    type_id: server.id,
+    project_id: null,
+    status,
+    ...wordsOfNotice(reason, alert),
+    timezone: 'UTC',
+    icon: (status === 'quiet' ? NOTIFICATION_KINDS.serverQuiet : NOTIFICATION_KINDS.serverReporting).icon,
+    server_name: server.name,
+    server_identifier: server.identifier,
+    server_last_report_at: toApiTimestamp(report.lastReportAt),
+    server_report_interval_seconds: report.intervalSeconds,
+  };
+  return { alert, data };
+}
+
+/** A watcher that stopped reporting, noticed at `now`. */
+export function serverQuietNotice(server: QuietServer, report: WatcherReport, now: number) {
+  const reason = { kind: 'server_quiet' as const, server_identifier: server.identifier, last_report_at: toApiTimestamp(report.lastReportAt), interval_seconds: report.intervalSeconds };
+  return notice(server, report, 'quiet', reason, now);
+}
+
+/** A quiet watcher that reported again at `report.lastReportAt`, quiet since `quietSince`. */
+export function serverReportingNotice(server: QuietServer, report: WatcherReport, quietSince: number) {
+  const reason = {
+    kind: 'server_reporting' as const,
+    server_identifier: server.identifier,
+    last_report_at: toApiTimestamp(report.lastReportAt),
+    quiet_since: toApiTimestamp(quietSince),
+    interval_seconds: report.intervalSeconds,
+  };
+  return notice(server, report, 'reporting', reason, report.lastReportAt);
+}
