@@ -11,7 +11,7 @@ import type { DeliveryWithChannel } from '../../db/deliveries';
 import { maskedSettings } from '../../domain/channels/kinds';
 import { redactValues } from '../../domain/channels/secrets';
 import { monitorStatus } from '../../domain/monitors/status';
-import { alertReasonWords } from '../../domain/alerts/reasonPieces';
+import { alertReasonWordsOfJson } from '../../domain/alerts/reasonPieces';
 import { isNoticeReason, type Alert } from '../../domain/alerts/alert';
 import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/time/apiTimestamps';
 import type { CertificateResource } from '../../contract/certificates';
@@ -83,7 +83,7 @@ export function presentMonitor(row: MonitorRow, origin: string, channelIds: numb
     duration: row.duration,
     is_alerted: row.is_alerted,
     // Words made from the reason as data, in the monitor's zone; a failure from before data keeps its words.
-    alert_reason: alertReasonWords(reason, row.alert_reason, row.timezone),
+    alert_reason: alertReasonWordsOfJson(row.alert_reason_data, row.alert_reason, row.timezone),
     deleted_at: toNullableApiTimestamp(row.deleted_at),
     created_at: toApiTimestamp(row.created_at),
     updated_at: toApiTimestamp(row.updated_at),

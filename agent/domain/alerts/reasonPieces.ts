@@ -135,6 +135,17 @@ export function alertReasonWords(reason: MonitorReason | null, keptWords: string
 }
 
 /**
+ * alertReasonWords of a reason kept as JSON (a monitor row's alert_reason_data). A list of 10,000
+ * monitors failed by one burst says the same few reasons: each is put into words once.
+ */
+export const alertReasonWordsOfJson = remembered(
+  1_000,
+  (json: string | null, keptWords: string, timezone: string) => `${timezone} ${json ?? keptWords}`,
+  (json: string | null, keptWords: string, timezone: string): string =>
+    alertReasonWords(json === null ? null : (JSON.parse(json) as MonitorReason), keptWords, timezone),
+);
+
+/**
  * Why a monitor that missed `missed` is failed, e.g. "No pulse within 5 min of the run due at
  * 2026-11-21 10:00 Europe/Paris (09:00 UTC)": reasonText of missedReason.
  */
