@@ -68,8 +68,6 @@ export interface AgentOptions {
 export interface ChannelOptions {
   /** The dashboard's address in messages' links; default: the address the agent listens on. */
   dashboardUrl?: string;
-  /** Overrides every Telegram channel's Bot API address (tests point it at a local server). */
-  telegramApiUrl?: string;
   /** The admin's zone for times in alerts (besides the monitor's); default: this machine's zone. */
   adminZone?: string;
   /** How long one send may take; default 10 s. */
@@ -125,7 +123,6 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     clock,
     log,
     dashboardUrl: () => options.channels?.dashboardUrl ?? publicUrl.current() ?? listeningUrl,
-    telegramApiUrl: options.channels?.telegramApiUrl,
     adminZone: options.channels?.adminZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
     timeoutMs: options.channels?.timeoutMs,
     connectTimeoutMs: options.channels?.connectTimeoutMs,

@@ -40,7 +40,7 @@ export interface AgentReach {
 
 export type Channel = ChannelResource;
 export type Delivery = DeliveryResource;
-export type { ChannelKind } from '../../../agent/domain/channels/kinds';
+export type { ChannelKind } from '../../../agent/contract/channels';
 /** Monitors, servers and certificates carry the channels they alert: null for all. */
 export interface Routed {
   channel_ids: number[] | null;
