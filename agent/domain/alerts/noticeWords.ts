@@ -1,5 +1,6 @@
 import { alertMs, isNoticeReason, type Alert, type NoticeReason } from './alert';
 import { describeMoment } from './reasonPieces';
+import { describeDuration } from '../time/durations';
 import { daysLeft, formatUtc } from '../certificates/status';
 
 /*
@@ -105,10 +106,10 @@ function serverWords(reason: Exclude<NoticeReason, Certificate | { kind: 'other'
       };
     case 'server_reporting': {
       const reportedAt = alertMs(reason.last_report_at) ?? 0;
-      const minutes = Math.max(1, Math.round((reportedAt - (alertMs(reason.quiet_since) ?? reportedAt)) / 60_000));
+      const silence = reportedAt - (alertMs(reason.previous_report_at) ?? reportedAt);
       return {
         title: `${serverName} reports again`,
-        description: `The crontab watcher of ${where} reported again at ${describeMoment(reportedAt, 'UTC')}, after ${minutes} min without a report.`,
+        description: `The crontab watcher of ${where} reported again at ${describeMoment(reportedAt, 'UTC')}, after ${describeDuration(silence)} without a report.`,
       };
     }
   }

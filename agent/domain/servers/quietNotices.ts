@@ -4,20 +4,9 @@ import { NOTIFICATION_KINDS, type ServerQuietNotificationData } from '../alerts/
 import { toApiTimestamp } from '../time/apiTimestamps';
 
 /*
- * A server whose crontab watcher went quiet (issue 21.15): one notification when its reports
- * stop for three of its intervals, one when it reports again.
+ * A server whose crontab watcher went quiet: one notification when its reports stop (quietAfter,
+ * the same moment the servers list marks it quiet), one when it reports again.
  */
-
-/** Intervals without a report before a quiet watcher raises a notification. */
-export const QUIET_ALERT_INTERVALS = 3;
-/** The interval of a watcher that did not say its own. */
-const UNKNOWN_INTERVAL_MS = 3_600_000;
-
-/** The moment a watcher that last reported at `lastReportAt` has missed three reports and is notified as quiet. */
-export function quietAlertAt(lastReportAt: number, intervalSeconds: number | null): number {
-  const interval = intervalSeconds === null ? UNKNOWN_INTERVAL_MS : intervalSeconds * 1000;
-  return lastReportAt + QUIET_ALERT_INTERVALS * interval;
-}
 
 interface QuietServer {
   id: number;
@@ -61,13 +50,16 @@ export function serverQuietNotice(server: QuietServer, report: WatcherReport, no
   return notice(server, report, 'quiet', reason, now);
 }
 
-/** A quiet watcher that reported again at `report.lastReportAt`, quiet since `quietSince`. */
-export function serverReportingNotice(server: QuietServer, report: WatcherReport, quietSince: number) {
+/**
+ * A quiet watcher that reported again at `report.lastReportAt`; its report before that came at
+ * `previousReportAt`, so the silence told is the whole of it, not the part since the quiet notification.
+ */
+export function serverReportingNotice(server: QuietServer, report: WatcherReport, previousReportAt: number) {
   const reason = {
     kind: 'server_reporting' as const,
     server_identifier: server.identifier,
     last_report_at: toApiTimestamp(report.lastReportAt),
-    quiet_since: toApiTimestamp(quietSince),
+    previous_report_at: toApiTimestamp(previousReportAt),
     interval_seconds: report.intervalSeconds,
   };
   return notice(server, report, 'reporting', reason, report.lastReportAt);
