@@ -55,7 +55,7 @@ describe('one stored alert, rendered at each edge', () => {
   it('a missed run: the API, the webhook, Slack and email tell the same facts, all from the alert stored with the notification', async () => {
     fixture = deliveryFixture(at('2026-11-21T10:00:00Z'));
     const channels = await threeChannels();
-    fixture.failMonitor('nightly-backup');
+    await fixture.failMonitor('nightly-backup');
     const row = newest();
     const sent = await channels.sent();
 
@@ -83,7 +83,7 @@ describe('one stored alert, rendered at each edge', () => {
   it('every kind renders the stored alert, not the words stored for the API: a fact changed in the stored alert is what each one says', async () => {
     fixture = deliveryFixture(at('2026-11-21T10:00:00Z'));
     const channels = await threeChannels();
-    fixture.failMonitor('nightly-backup');
+    await fixture.failMonitor('nightly-backup');
     const row = newest();
     // What the worker reads: the stored alert, here with the monitor's name changed behind the API's back.
     fixture.store.db.prepare("UPDATE notifications SET alert = json_set(alert, '$.monitor.name', 'renamed-in-store') WHERE id = ?").run(row.id);
