@@ -201,4 +201,16 @@ export const migrations: string[] = [
   `
   ALTER TABLE monitors ADD COLUMN max_runtime INTEGER;
   `,
+  // 27: alert after N failures in a row and flapping (agent/domain/alerts/failureStreak.ts, flapping.ts): the
+  // setting (1: the first failure alerts, as before), the due times of the current streak's failed runs (JSON
+  // list of ms), whether the current failure was alerted (every failed monitor before this was), the recent
+  // alerting changes while they may flap (JSON, null: none), and when a flapping monitor is steady again.
+  `
+  ALTER TABLE monitors ADD COLUMN alert_after INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE monitors ADD COLUMN failures TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE monitors ADD COLUMN alert_sent INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE monitors ADD COLUMN flapping TEXT;
+  ALTER TABLE monitors ADD COLUMN steady_at INTEGER;
+  CREATE INDEX monitors_steady ON monitors(steady_at) WHERE steady_at IS NOT NULL;
+  `,
 ];

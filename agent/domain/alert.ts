@@ -22,6 +22,18 @@ export type AlertReason =
   | { kind: 'failed'; exit_code: number | null }
   /** A success after a failure that began at `failed_since` (null when not known). */
   | { kind: 'recovered'; failed_since: string | null; exit_code: number | null }
+  /**
+   * The `times`-th failure in a row of a monitor that alerts after that many: the due times of the failed runs
+   * (`runs`, oldest first; the failure's own time for a run off schedule) and the last failure's reason.
+   */
+  | { kind: 'failed_times'; times: number; runs: string[]; last: MonitorReason }
+  /**
+   * Alerts folded: the monitor changed between failed and fine `changes` times within `window_minutes`
+   * (since `since`); it is `failed` now or not. Nothing more is said until it is steady (kind 'steady').
+   */
+  | { kind: 'flapping'; changes: number; since: string; window_minutes: number; failed: boolean }
+  /** Steady again for `steady_minutes` after flapping since `flapping_since` (`changes` changes in all); `failed` now or not. */
+  | { kind: 'steady'; flapping_since: string; changes: number; steady_minutes: number; failed: boolean; failed_since: string | null }
   /** Something that is not a monitor's run (a certificate, a server's crontab): its own words. */
   | { kind: 'other'; title: string; description: string };
 
@@ -58,8 +70,19 @@ export interface AlertRun {
   output_truncated: boolean;
 }
 
-/** An alert's event: a monitor failed or recovered, a failure still unresolved (a reminder), or any other notification. */
-export type AlertEvent = 'monitor.failed' | 'monitor.recovered' | 'monitor.still_failing' | 'certificate' | 'server' | 'test';
+/**
+ * An alert's event: a monitor failed or recovered, a failure still unresolved (a reminder), a monitor
+ * flapping (its alerts folded) or steady again after it, or any other notification.
+ */
+export type AlertEvent =
+  | 'monitor.failed'
+  | 'monitor.recovered'
+  | 'monitor.still_failing'
+  | 'monitor.flapping'
+  | 'monitor.steady'
+  | 'certificate'
+  | 'server'
+  | 'test';
 
 export interface Alert {
   event: AlertEvent;

@@ -2,6 +2,7 @@ import { alertMs, missedReason, type Alert, type AlertReason, type MonitorReason
 import { exitCodeWords } from './exitCodes';
 import type { MissedDeadline } from './dueTime';
 import { remembered } from './remembered';
+import { timesInARow } from './alerts/streakWords';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -100,6 +101,14 @@ export function reasonPiecesOf(reason: AlertReason | null | undefined): ReasonPi
   return isMonitorReason(reason) ? reasonPieces(reason) : null;
 }
 
+/** What the alert of a failure after several in a row says: "Failed 3 times in a row (runs due …, …): " and the last one's reason. */
+export function failedTimesPieces(reason: Extract<AlertReason, { kind: 'failed_times' }>): ReasonPiece[] {
+  // A long streak by its first two and last three, as the channels list it.
+  const listed = reason.runs.length > 5 ? [...reason.runs.slice(0, 2), null, ...reason.runs.slice(-3)] : reason.runs;
+  const runs = listed.flatMap((iso, i): ReasonPiece[] => [...(i === 0 ? [] : [', ']), iso === null ? '…' : { at: alertMs(iso) ?? 0 }]);
+  return [`Failed ${timesInARow(reason.times)} (runs due `, ...runs, '). Last: ', ...reasonPieces(reason.last)];
+}
+
 /** What a recovery notification says, a success pulse at `at` (ms) having ended a failure. */
 export function recoveredPieces(at: number): ReasonPiece[] {
   return ['A successful run was reported at ', { at }, '; monitoring resumed.'];
@@ -110,6 +119,7 @@ export function recoveredPieces(at: number): ReasonPiece[] {
  * (the monitor's alert_reason), a recovery's success pulse. Null for any other notice (its stored words stand).
  */
 export function alertPieces(alert: Alert | null | undefined): ReasonPiece[] | null {
+  if (alert?.event === 'monitor.failed' && alert.reason.kind === 'failed_times') return failedTimesPieces(alert.reason);
   if (alert?.event === 'monitor.failed' && isMonitorReason(alert.reason)) return reasonPieces(alert.reason);
   const endedAt = alertMs(alert?.run?.ended_at ?? alert?.at);
   if (alert?.event === 'monitor.recovered' && endedAt !== null) return recoveredPieces(endedAt);

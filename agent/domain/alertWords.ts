@@ -2,6 +2,7 @@ import { alertMs, type Alert } from './alert';
 import { remembered } from './remembered';
 import { scheduleWords } from './scheduleWords';
 import { exitCodeMeaning, exitCodeWords } from './exitCodes';
+import { failedTimesOpening, flappingWords, lastFailureState, steadyWords, timesInARow } from './alerts/streakWords';
 
 /*
  * An alert (agent/domain/alert.ts) in words, for people: the pieces every channel, the popup
@@ -119,6 +120,12 @@ export function alertTone(alert: Alert): AlertTone {
       return 'warn';
     case 'recovered':
       return 'good';
+    case 'failed_times':
+      return alertTone({ ...alert, reason: alert.reason.last });
+    case 'flapping':
+      return 'warn';
+    case 'steady':
+      return alert.reason.failed ? 'bad' : 'good';
     case 'other':
       return alert.event === 'test' ? 'info' : alert.event === 'server' ? 'info' : 'bad';
   }
@@ -137,6 +144,12 @@ export function alertState(alert: Alert): string {
       return 'STUCK';
     case 'recovered':
       return 'RECOVERED';
+    case 'failed_times':
+      return lastFailureState(alert.reason.last);
+    case 'flapping':
+      return 'FLAPPING';
+    case 'steady':
+      return 'STEADY';
     case 'other':
       return alert.event === 'certificate' ? 'CERTIFICATE' : alert.event === 'server' ? 'SERVER' : 'INFO';
   }
@@ -167,6 +180,12 @@ export function alertTitle(alert: Alert): string {
       return `${subject} is stuck`;
     case 'recovered':
       return `${subject} recovered`;
+    case 'failed_times':
+      return `${subject} failed ${timesInARow(reason.times)}`;
+    case 'flapping':
+      return `${subject} is flapping`;
+    case 'steady':
+      return `${subject} is steady again`;
   }
 }
 
@@ -217,6 +236,12 @@ export function whatHappened(alert: Alert, context: WordsContext): string {
       const code = reason.exit_code === null ? '' : ` (exit ${reason.exit_code})`;
       return `Recovered${after}${code}.`;
     }
+    case 'failed_times':
+      return `${failedTimesOpening(reason, zone)}. Last: ${whatHappened({ ...alert, reason: reason.last }, context)}`;
+    case 'flapping':
+      return flappingWords(reason, (iso) => at(iso));
+    case 'steady':
+      return steadyWords(reason, (iso) => at(iso));
   }
 }
 

@@ -50,6 +50,12 @@ function shortState(alert: Alert): string {
       return 'stuck';
     case 'recovered':
       return 'recovered';
+    case 'failed_times':
+      return `failed ${alert.reason.times}×`;
+    case 'flapping':
+      return 'flapping';
+    case 'steady':
+      return alert.reason.failed ? 'steady, failed' : 'steady';
     case 'other':
       return alert.event;
   }

@@ -1,6 +1,7 @@
 import { reasonDataOf, type MonitorRow, type MonitorTimingUpdate } from '../db/monitors';
 import { dueAt, withCatchUpGrace, type MonitorTiming, type PauseState } from '../domain/dueTime';
 import type { PulseState } from '../domain/pulseEffect';
+import { failuresOf } from '../domain/alerts/failureStreak';
 
 /* Between a monitor row and the domain's view of it, in one place. */
 
@@ -13,6 +14,7 @@ export function timingOf(row: MonitorRow): MonitorTiming {
     runningSince: row.running_since,
     maxRuntimeMinutes: row.max_runtime,
     isAlerted: row.is_alerted === 1,
+    alertSent: row.alert_sent === 1,
     graceFrom: row.grace_from,
   };
 }
@@ -27,12 +29,15 @@ export function pulseStateOf(row: MonitorRow): PulseState {
     runningSince: row.running_since,
     maxRuntimeMinutes: row.max_runtime,
     isAlerted: row.is_alerted === 1,
+    alertSent: row.alert_sent === 1,
     graceFrom: row.grace_from,
     runningRid: row.running_rid,
     lastRunAt: row.last_run_at,
     alertReason: row.alert_reason,
     alertReasonData: reasonDataOf(row),
     stateSince: row.state_since,
+    alertAfter: row.alert_after,
+    failures: failuresOf(row.failures),
   };
 }
 
@@ -57,6 +62,8 @@ export function timingUpdate(id: number, state: PulseState, now: number, pulseAt
     dueAt: dueAt(timing),
     now,
     pulseAt,
+    failures: state.failures && state.failures.length > 0 ? JSON.stringify(state.failures) : '[]',
+    alertSent: state.alertSent === false ? 0 : 1,
   };
 }
 

@@ -1,5 +1,6 @@
 import { applyPulse, type PulseInput } from '../domain/pulseEffect';
 import { alertRun, type AlertReason } from '../domain/alert';
+import { streakReason } from '../domain/alerts/failureStreak';
 import { toNullableApiTimestamp } from '../domain/timestamps';
 import { IdempotencyKeyReusedError, isRetryOf, runDurationMs } from '../domain/pulseInput';
 import { transitionPopup } from '../domain/monitorPopups';
@@ -8,7 +9,8 @@ import type { EngineContext } from './engineContext';
 import { inMaintenance } from './maintenance';
 import { storeResume } from './monitorEdits';
 import { pauseOf, pulseStateOf, timingUpdate } from './monitorState';
-import { announceTransition, recordTransition, type RecordedTransition } from './transitions';
+import { announceTransition, type RecordedTransition } from './transitions';
+import { raiseChange } from './monitors/alertGate';
 
 /** A pulse as received over HTTP. `at` is when it counts: now, or a replayed pulse's send time. */
 export interface ReceivedPulse extends PulseInput {
@@ -97,12 +99,13 @@ export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number
   if (effect?.transition) {
     const changed = store.monitors.findByToken(pulse.token)!;
     const run = alertRun({ startedAt, endedAt: pulse.at, durationMs, exitCode: pulse.exitCode, body: pulse.body, bodyTruncated: pulse.bodyTruncated });
+    // The N-th failure in a row says so (and when the others were due); a recovery says since when it failed.
     const reason: AlertReason =
       effect.transition === 'failed'
-        ? { kind: 'failed', exit_code: pulse.exitCode }
+        ? streakReason({ kind: 'failed', exit_code: pulse.exitCode }, effect.state.failures ?? [])
         : { kind: 'recovered', failed_since: toNullableApiTimestamp(monitor.failed_at), exit_code: pulse.exitCode };
     const expectedAt = dueTimeOfRun(monitor, monitor.duration, startedAt ?? pulse.at);
-    transition = recordTransition(ctx, changed, effect.transition, now, { reason, run, expectedAt });
+    transition = raiseChange(ctx, changed, effect.transition, now, { reason, run, expectedAt });
   }
   return { companyId: monitor.company_id, monitorId: monitor.id, transition };
 }

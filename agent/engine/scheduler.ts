@@ -1,6 +1,7 @@
 import { missedDeadlineReason, reasonText } from '../domain/alertReason';
 import { missedReason, missedRun, type MonitorReason } from '../domain/alert';
-import { defaultGraceMinutes, dueTimeOfRun, nextDeadline, outageGraces, withCatchUpGrace, type MissedDeadline, type Outage } from '../domain/dueTime';
+import { addFailure, failuresOf, missedRunAt, streakReason, timingAfterCountedMiss } from '../domain/alerts/failureStreak';
+import { defaultGraceMinutes, dueAt, dueTimeOfRun, nextDeadline, outageGraces, withCatchUpGrace, type MissedDeadline, type Outage } from '../domain/dueTime';
 import { gracePopup, MAX_SEPARATE_POPUPS, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../domain/monitorPopups';
 import type { MonitorRow } from '../db/monitors';
 import type { EngineContext } from './engineContext';
@@ -9,7 +10,8 @@ import { storeResume } from './monitorEdits';
 import { timingOf } from './monitorState';
 import { raiseQuietServers } from './quietServers';
 import { sendReminders } from './reminders';
-import { announceTransition, recordTransition, transitionAlert, type RecordedTransition, type TransitionFacts } from './transitions';
+import { announceTransition, transitionAlert, type RecordedTransition, type TransitionFacts } from './transitions';
+import { raiseChange, sendSteady } from './monitors/alertGate';
 
 /** Most monitors failOverdue fails; the rest wait for the next step, right after. */
 export const FAIL_BATCH = 500;
@@ -42,6 +44,35 @@ function missedFacts(missed: MissedDeadline, row: MonitorRow): TransitionFacts &
   return { reason: missedReason(missed, row.duration), run: missedRun(missed), expectedAt };
 }
 
+/** The streak of `row` after it missed `missed`: whether this failure alerts (its N-th in a row), and its failures. */
+function countMiss(row: MonitorRow, missed: MissedDeadline) {
+  const failures = row.is_alerted === 1 ? failuresOf(row.failures) : [];
+  return addFailure({ alertAfter: row.alert_after, failures, alertSent: false }, missedRunAt(missed));
+}
+
+/**
+ * Counts the miss of `row` at `now` (`facts` its failure): the monitor is failed from its first; a
+ * failure still short of its alert keeps the monitor watched (its next run awaited), the one that
+ * alerts leaves it as a failed monitor always was. Returns the row as written (null when another
+ * step counted it) and whether this failure alerts.
+ */
+function storeMiss(ctx: EngineContext, row: MonitorRow, missed: MissedDeadline, facts: { reason: MonitorReason }, now: number) {
+  const { streak, alert } = countMiss(row, missed);
+  const timing = alert ? timingOf(row) : timingAfterCountedMiss(timingOf(row), missed);
+  const changed = ctx.store.monitorAlerting.countFailure({
+    id: row.id,
+    reason: reasonText(facts.reason, row.timezone),
+    reasonData: facts.reason,
+    failures: streak.failures,
+    alertSent: alert,
+    expectedRunAt: timing.expectedRunAt,
+    runningSince: timing.runningSince,
+    dueAt: alert ? null : dueAt(timing),
+    now,
+  });
+  return { changed, alert, failures: streak.failures };
+}
+
 /**
  * The alert side of the engine, as steps the loop calls with the current time.
  * Each step is one transaction whose cost grows with the monitors due, not with all monitors.
@@ -72,13 +103,19 @@ export function createScheduler(ctx: EngineContext) {
         continue;
       }
       const facts = missedFacts(missed, row);
-      // Conditional on not being failed yet, so each failure is raised exactly once.
-      const changed = store.monitors.markFailed(row.id, reasonText(facts.reason, row.timezone), facts.reason, now);
+      // Conditional on its failure not being alerted yet, so each failure is counted, and raised, exactly once.
+      const { changed, alert, failures } = storeMiss(ctx, row, missed, facts, now);
       if (!changed) continue;
+      // Failed, not alerting yet (or folded into a flapping alert): live views still hear of it.
+      const transition = alert ? raiseChange(ctx, changed, 'failed', now, { ...facts, reason: streakReason(facts.reason, failures) }) : null;
+      if (!transition) {
+        replanned.push(changed);
+        continue;
+      }
       const afterGrace = missed.resumedAt !== undefined;
-      failed.push({ ...recordTransition(ctx, changed, 'failed', now, facts), afterGrace, told: told.has(missKey(row)) });
+      failed.push({ ...transition, afterGrace, told: told.has(missKey(row)) });
     }
-    // Planned again (a snooze ended, a run fell in maintenance): live views hear of them.
+    // Planned again (a snooze ended, a run fell in maintenance) or failed without an alert (not yet, or folded): live views hear of them.
     return { failed, planned: [...snoozesEnded, ...replanned], more: due.length > limit };
   });
 
@@ -124,6 +161,7 @@ export function createScheduler(ctx: EngineContext) {
   const beginStep = (now: number): void => {
     raiseQuietServers(ctx, now);
     sendReminders(ctx, now);
+    sendSteady(ctx, now);
   };
 
   return {
@@ -132,7 +170,12 @@ export function createScheduler(ctx: EngineContext) {
 
     /** When the next step has work: the earliest monitor due time, quiet-watcher alert time or reminder; null when none. */
     earliestDueAt(): number | null {
-      const times = [store.monitors.earliestDueAt(), store.serverReports.earliestQuietAt(), store.reminders.earliestDueAt()].filter(
+      const times = [
+        store.monitors.earliestDueAt(),
+        store.serverReports.earliestQuietAt(),
+        store.reminders.earliestDueAt(),
+        store.monitorAlerting.earliestSteadyAt(),
+      ].filter(
         (t): t is number => t !== null,
       );
       return times.length === 0 ? null : Math.min(...times);
@@ -163,6 +206,7 @@ export function createScheduler(ctx: EngineContext) {
         const missed = nextDeadline(graced);
         if (!missed || missed.deadline >= now || told.has(missKey(row))) continue;
         if (maintenanceReplan(ctx, row, missed, now) !== null) continue;
+        if (!countMiss(row, missed).alert) continue; // a failure short of its alert tells nothing
         told.add(missKey(row));
         const alert = transitionAlert(row, 'failed', now, missedFacts(missed, row));
         news.push({ monitorId: row.id, name: row.name, kind: 'failed', detail: missedDeadlineReason(missed, row.duration, row.timezone), alert });

@@ -2,6 +2,7 @@ import type { MonitorRow } from '../db/monitors';
 import { alertMonitor, alertServer, type Alert, type AlertReason, type AlertRun } from '../domain/alert';
 import { toApiTimestamp, toNullableApiTimestamp } from '../domain/timestamps';
 import { monitorFailedData, monitorRecoveredData } from '../domain/monitorNotifications';
+import { failedTimesPieces, piecesText } from '../domain/alertReason';
 import type { MonitorTransition } from '../domain/monitorPopups';
 import { NOTIFICATION_KINDS } from '../domain/notificationKinds';
 import type { EngineContext } from './engineContext';
@@ -47,6 +48,8 @@ export function recordTransition(
   const failed = kind === 'failed';
   const alert = transitionAlert(monitor, kind, now, facts);
   const data = failed ? monitorFailedData(monitor) : monitorRecoveredData(monitor, monitor.last_run_at);
+  // The N-th failure in a row: its description counts them (the monitor's alert_reason is the last one's).
+  if (facts.reason.kind === 'failed_times') data.description = piecesText(failedTimesPieces(facts.reason), monitor.timezone);
   const type = failed ? NOTIFICATION_KINDS.monitorFailed.type : NOTIFICATION_KINDS.monitorRecovered.type;
   const notification = store.notifications.create({ companyId: monitor.company_id, type, data, now, alert });
   // A channel that repeats alerts gets this failure again every N hours while it lasts (agent/engine/reminders.ts).

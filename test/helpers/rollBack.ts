@@ -13,6 +13,9 @@ const UNDO: Record<number, string> = {
   24: 'DROP TABLE maintenance_windows;',
   25: 'DROP TRIGGER monitor_tags_insert; DROP TRIGGER monitor_tags_update; DROP TRIGGER monitor_tags_delete; DROP TABLE monitor_tags;',
   26: 'ALTER TABLE monitors DROP COLUMN max_runtime;',
+  27:
+    'DROP INDEX monitors_steady; ALTER TABLE monitors DROP COLUMN steady_at; ALTER TABLE monitors DROP COLUMN flapping; ' +
+    'ALTER TABLE monitors DROP COLUMN alert_sent; ALTER TABLE monitors DROP COLUMN failures; ALTER TABLE monitors DROP COLUMN alert_after;',
 };
 
 /** Rolls the database in `file` back to schema `version`, then runs `then` (old data to plant) before closing it. */
