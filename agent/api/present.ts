@@ -1,3 +1,4 @@
+import { DEFAULT_ALERT_AFTER } from '../domain/alerts/failureStreak';
 import { tagsOf } from '../db/monitorLines';
 import type { ServerRow } from '../db/servers';
 import type { ServerAlertRow } from '../db/serverAlerts';
@@ -92,6 +93,7 @@ export function presentMonitor(row: MonitorRow, origin: string, channelIds: numb
   };
   // Only when set: a monitor without one answers exactly the spec's shape.
   if (row.max_runtime !== null) monitor.max_runtime = row.max_runtime;
+  if (row.alert_after !== DEFAULT_ALERT_AFTER) monitor.alert_after = row.alert_after;
   return monitor;
 }
 

@@ -5,6 +5,7 @@ import { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitorStatus';
 import { MAX_TAGS, tagOf } from '../domain/monitorLine';
 import { parseZonedTimestamp } from '../domain/zonedTimestamp';
 import { channelIdsField } from './channelIds';
+import { MAX_ALERT_AFTER } from '../domain/alerts/failureStreak';
 import { timeZoneOf } from './peopleInputs';
 import { nameString, oneOf, onlyFields, patchOf, queryId, requiredInteger, requiredString } from './fields';
 
@@ -57,6 +58,16 @@ export type MonitorChanges = z.input<typeof monitorPatch>;
 export const maxRuntimeInput = onlyFields(
   z.object({
     max_runtime: requiredInteger('max_runtime', 1, 525_600).nullable(),
+  }),
+);
+
+/**
+ * The body of PUT /api/monitors/{id}/alert-after: the failure in a row that alerts (1, the default: the
+ * first). Its own request, as max-runtime's, so the spec's monitor bodies stay exactly the spec's.
+ */
+export const alertAfterInput = onlyFields(
+  z.object({
+    alert_after: requiredInteger('alert_after', 1, MAX_ALERT_AFTER),
   }),
 );
 
@@ -114,6 +125,8 @@ export interface MonitorResource {
   alert_reason_data: MonitorReason | null;
   /** Minutes a started run may take before it is stuck; absent when the monitor has no max run time (so bodies without one stay as the spec shows them). */
   max_runtime?: number;
+  /** The failure in a row that alerts; absent when it is the first (the default), so bodies stay as the spec shows them. */
+  alert_after?: number;
 }
 
 /**

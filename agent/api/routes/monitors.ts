@@ -6,7 +6,7 @@ import { readJsonBody } from '../body';
 import { HttpError } from '../errors';
 import { pathId } from '../params';
 import { presentMonitor } from '../present';
-import { maxRuntimeInput, monitorInput, monitorListQuery, monitorPatch, pauseInput } from '../../contract/monitors';
+import { alertAfterInput, maxRuntimeInput, monitorInput, monitorListQuery, monitorPatch, pauseInput } from '../../contract/monitors';
 import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../channelIds';
 import type { MonitorRow } from '../../db/monitors';
 import { validate } from '../validate';
@@ -115,6 +115,15 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
     found(store.monitors.find(ctx.state.companyId, id));
     const { max_runtime } = validate(maxRuntimeInput, await readJsonBody(ctx));
     const monitor = found(editMonitor({ store, events }, ctx.state.companyId, id, { max_runtime }, clock()));
+    ctx.body = present(monitor, requestOrigin(ctx));
+  });
+
+  // Cronbeat's own: the failure in a row that alerts (docs/monitoring.md, "Alert after N failures").
+  router.put('/api/monitors/:id/alert-after', async (ctx) => {
+    const id = pathId(ctx.params.id, 'Monitor');
+    found(store.monitors.find(ctx.state.companyId, id));
+    const { alert_after } = validate(alertAfterInput, await readJsonBody(ctx));
+    const monitor = found(editMonitor({ store, events }, ctx.state.companyId, id, { alert_after }, clock()));
     ctx.body = present(monitor, requestOrigin(ctx));
   });
 

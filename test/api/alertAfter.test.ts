@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+
+let agent: TestAgent;
+beforeAll(async () => {
+  agent = await startTestAgent();
+});
+afterAll(() => agent.stop());
+
+async function newMonitor(): Promise<{ id: number } & Record<string, unknown>> {
+  const response = await agent.api('/api/monitors', {
+    method: 'POST',
+    json: { name: 'Flaky job', timezone: 'UTC', schedule: '*/10 * * * *', duration: 1 },
+  });
+  return response.json();
+}
+
+const setAlertAfter = (id: number | string, json: unknown) => agent.api(`/api/monitors/${id}/alert-after`, { method: 'PUT', json });
+
+describe('PUT /api/monitors/{id}/alert-after', () => {
+  it('sets it; a monitor that alerts at its first failure (the default) has no alert_after field at all', async () => {
+    const monitor = await newMonitor();
+    expect(monitor).not.toHaveProperty('alert_after');
+    const set = await setAlertAfter(monitor.id, { alert_after: 3 });
+    expect(set.status).toBe(200);
+    expect((await set.json()).alert_after).toBe(3);
+    expect((await (await agent.api(`/api/monitors/${monitor.id}`)).json()).alert_after).toBe(3);
+    const back = await (await setAlertAfter(monitor.id, { alert_after: 1 })).json();
+    expect(back).not.toHaveProperty('alert_after');
+    const changes = await (await agent.api(`/api/monitors/${monitor.id}/changes`)).json();
+    expect(changes.map((c: { changes: unknown }) => c.changes)).toEqual([{ alert_after: { from: 3, to: 1 } }, { alert_after: { from: 1, to: 3 } }]);
+  });
+
+  it('refuses bad input with a 422 naming the field, and changes nothing', async () => {
+    const monitor = await newMonitor();
+    await setAlertAfter(monitor.id, { alert_after: 5 });
+    for (const [body, message] of [
+      [{ alert_after: 0 }, 'The alert after field must be between 1 and 100.'],
+      [{ alert_after: 101 }, 'The alert after field must be between 1 and 100.'],
+      [{ alert_after: 'abc' }, 'The alert after field must be an integer.'],
+      [{ alert_after: 2.5 }, 'The alert after field must be an integer.'],
+      [{ alert_after: null }, 'The alert after field is required.'],
+      [{}, 'The alert after field is required.'],
+    ] as const) {
+      const response = await setAlertAfter(monitor.id, body);
+      expect(response.status, JSON.stringify(body)).toBe(422);
+      expect((await response.json()).errors.alert_after, JSON.stringify(body)).toEqual([message]);
+    }
+    const extra = await setAlertAfter(monitor.id, { alert_after: 2, grace: 3 });
+    expect(extra.status).toBe(422);
+    expect(Object.keys((await extra.json()).errors)).toEqual(['grace']);
+    expect((await (await agent.api(`/api/monitors/${monitor.id}`)).json()).alert_after).toBe(5);
+    expect((await setAlertAfter(999_999, { alert_after: 2 })).status).toBe(404);
+    expect((await setAlertAfter('abc', { alert_after: 2 })).status).toBe(404);
+  });
+});
