@@ -54,3 +54,25 @@ describe('PUT /api/monitors/{id}/alert-after', () => {
     expect((await setAlertAfter('abc', { alert_after: 2 })).status).toBe(404);
   });
 });
+
+describe('a job line with alert_after', () => {
+  const line = (key: string, slug: string, query: Record<string, string>) =>
+    fetch(`${agent.url}/api/pulse/key/${key}/${slug}/start?${new URLSearchParams(query)}`);
+
+  it('creates its monitor with it, follows a change, keeps it when the line stops saying it, and refuses a bad one naming the field', async () => {
+    const key = agent.store.apiTokens.create({ companyId: 1, name: 'web-03', scope: 'ping', now: Date.now() }).token;
+    expect((await line(key, 'flaky-sync', { create: '1', schedule: '*/10 * * * *', grace: '1', alert_after: '3' })).status).toBe(201);
+    const monitor = () => agent.store.monitors.list(1).find((m) => m.slug === 'flaky-sync')!;
+    expect(monitor().alert_after).toBe(3);
+    await line(key, 'flaky-sync', { create: '1', schedule: '*/10 * * * *', grace: '1', alert_after: '5' });
+    expect(monitor().alert_after).toBe(5);
+    await line(key, 'flaky-sync', { create: '1', schedule: '*/10 * * * *', grace: '1' });
+    expect(monitor().alert_after).toBe(5);
+    for (const bad of ['0', '101', 'abc', '2.5', '']) {
+      const response = await line(key, 'flaky-sync', { create: '1', schedule: '*/10 * * * *', alert_after: bad });
+      expect(response.status, bad).toBe(422);
+      expect((await response.json()).errors.alert_after).toEqual(['The alert_after field must be a whole number from 1 to 100.']);
+    }
+    expect(monitor().alert_after).toBe(5);
+  });
+});
