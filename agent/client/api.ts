@@ -65,6 +65,11 @@ export class ApiClient {
     return this.call<MonitorDetails>('PATCH', `/api/monitors/${id}`, changes);
   }
 
+  /** PUT /api/monitors/{id}/alert-after: the failure in a row that alerts. */
+  setAlertAfter(id: number, alertAfter: number): Promise<MonitorDetails> {
+    return this.call<MonitorDetails>('PUT', `/api/monitors/${id}/alert-after`, { alert_after: alertAfter });
+  }
+
   /** DELETE /api/monitors/{id}: the monitor and its history. */
   deleteMonitor(id: number): Promise<void> {
     return this.call<void>('DELETE', `/api/monitors/${id}`);

@@ -1,3 +1,4 @@
+import { MAX_ALERT_AFTER } from '../../domain/alerts/failureStreak';
 import type { Delivery } from '../../client/pulseSender';
 import type { LineTarget } from '../../client/pulses';
 import { LineMemory } from '../../client/lineMemory';
@@ -15,6 +16,7 @@ export interface LineOptions {
   timezone?: string;
   grace?: string;
   'max-runtime'?: string;
+  'alert-after'?: string;
   server?: string;
 }
 
@@ -117,6 +119,13 @@ export function lineRunFor(options: LineOptions, context: LineContext): LineRun 
       return { problem: `--max-runtime must be a whole number of minutes from 1 to 525600, not "${maxRuntime}"` };
     }
     settings.max_runtime = String(Number(maxRuntime));
+  }
+  const alertAfter = options['alert-after'];
+  if (alertAfter !== undefined) {
+    if (!/^\d{1,3}$/.test(alertAfter) || Number(alertAfter) < 1 || Number(alertAfter) > MAX_ALERT_AFTER) {
+      return { problem: `--alert-after must be a whole number from 1 to ${MAX_ALERT_AFTER}, not "${alertAfter}"` };
+    }
+    settings.alert_after = String(Number(alertAfter));
   }
   if (options.server !== undefined) settings.server = options.server;
   const said = new URLSearchParams(settings).toString();

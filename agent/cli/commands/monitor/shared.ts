@@ -1,3 +1,4 @@
+import { MAX_ALERT_AFTER } from '../../../domain/alerts/failureStreak';
 import { ApiClient, ApiError, type MonitorDetails } from '../../../client/api';
 import { UsageError } from '../../command';
 import { didYouMean } from '../../didYouMean';
@@ -61,6 +62,7 @@ export function printMonitor(monitor: MonitorDetails, json: boolean | undefined)
     ['Status', monitor.status],
     ['Schedule', `${monitor.schedule.replace(/\n/g, '; ')} (${scheduleWords(monitor.schedule, monitor.timezone) ?? monitor.timezone})`],
     ['Grace', `${monitor.duration} min after each due time`],
+    ['Alerts', alertsAfterWords(monitor.alert_after ?? 1)],
     ['Next due', dueText(monitor)],
     ['Last pulse', monitor.last_pulse_at === null ? 'never' : shortTime(monitor.last_pulse_at)],
     ['Project', monitor.project_id === null ? '-' : String(monitor.project_id)],
@@ -82,6 +84,19 @@ export function tagsOption(value: string): string[] {
     if (tag === undefined) throw new UsageError(`--tags: "${word}" is not a tag (letters, digits, "_", ".", ":" and "-", up to 50, starting with a letter or digit).`);
     return tag;
   });
+}
+
+/** "at the first failure", "after 3 failures in a row". */
+function alertsAfterWords(n: number): string {
+  return n === 1 ? 'at the first failure' : `after ${n} failures in a row`;
+}
+
+/** --alert-after as the failure in a row that alerts: a whole number from 1 to MAX_ALERT_AFTER. */
+export function alertAfterOption(value: string): number {
+  if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > MAX_ALERT_AFTER) {
+    throw new UsageError(`--alert-after (the failure in a row that alerts) must be a whole number from 1 to ${MAX_ALERT_AFTER}, not "${value}".`);
+  }
+  return Number(value);
 }
 
 /** --grace as whole minutes from 1 (a grace of 0 would fail every run that is a second late). */
