@@ -65,6 +65,8 @@ export function createApi(credentials: Credentials) {
     createMonitor: (body: NewMonitor) => send<Monitor>('POST', '/api/monitors', body),
     deleteMonitor: (id: number) => send<void>('DELETE', `/api/monitors/${id}`),
     editMonitor: (id: number, body: Partial<NewMonitor>) => send<Monitor>('PATCH', `/api/monitors/${id}`, body),
+    /** How many failed or missed runs in a row alert (PUT …/alert-after: its own request, as the spec's monitor body stays the spec's). */
+    setAlertAfter: (id: number, alertAfter: number) => send<Monitor>('PUT', `/api/monitors/${id}/alert-after`, { alert_after: alertAfter }),
     /** Pauses until resumed, or snoozes until `until` (an ISO time). */
     pauseMonitor: (id: number, until?: string) => send<Monitor>('POST', `/api/monitors/${id}/pause`, until ? { until } : {}),
     resumeMonitor: (id: number) => send<Monitor>('POST', `/api/monitors/${id}/resume`),

@@ -9,11 +9,12 @@ import { formatInZone, nextRuns, scheduleInWords } from '../lib/schedule';
 import { findTimeZone } from '../../../agent/domain/timeZones';
 import { monitorInput } from '../../../agent/contract/monitors';
 import { fieldErrors, numberOrAbsent } from '../lib/formRules';
+import { AlertAfterField, alertAfterError, alertAfterOf } from './AlertAfterField';
 
-type FieldName = 'name' | 'timezone' | 'schedule' | 'duration' | 'tags';
+type FieldName = 'name' | 'timezone' | 'schedule' | 'duration' | 'tags' | 'alert_after';
 
-/** The form's values, as typed. */
-export type MonitorFormValues = Record<FieldName, string>;
+/** The form's values, as typed (no alert-after: 1, the first failure). */
+export type MonitorFormValues = Record<Exclude<FieldName, 'alert_after'>, string> & { alert_after?: string };
 
 const examples = [
   { schedule: '0 2 * * *', label: 'Every day at 02:00' },
@@ -43,13 +44,15 @@ export const monitorFormErrors = (v: MonitorFormValues) => {
   for (const key of Object.keys(errors)) {
     if (key.startsWith('tags.')) errors.tags ??= errors[key];
   }
+  const alertAfter = alertAfterError(v.alert_after ?? '1');
+  if (alertAfter) errors.alert_after = alertAfter;
   return errors;
 };
 
 /**
  * A monitor's fields with their checks as you type and the next runs of the schedule: the New
  * monitor screen starts it empty, the Edit screen with the monitor's values. `onSave` gets the
- * values as the API takes them; a 422 it throws lands next to its field.
+ * values as the API takes them (alert after N apart: its own request); a 422 it throws lands next to its field.
  */
 export function MonitorForm(props: {
   label: string;
@@ -57,11 +60,11 @@ export function MonitorForm(props: {
   submitLabel: string;
   busyLabel: string;
   cancelHref: string;
-  onSave: (monitor: NewMonitor) => Promise<void>;
+  onSave: (monitor: NewMonitor, alertAfter: number) => Promise<void>;
 }) {
   const { values, set, shown, clientErrors, formError, busy, submit } = useApiForm<FieldName>({
     idPrefix: 'monitor',
-    initial: props.initial,
+    initial: { alert_after: '1', ...props.initial },
     validate: monitorFormErrors,
   });
 
@@ -70,7 +73,7 @@ export function MonitorForm(props: {
   const runs = clientErrors.timezone ? null : nextRuns(values.schedule, zone, 5, new Date());
   const words = scheduleInWords(values.schedule, clientErrors.timezone ? undefined : zone);
 
-  const onSubmit = (event: FormEvent) => submit(event, (v) => props.onSave(monitorBody(v) as NewMonitor));
+  const onSubmit = (event: FormEvent) => submit(event, (v) => props.onSave(monitorBody(v) as NewMonitor, alertAfterOf(v.alert_after ?? '1')!));
 
   return (
     <>
@@ -152,6 +155,7 @@ export function MonitorForm(props: {
             aria-describedby={describedBy('monitor-duration', true, shown('duration'))}
           />
         </Field>
+        <AlertAfterField value={values.alert_after} error={shown('alert_after')} onChange={(value) => set('alert_after', value)} />
         <Field id="monitor-tags" label="Tags" error={shown('tags')} hint="Optional, separated by commas or spaces (prod, db, server:web-01): to list, badge and silence monitors together.">
           <input
             id="monitor-tags"

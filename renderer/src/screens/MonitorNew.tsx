@@ -11,12 +11,13 @@ export function MonitorNewScreen() {
       <PageHeader title="New monitor" back={{ href: '#/monitors', label: 'Monitors' }} />
       <MonitorForm
         label="New monitor"
-        initial={{ name: '', timezone: viewerZone(), schedule: '0 2 * * *', duration: '30', tags: '' }}
+        initial={{ name: '', timezone: viewerZone(), schedule: '0 2 * * *', duration: '30', tags: '', alert_after: '1' }}
         submitLabel="Create monitor"
         busyLabel="Creating…"
         cancelHref="#/monitors"
-        onSave={async (body) => {
+        onSave={async (body, alertAfter) => {
           const monitor = await api.createMonitor(body);
+          if (alertAfter !== 1) await api.setAlertAfter(monitor.id, alertAfter);
           navigate(`/monitors/${monitor.id}`);
         }}
       />

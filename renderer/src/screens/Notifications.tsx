@@ -16,10 +16,12 @@ import { queries } from '../lib/queries';
 const PER_PAGE = 20;
 
 const goodStatuses = new Set(['recovered', 'valid', 'reporting']);
-const warnStatuses = new Set(['expiring', 'altered']);
+const warnStatuses = new Set(['expiring', 'altered', 'flapping']);
 
 export function notificationTone(notification: AppNotification): 'good' | 'warn' | 'bad' {
   const status = notification.data.status;
+  // Steady again after flapping: good news only when it is fine now.
+  if (status === 'steady') return (notification.data as { monitor_is_alerted?: number }).monitor_is_alerted === 1 ? 'bad' : 'good';
   if (goodStatuses.has(status)) return 'good';
   if (warnStatuses.has(status)) return 'warn';
   return 'bad';
@@ -36,6 +38,8 @@ const statusWords: Record<string, string> = {
   still_failing: 'Still failing',
   quiet: 'Quiet',
   reporting: 'Reporting again',
+  flapping: 'Flapping',
+  steady: 'Steady again',
 };
 
 /** The word that says what happened, so colour is never the only sign ("Failed", "Recovered"). */
