@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { timeZoneOf } from './peopleInputs';
 import { controlCharacterProblem, onlyFields } from './fields';
 import { pulseQuery } from './pulses';
-import { checkSchedule } from '../domain/scheduleCheck';
-import { isSlug, MAX_SLUG_LENGTH, serverTag } from '../domain/monitorLine';
+import { checkSchedule } from '../domain/schedules';
+import { isSlug, MAX_SLUG_LENGTH, serverTag } from '../domain/monitors/ownLine';
 import { MAX_ALERT_AFTER } from '../domain/alerts/failureStreak';
 
 /*

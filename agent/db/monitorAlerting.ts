@@ -1,6 +1,6 @@
 import type { Db } from './open';
 import { manyRows, oneRow } from './rows';
-import type { MonitorReason } from '../domain/alert';
+import type { MonitorReason } from '../domain/alerts/alert';
 import type { FlapState } from '../domain/alerts/flapping';
 import type { MonitorRow } from './monitors';
 

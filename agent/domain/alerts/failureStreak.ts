@@ -1,6 +1,6 @@
-import { expectedRunAfter, type MissedDeadline, type MonitorTiming } from '../dueTime';
-import type { AlertReason, MonitorReason } from '../alert';
-import { toApiTimestamp } from '../timestamps';
+import { expectedRunAfter, type MissedDeadline, type MonitorTiming } from '../monitors/dueTime';
+import type { AlertReason, MonitorReason } from './alert';
+import { toApiTimestamp } from '../time/apiTimestamps';
 
 /*
  * Alert after N failures (Cronitor's "failure tolerance", healthchecks' repeated-failure ask): a

@@ -1,9 +1,9 @@
-import type { AlertReason } from '../alert';
-import { alertMs } from '../alert';
-import { describeMoment } from '../alertReason';
-import { monitorFailedData, type NotifiedMonitor } from '../monitorNotifications';
-import { NOTIFICATION_KINDS, type MonitorNotificationData } from '../notificationKinds';
-import { toApiTimestamp, toNullableApiTimestamp } from '../timestamps';
+import type { AlertReason } from './alert';
+import { alertMs } from './alert';
+import { describeMoment } from './reasonPieces';
+import { monitorFailedData, type NotifiedMonitor } from './monitorNotifications';
+import { NOTIFICATION_KINDS, type MonitorNotificationData } from './notificationKinds';
+import { toApiTimestamp, toNullableApiTimestamp } from '../time/apiTimestamps';
 import { firstChange, FLAPPING_WINDOW_MS, STEADY_AFTER_MS, type FlapState } from './flapping';
 import { flappingWords, steadyWords } from './streakWords';
 

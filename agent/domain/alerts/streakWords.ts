@@ -1,4 +1,4 @@
-import type { AlertReason, MonitorReason } from '../alert';
+import type { AlertReason, MonitorReason } from './alert';
 
 /*
  * The words of the alerts that fold others (agent/domain/alerts/failureStreak.ts and flapping.ts):

@@ -1,14 +1,14 @@
 import type { MonitorRow } from '../../db/monitors';
-import { alertMonitor, alertServer, type Alert } from '../../domain/alert';
-import { alertPopup } from '../../domain/monitorPopups';
+import { alertMonitor, alertServer, type Alert } from '../../domain/alerts/alert';
+import { alertPopup } from '../../domain/alerts/monitorPopups';
 import { flapStateOf, noteChange, steadyAt } from '../../domain/alerts/flapping';
 import { flappingNoticeData, flappingReason, steadyReason } from '../../domain/alerts/flappingNotices';
-import { NOTIFICATION_KINDS } from '../../domain/notificationKinds';
-import { toApiTimestamp } from '../../domain/timestamps';
-import type { MonitorTransition } from '../../domain/monitorPopups';
+import { NOTIFICATION_KINDS } from '../../domain/alerts/notificationKinds';
+import { toApiTimestamp } from '../../domain/time/apiTimestamps';
+import type { MonitorTransition } from '../../domain/alerts/monitorPopups';
 import type { EngineContext } from '../engineContext';
-import { inMaintenance } from '../maintenance';
-import { announceTransition, recordTransition, type RecordedTransition, type TransitionFacts } from '../transitions';
+import { inMaintenance } from './maintenance';
+import { announceTransition, recordTransition, type RecordedTransition, type TransitionFacts } from './transitions';
 
 /*
  * Between a monitor's alerting change (its failure alerts, after its N failures in a row; or its

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addFailure, failuresOf, streakReason, timingAfterCountedMiss } from '../../../agent/domain/alerts/failureStreak';
-import { nextDeadline, type MonitorTiming } from '../../../agent/domain/dueTime';
-import { applyPulse, type PulseState } from '../../../agent/domain/pulseEffect';
+import { nextDeadline, type MonitorTiming } from '../../../agent/domain/monitors/dueTime';
+import { applyPulse, type PulseState } from '../../../agent/domain/monitors/pulseEffect';
 
 const at = (iso: string) => Date.parse(iso);
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Alert } from '../../../agent/domain/alert';
-import { whatHappened } from '../../../agent/domain/alertWords';
-import { monitorStatus } from '../../../agent/domain/monitorStatus';
+import type { Alert } from '../../../agent/domain/alerts/alert';
+import { whatHappened } from '../../../agent/domain/alerts/words';
+import { monitorStatus } from '../../../agent/domain/monitors/status';
 import { tempDir } from '../../helpers/testAgent';
 import { at, engineFixture } from '../engineFixture';
 
