@@ -263,7 +263,8 @@ export function scheduleLine(alert: Alert): string | null {
 /** When the run was expected, in the monitor's zone and the admin's; null when not known or already said (a missed run). */
 export function expectedLine(alert: Alert, context: WordsContext): string | null {
   const ms = alertMs(alert.expected_at);
-  if (ms === null || !alert.monitor || alert.reason.kind === 'missed') return null;
+  const missed = alert.reason.kind === 'missed' || (alert.reason.kind === 'failed_times' && alert.reason.last.kind === 'missed');
+  if (ms === null || !alert.monitor || missed) return null;
   return `Expected ${timeInZones(ms, alert.monitor.timezone, context.adminZone)}`;
 }
 

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Alert } from '../../../agent/domain/alerts/alert';
 import { whatHappened } from '../../../agent/domain/alerts/words';
 import { monitorStatus } from '../../../agent/domain/monitors/status';
+import { alertMessage, OUTPUT_BOUNDS } from '../../../agent/domain/alerts/messageLimits';
+import { emailSubject } from '../../../agent/engine/delivery/kinds/email';
 import { tempDir } from '../../helpers/testAgent';
 import { at, engineFixture } from '../engineFixture';
 
@@ -151,5 +153,18 @@ describe('a monitor that alerts after 1 failure (the default)', () => {
     walk(monitor.token, '12:55:00', '13:25:00');
     expect(said()).toEqual(['monitor.failed 13:01']);
     expect(alerts()[0].reason.kind).toBe('missed');
+  });
+});
+
+describe('the words of the third failure in a row, on the channels', () => {
+  it('an email subject counts them; no separate "Expected" line repeats the missed run', () => {
+    fixture = engineFixture(at('2026-11-27T12:55:00Z'));
+    const monitor = monitorAlertingAfter(3);
+    walk(monitor.token, '12:55:00', '13:25:00');
+    const [alert] = alerts();
+    const message = alertMessage(alert, { type: 'monitor', type_id: monitor.id }, { adminZone: 'UTC', publicUrl: 'http://127.0.0.1:8787' }, OUTPUT_BOUNDS.email);
+    expect(emailSubject(alert, message)).toBe('MISSED | backup (3 times in a row)');
+    expect(message.title).toBe('backup failed 3 times in a row');
+    expect(message.facts.join('\n')).not.toContain('Expected');
   });
 });
