@@ -127,6 +127,10 @@ export interface MonitorResource {
   max_runtime?: number;
   /** The failure in a row that alerts; absent when it is the first (the default), so bodies stay as the spec shows them. */
   alert_after?: number;
+  /** With alert_after: the failed or missed runs in a row so far (0 when fine); absent with it. */
+  failures_in_a_row?: number;
+  /** While its alerts are held for flapping: since when (its flapping alert); absent otherwise. */
+  flapping_since?: string;
 }
 
 /**

@@ -25,7 +25,14 @@ describe('PUT /api/monitors/{id}/alert-after', () => {
     expect(set.status).toBe(200);
     expect((await set.json()).alert_after).toBe(3);
     expect((await (await agent.api(`/api/monitors/${monitor.id}`)).json()).alert_after).toBe(3);
+    // A failure short of the alert: failed, counted, and still watched (its next run is due).
+    expect((await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`)).status).toBe(200);
+    const counting = await (await agent.api(`/api/monitors/${monitor.id}`)).json();
+    expect(counting).toMatchObject({ status: 'failed', alert_after: 3, failures_in_a_row: 1 });
+    expect(counting.next_due_at).not.toBeNull();
+    expect(counting).not.toHaveProperty('flapping_since');
     const back = await (await setAlertAfter(monitor.id, { alert_after: 1 })).json();
+    expect(back).not.toHaveProperty('failures_in_a_row');
     expect(back).not.toHaveProperty('alert_after');
     const changes = await (await agent.api(`/api/monitors/${monitor.id}/changes`)).json();
     expect(changes.map((c: { changes: unknown }) => c.changes)).toEqual([{ alert_after: { from: 3, to: 1 } }, { alert_after: { from: 1, to: 3 } }]);

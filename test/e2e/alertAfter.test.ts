@@ -35,10 +35,27 @@ describe.skipIf(chromiumMissing)('alert after N failures in the dashboard', { ti
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect.poll(() => agent.store.monitors.find(1, monitor.id)!.alert_after).toBe(3);
 
-    // Opened afresh (not from the page's cache of before the save): the form starts from what is stored.
-    await page.goto(`${agent.url}/#/monitors/${monitor.id}/edit`);
-    await page.reload();
-    await expect.poll(() => page.getByLabel('Alert after N failures').inputValue()).toBe('3');
+    // The monitor's page says it (once it has heard of the change), and its Edit opens with what is stored.
+    await page.goto(`${agent.url}/#/monitors/${monitor.id}`);
+    await page.locator('dl.facts').getByText('after 3 failures in a row').waitFor();
+    await page.getByRole('link', { name: 'Edit', exact: true }).click();
+    expect(await page.getByLabel('Alert after N failures').inputValue()).toBe('3');
+  });
+
+  it('says on the monitor page why a failed monitor has sent no alert yet, and when its alerts are held for flapping', async () => {
+    const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'flaky-page', timezone: 'UTC', schedule: '*/10 * * * *', duration: 5 } })).json();
+    await agent.api(`/api/monitors/${monitor.id}/alert-after`, { method: 'PUT', json: { alert_after: 3 } });
+    expect((await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`)).status).toBe(200);
+    await page.goto(`${agent.url}/#/monitors/${monitor.id}`);
+    const hold = page.getByTestId('monitor-alert-hold');
+    await hold.waitFor();
+    expect(await hold.textContent()).toBe('Failed once: no alert yet, one is sent at the 3rd in a row.');
+    expect(await page.getByTestId('monitor-status-text').textContent()).toContain('Job reported failure');
+    expect(await page.locator('dl.facts').textContent()).toContain('after 3 failures in a row');
+    // Its next run is still watched: the next one missed counts too.
+    expect(await page.getByTestId('monitor-next-due').textContent()).not.toContain('After the next pulse');
+    await screenshot(page, 'monitor-failed-not-alerted-1280x800');
+    expect(agent.store.notifications.page(1, 100, 0).filter((n) => n.data.type_id === monitor.id)).toEqual([]);
   });
 
   it('creates a monitor with it', async () => {

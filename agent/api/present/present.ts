@@ -21,7 +21,8 @@ import type { ServerAlertResource, ServerFields, ServerReport } from '../../cont
 import type { MaintenanceWindowResource } from '../../contract/maintenanceWindows';
 import { windowOf, type MaintenanceWindowRow } from '../../db/maintenanceWindows';
 import { nextStart, windowEnd } from '../../domain/maintenance/windows';
-import { DEFAULT_ALERT_AFTER } from '../../domain/alerts/failureStreak';
+import { DEFAULT_ALERT_AFTER, failuresOf } from '../../domain/alerts/failureStreak';
+import { flapStateOf } from '../../domain/alerts/flapping';
 
 export { presentNotification } from '../../contract/notifications';
 
@@ -93,7 +94,12 @@ export function presentMonitor(row: MonitorRow, origin: string, channelIds: numb
   };
   // Only when set: a monitor without one answers exactly the spec's shape.
   if (row.max_runtime !== null) monitor.max_runtime = row.max_runtime;
-  if (row.alert_after !== DEFAULT_ALERT_AFTER) monitor.alert_after = row.alert_after;
+  if (row.alert_after !== DEFAULT_ALERT_AFTER) {
+    monitor.alert_after = row.alert_after;
+    monitor.failures_in_a_row = row.is_alerted === 1 ? failuresOf(row.failures).length : 0;
+  }
+  const flapping = flapStateOf(row.flapping).since;
+  if (flapping !== null) monitor.flapping_since = toApiTimestamp(flapping);
   return monitor;
 }
 

@@ -9,7 +9,8 @@ import { Time } from './Time';
 export function NextDue(props: { monitor: Monitor; relative?: boolean }) {
   const m = props.monitor;
   const status = monitorStatus(m);
-  if (status === 'failed') {
+  // Failed but still counting towards its alert (alert after N failures): its next run is still watched.
+  if (status === 'failed' && m.next_due_at === null) {
     return (
       <span className="muted" title="A failed monitor is watched again from its next success pulse">
         After the next pulse

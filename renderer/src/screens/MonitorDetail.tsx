@@ -1,3 +1,4 @@
+import { AlertHold, alertsAfterWords } from '../components/AlertHold';
 import { pageAgentBase } from '../api/client';
 import { useState } from 'react';
 import type { Monitor } from '../api/types';
@@ -149,6 +150,7 @@ export function MonitorDetailScreen(props: { id: number }) {
           </span>
         </div>
         <InMaintenance id={m.id} />
+        <AlertHold monitor={m} />
         <RunLine monitor={m} />
         <dl className="facts">
           <div>
@@ -175,6 +177,12 @@ export function MonitorDetailScreen(props: { id: number }) {
             <dt>Grace</dt>
             <dd>{formatMinutes(m.duration)}</dd>
           </div>
+          {m.alert_after ? (
+            <div>
+              <dt>Alerts</dt>
+              <dd>{alertsAfterWords(m.alert_after)}</dd>
+            </div>
+          ) : null}
           {m.tags && m.tags.length > 0 ? (
             <div>
               <dt>Tags</dt>

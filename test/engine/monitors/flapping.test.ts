@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Alert } from '../../../agent/domain/alerts/alert';
 import { whatHappened } from '../../../agent/domain/alerts/words';
 import { tempDir } from '../../helpers/testAgent';
+import { presentMonitor } from '../../../agent/api/present/present';
 import { at, engineFixture } from '../engineFixture';
 
 // Flapping on timelines: a job that fails and succeeds in turn, the loop stepping every 30 s.
@@ -49,6 +50,7 @@ describe('a monitor that changes between failed and fine 5 times within an hour'
     );
     expect(fixture.notifications()[4].type).toBe('App\\Notifications\\MonitorFlappingNotification');
     expect(fixture.notifier.popups.at(-1)?.title).toBe('⚠ backup is flapping');
+    expect(presentMonitor(fixture.reload(monitor.id), 'http://127.0.0.1', null).flapping_since).toBe('2026-11-27T13:40:20.000000Z');
 
     // It keeps flapping: nothing said, and each change puts steady an hour later again.
     walk(monitor.token, '13:45:30', '14:05:00', ['13:50:20 success', '14:00:20 fail']);
@@ -60,6 +62,7 @@ describe('a monitor that changes between failed and fine 5 times within an hour'
     // An hour without a change: one alert says it is steady, and what it is now.
     walk(monitor.token, '15:00:30', '15:05:00');
     expect(said().slice(5)).toEqual(['monitor.steady 15:00']);
+    expect(presentMonitor(fixture.reload(monitor.id), 'http://127.0.0.1', null)).not.toHaveProperty('flapping_since');
     const steady = alerts()[5];
     expect(steady.reason).toMatchObject({ kind: 'steady', changes: 7, failed: true, failed_since: '2026-11-27T14:00:20.000000Z' });
     expect(whatHappened(steady, { adminZone: 'UTC' })).toBe(
