@@ -5,6 +5,8 @@ import { monitorStatus } from '../../../agent/domain/monitors/status';
 import { alertMessage, OUTPUT_BOUNDS } from '../../../agent/domain/alerts/messageLimits';
 import { emailSubject } from '../../../agent/engine/delivery/kinds/email';
 import { tempDir } from '../../helpers/testAgent';
+import { windowOf } from '../../../agent/db/maintenanceWindows';
+import { replanAfterWindowChange } from '../../../agent/engine/monitors/maintenance';
 import { at, engineFixture } from '../engineFixture';
 
 // Alert after N failures on timelines: the loop steps every 30 s as the clock moves, the job
@@ -129,6 +131,23 @@ describe('a monitor that alerts after 3 failures in a row', () => {
     walk(monitor.token, '13:35:30', '13:45:00');
     expect(said()).toEqual(['monitor.failed 13:41']);
     expect((alerts()[0].reason as { runs: string[] }).runs.map((r) => r.slice(11, 16))).toEqual(['13:00', '13:30', '13:40']);
+  });
+
+  it('a window removed early while it still counts: it waits for its next run, which counts', () => {
+    fixture = engineFixture(at('2026-11-27T12:55:00Z'));
+    const monitor = monitorAlertingAfter(2);
+    const window = fixture.store.maintenanceWindows.create(
+      1,
+      { name: 'upgrade', startsAt: at('2026-11-27T13:05:00Z'), endsAt: at('2026-11-27T15:00:00Z'), schedule: null, timezone: null, durationMinutes: null, monitorIds: [], tags: [] },
+      at('2026-11-27T12:55:00Z'),
+    );
+    walk(monitor.token, '12:55:00', '13:32:00');
+    expect(fixture.reload(monitor.id).expected_run_at).toBe(at('2026-11-27T15:00:00Z'));
+    // The work is done at 13:32: the window goes, and the 13:40 run is awaited (and missed: the second).
+    fixture.store.maintenanceWindows.delete(1, window.id);
+    expect(replanAfterWindowChange(fixture, 1, windowOf(window), at('2026-11-27T13:32:00Z')).map((m) => m.id)).toEqual([monitor.id]);
+    walk(monitor.token, '13:32:30', '13:45:00');
+    expect(said()).toEqual(['monitor.failed 13:41']);
   });
 
   it('counts a stuck run once, then the runs after it', () => {
