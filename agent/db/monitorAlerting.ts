@@ -41,7 +41,6 @@ export function monitorAlertingRepository(db: Db) {
     'UPDATE monitors SET alert_after = @alertAfter, updated_at = @now WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL',
   );
   const saveFlapping = db.prepare('UPDATE monitors SET flapping = @flapping, steady_at = @steadyAt WHERE id = @id');
-  const markAlertSent = db.prepare('UPDATE monitors SET alert_sent = 1 WHERE id = @id AND is_alerted = 1');
   const steadyDue = manyRows<MonitorRow>(
     db,
     'SELECT * FROM monitors WHERE steady_at <= @now AND deleted_at IS NULL ORDER BY steady_at LIMIT @limit',
@@ -68,10 +67,6 @@ export function monitorAlertingRepository(db: Db) {
     /** Stores the monitor's recent alerting changes (null: none worth keeping) and when it is steady again (null: not flapping). */
     saveFlapping(id: number, state: FlapState | null, steadyAt: number | null): void {
       saveFlapping.run({ id, flapping: state === null ? null : JSON.stringify(state), steadyAt });
-    },
-    /** A failure folded into a flapping alert counts as alerted: its recovery is a change, and it is not counted again. */
-    markAlertSent(id: number): void {
-      markAlertSent.run({ id });
     },
     /** Flapping monitors steady at `now` (no change for STEADY_AFTER_MS), earliest first, at most `limit`. */
     steadyDue(now: number, limit: number): MonitorRow[] {
