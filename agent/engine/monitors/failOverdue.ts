@@ -168,16 +168,14 @@ export function createScheduler(ctx: EngineContext) {
     beginStep,
     failSome,
 
-    /** When the next step has work: the earliest monitor due time, quiet-watcher alert time or reminder; null when none. */
+    /** When the next step has work: the earliest monitor due time, quiet-watcher alert time, reminder or steady-again time; null when none. */
     earliestDueAt(): number | null {
       const times = [
         store.monitors.earliestDueAt(),
         store.serverReports.earliestQuietAt(),
         store.reminders.earliestDueAt(),
         store.monitorAlerting.earliestSteadyAt(),
-      ].filter(
-        (t): t is number => t !== null,
-      );
+      ].filter((t): t is number => t !== null);
       return times.length === 0 ? null : Math.min(...times);
     },
 
