@@ -13,7 +13,7 @@ import { AgentEvents } from './engine/events';
 import { startMonitorLoop } from './engine/loop';
 import { LoopHealthRecord } from './engine/loopHealth';
 import { startWatchdog, type WatchdogState } from './engine/watchdog';
-import { createScheduler } from './engine/monitors/failOverdue';
+import { createOverdueFailer } from './engine/monitors/failOverdue';
 import { showPendingPopups } from './engine/popups/pendingPopups';
 import { TlsCertificateChecker, type CheckerOptions } from './engine/certificates/checker';
 import { CertificateScheduler } from './engine/certificates/scheduler';
@@ -28,6 +28,8 @@ export interface AgentOptions {
   /** Defaults to 8787; 0 picks a free port. */
   port?: number;
   notifier?: Notifier;
+  /** Whether `notifier` shows popups on a desktop someone sees (the dashboard says where alerts go); default: a notifier was given. */
+  popups?: boolean;
   /** Milliseconds since the epoch; defaults to Date.now. The desktop app and tests may pass their own. */
   clock?: () => number;
   /** Where the agent's log lines go; default: pino on stderr (agent/log/logger.ts). */
@@ -68,8 +70,6 @@ export interface AgentOptions {
 export interface ChannelOptions {
   /** The dashboard's address in messages' links; default: the address the agent listens on. */
   dashboardUrl?: string;
-  /** Overrides every Telegram channel's Bot API address (tests point it at a local server). */
-  telegramApiUrl?: string;
   /** The admin's zone for times in alerts (besides the monitor's); default: this machine's zone. */
   adminZone?: string;
   /** How long one send may take; default 10 s. */
@@ -125,7 +125,6 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     clock,
     log,
     dashboardUrl: () => options.channels?.dashboardUrl ?? publicUrl.current() ?? listeningUrl,
-    telegramApiUrl: options.channels?.telegramApiUrl,
     adminZone: options.channels?.adminZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
     timeoutMs: options.channels?.timeoutMs,
     connectTimeoutMs: options.channels?.connectTimeoutMs,
@@ -144,6 +143,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     clock,
     log,
     notifier,
+    popups: options.popups ?? options.notifier !== undefined,
     certificateChecks,
     deliveries,
     writesAllowed: started.promise,
@@ -168,12 +168,10 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   let isWritable = false;
   const startWriting = () => {
     showPendingPopups({ store, notifier }, clock());
-    const scheduler = createScheduler({ store, events, notifier });
     const health = new LoopHealthRecord();
     stopMonitorLoop = startMonitorLoop({
-      scheduler,
+      failer: createOverdueFailer({ store, events, notifier }),
       events,
-      earliestDueAt: () => scheduler.earliestDueAt(),
       clock,
       log,
       health,

@@ -22,7 +22,7 @@ describe('migrating to alert after N failures and flapping', () => {
     const fine = await (await first.api('/api/monitors', { method: 'POST', json: { name: 'fine before', timezone: 'UTC', schedule: '*/10 * * * *', duration: 1 } })).json();
     expect((await fetch(`${first.url}/api/pulse/${failed.token}/fail`)).status).toBe(200);
     await first.close();
-    rollBackTo(join(dataDir, 'cronbeat.db'), 26);
+    rollBackTo(join(dataDir, 'cronbeat.db'), 27);
 
     agent = await startTestAgent({ dataDir });
     const row = agent.store.monitors.find(1, failed.id)!;

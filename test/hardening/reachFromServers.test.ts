@@ -1,7 +1,7 @@
 import { hostname, networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { createSignInLink } from '../../agent/api/routes/session';
+import { createSignInLink } from '../helpers/signIn';
 import { networkAddresses } from '../../agent/domain/access/reachability';
 import { finished, spawnCli } from '../helpers/cli';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
@@ -82,6 +82,7 @@ describe('an agent on loopback only', () => {
       loopback_only: true,
       public_url: null,
       remote_urls: [...addresses, ...hostNames].map((name) => `http://${urlHost(name)}:${agent.port}`),
+      popups: false, // a test agent has no notifier, as a headless one
     });
     expect((await agent.api('/api/agent', { token: null })).status).toBe(401);
   });

@@ -33,16 +33,6 @@ export function addFailure(streak: FailureStreak, runAt: number): { streak: Fail
   return { streak: { ...streak, failures, alertSent: streak.alertSent || alert }, alert };
 }
 
-/** The streak of a monitor that is fine: none. */
-export function noFailures(alertAfter: number): FailureStreak {
-  return { alertAfter, failures: [], alertSent: true };
-}
-
-/** Whether a failed monitor is still counting: failed, but not alerted yet, so its next runs are still watched. */
-export function countingFailures(timing: Pick<MonitorTiming, 'isAlerted' | 'alertSent'>): boolean {
-  return timing.isAlerted && timing.alertSent === false;
-}
-
 /**
  * The timing of a monitor that missed `missed` and keeps counting: it waits for the first run
  * whose deadline is after that one (so each run is counted once), and a run in progress is given

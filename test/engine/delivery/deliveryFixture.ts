@@ -1,5 +1,5 @@
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../../../agent/engine/delivery/worker';
-import type { ChannelKind } from '../../../agent/domain/channels/kinds';
+import type { ChannelKind } from '../../../agent/contract/channels';
 import type { QuietHours } from '../../../agent/domain/channels/delivery';
 import { at, engineFixture } from '../engineFixture';
 
@@ -29,9 +29,9 @@ export function deliveryFixture(start = at('2026-11-21T10:00:00Z'), options: Par
       return engine.store.channels.create({ companyId: 1, name, kind, settings, quietHours, now: clock.now });
     },
     /** A monitor that fails at once (its run was due before `clock.now`): the failure notification and its deliveries. */
-    failMonitor(name = 'backup') {
+    async failMonitor(name = 'backup') {
       const monitor = engine.monitor({ name, schedule: '* * * * *', duration: 1, now: clock.now - 10 * 60_000 });
-      engine.scheduler.failOverdue(clock.now);
+      await engine.step(clock.now);
       return monitor;
     },
     deliveries() {

@@ -2,11 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Popup } from '../../../agent/engine/popups/notifier';
-import { createScheduler } from '../../../agent/engine/monitors/failOverdue';
-import { quietAlertAt, serverQuietData } from '../../../agent/domain/servers/quietNotices';
+import { createOverdueFailer } from '../../../agent/engine/monitors/failOverdue';
+import { stepAt } from '../../helpers/loopStep';
+import { serverQuietData } from '../../../agent/domain/servers/quietNotices';
 import { startTestAgent, type TestAgent } from '../../helpers/testAgent';
 
-/* Issue 21.15: a server whose watcher stops reporting for three of its intervals raises one notification, and one when it reports again. */
+/* A server whose watcher missed two reports and a minute raises one notification, and one when it reports again. */
 
 const popups: Popup[] = [];
 let agent: TestAgent;
@@ -33,14 +34,14 @@ afterAll(async () => {
 
 const heartbeat = (serverId: string, interval: number) =>
   agent.api('/api/servers/heartbeat', { method: 'POST', json: { server_id: serverId, interval_seconds: interval, jobs: 2 } });
-const step = (at: number) => createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier }).failOverdue(at);
+const step = (at: number) => stepAt(createOverdueFailer({ store: agent.store, events: agent.events, notifier: agent.notifier }), at);
 const serverNotes = async (query: string) =>
   ((await (await agent.api(`/api/notifications?per_page=100${query}`)).json()).data as Array<{ type: string; data: Record<string, unknown> }>).filter(
     (n) => n.data.type === 'server',
   );
 
 describe('a quiet server', () => {
-  it('raises one quiet notification after three missed intervals, and one when it reports again, each exactly once', async () => {
+  it('raises one quiet notification after two missed reports and a minute, and one when it reports again, each exactly once', async () => {
     const made = await agent.api('/api/servers', { method: 'POST', json: { name: 'web 1', ip_address: '10.0.0.7', identifier: 'web-1' } });
     expect(made.status).toBe(201);
     const server = await made.json();
@@ -50,11 +51,11 @@ describe('a quiet server', () => {
     now = Date.parse('2026-11-23T10:00:00Z');
     expect((await heartbeat('web-1', 60)).status).toBe(200);
     expect(agent.store.serverReports.earliestQuietAt()).toBe(Date.parse('2026-11-23T10:03:00Z'));
-    step(Date.parse('2026-11-23T10:03:00Z'));
+    await step(Date.parse('2026-11-23T10:03:00Z'));
     expect(await serverNotes('&kinds=all')).toEqual([]);
 
-    step(Date.parse('2026-11-23T10:03:00.001Z'));
-    step(Date.parse('2026-11-23T10:10:00Z'));
+    await step(Date.parse('2026-11-23T10:03:00.001Z'));
+    await step(Date.parse('2026-11-23T10:10:00Z'));
     const quiet = await serverNotes('&kinds=all');
     expect(quiet).toHaveLength(1);
     expect(quiet[0]).toMatchObject({
@@ -77,12 +78,12 @@ describe('a quiet server', () => {
     now = Date.parse('2026-11-23T10:12:00Z');
     expect((await heartbeat('web-1', 60)).status).toBe(200);
     expect((await heartbeat('web-1', 60)).status).toBe(200);
-    step(Date.parse('2026-11-23T10:13:00Z'));
+    await step(Date.parse('2026-11-23T10:13:00Z'));
     const all = await serverNotes('&kinds=all');
     expect(all.map((n) => n.data.status)).toEqual(['reporting', 'quiet']);
     expect(all[0]).toMatchObject({
       type: 'App\\Notifications\\ServerReportingAgainNotification',
-      data: { title: 'web 1 reports again', description: 'The crontab watcher of web 1 (web-1) reported again at 2026-11-23 10:12 UTC, after 9 min without a report.' },
+      data: { title: 'web 1 reports again', description: 'The crontab watcher of web 1 (web-1) reported again at 2026-11-23 10:12 UTC, after 12 min without a report.' },
     });
 
     // Both went through the outbox to the channel, once each.
@@ -99,12 +100,12 @@ describe('a quiet server', () => {
     // by the agent's own loop at a moment of its own, so a count of every server's moved under load.
     const aboutDb = async () => (await serverNotes('&kinds=all')).filter((n) => n.data.server_identifier === 'db-1');
     expect(await aboutDb()).toEqual([]);
-    step(Date.parse('2026-11-25T10:00:00Z'));
+    await step(Date.parse('2026-11-25T10:00:00Z'));
     expect(await aboutDb()).toEqual([]);
     // Nor does it keep the loop awake: after a step, nothing it waits for is already past (else it wakes every millisecond).
-    const scheduler = createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier });
-    expect(scheduler.failOverdue(Date.parse('2026-11-25T10:00:00Z'))).toBe(false);
-    expect(scheduler.earliestDueAt() ?? Infinity).toBeGreaterThan(Date.parse('2026-11-25T10:00:00Z'));
+    const failer = createOverdueFailer({ store: agent.store, events: agent.events, notifier: agent.notifier });
+    await stepAt(failer, Date.parse('2026-11-25T10:00:00Z'));
+    expect(failer.nextStepAt() ?? Infinity).toBeGreaterThan(Date.parse('2026-11-25T10:00:00Z') + 1);
   });
 
   it('says how often the watcher reported in plain words, whatever its interval', () => {
@@ -116,8 +117,29 @@ describe('a quiet server', () => {
     expect(every(null)).toContain('it reports every hour (it did not say how often).');
   });
 
-  it('gives a watcher that did not say its interval three hours', () => {
-    expect(quietAlertAt(0, null)).toBe(3 * 3_600_000);
-    expect(quietAlertAt(1000, 300)).toBe(1000 + 900_000);
+  it('alerts at the very moment the servers list turns the quiet flag on: not a millisecond before, and at once after', async () => {
+    await agent.api('/api/servers', { method: 'POST', json: { name: 'edge', ip_address: '10.0.0.9', identifier: 'edge-1' } });
+    const edge = async () => ((await (await agent.api('/api/servers?q=edge-1')).json()) as Array<{ identifier: string; quiet: boolean }>).find((s) => s.identifier === 'edge-1')!;
+    const quietNotes = async () => (await serverNotes('&kinds=all')).filter((n) => n.data.server_identifier === 'edge-1' && n.data.status === 'quiet');
+    // An hourly watcher: two missed reports and a minute (2 h 1 min), where a rule of three intervals would wait 3 h.
+    now = Date.parse('2026-11-27T10:00:00Z');
+    expect((await heartbeat('edge-1', 3600)).status).toBe(200);
+    const boundary = Date.parse('2026-11-27T12:01:00Z');
+    now = boundary;
+    await step(boundary);
+    expect((await edge()).quiet).toBe(false);
+    expect(await quietNotes()).toEqual([]);
+    now = boundary + 1;
+    await step(boundary + 1);
+    expect((await edge()).quiet).toBe(true);
+    expect(await quietNotes()).toHaveLength(1);
+
+    // Back after 3 h 5 min of silence, counted from its last report, not from the quiet notification an hour after it.
+    now = Date.parse('2026-11-27T13:05:00Z');
+    expect((await heartbeat('edge-1', 3600)).status).toBe(200);
+    const back = (await serverNotes('&kinds=all')).filter((n) => n.data.server_identifier === 'edge-1' && n.data.status === 'reporting');
+    expect(back.map((n) => n.data.description)).toEqual([
+      'The crontab watcher of edge (edge-1) reported again at 2026-11-27 13:05 UTC, after 3 h 5 min without a report.',
+    ]);
   });
 });
