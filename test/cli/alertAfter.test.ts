@@ -33,6 +33,12 @@ describe('--alert-after N', () => {
     expect(made.stderr).toBe('');
     expect(made.status).toBe(0);
     expect(made.stdout).toMatch(/^Alerts: +after 3 failures in a row$/m);
+    // A failure short of the alert: failed, none sent yet, its next run still due.
+    const token = JSON.parse((await runCli(['monitor', 'show', 'cli flaky', '--json'], { env })).stdout).token;
+    expect((await fetch(`${agent.url}/api/pulse/${token}/fail`)).status).toBe(200);
+    const failedOnce = await runCli(['monitor', 'show', 'cli flaky'], { env });
+    expect(failedOnce.stdout).toMatch(/^Alerts: +after 3 failures in a row \(1 so far: none sent yet\)$/m);
+    expect(failedOnce.stdout).not.toContain('waits for a success pulse');
     const edited = await runCli(['monitor', 'edit', 'cli flaky', '--alert-after', '1', '--json'], { env });
     expect(edited.status).toBe(0);
     expect(JSON.parse(edited.stdout)).not.toHaveProperty('alert_after');

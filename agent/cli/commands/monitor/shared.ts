@@ -48,7 +48,8 @@ export { shortTime };
 /** What a monitor waits for, in words: its next deadline, its pause, or why it waits for nothing. */
 export function dueText(monitor: MonitorDetails): string {
   if (monitor.status === 'paused') return monitor.paused_until ? `paused until ${shortTime(monitor.paused_until)}` : 'paused until resumed';
-  if (monitor.status === 'failed') return 'failed: waits for a success pulse';
+  // A failure still counting towards its alert (alert after N) keeps its next run's deadline.
+  if (monitor.status === 'failed' && monitor.next_due_at === null) return 'failed: waits for a success pulse';
   return monitor.next_due_at ? shortTime(monitor.next_due_at) : 'no run ahead';
 }
 
@@ -63,7 +64,7 @@ export function printMonitor(monitor: MonitorDetails, json: boolean | undefined)
     ['Status', monitor.status],
     ['Schedule', `${monitor.schedule.replace(/\n/g, '; ')} (${scheduleWords(monitor.schedule, monitor.timezone) ?? monitor.timezone})`],
     ['Grace', `${monitor.duration} min after each due time`],
-    ['Alerts', alertsAfterWords(monitor.alert_after ?? 1)],
+    ['Alerts', alertsWords(monitor)],
     ['Next due', dueText(monitor)],
     ['Last pulse', monitor.last_pulse_at === null ? 'never' : shortTime(monitor.last_pulse_at)],
     ['Project', monitor.project_id === null ? '-' : String(monitor.project_id)],
@@ -90,6 +91,15 @@ export function tagsOption(value: string): string[] {
 /** "at the first failure", "after 3 failures in a row". */
 function alertsAfterWords(n: number): string {
   return n === 1 ? 'at the first failure' : `after ${n} failures in a row`;
+}
+
+/** When it alerts, and why a failed monitor has not yet: "after 3 failures in a row (1 so far: none sent yet)", "held while flapping since …". */
+function alertsWords(monitor: MonitorDetails): string {
+  if (monitor.flapping_since) return `held while it flaps (since ${shortTime(monitor.flapping_since)}), until an hour without a change`;
+  const after = monitor.alert_after ?? 1;
+  const sofar = monitor.failures_in_a_row;
+  const waiting = monitor.status === 'failed' && sofar !== undefined && sofar < after ? ` (${sofar} so far: none sent yet)` : '';
+  return `${alertsAfterWords(after)}${waiting}`;
 }
 
 /** --alert-after as the failure in a row that alerts: a whole number from 1 to MAX_ALERT_AFTER. */
