@@ -12,7 +12,6 @@ import type { MonitorRow } from './monitors';
 /** A missed run counted by the loop: the failure's reason, the streak after it, and the timing it leaves. */
 export interface CountedFailure {
   id: number;
-  reason: string;
   reasonData: MonitorReason;
   failures: number[];
   alertSent: boolean;
@@ -28,7 +27,7 @@ export function monitorAlertingRepository(db: Db) {
   // when the monitor turned failed: the first failure of a streak.
   const countFailure = oneRow<MonitorRow>(
     db,
-    `UPDATE monitors SET is_alerted = 1, alert_reason = @reason, alert_reason_data = @reasonData, failures = @failures,
+    `UPDATE monitors SET is_alerted = 1, alert_reason = '', alert_reason_data = @reasonData, failures = @failures,
        alert_sent = @alertSent, expected_run_at = @expectedRunAt, running_since = @runningSince,
        running_rid = CASE WHEN @runningSince IS NULL THEN NULL ELSE running_rid END,
        due_at = @dueAt, grace_from = NULL, updated_at = @now,

@@ -34,7 +34,11 @@ export interface MonitorRow extends NotifiedMonitor {
   line_key_id: number | null;
   /** When the latest failure was raised (migration 17); kept after a recovery, which says how long it lasted. */
   failed_at: number | null;
-  /** Why it is failed, as data (migration 20): JSON of a MonitorReason beside alert_reason's words; null when not failed or failed before. */
+  /**
+   * Why it is failed, as data (migration 20): JSON of a MonitorReason, whose words the API's
+   * alert_reason is made of when shown; null when not failed or failed before reasons were data.
+   * `alert_reason` holds words only for such a failure from before ('' otherwise).
+   */
   alert_reason_data: string | null;
   // Alert after N failures and flapping (migration 28): see agent/domain/alerts/failureStreak.ts and flapping.ts.
   alert_after: number;
@@ -47,6 +51,9 @@ export interface MonitorRow extends NotifiedMonitor {
   /** When a flapping monitor is steady again unless it changes before; null when not flapping. */
   steady_at: number | null;
 }
+
+/** A failure's words are made from its data where shown: the column keeps only the words of a failure from before data. */
+const KEPT_WORDS_SQL = "CASE WHEN @isAlerted = 1 AND @alertReasonData IS NULL THEN alert_reason ELSE '' END";
 
 /** A row's current reason as data (reasonDataOf), or null: not failed, or failed before reasons were kept as data. */
 export function reasonDataOf(row: Pick<MonitorRow, 'alert_reason_data'>): MonitorReason | null {
@@ -84,7 +91,6 @@ export interface MonitorTimingUpdate {
   id: number;
   lastRunAt: number;
   isAlerted: number;
-  alertReason: string;
   /** JSON of the reason as data, or null. */
   alertReasonData: string | null;
   stateSince: number | null;
@@ -133,7 +139,7 @@ export function monitorRepository(db: Db) {
      WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL`,
   );
 
-  const saveTimingSql = `UPDATE monitors SET last_run_at = @lastRunAt, is_alerted = @isAlerted, alert_reason = @alertReason, alert_reason_data = @alertReasonData,
+  const saveTimingSql = `UPDATE monitors SET last_run_at = @lastRunAt, is_alerted = @isAlerted, alert_reason = ${KEPT_WORDS_SQL}, alert_reason_data = @alertReasonData,
        state_since = @stateSince, expected_run_at = @expectedRunAt, running_since = @runningSince, running_rid = @runningRid,
        grace_from = @graceFrom, due_at = @dueAt, updated_at = @now, failures = @failures, alert_sent = @alertSent,
        last_pulse_at = max(coalesce(last_pulse_at, @pulseAt), @pulseAt),

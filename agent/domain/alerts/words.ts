@@ -1,7 +1,8 @@
-import { alertMs, type Alert } from './alert';
+import { alertMs, isNoticeReason, type Alert } from './alert';
+import { noticeWords, wordsOfNotice } from './noticeWords';
 import { remembered } from '../time/answerCache';
-import { scheduleWords } from '../schedules';
 import { exitCodeMeaning, exitCodeWords } from './exitCodes';
+import { scheduleWords } from '../schedules';
 import { describeDuration } from '../time/durations';
 import { failedTimesOpening, flappingWords, lastFailureState, steadyWords, timesInARow } from './streakWords';
 
@@ -98,6 +99,7 @@ export type AlertTone = 'bad' | 'warn' | 'good' | 'info';
 
 /** How an alert reads at a glance: a failure is bad, a stuck run a warning, a recovery good. */
 export function alertTone(alert: Alert): AlertTone {
+  if (isNoticeReason(alert.reason)) return alert.event === 'test' || alert.event === 'server' ? 'info' : 'bad';
   switch (alert.reason.kind) {
     case 'failed':
     case 'missed':
@@ -113,14 +115,13 @@ export function alertTone(alert: Alert): AlertTone {
       return 'warn';
     case 'steady':
       return alert.reason.failed ? 'bad' : 'good';
-    case 'other':
-      return alert.event === 'test' ? 'info' : alert.event === 'server' ? 'info' : 'bad';
   }
 }
 
 /** The state first, as an inbox sorts it: FAILED, MISSED, STUCK, RECOVERED, STILL FAILING. */
 export function alertState(alert: Alert): string {
   if (alert.event === 'monitor.still_failing') return 'STILL FAILING';
+  if (isNoticeReason(alert.reason)) return alert.event === 'certificate' ? 'CERTIFICATE' : alert.event === 'server' ? 'SERVER' : 'INFO';
   switch (alert.reason.kind) {
     case 'failed':
       return 'FAILED';
@@ -137,14 +138,12 @@ export function alertState(alert: Alert): string {
       return 'FLAPPING';
     case 'steady':
       return 'STEADY';
-    case 'other':
-      return alert.event === 'certificate' ? 'CERTIFICATE' : alert.event === 'server' ? 'SERVER' : 'INFO';
   }
 }
 
 /** "nightly-backup on web-1", or just the monitor's name when no server is known. */
 export function subjectName(alert: Alert): string {
-  const name = alert.monitor?.name ?? (alert.reason.kind === 'other' ? alert.reason.title : 'Cronbeat');
+  const name = alert.monitor?.name ?? noticeWords(alert)?.title ?? 'Cronbeat';
   return alert.server ? `${name} on ${alert.server.name}` : name;
 }
 
@@ -153,7 +152,7 @@ const exitWords = (code: number | null) => (code === null ? '' : ` (exit ${code}
 /** The short line: "nightly-backup on web-1 failed (exit 3)". */
 export function alertTitle(alert: Alert): string {
   const { reason } = alert;
-  if (reason.kind === 'other') return reason.title;
+  if (isNoticeReason(reason)) return wordsOfNotice(reason, alert).title;
   const subject = subjectName(alert);
   if (alert.event === 'monitor.still_failing') return `${subject} is still failing`;
   switch (reason.kind) {
@@ -184,7 +183,7 @@ export interface WordsContext {
 /** What happened, in one sentence with its times. */
 export function whatHappened(alert: Alert, context: WordsContext): string {
   const { reason } = alert;
-  if (reason.kind === 'other') return reason.description;
+  if (isNoticeReason(reason)) return wordsOfNotice(reason, alert).description;
   const zone = alert.monitor?.timezone ?? 'UTC';
   const at = (iso: string | null | undefined, seconds = false) => {
     const ms = alertMs(iso);

@@ -1,5 +1,4 @@
 import type { MonitorReason } from '../alerts/alert';
-import { reasonText } from '../alerts/reasonPieces';
 import { expectedRunAfter, runAnsweredBy, type MonitorTiming } from './dueTime';
 import { addFailure, DEFAULT_ALERT_AFTER } from '../alerts/failureStreak';
 
@@ -20,8 +19,7 @@ export type HistoryKind = PulseKind | 'pause' | 'resume';
 export interface PulseState extends MonitorTiming {
   runningRid: string | null;
   lastRunAt: number;
-  alertReason: string;
-  /** The same reason as data (null when not failed, or failed before reasons were kept as data). */
+  /** Why it is failed, as data; its words are made from it where they are shown (null when not failed, or failed before reasons were kept as data). */
   alertReasonData: MonitorReason | null;
   /**
    * The event time the monitor's failed-or-fine state rests on: the pulse that failed,
@@ -119,20 +117,18 @@ export function applyPulse(state: PulseState, pulse: PulseInput): PulseEffect {
   const confirmed = { ...closed, stateSince: pulse.at };
   if (pulse.kind === 'success') {
     const transition = settled(state) ? 'recovered' : null;
-    const fine = { ...confirmed, isAlerted: false, alertSent: true, alertReason: '', alertReasonData: null, failures: [] };
+    const fine = { ...confirmed, isAlerted: false, alertSent: true, alertReasonData: null, failures: [] };
     return { state: fine, transition, pairedStartAt };
   }
   if (settled(state)) return { state: confirmed, transition: null, pairedStartAt };
   const reason = reportedFailureReason(pulse.exitCode);
   const streak = { alertAfter: state.alertAfter ?? DEFAULT_ALERT_AFTER, failures: state.isAlerted ? (state.failures ?? []) : [], alertSent: false };
   const counted = addFailure(streak, answered ?? pulse.at);
-  // A reported failure's words name no moment, so they need no zone.
   const failed = {
     ...confirmed,
     isAlerted: true,
     alertSent: counted.streak.alertSent,
     failures: counted.streak.failures,
-    alertReason: reasonText(reason, 'UTC'),
     alertReasonData: reason,
   };
   return { state: failed, transition: counted.alert ? 'failed' : null, pairedStartAt };

@@ -1,4 +1,4 @@
-import type { MonitorRow } from '../../db/monitors';
+import { reasonDataOf, type MonitorRow } from '../../db/monitors';
 import { alertMonitor, alertServer, type Alert } from '../../domain/alerts/alert';
 import { alertPopup } from '../../domain/alerts/monitorPopups';
 import { flapStateOf, noteChange, steadyAt } from '../../domain/alerts/flapping';
@@ -45,7 +45,7 @@ export function raiseChange(
     run: facts.run,
     expected_at: null,
   };
-  const data = flappingNoticeData(monitor, reason);
+  const data = flappingNoticeData({ ...monitor, reason: reasonDataOf(monitor) }, reason);
   const notification = ctx.store.notifications.create({ companyId: monitor.company_id, type: NOTIFICATION_KINDS.monitorFlapping.type, data, now, alert });
   return {
     monitorId: monitor.id,
@@ -81,7 +81,7 @@ export function sendSteady(ctx: Pick<EngineContext, 'store' | 'events' | 'notifi
         run: null,
         expected_at: null,
       };
-      const data = flappingNoticeData(row, reason);
+      const data = flappingNoticeData({ ...row, reason: reasonDataOf(row) }, reason);
       const notification = store.notifications.create({ companyId: row.company_id, type: NOTIFICATION_KINDS.monitorSteady.type, data, now, alert });
       made.push({ monitorId: row.id, name: row.name, kind: failed ? 'failed' : 'recovered', detail: data.description, alert, companyId: row.company_id, notificationId: notification.id });
     }

@@ -1,4 +1,4 @@
-import { missedDeadlineReason, reasonText } from '../../domain/alerts/reasonPieces';
+import { missedDeadlineReason } from '../../domain/alerts/reasonPieces';
 import { missedReason, missedRun, type MonitorReason } from '../../domain/alerts/alert';
 import { defaultGraceMinutes, dueAt, dueTimeOfRun, nextDeadline, nextStepAt, outageGraces, withCatchUpGrace, type MissedDeadline, type Outage } from '../../domain/monitors/dueTime';
 import { gracePopup, MAX_SEPARATE_POPUPS, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../../domain/alerts/monitorPopups';
@@ -61,7 +61,6 @@ function storeMiss(ctx: EngineContext, row: MonitorRow, missed: MissedDeadline, 
   const timing = alert ? timingOf(row) : timingAfterCountedMiss(timingOf(row), missed);
   const changed = ctx.store.monitorAlerting.countFailure({
     id: row.id,
-    reason: reasonText(facts.reason, row.timezone),
     reasonData: facts.reason,
     failures: streak.failures,
     alertSent: alert,

@@ -1,4 +1,4 @@
-import type { MonitorRow } from '../../db/monitors';
+import { reasonDataOf, type MonitorRow } from '../../db/monitors';
 import { alertMonitor, alertServer, type Alert, type AlertReason, type AlertRun } from '../../domain/alerts/alert';
 import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/time/apiTimestamps';
 import { monitorFailedData, monitorRecoveredData } from '../../domain/alerts/monitorNotifications';
@@ -47,7 +47,8 @@ export function recordTransition(
 ): RecordedTransition {
   const failed = kind === 'failed';
   const alert = transitionAlert(monitor, kind, now, facts);
-  const data = failed ? monitorFailedData(monitor) : monitorRecoveredData(monitor, monitor.last_run_at);
+  const notified = { ...monitor, reason: reasonDataOf(monitor) };
+  const data = failed ? monitorFailedData(notified) : monitorRecoveredData(notified, monitor.last_run_at);
   // The N-th failure in a row: its description counts them (the monitor's alert_reason is the last one's).
   if (facts.reason.kind === 'failed_times') data.description = piecesText(failedTimesPieces(facts.reason), monitor.timezone);
   const type = failed ? NOTIFICATION_KINDS.monitorFailed.type : NOTIFICATION_KINDS.monitorRecovered.type;

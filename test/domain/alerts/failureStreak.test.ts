@@ -66,7 +66,6 @@ describe('a failed monitor still counting', () => {
       expectedRunAt: at('2026-11-27T13:10:00Z'),
       runningRid: null,
       lastRunAt: at('2026-11-27T12:55:00Z'),
-      alertReason: 'No pulse',
       alertReasonData: null,
       stateSince: null,
       alertAfter: 2,

@@ -5,6 +5,8 @@ import { monitorStatus } from '../../../agent/domain/monitors/status';
 import { alertMessage, OUTPUT_BOUNDS } from '../../../agent/domain/alerts/messageLimits';
 import { emailSubject } from '../../../agent/engine/delivery/kinds/email';
 import { tempDir } from '../../helpers/testAgent';
+import type { MonitorRow } from '../../../agent/db/monitors';
+import { presentMonitor } from '../../../agent/api/present/present';
 import { windowOf } from '../../../agent/db/maintenanceWindows';
 import { replanAfterWindowChange } from '../../../agent/engine/monitors/maintenance';
 import { at, engineFixture } from '../engineFixture';
@@ -16,6 +18,8 @@ let fixture: ReturnType<typeof engineFixture>;
 afterEach(() => fixture?.close());
 
 const MINUTE = 60_000;
+/** The monitor as the API shows it (its alert_reason words are made from its reason data). */
+const shown = (row: MonitorRow) => presentMonitor(row, 'http://127.0.0.1', null);
 const alerts = () => fixture.notifications().map((n) => n.alert as Alert);
 const said = () => alerts().map((a) => `${a.event} ${a.at.slice(11, 16)}`);
 
@@ -50,14 +54,14 @@ describe('a monitor that alerts after 3 failures in a row', () => {
     // The dashboard shows the truth at once; nobody is told yet.
     const first = fixture.reload(monitor.id);
     expect(monitorStatus(first)).toBe('failed');
-    expect(first.alert_reason).toContain('13:00');
+    expect(shown(first).alert_reason).toContain('13:00');
     expect(said()).toEqual([]);
     expect(fixture.notifier.popups).toEqual([]);
 
     // The 13:10 run comes and says it failed: the second in a row.
     await walk(monitor.token, '13:02:30', '13:12:00', ['13:10:20 fail']);
     expect(said()).toEqual([]);
-    expect(fixture.reload(monitor.id).alert_reason).toBe('Job reported failure (exit code 2)');
+    expect(shown(fixture.reload(monitor.id)).alert_reason).toBe('Job reported failure (exit code 2)');
 
     // The 13:20 run never comes: the third, alerted at its deadline.
     await walk(monitor.token, '13:12:30', '13:25:00');
