@@ -5,7 +5,7 @@ import type { FlapState } from '../domain/alerts/flapping';
 import type { MonitorRow } from './monitors';
 
 /*
- * The monitors table's columns of when a monitor alerts (migration 28): failures counted by the
+ * The monitors table's columns of when a monitor alerts (migration 29): failures counted by the
  * loop, alert after N, and flapping. The rules are agent/domain/alerts/failureStreak.ts and flapping.ts.
  */
 
