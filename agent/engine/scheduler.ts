@@ -39,7 +39,7 @@ function missedFacts(missed: MissedDeadline, row: MonitorRow): TransitionFacts &
     missed.kind === 'stuck'
       ? dueTimeOfRun(row, Math.max(row.duration, defaultGraceMinutes(row.schedule, missed.startedAt)), missed.startedAt)
       : missed.runAt;
-  return { reason: missedReason(missed, row.duration), run: missedRun(missed), expectedAt };
+  return { reason: missedReason(missed, row.duration, row.last_pulse_at), run: missedRun(missed), expectedAt };
 }
 
 /**
@@ -165,7 +165,7 @@ export function createScheduler(ctx: EngineContext) {
         if (maintenanceReplan(ctx, row, missed, now) !== null) continue;
         told.add(missKey(row));
         const alert = transitionAlert(row, 'failed', now, missedFacts(missed, row));
-        news.push({ monitorId: row.id, name: row.name, kind: 'failed', detail: missedDeadlineReason(missed, row.duration, row.timezone), alert });
+        news.push({ monitorId: row.id, name: row.name, kind: 'failed', detail: missedDeadlineReason(missed, row.duration, row.timezone, row.last_pulse_at), alert });
       }
       for (const popup of unrecordedFailurePopups(news)) notifier.show(popup);
       return news.length;

@@ -8,7 +8,7 @@ import { MonitorActions } from '../components/MonitorActions';
 import { LastRun, NextDue } from '../components/MonitorTimes';
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
-import { monitorStatus, StatusBadge } from '../components/StatusBadge';
+import { monitorProblem, monitorStatus, StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
 import { useApp } from '../lib/app-context';
 import { formatMinutes } from '../lib/format';
@@ -21,7 +21,7 @@ import { useResource } from '../lib/use-resource';
 import './Maintenance.css';
 import { RunHistory } from './RunHistory';
 import { SettingsHistory } from '../components/SettingsHistory';
-import { reasonPiecesOf } from '../../../agent/domain/alertReason';
+import { detailPiecesOf } from '../../../agent/domain/alertReason';
 import { AlertReasonText } from '../components/AlertReasonText';
 
 /**
@@ -57,7 +57,8 @@ function StatusText(props: { monitor: Monitor }) {
   const m = props.monitor;
   switch (monitorStatus(m)) {
     case 'failed':
-      return <AlertReasonText pieces={reasonPiecesOf(m.alert_reason_data)} text={m.alert_reason} fallback="No pulse in time." />;
+      // The badge says the word (missed, stuck, failed); the sentence beside it says what happened.
+      return <AlertReasonText pieces={detailPiecesOf(m.alert_reason_data)} text={m.alert_reason} fallback="No pulse in time." />;
     case 'running':
       return <>A run has started and not finished yet.</>;
     case 'paused':
@@ -143,7 +144,7 @@ export function MonitorDetailScreen(props: { id: number }) {
       <StaleBanner error={monitor.error} onRetry={monitor.reload} />
       <section className={`card status-card status-${status}`} aria-label="Status">
         <div className="status-line">
-          <StatusBadge status={status} />
+          <StatusBadge status={status} problem={monitorProblem(m)} />
           <span data-testid="monitor-status-text">
             <StatusText monitor={m} />
           </span>

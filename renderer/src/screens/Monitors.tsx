@@ -3,7 +3,7 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import type { Monitor } from '../api/types';
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
-import { monitorStatus, StatusBadge, type DisplayStatus } from '../components/StatusBadge';
+import { monitorProblem, monitorStatus, StatusBadge, type DisplayStatus } from '../components/StatusBadge';
 import { LastDuration } from '../components/LastDuration';
 import { useApp } from '../lib/app-context';
 import { navigate } from '../lib/router';
@@ -254,7 +254,7 @@ const MonitorRow = memo(function MonitorRow(props: { monitor: Monitor; index: nu
       onClick={() => navigate(`/monitors/${monitor.id}`)}
     >
       <td>
-        <StatusBadge status={monitorStatus(monitor)} />
+        <StatusBadge status={monitorStatus(monitor)} problem={monitorProblem(monitor)} />
       </td>
       <td className="cell-name">
         <a href={`#/monitors/${monitor.id}`} onClick={(e) => e.stopPropagation()}>

@@ -2,9 +2,10 @@ import { parseArgs } from '../../parseOptions';
 import { UsageError } from '../../command';
 import { printTable } from '../../crontab/table';
 import { tagOf } from '../../../domain/monitorLine';
-import { apiFromEnv, COMMON_OPTIONS, dueText, shortTime } from './shared';
+import { apiFromEnv, COMMON_OPTIONS, dueText, shortTime, statusWord } from './shared';
 
-const STATUSES = ['new', 'monitoring', 'running', 'failed', 'paused'];
+// The API's statuses, and the one vocabulary's words for a failed monitor (missed, stuck: failed ones, told apart here).
+const STATUSES = ['new', 'monitoring', 'running', 'failed', 'paused', 'missed', 'stuck'];
 
 /** `cronbeat monitor list [--status S] [--project N] [--tag T] [--json]` */
 export async function listMonitors(argv: string[]): Promise<number> {
@@ -36,7 +37,7 @@ export async function listMonitors(argv: string[]): Promise<number> {
     const rows = monitors.map((m) => ({
       id: m.id,
       name: m.name,
-      status: m.status,
+      status: statusWord(m),
       // A calendar schedule of several lines shows on one.
       schedule: `${m.schedule.replace(/\n/g, '; ')} ${m.timezone}`,
       next_due: dueText(m),
