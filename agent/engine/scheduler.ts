@@ -1,5 +1,6 @@
 import { missedDeadlineReason, reasonText } from '../domain/alertReason';
 import { missedReason, missedRun, type MonitorReason } from '../domain/alert';
+import { problemOf } from '../domain/alerts/vocabulary';
 import { defaultGraceMinutes, dueTimeOfRun, nextDeadline, outageGraces, withCatchUpGrace, type MissedDeadline, type Outage } from '../domain/dueTime';
 import { gracePopup, MAX_SEPARATE_POPUPS, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../domain/monitorPopups';
 import type { MonitorRow } from '../db/monitors';
@@ -164,8 +165,9 @@ export function createScheduler(ctx: EngineContext) {
         if (!missed || missed.deadline >= now || told.has(missKey(row))) continue;
         if (maintenanceReplan(ctx, row, missed, now) !== null) continue;
         told.add(missKey(row));
-        const alert = transitionAlert(row, 'failed', now, missedFacts(missed, row));
-        news.push({ monitorId: row.id, name: row.name, kind: 'failed', detail: missedDeadlineReason(missed, row.duration, row.timezone, row.last_pulse_at), alert });
+        const facts = missedFacts(missed, row);
+        const alert = transitionAlert(row, 'failed', now, facts);
+        news.push({ monitorId: row.id, name: row.name, kind: 'failed', problem: problemOf(facts.reason), detail: missedDeadlineReason(missed, row.duration, row.timezone, row.last_pulse_at), alert });
       }
       for (const popup of unrecordedFailurePopups(news)) notifier.show(popup);
       return news.length;

@@ -4,6 +4,7 @@ import { toApiTimestamp, toNullableApiTimestamp } from '../domain/timestamps';
 import { monitorFailedData, monitorRecoveredData } from '../domain/monitorNotifications';
 import type { MonitorTransition } from '../domain/monitorPopups';
 import { NOTIFICATION_KINDS } from '../domain/notificationKinds';
+import { problemOf } from '../domain/alerts/vocabulary';
 import type { EngineContext } from './engineContext';
 
 /** A transition as recorded: what popups tell, plus what live views must hear about. */
@@ -55,6 +56,7 @@ export function recordTransition(
     monitorId: monitor.id,
     name: monitor.name,
     kind,
+    problem: problemOf(facts.reason),
     detail: data.description,
     alert,
     companyId: monitor.company_id,

@@ -26,9 +26,12 @@ export async function listMonitors(argv: string[]): Promise<number> {
   }
   const query: Record<string, string> = {};
   if (values.tag) query.tag = tagOf(values.tag)!;
-  if (values.status) query.status = values.status;
+  // Missed and stuck are failed monitors to the API, told apart by their reason.
+  const problem = values.status === 'missed' || values.status === 'stuck' ? values.status : null;
+  if (values.status) query.status = problem ? 'failed' : values.status;
   if (values.project) query.project_id = values.project;
-  const monitors = await apiFromEnv(values.url).monitors(query);
+  const all = await apiFromEnv(values.url).monitors(query);
+  const monitors = problem ? all.filter((m) => statusWord(m) === problem) : all;
   if (values.json) {
     console.log(JSON.stringify(monitors, null, 2));
   } else if (monitors.length === 0) {
