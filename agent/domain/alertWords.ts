@@ -186,7 +186,7 @@ export function whatHappened(alert: Alert, context: WordsContext): string {
     case 'not_finished':
     case 'stuck': {
       // The one vocabulary's sentence (agent/domain/alerts/vocabulary.ts), its moments in the monitor's zone and the admin's.
-      const sentence = writePieces(reasonPieces(reason), (ms) => timeInZones(ms, zone, context.adminZone));
+      const sentence = writePieces(reasonPieces(reason, alertMs(alert.expected_at)), (ms) => timeInZones(ms, zone, context.adminZone));
       const took = reason.kind === 'failed' && run?.duration_ms != null ? ` after ${describeDuration(run.duration_ms)}` : '';
       return `${sentence}${took}.${since}`;
     }

@@ -28,7 +28,7 @@ describe('a monitor reason as data, on the API', () => {
     expect(monitor.alert_reason_data).toBeNull();
     await pulse(monitor.token, '/3');
     const failed = await show(monitor.id);
-    expect(failed).toMatchObject({ is_alerted: 1, alert_reason: 'Job reported failure (exit code 3)', alert_reason_data: { kind: 'failed', exit_code: 3 } });
+    expect(failed).toMatchObject({ is_alerted: 1, alert_reason: 'Failed: the job exited with code 3', alert_reason_data: { kind: 'failed', exit_code: 3 } });
     const listed = (await (await agent.api('/api/monitors')).json()).find((m: { id: number }) => m.id === monitor.id);
     expect(listed.alert_reason_data).toEqual({ kind: 'failed', exit_code: 3 });
 
@@ -55,8 +55,8 @@ describe('a missed deadline as data', () => {
     fixture.scheduler.failOverdue(at('2026-11-21T09:06:00Z'));
     const row = fixture.reload(monitor.id);
     const data = JSON.parse(row.alert_reason_data!);
-    expect(data).toEqual({ kind: 'missed', expected_at: '2026-11-21T09:00:00.000000Z', grace_minutes: 5, resumed_at: null });
-    expect(row.alert_reason).toBe('No pulse within 5 min of the run due at 2026-11-21 10:00 Europe/Paris (09:00 UTC)');
+    expect(data).toEqual({ kind: 'missed', expected_at: '2026-11-21T09:00:00.000000Z', grace_minutes: 5, resumed_at: null, last_run_at: null });
+    expect(row.alert_reason).toBe('Missed: the run due 2026-11-21 10:00 Europe/Paris (09:00 UTC) did not come (grace 5 min); no run has come yet');
     expect(reasonText(data, 'Europe/Paris')).toBe(row.alert_reason);
   });
 });
@@ -83,7 +83,7 @@ describe('the migration to reasons as data', () => {
     const rows = db.prepare('SELECT id, alert_reason, alert_reason_data FROM monitors ORDER BY id').all();
     db.close();
     expect(rows).toEqual([
-      { id: withNotice.id, alert_reason: 'Job reported failure (exit code 2)', alert_reason_data: '{"kind":"failed","exit_code":2}' },
+      { id: withNotice.id, alert_reason: 'Failed: the job exited with code 2', alert_reason_data: '{"kind":"failed","exit_code":2}' },
       { id: wordsOnly.id, alert_reason: 'No pulse in time', alert_reason_data: null },
     ]);
   });

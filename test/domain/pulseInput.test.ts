@@ -140,7 +140,7 @@ describe('what a pulse does to a monitor', () => {
     expect(failed).toMatchObject({ transition: 'failed', state: { isAlerted: true, stateSince: failAt } });
     const stale = applyPulse(failed.state, { kind: 'success', at: failAt - 3_600_000, rid: null, exitCode: 0 });
     expect(stale.transition).toBeNull();
-    expect(stale.state).toMatchObject({ isAlerted: true, alertReason: 'Job reported failure (exit code 3)', stateSince: failAt });
+    expect(stale.state).toMatchObject({ isAlerted: true, alertReason: 'Failed: the job exited with code 3', stateSince: failAt });
     const fresh = applyPulse(stale.state, { kind: 'success', at: failAt + 1, rid: null, exitCode: 0 });
     expect(fresh).toMatchObject({ transition: 'recovered', state: { isAlerted: false, stateSince: failAt + 1 } });
     const oldFail = applyPulse(fresh.state, { kind: 'fail', at: failAt - 1, rid: null, exitCode: 1 });

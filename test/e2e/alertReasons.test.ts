@@ -28,7 +28,7 @@ describe.skipIf(chromiumMissing)('alert reasons from data on the dashboard', { t
     now = Date.parse('2026-11-21T09:06:00Z');
     createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier }).failOverdue(now);
     const answered = await (await agent.api(`/api/monitors/${monitor.id}`)).json();
-    expect(answered.alert_reason).toBe('No pulse within 5 min of the run due at 2026-11-21 10:00 Europe/Paris (09:00 UTC)');
+    expect(answered.alert_reason).toBe('Missed: the run due 2026-11-21 10:00 Europe/Paris (09:00 UTC) did not come (grace 5 min); no run has come yet');
     expect(answered.alert_reason_data).toMatchObject({ kind: 'missed', expected_at: '2026-11-21T09:00:00.000000Z' });
     // Words with no time in them: only the data can tell the dashboard when the run was due.
     agent.store.db.prepare("UPDATE monitors SET alert_reason = 'words without a time' WHERE id = ?").run(monitor.id);
@@ -37,7 +37,10 @@ describe.skipIf(chromiumMissing)('alert reasons from data on the dashboard', { t
     const status = page.getByTestId('monitor-status-text');
     const shown = status.locator('time');
     await shown.waitFor();
-    expect(await status.textContent()).toContain('No pulse within 5 min of the run due at ');
+    expect(await status.textContent()).toContain('The run due ');
+    expect(await status.textContent()).toContain(' did not come (grace 5 min); no run has come yet');
+    // The badge says which of the one vocabulary: missed, not a bare "failed".
+    expect(await page.locator('.status-line .badge').textContent()).toBe('Missed');
     expect(await status.textContent()).not.toContain('words without a time');
     expect(await status.textContent()).not.toMatch(/UTC|Paris/);
     expect(await shown.getAttribute('datetime')).toBe('2026-11-21T09:00:00.000Z');

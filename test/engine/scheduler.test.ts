@@ -30,7 +30,7 @@ describe('failOverdue: late pulses', () => {
     expect(fixture.reload(onTime.id).is_alerted).toBe(0);
     const failed = fixture.reload(late.id);
     expect(failed.is_alerted).toBe(1);
-    expect(failed.alert_reason).toBe('No pulse within 5 min of the run due at 2026-11-21 10:00 UTC');
+    expect(failed.alert_reason).toBe('Missed: the run due 2026-11-21 10:00 UTC did not come (grace 5 min); no run has come yet');
     expect(failed.due_at).toBeNull();
   });
 
@@ -39,7 +39,7 @@ describe('failOverdue: late pulses', () => {
     const monitor = fixture.monitor({ schedule: '0 10 * * *', timezone: 'Europe/Paris', duration: 5 });
     fixture.scheduler.failOverdue(at('2026-11-21T09:06:00Z'));
     expect(fixture.reload(monitor.id).alert_reason).toBe(
-      'No pulse within 5 min of the run due at 2026-11-21 10:00 Europe/Paris (09:00 UTC)',
+      'Missed: the run due 2026-11-21 10:00 Europe/Paris (09:00 UTC) did not come (grace 5 min); no run has come yet',
     );
   });
 
@@ -55,7 +55,7 @@ describe('failOverdue: late pulses', () => {
     expect(fixture.reload(monitor.id).is_alerted).toBe(1);
     expect(fixture.notifications()).toHaveLength(1);
     expect(fixture.notifier.popups).toEqual([
-      { title: '✗ backup missed its run', body: 'No run since the one due Sat 21 Nov 10:01 UTC (grace 1 min).', route: `/monitors/${monitor.id}` },
+      { title: '✗ backup missed its run', body: 'Missed: the run due Sat 21 Nov 10:01 UTC did not come (grace 1 min); no run has come yet.', route: `/monitors/${monitor.id}` },
     ]);
   });
 
@@ -98,11 +98,11 @@ describe('pulses that report failure', () => {
     fixture.pulse(failing.token, at('2026-11-21T10:00:10Z'), { kind: 'fail' });
     fixture.pulse(exiting.token, at('2026-11-21T10:00:10Z'), { kind: 'fail', exitCode: 3 });
     fixture.pulse(fine.token, at('2026-11-21T10:00:10Z'), { kind: 'success', exitCode: 0 });
-    expect(fixture.reload(failing.id)).toMatchObject({ is_alerted: 1, alert_reason: 'Job reported failure', due_at: null });
-    expect(fixture.reload(exiting.id)).toMatchObject({ is_alerted: 1, alert_reason: 'Job reported failure (exit code 3)' });
+    expect(fixture.reload(failing.id)).toMatchObject({ is_alerted: 1, alert_reason: 'Failed: the job reported failure', due_at: null });
+    expect(fixture.reload(exiting.id)).toMatchObject({ is_alerted: 1, alert_reason: 'Failed: the job exited with code 3' });
     expect(fixture.reload(fine.id).is_alerted).toBe(0);
     expect(fixture.notifier.popups.map((p) => p.title)).toEqual(['✗ fail failed', '✗ exit failed (exit 3)']);
-    expect(fixture.notifications().map((n) => n.data.description).sort()).toEqual(['Job reported failure', 'Job reported failure (exit code 3)']);
+    expect(fixture.notifications().map((n) => n.data.description).sort()).toEqual(['Failed: the job exited with code 3', 'Failed: the job reported failure']);
   });
 });
 
@@ -118,7 +118,7 @@ describe('started runs', () => {
     expect(fixture.reload(monitor.id).is_alerted).toBe(0);
     fixture.scheduler.failOverdue(at('2026-11-21T09:30:06Z'));
     expect(fixture.reload(monitor.id).alert_reason).toBe(
-      'Started at 2026-11-21 10:00 Europe/Paris (09:00 UTC), still running after 30 min (its max run time)',
+      'Stuck: started 2026-11-21 10:00 Europe/Paris (09:00 UTC), still running after 30 min (its max run time)',
     );
   });
 
@@ -173,7 +173,7 @@ describe('popups per step', () => {
     for (const name of ['a', 'b', 'c', 'd', 'e', 'f', 'g']) fixture.monitor({ name, schedule: '0 * * * *', duration: 5 });
     fixture.scheduler.failOverdue(at('2026-11-21T10:06:00Z'));
     expect(fixture.notifications()).toHaveLength(7);
-    expect(fixture.notifier.popups).toEqual([{ title: '7 monitors failed', body: 'Failed: a, b, c, d, e and 2 more', route: '/monitors' }]);
+    expect(fixture.notifier.popups).toEqual([{ title: '7 monitors missed', body: 'Missed: a, b, c, d, e and 2 more', route: '/monitors' }]);
   });
 
   it('fails what is due with an indexed lookup', () => {
@@ -206,12 +206,12 @@ describe('downtime grace', () => {
     fixture.scheduler.failOverdue(at('2026-11-21T12:05:01Z'));
     expect(fixture.reload(dump.id).is_alerted).toBe(0);
     expect(fixture.reload(backup.id).alert_reason).toBe(
-      'No pulse for the run due at 2026-11-21 10:00 UTC, nor within 5 min of Cronbeat resuming at 2026-11-21 12:00 UTC',
+      'Missed: the run due 2026-11-21 10:00 UTC did not come, nor within 5 min of Cronbeat resuming at 2026-11-21 12:00 UTC; no run has come yet',
     );
     expect(fixture.notifier.popups).toEqual([
       {
-        title: '1 monitor failed',
-        body: 'Failed: backup\nTheir runs were due while Cronbeat was not running, and no pulse came since.',
+        title: '1 monitor missed',
+        body: 'Missed: backup\nTheir runs were due while Cronbeat was not running, and no pulse came since.',
         route: '/monitors',
       },
     ]);
@@ -231,6 +231,6 @@ describe('bursts larger than one step', () => {
     expect(fixture.scheduler.failOverdue(now)).toBe(false);
     expect(fixture.store.notifications.count(1)).toBe(total);
     expect(fixture.notifier.popups).toHaveLength(1);
-    expect(fixture.notifier.popups[0].title).toBe(`${total} monitors failed`);
+    expect(fixture.notifier.popups[0].title).toBe(`${total} monitors missed`);
   });
 });

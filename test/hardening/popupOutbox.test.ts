@@ -60,7 +60,7 @@ describe('popups as an outbox', () => {
 
     const { agent: second, popups } = await restart(first, LATER + 60_000);
     expect(popups.map((p) => p.title)).toEqual(['✗ backup missed its run', '✗ db dump missed its run']);
-    expect(popups[0].body).toMatch(/^No run since the one due \w{3} \d+ \w{3} \d{2}:\d{2} UTC \(grace 1 min\)\.$/);
+    expect(popups[0].body).toMatch(/^Missed: the run due \w{3} \d+ \w{3} \d{2}:\d{2} UTC did not come \(grace 1 min\); no run has come yet\.$/);
     expect(popups[0].route).toMatch(/^\/monitors\/\d+$/);
 
     const { popups: again } = await restart(second, LATER + 120_000);

@@ -72,13 +72,14 @@ const momentOf = (iso: string): ReasonPiece => {
 
 /**
  * What happened, after the problem's word: "the run due ", {at}, " did not come (grace 5 min); last run ", {at}.
- * The edges put the word first (`reasonPieces`) or beside it (a badge).
+ * The edges put the word first (`reasonPieces`) or beside it (a badge). `nextDueAt`: for a start that never
+ * finished, the run whose due time it outlived, where the caller knows it (an alert does).
  */
-export function problemDetail(reason: MonitorReason): ReasonPiece[] {
+export function problemDetail(reason: MonitorReason, nextDueAt: number | null = null): ReasonPiece[] {
   const resumed = reason.kind === 'failed' || !reason.resumed_at ? null : momentOf(reason.resumed_at);
   switch (reason.kind) {
     case 'failed':
-      return [reason.exit_code === null ? 'the job reported failure' : `the job reported failure (exit code ${exitCodeWords(reason.exit_code)})`];
+      return [reason.exit_code === null ? 'the job reported failure' : `the job exited with code ${exitCodeWords(reason.exit_code)}`];
     case 'missed': {
       const grace = describeMinutes(reason.grace_minutes);
       const due = ['the run due ', momentOf(reason.expected_at)];
@@ -96,6 +97,7 @@ export function problemDetail(reason: MonitorReason): ReasonPiece[] {
     case 'not_finished': {
       const grace = describeMinutes(reason.grace_minutes);
       const started = ['started ', momentOf(reason.started_at), ' and never finished'];
+      if (resumed === null && nextDueAt !== null) return [...started, ': the run due ', { at: nextDueAt }, ` did not come either (grace ${grace})`];
       return resumed === null
         ? [...started, `: no end within ${grace} (its grace) of the next run's due time`]
         : [...started, `: no end within ${grace} of Cronbeat resuming at `, resumed];
@@ -104,8 +106,8 @@ export function problemDetail(reason: MonitorReason): ReasonPiece[] {
 }
 
 /** The whole sentence, its word first: "Missed: the run due ", {at}, " did not come (grace 5 min); last run ", {at}. */
-export function reasonPieces(reason: MonitorReason): ReasonPiece[] {
-  return [`${PROBLEM_WORDS[problemOf(reason)!].label}: `, ...problemDetail(reason)];
+export function reasonPieces(reason: MonitorReason, nextDueAt: number | null = null): ReasonPiece[] {
+  return [`${PROBLEM_WORDS[problemOf(reason)!].label}: `, ...problemDetail(reason, nextDueAt)];
 }
 
 /** Words with moments as text, each moment written by `moment`. */
