@@ -3,6 +3,7 @@ import type { LineTarget } from '../../client/pulses';
 import { LineMemory } from '../../client/lineMemory';
 import { lookAlikesIn, slugOf } from '../../domain/monitorLine';
 import { canonicalTimeZone } from '../../domain/schedule';
+import { resolveTimeZone } from '../../domain/timeZones';
 import { cronZone } from '../crontab/cronZone';
 import { checkSchedule } from '../../domain/scheduleCheck';
 import { defaultGraceMinutes } from '../../domain/dueTime';
@@ -105,7 +106,8 @@ export function lineRunFor(options: LineOptions, context: LineContext): LineRun 
   if (checked.schedule === undefined) return { problem: `--schedule "${written}" is not valid: ${checked.error}` };
   const fromCrontab = cronTz === undefined ? null : cronZone(cronTz);
   const zone = fromCrontab ? fromCrontab.zone : canonicalTimeZone(zoneWritten ?? context.machineZone);
-  if (!zone) return { problem: fromCrontab?.error ?? `--timezone "${zoneWritten}" is not a time zone (e.g. Europe/Paris or UTC)` };
+  // In the words `monitor edit --timezone` uses: the zones it may mean ("Paris": Europe/Paris; "UTC+2": Etc/GMT-2).
+  if (!zone) return { problem: fromCrontab?.error ?? `--timezone: ${resolveTimeZone(zoneWritten ?? context.machineZone).error}` };
   const grace = options.grace ?? String(defaultGraceMinutes(checked.schedule, context.now));
   if (!/^\d{1,6}$/.test(grace) || Number(grace) < 1 || Number(grace) > 525_600) {
     return { problem: `--grace must be a whole number of minutes from 1 to 525600, not "${grace}"` };
