@@ -1,15 +1,16 @@
 import Router from '@koa/router';
 import type { ApiDeps, AuthedRouter } from '../deps';
-import { readJsonBody } from '../body';
-import { HttpError } from '../errors';
-import { presentDelivery, presentNotification } from '../present';
+import { readJsonBody } from '../http/body';
+import { HttpError } from '../http/errors';
+import { presentDelivery, presentNotification } from '../present/present';
 import { notificationListQuery, notificationReadInput } from '../../contract/notifications';
-import { validate } from '../validate';
-import { pageOffset } from '../../domain/pagination';
-import { channelSecretValues } from '../../domain/channelSecrets';
-import { quietHoursEnd } from '../../domain/delivery';
-import { pageRequestFrom, requestUrl, respondWithPage } from '../paging';
-import { tokenView } from '../tokenVisibility';
+import { channelKind } from '../../contract/channels';
+import { validate } from '../http/validate';
+import { pageOffset } from '../../domain/formats/pagination';
+import { channelSecretValues } from '../../domain/channels/secrets';
+import { quietHoursEnd } from '../../domain/channels/delivery';
+import { pageRequestFrom, requestUrl, respondWithPage } from '../http/paging';
+import { tokenView } from '../present/tokenVisibility';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -19,7 +20,7 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
 
   /**
    * The spec's list: its two kinds unless `kinds=all`, which lists every kind and adds each one's
-   * `alert` (agent/domain/alert.ts; null for kinds that have none); `unread=1` for unread ones only.
+   * `alert` (agent/domain/alerts/alert.ts; null for kinds that have none); `unread=1` for unread ones only.
    */
   router.get('/api/notifications', (ctx) => {
     const query = validate(notificationListQuery, ctx.query);
@@ -55,7 +56,7 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
       const channel = store.channels.findAny(row.channel_id);
       // What the worker does with it (it defers a delivery to the end of its channel's quiet hours), said ahead.
       const heldUntil = channel && channel.deleted_at === null ? quietHoursEnd(channel.quiet_hours, now) : null;
-      return view.delivery(presentDelivery(row, channel ? channelSecretValues(channel.kind, channel.settings) : [], heldUntil));
+      return view.delivery(presentDelivery(row, channel ? channelSecretValues(channelKind(channel.kind), channel.settings) : [], heldUntil));
     });
   });
 

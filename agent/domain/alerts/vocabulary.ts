@@ -1,5 +1,5 @@
-import type { AlertReason, MonitorReason } from '../alert';
-import { exitCodeWords } from '../exitCodes';
+import type { AlertReason, MonitorReason } from './alert';
+import { exitCodeWords } from './exitCodes';
 
 /*
  * The one vocabulary for what went wrong with a monitor, the same in the dashboard, the CLI, the

@@ -1,4 +1,4 @@
-import { utcOffset } from '../zoneOffsets';
+import { utcOffset } from './zoneOffsets';
 
 /*
  * A UTC offset typed where a zone goes ("UTC+2", "GMT-5", "+05:30"). It is not a zone, and the

@@ -3,13 +3,15 @@ import type { Store } from '../../db/store';
 import type { ChannelRow } from '../../db/channels';
 import type { DeliveryRow } from '../../db/deliveries';
 import type { AgentEvents } from '../events';
-import type { Notifier } from '../notifier';
+import type { Notifier } from '../popups/notifier';
 import { presentNotification } from '../../contract/notifications';
-import { channelSecretValues } from '../../domain/channelSecrets';
-import { CHANNEL_DELETED, channelFailurePopupDue, failedAfterChannelDeleted, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../domain/delivery';
+import { channelKind } from '../../contract/channels';
+import { channelSecretValues } from '../../domain/channels/secrets';
+import { CHANNEL_DELETED, channelFailurePopupDue, failedAfterChannelDeleted, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../domain/channels/delivery';
 import { buildDigestRequest, buildRequest, channelAlert, digestAsData, testNotification, type MessageContext, type OutgoingRequest } from './messages';
 import { digestContent, oneDigestAtATime, planBurst } from './digests';
 import { send, type AttemptResult } from './transport';
+import { judged } from './kinds';
 import type { Log } from '../../log/logger';
 
 /** The worker looks at the outbox at least this often. */
@@ -35,8 +37,6 @@ export interface DeliveryWorkerOptions {
   log: Log;
   /** The dashboard's address for links in messages (known once the agent listens). */
   dashboardUrl: () => string;
-  /** Overrides every Telegram channel's API address. */
-  telegramApiUrl?: string;
   /** The admin's zone: alerts give times in the monitor's zone and in this one. Default: UTC. */
   adminZone?: string;
   timeoutMs?: number;
@@ -213,7 +213,7 @@ export class DeliveryWorker {
   }
 
   private async attempt(delivery: DeliveryRow, channel: ChannelRow, request: () => OutgoingRequest | Promise<OutgoingRequest>, digest: boolean): Promise<void> {
-    const result = await this.sendTo(channel, request);
+    const result = judged(channel.kind, await this.sendTo(channel, request));
     if (!this.writable) return; // the database is closing: the claim stays, the next start sends again
     const { store } = this.options;
     const at = this.options.clock();
@@ -232,7 +232,7 @@ export class DeliveryWorker {
         if (digest) store.deliveries.settleDigest(delivery.id, { sentAt: null, failed: true, answer });
         return;
       }
-      const next = nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at);
+      const next = result.permanent ? null : nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at);
       store.deliveries.markUnsent(delivery.id, next, result);
       if (digest) store.deliveries.settleDigest(delivery.id, { sentAt: null, failed: next === null, answer: result });
       store.channels.markFailing(channel.id, at);
@@ -265,7 +265,6 @@ export class DeliveryWorker {
   private context(channel: ChannelRow, deliveryKey: string): MessageContext {
     return {
       dashboardUrl: this.options.dashboardUrl(),
-      telegramApiUrl: this.options.telegramApiUrl,
       adminZone: this.options.adminZone,
       deliveryKey,
       channelName: channel.name,
@@ -274,7 +273,7 @@ export class DeliveryWorker {
 
   /** Builds the request (a digest's in slices, agent/engine/slices.ts) and sends it. */
   private async sendTo(channel: ChannelRow, request: () => OutgoingRequest | Promise<OutgoingRequest>): Promise<AttemptResult> {
-    const secrets = channelSecretValues(channel.kind, channel.settings);
+    const secrets = channelSecretValues(channelKind(channel.kind), channel.settings);
     let built: OutgoingRequest;
     try {
       built = await request();

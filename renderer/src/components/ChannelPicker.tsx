@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { RoutedPath } from '../api/endpoints';
 import { useApp } from '../lib/app-context';
-import { CHANNEL_KIND_LABELS } from '../lib/channelKinds';
+import { kindLabel } from '../lib/channelKinds';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 
@@ -70,7 +70,7 @@ export function ChannelPicker(props: { path: RoutedPath; id: number; what: strin
                       })
                     }
                   />{' '}
-                  {channel.name} <span className="muted">({CHANNEL_KIND_LABELS[channel.kind]})</span>
+                  {channel.name} <span className="muted">({kindLabel(channel.kind)})</span>
                 </label>
               </li>
             ))}

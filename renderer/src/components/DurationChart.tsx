@@ -1,6 +1,6 @@
 import type { Pulse } from '../api/types';
 import { formatDuration, formatLocal, plural } from '../lib/format';
-import { timeInZones } from '../../../agent/domain/alertWords';
+import { timeInZones } from '../../../agent/domain/alerts/words';
 import { ZonedTime } from './ZonedTime';
 import './DurationChart.css';
 

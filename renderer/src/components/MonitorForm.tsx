@@ -6,7 +6,7 @@ import { ZoneField } from './ZoneField';
 import { useApiForm } from '../lib/use-api-form';
 import { nextRuns, scheduleInWords } from '../lib/schedule';
 import { ZonedTime } from './ZonedTime';
-import { findTimeZone } from '../../../agent/domain/timeZones';
+import { findTimeZone } from '../../../agent/domain/time/timeZones';
 import { maxRuntimeInput, monitorInput } from '../../../agent/contract/monitors';
 import { fieldErrors, numberOrAbsent } from '../lib/formRules';
 

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { currentZoneNames, findTimeZone, zoneChoices } from '../../../agent/domain/timeZones';
+import { currentZoneNames, findTimeZone, zoneChoices } from '../../../agent/domain/time/timeZones';
 import { describedBy, Field } from './Field';
 
 /**
@@ -7,7 +7,7 @@ import { describedBy, Field } from './Field';
  * that names one zone is taken as it is typed (the hint shows the zone it means, and its button
  * comes first); the matching zones are offered as buttons below the field, in the order the
  * API's refusal names them (for "UTC+2": Etc/GMT-2, its sign reversed, then cities of that clock). The rule is the API's
- * (agent/domain/timeZones.ts): an old name becomes its current one, an abbreviation is refused.
+ * (agent/domain/time/timeZones.ts): an old name becomes its current one, an abbreviation is refused.
  */
 export function ZoneField(props: { id: string; value: string; error?: string; onChange: (value: string) => void }) {
   const { id, value, error, onChange } = props;

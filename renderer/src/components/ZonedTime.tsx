@@ -1,9 +1,9 @@
-import { timeInZones } from '../../../agent/domain/alertWords';
+import { timeInZones } from '../../../agent/domain/alerts/words';
 import { formatLocal } from '../lib/format';
 
 /**
  * A moment labelled with its zone, in the one format alerts use too: "Sat 28 Nov 00:00
- * Europe/Berlin (Fri 27 Nov 23:00 UTC)" (timeInZones in agent/domain/alertWords.ts), so a time on a
+ * Europe/Berlin (Fri 27 Nov 23:00 UTC)" (timeInZones in agent/domain/alerts/words.ts), so a time on a
  * monitor's page never leaves a reader guessing whose clock it is. Hover: the viewer's own clock.
  */
 export function ZonedTime(props: { value: string | number | null | undefined; zone: string; seconds?: boolean; empty?: string }) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Alert } from '../../../agent/domain/alert';
-import { ranLine } from '../../../agent/domain/alertWords';
+import type { Alert } from '../../../agent/domain/alerts/alert';
+import { ranLine } from '../../../agent/domain/alerts/words';
 
 /** A failed run of nightly-backup (Paris) that started at `started` and ended at `ended`, taking `durationMs`. */
 function ran(started: string, ended: string, durationMs: number): Alert {

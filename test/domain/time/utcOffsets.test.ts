@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findTimeZone, resolveTimeZone, searchZones, zoneChoices } from '../../../agent/domain/timeZones';
+import { findTimeZone, resolveTimeZone, searchZones, zoneChoices } from '../../../agent/domain/time/timeZones';
 import { etcZoneOf, typedOffset } from '../../../agent/domain/time/utcOffsets';
 
 /*

@@ -1,7 +1,7 @@
 import { parseArgs } from '../../parseOptions';
 import { UsageError } from '../../command';
 import { printTable } from '../../crontab/table';
-import { tagOf } from '../../../domain/monitorLine';
+import { tagOf } from '../../../domain/monitors/ownLine';
 import { apiFromEnv, COMMON_OPTIONS, dueText, shortTime, statusWord } from './shared';
 
 // The API's statuses, and the one vocabulary's words for a failed monitor (missed, stuck: failed ones, told apart here).
