@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createSignInLink } from '../../agent/api/routes/session';
+import { createScheduler } from '../../agent/engine/monitors/failOverdue';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
 
@@ -18,7 +19,7 @@ const SIZES = [
 
 describe.skipIf(chromiumMissing)('the monitor form and page', { timeout: 60_000 }, () => {
   // Friday 27 Nov 2026, 12:00 UTC: the next midnight in Berlin is Sat 28 Nov 00:00 (Fri 23:00 UTC).
-  const now = Date.parse('2026-11-27T12:00:00Z');
+  let now = Date.parse('2026-11-27T12:00:00Z');
   let agent: TestAgent;
   let browser: Browser;
 
@@ -35,6 +36,8 @@ describe.skipIf(chromiumMissing)('the monitor form and page', { timeout: 60_000 
     // The viewer is in New York: the page's times are the monitor's (Berlin) and UTC, labelled.
     const context = await browser.newContext({ viewport: size, timezoneId: 'America/New_York', locale: 'en-US' });
     context.setDefaultTimeout(10_000);
+    // The browser's clock is the agent's: the run line's "next" is counted from it.
+    await context.clock.setFixedTime(now);
     const page = await context.newPage();
     await page.goto(createSignInLink(agent.store, agent.url, now));
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
@@ -119,4 +122,27 @@ describe.skipIf(chromiumMissing)('the monitor form and page', { timeout: 60_000 
       await context.close();
     });
   }
+
+  it('shows a missed run in the one vocabulary, every time labelled, at 800x600 and 1280x800', async () => {
+    const monitor = await (
+      await agent.api('/api/monitors', { method: 'POST', json: { name: 'Nightly backup', schedule: '0 3 * * *', timezone: 'Europe/Paris', duration: 30 } })
+    ).json();
+    now = Date.parse('2026-11-28T02:00:40Z');
+    await agent.api(`/api/pulse/${monitor.token}`, { method: 'POST' });
+    now = Date.parse('2026-11-29T02:31:00Z');
+    createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier }).failOverdue(now);
+    for (const size of SIZES) {
+      const { context, page } = await signedIn(size);
+      await page.goto(`${agent.url}/#/monitors/${monitor.id}`);
+      const status = page.getByTestId('monitor-status-text');
+      await status.locator('time').first().waitFor();
+      expect(await page.locator('.status-line .badge').innerText()).toBe('Missed');
+      expect(await status.innerText()).toBe(
+        'The run due Sun 29 Nov 03:00 Europe/Paris (02:00 UTC) did not come (grace 30 min); last run Sat 28 Nov 03:00 Europe/Paris (02:00 UTC)',
+      );
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await screenshot(page, `monitor-missed-${size.width}x${size.height}`);
+      await context.close();
+    }
+  });
 });
