@@ -139,7 +139,7 @@ describe.skipIf(chromiumMissing)('the dashboard in the first hour', { timeout: 3
     const recovered = page.getByTestId('notification').filter({ hasText: 'Every minute recovered' });
     await failed.waitFor();
     await recovered.waitFor();
-    expect(await failed.locator('.status-word').textContent()).toBe('Failed');
+    expect(await failed.locator('.status-word').textContent()).toBe('Missed'); // the one vocabulary: no run came
     expect(await recovered.locator('.status-word').textContent()).toBe('Recovered');
     expect(await failed.locator('.kind-icon').getAttribute('data-icon')).toBe('failed');
     expect(await recovered.locator('.kind-icon').getAttribute('data-icon')).toBe('recovered');

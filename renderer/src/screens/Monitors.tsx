@@ -17,7 +17,8 @@ import { LastRun, NextDue } from '../components/MonitorTimes';
 
 const statusFilters: { value: '' | DisplayStatus; label: string }[] = [
   { value: '', label: 'All statuses' },
-  { value: 'failed', label: 'Failed' },
+  // The API's failed status: the job said so, no run came, or a run is taking too long.
+  { value: 'failed', label: 'Failed, missed or stuck' },
   { value: 'running', label: 'Running' },
   { value: 'monitoring', label: 'Up' },
   { value: 'new', label: 'New' },
