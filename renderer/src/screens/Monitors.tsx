@@ -11,7 +11,7 @@ import { scheduleInWords } from '../lib/schedule';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { useSettled } from '../lib/use-settled';
-import { reasonPiecesOf } from '../../../agent/domain/alerts/reasonPieces';
+import { detailPiecesOf } from '../../../agent/domain/alerts/reasonPieces';
 import { AlertReasonText } from '../components/AlertReasonText';
 import { LastRun, NextDue } from '../components/MonitorTimes';
 
@@ -261,7 +261,7 @@ const MonitorRow = memo(function MonitorRow(props: { monitor: Monitor; index: nu
         <a href={`#/monitors/${monitor.id}`} onClick={(e) => e.stopPropagation()}>
           {monitor.name}
         </a>
-        {monitor.is_alerted ? <div className="cell-sub text-bad"><AlertReasonText pieces={reasonPiecesOf(monitor.alert_reason_data)} text={monitor.alert_reason} /></div> : null}
+        {monitor.is_alerted ? <div className="cell-sub text-bad"><AlertReasonText pieces={detailPiecesOf(monitor.alert_reason_data)} text={monitor.alert_reason} /></div> : null}
         {/* Narrow screens fold the last two columns into this line. */}
         <div className="cell-sub narrow-only">
           {monitor.last_pulse_at ? (
