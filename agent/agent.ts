@@ -28,6 +28,8 @@ export interface AgentOptions {
   /** Defaults to 8787; 0 picks a free port. */
   port?: number;
   notifier?: Notifier;
+  /** Whether `notifier` shows popups on a desktop someone sees (the dashboard says where alerts go); default: a notifier was given. */
+  popups?: boolean;
   /** Milliseconds since the epoch; defaults to Date.now. The desktop app and tests may pass their own. */
   clock?: () => number;
   /** Where the agent's log lines go; default: pino on stderr (agent/log/logger.ts). */
@@ -141,6 +143,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     clock,
     log,
     notifier,
+    popups: options.popups ?? options.notifier !== undefined,
     certificateChecks,
     deliveries,
     writesAllowed: started.promise,

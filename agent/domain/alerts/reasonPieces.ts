@@ -1,5 +1,5 @@
 import { alertMs, missedReason, type Alert, type AlertReason, type MonitorReason } from './alert';
-import { describeMinutes, problemDetail, reasonPieces, writePieces, type ReasonPiece } from './vocabulary';
+import { problemDetail, reasonPieces, writePieces, type ReasonPiece } from './vocabulary';
 import type { MissedDeadline } from '../monitors/dueTime';
 import { remembered } from '../time/answerCache';
 
@@ -47,7 +47,7 @@ export function describeMoment(ms: number, timezone: string): string {
 }
 
 export type { MonitorReason, ReasonPiece };
-export { describeMinutes, reasonPieces };
+export { reasonPieces };
 
 /** Whether an alert reason is one a monitor carries while failed (a recovery or another notice is not). */
 export function isMonitorReason(reason: AlertReason | null | undefined): reason is MonitorReason {

@@ -1,5 +1,6 @@
 import type { AlertReason, MonitorReason } from './alert';
 import { exitCodeWords } from './exitCodes';
+import { describeDuration } from '../time/durations';
 
 /*
  * The one vocabulary for what went wrong with a monitor, the same in the dashboard, the CLI, the
@@ -53,17 +54,8 @@ export function problemOf(reason: AlertReason | null | undefined): Problem | nul
 /** Words with moments (UTC ms) for each edge to write in its zone. */
 export type ReasonPiece = string | { at: number };
 
-/** Minutes for people: "5 min", "2 h", "1 h 30 min", "1 day", "2 days 3 h". */
-export function describeMinutes(minutes: number): string {
-  const days = Math.floor(minutes / 1440);
-  const hours = Math.floor((minutes % 1440) / 60);
-  const rest = minutes % 60;
-  const parts: string[] = [];
-  if (days) parts.push(`${days} ${days === 1 ? 'day' : 'days'}`);
-  if (hours) parts.push(`${hours} h`);
-  if (rest || parts.length === 0) parts.push(`${rest} min`);
-  return parts.join(' ');
-}
+/** Minutes in the one duration formatter's words: "5 min", "2 h", "1 day 2 h 30 min". */
+const describeMinutes = (minutes: number) => describeDuration(minutes * 60_000);
 
 const momentOf = (iso: string): ReasonPiece => {
   const ms = Date.parse(iso);

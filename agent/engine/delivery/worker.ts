@@ -13,6 +13,7 @@ import { digestContent, oneDigestAtATime, planBurst } from './digests';
 import { send, type AttemptResult } from './transport';
 import { judged } from './kinds';
 import type { Log } from '../../log/logger';
+import { describeError } from '../../domain/text/errorText';
 
 /** The worker looks at the outbox at least this often. */
 export const MAX_IDLE_MS = 30_000;
@@ -166,7 +167,7 @@ export class DeliveryWorker {
       this.retryMs = 0;
     } catch (error) {
       // Retrying at once would spin a core and flood the log: back off, and say so once.
-      if (this.retryMs === 0) this.options.log(`Delivery: ${error instanceof Error ? error.message : String(error)}; retrying with backoff`, { level: 'error' });
+      if (this.retryMs === 0) this.options.log(`Delivery: ${describeError(error)}; retrying with backoff`, { level: 'error' });
       this.retryMs = Math.min(MAX_IDLE_MS, Math.max(FIRST_RETRY_MS, this.retryMs * 2));
     }
     this.plan();
@@ -240,7 +241,7 @@ export class DeliveryWorker {
       this.popupWhenFailingLong(channel, at, result.error);
     } catch (error) {
       // Most likely a full disk: the claim stays until its end (the attempt's timeout), then the delivery is sent again.
-      this.options.log(`Delivery ${delivery.id}: cannot record the result: ${error instanceof Error ? error.message : String(error)}`, {
+      this.options.log(`Delivery ${delivery.id}: cannot record the result: ${describeError(error)}`, {
         level: 'error',
         deliveryId: delivery.id,
       });
@@ -278,7 +279,7 @@ export class DeliveryWorker {
     try {
       built = await request();
     } catch (error) {
-      const message = `Cronbeat could not build this message: ${error instanceof Error ? error.message : String(error)}`;
+      const message = `Cronbeat could not build this message: ${describeError(error)}`;
       return { ok: false, responseStatus: null, responseBody: null, error: message };
     }
     return send(built, { timeoutMs: this.timeoutMs, connectTimeoutMs: this.options.connectTimeoutMs, trustedCa: this.options.trustedCa }, secrets);

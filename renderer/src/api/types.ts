@@ -36,6 +36,8 @@ export interface AgentReach {
   remote_urls: string[];
   /** The public URL (serve --public-url or Settings); null when none is set. */
   public_url?: string | null;
+  /** Whether alerts also show as popups on the agent's desktop: false for a headless agent. */
+  popups?: boolean;
 }
 
 export type Channel = ChannelResource;

@@ -7,6 +7,7 @@ import { useApiForm } from '../lib/use-api-form';
 import { nextRuns, scheduleInWords } from '../lib/schedule';
 import { ZonedTime } from './ZonedTime';
 import { findTimeZone } from '../../../agent/domain/time/timeZones';
+import { MAX_MINUTES } from '../../../agent/domain/monitors/minutes';
 import { maxRuntimeInput, monitorInput } from '../../../agent/contract/monitors';
 import { fieldErrors, numberOrAbsent } from '../lib/formRules';
 
@@ -149,7 +150,7 @@ export function MonitorForm(props: {
             type="number"
             inputMode="numeric"
             min={1}
-            max={525600}
+            max={MAX_MINUTES}
             step={1}
             value={values.duration}
             onChange={(e) => set('duration', e.target.value)}
@@ -168,7 +169,7 @@ export function MonitorForm(props: {
             type="number"
             inputMode="numeric"
             min={1}
-            max={525600}
+            max={MAX_MINUTES}
             step={1}
             value={values.max_runtime}
             onChange={(e) => set('max_runtime', e.target.value)}

@@ -9,6 +9,7 @@ import { useApp } from '../lib/app-context';
 import { channelWhere, KINDS, kindLabel } from '../lib/channelKinds';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
+import { withoutChannels } from '../lib/alertPlaces';
 
 function TestAnswer(props: { result: ChannelTestResult | Error }) {
   const { result } = props;
@@ -106,6 +107,7 @@ function ChannelCard(props: { channel: Channel; onChanged: () => void }) {
 export function ChannelsScreen() {
   const { api } = useApp();
   const channels = useResource(queries.channels(api));
+  const popups = useResource(queries.agent(api)).data?.popups;
   const [kind, setKind] = useState<ChannelKind>(KINDS[0]);
   const [adding, setAdding] = useState(false);
   const [generated, setGenerated] = useState<{ name: string; secret: string } | null>(null);
@@ -142,7 +144,7 @@ export function ChannelsScreen() {
   else if (channels.data.length === 0 && !adding)
     body = (
       <EmptyState title="No channels yet" action={<button type="button" className="button button-primary" onClick={() => setAdding(true)}>Add a channel</button>}>
-        Alerts show as desktop popups only. Add a channel ({KINDS.map(kindLabel).join(', ')}) to be told away from this desktop.
+        Alerts show {withoutChannels(popups)}. Add a channel ({KINDS.map(kindLabel).join(', ')}) to be told wherever you are.
       </EmptyState>
     );
   else

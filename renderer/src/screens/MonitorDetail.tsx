@@ -11,7 +11,7 @@ import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/stat
 import { monitorProblem, monitorStatus, StatusBadge } from '../components/StatusBadge';
 import { ZonedTime } from '../components/ZonedTime';
 import { useApp } from '../lib/app-context';
-import { formatMinutes } from '../lib/format';
+import { formatDuration } from '../lib/format';
 import { navigate } from '../lib/router';
 import { nextRuns } from '../lib/schedule';
 import { scheduleWords } from '../../../agent/domain/schedules';
@@ -174,11 +174,11 @@ export function MonitorDetailScreen(props: { id: number }) {
           </div>
           <div>
             <dt>Grace</dt>
-            <dd>{formatMinutes(m.duration)}</dd>
+            <dd>{formatDuration(m.duration * 60_000)}</dd>
           </div>
           <div>
             <dt>Max run time</dt>
-            <dd data-testid="monitor-max-runtime">{m.max_runtime === undefined ? <span className="muted">No limit</span> : formatMinutes(m.max_runtime)}</dd>
+            <dd data-testid="monitor-max-runtime">{m.max_runtime === undefined ? <span className="muted">No limit</span> : formatDuration(m.max_runtime * 60_000)}</dd>
           </div>
           {m.tags && m.tags.length > 0 ? (
             <div>

@@ -2,15 +2,17 @@ import nodemailer from 'nodemailer';
 import { isPlainHttpAnswer } from '../../../../domain/net/plainHttp';
 import { clean, connectTimeout, type AttemptResult, type TransportOptions } from '../../attempt';
 import type { EmailSpec, SmtpRefusal } from '../kind';
+import { describeError } from '../../../../domain/text/errorText';
 
-function describeError(error: unknown): string {
+/** An SMTP failure in words: a timeout said as one, and the socket's own cause after nodemailer's message. */
+function smtpError(error: unknown): string {
   if (error instanceof Error) {
     if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'No answer in time (timed out).';
     const cause = (error as { cause?: unknown }).cause;
     const detail = cause instanceof Error ? `: ${cause.message}` : '';
     return `${error.message}${detail}`;
   }
-  return String(error);
+  return describeError(error);
 }
 
 /**
@@ -64,7 +66,7 @@ export async function sendEmail(request: EmailSpec, options: TransportOptions, s
     return { ok: true, responseStatus: null, responseBody: clean(String(info.response ?? ''), secrets), error: null };
   } catch (error) {
     const refusal = smtpRefusal(error, secrets);
-    const words = clean(emailTlsWords(error, smtp.tls, `${smtp.host}:${port}`) ?? describeError(error), secrets);
+    const words = clean(emailTlsWords(error, smtp.tls, `${smtp.host}:${port}`) ?? smtpError(error), secrets);
     return { ok: false, responseStatus: null, responseBody: null, error: words, ...(refusal ? { smtp: refusal } : {}) };
   } finally {
     clearTimeout(timer);
