@@ -69,16 +69,16 @@ beforeAll(async () => {
   const fixture = engineFixture(at('2026-11-21T00:00:00Z'), dir);
   // failed: the job exited 3.
   const failed = fixture.monitor({ name: 'nightly-backup', schedule: '0 3 * * *', timezone: 'Europe/Paris', duration: 30, now: at('2026-11-20T12:00:00Z') });
-  fixture.pulse(failed.token, at('2026-11-21T02:00:04Z'), { kind: 'start', rid: 'r1' });
-  fixture.pulse(failed.token, at('2026-11-21T02:00:16Z'), { kind: 'fail', exitCode: 3, rid: 'r1' });
+  await fixture.pulse(failed.token, at('2026-11-21T02:00:04Z'), { kind: 'start', rid: 'r1' });
+  await fixture.pulse(failed.token, at('2026-11-21T02:00:16Z'), { kind: 'fail', exitCode: 3, rid: 'r1' });
   // missed: the 12:00 run did not come; the 11:00 one did.
   const missed = fixture.monitor({ name: 'hourly-sync', schedule: '0 * * * *', timezone: 'Europe/Paris', duration: 5, now: at('2026-11-21T10:30:00Z') });
-  fixture.pulse(missed.token, at('2026-11-21T11:00:10Z'));
+  await fixture.pulse(missed.token, at('2026-11-21T11:00:10Z'));
   // stuck: started 13:20, still running past its 5 min max run time.
   const stuck = fixture.monitor({ name: 'export', schedule: '*/10 * * * *', timezone: 'Europe/Paris', duration: 1, maxRuntime: 5, now: at('2026-11-21T13:15:00Z') });
-  fixture.pulse(stuck.token, at('2026-11-21T13:20:05Z'), { kind: 'start', rid: 's1' });
-  fixture.scheduler.failOverdue(at('2026-11-21T12:06:00Z'));
-  fixture.scheduler.failOverdue(at('2026-11-21T13:26:00Z'));
+  await fixture.step(at('2026-11-21T12:06:00Z'));
+  await fixture.pulse(stuck.token, at('2026-11-21T13:20:05Z'), { kind: 'start', rid: 's1' });
+  await fixture.step(at('2026-11-21T13:26:00Z'));
 
   for (const [problem, monitor] of [['failed', failed], ['missed', missed], ['stuck', stuck]] as const) {
     const row = fixture.reload(monitor.id);

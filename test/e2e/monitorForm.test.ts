@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createSignInLink } from '../../agent/api/routes/session';
-import { createScheduler } from '../../agent/engine/monitors/failOverdue';
+import { createSignInLink } from '../helpers/signIn';
+import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { stepAt } from '../helpers/loopStep';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
 
@@ -130,7 +131,7 @@ describe.skipIf(chromiumMissing)('the monitor form and page', { timeout: 60_000 
     now = Date.parse('2026-11-28T02:00:40Z');
     await agent.api(`/api/pulse/${monitor.token}`, { method: 'POST' });
     now = Date.parse('2026-11-29T02:31:00Z');
-    createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier }).failOverdue(now);
+    await stepAt(createOverdueFailer({ store: agent.store, events: agent.events, notifier: agent.notifier }), now);
     for (const size of SIZES) {
       const { context, page } = await signedIn(size);
       await page.goto(`${agent.url}/#/monitors/${monitor.id}`);
