@@ -74,8 +74,9 @@ describe('popups as an outbox', () => {
     await expect(stepAt(createOverdueFailer({ store: first.store, events: first.events, notifier: dying }), LATER)).rejects.toThrow('died');
     const { popups } = await restart(first, LATER);
     expect(popups).toHaveLength(1);
-    expect(popups[0].title).toBe('5 monitors failed');
-    expect(popups[0].body).toMatch(/^Failed: a, b, c, d, e/);
+    // In the one vocabulary, from each failure's alert as data: their runs did not come.
+    expect(popups[0].title).toBe('5 monitors missed');
+    expect(popups[0].body).toMatch(/^Missed: a, b, c, d, e/);
   });
 
   it('shows a failure reported by a pulse (and its recovery) whose popups were lost', async () => {

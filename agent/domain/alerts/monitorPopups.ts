@@ -1,7 +1,7 @@
 import type { Popup } from './popup';
 import { alertMs, type Alert } from './alert';
 import { OUTPUT_BOUNDS } from './messageLimits';
-import { PROBLEM_WORDS, PROBLEMS, type Problem } from './vocabulary';
+import { PROBLEM_WORDS, PROBLEMS, problemOf, type Problem } from './vocabulary';
 import { alertTitle, alertTone, humanTime, lastLines, whatHappened } from './words';
 import { describeDuration } from '../time/durations';
 
@@ -68,7 +68,8 @@ export function summaryPopup(transitions: MonitorTransition[], context = ''): Po
     ...PROBLEMS.map((problem) => ({
       word: PROBLEM_WORDS[problem].word,
       label: PROBLEM_WORDS[problem].label,
-      members: transitions.filter((t) => t.kind === 'failed' && (t.problem ?? 'failed') === problem),
+      // Its problem as told, else as its alert says (a popup read back from the outbox), else "failed".
+      members: transitions.filter((t) => t.kind === 'failed' && (t.problem ?? problemOf(t.alert?.reason) ?? 'failed') === problem),
     })),
     { word: 'recovered', label: 'Recovered', members: transitions.filter((t) => t.kind === 'recovered') },
   ].filter((group) => group.members.length > 0);
