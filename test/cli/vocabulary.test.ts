@@ -137,9 +137,8 @@ describe.each(['failed', 'missed', 'stuck'] as const)('%s, in the one vocabulary
     const { reason, notification, alert } = cases[problem];
     const request = buildRequest(
       { kind, settings: CHANNEL_SETTINGS[kind] as never },
-      notification,
+      { id: notification.id, type: notification.type, data: notification.data, alert: alert as never },
       { dashboardUrl: 'http://cronbeat.test:8787', deliveryKey: 'k', adminZone: 'America/New_York', channelName: 'ops' },
-      alert as never,
     );
     const text = saidBy(request);
     expect(text).toContain(words.word === 'failed' ? ' failed' : words.word);
