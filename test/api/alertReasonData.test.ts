@@ -41,10 +41,10 @@ describe('a monitor reason as data, on the API', () => {
     const stored = () => agent.store.db.prepare('SELECT alert_reason, alert_reason_data FROM monitors WHERE id = ?').get(monitor.id);
     expect(stored()).toEqual({ alert_reason: '', alert_reason_data: '{"kind":"failed","exit_code":4}' });
     agent.store.db.prepare("UPDATE monitors SET alert_reason = 'stale words' WHERE id = ?").run(monitor.id);
-    expect((await show(monitor.id)).alert_reason).toBe('Job reported failure (exit code 4)');
+    expect((await show(monitor.id)).alert_reason).toBe('Failed: the job exited with code 4');
     // The failure's notification says the same, in its snapshot of the monitor.
     const notice = (await (await agent.api('/api/notifications?per_page=100')).json()).data.find((n: { data: { type_id: number } }) => n.data.type_id === monitor.id);
-    expect(notice.data).toMatchObject({ type_id: monitor.id, description: 'Job reported failure (exit code 4)', monitor_alert_reason: 'Job reported failure (exit code 4)' });
+    expect(notice.data).toMatchObject({ type_id: monitor.id, description: 'Failed: the job exited with code 4', monitor_alert_reason: 'Failed: the job exited with code 4' });
   });
 
   it('keeps the words of a failure from before reasons were data, which has no data to make them from', async () => {
@@ -104,7 +104,7 @@ describe('the migration to reasons as data', () => {
       file,
       version,
       `UPDATE monitors SET is_alerted = 1, alert_reason = 'No pulse in time' WHERE id = ${wordsOnly.id};
-       UPDATE monitors SET alert_reason = 'Job reported failure (exit code 2)' WHERE id = ${withNotice.id};`,
+       UPDATE monitors SET alert_reason = 'Failed: the job exited with code 2' WHERE id = ${withNotice.id};`,
     );
 
     const db = openDatabase(file);
