@@ -50,7 +50,7 @@ describe.skipIf(chromiumMissing)('alert after N failures in the dashboard', { ti
     const hold = page.getByTestId('monitor-alert-hold');
     await hold.waitFor();
     expect(await hold.textContent()).toBe('Failed once: no alert yet, one is sent at the 3rd in a row.');
-    expect(await page.getByTestId('monitor-status-text').textContent()).toContain('Job reported failure');
+    expect(await page.getByTestId('monitor-status-text').textContent()).toContain('job reported failure');
     expect(await page.locator('dl.facts').textContent()).toContain('after 3 failures in a row');
     // Its next run is still watched: the next one missed counts too.
     expect(await page.getByTestId('monitor-next-due').textContent()).not.toContain('After the next pulse');

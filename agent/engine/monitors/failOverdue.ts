@@ -1,5 +1,6 @@
 import { missedDeadlineReason } from '../../domain/alerts/reasonPieces';
 import { missedReason, missedRun, type MonitorReason } from '../../domain/alerts/alert';
+import { problemOf } from '../../domain/alerts/vocabulary';
 import { defaultGraceMinutes, dueAt, dueTimeOfRun, nextDeadline, nextStepAt, outageGraces, withCatchUpGrace, type MissedDeadline, type Outage } from '../../domain/monitors/dueTime';
 import { gracePopup, MAX_SEPARATE_POPUPS, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../../domain/alerts/monitorPopups';
 import type { MonitorRow } from '../../db/monitors';
@@ -41,7 +42,7 @@ function missedFacts(missed: MissedDeadline, row: MonitorRow): TransitionFacts &
     missed.kind === 'stuck'
       ? dueTimeOfRun(row, Math.max(row.duration, defaultGraceMinutes(row.schedule, missed.startedAt)), missed.startedAt)
       : missed.runAt;
-  return { reason: missedReason(missed, row.duration), run: missedRun(missed), expectedAt };
+  return { reason: missedReason(missed, row.duration, row.last_pulse_at), run: missedRun(missed), expectedAt };
 }
 
 /** The streak of `row` after it missed `missed`: whether this failure alerts (its N-th in a row), and its failures. */
@@ -230,8 +231,9 @@ export function createOverdueFailer(ctx: EngineContext) {
         if (maintenanceReplan(ctx, row, missed, now) !== null) continue;
         if (!countMiss(row, missed).alert) continue; // a failure short of its alert tells nothing
         told.add(missKey(row));
-        const alert = transitionAlert(row, 'failed', now, missedFacts(missed, row));
-        news.push({ monitorId: row.id, name: row.name, kind: 'failed', detail: missedDeadlineReason(missed, row.duration, row.timezone), alert });
+        const facts = missedFacts(missed, row);
+        const alert = transitionAlert(row, 'failed', now, facts);
+        news.push({ monitorId: row.id, name: row.name, kind: 'failed', problem: problemOf(facts.reason), detail: missedDeadlineReason(missed, row.duration, row.timezone, row.last_pulse_at), alert });
       }
       for (const popup of unrecordedFailurePopups(news)) notifier.show(popup);
       return news.length;

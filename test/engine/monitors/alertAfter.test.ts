@@ -61,7 +61,7 @@ describe('a monitor that alerts after 3 failures in a row', () => {
     // The 13:10 run comes and says it failed: the second in a row.
     await walk(monitor.token, '13:02:30', '13:12:00', ['13:10:20 fail']);
     expect(said()).toEqual([]);
-    expect(shown(fixture.reload(monitor.id)).alert_reason).toBe('Job reported failure (exit code 2)');
+    expect(shown(fixture.reload(monitor.id)).alert_reason).toBe('Failed: the job exited with code 2');
 
     // The 13:20 run never comes: the third, alerted at its deadline.
     await walk(monitor.token, '13:12:30', '13:25:00');
@@ -74,7 +74,7 @@ describe('a monitor that alerts after 3 failures in a row', () => {
       last: { kind: 'missed', expected_at: '2026-11-27T13:20:00.000000Z' },
     });
     expect(whatHappened(alert, { adminZone: 'UTC' })).toBe(
-      'Failed 3 times in a row (runs due Fri 27 Nov 13:00, 13:10, 13:20 UTC). Last: No run since the one due Fri 27 Nov 13:20 UTC (grace 1 min).',
+      'Failed 3 times in a row (runs due Fri 27 Nov 13:00, 13:10, 13:20 UTC). Last: Missed: the run due Fri 27 Nov 13:20 UTC did not come (grace 1 min); last run Fri 27 Nov 13:10 UTC.',
     );
     expect(fixture.notifier.popups.map((p) => p.title)).toEqual(['✗ backup failed 3 times in a row']);
     expect(fixture.notifications()[0].data.description).toContain('Failed 3 times in a row (runs due 2026-11-27 13:00 UTC, 2026-11-27 13:10 UTC, 2026-11-27 13:20 UTC)');
