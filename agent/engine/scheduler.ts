@@ -15,11 +15,11 @@ import { announceTransition, recordTransition, transitionAlert, type RecordedTra
 export const FAIL_BATCH = 500;
 /**
  * Most monitors one transaction of the monitor loop fails: it fails a burst in slices
- * (agent/engine/slices.ts), so pulses are answered in between (issue 25.5). While pulses come, one
- * (a few hundred microseconds); after QUIET_MS without any, more at once (a commit costs about the
- * same).
+ * (agent/engine/slices.ts), so pulses are answered in between (issue 25.5). While pulses come, a
+ * few (about a millisecond: a commit writes some 25 pages whether it fails one monitor or five, so
+ * one a transaction cost three times the CPU); after QUIET_MS without any, more at once.
  */
-export const SLICE_BATCH = 1;
+export const SLICE_BATCH = 5;
 export const IDLE_SLICE_BATCH = 50;
 
 /** `told`: its popup was shown already, while the failure could not be written (warnUnrecorded). */

@@ -4,16 +4,20 @@
  * pulse waits for it. Here such work runs in small steps, as many as fit in a slice, then yields
  * to I/O (setImmediate: whatever arrived meanwhile, pulses above all, is served first) and goes on.
  *
- * A slice is short (SLICE_MS) while requests come: a closed loop of clients leaves the agent a
- * fraction of a millisecond between two rounds of requests, and a slice that fits there costs them
- * little. When the caller knows nothing else is going on (the monitor loop: no pulse for a while),
- * a slice may be longer (IDLE_SLICE_MS) and its steps bigger: each step is a transaction, and a
- * commit costs about the same for one failure as for 50. (Guessing that from how soon the event
- * loop came back did not work: on a loaded machine it misread both ways.)
+ * While requests may come, a slice is short (SLICE_MS) and the next one waits, so that such work
+ * holds the event loop for at most BUSY_SHARE of the time whatever else is going on: run back to
+ * back with only I/O between them, slices took half the loop, and pulses fell to a third of their
+ * rate while a burst was failed or its digests built. When the caller knows nothing else is going
+ * on (the monitor loop: no pulse for a while), a slice may be longer (IDLE_SLICE_MS), its steps
+ * bigger (each step is a transaction, and a commit costs about the same for one failure as for
+ * 50), and the next one follows at once. (Guessing that from how soon the event loop came back did
+ * not work: on a loaded machine it misread both ways.)
  */
 
 /** How long a slice may hold the event loop while other work may come (requests are being answered). */
-export const SLICE_MS = 0.3;
+export const SLICE_MS = 1;
+/** The share of the time slices may hold the event loop while other work may come. */
+export const BUSY_SHARE = 0.25;
 /** How long it may hold it when the caller knows nothing else is going on. */
 export const IDLE_SLICE_MS = 8;
 
@@ -22,8 +26,9 @@ export type Step = (idle: boolean) => boolean;
 
 /**
  * Runs `step` (a short piece of work: one transaction at most; true while more remains) until it
- * returns false or throws, in slices, each after the I/O that waits. `idle` says, before each
- * slice, whether nothing else is going on (default: never sure). Then calls `done` (with the error,
+ * returns false or throws, in slices, each after the I/O that waits (and, unless idle, after a pause
+ * that keeps slices to BUSY_SHARE of the time). `idle` says, before each slice, whether nothing
+ * else is going on (default: never sure). Then calls `done` (with the error,
  * if one was thrown): synchronously when the work fit in the first slice, which is always as long
  * as an idle one. Returns a function that cancels what has not run yet (`done` is then not called).
  */
@@ -32,13 +37,17 @@ export function runInSlices(step: Step, done: (error?: unknown) => void, idle: (
   const slice = (first: boolean) => {
     if (cancelled) return;
     // The first slice is whole (a step's usual few monitors, at once); after it, short unless idle.
-    const quiet = first || idle();
-    const until = performance.now() + (quiet ? IDLE_SLICE_MS : SLICE_MS);
+    const callerIdle = idle();
+    const quiet = first || callerIdle;
+    const start = performance.now();
+    const until = start + (quiet ? IDLE_SLICE_MS : SLICE_MS);
     try {
       while (step(quiet)) {
         if (cancelled) return;
-        if (performance.now() >= until) {
-          setImmediate(slice, false);
+        const now = performance.now();
+        if (now >= until) {
+          if (callerIdle) setImmediate(slice, false);
+          else setTimeout(slice, ((now - start) * (1 - BUSY_SHARE)) / BUSY_SHARE, false);
           return;
         }
       }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMonitorLoop } from '../../agent/engine/loop';
 import { FAIL_BATCH } from '../../agent/engine/scheduler';
-import { runInSlices } from '../../agent/engine/slices';
+import { BUSY_SHARE, runInSlices } from '../../agent/engine/slices';
 import { RecordingNotifier } from '../helpers/recordingNotifier';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { engineFixture } from './engineFixture';
@@ -59,6 +59,37 @@ describe('runInSlices', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(ended).toBe(false);
     expect(cancelledSteps).toBeLessThan(100);
+  });
+});
+
+describe('runInSlices while other work may come', () => {
+  const busyFor = (ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+
+  it('holds the event loop at most BUSY_SHARE of the time; back to back once the caller says nothing else is going on', async () => {
+    const steps = 12;
+    const stepMs = 2; // longer than a slice, so every step ends one
+    const timed = async (idle: boolean) => {
+      let n = 0;
+      const start = performance.now();
+      await new Promise<void>((resolve) =>
+        runInSlices(
+          () => (busyFor(stepMs), ++n < steps),
+          () => resolve(),
+          () => idle,
+        ),
+      );
+      return performance.now() - start;
+    };
+    // Timers never fire early by more than their millisecond's rounding: a lower bound holds on any machine.
+    const paced = await timed(false);
+    expect(paced).toBeGreaterThanOrEqual(((steps - 1) * stepMs) / BUSY_SHARE - (steps - 1));
+    expect(BUSY_SHARE).toBeLessThanOrEqual(0.25);
+    // Idle: nothing waits between slices (the whole run is about its own work; a loose bound for a loaded machine).
+    const idle = await timed(true);
+    expect(idle).toBeLessThan(paced);
   });
 });
 
