@@ -12,7 +12,7 @@ import { performance, type EventLoopUtilization } from 'node:perf_hooks';
  * and pulses fell to a third of their rate while a burst was failed or its digests built. Between
  * slices with nothing else run (the event loop's own count of its busy time: a request answered in
  * between makes it grow), the next follows at once, so a burst is not slowed where nothing waits
- * (on a machine where the agent gets little CPU, a quarter of the wall time is little work).
+ * (on a machine where the agent gets little CPU, a fifth of the wall time is little work).
  * When the caller knows nothing else is going
  * on (the monitor loop: no pulse for a while), a slice may be longer (IDLE_SLICE_MS), its steps
  * bigger (each step is a transaction, and a commit costs about the same for one failure as for
@@ -23,7 +23,7 @@ import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 /** How long a slice may hold the event loop while other work may come (requests are being answered). */
 export const SLICE_MS = 1;
 /** The share of the time slices may hold the event loop while other work may come. */
-export const BUSY_SHARE = 0.25;
+export const BUSY_SHARE = 0.2;
 /** How long it may hold it when the caller knows nothing else is going on. */
 export const IDLE_SLICE_MS = 8;
 /** Busy time of the event loop between two slices (ms) that says other work ran: a few pulses answered. */
