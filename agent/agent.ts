@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './api/app';
-import { createHttpServer, type HttpTimeouts } from './api/httpTimeouts';
-import { redactingLog } from './api/redact';
+import { createHttpServer, type HttpTimeouts } from './api/http/timeouts';
+import { redactingLog } from './api/present/redact';
 import { lockDataFolder, type DataFolderLock } from './db/lock';
 import { makeDataFolderPrivate } from './dataFolder/privateFolder';
 import { databaseFile } from './dataFolder/dataDir';
@@ -13,11 +13,11 @@ import { AgentEvents } from './engine/events';
 import { startMonitorLoop } from './engine/loop';
 import { LoopHealthRecord } from './engine/loopHealth';
 import { startWatchdog, type WatchdogState } from './engine/watchdog';
-import { createScheduler } from './engine/scheduler';
-import { showPendingPopups } from './engine/pendingPopups';
+import { createScheduler } from './engine/monitors/failOverdue';
+import { showPendingPopups } from './engine/popups/pendingPopups';
 import { TlsCertificateChecker, type CheckerOptions } from './engine/certificates/checker';
 import { CertificateScheduler } from './engine/certificates/scheduler';
-import { silentNotifier, type Notifier } from './engine/notifier';
+import { silentNotifier, type Notifier } from './engine/popups/notifier';
 import { DeliveryWorker } from './engine/delivery/worker';
 import { createLogger, pinoLog, type Log } from './log/logger';
 
@@ -36,7 +36,7 @@ export interface AgentOptions {
   certificateChecks?: CheckerOptions;
   /** The built dashboard to serve at "/"; default: dist/renderer next to the bundle or in the repository. */
   rendererDir?: string;
-  /** Host names the API answers to besides this machine's own (DNS rebinding guard, api/hostGuard.ts). */
+  /** Host names the API answers to besides this machine's own (DNS rebinding guard, api/http/hostGuard.ts). */
   allowedHosts?: string[];
   /** Read the client's address and scheme from a reverse proxy's X-Forwarded-* headers (api/app.ts). */
   trustProxy?: boolean;

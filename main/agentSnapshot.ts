@@ -1,6 +1,6 @@
 import type { Store } from '../agent/db/store';
-import { monitorStatus } from '../agent/domain/monitorStatus';
-import type { CertificateStatus } from '../agent/domain/certificates';
+import { monitorStatus } from '../agent/domain/monitors/status';
+import type { CertificateStatus } from '../agent/domain/certificates/status';
 import type { MonitorSummary, TraySnapshot } from './trayModel';
 
 /** Certificate statuses that turn the tray amber (soon to expire) or red (expired or failing checks). */

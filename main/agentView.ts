@@ -1,6 +1,6 @@
 import { startAgent } from '../agent/agent';
-import { ApiClient } from '../agent/client/api';
-import type { Notifier } from '../agent/engine/notifier';
+import { ApiClient } from '../agent/client/connection/api';
+import type { Notifier } from '../agent/engine/popups/notifier';
 import type { SqliteOptions } from '../agent/db/open';
 import { agentBinding, DESKTOP_COMPANY_ID, desktopOrigin, issueDesktopToken, startOnPreferredPort } from './agentHost';
 import { readTraySnapshot } from './agentSnapshot';

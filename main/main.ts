@@ -5,14 +5,14 @@
 import { app, dialog, ipcMain, session } from 'electron';
 import { join } from 'node:path';
 import { prepareDataDir } from '../agent/dataFolder/dataDir';
-import { checkAgent } from '../agent/client/agentCheck';
+import { checkAgent } from '../agent/client/connection/agentCheck';
 import { localAgentView, remoteAgentView } from './agentView';
 import { launchedAtLogin, startAtLogin } from './autostart';
 import { guardSession } from './harden';
 import { IpcChannel, type AgentChoice, type ConnectOutcome, type SessionInfo } from './ipcChannels';
 import { isMuted, muteUntil, type MuteChoice } from './mute';
 import { electronNotifier } from './popups';
-import { burstingNotifier } from '../agent/engine/popupBursts';
+import { burstingNotifier } from '../agent/engine/popups/popupBursts';
 import { isTrustedSender } from './security';
 import { loadSettings, saveSettings } from './settings';
 import { claimSingleInstance } from './singleInstance';
@@ -35,7 +35,7 @@ async function runDesktop(): Promise<void> {
 
   let dashboard: DashboardWindow | null = null;
   const openRoute = (route: string) => dashboard?.open(route);
-  // Popups fold in bursts like channel messages (agent/engine/popupBursts.ts).
+  // Popups fold in bursts like channel messages (agent/engine/popups/popupBursts.ts).
   const notifier = burstingNotifier(
     electronNotifier({
       isMuted: () => isMuted(settings.mutedUntil, Date.now()),

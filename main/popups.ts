@@ -1,5 +1,5 @@
 import { Notification } from 'electron';
-import type { Notifier, Popup } from '../agent/engine/notifier';
+import type { Notifier, Popup } from '../agent/engine/popups/notifier';
 
 export interface ElectronNotifierOptions {
   /** Whether popups are muted right now (the agent still records every notification). */

@@ -1,9 +1,9 @@
-import { ApiClient } from '../agent/client/api';
-import type { AgentAccess } from '../agent/client/agentCheck';
-import { agentName, noticeText, type ConnectionNotice } from '../agent/client/connectionWatch';
-import { FollowRefused, NotificationFollower } from '../agent/client/follower';
-import { requestWithRetry } from '../agent/client/http';
-import { followerPopups, type FollowerPopup } from '../agent/client/notificationPopups';
+import { ApiClient } from '../agent/client/connection/api';
+import type { AgentAccess } from '../agent/client/connection/agentCheck';
+import { agentName, noticeText, type ConnectionNotice } from '../agent/client/connection/connectionWatch';
+import { FollowRefused, NotificationFollower } from '../agent/client/follow/follower';
+import { requestWithRetry } from '../agent/client/connection/http';
+import { followerPopups, type FollowerPopup } from '../agent/client/follow/notificationPopups';
 import { traySnapshotOf } from './agentSnapshot';
 import type { MonitorStatus, TraySnapshot } from './trayModel';
 

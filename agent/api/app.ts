@@ -1,15 +1,15 @@
 import type { RequestListener } from 'node:http';
 import Koa from 'koa';
 import type Router from '@koa/router';
-import { requireToken } from './auth';
-import { FailedAuthLimiter } from './authLimiter';
-import type { AuthState } from './auth';
+import { requireToken } from './http/auth';
+import { FailedAuthLimiter } from './http/authLimiter';
+import type { AuthState } from './http/auth';
 import type { ApiDeps } from './deps';
-import { errorMiddleware } from './errorMiddleware';
-import { holdWrites } from './holdWrites';
-import { hostGuard } from './hostGuard';
-import { corsPolicy } from './cors';
-import { HttpError } from './errors';
+import { errorMiddleware } from './http/errorMiddleware';
+import { holdWrites } from './http/holdWrites';
+import { hostGuard } from './http/hostGuard';
+import { corsPolicy } from './http/cors';
+import { HttpError } from './http/errors';
 import { serverRoutes } from './routes/servers';
 import { serverReportRoutes } from './routes/serverReports';
 import { monitorRoutes } from './routes/monitors';
@@ -29,9 +29,9 @@ import { settingsRoutes } from './routes/settings';
 import { metricsRoutes } from './routes/metrics';
 import { badgeRoutes } from './routes/badges';
 import { maintenanceWindowRoutes } from './routes/maintenanceWindows';
-import { withPlainPulses } from './plainPulses';
-import { createPulseRecorder } from '../engine/pulseBatch';
-import { silentNotifier } from '../engine/notifier';
+import { withPlainPulses } from './pulses/plainPulses';
+import { createPulseRecorder } from '../engine/monitors/pulseBatch';
+import { silentNotifier } from '../engine/popups/notifier';
 
 export type AppOptions = Omit<ApiDeps, 'requireToken' | 'pulseRecorder'> & {
   /** The built dashboard served at "/"; default: dist/renderer next to the bundle or in the repository. */
@@ -42,7 +42,7 @@ export type AppOptions = Omit<ApiDeps, 'requireToken' | 'pulseRecorder'> & {
    * Without it those headers are ignored, since any client could send them.
    */
   trustProxy?: boolean;
-  /** Requests that may write wait for this (the start-up check of the database, api/holdWrites.ts). */
+  /** Requests that may write wait for this (the start-up check of the database, api/http/holdWrites.ts). */
   writesAllowed?: Promise<void>;
 };
 

@@ -2,16 +2,16 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Store } from '../db/store';
 import type { AgentEvents } from '../engine/events';
-import type { Notifier } from '../engine/notifier';
-import type { AuthState } from './auth';
+import type { Notifier } from '../engine/popups/notifier';
+import type { AuthState } from './http/auth';
 import type { CertificateChecks } from '../engine/certificates/scheduler';
-import type { CliCommand } from './cliCommand';
+import type { CliCommand } from './present/cliCommand';
 import type { DeliveryWorker } from '../engine/delivery/worker';
 import type { PublicUrlSetting, ServeOrDashboardSetting } from '../db/settings';
 import type { Log } from '../log/logger';
-import type { PulseRecorder } from '../engine/pulseBatch';
+import type { PulseRecorder } from '../engine/monitors/pulseBatch';
 import type { WatchdogState } from '../engine/watchdog';
-import type { FailedAuthLimiter } from './authLimiter';
+import type { FailedAuthLimiter } from './http/authLimiter';
 
 /** What every router is built from. */
 export interface ApiDeps {
@@ -40,7 +40,7 @@ export interface ApiDeps {
   watchdogUrl?: ServeOrDashboardSetting;
   /** What the watchdog last did (engine/watchdog.ts). */
   watchdogState?: WatchdogState;
-  /** Stores pulses in groups (engine/pulseBatch.ts); one for both doors a pulse comes in by (plainPulses.ts). */
+  /** Stores pulses in groups (engine/monitors/pulseBatch.ts); one for both doors a pulse comes in by (plainPulses.ts). */
   pulseRecorder: PulseRecorder;
   /** How this machine runs the CLI; found from this process (PATH, bundle) when absent. */
   cli?: CliCommand;

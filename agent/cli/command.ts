@@ -1,5 +1,5 @@
 import { format } from 'node:util';
-import { controlCharacterIn, terminalText } from '../domain/controlCharacters';
+import { controlCharacterIn, terminalText } from '../domain/text/controlCharacters';
 import { closestTo, didYouMean } from './didYouMean';
 
 /** One `cronbeat` sub-command. Each lives in agent/cli/commands/<name>.ts and is listed in main.ts. */
@@ -26,7 +26,7 @@ export class UsageError extends Error {
 }
 
 /**
- * `value` of the option `option` when it has no control character (agent/domain/controlCharacters.ts),
+ * `value` of the option `option` when it has no control character (agent/domain/text/controlCharacters.ts),
  * else a usage error before anything is sent: names and identifiers are printed on terminals and in
  * popups, and the agent refuses them too.
  */

@@ -1,4 +1,4 @@
-import { checkSchedule, CRON_MACROS } from '../domain/scheduleCheck';
+import { checkSchedule, CRON_MACROS } from '../domain/schedules';
 import { closestTo } from './didYouMean';
 
 /*

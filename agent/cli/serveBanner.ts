@@ -1,4 +1,4 @@
-import { isLoopbackOnly, isWildcard, remoteUrls, urlFor } from '../domain/reachability';
+import { isLoopbackOnly, isWildcard, remoteUrls, urlFor } from '../domain/access/reachability';
 import type { NetworkInterfaceInfo } from 'node:os';
 
 /*

@@ -1,6 +1,6 @@
 import type { ParseArgsConfig } from 'node:util';
 import { parseArgs } from './parseOptions';
-import { isWildcard, urlFor } from '../domain/reachability';
+import { isWildcard, urlFor } from '../domain/access/reachability';
 import { UsageError } from './command';
 
 /*

@@ -1,4 +1,4 @@
-import { dayIn } from '../domain/clockTime';
+import { dayIn } from '../domain/schedules/clockTime';
 import { machineZone } from './machineZone';
 
 /** "2026-11-23 15:05 Europe/Paris": the time on this machine's clock, with its zone; "-" for none. */

@@ -1,8 +1,8 @@
-import type { HttpOutcome } from './http';
-import { sendPulse, type Pulse } from './pulses';
-import { plural, Spool, type SpoolEntry } from './spool';
-import { replay, type ReplayResult, type ReplayVerdict } from './spoolFlush';
-import { spoolFolder, type SpoolFolder } from './spoolFolder';
+import type { HttpOutcome } from './connection/http';
+import { sendPulse, type Pulse } from './pulses/pulses';
+import { plural, Spool, type SpoolEntry } from './spool/spool';
+import { replay, type ReplayResult, type ReplayVerdict } from './spool/spoolFlush';
+import { spoolFolder, type SpoolFolder } from './spool/spoolFolder';
 
 export { plural };
 
@@ -167,7 +167,7 @@ export function pulseSenderFor(baseUrl: string, dataDirFlag?: string): PulseSend
 export function describeDelivery(delivery: Delivery, what: string): string[] {
   const lines: string[] = [...delivery.warnings];
   const { replay, outcome } = delivery;
-  for (const entry of replay.rejected) lines.push(`dropped a spooled pulse for ${entry.pulse.token}: the agent refused it (${entry.refusedBecause})`);
+  for (const entry of replay.rejected) lines.push(`dropped a spooled pulse for ${entry.pulse.tokenOrSlug}: the agent refused it (${entry.refusedBecause})`);
   if (outcome.kind === 'spooled') {
     const waiting = replay.waiting.length + 1;
     lines.push(`${what} saved to the spool (${outcome.reason}); ${plural(waiting, 'pulse')} waiting, sent by the next ping or run or by \`cronbeat spool flush\``);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ipVersion } from '../domain/ipAddress';
+import { ipVersion } from '../domain/net/ipAddress';
 import { channelIdsField } from './channelIds';
 import { optionalInteger, requiredString } from './fields';
-import type { CertificateStatus } from '../domain/certificates';
+import type { CertificateStatus } from '../domain/certificates/status';
 
 /*
  * TLS certificates (issue 5). A hostname is stored as the ASCII (punycode) DNS name, lowercase

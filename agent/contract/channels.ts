@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { CHANNEL_KINDS, type ChannelKind } from '../domain/channels';
+import { CHANNEL_KINDS, type ChannelKind } from '../domain/channels/kinds';
 import { clockTimeOf, emailAddressesOf, timeZoneOf } from './peopleInputs';
 import { remindEveryHoursInput } from './reminders';
 import { httpUrl, isHttpUrl, label, nameString, optionalString, requiredString } from './fields';
-import type { QuietHours } from '../domain/delivery';
+import type { QuietHours } from '../domain/channels/delivery';
 
 /*
  * Notification channels (issue 14): each kind's settings, then the channel around them.
@@ -40,7 +40,7 @@ function optionalBaseUrl(field: string) {
 
 /**
  * Every kind's mask_secrets: secrets in job output are masked in what the channel is sent
- * (agent/domain/secretMask.ts) unless it is false. Absent (the default) means true, so channels
+ * (agent/domain/channels/secretMask.ts) unless it is false. Absent (the default) means true, so channels
  * made before it show the same settings; null removes it.
  */
 const maskSecrets = z
@@ -140,7 +140,7 @@ export function channelSettingsInput<K extends ChannelKind>(kind: K) {
   return z.object({ settings: CHANNEL_SETTINGS[kind] as (typeof CHANNEL_SETTINGS)[K] });
 }
 
-/** A notification channel as the API shows it: secrets masked (agent/domain/channels.ts). */
+/** A notification channel as the API shows it: secrets masked (agent/domain/channels/kinds.ts). */
 export interface ChannelResource {
   id: number;
   company_id: number;

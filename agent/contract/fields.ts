@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { controlCharacterIn } from '../domain/controlCharacters';
+import { controlCharacterIn } from '../domain/text/controlCharacters';
 
 /*
  * The building blocks of every request schema in agent/contract/. Messages follow Laravel's
@@ -29,7 +29,7 @@ export function controlCharacterProblem(field: string, text: string): string | u
 
 /**
  * A name a person gives (a monitor's, a channel's, a key's…): a required string, trimmed, 1..max
- * characters, without control characters (agent/domain/controlCharacters.ts): a name is printed
+ * characters, without control characters (agent/domain/text/controlCharacters.ts): a name is printed
  * on terminals, in popups, badges and chat messages, where ESC or a bidi override would act on
  * the reader instead of being read.
  */

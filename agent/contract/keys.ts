@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { KEY_SCOPES } from '../domain/keyScopes';
-import { MAX_LINE_MONITORS_LIMIT } from '../domain/lineLimits';
+import { KEY_SCOPES } from '../domain/access/keyScopes';
+import { MAX_LINE_MONITORS_LIMIT } from '../domain/monitors/lineLimits';
 import { controlCharacterProblem, onlyFields } from './fields';
 
 /* API keys (issue 23): the body of POST /api/keys and what GET /api/keys lists. */

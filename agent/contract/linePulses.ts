@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { timeZoneOf } from './peopleInputs';
 import { controlCharacterProblem, onlyFields } from './fields';
 import { pulseQuery } from './pulses';
-import { checkSchedule } from '../domain/scheduleCheck';
-import { isSlug, MAX_SLUG_LENGTH, serverTag } from '../domain/monitorLine';
+import { checkSchedule } from '../domain/schedules';
+import { isSlug, MAX_SLUG_LENGTH, serverTag } from '../domain/monitors/ownLine';
 
 /*
  * The query of a pulse sent by a job's line (issue 23):

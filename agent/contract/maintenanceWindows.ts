@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { checkSchedule } from '../domain/scheduleCheck';
-import { MAX_ONE_OFF_MS, MAX_WINDOW_MINUTES, type MaintenanceWindow } from '../domain/maintenanceWindows';
-import { MAX_TAGS, tagOf } from '../domain/monitorLine';
-import { parseZonedTimestamp } from '../domain/zonedTimestamp';
+import { checkSchedule } from '../domain/schedules';
+import { MAX_ONE_OFF_MS, MAX_WINDOW_MINUTES, type MaintenanceWindow } from '../domain/maintenance/windows';
+import { MAX_TAGS, tagOf } from '../domain/monitors/ownLine';
+import { parseZonedTimestamp } from '../domain/time/zonedTimestamp';
 import { timeZoneOf } from './peopleInputs';
 import { label, onlyFields, requiredInteger } from './fields';
 

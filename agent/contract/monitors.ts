@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import type { MonitorReason } from '../domain/alert';
-import { checkSchedule } from '../domain/scheduleCheck';
-import { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitorStatus';
-import { MAX_TAGS, tagOf } from '../domain/monitorLine';
-import { parseZonedTimestamp } from '../domain/zonedTimestamp';
+import type { MonitorReason } from '../domain/alerts/alert';
+import { checkSchedule } from '../domain/schedules';
+import { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitors/status';
+import { MAX_TAGS, tagOf } from '../domain/monitors/ownLine';
+import { parseZonedTimestamp } from '../domain/time/zonedTimestamp';
 import { channelIdsField } from './channelIds';
 import { timeZoneOf } from './peopleInputs';
 import { nameString, oneOf, onlyFields, patchOf, queryId, requiredInteger, requiredString } from './fields';
 
-export { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitorStatus';
+export { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitors/status';
 
-/** A monitor's tags (issue 23): a list of tags (tagOf in agent/domain/monitorLine.ts), stored sorted without repeats. */
+/** A monitor's tags (issue 23): a list of tags (tagOf in agent/domain/monitors/ownLine.ts), stored sorted without repeats. */
 function tagsField() {
   const message = 'The tags field must be a list of tags: letters, digits, "_", ".", ":" and "-", up to 50 characters each.';
   return z

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { oneOf } from './fields';
 import { pageQuery } from './paging';
 import type { Stored } from './stored';
-import type { ChannelKind } from '../domain/channels';
-import type { NotificationData } from '../domain/notificationKinds';
-import { toApiTimestamp, toNullableApiTimestamp } from '../domain/timestamps';
+import type { ChannelKind } from '../domain/channels/kinds';
+import type { NotificationData } from '../domain/alerts/notificationKinds';
+import { toApiTimestamp, toNullableApiTimestamp } from '../domain/time/apiTimestamps';
 
 /**
  * GET /api/notifications: a page, `unread=1` for unread ones only, and `kinds=all` for

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { parseClockTime } from '../domain/clockTime';
-import { parseEmailAddresses } from '../domain/emailAddresses';
-import { resolveTimeZone } from '../domain/timeZones';
+import { parseClockTime } from '../domain/schedules/clockTime';
+import { parseEmailAddresses } from '../domain/channels/emailAddresses';
+import { resolveTimeZone } from '../domain/time/timeZones';
 
 /*
  * What people type that the API and the dashboard check by one rule (issue 26): time zones,
@@ -11,7 +11,7 @@ import { resolveTimeZone } from '../domain/timeZones';
 
 const label = (field: string) => field.replace(/[._]/g, ' ');
 
-/** A zone by agent/domain/timeZones.ts: the current name is kept; a refusal says which zones it may mean. */
+/** A zone by agent/domain/time/timeZones.ts: the current name is kept; a refusal says which zones it may mean. */
 export function timeZoneOf(field: string) {
   return (zone: string, context: z.RefinementCtx): string => {
     const answer = resolveTimeZone(zone);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { MAX_MEASURED_DURATION_MS } from '../domain/pulseInput';
-import type { HistoryKind } from '../domain/pulseEffect';
+import { MAX_MEASURED_DURATION_MS } from '../domain/monitors/pulseInput';
+import type { HistoryKind } from '../domain/monitors/pulseEffect';
 
 /** A pulse's query: `rid` pairs a start with its end. */
 export const pulseQuery = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_REMIND_EVERY_HOURS } from '../domain/reminders';
+import { MAX_REMIND_EVERY_HOURS } from '../domain/alerts/reminders';
 
 /* A channel's reminders (issue 21.14): `remind_every_hours`, null (off, the default) or whole hours. */
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ipVersion } from '../domain/ipAddress';
-import { CRON_CHANGES, type CronChange } from '../domain/serverAlerts';
+import { ipVersion } from '../domain/net/ipAddress';
+import { CRON_CHANGES, type CronChange } from '../domain/servers/jobChanges';
 import { channelIdsField } from './channelIds';
 import { nameString, patchOf, requiredInteger, requiredString } from './fields';
 
@@ -55,11 +55,11 @@ export const serverHeartbeatInput = z.object({
 });
 
 /*
- * Answers. Times are API timestamps (agent/domain/timestamps.ts); the spec's fields come in the
+ * Answers. Times are API timestamps (agent/domain/time/apiTimestamps.ts); the spec's fields come in the
  * spec's order, then Cronbeat's own (docs/api.md).
  */
 
-/** A server's own fields (agent/api/present.ts presentServer). */
+/** A server's own fields (agent/api/present/present.ts presentServer). */
 export interface ServerFields {
   id: number;
   company_id: number;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { checkPublicUrl } from '../domain/publicUrl';
-import { checkWatchdogUrl } from '../domain/watchdog';
+import { checkPublicUrl } from '../domain/access/publicUrl';
+import { checkWatchdogUrl } from '../domain/agentHealth/watchdog';
 
 /* The agent's settings (issue 21 item 12): the body of PATCH /api/settings and what GET /api/settings answers. */
 

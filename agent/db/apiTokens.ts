@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from './open';
-import type { KeyScope } from '../domain/keyScopes';
+import type { KeyScope } from '../domain/access/keyScopes';
 
 export interface ApiTokenRow {
   id: number;

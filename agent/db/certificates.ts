@@ -1,7 +1,7 @@
 import type { Db } from './open';
 import type { CertificateResource } from '../contract/certificates';
 import type { Stored } from '../contract/stored';
-import type { CertificateStatus } from '../domain/certificates';
+import type { CertificateStatus } from '../domain/certificates/status';
 
 /** A certificates row: the API's certificate (agent/contract/certificates.ts) and the scheduler's state. */
 export interface CertificateRow

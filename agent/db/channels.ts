@@ -1,8 +1,8 @@
 import type { Db } from './open';
 import type { ChannelResource } from '../contract/channels';
 import type { Stored } from '../contract/stored';
-import type { ChannelKind } from '../domain/channels';
-import type { QuietHours } from '../domain/delivery';
+import type { ChannelKind } from '../domain/channels/kinds';
+import type { QuietHours } from '../domain/channels/delivery';
 
 /**
  * A channels row, settings (secrets included) and quiet hours decoded: the API's channel

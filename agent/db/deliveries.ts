@@ -1,10 +1,10 @@
 import { uuidV7 } from './uuidV7';
 import type { Db } from './open';
-import type { ChannelKind } from '../domain/channels';
+import type { ChannelKind } from '../domain/channels/kinds';
 import { deliveryRouting, type DeliveryRoutingRepos } from './deliveryRouting';
-import type { NotificationData } from '../domain/notificationKinds';
+import type { NotificationData } from '../domain/alerts/notificationKinds';
 import type { DeliveryStatus } from '../contract/notifications';
-import type { ChannelBurst } from '../domain/digest';
+import type { ChannelBurst } from '../domain/alerts/digest';
 
 /*
  * The delivery outbox (migration 8): one row per notification and channel, written in the
@@ -118,7 +118,7 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
      FROM deliveries d JOIN channels c ON c.id = d.channel_id
      WHERE d.notification_id = ? ORDER BY d.id`,
   );
-  // Bursts (agent/domain/digest.ts): a channel's recent messages, its waiting fresh alerts, and folding them into a digest.
+  // Bursts (agent/domain/alerts/digest.ts): a channel's recent messages, its waiting fresh alerts, and folding them into a digest.
   const recentSends = db.prepare(
     `SELECT count(*) AS sends, max(CASE WHEN folded_into = id THEN last_attempt_at END) AS lastDigestAt
      FROM deliveries WHERE channel_id = @channelId AND last_attempt_at >= @since AND (folded_into IS NULL OR folded_into = id)`,
@@ -222,7 +222,7 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
       return releaseInterrupted.run({ now }).changes;
     },
     /**
-     * What a channel sent lately and what waits for it (agent/domain/digest.ts); the waiting alerts
+     * What a channel sent lately and what waits for it (agent/domain/alerts/digest.ts); the waiting alerts
      * counted up to `countUpTo` (past a few, the burst rule decides the same however many there are).
      */
     burstOf(channelId: number, now: number, windowMs: number, countUpTo: number): ChannelBurst {

@@ -1,7 +1,7 @@
 import type { channelRepository } from './channels';
 import type { channelRoutesRepository } from './channelRoutes';
-import { routingEvent } from '../domain/channels';
-import type { NotificationData } from '../domain/notificationKinds';
+import { routingEvent } from '../domain/channels/kinds';
+import type { NotificationData } from '../domain/alerts/notificationKinds';
 
 export interface DeliveryRoutingRepos {
   channels: ReturnType<typeof channelRepository>;

@@ -1,4 +1,4 @@
-import type { MaintenanceWindow } from '../domain/maintenanceWindows';
+import type { MaintenanceWindow } from '../domain/maintenance/windows';
 import type { Db } from './open';
 
 /** A maintenance window as stored: monitor_ids and tags are JSON lists. */
@@ -29,7 +29,7 @@ export interface MaintenanceWindowFields {
   tags: string[];
 }
 
-/** The rules' view of a stored window (agent/domain/maintenanceWindows.ts). */
+/** The rules' view of a stored window (agent/domain/maintenance/windows.ts). */
 export function windowOf(row: MaintenanceWindowRow): MaintenanceWindow {
   return {
     id: row.id,

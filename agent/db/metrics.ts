@@ -1,8 +1,8 @@
 import type { Db } from './open';
 import type { MonitorRow } from './monitors';
-import type { MonitorStatusFacts } from '../domain/monitorStatus';
+import type { MonitorStatusFacts } from '../domain/monitors/status';
 import { manyRows } from './rows';
-import { NOTIFICATION_KINDS } from '../domain/notificationKinds';
+import { NOTIFICATION_KINDS } from '../domain/alerts/notificationKinds';
 
 /** What /metrics says of a monitor: its labels, its status's facts, its last pulse and its last run. */
 export interface MonitorMetricsRow extends Pick<MonitorRow, 'id' | 'name' | 'slug' | 'tags' | 'last_pulse_at' | keyof MonitorStatusFacts> {

@@ -72,7 +72,7 @@ export const migrations: string[] = [
   `,
   // 17 (issue 21): when a monitor's failure began (a recovery says after how long), deliveries folded into a
   // digest (the lead delivery carries the others: folded_into is its id), the channel's recent sends for the
-  // burst rule, the agent's settings (the public URL), and each notification's alert as data (agent/domain/alert.ts),
+  // burst rule, the agent's settings (the public URL), and each notification's alert as data (agent/domain/alerts/alert.ts),
   // kept beside the spec's data so the API's notifications stay as the spec has them.
   `
   ALTER TABLE notifications ADD COLUMN alert TEXT;
@@ -88,7 +88,7 @@ export const migrations: string[] = [
   );
   `,
   // 18 (issue 21.15): when each server's quiet watcher is notified (three intervals after its last report; an
-  // hour each when it did not say: quietAlertAt in agent/domain/quietServers.ts, computed here once for the
+  // hour each when it did not say: quietAlertAt in agent/domain/servers/quietNotices.ts, computed here once for the
   // reports already kept), and since when it was notified as quiet (null: not quiet), so each is raised once.
   `
   ALTER TABLE server_reports ADD COLUMN quiet_alert_at INTEGER;
@@ -109,7 +109,7 @@ export const migrations: string[] = [
   );
   CREATE INDEX reminders_due ON reminders(next_at);
   `,
-  // 20 (issue 22): a failed monitor's reason as data (a MonitorReason, agent/domain/alert.ts) beside alert_reason's
+  // 20 (issue 22): a failed monitor's reason as data (a MonitorReason, agent/domain/alerts/alert.ts) beside alert_reason's
   // words, so the dashboard writes its times in the viewer's zone without reading them back out of the words. A monitor
   // failed before keeps its words; its data is taken from the alert of the failure notification that carried the
   // same words, where there is one (null otherwise: the words are shown as they are).

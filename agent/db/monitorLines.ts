@@ -1,8 +1,8 @@
 import type { Db } from './open';
 import type { MonitorRow } from './monitors';
-import type { FieldChanges } from '../domain/monitorLine';
-import { slugOf } from '../domain/monitorLine';
-import type { MonitorStatusFacts } from '../domain/monitorStatus';
+import type { FieldChanges } from '../domain/monitors/ownLine';
+import { slugOf } from '../domain/monitors/ownLine';
+import type { MonitorStatusFacts } from '../domain/monitors/status';
 import { manyRows } from './rows';
 
 export interface LineMonitor {

@@ -1,8 +1,8 @@
 import type { Db } from './open';
 import { manyRows, oneRow } from './rows';
-import { dueAt, outageGraces, withCatchUpGrace, type Outage } from '../domain/dueTime';
-import type { MonitorReason } from '../domain/alert';
-import type { NotifiedMonitor } from '../domain/monitorNotifications';
+import { dueAt, outageGraces, withCatchUpGrace, type Outage } from '../domain/monitors/dueTime';
+import type { MonitorReason } from '../domain/alerts/alert';
+import type { NotifiedMonitor } from '../domain/alerts/monitorNotifications';
 
 /** A monitors row: the facts notifications carry, plus ownership, timing and bookkeeping. */
 export interface MonitorRow extends NotifiedMonitor {
@@ -11,22 +11,22 @@ export interface MonitorRow extends NotifiedMonitor {
   deleted_at: number | null;
   created_at: number;
   updated_at: number;
-  // Engine state (migration 3): see MonitorTiming in agent/domain/dueTime.ts.
+  // Engine state (migration 3): see MonitorTiming in agent/domain/monitors/dueTime.ts.
   expected_run_at: number | null;
   running_since: number | null;
   running_rid: string | null;
   grace_from: number | null;
   /** Minutes a started run may take before it is stuck (migration 26); null: no limit of its own. */
   max_runtime: number | null;
-  // Pause and first pulse (migration 8): see PauseState in agent/domain/dueTime.ts.
+  // Pause and first pulse (migration 8): see PauseState in agent/domain/monitors/dueTime.ts.
   paused_at: number | null;
   paused_until: number | null;
   last_pulse_at: number | null;
-  // Migration 14 (issue 21): see PulseState.stateSince in agent/domain/pulseEffect.ts; when it was last
+  // Migration 14 (issue 21): see PulseState.stateSince in agent/domain/monitors/pulseEffect.ts; when it was last
   // resumed (until a pulse after that, it is "new" again).
   state_since: number | null;
   resumed_at: number | null;
-  // Made by a job's line, and tags (migration 16): see agent/domain/monitorLine.ts.
+  // Made by a job's line, and tags (migration 16): see agent/domain/monitors/ownLine.ts.
   slug: string | null;
   /** Space-separated, sorted (tagsOf in monitorLines.ts reads it). */
   tags: string;
@@ -234,7 +234,7 @@ export function monitorRepository(db: Db) {
       // The pulse's time rides along (last_pulse_at, as notePulse): one UPDATE of the row per pulse, not two.
       saveTiming.run(update);
     },
-    /** Plans a monitor whose missed run fell in maintenance again (agent/engine/maintenance.ts). */
+    /** Plans a monitor whose missed run fell in maintenance again (agent/engine/monitors/maintenance.ts). */
     replanAfterMaintenance(update: { id: number; expectedRunAt: number | null; graceFrom: number | null; dueAt: number | null; now: number }): void {
       replanAfterMaintenance.run(update);
     },
@@ -255,7 +255,7 @@ export function monitorRepository(db: Db) {
     },
     /**
      * Cronbeat resumed after `outage`: every live monitor not failed that the outage graces
-     * (outageGraces in agent/domain/dueTime.ts) gets a fresh grace from its end, all in one
+     * (outageGraces in agent/domain/monitors/dueTime.ts) gets a fresh grace from its end, all in one
      * statement. Returns those monitors.
      */
     graceOverdue(outage: Outage): Array<{ id: number; company_id: number }> {

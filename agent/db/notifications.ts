@@ -5,10 +5,10 @@ import {
   SPEC_NOTIFICATION_TYPES,
   type NotificationData,
   type NotificationFilter,
-} from '../domain/notificationKinds';
-import { RETRY_FOR_MS } from '../domain/delivery';
+} from '../domain/alerts/notificationKinds';
+import { RETRY_FOR_MS } from '../domain/channels/delivery';
 import type { DeliveryRepository } from './deliveries';
-import type { Alert } from '../domain/alert';
+import type { Alert } from '../domain/alerts/alert';
 
 export interface NotificationRow {
   id: string;

@@ -1,6 +1,6 @@
 import type { Db } from './open';
-import type { Alert } from '../domain/alert';
-import { NOTIFICATION_KINDS, type MonitorNotificationData } from '../domain/notificationKinds';
+import type { Alert } from '../domain/alerts/alert';
+import { NOTIFICATION_KINDS, type MonitorNotificationData } from '../domain/alerts/notificationKinds';
 
 /*
  * Popups as an outbox (migration 6): a monitor's failure or recovery is committed with its

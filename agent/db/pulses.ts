@@ -1,6 +1,6 @@
 import type { Db } from './open';
-import type { HistoryKind } from '../domain/pulseEffect';
-import type { PulseGist } from '../domain/pulseInput';
+import type { HistoryKind } from '../domain/monitors/pulseEffect';
+import type { PulseGist } from '../domain/monitors/pulseInput';
 
 /** How many pulses each monitor keeps; older ones are dropped as new ones come. */
 export const PULSES_KEPT_PER_MONITOR = 1000;

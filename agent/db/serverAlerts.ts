@@ -1,5 +1,5 @@
 import type { Db } from './open';
-import type { CronChange } from '../domain/serverAlerts';
+import type { CronChange } from '../domain/servers/jobChanges';
 
 export interface ServerAlertRow {
   id: number;

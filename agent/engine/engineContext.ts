@@ -1,6 +1,6 @@
 import type { Store } from '../db/store';
 import type { AgentEvents } from './events';
-import type { Notifier } from './notifier';
+import type { Notifier } from './popups/notifier';
 
 /** What the monitoring engine works with. */
 export interface EngineContext {

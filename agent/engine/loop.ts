@@ -1,7 +1,7 @@
 import { isStorageFull } from '../db/storageErrors';
-import type { Outage } from '../domain/dueTime';
+import type { Outage } from '../domain/monitors/dueTime';
 import type { AgentEvents } from './events';
-import { IDLE_SLICE_BATCH, SLICE_BATCH, type Scheduler } from './scheduler';
+import { IDLE_SLICE_BATCH, SLICE_BATCH, type Scheduler } from './monitors/failOverdue';
 import { runInSlices } from './slices';
 import type { Log } from '../log/logger';
 import type { LoopHealthRecord } from './loopHealth';

@@ -1,8 +1,8 @@
-import type { LoopHealth } from '../domain/watchdog';
+import type { LoopHealth } from '../domain/agentHealth/watchdog';
 
 /**
  * What the monitor loop notes of itself as it works, read by the watchdog (agent/engine/watchdog.ts)
- * through the rule in agent/domain/watchdog.ts.
+ * through the rule in agent/domain/agentHealth/watchdog.ts.
  */
 export class LoopHealthRecord implements LoopHealth {
   lastRanAt: number | null = null;

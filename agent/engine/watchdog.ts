@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { loopVerdict, WATCHDOG_EVERY_MS, WATCHDOG_FIRST_PING_MS, type LoopHealth } from '../domain/watchdog';
+import { loopVerdict, WATCHDOG_EVERY_MS, WATCHDOG_FIRST_PING_MS, type LoopHealth } from '../domain/agentHealth/watchdog';
 import type { Log } from '../log/logger';
 
 /** What the watchdog last did, for the settings page: kept by the watchdog, read by the API. */
@@ -28,7 +28,7 @@ export interface WatchdogOptions {
 
 /**
  * Pings the watchdog URL WATCHDOG_FIRST_PING_MS after start, then every WATCHDOG_EVERY_MS while
- * the monitor loop is healthy (agent/domain/watchdog.ts). A ping is a plain GET with no body and
+ * the monitor loop is healthy (agent/domain/agentHealth/watchdog.ts). A ping is a plain GET with no body and
  * no credentials of ours. The URL is the check's secret: it is never written to the log, only
  * its host when pinging starts. Returns the function that stops it.
  */

@@ -1,6 +1,6 @@
 import pino, { type Logger } from 'pino';
 import pretty from 'pino-pretty';
-import { terminalText } from '../domain/controlCharacters';
+import { terminalText } from '../domain/text/controlCharacters';
 
 /*
  * The agent's log: leveled JSON lines on stderr (pino), pretty when a person is watching (stderr

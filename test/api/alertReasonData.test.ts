@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../agent/db/migrations';
 import { openDatabase } from '../../agent/db/open';
-import { reasonText } from '../../agent/domain/alertReason';
+import { reasonText } from '../../agent/domain/alerts/reasonPieces';
 import { rollBackTo } from '../helpers/rollBack';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
 import { at, engineFixture } from '../engine/engineFixture';

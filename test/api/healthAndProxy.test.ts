@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_AUTH_LIMITER_POLICY } from '../../agent/api/authLimiter';
+import { DEFAULT_AUTH_LIMITER_POLICY } from '../../agent/api/http/authLimiter';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 /* GET /api/health for load balancers, and --trust-proxy: forwarded headers count only when trusted. */

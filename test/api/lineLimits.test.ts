@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempFolder } from '../helpers/cli';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { DEFAULT_MAX_LINE_MONITORS, LINE_CREATIONS_PER_MINUTE } from '../../agent/domain/lineLimits';
+import { DEFAULT_MAX_LINE_MONITORS, LINE_CREATIONS_PER_MINUTE } from '../../agent/domain/monitors/lineLimits';
 
 /*
  * What one key's lines may make: at most max_monitors live monitors (default 100), and at most

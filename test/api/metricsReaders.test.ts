@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOTIFICATION_KINDS, NOTIFIABLE_TYPE } from '../../agent/domain/notificationKinds';
+import { NOTIFICATION_KINDS, NOTIFIABLE_TYPE } from '../../agent/domain/alerts/notificationKinds';
 import { seedDatabase } from '../bench/seed';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
 

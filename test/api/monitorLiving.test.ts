@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScheduler } from '../../agent/engine/scheduler';
+import { createScheduler } from '../../agent/engine/monitors/failOverdue';
 import { startTestAgent, TIMESTAMP, type TestAgent } from '../helpers/testAgent';
 
 /* Issue 13: edit, pause and snooze, the "new" status and list filters, over real HTTP. */

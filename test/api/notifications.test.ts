@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getWithHost } from '../helpers/rawHttp';
 import { startTestAgent, TIMESTAMP, UUID_V7, type TestAgent } from '../helpers/testAgent';
-import { NOTIFICATION_KINDS } from '../../agent/domain/notificationKinds';
-import { monitorFailedData } from '../../agent/domain/monitorNotifications';
+import { NOTIFICATION_KINDS } from '../../agent/domain/alerts/notificationKinds';
+import { monitorFailedData } from '../../agent/domain/alerts/monitorNotifications';
 
 let agent: TestAgent;
 const BASE_TIME = Date.UTC(2026, 0, 1);

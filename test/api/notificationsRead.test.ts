@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../agent/db/migrations';
-import { NOTIFICATION_KINDS } from '../../agent/domain/notificationKinds';
+import { NOTIFICATION_KINDS } from '../../agent/domain/alerts/notificationKinds';
 import { startTestAgent, TIMESTAMP, type TestAgent } from '../helpers/testAgent';
 
 /* Issue 13: the spec's kinds by default, read state, and the unread filter. */

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { Receiver } from '../helpers/receiver';
-import { checkPublicUrl } from '../../agent/domain/publicUrl';
+import { checkPublicUrl } from '../../agent/domain/access/publicUrl';
 
 /*
  * Issue 21 item 12: links pointed at 127.0.0.1. The public URL (serve --public-url,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 /*
- * A pulse comes in by one of two doors (agent/api/plainPulses.ts): a plain one beside Koa for
+ * A pulse comes in by one of two doors (agent/api/pulses/plainPulses.ts): a plain one beside Koa for
  * the common pulse, and Koa's pulse routes for everything else. A token with one character
  * percent-encoded names the same monitor but is never taken by the plain door, so each request
  * below is sent both ways, to two monitors alike, and must be answered and recorded alike.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type Router from '@koa/router';
 import { routers } from '../../agent/api/app';
 import type { ApiDeps } from '../../agent/api/deps';
-import { HIDDEN_TOKEN } from '../../agent/api/tokenVisibility';
+import { HIDDEN_TOKEN } from '../../agent/api/present/tokenVisibility';
 import { Receiver } from '../helpers/receiver';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { until } from '../helpers/until';

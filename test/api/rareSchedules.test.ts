@@ -4,7 +4,7 @@ import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 /*
  * A schedule whose runs are years apart is accepted everywhere (a job's line, the API's create and
  * edit) and answered at once: its grace defaults to 60 minutes, and next_due_at is its next run,
- * years on, plus the grace. How little work that takes is asserted in test/domain/cronDays.test.ts
+ * years on, plus the grace. How little work that takes is asserted in test/domain/schedules/cronDays.test.ts
  * and measured in test/bench/rareSchedules.ts.
  */
 

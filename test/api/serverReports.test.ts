@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, TIMESTAMP, type TestAgent } from '../helpers/testAgent';
-import { isQuiet, quietAfter } from '../../agent/domain/serverReports';
+import { isQuiet, quietAfter } from '../../agent/domain/servers/quietAfter';
 
 let now = Date.UTC(2026, 10, 23, 12, 0, 0);
 let agent: TestAgent;

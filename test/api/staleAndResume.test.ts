@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScheduler } from '../../agent/engine/scheduler';
+import { createScheduler } from '../../agent/engine/monitors/failOverdue';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 /* Issue 21.4 (a stale success never recovers a failure) and 21.16 (pause → resume is no recovery), over real HTTP. */

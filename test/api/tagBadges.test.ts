@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseFile } from '../../agent/dataFolder/dataDir';
 import { migrations } from '../../agent/db/migrations';
 import { tagsOf } from '../../agent/db/monitorLines';
-import { badgeSvg, shieldsEndpoint, tagBadge } from '../../agent/domain/badge';
-import { monitorStatus } from '../../agent/domain/monitorStatus';
+import { badgeSvg, shieldsEndpoint, tagBadge } from '../../agent/domain/formats/badge';
+import { monitorStatus } from '../../agent/domain/monitors/status';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
 
 /*

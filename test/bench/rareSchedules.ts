@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startAgent } from '../../agent/agent';
-import { nextRunAfter, previousRunBefore } from '../../agent/domain/cronSchedule';
-import { defaultGraceMinutes } from '../../agent/domain/dueTime';
-import { checkSchedule } from '../../agent/domain/scheduleCheck';
+import { nextRunAfter, previousRunBefore } from '../../agent/domain/schedules/cronSchedule';
+import { defaultGraceMinutes } from '../../agent/domain/monitors/dueTime';
+import { checkSchedule } from '../../agent/domain/schedules';
 import { median, quantile, round } from './stats';
 
 const roundTo = round;

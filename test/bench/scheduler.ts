@@ -2,8 +2,8 @@ import { databaseFile } from '../../agent/dataFolder/dataDir';
 import { openStore, type Store } from '../../agent/db/store';
 import { AgentEvents } from '../../agent/engine/events';
 import { startMonitorLoop } from '../../agent/engine/loop';
-import { createScheduler } from '../../agent/engine/scheduler';
-import type { Notifier, Popup } from '../../agent/engine/notifier';
+import { createScheduler } from '../../agent/engine/monitors/failOverdue';
+import type { Notifier, Popup } from '../../agent/engine/popups/notifier';
 import { figure, type Figure } from './report';
 import { median, quantile, round, timeRuns } from './stats';
 

@@ -3,9 +3,9 @@ import { openStore, type Store } from '../../agent/db/store';
 import { windowOf } from '../../agent/db/maintenanceWindows';
 import { AgentEvents } from '../../agent/engine/events';
 import { startMonitorLoop } from '../../agent/engine/loop';
-import { replanAfterWindowChange } from '../../agent/engine/maintenance';
-import { createScheduler } from '../../agent/engine/scheduler';
-import type { Notifier, Popup } from '../../agent/engine/notifier';
+import { replanAfterWindowChange } from '../../agent/engine/monitors/maintenance';
+import { createScheduler } from '../../agent/engine/monitors/failOverdue';
+import type { Notifier, Popup } from '../../agent/engine/popups/notifier';
 import { figure, type Figure } from './report';
 import { median, round } from './stats';
 

@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { databaseFile } from '../../agent/dataFolder/dataDir';
 import type { Db } from '../../agent/db/open';
 import { openStore } from '../../agent/db/store';
-import { dueAt, expectedRunAfter } from '../../agent/domain/dueTime';
-import { monitorFailedData } from '../../agent/domain/monitorNotifications';
-import { NOTIFICATION_KINDS, NOTIFIABLE_TYPE } from '../../agent/domain/notificationKinds';
+import { dueAt, expectedRunAfter } from '../../agent/domain/monitors/dueTime';
+import { monitorFailedData } from '../../agent/domain/alerts/monitorNotifications';
+import { NOTIFICATION_KINDS, NOTIFIABLE_TYPE } from '../../agent/domain/alerts/notificationKinds';
 import { MONITOR_TOKEN_SQL, monitorToken } from './tokens';
 
 /*

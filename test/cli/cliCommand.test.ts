@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cliCommandFor, cliFactsOfThisProcess } from '../../agent/api/cliCommand';
+import { cliCommandFor, cliFactsOfThisProcess } from '../../agent/api/present/cliCommand';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { CLI, cleanEnv, finished, tempFolder } from '../helpers/cli';
 

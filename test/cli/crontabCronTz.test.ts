@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { discoverAgent } from './discoverAgent';
 import { runCli, tempFolder } from '../helpers/cli';
-import { lineRunFor, LineRun } from '../../agent/cli/commands/runLine';
+import { lineRunFor, LineRun } from '../../agent/cli/run/runLine';
 
 vi.setConfig({ testTimeout: 30_000 });
 

@@ -100,7 +100,7 @@ describe('cronbeat notifications --follow, from outside', () => {
 
 describe('the follower in the desktop app (no stopWhenWrongPlace)', () => {
   it('behind a captive portal that answers 200 to everything, keeps trying instead of giving up for good', async () => {
-    const { NotificationFollower } = await import('../../agent/client/follower');
+    const { NotificationFollower } = await import('../../agent/client/follow/follower');
     let answers = 0;
     const address = await listen(createServer((_request, response) => (answers++, response.writeHead(200, { 'content-type': 'text/html' }).end('<html>Hotel Wi-Fi</html>'))));
     const losses: Array<string | undefined> = [];

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runCli, spawnCli, tempFolder } from '../helpers/cli';
-import { popupFailure } from '../../agent/engine/desktopNotifier';
+import { popupFailure } from '../../agent/engine/popups/desktopNotifier';
 
 // docs/security.md: a job's output never reaches the agent's log. A notify-send that fails
 // used to be quoted whole in the "popups unavailable" warning, the popup's text included.

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { Spool } from '../../agent/client/spool';
+import { Spool } from '../../agent/client/spool/spool';
 import { CLI, cleanEnv, runCli, tempFolder } from '../helpers/cli';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { createMonitor } from './agentFixtures';
@@ -62,7 +62,7 @@ describe('progress on a terminal, nothing elsewhere', () => {
     const fill = async () => {
       const clientDir = tempFolder();
       const spool = new Spool(clientDir);
-      for (let i = 0; i < 40; i++) await spool.append(agent.url, { token: monitor.token, signal: 'success', key: `k-${clientDir}-${i}`, at: Date.now() });
+      for (let i = 0; i < 40; i++) await spool.append(agent.url, { tokenOrSlug: monitor.token, signal: 'success', key: `k-${clientDir}-${i}`, at: Date.now() });
       return clientDir;
     };
     const shown = await runOnTerminal(['spool', 'flush'], { CRONBEAT_DATA_DIR: await fill() });

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startAgent } from '../../agent/agent';
-import { Spool } from '../../agent/client/spool';
+import { Spool } from '../../agent/client/spool/spool';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { createMonitor, pulsesOf } from './agentFixtures';
 import { closedPort, runCli, tempFolder } from '../helpers/cli';
@@ -70,7 +70,7 @@ describe('the spool', () => {
     const dataDir = tempFolder();
     const down = `http://127.0.0.1:${await closedPort()}`;
     const spool = new Spool(dataDir);
-    for (let i = 0; i < 5; i++) await spool.append(down, { token: `token-${i}`, signal: 'success', key: `key-${i}`, at: Date.now() });
+    for (let i = 0; i < 5; i++) await spool.append(down, { tokenOrSlug: `token-${i}`, signal: 'success', key: `key-${i}`, at: Date.now() });
     // An agent that takes two pulses, then drops every connection, as if it died mid-replay.
     const seen: string[] = [];
     let accepting = 2;

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { Spool } from '../../agent/client/spool';
-import { replay } from '../../agent/client/spoolFlush';
+import { Spool } from '../../agent/client/spool/spool';
+import { replay } from '../../agent/client/spool/spoolFlush';
 import { tempFolder } from '../helpers/cli';
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -18,8 +18,8 @@ describe('the spool under concurrent writers and replays', () => {
     const dataDir = tempFolder();
     const spool = new Spool(dataDir);
     const delivered: string[] = [];
-    const send = async (entry: { pulse: { token: string } }) => {
-      delivered.push(entry.pulse.token);
+    const send = async (entry: { pulse: { tokenOrSlug: string } }) => {
+      delivered.push(entry.pulse.tokenOrSlug);
       return 'delivered' as const;
     };
     const goFile = join(tempFolder(), 'go');

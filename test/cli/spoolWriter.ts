@@ -3,13 +3,13 @@
 // compacted the spool), then writes the second half: so replays certainly overlap the appends.
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Spool } from '../../agent/client/spool';
+import { Spool } from '../../agent/client/spool/spool';
 
 const [dataDir, name, count, goFile] = process.argv.slice(2);
 const spool = new Spool(dataDir);
 const total = Number(count);
 const append = (i: number) =>
-  spool.append('http://127.0.0.1:1', { token: `${name}-${i}`, signal: 'success', body: 'x'.repeat(i * 37), key: `${name}-${i}`, at: Date.now() });
+  spool.append('http://127.0.0.1:1', { tokenOrSlug: `${name}-${i}`, signal: 'success', body: 'x'.repeat(i * 37), key: `${name}-${i}`, at: Date.now() });
 
 async function main() {
   for (let i = 0; i < total / 2; i++) await append(i);

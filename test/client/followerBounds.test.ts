@@ -2,9 +2,9 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_ANSWER_BYTES, requestOnce } from '../../agent/client/http';
-import { MAX_EVENT_CHARS, readEventStream } from '../../agent/client/eventStream';
-import { NotificationFollower } from '../../agent/client/follower';
+import { MAX_ANSWER_BYTES, requestOnce } from '../../agent/client/connection/http';
+import { MAX_EVENT_CHARS, readEventStream } from '../../agent/client/follow/eventStream';
+import { NotificationFollower } from '../../agent/client/follow/follower';
 
 /*
  * The follower against agents that misbehave: answers and events without end are cut at their

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { PROMPT_MS, pulseHeaders, type Pulse } from '../../agent/client/pulses';
+import { PROMPT_MS, pulseHeaders, type Pulse } from '../../agent/client/pulses/pulses';
 
 const at = Date.parse('2026-11-21T10:00:00Z');
-const pulse: Pulse = { token: 't', signal: 0, key: 'k-1', at, durationMs: 5 };
+const pulse: Pulse = { tokenOrSlug: 't', signal: 0, key: 'k-1', at, durationMs: 5 };
 
 describe('the headers of a pulse attempt', () => {
   it('always carry the idempotency key and a measured duration', () => {

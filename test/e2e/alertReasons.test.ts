@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createScheduler } from '../../agent/engine/scheduler';
+import { createScheduler } from '../../agent/engine/monitors/failOverdue';
 import type { TestAgent } from '../helpers/testAgent';
 import { chromiumMissing, screenshot, signedInDashboard } from './browser';
 

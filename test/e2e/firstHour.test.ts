@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createSignInLink } from '../../agent/api/routes/session';
-import { createScheduler } from '../../agent/engine/scheduler';
+import { createScheduler } from '../../agent/engine/monitors/failOverdue';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
 

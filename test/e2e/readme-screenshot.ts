@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { createSignInLink } from '../../agent/api/routes/session';
-import { createScheduler } from '../../agent/engine/scheduler';
+import { createScheduler } from '../../agent/engine/monitors/failOverdue';
 import { startTestAgent } from '../helpers/testAgent';
 import { builtRenderer, launchChromium } from './browser';
 

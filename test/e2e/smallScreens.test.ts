@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createSignInLink } from '../../agent/api/routes/session';
-import { createScheduler } from '../../agent/engine/scheduler';
+import { createScheduler } from '../../agent/engine/monitors/failOverdue';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMonitorLoop } from '../../agent/engine/loop';
-import { FAIL_BATCH } from '../../agent/engine/scheduler';
+import { FAIL_BATCH } from '../../agent/engine/monitors/failOverdue';
 import { BUSY_SHARE, runInSlices } from '../../agent/engine/slices';
 import { RecordingNotifier } from '../helpers/recordingNotifier';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';

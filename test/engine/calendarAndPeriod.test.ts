@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { pauseMonitor, resumeMonitor } from '../../agent/engine/monitorEdits';
+import { pauseMonitor, resumeMonitor } from '../../agent/engine/monitors/monitorEdits';
 import { at, engineFixture } from './engineFixture';
 
 let fixture: ReturnType<typeof engineFixture>;

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PulseState } from '../../agent/domain/pulseEffect';
-import { applyPulse } from '../../agent/domain/pulseEffect';
-import { timingUpdate } from '../../agent/engine/monitorState';
+import type { PulseState } from '../../agent/domain/monitors/pulseEffect';
+import { applyPulse } from '../../agent/domain/monitors/pulseEffect';
+import { timingUpdate } from '../../agent/engine/monitors/monitorState';
 import { at, engineFixture } from './engineFixture';
 
 // Issue 12, items 1 and 2: a pulse that comes late (replayed from a spool after the agent was

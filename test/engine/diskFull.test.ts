@@ -2,7 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isStorageFull } from '../../agent/db/storageErrors';
-import { CANNOT_WRITE_NOTE } from '../../agent/domain/monitorPopups';
+import { CANNOT_WRITE_NOTE } from '../../agent/domain/alerts/monitorPopups';
 import { MAX_RETRY_MS, startMonitorLoop } from '../../agent/engine/loop';
 import { fillDisk, mountSmallDisk, unmountSmallDisk } from '../helpers/smallDisk';
 import { tempDir } from '../helpers/testAgent';

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../agent/db/store';
-import { newMonitorTiming } from '../../agent/domain/dueTime';
+import { newMonitorTiming } from '../../agent/domain/monitors/dueTime';
 import type { EngineContext } from '../../agent/engine/engineContext';
 import { AgentEvents, type AgentEvent } from '../../agent/engine/events';
-import { recordPulse, type ReceivedPulse } from '../../agent/engine/pulses';
-import { createScheduler } from '../../agent/engine/scheduler';
+import { recordPulse, type ReceivedPulse } from '../../agent/engine/monitors/pulses';
+import { createScheduler } from '../../agent/engine/monitors/failOverdue';
 import { RecordingNotifier } from '../helpers/recordingNotifier';
 import { tempDir } from '../helpers/testAgent';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Alert } from '../../agent/domain/alert';
-import { whatHappened } from '../../agent/domain/alertWords';
+import type { Alert } from '../../agent/domain/alerts/alert';
+import { whatHappened } from '../../agent/domain/alerts/words';
 import { at, engineFixture } from './engineFixture';
 
 let fixture: ReturnType<typeof engineFixture>;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { editMonitor, pauseMonitor, resumeMonitor } from '../../agent/engine/monitorEdits';
-import { monitorStatus } from '../../agent/domain/monitorStatus';
+import { editMonitor, pauseMonitor, resumeMonitor } from '../../agent/engine/monitors/monitorEdits';
+import { monitorStatus } from '../../agent/domain/monitors/status';
 import { at, engineFixture } from './engineFixture';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

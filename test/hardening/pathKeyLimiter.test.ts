@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_AUTH_LIMITER_POLICY } from '../../agent/api/authLimiter';
+import { DEFAULT_AUTH_LIMITER_POLICY } from '../../agent/api/http/authLimiter';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 /*

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { recordPulse } from '../../agent/engine/pulses';
-import { READ_AT_MOST } from '../../agent/engine/pendingPopups';
-import { NOTIFICATION_KINDS, type MonitorNotificationData } from '../../agent/domain/notificationKinds';
-import { createScheduler } from '../../agent/engine/scheduler';
-import type { Notifier } from '../../agent/engine/notifier';
+import { recordPulse } from '../../agent/engine/monitors/pulses';
+import { READ_AT_MOST } from '../../agent/engine/popups/pendingPopups';
+import { NOTIFICATION_KINDS, type MonitorNotificationData } from '../../agent/domain/alerts/notificationKinds';
+import { createScheduler } from '../../agent/engine/monitors/failOverdue';
+import type { Notifier } from '../../agent/engine/popups/notifier';
 import { RecordingNotifier } from '../helpers/recordingNotifier';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
 

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { redactSecrets } from '../../agent/api/redact';
+import { redactSecrets } from '../../agent/api/present/redact';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
 
 /* The data folder is 0700 and its files 0600; no token, one-time code or pulse body reaches a log. */

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JSON_BODY_LIMIT } from '../../agent/api/body';
+import { JSON_BODY_LIMIT } from '../../agent/api/http/body';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 /* Bodies over the limit, slow clients and idle connections cannot hold the agent. */

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startAgent } from '../../agent/agent';
-import { mayWrite } from '../../agent/api/holdWrites';
+import { mayWrite } from '../../agent/api/http/holdWrites';
 import { startTestAgent, tempDir } from '../helpers/testAgent';
 
 /*

@@ -1,4 +1,4 @@
-import type { Notifier, Popup } from '../../agent/engine/notifier';
+import type { Notifier, Popup } from '../../agent/engine/popups/notifier';
 
 /** A notifier that keeps every popup it is shown, for tests to read. */
 export class RecordingNotifier implements Notifier {

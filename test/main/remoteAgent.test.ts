@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkAgent } from '../../agent/client/agentCheck';
-import type { FollowerPopup } from '../../agent/client/notificationPopups';
+import { checkAgent } from '../../agent/client/connection/agentCheck';
+import type { FollowerPopup } from '../../agent/client/follow/notificationPopups';
 import { RemoteAgent } from '../../main/remoteAgent';
 import { remoteTrayModel } from '../../main/trayModel';
 import { closedPort } from '../helpers/cli';

@@ -3,7 +3,7 @@ import { monitorFormErrors } from '../../renderer/src/components/MonitorForm';
 
 const validateTimezone = (timezone: string) => monitorFormErrors({ name: 'Backup', timezone, schedule: '0 2 * * *', duration: '30', tags: '' }).timezone;
 
-// The dashboard's zone field answers by the API's rule (agent/domain/timeZones.ts, tested in test/domain).
+// The dashboard's zone field answers by the API's rule (agent/domain/time/timeZones.ts, tested in test/domain).
 describe('the zone field check', () => {
   it.each(['Paris', 'paris', 'New York', 'san francisco', 'Mumbai', 'india', 'são paulo', 'europe/paris', 'Asia/Kolkata', 'Asia/Calcutta', 'utc'])(
     'takes %j',

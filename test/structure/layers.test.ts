@@ -16,32 +16,32 @@ const ROOT = join(import.meta.dirname, '..', '..');
 /** [file, the import that leaks, the rule that must catch it, what it must point at]. */
 const LEAKS: Array<[file: string, line: string, rule: string, to: string]> = [
   // The engine imported the API (issue 22).
-  ['agent/engine/delivery/messages.ts', "import type { presentChannel } from '../../api/present';", 'engine-not-api-cli', 'agent/api/present.ts'],
-  ['agent/engine/delivery/worker.ts', "import { presentMonitor } from '../../api/present';", 'engine-not-api-cli', 'agent/api/present.ts'],
+  ['agent/engine/delivery/messages.ts', "import type { presentChannel } from '../../api/present/present';", 'engine-not-api-cli', 'agent/api/present/present.ts'],
+  ['agent/engine/delivery/worker.ts', "import { presentMonitor } from '../../api/present/present';", 'engine-not-api-cli', 'agent/api/present/present.ts'],
   ['agent/engine/loop.ts', "import { runCommand } from '../cli/commands/run';", 'engine-not-api-cli', 'agent/cli/commands/run.ts'],
   // The job side imported storage.
-  ['agent/client/spoolFolder.ts', "import { openDatabase } from '../db/open';", 'client-not-db-engine-api', 'agent/db/open.ts'],
+  ['agent/client/spool/spoolFolder.ts', "import { openDatabase } from '../../db/open';", 'client-not-db-engine-api', 'agent/db/open.ts'],
   // The domain imported the engine.
-  ['agent/domain/monitorPopups.ts', "import type { Notifier } from '../engine/notifier';", 'domain-imports-nothing-of-ours', 'agent/engine/notifier.ts'],
-  ['agent/domain/dueTime.ts', "import { readFileSync } from 'node:fs';", 'domain-does-no-io', 'fs'],
+  ['agent/domain/alerts/monitorPopups.ts', "import type { Notifier } from '../../engine/popups/notifier';", 'domain-imports-nothing-of-ours', 'agent/engine/popups/notifier.ts'],
+  ['agent/domain/monitors/dueTime.ts', "import { readFileSync } from 'node:fs';", 'domain-does-no-io', 'fs'],
   // The API reached into the CLI for shellQuote.
-  ['agent/api/cliCommand.ts', "import { rewriteJobLine } from '../cli/crontab/rewrite';", 'api-not-cli', 'agent/cli/crontab/rewrite.ts'],
+  ['agent/api/present/cliCommand.ts', "import { rewriteJobLine } from '../../cli/crontab/rewrite';", 'api-not-cli', 'agent/cli/crontab/rewrite.ts'],
   // The contract builds on the domain alone; storage knows none of the layers above it.
   ['agent/contract/monitors.ts', "import type { MonitorRow } from '../db/monitors';", 'contract-imports-only-domain', 'agent/db/monitors.ts'],
-  ['agent/contract/channels.ts', "import { timingOf } from '../engine/monitorState';", 'contract-imports-only-domain', 'agent/engine/monitorState.ts'],
+  ['agent/contract/channels.ts', "import { timingOf } from '../engine/monitors/monitorState';", 'contract-imports-only-domain', 'agent/engine/monitors/monitorState.ts'],
   ['agent/contract/servers.ts', "import { isIP } from 'node:net';", 'contract-loads-in-the-browser', 'net'],
-  ['agent/db/monitors.ts', "import { presentMonitor } from '../api/present';", 'db-not-api-engine-cli', 'agent/api/present.ts'],
+  ['agent/db/monitors.ts', "import { presentMonitor } from '../api/present/present';", 'db-not-api-engine-cli', 'agent/api/present/present.ts'],
   ['agent/dataFolder/dataDir.ts', "import { openStore } from '../db/store';", 'data-folder-imports-only-domain', 'agent/db/store.ts'],
   // The headless core never needs Electron; the dashboard only the contract and the domain.
   ['agent/agent.ts', "import { app } from 'electron';", 'agent-not-electron', 'electron'],
-  ['renderer/src/api/types.ts', "import type { presentMonitor } from '../../../agent/api/present';", 'renderer-only-contract-domain', 'agent/api/present.ts'],
+  ['renderer/src/api/types.ts', "import type { presentMonitor } from '../../../agent/api/present/present';", 'renderer-only-contract-domain', 'agent/api/present/present.ts'],
   ['renderer/src/lib/format.ts', "import { openStore } from '../../../agent/db/store';", 'renderer-only-contract-domain', 'agent/db/store.ts'],
 ];
 
 /** The two import cycles issue 22 found: [file, the import that closes the loop, the file it loops through]. */
 const CYCLES: Array<[file: string, line: string, through: string]> = [
   ['agent/engine/certificates/record.ts', "import type { CertificateSchedulerOptions } from './scheduler';", 'agent/engine/certificates/scheduler.ts'],
-  ['agent/client/spoolLine.ts', "import type { Spool } from './spool';", 'agent/client/spool.ts'],
+  ['agent/client/spool/spoolLine.ts', "import type { Spool } from './spool';", 'agent/client/spool/spool.ts'],
 ];
 
 let scratch: string;

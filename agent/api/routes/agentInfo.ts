@@ -1,7 +1,7 @@
 import { hostname, networkInterfaces } from 'node:os';
 import Router from '@koa/router';
 import type { ApiDeps, AuthedRouter } from '../deps';
-import { isLoopbackOnly, remoteUrls, urlFor } from '../../domain/reachability';
+import { isLoopbackOnly, remoteUrls, urlFor } from '../../domain/access/reachability';
 
 /**
  * GET /api/agent: where this agent listens and the base URLs other machines can use to reach it

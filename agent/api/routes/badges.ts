@@ -1,13 +1,13 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ApiDeps } from '../deps';
-import { HttpError } from '../errors';
-import { recordUse, wrongCredential } from '../auth';
-import { FailedAuthLimiter } from '../authLimiter';
+import { HttpError } from '../http/errors';
+import { recordUse, wrongCredential } from '../http/auth';
+import { FailedAuthLimiter } from '../http/authLimiter';
 import type { MonitorRow } from '../../db/monitors';
-import { badgeSvg, monitorBadge, shieldsEndpoint, tagBadge, type BadgeFace } from '../../domain/badge';
-import { tagOf } from '../../domain/monitorLine';
-import { monitorStatus } from '../../domain/monitorStatus';
+import { badgeSvg, monitorBadge, shieldsEndpoint, tagBadge, type BadgeFace } from '../../domain/formats/badge';
+import { tagOf } from '../../domain/monitors/ownLine';
+import { monitorStatus } from '../../domain/monitors/status';
 
 /** How long a badge may be cached: short, so a failure shows within minutes. */
 export const BADGE_MAX_AGE_SECONDS = 60;

@@ -1,14 +1,14 @@
 import Router from '@koa/router';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import type { CertificateRow } from '../../db/certificates';
-import { readJsonBody } from '../body';
-import { HttpError } from '../errors';
-import { pathId } from '../params';
-import { presentCertificate, withChannelIds } from '../present';
+import { readJsonBody } from '../http/body';
+import { HttpError } from '../http/errors';
+import { pathId } from '../http/params';
+import { presentCertificate, withChannelIds } from '../present/present';
 import { certificateInput } from '../../contract/certificates';
 import { channelIdsPatch } from '../../contract/channelIds';
-import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../channelIds';
-import { validate } from '../validate';
+import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../present/channelIds';
+import { validate } from '../http/validate';
 
 /** /api/ssl-certificates: our extension for the spec's SslCertificateNotification. */
 export function certificateRoutes({ store, events, clock, requireToken, certificateChecks }: ApiDeps): AuthedRouter {

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type { ApiDeps, AuthedRouter } from '../deps';
-import { readJsonBody } from '../body';
-import { HttpError } from '../errors';
-import { pathId } from '../params';
-import { presentChannel } from '../present';
+import { readJsonBody } from '../http/body';
+import { HttpError } from '../http/errors';
+import { pathId } from '../http/params';
+import { presentChannel } from '../present/present';
 import { channelInput, channelPatch, channelSettingsInput } from '../../contract/channels';
-import { validate } from '../validate';
-import { isMasked, MASK, maskSecret, mergeSettings, SECRET_SETTINGS, type ChannelKind } from '../../domain/channels';
-import { changedDestination, secretsToGiveAgain, urlPassword } from '../../domain/channelSecrets';
-import { CHANNEL_DELETED } from '../../domain/delivery';
+import { validate } from '../http/validate';
+import { isMasked, MASK, maskSecret, mergeSettings, SECRET_SETTINGS, type ChannelKind } from '../../domain/channels/kinds';
+import { changedDestination, secretsToGiveAgain, urlPassword } from '../../domain/channels/secrets';
+import { CHANNEL_DELETED } from '../../domain/channels/delivery';
 
 /** A webhook's signing secret when the admin gives none: 32 random bytes. */
 const newWebhookSecret = () => randomBytes(32).toString('base64url');

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { cliCommandFor, cliFactsOfThisProcess } from '../cliCommand';
+import { cliCommandFor, cliFactsOfThisProcess } from '../present/cliCommand';
 import type { ApiDeps, AuthedRouter } from '../deps';
 
 /** How this machine runs the `cronbeat` CLI (see cliCommand.ts); the dashboard builds its lines from it. */

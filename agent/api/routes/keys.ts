@@ -1,14 +1,14 @@
 import Router from '@koa/router';
 import type { ApiDeps, AuthedRouter } from '../deps';
-import { onlyFullKeys } from '../auth';
-import { readJsonBody } from '../body';
-import { HttpError } from '../errors';
-import { pathId } from '../params';
-import { validate } from '../validate';
+import { onlyFullKeys } from '../http/auth';
+import { readJsonBody } from '../http/body';
+import { HttpError } from '../http/errors';
+import { pathId } from '../http/params';
+import { validate } from '../http/validate';
 import { keyInput, keyPatch, type WireKey } from '../../contract/keys';
-import { maxLineMonitors } from '../../domain/lineLimits';
+import { maxLineMonitors } from '../../domain/monitors/lineLimits';
 import type { ApiTokenRow } from '../../db/apiTokens';
-import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/timestamps';
+import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/time/apiTimestamps';
 
 const presentKey = (row: ApiTokenRow): WireKey => ({
   id: row.id,

@@ -1,11 +1,11 @@
 import Router from '@koa/router';
 import type { ApiDeps, AuthedRouter } from '../deps';
-import { readJsonBody } from '../body';
-import { HttpError } from '../errors';
-import { pathId } from '../params';
-import { presentMaintenanceWindow } from '../present';
-import { pageRequestFrom, requestUrl, respondWithPage } from '../paging';
-import { validate } from '../validate';
+import { readJsonBody } from '../http/body';
+import { HttpError } from '../http/errors';
+import { pathId } from '../http/params';
+import { presentMaintenanceWindow } from '../present/present';
+import { pageRequestFrom, requestUrl, respondWithPage } from '../http/paging';
+import { validate } from '../http/validate';
 import { pageQuery } from '../../contract/paging';
 import {
   maintenanceWindowInput,
@@ -16,10 +16,10 @@ import {
 } from '../../contract/maintenanceWindows';
 import { windowOf, type MaintenanceWindowRow } from '../../db/maintenanceWindows';
 import { tagsOf } from '../../db/monitorLines';
-import { coversMonitor, windowEnd } from '../../domain/maintenanceWindows';
-import { pageOffset } from '../../domain/pagination';
+import { coversMonitor, windowEnd } from '../../domain/maintenance/windows';
+import { pageOffset } from '../../domain/formats/pagination';
 import type { Store } from '../../db/store';
-import { replanAfterWindowChange } from '../../engine/maintenance';
+import { replanAfterWindowChange } from '../../engine/monitors/maintenance';
 
 /** The stored fields of a row, for a patch to change some of. */
 function fieldsOf(row: MaintenanceWindowRow): WindowFields {

@@ -3,8 +3,8 @@ import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import Router from '@koa/router';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import { metricsRepository, type ChannelMetricsRow, type MonitorMetricsRow } from '../../db/metrics';
-import { escapeLabelValue, familyHeader, formatValue, prometheusText, PROMETHEUS_CONTENT_TYPE, type MetricFamily, type Sample } from '../../domain/prometheusText';
-import { MONITOR_STATUSES, monitorStatus } from '../../domain/monitorStatus';
+import { escapeLabelValue, familyHeader, formatValue, prometheusText, PROMETHEUS_CONTENT_TYPE, type MetricFamily, type Sample } from '../../domain/formats/prometheusText';
+import { MONITOR_STATUSES, monitorStatus } from '../../domain/monitors/status';
 
 /*
  * GET /metrics (issue 23): the company's monitors, channels and the agent itself in Prometheus'

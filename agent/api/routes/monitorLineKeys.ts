@@ -1,11 +1,11 @@
 import Router from '@koa/router';
 import type { ApiDeps, AuthedRouter } from '../deps';
-import { readJsonBody } from '../body';
-import { HttpError } from '../errors';
-import { pathId } from '../params';
-import { validate } from '../validate';
+import { readJsonBody } from '../http/body';
+import { HttpError } from '../http/errors';
+import { pathId } from '../http/params';
+import { validate } from '../http/validate';
 import { lineKeyInput, type WireLineKey } from '../../contract/linePulses';
-import { handLineMonitor } from '../../engine/lineKeys';
+import { handLineMonitor } from '../../engine/monitors/lineKeys';
 
 /**
  * PUT /api/monitors/{id}/line-key {"key_id": N} (a full key): hands the monitor to the line of key

@@ -1,15 +1,15 @@
 import Router from '@koa/router';
 import type { ApiDeps, AuthedRouter } from '../deps';
-import { readJsonBody } from '../body';
-import { HttpError } from '../errors';
-import { presentDelivery, presentNotification } from '../present';
+import { readJsonBody } from '../http/body';
+import { HttpError } from '../http/errors';
+import { presentDelivery, presentNotification } from '../present/present';
 import { notificationListQuery, notificationReadInput } from '../../contract/notifications';
-import { validate } from '../validate';
-import { pageOffset } from '../../domain/pagination';
-import { channelSecretValues } from '../../domain/channelSecrets';
-import { quietHoursEnd } from '../../domain/delivery';
-import { pageRequestFrom, requestUrl, respondWithPage } from '../paging';
-import { tokenView } from '../tokenVisibility';
+import { validate } from '../http/validate';
+import { pageOffset } from '../../domain/formats/pagination';
+import { channelSecretValues } from '../../domain/channels/secrets';
+import { quietHoursEnd } from '../../domain/channels/delivery';
+import { pageRequestFrom, requestUrl, respondWithPage } from '../http/paging';
+import { tokenView } from '../present/tokenVisibility';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -19,7 +19,7 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
 
   /**
    * The spec's list: its two kinds unless `kinds=all`, which lists every kind and adds each one's
-   * `alert` (agent/domain/alert.ts; null for kinds that have none); `unread=1` for unread ones only.
+   * `alert` (agent/domain/alerts/alert.ts; null for kinds that have none); `unread=1` for unread ones only.
    */
   router.get('/api/notifications', (ctx) => {
     const query = validate(notificationListQuery, ctx.query);

@@ -1,17 +1,17 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ApiDeps, AuthedRouter } from '../deps';
-import { HttpError } from '../errors';
-import { pageRequestFrom, requestUrl, respondWithPage } from '../paging';
-import { pathId } from '../params';
-import { presentPulse } from '../present';
+import { HttpError } from '../http/errors';
+import { pageRequestFrom, requestUrl, respondWithPage } from '../http/paging';
+import { pathId } from '../http/params';
+import { presentPulse } from '../present/present';
 import { pageQuery } from '../../contract/paging';
-import { validate } from '../validate';
-import { pageOffset } from '../../domain/pagination';
-import { keyReusedAs422, pulseIntent, readPulseBody, receivedPulse } from '../pulseRequest';
-import { lineMonitor, MONITOR_TOKEN_HEADER } from '../linePulse';
-import { CreationBudgets } from '../../engine/monitorLines';
-import { tokenView } from '../tokenVisibility';
+import { validate } from '../http/validate';
+import { pageOffset } from '../../domain/formats/pagination';
+import { keyReusedAs422, pulseIntent, readPulseBody, receivedPulse } from '../pulses/pulseRequest';
+import { lineMonitor, MONITOR_TOKEN_HEADER } from '../pulses/linePulse';
+import { CreationBudgets } from '../../engine/monitors/monitorLines';
+import { tokenView } from '../present/tokenVisibility';
 
 /**
  * Pulses: GET, POST or HEAD /api/pulse/{token}[/start|/fail|/{exit_code}][?rid=…]. No

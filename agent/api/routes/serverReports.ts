@@ -1,12 +1,12 @@
 import Router from '@koa/router';
 import type { ApiDeps, AuthedRouter } from '../deps';
-import { readJsonBody } from '../body';
-import { HttpError } from '../errors';
-import { presentServer, presentServerReport } from '../present';
+import { readJsonBody } from '../http/body';
+import { HttpError } from '../http/errors';
+import { presentServer, presentServerReport } from '../present/present';
 import { serverHeartbeatInput } from '../../contract/servers';
-import { recordServerReport } from '../../engine/quietServers';
-import { silentNotifier } from '../../engine/notifier';
-import { validate } from '../validate';
+import { recordServerReport } from '../../engine/servers/quietServers';
+import { silentNotifier } from '../../engine/popups/notifier';
+import { validate } from '../http/validate';
 
 /*
  * POST /api/servers/heartbeat: `cronbeat crontab watch` reports with every snapshot, changed or
@@ -21,7 +21,7 @@ export function serverReportRoutes({ store, events, clock, requireToken, notifie
     const server = store.servers.findByIdentifier(companyId, input.server_id);
     if (!server) throw new HttpError(404, `No server has the identifier "${input.server_id}".`);
     const now = clock();
-    // A report after a quiet stretch raises "reports again" (once): see agent/engine/quietServers.ts.
+    // A report after a quiet stretch raises "reports again" (once): see agent/engine/servers/quietServers.ts.
     const report = recordServerReport({ store, events, notifier }, server, { intervalSeconds: input.interval_seconds, jobs: input.jobs }, now);
     events.emit({ type: 'server.changed', companyId, serverId: server.id });
     ctx.body = { ...presentServer(server), ...presentServerReport(report, now) };

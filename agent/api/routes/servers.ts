@@ -1,17 +1,17 @@
 import Router from '@koa/router';
 import type { ApiDeps, AuthedRouter } from '../deps';
-import { readJsonBody } from '../body';
-import { HttpError } from '../errors';
-import { pathId } from '../params';
-import { presentServer, presentServerAlert, presentServerReport, presentNotification, withChannelIds } from '../present';
+import { readJsonBody } from '../http/body';
+import { HttpError } from '../http/errors';
+import { pathId } from '../http/params';
+import { presentServer, presentServerAlert, presentServerReport, presentNotification, withChannelIds } from '../present/present';
 import { serverAlertInput, serverInput, serverListQuery, serverPatch } from '../../contract/servers';
-import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../channelIds';
+import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../present/channelIds';
 import type { ServerRow } from '../../db/servers';
 import type { ServerReportRow } from '../../db/serverReports';
-import { validate } from '../validate';
-import { serverAlertData } from '../../domain/serverAlerts';
-import { NOTIFICATION_KINDS } from '../../domain/notificationKinds';
-import { tokenView } from '../tokenVisibility';
+import { validate } from '../http/validate';
+import { serverAlertData } from '../../domain/servers/jobChanges';
+import { NOTIFICATION_KINDS } from '../../domain/alerts/notificationKinds';
+import { tokenView } from '../present/tokenVisibility';
 
 export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();

@@ -3,11 +3,11 @@ import { z } from 'zod';
 import type { Store } from '../../db/store';
 import { newSignInCode, signInCodeRepository } from '../../db/signInCodes';
 import type { ApiDeps, AuthedRouter } from '../deps';
-import { readJsonBody } from '../body';
-import { HttpError } from '../errors';
-import { validate } from '../validate';
-import { tooManyFailures } from '../auth';
-import { clientKey, FailedAuthLimiter } from '../authLimiter';
+import { readJsonBody } from '../http/body';
+import { HttpError } from '../http/errors';
+import { validate } from '../http/validate';
+import { tooManyFailures } from '../http/auth';
+import { clientKey, FailedAuthLimiter } from '../http/authLimiter';
 
 /*
  * Dashboard sessions. `cronbeat serve` prints a link whose URL fragment carries a one-time code;

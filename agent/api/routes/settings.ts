@@ -1,10 +1,10 @@
 import Router from '@koa/router';
 import type { ApiDeps, AuthedRouter } from '../deps';
-import { readJsonBody } from '../body';
-import { HttpError } from '../errors';
-import { validate } from '../validate';
+import { readJsonBody } from '../http/body';
+import { HttpError } from '../http/errors';
+import { validate } from '../http/validate';
 import { settingsPatch, WATCHDOG_URL_MASK, type WireSettings } from '../../contract/settings';
-import { toNullableApiTimestamp } from '../../domain/timestamps';
+import { toNullableApiTimestamp } from '../../domain/time/apiTimestamps';
 
 /**
  * GET /api/settings: the agent's settings (the public URL, the watchdog URL masked, and where each

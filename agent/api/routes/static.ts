@@ -1,7 +1,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import type { Context, Middleware } from 'koa';
-import { compressedFileCache, compressible, type Encoding } from '../compressedFiles';
+import { compressedFileCache, compressible, type Encoding } from '../http/compressedFiles';
 
 /*
  * The dashboard: the renderer's built files at "/", on the same origin as /api. Hashed assets

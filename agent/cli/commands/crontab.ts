@@ -1,7 +1,7 @@
 import { parseArgs } from '../parseOptions';
 import { realpathSync } from 'node:fs';
-import { ApiClient, ApiError } from '../../client/api';
-import { DEFAULT_BASE_URL } from '../../client/baseUrl';
+import { ApiClient, ApiError } from '../../client/connection/api';
+import { DEFAULT_BASE_URL } from '../../client/connection/baseUrl';
 import { prepareDataDir } from '../../dataFolder/dataDir';
 import { positiveInteger, UsageError, withoutControlCharacters, type Command } from '../command';
 import type { JobRow } from '../crontab/jobs';

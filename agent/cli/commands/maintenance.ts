@@ -1,6 +1,6 @@
 import { parseArgs } from '../parseOptions';
 import type { MaintenanceWindowInput, MaintenanceWindowResource } from '../../contract/maintenanceWindows';
-import { DEFAULT_BASE_URL } from '../../client/baseUrl';
+import { DEFAULT_BASE_URL } from '../../client/connection/baseUrl';
 import { UsageError, type Command } from '../command';
 import { didYouMean } from '../didYouMean';
 import { machineZone } from '../machineZone';

@@ -1,4 +1,4 @@
-import { DEFAULT_BASE_URL } from '../../client/baseUrl';
+import { DEFAULT_BASE_URL } from '../../client/connection/baseUrl';
 import { UsageError, type Command } from '../command';
 import { didYouMean } from '../didYouMean';
 import { createMonitor } from './monitor/create';

@@ -1,9 +1,9 @@
 import { parseArgs } from '../parseOptions';
-import { agentName, noticeText, type ConnectionNotice } from '../../client/connectionWatch';
-import { DEFAULT_BASE_URL } from '../../client/baseUrl';
-import { FollowRefused, NotificationFollower } from '../../client/follower';
-import { notificationLine, followerPopups, type FollowerPopup } from '../../client/notificationPopups';
-import type { FollowedNotification } from '../../client/notificationCursor';
+import { agentName, noticeText, type ConnectionNotice } from '../../client/connection/connectionWatch';
+import { DEFAULT_BASE_URL } from '../../client/connection/baseUrl';
+import { FollowRefused, NotificationFollower } from '../../client/follow/follower';
+import { notificationLine, followerPopups, type FollowerPopup } from '../../client/follow/notificationPopups';
+import type { FollowedNotification } from '../../client/follow/notificationCursor';
 import { UsageError, type Command } from '../command';
 import { baseUrlOption } from './ping';
 
@@ -61,7 +61,7 @@ export const notificationsCommand: Command = {
 
     let raise: (popup: FollowerPopup) => void = () => {};
     if (values.popups) {
-      const { desktopNotifier } = await import('../../engine/desktopNotifier');
+      const { desktopNotifier } = await import('../../engine/popups/desktopNotifier');
       const notifier = desktopNotifier((line) => console.error(`cronbeat: ${line}`));
       raise = (popup) => notifier.show(popup);
     }

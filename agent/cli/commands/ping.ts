@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from '../parseOptions';
-import { InvalidBaseUrlError, resolveBaseUrl } from '../../client/baseUrl';
-import { OutputTail } from '../../client/outputTail';
+import { InvalidBaseUrlError, resolveBaseUrl } from '../../client/connection/baseUrl';
+import { OutputTail } from '../../client/pulses/outputTail';
 import { describeDelivery, pulseSenderFor } from '../../client/pulseSender';
-import type { PulseSignal } from '../../client/pulses';
+import type { PulseSignal } from '../../client/pulses/pulses';
 import { UsageError, type Command } from '../command';
 import { printNotices } from '../notices';
-import { apiKeyAsToken } from './runWords';
+import { apiKeyAsToken } from '../run/runWords';
 
 const help = `Usage: cronbeat ping TOKEN [--start | --fail | --exit-code N] [--rid ID] [--message TEXT | --stdin] [--url URL]
 
@@ -94,7 +94,7 @@ export const pingCommand: Command = {
     const at = Date.now();
 
     const sender = pulseSenderFor(baseUrl, values['data-dir']);
-    const delivery = await sender.send({ token, signal, rid: values.rid, body, key: randomUUID(), at });
+    const delivery = await sender.send({ tokenOrSlug: token, signal, rid: values.rid, body, key: randomUUID(), at });
     printNotices(describeDelivery(delivery, 'pulse'));
     return delivery.outcome.kind === 'rejected' || delivery.outcome.kind === 'lost' ? 1 : 0;
   },

@@ -1,7 +1,7 @@
 import { UsageError, type Command } from '../command';
 import { printNotices } from '../notices';
-import { runJob, startedFdOf } from './runJob';
-import { readRunWords } from './runWords';
+import { runJob, startedFdOf } from '../run/runJob';
+import { readRunWords } from '../run/runWords';
 
 const help = `Usage: cronbeat run TOKEN [--url URL] -- COMMAND [ARGS...]
        cronbeat run --name NAME --schedule CRON [--timezone TZ] [--grace MIN] [--max-runtime MIN] [--server ID] -- COMMAND [ARGS...]
@@ -91,7 +91,7 @@ export const runCommand: Command = {
       printNotices([`not monitoring this run: ${mistake}`]);
     } else {
       try {
-        const { reportRun } = await import('./runReport');
+        const { reportRun } = await import('../run/runReport');
         await reportRun({ values: words.values, byLine: words.values.name !== undefined || words.values.schedule !== undefined, token: words.token ?? '', job, startedAt, began });
       } catch (error) {
         printNotices([`not monitoring this run: ${error instanceof Error ? error.message : String(error)}`]);

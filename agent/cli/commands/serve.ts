@@ -3,8 +3,8 @@ import { prepareDataDir } from '../../dataFolder/dataDir';
 import { UsageError, type Command } from '../command';
 import { serveBanner, trustProxyWarning } from '../serveBanner';
 import { parseServeFlags } from '../serveFlags';
-import { checkPublicUrl } from '../../domain/publicUrl';
-import { checkWatchdogUrl } from '../../domain/watchdog';
+import { checkPublicUrl } from '../../domain/access/publicUrl';
+import { checkWatchdogUrl } from '../../domain/agentHealth/watchdog';
 
 const help = `Usage: cronbeat serve [--host HOST] [--port PORT] [--data-dir DIR] [--no-popups] [--allow-host NAME]
                       [--trust-proxy] [--public-url URL] [--watchdog-url URL]
@@ -79,8 +79,8 @@ export const serveCommand: Command = {
     // Loaded here, not at the top: the agent (Koa, SQLite, zod) would slow every other command's start.
     const [{ startAgent }, { desktopNotifier }, { silentNotifier }, { prepareSignInLink }, { createLogger, pinoLog }] = await Promise.all([
       import('../../agent'),
-      import('../../engine/desktopNotifier'),
-      import('../../engine/notifier'),
+      import('../../engine/popups/desktopNotifier'),
+      import('../../engine/popups/notifier'),
       import('../../api/routes/session'),
       import('../../log/logger'),
     ]);

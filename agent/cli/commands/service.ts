@@ -4,7 +4,7 @@ import { homedir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from '../parseOptions';
 import { resolveDataDir } from '../../dataFolder/dataDir';
-import { terminalText } from '../../domain/controlCharacters';
+import { terminalText } from '../../domain/text/controlCharacters';
 import { UsageError, withoutControlCharacters, type Command } from '../command';
 import { commandLine, servicePlace, type ServicePlace } from '../service/plan';
 import { UnitValueError, type ServiceScope } from '../service/units';

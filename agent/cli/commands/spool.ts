@@ -1,9 +1,9 @@
 import { parseArgs } from '../parseOptions';
-import { describeSignal } from '../../client/pulses';
+import { describeSignal } from '../../client/pulses/pulses';
 import { plural, PulseSender } from '../../client/pulseSender';
-import { Spool } from '../../client/spool';
-import { spoolFolder } from '../../client/spoolFolder';
-import { toApiTimestamp } from '../../domain/timestamps';
+import { Spool } from '../../client/spool/spool';
+import { spoolFolder } from '../../client/spool/spoolFolder';
+import { toApiTimestamp } from '../../domain/time/apiTimestamps';
 import { UsageError, type Command } from '../command';
 import { printTable } from '../crontab/table';
 import { counted, progressLine } from '../progress';
@@ -61,7 +61,7 @@ export const spoolCommand: Command = {
       const rows = entries.map((entry) => ({
         // JSON keeps the API's timestamp; the table says it on this machine's clock.
         sent_at: values.json ? toApiTimestamp(entry.pulse.at) : shortTime(entry.pulse.at),
-        token: entry.pulse.token,
+        token: entry.pulse.tokenOrSlug,
         pulse: describeSignal(entry.pulse.signal),
         rid: entry.pulse.rid ?? null,
         body_bytes: Buffer.byteLength(entry.pulse.body ?? ''),
@@ -82,7 +82,7 @@ export const spoolCommand: Command = {
       .finally(progress.end);
     for (const warning of sender.warnings()) console.error(`cronbeat: ${warning}`);
     if (result.busy) throw new UsageError('Another cronbeat process is delivering the spool; try again in a minute.', 1);
-    for (const entry of result.rejected) console.error(`cronbeat: dropped a pulse for ${entry.pulse.token}: the agent refused it (${entry.refusedBecause})`);
+    for (const entry of result.rejected) console.error(`cronbeat: dropped a pulse for ${entry.pulse.tokenOrSlug}: the agent refused it (${entry.refusedBecause})`);
     const summary = `Delivered ${plural(result.delivered.length, 'pulse')}; ${result.waiting.length} still waiting.`;
     if (result.waiting.length === 0) {
       console.log(summary);

@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ApiClient, ApiError } from '../../client/api';
-import { DEFAULT_BASE_URL } from '../../client/baseUrl';
+import { ApiClient, ApiError } from '../../client/connection/api';
+import { DEFAULT_BASE_URL } from '../../client/connection/baseUrl';
 import { prepareDataDir } from '../../dataFolder/dataDir';
-import { serverTag } from '../../domain/monitorLine';
+import { serverTag } from '../../domain/monitors/ownLine';
 import { positiveInteger, UsageError, withoutControlCharacters, type Command } from '../command';
 import { machineZone } from '../machineZone';
 import { baseUrlOption } from './ping';

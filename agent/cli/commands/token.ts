@@ -1,9 +1,9 @@
 import { parseArgs } from '../parseOptions';
 import { databaseFile, prepareDataDir } from '../../dataFolder/dataDir';
 import { makeDataFolderPrivate } from '../../dataFolder/privateFolder';
-import { toNullableApiTimestamp } from '../../domain/timestamps';
-import { isKeyScope, KEY_SCOPES } from '../../domain/keyScopes';
-import { DEFAULT_MAX_LINE_MONITORS, MAX_LINE_MONITORS_LIMIT, maxLineMonitors } from '../../domain/lineLimits';
+import { toNullableApiTimestamp } from '../../domain/time/apiTimestamps';
+import { isKeyScope, KEY_SCOPES } from '../../domain/access/keyScopes';
+import { DEFAULT_MAX_LINE_MONITORS, MAX_LINE_MONITORS_LIMIT, maxLineMonitors } from '../../domain/monitors/lineLimits';
 import { UsageError, withoutControlCharacters, type Command } from '../command';
 import { printTable } from '../crontab/table';
 import { shortTime } from './monitor/shared';

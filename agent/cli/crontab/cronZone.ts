@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveCronTimeZone, type ZoneAnswer } from '../../domain/timeZones';
+import { resolveCronTimeZone, type ZoneAnswer } from '../../domain/time/timeZones';
 
 /** Where Debian's cron (through the C library) finds the zone CRON_TZ names. */
 const ZONEINFO = '/usr/share/zoneinfo';

@@ -1,4 +1,4 @@
-import type { ApiClient } from '../../client/api';
+import type { ApiClient } from '../../client/connection/api';
 
 /**
  * `crontab discover --undo --delete-monitors`: deletes the monitors the undone lines pinged by

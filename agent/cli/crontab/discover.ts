@@ -1,8 +1,8 @@
 import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { ApiError, type ApiClient, type MonitorSummary } from '../../client/api';
-import { defaultGraceMinutes } from '../../domain/dueTime';
+import { ApiError, type ApiClient, type MonitorSummary } from '../../client/connection/api';
+import { defaultGraceMinutes } from '../../domain/monitors/dueTime';
 import { cronZone } from './cronZone';
 import { printTable } from './table';
 import { jobsToMonitor, readCrontab } from './jobs';

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
-import { ApiError } from '../../client/api';
+import { ApiError } from '../../client/connection/api';
 import { cronZone } from './cronZone';
-import { slugOf } from '../../domain/monitorLine';
+import { slugOf } from '../../domain/monitors/ownLine';
 import { othersMustRunOf, refreshShim, writeWithBackup, type DiscoverOptions } from './discover';
 import { jobsToMonitor, readCrontab } from './jobs';
 import { monitorNameFor } from './mask';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ApiClient, MonitorSummary } from '../../client/api';
+import type { ApiClient, MonitorSummary } from '../../client/connection/api';
 import { splitRawAtPercent, type CronJob } from './parse';
 import type { MonitoredLine } from './rewrite';
 import type { CrontabSource } from './sources';

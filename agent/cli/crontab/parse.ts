@@ -1,4 +1,4 @@
-import { checkSchedule, CRON_MACROS } from '../../domain/scheduleCheck';
+import { checkSchedule, CRON_MACROS } from '../../domain/schedules';
 
 /**
  * A pure crontab parser. User crontabs (`crontab -l`) have five schedule fields then the

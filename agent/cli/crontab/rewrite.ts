@@ -1,4 +1,4 @@
-import { shellQuote } from '../../domain/shellQuote';
+import { shellQuote } from '../../domain/text/shellQuote';
 import { splitRawAtPercent, type CronJob } from './parse';
 
 /** How the rewritten line calls cronbeat: the stable entry point, and the agent when not the default. */

@@ -1,7 +1,7 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { shellQuote } from '../../domain/shellQuote';
+import { shellQuote } from '../../domain/text/shellQuote';
 
 /*
  * The stable entry point crontab lines call (issue 21.1): a small POSIX sh script, `cronbeat`,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { ApiError, type ApiClient } from '../../client/api';
+import { ApiError, type ApiClient } from '../../client/connection/api';
 import { UsageError } from '../command';
 import { loadWatchState, saveWatchState } from '../watchState';
 import { readCrontab } from './jobs';

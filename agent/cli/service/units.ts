@@ -4,7 +4,7 @@
  * `systemd-analyze verify` and an XML parser without installing anything.
  */
 
-import { controlCharacterIn, xmlText } from '../../domain/controlCharacters';
+import { controlCharacterIn, xmlText } from '../../domain/text/controlCharacters';
 
 export type ServiceScope = 'user' | 'system';
 

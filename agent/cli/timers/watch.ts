@@ -1,9 +1,9 @@
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { ApiError, type ApiClient } from '../../client/api';
+import { ApiError, type ApiClient } from '../../client/connection/api';
 import { UsageError } from '../command';
 import { loadWatchState, saveWatchState } from '../watchState';
-import { defaultGraceMinutes } from '../../domain/dueTime';
+import { defaultGraceMinutes } from '../../domain/monitors/dueTime';
 import { checkSchedule } from '../../domain/schedules';
 import { timerGrace } from './unitFile';
 import { findTimers, type UnitFolders } from './units';

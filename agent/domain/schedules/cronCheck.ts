@@ -1,5 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
-import { firstRunDay } from '../cronDays';
+import { firstRunDay } from './cronDays';
 import type { ScheduleCheck } from './types';
 
 /**

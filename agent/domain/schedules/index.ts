@@ -1,7 +1,7 @@
-import { shortestGapMinutes as cronShortestGapMinutes } from '../cronDays';
-import { nextRunAfter as cronNextRunAfter, previousRunBefore as cronPreviousRunBefore } from '../cronSchedule';
-import { remembered } from '../remembered';
-import { rememberedRuns } from '../runFreeStretches';
+import { shortestGapMinutes as cronShortestGapMinutes } from './cronDays';
+import { nextRunAfter as cronNextRunAfter, previousRunBefore as cronPreviousRunBefore } from './cronSchedule';
+import { remembered } from '../time/answerCache';
+import { rememberedRuns } from './runCache';
 import { calendarNextRuns, checkCalendar } from './calendar';
 import { CALENDAR_SHORTHANDS, type CalendarSpec } from './calendarSpec';
 import { calendarWords } from './calendarWords';

@@ -1,4 +1,4 @@
-import { utcOffset } from '../zoneOffsets';
+import { utcOffset } from '../time/zoneOffsets';
 
 /*
  * The C library's localtime() and mktime() as glibc 2.36 does them, in seconds, for one zone.

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import * as tls from 'node:tls';
 import type { X509Certificate } from 'node:crypto';
-import type { CertificateDetails, CheckObservation } from '../../domain/certificates';
+import type { CertificateDetails, CheckObservation } from '../../domain/certificates/status';
 
 export interface CheckerOptions {
   /** How long connect plus TLS handshake may take before the host counts as unreachable. */

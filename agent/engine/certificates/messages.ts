@@ -1,11 +1,11 @@
-import type { CertificateEventKind, CertificateStatus } from '../../domain/certificates';
-import { daysLeft, formatUtc } from '../../domain/certificates';
+import type { CertificateEventKind, CertificateStatus } from '../../domain/certificates/status';
+import { daysLeft, formatUtc } from '../../domain/certificates/status';
 import {
   NOTIFICATION_KINDS,
   type SslCertificateNotificationData,
   type SslCertificateUnreadableNotificationData,
-} from '../../domain/notificationKinds';
-import { toApiTimestamp } from '../../domain/timestamps';
+} from '../../domain/alerts/notificationKinds';
+import { toApiTimestamp } from '../../domain/time/apiTimestamps';
 
 /** The certificate as it stands after a check, as far as messages need it. Times in ms. */
 export interface CertificateSnapshot {

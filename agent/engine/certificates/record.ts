@@ -1,10 +1,10 @@
 import type { CertificateRepository, CertificateRow } from '../../db/certificates';
 import type { Db } from '../../db/open';
 import type { notificationRepository } from '../../db/notifications';
-import type { CheckObservation } from '../../domain/certificates';
-import { classifyCertificate, decideNotification } from '../../domain/certificates';
+import type { CheckObservation } from '../../domain/certificates/status';
+import { classifyCertificate, decideNotification } from '../../domain/certificates/status';
 import type { AgentEvents } from '../events';
-import type { Notifier } from '../notifier';
+import type { Notifier } from '../popups/notifier';
 import { certificateNotification, describeEvent, type CertificateSnapshot } from './messages';
 
 /** What recording a check needs: the tables it writes, and whom it tells. */

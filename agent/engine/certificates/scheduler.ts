@@ -1,5 +1,5 @@
 import type { CertificateRow } from '../../db/certificates';
-import type { CheckObservation } from '../../domain/certificates';
+import type { CheckObservation } from '../../domain/certificates/status';
 import type { CertificateCheck } from './checker';
 import { recordCheck, type RecordContext } from './record';
 import type { Log } from '../../log/logger';

@@ -1,17 +1,17 @@
 import type { Store } from '../../db/store';
 import type { DeliveryRow } from '../../db/deliveries';
 import type { NotificationRow } from '../../db/notifications';
-import { BURST_THRESHOLD, BURST_WINDOW_MS, burstDecision, DIGEST_MAX_ALERTS } from '../../domain/digest';
-import { alertOf } from '../../domain/alertMessage';
-import type { Alert } from '../../domain/alert';
-import { digestWebhookAlert, type DigestEntry } from '../../domain/digestMessage';
-import type { WebhookAlert } from '../../domain/alertPayload';
+import { BURST_THRESHOLD, BURST_WINDOW_MS, burstDecision, DIGEST_MAX_ALERTS } from '../../domain/alerts/digest';
+import { alertOf } from '../../domain/alerts/messageLimits';
+import type { Alert } from '../../domain/alerts/alert';
+import { digestWebhookAlert, type DigestEntry } from '../../domain/alerts/digestMessage';
+import type { WebhookAlert } from '../../domain/alerts/payload';
 import { inSlices } from '../slices';
 import type { DigestContent } from './messages';
-import { toApiTimestamp } from '../../domain/timestamps';
+import { toApiTimestamp } from '../../domain/time/apiTimestamps';
 
 /*
- * Bursts in the outbox (agent/domain/digest.ts): a delivery about to be sent is sent alone, held
+ * Bursts in the outbox (agent/domain/alerts/digest.ts): a delivery about to be sent is sent alone, held
  * with the channel's other waiting alerts until their digest, or made the lead of a digest that
  * folds them in. A digest is its lead delivery: claimed, sent, retried and (after a crash) sent
  * again like any other, so it is delivered at least once; the alerts folded into it are settled

@@ -1,9 +1,9 @@
 import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import { isPlainHttpAnswer, plainHttpWords } from '../../domain/plainHttp';
+import { isPlainHttpAnswer, plainHttpWords } from '../../domain/net/plainHttp';
 import { request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { redirectRule } from '../../domain/redirects';
+import { redirectRule } from '../../domain/net/redirects';
 
 /*
  * One HTTP POST to a receiver, the way a careful client sends an alert (issue 21, items 2, 5, 6):

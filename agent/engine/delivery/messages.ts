@@ -1,12 +1,12 @@
 import type { ChannelRow } from '../../db/channels';
 import type { NotificationResource } from '../../contract/notifications';
-import type { ChannelKind } from '../../domain/channels';
-import { toApiTimestamp } from '../../domain/timestamps';
-import type { Alert } from '../../domain/alert';
-import { alertMessage, alertOf, subjectLink } from '../../domain/alertMessage';
-import { webhookAlert, type WebhookAlert } from '../../domain/alertPayload';
-import { digestMessage, webhookDigest, type DigestEntry } from '../../domain/digestMessage';
-import { maskAlertSecrets } from '../../domain/secretMask';
+import type { ChannelKind } from '../../domain/channels/kinds';
+import { toApiTimestamp } from '../../domain/time/apiTimestamps';
+import type { Alert } from '../../domain/alerts/alert';
+import { alertMessage, alertOf, subjectLink } from '../../domain/alerts/messageLimits';
+import { webhookAlert, type WebhookAlert } from '../../domain/alerts/payload';
+import { digestMessage, webhookDigest, type DigestEntry } from '../../domain/alerts/digestMessage';
+import { maskAlertSecrets } from '../../domain/channels/secretMask';
 import { CHANNEL_KIND_MODULES } from './kinds';
 import type { ChannelKindModule, MessageContext, OutgoingRequest } from './kinds/kind';
 
@@ -23,7 +23,7 @@ function moduleOf(kind: ChannelKind): ChannelKindModule<ChannelKind> {
   return CHANNEL_KIND_MODULES[kind] as unknown as ChannelKindModule<ChannelKind>;
 }
 
-/** Whether `channel` is sent job output with secrets masked (agent/domain/secretMask.ts): unless its mask_secrets is false. */
+/** Whether `channel` is sent job output with secrets masked (agent/domain/channels/secretMask.ts): unless its mask_secrets is false. */
 export const masksSecrets = (channel: AnyChannel) => channel.settings.mask_secrets !== false;
 
 /** `alert` as `channel` is sent it: masked once here, so every kind's layout and a webhook's JSON get the same. */
@@ -50,7 +50,7 @@ export interface DigestContent {
 /** Whether a digest through `channel` carries every alert as data (digestWebhookAlert), not only names: its kind says. */
 export const digestAsData = (channel: AnyChannel) => moduleOf(channel.kind).digestAsData === true;
 
-/** The request that delivers a digest of `entries` (many alerts at once, agent/domain/digest.ts) through `channel`. */
+/** The request that delivers a digest of `entries` (many alerts at once, agent/domain/alerts/digest.ts) through `channel`. */
 export function buildDigestRequest(channel: AnyChannel, { entries, webhookAlerts }: DigestContent, context: MessageContext, at: number): OutgoingRequest {
   const input = {
     message: (maxNames: number) => digestMessage(entries, context.dashboardUrl, maxNames),

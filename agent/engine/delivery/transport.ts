@@ -1,8 +1,8 @@
 import nodemailer from 'nodemailer';
-import { isPlainHttpAnswer } from '../../domain/plainHttp';
+import { isPlainHttpAnswer } from '../../domain/net/plainHttp';
 import type { OutgoingRequest } from './messages';
-import { bounded } from '../../domain/delivery';
-import { redactValues } from '../../domain/channelSecrets';
+import { bounded } from '../../domain/channels/delivery';
+import { redactValues } from '../../domain/channels/secrets';
 import { httpPost } from './httpSend';
 
 /** One attempt's result: `ok` when the receiver accepted it; texts bounded and free of the channel's secrets. */

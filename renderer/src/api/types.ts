@@ -2,18 +2,18 @@
  * Shapes of the agent's API, as served: the contract's own types (agent/contract/, type-only
  * imports, erased from the bundle), so the dashboard can never drift from what the API sends.
  */
-import type { Alert } from '../../../agent/domain/alert';
+import type { Alert } from '../../../agent/domain/alerts/alert';
 import type { CertificateResource } from '../../../agent/contract/certificates';
 import type { ChannelResource } from '../../../agent/contract/channels';
 import type { MonitorView } from '../../../agent/contract/monitors';
 import type { DeliveryResource, NotificationResource } from '../../../agent/contract/notifications';
 import type { PulseResource } from '../../../agent/contract/pulses';
 import type { ServerAlertResource, ServerResource } from '../../../agent/contract/servers';
-import type { PaginationEnvelope } from '../../../agent/domain/pagination';
+import type { PaginationEnvelope } from '../../../agent/domain/formats/pagination';
 
-export type { PageLink } from '../../../agent/domain/pagination';
-export type { CertificateStatus } from '../../../agent/domain/certificates';
-export type { NotificationData } from '../../../agent/domain/notificationKinds';
+export type { PageLink } from '../../../agent/domain/formats/pagination';
+export type { CertificateStatus } from '../../../agent/domain/certificates/status';
+export type { NotificationData } from '../../../agent/domain/alerts/notificationKinds';
 
 export type Server = ServerResource;
 export type ServerAlert = ServerAlertResource;
@@ -40,7 +40,7 @@ export interface AgentReach {
 
 export type Channel = ChannelResource;
 export type Delivery = DeliveryResource;
-export type { ChannelKind } from '../../../agent/domain/channels';
+export type { ChannelKind } from '../../../agent/domain/channels/kinds';
 /** Monitors, servers and certificates carry the channels they alert: null for all. */
 export interface Routed {
   channel_ids: number[] | null;

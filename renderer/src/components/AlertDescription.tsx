@@ -1,7 +1,7 @@
-import type { Alert } from '../../../agent/domain/alert';
-import { OUTPUT_BOUNDS } from '../../../agent/domain/alertMessage';
-import { lastLines } from '../../../agent/domain/alertWords';
-import { alertPieces } from '../../../agent/domain/alertReason';
+import type { Alert } from '../../../agent/domain/alerts/alert';
+import { OUTPUT_BOUNDS } from '../../../agent/domain/alerts/messageLimits';
+import { lastLines } from '../../../agent/domain/alerts/words';
+import { alertPieces } from '../../../agent/domain/alerts/reasonPieces';
 import { AlertReasonText } from './AlertReasonText';
 
 /**

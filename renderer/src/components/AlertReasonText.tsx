@@ -1,9 +1,9 @@
-import type { ReasonPiece } from '../../../agent/domain/alertReason';
+import type { ReasonPiece } from '../../../agent/domain/alerts/reasonPieces';
 import { formatInSentence, utcTitle } from '../lib/format';
 import { useNow } from '../lib/now';
 
 /**
- * The agent's words from data (reasonPieces or alertPieces in agent/domain/alertReason.ts, the
+ * The agent's words from data (reasonPieces or alertPieces in agent/domain/alerts/reasonPieces.ts, the
  * same the API's alert_reason and notification descriptions are made of) with each moment in the
  * viewer's zone and UTC on hover. Without data (a failure from before reasons were kept as data,
  * or a notice of another kind) the stored `text` is shown as it is: nothing is read back out of words.

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { WireKey, WireNewKey } from '../../../agent/contract/keys';
-import { KEY_SCOPES, type KeyScope } from '../../../agent/domain/keyScopes';
+import { KEY_SCOPES, type KeyScope } from '../../../agent/domain/access/keyScopes';
 import { ApiError } from '../api/client';
 import { useApp } from '../lib/app-context';
 import { keys, queries } from '../lib/queries';

@@ -3,7 +3,7 @@ import { Time } from './Time';
 
 /**
  * When the server's crontab watcher last reported. A watcher that missed two reports is quiet
- * (agent/domain/serverReports.ts): it died, or cannot reach this agent, and changes on that
+ * (agent/domain/servers/quietAfter.ts): it died, or cannot reach this agent, and changes on that
  * server would go unseen.
  */
 export function LastReport(props: { server: Server }) {

@@ -6,7 +6,7 @@ import { ZoneField } from './ZoneField';
 import { utcTitle } from '../lib/format';
 import { useApiForm } from '../lib/use-api-form';
 import { formatInZone, nextRuns, scheduleInWords } from '../lib/schedule';
-import { findTimeZone } from '../../../agent/domain/timeZones';
+import { findTimeZone } from '../../../agent/domain/time/timeZones';
 import { monitorInput } from '../../../agent/contract/monitors';
 import { fieldErrors, numberOrAbsent } from '../lib/formRules';
 

@@ -1,12 +1,12 @@
 import { useMemo } from 'react';
-import { currentZoneNames, findTimeZone, searchZones } from '../../../agent/domain/timeZones';
+import { currentZoneNames, findTimeZone, searchZones } from '../../../agent/domain/time/timeZones';
 import { describedBy, Field } from './Field';
 
 /**
  * The time zone of a monitor, found by typing a place: "Paris", "new york", "india". A place
  * that names one zone is taken as it is typed (the hint shows the zone it means); otherwise
  * the matching zones are offered as buttons below the field. The rule is the API's
- * (agent/domain/timeZones.ts): an old name becomes its current one, an abbreviation is refused.
+ * (agent/domain/time/timeZones.ts): an old name becomes its current one, an abbreviation is refused.
  */
 export function ZoneField(props: { id: string; value: string; error?: string; onChange: (value: string) => void }) {
   const { id, value, error, onChange } = props;

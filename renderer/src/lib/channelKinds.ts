@@ -71,7 +71,7 @@ export const CHANNEL_FIELDS: Record<ChannelKind, ChannelField[]> = {
 
 export const QUIET_FIELDS = ['quiet_hours.start', 'quiet_hours.end', 'quiet_hours.timezone'] as const;
 
-/** Masking secrets in job output: "true" (the default, sent as nothing) or "false" (agent/domain/secretMask.ts). */
+/** Masking secrets in job output: "true" (the default, sent as nothing) or "false" (agent/domain/channels/secretMask.ts). */
 export const MASK_FIELD = 'settings.mask_secrets';
 
 /** The reminders field: empty (never) or whole hours (agent/contract/reminders.ts). */

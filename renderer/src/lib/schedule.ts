@@ -1,7 +1,7 @@
 import { capitalised, checkSchedule, nextRuns as scheduleRuns, scheduleWords } from '../../../agent/domain/schedules';
 
 /**
- * "At 03:00 Europe/Paris", "Every 5 minutes" (agent/domain/scheduleWords.ts, the words alerts
+ * "At 03:00 Europe/Paris", "Every 5 minutes" (agent/domain/schedules/index.ts, the words alerts
  * and the CLI use too). Null when the expression cannot be described (the caller then shows
  * the raw expression).
  */

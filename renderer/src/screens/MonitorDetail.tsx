@@ -14,14 +14,14 @@ import { useApp } from '../lib/app-context';
 import { formatMinutes } from '../lib/format';
 import { navigate } from '../lib/router';
 import { nextRuns } from '../lib/schedule';
-import { scheduleWords } from '../../../agent/domain/scheduleWords';
+import { scheduleWords } from '../../../agent/domain/schedules';
 import { useNow } from '../lib/now';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import './Maintenance.css';
 import { RunHistory } from './RunHistory';
 import { SettingsHistory } from '../components/SettingsHistory';
-import { reasonPiecesOf } from '../../../agent/domain/alertReason';
+import { reasonPiecesOf } from '../../../agent/domain/alerts/reasonPieces';
 import { AlertReasonText } from '../components/AlertReasonText';
 
 /**

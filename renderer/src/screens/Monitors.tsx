@@ -12,7 +12,7 @@ import { scheduleInWords } from '../lib/schedule';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { useSettled } from '../lib/use-settled';
-import { reasonPiecesOf } from '../../../agent/domain/alertReason';
+import { reasonPiecesOf } from '../../../agent/domain/alerts/reasonPieces';
 import { AlertReasonText } from '../components/AlertReasonText';
 import { LastRun, NextDue } from '../components/MonitorTimes';
 

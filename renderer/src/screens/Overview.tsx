@@ -10,7 +10,7 @@ import { useResource } from '../lib/use-resource';
 import { StatusBadge } from '../components/StatusBadge';
 import { certificateLabel, daysLeft } from './Certificates';
 import { NotificationList, useToggleRead } from './Notifications';
-import { reasonPiecesOf } from '../../../agent/domain/alertReason';
+import { reasonPiecesOf } from '../../../agent/domain/alerts/reasonPieces';
 import { AlertReasonText } from '../components/AlertReasonText';
 
 function Tile(props: { href: string; count: number | string; label: string; tone?: 'good' | 'bad' | 'warn' | 'busy'; testId?: string }) {

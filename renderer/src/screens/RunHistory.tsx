@@ -10,7 +10,7 @@ import { formatDuration } from '../lib/format';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { windowOfResource } from '../../../agent/contract/maintenanceWindows';
-import { spanAt } from '../../../agent/domain/maintenanceWindows';
+import { spanAt } from '../../../agent/domain/maintenance/windows';
 
 function pulseTime(pulse: Pulse): string {
   return pulse.received_at;

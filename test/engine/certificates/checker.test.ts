@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classifyCertificate, type CheckObservation } from '../../../agent/domain/certificates';
+import { classifyCertificate, type CheckObservation } from '../../../agent/domain/certificates/status';
 import { TlsCertificateChecker } from '../../../agent/engine/certificates/checker';
 import {
   closedPort,

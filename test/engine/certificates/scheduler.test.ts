@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openStore, type Store } from '../../../agent/db/store';
-import { DAY_MS } from '../../../agent/domain/certificates';
+import { DAY_MS } from '../../../agent/domain/certificates/status';
 import { AgentEvents, type AgentEvent } from '../../../agent/engine/events';
 import { TlsCertificateChecker, type CertificateCheck } from '../../../agent/engine/certificates/checker';
 import { CHECK_INTERVAL_MS, CONFIRM_UNREACHABLE_MS, CertificateScheduler } from '../../../agent/engine/certificates/scheduler';

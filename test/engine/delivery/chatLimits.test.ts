@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Receiver, type Answer } from '../../helpers/receiver';
 import { startSmtpReceiver } from '../../helpers/smtpReceiver';
 import { discordLike, discordRefusal, parseTelegramHtml, slackLike, slackRefusal, telegramLike } from '../../helpers/chatServices';
-import { GROUP_WAIT_MS } from '../../../agent/domain/digest';
+import { GROUP_WAIT_MS } from '../../../agent/domain/alerts/digest';
 import { deliveryFixture } from './deliveryFixture';
 
 /*

@@ -1,6 +1,6 @@
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../../../agent/engine/delivery/worker';
-import type { ChannelKind } from '../../../agent/domain/channels';
-import type { QuietHours } from '../../../agent/domain/delivery';
+import type { ChannelKind } from '../../../agent/domain/channels/kinds';
+import type { QuietHours } from '../../../agent/domain/channels/delivery';
 import { at, engineFixture } from '../engineFixture';
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Receiver } from '../../helpers/receiver';
-import { burstDecision, BURST_RECHECK_MS, BURST_THRESHOLD, DIGEST_INTERVAL_MS, GROUP_WAIT_MS } from '../../../agent/domain/digest';
+import { burstDecision, BURST_RECHECK_MS, BURST_THRESHOLD, DIGEST_INTERVAL_MS, GROUP_WAIT_MS } from '../../../agent/domain/alerts/digest';
 import { deliveryFixture } from './deliveryFixture';
 
 /*

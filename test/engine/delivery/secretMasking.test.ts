@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Receiver } from '../../helpers/receiver';
 import { startSmtpReceiver } from '../../helpers/smtpReceiver';
-import { GROUP_WAIT_MS } from '../../../agent/domain/digest';
+import { GROUP_WAIT_MS } from '../../../agent/domain/alerts/digest';
 import { deliveryFixture } from './deliveryFixture';
 
 /*

@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { STORED_TEXT_MAX } from '../../../agent/domain/delivery';
+import { STORED_TEXT_MAX } from '../../../agent/domain/channels/delivery';
 import { MAX_IDLE_MS } from '../../../agent/engine/delivery/worker';
 import { receiverPool, type Answer } from '../../helpers/receiver';
 import { at } from '../engineFixture';

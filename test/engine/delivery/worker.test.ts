@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BACKOFF_MS, RETRY_FOR_MS } from '../../../agent/domain/delivery';
+import { BACKOFF_MS, RETRY_FOR_MS } from '../../../agent/domain/channels/delivery';
 import { closedPort } from '../../helpers/cli';
 import { Receiver } from '../../helpers/receiver';
 import { at } from '../engineFixture';

@@ -1,9 +1,9 @@
 import { parseArgs } from '../../parseOptions';
-import { checkSchedule } from '../../../domain/scheduleCheck';
-import { defaultGraceMinutes } from '../../../domain/dueTime';
-import { serverTag } from '../../../domain/monitorLine';
-import { resolveTimeZone } from '../../../domain/timeZones';
-import { shellQuote } from '../../../domain/shellQuote';
+import { checkSchedule } from '../../../domain/schedules';
+import { defaultGraceMinutes } from '../../../domain/monitors/dueTime';
+import { serverTag } from '../../../domain/monitors/ownLine';
+import { resolveTimeZone } from '../../../domain/time/timeZones';
+import { shellQuote } from '../../../domain/text/shellQuote';
 import { UsageError, withoutControlCharacters } from '../../command';
 import { machineZone } from '../../machineZone';
 import { suggestSchedule } from '../../scheduleSuggestion';

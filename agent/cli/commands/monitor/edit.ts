@@ -1,7 +1,7 @@
 import { parseArgs } from '../../parseOptions';
-import type { MonitorChanges } from '../../../client/api';
-import { checkSchedule } from '../../../domain/scheduleCheck';
-import { resolveTimeZone } from '../../../domain/timeZones';
+import type { MonitorChanges } from '../../../client/connection/api';
+import { checkSchedule } from '../../../domain/schedules';
+import { resolveTimeZone } from '../../../domain/time/timeZones';
 import { UsageError, withoutControlCharacters } from '../../command';
 import { suggestSchedule } from '../../scheduleSuggestion';
 import { apiFromEnv, COMMON_OPTIONS, findMonitor, graceOption, printMonitor, tagsOption } from './shared';

@@ -1,7 +1,7 @@
 import { parseArgs } from '../../parseOptions';
 import { UsageError } from '../../command';
 import { printTable } from '../../crontab/table';
-import { tagOf } from '../../../domain/monitorLine';
+import { tagOf } from '../../../domain/monitors/ownLine';
 import { apiFromEnv, COMMON_OPTIONS, dueText, shortTime } from './shared';
 
 const STATUSES = ['new', 'monitoring', 'running', 'failed', 'paused'];

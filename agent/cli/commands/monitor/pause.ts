@@ -1,7 +1,7 @@
 import { parseArgs } from '../../parseOptions';
-import { nextClockTime, parseClockTime, wallClockInstant } from '../../../domain/clockTime';
-import { toApiTimestamp } from '../../../domain/timestamps';
-import { parseZonedTimestamp } from '../../../domain/zonedTimestamp';
+import { nextClockTime, parseClockTime, wallClockInstant } from '../../../domain/schedules/clockTime';
+import { toApiTimestamp } from '../../../domain/time/apiTimestamps';
+import { parseZonedTimestamp } from '../../../domain/time/zonedTimestamp';
 import { UsageError } from '../../command';
 import { machineZone } from '../../machineZone';
 import { apiFromEnv, COMMON_OPTIONS, findMonitor, printMonitor, shortTime } from './shared';

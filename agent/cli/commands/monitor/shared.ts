@@ -1,11 +1,11 @@
-import { ApiClient, ApiError, type MonitorDetails } from '../../../client/api';
+import { ApiClient, ApiError, type MonitorDetails } from '../../../client/connection/api';
 import { UsageError } from '../../command';
 import { didYouMean } from '../../didYouMean';
 import { baseUrlOption } from '../ping';
 import { shortTime } from '../../shortTime';
-import { scheduleWords } from '../../../domain/scheduleWords';
+import { scheduleWords } from '../../../domain/schedules';
 import { printable } from '../../crontab/table';
-import { tagOf } from '../../../domain/monitorLine';
+import { tagOf } from '../../../domain/monitors/ownLine';
 
 /* What the `cronbeat monitor` sub-commands share: the API client, finding a monitor, printing one. */
 

@@ -1,7 +1,7 @@
-import { fitOutput, OUTPUT_BOUNDS } from '../../../domain/alertMessage';
-import { DIGEST_NAMES, fitDigestLines } from '../../../domain/digestMessage';
-import { CHAT_LIMITS, cutText, escapeDiscord as escape, fitRendered, unfence } from '../../../domain/chatText';
-import type { AlertTone } from '../../../domain/alertWords';
+import { fitOutput, OUTPUT_BOUNDS } from '../../../domain/alerts/messageLimits';
+import { DIGEST_NAMES, fitDigestLines } from '../../../domain/alerts/digestMessage';
+import { CHAT_LIMITS, cutText, escapeDiscord as escape, fitRendered, unfence } from '../../../domain/text/chatText';
+import type { AlertTone } from '../../../domain/alerts/words';
 import { andMore, JSON_HEADERS, type ChannelKindModule } from './kind';
 
 const COLOR: Record<AlertTone, number> = { bad: 0xd93025, warn: 0xf29900, good: 0x188038, info: 0x1a73e8 };

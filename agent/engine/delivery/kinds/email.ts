@@ -1,8 +1,8 @@
-import { OUTPUT_BOUNDS, plainText, type AlertMessage } from '../../../domain/alertMessage';
-import { DIGEST_NAMES, fitDigestLines } from '../../../domain/digestMessage';
-import { CHAT_LIMITS, cutText, oneLine } from '../../../domain/chatText';
-import { subjectName } from '../../../domain/alertWords';
-import type { Alert } from '../../../domain/alert';
+import { OUTPUT_BOUNDS, plainText, type AlertMessage } from '../../../domain/alerts/messageLimits';
+import { DIGEST_NAMES, fitDigestLines } from '../../../domain/alerts/digestMessage';
+import { CHAT_LIMITS, cutText, oneLine } from '../../../domain/text/chatText';
+import { subjectName } from '../../../domain/alerts/words';
+import type { Alert } from '../../../domain/alerts/alert';
 import type { ChannelSettings } from '../../../contract/channels';
 import { andMore, digestText, escapeHtml, type ChannelKindModule } from './kind';
 

@@ -1,4 +1,4 @@
-import type { ChannelKind } from '../../../domain/channels';
+import type { ChannelKind } from '../../../domain/channels/kinds';
 import type { ChannelKindModule } from './kind';
 import { discord } from './discord';
 import { email } from './email';

@@ -1,15 +1,15 @@
 import { createHmac } from 'node:crypto';
-import type { ChannelKind } from '../../../domain/channels';
-import type { Alert } from '../../../domain/alert';
-import type { AlertMessage, OutputBound } from '../../../domain/alertMessage';
-import type { WebhookAlert } from '../../../domain/alertPayload';
-import type { DigestMessage, WebhookDigest } from '../../../domain/digestMessage';
-import type { AlertTone } from '../../../domain/alertWords';
+import type { ChannelKind } from '../../../domain/channels/kinds';
+import type { Alert } from '../../../domain/alerts/alert';
+import type { AlertMessage, OutputBound } from '../../../domain/alerts/messageLimits';
+import type { WebhookAlert } from '../../../domain/alerts/payload';
+import type { DigestMessage, WebhookDigest } from '../../../domain/alerts/digestMessage';
+import type { AlertTone } from '../../../domain/alerts/words';
 import type { ChannelSettings } from '../../../contract/channels';
 
 /*
  * What every channel kind's module provides (issue 22 item 3): the request for one alert and the
- * request for a digest of many, built from the structured alert (agent/domain/alert.ts) and never
+ * request for a digest of many, built from the structured alert (agent/domain/alerts/alert.ts) and never
  * from another channel's text. Pure: transport.ts sends what these build. A new kind is one file
  * here and one line in index.ts.
  */
@@ -71,7 +71,7 @@ export function signBody(secret: string, body: string): string {
 
 export const JSON_HEADERS = { 'Content-Type': 'application/json', 'User-Agent': 'Cronbeat' };
 
-export { escapeHtml } from '../../../domain/chatText';
+export { escapeHtml } from '../../../domain/text/chatText';
 
 /** A round mark for chat, by tone. */
 export const CHAT_MARK: Record<AlertTone, string> = { bad: '🔴', warn: '🟠', good: '🟢', info: '🔵' };

@@ -1,8 +1,8 @@
-import { DEFAULT_NTFY_SERVER } from '../../../domain/channels';
-import { fitOutput, OUTPUT_BOUNDS, plainText } from '../../../domain/alertMessage';
-import { DIGEST_NAMES, fitDigestLines } from '../../../domain/digestMessage';
-import { CHAT_LIMITS, cutText, fitRendered, oneLine, utf8Bytes } from '../../../domain/chatText';
-import type { AlertTone } from '../../../domain/alertWords';
+import { DEFAULT_NTFY_SERVER } from '../../../domain/channels/kinds';
+import { fitOutput, OUTPUT_BOUNDS, plainText } from '../../../domain/alerts/messageLimits';
+import { DIGEST_NAMES, fitDigestLines } from '../../../domain/alerts/digestMessage';
+import { CHAT_LIMITS, cutText, fitRendered, oneLine, utf8Bytes } from '../../../domain/text/chatText';
+import type { AlertTone } from '../../../domain/alerts/words';
 import type { ChannelSettings } from '../../../contract/channels';
 import { digestText, JSON_HEADERS, type ChannelKindModule } from './kind';
 

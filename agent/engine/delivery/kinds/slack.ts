@@ -1,7 +1,7 @@
-import { fitOutput, OUTPUT_BOUNDS } from '../../../domain/alertMessage';
-import { DIGEST_NAMES, fitDigestLines } from '../../../domain/digestMessage';
-import { CHAT_LIMITS, escapeSlack as escape, fitRendered, unfence } from '../../../domain/chatText';
-import type { AlertTone } from '../../../domain/alertWords';
+import { fitOutput, OUTPUT_BOUNDS } from '../../../domain/alerts/messageLimits';
+import { DIGEST_NAMES, fitDigestLines } from '../../../domain/alerts/digestMessage';
+import { CHAT_LIMITS, escapeSlack as escape, fitRendered, unfence } from '../../../domain/text/chatText';
+import type { AlertTone } from '../../../domain/alerts/words';
 import { andMore, JSON_HEADERS, type ChannelKindModule } from './kind';
 
 const MARK: Record<AlertTone, string> = { bad: ':red_circle:', warn: ':large_orange_circle:', good: ':large_green_circle:', info: ':large_blue_circle:' };

@@ -1,7 +1,7 @@
-import { DEFAULT_TELEGRAM_API } from '../../../domain/channels';
-import { fitOutput, OUTPUT_BOUNDS } from '../../../domain/alertMessage';
-import { DIGEST_NAMES, fitDigestLines } from '../../../domain/digestMessage';
-import { CHAT_LIMITS, escapeHtml, fitRendered, telegramLength } from '../../../domain/chatText';
+import { DEFAULT_TELEGRAM_API } from '../../../domain/channels/kinds';
+import { fitOutput, OUTPUT_BOUNDS } from '../../../domain/alerts/messageLimits';
+import { DIGEST_NAMES, fitDigestLines } from '../../../domain/alerts/digestMessage';
+import { CHAT_LIMITS, escapeHtml, fitRendered, telegramLength } from '../../../domain/text/chatText';
 import type { ChannelSettings } from '../../../contract/channels';
 import { andMore, CHAT_MARK, JSON_HEADERS, type ChannelKindModule, type MessageContext } from './kind';
 

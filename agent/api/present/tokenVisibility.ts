@@ -1,0 +1,67 @@
+import type { Store } from '../../db/store';
+import type { MonitorResource, MonitorView } from '../../contract/monitors';
+import type { DeliveryResource, NotificationResource } from '../../contract/notifications';
+import type { ServerAlertResource } from '../../contract/servers';
+import type { PulseResource } from '../../contract/pulses';
+import { seesPulseTokens, type KeyScope } from '../../domain/access/keyScopes';
+
+/*
+ * A monitor's pulse token is a write credential: with it anyone can fail the monitor or turn a
+ * failed one green. So a key that may not write (read-only) is never shown one: a monitor's
+ * `token` and `pulse_url` and a notification's `data.monitor_token` are null (the fields stay, so
+ * clients that read them do not break), and a live monitor's token written inside a text it may
+ * read (a cron command a server reported, a receiver's answer, a job's output) shows as
+ * HIDDEN_TOKEN. A full key gets every answer exactly as the spec shapes it.
+ */
+
+/** What a monitor token inside a text shows as to a key that does not see pulse tokens. */
+export const HIDDEN_TOKEN = '[monitor token]';
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/** How the answers of a request made with a key of `scope` show pulse tokens. */
+export interface TokenView {
+  monitor(resource: MonitorResource): MonitorView;
+  notification(resource: NotificationResource): NotificationResource;
+  text(text: string): string;
+  nullableText(text: string | null): string | null;
+  serverAlert(alert: ServerAlertResource): ServerAlertResource;
+  delivery(delivery: DeliveryResource): DeliveryResource;
+  pulse(pulse: PulseResource): PulseResource;
+  /** Any JSON value (a notification's alert: its run's output tail): every string in it as `text` shows it. */
+  json<T>(value: T): T;
+}
+
+const AS_IS: TokenView = {
+  monitor: (resource) => resource,
+  notification: (resource) => resource,
+  text: (text) => text,
+  nullableText: (text) => text,
+  serverAlert: (alert) => alert,
+  delivery: (delivery) => delivery,
+  pulse: (pulse) => pulse,
+  json: (value) => value,
+};
+
+export function tokenView(store: Store, scope: KeyScope): TokenView {
+  if (seesPulseTokens(scope)) return AS_IS;
+  // Tokens are UUIDs; only one that is some live monitor's token is hidden, so other UUIDs in a job's output stay.
+  const text = (value: string) => value.replace(UUID, (found) => (store.monitors.findByToken(found.toLowerCase()) ? HIDDEN_TOKEN : found));
+  const nullableText = (value: string | null) => (value === null ? null : text(value));
+  return {
+    monitor: (resource) => ({ ...resource, token: null, pulse_url: null }),
+    notification: (resource) => {
+      const data = { ...resource.data } as Record<string, unknown>;
+      if ('monitor_token' in data) data.monitor_token = null;
+      for (const field of ['description', 'command'] as const) if (typeof data[field] === 'string') data[field] = text(data[field]);
+      return { ...resource, data: data as unknown as NotificationResource['data'] };
+    },
+    text,
+    nullableText,
+    serverAlert: (alert) => ({ ...alert, command: text(alert.command), previous_command: nullableText(alert.previous_command) }),
+    delivery: (delivery) => ({ ...delivery, last_error: nullableText(delivery.last_error), response_body: nullableText(delivery.response_body) }),
+    pulse: (pulse) => ({ ...pulse, body: text(pulse.body) }),
+    // HIDDEN_TOKEN has no character JSON escapes, so replacing inside the JSON text keeps it valid.
+    json: (value) => (value == null ? value : (JSON.parse(text(JSON.stringify(value))) as typeof value)),
+  };
+}

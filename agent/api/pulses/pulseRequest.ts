@@ -1,0 +1,90 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { HttpError } from '../http/errors';
+import { validate } from '../http/validate';
+import { pulseHeaders, pulseQuery } from '../../contract/pulses';
+import { IdempotencyKeyReusedError, keptBody, PULSE_BODY_LIMIT, pulseAction, pulseTime } from '../../domain/monitors/pulseInput';
+import type { PulseKind } from '../../domain/monitors/pulseEffect';
+import type { ReceivedPulse } from '../../engine/monitors/pulses';
+
+/*
+ * What a pulse request says, read the same way by both of its doors: Koa's pulse routes
+ * (routes/pulses.ts) and the plain pulse beside Koa (plainPulses.ts).
+ */
+
+/** Everything a pulse request says before its body: what it reports and how it is to be counted. */
+export interface PulseIntent {
+  kind: PulseKind;
+  exitCode: number | null;
+  rid: string | null;
+  idempotencyKey: string | null;
+  measuredDurationMs: number | null;
+  /** X-Cronbeat-Sent-At as sent, read leniently by pulseTime. */
+  sentAt: string | undefined;
+}
+
+/**
+ * The intent of a pulse whose path ends in `actionSegment` (undefined, "start", "fail" or an exit
+ * code), with this query and these headers; throws a 400 or 422 naming what is wrong.
+ */
+export function pulseIntent(actionSegment: string | undefined, query: unknown, headers: IncomingHttpHeaders): PulseIntent {
+  const action = pulseAction(actionSegment);
+  if (!action) {
+    throw new HttpError(400, 'The exit code must be an integer from 0 to 255, or the path must end in /start or /fail.', {
+      exit_code: ['The exit code must be an integer from 0 to 255.'],
+    });
+  }
+  const { rid } = validate(pulseQuery, query);
+  const checked = validate(pulseHeaders, headers);
+  const sentAt = headers['x-cronbeat-sent-at'];
+  return {
+    kind: action.kind,
+    exitCode: action.exitCode,
+    rid,
+    idempotencyKey: checked['idempotency-key'],
+    measuredDurationMs: checked['x-cronbeat-duration-ms'],
+    sentAt: typeof sentAt === 'string' && sentAt !== '' ? sentAt : undefined,
+  };
+}
+
+/** The pulse to record, once its body has arrived at `now`. */
+export function receivedPulse(
+  intent: PulseIntent,
+  request: { token: string; method: string; remoteAddress: string; body: string; bodyTruncated: boolean },
+  now: number,
+): ReceivedPulse {
+  // One literal, not a spread of the intent: this runs for every pulse.
+  return {
+    kind: intent.kind,
+    exitCode: intent.exitCode,
+    token: request.token,
+    rid: intent.rid,
+    at: pulseTime(now, intent.sentAt),
+    method: request.method,
+    remoteAddress: request.remoteAddress,
+    body: request.body,
+    bodyTruncated: request.bodyTruncated,
+    idempotencyKey: intent.idempotencyKey,
+    measuredDurationMs: intent.measuredDurationMs,
+  };
+}
+
+/** Reads the whole body but keeps only its first PULSE_BODY_LIMIT bytes. */
+export async function readPulseBody(request: IncomingMessage): Promise<{ body: string; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let total = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (kept < PULSE_BODY_LIMIT) {
+      chunks.push(chunk);
+      kept += chunk.length;
+    }
+  }
+  return keptBody(Buffer.concat(chunks), total);
+}
+
+/** A different pulse under an Idempotency-Key stored already is the client's mistake: 422 naming the header. */
+export function keyReusedAs422(error: unknown): never {
+  if (error instanceof IdempotencyKeyReusedError) throw HttpError.validation({ 'idempotency-key': [error.message] });
+  throw error;
+}

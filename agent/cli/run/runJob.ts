@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, writeSync } from 'node:fs';
+import { constants } from 'node:os';
+import type { Readable } from 'node:stream';
+import { OutputTail } from '../../client/pulses/outputTail';
+
+/*
+ * Running the job of `cronbeat run`. This and the reading of the arguments are all that loads
+ * before the job starts: monitoring loads after, so nothing of it can keep the job from running.
+ */
+
+const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+export interface JobResult {
+  status: number;
+  output: string;
+  /** Why the command could not start, when it could not. */
+  startError?: string;
+}
+
+/** Tells the fail-open shim (agent/cli/crontab/shim.ts) that the job is starting now; never throws. */
+function signalStarted(fd: number | null): void {
+  if (fd === null) return;
+  try {
+    writeSync(fd, 'started');
+    closeSync(fd); // closed before the spawn, so the job never holds the shim's pipe open
+  } catch {
+    // No shim listening: nothing to tell.
+  }
+}
+
+/** The shim's --started-fd: a file descriptor from 3 up; null when absent or unusable. */
+export function startedFdOf(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const fd = Number(value);
+  return Number.isInteger(fd) && fd >= 3 ? fd : null;
+}
+
+/** Runs the command with stdio passed through, keeping the tail of its output. */
+export function runJob(command: string[], startedFd: number | null): Promise<JobResult> {
+  return new Promise((resolve) => {
+    const tail = new OutputTail();
+    signalStarted(startedFd);
+    let child: ChildProcess;
+    try {
+      child = spawn(command[0], command.slice(1), { stdio: ['inherit', 'pipe', 'pipe'] });
+    } catch (error) {
+      // An empty command name is refused before any process is made.
+      const startError = `cannot start "${command[0]}": ${error instanceof Error ? error.message : String(error)}`;
+      return resolve({ status: 127, output: `cronbeat: ${startError}\n`, startError });
+    }
+    const forward = (signal: NodeJS.Signals) => child.kill(signal);
+    for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
+    const passThrough = (from: Readable, to: NodeJS.WriteStream) => {
+      // A reader that went away (`cronbeat run … | head`) must not stop or kill the job:
+      // its output is still read, and kept for the pulse.
+      let broken = false;
+      to.on('error', () => {
+        broken = true;
+        from.resume();
+      });
+      from.on('data', (chunk: Buffer) => {
+        tail.push(chunk);
+        // Slow readers of our output slow the job down instead of filling memory.
+        if (!broken && !to.write(chunk)) {
+          from.pause();
+          to.once('drain', () => from.resume());
+        }
+      });
+    };
+    passThrough(child.stdout!, process.stdout);
+    passThrough(child.stderr!, process.stderr);
+
+    let startError: string | undefined;
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      // Only a failed start lands here for a child with piped stdio.
+      startError = `cannot start "${command[0]}": ${error.code === 'ENOENT' ? 'command not found' : error.code === 'EACCES' ? 'permission denied' : error.message}`;
+    });
+    child.on('close', (code, signal) => {
+      for (const s of FORWARDED_SIGNALS) process.off(s, forward);
+      if (startError) return resolve({ status: 127, output: `cronbeat: ${startError}\n`, startError });
+      const status = code ?? 128 + (signal ? constants.signals[signal] : 0);
+      resolve({ status, output: tail.text() });
+    });
+  });
+}

@@ -1,0 +1,159 @@
+import { isPlainHttpAnswer, plainHttpWords } from '../../domain/net/plainHttp';
+import { terminalText } from '../../domain/text/controlCharacters';
+
+/** Every request to the agent gives up after this long, so a hung agent never holds a job. */
+export const REQUEST_TIMEOUT_MS = 5_000;
+/** Waits between attempts; one attempt more than there are delays. */
+export const RETRY_DELAYS_MS = [250, 1_000];
+/**
+ * The most of an answer that is read (unless a request says otherwise): a page of 100
+ * notifications is tens of kilobytes, and an answer read whole must not take all the memory of a
+ * follower or a job because something else answers at the agent's address.
+ */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** The most of the answer that is read (MAX_ANSWER_BYTES when absent); a longer one fails the request. */
+  maxBytes?: number;
+}
+
+/**
+ * How a request ended. `unreachable` is worth retrying later (no connection, timeout, 408,
+ * 429 or 5xx); `rejected` is the agent saying no (another 4xx) and will not change by retrying.
+ */
+export type HttpOutcome =
+  | { kind: 'ok'; status: number; text: string; headers?: Record<string, string | string[] | undefined> }
+  | { kind: 'rejected'; status: number; text: string; message: string }
+  | { kind: 'unreachable'; message: string };
+
+const USER_AGENT = 'cronbeat-cli/0.1';
+
+/** One attempt, with the timeout. Never throws. */
+export async function requestOnce(request: HttpRequest): Promise<HttpOutcome> {
+  try {
+    const response = await send(request);
+    const { status, text } = response;
+    if (status >= 200 && status < 300) return { kind: 'ok', status, text, headers: response.headers };
+    const message = `${status} ${oneLine(messageOf(text) ?? response.statusText)}`.trim();
+    if (status === 408 || status === 429 || status >= 500) {
+      return { kind: 'unreachable', message: `${new URL(request.url).origin} answered ${message}` };
+    }
+    return { kind: 'rejected', status, text, message };
+  } catch (error) {
+    if (error instanceof AnswerTooLargeError) return { kind: 'unreachable', message: `${safeOrigin(request.url)} ${error.message}` };
+    const cause = error instanceof Error ? ((error.cause ?? error) as { code?: string; message?: string }) : undefined;
+    if (request.url.startsWith('https:') && isPlainHttpAnswer(cause?.code, cause?.message ?? '')) {
+      return { kind: 'unreachable', message: `${plainHttpWords(safeOrigin(request.url))} (${cause?.code ?? 'wrong version number'})` };
+    }
+    return { kind: 'unreachable', message: `cannot reach ${safeOrigin(request.url)} (${describeNetworkError(error)})` };
+  }
+}
+
+class RequestTimeoutError extends Error {
+  override name = 'TimeoutError';
+}
+
+class AnswerTooLargeError extends Error {
+  override name = 'AnswerTooLargeError';
+  constructor(maxBytes: number) {
+    super(`sent an answer over ${maxBytes / 1024 / 1024} MB, more than a Cronbeat agent sends: not read`);
+  }
+}
+
+/** What an agent said, as one line without control characters: it goes into a one-line message. */
+export function oneLine(text: string): string {
+  return terminalText(text.replace(/\s+/g, ' ').trim(), { oneLine: true });
+}
+
+/**
+ * One request over node:http (node:https loaded only for https URLs), not fetch: loading
+ * fetch's implementation took longer than the rest of `cronbeat run` together. A fresh
+ * connection each time (agent: false), so nothing keeps the process alive afterwards.
+ */
+async function send(request: HttpRequest): Promise<{ status: number; statusText: string; text: string; headers: Record<string, string | string[] | undefined> }> {
+  const url = new URL(request.url);
+  const { request: open } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const body = request.body === undefined ? undefined : Buffer.from(request.body);
+  const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...request.headers };
+  if (body) headers['content-length'] = String(body.length);
+  const maxBytes = request.maxBytes ?? MAX_ANSWER_BYTES;
+  return new Promise((resolve, reject) => {
+    const outgoing = open(url, { method: request.method, headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const tooLarge = () => {
+        fail(new AnswerTooLargeError(maxBytes));
+        outgoing.destroy();
+      };
+      response.on('error', fail);
+      if (Number(response.headers['content-length']) > maxBytes) return tooLarge();
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > maxBytes) tooLarge();
+        else chunks.push(chunk);
+      });
+      response.on('end', () => {
+        clearTimeout(timer);
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', text, headers: response.headers });
+      });
+    });
+    const timer = setTimeout(() => outgoing.destroy(new RequestTimeoutError()), REQUEST_TIMEOUT_MS);
+    function fail(error: Error) {
+      clearTimeout(timer);
+      reject(error);
+    }
+    outgoing.on('error', fail);
+    outgoing.end(body);
+  });
+}
+
+/**
+ * requestOnce, retried with backoff while the outcome is `unreachable`. Never throws. A function
+ * gives each attempt its own request (headers that depend on when it leaves).
+ */
+export async function requestWithRetry(request: HttpRequest | (() => HttpRequest), delays = RETRY_DELAYS_MS): Promise<HttpOutcome> {
+  const attempt = typeof request === 'function' ? request : () => request;
+  let outcome = await requestOnce(attempt());
+  for (const delay of delays) {
+    if (outcome.kind !== 'unreachable') break;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    outcome = await requestOnce(attempt());
+  }
+  return outcome;
+}
+
+/** The `message` of a Laravel-style JSON error body, when there is one. */
+function messageOf(text: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && typeof (parsed as { message?: unknown }).message === 'string') {
+      return (parsed as { message: string }).message;
+    }
+  } catch {
+    // not JSON: the plain text, if short, says enough
+  }
+  const trimmed = text.trim();
+  return trimmed && trimmed.length <= 200 ? trimmed : undefined;
+}
+
+function describeNetworkError(error: unknown): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+    return `no answer within ${REQUEST_TIMEOUT_MS / 1000} s`;
+  }
+  // node:http puts the code (ECONNREFUSED…) on the error itself; fetch put it on its cause.
+  const cause = error instanceof Error ? ((error.cause ?? error) as { code?: string; message?: string }) : undefined;
+  return oneLine(cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error)));
+}
+
+function safeOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}

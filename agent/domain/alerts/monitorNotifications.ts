@@ -1,0 +1,59 @@
+import { piecesText, recoveredPieces } from './reasonPieces';
+import { NOTIFICATION_KINDS, type MonitorNotificationData } from './notificationKinds';
+import { toApiTimestamp } from '../time/apiTimestamps';
+
+/** The monitor facts a notification about it carries (a monitor row has them all). */
+export interface NotifiedMonitor {
+  id: number;
+  name: string;
+  project_id: number | null;
+  token: string;
+  timezone: string;
+  schedule: string;
+  duration: number;
+  last_run_at: number;
+  is_alerted: number;
+  alert_reason: string;
+}
+
+function monitorFields(monitor: NotifiedMonitor) {
+  return {
+    monitor_name: monitor.name,
+    monitor_token: monitor.token,
+    monitor_schedule: monitor.schedule,
+    monitor_last_run_at: toApiTimestamp(monitor.last_run_at),
+    monitor_duration: monitor.duration,
+    monitor_is_alerted: monitor.is_alerted,
+    monitor_alert_reason: monitor.alert_reason,
+  };
+}
+
+/** The data of a MonitorFailedNotification, as the spec's tables list it; `monitor` is already failed. */
+export function monitorFailedData(monitor: NotifiedMonitor): MonitorNotificationData {
+  return {
+    type: 'monitor',
+    type_id: monitor.id,
+    project_id: monitor.project_id,
+    status: 'failed',
+    title: `${monitor.name} failed`,
+    description: monitor.alert_reason,
+    timezone: monitor.timezone,
+    icon: NOTIFICATION_KINDS.monitorFailed.icon,
+    ...monitorFields(monitor),
+  };
+}
+
+/** The data of a MonitorRecoveredNotification (our extension): `monitor` has just had a success pulse at `at`. */
+export function monitorRecoveredData(monitor: NotifiedMonitor, at: number): MonitorNotificationData {
+  return {
+    type: 'monitor',
+    type_id: monitor.id,
+    project_id: monitor.project_id,
+    status: 'recovered',
+    title: `${monitor.name} recovered`,
+    description: piecesText(recoveredPieces(at), monitor.timezone),
+    timezone: monitor.timezone,
+    icon: NOTIFICATION_KINDS.monitorRecovered.icon,
+    ...monitorFields(monitor),
+  };
+}

@@ -1,0 +1,135 @@
+import { alertMs, missedReason, type Alert, type AlertReason, type MonitorReason } from './alert';
+import { exitCodeWords } from './exitCodes';
+import type { MissedDeadline } from '../monitors/dueTime';
+import { remembered } from '../time/answerCache';
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timezone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timezone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', {
+      timeZone: timezone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timezone, formatter);
+  }
+  return formatter;
+}
+
+/** `ms` as wall-clock date and time in `timezone`: { date: "2026-11-21", time: "10:00" }. */
+export const wallClock = remembered(
+  // A burst of 10,000 failures says the same few moments 10,000 times (issue 25.5).
+  1_000,
+  (ms: number, timezone: string) => `${timezone} ${ms}`,
+  (ms: number, timezone: string): { date: string; time: string } => {
+    const parts = Object.fromEntries(formatterFor(timezone).formatToParts(ms).map((p) => [p.type, p.value]));
+    return Object.freeze({ date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` });
+  },
+);
+
+/**
+ * A moment for people, in the monitor's zone and in UTC:
+ * "2026-11-21 10:00 Europe/Paris (09:00 UTC)", the UTC date added only when it differs.
+ * A monitor in UTC gets just "2026-11-21 09:00 UTC".
+ */
+export function describeMoment(ms: number, timezone: string): string {
+  const utc = wallClock(ms, 'UTC');
+  if (timezone === 'UTC' || timezone === 'Etc/UTC') return `${utc.date} ${utc.time} UTC`;
+  const local = wallClock(ms, timezone);
+  const utcText = utc.date === local.date ? utc.time : `${utc.date} ${utc.time}`;
+  return `${local.date} ${local.time} ${timezone} (${utcText} UTC)`;
+}
+
+/** Minutes for people: "5 min", "2 h", "1 h 30 min", "1 day", "2 days 3 h". */
+export function describeMinutes(minutes: number): string {
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const rest = minutes % 60;
+  const parts: string[] = [];
+  if (days) parts.push(`${days} ${days === 1 ? 'day' : 'days'}`);
+  if (hours) parts.push(`${hours} h`);
+  if (rest || parts.length === 0) parts.push(`${rest} min`);
+  return parts.join(' ');
+}
+
+export type { MonitorReason };
+
+/** A monitor reason's words with its moments left as moments (UTC ms), for each edge to write in its zone. */
+export type ReasonPiece = string | { at: number };
+
+/** Whether an alert reason is one a monitor carries while failed (a recovery or another notice is not). */
+export function isMonitorReason(reason: AlertReason | null | undefined): reason is MonitorReason {
+  return reason?.kind === 'missed' || reason?.kind === 'not_finished' || reason?.kind === 'stuck' || reason?.kind === 'failed';
+}
+
+/**
+ * Why a monitor is failed, in words with moments: "No pulse within 5 min of the run due at ", {at}.
+ * A deadline moved by a resume grace says so.
+ */
+export function reasonPieces(reason: MonitorReason): ReasonPiece[] {
+  if (reason.kind === 'failed') {
+    return [reason.exit_code === null ? 'Job reported failure' : `Job reported failure (exit code ${exitCodeWords(reason.exit_code)})`];
+  }
+  const moment = (iso: string): ReasonPiece => ({ at: alertMs(iso) ?? 0 });
+  const resumed = reason.resumed_at === null ? null : moment(reason.resumed_at);
+  if (reason.kind === 'stuck') {
+    const started = ['Started at ', moment(reason.started_at)];
+    const limit = describeMinutes(reason.max_runtime_minutes);
+    if (resumed === null) return [...started, `, still running after ${limit} (its max run time)`];
+    return [...started, `, still running after ${limit} (its max run time), and not ended after Cronbeat resumed at `, resumed];
+  }
+  const within = describeMinutes(reason.grace_minutes);
+  if (reason.kind === 'not_finished') {
+    const started = ['Started at ', moment(reason.started_at)];
+    if (resumed === null) return [...started, ` and never finished: no end by ${within} after the next run was due`];
+    return [...started, ` and not finished, nor within ${within} of Cronbeat resuming at `, resumed];
+  }
+  const run = moment(reason.expected_at);
+  if (resumed === null) return [`No pulse within ${within} of the run due at `, run];
+  return ['No pulse for the run due at ', run, `, nor within ${within} of Cronbeat resuming at `, resumed];
+}
+
+/** A monitor's reason as words with moments; null without data (its stored words stand). */
+export function reasonPiecesOf(reason: AlertReason | null | undefined): ReasonPiece[] | null {
+  return isMonitorReason(reason) ? reasonPieces(reason) : null;
+}
+
+/** What a recovery notification says, a success pulse at `at` (ms) having ended a failure. */
+export function recoveredPieces(at: number): ReasonPiece[] {
+  return ['A successful run was reported at ', { at }, '; monitoring resumed.'];
+}
+
+/**
+ * A notification's description as words with moments, from its alert as data: a failure's reason
+ * (the monitor's alert_reason), a recovery's success pulse. Null for any other notice (its stored words stand).
+ */
+export function alertPieces(alert: Alert | null | undefined): ReasonPiece[] | null {
+  if (alert?.event === 'monitor.failed' && isMonitorReason(alert.reason)) return reasonPieces(alert.reason);
+  const endedAt = alertMs(alert?.run?.ended_at ?? alert?.at);
+  if (alert?.event === 'monitor.recovered' && endedAt !== null) return recoveredPieces(endedAt);
+  return null;
+}
+
+/** Words with moments as text: each moment in `timezone` and in UTC (describeMoment). */
+export function piecesText(pieces: ReasonPiece[], timezone: string): string {
+  return pieces.map((piece) => (typeof piece === 'string' ? piece : describeMoment(piece.at, timezone))).join('');
+}
+
+/** A monitor reason as the API's alert_reason words: each moment in `timezone` and in UTC (describeMoment). */
+export function reasonText(reason: MonitorReason, timezone: string): string {
+  return piecesText(reasonPieces(reason), timezone);
+}
+
+/**
+ * Why a monitor that missed `missed` is failed, e.g. "No pulse within 5 min of the run due at
+ * 2026-11-21 10:00 Europe/Paris (09:00 UTC)": reasonText of missedReason.
+ */
+export function missedDeadlineReason(missed: MissedDeadline, durationMinutes: number, timezone: string): string {
+  return reasonText(missedReason(missed, durationMinutes), timezone);
+}

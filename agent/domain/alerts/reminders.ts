@@ -1,0 +1,35 @@
+import type { Alert } from './alert';
+import { monitorFailedData, type NotifiedMonitor } from './monitorNotifications';
+import type { MonitorNotificationData } from './notificationKinds';
+import { toApiTimestamp } from '../time/apiTimestamps';
+
+/*
+ * Reminders (issue 21.14): a channel with `remind_every_hours` gets a still-failed monitor's
+ * alert again every N hours, until the monitor recovers or is paused. A reminder is the failure's
+ * own alert, told again as "still failing" (event monitor.still_failing), rendered like any alert.
+ */
+
+const HOUR = 3_600_000;
+
+/** The longest a channel's reminders may be apart: a week. */
+export const MAX_REMIND_EVERY_HOURS = 168;
+
+/** When the reminder after one sent at `sentAt` is due; null when the channel does not repeat alerts. */
+export function nextReminderAt(sentAt: number, remindEveryHours: number | null): number | null {
+  return remindEveryHours === null ? null : sentAt + remindEveryHours * HOUR;
+}
+
+/** Whether a due reminder is still wanted: its monitor still failed and not paused, its channel live and repeating. */
+export function reminderWanted(state: { isAlerted: boolean; paused: boolean; monitorDeleted: boolean; channelDeleted: boolean; remindEveryHours: number | null }): boolean {
+  return state.isAlerted && !state.paused && !state.monitorDeleted && !state.channelDeleted && state.remindEveryHours !== null;
+}
+
+/** The failure's alert told again at `now`: still failing, since the failure. */
+export function stillFailingAlert(failure: Alert, now: number): Alert {
+  return { ...failure, event: 'monitor.still_failing', at: toApiTimestamp(now), failing_since: failure.failing_since ?? failure.at };
+}
+
+/** The notification data of a reminder: the monitor as it is now, status `still_failing`. */
+export function stillFailingData(monitor: NotifiedMonitor): MonitorNotificationData {
+  return { ...monitorFailedData(monitor), status: 'still_failing', title: `${monitor.name} is still failing` };
+}

@@ -1,0 +1,261 @@
+import { alertMs, type Alert } from './alert';
+import { remembered } from '../time/answerCache';
+import { scheduleWords } from '../schedules';
+import { exitCodeMeaning, exitCodeWords } from './exitCodes';
+
+/*
+ * An alert (agent/domain/alerts/alert.ts) in words, for people: the pieces every channel, the popup
+ * and the dashboard put together in their own layout. Times are human times in a named zone
+ * ("Sat 21 Nov 03:00 Europe/Paris"), never ISO strings.
+ */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(zone: string, withDate: boolean, withSeconds: boolean): Intl.DateTimeFormat {
+  const key = `${zone}|${withDate}|${withSeconds}`;
+  let made = formatters.get(key);
+  if (!made) {
+    made = new Intl.DateTimeFormat('en-GB', {
+      timeZone: zone,
+      ...(withDate ? { weekday: 'short', day: 'numeric', month: 'short' } : {}),
+      hour: '2-digit',
+      minute: '2-digit',
+      ...(withSeconds ? { second: '2-digit' } : {}),
+      hourCycle: 'h23',
+    });
+    formatters.set(key, made);
+  }
+  return made;
+}
+
+function safeZone(zone: string): string {
+  try {
+    formatter(zone, false, false);
+    return zone;
+  } catch {
+    return 'UTC';
+  }
+}
+
+type HumanTimeOptions = { date?: boolean; seconds?: boolean };
+
+/** "Sat 21 Nov 03:00 Europe/Paris" (no date: "03:00 Europe/Paris"; seconds on request). */
+export const humanTime = remembered(
+  // A digest of 10,000 alerts says the same few moments 10,000 times (issue 25.5).
+  1_000,
+  (ms: number, zone: string, options: HumanTimeOptions = {}) => `${zone} ${ms} ${options.date ?? true} ${options.seconds ?? false}`,
+  (ms: number, zone: string, options: HumanTimeOptions = {}): string => {
+    const named = safeZone(zone);
+    return `${formatter(named, options.date ?? true, options.seconds ?? false).format(ms).replace(',', '')} ${named}`;
+  },
+);
+
+/**
+ * A moment in the monitor's zone and, when it differs, the admin's: "Sat 21 Nov 03:00
+ * Europe/Paris (21:00 America/New_York)"; the admin's date only when it is another day.
+ */
+export function timeInZones(ms: number, monitorZone: string, adminZone: string, seconds = false): string {
+  const main = humanTime(ms, monitorZone, { seconds });
+  if (safeZone(adminZone) === safeZone(monitorZone)) return main;
+  const sameDay = formatter(safeZone(adminZone), true, false).format(ms).split(' ').slice(0, 3).join(' ') ===
+    formatter(safeZone(monitorZone), true, false).format(ms).split(' ').slice(0, 3).join(' ');
+  return `${main} (${humanTime(ms, adminZone, { date: !sameDay, seconds })})`;
+}
+
+/** A duration for people: "850 ms", "12 s", "2 min 5 s", "2 h 13 min", "3 days 4 h". */
+export function describeDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return seconds % 60 ? `${minutes} min ${seconds % 60} s` : `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
+  const days = Math.floor(hours / 24);
+  const dayWord = `${days} ${days === 1 ? 'day' : 'days'}`;
+  return hours % 24 ? `${dayWord} ${hours % 24} h` : dayWord;
+}
+
+/** Terminal escape sequences (colours, cursor moves, window titles): ESC [ … final, ESC ] … BEL/ST, ESC and one more. */
+// eslint-disable-next-line no-control-regex
+const TERMINAL_ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]/g;
+// eslint-disable-next-line no-control-regex
+const CONTROL_BYTES = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
+/** What a job printed as a person reads it: no terminal colours or control bytes (tabs and line ends stay). */
+export function readableOutput(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(TERMINAL_ESCAPES, '').replace(CONTROL_BYTES, '');
+}
+
+/** The last `lines` lines of `text` as a person reads it, at most `chars` characters in all (the end kept); [] for none. */
+export function lastLines(text: string | null, lines: number, chars: number): string[] {
+  if (!text) return [];
+  const all = readableOutput(text).split('\n');
+  while (all.length && all[all.length - 1].trim() === '') all.pop();
+  const kept: string[] = [];
+  let used = 0;
+  for (let i = all.length - 1; i >= 0 && kept.length < lines; i--) {
+    const line = all[i];
+    if (used + line.length > chars) {
+      if (kept.length === 0) kept.unshift(`…${line.slice(line.length - Math.max(1, chars - 1))}`);
+      break;
+    }
+    kept.unshift(line);
+    used += line.length + 1;
+  }
+  return kept;
+}
+
+export type AlertTone = 'bad' | 'warn' | 'good' | 'info';
+
+/** How an alert reads at a glance: a failure is bad, a stuck run a warning, a recovery good. */
+export function alertTone(alert: Alert): AlertTone {
+  switch (alert.reason.kind) {
+    case 'failed':
+    case 'missed':
+      return 'bad';
+    case 'not_finished':
+    case 'stuck':
+      return 'warn';
+    case 'recovered':
+      return 'good';
+    case 'other':
+      return alert.event === 'test' ? 'info' : alert.event === 'server' ? 'info' : 'bad';
+  }
+}
+
+/** The state first, as an inbox sorts it: FAILED, MISSED, STUCK, RECOVERED, STILL FAILING. */
+export function alertState(alert: Alert): string {
+  if (alert.event === 'monitor.still_failing') return 'STILL FAILING';
+  switch (alert.reason.kind) {
+    case 'failed':
+      return 'FAILED';
+    case 'missed':
+      return 'MISSED';
+    case 'not_finished':
+    case 'stuck':
+      return 'STUCK';
+    case 'recovered':
+      return 'RECOVERED';
+    case 'other':
+      return alert.event === 'certificate' ? 'CERTIFICATE' : alert.event === 'server' ? 'SERVER' : 'INFO';
+  }
+}
+
+/** "nightly-backup on web-1", or just the monitor's name when no server is known. */
+export function subjectName(alert: Alert): string {
+  const name = alert.monitor?.name ?? (alert.reason.kind === 'other' ? alert.reason.title : 'Cronbeat');
+  return alert.server ? `${name} on ${alert.server.name}` : name;
+}
+
+const exitWords = (code: number | null) => (code === null ? '' : ` (exit ${code}${exitCodeMeaning(code) ? `, ${exitCodeMeaning(code)}` : ''})`);
+
+/** The short line: "nightly-backup on web-1 failed (exit 3)". */
+export function alertTitle(alert: Alert): string {
+  const { reason } = alert;
+  if (reason.kind === 'other') return reason.title;
+  const subject = subjectName(alert);
+  if (alert.event === 'monitor.still_failing') return `${subject} is still failing`;
+  switch (reason.kind) {
+    case 'failed':
+      return `${subject} failed${exitWords(reason.exit_code)}`;
+    case 'missed':
+      return `${subject} missed its run`;
+    case 'not_finished':
+      return `${subject} started and never finished`;
+    case 'stuck':
+      return `${subject} is stuck`;
+    case 'recovered':
+      return `${subject} recovered`;
+  }
+}
+
+/** What the words need besides the alert: the admin's zone (the agent's, or the one set). */
+export interface WordsContext {
+  adminZone: string;
+}
+
+/** What happened, in one sentence with its times. */
+export function whatHappened(alert: Alert, context: WordsContext): string {
+  const { reason } = alert;
+  if (reason.kind === 'other') return reason.description;
+  const zone = alert.monitor?.timezone ?? 'UTC';
+  const at = (iso: string | null | undefined, seconds = false) => {
+    const ms = alertMs(iso);
+    return ms === null ? 'an unknown time' : timeInZones(ms, zone, context.adminZone, seconds);
+  };
+  const grace = (minutes: number) => describeDuration(minutes * 60_000);
+  const since =
+    alert.event === 'monitor.still_failing' && alert.failing_since
+      ? ` Failing since ${at(alert.failing_since)}${sinceFor(alert)}.`
+      : '';
+  const run = alert.run;
+  switch (reason.kind) {
+    case 'failed': {
+      const code = reason.exit_code === null ? 'Reported failure' : `Failed with exit code ${exitCodeWords(reason.exit_code)}`;
+      const took = run?.duration_ms != null ? ` after ${describeDuration(run.duration_ms)}` : '';
+      return `${code}${took}.${since}`;
+    }
+    case 'missed': {
+      const resumed = reason.resumed_at ? `, nor within ${grace(reason.grace_minutes)} of Cronbeat resuming at ${at(reason.resumed_at)}` : '';
+      return `No run since the one due ${at(reason.expected_at)} (grace ${grace(reason.grace_minutes)})${resumed}.${since}`;
+    }
+    case 'not_finished': {
+      const resumed = reason.resumed_at ? `, nor within ${grace(reason.grace_minutes)} of Cronbeat resuming at ${at(reason.resumed_at)}` : '';
+      const next = alert.expected_at ? `: the run due ${at(alert.expected_at)} did not come either (grace ${grace(reason.grace_minutes)})` : ` (grace ${grace(reason.grace_minutes)})`;
+      return `Started ${at(reason.started_at)} and never finished${next}${resumed}.${since}`;
+    }
+    case 'stuck': {
+      // The limit, not the moment the loop noticed (a second later): the run passed its max run time.
+      const resumed = reason.resumed_at ? `, not ended after Cronbeat resumed at ${at(reason.resumed_at)}` : '';
+      return `Started ${at(reason.started_at)}, still running after ${grace(reason.max_runtime_minutes)} (its max run time)${resumed}.${since}`;
+    }
+    case 'recovered': {
+      const ended = alertMs(run?.ended_at ?? alert.at);
+      const failedSince = alertMs(reason.failed_since);
+      const after = failedSince !== null && ended !== null && ended >= failedSince ? ` after ${describeDuration(ended - failedSince)}` : '';
+      const code = reason.exit_code === null ? '' : ` (exit ${reason.exit_code})`;
+      return `Recovered${after}${code}.`;
+    }
+  }
+}
+
+function sinceFor(alert: Alert): string {
+  const since = alertMs(alert.failing_since);
+  const now = alertMs(alert.at);
+  return since !== null && now !== null && now > since ? ` (${describeDuration(now - since)})` : '';
+}
+
+/** The schedule line: 'Schedule "0 3 * * *" (at 03:00 Europe/Paris), grace 30 min'. */
+export function scheduleLine(alert: Alert): string | null {
+  const monitor = alert.monitor;
+  if (!monitor) return null;
+  const words = scheduleWords(monitor.schedule, monitor.timezone);
+  // A calendar schedule of several lines stays on the one line.
+  return `Schedule "${monitor.schedule.replace(/\n/g, '; ')}" (${words ?? monitor.timezone}), grace ${describeDuration(monitor.grace_minutes * 60_000)}`;
+}
+
+/** When the run was expected, in the monitor's zone and the admin's; null when not known or already said (a missed run). */
+export function expectedLine(alert: Alert, context: WordsContext): string | null {
+  const ms = alertMs(alert.expected_at);
+  if (ms === null || !alert.monitor || alert.reason.kind === 'missed') return null;
+  return `Expected ${timeInZones(ms, alert.monitor.timezone, context.adminZone)}`;
+}
+
+/**
+ * When the run ran, in the monitor's zone and the admin's: "Ran Sat 21 Nov 03:00:04–03:00:16
+ * Europe/Paris (Fri 20 Nov 21:00:04 America/New_York)"; "Ended …" when its start is not known.
+ */
+export function ranLine(alert: Alert, context: WordsContext): string | null {
+  const zone = alert.monitor?.timezone ?? 'UTC';
+  const started = alertMs(alert.run?.started_at);
+  const ended = alertMs(alert.run?.ended_at);
+  if (ended === null) return null;
+  if (started === null) return `Ended ${timeInZones(ended, zone, context.adminZone, true)}`;
+  const whole = timeInZones(started, zone, context.adminZone, true);
+  const endTime = formatter(safeZone(zone), false, true).format(ended);
+  // "Sat 21 Nov 03:00:04 Europe/Paris (…)" becomes "Sat 21 Nov 03:00:04–03:00:16 Europe/Paris (…)".
+  const startTime = formatter(safeZone(zone), false, true).format(started);
+  const sameDay = ended - started < 86_400_000;
+  return `Ran ${sameDay ? whole.replace(startTime, `${startTime}–${endTime}`) : `${whole} to ${humanTime(ended, zone, { seconds: true })}`}`;
+}

@@ -1,0 +1,156 @@
+import { nextRunAfter, previousRunBefore } from '../schedules/cronSchedule';
+import { minutesAfter } from '../monitors/dueTime';
+
+/*
+ * Maintenance windows: planned work during which the monitors a window covers raise nothing.
+ * A run due inside a window is not expected; when the window ends, a covered monitor waits for
+ * its next run (the first at or after the end), so the end brings no alarm and no recovery.
+ * A monitor failed before the window stays failed. All times are UTC milliseconds.
+ */
+
+/** The longest a recurring window's occurrence may last: a week (longer would cover every run of a weekly schedule). */
+export const MAX_WINDOW_MINUTES = 7 * 24 * 60;
+/** The longest a one-off window may last: 31 days (longer is a pause, not maintenance). */
+export const MAX_ONE_OFF_MS = 31 * 24 * 3_600_000;
+
+/** A window as the rules read it: one-off (`startsAt`, `endsAt`) or recurring (`schedule`, `timezone`, `durationMinutes`). */
+export interface MaintenanceWindow {
+  id: number;
+  startsAt: number | null;
+  endsAt: number | null;
+  schedule: string | null;
+  timezone: string | null;
+  durationMinutes: number | null;
+  /** The monitors it covers by id; with `tags`, a monitor either names is covered; both empty: every monitor. */
+  monitorIds: readonly number[];
+  tags: readonly string[];
+}
+
+/** What the rules need of a monitor. */
+export interface CoveredMonitor {
+  id: number;
+  tags: readonly string[];
+}
+
+/** One occurrence of a window: from `start` (inclusive) to `end` (exclusive). */
+export interface WindowSpan {
+  start: number;
+  end: number;
+}
+
+/**
+ * The latest start of a recurring window's schedule at or before `at`, null when none. The one
+ * place a window's schedule is read: another kind of schedule (a calendar) slots in here.
+ */
+export function latestStartAtOrBefore(schedule: string, timezone: string, at: number): number | null {
+  return previousRunBefore(schedule, timezone, at + 1);
+}
+
+/** The first start of a recurring window's schedule after `at`, null when none (the other half of latestStartAtOrBefore). */
+function firstStartAfter(schedule: string, timezone: string, at: number): number | null {
+  return nextRunAfter(schedule, timezone, at);
+}
+
+/** When the next occurrence of `window` after `now` starts; null when none is to come. */
+export function nextStart(window: MaintenanceWindow, now: number): number | null {
+  if (window.startsAt !== null) return window.startsAt > now ? window.startsAt : null;
+  if (window.schedule === null || window.timezone === null) return null;
+  return firstStartAfter(window.schedule, window.timezone, now);
+}
+
+/** Whether `window` covers `monitor`: named by id or by one of its tags, or every monitor when it names none. */
+export function coversMonitor(window: MaintenanceWindow, monitor: CoveredMonitor): boolean {
+  if (window.monitorIds.length === 0 && window.tags.length === 0) return true;
+  return window.monitorIds.includes(monitor.id) || window.tags.some((tag) => monitor.tags.includes(tag));
+}
+
+/**
+ * The occurrence of `window` that is latest to start at or before `at`, or null when none has
+ * started. Occurrences of a recurring window all last the same, so the latest start also ends last.
+ */
+function latestSpan(window: MaintenanceWindow, at: number): WindowSpan | null {
+  if (window.startsAt !== null && window.endsAt !== null) {
+    return window.startsAt <= at ? { start: window.startsAt, end: window.endsAt } : null;
+  }
+  if (window.schedule === null || window.timezone === null || window.durationMinutes === null) return null;
+  const start = latestStartAtOrBefore(window.schedule, window.timezone, at);
+  return start === null ? null : { start, end: minutesAfter(start, window.durationMinutes) };
+}
+
+/** The occurrence of `window` under way at `at`, or null. */
+export function spanAt(window: MaintenanceWindow, at: number): WindowSpan | null {
+  const span = latestSpan(window, at);
+  return span !== null && at < span.end ? span : null;
+}
+
+/** When the occurrence of `window` under way at `at` ends; null when it is not under way. */
+export function windowEnd(window: MaintenanceWindow, at: number): number | null {
+  return spanAt(window, at)?.end ?? null;
+}
+
+/**
+ * The window covering `monitor` that is under way at `now`, with the end of its occurrence (the
+ * latest end when several are); null when the monitor is not in maintenance.
+ */
+export function activeWindowAt(
+  windows: readonly MaintenanceWindow[],
+  monitor: CoveredMonitor,
+  now: number,
+): { window: MaintenanceWindow; end: number } | null {
+  let found: { window: MaintenanceWindow; end: number } | null = null;
+  for (const window of windows) {
+    if (!coversMonitor(window, monitor)) continue;
+    const end = windowEnd(window, now);
+    if (end !== null && (found === null || end > found.end)) found = { window, end };
+  }
+  return found;
+}
+
+/** The latest end of an occurrence of `window` that overlaps [from, to]; null when none does. */
+function overlapEnd(window: MaintenanceWindow, from: number, to: number): number | null {
+  const span = latestSpan(window, to);
+  return span !== null && span.end > from ? span.end : null;
+}
+
+/** A run a monitor waited for: when it was due (or started), and when it was late. */
+export interface WaitedRun {
+  due: number;
+  deadline: number;
+}
+
+/**
+ * The end of the maintenance that excuses a missed `run` (the latest, when several do): a window
+ * among `windows` (those covering the monitor) overlaps the time from the run's due time to its
+ * deadline. Null when none does: the miss is a true one.
+ */
+export function excusingWindowEnd(run: WaitedRun, windows: readonly MaintenanceWindow[]): number | null {
+  let latest: number | null = null;
+  for (const window of windows) {
+    const end = overlapEnd(window, run.due, run.deadline);
+    if (end !== null && (latest === null || end > latest)) latest = end;
+  }
+  return latest;
+}
+
+/** Whether `run` is expected of a monitor covered by `windows`: false when maintenance overlaps it. */
+export function isExpectedRun(run: WaitedRun, windows: readonly MaintenanceWindow[]): boolean {
+  return excusingWindowEnd(run, windows) === null;
+}
+
+/**
+ * What a monitor whose deadline for `run` passed at `now` does: null, it fails; otherwise the
+ * moment it is planned again from (the maintenance's end), waiting for its next run at or after
+ * it. Maintenance under way at `now` excuses any miss; one that has ended excuses a run it overlapped.
+ */
+export function maintenanceReplanFrom(
+  windows: readonly MaintenanceWindow[],
+  monitor: CoveredMonitor,
+  run: WaitedRun,
+  now: number,
+): number | null {
+  const covering = windows.filter((window) => coversMonitor(window, monitor));
+  if (covering.length === 0) return null;
+  const active = activeWindowAt(covering, monitor, now);
+  if (active) return active.end;
+  return excusingWindowEnd(run, covering);
+}

@@ -1,0 +1,116 @@
+import type { MonitorReason } from '../alerts/alert';
+import { reasonText } from '../alerts/reasonPieces';
+import { expectedRunAfter, runAnsweredBy, type MonitorTiming } from './dueTime';
+
+export type PulseKind = 'start' | 'success' | 'fail';
+
+/** A pulse as the engine sees it. `at` is when it counts (the replayed send time if any). */
+export interface PulseInput {
+  kind: PulseKind;
+  at: number;
+  rid: string | null;
+  exitCode: number | null;
+}
+
+/** What the run history holds besides pulses: the admin's pause and resume. */
+export type HistoryKind = PulseKind | 'pause' | 'resume';
+
+/** The part of a monitor a pulse changes. */
+export interface PulseState extends MonitorTiming {
+  runningRid: string | null;
+  lastRunAt: number;
+  alertReason: string;
+  /** The same reason as data (null when not failed, or failed before reasons were kept as data). */
+  alertReasonData: MonitorReason | null;
+  /**
+   * The event time the monitor's failed-or-fine state rests on: the pulse that failed,
+   * recovered or last confirmed it, the last pulse before a missed deadline, a resume. Null: none yet.
+   */
+  stateSince: number | null;
+}
+
+export interface PulseEffect {
+  state: PulseState;
+  /** 'failed' when this pulse put the monitor in alert, 'recovered' when it took it out. */
+  transition: 'failed' | 'recovered' | null;
+  /** When the start this pulse ends was received; null when it ends none. */
+  pairedStartAt: number | null;
+}
+
+/** The alert reason of a run that reported its own failure. */
+export function reportedFailureReason(exitCode: number | null): MonitorReason {
+  return { kind: 'failed', exit_code: exitCode };
+}
+
+/**
+ * Whether an end pulse with `rid` ends the run in progress: it does when a run is in progress
+ * and either side has no rid or the rids match.
+ */
+function endsRunningRun(state: PulseState, rid: string | null): boolean {
+  if (state.runningSince === null) return false;
+  return rid === null || state.runningRid === null || rid === state.runningRid;
+}
+
+/** The later of the expected run so far and the one after `answeredRun` (a replayed old pulse never moves it back). */
+function advanceExpectedRun(state: PulseState, answeredRun: number | null, pulseAt: number): number | null {
+  const next = expectedRunAfter(state, answeredRun ?? pulseAt);
+  if (next === null) return state.expectedRunAt;
+  if (state.expectedRunAt === null || state.isAlerted) return next;
+  return Math.max(state.expectedRunAt, next);
+}
+
+/**
+ * Whether a pulse counting for `at` is older than the event the monitor's state rests on
+ * (a success sent before the failure it would recover, replayed late): it then never changes
+ * that state, though it still lands in the run history. False when the state rests on nothing.
+ */
+export function isStalePulse(state: Pick<PulseState, 'stateSince'>, at: number): boolean {
+  return state.stateSince !== null && at < state.stateSince;
+}
+
+/**
+ * What a pulse does to a monitor. A start answers its run and opens a run in progress; a
+ * success or failure answers its run (the run of its start when it ends one) and closes the
+ * run in progress. A success recovers a failed monitor; a failure fails a monitor that is not
+ * failed yet. A start leaves a failed monitor failed (only a success recovers it). An end
+ * pulse older than the state (isStalePulse) leaves failed or fine as it is.
+ */
+export function applyPulse(state: PulseState, pulse: PulseInput): PulseEffect {
+  const lastRunAt = Math.max(state.lastRunAt, pulse.at);
+  if (pulse.kind === 'start') {
+    const answered = runAnsweredBy(state, pulse.at);
+    const next: PulseState = {
+      ...state,
+      expectedRunAt: state.isAlerted ? state.expectedRunAt : advanceExpectedRun(state, answered, pulse.at),
+      runningSince: pulse.at,
+      runningRid: pulse.rid,
+      graceFrom: null,
+      lastRunAt,
+    };
+    return { state: next, transition: null, pairedStartAt: null };
+  }
+
+  const ends = endsRunningRun(state, pulse.rid);
+  const pairedStartAt = ends ? state.runningSince : null;
+  const answered = runAnsweredBy(state, pairedStartAt ?? pulse.at);
+  const closed: PulseState = {
+    ...state,
+    expectedRunAt: advanceExpectedRun(state, answered, pulse.at),
+    runningSince: ends ? null : state.runningSince,
+    runningRid: ends ? null : state.runningRid,
+    graceFrom: null,
+    lastRunAt,
+  };
+
+  if (isStalePulse(state, pulse.at)) return { state: closed, transition: null, pairedStartAt };
+  const confirmed = { ...closed, stateSince: pulse.at };
+  if (pulse.kind === 'success') {
+    const transition = state.isAlerted ? 'recovered' : null;
+    return { state: { ...confirmed, isAlerted: false, alertReason: '', alertReasonData: null }, transition, pairedStartAt };
+  }
+  if (state.isAlerted) return { state: confirmed, transition: null, pairedStartAt };
+  const reason = reportedFailureReason(pulse.exitCode);
+  // A reported failure's words name no moment, so they need no zone.
+  const failed = { ...confirmed, isAlerted: true, alertReason: reasonText(reason, 'UTC'), alertReasonData: reason };
+  return { state: failed, transition: 'failed', pairedStartAt };
+}

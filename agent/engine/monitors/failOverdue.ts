@@ -1,0 +1,188 @@
+import { missedDeadlineReason, reasonText } from '../../domain/alerts/reasonPieces';
+import { missedReason, missedRun, type MonitorReason } from '../../domain/alerts/alert';
+import { defaultGraceMinutes, dueTimeOfRun, nextDeadline, outageGraces, withCatchUpGrace, type MissedDeadline, type Outage } from '../../domain/monitors/dueTime';
+import { gracePopup, MAX_SEPARATE_POPUPS, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../../domain/alerts/monitorPopups';
+import type { MonitorRow } from '../../db/monitors';
+import type { EngineContext } from '../engineContext';
+import { excuseByMaintenance, maintenanceReplan } from './maintenance';
+import { storeResume } from './monitorEdits';
+import { timingOf } from './monitorState';
+import { raiseQuietServers } from '../servers/quietServers';
+import { sendReminders } from '../delivery/reminders';
+import { announceTransition, recordTransition, transitionAlert, type RecordedTransition, type TransitionFacts } from './transitions';
+
+/** Most monitors failOverdue fails; the rest wait for the next step, right after. */
+export const FAIL_BATCH = 500;
+/**
+ * Most monitors one transaction of the monitor loop fails: it fails a burst in slices
+ * (agent/engine/slices.ts), so pulses are answered in between (issue 25.5). While pulses come, a
+ * few (about a millisecond: a commit writes some 25 pages whether it fails one monitor or five, so
+ * one a transaction cost three times the CPU); after QUIET_MS without any, more at once.
+ */
+export const SLICE_BATCH = 5;
+export const IDLE_SLICE_BATCH = 50;
+
+/** `told`: its popup was shown already, while the failure could not be written (warnUnrecorded). */
+type FailedMonitor = RecordedTransition & { afterGrace: boolean; told: boolean };
+
+/** The run one monitor waits for (a grace does not change it, a pulse does): what warnUnrecorded tells about once. */
+const missKey = (row: MonitorRow) => `${row.id}:${row.expected_run_at}:${row.running_since}`;
+
+/**
+ * What an alert says of a missed deadline: why, the run (a started one), and when the run was due: the
+ * run that did not come, or for a stuck run the one it started for. A start later than its grace is still
+ * that run's when it came within the schedule's own period of it (a job every ten minutes started 13:22 is the 13:20
+ * run); a run further off (a daily job started by hand at 15:00) has none.
+ */
+function missedFacts(missed: MissedDeadline, row: MonitorRow): TransitionFacts & { reason: MonitorReason } {
+  const expectedAt =
+    missed.kind === 'stuck'
+      ? dueTimeOfRun(row, Math.max(row.duration, defaultGraceMinutes(row.schedule, missed.startedAt)), missed.startedAt)
+      : missed.runAt;
+  return { reason: missedReason(missed, row.duration), run: missedRun(missed), expectedAt };
+}
+
+/**
+ * The alert side of the engine, as steps the loop calls with the current time.
+ * Each step is one transaction whose cost grows with the monitors due, not with all monitors.
+ */
+export function createScheduler(ctx: EngineContext) {
+  const { store, notifier } = ctx;
+
+  // Misses already told by popup while they could not be recorded (the database refused writes).
+  const told = new Set<string>();
+
+  const failBatch = store.db.transaction((now: number, limit: number) => {
+    const due = store.monitors.overdue(now, limit + 1);
+    const failed: FailedMonitor[] = [];
+    const snoozesEnded: typeof due = [];
+    const replanned: typeof due = [];
+    for (const row of due.slice(0, limit)) {
+      // A paused monitor is due only when its snooze ends: it is planned again, never failed.
+      if (row.paused_at !== null) {
+        storeResume(ctx, row, now);
+        snoozesEnded.push(row);
+        continue;
+      }
+      const missed = nextDeadline(timingOf(row));
+      if (!missed) continue;
+      // A run due in maintenance is not expected: the monitor waits for its next run after it.
+      if (excuseByMaintenance(ctx, row, missed, now)) {
+        replanned.push(row);
+        continue;
+      }
+      const facts = missedFacts(missed, row);
+      // Conditional on not being failed yet, so each failure is raised exactly once.
+      const changed = store.monitors.markFailed(row.id, reasonText(facts.reason, row.timezone), facts.reason, now);
+      if (!changed) continue;
+      const afterGrace = missed.resumedAt !== undefined;
+      failed.push({ ...recordTransition(ctx, changed, 'failed', now, facts), afterGrace, told: told.has(missKey(row)) });
+    }
+    // Planned again (a snooze ended, a run fell in maintenance): live views hear of them.
+    return { failed, planned: [...snoozesEnded, ...replanned], more: due.length > limit };
+  });
+
+
+  // Failures of a burst larger than one batch, held until its last batch so the burst makes one set of popups.
+  let burst: FailedMonitor[] = [];
+
+  /**
+   * Plans again every snoozed monitor whose snooze ended before `now` and fails every monitor
+   * whose due time is before `now`, at most `limit` of them, in one transaction: alert reason,
+   * notification, and popups (one each, or one summary for more than 3; failures after a resume
+   * grace always as one summary). Returns whether more are overdue; popups wait for the call
+   * that leaves none, so a burst of any size makes one set of them.
+   */
+  const failSome = (now: number, limit: number): boolean => {
+    const { failed, planned, more } = failBatch(now, limit);
+    for (const row of planned) {
+      ctx.events.emit({ type: 'monitor.changed', companyId: row.company_id, monitorId: row.id });
+    }
+    for (const transition of failed) announceTransition(ctx, transition);
+    // Held without their alerts (a burst of 10,000 held them for seconds): a summary names monitors only.
+    for (const transition of failed) burst.push({ ...transition, alert: undefined });
+    if (more) return true;
+    const untold = burst.filter((t) => !t.told);
+    const separate = untold.filter((t) => !t.afterGrace);
+    const popups = stepPopups(separate.length > MAX_SEPARATE_POPUPS ? separate : separate.map(withAlert));
+    const grace = gracePopup(untold.filter((t) => t.afterGrace));
+    if (grace) popups.push(grace);
+    for (const popup of popups) notifier.show(popup);
+    store.popupOutbox.markShown(burst.map((t) => t.notificationId), now);
+    burst = [];
+    told.clear();
+    return false;
+  };
+
+  /** A held failure with its alert again, read back from its notification, for a popup of its own. */
+  const withAlert = (transition: FailedMonitor): FailedMonitor => ({
+    ...transition,
+    alert: store.notifications.find(transition.companyId, transition.notificationId)?.alert ?? undefined,
+  });
+
+  /** What a step does once, however many transactions it fails its monitors in: quiet servers (issue 21.15) and reminders (21.14). */
+  const beginStep = (now: number): void => {
+    raiseQuietServers(ctx, now);
+    sendReminders(ctx, now);
+  };
+
+  return {
+    beginStep,
+    failSome,
+
+    /** When the next step has work: the earliest monitor due time, quiet-watcher alert time or reminder; null when none. */
+    earliestDueAt(): number | null {
+      const times = [store.monitors.earliestDueAt(), store.serverReports.earliestQuietAt(), store.reminders.earliestDueAt()].filter(
+        (t): t is number => t !== null,
+      );
+      return times.length === 0 ? null : Math.min(...times);
+    },
+
+    /**
+     * One step in one go (beginStep, then failSome of at most FAIL_BATCH): raises what quiet
+     * servers and reminders are due, and fails what is overdue at `now`. Returns whether more are
+     * overdue. The monitor loop does the same in slices.
+     */
+    failOverdue(now: number): boolean {
+      beginStep(now);
+      return failSome(now, FAIL_BATCH);
+    },
+
+    /**
+     * For when the database cannot be written (disk full): the monitors failOverdue would fail
+     * at `now`, found by reading only (counting the grace a pending `outage` would give),
+     * told by popup, each missed run once; failOverdue records them once writes work again,
+     * without a second popup. Returns how many were told now.
+     */
+    warnUnrecorded(now: number, outage?: Outage): number {
+      const news: MonitorTransition[] = [];
+      for (const row of store.monitors.overdue(now, FAIL_BATCH)) {
+        if (row.paused_at !== null) continue; // a snooze that ended is planned again, never a failure
+        const timing = timingOf(row);
+        const graced = outage && outageGraces(row.due_at!, row.grace_from, outage) ? withCatchUpGrace(timing, outage.to) : timing;
+        const missed = nextDeadline(graced);
+        if (!missed || missed.deadline >= now || told.has(missKey(row))) continue;
+        if (maintenanceReplan(ctx, row, missed, now) !== null) continue;
+        told.add(missKey(row));
+        const alert = transitionAlert(row, 'failed', now, missedFacts(missed, row));
+        news.push({ monitorId: row.id, name: row.name, kind: 'failed', detail: missedDeadlineReason(missed, row.duration, row.timezone), alert });
+      }
+      for (const popup of unrecordedFailurePopups(news)) notifier.show(popup);
+      return news.length;
+    },
+
+    /**
+     * Cronbeat resumed after `outage` (it started, the machine woke up, the process was frozen):
+     * monitors whose deadline passed meanwhile get a fresh grace of their duration from its end
+     * instead of failing at once (outageGraces). Returns how many got one.
+     */
+    graceOverdue(outage: Outage): number {
+      // One statement (the domain's rules run inside it): 100,000 monitors took seconds one by one.
+      const graced = store.monitors.graceOverdue(outage);
+      for (const row of graced) ctx.events.emit({ type: 'monitor.changed', companyId: row.company_id, monitorId: row.id });
+      return graced.length;
+    },
+  };
+}
+
+export type Scheduler = ReturnType<typeof createScheduler>;

@@ -1,0 +1,97 @@
+import type { MonitorRow } from '../../db/monitors';
+import { tagsOf } from '../../db/monitorLines';
+import { dueAt, expectedRunAfter, minutesAfter, runAnsweredBy, withCatchUpGrace, type MissedDeadline } from '../../domain/monitors/dueTime';
+import {
+  activeWindowAt,
+  coversMonitor,
+  maintenanceReplanFrom,
+  windowEnd,
+  type CoveredMonitor,
+  type MaintenanceWindow,
+  type WaitedRun,
+} from '../../domain/maintenance/windows';
+import type { EngineContext } from '../engineContext';
+import { timingOf } from './monitorState';
+
+/*
+ * The one place the engine asks about maintenance windows: the loop before it fails an overdue
+ * monitor (excuseByMaintenance), a pulse before it changes a monitor's state (inMaintenance).
+ * The rules are agent/domain/maintenance/windows.ts.
+ */
+
+type Ctx = Pick<EngineContext, 'store'>;
+
+const coveredOf = (row: MonitorRow): CoveredMonitor => ({ id: row.id, tags: tagsOf(row) });
+
+/** Whether maintenance covers `row` at any of `moments` (a pulse's arrival and the time it counts for). */
+export function inMaintenance({ store }: Ctx, row: MonitorRow, ...moments: number[]): boolean {
+  const windows = store.maintenanceWindows.windows(row.company_id);
+  if (windows.length === 0) return false;
+  const monitor = coveredOf(row);
+  return moments.some((at) => activeWindowAt(windows, monitor, at) !== null);
+}
+
+/** The run a missed deadline was about, and when it was late without any grace. */
+function waitedRun(missed: MissedDeadline, durationMinutes: number): WaitedRun {
+  const due = missed.kind === 'no_pulse' ? missed.runAt : missed.startedAt;
+  return { due, deadline: minutesAfter(due, durationMinutes) };
+}
+
+/** When a monitor that missed `missed` at `now` is planned again from because of maintenance; null when it fails. */
+export function maintenanceReplan({ store }: Ctx, row: MonitorRow, missed: MissedDeadline, now: number): number | null {
+  const windows = store.maintenanceWindows.windows(row.company_id);
+  if (windows.length === 0) return null;
+  return maintenanceReplanFrom(windows, coveredOf(row), waitedRun(missed, row.duration), now);
+}
+
+/**
+ * Inside the loop's transaction: when maintenance excuses the deadline `row` missed, plans it to
+ * wait for its first run at or after the maintenance's end (a run in progress is forgotten) and
+ * returns true; false when the miss is a true one. A deadline already past by then (Cronbeat did
+ * not run meanwhile) gets the usual catch-up grace from `now`.
+ */
+export function excuseByMaintenance(ctx: Ctx, row: MonitorRow, missed: MissedDeadline, now: number): boolean {
+  const from = maintenanceReplan(ctx, row, missed, now);
+  if (from === null) return false;
+  const planned = { ...timingOf(row), expectedRunAt: expectedRunAfter(row, from - 1), runningSince: null, graceFrom: null };
+  const timing = withCatchUpGrace(planned, now);
+  ctx.store.monitors.replanAfterMaintenance({ id: row.id, expectedRunAt: timing.expectedRunAt, graceFrom: timing.graceFrom, dueAt: dueAt(timing), now });
+  return true;
+}
+
+/**
+ * The run `row` should wait for at `now` once no maintenance (or less of it) holds it: the first
+ * run at or after the end of maintenance still under way, else the next run after `now`, but
+ * never one a pulse already answered (a pulse a few seconds early counts for the coming run).
+ */
+function runToWaitFor(ctx: Ctx, row: MonitorRow, now: number): number | null {
+  const windows = ctx.store.maintenanceWindows.windows(row.company_id);
+  const active = activeWindowAt(windows, coveredOf(row), now);
+  if (active) return expectedRunAfter(row, active.end - 1);
+  const next = expectedRunAfter(row, now);
+  const answered = row.last_pulse_at === null ? null : runAnsweredBy(row, row.last_pulse_at);
+  return next !== null && answered !== null && answered >= next ? expectedRunAfter(row, answered) : next;
+}
+
+/**
+ * After `old` (as it was before an edit or a removal) stopped holding monitors as long: each
+ * monitor it covered that was waiting for its first run after `old`'s end waits instead for the
+ * run it would have without that (runToWaitFor), so a window ended early hides no run after it.
+ * Call inside the transaction that changed the window; returns the monitors planned again, whose
+ * change the caller announces once it has committed.
+ */
+export function replanAfterWindowChange(ctx: Ctx, companyId: number, old: MaintenanceWindow, now: number): MonitorRow[] {
+  const oldEnd = windowEnd(old, now);
+  if (oldEnd === null) return [];
+  const replanned: MonitorRow[] = [];
+  for (const row of ctx.store.monitors.list(companyId)) {
+    if (row.is_alerted === 1 || row.paused_at !== null || row.running_since !== null || row.expected_run_at === null) continue;
+    if (row.expected_run_at < oldEnd || !coversMonitor(old, coveredOf(row))) continue;
+    const run = runToWaitFor(ctx, row, now);
+    if (run === null || run >= row.expected_run_at) continue;
+    const timing = { ...timingOf(row), expectedRunAt: run, graceFrom: null };
+    ctx.store.monitors.replanAfterMaintenance({ id: row.id, expectedRunAt: run, graceFrom: null, dueAt: dueAt(timing), now });
+    replanned.push(row);
+  }
+  return replanned;
+}

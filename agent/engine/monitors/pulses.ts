@@ -1,0 +1,120 @@
+import { applyPulse, type PulseInput } from '../../domain/monitors/pulseEffect';
+import { alertRun, type AlertReason } from '../../domain/alerts/alert';
+import { toNullableApiTimestamp } from '../../domain/time/apiTimestamps';
+import { IdempotencyKeyReusedError, isRetryOf, runDurationMs } from '../../domain/monitors/pulseInput';
+import { transitionPopup } from '../../domain/alerts/monitorPopups';
+import { dueTimeOfRun, isPausedAt } from '../../domain/monitors/dueTime';
+import type { EngineContext } from '../engineContext';
+import { inMaintenance } from './maintenance';
+import { storeResume } from './monitorEdits';
+import { pauseOf, pulseStateOf, timingUpdate } from './monitorState';
+import { announceTransition, recordTransition, type RecordedTransition } from './transitions';
+
+/** A pulse as received over HTTP. `at` is when it counts: now, or a replayed pulse's send time. */
+export interface ReceivedPulse extends PulseInput {
+  token: string;
+  method: string;
+  remoteAddress: string;
+  body: string;
+  bodyTruncated: boolean;
+  /** The client's Idempotency-Key: a pulse is stored once per key and monitor. */
+  idempotencyKey?: string | null;
+  /** The run's duration as the client measured it (X-Cronbeat-Duration-Ms), for an end pulse. */
+  measuredDurationMs?: number | null;
+}
+
+/** What storing a pulse changed, for announcePulse once its transaction has committed. */
+export interface StoredPulse {
+  companyId: number;
+  monitorId: number;
+  transition: RecordedTransition | null;
+  /** A retry of a pulse stored already (same idempotency key): it changed nothing. */
+  repeated?: boolean;
+}
+
+/**
+ * Records a pulse: the run history, the monitor's new state and due time, and a failure or a
+ * recovery when it makes one (notification, live-view events, one popup). Returns false when
+ * no live monitor has that token. Never waits for the popup.
+ */
+export function recordPulse(ctx: EngineContext, pulse: ReceivedPulse, now: number): boolean {
+  const stored = ctx.store.db.transaction(() => storePulse(ctx, pulse, now))();
+  if (!stored) return false;
+  announcePulse(ctx, stored);
+  return true;
+}
+
+/**
+ * The database half of recordPulse, inside the caller's transaction: null when no live monitor
+ * has that token. Call announcePulse with the result once the transaction has committed.
+ * A retry (an idempotency key stored already for the monitor) changes nothing and is answered
+ * as the first; a different pulse under a stored key throws IdempotencyKeyReusedError.
+ */
+export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number): StoredPulse | null {
+  const { store } = ctx;
+  let monitor = store.monitors.findByToken(pulse.token);
+  if (!monitor) return null;
+  // A snooze that ended before the loop woke for it (a frozen or busy agent) ends now, so its pulse counts.
+  if (monitor.paused_at !== null && !isPausedAt(pauseOf(monitor), now)) {
+    storeResume(ctx, monitor, now);
+    monitor = store.monitors.findByToken(pulse.token)!;
+  }
+  const key = pulse.idempotencyKey ?? null;
+  if (key !== null) {
+    const first = store.pulses.withKey(monitor.id, key);
+    if (first && !isRetryOf(first, pulse)) throw new IdempotencyKeyReusedError();
+    if (first) return { companyId: monitor.company_id, monitorId: monitor.id, transition: null, repeated: true };
+  }
+  // A paused monitor, or one in maintenance (when the pulse came or when it counts for), keeps its history,
+  // but a pulse changes nothing else and raises nothing: a failure before stays failed, a fine monitor waits as before.
+  const held = monitor.paused_at !== null || inMaintenance(ctx, monitor, now, pulse.at);
+  const effect = held ? null : applyPulse(pulseStateOf(monitor), pulse);
+  if (effect) store.monitors.saveTiming(timingUpdate(monitor.id, effect.state, now, pulse.at));
+  else store.monitors.notePulse(monitor.id, pulse.at);
+
+  const startedAt =
+    pulse.kind === 'start'
+      ? null
+      : ((pulse.rid === null ? null : store.pulses.startTimeOf(monitor.id, pulse.rid, pulse.at)) ??
+        effect?.pairedStartAt ??
+        null);
+  const durationMs = runDurationMs(pulse.kind, startedAt, pulse.at, pulse.measuredDurationMs ?? null);
+  store.pulses.add({
+    monitorId: monitor.id,
+    kind: pulse.kind,
+    exitCode: pulse.exitCode,
+    rid: pulse.rid,
+    receivedAt: pulse.at,
+    durationMs,
+    method: pulse.method,
+    remoteAddress: pulse.remoteAddress,
+    body: pulse.body,
+    bodyTruncated: pulse.bodyTruncated,
+    idempotencyKey: key,
+  });
+
+  let transition: RecordedTransition | null = null;
+  if (effect?.transition) {
+    const changed = store.monitors.findByToken(pulse.token)!;
+    const run = alertRun({ startedAt, endedAt: pulse.at, durationMs, exitCode: pulse.exitCode, body: pulse.body, bodyTruncated: pulse.bodyTruncated });
+    const reason: AlertReason =
+      effect.transition === 'failed'
+        ? { kind: 'failed', exit_code: pulse.exitCode }
+        : { kind: 'recovered', failed_since: toNullableApiTimestamp(monitor.failed_at), exit_code: pulse.exitCode };
+    const expectedAt = dueTimeOfRun(monitor, monitor.duration, startedAt ?? pulse.at);
+    transition = recordTransition(ctx, changed, effect.transition, now, { reason, run, expectedAt });
+  }
+  return { companyId: monitor.company_id, monitorId: monitor.id, transition };
+}
+
+/** Tells live views and the desktop what a committed pulse changed. */
+export function announcePulse(ctx: EngineContext, stored: StoredPulse): void {
+  if (stored.repeated) return;
+  if (stored.transition) {
+    announceTransition(ctx, stored.transition);
+    ctx.notifier.show(transitionPopup(stored.transition));
+    ctx.store.popupOutbox.markShown([stored.transition.notificationId]);
+  } else {
+    ctx.events.emit({ type: 'monitor.changed', companyId: stored.companyId, monitorId: stored.monitorId });
+  }
+}

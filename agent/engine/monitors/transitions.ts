@@ -1,0 +1,70 @@
+import type { MonitorRow } from '../../db/monitors';
+import { alertMonitor, alertServer, type Alert, type AlertReason, type AlertRun } from '../../domain/alerts/alert';
+import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/time/apiTimestamps';
+import { monitorFailedData, monitorRecoveredData } from '../../domain/alerts/monitorNotifications';
+import type { MonitorTransition } from '../../domain/alerts/monitorPopups';
+import { NOTIFICATION_KINDS } from '../../domain/alerts/notificationKinds';
+import type { EngineContext } from '../engineContext';
+
+/** A transition as recorded: what popups tell, plus what live views must hear about. */
+export interface RecordedTransition extends MonitorTransition {
+  companyId: number;
+  notificationId: string;
+}
+
+/** What the caller knows of a transition: why, the run it is about, and when that run was due. */
+export interface TransitionFacts {
+  reason: AlertReason;
+  run: AlertRun | null;
+  expectedAt: number | null;
+}
+
+/** The alert of a transition, as data: what every channel and the popup render. */
+export function transitionAlert(monitor: MonitorRow, kind: MonitorTransition['kind'], now: number, facts: TransitionFacts): Alert {
+  return {
+    event: kind === 'failed' ? 'monitor.failed' : 'monitor.recovered',
+    at: toApiTimestamp(now),
+    reason: facts.reason,
+    monitor: alertMonitor(monitor),
+    server: alertServer(monitor),
+    run: facts.run,
+    expected_at: toNullableApiTimestamp(facts.expectedAt),
+  };
+}
+
+/**
+ * Records that `monitor` (as it is now, after the change) failed or recovered: the
+ * notification of that kind. Runs inside the caller's transaction; the caller announces it
+ * (announceTransition) once that transaction has committed.
+ */
+export function recordTransition(
+  { store }: Pick<EngineContext, 'store'>,
+  monitor: MonitorRow,
+  kind: MonitorTransition['kind'],
+  now: number,
+  facts: TransitionFacts,
+): RecordedTransition {
+  const failed = kind === 'failed';
+  const alert = transitionAlert(monitor, kind, now, facts);
+  const data = failed ? monitorFailedData(monitor) : monitorRecoveredData(monitor, monitor.last_run_at);
+  const type = failed ? NOTIFICATION_KINDS.monitorFailed.type : NOTIFICATION_KINDS.monitorRecovered.type;
+  const notification = store.notifications.create({ companyId: monitor.company_id, type, data, now, alert });
+  // A channel that repeats alerts gets this failure again every N hours while it lasts (agent/engine/delivery/reminders.ts).
+  if (failed) store.reminders.plan(monitor.id, notification.id, now);
+  return {
+    monitorId: monitor.id,
+    name: monitor.name,
+    kind,
+    detail: data.description,
+    alert,
+    companyId: monitor.company_id,
+    notificationId: notification.id,
+  };
+}
+
+/** Tells live views about a recorded transition (popups are shown by the caller). */
+export function announceTransition({ events }: Pick<EngineContext, 'events'>, transition: RecordedTransition): void {
+  const { companyId, monitorId, notificationId } = transition;
+  events.emit({ type: 'monitor.changed', companyId, monitorId });
+  events.emit({ type: 'notification.created', companyId, notificationId });
+}

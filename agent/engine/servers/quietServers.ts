@@ -1,0 +1,58 @@
+import type { ServerRow } from '../../db/servers';
+import { NOTIFICATION_KINDS } from '../../domain/alerts/notificationKinds';
+import { quietAlertAt, serverQuietData, serverReportingData } from '../../domain/servers/quietNotices';
+import type { EngineContext } from '../engineContext';
+
+/*
+ * Quiet servers (issue 21.15): a watcher's report moves its quiet alert time; the loop raises
+ * one notification (and popup) for each watcher past it, and the first report after that raises
+ * one "reports again". Both are conditional updates, so each is raised exactly once.
+ */
+
+type Ctx = Pick<EngineContext, 'store' | 'events' | 'notifier'>;
+
+interface Raised {
+  companyId: number;
+  serverId: number;
+  notificationId: string;
+  title: string;
+  body: string;
+}
+
+function announce({ events, notifier }: Ctx, raised: Raised[]): void {
+  for (const { companyId, serverId, notificationId, title, body } of raised) {
+    events.emit({ type: 'server.changed', companyId, serverId });
+    events.emit({ type: 'notification.created', companyId, notificationId });
+    notifier.show({ title, body, route: `/servers/${serverId}` });
+  }
+}
+
+/** Records a watcher's report at `now` for `server`; raises "reports again" when it ends a quiet stretch. */
+export function recordServerReport(ctx: Ctx, server: ServerRow, report: { intervalSeconds: number | null; jobs: number | null }, now: number) {
+  const { store } = ctx;
+  const { row, raised } = store.db.transaction(() => {
+    const recorded = store.serverReports.record({ serverId: server.id, now, ...report, quietAlertAt: quietAlertAt(now, report.intervalSeconds) });
+    if (recorded.quietSince === null) return { row: recorded.row, raised: [] };
+    const data = serverReportingData(server, { lastReportAt: now, intervalSeconds: report.intervalSeconds }, recorded.quietSince);
+    const notification = store.notifications.create({ companyId: server.company_id, type: NOTIFICATION_KINDS.serverReporting.type, data, now });
+    return { row: recorded.row, raised: [{ companyId: server.company_id, serverId: server.id, notificationId: notification.id, title: data.title, body: data.description }] };
+  })();
+  announce(ctx, raised);
+  return row;
+}
+
+/** Raises one quiet notification for every watcher whose quiet alert time is before `now` (once each). Returns how many. */
+export function raiseQuietServers(ctx: Ctx, now: number): number {
+  const { store } = ctx;
+  const raised = store.db.transaction((): Raised[] =>
+    store.serverReports.markQuiet(now).flatMap((quiet) => {
+      const server = store.servers.find(quiet.company_id, quiet.server_id);
+      if (!server) return [];
+      const data = serverQuietData(server, { lastReportAt: quiet.last_report_at, intervalSeconds: quiet.interval_seconds });
+      const notification = store.notifications.create({ companyId: quiet.company_id, type: NOTIFICATION_KINDS.serverQuiet.type, data, now });
+      return [{ companyId: quiet.company_id, serverId: server.id, notificationId: notification.id, title: data.title, body: data.description }];
+    }),
+  )();
+  announce(ctx, raised);
+  return raised.length;
+}

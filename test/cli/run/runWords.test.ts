@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { readRunWords } from '../../../agent/cli/run/runWords';
+
+// Which words of a `cronbeat run` line are ours and which the job's; `runs` stands for PATH.
+const onPath = new Set(['nice', 'date', 'backup.sh']);
+const read = (line: string[]) => readRunWords(line, (word) => word.startsWith('/') || onPath.has(word));
+
+describe('readRunWords', () => {
+  it('finds the command without --, after our options and their values', () => {
+    const niced = read(['--name', 'b', '--schedule', '0 3 * * *', 'nice', '/bin/echo', 'x']);
+    expect(niced.command).toEqual(['nice', '/bin/echo', 'x']);
+    expect(niced.mistake).toBeUndefined();
+    expect(read(['--name=b', '--schedule=@daily', '/bin/echo', 'hi', 'there'])).toMatchObject({ values: { name: 'b', schedule: '@daily' }, command: ['/bin/echo', 'hi', 'there'] });
+    expect(read(['T', '--url', 'http://x', 'date', '--name', 'y'])).toMatchObject({ token: 'T', values: { url: 'http://x' }, command: ['date', '--name', 'y'] });
+  });
+
+  it('gives the job everything after --, and our words before it', () => {
+    const words = read(['T', '--', 'job', '--name', 'x', '-h']);
+    expect(words).toMatchObject({ token: 'T', help: false, command: ['job', '--name', 'x', '-h'] });
+    expect(words.mistake).toBeUndefined();
+  });
+
+  it('a misspelt option takes its value, unless that word is the command', () => {
+    expect(read(['--name', 'b', '--shedule', '0 3 * * *', 'backup.sh'])).toMatchObject({
+      command: ['backup.sh'],
+      mistake: 'unknown option --shedule (did you mean --schedule?)',
+    });
+    expect(read(['--name', 'b', '--verbose', '/bin/date'])).toMatchObject({ command: ['/bin/date'], mistake: 'unknown option --verbose' });
+  });
+
+  it('a program in the token\'s place is the command', () => {
+    expect(read(['/bin/date', '+%s']).command).toEqual(['/bin/date', '+%s']);
+    expect(read(['date']).command).toEqual(['date']);
+    expect(read(['date']).mistake).toMatch(/^give the monitor token/);
+  });
+
+  it('says what is missing when there is no command', () => {
+    expect(read([])).toMatchObject({ command: [], missing: expect.stringMatching(/^Give the monitor token \(or --name and --schedule\) and the command/) });
+    expect(read(['T'])).toMatchObject({ command: [], missing: 'Give the command to run after --: cronbeat run TOKEN -- COMMAND [ARGS...]' });
+    expect(read(['--name', 'b', '--'])).toMatchObject({ command: [], missing: expect.stringMatching(/^Give the command to run after --: cronbeat run --name NAME/) });
+  });
+
+  it('an empty token, an option without its value, two targets, a stray word: mistakes, the command kept', () => {
+    expect(read(['', '--', 'x']).mistake).toMatch(/^give the monitor token/);
+    expect(read(['--name', 'b', '--schedule', '--', 'x'])).toMatchObject({ command: ['x'], mistake: '--schedule needs a value' });
+    expect(read(['T', '--name', 'b', '--', 'x']).mistake).toMatch(/either a monitor token or --name/);
+    expect(read(['T', 'extra', '--', 'x']).mistake).toMatch(/"extra" is not an option of cronbeat run/);
+  });
+});

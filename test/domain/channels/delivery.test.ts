@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { BACKOFF_MS, bounded, channelFailurePopupDue, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../../agent/domain/channels/delivery';
+import { isMasked, maskedSettings, mergeSettings, routingEvent } from '../../../agent/domain/channels/kinds';
+
+const at = (iso: string) => Date.parse(iso);
+const HOUR = 3_600_000;
+
+describe('nextAttemptAt', () => {
+  it('waits longer after each failure, then every hour, and gives up past the deadline', () => {
+    const now = at('2026-11-21T10:00:00Z');
+    expect(nextAttemptAt(1, now, now + RETRY_FOR_MS)).toBe(now + 30_000);
+    expect(nextAttemptAt(2, now, now + RETRY_FOR_MS)).toBe(now + 60_000);
+    expect(nextAttemptAt(50, now, now + RETRY_FOR_MS)).toBe(now + HOUR);
+    expect(nextAttemptAt(3, now, now + BACKOFF_MS[2] - 1)).toBeNull();
+  });
+});
+
+describe('quietHoursEnd', () => {
+  const night = { start: '22:00', end: '07:00', timezone: 'Europe/Paris' };
+  it('is null outside the hours, without hours, or when start equals end', () => {
+    expect(quietHoursEnd(night, at('2026-11-21T12:00:00Z'))).toBeNull();
+    expect(quietHoursEnd(null, at('2026-11-21T23:00:00Z'))).toBeNull();
+    expect(quietHoursEnd({ ...night, end: '22:00' }, at('2026-11-21T21:30:00Z'))).toBeNull();
+    // 07:00 in Paris is the end itself: no longer quiet.
+    expect(quietHoursEnd(night, at('2026-11-22T06:00:00Z'))).toBeNull();
+  });
+  it('gives the end in the channel\'s zone, across midnight', () => {
+    expect(quietHoursEnd(night, at('2026-11-21T21:00:30Z'))).toBe(at('2026-11-22T06:00:00Z')); // 22:00:30 Paris
+    expect(quietHoursEnd(night, at('2026-11-22T03:15:00Z'))).toBe(at('2026-11-22T06:00:00Z')); // 04:15 Paris
+  });
+  it('handles hours within one day', () => {
+    const lunch = { start: '12:00', end: '13:30', timezone: 'UTC' };
+    expect(quietHoursEnd(lunch, at('2026-11-21T12:45:10Z'))).toBe(at('2026-11-21T13:30:00Z'));
+    expect(quietHoursEnd(lunch, at('2026-11-21T13:30:00Z'))).toBeNull();
+  });
+});
+
+describe('channel rules', () => {
+  it('raises the failing-channel popup after an hour of failures, never for a working channel', () => {
+    const now = at('2026-11-21T10:00:00Z');
+    expect(channelFailurePopupDue(null, now)).toBe(false);
+    expect(channelFailurePopupDue(now - HOUR + 1, now)).toBe(false);
+    expect(channelFailurePopupDue(now - HOUR, now)).toBe(true);
+  });
+
+  it('cuts stored texts, marking the cut', () => {
+    expect(bounded('x'.repeat(2000))).toHaveLength(2000);
+    expect(bounded('x'.repeat(5000))).toBe(`${'x'.repeat(1999)}…`);
+  });
+
+  it('masks secrets, and a PATCH keeps a secret it leaves out or sends masked', () => {
+    const stored = { webhook_url: 'https://hooks.slack.com/services/T/B/x' };
+    expect(maskedSettings('slack', stored)).toEqual({ webhook_url: 'https://hooks.slack.com/********' });
+    expect(isMasked('https://hooks.slack.com/********')).toBe(true);
+    expect(mergeSettings('slack', stored, { webhook_url: 'https://hooks.slack.com/********' })).toEqual(stored);
+    expect(mergeSettings('email', { password: 'p', host: 'a' }, { host: 'b' })).toEqual({ password: 'p', host: 'b' });
+    expect(mergeSettings('email', { password: 'p' }, { password: null })).toEqual({ password: null });
+  });
+
+  it('counts recoveries and failures for routing', () => {
+    expect(routingEvent({ type: 'monitor', status: 'failed' })).toBe('failure');
+    expect(routingEvent({ type: 'monitor', status: 'recovered' })).toBe('recovery');
+    expect(routingEvent({ type: 'ssl_certificate', status: 'expired' })).toBe('failure');
+    expect(routingEvent({ type: 'ssl_certificate', status: 'valid' })).toBe('recovery');
+    expect(routingEvent({ type: 'server', status: 'altered' })).toBe('other');
+  });
+});

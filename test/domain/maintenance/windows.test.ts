@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import {
+  activeWindowAt,
+  coversMonitor,
+  isExpectedRun,
+  maintenanceReplanFrom,
+  nextStart,
+  windowEnd,
+  type MaintenanceWindow,
+} from '../../../agent/domain/maintenance/windows';
+
+const at = (iso: string) => Date.parse(iso);
+const base = { monitorIds: [], tags: [], startsAt: null, endsAt: null, schedule: null, timezone: null, durationMinutes: null };
+const oneOff: MaintenanceWindow = { ...base, id: 1, startsAt: at('2026-11-27T14:00:00Z'), endsAt: at('2026-11-27T15:00:00Z') };
+const nightly: MaintenanceWindow = { ...base, id: 2, schedule: '0 2 * * *', timezone: 'Europe/Paris', durationMinutes: 120 };
+const monitor = { id: 7, tags: ['db', 'prod'] };
+
+describe('maintenance window rules', () => {
+  it('covers the monitors named by id or by tag, and every monitor when naming none', () => {
+    expect(coversMonitor(oneOff, monitor)).toBe(true);
+    expect(coversMonitor({ ...oneOff, monitorIds: [7] }, monitor)).toBe(true);
+    expect(coversMonitor({ ...oneOff, monitorIds: [8] }, monitor)).toBe(false);
+    expect(coversMonitor({ ...oneOff, monitorIds: [8], tags: ['prod'] }, monitor)).toBe(true);
+    expect(coversMonitor({ ...oneOff, tags: ['web'] }, monitor)).toBe(false);
+  });
+
+  it('is under way from its start (inclusive) to its end (exclusive)', () => {
+    expect(windowEnd(oneOff, at('2026-11-27T13:59:59.999Z'))).toBeNull();
+    expect(windowEnd(oneOff, at('2026-11-27T14:00:00Z'))).toBe(at('2026-11-27T15:00:00Z'));
+    expect(windowEnd(oneOff, at('2026-11-27T15:00:00Z'))).toBeNull();
+    expect(activeWindowAt([oneOff, { ...oneOff, id: 3, endsAt: at('2026-11-27T16:00:00Z') }], monitor, at('2026-11-27T14:30:00Z'))?.end).toBe(
+      at('2026-11-27T16:00:00Z'),
+    );
+    expect(activeWindowAt([{ ...oneOff, monitorIds: [8] }], monitor, at('2026-11-27T14:30:00Z'))).toBeNull();
+  });
+
+  it('recurring in Europe/Paris: 01:00–03:00 UTC in winter, and on the spring-forward night it opens at the jump', () => {
+    expect(windowEnd(nightly, at('2026-03-28T00:59:00Z'))).toBeNull();
+    expect(windowEnd(nightly, at('2026-03-28T01:00:00Z'))).toBe(at('2026-03-28T03:00:00Z'));
+    // 02:00 does not exist on 2026-03-29: cron runs it at 03:00 CEST, 01:00 UTC; it lasts its 120 minutes.
+    expect(nextStart(nightly, at('2026-03-28T12:00:00Z'))).toBe(at('2026-03-29T01:00:00Z'));
+    expect(windowEnd(nightly, at('2026-03-29T02:59:00Z'))).toBe(at('2026-03-29T03:00:00Z'));
+    // Summer: 02:00 CEST is 00:00 UTC.
+    expect(nextStart(nightly, at('2026-03-29T12:00:00Z'))).toBe(at('2026-03-30T00:00:00Z'));
+    expect(nextStart(oneOff, at('2026-11-27T14:00:00Z'))).toBeNull();
+  });
+
+  it('a run is not expected when the time from its due time to its deadline meets a window', () => {
+    const run = (due: string, deadline: string) => ({ due: at(due), deadline: at(deadline) });
+    expect(isExpectedRun(run('2026-11-27T13:50:00Z', '2026-11-27T13:59:59Z'), [oneOff])).toBe(true);
+    expect(isExpectedRun(run('2026-11-27T13:55:00Z', '2026-11-27T14:00:00Z'), [oneOff])).toBe(false);
+    expect(isExpectedRun(run('2026-11-27T14:30:00Z', '2026-11-27T14:35:00Z'), [oneOff])).toBe(false);
+    expect(isExpectedRun(run('2026-11-27T15:00:00Z', '2026-11-27T15:05:00Z'), [oneOff])).toBe(true);
+  });
+
+  it('plans again from the end of the window under way, or of the one the missed run fell in; null for a true miss', () => {
+    const run = { due: at('2026-11-27T13:00:00Z'), deadline: at('2026-11-27T13:05:00Z') };
+    expect(maintenanceReplanFrom([oneOff], monitor, run, at('2026-11-27T14:10:00Z'))).toBe(at('2026-11-27T15:00:00Z'));
+    expect(maintenanceReplanFrom([oneOff], monitor, run, at('2026-11-27T15:10:00Z'))).toBeNull();
+    const inside = { due: at('2026-11-27T14:40:00Z'), deadline: at('2026-11-27T15:10:00Z') };
+    expect(maintenanceReplanFrom([oneOff], monitor, inside, at('2026-11-27T15:10:00Z'))).toBe(at('2026-11-27T15:00:00Z'));
+    expect(maintenanceReplanFrom([{ ...oneOff, monitorIds: [8] }], monitor, inside, at('2026-11-27T14:50:00Z'))).toBeNull();
+  });
+});

@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { checkSchedule, kindOf, nextRunAfter, nextRuns, previousRunBefore, scheduleWords } from '../../../agent/domain/schedules';
+
+const at = (iso: string) => Date.parse(iso);
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString().replace('.000Z', 'Z'));
+const runs = (schedule: string, zone: string, from: string, count: number) => nextRuns(schedule, zone, at(from), count).map(iso);
+
+describe('one schedule field, three kinds told apart by their text', () => {
+  it.each([
+    ['0 2 * * *', 'cron'],
+    ['@daily', 'cron'],
+    ['*/15 9-17 * jan-mar MON-FRI', 'cron'],
+    ['*-*-* 02:30:00', 'calendar'],
+    ['Mon..Fri 09:00', 'calendar'],
+    ['*:0/15', 'calendar'],
+    ['daily', 'calendar'],
+    ['2026-03-08', 'calendar'],
+    ['*-*~01', 'calendar'],
+    ['@1790000000', 'calendar'],
+    ['Mon 09:00\nFri 17:00', 'calendar'],
+    ['@every 90m', 'period'],
+  ])('%j is %s', (text, kind) => {
+    expect(kindOf(text)).toBe(kind);
+  });
+});
+
+describe('checkSchedule for calendar events and periods', () => {
+  it('keeps calendar events as written, one a line, blank lines and extra spaces dropped', () => {
+    expect(checkSchedule('  Mon..Fri   09:00 ')).toEqual({ schedule: 'Mon..Fri 09:00' });
+    expect(checkSchedule('Mon 09:00\n\n  Fri 17:00:30 Europe/Paris\n')).toEqual({ schedule: 'Mon 09:00\nFri 17:00:30 Europe/Paris' });
+    for (const ok of ['minutely', 'hourly', 'weekly', 'monthly', 'quarterly', 'semiannually', 'yearly', '*-*-* 00/3:30', 'Sat *-*-1..7 03:00', '*-02~03', '2026-03-08 02:30 UTC', '*:*:0/10', '*:*:7.5']) {
+      expect(checkSchedule(ok).schedule, ok).toBe(ok);
+    }
+  });
+
+  it.each([
+    ['*-*-* 25:00', 'The hour is 25, but hours go from 0 to 23.'],
+    ['*-*-* 02:60', 'The minute is 60, but minutes go from 0 to 59.'],
+    ['*-13-01', 'The month is 13, but months go from 1 to 12.'],
+    ['*-02~30', 'The day before the month\'s end is 30, but "~" counts at most 28 days back (~01 is the last day).'],
+    ['*:50/20', 'The minute 50/20 never repeats: its second run would be past 59.'],
+    ['Fri..Mon 09:00', 'A range of weekdays runs from Monday to Sunday: write Mon..Fri, not Fri..Mon (or two parts, Fri..Sun,Mon).'],
+    ['Mon 9', 'The time is written hour:minute or hour:minute:second, such as 02:30 or *:0/15.'],
+    ['Mon 09:00\n*-*-* 25:00', 'Line 2 ("*-*-* 25:00"): The hour is 25, but hours go from 0 to 23.'],
+    ['@every', 'A period says how long between runs, such as "@every 90m", "@every 1h30m" or "@every 2d".'],
+    ['@every 0s', 'A period of 0 never comes: write at least @every 1s.'],
+    ['@every 90 minutes', '"@every 90 minutes" is not a period: write a number and a unit (s, m, h or d), such as "@every 90m", "@every 1h30m" or "@every 2d".'],
+  ])('explains %j in words', (input, error) => {
+    expect(checkSchedule(input)).toEqual({ error });
+  });
+
+  it('keeps a period in one spelling', () => {
+    expect(checkSchedule('@EVERY  1h 30M')).toEqual({ schedule: '@every 1h30m' });
+  });
+});
+
+describe('calendar events run as systemd runs them, not as cron does', () => {
+  it('skips a time a spring-forward night jumps over (cron runs it at the jump)', () => {
+    // New York, 2026-03-08: 02:00 EST becomes 03:00 EDT.
+    expect(runs('*-*-* 02:30', 'America/New_York', '2026-03-07T12:00:00Z', 2)).toEqual(['2026-03-09T06:30:00Z', '2026-03-10T06:30:00Z']);
+    expect(iso(nextRunAfter('30 2 * * *', 'America/New_York', at('2026-03-07T12:00:00Z')))).toBe('2026-03-08T07:00:00Z');
+    // Hourly runs go on in the hours that exist.
+    expect(runs('*:30', 'America/New_York', '2026-03-08T06:00:00Z', 2)).toEqual(['2026-03-08T06:30:00Z', '2026-03-08T07:30:00Z']);
+  });
+
+  it('runs a time of a fall-back night once, in the first copy; a search from inside the second finds the second', () => {
+    // New York, 2026-11-01: 02:00 EDT becomes 01:00 EST; 01:00-01:59 happens twice.
+    expect(runs('*-*-* 01:00/20:00', 'America/New_York', '2026-11-01T04:00:00Z', 4)).toEqual([
+      '2026-11-01T05:00:00Z', '2026-11-01T05:20:00Z', '2026-11-01T05:40:00Z', '2026-11-02T06:00:00Z',
+    ]);
+    expect(runs('*-*-* 01:00/20:00', 'America/New_York', '2026-11-01T06:10:00Z', 2)).toEqual(['2026-11-01T06:20:00Z', '2026-11-01T06:40:00Z']);
+  });
+
+  it('follows half-hour (Lord Howe) and 45-minute-offset (Chatham) switches', () => {
+    // Lord Howe, 2026-10-04: 02:00 +10:30 becomes 02:30 +11.
+    expect(runs('*:0/20', 'Australia/Lord_Howe', '2026-10-03T15:00:00Z', 4)).toEqual([
+      '2026-10-03T15:10:00Z', '2026-10-03T15:40:00Z', '2026-10-03T16:00:00Z', '2026-10-03T16:20:00Z',
+    ]);
+    // Chatham, 2026-09-27: 02:45 +12:45 becomes 03:45 +13:45.
+    expect(runs('*-*-* 03:00', 'Pacific/Chatham', '2026-09-25T00:00:00Z', 2)).toEqual(['2026-09-25T14:15:00Z', '2026-09-27T13:15:00Z']);
+    expect(runs('*-*-* 03:00', 'Pacific/Chatham', '2026-09-26T12:00:00Z', 1)).toEqual(['2026-09-27T13:15:00Z']);
+  });
+
+  it('gives up where systemd gives up (its 1000 steps), at the same run', () => {
+    // Cairo, 2027-04-30: the clocks jump from 00:00 to 01:00; systemd-analyze finds 22:45 on the
+    // 29th, then loops ("Infinite loop in calendar calculation") and elapses no more.
+    const started = Date.now();
+    expect(runs('Wed,Wed..Fri 10,02/4:45', 'Africa/Cairo', '2027-04-29T19:00:00Z', 3)).toEqual(['2027-04-29T20:45:00Z']);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('expects a run whenever any of its lines elapses', () => {
+    expect(runs('Mon 09:00\nWed 12:00 UTC', 'Europe/Paris', '2026-03-01T00:00:00Z', 3)).toEqual([
+      '2026-03-02T08:00:00Z', '2026-03-04T12:00:00Z', '2026-03-09T08:00:00Z',
+    ]);
+  });
+
+  it('finds the last run before a moment, the one the next run after it follows', () => {
+    const before = previousRunBefore('Mon..Fri 09:00', 'Europe/Paris', at('2026-03-09T07:00:00Z'));
+    expect(iso(before)).toBe('2026-03-06T08:00:00Z');
+    expect(iso(nextRunAfter('Mon..Fri 09:00', 'Europe/Paris', before!))).toBe('2026-03-09T08:00:00Z');
+  });
+
+  it('gives nothing, quickly, for an event that never comes or comes only years apart', () => {
+    const started = Date.now();
+    expect(nextRunAfter('2099-02-29', 'UTC', at('2026-01-01T00:00:00Z'))).toBeNull();
+    expect(nextRunAfter('*-02-30', 'Europe/Paris', at('2026-01-01T00:00:00Z'))).toBeNull();
+    expect(previousRunBefore('*-02-30', 'Europe/Paris', at('2026-01-01T00:00:00Z'))).toBeNull();
+    expect(nextRunAfter('2020-01-01', 'UTC', at('2026-01-01T00:00:00Z'))).toBeNull();
+    expect(iso(nextRunAfter('*-02-29 12:00', 'UTC', at('2026-01-01T00:00:00Z')))).toBe('2028-02-29T12:00:00Z');
+    expect(iso(previousRunBefore('*-02-29 12:00', 'UTC', at('2026-01-01T00:00:00Z')))).toBe('2024-02-29T12:00:00Z');
+    expect(Date.now() - started).toBeLessThan(3_000);
+    // Asked again (every pulse asks), a search that found nothing costs nothing.
+    const again = Date.now();
+    for (let i = 0; i < 100; i++) expect(nextRunAfter('*-02-30', 'Europe/Paris', at('2026-01-01T00:00:00Z') + i * 60_000)).toBeNull();
+    expect(Date.now() - again).toBeLessThan(200);
+  });
+});
+
+describe('periods', () => {
+  it('expect a run one period after the last (any moment may be a run)', () => {
+    expect(nextRunAfter('@every 90m', 'UTC', at('2026-03-01T10:00:00Z'))).toBe(at('2026-03-01T11:30:00Z'));
+    expect(nextRunAfter('@every 1d2h', 'Europe/Paris', at('2026-03-01T10:00:00Z'))).toBe(at('2026-03-02T12:00:00Z'));
+    expect(previousRunBefore('@every 90m', 'UTC', at('2026-03-01T10:00:00Z'))).toBe(at('2026-03-01T10:00:00Z') - 1);
+  });
+});
+
+describe('words', () => {
+  it.each([
+    ['Mon..Fri 09:00', 'Europe/Paris', 'at 09:00 Europe/Paris, Monday through Friday'],
+    ['*:0/15', 'UTC', 'every 15 minutes (UTC)'],
+    ['*-*~01 23:00', 'Europe/Paris', 'at 23:00 Europe/Paris, on the last day of the month'],
+    ['Sat 03:00 UTC', 'Europe/Paris', 'at 03:00 UTC, on Saturday'],
+    ['Sat *-*-1..7 03:00', 'Europe/Paris', 'at 03:00 Europe/Paris, on Saturday, on days 1 to 7 of the month'],
+    ['quarterly', 'UTC', 'at 00:00 UTC, on the 1st in January, April, July and October'],
+    ['Mon 09:00\nFri 17:30', 'Europe/Paris', 'at 09:00 Europe/Paris, on Monday; at 17:30 Europe/Paris, on Friday'],
+    ['@every 90m', 'UTC', 'every 90 minutes, counted from the last run'],
+    ['@every 1h30m', 'UTC', 'every 1 hour 30 minutes, counted from the last run'],
+    ['0 3 * * *', 'Europe/Paris', 'at 03:00 Europe/Paris'],
+  ])('says %j in %s as %j', (schedule, zone, words) => {
+    expect(scheduleWords(schedule, zone)).toBe(words);
+  });
+});
+
+describe('remembered answers', () => {
+  it('answer as a fresh search would, asked in any order around switches and far from them', () => {
+    // A seeded walk: every answer from nextRunAfter / previousRunBefore (remembered when far from a
+    // switch) must equal a fresh systemd-style search from the same moment.
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const cases = [
+      ['Sun *-*-* 02:30', 'America/New_York'],
+      ['*-*-* 01:30', 'America/New_York'],
+      ['*:0/20', 'Australia/Lord_Howe'],
+      ['Mon..Fri 00:15', 'America/Santiago'],
+      ['*-*~01 02:45', 'Pacific/Chatham'],
+    ] as const;
+    const switches = [at('2026-03-08T07:00:00Z'), at('2026-11-01T06:00:00Z'), at('2026-10-03T15:30:00Z'), at('2026-09-06T04:00:00Z'), at('2026-09-26T14:00:00Z')];
+    for (let i = 0; i < 400; i++) {
+      const [schedule, zone] = cases[i % cases.length]!;
+      const near = switches[i % switches.length]! + Math.floor((random() * 2 - 1) * (random() < 0.5 ? 8 : 240) * 3_600_000);
+      const moment = Math.floor(near / 60_000) * 60_000 + (random() < 0.3 ? 0 : Math.floor(random() * 60) * 1000);
+      expect(nextRunAfter(schedule, zone, moment), `${schedule} ${zone} after ${iso(moment)}`).toBe(nextRuns(schedule, zone, moment, 1)[0] ?? null);
+      const before = previousRunBefore(schedule, zone, moment);
+      if (before !== null) {
+        expect(before).toBeLessThan(moment);
+        expect(nextRuns(schedule, zone, before, 1)[0]!, `${schedule} ${zone} before ${iso(moment)}`).toBeGreaterThanOrEqual(moment);
+      }
+    }
+  });
+});
+
+describe('in an alert', () => {
+  it('says a calendar schedule of two lines on one line, in words', async () => {
+    const { scheduleLine } = await import('../../../agent/domain/alerts/words');
+    const monitor = { id: 1, name: 'backup', slug: null, tags: [], schedule: 'Mon..Fri 02:30\nSat 04:00 UTC', timezone: 'Europe/Paris', grace_minutes: 30 };
+    const alert = { event: 'failed', at: '2026-03-02T02:00:00Z', reason: { kind: 'missed' }, monitor, server: null, run: null, expected_at: null } as unknown as Parameters<typeof scheduleLine>[0];
+    expect(scheduleLine(alert)).toBe('Schedule "Mon..Fri 02:30; Sat 04:00 UTC" (at 02:30 Europe/Paris, Monday through Friday; at 04:00 UTC, on Saturday), grace 30 min');
+  });
+});
+
+describe('the default grace (crontab discover, a line without --grace)', () => {
+  it('fits every kind: the shortest gap between runs, at most an hour', async () => {
+    const { defaultGraceMinutes } = await import('../../../agent/domain/monitors/dueTime');
+    const from = at('2026-03-01T00:00:00Z');
+    expect(defaultGraceMinutes('*:0/5', from)).toBe(5);
+    expect(defaultGraceMinutes('Mon..Fri 09:00', from)).toBe(60);
+    expect(defaultGraceMinutes('@every 20m', from)).toBe(20);
+    expect(defaultGraceMinutes('@every 1d', from)).toBe(60);
+    expect(defaultGraceMinutes('*/10 * * * *', from)).toBe(10);
+    expect(defaultGraceMinutes('2099-02-29', from)).toBe(60);
+  });
+});

@@ -1,0 +1,124 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScheduler } from '../../../agent/engine/monitors/failOverdue';
+import { startTestAgent, type TestAgent } from '../../helpers/testAgent';
+import { until } from '../../helpers/until';
+
+/* Issue 21.14: a channel can repeat a still-failed monitor's alert every N hours, through the outbox, until recovery or pause. */
+
+const HOUR = 3_600_000;
+let agent: TestAgent;
+let now = Date.parse('2026-11-23T10:00:30Z');
+let receiver: Server;
+const received: Array<{ event: string; path: string; body: Record<string, unknown> }> = [];
+
+beforeAll(async () => {
+  agent = await startTestAgent({ clock: () => now });
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      received.push({ event: String(request.headers['x-cronbeat-event']), path: request.url ?? '', body: JSON.parse(body) });
+      response.end('ok');
+    });
+  });
+  await new Promise<void>((listening) => receiver.listen(0, '127.0.0.1', listening));
+});
+afterAll(async () => {
+  await agent.stop();
+  receiver.close();
+});
+
+const hookUrl = (path: string) => `http://127.0.0.1:${(receiver.address() as AddressInfo).port}${path}`;
+const step = (at: number) => {
+  now = at;
+  createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier }).failOverdue(at);
+};
+const reminders = (monitorId: number) =>
+  agent.store.db
+    .prepare(
+      `SELECT c.name FROM deliveries d JOIN notifications n ON n.id = d.notification_id JOIN channels c ON c.id = d.channel_id
+       WHERE n.type = 'App\\Notifications\\MonitorStillFailingNotification' AND json_extract(n.data, '$.type_id') = ? ORDER BY d.id`,
+    )
+    .pluck()
+    .all(monitorId);
+
+describe('reminders', () => {
+  let repeating: { id: number; remind_every_hours: number | null };
+
+  it('is a channel setting, off by default, whole hours from 1 to 168', async () => {
+    const plain = await (await agent.api('/api/channels', { method: 'POST', json: { name: 'once', kind: 'webhook', settings: { url: hookUrl('/once') } } })).json();
+    expect(plain.remind_every_hours).toBeNull();
+    for (const bad of [0, 1.5, 169, '2']) {
+      const response = await agent.api('/api/channels', { method: 'POST', json: { name: 'x', kind: 'webhook', settings: { url: hookUrl('/x') }, remind_every_hours: bad } });
+      expect(response.status, String(bad)).toBe(422);
+      expect(Object.keys((await response.json()).errors)).toEqual(['remind_every_hours']);
+    }
+    repeating = await (await agent.api('/api/channels', { method: 'POST', json: { name: 'pager', kind: 'webhook', settings: { url: hookUrl('/pager') }, remind_every_hours: 3 } })).json();
+    expect(repeating.remind_every_hours).toBe(3);
+    const patched = await (await agent.api(`/api/channels/${repeating.id}`, { method: 'PATCH', json: { remind_every_hours: 2 } })).json();
+    expect(patched.remind_every_hours).toBe(2);
+    expect((await (await agent.api(`/api/channels/${repeating.id}`, { method: 'PATCH', json: { name: 'pager' } })).json()).remind_every_hours).toBe(2);
+  });
+
+  it('repeats the alert every N hours on that channel only, once each, until the monitor is paused', async () => {
+    now = Date.parse('2026-11-23T10:00:30Z');
+    const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'nightly-backup', timezone: 'UTC', schedule: '0 * * * *', duration: 5 } })).json();
+    const failedAt = Date.parse('2026-11-23T11:00:10Z');
+    now = failedAt;
+    expect((await fetch(`${agent.url}/api/pulse/${monitor.token}/3`)).status).toBe(200);
+    await until(() => received.filter((r) => r.event === 'monitor.failed').length === 2, 'the failure at both channels', 10_000);
+
+    step(failedAt + 2 * HOUR - 1);
+    expect(reminders(monitor.id)).toEqual([]);
+    step(failedAt + 2 * HOUR);
+    step(failedAt + 2 * HOUR + 1000);
+    expect(reminders(monitor.id)).toEqual(['pager']);
+    await until(() => received.some((r) => r.event === 'monitor.still_failing'), 'the reminder at the pager', 10_000);
+    const reminder = received.find((r) => r.event === 'monitor.still_failing')!;
+    expect(reminder.path).toBe('/pager');
+    const listed = (await (await agent.api('/api/notifications?kinds=all&per_page=5')).json()).data[0];
+    expect(listed).toMatchObject({ type: 'App\\Notifications\\MonitorStillFailingNotification', data: { type_id: monitor.id, status: 'still_failing', title: 'nightly-backup is still failing' } });
+    expect((await (await agent.api('/api/notifications?per_page=50')).json()).data.map((n: { type: string }) => n.type)).not.toContain('App\\Notifications\\MonitorStillFailingNotification');
+
+    step(failedAt + 4 * HOUR);
+    expect(reminders(monitor.id)).toEqual(['pager', 'pager']);
+
+    now = failedAt + 5 * HOUR;
+    expect((await agent.api(`/api/monitors/${monitor.id}/pause`, { method: 'POST', json: {} })).status).toBe(200);
+    step(failedAt + 6 * HOUR);
+    step(failedAt + 9 * HOUR);
+    expect(reminders(monitor.id)).toEqual(['pager', 'pager']);
+    expect(agent.store.reminders.earliestDueAt()).toBeNull();
+  });
+
+  it('stops at recovery', async () => {
+    now = Date.parse('2026-11-24T10:00:30Z');
+    const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'sync', timezone: 'UTC', schedule: '0 * * * *', duration: 5 } })).json();
+    const failedAt = Date.parse('2026-11-24T11:00:10Z');
+    now = failedAt;
+    await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`);
+    step(failedAt + 2 * HOUR);
+    expect(reminders(monitor.id)).toEqual(['pager']);
+    now = failedAt + 3 * HOUR;
+    await fetch(`${agent.url}/api/pulse/${monitor.token}`);
+    step(failedAt + 4 * HOUR);
+    step(failedAt + 10 * HOUR);
+    expect(reminders(monitor.id)).toEqual(['pager']);
+  });
+
+  it('are held during a maintenance window covering the monitor, and come again after it', async () => {
+    now = Date.parse('2026-11-25T10:00:30Z');
+    const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'etl', timezone: 'UTC', schedule: '0 * * * *', duration: 5 } })).json();
+    const failedAt = Date.parse('2026-11-25T11:00:10Z');
+    now = failedAt;
+    await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`);
+    const window = { starts_at: '2026-11-25T12:00:00Z', ends_at: '2026-11-25T14:00:00Z', monitor_ids: [monitor.id] };
+    expect((await agent.api('/api/maintenance-windows', { method: 'POST', json: window })).status).toBe(201);
+    step(failedAt + 2 * HOUR); // 13:00:10, in the window
+    expect(reminders(monitor.id)).toEqual([]);
+    step(failedAt + 4 * HOUR); // 15:00:10, after it
+    expect(reminders(monitor.id)).toEqual(['pager']);
+  });
+});

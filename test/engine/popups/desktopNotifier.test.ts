@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { desktopNotifier, type SendPopup } from '../../../agent/engine/popups/desktopNotifier';
+import type { Popup } from '../../../agent/engine/popups/notifier';
+
+const popup: Popup = { title: 'backup failed', body: 'No pulse within 5 min', route: '/monitors/1' };
+
+/** Resolves once `count` sends were attempted (popups go out on a later tick). */
+function sender(behaviour: (call: number) => Error | null | 'throw', count: number) {
+  const sent: Popup[] = [];
+  let finish: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  const send: SendPopup = (p, done) => {
+    sent.push(p);
+    const outcome = behaviour(sent.length);
+    if (sent.length === count) setImmediate(finish);
+    if (outcome === 'throw') throw new Error('spawn notify-send ENOENT');
+    done(outcome);
+  };
+  return { send, sent, finished };
+}
+
+describe('desktop notifier', () => {
+  it('hands popups to the OS without blocking the caller', async () => {
+    const { send, sent, finished } = sender(() => null, 1);
+    const logs: string[] = [];
+    const notifier = desktopNotifier((line) => logs.push(line), send);
+    notifier.show(popup);
+    expect(sent).toEqual([]); // not yet: show() returned before anything was sent
+    await finished;
+    expect(sent).toEqual([popup]);
+    expect(logs).toEqual([]);
+  });
+
+  it('logs once when the machine has no notification service, and never throws', async () => {
+    const { send, sent, finished } = sender((call) => (call === 2 ? 'throw' : new Error('notify-send must be installed on the system.')), 3);
+    const logs: string[] = [];
+    const notifier = desktopNotifier((line) => logs.push(line), send);
+    expect(() => {
+      notifier.show(popup);
+      notifier.show(popup);
+      notifier.show(popup);
+    }).not.toThrow();
+    await finished;
+    expect(sent).toHaveLength(3);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toContain('notify-send must be installed');
+  });
+});

@@ -1,0 +1,123 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Popup } from '../../../agent/engine/popups/notifier';
+import { createScheduler } from '../../../agent/engine/monitors/failOverdue';
+import { quietAlertAt, serverQuietData } from '../../../agent/domain/servers/quietNotices';
+import { startTestAgent, type TestAgent } from '../../helpers/testAgent';
+
+/* Issue 21.15: a server whose watcher stops reporting for three of its intervals raises one notification, and one when it reports again. */
+
+const popups: Popup[] = [];
+let agent: TestAgent;
+let now = Date.parse('2026-11-23T10:00:00Z');
+let receiver: Server;
+const received: Array<{ data: { status: string; server_identifier: string } }> = [];
+
+beforeAll(async () => {
+  agent = await startTestAgent({ clock: () => now, notifier: { show: (popup) => popups.push(popup) } });
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      received.push(JSON.parse(body));
+      response.end('ok');
+    });
+  });
+  await new Promise<void>((listening) => receiver.listen(0, '127.0.0.1', listening));
+});
+afterAll(async () => {
+  await agent.stop();
+  receiver.close();
+});
+
+const heartbeat = (serverId: string, interval: number) =>
+  agent.api('/api/servers/heartbeat', { method: 'POST', json: { server_id: serverId, interval_seconds: interval, jobs: 2 } });
+const step = (at: number) => createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier }).failOverdue(at);
+const serverNotes = async (query: string) =>
+  ((await (await agent.api(`/api/notifications?per_page=100${query}`)).json()).data as Array<{ type: string; data: Record<string, unknown> }>).filter(
+    (n) => n.data.type === 'server',
+  );
+
+describe('a quiet server', () => {
+  it('raises one quiet notification after three missed intervals, and one when it reports again, each exactly once', async () => {
+    const made = await agent.api('/api/servers', { method: 'POST', json: { name: 'web 1', ip_address: '10.0.0.7', identifier: 'web-1' } });
+    expect(made.status).toBe(201);
+    const server = await made.json();
+    const channel = await agent.api('/api/channels', { method: 'POST', json: { name: 'hook', kind: 'webhook', settings: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` } } });
+    expect(channel.status).toBe(201);
+
+    now = Date.parse('2026-11-23T10:00:00Z');
+    expect((await heartbeat('web-1', 60)).status).toBe(200);
+    expect(agent.store.serverReports.earliestQuietAt()).toBe(Date.parse('2026-11-23T10:03:00Z'));
+    step(Date.parse('2026-11-23T10:03:00Z'));
+    expect(await serverNotes('&kinds=all')).toEqual([]);
+
+    step(Date.parse('2026-11-23T10:03:00.001Z'));
+    step(Date.parse('2026-11-23T10:10:00Z'));
+    const quiet = await serverNotes('&kinds=all');
+    expect(quiet).toHaveLength(1);
+    expect(quiet[0]).toMatchObject({
+      type: 'App\\Notifications\\ServerQuietNotification',
+      data: {
+        type_id: server.id,
+        status: 'quiet',
+        title: 'web 1 went quiet',
+        server_identifier: 'web-1',
+        server_last_report_at: '2026-11-23T10:00:00.000000Z',
+        server_report_interval_seconds: 60,
+      },
+    });
+    expect(quiet[0].data.description).toBe(
+      'The crontab watcher of web 1 (web-1) has not reported since 2026-11-23 10:00 UTC; it reports every minute. Is `cronbeat crontab watch` still running there, and can it reach Cronbeat?',
+    );
+    expect(await serverNotes('')).toEqual([]); // not among the spec's kinds
+    expect(popups.filter((p) => p.title === 'web 1 went quiet')).toHaveLength(1);
+
+    now = Date.parse('2026-11-23T10:12:00Z');
+    expect((await heartbeat('web-1', 60)).status).toBe(200);
+    expect((await heartbeat('web-1', 60)).status).toBe(200);
+    step(Date.parse('2026-11-23T10:13:00Z'));
+    const all = await serverNotes('&kinds=all');
+    expect(all.map((n) => n.data.status)).toEqual(['reporting', 'quiet']);
+    expect(all[0]).toMatchObject({
+      type: 'App\\Notifications\\ServerReportingAgainNotification',
+      data: { title: 'web 1 reports again', description: 'The crontab watcher of web 1 (web-1) reported again at 2026-11-23 10:12 UTC, after 9 min without a report.' },
+    });
+
+    // Both went through the outbox to the channel, once each.
+    const rows = agent.store.db.prepare("SELECT count(*) FROM deliveries d JOIN notifications n ON n.id = d.notification_id WHERE n.type LIKE '%Server%Notification' AND n.type NOT LIKE '%ServerAlert%'").pluck().get();
+    expect(rows).toBe(2);
+  });
+
+  it('never raises anything for a server that never reported, nor for a deleted one', async () => {
+    const made = await (await agent.api('/api/servers', { method: 'POST', json: { name: 'db', ip_address: '10.0.0.8', identifier: 'db-1' } })).json();
+    now = Date.parse('2026-11-24T10:00:00Z');
+    await heartbeat('db-1', 60);
+    expect((await agent.api(`/api/servers/${made.id}`, { method: 'DELETE' })).status).toBeLessThan(300);
+    // Only db-1's own: a day later web-1 (the test above) goes quiet again, raised by this step or
+    // by the agent's own loop at a moment of its own, so a count of every server's moved under load.
+    const aboutDb = async () => (await serverNotes('&kinds=all')).filter((n) => n.data.server_identifier === 'db-1');
+    expect(await aboutDb()).toEqual([]);
+    step(Date.parse('2026-11-25T10:00:00Z'));
+    expect(await aboutDb()).toEqual([]);
+    // Nor does it keep the loop awake: after a step, nothing it waits for is already past (else it wakes every millisecond).
+    const scheduler = createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier });
+    expect(scheduler.failOverdue(Date.parse('2026-11-25T10:00:00Z'))).toBe(false);
+    expect(scheduler.earliestDueAt() ?? Infinity).toBeGreaterThan(Date.parse('2026-11-25T10:00:00Z'));
+  });
+
+  it('says how often the watcher reported in plain words, whatever its interval', () => {
+    const server = { id: 1, name: 'web', identifier: 'web-1' };
+    const every = (intervalSeconds: number | null) => serverQuietData(server, { lastReportAt: 0, intervalSeconds }).description;
+    expect(every(1)).toContain('it reports every second.');
+    expect(every(90)).toContain('it reports every 90 seconds.');
+    expect(every(60)).toContain('it reports every minute.');
+    expect(every(null)).toContain('it reports every hour (it did not say how often).');
+  });
+
+  it('gives a watcher that did not say its interval three hours', () => {
+    expect(quietAlertAt(0, null)).toBe(3 * 3_600_000);
+    expect(quietAlertAt(1000, 300)).toBe(1000 + 900_000);
+  });
+});
