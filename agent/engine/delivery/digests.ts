@@ -44,8 +44,8 @@ export function planBurst({ deliveries, monitors }: Pick<Store, 'deliveries' | '
   return 'digest';
 }
 
-/** How many of a digest's alerts one step reads (and renders, for a webhook): a few hundred microseconds. */
-const DIGEST_PAGE = 10;
+/** How many of a digest's alerts one step reads (and renders, for a webhook): about a slice, a millisecond (10 a step cost a sixth more CPU). */
+const DIGEST_PAGE = 30;
 
 /**
  * The alerts of the digest led by `leadId`, in the order they came (notifications gone are left
