@@ -28,6 +28,8 @@ export interface AgentOptions {
   /** Defaults to 8787; 0 picks a free port. */
   port?: number;
   notifier?: Notifier;
+  /** Whether `notifier` shows popups on a desktop someone sees (the dashboard says where alerts go); default: a notifier was given. */
+  popups?: boolean;
   /** Milliseconds since the epoch; defaults to Date.now. The desktop app and tests may pass their own. */
   clock?: () => number;
   /** Where the agent's log lines go; default: pino on stderr (agent/log/logger.ts). */
@@ -68,8 +70,6 @@ export interface AgentOptions {
 export interface ChannelOptions {
   /** The dashboard's address in messages' links; default: the address the agent listens on. */
   dashboardUrl?: string;
-  /** Overrides every Telegram channel's Bot API address (tests point it at a local server). */
-  telegramApiUrl?: string;
   /** The admin's zone for times in alerts (besides the monitor's); default: this machine's zone. */
   adminZone?: string;
   /** How long one send may take; default 10 s. */
@@ -125,7 +125,6 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     clock,
     log,
     dashboardUrl: () => options.channels?.dashboardUrl ?? publicUrl.current() ?? listeningUrl,
-    telegramApiUrl: options.channels?.telegramApiUrl,
     adminZone: options.channels?.adminZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
     timeoutMs: options.channels?.timeoutMs,
     connectTimeoutMs: options.channels?.connectTimeoutMs,
@@ -144,6 +143,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     clock,
     log,
     notifier,
+    popups: options.popups ?? options.notifier !== undefined,
     certificateChecks,
     deliveries,
     writesAllowed: started.promise,

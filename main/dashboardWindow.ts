@@ -2,6 +2,7 @@ import type { BrowserWindow } from 'electron';
 import { IpcChannel } from './ipcChannels';
 import { createMainWindow, revealWindow, type MainWindowOptions } from './window';
 import type { TrayAction } from '../renderer/src/bridge';
+import { describeError } from '../agent/domain/text/errorText';
 
 /** The dashboard routes in the URL fragment ("#/monitors/12"), so any route loads the one index.html. */
 export function dashboardUrl(appOrigin: string, route: string): string {
@@ -28,14 +29,14 @@ export class DashboardWindow {
       window.webContents.on('did-start-navigation', (details) => {
         if (details.isMainFrame && !details.isSameDocument) this.subscribedContents = null;
       });
-      void window.loadURL(url).catch((error: unknown) => this.options.log(`The dashboard did not load: ${String(error)}`));
+      void window.loadURL(url).catch((error: unknown) => this.options.log(`The dashboard did not load: ${describeError(error)}`));
       return;
     }
     if (this.subscribedContents === this.window.webContents.id) {
       const action: TrayAction = { type: 'navigate', route };
       this.window.webContents.send(IpcChannel.trayAction, action);
     } else {
-      void this.window.loadURL(url).catch((error: unknown) => this.options.log(`The dashboard did not load: ${String(error)}`));
+      void this.window.loadURL(url).catch((error: unknown) => this.options.log(`The dashboard did not load: ${describeError(error)}`));
     }
     revealWindow(this.window);
   }

@@ -22,6 +22,7 @@ import { REDRAW_DELAY_MS, REDRAW_EVERY_MS } from './trayModel';
 import { connectRequest } from './connectRequest';
 import { TRAY_HINT, statusNotifierWatcherPresent, trayIsMissing } from './trayHint';
 import { DashboardWindow } from './dashboardWindow';
+import { describeError } from '../agent/domain/text/errorText';
 
 const log = (line: string) => console.log(`[cronbeat] ${line}`);
 
@@ -201,7 +202,7 @@ if (!claimSingleInstance(() => revealOnSecondLaunch())) {
     .whenReady()
     .then(runDesktop)
     .catch((error: unknown) => {
-      dialog.showErrorBox('Cronbeat could not start', error instanceof Error ? error.message : String(error));
+      dialog.showErrorBox('Cronbeat could not start', describeError(error));
       app.exit(1);
     });
 }

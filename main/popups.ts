@@ -1,5 +1,6 @@
 import { Notification } from 'electron';
 import type { Notifier, Popup } from '../agent/engine/popups/notifier';
+import { describeError } from '../agent/domain/text/errorText';
 
 export interface ElectronNotifierOptions {
   /** Whether popups are muted right now (the agent still records every notification). */
@@ -40,7 +41,7 @@ export function electronNotifier(options: ElectronNotifierOptions): Notifier {
         });
         notification.show();
       } catch (error) {
-        options.log(`A popup could not be shown: ${String(error)}`);
+        options.log(`A popup could not be shown: ${describeError(error)}`);
       }
     },
   };

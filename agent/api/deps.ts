@@ -22,6 +22,8 @@ export interface ApiDeps {
   log: Log;
   /** Desktop popups for pulses that fail or recover a monitor; none when absent. */
   notifier?: Notifier;
+  /** Whether the notifier shows popups someone sees: false for a headless agent or `serve --no-popups`. */
+  popups?: boolean;
   /** On-demand TLS certificate checks (the engine's certificate scheduler). */
   certificateChecks: CertificateChecks;
   /** The address the server is bound to; Host headers naming anything else are refused (hostGuard). */

@@ -1,6 +1,7 @@
 import { format } from 'node:util';
 import { controlCharacterIn, terminalText } from '../domain/text/controlCharacters';
 import { closestTo, didYouMean } from './didYouMean';
+import { describeError } from '../domain/text/errorText';
 
 /** One `cronbeat` sub-command. Each lives in agent/cli/commands/<name>.ts and is listed in main.ts. */
 export interface Command {
@@ -114,7 +115,7 @@ export function runMain(main: (argv: string[]) => Promise<number>): void {
       process.exitCode = code;
     },
     (error: unknown) => {
-      console.error(`cronbeat: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(`cronbeat: ${describeError(error)}`);
       process.exitCode = exitCodeFor(error);
     },
   );

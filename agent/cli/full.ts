@@ -9,6 +9,7 @@ import { notificationsCommand } from './commands/notifications';
 import { serviceCommand } from './commands/service';
 import { maintenanceCommand } from './commands/maintenance';
 import { timersCommand } from './commands/timers';
+import { signinCommand } from './commands/signin';
 
 /*
  * The commands beside the job side, built into dist/cronbeat-full.cjs with the npm packages they
@@ -17,4 +18,4 @@ import { timersCommand } from './commands/timers';
  */
 
 // Register new commands here, one line each (`run`, `ping` and `spool` live in main.ts).
-export const commands: Command[] = [serveCommand, tokenCommand, crontabCommand, backupCommand, restoreCommand, monitorCommand, maintenanceCommand, notificationsCommand, serviceCommand, timersCommand];
+export const commands: Command[] = [serveCommand, tokenCommand, crontabCommand, backupCommand, restoreCommand, monitorCommand, maintenanceCommand, notificationsCommand, serviceCommand, timersCommand, signinCommand];

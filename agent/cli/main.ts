@@ -6,6 +6,7 @@ import { invoke, runMain, UsageError } from './command';
 import { didYouMean } from './didYouMean';
 import { runCommand } from './commands/run';
 import { version } from '../../package.json';
+import { describeError } from '../domain/text/errorText';
 
 /*
  * dist/cronbeat.cjs, the file users copy to servers: the job side (`run`, `ping`, `spool`),
@@ -31,7 +32,7 @@ function fullCommands(): Command[] | string {
   try {
     return (createRequire(__filename)(file) as { commands: Command[] }).commands;
   } catch (error) {
-    return `${file} cannot be loaded (${error instanceof Error ? error.message.split('\n')[0] : String(error)}). ${rest}`;
+    return `${file} cannot be loaded (${describeError(error).split('\n')[0]}). ${rest}`;
   }
 }
 

@@ -3,6 +3,7 @@ import { sendPulse, type Pulse } from './pulses/pulses';
 import { plural, Spool, type SpoolEntry } from './spool/spool';
 import { replay, type ReplayResult, type ReplayVerdict } from './spool/spoolFlush';
 import { spoolFolder, type SpoolFolder } from './spool/spoolFolder';
+import { describeError } from '../domain/text/errorText';
 
 export { plural };
 
@@ -151,7 +152,7 @@ function verdictOf(outcome: HttpOutcome): ReplayVerdict {
 
 function describe(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | null)?.code;
-  return code ?? (error instanceof Error ? error.message : String(error));
+  return code ?? describeError(error);
 }
 
 /** Builds a PulseSender for a base URL, keeping its spool in the data folder (`--data-dir`) or, if unusable, a private temporary one. */

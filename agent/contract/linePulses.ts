@@ -4,6 +4,7 @@ import { controlCharacterProblem, onlyFields } from './fields';
 import { pulseQuery } from './pulses';
 import { checkSchedule } from '../domain/schedules';
 import { isSlug, MAX_SLUG_LENGTH, serverTag } from '../domain/monitors/ownLine';
+import { WHOLE_MINUTES, wholeMinutes } from '../domain/monitors/minutes';
 
 /*
  * The query of a pulse sent by a job's line (issue 23):
@@ -27,9 +28,8 @@ const text = (field: string, max: number, lines = false) =>
 const minutes = (field: string) =>
   z
     .string({ error: `The ${field} field must be given once.` })
-    .regex(/^\d{1,6}$/, `The ${field} field must be a whole number of minutes from 1 to 525600.`)
+    .refine((value) => wholeMinutes(value) !== null, `The ${field} field must be ${WHOLE_MINUTES}.`)
     .transform(Number)
-    .refine((value) => value >= 1 && value <= 525_600, `The ${field} field must be a whole number of minutes from 1 to 525600.`)
     .optional();
 
 export const linePulseQuery = onlyFields(z.object({

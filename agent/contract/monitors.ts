@@ -3,6 +3,7 @@ import type { MonitorReason } from '../domain/alerts/alert';
 import { checkSchedule } from '../domain/schedules';
 import { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitors/status';
 import { MAX_TAGS, tagOf } from '../domain/monitors/ownLine';
+import { MAX_MINUTES } from '../domain/monitors/minutes';
 import { parseZonedTimestamp } from '../domain/time/zonedTimestamp';
 import { channelIdsField } from './channelIds';
 import { timeZoneOf } from './peopleInputs';
@@ -38,7 +39,7 @@ export const monitorInput = z.object({
     context.addIssue({ code: 'custom', message: `The schedule field is not valid: ${checked.error}` });
     return z.NEVER;
   }),
-  duration: requiredInteger('duration', 1, 525_600),
+  duration: requiredInteger('duration', 1, MAX_MINUTES),
   channel_ids: channelIdsField(),
   tags: tagsField(),
 });
@@ -56,7 +57,7 @@ export type MonitorChanges = z.input<typeof monitorPatch>;
  */
 export const maxRuntimeInput = onlyFields(
   z.object({
-    max_runtime: requiredInteger('max_runtime', 1, 525_600).nullable(),
+    max_runtime: requiredInteger('max_runtime', 1, MAX_MINUTES).nullable(),
   }),
 );
 

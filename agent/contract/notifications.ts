@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { oneOf } from './fields';
 import { pageQuery } from './paging';
 import type { Stored } from './stored';
-import type { ChannelKind } from '../domain/channels/kinds';
+import type { ChannelKind } from './channels';
 import type { NotificationData } from '../domain/alerts/notificationKinds';
 import { toApiTimestamp, toNullableApiTimestamp } from '../domain/time/apiTimestamps';
 

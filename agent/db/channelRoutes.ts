@@ -1,5 +1,5 @@
 import type { Db } from './open';
-import type { SubjectType } from '../domain/channels/kinds';
+import type { SubjectType } from '../domain/channels/routing';
 
 /*
  * Which channels a monitor, certificate or server alerts (issue 14). No row: all of the company's

@@ -1,12 +1,12 @@
 import type { Db } from './open';
 import type { ChannelResource } from '../contract/channels';
 import type { Stored } from '../contract/stored';
-import type { ChannelKind } from '../domain/channels/kinds';
+import type { ChannelKind } from '../contract/channels';
 import type { QuietHours } from '../domain/channels/delivery';
 
 /**
  * A channels row, settings (secrets included) and quiet hours decoded: the API's channel
- * (agent/contract/channels.ts; `failing_since` is since when every attempt failed, null once one
+ * (agent/contract/channels/; `failing_since` is since when every attempt failed, null once one
  * succeeds) and what stays inside.
  */
 export interface ChannelRow extends Stored<ChannelResource, 'failing_since' | 'created_at' | 'updated_at'> {

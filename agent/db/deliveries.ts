@@ -1,6 +1,6 @@
 import { uuidV7 } from './uuidV7';
 import type { Db } from './open';
-import type { ChannelKind } from '../domain/channels/kinds';
+import type { ChannelKind } from '../contract/channels';
 import { deliveryRouting, type DeliveryRoutingRepos } from './deliveryRouting';
 import type { NotificationData } from '../domain/alerts/notificationKinds';
 import type { DeliveryStatus } from '../contract/notifications';

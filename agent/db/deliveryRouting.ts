@@ -1,6 +1,6 @@
 import type { channelRepository } from './channels';
 import type { channelRoutesRepository } from './channelRoutes';
-import { routingEvent } from '../domain/channels/kinds';
+import { routingEvent } from '../domain/channels/routing';
 import type { NotificationData } from '../domain/alerts/notificationKinds';
 
 export interface DeliveryRoutingRepos {

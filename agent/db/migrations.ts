@@ -88,7 +88,7 @@ export const migrations: string[] = [
   );
   `,
   // 18 (issue 21.15): when each server's quiet watcher is notified (three intervals after its last report; an
-  // hour each when it did not say: quietAlertAt in agent/domain/servers/quietNotices.ts, computed here once for the
+  // hour each when it did not say; the rule of that release, changed by 27, computed here once for the
   // reports already kept), and since when it was notified as quiet (null: not quiet), so each is raised once.
   `
   ALTER TABLE server_reports ADD COLUMN quiet_alert_at INTEGER;
@@ -200,5 +200,12 @@ export const migrations: string[] = [
   // its own; the grace only limits how late a run starts). Null for every monitor made before.
   `
   ALTER TABLE monitors ADD COLUMN max_runtime INTEGER;
+  `,
+  // 27: one quiet rule for the servers list and the notification (quietAfter in agent/domain/servers/quietAfter.ts: two
+  // missed reports and a minute, a watcher that did not say its interval taken as hourly); the notification waited
+  // three intervals. The watchers not yet told of as quiet wait for the new moment; those already told of keep theirs.
+  `
+  UPDATE server_reports SET quiet_alert_at = last_report_at + 2 * coalesce(interval_seconds, 3600) * 1000 + 60000
+  WHERE quiet_since IS NULL;
   `,
 ];

@@ -34,7 +34,7 @@ export function serverReportRepository(db: Db) {
      ON CONFLICT(server_id) DO UPDATE SET last_report_at = excluded.last_report_at,
        interval_seconds = excluded.interval_seconds, jobs = excluded.jobs, quiet_alert_at = excluded.quiet_alert_at`,
   );
-  const quietSince = db.prepare('SELECT quiet_since FROM server_reports WHERE server_id = ?').pluck();
+  const before = db.prepare('SELECT quiet_since, last_report_at FROM server_reports WHERE server_id = ?');
   // Conditional on being quiet, so only the first report after a quiet stretch ends it.
   const endQuiet = db.prepare('UPDATE server_reports SET quiet_since = NULL WHERE server_id = ? AND quiet_since IS NOT NULL');
   // Conditional on not being quiet yet, so each quiet stretch is raised exactly once; deleted servers never.
@@ -57,14 +57,14 @@ export function serverReportRepository(db: Db) {
   );
   return {
     /**
-     * Stores a report (inside the caller's transaction). Returns it, and when the watcher was
-     * notified as quiet if this report ends that (else null).
+     * Stores a report (inside the caller's transaction). Returns it, and when this report ends a
+     * quiet stretch, the report before it (the last before the watcher went quiet; else null).
      */
-    record(report: NewServerReport): { row: ServerReportRow; quietSince: number | null } {
-      const since = (quietSince.get(report.serverId) as number | null | undefined) ?? null;
-      const ended = since !== null && endQuiet.run(report.serverId).changes === 1;
+    record(report: NewServerReport): { row: ServerReportRow; endsQuietAfter: number | null } {
+      const previous = before.get(report.serverId) as { quiet_since: number | null; last_report_at: number } | undefined;
+      const ended = previous?.quiet_since != null && endQuiet.run(report.serverId).changes === 1;
       upsert.run(report);
-      return { row: find.get(report.serverId) as ServerReportRow, quietSince: ended ? since : null };
+      return { row: find.get(report.serverId) as ServerReportRow, endsQuietAfter: ended ? previous!.last_report_at : null };
     },
     /** Marks every watcher quiet whose alert time is before `now` and that is not quiet yet; returns those. */
     markQuiet(now: number): QuietReport[] {

@@ -5,6 +5,7 @@ import { IDLE_SLICE_BATCH, SLICE_BATCH, type Scheduler } from './monitors/failOv
 import { runInSlices } from './slices';
 import type { Log } from '../log/logger';
 import type { LoopHealthRecord } from './loopHealth';
+import { describeError } from '../domain/text/errorText';
 
 /** The loop never sleeps longer than this, so a changed clock or a missed wake-up costs at most this. */
 export const MAX_SLEEP_MS = 30_000;
@@ -38,10 +39,6 @@ export interface MonitorLoopOptions {
   log: Log;
   /** Where the loop notes when it ran and whether its writes fail (the watchdog reads it). */
   health?: LoopHealthRecord;
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function cannotWrite(error: unknown): string {

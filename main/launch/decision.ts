@@ -1,3 +1,5 @@
+import { hasDesktop } from '../../agent/domain/alerts/desktop';
+
 /** `npm start`'s choice between the desktop app and the headless agent, as pure functions. */
 
 export type LaunchPlan = { mode: 'electron'; binary: string } | { mode: 'headless'; reason: string };
@@ -9,11 +11,8 @@ export interface LaunchSituation {
   electronBinary: string | null;
 }
 
-/** Whether a graphical session is there to show windows in. macOS and Windows always have one. */
-export function hasDisplay(platform: string, env: Record<string, string | undefined>): boolean {
-  if (platform === 'darwin' || platform === 'win32') return true;
-  return Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
-}
+/** Whether a graphical session is there to show windows in (the agent's own rule for popups). */
+export const hasDisplay = hasDesktop;
 
 /** Electron when it can run here; otherwise the headless agent, with the reason in a few words. */
 export function chooseLaunch(situation: LaunchSituation): LaunchPlan {

@@ -7,6 +7,7 @@ import { cpSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync 
 import { join, resolve } from 'node:path';
 import { BUILD_STEPS, type BuildStep } from './builds';
 import { chooseLaunch, electronFailedAtStart, fallbackMessage, hasDisplay, isStale } from './decision';
+import { describeError } from '../../agent/domain/text/errorText';
 
 const root = resolve(__dirname, '..');
 const passArgs = process.argv.slice(2);
@@ -168,6 +169,6 @@ function main(): void {
 try {
   main();
 } catch (error) {
-  console.log(fallbackMessage(`of an unexpected error (${error instanceof Error ? error.message : String(error)})`));
+  console.log(fallbackMessage(`of an unexpected error (${describeError(error)})`));
   runHeadless();
 }

@@ -22,7 +22,7 @@ afterAll(async () => {
   rmSync(shimDir, { recursive: true, force: true });
 });
 
-async function monitors(): Promise<Array<{ name: string; schedule: string; timezone: string; token: string; duration: number }>> {
+async function monitors(): Promise<Array<{ id: number; name: string; schedule: string; timezone: string; token: string; duration: number }>> {
   return (await agent.api('/api/monitors')).json();
 }
 
@@ -38,10 +38,31 @@ describe('cronbeat crontab scan', () => {
     expect(result.stdout).not.toContain('topsecret');
   });
 
-  it('prints a table by default', async () => {
+  it('prints a table by default, each crontab under its name', async () => {
     const result = await runCli(['crontab', 'scan', '--file', join(fixtures, 'user.crontab')]);
-    expect(result.stdout.split('\n')[0]).toMatch(/^SOURCE\s+LINE\s+USER\s+SCHEDULE\s+TIMEZONE\s+STATUS\s+COMMAND$/);
-    expect(result.stdout).toContain('--password=***');
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toBe(`${join(fixtures, 'user.crontab')}:`);
+    expect(lines[1]).toMatch(/^ {2}LINE\s+USER\s+SCHEDULE\s+TIMEZONE\s+STATUS\s+COMMAND$/);
+    expect(result.stdout).toContain('/usr/bin/find /tmp -mtime +7 -delete');
+    expect(result.stdout).not.toContain('hunter2');
+    // Why a line is not monitored, under the table in full.
+    expect(result.stdout).toContain('  line 11, not monitorable: @reboot runs only when the machine starts');
+  });
+
+  it('fits 100 columns whatever the length of a command or a reason; the JSON keeps the whole command', async () => {
+    const file = join(tempFolder(), 'long-named-crontab-file-for-a-very-long-path-indeed');
+    const long = `/usr/local/bin/rsync-backup --source /srv/data/${'x'.repeat(150)} --target backup@storage.example.com:/backups/nightly --verbose`;
+    writeFileSync(file, `0 3 * * * ${long}\n*/5 9-17 * * MON-FRI ${long} % input\n61 * * * * ${long}\n`);
+    const result = await runCli(['crontab', 'scan', '--file', file]);
+    expect(result.status, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines.filter((line) => line.length > 100)).toEqual([]);
+    // Each job's line, its command cut at the edge; the line with a bad schedule says so below.
+    expect(lines.filter((line) => / {2}[12] .*\/usr\/local\/bin\/rsync-backup --source .*…$/.test(line))).toHaveLength(2);
+    expect(lines.filter((line) => /^ {2}3 .*…$/.test(line))).toHaveLength(1);
+    expect(result.stdout).toContain('line 3, invalid:');
+    const json = JSON.parse((await runCli(['crontab', 'scan', '--file', file, '--json'])).stdout) as Array<{ command: string }>;
+    expect(json[0]!.command).toBe(long);
   });
 });
 
@@ -72,8 +93,14 @@ describe('cronbeat crontab discover', () => {
     ]);
 
     const rewritten = readFileSync(file, 'utf8').split('\n');
-    expect(rewritten[5]).toBe(`*/15 * * * * set -- /usr/local/bin/sync-mail.sh; [ -r ${shim} ] && [ -x ${shim} ] && exec ${shim} run --url ${agent.url} ${created[0].token} -- "$@"; exec "$@"`);
-    expect(rewritten[11]).toMatch(/ set -- \/bin\/bash -c 'mail -s "Monthly report" root'; .* -- "\$@"; exec "\$@"%Hello,%%The report is ready: 100\\% done.%$/);
+    // Each line names its monitor in a comment the shell skips (before the stdin after %).
+    const ids = (await (await agent.api('/api/monitors')).json()).map((m: { id: number }) => m.id) as number[];
+    expect(rewritten[5]).toBe(
+      `*/15 * * * * set -- /usr/local/bin/sync-mail.sh; [ -r ${shim} ] && [ -x ${shim} ] && exec ${shim} run --url ${agent.url} ${created[0].token} -- "$@"; exec "$@" # cronbeat monitor #${ids[0]}: /usr/local/bin/sync-mail.sh`,
+    );
+    expect(rewritten[11]).toMatch(
+      new RegExp(` set -- /bin/bash -c 'mail -s "Monthly report" root'; .* -- "\\$@"; exec "\\$@" # cronbeat monitor #${ids[4]}: mail -s "Monthly report" root%Hello,%%The report is ready: 100\\\\% done.%$`),
+    );
     expect(rewritten[10]).toBe('@reboot /usr/local/bin/start-tunnel');
     const backups = readdirSync(folder).filter((name) => name.startsWith('.crontab.cronbeat-backup-'));
     expect(backups).toHaveLength(1);
@@ -86,6 +113,10 @@ describe('cronbeat crontab discover', () => {
     expect(await monitors()).toHaveLength(5);
     expect(readFileSync(file, 'utf8')).toBe(rewritten.join('\n'));
     expect(readdirSync(folder).filter((name) => name.startsWith('.crontab.cronbeat-backup-'))).toHaveLength(1);
+
+    // --undo puts every line back byte for byte, the comments gone with the wrappers.
+    expect((await runCli(['crontab', 'discover', '--undo', '--file', file], { env })).status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(original);
   });
 
   it('refuses H (a five-field cron has none) and stores macros as five fields', async () => {
@@ -140,7 +171,7 @@ describe('the user crontab (crontab -l / crontab -)', () => {
     expect(discovered.status).toBe(0);
     const made = (await monitors()).slice(before);
     expect(made.map((m) => m.name)).toEqual(['/home/me/poll.sh']);
-    expect(readFileSync(env.CRONTAB_FILE, 'utf8')).toMatch(new RegExp(`^# mine\n\\*/10 \\* \\* \\* \\* set -- /home/me/poll.sh; .* run --url \\S+ ${made[0].token} -- "\\$@"; exec "\\$@"\n$`));
+    expect(readFileSync(env.CRONTAB_FILE, 'utf8')).toMatch(new RegExp(`^# mine\n\\*/10 \\* \\* \\* \\* set -- /home/me/poll.sh; .* run --url \\S+ ${made[0].token} -- "\\$@"; exec "\\$@" # cronbeat monitor #${made[0].id}: /home/me/poll.sh\n$`));
     const backup = readdirSync(folder).find((name) => name.startsWith('crontab-backup-'));
     expect(readFileSync(join(folder, backup!), 'utf8')).toBe('# mine\n*/10 * * * * /home/me/poll.sh\n');
   });

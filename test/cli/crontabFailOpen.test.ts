@@ -107,7 +107,7 @@ describe.skipIf(!isRoot)('a discovered line fails open (run as nobody, as cron d
     expect(dry.stdout).toContain('"/usr/local/bin/poll.sh"  */5 * * * *  UTC  grace 5 min');
     expect(dry.stdout).toContain('"/usr/local/bin/backup.sh --full"  0 3 * * *  UTC  grace 60 min');
     expect(dry.stdout).toContain(
-      `    */5 * * * * set -- /usr/local/bin/poll.sh; [ -r ${shim} ] && [ -x ${shim} ] && exec ${shim} run --url ${agent.url} <monitor-token> -- "$@"; exec "$@"\n`,
+      `    */5 * * * * set -- /usr/local/bin/poll.sh; [ -r ${shim} ] && [ -x ${shim} ] && exec ${shim} run --url ${agent.url} <monitor-token> -- "$@"; exec "$@" # cronbeat monitor: /usr/local/bin/poll.sh\n`,
     );
     expect(readdirSync(stable)).not.toContain('dry'); // a dry run installs nothing
   });

@@ -199,4 +199,22 @@ describe('snapshot differences', () => {
     // A new schedule and a new program: two changes.
     expect(diffSnapshots(old, snap('0 3 * * * root cd /srv && ./backup.sh --full\n0 4 * * * root /other.sh\n')).map((c) => c.kind)).toEqual(['added', 'removed']);
   });
+
+  it("quotes a monitored line's own command, never the wrapper that runs it through cronbeat", () => {
+    const plain = '0 3 * * * root cd /srv && ./backup.sh --full';
+    const job = jobsOf(parseCrontab(`${plain}\n`, 'system'))[0]!;
+    const wrapped = rewriteJobLine(job, 'tok_secret123', { shim: '/usr/local/lib/cronbeat/cronbeat', url: null });
+    const edited = rewriteJobLine(jobsOf(parseCrontab('0 3 * * * root cd /srv && ./backup.sh --incremental\n', 'system'))[0]!, 'tok_secret123', { shim: '/usr/local/lib/cronbeat/cronbeat', url: null });
+    // discover wraps the line: the change says so in words, with the command as it was.
+    expect(diffSnapshots(snap(`${plain}\n`), snap(`${wrapped}\n`)).map((c) => [c.kind, c.text, c.previous])).toEqual([
+      ['altered', '0 3 * * * cd /srv && ./backup.sh --full (run through cronbeat)', '0 3 * * * cd /srv && ./backup.sh --full'],
+    ]);
+    // Someone edits the job inside the wrapper: both sides are the job's commands.
+    expect(diffSnapshots(snap(`${wrapped}\n`), snap(`${edited}\n`)).map((c) => [c.kind, c.text, c.previous])).toEqual([
+      ['altered', '0 3 * * * cd /srv && ./backup.sh --incremental (run through cronbeat)', '0 3 * * * cd /srv && ./backup.sh --full (run through cronbeat)'],
+    ]);
+    // A line written by hand through `cronbeat run`, and its stdin after %, kept.
+    expect(snap('*/5 * * * * www /usr/bin/cronbeat run --url http://a:8787 tok_abc -- /poll.sh --fast%ping\n')[0]!.text).toBe('*/5 * * * * /poll.sh --fast%ping (run through cronbeat)');
+    expect(JSON.stringify(snap(`${wrapped}\n`))).not.toContain('tok_secret123');
+  });
 });

@@ -142,14 +142,31 @@ describe('cronbeat notifications --follow', () => {
     const token = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
     const agent = await serve(dataDir);
     const monitor = await createMonitor(agent.url, token, 'nightly backup');
-    // An empty PATH: no notify-send to raise popups with.
-    const follower = follow(['--url', agent.url, '--popups'], { CRONBEAT_API_TOKEN: token, PATH: tempFolder() });
+    // A desktop (DISPLAY) but an empty PATH: no notify-send to raise popups with.
+    const follower = follow(['--url', agent.url, '--popups'], { CRONBEAT_API_TOKEN: token, PATH: tempFolder(), DISPLAY: ':99' });
     await follower.waitFor(() => follower.err.some((line) => line.includes('following')), 'the follower to connect');
     await pulse(agent.url, monitor.token, 'fail');
     await pulse(agent.url, monitor.token, 'ok');
     await follower.waitFor(() => follower.out.length === 2, 'both notifications');
     await follower.waitFor(() => follower.err.some((line) => /popups are unavailable/i.test(line)), 'the note about popups');
     expect(follower.err.filter((line) => /popups are unavailable/i.test(line))).toHaveLength(1);
+  }, 60_000);
+
+  it('with --popups where there is no desktop, says once that popups are off, tries none and keeps printing', async () => {
+    const dataDir = tempFolder();
+    const token = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
+    const agent = await serve(dataDir);
+    const monitor = await createMonitor(agent.url, token, 'nightly backup');
+    // No DISPLAY nor WAYLAND_DISPLAY, and no notify-send on PATH: a try would say popups are unavailable.
+    const follower = follow(['--url', agent.url, '--popups'], { CRONBEAT_API_TOKEN: token, PATH: tempFolder(), DISPLAY: '', WAYLAND_DISPLAY: '' });
+    await follower.waitFor(() => follower.err.some((line) => line.includes('following')), 'the follower to connect');
+    await pulse(agent.url, monitor.token, 'fail');
+    await pulse(agent.url, monitor.token, 'ok');
+    await follower.waitFor(() => follower.out.length === 2, 'both notifications');
+    expect(follower.err.filter((line) => line.includes('No desktop here'))).toEqual([
+      'cronbeat: No desktop here (DISPLAY and WAYLAND_DISPLAY are unset): --popups is off; the notifications are printed.',
+    ]);
+    expect(follower.err.filter((line) => /popups are unavailable/i.test(line))).toEqual([]);
   }, 60_000);
 
   it('refuses a wrong key in one clear line and exits 1', async () => {

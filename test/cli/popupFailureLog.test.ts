@@ -28,7 +28,7 @@ describe('a popup that cannot be shown', () => {
     const notify = failingNotifySend();
     const dataDir = tempFolder();
     const apiToken = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
-    const serve = spawnCli(['serve', '--port', '0', '--data-dir', dataDir], { env: { PATH: `${notify.bin}:${process.env.PATH}` } });
+    const serve = spawnCli(['serve', '--port', '0', '--data-dir', dataDir], { env: { PATH: `${notify.bin}:${process.env.PATH}`, DISPLAY: ':99' } });
     stops.push(() => serve.kill('SIGTERM'));
     let log = '';
     const warned = new Promise<void>((done) => {

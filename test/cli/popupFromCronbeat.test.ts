@@ -42,7 +42,7 @@ describe('the native popup (notify-send)', () => {
     const dataDir = tempFolder();
     mkdirSync(dataDir, { recursive: true });
     const apiToken = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
-    serve = await startServe(['--data-dir', dataDir], { PATH: `${notify.bin}:${process.env.PATH}` });
+    serve = await startServe(['--data-dir', dataDir], { PATH: `${notify.bin}:${process.env.PATH}`, DISPLAY: ':99' });
     const created = await fetch(`${serve.url}/api/monitors`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${apiToken}`, 'Content-Type': 'application/json' },
@@ -71,7 +71,7 @@ describe('the native popup (notify-send)', () => {
     const dataDir = tempFolder();
     const apiToken = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
     await serve?.stop();
-    serve = await startServe(['--data-dir', dataDir], { PATH: `${notify.bin}:${process.env.PATH}` });
+    serve = await startServe(['--data-dir', dataDir], { PATH: `${notify.bin}:${process.env.PATH}`, DISPLAY: ':99' });
     const tokens: string[] = [];
     for (let i = 1; i <= 30; i++) {
       const created = await fetch(`${serve.url}/api/monitors`, {

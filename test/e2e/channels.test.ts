@@ -44,6 +44,9 @@ describe.skipIf(chromiumMissing)('channels end to end', { timeout: 30_000 }, () 
   it('adds a webhook channel with a form that checks as you type, and shows its secret once', async () => {
     await page.getByRole('link', { name: 'Channels', exact: true }).click();
     await page.getByText('No channels yet').waitFor();
+    // This agent shows no popups (no notifier, as a headless one): the page promises none.
+    await page.getByText('Alerts show only in this dashboard (this agent has no desktop for popups).').waitFor();
+    expect(await page.getByText('desktop popups only').count()).toBe(0);
     await page.getByRole('button', { name: 'Add channel' }).click();
     const form = page.getByRole('form', { name: 'Add webhook channel' });
     await form.getByLabel('Name').fill('Ops hook');

@@ -82,6 +82,7 @@ describe('an agent on loopback only', () => {
       loopback_only: true,
       public_url: null,
       remote_urls: [...addresses, ...hostNames].map((name) => `http://${urlHost(name)}:${agent.port}`),
+      popups: false, // a test agent has no notifier, as a headless one
     });
     expect((await agent.api('/api/agent', { token: null })).status).toBe(401);
   });

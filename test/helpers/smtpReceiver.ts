@@ -9,8 +9,13 @@ export interface ReceivedMail {
   raw: string;
 }
 
-/** A real SMTP server on 127.0.0.1 (the smtp-server package), plain, STARTTLS or TLS from the first byte. */
-export async function startSmtpReceiver(options: { tls?: { key: string; cert: string }; secure?: boolean; login?: { user: string; pass: string } } = {}) {
+/**
+ * A real SMTP server on 127.0.0.1 (the smtp-server package), plain, STARTTLS or TLS from the first
+ * byte; `refuseRecipients` answers every RCPT TO with that reply (550 "No such user", 451 "try later").
+ */
+export async function startSmtpReceiver(
+  options: { tls?: { key: string; cert: string }; secure?: boolean; login?: { user: string; pass: string }; refuseRecipients?: { code: number; message: string } } = {},
+) {
   const mails: ReceivedMail[] = [];
   let waiting: Array<() => void> = [];
   const server = new SMTPServer({
@@ -26,6 +31,11 @@ export async function startSmtpReceiver(options: { tls?: { key: string; cert: st
         return callback(null, { user: auth.username });
       }
       return callback(new Error('Invalid username or password'));
+    },
+    onRcptTo(_address, _session, callback) {
+      const refusal = options.refuseRecipients;
+      if (!refusal) return callback();
+      return callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
     },
     onData(stream, session, callback) {
       let raw = '';

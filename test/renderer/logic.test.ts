@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchPath, parseHash } from '../../renderer/src/lib/router';
 import { SseParser } from '../../renderer/src/lib/live';
-import { formatDuration, formatMinutes, formatRelative, utcTitle } from '../../renderer/src/lib/format';
+import { formatDuration, formatRelative, utcTitle } from '../../renderer/src/lib/format';
 import { nextRuns, scheduleInWords } from '../../renderer/src/lib/schedule';
 import { monitorFormErrors } from '../../renderer/src/components/MonitorForm';
 import { serverFormErrors } from '../../renderer/src/components/ServerForm';
@@ -45,10 +45,8 @@ describe('formatting', () => {
     expect(formatDuration(185_000)).toBe('3 min 5 s');
     expect(formatDuration(2 * 3_600_000 + 600_000)).toBe('2 h 10 min');
     expect(formatDuration(null)).toBe('—');
-    expect(formatMinutes(5)).toBe('5 min');
-    expect(formatMinutes(120)).toBe('2 h');
-    expect(formatMinutes(90)).toBe('1 h 30 min');
-    expect(formatMinutes(1440 + 180)).toBe('1 d 3 h');
+    expect(formatDuration(90 * 60_000)).toBe('1 h 30 min');
+    expect(formatDuration((1440 + 180) * 60_000)).toBe('1 day 3 h');
   });
 
   it('says how far a time is, and gives the UTC text for hovering', () => {

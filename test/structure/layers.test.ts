@@ -28,7 +28,7 @@ const LEAKS: Array<[file: string, line: string, rule: string, to: string]> = [
   ['agent/api/present/cliCommand.ts', "import { rewriteJobLine } from '../../cli/crontab/rewrite';", 'api-not-cli', 'agent/cli/crontab/rewrite.ts'],
   // The contract builds on the domain alone; storage knows none of the layers above it.
   ['agent/contract/monitors.ts', "import type { MonitorRow } from '../db/monitors';", 'contract-imports-only-domain', 'agent/db/monitors.ts'],
-  ['agent/contract/channels.ts', "import { timingOf } from '../engine/monitors/monitorState';", 'contract-imports-only-domain', 'agent/engine/monitors/monitorState.ts'],
+  ['agent/contract/channels/index.ts', "import { timingOf } from '../../engine/monitors/monitorState';", 'contract-imports-only-domain', 'agent/engine/monitors/monitorState.ts'],
   ['agent/contract/servers.ts', "import { isIP } from 'node:net';", 'contract-loads-in-the-browser', 'net'],
   ['agent/db/monitors.ts', "import { presentMonitor } from '../api/present/present';", 'db-not-api-engine-cli', 'agent/api/present/present.ts'],
   ['agent/dataFolder/dataDir.ts', "import { openStore } from '../db/store';", 'data-folder-imports-only-domain', 'agent/db/store.ts'],

@@ -8,12 +8,12 @@ import type { CertificateRow } from '../../db/certificates';
 import type { PulseRow } from '../../db/pulses';
 import type { ChannelRow } from '../../db/channels';
 import type { DeliveryWithChannel } from '../../db/deliveries';
-import { maskedSettings } from '../../domain/channels/kinds';
+import { maskedSettings } from '../../domain/channels/settings';
 import { redactValues } from '../../domain/channels/secrets';
 import { monitorStatus } from '../../domain/monitors/status';
 import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/time/apiTimestamps';
 import type { CertificateResource } from '../../contract/certificates';
-import type { ChannelResource } from '../../contract/channels';
+import { channelKind, type ChannelResource } from '../../contract/channels';
 import type { MonitorResource } from '../../contract/monitors';
 import type { DeliveryResource } from '../../contract/notifications';
 import type { PulseResource } from '../../contract/pulses';
@@ -134,14 +134,14 @@ export function presentCertificate(row: CertificateRow): CertificateResource {
   };
 }
 
-/** A notification channel; secrets masked (agent/domain/channels/kinds.ts). */
+/** A notification channel; secrets masked (agent/domain/channels/settings.ts). */
 export function presentChannel(row: ChannelRow): ChannelResource {
   return {
     id: row.id,
     company_id: row.company_id,
     name: row.name,
     kind: row.kind,
-    settings: maskedSettings(row.kind, row.settings),
+    settings: maskedSettings(channelKind(row.kind), row.settings),
     quiet_hours: row.quiet_hours,
     remind_every_hours: row.remind_every_hours,
     failing_since: toNullableApiTimestamp(row.failing_since),

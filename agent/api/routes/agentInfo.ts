@@ -6,9 +6,10 @@ import { isLoopbackOnly, remoteUrls, urlFor } from '../../domain/access/reachabi
 /**
  * GET /api/agent: where this agent listens and the base URLs other machines can use to reach it
  * (the public URL first, then the names given with --allow-host). When it listens on loopback only, `remote_urls` are
- * the ones that will work once it listens on all addresses, so the dashboard can say how.
+ * the ones that will work once it listens on all addresses, so the dashboard can say how. `popups`:
+ * whether alerts also show as popups on this machine's desktop (not on a headless agent).
  */
-export function agentInfoRoutes({ requireToken, boundHost = '127.0.0.1', allowedHosts = [], publicUrl }: ApiDeps): AuthedRouter {
+export function agentInfoRoutes({ requireToken, boundHost = '127.0.0.1', allowedHosts = [], publicUrl, popups = false }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
   router.get('/api/agent', requireToken, (ctx) => {
     const port = ctx.req.socket.localPort ?? 0;
@@ -20,6 +21,7 @@ export function agentInfoRoutes({ requireToken, boundHost = '127.0.0.1', allowed
       loopback_only: isLoopbackOnly(boundHost) && chosen === null,
       public_url: chosen,
       remote_urls: [...new Set([...(chosen ? [chosen] : []), ...named, ...remoteUrls(boundHost, port, networkInterfaces(), hostname())])],
+      popups,
     };
   });
   return router;

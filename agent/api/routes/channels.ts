@@ -5,9 +5,9 @@ import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/errors';
 import { pathId } from '../http/params';
 import { presentChannel } from '../present/present';
-import { channelInput, channelPatch, channelSettingsInput } from '../../contract/channels';
+import { channelInput, channelKind, channelPatch, channelSettingsInput, type ChannelKind } from '../../contract/channels';
 import { validate } from '../http/validate';
-import { isMasked, MASK, maskSecret, mergeSettings, SECRET_SETTINGS, type ChannelKind } from '../../domain/channels/kinds';
+import { isMasked, MASK, maskSecret, mergeSettings } from '../../domain/channels/settings';
 import { changedDestination, secretsToGiveAgain, urlPassword } from '../../domain/channels/secrets';
 import { CHANNEL_DELETED } from '../../domain/channels/delivery';
 
@@ -26,8 +26,8 @@ function checkedSettings(kind: ChannelKind, settings: Record<string, unknown>): 
  */
 function refuseSecretsLeftBehind(kind: ChannelKind, stored: Record<string, unknown>, merged: Record<string, unknown>, sent: Record<string, unknown>) {
   const errors: Record<string, string[]> = {};
-  const fields = changedDestination(kind, stored, merged).map((f) => f.replace(/_/g, ' '));
-  for (const field of secretsToGiveAgain(kind, stored, merged, (f) => f in sent && !isMasked(sent[f]))) {
+  const fields = changedDestination(channelKind(kind), stored, merged).map((f) => f.replace(/_/g, ' '));
+  for (const field of secretsToGiveAgain(channelKind(kind), stored, merged, (f) => f in sent && !isMasked(sent[f]))) {
     errors[`settings.${field}`] = [
       `The ${field.replace(/_/g, ' ')} field is required when the ${fields.join(' or ')} changes: a secret is never sent to a new address unless you give it again.`,
     ];
@@ -45,7 +45,7 @@ function refuseSecretsLeftBehind(kind: ChannelKind, stored: Record<string, unkno
  */
 function refuseForeignMasks(kind: ChannelKind, stored: Record<string, unknown>, sent: Record<string, unknown>) {
   const errors: Record<string, string[]> = {};
-  for (const field of SECRET_SETTINGS[kind]) {
+  for (const field of channelKind(kind).secrets) {
     const shown = maskSecret(stored[field]);
     if (!isMasked(sent[field]) || sent[field] === shown) continue;
     const name = field.replace(/_/g, ' ');
@@ -100,8 +100,8 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
     const input = validate(channelPatch, await readJsonBody(ctx));
     const sent = input.settings ?? {};
     refuseForeignMasks(channel.kind, channel.settings, sent);
-    const settings = checkedSettings(channel.kind, mergeSettings(channel.kind, channel.settings, sent));
-    const moved = changedDestination(channel.kind, channel.settings, settings).length > 0;
+    const settings = checkedSettings(channel.kind, mergeSettings(channelKind(channel.kind), channel.settings, sent));
+    const moved = changedDestination(channelKind(channel.kind), channel.settings, settings).length > 0;
     if (moved) refuseSecretsLeftBehind(channel.kind, channel.settings, settings, sent);
     // A webhook always signs: clearing its secret keeps the old one, or makes a new one (shown once) for a new address.
     const generatedSecret = channel.kind === 'webhook' && !settings.secret && moved ? newWebhookSecret() : null;

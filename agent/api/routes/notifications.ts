@@ -4,6 +4,7 @@ import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/errors';
 import { presentDelivery, presentNotification } from '../present/present';
 import { notificationListQuery, notificationReadInput } from '../../contract/notifications';
+import { channelKind } from '../../contract/channels';
 import { validate } from '../http/validate';
 import { pageOffset } from '../../domain/formats/pagination';
 import { channelSecretValues } from '../../domain/channels/secrets';
@@ -55,7 +56,7 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
       const channel = store.channels.findAny(row.channel_id);
       // What the worker does with it (it defers a delivery to the end of its channel's quiet hours), said ahead.
       const heldUntil = channel && channel.deleted_at === null ? quietHoursEnd(channel.quiet_hours, now) : null;
-      return view.delivery(presentDelivery(row, channel ? channelSecretValues(channel.kind, channel.settings) : [], heldUntil));
+      return view.delivery(presentDelivery(row, channel ? channelSecretValues(channelKind(channel.kind), channel.settings) : [], heldUntil));
     });
   });
 

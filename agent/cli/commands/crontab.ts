@@ -6,9 +6,10 @@ import { prepareDataDir } from '../../dataFolder/dataDir';
 import { positiveInteger, UsageError, withoutControlCharacters, type Command } from '../command';
 import type { JobRow } from '../crontab/jobs';
 import { CrontabReadError, fileSource, machineSources, userCrontabSource, type CrontabSource } from '../crontab/sources';
-import { printTable } from '../crontab/table';
+import { cut, printable, printTable, wrapped } from '../crontab/table';
 import { baseUrlOption } from './ping';
 import { machineZone } from '../machineZone';
+import { MAX_MINUTES } from '../../domain/monitors/minutes';
 
 const help = `Usage: cronbeat crontab <scan|discover|watch> [options]
 
@@ -17,6 +18,7 @@ Finds the cron jobs of this machine, puts them under monitoring, and watches for
   cronbeat crontab scan [--file PATH ...] [--json]
       Lists the cron jobs: the user's crontab (crontab -l), /etc/crontab and /etc/cron.d/*
       (with their user column), or the files given. Secrets in commands are shown as ***.
+      The table fits 100 columns (long commands cut with …; --json has them whole).
   cronbeat crontab discover [--file PATH] [--dry-run] [--grace MIN] [--shim-dir DIR] [--url URL] [--token API_TOKEN]
       Creates one monitor per job (name from the command with secrets masked, schedule from
       the line, zone from CRON_TZ or this machine's, grace from the schedule) and rewrites each
@@ -150,7 +152,7 @@ export const crontabCommand: Command = {
         }
         if (values.grace !== undefined && values.duration !== undefined) throw new UsageError('Give --grace once (--duration is its old name).');
         const grace = values.grace ?? values.duration;
-        const duration = grace === undefined ? null : positiveInteger(grace, '--grace', 525_600);
+        const duration = grace === undefined ? null : positiveInteger(grace, '--grace', MAX_MINUTES);
         const baseUrl = baseUrlOption(values.url);
         const shimDir = values['shim-dir'] ?? process.env.CRONBEAT_SHIM_DIR ?? defaultShimDir(process.getuid?.() ?? 0);
         let shim;
@@ -221,6 +223,23 @@ function scan(sources: CrontabSource[], json: boolean, { readCrontab, rowsOf }: 
   }
   if (json) console.log(JSON.stringify(rows, null, 2));
   else if (rows.length === 0) console.log('No cron jobs found.');
-  else printTable(rows.map((row) => ({ ...row, status: row.reason ? `${row.status}: ${row.reason}` : row.status })), ['source', 'line', 'user', 'schedule', 'timezone', 'status', 'command']);
+  else printScan(rows);
   return problems > 0 && rows.length === 0 ? 1 : 0;
+}
+
+/** A terminal's usual width: the table and its notes fit it, a long command is cut (--json has it whole). */
+const SCAN_WIDTH = 100;
+
+/** Each crontab under its name; why a line is not monitored in full below its table, so no column grows with it. */
+function printScan(rows: JobRow[]): void {
+  const sources = [...new Set(rows.map((row) => row.source))];
+  sources.forEach((source, index) => {
+    const own = rows.filter((row) => row.source === source);
+    if (index > 0) console.log('');
+    console.log(cut(`${printable(source)}:`, SCAN_WIDTH));
+    printTable(own.map((row) => ({ ...row })), ['line', 'user', 'schedule', 'timezone', 'status', 'command'], { width: SCAN_WIDTH, indent: '  ' });
+    for (const row of own.filter((r) => r.reason)) {
+      for (const line of wrapped(printable(`line ${row.line}, ${row.status}: ${row.reason}`), SCAN_WIDTH, '  ')) console.log(line);
+    }
+  });
 }

@@ -6,6 +6,7 @@ import { notificationLine, followerPopups, type FollowerPopup } from '../../clie
 import type { FollowedNotification } from '../../client/follow/notificationCursor';
 import { UsageError, type Command } from '../command';
 import { baseUrlOption } from './ping';
+import { hasDesktop } from '../../domain/alerts/desktop';
 
 const help = `Usage: cronbeat notifications --follow [--url URL] [--token KEY] [--json] [--popups]
 
@@ -60,7 +61,9 @@ export const notificationsCommand: Command = {
     const name = agentName(baseUrl);
 
     let raise: (popup: FollowerPopup) => void = () => {};
-    if (values.popups) {
+    if (values.popups && !hasDesktop(process.platform, process.env)) {
+      console.error('cronbeat: No desktop here (DISPLAY and WAYLAND_DISPLAY are unset): --popups is off; the notifications are printed.');
+    } else if (values.popups) {
       const { desktopNotifier } = await import('../../engine/popups/desktopNotifier');
       const notifier = desktopNotifier((line) => console.error(`cronbeat: ${line}`));
       raise = (popup) => notifier.show(popup);

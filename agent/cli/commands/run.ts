@@ -2,6 +2,7 @@ import { UsageError, type Command } from '../command';
 import { printNotices } from '../notices';
 import { runJob, startedFdOf } from '../run/runJob';
 import { readRunWords } from '../run/runWords';
+import { describeError } from '../../domain/text/errorText';
 
 const help = `Usage: cronbeat run TOKEN [--url URL] -- COMMAND [ARGS...]
        cronbeat run --name NAME --schedule CRON [--timezone TZ] [--grace MIN] [--max-runtime MIN] [--server ID] -- COMMAND [ARGS...]
@@ -94,7 +95,7 @@ export const runCommand: Command = {
         const { reportRun } = await import('../run/runReport');
         await reportRun({ values: words.values, byLine: words.values.name !== undefined || words.values.schedule !== undefined, token: words.token ?? '', job, startedAt, began });
       } catch (error) {
-        printNotices([`not monitoring this run: ${error instanceof Error ? error.message : String(error)}`]);
+        printNotices([`not monitoring this run: ${describeError(error)}`]);
       }
     }
     return (await job).status;

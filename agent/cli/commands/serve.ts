@@ -5,6 +5,8 @@ import { serveBanner, trustProxyWarning } from '../serveBanner';
 import { parseServeFlags } from '../serveFlags';
 import { checkPublicUrl } from '../../domain/access/publicUrl';
 import { checkWatchdogUrl } from '../../domain/agentHealth/watchdog';
+import { hasDesktop, NO_DESKTOP_LINE } from '../../domain/alerts/desktop';
+import { removeAgentAddress, writeAgentAddress } from '../../dataFolder/agentAddress';
 
 const help = `Usage: cronbeat serve [--host HOST] [--port PORT] [--data-dir DIR] [--no-popups] [--allow-host NAME]
                       [--trust-proxy] [--public-url URL] [--watchdog-url URL]
@@ -85,13 +87,15 @@ export const serveCommand: Command = {
       import('../../log/logger'),
     ]);
 
+    // Where no desktop is (a server, a container, a system service), popups would go nowhere.
+    const popups = !values['no-popups'] && hasDesktop(process.platform, process.env);
     let agent;
     try {
       // The agent's log: stderr, JSON lines (pretty on a terminal); stdout keeps the banner for the user.
       const log = pinoLog(createLogger());
-      const notifier = values['no-popups'] ? silentNotifier : desktopNotifier(log);
+      const notifier = popups ? desktopNotifier(log) : silentNotifier;
       // Listening at once, reads answered while the database is checked; writes wait for the check (issue 25.3).
-      agent = await startAgent({ dataDir, host: values.host, port, log, notifier, allowedHosts: values['allow-host'], trustProxy, publicUrl, watchdogUrl, checkWhileListening: true });
+      agent = await startAgent({ dataDir, host: values.host, port, log, notifier, popups, allowedHosts: values['allow-host'], trustProxy, publicUrl, watchdogUrl, checkWhileListening: true });
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'EADDRINUSE') throw new UsageError(`Port ${port} on ${values.host} is already in use. Choose another with --port.`, 1);
@@ -109,9 +113,12 @@ export const serveCommand: Command = {
     const running = agent;
     running.whenWritable(() => signIn.save(running.store, running.clock()));
     for (const line of banner.err) console.error(line);
+    if (!values['no-popups'] && !popups) console.error(NO_DESKTOP_LINE);
     const proxyWarning = trustProxyWarning(agent.host, agent.port, trustProxy);
     if (proxyWarning) console.error(proxyWarning);
     for (const line of banner.out) console.log(line);
+    // For `cronbeat signin`, which prints a new link to this agent later.
+    writeAgentAddress(dataDir, { host: agent.host, port: agent.port, pid: process.pid });
 
     let stop = () => {};
     const stopped = new Promise<void>((resolve) => {
@@ -129,6 +136,7 @@ export const serveCommand: Command = {
       await Promise.race([stopped, refused]);
     } finally {
       stop();
+      removeAgentAddress(dataDir, process.pid);
     }
     await agent.close();
     return 0;

@@ -7,6 +7,7 @@ import { prepareDataDir } from '../../dataFolder/dataDir';
 import { serverTag } from '../../domain/monitors/ownLine';
 import { positiveInteger, UsageError, withoutControlCharacters, type Command } from '../command';
 import { machineZone } from '../machineZone';
+import { MAX_MINUTES } from '../../domain/monitors/minutes';
 import { baseUrlOption } from './ping';
 
 const help = `Usage: cronbeat timers <list|discover|watch> [options]
@@ -100,7 +101,7 @@ export const timersCommand: Command = {
       import('../crontab/shim'),
     ]);
     const folders = unitFolders(values.user ? 'user' : 'system', root ?? '/');
-    const grace = values.grace === undefined ? null : positiveInteger(values.grace, '--grace', 525_600);
+    const grace = values.grace === undefined ? null : positiveInteger(values.grace, '--grace', MAX_MINUTES);
     try {
       if (action === 'list') {
         discover.printTimers(discover.timerRows(folders, { grace, now: new Date() }));

@@ -1,7 +1,7 @@
 import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { ApiError, type ApiClient, type MonitorSummary } from '../../client/connection/api';
+import { type ApiClient, type MonitorSummary } from '../../client/connection/api';
 import { defaultGraceMinutes } from '../../domain/monitors/dueTime';
 import { cronZone } from './cronZone';
 import { printTable } from './table';
@@ -13,6 +13,7 @@ import { installShim, ShimError, type ShimPlan } from './shim';
 import { installUserCrontab, type CrontabSource } from './sources';
 import { counted, progressLine } from '../progress';
 import { DiscoveredLines, lineKey, recordedMonitors, wiredLineKey } from './discovered';
+import { describeError } from '../../domain/text/errorText';
 
 export interface DiscoverOptions {
   source: CrontabSource;
@@ -97,7 +98,7 @@ export async function discover(options: DiscoverOptions): Promise<number> {
     for (const plan of plans) {
       const again = known(plan.job) ? ' (or the monitor an earlier discover made for this line, if it still exists)' : '';
       console.log(`  line ${plan.job.line}: "${plan.name}"  ${plan.job.schedule}  ${plan.timezone}  grace ${plan.duration} min${again}`);
-      console.log(`    ${rewriteJobLine(plan.job, '<monitor-token>', { shim: options.shim.shim, url: options.url })}`);
+      console.log(`    ${rewriteJobLine(plan.job, '<monitor-token>', { shim: options.shim.shim, url: options.url }, { id: null, name: plan.name })}`);
     }
     for (const { job, line } of upgrades) {
       console.log(`  line ${job.line}: already monitored; would move to the entry point:`);
@@ -111,7 +112,7 @@ export async function discover(options: DiscoverOptions): Promise<number> {
   try {
     reused = await recordedMonitors(record.lines, plans.map(({ job }) => ({ job, key: lineKey(source, job) })), record.inUse, options.api!);
   } catch (error) {
-    console.error(`cronbeat: cannot list the monitors to find those an earlier discover made: ${error instanceof ApiError ? error.message : String(error)}`);
+    console.error(`cronbeat: cannot list the monitors to find those an earlier discover made: ${describeError(error)}`);
     return 1;
   }
   const created: { plan: Plan; monitor: MonitorSummary }[] = [];
@@ -128,7 +129,7 @@ export async function discover(options: DiscoverOptions): Promise<number> {
       const monitor = await options.api!.createMonitor({ name: plan.name, schedule: plan.job.schedule, timezone: plan.timezone, duration: plan.duration });
       created.push({ plan, monitor });
     } catch (error) {
-      failure = error instanceof ApiError ? error.message : String(error);
+      failure = describeError(error);
       break;
     }
   }
@@ -138,7 +139,9 @@ export async function discover(options: DiscoverOptions): Promise<number> {
   const made = created.filter(({ plan }) => !reused.has(plan.job));
   if (created.length > 0 || upgrades.length > 0) {
     const lines = crontab.text.split('\n');
-    for (const { plan, monitor } of created) lines[plan.job.line - 1] = rewriteJobLine(plan.job, monitor.token, { shim: options.shim.shim, url: options.url });
+    for (const { plan, monitor } of created) {
+      lines[plan.job.line - 1] = rewriteJobLine(plan.job, monitor.token, { shim: options.shim.shim, url: options.url }, { id: monitor.id, name: monitor.name });
+    }
     for (const { job, line } of upgrades) lines[job.line - 1] = failOpenLine(job, line, options.shim.shim);
     const backup = writeWithBackup(source, crontab.text, lines.join('\n'), options);
     if (made.length > 0) {

@@ -7,6 +7,7 @@ import { jobsToMonitor, readCrontab } from './jobs';
 import { monitorNameFor } from './mask';
 import { jobsOf } from './parse';
 import { rewriteJobLine, shellProblem } from './rewrite';
+import { describeError } from '../../domain/text/errorText';
 
 export const KEY_VARIABLE = 'CRONBEAT_API_TOKEN';
 
@@ -53,7 +54,7 @@ export async function discoverByName(options: DiscoverOptions): Promise<number> 
     try {
       key = await pingKeyFor(options);
     } catch (error) {
-      console.error(`cronbeat: no ping key for the crontab: ${error instanceof ApiError ? error.message : String(error)}`);
+      console.error(`cronbeat: no ping key for the crontab: ${describeError(error)}`);
       return 1;
     }
   }

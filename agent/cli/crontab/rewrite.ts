@@ -48,9 +48,32 @@ function jobWords(command: string, shell: string | null): string {
  * exit status is the line's. Cron's % rule still applies: text from the first unescaped % stays
  * outside, as the stdin.
  */
-export function rewriteJobLine(job: CronJob, token: string, invocation: Invocation): string {
+export function rewriteJobLine(job: CronJob, token: string, invocation: Invocation, monitor?: NamedMonitor): string {
   const { head, tail } = splitRawAtPercent(job.command);
-  return `${job.raw.slice(0, job.commandStart)}${failOpenCommand(jobWords(head.trim(), job.shell), token, invocation)}${tail}`;
+  return `${job.raw.slice(0, job.commandStart)}${failOpenCommand(jobWords(head.trim(), job.shell), token, invocation)}${monitor ? monitorComment(monitor) : ''}${tail}`;
+}
+
+/** The monitor a rewritten line pulses, named in a comment on the line; its id when it is made already. */
+export interface NamedMonitor {
+  id: number | null;
+  name: string;
+}
+
+/** Names longer than this are cut in the comment: the line is long already. */
+const COMMENT_NAME_CHARS = 80;
+
+/**
+ * ` # cronbeat monitor #12: nightly backup`: which monitor the line pulses, for whoever reads
+ * the crontab. The shell skips it (a word starting with # after the last command), and it goes
+ * before the stdin after %, so cron still feeds the job the same input. A % in the name is
+ * written \% (cron would start the stdin at it), control characters as \u escapes; --undo drops
+ * the comment with the wrapper, so the line comes back byte for byte.
+ */
+function monitorComment({ id, name }: NamedMonitor): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this finds
+  const readable = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const short = readable.length > COMMENT_NAME_CHARS ? `${readable.slice(0, COMMENT_NAME_CHARS - 1)}…` : readable;
+  return ` # cronbeat monitor${id === null ? '' : ` #${id}`}: ${short.replace(/\\?%/g, '\\%')}`;
 }
 
 function failOpenCommand(words: string, token: string, { shim, url }: Invocation): string {
@@ -59,7 +82,7 @@ function failOpenCommand(words: string, token: string, { shim, url }: Invocation
   return `set -- ${words}; [ -r ${s} ] && [ -x ${s} ] && exec ${s} run${urlOption} ${token} -- "$@"; exec "$@"`;
 }
 
-const FAIL_OPEN = /^set -- (.*); \[ -r ('[^']*'|\S+) \] && \[ -x \2 \] && exec \2 run(?: --url ('[^']*'|\S+))? (\S+) -- "\$@"; exec "\$@"$/;
+const FAIL_OPEN = /^set -- (.*); \[ -r ('[^']*'|\S+) \] && \[ -x \2 \] && exec \2 run(?: --url ('[^']*'|\S+))? (\S+) -- "\$@"; exec "\$@"(?: # cronbeat monitor.*)?$/;
 /** The line of discover before issue 21.1: `NODE CRONBEAT.cjs run [--url U] TOKEN -- JOB`. */
 const DIRECT = /^(.*?cronbeat(?:\.cjs)?'?) run(?: --url (\S+))? (\S+) -- (.+)$/;
 
@@ -97,6 +120,21 @@ export function failOpenLine(job: CronJob, line: MonitoredLine, shim: string): s
   const { head, tail } = splitRawAtPercent(job.command);
   const words = FAIL_OPEN.exec(head.trim())?.[1] ?? DIRECT.exec(head.trim())![4];
   return `${job.raw.slice(0, job.commandStart)}${failOpenCommand(words, line.token, { shim, url: line.url })}${tail}`;
+}
+
+/** `cronbeat run [options] TOKEN|--name … -- CMD` written by hand (or by an older discover): CMD. */
+const RUN_BY_HAND = /(?:^|[\s/])cronbeat(?:\.cjs)?['"]?\s+run\s.*?\s--\s+(.+)$/;
+
+/**
+ * The job's own command when the line runs it through `cronbeat run` (discover's wrapper, or a
+ * line written so by hand), with its stdin after %; null for any other line. This is what a
+ * person knows the job by: the wrapper around it holds a token and says nothing of the job.
+ */
+export function ownCommand(job: CronJob): string | null {
+  const { head, tail } = splitRawAtPercent(job.command);
+  const line = monitoredLine(job);
+  const command = line ? line.original : RUN_BY_HAND.exec(head.trim())?.[1];
+  return command === undefined ? null : `${command.trim()}${tail}`.trim();
 }
 
 /** The job's line as it was before discover: its command written back in place of the wrapped one. */

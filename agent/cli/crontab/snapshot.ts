@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { maskSecrets } from './mask';
 import { jobsOf, type CrontabLine } from './parse';
+import { ownCommand } from './rewrite';
 
 /** One cron job as the watcher remembers it: who runs it, what it says (masked), and a hash of the real line. */
 export interface SnapshotJob {
@@ -27,10 +28,12 @@ export interface CrontabChange {
 export function snapshotJobs(source: string, owner: string | null, lines: CrontabLine[]): SnapshotJob[] {
   return jobsOf(lines).map((job) => {
     const command = job.command.trim();
+    // A line run through cronbeat is told by the job's own command, never by the wrapper (and its token).
+    const own = ownCommand(job);
     return {
       source,
       user: job.user ?? owner ?? 'unknown',
-      text: `${job.written} ${maskSecrets(command)}`,
+      text: own === null ? `${job.written} ${maskSecrets(command)}` : `${job.written} ${maskSecrets(own)} (run through cronbeat)`,
       hash: createHash('sha256').update(`${job.written}\0${command}`).digest('hex'),
     };
   });

@@ -3,6 +3,7 @@ import { closeSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { OutputTail } from '../../client/pulses/outputTail';
+import { describeError } from '../../domain/text/errorText';
 
 /*
  * Running the job of `cronbeat run`. This and the reading of the arguments are all that loads
@@ -46,7 +47,7 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
       child = spawn(command[0], command.slice(1), { stdio: ['inherit', 'pipe', 'pipe'] });
     } catch (error) {
       // An empty command name is refused before any process is made.
-      const startError = `cannot start "${command[0]}": ${error instanceof Error ? error.message : String(error)}`;
+      const startError = `cannot start "${command[0]}": ${describeError(error)}`;
       return resolve({ status: 127, output: `cronbeat: ${startError}\n`, startError });
     }
     const forward = (signal: NodeJS.Signals) => child.kill(signal);

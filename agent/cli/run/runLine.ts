@@ -6,6 +6,7 @@ import { canonicalTimeZone } from '../../domain/time/timeZones';
 import { cronZone } from '../crontab/cronZone';
 import { checkSchedule } from '../../domain/schedules';
 import { defaultGraceMinutes } from '../../domain/monitors/dueTime';
+import { WHOLE_MINUTES, wholeMinutes } from '../../domain/monitors/minutes';
 import type { OwnLine } from '../crontab/ownLine';
 
 /** The options of `cronbeat run --name NAME --schedule CRON …` (issue 23). */
@@ -107,14 +108,14 @@ export function lineRunFor(options: LineOptions, context: LineContext): LineRun 
   const zone = fromCrontab ? fromCrontab.zone : canonicalTimeZone(zoneWritten ?? context.machineZone);
   if (!zone) return { problem: fromCrontab?.error ?? `--timezone "${zoneWritten}" is not a time zone (e.g. Europe/Paris or UTC)` };
   const grace = options.grace ?? String(defaultGraceMinutes(checked.schedule, context.now));
-  if (!/^\d{1,6}$/.test(grace) || Number(grace) < 1 || Number(grace) > 525_600) {
-    return { problem: `--grace must be a whole number of minutes from 1 to 525600, not "${grace}"` };
+  if (wholeMinutes(grace) === null) {
+    return { problem: `--grace must be ${WHOLE_MINUTES}, not "${grace}"` };
   }
   const settings: Record<string, string> = { schedule: checked.schedule, tz: zone, grace: String(Number(grace)) };
   const maxRuntime = options['max-runtime'];
   if (maxRuntime !== undefined) {
-    if (!/^\d{1,6}$/.test(maxRuntime) || Number(maxRuntime) < 1 || Number(maxRuntime) > 525_600) {
-      return { problem: `--max-runtime must be a whole number of minutes from 1 to 525600, not "${maxRuntime}"` };
+    if (wholeMinutes(maxRuntime) === null) {
+      return { problem: `--max-runtime must be ${WHOLE_MINUTES}, not "${maxRuntime}"` };
     }
     settings.max_runtime = String(Number(maxRuntime));
   }

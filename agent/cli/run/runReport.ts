@@ -6,6 +6,7 @@ import { printNotices } from '../notices';
 import { baseUrlOption } from '../commands/ping';
 import type { JobResult } from './runJob';
 import type { LineOptions, LineRun, PulseTarget } from './runLine';
+import { describeError } from '../../domain/text/errorText';
 
 /*
  * What `cronbeat run` tells the agent about a job that has already started: loaded only once
@@ -21,10 +22,6 @@ export interface RunToReport {
   /** The job's start on the wall clock (what the pulse counts for) and on the monotonic clock (its duration). */
   startedAt: number;
   began: number;
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Delivers a pulse; never throws, so the job's status survives. */

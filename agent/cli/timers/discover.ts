@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { ApiError, type ApiClient, type MonitorSummary } from '../../client/connection/api';
+import { type ApiClient, type MonitorSummary } from '../../client/connection/api';
 import { defaultGraceMinutes } from '../../domain/monitors/dueTime';
 import { checkSchedule } from '../../domain/schedules';
 import { serverTag } from '../../domain/monitors/ownLine';
@@ -14,6 +14,7 @@ import { DROP_IN_NAME, dropInText } from './dropIn';
 import { timerGrace, timerTag } from './unitFile';
 import { dropInFolder, findTimers, type FoundTimer, type UnitFolders } from './units';
 import { checkWritable, removeDropIn, wiredServices, Writes, type WiredService } from './wired';
+import { describeError } from '../../domain/text/errorText';
 
 const RECORD = 'timers-discovered.json';
 
@@ -145,7 +146,7 @@ export async function discoverTimers(options: TimersOptions): Promise<number> {
   try {
     earlier = await recordedMonitors(record, plans.map(({ timer }) => timerKey(folders, timer)), inUse, options.api!);
   } catch (error) {
-    console.error(`cronbeat: cannot list the monitors to find those an earlier discover made: ${error instanceof ApiError ? error.message : String(error)}`);
+    console.error(`cronbeat: cannot list the monitors to find those an earlier discover made: ${describeError(error)}`);
     return 1;
   }
   const made: Array<{ row: TimerRow; monitor: MonitorSummary; reused: boolean }> = [];
@@ -164,7 +165,7 @@ export async function discoverTimers(options: TimersOptions): Promise<number> {
       made.push({ row, monitor, reused: false });
       record.remember(key, monitor.token);
     } catch (error) {
-      failure = error instanceof ApiError ? error.message : String(error);
+      failure = describeError(error);
       break;
     }
   }

@@ -1,3 +1,5 @@
+import { MAX_MINUTES } from '../../domain/monitors/minutes';
+
 /*
  * Reading systemd unit files, pure (text in, data out): the [Timer] settings a monitor needs,
  * as systemd reads them (systemd.syntax(7), systemd.timer(5), systemd.time(7)).
@@ -180,5 +182,5 @@ export function timerTag(timer: string): string {
 
 /** The grace in minutes: the schedule's own (or the one asked), plus the delays systemd may add to a run. */
 export function timerGrace(base: number, timer: Pick<TimerSettings, 'randomizedDelaySec' | 'accuracySec'>): number {
-  return Math.min(525_600, base + Math.ceil((timer.randomizedDelaySec + timer.accuracySec) / 60));
+  return Math.min(MAX_MINUTES, base + Math.ceil((timer.randomizedDelaySec + timer.accuracySec) / 60));
 }

@@ -1,5 +1,6 @@
 import { isPlainHttpAnswer, plainHttpWords } from '../../domain/net/plainHttp';
 import { terminalText } from '../../domain/text/controlCharacters';
+import { describeError } from '../../domain/text/errorText';
 
 /** Every request to the agent gives up after this long, so a hung agent never holds a job. */
 export const REQUEST_TIMEOUT_MS = 5_000;
@@ -147,7 +148,7 @@ function describeNetworkError(error: unknown): string {
   }
   // node:http puts the code (ECONNREFUSED…) on the error itself; fetch put it on its cause.
   const cause = error instanceof Error ? ((error.cause ?? error) as { code?: string; message?: string }) : undefined;
-  return oneLine(cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error)));
+  return oneLine(cause?.code ?? cause?.message ?? describeError(error));
 }
 
 function safeOrigin(url: string): string {

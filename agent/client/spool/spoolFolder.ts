@@ -1,5 +1,6 @@
 import { prepareDataDir } from '../../dataFolder/dataDir';
 import { privateFolderOfThisUser, privateTempFolder } from '../../dataFolder/privateFolder';
+import { describeError } from '../../domain/text/errorText';
 
 /** Where pulses that cannot be delivered are kept, or why they cannot be. */
 export type SpoolFolder =
@@ -30,5 +31,5 @@ function describe(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   const path = (error as NodeJS.ErrnoException | null)?.path;
   if (code && path) return `${code} on ${path}`;
-  return error instanceof Error ? error.message : String(error);
+  return describeError(error);
 }

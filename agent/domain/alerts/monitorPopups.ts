@@ -1,7 +1,8 @@
 import type { Popup } from './popup';
 import { alertMs, type Alert } from './alert';
 import { OUTPUT_BOUNDS } from './messageLimits';
-import { alertTitle, alertTone, describeDuration, humanTime, lastLines, whatHappened } from './words';
+import { alertTitle, alertTone, humanTime, lastLines, whatHappened } from './words';
+import { describeDuration } from '../time/durations';
 
 /** A monitor that failed or recovered, as popups tell it. */
 export interface MonitorTransition {

@@ -2,6 +2,7 @@ import { alertMs, missedReason, type Alert, type AlertReason, type MonitorReason
 import { exitCodeWords } from './exitCodes';
 import type { MissedDeadline } from '../monitors/dueTime';
 import { remembered } from '../time/answerCache';
+import { describeDuration } from '../time/durations';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -46,18 +47,6 @@ export function describeMoment(ms: number, timezone: string): string {
   return `${local.date} ${local.time} ${timezone} (${utcText} UTC)`;
 }
 
-/** Minutes for people: "5 min", "2 h", "1 h 30 min", "1 day", "2 days 3 h". */
-export function describeMinutes(minutes: number): string {
-  const days = Math.floor(minutes / 1440);
-  const hours = Math.floor((minutes % 1440) / 60);
-  const rest = minutes % 60;
-  const parts: string[] = [];
-  if (days) parts.push(`${days} ${days === 1 ? 'day' : 'days'}`);
-  if (hours) parts.push(`${hours} h`);
-  if (rest || parts.length === 0) parts.push(`${rest} min`);
-  return parts.join(' ');
-}
-
 export type { MonitorReason };
 
 /** A monitor reason's words with its moments left as moments (UTC ms), for each edge to write in its zone. */
@@ -80,11 +69,11 @@ export function reasonPieces(reason: MonitorReason): ReasonPiece[] {
   const resumed = reason.resumed_at === null ? null : moment(reason.resumed_at);
   if (reason.kind === 'stuck') {
     const started = ['Started at ', moment(reason.started_at)];
-    const limit = describeMinutes(reason.max_runtime_minutes);
+    const limit = describeDuration(reason.max_runtime_minutes * 60_000);
     if (resumed === null) return [...started, `, still running after ${limit} (its max run time)`];
     return [...started, `, still running after ${limit} (its max run time), and not ended after Cronbeat resumed at `, resumed];
   }
-  const within = describeMinutes(reason.grace_minutes);
+  const within = describeDuration(reason.grace_minutes * 60_000);
   if (reason.kind === 'not_finished') {
     const started = ['Started at ', moment(reason.started_at)];
     if (resumed === null) return [...started, ` and never finished: no end by ${within} after the next run was due`];

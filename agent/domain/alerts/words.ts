@@ -2,6 +2,7 @@ import { alertMs, type Alert } from './alert';
 import { remembered } from '../time/answerCache';
 import { scheduleWords } from '../schedules';
 import { exitCodeMeaning, exitCodeWords } from './exitCodes';
+import { describeDuration } from '../time/durations';
 
 /*
  * An alert (agent/domain/alerts/alert.ts) in words, for people: the pieces every channel, the popup
@@ -60,20 +61,6 @@ export function timeInZones(ms: number, monitorZone: string, adminZone: string, 
   const sameDay = formatter(safeZone(adminZone), true, false).format(ms).split(' ').slice(0, 3).join(' ') ===
     formatter(safeZone(monitorZone), true, false).format(ms).split(' ').slice(0, 3).join(' ');
   return `${main} (${humanTime(ms, adminZone, { date: !sameDay, seconds })})`;
-}
-
-/** A duration for people: "850 ms", "12 s", "2 min 5 s", "2 h 13 min", "3 days 4 h". */
-export function describeDuration(ms: number): string {
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return seconds % 60 ? `${minutes} min ${seconds % 60} s` : `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
-  const days = Math.floor(hours / 24);
-  const dayWord = `${days} ${days === 1 ? 'day' : 'days'}`;
-  return hours % 24 ? `${dayWord} ${hours % 24} h` : dayWord;
 }
 
 /** Terminal escape sequences (colours, cursor moves, window titles): ESC [ … final, ESC ] … BEL/ST, ESC and one more. */

@@ -68,6 +68,14 @@ export function channelFailurePopupDue(failingSince: number | null, now: number)
   return failingSince !== null && now - failingSince >= CHANNEL_FAILING_POPUP_AFTER_MS;
 }
 
+/**
+ * The error of an attempt whose refusal is permanent (each kind says which are, in its folder
+ * under agent/engine/delivery/kinds/): what the service said, and that it is not tried again.
+ */
+export function permanentFailure(said: string): string {
+  return `${said.replace(/[.\s]+$/, '')}: this will not work until the channel's settings change; not retried.`;
+}
+
 /** Why a deleted channel's waiting deliveries failed (at once, when it is deleted). */
 export const CHANNEL_DELETED = 'The channel was deleted before this could be sent.';
 

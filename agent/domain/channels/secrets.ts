@@ -1,4 +1,4 @@
-import { SECRET_SETTINGS, type ChannelKind } from './kinds';
+import type { ChannelSecretRules } from './settings';
 
 /*
  * A channel's secrets beyond showing them masked (issue 21, items 8–10; docs/channels.md,
@@ -33,10 +33,11 @@ function base64(text: string): string {
  * The secret values of a channel's settings: the secret fields, and a webhook URL's password,
  * also as the Basic header carries it (base64 of `user:password`, which echoing receivers show).
  */
-export function channelSecretValues(kind: ChannelKind, settings: Record<string, unknown>): string[] {
-  const values = SECRET_SETTINGS[kind].map((field) => settings[field]).filter((v): v is string => typeof v === 'string');
-  const password = kind === 'webhook' ? urlPassword(settings.url) : null;
-  if (password) values.push(password, base64(`${urlUser(settings.url)}:${password}`));
+export function channelSecretValues(kind: ChannelSecretRules, settings: Record<string, unknown>): string[] {
+  const values = kind.secrets.map((field) => settings[field]).filter((v): v is string => typeof v === 'string');
+  const url = kind.urlWithCredentials ? settings[kind.urlWithCredentials] : undefined;
+  const password = urlPassword(url);
+  if (password) values.push(password, base64(`${urlUser(url)}:${password}`));
   return values.filter((v) => v.length >= 4);
 }
 
@@ -98,23 +99,9 @@ export function redactValues(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-/**
- * The settings that say where a channel sends: changing one of them sends the channel's secrets
- * to a new place, so the PATCH must give those secrets again (a webhook's URL brings its own
- * user:pass@; Slack's and Discord's URLs are the secret themselves).
- */
-export const DESTINATION_SETTINGS: Record<ChannelKind, readonly string[]> = {
-  webhook: ['url'],
-  ntfy: ['server_url'],
-  slack: [],
-  discord: [],
-  email: ['host', 'port', 'tls', 'user'],
-  telegram: ['api_url', 'chat_id'],
-};
-
-/** The destination settings in which `merged` differs from `stored` (see DESTINATION_SETTINGS); empty when none. */
-export function changedDestination(kind: ChannelKind, stored: Record<string, unknown>, merged: Record<string, unknown>): string[] {
-  return DESTINATION_SETTINGS[kind].filter((field) => (stored[field] ?? null) !== (merged[field] ?? null));
+/** The destination settings in which `merged` differs from `stored` (ChannelSecretRules.destination); empty when none. */
+export function changedDestination(kind: ChannelSecretRules, stored: Record<string, unknown>, merged: Record<string, unknown>): string[] {
+  return kind.destination.filter((field) => (stored[field] ?? null) !== (merged[field] ?? null));
 }
 
 /**
@@ -123,11 +110,11 @@ export function changedDestination(kind: ChannelKind, stored: Record<string, unk
  * the settings as they would be stored; empty when nothing is missing.
  */
 export function secretsToGiveAgain(
-  kind: ChannelKind,
+  kind: ChannelSecretRules,
   stored: Record<string, unknown>,
   merged: Record<string, unknown>,
   replaced: (field: string) => boolean,
 ): string[] {
   if (changedDestination(kind, stored, merged).length === 0) return [];
-  return SECRET_SETTINGS[kind].filter((field) => typeof stored[field] === 'string' && stored[field] !== '' && !replaced(field));
+  return kind.secrets.filter((field) => typeof stored[field] === 'string' && stored[field] !== '' && !replaced(field));
 }

@@ -1,16 +1,18 @@
 /**
  * When a server's crontab watcher counts as quiet: it reports with every snapshot, so two
  * missed reports plus a minute of slack (for a busy machine or a slow network) mean it died or
- * cannot reach the agent. A watcher that did not say its interval is given an hour.
+ * cannot reach the agent. A watcher that did not say its interval is taken to report hourly.
+ * This one moment drives both the servers list's `quiet` flag and the quiet notification, so
+ * the dashboard never shows a watcher quiet that no alert has told of, nor the other way round.
  */
 
 const SLACK_MS = 60_000;
-const UNKNOWN_INTERVAL_MS = 3_600_000;
+/** The interval of a watcher that did not say its own. */
+export const UNKNOWN_INTERVAL_SECONDS = 3600;
 
-/** The moment a watcher that last reported at `lastReportAt` turns quiet. */
+/** The last moment a watcher that last reported at `lastReportAt` still counts as reporting; a moment later it is quiet. */
 export function quietAfter(lastReportAt: number, intervalSeconds: number | null): number {
-  const interval = intervalSeconds === null ? UNKNOWN_INTERVAL_MS : intervalSeconds * 1000;
-  return lastReportAt + 2 * interval + SLACK_MS;
+  return lastReportAt + 2 * (intervalSeconds ?? UNKNOWN_INTERVAL_SECONDS) * 1000 + SLACK_MS;
 }
 
 /** True when the watcher missed its reports; false when it never reported (nothing to expect yet). */

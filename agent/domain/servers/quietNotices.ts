@@ -1,22 +1,12 @@
 import { describeMoment } from '../alerts/reasonPieces';
 import { NOTIFICATION_KINDS, type ServerQuietNotificationData } from '../alerts/notificationKinds';
 import { toApiTimestamp } from '../time/apiTimestamps';
+import { describeDuration } from '../time/durations';
 
 /*
- * A server whose crontab watcher went quiet (issue 21.15): one notification when its reports
- * stop for three of its intervals, one when it reports again.
+ * A server whose crontab watcher went quiet: one notification when its reports stop (quietAfter,
+ * the same moment the servers list marks it quiet), one when it reports again.
  */
-
-/** Intervals without a report before a quiet watcher raises a notification. */
-export const QUIET_ALERT_INTERVALS = 3;
-/** The interval of a watcher that did not say its own. */
-const UNKNOWN_INTERVAL_MS = 3_600_000;
-
-/** The moment a watcher that last reported at `lastReportAt` has missed three reports and is notified as quiet. */
-export function quietAlertAt(lastReportAt: number, intervalSeconds: number | null): number {
-  const interval = intervalSeconds === null ? UNKNOWN_INTERVAL_MS : intervalSeconds * 1000;
-  return lastReportAt + QUIET_ALERT_INTERVALS * interval;
-}
 
 interface QuietServer {
   id: number;
@@ -66,14 +56,17 @@ export function serverQuietData(server: QuietServer, report: WatcherReport): Ser
   );
 }
 
-/** The notification data for a quiet watcher that reported again at `report.lastReportAt`, quiet since `quietSince`. */
-export function serverReportingData(server: QuietServer, report: WatcherReport, silentSince: number): ServerQuietNotificationData {
-  const minutes = Math.max(1, Math.round((report.lastReportAt - silentSince) / 60_000));
+/**
+ * The notification data for a quiet watcher that reported again at `report.lastReportAt`; its
+ * report before that came at `previousReportAt`, so the silence told is the whole of it, not the
+ * part since the quiet notification.
+ */
+export function serverReportingData(server: QuietServer, report: WatcherReport, previousReportAt: number): ServerQuietNotificationData {
   return data(
     server,
     report,
     'reporting',
     `${server.name} reports again`,
-    `The crontab watcher of ${server.name} (${server.identifier}) reported again at ${describeMoment(report.lastReportAt, 'UTC')}, after ${minutes} min without a report.`,
+    `The crontab watcher of ${server.name} (${server.identifier}) reported again at ${describeMoment(report.lastReportAt, 'UTC')}, after ${describeDuration(report.lastReportAt - previousReportAt)} without a report.`,
   );
 }

@@ -5,18 +5,6 @@
  * text, then escaped). Pure.
  */
 
-/** What each service refuses past (their documented limits), and what we keep well under. */
-export const CHAT_LIMITS = {
-  slack: { section: 3000, context: 3000, fallback: 4000, blocks: 50 },
-  discord: { content: 2000, title: 256, description: 4096, footer: 2048, embedTotal: 6000, embeds: 10 },
-  /** UTF-16 code units of the text after HTML parsing. */
-  telegram: { text: 4096 },
-  /** Bytes: past that ntfy makes the message an attachment. */
-  ntfy: { messageBytes: 4096, title: 250 },
-  /** A header line may hold 998 octets; a subject is read in an inbox's one line. */
-  email: { subject: 200, digestBody: 100_000 },
-} as const;
-
 /** How much of a monitor's or server's name a title shows, before the service's own limit. */
 export const TITLE_CHARS = 300;
 

@@ -3,6 +3,7 @@ import type { CheckObservation } from '../../domain/certificates/status';
 import type { CertificateCheck } from './checker';
 import { recordCheck, type RecordContext } from './record';
 import type { Log } from '../../log/logger';
+import { describeError } from '../../domain/text/errorText';
 
 export const CHECK_INTERVAL_MS = 6 * 60 * 60 * 1000;
 export const MAX_CONCURRENT_CHECKS = 4;
@@ -64,7 +65,7 @@ export class CertificateScheduler {
         void this.checkDue();
       } catch (error) {
         // A busy or closing database must not take the agent down; the next poll tries again.
-        this.log(`certificate checks: ${error instanceof Error ? error.message : String(error)}`, { level: 'error' });
+        this.log(`certificate checks: ${describeError(error)}`, { level: 'error' });
       }
     };
     poll();
@@ -125,7 +126,7 @@ export class CertificateScheduler {
       this.running++;
       this.run(id)
         .catch((error: unknown) => {
-          this.log(`certificate check ${id} failed: ${error instanceof Error ? error.message : String(error)}`, { level: 'warn' });
+          this.log(`certificate check ${id} failed: ${describeError(error)}`, { level: 'warn' });
           return null;
         })
         .then((row) => {

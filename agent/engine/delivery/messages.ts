@@ -1,6 +1,6 @@
 import type { ChannelRow } from '../../db/channels';
 import type { NotificationResource } from '../../contract/notifications';
-import type { ChannelKind } from '../../domain/channels/kinds';
+import type { ChannelKind } from '../../contract/channels';
 import { toApiTimestamp } from '../../domain/time/apiTimestamps';
 import type { Alert } from '../../domain/alerts/alert';
 import { alertMessage, alertOf, subjectLink } from '../../domain/alerts/messageLimits';

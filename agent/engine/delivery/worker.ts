@@ -5,12 +5,15 @@ import type { DeliveryRow } from '../../db/deliveries';
 import type { AgentEvents } from '../events';
 import type { Notifier } from '../popups/notifier';
 import { presentNotification } from '../../contract/notifications';
+import { channelKind } from '../../contract/channels';
 import { channelSecretValues } from '../../domain/channels/secrets';
 import { CHANNEL_DELETED, channelFailurePopupDue, failedAfterChannelDeleted, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../domain/channels/delivery';
 import { buildDigestRequest, buildRequest, channelAlert, digestAsData, testNotification, type MessageContext, type OutgoingRequest } from './messages';
 import { digestContent, oneDigestAtATime, planBurst } from './digests';
 import { send, type AttemptResult } from './transport';
+import { judged } from './kinds';
 import type { Log } from '../../log/logger';
+import { describeError } from '../../domain/text/errorText';
 
 /** The worker looks at the outbox at least this often. */
 export const MAX_IDLE_MS = 30_000;
@@ -35,8 +38,6 @@ export interface DeliveryWorkerOptions {
   log: Log;
   /** The dashboard's address for links in messages (known once the agent listens). */
   dashboardUrl: () => string;
-  /** Overrides every Telegram channel's API address. */
-  telegramApiUrl?: string;
   /** The admin's zone: alerts give times in the monitor's zone and in this one. Default: UTC. */
   adminZone?: string;
   timeoutMs?: number;
@@ -172,7 +173,7 @@ export class DeliveryWorker {
       this.retryMs = 0;
     } catch (error) {
       // Retrying at once would spin a core and flood the log: back off, and say so once.
-      if (this.retryMs === 0) this.options.log(`Delivery: ${error instanceof Error ? error.message : String(error)}; retrying with backoff`, { level: 'error' });
+      if (this.retryMs === 0) this.options.log(`Delivery: ${describeError(error)}; retrying with backoff`, { level: 'error' });
       this.retryMs = Math.min(MAX_IDLE_MS, Math.max(FIRST_RETRY_MS, this.retryMs * 2));
     }
     this.plan();
@@ -220,7 +221,7 @@ export class DeliveryWorker {
   }
 
   private async attempt(delivery: DeliveryRow, channel: ChannelRow, request: () => OutgoingRequest | Promise<OutgoingRequest>, digest: boolean): Promise<void> {
-    const result = await this.sendTo(channel, request);
+    const result = judged(channel.kind, await this.sendTo(channel, request));
     if (!this.writable) return; // the database is closing: the claim stays, the next start sends again
     const { store } = this.options;
     const at = this.options.clock();
@@ -239,7 +240,7 @@ export class DeliveryWorker {
         if (digest) store.deliveries.settleDigest(delivery.id, { sentAt: null, failed: true, answer });
         return;
       }
-      const next = nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at);
+      const next = result.permanent ? null : nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at);
       store.deliveries.markUnsent(delivery.id, next, result);
       if (digest) store.deliveries.settleDigest(delivery.id, { sentAt: null, failed: next === null, answer: result });
       store.channels.markFailing(channel.id, at);
@@ -247,7 +248,7 @@ export class DeliveryWorker {
       this.popupWhenFailingLong(channel, at, result.error);
     } catch (error) {
       // Most likely a full disk: the claim stays until its end (the attempt's timeout), then the delivery is sent again.
-      this.options.log(`Delivery ${delivery.id}: cannot record the result: ${error instanceof Error ? error.message : String(error)}`, {
+      this.options.log(`Delivery ${delivery.id}: cannot record the result: ${describeError(error)}`, {
         level: 'error',
         deliveryId: delivery.id,
       });
@@ -272,7 +273,6 @@ export class DeliveryWorker {
   private context(channel: ChannelRow, deliveryKey: string): MessageContext {
     return {
       dashboardUrl: this.options.dashboardUrl(),
-      telegramApiUrl: this.options.telegramApiUrl,
       adminZone: this.options.adminZone,
       deliveryKey,
       channelName: channel.name,
@@ -281,12 +281,12 @@ export class DeliveryWorker {
 
   /** Builds the request (a digest's in slices, agent/engine/slices.ts) and sends it. */
   private async sendTo(channel: ChannelRow, request: () => OutgoingRequest | Promise<OutgoingRequest>): Promise<AttemptResult> {
-    const secrets = channelSecretValues(channel.kind, channel.settings);
+    const secrets = channelSecretValues(channelKind(channel.kind), channel.settings);
     let built: OutgoingRequest;
     try {
       built = await request();
     } catch (error) {
-      const message = `Cronbeat could not build this message: ${error instanceof Error ? error.message : String(error)}`;
+      const message = `Cronbeat could not build this message: ${describeError(error)}`;
       return { ok: false, responseStatus: null, responseBody: null, error: message };
     }
     return send(built, { timeoutMs: this.timeoutMs, connectTimeoutMs: this.options.connectTimeoutMs, trustedCa: this.options.trustedCa }, secrets);

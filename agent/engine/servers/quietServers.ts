@@ -1,6 +1,7 @@
 import type { ServerRow } from '../../db/servers';
 import { NOTIFICATION_KINDS } from '../../domain/alerts/notificationKinds';
-import { quietAlertAt, serverQuietData, serverReportingData } from '../../domain/servers/quietNotices';
+import { serverQuietData, serverReportingData } from '../../domain/servers/quietNotices';
+import { quietAfter } from '../../domain/servers/quietAfter';
 import type { EngineContext } from '../engineContext';
 
 /*
@@ -31,9 +32,9 @@ function announce({ events, notifier }: Ctx, raised: Raised[]): void {
 export function recordServerReport(ctx: Ctx, server: ServerRow, report: { intervalSeconds: number | null; jobs: number | null }, now: number) {
   const { store } = ctx;
   const { row, raised } = store.db.transaction(() => {
-    const recorded = store.serverReports.record({ serverId: server.id, now, ...report, quietAlertAt: quietAlertAt(now, report.intervalSeconds) });
-    if (recorded.quietSince === null) return { row: recorded.row, raised: [] };
-    const data = serverReportingData(server, { lastReportAt: now, intervalSeconds: report.intervalSeconds }, recorded.quietSince);
+    const recorded = store.serverReports.record({ serverId: server.id, now, ...report, quietAlertAt: quietAfter(now, report.intervalSeconds) });
+    if (recorded.endsQuietAfter === null) return { row: recorded.row, raised: [] };
+    const data = serverReportingData(server, { lastReportAt: now, intervalSeconds: report.intervalSeconds }, recorded.endsQuietAfter);
     const notification = store.notifications.create({ companyId: server.company_id, type: NOTIFICATION_KINDS.serverReporting.type, data, now });
     return { row: recorded.row, raised: [{ companyId: server.company_id, serverId: server.id, notificationId: notification.id, title: data.title, body: data.description }] };
   })();

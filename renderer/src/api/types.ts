@@ -36,11 +36,13 @@ export interface AgentReach {
   remote_urls: string[];
   /** The public URL (serve --public-url or Settings); null when none is set. */
   public_url?: string | null;
+  /** Whether alerts also show as popups on the agent's desktop: false for a headless agent. */
+  popups?: boolean;
 }
 
 export type Channel = ChannelResource;
 export type Delivery = DeliveryResource;
-export type { ChannelKind } from '../../../agent/domain/channels/kinds';
+export type { ChannelKind } from '../../../agent/contract/channels';
 /** Monitors, servers and certificates carry the channels they alert: null for all. */
 export interface Routed {
   channel_ids: number[] | null;

@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import type { Channel, ChannelKind } from '../api/types';
 import { useApp } from '../lib/app-context';
-import { CHANNEL_FIELDS, channelBody, MASK_FIELD, QUIET_FIELDS, REMIND_FIELD } from '../lib/channelKinds';
+import { channelBody, channelFields, MASK_FIELD, QUIET_FIELDS, REMIND_FIELD } from '../lib/channelKinds';
 import { useApiForm } from '../lib/use-api-form';
 import { channelInput, channelSettingsInput } from '../../../agent/contract/channels';
 import { fieldErrors } from '../lib/formRules';
@@ -10,7 +10,7 @@ import { LocalLinksNote } from './PublicUrlSettings';
 
 function initialValues(kind: ChannelKind, channel?: Channel): Record<string, string> {
   const values: Record<string, string> = { name: channel?.name ?? '' };
-  for (const field of CHANNEL_FIELDS[kind]) {
+  for (const field of channelFields(kind)) {
     const stored = channel?.settings[field.name.slice('settings.'.length)];
     values[field.name] = field.secret || stored === undefined || stored === null ? (field.initial ?? '') : String(stored);
   }
@@ -29,7 +29,7 @@ export function channelFormErrors(kind: ChannelKind, v: Record<string, string>, 
     ...fieldErrors(channelInput, { ...body, kind }),
     ...fieldErrors(channelSettingsInput(kind), { settings: body.settings }),
   };
-  for (const field of CHANNEL_FIELDS[kind]) if (editing && field.secret && !v[field.name]) errors[field.name] = undefined;
+  for (const field of channelFields(kind)) if (editing && field.secret && !v[field.name]) errors[field.name] = undefined;
   return errors;
 }
 
@@ -101,7 +101,7 @@ export function ChannelForm(props: {
     <form className="channel-form" onSubmit={onSubmit} noValidate aria-label={editing ? `Edit ${channel!.name}` : `Add ${kind} channel`}>
       <LocalLinksNote />
       {control('name', 'Name', { placeholder: 'e.g. Phone, #ops, on-call mail' })}
-      {CHANNEL_FIELDS[kind].map((field) => control(field.name, field.label, field))}
+      {channelFields(kind).map((field) => control(field.name, field.label, field))}
       <div className="field">
         <label>
           <input

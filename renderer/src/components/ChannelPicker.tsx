@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
 import type { RoutedPath } from '../api/endpoints';
 import { useApp } from '../lib/app-context';
-import { CHANNEL_KIND_LABELS } from '../lib/channelKinds';
+import { stayWithoutChannels, withoutChannels } from '../lib/alertPlaces';
+import { kindLabel } from '../lib/channelKinds';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
+import { describeError } from '../../../agent/domain/text/errorText';
 
 /**
  * Which channels a monitor (or server, or certificate) alerts: all of them (the default, and
@@ -13,6 +15,7 @@ export function ChannelPicker(props: { path: RoutedPath; id: number; what: strin
   const { api } = useApp();
   const channels = useResource(queries.channels(api));
   const routed = useResource(queries.routed(api, props.path, props.id));
+  const popups = useResource(queries.agent(api)).data?.popups;
   const [chosen, setChosen] = useState<number[] | null | undefined>(undefined);
   const [saving, setSaving] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
@@ -32,7 +35,7 @@ export function ChannelPicker(props: { path: RoutedPath; id: number; what: strin
       routed.reload();
       setMessage({ ok: true, text: 'Saved.' });
     } catch (error) {
-      setMessage({ ok: false, text: error instanceof Error ? error.message : String(error) });
+      setMessage({ ok: false, text: describeError(error) });
     } finally {
       setSaving(false);
     }
@@ -43,7 +46,7 @@ export function ChannelPicker(props: { path: RoutedPath; id: number; what: strin
       <h2 id={`channels-${props.id}`}>Alert channels</h2>
       {list.length === 0 ? (
         <p className="muted">
-          Alerts about this {props.what} show on this desktop only. <a href="#/channels">Add a channel</a> to be told elsewhere.
+          Alerts about this {props.what} show {withoutChannels(popups)}. <a href="#/channels">Add a channel</a> to be told elsewhere.
         </p>
       ) : (
         <>
@@ -70,12 +73,12 @@ export function ChannelPicker(props: { path: RoutedPath; id: number; what: strin
                       })
                     }
                   />{' '}
-                  {channel.name} <span className="muted">({CHANNEL_KIND_LABELS[channel.kind]})</span>
+                  {channel.name} <span className="muted">({kindLabel(channel.kind)})</span>
                 </label>
               </li>
             ))}
           </ul>
-          {chosen !== null && chosen.length === 0 ? <p className="field-hint">No channel ticked: alerts about it stay on this desktop.</p> : null}
+          {chosen !== null && chosen.length === 0 ? <p className="field-hint">No channel ticked: alerts about it stay {stayWithoutChannels(popups)}.</p> : null}
           <div className="form-actions">
             <button type="button" className="button button-primary" disabled={!dirty || saving} onClick={save}>
               {saving ? 'Saving…' : 'Save channels'}

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { describeError } from '../../../agent/domain/text/errorText';
 
 /**
  * A modal confirmation built on <dialog>: focus moves into it, Escape cancels, and the
@@ -32,7 +33,7 @@ export function ConfirmDialog(props: {
       await props.onConfirm();
       props.onClose();
     } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
+      setError(describeError(caught));
     } finally {
       setBusy(false);
     }

@@ -1,6 +1,6 @@
 import type { Delivery } from '../api/types';
 import { useApp } from '../lib/app-context';
-import { CHANNEL_KIND_LABELS } from '../lib/channelKinds';
+import { kindLabel } from '../lib/channelKinds';
 import { formatInSentence, utcTitle } from '../lib/format';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
@@ -43,7 +43,7 @@ export function DeliveryList(props: { notificationId: string }) {
           <span className={`badge ${TONES[d.status]}`}>
             {/* One inline phrase: the badge's flex gap would otherwise split "(Webhook)" from its colon. */}
             <span>
-              {d.channel.name} <span className="muted">({CHANNEL_KIND_LABELS[d.channel.kind]})</span>: {deliveryLabel(d)}
+              {d.channel.name} <span className="muted">({kindLabel(d.channel.kind)})</span>: {deliveryLabel(d)}
               {d.status === 'sent' && d.sent_at ? (
                 <>
                   {' '}

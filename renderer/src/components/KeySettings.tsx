@@ -9,6 +9,7 @@ import { useResource } from '../lib/use-resource';
 import { ConfirmDialog } from './ConfirmDialog';
 import { CopyField } from './CopyField';
 import { Time } from './Time';
+import { describeError } from '../../../agent/domain/text/errorText';
 
 const SCOPE_WORDS: Record<KeyScope, string> = {
   full: 'Full: everything',
@@ -38,7 +39,7 @@ export function KeySettings() {
       await client.invalidateQueries({ queryKey: keys.keys });
     } catch (failure) {
       const field = failure instanceof ApiError ? (failure.fieldError('name') ?? failure.fieldError('scope')) : undefined;
-      setError(field ?? (failure instanceof Error ? failure.message : String(failure)));
+      setError(field ?? describeError(failure));
     }
   };
 

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Monitor } from '../api/types';
 import { useApp } from '../lib/app-context';
+import { describeError } from '../../../agent/domain/text/errorText';
 
 const HOUR_MS = 3_600_000;
 
@@ -28,7 +29,7 @@ export function MonitorActions(props: { monitor: Monitor }) {
     try {
       await action();
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(describeError(e));
     } finally {
       setBusy(false);
     }

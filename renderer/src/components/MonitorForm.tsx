@@ -7,6 +7,7 @@ import { utcTitle } from '../lib/format';
 import { useApiForm } from '../lib/use-api-form';
 import { formatInZone, nextRuns, scheduleInWords } from '../lib/schedule';
 import { findTimeZone } from '../../../agent/domain/time/timeZones';
+import { MAX_MINUTES } from '../../../agent/domain/monitors/minutes';
 import { monitorInput } from '../../../agent/contract/monitors';
 import { fieldErrors, numberOrAbsent } from '../lib/formRules';
 
@@ -144,7 +145,7 @@ export function MonitorForm(props: {
             type="number"
             inputMode="numeric"
             min={1}
-            max={525600}
+            max={MAX_MINUTES}
             step={1}
             value={values.duration}
             onChange={(e) => set('duration', e.target.value)}

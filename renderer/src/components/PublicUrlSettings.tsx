@@ -4,6 +4,7 @@ import { ApiError } from '../api/client';
 import { useApp } from '../lib/app-context';
 import { keys, queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
+import { describeError } from '../../../agent/domain/text/errorText';
 
 /**
  * The public URL (issue 21 item 12): the base of every link in alerts and of the copy-paste
@@ -31,7 +32,7 @@ export function PublicUrlSettings() {
       setDraft(null);
     } catch (failure) {
       const field = failure instanceof ApiError ? failure.fieldError('public_url') : undefined;
-      setError(field ?? (failure instanceof Error ? failure.message : String(failure)));
+      setError(field ?? describeError(failure));
     } finally {
       setBusy(false);
     }

@@ -5,6 +5,7 @@ import { useApp } from '../lib/app-context';
 import { keys, queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { Time } from './Time';
+import { describeError } from '../../../agent/domain/text/errorText';
 
 /**
  * The watchdog: a dead-man's switch outside this machine that the agent pings every minute while
@@ -29,7 +30,7 @@ export function WatchdogSettings() {
       setDraft('');
     } catch (failure) {
       const field = failure instanceof ApiError ? failure.fieldError('watchdog_url') : undefined;
-      setError(field ?? (failure instanceof Error ? failure.message : String(failure)));
+      setError(field ?? describeError(failure));
     } finally {
       setBusy(false);
     }

@@ -1,9 +1,10 @@
 import type { ChannelKind } from '../api/types';
+import { CHANNEL_KINDS, channelKind } from '../../../agent/contract/channels';
 
 /*
- * The form of each kind of channel: its fields, named as the API names them (e.g. "settings.url"),
- * so the API's schemas (agent/contract/channels.ts) check them as the admin types and its 422
- * lands next to the same field.
+ * The form of each kind of channel, from the kind's description (agent/contract/channels/kinds/):
+ * its fields named as the API names them (e.g. "settings.url"), so the API's schemas check them
+ * as the admin types and its 422 lands next to the same field.
  */
 
 export interface ChannelField {
@@ -18,56 +19,20 @@ export interface ChannelField {
   initial?: string;
 }
 
-export const CHANNEL_KIND_LABELS: Record<ChannelKind, string> = {
-  webhook: 'Webhook',
-  ntfy: 'ntfy',
-  slack: 'Slack',
-  discord: 'Discord',
-  email: 'Email',
-  telegram: 'Telegram',
-};
+/** Every kind, in the order the dashboard offers them. */
+export const KINDS: readonly ChannelKind[] = CHANNEL_KINDS;
 
-export const CHANNEL_FIELDS: Record<ChannelKind, ChannelField[]> = {
-  webhook: [
-    { name: 'settings.url', label: 'URL', placeholder: 'https://example.com/cronbeat-hook' },
-    {
-      name: 'settings.secret',
-      label: 'Signing secret',
-      secret: true,
-      hint: 'Leave empty and Cronbeat makes one (shown once). Each body is signed with it in X-Cronbeat-Signature.',
-    },
-  ],
-  ntfy: [
-    { name: 'settings.server_url', label: 'Server', placeholder: 'https://ntfy.sh', hint: 'Empty: the public ntfy.sh.' },
-    {
-      name: 'settings.topic',
-      label: 'Topic',
-      placeholder: 'my-cron-alerts-5f2c',
-      hint: 'On ntfy.sh anyone who knows a topic can read it: pick one hard to guess.',
-    },
-    { name: 'settings.access_token', label: 'Access token', secret: true, hint: 'Only for a protected topic.' },
-  ],
-  slack: [
-    { name: 'settings.webhook_url', label: 'Incoming webhook URL', secret: true, placeholder: 'https://hooks.slack.com/services/…' },
-  ],
-  discord: [
-    { name: 'settings.webhook_url', label: 'Webhook URL', secret: true, placeholder: 'https://discord.com/api/webhooks/…' },
-  ],
-  email: [
-    { name: 'settings.host', label: 'SMTP host', placeholder: 'smtp.example.com' },
-    { name: 'settings.port', label: 'Port', placeholder: '587', hint: 'Empty: 587 for STARTTLS, 465 for TLS, 25 without.' },
-    { name: 'settings.tls', label: 'Encryption', options: ['starttls', 'tls', 'none'], initial: 'starttls' },
-    { name: 'settings.user', label: 'User' },
-    { name: 'settings.password', label: 'Password', secret: true },
-    { name: 'settings.from', label: 'From', placeholder: 'cronbeat@example.com' },
-    { name: 'settings.to', label: 'To', placeholder: 'ops@example.com, me@example.com' },
-  ],
-  telegram: [
-    { name: 'settings.bot_token', label: 'Bot token', secret: true, placeholder: '123456:ABC-DEF…', hint: 'From @BotFather.' },
-    { name: 'settings.chat_id', label: 'Chat id', placeholder: '-1001234567890', hint: 'A numeric chat id or a @channel name.' },
-    { name: 'settings.api_url', label: 'Bot API address', placeholder: 'https://api.telegram.org', hint: 'Empty: Telegram\'s own. Set it for a Bot API server of your own.' },
-  ],
-};
+/** A kind as people name it ("Slack"). */
+export const kindLabel = (kind: ChannelKind): string => channelKind(kind).label;
+
+/** The fields of `kind`'s form; its secrets are write-only. */
+export function channelFields(kind: ChannelKind): ChannelField[] {
+  const { form, secrets } = channelKind(kind);
+  return form.map(({ setting, ...field }) => ({ ...field, name: `settings.${setting}`, ...(secrets.includes(setting) ? { secret: true } : {}) }));
+}
+
+/** Where `channel` points, without its secrets (the API masks them). */
+export const channelWhere = (channel: { kind: ChannelKind; settings: Record<string, unknown> }): string => channelKind(channel.kind).where(channel.settings);
 
 export const QUIET_FIELDS = ['quiet_hours.start', 'quiet_hours.end', 'quiet_hours.timezone'] as const;
 
@@ -83,7 +48,7 @@ export const REMIND_FIELD = 'remind_every_hours';
  */
 export function channelBody(kind: ChannelKind, values: Record<string, string>, editing: boolean) {
   const settings: Record<string, unknown> = {};
-  for (const field of CHANNEL_FIELDS[kind]) {
+  for (const field of channelFields(kind)) {
     const value = values[field.name]?.trim() ?? '';
     const key = field.name.slice('settings.'.length);
     if (value === '') {

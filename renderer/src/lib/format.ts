@@ -1,3 +1,5 @@
+import { describeDuration } from '../../../agent/domain/time/durations';
+
 /**
  * Display helpers. Times show in the viewer's zone, 24-hour whatever the locale (one time format
  * everywhere: schedules, quiet hours and the CLI write 18:00); `utcTitle` gives the UTC text for hovering.
@@ -40,23 +42,9 @@ export function formatRelative(iso: string, now = Date.now()): string {
   return diff < 0 ? `${count} ${unit} ago` : `in ${count} ${unit}`;
 }
 
-/** A run's duration: "850 ms", "12.4 s", "3 min 5 s", "2 h 10 min". */
+/** A duration in the words alerts use too ("850 ms", "4.3 s", "2 h 10 min", "1 day 3 h"); a dash when there is none. */
 export function formatDuration(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
-  const minutes = Math.floor(ms / 60_000);
-  if (minutes < 60) return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
-
-/** The monitor's grace: "5 min", "2 h", "1 d 3 h". */
-export function formatMinutes(minutes: number): string {
-  if (minutes < 60) return `${minutes} min`;
-  if (minutes < 1440) return minutes % 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes / 60} h`;
-  const days = Math.floor(minutes / 1440);
-  const hours = Math.round((minutes % 1440) / 60);
-  return hours ? `${days} d ${hours} h` : `${days} d`;
+  return ms === null || ms === undefined || !Number.isFinite(ms) ? '—' : describeDuration(ms);
 }
 
 export function plural(count: number, one: string, many = `${one}s`): string {

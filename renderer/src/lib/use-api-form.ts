@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../api/client';
+import { describeError } from '../../../agent/domain/text/errorText';
 
 type Errors<F extends string> = Partial<Record<F, string | undefined>>;
 
@@ -57,7 +58,7 @@ export function useApiForm<F extends string>(options: {
         for (const field of fields) next[field] = error.fieldError(field);
         setServerErrors(next);
         if (!Object.values(next).some(Boolean)) setFormError(error.message);
-      } else setFormError(error instanceof Error ? error.message : String(error));
+      } else setFormError(describeError(error));
     } finally {
       setBusy(false);
     }

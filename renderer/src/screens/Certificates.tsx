@@ -11,6 +11,7 @@ import { useApp } from '../lib/app-context';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import './Certificates.css';
+import { describeError } from '../../../agent/domain/text/errorText';
 
 /** Whole days until expiry (negative once expired), or null when unknown. */
 export function daysLeft(expiresAt: string | null, now = Date.now()): number | null {
@@ -44,7 +45,7 @@ export function CertificatesScreen() {
       await api.checkCertificate(id);
       certificates.reload();
     } catch (error) {
-      setActionError(error instanceof Error ? error.message : String(error));
+      setActionError(describeError(error));
     } finally {
       setChecking(null);
     }

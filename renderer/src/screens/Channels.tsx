@@ -6,28 +6,10 @@ import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
 import { Time } from '../components/Time';
 import { useApp } from '../lib/app-context';
-import { CHANNEL_KIND_LABELS } from '../lib/channelKinds';
+import { channelWhere, KINDS, kindLabel } from '../lib/channelKinds';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
-
-const KINDS = Object.keys(CHANNEL_KIND_LABELS) as ChannelKind[];
-
-/** Where the channel points, without its secrets (the API masks them). */
-function destination(channel: Channel): string {
-  const s = channel.settings as Record<string, string | null | undefined>;
-  switch (channel.kind) {
-    case 'webhook':
-      return s.url ?? '';
-    case 'ntfy':
-      return `${s.server_url ?? 'https://ntfy.sh'}/${s.topic ?? ''}`;
-    case 'email':
-      return `${s.to ?? ''} via ${s.host ?? ''}`;
-    case 'telegram':
-      return `chat ${s.chat_id ?? ''}`;
-    default:
-      return s.webhook_url ?? '';
-  }
-}
+import { withoutChannels } from '../lib/alertPlaces';
 
 function TestAnswer(props: { result: ChannelTestResult | Error }) {
   const { result } = props;
@@ -66,14 +48,14 @@ function ChannelCard(props: { channel: Channel; onChanged: () => void }) {
       <div className="channel-head">
         <div>
           <div className="channel-name">
-            {channel.name} <span className="badge">{CHANNEL_KIND_LABELS[channel.kind]}</span>{' '}
+            {channel.name} <span className="badge">{kindLabel(channel.kind)}</span>{' '}
             {channel.failing_since ? (
               <span className="badge badge-bad" title="Deliveries are retried for 24 hours">
                 Failing since <Time value={channel.failing_since} relative past />
               </span>
             ) : null}
           </div>
-          <div className="muted code">{destination(channel)}</div>
+          <div className="muted code">{channelWhere(channel)}</div>
           {channel.quiet_hours ? (
             <div className="muted">
               Quiet {channel.quiet_hours.start}–{channel.quiet_hours.end} ({channel.quiet_hours.timezone})
@@ -125,7 +107,8 @@ function ChannelCard(props: { channel: Channel; onChanged: () => void }) {
 export function ChannelsScreen() {
   const { api } = useApp();
   const channels = useResource(queries.channels(api));
-  const [kind, setKind] = useState<ChannelKind>('webhook');
+  const popups = useResource(queries.agent(api)).data?.popups;
+  const [kind, setKind] = useState<ChannelKind>(KINDS[0]);
   const [adding, setAdding] = useState(false);
   const [generated, setGenerated] = useState<{ name: string; secret: string } | null>(null);
 
@@ -137,7 +120,7 @@ export function ChannelsScreen() {
         <select id="channel-kind" value={kind} onChange={(e) => setKind(e.target.value as ChannelKind)}>
           {KINDS.map((k) => (
             <option key={k} value={k}>
-              {CHANNEL_KIND_LABELS[k]}
+              {kindLabel(k)}
             </option>
           ))}
         </select>
@@ -161,7 +144,7 @@ export function ChannelsScreen() {
   else if (channels.data.length === 0 && !adding)
     body = (
       <EmptyState title="No channels yet" action={<button type="button" className="button button-primary" onClick={() => setAdding(true)}>Add a channel</button>}>
-        Alerts show as desktop popups only. Add a webhook, ntfy, Slack, Discord, email or Telegram channel to be told away from this desktop.
+        Alerts show {withoutChannels(popups)}. Add a channel ({KINDS.map(kindLabel).join(', ')}) to be told wherever you are.
       </EmptyState>
     );
   else

@@ -11,7 +11,7 @@ import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/stat
 import { monitorStatus, StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
 import { useApp } from '../lib/app-context';
-import { formatMinutes } from '../lib/format';
+import { formatDuration } from '../lib/format';
 import { navigate } from '../lib/router';
 import { nextRuns } from '../lib/schedule';
 import { scheduleWords } from '../../../agent/domain/schedules';
@@ -173,7 +173,7 @@ export function MonitorDetailScreen(props: { id: number }) {
           </div>
           <div>
             <dt>Grace</dt>
-            <dd>{formatMinutes(m.duration)}</dd>
+            <dd>{formatDuration(m.duration * 60_000)}</dd>
           </div>
           {m.tags && m.tags.length > 0 ? (
             <div>

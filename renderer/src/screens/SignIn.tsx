@@ -42,7 +42,7 @@ export function SignInScreen(props: { code: string | null; sessionEnded: boolean
             error.message
           ) : (
             <>
-              This sign-in link has expired or was already used. Restart <code>cronbeat serve</code> for a new one, or paste an API
+              This sign-in link has expired or was already used. Run <code>cronbeat signin</code> on the agent’s machine for a new one, or paste an API
               token below.
             </>
           ),
@@ -96,7 +96,7 @@ export function SignInScreen(props: { code: string | null; sessionEnded: boolean
             ) : (
               <p className="muted">
                 {props.sessionEnded ? 'Your session has ended (signed out elsewhere, or the token was revoked). ' : null}
-                Open the sign-in link that <code>cronbeat serve</code> prints, or paste an API token.
+                Open the sign-in link that <code>cronbeat serve</code> printed (<code>cronbeat signin</code> prints a new one), or paste an API token.
               </p>
             )}
             <form onSubmit={submit} noValidate>

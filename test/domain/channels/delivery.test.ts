@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BACKOFF_MS, bounded, channelFailurePopupDue, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../../agent/domain/channels/delivery';
-import { isMasked, maskedSettings, mergeSettings, routingEvent } from '../../../agent/domain/channels/kinds';
+import { isMasked, maskedSettings, mergeSettings } from '../../../agent/domain/channels/settings';
+import { routingEvent } from '../../../agent/domain/channels/routing';
+import { channelKind } from '../../../agent/contract/channels';
 
 const at = (iso: string) => Date.parse(iso);
 const HOUR = 3_600_000;
@@ -50,11 +52,11 @@ describe('channel rules', () => {
 
   it('masks secrets, and a PATCH keeps a secret it leaves out or sends masked', () => {
     const stored = { webhook_url: 'https://hooks.slack.com/services/T/B/x' };
-    expect(maskedSettings('slack', stored)).toEqual({ webhook_url: 'https://hooks.slack.com/********' });
+    expect(maskedSettings(channelKind('slack'), stored)).toEqual({ webhook_url: 'https://hooks.slack.com/********' });
     expect(isMasked('https://hooks.slack.com/********')).toBe(true);
-    expect(mergeSettings('slack', stored, { webhook_url: 'https://hooks.slack.com/********' })).toEqual(stored);
-    expect(mergeSettings('email', { password: 'p', host: 'a' }, { host: 'b' })).toEqual({ password: 'p', host: 'b' });
-    expect(mergeSettings('email', { password: 'p' }, { password: null })).toEqual({ password: null });
+    expect(mergeSettings(channelKind('slack'), stored, { webhook_url: 'https://hooks.slack.com/********' })).toEqual(stored);
+    expect(mergeSettings(channelKind('email'), { password: 'p', host: 'a' }, { host: 'b' })).toEqual({ password: 'p', host: 'b' });
+    expect(mergeSettings(channelKind('email'), { password: 'p' }, { password: null })).toEqual({ password: null });
   });
 
   it('counts recoveries and failures for routing', () => {

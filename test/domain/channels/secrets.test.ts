@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { channelSecretValues, redactValues, secretsToGiveAgain } from '../../../agent/domain/channels/secrets';
+import { channelKind } from '../../../agent/contract/channels';
 
 describe('redactValues', () => {
   const slack = 'https://hooks.slack.com/services/T0ALICE01/B0ALICE02/slackTokenOfAlice123456';
@@ -27,16 +28,16 @@ describe('redactValues', () => {
 
 describe('channelSecretValues', () => {
   it('has the secret fields and a webhook URL\'s password, decoded', () => {
-    expect(channelSecretValues('webhook', { url: 'https://cron:p%40ss-word@h.example/in', secret: 'whsec-0123456789abcdef' })).toEqual([
+    expect(channelSecretValues(channelKind('webhook'), { url: 'https://cron:p%40ss-word@h.example/in', secret: 'whsec-0123456789abcdef' })).toEqual([
       'whsec-0123456789abcdef',
       'p@ss-word',
       Buffer.from('cron:p@ss-word').toString('base64'),
     ]);
-    expect(channelSecretValues('email', { host: 'h', password: 'smtp-pass' })).toEqual(['smtp-pass']);
+    expect(channelSecretValues(channelKind('email'), { host: 'h', password: 'smtp-pass' })).toEqual(['smtp-pass']);
   });
 
   it('has a webhook URL\'s credentials as its Basic header carries them (base64), which receivers echo', () => {
-    const values = channelSecretValues('webhook', { url: 'https://cron:p%40ss-w%C3%B6rd@h.example/in' });
+    const values = channelSecretValues(channelKind('webhook'), { url: 'https://cron:p%40ss-w%C3%B6rd@h.example/in' });
     expect(values).toContain(Buffer.from('cron:p@ss-wörd').toString('base64'));
     const echoed = `headers: {"authorization":"Basic ${Buffer.from('cron:p@ss-wörd').toString('base64')}"}`;
     expect(redactValues(echoed, values)).toBe('headers: {"authorization":"Basic [redacted]"}');
@@ -47,12 +48,12 @@ describe('secretsToGiveAgain', () => {
   const kept = () => false;
   it('asks for each stored secret when the destination changes and the PATCH does not replace it', () => {
     const stored = { host: 'smtp.example.com', user: 'alice', password: 'pw' };
-    expect(secretsToGiveAgain('email', stored, { ...stored, host: 'smtp.evil.example' }, kept)).toEqual(['password']);
-    expect(secretsToGiveAgain('email', stored, { ...stored, host: 'smtp.evil.example' }, (f) => f === 'password')).toEqual([]);
-    expect(secretsToGiveAgain('email', stored, { ...stored, to: 'ops@example.com' }, kept)).toEqual([]);
+    expect(secretsToGiveAgain(channelKind('email'), stored, { ...stored, host: 'smtp.evil.example' }, kept)).toEqual(['password']);
+    expect(secretsToGiveAgain(channelKind('email'), stored, { ...stored, host: 'smtp.evil.example' }, (f) => f === 'password')).toEqual([]);
+    expect(secretsToGiveAgain(channelKind('email'), stored, { ...stored, to: 'ops@example.com' }, kept)).toEqual([]);
   });
 
   it('asks for nothing a channel does not have', () => {
-    expect(secretsToGiveAgain('ntfy', { topic: 'ops' }, { topic: 'ops', server_url: 'https://ntfy.example.com' }, kept)).toEqual([]);
+    expect(secretsToGiveAgain(channelKind('ntfy'), { topic: 'ops' }, { topic: 'ops', server_url: 'https://ntfy.example.com' }, kept)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeMinutes, describeMoment } from '../../../agent/domain/alerts/reasonPieces';
+import { describeMoment } from '../../../agent/domain/alerts/reasonPieces';
 import { applyPulse, isStalePulse, type PulseState } from '../../../agent/domain/monitors/pulseEffect';
 import { isRetryOf, keptBody, PULSE_BODY_LIMIT, pulseAction, pulseTime, runDurationMs } from '../../../agent/domain/monitors/pulseInput';
 
@@ -77,12 +77,6 @@ describe('kept bodies', () => {
 });
 
 describe('texts for people', () => {
-  it.each([
-    [1, '1 min'], [5, '5 min'], [60, '1 h'], [90, '1 h 30 min'], [1440, '1 day'], [2 * 1440 + 180, '2 days 3 h'],
-  ])('%i minutes is "%s"', (minutes, text) => {
-    expect(describeMinutes(minutes)).toBe(text);
-  });
-
   it('shows a moment in the zone and in UTC, with the UTC date when it differs', () => {
     expect(describeMoment(t('2026-11-21T09:00:00Z'), 'Europe/Paris')).toBe('2026-11-21 10:00 Europe/Paris (09:00 UTC)');
     expect(describeMoment(t('2026-11-21T03:00:00Z'), 'America/New_York')).toBe('2026-11-20 22:00 America/New_York (2026-11-21 03:00 UTC)');

@@ -1,5 +1,5 @@
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../../../agent/engine/delivery/worker';
-import type { ChannelKind } from '../../../agent/domain/channels/kinds';
+import type { ChannelKind } from '../../../agent/contract/channels';
 import type { QuietHours } from '../../../agent/domain/channels/delivery';
 import { at, engineFixture } from '../engineFixture';
 

@@ -119,16 +119,16 @@ describe('channel kinds', () => {
     });
   });
 
-  it('telegram: the agent option overrides every channel\'s API address; the bot token never shows in an error', async () => {
+  it('telegram: the bot token never shows in an error', async () => {
     const telegram = await new Receiver([{ status: 401, body: '{"ok":false,"description":"Unauthorized"}' }]).start();
     cleanups.push(() => telegram.stop());
-    fixture = deliveryFixture(undefined, { telegramApiUrl: telegram.url });
-    fixture.channel('telegram', { bot_token: '999:SECRET_token', chat_id: '42' });
+    fixture = deliveryFixture();
+    fixture.channel('telegram', { bot_token: '999:SECRET_token', chat_id: '42', api_url: telegram.url });
     fixture.failMonitor();
     await fixture.worker.runDue();
     expect(telegram.requests.map((r) => r.url)).toEqual(['/bot999:SECRET_token/sendMessage']);
     const [delivery] = fixture.deliveries();
-    expect(delivery.last_error).toBe('The receiver answered HTTP 401: {"ok":false,"description":"Unauthorized"}');
+    expect(delivery.last_error).toBe("Telegram says Unauthorized: this will not work until the channel's settings change; not retried.");
     expect(JSON.stringify(fixture.store.db.prepare('SELECT * FROM deliveries').all())).not.toContain('SECRET_token');
   });
 
@@ -164,7 +164,7 @@ describe('channel kinds', () => {
     expect(starttls.mails).toMatchObject([{ user: 'bot', secure: true }]);
   });
 
-  it('email: a refused login is the receiver\'s error, without the password', async () => {
+  it('email: a refused login is the receiver\'s error, without the password, and not retried', async () => {
     fixture = deliveryFixture();
     const smtp = await startSmtpReceiver({ login: { user: 'bot', pass: 'right' } });
     cleanups.push(smtp.stop);
@@ -172,7 +172,7 @@ describe('channel kinds', () => {
     fixture.failMonitor();
     await fixture.worker.runDue();
     const [delivery] = fixture.deliveries();
-    expect(delivery.status).toBe('pending');
+    expect(delivery.status).toBe('failed');
     expect(delivery.last_error).toMatch(/Invalid username or password/);
     expect(delivery.last_error).not.toContain('wrong-password');
   });

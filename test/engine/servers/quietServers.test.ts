@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Popup } from '../../../agent/engine/popups/notifier';
 import { createScheduler } from '../../../agent/engine/monitors/failOverdue';
-import { quietAlertAt, serverQuietData } from '../../../agent/domain/servers/quietNotices';
+import { serverQuietData } from '../../../agent/domain/servers/quietNotices';
 import { startTestAgent, type TestAgent } from '../../helpers/testAgent';
 
-/* Issue 21.15: a server whose watcher stops reporting for three of its intervals raises one notification, and one when it reports again. */
+/* A server whose watcher missed two reports and a minute raises one notification, and one when it reports again. */
 
 const popups: Popup[] = [];
 let agent: TestAgent;
@@ -40,7 +40,7 @@ const serverNotes = async (query: string) =>
   );
 
 describe('a quiet server', () => {
-  it('raises one quiet notification after three missed intervals, and one when it reports again, each exactly once', async () => {
+  it('raises one quiet notification after two missed reports and a minute, and one when it reports again, each exactly once', async () => {
     const made = await agent.api('/api/servers', { method: 'POST', json: { name: 'web 1', ip_address: '10.0.0.7', identifier: 'web-1' } });
     expect(made.status).toBe(201);
     const server = await made.json();
@@ -82,7 +82,7 @@ describe('a quiet server', () => {
     expect(all.map((n) => n.data.status)).toEqual(['reporting', 'quiet']);
     expect(all[0]).toMatchObject({
       type: 'App\\Notifications\\ServerReportingAgainNotification',
-      data: { title: 'web 1 reports again', description: 'The crontab watcher of web 1 (web-1) reported again at 2026-11-23 10:12 UTC, after 9 min without a report.' },
+      data: { title: 'web 1 reports again', description: 'The crontab watcher of web 1 (web-1) reported again at 2026-11-23 10:12 UTC, after 12 min without a report.' },
     });
 
     // Both went through the outbox to the channel, once each.
@@ -116,8 +116,29 @@ describe('a quiet server', () => {
     expect(every(null)).toContain('it reports every hour (it did not say how often).');
   });
 
-  it('gives a watcher that did not say its interval three hours', () => {
-    expect(quietAlertAt(0, null)).toBe(3 * 3_600_000);
-    expect(quietAlertAt(1000, 300)).toBe(1000 + 900_000);
+  it('alerts at the very moment the servers list turns the quiet flag on: not a millisecond before, and at once after', async () => {
+    await agent.api('/api/servers', { method: 'POST', json: { name: 'edge', ip_address: '10.0.0.9', identifier: 'edge-1' } });
+    const edge = async () => ((await (await agent.api('/api/servers?q=edge-1')).json()) as Array<{ identifier: string; quiet: boolean }>).find((s) => s.identifier === 'edge-1')!;
+    const quietNotes = async () => (await serverNotes('&kinds=all')).filter((n) => n.data.server_identifier === 'edge-1' && n.data.status === 'quiet');
+    // An hourly watcher: two missed reports and a minute (2 h 1 min), where a rule of three intervals would wait 3 h.
+    now = Date.parse('2026-11-27T10:00:00Z');
+    expect((await heartbeat('edge-1', 3600)).status).toBe(200);
+    const boundary = Date.parse('2026-11-27T12:01:00Z');
+    now = boundary;
+    step(boundary);
+    expect((await edge()).quiet).toBe(false);
+    expect(await quietNotes()).toEqual([]);
+    now = boundary + 1;
+    step(boundary + 1);
+    expect((await edge()).quiet).toBe(true);
+    expect(await quietNotes()).toHaveLength(1);
+
+    // Back after 3 h 5 min of silence, counted from its last report, not from the quiet notification an hour after it.
+    now = Date.parse('2026-11-27T13:05:00Z');
+    expect((await heartbeat('edge-1', 3600)).status).toBe(200);
+    const back = (await serverNotes('&kinds=all')).filter((n) => n.data.server_identifier === 'edge-1' && n.data.status === 'reporting');
+    expect(back.map((n) => n.data.description)).toEqual([
+      'The crontab watcher of edge (edge-1) reported again at 2026-11-27 13:05 UTC, after 3 h 5 min without a report.',
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import { shortTime } from '../../shortTime';
 import { scheduleWords } from '../../../domain/schedules';
 import { printable } from '../../crontab/table';
 import { tagOf } from '../../../domain/monitors/ownLine';
+import { WHOLE_MINUTES, wholeMinutes } from '../../../domain/monitors/minutes';
 
 /* What the `cronbeat monitor` sub-commands share: the API client, finding a monitor, printing one. */
 
@@ -86,8 +87,7 @@ export function tagsOption(value: string): string[] {
 
 /** --grace as whole minutes from 1 (a grace of 0 would fail every run that is a second late). */
 export function graceOption(grace: string): number {
-  if (!/^\d{1,6}$/.test(grace) || Number(grace) < 1 || Number(grace) > 525_600) {
-    throw new UsageError(`--grace (the minutes a run may be late) must be a whole number of minutes from 1 to 525600, not "${grace}".`);
-  }
-  return Number(grace);
+  const minutes = wholeMinutes(grace);
+  if (minutes === null) throw new UsageError(`--grace (the minutes a run may be late) must be ${WHOLE_MINUTES}, not "${grace}".`);
+  return minutes;
 }

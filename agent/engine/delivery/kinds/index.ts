@@ -1,4 +1,6 @@
-import type { ChannelKind } from '../../../domain/channels/kinds';
+import type { ChannelKind } from '../../../contract/channels';
+import { bounded, permanentFailure } from '../../../domain/channels/delivery';
+import type { AttemptResult } from '../attempt';
 import type { ChannelKindModule } from './kind';
 import { discord } from './discord';
 import { email } from './email';
@@ -7,7 +9,7 @@ import { slack } from './slack';
 import { telegram } from './telegram';
 import { webhook } from './webhook';
 
-/** Every channel kind's module, by kind: a new kind is one file and one line here. */
+/** Every channel kind's module, by kind: a new kind is one folder and one line here. */
 export const CHANNEL_KIND_MODULES: { [K in ChannelKind]: ChannelKindModule<K> } = {
   webhook,
   ntfy,
@@ -16,3 +18,10 @@ export const CHANNEL_KIND_MODULES: { [K in ChannelKind]: ChannelKindModule<K> } 
   email,
   telegram,
 };
+
+/** `result` as `kind` judges it: a refusal the kind calls permanent is marked so, and says it is not retried. */
+export function judged(kind: ChannelKind, result: AttemptResult): AttemptResult {
+  if (result.ok) return result;
+  const said = CHANNEL_KIND_MODULES[kind].permanent({ status: result.responseStatus, body: result.responseBody, smtp: result.smtp ?? null });
+  return said === null ? result : { ...result, permanent: true, error: bounded(permanentFailure(said)) };
+}

@@ -1,17 +1,18 @@
 import { createHmac } from 'node:crypto';
-import type { ChannelKind } from '../../../domain/channels/kinds';
 import type { Alert } from '../../../domain/alerts/alert';
 import type { AlertMessage, OutputBound } from '../../../domain/alerts/messageLimits';
 import type { WebhookAlert } from '../../../domain/alerts/payload';
 import type { DigestMessage, WebhookDigest } from '../../../domain/alerts/digestMessage';
 import type { AlertTone } from '../../../domain/alerts/words';
-import type { ChannelSettings } from '../../../contract/channels';
+import type { ChannelKind, ChannelSettings } from '../../../contract/channels';
 
 /*
- * What every channel kind's module provides (issue 22 item 3): the request for one alert and the
- * request for a digest of many, built from the structured alert (agent/domain/alerts/alert.ts) and never
- * from another channel's text. Pure: transport.ts sends what these build. A new kind is one file
- * here and one line in index.ts.
+ * What every channel kind's folder provides: the request for one alert and the request for a
+ * digest of many, built from the structured alert (agent/domain/alerts/alert.ts) and never from another
+ * channel's text; and which of the service's refusals are permanent. Pure: transport.ts sends what
+ * these build (an email through email/send.ts). What the kind is (its settings, secrets, label)
+ * is said once in agent/contract/channels/kinds/; a new kind is one folder here and one line in
+ * index.ts.
  */
 
 export interface HttpRequestSpec {
@@ -32,8 +33,6 @@ export type OutgoingRequest = HttpRequestSpec | EmailSpec;
 export interface MessageContext {
   /** The dashboard's address as the admin opens it (the public URL, else where the agent listens). */
   dashboardUrl: string;
-  /** Overrides every Telegram channel's API address (tests, or a Bot API server of one's own). */
-  telegramApiUrl?: string;
   /** The delivery's id, sent to webhooks so a receiver can drop a repeat (X-Cronbeat-Delivery). */
   deliveryKey: string;
   /** The admin's zone, besides the monitor's, for times in alerts; default UTC. */
@@ -55,11 +54,48 @@ export interface DigestInput {
   webhook(): WebhookDigest;
 }
 
+/** What a receiver answered to an attempt that failed, as stored (secrets redacted). */
+export interface Refusal {
+  /** The HTTP status; null when there was no answer, or for mail. */
+  status: number | null;
+  body: string | null;
+  /** A mail server's refusal: its reply code (535, 550…), the command it answered, its words. */
+  smtp: SmtpRefusal | null;
+}
+
+export interface SmtpRefusal {
+  code: number;
+  command: string;
+  response: string;
+}
+
 export interface ChannelKindModule<K extends ChannelKind> {
   alert(settings: ChannelSettings[K], input: AlertInput, context: MessageContext): OutgoingRequest;
   digest(settings: ChannelSettings[K], input: DigestInput, context: MessageContext): OutgoingRequest;
   /** Its digest carries every alert as data (DigestInput.webhook): they are rendered beforehand, in slices. */
   digestAsData?: true;
+  /**
+   * What the service said, in words, when its refusal means the channel will not work until its
+   * settings change (a revoked token, a deleted webhook): the delivery is then not retried. Null
+   * for anything worth retrying (5xx, 429, timeouts, the network).
+   */
+  permanent(refusal: Refusal): string | null;
+}
+
+/** `body` read as JSON, or null when it is not an object. */
+export function jsonOf(body: string | null): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(body ?? '');
+    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A text field of a JSON answer, or null. */
+export function textOf(body: string | null, field: string): string | null {
+  const value = jsonOf(body)?.[field];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
 /** The header a webhook's body is signed in: "sha256=" and the HMAC-SHA256 of the body, hex. */

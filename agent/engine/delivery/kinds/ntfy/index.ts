@@ -1,13 +1,14 @@
-import { DEFAULT_NTFY_SERVER } from '../../../domain/channels/kinds';
-import { fitOutput, OUTPUT_BOUNDS, plainText } from '../../../domain/alerts/messageLimits';
-import { DIGEST_NAMES, fitDigestLines } from '../../../domain/alerts/digestMessage';
-import { CHAT_LIMITS, cutText, fitRendered, oneLine, utf8Bytes } from '../../../domain/text/chatText';
-import type { AlertTone } from '../../../domain/alerts/words';
-import type { ChannelSettings } from '../../../contract/channels';
-import { digestText, JSON_HEADERS, type ChannelKindModule } from './kind';
+import { fitOutput, OUTPUT_BOUNDS, plainText } from '../../../../domain/alerts/messageLimits';
+import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/alerts/digestMessage';
+import { cutText, fitRendered, oneLine, utf8Bytes } from '../../../../domain/text/chatText';
+import type { AlertTone } from '../../../../domain/alerts/words';
+import { DEFAULT_NTFY_SERVER, type ChannelSettings } from '../../../../contract/channels';
+import { digestText, JSON_HEADERS, type ChannelKindModule } from '../kind';
+import { permanent } from './errors';
 
 const TAG: Record<AlertTone, string> = { bad: 'rotating_light', warn: 'warning', good: 'white_check_mark', info: 'information_source' };
-const LIMIT = CHAT_LIMITS.ntfy;
+/** Bytes of a message, past which ntfy makes it an attachment; a title's characters. */
+const LIMIT = { messageBytes: 4096, title: 250 } as const;
 const fitsMessage = (text: string) => utf8Bytes(text) <= LIMIT.messageBytes;
 
 /**
@@ -42,4 +43,5 @@ export const ntfy: ChannelKindModule<'ntfy'> = {
     const shown = fitDigestLines(d, (s) => fitsMessage(digestText(d, s, { title: false })));
     return publish(settings, { title: d.title, message: digestText(d, shown, { title: false }), tone: d.tone, click: d.link });
   },
+  permanent,
 };

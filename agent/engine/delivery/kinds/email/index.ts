@@ -1,20 +1,24 @@
-import { OUTPUT_BOUNDS, plainText, type AlertMessage } from '../../../domain/alerts/messageLimits';
-import { DIGEST_NAMES, fitDigestLines } from '../../../domain/alerts/digestMessage';
-import { CHAT_LIMITS, cutText, oneLine } from '../../../domain/text/chatText';
-import { subjectName } from '../../../domain/alerts/words';
-import type { Alert } from '../../../domain/alerts/alert';
-import type { ChannelSettings } from '../../../contract/channels';
-import { andMore, digestText, escapeHtml, type ChannelKindModule } from './kind';
+import { OUTPUT_BOUNDS, plainText, type AlertMessage } from '../../../../domain/alerts/messageLimits';
+import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/alerts/digestMessage';
+import { cutText, oneLine } from '../../../../domain/text/chatText';
+import { subjectName } from '../../../../domain/alerts/words';
+import type { Alert } from '../../../../domain/alerts/alert';
+import type { ChannelSettings } from '../../../../contract/channels';
+import { andMore, digestText, escapeHtml, type ChannelKindModule } from '../kind';
+import { permanent } from './errors';
+
+/** A header line may hold 998 octets; a subject is read in an inbox's one line. No inbox refuses a long mail, but past this a digest's lines are read by no one. */
+const LIMIT = { subject: 200, digestBody: 100_000 } as const;
 
 /** A subject on one line (no CR or LF can start a header of its own), cut to what an inbox shows. */
-const subjectLine = (text: string) => cutText(oneLine(text), CHAT_LIMITS.email.subject);
+const subjectLine = (text: string) => cutText(oneLine(text), LIMIT.subject);
 
 /** The email subject, state first so an inbox sorts at a glance: "FAILED | nightly-backup on web-1 (exit 3)". */
 export function emailSubject(alert: Alert, message: AlertMessage): string {
   if (alert.reason.kind === 'other') return subjectLine(`${message.state} | ${message.title}`);
   const code = alert.reason.kind === 'failed' && alert.reason.exit_code !== null ? ` (exit ${alert.reason.exit_code})` : '';
   // The name gives way, so the state and the exit code stay.
-  return subjectLine(`${message.state} | ${cutText(oneLine(subjectName(alert)), CHAT_LIMITS.email.subject - 40)}${code}`);
+  return subjectLine(`${message.state} | ${cutText(oneLine(subjectName(alert)), LIMIT.subject - 40)}${code}`);
 }
 
 const why = (channelName: string) =>
@@ -48,7 +52,7 @@ export const email: ChannelKindModule<'email'> = {
   digest(settings, input, context) {
     const d = input.message(DIGEST_NAMES.email);
     // No inbox refuses a long mail, but 5,000 servers' lines are read by no one: the link has them all.
-    const shown = fitDigestLines(d, (s) => digestText(d, s).length <= CHAT_LIMITS.email.digestBody);
+    const shown = fitDigestLines(d, (s) => digestText(d, s).length <= LIMIT.digestBody);
     const html = [
       `<p><strong>${escapeHtml(d.title)}</strong></p>`,
       `<ul>${shown.lines.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>`,
@@ -59,4 +63,5 @@ export const email: ChannelKindModule<'email'> = {
     const state = d.tone === 'bad' ? 'FAILED' : d.tone === 'good' ? 'RECOVERED' : 'ALERTS';
     return mail(settings, { subject: subjectLine(`${state} | ${d.title}`), text: `${digestText(d, shown)}\n\n-- \n${why(context.channelName)}\n`, html: html.filter(Boolean).join('\n') });
   },
+  permanent,
 };

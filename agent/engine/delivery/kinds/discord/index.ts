@@ -1,11 +1,13 @@
-import { fitOutput, OUTPUT_BOUNDS } from '../../../domain/alerts/messageLimits';
-import { DIGEST_NAMES, fitDigestLines } from '../../../domain/alerts/digestMessage';
-import { CHAT_LIMITS, cutText, escapeDiscord as escape, fitRendered, unfence } from '../../../domain/text/chatText';
-import type { AlertTone } from '../../../domain/alerts/words';
-import { andMore, JSON_HEADERS, type ChannelKindModule } from './kind';
+import { fitOutput, OUTPUT_BOUNDS } from '../../../../domain/alerts/messageLimits';
+import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/alerts/digestMessage';
+import { cutText, escapeDiscord as escape, fitRendered, unfence } from '../../../../domain/text/chatText';
+import type { AlertTone } from '../../../../domain/alerts/words';
+import { andMore, JSON_HEADERS, type ChannelKindModule } from '../kind';
+import { permanent } from './errors';
 
 const COLOR: Record<AlertTone, number> = { bad: 0xd93025, warn: 0xf29900, good: 0x188038, info: 0x1a73e8 };
-const LIMIT = CHAT_LIMITS.discord;
+/** What Discord refuses past (its documented limits). */
+const LIMIT = { content: 2000, title: 256, description: 4096, footer: 2048, embedTotal: 6000, embeds: 10 } as const;
 
 // No mention of anyone or any role, whatever a name says (@everyone included).
 const post = (url: string, embed: Record<string, unknown>) => ({
@@ -48,4 +50,5 @@ export const discord: ChannelKindModule<'discord'> = {
     const description = render(fitDigestLines(d, (shown) => render(shown).length <= room));
     return post(settings.webhook_url, { title, description, url: d.link, color: COLOR[d.tone] });
   },
+  permanent,
 };

@@ -1,17 +1,18 @@
-import { DEFAULT_TELEGRAM_API } from '../../../domain/channels/kinds';
-import { fitOutput, OUTPUT_BOUNDS } from '../../../domain/alerts/messageLimits';
-import { DIGEST_NAMES, fitDigestLines } from '../../../domain/alerts/digestMessage';
-import { CHAT_LIMITS, escapeHtml, fitRendered, telegramLength } from '../../../domain/text/chatText';
-import type { ChannelSettings } from '../../../contract/channels';
-import { andMore, CHAT_MARK, JSON_HEADERS, type ChannelKindModule, type MessageContext } from './kind';
+import { fitOutput, OUTPUT_BOUNDS } from '../../../../domain/alerts/messageLimits';
+import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/alerts/digestMessage';
+import { escapeHtml, fitRendered, telegramLength } from '../../../../domain/text/chatText';
+import { DEFAULT_TELEGRAM_API, type ChannelSettings } from '../../../../contract/channels';
+import { andMore, CHAT_MARK, JSON_HEADERS, type ChannelKindModule } from '../kind';
+import { permanent } from './errors';
 
-const LIMIT = CHAT_LIMITS.telegram.text;
+/** What Telegram refuses past: UTF-16 code units of the text after HTML parsing. */
+const LIMIT = 4096;
 
 const withLink = (lines: string[], link: string) => [...lines, `<a href="${escapeHtml(link)}">Open in Cronbeat</a>`].join('\n');
 
 /** sendMessage of the Bot API, as HTML: every text escaped (& < > "), within Telegram's 4,096 characters as it counts them. */
-function sendMessage(settings: ChannelSettings['telegram'], context: MessageContext, text: string) {
-  const api = context.telegramApiUrl ?? settings.api_url ?? DEFAULT_TELEGRAM_API;
+function sendMessage(settings: ChannelSettings['telegram'], text: string) {
+  const api = settings.api_url ?? DEFAULT_TELEGRAM_API;
   return {
     transport: 'http' as const,
     url: `${api.replace(/\/+$/, '')}/bot${settings.bot_token}/sendMessage`,
@@ -21,17 +22,18 @@ function sendMessage(settings: ChannelSettings['telegram'], context: MessageCont
 }
 
 export const telegram: ChannelKindModule<'telegram'> = {
-  alert(settings, input, context) {
+  alert(settings, input) {
     const m = input.message(OUTPUT_BOUNDS.chat);
     const head = [`${CHAT_MARK[m.tone]} <b>${escapeHtml(m.title)}</b>`, fitRendered(m.what, escapeHtml, LIMIT / 2, telegramLength), ...m.facts.map(escapeHtml)];
     const render = (output: string[]) => withLink(output.length ? [...head, `<pre>${escapeHtml(output.join('\n'))}</pre>`] : head, m.link);
     const shown = fitOutput(m, (fitted) => telegramLength(render(fitted.output)) <= LIMIT);
-    return sendMessage(settings, context, render(shown.output));
+    return sendMessage(settings, render(shown.output));
   },
-  digest(settings, input, context) {
+  digest(settings, input) {
     const d = input.message(DIGEST_NAMES.chat);
     const render = (shown: { lines: string[]; more: number }) =>
       withLink([`${CHAT_MARK[d.tone]} <b>${escapeHtml(d.title)}</b>`, ...shown.lines.map(escapeHtml), ...(shown.more ? [`${andMore(shown.more)}:`] : [])], d.link);
-    return sendMessage(settings, context, render(fitDigestLines(d, (shown) => telegramLength(render(shown)) <= LIMIT)));
+    return sendMessage(settings, render(fitDigestLines(d, (shown) => telegramLength(render(shown)) <= LIMIT)));
   },
+  permanent,
 };

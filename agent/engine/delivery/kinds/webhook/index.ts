@@ -1,4 +1,5 @@
-import { JSON_HEADERS, SIGNATURE_HEADER, signBody, type ChannelKindModule, type MessageContext } from './kind';
+import { JSON_HEADERS, SIGNATURE_HEADER, signBody, type ChannelKindModule, type MessageContext } from '../kind';
+import { permanent } from './errors';
 
 /** A webhook: the alert (cronbeat.alert.v1) or digest (cronbeat.digest.v1) as JSON, signed, with a delivery id. */
 function post(url: string, secret: string | undefined, event: string, body: string, context: MessageContext) {
@@ -19,4 +20,5 @@ export const webhook: ChannelKindModule<'webhook'> = {
   alert: (settings, input, context) => post(settings.url, settings.secret, input.alert.event, JSON.stringify(input.webhook()), context),
   digest: (settings, input, context) => post(settings.url, settings.secret, 'digest', JSON.stringify(input.webhook()), context),
   digestAsData: true,
+  permanent,
 };

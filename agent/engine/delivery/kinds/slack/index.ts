@@ -1,11 +1,13 @@
-import { fitOutput, OUTPUT_BOUNDS } from '../../../domain/alerts/messageLimits';
-import { DIGEST_NAMES, fitDigestLines } from '../../../domain/alerts/digestMessage';
-import { CHAT_LIMITS, escapeSlack as escape, fitRendered, unfence } from '../../../domain/text/chatText';
-import type { AlertTone } from '../../../domain/alerts/words';
-import { andMore, JSON_HEADERS, type ChannelKindModule } from './kind';
+import { fitOutput, OUTPUT_BOUNDS } from '../../../../domain/alerts/messageLimits';
+import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/alerts/digestMessage';
+import { escapeSlack as escape, fitRendered, unfence } from '../../../../domain/text/chatText';
+import type { AlertTone } from '../../../../domain/alerts/words';
+import { andMore, JSON_HEADERS, type ChannelKindModule } from '../kind';
+import { permanent } from './errors';
 
 const MARK: Record<AlertTone, string> = { bad: ':red_circle:', warn: ':large_orange_circle:', good: ':large_green_circle:', info: ':large_blue_circle:' };
-const LIMIT = CHAT_LIMITS.slack;
+/** What Slack refuses past (its documented limits). */
+const LIMIT = { section: 3000, context: 3000, fallback: 4000, blocks: 50 } as const;
 
 /** mrkdwn read literally: no bare address made a link, no @name or #channel made a mention (ours are <…>, escaped in names). */
 const mrkdwn = (text: string) => ({ type: 'mrkdwn', text, verbatim: true });
@@ -43,4 +45,5 @@ export const slack: ChannelKindModule<'slack'> = {
     const blocks = [section(text), { type: 'context', elements: [mrkdwn('Cronbeat digest: many alerts at once')] }];
     return post(settings.webhook_url, fitRendered(d.title, escape, LIMIT.fallback), blocks);
   },
+  permanent,
 };

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { optionalString, requiredString } from '../../fields';
+import { emailAddressesOf } from '../../peopleInputs';
+import { describeKind, maskSecrets, shown } from './kind';
+
+/** One address or a list, as nodemailer sends them (agent/contract/peopleInputs.ts). */
+function emailAddresses(field: string, options: { many: boolean }) {
+  return requiredString(field, 1000).transform(emailAddressesOf(field, options));
+}
+
+/** Mail through an SMTP server of the admin's: STARTTLS, TLS from the first byte, or none. */
+export const email = describeKind({
+  label: 'Email',
+  settings: z.object({
+    host: requiredString('host', 255).refine((h) => !/[\s/:@]/.test(h), 'The host field must be a host name or an IP address.'),
+    port: z
+      .number({ error: 'The port field must be an integer.' })
+      .int('The port field must be an integer.')
+      .min(1, 'The port field must be between 1 and 65535.')
+      .max(65_535, 'The port field must be between 1 and 65535.')
+      .nullish()
+      .transform((v) => v ?? undefined),
+    tls: z.enum(['starttls', 'tls', 'none'], { error: 'The tls field must be one of: starttls, tls, none.' }).default('starttls'),
+    user: optionalString('user', 255),
+    password: optionalString('password', 512),
+    from: emailAddresses('from', { many: false }),
+    to: emailAddresses('to', { many: true }),
+    mask_secrets: maskSecrets,
+  }),
+  secrets: ['password'],
+  destination: ['host', 'port', 'tls', 'user'],
+  form: [
+    { setting: 'host', label: 'SMTP host', placeholder: 'smtp.example.com' },
+    { setting: 'port', label: 'Port', placeholder: '587', hint: 'Empty: 587 for STARTTLS, 465 for TLS, 25 without.' },
+    { setting: 'tls', label: 'Encryption', options: ['starttls', 'tls', 'none'], initial: 'starttls' },
+    { setting: 'user', label: 'User' },
+    { setting: 'password', label: 'Password' },
+    { setting: 'from', label: 'From', placeholder: 'cronbeat@example.com' },
+    { setting: 'to', label: 'To', placeholder: 'ops@example.com, me@example.com' },
+  ],
+  where: (s) => `${shown(s.to)} via ${shown(s.host)}`,
+});

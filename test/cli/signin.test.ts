@@ -1,0 +1,46 @@
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { closedPort, runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
+
+/*
+ * `cronbeat signin`: a new one-time sign-in link from the agent running on this data folder, for
+ * when the one `serve` printed at start has been used, has expired or scrolled away (a service).
+ */
+vi.setConfig({ testTimeout: 60_000 });
+
+const running: ServeProcess[] = [];
+afterAll(async () => {
+  for (const serve of running) await serve.stop();
+});
+
+const trade = (url: string, code: string) =>
+  fetch(`${url}/api/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code }) });
+
+describe('cronbeat signin', () => {
+  it('prints a new link to the running agent whose code signs in once', async () => {
+    const dataDir = tempFolder();
+    const serve = await startServe(['--data-dir', dataDir]);
+    running.push(serve);
+    const printed = await runCli(['signin', '--data-dir', dataDir], { env: { CRONBEAT_URL: undefined } });
+    expect(printed.stderr).toBe('');
+    expect(printed.status).toBe(0);
+    const link = new RegExp(`^Open the dashboard \\(link works once, for 15 minutes\\): (${serve.url.replace(/[.]/g, '\\.')})/#/sign-in\\?code=([\\w-]+)$`).exec(printed.stdout.trim());
+    expect(link, printed.stdout).not.toBeNull();
+    expect((await trade(serve.url, link![2]!)).status).toBe(201);
+    expect((await trade(serve.url, link![2]!)).status).toBe(422); // once
+
+    const again = await runCli(['signin', '--data-dir', dataDir]);
+    const code = /code=([\w-]+)/.exec(again.stdout)![1]!;
+    expect(code).not.toBe(link![2]);
+    expect((await trade(serve.url, code)).status).toBe(201);
+  });
+
+  it('says in one line that no agent runs on the data folder, and exits 1', async () => {
+    const port = await closedPort();
+    const result = await runCli(['signin', '--data-dir', tempFolder(), '--url', `http://127.0.0.1:${port}`]);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(`cronbeat: No Cronbeat agent answers at http://127.0.0.1:${port}`);
+    expect(result.stderr).toContain('cronbeat serve');
+  });
+});
