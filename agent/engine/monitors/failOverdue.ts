@@ -15,11 +15,12 @@ import { announceTransition, recordTransition, transitionAlert, type RecordedTra
 export const FAIL_BATCH = 500;
 /**
  * Most monitors one transaction of the monitor loop fails: it fails a burst in slices
- * (agent/engine/slices.ts), so pulses are answered in between (issue 25.5). While pulses come, a
- * few (about a millisecond: a commit writes some 25 pages whether it fails one monitor or five, so
- * one a transaction cost three times the CPU); after QUIET_MS without any, more at once.
+ * (agent/engine/slices.ts), so pulses are answered in between (issue 25.5). While pulses come, ten
+ * (a millisecond or two: a commit writes some 25 pages whether it fails one monitor or ten, so one
+ * a transaction cost nearly three times the CPU, five an eighth more); after QUIET_MS without any,
+ * more at once.
  */
-export const SLICE_BATCH = 5;
+export const SLICE_BATCH = 10;
 export const IDLE_SLICE_BATCH = 50;
 
 /** `told`: its popup was shown already, while the failure could not be written (warnUnrecorded). */
