@@ -13,7 +13,7 @@ import { AgentEvents } from './engine/events';
 import { startMonitorLoop } from './engine/loop';
 import { LoopHealthRecord } from './engine/loopHealth';
 import { startWatchdog, type WatchdogState } from './engine/watchdog';
-import { createScheduler } from './engine/monitors/failOverdue';
+import { createOverdueFailer } from './engine/monitors/failOverdue';
 import { showPendingPopups } from './engine/popups/pendingPopups';
 import { TlsCertificateChecker, type CheckerOptions } from './engine/certificates/checker';
 import { CertificateScheduler } from './engine/certificates/scheduler';
@@ -168,12 +168,10 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   let isWritable = false;
   const startWriting = () => {
     showPendingPopups({ store, notifier }, clock());
-    const scheduler = createScheduler({ store, events, notifier });
     const health = new LoopHealthRecord();
     stopMonitorLoop = startMonitorLoop({
-      scheduler,
+      failer: createOverdueFailer({ store, events, notifier }),
       events,
-      earliestDueAt: () => scheduler.earliestDueAt(),
       clock,
       log,
       health,

@@ -1,6 +1,6 @@
 import type { Db } from './open';
 import { manyRows, oneRow } from './rows';
-import { dueAt, outageGraces, withCatchUpGrace, type Outage } from '../domain/monitors/dueTime';
+import { dueTimeAt, outageGraces, type Outage } from '../domain/monitors/dueTime';
 import type { MonitorReason } from '../domain/alerts/alert';
 import type { NotifiedMonitor } from '../domain/alerts/monitorNotifications';
 
@@ -69,7 +69,7 @@ export interface MonitorPauseUpdate {
   now: number;
 }
 
-/** What a pulse or the scheduler changes on a monitor. */
+/** What a pulse or the monitor loop changes on a monitor. */
 export interface MonitorTimingUpdate {
   id: number;
   lastRunAt: number;
@@ -130,14 +130,15 @@ export function monitorRepository(db: Db) {
      WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL`,
   );
 
-  const saveTiming = db.prepare(
-    `UPDATE monitors SET last_run_at = @lastRunAt, is_alerted = @isAlerted, alert_reason = @alertReason, alert_reason_data = @alertReasonData,
+  const saveTimingSql = `UPDATE monitors SET last_run_at = @lastRunAt, is_alerted = @isAlerted, alert_reason = @alertReason, alert_reason_data = @alertReasonData,
        state_since = @stateSince, expected_run_at = @expectedRunAt, running_since = @runningSince, running_rid = @runningRid,
        grace_from = @graceFrom, due_at = @dueAt, updated_at = @now,
        last_pulse_at = max(coalesce(last_pulse_at, @pulseAt), @pulseAt),
        failed_at = CASE WHEN @isAlerted = 1 AND is_alerted = 0 THEN @pulseAt ELSE failed_at END
-     WHERE id = @id AND deleted_at IS NULL`,
-  );
+     WHERE id = @id AND deleted_at IS NULL`;
+  const saveTiming = db.prepare(saveTimingSql);
+  // RETURNING: the monitor as a pulse left it, for the alert of the failure or recovery it made, without reading it again.
+  const saveTransition = oneRow<MonitorRow>(db, `${saveTimingSql} RETURNING *`);
   // due_at is NULL for failed and deleted monitors, so the index holds only monitors still watched.
   const overdue = manyRows<MonitorRow>(
     db,
@@ -156,9 +157,11 @@ export function monitorRepository(db: Db) {
   );
   // The due time after a catch-up grace from `now`, by the domain's own rule, so the UPDATE below
   // can give 100,000 overdue monitors their grace in one statement instead of one each.
-  db.function('catch_up_due_at', { deterministic: true }, (duration, maxRuntime, expectedRunAt, runningSince, graceFrom, now) =>
-    dueAt(
-      withCatchUpGrace(
+  db.function(
+    'catch_up_due_at',
+    { deterministic: true },
+    (duration, maxRuntime, expectedRunAt, runningSince, graceFrom, now) =>
+      dueTimeAt(
         {
           schedule: '',
           timezone: '',
@@ -170,14 +173,13 @@ export function monitorRepository(db: Db) {
           graceFrom: graceFrom as number | null,
         },
         now as number,
-      ),
-    ),
+      ).dueAt,
   );
   db.function('outage_graces', { deterministic: true }, (due, graceFrom, from, to) =>
     outageGraces(due as number, graceFrom as number | null, { from: from as number | null, to: to as number }) ? 1 : 0,
   );
   // due_at < now narrows to the index's overdue monitors; outage_graces (the domain's rule) picks those the outage graces.
-  // A snoozed monitor's due_at is its snooze's end, which the scheduler handles (no grace).
+  // A snoozed monitor's due_at is its snooze's end, which the monitor loop handles (no grace).
   const graceOverdue = db.prepare(
     `UPDATE monitors SET grace_from = @to,
        due_at = catch_up_due_at(duration, max_runtime, expected_run_at, running_since, grace_from, @to)
@@ -192,12 +194,14 @@ export function monitorRepository(db: Db) {
   );
   // A pause acknowledges a failure and forgets a run in progress; the pause's end plans afresh.
   // A resume (@resumedAt set) starts a fresh state: "new" until a pulse, older pulses change nothing.
-  const setPause = db.prepare(
+  const setPause = oneRow<MonitorRow>(
+    db,
     `UPDATE monitors SET paused_at = @pausedAt, paused_until = @pausedUntil, is_alerted = 0, alert_reason = '', alert_reason_data = NULL,
        running_since = NULL, running_rid = NULL, expected_run_at = @expectedRunAt, grace_from = @graceFrom,
        due_at = @dueAt, updated_at = @now, resumed_at = coalesce(@resumedAt, resumed_at),
        state_since = coalesce(@resumedAt, state_since)
-     WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL`,
+     WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL
+     RETURNING *`,
   );
   // After maintenance: the run in progress (if any) is forgotten and the next run awaited, without touching last_pulse_at.
   const replanAfterMaintenance = db.prepare(
@@ -234,6 +238,10 @@ export function monitorRepository(db: Db) {
       // The pulse's time rides along (last_pulse_at, as notePulse): one UPDATE of the row per pulse, not two.
       saveTiming.run(update);
     },
+    /** saveTiming for a pulse that failed or recovered the monitor: the monitor as written, null when there was no such live monitor. */
+    saveTransition(update: MonitorTimingUpdate): MonitorRow | null {
+      return saveTransition(update);
+    },
     /** Plans a monitor whose missed run fell in maintenance again (agent/engine/monitors/maintenance.ts). */
     replanAfterMaintenance(update: { id: number; expectedRunAt: number | null; graceFrom: number | null; dueAt: number | null; now: number }): void {
       replanAfterMaintenance.run(update);
@@ -265,9 +273,9 @@ export function monitorRepository(db: Db) {
     edit(companyId: number, id: number, change: MonitorEdit): boolean {
       return edit.run({ ...change, id, companyId }).changes === 1;
     },
-    /** Pauses, snoozes or resumes a monitor; false when there was no such live monitor. */
-    setPause(companyId: number, id: number, change: MonitorPauseUpdate): boolean {
-      return setPause.run({ ...change, id, companyId }).changes === 1;
+    /** Pauses, snoozes or resumes a monitor: the monitor as written, null when there was no such live monitor. */
+    setPause(companyId: number, id: number, change: MonitorPauseUpdate): MonitorRow | null {
+      return setPause({ ...change, id, companyId });
     },
     /** A pulse counting for `at` arrived: last_pulse_at and last_run_at move forward to it (never back). */
     notePulse(id: number, at: number): void {

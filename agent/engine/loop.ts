@@ -1,8 +1,7 @@
 import { isStorageFull } from '../db/storageErrors';
 import type { Outage } from '../domain/monitors/dueTime';
 import type { AgentEvents } from './events';
-import { IDLE_SLICE_BATCH, SLICE_BATCH, type Scheduler } from './monitors/failOverdue';
-import { runInSlices } from './slices';
+import type { OverdueFailer } from './monitors/failOverdue';
 import type { Log } from '../log/logger';
 import type { LoopHealthRecord } from './loopHealth';
 import { describeError } from '../domain/text/errorText';
@@ -31,10 +30,8 @@ export const MAX_RETRY_MS = 30_000;
 export const QUIET_MS = 5_000;
 
 export interface MonitorLoopOptions {
-  scheduler: Scheduler;
+  failer: OverdueFailer;
   events: AgentEvents;
-  /** The earliest due time of all monitors, null when none waits for anything. */
-  earliestDueAt: () => number | null;
   clock: () => number;
   log: Log;
   /** Where the loop notes when it ran and whether its writes fail (the watchdog reads it). */
@@ -48,14 +45,14 @@ function cannotWrite(error: unknown): string {
 }
 
 /**
- * Runs the scheduler: at start (after a resume grace), then whenever the earliest due time
- * comes, at least every MAX_SLEEP_MS, and re-planned whenever a monitor changes. A heartbeat
+ * Runs the failer's step: at start (after a resume grace), then whenever its next step has work
+ * (nextStepAt), at least every MAX_SLEEP_MS, and re-planned whenever a monitor changes. A heartbeat
  * gap longer than FREEZE_MS (a freeze, a sleep, a clock jump forward) is an outage: monitors
  * whose deadline passed during it get a grace before anything is failed. While the database
  * cannot be written (disk full) it backs off, logs once when that starts and once when it
  * ends, and tells the user by popup what it cannot record yet. Returns the function that stops it.
  */
-export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log, health }: MonitorLoopOptions): () => void {
+export function startMonitorLoop({ failer, events, clock, log, health }: MonitorLoopOptions): () => void {
   let timer: NodeJS.Timeout | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let lastBeat = clock();
@@ -95,9 +92,9 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log,
     if (stopped || stepping) return;
     const now = clock();
     if (noticeOutage(now)) delay = 0;
-    const earliest = earliestDueAt();
-    // Monitors fail once their due time is passed, so wake just after it; while writes fail, not before the retry.
-    const due = earliest === null ? MAX_SLEEP_MS : earliest + 1 - now;
+    const next = failer.nextStepAt();
+    // While writes fail, not before the retry.
+    const due = next === null ? MAX_SLEEP_MS : next - now;
     const wait = delay ?? Math.min(MAX_SLEEP_MS, Math.max(retryMs, 0, due));
     clearTimeout(timer);
     timer = setTimeout(tick, wait);
@@ -106,7 +103,7 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log,
   /** Tells the user, by reading only, which monitors fail now though their failure cannot be recorded. */
   const warnUnrecorded = (now: number) => {
     try {
-      scheduler.warnUnrecorded(now, outage);
+      failer.warnUnrecorded(now, outage);
     } catch (error) {
       log(`Monitor loop: ${describeError(error)}`, { level: 'error' });
     }
@@ -114,7 +111,7 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log,
 
   /** An outage noticed (at start, or by the heartbeat meanwhile) gives its graces before anything is failed. */
   const graceAfterOutage = () => {
-    if (outage) scheduler.graceOverdue(outage);
+    if (outage) failer.graceOverdue(outage);
     outage = undefined;
   };
 
@@ -139,37 +136,25 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log,
   };
 
   /**
-   * One step: graces after an outage, quiet servers and reminders once, then the overdue monitors
-   * a few at a time (SLICE_BATCH) in slices (agent/engine/slices.ts), each at its own time and
-   * after any outage the heartbeat noticed meanwhile, so a burst of 10,000 leaves pulses answered
-   * between slices. Planned again when it ends.
+   * One step (the failer's: quiet servers and reminders, then the overdue monitors in slices),
+   * each slice at its own time and after the graces of any outage the heartbeat noticed
+   * meanwhile. Bigger pieces once nothing changed from outside for QUIET_MS. Planned again when it ends.
    */
   const tick = () => {
     if (stepping) return; // the step under way plans the next one when it ends
-    const now = clock();
-    noticeOutage(now);
-    try {
-      whileBusy(() => {
-        graceAfterOutage();
-        scheduler.beginStep(now);
-      });
-    } catch (error) {
-      couldNotWrite(error, now);
-      plan();
-      return;
-    }
     stepping = true;
-    cancelStep = runInSlices(
-      (idle) => {
-        const at = clock();
-        noticeOutage(at);
-        health?.ran(at);
-        let more = false;
-        whileBusy(() => {
-          graceAfterOutage();
-          more = scheduler.failSome(at, idle ? IDLE_SLICE_BATCH : SLICE_BATCH);
-        });
-        return more && !stopped;
+    cancelStep = failer.step(
+      {
+        clock,
+        idle: quiet,
+        aroundSlice: (now, work) => {
+          noticeOutage(now);
+          health?.ran(now);
+          whileBusy(() => {
+            graceAfterOutage();
+            work();
+          });
+        },
       },
       (error) => {
         stepping = false;
@@ -177,7 +162,6 @@ export function startMonitorLoop({ scheduler, events, earliestDueAt, clock, log,
         else couldNotWrite(error, clock());
         plan();
       },
-      quiet,
     );
   };
 

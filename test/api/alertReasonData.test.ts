@@ -49,10 +49,10 @@ describe('a missed deadline as data', () => {
   let fixture: ReturnType<typeof engineFixture> | undefined;
   afterEach(() => fixture?.close());
 
-  it('stores the run due and the grace, and alert_reason is their words in the monitor zone', () => {
+  it('stores the run due and the grace, and alert_reason is their words in the monitor zone', async () => {
     fixture = engineFixture(at('2026-11-21T08:00:00Z'));
     const monitor = fixture.monitor({ schedule: '0 10 * * *', timezone: 'Europe/Paris', duration: 5 });
-    fixture.scheduler.failOverdue(at('2026-11-21T09:06:00Z'));
+    await fixture.step(at('2026-11-21T09:06:00Z'));
     const row = fixture.reload(monitor.id);
     const data = JSON.parse(row.alert_reason_data!);
     expect(data).toEqual({ kind: 'missed', expected_at: '2026-11-21T09:00:00.000000Z', grace_minutes: 5, resumed_at: null });

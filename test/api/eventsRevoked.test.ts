@@ -1,6 +1,6 @@
 import { get, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSignInLink } from '../../agent/api/routes/session';
+import { createSignInLink } from '../helpers/signIn';
 import { HEARTBEAT_MS, KEY_CHECK_MS } from '../../agent/api/routes/events';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { runCli } from '../helpers/cli';

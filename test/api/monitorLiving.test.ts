@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScheduler } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { stepAt } from '../helpers/loopStep';
 import { startTestAgent, TIMESTAMP, type TestAgent } from '../helpers/testAgent';
 
 /* Issue 13: edit, pause and snooze, the "new" status and list filters, over real HTTP. */
@@ -25,7 +26,8 @@ const patch = (id: number, json: unknown, token?: string | null) =>
 const pause = (id: number, json: unknown = {}, token?: string | null) =>
   agent.api(`/api/monitors/${id}/pause`, { method: 'POST', json, token });
 const resume = (id: number, token?: string | null) => agent.api(`/api/monitors/${id}/resume`, { method: 'POST', token });
-const failOverdue = (at: number) => createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier }).failOverdue(at);
+/** The monitor loop's step at `at`, by a failer of its own (the agent's loop runs on its own clock). */
+const step = (at: number) => stepAt(createOverdueFailer({ store: agent.store, events: agent.events, notifier: agent.notifier }), at);
 const pulse = (token: string) => fetch(`${agent.url}/api/pulse/${token}`);
 const row = (id: number) => agent.store.db.prepare('SELECT * FROM monitors WHERE id = ?').get(id);
 
@@ -48,17 +50,17 @@ describe('PATCH /api/monitors/{id}', () => {
     // The new schedule's last run (11:00, deadline 11:01) is past: no instant failure.
     const edited = await (await patch(monitor.id, { schedule: '30 * * * *', duration: 1 })).json();
     expect(edited).toMatchObject({ token: monitor.token, pulse_url: monitor.pulse_url, status: 'new', next_due_at: '2026-11-23T11:31:00.000000Z' });
-    failOverdue(Date.parse('2026-11-23T11:06:00Z')); // the old schedule's deadline
-    failOverdue(Date.parse('2026-11-23T11:30:59Z'));
+    await step(Date.parse('2026-11-23T11:06:00Z')); // the old schedule's deadline
+    await step(Date.parse('2026-11-23T11:30:59Z'));
     expect((await show(monitor.id)).is_alerted).toBe(0);
-    failOverdue(Date.parse('2026-11-23T11:31:01Z'));
+    await step(Date.parse('2026-11-23T11:31:01Z'));
     expect((await show(monitor.id)).status).toBe('failed');
   });
 
   it('keeps a failed monitor failed until a success pulse', async () => {
     now = Date.parse('2026-11-23T10:00:30Z');
     const monitor = await create({ ...hourly, duration: 1 });
-    failOverdue(Date.parse('2026-11-23T11:02:00Z'));
+    await step(Date.parse('2026-11-23T11:02:00Z'));
     now = Date.parse('2026-11-23T11:10:00Z');
     const edited = await (await patch(monitor.id, { schedule: '*/15 * * * *' })).json();
     expect(edited).toMatchObject({ status: 'failed', is_alerted: 1, next_due_at: null });
@@ -104,7 +106,7 @@ describe('pause, snooze and resume', () => {
     const response = await pause(monitor.id);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ status: 'paused', next_due_at: null, paused_until: null, paused_at: '2026-11-23T10:00:30.000000Z' });
-    failOverdue(Date.parse('2026-11-24T10:00:00Z'));
+    await step(Date.parse('2026-11-24T10:00:00Z'));
     now = Date.parse('2026-11-23T12:00:10Z');
     expect((await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`)).status).toBe(200);
     const paused = await show(monitor.id);
@@ -130,9 +132,9 @@ describe('pause, snooze and resume', () => {
     const snoozed = await (await pause(monitor.id, { until: '2026-11-23T12:30:00Z' })).json();
     expect(snoozed).toMatchObject({ status: 'paused', next_due_at: null, paused_until: '2026-11-23T12:30:00.000000Z' });
     expect(agent.store.monitors.earliestDueAt()).toBeLessThanOrEqual(Date.parse('2026-11-23T12:30:00Z'));
-    failOverdue(Date.parse('2026-11-23T12:29:59Z'));
+    await step(Date.parse('2026-11-23T12:29:59Z'));
     expect((await show(monitor.id)).status).toBe('paused');
-    failOverdue(Date.parse('2026-11-23T12:30:00.001Z'));
+    await step(Date.parse('2026-11-23T12:30:00.001Z'));
     expect(await show(monitor.id)).toMatchObject({ status: 'new', paused_until: null, next_due_at: '2026-11-23T13:05:00.000000Z' });
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSignInLink } from '../../agent/api/routes/session';
+import { createSignInLink } from '../helpers/signIn';
 import { SIGN_IN_CODE_TTL_MS } from '../../agent/db/signInCodes';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 

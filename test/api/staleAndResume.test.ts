@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScheduler } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { stepAt } from '../helpers/loopStep';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 /* Issue 21.4 (a stale success never recovers a failure) and 21.16 (pause → resume is no recovery), over real HTTP. */
@@ -30,7 +31,8 @@ const notesOf = async (id: number) =>
   ((await (await agent.api('/api/notifications?per_page=100&kinds=all')).json()).data as Array<{ data: { type_id: number; status: string } }>)
     .filter((n) => n.data.type_id === id)
     .map((n) => n.data.status);
-const failOverdue = (at: number) => createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier }).failOverdue(at);
+/** The monitor loop's step at `at`, by a failer of its own (the agent's loop runs on its own clock). */
+const step = (at: number) => stepAt(createOverdueFailer({ store: agent.store, events: agent.events, notifier: agent.notifier }), at);
 
 describe('a stale pulse never changes the state it is older than (21.4)', () => {
   it('keeps a reported failure after a success sent an hour before it, and records that success', async () => {
@@ -56,7 +58,7 @@ describe('a stale pulse never changes the state it is older than (21.4)', () => 
     const monitor = await create();
     now = Date.parse('2026-11-23T11:00:20Z');
     await pulse(monitor.token);
-    failOverdue(Date.parse('2026-11-23T12:05:01Z'));
+    await step(Date.parse('2026-11-23T12:05:01Z'));
     expect((await show(monitor.id)).status).toBe('failed');
     now = Date.parse('2026-11-23T12:10:00Z');
     await pulse(monitor.token, Date.parse('2026-11-23T10:59:00Z'));
@@ -101,13 +103,13 @@ describe('pause → resume on a failed monitor (21.16)', () => {
   it('fails again when the first run after the resume is missed', async () => {
     now = Date.parse('2026-11-23T10:00:30Z');
     const monitor = await create();
-    failOverdue(Date.parse('2026-11-23T11:05:01Z'));
+    await step(Date.parse('2026-11-23T11:05:01Z'));
     await agent.api(`/api/monitors/${monitor.id}/pause`, { method: 'POST', json: { until: '2026-11-23T11:30:00Z' } });
     now = Date.parse('2026-11-23T11:30:01Z');
-    failOverdue(now);
+    await step(now);
     expect(await show(monitor.id)).toMatchObject({ status: 'new', next_due_at: '2026-11-23T12:05:00.000000Z' });
     expect((await history(monitor.id))[0]).toMatchObject({ kind: 'resume', body: 'Snooze over: waiting for the next run' });
-    failOverdue(Date.parse('2026-11-23T12:05:01Z'));
+    await step(Date.parse('2026-11-23T12:05:01Z'));
     expect((await show(monitor.id)).status).toBe('failed');
     expect(await notesOf(monitor.id)).toEqual(['failed', 'failed']);
   });

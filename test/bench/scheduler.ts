@@ -2,7 +2,7 @@ import { databaseFile } from '../../agent/dataFolder/dataDir';
 import { openStore, type Store } from '../../agent/db/store';
 import { AgentEvents } from '../../agent/engine/events';
 import { startMonitorLoop } from '../../agent/engine/loop';
-import { createScheduler } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
 import type { Notifier, Popup } from '../../agent/engine/popups/notifier';
 import { figure, type Figure } from './report';
 import { median, quantile, round, timeRuns } from './stats';
@@ -18,14 +18,14 @@ class CountingNotifier implements Notifier {
   }
 }
 
-/** The empty step, timed over a database: failOverdue and the loop's earliest-due lookup, 200 times each. */
+/** The empty step, timed over a database: the loop's step and its lookup of when the next step has work, 200 times each. */
 async function emptyStep(dataDir: string): Promise<{ step: number[]; earliest: number[] }> {
   const store = openStore(databaseFile(dataDir), Date.now());
   try {
-    const scheduler = createScheduler({ store, events: new AgentEvents(), notifier: new CountingNotifier() });
+    const failer = createOverdueFailer({ store, events: new AgentEvents(), notifier: new CountingNotifier() });
     const now = Date.now();
-    const step = await timeRuns(() => scheduler.failOverdue(now), 200, 20);
-    const earliest = await timeRuns(() => store.monitors.earliestDueAt(), 200, 20);
+    const step = await timeRuns(() => new Promise<void>((resolve, reject) => failer.step({ clock: () => now }, (error) => (error === undefined ? resolve() : reject(error)))), 200, 20);
+    const earliest = await timeRuns(() => failer.nextStepAt(), 200, 20);
     return { step, earliest };
   } finally {
     store.close();
@@ -69,7 +69,7 @@ async function burstAndStagger(dataDir: string, log: (line: string) => void): Pr
   const store = openStore(databaseFile(dataDir), Date.now());
   const events = new AgentEvents();
   const notifier = new CountingNotifier();
-  const scheduler = createScheduler({ store, events, notifier });
+  const failer = createOverdueFailer({ store, events, notifier });
   try {
     const floorMs = sqlFloor(store);
     const burstAt = Date.now() + 1_000;
@@ -84,7 +84,7 @@ async function burstAndStagger(dataDir: string, log: (line: string) => void): Pr
       if (event.type === 'monitor.changed') failedAt.set(event.monitorId, Date.now());
     });
     const stopTimers = sampleTimerLateness((late) => (timerLateness = late));
-    const stopLoop = startMonitorLoop({ scheduler, events, earliestDueAt: () => store.monitors.earliestDueAt(), clock: Date.now, log });
+    const stopLoop = startMonitorLoop({ failer, events, clock: Date.now, log });
     const done = await waitFor(() => failedAt.size >= BURST + STAGGERED, staggerFrom + STAGGER_MS + 30_000);
     stopLoop();
     stopTimers();

@@ -4,7 +4,7 @@ import { windowOf } from '../../agent/db/maintenanceWindows';
 import { AgentEvents } from '../../agent/engine/events';
 import { startMonitorLoop } from '../../agent/engine/loop';
 import { replanAfterWindowChange } from '../../agent/engine/monitors/maintenance';
-import { createScheduler } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer, type OverdueFailer } from '../../agent/engine/monitors/failOverdue';
 import type { Notifier, Popup } from '../../agent/engine/popups/notifier';
 import { figure, type Figure } from './report';
 import { median, round } from './stats';
@@ -41,20 +41,25 @@ function dueOnSchedule(store: Store, firstId: number, schedule: string, dueAt: n
     .run({ schedule, dueAt, firstId, count: KIND_BATCH });
 }
 
+/** The loop's step at `now` with nothing else going on (as measurement 2's burst), to its end. */
+function stepAt(failer: OverdueFailer, now: number): Promise<void> {
+  return new Promise((resolve, reject) => failer.step({ clock: () => now, idle: () => true }, (error) => (error === undefined ? resolve() : reject(error))));
+}
+
 /** The step failing KIND_BATCH monitors of each kind, in turn, KIND_ROUNDS times: ms per kind. */
-function failByKind(store: Store): number[][] {
-  const scheduler = createScheduler({ store, events: new AgentEvents(), notifier: quiet });
+async function failByKind(store: Store): Promise<number[][]> {
+  const failer = createOverdueFailer({ store, events: new AgentEvents(), notifier: quiet });
   // Company 2's monitors (ids past company 1's 10,000), clear of measurement 2's burst rows.
   const firstIds = KINDS.map((_, i) => 60_001 + i * 2 * KIND_BATCH);
   const times: number[][] = KINDS.map(() => []);
   for (let round = 0; round < KIND_ROUNDS; round++) {
-    KINDS.forEach((kind, i) => {
+    for (const [i, kind] of KINDS.entries()) {
       const now = Date.now();
       dueOnSchedule(store, firstIds[i]!, kind.schedule, now - 1);
       const start = process.hrtime.bigint();
-      while (scheduler.failSome(now, KIND_BATCH));
+      await stepAt(failer, now);
       times[i]!.push(Number(process.hrtime.bigint() - start) / 1e6);
-    });
+    }
   }
   return times;
 }
@@ -69,7 +74,7 @@ function waitFor(condition: () => boolean, until: number): Promise<boolean> {
 /** Company 1's monitors in a window from now to an hour on, their deadlines passing inside it; then the window ended early. */
 async function maintenanceOverAll(store: Store, log: (line: string) => void): Promise<{ excuseMs: number | null; excused: number; endMs: number; replanned: number; listMs: number }> {
   const events = new AgentEvents();
-  const scheduler = createScheduler({ store, events, notifier: quiet });
+  const failer = createOverdueFailer({ store, events, notifier: quiet });
   const now = Date.now();
   // Neither monitors nor tags named: it covers every monitor of the company.
   const window = store.maintenanceWindows.create(
@@ -89,7 +94,7 @@ async function maintenanceOverAll(store: Store, log: (line: string) => void): Pr
   const unsubscribe = events.subscribe((event) => {
     if (event.type === 'monitor.changed') plannedAt.set(event.monitorId, Date.now());
   });
-  const stopLoop = startMonitorLoop({ scheduler, events, earliestDueAt: () => store.monitors.earliestDueAt(), clock: Date.now, log });
+  const stopLoop = startMonitorLoop({ failer, events, clock: Date.now, log });
   const done = await waitFor(() => plannedAt.size >= covered, dueAt + 60_000);
   stopLoop();
   unsubscribe();
@@ -113,7 +118,7 @@ async function maintenanceOverAll(store: Store, log: (line: string) => void): Pr
 export async function measureSchedulerKinds(bigDataDir: string, log: (line: string) => void): Promise<Figure[]> {
   const store = openStore(databaseFile(bigDataDir), Date.now());
   try {
-    const times = failByKind(store);
+    const times = await failByKind(store);
     const rates = times.map((runs) => KIND_BATCH / (median(runs) / 1000));
     log(`scheduler by kind: ${KINDS.map((k, i) => `${k.schedule} ${times[i]!.map((t) => round(t)).join('/')} ms`).join('; ')}`);
     const figures = KINDS.slice(1).map((kind, i) =>

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createScheduler } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { stepAt } from '../helpers/loopStep';
 import type { TestAgent } from '../helpers/testAgent';
 import { chromiumMissing, screenshot, signedInDashboard } from './browser';
 
@@ -26,7 +27,7 @@ describe.skipIf(chromiumMissing)('alert reasons from data on the dashboard', { t
   it('shows the missed run in the viewer\'s zone from the data, whatever the stored words say', async () => {
     const monitor = await create('Paris backup');
     now = Date.parse('2026-11-21T09:06:00Z');
-    createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier }).failOverdue(now);
+    await stepAt(createOverdueFailer({ store: agent.store, events: agent.events, notifier: agent.notifier }), now);
     const answered = await (await agent.api(`/api/monitors/${monitor.id}`)).json();
     expect(answered.alert_reason).toBe('No pulse within 5 min of the run due at 2026-11-21 10:00 Europe/Paris (09:00 UTC)');
     expect(answered.alert_reason_data).toMatchObject({ kind: 'missed', expected_at: '2026-11-21T09:00:00.000000Z' });

@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { createSignInLink } from '../../agent/api/routes/session';
-import { createScheduler } from '../../agent/engine/monitors/failOverdue';
+import { createSignInLink } from '../helpers/signIn';
+import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { stepAt } from '../helpers/loopStep';
 import { Receiver } from '../helpers/receiver';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
@@ -126,7 +127,7 @@ describe.skipIf(chromiumMissing)('channels end to end', { timeout: 30_000 }, () 
     expect((await (await agent.api(`/api/monitors/${monitor.id}`)).json()).channel_ids).toEqual([channelId]);
 
     now += 5 * 60_000;
-    createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier }).failOverdue(now);
+    await stepAt(createOverdueFailer({ store: agent.store, events: agent.events, notifier: agent.notifier }), now);
     await hook.received(2);
     await page.goto(`${agent.url}/#/notifications`);
     const delivered = page.getByTestId('deliveries').first();

@@ -1,8 +1,9 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createSignInLink } from '../../agent/api/routes/session';
-import { createScheduler } from '../../agent/engine/monitors/failOverdue';
+import { createSignInLink } from '../helpers/signIn';
+import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { stepAt } from '../helpers/loopStep';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { builtRenderer, chromiumMissing, CHROMIUM, launchChromium, screenshot } from './browser';
 
@@ -60,7 +61,7 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     await agent?.stop();
   });
 
-  const failOverdue = () => createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier }).failOverdue(now);
+  const step = () => stepAt(createOverdueFailer({ store: agent.store, events: agent.events, notifier: agent.notifier }), now);
   const heading = () => page.getByRole('heading', { level: 1 });
 
   it('signs in with the one-time link printed by `cronbeat serve`, which then stops working', async () => {
@@ -164,7 +165,7 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     await page.getByText('Waiting for its first run (').waitFor();
     await page.locator('.live-live').waitFor();
     now += 3 * 60_000;
-    failOverdue();
+    await step();
     // No reload: the event stream brings the failure.
     await page.locator('[data-testid="monitor-status-text"]', { hasText: 'No pulse' }).waitFor({ timeout: 5000 });
     await page.locator('.status-card [data-status="failed"]').waitFor();

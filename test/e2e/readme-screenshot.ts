@@ -4,8 +4,9 @@
  * headless Chromium; writes renderer/screenshot-monitors.png.
  */
 import { join } from 'node:path';
-import { createSignInLink } from '../../agent/api/routes/session';
-import { createScheduler } from '../../agent/engine/monitors/failOverdue';
+import { createSignInLink } from '../helpers/signIn';
+import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { stepAt } from '../helpers/loopStep';
 import { startTestAgent } from '../helpers/testAgent';
 import { builtRenderer, launchChromium } from './browser';
 
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
 
   // The export misses its runs and fails; the rest report timed runs up to now.
   now = realNow - 2 * 60_000;
-  createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier }).failOverdue(now);
+  await stepAt(createOverdueFailer({ store: agent.store, events: agent.events, notifier: agent.notifier }), now);
   for (const monitor of monitors) {
     for (const [i, duration] of monitor.runs.entries()) {
       now = realNow - (monitor.runs.length - i) * 600_000;

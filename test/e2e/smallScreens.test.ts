@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { createSignInLink } from '../../agent/api/routes/session';
-import { createScheduler } from '../../agent/engine/monitors/failOverdue';
+import { createSignInLink } from '../helpers/signIn';
+import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { stepAt } from '../helpers/loopStep';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
 
@@ -63,7 +64,7 @@ describe.skipIf(chromiumMissing)('the dashboard from 800×600 up', { timeout: 60
       await agent.api(`/api/pulse/${long.token}?rid=r${i}${i === 2 ? '&exit_code=3' : ''}`, { method: 'POST', body });
     }
     now += 3 * 60_000;
-    createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier }).failOverdue(now);
+    await stepAt(createOverdueFailer({ store: agent.store, events: agent.events, notifier: agent.notifier }), now);
     expect((await (await agent.api(`/api/monitors/${failing.id}`)).json()).is_alerted).toBeTruthy();
   }, 60_000);
 

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMonitorLoop } from '../../agent/engine/loop';
-import { FAIL_BATCH } from '../../agent/engine/monitors/failOverdue';
 import { BUSY_SHARE, runInSlices } from '../../agent/engine/slices';
 import { RecordingNotifier } from '../helpers/recordingNotifier';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
@@ -11,6 +10,9 @@ import { engineFixture } from './engineFixture';
  * while it is failed; each failure is still raised once, and the burst makes one set of popups.
  * Nothing here is timed: the tests wait for conditions and look at what happened in between.
  */
+
+/** How many monitors the loop failed in one go before it failed them in slices. */
+const OLD_STEP = 500;
 
 const untilTrue = async (condition: () => boolean) => {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -124,9 +126,8 @@ describe('the monitor loop and a burst larger than a slice', () => {
       if (event.type === 'notification.created') failed++;
     });
     stop = startMonitorLoop({
-      scheduler: fixture.scheduler,
+      failer: fixture.failer,
       events: fixture.events,
-      earliestDueAt: () => fixture.store.monitors.earliestDueAt(),
       clock: Date.now,
       log: () => {},
     });
@@ -168,7 +169,7 @@ describe('a real agent while a burst is failed', () => {
     agent = await startTestAgent({ notifier });
     // Two whole steps of the old loop: enough to see one held the event loop. While pulses come
     // each failure is a transaction of its own, so every monitor more is seconds on a busy machine.
-    const total = 2 * FAIL_BATCH;
+    const total = 2 * OLD_STEP;
     const created = await agent.api('/api/monitors', { method: 'POST', json: { name: 'pulsing', timezone: 'UTC', schedule: '* * * * *', duration: 5 } });
     expect(created.status).toBe(201);
     const { token } = (await created.json()) as { token: string };
@@ -201,9 +202,9 @@ describe('a real agent while a burst is failed', () => {
     expect(failed).toBe(total);
     // Answered while the burst was under way: neither before it began nor after it ended...
     expect(answeredAt.filter((n) => n > 0 && n < total).length).toBeGreaterThan(0);
-    // ...and never after a whole step of the old loop (FAIL_BATCH failures in one go) held the event loop.
+    // ...and never after a whole step of the old loop (OLD_STEP failures in one go) held the event loop.
     const progressBetweenPulses = answeredAt.slice(1).map((n, i) => n - answeredAt[i]!);
-    expect(Math.max(...progressBetweenPulses)).toBeLessThan(FAIL_BATCH);
+    expect(Math.max(...progressBetweenPulses)).toBeLessThan(OLD_STEP);
     await untilTrue(() => notifier.popups.length > 0);
     expect(notifier.popups.map((p) => p.title)).toEqual([`${total} monitors failed`]);
   });

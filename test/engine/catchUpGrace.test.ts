@@ -14,67 +14,67 @@ let fixture: ReturnType<typeof engineFixture>;
 afterEach(() => fixture?.close());
 
 /** Replays `sentAt` pulses at `now`, each followed by a loop step at the same moment, as the loop runs after every change. */
-function replay(token: string, now: number, sentAt: string[], kind: 'success' | 'start' = 'success', rid: string | null = null) {
+async function replay(token: string, now: number, sentAt: string[], kind: 'success' | 'start' = 'success', rid: string | null = null) {
   for (const sent of sentAt) {
-    fixture.pulse(token, now, { at: at(sent), kind, rid });
-    fixture.scheduler.failOverdue(now + 1);
+    await fixture.pulse(token, now, { at: at(sent), kind, rid });
+    await fixture.step(now + 1);
   }
 }
 
 describe('pulses that come late', () => {
-  it('a spool replayed after the agent was down raises no failed/recovered flapping (item 1)', () => {
+  it('a spool replayed after the agent was down raises no failed/recovered flapping (item 1)', async () => {
     fixture = engineFixture(at('2026-11-21T10:00:20Z'));
     const monitor = fixture.monitor({ schedule: '* * * * *', duration: 1 });
     const resumedAt = at('2026-11-21T10:03:30Z');
-    fixture.scheduler.graceOverdue({ from: null, to: resumedAt });
+    fixture.failer.graceOverdue({ from: null, to: resumedAt });
     expect(iso(fixture.reload(monitor.id).due_at)).toBe('2026-11-21T10:04:30.000Z');
 
-    replay(monitor.token, resumedAt + 100, ['2026-11-21T10:01:05Z', '2026-11-21T10:02:05Z', '2026-11-21T10:03:05Z']);
+    await replay(monitor.token, resumedAt + 100, ['2026-11-21T10:01:05Z', '2026-11-21T10:02:05Z', '2026-11-21T10:03:05Z']);
     expect(fixture.notifications()).toEqual([]);
     expect(fixture.notifier.popups).toEqual([]);
     // The last replayed pulse answers 10:03: the next run (10:04) is due at 10:05, ahead of now.
     expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 0, due_at: at('2026-11-21T10:05:00Z'), grace_from: null });
   });
 
-  it('a start and end pair replayed later than the duration is a run, not "not finished" then recovered (item 1)', () => {
+  it('a start and end pair replayed later than the duration is a run, not "not finished" then recovered (item 1)', async () => {
     fixture = engineFixture(at('2026-11-21T09:58:30Z'));
     const monitor = fixture.monitor({ schedule: '0 * * * *', duration: 1 });
     const resumedAt = at('2026-11-21T10:30:00Z');
-    fixture.scheduler.graceOverdue({ from: null, to: resumedAt });
-    replay(monitor.token, resumedAt + 50, ['2026-11-21T10:00:00Z'], 'start', 'r1');
-    replay(monitor.token, resumedAt + 100, ['2026-11-21T10:00:02Z'], 'success', 'r1');
+    fixture.failer.graceOverdue({ from: null, to: resumedAt });
+    await replay(monitor.token, resumedAt + 50, ['2026-11-21T10:00:00Z'], 'start', 'r1');
+    await replay(monitor.token, resumedAt + 100, ['2026-11-21T10:00:02Z'], 'success', 'r1');
     expect(fixture.notifications()).toEqual([]);
     expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 0, running_since: null, due_at: at('2026-11-21T11:01:00Z') });
   });
 
-  it('a success pulse during a resume grace never fails the monitor at once (item 2)', () => {
+  it('a success pulse during a resume grace never fails the monitor at once (item 2)', async () => {
     fixture = engineFixture(at('2026-11-20T12:00:00Z'));
     const monitor = fixture.monitor({ schedule: '0 3 * * *', duration: 30 });
-    fixture.pulse(monitor.token, at('2026-11-21T01:59:00Z'), { at: at('2026-11-21T01:59:00Z') });
+    await fixture.pulse(monitor.token, at('2026-11-21T01:59:00Z'), { at: at('2026-11-21T01:59:00Z') });
     // The laptop slept from 02:00 to 09:00; the 03:00 run's deadline passed meanwhile.
     const wokeAt = at('2026-11-21T09:00:00Z');
-    fixture.scheduler.graceOverdue({ from: at('2026-11-21T02:00:00Z'), to: wokeAt });
+    fixture.failer.graceOverdue({ from: at('2026-11-21T02:00:00Z'), to: wokeAt });
     expect(iso(fixture.reload(monitor.id).due_at)).toBe('2026-11-21T09:30:00.000Z');
 
     // A server's spool replays a success pulse it could not send at 02:30 (for yesterday's run).
     const arrived = at('2026-11-21T09:05:00Z');
-    fixture.pulse(monitor.token, arrived, { at: at('2026-11-21T02:30:00Z') });
-    fixture.scheduler.failOverdue(arrived + 1);
+    await fixture.pulse(monitor.token, arrived, { at: at('2026-11-21T02:30:00Z') });
+    await fixture.step(arrived + 1);
     expect(fixture.notifications()).toEqual([]);
     expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 0, grace_from: arrived, due_at: at('2026-11-21T09:35:00Z') });
 
     // The grace hides nothing for good: with no pulse for today's 03:00 run it ends in a failure.
-    fixture.scheduler.failOverdue(at('2026-11-21T09:35:00.001Z'));
+    await fixture.step(at('2026-11-21T09:35:00.001Z'));
     expect(fixture.reload(monitor.id).alert_reason).toBe(
       'No pulse for the run due at 2026-11-21 03:00 UTC, nor within 30 min of Cronbeat resuming at 2026-11-21 09:05 UTC',
     );
     expect(fixture.notifications()).toHaveLength(1);
   });
 
-  it('a live pulse that answers the expected run moves the deadline as before, with no grace', () => {
+  it('a live pulse that answers the expected run moves the deadline as before, with no grace', async () => {
     fixture = engineFixture(at('2026-11-21T09:58:30Z'));
     const monitor = fixture.monitor({ schedule: '0 * * * *', duration: 5 });
-    fixture.pulse(monitor.token, at('2026-11-21T10:02:00Z'));
+    await fixture.pulse(monitor.token, at('2026-11-21T10:02:00Z'));
     expect(fixture.reload(monitor.id)).toMatchObject({ grace_from: null, due_at: at('2026-11-21T11:05:00Z') });
   });
 });

@@ -45,9 +45,8 @@ function diskFullStory(dir: string, breakWrites: () => () => void) {
   logged = [];
   const mend = breakWrites();
   stop = startMonitorLoop({
-    scheduler: fixture.scheduler,
+    failer: fixture.failer,
     events: fixture.events,
-    earliestDueAt: () => fixture.store.monitors.earliestDueAt(),
     clock: () => Date.now(),
     log: (line) => logged.push(line),
   });

@@ -5,14 +5,20 @@ import { openStore, type Store } from '../../agent/db/store';
 import { newMonitorTiming } from '../../agent/domain/monitors/dueTime';
 import type { EngineContext } from '../../agent/engine/engineContext';
 import { AgentEvents, type AgentEvent } from '../../agent/engine/events';
-import { recordPulse, type ReceivedPulse } from '../../agent/engine/monitors/pulses';
-import { createScheduler } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { createPulseRecorder } from '../../agent/engine/monitors/pulseBatch';
+import type { ReceivedPulse } from '../../agent/engine/monitors/pulses';
+import { stepAt } from '../helpers/loopStep';
 import { RecordingNotifier } from '../helpers/recordingNotifier';
 import { tempDir } from '../helpers/testAgent';
 
 export const at = (iso: string) => Date.parse(iso);
 
-/** A real store in a temporary folder (or in `dir`), the scheduler over it, and what it announced. */
+/**
+ * A real store in a temporary folder (or in `dir`), the monitor loop's failer over it, and what it
+ * announced. Steps and pulses take the roads the agent's own take: the loop's step (in slices)
+ * and the pulse batch.
+ */
 export function engineFixture(createdAt: number, dir = tempDir('cronbeat-engine-')) {
   const store: Store = openStore(join(dir, 'cronbeat.sqlite'), createdAt);
   const events = new AgentEvents();
@@ -20,14 +26,19 @@ export function engineFixture(createdAt: number, dir = tempDir('cronbeat-engine-
   events.subscribe((event) => announced.push(event));
   const notifier = new RecordingNotifier();
   const ctx: EngineContext = { store, events, notifier };
-  const scheduler = createScheduler(ctx);
+  const failer = createOverdueFailer(ctx);
+  const pulses = createPulseRecorder(ctx);
 
   return {
     store,
     events,
     notifier,
     announced,
-    scheduler,
+    failer,
+    /** The monitor loop's step at `now` (every slice at `now`), to its end. */
+    step(now: number): Promise<void> {
+      return stepAt(failer, now);
+    },
     /** A monitor created at `now` (default: the fixture's creation time), as the API creates one. */
     monitor(input: {
       name?: string;
@@ -54,10 +65,12 @@ export function engineFixture(createdAt: number, dir = tempDir('cronbeat-engine-
         now,
       });
     },
-    /** Sends a pulse for the monitor with `token` received at `now` (counting for `now` unless `at` says otherwise). */
-    pulse(token: string, now: number, pulse: Partial<ReceivedPulse> = {}) {
-      return recordPulse(
-        ctx,
+    /**
+     * Sends a pulse for the monitor with `token` received at `now` (counting for `now` unless `at`
+     * says otherwise), through the pulse batch as the API does; true once stored, false when no live monitor has the token.
+     */
+    pulse(token: string, now: number, pulse: Partial<ReceivedPulse> = {}): Promise<boolean> {
+      return pulses.record(
         { token, kind: 'success', exitCode: null, rid: null, at: now, method: 'GET', remoteAddress: '127.0.0.1', body: '', bodyTruncated: false, ...pulse },
         now,
       );

@@ -23,9 +23,8 @@ function startLoop() {
   frozenFor = 0;
   logged = [];
   stop = startMonitorLoop({
-    scheduler: fixture.scheduler,
+    failer: fixture.failer,
     events: fixture.events,
-    earliestDueAt: () => fixture.store.monitors.earliestDueAt(),
     clock: () => Date.now() + frozenFor,
     log: (line) => logged.push(line),
   });
@@ -81,7 +80,7 @@ describe('monitor loop', () => {
 });
 
 describe('monitor loop: freezes (issue 12, item 3)', () => {
-  it('counts a freeze across a deadline as an outage when the loop timer is the first to run after it', () => {
+  it('counts a freeze across a deadline as an outage when the loop timer is the first to run after it', async () => {
     vi.setSystemTime(at('2026-11-21T10:00:20.500Z'));
     fixture = engineFixture(Date.now());
     const monitor = fixture.monitor({ schedule: '* * * * *', duration: 1 }); // due 10:02:00
@@ -92,14 +91,14 @@ describe('monitor loop: freezes (issue 12, item 3)', () => {
     vi.advanceTimersByTime(401);
     expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 0, grace_from: at('2026-11-21T10:02:30.001Z') });
     // Then the socket queue is read: the pulse the job sent 10 s before the deadline.
-    fixture.pulse(monitor.token, Date.now() + frozenFor);
+    await fixture.pulse(monitor.token, Date.now() + frozenFor);
     vi.advanceTimersByTime(100_000);
     expect(fixture.notifications()).toEqual([]);
     vi.advanceTimersByTime(60_000); // and with no pulse after it, a true failure comes, later
     expect(fixture.notifications().map((n) => n.data.description)).toEqual(['No pulse within 1 min of the run due at 2026-11-21 10:04 UTC']);
   });
 
-  it('counts a 30 s freeze that began 29 s before a deadline and ended 1 s after it, seen by the heartbeat', () => {
+  it('counts a 30 s freeze that began 29 s before a deadline and ended 1 s after it, seen by the heartbeat', async () => {
     vi.setSystemTime(at('2026-11-21T10:00:20.500Z'));
     fixture = engineFixture(Date.now());
     const monitor = fixture.monitor({ schedule: '* * * * *', duration: 1 }); // due 10:02:00
@@ -108,7 +107,7 @@ describe('monitor loop: freezes (issue 12, item 3)', () => {
     frozenFor = 30_000;
     vi.advanceTimersByTime(400); // the next beat: 10:02:01.5 by the clock
     expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 0, grace_from: at('2026-11-21T10:02:01.500Z') });
-    fixture.pulse(monitor.token, Date.now() + frozenFor); // the queued pulse
+    await fixture.pulse(monitor.token, Date.now() + frozenFor); // the queued pulse
     vi.advanceTimersByTime(30_000);
     expect(fixture.notifications()).toEqual([]);
     expect(fixture.notifier.popups).toEqual([]);

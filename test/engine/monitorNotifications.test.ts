@@ -15,11 +15,11 @@ const MONITOR = [
 ];
 
 describe('monitor notifications', () => {
-  it('carry exactly the data fields of the spec, typed as the spec says', () => {
+  it('carry exactly the data fields of the spec, typed as the spec says', async () => {
     fixture = engineFixture(at('2026-11-21T08:00:00Z'));
     const monitor = fixture.monitor({ name: 'Nightly backup', schedule: '0 10 * * *', timezone: 'Europe/Paris', duration: 5, projectId: 7 });
-    fixture.scheduler.failOverdue(at('2026-11-21T09:06:00Z'));
-    fixture.pulse(monitor.token, at('2026-11-21T09:10:00Z'));
+    await fixture.step(at('2026-11-21T09:06:00Z'));
+    await fixture.pulse(monitor.token, at('2026-11-21T09:10:00Z'));
     const [failed, recovered] = fixture.notifications();
 
     expect(failed).toMatchObject({ type: 'App\\Notifications\\MonitorFailedNotification', notifiable_type: 'App\\Models\\Company', notifiable_id: 1, read_at: null });
@@ -58,13 +58,13 @@ describe('monitor notifications', () => {
 });
 
 describe('run history', () => {
-  it(`keeps the newest ${PULSES_KEPT_PER_MONITOR} pulses of each monitor`, () => {
+  it(`keeps the newest ${PULSES_KEPT_PER_MONITOR} pulses of each monitor`, async () => {
     fixture = engineFixture(at('2026-11-21T08:00:00Z'));
     const busy = fixture.monitor({ name: 'busy', schedule: '* * * * *', duration: 5 });
     const quiet = fixture.monitor({ name: 'quiet', schedule: '* * * * *', duration: 5 });
-    fixture.pulse(quiet.token, at('2026-11-21T08:00:01Z'));
+    await fixture.pulse(quiet.token, at('2026-11-21T08:00:01Z'));
     const start = at('2026-11-21T08:00:00Z');
-    for (let i = 0; i < PULSES_KEPT_PER_MONITOR + 5; i++) fixture.pulse(busy.token, start + i * 1000);
+    for (let i = 0; i < PULSES_KEPT_PER_MONITOR + 5; i++) await fixture.pulse(busy.token, start + i * 1000);
     expect(fixture.store.pulses.count(busy.id)).toBe(PULSES_KEPT_PER_MONITOR);
     expect(fixture.store.pulses.count(quiet.id)).toBe(1);
     const oldest = fixture.store.pulses.page(busy.id, 1, PULSES_KEPT_PER_MONITOR - 1)[0];

@@ -51,9 +51,8 @@ afterEach(async () => {
 function start(): () => void {
   const health = new LoopHealthRecord();
   const stopLoop = startMonitorLoop({
-    scheduler: fixture.scheduler,
+    failer: fixture.failer,
     events: fixture.events,
-    earliestDueAt: () => fixture.store.monitors.earliestDueAt(),
     clock: () => Date.now(),
     log,
     health,

@@ -2,7 +2,7 @@ import { createServer, request, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { DEFAULT_AUTH_LIMITER_POLICY } from '../../agent/api/http/authLimiter';
-import { createSignInLink } from '../../agent/api/routes/session';
+import { createSignInLink } from '../helpers/signIn';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { builtRenderer, chromiumMissing, launchChromium } from '../e2e/browser';
 

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { recordPulse } from '../../agent/engine/monitors/pulses';
+import { announcePulse, storePulse, type ReceivedPulse } from '../../agent/engine/monitors/pulses';
 import { READ_AT_MOST } from '../../agent/engine/popups/pendingPopups';
 import { NOTIFICATION_KINDS, type MonitorNotificationData } from '../../agent/domain/alerts/notificationKinds';
-import { createScheduler } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
 import type { Notifier } from '../../agent/engine/popups/notifier';
 import { RecordingNotifier } from '../helpers/recordingNotifier';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
+import { stepAt } from '../helpers/loopStep';
 
 /*
  * Alerts as an outbox: a failure (or recovery) committed but whose popup was not shown when the
@@ -54,8 +55,8 @@ describe('popups as an outbox', () => {
   it('shows a failure decided just before the agent died after the restart, then never again', async () => {
     const first = await start(tempDir(), T0);
     await createMonitors(first, ['backup', 'db dump']);
-    const scheduler = createScheduler({ store: first.store, events: first.events, notifier: dying });
-    expect(() => scheduler.failOverdue(LATER)).toThrow('died');
+    const failer = createOverdueFailer({ store: first.store, events: first.events, notifier: dying });
+    await expect(stepAt(failer, LATER)).rejects.toThrow('died');
     expect(first.store.monitors.list(1).map((m) => m.is_alerted)).toEqual([1, 1]); // committed
 
     const { agent: second, popups } = await restart(first, LATER + 60_000);
@@ -70,7 +71,7 @@ describe('popups as an outbox', () => {
   it('shows many as one summary', async () => {
     const first = await start(tempDir(), T0);
     await createMonitors(first, ['a', 'b', 'c', 'd', 'e']);
-    expect(() => createScheduler({ store: first.store, events: first.events, notifier: dying }).failOverdue(LATER)).toThrow('died');
+    await expect(stepAt(createOverdueFailer({ store: first.store, events: first.events, notifier: dying }), LATER)).rejects.toThrow('died');
     const { popups } = await restart(first, LATER);
     expect(popups).toHaveLength(1);
     expect(popups[0].title).toBe('5 monitors failed');
@@ -80,12 +81,14 @@ describe('popups as an outbox', () => {
   it('shows a failure reported by a pulse (and its recovery) whose popups were lost', async () => {
     const first = await start(tempDir(), T0);
     const [monitor] = await createMonitors(first, ['deploy']);
-    const pulse = (kind: 'fail' | 'success', at: number) =>
-      recordPulse(
-        { store: first.store, events: first.events, notifier: dying },
-        { token: monitor.token, kind, exitCode: kind === 'fail' ? 3 : null, rid: null, at, method: 'GET', remoteAddress: '127.0.0.1', body: '', bodyTruncated: false },
-        at,
-      );
+    // The pulse batch's two halves (agent/engine/pulseBatch.ts), a group of one: the death must surface
+    // here, not in the batch's setImmediate, where it would take the test's process with it.
+    const ctx = { store: first.store, events: first.events, notifier: dying };
+    const pulse = (kind: 'fail' | 'success', at: number) => {
+      const received: ReceivedPulse = { token: monitor.token, kind, exitCode: kind === 'fail' ? 3 : null, rid: null, at, method: 'GET', remoteAddress: '127.0.0.1', body: '', bodyTruncated: false };
+      const stored = first.store.db.transaction(() => storePulse(ctx, received, at))();
+      if (stored) announcePulse(ctx, stored);
+    };
     expect(() => pulse('fail', T0 + 1000)).toThrow('died');
     expect(() => pulse('success', T0 + 2000)).toThrow('died');
     const { popups } = await restart(first, T0 + 3000);
@@ -96,7 +99,7 @@ describe('popups as an outbox', () => {
     const notifier = new RecordingNotifier();
     const first = await start(tempDir(), T0, notifier);
     await createMonitors(first, ['nightly']);
-    expect(createScheduler({ store: first.store, events: first.events, notifier }).failOverdue(LATER)).toBe(false);
+    await stepAt(createOverdueFailer({ store: first.store, events: first.events, notifier }), LATER);
     expect(notifier.take().map((p) => p.title)).toEqual(['✗ nightly missed its run']);
     const { popups } = await restart(first, LATER);
     expect(popups).toEqual([]);

@@ -1,7 +1,7 @@
 import { hostname, networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { createSignInLink } from '../../agent/api/routes/session';
+import { createSignInLink } from '../helpers/signIn';
 import { networkAddresses } from '../../agent/domain/access/reachability';
 import { finished, spawnCli } from '../helpers/cli';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';

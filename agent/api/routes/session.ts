@@ -25,12 +25,6 @@ const sessionInput = z.object({
     .max(200, 'The code field must not be greater than 200 characters.'),
 });
 
-/** A fresh sign-in link for `companyId` (company 1 by default) on the agent at `baseUrl`. */
-export function createSignInLink(store: Store, baseUrl: string, now: number, companyId = 1): string {
-  const code = signInCodeRepository(store.db).create(companyId, now);
-  return `${baseUrl}/#/sign-in?code=${code}`;
-}
-
 /**
  * A sign-in link to print now whose code is stored later by `save`, for an agent that listens
  * before it may write (its start-up check still running): a click on the link waits for that.

@@ -132,11 +132,6 @@ export function excusingWindowEnd(run: WaitedRun, windows: readonly MaintenanceW
   return latest;
 }
 
-/** Whether `run` is expected of a monitor covered by `windows`: false when maintenance overlaps it. */
-export function isExpectedRun(run: WaitedRun, windows: readonly MaintenanceWindow[]): boolean {
-  return excusingWindowEnd(run, windows) === null;
-}
-
 /**
  * What a monitor whose deadline for `run` passed at `now` does: null, it fails; otherwise the
  * moment it is planned again from (the maintenance's end), waiting for its next run at or after

@@ -186,6 +186,27 @@ export function dueAt(timing: MonitorTiming): number | null {
 }
 
 /**
+ * What to store of a monitor whose timing was just worked out at `now` from news (a pulse, the end
+ * of a pause, of maintenance or of an outage): its `grace_from` and `due_at`, with the catch-up
+ * grace a deadline already past gets (withCatchUpGrace).
+ */
+export function dueTimeAt(timing: MonitorTiming, now: number): { graceFrom: number | null; dueAt: number | null } {
+  const caughtUp = withCatchUpGrace(timing, now);
+  return { graceFrom: caughtUp.graceFrom, dueAt: dueAt(caughtUp) };
+}
+
+/**
+ * When the monitor loop's next step has work, given the earliest due time of each thing it
+ * handles (a monitor's due_at, a quiet watcher's alert, a reminder; null for none): just after the
+ * earliest, since a monitor fails once its due time has passed, not at it. Null when nothing is due.
+ */
+export function nextStepAt(dueTimes: ReadonlyArray<number | null>): number | null {
+  let earliest: number | null = null;
+  for (const time of dueTimes) if (time !== null && (earliest === null || time < earliest)) earliest = time;
+  return earliest === null ? null : earliest + 1;
+}
+
+/**
  * What a monitor created at `createdAt` waits for: the first run after its creation, and that
  * run's deadline. Both null when the schedule has no run after it.
  */

@@ -56,12 +56,6 @@ export function checkSchedule(input: string): ScheduleCheck {
   return checked.error !== undefined ? { error: checked.error } : { schedule: checked.lines.join('\n') };
 }
 
-/** checkSchedule with the kind of what it keeps. */
-export function readSchedule(input: string): { schedule: string; kind: ScheduleKind; error?: undefined } | { schedule?: undefined; kind?: undefined; error: string } {
-  const checked = checkSchedule(input);
-  return checked.error !== undefined ? { error: checked.error } : { schedule: checked.schedule, kind: kindOf(checked.schedule) };
-}
-
 const calendars = new Map<string, CalendarSpec[] | null>();
 
 /** A stored calendar schedule read once (a list of thousands of monitors repeats a few). */

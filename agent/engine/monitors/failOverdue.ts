@@ -1,6 +1,6 @@
 import { missedDeadlineReason, reasonText } from '../../domain/alerts/reasonPieces';
 import { missedReason, missedRun, type MonitorReason } from '../../domain/alerts/alert';
-import { defaultGraceMinutes, dueTimeOfRun, nextDeadline, outageGraces, withCatchUpGrace, type MissedDeadline, type Outage } from '../../domain/monitors/dueTime';
+import { defaultGraceMinutes, dueTimeOfRun, nextDeadline, nextStepAt, outageGraces, withCatchUpGrace, type MissedDeadline, type Outage } from '../../domain/monitors/dueTime';
 import { gracePopup, MAX_SEPARATE_POPUPS, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../../domain/alerts/monitorPopups';
 import type { MonitorRow } from '../../db/monitors';
 import type { EngineContext } from '../engineContext';
@@ -9,19 +9,19 @@ import { storeResume } from './monitorEdits';
 import { timingOf } from './monitorState';
 import { raiseQuietServers } from '../servers/quietServers';
 import { sendReminders } from '../delivery/reminders';
+import { runInSlices } from '../slices';
 import { announceTransition, recordTransition, transitionAlert, type RecordedTransition, type TransitionFacts } from './transitions';
 
-/** Most monitors failOverdue fails; the rest wait for the next step, right after. */
-export const FAIL_BATCH = 500;
 /**
- * Most monitors one transaction of the monitor loop fails: it fails a burst in slices
- * (agent/engine/slices.ts), so pulses are answered in between (issue 25.5). While pulses come, ten
- * (a millisecond or two: a commit writes some 25 pages whether it fails one monitor or ten, so one
- * a transaction cost nearly three times the CPU, five an eighth more); after QUIET_MS without any,
- * more at once.
+ * Most monitors one transaction of a step fails: a burst is failed in slices (agent/engine/slices.ts),
+ * so pulses are answered in between. While other work may come, ten (a millisecond or two: a commit
+ * writes some 25 pages whether it fails one monitor or ten, so one a transaction cost nearly three
+ * times the CPU, five an eighth more); when the caller says nothing else is going on, more at once.
  */
-export const SLICE_BATCH = 10;
-export const IDLE_SLICE_BATCH = 50;
+const SLICE_BATCH = 10;
+const IDLE_SLICE_BATCH = 50;
+/** Most overdue monitors told by popup at once while their failure cannot be written. */
+const UNRECORDED_BATCH = 500;
 
 /** `told`: its popup was shown already, while the failure could not be written (warnUnrecorded). */
 type FailedMonitor = RecordedTransition & { afterGrace: boolean; told: boolean };
@@ -43,11 +43,24 @@ function missedFacts(missed: MissedDeadline, row: MonitorRow): TransitionFacts &
   return { reason: missedReason(missed, row.duration), run: missedRun(missed), expectedAt };
 }
 
+/** How a step is run: by the monitor loop on its clock, or by a test at a moment of its choosing. */
+export interface StepOptions {
+  /** The time of each slice (the loop's clock; a test's fixed moment). */
+  clock: () => number;
+  /** Whether nothing else is going on, asked before each slice after the first: it then fails more at once. */
+  idle?: () => boolean;
+  /**
+   * Runs each slice's work (at `now`, the slice's time): the loop notes that it ran and gives the
+   * graces of an outage it noticed meanwhile before anything is failed.
+   */
+  aroundSlice?: (now: number, work: () => void) => void;
+}
+
 /**
- * The alert side of the engine, as steps the loop calls with the current time.
- * Each step is one transaction whose cost grows with the monitors due, not with all monitors.
+ * The monitor loop's work: its step, and what it does after an outage and while it cannot write.
+ * Each transaction's cost grows with the monitors due, not with all monitors.
  */
-export function createScheduler(ctx: EngineContext) {
+export function createOverdueFailer(ctx: EngineContext) {
   const { store, notifier } = ctx;
 
   // Misses already told by popup while they could not be recorded (the database refused writes).
@@ -121,43 +134,53 @@ export function createScheduler(ctx: EngineContext) {
     alert: store.notifications.find(transition.companyId, transition.notificationId)?.alert ?? undefined,
   });
 
-  /** What a step does once, however many transactions it fails its monitors in: quiet servers (issue 21.15) and reminders (21.14). */
+  /** What a step does once, however many transactions it fails its monitors in: quiet servers and reminders. */
   const beginStep = (now: number): void => {
     raiseQuietServers(ctx, now);
     sendReminders(ctx, now);
   };
 
   return {
-    beginStep,
-    failSome,
-
-    /** When the next step has work: the earliest monitor due time, quiet-watcher alert time or reminder; null when none. */
-    earliestDueAt(): number | null {
-      const times = [store.monitors.earliestDueAt(), store.serverReports.earliestQuietAt(), store.reminders.earliestDueAt()].filter(
-        (t): t is number => t !== null,
-      );
-      return times.length === 0 ? null : Math.min(...times);
-    },
-
     /**
-     * One step in one go (beginStep, then failSome of at most FAIL_BATCH): raises what quiet
-     * servers and reminders are due, and fails what is overdue at `now`. Returns whether more are
-     * overdue. The monitor loop does the same in slices.
+     * One step of the monitor loop: raises what quiet servers and reminders are due, then fails
+     * every monitor overdue at the slice's time, a few per transaction (SLICE_BATCH, or
+     * IDLE_SLICE_BATCH when idle), in slices that yield to I/O in between, so pulses are answered
+     * while a burst of 10,000 is failed; the burst makes one set of popups, shown when none is
+     * left. Calls `done` at the end (with the error that stopped it, if any): at once when it fit
+     * in the first slice. Returns a function that cancels what has not run yet.
      */
-    failOverdue(now: number): boolean {
-      beginStep(now);
-      return failSome(now, FAIL_BATCH);
+    step({ clock, idle, aroundSlice = (now, work) => work() }: StepOptions, done: (error?: unknown) => void): () => void {
+      let begun = false;
+      return runInSlices(
+        (quiet) => {
+          const now = clock();
+          let more = false;
+          aroundSlice(now, () => {
+            if (!begun) beginStep(now);
+            begun = true;
+            more = failSome(now, quiet ? IDLE_SLICE_BATCH : SLICE_BATCH);
+          });
+          return more;
+        },
+        done,
+        idle,
+      );
+    },
+
+    /** When the next step has work (nextStepAt): after a monitor's due time, a quiet watcher's or a reminder's; null when none. */
+    nextStepAt(): number | null {
+      return nextStepAt([store.monitors.earliestDueAt(), store.serverReports.earliestQuietAt(), store.reminders.earliestDueAt()]);
     },
 
     /**
-     * For when the database cannot be written (disk full): the monitors failOverdue would fail
-     * at `now`, found by reading only (counting the grace a pending `outage` would give),
-     * told by popup, each missed run once; failOverdue records them once writes work again,
-     * without a second popup. Returns how many were told now.
+     * For when the database cannot be written (disk full): the monitors a step would fail at
+     * `now`, found by reading only (counting the grace a pending `outage` would give), told by
+     * popup, each missed run once; a step records them once writes work again, without a second
+     * popup. Returns how many were told now.
      */
     warnUnrecorded(now: number, outage?: Outage): number {
       const news: MonitorTransition[] = [];
-      for (const row of store.monitors.overdue(now, FAIL_BATCH)) {
+      for (const row of store.monitors.overdue(now, UNRECORDED_BATCH)) {
         if (row.paused_at !== null) continue; // a snooze that ended is planned again, never a failure
         const timing = timingOf(row);
         const graced = outage && outageGraces(row.due_at!, row.grace_from, outage) ? withCatchUpGrace(timing, outage.to) : timing;
@@ -186,4 +209,4 @@ export function createScheduler(ctx: EngineContext) {
   };
 }
 
-export type Scheduler = ReturnType<typeof createScheduler>;
+export type OverdueFailer = ReturnType<typeof createOverdueFailer>;

@@ -1,6 +1,6 @@
 import type { MonitorRow } from '../../db/monitors';
 import { tagsOf } from '../../db/monitorLines';
-import { dueAt, expectedRunAfter, minutesAfter, runAnsweredBy, withCatchUpGrace, type MissedDeadline } from '../../domain/monitors/dueTime';
+import { dueAt, dueTimeAt, expectedRunAfter, minutesAfter, runAnsweredBy, type MissedDeadline } from '../../domain/monitors/dueTime';
 import {
   activeWindowAt,
   coversMonitor,
@@ -54,8 +54,7 @@ export function excuseByMaintenance(ctx: Ctx, row: MonitorRow, missed: MissedDea
   const from = maintenanceReplan(ctx, row, missed, now);
   if (from === null) return false;
   const planned = { ...timingOf(row), expectedRunAt: expectedRunAfter(row, from - 1), runningSince: null, graceFrom: null };
-  const timing = withCatchUpGrace(planned, now);
-  ctx.store.monitors.replanAfterMaintenance({ id: row.id, expectedRunAt: timing.expectedRunAt, graceFrom: timing.graceFrom, dueAt: dueAt(timing), now });
+  ctx.store.monitors.replanAfterMaintenance({ id: row.id, expectedRunAt: planned.expectedRunAt, ...dueTimeAt(planned, now), now });
   return true;
 }
 

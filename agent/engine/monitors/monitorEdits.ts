@@ -1,12 +1,5 @@
 import type { MonitorRow } from '../../db/monitors';
-import {
-  dueAt,
-  pauseEndsAt,
-  pausedDueAt,
-  replannedTiming,
-  withCatchUpGrace,
-  type MonitorTiming,
-} from '../../domain/monitors/dueTime';
+import { dueAt, dueTimeAt, pauseEndsAt, pausedDueAt, replannedTiming, type MonitorTiming } from '../../domain/monitors/dueTime';
 import { sortedTags, type FieldChanges } from '../../domain/monitors/ownLine';
 import { tagsOf } from '../../db/monitorLines';
 import type { EngineContext } from '../engineContext';
@@ -122,34 +115,32 @@ export function pauseMonitor({ store, events }: Ctx, companyId: number, id: numb
   return paused;
 }
 
-/**
- * The timing a paused monitor resumes with at `now` (by hand, or its snooze over): planned from
- * the pause's end, with a grace from `now` when that plan's deadline has passed already (the
- * agent was not running when the snooze ended).
- */
+/** The timing a paused monitor resumes with at `now` (by hand, or its snooze over): planned from the pause's end. */
 function resumedTiming(row: MonitorRow, now: number): MonitorTiming {
   const base: MonitorTiming = { ...timingOf(row), isAlerted: false, runningSince: null, graceFrom: null };
-  return withCatchUpGrace(replannedTiming(base, pauseEndsAt(pauseOf(row), now)), now);
+  return replannedTiming(base, pauseEndsAt(pauseOf(row), now));
 }
 
 /**
  * Stores the resume of a paused row, inside the caller's transaction. A failure acknowledged by
  * the pause is not a recovery: the monitor starts a fresh wait ("new" until its next pulse, failed
  * if that run is missed), no recovered notification, and the run history shows the resume.
+ * Returns the monitor as resumed (`row` is a live monitor read in the same transaction).
  */
-export function storeResume({ store }: Pick<EngineContext, 'store'>, row: MonitorRow, now: number): void {
+export function storeResume({ store }: Pick<EngineContext, 'store'>, row: MonitorRow, now: number): MonitorRow {
   const timing = resumedTiming(row, now);
-  store.monitors.setPause(row.company_id, row.id, {
+  // A grace from `now` when the plan's deadline has passed already (the agent was not running when the snooze ended).
+  const resumed = store.monitors.setPause(row.company_id, row.id, {
     resumedAt: now,
     pausedAt: null,
     pausedUntil: null,
     expectedRunAt: timing.expectedRunAt,
-    graceFrom: timing.graceFrom,
-    dueAt: dueAt(timing),
+    ...dueTimeAt(timing, now),
     now,
   });
   const snoozeOver = row.paused_until !== null && row.paused_until <= now;
   noteInHistory(store, row.id, 'resume', snoozeOver ? 'Snooze over: waiting for the next run' : 'Resumed: waiting for the next run', now);
+  return resumed!;
 }
 
 /** A pause or resume, as a line of the run history (it is no pulse: no method, no address). */

@@ -1,5 +1,5 @@
 import { reasonDataOf, type MonitorRow, type MonitorTimingUpdate } from '../../db/monitors';
-import { dueAt, withCatchUpGrace, type MonitorTiming, type PauseState } from '../../domain/monitors/dueTime';
+import { dueTimeAt, type MonitorTiming, type PauseState } from '../../domain/monitors/dueTime';
 import type { PulseState } from '../../domain/monitors/pulseEffect';
 
 /* Between a monitor row and the domain's view of it, in one place. */
@@ -37,12 +37,12 @@ export function pulseStateOf(row: MonitorRow): PulseState {
 }
 
 /**
- * The update that stores `state` on monitor `id` at `now` for a pulse that counts at `pulseAt`, its due_at computed from it. New
- * information that leaves a deadline already past (a pulse that came late: replayed, or read
- * after a freeze) gives a catch-up grace, never a failure: so a success pulse never fails a monitor.
+ * The update that stores `state` on monitor `id` at `now` for a pulse that counts at `pulseAt`,
+ * with the domain's due time (dueTimeAt): a pulse that leaves a deadline already past (it came
+ * late: replayed, or read after a freeze) gives a catch-up grace, so a success pulse never fails a monitor.
  */
 export function timingUpdate(id: number, state: PulseState, now: number, pulseAt: number): MonitorTimingUpdate {
-  const timing = withCatchUpGrace(state, now);
+  const { graceFrom, dueAt } = dueTimeAt(state, now);
   return {
     id,
     lastRunAt: state.lastRunAt,
@@ -53,8 +53,8 @@ export function timingUpdate(id: number, state: PulseState, now: number, pulseAt
     expectedRunAt: state.expectedRunAt,
     runningSince: state.runningSince,
     runningRid: state.runningRid,
-    graceFrom: timing.graceFrom,
-    dueAt: dueAt(timing),
+    graceFrom,
+    dueAt,
     now,
     pulseAt,
   };

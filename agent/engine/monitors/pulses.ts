@@ -4,6 +4,7 @@ import { toNullableApiTimestamp } from '../../domain/time/apiTimestamps';
 import { IdempotencyKeyReusedError, isRetryOf, runDurationMs } from '../../domain/monitors/pulseInput';
 import { transitionPopup } from '../../domain/alerts/monitorPopups';
 import { dueTimeOfRun, isPausedAt } from '../../domain/monitors/dueTime';
+import type { MonitorRow } from '../../db/monitors';
 import type { EngineContext } from '../engineContext';
 import { inMaintenance } from './maintenance';
 import { storeResume } from './monitorEdits';
@@ -33,20 +34,10 @@ export interface StoredPulse {
 }
 
 /**
- * Records a pulse: the run history, the monitor's new state and due time, and a failure or a
- * recovery when it makes one (notification, live-view events, one popup). Returns false when
- * no live monitor has that token. Never waits for the popup.
- */
-export function recordPulse(ctx: EngineContext, pulse: ReceivedPulse, now: number): boolean {
-  const stored = ctx.store.db.transaction(() => storePulse(ctx, pulse, now))();
-  if (!stored) return false;
-  announcePulse(ctx, stored);
-  return true;
-}
-
-/**
- * The database half of recordPulse, inside the caller's transaction: null when no live monitor
- * has that token. Call announcePulse with the result once the transaction has committed.
+ * Stores a pulse, inside the caller's transaction (the pulse batch's, agent/engine/monitors/pulseBatch.ts):
+ * the run history, the monitor's new state and due time, and a failure or a recovery when it
+ * makes one (notification). Null when no live monitor has that token. Call announcePulse with
+ * the result once the transaction has committed.
  * A retry (an idempotency key stored already for the monitor) changes nothing and is answered
  * as the first; a different pulse under a stored key throws IdempotencyKeyReusedError.
  */
@@ -56,8 +47,7 @@ export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number
   if (!monitor) return null;
   // A snooze that ended before the loop woke for it (a frozen or busy agent) ends now, so its pulse counts.
   if (monitor.paused_at !== null && !isPausedAt(pauseOf(monitor), now)) {
-    storeResume(ctx, monitor, now);
-    monitor = store.monitors.findByToken(pulse.token)!;
+    monitor = storeResume(ctx, monitor, now);
   }
   const key = pulse.idempotencyKey ?? null;
   if (key !== null) {
@@ -69,7 +59,10 @@ export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number
   // but a pulse changes nothing else and raises nothing: a failure before stays failed, a fine monitor waits as before.
   const held = monitor.paused_at !== null || inMaintenance(ctx, monitor, now, pulse.at);
   const effect = held ? null : applyPulse(pulseStateOf(monitor), pulse);
-  if (effect) store.monitors.saveTiming(timingUpdate(monitor.id, effect.state, now, pulse.at));
+  // A pulse that fails or recovers the monitor reads it back as written (RETURNING) for its alert; others need no row.
+  let changed: MonitorRow | null = null;
+  if (effect?.transition) changed = store.monitors.saveTransition(timingUpdate(monitor.id, effect.state, now, pulse.at));
+  else if (effect) store.monitors.saveTiming(timingUpdate(monitor.id, effect.state, now, pulse.at));
   else store.monitors.notePulse(monitor.id, pulse.at);
 
   const startedAt =
@@ -94,8 +87,7 @@ export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number
   });
 
   let transition: RecordedTransition | null = null;
-  if (effect?.transition) {
-    const changed = store.monitors.findByToken(pulse.token)!;
+  if (effect?.transition && changed) {
     const run = alertRun({ startedAt, endedAt: pulse.at, durationMs, exitCode: pulse.exitCode, body: pulse.body, bodyTruncated: pulse.bodyTruncated });
     const reason: AlertReason =
       effect.transition === 'failed'

@@ -3,9 +3,11 @@ import { nextRunAfter, previousRunBefore } from '../../../agent/domain/schedules
 import {
   defaultGraceMinutes,
   dueAt,
+  dueTimeAt,
   earlyToleranceMs,
   expectedRunAfter,
   nextDeadline,
+  nextStepAt,
   runAnsweredBy,
   outageGraces,
   withCatchUpGrace,
@@ -134,6 +136,20 @@ describe('the deadline', () => {
     expect(withCatchUpGrace(base, t('2026-11-21T09:04:00Z'))).toBe(base);
     const failed = { ...base, isAlerted: true };
     expect(withCatchUpGrace(failed, t('2026-11-21T12:00:00Z'))).toBe(failed);
+  });
+
+  it('is stored with the catch-up grace news worked out late gives it, the one rule of pulses, resumes, maintenance and outages', () => {
+    expect(dueTimeAt(base, t('2026-11-21T09:04:00Z'))).toEqual({ graceFrom: null, dueAt: t('2026-11-21T09:05:00Z') });
+    expect(dueTimeAt(base, t('2026-11-21T12:00:00Z'))).toEqual({ graceFrom: t('2026-11-21T12:00:00Z'), dueAt: t('2026-11-21T12:05:00Z') });
+    expect(dueTimeAt({ ...base, isAlerted: true }, t('2026-11-21T12:00:00Z'))).toEqual({ graceFrom: null, dueAt: null });
+  });
+});
+
+describe('when the loop\'s next step has work', () => {
+  it('is just after the earliest due time, since a monitor fails once its due time has passed; none when nothing is due', () => {
+    expect(nextStepAt([t('2026-11-21T09:05:00Z'), null, t('2026-11-21T09:01:00Z')])).toBe(t('2026-11-21T09:01:00.001Z'));
+    expect(nextStepAt([null, null, null])).toBeNull();
+    expect(nextStepAt([])).toBeNull();
   });
 });
 

@@ -13,7 +13,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { nextRuns, readSchedule } from '../../../agent/domain/schedules';
+import { checkSchedule, kindOf, nextRuns } from '../../../agent/domain/schedules';
 import { offsetSwitchesBetween } from '../../../agent/domain/time/zoneOffsets';
 
 const run = promisify(execFile);
@@ -185,8 +185,8 @@ export interface Disagreement {
 
 /** Cronbeat's answer in systemd-analyze's terms: refused, or the runs to the second. */
 function cronbeatAnswer(expr: string, zone: string, startMs: number, iterations: number): SystemdAnswer {
-  const checked = readSchedule(expr);
-  if (checked.schedule === undefined || checked.kind !== 'calendar') return { accepted: false, runs: [] };
+  const checked = checkSchedule(expr);
+  if (checked.error !== undefined || kindOf(checked.schedule) !== 'calendar') return { accepted: false, runs: [] };
   return { accepted: true, runs: nextRuns(checked.schedule, zone, startMs, iterations).map((ms) => Math.floor(ms / 1000) * 1000) };
 }
 

@@ -28,10 +28,10 @@ const receiver = async () => {
 const OUTPUT = [...Array.from({ length: 28 }, (_, i) => `dumping table ${i + 1}`), 'pg_dump: error: connection refused', 'disk full'].join('\n');
 
 /** A monitor due at 03:00 Paris that starts at 03:00:04 and fails at 03:00:16 with exit 3 and OUTPUT. */
-function failWithOutput() {
+async function failWithOutput() {
   const monitor = fixture.monitor({ name: 'nightly-backup', schedule: '0 3 * * *', timezone: 'Europe/Paris', duration: 30, now: at('2026-11-20T12:00:00Z') });
-  fixture.pulse(monitor.token, at('2026-11-21T02:00:04Z'), { kind: 'start', rid: 'r1' });
-  fixture.pulse(monitor.token, at('2026-11-21T02:00:16Z'), { kind: 'fail', exitCode: 3, rid: 'r1', body: OUTPUT });
+  await fixture.pulse(monitor.token, at('2026-11-21T02:00:04Z'), { kind: 'start', rid: 'r1' });
+  await fixture.pulse(monitor.token, at('2026-11-21T02:00:16Z'), { kind: 'fail', exitCode: 3, rid: 'r1', body: OUTPUT });
   return monitor;
 }
 
@@ -40,7 +40,7 @@ describe('what an alert says', () => {
     fixture = deliveryFixture(at('2026-11-21T02:00:16Z'), { adminZone: 'America/New_York' });
     const hook = await receiver();
     fixture.channel('webhook', { url: `${hook.url}/in` });
-    const monitor = failWithOutput();
+    const monitor = await failWithOutput();
     await fixture.worker.runDue();
     const body = JSON.parse(hook.requests[0].body);
     expect(body).toEqual({
@@ -72,7 +72,7 @@ describe('what an alert says', () => {
     fixture = deliveryFixture(at('2026-11-21T02:00:16Z'), { adminZone: 'America/New_York' });
     const slack = await receiver();
     fixture.channel('slack', { webhook_url: `${slack.url}/services/T/B/X` });
-    failWithOutput();
+    await failWithOutput();
     await fixture.worker.runDue();
     const body = JSON.parse(slack.requests[0].body);
     const texts = body.blocks.map((b: { text?: { text: string }; elements?: Array<{ text: string }> }) => b.text?.text ?? b.elements![0].text);
@@ -91,7 +91,7 @@ describe('what an alert says', () => {
     const smtp = await startSmtpReceiver();
     cleanups.push(smtp.stop);
     fixture.channel('email', { host: '127.0.0.1', port: smtp.port, tls: 'none', from: 'cronbeat@example.com', to: 'ops@example.com' });
-    failWithOutput();
+    await failWithOutput();
     await fixture.worker.runDue();
     const [mail] = smtp.mails;
     expect(mail.raw).toMatch(/^Subject: FAILED \| nightly-backup \(exit 3\)$/m);
@@ -106,8 +106,8 @@ describe('what an alert says', () => {
     fixture = deliveryFixture(at('2026-11-21T02:00:16Z'));
     const ntfy = await receiver();
     fixture.channel('ntfy', { server_url: ntfy.url, topic: 'ops' });
-    const monitor = failWithOutput();
-    fixture.pulse(monitor.token, at('2026-11-21T04:13:16Z'), { kind: 'success', exitCode: 0, body: 'backup done' });
+    const monitor = await failWithOutput();
+    await fixture.pulse(monitor.token, at('2026-11-21T04:13:16Z'), { kind: 'success', exitCode: 0, body: 'backup done' });
     await fixture.worker.runDue();
     fixture.clock.now = at('2026-11-21T04:13:20Z');
     await fixture.worker.runDue();
@@ -131,7 +131,7 @@ describe('what an alert says', () => {
     fixture.channel('email', { host: '127.0.0.1', port: smtp.port, tls: 'none', from: 'cronbeat@example.com', to: 'ops@example.com' });
     const monitor = fixture.monitor({ name: 'nightly-backup', schedule: '0 3 * * *', timezone: 'Europe/Paris', duration: 30, now: at('2026-11-20T12:00:00Z') });
     const body = '\u001b[1;31mERROR\u001b[0m: restore failed\u001b]0;title\u0007\nbin:\u0001\u0002\u0000 end\tcol\ndisk full';
-    fixture.pulse(monitor.token, at('2026-11-21T02:00:16Z'), { kind: 'fail', exitCode: 3, body });
+    await fixture.pulse(monitor.token, at('2026-11-21T02:00:16Z'), { kind: 'fail', exitCode: 3, body });
     await fixture.worker.runDue();
     const sent = [slack.requests[0].body, telegram.requests[0].body, ntfy.requests[0].body].map((b) => JSON.stringify(JSON.parse(b)));
     for (const text of sent) {
@@ -148,8 +148,8 @@ describe('what an alert says', () => {
     const hook = await receiver();
     fixture.channel('webhook', { url: `${hook.url}/in` });
     const monitor = fixture.monitor({ name: 'big-import', schedule: '0 3 * * *', timezone: 'UTC', duration: 30, now: at('2026-11-20T12:00:00Z') });
-    fixture.pulse(monitor.token, at('2026-11-21T03:00:04Z'), { kind: 'start', rid: 'r1' });
-    fixture.pulse(monitor.token, at('2026-11-21T03:00:16Z'), { kind: 'fail', exitCode: 137, rid: 'r1' });
+    await fixture.pulse(monitor.token, at('2026-11-21T03:00:04Z'), { kind: 'start', rid: 'r1' });
+    await fixture.pulse(monitor.token, at('2026-11-21T03:00:16Z'), { kind: 'fail', exitCode: 137, rid: 'r1' });
     await fixture.worker.runDue();
     const body = JSON.parse(hook.requests[0].body);
     expect(body.title).toBe('big-import failed (exit 137, killed, SIGKILL: perhaps out of memory)');

@@ -45,8 +45,8 @@ async function setUp(mode: 'single' | 'digest') {
   const count = mode === 'single' ? 1 : 5;
   const monitors = Array.from({ length: count }, (_, i) => fixture.monitor({ name: `${NAME}${i || ''}`, schedule: '* * * * *', duration: 1, now: now - 10 * 60_000 }));
   for (const m of monitors) fixture.store.db.prepare('UPDATE monitors SET tags = ? WHERE id = ?').run(`server:${SERVER}`, m.id);
-  if (mode === 'single') fixture.pulse(monitors[0].token, now, { kind: 'fail', exitCode: 3, body: OUTPUT });
-  else fixture.scheduler.failOverdue(now);
+  if (mode === 'single') await fixture.pulse(monitors[0].token, now, { kind: 'fail', exitCode: 3, body: OUTPUT });
+  else await fixture.step(now);
   await fixture.worker.runDue();
   fixture.clock.now += GROUP_WAIT_MS;
   await fixture.worker.runDue();

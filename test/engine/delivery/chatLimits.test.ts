@@ -59,8 +59,8 @@ describe.each([1, 25, 250, 5000])('%i failures at once', (count) => {
         return monitor;
       }),
     )();
-    if (count === 1) fixture.pulse(monitors[0].token, now, { kind: 'fail', exitCode: 3, body: OUTPUT });
-    else for (let i = 0; i < 100 && fixture.scheduler.failOverdue(now); i++);
+    if (count === 1) await fixture.pulse(monitors[0].token, now, { kind: 'fail', exitCode: 3, body: OUTPUT });
+    else await fixture.step(now);
     await fixture.worker.runDue();
     fixture.clock.now += GROUP_WAIT_MS;
     for (let i = 0; i < 20 && fixture.deliveries().some((d) => d.status !== 'sent'); i++) await fixture.worker.runDue();

@@ -29,9 +29,9 @@ export function deliveryFixture(start = at('2026-11-21T10:00:00Z'), options: Par
       return engine.store.channels.create({ companyId: 1, name, kind, settings, quietHours, now: clock.now });
     },
     /** A monitor that fails at once (its run was due before `clock.now`): the failure notification and its deliveries. */
-    failMonitor(name = 'backup') {
+    async failMonitor(name = 'backup') {
       const monitor = engine.monitor({ name, schedule: '* * * * *', duration: 1, now: clock.now - 10 * 60_000 });
-      engine.scheduler.failOverdue(clock.now);
+      await engine.step(clock.now);
       return monitor;
     },
     deliveries() {

@@ -24,11 +24,11 @@ async function receiver(...answers: Array<{ status: number; body?: string }>) {
 }
 
 /** `count` monitors that all fail in one step of the scheduler, named m1…m<count>. */
-function failMany(count: number) {
+async function failMany(count: number) {
   const monitors = Array.from({ length: count }, (_, i) =>
     fixture.monitor({ name: `m${i + 1}`, schedule: '* * * * *', duration: 1, now: fixture.clock.now - 10 * 60_000 }),
   );
-  fixture.scheduler.failOverdue(fixture.clock.now);
+  await fixture.step(fixture.clock.now);
   return monitors;
 }
 
@@ -71,7 +71,7 @@ describe('digests through the outbox', () => {
     const slack = await receiver();
     fixture.channel('webhook', { url: `${hook.url}/in` });
     fixture.channel('slack', { webhook_url: `${slack.url}/services/T/B/X` });
-    const monitors = failMany(30);
+    const monitors = await failMany(30);
 
     await fixture.worker.runDue();
     expect(hook.requests).toHaveLength(0); // held: the rest of the burst may still come
@@ -100,17 +100,23 @@ describe('digests through the outbox', () => {
     fixture = deliveryFixture();
     const hook = await receiver();
     fixture.channel('webhook', { url: `${hook.url}/in` });
+    const start = fixture.clock.now;
     const monitors = Array.from({ length: 30 }, (_, i) =>
-      fixture.monitor({ name: `m${i + 1}`, schedule: '* * * * *', duration: 1, now: fixture.clock.now - 10 * 60_000 }),
+      fixture.monitor({ name: `m${i + 1}`, schedule: '* * * * *', duration: 1, now: start - 10 * 60_000 }),
     );
-    // The loop fails a burst a few at a time while pulses come: 20 by the group wait, 10 still overdue.
-    fixture.scheduler.failSome(fixture.clock.now, 20);
+    // As when the loop fails a burst a few at a time while pulses come: 20 failed at first, 10 past their
+    // deadline but not failed yet when the group wait ends.
+    const late = monitors.slice(20).map((m) => m.id);
+    fixture.store.db
+      .prepare(`UPDATE monitors SET due_at = @due, expected_run_at = @due - 60000, grace_from = NULL WHERE id IN (${late.join(', ')})`)
+      .run({ due: start + 1_000 });
+    await fixture.step(start);
     await fixture.worker.runDue();
-    fixture.clock.now += GROUP_WAIT_MS;
+    fixture.clock.now = start + GROUP_WAIT_MS;
     await fixture.worker.runDue();
     expect(hook.requests).toHaveLength(0);
     fixture.clock.now += BURST_RECHECK_MS;
-    fixture.scheduler.failSome(fixture.clock.now, 20);
+    await fixture.step(fixture.clock.now);
     await fixture.worker.runDue();
     await fixture.worker.runDue();
 
@@ -126,7 +132,7 @@ describe('digests through the outbox', () => {
     fixture.channel('webhook', { url: `${hook.url}/in` });
     const start = fixture.clock.now;
     for (let i = 0; i < 3; i++) {
-      failMany(1);
+      await failMany(1);
       await fixture.worker.runDue();
       fixture.clock.now += 1000;
     }
@@ -135,7 +141,7 @@ describe('digests through the outbox', () => {
     // Seven more, one a second: the first waits GROUP_WAIT_MS for others to join, and the six
     // there by then go as one digest; the seventh waits for the digest interval and, alone, goes as itself.
     for (let i = 0; i < 7; i++) {
-      failMany(1);
+      await failMany(1);
       await fixture.worker.runDue();
       fixture.clock.now += 1000;
     }
@@ -156,7 +162,7 @@ describe('digests through the outbox', () => {
     fixture = deliveryFixture();
     const hook = await receiver({ status: 503, body: 'busy' }, { status: 200, body: 'ok' });
     fixture.channel('webhook', { url: `${hook.url}/in` });
-    failMany(10);
+    await failMany(10);
     fixture.clock.now += GROUP_WAIT_MS;
     await fixture.worker.runDue();
     expect(hook.requests).toHaveLength(1);
@@ -176,7 +182,7 @@ describe('digests through the outbox', () => {
     fixture = deliveryFixture();
     const hook = await receiver();
     fixture.channel('webhook', { url: `${hook.url}/in` });
-    failMany(8);
+    await failMany(8);
     fixture.clock.now += GROUP_WAIT_MS;
     // Fold and claim as the worker does, then "crash" before sending: the lead stays 'sending'.
     const [lead] = fixture.store.deliveries.due(fixture.clock.now, 1);
@@ -200,7 +206,7 @@ describe('digests through the outbox', () => {
     Array.from({ length: 30 }, (_, i) =>
       fixture.monitor({ name: `${String(i + 1).padStart(2, '0')}-${'nightly-backup-of-the-customer-database-'.repeat(7)}`.slice(0, 255), schedule: '* * * * *', duration: 1, now: fixture.clock.now - 10 * 60_000 }),
     );
-    fixture.scheduler.failOverdue(fixture.clock.now);
+    await fixture.step(fixture.clock.now);
     await fixture.worker.runDue();
     fixture.clock.now += GROUP_WAIT_MS;
     await fixture.worker.runDue();

@@ -38,7 +38,7 @@ async function strandedSend(dir: string | undefined, breakWrites: (f: NonNullabl
     },
   ]).start();
   f.channel('webhook', { url: hook.url, secret: 'a-webhook-secret-of-some-length' });
-  f.failMonitor();
+  await f.failMonitor();
   const claimedAt = f.clock.now;
 
   await f.worker.runDue();

@@ -23,7 +23,7 @@ describe('TLS mistakes in words', () => {
     fixture = deliveryFixture();
     const https = plain.url.replace(/^http:/, 'https:');
     fixture.channel('webhook', { url: `${https}/in` });
-    fixture.failMonitor();
+    await fixture.failMonitor();
     await fixture.worker.runDue();
     const [delivery] = fixture.deliveries();
     expect(delivery.status).not.toBe('sent');
@@ -36,7 +36,7 @@ describe('TLS mistakes in words', () => {
     cleanups.push(smtp.stop);
     fixture = deliveryFixture();
     fixture.channel('email', { host: '127.0.0.1', port: smtp.port, tls: 'starttls', from: 'cronbeat@example.com', to: 'ops@example.com' });
-    fixture.failMonitor();
+    await fixture.failMonitor();
     await fixture.worker.runDue();
     const [delivery] = fixture.deliveries();
     expect(delivery.last_error).toMatch(
@@ -50,7 +50,7 @@ describe('TLS mistakes in words', () => {
     cleanups.push(smtp.stop);
     fixture = deliveryFixture();
     fixture.channel('email', { host: '127.0.0.1', port: smtp.port, tls: 'tls', from: 'cronbeat@example.com', to: 'ops@example.com' });
-    fixture.failMonitor();
+    await fixture.failMonitor();
     await fixture.worker.runDue();
     const [delivery] = fixture.deliveries();
     expect(delivery.last_error).toMatch(/^The mail server at 127\.0\.0\.1:\d+ does not speak TLS from the first byte \(.*\): set the channel's tls to "starttls"/);

@@ -25,10 +25,10 @@ const MINUTE = 60_000;
 
 /** Fails a monitor, then brings it back: one failure and one recovery, both sent. */
 async function failThenRecover() {
-  const monitor = fixture.failMonitor('db backup');
+  const monitor = await fixture.failMonitor('db backup');
   await fixture.worker.runDue();
   fixture.clock.now += MINUTE;
-  fixture.pulse(monitor.token, fixture.clock.now);
+  await fixture.pulse(monitor.token, fixture.clock.now);
   await fixture.worker.runDue();
   return monitor;
 }
@@ -104,7 +104,7 @@ describe('channel kinds', () => {
     fixture = deliveryFixture();
     const telegram = await receiver();
     fixture.channel('telegram', { bot_token: '123456:ABC-def_ghi', chat_id: '-100200300', api_url: telegram.url });
-    const monitor = fixture.failMonitor('<db> & co');
+    const monitor = await fixture.failMonitor('<db> & co');
     await fixture.worker.runDue();
     const [request] = telegram.requests;
     expect(request.method).toBe('POST');
@@ -124,7 +124,7 @@ describe('channel kinds', () => {
     cleanups.push(() => telegram.stop());
     fixture = deliveryFixture();
     fixture.channel('telegram', { bot_token: '999:SECRET_token', chat_id: '42', api_url: telegram.url });
-    fixture.failMonitor();
+    await fixture.failMonitor();
     await fixture.worker.runDue();
     expect(telegram.requests.map((r) => r.url)).toEqual(['/bot999:SECRET_token/sendMessage']);
     const [delivery] = fixture.deliveries();
@@ -137,7 +137,7 @@ describe('channel kinds', () => {
     const smtp = await startSmtpReceiver();
     cleanups.push(smtp.stop);
     fixture.channel('email', { host: '127.0.0.1', port: smtp.port, tls: 'none', from: 'cronbeat@example.com', to: 'ops@example.com, me@example.com' });
-    const monitor = fixture.failMonitor('db backup');
+    const monitor = await fixture.failMonitor('db backup');
     await fixture.worker.runDue();
     expect(fixture.deliveries()[0]).toMatchObject({ status: 'sent', last_error: null });
     expect(smtp.mails).toHaveLength(1);
@@ -157,7 +157,7 @@ describe('channel kinds', () => {
     const common = { host: 'localhost', user: 'bot', password: 'pw-9876', from: 'cronbeat@example.com', to: 'ops@example.com' };
     fixture.channel('email', { ...common, port: tls.port, tls: 'tls' });
     fixture.channel('email', { ...common, port: starttls.port, tls: 'starttls' });
-    fixture.failMonitor();
+    await fixture.failMonitor();
     await fixture.worker.runDue();
     expect(fixture.deliveries().map((d) => [d.status, d.last_error])).toEqual([['sent', null], ['sent', null]]);
     expect(tls.mails).toMatchObject([{ user: 'bot', secure: true }]);
@@ -169,7 +169,7 @@ describe('channel kinds', () => {
     const smtp = await startSmtpReceiver({ login: { user: 'bot', pass: 'right' } });
     cleanups.push(smtp.stop);
     fixture.channel('email', { host: '127.0.0.1', port: smtp.port, tls: 'none', user: 'bot', password: 'wrong-password', from: 'a@example.com', to: 'b@example.com' });
-    fixture.failMonitor();
+    await fixture.failMonitor();
     await fixture.worker.runDue();
     const [delivery] = fixture.deliveries();
     expect(delivery.status).toBe('failed');

@@ -39,7 +39,7 @@ async function sendThrough(kind: Exclude<ChannelKind, 'email'>, answer: Answer, 
   cleanups.push(() => receiver.stop());
   fixture = deliveryFixture(undefined, options);
   fixture.channel(kind, SETTINGS[kind](receiver.url));
-  fixture.failMonitor();
+  await fixture.failMonitor();
   await fixture.worker.runDue();
   const first = fixture.deliveries()[0];
   fixture.clock.now += 2 * HOUR;
@@ -91,7 +91,7 @@ describe('permanent refusals', () => {
     cleanups.push(smtp.stop);
     fixture = deliveryFixture();
     fixture.channel('email', { host: '127.0.0.1', port: smtp.port, tls: 'none', user: 'bot', password: 'wrong-password', from: 'a@example.com', to: 'b@example.com' });
-    fixture.failMonitor();
+    await fixture.failMonitor();
     await fixture.worker.runDue();
     const [delivery] = fixture.deliveries();
     expect(delivery).toMatchObject({ status: 'failed', attempts: 1, next_attempt_at: null });
@@ -106,7 +106,7 @@ describe('permanent refusals', () => {
     const mail = { host: '127.0.0.1', tls: 'none', from: 'a@example.com', to: 'nobody@example.com' };
     fixture.channel('email', { ...mail, port: refusing.port });
     fixture.channel('email', { ...mail, port: busy.port });
-    fixture.failMonitor();
+    await fixture.failMonitor();
     await fixture.worker.runDue();
     const [refused, later] = fixture.deliveries();
     expect(refused).toMatchObject({ status: 'failed', next_attempt_at: null, last_error: `The mail server refused the recipients: 550 5.1.1 No such user${NOT_RETRIED}` });
@@ -130,7 +130,7 @@ describe('transient refusals', () => {
   it('webhook: a receiver that cannot be reached is retried', async () => {
     fixture = deliveryFixture();
     fixture.channel('webhook', { url: `http://127.0.0.1:${await closedPort()}/hook` });
-    fixture.failMonitor();
+    await fixture.failMonitor();
     await fixture.worker.runDue();
     expect(fixture.deliveries()[0]).toMatchObject({ status: 'pending', attempts: 1 });
     expect(fixture.deliveries()[0].next_attempt_at).not.toBeNull();

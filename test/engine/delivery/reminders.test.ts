@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScheduler } from '../../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../../agent/engine/monitors/failOverdue';
+import { stepAt } from '../../helpers/loopStep';
 import { startTestAgent, type TestAgent } from '../../helpers/testAgent';
 import { until } from '../../helpers/until';
 
@@ -33,7 +34,7 @@ afterAll(async () => {
 const hookUrl = (path: string) => `http://127.0.0.1:${(receiver.address() as AddressInfo).port}${path}`;
 const step = (at: number) => {
   now = at;
-  createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier }).failOverdue(at);
+  return stepAt(createOverdueFailer({ store: agent.store, events: agent.events, notifier: agent.notifier }), at);
 };
 const reminders = (monitorId: number) =>
   agent.store.db
@@ -70,10 +71,10 @@ describe('reminders', () => {
     expect((await fetch(`${agent.url}/api/pulse/${monitor.token}/3`)).status).toBe(200);
     await until(() => received.filter((r) => r.event === 'monitor.failed').length === 2, 'the failure at both channels', 10_000);
 
-    step(failedAt + 2 * HOUR - 1);
+    await step(failedAt + 2 * HOUR - 1);
     expect(reminders(monitor.id)).toEqual([]);
-    step(failedAt + 2 * HOUR);
-    step(failedAt + 2 * HOUR + 1000);
+    await step(failedAt + 2 * HOUR);
+    await step(failedAt + 2 * HOUR + 1000);
     expect(reminders(monitor.id)).toEqual(['pager']);
     await until(() => received.some((r) => r.event === 'monitor.still_failing'), 'the reminder at the pager', 10_000);
     const reminder = received.find((r) => r.event === 'monitor.still_failing')!;
@@ -82,13 +83,13 @@ describe('reminders', () => {
     expect(listed).toMatchObject({ type: 'App\\Notifications\\MonitorStillFailingNotification', data: { type_id: monitor.id, status: 'still_failing', title: 'nightly-backup is still failing' } });
     expect((await (await agent.api('/api/notifications?per_page=50')).json()).data.map((n: { type: string }) => n.type)).not.toContain('App\\Notifications\\MonitorStillFailingNotification');
 
-    step(failedAt + 4 * HOUR);
+    await step(failedAt + 4 * HOUR);
     expect(reminders(monitor.id)).toEqual(['pager', 'pager']);
 
     now = failedAt + 5 * HOUR;
     expect((await agent.api(`/api/monitors/${monitor.id}/pause`, { method: 'POST', json: {} })).status).toBe(200);
-    step(failedAt + 6 * HOUR);
-    step(failedAt + 9 * HOUR);
+    await step(failedAt + 6 * HOUR);
+    await step(failedAt + 9 * HOUR);
     expect(reminders(monitor.id)).toEqual(['pager', 'pager']);
     expect(agent.store.reminders.earliestDueAt()).toBeNull();
   });
@@ -99,12 +100,12 @@ describe('reminders', () => {
     const failedAt = Date.parse('2026-11-24T11:00:10Z');
     now = failedAt;
     await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`);
-    step(failedAt + 2 * HOUR);
+    await step(failedAt + 2 * HOUR);
     expect(reminders(monitor.id)).toEqual(['pager']);
     now = failedAt + 3 * HOUR;
     await fetch(`${agent.url}/api/pulse/${monitor.token}`);
-    step(failedAt + 4 * HOUR);
-    step(failedAt + 10 * HOUR);
+    await step(failedAt + 4 * HOUR);
+    await step(failedAt + 10 * HOUR);
     expect(reminders(monitor.id)).toEqual(['pager']);
   });
 
@@ -116,9 +117,9 @@ describe('reminders', () => {
     await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`);
     const window = { starts_at: '2026-11-25T12:00:00Z', ends_at: '2026-11-25T14:00:00Z', monitor_ids: [monitor.id] };
     expect((await agent.api('/api/maintenance-windows', { method: 'POST', json: window })).status).toBe(201);
-    step(failedAt + 2 * HOUR); // 13:00:10, in the window
+    await step(failedAt + 2 * HOUR); // 13:00:10, in the window
     expect(reminders(monitor.id)).toEqual([]);
-    step(failedAt + 4 * HOUR); // 15:00:10, after it
+    await step(failedAt + 4 * HOUR); // 15:00:10, after it
     expect(reminders(monitor.id)).toEqual(['pager']);
   });
 });

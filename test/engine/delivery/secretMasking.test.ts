@@ -66,7 +66,7 @@ describe('secrets in job output', () => {
     fixture = deliveryFixture();
     const r = await everyKind();
     const monitor = fixture.monitor({ name: 'deploy', schedule: '* * * * *', duration: 1 });
-    fixture.pulse(monitor.token, fixture.clock.now, { kind: 'fail', exitCode: 1, body: OUTPUT });
+    await fixture.pulse(monitor.token, fixture.clock.now, { kind: 'fail', exitCode: 1, body: OUTPUT });
     await fixture.worker.runDue();
 
     const sent = {
@@ -102,7 +102,7 @@ describe('secrets in job output', () => {
     fixture.channel('webhook', { url: `${hook.url}/in` });
     for (let i = 0; i < 5; i++) {
       const monitor = fixture.monitor({ name: `deploy-${i}`, schedule: '* * * * *', duration: 1 });
-      fixture.pulse(monitor.token, fixture.clock.now, { kind: 'fail', exitCode: 1, body: OUTPUT });
+      await fixture.pulse(monitor.token, fixture.clock.now, { kind: 'fail', exitCode: 1, body: OUTPUT });
     }
     await fixture.worker.runDue();
     fixture.clock.now += GROUP_WAIT_MS;

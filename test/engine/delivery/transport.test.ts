@@ -30,7 +30,7 @@ describe('redirects', () => {
     const moved = await receiver();
     const hook = await receiver({ status, headers: { Location: `${moved.url}/new-home` } });
     fixture.channel('webhook', { url: `${hook.url}/old-home`, secret: SECRET });
-    fixture.failMonitor();
+    await fixture.failMonitor();
     await fixture.worker.runDue();
 
     expect(hook.requests.map((r) => r.method)).toEqual(['POST']);
@@ -45,7 +45,7 @@ describe('redirects', () => {
     fixture = deliveryFixture();
     const hook = await receiver({ status: 307, headers: { Location: '/v2/in' } }, { status: 200, body: 'ok' });
     fixture.channel('webhook', { url: `http://alice:s3cret-pass@127.0.0.1:${hook.port}/v1/in`, secret: SECRET });
-    fixture.failMonitor();
+    await fixture.failMonitor();
     await fixture.worker.runDue();
 
     const [first, second] = hook.requests;
@@ -66,7 +66,7 @@ describe('redirects', () => {
     fixture.channel('webhook', { url: `http://alice:s3cret-pass@127.0.0.1:${hook.port}/in`, secret: SECRET });
     const ntfyHome = await receiver({ status: 307, headers: { Location: `${elsewhere.url}/ntfy` } });
     fixture.channel('ntfy', { server_url: ntfyHome.url, topic: 'backups', access_token: 'tk_ntfy-token-of-alice' });
-    fixture.failMonitor();
+    await fixture.failMonitor();
     await fixture.worker.runDue();
 
     expect(hook.requests[0].headers.authorization).toMatch(/^Basic /);
@@ -85,7 +85,7 @@ describe('redirects', () => {
     fixture = deliveryFixture();
     const hook = await receiver({ status: 307, headers: { Location: '/again' } });
     fixture.channel('webhook', { url: hook.url, secret: SECRET });
-    fixture.failMonitor();
+    await fixture.failMonitor();
     await fixture.worker.runDue();
     expect(hook.requests.length).toBeLessThanOrEqual(6);
     const [delivery] = fixture.deliveries();
@@ -128,7 +128,7 @@ describe('answers', () => {
     const bomb = gzipBomb(500, 4 * 1024 * 1024);
     const hook = await receiver(bomb.answer);
     fixture.channel('webhook', { url: hook.url, secret: SECRET });
-    fixture.failMonitor();
+    await fixture.failMonitor();
     await fixture.worker.runDue();
 
     const [delivery] = fixture.store.db.prepare('SELECT * FROM deliveries').all() as Array<{ status: string; last_error: string; response_body: string; response_status: number }>;
@@ -146,7 +146,7 @@ describe('answers', () => {
     const bomb = gzipBomb(200, Number.MAX_SAFE_INTEGER);
     const hook = await receiver(bomb.answer);
     fixture.channel('webhook', { url: hook.url, secret: SECRET });
-    fixture.failMonitor();
+    await fixture.failMonitor();
     await fixture.worker.runDue();
     const [delivery] = fixture.store.db.prepare('SELECT * FROM deliveries').all() as Array<{ status: string; response_body: string }>;
     expect(delivery.status).toBe('sent');
@@ -170,8 +170,8 @@ describe('a destination that accepts and never answers', () => {
       return due(...args);
     };
     fixture.worker.start();
-    fixture.failMonitor('first');
-    fixture.failMonitor('second');
+    await fixture.failMonitor('first');
+    await fixture.failMonitor('second');
     vi.advanceTimersByTime(0);
     await hanging.received(1);
 
@@ -204,7 +204,7 @@ describe('a destination that never lets a connection open', () => {
     try {
       fixture = deliveryFixture(at('2026-11-21T10:00:00Z'), { timeoutMs: 10 * 60_000, connectTimeoutMs: 300 });
       fixture.channel('webhook', { url: `http://127.0.0.1:${target.port}/in`, secret: SECRET });
-      fixture.failMonitor();
+      await fixture.failMonitor();
       await fixture.worker.runDue();
       expect(fixture.deliveries()[0]).toMatchObject({ status: 'pending', attempts: 1 });
       expect(fixture.deliveries()[0].last_error).toMatch(/^Could not connect in time/);

@@ -27,7 +27,7 @@ describe('the delivery worker', () => {
     fixture = deliveryFixture();
     const hook = await receiver();
     const channel = fixture.channel('webhook', { url: `${hook.url}/hooks/cronbeat`, secret: SECRET });
-    fixture.failMonitor('nightly backup');
+    await fixture.failMonitor('nightly backup');
     expect(fixture.deliveries()).toMatchObject([{ channel_id: channel.id, status: 'pending', attempts: 0 }]);
 
     await fixture.worker.runDue();
@@ -63,7 +63,7 @@ describe('the delivery worker', () => {
     fixture = deliveryFixture();
     const port = await closedPort();
     fixture.channel('webhook', { url: `http://127.0.0.1:${port}/in`, secret: SECRET });
-    fixture.failMonitor();
+    await fixture.failMonitor();
     const t0 = fixture.clock.now;
 
     await fixture.worker.runDue();
@@ -103,7 +103,7 @@ describe('the delivery worker', () => {
     fixture = deliveryFixture();
     const hook = await receiver([{ status: 500, body: 'database on fire' }, { status: 200, body: 'thanks' }]);
     fixture.channel('webhook', { url: hook.url, secret: SECRET });
-    fixture.failMonitor();
+    await fixture.failMonitor();
 
     await fixture.worker.runDue();
     expect(fixture.deliveries()[0]).toMatchObject({ status: 'pending', attempts: 1, last_error: 'The receiver answered HTTP 500: database on fire' });
@@ -118,7 +118,7 @@ describe('the delivery worker', () => {
     fixture = deliveryFixture();
     const hook = await receiver([{ status: 503, body: 'maintenance' }]);
     fixture.channel('webhook', { url: hook.url, secret: SECRET }, null, 'Ops hook');
-    fixture.failMonitor();
+    await fixture.failMonitor();
     const t0 = fixture.clock.now;
     await fixture.worker.runDue();
     expect(fixture.notifier.popups.filter((p) => p.title.includes('Ops hook'))).toEqual([]);
@@ -140,7 +140,7 @@ describe('the delivery worker', () => {
     fixture = deliveryFixture();
     const hook = await receiver();
     fixture.channel('webhook', { url: hook.url, secret: SECRET });
-    fixture.failMonitor();
+    await fixture.failMonitor();
     await fixture.worker.runDue();
     expect(fixture.store.deliveries.releaseInterrupted(fixture.clock.now)).toBe(0);
     fixture.worker.start();
@@ -152,7 +152,7 @@ describe('the delivery worker', () => {
     fixture = deliveryFixture();
     const hook = await receiver();
     fixture.channel('webhook', { url: hook.url, secret: SECRET });
-    fixture.failMonitor();
+    await fixture.failMonitor();
     const [pending] = fixture.deliveries();
     expect(fixture.store.deliveries.claim(pending.id, fixture.clock.now, fixture.clock.now + 10_000)).toBe(true); // the crashed run's claim
     await fixture.worker.runDue();
@@ -170,12 +170,12 @@ describe('the delivery worker', () => {
     const hangs = fixture.channel('webhook', { url: hanging.url, secret: SECRET }, null, 'hangs');
     fixture.channel('webhook', { url: fine.url, secret: SECRET }, null, 'fine');
     fixture.worker.start();
-    fixture.failMonitor('first');
+    await fixture.failMonitor('first');
     expect(fixture.notifier.popups.map((p) => p.title)).toContain('✗ first missed its run');
     await fine.received(1);
     await hanging.received(1);
     // The hanging channel's send is still open; more failures still pop up and reach the other channel.
-    fixture.failMonitor('second');
+    await fixture.failMonitor('second');
     expect(fixture.notifier.popups.map((p) => p.title)).toContain('✗ second missed its run');
     await fine.received(2);
     expect(hanging.requests).toHaveLength(1);
@@ -189,7 +189,7 @@ describe('the delivery worker', () => {
     const hanging = await receiver(['hang']);
     for (let i = 0; i <= MAX_IN_FLIGHT; i++) fixture.channel('webhook', { url: hanging.url, secret: SECRET }, null, `hangs ${i}`);
     fixture.worker.start();
-    fixture.failMonitor();
+    await fixture.failMonitor();
     await hanging.received(MAX_IN_FLIGHT);
     expect(fixture.deliveries().filter((d) => d.status === 'sending')).toHaveLength(MAX_IN_FLIGHT);
     // One delivery is due and no slot is free: the worker waits for a send to end, it does not look again every millisecond.
@@ -202,7 +202,7 @@ describe('the delivery worker', () => {
     fixture = deliveryFixture(at('2026-11-21T10:00:00Z'), { timeoutMs: 200 });
     const hanging = await receiver(['hang']);
     fixture.channel('webhook', { url: hanging.url, secret: SECRET });
-    fixture.failMonitor();
+    await fixture.failMonitor();
     await fixture.worker.runDue();
     expect(fixture.deliveries()[0]).toMatchObject({ status: 'pending', attempts: 1, last_error: 'No answer in time (timed out).' });
   });
@@ -211,7 +211,7 @@ describe('the delivery worker', () => {
     fixture = deliveryFixture(at('2026-11-21T22:30:00Z'));
     const hook = await receiver();
     fixture.channel('webhook', { url: hook.url, secret: SECRET }, { start: '23:00', end: '07:00', timezone: 'Europe/Paris' });
-    fixture.failMonitor(); // 23:30 in Paris
+    await fixture.failMonitor(); // 23:30 in Paris
     await fixture.worker.runDue();
     expect(hook.requests).toHaveLength(0);
     expect(fixture.deliveries()[0]).toMatchObject({ status: 'pending', attempts: 0, next_attempt_at: at('2026-11-22T06:00:00Z') });
@@ -227,10 +227,10 @@ describe('the delivery worker', () => {
     fixture = deliveryFixture();
     const a = fixture.channel('webhook', { url: 'http://127.0.0.1:9/a', secret: SECRET }, null, 'a');
     const b = fixture.channel('webhook', { url: 'http://127.0.0.1:9/b', secret: SECRET }, null, 'b');
-    const everyone = fixture.failMonitor('everyone');
+    const everyone = await fixture.failMonitor('everyone');
     const own = fixture.monitor({ name: 'own', schedule: '* * * * *', duration: 1, now: fixture.clock.now - 10 * MINUTE });
     fixture.store.channelRoutes.setChannelIds(1, { type: 'monitor', id: own.id }, [b.id]);
-    fixture.scheduler.failOverdue(fixture.clock.now);
+    await fixture.step(fixture.clock.now);
     const byNotification = () => {
       const out: Record<string, number[]> = {};
       for (const n of fixture.notifications()) out[n.data.title] = fixture.store.deliveries.forNotification(n.id).map((d) => d.channel_id);
@@ -241,8 +241,8 @@ describe('the delivery worker', () => {
     // The route changes after the failure: the recovery still goes to b only.
     fixture.store.channelRoutes.setChannelIds(1, { type: 'monitor', id: own.id }, [a.id]);
     fixture.clock.now += MINUTE;
-    fixture.pulse(own.token, fixture.clock.now);
-    fixture.pulse(everyone.token, fixture.clock.now);
+    await fixture.pulse(own.token, fixture.clock.now);
+    await fixture.pulse(everyone.token, fixture.clock.now);
     expect(byNotification()).toMatchObject({ 'own recovered': [b.id], 'everyone recovered': [a.id, b.id] });
   });
 });

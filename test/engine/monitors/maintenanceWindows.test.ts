@@ -33,12 +33,12 @@ const oneOff = (starts: string, ends: string, cover: Partial<MaintenanceWindowFi
  * Runs the loop from `from` to `to` (every 30 s), a job reporting success 20 s after each of
  * `runs` (UTC times), as `cronbeat run` would. Returns the alerts raised meanwhile, as "kind at".
  */
-function walk(token: string, from: string, to: string, runs: string[] = []) {
+async function walk(token: string, from: string, to: string, runs: string[] = []) {
   const before = fixture.notifications().length;
   const pulses = runs.map((run) => at(run) + 20_000).sort((a, b) => a - b);
   for (let now = at(from); now <= at(to); now += MINUTE / 2) {
-    while (pulses.length > 0 && pulses[0] <= now) fixture.pulse(token, pulses.shift()!);
-    fixture.scheduler.failOverdue(now);
+    while (pulses.length > 0 && pulses[0] <= now) await fixture.pulse(token, pulses.shift()!);
+    await fixture.step(now);
   }
   return alerts().slice(before);
 }
@@ -58,61 +58,61 @@ function runsBetween(from: string, to: string, everyMinutes: number, skip?: [str
 }
 
 describe('a one-off window', () => {
-  it('raises nothing at its start, during it or at its end; the first run after it is expected', () => {
+  it('raises nothing at its start, during it or at its end; the first run after it is expected', async () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'));
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
     fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
     // The job is stopped for the upgrade: no run reports from 14:00 to 14:50.
     const runs = runsBetween('2026-11-27T13:10:00Z', '2026-11-27T15:30:00Z', 10, ['2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z']);
-    expect(walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T15:32:30Z', runs)).toEqual([]);
+    expect(await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T15:32:30Z', runs)).toEqual([]);
     // After the window the monitor is watched as before: the 15:30 run never reported.
-    expect(walk(monitor.token, '2026-11-27T15:33:00Z', '2026-11-27T15:40:00Z')).toEqual(['monitor.failed 15:33']);
+    expect(await walk(monitor.token, '2026-11-27T15:33:00Z', '2026-11-27T15:40:00Z')).toEqual(['monitor.failed 15:33']);
     expect(fixture.reload(monitor.id).alert_reason).toContain('15:30');
   });
 
-  it('does not hide the first run after it: a job that stays down after the work fails at that run\'s deadline', () => {
+  it('does not hide the first run after it: a job that stays down after the work fails at that run\'s deadline', async () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'));
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
     fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
     const runs = runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10);
-    expect(walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T15:20:00Z', runs)).toEqual(['monitor.failed 15:03']);
+    expect(await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T15:20:00Z', runs)).toEqual(['monitor.failed 15:03']);
     expect(fixture.reload(monitor.id).alert_reason).toContain('15:00');
   });
 
-  it('does not hide a run missed before it starts', () => {
+  it('does not hide a run missed before it starts', async () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'));
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
     fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
     const runs = runsBetween('2026-11-27T13:10:00Z', '2026-11-27T13:50:00Z', 10);
-    expect(walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:30:00Z', runs)).toEqual(['monitor.failed 13:53']);
+    expect(await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:30:00Z', runs)).toEqual(['monitor.failed 13:53']);
   });
 
-  it('keeps a failure raised before it: a success during the window recovers nothing, the first run after it does', () => {
+  it('keeps a failure raised before it: a success during the window recovers nothing, the first run after it does', async () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'));
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
     fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
-    fixture.pulse(monitor.token, at('2026-11-27T13:50:20Z'), { kind: 'fail', exitCode: 1 });
+    await fixture.pulse(monitor.token, at('2026-11-27T13:50:20Z'), { kind: 'fail', exitCode: 1 });
     expect(alerts()).toEqual(['monitor.failed 13:50']);
     const during = runsBetween('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z', 10);
-    expect(walk(monitor.token, '2026-11-27T13:51:00Z', '2026-11-27T15:05:00Z', during)).toEqual([]);
+    expect(await walk(monitor.token, '2026-11-27T13:51:00Z', '2026-11-27T15:05:00Z', during)).toEqual([]);
     expect(fixture.reload(monitor.id).is_alerted).toBe(1);
-    expect(walk(monitor.token, '2026-11-27T15:05:30Z', '2026-11-27T15:12:00Z', ['2026-11-27T15:10:00Z'])).toEqual(['monitor.recovered 15:10']);
+    expect(await walk(monitor.token, '2026-11-27T15:05:30Z', '2026-11-27T15:12:00Z', ['2026-11-27T15:10:00Z'])).toEqual(['monitor.recovered 15:10']);
   });
 
-  it('records pulses during it, a failing one too, and raises nothing for them', () => {
+  it('records pulses during it, a failing one too, and raises nothing for them', async () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'));
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
     fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
-    walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:05:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
+    await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:05:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
     const counted = fixture.store.pulses.count(monitor.id);
-    fixture.pulse(monitor.token, at('2026-11-27T14:10:05Z'), { kind: 'start', rid: 'r1' });
-    fixture.pulse(monitor.token, at('2026-11-27T14:10:30Z'), { kind: 'fail', rid: 'r1', exitCode: 2 });
+    await fixture.pulse(monitor.token, at('2026-11-27T14:10:05Z'), { kind: 'start', rid: 'r1' });
+    await fixture.pulse(monitor.token, at('2026-11-27T14:10:30Z'), { kind: 'fail', rid: 'r1', exitCode: 2 });
     expect(fixture.store.pulses.count(monitor.id)).toBe(counted + 2);
-    expect(walk(monitor.token, '2026-11-27T14:11:00Z', '2026-11-27T15:25:00Z', ['2026-11-27T15:00:00Z', '2026-11-27T15:10:00Z', '2026-11-27T15:20:00Z'])).toEqual([]);
+    expect(await walk(monitor.token, '2026-11-27T14:11:00Z', '2026-11-27T15:25:00Z', ['2026-11-27T15:00:00Z', '2026-11-27T15:10:00Z', '2026-11-27T15:20:00Z'])).toEqual([]);
     expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 0, running_since: null });
   });
 
-  it('covers only the monitors it names, by id or by tag; one naming none covers every monitor', () => {
+  it('covers only the monitors it names, by id or by tag; one naming none covers every monitor', async () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'));
     const named = fixture.monitor({ name: 'named', schedule: '*/10 * * * *', duration: 3 });
     const tagged = fixture.monitor({ name: 'tagged', schedule: '*/10 * * * *', duration: 3 });
@@ -125,52 +125,52 @@ describe('a one-off window', () => {
     );
     for (let now = at('2026-11-27T13:00:00Z'); now <= at('2026-11-27T14:30:00Z'); now += MINUTE / 2) {
       if (now % (10 * MINUTE) === 30_000 && now < at('2026-11-27T14:00:00Z')) {
-        for (const m of [named, tagged, other]) fixture.pulse(m.token, now);
+        for (const m of [named, tagged, other]) await fixture.pulse(m.token, now);
       }
-      fixture.scheduler.failOverdue(now);
+      await fixture.step(now);
     }
     expect(fixture.notifications().map((n) => `${n.alert!.monitor!.name} ${n.alert!.at.slice(11, 16)}`)).toEqual(['other 14:03']);
 
     // A window naming nobody covers all three: each reports at 15:50, then nothing until 17:00, and nothing is raised.
     fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T16:00:00Z', '2026-11-27T17:00:00Z'), at('2026-11-27T14:30:00Z'));
-    for (const m of [named, tagged, other]) fixture.pulse(m.token, at('2026-11-27T15:50:20Z'));
+    for (const m of [named, tagged, other]) await fixture.pulse(m.token, at('2026-11-27T15:50:20Z'));
     const before = fixture.notifications().length;
-    for (let now = at('2026-11-27T15:50:30Z'); now <= at('2026-11-27T17:02:00Z'); now += MINUTE / 2) fixture.scheduler.failOverdue(now);
+    for (let now = at('2026-11-27T15:50:30Z'); now <= at('2026-11-27T17:02:00Z'); now += MINUTE / 2) await fixture.step(now);
     expect(fixture.notifications().slice(before)).toEqual([]);
   });
 });
 
 describe('a window ended early', () => {
-  it('removed while under way: the monitors it held wait for their next run from then, not from its old end', () => {
+  it('removed while under way: the monitors it held wait for their next run from then, not from its old end', async () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'));
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
     const window = fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T16:00:00Z'), at('2026-11-27T13:00:00Z'));
-    expect(walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:31:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10))).toEqual([]);
+    expect(await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:31:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10))).toEqual([]);
     expect(fixture.reload(monitor.id).expected_run_at).toBe(at('2026-11-27T16:00:00Z'));
     // The work is done at 14:31 and the window removed; the job did not come back.
     const removedAt = at('2026-11-27T14:31:00Z');
     fixture.store.maintenanceWindows.delete(1, window.id);
     expect(replanAfterWindowChange(fixture, 1, windowOf(window), removedAt).map((m) => m.id)).toEqual([monitor.id]);
-    expect(walk(monitor.token, '2026-11-27T14:31:30Z', '2026-11-27T14:50:00Z')).toEqual(['monitor.failed 14:43']);
+    expect(await walk(monitor.token, '2026-11-27T14:31:30Z', '2026-11-27T14:50:00Z')).toEqual(['monitor.failed 14:43']);
   });
 
-  it('shortened while under way: they wait for the first run at or after its new end', () => {
+  it('shortened while under way: they wait for the first run at or after its new end', async () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'));
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
     const window = fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T16:00:00Z'), at('2026-11-27T13:00:00Z'));
-    walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:31:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
+    await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:31:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
     const changedAt = at('2026-11-27T14:31:00Z');
     fixture.store.maintenanceWindows.edit(1, window.id, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), changedAt);
     replanAfterWindowChange(fixture, 1, windowOf(window), changedAt);
     expect(fixture.reload(monitor.id).expected_run_at).toBe(at('2026-11-27T15:00:00Z'));
-    expect(walk(monitor.token, '2026-11-27T14:31:30Z', '2026-11-27T15:10:00Z')).toEqual(['monitor.failed 15:03']);
+    expect(await walk(monitor.token, '2026-11-27T14:31:30Z', '2026-11-27T15:10:00Z')).toEqual(['monitor.failed 15:03']);
   });
 
-  it('lengthened, or removed when not under way: nothing moves', () => {
+  it('lengthened, or removed when not under way: nothing moves', async () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'));
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
     const window = fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
-    walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:31:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
+    await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:31:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
     fixture.store.maintenanceWindows.edit(1, window.id, oneOff('2026-11-27T14:00:00Z', '2026-11-27T16:00:00Z'), at('2026-11-27T14:31:00Z'));
     expect(replanAfterWindowChange(fixture, 1, windowOf(window), at('2026-11-27T14:31:00Z'))).toEqual([]);
     const later = fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T18:00:00Z', '2026-11-27T19:00:00Z'), at('2026-11-27T14:32:00Z'));
@@ -180,43 +180,43 @@ describe('a window ended early', () => {
 });
 
 describe('a restart during a window', () => {
-  it('raises nothing when the agent was down from before the window into it', () => {
+  it('raises nothing when the agent was down from before the window into it', async () => {
     const dir = tempDir('cronbeat-maintenance-');
     dirs.push(dir);
     fixture = engineFixture(at('2026-11-27T13:00:00Z'), dir);
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
     fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
-    walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T13:55:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
+    await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T13:55:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
     fixture.store.close();
 
     // Down from 13:55 to 14:30, as the loop starts: a catch-up grace, then the window holds the monitor.
     fixture = engineFixture(at('2026-11-27T14:30:00Z'), dir);
-    fixture.scheduler.graceOverdue({ from: null, to: at('2026-11-27T14:30:00Z') });
+    fixture.failer.graceOverdue({ from: null, to: at('2026-11-27T14:30:00Z') });
     const after = ['2026-11-27T15:00:00Z', '2026-11-27T15:10:00Z', '2026-11-27T15:20:00Z'];
-    expect(walk(monitor.token, '2026-11-27T14:30:00Z', '2026-11-27T15:25:00Z', after)).toEqual([]);
-    expect(walk(monitor.token, '2026-11-27T15:25:30Z', '2026-11-27T15:40:00Z')).toEqual(['monitor.failed 15:33']);
+    expect(await walk(monitor.token, '2026-11-27T14:30:00Z', '2026-11-27T15:25:00Z', after)).toEqual([]);
+    expect(await walk(monitor.token, '2026-11-27T15:25:30Z', '2026-11-27T15:40:00Z')).toEqual(['monitor.failed 15:33']);
   });
 
-  it('raises nothing when the agent was down across the whole window, and still fails a run missed after it', () => {
+  it('raises nothing when the agent was down across the whole window, and still fails a run missed after it', async () => {
     const dir = tempDir('cronbeat-maintenance-');
     dirs.push(dir);
     fixture = engineFixture(at('2026-11-27T13:00:00Z'), dir);
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
     fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
-    walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T13:55:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
+    await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T13:55:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
     fixture.store.close();
 
     // Back at 15:01: the 14:00 run fell in the window, so at the end of its catch-up grace (15:04) the monitor
     // waits for 15:00's run instead, whose deadline passed while the agent was down: a grace of its own from then.
     fixture = engineFixture(at('2026-11-27T15:01:00Z'), dir);
-    fixture.scheduler.graceOverdue({ from: null, to: at('2026-11-27T15:01:00Z') });
-    expect(walk(monitor.token, '2026-11-27T15:01:00Z', '2026-11-27T15:10:00Z')).toEqual(['monitor.failed 15:08']);
+    fixture.failer.graceOverdue({ from: null, to: at('2026-11-27T15:01:00Z') });
+    expect(await walk(monitor.token, '2026-11-27T15:01:00Z', '2026-11-27T15:10:00Z')).toEqual(['monitor.failed 15:08']);
     expect(fixture.reload(monitor.id).alert_reason).toContain('15:00');
   });
 });
 
 describe('a recurring window over a daylight-saving change', () => {
-  it('02:00–04:00 Europe/Paris every night: on 2026-03-29 it starts at the jump (03:00 CEST) and lasts 2 h', () => {
+  it('02:00–04:00 Europe/Paris every night: on 2026-03-29 it starts at the jump (03:00 CEST) and lasts 2 h', async () => {
     fixture = engineFixture(at('2026-03-27T23:00:00Z'));
     const monitor = fixture.monitor({ schedule: '*/15 * * * *', timezone: 'Europe/Paris', duration: 5 });
     fixture.store.maintenanceWindows.create(
@@ -230,8 +230,8 @@ describe('a recurring window over a daylight-saving change', () => {
       ...runsBetween('2026-03-28T03:00:00Z', '2026-03-29T01:00:00Z', 15),
       ...runsBetween('2026-03-29T03:00:00Z', '2026-03-29T04:00:00Z', 15),
     ];
-    expect(walk(monitor.token, '2026-03-27T23:00:00Z', '2026-03-29T04:03:00Z', runs)).toEqual([]);
+    expect(await walk(monitor.token, '2026-03-27T23:00:00Z', '2026-03-29T04:03:00Z', runs)).toEqual([]);
     // No run at 04:00 UTC (06:00 CEST): the window is over, so that is a true miss.
-    expect(walk(monitor.token, '2026-03-29T04:03:30Z', '2026-03-29T04:10:00Z')).toEqual(['monitor.failed 04:05']);
+    expect(await walk(monitor.token, '2026-03-29T04:03:30Z', '2026-03-29T04:10:00Z')).toEqual(['monitor.failed 04:05']);
   });
 });

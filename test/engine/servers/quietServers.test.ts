@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Popup } from '../../../agent/engine/popups/notifier';
-import { createScheduler } from '../../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../../agent/engine/monitors/failOverdue';
+import { stepAt } from '../../helpers/loopStep';
 import { serverQuietData } from '../../../agent/domain/servers/quietNotices';
 import { startTestAgent, type TestAgent } from '../../helpers/testAgent';
 
@@ -33,7 +34,7 @@ afterAll(async () => {
 
 const heartbeat = (serverId: string, interval: number) =>
   agent.api('/api/servers/heartbeat', { method: 'POST', json: { server_id: serverId, interval_seconds: interval, jobs: 2 } });
-const step = (at: number) => createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier }).failOverdue(at);
+const step = (at: number) => stepAt(createOverdueFailer({ store: agent.store, events: agent.events, notifier: agent.notifier }), at);
 const serverNotes = async (query: string) =>
   ((await (await agent.api(`/api/notifications?per_page=100${query}`)).json()).data as Array<{ type: string; data: Record<string, unknown> }>).filter(
     (n) => n.data.type === 'server',
@@ -50,11 +51,11 @@ describe('a quiet server', () => {
     now = Date.parse('2026-11-23T10:00:00Z');
     expect((await heartbeat('web-1', 60)).status).toBe(200);
     expect(agent.store.serverReports.earliestQuietAt()).toBe(Date.parse('2026-11-23T10:03:00Z'));
-    step(Date.parse('2026-11-23T10:03:00Z'));
+    await step(Date.parse('2026-11-23T10:03:00Z'));
     expect(await serverNotes('&kinds=all')).toEqual([]);
 
-    step(Date.parse('2026-11-23T10:03:00.001Z'));
-    step(Date.parse('2026-11-23T10:10:00Z'));
+    await step(Date.parse('2026-11-23T10:03:00.001Z'));
+    await step(Date.parse('2026-11-23T10:10:00Z'));
     const quiet = await serverNotes('&kinds=all');
     expect(quiet).toHaveLength(1);
     expect(quiet[0]).toMatchObject({
@@ -77,7 +78,7 @@ describe('a quiet server', () => {
     now = Date.parse('2026-11-23T10:12:00Z');
     expect((await heartbeat('web-1', 60)).status).toBe(200);
     expect((await heartbeat('web-1', 60)).status).toBe(200);
-    step(Date.parse('2026-11-23T10:13:00Z'));
+    await step(Date.parse('2026-11-23T10:13:00Z'));
     const all = await serverNotes('&kinds=all');
     expect(all.map((n) => n.data.status)).toEqual(['reporting', 'quiet']);
     expect(all[0]).toMatchObject({
@@ -99,12 +100,12 @@ describe('a quiet server', () => {
     // by the agent's own loop at a moment of its own, so a count of every server's moved under load.
     const aboutDb = async () => (await serverNotes('&kinds=all')).filter((n) => n.data.server_identifier === 'db-1');
     expect(await aboutDb()).toEqual([]);
-    step(Date.parse('2026-11-25T10:00:00Z'));
+    await step(Date.parse('2026-11-25T10:00:00Z'));
     expect(await aboutDb()).toEqual([]);
     // Nor does it keep the loop awake: after a step, nothing it waits for is already past (else it wakes every millisecond).
-    const scheduler = createScheduler({ store: agent.store, events: agent.events, notifier: agent.notifier });
-    expect(scheduler.failOverdue(Date.parse('2026-11-25T10:00:00Z'))).toBe(false);
-    expect(scheduler.earliestDueAt() ?? Infinity).toBeGreaterThan(Date.parse('2026-11-25T10:00:00Z'));
+    const failer = createOverdueFailer({ store: agent.store, events: agent.events, notifier: agent.notifier });
+    await stepAt(failer, Date.parse('2026-11-25T10:00:00Z'));
+    expect(failer.nextStepAt() ?? Infinity).toBeGreaterThan(Date.parse('2026-11-25T10:00:00Z') + 1);
   });
 
   it('says how often the watcher reported in plain words, whatever its interval', () => {
@@ -125,11 +126,11 @@ describe('a quiet server', () => {
     expect((await heartbeat('edge-1', 3600)).status).toBe(200);
     const boundary = Date.parse('2026-11-27T12:01:00Z');
     now = boundary;
-    step(boundary);
+    await step(boundary);
     expect((await edge()).quiet).toBe(false);
     expect(await quietNotes()).toEqual([]);
     now = boundary + 1;
-    step(boundary + 1);
+    await step(boundary + 1);
     expect((await edge()).quiet).toBe(true);
     expect(await quietNotes()).toHaveLength(1);
 
