@@ -20,7 +20,7 @@ export const notificationReadInput = z.object({
   read: z.boolean({ error: 'The read field must be true or false.' }),
 });
 
-/** A notification as the API lists it and a webhook channel sends it. */
+/** A notification as the API lists it (channels are sent its stored alert, not this: agent/engine/delivery/messages.ts). */
 export interface NotificationResource {
   id: string;
   type: string;
@@ -35,7 +35,7 @@ export interface NotificationResource {
 /** A notification as stored. */
 export type StoredNotification = Stored<NotificationResource, 'read_at' | 'created_at' | 'updated_at'>;
 
-/** The notification as the API shows it; the delivery worker sends the same to webhooks. */
+/** The notification as the API shows it: the spec's data as written, its words made from the alert then. */
 export function presentNotification(row: StoredNotification): NotificationResource {
   return {
     id: row.id,

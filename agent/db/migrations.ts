@@ -208,4 +208,24 @@ export const migrations: string[] = [
   UPDATE server_reports SET quiet_alert_at = last_report_at + 2 * coalesce(interval_seconds, 3600) * 1000 + 60000
   WHERE quiet_since IS NULL;
   `,
+  // 28: every notification keeps its alert as data, which channels render. One written before had none (a certificate,
+  // a server, or any written before migration 17): it gets its own title and description as its reason, so it is sent and
+  // shown in the words it always had. The server it names, if any, is kept.
+  `
+  UPDATE notifications SET alert = json_object(
+    'event', CASE json_extract(data, '$.type')
+      WHEN 'ssl_certificate' THEN 'certificate'
+      WHEN 'server' THEN CASE json_extract(data, '$.status') WHEN 'test' THEN 'test' ELSE 'server' END
+      ELSE CASE json_extract(data, '$.status') WHEN 'recovered' THEN 'monitor.recovered' ELSE 'monitor.failed' END
+    END,
+    'at', strftime('%Y-%m-%dT%H:%M:%S', created_at / 1000, 'unixepoch') || printf('.%03d000Z', created_at % 1000),
+    'reason', json_object('kind', 'other', 'title', json_extract(data, '$.title'), 'description', json_extract(data, '$.description')),
+    'monitor', NULL,
+    'server', CASE WHEN json_extract(data, '$.type') = 'server' AND coalesce(json_extract(data, '$.server_name'), '') != ''
+      THEN json_object('id', nullif(json_extract(data, '$.type_id'), 0), 'name', json_extract(data, '$.server_name')) END,
+    'run', NULL,
+    'expected_at', NULL
+  )
+  WHERE alert IS NULL;
+  `,
 ];

@@ -34,9 +34,16 @@ export interface MonitorRow extends NotifiedMonitor {
   line_key_id: number | null;
   /** When the latest failure was raised (migration 17); kept after a recovery, which says how long it lasted. */
   failed_at: number | null;
-  /** Why it is failed, as data (migration 20): JSON of a MonitorReason beside alert_reason's words; null when not failed or failed before. */
+  /**
+   * Why it is failed, as data (migration 20): JSON of a MonitorReason, whose words the API's
+   * alert_reason is made of when shown; null when not failed or failed before reasons were data.
+   * `alert_reason` holds words only for such a failure from before ('' otherwise).
+   */
   alert_reason_data: string | null;
 }
+
+/** A failure's words are made from its data where shown: the column keeps only the words of a failure from before data. */
+const KEPT_WORDS_SQL = "CASE WHEN @isAlerted = 1 AND @alertReasonData IS NULL THEN alert_reason ELSE '' END";
 
 /** A row's current reason as data (reasonDataOf), or null: not failed, or failed before reasons were kept as data. */
 export function reasonDataOf(row: Pick<MonitorRow, 'alert_reason_data'>): MonitorReason | null {
@@ -74,7 +81,6 @@ export interface MonitorTimingUpdate {
   id: number;
   lastRunAt: number;
   isAlerted: number;
-  alertReason: string;
   /** JSON of the reason as data, or null. */
   alertReasonData: string | null;
   stateSince: number | null;
@@ -130,7 +136,7 @@ export function monitorRepository(db: Db) {
      WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL`,
   );
 
-  const saveTimingSql = `UPDATE monitors SET last_run_at = @lastRunAt, is_alerted = @isAlerted, alert_reason = @alertReason, alert_reason_data = @alertReasonData,
+  const saveTimingSql = `UPDATE monitors SET last_run_at = @lastRunAt, is_alerted = @isAlerted, alert_reason = ${KEPT_WORDS_SQL}, alert_reason_data = @alertReasonData,
        state_since = @stateSince, expected_run_at = @expectedRunAt, running_since = @runningSince, running_rid = @runningRid,
        grace_from = @graceFrom, due_at = @dueAt, updated_at = @now,
        last_pulse_at = max(coalesce(last_pulse_at, @pulseAt), @pulseAt),
@@ -150,7 +156,7 @@ export function monitorRepository(db: Db) {
   // RETURNING: the failed monitor as written, without reading it again (a burst fails 10,000).
   const markFailed = oneRow<MonitorRow>(
     db,
-    `UPDATE monitors SET is_alerted = 1, alert_reason = @reason, alert_reason_data = @reasonData, due_at = NULL, grace_from = NULL, updated_at = @now,
+    `UPDATE monitors SET is_alerted = 1, alert_reason = '', alert_reason_data = @reasonData, due_at = NULL, grace_from = NULL, updated_at = @now,
        state_since = max(coalesce(state_since, last_run_at), last_run_at), failed_at = @now
      WHERE id = @id AND is_alerted = 0 AND deleted_at IS NULL
      RETURNING *`,
@@ -258,8 +264,8 @@ export function monitorRepository(db: Db) {
      * Fails the monitor (why: `reason` in words, `reasonData` as data) unless it is already failed:
      * the failed monitor only for the call that failed it, else null.
      */
-    markFailed(id: number, reason: string, reasonData: MonitorReason, now: number): MonitorRow | null {
-      return markFailed({ id, reason, reasonData: JSON.stringify(reasonData), now });
+    markFailed(id: number, reasonData: MonitorReason, now: number): MonitorRow | null {
+      return markFailed({ id, reasonData: JSON.stringify(reasonData), now });
     },
     /**
      * Cronbeat resumed after `outage`: every live monitor not failed that the outage graces

@@ -16,26 +16,30 @@ export interface NotificationRow {
   notifiable_type: string;
   notifiable_id: number;
   data: NotificationData;
-  /** The alert as data (migration 13), which channels and popups render; null for kinds that have none. */
-  alert: Alert | null;
+  /**
+   * The alert as data: why, about what, the run. Channels and popups render their words from it,
+   * and `data`'s words were made from it when the notification was written. Every row has one
+   * (notifications written before reasons were data got theirs, their words as they were, by a migration).
+   */
+  alert: Alert;
   read_at: number | null;
   created_at: number;
   updated_at: number;
 }
 
-type StoredRow = Omit<NotificationRow, 'data' | 'alert'> & { data: string; alert: string | null };
+type StoredRow = Omit<NotificationRow, 'data' | 'alert'> & { data: string; alert: string };
 
 function decode(row: StoredRow): NotificationRow {
-  return { ...row, data: JSON.parse(row.data) as NotificationData, alert: row.alert === null ? null : (JSON.parse(row.alert) as Alert) };
+  return { ...row, data: JSON.parse(row.data) as NotificationData, alert: JSON.parse(row.alert) as Alert };
 }
 
-/** What a new notification is: its kind, the spec's data, and the alert as data when it has one. */
+/** What a new notification is: its kind, the spec's data (its words made from the alert), and the alert as data. */
 export interface NewNotification {
   companyId: number;
   type: string;
   data: NotificationData;
   now: number;
-  alert?: Alert | null;
+  alert: Alert;
   /** The channels it goes to, when not the routed ones (a reminder goes to its one channel). */
   channelIds?: number[];
 }
@@ -100,8 +104,8 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
   const writeWithDeliveries = (input: NewNotification): NotificationRow => {
     const id = uuidV7(input.now);
     const { companyId, type, data, now } = input;
-    const alert = input.alert ?? null;
-    insert.run({ companyId, type, now, id, notifiableType: NOTIFIABLE_TYPE, data: JSON.stringify(data), alert: alert ? JSON.stringify(alert) : null });
+    const { alert } = input;
+    insert.run({ companyId, type, now, id, notifiableType: NOTIFIABLE_TYPE, data: JSON.stringify(data), alert: JSON.stringify(alert) });
     deliveries.enqueue({ id, companyId, data, now, giveUpAt: now + RETRY_FOR_MS, channelIds: input.channelIds });
     // The row as written, not read back: a burst writes 10,000 of them in a second.
     return { id, type, notifiable_type: NOTIFIABLE_TYPE, notifiable_id: companyId, data, alert, read_at: null, created_at: now, updated_at: now };

@@ -3,11 +3,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../agent/db/migrations';
 import { openDatabase } from '../../agent/db/open';
 import { reasonText } from '../../agent/domain/alerts/reasonPieces';
+import { presentMonitor } from '../../agent/api/present/present';
 import { rollBackTo } from '../helpers/rollBack';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
 import { at, engineFixture } from '../engine/engineFixture';
-
-// Issue 22: a failed monitor's reason is kept as data beside its words, and the words are made from it.
 
 const now = Date.parse('2026-11-21T09:58:30Z');
 let agent: TestAgent;
@@ -36,6 +35,27 @@ describe('a monitor reason as data, on the API', () => {
     expect(await show(monitor.id)).toMatchObject({ is_alerted: 0, alert_reason: '', alert_reason_data: null });
   });
 
+  it('stores the reason once, as data: alert_reason is made from it when shown, never read back from stored words', async () => {
+    const monitor = await createMonitor();
+    await pulse(monitor.token, '/4');
+    const stored = () => agent.store.db.prepare('SELECT alert_reason, alert_reason_data FROM monitors WHERE id = ?').get(monitor.id);
+    expect(stored()).toEqual({ alert_reason: '', alert_reason_data: '{"kind":"failed","exit_code":4}' });
+    agent.store.db.prepare("UPDATE monitors SET alert_reason = 'stale words' WHERE id = ?").run(monitor.id);
+    expect((await show(monitor.id)).alert_reason).toBe('Job reported failure (exit code 4)');
+    // The failure's notification says the same, in its snapshot of the monitor.
+    const notice = (await (await agent.api('/api/notifications?per_page=100')).json()).data.find((n: { data: { type_id: number } }) => n.data.type_id === monitor.id);
+    expect(notice.data).toMatchObject({ type_id: monitor.id, description: 'Job reported failure (exit code 4)', monitor_alert_reason: 'Job reported failure (exit code 4)' });
+  });
+
+  it('keeps the words of a failure from before reasons were data, which has no data to make them from', async () => {
+    const monitor = await createMonitor();
+    agent.store.db.prepare("UPDATE monitors SET is_alerted = 1, alert_reason = 'No pulse in time', alert_reason_data = NULL WHERE id = ?").run(monitor.id);
+    expect(await show(monitor.id)).toMatchObject({ is_alerted: 1, alert_reason: 'No pulse in time', alert_reason_data: null });
+    // A start pulse leaves it failed, and its words with it.
+    await pulse(monitor.token, '/start');
+    expect(await show(monitor.id)).toMatchObject({ is_alerted: 1, alert_reason: 'No pulse in time' });
+  });
+
   it('forgets the reason when a pause acknowledges the failure', async () => {
     const monitor = await createMonitor();
     await pulse(monitor.token, '/fail');
@@ -56,8 +76,10 @@ describe('a missed deadline as data', () => {
     const row = fixture.reload(monitor.id);
     const data = JSON.parse(row.alert_reason_data!);
     expect(data).toEqual({ kind: 'missed', expected_at: '2026-11-21T09:00:00.000000Z', grace_minutes: 5, resumed_at: null });
-    expect(row.alert_reason).toBe('No pulse within 5 min of the run due at 2026-11-21 10:00 Europe/Paris (09:00 UTC)');
-    expect(reasonText(data, 'Europe/Paris')).toBe(row.alert_reason);
+    expect(row.alert_reason).toBe('');
+    const words = presentMonitor(row, 'http://127.0.0.1', null).alert_reason;
+    expect(words).toBe('No pulse within 5 min of the run due at 2026-11-21 10:00 Europe/Paris (09:00 UTC)');
+    expect(reasonText(data, 'Europe/Paris')).toBe(words);
   });
 });
 
@@ -77,7 +99,13 @@ describe('the migration to reasons as data', () => {
     // The database as an older Cronbeat left it: no data column (nor what later migrations add); one failure whose
     // notification is gone.
     const file = join(dataDir, 'cronbeat.db');
-    rollBackTo(file, version, `UPDATE monitors SET is_alerted = 1, alert_reason = 'No pulse in time' WHERE id = ${wordsOnly.id};`);
+    // An older Cronbeat kept a failure's words in alert_reason.
+    rollBackTo(
+      file,
+      version,
+      `UPDATE monitors SET is_alerted = 1, alert_reason = 'No pulse in time' WHERE id = ${wordsOnly.id};
+       UPDATE monitors SET alert_reason = 'Job reported failure (exit code 2)' WHERE id = ${withNotice.id};`,
+    );
 
     const db = openDatabase(file);
     const rows = db.prepare('SELECT id, alert_reason, alert_reason_data FROM monitors ORDER BY id').all();

@@ -3,6 +3,8 @@ import { getWithHost } from '../helpers/rawHttp';
 import { startTestAgent, TIMESTAMP, UUID_V7, type TestAgent } from '../helpers/testAgent';
 import { NOTIFICATION_KINDS } from '../../agent/domain/alerts/notificationKinds';
 import { monitorFailedData } from '../../agent/domain/alerts/monitorNotifications';
+import { toApiTimestamp } from '../../agent/domain/time/apiTimestamps';
+import type { Alert } from '../../agent/domain/alerts/alert';
 
 let agent: TestAgent;
 const BASE_TIME = Date.UTC(2026, 0, 1);
@@ -16,9 +18,20 @@ afterAll(() => agent.stop());
 function failedMonitorData(id: number, name: string) {
   return monitorFailedData({
     id, name, project_id: null, token: '5b1b5c4e-1f0e-4f7a-9a53-0b8e3f2c9d10', timezone: 'UTC', schedule: '0 * * * *',
-    duration: 5, last_run_at: BASE_TIME, is_alerted: 1, alert_reason: 'No pulse',
+    duration: 5, last_run_at: BASE_TIME, is_alerted: 1, alert_reason: 'No pulse', reason: null,
   });
 }
+
+/** The alert of such a failure, as data. */
+const failedAlert = (at: number): Alert => ({
+  event: 'monitor.failed',
+  at: toApiTimestamp(at),
+  reason: { kind: 'failed', exit_code: null },
+  monitor: null,
+  server: null,
+  run: null,
+  expected_at: null,
+});
 
 /** Gives company `companyId` exactly `total` notifications of the spec's kinds, one a minute apart. */
 function seed(companyId: number, total: number) {
@@ -28,6 +41,7 @@ function seed(companyId: number, total: number) {
       companyId,
       type: NOTIFICATION_KINDS.monitorFailed.type,
       data: failedMonitorData(i, `job ${i}`),
+      alert: failedAlert(BASE_TIME + i * 60_000),
       now: BASE_TIME + i * 60_000,
     });
   }

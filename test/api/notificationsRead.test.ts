@@ -117,6 +117,7 @@ describe('certificate notifications keep the spec\'s types', () => {
         companyId: 1,
         type: NOTIFICATION_KINDS.sslCertificate.type,
         data: { type: 'ssl_certificate', ssl_certificate_expires_at: expiresAt } as never,
+        alert: { event: 'certificate', at: '', reason: { kind: 'other', title: '', description: '' }, monitor: null, server: null, run: null, expected_at: null },
         now,
       }).id;
     const unread = note(null);

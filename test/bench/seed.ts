@@ -5,6 +5,7 @@ import { openStore } from '../../agent/db/store';
 import { dueAt, expectedRunAfter } from '../../agent/domain/monitors/dueTime';
 import { monitorFailedData } from '../../agent/domain/alerts/monitorNotifications';
 import { NOTIFICATION_KINDS, NOTIFIABLE_TYPE } from '../../agent/domain/alerts/notificationKinds';
+import { toApiTimestamp } from '../../agent/domain/time/apiTimestamps';
 import { MONITOR_TOKEN_SQL, monitorToken } from './tokens';
 
 /*
@@ -124,15 +125,26 @@ function seedNotifications(db: Db, { notifications, now }: SeedPlan): void {
       last_run_at: now,
       is_alerted: 1,
       alert_reason: 'No pulse within 5 min of the run due at 03:00 Europe/Paris (02:00 UTC)',
+      reason: null,
     }),
   );
+  // Every notification keeps its alert as data (what channels render); these are told in their own words.
+  const alert = JSON.stringify({
+    event: 'monitor.failed',
+    at: toApiTimestamp(now),
+    reason: { kind: 'other', title: 'nightly job failed', description: 'No pulse within 5 min of the run due at 03:00 Europe/Paris (02:00 UTC)' },
+    monitor: null,
+    server: null,
+    run: null,
+    expected_at: null,
+  });
   db.prepare(
-    `INSERT INTO notifications (id, type, notifiable_type, notifiable_id, data, created_at, updated_at, popup_shown_at)
+    `INSERT INTO notifications (id, type, notifiable_type, notifiable_id, data, alert, created_at, updated_at, popup_shown_at)
      ${counter('@notifications')}
-     SELECT ${MONITOR_TOKEN_SQL}, @type, @notifiableType, 1, replace(@template, '"type_id":1,', '"type_id":' || (i % 1000 + 1) || ','),
+     SELECT ${MONITOR_TOKEN_SQL}, @type, @notifiableType, 1, replace(@template, '"type_id":1,', '"type_id":' || (i % 1000 + 1) || ','), @alert,
             @now - (@notifications - i) * 1000, @now - (@notifications - i) * 1000, @now - (@notifications - i) * 1000
      FROM n`,
-  ).run({ notifications, now, template, type: NOTIFICATION_KINDS.monitorFailed.type, notifiableType: NOTIFIABLE_TYPE });
+  ).run({ notifications, now, template, alert, type: NOTIFICATION_KINDS.monitorFailed.type, notifiableType: NOTIFIABLE_TYPE });
 }
 
 function seedCertificates(db: Db, { certificates = 0, now }: SeedPlan): void {

@@ -5,9 +5,6 @@ import { applyPulse } from '../../agent/domain/monitors/pulseEffect';
 import { timingUpdate } from '../../agent/engine/monitors/monitorState';
 import { at, engineFixture } from './engineFixture';
 
-// Issue 12, items 1 and 2: a pulse that comes late (replayed from a spool after the agent was
-// down) leaves a deadline already past; that is a fresh grace, never a failure.
-
 const DAY = 86_400_000;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 let fixture: ReturnType<typeof engineFixture>;
@@ -65,7 +62,7 @@ describe('pulses that come late', () => {
 
     // The grace hides nothing for good: with no pulse for today's 03:00 run it ends in a failure.
     await fixture.step(at('2026-11-21T09:35:00.001Z'));
-    expect(fixture.reload(monitor.id).alert_reason).toBe(
+    expect(fixture.alertReason(monitor.id)).toBe(
       'No pulse for the run due at 2026-11-21 03:00 UTC, nor within 30 min of Cronbeat resuming at 2026-11-21 09:05 UTC',
     );
     expect(fixture.notifications()).toHaveLength(1);
@@ -97,7 +94,7 @@ describe('a success pulse never fails a monitor (property)', () => {
         (schedule, timezone, durationMinutes, expectedRunAt, runningSince, graceFrom, isAlerted, lateBy, rid) => {
           const state: PulseState = {
             schedule, timezone, durationMinutes, expectedRunAt, runningSince, graceFrom, isAlerted,
-            runningRid: runningSince === null ? null : 'r1', lastRunAt: now - 3 * DAY, alertReason: isAlerted ? 'failed' : '', alertReasonData: null, stateSince: null,
+            runningRid: runningSince === null ? null : 'r1', lastRunAt: now - 3 * DAY, alertReasonData: isAlerted ? { kind: 'failed', exit_code: null } : null, stateSince: null,
           };
           const effect = applyPulse(state, { kind: 'success', at: now - lateBy, rid, exitCode: null });
           const stored = timingUpdate(1, effect.state, now, now - lateBy);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { presentMonitor } from '../../agent/api/present/present';
 import { openStore, type Store } from '../../agent/db/store';
 import { newMonitorTiming } from '../../agent/domain/monitors/dueTime';
 import type { EngineContext } from '../../agent/engine/engineContext';
@@ -77,6 +78,10 @@ export function engineFixture(createdAt: number, dir = tempDir('cronbeat-engine-
     },
     reload(id: number) {
       return store.monitors.find(1, id)!;
+    },
+    /** The monitor's alert_reason as the API shows it: words made from its reason as data (the column keeps none). */
+    alertReason(id: number) {
+      return presentMonitor(store.monitors.find(1, id)!, '', null).alert_reason;
     },
     notifications() {
       return store.notifications.page(1, 100, 0).reverse();

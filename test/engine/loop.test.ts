@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HEARTBEAT_MS, MAX_SLEEP_MS, startMonitorLoop } from '../../agent/engine/loop';
 import { at, engineFixture } from './engineFixture';
 
-// Fake timers move Date.now too, so the loop's clock and its sleeps stay in step without sleeping.
 let fixture: ReturnType<typeof engineFixture>;
 let stop: () => void;
 
@@ -124,6 +123,6 @@ describe('monitor loop: freezes (issue 12, item 3)', () => {
       vi.advanceTimersByTime(HEARTBEAT_MS);
     }
     expect(fixture.reload(monitor.id).is_alerted).toBe(1);
-    expect(fixture.reload(monitor.id).alert_reason).toMatch(/^No pulse for the run due at 2026-11-21 10:01 UTC, nor within 1 min of Cronbeat resuming/);
+    expect(fixture.alertReason(monitor.id)).toMatch(/^No pulse for the run due at 2026-11-21 10:01 UTC, nor within 1 min of Cronbeat resuming/);
   });
 });

@@ -39,7 +39,7 @@ describe('a started run on */10 with a grace of 1 min', () => {
     await fixture.step(at('2026-11-27T13:32:01Z'));
     const failed = fixture.reload(monitor.id);
     expect(failed.is_alerted).toBe(1);
-    expect(failed.alert_reason).toBe('Started at 2026-11-27 13:22 UTC, still running after 10 min (its max run time)');
+    expect(fixture.alertReason(monitor.id)).toBe('Started at 2026-11-27 13:22 UTC, still running after 10 min (its max run time)');
     const [alert] = alerts();
     expect(alert.reason).toEqual({ kind: 'stuck', started_at: '2026-11-27T13:22:00.000000Z', max_runtime_minutes: 10, resumed_at: null });
     expect(alert.expected_at).toBe('2026-11-27T13:20:00.000000Z');

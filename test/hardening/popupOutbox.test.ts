@@ -6,6 +6,7 @@ import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
 import type { Notifier } from '../../agent/engine/popups/notifier';
 import { RecordingNotifier } from '../helpers/recordingNotifier';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
+import type { Alert } from '../../agent/domain/alerts/alert';
 import { stepAt } from '../helpers/loopStep';
 
 /*
@@ -112,7 +113,8 @@ describe('popups as an outbox', () => {
     first.store.db.transaction(() => {
       for (let i = 0; i < lost; i++) {
         const data = { type: 'monitor', type_id: i + 1, monitor_name: `job ${i}`, description: 'No pulse' } as MonitorNotificationData;
-        first.store.notifications.create({ companyId: 1, type: NOTIFICATION_KINDS.monitorFailed.type, data, now: T0 + i });
+        const alert: Alert = { event: 'monitor.failed', at: '', reason: { kind: 'failed', exit_code: null }, monitor: null, server: null, run: null, expected_at: null };
+        first.store.notifications.create({ companyId: 1, type: NOTIFICATION_KINDS.monitorFailed.type, data, alert, now: T0 + i });
       }
     })();
     expect(first.store.popupOutbox.countPending()).toBe(lost);

@@ -14,6 +14,7 @@ const UNDO: Record<number, string> = {
   25: 'DROP TRIGGER monitor_tags_insert; DROP TRIGGER monitor_tags_update; DROP TRIGGER monitor_tags_delete; DROP TABLE monitor_tags;',
   26: 'ALTER TABLE monitors DROP COLUMN max_runtime;',
   27: 'UPDATE server_reports SET quiet_alert_at = last_report_at + 3 * coalesce(interval_seconds * 1000, 3600000) WHERE quiet_since IS NULL;',
+  28: "UPDATE notifications SET alert = NULL WHERE json_extract(alert, '$.reason.kind') = 'other';",
 };
 
 /** Rolls the database in `file` back to schema `version`, then runs `then` (old data to plant) before closing it. */

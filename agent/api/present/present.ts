@@ -11,6 +11,8 @@ import type { DeliveryWithChannel } from '../../db/deliveries';
 import { maskedSettings } from '../../domain/channels/settings';
 import { redactValues } from '../../domain/channels/secrets';
 import { monitorStatus } from '../../domain/monitors/status';
+import { alertReasonWordsOfJson } from '../../domain/alerts/reasonPieces';
+import { isNoticeReason, type Alert } from '../../domain/alerts/alert';
 import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/time/apiTimestamps';
 import type { CertificateResource } from '../../contract/certificates';
 import { channelKind, type ChannelResource } from '../../contract/channels';
@@ -23,6 +25,15 @@ import { windowOf, type MaintenanceWindowRow } from '../../db/maintenanceWindows
 import { nextStart, windowEnd } from '../../domain/maintenance/windows';
 
 export { presentNotification } from '../../contract/notifications';
+
+/**
+ * A notification's alert as `GET /api/notifications?kinds=all` shows it: a monitor's alert as
+ * data, for the dashboard to put in words; null for the other kinds (a certificate, a server),
+ * whose words the notification's title and description already are, as they always were.
+ */
+export function presentAlert(alert: Alert): Alert | null {
+  return isNoticeReason(alert.reason) ? null : alert;
+}
 
 /*
  * Rows as the API shows them: the spec's fields in the spec's order, times as API timestamps.
@@ -59,6 +70,7 @@ export function presentServerAlert(row: ServerAlertRow): ServerAlertResource {
  * pulse_url, `channelIds` are the channels it alerts (null: all).
  */
 export function presentMonitor(row: ShownMonitorRow, origin: string, channelIds: number[] | null): MonitorResource {
+  const reason = reasonDataOf(row);
   const monitor: MonitorResource = {
     id: row.id,
     name: row.name,
@@ -70,7 +82,8 @@ export function presentMonitor(row: ShownMonitorRow, origin: string, channelIds:
     last_run_at: toApiTimestamp(row.last_run_at),
     duration: row.duration,
     is_alerted: row.is_alerted,
-    alert_reason: row.alert_reason,
+    // Words made from the reason as data, in the monitor's zone; a failure from before data keeps its words.
+    alert_reason: alertReasonWordsOfJson(row.alert_reason_data, row.alert_reason, row.timezone),
     deleted_at: toNullableApiTimestamp(row.deleted_at),
     created_at: toApiTimestamp(row.created_at),
     updated_at: toApiTimestamp(row.updated_at),
@@ -88,7 +101,7 @@ export function presentMonitor(row: ShownMonitorRow, origin: string, channelIds:
     // In the literal rather than added by withChannelIds: copying 10,000 objects cost the list a tenth of its time.
     channel_ids: channelIds,
     // Issue 22: why it is failed, as data (alert_reason's words are made from it); null when not failed or failed before.
-    alert_reason_data: reasonDataOf(row),
+    alert_reason_data: reason,
   };
   // Only when set: a monitor without one answers exactly the spec's shape.
   if (row.max_runtime !== null) monitor.max_runtime = row.max_runtime;

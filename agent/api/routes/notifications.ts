@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/errors';
-import { presentDelivery, presentNotification } from '../present/present';
+import { presentAlert, presentDelivery, presentNotification } from '../present/present';
 import { notificationListQuery, notificationReadInput } from '../../contract/notifications';
 import { channelKind } from '../../contract/channels';
 import { validate } from '../http/validate';
@@ -20,7 +20,7 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
 
   /**
    * The spec's list: its two kinds unless `kinds=all`, which lists every kind and adds each one's
-   * `alert` (agent/domain/alerts/alert.ts; null for kinds that have none); `unread=1` for unread ones only.
+   * `alert` (presentAlert: a monitor's alert as data, null for other kinds); `unread=1` for unread ones only.
    */
   router.get('/api/notifications', (ctx) => {
     const query = validate(notificationListQuery, ctx.query);
@@ -36,7 +36,7 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
       // With kinds=all (Cronbeat's own list), each carries its alert as data for the dashboard to put in words.
       data: rows.map((row) => {
         const notification = view.notification(presentNotification(row));
-        return filter.kinds === 'all' ? { ...notification, alert: view.json(row.alert) } : notification;
+        return filter.kinds === 'all' ? { ...notification, alert: view.json(presentAlert(row.alert)) } : notification;
       }),
       total: store.notifications.count(companyId, filter),
       request,

@@ -9,7 +9,7 @@ import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../presen
 import type { ServerRow } from '../../db/servers';
 import type { ServerReportRow } from '../../db/serverReports';
 import { validate } from '../http/validate';
-import { serverAlertData } from '../../domain/servers/jobChanges';
+import { serverAlertNotice } from '../../domain/servers/cronChangeNotice';
 import { NOTIFICATION_KINDS } from '../../domain/alerts/notificationKinds';
 import { tokenView } from '../present/tokenVisibility';
 
@@ -66,12 +66,7 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
     const report = { username: input.username, command: input.command, change: input.change, previousCommand: input.previous_command };
     const { alert, notification } = store.db.transaction(() => ({
       alert: store.serverAlerts.create({ companyId, serverId: server.id, ...report, now }),
-      notification: store.notifications.create({
-        companyId,
-        type: NOTIFICATION_KINDS.serverAlert.type,
-        data: serverAlertData(server, report),
-        now,
-      }),
+      notification: store.notifications.create({ companyId, type: NOTIFICATION_KINDS.serverAlert.type, ...serverAlertNotice(server, report, now), now }),
     }))();
     events.emit({ type: 'notification.created', companyId, notificationId: notification.id });
     ctx.status = 201;

@@ -1,4 +1,6 @@
 import type { MissedDeadline } from '../monitors/dueTime';
+import type { CertificateEventKind, CertificateStatus } from '../certificates/status';
+import type { CronChange } from '../servers/jobChanges';
 import { toApiTimestamp } from '../time/apiTimestamps';
 
 /*
@@ -22,10 +24,36 @@ export type AlertReason =
   | { kind: 'failed'; exit_code: number | null }
   /** A success after a failure that began at `failed_since` (null when not known). */
   | { kind: 'recovered'; failed_since: string | null; exit_code: number | null }
-  /** Something that is not a monitor's run (a certificate, a server's crontab): its own words. */
+  /** A certificate check worth telling (`change`: its status changed, it was renewed, or an expiry reminder), as checked at the alert's `at`. */
+  | {
+      kind: 'certificate';
+      change: CertificateEventKind;
+      hostname: string;
+      port: number;
+      status: CertificateStatus;
+      expires_at: string | null;
+      issuer: string | null;
+      last_error: string | null;
+    }
+  /** A server's crontab watcher saw a cron line of `username` added, removed or altered (the server is the alert's). */
+  | { kind: 'cron_changed'; change: CronChange; username: string; command: string; previous_command: string | null; server_identifier: string }
+  /** A server's crontab watcher last reported at `last_report_at` and has been quiet since. */
+  | { kind: 'server_quiet'; server_identifier: string; last_report_at: string; interval_seconds: number | null }
+  /** A quiet watcher reported again at `last_report_at`, its report before that at `previous_report_at`. */
+  | { kind: 'server_reporting'; server_identifier: string; last_report_at: string; previous_report_at: string; interval_seconds: number | null }
+  /** The words alone: a channel's test message, and notifications stored before their reasons were kept as data. */
   | { kind: 'other'; title: string; description: string };
 
 export type AlertReasonKind = AlertReason['kind'];
+
+/** A reason that is not about a monitor's run: told in its own title and description (noticeWords.ts). */
+export type NoticeReason = Extract<AlertReason, { kind: 'certificate' | 'cron_changed' | 'server_quiet' | 'server_reporting' | 'other' }>;
+
+const NOTICE_KINDS: ReadonlySet<AlertReasonKind> = new Set(['certificate', 'cron_changed', 'server_quiet', 'server_reporting', 'other']);
+
+export function isNoticeReason(reason: AlertReason): reason is NoticeReason {
+  return NOTICE_KINDS.has(reason.kind);
+}
 
 /** Why a monitor is failed right now, as data: what it keeps beside its alert_reason words (issue 22). */
 export type MonitorReason = Extract<AlertReason, { kind: 'missed' | 'not_finished' | 'stuck' | 'failed' }>;

@@ -1,4 +1,4 @@
-import type { Alert } from './alert';
+import { isNoticeReason, type Alert } from './alert';
 import { monitorsLink, subjectLink } from './messageLimits';
 import { DIGEST_SCHEMA, webhookAlert, type WebhookAlert } from './payload';
 import { alertTitle, alertTone, type AlertTone } from './words';
@@ -39,6 +39,7 @@ export interface DigestMessage {
 /** A monitor's state in a digest's list: "exit 3", "missed", "stuck", "recovered". */
 function shortState(alert: Alert): string {
   if (alert.event === 'monitor.still_failing') return 'still failing';
+  if (isNoticeReason(alert.reason)) return alert.event;
   switch (alert.reason.kind) {
     case 'failed':
       return alert.reason.exit_code === null ? 'failed' : `exit ${alert.reason.exit_code}`;
@@ -50,8 +51,6 @@ function shortState(alert: Alert): string {
       return 'stuck';
     case 'recovered':
       return 'recovered';
-    case 'other':
-      return alert.event;
   }
 }
 
@@ -66,7 +65,7 @@ export const DIGEST_LINE_CHARS = 400;
 const shortName = (name: string) => cutText(oneLine(name), DIGEST_NAME_CHARS);
 
 function label(alert: Alert): string {
-  if (alert.reason.kind === 'other') return shortName(alertTitle(alert));
+  if (isNoticeReason(alert.reason)) return shortName(alertTitle(alert));
   return `${shortName(alert.monitor?.name ?? 'monitor')} (${shortState(alert)})`;
 }
 

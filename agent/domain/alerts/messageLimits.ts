@@ -65,23 +65,6 @@ export function monitorsLink(publicUrl: string, status?: 'failed'): string {
   return `${publicUrl.replace(/\/+$/, '')}/#/monitors${status ? `?status=${status}` : ''}`;
 }
 
-/**
- * The alert of a notification that has none stored (a certificate, a server's crontab change, a
- * notification older than alerts as data): one made of the notification's own title and description.
- */
-export function alertOf(data: NotificationData, createdAt: string): Alert {
-  const event = data.type === 'ssl_certificate' ? 'certificate' : data.type === 'server' ? (data.status === 'test' ? 'test' : 'server') : data.status === 'recovered' ? 'monitor.recovered' : 'monitor.failed';
-  return {
-    event,
-    at: createdAt,
-    reason: { kind: 'other', title: data.title, description: data.description },
-    monitor: null,
-    server: data.type === 'server' && 'server_name' in data && data.server_name ? { id: data.type_id || null, name: data.server_name } : null,
-    run: null,
-    expected_at: null,
-  };
-}
-
 /** `alert` laid out, with what the job said cut to `bound`. */
 export function alertMessage(alert: Alert, subject: { type: NotificationData['type']; type_id: number }, context: MessageContext, bound: OutputBound): AlertMessage {
   const tail = alert.run?.output_tail ?? null;

@@ -1,4 +1,5 @@
-import { piecesText, recoveredPieces } from './reasonPieces';
+import type { MonitorReason } from './alert';
+import { alertReasonWords, piecesText, recoveredPieces } from './reasonPieces';
 import { NOTIFICATION_KINDS, type MonitorNotificationData } from './notificationKinds';
 import { toApiTimestamp } from '../time/apiTimestamps';
 
@@ -13,8 +14,14 @@ export interface NotifiedMonitor {
   duration: number;
   last_run_at: number;
   is_alerted: number;
+  /** Words kept from before reasons were data; the words of `reason` are made from it. */
   alert_reason: string;
+  /** Why it is failed now, as data (null: not failed, or failed before reasons were kept as data). */
+  reason: MonitorReason | null;
 }
+
+/** The monitor's alert_reason as the notification's snapshot of it says it (alertReasonWords). */
+const reasonWords = (monitor: NotifiedMonitor) => alertReasonWords(monitor.reason, monitor.alert_reason, monitor.timezone);
 
 function monitorFields(monitor: NotifiedMonitor) {
   return {
@@ -24,7 +31,7 @@ function monitorFields(monitor: NotifiedMonitor) {
     monitor_last_run_at: toApiTimestamp(monitor.last_run_at),
     monitor_duration: monitor.duration,
     monitor_is_alerted: monitor.is_alerted,
-    monitor_alert_reason: monitor.alert_reason,
+    monitor_alert_reason: reasonWords(monitor),
   };
 }
 
@@ -36,7 +43,7 @@ export function monitorFailedData(monitor: NotifiedMonitor): MonitorNotification
     project_id: monitor.project_id,
     status: 'failed',
     title: `${monitor.name} failed`,
-    description: monitor.alert_reason,
+    description: reasonWords(monitor),
     timezone: monitor.timezone,
     icon: NOTIFICATION_KINDS.monitorFailed.icon,
     ...monitorFields(monitor),

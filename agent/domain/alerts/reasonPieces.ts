@@ -116,6 +116,25 @@ export function reasonText(reason: MonitorReason, timezone: string): string {
 }
 
 /**
+ * A monitor's alert_reason words: made from its reason as data, moments in its zone; the words
+ * kept from before reasons were data when it has none ('' when it is not failed).
+ */
+export function alertReasonWords(reason: MonitorReason | null, keptWords: string, timezone: string): string {
+  return reason === null ? keptWords : reasonText(reason, timezone);
+}
+
+/**
+ * alertReasonWords of a reason kept as JSON (a monitor row's alert_reason_data). A list of 10,000
+ * monitors failed by one burst says the same few reasons: each is put into words once.
+ */
+export const alertReasonWordsOfJson = remembered(
+  1_000,
+  (json: string | null, keptWords: string, timezone: string) => `${timezone} ${json ?? keptWords}`,
+  (json: string | null, keptWords: string, timezone: string): string =>
+    alertReasonWords(json === null ? null : (JSON.parse(json) as MonitorReason), keptWords, timezone),
+);
+
+/**
  * Why a monitor that missed `missed` is failed, e.g. "No pulse within 5 min of the run due at
  * 2026-11-21 10:00 Europe/Paris (09:00 UTC)": reasonText of missedReason.
  */

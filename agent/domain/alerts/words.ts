@@ -1,7 +1,8 @@
-import { alertMs, type Alert } from './alert';
+import { alertMs, isNoticeReason, type Alert } from './alert';
+import { noticeWords, wordsOfNotice } from './noticeWords';
 import { remembered } from '../time/answerCache';
-import { scheduleWords } from '../schedules';
 import { exitCodeMeaning, exitCodeWords } from './exitCodes';
+import { scheduleWords } from '../schedules';
 import { describeDuration } from '../time/durations';
 
 /*
@@ -97,6 +98,7 @@ export type AlertTone = 'bad' | 'warn' | 'good' | 'info';
 
 /** How an alert reads at a glance: a failure is bad, a stuck run a warning, a recovery good. */
 export function alertTone(alert: Alert): AlertTone {
+  if (isNoticeReason(alert.reason)) return alert.event === 'test' || alert.event === 'server' ? 'info' : 'bad';
   switch (alert.reason.kind) {
     case 'failed':
     case 'missed':
@@ -106,14 +108,13 @@ export function alertTone(alert: Alert): AlertTone {
       return 'warn';
     case 'recovered':
       return 'good';
-    case 'other':
-      return alert.event === 'test' ? 'info' : alert.event === 'server' ? 'info' : 'bad';
   }
 }
 
 /** The state first, as an inbox sorts it: FAILED, MISSED, STUCK, RECOVERED, STILL FAILING. */
 export function alertState(alert: Alert): string {
   if (alert.event === 'monitor.still_failing') return 'STILL FAILING';
+  if (isNoticeReason(alert.reason)) return alert.event === 'certificate' ? 'CERTIFICATE' : alert.event === 'server' ? 'SERVER' : 'INFO';
   switch (alert.reason.kind) {
     case 'failed':
       return 'FAILED';
@@ -124,14 +125,12 @@ export function alertState(alert: Alert): string {
       return 'STUCK';
     case 'recovered':
       return 'RECOVERED';
-    case 'other':
-      return alert.event === 'certificate' ? 'CERTIFICATE' : alert.event === 'server' ? 'SERVER' : 'INFO';
   }
 }
 
 /** "nightly-backup on web-1", or just the monitor's name when no server is known. */
 export function subjectName(alert: Alert): string {
-  const name = alert.monitor?.name ?? (alert.reason.kind === 'other' ? alert.reason.title : 'Cronbeat');
+  const name = alert.monitor?.name ?? noticeWords(alert)?.title ?? 'Cronbeat';
   return alert.server ? `${name} on ${alert.server.name}` : name;
 }
 
@@ -140,7 +139,7 @@ const exitWords = (code: number | null) => (code === null ? '' : ` (exit ${code}
 /** The short line: "nightly-backup on web-1 failed (exit 3)". */
 export function alertTitle(alert: Alert): string {
   const { reason } = alert;
-  if (reason.kind === 'other') return reason.title;
+  if (isNoticeReason(reason)) return wordsOfNotice(reason, alert).title;
   const subject = subjectName(alert);
   if (alert.event === 'monitor.still_failing') return `${subject} is still failing`;
   switch (reason.kind) {
@@ -165,7 +164,7 @@ export interface WordsContext {
 /** What happened, in one sentence with its times. */
 export function whatHappened(alert: Alert, context: WordsContext): string {
   const { reason } = alert;
-  if (reason.kind === 'other') return reason.description;
+  if (isNoticeReason(reason)) return wordsOfNotice(reason, alert).description;
   const zone = alert.monitor?.timezone ?? 'UTC';
   const at = (iso: string | null | undefined, seconds = false) => {
     const ms = alertMs(iso);

@@ -1,4 +1,4 @@
-import type { Alert } from '../alerts/alert';
+import { isNoticeReason, type Alert, type NoticeReason } from '../alerts/alert';
 
 /*
  * Secrets a job printed, masked in what leaves the agent for a channel (docs/security.md, "Secrets
@@ -87,6 +87,14 @@ const maskOrNull = (text: string | null) => (text === null ? null : maskSecrets(
  */
 export function maskAlertSecrets(alert: Alert): Alert {
   const run = alert.run ? { ...alert.run, output_tail: maskOrNull(alert.run.output_tail) } : null;
-  const reason = alert.reason.kind === 'other' ? { ...alert.reason, title: maskSecrets(alert.reason.title), description: maskSecrets(alert.reason.description) } : alert.reason;
-  return { ...alert, reason, run };
+  return { ...alert, reason: isNoticeReason(alert.reason) ? maskNotice(alert.reason) : alert.reason, run };
+}
+
+/** A notice's every text (a crontab line, a certificate's error, words kept from before) masked; its kind, numbers and times kept. */
+function maskNotice(reason: NoticeReason): NoticeReason {
+  const masked: Record<string, unknown> = { ...reason };
+  for (const [key, value] of Object.entries(reason)) {
+    if (key !== 'kind' && typeof value === 'string' && !key.endsWith('_at')) masked[key] = maskSecrets(value);
+  }
+  return masked as NoticeReason;
 }

@@ -1,5 +1,4 @@
 import type { MonitorReason } from '../alerts/alert';
-import { reasonText } from '../alerts/reasonPieces';
 import { expectedRunAfter, runAnsweredBy, type MonitorTiming } from './dueTime';
 
 export type PulseKind = 'start' | 'success' | 'fail';
@@ -19,8 +18,7 @@ export type HistoryKind = PulseKind | 'pause' | 'resume';
 export interface PulseState extends MonitorTiming {
   runningRid: string | null;
   lastRunAt: number;
-  alertReason: string;
-  /** The same reason as data (null when not failed, or failed before reasons were kept as data). */
+  /** Why it is failed, as data; its words are made from it where they are shown (null when not failed, or failed before reasons were kept as data). */
   alertReasonData: MonitorReason | null;
   /**
    * The event time the monitor's failed-or-fine state rests on: the pulse that failed,
@@ -106,11 +104,10 @@ export function applyPulse(state: PulseState, pulse: PulseInput): PulseEffect {
   const confirmed = { ...closed, stateSince: pulse.at };
   if (pulse.kind === 'success') {
     const transition = state.isAlerted ? 'recovered' : null;
-    return { state: { ...confirmed, isAlerted: false, alertReason: '', alertReasonData: null }, transition, pairedStartAt };
+    return { state: { ...confirmed, isAlerted: false, alertReasonData: null }, transition, pairedStartAt };
   }
   if (state.isAlerted) return { state: confirmed, transition: null, pairedStartAt };
   const reason = reportedFailureReason(pulse.exitCode);
-  // A reported failure's words name no moment, so they need no zone.
-  const failed = { ...confirmed, isAlerted: true, alertReason: reasonText(reason, 'UTC'), alertReasonData: reason };
+  const failed = { ...confirmed, isAlerted: true, alertReasonData: reason };
   return { state: failed, transition: 'failed', pairedStartAt };
 }

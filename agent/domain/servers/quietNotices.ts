@@ -1,7 +1,7 @@
-import { describeMoment } from '../alerts/reasonPieces';
+import type { Alert, NoticeReason } from '../alerts/alert';
+import { wordsOfNotice } from '../alerts/noticeWords';
 import { NOTIFICATION_KINDS, type ServerQuietNotificationData } from '../alerts/notificationKinds';
 import { toApiTimestamp } from '../time/apiTimestamps';
-import { describeDuration } from '../time/durations';
 
 /*
  * A server whose crontab watcher went quiet: one notification when its reports stop (quietAfter,
@@ -19,22 +19,21 @@ interface WatcherReport {
   intervalSeconds: number | null;
 }
 
-function every(intervalSeconds: number | null): string {
-  if (intervalSeconds === null) return 'hour (it did not say how often)';
-  if (intervalSeconds === 1) return 'second';
-  if (intervalSeconds % 3600 === 0) return intervalSeconds === 3600 ? 'hour' : `${intervalSeconds / 3600} hours`;
-  if (intervalSeconds % 60 === 0) return intervalSeconds === 60 ? 'minute' : `${intervalSeconds / 60} minutes`;
-  return `${intervalSeconds} seconds`;
-}
-
-function data(server: QuietServer, report: WatcherReport, status: 'quiet' | 'reporting', title: string, description: string): ServerQuietNotificationData {
-  return {
+/** The alert of a watcher that went quiet (`status` quiet) or reported again at `now`, and its notification data with its words. */
+function notice(
+  server: QuietServer,
+  report: WatcherReport,
+  status: 'quiet' | 'reporting',
+  reason: Extract<NoticeReason, { kind: 'server_quiet' | 'server_reporting' }>,
+  now: number,
+): { alert: Alert; data: ServerQuietNotificationData } {
+  const alert: Alert = { event: 'server', at: toApiTimestamp(now), reason, monitor: null, server: { id: server.id, name: server.name }, run: null, expected_at: null };
+  const data: ServerQuietNotificationData = {
     type: 'server',
     type_id: server.id,
     project_id: null,
     status,
-    title,
-    description,
+    ...wordsOfNotice(reason, alert),
     timezone: 'UTC',
     icon: (status === 'quiet' ? NOTIFICATION_KINDS.serverQuiet : NOTIFICATION_KINDS.serverReporting).icon,
     server_name: server.name,
@@ -42,31 +41,26 @@ function data(server: QuietServer, report: WatcherReport, status: 'quiet' | 'rep
     server_last_report_at: toApiTimestamp(report.lastReportAt),
     server_report_interval_seconds: report.intervalSeconds,
   };
+  return { alert, data };
 }
 
-/** The notification data for a watcher that stopped reporting. */
-export function serverQuietData(server: QuietServer, report: WatcherReport): ServerQuietNotificationData {
-  return data(
-    server,
-    report,
-    'quiet',
-    `${server.name} went quiet`,
-    `The crontab watcher of ${server.name} (${server.identifier}) has not reported since ${describeMoment(report.lastReportAt, 'UTC')}; ` +
-      `it reports every ${every(report.intervalSeconds)}. Is \`cronbeat crontab watch\` still running there, and can it reach Cronbeat?`,
-  );
+/** A watcher that stopped reporting, noticed at `now`. */
+export function serverQuietNotice(server: QuietServer, report: WatcherReport, now: number) {
+  const reason = { kind: 'server_quiet' as const, server_identifier: server.identifier, last_report_at: toApiTimestamp(report.lastReportAt), interval_seconds: report.intervalSeconds };
+  return notice(server, report, 'quiet', reason, now);
 }
 
 /**
- * The notification data for a quiet watcher that reported again at `report.lastReportAt`; its
- * report before that came at `previousReportAt`, so the silence told is the whole of it, not the
- * part since the quiet notification.
+ * A quiet watcher that reported again at `report.lastReportAt`; its report before that came at
+ * `previousReportAt`, so the silence told is the whole of it, not the part since the quiet notification.
  */
-export function serverReportingData(server: QuietServer, report: WatcherReport, previousReportAt: number): ServerQuietNotificationData {
-  return data(
-    server,
-    report,
-    'reporting',
-    `${server.name} reports again`,
-    `The crontab watcher of ${server.name} (${server.identifier}) reported again at ${describeMoment(report.lastReportAt, 'UTC')}, after ${describeDuration(report.lastReportAt - previousReportAt)} without a report.`,
-  );
+export function serverReportingNotice(server: QuietServer, report: WatcherReport, previousReportAt: number) {
+  const reason = {
+    kind: 'server_reporting' as const,
+    server_identifier: server.identifier,
+    last_report_at: toApiTimestamp(report.lastReportAt),
+    previous_report_at: toApiTimestamp(previousReportAt),
+    interval_seconds: report.intervalSeconds,
+  };
+  return notice(server, report, 'reporting', reason, report.lastReportAt);
 }

@@ -5,7 +5,7 @@ import type { CheckObservation } from '../../domain/certificates/status';
 import { classifyCertificate, decideNotification } from '../../domain/certificates/status';
 import type { AgentEvents } from '../events';
 import type { Notifier } from '../popups/notifier';
-import { certificateNotification, describeEvent, type CertificateSnapshot } from './messages';
+import { certificateNotification, type CertificateSnapshot } from './messages';
 
 /** What recording a check needs: the tables it writes, and whom it tells. */
 export interface RecordContext {
@@ -64,12 +64,9 @@ export function recordCheck(
       lastCheckedAt: now,
       lastError,
     };
-    const notification = store.notifications.create({
-      companyId: row.company_id,
-      ...certificateNotification(snapshot, decision.event, now),
-      now,
-    });
-    const popup = decision.popup ? describeEvent(snapshot, decision.event, now) : null;
+    const made = certificateNotification(snapshot, decision.event, now);
+    const notification = store.notifications.create({ companyId: row.company_id, ...made, now });
+    const popup = decision.popup ? made.data : null;
     return { row, notification, popup };
   })();
   if (!outcome) return null;

@@ -2,13 +2,11 @@ import type { Store } from '../../db/store';
 import type { DeliveryRow } from '../../db/deliveries';
 import type { NotificationRow } from '../../db/notifications';
 import { BURST_THRESHOLD, BURST_WINDOW_MS, burstDecision, DIGEST_MAX_ALERTS } from '../../domain/alerts/digest';
-import { alertOf } from '../../domain/alerts/messageLimits';
 import type { Alert } from '../../domain/alerts/alert';
 import { digestWebhookAlert, type DigestEntry } from '../../domain/alerts/digestMessage';
 import type { WebhookAlert } from '../../domain/alerts/payload';
 import { inSlices } from '../slices';
 import type { DigestContent } from './messages';
-import { toApiTimestamp } from '../../domain/time/apiTimestamps';
 
 /*
  * Bursts in the outbox (agent/domain/alerts/digest.ts): a delivery about to be sent is sent alone, held
@@ -78,7 +76,7 @@ export async function digestContent(
 
 function digestEntry(row: NotificationRow, asSent: (alert: Alert) => Alert): DigestEntry {
   const notification = { id: row.id, type: row.type, data: row.data };
-  return { alert: asSent(row.alert ?? alertOf(row.data, toApiTimestamp(row.created_at))), notification };
+  return { alert: asSent(row.alert), notification };
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { ChannelRow } from '../../db/channels';
-import type { NotificationResource } from '../../contract/notifications';
+import type { NotificationData } from '../../domain/alerts/notificationKinds';
 import type { ChannelKind } from '../../contract/channels';
 import { toApiTimestamp } from '../../domain/time/apiTimestamps';
 import type { Alert } from '../../domain/alerts/alert';
-import { alertMessage, alertOf, subjectLink } from '../../domain/alerts/messageLimits';
+import { alertMessage, subjectLink } from '../../domain/alerts/messageLimits';
 import { webhookAlert, type WebhookAlert } from '../../domain/alerts/payload';
 import { digestMessage, webhookDigest, type DigestEntry } from '../../domain/alerts/digestMessage';
 import { maskAlertSecrets } from '../../domain/channels/secretMask';
@@ -29,9 +29,20 @@ export const masksSecrets = (channel: AnyChannel) => channel.settings.mask_secre
 /** `alert` as `channel` is sent it: masked once here, so every kind's layout and a webhook's JSON get the same. */
 export const channelAlert = (channel: AnyChannel, alert: Alert) => (masksSecrets(channel) ? maskAlertSecrets(alert) : alert);
 
-/** The request that delivers `notification` (its alert as data, when it has one) through `channel`. */
-export function buildRequest(channel: AnyChannel, notification: NotificationResource, context: MessageContext, storedAlert: Alert | null = null): OutgoingRequest {
-  const alert = channelAlert(channel, storedAlert ?? alertOf(notification.data, notification.created_at));
+/**
+ * A notification as a channel is sent it: the alert as stored, what it is about (the link's page),
+ * and its id and type (a webhook names them). Never the API's words: each kind renders the alert.
+ */
+export interface SentNotification {
+  id: string;
+  type: string;
+  alert: Alert;
+  data: Pick<NotificationData, 'type' | 'type_id'>;
+}
+
+/** The request that delivers `notification` through `channel`: its kind lays out the stored alert. */
+export function buildRequest(channel: AnyChannel, notification: SentNotification, context: MessageContext): OutgoingRequest {
+  const alert = channelAlert(channel, notification.alert);
   const words = { publicUrl: context.dashboardUrl, adminZone: context.adminZone ?? 'UTC' };
   const input = {
     alert,
@@ -59,29 +70,20 @@ export function buildDigestRequest(channel: AnyChannel, { entries, webhookAlerts
   return moduleOf(channel.kind).digest(channel.settings as never, input, context);
 }
 
-/** The notification a channel's test message is made of (POST /api/channels/{id}/test): not stored, not in the outbox. */
-export function testNotification(channel: Pick<ChannelRow, 'company_id' | 'name'>, now: number): NotificationResource {
+/** A channel's test message (POST /api/channels/{id}/test): not stored, not in the outbox, laid out like any alert. */
+export function testNotification(channel: Pick<ChannelRow, 'name'>, now: number): SentNotification {
   return {
     id: `test-${now}`,
     type: 'App\\Notifications\\TestNotification',
-    notifiable_type: 'App\\Models\\Company',
-    notifiable_id: channel.company_id,
-    data: {
-      type: 'server',
-      type_id: 0,
-      project_id: null,
-      status: 'test',
-      title: 'Cronbeat test message',
-      description: `If you can read this, the channel "${channel.name}" works.`,
-      timezone: 'UTC',
-      icon: 'fa-solid fa-paper-plane',
-      server_name: '',
-      server_identifier: '',
-      username: '',
-      command: '',
+    data: { type: 'server', type_id: 0 },
+    alert: {
+      event: 'test',
+      at: toApiTimestamp(now),
+      reason: { kind: 'other', title: 'Cronbeat test message', description: `If you can read this, the channel "${channel.name}" works.` },
+      monitor: null,
+      server: null,
+      run: null,
+      expected_at: null,
     },
-    read_at: null,
-    created_at: toApiTimestamp(now),
-    updated_at: toApiTimestamp(now),
   };
 }

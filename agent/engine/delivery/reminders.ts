@@ -1,7 +1,6 @@
-import { alertOf } from '../../domain/alerts/messageLimits';
 import { NOTIFICATION_KINDS } from '../../domain/alerts/notificationKinds';
 import { nextReminderAt, reminderWanted, stillFailingAlert, stillFailingData } from '../../domain/alerts/reminders';
-import { toApiTimestamp } from '../../domain/time/apiTimestamps';
+import { reasonDataOf } from '../../db/monitors';
 import type { EngineContext } from '../engineContext';
 import { inMaintenance } from '../monitors/maintenance';
 
@@ -35,11 +34,11 @@ export function sendReminders({ store, events }: Pick<EngineContext, 'store' | '
       if (!store.reminders.advance(reminder, nextReminderAt(now, reminder.remind_every_hours)!)) continue;
       // In maintenance a monitor raises nothing: this reminder is skipped, the next one still comes.
       if (inMaintenance({ store }, monitor, now)) continue;
-      const alert = stillFailingAlert(failure.alert ?? alertOf(failure.data, toApiTimestamp(failure.created_at)), now);
+      const alert = stillFailingAlert(failure.alert, now);
       const notification = store.notifications.create({
         companyId: monitor.company_id,
         type: NOTIFICATION_KINDS.monitorStillFailing.type,
-        data: stillFailingData(monitor),
+        data: stillFailingData({ ...monitor, reason: reasonDataOf(monitor) }),
         alert,
         now,
         channelIds: [reminder.channel_id],

@@ -4,7 +4,6 @@ import type { ChannelRow } from '../../db/channels';
 import type { DeliveryRow } from '../../db/deliveries';
 import type { AgentEvents } from '../events';
 import type { Notifier } from '../popups/notifier';
-import { presentNotification } from '../../contract/notifications';
 import { channelKind } from '../../contract/channels';
 import { channelSecretValues } from '../../domain/channels/secrets';
 import { CHANNEL_DELETED, channelFailurePopupDue, failedAfterChannelDeleted, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../domain/channels/delivery';
@@ -208,7 +207,7 @@ export class DeliveryWorker {
     const request =
       plan === 'digest'
         ? () => this.digests(async () => buildDigestRequest(channel, await digestContent(store, channel.company_id, delivery.id, webhookUrl, (alert) => channelAlert(channel, alert)), context, delivery.created_at))
-        : () => buildRequest(channel, presentNotification(row), context, row.alert);
+        : () => buildRequest(channel, row, context);
     const attempt = this.attempt(delivery, channel, request, plan === 'digest').finally(() => {
       if (this.writable) this.options.events.emit({ type: 'delivery.changed', companyId: row.notifiable_id, notificationId: row.id });
       this.busy.set(channel.id, (this.busy.get(channel.id) ?? 1) - 1);

@@ -1,4 +1,4 @@
-import { missedDeadlineReason, reasonText } from '../../domain/alerts/reasonPieces';
+import { missedDeadlineReason } from '../../domain/alerts/reasonPieces';
 import { missedReason, missedRun, type MonitorReason } from '../../domain/alerts/alert';
 import { defaultGraceMinutes, dueTimeOfRun, nextDeadline, nextStepAt, outageGraces, withCatchUpGrace, type MissedDeadline, type Outage } from '../../domain/monitors/dueTime';
 import { gracePopup, MAX_SEPARATE_POPUPS, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../../domain/alerts/monitorPopups';
@@ -87,7 +87,7 @@ export function createOverdueFailer(ctx: EngineContext) {
       }
       const facts = missedFacts(missed, row);
       // Conditional on not being failed yet, so each failure is raised exactly once.
-      const changed = store.monitors.markFailed(row.id, reasonText(facts.reason, row.timezone), facts.reason, now);
+      const changed = store.monitors.markFailed(row.id, facts.reason, now);
       if (!changed) continue;
       const afterGrace = missed.resumedAt !== undefined;
       failed.push({ ...recordTransition(ctx, changed, 'failed', now, facts), afterGrace, told: told.has(missKey(row)) });

@@ -30,7 +30,6 @@ export function pulseStateOf(row: MonitorRow): PulseState {
     graceFrom: row.grace_from,
     runningRid: row.running_rid,
     lastRunAt: row.last_run_at,
-    alertReason: row.alert_reason,
     alertReasonData: reasonDataOf(row),
     stateSince: row.state_since,
   };
@@ -47,7 +46,6 @@ export function timingUpdate(id: number, state: PulseState, now: number, pulseAt
     id,
     lastRunAt: state.lastRunAt,
     isAlerted: state.isAlerted ? 1 : 0,
-    alertReason: state.alertReason,
     alertReasonData: state.alertReasonData === null ? null : JSON.stringify(state.alertReasonData),
     stateSince: state.stateSince,
     expectedRunAt: state.expectedRunAt,

@@ -1,4 +1,4 @@
-import type { MonitorRow } from '../../db/monitors';
+import { reasonDataOf, type MonitorRow } from '../../db/monitors';
 import { alertMonitor, alertServer, type Alert, type AlertReason, type AlertRun } from '../../domain/alerts/alert';
 import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/time/apiTimestamps';
 import { monitorFailedData, monitorRecoveredData } from '../../domain/alerts/monitorNotifications';
@@ -46,7 +46,8 @@ export function recordTransition(
 ): RecordedTransition {
   const failed = kind === 'failed';
   const alert = transitionAlert(monitor, kind, now, facts);
-  const data = failed ? monitorFailedData(monitor) : monitorRecoveredData(monitor, monitor.last_run_at);
+  const notified = { ...monitor, reason: reasonDataOf(monitor) };
+  const data = failed ? monitorFailedData(notified) : monitorRecoveredData(notified, monitor.last_run_at);
   const type = failed ? NOTIFICATION_KINDS.monitorFailed.type : NOTIFICATION_KINDS.monitorRecovered.type;
   const notification = store.notifications.create({ companyId: monitor.company_id, type, data, now, alert });
   // A channel that repeats alerts gets this failure again every N hours while it lasts (agent/engine/delivery/reminders.ts).

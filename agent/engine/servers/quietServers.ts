@@ -1,6 +1,6 @@
 import type { ServerRow } from '../../db/servers';
 import { NOTIFICATION_KINDS } from '../../domain/alerts/notificationKinds';
-import { serverQuietData, serverReportingData } from '../../domain/servers/quietNotices';
+import { serverQuietNotice, serverReportingNotice } from '../../domain/servers/quietNotices';
 import { quietAfter } from '../../domain/servers/quietAfter';
 import type { EngineContext } from '../engineContext';
 
@@ -34,8 +34,8 @@ export function recordServerReport(ctx: Ctx, server: ServerRow, report: { interv
   const { row, raised } = store.db.transaction(() => {
     const recorded = store.serverReports.record({ serverId: server.id, now, ...report, quietAlertAt: quietAfter(now, report.intervalSeconds) });
     if (recorded.endsQuietAfter === null) return { row: recorded.row, raised: [] };
-    const data = serverReportingData(server, { lastReportAt: now, intervalSeconds: report.intervalSeconds }, recorded.endsQuietAfter);
-    const notification = store.notifications.create({ companyId: server.company_id, type: NOTIFICATION_KINDS.serverReporting.type, data, now });
+    const { data, alert } = serverReportingNotice(server, { lastReportAt: now, intervalSeconds: report.intervalSeconds }, recorded.endsQuietAfter);
+    const notification = store.notifications.create({ companyId: server.company_id, type: NOTIFICATION_KINDS.serverReporting.type, data, alert, now });
     return { row: recorded.row, raised: [{ companyId: server.company_id, serverId: server.id, notificationId: notification.id, title: data.title, body: data.description }] };
   })();
   announce(ctx, raised);
@@ -49,8 +49,8 @@ export function raiseQuietServers(ctx: Ctx, now: number): number {
     store.serverReports.markQuiet(now).flatMap((quiet) => {
       const server = store.servers.find(quiet.company_id, quiet.server_id);
       if (!server) return [];
-      const data = serverQuietData(server, { lastReportAt: quiet.last_report_at, intervalSeconds: quiet.interval_seconds });
-      const notification = store.notifications.create({ companyId: quiet.company_id, type: NOTIFICATION_KINDS.serverQuiet.type, data, now });
+      const { data, alert } = serverQuietNotice(server, { lastReportAt: quiet.last_report_at, intervalSeconds: quiet.interval_seconds }, now);
+      const notification = store.notifications.create({ companyId: quiet.company_id, type: NOTIFICATION_KINDS.serverQuiet.type, data, alert, now });
       return [{ companyId: quiet.company_id, serverId: server.id, notificationId: notification.id, title: data.title, body: data.description }];
     }),
   )();

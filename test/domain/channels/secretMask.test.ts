@@ -58,4 +58,30 @@ describe('maskSecrets', () => {
     const other: Alert = { ...alert, reason: { kind: 'other', title: 'Cron job changed', description: '0 3 * * * MYSQL_PWD=s3 mysqldump' }, run: null };
     expect(maskAlertSecrets(other).reason).toEqual({ kind: 'other', title: 'Cron job changed', description: '0 3 * * * MYSQL_PWD=*** mysqldump' });
   });
+
+  it('masks a crontab change\'s command lines, whose words every channel makes from them, and keeps its times', () => {
+    const changed: Alert = {
+      event: 'server',
+      at: '2026-11-21T10:00:00.000000Z',
+      reason: {
+        kind: 'cron_changed',
+        change: 'altered',
+        username: 'root',
+        command: '0 3 * * * MYSQL_PWD=s3 mysqldump',
+        previous_command: '0 2 * * * MYSQL_PWD=s2 mysqldump',
+        server_identifier: 'db-1',
+      },
+      monitor: null,
+      server: { id: 1, name: 'db' },
+      run: null,
+      expected_at: null,
+    };
+    expect(maskAlertSecrets(changed).reason).toEqual({
+      ...changed.reason,
+      command: '0 3 * * * MYSQL_PWD=*** mysqldump',
+      previous_command: '0 2 * * * MYSQL_PWD=*** mysqldump',
+    });
+    const quiet: Alert = { ...changed, reason: { kind: 'server_quiet', server_identifier: 'db-1', last_report_at: '2026-11-21T09:00:00.000000Z', interval_seconds: 60 } };
+    expect(maskAlertSecrets(quiet)).toEqual(quiet);
+  });
 });

@@ -96,7 +96,6 @@ describe('what a pulse does to a monitor', () => {
     isAlerted: false,
     graceFrom: null,
     lastRunAt: t('2026-11-21T09:00:00Z'),
-    alertReason: '',
     alertReasonData: null,
     stateSince: null,
   };
@@ -120,12 +119,12 @@ describe('what a pulse does to a monitor', () => {
   });
 
   it('leaves a failed monitor failed on a start, and recovers it on a success', () => {
-    const failed = { ...waiting, isAlerted: true, alertReason: 'Job reported failure' };
+    const failed = { ...waiting, isAlerted: true, alertReasonData: { kind: 'failed' as const, exit_code: null } };
     const started = applyPulse(failed, { kind: 'start', at: t('2026-11-21T12:00:00Z'), rid: 'x', exitCode: null });
     expect(started).toMatchObject({ transition: null, state: { isAlerted: true, runningSince: t('2026-11-21T12:00:00Z') } });
     const ended = applyPulse(started.state, { kind: 'success', at: t('2026-11-21T12:00:30Z'), rid: 'x', exitCode: 0 });
     expect(ended).toMatchObject({ transition: 'recovered', pairedStartAt: t('2026-11-21T12:00:00Z') });
-    expect(ended.state).toMatchObject({ isAlerted: false, alertReason: '', runningSince: null, expectedRunAt: t('2026-11-21T13:00:00Z') });
+    expect(ended.state).toMatchObject({ isAlerted: false, alertReasonData: null, runningSince: null, expectedRunAt: t('2026-11-21T13:00:00Z') });
   });
 
   it('never recovers a failure with a success older than it (issue 21.4), nor fails with a fail older than the last success', () => {
@@ -134,7 +133,7 @@ describe('what a pulse does to a monitor', () => {
     expect(failed).toMatchObject({ transition: 'failed', state: { isAlerted: true, stateSince: failAt } });
     const stale = applyPulse(failed.state, { kind: 'success', at: failAt - 3_600_000, rid: null, exitCode: 0 });
     expect(stale.transition).toBeNull();
-    expect(stale.state).toMatchObject({ isAlerted: true, alertReason: 'Job reported failure (exit code 3)', stateSince: failAt });
+    expect(stale.state).toMatchObject({ isAlerted: true, alertReasonData: { kind: 'failed', exit_code: 3 }, stateSince: failAt });
     const fresh = applyPulse(stale.state, { kind: 'success', at: failAt + 1, rid: null, exitCode: 0 });
     expect(fresh).toMatchObject({ transition: 'recovered', state: { isAlerted: false, stateSince: failAt + 1 } });
     const oldFail = applyPulse(fresh.state, { kind: 'fail', at: failAt - 1, rid: null, exitCode: 1 });

@@ -6,9 +6,6 @@ import { windowOf } from '../../../agent/db/maintenanceWindows';
 import { replanAfterWindowChange } from '../../../agent/engine/monitors/maintenance';
 import { at, engineFixture } from '../engineFixture';
 
-// Maintenance windows on timelines: the loop steps every 30 s as the clock moves, jobs report
-// (or do not) at chosen times, and every alert the engine raised is read back at the end.
-
 const MINUTE = 60_000;
 let fixture: ReturnType<typeof engineFixture>;
 const dirs: string[] = [];
@@ -67,7 +64,7 @@ describe('a one-off window', () => {
     expect(await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T15:32:30Z', runs)).toEqual([]);
     // After the window the monitor is watched as before: the 15:30 run never reported.
     expect(await walk(monitor.token, '2026-11-27T15:33:00Z', '2026-11-27T15:40:00Z')).toEqual(['monitor.failed 15:33']);
-    expect(fixture.reload(monitor.id).alert_reason).toContain('15:30');
+    expect(fixture.alertReason(monitor.id)).toContain('15:30');
   });
 
   it('does not hide the first run after it: a job that stays down after the work fails at that run\'s deadline', async () => {
@@ -76,7 +73,7 @@ describe('a one-off window', () => {
     fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
     const runs = runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10);
     expect(await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T15:20:00Z', runs)).toEqual(['monitor.failed 15:03']);
-    expect(fixture.reload(monitor.id).alert_reason).toContain('15:00');
+    expect(fixture.alertReason(monitor.id)).toContain('15:00');
   });
 
   it('does not hide a run missed before it starts', async () => {
@@ -211,7 +208,7 @@ describe('a restart during a window', () => {
     fixture = engineFixture(at('2026-11-27T15:01:00Z'), dir);
     fixture.failer.graceOverdue({ from: null, to: at('2026-11-27T15:01:00Z') });
     expect(await walk(monitor.token, '2026-11-27T15:01:00Z', '2026-11-27T15:10:00Z')).toEqual(['monitor.failed 15:08']);
-    expect(fixture.reload(monitor.id).alert_reason).toContain('15:00');
+    expect(fixture.alertReason(monitor.id)).toContain('15:00');
   });
 });
 

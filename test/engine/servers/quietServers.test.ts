@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Popup } from '../../../agent/engine/popups/notifier';
 import { createOverdueFailer } from '../../../agent/engine/monitors/failOverdue';
 import { stepAt } from '../../helpers/loopStep';
-import { serverQuietData } from '../../../agent/domain/servers/quietNotices';
+import { serverQuietNotice } from '../../../agent/domain/servers/quietNotices';
 import { startTestAgent, type TestAgent } from '../../helpers/testAgent';
 
 /* A server whose watcher missed two reports and a minute raises one notification, and one when it reports again. */
@@ -110,7 +110,7 @@ describe('a quiet server', () => {
 
   it('says how often the watcher reported in plain words, whatever its interval', () => {
     const server = { id: 1, name: 'web', identifier: 'web-1' };
-    const every = (intervalSeconds: number | null) => serverQuietData(server, { lastReportAt: 0, intervalSeconds }).description;
+    const every = (intervalSeconds: number | null) => serverQuietNotice(server, { lastReportAt: 0, intervalSeconds }, 0).data.description;
     expect(every(1)).toContain('it reports every second.');
     expect(every(90)).toContain('it reports every 90 seconds.');
     expect(every(60)).toContain('it reports every minute.');

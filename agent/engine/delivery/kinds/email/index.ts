@@ -2,7 +2,7 @@ import { OUTPUT_BOUNDS, plainText, type AlertMessage } from '../../../../domain/
 import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/alerts/digestMessage';
 import { cutText, oneLine } from '../../../../domain/text/chatText';
 import { subjectName } from '../../../../domain/alerts/words';
-import type { Alert } from '../../../../domain/alerts/alert';
+import { isNoticeReason, type Alert } from '../../../../domain/alerts/alert';
 import type { ChannelSettings } from '../../../../contract/channels';
 import { andMore, digestText, escapeHtml, type ChannelKindModule } from '../kind';
 import { permanent } from './errors';
@@ -15,7 +15,7 @@ const subjectLine = (text: string) => cutText(oneLine(text), LIMIT.subject);
 
 /** The email subject, state first so an inbox sorts at a glance: "FAILED | nightly-backup on web-1 (exit 3)". */
 export function emailSubject(alert: Alert, message: AlertMessage): string {
-  if (alert.reason.kind === 'other') return subjectLine(`${message.state} | ${message.title}`);
+  if (isNoticeReason(alert.reason)) return subjectLine(`${message.state} | ${message.title}`);
   const code = alert.reason.kind === 'failed' && alert.reason.exit_code !== null ? ` (exit ${alert.reason.exit_code})` : '';
   // The name gives way, so the state and the exit code stay.
   return subjectLine(`${message.state} | ${cutText(oneLine(subjectName(alert)), LIMIT.subject - 40)}${code}`);
