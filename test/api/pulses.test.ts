@@ -99,7 +99,7 @@ describe('pulse endpoints', () => {
     expect(agent.store.pulses.count(m.id)).toBe(1);
     expect((await pulse(`${m.token}/255`, { method: 'POST' })).status).toBe(200);
     const failed = await monitor(m.id);
-    expect(failed).toMatchObject({ is_alerted: 1, alert_reason: 'Job reported failure (exit code 255)', status: 'failed', next_due_at: null });
+    expect(failed).toMatchObject({ is_alerted: 1, alert_reason: 'Failed: the job exited with code 255', status: 'failed', next_due_at: null });
     expect(notifier.take().map((p) => p.title)).toEqual(['✗ backup failed (exit 255)']);
   });
 

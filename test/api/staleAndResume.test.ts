@@ -42,7 +42,7 @@ describe('a stale pulse never changes the state it is older than (21.4)', () => 
     await pulse(`${monitor.token}/fail`);
     now = Date.parse('2026-11-23T11:00:40Z');
     await pulse(monitor.token, Date.parse('2026-11-23T10:00:10Z'));
-    expect(await show(monitor.id)).toMatchObject({ status: 'failed', is_alerted: 1, alert_reason: 'Job reported failure' });
+    expect(await show(monitor.id)).toMatchObject({ status: 'failed', is_alerted: 1, alert_reason: 'Failed: the job reported failure' });
     expect(await notesOf(monitor.id)).toEqual(['failed']);
     expect((await history(monitor.id)).map((p) => p.kind)).toEqual(['fail', 'success']);
 

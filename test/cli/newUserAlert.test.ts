@@ -65,7 +65,7 @@ describe('a new user\'s failing job', () => {
 
     const phone = JSON.parse(ntfy.requests[0].body);
     expect(phone).toMatchObject({ topic: 'backups', title: 'nightly-backup failed (exit 3)', click: link, priority: 4 });
-    expect(phone.message).toMatch(/^Failed with exit code 3 after \d+ (ms|s)\.\n/);
+    expect(phone.message).toMatch(/^Failed: the job exited with code 3 after \d+ (ms|s)\.\n/);
     expect(phone.message).toContain('\nOutput:\n  disk full\n');
     expect(phone.message).toContain(`Open: ${link}`);
 

@@ -48,7 +48,7 @@ describe.skipIf(chromiumMissing)('living with monitors, end to end', { timeout: 
 
   it('says a new monitor waits for its first run, never "up"', async () => {
     await page.goto(`${agent.url}/#/monitors/${monitor.id}`);
-    await page.getByText('Waiting for its first run (').waitFor();
+    await page.getByText('Waiting for its first run, due ').waitFor();
     await page.locator('.status-card [data-status="new"]').waitFor();
     await page.locator('.facts', { hasText: 'never' }).waitFor();
     expect(await nextDue()).toBe('2026-11-23T11:05:00.000000Z');

@@ -28,7 +28,7 @@ describe.skipIf(chromiumMissing)('pause and resume of a failed monitor, on its p
     await agent.api(`/api/monitors/${monitor.id}/resume`, { method: 'POST' });
 
     await page.goto(`${agent.url}/#/monitors/${monitor.id}`);
-    await page.getByText('Waiting for its next run since it was resumed (').waitFor();
+    await page.getByText('Waiting for its next run since it was resumed, due ').waitFor();
     expect(await page.locator('[data-status="monitoring"]').count()).toBe(0);
     await page.locator('[data-status="resume"]').first().waitFor();
     await page.locator('[data-status="pause"]').first().waitFor();

@@ -152,7 +152,7 @@ describe('the monitor loop and a burst larger than a slice', () => {
     expect(perMonitor).toEqual([]);
     expect(fixture.store.notifications.count(1)).toBe(total);
     expect(fixture.store.db.prepare('SELECT count(*) FROM monitors WHERE is_alerted = 1').pluck().get()).toBe(total);
-    expect(fixture.notifier.popups).toEqual([expect.objectContaining({ title: `${total} monitors failed`, route: '/monitors' })]);
+    expect(fixture.notifier.popups).toEqual([expect.objectContaining({ title: `${total} monitors missed`, route: '/monitors' })]);
     expect(fixture.store.popupOutbox.countPending()).toBe(0);
   });
 });
@@ -206,6 +206,6 @@ describe('a real agent while a burst is failed', () => {
     const progressBetweenPulses = answeredAt.slice(1).map((n, i) => n - answeredAt[i]!);
     expect(Math.max(...progressBetweenPulses)).toBeLessThan(OLD_STEP);
     await untilTrue(() => notifier.popups.length > 0);
-    expect(notifier.popups.map((p) => p.title)).toEqual([`${total} monitors failed`]);
+    expect(notifier.popups.map((p) => p.title)).toEqual([`${total} monitors missed`]);
   });
 });

@@ -63,7 +63,7 @@ describe('pulses that come late', () => {
     // The grace hides nothing for good: with no pulse for today's 03:00 run it ends in a failure.
     await fixture.step(at('2026-11-21T09:35:00.001Z'));
     expect(fixture.alertReason(monitor.id)).toBe(
-      'No pulse for the run due at 2026-11-21 03:00 UTC, nor within 30 min of Cronbeat resuming at 2026-11-21 09:05 UTC',
+      'Missed: the run due 2026-11-21 03:00 UTC did not come, nor within 30 min of Cronbeat resuming at 2026-11-21 09:05 UTC; last run 2026-11-21 02:30 UTC',
     );
     expect(fixture.notifications()).toHaveLength(1);
   });

@@ -22,7 +22,7 @@ describe('a fixed-time job in the skipped hour of a spring-forward night', () =>
     const monitor = fixture.monitor({ schedule: '30 2 * * *', timezone: 'America/New_York', duration: 30 });
     await fixture.step(at('2026-03-08T07:30:01Z'));
     expect(fixture.alertReason(monitor.id)).toBe(
-      'No pulse within 30 min of the run due at 2026-03-08 03:00 America/New_York (07:00 UTC)',
+      'Missed: the run due 2026-03-08 03:00 America/New_York (07:00 UTC) did not come (grace 30 min); no run has come yet',
     );
   });
 });

@@ -23,9 +23,11 @@ named by its id or its exact name.
       options are those of \`cronbeat run --name\`: the zone is this machine's unless
       --timezone says, the grace the schedule's own period up to an hour unless --grace says;
       --server ID tags it server:ID.
-  cronbeat monitor list [--status new|monitoring|running|failed|paused] [--project N] [--tag TAG]
+  cronbeat monitor list [--status new|monitoring|running|failed|paused|missed|stuck] [--project N] [--tag TAG]
       One line per monitor: status, schedule, next deadline, last pulse, tags; --tag keeps those
       with that tag (e.g. --tag server:web-01 for the jobs a line tagged with --server web-01).
+      A monitor in trouble says which: failed (the job said so), missed (no run came) or stuck
+      (a run is taking too long); --status failed lists all three.
   cronbeat monitor show ID|NAME
       Everything about one monitor, its pulse URL included (a full key only; a read-only key
       sees "hidden").

@@ -3,6 +3,7 @@ import type { LineTarget } from '../../client/pulses/pulses';
 import { LineMemory } from '../../client/pulses/lineMemory';
 import { lookAlikesIn, slugOf } from '../../domain/monitors/ownLine';
 import { canonicalTimeZone } from '../../domain/time/timeZones';
+import { resolveTimeZone } from '../../domain/time/timeZones';
 import { cronZone } from '../crontab/cronZone';
 import { checkSchedule } from '../../domain/schedules';
 import { defaultGraceMinutes } from '../../domain/monitors/dueTime';
@@ -106,7 +107,8 @@ export function lineRunFor(options: LineOptions, context: LineContext): LineRun 
   if (checked.schedule === undefined) return { problem: `--schedule "${written}" is not valid: ${checked.error}` };
   const fromCrontab = cronTz === undefined ? null : cronZone(cronTz);
   const zone = fromCrontab ? fromCrontab.zone : canonicalTimeZone(zoneWritten ?? context.machineZone);
-  if (!zone) return { problem: fromCrontab?.error ?? `--timezone "${zoneWritten}" is not a time zone (e.g. Europe/Paris or UTC)` };
+  // In the words `monitor edit --timezone` uses: the zones it may mean ("Paris": Europe/Paris; "UTC+2": Etc/GMT-2).
+  if (!zone) return { problem: fromCrontab?.error ?? `--timezone: ${resolveTimeZone(zoneWritten ?? context.machineZone).error}` };
   const grace = options.grace ?? String(defaultGraceMinutes(checked.schedule, context.now));
   if (wholeMinutes(grace) === null) {
     return { problem: `--grace must be ${WHOLE_MINUTES}, not "${grace}"` };

@@ -14,8 +14,11 @@ import { toApiTimestamp } from '../time/apiTimestamps';
 
 /** Why a monitor alerts, as data. */
 export type AlertReason =
-  /** No pulse for the run due at `expected_at` within `grace_minutes` (of Cronbeat resuming, when `resumed_at`). */
-  | { kind: 'missed'; expected_at: string; grace_minutes: number; resumed_at: string | null }
+  /**
+   * No pulse for the run due at `expected_at` within `grace_minutes` (of Cronbeat resuming, when `resumed_at`);
+   * `last_run_at`: the last pulse that did come (null: none yet; absent in failures raised before it was kept).
+   */
+  | { kind: 'missed'; expected_at: string; grace_minutes: number; resumed_at: string | null; last_run_at?: string | null }
   /** A start pulse at `started_at` whose end never came: still open when the next run's grace (`grace_minutes`) ran out. */
   | { kind: 'not_finished'; started_at: string; grace_minutes: number; resumed_at: string | null }
   /** A run started at `started_at` still running after its max run time (`max_runtime_minutes`). */
@@ -152,8 +155,8 @@ export function alertServer(monitor: Pick<AlertedMonitor, 'tags'>): AlertServer 
   return tag ? { id: null, name: tag.slice('server:'.length) } : null;
 }
 
-/** The reason of a missed deadline (agent/domain/monitors/dueTime.ts), as data. */
-export function missedReason(missed: MissedDeadline, graceMinutes: number): MonitorReason {
+/** The reason of a missed deadline (agent/domain/monitors/dueTime.ts), as data; `lastRunAt`: the monitor's last pulse (ms), null for none. */
+export function missedReason(missed: MissedDeadline, graceMinutes: number, lastRunAt?: number | null): MonitorReason {
   const resumed_at = missed.resumedAt === undefined ? null : toApiTimestamp(missed.resumedAt);
   if (missed.kind === 'stuck') {
     return { kind: 'stuck', started_at: toApiTimestamp(missed.startedAt), max_runtime_minutes: missed.maxRuntimeMinutes, resumed_at };
@@ -161,7 +164,8 @@ export function missedReason(missed: MissedDeadline, graceMinutes: number): Moni
   if (missed.kind === 'not_finished') {
     return { kind: 'not_finished', started_at: toApiTimestamp(missed.startedAt), grace_minutes: graceMinutes, resumed_at };
   }
-  return { kind: 'missed', expected_at: toApiTimestamp(missed.runAt), grace_minutes: graceMinutes, resumed_at };
+  const last = lastRunAt === undefined ? {} : { last_run_at: lastRunAt === null ? null : toApiTimestamp(lastRunAt) };
+  return { kind: 'missed', expected_at: toApiTimestamp(missed.runAt), grace_minutes: graceMinutes, resumed_at, ...last };
 }
 
 /** A run as the pulse that ended it tells it (times in ms). */

@@ -1,5 +1,6 @@
 import { missedDeadlineReason } from '../../domain/alerts/reasonPieces';
 import { missedReason, missedRun, type MonitorReason } from '../../domain/alerts/alert';
+import { problemOf } from '../../domain/alerts/vocabulary';
 import { defaultGraceMinutes, dueTimeOfRun, nextDeadline, nextStepAt, outageGraces, withCatchUpGrace, type MissedDeadline, type Outage } from '../../domain/monitors/dueTime';
 import { gracePopup, MAX_SEPARATE_POPUPS, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../../domain/alerts/monitorPopups';
 import type { MonitorRow } from '../../db/monitors';
@@ -40,7 +41,7 @@ function missedFacts(missed: MissedDeadline, row: MonitorRow): TransitionFacts &
     missed.kind === 'stuck'
       ? dueTimeOfRun(row, Math.max(row.duration, defaultGraceMinutes(row.schedule, missed.startedAt)), missed.startedAt)
       : missed.runAt;
-  return { reason: missedReason(missed, row.duration), run: missedRun(missed), expectedAt };
+  return { reason: missedReason(missed, row.duration, row.last_pulse_at), run: missedRun(missed), expectedAt };
 }
 
 /** How a step is run: by the monitor loop on its clock, or by a test at a moment of its choosing. */
@@ -188,8 +189,9 @@ export function createOverdueFailer(ctx: EngineContext) {
         if (!missed || missed.deadline >= now || told.has(missKey(row))) continue;
         if (maintenanceReplan(ctx, row, missed, now) !== null) continue;
         told.add(missKey(row));
-        const alert = transitionAlert(row, 'failed', now, missedFacts(missed, row));
-        news.push({ monitorId: row.id, name: row.name, kind: 'failed', detail: missedDeadlineReason(missed, row.duration, row.timezone), alert });
+        const facts = missedFacts(missed, row);
+        const alert = transitionAlert(row, 'failed', now, facts);
+        news.push({ monitorId: row.id, name: row.name, kind: 'failed', problem: problemOf(facts.reason), detail: missedDeadlineReason(missed, row.duration, row.timezone, row.last_pulse_at), alert });
       }
       for (const popup of unrecordedFailurePopups(news)) notifier.show(popup);
       return news.length;

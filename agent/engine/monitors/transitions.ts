@@ -4,6 +4,7 @@ import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/time/apiTim
 import { monitorFailedData, monitorRecoveredData } from '../../domain/alerts/monitorNotifications';
 import type { MonitorTransition } from '../../domain/alerts/monitorPopups';
 import { NOTIFICATION_KINDS } from '../../domain/alerts/notificationKinds';
+import { problemOf } from '../../domain/alerts/vocabulary';
 import type { EngineContext } from '../engineContext';
 
 /** A transition as recorded: what popups tell, plus what live views must hear about. */
@@ -56,6 +57,7 @@ export function recordTransition(
     monitorId: monitor.id,
     name: monitor.name,
     kind,
+    problem: problemOf(facts.reason),
     detail: data.description,
     alert,
     companyId: monitor.company_id,

@@ -65,6 +65,8 @@ export function createApi(credentials: Credentials) {
     createMonitor: (body: NewMonitor) => send<Monitor>('POST', '/api/monitors', body),
     deleteMonitor: (id: number) => send<void>('DELETE', `/api/monitors/${id}`),
     editMonitor: (id: number, body: Partial<NewMonitor>) => send<Monitor>('PATCH', `/api/monitors/${id}`, body),
+    /** How long a started run may take before it is stuck, in minutes; null for no limit. */
+    setMaxRuntime: (id: number, maxRuntime: number | null) => send<Monitor>('PUT', `/api/monitors/${id}/max-runtime`, { max_runtime: maxRuntime }),
     /** Pauses until resumed, or snoozes until `until` (an ISO time). */
     pauseMonitor: (id: number, until?: string) => send<Monitor>('POST', `/api/monitors/${id}/pause`, until ? { until } : {}),
     resumeMonitor: (id: number) => send<Monitor>('POST', `/api/monitors/${id}/resume`),

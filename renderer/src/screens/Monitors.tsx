@@ -3,7 +3,7 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import type { Monitor } from '../api/types';
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
-import { monitorStatus, StatusBadge, type DisplayStatus } from '../components/StatusBadge';
+import { monitorProblem, monitorStatus, StatusBadge, type DisplayStatus } from '../components/StatusBadge';
 import { filterMonitors, keepOrder, tagsOfMonitors } from '../lib/monitorList';
 import { LastDuration } from '../components/LastDuration';
 import { useApp } from '../lib/app-context';
@@ -12,13 +12,14 @@ import { scheduleInWords } from '../lib/schedule';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { useSettled } from '../lib/use-settled';
-import { reasonPiecesOf } from '../../../agent/domain/alerts/reasonPieces';
+import { detailPiecesOf } from '../../../agent/domain/alerts/reasonPieces';
 import { AlertReasonText } from '../components/AlertReasonText';
 import { LastRun, NextDue } from '../components/MonitorTimes';
 
 const statusFilters: { value: '' | DisplayStatus; label: string }[] = [
   { value: '', label: 'All statuses' },
-  { value: 'failed', label: 'Failed' },
+  // The API's failed status: the job said so, no run came, or a run is taking too long.
+  { value: 'failed', label: 'Failed, missed or stuck' },
   { value: 'running', label: 'Running' },
   { value: 'monitoring', label: 'Up' },
   { value: 'new', label: 'New' },
@@ -225,13 +226,13 @@ const MonitorRow = memo(function MonitorRow(props: { monitor: Monitor; index: nu
       onClick={() => navigate(`/monitors/${monitor.id}`)}
     >
       <td>
-        <StatusBadge status={monitorStatus(monitor)} />
+        <StatusBadge status={monitorStatus(monitor)} problem={monitorProblem(monitor)} />
       </td>
       <td className="cell-name">
         <a href={`#/monitors/${monitor.id}`} onClick={(e) => e.stopPropagation()}>
           {monitor.name}
         </a>
-        {monitor.is_alerted ? <div className="cell-sub text-bad"><AlertReasonText pieces={reasonPiecesOf(monitor.alert_reason_data)} text={monitor.alert_reason} /></div> : null}
+        {monitor.is_alerted ? <div className="cell-sub text-bad"><AlertReasonText pieces={detailPiecesOf(monitor.alert_reason_data)} text={monitor.alert_reason} /></div> : null}
         {/* Narrow screens fold the last two columns into this line. */}
         <div className="cell-sub narrow-only">
           {monitor.last_pulse_at ? (

@@ -1,4 +1,5 @@
 import type { AppNotification } from '../api/types';
+import { PROBLEM_WORDS, problemOf } from '../../../agent/domain/alerts/vocabulary';
 import { DeliveryList } from '../components/DeliveryList';
 import { KindIcon } from '../components/KindIcon';
 import { PageHeader } from '../components/Layout';
@@ -38,10 +39,13 @@ const statusWords: Record<string, string> = {
   reporting: 'Reporting again',
 };
 
-/** The word that says what happened, so colour is never the only sign ("Failed", "Recovered"). */
+/** The word that says what happened, so colour is never the only sign ("Failed", "Missed", "Stuck", "Recovered"). */
 export function notificationWord(notification: AppNotification): string | null {
   // A server alert's status is always "altered" (the spec's); its title says added, removed or altered.
   if (notification.data.type === 'server' && notification.data.status === 'altered') return null;
+  // A monitor's failure in the one vocabulary, from its alert as data: the spec's status says "failed" for all three.
+  const problem = notification.data.status === 'failed' ? problemOf(notification.alert?.reason) : null;
+  if (problem) return PROBLEM_WORDS[problem].label;
   return statusWords[notification.data.status] ?? null;
 }
 

@@ -82,14 +82,14 @@ describe('digests through the outbox', () => {
     expect(hook.requests).toHaveLength(1);
     expect(hook.requests[0].headers['x-cronbeat-event']).toBe('digest');
     const digest = JSON.parse(hook.requests[0].body);
-    expect(digest).toMatchObject({ schema: 'cronbeat.digest.v1', event: 'digest', count: 30, counts: { failed: 30, recovered: 0, other: 0 }, title: '30 monitors failed' });
+    expect(digest).toMatchObject({ schema: 'cronbeat.digest.v1', event: 'digest', count: 30, counts: { failed: 30, recovered: 0, other: 0 }, title: '30 monitors missed' });
     expect(digest.link).toBe('http://cronbeat.test:8787/#/monitors?status=failed');
     expect(digest.alerts.map((a: { monitor: { id: number } }) => a.monitor.id).sort((a: number, b: number) => a - b)).toEqual(monitors.map((m) => m.id));
     expect(digest.alerts[0]).toMatchObject({ schema: 'cronbeat.alert.v1', event: 'monitor.failed', reason: { kind: 'missed' } });
 
     expect(slack.requests).toHaveLength(1);
     const text = JSON.parse(slack.requests[0].body).blocks[0].text.text;
-    expect(text).toMatch(/^:red_circle: \*<http:\/\/cronbeat\.test:8787\/#\/monitors\?status=failed\|30 monitors failed>\*\nm1 \(missed\), m2 \(missed\), /);
+    expect(text).toMatch(/^:red_circle: \*<http:\/\/cronbeat\.test:8787\/#\/monitors\?status=failed\|30 monitors missed>\*\nm1 \(missed\), m2 \(missed\), /);
     expect(text).toMatch(/m25 \(missed\), … 5 more$/);
 
     // Every alert of the burst counts as delivered, by the one message that carried it.

@@ -6,6 +6,7 @@ import { shortTime } from '../../shortTime';
 import { scheduleWords } from '../../../domain/schedules';
 import { printable } from '../../crontab/table';
 import { tagOf } from '../../../domain/monitors/ownLine';
+import { PROBLEM_WORDS, problemOf } from '../../../domain/alerts/vocabulary';
 import { WHOLE_MINUTES, wholeMinutes } from '../../../domain/monitors/minutes';
 
 /* What the `cronbeat monitor` sub-commands share: the API client, finding a monitor, printing one. */
@@ -44,10 +45,16 @@ export async function findMonitor(api: ApiClient, ref: string | undefined): Prom
 // Here too for the monitor sub-commands; its own file so that `spool list` (the job side) loads no API client.
 export { shortTime };
 
+/** A monitor's status in the one vocabulary: a failed one says which (missed, stuck or failed), as the dashboard's badge does. */
+export function statusWord(monitor: MonitorDetails): string {
+  const problem = monitor.status === 'failed' ? problemOf(monitor.alert_reason_data) : null;
+  return problem ? PROBLEM_WORDS[problem].word : monitor.status;
+}
+
 /** What a monitor waits for, in words: its next deadline, its pause, or why it waits for nothing. */
 export function dueText(monitor: MonitorDetails): string {
   if (monitor.status === 'paused') return monitor.paused_until ? `paused until ${shortTime(monitor.paused_until)}` : 'paused until resumed';
-  if (monitor.status === 'failed') return 'failed: waits for a success pulse';
+  if (monitor.status === 'failed') return `${statusWord(monitor)}: waits for a success pulse`;
   return monitor.next_due_at ? shortTime(monitor.next_due_at) : 'no run ahead';
 }
 
@@ -59,7 +66,7 @@ export function printMonitor(monitor: MonitorDetails, json: boolean | undefined)
   }
   const lines: Array<[string, string]> = [
     ['Monitor', `${monitor.name} (id ${monitor.id})`],
-    ['Status', monitor.status],
+    ['Status', statusWord(monitor)],
     ['Schedule', `${monitor.schedule.replace(/\n/g, '; ')} (${scheduleWords(monitor.schedule, monitor.timezone) ?? monitor.timezone})`],
     ['Grace', `${monitor.duration} min after each due time`],
     ['Next due', dueText(monitor)],
