@@ -238,7 +238,7 @@ describe('GET /api/notifications/{id}/deliveries', () => {
     expect(deliveries).toEqual([
       {
         id: expect.any(Number),
-        uuid: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+        uuid: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
         notification_id: alert.notification.id,
         channel: { id: channel.id, name: 'down hook', kind: 'webhook', deleted: false },
         status: 'pending',

@@ -13,6 +13,7 @@ import { measurePulses, PULSE_MONITORS } from './pulses';
 import { measureHotMonitor, measureSchedules, SCHEDULED_MONITORS } from './pulseShapes';
 import { markdownTable, notMeasured, writeReport, type Figure } from './report';
 import { measureScheduler } from './scheduler';
+import { measureSchedulerKinds } from './schedulerKinds';
 import { seedDatabase } from './seed';
 import { measureStartup } from './startup';
 import { msSince, round } from './stats';
@@ -133,6 +134,9 @@ async function runAll(only: Set<string> | null, tempRoot: string, bare: Child, l
     }
     if (wanted('2')) {
       await attempt(figures, log, '2. scheduler', [notMeasured('2', 'scheduler', 'ms', { below: 1 }, '')], () => measureScheduler(bigDir, smallDir, log));
+      await attempt(figures, log, '2. calendar events, periods and a maintenance window', [notMeasured('2', 'scheduler by schedule kind, maintenance', 'ms', undefined, '')], () =>
+        measureSchedulerKinds(bigDir, log),
+      );
     }
   }
   return figures;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMonitorLoop } from '../../agent/engine/loop';
-import { runInSlices } from '../../agent/engine/slices';
+import { BUSY_SHARE, runInSlices } from '../../agent/engine/slices';
 import { RecordingNotifier } from '../helpers/recordingNotifier';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { engineFixture } from './engineFixture';
@@ -61,6 +61,48 @@ describe('runInSlices', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(ended).toBe(false);
     expect(cancelledSteps).toBeLessThan(100);
+  });
+});
+
+describe('runInSlices while other work may come', () => {
+  const busyFor = (ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+  const steps = 12;
+  const stepMs = 2; // longer than a slice, so every step ends one
+  /** How long `steps` steps take in slices, `others` doing 0.5 ms of other work after every turn meanwhile. */
+  const timed = async (idle: boolean, others: boolean) => {
+    let n = 0;
+    let running = true;
+    const other = () => {
+      busyFor(0.5);
+      if (running) setImmediate(other);
+    };
+    if (others) setImmediate(other);
+    const start = performance.now();
+    await new Promise<void>((resolve) =>
+      runInSlices(
+        () => (busyFor(stepMs), ++n < steps),
+        () => resolve(),
+        () => idle,
+      ),
+    );
+    running = false;
+    return performance.now() - start;
+  };
+
+  it('holds the event loop at most BUSY_SHARE of the time while other work runs between slices', async () => {
+    // Timers never fire early by more than their millisecond's rounding: a lower bound holds on any machine.
+    const paced = await timed(false, true);
+    expect(paced).toBeGreaterThanOrEqual(((steps - 2) * stepMs) / BUSY_SHARE - (steps - 1));
+    expect(BUSY_SHARE).toBeLessThanOrEqual(0.2);
+  });
+
+  it('goes on at once when nothing else ran in between, or when the caller says nothing else is going on', async () => {
+    const paced = await timed(false, true);
+    expect(await timed(false, false)).toBeLessThan(paced);
+    expect(await timed(true, true)).toBeLessThan(paced);
   });
 });
 

@@ -3,7 +3,7 @@ import type { ServerRow } from '../../db/servers';
 import type { ServerAlertRow } from '../../db/serverAlerts';
 import type { ServerReportRow } from '../../db/serverReports';
 import { isQuiet } from '../../domain/servers/quietAfter';
-import { reasonDataOf, type MonitorRow } from '../../db/monitors';
+import { reasonDataOf, type ShownMonitorRow } from '../../db/monitors';
 import type { CertificateRow } from '../../db/certificates';
 import type { PulseRow } from '../../db/pulses';
 import type { ChannelRow } from '../../db/channels';
@@ -71,7 +71,7 @@ export function presentServerAlert(row: ServerAlertRow): ServerAlertResource {
  * A monitor as the API answers it; `origin` (scheme, host and port the client used) makes its
  * pulse_url, `channelIds` are the channels it alerts (null: all).
  */
-export function presentMonitor(row: MonitorRow, origin: string, channelIds: number[] | null): MonitorResource {
+export function presentMonitor(row: ShownMonitorRow, origin: string, channelIds: number[] | null): MonitorResource {
   const reason = reasonDataOf(row);
   const monitor: MonitorResource = {
     id: row.id,

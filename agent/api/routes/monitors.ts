@@ -8,7 +8,7 @@ import { pathId } from '../http/params';
 import { presentMonitor } from '../present/present';
 import { alertAfterInput, maxRuntimeInput, monitorInput, monitorListQuery, monitorPatch, pauseInput } from '../../contract/monitors';
 import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../present/channelIds';
-import type { MonitorRow } from '../../db/monitors';
+import type { ShownMonitorRow } from '../../db/monitors';
 import { validate } from '../http/validate';
 import { requestOrigin as originOfRequest } from '../http/paging';
 import { newMonitorTiming } from '../../domain/monitors/dueTime';
@@ -24,7 +24,7 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
   router.use(requireToken);
   // Pulse URLs (the dashboard's copy-paste lines) start with the public URL when one is set.
   const requestOrigin = (ctx: Context) => publicUrl?.current() ?? originOfRequest(ctx);
-  const present = (row: MonitorRow, origin: string, channelIds = store.channelRoutes.channelIds({ type: 'monitor', id: row.id })) =>
+  const present = (row: ShownMonitorRow, origin: string, channelIds = store.channelRoutes.channelIds({ type: 'monitor', id: row.id })) =>
     presentMonitor(row, origin, channelIds);
   const found = <T>(monitor: T | null): T => {
     if (!monitor) throw HttpError.notFound('Monitor');
@@ -35,7 +35,7 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
     const { status, project_id: projectId, tag } = validate(monitorListQuery, ctx.query);
     const routes = store.channelRoutes.channelIdsOfType(ctx.state.companyId, 'monitor');
     const rows = store.monitors
-      .list(ctx.state.companyId)
+      .listShown(ctx.state.companyId)
       .filter((row) => (status === undefined || monitorStatus(row) === status) && (projectId === undefined || row.project_id === projectId))
       .filter((row) => tag === undefined || tagsOf(row).includes(tag));
     const origin = requestOrigin(ctx);

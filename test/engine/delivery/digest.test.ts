@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Receiver } from '../../helpers/receiver';
-import { burstDecision, BURST_THRESHOLD, DIGEST_INTERVAL_MS, GROUP_WAIT_MS } from '../../../agent/domain/alerts/digest';
+import { burstDecision, BURST_RECHECK_MS, BURST_THRESHOLD, DIGEST_INTERVAL_MS, GROUP_WAIT_MS } from '../../../agent/domain/alerts/digest';
 import { deliveryFixture } from './deliveryFixture';
 
 /*
@@ -43,6 +43,17 @@ describe('the burst rule', () => {
     expect(burstDecision({ recentSends: 4, lastDigestAt, waiting: 2, oldestWaitingAt: now }, now)).toEqual({ action: 'hold', until: lastDigestAt + DIGEST_INTERVAL_MS });
   });
 
+  it('waits for a burst still being failed, looking again every few hundred ms, but no longer than the digest interval', () => {
+    const burst = { recentSends: 0, lastDigestAt: null, waiting: 30, oldestWaitingAt: now };
+    expect(burstDecision(burst, now, true)).toEqual({ action: 'hold', until: now + GROUP_WAIT_MS });
+    expect(burstDecision(burst, now + GROUP_WAIT_MS, true)).toEqual({ action: 'wait', until: now + GROUP_WAIT_MS + BURST_RECHECK_MS });
+    expect(burstDecision(burst, now + DIGEST_INTERVAL_MS - 100, true)).toEqual({ action: 'wait', until: now + DIGEST_INTERVAL_MS });
+    expect(burstDecision(burst, now + DIGEST_INTERVAL_MS, true)).toEqual({ action: 'fold' });
+    expect(burstDecision(burst, now + GROUP_WAIT_MS, false)).toEqual({ action: 'fold' });
+    // A few alerts go out one by one whatever else is failing.
+    expect(burstDecision({ ...burst, waiting: 1 }, now, true)).toEqual({ action: 'send' });
+  });
+
   it('never holds an alert longer than the digest interval, well under a minute', () => {
     for (const lastDigestAt of [null, now - 19_000, now - 1, now]) {
       const decision = burstDecision({ recentSends: 10, lastDigestAt, waiting: 5, oldestWaitingAt: now }, now);
@@ -83,6 +94,36 @@ describe('digests through the outbox', () => {
 
     // Every alert of the burst counts as delivered, by the one message that carried it.
     expect(new Set(fixture.deliveries().map((d) => d.status))).toEqual(new Set(['sent']));
+  });
+
+  it('a burst the loop is still failing at the group wait makes one digest once it is failed', async () => {
+    fixture = deliveryFixture();
+    const hook = await receiver();
+    fixture.channel('webhook', { url: `${hook.url}/in` });
+    const start = fixture.clock.now;
+    const monitors = Array.from({ length: 30 }, (_, i) =>
+      fixture.monitor({ name: `m${i + 1}`, schedule: '* * * * *', duration: 1, now: start - 10 * 60_000 }),
+    );
+    // As when the loop fails a burst a few at a time while pulses come: 20 failed at first, 10 past their
+    // deadline but not failed yet when the group wait ends.
+    const late = monitors.slice(20).map((m) => m.id);
+    fixture.store.db
+      .prepare(`UPDATE monitors SET due_at = @due, expected_run_at = @due - 60000, grace_from = NULL WHERE id IN (${late.join(', ')})`)
+      .run({ due: start + 1_000 });
+    await fixture.step(start);
+    await fixture.worker.runDue();
+    fixture.clock.now = start + GROUP_WAIT_MS;
+    await fixture.worker.runDue();
+    expect(hook.requests).toHaveLength(0);
+    fixture.clock.now += BURST_RECHECK_MS;
+    await fixture.step(fixture.clock.now);
+    await fixture.worker.runDue();
+    await fixture.worker.runDue();
+
+    expect(hook.requests).toHaveLength(1);
+    const digest = JSON.parse(hook.requests[0].body);
+    expect(digest).toMatchObject({ event: 'digest', count: 30 });
+    expect(digest.alerts.map((a: { monitor: { id: number } }) => a.monitor.id).sort((a: number, b: number) => a - b)).toEqual(monitors.map((m) => m.id));
   });
 
   it('a few alerts go out one by one; more within the minute fold into a digest no later than the digest interval', async () => {
