@@ -126,7 +126,7 @@ export interface NewMonitor {
 const SHOWN_COLUMNS = [
   'id', 'name', 'company_id', 'project_id', 'token', 'timezone', 'schedule', 'last_run_at', 'duration', 'is_alerted', 'alert_reason',
   'deleted_at', 'created_at', 'updated_at', 'paused_at', 'due_at', 'last_pulse_at', 'paused_until', 'running_since', 'resumed_at',
-  'slug', 'tags', 'max_runtime', 'alert_reason_data',
+  'slug', 'tags', 'max_runtime', 'alert_reason_data', 'alert_after', 'failures', 'flapping',
 ] as const;
 export type ShownMonitorRow = Pick<MonitorRow, (typeof SHOWN_COLUMNS)[number]>;
 
