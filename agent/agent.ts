@@ -13,7 +13,7 @@ import { AgentEvents } from './engine/events';
 import { startMonitorLoop } from './engine/loop';
 import { LoopHealthRecord } from './engine/loopHealth';
 import { startWatchdog, type WatchdogState } from './engine/watchdog';
-import { createOverdueFailer } from './engine/monitors/failOverdue';
+import { createOverdueFailer } from './engine/failOverdue';
 import { showPendingPopups } from './engine/popups/pendingPopups';
 import { TlsCertificateChecker, type CheckerOptions } from './engine/certificates/checker';
 import { CertificateScheduler } from './engine/certificates/scheduler';

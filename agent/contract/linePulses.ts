@@ -5,7 +5,7 @@ import { pulseQuery } from './pulses';
 import { checkSchedule } from '../domain/schedules';
 import { isSlug, MAX_SLUG_LENGTH, serverTag } from '../domain/monitors/ownLine';
 import { WHOLE_MINUTES, wholeMinutes } from '../domain/monitors/minutes';
-import { MAX_ALERT_AFTER } from '../domain/alerts/failureStreak';
+import { MAX_ALERT_AFTER } from '../domain/monitors/failureStreak';
 
 /*
  * The query of a pulse sent by a job's line (issue 23):

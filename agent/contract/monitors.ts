@@ -6,7 +6,7 @@ import { MAX_TAGS, tagOf } from '../domain/monitors/ownLine';
 import { MAX_MINUTES } from '../domain/monitors/minutes';
 import { parseZonedTimestamp } from '../domain/time/zonedTimestamp';
 import { channelIdsField } from './channelIds';
-import { MAX_ALERT_AFTER } from '../domain/alerts/failureStreak';
+import { MAX_ALERT_AFTER } from '../domain/monitors/failureStreak';
 import { timeZoneOf } from './peopleInputs';
 import { nameString, oneOf, onlyFields, patchOf, queryId, requiredInteger, requiredString } from './fields';
 

@@ -228,7 +228,7 @@ export const migrations: string[] = [
   )
   WHERE alert IS NULL;
   `,
-  // 29: alert after N failures in a row and flapping (agent/domain/alerts/failureStreak.ts, flapping.ts): the
+  // 29: alert after N failures in a row and flapping (agent/domain/monitors/failureStreak.ts, flapping.ts): the
   // setting (1: the first failure alerts, as before), the due times of the current streak's failed runs (JSON
   // list of ms), whether the current failure was alerted (every failed monitor before this was), the recent
   // alerting changes while they may flap (JSON, null: none), and when a flapping monitor is steady again.

@@ -6,7 +6,7 @@ import type { MonitorRow } from './monitors';
 
 /*
  * The monitors table's columns of when a monitor alerts (migration 29): failures counted by the
- * loop, alert after N, and flapping. The rules are agent/domain/alerts/failureStreak.ts and flapping.ts.
+ * loop, alert after N, and flapping. The rules are agent/domain/monitors/failureStreak.ts and flapping.ts.
  */
 
 /** A missed run counted by the loop: the failure's reason, the streak after it, and the timing it leaves. */

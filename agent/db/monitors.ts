@@ -40,7 +40,7 @@ export interface MonitorRow extends NotifiedMonitor {
    * `alert_reason` holds words only for such a failure from before ('' otherwise).
    */
   alert_reason_data: string | null;
-  // Alert after N failures and flapping (migration 29): see agent/domain/alerts/failureStreak.ts and flapping.ts.
+  // Alert after N failures and flapping (migration 29): see agent/domain/monitors/failureStreak.ts and flapping.ts.
   alert_after: number;
   /** JSON list of when the current streak's failed runs were due (ms); '[]' when fine. */
   failures: string;

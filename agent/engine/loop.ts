@@ -1,7 +1,7 @@
 import { isStorageFull } from '../db/storageErrors';
 import type { Outage } from '../domain/monitors/dueTime';
 import type { AgentEvents } from './events';
-import type { OverdueFailer } from './monitors/failOverdue';
+import type { OverdueFailer } from './failOverdue';
 import type { Log } from '../log/logger';
 import type { LoopHealthRecord } from './loopHealth';
 import { describeError } from '../domain/text/errorText';

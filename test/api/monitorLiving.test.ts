@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../agent/engine/failOverdue';
 import { stepAt } from '../helpers/loopStep';
 import { startTestAgent, TIMESTAMP, type TestAgent } from '../helpers/testAgent';
 

@@ -4,7 +4,7 @@ import { windowOf } from '../../agent/db/maintenanceWindows';
 import { AgentEvents } from '../../agent/engine/events';
 import { startMonitorLoop } from '../../agent/engine/loop';
 import { replanAfterWindowChange } from '../../agent/engine/monitors/maintenance';
-import { createOverdueFailer, type OverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer, type OverdueFailer } from '../../agent/engine/failOverdue';
 import type { Notifier, Popup } from '../../agent/engine/popups/notifier';
 import { figure, type Figure } from './report';
 import { median, round } from './stats';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../agent/engine/failOverdue';
 import { stepAt } from '../helpers/loopStep';
 import type { TestAgent } from '../helpers/testAgent';
 import { chromiumMissing, screenshot, signedInDashboard } from './browser';

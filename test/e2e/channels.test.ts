@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createSignInLink } from '../helpers/signIn';
-import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../agent/engine/failOverdue';
 import { stepAt } from '../helpers/loopStep';
 import { Receiver } from '../helpers/receiver';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';

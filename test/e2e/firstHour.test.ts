@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createSignInLink } from '../helpers/signIn';
-import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../agent/engine/failOverdue';
 import { stepAt } from '../helpers/loopStep';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';

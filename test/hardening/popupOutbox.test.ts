@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { announcePulse, storePulse, type ReceivedPulse } from '../../agent/engine/monitors/pulses';
 import { READ_AT_MOST } from '../../agent/engine/popups/pendingPopups';
 import { NOTIFICATION_KINDS, type MonitorNotificationData } from '../../agent/domain/alerts/notificationKinds';
-import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../agent/engine/failOverdue';
 import type { Notifier } from '../../agent/engine/popups/notifier';
 import { RecordingNotifier } from '../helpers/recordingNotifier';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';

@@ -36,6 +36,10 @@ const LEAKS: Array<[file: string, line: string, rule: string, to: string]> = [
   ['agent/agent.ts', "import { app } from 'electron';", 'agent-not-electron', 'electron'],
   ['renderer/src/api/types.ts', "import type { presentMonitor } from '../../../agent/api/present/present';", 'renderer-only-contract-domain', 'agent/api/present/present.ts'],
   ['renderer/src/lib/format.ts', "import { openStore } from '../../../agent/db/store';", 'renderer-only-contract-domain', 'agent/db/store.ts'],
+  // Inside a layer, subjects build one way: a monitor's rules never run an alert's, nor the
+  // overdue monitors' step the delivery's reminders (the loop's step joins them at the root).
+  ['agent/domain/monitors/pulseEffect.ts', "import { readableOutput } from '../alerts/words';", 'domain-monitors-builds-on-earlier-subjects', 'agent/domain/alerts/words.ts'],
+  ['agent/engine/monitors/alertGate.ts', "import { sendReminders } from '../delivery/reminders';", 'engine-monitors-builds-on-earlier-subjects', 'agent/engine/delivery/reminders.ts'],
 ];
 
 /** The two import cycles issue 22 found: [file, the import that closes the loop, the file it loops through]. */

@@ -23,7 +23,7 @@ import type { ServerAlertResource, ServerFields, ServerReport } from '../../cont
 import type { MaintenanceWindowResource } from '../../contract/maintenanceWindows';
 import { windowOf, type MaintenanceWindowRow } from '../../db/maintenanceWindows';
 import { nextStart, windowEnd } from '../../domain/maintenance/windows';
-import { DEFAULT_ALERT_AFTER, failuresOf } from '../../domain/alerts/failureStreak';
+import { DEFAULT_ALERT_AFTER, failuresOf } from '../../domain/monitors/failureStreak';
 import { flapStateOf } from '../../domain/alerts/flapping';
 
 export { presentNotification } from '../../contract/notifications';

@@ -1,4 +1,4 @@
-import { MAX_ALERT_AFTER } from '../../domain/alerts/failureStreak';
+import { MAX_ALERT_AFTER } from '../../domain/monitors/failureStreak';
 import type { Delivery } from '../../client/pulseSender';
 import type { LineTarget } from '../../client/pulses/pulses';
 import { LineMemory } from '../../client/pulses/lineMemory';

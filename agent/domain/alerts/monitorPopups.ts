@@ -93,7 +93,7 @@ export function gracePopup(failures: MonitorTransition[]): Popup | null {
   return summaryPopup(failures, 'Their runs were due while Cronbeat was not running, and no pulse came since.');
 }
 
-/** What popups add when a failure cannot be recorded yet (warnUnrecorded in agent/engine/monitors/failOverdue.ts). */
+/** What popups add when a failure cannot be recorded yet (warnUnrecorded in agent/engine/failOverdue.ts). */
 export const CANNOT_WRITE_NOTE = 'Cronbeat cannot write its database (is the disk full?): this failure is recorded once it can.';
 
 /** The popups for failures Cronbeat sees but cannot record: as stepPopups, each saying so. None for none. */

@@ -1,7 +1,7 @@
 import type { AlertReason, MonitorReason } from './alert';
 
 /*
- * The words of the alerts that fold others (agent/domain/alerts/failureStreak.ts and flapping.ts):
+ * The words of the alerts that fold others (agent/domain/monitors/failureStreak.ts and flapping.ts):
  * "failed 3 times in a row (runs due …)", "is flapping", "is steady again". Each edge's own
  * moment format is passed in (`at`), so a channel and the dashboard write them in their zones.
  */

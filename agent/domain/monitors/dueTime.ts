@@ -27,7 +27,7 @@ export interface MonitorTiming extends ScheduleSpec {
   isAlerted: boolean;
   /**
    * Whether a failure (isAlerted) was alerted: until it is (fewer failures in a row than the monitor
-   * alerts after, agent/domain/alerts/failureStreak.ts) its runs are still watched. Absent: it was.
+   * alerts after, agent/domain/monitors/failureStreak.ts) its runs are still watched. Absent: it was.
    */
   alertSent?: boolean;
   /**

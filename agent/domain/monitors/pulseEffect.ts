@@ -1,6 +1,6 @@
 import type { MonitorReason } from '../alerts/alert';
 import { expectedRunAfter, runAnsweredBy, type MonitorTiming } from './dueTime';
-import { addFailure, DEFAULT_ALERT_AFTER } from '../alerts/failureStreak';
+import { addFailure, DEFAULT_ALERT_AFTER } from './failureStreak';
 
 export type PulseKind = 'start' | 'success' | 'fail';
 
@@ -26,7 +26,7 @@ export interface PulseState extends MonitorTiming {
    * recovered or last confirmed it, the last pulse before a missed deadline, a resume. Null: none yet.
    */
   stateSince: number | null;
-  /** The failure in a row that alerts (agent/domain/alerts/failureStreak.ts); absent: the first. */
+  /** The failure in a row that alerts (agent/domain/monitors/failureStreak.ts); absent: the first. */
   alertAfter?: number;
   /** When each failed run of the current streak was due, oldest first; absent or [] when fine. */
   failures?: number[];

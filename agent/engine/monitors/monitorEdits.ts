@@ -16,7 +16,7 @@ export interface MonitorChanges {
   duration?: number;
   /** Null removes the max run time. */
   max_runtime?: number | null;
-  /** The failure in a row that alerts (agent/domain/alerts/failureStreak.ts). */
+  /** The failure in a row that alerts (agent/domain/monitors/failureStreak.ts). */
   alert_after?: number;
   tags?: string[];
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_ALERT_AFTER } from '../../domain/alerts/failureStreak';
+import { DEFAULT_ALERT_AFTER } from '../../domain/monitors/failureStreak';
 import { randomUUID } from 'node:crypto';
 import type { MonitorRow } from '../../db/monitors';
 import { tagsOf } from '../../db/monitorLines';

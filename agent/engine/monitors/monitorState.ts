@@ -1,7 +1,7 @@
 import { reasonDataOf, type MonitorRow, type MonitorTimingUpdate } from '../../db/monitors';
 import { dueTimeAt, type MonitorTiming, type PauseState } from '../../domain/monitors/dueTime';
 import type { PulseState } from '../../domain/monitors/pulseEffect';
-import { failuresOf } from '../../domain/alerts/failureStreak';
+import { failuresOf } from '../../domain/monitors/failureStreak';
 
 /* Between a monitor row and the domain's view of it, in one place. */
 

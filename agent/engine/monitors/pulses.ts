@@ -6,7 +6,7 @@ import { transitionPopup } from '../../domain/alerts/monitorPopups';
 import { dueTimeOfRun, isPausedAt } from '../../domain/monitors/dueTime';
 import type { MonitorRow } from '../../db/monitors';
 import type { EngineContext } from '../engineContext';
-import { streakReason } from '../../domain/alerts/failureStreak';
+import { streakReason } from '../../domain/monitors/failureStreak';
 import { inMaintenance } from './maintenance';
 import { storeResume } from './monitorEdits';
 import { pauseOf, pulseStateOf, timingUpdate } from './monitorState';

@@ -1,5 +1,5 @@
 import { alertAfterInput } from '../../../agent/contract/monitors';
-import { MAX_ALERT_AFTER } from '../../../agent/domain/alerts/failureStreak';
+import { MAX_ALERT_AFTER } from '../../../agent/domain/monitors/failureStreak';
 import { describedBy, Field } from './Field';
 import { fieldErrors, numberOrAbsent } from '../lib/formRules';
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOverdueFailer } from '../../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../../agent/engine/failOverdue';
 import { stepAt } from '../../helpers/loopStep';
 import { startTestAgent, type TestAgent } from '../../helpers/testAgent';
 import { until } from '../../helpers/until';

@@ -1,5 +1,5 @@
 import { ApiClient, ApiError, type MonitorDetails } from '../../../client/connection/api';
-import { MAX_ALERT_AFTER } from '../../../domain/alerts/failureStreak';
+import { MAX_ALERT_AFTER } from '../../../domain/monitors/failureStreak';
 import { UsageError } from '../../command';
 import { didYouMean } from '../../didYouMean';
 import { baseUrlOption } from '../ping';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { at, engineFixture } from '../engineFixture';
+import { at, engineFixture } from './engineFixture';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 let fixture: ReturnType<typeof engineFixture>;

@@ -1,5 +1,5 @@
-import { expectedRunAfter, type MissedDeadline, type MonitorTiming } from '../monitors/dueTime';
-import type { AlertReason, MonitorReason } from './alert';
+import { expectedRunAfter, type MissedDeadline, type MonitorTiming } from './dueTime';
+import type { AlertReason, MonitorReason } from '../alerts/alert';
 import { toApiTimestamp } from '../time/apiTimestamps';
 
 /*

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addFailure, failuresOf, streakReason, timingAfterCountedMiss } from '../../../agent/domain/alerts/failureStreak';
+import { addFailure, failuresOf, streakReason, timingAfterCountedMiss } from '../../../agent/domain/monitors/failureStreak';
 import { nextDeadline, type MonitorTiming } from '../../../agent/domain/monitors/dueTime';
 import { applyPulse, type PulseState } from '../../../agent/domain/monitors/pulseEffect';
 

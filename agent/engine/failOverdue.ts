@@ -1,19 +1,19 @@
-import { missedDeadlineReason } from '../../domain/alerts/reasonPieces';
-import { missedReason, missedRun, type MonitorReason } from '../../domain/alerts/alert';
-import { problemOf } from '../../domain/alerts/vocabulary';
-import { defaultGraceMinutes, dueAt, dueTimeOfRun, nextDeadline, nextStepAt, outageGraces, withCatchUpGrace, type MissedDeadline, type Outage } from '../../domain/monitors/dueTime';
-import { gracePopup, MAX_SEPARATE_POPUPS, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../../domain/alerts/monitorPopups';
-import type { MonitorRow } from '../../db/monitors';
-import type { EngineContext } from '../engineContext';
-import { excuseByMaintenance, maintenanceReplan } from './maintenance';
-import { storeResume } from './monitorEdits';
-import { timingOf } from './monitorState';
-import { raiseQuietServers } from '../servers/quietServers';
-import { sendReminders } from '../delivery/reminders';
-import { runInSlices } from '../slices';
-import { announceTransition, transitionAlert, type RecordedTransition, type TransitionFacts } from './transitions';
-import { addFailure, failuresOf, missedRunAt, streakReason, timingAfterCountedMiss } from '../../domain/alerts/failureStreak';
-import { raiseChange, sendSteady } from './alertGate';
+import { missedDeadlineReason } from '../domain/alerts/reasonPieces';
+import { missedReason, missedRun, type MonitorReason } from '../domain/alerts/alert';
+import { problemOf } from '../domain/alerts/vocabulary';
+import { defaultGraceMinutes, dueAt, dueTimeOfRun, nextDeadline, nextStepAt, outageGraces, withCatchUpGrace, type MissedDeadline, type Outage } from '../domain/monitors/dueTime';
+import { gracePopup, MAX_SEPARATE_POPUPS, stepPopups, unrecordedFailurePopups, type MonitorTransition } from '../domain/alerts/monitorPopups';
+import type { MonitorRow } from '../db/monitors';
+import type { EngineContext } from './engineContext';
+import { excuseByMaintenance, maintenanceReplan } from './monitors/maintenance';
+import { storeResume } from './monitors/monitorEdits';
+import { timingOf } from './monitors/monitorState';
+import { raiseQuietServers } from './servers/quietServers';
+import { sendReminders } from './delivery/reminders';
+import { runInSlices } from './slices';
+import { announceTransition, transitionAlert, type RecordedTransition, type TransitionFacts } from './monitors/transitions';
+import { addFailure, failuresOf, missedRunAt, streakReason, timingAfterCountedMiss } from '../domain/monitors/failureStreak';
+import { raiseChange, sendSteady } from './monitors/alertGate';
 
 /**
  * Most monitors one transaction of a step fails: a burst is failed in slices (agent/engine/slices.ts),
