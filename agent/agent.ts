@@ -57,10 +57,10 @@ export interface AgentOptions {
   timeouts?: Partial<HttpTimeouts>;
   /** How to load SQLite (the desktop app in development passes an addon built for Electron). */
   sqlite?: SqliteOptions;
-  /** Notification channels (issue 14): how deliveries are sent. */
+  /** Notification channels: how deliveries are sent. */
   channels?: ChannelOptions;
   /**
-   * Listen at once and check the database meanwhile (issue 25.3): reads are answered during the
+   * Listen at once and check the database meanwhile: reads are answered during the
    * check, while the monitor loop, deliveries, certificate checks and every request that may write
    * wait for it to pass (`ready`). Default: check first, then listen.
    */

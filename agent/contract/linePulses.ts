@@ -8,7 +8,7 @@ import { WHOLE_MINUTES, wholeMinutes } from '../domain/monitors/minutes';
 import { MAX_ALERT_AFTER } from '../domain/monitors/failureStreak';
 
 /*
- * The query of a pulse sent by a job's line (issue 23):
+ * The query of a pulse sent by a job's line:
  * /api/pulse/key/{ping_key}/{slug}[/start|/fail|/{exit_code}]?create=1&schedule=…&tz=…&grace=…&max_runtime=…&alert_after=…&name=…&server=…
  * Each part is optional. Unlike a pulse by token, a parameter it does not take is a 422 naming it:
  * the query sets the monitor up, so a misspelt `timezone=` must not make a monitor in UTC.

@@ -12,7 +12,7 @@ import { nameString, oneOf, onlyFields, patchOf, queryId, requiredInteger, requi
 
 export { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitors/status';
 
-/** A monitor's tags (issue 23): a list of tags (tagOf in agent/domain/monitors/ownLine.ts), stored sorted without repeats. */
+/** A monitor's tags: a list of tags (tagOf in agent/domain/monitors/ownLine.ts), stored sorted without repeats. */
 function tagsField() {
   const message = 'The tags field must be a list of tags: letters, digits, "_", ".", ":" and "-", up to 50 characters each.';
   return z
@@ -117,12 +117,12 @@ export interface MonitorResource {
   paused_at: string | null;
   paused_until: string | null;
   pulse_url: string;
-  /** Issue 23: the slug a job's line matches it by (null: not made by nor matched to a line). */
+  /** The slug a job's line matches it by (null: not made by nor matched to a line). */
   slug: string | null;
   tags: string[];
   /** The channels it alerts; null for all of the company's. */
   channel_ids: number[] | null;
-  /** Issue 22: why it is failed, as data (alert_reason is its words); null when not failed, or failed before reasons were kept as data. */
+  /** Why it is failed, as data (alert_reason is its words); null when not failed, or failed before reasons were kept as data. */
   alert_reason_data: MonitorReason | null;
   /** Minutes a started run may take before it is stuck; absent when the monitor has no max run time (so bodies without one stay as the spec shows them). */
   max_runtime?: number;

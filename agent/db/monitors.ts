@@ -22,7 +22,7 @@ export interface MonitorRow extends NotifiedMonitor {
   paused_at: number | null;
   paused_until: number | null;
   last_pulse_at: number | null;
-  // Migration 14 (issue 21): see PulseState.stateSince in agent/domain/monitors/pulseEffect.ts; when it was last
+  // Migration 14: see PulseState.stateSince in agent/domain/monitors/pulseEffect.ts; when it was last
   // resumed (until a pulse after that, it is "new" again).
   state_since: number | null;
   resumed_at: number | null;

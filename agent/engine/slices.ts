@@ -1,7 +1,7 @@
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 
 /*
- * Background work in short slices (issue 25.5). Failing a burst of 10,000 monitors or building a
+ * Background work in short slices. Failing a burst of 10,000 monitors or building a
  * digest of 10,000 alerts is seconds of CPU; done in one go it holds the event loop, and every
  * pulse waits for it. Here such work runs in small steps, as many as fit in a slice, then yields
  * to I/O (whatever arrived meanwhile, pulses above all, is served first) and goes on.

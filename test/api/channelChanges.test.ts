@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { receiverPool } from '../helpers/receiver';
 import { startTestAgent, UUID_V7, type TestAgent } from '../helpers/testAgent';
 
-// Issue 21, item 7: what a channel's change does to the deliveries waiting for it. The agent's
+// What a channel's change does to the deliveries waiting for it. The agent's
 // clock stands at 23:30 UTC, inside quiet hours 23:00–07:00 UTC.
 
 const NOW = Date.parse('2026-11-21T23:30:00Z');

@@ -10,7 +10,7 @@ import { figure, type Figure } from './report';
 import { median, round } from './stats';
 
 /*
- * Measurement 2, this round's schedules and maintenance windows (issue 35.6), over the 100,000
+ * Measurement 2, this round's schedules and maintenance windows, over the 100,000
  * monitors of measurement 2 after its burst:
  * - the scheduler step failing KIND_BATCH monitors on a systemd calendar event and on a period,
  *   beside the same step over as many cron monitors (median of KIND_ROUNDS rounds each, in turn);

@@ -7,7 +7,7 @@ import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { runCli, tempFolder, type CliResult } from '../helpers/cli';
 
 /*
- * Issue 21.1: a line `crontab discover` wrote never stops the job it wraps. Each case runs the
+ * A line `crontab discover` wrote never stops the job it wraps. Each case runs the
  * rewritten line as cron does (`/bin/sh -c`, as the line's user `nobody`, cron's short PATH)
  * and counts the job's runs in a file.
  */

@@ -5,7 +5,7 @@ import { runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cl
 import { until } from '../helpers/until';
 
 /*
- * Issue 21, "tried as a new user would": a failing `cronbeat run -- sh -c 'echo disk full >&2;
+ * Tried as a new user would: a failing `cronbeat run -- sh -c 'echo disk full >&2;
  * exit 3'` reaches a webhook, an ntfy topic and an email with the line "disk full", exit code 3
  * and a link under the public URL. Real processes: `cronbeat serve`, `cronbeat run`, local
  * HTTP receivers and a real SMTP server.

@@ -6,7 +6,7 @@ import type { TestAgent } from '../helpers/testAgent';
 import { chromiumMissing, screenshot, signedInDashboard } from './browser';
 
 /*
- * Issue 22: the dashboard writes a failed monitor's reason from its data (alert_reason_data), its
+ * The dashboard writes a failed monitor's reason from its data (alert_reason_data), its
  * times in the monitor's zone and UTC on its page (the viewer's zone in lists), and reads nothing back out of the stored words.
  */
 describe.skipIf(chromiumMissing)('alert reasons from data on the dashboard', { timeout: 30_000 }, () => {

@@ -131,7 +131,7 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     await expect.poll(() => heading().textContent()).toBe('Every minute');
     monitorId = Number(page.url().split('/').pop());
     expect(monitorId).toBeGreaterThan(0);
-    // No pulse yet: the monitor is new, never "up" (issue 13).
+    // No pulse yet: the monitor is new, never "up".
     await page.getByText('Waiting for its first run, due ').waitFor();
     // `cronbeat` is not on this machine's PATH: the line names node and the CLI by absolute path.
     expect(await page.getByLabel('cronbeat run', { exact: true }).inputValue()).toMatch(/^\/\S+ \/\S+\/dist\/cronbeat\.cjs run [0-9a-f-]{36} --url http:\/\/127\.0\.0\.1:\d+ -- /);

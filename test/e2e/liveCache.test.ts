@@ -19,7 +19,7 @@ function watchPageProblems(page: Page): string[] {
 const MONITORS = 300;
 
 /*
- * Issue 22 item 6 and issue 25's dashboard in real headless Chromium: one cache entry per list
+ * The live cache in real headless Chromium: one cache entry per list
  * (a screen and the window title share the monitors' list), a live change of one monitor read
  * alone and drawn in its row alone, and a long list kept short in the page.
  */

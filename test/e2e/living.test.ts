@@ -17,7 +17,7 @@ function watchPageProblems(page: Page): string[] {
   return problems;
 }
 
-/* Issue 13 in real headless Chromium: edit a monitor, pause and resume it, read notifications. */
+/* Living with monitors in real headless Chromium: edit a monitor, pause and resume it, read notifications. */
 describe.skipIf(chromiumMissing)('living with monitors, end to end', { timeout: 30_000 }, () => {
   const now = Date.parse('2026-11-23T10:00:30Z');
   let agent: TestAgent;

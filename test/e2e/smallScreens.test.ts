@@ -7,7 +7,7 @@ import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
 
 /*
- * Issue 26 items 1 and 3: the monitors table and a monitor's page (run line, run history) at
+ * The monitors table and a monitor's page (run line, run history) at
  * 800×600 and 1280×800, with long names and outputs. Nothing may be cut: no cell whose content
  * is wider than the cell, no table wider than its card, no sideways scroll of the page.
  */
@@ -113,7 +113,7 @@ describe.skipIf(chromiumMissing)('the dashboard from 800×600 up', { timeout: 60
       await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
       await page.goto(`${agent.url}/#/monitors`);
       await page.getByTestId(`monitor-row-${monitorId}`).waitFor();
-      await screenshot(page, `issue26-monitors-${label}`);
+      await screenshot(page, `first-hour-monitors-${label}`);
       expect(await clippedParts(page)).toEqual([]);
       // Every column's meaning is on the row, in its cell or (narrow) in the name's detail line.
       const row = page.getByTestId(`monitor-row-${monitorId}`);
@@ -136,7 +136,7 @@ describe.skipIf(chromiumMissing)('the dashboard from 800×600 up', { timeout: 60
       expect(line).toMatch(/at 02:30 Europe\/Paris, Monday through Friday/i);
       expect(line).toMatch(/· next \w{3} \d{1,2} \w{3} 02:30 Europe\/Paris \(01:30 UTC\)/);
       await page.getByRole('heading', { name: 'Run history' }).scrollIntoViewIfNeeded();
-      await screenshot(page, `issue26-monitor-${label}`);
+      await screenshot(page, `first-hour-monitor-${label}`);
       expect(await clippedParts(page)).toEqual([]);
       await context.close();
     });

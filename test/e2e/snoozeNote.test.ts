@@ -4,7 +4,7 @@ import type { TestAgent } from '../helpers/testAgent';
 import { chromiumMissing, screenshot, signedInDashboard } from './browser';
 
 /*
- * Issue 26.4: a snooze's line in the run history says its end from the line's data (paused_until),
+ * A snooze's line in the run history says its end from the line's data (paused_until),
  * labelled with its zone as every time on a monitor's page (the monitor's zone and UTC), the
  * viewer's own clock on hover; the stored words stay in UTC for other readers.
  */

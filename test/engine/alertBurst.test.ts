@@ -6,7 +6,7 @@ import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { engineFixture } from './engineFixture';
 
 /*
- * Issue 25.5: a burst of failures is failed in slices that yield to I/O, so pulses are answered
+ * A burst of failures is failed in slices that yield to I/O, so pulses are answered
  * while it is failed; each failure is still raised once, and the burst makes one set of popups.
  * Nothing here is timed: the tests wait for conditions and look at what happened in between.
  */

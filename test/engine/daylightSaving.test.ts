@@ -27,7 +27,7 @@ describe('a fixed-time job in the skipped hour of a spring-forward night', () =>
   });
 });
 
-// Issue 26.12: under Debian's cron, `0,30 2 * * *` ran twice at the jump. Its main loop (a clock
+// Under Debian's cron, `0,30 2 * * *` ran twice at the jump. Its main loop (a clock
 // jump forward of up to three hours: "run fixed-time jobs for each minute missed") walks every
 // skipped wall-clock minute and starts each fixed-time job that matches one, so 02:00 and 02:30
 // are two runs, both right after the jump (the second about ten seconds later: cron sleeps 10 s

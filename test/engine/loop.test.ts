@@ -78,7 +78,7 @@ describe('monitor loop', () => {
   });
 });
 
-describe('monitor loop: freezes (issue 12, item 3)', () => {
+describe('monitor loop: freezes', () => {
   it('counts a freeze across a deadline as an outage when the loop timer is the first to run after it', async () => {
     vi.setSystemTime(at('2026-11-21T10:00:20.500Z'));
     fixture = engineFixture(Date.now());

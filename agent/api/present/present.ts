@@ -97,12 +97,12 @@ export function presentMonitor(row: ShownMonitorRow, origin: string, channelIds:
     paused_at: toNullableApiTimestamp(row.paused_at),
     paused_until: toNullableApiTimestamp(row.paused_until),
     pulse_url: `${origin}/api/pulse/${row.token}`,
-    // Issue 23: the slug a job's line matches it by (null: not made by nor matched to a line), and its tags.
+    // The slug a job's line matches it by (null: not made by nor matched to a line), and its tags.
     slug: row.slug,
     tags: tagsOf(row),
     // In the literal rather than added by withChannelIds: copying 10,000 objects cost the list a tenth of its time.
     channel_ids: channelIds,
-    // Issue 22: why it is failed, as data (alert_reason's words are made from it); null when not failed or failed before.
+    // Why it is failed, as data (alert_reason's words are made from it); null when not failed or failed before.
     alert_reason_data: reason,
   };
   // Only when set: a monitor without one answers exactly the spec's shape.

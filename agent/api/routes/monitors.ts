@@ -74,7 +74,7 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
     ctx.body = tokenView(store, ctx.state.scope).monitor(present(monitor, requestOrigin(ctx)));
   });
 
-  // Issue 23: who changed the monitor's settings, when, from what to what (the API or the job's line), newest first.
+  // Who changed the monitor's settings, when, from what to what (the API or the job's line), newest first.
   router.get('/api/monitors/:id/changes', (ctx) => {
     const monitor = found(store.monitors.find(ctx.state.companyId, pathId(ctx.params.id, 'Monitor')));
     ctx.body = store.monitorLines.changes(monitor.id).map((change) => ({

@@ -11,7 +11,7 @@ import { defaultGraceMinutes } from '../../domain/monitors/dueTime';
 import { WHOLE_MINUTES, wholeMinutes } from '../../domain/monitors/minutes';
 import type { OwnLine } from '../crontab/ownLine';
 
-/** The options of `cronbeat run --name NAME --schedule CRON …` (issue 23). */
+/** The options of `cronbeat run --name NAME --schedule CRON …`. */
 export interface LineOptions {
   name?: string;
   schedule?: string;

@@ -14,7 +14,7 @@ export type MonitorSummary = Pick<MonitorResource, 'id' | 'name' | 'token' | 'sc
 
 /**
  * A monitor as the API shows it, with Cronbeat's read-only fields (docs/api.md); `slug` and `tags`
- * (issue 23) are absent from older agents, `token` and `pulse_url` null for a read-only key.
+ * are absent from older agents, `token` and `pulse_url` null for a read-only key.
  */
 export type MonitorDetails = Omit<MonitorView, 'slug' | 'tags'> & Partial<Pick<MonitorView, 'slug' | 'tags'>>;
 

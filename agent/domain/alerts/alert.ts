@@ -4,7 +4,7 @@ import type { CronChange } from '../servers/jobChanges';
 import { toApiTimestamp } from '../time/apiTimestamps';
 
 /*
- * An alert as data (issues 21 and 22): what happened (a reason kind and its fields), to which
+ * An alert as data: what happened (a reason kind and its fields), to which
  * monitor on which server, the run it is about and when that run was expected. Built once, when
  * the notification is recorded, and kept in the notification's data (`data.alert`); each edge
  * (popups, every channel kind, the dashboard, a webhook's JSON) renders it to its own words with
@@ -70,7 +70,7 @@ export function isNoticeReason(reason: AlertReason): reason is NoticeReason {
   return NOTICE_KINDS.has(reason.kind);
 }
 
-/** Why a monitor is failed right now, as data: what it keeps beside its alert_reason words (issue 22). */
+/** Why a monitor is failed right now, as data: what it keeps beside its alert_reason words. */
 export type MonitorReason = Extract<AlertReason, { kind: 'missed' | 'not_finished' | 'stuck' | 'failed' }>;
 
 export interface AlertMonitor {

@@ -1,5 +1,5 @@
 /*
- * Bursts (issue 21 item 13): when many monitors fail at once, each channel gets one digest
+ * Bursts: when many monitors fail at once, each channel gets one digest
  * instead of a message per monitor (chat services rate-limit and ban floods). The rule, per
  * channel, in the manner of Prometheus Alertmanager's group_wait and group_interval:
  *

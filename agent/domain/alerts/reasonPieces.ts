@@ -25,7 +25,7 @@ function formatterFor(timezone: string): Intl.DateTimeFormat {
 
 /** `ms` as wall-clock date and time in `timezone`: { date: "2026-11-21", time: "10:00" }. */
 export const wallClock = remembered(
-  // A burst of 10,000 failures says the same few moments 10,000 times (issue 25.5).
+  // A burst of 10,000 failures says the same few moments 10,000 times.
   1_000,
   (ms: number, timezone: string) => `${timezone} ${ms}`,
   (ms: number, timezone: string): { date: string; time: string } => {

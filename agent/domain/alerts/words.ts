@@ -45,7 +45,7 @@ type HumanTimeOptions = { date?: boolean; seconds?: boolean };
 
 /** "Sat 21 Nov 03:00 Europe/Paris" (no date: "03:00 Europe/Paris"; seconds on request). */
 export const humanTime = remembered(
-  // A digest of 10,000 alerts says the same few moments 10,000 times (issue 25.5).
+  // A digest of 10,000 alerts says the same few moments 10,000 times.
   1_000,
   (ms: number, zone: string, options: HumanTimeOptions = {}) => `${zone} ${ms} ${options.date ?? true} ${options.seconds ?? false}`,
   (ms: number, zone: string, options: HumanTimeOptions = {}): string => {

@@ -226,7 +226,7 @@ export function newMonitorTiming(
 }
 
 /*
- * Pause and snooze (issue 13). A paused monitor waits for nothing: it has no deadline, so it
+ * Pause and snooze. A paused monitor waits for nothing: it has no deadline, so it
  * never fails. A snooze is a pause with an end: at `pausedUntil` the monitor is planned afresh
  * from that moment, as a new monitor would be. The stored due_at of a snoozed monitor is the
  * snooze's end, so the loop wakes then (see pausedDueAt).

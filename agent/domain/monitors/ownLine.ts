@@ -1,5 +1,5 @@
 /*
- * Monitors made by a job's own line (issue 23): the slug a name is matched by, tags, and what
+ * Monitors made by a job's own line: the slug a name is matched by, tags, and what
  * a line changes on the monitor it names. Pure: the callers store and the CLI remembers.
  */
 

@@ -5,7 +5,7 @@ import { tagsOf } from '../../db/monitorLines';
 import type { EngineContext } from '../engineContext';
 import { pauseOf, timingOf } from './monitorState';
 
-/* What an admin does to a monitor besides pulses: edit, pause, snooze, resume (issue 13). */
+/* What an admin does to a monitor besides pulses: edit, pause, snooze, resume. */
 
 /** The fields an edit may change; absent ones keep their value. */
 export interface MonitorChanges {

@@ -39,7 +39,7 @@ export interface ChannelBody {
   remind_every_hours?: number | null;
 }
 
-/** What alerts which channels: the PATCH routes of issue 14. */
+/** What alerts which channels: the PATCH routes of monitors, servers and certificates. */
 export type RoutedPath = 'monitors' | 'servers' | 'ssl-certificates';
 
 /** One entry of GET /api/monitors/{id}/changes: who changed which settings, from what to what. */

@@ -32,7 +32,7 @@ export function describeChange(change: MonitorChange): string {
     .join('; ');
 }
 
-/** Who changed a monitor's settings (issue 23): the job's own line or the dashboard and API, newest first. */
+/** Who changed a monitor's settings: the job's own line or the dashboard and API, newest first. */
 export function SettingsHistory(props: { monitorId: number; zone?: string }) {
   const { api } = useApp();
   const changes = useResource(queries.monitorChanges(api, props.monitorId));

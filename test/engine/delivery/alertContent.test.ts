@@ -5,7 +5,7 @@ import { at } from '../engineFixture';
 import { deliveryFixture } from './deliveryFixture';
 
 /*
- * Issue 21 item 11: a failed run's alert said "Job reported failure" and nothing the job said.
+ * A failed run's alert said "Job reported failure" and nothing the job said.
  * Every channel now carries what happened in words, the job's last lines (a few in chat, more
  * by email, all that is kept in a webhook's JSON), its duration, when it was due in the
  * monitor's zone and the admin's, and the monitor's link — tried against real receivers.

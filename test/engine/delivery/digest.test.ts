@@ -4,7 +4,7 @@ import { burstDecision, BURST_RECHECK_MS, BURST_THRESHOLD, DIGEST_INTERVAL_MS, G
 import { deliveryFixture } from './deliveryFixture';
 
 /*
- * Issue 21 item 13: 1,000 monitors failing together sent 1,000 messages to every channel. Past a
+ * 1,000 monitors failing together sent 1,000 messages to every channel. Past a
  * few messages a minute, a channel gets one digest naming every monitor (a webhook: all of them
  * as data), no alert waits more than a minute, and the digest goes through the outbox like any
  * alert. The clock is the fixture's: nothing sleeps.

@@ -6,7 +6,7 @@ import { stepAt } from '../../helpers/loopStep';
 import { startTestAgent, type TestAgent } from '../../helpers/testAgent';
 import { until } from '../../helpers/until';
 
-/* Issue 21.14: a channel can repeat a still-failed monitor's alert every N hours, through the outbox, until recovery or pause. */
+/* A channel can repeat a still-failed monitor's alert every N hours, through the outbox, until recovery or pause. */
 
 const HOUR = 3_600_000;
 let agent: TestAgent;
