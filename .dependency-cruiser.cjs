@@ -14,8 +14,34 @@ const agentExcept = (...allowed) => `^agent/(?!(${allowed.join('|')})/)`;
 /** A forbidden arrow: files under `from` never import what `to` matches. */
 const arrow = (name, comment, from, to) => ({ name, comment, severity: 'error', from: { path: from }, to: { path: to } });
 
+/*
+ * Inside a layer, files are grouped by subject (docs/development.md, "The folders"), and subjects
+ * build on each other one way: a subject folder may import the folders listed before it in its
+ * layer, never one listed after it. A rule two subjects need goes down to the lower one; what
+ * joins subjects (the loop, the app, the pulse sender) sits at the layer's root, above them all.
+ * Types alone may cross either way: an alert's data names a certificate's status or a cron
+ * line's change, which is no code of theirs run.
+ */
+const SUBJECTS = {
+  domain: ['text', 'net', 'time', 'schedules', 'monitors', 'maintenance', 'certificates', 'alerts', 'servers', 'channels', 'access', 'formats', 'agentHealth'],
+  api: ['http', 'present', 'pulses', 'routes'],
+  engine: ['popups', 'monitors', 'servers', 'certificates', 'delivery'],
+  client: ['connection', 'pulses', 'spool', 'follow'],
+};
+
+const subjectArrows = Object.entries(SUBJECTS).flatMap(([layer, order]) =>
+  order.slice(0, -1).map((subject, index) => ({
+    name: `${layer}-${subject}-builds-on-earlier-subjects`,
+    comment: `agent/${layer}/${subject}/ runs only the subjects before it in its layer (${order.join(' < ')}): what a later subject and this one both need belongs to this one or an earlier one.`,
+    severity: 'error',
+    from: { path: `^agent/${layer}/${subject}/` },
+    to: { path: `^agent/${layer}/(${order.slice(index + 1).join('|')})/`, dependencyTypesNot: ['type-only'] },
+  })),
+);
+
 module.exports = {
   forbidden: [
+    ...subjectArrows,
     {
       name: 'no-cycles',
       comment: 'Files never import each other in a loop: one of them holds what both need, or a third file does.',

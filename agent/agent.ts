@@ -13,7 +13,7 @@ import { AgentEvents } from './engine/events';
 import { startMonitorLoop } from './engine/loop';
 import { LoopHealthRecord } from './engine/loopHealth';
 import { startWatchdog, type WatchdogState } from './engine/watchdog';
-import { createOverdueFailer } from './engine/monitors/failOverdue';
+import { createOverdueFailer } from './engine/failOverdue';
 import { showPendingPopups } from './engine/popups/pendingPopups';
 import { TlsCertificateChecker, type CheckerOptions } from './engine/certificates/checker';
 import { CertificateScheduler } from './engine/certificates/scheduler';
@@ -58,10 +58,10 @@ export interface AgentOptions {
   timeouts?: Partial<HttpTimeouts>;
   /** How to load SQLite (the desktop app in development passes an addon built for Electron). */
   sqlite?: SqliteOptions;
-  /** Notification channels (issue 14): how deliveries are sent. */
+  /** Notification channels: how deliveries are sent. */
   channels?: ChannelOptions;
   /**
-   * Listen at once and check the database meanwhile (issue 25.3): reads are answered during the
+   * Listen at once and check the database meanwhile: reads are answered during the
    * check, while the monitor loop, deliveries, certificate checks and every request that may write
    * wait for it to pass (`ready`). Default: check first, then listen.
    */

@@ -5,7 +5,7 @@ import { optionalInteger, requiredString } from './fields';
 import type { CertificateStatus } from '../domain/certificates/status';
 
 /*
- * TLS certificates (issue 5). A hostname is stored as the ASCII (punycode) DNS name, lowercase
+ * TLS certificates. A hostname is stored as the ASCII (punycode) DNS name, lowercase
  * and without a trailing dot, or as the IP address; a URL, a port or a path is refused.
  */
 

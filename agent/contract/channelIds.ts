@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { onlyFields } from './fields';
 
 /**
- * Which channels a monitor, server or certificate alerts (issue 14): a list of channel ids, or
+ * Which channels a monitor, server or certificate alerts: a list of channel ids, or
  * null for all of the company's channels. Left out (undefined) it means "all" on create and
  * "unchanged" on edit. That each id is a channel of the company is checked by the route
  * (channelRoutesRepository.checkChannelIds), which knows the company.

@@ -3,7 +3,7 @@ import { KEY_SCOPES } from '../domain/access/keyScopes';
 import { MAX_LINE_MONITORS_LIMIT } from '../domain/monitors/lineLimits';
 import { controlCharacterProblem, onlyFields } from './fields';
 
-/* API keys (issue 23): the body of POST /api/keys and what GET /api/keys lists. */
+/* API keys: the body of POST /api/keys and what GET /api/keys lists. */
 
 const maxMonitorsMessage = `The max monitors field must be a whole number from 1 to ${MAX_LINE_MONITORS_LIMIT}, or null for the default.`;
 /** How many monitors the key's lines may make; null: the default (DEFAULT_MAX_LINE_MONITORS). */

@@ -5,10 +5,11 @@ import { pulseQuery } from './pulses';
 import { checkSchedule } from '../domain/schedules';
 import { isSlug, MAX_SLUG_LENGTH, serverTag } from '../domain/monitors/ownLine';
 import { WHOLE_MINUTES, wholeMinutes } from '../domain/monitors/minutes';
+import { MAX_ALERT_AFTER } from '../domain/monitors/failureStreak';
 
 /*
- * The query of a pulse sent by a job's line (issue 23):
- * /api/pulse/key/{ping_key}/{slug}[/start|/fail|/{exit_code}]?create=1&schedule=…&tz=…&grace=…&max_runtime=…&name=…&server=…
+ * The query of a pulse sent by a job's line:
+ * /api/pulse/key/{ping_key}/{slug}[/start|/fail|/{exit_code}]?create=1&schedule=…&tz=…&grace=…&max_runtime=…&alert_after=…&name=…&server=…
  * Each part is optional. Unlike a pulse by token, a parameter it does not take is a 422 naming it:
  * the query sets the monitor up, so a misspelt `timezone=` must not make a monitor in UTC.
  */
@@ -32,6 +33,14 @@ const minutes = (field: string) =>
     .transform(Number)
     .optional();
 
+/** The failure in a row that alerts: a whole number from 1 to MAX_ALERT_AFTER. */
+const alertAfter = z
+  .string({ error: 'The alert_after field must be given once.' })
+  .regex(/^\d{1,3}$/, `The alert_after field must be a whole number from 1 to ${MAX_ALERT_AFTER}.`)
+  .transform(Number)
+  .refine((value) => value >= 1 && value <= MAX_ALERT_AFTER, `The alert_after field must be a whole number from 1 to ${MAX_ALERT_AFTER}.`)
+  .optional();
+
 export const linePulseQuery = onlyFields(z.object({
   create: z
     .enum(['1', 'true', 'yes', '0', 'false', 'no', ''], { error: 'The create field must be 1 or 0.' })
@@ -49,6 +58,7 @@ export const linePulseQuery = onlyFields(z.object({
   tz: text('tz', 64).transform(timeZoneOf('tz')).optional(),
   grace: minutes('grace'),
   max_runtime: minutes('max_runtime'),
+  alert_after: alertAfter,
   server: text('server', 64)
     .transform((identifier, context) => {
       const tag = serverTag(identifier);

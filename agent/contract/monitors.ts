@@ -6,12 +6,13 @@ import { MAX_TAGS, tagOf } from '../domain/monitors/ownLine';
 import { MAX_MINUTES } from '../domain/monitors/minutes';
 import { parseZonedTimestamp } from '../domain/time/zonedTimestamp';
 import { channelIdsField } from './channelIds';
+import { MAX_ALERT_AFTER } from '../domain/monitors/failureStreak';
 import { timeZoneOf } from './peopleInputs';
 import { nameString, oneOf, onlyFields, patchOf, queryId, requiredInteger, requiredString } from './fields';
 
 export { MONITOR_STATUSES, type MonitorStatus } from '../domain/monitors/status';
 
-/** A monitor's tags (issue 23): a list of tags (tagOf in agent/domain/monitors/ownLine.ts), stored sorted without repeats. */
+/** A monitor's tags: a list of tags (tagOf in agent/domain/monitors/ownLine.ts), stored sorted without repeats. */
 function tagsField() {
   const message = 'The tags field must be a list of tags: letters, digits, "_", ".", ":" and "-", up to 50 characters each.';
   return z
@@ -61,6 +62,16 @@ export const maxRuntimeInput = onlyFields(
   }),
 );
 
+/**
+ * The body of PUT /api/monitors/{id}/alert-after: the failure in a row that alerts (1, the default: the
+ * first). Its own request, as max-runtime's, so the spec's monitor bodies stay exactly the spec's.
+ */
+export const alertAfterInput = onlyFields(
+  z.object({
+    alert_after: requiredInteger('alert_after', 1, MAX_ALERT_AFTER),
+  }),
+);
+
 /** The body of POST /api/monitors/{id}/pause: no `until` pauses until resumed; a time snoozes until then. */
 export const pauseInput = z.object({
   until: z
@@ -106,15 +117,21 @@ export interface MonitorResource {
   paused_at: string | null;
   paused_until: string | null;
   pulse_url: string;
-  /** Issue 23: the slug a job's line matches it by (null: not made by nor matched to a line). */
+  /** The slug a job's line matches it by (null: not made by nor matched to a line). */
   slug: string | null;
   tags: string[];
   /** The channels it alerts; null for all of the company's. */
   channel_ids: number[] | null;
-  /** Issue 22: why it is failed, as data (alert_reason is its words); null when not failed, or failed before reasons were kept as data. */
+  /** Why it is failed, as data (alert_reason is its words); null when not failed, or failed before reasons were kept as data. */
   alert_reason_data: MonitorReason | null;
   /** Minutes a started run may take before it is stuck; absent when the monitor has no max run time (so bodies without one stay as the spec shows them). */
   max_runtime?: number;
+  /** The failure in a row that alerts; absent when it is the first (the default), so bodies stay as the spec shows them. */
+  alert_after?: number;
+  /** With alert_after: the failed or missed runs in a row so far (0 when fine); absent with it. */
+  failures_in_a_row?: number;
+  /** While its alerts are held for flapping: since when (its flapping alert); absent otherwise. */
+  flapping_since?: string;
 }
 
 /**

@@ -4,7 +4,7 @@ import { parseEmailAddresses } from '../domain/channels/emailAddresses';
 import { resolveTimeZone } from '../domain/time/timeZones';
 
 /*
- * What people type that the API and the dashboard check by one rule (issue 26): time zones,
+ * What people type that the API and the dashboard check by one rule: time zones,
  * times of day and email addresses. Each is a transform for a trimmed string schema, with a
  * message that names the field (Laravel's wording, as every message of the API).
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_REMIND_EVERY_HOURS } from '../domain/alerts/reminders';
 
-/* A channel's reminders (issue 21.14): `remind_every_hours`, null (off, the default) or whole hours. */
+/* A channel's reminders: `remind_every_hours`, null (off, the default) or whole hours. */
 
 export const remindEveryHoursInput = z
   .number({ error: `The remind every hours field must be a whole number of hours from 1 to ${MAX_REMIND_EVERY_HOURS}, or null.` })

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { checkPublicUrl } from '../domain/access/publicUrl';
 import { checkWatchdogUrl } from '../domain/agentHealth/watchdog';
 
-/* The agent's settings (issue 21 item 12): the body of PATCH /api/settings and what GET /api/settings answers. */
+/* The agent's settings: the body of PATCH /api/settings and what GET /api/settings answers. */
 
 export const settingsPatch = z
   .object({

@@ -2,7 +2,7 @@ import type { Db } from './open';
 import type { SubjectType } from '../domain/channels/routing';
 
 /*
- * Which channels a monitor, certificate or server alerts (issue 14). No row: all of the company's
+ * Which channels a monitor, certificate or server alerts. No row: all of the company's
  * channels. A row: exactly its list (possibly empty). failure_routes remembers where a subject's
  * last failure went, so its recovery goes to the same channels.
  */

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { uuidV7 } from './uuidV7';
 import type { Db } from './open';
 import type { ChannelKind } from '../contract/channels';
 import { deliveryRouting, type DeliveryRoutingRepos } from './deliveryRouting';
@@ -157,7 +157,7 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
       // A reminder names its one channel; everything else is routed.
       const channelIds = notification.channelIds ?? route(notification.companyId, notification.data);
       for (const channelId of channelIds) {
-        insert.run({ uuid: randomUUID(), notificationId: notification.id, channelId, now: notification.now, giveUpAt: notification.giveUpAt });
+        insert.run({ uuid: uuidV7(notification.now), notificationId: notification.id, channelId, now: notification.now, giveUpAt: notification.giveUpAt });
       }
       return channelIds.length;
     },

@@ -44,7 +44,7 @@ export function describeQuickCheck(result: string): string | null {
 
 /*
  * The same check on a connection of its own in a worker thread, so the agent answers reads while
- * it runs (issue 25.3). The worker's code is inline: the agent ships as one bundled file.
+ * it runs. The worker's code is inline: the agent ships as one bundled file.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');

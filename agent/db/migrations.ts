@@ -9,11 +9,11 @@ import { roundTwoMigrations } from './migrationsRoundTwo';
 export const migrations: string[] = [
   ...roundOneMigrations, // 1–7
   ...roundTwoMigrations, // 8–12
-  // 13 (issue 23): scoped keys. Every key made before scopes could do everything: it stays "full".
+  // 13: scoped keys. Every key made before scopes could do everything: it stays "full".
   `
   ALTER TABLE api_tokens ADD COLUMN scope TEXT NOT NULL DEFAULT 'full' CHECK (scope IN ('full', 'read-only', 'ping', 'badge'));
   `,
-  // 14 (issue 21): the event time a monitor's failed-or-fine state rests on (an older pulse changes
+  // 14: the event time a monitor's failed-or-fine state rests on (an older pulse changes
   // no state), when it was last resumed ("new" until a pulse after that), and pause and resume as
   // lines of the run history (pulses is rebuilt: SQLite cannot widen a CHECK in place).
   `
@@ -45,7 +45,7 @@ export const migrations: string[] = [
   CREATE INDEX pulses_by_rid ON pulses(monitor_id, rid, received_at) WHERE rid IS NOT NULL;
   CREATE UNIQUE INDEX pulses_idempotency_key ON pulses(monitor_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
   `,
-  // 15 (issue 26, item 11): each delivery's UUID, sent as X-Cronbeat-Delivery on every retry; random v4 ones for rows
+  // 15: each delivery's UUID, sent as X-Cronbeat-Delivery on every retry; random v4 ones for rows
   // written before.
   `
   ALTER TABLE deliveries ADD COLUMN uuid TEXT;
@@ -53,7 +53,7 @@ export const migrations: string[] = [
     || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)));
   CREATE UNIQUE INDEX deliveries_uuid ON deliveries(uuid);
   `,
-  // 16 (issue 23): monitors made by a job's own line, matched by slug (unique among a company's live
+  // 16: monitors made by a job's own line, matched by slug (unique among a company's live
   // monitors, so two runs starting at once make one); tags (space-separated, sorted); and the
   // history of edits to a monitor's settings, by the API or by its line.
   `
@@ -70,7 +70,7 @@ export const migrations: string[] = [
   );
   CREATE INDEX monitor_changes_newest ON monitor_changes(monitor_id, at DESC, id DESC);
   `,
-  // 17 (issue 21): when a monitor's failure began (a recovery says after how long), deliveries folded into a
+  // 17: when a monitor's failure began (a recovery says after how long), deliveries folded into a
   // digest (the lead delivery carries the others: folded_into is its id), the channel's recent sends for the
   // burst rule, the agent's settings (the public URL), and each notification's alert as data (agent/domain/alerts/alert.ts),
   // kept beside the spec's data so the API's notifications stay as the spec has them.
@@ -87,7 +87,7 @@ export const migrations: string[] = [
     updated_at INTEGER NOT NULL
   );
   `,
-  // 18 (issue 21.15): when each server's quiet watcher is notified (three intervals after its last report; an
+  // 18: when each server's quiet watcher is notified (three intervals after its last report; an
   // hour each when it did not say; the rule of that release, changed by 27, computed here once for the
   // reports already kept), and since when it was notified as quiet (null: not quiet), so each is raised once.
   `
@@ -96,7 +96,7 @@ export const migrations: string[] = [
   UPDATE server_reports SET quiet_alert_at = last_report_at + 3 * coalesce(interval_seconds * 1000, 3600000);
   CREATE INDEX server_reports_quiet_due ON server_reports(quiet_alert_at) WHERE quiet_since IS NULL;
   `,
-  // 19 (issue 21.14): reminders. A channel may repeat a still-failed monitor's alert every N hours (null: never);
+  // 19: reminders. A channel may repeat a still-failed monitor's alert every N hours (null: never);
   // each failure sent to such a channel waits here for its next reminder, until the monitor recovers or is paused.
   `
   ALTER TABLE channels ADD COLUMN remind_every_hours INTEGER;
@@ -109,7 +109,7 @@ export const migrations: string[] = [
   );
   CREATE INDEX reminders_due ON reminders(next_at);
   `,
-  // 20 (issue 22): a failed monitor's reason as data (a MonitorReason, agent/domain/alerts/alert.ts) beside alert_reason's
+  // 20: a failed monitor's reason as data (a MonitorReason, agent/domain/alerts/alert.ts) beside alert_reason's
   // words, so the dashboard writes its times in the viewer's zone without reading them back out of the words. A monitor
   // failed before keeps its words; its data is taken from the alert of the failure notification that carried the
   // same words, where there is one (null otherwise: the words are shown as they are).
@@ -124,12 +124,12 @@ export const migrations: string[] = [
     ORDER BY n.created_at DESC LIMIT 1)
   WHERE is_alerted = 1;
   `,
-  // 21 (issue 26.4): a snooze's end as data on its run-history line (null for every other line, and for snoozes noted
+  // 21: a snooze's end as data on its run-history line (null for every other line, and for snoozes noted
   // before), so the dashboard writes it in the viewer's zone without reading it back out of the line's words.
   `
   ALTER TABLE pulses ADD COLUMN paused_until INTEGER;
   `,
-  // 22 (issue 25.5): a channel's fresh alerts waiting for their digest, oldest first, so the burst rule's look at them
+  // 22: a channel's fresh alerts waiting for their digest, oldest first, so the burst rule's look at them
   // (agent/engine/delivery/digests.ts, before every send) reads a few index entries, not every alert of a burst.
   `
   CREATE INDEX IF NOT EXISTS deliveries_waiting ON deliveries(channel_id, created_at) WHERE status = 'pending' AND attempts = 0 AND folded_into IS NULL;
@@ -228,7 +228,19 @@ export const migrations: string[] = [
   )
   WHERE alert IS NULL;
   `,
-  // 29: the last period each channel's report covered (its end, ms) and at which frequency, so a restart neither
+  // 29: alert after N failures in a row and flapping (agent/domain/monitors/failureStreak.ts, flapping.ts): the
+  // setting (1: the first failure alerts, as before), the due times of the current streak's failed runs (JSON
+  // list of ms), whether the current failure was alerted (every failed monitor before this was), the recent
+  // alerting changes while they may flap (JSON, null: none), and when a flapping monitor is steady again.
+  `
+  ALTER TABLE monitors ADD COLUMN alert_after INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE monitors ADD COLUMN failures TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE monitors ADD COLUMN alert_sent INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE monitors ADD COLUMN flapping TEXT;
+  ALTER TABLE monitors ADD COLUMN steady_at INTEGER;
+  CREATE INDEX monitors_steady ON monitors(steady_at) WHERE steady_at IS NOT NULL;
+  `,
+  // 30: the last period each channel's report covered (its end, ms) and at which frequency, so a restart neither
   // skips nor repeats a report; a report's notification never shows in lists (agent/db/notifications.ts).
   `
   CREATE TABLE channel_reports (

@@ -1,10 +1,10 @@
 /**
- * Migrations 8–12, round 2 (issues 12–16): watcher heartbeats, channels and the delivery outbox,
+ * Migrations 8–12, round 2: watcher heartbeats, channels and the delivery outbox,
  * idempotent pulses, pause and snooze, the notification indexes. Shipped: never edit one
  * (agent/db/migrations.ts lists them in order).
  */
 export const roundTwoMigrations: string[] = [
-  // 8 (issue 16): when each server's crontab watcher last reported (a heartbeat with every snapshot), and how
+  // 8: when each server's crontab watcher last reported (a heartbeat with every snapshot), and how
   // often it said it would, so a watcher that died shows as quiet.
   `
   CREATE TABLE server_reports (
@@ -14,7 +14,7 @@ export const roundTwoMigrations: string[] = [
     jobs INTEGER
   );
   `,
-  // 9 (issue 14): notification channels, which subjects go to which of them, and the delivery
+  // 9: notification channels, which subjects go to which of them, and the delivery
   // outbox: one row per notification and channel, written with the notification.
   `
   CREATE TABLE channels (
@@ -66,19 +66,19 @@ export const roundTwoMigrations: string[] = [
   CREATE INDEX deliveries_by_notification ON deliveries(notification_id);
   CREATE INDEX deliveries_sending ON deliveries(id) WHERE status = 'sending';
   `,
-  // 10 (issue 12): the client's idempotency key of a pulse, so a retried pulse is stored once per key and monitor.
+  // 10: the client's idempotency key of a pulse, so a retried pulse is stored once per key and monitor.
   `
   ALTER TABLE pulses ADD COLUMN idempotency_key TEXT;
   CREATE UNIQUE INDEX pulses_idempotency_key ON pulses(monitor_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
   `,
-  // 11 (issue 13): pause and snooze, and when a monitor last heard a pulse (null: never, the monitor is "new").
+  // 11: pause and snooze, and when a monitor last heard a pulse (null: never, the monitor is "new").
   `
   ALTER TABLE monitors ADD COLUMN paused_at INTEGER;
   ALTER TABLE monitors ADD COLUMN paused_until INTEGER;
   ALTER TABLE monitors ADD COLUMN last_pulse_at INTEGER;
   UPDATE monitors SET last_pulse_at = (SELECT max(received_at) FROM pulses WHERE pulses.monitor_id = monitors.id);
   `,
-  // 12 (issue 13): the notification list's default (the spec's two kinds) and its unread filter, each on its own
+  // 12: the notification list's default (the spec's two kinds) and its unread filter, each on its own
   // partial index. A certificate notification written before any certificate was read has no expiry
   // date, which the spec types as a timestamp: it becomes Cronbeat's own "unreadable" kind.
   `

@@ -14,6 +14,7 @@ export interface LineMonitor {
   schedule: string;
   duration: number;
   maxRuntime: number | null;
+  alertAfter?: number;
   tags: string;
   /** The key whose line makes it. */
   lineKeyId: number;
@@ -35,9 +36,9 @@ export function monitorLineRepository(db: Db) {
   // The unique index monitors_live_slug makes this the one place a line's monitor is created:
   // of two runs starting at once, one inserts and the other gets nothing back and finds it.
   const insert = db.prepare(
-    `INSERT INTO monitors (company_id, name, slug, token, timezone, schedule, duration, max_runtime, tags, line_key_id,
+    `INSERT INTO monitors (company_id, name, slug, token, timezone, schedule, duration, max_runtime, alert_after, tags, line_key_id,
                            last_run_at, expected_run_at, due_at, created_at, updated_at)
-     VALUES (@companyId, @name, @slug, @token, @timezone, @schedule, @duration, @maxRuntime, @tags, @lineKeyId, @now, @expectedRunAt, @dueAt, @now, @now)
+     VALUES (@companyId, @name, @slug, @token, @timezone, @schedule, @duration, @maxRuntime, @alertAfter, @tags, @lineKeyId, @now, @expectedRunAt, @dueAt, @now, @now)
      ON CONFLICT (company_id, slug) WHERE deleted_at IS NULL AND slug IS NOT NULL DO NOTHING
      RETURNING *`,
   );
@@ -66,7 +67,7 @@ export function monitorLineRepository(db: Db) {
   return {
     /** Inserts the line's monitor unless the company has a live one with that slug; null then. */
     insert(input: LineMonitor): MonitorRow | null {
-      return (insert.get(input) as MonitorRow | undefined) ?? null;
+      return (insert.get({ alertAfter: 1, ...input }) as MonitorRow | undefined) ?? null;
     },
     findBySlug(companyId: number, slug: string): MonitorRow | null {
       return (bySlug.get(companyId, slug) as MonitorRow | undefined) ?? null;

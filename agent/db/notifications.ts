@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { uuidV7 } from './uuidV7';
 import type { Db } from './open';
 import {
   NOTIFIABLE_TYPE,
@@ -106,7 +106,7 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
     lastRowid: (lastRowid.get() as number | null) ?? 0,
   }));
   const writeWithDeliveries = (input: NewNotification): NotificationRow => {
-    const id = randomUUID();
+    const id = uuidV7(input.now);
     const { companyId, type, data, now } = input;
     const { alert } = input;
     insert.run({ companyId, type, now, id, notifiableType: NOTIFIABLE_TYPE, data: JSON.stringify(data), alert: JSON.stringify(alert) });

@@ -45,7 +45,7 @@ export function openDatabase(file: string, sqlite: SqliteOptions = {}): Db {
 /**
  * Like openDatabase, but returns at once with a connection that reads and refuses every write
  * (`query_only`), while every page is checked on a connection of its own in a worker thread
- * (issue 25.3: the agent answers reads during the check instead of making the admin wait).
+ * (the agent answers reads during the check instead of making the admin wait).
  * `checked` resolves once the file is whole, and writes are allowed from then on; it rejects
  * with a DatabaseRefusedError for a damaged file, to which nothing was written. A file that needs
  * a migration (a new one, or one from an older Cronbeat) is checked first, as openDatabase does.

@@ -1,6 +1,6 @@
 import type { Db } from './open';
 
-/** A failure waiting for its next reminder on one channel (issue 21.14), with what decides whether it is still due. */
+/** A failure waiting for its next reminder on one channel, with what decides whether it is still due. */
 export interface DueReminder {
   monitor_id: number;
   channel_id: number;

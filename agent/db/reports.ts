@@ -10,7 +10,7 @@ import type { MonitorReason } from '../domain/alerts/alert';
 
 /*
  * Channel reports (agent/domain/reports/): what a report is made of, read per channel (the
- * monitors whose alerts go to it), and each channel's last reported period (migration 29). A
+ * monitors whose alerts go to it), and each channel's last reported period (migration 30). A
  * report is sent as a notification of its own kind with one delivery to its channel, so the
  * outbox retries it and holds it through quiet hours as it does alerts; it is never listed.
  */

@@ -3,7 +3,7 @@ import type { Db } from './open';
 /**
  * A query for many rows, answered as `db.prepare(sql).all(...)` would, faster. better-sqlite3 builds
  * each row object one property at a time, a slow path in V8 that for the monitors' 29 columns took
- * three times as long as reading the rows (issue 25.2). Here the rows come as arrays and each
+ * three times as long as reading the rows. Here the rows come as arrays and each
  * object is made by one object literal naming the statement's columns, compiled once: the same
  * keys in the same order and values, in objects of one fixed shape.
  */

@@ -6,6 +6,7 @@ import { serverAlertRepository } from './serverAlerts';
 import { serverReportRepository } from './serverReports';
 import { monitorRepository } from './monitors';
 import { monitorLineRepository } from './monitorLines';
+import { monitorAlertingRepository } from './monitorAlerting';
 import { notificationRepository } from './notifications';
 import { pulseRepository } from './pulses';
 import { certificateRepository } from './certificates';
@@ -32,6 +33,7 @@ export function createStore(db: Db) {
     serverReports: serverReportRepository(db),
     monitors: monitorRepository(db),
     monitorLines: monitorLineRepository(db),
+    monitorAlerting: monitorAlertingRepository(db),
     pulses: pulseRepository(db),
     notifications: notificationRepository(db, deliveries),
     certificates: certificateRepository(db),

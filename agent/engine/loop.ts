@@ -1,7 +1,7 @@
 import { isStorageFull } from '../db/storageErrors';
 import type { Outage } from '../domain/monitors/dueTime';
 import type { AgentEvents } from './events';
-import type { OverdueFailer } from './monitors/failOverdue';
+import type { OverdueFailer } from './failOverdue';
 import type { Log } from '../log/logger';
 import type { LoopHealthRecord } from './loopHealth';
 import { describeError } from '../domain/text/errorText';
@@ -25,7 +25,7 @@ export const MAX_RETRY_MS = 30_000;
  * of a second or more between them, and a burst failed fast in such a lull starves the next round
  * (pulses fell to a third of their rate with 1 s in the alert-burst bench): the window spans those
  * lulls. The price, while pulses keep coming: a burst of 10,000 takes about 20 s to fail
- * (docs/performance.md, issue 25.5).
+ * (docs/performance.md).
  */
 export const QUIET_MS = 5_000;
 
@@ -182,7 +182,7 @@ export function startMonitorLoop({ failer, events, clock, log, health }: Monitor
     });
   };
   const unsubscribe = events.subscribe((event) => {
-    // A server's report moves when its watcher turns quiet (issue 21.15), as a monitor's change moves its due time.
+    // A server's report moves when its watcher turns quiet, as a monitor's change moves its due time.
     if ((event.type === 'monitor.changed' || event.type === 'server.changed') && !busy) {
       outsideChangeAt = performance.now();
       planAfterThisTurn();

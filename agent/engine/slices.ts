@@ -1,44 +1,65 @@
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+
 /*
- * Background work in short slices (issue 25.5). Failing a burst of 10,000 monitors or building a
+ * Background work in short slices. Failing a burst of 10,000 monitors or building a
  * digest of 10,000 alerts is seconds of CPU; done in one go it holds the event loop, and every
  * pulse waits for it. Here such work runs in small steps, as many as fit in a slice, then yields
- * to I/O (setImmediate: whatever arrived meanwhile, pulses above all, is served first) and goes on.
+ * to I/O (whatever arrived meanwhile, pulses above all, is served first) and goes on.
  *
- * A slice is short (SLICE_MS) while requests come: a closed loop of clients leaves the agent a
- * fraction of a millisecond between two rounds of requests, and a slice that fits there costs them
- * little. When the caller knows nothing else is going on (the monitor loop: no pulse for a while),
- * a slice may be longer (IDLE_SLICE_MS) and its steps bigger: each step is a transaction, and a
- * commit costs about the same for one failure as for 50. (Guessing that from how soon the event
- * loop came back did not work: on a loaded machine it misread both ways.)
+ * While requests may come, a slice is short (SLICE_MS), and once other work ran between two slices
+ * the next one waits, so that slices hold the event loop for at most BUSY_SHARE of the time while
+ * requests are answered: run back to back with only I/O between them, slices took half the loop,
+ * and pulses fell to a third of their rate while a burst was failed or its digests built. Between
+ * slices with nothing else run (the event loop's own count of its busy time: a request answered in
+ * between makes it grow), the next follows at once, so a burst is not slowed where nothing waits
+ * (on a machine where the agent gets little CPU, a fifth of the wall time is little work).
+ * When the caller knows nothing else is going
+ * on (the monitor loop: no pulse for a while), a slice may be longer (IDLE_SLICE_MS), its steps
+ * bigger (each step is a transaction, and a commit costs about the same for one failure as for
+ * 50), and the next one follows at once. (Guessing that from how soon the event loop came back did
+ * not work: on a loaded machine it misread both ways.)
  */
 
 /** How long a slice may hold the event loop while other work may come (requests are being answered). */
-export const SLICE_MS = 0.3;
+export const SLICE_MS = 1;
+/** The share of the time slices may hold the event loop while other work may come. */
+export const BUSY_SHARE = 0.2;
 /** How long it may hold it when the caller knows nothing else is going on. */
 export const IDLE_SLICE_MS = 8;
+/** Busy time of the event loop between two slices (ms) that says other work ran: a few pulses answered. */
+const OTHER_WORK_MS = 0.2;
 
 /** What a step is told: whether nothing else is going on (it may then do more at once). */
 export type Step = (idle: boolean) => boolean;
 
 /**
  * Runs `step` (a short piece of work: one transaction at most; true while more remains) until it
- * returns false or throws, in slices, each after the I/O that waits. `idle` says, before each
- * slice, whether nothing else is going on (default: never sure). Then calls `done` (with the error,
+ * returns false or throws, in slices, each after the I/O that waits (and, unless idle, after a pause
+ * that keeps slices to BUSY_SHARE of the time). `idle` says, before each slice, whether nothing
+ * else is going on (default: never sure). Then calls `done` (with the error,
  * if one was thrown): synchronously when the work fit in the first slice, which is always as long
  * as an idle one. Returns a function that cancels what has not run yet (`done` is then not called).
  */
 export function runInSlices(step: Step, done: (error?: unknown) => void, idle: () => boolean = () => false): () => void {
   let cancelled = false;
+  // The event loop's busy time when the last slice ended: what ran before the next is other work.
+  let endedAt: EventLoopUtilization | undefined;
   const slice = (first: boolean) => {
     if (cancelled) return;
+    const othersRan = endedAt !== undefined && performance.eventLoopUtilization(endedAt).active >= OTHER_WORK_MS;
     // The first slice is whole (a step's usual few monitors, at once); after it, short unless idle.
-    const quiet = first || idle();
-    const until = performance.now() + (quiet ? IDLE_SLICE_MS : SLICE_MS);
+    const callerIdle = idle();
+    const quiet = first || callerIdle;
+    const start = performance.now();
+    const until = start + (quiet ? IDLE_SLICE_MS : SLICE_MS);
     try {
       while (step(quiet)) {
         if (cancelled) return;
-        if (performance.now() >= until) {
-          setImmediate(slice, false);
+        const now = performance.now();
+        if (now >= until) {
+          endedAt = performance.eventLoopUtilization();
+          if (callerIdle || !othersRan) setImmediate(slice, false);
+          else setTimeout(slice, ((now - start) * (1 - BUSY_SHARE)) / BUSY_SHARE, false);
           return;
         }
       }

@@ -27,7 +27,7 @@ describe('a monitor reason as data, on the API', () => {
     expect(monitor.alert_reason_data).toBeNull();
     await pulse(monitor.token, '/3');
     const failed = await show(monitor.id);
-    expect(failed).toMatchObject({ is_alerted: 1, alert_reason: 'Job reported failure (exit code 3)', alert_reason_data: { kind: 'failed', exit_code: 3 } });
+    expect(failed).toMatchObject({ is_alerted: 1, alert_reason: 'Failed: the job exited with code 3', alert_reason_data: { kind: 'failed', exit_code: 3 } });
     const listed = (await (await agent.api('/api/monitors')).json()).find((m: { id: number }) => m.id === monitor.id);
     expect(listed.alert_reason_data).toEqual({ kind: 'failed', exit_code: 3 });
 
@@ -41,10 +41,10 @@ describe('a monitor reason as data, on the API', () => {
     const stored = () => agent.store.db.prepare('SELECT alert_reason, alert_reason_data FROM monitors WHERE id = ?').get(monitor.id);
     expect(stored()).toEqual({ alert_reason: '', alert_reason_data: '{"kind":"failed","exit_code":4}' });
     agent.store.db.prepare("UPDATE monitors SET alert_reason = 'stale words' WHERE id = ?").run(monitor.id);
-    expect((await show(monitor.id)).alert_reason).toBe('Job reported failure (exit code 4)');
+    expect((await show(monitor.id)).alert_reason).toBe('Failed: the job exited with code 4');
     // The failure's notification says the same, in its snapshot of the monitor.
     const notice = (await (await agent.api('/api/notifications?per_page=100')).json()).data.find((n: { data: { type_id: number } }) => n.data.type_id === monitor.id);
-    expect(notice.data).toMatchObject({ type_id: monitor.id, description: 'Job reported failure (exit code 4)', monitor_alert_reason: 'Job reported failure (exit code 4)' });
+    expect(notice.data).toMatchObject({ type_id: monitor.id, description: 'Failed: the job exited with code 4', monitor_alert_reason: 'Failed: the job exited with code 4' });
   });
 
   it('keeps the words of a failure from before reasons were data, which has no data to make them from', async () => {
@@ -75,10 +75,10 @@ describe('a missed deadline as data', () => {
     await fixture.step(at('2026-11-21T09:06:00Z'));
     const row = fixture.reload(monitor.id);
     const data = JSON.parse(row.alert_reason_data!);
-    expect(data).toEqual({ kind: 'missed', expected_at: '2026-11-21T09:00:00.000000Z', grace_minutes: 5, resumed_at: null });
+    expect(data).toEqual({ kind: 'missed', expected_at: '2026-11-21T09:00:00.000000Z', grace_minutes: 5, resumed_at: null, last_run_at: null });
     expect(row.alert_reason).toBe('');
     const words = presentMonitor(row, 'http://127.0.0.1', null).alert_reason;
-    expect(words).toBe('No pulse within 5 min of the run due at 2026-11-21 10:00 Europe/Paris (09:00 UTC)');
+    expect(words).toBe('Missed: the run due 2026-11-21 10:00 Europe/Paris (09:00 UTC) did not come (grace 5 min); no run has come yet');
     expect(reasonText(data, 'Europe/Paris')).toBe(words);
   });
 });
@@ -104,14 +104,14 @@ describe('the migration to reasons as data', () => {
       file,
       version,
       `UPDATE monitors SET is_alerted = 1, alert_reason = 'No pulse in time' WHERE id = ${wordsOnly.id};
-       UPDATE monitors SET alert_reason = 'Job reported failure (exit code 2)' WHERE id = ${withNotice.id};`,
+       UPDATE monitors SET alert_reason = 'Failed: the job exited with code 2' WHERE id = ${withNotice.id};`,
     );
 
     const db = openDatabase(file);
     const rows = db.prepare('SELECT id, alert_reason, alert_reason_data FROM monitors ORDER BY id').all();
     db.close();
     expect(rows).toEqual([
-      { id: withNotice.id, alert_reason: 'Job reported failure (exit code 2)', alert_reason_data: '{"kind":"failed","exit_code":2}' },
+      { id: withNotice.id, alert_reason: 'Failed: the job exited with code 2', alert_reason_data: '{"kind":"failed","exit_code":2}' },
       { id: wordsOnly.id, alert_reason: 'No pulse in time', alert_reason_data: null },
     ]);
   });

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { receiverPool } from '../helpers/receiver';
-import { startTestAgent, UUID_V4, type TestAgent } from '../helpers/testAgent';
+import { startTestAgent, UUID_V7, type TestAgent } from '../helpers/testAgent';
 
-// Issue 21, item 7: what a channel's change does to the deliveries waiting for it. The agent's
+// What a channel's change does to the deliveries waiting for it. The agent's
 // clock stands at 23:30 UTC, inside quiet hours 23:00–07:00 UTC.
 
 const NOW = Date.parse('2026-11-21T23:30:00Z');
@@ -62,7 +62,7 @@ describe('a channel\'s change and the deliveries waiting for it', () => {
     const held = await until(id, (list) => list[0]?.next_attempt_at === '2026-11-22T07:00:00.000000Z');
     // Said as held by quiet hours, not only as "waiting": the dashboard shows "waiting until 07:00".
     expect(held).toMatchObject([{ status: 'pending', attempts: 0, next_attempt_at: '2026-11-22T07:00:00.000000Z', held_until: '2026-11-22T07:00:00.000000Z' }]);
-    expect(held[0].uuid).toMatch(UUID_V4);
+    expect(held[0].uuid).toMatch(UUID_V7);
 
     expect((await agent.api(`/api/channels/${channel.id}`, { method: 'PATCH', json: { quiet_hours: null } })).status).toBe(200);
     await hook.received(1);

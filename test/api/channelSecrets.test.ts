@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { receiverPool, type Answer } from '../helpers/receiver';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
-// Issue 21, items 8 (user:pass@ URLs), 9 (secrets on a change of destination) and 10 (webhook
+// Channel secrets: user:pass@ URLs, secrets on a change of destination, and (webhook
 // URLs that are secrets, echoed by receivers). Real agent, real receivers.
 
 let agent: TestAgent;

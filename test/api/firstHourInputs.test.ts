@@ -3,7 +3,7 @@ import { startSmtpReceiver } from '../helpers/smtpReceiver';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 /*
- * Issue 26 items 2 and 5 over real HTTP: the addresses nodemailer sends, quiet hours typed as
+ * What a new user types, over real HTTP: the addresses nodemailer sends, quiet hours typed as
  * 8:00, and the zone rule (old names stored as current ones, abbreviations refused naming the
  * field and the zone they may mean).
  */

@@ -129,7 +129,7 @@ describe('what a line pulse refuses', () => {
       expect(answer.status, wrong).toBe(422);
       const { errors } = await answer.json();
       expect(Object.keys(errors), wrong).toEqual([wrong]);
-      expect(errors[wrong][0]).toMatch(/create, name, schedule, tz, grace, max_runtime, server, rid/);
+      expect(errors[wrong][0]).toMatch(/create, name, schedule, tz, grace, max_runtime, alert_after, server, rid/);
     }
     expect(monitorsWithSlug('misspelt-line')).toHaveLength(0);
     // rid pairs a start with its end, as on every pulse.

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../agent/engine/failOverdue';
 import { stepAt } from '../helpers/loopStep';
 import { startTestAgent, TIMESTAMP, type TestAgent } from '../helpers/testAgent';
 
-/* Issue 13: edit, pause and snooze, the "new" status and list filters, over real HTTP. */
+/* Edit, pause and snooze, the "new" status and list filters, over real HTTP. */
 
 let agent: TestAgent;
 let now = Date.parse('2026-11-23T10:00:30Z');
@@ -138,7 +138,7 @@ describe('pause, snooze and resume', () => {
     expect(await show(monitor.id)).toMatchObject({ status: 'new', paused_until: null, next_due_at: '2026-11-23T13:05:00.000000Z' });
   });
 
-  it('keeps a snooze\'s end as data on its run-history line (issue 26.4), beside the same words as before', async () => {
+  it('keeps a snooze\'s end as data on its run-history line, beside the same words as before', async () => {
     now = Date.parse('2026-11-23T10:00:30Z');
     const monitor = await create();
     await pause(monitor.id, { until: '2026-11-23T12:30:00Z' });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 /*
- * Issue 22, "alert reasons are data": the dashboard puts an alert in words from its data, not
+ * Alert reasons are data: the dashboard puts an alert in words from its data, not
  * from the description's text. `kinds=all` (Cronbeat's own list) carries each notification's
  * alert; the spec's list stays exactly as the spec has it.
  */

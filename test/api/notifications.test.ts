@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getWithHost } from '../helpers/rawHttp';
-import { startTestAgent, TIMESTAMP, UUID_V4, type TestAgent } from '../helpers/testAgent';
+import { startTestAgent, TIMESTAMP, UUID_V7, type TestAgent } from '../helpers/testAgent';
 import { NOTIFICATION_KINDS } from '../../agent/domain/alerts/notificationKinds';
 import { monitorFailedData } from '../../agent/domain/alerts/monitorNotifications';
 import { toApiTimestamp } from '../../agent/domain/time/apiTimestamps';
@@ -118,7 +118,7 @@ describe('notification pagination', () => {
   it('shows each notification with the spec fields and types', async () => {
     const [notification] = (await page(1, '')).data;
     expect(Object.keys(notification)).toEqual(['id', 'type', 'notifiable_type', 'notifiable_id', 'data', 'read_at', 'created_at', 'updated_at']);
-    expect(notification.id).toMatch(UUID_V4);
+    expect(notification.id).toMatch(UUID_V7);
     expect(notification.notifiable_type).toBe('App\\Models\\Company');
     expect(notification.notifiable_id).toBe(companyOf(1));
     expect(notification.read_at).toBeNull();

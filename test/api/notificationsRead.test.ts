@@ -3,7 +3,7 @@ import { migrations } from '../../agent/db/migrations';
 import { NOTIFICATION_KINDS } from '../../agent/domain/alerts/notificationKinds';
 import { startTestAgent, TIMESTAMP, type TestAgent } from '../helpers/testAgent';
 
-/* Issue 13: the spec's kinds by default, read state, and the unread filter. */
+/* The spec's kinds by default, read state, and the unread filter. */
 
 let agent: TestAgent;
 let now = Date.parse('2026-11-23T10:00:00Z');

@@ -4,7 +4,7 @@ import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 /*
  * A PATCH that names a field the resource cannot take (a misspelt "schedul" beside a good "name")
  * is a mistake: 422 naming that field, and nothing changed, not even the good field or the
- * channel_ids sent with it. (Found after the merge of issues 13 and 14: such a field was dropped
+ * channel_ids sent with it. (Found after two features met in one route: such a field was dropped
  * silently and the rest saved.)
  */
 let agent: TestAgent;

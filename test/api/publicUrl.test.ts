@@ -5,7 +5,7 @@ import { Receiver } from '../helpers/receiver';
 import { checkPublicUrl } from '../../agent/domain/access/publicUrl';
 
 /*
- * Issue 21 item 12: links pointed at 127.0.0.1. The public URL (serve --public-url,
+ * Links pointed at 127.0.0.1. The public URL (serve --public-url,
  * CRONBEAT_PUBLIC_URL, or the dashboard's setting) is the base of alert links and copy-paste
  * lines, and a host the agent answers to.
  */

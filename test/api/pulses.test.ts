@@ -99,7 +99,7 @@ describe('pulse endpoints', () => {
     expect(agent.store.pulses.count(m.id)).toBe(1);
     expect((await pulse(`${m.token}/255`, { method: 'POST' })).status).toBe(200);
     const failed = await monitor(m.id);
-    expect(failed).toMatchObject({ is_alerted: 1, alert_reason: 'Job reported failure (exit code 255)', status: 'failed', next_due_at: null });
+    expect(failed).toMatchObject({ is_alerted: 1, alert_reason: 'Failed: the job exited with code 255', status: 'failed', next_due_at: null });
     expect(notifier.take().map((p) => p.title)).toEqual(['✗ backup failed (exit 255)']);
   });
 
@@ -159,7 +159,7 @@ describe('pulse endpoints', () => {
   });
 });
 
-describe('retries and measured durations (issue 12)', () => {
+describe('retries and measured durations', () => {
   const keyed = (key: string, extra: Record<string, string> = {}) => ({ method: 'POST', headers: { 'Idempotency-Key': key, ...extra } });
 
   it('stores a pulse once per Idempotency-Key and monitor, answering each retry as the first', async () => {
@@ -208,7 +208,7 @@ describe('monitor fields and run history', () => {
   it('shows status, next_due_at and an absolute pulse_url on every monitor response', async () => {
     const created = await createMonitor({ schedule: '*/15 * * * *', duration: 10 });
     for (const m of [created, await monitor(created.id), (await (await agent.api('/api/monitors')).json()).at(-1)]) {
-      // No pulse yet: the monitor is new (issue 13).
+      // No pulse yet: the monitor is new.
       expect(m.status).toBe('new');
       expect(m.last_pulse_at).toBeNull();
       expect(m.next_due_at).toBe('2026-11-21T10:10:00.000000Z');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
-/* Issue 13: PATCH /api/servers/{id} and GET /api/servers?q=. */
+/* PATCH /api/servers/{id} and GET /api/servers?q=. */
 
 let agent: TestAgent;
 beforeAll(async () => {

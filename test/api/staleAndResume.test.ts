@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../agent/engine/failOverdue';
 import { stepAt } from '../helpers/loopStep';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
-/* Issue 21.4 (a stale success never recovers a failure) and 21.16 (pause → resume is no recovery), over real HTTP. */
+/* A stale success never recovers a failure, and (pause → resume is no recovery), over real HTTP. */
 
 let agent: TestAgent;
 let now = Date.parse('2026-11-23T10:00:30Z');
@@ -34,7 +34,7 @@ const notesOf = async (id: number) =>
 /** The monitor loop's step at `at`, by a failer of its own (the agent's loop runs on its own clock). */
 const step = (at: number) => stepAt(createOverdueFailer({ store: agent.store, events: agent.events, notifier: agent.notifier }), at);
 
-describe('a stale pulse never changes the state it is older than (21.4)', () => {
+describe('a stale pulse never changes the state it is older than', () => {
   it('keeps a reported failure after a success sent an hour before it, and records that success', async () => {
     now = Date.parse('2026-11-23T10:00:30Z');
     const monitor = await create();
@@ -42,7 +42,7 @@ describe('a stale pulse never changes the state it is older than (21.4)', () => 
     await pulse(`${monitor.token}/fail`);
     now = Date.parse('2026-11-23T11:00:40Z');
     await pulse(monitor.token, Date.parse('2026-11-23T10:00:10Z'));
-    expect(await show(monitor.id)).toMatchObject({ status: 'failed', is_alerted: 1, alert_reason: 'Job reported failure' });
+    expect(await show(monitor.id)).toMatchObject({ status: 'failed', is_alerted: 1, alert_reason: 'Failed: the job reported failure' });
     expect(await notesOf(monitor.id)).toEqual(['failed']);
     expect((await history(monitor.id)).map((p) => p.kind)).toEqual(['fail', 'success']);
 
@@ -69,7 +69,7 @@ describe('a stale pulse never changes the state it is older than (21.4)', () => 
   });
 });
 
-describe('pause → resume on a failed monitor (21.16)', () => {
+describe('pause → resume on a failed monitor', () => {
   it('starts a fresh wait ("new"), raises no recovery, and the run history shows the pause and the resume', async () => {
     now = Date.parse('2026-11-23T10:00:30Z');
     const monitor = await create();

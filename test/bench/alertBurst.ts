@@ -9,7 +9,7 @@ import { seedDatabase } from './seed';
 import { median, round } from './stats';
 
 /*
- * Measurement 7 (issue 25.5): the alert path under a burst. 10,000 monitors fail at the same
+ * Measurement 7: the alert path under a burst. 10,000 monitors fail at the same
  * instant, each alerting three webhook channels, each channel a receiver of its own in this
  * process. Measured: from the deadline until every receiver has heard of every failure (whether
  * one request per alert or digests naming many: a monitor counts once its name is in a body),

@@ -8,7 +8,7 @@ import { median, round } from './stats';
 import { monitorToken } from './tokens';
 
 /*
- * Measurement 6 (issue 25.4): the dashboard's monitors screen over 10,000 monitors in headless
+ * Measurement 6: the dashboard's monitors screen over 10,000 monitors in headless
  * Chromium, measured from outside the app: performance marks, the resource timing of the list's
  * request, a MutationObserver on the table and the heap from the DevTools protocol. The build
  * measured is the production one the agent serves; it has no hooks for this.
@@ -190,7 +190,7 @@ export async function measureDashboard({ agentUrl, token, emptyToken, log }: Das
         name: 'dashboard, 10,000 monitors: first rows painted after the list arrived',
         value: round(load.rowsAt - load.responseEnd, 1),
         unit: 'ms',
-        // Issue 25.4's bounds: the first render under 1 s after the data arrives, a keystroke under 50 ms.
+        // The dashboard's bounds: the first render under 1 s after the data arrives, a keystroke under 50 ms.
         target: { below: 1_000 },
         baseline: { name: `JSON.parse of the same ${round(load.bytes / 1e6, 1)} MB in the page`, value: round(parse, 1) },
         note: `${rowsInPage} of 10,000 rows in the page`,

@@ -14,12 +14,13 @@ import { measureHotMonitor, measureSchedules, SCHEDULED_MONITORS } from './pulse
 import { markdownTable, notMeasured, writeReport, type Figure } from './report';
 import { measureReports } from './reports';
 import { measureScheduler } from './scheduler';
+import { measureSchedulerKinds } from './schedulerKinds';
 import { seedDatabase } from './seed';
 import { measureStartup } from './startup';
 import { msSince, round } from './stats';
 
 /*
- * `npm run bench`: every measurement of issues 8 and 17 next to its target and a baseline taken in the
+ * `npm run bench`: every measurement next to its target and a baseline taken in the
  * same run, printed as a table and written to test-results/bench.json and bench.md.
  * `npm run bench -- --only 1,3` runs some sections only (4s and 4m: start-up or memory; 3l and 3r: lists or outside readers; 8: a channel report). All data is seeded in a temporary
  * folder (removed afterwards); every child gets that folder as HOME and data folder.
@@ -94,7 +95,7 @@ async function runAll(only: Set<string> | null, tempRoot: string, bare: Child, l
     });
   }
 
-  // 10,000 monitors failing at once, three channels each, while pulses keep coming (issue 25.5).
+  // 10,000 monitors failing at once, three channels each, while pulses keep coming.
   if (wanted('7')) {
     await attempt(figures, log, '7. alert burst', [notMeasured('7', 'alert burst', 's', { below: 30 }, '')], () =>
       measureAlertBurst({ tempRoot, dataDir: join(tempRoot, 'burst'), log }),
@@ -141,6 +142,9 @@ async function runAll(only: Set<string> | null, tempRoot: string, bare: Child, l
     }
     if (wanted('2')) {
       await attempt(figures, log, '2. scheduler', [notMeasured('2', 'scheduler', 'ms', { below: 1 }, '')], () => measureScheduler(bigDir, smallDir, log));
+      await attempt(figures, log, '2. calendar events, periods and a maintenance window', [notMeasured('2', 'scheduler by schedule kind, maintenance', 'ms', undefined, '')], () =>
+        measureSchedulerKinds(bigDir, log),
+      );
     }
   }
   return figures;

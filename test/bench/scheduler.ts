@@ -2,7 +2,7 @@ import { databaseFile } from '../../agent/dataFolder/dataDir';
 import { openStore, type Store } from '../../agent/db/store';
 import { AgentEvents } from '../../agent/engine/events';
 import { startMonitorLoop } from '../../agent/engine/loop';
-import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../agent/engine/failOverdue';
 import type { Notifier, Popup } from '../../agent/engine/popups/notifier';
 import { figure, type Figure } from './report';
 import { median, quantile, round, timeRuns } from './stats';

@@ -124,7 +124,7 @@ function seedNotifications(db: Db, { notifications, now }: SeedPlan): void {
       duration: 5,
       last_run_at: now,
       is_alerted: 1,
-      alert_reason: 'No pulse within 5 min of the run due at 03:00 Europe/Paris (02:00 UTC)',
+      alert_reason: 'Missed: the run due 03:00 Europe/Paris (02:00 UTC) did not come (grace 5 min)',
       reason: null,
     }),
   );
@@ -132,7 +132,7 @@ function seedNotifications(db: Db, { notifications, now }: SeedPlan): void {
   const alert = JSON.stringify({
     event: 'monitor.failed',
     at: toApiTimestamp(now),
-    reason: { kind: 'other', title: 'nightly job failed', description: 'No pulse within 5 min of the run due at 03:00 Europe/Paris (02:00 UTC)' },
+    reason: { kind: 'other', title: 'nightly job failed', description: 'Missed: the run due 03:00 Europe/Paris (02:00 UTC) did not come (grace 5 min)' },
     monitor: null,
     server: null,
     run: null,

@@ -102,7 +102,7 @@ export async function measureStartup(bigDataDir: string, emptyDataDir: string, t
       value: round(median(afterDowntime.writing), 1),
       unit: 'ms',
       baseline: { name: 'empty database', value: round(median(empty.writing), 1) },
-      note: `median of ${RUNS}; writes wait for the check (issue 25.3)`,
+      note: `median of ${RUNS}; writes wait for the check`,
     }),
     figure({
       section: '4',

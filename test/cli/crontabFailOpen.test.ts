@@ -7,7 +7,7 @@ import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { runCli, tempFolder, type CliResult } from '../helpers/cli';
 
 /*
- * Issue 21.1: a line `crontab discover` wrote never stops the job it wraps. Each case runs the
+ * A line `crontab discover` wrote never stops the job it wraps. Each case runs the
  * rewritten line as cron does (`/bin/sh -c`, as the line's user `nobody`, cron's short PATH)
  * and counts the job's runs in a file.
  */
@@ -120,7 +120,7 @@ describe.skipIf(!isRoot)('a discovered line fails open (run as nobody, as cron d
     expect(ran.status).toBe(3);
     expect(runsCounted(d.counter)).toBe(1);
     const monitor = ((await (await agent.api('/api/monitors')).json()) as Array<Record<string, unknown>>).find((m) => m.token === d.token)!;
-    expect(monitor).toMatchObject({ duration: 5, status: 'failed', alert_reason: 'Job reported failure (exit code 3)' });
+    expect(monitor).toMatchObject({ duration: 5, status: 'failed', alert_reason: 'Failed: the job exited with code 3' });
 
     const undo = await runCli(['crontab', 'discover', '--undo', '--system-file', d.file], { env: { CRONBEAT_DATA_DIR: tempFolder() } });
     expect(undo.status).toBe(0);

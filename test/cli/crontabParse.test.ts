@@ -87,7 +87,7 @@ describe('secret masking', () => {
   });
 });
 
-describe('rewriting a line through the fail-open entry point (issue 21.1)', () => {
+describe('rewriting a line through the fail-open entry point', () => {
   const invocation = { shim: '/usr/local/lib/cronbeat/cronbeat', url: null };
   const job = (text: string, format: 'user' | 'system' = 'user') => jobsOf(parseCrontab(text, format))[0] as CronJob;
   const tail = (shim = '/usr/local/lib/cronbeat/cronbeat') => `[ -r ${shim} ] && [ -x ${shim} ] && exec ${shim} run`;

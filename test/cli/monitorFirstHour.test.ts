@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { runCli, tempFolder } from '../helpers/cli';
 import { fakeTimeEnv, hasFakeTime } from '../helpers/fakeTime';
 
-// Issue 26 items 6, 7 and 10: "did you mean …", --until without a zone, --grace. Real processes.
+// A new user's first hour: "did you mean …", --until without a zone, --grace. Real processes.
 vi.setConfig({ testTimeout: 30_000 });
 
 let agent: TestAgent;

@@ -5,7 +5,7 @@ import { runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cl
 import { until } from '../helpers/until';
 
 /*
- * Issue 21, "tried as a new user would": a failing `cronbeat run -- sh -c 'echo disk full >&2;
+ * Tried as a new user would: a failing `cronbeat run -- sh -c 'echo disk full >&2;
  * exit 3'` reaches a webhook, an ntfy topic and an email with the line "disk full", exit code 3
  * and a link under the public URL. Real processes: `cronbeat serve`, `cronbeat run`, local
  * HTTP receivers and a real SMTP server.
@@ -65,7 +65,7 @@ describe('a new user\'s failing job', () => {
 
     const phone = JSON.parse(ntfy.requests[0].body);
     expect(phone).toMatchObject({ topic: 'backups', title: 'nightly-backup failed (exit 3)', click: link, priority: 4 });
-    expect(phone.message).toMatch(/^Failed with exit code 3 after \d+ (ms|s)\.\n/);
+    expect(phone.message).toMatch(/^Failed: the job exited with code 3 after \d+ (ms|s)\.\n/);
     expect(phone.message).toContain('\nOutput:\n  disk full\n');
     expect(phone.message).toContain(`Open: ${link}`);
 

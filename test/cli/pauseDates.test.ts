@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { snoozeEnd } from '../../agent/cli/commands/monitor/pause';
 
-// Issue 21, item 8: `monitor pause --until` refuses a date that does not exist instead of sending it on.
+// `monitor pause --until` refuses a date that does not exist instead of sending it on.
 describe('monitor pause --until with an impossible date', () => {
   const now = Date.parse('2026-11-21T10:00:00Z');
   it.each(['2030-02-30T10:00:00Z', '2030-02-30T10:00+01:00', '2030-02-30 10:00', '2030-01-10T24:00:00Z'])('refuses %s', (until) => {

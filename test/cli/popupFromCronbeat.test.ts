@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
 
 /*
- * Issue 21 item 11: a real popup on Linux read "nightly-backup failed / Job reported failure
+ * A real popup on Linux read "nightly-backup failed / Job reported failure
  * (exit code 3)" under the app name "notify-send". Here a real `cronbeat serve` shows a popup
  * through node-notifier, which runs the fake notify-send first on PATH: it writes down the
  * arguments it was given.

@@ -9,7 +9,7 @@ import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { createMonitor } from './agentFixtures';
 
 /*
- * Issue 26 item 9: long CLI work shows its progress on stderr when that is a terminal, and
+ * Long CLI work shows its progress on stderr when that is a terminal, and
  * nothing when it is not. The terminal is a real pty, made by util-linux's `script`.
  */
 vi.setConfig({ testTimeout: 60_000 });

@@ -10,7 +10,7 @@ import { closedPort, runCli, startServe, tempFolder } from '../helpers/cli';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { createMonitor, pulsesOf } from './agentFixtures';
 
-// Issue 12, "pulses lost or doubled": real agents, real CLI processes, real spool files.
+// Pulses never lost nor doubled: real agents, real CLI processes, real spool files.
 vi.setConfig({ testTimeout: 60_000 });
 
 const cleanups: Array<() => Promise<void> | void> = [];

@@ -6,7 +6,7 @@ import { runCli, tempFolder } from '../helpers/cli';
 import { fakeTimeEnv, hasFakeTime } from '../helpers/fakeTime';
 import { tempDir } from '../helpers/testAgent';
 
-// Issue 12, item 1, with real processes: an every-minute job pings with `cronbeat ping` while the
+// A replayed spool, with real processes: an every-minute job pings with `cronbeat ping` while the
 // agent is down (each ping's clock set by libfaketime), then the agent starts and the spool replays.
 vi.setConfig({ testTimeout: 30_000 });
 

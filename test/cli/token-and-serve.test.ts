@@ -57,7 +57,7 @@ describe('cronbeat token', () => {
     expect(listed.status).toBe(0);
     const [heading, row, ...rest] = listed.stdout.trimEnd().split('\n');
     expect(heading).toMatch(/^ID\s+COMPANY ID\s+NAME\s+SCOPE\s+CREATED AT\s+LAST USED AT\s+REVOKED AT\s+MAX MONITORS$/);
-    // A time people read: on this machine's clock with its zone, not an ISO timestamp (issue 26 item 4).
+    // A time people read: on this machine's clock with its zone, not an ISO timestamp.
     expect(row).toMatch(/^1\s+1\s+laptop\s+full\s+\d{4}-\d\d-\d\d \d\d:\d\d Europe\/Paris\s+-\s+-\s+100$/);
     expect(rest).toEqual([]);
     expect(listed.stdout).not.toContain('(index)');

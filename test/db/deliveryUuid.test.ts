@@ -5,7 +5,7 @@ import { migrations } from '../../agent/db/migrations';
 import { openDatabase } from '../../agent/db/open';
 import { tempDir, UUID_V4 } from '../helpers/testAgent';
 
-// Issue 26, item 11: X-Cronbeat-Delivery is each delivery's UUID; deliveries written before have one made.
+// X-Cronbeat-Delivery is each delivery's UUID; deliveries written before have one made.
 describe('the delivery UUID migration', () => {
   it('gives every existing delivery its own random v4 UUID, kept from then on', () => {
     const version = migrations.findIndex((sql) => sql.includes('ALTER TABLE deliveries ADD COLUMN uuid'));

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../agent/engine/failOverdue';
 import { stepAt } from '../helpers/loopStep';
 import type { TestAgent } from '../helpers/testAgent';
 import { chromiumMissing, screenshot, signedInDashboard } from './browser';
 
 /*
- * Issue 22: the dashboard writes a failed monitor's reason from its data (alert_reason_data), its
- * times in the viewer's zone with UTC on hover, and reads nothing back out of the stored words.
+ * The dashboard writes a failed monitor's reason from its data (alert_reason_data), its
+ * times in the monitor's zone and UTC on its page (the viewer's zone in lists), and reads nothing back out of the stored words.
  */
 describe.skipIf(chromiumMissing)('alert reasons from data on the dashboard', { timeout: 30_000 }, () => {
   let now = Date.parse('2026-11-21T08:00:00Z');
@@ -24,12 +24,12 @@ describe.skipIf(chromiumMissing)('alert reasons from data on the dashboard', { t
   const create = async (name: string) =>
     (await agent.api('/api/monitors', { method: 'POST', json: { name, schedule: '0 10 * * *', timezone: 'Europe/Paris', duration: 5 } })).json();
 
-  it('shows the missed run in the viewer\'s zone from the data, whatever the stored words say', async () => {
+  it('shows the missed run from the data, labelled with its zone, whatever the stored words say', async () => {
     const monitor = await create('Paris backup');
     now = Date.parse('2026-11-21T09:06:00Z');
     await stepAt(createOverdueFailer({ store: agent.store, events: agent.events, notifier: agent.notifier }), now);
     const answered = await (await agent.api(`/api/monitors/${monitor.id}`)).json();
-    expect(answered.alert_reason).toBe('No pulse within 5 min of the run due at 2026-11-21 10:00 Europe/Paris (09:00 UTC)');
+    expect(answered.alert_reason).toBe('Missed: the run due 2026-11-21 10:00 Europe/Paris (09:00 UTC) did not come (grace 5 min); no run has come yet');
     expect(answered.alert_reason_data).toMatchObject({ kind: 'missed', expected_at: '2026-11-21T09:00:00.000000Z' });
     // Words with no time in them: only the data can tell the dashboard when the run was due.
     agent.store.db.prepare("UPDATE monitors SET alert_reason = 'words without a time' WHERE id = ?").run(monitor.id);
@@ -38,11 +38,14 @@ describe.skipIf(chromiumMissing)('alert reasons from data on the dashboard', { t
     const status = page.getByTestId('monitor-status-text');
     const shown = status.locator('time');
     await shown.waitFor();
-    expect(await status.textContent()).toContain('No pulse within 5 min of the run due at ');
+    expect(await status.textContent()).toContain('The run due ');
+    expect(await status.textContent()).toContain(' did not come (grace 5 min); no run has come yet');
+    // The badge says which of the one vocabulary: missed, not a bare "failed".
+    expect(await page.locator('.status-line .badge').textContent()).toBe('Missed');
     expect(await status.textContent()).not.toContain('words without a time');
-    expect(await status.textContent()).not.toMatch(/UTC|Paris/);
     expect(await shown.getAttribute('datetime')).toBe('2026-11-21T09:00:00.000Z');
-    expect(await shown.textContent()).toContain('04:00'); // 09:00 UTC in New York
+    // On the monitor's page, labelled with the monitor's zone and UTC (not the viewer's New York, unlabelled).
+    expect(await shown.textContent()).toBe('Sat 21 Nov 10:00 Europe/Paris (09:00 UTC)');
     expect(await shown.getAttribute('title')).toBe('2026-11-21 09:00:00 UTC');
     await screenshot(page, 'alert-reason-from-data');
 

@@ -6,7 +6,7 @@ import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
 
 /*
- * Issue 21, item 9, in the dashboard: pointing a Telegram channel at another Bot API server asks
+ * Secrets on a change of destination, in the dashboard: pointing a Telegram channel at another Bot API server asks
  * for its token again, next to the token's field; once given, the channel sends there.
  */
 describe.skipIf(chromiumMissing)('changing where a channel sends, in the dashboard', { timeout: 30_000 }, () => {

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createSignInLink } from '../helpers/signIn';
-import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../agent/engine/failOverdue';
 import { stepAt } from '../helpers/loopStep';
 import { Receiver } from '../helpers/receiver';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
@@ -81,7 +81,7 @@ describe.skipIf(chromiumMissing)('channels end to end', { timeout: 30_000 }, () 
     await screenshot(page, 'channel-test-answer');
   });
 
-  it('sets reminders on the channel (issue 21.14): checked as you type, shown in the list', async () => {
+  it('sets reminders on the channel: checked as you type, shown in the list', async () => {
     const row = page.getByTestId('channel').filter({ hasText: 'Ops hook' });
     await row.getByRole('button', { name: 'Edit' }).click();
     const form = page.getByRole('form', { name: 'Edit Ops hook' });

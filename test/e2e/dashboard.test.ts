@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createSignInLink } from '../helpers/signIn';
-import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../agent/engine/failOverdue';
 import { stepAt } from '../helpers/loopStep';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { builtRenderer, chromiumMissing, CHROMIUM, launchChromium, screenshot } from './browser';
@@ -131,8 +131,8 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     await expect.poll(() => heading().textContent()).toBe('Every minute');
     monitorId = Number(page.url().split('/').pop());
     expect(monitorId).toBeGreaterThan(0);
-    // No pulse yet: the monitor is new, never "up" (issue 13).
-    await page.getByText('Waiting for its first run (').waitFor();
+    // No pulse yet: the monitor is new, never "up".
+    await page.getByText('Waiting for its first run, due ').waitFor();
     // `cronbeat` is not on this machine's PATH: the line names node and the CLI by absolute path.
     expect(await page.getByLabel('cronbeat run', { exact: true }).inputValue()).toMatch(/^\/\S+ \/\S+\/dist\/cronbeat\.cjs run [0-9a-f-]{36} --url http:\/\/127\.0\.0\.1:\d+ -- /);
     await page.getByTestId('cli-path-hint').waitFor();
@@ -162,12 +162,14 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
 
   it('sees the monitor fail live when its deadline passes, and its notification', async () => {
     await page.goto(`${agent.url}/#/monitors/${monitorId}`);
-    await page.getByText('Waiting for its first run (').waitFor();
+    await page.getByText('Waiting for its first run, due ').waitFor();
     await page.locator('.live-live').waitFor();
     now += 3 * 60_000;
     await step();
     // No reload: the event stream brings the failure.
-    await page.locator('[data-testid="monitor-status-text"]', { hasText: 'No pulse' }).waitFor({ timeout: 5000 });
+    await page.locator('[data-testid="monitor-status-text"]', { hasText: 'The run due ' }).waitFor({ timeout: 5000 });
+    // The badge says which of the one vocabulary: no run came, so "Missed".
+    await page.locator('.status-card [data-problem="missed"]', { hasText: 'Missed' }).waitFor();
     await page.locator('.status-card [data-status="failed"]').waitFor();
     await expectNoErrorState(page);
     await screenshot(page, 'monitor-detail-failed');

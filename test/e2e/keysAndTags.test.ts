@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
 
-/* Issue 23 in the dashboard: Settings lists, creates (shown once) and revokes API keys; the monitors list filters by tag. */
+/* API keys and tags in the dashboard: Settings lists, creates (shown once) and revokes API keys; the monitors list filters by tag. */
 describe.skipIf(chromiumMissing)('dashboard: API keys and tags', { timeout: 60_000 }, () => {
   let agent: TestAgent;
   let browser: Browser;

@@ -19,7 +19,7 @@ function watchPageProblems(page: Page): string[] {
 const MONITORS = 300;
 
 /*
- * Issue 22 item 6 and issue 25's dashboard in real headless Chromium: one cache entry per list
+ * The live cache in real headless Chromium: one cache entry per list
  * (a screen and the window title share the monitors' list), a live change of one monitor read
  * alone and drawn in its row alone, and a long list kept short in the page.
  */
@@ -115,6 +115,32 @@ describe.skipIf(chromiumMissing)('dashboard data: one request per list, live row
     expect(await row.isVisible()).toBe(true);
     expect(sent('/api/monitors')).toBe(listBefore);
     expect(await page.evaluate(() => [...(window as unknown as { changedRows: Set<string> }).changedRows])).toEqual([`monitor-row-${target.id}`]);
+  });
+
+  it('redraws a monitor that failed in its place: no other row changes, not even an attribute', async () => {
+    // A row further down: moved to the failed ones at the top, every row in between would shift (and get a new index).
+    const target = monitors[9]!;
+    await page.getByTestId(`monitor-row-${target.id}`).waitFor();
+    await page.evaluate(() => {
+      const touched = new Set<string>();
+      (window as unknown as { touchedRows: Set<string> }).touchedRows = touched;
+      new MutationObserver((records) => {
+        for (const record of records) {
+          const node = record.target instanceof Element ? record.target : record.target.parentElement;
+          const row = node?.closest('tr');
+          if (row && row.parentElement?.tagName === 'TBODY') touched.add(row.getAttribute('data-testid') ?? `(${row.className || 'row'})`);
+          else if (record.type === 'childList') touched.add('(rows added or removed)');
+        }
+      }).observe(document.querySelector('tbody')!, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    const rowsBefore = await page.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-testid')));
+    await fetch(`${agent.url}/api/pulse/${target.token}/fail`);
+    await page.getByTestId(`monitor-row-${target.id}`).locator('[data-status="failed"]').waitFor();
+    // Whatever the update sets off lands first: the row's own reads, then two frames (the taller row measured).
+    await expect.poll(() => sent(`/api/monitors/${target.id}/pulses`)).toBeGreaterThanOrEqual(1);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    expect(await page.evaluate(() => [...(window as unknown as { touchedRows: Set<string> }).touchedRows])).toEqual([`monitor-row-${target.id}`]);
+    expect(await page.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-testid')))).toEqual(rowsBefore);
   });
 
   it('drops a deleted monitor from the list without asking for it', async () => {

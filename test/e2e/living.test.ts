@@ -17,7 +17,7 @@ function watchPageProblems(page: Page): string[] {
   return problems;
 }
 
-/* Issue 13 in real headless Chromium: edit a monitor, pause and resume it, read notifications. */
+/* Living with monitors in real headless Chromium: edit a monitor, pause and resume it, read notifications. */
 describe.skipIf(chromiumMissing)('living with monitors, end to end', { timeout: 30_000 }, () => {
   const now = Date.parse('2026-11-23T10:00:30Z');
   let agent: TestAgent;
@@ -48,7 +48,7 @@ describe.skipIf(chromiumMissing)('living with monitors, end to end', { timeout: 
 
   it('says a new monitor waits for its first run, never "up"', async () => {
     await page.goto(`${agent.url}/#/monitors/${monitor.id}`);
-    await page.getByText('Waiting for its first run (').waitFor();
+    await page.getByText('Waiting for its first run, due ').waitFor();
     await page.locator('.status-card [data-status="new"]').waitFor();
     await page.locator('.facts', { hasText: 'never' }).waitFor();
     expect(await nextDue()).toBe('2026-11-23T11:05:00.000000Z');

@@ -6,7 +6,7 @@ import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
 
 /*
- * Screens where issues 13 and 14 met after their merge, looked at in real headless Chromium: the
+ * Screens where two features meet, looked at in real headless Chromium: the
  * channel picker on a paused monitor's page, the navigation at 800×600 with both issues' items,
  * and the overview's count of new and paused monitors.
  */

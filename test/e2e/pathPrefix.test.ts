@@ -7,7 +7,7 @@ import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
 
 /*
- * Issue 21 item 12 from outside: `--public-url https://example.com/cronbeat/` behind a reverse
+ * A public URL with a path, from outside: `--public-url https://example.com/cronbeat/` behind a reverse
  * proxy that serves the agent under a path prefix. The link an alert carries must open the
  * monitor's page there: the dashboard's assets and its API calls stay under the prefix (found
  * blank: /assets/… and /api/… were asked at the host's root).

@@ -4,7 +4,7 @@ import type { TestAgent } from '../helpers/testAgent';
 import { chromiumMissing, screenshot, signedInDashboard } from './browser';
 
 /*
- * Issue 21.16 in real headless Chromium: a failed monitor paused and resumed reads "New", waiting
+ * Pause and resume in real headless Chromium: a failed monitor paused and resumed reads "New", waiting
  * for its next run since it was resumed (never "Up"), and its run history shows the pause and the resume.
  */
 describe.skipIf(chromiumMissing)('pause and resume of a failed monitor, on its page', { timeout: 30_000 }, () => {
@@ -28,7 +28,7 @@ describe.skipIf(chromiumMissing)('pause and resume of a failed monitor, on its p
     await agent.api(`/api/monitors/${monitor.id}/resume`, { method: 'POST' });
 
     await page.goto(`${agent.url}/#/monitors/${monitor.id}`);
-    await page.getByText('Waiting for its next run since it was resumed (').waitFor();
+    await page.getByText('Waiting for its next run since it was resumed, due ').waitFor();
     expect(await page.locator('[data-status="monitoring"]').count()).toBe(0);
     await page.locator('[data-status="resume"]').first().waitFor();
     await page.locator('[data-status="pause"]').first().waitFor();

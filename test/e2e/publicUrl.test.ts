@@ -5,7 +5,7 @@ import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
 
 /*
- * Issue 21 item 12 in real headless Chromium: without a public URL the channel form says links
+ * The public URL in real headless Chromium: without a public URL the channel form says links
  * open only on this machine; Settings sets one (a bad one is refused next to the field), and then
  * the note is gone and the monitor's copy-paste lines start with it.
  */

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { createSignInLink } from '../helpers/signIn';
-import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../agent/engine/failOverdue';
 import { stepAt } from '../helpers/loopStep';
 import { startTestAgent } from '../helpers/testAgent';
 import { builtRenderer, launchChromium } from './browser';

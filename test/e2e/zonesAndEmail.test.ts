@@ -5,7 +5,7 @@ import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
 
 /*
- * Issue 26 items 2 and 5 in real headless Chromium, at 800×600 and 1280×800: zones found by
+ * Zones and email addresses in real headless Chromium, at 800×600 and 1280×800: zones found by
  * country and city, an abbreviation refused with the zone it may mean (the API's rule); an
  * email channel with me@localhost and "Ops <ops@example.com>", one field labelled From, and
  * quiet hours typed as 8:00.
@@ -47,7 +47,7 @@ describe.skipIf(chromiumMissing)('zones and the email channel form', { timeout: 
       await zone.fill('EST');
       await page.getByText('"EST" is an abbreviation, not a time zone').first().waitFor();
       await page.getByRole('button', { name: /America\/New_York/ }).first().waitFor();
-      await screenshot(page, `issue26-zone-est-${label}`);
+      await screenshot(page, `zone-est-${label}`);
       await zone.fill('india');
       await page.getByText('india → Asia/Kolkata').waitFor();
       await page.getByLabel('Name').fill(`Indian job ${label}`);
@@ -73,7 +73,7 @@ describe.skipIf(chromiumMissing)('zones and the email channel form', { timeout: 
       await form.getByLabel('Quiet until').fill('9:30');
       await form.getByLabel('Time zone').fill('Europe/Paris');
       expect(await form.locator('.field-error').allInnerTexts()).toEqual([]);
-      await screenshot(page, `issue26-email-channel-${label}`);
+      await screenshot(page, `email-channel-${label}`);
       await form.getByRole('button', { name: 'Add channel' }).click();
       await page.getByTestId('channel').filter({ hasText: `Local mail ${label}` }).waitFor();
       const channels = (await (await agent.api('/api/channels')).json()) as Array<{ name: string; settings: Record<string, unknown>; quiet_hours: unknown }>;

@@ -15,7 +15,7 @@ describe('a systemd calendar event on daylight-saving nights', () => {
     await fixture.step(at('2026-03-08T09:00:00Z'));
     expect(fixture.notifications()).toEqual([]);
     await fixture.step(at('2026-03-09T07:00:01Z'));
-    expect(fixture.alertReason(monitor.id)).toBe('No pulse within 30 min of the run due at 2026-03-09 02:30 America/New_York (06:30 UTC)');
+    expect(fixture.alertReason(monitor.id)).toBe('Missed: the run due 2026-03-09 02:30 America/New_York (06:30 UTC) did not come (grace 30 min); no run has come yet');
   });
 
   it('runs a repeated time of a fall-back night once: after the first copy answers, the second is not awaited', async () => {

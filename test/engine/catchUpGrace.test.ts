@@ -19,7 +19,7 @@ async function replay(token: string, now: number, sentAt: string[], kind: 'succe
 }
 
 describe('pulses that come late', () => {
-  it('a spool replayed after the agent was down raises no failed/recovered flapping (item 1)', async () => {
+  it('a spool replayed after the agent was down raises no failed/recovered flapping', async () => {
     fixture = engineFixture(at('2026-11-21T10:00:20Z'));
     const monitor = fixture.monitor({ schedule: '* * * * *', duration: 1 });
     const resumedAt = at('2026-11-21T10:03:30Z');
@@ -33,7 +33,7 @@ describe('pulses that come late', () => {
     expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 0, due_at: at('2026-11-21T10:05:00Z'), grace_from: null });
   });
 
-  it('a start and end pair replayed later than the duration is a run, not "not finished" then recovered (item 1)', async () => {
+  it('a start and end pair replayed later than the duration is a run, not "not finished" then recovered', async () => {
     fixture = engineFixture(at('2026-11-21T09:58:30Z'));
     const monitor = fixture.monitor({ schedule: '0 * * * *', duration: 1 });
     const resumedAt = at('2026-11-21T10:30:00Z');
@@ -44,7 +44,7 @@ describe('pulses that come late', () => {
     expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 0, running_since: null, due_at: at('2026-11-21T11:01:00Z') });
   });
 
-  it('a success pulse during a resume grace never fails the monitor at once (item 2)', async () => {
+  it('a success pulse during a resume grace never fails the monitor at once', async () => {
     fixture = engineFixture(at('2026-11-20T12:00:00Z'));
     const monitor = fixture.monitor({ schedule: '0 3 * * *', duration: 30 });
     await fixture.pulse(monitor.token, at('2026-11-21T01:59:00Z'), { at: at('2026-11-21T01:59:00Z') });
@@ -63,7 +63,7 @@ describe('pulses that come late', () => {
     // The grace hides nothing for good: with no pulse for today's 03:00 run it ends in a failure.
     await fixture.step(at('2026-11-21T09:35:00.001Z'));
     expect(fixture.alertReason(monitor.id)).toBe(
-      'No pulse for the run due at 2026-11-21 03:00 UTC, nor within 30 min of Cronbeat resuming at 2026-11-21 09:05 UTC',
+      'Missed: the run due 2026-11-21 03:00 UTC did not come, nor within 30 min of Cronbeat resuming at 2026-11-21 09:05 UTC; last run 2026-11-21 02:30 UTC',
     );
     expect(fixture.notifications()).toHaveLength(1);
   });

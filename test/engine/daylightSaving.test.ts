@@ -22,12 +22,12 @@ describe('a fixed-time job in the skipped hour of a spring-forward night', () =>
     const monitor = fixture.monitor({ schedule: '30 2 * * *', timezone: 'America/New_York', duration: 30 });
     await fixture.step(at('2026-03-08T07:30:01Z'));
     expect(fixture.alertReason(monitor.id)).toBe(
-      'No pulse within 30 min of the run due at 2026-03-08 03:00 America/New_York (07:00 UTC)',
+      'Missed: the run due 2026-03-08 03:00 America/New_York (07:00 UTC) did not come (grace 30 min); no run has come yet',
     );
   });
 });
 
-// Issue 26.12: under Debian's cron, `0,30 2 * * *` ran twice at the jump. Its main loop (a clock
+// Under Debian's cron, `0,30 2 * * *` ran twice at the jump. Its main loop (a clock
 // jump forward of up to three hours: "run fixed-time jobs for each minute missed") walks every
 // skipped wall-clock minute and starts each fixed-time job that matches one, so 02:00 and 02:30
 // are two runs, both right after the jump (the second about ten seconds later: cron sleeps 10 s

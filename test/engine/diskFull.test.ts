@@ -54,7 +54,7 @@ function diskFullStory(dir: string, breakWrites: () => () => void) {
   expect(fixture.notifier.popups).toEqual([
     {
       title: '✗ backup missed its run',
-      body: `No run since the one due Sat 21 Nov 10:01 UTC (grace 1 min).\n${CANNOT_WRITE_NOTE}`,
+      body: `Missed: the run due Sat 21 Nov 10:01 UTC did not come (grace 1 min); no run has come yet.\n${CANNOT_WRITE_NOTE}`,
       route: `/monitors/${monitor.id}`,
     },
   ]);
@@ -64,7 +64,7 @@ function diskFullStory(dir: string, breakWrites: () => () => void) {
   vi.advanceTimersByTime(MAX_RETRY_MS);
   expect(logged).toEqual([logged[0], 'Monitor loop: writing again']);
   expect(fixture.reload(monitor.id).is_alerted).toBe(1);
-  expect(fixture.alertReason(monitor.id)).toBe('No pulse within 1 min of the run due at 2026-11-21 10:01 UTC');
+  expect(fixture.alertReason(monitor.id)).toBe('Missed: the run due 2026-11-21 10:01 UTC did not come (grace 1 min); no run has come yet');
   expect(fixture.notifications()).toHaveLength(1);
   expect(fixture.notifier.popups).toHaveLength(1); // told once already: no second popup
   expect(fixture.store.popupOutbox.countPending()).toBe(0); // nor at the next start

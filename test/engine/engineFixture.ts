@@ -6,7 +6,7 @@ import { openStore, type Store } from '../../agent/db/store';
 import { newMonitorTiming } from '../../agent/domain/monitors/dueTime';
 import type { EngineContext } from '../../agent/engine/engineContext';
 import { AgentEvents, type AgentEvent } from '../../agent/engine/events';
-import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../agent/engine/failOverdue';
 import { createPulseRecorder } from '../../agent/engine/monitors/pulseBatch';
 import type { ReceivedPulse } from '../../agent/engine/monitors/pulses';
 import { stepAt } from '../helpers/loopStep';

@@ -5,7 +5,7 @@ import { runCli, startServe, type ServeProcess } from '../helpers/cli';
 import { fakeTimeEnv, hasFakeTime } from '../helpers/fakeTime';
 import { tempDir } from '../helpers/testAgent';
 
-// Issue 12, item 3, as it happens: a real `cronbeat serve` stopped with SIGSTOP for a minute or
+// A frozen agent, as it happens: a real `cronbeat serve` stopped with SIGSTOP for a minute or
 // more across a deadline (what a laptop lid does) while a job's pulse waits in its socket queue.
 // Its clock runs twenty times faster (libfaketime), so a minute's freeze takes 3 s.
 vi.setConfig({ testTimeout: 60_000 });

@@ -74,11 +74,11 @@ describe('monitor loop', () => {
     expect(fixture.reload(missedWhileAsleep.id).is_alerted).toBe(1);
     expect(fixture.reload(missedWhileQuit.id).is_alerted).toBe(1);
     expect(fixture.notifier.popups).toHaveLength(1);
-    expect(fixture.notifier.popups[0].title).toBe('2 monitors failed');
+    expect(fixture.notifier.popups[0].title).toBe('2 monitors missed');
   });
 });
 
-describe('monitor loop: freezes (issue 12, item 3)', () => {
+describe('monitor loop: freezes', () => {
   it('counts a freeze across a deadline as an outage when the loop timer is the first to run after it', async () => {
     vi.setSystemTime(at('2026-11-21T10:00:20.500Z'));
     fixture = engineFixture(Date.now());
@@ -94,7 +94,7 @@ describe('monitor loop: freezes (issue 12, item 3)', () => {
     vi.advanceTimersByTime(100_000);
     expect(fixture.notifications()).toEqual([]);
     vi.advanceTimersByTime(60_000); // and with no pulse after it, a true failure comes, later
-    expect(fixture.notifications().map((n) => n.data.description)).toEqual(['No pulse within 1 min of the run due at 2026-11-21 10:04 UTC']);
+    expect(fixture.notifications().map((n) => n.data.description)).toEqual(['Missed: the run due 2026-11-21 10:04 UTC did not come (grace 1 min); last run 2026-11-21 10:02 UTC']);
   });
 
   it('counts a 30 s freeze that began 29 s before a deadline and ended 1 s after it, seen by the heartbeat', async () => {
@@ -123,6 +123,6 @@ describe('monitor loop: freezes (issue 12, item 3)', () => {
       vi.advanceTimersByTime(HEARTBEAT_MS);
     }
     expect(fixture.reload(monitor.id).is_alerted).toBe(1);
-    expect(fixture.alertReason(monitor.id)).toMatch(/^No pulse for the run due at 2026-11-21 10:01 UTC, nor within 1 min of Cronbeat resuming/);
+    expect(fixture.alertReason(monitor.id)).toMatch(/^Missed: the run due 2026-11-21 10:01 UTC did not come, nor within 1 min of Cronbeat resuming/);
   });
 });

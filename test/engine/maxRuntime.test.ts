@@ -24,7 +24,7 @@ describe('a started run on */10 with a grace of 1 min', () => {
     const [alert] = alerts();
     expect(alert.reason).toMatchObject({ kind: 'not_finished', started_at: '2026-11-27T13:22:00.000000Z', grace_minutes: 1 });
     expect(alert.expected_at).toBe('2026-11-27T13:30:00.000000Z');
-    expect(words(alert)).toBe('Started Fri 27 Nov 13:22 UTC and never finished: the run due Fri 27 Nov 13:30 UTC did not come either (grace 1 min).');
+    expect(words(alert)).toBe('Stuck: started Fri 27 Nov 13:22 UTC and never finished: the run due Fri 27 Nov 13:30 UTC did not come either (grace 1 min).');
   });
 
   it('with a max run time of 10 min: stuck at 13:32, naming its start, how long and the run it was due for', async () => {
@@ -39,12 +39,12 @@ describe('a started run on */10 with a grace of 1 min', () => {
     await fixture.step(at('2026-11-27T13:32:01Z'));
     const failed = fixture.reload(monitor.id);
     expect(failed.is_alerted).toBe(1);
-    expect(fixture.alertReason(monitor.id)).toBe('Started at 2026-11-27 13:22 UTC, still running after 10 min (its max run time)');
+    expect(fixture.alertReason(monitor.id)).toBe('Stuck: started 2026-11-27 13:22 UTC, still running after 10 min (its max run time)');
     const [alert] = alerts();
     expect(alert.reason).toEqual({ kind: 'stuck', started_at: '2026-11-27T13:22:00.000000Z', max_runtime_minutes: 10, resumed_at: null });
     expect(alert.expected_at).toBe('2026-11-27T13:20:00.000000Z');
     expect(alert.run).toMatchObject({ started_at: '2026-11-27T13:22:00.000000Z', ended_at: null });
-    expect(words(alert)).toBe('Started Fri 27 Nov 13:22 UTC, still running after 10 min (its max run time).');
+    expect(words(alert)).toBe('Stuck: started Fri 27 Nov 13:22 UTC, still running after 10 min (its max run time).');
     expect(fixture.notifier.popups.map((p) => p.title)).toEqual(['⚠ backup is stuck']);
 
     // Its end comes at 13:40: the recovery names the run that ended.

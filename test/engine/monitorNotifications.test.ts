@@ -30,7 +30,7 @@ describe('monitor notifications', () => {
       project_id: 7,
       status: 'failed',
       title: 'Nightly backup failed',
-      description: 'No pulse within 5 min of the run due at 2026-11-21 10:00 Europe/Paris (09:00 UTC)',
+      description: 'Missed: the run due 2026-11-21 10:00 Europe/Paris (09:00 UTC) did not come (grace 5 min); no run has come yet',
       timezone: 'Europe/Paris',
       icon: 'fa-solid fa-heart-crack',
       monitor_name: 'Nightly backup',
@@ -39,7 +39,7 @@ describe('monitor notifications', () => {
       monitor_last_run_at: '2026-11-21T08:00:00.000000Z',
       monitor_duration: 5,
       monitor_is_alerted: 1,
-      monitor_alert_reason: 'No pulse within 5 min of the run due at 2026-11-21 10:00 Europe/Paris (09:00 UTC)',
+      monitor_alert_reason: 'Missed: the run due 2026-11-21 10:00 Europe/Paris (09:00 UTC) did not come (grace 5 min); no run has come yet',
     });
     expect((failed.data as { monitor_last_run_at: string }).monitor_last_run_at).toMatch(TIMESTAMP);
 

@@ -57,7 +57,7 @@ describe('a database damaged in the middle', () => {
     const before = sha(databaseFile(dataDir));
     const serve = spawnCli(['serve', '--port', '0', '--no-popups', '--data-dir', dataDir]);
     const killer = setTimeout(() => serve.kill('SIGTERM'), 10_000);
-    // It listens at once and checks meanwhile (issue 25.3): a pulse sent then waits for the check,
+    // It listens at once and checks meanwhile: a pulse sent then waits for the check,
     // and is refused with the reason, never recorded.
     let pulse: Promise<string> | undefined;
     serve.stdout!.on('data', (chunk) => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { announcePulse, storePulse, type ReceivedPulse } from '../../agent/engine/monitors/pulses';
 import { READ_AT_MOST } from '../../agent/engine/popups/pendingPopups';
 import { NOTIFICATION_KINDS, type MonitorNotificationData } from '../../agent/domain/alerts/notificationKinds';
-import { createOverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../agent/engine/failOverdue';
 import type { Notifier } from '../../agent/engine/popups/notifier';
 import { RecordingNotifier } from '../helpers/recordingNotifier';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
@@ -62,7 +62,7 @@ describe('popups as an outbox', () => {
 
     const { agent: second, popups } = await restart(first, LATER + 60_000);
     expect(popups.map((p) => p.title)).toEqual(['✗ backup missed its run', '✗ db dump missed its run']);
-    expect(popups[0].body).toMatch(/^No run since the one due \w{3} \d+ \w{3} \d{2}:\d{2} UTC \(grace 1 min\)\.$/);
+    expect(popups[0].body).toMatch(/^Missed: the run due \w{3} \d+ \w{3} \d{2}:\d{2} UTC did not come \(grace 1 min\); no run has come yet\.$/);
     expect(popups[0].route).toMatch(/^\/monitors\/\d+$/);
 
     const { popups: again } = await restart(second, LATER + 120_000);
@@ -75,8 +75,9 @@ describe('popups as an outbox', () => {
     await expect(stepAt(createOverdueFailer({ store: first.store, events: first.events, notifier: dying }), LATER)).rejects.toThrow('died');
     const { popups } = await restart(first, LATER);
     expect(popups).toHaveLength(1);
-    expect(popups[0].title).toBe('5 monitors failed');
-    expect(popups[0].body).toMatch(/^Failed: a, b, c, d, e/);
+    // In the one vocabulary, from each failure's alert as data: their runs did not come.
+    expect(popups[0].title).toBe('5 monitors missed');
+    expect(popups[0].body).toMatch(/^Missed: a, b, c, d, e/);
   });
 
   it('shows a failure reported by a pulse (and its recovery) whose popups were lost', async () => {

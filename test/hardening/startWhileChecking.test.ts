@@ -5,7 +5,7 @@ import { mayWrite } from '../../agent/api/http/holdWrites';
 import { startTestAgent, tempDir } from '../helpers/testAgent';
 
 /*
- * Issue 25.3: after three hours off, the agent listens at once and answers reads while it checks
+ * After three hours off, the agent listens at once and answers reads while it checks
  * its database; nothing is written (no monitor failed, no pulse recorded, no grace given) until the
  * check has passed, and a pulse sent meanwhile is recorded right after it, counted against the
  * catch-up grace every overdue monitor gets.

@@ -1,4 +1,4 @@
-import type { OverdueFailer } from '../../agent/engine/monitors/failOverdue';
+import type { OverdueFailer } from '../../agent/engine/failOverdue';
 
 /** The monitor loop's step, as the loop runs it, with every slice at `now`; resolves when it ends, rejects with what stopped it. */
 export function stepAt(failer: OverdueFailer, now: number): Promise<void> {

@@ -15,7 +15,10 @@ const UNDO: Record<number, string> = {
   26: 'ALTER TABLE monitors DROP COLUMN max_runtime;',
   27: 'UPDATE server_reports SET quiet_alert_at = last_report_at + 3 * coalesce(interval_seconds * 1000, 3600000) WHERE quiet_since IS NULL;',
   28: "UPDATE notifications SET alert = NULL WHERE json_extract(alert, '$.reason.kind') = 'other';",
-  29: 'DROP TABLE channel_reports;',
+  29:
+    'DROP INDEX monitors_steady; ALTER TABLE monitors DROP COLUMN steady_at; ALTER TABLE monitors DROP COLUMN flapping; ' +
+    'ALTER TABLE monitors DROP COLUMN alert_sent; ALTER TABLE monitors DROP COLUMN failures; ALTER TABLE monitors DROP COLUMN alert_after;',
+  30: 'DROP TABLE channel_reports;',
 };
 
 /** Rolls the database in `file` back to schema `version`, then runs `then` (old data to plant) before closing it. */

@@ -49,3 +49,5 @@ export async function startTestAgent(options: Partial<AgentOptions> = {}): Promi
 /** The spec's timestamp format: UTC, six fractional digits, trailing Z. */
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** Notifications and deliveries are keyed by time-ordered UUIDs (agent/db/uuidV7.ts). */
+export const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -76,7 +76,7 @@ describe('the tray snapshot read from the agent', () => {
       expect(response.status).toBe(201);
       return (await response.json()) as { id: number; pulse_url: string };
     };
-    // A first pulse: until then a monitor is new, and the tray counts it apart (issue 13).
+    // A first pulse: until then a monitor is new, and the tray counts it apart.
     expect((await fetch((await make('fine')).pulse_url)).status).toBe(200);
     const failed = await make('backup');
     // The engine's step function is tested with the engine; here only the flag the tray reads matters.

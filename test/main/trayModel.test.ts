@@ -16,7 +16,7 @@ describe('trayState', () => {
     ['a certificate expiring', snapshot([monitor(1, 'a', 'monitoring')], 1), 'busy'],
     ['a monitor failed', snapshot([monitor(1, 'a', 'running'), monitor(2, 'b', 'failed')], 1), 'failed'],
     ['a certificate failed', snapshot([monitor(1, 'a', 'monitoring')], 0, 1), 'failed'],
-    // Issue 13: paused and new monitors are never red or green.
+    // Paused and new monitors are never red or green.
     ['only paused and new monitors', snapshot([monitor(1, 'a', 'paused'), monitor(2, 'b', 'new')]), 'idle'],
     ['only new monitors', snapshot([monitor(1, 'a', 'new')]), 'idle'],
     ['fine ones beside paused ones', snapshot([monitor(1, 'a', 'paused'), monitor(2, 'b', 'monitoring')]), 'ok'],

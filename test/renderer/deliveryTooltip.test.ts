@@ -4,7 +4,7 @@ import type { Delivery } from '../../renderer/src/api/types';
 
 const ISO = /\d{4}-\d\d-\d\dT\d\d:\d\d/;
 
-// Issue 26 item 4: the delivery tooltip said "next try 2026-11-25T14:32:00.000000Z".
+// The delivery tooltip said "next try 2026-11-25T14:32:00.000000Z".
 describe('the delivery tooltip', () => {
   const base = { id: 'x', attempts: 2, channel: { id: 1, name: 'Ops', kind: 'webhook' }, sent_at: null, last_error: 'HTTP 503', next_attempt_at: '2026-11-25T14:32:00.000000Z' };
 

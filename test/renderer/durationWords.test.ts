@@ -14,7 +14,7 @@ const failedAfter = (durationMs: number) =>
 
 describe('durations in the dashboard and in alerts', () => {
   it.each([850, 4_250, 12_400, 185_000, 97 * 60_000, 27 * 3_600_000, (1440 + 30) * 60_000])('say %d ms alike', (ms) => {
-    expect(whatHappened(failedAfter(ms), { adminZone: 'UTC' })).toBe(`Failed with exit code 1 after ${formatDuration(ms)}.`);
+    expect(whatHappened(failedAfter(ms), { adminZone: 'UTC' })).toBe(`Failed: the job exited with code 1 after ${formatDuration(ms)}.`);
   });
 
   it.each([1, 90, 1440, 1470, 2 * 1440 + 180])('say a grace of %d minutes alike', (minutes) => {

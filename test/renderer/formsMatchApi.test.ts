@@ -6,7 +6,7 @@ import { channelBody } from '../../renderer/src/lib/channelKinds';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 /*
- * Issue 22: the dashboard's forms check by the API's own schemas, so for the same input a form
+ * The dashboard's forms check by the API's own schemas, so for the same input a form
  * and the API (a real agent over HTTP) both take it, or both refuse it with the same words.
  */
 

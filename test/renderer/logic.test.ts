@@ -6,7 +6,7 @@ import { nextRuns, scheduleInWords } from '../../renderer/src/lib/schedule';
 import { monitorFormErrors } from '../../renderer/src/components/MonitorForm';
 import { serverFormErrors } from '../../renderer/src/components/ServerForm';
 import { linkLabel, pageOf } from '../../renderer/src/components/Pager';
-import { filterMonitors, sortMonitors, tagsOfMonitors } from '../../renderer/src/screens/Monitors';
+import { filterMonitors, keepOrder, sortMonitors, tagsOfMonitors } from '../../renderer/src/lib/monitorList';
 import { commandLines } from '../../renderer/src/screens/MonitorDetail';
 import { daysLeft } from '../../renderer/src/screens/Certificates';
 import type { Monitor } from '../../renderer/src/api/types';
@@ -149,6 +149,19 @@ describe('the monitors list', () => {
 
   it('puts failed monitors first, then running ones, then by name', () => {
     expect(sortMonitors(list).map((m) => m.id)).toEqual([2, 3, 1]);
+  });
+
+  it('keeps the order shown while the same monitors change (a live update), and sorts afresh when monitors come or go', () => {
+    const shown = sortMonitors(list);
+    // Monitor 1 fails: it keeps its place, as its new object.
+    const failed = { ...list[0]!, is_alerted: 1, status: 'failed' as const };
+    const kept = keepOrder(shown, [failed, list[1]!, list[2]!]);
+    expect(kept.map((m) => m.id)).toEqual([2, 3, 1]);
+    expect(kept[2]).toBe(failed);
+    // A new monitor, or one deleted: the list is sorted again.
+    expect(keepOrder(shown, [failed, list[1]!, list[2]!, monitor({ id: 4, name: 'aaa' })]).map((m) => m.id)).toEqual([1, 2, 3, 4]);
+    expect(keepOrder(shown, [failed, list[2]!]).map((m) => m.id)).toEqual([1, 3]);
+    expect(keepOrder(null, list).map((m) => m.id)).toEqual([2, 3, 1]);
   });
 
   it('filters by status and by name, schedule or zone', () => {

@@ -3,7 +3,7 @@ import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 /*
  * The API's answers to a fixed set of requests, recorded before the contract moved to
- * agent/contract/ (issue 22) and compared byte for byte since: a refactoring of the layers must
+ * agent/contract/ and compared byte for byte since: a refactoring of the layers must
  * not change one character a client reads. Only what is random per run is replaced: the
  * agent's origin, monitor tokens and generated secrets. The clock is fixed and advanced by a
  * second before each request, so every timestamp is the same on every run.

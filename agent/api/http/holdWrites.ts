@@ -7,7 +7,7 @@ export function mayWrite(method: string, path: string): boolean {
 }
 
 /**
- * While the agent's start-up check of its database runs (issue 25.3), reads are answered at once
+ * While the agent's start-up check of its database runs, reads are answered at once
  * and requests that may write wait for `writesAllowed`: a pulse sent then is recorded a moment
  * later, after the catch-up graces, never before the file is known to be whole. When the check
  * refuses the file, they get a 503 saying why (the agent is stopping).

@@ -3,7 +3,7 @@ import type { Subject } from '../../db/channelRoutes';
 import { HttpError } from '../http/errors';
 
 /**
- * The channel_ids of a monitor, server or certificate (issue 14), as every route that takes them
+ * The channel_ids of a monitor, server or certificate, as every route that takes them
  * handles them: each id must be a live channel of the company (422 naming channel_ids, nothing
  * changed); undefined leaves the list as it is, null means all channels. Call before writing.
  */

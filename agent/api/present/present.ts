@@ -3,7 +3,7 @@ import type { ServerRow } from '../../db/servers';
 import type { ServerAlertRow } from '../../db/serverAlerts';
 import type { ServerReportRow } from '../../db/serverReports';
 import { isQuiet } from '../../domain/servers/quietAfter';
-import { reasonDataOf, type MonitorRow } from '../../db/monitors';
+import { reasonDataOf, type ShownMonitorRow } from '../../db/monitors';
 import type { CertificateRow } from '../../db/certificates';
 import type { PulseRow } from '../../db/pulses';
 import type { ChannelRow } from '../../db/channels';
@@ -23,6 +23,8 @@ import type { ServerAlertResource, ServerFields, ServerReport } from '../../cont
 import type { MaintenanceWindowResource } from '../../contract/maintenanceWindows';
 import { windowOf, type MaintenanceWindowRow } from '../../db/maintenanceWindows';
 import { nextStart, windowEnd } from '../../domain/maintenance/windows';
+import { DEFAULT_ALERT_AFTER, failuresOf } from '../../domain/monitors/failureStreak';
+import { flapStateOf } from '../../domain/alerts/flapping';
 
 export { presentNotification } from '../../contract/notifications';
 
@@ -69,7 +71,7 @@ export function presentServerAlert(row: ServerAlertRow): ServerAlertResource {
  * A monitor as the API answers it; `origin` (scheme, host and port the client used) makes its
  * pulse_url, `channelIds` are the channels it alerts (null: all).
  */
-export function presentMonitor(row: MonitorRow, origin: string, channelIds: number[] | null): MonitorResource {
+export function presentMonitor(row: ShownMonitorRow, origin: string, channelIds: number[] | null): MonitorResource {
   const reason = reasonDataOf(row);
   const monitor: MonitorResource = {
     id: row.id,
@@ -95,16 +97,22 @@ export function presentMonitor(row: MonitorRow, origin: string, channelIds: numb
     paused_at: toNullableApiTimestamp(row.paused_at),
     paused_until: toNullableApiTimestamp(row.paused_until),
     pulse_url: `${origin}/api/pulse/${row.token}`,
-    // Issue 23: the slug a job's line matches it by (null: not made by nor matched to a line), and its tags.
+    // The slug a job's line matches it by (null: not made by nor matched to a line), and its tags.
     slug: row.slug,
     tags: tagsOf(row),
     // In the literal rather than added by withChannelIds: copying 10,000 objects cost the list a tenth of its time.
     channel_ids: channelIds,
-    // Issue 22: why it is failed, as data (alert_reason's words are made from it); null when not failed or failed before.
+    // Why it is failed, as data (alert_reason's words are made from it); null when not failed or failed before.
     alert_reason_data: reason,
   };
   // Only when set: a monitor without one answers exactly the spec's shape.
   if (row.max_runtime !== null) monitor.max_runtime = row.max_runtime;
+  if (row.alert_after !== DEFAULT_ALERT_AFTER) {
+    monitor.alert_after = row.alert_after;
+    monitor.failures_in_a_row = row.is_alerted === 1 ? failuresOf(row.failures).length : 0;
+  }
+  const flapping = flapStateOf(row.flapping).since;
+  if (flapping !== null) monitor.flapping_since = toApiTimestamp(flapping);
   return monitor;
 }
 

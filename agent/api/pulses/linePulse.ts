@@ -32,7 +32,7 @@ export function lineMonitor(
   const problem = slugProblem(slug);
   if (problem) throw HttpError.validation({ slug: [problem] });
   const query = validate(linePulseQuery, ctx.query);
-  const line = { name: query.name, schedule: query.schedule, timezone: query.tz, grace: query.grace, maxRuntime: query.max_runtime, tags: query.server ? [query.server] : [] };
+  const line = { name: query.name, schedule: query.schedule, timezone: query.tz, grace: query.grace, maxRuntime: query.max_runtime, alertAfter: query.alert_after, tags: query.server ? [query.server] : [] };
   const outcome = monitorForLine({ store, events }, key, slug, line, query.create, now, budgets);
   switch (outcome.kind) {
     case 'found':

@@ -24,7 +24,7 @@ function splitFile(file: string): { name: string; format: 'svg' | 'json' } {
 }
 
 /**
- * Status badges (issue 23), behind a badge key in the path, safe to put in a public README:
+ * Status badges, behind a badge key in the path, safe to put in a public README:
  * GET /api/badges/{badge_key}/monitors/{id or slug}.svg|.json and /api/badges/{badge_key}/tags/{tag}.svg|.json.
  * The key may only read badges; an unknown key, monitor or tag answers 404 alike.
  */

@@ -20,7 +20,7 @@ function checkedSettings(kind: ChannelKind, settings: Record<string, unknown>): 
 }
 
 /**
- * A PATCH that points a channel elsewhere must give its secrets again (issue 21, item 9): a 422
+ * A PATCH that points a channel elsewhere must give its secrets again: a 422
  * naming each stored secret it leaves out or sends as its mask, and a webhook URL whose
  * user:pass@ still shows the mask. Nothing is changed then.
  */
@@ -56,7 +56,7 @@ function refuseForeignMasks(kind: ChannelKind, stored: Record<string, unknown>, 
   if (Object.keys(errors).length > 0) throw HttpError.validation(errors);
 }
 
-/** /api/channels: where notifications are delivered besides the desktop (issue 14, docs/channels.md). */
+/** /api/channels: where notifications are delivered besides the desktop (docs/channels.md). */
 export function channelRoutes({ store, events, clock, requireToken, deliveries }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
   router.use(requireToken);

@@ -20,7 +20,7 @@ const presentKey = (row: ApiTokenRow): WireKey => ({
 });
 
 /**
- * The company's API keys (issue 23), for a full key only: GET /api/keys lists the live ones with
+ * The company's API keys, for a full key only: GET /api/keys lists the live ones with
  * their last use, POST /api/keys makes one and shows its secret once, DELETE /api/keys/{id}
  * revokes one at once; PATCH /api/keys/{id} sets how many monitors its lines may make.
  */

@@ -7,7 +7,7 @@ import { escapeLabelValue, familyHeader, formatValue, prometheusText, PROMETHEUS
 import { MONITOR_STATUSES, monitorStatus } from '../../domain/monitors/status';
 
 /*
- * GET /metrics (issue 23): the company's monitors, channels and the agent itself in Prometheus'
+ * GET /metrics: the company's monitors, channels and the agent itself in Prometheus'
  * text format, for a read-only or full key (Bearer, as Prometheus' `authorization` sends it).
  * Base units (seconds), the cronbeat_ prefix, _total for counters.
  *

@@ -6,9 +6,9 @@ import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/errors';
 import { pathId } from '../http/params';
 import { presentMonitor } from '../present/present';
-import { maxRuntimeInput, monitorInput, monitorListQuery, monitorPatch, pauseInput } from '../../contract/monitors';
+import { alertAfterInput, maxRuntimeInput, monitorInput, monitorListQuery, monitorPatch, pauseInput } from '../../contract/monitors';
 import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../present/channelIds';
-import type { MonitorRow } from '../../db/monitors';
+import type { ShownMonitorRow } from '../../db/monitors';
 import { validate } from '../http/validate';
 import { requestOrigin as originOfRequest } from '../http/paging';
 import { newMonitorTiming } from '../../domain/monitors/dueTime';
@@ -24,7 +24,7 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
   router.use(requireToken);
   // Pulse URLs (the dashboard's copy-paste lines) start with the public URL when one is set.
   const requestOrigin = (ctx: Context) => publicUrl?.current() ?? originOfRequest(ctx);
-  const present = (row: MonitorRow, origin: string, channelIds = store.channelRoutes.channelIds({ type: 'monitor', id: row.id })) =>
+  const present = (row: ShownMonitorRow, origin: string, channelIds = store.channelRoutes.channelIds({ type: 'monitor', id: row.id })) =>
     presentMonitor(row, origin, channelIds);
   const found = <T>(monitor: T | null): T => {
     if (!monitor) throw HttpError.notFound('Monitor');
@@ -35,7 +35,7 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
     const { status, project_id: projectId, tag } = validate(monitorListQuery, ctx.query);
     const routes = store.channelRoutes.channelIdsOfType(ctx.state.companyId, 'monitor');
     const rows = store.monitors
-      .list(ctx.state.companyId)
+      .listShown(ctx.state.companyId)
       .filter((row) => (status === undefined || monitorStatus(row) === status) && (projectId === undefined || row.project_id === projectId))
       .filter((row) => tag === undefined || tagsOf(row).includes(tag));
     const origin = requestOrigin(ctx);
@@ -74,7 +74,7 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
     ctx.body = tokenView(store, ctx.state.scope).monitor(present(monitor, requestOrigin(ctx)));
   });
 
-  // Issue 23: who changed the monitor's settings, when, from what to what (the API or the job's line), newest first.
+  // Who changed the monitor's settings, when, from what to what (the API or the job's line), newest first.
   router.get('/api/monitors/:id/changes', (ctx) => {
     const monitor = found(store.monitors.find(ctx.state.companyId, pathId(ctx.params.id, 'Monitor')));
     ctx.body = store.monitorLines.changes(monitor.id).map((change) => ({
@@ -115,6 +115,15 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
     found(store.monitors.find(ctx.state.companyId, id));
     const { max_runtime } = validate(maxRuntimeInput, await readJsonBody(ctx));
     const monitor = found(editMonitor({ store, events }, ctx.state.companyId, id, { max_runtime }, clock()));
+    ctx.body = present(monitor, requestOrigin(ctx));
+  });
+
+  // Cronbeat's own: the failure in a row that alerts (docs/monitoring.md, "Alert after N failures").
+  router.put('/api/monitors/:id/alert-after', async (ctx) => {
+    const id = pathId(ctx.params.id, 'Monitor');
+    found(store.monitors.find(ctx.state.companyId, id));
+    const { alert_after } = validate(alertAfterInput, await readJsonBody(ctx));
+    const monitor = found(editMonitor({ store, events }, ctx.state.companyId, id, { alert_after }, clock()));
     ctx.body = present(monitor, requestOrigin(ctx));
   });
 

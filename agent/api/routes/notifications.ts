@@ -45,7 +45,7 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
     });
   });
 
-  /** Where a notification was delivered (issue 14): one entry per channel, with its state. */
+  /** Where a notification was delivered: one entry per channel, with its state. */
   router.get('/api/notifications/:id/deliveries', (ctx) => {
     const notification = store.notifications.find(ctx.state.companyId, ctx.params.id ?? '');
     if (!notification) throw HttpError.notFound('Notification');

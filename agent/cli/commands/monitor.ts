@@ -18,14 +18,16 @@ token comes from CRONBEAT_API_TOKEN (make one with \`cronbeat token create\`). A
 named by its id or its exact name.
 
   cronbeat monitor create NAME --schedule "0 3 * * *" [--timezone Z] [--grace MIN]
-                              [--server ID] [--tags a,b]
+                              [--alert-after N] [--server ID] [--tags a,b]
       Makes a monitor and prints it with the crontab line that pings it by its token. The
       options are those of \`cronbeat run --name\`: the zone is this machine's unless
       --timezone says, the grace the schedule's own period up to an hour unless --grace says;
       --server ID tags it server:ID.
-  cronbeat monitor list [--status new|monitoring|running|failed|paused] [--project N] [--tag TAG]
+  cronbeat monitor list [--status new|monitoring|running|failed|paused|missed|stuck] [--project N] [--tag TAG]
       One line per monitor: status, schedule, next deadline, last pulse, tags; --tag keeps those
       with that tag (e.g. --tag server:web-01 for the jobs a line tagged with --server web-01).
+      A monitor in trouble says which: failed (the job said so), missed (no run came) or stuck
+      (a run is taking too long); --status failed lists all three.
   cronbeat monitor show ID|NAME
       Everything about one monitor, its pulse URL included (a full key only; a read-only key
       sees "hidden").
@@ -34,7 +36,7 @@ named by its id or its exact name.
   cronbeat monitor resume ID|NAME
       Monitors it again from now: it waits for the schedule's next run.
   cronbeat monitor edit ID|NAME [--name N] [--schedule "0 3 * * *"] [--timezone Z]
-                                [--grace MIN] [--project N|none] [--tags a,b]
+                                [--grace MIN] [--alert-after N] [--project N|none] [--tags a,b]
       Changes it without a new token: crontab lines that ping it keep working. A new schedule
       counts from now; it never fails at once for a run it says was missed. A zone may be an
       old name (Asia/Calcutta, stored as Asia/Kolkata); a city or an abbreviation (Paris, EST)
@@ -60,6 +62,9 @@ Options:
               time with its zone (2026-03-08T06:40:00Z)
   --grace MIN create, edit: the grace, minutes (1 or more) after each due time before the
               monitor fails (the API's \`duration\`)
+  --alert-after N
+              create, edit: alert at the N-th failed or missed run in a row (1 to 100; 1, the
+              default, alerts at the first); it shows failed from the first all the same
   --tags a,b  create, edit: its tags, comma-separated (letters, digits, "_", ".", ":", "-")
   --yes       delete: really delete
 
@@ -75,6 +80,7 @@ Examples:
   cronbeat monitor pause "nightly backup" --for 2h
   cronbeat monitor pause "nightly backup" --until 18:00
   cronbeat monitor edit 3 --schedule "30 2 * * *" --timezone Europe/Paris --grace 45
+  cronbeat monitor edit "nightly backup" --alert-after 3
   cronbeat monitor rotate-token "nightly backup"
   cronbeat monitor delete "nightly backup" --yes`;
 

@@ -5,7 +5,7 @@ import { readRunWords } from '../run/runWords';
 import { describeError } from '../../domain/text/errorText';
 
 const help = `Usage: cronbeat run TOKEN [--url URL] -- COMMAND [ARGS...]
-       cronbeat run --name NAME --schedule CRON [--timezone TZ] [--grace MIN] [--max-runtime MIN] [--server ID] -- COMMAND [ARGS...]
+       cronbeat run --name NAME --schedule CRON [--timezone TZ] [--grace MIN] [--max-runtime MIN] [--alert-after N] [--server ID] -- COMMAND [ARGS...]
 
 Runs COMMAND and reports it to the monitor with this token: a start pulse when it begins,
 then its exit code with the last 100 KB of its output (stdout and stderr interleaved).
@@ -13,7 +13,7 @@ Standard input, output and error pass through; SIGINT, SIGTERM and SIGHUP are fo
 
 With --name instead of a token, the line itself is the monitor's source of truth: its first run
 creates the monitor (matched afterwards by the slug of NAME, e.g. "Nightly Backup" →
-nightly-backup), and when the line's schedule, zone, grace or max run time change the monitor follows at the
+nightly-backup), and when the line's schedule, zone, grace, max run time or alert-after change the monitor follows at the
 next run. The key comes from CRONBEAT_API_TOKEN (a ping key: cronbeat token create --scope ping).
 The monitor's token is remembered beside the spool, so later runs ask the agent nothing first.
 A mistake in these options (a wrong --schedule) is said once on stderr; the job runs anyway.
@@ -39,6 +39,8 @@ Options:
                    schedule's own period, at most 60)
   --max-runtime MIN  minutes a started run may take before it is stuck (default: no limit of
                    its own; a run still going when the next one is due never finished)
+  --alert-after N  alert at the N-th failed or missed run in a row (default 1: the first); the
+                   monitor shows failed from the first
   --server ID      tags the monitor server:ID (one tag per server, to list and badge them)
   --url URL        the agent (default: $CRONBEAT_URL, else http://127.0.0.1:8787)
   --data-dir DIR   where the spool lives (default: $CRONBEAT_DATA_DIR, else the per-user folder;

@@ -94,7 +94,7 @@ export const serveCommand: Command = {
       // The agent's log: stderr, JSON lines (pretty on a terminal); stdout keeps the banner for the user.
       const log = pinoLog(createLogger());
       const notifier = popups ? desktopNotifier(log) : silentNotifier;
-      // Listening at once, reads answered while the database is checked; writes wait for the check (issue 25.3).
+      // Listening at once, reads answered while the database is checked; writes wait for the check.
       agent = await startAgent({ dataDir, host: values.host, port, log, notifier, popups, allowedHosts: values['allow-host'], trustProxy, publicUrl, watchdogUrl, checkWhileListening: true });
     } catch (error) {
       const code = (error as { code?: string }).code;

@@ -12,7 +12,7 @@ import { describeError } from '../../domain/text/errorText';
 export const KEY_VARIABLE = 'CRONBEAT_API_TOKEN';
 
 /**
- * `crontab discover --by-name` (issue 23): rewrites each unmonitored job's line to run
+ * `crontab discover --by-name`: rewrites each unmonitored job's line to run
  * `cronbeat run --name=SLUG`, which creates and keeps its monitor itself from the line's own
  * schedule and CRON_TZ (read at each run), so editing the schedule in the crontab is all it
  * takes to change the monitor. No monitor is created now and no token is copied: a ping key

@@ -83,7 +83,7 @@ function failOpenCommand(words: string, token: string, { shim, url }: Invocation
 }
 
 const FAIL_OPEN = /^set -- (.*); \[ -r ('[^']*'|\S+) \] && \[ -x \2 \] && exec \2 run(?: --url ('[^']*'|\S+))? (\S+) -- "\$@"; exec "\$@"(?: # cronbeat monitor.*)?$/;
-/** The line of discover before issue 21.1: `NODE CRONBEAT.cjs run [--url U] TOKEN -- JOB`. */
+/** The line of discover before it installed its own entry point (`cronbeat` shim): `NODE CRONBEAT.cjs run [--url U] TOKEN -- JOB`. */
 const DIRECT = /^(.*?cronbeat(?:\.cjs)?'?) run(?: --url (\S+))? (\S+) -- (.+)$/;
 
 /** A line discover rewrote: its token, agent URL, whether it fails open, and the job's own command as written. */

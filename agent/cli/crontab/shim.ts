@@ -4,7 +4,7 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 import { shellQuote } from '../../domain/text/shellQuote';
 
 /*
- * The stable entry point crontab lines call (issue 21.1): a small POSIX sh script, `cronbeat`,
+ * The stable entry point crontab lines call: a small POSIX sh script, `cronbeat`,
  * beside a copy of the self-contained job side (dist/cronbeat.cjs, as cronbeat-run.cjs), in a folder that is no
  * cache and no temporary folder, readable by every user. The script runs the job through
  * Cronbeat, and runs it directly, once, when Cronbeat cannot start it; the crontab line itself

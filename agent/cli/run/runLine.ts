@@ -1,21 +1,24 @@
+import { MAX_ALERT_AFTER } from '../../domain/monitors/failureStreak';
 import type { Delivery } from '../../client/pulseSender';
 import type { LineTarget } from '../../client/pulses/pulses';
 import { LineMemory } from '../../client/pulses/lineMemory';
 import { lookAlikesIn, slugOf } from '../../domain/monitors/ownLine';
 import { canonicalTimeZone } from '../../domain/time/timeZones';
+import { resolveTimeZone } from '../../domain/time/timeZones';
 import { cronZone } from '../crontab/cronZone';
 import { checkSchedule } from '../../domain/schedules';
 import { defaultGraceMinutes } from '../../domain/monitors/dueTime';
 import { WHOLE_MINUTES, wholeMinutes } from '../../domain/monitors/minutes';
 import type { OwnLine } from '../crontab/ownLine';
 
-/** The options of `cronbeat run --name NAME --schedule CRON …` (issue 23). */
+/** The options of `cronbeat run --name NAME --schedule CRON …`. */
 export interface LineOptions {
   name?: string;
   schedule?: string;
   timezone?: string;
   grace?: string;
   'max-runtime'?: string;
+  'alert-after'?: string;
   server?: string;
 }
 
@@ -106,7 +109,8 @@ export function lineRunFor(options: LineOptions, context: LineContext): LineRun 
   if (checked.schedule === undefined) return { problem: `--schedule "${written}" is not valid: ${checked.error}` };
   const fromCrontab = cronTz === undefined ? null : cronZone(cronTz);
   const zone = fromCrontab ? fromCrontab.zone : canonicalTimeZone(zoneWritten ?? context.machineZone);
-  if (!zone) return { problem: fromCrontab?.error ?? `--timezone "${zoneWritten}" is not a time zone (e.g. Europe/Paris or UTC)` };
+  // In the words `monitor edit --timezone` uses: the zones it may mean ("Paris": Europe/Paris; "UTC+2": Etc/GMT-2).
+  if (!zone) return { problem: fromCrontab?.error ?? `--timezone: ${resolveTimeZone(zoneWritten ?? context.machineZone).error}` };
   const grace = options.grace ?? String(defaultGraceMinutes(checked.schedule, context.now));
   if (wholeMinutes(grace) === null) {
     return { problem: `--grace must be ${WHOLE_MINUTES}, not "${grace}"` };
@@ -118,6 +122,13 @@ export function lineRunFor(options: LineOptions, context: LineContext): LineRun 
       return { problem: `--max-runtime must be ${WHOLE_MINUTES}, not "${maxRuntime}"` };
     }
     settings.max_runtime = String(Number(maxRuntime));
+  }
+  const alertAfter = options['alert-after'];
+  if (alertAfter !== undefined) {
+    if (!/^\d{1,3}$/.test(alertAfter) || Number(alertAfter) < 1 || Number(alertAfter) > MAX_ALERT_AFTER) {
+      return { problem: `--alert-after must be a whole number from 1 to ${MAX_ALERT_AFTER}, not "${alertAfter}"` };
+    }
+    settings.alert_after = String(Number(alertAfter));
   }
   if (options.server !== undefined) settings.server = options.server;
   const said = new URLSearchParams(settings).toString();

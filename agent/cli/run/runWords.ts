@@ -11,7 +11,7 @@ import { closestTo } from '../didYouMean';
  */
 
 /** The options of `run`; each takes a value (`--name NAME` or `--name=NAME`). */
-export const RUN_OPTIONS = ['url', 'data-dir', 'name', 'schedule', 'timezone', 'grace', 'max-runtime', 'server', 'started-fd'] as const;
+export const RUN_OPTIONS = ['url', 'data-dir', 'name', 'schedule', 'timezone', 'grace', 'max-runtime', 'alert-after', 'server', 'started-fd'] as const;
 export type RunOption = (typeof RUN_OPTIONS)[number];
 
 export interface RunWords {

@@ -14,7 +14,7 @@ export type MonitorSummary = Pick<MonitorResource, 'id' | 'name' | 'token' | 'sc
 
 /**
  * A monitor as the API shows it, with Cronbeat's read-only fields (docs/api.md); `slug` and `tags`
- * (issue 23) are absent from older agents, `token` and `pulse_url` null for a read-only key.
+ * are absent from older agents, `token` and `pulse_url` null for a read-only key.
  */
 export type MonitorDetails = Omit<MonitorView, 'slug' | 'tags'> & Partial<Pick<MonitorView, 'slug' | 'tags'>>;
 
@@ -63,6 +63,11 @@ export class ApiClient {
 
   editMonitor(id: number, changes: MonitorChanges): Promise<MonitorDetails> {
     return this.call<MonitorDetails>('PATCH', `/api/monitors/${id}`, changes);
+  }
+
+  /** PUT /api/monitors/{id}/alert-after: the failure in a row that alerts. */
+  setAlertAfter(id: number, alertAfter: number): Promise<MonitorDetails> {
+    return this.call<MonitorDetails>('PUT', `/api/monitors/${id}/alert-after`, { alert_after: alertAfter });
   }
 
   /** DELETE /api/monitors/{id}: the monitor and its history. */

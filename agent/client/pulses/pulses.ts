@@ -3,7 +3,7 @@ import { requestWithRetry, type HttpOutcome } from '../connection/http';
 /** What a pulse says: the run succeeded, started, failed, or ended with this exit code (0–255). */
 export type PulseSignal = 'success' | 'start' | 'fail' | number;
 
-/** A pulse sent by a job's line (issue 23): its monitor is found or created by slug with a ping key. */
+/** A pulse sent by a job's line: its monitor is found or created by slug with a ping key. */
 export interface LineTarget {
   /** The ping key (CRONBEAT_API_TOKEN). */
   key: string;
@@ -38,7 +38,7 @@ export const DURATION_HEADER = 'X-Cronbeat-Duration-Ms';
  */
 export const PROMPT_MS = 1_000;
 
-/** The pulse endpoint of issue 3 for this pulse: /api/pulse/{token}[/start|/fail|/{code}][?rid=]. */
+/** The pulse endpoint for this pulse: /api/pulse/{token}[/start|/fail|/{code}][?rid=]. */
 export function pulseUrl(baseUrl: string, pulse: Pulse): string {
   const suffix = pulse.signal === 'success' ? '' : `/${pulse.signal}`;
   const rid = pulse.rid ? `rid=${encodeURIComponent(pulse.rid)}` : '';

@@ -56,7 +56,7 @@ export interface ChannelResource {
   kind: ChannelKind;
   settings: Record<string, unknown>;
   quiet_hours: QuietHours | null;
-  /** Every how many hours a still-failed monitor's alert is sent again (issue 21.14); null: never. */
+  /** Every how many hours a still-failed monitor's alert is sent again; null: never. */
   remind_every_hours: number | null;
   failing_since: string | null;
   created_at: string;

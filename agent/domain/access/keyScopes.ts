@@ -1,5 +1,5 @@
 /*
- * What each kind of API key may do (issue 23). A key has one scope, fixed when it is made:
+ * What each kind of API key may do. A key has one scope, fixed when it is made:
  * - full: everything, as every key could before scopes;
  * - read-only: reads (GET and HEAD): lists, details, /metrics, the live stream; no writes;
  * - ping: pulses and monitors made by a job's own line (/api/pulse/key/{key}/{slug}), nothing else;

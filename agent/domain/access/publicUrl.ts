@@ -1,5 +1,5 @@
 /*
- * The public URL (issue 21 item 12): the address the admin opens Cronbeat at from anywhere
+ * The public URL: the address the admin opens Cronbeat at from anywhere
  * (https://cron.example.com, behind a proxy, or http://laptop.lan:8787). It is the base of every
  * link in alerts, popups and the dashboard's copy-paste lines, and a host the agent answers to.
  */

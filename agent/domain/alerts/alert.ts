@@ -4,7 +4,7 @@ import type { CronChange } from '../servers/jobChanges';
 import { toApiTimestamp } from '../time/apiTimestamps';
 
 /*
- * An alert as data (issues 21 and 22): what happened (a reason kind and its fields), to which
+ * An alert as data: what happened (a reason kind and its fields), to which
  * monitor on which server, the run it is about and when that run was expected. Built once, when
  * the notification is recorded, and kept in the notification's data (`data.alert`); each edge
  * (popups, every channel kind, the dashboard, a webhook's JSON) renders it to its own words with
@@ -14,8 +14,11 @@ import { toApiTimestamp } from '../time/apiTimestamps';
 
 /** Why a monitor alerts, as data. */
 export type AlertReason =
-  /** No pulse for the run due at `expected_at` within `grace_minutes` (of Cronbeat resuming, when `resumed_at`). */
-  | { kind: 'missed'; expected_at: string; grace_minutes: number; resumed_at: string | null }
+  /**
+   * No pulse for the run due at `expected_at` within `grace_minutes` (of Cronbeat resuming, when `resumed_at`);
+   * `last_run_at`: the last pulse that did come (null: none yet; absent in failures raised before it was kept).
+   */
+  | { kind: 'missed'; expected_at: string; grace_minutes: number; resumed_at: string | null; last_run_at?: string | null }
   /** A start pulse at `started_at` whose end never came: still open when the next run's grace (`grace_minutes`) ran out. */
   | { kind: 'not_finished'; started_at: string; grace_minutes: number; resumed_at: string | null }
   /** A run started at `started_at` still running after its max run time (`max_runtime_minutes`). */
@@ -24,6 +27,18 @@ export type AlertReason =
   | { kind: 'failed'; exit_code: number | null }
   /** A success after a failure that began at `failed_since` (null when not known). */
   | { kind: 'recovered'; failed_since: string | null; exit_code: number | null }
+  /**
+   * The `times`-th failure in a row of a monitor that alerts after that many: the due times of the failed runs
+   * (`runs`, oldest first; the failure's own time for a run off schedule) and the last failure's reason.
+   */
+  | { kind: 'failed_times'; times: number; runs: string[]; last: MonitorReason }
+  /**
+   * Alerts folded: the monitor changed between failed and fine `changes` times within `window_minutes`
+   * (since `since`); it is `failed` now or not. Nothing more is said until it is steady (kind 'steady').
+   */
+  | { kind: 'flapping'; changes: number; since: string; window_minutes: number; failed: boolean }
+  /** Steady again for `steady_minutes` after flapping since `flapping_since` (`changes` changes in all); `failed` now or not. */
+  | { kind: 'steady'; flapping_since: string; changes: number; steady_minutes: number; failed: boolean; failed_since: string | null }
   /** A certificate check worth telling (`change`: its status changed, it was renewed, or an expiry reminder), as checked at the alert's `at`. */
   | {
       kind: 'certificate';
@@ -55,7 +70,7 @@ export function isNoticeReason(reason: AlertReason): reason is NoticeReason {
   return NOTICE_KINDS.has(reason.kind);
 }
 
-/** Why a monitor is failed right now, as data: what it keeps beside its alert_reason words (issue 22). */
+/** Why a monitor is failed right now, as data: what it keeps beside its alert_reason words. */
 export type MonitorReason = Extract<AlertReason, { kind: 'missed' | 'not_finished' | 'stuck' | 'failed' }>;
 
 export interface AlertMonitor {
@@ -86,8 +101,19 @@ export interface AlertRun {
   output_truncated: boolean;
 }
 
-/** An alert's event: a monitor failed or recovered, a failure still unresolved (a reminder), or any other notification. */
-export type AlertEvent = 'monitor.failed' | 'monitor.recovered' | 'monitor.still_failing' | 'certificate' | 'server' | 'test';
+/**
+ * An alert's event: a monitor failed or recovered, a failure still unresolved (a reminder), a monitor
+ * flapping (its alerts folded) or steady again after it, or any other notification.
+ */
+export type AlertEvent =
+  | 'monitor.failed'
+  | 'monitor.recovered'
+  | 'monitor.still_failing'
+  | 'monitor.flapping'
+  | 'monitor.steady'
+  | 'certificate'
+  | 'server'
+  | 'test';
 
 export interface Alert {
   event: AlertEvent;
@@ -152,8 +178,8 @@ export function alertServer(monitor: Pick<AlertedMonitor, 'tags'>): AlertServer 
   return tag ? { id: null, name: tag.slice('server:'.length) } : null;
 }
 
-/** The reason of a missed deadline (agent/domain/monitors/dueTime.ts), as data. */
-export function missedReason(missed: MissedDeadline, graceMinutes: number): MonitorReason {
+/** The reason of a missed deadline (agent/domain/monitors/dueTime.ts), as data; `lastRunAt`: the monitor's last pulse (ms), null for none. */
+export function missedReason(missed: MissedDeadline, graceMinutes: number, lastRunAt?: number | null): MonitorReason {
   const resumed_at = missed.resumedAt === undefined ? null : toApiTimestamp(missed.resumedAt);
   if (missed.kind === 'stuck') {
     return { kind: 'stuck', started_at: toApiTimestamp(missed.startedAt), max_runtime_minutes: missed.maxRuntimeMinutes, resumed_at };
@@ -161,7 +187,8 @@ export function missedReason(missed: MissedDeadline, graceMinutes: number): Moni
   if (missed.kind === 'not_finished') {
     return { kind: 'not_finished', started_at: toApiTimestamp(missed.startedAt), grace_minutes: graceMinutes, resumed_at };
   }
-  return { kind: 'missed', expected_at: toApiTimestamp(missed.runAt), grace_minutes: graceMinutes, resumed_at };
+  const last = lastRunAt === undefined ? {} : { last_run_at: lastRunAt === null ? null : toApiTimestamp(lastRunAt) };
+  return { kind: 'missed', expected_at: toApiTimestamp(missed.runAt), grace_minutes: graceMinutes, resumed_at, ...last };
 }
 
 /** A run as the pulse that ended it tells it (times in ms). */

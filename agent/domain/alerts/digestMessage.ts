@@ -5,6 +5,7 @@ import { alertTitle, alertTone, type AlertTone } from './words';
 import type { NotificationData } from './notificationKinds';
 import { toApiTimestamp } from '../time/apiTimestamps';
 import { cutText, largestFitting, oneLine } from '../text/chatText';
+import { PROBLEM_WORDS, PROBLEMS, problemOf } from './vocabulary';
 
 /*
  * A digest (agent/domain/alerts/digest.ts) for people and for machines: people get counts and as many
@@ -23,9 +24,9 @@ export const DIGEST_NAMES = { popup: 5, chat: 25, email: 500 } as const;
 
 export interface DigestMessage {
   tone: AlertTone;
-  /** "37 monitors failed, 2 recovered (4 servers)". */
+  /** "30 monitors failed, 7 missed, 2 recovered on 4 servers". */
   title: string;
-  /** One line per server: "web-1: nightly-backup (exit 3), db-vacuum (missed), … 12 more". */
+  /** One line per server: "web-1: nightly-backup (failed, exit 3), db-vacuum (missed), … 12 more". */
   lines: string[];
   /** How many monitors each line is about (named or counted), so a place that shows fewer lines can say how many it left out. */
   counts: number[];
@@ -36,22 +37,17 @@ export interface DigestMessage {
   count: number;
 }
 
-/** A monitor's state in a digest's list: "exit 3", "missed", "stuck", "recovered". */
+/** A monitor's state in a digest's list, in the one vocabulary: "failed, exit 3", "missed", "stuck", "recovered". */
 function shortState(alert: Alert): string {
   if (alert.event === 'monitor.still_failing') return 'still failing';
   if (isNoticeReason(alert.reason)) return alert.event;
-  switch (alert.reason.kind) {
-    case 'failed':
-      return alert.reason.exit_code === null ? 'failed' : `exit ${alert.reason.exit_code}`;
-    case 'missed':
-      return 'missed';
-    case 'not_finished':
-      return 'never finished';
-    case 'stuck':
-      return 'stuck';
-    case 'recovered':
-      return 'recovered';
-  }
+  if (alert.reason.kind === 'failed_times') return `${shortState({ ...alert, reason: alert.reason.last })} ${alert.reason.times}× in a row`;
+  if (alert.reason.kind === 'flapping') return 'flapping';
+  if (alert.reason.kind === 'steady') return alert.reason.failed ? 'steady, failed' : 'steady';
+  const problem = problemOf(alert.reason);
+  if (problem === 'failed' && alert.reason.kind === 'failed' && alert.reason.exit_code !== null) return `failed, exit ${alert.reason.exit_code}`;
+  if (problem) return PROBLEM_WORDS[problem].word;
+  return alert.reason.kind === 'recovered' ? 'recovered' : alert.event;
 }
 
 /**
@@ -76,7 +72,6 @@ export function digestMessage(entries: DigestEntry[], publicUrl: string, maxName
   const tones = entries.map((e) => alertTone(e.alert));
   const bad = tones.filter((t) => t === 'bad' || t === 'warn').length;
   const good = tones.filter((t) => t === 'good').length;
-  const other = entries.length - bad - good;
   const byServer = new Map<string, Alert[]>();
   for (const { alert } of entries) {
     const server = alert.server?.name ?? '';
@@ -85,9 +80,17 @@ export function digestMessage(entries: DigestEntry[], publicUrl: string, maxName
     if (alerts) alerts.push(alert);
     else byServer.set(server, [alert]);
   }
+  // Counted in the one vocabulary: "3 monitors failed, 2 missed, 1 stuck, 4 recovered".
+  const byProblem = PROBLEMS.map((problem) => ({ problem, n: entries.filter((e) => e.alert.event !== 'monitor.still_failing' && problemOf(e.alert.reason) === problem).length }));
+  const stillFailing = entries.filter((e) => e.alert.event === 'monitor.still_failing').length;
+  const parts = [
+    ...byProblem.filter(({ n }) => n > 0).map(({ problem, n }) => ({ n, word: PROBLEM_WORDS[problem].word })),
+    ...(stillFailing ? [{ n: stillFailing, word: 'still failing' }] : []),
+    ...(good ? [{ n: good, word: 'recovered' }] : []),
+  ];
+  const other = entries.length - parts.reduce((sum, { n }) => sum + n, 0);
   const counts = [
-    bad ? `${plural(bad, 'monitor')} failed` : '',
-    good ? (bad ? `${good} recovered` : `${plural(good, 'monitor')} recovered`) : '',
+    ...parts.map(({ n, word }, i) => (i === 0 ? `${plural(n, 'monitor')} ${word}` : `${n} ${word}`)),
     other ? plural(other, 'other alert') : '',
   ]
     .filter(Boolean)

@@ -1,6 +1,7 @@
 import type { Popup } from './popup';
 import { alertMs, type Alert } from './alert';
 import { OUTPUT_BOUNDS } from './messageLimits';
+import { PROBLEM_WORDS, PROBLEMS, problemOf, type Problem } from './vocabulary';
 import { alertTitle, alertTone, humanTime, lastLines, whatHappened } from './words';
 import { describeDuration } from '../time/durations';
 
@@ -9,6 +10,8 @@ export interface MonitorTransition {
   monitorId: number;
   name: string;
   kind: 'failed' | 'recovered';
+  /** Which of the one vocabulary a failure is (failed, missed, stuck); absent: said as "failed". */
+  problem?: Problem | null;
   /** The alert reason of a failure; what happened for a recovery. */
   detail: string;
   /** The alert as data, when there is one: the popup says what the job said. */
@@ -59,18 +62,19 @@ function listNames(transitions: MonitorTransition[]): string {
   return more > 0 ? `${names.join(', ')} and ${more} more` : names.join(', ');
 }
 
-/** One popup for many transitions: "5 monitors failed: backup, db-dump, …". */
+/** One popup for many transitions, in the one vocabulary: "3 monitors missed, 2 failed: backup, db-dump, …". */
 export function summaryPopup(transitions: MonitorTransition[], context = ''): Popup {
-  const failed = transitions.filter((t) => t.kind === 'failed');
-  const recovered = transitions.filter((t) => t.kind === 'recovered');
-  const title = [failed.length ? count(failed.length, 'failed') : '', recovered.length ? count(recovered.length, 'recovered') : '']
-    .filter(Boolean)
-    .join(', ');
-  const lines = [
-    failed.length ? `Failed: ${listNames(failed)}` : '',
-    recovered.length ? `Recovered: ${listNames(recovered)}` : '',
-    context,
-  ];
+  const groups = [
+    ...PROBLEMS.map((problem) => ({
+      word: PROBLEM_WORDS[problem].word,
+      label: PROBLEM_WORDS[problem].label,
+      // Its problem as told, else as its alert says (a popup read back from the outbox), else "failed".
+      members: transitions.filter((t) => t.kind === 'failed' && (t.problem ?? problemOf(t.alert?.reason) ?? 'failed') === problem),
+    })),
+    { word: 'recovered', label: 'Recovered', members: transitions.filter((t) => t.kind === 'recovered') },
+  ].filter((group) => group.members.length > 0);
+  const title = groups.map((group, i) => (i === 0 ? count(group.members.length, group.word) : `${group.members.length} ${group.word}`)).join(', ');
+  const lines = [...groups.map((group) => `${group.label}: ${listNames(group.members)}`), context];
   return { title, body: lines.filter(Boolean).join('\n'), route: '/monitors' };
 }
 
@@ -89,7 +93,7 @@ export function gracePopup(failures: MonitorTransition[]): Popup | null {
   return summaryPopup(failures, 'Their runs were due while Cronbeat was not running, and no pulse came since.');
 }
 
-/** What popups add when a failure cannot be recorded yet (warnUnrecorded in agent/engine/monitors/failOverdue.ts). */
+/** What popups add when a failure cannot be recorded yet (warnUnrecorded in agent/engine/failOverdue.ts). */
 export const CANNOT_WRITE_NOTE = 'Cronbeat cannot write its database (is the disk full?): this failure is recorded once it can.';
 
 /** The popups for failures Cronbeat sees but cannot record: as stepPopups, each saying so. None for none. */

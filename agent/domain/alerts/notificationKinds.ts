@@ -9,9 +9,12 @@ export const NOTIFICATION_KINDS = {
   // Ours: a certificate check that never read a certificate (no expiry date to give the spec's kind).
   sslCertificateUnreadable: { type: 'App\\Notifications\\SslCertificateUnreadableNotification', icon: 'fa-solid fa-plug-circle-xmark' },
   serverAlert: { type: 'App\\Notifications\\ServerAlertNotification', icon: 'fa-solid fa-server' },
-  // Ours (issue 21.14): a reminder that a monitor is still failed, sent to a channel that repeats alerts.
+  // Ours: a reminder that a monitor is still failed, sent to a channel that repeats alerts.
   monitorStillFailing: { type: 'App\\Notifications\\MonitorStillFailingNotification', icon: 'fa-solid fa-heart-crack' },
-  // Ours (issue 21.15): a server's crontab watcher stopped reporting, and reported again.
+  // Ours: a monitor whose alerts keep changing between failed and fine (its alerts folded), and steady again after it.
+  monitorFlapping: { type: 'App\\Notifications\\MonitorFlappingNotification', icon: 'fa-solid fa-wave-square' },
+  monitorSteady: { type: 'App\\Notifications\\MonitorSteadyNotification', icon: 'fa-solid fa-heart-pulse' },
+  // Ours: a server's crontab watcher stopped reporting, and reported again.
   serverQuiet: { type: 'App\\Notifications\\ServerQuietNotification', icon: 'fa-solid fa-volume-xmark' },
   serverReporting: { type: 'App\\Notifications\\ServerReportingAgainNotification', icon: 'fa-solid fa-tower-broadcast' },
 } as const;

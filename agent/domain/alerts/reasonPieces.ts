@@ -1,8 +1,8 @@
 import { alertMs, missedReason, type Alert, type AlertReason, type MonitorReason } from './alert';
-import { exitCodeWords } from './exitCodes';
+import { problemDetail, reasonPieces, writePieces, type ReasonPiece } from './vocabulary';
 import type { MissedDeadline } from '../monitors/dueTime';
 import { remembered } from '../time/answerCache';
-import { describeDuration } from '../time/durations';
+import { timesInARow } from './streakWords';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -25,7 +25,7 @@ function formatterFor(timezone: string): Intl.DateTimeFormat {
 
 /** `ms` as wall-clock date and time in `timezone`: { date: "2026-11-21", time: "10:00" }. */
 export const wallClock = remembered(
-  // A burst of 10,000 failures says the same few moments 10,000 times (issue 25.5).
+  // A burst of 10,000 failures says the same few moments 10,000 times.
   1_000,
   (ms: number, timezone: string) => `${timezone} ${ms}`,
   (ms: number, timezone: string): { date: string; time: string } => {
@@ -47,46 +47,32 @@ export function describeMoment(ms: number, timezone: string): string {
   return `${local.date} ${local.time} ${timezone} (${utcText} UTC)`;
 }
 
-export type { MonitorReason };
-
-/** A monitor reason's words with its moments left as moments (UTC ms), for each edge to write in its zone. */
-export type ReasonPiece = string | { at: number };
+export type { MonitorReason, ReasonPiece };
+export { reasonPieces };
 
 /** Whether an alert reason is one a monitor carries while failed (a recovery or another notice is not). */
 export function isMonitorReason(reason: AlertReason | null | undefined): reason is MonitorReason {
   return reason?.kind === 'missed' || reason?.kind === 'not_finished' || reason?.kind === 'stuck' || reason?.kind === 'failed';
 }
 
-/**
- * Why a monitor is failed, in words with moments: "No pulse within 5 min of the run due at ", {at}.
- * A deadline moved by a resume grace says so.
- */
-export function reasonPieces(reason: MonitorReason): ReasonPiece[] {
-  if (reason.kind === 'failed') {
-    return [reason.exit_code === null ? 'Job reported failure' : `Job reported failure (exit code ${exitCodeWords(reason.exit_code)})`];
-  }
-  const moment = (iso: string): ReasonPiece => ({ at: alertMs(iso) ?? 0 });
-  const resumed = reason.resumed_at === null ? null : moment(reason.resumed_at);
-  if (reason.kind === 'stuck') {
-    const started = ['Started at ', moment(reason.started_at)];
-    const limit = describeDuration(reason.max_runtime_minutes * 60_000);
-    if (resumed === null) return [...started, `, still running after ${limit} (its max run time)`];
-    return [...started, `, still running after ${limit} (its max run time), and not ended after Cronbeat resumed at `, resumed];
-  }
-  const within = describeDuration(reason.grace_minutes * 60_000);
-  if (reason.kind === 'not_finished') {
-    const started = ['Started at ', moment(reason.started_at)];
-    if (resumed === null) return [...started, ` and never finished: no end by ${within} after the next run was due`];
-    return [...started, ` and not finished, nor within ${within} of Cronbeat resuming at `, resumed];
-  }
-  const run = moment(reason.expected_at);
-  if (resumed === null) return [`No pulse within ${within} of the run due at `, run];
-  return ['No pulse for the run due at ', run, `, nor within ${within} of Cronbeat resuming at `, resumed];
-}
-
 /** A monitor's reason as words with moments; null without data (its stored words stand). */
 export function reasonPiecesOf(reason: AlertReason | null | undefined): ReasonPiece[] | null {
   return isMonitorReason(reason) ? reasonPieces(reason) : null;
+}
+
+/** What the alert of a failure after several in a row says: "Failed 3 times in a row (runs due …, …): " and the last one's reason. */
+export function failedTimesPieces(reason: Extract<AlertReason, { kind: 'failed_times' }>): ReasonPiece[] {
+  // A long streak by its first two and last three, as the channels list it.
+  const listed = reason.runs.length > 5 ? [...reason.runs.slice(0, 2), null, ...reason.runs.slice(-3)] : reason.runs;
+  const runs = listed.flatMap((iso, i): ReasonPiece[] => [...(i === 0 ? [] : [', ']), iso === null ? '…' : { at: alertMs(iso) ?? 0 }]);
+  return [`Failed ${timesInARow(reason.times)} (runs due `, ...runs, '). Last: ', ...reasonPieces(reason.last)];
+}
+
+/** A monitor's reason after its word, for a place that shows the word beside it (a badge): "The run due ", {at}, " did not come…". */
+export function detailPiecesOf(reason: AlertReason | null | undefined): ReasonPiece[] | null {
+  if (!isMonitorReason(reason)) return null;
+  const [first, ...rest] = problemDetail(reason);
+  return typeof first === 'string' ? [first.charAt(0).toUpperCase() + first.slice(1), ...rest] : [first, ...rest];
 }
 
 /** What a recovery notification says, a success pulse at `at` (ms) having ended a failure. */
@@ -99,6 +85,7 @@ export function recoveredPieces(at: number): ReasonPiece[] {
  * (the monitor's alert_reason), a recovery's success pulse. Null for any other notice (its stored words stand).
  */
 export function alertPieces(alert: Alert | null | undefined): ReasonPiece[] | null {
+  if (alert?.event === 'monitor.failed' && alert.reason.kind === 'failed_times') return failedTimesPieces(alert.reason);
   if (alert?.event === 'monitor.failed' && isMonitorReason(alert.reason)) return reasonPieces(alert.reason);
   const endedAt = alertMs(alert?.run?.ended_at ?? alert?.at);
   if (alert?.event === 'monitor.recovered' && endedAt !== null) return recoveredPieces(endedAt);
@@ -107,7 +94,7 @@ export function alertPieces(alert: Alert | null | undefined): ReasonPiece[] | nu
 
 /** Words with moments as text: each moment in `timezone` and in UTC (describeMoment). */
 export function piecesText(pieces: ReasonPiece[], timezone: string): string {
-  return pieces.map((piece) => (typeof piece === 'string' ? piece : describeMoment(piece.at, timezone))).join('');
+  return writePieces(pieces, (ms) => describeMoment(ms, timezone));
 }
 
 /** A monitor reason as the API's alert_reason words: each moment in `timezone` and in UTC (describeMoment). */
@@ -135,9 +122,9 @@ export const alertReasonWordsOfJson = remembered(
 );
 
 /**
- * Why a monitor that missed `missed` is failed, e.g. "No pulse within 5 min of the run due at
- * 2026-11-21 10:00 Europe/Paris (09:00 UTC)": reasonText of missedReason.
+ * Why a monitor that missed `missed` is failed, e.g. "Missed: the run due 2026-11-21 10:00
+ * Europe/Paris (09:00 UTC) did not come (grace 5 min); last run …": reasonText of missedReason.
  */
-export function missedDeadlineReason(missed: MissedDeadline, durationMinutes: number, timezone: string): string {
-  return reasonText(missedReason(missed, durationMinutes), timezone);
+export function missedDeadlineReason(missed: MissedDeadline, durationMinutes: number, timezone: string, lastRunAt?: number | null): string {
+  return reasonText(missedReason(missed, durationMinutes, lastRunAt), timezone);
 }

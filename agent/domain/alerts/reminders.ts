@@ -4,7 +4,7 @@ import type { MonitorNotificationData } from './notificationKinds';
 import { toApiTimestamp } from '../time/apiTimestamps';
 
 /*
- * Reminders (issue 21.14): a channel with `remind_every_hours` gets a still-failed monitor's
+ * Reminders: a channel with `remind_every_hours` gets a still-failed monitor's
  * alert again every N hours, until the monitor recovers or is paused. A reminder is the failure's
  * own alert, told again as "still failing" (event monitor.still_failing), rendered like any alert.
  */

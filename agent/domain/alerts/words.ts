@@ -1,9 +1,11 @@
 import { alertMs, isNoticeReason, type Alert } from './alert';
 import { noticeWords, wordsOfNotice } from './noticeWords';
 import { remembered } from '../time/answerCache';
-import { exitCodeMeaning, exitCodeWords } from './exitCodes';
 import { scheduleWords } from '../schedules';
+import { exitCodeMeaning } from './exitCodes';
+import { PROBLEM_WORDS, problemOf, reasonPieces, writePieces } from './vocabulary';
 import { describeDuration } from '../time/durations';
+import { failedTimesOpening, flappingWords, lastFailureState, steadyWords, timesInARow } from './streakWords';
 
 /*
  * An alert (agent/domain/alerts/alert.ts) in words, for people: the pieces every channel, the popup
@@ -43,7 +45,7 @@ type HumanTimeOptions = { date?: boolean; seconds?: boolean };
 
 /** "Sat 21 Nov 03:00 Europe/Paris" (no date: "03:00 Europe/Paris"; seconds on request). */
 export const humanTime = remembered(
-  // A digest of 10,000 alerts says the same few moments 10,000 times (issue 25.5).
+  // A digest of 10,000 alerts says the same few moments 10,000 times.
   1_000,
   (ms: number, zone: string, options: HumanTimeOptions = {}) => `${zone} ${ms} ${options.date ?? true} ${options.seconds ?? false}`,
   (ms: number, zone: string, options: HumanTimeOptions = {}): string => {
@@ -108,6 +110,12 @@ export function alertTone(alert: Alert): AlertTone {
       return 'warn';
     case 'recovered':
       return 'good';
+    case 'failed_times':
+      return alertTone({ ...alert, reason: alert.reason.last });
+    case 'flapping':
+      return 'warn';
+    case 'steady':
+      return alert.reason.failed ? 'bad' : 'good';
   }
 }
 
@@ -115,17 +123,12 @@ export function alertTone(alert: Alert): AlertTone {
 export function alertState(alert: Alert): string {
   if (alert.event === 'monitor.still_failing') return 'STILL FAILING';
   if (isNoticeReason(alert.reason)) return alert.event === 'certificate' ? 'CERTIFICATE' : alert.event === 'server' ? 'SERVER' : 'INFO';
-  switch (alert.reason.kind) {
-    case 'failed':
-      return 'FAILED';
-    case 'missed':
-      return 'MISSED';
-    case 'not_finished':
-    case 'stuck':
-      return 'STUCK';
-    case 'recovered':
-      return 'RECOVERED';
-  }
+  if (alert.reason.kind === 'failed_times') return lastFailureState(alert.reason.last);
+  if (alert.reason.kind === 'flapping') return 'FLAPPING';
+  if (alert.reason.kind === 'steady') return 'STEADY';
+  const problem = problemOf(alert.reason);
+  if (problem) return PROBLEM_WORDS[problem].state;
+  return 'RECOVERED';
 }
 
 /** "nightly-backup on web-1", or just the monitor's name when no server is known. */
@@ -148,11 +151,16 @@ export function alertTitle(alert: Alert): string {
     case 'missed':
       return `${subject} missed its run`;
     case 'not_finished':
-      return `${subject} started and never finished`;
     case 'stuck':
       return `${subject} is stuck`;
     case 'recovered':
       return `${subject} recovered`;
+    case 'failed_times':
+      return `${subject} failed ${timesInARow(reason.times)}`;
+    case 'flapping':
+      return `${subject} is flapping`;
+    case 'steady':
+      return `${subject} is steady again`;
   }
 }
 
@@ -170,31 +178,20 @@ export function whatHappened(alert: Alert, context: WordsContext): string {
     const ms = alertMs(iso);
     return ms === null ? 'an unknown time' : timeInZones(ms, zone, context.adminZone, seconds);
   };
-  const grace = (minutes: number) => describeDuration(minutes * 60_000);
   const since =
     alert.event === 'monitor.still_failing' && alert.failing_since
       ? ` Failing since ${at(alert.failing_since)}${sinceFor(alert)}.`
       : '';
   const run = alert.run;
   switch (reason.kind) {
-    case 'failed': {
-      const code = reason.exit_code === null ? 'Reported failure' : `Failed with exit code ${exitCodeWords(reason.exit_code)}`;
-      const took = run?.duration_ms != null ? ` after ${describeDuration(run.duration_ms)}` : '';
-      return `${code}${took}.${since}`;
-    }
-    case 'missed': {
-      const resumed = reason.resumed_at ? `, nor within ${grace(reason.grace_minutes)} of Cronbeat resuming at ${at(reason.resumed_at)}` : '';
-      return `No run since the one due ${at(reason.expected_at)} (grace ${grace(reason.grace_minutes)})${resumed}.${since}`;
-    }
-    case 'not_finished': {
-      const resumed = reason.resumed_at ? `, nor within ${grace(reason.grace_minutes)} of Cronbeat resuming at ${at(reason.resumed_at)}` : '';
-      const next = alert.expected_at ? `: the run due ${at(alert.expected_at)} did not come either (grace ${grace(reason.grace_minutes)})` : ` (grace ${grace(reason.grace_minutes)})`;
-      return `Started ${at(reason.started_at)} and never finished${next}${resumed}.${since}`;
-    }
+    case 'failed':
+    case 'missed':
+    case 'not_finished':
     case 'stuck': {
-      // The limit, not the moment the loop noticed (a second later): the run passed its max run time.
-      const resumed = reason.resumed_at ? `, not ended after Cronbeat resumed at ${at(reason.resumed_at)}` : '';
-      return `Started ${at(reason.started_at)}, still running after ${grace(reason.max_runtime_minutes)} (its max run time)${resumed}.${since}`;
+      // The one vocabulary's sentence (agent/domain/alerts/vocabulary.ts), its moments in the monitor's zone and the admin's.
+      const sentence = writePieces(reasonPieces(reason, alertMs(alert.expected_at)), (ms) => timeInZones(ms, zone, context.adminZone));
+      const took = reason.kind === 'failed' && run?.duration_ms != null ? ` after ${describeDuration(run.duration_ms)}` : '';
+      return `${sentence}${took}.${since}`;
     }
     case 'recovered': {
       const ended = alertMs(run?.ended_at ?? alert.at);
@@ -203,6 +200,12 @@ export function whatHappened(alert: Alert, context: WordsContext): string {
       const code = reason.exit_code === null ? '' : ` (exit ${reason.exit_code})`;
       return `Recovered${after}${code}.`;
     }
+    case 'failed_times':
+      return `${failedTimesOpening(reason, zone)}. Last: ${whatHappened({ ...alert, reason: reason.last }, context)}`;
+    case 'flapping':
+      return flappingWords(reason, (iso) => at(iso));
+    case 'steady':
+      return steadyWords(reason, (iso) => at(iso));
   }
 }
 
@@ -224,13 +227,15 @@ export function scheduleLine(alert: Alert): string | null {
 /** When the run was expected, in the monitor's zone and the admin's; null when not known or already said (a missed run). */
 export function expectedLine(alert: Alert, context: WordsContext): string | null {
   const ms = alertMs(alert.expected_at);
-  if (ms === null || !alert.monitor || alert.reason.kind === 'missed') return null;
+  const missed = alert.reason.kind === 'missed' || (alert.reason.kind === 'failed_times' && alert.reason.last.kind === 'missed');
+  if (ms === null || !alert.monitor || missed) return null;
   return `Expected ${timeInZones(ms, alert.monitor.timezone, context.adminZone)}`;
 }
 
 /**
  * When the run ran, in the monitor's zone and the admin's: "Ran Sat 21 Nov 03:00:04–03:00:16
- * Europe/Paris (Fri 20 Nov 21:00:04 America/New_York)"; "Ended …" when its start is not known.
+ * Europe/Paris (Fri 20 Nov 21:00:04 America/New_York)"; "Ran Sat 21 Nov 03:00:04 Europe/Paris, took
+ * 857 ms" when it began and ended in one second; "Ended …" when its start is not known.
  */
 export function ranLine(alert: Alert, context: WordsContext): string | null {
   const zone = alert.monitor?.timezone ?? 'UTC';
@@ -242,6 +247,11 @@ export function ranLine(alert: Alert, context: WordsContext): string | null {
   const endTime = formatter(safeZone(zone), false, true).format(ended);
   // "Sat 21 Nov 03:00:04 Europe/Paris (…)" becomes "Sat 21 Nov 03:00:04–03:00:16 Europe/Paris (…)".
   const startTime = formatter(safeZone(zone), false, true).format(started);
+  if (startTime === endTime) {
+    // Start and end in one second: a range "13:02:57–13:02:57" would read as empty, so say how long it took.
+    const took = alert.run?.duration_ms ?? ended - started;
+    return `Ran ${whole}, took ${describeDuration(took)}`;
+  }
   const sameDay = ended - started < 86_400_000;
   return `Ran ${sameDay ? whole.replace(startTime, `${startTime}–${endTime}`) : `${whole} to ${humanTime(ended, zone, { seconds: true })}`}`;
 }

@@ -1,5 +1,5 @@
 /*
- * Rules of the delivery outbox (issue 14): when a delivery is tried again, when it is given up,
+ * Rules of the delivery outbox: when a delivery is tried again, when it is given up,
  * when a channel's quiet hours hold it, and when a failing channel deserves a popup. Pure: `now`
  * is passed in.
  */

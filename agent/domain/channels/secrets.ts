@@ -1,7 +1,7 @@
 import type { ChannelSecretRules } from './settings';
 
 /*
- * A channel's secrets beyond showing them masked (issue 21, items 8–10; docs/channels.md,
+ * A channel's secrets beyond showing them masked (docs/channels.md,
  * "Secrets"): every form in which one could show up in a text, so answers, errors and logs can be
  * scrubbed of it; and which settings say where a channel sends, so that changing them asks for its
  * secrets again. Pure.

@@ -1,5 +1,5 @@
 /*
- * Status badges (issue 23): what a badge says for a monitor or a tag, drawn as a flat
+ * Status badges: what a badge says for a monitor or a tag, drawn as a flat
  * shields.io-style SVG or given as shields.io's endpoint JSON. Pure.
  */
 

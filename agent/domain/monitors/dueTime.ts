@@ -26,6 +26,11 @@ export interface MonitorTiming extends ScheduleSpec {
   maxRuntimeMinutes?: number | null;
   isAlerted: boolean;
   /**
+   * Whether a failure (isAlerted) was alerted: until it is (fewer failures in a row than the monitor
+   * alerts after, agent/domain/monitors/failureStreak.ts) its runs are still watched. Absent: it was.
+   */
+  alertSent?: boolean;
+  /**
    * When Cronbeat caught up (it resumed, or a late pulse came) with this monitor's deadline
    * already passed: it then gets a fresh grace of its duration from that moment (withCatchUpGrace).
    * Null otherwise.
@@ -113,10 +118,11 @@ export function minutesAfter(from: number, minutes: number): number {
  * start plus that, and only then (runLimit): a run allowed 15 minutes on a 10-minute schedule
  * keeps the next run from starting, which is no miss. Without a max run time, the next run's
  * deadline passing with the run still open is a start that never finished (expectedRunLimit).
- * Null when the monitor is failed (it is not monitored until a pulse comes) or waits for nothing.
+ * Null when the monitor's failure was alerted (it is not monitored until a pulse comes) or it
+ * waits for nothing; a failure still counting towards its alert keeps its deadlines.
  */
 export function nextDeadline(timing: MonitorTiming): MissedDeadline | null {
-  if (timing.isAlerted) return null;
+  if (timing.isAlerted && timing.alertSent !== false) return null;
   const first = runLimit(timing) ?? expectedRunLimit(timing);
   if (first === null) return null;
   if (timing.graceFrom === null) return first;
@@ -220,7 +226,7 @@ export function newMonitorTiming(
 }
 
 /*
- * Pause and snooze (issue 13). A paused monitor waits for nothing: it has no deadline, so it
+ * Pause and snooze. A paused monitor waits for nothing: it has no deadline, so it
  * never fails. A snooze is a pause with an end: at `pausedUntil` the monitor is planned afresh
  * from that moment, as a new monitor would be. The stored due_at of a snoozed monitor is the
  * snooze's end, so the loop wakes then (see pausedDueAt).

@@ -1,5 +1,5 @@
 /*
- * Monitors made by a job's own line (issue 23): the slug a name is matched by, tags, and what
+ * Monitors made by a job's own line: the slug a name is matched by, tags, and what
  * a line changes on the monitor it names. Pure: the callers store and the CLI remembers.
  */
 
@@ -83,6 +83,8 @@ export interface LineSpec {
   grace?: number;
   /** Minutes a started run may take before it is stuck (the monitor's max_runtime). */
   maxRuntime?: number;
+  /** The failure in a row that alerts (the monitor's alert_after). */
+  alertAfter?: number;
   tags: string[];
 }
 
@@ -92,6 +94,7 @@ export interface MonitorFacts {
   timezone: string;
   duration: number;
   max_runtime?: number | null;
+  alert_after?: number;
   tags: string[];
 }
 
@@ -100,6 +103,7 @@ export interface LineEdit {
   timezone?: string;
   duration?: number;
   max_runtime?: number;
+  alert_after?: number;
   tags?: string[];
 }
 
@@ -114,6 +118,7 @@ export function lineEdit(
   if (line.grace !== undefined && line.grace !== monitor.duration) edit.duration = line.grace;
   // A line without --max-runtime leaves one set elsewhere (as its tags do): saying none is not saying "no limit".
   if (line.maxRuntime !== undefined && line.maxRuntime !== monitor.max_runtime) edit.max_runtime = line.maxRuntime;
+  if (line.alertAfter !== undefined && line.alertAfter !== monitor.alert_after) edit.alert_after = line.alertAfter;
   const tags = sortedTags([...monitor.tags, ...line.tags]);
   if (tags.join(' ') !== sortedTags(monitor.tags).join(' ')) edit.tags = tags;
   return Object.keys(edit).length > 0 ? edit : undefined;

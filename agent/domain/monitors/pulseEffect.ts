@@ -1,5 +1,6 @@
 import type { MonitorReason } from '../alerts/alert';
 import { expectedRunAfter, runAnsweredBy, type MonitorTiming } from './dueTime';
+import { addFailure, DEFAULT_ALERT_AFTER } from './failureStreak';
 
 export type PulseKind = 'start' | 'success' | 'fail';
 
@@ -25,11 +26,18 @@ export interface PulseState extends MonitorTiming {
    * recovered or last confirmed it, the last pulse before a missed deadline, a resume. Null: none yet.
    */
   stateSince: number | null;
+  /** The failure in a row that alerts (agent/domain/monitors/failureStreak.ts); absent: the first. */
+  alertAfter?: number;
+  /** When each failed run of the current streak was due, oldest first; absent or [] when fine. */
+  failures?: number[];
 }
 
 export interface PulseEffect {
   state: PulseState;
-  /** 'failed' when this pulse put the monitor in alert, 'recovered' when it took it out. */
+  /**
+   * 'failed' when this pulse's failure raises the alert (the monitor's N-th in a row), 'recovered' when
+   * it ends a failure that was alerted. A first failure of several turns the monitor failed without one.
+   */
   transition: 'failed' | 'recovered' | null;
   /** When the start this pulse ends was received; null when it ends none. */
   pairedStartAt: number | null;
@@ -49,11 +57,16 @@ function endsRunningRun(state: PulseState, rid: string | null): boolean {
   return rid === null || state.runningRid === null || rid === state.runningRid;
 }
 
+/** Failed and alerted: nothing is watched until a success (a failure still counting keeps its runs watched). */
+function settled(state: MonitorTiming): boolean {
+  return state.isAlerted && state.alertSent !== false;
+}
+
 /** The later of the expected run so far and the one after `answeredRun` (a replayed old pulse never moves it back). */
 function advanceExpectedRun(state: PulseState, answeredRun: number | null, pulseAt: number): number | null {
   const next = expectedRunAfter(state, answeredRun ?? pulseAt);
   if (next === null) return state.expectedRunAt;
-  if (state.expectedRunAt === null || state.isAlerted) return next;
+  if (state.expectedRunAt === null || settled(state)) return next;
   return Math.max(state.expectedRunAt, next);
 }
 
@@ -79,7 +92,7 @@ export function applyPulse(state: PulseState, pulse: PulseInput): PulseEffect {
     const answered = runAnsweredBy(state, pulse.at);
     const next: PulseState = {
       ...state,
-      expectedRunAt: state.isAlerted ? state.expectedRunAt : advanceExpectedRun(state, answered, pulse.at),
+      expectedRunAt: settled(state) ? state.expectedRunAt : advanceExpectedRun(state, answered, pulse.at),
       runningSince: pulse.at,
       runningRid: pulse.rid,
       graceFrom: null,
@@ -103,11 +116,20 @@ export function applyPulse(state: PulseState, pulse: PulseInput): PulseEffect {
   if (isStalePulse(state, pulse.at)) return { state: closed, transition: null, pairedStartAt };
   const confirmed = { ...closed, stateSince: pulse.at };
   if (pulse.kind === 'success') {
-    const transition = state.isAlerted ? 'recovered' : null;
-    return { state: { ...confirmed, isAlerted: false, alertReasonData: null }, transition, pairedStartAt };
+    const transition = settled(state) ? 'recovered' : null;
+    const fine = { ...confirmed, isAlerted: false, alertSent: true, alertReasonData: null, failures: [] };
+    return { state: fine, transition, pairedStartAt };
   }
-  if (state.isAlerted) return { state: confirmed, transition: null, pairedStartAt };
+  if (settled(state)) return { state: confirmed, transition: null, pairedStartAt };
   const reason = reportedFailureReason(pulse.exitCode);
-  const failed = { ...confirmed, isAlerted: true, alertReasonData: reason };
-  return { state: failed, transition: 'failed', pairedStartAt };
+  const streak = { alertAfter: state.alertAfter ?? DEFAULT_ALERT_AFTER, failures: state.isAlerted ? (state.failures ?? []) : [], alertSent: false };
+  const counted = addFailure(streak, answered ?? pulse.at);
+  const failed = {
+    ...confirmed,
+    isAlerted: true,
+    alertSent: counted.streak.alertSent,
+    failures: counted.streak.failures,
+    alertReasonData: reason,
+  };
+  return { state: failed, transition: counted.alert ? 'failed' : null, pairedStartAt };
 }

@@ -1,5 +1,5 @@
 /*
- * Which redirects a send follows (issue 21, item 2; docs/channels.md, "Redirects"). Pure.
+ * Which redirects a send follows (docs/channels.md, "Redirects"). Pure.
  *
  * 301, 302 and 303 let clients turn a POST into a body-less GET, which loses the alert: they are
  * never followed, and the attempt fails naming the new location so the admin can fix the URL.

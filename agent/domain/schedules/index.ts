@@ -1,5 +1,6 @@
 import { shortestGapMinutes as cronShortestGapMinutes } from './cronDays';
 import { nextRunAfter as cronNextRunAfter, previousRunBefore as cronPreviousRunBefore } from './cronSchedule';
+import { remembered } from '../time/answerCache';
 import { rememberedRuns } from './runCache';
 import { calendarNextRuns, checkCalendar } from './calendar';
 import { CALENDAR_SHORTHANDS, type CalendarSpec } from './calendarSpec';
@@ -24,6 +25,13 @@ const WEEKDAY = /^(mon|tue|wed|thu|fri|sat|sun)/i;
 
 /** Which kind a schedule's text is: no second field is needed. */
 export function kindOf(text: string): ScheduleKind {
+  return rememberedKind(text);
+}
+
+// Every pulse asks four times, of the same few schedules: five regular expressions each time were a tenth of its schedule work.
+const rememberedKind = remembered(10_000, (text: string) => text, kindOfText);
+
+function kindOfText(text: string): ScheduleKind {
   const trimmed = text.trim();
   if (/^@every\b/i.test(trimmed)) return 'period';
   if (/^@\d/.test(trimmed)) return 'calendar';

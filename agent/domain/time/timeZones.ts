@@ -1,5 +1,6 @@
 import { rawTimeZones, timeZonesNames } from '@vvo/tzdb';
 import { distance } from 'fastest-levenshtein';
+import { offsetAnswer, typedOffset } from './utcOffsets';
 
 /*
  * Time zones as people name them, one rule for the API, the dashboard and the CLI.
@@ -88,6 +89,17 @@ function zoneEntries(): ZoneEntry[] {
     }
   }
   return entries;
+}
+
+let byWeight: string[] | null = null;
+
+/** The main zone of each place, the big zone of a country first: the cities an offset is offered. */
+function placeZones(): string[] {
+  byWeight ??= zoneEntries()
+    .filter((entry) => entry.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.zone.localeCompare(b.zone))
+    .map((entry) => entry.zone);
+  return byWeight;
 }
 
 /** Every current zone name, UTC first: what a zone picker lists. */
@@ -189,6 +201,10 @@ export function resolveTimeZone(input: string): ZoneAnswer {
   if (UTC_NAMES.has(typed.toLowerCase())) return { zone: 'UTC', note: `${typed} is stored as UTC.` };
   const fixed = FIXED_OFFSET.exec(typed);
   if (fixed && intlId(typed) !== null) return { zone: `Etc/GMT${fixed[1]}${Number(fixed[2])}` };
+  // "UTC+2" is not offered "UTC": it is explained (Etc/GMT-2, the sign reversed) beside cities of that clock.
+  const offset = typedOffset(typed);
+  if (offset === 0) return { zone: 'UTC', note: `${typed} is stored as UTC.` };
+  if (offset !== null) return offsetAnswer(typed, offset, placeZones());
   if (isAbbreviation(typed)) {
     const upper = typed.toUpperCase();
     const byAbbreviation = zoneEntries()
@@ -209,6 +225,23 @@ export function resolveTimeZone(input: string): ZoneAnswer {
     error: `"${typed}" is not a time zone${suggestions.length ? `: did you mean ${either(suggestions)}?` : '; give one such as Europe/Paris.'}`,
     suggestions,
   };
+}
+
+/**
+ * The zones to offer for what a person typed, best first, agreeing with what the field takes and
+ * the error says: the zone a place names ("india" → Asia/Kolkata) first, then the zones an error
+ * suggests (for "UTC+2", Etc/GMT-2 and cities of that clock), then what searchZones finds. Empty
+ * when a zone's own name is typed.
+ */
+export function zoneChoices(input: string, limit = 6): ZoneMatch[] {
+  const found = findTimeZone(input);
+  if (found.zone !== undefined && found.zone === input.trim()) return [];
+  const names = [...(found.zone ? [found.zone] : []), ...(found.suggestions ?? resolveTimeZone(input).suggestions ?? []), ...searchZones(input, limit).map((m) => m.zone)];
+  const byZone = new Map(zoneEntries().map((entry) => [entry.zone, entry]));
+  return [...new Set(names)].slice(0, limit).map((zone) => {
+    const entry = byZone.get(zone);
+    return { zone, place: entry?.place ?? zone, country: entry?.country ?? '' };
+  });
 }
 
 /**

@@ -6,7 +6,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { redirectRule } from '../../domain/net/redirects';
 
 /*
- * One HTTP POST to a receiver, the way a careful client sends an alert (issue 21, items 2, 5, 6):
+ * One HTTP POST to a receiver, the way a careful client sends an alert:
  * a connect timeout and a total timeout; redirects followed by hand (only 307 and 308, which keep
  * the method and body, and never with credentials to another origin); at most ANSWER_PREFIX_BYTES
  * of the answer read, decompressed, and the rest of the stream cancelled.

@@ -8,6 +8,7 @@ import { webhookAlert, type WebhookAlert } from '../../domain/alerts/payload';
 import { digestMessage, webhookDigest, type DigestEntry } from '../../domain/alerts/digestMessage';
 import { maskAlertSecrets } from '../../domain/channels/secretMask';
 import type { ReportData } from '../../domain/reports/numbers';
+import { REPORT_NOTIFICATION_TYPE } from '../../domain/alerts/notificationKinds';
 import { reportMessage } from '../../domain/reports/message';
 import { webhookReport } from '../../domain/reports/payload';
 import { CHANNEL_KIND_MODULES } from './kinds';
@@ -72,6 +73,9 @@ export function buildDigestRequest(channel: AnyChannel, { entries, webhookAlerts
   };
   return moduleOf(channel.kind).digest(channel.settings as never, input, context);
 }
+
+/** The report a notification row carries, when it is a channel report (agent/db/reports.ts); null for any other. */
+export const reportOf = (row: { type: string; data: unknown }): ReportData | null => (row.type === REPORT_NOTIFICATION_TYPE ? (row.data as ReportData) : null);
 
 /** The request that delivers a daily, weekly or monthly `report` (agent/domain/reports/) through `channel`. */
 export function buildReportRequest(channel: AnyChannel, report: ReportData, context: MessageContext): OutgoingRequest {

@@ -8,7 +8,7 @@ import { inMaintenance } from '../monitors/maintenance';
 const REMINDER_BATCH = 200;
 
 /**
- * Sends every reminder due at `now` (issue 21.14): for each still-failed, unpaused monitor whose
+ * Sends every reminder due at `now`: for each still-failed, unpaused monitor whose
  * failure went to a channel that repeats alerts, a MonitorStillFailingNotification with its one
  * delivery to that channel (the outbox sends it), and the next reminder N hours on. Reminders
  * of monitors that recovered, were paused or deleted, or of channels deleted or no longer

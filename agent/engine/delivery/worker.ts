@@ -7,9 +7,7 @@ import type { Notifier } from '../popups/notifier';
 import { channelKind } from '../../contract/channels';
 import { channelSecretValues } from '../../domain/channels/secrets';
 import { CHANNEL_DELETED, channelFailurePopupDue, failedAfterChannelDeleted, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../domain/channels/delivery';
-import { buildDigestRequest, buildReportRequest, buildRequest, channelAlert, digestAsData, testNotification, type MessageContext, type OutgoingRequest } from './messages';
-import { REPORT_NOTIFICATION_TYPE } from '../../domain/alerts/notificationKinds';
-import type { ReportData } from '../../domain/reports/numbers';
+import { buildDigestRequest, buildReportRequest, buildRequest, channelAlert, digestAsData, reportOf, testNotification, type MessageContext, type OutgoingRequest } from './messages';
 import { digestContent, oneDigestAtATime, planBurst } from './digests';
 import { send, type AttemptResult } from './transport';
 import { judged } from './kinds';
@@ -60,6 +58,8 @@ export class DeliveryWorker {
   private writable = true;
   private unsubscribe: (() => void) | undefined;
   private readonly busy = new Map<number, number>();
+  /** Channels whose digest waits for its burst to be failed (digests.ts), until when (the clock's time). */
+  private readonly burstWaits = new Map<number, number>();
   private readonly inFlight = new Set<Promise<void>>();
   /** While passes fail (the database cannot be written): how long to wait before the next; 0 when they work. */
   private retryMs = 0;
@@ -109,8 +109,11 @@ export class DeliveryWorker {
     if (this.plannedAt > at) this.plan(at - performance.now());
   }
 
+  /** Channels a pass leaves alone: every send slot taken, or a digest waiting for its burst. */
   private busyChannels(): number[] {
-    return [...this.busy].filter(([, n]) => n >= PER_CHANNEL).map(([id]) => id);
+    const now = this.options.clock();
+    for (const [id, until] of this.burstWaits) if (until <= now) this.burstWaits.delete(id);
+    return [...[...this.busy].filter(([, n]) => n >= PER_CHANNEL).map(([id]) => id), ...this.burstWaits.keys()];
   }
 
   /**
@@ -123,8 +126,9 @@ export class DeliveryWorker {
     // Every slot taken (hanging receivers): nothing can start before a send ends, and its end plans again.
     if (delay === undefined && this.inFlight.size < MAX_IN_FLIGHT) {
       try {
-        const earliest = this.options.store.deliveries.earliestDue(this.busyChannels());
-        if (earliest !== null) wait = Math.min(MAX_IDLE_MS, Math.max(this.retryMs, earliest - this.options.clock()));
+        const due = this.options.store.deliveries.earliestDue(this.busyChannels());
+        const earliest = Math.min(due ?? Infinity, ...this.burstWaits.values());
+        if (earliest !== Infinity) wait = Math.min(MAX_IDLE_MS, Math.max(this.retryMs, earliest - this.options.clock()));
       } catch {
         wait = Math.max(this.retryMs, FIRST_RETRY_MS);
       }
@@ -193,10 +197,10 @@ export class DeliveryWorker {
       store.deliveries.drop(delivery.id, 'The notification is gone.');
       return null;
     }
-    const report = row.type === REPORT_NOTIFICATION_TYPE ? (row.data as unknown as ReportData) : null;
-    // A report is never part of a burst of alerts.
-    const plan = report ? 'single' : planBurst(store.deliveries, delivery, now);
-    if (plan === 'held') return null;
+    const report = reportOf(row); // never part of a burst of alerts
+    const plan = report ? 'single' : planBurst(store, delivery, now);
+    if (typeof plan === 'object') this.burstWaits.set(channel.id, plan.waitUntil);
+    if (plan !== 'single' && plan !== 'digest') return null;
     if (!store.deliveries.claim(delivery.id, now, now + this.timeoutMs)) return null;
     this.busy.set(channel.id, (this.busy.get(channel.id) ?? 0) + 1);
     const context = this.context(channel, delivery.uuid);
@@ -204,9 +208,7 @@ export class DeliveryWorker {
     const request =
       plan === 'digest'
         ? () => this.digests(async () => buildDigestRequest(channel, await digestContent(store, channel.company_id, delivery.id, webhookUrl, (alert) => channelAlert(channel, alert)), context, delivery.created_at))
-        : report
-          ? () => buildReportRequest(channel, report, context)
-          : () => buildRequest(channel, row, context);
+        : () => (report ? buildReportRequest(channel, report, context) : buildRequest(channel, row, context));
     const attempt = this.attempt(delivery, channel, request, plan === 'digest').finally(() => {
       if (this.writable) this.options.events.emit({ type: 'delivery.changed', companyId: row.notifiable_id, notificationId: row.id });
       this.busy.set(channel.id, (this.busy.get(channel.id) ?? 1) - 1);

@@ -84,7 +84,8 @@ export function replanAfterWindowChange(ctx: Ctx, companyId: number, old: Mainte
   if (oldEnd === null) return [];
   const replanned: MonitorRow[] = [];
   for (const row of ctx.store.monitors.list(companyId)) {
-    if (row.is_alerted === 1 || row.paused_at !== null || row.running_since !== null || row.expected_run_at === null) continue;
+    // A failure still counting towards its alert is watched like a fine monitor; an alerted one waits for a success.
+    if ((row.is_alerted === 1 && row.alert_sent === 1) || row.paused_at !== null || row.running_since !== null || row.expected_run_at === null) continue;
     if (row.expected_run_at < oldEnd || !coversMonitor(old, coveredOf(row))) continue;
     const run = runToWaitFor(ctx, row, now);
     if (run === null || run >= row.expected_run_at) continue;

@@ -5,7 +5,7 @@ import { tagsOf } from '../../db/monitorLines';
 import type { EngineContext } from '../engineContext';
 import { pauseOf, timingOf } from './monitorState';
 
-/* What an admin does to a monitor besides pulses: edit, pause, snooze, resume (issue 13). */
+/* What an admin does to a monitor besides pulses: edit, pause, snooze, resume. */
 
 /** The fields an edit may change; absent ones keep their value. */
 export interface MonitorChanges {
@@ -16,6 +16,8 @@ export interface MonitorChanges {
   duration?: number;
   /** Null removes the max run time. */
   max_runtime?: number | null;
+  /** The failure in a row that alerts (agent/domain/monitors/failureStreak.ts). */
+  alert_after?: number;
   tags?: string[];
 }
 
@@ -49,6 +51,7 @@ export function editMonitor(
       duration: changes.duration ?? row.duration,
       maxRuntime: changes.max_runtime === undefined ? row.max_runtime : changes.max_runtime,
     };
+    const alertAfter = changes.alert_after ?? row.alert_after;
     const replan =
       row.paused_at === null &&
       (next.timezone !== row.timezone || next.schedule !== row.schedule || next.duration !== row.duration);
@@ -68,11 +71,13 @@ export function editMonitor(
       dueAt: replan || newLimit ? dueAt(timing) : row.due_at,
       now,
     });
+    // A failure counting towards the old number alerts at the new one when its next failure comes.
+    if (alertAfter !== row.alert_after) store.monitorAlerting.setAlertAfter(companyId, id, alertAfter, now);
     const tags = changes.tags === undefined ? tagsOf(row) : sortedTags(changes.tags);
     if (tags.join(' ') !== row.tags) store.monitorLines.setTags(id, tags, now);
     const changed = fieldChanges(
-      { name: row.name, project_id: row.project_id, timezone: row.timezone, schedule: row.schedule, duration: row.duration, max_runtime: row.max_runtime, tags: tagsOf(row) },
-      { name: next.name, project_id: next.projectId, timezone: next.timezone, schedule: next.schedule, duration: next.duration, max_runtime: next.maxRuntime, tags },
+      { name: row.name, project_id: row.project_id, timezone: row.timezone, schedule: row.schedule, duration: row.duration, max_runtime: row.max_runtime, alert_after: row.alert_after, tags: tagsOf(row) },
+      { name: next.name, project_id: next.projectId, timezone: next.timezone, schedule: next.schedule, duration: next.duration, max_runtime: next.maxRuntime, alert_after: alertAfter, tags },
     );
     if (Object.keys(changed).length > 0) store.monitorLines.recordChange(id, now, source, changed);
     return store.monitors.find(companyId, id);

@@ -1,3 +1,4 @@
+import { DEFAULT_ALERT_AFTER } from '../../domain/monitors/failureStreak';
 import { randomUUID } from 'node:crypto';
 import type { MonitorRow } from '../../db/monitors';
 import { tagsOf } from '../../db/monitorLines';
@@ -88,6 +89,7 @@ export function monitorForLine(ctx: Ctx, key: LineKey, slug: string, line: LineS
         schedule: spec.schedule,
         duration: spec.durationMinutes,
         maxRuntime: line.maxRuntime ?? null,
+        alertAfter: line.alertAfter ?? DEFAULT_ALERT_AFTER,
         tags: sortedTags(line.tags).join(' '),
         lineKeyId: key.id,
         ...newMonitorTiming(spec, now),

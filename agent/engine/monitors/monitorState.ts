@@ -1,6 +1,7 @@
 import { reasonDataOf, type MonitorRow, type MonitorTimingUpdate } from '../../db/monitors';
 import { dueTimeAt, type MonitorTiming, type PauseState } from '../../domain/monitors/dueTime';
 import type { PulseState } from '../../domain/monitors/pulseEffect';
+import { failuresOf } from '../../domain/monitors/failureStreak';
 
 /* Between a monitor row and the domain's view of it, in one place. */
 
@@ -13,6 +14,7 @@ export function timingOf(row: MonitorRow): MonitorTiming {
     runningSince: row.running_since,
     maxRuntimeMinutes: row.max_runtime,
     isAlerted: row.is_alerted === 1,
+    alertSent: row.alert_sent === 1,
     graceFrom: row.grace_from,
   };
 }
@@ -27,11 +29,14 @@ export function pulseStateOf(row: MonitorRow): PulseState {
     runningSince: row.running_since,
     maxRuntimeMinutes: row.max_runtime,
     isAlerted: row.is_alerted === 1,
+    alertSent: row.alert_sent === 1,
     graceFrom: row.grace_from,
     runningRid: row.running_rid,
     lastRunAt: row.last_run_at,
     alertReasonData: reasonDataOf(row),
     stateSince: row.state_since,
+    alertAfter: row.alert_after,
+    failures: failuresOf(row.failures),
   };
 }
 
@@ -55,6 +60,8 @@ export function timingUpdate(id: number, state: PulseState, now: number, pulseAt
     dueAt,
     now,
     pulseAt,
+    failures: state.failures && state.failures.length > 0 ? JSON.stringify(state.failures) : '[]',
+    alertSent: state.alertSent === false ? 0 : 1,
   };
 }
 

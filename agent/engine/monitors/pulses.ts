@@ -6,10 +6,12 @@ import { transitionPopup } from '../../domain/alerts/monitorPopups';
 import { dueTimeOfRun, isPausedAt } from '../../domain/monitors/dueTime';
 import type { MonitorRow } from '../../db/monitors';
 import type { EngineContext } from '../engineContext';
+import { streakReason } from '../../domain/monitors/failureStreak';
 import { inMaintenance } from './maintenance';
 import { storeResume } from './monitorEdits';
 import { pauseOf, pulseStateOf, timingUpdate } from './monitorState';
-import { announceTransition, recordTransition, type RecordedTransition } from './transitions';
+import { announceTransition, type RecordedTransition } from './transitions';
+import { raiseChange } from './alertGate';
 
 /** A pulse as received over HTTP. `at` is when it counts: now, or a replayed pulse's send time. */
 export interface ReceivedPulse extends PulseInput {
@@ -89,12 +91,13 @@ export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number
   let transition: RecordedTransition | null = null;
   if (effect?.transition && changed) {
     const run = alertRun({ startedAt, endedAt: pulse.at, durationMs, exitCode: pulse.exitCode, body: pulse.body, bodyTruncated: pulse.bodyTruncated });
+    // The N-th failure in a row says so (and when the others were due); a recovery says since when it failed.
     const reason: AlertReason =
       effect.transition === 'failed'
-        ? { kind: 'failed', exit_code: pulse.exitCode }
+        ? streakReason({ kind: 'failed', exit_code: pulse.exitCode }, effect.state.failures ?? [])
         : { kind: 'recovered', failed_since: toNullableApiTimestamp(monitor.failed_at), exit_code: pulse.exitCode };
     const expectedAt = dueTimeOfRun(monitor, monitor.duration, startedAt ?? pulse.at);
-    transition = recordTransition(ctx, changed, effect.transition, now, { reason, run, expectedAt });
+    transition = raiseChange(ctx, changed, effect.transition, now, { reason, run, expectedAt });
   }
   return { companyId: monitor.company_id, monitorId: monitor.id, transition };
 }

@@ -4,7 +4,9 @@ import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/time/apiTim
 import { monitorFailedData, monitorRecoveredData } from '../../domain/alerts/monitorNotifications';
 import type { MonitorTransition } from '../../domain/alerts/monitorPopups';
 import { NOTIFICATION_KINDS } from '../../domain/alerts/notificationKinds';
+import { problemOf } from '../../domain/alerts/vocabulary';
 import type { EngineContext } from '../engineContext';
+import { failedTimesPieces, piecesText } from '../../domain/alerts/reasonPieces';
 
 /** A transition as recorded: what popups tell, plus what live views must hear about. */
 export interface RecordedTransition extends MonitorTransition {
@@ -48,6 +50,8 @@ export function recordTransition(
   const alert = transitionAlert(monitor, kind, now, facts);
   const notified = { ...monitor, reason: reasonDataOf(monitor) };
   const data = failed ? monitorFailedData(notified) : monitorRecoveredData(notified, monitor.last_run_at);
+  // The N-th failure in a row: its description counts them (the monitor's alert_reason is the last one's).
+  if (facts.reason.kind === 'failed_times') data.description = piecesText(failedTimesPieces(facts.reason), monitor.timezone);
   const type = failed ? NOTIFICATION_KINDS.monitorFailed.type : NOTIFICATION_KINDS.monitorRecovered.type;
   const notification = store.notifications.create({ companyId: monitor.company_id, type, data, now, alert });
   // A channel that repeats alerts gets this failure again every N hours while it lasts (agent/engine/delivery/reminders.ts).
@@ -56,6 +60,7 @@ export function recordTransition(
     monitorId: monitor.id,
     name: monitor.name,
     kind,
+    problem: problemOf(facts.reason),
     detail: data.description,
     alert,
     companyId: monitor.company_id,

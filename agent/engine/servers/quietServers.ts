@@ -5,7 +5,7 @@ import { quietAfter } from '../../domain/servers/quietAfter';
 import type { EngineContext } from '../engineContext';
 
 /*
- * Quiet servers (issue 21.15): a watcher's report moves its quiet alert time; the loop raises
+ * Quiet servers: a watcher's report moves its quiet alert time; the loop raises
  * one notification (and popup) for each watcher past it, and the first report after that raises
  * one "reports again". Both are conditional updates, so each is raised exactly once.
  */

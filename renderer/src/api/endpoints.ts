@@ -39,7 +39,7 @@ export interface ChannelBody {
   remind_every_hours?: number | null;
 }
 
-/** What alerts which channels: the PATCH routes of issue 14. */
+/** What alerts which channels: the PATCH routes of monitors, servers and certificates. */
 export type RoutedPath = 'monitors' | 'servers' | 'ssl-certificates';
 
 /** One entry of GET /api/monitors/{id}/changes: who changed which settings, from what to what. */
@@ -65,6 +65,10 @@ export function createApi(credentials: Credentials) {
     createMonitor: (body: NewMonitor) => send<Monitor>('POST', '/api/monitors', body),
     deleteMonitor: (id: number) => send<void>('DELETE', `/api/monitors/${id}`),
     editMonitor: (id: number, body: Partial<NewMonitor>) => send<Monitor>('PATCH', `/api/monitors/${id}`, body),
+    /** How long a started run may take before it is stuck, in minutes; null for no limit. */
+    setMaxRuntime: (id: number, maxRuntime: number | null) => send<Monitor>('PUT', `/api/monitors/${id}/max-runtime`, { max_runtime: maxRuntime }),
+    /** How many failed or missed runs in a row alert (PUT …/alert-after: its own request, as the spec's monitor body stays the spec's). */
+    setAlertAfter: (id: number, alertAfter: number) => send<Monitor>('PUT', `/api/monitors/${id}/alert-after`, { alert_after: alertAfter }),
     /** Pauses until resumed, or snoozes until `until` (an ISO time). */
     pauseMonitor: (id: number, until?: string) => send<Monitor>('POST', `/api/monitors/${id}/pause`, until ? { until } : {}),
     resumeMonitor: (id: number) => send<Monitor>('POST', `/api/monitors/${id}/resume`),

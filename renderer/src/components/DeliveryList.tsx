@@ -20,7 +20,7 @@ export function deliveryLabel(d: Delivery): string {
   return LABELS[d.status];
 }
 
-/** The delivery's story for its tooltip, its times in the viewer's zone (issue 26: no raw ISO times). */
+/** The delivery's story for its tooltip, its times in the viewer's zone (never raw ISO times). */
 export function describeDelivery(d: Delivery): string {
   const tries = `${d.attempts} attempt${d.attempts === 1 ? '' : 's'}`;
   if (d.status === 'sent') return `Sent${d.sent_at ? ` ${tooltipTime(d.sent_at)}` : ''} (${tries})`;

@@ -1,5 +1,7 @@
 import type { Pulse } from '../api/types';
 import { formatDuration, formatLocal, plural } from '../lib/format';
+import { timeInZones } from '../../../agent/domain/alerts/words';
+import { ZonedTime } from './ZonedTime';
 import './DurationChart.css';
 
 /** A round top for the duration axis (1, 2 or 5 times a power of ten, in ms), so its labels read well. */
@@ -12,7 +14,9 @@ export function durationAxisTop(longestMs: number): number {
  * Bars of run durations, oldest left; failed runs in the "bad" colour. Plain SVG, no library,
  * with a duration axis on the left (0, half, top) and the first and last run's times below.
  */
-export function DurationChart(props: { pulses: Pulse[] }) {
+export function DurationChart(props: { pulses: Pulse[]; zone?: string }) {
+  // On a monitor's page, labelled with its zone (ZonedTime); elsewhere in the viewer's.
+  const when = (iso: string) => (props.zone ? timeInZones(Date.parse(iso), props.zone, 'UTC') : formatLocal(iso));
   const runs = props.pulses.filter((p) => typeof p.duration_ms === 'number' && p.kind !== 'start').slice(0, 60).reverse();
   if (runs.length === 0) {
     return <p className="muted chart-empty">No timed runs yet. Runs sent with <code>cronbeat run</code> (or a /start pulse before the end) show their durations here.</p>;
@@ -52,17 +56,17 @@ export function DurationChart(props: { pulses: Pulse[] }) {
                 height={h}
                 rx={1.5}
               >
-                <title>{`${formatLocal(run.received_at)}: ${formatDuration(run.duration_ms)}`}</title>
+                <title>{`${when(run.received_at)}: ${formatDuration(run.duration_ms)}`}</title>
               </rect>
             );
           })}
         </svg>
         <div className="chart-x" data-testid="chart-x-axis">
           <span>
-            first: <time dateTime={first.received_at}>{formatLocal(first.received_at)}</time>
+            first: {props.zone ? <ZonedTime value={first.received_at} zone={props.zone} /> : <time dateTime={first.received_at}>{formatLocal(first.received_at)}</time>}
           </span>
           <span>
-            last: <time dateTime={last.received_at}>{formatLocal(last.received_at)}</time>
+            last: {props.zone ? <ZonedTime value={last.received_at} zone={props.zone} /> : <time dateTime={last.received_at}>{formatLocal(last.received_at)}</time>}
           </span>
         </div>
       </div>

@@ -18,7 +18,7 @@ const SCOPE_WORDS: Record<KeyScope, string> = {
   badge: 'Badge: status badges only (safe in a public README)',
 };
 
-/** API keys (issue 23): the company's live keys with their last use; a new key is shown once; revoking is at once. */
+/** API keys: the company's live keys with their last use; a new key is shown once; revoking is at once. */
 export function KeySettings() {
   const { api } = useApp();
   const client = useQueryClient();

@@ -3,18 +3,19 @@ import type { NewMonitor } from '../api/endpoints';
 import { describedBy, Field } from './Field';
 import { FormActions, FormError } from './FormParts';
 import { ZoneField } from './ZoneField';
-import { utcTitle } from '../lib/format';
 import { useApiForm } from '../lib/use-api-form';
-import { formatInZone, nextRuns, scheduleInWords } from '../lib/schedule';
+import { nextRuns, scheduleInWords } from '../lib/schedule';
+import { ZonedTime } from './ZonedTime';
 import { findTimeZone } from '../../../agent/domain/time/timeZones';
 import { MAX_MINUTES } from '../../../agent/domain/monitors/minutes';
-import { monitorInput } from '../../../agent/contract/monitors';
+import { maxRuntimeInput, monitorInput } from '../../../agent/contract/monitors';
 import { fieldErrors, numberOrAbsent } from '../lib/formRules';
+import { AlertAfterField, alertAfterError, alertAfterOf } from './AlertAfterField';
 
-type FieldName = 'name' | 'timezone' | 'schedule' | 'duration' | 'tags';
+type FieldName = 'name' | 'timezone' | 'schedule' | 'duration' | 'tags' | 'max_runtime' | 'alert_after';
 
-/** The form's values, as typed. */
-export type MonitorFormValues = Record<FieldName, string>;
+/** The form's values, as typed (the max run time may be left out: empty; no alert-after: 1, the first failure). */
+export type MonitorFormValues = Record<Exclude<FieldName, 'max_runtime' | 'alert_after'>, string> & { max_runtime?: string; alert_after?: string };
 
 const examples = [
   { schedule: '0 2 * * *', label: 'Every day at 02:00' },
@@ -37,20 +38,29 @@ function monitorBody(v: MonitorFormValues) {
   };
 }
 
-/** The form's refusals: the API's own (the API's `duration` is the grace on screen). */
+/** The max run time as PUT /api/monitors/{id}/max-runtime takes it: empty is no limit (null). */
+export const maxRuntimeOf = (v: MonitorFormValues): number | null => (!v.max_runtime?.trim() ? null : Number(v.max_runtime));
+
+/** The form's refusals: the API's own (the API's `duration` is the grace on screen, `max_runtime` the max run time). */
 export const monitorFormErrors = (v: MonitorFormValues) => {
-  const errors = fieldErrors(monitorInput, monitorBody(v), { words: { duration: 'grace' } });
+  const errors: Record<string, string> = {
+    ...fieldErrors(monitorInput, monitorBody(v), { words: { duration: 'grace' } }),
+    ...fieldErrors(maxRuntimeInput, { max_runtime: maxRuntimeOf(v) }, { words: { max_runtime: 'max run time' } }),
+  };
   // A refused tag is said at the one tags field, not at "tags.2".
   for (const key of Object.keys(errors)) {
     if (key.startsWith('tags.')) errors.tags ??= errors[key];
   }
+  const alertAfter = alertAfterError(v.alert_after ?? '1');
+  if (alertAfter) errors.alert_after = alertAfter;
   return errors;
 };
 
 /**
  * A monitor's fields with their checks as you type and the next runs of the schedule: the New
  * monitor screen starts it empty, the Edit screen with the monitor's values. `onSave` gets the
- * values as the API takes them; a 422 it throws lands next to its field.
+ * values as the API takes them, the max run time and the failure in a row that alerts (each its own request:
+ * PUT /api/monitors/{id}/max-runtime and …/alert-after); a 422 any throws lands next to its field.
  */
 export function MonitorForm(props: {
   label: string;
@@ -58,11 +68,11 @@ export function MonitorForm(props: {
   submitLabel: string;
   busyLabel: string;
   cancelHref: string;
-  onSave: (monitor: NewMonitor) => Promise<void>;
+  onSave: (monitor: NewMonitor, maxRuntime: number | null, alertAfter: number) => Promise<void>;
 }) {
   const { values, set, shown, clientErrors, formError, busy, submit } = useApiForm<FieldName>({
     idPrefix: 'monitor',
-    initial: props.initial,
+    initial: { max_runtime: '', alert_after: '1', ...props.initial },
     validate: monitorFormErrors,
   });
 
@@ -71,7 +81,8 @@ export function MonitorForm(props: {
   const runs = clientErrors.timezone ? null : nextRuns(values.schedule, zone, 5, new Date());
   const words = scheduleInWords(values.schedule, clientErrors.timezone ? undefined : zone);
 
-  const onSubmit = (event: FormEvent) => submit(event, (v) => props.onSave(monitorBody(v) as NewMonitor));
+  const onSubmit = (event: FormEvent) =>
+    submit(event, (v) => props.onSave(monitorBody(v) as NewMonitor, maxRuntimeOf(v), alertAfterOf(v.alert_after ?? '1')!));
 
   return (
     <>
@@ -123,10 +134,8 @@ export function MonitorForm(props: {
             <ol>
               {runs.map((run) => (
                 <li key={run.getTime()}>
-                  <time dateTime={run.toISOString()} title={utcTitle(run.toISOString())}>
-                    {formatInZone(run, zone)}
-                  </time>
-                  <span className="muted"> ({zone})</span>
+                  {/* The one format of the monitor's page: its zone, and UTC. */}
+                  <ZonedTime value={run.getTime()} zone={zone} />
                 </li>
               ))}
             </ol>
@@ -153,6 +162,27 @@ export function MonitorForm(props: {
             aria-describedby={describedBy('monitor-duration', true, shown('duration'))}
           />
         </Field>
+        <Field
+          id="monitor-max-runtime"
+          label="Max run time (minutes)"
+          error={shown('max_runtime')}
+          hint="Optional: how long a started run may take before it is stuck. Empty: no limit (a start that never ends is told at the next run's deadline)."
+        >
+          <input
+            id="monitor-max-runtime"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={MAX_MINUTES}
+            step={1}
+            value={values.max_runtime}
+            onChange={(e) => set('max_runtime', e.target.value)}
+            placeholder="No limit"
+            aria-invalid={Boolean(shown('max_runtime'))}
+            aria-describedby={describedBy('monitor-max-runtime', true, shown('max_runtime'))}
+          />
+        </Field>
+        <AlertAfterField value={values.alert_after} error={shown('alert_after')} onChange={(value) => set('alert_after', value)} />
         <Field id="monitor-tags" label="Tags" error={shown('tags')} hint="Optional, separated by commas or spaces (prod, db, server:web-01): to list, badge and silence monitors together.">
           <input
             id="monitor-tags"

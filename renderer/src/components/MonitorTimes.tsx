@@ -1,15 +1,17 @@
 import type { Monitor } from '../api/types';
 import { monitorStatus } from './StatusBadge';
 import { Time } from './Time';
+import { ZonedTime } from './ZonedTime';
 
 /**
  * When the monitor's next pulse is due, or why nothing is: a failed monitor waits for a pulse,
  * a paused one for its resume (or its snooze's end), and a new one for its first run.
  */
-export function NextDue(props: { monitor: Monitor; relative?: boolean }) {
+export function NextDue(props: { monitor: Monitor; relative?: boolean; zoned?: boolean }) {
   const m = props.monitor;
   const status = monitorStatus(m);
-  if (status === 'failed') {
+  // Failed but still counting towards its alert (alert after N failures): its next run is still watched.
+  if (status === 'failed' && m.next_due_at === null) {
     return (
       <span className="muted" title="A failed monitor is watched again from its next success pulse">
         After the next pulse
@@ -20,18 +22,20 @@ export function NextDue(props: { monitor: Monitor; relative?: boolean }) {
     return m.paused_until ? (
       <span className="muted" data-testid="snoozed-until">
         {props.relative ? 'Snoozed, back ' : 'Snoozed until '}
-        <Time value={m.paused_until} relative={props.relative} />
+        {props.zoned ? <ZonedTime value={m.paused_until} zone={m.timezone} /> : <Time value={m.paused_until} relative={props.relative} />}
       </span>
     ) : (
       <span className="muted">Paused until resumed</span>
     );
   }
+  if (props.zoned) return <ZonedTime value={m.next_due_at} zone={m.timezone} empty="No run ahead" />;
   return <Time value={m.next_due_at} relative={props.relative} empty="No run ahead" />;
 }
 
 /** When a pulse last came, or "never" for a monitor that has not heard one yet. */
-export function LastRun(props: { monitor: Monitor; relative?: boolean }) {
+export function LastRun(props: { monitor: Monitor; relative?: boolean; zoned?: boolean }) {
   const m = props.monitor;
   if (m.last_pulse_at === null) return <span className="muted">never</span>;
+  if (props.zoned) return <ZonedTime value={m.last_pulse_at} zone={m.timezone} />;
   return <Time value={m.last_pulse_at} relative={props.relative} past />;
 }

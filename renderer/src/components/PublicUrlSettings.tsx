@@ -7,7 +7,7 @@ import { useResource } from '../lib/use-resource';
 import { describeError } from '../../../agent/domain/text/errorText';
 
 /**
- * The public URL (issue 21 item 12): the base of every link in alerts and of the copy-paste
+ * The public URL: the base of every link in alerts and of the copy-paste
  * lines. Set here, or by `cronbeat serve --public-url`, which wins and is shown read-only.
  */
 export function PublicUrlSettings() {

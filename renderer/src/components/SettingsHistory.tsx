@@ -3,11 +3,13 @@ import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import type { MonitorChange } from '../api/endpoints';
 import { Time } from './Time';
+import { ZonedTime } from './ZonedTime';
 
 const FIELD_WORDS: Record<string, string> = {
   schedule: 'schedule',
   timezone: 'zone',
   duration: 'grace (min)',
+  max_runtime: 'max run time (min)',
   name: 'name',
   project_id: 'project',
   tags: 'tags',
@@ -30,8 +32,8 @@ export function describeChange(change: MonitorChange): string {
     .join('; ');
 }
 
-/** Who changed a monitor's settings (issue 23): the job's own line or the dashboard and API, newest first. */
-export function SettingsHistory(props: { monitorId: number }) {
+/** Who changed a monitor's settings: the job's own line or the dashboard and API, newest first. */
+export function SettingsHistory(props: { monitorId: number; zone?: string }) {
   const { api } = useApp();
   const changes = useResource(queries.monitorChanges(api, props.monitorId));
   if (!changes.data || changes.data.length === 0) return null;
@@ -42,7 +44,7 @@ export function SettingsHistory(props: { monitorId: number }) {
       <ul className="plain-list">
         {changes.data.map((change) => (
           <li key={change.id}>
-            <Time value={change.at} /> · <strong>{change.source === 'line' ? 'its job’s line' : 'dashboard or API'}</strong> ·{' '}
+            {props.zone ? <ZonedTime value={change.at} zone={props.zone} /> : <Time value={change.at} />} · <strong>{change.source === 'line' ? 'its job’s line' : 'dashboard or API'}</strong> ·{' '}
             {describeChange(change)}
           </li>
         ))}

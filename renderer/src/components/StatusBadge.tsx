@@ -1,4 +1,5 @@
 import type { Monitor, MonitorStatus } from '../api/types';
+import { PROBLEM_WORDS, problemOf, type Problem } from '../../../agent/domain/alerts/vocabulary';
 
 export type DisplayStatus = MonitorStatus;
 
@@ -7,6 +8,20 @@ export function monitorStatus(monitor: Monitor): DisplayStatus {
   if (monitor.status === 'paused') return 'paused';
   if (monitor.is_alerted === 1 || monitor.status === 'failed') return 'failed';
   return monitor.status ?? 'monitoring';
+}
+
+/**
+ * Which of the one vocabulary a failed monitor's badge says (failed, missed or stuck), from its
+ * reason as data; null when it is not failed or its reason was not kept as data (it says "Failed").
+ */
+export function monitorProblem(monitor: Monitor): Problem | null {
+  return monitorStatus(monitor) === 'failed' ? problemOf(monitor.alert_reason_data) : null;
+}
+
+/** What a badge says: a failed monitor's problem word ("Missed"), else the status's label. */
+export function badgeLabel(status: string, problem?: Problem | null): string {
+  if (status === 'failed' && problem) return PROBLEM_WORDS[problem].label;
+  return labels[status] ?? status;
 }
 
 const labels: Record<string, string> = {
@@ -52,12 +67,19 @@ const tones: Record<string, 'good' | 'busy' | 'bad' | 'warn' | 'neutral'> = {
   unreachable: 'bad',
 };
 
-export function StatusBadge(props: { status: string }) {
-  const tone = tones[props.status] ?? 'neutral';
+export function StatusBadge(props: { status: string; problem?: Problem | null }) {
+  const problem = props.status === 'failed' ? props.problem ?? null : null;
+  // A stuck run may still end well: amber, as alerts tone it; failed and missed are red.
+  const tone = problem === 'stuck' ? 'warn' : tones[props.status] ?? 'neutral';
   return (
-    <span className={`badge badge-${tone}`} data-status={props.status}>
+    <span
+      className={`badge badge-${tone}`}
+      data-status={props.status}
+      data-problem={problem ?? undefined}
+      title={problem ? `${PROBLEM_WORDS[problem].label}: ${PROBLEM_WORDS[problem].meaning}` : undefined}
+    >
       <span className="badge-dot" aria-hidden="true" />
-      {labels[props.status] ?? props.status}
+      {badgeLabel(props.status, problem)}
     </span>
   );
 }

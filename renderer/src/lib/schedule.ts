@@ -43,20 +43,3 @@ export function nextRuns(input: string, timezone: string, count: number, from: D
 export function viewerZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
-
-/** A run time shown in the monitor's zone: "Sat 21 Nov, 02:00" (24-hour, as schedules and quiet hours are written, whatever the locale). */
-export function formatInZone(date: Date, timezone: string): string {
-  try {
-    return new Intl.DateTimeFormat(undefined, {
-      timeZone: timezone,
-      weekday: 'short',
-      day: 'numeric',
-      month: 'short',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }).format(date);
-  } catch {
-    return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-  }
-}

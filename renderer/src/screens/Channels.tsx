@@ -108,7 +108,7 @@ function ChannelCard(props: { channel: Channel; onChanged: () => void }) {
   );
 }
 
-/** Channels: where alerts go besides this desktop (issue 14, docs/channels.md). */
+/** Channels: where alerts go besides this desktop (docs/channels.md). */
 export function ChannelsScreen() {
   const { api } = useApp();
   const channels = useResource(queries.channels(api));

@@ -6,6 +6,7 @@ import { describedBy, Field } from '../components/Field';
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
 import { Time } from '../components/Time';
+import { viewerZone } from '../lib/schedule';
 import { useApp } from '../lib/app-context';
 import { fieldErrors } from '../lib/formRules';
 import { queries } from '../lib/queries';
@@ -96,10 +97,11 @@ function AddWindow(props: { onAdded: () => void; monitors: Array<{ id: number; n
         </>
       ) : (
         <>
-          <Field id="mw-starts_at" label="From" error={shown('starts_at')}>
+          {/* A datetime-local field is the viewer's clock: say whose, as every time is labelled with its zone. */}
+          <Field id="mw-starts_at" label={`From (${viewerZone()})`} error={shown('starts_at')}>
             {input('starts_at', { type: 'datetime-local' })}
           </Field>
-          <Field id="mw-ends_at" label="Until" error={shown('ends_at')}>
+          <Field id="mw-ends_at" label={`Until (${viewerZone()})`} error={shown('ends_at')}>
             {input('ends_at', { type: 'datetime-local' })}
           </Field>
         </>
@@ -108,6 +110,8 @@ function AddWindow(props: { onAdded: () => void; monitors: Array<{ id: number; n
         <select
           id="mw-monitor_ids"
           multiple
+          // A few rows at once: one row hid that there were more to pick.
+          size={Math.min(4, Math.max(2, props.monitors.length))}
           value={monitorIds.map(String)}
           onChange={(e) => setMonitorIds([...e.target.selectedOptions].map((o) => Number(o.value)))}
         >
@@ -161,7 +165,8 @@ export function MaintenanceScreen() {
               <thead>
                 <tr>
                   <th scope="col">Name</th>
-                  <th scope="col">When</th>
+                  {/* Times in the viewer's clock (a recurring window says its own zone in its schedule): say whose. */}
+                  <th scope="col">When ({viewerZone()})</th>
                   <th scope="col">Covers</th>
                   <th scope="col">Now</th>
                   <th scope="col">

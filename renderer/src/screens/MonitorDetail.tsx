@@ -1,3 +1,4 @@
+import { AlertHold, alertsAfterWords } from '../components/AlertHold';
 import { pageAgentBase } from '../api/client';
 import { useState } from 'react';
 import type { Monitor } from '../api/types';
@@ -8,8 +9,8 @@ import { MonitorActions } from '../components/MonitorActions';
 import { LastRun, NextDue } from '../components/MonitorTimes';
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
-import { monitorStatus, StatusBadge } from '../components/StatusBadge';
-import { Time } from '../components/Time';
+import { monitorProblem, monitorStatus, StatusBadge } from '../components/StatusBadge';
+import { ZonedTime } from '../components/ZonedTime';
 import { useApp } from '../lib/app-context';
 import { formatDuration } from '../lib/format';
 import { navigate } from '../lib/router';
@@ -21,13 +22,13 @@ import { useResource } from '../lib/use-resource';
 import './Maintenance.css';
 import { RunHistory } from './RunHistory';
 import { SettingsHistory } from '../components/SettingsHistory';
-import { reasonPiecesOf } from '../../../agent/domain/alerts/reasonPieces';
+import { detailPiecesOf } from '../../../agent/domain/alerts/reasonPieces';
 import { AlertReasonText } from '../components/AlertReasonText';
 
 /**
- * When the job runs, in words, beside its next expected run: "Runs at 02:30 Europe/Paris,
- * Monday through Friday · next expected Thu 26 Nov, 02:30". The deadline (the run plus the
- * grace) is the "Next due" fact below it.
+ * When the job runs, in words, beside its next expected run, each time labelled with its zone:
+ * "Runs at 00:00 Europe/Berlin · next Sat 28 Nov 00:00 Europe/Berlin (Fri 27 Nov 23:00 UTC)".
+ * The deadline (the run plus the grace) is the "Next due" fact below it.
  */
 function RunLine(props: { monitor: Monitor }) {
   const m = props.monitor;
@@ -42,8 +43,8 @@ function RunLine(props: { monitor: Monitor }) {
       </span>
       {nextAt ? (
         <span>
-          <span className="muted">next expected </span>
-          <Time value={nextAt.toISOString()} />
+          <span className="muted">· next </span>
+          <ZonedTime value={nextAt.getTime()} zone={m.timezone} />
         </span>
       ) : null}
     </p>
@@ -57,13 +58,14 @@ function StatusText(props: { monitor: Monitor }) {
   const m = props.monitor;
   switch (monitorStatus(m)) {
     case 'failed':
-      return <AlertReasonText pieces={reasonPiecesOf(m.alert_reason_data)} text={m.alert_reason} fallback="No pulse in time." />;
+      // The badge says the word (missed, stuck, failed); the sentence beside it says what happened.
+      return <AlertReasonText pieces={detailPiecesOf(m.alert_reason_data)} text={m.alert_reason} fallback="No pulse in time." zone={m.timezone} />;
     case 'running':
       return <>A run has started and not finished yet.</>;
     case 'paused':
       return m.paused_until ? (
         <>
-          Snoozed: no alerts until <Time value={m.paused_until} />. Pulses are still recorded.
+          Snoozed: no alerts until <ZonedTime value={m.paused_until} zone={m.timezone} />. Pulses are still recorded.
         </>
       ) : (
         <>Paused: no alerts until you resume it. Pulses are still recorded.</>
@@ -74,7 +76,7 @@ function StatusText(props: { monitor: Monitor }) {
       // The deadline less the grace is the run it waits for (a resume grace aside).
       return m.next_due_at ? (
         <>
-          Waiting for {which} (<Time value={new Date(Date.parse(m.next_due_at) - m.duration * 60_000).toISOString()} />).
+          Waiting for {which}, due <ZonedTime value={Date.parse(m.next_due_at) - m.duration * 60_000} zone={m.timezone} />.
         </>
       ) : (
         <>Waiting for {which}.</>
@@ -86,14 +88,14 @@ function StatusText(props: { monitor: Monitor }) {
 }
 
 /** "In maintenance until 14:00" while a maintenance window covers the monitor; nothing otherwise. */
-function InMaintenance(props: { id: number }) {
+function InMaintenance(props: { id: number; zone: string }) {
   const { api } = useApp();
   const windows = useResource(queries.monitorMaintenance(api, props.id));
   const until = windows.data?.map((w) => w.active_until).filter((t): t is string => t !== null).sort().at(-1);
   if (!until) return null;
   return (
     <div className="status-maintenance" data-testid="monitor-maintenance">
-      In maintenance until <Time value={until} />: no alerts; pulses are still recorded, and then it waits for its next run.
+      In maintenance until <ZonedTime value={until} zone={props.zone} />: no alerts; pulses are still recorded, and then it waits for its next run.
     </div>
   );
 }
@@ -143,24 +145,25 @@ export function MonitorDetailScreen(props: { id: number }) {
       <StaleBanner error={monitor.error} onRetry={monitor.reload} />
       <section className={`card status-card status-${status}`} aria-label="Status">
         <div className="status-line">
-          <StatusBadge status={status} />
+          <StatusBadge status={status} problem={monitorProblem(m)} />
           <span data-testid="monitor-status-text">
             <StatusText monitor={m} />
           </span>
         </div>
-        <InMaintenance id={m.id} />
+        <InMaintenance id={m.id} zone={m.timezone} />
+        <AlertHold monitor={m} />
         <RunLine monitor={m} />
         <dl className="facts">
           <div>
             <dt>Next due</dt>
             <dd data-testid="monitor-next-due">
-              <NextDue monitor={m} />
+              <NextDue monitor={m} zoned />
             </dd>
           </div>
           <div>
             <dt>Last run</dt>
             <dd>
-              <LastRun monitor={m} />
+              <LastRun monitor={m} zoned />
             </dd>
           </div>
           <div>
@@ -175,6 +178,16 @@ export function MonitorDetailScreen(props: { id: number }) {
             <dt>Grace</dt>
             <dd>{formatDuration(m.duration * 60_000)}</dd>
           </div>
+          <div>
+            <dt>Max run time</dt>
+            <dd data-testid="monitor-max-runtime">{m.max_runtime === undefined ? <span className="muted">No limit</span> : formatDuration(m.max_runtime * 60_000)}</dd>
+          </div>
+          {m.alert_after ? (
+            <div>
+              <dt>Alerts</dt>
+              <dd>{alertsAfterWords(m.alert_after)}</dd>
+            </div>
+          ) : null}
           {m.tags && m.tags.length > 0 ? (
             <div>
               <dt>Tags</dt>
@@ -190,7 +203,7 @@ export function MonitorDetailScreen(props: { id: number }) {
           <div>
             <dt>Created</dt>
             <dd>
-              <Time value={m.created_at} />
+              <ZonedTime value={m.created_at} zone={m.timezone} />
             </dd>
           </div>
         </dl>
@@ -200,9 +213,9 @@ export function MonitorDetailScreen(props: { id: number }) {
 
       <ChannelPicker path="monitors" id={m.id} what="monitor" />
 
-      <RunHistory monitorId={m.id} />
+      <RunHistory monitorId={m.id} zone={m.timezone} />
 
-      <SettingsHistory monitorId={m.id} />
+      <SettingsHistory monitorId={m.id} zone={m.timezone} />
 
       <ConfirmDialog
         open={confirming}

@@ -32,12 +32,22 @@ export function MonitorEditScreen(props: { id: number }) {
       <PageHeader title={`Edit “${m.name}”`} back={back} subtitle="Its token and pulse URL stay the same." />
       <MonitorForm
         label="Edit monitor"
-        initial={{ name: m.name, timezone: m.timezone, schedule: m.schedule, duration: String(m.duration), tags: (m.tags ?? []).join(', ') }}
+        initial={{
+          name: m.name,
+          timezone: m.timezone,
+          schedule: m.schedule,
+          duration: String(m.duration),
+          tags: (m.tags ?? []).join(', '),
+          max_runtime: m.max_runtime === undefined ? '' : String(m.max_runtime),
+          alert_after: String(m.alert_after ?? 1),
+        }}
         submitLabel="Save changes"
         busyLabel="Saving…"
         cancelHref={`#/monitors/${m.id}`}
-        onSave={async (body) => {
+        onSave={async (body, maxRuntime, alertAfter) => {
           await api.editMonitor(m.id, body);
+          if (maxRuntime !== (m.max_runtime ?? null)) await api.setMaxRuntime(m.id, maxRuntime);
+          if (alertAfter !== (m.alert_after ?? 1)) await api.setAlertAfter(m.id, alertAfter);
           navigate(`/monitors/${m.id}`);
         }}
       />

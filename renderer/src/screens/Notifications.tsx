@@ -1,4 +1,5 @@
 import type { AppNotification } from '../api/types';
+import { PROBLEM_WORDS, problemOf } from '../../../agent/domain/alerts/vocabulary';
 import { DeliveryList } from '../components/DeliveryList';
 import { KindIcon } from '../components/KindIcon';
 import { PageHeader } from '../components/Layout';
@@ -16,10 +17,12 @@ import { queries } from '../lib/queries';
 const PER_PAGE = 20;
 
 const goodStatuses = new Set(['recovered', 'valid', 'reporting']);
-const warnStatuses = new Set(['expiring', 'altered']);
+const warnStatuses = new Set(['expiring', 'altered', 'flapping']);
 
 export function notificationTone(notification: AppNotification): 'good' | 'warn' | 'bad' {
   const status = notification.data.status;
+  // Steady again after flapping: good news only when it is fine now.
+  if (status === 'steady') return (notification.data as { monitor_is_alerted?: number }).monitor_is_alerted === 1 ? 'bad' : 'good';
   if (goodStatuses.has(status)) return 'good';
   if (warnStatuses.has(status)) return 'warn';
   return 'bad';
@@ -36,12 +39,17 @@ const statusWords: Record<string, string> = {
   still_failing: 'Still failing',
   quiet: 'Quiet',
   reporting: 'Reporting again',
+  flapping: 'Flapping',
+  steady: 'Steady again',
 };
 
-/** The word that says what happened, so colour is never the only sign ("Failed", "Recovered"). */
+/** The word that says what happened, so colour is never the only sign ("Failed", "Missed", "Stuck", "Recovered"). */
 export function notificationWord(notification: AppNotification): string | null {
   // A server alert's status is always "altered" (the spec's); its title says added, removed or altered.
   if (notification.data.type === 'server' && notification.data.status === 'altered') return null;
+  // A monitor's failure in the one vocabulary, from its alert as data: the spec's status says "failed" for all three.
+  const problem = notification.data.status === 'failed' ? problemOf(notification.alert?.reason) : null;
+  if (problem) return PROBLEM_WORDS[problem].label;
   return statusWords[notification.data.status] ?? null;
 }
 

@@ -76,7 +76,7 @@ export function OverviewScreen() {
         ) : (
           <>
             <div className="tiles">
-              <Tile href="#/monitors?status=failed" count={counts.failed} label="Failed" tone={counts.failed ? 'bad' : undefined} testId="tile-failed" />
+              <Tile href="#/monitors?status=failed" count={counts.failed} label="Failed, missed or stuck" tone={counts.failed ? 'bad' : undefined} testId="tile-failed" />
               <Tile href="#/monitors?status=running" count={counts.running} label="Running" tone={counts.running ? 'busy' : undefined} />
               <Tile href="#/monitors?status=monitoring" count={counts.monitoring} label="Up" tone="good" testId="tile-up" />
               {/* Neither green nor red, and only when there are some: they are not watched yet, or not now. */}

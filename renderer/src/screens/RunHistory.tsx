@@ -5,6 +5,7 @@ import { Pager } from '../components/Pager';
 import { EmptyState, ErrorState, Loading } from '../components/states';
 import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
+import { ZonedTime } from '../components/ZonedTime';
 import { useApp } from '../lib/app-context';
 import { formatDuration } from '../lib/format';
 import { queries } from '../lib/queries';
@@ -17,7 +18,7 @@ function pulseTime(pulse: Pulse): string {
 }
 
 /** The monitor's pulses, newest first: a chart of run durations, then each pulse with its output. */
-export function RunHistory(props: { monitorId: number }) {
+export function RunHistory(props: { monitorId: number; zone?: string }) {
   const { api } = useApp();
   const [page, setPage] = useState(1);
   const pulses = useResource(queries.pulses(api, props.monitorId, page, 50));
@@ -39,7 +40,7 @@ export function RunHistory(props: { monitorId: number }) {
   else
     body = (
       <>
-        <DurationChart pulses={pulses.data.data} />
+        <DurationChart pulses={pulses.data.data} zone={props.zone} />
         <div className="table-wrap">
           <table className="table">
             <thead>
@@ -58,8 +59,8 @@ export function RunHistory(props: { monitorId: number }) {
             <tbody>
               {pulses.data.data.map((pulse) => (
                 <tr key={pulse.id}>
-                  <td className="cell-time">
-                    <Time value={pulseTime(pulse)} />
+                  <td className={props.zone ? 'cell-time cell-time-zoned' : 'cell-time'}>
+                    {props.zone ? <ZonedTime value={pulseTime(pulse)} zone={props.zone} seconds /> : <Time value={pulseTime(pulse)} />}
                   </td>
                   <td>
                     <StatusBadge status={pulse.kind} />
@@ -71,7 +72,7 @@ export function RunHistory(props: { monitorId: number }) {
                     {pulse.kind === 'pause' && pulse.paused_until ? (
                       // A snooze's end from its data, in the viewer's zone (the stored words say it in UTC).
                       <span className="history-note">
-                        Snoozed until <Time value={pulse.paused_until} />
+                        Snoozed until {props.zone ? <ZonedTime value={pulse.paused_until} zone={props.zone} /> : <Time value={pulse.paused_until} />}
                       </span>
                     ) : pulse.kind === 'pause' || pulse.kind === 'resume' ? (
                       // The agent's own words ("Paused until resumed", a snooze noted before its end was data), as it wrote them.

@@ -2,7 +2,7 @@ import { createTransport } from 'nodemailer';
 import { describe, expect, it } from 'vitest';
 import { parseEmailAddress, parseEmailAddresses } from '../../../agent/domain/channels/emailAddresses';
 
-describe('email addresses (issue 26 item 2)', () => {
+describe('email addresses', () => {
   it.each([
     ['me@localhost', { name: '', address: 'me@localhost' }],
     ['ops@example.com', { name: '', address: 'ops@example.com' }],

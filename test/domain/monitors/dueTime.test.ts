@@ -190,7 +190,7 @@ describe('runs near a spring-forward switch, whatever the search starts from', (
   });
 });
 
-describe('the default grace of a schedule (issue 26.8): its own period, capped at an hour', () => {
+describe('the default grace of a schedule: its own period, capped at an hour', () => {
   const from = t('2026-11-23T10:07:00Z');
   it.each([
     ['*/5 * * * *', 5],

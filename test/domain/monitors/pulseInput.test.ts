@@ -127,7 +127,7 @@ describe('what a pulse does to a monitor', () => {
     expect(ended.state).toMatchObject({ isAlerted: false, alertReasonData: null, runningSince: null, expectedRunAt: t('2026-11-21T13:00:00Z') });
   });
 
-  it('never recovers a failure with a success older than it (issue 21.4), nor fails with a fail older than the last success', () => {
+  it('never recovers a failure with a success older than it, nor fails with a fail older than the last success', () => {
     const failAt = t('2026-11-21T10:01:00Z');
     const failed = applyPulse(waiting, { kind: 'fail', at: failAt, rid: null, exitCode: 3 });
     expect(failed).toMatchObject({ transition: 'failed', state: { isAlerted: true, stateSince: failAt } });

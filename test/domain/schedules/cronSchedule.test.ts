@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { nextRunAfter, previousRunBefore } from '../../../agent/domain/schedules/cronSchedule';
 
-// Daylight saving as cron daemons do it (Vixie cron, cronie, Debian's cron; issue 12, item 4;
-// issue 26, item 12): each fixed time of a skipped hour runs right after the jump (two skipped
+// Daylight saving as cron daemons do it (Vixie cron, cronie, Debian's
+// cron): each fixed time of a skipped hour runs right after the jump (two skipped
 // times are two runs there, at one due time), a job of a repeated hour runs once (at the first
 // occurrence), and hourly and finer schedules run in every real hour.
 //

@@ -5,7 +5,7 @@ import { at } from '../engineFixture';
 import { deliveryFixture } from './deliveryFixture';
 
 /*
- * Issue 21 item 11: a failed run's alert said "Job reported failure" and nothing the job said.
+ * A failed run's alert said "Job reported failure" and nothing the job said.
  * Every channel now carries what happened in words, the job's last lines (a few in chat, more
  * by email, all that is kept in a webhook's JSON), its duration, when it was due in the
  * monitor's zone and the admin's, and the monitor's link — tried against real receivers.
@@ -50,7 +50,7 @@ describe('what an alert says', () => {
       notification_type: 'App\\Notifications\\MonitorFailedNotification',
       at: '2026-11-21T02:00:16.000000Z',
       title: 'nightly-backup failed (exit 3)',
-      text: 'Failed with exit code 3 after 12 s.',
+      text: 'Failed: the job exited with code 3 after 12 s.',
       reason: { kind: 'failed', exit_code: 3 },
       monitor: { id: monitor.id, name: 'nightly-backup', slug: null, tags: [], schedule: '0 3 * * *', timezone: 'Europe/Paris', grace_minutes: 30 },
       server: null,
@@ -76,7 +76,7 @@ describe('what an alert says', () => {
     await fixture.worker.runDue();
     const body = JSON.parse(slack.requests[0].body);
     const texts = body.blocks.map((b: { text?: { text: string }; elements?: Array<{ text: string }> }) => b.text?.text ?? b.elements![0].text);
-    expect(texts[0]).toMatch(/^:red_circle: \*<http:\/\/cronbeat\.test:8787\/#\/monitors\/\d+\|nightly-backup failed \(exit 3\)>\*\nFailed with exit code 3 after 12 s\.$/);
+    expect(texts[0]).toMatch(/^:red_circle: \*<http:\/\/cronbeat\.test:8787\/#\/monitors\/\d+\|nightly-backup failed \(exit 3\)>\*\nFailed: the job exited with code 3 after 12 s\.$/);
     expect(texts[1]).toBe('```\ndumping table 26\ndumping table 27\ndumping table 28\npg_dump: error: connection refused\ndisk full\n```');
     expect(texts[2]).toBe(
       'Cronbeat · Ran Sat 21 Nov 03:00:04–03:00:16 Europe/Paris (Fri 20 Nov 21:00:04 America/New_York)' +
@@ -153,7 +153,7 @@ describe('what an alert says', () => {
     await fixture.worker.runDue();
     const body = JSON.parse(hook.requests[0].body);
     expect(body.title).toBe('big-import failed (exit 137, killed, SIGKILL: perhaps out of memory)');
-    expect(body.text).toBe('Failed with exit code 137 (killed, SIGKILL: perhaps out of memory) after 12 s.');
+    expect(body.text).toBe('Failed: the job exited with code 137 (killed, SIGKILL: perhaps out of memory) after 12 s.');
     expect(body.reason).toEqual({ kind: 'failed', exit_code: 137 });
   });
 });

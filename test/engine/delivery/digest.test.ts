@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Receiver } from '../../helpers/receiver';
-import { burstDecision, BURST_THRESHOLD, DIGEST_INTERVAL_MS, GROUP_WAIT_MS } from '../../../agent/domain/alerts/digest';
+import { burstDecision, BURST_RECHECK_MS, BURST_THRESHOLD, DIGEST_INTERVAL_MS, GROUP_WAIT_MS } from '../../../agent/domain/alerts/digest';
 import { deliveryFixture } from './deliveryFixture';
 
 /*
- * Issue 21 item 13: 1,000 monitors failing together sent 1,000 messages to every channel. Past a
+ * 1,000 monitors failing together sent 1,000 messages to every channel. Past a
  * few messages a minute, a channel gets one digest naming every monitor (a webhook: all of them
  * as data), no alert waits more than a minute, and the digest goes through the outbox like any
  * alert. The clock is the fixture's: nothing sleeps.
@@ -43,6 +43,17 @@ describe('the burst rule', () => {
     expect(burstDecision({ recentSends: 4, lastDigestAt, waiting: 2, oldestWaitingAt: now }, now)).toEqual({ action: 'hold', until: lastDigestAt + DIGEST_INTERVAL_MS });
   });
 
+  it('waits for a burst still being failed, looking again every few hundred ms, but no longer than the digest interval', () => {
+    const burst = { recentSends: 0, lastDigestAt: null, waiting: 30, oldestWaitingAt: now };
+    expect(burstDecision(burst, now, true)).toEqual({ action: 'hold', until: now + GROUP_WAIT_MS });
+    expect(burstDecision(burst, now + GROUP_WAIT_MS, true)).toEqual({ action: 'wait', until: now + GROUP_WAIT_MS + BURST_RECHECK_MS });
+    expect(burstDecision(burst, now + DIGEST_INTERVAL_MS - 100, true)).toEqual({ action: 'wait', until: now + DIGEST_INTERVAL_MS });
+    expect(burstDecision(burst, now + DIGEST_INTERVAL_MS, true)).toEqual({ action: 'fold' });
+    expect(burstDecision(burst, now + GROUP_WAIT_MS, false)).toEqual({ action: 'fold' });
+    // A few alerts go out one by one whatever else is failing.
+    expect(burstDecision({ ...burst, waiting: 1 }, now, true)).toEqual({ action: 'send' });
+  });
+
   it('never holds an alert longer than the digest interval, well under a minute', () => {
     for (const lastDigestAt of [null, now - 19_000, now - 1, now]) {
       const decision = burstDecision({ recentSends: 10, lastDigestAt, waiting: 5, oldestWaitingAt: now }, now);
@@ -71,18 +82,48 @@ describe('digests through the outbox', () => {
     expect(hook.requests).toHaveLength(1);
     expect(hook.requests[0].headers['x-cronbeat-event']).toBe('digest');
     const digest = JSON.parse(hook.requests[0].body);
-    expect(digest).toMatchObject({ schema: 'cronbeat.digest.v1', event: 'digest', count: 30, counts: { failed: 30, recovered: 0, other: 0 }, title: '30 monitors failed' });
+    expect(digest).toMatchObject({ schema: 'cronbeat.digest.v1', event: 'digest', count: 30, counts: { failed: 30, recovered: 0, other: 0 }, title: '30 monitors missed' });
     expect(digest.link).toBe('http://cronbeat.test:8787/#/monitors?status=failed');
     expect(digest.alerts.map((a: { monitor: { id: number } }) => a.monitor.id).sort((a: number, b: number) => a - b)).toEqual(monitors.map((m) => m.id));
     expect(digest.alerts[0]).toMatchObject({ schema: 'cronbeat.alert.v1', event: 'monitor.failed', reason: { kind: 'missed' } });
 
     expect(slack.requests).toHaveLength(1);
     const text = JSON.parse(slack.requests[0].body).blocks[0].text.text;
-    expect(text).toMatch(/^:red_circle: \*<http:\/\/cronbeat\.test:8787\/#\/monitors\?status=failed\|30 monitors failed>\*\nm1 \(missed\), m2 \(missed\), /);
+    expect(text).toMatch(/^:red_circle: \*<http:\/\/cronbeat\.test:8787\/#\/monitors\?status=failed\|30 monitors missed>\*\nm1 \(missed\), m2 \(missed\), /);
     expect(text).toMatch(/m25 \(missed\), … 5 more$/);
 
     // Every alert of the burst counts as delivered, by the one message that carried it.
     expect(new Set(fixture.deliveries().map((d) => d.status))).toEqual(new Set(['sent']));
+  });
+
+  it('a burst the loop is still failing at the group wait makes one digest once it is failed', async () => {
+    fixture = deliveryFixture();
+    const hook = await receiver();
+    fixture.channel('webhook', { url: `${hook.url}/in` });
+    const start = fixture.clock.now;
+    const monitors = Array.from({ length: 30 }, (_, i) =>
+      fixture.monitor({ name: `m${i + 1}`, schedule: '* * * * *', duration: 1, now: start - 10 * 60_000 }),
+    );
+    // As when the loop fails a burst a few at a time while pulses come: 20 failed at first, 10 past their
+    // deadline but not failed yet when the group wait ends.
+    const late = monitors.slice(20).map((m) => m.id);
+    fixture.store.db
+      .prepare(`UPDATE monitors SET due_at = @due, expected_run_at = @due - 60000, grace_from = NULL WHERE id IN (${late.join(', ')})`)
+      .run({ due: start + 1_000 });
+    await fixture.step(start);
+    await fixture.worker.runDue();
+    fixture.clock.now = start + GROUP_WAIT_MS;
+    await fixture.worker.runDue();
+    expect(hook.requests).toHaveLength(0);
+    fixture.clock.now += BURST_RECHECK_MS;
+    await fixture.step(fixture.clock.now);
+    await fixture.worker.runDue();
+    await fixture.worker.runDue();
+
+    expect(hook.requests).toHaveLength(1);
+    const digest = JSON.parse(hook.requests[0].body);
+    expect(digest).toMatchObject({ event: 'digest', count: 30 });
+    expect(digest.alerts.map((a: { monitor: { id: number } }) => a.monitor.id).sort((a: number, b: number) => a - b)).toEqual(monitors.map((m) => m.id));
   });
 
   it('a few alerts go out one by one; more within the minute fold into a digest no later than the digest interval', async () => {

@@ -7,7 +7,7 @@ import { tempDir } from '../../helpers/testAgent';
 import { at } from '../engineFixture';
 import { deliveryFixture } from './deliveryFixture';
 
-// Issue 21, item 3: the disk fills up while a send is on its way, so its result cannot be
+// The disk fills up while a send is on its way, so its result cannot be
 // written. The delivery must not stay "sending" until the agent restarts: its claim ends with the
 // attempt's timeout, and the worker sends it again by itself (at least once, same delivery id).
 

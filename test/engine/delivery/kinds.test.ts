@@ -47,7 +47,7 @@ describe('channel kinds', () => {
     expect(JSON.parse(failed.body)).toEqual({
       topic: 'ops-alerts',
       title: 'db backup missed its run',
-      message: expect.stringMatching(/^No run since the one due Sat 21 Nov 09:51 UTC \(grace 1 min\)\.\n[^]*\nOpen: http:\/\/cronbeat.test:8787\/#\/monitors\/\d+$/),
+      message: expect.stringMatching(/^Missed: the run due Sat 21 Nov 09:51 UTC did not come \(grace 1 min\); no run has come yet\.\n[^]*\nOpen: http:\/\/cronbeat.test:8787\/#\/monitors\/\d+$/),
       priority: 4,
       tags: ['rotating_light'],
       click: `http://cronbeat.test:8787/#/monitors/${monitor.id}`,
@@ -66,10 +66,10 @@ describe('channel kinds', () => {
     expect(failed.url).toBe('/services/T000/B000/XXXX');
     expect(failed.headers['content-type']).toBe('application/json');
     const body = JSON.parse(failed.body);
-    expect(body.text).toMatch(/^db backup missed its run: No run since/);
+    expect(body.text).toMatch(/^db backup missed its run: Missed: the run due /);
     expect(body.blocks[0]).toEqual({
       type: 'section',
-      text: { type: 'mrkdwn', text: expect.stringContaining(`:red_circle: *<http://cronbeat.test:8787/#/monitors/${monitor.id}|db backup missed its run>*\nNo run since`), verbatim: true },
+      text: { type: 'mrkdwn', text: expect.stringContaining(`:red_circle: *<http://cronbeat.test:8787/#/monitors/${monitor.id}|db backup missed its run>*\nMissed: the run due `), verbatim: true },
     });
     // The footer gives times in words in a named zone, never an ISO string.
     const footer = body.blocks.at(-1).elements[0].text;
@@ -90,7 +90,7 @@ describe('channel kinds', () => {
       embeds: [
         {
           title: 'db backup missed its run',
-          description: 'No run since the one due Sat 21 Nov 09:51 UTC \\(grace 1 min\\).',
+          description: 'Missed: the run due Sat 21 Nov 09:51 UTC did not come \\(grace 1 min\\); no run has come yet.',
           url: `http://cronbeat.test:8787/#/monitors/${monitor.id}`,
           color: 0xd93025,
           footer: { text: 'Schedule "* * * * *" (every minute), grace 1 min' },
@@ -112,7 +112,7 @@ describe('channel kinds', () => {
     expect(JSON.parse(request.body)).toEqual({
       chat_id: '-100200300',
       text: expect.stringMatching(
-        new RegExp(`^🔴 <b>&lt;db&gt; &amp; co missed its run</b>\\nNo run since[^]*\\n<a href="http://cronbeat.test:8787/#/monitors/${monitor.id}">Open in Cronbeat</a>$`),
+        new RegExp(`^🔴 <b>&lt;db&gt; &amp; co missed its run</b>\\nMissed: the run due [^]*\\n<a href="http://cronbeat.test:8787/#/monitors/${monitor.id}">Open in Cronbeat</a>$`),
       ),
       parse_mode: 'HTML',
       disable_web_page_preview: true,

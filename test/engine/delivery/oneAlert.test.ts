@@ -71,7 +71,7 @@ describe('one stored alert, rendered at each edge', () => {
     const due = reason.expected_at.slice(11, 16); // HH:MM, UTC: the monitor's zone
     const api = presentNotification(row).data;
     expect(api.title).toBe('nightly-backup failed');
-    expect(api.description).toBe(`No pulse within ${reason.grace_minutes} min of the run due at ${reason.expected_at.slice(0, 10)} ${due} UTC`);
+    expect(api.description).toBe(`Missed: the run due ${reason.expected_at.slice(0, 10)} ${due} UTC did not come (grace ${reason.grace_minutes} min); no run has come yet`);
     for (const words of [sent.webhook.title + ' ' + sent.webhook.text, sent.slack, sent.email]) {
       expect(words).toContain('nightly-backup');
       expect(words).toContain(`${due} UTC`);

@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOverdueFailer } from '../../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../../agent/engine/failOverdue';
 import { stepAt } from '../../helpers/loopStep';
 import { startTestAgent, type TestAgent } from '../../helpers/testAgent';
 import { until } from '../../helpers/until';
 
-/* Issue 21.14: a channel can repeat a still-failed monitor's alert every N hours, through the outbox, until recovery or pause. */
+/* A channel can repeat a still-failed monitor's alert every N hours, through the outbox, until recovery or pause. */
 
 const HOUR = 3_600_000;
 let agent: TestAgent;

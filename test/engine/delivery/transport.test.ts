@@ -9,7 +9,7 @@ import { receiverPool, type Answer } from '../../helpers/receiver';
 import { at } from '../engineFixture';
 import { deliveryFixture } from './deliveryFixture';
 
-// Issue 21, items 2, 5 and 6: how a send talks HTTP to receivers that redirect, hang or answer
+// How a send talks HTTP to receivers that redirect, hang or answer
 // with a bomb. Each receiver is a real local HTTP server.
 
 let fixture: ReturnType<typeof deliveryFixture> | undefined;

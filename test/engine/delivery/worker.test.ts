@@ -54,7 +54,7 @@ describe('the delivery worker', () => {
     const expected = `sha256=${createHmac('sha256', SECRET).update(request.body).digest('hex')}`;
     expect(request.headers['x-cronbeat-signature']).toBe(expected);
     expect(request.headers['x-cronbeat-delivery']).toBe(fixture.deliveries()[0].uuid);
-    expect(request.headers['x-cronbeat-delivery']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(request.headers['x-cronbeat-delivery']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(request.headers['x-cronbeat-event']).toBe('monitor.failed');
     expect(fixture.deliveries()).toMatchObject([{ status: 'sent', attempts: 1, next_attempt_at: null }]);
   });

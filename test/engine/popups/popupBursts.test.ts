@@ -4,7 +4,7 @@ import type { Popup } from '../../../agent/engine/popups/notifier';
 import { DIGEST_INTERVAL_MS, GROUP_WAIT_MS } from '../../../agent/domain/alerts/digest';
 
 /*
- * Issue 21 item 13: 30 monitors failing at once raised 19 separate popups. Popups now fold like
+ * 30 monitors failing at once raised 19 separate popups. Popups now fold like
  * channel messages: a few one by one, then one summary. Time is a variable the test moves; the
  * timer is a list the test runs.
  */

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Popup } from '../../../agent/engine/popups/notifier';
-import { createOverdueFailer } from '../../../agent/engine/monitors/failOverdue';
+import { createOverdueFailer } from '../../../agent/engine/failOverdue';
 import { stepAt } from '../../helpers/loopStep';
 import { serverQuietNotice } from '../../../agent/domain/servers/quietNotices';
 import { startTestAgent, type TestAgent } from '../../helpers/testAgent';

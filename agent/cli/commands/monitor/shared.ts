@@ -1,4 +1,5 @@
 import { ApiClient, ApiError, type MonitorDetails } from '../../../client/connection/api';
+import { MAX_ALERT_AFTER } from '../../../domain/monitors/failureStreak';
 import { UsageError } from '../../command';
 import { didYouMean } from '../../didYouMean';
 import { baseUrlOption } from '../ping';
@@ -6,6 +7,7 @@ import { shortTime } from '../../shortTime';
 import { scheduleWords } from '../../../domain/schedules';
 import { printable } from '../../crontab/table';
 import { tagOf } from '../../../domain/monitors/ownLine';
+import { PROBLEM_WORDS, problemOf } from '../../../domain/alerts/vocabulary';
 import { WHOLE_MINUTES, wholeMinutes } from '../../../domain/monitors/minutes';
 
 /* What the `cronbeat monitor` sub-commands share: the API client, finding a monitor, printing one. */
@@ -44,10 +46,17 @@ export async function findMonitor(api: ApiClient, ref: string | undefined): Prom
 // Here too for the monitor sub-commands; its own file so that `spool list` (the job side) loads no API client.
 export { shortTime };
 
+/** A monitor's status in the one vocabulary: a failed one says which (missed, stuck or failed), as the dashboard's badge does. */
+export function statusWord(monitor: MonitorDetails): string {
+  const problem = monitor.status === 'failed' ? problemOf(monitor.alert_reason_data) : null;
+  return problem ? PROBLEM_WORDS[problem].word : monitor.status;
+}
+
 /** What a monitor waits for, in words: its next deadline, its pause, or why it waits for nothing. */
 export function dueText(monitor: MonitorDetails): string {
   if (monitor.status === 'paused') return monitor.paused_until ? `paused until ${shortTime(monitor.paused_until)}` : 'paused until resumed';
-  if (monitor.status === 'failed') return 'failed: waits for a success pulse';
+  // A failure still counting towards its alert (alert after N) keeps its next run's deadline.
+  if (monitor.status === 'failed' && monitor.next_due_at === null) return `${statusWord(monitor)}: waits for a success pulse`;
   return monitor.next_due_at ? shortTime(monitor.next_due_at) : 'no run ahead';
 }
 
@@ -59,9 +68,10 @@ export function printMonitor(monitor: MonitorDetails, json: boolean | undefined)
   }
   const lines: Array<[string, string]> = [
     ['Monitor', `${monitor.name} (id ${monitor.id})`],
-    ['Status', monitor.status],
+    ['Status', statusWord(monitor)],
     ['Schedule', `${monitor.schedule.replace(/\n/g, '; ')} (${scheduleWords(monitor.schedule, monitor.timezone) ?? monitor.timezone})`],
     ['Grace', `${monitor.duration} min after each due time`],
+    ['Alerts', alertsWords(monitor)],
     ['Next due', dueText(monitor)],
     ['Last pulse', monitor.last_pulse_at === null ? 'never' : shortTime(monitor.last_pulse_at)],
     ['Project', monitor.project_id === null ? '-' : String(monitor.project_id)],
@@ -83,6 +93,28 @@ export function tagsOption(value: string): string[] {
     if (tag === undefined) throw new UsageError(`--tags: "${word}" is not a tag (letters, digits, "_", ".", ":" and "-", up to 50, starting with a letter or digit).`);
     return tag;
   });
+}
+
+/** "at the first failure", "after 3 failures in a row". */
+function alertsAfterWords(n: number): string {
+  return n === 1 ? 'at the first failure' : `after ${n} failures in a row`;
+}
+
+/** When it alerts, and why a failed monitor has not yet: "after 3 failures in a row (1 so far: none sent yet)", "held while flapping since …". */
+function alertsWords(monitor: MonitorDetails): string {
+  if (monitor.flapping_since) return `held while it flaps (since ${shortTime(monitor.flapping_since)}), until an hour without a change`;
+  const after = monitor.alert_after ?? 1;
+  const sofar = monitor.failures_in_a_row;
+  const waiting = monitor.status === 'failed' && sofar !== undefined && sofar < after ? ` (${sofar} so far: none sent yet)` : '';
+  return `${alertsAfterWords(after)}${waiting}`;
+}
+
+/** --alert-after as the failure in a row that alerts: a whole number from 1 to MAX_ALERT_AFTER. */
+export function alertAfterOption(value: string): number {
+  if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > MAX_ALERT_AFTER) {
+    throw new UsageError(`--alert-after (the failure in a row that alerts) must be a whole number from 1 to ${MAX_ALERT_AFTER}, not "${value}".`);
+  }
+  return Number(value);
 }
 
 /** --grace as whole minutes from 1 (a grace of 0 would fail every run that is a second late). */

@@ -17,7 +17,13 @@ const subjectLine = (text: string) => cutText(oneLine(text), LIMIT.subject);
 /** The email subject, state first so an inbox sorts at a glance: "FAILED | nightly-backup on web-1 (exit 3)". */
 export function emailSubject(alert: Alert, message: AlertMessage): string {
   if (isNoticeReason(alert.reason)) return subjectLine(`${message.state} | ${message.title}`);
-  const code = alert.reason.kind === 'failed' && alert.reason.exit_code !== null ? ` (exit ${alert.reason.exit_code})` : '';
+  const { reason } = alert;
+  const code =
+    reason.kind === 'failed' && reason.exit_code !== null
+      ? ` (exit ${reason.exit_code})`
+      : reason.kind === 'failed_times'
+        ? ` (${reason.times} times in a row)`
+        : '';
   // The name gives way, so the state and the exit code stay.
   return subjectLine(`${message.state} | ${cutText(oneLine(subjectName(alert)), LIMIT.subject - 40)}${code}`);
 }

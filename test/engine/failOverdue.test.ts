@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { at, engineFixture } from '../engineFixture';
+import { at, engineFixture } from './engineFixture';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 let fixture: ReturnType<typeof engineFixture>;
@@ -29,7 +29,7 @@ describe('the loop\'s step: late pulses', () => {
     expect(fixture.reload(onTime.id).is_alerted).toBe(0);
     const failed = fixture.reload(late.id);
     expect(failed.is_alerted).toBe(1);
-    expect(fixture.alertReason(late.id)).toBe('No pulse within 5 min of the run due at 2026-11-21 10:00 UTC');
+    expect(fixture.alertReason(late.id)).toBe('Missed: the run due 2026-11-21 10:00 UTC did not come (grace 5 min); no run has come yet');
     expect(failed.due_at).toBeNull();
   });
 
@@ -38,7 +38,7 @@ describe('the loop\'s step: late pulses', () => {
     const monitor = fixture.monitor({ schedule: '0 10 * * *', timezone: 'Europe/Paris', duration: 5 });
     await fixture.step(at('2026-11-21T09:06:00Z'));
     expect(fixture.alertReason(monitor.id)).toBe(
-      'No pulse within 5 min of the run due at 2026-11-21 10:00 Europe/Paris (09:00 UTC)',
+      'Missed: the run due 2026-11-21 10:00 Europe/Paris (09:00 UTC) did not come (grace 5 min); no run has come yet',
     );
   });
 
@@ -54,7 +54,7 @@ describe('the loop\'s step: late pulses', () => {
     expect(fixture.reload(monitor.id).is_alerted).toBe(1);
     expect(fixture.notifications()).toHaveLength(1);
     expect(fixture.notifier.popups).toEqual([
-      { title: '✗ backup missed its run', body: 'No run since the one due Sat 21 Nov 10:01 UTC (grace 1 min).', route: `/monitors/${monitor.id}` },
+      { title: '✗ backup missed its run', body: 'Missed: the run due Sat 21 Nov 10:01 UTC did not come (grace 1 min); no run has come yet.', route: `/monitors/${monitor.id}` },
     ]);
   });
 
@@ -98,12 +98,12 @@ describe('pulses that report failure', () => {
     await fixture.pulse(exiting.token, at('2026-11-21T10:00:10Z'), { kind: 'fail', exitCode: 3 });
     await fixture.pulse(fine.token, at('2026-11-21T10:00:10Z'), { kind: 'success', exitCode: 0 });
     expect(fixture.reload(failing.id)).toMatchObject({ is_alerted: 1, due_at: null });
-    expect(fixture.alertReason(failing.id)).toBe('Job reported failure');
+    expect(fixture.alertReason(failing.id)).toBe('Failed: the job reported failure');
     expect(fixture.reload(exiting.id).is_alerted).toBe(1);
-    expect(fixture.alertReason(exiting.id)).toBe('Job reported failure (exit code 3)');
+    expect(fixture.alertReason(exiting.id)).toBe('Failed: the job exited with code 3');
     expect(fixture.reload(fine.id).is_alerted).toBe(0);
     expect(fixture.notifier.popups.map((p) => p.title)).toEqual(['✗ fail failed', '✗ exit failed (exit 3)']);
-    expect(fixture.notifications().map((n) => n.data.description).sort()).toEqual(['Job reported failure', 'Job reported failure (exit code 3)']);
+    expect(fixture.notifications().map((n) => n.data.description).sort()).toEqual(['Failed: the job exited with code 3', 'Failed: the job reported failure']);
   });
 });
 
@@ -119,7 +119,7 @@ describe('started runs', () => {
     expect(fixture.reload(monitor.id).is_alerted).toBe(0);
     await fixture.step(at('2026-11-21T09:30:06Z'));
     expect(fixture.alertReason(monitor.id)).toBe(
-      'Started at 2026-11-21 10:00 Europe/Paris (09:00 UTC), still running after 30 min (its max run time)',
+      'Stuck: started 2026-11-21 10:00 Europe/Paris (09:00 UTC), still running after 30 min (its max run time)',
     );
   });
 
@@ -174,7 +174,7 @@ describe('popups per step', () => {
     for (const name of ['a', 'b', 'c', 'd', 'e', 'f', 'g']) fixture.monitor({ name, schedule: '0 * * * *', duration: 5 });
     await fixture.step(at('2026-11-21T10:06:00Z'));
     expect(fixture.notifications()).toHaveLength(7);
-    expect(fixture.notifier.popups).toEqual([{ title: '7 monitors failed', body: 'Failed: a, b, c, d, e and 2 more', route: '/monitors' }]);
+    expect(fixture.notifier.popups).toEqual([{ title: '7 monitors missed', body: 'Missed: a, b, c, d, e and 2 more', route: '/monitors' }]);
   });
 
   it('fails what is due with an indexed lookup', () => {
@@ -207,12 +207,12 @@ describe('downtime grace', () => {
     await fixture.step(at('2026-11-21T12:05:01Z'));
     expect(fixture.reload(dump.id).is_alerted).toBe(0);
     expect(fixture.alertReason(backup.id)).toBe(
-      'No pulse for the run due at 2026-11-21 10:00 UTC, nor within 5 min of Cronbeat resuming at 2026-11-21 12:00 UTC',
+      'Missed: the run due 2026-11-21 10:00 UTC did not come, nor within 5 min of Cronbeat resuming at 2026-11-21 12:00 UTC; no run has come yet',
     );
     expect(fixture.notifier.popups).toEqual([
       {
-        title: '1 monitor failed',
-        body: 'Failed: backup\nTheir runs were due while Cronbeat was not running, and no pulse came since.',
+        title: '1 monitor missed',
+        body: 'Missed: backup\nTheir runs were due while Cronbeat was not running, and no pulse came since.',
         route: '/monitors',
       },
     ]);
@@ -248,6 +248,6 @@ describe('a burst larger than a slice', () => {
       .all();
     expect(perMonitor).toEqual([]);
     expect(fixture.store.notifications.count(1)).toBe(total - 1);
-    expect(fixture.notifier.popups).toEqual([expect.objectContaining({ title: `${total - 1} monitors failed` })]);
+    expect(fixture.notifier.popups).toEqual([expect.objectContaining({ title: `${total - 1} monitors missed` })]);
   });
 });

@@ -1,0 +1,96 @@
+import { reasonDataOf, type MonitorRow } from '../../db/monitors';
+import { alertMonitor, alertServer, type Alert } from '../../domain/alerts/alert';
+import { alertPopup } from '../../domain/alerts/monitorPopups';
+import { flapStateOf, noteChange, steadyAt } from '../../domain/alerts/flapping';
+import { flappingNoticeData, flappingReason, steadyReason } from '../../domain/alerts/flappingNotices';
+import { NOTIFICATION_KINDS } from '../../domain/alerts/notificationKinds';
+import { toApiTimestamp } from '../../domain/time/apiTimestamps';
+import type { MonitorTransition } from '../../domain/alerts/monitorPopups';
+import type { EngineContext } from '../engineContext';
+import { inMaintenance } from './maintenance';
+import { announceTransition, recordTransition, type RecordedTransition, type TransitionFacts } from './transitions';
+
+/*
+ * Between a monitor's alerting change (its failure alerts, after its N failures in a row; or its
+ * alerted failure recovers) and the alert: flapping (agent/domain/alerts/flapping.ts) folds a
+ * run of them into one alert, then nothing until the monitor has been steady for an hour.
+ */
+
+/** Most steady-again alerts one step sends; the rest wait for the next step. */
+const STEADY_BATCH = 200;
+
+/**
+ * Records an alerting change of `monitor` (as it is now, after the change), inside the caller's
+ * transaction: its alert (recordTransition), or the flapping alert in its place when this change
+ * makes it flap, or nothing while it flaps. The caller announces what it returns once committed.
+ */
+export function raiseChange(
+  ctx: Pick<EngineContext, 'store'>,
+  monitor: MonitorRow,
+  kind: MonitorTransition['kind'],
+  now: number,
+  facts: TransitionFacts,
+): RecordedTransition | null {
+  const { state, outcome } = noteChange(flapStateOf(monitor.flapping), now);
+  ctx.store.monitorAlerting.saveFlapping(monitor.id, state, steadyAt(state));
+  if (outcome === 'alert') return recordTransition(ctx, monitor, kind, now, facts);
+  if (outcome === 'silent') return null;
+  const reason = flappingReason(state, kind === 'failed', now);
+  const alert: Alert = {
+    event: 'monitor.flapping',
+    at: toApiTimestamp(now),
+    reason,
+    monitor: alertMonitor(monitor),
+    server: alertServer(monitor),
+    run: facts.run,
+    expected_at: null,
+  };
+  const data = flappingNoticeData({ ...monitor, reason: reasonDataOf(monitor) }, reason);
+  const notification = ctx.store.notifications.create({ companyId: monitor.company_id, type: NOTIFICATION_KINDS.monitorFlapping.type, data, now, alert });
+  return {
+    monitorId: monitor.id,
+    name: monitor.name,
+    kind,
+    detail: data.description,
+    alert,
+    companyId: monitor.company_id,
+    notificationId: notification.id,
+  };
+}
+
+/**
+ * Sends the steady-again alert of every flapping monitor without a change for an hour at `now`,
+ * and forgets its changes: from then on its failures and recoveries alert again. A paused monitor,
+ * or one in maintenance, raises nothing, but is steady all the same. Returns how many were sent.
+ */
+export function sendSteady(ctx: Pick<EngineContext, 'store' | 'events' | 'notifier'>, now: number): number {
+  const { store } = ctx;
+  const sent = store.db.transaction(() => {
+    const made: RecordedTransition[] = [];
+    for (const row of store.monitorAlerting.steadyDue(now, STEADY_BATCH)) {
+      store.monitorAlerting.saveFlapping(row.id, null, null);
+      if (row.paused_at !== null || inMaintenance(ctx, row, now)) continue;
+      const failed = row.is_alerted === 1;
+      const reason = steadyReason(flapStateOf(row.flapping), failed ? row.failed_at : null);
+      const alert: Alert = {
+        event: 'monitor.steady',
+        at: toApiTimestamp(now),
+        reason,
+        monitor: alertMonitor(row),
+        server: alertServer(row),
+        run: null,
+        expected_at: null,
+      };
+      const data = flappingNoticeData({ ...row, reason: reasonDataOf(row) }, reason);
+      const notification = store.notifications.create({ companyId: row.company_id, type: NOTIFICATION_KINDS.monitorSteady.type, data, now, alert });
+      made.push({ monitorId: row.id, name: row.name, kind: failed ? 'failed' : 'recovered', detail: data.description, alert, companyId: row.company_id, notificationId: notification.id });
+    }
+    return made;
+  })();
+  for (const transition of sent) {
+    announceTransition(ctx, transition);
+    ctx.notifier.show(alertPopup(transition.alert!, `/monitors/${transition.monitorId}`));
+  }
+  if (sent.length > 0) store.popupOutbox.markShown(sent.map((t) => t.notificationId), now);
+  return sent.length;
+}

@@ -1,0 +1,118 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Alert } from '../../../agent/domain/alerts/alert';
+import { whatHappened } from '../../../agent/domain/alerts/words';
+import { tempDir } from '../../helpers/testAgent';
+import { presentMonitor } from '../../../agent/api/present/present';
+import { at, engineFixture } from '../engineFixture';
+
+// Flapping on timelines: a job that fails and succeeds in turn, the loop stepping every 30 s.
+
+let fixture: ReturnType<typeof engineFixture>;
+afterEach(() => fixture?.close());
+
+const MINUTE = 60_000;
+const day = '2026-11-27T';
+const alerts = () => fixture.notifications().map((n) => n.alert as Alert);
+const said = () => alerts().map((a) => `${a.event} ${a.at.slice(11, 16)}`);
+
+/** The loop every 30 s from `from` to `to`, the job ending each run of `pulses` ("HH:MM:SS success|fail") on the way. */
+async function walk(token: string, from: string, to: string, pulses: string[] = []) {
+  const queue = pulses.map((p) => ({ at: at(`${day}${p.split(' ')[0]}Z`), kind: p.split(' ')[1] as 'success' | 'fail' }));
+  for (let now = at(`${day}${from}Z`); now <= at(`${day}${to}Z`); now += MINUTE / 2) {
+    while (queue.length > 0 && queue[0].at <= now) {
+      const pulse = queue.shift()!;
+      await fixture.pulse(token, pulse.at, { kind: pulse.kind, exitCode: pulse.kind === 'fail' ? 1 : 0 });
+    }
+    await fixture.step(now);
+  }
+}
+
+/** Failed, fine, failed, fine, failed from 13:00 to 13:40: five changes within the hour. */
+const FIVE_CHANGES = ['13:00:20 fail', '13:10:20 success', '13:20:20 fail', '13:30:20 success', '13:40:20 fail'];
+
+describe('a monitor that changes between failed and fine 5 times within an hour', () => {
+  it('sends its four alerts, then one flapping alert with the count, then nothing until steady for an hour', async () => {
+    fixture = engineFixture(at('2026-11-27T12:55:00Z'));
+    const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 1 });
+    await walk(monitor.token, '12:55:00', '13:45:00', FIVE_CHANGES);
+    expect(said()).toEqual([
+      'monitor.failed 13:00',
+      'monitor.recovered 13:10',
+      'monitor.failed 13:20',
+      'monitor.recovered 13:30',
+      'monitor.flapping 13:40',
+    ]);
+    const flapping = alerts()[4];
+    expect(flapping.reason).toEqual({ kind: 'flapping', changes: 5, since: '2026-11-27T13:00:20.000000Z', window_minutes: 60, failed: true });
+    expect(whatHappened(flapping, { adminZone: 'UTC' })).toBe(
+      'Changed between failed and fine 5 times in the last hour (since Fri 27 Nov 13:00 UTC); now failed. ' +
+        'No more alerts for it until it has been steady for an hour.',
+    );
+    expect(fixture.notifications()[4].type).toBe('App\\Notifications\\MonitorFlappingNotification');
+    expect(fixture.notifier.popups.at(-1)?.title).toBe('⚠ backup is flapping');
+    expect(presentMonitor(fixture.reload(monitor.id), 'http://127.0.0.1', null).flapping_since).toBe('2026-11-27T13:40:20.000000Z');
+
+    // It keeps flapping: nothing said, and each change puts steady an hour later again.
+    await walk(monitor.token, '13:45:30', '14:05:00', ['13:50:20 success', '14:00:20 fail']);
+    expect(said()).toHaveLength(5);
+    expect(fixture.failer.nextStepAt()).toBe(at('2026-11-27T15:00:20Z') + 1);
+    await walk(monitor.token, '14:05:30', '15:00:00');
+    expect(said()).toHaveLength(5);
+
+    // An hour without a change: one alert says it is steady, and what it is now.
+    await walk(monitor.token, '15:00:30', '15:05:00');
+    expect(said().slice(5)).toEqual(['monitor.steady 15:00']);
+    expect(presentMonitor(fixture.reload(monitor.id), 'http://127.0.0.1', null)).not.toHaveProperty('flapping_since');
+    const steady = alerts()[5];
+    expect(steady.reason).toMatchObject({ kind: 'steady', changes: 7, failed: true, failed_since: '2026-11-27T14:00:20.000000Z' });
+    expect(whatHappened(steady, { adminZone: 'UTC' })).toBe(
+      'No change for an hour after flapping since Fri 27 Nov 13:40 UTC (7 changes): now failed since Fri 27 Nov 14:00 UTC. Alerts are sent again.',
+    );
+
+    // Alerts are back: its recovery is told (its failure was, folded into the flapping alert).
+    await walk(monitor.token, '15:05:30', '15:12:00', ['15:10:20 success']);
+    expect(said().slice(6)).toEqual(['monitor.recovered 15:10']);
+    expect(fixture.failer.nextStepAt()).toBe(at('2026-11-27T15:21:00Z') + 1);
+  });
+
+  it('says it is steady and fine when it ended fine', async () => {
+    fixture = engineFixture(at('2026-11-27T12:55:00Z'));
+    const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 1 });
+    const fine = ['13:50:20 success', '14:00:20 success', '14:10:20 success', '14:20:20 success', '14:30:20 success', '14:40:20 success', '14:50:20 success'];
+    await walk(monitor.token, '12:55:00', '14:52:00', [...FIVE_CHANGES, ...fine]);
+    expect(said().slice(4)).toEqual(['monitor.flapping 13:40', 'monitor.steady 14:50']);
+    expect(alerts()[5].reason).toMatchObject({ kind: 'steady', changes: 6, failed: false, failed_since: null });
+  });
+
+  it('does not flap on four changes in an hour, nor on five spread over more than an hour', async () => {
+    fixture = engineFixture(at('2026-11-27T12:55:00Z'));
+    const monitor = fixture.monitor({ schedule: '*/20 * * * *', duration: 1 });
+    // 13:00 failed, 13:20 fine, 13:40 failed, 14:00 fine, 14:20 failed: never five within an hour.
+    await walk(monitor.token, '12:55:00', '14:25:00', ['13:00:20 fail', '13:20:20 success', '13:40:20 fail', '14:00:20 success', '14:20:20 fail']);
+    expect(said().map((s) => s.split(' ')[0])).toEqual(['monitor.failed', 'monitor.recovered', 'monitor.failed', 'monitor.recovered', 'monitor.failed']);
+  });
+
+  it('keeps flapping across a restart (the SQLite file closed and opened again)', async () => {
+    const dir = tempDir('cronbeat-flapping-');
+    fixture = engineFixture(at('2026-11-27T12:55:00Z'), dir);
+    const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 1 });
+    await walk(monitor.token, '12:55:00', '13:35:00', FIVE_CHANGES.slice(0, 4));
+    fixture.store.close();
+    fixture = engineFixture(at('2026-11-27T13:35:30Z'), dir);
+    await walk(monitor.token, '13:35:30', '13:55:00', ['13:40:20 fail', '13:50:20 success']);
+    expect(said().slice(4)).toEqual(['monitor.flapping 13:40']);
+    fixture.store.close();
+    fixture = engineFixture(at('2026-11-27T13:55:30Z'), dir);
+    await walk(monitor.token, '13:55:30', '14:51:00', ['14:00:20 success', '14:10:20 success', '14:20:20 success', '14:30:20 success', '14:40:20 success', '14:50:20 success']);
+    expect(said().slice(5)).toEqual(['monitor.steady 14:50']);
+  });
+
+  it('counts only the changes that alert: with alert after 3, single failures between successes never flap', async () => {
+    fixture = engineFixture(at('2026-11-27T12:55:00Z'));
+    const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 1 });
+    fixture.store.monitorAlerting.setAlertAfter(1, monitor.id, 3, at('2026-11-27T12:55:00Z'));
+    const pulses = ['13:00:20 fail', '13:10:20 success', '13:20:20 fail', '13:30:20 success', '13:40:20 fail', '13:50:20 success', '14:00:20 fail'];
+    await walk(monitor.token, '12:55:00', '14:05:00', pulses);
+    expect(said()).toEqual([]);
+  });
+});
