@@ -1,6 +1,6 @@
 import { alertAfterInput } from '../../../agent/contract/monitors';
 import { MAX_ALERT_AFTER } from '../../../agent/domain/monitors/failureStreak';
-import { describedBy, Field } from './Field';
+import { WholeNumberField } from './Field';
 import { fieldErrors, numberOrAbsent } from '../lib/formRules';
 
 /* "Alert after N failures": its own field, and its own request (PUT /api/monitors/{id}/alert-after). */
@@ -14,26 +14,15 @@ export function alertAfterError(text: string): string | undefined {
 }
 
 export function AlertAfterField(props: { value: string; error?: string; onChange: (value: string) => void }) {
-  const id = 'monitor-alert-after';
   return (
-    <Field
-      id={id}
+    <WholeNumberField
+      id="monitor-alert-after"
       label="Alert after N failures"
       error={props.error}
       hint="Failed or missed runs in a row before an alert is sent (1: at the first). The monitor shows failed from the first all the same."
-    >
-      <input
-        id={id}
-        type="number"
-        inputMode="numeric"
-        min={1}
-        max={MAX_ALERT_AFTER}
-        step={1}
-        value={props.value}
-        onChange={(e) => props.onChange(e.target.value)}
-        aria-invalid={Boolean(props.error)}
-        aria-describedby={describedBy(id, true, props.error)}
-      />
-    </Field>
+      max={MAX_ALERT_AFTER}
+      value={props.value}
+      onChange={props.onChange}
+    />
   );
 }

@@ -25,3 +25,33 @@ export function describedBy(id: string, hint: boolean, error: string | undefined
   const ids = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean);
   return ids.length ? ids.join(' ') : undefined;
 }
+
+/** A whole number typed in a Field (minutes, a count): its bounds, hint and error wired up alike. */
+export function WholeNumberField(props: {
+  id: string;
+  label: string;
+  hint: ReactNode;
+  error?: string;
+  max: number;
+  value: string;
+  placeholder?: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <Field id={props.id} label={props.label} error={props.error} hint={props.hint}>
+      <input
+        id={props.id}
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={props.max}
+        step={1}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        placeholder={props.placeholder}
+        aria-invalid={Boolean(props.error)}
+        aria-describedby={describedBy(props.id, true, props.error)}
+      />
+    </Field>
+  );
+}

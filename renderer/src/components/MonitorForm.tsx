@@ -1,6 +1,6 @@
 import type { FormEvent } from 'react';
 import type { NewMonitor } from '../api/endpoints';
-import { describedBy, Field } from './Field';
+import { describedBy, Field, WholeNumberField } from './Field';
 import { FormActions, FormError } from './FormParts';
 import { ZoneField } from './ZoneField';
 import { useApiForm } from '../lib/use-api-form';
@@ -143,45 +143,25 @@ export function MonitorForm(props: {
             <p className="muted">Shown once the schedule and the time zone are valid.</p>
           )}
         </section>
-        <Field
+        <WholeNumberField
           id="monitor-duration"
           label="Grace (minutes)"
           error={shown('duration')}
           hint="How long after each scheduled run a pulse may take to arrive before the monitor fails."
-        >
-          <input
-            id="monitor-duration"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={MAX_MINUTES}
-            step={1}
-            value={values.duration}
-            onChange={(e) => set('duration', e.target.value)}
-            aria-invalid={Boolean(shown('duration'))}
-            aria-describedby={describedBy('monitor-duration', true, shown('duration'))}
-          />
-        </Field>
-        <Field
+          max={MAX_MINUTES}
+          value={values.duration}
+          onChange={(value) => set('duration', value)}
+        />
+        <WholeNumberField
           id="monitor-max-runtime"
           label="Max run time (minutes)"
           error={shown('max_runtime')}
           hint="Optional: how long a started run may take before it is stuck. Empty: no limit (a start that never ends is told at the next run's deadline)."
-        >
-          <input
-            id="monitor-max-runtime"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={MAX_MINUTES}
-            step={1}
-            value={values.max_runtime}
-            onChange={(e) => set('max_runtime', e.target.value)}
-            placeholder="No limit"
-            aria-invalid={Boolean(shown('max_runtime'))}
-            aria-describedby={describedBy('monitor-max-runtime', true, shown('max_runtime'))}
-          />
-        </Field>
+          max={MAX_MINUTES}
+          value={values.max_runtime}
+          placeholder="No limit"
+          onChange={(value) => set('max_runtime', value)}
+        />
         <AlertAfterField value={values.alert_after} error={shown('alert_after')} onChange={(value) => set('alert_after', value)} />
         <Field id="monitor-tags" label="Tags" error={shown('tags')} hint="Optional, separated by commas or spaces (prod, db, server:web-01): to list, badge and silence monitors together.">
           <input
