@@ -23,9 +23,9 @@ const arrow = (name, comment, from, to) => ({ name, comment, severity: 'error', 
  * line's change, which is no code of theirs run.
  */
 const SUBJECTS = {
-  domain: ['text', 'net', 'time', 'schedules', 'monitors', 'maintenance', 'certificates', 'alerts', 'servers', 'channels', 'access', 'formats', 'agentHealth'],
+  domain: ['text', 'net', 'time', 'schedules', 'monitors', 'maintenance', 'certificates', 'alerts', 'servers', 'channels', 'reports', 'access', 'formats', 'agentHealth'],
   api: ['http', 'present', 'pulses', 'routes'],
-  engine: ['popups', 'monitors', 'servers', 'certificates', 'delivery'],
+  engine: ['popups', 'monitors', 'servers', 'certificates', 'delivery', 'reports'],
   client: ['connection', 'pulses', 'spool', 'follow'],
 };
 
