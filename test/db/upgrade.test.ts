@@ -7,23 +7,26 @@ import { migrations } from '../../agent/db/migrations';
 import { runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
 
 /*
- * Upgrades keep data. test/fixtures/previous-release.db was written by the previous release
- * (main at 1ee2e0e) through its own CLI and API, by test/fixtures/makePreviousRelease.mjs; today's
- * `cronbeat serve` opens it, runs the migrations it lacks and must answer with everything it held.
- * A database from a newer Cronbeat is refused in a sentence and left byte for byte as it was.
+ * Upgrades keep data. Each fixture was written by an earlier release through its own CLI and API,
+ * by test/fixtures/makePreviousRelease.mjs: previous-release.db by 0.1.0 (main at 1ee2e0e) and
+ * release-0.4.0.db by 0.4.0 (main at f71281b). Today's `cronbeat serve` opens each, runs the
+ * migrations it lacks and must answer with everything it held. A database from a newer Cronbeat is
+ * refused in a sentence and left byte for byte as it was.
  */
 
-const FIXTURE = resolve(__dirname, '../fixtures/previous-release.db');
-/** The fixture's full key, printed when it was made: keys survive the upgrade, so it still signs in. */
-const FIXTURE_KEY = 'cb_RCs17YmpTyPwogm8RDf6CXDwAt37BG-jExp6o5kLSns';
+/** Each fixture with its full key, printed when it was made: keys survive the upgrade, so it still signs in. */
+const RELEASES = [
+  { release: '0.1.0', file: resolve(__dirname, '../fixtures/previous-release.db'), key: 'cb_RCs17YmpTyPwogm8RDf6CXDwAt37BG-jExp6o5kLSns' },
+  { release: '0.4.0', file: resolve(__dirname, '../fixtures/release-0.4.0.db'), key: 'cb_QY0Ocm-PDjhGI-ToHkiW8xzQTpbyapwLAs6G6CUs_gY' },
+];
 
-function copyOfFixture(): string {
+function copyOf(fixture: string): string {
   const dir = tempFolder('cronbeat-upgrade-');
-  copyFileSync(FIXTURE, join(dir, 'cronbeat.db'));
+  copyFileSync(fixture, join(dir, 'cronbeat.db'));
   return dir;
 }
 
-describe('a database from the previous release', () => {
+describe.each(RELEASES)('a database from release $release', ({ file: FIXTURE, key: FIXTURE_KEY }) => {
   let dir: string;
   let agent: ServeProcess;
   const get = async (path: string) => {
@@ -33,7 +36,7 @@ describe('a database from the previous release', () => {
   };
 
   beforeAll(async () => {
-    dir = copyOfFixture();
+    dir = copyOf(FIXTURE);
     agent = await startServe(['--data-dir', dir, '--no-popups']);
   });
   afterAll(async () => {
@@ -110,7 +113,7 @@ describe('a database from the previous release', () => {
 
 describe('a database from a newer Cronbeat', () => {
   it('is refused by serve in one sentence, exit 1, and left byte for byte as it was', async () => {
-    const dir = copyOfFixture();
+    const dir = copyOf(RELEASES[0]!.file);
     const file = join(dir, 'cronbeat.db');
     const newer = new Database(file);
     newer.pragma(`user_version = ${migrations.length + 1}`);

@@ -37,7 +37,7 @@ describe('the unpublished registry name', () => {
     for (const advice of ['npm install -g cronbeat', 'sudo npm i --global cronbeat', 'npx cronbeat token create', 'npx -y cronbeat serve', 'npm exec cronbeat']) {
       expect(ADVICE.some((pattern) => pattern.test(advice)), advice).toBe(true);
     }
-    for (const fine of ['npm install -g ./cronbeat-0.4.0.tgz', 'node dist/cronbeat.cjs token create', 'cronbeat token create']) {
+    for (const fine of ['npm install -g ./cronbeat-0.5.0.tgz', 'node dist/cronbeat.cjs token create', 'cronbeat token create']) {
       expect(ADVICE.some((pattern) => pattern.test(fine)), fine).toBe(false);
     }
   });
