@@ -99,6 +99,7 @@ function cpuFigure(agentUs: number, bareUs: number): Figure {
     name: 'agent CPU time per pulse, 50 connections',
     value: Math.round(agentUs),
     unit: 'µs',
+    target: { atMostTimesBaseline: 1.5 },
     baseline: { name: 'bare node:http per request', value: Math.round(bareUs) },
     note: `${round(agentUs / bareUs, 1)}× bare; user + system time from /proc, which the machine's other work moves little`,
   });

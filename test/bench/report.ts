@@ -6,6 +6,8 @@ export type Target =
   /** Below a limit; with `whenBaselineBelow`, only held when the baseline itself is below that. */
   | { below: number; whenBaselineBelow?: number }
   | { atLeastShareOfBaseline: number }
+  /** At most this many times the baseline (a cost, such as CPU time per request). */
+  | { atMostTimesBaseline: number }
   | { equals: number };
 
 /** One measured figure, its target and the baseline measured in the same run. */
@@ -30,6 +32,7 @@ export function figure(input: FigureInput): Figure {
   if (target && value !== null) {
     if ('below' in target) met = appliesTo(target, baseline) ? value < target.below : null;
     else if ('equals' in target) met = value === target.equals;
+    else if ('atMostTimesBaseline' in target) met = baseline?.value != null ? value <= target.atMostTimesBaseline * baseline.value : null;
     else if (baseline?.value != null) met = value >= target.atLeastShareOfBaseline * baseline.value;
   }
   return { ...input, met };
@@ -57,6 +60,7 @@ export function formatTarget(target: Target | undefined, unit: string): string {
     return `< ${formatNumber(target.below, unit)}${when}`;
   }
   if ('equals' in target) return `= ${formatNumber(target.equals, unit)}`;
+  if ('atMostTimesBaseline' in target) return `≤ ${target.atMostTimesBaseline}× baseline`;
   return `≥ ${Math.round(target.atLeastShareOfBaseline * 100)}% of baseline`;
 }
 
