@@ -1,10 +1,10 @@
 import { rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
 import { fakeTimeEnv, hasFakeTime } from '../helpers/fakeTime';
 import { Receiver } from '../helpers/receiver';
 import { startTestAgent } from '../helpers/testAgent';
+import { apiRequest } from '../hardening/rawRequest';
 
 /*
  * `cronbeat serve --watchdog-url`, CRONBEAT_WATCHDOG_URL and the dashboard's setting, with a real
@@ -16,21 +16,6 @@ vi.setConfig({ testTimeout: 60_000 });
 const SPEED = hasFakeTime ? 20 : 1;
 const CHECK = '/ping/5f1c2b8e-0d4a-4e7f-9a3b-1c2d3e4f5a6b';
 
-/** One request on a connection of its own (serve's fast clock closes pooled ones as they are reused). */
-function send(url: string, token: string, method = 'GET', body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-    request(url, { method, headers, agent: false }, (response) => {
-      let text = '';
-      response
-        .setEncoding('utf8')
-        .on('data', (chunk) => (text += chunk))
-        .on('end', () => resolve({ status: response.statusCode!, json: JSON.parse(text) }));
-    })
-      .on('error', reject)
-      .end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
 
 let receiver: Receiver;
 let serve: ServeProcess | undefined;
@@ -67,13 +52,13 @@ describe('cronbeat serve --watchdog-url', () => {
     }
 
     // The receiver's answer reaches the agent just after the receiver saw the ping: ask until it has.
-    let settings = await send(serve!.url + '/api/settings', token);
-    while (settings.json.watchdog_last_ping_at === null) settings = await send(serve!.url + '/api/settings', token);
-    expect(settings.json).toMatchObject({ watchdog_url: '********', watchdog_url_source: 'serve', watchdog_problem: null });
-    expect(settings.json.watchdog_last_ping_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
-    const patch = await send(serve!.url + '/api/settings', token, 'PATCH', { watchdog_url: null });
+    let settings = await apiRequest(serve!.url + '/api/settings', token);
+    while (settings.json().watchdog_last_ping_at === null) settings = await apiRequest(serve!.url + '/api/settings', token);
+    expect(settings.json()).toMatchObject({ watchdog_url: '********', watchdog_url_source: 'serve', watchdog_problem: null });
+    expect(settings.json().watchdog_last_ping_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    const patch = await apiRequest(serve!.url + '/api/settings', token, 'PATCH', { watchdog_url: null });
     expect(patch.status).toBe(409);
-    expect(patch.json.message).toMatch(/set by `cronbeat serve --watchdog-url`/);
+    expect(patch.json().message).toMatch(/set by `cronbeat serve --watchdog-url`/);
 
     await serve!.stop();
     serve = undefined;

@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runCli, startServe, type ServeProcess } from '../helpers/cli';
 import { fakeTimeEnv, hasFakeTime } from '../helpers/fakeTime';
 import { tempDir } from '../helpers/testAgent';
+import { apiRequest } from '../hardening/rawRequest';
 
 // A frozen agent, as it happens: a real `cronbeat serve` stopped with SIGSTOP for a minute or
 // more across a deadline (what a laptop lid does) while a job's pulse waits in its socket queue.
@@ -12,21 +12,6 @@ vi.setConfig({ testTimeout: 60_000 });
 const SPEED = 20;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-/**
- * One request on a connection of its own: the agent's clock runs 20 times faster, so its
- * keep-alive timeout closes an idle pooled connection (fetch's) just as the test reuses it.
- */
-function send(url: string, token: string, method = 'GET', body?: unknown): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-    request(url, { method, headers, agent: false }, (response) => {
-      let text = '';
-      response.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve({ status: response.statusCode!, text }));
-    })
-      .on('error', reject)
-      .end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
 
 let serve: ServeProcess | undefined;
 const dataDir = tempDir();
@@ -42,7 +27,7 @@ describe.skipIf(!hasFakeTime)('a frozen agent (SIGSTOP across a deadline)', () =
   it('gives a grace for the freeze and reads the queued pulse: no failed/recovered pair', async () => {
     const token = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
     serve = await startServe(['--data-dir', dataDir, '--no-popups'], fakeTimeEnv('2026-11-21T10:00:45Z', SPEED));
-    const api = async (path: string, method?: string, body?: unknown) => JSON.parse((await send(serve!.url + path, token, method, body)).text);
+    const api = async (path: string, method?: string, body?: unknown) => JSON.parse((await apiRequest(serve!.url + path, token, method, body)).text);
 
     const before = Date.now();
     const monitor = await api('/api/monitors', 'POST', { name: 'every minute', timezone: 'UTC', schedule: '* * * * *', duration: 1 });
@@ -54,7 +39,7 @@ describe.skipIf(!hasFakeTime)('a frozen agent (SIGSTOP across a deadline)', () =
     // The agent's clock, from the time it stamped on the monitor (within the request).
     const agentNow = () => Date.parse(monitor.created_at) + (Date.now() - before) * SPEED;
     const deadline = Date.parse(monitor.next_due_at);
-    const pulse = send(monitor.pulse_url, token); // waits in the socket queue while the agent is stopped
+    const pulse = apiRequest(monitor.pulse_url, token); // waits in the socket queue while the agent is stopped
     // Woken past the deadline even if the monitor was stamped at the very end of the request.
     await sleep(Math.max(0, (deadline + 1_000 - agentNow()) / SPEED + requestMs));
     serve.child.kill('SIGCONT');

@@ -31,6 +31,15 @@ export function rawRequest(
   });
 }
 
+/**
+ * A JSON API request with a bearer key, on a connection of its own: an agent whose clock runs
+ * faster (libfaketime) closes an idle pooled connection just as a test would reuse it.
+ */
+export function apiRequest(url: string, key: string, method = 'GET', body?: unknown): Promise<RawResponse> {
+  const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+  return rawRequest(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
 /** Sends `text` as is over a new TCP connection and resolves with everything the server sent until it closed. */
 export function rawExchange(port: number, text: string): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runCli, startServe, type ServeProcess } from '../../helpers/cli';
 import { fakeTimeEnv, hasFakeTime } from '../../helpers/fakeTime';
 import { tempDir } from '../../helpers/testAgent';
+import { apiRequest } from '../../hardening/rawRequest';
 
 // A real `cronbeat serve` stopped before a maintenance window, started again inside it, and
 // again after it, each time with its clock moved there (libfaketime): no alarm for the runs in the
@@ -12,18 +12,6 @@ import { tempDir } from '../../helpers/testAgent';
 vi.setConfig({ testTimeout: 60_000 });
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-/** One request on a connection of its own (the agent's fast clock closes idle pooled ones). */
-function send(url: string, token: string, method = 'GET', body?: unknown): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-    request(url, { method, headers, agent: false }, (response) => {
-      let text = '';
-      response.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve({ status: response.statusCode!, text }));
-    })
-      .on('error', reject)
-      .end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
 
 let serve: ServeProcess | undefined;
 const dataDir = tempDir();
@@ -39,7 +27,7 @@ describe.skipIf(!hasFakeTime)('a restart during a maintenance window', () => {
       await serve?.stop();
       serve = await startServe(['--data-dir', dataDir, '--no-popups'], fakeTimeEnv(iso, speed));
     };
-    const api = async (path: string, method?: string, body?: unknown) => JSON.parse((await send(serve!.url + path, token, method, body)).text);
+    const api = async (path: string, method?: string, body?: unknown) => JSON.parse((await apiRequest(serve!.url + path, token, method, body)).text);
     const failures = async () => (await api('/api/notifications?per_page=10')).data.filter((n: { data: { status: string } }) => n.data.status === 'failed');
 
     await startAt('2026-11-27T13:55:00Z');
