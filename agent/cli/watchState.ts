@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-
+import { join } from 'node:path';
 /*
  * The state file of a watcher (`crontab watch`, `timers watch`): what it saw last and the alerts
  * not yet delivered, saved before sending so each change goes out exactly once across restarts.
@@ -30,4 +30,45 @@ export function saveWatchState<S extends WatchState>(file: string, state: S): vo
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(state, null, 1)}\n`, { mode: 0o600 });
   renameSync(temporary, file);
+}
+
+/** The state file of a watcher of `server` in the data folder, its name safe whatever the identifier holds. */
+export function watchStateFile(dataDir: string, kind: string, server: string): string {
+  return join(dataDir, `${kind}-${server.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
+}
+
+/** A watcher's log line: stamped with the time, on standard output. */
+export const stampedLog = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
+
+/**
+ * Runs a watcher's `round` every `intervalMs` until SIGINT or SIGTERM (exit 0; a signal during the
+ * wait ends it at once) or until a round returns an exit status (`--once`).
+ */
+export async function everyInterval(intervalMs: number, round: () => Promise<number | null>): Promise<number> {
+  let stopping = false;
+  let wake: () => void = () => {};
+  const stop = () => {
+    stopping = true;
+    wake();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    for (;;) {
+      const status = await round();
+      if (status !== null) return status;
+      if (stopping) return 0;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, intervalMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      if (stopping) return 0;
+    }
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
 }

@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { ApiError, type ApiClient } from '../../client/connection/api';
 import { UsageError } from '../command';
-import { loadWatchState, saveWatchState } from '../watchState';
+import { everyInterval, loadWatchState, saveWatchState, stampedLog, watchStateFile } from '../watchState';
 import { readCrontab } from './jobs';
 import { diffSnapshots, snapshotJobs, type ChangeKind, type SnapshotJob } from './snapshot';
 import { CrontabReadError, type CrontabSource } from './sources';
@@ -45,46 +44,23 @@ const ONCE_RETRY_DELAYS_MS = [1_000, 3_000];
  * across restarts and while the API is unreachable. Returns the exit status.
  */
 export async function watch(options: WatchOptions): Promise<number> {
-  const log = options.log ?? ((line: string) => console.log(`${new Date().toISOString()} ${line}`));
-  const stateFile = join(options.dataDir, `crontab-watch-${options.server.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
-  let stopping = false;
-  let wake: () => void = () => {};
-  const stop = () => {
-    stopping = true;
-    wake();
-  };
+  const log = options.log ?? stampedLog;
+  const stateFile = watchStateFile(options.dataDir, 'crontab-watch', options.server);
   await checkAtStart(options, log);
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  try {
-    for (;;) {
-      const jobs = snapshotRound(options, stateFile, log);
-      const delays = options.once ? ONCE_RETRY_DELAYS_MS : [];
-      let left = await deliver(options.api, stateFile, log);
-      for (const delay of delays) {
-        if (left === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        left = await deliver(options.api, stateFile, log);
-      }
-      await heartbeat(options, jobs, log);
-      if (options.once) {
-        if (left > 0) log(`not delivered: ${left} alert${left === 1 ? '' : 's'} kept in ${stateFile}; the next run sends ${left === 1 ? 'it' : 'them'}`);
-        return left === 0 ? 0 : 1;
-      }
-      if (stopping) return 0;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, options.intervalMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      if (stopping) return 0;
+  return everyInterval(options.intervalMs, async () => {
+    const jobs = snapshotRound(options, stateFile, log);
+    const delays = options.once ? ONCE_RETRY_DELAYS_MS : [];
+    let left = await deliver(options.api, stateFile, log);
+    for (const delay of delays) {
+      if (left === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      left = await deliver(options.api, stateFile, log);
     }
-  } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-  }
+    await heartbeat(options, jobs, log);
+    if (!options.once) return null;
+    if (left > 0) log(`not delivered: ${left} alert${left === 1 ? '' : 's'} kept in ${stateFile}; the next run sends ${left === 1 ? 'it' : 'them'}`);
+    return left === 0 ? 0 : 1;
+  });
 }
 
 /**

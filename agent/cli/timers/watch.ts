@@ -1,8 +1,7 @@
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
 import { ApiError, type ApiClient } from '../../client/connection/api';
 import { UsageError } from '../command';
-import { loadWatchState, saveWatchState } from '../watchState';
+import { everyInterval, loadWatchState, saveWatchState, stampedLog, watchStateFile } from '../watchState';
 import { defaultGraceMinutes } from '../../domain/monitors/dueTime';
 import { checkSchedule } from '../../domain/schedules';
 import { timerGrace } from './unitFile';
@@ -134,48 +133,26 @@ async function report(options: TimersWatchOptions, timers: number, atStart: bool
 }
 
 export async function watchTimers(options: TimersWatchOptions): Promise<number> {
-  const log = options.log ?? ((line: string) => console.log(`${new Date().toISOString()} ${line}`));
+  const log = options.log ?? stampedLog;
   let atStart = true;
-  const file = join(options.dataDir, `timers-watch-${options.folders.scope}-${options.server.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
+  const file = watchStateFile(options.dataDir, `timers-watch-${options.folders.scope}`, options.server);
   const timers = new Map(findTimers(options.folders).map((t) => [t.name, t]));
   const graceOf = (timer: string, schedule: string) => {
     const found = timers.get(timer);
     const base = options.grace ?? defaultGraceMinutes(schedule, Date.now());
     return found ? timerGrace(base, found) : base;
   };
-  let stopping = false;
-  let wake: () => void = () => {};
-  const stop = () => {
-    stopping = true;
-    wake();
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  try {
-    for (;;) {
-      for (const t of findTimers(options.folders)) timers.set(t.name, t);
-      const now = snapshot(options.folders);
-      const state = loadWatchState<State>(file, 'timers');
-      if (!state) log(`watching ${now.length} timer${now.length === 1 ? '' : 's'}; changes from now on are reported`);
-      const found = state ? changesOf(state.timers, now, graceOf) : [];
-      for (const change of found) log(`found: ${words(change)}`);
-      saveWatchState(file, { version: 1, timers: now, pending: [...(state?.pending ?? []), ...found] });
-      const left = await deliver(options, file, log);
-      await report(options, now.length, atStart, log);
-      atStart = false;
-      if (options.once) return left === 0 ? 0 : 1;
-      if (stopping) return 0;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, options.intervalMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      if (stopping) return 0;
-    }
-  } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-  }
+  return everyInterval(options.intervalMs, async () => {
+    for (const t of findTimers(options.folders)) timers.set(t.name, t);
+    const now = snapshot(options.folders);
+    const state = loadWatchState<State>(file, 'timers');
+    if (!state) log(`watching ${now.length} timer${now.length === 1 ? '' : 's'}; changes from now on are reported`);
+    const found = state ? changesOf(state.timers, now, graceOf) : [];
+    for (const change of found) log(`found: ${words(change)}`);
+    saveWatchState(file, { version: 1, timers: now, pending: [...(state?.pending ?? []), ...found] });
+    const left = await deliver(options, file, log);
+    await report(options, now.length, atStart, log);
+    atStart = false;
+    return options.once ? (left === 0 ? 0 : 1) : null;
+  });
 }
