@@ -37,19 +37,19 @@ export type Step = (idle: boolean) => boolean;
  * returns false or throws, in slices, each after the I/O that waits (and, unless idle, after a pause
  * that keeps slices to BUSY_SHARE of the time). `idle` says, before each slice, whether nothing
  * else is going on (default: never sure). Then calls `done` (with the error,
- * if one was thrown): synchronously when the work fit in the first slice, which is always as long
- * as an idle one. Returns a function that cancels what has not run yet (`done` is then not called).
+ * if one was thrown): synchronously when the work fit in the first slice, which is as long as an
+ * idle one unless `wholeFirst` is false. Returns a function that cancels what has not run yet (`done` is then not called).
  */
-export function runInSlices(step: Step, done: (error?: unknown) => void, idle: () => boolean = () => false): () => void {
+export function runInSlices(step: Step, done: (error?: unknown) => void, idle: () => boolean = () => false, wholeFirst = true): () => void {
   let cancelled = false;
   // The event loop's busy time when the last slice ended: what ran before the next is other work.
   let endedAt: EventLoopUtilization | undefined;
   const slice = (first: boolean) => {
     if (cancelled) return;
     const othersRan = endedAt !== undefined && performance.eventLoopUtilization(endedAt).active >= OTHER_WORK_MS;
-    // The first slice is whole (a step's usual few monitors, at once); after it, short unless idle.
+    // The first slice is whole (a step's usual few monitors, at once) unless the caller knows its work is long; after it, short unless idle.
     const callerIdle = idle();
-    const quiet = first || callerIdle;
+    const quiet = (first && wholeFirst) || callerIdle;
     const start = performance.now();
     const until = start + (quiet ? IDLE_SLICE_MS : SLICE_MS);
     try {
@@ -75,9 +75,12 @@ export function runInSlices(step: Step, done: (error?: unknown) => void, idle: (
   };
 }
 
-/** runInSlices as a promise, for work whose caller awaits it anyway (a digest's body). */
+/**
+ * runInSlices as a promise, for work whose caller awaits it anyway (a digest's body, settling its
+ * alerts): work over thousands of rows, whose first slice is as short as the others.
+ */
 export function inSlices(step: Step): Promise<void> {
   return new Promise((resolve, reject) => {
-    runInSlices(step, (error) => (error === undefined ? resolve() : reject(error)));
+    runInSlices(step, (error) => (error === undefined ? resolve() : reject(error)), undefined, false);
   });
 }
