@@ -142,12 +142,16 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
        ORDER BY created_at, id LIMIT @limit)`,
   );
   const markLead = db.prepare(`UPDATE deliveries SET folded_into = id WHERE id = @leadId AND folded_into IS NULL`);
-  // A page at a time (deliveries_folded): one statement over a burst's 10,000 held every pulse for a tenth of a second.
-  const settleMembers = db.prepare(
-    `UPDATE deliveries SET status = @status, sent_at = @sentAt, last_error = @error,
-       response_status = @responseStatus, response_body = @responseBody
-     WHERE id IN (SELECT id FROM deliveries WHERE folded_into = @leadId AND id != @leadId AND status = 'pending' LIMIT @limit)`,
-  );
+  // A page at a time, after the last one (deliveries_folded, in id order): one statement over a burst's 10,000
+  // held every pulse for a tenth of a second, and pages without the cursor read past every alert settled before.
+  const settleMembers = db
+    .prepare(
+      `UPDATE deliveries SET status = @status, sent_at = @sentAt, last_error = @error,
+         response_status = @responseStatus, response_body = @responseBody
+       WHERE id IN (SELECT id FROM deliveries WHERE folded_into = @leadId AND id > @after AND id != @leadId AND status = 'pending' ORDER BY id LIMIT @limit)
+       RETURNING id`,
+    )
+    .pluck();
   // Alerts still waiting on a digest that was settled (the agent stopped while settling them): as their lead.
   // A folded alert waits with no due time (foldWaiting), so deliveries_due finds them per channel.
   const settleLeftOver = db.prepare(
@@ -262,11 +266,13 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
     },
     /**
      * Settles the alerts folded into a digest as its lead was: sent, or failed for good (a retry leaves
-     * them waiting); at most `limit` of them (-1: all). Returns how many.
+     * them waiting); at most `limit` of them (-1: all), those after the id `after`. Returns the last
+     * one settled, or null when that was the last (or a retry left them waiting).
      */
-    settleDigest(leadId: number, outcome: { sentAt: number | null; failed: boolean; answer: AttemptAnswer }, limit = -1): number {
-      if (outcome.sentAt === null && !outcome.failed) return 0;
-      return settleMembers.run({
+    settleDigest(leadId: number, outcome: { sentAt: number | null; failed: boolean; answer: AttemptAnswer }, limit = -1, after = 0): number | null {
+      if (outcome.sentAt === null && !outcome.failed) return null;
+      const settled = settleMembers.all({
+        after,
         limit,
         leadId,
         status: outcome.failed ? 'failed' : 'sent',
@@ -274,7 +280,8 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
         error: outcome.answer.error,
         responseStatus: outcome.answer.responseStatus,
         responseBody: outcome.answer.responseBody,
-      }).changes;
+      }) as number[];
+      return settled.length === limit ? Math.max(...settled) : null;
     },
     forNotification(notificationId: string): DeliveryWithChannel[] {
       return forNotification.all(notificationId) as DeliveryWithChannel[];

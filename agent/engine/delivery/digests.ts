@@ -105,7 +105,8 @@ export function settleInSlices(
   outcome: Parameters<Store['deliveries']['settleDigest']>[1],
   writable: () => boolean,
 ): Promise<void> {
-  return inSlices(() => writable() && store.deliveries.settleDigest(leadId, outcome, FOLD_PAGE) === FOLD_PAGE);
+  let after: number | null = 0;
+  return inSlices(() => writable() && (after = store.deliveries.settleDigest(leadId, outcome, FOLD_PAGE, after!)) !== null);
 }
 
 /**
