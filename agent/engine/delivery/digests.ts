@@ -4,7 +4,6 @@ import type { NotificationRow } from '../../db/notifications';
 import { BURST_THRESHOLD, BURST_WINDOW_MS, burstDecision, DIGEST_MAX_ALERTS } from '../../domain/alerts/digest';
 import type { Alert } from '../../domain/alerts/alert';
 import { digestWebhookAlert, type DigestEntry } from '../../domain/alerts/digestMessage';
-import type { WebhookAlert } from '../../domain/alerts/payload';
 import { inSlices } from '../slices';
 import type { DigestContent } from './messages';
 
@@ -67,7 +66,7 @@ export async function digestContent(
   foldFrom: number | null = null,
 ): Promise<DigestContent> {
   const entries: DigestEntry[] = [];
-  const webhookAlerts: WebhookAlert[] = [];
+  const webhookAlertsJson: string[] = [];
   let after: number | null = 0;
   let toFold = foldFrom === null ? 0 : DIGEST_MAX_ALERTS - 1;
   await inSlices(() => {
@@ -81,12 +80,12 @@ export async function digestContent(
     for (const row of page.rows) {
       const entry = digestEntry(row, asSent);
       entries.push(entry);
-      if (webhookUrl !== null) webhookAlerts.push(digestWebhookAlert(entry, webhookUrl));
+      if (webhookUrl !== null) webhookAlertsJson.push(JSON.stringify(digestWebhookAlert(entry, webhookUrl)));
     }
     after = page.lastDeliveryId;
     return after !== null;
   });
-  return webhookUrl === null ? { entries } : { entries, webhookAlerts };
+  return webhookUrl === null ? { entries } : { entries, webhookAlertsJson };
 }
 
 function digestEntry(row: NotificationRow, asSent: (alert: Alert) => Alert): DigestEntry {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Receiver } from '../../helpers/receiver';
 import { GROUP_WAIT_MS } from '../../../agent/domain/alerts/digest';
+import { digestWebhookAlert, webhookDigest, webhookDigestJson } from '../../../agent/domain/alerts/digestMessage';
 import { deliveryFixture } from './deliveryFixture';
 
 /*
@@ -82,5 +83,18 @@ describe("a burst's digest in slices", () => {
     await fixture.worker.runDue();
     expect(fixture.deliveries().map((d) => [d.status, d.sent_at])).toEqual(Array(8).fill(['sent', fixture.clock.now - 1000]));
     expect(hook.requests).toHaveLength(0);
+  });
+
+  it("a webhook's digest made of its alerts' JSON made beforehand is the same bytes as the whole stringified at once", async () => {
+    fixture = deliveryFixture();
+    for (const name of ['nightly "backup"', 'café ☕ \\ sync', 'line\nbreak']) {
+      fixture.monitor({ name, schedule: '* * * * *', duration: 1, now: fixture.clock.now - 10 * 60_000 });
+    }
+    await fixture.step(fixture.clock.now);
+    const entries = fixture.notifications().map((row) => ({ alert: row.alert!, notification: { id: row.id, type: row.type, data: row.data } }));
+    expect(entries).toHaveLength(3);
+    const url = 'http://cronbeat.test:8787';
+    const alertsJson = entries.map((entry) => JSON.stringify(digestWebhookAlert(entry, url)));
+    expect(webhookDigestJson(entries, url, fixture.clock.now, alertsJson)).toBe(JSON.stringify(webhookDigest(entries, url, fixture.clock.now)));
   });
 });
