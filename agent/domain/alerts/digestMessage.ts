@@ -13,10 +13,13 @@ import { PROBLEM_WORDS, PROBLEMS, problemOf } from './vocabulary';
  * gets every alert as data.
  */
 
-/** One alert of a digest, with the notification it belongs to. */
+/**
+ * One alert of a digest, with the notification it belongs to: of its data only what it is about (the
+ * link's page), since a digest holds 10,000 of them at once.
+ */
 export interface DigestEntry {
   alert: Alert;
-  notification: { id: string; type: string; data: NotificationData };
+  notification: { id: string; type: string; data: Pick<NotificationData, 'type' | 'type_id'> };
 }
 
 /** How many monitors each kind of place names before "… N more". */

@@ -89,7 +89,7 @@ export async function digestContent(
 }
 
 function digestEntry(row: NotificationRow, asSent: (alert: Alert) => Alert): DigestEntry {
-  const notification = { id: row.id, type: row.type, data: row.data };
+  const notification = { id: row.id, type: row.type, data: { type: row.data.type, type_id: row.data.type_id } };
   return { alert: asSent(row.alert), notification };
 }
 
