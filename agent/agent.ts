@@ -152,9 +152,12 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     deliveries,
     writesAllowed: started.promise,
   });
-  const server = createHttpServer(options.timeouts ?? {}, listener);
   // Background work in slices (a burst's failures, its digests) leaves room for requests while they come.
-  server.on('request', noteRequest);
+  // Noted in the one listener: a second 'request' listener made Node copy the listener list for every request.
+  const server = createHttpServer(options.timeouts ?? {}, (request, response) => {
+    noteRequest();
+    listener(request, response);
+  });
   try {
     await listen(server, port, host);
   } catch (error) {
