@@ -23,6 +23,8 @@ import { raiseChange, sendSteady } from './monitors/alertGate';
  */
 const SLICE_BATCH = 10;
 const IDLE_SLICE_BATCH = 50;
+/** Popups marked shown per transaction after a burst: about as long as failing a batch. */
+const MARK_PAGE = 100;
 /** Most overdue monitors told by popup at once while their failure cannot be written. */
 const UNRECORDED_BATCH = 500;
 
@@ -146,6 +148,19 @@ export function createOverdueFailer(ctx: EngineContext) {
 
   // Failures of a burst larger than one batch, held until its last batch so the burst makes one set of popups.
   let burst: FailedMonitor[] = [];
+  // Notifications whose popups were shown, still to be marked so, and when they were shown.
+  let unmarked: string[] = [];
+  let shownAt = 0;
+
+  /**
+   * Marks a page of shown popups so, in its own transaction; returns whether more remain. One
+   * transaction over a burst's 10,000 held the event loop for a sixth of a second. A stop before
+   * the last page shows the rest again at the next start: twice rather than never.
+   */
+  const markSomeShown = (): boolean => {
+    store.popupOutbox.markShown(unmarked.splice(0, MARK_PAGE), shownAt);
+    return unmarked.length > 0;
+  };
 
   /**
    * Plans again every snoozed monitor whose snooze ended before `now` and fails every monitor
@@ -155,6 +170,7 @@ export function createOverdueFailer(ctx: EngineContext) {
    * that leaves none, so a burst of any size makes one set of them.
    */
   const failSome = (now: number, limit: number): boolean => {
+    if (unmarked.length > 0) return markSomeShown();
     const { failed, planned, more } = failBatch(now, limit);
     for (const row of planned) {
       ctx.events.emit({ type: 'monitor.changed', companyId: row.company_id, monitorId: row.id });
@@ -169,10 +185,11 @@ export function createOverdueFailer(ctx: EngineContext) {
     const grace = gracePopup(untold.filter((t) => t.afterGrace));
     if (grace) popups.push(grace);
     for (const popup of popups) notifier.show(popup);
-    store.popupOutbox.markShown(burst.map((t) => t.notificationId), now);
+    unmarked = burst.map((t) => t.notificationId);
+    shownAt = now;
     burst = [];
     told.clear();
-    return false;
+    return unmarked.length > 0 && markSomeShown();
   };
 
   /** A held failure with its alert again, read back from its notification, for a popup of its own. */

@@ -220,7 +220,39 @@ describe('the monitor loop and a burst larger than a slice', () => {
     expect(fixture.store.notifications.count(1)).toBe(total);
     expect(fixture.store.db.prepare('SELECT count(*) FROM monitors WHERE is_alerted = 1').pluck().get()).toBe(total);
     expect(fixture.notifier.popups).toEqual([expect.objectContaining({ title: `${total} monitors missed`, route: '/monitors' })]);
+    // Marked shown a page per slice after they were shown.
+    await untilTrue(() => fixture.store.popupOutbox.countPending() === 0 || Date.now() > deadline + 60_000);
     expect(fixture.store.popupOutbox.countPending()).toBe(0);
+    expect(fixture.notifier.popups).toHaveLength(1);
+  });
+
+  it("marks a burst's popups shown a page per step once they are shown, not in one transaction", async () => {
+    const start = Date.now();
+    fixture = engineFixture(start);
+    const total = 1_000;
+    fixture.store.db.transaction(() => {
+      for (let i = 0; i < total; i++) fixture.monitor({ name: `job-${i}`, schedule: '0 3 * * *', duration: 5 });
+    })();
+    fixture.store.db.prepare('UPDATE monitors SET due_at = @due, expected_run_at = @due - duration * 60000').run({ due: start - 1 });
+    const pendingBeforeEachStep: number[] = [];
+    await new Promise<void>((resolve, reject) =>
+      fixture.failer.step(
+        {
+          clock: () => start,
+          aroundSlice: (_now, work) => {
+            pendingBeforeEachStep.push(fixture.store.popupOutbox.countPending());
+            work();
+          },
+        },
+        (error) => (error === undefined ? resolve() : reject(error)),
+      ),
+    );
+    expect(fixture.notifier.popups).toEqual([expect.objectContaining({ title: `${total} monitors missed` })]);
+    expect(fixture.store.popupOutbox.countPending()).toBe(0);
+    // From the step that failed the last monitors (and showed the popup) on, each step marks a page.
+    const marking = pendingBeforeEachStep.slice(pendingBeforeEachStep.indexOf(Math.max(...pendingBeforeEachStep)));
+    expect(marking.length).toBeGreaterThan(5);
+    expect(marking).toEqual([...marking].sort((a, b) => b - a));
   });
 });
 
