@@ -51,7 +51,7 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
       body.add(answers);
     });
     ctx.type = 'application/json';
-    ctx.body = body.text();
+    ctx.body = body.bytes();
   });
 
   router.post('/api/monitors', async (ctx) => {

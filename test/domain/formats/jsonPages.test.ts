@@ -11,7 +11,7 @@ const items = [
   {},
 ];
 
-describe('JsonArrayText is JSON.stringify of all the pages as one array', () => {
+describe('JsonArrayText is JSON.stringify of all the pages as one array, as text and as UTF-8', () => {
   it('for every way of cutting a list into pages, empty pages included', () => {
     for (let seed = 1; seed <= 200; seed++) {
       let state = seed;
@@ -26,6 +26,7 @@ describe('JsonArrayText is JSON.stringify of all the pages as one array', () => 
       }
       for (let empty = random(3); empty > 0; empty--) text.add([]);
       expect(text.text()).toBe(JSON.stringify(all));
+      expect(text.bytes().equals(Buffer.from(JSON.stringify(all))), `bytes of ${JSON.stringify(all)}`).toBe(true);
     }
   });
 
@@ -35,5 +36,6 @@ describe('JsonArrayText is JSON.stringify of all the pages as one array', () => 
     text.add([]);
     text.add([]);
     expect(text.text()).toBe('[]');
+    expect(text.bytes().toString()).toBe('[]');
   });
 });
