@@ -19,6 +19,7 @@ import { TlsCertificateChecker, type CheckerOptions } from './engine/certificate
 import { CertificateScheduler } from './engine/certificates/scheduler';
 import { silentNotifier, type Notifier } from './engine/popups/notifier';
 import { DeliveryWorker } from './engine/delivery/worker';
+import { noteRequest } from './engine/slices';
 import { startReports } from './engine/reports/sendReports';
 import { createLogger, pinoLog, type Log } from './log/logger';
 
@@ -151,7 +152,12 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     deliveries,
     writesAllowed: started.promise,
   });
-  const server = createHttpServer(options.timeouts ?? {}, listener);
+  // Background work in slices (a burst's failures, its digests) leaves room for requests while they come.
+  // Noted in the one listener: a second 'request' listener made Node copy the listener list for every request.
+  const server = createHttpServer(options.timeouts ?? {}, (request, response) => {
+    noteRequest();
+    listener(request, response);
+  });
   try {
     await listen(server, port, host);
   } catch (error) {

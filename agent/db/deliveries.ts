@@ -141,10 +141,25 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
        WHERE channel_id = @channelId AND status = 'pending' AND attempts = 0 AND folded_into IS NULL
        ORDER BY created_at, id LIMIT @limit)`,
   );
-  const settleMembers = db.prepare(
-    `UPDATE deliveries SET status = @status, sent_at = @sentAt, last_error = @error,
-       response_status = @responseStatus, response_body = @responseBody
-     WHERE folded_into = @leadId AND id != @leadId AND status = 'pending'`,
+  const markLead = db.prepare(`UPDATE deliveries SET folded_into = id WHERE id = @leadId AND folded_into IS NULL`);
+  // A page at a time, after the last one (deliveries_folded, in id order): one statement over a burst's 10,000
+  // held every pulse for a tenth of a second, and pages without the cursor read past every alert settled before.
+  const settleMembers = db
+    .prepare(
+      `UPDATE deliveries SET status = @status, sent_at = @sentAt, last_error = @error,
+         response_status = @responseStatus, response_body = @responseBody
+       WHERE id IN (SELECT id FROM deliveries WHERE folded_into = @leadId AND id > @after AND id != @leadId AND status = 'pending' ORDER BY id LIMIT @limit)
+       RETURNING id`,
+    )
+    .pluck();
+  // Alerts still waiting on a digest that was settled (the agent stopped while settling them): as their lead.
+  // A folded alert waits with no due time (foldWaiting), so deliveries_due finds them per channel.
+  const settleLeftOver = db.prepare(
+    `UPDATE deliveries SET (status, sent_at, last_error, response_status, response_body) =
+       (SELECT l.status, l.sent_at, l.last_error, l.response_status, l.response_body FROM deliveries l WHERE l.id = deliveries.folded_into)
+     WHERE id IN (SELECT m.id FROM channels c
+       JOIN deliveries m INDEXED BY deliveries_due ON m.channel_id = c.id AND m.status = 'pending' AND m.next_attempt_at IS NULL
+       JOIN deliveries l ON l.id = m.folded_into AND l.id != m.id AND l.status IN ('sent', 'failed'))`,
   );
   const route = deliveryRouting(routing);
 
@@ -217,8 +232,12 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
     dueNowForChannel(channelId: number, now: number): number {
       return dueNowForChannel.run({ channelId, now }).changes;
     },
-    /** After a crash: deliveries left "sending" are pending again, due at `now`. Returns how many. */
+    /**
+     * After a crash: deliveries left "sending" are pending again, due at `now`, and the alerts of a
+     * digest settled before the crash are settled as it was. Returns how many were sending.
+     */
     releaseInterrupted(now: number): number {
+      settleLeftOver.run();
       return releaseInterrupted.run({ now }).changes;
     },
     /**
@@ -234,6 +253,10 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
     holdWaiting(channelId: number, until: number): void {
       holdWaiting.run({ channelId, until });
     },
+    /** Makes `leadId` the lead of a digest (folded into itself), still due: fold() then adds its alerts. */
+    markLead(leadId: number): void {
+      markLead.run({ leadId });
+    },
     /**
      * Folds a channel's fresh alerts (never attempted; at most `limit`, oldest first) into one digest led
      * by `leadId`, which stays due; the others wait, not due, until the lead is settled. Returns how many.
@@ -241,17 +264,24 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
     fold(channelId: number, leadId: number, limit: number): number {
       return foldWaiting.run({ channelId, leadId, limit }).changes;
     },
-    /** Settles the alerts folded into a digest as its lead was: sent, or failed for good (a retry leaves them waiting). */
-    settleDigest(leadId: number, outcome: { sentAt: number | null; failed: boolean; answer: AttemptAnswer }): void {
-      if (outcome.sentAt === null && !outcome.failed) return;
-      settleMembers.run({
+    /**
+     * Settles the alerts folded into a digest as its lead was: sent, or failed for good (a retry leaves
+     * them waiting); at most `limit` of them (-1: all), those after the id `after`. Returns the last
+     * one settled, or null when that was the last (or a retry left them waiting).
+     */
+    settleDigest(leadId: number, outcome: { sentAt: number | null; failed: boolean; answer: AttemptAnswer }, limit = -1, after = 0): number | null {
+      if (outcome.sentAt === null && !outcome.failed) return null;
+      const settled = settleMembers.all({
+        after,
+        limit,
         leadId,
         status: outcome.failed ? 'failed' : 'sent',
         sentAt: outcome.sentAt,
         error: outcome.answer.error,
         responseStatus: outcome.answer.responseStatus,
         responseBody: outcome.answer.responseBody,
-      });
+      }) as number[];
+      return settled.length === limit ? Math.max(...settled) : null;
     },
     forNotification(notificationId: string): DeliveryWithChannel[] {
       return forNotification.all(notificationId) as DeliveryWithChannel[];

@@ -1,5 +1,6 @@
 import type { Db } from './open';
-import { manyRows, oneRow } from './rows';
+import { boundByPosition, manyRows, oneRow } from './rows';
+import { COUNT_KEPT_SQL } from './pulses';
 import { dueTimeAt, outageGraces, type Outage } from '../domain/monitors/dueTime';
 import type { MonitorReason } from '../domain/alerts/alert';
 import type { NotifiedMonitor } from '../domain/alerts/monitorNotifications';
@@ -16,6 +17,8 @@ export interface MonitorRow extends NotifiedMonitor {
   running_since: number | null;
   running_rid: string | null;
   grace_from: number | null;
+  /** Lines of its run history kept, at most PULSES_KEPT_PER_MONITOR (agent/db/pulses.ts). */
+  pulses_kept: number;
   /** Minutes a started run may take before it is stuck (migration 26); null: no limit of its own. */
   max_runtime: number | null;
   // Pause and first pulse (migration 8): see PauseState in agent/domain/monitors/dueTime.ts.
@@ -122,11 +125,23 @@ export interface NewMonitor {
   now: number;
 }
 
+/**
+ * The columns a pulse reads of its monitor (agent/engine/monitors/pulses.ts): its timing state,
+ * not its name, token or words. Every column read costs, strings most: this runs for every pulse.
+ */
+const PULSE_COLUMNS = [
+  'id', 'company_id', 'timezone', 'schedule', 'duration', 'last_run_at', 'is_alerted', 'due_at', 'expected_run_at', 'running_since',
+  'running_rid', 'grace_from', 'pulses_kept', 'paused_at', 'paused_until', 'state_since', 'failed_at', 'alert_reason_data',
+  'max_runtime', 'alert_after', 'failures', 'alert_sent', 'tags',
+] as const;
+export type PulseMonitorRow = Pick<MonitorRow, (typeof PULSE_COLUMNS)[number]>;
+
 /** Job monitors of a company; deleted ones are kept (soft delete) but never listed or found. */
 export function monitorRepository(db: Db) {
   const list = manyRows<MonitorRow>(db, 'SELECT * FROM monitors WHERE company_id = ? AND deleted_at IS NULL ORDER BY id');
   const find = oneRow<MonitorRow>(db, 'SELECT * FROM monitors WHERE id = ? AND company_id = ? AND deleted_at IS NULL');
   const findByToken = oneRow<MonitorRow>(db, 'SELECT * FROM monitors WHERE token = ? AND deleted_at IS NULL');
+  const findForPulse = oneRow<PulseMonitorRow>(db, `SELECT ${PULSE_COLUMNS.join(', ')} FROM monitors WHERE token = ? AND deleted_at IS NULL`);
   const insert = db.prepare(
     `INSERT INTO monitors (company_id, name, project_id, token, timezone, schedule, duration, max_runtime,
                            last_run_at, expected_run_at, due_at, created_at, updated_at)
@@ -143,11 +158,12 @@ export function monitorRepository(db: Db) {
        state_since = @stateSince, expected_run_at = @expectedRunAt, running_since = @runningSince, running_rid = @runningRid,
        grace_from = @graceFrom, due_at = @dueAt, updated_at = @now, failures = @failures, alert_sent = @alertSent,
        last_pulse_at = max(coalesce(last_pulse_at, @pulseAt), @pulseAt),
-       failed_at = CASE WHEN @isAlerted = 1 AND is_alerted = 0 THEN @pulseAt ELSE failed_at END
+       failed_at = CASE WHEN @isAlerted = 1 AND is_alerted = 0 THEN @pulseAt ELSE failed_at END, ${COUNT_KEPT_SQL}
      WHERE id = @id AND deleted_at IS NULL`;
-  const saveTiming = db.prepare(saveTimingSql);
+  const timing = boundByPosition<MonitorTimingUpdate>(saveTimingSql);
+  const saveTiming = db.prepare(timing.sql);
   // RETURNING: the monitor as a pulse left it, for the alert of the failure or recovery it made, without reading it again.
-  const saveTransition = oneRow<MonitorRow>(db, `${saveTimingSql} RETURNING *`);
+  const saveTransition = oneRow<MonitorRow>(db, `${timing.sql} RETURNING *`);
   // due_at is NULL for alerted and deleted monitors, so the index holds only monitors still watched (a failure
   // still counting towards its alert is watched).
   const overdue = manyRows<MonitorRow>(
@@ -202,7 +218,7 @@ export function monitorRepository(db: Db) {
        failures = '[]', alert_sent = 1,
        running_since = NULL, running_rid = NULL, expected_run_at = @expectedRunAt, grace_from = @graceFrom,
        due_at = @dueAt, updated_at = @now, resumed_at = coalesce(@resumedAt, resumed_at),
-       state_since = coalesce(@resumedAt, state_since)
+       state_since = coalesce(@resumedAt, state_since), ${COUNT_KEPT_SQL}
      WHERE id = @id AND company_id = @companyId AND deleted_at IS NULL
      RETURNING *`,
   );
@@ -213,7 +229,7 @@ export function monitorRepository(db: Db) {
      WHERE id = @id AND deleted_at IS NULL AND (is_alerted = 0 OR alert_sent = 0)`,
   );
   const notePulse = db.prepare(
-    `UPDATE monitors SET last_pulse_at = max(coalesce(last_pulse_at, @at), @at), last_run_at = max(last_run_at, @at)
+    `UPDATE monitors SET last_pulse_at = max(coalesce(last_pulse_at, @at), @at), last_run_at = max(last_run_at, @at), ${COUNT_KEPT_SQL}
      WHERE id = @id AND deleted_at IS NULL`,
   );
 
@@ -228,18 +244,22 @@ export function monitorRepository(db: Db) {
     findByToken(token: string): MonitorRow | null {
       return findByToken(token);
     },
+    /** findByToken for a pulse: the columns it reads only. */
+    findForPulse(token: string): PulseMonitorRow | null {
+      return findForPulse(token);
+    },
     create(input: NewMonitor): MonitorRow {
       const { lastInsertRowid } = insert.run({ maxRuntime: null, ...input });
       return find(lastInsertRowid, input.companyId)!;
     },
-    /** Writes a monitor's timing state after a pulse. */
+    /** Writes a monitor's timing state after a pulse, and counts the pulse's line of history (pulses.add stores it). */
     saveTiming(update: MonitorTimingUpdate): void {
       // The pulse's time rides along (last_pulse_at, as notePulse): one UPDATE of the row per pulse, not two.
-      saveTiming.run(update);
+      saveTiming.run(...timing.argsOf(update));
     },
     /** saveTiming for a pulse that failed or recovered the monitor: the monitor as written, null when there was no such live monitor. */
     saveTransition(update: MonitorTimingUpdate): MonitorRow | null {
-      return saveTransition(update);
+      return saveTransition(...timing.argsOf(update));
     },
     /** Plans a monitor whose missed run fell in maintenance again (agent/engine/monitors/maintenance.ts). */
     replanAfterMaintenance(update: { id: number; expectedRunAt: number | null; graceFrom: number | null; dueAt: number | null; now: number }): void {
@@ -265,11 +285,11 @@ export function monitorRepository(db: Db) {
     edit(companyId: number, id: number, change: MonitorEdit): boolean {
       return edit.run({ ...change, id, companyId }).changes === 1;
     },
-    /** Pauses, snoozes or resumes a monitor: the monitor as written, null when there was no such live monitor. */
+    /** Pauses, snoozes or resumes a monitor, counting the line of history that says so: the monitor as written, null when there was no such live monitor. */
     setPause(companyId: number, id: number, change: MonitorPauseUpdate): MonitorRow | null {
       return setPause({ ...change, id, companyId });
     },
-    /** A pulse counting for `at` arrived: last_pulse_at and last_run_at move forward to it (never back). */
+    /** A pulse counting for `at` arrived: last_pulse_at and last_run_at move forward to it (never back), and its line is counted. */
     notePulse(id: number, at: number): void {
       notePulse.run({ id, at });
     },

@@ -39,7 +39,15 @@ export interface NewPulse {
   idempotencyKey: string | null;
   /** A snooze's end, on its `pause` line; absent (null) on every other line. */
   pausedUntil?: number | null;
+  /** The monitor's pulses_kept before this line, read in the same transaction as its UPDATE that counts the line (COUNT_KEPT_SQL). */
+  keptBefore: number;
 }
+
+/**
+ * The monitor's UPDATE that goes with a new line of its history counts the line, capped at what
+ * is kept: one UPDATE of the monitor row per pulse instead of two (its own, and one to count).
+ */
+export const COUNT_KEPT_SQL = `pulses_kept = min(pulses_kept + 1, ${PULSES_KEPT_PER_MONITOR})`;
 
 /** The run history: pulses per monitor, newest first, the newest PULSES_KEPT_PER_MONITOR kept. */
 export function pulseRepository(db: Db) {
@@ -52,12 +60,10 @@ export function pulseRepository(db: Db) {
   );
   // monitors.pulses_kept counts each monitor's pulses, so a new pulse deletes the oldest one
   // (a step from the end of the index) instead of walking its 1,000 newest to find what is past them.
-  const countKept = db.prepare('UPDATE monitors SET pulses_kept = pulses_kept + 1 WHERE id = ? RETURNING pulses_kept').pluck();
   const dropOldest = db.prepare(
     `DELETE FROM pulses WHERE id IN (
        SELECT id FROM pulses WHERE monitor_id = @monitorId ORDER BY received_at ASC, id ASC LIMIT @excess)`,
   );
-  const setKept = db.prepare('UPDATE monitors SET pulses_kept = @kept WHERE id = @monitorId');
   const startWithRid = db.prepare(
     `SELECT received_at FROM pulses WHERE monitor_id = @monitorId AND rid = @rid AND kind = 'start'
        AND received_at <= @before
@@ -73,7 +79,10 @@ export function pulseRepository(db: Db) {
   );
 
   return {
-    /** Stores a pulse and drops what falls beyond the newest PULSES_KEPT_PER_MONITOR of its monitor. */
+    /**
+     * Stores a pulse and drops what falls beyond the newest PULSES_KEPT_PER_MONITOR of its monitor;
+     * the caller's UPDATE of the monitor counts it (COUNT_KEPT_SQL), in the same transaction.
+     */
     add(pulse: NewPulse): number {
       const { lastInsertRowid } = insert.run(
         pulse.monitorId,
@@ -89,11 +98,8 @@ export function pulseRepository(db: Db) {
         pulse.idempotencyKey,
         pulse.pausedUntil ?? null,
       );
-      const kept = countKept.get(pulse.monitorId) as number;
-      if (kept > PULSES_KEPT_PER_MONITOR) {
-        dropOldest.run({ monitorId: pulse.monitorId, excess: kept - PULSES_KEPT_PER_MONITOR });
-        setKept.run({ monitorId: pulse.monitorId, kept: PULSES_KEPT_PER_MONITOR });
-      }
+      const excess = pulse.keptBefore + 1 - PULSES_KEPT_PER_MONITOR;
+      if (excess > 0) dropOldest.run({ monitorId: pulse.monitorId, excess });
       return Number(lastInsertRowid);
     },
     /** When the latest start with this rid, at or before `before`, was received; null when none is kept. */

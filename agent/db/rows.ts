@@ -60,3 +60,22 @@ function objectOfArray<T>(columns: readonly string[], sql: string): (row: unknow
   // The names are the schema's own columns, quoted as JSON: the compiled source holds no value.
   return new Function('r', `return { ${columns.map((name, i) => `${JSON.stringify(name)}: r[${i}]`).join(', ')} };`) as (row: unknown[]) => T;
 }
+
+/**
+ * SQL written with named parameters (`@name`), bound by position: better-sqlite3 looks each name
+ * up in the values object through V8's slow path, which for the 14 of a pulse's monitor UPDATE
+ * cost more than a tenth of the statement. `argsOf` reads them with one compiled literal, in the
+ * order of the `?` that replace them (a name used twice is read twice).
+ */
+export function boundByPosition<T extends object>(sql: string): { sql: string; argsOf: (values: T) => unknown[] } {
+  const names: string[] = [];
+  // A quoted string is passed over whole: an @ inside it is text, not a parameter.
+  const positional = sql.replace(/'(?:[^']|'')*'|@([A-Za-z_][A-Za-z0-9_]*)/g, (found: string, name: string | undefined) => {
+    if (name === undefined) return found;
+    names.push(name);
+    return '?';
+  });
+  // The names are identifiers matched above: the compiled source holds no value.
+  const argsOf = new Function('v', `return [${names.map((name) => `v.${name}`).join(', ')}];`) as (values: T) => unknown[];
+  return { sql: positional, argsOf };
+}

@@ -97,6 +97,16 @@ export function createOverdueFailer(ctx: EngineContext) {
   // Misses already told by popup while they could not be recorded (the database refused writes).
   const told = new Set<string>();
 
+  // One read transaction for the four lookups: each alone took its own read lock of the database,
+  // which cost more than its lookup, and this runs after every turn in which pulses came.
+  const earliestOfAll = store.db.transaction((): number | null =>
+    nextStepAt([
+      store.monitors.earliestDueAt(),
+      store.serverReports.earliestQuietAt(),
+      store.reminders.earliestDueAt(),
+      store.monitorAlerting.earliestSteadyAt(),
+    ]),
+  );
   const failBatch = store.db.transaction((now: number, limit: number) => {
     const due = store.monitors.overdue(now, limit + 1);
     const failed: FailedMonitor[] = [];
@@ -207,12 +217,7 @@ export function createOverdueFailer(ctx: EngineContext) {
 
     /** When the next step has work (nextStepAt): after a monitor's due time, a quiet watcher's, a reminder's or a steady-again time; null when none. */
     nextStepAt(): number | null {
-      return nextStepAt([
-        store.monitors.earliestDueAt(),
-        store.serverReports.earliestQuietAt(),
-        store.reminders.earliestDueAt(),
-        store.monitorAlerting.earliestSteadyAt(),
-      ]);
+      return earliestOfAll();
     },
 
     /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../agent/db/open';
-import { manyRows, oneRow } from '../../agent/db/rows';
+import { boundByPosition, manyRows, oneRow } from '../../agent/db/rows';
 import { createStore } from '../../agent/db/store';
 import { tempDir } from '../helpers/testAgent';
 import { join } from 'node:path';
@@ -34,5 +34,19 @@ describe('manyRows and oneRow', () => {
     const db = openDatabase(join(tempDir(), 'dup.db'));
     expect(() => manyRows(db, "SELECT 1 AS a, 2 AS a")).toThrow(/duplicate column/);
     db.close();
+  });
+});
+
+describe('boundByPosition', () => {
+  it('binds what the named parameters would, a name used twice included, and no @ inside a quoted string', () => {
+    const db = openDatabase(join(tempDir(), 'bound.db'));
+    db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b INTEGER, c TEXT)");
+    db.prepare("INSERT INTO t VALUES (1, 'x', 0, NULL)").run();
+    const sql = "UPDATE t SET a = @text, b = CASE WHEN @flag = 1 THEN @count ELSE b END, c = @text || '@not_a_name' WHERE id = @id";
+    const bound = boundByPosition<{ text: string; flag: number; count: number; id: number }>(sql);
+    expect(bound.sql).toBe("UPDATE t SET a = ?, b = CASE WHEN ? = 1 THEN ? ELSE b END, c = ? || '@not_a_name' WHERE id = ?");
+    expect(bound.argsOf({ id: 1, count: 7, flag: 1, text: "it's" })).toEqual(["it's", 1, 7, "it's", 1]);
+    db.prepare(bound.sql).run(...bound.argsOf({ id: 1, count: 7, flag: 1, text: "it's" }));
+    expect(db.prepare('SELECT a, b, c FROM t').get()).toEqual({ a: "it's", b: 7, c: "it's@not_a_name" });
   });
 });

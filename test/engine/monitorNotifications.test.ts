@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PULSES_KEPT_PER_MONITOR } from '../../agent/db/pulses';
+import { pauseMonitor, resumeMonitor } from '../../agent/engine/monitors/monitorEdits';
 import { at, engineFixture } from './engineFixture';
 
 let fixture: ReturnType<typeof engineFixture>;
@@ -69,5 +70,25 @@ describe('run history', () => {
     expect(fixture.store.pulses.count(quiet.id)).toBe(1);
     const oldest = fixture.store.pulses.page(busy.id, 1, PULSES_KEPT_PER_MONITOR - 1)[0];
     expect(oldest.received_at).toBe(start + 5 * 1000);
+  });
+
+  it('counts every line it keeps, pauses and resumes included, whichever way the monitor was written', async () => {
+    fixture = engineFixture(at('2026-11-21T08:00:00Z'));
+    const monitor = fixture.monitor({ name: 'busy', schedule: '* * * * *', duration: 5 });
+    const start = at('2026-11-21T08:00:00Z');
+    const kept = () => fixture.store.db.prepare('SELECT pulses_kept FROM monitors WHERE id = ?').pluck().get(monitor.id);
+    for (let i = 0; i < PULSES_KEPT_PER_MONITOR - 2; i++) await fixture.pulse(monitor.token, start + i * 1000);
+    let now = start + PULSES_KEPT_PER_MONITOR * 1000;
+    // A failure (the update that reads the monitor back), a pause, a pulse while paused (noted only), a resume, a success.
+    await fixture.pulse(monitor.token, (now += 1000), { kind: 'fail' });
+    pauseMonitor(fixture, 1, monitor.id, null, (now += 1000));
+    await fixture.pulse(monitor.token, (now += 1000));
+    resumeMonitor(fixture, 1, monitor.id, (now += 1000));
+    await fixture.pulse(monitor.token, (now += 1000));
+    expect(fixture.store.pulses.count(monitor.id)).toBe(PULSES_KEPT_PER_MONITOR);
+    expect(kept()).toBe(PULSES_KEPT_PER_MONITOR);
+    expect(fixture.store.pulses.page(monitor.id, 5, 0).map((p) => p.kind)).toEqual(['success', 'resume', 'success', 'pause', 'fail']);
+    // Three lines past the limit: the three oldest are gone.
+    expect(fixture.store.pulses.page(monitor.id, 1, PULSES_KEPT_PER_MONITOR - 1)[0].received_at).toBe(start + 3 * 1000);
   });
 });

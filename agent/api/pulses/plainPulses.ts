@@ -24,7 +24,8 @@ const PREFIX = '/api/pulse/';
 /** /api/pulse/{token}[/{action}][/]: a token of URL-safe characters, which decodes to itself. */
 const PLAIN_PATH = /^\/api\/pulse\/([A-Za-z0-9._~-]+)(?:\/([^/]+))?\/?$/;
 
-const OK_HEADERS = { ...PULSE_CORS, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': '2' };
+// As name, value, name, value…: Node writes them as given without building a headers object first (a tenth of the answer's CPU).
+const OK_HEADERS = Object.entries({ ...PULSE_CORS, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': '2' }).flat();
 
 export interface PlainPulseOptions {
   recorder: PulseRecorder;
@@ -53,7 +54,7 @@ function plainPulse(request: IncomingMessage, trustProxy: boolean): { token: str
   }
 }
 
-function answer(response: ServerResponse, status: number, headers: Record<string, string>, body: string | undefined): void {
+function answer(response: ServerResponse, status: number, headers: Record<string, string> | string[], body: string | undefined): void {
   response.writeHead(status, headers).end(body);
 }
 

@@ -35,7 +35,8 @@ export type RunEnd = 'to' | 'from';
 type Compute = (schedule: string, timezone: string, at: number) => number | null;
 
 function nearSwitch(at: number, switches: number[]): boolean {
-  return switches.some((s) => Math.abs(at - s) <= NEAR_SWITCH_MS);
+  for (const s of switches) if (Math.abs(at - s) <= NEAR_SWITCH_MS) return true;
+  return false;
 }
 
 /** Whether a stretch with the run at `runEnd` answers a question about `at`. */
@@ -51,28 +52,39 @@ function covers(stretch: RunFreeStretch, at: number, runEnd: RunEnd): boolean {
  * one is merged into it.
  */
 export function rememberedRuns(runEnd: RunEnd, compute: Compute): Compute {
-  const memo = new Map<string, [RunFreeStretch, RunFreeStretch?]>();
+  // By schedule, then zone: a key made of both was built for every question, and every pulse asks several.
+  const memo = new Map<string, Map<string, [RunFreeStretch, RunFreeStretch?]>>();
+  let remembered = 0;
 
-  const remember = (key: string, timezone: string, from: number, to: number): void => {
-    const known = memo.get(key);
+  const remember = (schedule: string, timezone: string, from: number, to: number): void => {
+    const known = memo.get(schedule)?.get(timezone);
     const same = known?.find((s) => s !== undefined && s[runEnd] === (runEnd === 'to' ? to : from));
     const merged = same ? { from: Math.min(same.from, from), to: Math.max(same.to, to) } : { from, to };
     if (merged.to - merged.from > MAX_REMEMBERED_STRETCH_MS) return;
     const stretch = { ...merged, switches: offsetSwitchesBetween(timezone, merged.from - NEAR_SWITCH_MS, merged.to + NEAR_SWITCH_MS) };
     if (same) return void Object.assign(same, stretch);
-    if (memo.size >= MAX_REMEMBERED_SCHEDULES) memo.clear();
-    memo.set(key, [stretch, known?.[0]]);
+    if (remembered >= MAX_REMEMBERED_SCHEDULES) {
+      memo.clear();
+      remembered = 0;
+    }
+    let zones = memo.get(schedule);
+    if (!zones) memo.set(schedule, (zones = new Map()));
+    if (!zones.has(timezone)) remembered++;
+    zones.set(timezone, [stretch, known?.[0]]);
   };
 
   return (schedule, timezone, at) => {
-    const key = `${schedule}\n${timezone}`;
-    const known = memo.get(key)?.find((s) => s !== undefined && covers(s, at, runEnd));
-    if (known && !nearSwitch(at, known.switches)) return known[runEnd];
+    const known = memo.get(schedule)?.get(timezone);
+    if (known) {
+      const [newer, older] = known;
+      const stretch = covers(newer, at, runEnd) ? newer : older !== undefined && covers(older, at, runEnd) ? older : undefined;
+      if (stretch && !nearSwitch(at, stretch.switches)) return stretch[runEnd];
+    }
     const run = compute(schedule, timezone, at);
     if (run === null) return null;
     const [from, to] = runEnd === 'to' ? [at, run] : [run, at];
     // Asked near a switch, the answer may hold for this question only.
-    if (!nearSwitch(at, offsetSwitchesBetween(timezone, at - NEAR_SWITCH_MS, at + NEAR_SWITCH_MS))) remember(key, timezone, from, to);
+    if (!nearSwitch(at, offsetSwitchesBetween(timezone, at - NEAR_SWITCH_MS, at + NEAR_SWITCH_MS))) remember(schedule, timezone, from, to);
     return run;
   };
 }

@@ -8,7 +8,8 @@ export function remembered<A extends unknown[], T>(max: number, keyOf: (...args:
   const kept = new Map<string, T>();
   return (...args) => {
     const key = keyOf(...args);
-    if (kept.has(key)) return kept.get(key)!;
+    const known = kept.get(key);
+    if (known !== undefined || kept.has(key)) return known as T;
     const value = compute(...args);
     if (kept.size >= max) kept.clear();
     kept.set(key, value);

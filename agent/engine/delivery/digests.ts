@@ -4,7 +4,6 @@ import type { NotificationRow } from '../../db/notifications';
 import { BURST_THRESHOLD, BURST_WINDOW_MS, burstDecision, DIGEST_MAX_ALERTS } from '../../domain/alerts/digest';
 import type { Alert } from '../../domain/alerts/alert';
 import { digestWebhookAlert, type DigestEntry } from '../../domain/alerts/digestMessage';
-import type { WebhookAlert } from '../../domain/alerts/payload';
 import { inSlices } from '../slices';
 import type { DigestContent } from './messages';
 
@@ -38,9 +37,13 @@ export function planBurst({ deliveries, monitors }: Pick<Store, 'deliveries' | '
   }
   // A "digest" of one is that alert.
   if (burst.waiting <= 1) return 'single';
-  deliveries.fold(delivery.channel_id, delivery.id, DIGEST_MAX_ALERTS);
+  // Its alerts are folded in while it is built (digestContent), a page at a time.
+  deliveries.markLead(delivery.id);
   return 'digest';
 }
+
+/** How many alerts one step folds into a digest, or settles with it: about a slice, a millisecond. */
+const FOLD_PAGE = 100;
 
 /** How many of a digest's alerts one step reads (and renders, for a webhook): about a slice, a millisecond (10 a step cost a sixth more CPU). */
 const DIGEST_PAGE = 30;
@@ -50,33 +53,59 @@ const DIGEST_PAGE = 30;
  * out), each as `asSent` makes it for the channel (its secrets masked), and each as webhook JSON
  * when `webhookUrl` (the public URL its links use) is given: read and rendered a page per slice
  * (agent/engine/slices.ts), so a digest of 10,000 alerts leaves pulses answered meanwhile.
+ * `foldFrom` (its first attempt only): the channel whose fresh alerts are folded into it first,
+ * a page per step too (one statement folding 10,000 held the event loop for 90 ms). An agent
+ * stopped meanwhile sends the digest of what was folded; the rest make the next one.
  */
 export async function digestContent(
-  store: Pick<Store, 'notifications'>,
+  store: Pick<Store, 'notifications' | 'deliveries'>,
   companyId: number,
   leadId: number,
   webhookUrl: string | null,
   asSent: (alert: Alert) => Alert,
+  foldFrom: number | null = null,
 ): Promise<DigestContent> {
   const entries: DigestEntry[] = [];
-  const webhookAlerts: WebhookAlert[] = [];
+  const webhookAlertsJson: string[] = [];
   let after: number | null = 0;
+  let toFold = foldFrom === null ? 0 : DIGEST_MAX_ALERTS - 1;
   await inSlices(() => {
+    if (toFold > 0) {
+      const page = Math.min(FOLD_PAGE, toFold);
+      const folded = store.deliveries.fold(foldFrom!, leadId, page);
+      toFold = folded < page ? 0 : toFold - folded;
+      return true;
+    }
     const page = store.notifications.digestPage(companyId, leadId, after!, DIGEST_PAGE);
     for (const row of page.rows) {
       const entry = digestEntry(row, asSent);
       entries.push(entry);
-      if (webhookUrl !== null) webhookAlerts.push(digestWebhookAlert(entry, webhookUrl));
+      if (webhookUrl !== null) webhookAlertsJson.push(JSON.stringify(digestWebhookAlert(entry, webhookUrl)));
     }
     after = page.lastDeliveryId;
     return after !== null;
   });
-  return webhookUrl === null ? { entries } : { entries, webhookAlerts };
+  return webhookUrl === null ? { entries } : { entries, webhookAlertsJson };
 }
 
 function digestEntry(row: NotificationRow, asSent: (alert: Alert) => Alert): DigestEntry {
-  const notification = { id: row.id, type: row.type, data: row.data };
+  const notification = { id: row.id, type: row.type, data: { type: row.data.type, type_id: row.data.type_id } };
   return { alert: asSent(row.alert), notification };
+}
+
+/**
+ * Settles the alerts folded into the digest led by `leadId` as it was (sent, or failed for good),
+ * a page per step, while `writable()`; those left when the agent stops are settled at its next start
+ * (releaseInterrupted).
+ */
+export function settleInSlices(
+  store: Pick<Store, 'deliveries'>,
+  leadId: number,
+  outcome: Parameters<Store['deliveries']['settleDigest']>[1],
+  writable: () => boolean,
+): Promise<void> {
+  let after: number | null = 0;
+  return inSlices(() => writable() && (after = store.deliveries.settleDigest(leadId, outcome, FOLD_PAGE, after!)) !== null);
 }
 
 /**

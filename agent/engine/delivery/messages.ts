@@ -5,7 +5,7 @@ import { toApiTimestamp } from '../../domain/time/apiTimestamps';
 import type { Alert } from '../../domain/alerts/alert';
 import { alertMessage, subjectLink } from '../../domain/alerts/messageLimits';
 import { webhookAlert, type WebhookAlert } from '../../domain/alerts/payload';
-import { digestMessage, webhookDigest, type DigestEntry } from '../../domain/alerts/digestMessage';
+import { digestMessage, digestWebhookAlert, webhookDigest, webhookDigestJson, type DigestEntry } from '../../domain/alerts/digestMessage';
 import { maskAlertSecrets } from '../../domain/channels/secretMask';
 import type { ReportData } from '../../domain/reports/numbers';
 import { REPORT_NOTIFICATION_TYPE } from '../../domain/alerts/notificationKinds';
@@ -56,20 +56,22 @@ export function buildRequest(channel: AnyChannel, notification: SentNotification
   return moduleOf(channel.kind).alert(channel.settings as never, input, context);
 }
 
-/** A digest's alerts (as the channel is sent them: channelAlert), and (for a kind that sends every alert as data) each as its webhook JSON, made beforehand. */
+/** A digest's alerts (as the channel is sent them: channelAlert), and (for a kind that sends every alert as data) each as its webhook JSON text, made beforehand. */
 export interface DigestContent {
   entries: DigestEntry[];
-  webhookAlerts?: WebhookAlert[];
+  webhookAlertsJson?: string[];
 }
 
 /** Whether a digest through `channel` carries every alert as data (digestWebhookAlert), not only names: its kind says. */
 export const digestAsData = (channel: AnyChannel) => moduleOf(channel.kind).digestAsData === true;
 
 /** The request that delivers a digest of `entries` (many alerts at once, agent/domain/alerts/digest.ts) through `channel`. */
-export function buildDigestRequest(channel: AnyChannel, { entries, webhookAlerts }: DigestContent, context: MessageContext, at: number): OutgoingRequest {
+export function buildDigestRequest(channel: AnyChannel, { entries, webhookAlertsJson }: DigestContent, context: MessageContext, at: number): OutgoingRequest {
+  const alertsJson = () => webhookAlertsJson ?? entries.map((entry) => JSON.stringify(digestWebhookAlert(entry, context.dashboardUrl)));
   const input = {
     message: (maxNames: number) => digestMessage(entries, context.dashboardUrl, maxNames),
-    webhook: () => webhookDigest(entries, context.dashboardUrl, at, webhookAlerts),
+    webhook: () => webhookDigest(entries, context.dashboardUrl, at, webhookAlertsJson?.map((json) => JSON.parse(json) as WebhookAlert)),
+    webhookJson: () => webhookDigestJson(entries, context.dashboardUrl, at, alertsJson()),
   };
   return moduleOf(channel.kind).digest(channel.settings as never, input, context);
 }

@@ -8,7 +8,7 @@ import { channelKind } from '../../contract/channels';
 import { channelSecretValues } from '../../domain/channels/secrets';
 import { CHANNEL_DELETED, channelFailurePopupDue, failedAfterChannelDeleted, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../domain/channels/delivery';
 import { buildDigestRequest, buildReportRequest, buildRequest, channelAlert, digestAsData, reportOf, testNotification, type MessageContext, type OutgoingRequest } from './messages';
-import { digestContent, oneDigestAtATime, planBurst } from './digests';
+import { digestContent, oneDigestAtATime, planBurst, settleInSlices } from './digests';
 import { send, type AttemptResult } from './transport';
 import { judged } from './kinds';
 import type { Log } from '../../log/logger';
@@ -207,7 +207,7 @@ export class DeliveryWorker {
     const webhookUrl = digestAsData(channel) ? context.dashboardUrl : null;
     const request =
       plan === 'digest'
-        ? () => this.digests(async () => buildDigestRequest(channel, await digestContent(store, channel.company_id, delivery.id, webhookUrl, (alert) => channelAlert(channel, alert)), context, delivery.created_at))
+        ? () => this.digests(async () => buildDigestRequest(channel, await digestContent(store, channel.company_id, delivery.id, webhookUrl, (alert) => channelAlert(channel, alert), delivery.attempts === 0 ? channel.id : null), context, delivery.created_at))
         : () => (report ? buildReportRequest(channel, report, context) : buildRequest(channel, row, context));
     const attempt = this.attempt(delivery, channel, request, plan === 'digest').finally(() => {
       if (this.writable) this.options.events.emit({ type: 'delivery.changed', companyId: row.notifiable_id, notificationId: row.id });
@@ -225,33 +225,30 @@ export class DeliveryWorker {
     if (!this.writable) return; // the database is closing: the claim stays, the next start sends again
     const { store } = this.options;
     const at = this.options.clock();
+    // A digest's alerts are settled as it was after the lead, in slices (and at the next start if the agent stops meanwhile).
+    const settle = (outcome: Parameters<typeof settleInSlices>[2]) => (digest ? settleInSlices(store, delivery.id, outcome, () => this.writable) : undefined);
     try {
       if (result.ok) {
         store.deliveries.markSent(delivery.id, at, result);
-        if (digest) store.deliveries.settleDigest(delivery.id, { sentAt: at, failed: false, answer: result });
         store.channels.markWorking(channel.id);
         if (channel.failing_since !== null) this.options.events.emit({ type: 'channel.changed', companyId: channel.company_id, channelId: channel.id });
-        return;
+        return await settle({ sentAt: at, failed: false, answer: result });
       }
       // Deleted while this send was under way: nothing will send it again, so it fails now (never left pending).
       if (store.channels.findAny(channel.id)?.deleted_at != null) {
         const answer = { ...result, error: failedAfterChannelDeleted(result.error) };
         store.deliveries.markUnsent(delivery.id, null, answer);
-        if (digest) store.deliveries.settleDigest(delivery.id, { sentAt: null, failed: true, answer });
-        return;
+        return await settle({ sentAt: null, failed: true, answer });
       }
       const next = result.permanent ? null : nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at);
       store.deliveries.markUnsent(delivery.id, next, result);
-      if (digest) store.deliveries.settleDigest(delivery.id, { sentAt: null, failed: next === null, answer: result });
+      await settle({ sentAt: null, failed: next === null, answer: result });
       store.channels.markFailing(channel.id, at);
       this.options.events.emit({ type: 'channel.changed', companyId: channel.company_id, channelId: channel.id });
       this.popupWhenFailingLong(channel, at, result.error);
     } catch (error) {
       // Most likely a full disk: the claim stays until its end (the attempt's timeout), then the delivery is sent again.
-      this.options.log(`Delivery ${delivery.id}: cannot record the result: ${describeError(error)}`, {
-        level: 'error',
-        deliveryId: delivery.id,
-      });
+      this.options.log(`Delivery ${delivery.id}: cannot record the result: ${describeError(error)}`, { level: 'error', deliveryId: delivery.id });
       this.retryMs = Math.max(this.retryMs, FIRST_RETRY_MS);
     }
   }

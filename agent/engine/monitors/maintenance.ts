@@ -1,4 +1,4 @@
-import type { MonitorRow } from '../../db/monitors';
+import type { MonitorRow, PulseMonitorRow } from '../../db/monitors';
 import { tagsOf } from '../../db/monitorLines';
 import { dueAt, dueTimeAt, expectedRunAfter, minutesAfter, runAnsweredBy, type MissedDeadline } from '../../domain/monitors/dueTime';
 import {
@@ -21,10 +21,10 @@ import { timingOf } from './monitorState';
 
 type Ctx = Pick<EngineContext, 'store'>;
 
-const coveredOf = (row: MonitorRow): CoveredMonitor => ({ id: row.id, tags: tagsOf(row) });
+const coveredOf = (row: PulseMonitorRow): CoveredMonitor => ({ id: row.id, tags: tagsOf(row) });
 
 /** Whether maintenance covers `row` at any of `moments` (a pulse's arrival and the time it counts for). */
-export function inMaintenance({ store }: Ctx, row: MonitorRow, ...moments: number[]): boolean {
+export function inMaintenance({ store }: Ctx, row: PulseMonitorRow, ...moments: number[]): boolean {
   const windows = store.maintenanceWindows.windows(row.company_id);
   if (windows.length === 0) return false;
   const monitor = coveredOf(row);

@@ -1,4 +1,4 @@
-import type { MonitorRow } from '../../db/monitors';
+import type { MonitorRow, PulseMonitorRow } from '../../db/monitors';
 import { dueAt, dueTimeAt, pauseEndsAt, pausedDueAt, replannedTiming, type MonitorTiming } from '../../domain/monitors/dueTime';
 import { sortedTags, type FieldChanges } from '../../domain/monitors/ownLine';
 import { tagsOf } from '../../db/monitorLines';
@@ -113,7 +113,7 @@ export function pauseMonitor({ store, events }: Ctx, companyId: number, id: numb
       dueAt: pausedDueAt(pause),
       now,
     });
-    noteInHistory(store, id, 'pause', until === null ? 'Paused until resumed' : `Snoozed until ${utcMinute(until)}`, now, until);
+    noteInHistory(store, row, 'pause', until === null ? 'Paused until resumed' : `Snoozed until ${utcMinute(until)}`, now, until);
     return store.monitors.find(companyId, id);
   })();
   if (paused) events.emit({ type: 'monitor.changed', companyId, monitorId: id });
@@ -121,7 +121,7 @@ export function pauseMonitor({ store, events }: Ctx, companyId: number, id: numb
 }
 
 /** The timing a paused monitor resumes with at `now` (by hand, or its snooze over): planned from the pause's end. */
-function resumedTiming(row: MonitorRow, now: number): MonitorTiming {
+function resumedTiming(row: PulseMonitorRow, now: number): MonitorTiming {
   const base: MonitorTiming = { ...timingOf(row), isAlerted: false, runningSince: null, graceFrom: null };
   return replannedTiming(base, pauseEndsAt(pauseOf(row), now));
 }
@@ -132,7 +132,7 @@ function resumedTiming(row: MonitorRow, now: number): MonitorTiming {
  * if that run is missed), no recovered notification, and the run history shows the resume.
  * Returns the monitor as resumed (`row` is a live monitor read in the same transaction).
  */
-export function storeResume({ store }: Pick<EngineContext, 'store'>, row: MonitorRow, now: number): MonitorRow {
+export function storeResume({ store }: Pick<EngineContext, 'store'>, row: PulseMonitorRow, now: number): MonitorRow {
   const timing = resumedTiming(row, now);
   // A grace from `now` when the plan's deadline has passed already (the agent was not running when the snooze ended).
   const resumed = store.monitors.setPause(row.company_id, row.id, {
@@ -144,21 +144,21 @@ export function storeResume({ store }: Pick<EngineContext, 'store'>, row: Monito
     now,
   });
   const snoozeOver = row.paused_until !== null && row.paused_until <= now;
-  noteInHistory(store, row.id, 'resume', snoozeOver ? 'Snooze over: waiting for the next run' : 'Resumed: waiting for the next run', now);
+  noteInHistory(store, row, 'resume', snoozeOver ? 'Snooze over: waiting for the next run' : 'Resumed: waiting for the next run', now);
   return resumed!;
 }
 
 /** A pause or resume, as a line of the run history (it is no pulse: no method, no address). */
 function noteInHistory(
   store: EngineContext['store'],
-  monitorId: number,
+  row: Pick<MonitorRow, 'id' | 'pulses_kept'>,
   kind: 'pause' | 'resume',
   text: string,
   now: number,
   pausedUntil: number | null = null,
 ): void {
   store.pulses.add({
-    monitorId,
+    monitorId: row.id,
     kind,
     exitCode: null,
     rid: null,
@@ -170,6 +170,7 @@ function noteInHistory(
     bodyTruncated: false,
     idempotencyKey: null,
     pausedUntil,
+    keptBefore: row.pulses_kept,
   });
 }
 

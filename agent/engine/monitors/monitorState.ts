@@ -1,11 +1,11 @@
-import { reasonDataOf, type MonitorRow, type MonitorTimingUpdate } from '../../db/monitors';
+import { reasonDataOf, type MonitorRow, type MonitorTimingUpdate, type PulseMonitorRow } from '../../db/monitors';
 import { dueTimeAt, type MonitorTiming, type PauseState } from '../../domain/monitors/dueTime';
 import type { PulseState } from '../../domain/monitors/pulseEffect';
 import { failuresOf } from '../../domain/monitors/failureStreak';
 
 /* Between a monitor row and the domain's view of it, in one place. */
 
-export function timingOf(row: MonitorRow): MonitorTiming {
+export function timingOf(row: PulseMonitorRow): MonitorTiming {
   return {
     schedule: row.schedule,
     timezone: row.timezone,
@@ -20,7 +20,7 @@ export function timingOf(row: MonitorRow): MonitorTiming {
 }
 
 /** One literal rather than a spread of timingOf: this runs for every pulse, and V8 builds a spread with more keys slowly. */
-export function pulseStateOf(row: MonitorRow): PulseState {
+export function pulseStateOf(row: PulseMonitorRow): PulseState {
   return {
     schedule: row.schedule,
     timezone: row.timezone,
@@ -65,6 +65,6 @@ export function timingUpdate(id: number, state: PulseState, now: number, pulseAt
   };
 }
 
-export function pauseOf(row: MonitorRow): PauseState {
+export function pauseOf(row: Pick<MonitorRow, 'paused_at' | 'paused_until'>): PauseState {
   return { pausedAt: row.paused_at, pausedUntil: row.paused_until };
 }

@@ -54,6 +54,8 @@ export interface AlertInput {
 export interface DigestInput {
   message(maxNames: number): DigestMessage;
   webhook(): WebhookDigest;
+  /** JSON.stringify(webhook()), its alerts' JSON made beforehand in slices when the kind sends them as data. */
+  webhookJson(): string;
 }
 
 /** A channel's daily, weekly or monthly report (agent/domain/reports/), ready to lay out. */

@@ -18,7 +18,7 @@ function post(url: string, secret: string | undefined, event: string, body: stri
 
 export const webhook: ChannelKindModule<'webhook'> = {
   alert: (settings, input, context) => post(settings.url, settings.secret, input.alert.event, JSON.stringify(input.webhook()), context),
-  digest: (settings, input, context) => post(settings.url, settings.secret, 'digest', JSON.stringify(input.webhook()), context),
+  digest: (settings, input, context) => post(settings.url, settings.secret, 'digest', input.webhookJson(), context),
   report: (settings, input, context) => post(settings.url, settings.secret, 'report', JSON.stringify(input.webhook()), context),
   digestAsData: true,
   permanent,
