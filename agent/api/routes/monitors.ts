@@ -9,7 +9,7 @@ import { presentMonitor } from '../present/present';
 import { alertAfterInput, maxRuntimeInput, monitorInput, monitorListQuery, monitorPatch, pauseInput, type MonitorView } from '../../contract/monitors';
 import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../present/channelIds';
 import type { ShownMonitorRow } from '../../db/shownMonitors';
-import { JsonArrayText } from '../../domain/formats/jsonPages';
+import { PagedJsonArray } from '../../domain/formats/jsonPages';
 import { validate } from '../http/validate';
 import { requestOrigin as originOfRequest } from '../http/paging';
 import { newMonitorTiming } from '../../domain/monitors/dueTime';
@@ -44,7 +44,7 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
       (tag === undefined || tagsOf(row).includes(tag));
     const origin = requestOrigin(ctx);
     const view = tokenView(store, ctx.state.scope);
-    const body = new JsonArrayText();
+    const body = new PagedJsonArray();
     store.shownMonitors.eachPage(ctx.state.companyId, LIST_PAGE_ROWS, (rows) => {
       const answers: MonitorView[] = [];
       for (const row of rows) if (listed(row)) answers.push(view.monitor(present(row, origin, routes.get(row.id) ?? null)));

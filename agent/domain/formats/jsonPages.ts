@@ -1,12 +1,12 @@
 /**
- * The JSON text of one long array, serialised a page at a time: after `add` of each page in order,
- * `text()` is exactly JSON.stringify of all their items as one array, and `bytes()` its UTF-8. A
+ * The JSON of one long array, serialised a page at a time: after `add` of each page in order,
+ * `bytes()` is exactly the UTF-8 of JSON.stringify of all their items as one array. A
  * page's items (and whatever made them) can then be collected before the next page is built, where
  * 10,000 answers alive at once, copied by every young-generation collection, cost GET /api/monitors
  * a sixth of its time. (JSON.stringify hands an item's toJSON its index, here within its page: for
  * items without a toJSON that reads its key, as the API's answers are.)
  */
-export class JsonArrayText {
+export class PagedJsonArray {
   /** Each non-empty page's JSON.stringify, brackets included. */
   private readonly pages: string[] = [];
 
@@ -14,13 +14,9 @@ export class JsonArrayText {
     if (items.length > 0) this.pages.push(JSON.stringify(items));
   }
 
-  text(): string {
-    return `[${this.pages.map((page) => page.slice(1, -1)).join(',')}]`;
-  }
-
   /**
-   * text() as UTF-8, each page encoded once straight into its place (a page's `[` written over the
-   * previous page's `]` and made a comma): joining 6 MB of text and encoding it again when sent
+   * The array's UTF-8, each page encoded once straight into its place (a page's `[` written over
+   * the previous page's `]` and made a comma): joining 6 MB of text and encoding it again when sent
    * cost the list a tenth of its time.
    */
   bytes(): Buffer {
