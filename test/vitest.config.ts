@@ -5,12 +5,14 @@ const ALL = 'test/**/*.test.{ts,tsx}';
 /*
  * Files that change what the process holds for the files after them: Electron's module mocked
  * (test/main), the dashboard's module-level state (test/renderer), fake timers, and
- * CRONBEAT_SHIM_DIR set in process.env by the discover tests. Each runs in a fresh process.
+ * CRONBEAT_SHIM_DIR set in process.env by the discover tests, and the slices' tests, which count
+ * waits that a pause of background work left by another file would add to. Each runs in a fresh process.
  */
 const OWN_PROCESS = [
   'test/main/**/*.test.ts',
   'test/renderer/**/*.test.{ts,tsx}',
   'test/engine/loop.test.ts',
+  'test/engine/alertBurst.test.ts',
   'test/engine/diskFull.test.ts',
   'test/engine/delivery/transport.test.ts',
   'test/engine/watchdog.test.ts',

@@ -37,6 +37,13 @@ export const IDLE_SLICE_MS = 8;
 /** Requests that arrived since the agent started: one more since a slice ended says other work ran. */
 let requests = 0;
 
+/**
+ * Until when no slice of any background work starts while requests come (performance.now()): the
+ * pieces of background work share BUSY_SHARE. Each keeping its own share, a burst's failures, a
+ * digest built and another settled beside them held the event loop for half the time or more.
+ */
+let pausedUntil = 0;
+
 /** Notes a request from outside (a pulse, an API call): the next slice leaves the event loop to it first. */
 export function noteRequest(): void {
   requests++;
@@ -62,6 +69,11 @@ export function runInSlices(step: Step, done: (error?: unknown) => void, idle: (
     const othersRan = requestsAtEnd !== undefined && requests !== requestsAtEnd;
     // The first slice is whole (a step's usual few monitors, at once) unless the caller knows its work is long; after it, short unless idle.
     const callerIdle = idle();
+    const pause = pausedUntil - performance.now();
+    if (!first && !callerIdle && pause > 0) {
+      setTimeout(slice, pause, false);
+      return;
+    }
     const quiet = (first && wholeFirst) || callerIdle;
     const start = performance.now();
     const until = start + (quiet ? IDLE_SLICE_MS : SLICE_MS);
@@ -72,7 +84,10 @@ export function runInSlices(step: Step, done: (error?: unknown) => void, idle: (
         if (now >= until) {
           requestsAtEnd = requests;
           if (callerIdle || !othersRan) setImmediate(slice, false);
-          else setTimeout(slice, ((now - start) * (1 - BUSY_SHARE)) / BUSY_SHARE, false);
+          else {
+            pausedUntil = Math.max(pausedUntil, now + ((now - start) * (1 - BUSY_SHARE)) / BUSY_SHARE);
+            setTimeout(slice, pausedUntil - now, false);
+          }
           return;
         }
       }

@@ -140,6 +140,37 @@ describe('runInSlices while other work may come', () => {
     timers.mockRestore();
     expect(waits).toBe(0);
   });
+
+  it('two pieces of background work side by side while requests come hold the event loop at most BUSY_SHARE together', async () => {
+    // Each keeping its own share, three of them (a burst's failures, a digest built, another settled) took half the loop.
+    let running = true;
+    const other = () => {
+      noteRequest();
+      busyFor(0.5);
+      if (running) setImmediate(other);
+    };
+    setImmediate(other);
+    let afterFirsts = 0;
+    let inFirsts = 0;
+    const work = () =>
+      new Promise<void>((resolve) => {
+        let n = 0;
+        runInSlices(() => (busyFor(stepMs), ++n < steps), () => resolve());
+        inFirsts += n;
+        afterFirsts = performance.now();
+      });
+    await Promise.all([work(), work()]);
+    const ms = performance.now() - afterFirsts;
+    running = false;
+    await new Promise((resolve) => setImmediate(resolve));
+    // Every step after the first slices is a slice of its own (a step is longer than a slice). Each
+    // that saw a request since its work's last slice (all but each work's second, at most) is followed
+    // by a pause of its time × (1 − BUSY_SHARE) / BUSY_SHARE before any slice of either work; the
+    // last pause may end the run. A lower bound, so it holds on a slow machine as on a fast one.
+    const paused = 2 * steps - inFirsts - 3;
+    expect(paused).toBeGreaterThan(6);
+    expect(ms).toBeGreaterThanOrEqual(paused * ((stepMs * (1 - BUSY_SHARE)) / BUSY_SHARE - 1));
+  });
 });
 
 describe('the monitor loop and a burst larger than a slice', () => {

@@ -45,20 +45,25 @@ function covers(stretch: RunFreeStretch, at: number, runEnd: RunEnd): boolean {
   return runEnd === 'to' ? stretch.from <= at && at < stretch.to : stretch.from < at && at <= stretch.to;
 }
 
+/** Stretches remembered per schedule and zone, newest first. */
+const STRETCHES_PER_SCHEDULE = 4;
+
 /**
- * `compute` with remembered answers: the last two stretches per schedule and zone (pulses that
- * come early for a run and the run after it ask about two neighbouring stretches in turn,
- * which one alone would keep evicting). A stretch that ends at the same run as a remembered
- * one is merged into it.
+ * `compute` with remembered answers: the last STRETCHES_PER_SCHEDULE stretches per schedule and
+ * zone. Pulses that come early for a run and the run after it ask about two neighbouring stretches
+ * in turn, and while a burst of its monitors is failed the loop asks about other runs of the same
+ * schedules: with two, each evicted the other's, and pulses computed their runs again (a tenth of a
+ * second of every second of a burst). A stretch that ends at the same run as a remembered one is
+ * merged into it.
  */
 export function rememberedRuns(runEnd: RunEnd, compute: Compute): Compute {
   // By schedule, then zone: a key made of both was built for every question, and every pulse asks several.
-  const memo = new Map<string, Map<string, [RunFreeStretch, RunFreeStretch?]>>();
+  const memo = new Map<string, Map<string, RunFreeStretch[]>>();
   let remembered = 0;
 
   const remember = (schedule: string, timezone: string, from: number, to: number): void => {
     const known = memo.get(schedule)?.get(timezone);
-    const same = known?.find((s) => s !== undefined && s[runEnd] === (runEnd === 'to' ? to : from));
+    const same = known?.find((s) => s[runEnd] === (runEnd === 'to' ? to : from));
     const merged = same ? { from: Math.min(same.from, from), to: Math.max(same.to, to) } : { from, to };
     if (merged.to - merged.from > MAX_REMEMBERED_STRETCH_MS) return;
     const stretch = { ...merged, switches: offsetSwitchesBetween(timezone, merged.from - NEAR_SWITCH_MS, merged.to + NEAR_SWITCH_MS) };
@@ -69,16 +74,23 @@ export function rememberedRuns(runEnd: RunEnd, compute: Compute): Compute {
     }
     let zones = memo.get(schedule);
     if (!zones) memo.set(schedule, (zones = new Map()));
-    if (!zones.has(timezone)) remembered++;
-    zones.set(timezone, [stretch, known?.[0]]);
+    if (!known) {
+      remembered++;
+      zones.set(timezone, [stretch]);
+      return;
+    }
+    known.unshift(stretch);
+    if (known.length > STRETCHES_PER_SCHEDULE) known.pop();
   };
 
   return (schedule, timezone, at) => {
     const known = memo.get(schedule)?.get(timezone);
     if (known) {
-      const [newer, older] = known;
-      const stretch = covers(newer, at, runEnd) ? newer : older !== undefined && covers(older, at, runEnd) ? older : undefined;
-      if (stretch && !nearSwitch(at, stretch.switches)) return stretch[runEnd];
+      for (const stretch of known) {
+        if (!covers(stretch, at, runEnd)) continue;
+        if (!nearSwitch(at, stretch.switches)) return stretch[runEnd];
+        break;
+      }
     }
     const run = compute(schedule, timezone, at);
     if (run === null) return null;

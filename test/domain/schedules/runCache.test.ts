@@ -121,6 +121,18 @@ describe('remembered run-free stretches', () => {
     expect(next('b', NY, 0)).toBe(3000);
     expect(next('a', 'UTC', 500)).toBe(1000);
   });
+
+  it('keep the stretch pulses ask about while a burst asks about three other runs of the same schedule', () => {
+    const { calls, wrapped } = counted(fakeNext);
+    const next = rememberedRuns('to', wrapped);
+    const now = t('2026-05-01T06:00:00Z');
+    expect(next('s', NY, now)).toBe(t('2026-09-01T05:00:00Z'));
+    // The loop failing a burst asks about runs a year back (missed runs of monitors long overdue).
+    for (const before of ['2025-01-15T00:00:00Z', '2025-05-15T00:00:00Z', '2025-09-15T00:00:00Z']) next('s', NY, t(before));
+    const asked = calls.count;
+    for (let i = 1; i <= 100; i++) expect(next('s', NY, now + i * 60_000)).toBe(t('2026-09-01T05:00:00Z'));
+    expect(calls.count).toBe(asked);
+  });
 });
 
 describe('rare schedules with real cron-parser, asked in any order', () => {
