@@ -26,13 +26,39 @@ export function oneRow<T>(db: Db, sql: string): (...params: unknown[]) => T | nu
   };
 }
 
+/**
+ * Like manyRows for the columns named (plain column names) and the rest of a SELECT after them
+ * (`FROM … WHERE …`), for a long list: SQLite writes each row as one JSON array and V8 parses it.
+ * Node 20's better-sqlite3 still hands over every value by a call into V8, about 60 ns each even
+ * for a null: 10,000 monitors of 27 columns took 34 ms that way, 20 ms this way. JSON keeps
+ * SQLite's integers, reals and text as better-sqlite3 gives them (its tests compare the two); not
+ * blobs, which json_array refuses.
+ */
+export function manyRowsThroughJson<T>(db: Db, columns: readonly string[], rest: string): (...params: unknown[]) => T[] {
+  const statement = db.prepare(`SELECT json_array(${columns.join(', ')}) ${rest}`).pluck(true);
+  const toObject = objectOfArray<T>(columns, rest);
+  return (...params) => {
+    const texts = statement.all(...params) as string[];
+    const rows = new Array<T>(texts.length);
+    for (let i = 0; i < texts.length; i++) rows[i] = toObject(JSON.parse(texts[i]!) as unknown[]);
+    return rows;
+  };
+}
+
 function rowsAsObjects<T>(db: Db, sql: string) {
   const statement = db.prepare(sql).raw(true);
-  const columns = statement.columns().map((column) => column.name);
+  const toObject = objectOfArray<T>(
+    statement.columns().map((column) => column.name),
+    sql,
+  );
+  return { statement, toObject };
+}
+
+/** An object literal naming the columns, compiled once, filled from a row's array of values. */
+function objectOfArray<T>(columns: readonly string[], sql: string): (row: unknown[]) => T {
   if (new Set(columns).size !== columns.length) throw new Error(`duplicate column names in ${sql}`);
   // The names are the schema's own columns, quoted as JSON: the compiled source holds no value.
-  const toObject = new Function('r', `return { ${columns.map((name, i) => `${JSON.stringify(name)}: r[${i}]`).join(', ')} };`) as (row: unknown[]) => T;
-  return { statement, toObject };
+  return new Function('r', `return { ${columns.map((name, i) => `${JSON.stringify(name)}: r[${i}]`).join(', ')} };`) as (row: unknown[]) => T;
 }
 
 /**

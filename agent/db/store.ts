@@ -5,6 +5,7 @@ import { serverRepository } from './servers';
 import { serverAlertRepository } from './serverAlerts';
 import { serverReportRepository } from './serverReports';
 import { monitorRepository } from './monitors';
+import { shownMonitorRepository } from './shownMonitors';
 import { monitorLineRepository } from './monitorLines';
 import { monitorAlertingRepository } from './monitorAlerting';
 import { notificationRepository } from './notifications';
@@ -32,6 +33,7 @@ export function createStore(db: Db) {
     serverAlerts: serverAlertRepository(db),
     serverReports: serverReportRepository(db),
     monitors: monitorRepository(db),
+    shownMonitors: shownMonitorRepository(db),
     monitorLines: monitorLineRepository(db),
     monitorAlerting: monitorAlertingRepository(db),
     pulses: pulseRepository(db),

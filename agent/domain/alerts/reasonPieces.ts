@@ -110,16 +110,20 @@ export function alertReasonWords(reason: MonitorReason | null, keptWords: string
   return reason === null ? keptWords : reasonText(reason, timezone);
 }
 
+const wordsOfReasonJson = remembered(
+  1_000,
+  (json: string, timezone: string) => `${timezone} ${json}`,
+  (json: string, timezone: string): string => reasonText(JSON.parse(json) as MonitorReason, timezone),
+);
+
 /**
  * alertReasonWords of a reason kept as JSON (a monitor row's alert_reason_data). A list of 10,000
  * monitors failed by one burst says the same few reasons: each is put into words once.
  */
-export const alertReasonWordsOfJson = remembered(
-  1_000,
-  (json: string | null, keptWords: string, timezone: string) => `${timezone} ${json ?? keptWords}`,
-  (json: string | null, keptWords: string, timezone: string): string =>
-    alertReasonWords(json === null ? null : (JSON.parse(json) as MonitorReason), keptWords, timezone),
-);
+export function alertReasonWordsOfJson(json: string | null, keptWords: string, timezone: string): string {
+  // Most monitors have no reason: their words are the kept ones, with no key to build and look up.
+  return json === null ? keptWords : wordsOfReasonJson(json, timezone);
+}
 
 /**
  * Why a monitor that missed `missed` is failed, e.g. "Missed: the run due 2026-11-21 10:00
