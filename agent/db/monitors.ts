@@ -125,23 +125,11 @@ export interface NewMonitor {
   now: number;
 }
 
-/**
- * The columns a pulse reads of its monitor (agent/engine/monitors/pulses.ts): its timing state,
- * not its name, token or words. Every column read costs, strings most: this runs for every pulse.
- */
-const PULSE_COLUMNS = [
-  'id', 'company_id', 'timezone', 'schedule', 'duration', 'last_run_at', 'is_alerted', 'due_at', 'expected_run_at', 'running_since',
-  'running_rid', 'grace_from', 'pulses_kept', 'paused_at', 'paused_until', 'state_since', 'failed_at', 'alert_reason_data',
-  'max_runtime', 'alert_after', 'failures', 'alert_sent', 'tags',
-] as const;
-export type PulseMonitorRow = Pick<MonitorRow, (typeof PULSE_COLUMNS)[number]>;
-
 /** Job monitors of a company; deleted ones are kept (soft delete) but never listed or found. */
 export function monitorRepository(db: Db) {
   const list = manyRows<MonitorRow>(db, 'SELECT * FROM monitors WHERE company_id = ? AND deleted_at IS NULL ORDER BY id');
   const find = oneRow<MonitorRow>(db, 'SELECT * FROM monitors WHERE id = ? AND company_id = ? AND deleted_at IS NULL');
   const findByToken = oneRow<MonitorRow>(db, 'SELECT * FROM monitors WHERE token = ? AND deleted_at IS NULL');
-  const findForPulse = oneRow<PulseMonitorRow>(db, `SELECT ${PULSE_COLUMNS.join(', ')} FROM monitors WHERE token = ? AND deleted_at IS NULL`);
   const insert = db.prepare(
     `INSERT INTO monitors (company_id, name, project_id, token, timezone, schedule, duration, max_runtime,
                            last_run_at, expected_run_at, due_at, created_at, updated_at)
@@ -243,10 +231,6 @@ export function monitorRepository(db: Db) {
     /** The live monitor with that pulse token, whatever its company (the token is the secret). */
     findByToken(token: string): MonitorRow | null {
       return findByToken(token);
-    },
-    /** findByToken for a pulse: the columns it reads only. */
-    findForPulse(token: string): PulseMonitorRow | null {
-      return findForPulse(token);
     },
     create(input: NewMonitor): MonitorRow {
       const { lastInsertRowid } = insert.run({ maxRuntime: null, ...input });

@@ -6,6 +6,7 @@ import { serverAlertRepository } from './serverAlerts';
 import { serverReportRepository } from './serverReports';
 import { monitorRepository } from './monitors';
 import { shownMonitorRepository } from './shownMonitors';
+import { pulseMonitorRepository } from './pulseMonitors';
 import { monitorLineRepository } from './monitorLines';
 import { monitorAlertingRepository } from './monitorAlerting';
 import { notificationRepository } from './notifications';
@@ -34,6 +35,7 @@ export function createStore(db: Db) {
     serverReports: serverReportRepository(db),
     monitors: monitorRepository(db),
     shownMonitors: shownMonitorRepository(db),
+    pulseMonitors: pulseMonitorRepository(db),
     monitorLines: monitorLineRepository(db),
     monitorAlerting: monitorAlertingRepository(db),
     pulses: pulseRepository(db),

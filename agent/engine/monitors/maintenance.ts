@@ -1,4 +1,5 @@
-import type { MonitorRow, PulseMonitorRow } from '../../db/monitors';
+import type { MonitorRow } from '../../db/monitors';
+import type { PulseMonitorRow } from '../../db/pulseMonitors';
 import { tagsOf } from '../../db/monitorLines';
 import { dueAt, dueTimeAt, expectedRunAfter, minutesAfter, runAnsweredBy, type MissedDeadline } from '../../domain/monitors/dueTime';
 import {

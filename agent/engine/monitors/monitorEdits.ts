@@ -1,4 +1,5 @@
-import type { MonitorRow, PulseMonitorRow } from '../../db/monitors';
+import type { MonitorRow } from '../../db/monitors';
+import type { PulseMonitorRow } from '../../db/pulseMonitors';
 import { dueAt, dueTimeAt, pauseEndsAt, pausedDueAt, replannedTiming, type MonitorTiming } from '../../domain/monitors/dueTime';
 import { sortedTags, type FieldChanges } from '../../domain/monitors/ownLine';
 import { tagsOf } from '../../db/monitorLines';

@@ -1,4 +1,5 @@
-import { reasonDataOf, type MonitorRow, type MonitorTimingUpdate, type PulseMonitorRow } from '../../db/monitors';
+import { reasonDataOf, type MonitorRow, type MonitorTimingUpdate } from '../../db/monitors';
+import type { PulseMonitorRow } from '../../db/pulseMonitors';
 import { dueTimeAt, type MonitorTiming, type PauseState } from '../../domain/monitors/dueTime';
 import type { PulseState } from '../../domain/monitors/pulseEffect';
 import { failuresOf } from '../../domain/monitors/failureStreak';

@@ -45,7 +45,7 @@ export interface StoredPulse {
  */
 export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number): StoredPulse | null {
   const { store } = ctx;
-  let monitor = store.monitors.findForPulse(pulse.token);
+  let monitor = store.pulseMonitors.byToken(pulse.token);
   if (!monitor) return null;
   // A snooze that ended before the loop woke for it (a frozen or busy agent) ends now, so its pulse counts.
   if (monitor.paused_at !== null && !isPausedAt(pauseOf(monitor), now)) {
