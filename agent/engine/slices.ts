@@ -56,7 +56,7 @@ export type Step = (idle: boolean) => boolean;
 /**
  * Runs `step` (a short piece of work: one transaction at most; true while more remains) until it
  * returns false or throws, in slices, each after the I/O that waits (and, unless idle, after a pause
- * that keeps slices to BUSY_SHARE of the time). `idle` says, before each slice, whether nothing
+ * that keeps the slices of all background work together to BUSY_SHARE of the time). `idle` says, before each slice, whether nothing
  * else is going on (default: never sure). Then calls `done` (with the error,
  * if one was thrown): synchronously when the work fit in the first slice, which is as long as an
  * idle one unless `wholeFirst` is false. Returns a function that cancels what has not run yet (`done` is then not called).
