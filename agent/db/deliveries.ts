@@ -266,10 +266,10 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
     },
     /**
      * Settles the alerts folded into a digest as its lead was: sent, or failed for good (a retry leaves
-     * them waiting); at most `limit` of them (-1: all), those after the id `after`. Returns the last
-     * one settled, or null when that was the last (or a retry left them waiting).
+     * them waiting); at most `limit` of them, those after the id `after` (0: from the first). Returns the
+     * last one settled, or null when that was the last (or a retry left them waiting).
      */
-    settleDigest(leadId: number, outcome: { sentAt: number | null; failed: boolean; answer: AttemptAnswer }, limit = -1, after = 0): number | null {
+    settleDigest(leadId: number, outcome: { sentAt: number | null; failed: boolean; answer: AttemptAnswer }, limit: number, after: number): number | null {
       if (outcome.sentAt === null && !outcome.failed) return null;
       const settled = settleMembers.all({
         after,

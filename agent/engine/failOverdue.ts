@@ -189,7 +189,7 @@ export function createOverdueFailer(ctx: EngineContext) {
     shownAt = now;
     burst = [];
     told.clear();
-    return unmarked.length > 0 && markSomeShown();
+    return markSomeShown();
   };
 
   /** A held failure with its alert again, read back from its notification, for a popup of its own. */

@@ -4,8 +4,8 @@ import type { ChannelKind } from '../../contract/channels';
 import { toApiTimestamp } from '../../domain/time/apiTimestamps';
 import type { Alert } from '../../domain/alerts/alert';
 import { alertMessage, subjectLink } from '../../domain/alerts/messageLimits';
-import { webhookAlert, type WebhookAlert } from '../../domain/alerts/payload';
-import { digestMessage, digestWebhookAlert, webhookDigest, webhookDigestJson, type DigestEntry } from '../../domain/alerts/digestMessage';
+import { webhookAlert } from '../../domain/alerts/payload';
+import { digestMessage, digestWebhookAlert, webhookDigestJson, type DigestEntry } from '../../domain/alerts/digestMessage';
 import { maskAlertSecrets } from '../../domain/channels/secretMask';
 import type { ReportData } from '../../domain/reports/numbers';
 import { REPORT_NOTIFICATION_TYPE } from '../../domain/alerts/notificationKinds';
@@ -70,7 +70,6 @@ export function buildDigestRequest(channel: AnyChannel, { entries, webhookAlerts
   const alertsJson = () => webhookAlertsJson ?? entries.map((entry) => JSON.stringify(digestWebhookAlert(entry, context.dashboardUrl)));
   const input = {
     message: (maxNames: number) => digestMessage(entries, context.dashboardUrl, maxNames),
-    webhook: () => webhookDigest(entries, context.dashboardUrl, at, webhookAlertsJson?.map((json) => JSON.parse(json) as WebhookAlert)),
     webhookJson: () => webhookDigestJson(entries, context.dashboardUrl, at, alertsJson()),
   };
   return moduleOf(channel.kind).digest(channel.settings as never, input, context);

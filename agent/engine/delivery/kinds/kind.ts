@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Alert } from '../../../domain/alerts/alert';
 import type { AlertMessage, OutputBound } from '../../../domain/alerts/messageLimits';
 import type { WebhookAlert } from '../../../domain/alerts/payload';
-import type { DigestMessage, WebhookDigest } from '../../../domain/alerts/digestMessage';
+import type { DigestMessage } from '../../../domain/alerts/digestMessage';
 import type { AlertTone } from '../../../domain/alerts/words';
 import type { ChannelKind, ChannelSettings } from '../../../contract/channels';
 import type { ReportMessage } from '../../../domain/reports/message';
@@ -53,8 +53,7 @@ export interface AlertInput {
 /** A digest of many alerts, ready to lay out. */
 export interface DigestInput {
   message(maxNames: number): DigestMessage;
-  webhook(): WebhookDigest;
-  /** JSON.stringify(webhook()), its alerts' JSON made beforehand in slices when the kind sends them as data. */
+  /** The webhook digest's JSON (webhookDigestJson), its alerts' JSON made beforehand in slices when the kind sends them as data. */
   webhookJson(): string;
 }
 
