@@ -19,6 +19,8 @@ export interface CountedFailure {
   runningSince: number | null;
   dueAt: number | null;
   now: number;
+  /** The flap state this failure leaves, when it alerts (alertGate.ts noteAlertingChange); absent: unchanged. */
+  flapping?: { state: FlapState; steadyAt: number | null };
 }
 
 export function monitorAlertingRepository(db: Db) {
@@ -31,6 +33,8 @@ export function monitorAlertingRepository(db: Db) {
        alert_sent = @alertSent, expected_run_at = @expectedRunAt, running_since = @runningSince,
        running_rid = CASE WHEN @runningSince IS NULL THEN NULL ELSE running_rid END,
        due_at = @dueAt, grace_from = NULL, updated_at = @now,
+       flapping = CASE WHEN @noteFlapping THEN @flapping ELSE flapping END,
+       steady_at = CASE WHEN @noteFlapping THEN @steadyAt ELSE steady_at END,
        state_since = max(coalesce(state_since, last_run_at), last_run_at),
        failed_at = CASE WHEN is_alerted = 0 THEN @now ELSE failed_at END
      WHERE id = @id AND (is_alerted = 0 OR alert_sent = 0) AND deleted_at IS NULL
@@ -52,8 +56,12 @@ export function monitorAlertingRepository(db: Db) {
      * failed monitor only for the call that counted it, else null.
      */
     countFailure(failure: CountedFailure): MonitorRow | null {
+      const { flapping, ...rest } = failure;
       return countFailure({
-        ...failure,
+        ...rest,
+        noteFlapping: flapping ? 1 : 0,
+        flapping: flapping ? JSON.stringify(flapping.state) : null,
+        steadyAt: flapping?.steadyAt ?? null,
         reasonData: JSON.stringify(failure.reasonData),
         failures: JSON.stringify(failure.failures),
         alertSent: failure.alertSent ? 1 : 0,

@@ -13,7 +13,7 @@ import { sendReminders } from './delivery/reminders';
 import { runInSlices } from './slices';
 import { announceTransition, transitionAlert, type RecordedTransition, type TransitionFacts } from './monitors/transitions';
 import { addFailure, failuresOf, missedRunAt, streakReason, timingAfterCountedMiss } from '../domain/monitors/failureStreak';
-import { raiseChange, sendSteady } from './monitors/alertGate';
+import { noteAlertingChange, raiseNotedChange, sendSteady } from './monitors/alertGate';
 
 /**
  * Most monitors one transaction of a step fails: a burst is failed in slices (agent/engine/slices.ts),
@@ -58,11 +58,13 @@ function countMiss(row: MonitorRow, missed: MissedDeadline) {
  * Counts the miss of `row` at `now` (`facts` its failure): the monitor is failed from its first; a
  * failure still short of its alert keeps the monitor watched (its next run awaited), the one that
  * alerts leaves it as a failed monitor always was. Returns the row as written (null when another
- * step counted it) and whether this failure alerts.
+ * step counted it), its flapping as noted when this failure alerts (null when it does not), and its failures.
  */
 function storeMiss(ctx: EngineContext, row: MonitorRow, missed: MissedDeadline, facts: { reason: MonitorReason }, now: number) {
   const { streak, alert } = countMiss(row, missed);
   const timing = alert ? timingOf(row) : timingAfterCountedMiss(timingOf(row), missed);
+  // A failure that alerts is an alerting change: its flap state is written by the same UPDATE.
+  const noted = alert ? noteAlertingChange(row, now) : null;
   const changed = ctx.store.monitorAlerting.countFailure({
     id: row.id,
     reasonData: facts.reason,
@@ -72,8 +74,9 @@ function storeMiss(ctx: EngineContext, row: MonitorRow, missed: MissedDeadline, 
     runningSince: timing.runningSince,
     dueAt: alert ? null : dueAt(timing),
     now,
+    flapping: noted ?? undefined,
   });
-  return { changed, alert, failures: streak.failures };
+  return { changed, noted, failures: streak.failures };
 }
 
 /** How a step is run: by the monitor loop on its clock, or by a test at a moment of its choosing. */
@@ -130,10 +133,10 @@ export function createOverdueFailer(ctx: EngineContext) {
       }
       const facts = missedFacts(missed, row);
       // Conditional on its failure not being alerted yet, so each failure is counted, and raised, exactly once.
-      const { changed, alert, failures } = storeMiss(ctx, row, missed, facts, now);
+      const { changed, noted, failures } = storeMiss(ctx, row, missed, facts, now);
       if (!changed) continue;
       // Failed, not alerting yet (or folded into a flapping alert): live views still hear of it.
-      const transition = alert ? raiseChange(ctx, changed, 'failed', now, { ...facts, reason: streakReason(facts.reason, failures) }) : null;
+      const transition = noted ? raiseNotedChange(ctx, changed, 'failed', now, { ...facts, reason: streakReason(facts.reason, failures) }, noted) : null;
       if (!transition) {
         replanned.push(changed);
         continue;

@@ -31,8 +31,32 @@ export function raiseChange(
   now: number,
   facts: TransitionFacts,
 ): RecordedTransition | null {
+  const noted = noteAlertingChange(monitor, now);
+  ctx.store.monitorAlerting.saveFlapping(monitor.id, noted.state, noted.steadyAt);
+  return raiseNotedChange(ctx, monitor, kind, now, facts, noted);
+}
+
+/** An alerting change as flapping sees it: the flap state it leaves, when that is steady (null: not flapping), what it raises. */
+export type NotedChange = ReturnType<typeof noteChange> & { steadyAt: number | null };
+
+/** What an alerting change of `monitor` at `now` does to its flapping, for raiseNotedChange. */
+export function noteAlertingChange(monitor: Pick<MonitorRow, 'flapping'>, now: number): NotedChange {
   const { state, outcome } = noteChange(flapStateOf(monitor.flapping), now);
-  ctx.store.monitorAlerting.saveFlapping(monitor.id, state, steadyAt(state));
+  return { state, outcome, steadyAt: steadyAt(state) };
+}
+
+/**
+ * raiseChange for a change whose flap state the caller stored with the change itself: the loop
+ * fails each monitor of a burst with one UPDATE instead of two (the second was a twentieth of the burst's time).
+ */
+export function raiseNotedChange(
+  ctx: Pick<EngineContext, 'store'>,
+  monitor: MonitorRow,
+  kind: MonitorTransition['kind'],
+  now: number,
+  facts: TransitionFacts,
+  { state, outcome }: NotedChange,
+): RecordedTransition | null {
   if (outcome === 'alert') return recordTransition(ctx, monitor, kind, now, facts);
   if (outcome === 'silent') return null;
   const reason = flappingReason(state, kind === 'failed', now);

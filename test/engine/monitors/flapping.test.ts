@@ -84,6 +84,21 @@ describe('a monitor that changes between failed and fine 5 times within an hour'
     expect(alerts()[5].reason).toMatchObject({ kind: 'steady', changes: 6, failed: false, failed_since: null });
   });
 
+  it('flaps on missed runs too: the loop stores the flap state with the failure it counts', async () => {
+    fixture = engineFixture(at('2026-11-27T12:55:00Z'));
+    const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 1 });
+    // 13:00 missed, 13:05 fine late, 13:10 missed, 13:15 fine, 13:20 missed: five changes, the fifth the loop's.
+    await walk(monitor.token, '12:55:00', '13:25:00', ['13:05:20 success', '13:15:20 success']);
+    expect(said().map((s) => s.split(' ')[0])).toEqual(['monitor.failed', 'monitor.recovered', 'monitor.failed', 'monitor.recovered', 'monitor.flapping']);
+    expect(alerts()[4].reason).toMatchObject({ kind: 'flapping', changes: 5, failed: true });
+    const flappingSince = presentMonitor(fixture.reload(monitor.id), 'http://127.0.0.1', null).flapping_since;
+    expect(flappingSince?.slice(11, 16)).toBe('13:21');
+    // Steady an hour after that change, which the loop plans for; until then its misses say nothing.
+    expect(fixture.failer.nextStepAt()).toBeLessThanOrEqual(Date.parse(flappingSince!) + 60 * MINUTE + 1);
+    await walk(monitor.token, '13:25:30', '14:22:00');
+    expect(said().slice(5)).toEqual(['monitor.steady 14:21']);
+  });
+
   it('does not flap on four changes in an hour, nor on five spread over more than an hour', async () => {
     fixture = engineFixture(at('2026-11-27T12:55:00Z'));
     const monitor = fixture.monitor({ schedule: '*/20 * * * *', duration: 1 });
