@@ -98,7 +98,8 @@ export function queryId(field: string) {
 export function pageNumber(field: string, max: number) {
   return z
     .string({ error: `The ${label(field)} field must be an integer.` })
-    .regex(/^\d{1,9}$/, `The ${label(field)} field must be an integer.`)
+    // Any run of digits is an integer: -1 is below 1 and 20 digits above the maximum, and each is told so.
+    .regex(/^-?\d+$/, `The ${label(field)} field must be an integer.`)
     .transform(Number)
     .refine((n) => n >= 1, `The ${label(field)} field must be at least 1.`)
     .refine((n) => n <= max, `The ${label(field)} field must not be greater than ${max}.`)

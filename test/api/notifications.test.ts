@@ -138,6 +138,17 @@ describe('notification pagination', () => {
     expect(Object.keys((await response.json()).errors)).toEqual([field]);
   });
 
+  it.each([
+    ['?page=-1', 'The page field must be at least 1.'],
+    ['?page=99999999999999999999', 'The page field must not be greater than 100000000.'],
+    ['?per_page=1000000', 'The per page field must not be greater than 100.'],
+    ['?page=1e3', 'The page field must be an integer.'],
+  ])('says what is wrong with %s', async (query, message) => {
+    const response = await agent.api(`/api/notifications${query}`, { token: tokens.get(1) });
+    expect(response.status).toBe(422);
+    expect(Object.values((await response.json()).errors)).toEqual([[message]]);
+  });
+
   it('never shows another company\'s notifications', async () => {
     const body = await page(0, '?per_page=100');
     expect(body.total).toBe(0);
