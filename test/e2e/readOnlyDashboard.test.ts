@@ -116,6 +116,34 @@ describe.skipIf(chromiumMissing)('the dashboard of a read-only key', { timeout: 
     expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBeGreaterThan(0);
   });
 
+  it("an empty company's screens offer nothing to add either", async () => {
+    agent.store.companies.ensure(2, Date.now());
+    const empty = agent.store.apiTokens.create({ companyId: 2, name: 'empty wall', scope: 'read-only', now: Date.now() }).token;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'UTC', locale: 'en-GB' });
+    context.setDefaultTimeout(10_000);
+    await context.addInitScript((token) => localStorage.setItem('cronbeat.token', token), empty);
+    const other = await context.newPage();
+    other.on('response', (response) => response.status() === 403 && refused.push(`${response.request().method()} ${new URL(response.url()).pathname}`));
+    try {
+      const screens = [
+        ['/', 'No monitors yet'],
+        ['/monitors', 'No monitors yet'],
+        ['/servers', 'No servers yet'],
+        ['/certificates', 'No certificates watched'],
+        ['/channels', 'No channels yet'],
+        ['/maintenance', 'No maintenance windows'],
+      ];
+      for (const [hash, ready] of screens) {
+        await other.goto(`${agent.url}/#${hash}`);
+        await other.getByText(ready).first().waitFor();
+        expect.soft(await editControls(other), `edit controls on the empty #${hash}`).toEqual([]);
+        expect.soft(await editableFields(other), `editable fields on the empty #${hash}`).toEqual([]);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
   it('opening a notification marks nothing read (a write the key may not make)', async () => {
     await page.goto(`${agent.url}/#/notifications`);
     await page.getByTestId('notification').first().getByRole('link').first().click();
