@@ -107,12 +107,15 @@ describe.skipIf(chromiumMissing)('the dashboard of a read-only key', { timeout: 
     await page.getByTestId('channel-picker').waitFor();
     expect.soft(await editControls(page)).toEqual([]);
     await visit('/certificates', 'shop.example.com');
+    await screenshot(page, 'read-only-certificates');
     await visit('/notifications', 'Nightly backup');
     await visit('/channels', 'Ops hook');
     await visit('/maintenance', 'db upgrade');
     await visit('/settings', 'Links in alerts');
     await page.getByText('Only a full key may see or manage API keys.').waitFor();
+    await screenshot(page, 'read-only-settings');
     // Signing out stays: it only forgets the key in this browser.
+    await page.getByText('Signing out forgets this key in this browser').waitFor();
     expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBeGreaterThan(0);
   });
 
@@ -155,6 +158,7 @@ describe.skipIf(chromiumMissing)('the dashboard of a read-only key', { timeout: 
       await page.goto(`${agent.url}/#${hash}`);
       await page.getByRole('heading', { name: 'This key is read-only', level: 1 }).waitFor();
       expect(await page.locator('main form').count(), `a form on #${hash}`).toBe(0);
+      if (hash === '/monitors/new') await screenshot(page, 'read-only-form-by-address');
       expect(await editControls(page)).toEqual([]);
     }
   });

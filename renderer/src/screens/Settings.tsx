@@ -50,7 +50,11 @@ export function SettingsScreen() {
       {desktop ? null : (
         <section className="card" aria-labelledby="session-title">
           <h2 id="session-title">Session</h2>
-          <p className="muted">Signing out forgets the session in this browser and revokes it on the agent.</p>
+          <p className="muted">
+            {canEdit
+              ? 'Signing out forgets the session in this browser and revokes it on the agent.'
+              : 'Signing out forgets this key in this browser; the key itself stays valid (revoke it with a full key).'}
+          </p>
           <button type="button" className="button" onClick={signOut}>
             Sign out
           </button>
