@@ -80,7 +80,7 @@ export const queries = {
     queryOptions({ queryKey: routedKey(path, id), queryFn: ({ signal }) => api.routedChannels(path, id, signal) }),
   cli: (api: Api) => queryOptions({ queryKey: keys.cli, queryFn: ({ signal }) => api.cli(signal) }),
   agent: (api: Api) => queryOptions({ queryKey: keys.agent, queryFn: ({ signal }) => api.agent(signal) }),
-  /** The key in use and its scope, read once: what the dashboard offers follows it (lib/access.tsx). */
+  /** The key in use and its scope, read once: what the dashboard offers follows it (lib/access.ts). */
   session: (api: Api) => queryOptions({ queryKey: keys.session, queryFn: ({ signal }) => api.session(signal) }),
   settings: (api: Api) => queryOptions({ queryKey: keys.settings, queryFn: ({ signal }) => api.settings(signal) }),
   /** Under the monitor's own entry, so a live change of the monitor refreshes it too. */
