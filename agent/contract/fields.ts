@@ -56,8 +56,8 @@ export function requiredInteger(field: string, min: number, max: number) {
  * `object`, refusing any field it does not name (validate() answers one error per such field
  * with this message): a misspelt field in a PATCH is a mistake, never silently dropped.
  */
-export function onlyFields<Shape extends z.ZodRawShape>(object: z.ZodObject<Shape>) {
-  const fields = Object.keys(object.shape).join(', ');
+export function onlyFields<Shape extends z.ZodRawShape>(object: z.ZodObject<Shape>, taken: string[] = Object.keys(object.shape)) {
+  const fields = taken.join(', ');
   return z.strictObject(object.shape, {
     error: (issue) => (issue.code === 'unrecognized_keys' ? `This request takes only: ${fields}.` : undefined),
   });
@@ -68,9 +68,13 @@ export function onlyFields<Shape extends z.ZodRawShape>(object: z.ZodObject<Shap
  * of them (a body naming none, such as a misspelt field, is a mistake, never a silent success).
  */
 export function patchOf<Shape extends z.ZodRawShape>(create: z.ZodObject<Shape>) {
-  const fields = Object.keys(create.shape);
-  return onlyFields(create.partial()).superRefine((body, context) => {
-    if (Object.values(body).every((value) => value === undefined)) {
+  return atLeastOneOf(onlyFields(create.partial()), Object.keys(create.shape));
+}
+
+/** `body` refusing a body that gives none of `fields` (all of them optional): a PATCH that would change nothing. */
+export function atLeastOneOf<T extends z.ZodType<Record<string, unknown>>>(body: T, fields: string[]) {
+  return body.superRefine((value, context) => {
+    if (fields.every((field) => value[field] === undefined)) {
       context.addIssue({ code: 'custom', path: ['body'], message: `The body must contain at least one of: ${fields.join(', ')}.` });
     }
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { oneOf } from './fields';
+import { oneOf, onlyFields } from './fields';
 import { pageQuery } from './paging';
 import type { Stored } from './stored';
 import type { ChannelKind } from './channels';
@@ -16,9 +16,11 @@ export const notificationListQuery = pageQuery.extend({
 });
 
 /** PATCH /api/notifications/{id}. */
-export const notificationReadInput = z.object({
-  read: z.boolean({ error: 'The read field must be true or false.' }),
-});
+export const notificationReadInput = onlyFields(
+  z.object({
+    read: z.boolean({ error: 'The read field must be true or false.' }),
+  }),
+);
 
 /** A notification as the API lists it (channels are sent its stored alert, not this: agent/engine/delivery/messages.ts). */
 export interface NotificationResource {

@@ -5,7 +5,7 @@ import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/errors';
 import { pathId } from '../http/params';
 import { presentChannel } from '../present/present';
-import { channelInput, channelKind, channelPatch, channelSettingsInput, type ChannelKind } from '../../contract/channels';
+import { channelInput, channelKind, channelPatch, channelSettingsInput, channelSettingsSent, type ChannelKind } from '../../contract/channels';
 import { validate } from '../http/validate';
 import { isMasked, MASK, maskSecret, mergeSettings } from '../../domain/channels/settings';
 import { changedDestination, secretsToGiveAgain, urlPassword } from '../../domain/channels/secrets';
@@ -17,6 +17,11 @@ const newWebhookSecret = () => randomBytes(32).toString('base64url');
 /** `settings` checked by the kind's own rules (422 naming "settings.<field>"), as stored. */
 function checkedSettings(kind: ChannelKind, settings: Record<string, unknown>): Record<string, unknown> {
   return validate(channelSettingsInput(kind), { settings }).settings as Record<string, unknown>;
+}
+
+/** Refuses any setting the client sent that `kind` does not take (422 naming "settings.<field>"). */
+function refuseUnknownSettings(kind: ChannelKind, sent: Record<string, unknown>): void {
+  validate(channelSettingsSent(kind), { settings: sent });
 }
 
 /**
@@ -72,6 +77,7 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
 
   router.post('/api/channels', async (ctx) => {
     const input = validate(channelInput, await readJsonBody(ctx));
+    refuseUnknownSettings(input.kind, input.settings);
     const settings = checkedSettings(input.kind, input.settings);
     // The one time a generated secret is shown: the receiver needs it to check signatures.
     const generatedSecret = input.kind === 'webhook' && !settings.secret ? newWebhookSecret() : null;
@@ -99,6 +105,7 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
     const channel = findChannel(companyId, ctx.params.id);
     const input = validate(channelPatch, await readJsonBody(ctx));
     const sent = input.settings ?? {};
+    refuseUnknownSettings(channel.kind, sent);
     refuseForeignMasks(channel.kind, channel.settings, sent);
     const settings = checkedSettings(channel.kind, mergeSettings(channelKind(channel.kind), channel.settings, sent));
     const moved = changedDestination(channelKind(channel.kind), channel.settings, settings).length > 0;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clockTimeOf, timeZoneOf } from '../peopleInputs';
 import { remindEveryHoursInput } from '../reminders';
-import { nameString, requiredString } from '../fields';
+import { atLeastOneOf, nameString, onlyFields, requiredString } from '../fields';
 import type { QuietHours } from '../../domain/channels/delivery';
 import { CHANNEL_KIND_DESCRIPTIONS, CHANNEL_KINDS, type ChannelKind } from './kinds';
 
@@ -25,27 +25,51 @@ const quietHoursInput = z
 
 const channelName = nameString('name', 255);
 
-/** A channel as created; its settings are checked by the kind's own schema (channelSettingsInput). */
-export const channelInput = z.object({
-  name: channelName,
-  kind: z.enum(CHANNEL_KINDS, { error: `The kind field must be one of: ${CHANNEL_KINDS.join(', ')}.` }),
-  settings: z.record(z.string(), z.unknown(), { error: 'The settings field must be an object.' }).default({}),
-  quiet_hours: quietHoursInput.optional().transform((v) => v ?? null),
-  remind_every_hours: remindEveryHoursInput.optional().transform((v) => v ?? null),
-});
+/*
+ * Channels are Cronbeat's own resource: a field a body does not take (a misspelt "report" beside
+ * the settings that hold it) is refused with a 422 naming it, never dropped while the rest is saved.
+ */
 
-/** A channel's edit: any of name, settings (merged over the stored ones), quiet hours. */
-export const channelPatch = z.object({
-  name: channelName.optional(),
-  kind: z.undefined({ error: 'The kind field cannot be changed; make a new channel.' }).optional(),
-  settings: z.record(z.string(), z.unknown(), { error: 'The settings field must be an object.' }).optional(),
-  quiet_hours: quietHoursInput.optional(),
-  remind_every_hours: remindEveryHoursInput.optional(),
-});
+/** A channel as created; its settings are checked by the kind's own schema (channelSettingsInput). */
+export const channelInput = onlyFields(
+  z.object({
+    name: channelName,
+    kind: z.enum(CHANNEL_KINDS, { error: `The kind field must be one of: ${CHANNEL_KINDS.join(', ')}.` }),
+    settings: z.record(z.string(), z.unknown(), { error: 'The settings field must be an object.' }).default({}),
+    quiet_hours: quietHoursInput.optional().transform((v) => v ?? null),
+    remind_every_hours: remindEveryHoursInput.optional().transform((v) => v ?? null),
+  }),
+);
+
+const CHANNEL_EDITS = ['name', 'settings', 'quiet_hours', 'remind_every_hours'];
+
+/** A channel's edit: any of name, settings (merged over the stored ones), quiet hours, reminders; at least one. */
+export const channelPatch = atLeastOneOf(
+  onlyFields(
+    z.object({
+      name: channelName.optional(),
+      kind: z.undefined({ error: 'The kind field cannot be changed; make a new channel.' }).optional(),
+      settings: z.record(z.string(), z.unknown(), { error: 'The settings field must be an object.' }).optional(),
+      quiet_hours: quietHoursInput.optional(),
+      remind_every_hours: remindEveryHoursInput.optional(),
+    }),
+    CHANNEL_EDITS,
+  ),
+  CHANNEL_EDITS,
+);
 
 /** The settings of `kind`, with errors named "settings.<field>". */
 export function channelSettingsInput<K extends ChannelKind>(kind: K) {
   return z.object({ settings: CHANNEL_KIND_DESCRIPTIONS[kind].settings as (typeof CHANNEL_KIND_DESCRIPTIONS)[K]['settings'] });
+}
+
+/**
+ * The settings a client sent for `kind` (all of them on create, some on an edit, each checked with
+ * the whole by channelSettingsInput), refusing any the kind does not take: 422 naming "settings.<field>".
+ */
+export function channelSettingsSent(kind: ChannelKind) {
+  const taken = Object.keys(CHANNEL_KIND_DESCRIPTIONS[kind].settings.shape);
+  return z.object({ settings: onlyFields(z.object(Object.fromEntries(taken.map((field) => [field, z.unknown().optional()]))), taken) });
 }
 
 /** A notification channel as the API shows it: secrets masked (maskedSettings, agent/domain/channels/settings.ts). */
