@@ -4,6 +4,7 @@ import { setUnauthenticatedHandler } from './api/client';
 import { createApi } from './api/endpoints';
 import { desktopBridge } from './bridge';
 import { Layout } from './components/Layout';
+import { AccessKnown, NeedsEdit } from './components/ReadOnly';
 import { AppProvider } from './lib/app-context';
 import { initialCredentials, storeToken } from './lib/credentials';
 import { matchPath, navigate, useRoute } from './lib/router';
@@ -29,12 +30,14 @@ function Screen(props: { path: string; query: URLSearchParams }) {
   let params: Record<string, string> | null;
   if (path === '/') return <OverviewScreen />;
   if (path === '/monitors') return <MonitorsScreen query={query} />;
-  if (path === '/monitors/new') return <MonitorNewScreen />;
-  if ((params = matchPath('/monitors/:id/edit', path))) return <MonitorEditScreen id={Number(params.id)} />;
+  if (path === '/monitors/new') return <NeedsEdit back={{ href: '#/monitors', label: 'Monitors' }}><MonitorNewScreen /></NeedsEdit>;
+  if ((params = matchPath('/monitors/:id/edit', path)))
+    return <NeedsEdit back={{ href: `#/monitors/${params.id}`, label: 'Monitor' }}><MonitorEditScreen id={Number(params.id)} /></NeedsEdit>;
   if ((params = matchPath('/monitors/:id', path))) return <MonitorDetailScreen id={Number(params.id)} />;
   if (path === '/servers') return <ServersScreen />;
-  if (path === '/servers/new') return <ServerNewScreen />;
-  if ((params = matchPath('/servers/:id/edit', path))) return <ServerEditScreen id={Number(params.id)} />;
+  if (path === '/servers/new') return <NeedsEdit back={{ href: '#/servers', label: 'Servers' }}><ServerNewScreen /></NeedsEdit>;
+  if ((params = matchPath('/servers/:id/edit', path)))
+    return <NeedsEdit back={{ href: `#/servers/${params.id}`, label: 'Server' }}><ServerEditScreen id={Number(params.id)} /></NeedsEdit>;
   if ((params = matchPath('/servers/:id', path))) return <ServerDetailScreen id={Number(params.id)} />;
   if (path === '/certificates') return <CertificatesScreen />;
   if (path === '/maintenance') return <MaintenanceScreen />;
@@ -65,8 +68,9 @@ export function App() {
     setSessionEnded(true);
   }, [forget]);
 
-  const signOut = useCallback(() => {
-    if (credentials && !bridge) void createApi(credentials).signOut().catch(() => undefined);
+  // `revoke`: false for a read-only key, which the agent would refuse (and which is no session to revoke).
+  const signOut = useCallback((revoke: boolean) => {
+    if (credentials && !bridge && revoke) void createApi(credentials).signOut().catch(() => undefined);
     forget();
     navigate('/sign-in', { replace: true });
   }, [credentials, bridge, forget]);
@@ -83,7 +87,9 @@ export function App() {
   return (
     <AppProvider credentials={credentials} desktop={Boolean(bridge)} onSignOut={signOut}>
       <Layout path={route.path} search={route.query.toString()}>
-        <Screen path={route.path} query={route.query} />
+        <AccessKnown>
+          <Screen path={route.path} query={route.query} />
+        </AccessKnown>
       </Layout>
     </AppProvider>
   );

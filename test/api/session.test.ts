@@ -63,6 +63,27 @@ describe('dashboard sessions', () => {
     expect((await agent.api('/api/session', { token: null })).status).toBe(401);
   });
 
+  it("says the key's scope after the fields it always had: full for a full key and a sign-in session, read-only for a read-only key", async () => {
+    const full = agent.store.apiTokens.authenticate(agent.token)!;
+    expect(await (await agent.api('/api/session')).text()).toBe(`{"company_id":1,"token_id":${full.id},"kind":"api_token","scope":"full"}`);
+
+    const readOnly = agent.store.apiTokens.create({ companyId: 1, name: 'wall display', scope: 'read-only', now });
+    expect(await (await agent.api('/api/session', { token: readOnly.token })).text()).toBe(
+      `{"company_id":1,"token_id":${readOnly.id},"kind":"api_token","scope":"read-only"}`,
+    );
+
+    const session = await (await redeem(codeOf(createSignInLink(agent.store, agent.url, now)))).json();
+    expect(await (await agent.api('/api/session', { token: session.token })).text()).toBe(
+      `{"company_id":1,"token_id":${session.token_id},"kind":"session","scope":"full"}`,
+    );
+
+    // Ping and badge keys read nothing, this included.
+    for (const scope of ['ping', 'badge'] as const) {
+      const key = agent.store.apiTokens.create({ companyId: 1, name: scope, scope, now }).token;
+      expect((await agent.api('/api/session', { token: key })).status).toBe(403);
+    }
+  });
+
   it('signing out revokes a session token at once, but never a pasted API token', async () => {
     const session = await (await redeem(codeOf(createSignInLink(agent.store, agent.url, now)))).json();
     expect((await agent.api('/api/session', { method: 'DELETE', token: session.token })).status).toBe(204);

@@ -11,6 +11,7 @@ import { commandLines } from '../../renderer/src/screens/MonitorDetail';
 import { daysLeft } from '../../renderer/src/screens/Certificates';
 import type { Monitor } from '../../renderer/src/api/types';
 import { channelBody, MASK_FIELD } from '../../renderer/src/lib/channelKinds';
+import { mayChange } from '../../renderer/src/lib/access';
 
 describe('hash routes', () => {
   it('reads the path and the query of the fragment', () => {
@@ -191,5 +192,14 @@ describe('monitor details', () => {
     expect(daysLeft('2026-12-01T00:00:00.000000Z', now)).toBe(10);
     expect(daysLeft('2026-11-20T00:00:00.000000Z', now)).toBe(-1);
     expect(daysLeft(null, now)).toBeNull();
+  });
+});
+
+describe('what the dashboard offers a key', () => {
+  it('offers changes to a full key and to an agent that did not say, never to a read-only key', () => {
+    expect(mayChange({ scope: 'full' })).toBe(true);
+    expect(mayChange({ scope: 'read-only' })).toBe(false);
+    // A session read that failed: the screens offer what they always did, and the agent still refuses what it must.
+    expect(mayChange(undefined)).toBe(true);
   });
 });

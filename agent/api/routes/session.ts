@@ -8,6 +8,7 @@ import { HttpError } from '../http/errors';
 import { validate } from '../http/validate';
 import { tooManyFailures } from '../http/auth';
 import { clientKey, FailedAuthLimiter } from '../http/authLimiter';
+import type { SessionScope, WireNewSession, WireSession } from '../../contract/session';
 
 /*
  * Dashboard sessions. `cronbeat serve` prints a link whose URL fragment carries a one-time code;
@@ -59,12 +60,15 @@ export function sessionRoutes({ store, events, clock, requireToken }: ApiDeps): 
     }
     ctx.status = 201;
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { token: session.token, token_id: session.id, company_id: session.companyId, name: SESSION_TOKEN_NAME };
+    const body: WireNewSession = { token: session.token, token_id: session.id, company_id: session.companyId, name: SESSION_TOKEN_NAME };
+    ctx.body = body;
   });
 
   router.get('/api/session', requireToken, (ctx) => {
-    const { companyId, tokenId } = ctx.state;
-    ctx.body = { company_id: companyId, token_id: tokenId, kind: codes.isSessionToken(tokenId) ? 'session' : 'api_token' };
+    const { companyId, tokenId, scope } = ctx.state;
+    // requireToken let only a full or read-only key this far (ping and badge keys read nothing).
+    const body: WireSession = { company_id: companyId, token_id: tokenId, kind: codes.isSessionToken(tokenId) ? 'session' : 'api_token', scope: scope as SessionScope };
+    ctx.body = body;
   });
 
   router.delete('/api/session', requireToken, (ctx) => {

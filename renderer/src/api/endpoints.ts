@@ -1,6 +1,7 @@
 import type { SettingsPatch, WireSettings } from '../../../agent/contract/settings';
 import type { KeyInput, WireKey, WireNewKey } from '../../../agent/contract/keys';
 import type { MaintenanceWindowInput, MaintenanceWindowResource } from '../../../agent/contract/maintenanceWindows';
+import type { WireNewSession, WireSession } from '../../../agent/contract/session';
 import { request, type Credentials } from './client';
 import type { AgentReach, AppNotification, Certificate, Channel, ChannelTestResult, Delivery, Monitor, Page, Pulse, ReportPreview, Routed, Server, ServerAlert } from './types';
 
@@ -48,10 +49,6 @@ export interface MonitorChange {
   at: string;
   source: 'line' | 'api';
   changes: Record<string, { from: unknown; to: unknown }>;
-}
-
-export interface SessionInfo {
-  token: string;
 }
 
 /** Every call the dashboard makes, bound to one set of credentials. */
@@ -121,6 +118,8 @@ export function createApi(credentials: Credentials) {
     setChannelIds: (path: RoutedPath, id: number, channelIds: number[] | null) =>
       send<Routed>('PATCH', `/api/${path}/${id}`, { channel_ids: channelIds }),
 
+    /** The key in use: its company, whether it is a sign-in session, and its scope (full or read-only). */
+    session: (signal?: AbortSignal) => get<WireSession>('/api/session', signal),
     signOut: () => send<void>('DELETE', '/api/session'),
     agent: (signal?: AbortSignal) => get<AgentReach>('/api/agent', signal),
     settings: (signal?: AbortSignal) => get<WireSettings>('/api/settings', signal),
@@ -135,8 +134,8 @@ export function createApi(credentials: Credentials) {
 export type Api = ReturnType<typeof createApi>;
 
 /** Trades a one-time sign-in code for a session token. */
-export function redeemSignInCode(code: string): Promise<SessionInfo> {
-  return request<SessionInfo>(null, 'POST', '/api/session', { code });
+export function redeemSignInCode(code: string): Promise<WireNewSession> {
+  return request<WireNewSession>(null, 'POST', '/api/session', { code });
 }
 
 /** Checks that a pasted API token is accepted before keeping it. */

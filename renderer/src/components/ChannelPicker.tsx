@@ -6,6 +6,8 @@ import { kindLabel } from '../lib/channelKinds';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { describeError } from '../../../agent/domain/text/errorText';
+import { useCanEdit } from '../lib/access';
+import type { Channel } from '../api/types';
 
 /**
  * Which channels a monitor (or server, or certificate) alerts: all of them (the default, and
@@ -19,12 +21,14 @@ export function ChannelPicker(props: { path: RoutedPath; id: number; what: strin
   const [chosen, setChosen] = useState<number[] | null | undefined>(undefined);
   const [saving, setSaving] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const canEdit = useCanEdit();
 
   const stored = routed.data?.channel_ids;
   useEffect(() => setChosen(stored), [stored]);
 
   if (channels.loading || routed.loading || chosen === undefined) return null;
   const list = channels.data ?? [];
+  if (!canEdit) return <RoutedChannels id={props.id} what={props.what} list={list} chosen={chosen} popups={popups} />;
   const dirty = JSON.stringify(chosen) !== JSON.stringify(stored);
 
   const save = async () => {
@@ -87,6 +91,28 @@ export function ChannelPicker(props: { path: RoutedPath; id: number; what: strin
           </div>
         </>
       )}
+    </section>
+  );
+}
+
+/** Where alerts go, in words, for a key that may only read: the same facts as the picker, nothing to tick. */
+function RoutedChannels(props: { id: number; what: string; list: Channel[]; chosen: number[] | null; popups: boolean | undefined }) {
+  const { list, chosen } = props;
+  const named = chosen === null ? list : list.filter((channel) => chosen.includes(channel.id));
+  let words;
+  if (list.length === 0) words = <>Alerts about this {props.what} show {withoutChannels(props.popups)}.</>;
+  else if (named.length === 0) words = <>No channel: alerts about it stay {stayWithoutChannels(props.popups)}.</>;
+  else
+    words = (
+      <>
+        {chosen === null ? 'All channels: ' : 'Only these: '}
+        {named.map((channel) => `${channel.name} (${kindLabel(channel.kind)})`).join(', ')}.
+      </>
+    );
+  return (
+    <section className="card" aria-labelledby={`channels-${props.id}`} data-testid="channel-picker">
+      <h2 id={`channels-${props.id}`}>Alert channels</h2>
+      <p>{words}</p>
     </section>
   );
 }

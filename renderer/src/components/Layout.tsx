@@ -6,6 +6,8 @@ import { queries } from '../lib/queries';
 import { useUnreadCount } from '../lib/use-unread';
 import { monitorStatus } from './StatusBadge';
 import { AgentDownBanner, useAgentDown } from './AgentDown';
+import { useCanEdit, useSignOut } from '../lib/access';
+import './ReadOnlyNote.css';
 
 const sections = [
   { path: '/', label: 'Overview' },
@@ -25,7 +27,8 @@ function isCurrent(section: string, path: string): boolean {
 const liveLabels = { live: 'Live', connecting: 'Connecting…', polling: 'Reconnecting…' } as const;
 
 export function Layout(props: { path: string; search: string; children: ReactNode }) {
-  const { liveState, desktop, signOut } = useApp();
+  const { liveState, desktop } = useApp();
+  const signOut = useSignOut();
   const mainRef = useRef<HTMLElement>(null);
   const location = `${props.path}?${props.search}`;
   const firstLocation = useRef(location);
@@ -78,9 +81,20 @@ export function Layout(props: { path: string; search: string; children: ReactNod
       </header>
       <AgentDownBanner />
       <main id="main" tabIndex={-1} className={agentDown ? 'content content-stale' : 'content'} ref={mainRef} aria-busy={agentDown || undefined}>
+        <ReadOnlyNote />
         {props.children}
       </main>
     </div>
+  );
+}
+
+/** For a read-only key, one quiet line on every screen saying why nothing can be changed. */
+function ReadOnlyNote() {
+  if (useCanEdit()) return null;
+  return (
+    <p className="read-only-note" role="note" data-testid="read-only-note">
+      Read-only key: you can watch, not change.
+    </p>
   );
 }
 

@@ -5,6 +5,7 @@ import { useApp } from '../lib/app-context';
 import { keys, queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { describeError } from '../../../agent/domain/text/errorText';
+import { useCanEdit } from '../lib/access';
 
 /**
  * The public URL: the base of every link in alerts and of the copy-paste
@@ -19,6 +20,7 @@ export function PublicUrlSettings() {
   const [busy, setBusy] = useState(false);
   const current = settings.data?.public_url ?? '';
   const fromServe = settings.data?.public_url_source === 'serve';
+  const canEdit = useCanEdit();
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -45,24 +47,36 @@ export function PublicUrlSettings() {
         The address you open Cronbeat at from your phone or another computer, e.g. <code>https://cron.example.com</code>. Every link in
         alerts and every copy-paste line starts with it, and the agent answers to its host name.
       </p>
-      <form className="inline-form" onSubmit={save} noValidate aria-label="Public URL">
-        <label htmlFor="public-url">Public URL</label>
-        <input
-          id="public-url"
-          type="url"
-          value={draft ?? current}
-          placeholder="https://cron.example.com"
-          disabled={fromServe}
-          onChange={(e) => setDraft(e.target.value)}
-          aria-invalid={Boolean(error)}
-          spellCheck={false}
-        />
-        {fromServe ? null : (
-          <button type="submit" className="button" disabled={busy}>
-            {busy ? 'Saving…' : 'Save'}
-          </button>
-        )}
-      </form>
+      {canEdit ? (
+        <form className="inline-form" onSubmit={save} noValidate aria-label="Public URL">
+          <label htmlFor="public-url">Public URL</label>
+          <input
+            id="public-url"
+            type="url"
+            value={draft ?? current}
+            placeholder="https://cron.example.com"
+            disabled={fromServe}
+            onChange={(e) => setDraft(e.target.value)}
+            aria-invalid={Boolean(error)}
+            spellCheck={false}
+          />
+          {fromServe ? null : (
+            <button type="submit" className="button" disabled={busy}>
+              {busy ? 'Saving…' : 'Save'}
+            </button>
+          )}
+        </form>
+      ) : (
+        // A key that may only read is shown the address, not a field it could not save.
+        <dl className="facts">
+          <div>
+            <dt>Public URL</dt>
+            <dd className={current ? 'code' : 'muted'} data-testid="public-url">
+              {current || 'Not set'}
+            </dd>
+          </div>
+        </dl>
+      )}
       {fromServe ? <p className="field-hint">Set by <code>cronbeat serve --public-url</code> (or CRONBEAT_PUBLIC_URL); change it there.</p> : null}
       {!current && !fromServe ? <p className="field-hint">{LOCAL_LINKS_NOTE}</p> : null}
       {error ? (

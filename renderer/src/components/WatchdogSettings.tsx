@@ -6,6 +6,7 @@ import { keys, queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { Time } from './Time';
 import { describeError } from '../../../agent/domain/text/errorText';
+import { useCanEdit } from '../lib/access';
 
 /**
  * The watchdog: a dead-man's switch outside this machine that the agent pings every minute while
@@ -21,6 +22,7 @@ export function WatchdogSettings() {
   const [busy, setBusy] = useState(false);
   const isSet = Boolean(settings.data?.watchdog_url);
   const fromServe = settings.data?.watchdog_url_source === 'serve';
+  const canEdit = useCanEdit();
 
   const save = async (value: string | null) => {
     setBusy(true);
@@ -51,7 +53,7 @@ export function WatchdogSettings() {
         {fromServe
           ? 'Set by cronbeat serve --watchdog-url (or CRONBEAT_WATCHDOG_URL); change it there.'
           : isSet
-            ? 'A watchdog URL is set (it is a secret and is not shown). Save another to replace it.'
+            ? `A watchdog URL is set (it is a secret and is not shown).${canEdit ? ' Save another to replace it.' : ''}`
             : 'No watchdog URL is set.'}
       </p>
       {isSet ? (
@@ -70,7 +72,7 @@ export function WatchdogSettings() {
           ) : null}
         </dl>
       ) : null}
-      {fromServe ? null : (
+      {fromServe || !canEdit ? null : (
         <form className="inline-form" onSubmit={submit} noValidate aria-label="Watchdog URL">
           <label htmlFor="watchdog-url">Ping URL</label>
           <input

@@ -19,12 +19,13 @@ interface AppContextValue {
   liveState: LiveState;
   /** True inside the desktop window, where there is no sign-in or sign-out. */
   desktop: boolean;
-  signOut: () => void;
+  /** Forgets the key here; `revoke` also revokes it on the agent when it is a sign-in session (lib/access.ts: useSignOut). */
+  signOut: (revoke: boolean) => void;
 }
 
 const AppContext = createContext<AppContextValue | null>(null);
 
-export function AppProvider(props: { credentials: Credentials; desktop: boolean; onSignOut: () => void; children: ReactNode }) {
+export function AppProvider(props: { credentials: Credentials; desktop: boolean; onSignOut: (revoke: boolean) => void; children: ReactNode }) {
   const { credentials, desktop, onSignOut } = props;
   const api = useMemo(() => createApi(credentials), [credentials]);
   const live = useMemo(() => new LiveFeed(credentials), [credentials]);

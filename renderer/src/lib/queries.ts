@@ -22,6 +22,7 @@ export const keys = {
   deliveries: (notificationId: string) => ['deliveries', notificationId] as const,
   cli: ['cli'] as const,
   agent: ['agent'] as const,
+  session: ['session'] as const,
   settings: ['settings'] as const,
   keys: ['keys'] as const,
   maintenanceWindows: ['maintenance-windows'] as const,
@@ -79,6 +80,8 @@ export const queries = {
     queryOptions({ queryKey: routedKey(path, id), queryFn: ({ signal }) => api.routedChannels(path, id, signal) }),
   cli: (api: Api) => queryOptions({ queryKey: keys.cli, queryFn: ({ signal }) => api.cli(signal) }),
   agent: (api: Api) => queryOptions({ queryKey: keys.agent, queryFn: ({ signal }) => api.agent(signal) }),
+  /** The key in use and its scope, read once: what the dashboard offers follows it (lib/access.ts). */
+  session: (api: Api) => queryOptions({ queryKey: keys.session, queryFn: ({ signal }) => api.session(signal) }),
   settings: (api: Api) => queryOptions({ queryKey: keys.settings, queryFn: ({ signal }) => api.settings(signal) }),
   /** Under the monitor's own entry, so a live change of the monitor refreshes it too. */
   monitorChanges: (api: Api, id: number) =>

@@ -12,6 +12,7 @@ import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import './Certificates.css';
 import { describeError } from '../../../agent/domain/text/errorText';
+import { useCanEdit } from '../lib/access';
 
 /** Whole days until expiry (negative once expired), or null when unknown. */
 export function daysLeft(expiresAt: string | null, now = Date.now()): number | null {
@@ -37,6 +38,7 @@ export function CertificatesScreen() {
   const [deleting, setDeleting] = useState<Certificate | null>(null);
   const [checking, setChecking] = useState<number | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
+  const canEdit = useCanEdit();
 
   async function checkNow(id: number) {
     setChecking(id);
@@ -64,14 +66,14 @@ export function CertificatesScreen() {
     body = (
       <>
         <StaleBanner error={certificates.error} onRetry={certificates.reload} />
-        <AddCertificate onAdded={certificates.reload} />
+        {canEdit ? <AddCertificate onAdded={certificates.reload} /> : null}
         {actionError ? (
           <div className="banner banner-error" role="alert">
             {actionError}
           </div>
         ) : null}
         {certificates.data.length === 0 ? (
-          <EmptyState title="No certificates watched">Add a hostname to be told before its TLS certificate expires or breaks.</EmptyState>
+          <EmptyState title="No certificates watched">{canEdit ? 'Add a hostname to be told before its TLS certificate expires or breaks.' : null}</EmptyState>
         ) : (
           <div className="table-wrap">
             <table className="table certificates-table">
@@ -85,9 +87,11 @@ export function CertificatesScreen() {
                   <th scope="col">Expires</th>
                   <th scope="col">Issuer</th>
                   <th scope="col">Checked</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
+                  {canEdit ? (
+                    <th scope="col">
+                      <span className="sr-only">Actions</span>
+                    </th>
+                  ) : null}
                 </tr>
               </thead>
               <tbody>
@@ -112,21 +116,23 @@ export function CertificatesScreen() {
                       <td>
                         <Time value={c.last_checked_at} relative past empty="Not yet" />
                       </td>
-                      <td className="cell-actions">
-                        <div className="row-actions">
-                        <button type="button" className="button button-small" disabled={checking === c.id} onClick={() => checkNow(c.id)}>
-                          {checking === c.id ? 'Checking…' : 'Check now'}
-                        </button>
-                        <button
-                          type="button"
-                          className="button button-small button-danger-quiet"
-                          aria-label={`Delete ${c.hostname}`}
-                          onClick={() => setDeleting(c)}
-                        >
-                          Delete
-                        </button>
-                        </div>
-                      </td>
+                      {canEdit ? (
+                        <td className="cell-actions">
+                          <div className="row-actions">
+                            <button type="button" className="button button-small" disabled={checking === c.id} onClick={() => checkNow(c.id)}>
+                              {checking === c.id ? 'Checking…' : 'Check now'}
+                            </button>
+                            <button
+                              type="button"
+                              className="button button-small button-danger-quiet"
+                              aria-label={`Delete ${c.hostname}`}
+                              onClick={() => setDeleting(c)}
+                            >
+                              Delete
+                            </button>
+                          </div>
+                        </td>
+                      ) : null}
                     </tr>
                   ))}
               </tbody>

@@ -11,6 +11,7 @@ import { channelWhere, KINDS, kindLabel } from '../lib/channelKinds';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { withoutChannels } from '../lib/alertPlaces';
+import { useCanEdit } from '../lib/access';
 
 function TestAnswer(props: { result: ChannelTestResult | Error }) {
   const { result } = props;
@@ -32,6 +33,7 @@ function ChannelCard(props: { channel: Channel; onChanged: () => void }) {
   const [testing, setTesting] = useState(false);
   const [answer, setAnswer] = useState<ChannelTestResult | Error | null>(null);
   const report = useReportPreview(channel);
+  const canEdit = useCanEdit();
 
   const sendTest = async () => {
     setTesting(true);
@@ -67,16 +69,22 @@ function ChannelCard(props: { channel: Channel; onChanged: () => void }) {
           {reportSummary(channel) ? <div className="muted">{reportSummary(channel)}</div> : null}
         </div>
         <div className="page-actions">
-          <button type="button" className="button" onClick={sendTest} disabled={testing}>
-            {testing ? 'Sending…' : 'Send test'}
-          </button>
+          {canEdit ? (
+            <button type="button" className="button" onClick={sendTest} disabled={testing}>
+              {testing ? 'Sending…' : 'Send test'}
+            </button>
+          ) : null}
           {report.button}
-          <button type="button" className="button" onClick={() => setEditing((e) => !e)} aria-expanded={editing}>
-            Edit
-          </button>
-          <button type="button" className="button button-danger-quiet" onClick={() => setDeleting(true)}>
-            Delete…
-          </button>
+          {canEdit ? (
+            <>
+              <button type="button" className="button" onClick={() => setEditing((e) => !e)} aria-expanded={editing}>
+                Edit
+              </button>
+              <button type="button" className="button button-danger-quiet" onClick={() => setDeleting(true)}>
+                Delete…
+              </button>
+            </>
+          ) : null}
         </div>
       </div>
       {answer ? <TestAnswer result={answer} /> : null}
@@ -116,6 +124,7 @@ export function ChannelsScreen() {
   const [kind, setKind] = useState<ChannelKind>(KINDS[0]);
   const [adding, setAdding] = useState(false);
   const [generated, setGenerated] = useState<{ name: string; secret: string } | null>(null);
+  const canEdit = useCanEdit();
 
   const addForm = (
     <section className="card" aria-labelledby="add-channel-title">
@@ -147,10 +156,12 @@ export function ChannelsScreen() {
   if (channels.loading) body = <Loading label="Loading channels…" />;
   else if (!channels.data) body = <ErrorState error={channels.error!} onRetry={channels.reload} />;
   else if (channels.data.length === 0 && !adding)
-    body = (
+    body = canEdit ? (
       <EmptyState title="No channels yet" action={<button type="button" className="button button-primary" onClick={() => setAdding(true)}>Add a channel</button>}>
         Alerts show {withoutChannels(popups)}. Add a channel ({KINDS.map(kindLabel).join(', ')}) to be told wherever you are.
       </EmptyState>
+    ) : (
+      <EmptyState title="No channels yet">Alerts show {withoutChannels(popups)}.</EmptyState>
     );
   else
     body = (
@@ -170,7 +181,7 @@ export function ChannelsScreen() {
         title="Channels"
         subtitle="Every alert goes to all channels, unless a monitor, server or certificate picks its own."
         actions={
-          adding ? null : (
+          adding || !canEdit ? null : (
             <button type="button" className="button button-primary" onClick={() => setAdding(true)}>
               Add channel
             </button>

@@ -13,6 +13,7 @@ import { queries } from '../lib/queries';
 import { useApiForm } from '../lib/use-api-form';
 import { useResource } from '../lib/use-resource';
 import './Maintenance.css';
+import { useCanEdit } from '../lib/access';
 
 type FieldName = 'name' | 'kind' | 'starts_at' | 'ends_at' | 'schedule' | 'timezone' | 'duration' | 'monitor_ids' | 'tags';
 
@@ -143,6 +144,7 @@ export function MaintenanceScreen() {
   const windows = useResource(queries.maintenanceWindows(api));
   const monitors = useResource(queries.monitors(api));
   const [deleting, setDeleting] = useState<MaintenanceWindowResource | null>(null);
+  const canEdit = useCanEdit();
   const names = new Map((monitors.data ?? []).map((m) => [m.id, m.name]));
   const covers = (w: MaintenanceWindowResource) => {
     const parts = [...w.monitor_ids.map((id) => names.get(id) ?? `monitor ${id}`), ...w.tags.map((t) => `#${t}`)];
@@ -156,9 +158,11 @@ export function MaintenanceScreen() {
     body = (
       <>
         <StaleBanner error={windows.error} onRetry={windows.reload} />
-        <AddWindow onAdded={windows.reload} monitors={monitors.data ?? []} />
+        {canEdit ? <AddWindow onAdded={windows.reload} monitors={monitors.data ?? []} /> : null}
         {windows.data.length === 0 ? (
-          <EmptyState title="No maintenance windows">Add one so planned work raises no alert: the monitors it covers wait for their next run after it.</EmptyState>
+          <EmptyState title="No maintenance windows">
+            {canEdit ? 'Add one so planned work raises no alert: the monitors it covers wait for their next run after it.' : null}
+          </EmptyState>
         ) : (
           <div className="table-wrap">
             <table className="table">
@@ -169,9 +173,11 @@ export function MaintenanceScreen() {
                   <th scope="col">When ({viewerZone()})</th>
                   <th scope="col">Covers</th>
                   <th scope="col">Now</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
+                  {canEdit ? (
+                    <th scope="col">
+                      <span className="sr-only">Actions</span>
+                    </th>
+                  ) : null}
                 </tr>
               </thead>
               <tbody>
@@ -193,11 +199,13 @@ export function MaintenanceScreen() {
                         <span className="muted">Over</span>
                       )}
                     </td>
-                    <td className="cell-actions">
-                      <button type="button" className="button button-small button-danger-quiet" aria-label={`Remove window ${w.name || w.id}`} onClick={() => setDeleting(w)}>
-                        Remove
-                      </button>
-                    </td>
+                    {canEdit ? (
+                      <td className="cell-actions">
+                        <button type="button" className="button button-small button-danger-quiet" aria-label={`Remove window ${w.name || w.id}`} onClick={() => setDeleting(w)}>
+                          Remove
+                        </button>
+                      </td>
+                    ) : null}
                   </tr>
                 ))}
               </tbody>

@@ -24,6 +24,7 @@ import { RunHistory } from './RunHistory';
 import { SettingsHistory } from '../components/SettingsHistory';
 import { detailPiecesOf } from '../../../agent/domain/alerts/reasonPieces';
 import { AlertReasonText } from '../components/AlertReasonText';
+import { EditOnly } from '../components/ReadOnly';
 
 /**
  * When the job runs, in words, beside its next expected run, each time labelled with its zone:
@@ -131,7 +132,7 @@ export function MonitorDetailScreen(props: { id: number }) {
         title={m.name}
         back={{ href: '#/monitors', label: 'Monitors' }}
         actions={
-          <>
+          <EditOnly>
             <a className="button" href={`#/monitors/${m.id}/edit`}>
               Edit
             </a>
@@ -139,7 +140,7 @@ export function MonitorDetailScreen(props: { id: number }) {
             <button type="button" className="button button-danger-quiet" onClick={() => setConfirming(true)}>
               Delete…
             </button>
-          </>
+          </EditOnly>
         }
       />
       <StaleBanner error={monitor.error} onRetry={monitor.reload} />

@@ -15,6 +15,7 @@ import { useSettled } from '../lib/use-settled';
 import { detailPiecesOf } from '../../../agent/domain/alerts/reasonPieces';
 import { AlertReasonText } from '../components/AlertReasonText';
 import { LastRun, NextDue } from '../components/MonitorTimes';
+import { EditOnly } from '../components/ReadOnly';
 
 const statusFilters: { value: '' | DisplayStatus; label: string }[] = [
   { value: '', label: 'All statuses' },
@@ -74,9 +75,11 @@ export function MonitorsScreen(props: { query: URLSearchParams }) {
   const allTags = useMemo(() => tagsOfMonitors(sorted), [sorted]);
 
   const newButton = (
-    <a className="button button-primary" href="#/monitors/new">
-      New monitor
-    </a>
+    <EditOnly>
+      <a className="button button-primary" href="#/monitors/new">
+        New monitor
+      </a>
+    </EditOnly>
   );
 
   let body;

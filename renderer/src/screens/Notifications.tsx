@@ -13,6 +13,7 @@ import './Notifications.css';
 import { AlertDescription } from '../components/AlertDescription';
 import { useUnreadCount } from '../lib/use-unread';
 import { queries } from '../lib/queries';
+import { useCanEdit } from '../lib/access';
 
 const PER_PAGE = 20;
 
@@ -62,9 +63,13 @@ export function notificationHref(notification: AppNotification): string | null {
   return null;
 }
 
-/** Marks a notification read or unread (the list refreshes from the live event). */
-export function useToggleRead(): (n: AppNotification, read: boolean) => void {
+/**
+ * Marks a notification read or unread (the list refreshes from the live event); undefined for a
+ * read-only key, whose list then offers no marking and opening one marks nothing.
+ */
+export function useToggleRead(): ((n: AppNotification, read: boolean) => void) | undefined {
   const { api } = useApp();
+  if (!useCanEdit()) return undefined;
   return (n, read) => {
     if (Boolean(n.read_at) !== read) void api.markNotificationRead(n.id, read).catch(() => undefined);
   };
@@ -123,7 +128,8 @@ export function NotificationList(props: {
 function MarkAllRead() {
   const { api } = useApp();
   const unread = useUnreadCount();
-  if (!unread) return null;
+  const canEdit = useCanEdit();
+  if (!unread || !canEdit) return null;
   return (
     <button type="button" className="button" onClick={() => void api.markAllNotificationsRead().catch(() => undefined)}>
       Mark all read

@@ -12,6 +12,7 @@ import { certificateLabel, daysLeft } from './Certificates';
 import { NotificationList, useToggleRead } from './Notifications';
 import { reasonPiecesOf } from '../../../agent/domain/alerts/reasonPieces';
 import { AlertReasonText } from '../components/AlertReasonText';
+import { EditOnly } from '../components/ReadOnly';
 
 function Tile(props: { href: string; count: number | string; label: string; tone?: 'good' | 'bad' | 'warn' | 'busy'; testId?: string }) {
   return (
@@ -72,7 +73,7 @@ export function OverviewScreen() {
         ) : !monitors.data ? (
           <ErrorState error={monitors.error!} onRetry={monitors.reload} />
         ) : monitors.data.length === 0 ? (
-          <EmptyState title="No monitors yet" action={<a className="button button-primary" href="#/monitors/new">New monitor</a>} />
+          <EmptyState title="No monitors yet" action={<EditOnly><a className="button button-primary" href="#/monitors/new">New monitor</a></EditOnly>} />
         ) : (
           <>
             <div className="tiles">
@@ -108,7 +109,7 @@ export function OverviewScreen() {
           ) : !servers.data ? (
             <ErrorState error={servers.error!} onRetry={servers.reload} />
           ) : servers.data.length === 0 ? (
-            <EmptyState title="No servers yet" action={<a className="button button-primary" href="#/servers/new">Add server</a>}>
+            <EmptyState title="No servers yet" action={<EditOnly><a className="button button-primary" href="#/servers/new">Add server</a></EditOnly>}>
               <code>cronbeat crontab watch</code> on a server reports its changed cron lines here.
             </EmptyState>
           ) : (
@@ -126,7 +127,7 @@ export function OverviewScreen() {
           ) : !certificates.data ? (
             <ErrorState error={certificates.error!} onRetry={certificates.reload} />
           ) : certificates.data.length === 0 ? (
-            <EmptyState title="No certificates watched" action={<a className="button button-primary" href="#/certificates">Add certificate</a>}>
+            <EmptyState title="No certificates watched" action={<EditOnly><a className="button button-primary" href="#/certificates">Add certificate</a></EditOnly>}>
               Be told before a TLS certificate expires or breaks.
             </EmptyState>
           ) : soon.length === 0 ? (

@@ -11,6 +11,7 @@ import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import type { ServerAlert } from '../api/types';
 import { WatchCrontabs } from './WatchCrontabs';
+import { EditOnly } from '../components/ReadOnly';
 
 /** Removing a job is the change most likely to mean a backup stopped. */
 const CHANGE_TONE: Record<ServerAlert['change'], string> = { added: 'badge-busy', removed: 'badge-bad', altered: 'badge-warn' };
@@ -51,14 +52,14 @@ export function ServerDetailScreen(props: { id: number }) {
         }
         back={{ href: '#/servers', label: 'Servers' }}
         actions={
-          <>
+          <EditOnly>
             <a className="button" href={`#/servers/${s.id}/edit`}>
               Edit
             </a>
             <button type="button" className="button button-danger-quiet" onClick={() => setConfirming(true)}>
               Delete…
             </button>
-          </>
+          </EditOnly>
         }
       />
       <StaleBanner error={server.error} onRetry={server.reload} />

@@ -6,14 +6,17 @@ import { useApp } from '../lib/app-context';
 import { navigate } from '../lib/router';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
+import { EditOnly } from '../components/ReadOnly';
 
 export function ServersScreen() {
   const { api } = useApp();
   const servers = useResource(queries.servers(api));
   const addButton = (
-    <a className="button button-primary" href="#/servers/new">
-      Add server
-    </a>
+    <EditOnly>
+      <a className="button button-primary" href="#/servers/new">
+        Add server
+      </a>
+    </EditOnly>
   );
   let body;
   if (servers.loading) body = <Loading label="Loading servers…" />;

@@ -7,9 +7,12 @@ import { WatchdogSettings } from '../components/WatchdogSettings';
 import { KeySettings } from '../components/KeySettings';
 import { desktopBridge } from '../bridge';
 import { useApp } from '../lib/app-context';
+import { useCanEdit, useSignOut } from '../lib/access';
 
 export function SettingsScreen() {
-  const { api, desktop, liveState, signOut } = useApp();
+  const { api, desktop, liveState } = useApp();
+  const signOut = useSignOut();
+  const canEdit = useCanEdit();
   const agentUrl = api.credentials.base || pageAgentBase();
   const bridge = desktopBridge();
   return (
@@ -35,11 +38,23 @@ export function SettingsScreen() {
       <PublicUrlSettings />
       <WatchdogSettings />
       {bridge?.desktopAgent ? <DesktopAgentSettings control={bridge.desktopAgent} /> : null}
-      <KeySettings />
+      {canEdit ? (
+        <KeySettings />
+      ) : (
+        // The agent shows the key list to a full key only: it says where every key is used.
+        <section className="card" aria-labelledby="keys-title">
+          <h2 id="keys-title">API keys</h2>
+          <p className="muted">Only a full key may see or manage API keys.</p>
+        </section>
+      )}
       {desktop ? null : (
         <section className="card" aria-labelledby="session-title">
           <h2 id="session-title">Session</h2>
-          <p className="muted">Signing out forgets the session in this browser and revokes it on the agent.</p>
+          <p className="muted">
+            {canEdit
+              ? 'Signing out forgets the session in this browser and revokes it on the agent.'
+              : 'Signing out forgets this key in this browser; the key itself stays valid (revoke it with a full key).'}
+          </p>
           <button type="button" className="button" onClick={signOut}>
             Sign out
           </button>
