@@ -6,14 +6,17 @@ import type { ChannelKind } from './channels';
 import type { NotificationData } from '../domain/alerts/notificationKinds';
 import { toApiTimestamp, toNullableApiTimestamp } from '../domain/time/apiTimestamps';
 
-/**
- * GET /api/notifications: a page, `unread=1` for unread ones only, and `kinds=all` for
- * Cronbeat's own kinds besides the spec's two (the default, `kinds=spec`).
- */
-export const notificationListQuery = pageQuery.extend({
+/** Which notifications a list or a count covers: `unread=1` for unread ones only, `kinds=all` for Cronbeat's own kinds besides the spec's two (the default, `kinds=spec`). */
+const notificationFilterFields = {
   unread: oneOf('unread', ['1', '0', 'true', 'false']).transform((value) => value === '1' || value === 'true'),
   kinds: oneOf('kinds', ['spec', 'all']).transform((value) => value ?? 'spec'),
-});
+};
+
+/** GET /api/notifications: a page of the notifications the filter covers. */
+export const notificationListQuery = pageQuery.extend(notificationFilterFields);
+
+/** GET /api/notifications/count: how many the list would have in all, without a page (and its envelope). */
+export const notificationCountQuery = z.object(notificationFilterFields);
 
 /** PATCH /api/notifications/{id}. */
 export const notificationReadInput = onlyFields(

@@ -101,9 +101,16 @@ describe.skipIf(chromiumMissing)('living with monitors, end to end', { timeout: 
     for (const command of ['a.sh', 'b.sh', 'c.sh']) {
       await agent.api('/api/servers/alert', { method: 'POST', json: { username: 'root', server_id: 'web', command } });
     }
+    const asked: string[] = [];
+    const noteRequest = (request: { url(): string }) => asked.push(new URL(request.url()).pathname + new URL(request.url()).search);
+    page.on('request', noteRequest);
     await page.goto(`${agent.url}/#/notifications`);
     const count = page.getByTestId('unread-count');
     await expect.poll(() => count.textContent()).toBe('3');
+    // Counted, not listed: the list's envelope names every page, a million entries at a million unread.
+    page.off('request', noteRequest);
+    expect(asked).toContain('/api/notifications/count?kinds=all&unread=1');
+    expect(asked.filter((path) => /[?&]per_page=1(&|$)/.test(path))).toEqual([]);
     await expect.poll(() => page.title()).toBe('(3 unread) Notifications · Cronbeat');
     expect(await page.locator('.notification-unread').count()).toBe(3);
     await screenshot(page, 'living-unread');

@@ -19,6 +19,7 @@ const UNDO: Record<number, string> = {
     'DROP INDEX monitors_steady; ALTER TABLE monitors DROP COLUMN steady_at; ALTER TABLE monitors DROP COLUMN flapping; ' +
     'ALTER TABLE monitors DROP COLUMN alert_sent; ALTER TABLE monitors DROP COLUMN failures; ALTER TABLE monitors DROP COLUMN alert_after;',
   30: 'DROP TABLE channel_reports;',
+  31: 'DROP INDEX notifications_unread; CREATE INDEX notifications_unread ON notifications(notifiable_id, created_at DESC, id DESC) WHERE read_at IS NULL;',
 };
 
 /** Rolls the database in `file` back to schema `version`, then runs `then` (old data to plant) before closing it. */

@@ -106,6 +106,29 @@ describe('checking an agent before connecting', () => {
     expect(await checkAgent(closed, 'cb_x')).toEqual({ ok: false, message: expect.stringMatching(/^Cannot reach http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/) });
   });
 
+  it("asks the key's session, and of an agent too old to say its scope, whether it may list the keys", async () => {
+    const asked: string[] = [];
+    const older = createServer((request, response) => {
+      asked.push(request.url!);
+      const full = request.headers.authorization === 'Bearer cb_full';
+      response.setHeader('content-type', 'application/json');
+      if (request.url === '/api/health') return response.end(JSON.stringify({ status: 'ok' }));
+      if (request.url === '/api/session') return response.end(JSON.stringify({ company_id: 1, token_id: 2, kind: 'api_token' }));
+      if (request.url === '/api/keys' && full) return response.end('[]');
+      response.statusCode = 403;
+      response.end(JSON.stringify({ message: 'A read-only key may only read (GET); this needs a full key.' }));
+    });
+    await new Promise<void>((resolve) => older.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(older.address() as { port: number }).port}`;
+      expect(await checkAgent(url, 'cb_full')).toEqual({ ok: true, access: 'full' });
+      expect(await checkAgent(url, 'cb_watch')).toEqual({ ok: true, access: 'read-only' });
+      expect(asked.filter((path) => path.startsWith('/api/notifications'))).toEqual([]);
+    } finally {
+      older.close();
+    }
+  });
+
   it('reads the health answer as JSON: a service whose own status is not ok is no agent, whatever its body mentions', async () => {
     const other = createServer((_request, response) => {
       response.setHeader('content-type', 'application/json');

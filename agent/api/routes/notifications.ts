@@ -3,7 +3,7 @@ import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/errors';
 import { presentAlert, presentDelivery, presentNotification } from '../present/present';
-import { notificationListQuery, notificationReadInput } from '../../contract/notifications';
+import { notificationCountQuery, notificationListQuery, notificationReadInput } from '../../contract/notifications';
 import { channelKind } from '../../contract/channels';
 import { validate } from '../http/validate';
 import { pageOffset } from '../../domain/formats/pagination';
@@ -43,6 +43,17 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
       path: requestUrl(ctx),
       keptQuery,
     });
+  });
+
+  /**
+   * How many notifications the list would have in all (its `total`), as `{"total": N}`: the
+   * dashboard's unread badge. The list's envelope names every page, so asking it for one
+   * notification a page to read its total built an entry per notification: 124 MB and two
+   * seconds of the agent's event loop at a million unread.
+   */
+  router.get('/api/notifications/count', (ctx) => {
+    const filter = validate(notificationCountQuery, ctx.query);
+    ctx.body = { total: store.notifications.count(ctx.state.companyId, filter) };
   });
 
   /** Where a notification was delivered: one entry per channel, with its state. */

@@ -26,7 +26,9 @@ export async function checkAgent(baseUrl: string, key: string): Promise<AgentChe
   if (health.kind === 'rejected' || !saysOk(health.text)) {
     return { ok: false, message: `${baseUrl} does not answer as a Cronbeat agent (GET /api/health: ${health.status}).` };
   }
-  const read = await requestOnce({ method: 'GET', url: `${baseUrl}/api/notifications?per_page=1`, headers: bearer(key) });
+  // The key's own answer, which says its scope: any list would do to test the key, but the
+  // notifications' envelope names every page (megabytes at a million notifications).
+  const read = await requestOnce({ method: 'GET', url: `${baseUrl}/api/session`, headers: bearer(key) });
   if (read.kind === 'unreachable') return { ok: false, message: `Cannot reach ${baseUrl}: ${read.message}.` };
   if (read.kind === 'rejected') {
     if (read.status === 401) return { ok: false, message: 'The agent refused this key: check it, or make one with `cronbeat token create`.' };
@@ -34,7 +36,20 @@ export async function checkAgent(baseUrl: string, key: string): Promise<AgentChe
     if (read.status === 421) return { ok: false, message: `The agent does not answer to this name: start it with --allow-host ${new URL(baseUrl).hostname}.` };
     return { ok: false, message: `The agent refused: ${read.message}.` };
   }
-  // Only a full key may list the keys: that tells the two apart without changing anything.
+  const scope = scopeOf(read.text);
+  if (scope) return { ok: true, access: scope };
+  // An agent older than the scope in its session answer: only a full key may list the keys, which
+  // tells the two apart without changing anything.
   const keys = await requestOnce({ method: 'GET', url: `${baseUrl}/api/keys`, headers: bearer(key) });
   return { ok: true, access: keys.kind === 'ok' ? 'full' : 'read-only' };
+}
+
+/** The scope GET /api/session says (read as data); null when it says none (an older agent). */
+function scopeOf(text: string): AgentAccess | null {
+  try {
+    const scope = (JSON.parse(text) as { scope?: unknown } | null)?.scope;
+    return scope === 'full' || scope === 'read-only' ? scope : null;
+  } catch {
+    return null;
+  }
 }

@@ -102,6 +102,9 @@ export function createApi(credentials: Credentials) {
         `/api/notifications?page=${page}&per_page=${perPage}&kinds=all${options.unread ? '&unread=1' : ''}`,
         signal,
       ),
+    /** How many notifications of every kind there are (`unread`: unread ones), without listing them. */
+    notificationCount: (signal?: AbortSignal, options: { unread?: boolean } = {}) =>
+      get<{ total: number }>(`/api/notifications/count?kinds=all${options.unread ? '&unread=1' : ''}`, signal),
     markNotificationRead: (id: string, read: boolean) => send<AppNotification>('PATCH', `/api/notifications/${id}`, { read }),
     markAllNotificationsRead: () => send<{ marked: number }>('POST', '/api/notifications/read'),
 

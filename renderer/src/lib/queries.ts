@@ -70,7 +70,7 @@ export const queries = {
   unreadCount: (api: Api) =>
     queryOptions({
       queryKey: [...keys.notifications, 'unread-count'],
-      queryFn: async ({ signal }) => (await api.notifications(1, 1, signal, { unread: true })).total,
+      queryFn: async ({ signal }) => (await api.notificationCount(signal, { unread: true })).total,
     }),
   channels: (api: Api) => queryOptions({ queryKey: keys.channels, queryFn: ({ signal }) => api.channels(signal) }),
   deliveries: (api: Api, notificationId: string) =>
