@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { runCli } from '../helpers/cli';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI, runCli, tempFolder } from '../helpers/cli';
 
 // Every test starts real node processes.
 vi.setConfig({ testTimeout: 30_000 });
@@ -27,6 +30,41 @@ describe('cronbeat monitor create, delete and edit --tags', () => {
     expect(token).toBeDefined();
     const [monitor] = (await (await agent.api('/api/monitors')).json()).filter((m: { name: string }) => m.name === 'cli created');
     expect(monitor).toMatchObject({ token, timezone: 'Europe/Berlin', duration: 10, tags: ['db', 'prod', 'server:web-01'] });
+  });
+
+  it('prints what runs the job in the form its schedule needs: a crontab line only for cron', async () => {
+    // A calendar event is no crontab schedule: a systemd timer, each event in the monitor's zone unless it names one.
+    const calendar = await runCli(['monitor', 'create', 'cli calendar', '--schedule', 'Mon..Fri 02:30\nSat *-*-* 04:00 UTC', '--timezone', 'America/New_York'], { env });
+    expect(calendar.status).toBe(0);
+    expect(calendar.stdout).not.toContain('Its crontab line');
+    const units = calendar.stdout.slice(calendar.stdout.indexOf('Its systemd timer'));
+    expect(units).toContain('  OnCalendar=Mon..Fri 02:30 America/New_York\n  OnCalendar=Sat *-*-* 04:00 UTC\n');
+    const timer = units.slice(units.indexOf('[Timer]'), units.indexOf('  # the .service')).replace(/^ {2}/gm, '');
+    const service = units.slice(units.indexOf('[Service]')).replace(/^ {2}/gm, '');
+    expect(service).toMatch(/^\[Service\]\nExecStart=cronbeat run \S+ -- \/path\/to\/your\/job\.sh\n$/);
+    if (spawnSync('systemd-analyze', ['--version']).status === 0) {
+      const dir = tempFolder('cronbeat-create-units-');
+      writeFileSync(join(dir, 'job.timer'), timer);
+      // The built CLI in place of the `cronbeat` on the admin's PATH, which systemd looks for.
+      writeFileSync(join(dir, 'job.service'), service.replace('ExecStart=cronbeat ', `ExecStart=${CLI} `));
+      const verified = spawnSync('systemd-analyze', ['verify', join(dir, 'job.timer'), join(dir, 'job.service')], {
+        encoding: 'utf8',
+        env: { ...process.env, XDG_RUNTIME_DIR: tempFolder('cronbeat-runtime-'), SYSTEMD_LOG_LEVEL: 'warning' },
+      });
+      expect(`${verified.stdout}${verified.stderr}`.trim()).toBe('');
+      expect(verified.status).toBe(0);
+    }
+
+    // A period: the wrapped command, for whatever starts the job that often.
+    const period = await runCli(['monitor', 'create', 'cli period', '--schedule', '@every 90m'], { env });
+    expect(period.stdout).toMatch(/Start the job through this, every 90 minutes, counted from the last run .*\n {2}cronbeat run \S+ -- \/path\/to\/your\/job\.sh\n$/);
+    expect(period.stdout).not.toContain('Its crontab line');
+
+    // Cron in another zone than this machine's: the line, and what makes cron read it in that zone.
+    const elsewhere = await runCli(['monitor', 'create', 'cli elsewhere', '--schedule', '0 3 * * *', '--timezone', 'Asia/Tokyo'], { env });
+    expect(elsewhere.stdout).toMatch(/Its crontab line .*\n {2}0 3 \* \* \* cronbeat run \S+ -- \/path\/to\/your\/job\.sh\n {2}\(cron runs a line on its own clock, Europe\/Berlin here, unless CRON_TZ=Asia\/Tokyo comes before it; cronie reads CRON_TZ\)\n$/);
+    const here = await runCli(['monitor', 'create', 'cli here', '--schedule', '0 3 * * *'], { env });
+    expect(here.stdout).not.toContain('CRON_TZ');
   });
 
   it('names the grace when it is 0, and refuses a create without a schedule, in words', async () => {

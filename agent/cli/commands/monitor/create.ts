@@ -3,10 +3,10 @@ import { checkSchedule } from '../../../domain/schedules';
 import { defaultGraceMinutes } from '../../../domain/monitors/dueTime';
 import { serverTag } from '../../../domain/monitors/ownLine';
 import { resolveTimeZone } from '../../../domain/time/timeZones';
-import { shellQuote } from '../../../domain/text/shellQuote';
 import { UsageError, withoutControlCharacters } from '../../command';
 import { machineZone } from '../../machineZone';
 import { suggestSchedule } from '../../scheduleSuggestion';
+import { howToRun } from './howToRun';
 import { alertAfterOption, apiFromEnv, COMMON_OPTIONS, graceOption, printMonitor, tagsOption } from './shared';
 
 /**
@@ -66,10 +66,9 @@ export async function createMonitor(argv: string[]): Promise<number> {
   }
   console.log(`Created "${monitor.name}".`);
   printMonitor(monitor, false);
-  const url = values.url === undefined ? '' : ` --url ${shellQuote(values.url)}`;
   const token = monitor.token ?? created.token;
+  const args = ['cronbeat', 'run', token, ...(values.url === undefined ? [] : ['--url', values.url]), '--', '/path/to/your/job.sh'];
   console.log('');
-  console.log('Its crontab line (put the job\'s own command after --):');
-  console.log(`  ${values.schedule} cronbeat run ${token}${url} -- /path/to/your/job.sh`);
+  for (const line of howToRun(checked.schedule, timezone, machineZone(), args)) console.log(line);
   return 0;
 }
