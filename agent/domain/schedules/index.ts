@@ -46,12 +46,29 @@ function kindOfText(text: string): ScheduleKind {
 
 const EMPTY = 'Enter a schedule: a cron expression such as "0 2 * * *" or @daily, a calendar event such as "Mon..Fri 09:00", or a period such as "@every 90m".';
 
+/**
+ * A timer's lines pasted as they stand in its unit (`OnCalendar=Mon..Fri 02:30`, one or more):
+ * the events without the key; null when not every line has it. An empty `OnCalendar=`, which
+ * clears the list in a unit, adds nothing.
+ */
+function eventsOfTimerLines(input: string): string | null {
+  const lines = input.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
+  if (lines.length === 0 || !lines.every((line) => /^OnCalendar\s*=/i.test(line))) return null;
+  return lines.map((line) => line.replace(/^OnCalendar\s*=\s*/i, '')).filter((event) => event !== '').join('\n');
+}
+
 /** The schedule to store, or why it cannot be one, in words that name the part that is wrong. */
 export function checkSchedule(input: string): ScheduleCheck {
   if (input.trim() === '') return { error: EMPTY };
+  const events = eventsOfTimerLines(input);
+  if (events !== null) return checkCalendarSchedule(events);
   const kind = kindOf(input);
   if (kind === 'period') return checkPeriod(input);
   if (kind === 'cron') return checkCron(input);
+  return checkCalendarSchedule(input);
+}
+
+function checkCalendarSchedule(input: string): ScheduleCheck {
   const checked = checkCalendar(input);
   return checked.error !== undefined ? { error: checked.error } : { schedule: checked.lines.join('\n') };
 }

@@ -19,6 +19,19 @@ describe('checkSchedule', () => {
     expect(checkSchedule('@annually').schedule).toBe('0 0 1 1 *');
   });
 
+  it("takes a timer's OnCalendar= lines pasted from its unit, storing the events alone", () => {
+    expect(checkSchedule('OnCalendar=daily')).toEqual({ schedule: 'daily' });
+    expect(checkSchedule(' OnCalendar = Mon..Fri 02:30 ')).toEqual({ schedule: 'Mon..Fri 02:30' });
+    expect(checkSchedule('OnCalendar=Mon..Fri 09:00\noncalendar=Sat 12:00 UTC\n')).toEqual({ schedule: 'Mon..Fri 09:00\nSat 12:00 UTC' });
+    // An empty OnCalendar= clears a unit's list: it adds no event here.
+    expect(checkSchedule('OnCalendar=\nOnCalendar=weekly')).toEqual({ schedule: 'weekly' });
+    // Read as a calendar event, so what follows is checked as one.
+    expect(checkSchedule('OnCalendar=*-*-* 25:00').error).toMatch(/25/);
+    expect(checkSchedule('OnCalendar=').error).toBeDefined();
+    // Not every line a timer's: no guessing, the text is read as it is.
+    expect(checkSchedule('OnCalendar=daily\n0 3 * * *').error).toBeDefined();
+  });
+
   it('refuses H, which would move the due time at every parse', () => {
     expect(checkSchedule('H * * * *').error).toMatch(/^The minute field has "H": a five-field cron has no H/);
     expect(checkSchedule('0 H * * *').error).toMatch(/^The hour field has "H"/);
