@@ -45,8 +45,9 @@ describe('cronbeat monitor create, delete and edit --tags', () => {
     if (spawnSync('systemd-analyze', ['--version']).status === 0) {
       const dir = tempFolder('cronbeat-create-units-');
       writeFileSync(join(dir, 'job.timer'), timer);
-      // The built CLI in place of the `cronbeat` on the admin's PATH, which systemd looks for.
-      writeFileSync(join(dir, 'job.service'), service.replace('ExecStart=cronbeat ', `ExecStart=${CLI} `));
+      // Node and the built CLI in place of the `cronbeat` on the admin's PATH, which systemd looks for
+      // (the bundle itself is executable only once npm links it).
+      writeFileSync(join(dir, 'job.service'), service.replace('ExecStart=cronbeat ', `ExecStart=${process.execPath} ${CLI} `));
       const verified = spawnSync('systemd-analyze', ['verify', join(dir, 'job.timer'), join(dir, 'job.service')], {
         encoding: 'utf8',
         env: { ...process.env, XDG_RUNTIME_DIR: tempFolder('cronbeat-runtime-'), SYSTEMD_LOG_LEVEL: 'warning' },
