@@ -89,11 +89,14 @@ function inOurWords(error: unknown, command: Command, said: string): unknown {
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
     const option = /'(-[^ ']+)/.exec(message)?.[1];
     if (option && /argument missing/.test(message)) return new UsageError(`${option} needs a value: ${option} VALUE (or ${option}=VALUE).`);
+    // A value that starts with "-" (--max-monitors -5) is read as another option unless joined by "=".
+    if (option && /ambiguous/.test(message)) return new UsageError(`${option} needs a value; one that starts with "-" goes as ${option}=VALUE.`);
     if (option) return new UsageError(`${option} takes no value.${help}`);
   }
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
     const word = /'([^']*)'/.exec(message)?.[1] ?? '';
-    return new UsageError(`cronbeat ${said} takes no "${word}" (quote a value with spaces: --schedule "0 3 * * *").${help}`);
+    // Commands that take a schedule read their own words (and say to quote one); here, a word none takes.
+    return new UsageError(`cronbeat ${said} takes no "${word}".${help}`);
   }
   return error;
 }

@@ -121,6 +121,12 @@ describe('did you mean, for every command', () => {
     const missing = await runCli(['monitor', 'edit', 'x', '--name'], { env });
     expect(missing.stderr).toBe('cronbeat: --name needs a value: --name VALUE (or --name=VALUE).\n');
     expect(missing.stderr).not.toMatch(/argument missing|Unknown option/);
+    // A value that starts with "-" is an option to node's parser: said so, not "takes no value".
+    const negative = await runCli(['token', 'limit', '1', '--max-monitors', '-5'], { env });
+    expect(negative.stderr).toBe('cronbeat: --max-monitors needs a value; one that starts with "-" goes as --max-monitors=VALUE.\n');
+    // A stray word, where no command takes one: no hint about schedules backup has none of.
+    const stray = await runCli(['backup', '/tmp/copy.db'], { env });
+    expect(stray.stderr).toBe('cronbeat: cronbeat backup takes no "/tmp/copy.db". See `cronbeat backup --help`.\n');
   });
 
   it('a misspelt sub-command is answered with the one it is closest to', async () => {
