@@ -7,12 +7,12 @@ export type AgentCheck = { ok: true; access: AgentAccess } | { ok: false; messag
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}`, accept: 'application/json' });
 
-/** Whether a health answer is JSON whose own status is "ok" (read as data, not searched as text). */
-function saysOk(text: string): boolean {
+/** A field of a JSON answer, read as data (never searched as text); undefined when it is no JSON object. */
+function fieldOf(text: string, name: string): unknown {
   try {
-    return (JSON.parse(text) as { status?: unknown } | null)?.status === 'ok';
+    return (JSON.parse(text) as Record<string, unknown> | null)?.[name];
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -23,7 +23,7 @@ function saysOk(text: string): boolean {
 export async function checkAgent(baseUrl: string, key: string): Promise<AgentCheck> {
   const health = await requestOnce({ method: 'GET', url: `${baseUrl}/api/health` });
   if (health.kind === 'unreachable') return { ok: false, message: `Cannot reach ${baseUrl}: ${health.message}.` };
-  if (health.kind === 'rejected' || !saysOk(health.text)) {
+  if (health.kind === 'rejected' || fieldOf(health.text, 'status') !== 'ok') {
     return { ok: false, message: `${baseUrl} does not answer as a Cronbeat agent (GET /api/health: ${health.status}).` };
   }
   // The key's own answer, which says its scope: any list would do to test the key, but the
@@ -36,20 +36,11 @@ export async function checkAgent(baseUrl: string, key: string): Promise<AgentChe
     if (read.status === 421) return { ok: false, message: `The agent does not answer to this name: start it with --allow-host ${new URL(baseUrl).hostname}.` };
     return { ok: false, message: `The agent refused: ${read.message}.` };
   }
-  const scope = scopeOf(read.text);
-  if (scope) return { ok: true, access: scope };
+  const scope = fieldOf(read.text, 'scope');
+  if (scope === 'full' || scope === 'read-only') return { ok: true, access: scope };
   // An agent older than the scope in its session answer: only a full key may list the keys, which
   // tells the two apart without changing anything.
   const keys = await requestOnce({ method: 'GET', url: `${baseUrl}/api/keys`, headers: bearer(key) });
   return { ok: true, access: keys.kind === 'ok' ? 'full' : 'read-only' };
 }
 
-/** The scope GET /api/session says (read as data); null when it says none (an older agent). */
-function scopeOf(text: string): AgentAccess | null {
-  try {
-    const scope = (JSON.parse(text) as { scope?: unknown } | null)?.scope;
-    return scope === 'full' || scope === 'read-only' ? scope : null;
-  } catch {
-    return null;
-  }
-}
