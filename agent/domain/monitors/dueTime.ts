@@ -54,7 +54,11 @@ export type MissedDeadline = (
  * credited to the wrong run). Zero when the run before cannot be found.
  */
 export function earlyToleranceMs(spec: ScheduleSpec, runAt: number): number {
-  const previous = previousRunBefore(spec.schedule, spec.timezone, runAt);
+  return toleranceSince(previousRunBefore(spec.schedule, spec.timezone, runAt), runAt);
+}
+
+/** earlyToleranceMs once the run before `runAt` is known: zero when there is none. */
+function toleranceSince(previous: number | null, runAt: number): number {
   if (previous === null) return 0;
   return Math.max(0, Math.min(MAX_EARLY_PULSE_MS, Math.floor((runAt - previous) / 2)));
 }
@@ -66,7 +70,14 @@ export function earlyToleranceMs(spec: ScheduleSpec, runAt: number): number {
  */
 export function runAnsweredBy(spec: ScheduleSpec, pulseAt: number): number | null {
   const coming = nextRunAfter(spec.schedule, spec.timezone, pulseAt);
-  if (coming !== null && coming - pulseAt <= earlyToleranceMs(spec, coming)) return coming;
+  if (coming !== null) {
+    const previous = previousRunBefore(spec.schedule, spec.timezone, coming);
+    if (coming - pulseAt <= toleranceSince(previous, coming)) return coming;
+    // Nothing runs between the pulse and `coming`, so the run before `coming` is the latest at or
+    // before the pulse, and asking about `coming` is answered from memory where the pulse's own moment,
+    // later at every pulse, is not (runCache.ts). Next to a clock change it may lie after the pulse: asked then.
+    if (previous !== null && previous <= pulseAt) return previous;
+  }
   return previousRunBefore(spec.schedule, spec.timezone, pulseAt + 1);
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nextRunAfter, previousRunBefore } from '../../../agent/domain/schedules/cronSchedule';
+import { nextRunAfter as nextRunAfterAny, previousRunBefore as previousRunBeforeAny } from '../../../agent/domain/schedules';
 import {
   defaultGraceMinutes,
   dueAt,
@@ -78,6 +79,28 @@ describe('which run a pulse answers', () => {
     expect(earlyToleranceMs({ schedule: '* * * * *', timezone: 'UTC' }, t('2026-11-21T10:00:00Z'))).toBe(30_000);
     expect(earlyToleranceMs({ schedule: '0,1 * * * *', timezone: 'UTC' }, t('2026-11-21T10:01:00Z'))).toBe(30_000);
     expect(earlyToleranceMs({ schedule: '0,1 * * * *', timezone: 'UTC' }, t('2026-11-21T10:00:00Z'))).toBe(60_000);
+  });
+
+  // runAnsweredBy reads the latest run from the coming one's neighbour (remembered between pulses);
+  // it must answer exactly what its definition does, minute by minute across each switch.
+  it.each([
+    ['America/New_York', '30 1 * * *', '2026-11-01T04:00:00Z'],
+    ['America/New_York', '*/20 * * * *', '2026-03-08T05:00:00Z'],
+    ['Europe/London', '30 1 * * *', '2026-03-29T00:00:00Z'],
+    ['Europe/London', '0 * * * *', '2026-10-25T00:00:00Z'],
+    ['Australia/Lord_Howe', '15,45 * * * *', '2026-04-04T14:00:00Z'],
+    ['UTC', 'OnCalendar=*-*-* 02:00', '2026-11-20T23:00:00Z'],
+    ['UTC', '@every 1h', '2026-11-21T10:00:00Z'],
+  ])('answers what its definition does: %s %s, minute by minute over four hours', (timezone, schedule, from) => {
+    const spec = { schedule: schedule.replace(/^OnCalendar=/, ''), timezone };
+    const byDefinition = (at: number) => {
+      const coming = nextRunAfterAny(spec.schedule, timezone, at);
+      if (coming !== null && coming - at <= earlyToleranceMs(spec, coming)) return coming;
+      return previousRunBeforeAny(spec.schedule, timezone, at + 1);
+    };
+    for (let at = t(from); at < t(from) + 4 * 3_600_000; at += 60_000 + 7_000) {
+      expect(iso(runAnsweredBy(spec, at)), new Date(at).toISOString()).toBe(iso(byDefinition(at)));
+    }
   });
 });
 
