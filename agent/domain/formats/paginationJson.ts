@@ -15,8 +15,13 @@ import { envelopeFields, NEXT_LABEL, paginationEnvelope, pageUrlPrefix, PREVIOUS
  * between parts.
  */
 
-/** The most pages whose links are made as one string (about 6 MB) and remembered. */
-export const MOST_PAGES_IN_ONE_STRING = 50_000;
+/**
+ * The longest links list made as one string and remembered: 16 million characters, about 170,000
+ * pages with the agent's usual URLs (1.7 million rows at the default 10 a page).
+ */
+export const MOST_LINK_CHARACTERS_IN_ONE_STRING = 16_000_000;
+/** More than any link adds to its URL prefix: the JSON around it, its number twice and a comma. */
+const LINK_CHARACTERS_BESIDE_PREFIX = 60;
 /** Page links per part of a longer list: about a megabyte. */
 const PAGES_PER_PART = 10_000;
 
@@ -59,8 +64,8 @@ function pageLinks(quotedPrefix: string, from: number, to: number, page: number)
 }
 
 /**
- * JSON.stringify(paginationEnvelope(input)), fast for lists of many pages: one string for up to
- * MOST_PAGES_IN_ONE_STRING pages, else parts to be sent one after the other.
+ * JSON.stringify(paginationEnvelope(input)), fast for lists of many pages: one string when its
+ * links fit MOST_LINK_CHARACTERS_IN_ONE_STRING, else parts to be sent one after the other.
  */
 export function paginationEnvelopeText<T>(input: EnvelopeInput<T>): string | Iterable<string> {
   const prefix = pageUrlPrefix(input.path, input.keptQuery);
@@ -87,7 +92,10 @@ export function paginationEnvelopeText<T>(input: EnvelopeInput<T>): string | Ite
   });
   const opening = `${head.slice(0, -1)},"links":[${previous}`;
   const closing = `,${next}],${tail.slice(1)}`;
-  if (lastPage > MOST_PAGES_IN_ONE_STRING) return envelopeParts(opening, JSON.stringify(prefix).slice(0, -1), lastPage, page, closing);
+  const quotedPrefix = JSON.stringify(prefix).slice(0, -1);
+  if (lastPage * (quotedPrefix.length + LINK_CHARACTERS_BESIDE_PREFIX) > MOST_LINK_CHARACTERS_IN_ONE_STRING) {
+    return envelopeParts(opening, quotedPrefix, lastPage, page, closing);
+  }
 
   const entries = pageEntries(prefix, lastPage);
   let pages = entries.json;
