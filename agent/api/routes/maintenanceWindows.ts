@@ -41,8 +41,8 @@ function fieldsOf(row: MaintenanceWindowRow): WindowFields {
  * request names: a monitor deleted since a window was made does not make every edit of it fail)
  * include one the company does not have.
  */
-function checkWindow(store: Store, companyId: number, fields: WindowFields, given: readonly number[] | null | undefined): WindowFields {
-  const errors = windowShapeErrors(fields);
+function checkWindow(store: Store, companyId: number, fields: WindowFields, given: readonly number[] | null | undefined, now: number): WindowFields {
+  const errors = windowShapeErrors(fields, now);
   if (Object.keys(errors).length > 0) throw HttpError.validation(errors);
   const unknown = (given ?? []).filter((id) => !store.monitors.find(companyId, id));
   if (unknown.length > 0) {
@@ -119,8 +119,8 @@ export function maintenanceWindowRoutes({ store, events, clock, requireToken }: 
   router.post('/api/maintenance-windows', async (ctx) => {
     const body = validate(maintenanceWindowInput, await readJsonBody(ctx));
     const { companyId } = ctx.state;
-    const fields = checkWindow(store, companyId, merged(EMPTY, body), body.monitor_ids);
     const now = clock();
+    const fields = checkWindow(store, companyId, merged(EMPTY, body), body.monitor_ids, now);
     ctx.status = 201;
     ctx.body = presentMaintenanceWindow(store.maintenanceWindows.create(companyId, fields, now), now);
   });
@@ -133,8 +133,8 @@ export function maintenanceWindowRoutes({ store, events, clock, requireToken }: 
     const { companyId } = ctx.state;
     const row = findWindow(companyId, ctx.params.id);
     const body = validate(maintenanceWindowPatch, await readJsonBody(ctx));
-    const fields = checkWindow(store, companyId, merged(fieldsOf(row), body), body.monitor_ids);
     const now = clock();
+    const fields = checkWindow(store, companyId, merged(fieldsOf(row), body), body.monitor_ids, now);
     ctx.body = presentMaintenanceWindow(changeWindow(row, now, () => store.maintenanceWindows.edit(companyId, row.id, fields, now)!), now);
   });
 
