@@ -22,13 +22,28 @@ export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> 
   return Buffer.concat(chunks);
 }
 
-/** The body as a JSON object: {} when empty, 400 when it is not JSON or not an object. */
+/**
+ * A body sent compressed (Content-Encoding, as a client library may do) is refused in words that
+ * say so: read as it came it would be "not valid JSON", or, under a coding it did not really
+ * apply, taken as if none had been named.
+ */
+function refuseContentCoding(ctx: Context): void {
+  const coding = ctx.get('Content-Encoding').trim();
+  if (coding === '' || coding.toLowerCase() === 'identity') return;
+  throw new HttpError(415, `The request body is compressed (Content-Encoding: ${coding}): send the JSON uncompressed.`, undefined, {
+    'Accept-Encoding': 'identity',
+  });
+}
+
+/** The body as a JSON object: {} when empty, 400 when it is not JSON or not an object, 415 when compressed. */
 export async function readJsonBody(ctx: Context): Promise<Record<string, unknown>> {
   const raw = await readRawBody(ctx, JSON_BODY_LIMIT);
   if (raw.length === 0) return {};
+  refuseContentCoding(ctx);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw.toString('utf8'));
+    // A UTF-8 byte order mark (a file saved by Notepad or PowerShell) is not part of the JSON (RFC 8259 §8.1).
+    parsed = JSON.parse(raw.toString('utf8').replace(/^\uFEFF/, ''));
   } catch {
     throw new HttpError(400, 'The request body is not valid JSON.');
   }
