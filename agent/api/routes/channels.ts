@@ -7,9 +7,11 @@ import { pathId } from '../http/params';
 import { presentChannel } from '../present/present';
 import { channelInput, channelKind, channelPatch, channelSettingsInput, channelSettingsSent, type ChannelKind } from '../../contract/channels';
 import { validate } from '../http/validate';
-import { isMasked, MASK, maskSecret, mergeSettings } from '../../domain/channels/settings';
+import { isMasked, MASK, maskSecret, mergeSettings, settingsForReaders } from '../../domain/channels/settings';
+import { seesChannelUrls, type KeyScope } from '../../domain/access/keyScopes';
 import { changedDestination, secretsToGiveAgain, urlPassword } from '../../domain/channels/secrets';
 import { CHANNEL_DELETED } from '../../domain/channels/delivery';
+import type { ChannelRow } from '../../db/channels';
 
 /** A webhook's signing secret when the admin gives none: 32 random bytes. */
 const newWebhookSecret = () => randomBytes(32).toString('base64url');
@@ -71,8 +73,14 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
     return channel;
   };
 
+  /** A channel as a key of `scope` reads it: a read-only key sees where it sends by origin alone. */
+  const shownTo = (scope: KeyScope) => (row: ChannelRow) => {
+    const channel = presentChannel(row);
+    return seesChannelUrls(scope) ? channel : { ...channel, settings: settingsForReaders(channelKind(row.kind), row.settings) };
+  };
+
   router.get('/api/channels', (ctx) => {
-    ctx.body = store.channels.list(ctx.state.companyId).map(presentChannel);
+    ctx.body = store.channels.list(ctx.state.companyId).map(shownTo(ctx.state.scope));
   });
 
   router.post('/api/channels', async (ctx) => {
@@ -97,7 +105,7 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
   });
 
   router.get('/api/channels/:id', (ctx) => {
-    ctx.body = presentChannel(findChannel(ctx.state.companyId, ctx.params.id));
+    ctx.body = shownTo(ctx.state.scope)(findChannel(ctx.state.companyId, ctx.params.id));
   });
 
   router.patch('/api/channels/:id', async (ctx) => {
