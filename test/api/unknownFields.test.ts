@@ -68,6 +68,18 @@ describe('PATCH with a field the resource does not have', () => {
     expect((await call('GET', `/api/monitors/${monitor.id}`)).body.name).toBe('Props');
   });
 
+  it('refuses it on a key, in the same words as everywhere, and a PATCH without max_monitors says it is required', async () => {
+    const made = await call('POST', '/api/keys', { name: 'wall', scope: 'read-only', company_id: 2 });
+    expect(made.status).toBe(422);
+    expect(made.body.errors).toEqual({ company_id: ['The company_id field is unknown. This request takes only: name, scope, max_monitors.'] });
+    const key = (await call('POST', '/api/keys', { name: 'web-01', scope: 'ping' })).body;
+    const widened = await call('PATCH', `/api/keys/${key.id}`, { scope: 'full' });
+    expect(widened.status).toBe(422);
+    expect(widened.body.errors.scope).toEqual(['The scope field is unknown. This request takes only: max_monitors.']);
+    expect(widened.body.errors.max_monitors).toEqual(['The max monitors field is required: a whole number from 1 to 10000, or null for the default.']);
+    expect((await call('GET', '/api/keys')).body.find((k: { id: number }) => k.id === key.id)).toMatchObject({ scope: 'ping', max_monitors: 100 });
+  });
+
   it('still takes a body of known fields', async () => {
     const monitor = (await call('POST', '/api/monitors', { name: 'Sync', timezone: 'UTC', schedule: '0 * * * *', duration: 5 })).body;
     const answer = await call('PATCH', `/api/monitors/${monitor.id}`, { name: 'Hourly sync', channel_ids: null });
