@@ -180,6 +180,41 @@ describe('a notification marked read', () => {
   });
 });
 
+describe('an action that takes no body', () => {
+  it('refuses a field instead of doing the whole action: mark all read, resume, a new token, a test send, a certificate check', async () => {
+    await call('POST', '/api/servers', { name: 'db2', ip_address: '10.0.0.10', identifier: 'db2' });
+    await call('POST', '/api/servers/alert', { username: 'root', server_id: 'db2', command: '0 4 * * * dump' });
+    const unread = async () => (await call('GET', '/api/notifications/count?unread=1&kinds=all')).body.total;
+    const before = await unread();
+    expect(before).toBeGreaterThan(0);
+    const some = await call('POST', '/api/notifications/read', { ids: ['00000000-0000-4000-8000-000000000000'] });
+    expect(some.status).toBe(422);
+    expect(some.body.errors).toEqual({ ids: ['The ids field is unknown. This request takes no fields.'] });
+    expect(await unread()).toBe(before);
+
+    const monitor = (await call('POST', '/api/monitors', { name: 'Paused', timezone: 'UTC', schedule: '0 3 * * *', duration: 5 })).body;
+    await call('POST', `/api/monitors/${monitor.id}/pause`, {});
+    const resumed = await call('POST', `/api/monitors/${monitor.id}/resume`, { until: '2026-11-24T10:00:00Z' });
+    expect(resumed.status).toBe(422);
+    expect(Object.keys(resumed.body.errors)).toEqual(['until']);
+    expect((await call('GET', `/api/monitors/${monitor.id}`)).body.status).toBe('paused');
+
+    const rotated = await call('POST', `/api/monitors/${monitor.id}/token`, { token: '11111111-1111-4111-8111-111111111111' });
+    expect(rotated.status).toBe(422);
+    expect((await call('GET', `/api/monitors/${monitor.id}`)).body.token).toBe(monitor.token);
+
+    const channel = (await call('POST', '/api/channels', { name: 'Test hook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/' } })).body;
+    expect((await call('POST', `/api/channels/${channel.id}/test`, { message: 'hello' })).status).toBe(422);
+    const certificate = (await call('POST', '/api/ssl-certificates', { hostname: '127.0.0.1', port: 2 })).body;
+    expect((await call('POST', `/api/ssl-certificates/${certificate.id}/check`, { port: 443 })).status).toBe(422);
+
+    // Nothing, or an empty object, is each action as before.
+    expect((await call('POST', `/api/monitors/${monitor.id}/resume`, {})).status).toBe(200);
+    expect((await call('POST', '/api/notifications/read')).body.marked).toBeGreaterThanOrEqual(before);
+    expect(await unread()).toBe(0);
+  });
+});
+
 describe("the spec's create bodies", () => {
   it('still ignore a field they do not take, as the service the spec describes does', async () => {
     const monitor = await call('POST', '/api/monitors', { name: 'Nightly', timezone: 'UTC', schedule: '0 3 * * *', duration: 5, color: 'blue' });

@@ -7,6 +7,7 @@ import { pathId } from '../http/params';
 import { presentChannel } from '../present/present';
 import { channelInput, channelKind, channelPatch, channelSettingsInput, channelSettingsSent, type ChannelKind } from '../../contract/channels';
 import { validate } from '../http/validate';
+import { noFields } from '../../contract/fields';
 import { isMasked, MASK, maskSecret, mergeSettings, settingsForReaders } from '../../domain/channels/settings';
 import { seesChannelUrls, type KeyScope } from '../../domain/access/keyScopes';
 import { changedDestination, secretsToGiveAgain, urlPassword } from '../../domain/channels/secrets';
@@ -151,6 +152,7 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
   /** Sends a test message now and answers what the receiver said (200 either way: the request itself worked). */
   router.post('/api/channels/:id/test', async (ctx) => {
     const channel = findChannel(ctx.state.companyId, ctx.params.id);
+    validate(noFields, await readJsonBody(ctx));
     const result = await deliveries.sendTest(channel);
     ctx.body = {
       delivered: result.ok,

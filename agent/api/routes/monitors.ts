@@ -11,6 +11,7 @@ import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../presen
 import type { ShownMonitorRow } from '../../db/shownMonitors';
 import { PagedJsonArray } from '../../domain/formats/jsonPages';
 import { validate } from '../http/validate';
+import { noFields } from '../../contract/fields';
 import { requestOrigin as originOfRequest } from '../http/paging';
 import { newMonitorTiming } from '../../domain/monitors/dueTime';
 import { editMonitor, pauseMonitor, resumeMonitor } from '../../engine/monitors/monitorEdits';
@@ -138,16 +139,18 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
     ctx.body = present(monitor, requestOrigin(ctx));
   });
 
-  router.post('/api/monitors/:id/resume', (ctx) => {
+  router.post('/api/monitors/:id/resume', async (ctx) => {
     const id = pathId(ctx.params.id, 'Monitor');
+    validate(noFields, await readJsonBody(ctx));
     const monitor = found(resumeMonitor({ store, events }, ctx.state.companyId, id, clock()));
     ctx.body = present(monitor, requestOrigin(ctx));
   });
 
   // A leaked token is undone here: a new one, and the old one is refused by both pulse doors from now on.
-  router.post('/api/monitors/:id/token', (ctx) => {
+  router.post('/api/monitors/:id/token', async (ctx) => {
     const { companyId } = ctx.state;
     const id = pathId(ctx.params.id, 'Monitor');
+    validate(noFields, await readJsonBody(ctx));
     const now = clock();
     const rotated = store.db.transaction(() => {
       if (!store.monitors.rotateToken(companyId, id, randomUUID(), now)) return false;

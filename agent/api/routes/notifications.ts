@@ -6,6 +6,7 @@ import { presentAlert, presentDelivery, presentNotification } from '../present/p
 import { notificationCountQuery, notificationListQuery, notificationReadInput } from '../../contract/notifications';
 import { channelKind } from '../../contract/channels';
 import { validate } from '../http/validate';
+import { noFields } from '../../contract/fields';
 import { pageOffset } from '../../domain/formats/pagination';
 import { channelSecretValues } from '../../domain/channels/secrets';
 import { quietHoursEnd } from '../../domain/channels/delivery';
@@ -71,7 +72,8 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
     });
   });
 
-  router.post('/api/notifications/read', (ctx) => {
+  router.post('/api/notifications/read', async (ctx) => {
+    validate(noFields, await readJsonBody(ctx));
     const { companyId } = ctx.state;
     const marked = store.notifications.markAllRead(companyId, clock());
     if (marked > 0) events.emit({ type: 'notification.read', companyId, notificationId: null });
