@@ -5,7 +5,7 @@ import { describeDuration } from '../domain/time/durations';
 import { MAX_TAGS, tagOf } from '../domain/monitors/ownLine';
 import { parseZonedTimestamp } from '../domain/time/zonedTimestamp';
 import { timeZoneOf } from './peopleInputs';
-import { label, onlyFields, requiredInteger } from './fields';
+import { controlCharacterProblem, label, onlyFields, requiredInteger } from './fields';
 
 /*
  * Maintenance windows (Cronbeat's own resource, docs/api.md): one-off (starts_at, ends_at) or
@@ -37,6 +37,10 @@ export const maintenanceWindowInput = onlyFields(
       .string({ error: 'The name field must be a string.' })
       .trim()
       .max(255, 'The name field must not be greater than 255 characters.')
+      .superRefine((name, context) => {
+        const problem = controlCharacterProblem('name', name);
+        if (problem) context.addIssue({ code: 'custom', message: problem });
+      })
       .nullish(),
     starts_at: zonedTime('starts_at'),
     ends_at: zonedTime('ends_at'),
