@@ -36,4 +36,18 @@ describe('a JSON body', () => {
     expect(answer.status).toBe(201);
     expect((await answer.json()).name).toBe('backup box');
   });
+
+  it('refuses bytes that are not UTF-8 (a Latin-1 "é" from an old PowerShell) instead of storing a name with "�" in it', async () => {
+    const latin1 = Buffer.concat([Buffer.from('{"name":"r'), Buffer.from([0xe9]), Buffer.from('seau","ip_address":"10.0.0.9","identifier":"lan-09"}')]);
+    for (const contentType of ['application/json; charset=iso-8859-1', 'application/json']) {
+      const answer = await post(latin1, { 'Content-Type': contentType });
+      expect(answer.status, contentType).toBe(400);
+      expect((await answer.json()).message).toMatch(/not valid UTF-8/);
+    }
+    expect(agent.store.servers.list(1).some((row) => row.identifier === 'lan-09')).toBe(false);
+    // The same name in UTF-8 is taken, whatever charset the header claims (JSON has none but UTF-8).
+    const utf8 = await post(JSON.stringify({ name: 'réseau', ip_address: '10.0.0.9', identifier: 'lan-09' }), { 'Content-Type': 'application/json; charset=iso-8859-1' });
+    expect(utf8.status).toBe(201);
+    expect((await utf8.json()).name).toBe('réseau');
+  });
 });
