@@ -78,3 +78,25 @@ describe('a recurring maintenance window', () => {
     expect(await (await agent.api(`/api/maintenance-windows/${window.id}`)).json()).toEqual(window);
   });
 });
+
+describe('a one-off maintenance window', () => {
+  it('is refused when it has already ended (a year mistyped), as a snooze that ended is: it would cover nothing', async () => {
+    for (const [starts_at, ends_at] of [
+      ['2025-11-27T14:00:00Z', '2025-11-27T15:00:00Z'],
+      ['0001-01-01T00:00:00Z', '0001-01-02T00:00:00Z'],
+      ['2026-11-27T12:00:00Z', '2026-11-27T13:00:00Z'],
+    ]) {
+      await expectRefused(await post({ starts_at, ends_at }), 'ends_at', /in the future/);
+    }
+    // One under way, or to come, is taken; and a window that has ended may still be renamed.
+    const underWay = await post({ starts_at: '2026-11-27T12:00:00Z', ends_at: '2026-11-27T13:00:01Z' });
+    expect(underWay.status).toBe(201);
+    const window = await underWay.json();
+    await expectRefused(
+      await agent.api(`/api/maintenance-windows/${window.id}`, { method: 'PATCH', json: { ends_at: '2026-11-27T12:30:00Z' } }),
+      'ends_at',
+      /in the future/,
+    );
+    expect((await agent.api(`/api/maintenance-windows/${window.id}`, { method: 'PATCH', json: { name: 'db upgrade' } })).status).toBe(200);
+  });
+});
