@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Receiver } from '../helpers/receiver';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { until } from '../helpers/until';
 
 // A receiver's URL is often its credential (Home Assistant's webhook id, Zapier's catch hook, a
 // ?token=): whoever has it can send as Cronbeat. Like a pulse token, only a key that may write sees it.
@@ -36,5 +38,22 @@ describe('where a channel sends, read with a read-only key', () => {
 
     const asFull = await (await agent.api(`/api/channels/${hook.id}`)).json();
     expect(asFull.settings.url).toBe('https://ops:********@ha.example.com/api/webhook/ha-secret-id?token=QSECRET');
+  });
+
+  it("hides that URL's path in a receiver's answer too (one that echoes the path it was asked)", async () => {
+    const echo = await new Receiver([(request, res) => void res.writeHead(404).end(`Cannot POST ${request.url}`)]).start();
+    try {
+      const channel = await create({ name: 'Echo', kind: 'webhook', settings: { url: `${echo.url}/api/webhook/echo-secret-id` } });
+      const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'job', timezone: 'UTC', schedule: '0 3 * * *', duration: 5, channel_ids: [channel.id] } })).json();
+      expect((await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`, { method: 'POST' })).status).toBe(200);
+      const notification = agent.store.notifications.page(1, 10, 0, { kinds: 'all', unread: false })[0].id;
+      await until(() => agent.store.deliveries.forNotification(notification)[0]?.status === 'failed', 'the refused delivery');
+      const seen = await (await agent.api(`/api/notifications/${notification}/deliveries`, { token: readOnly })).text();
+      expect(seen).not.toContain('echo-secret-id');
+      expect(seen).toContain('[redacted]');
+      expect(await (await agent.api(`/api/notifications/${notification}/deliveries`)).text()).toContain('echo-secret-id');
+    } finally {
+      await echo.stop();
+    }
   });
 });

@@ -74,6 +74,11 @@ function originOfLongerUrl(value: unknown): string | null {
   }
 }
 
+/** The URLs among `destination` that say more than their origin: what settingsForReaders hides, to be redacted from texts a reader sees too. */
+export function urlsHiddenFromReaders(kind: ChannelSecretRules, settings: Record<string, unknown>): string[] {
+  return kind.destination.flatMap((field) => (originOfLongerUrl(settings[field]) === null ? [] : [String(settings[field])]));
+}
+
 /**
  * The settings as a key that may only read sees them: secrets masked, and each URL it sends to
  * (`destination`) as its origin alone. A receiver's URL is often its credential (Home Assistant's
