@@ -116,6 +116,22 @@ describe('channels', () => {
     expect((await call('GET', `/api/channels/${channel.id}`)).body.settings).not.toHaveProperty('report');
   });
 
+  it('names a setting called __proto__ as any other, on create and on an edit, never dropping it for a silent 200', async () => {
+    const raw = (method: string, path: string, body: string) =>
+      fetch(`${agent.url}${path}`, { method, headers: { authorization: `Bearer ${agent.token}`, 'content-type': 'application/json' }, body });
+    const before = await channelCount();
+    const made = await raw('POST', '/api/channels', '{"name":"Hook","kind":"webhook","settings":{"url":"http://127.0.0.1:9/","__proto__":{"secret":"0123456789abcdef0123"}}}');
+    expect(made.status).toBe(422);
+    expect(Object.keys((await made.json()).errors)).toEqual(['settings.__proto__']);
+    expect(await channelCount()).toBe(before);
+    const channel = (await call('POST', '/api/channels', { name: 'Hook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/' } })).body;
+    const edit = await raw('PATCH', `/api/channels/${channel.id}`, '{"settings":{"__proto__":{"url":"http://127.0.0.1:8/"}}}');
+    expect(edit.status).toBe(422);
+    expect(Object.keys((await edit.json()).errors)).toEqual(['settings.__proto__']);
+    const { generated_secret: _shownOnce, ...stored } = channel;
+    expect((await call('GET', `/api/channels/${channel.id}`)).body).toEqual(stored);
+  });
+
   it('refuses an edit that names no field it takes (it would change nothing), or one beside good ones', async () => {
     const channel = (await call('POST', '/api/channels', { name: 'Hook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/' } })).body;
     const misplaced = await call('PATCH', `/api/channels/${channel.id}`, { report: 'daily' });

@@ -23,6 +23,15 @@ function checkedSettings(kind: ChannelKind, settings: Record<string, unknown>): 
 }
 
 /** Refuses any setting the client sent that `kind` does not take (422 naming "settings.<field>"). */
+/**
+ * The settings as the client sent them: parsed into a record, a setting called "__proto__" became
+ * the object's prototype and left its keys, so it would be dropped instead of named.
+ */
+function sentSettings(body: Record<string, unknown>, parsed: Record<string, unknown>): Record<string, unknown> {
+  const raw = body.settings;
+  return typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : parsed;
+}
+
 function refuseUnknownSettings(kind: ChannelKind, sent: Record<string, unknown>): void {
   validate(channelSettingsSent(kind), { settings: sent });
 }
@@ -85,8 +94,9 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
   });
 
   router.post('/api/channels', async (ctx) => {
-    const input = validate(channelInput, await readJsonBody(ctx));
-    refuseUnknownSettings(input.kind, input.settings);
+    const body = await readJsonBody(ctx);
+    const input = validate(channelInput, body);
+    refuseUnknownSettings(input.kind, sentSettings(body, input.settings));
     const settings = checkedSettings(input.kind, input.settings);
     // The one time a generated secret is shown: the receiver needs it to check signatures.
     const generatedSecret = input.kind === 'webhook' && !settings.secret ? newWebhookSecret() : null;
@@ -112,9 +122,10 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
   router.patch('/api/channels/:id', async (ctx) => {
     const { companyId } = ctx.state;
     const channel = findChannel(companyId, ctx.params.id);
-    const input = validate(channelPatch, await readJsonBody(ctx));
+    const body = await readJsonBody(ctx);
+    const input = validate(channelPatch, body);
     const sent = input.settings ?? {};
-    refuseUnknownSettings(channel.kind, sent);
+    refuseUnknownSettings(channel.kind, sentSettings(body, sent));
     refuseForeignMasks(channel.kind, channel.settings, sent);
     const settings = checkedSettings(channel.kind, mergeSettings(channelKind(channel.kind), channel.settings, sent));
     const moved = changedDestination(channelKind(channel.kind), channel.settings, settings).length > 0;
