@@ -132,6 +132,19 @@ describe('channels', () => {
     expect((await call('GET', `/api/channels/${channel.id}`)).body).toEqual(stored);
   });
 
+  it("refuses a field quiet hours do not take (tz beside timezone), naming it as quiet_hours.<field>, and changes nothing", async () => {
+    const channel = (await call('POST', '/api/channels', { name: 'Quiet', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/' } })).body;
+    const edit = await call('PATCH', `/api/channels/${channel.id}`, { quiet_hours: { start: '22:00', end: '07:00', timezone: 'UTC', tz: 'Europe/Paris' } });
+    expect(edit.status).toBe(422);
+    expect(edit.body.errors).toEqual({ 'quiet_hours.tz': ['The tz field is unknown. Quiet hours take only: start, end, timezone.'] });
+    expect((await call('GET', `/api/channels/${channel.id}`)).body.quiet_hours).toBeNull();
+    const made = await call('POST', '/api/channels', { name: 'Quiet', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/' }, quiet_hours: { start: '22:00', end: '07:00', timezone: 'UTC', ends: '08:00' } });
+    expect(made.status).toBe(422);
+    expect(Object.keys(made.body.errors)).toEqual(['quiet_hours.ends']);
+    const notObject = await call('PATCH', `/api/channels/${channel.id}`, { quiet_hours: '22:00-07:00' });
+    expect(notObject.body.errors).toEqual({ quiet_hours: ['The quiet hours field must be an object with start, end and timezone, or null.'] });
+  });
+
   it('refuses an edit that names no field it takes (it would change nothing), or one beside good ones', async () => {
     const channel = (await call('POST', '/api/channels', { name: 'Hook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/' } })).body;
     const misplaced = await call('PATCH', `/api/channels/${channel.id}`, { report: 'daily' });
@@ -168,6 +181,15 @@ describe('channels', () => {
       expect(back.status, `${kind}: ${JSON.stringify(back.body)}`).toBe(200);
       expect(back.body.settings, kind).toEqual(shownSettings);
     }
+  });
+});
+
+describe('the settings', () => {
+  it('name a field they do not take in the words every body uses', async () => {
+    const answer = await call('PATCH', '/api/settings', { publicurl: 'https://cron.example.com' });
+    expect(answer.status).toBe(422);
+    expect(answer.body.errors).toEqual({ publicurl: ['The publicurl field is unknown. This request takes only: public_url, watchdog_url.'] });
+    expect((await call('GET', '/api/settings')).body.public_url).toBeNull();
   });
 });
 
