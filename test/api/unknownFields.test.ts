@@ -254,6 +254,19 @@ describe('an action that takes no body', () => {
 });
 
 describe("the spec's create bodies", () => {
+  it("refuse Cronbeat's own settings that have a request of their own (max_runtime, alert_after), saying which, instead of a monitor made without them", async () => {
+    const before = agent.store.monitors.list(1).length;
+    for (const [field, value, request] of [
+      ['max_runtime', 15, 'PUT /api/monitors/{id}/max-runtime'],
+      ['alert_after', 3, 'PUT /api/monitors/{id}/alert-after'],
+    ] as const) {
+      const answer = await call('POST', '/api/monitors', { name: 'Nightly', timezone: 'UTC', schedule: '0 3 * * *', duration: 5, [field]: value });
+      expect(answer.status, field).toBe(422);
+      expect(answer.body.errors, field).toEqual({ [field]: [`The ${field} field is set with ${request} once the monitor is made.`] });
+    }
+    expect(agent.store.monitors.list(1).length).toBe(before);
+  });
+
   it('still ignore a field they do not take, as the service the spec describes does', async () => {
     const monitor = await call('POST', '/api/monitors', { name: 'Nightly', timezone: 'UTC', schedule: '0 3 * * *', duration: 5, color: 'blue' });
     expect(monitor.status).toBe(201);

@@ -6,7 +6,7 @@ import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/errors';
 import { pathId } from '../http/params';
 import { presentMonitor } from '../present/present';
-import { alertAfterInput, maxRuntimeInput, monitorInput, monitorListQuery, monitorPatch, pauseInput, type MonitorView } from '../../contract/monitors';
+import { alertAfterInput, maxRuntimeInput, monitorCreateInput, monitorListQuery, monitorPatch, pauseInput, type MonitorView } from '../../contract/monitors';
 import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../present/channelIds';
 import type { ShownMonitorRow } from '../../db/shownMonitors';
 import { PagedJsonArray } from '../../domain/formats/jsonPages';
@@ -56,7 +56,7 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
   });
 
   router.post('/api/monitors', async (ctx) => {
-    const input = validate(monitorInput, await readJsonBody(ctx));
+    const input = validate(monitorCreateInput, await readJsonBody(ctx));
     const { companyId } = ctx.state;
     const now = clock();
     const spec = { schedule: input.schedule, timezone: input.timezone, durationMinutes: input.duration };
