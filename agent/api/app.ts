@@ -95,10 +95,17 @@ export function createApp(options: AppOptions): RequestListener {
   app.use(async (ctx, next) => {
     await next();
     if (ctx.status === 404 && ctx.body == null) throw new HttpError(404, 'Not found.');
+    // The routers answer a known path asked with another method (501 for one no route has, such
+    // as PROPFIND) with the path's methods in Allow, as HTTP requires of a 405, and no body.
+    if ((ctx.status === 405 || ctx.status === 501) && ctx.body == null) {
+      const allow = ctx.response.get('Allow');
+      if (!allow) throw new HttpError(404, 'Not found.');
+      throw new HttpError(405, 'Method Not Allowed', undefined, { Allow: allow });
+    }
   });
   for (const make of routers) {
     const router = make(deps);
-    app.use(router.routes()).use(router.allowedMethods({ throw: true }));
+    app.use(router.routes()).use(router.allowedMethods());
   }
   app.use(staticFiles(options.rendererDir));
   return withPlainPulses(app.callback(), { recorder: pulseRecorder, clock, log, writesAllowed: options.writesAllowed, trustProxy: options.trustProxy });

@@ -64,6 +64,13 @@ export function onlyFields<Shape extends z.ZodRawShape>(object: z.ZodObject<Shap
 }
 
 /**
+ * The body of an action that takes none (mark all read, resume, a new token, a test send, a
+ * check): nothing, or `{}`. A field is a mistake named in a 422, never ignored while the whole
+ * action is done (`{"ids": […]}` would mark every notification read).
+ */
+export const noFields = z.strictObject({}, { error: (issue) => (issue.code === 'unrecognized_keys' ? 'This request takes no fields.' : undefined) });
+
+/**
  * A PATCH body: any of the create body's fields, each checked as on create, and at least one
  * of them (a body naming none, such as a misspelt field, is a mistake, never a silent success).
  */

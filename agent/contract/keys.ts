@@ -8,14 +8,17 @@ import { controlCharacterProblem, onlyFields } from './fields';
 const maxMonitorsMessage = `The max monitors field must be a whole number from 1 to ${MAX_LINE_MONITORS_LIMIT}, or null for the default.`;
 /** How many monitors the key's lines may make; null: the default (DEFAULT_MAX_LINE_MONITORS). */
 const maxMonitors = z
-  .number({ error: maxMonitorsMessage })
+  .number({
+    // Left out of a PATCH, whose one field it is: say so rather than what a value must be.
+    error: (issue) => (issue.input === undefined ? `The max monitors field is required: a whole number from 1 to ${MAX_LINE_MONITORS_LIMIT}, or null for the default.` : maxMonitorsMessage),
+  })
   .int(maxMonitorsMessage)
   .min(1, maxMonitorsMessage)
   .max(MAX_LINE_MONITORS_LIMIT, maxMonitorsMessage)
   .nullable();
 
-export const keyInput = z
-  .object({
+export const keyInput = onlyFields(
+  z.object({
     name: z
       .string({ error: (issue) => (issue.input == null ? 'The name field is required.' : 'The name field must be a string.') })
       .trim()
@@ -30,8 +33,8 @@ export const keyInput = z
         issue.input == null ? 'The scope field is required.' : `The scope field must be one of: ${KEY_SCOPES.join(', ')}.`,
     }),
     max_monitors: maxMonitors.optional(),
-  })
-  .strict();
+  }),
+);
 export type KeyInput = z.infer<typeof keyInput>;
 
 /** The body of PATCH /api/keys/{id}: a key's limit on the monitors its lines make (null: back to the default). */

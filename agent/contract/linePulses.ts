@@ -21,6 +21,11 @@ const text = (field: string, max: number, lines = false) =>
     .min(1, { message: `The ${field} field must not be empty.`, abort: true })
     .max(max, `The ${field} field must not be greater than ${max} characters.`)
     .superRefine((value, context) => {
+      // The query is decoded before it gets here, and bytes that are not UTF-8 come out as U+FFFD.
+      if (value.includes('\uFFFD')) {
+        context.addIssue({ code: 'custom', message: `The ${field} field is not UTF-8: percent-encode its bytes in UTF-8 (é is %C3%A9).`, continue: false });
+        return;
+      }
       // A schedule of systemd calendar events holds one a line: its line breaks are its own.
       const problem = controlCharacterProblem(field, lines ? value.replace(/\r?\n/g, ' ') : value);
       if (problem) context.addIssue({ code: 'custom', message: problem, continue: false });

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { checkSchedule } from '../domain/schedules';
-import { MAX_ONE_OFF_MS, MAX_WINDOW_MINUTES, type MaintenanceWindow } from '../domain/maintenance/windows';
+import { MAX_ONE_OFF_MS, MAX_WINDOW_MINUTES, neverEndingGap, opensWindows, type MaintenanceWindow } from '../domain/maintenance/windows';
+import { describeDuration } from '../domain/time/durations';
 import { MAX_TAGS, tagOf } from '../domain/monitors/ownLine';
 import { parseZonedTimestamp } from '../domain/time/zonedTimestamp';
 import { timeZoneOf } from './peopleInputs';
-import { label, onlyFields, requiredInteger } from './fields';
+import { controlCharacterProblem, label, onlyFields, requiredInteger } from './fields';
 
 /*
  * Maintenance windows (Cronbeat's own resource, docs/api.md): one-off (starts_at, ends_at) or
@@ -25,6 +26,9 @@ function zonedTime(field: string) {
     .nullish();
 }
 
+const NOT_CRON =
+  'The schedule field must be a cron expression such as "0 3 * * 0" (or a macro such as @weekly): a window opens at each run of it, and a calendar event or a period (@every) would never open one.';
+
 const tagMessage = 'The tags field must be a list of tags: letters, digits, "_", ".", ":" and "-", up to 50 characters each.';
 
 export const maintenanceWindowInput = onlyFields(
@@ -33,6 +37,10 @@ export const maintenanceWindowInput = onlyFields(
       .string({ error: 'The name field must be a string.' })
       .trim()
       .max(255, 'The name field must not be greater than 255 characters.')
+      .superRefine((name, context) => {
+        const problem = controlCharacterProblem('name', name);
+        if (problem) context.addIssue({ code: 'custom', message: problem });
+      })
       .nullish(),
     starts_at: zonedTime('starts_at'),
     ends_at: zonedTime('ends_at'),
@@ -41,9 +49,15 @@ export const maintenanceWindowInput = onlyFields(
       .max(255, 'The schedule field must not be greater than 255 characters.')
       .transform((schedule, context) => {
         const checked = checkSchedule(schedule);
-        if (checked.schedule !== undefined) return checked.schedule;
-        context.addIssue({ code: 'custom', message: `The schedule field is not valid: ${checked.error}` });
-        return z.NEVER;
+        if (checked.schedule === undefined) {
+          context.addIssue({ code: 'custom', message: `The schedule field is not valid: ${checked.error}` });
+          return z.NEVER;
+        }
+        if (!opensWindows(checked.schedule)) {
+          context.addIssue({ code: 'custom', message: NOT_CRON });
+          return z.NEVER;
+        }
+        return checked.schedule;
       })
       .nullish(),
     timezone: z
@@ -95,9 +109,10 @@ export interface WindowFields {
 /**
  * What is wrong with a window as a whole, field by field (empty when nothing): one-off needs
  * both times, the end after the start and at most MAX_ONE_OFF_MS later; recurring needs a
- * schedule, a zone and a duration; a window is one kind or the other.
+ * schedule, a zone and a duration, and must close between some two of its openings (read from
+ * `now`); a window is one kind or the other.
  */
-export function windowShapeErrors(window: WindowFields): Record<string, string[]> {
+export function windowShapeErrors(window: WindowFields, now: number): Record<string, string[]> {
   const oneOff = window.startsAt !== null || window.endsAt !== null;
   const recurring = window.schedule !== null || window.timezone !== null || window.durationMinutes !== null;
   if (oneOff && recurring) {
@@ -117,6 +132,16 @@ export function windowShapeErrors(window: WindowFields): Record<string, string[]
   if (window.schedule === null) return { schedule: ['The schedule field is required for a recurring window.'] };
   if (window.timezone === null) return { timezone: ['The timezone field is required for a recurring window.'] };
   if (window.durationMinutes === null) return { duration: ['The duration field is required for a recurring window.'] };
+  if (!opensWindows(window.schedule)) return { schedule: [NOT_CRON] };
+  const gap = neverEndingGap(window.schedule, window.durationMinutes, now);
+  if (gap !== null) {
+    const words = describeDuration(gap * 60_000);
+    return {
+      duration: [
+        `The duration field must be under ${words}: "${window.schedule}" opens the window again ${words} after it opened at the longest, so each occurrence would last until the next one opened and the window would never end.`,
+      ],
+    };
+  }
   return {};
 }
 

@@ -44,6 +44,20 @@ export const monitorInput = z.object({
   channel_ids: channelIdsField(),
   tags: tagsField(),
 });
+/** A setting of Cronbeat's own that has a request of its own, sent in the create body anyway. */
+const setElsewhere = (field: string, request: string) =>
+  z.undefined({ error: `The ${field} field is set with ${request} once the monitor is made.` }).optional();
+
+/**
+ * POST /api/monitors: the spec's create body, which ignores a field it does not take as the
+ * service the spec describes does; but Cronbeat's own settings that have a request of their own
+ * (and show in the monitor's answer) are refused saying which, never a monitor made without them.
+ */
+export const monitorCreateInput = monitorInput.extend({
+  max_runtime: setElsewhere('max_runtime', 'PUT /api/monitors/{id}/max-runtime'),
+  alert_after: setElsewhere('alert_after', 'PUT /api/monitors/{id}/alert-after'),
+});
+
 /** A monitor's create body as a client sends it (the CLI's `monitor` commands, the dashboard). */
 export type MonitorInput = z.input<typeof monitorInput>;
 

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { checkPublicUrl } from '../domain/access/publicUrl';
 import { checkWatchdogUrl } from '../domain/agentHealth/watchdog';
+import { onlyFields } from './fields';
 
 /* The agent's settings: the body of PATCH /api/settings and what GET /api/settings answers. */
 
-export const settingsPatch = z
+const settingsFields = z
   .object({
     public_url: z
       .string({ error: 'The public_url field must be a URL or null.' })
@@ -31,8 +32,10 @@ export const settingsPatch = z
         return checked.url;
       }),
   })
-  .partial()
-  .strict();
+  .partial();
+
+/** PATCH /api/settings: either field; any other is named in a 422, in the words every body uses. */
+export const settingsPatch = onlyFields(settingsFields);
 export type SettingsPatch = z.infer<typeof settingsPatch>;
 
 export interface WireSettings {

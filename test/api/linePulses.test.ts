@@ -136,6 +136,18 @@ describe('what a line pulse refuses', () => {
     expect((await line('misspelt-line', { create: '1', schedule: '0 3 * * *', rid: 'r-1' }, '/start')).status).toBe(201);
   });
 
+  it('answers 422 for a value whose percent-encoding is not UTF-8 (%E9, Latin-1), never a monitor named with "�"', async () => {
+    for (const [field, encoded] of [['name', 'r%E9seau'], ['server', 'caf%E9']]) {
+      const answer = await fetch(`${agent.url}/api/pulse/key/${ping}/latin-line?create=1&schedule=0+3+*+*+*&${field}=${encoded}`);
+      expect(answer.status, field).toBe(422);
+      const { errors } = await answer.json();
+      expect(errors[field], field).toEqual([`The ${field} field is not UTF-8: percent-encode its bytes in UTF-8 (é is %C3%A9).`]);
+    }
+    expect(monitorsWithSlug('latin-line')).toHaveLength(0);
+    expect((await fetch(`${agent.url}/api/pulse/key/${ping}/latin-line?create=1&schedule=0+3+*+*+*&name=r%C3%A9seau`)).status).toBe(201);
+    expect(monitorsWithSlug('latin-line')[0].name).toBe('réseau');
+  });
+
   it('answers 422 for a slug that is not one', async () => {
     const answer = await line('Nightly%20Backup', { create: '1', schedule: '0 3 * * *' });
     expect(answer.status).toBe(422);

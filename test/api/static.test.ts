@@ -105,6 +105,27 @@ describe('the dashboard files', () => {
     expect((await get('/favicon.svg')).headers.get('content-type')).toBe('image/svg+xml');
   });
 
+  it('answers an API path written with a double slash (a base URL ending in /) with a JSON 404 saying so, never the dashboard', async () => {
+    const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'slashes', timezone: 'UTC', schedule: '0 3 * * *', duration: 30 } })).json();
+    for (const [path, method] of [
+      [`//api/pulse/${monitor.token}`, 'GET'],
+      [`//api/pulse/${monitor.token}`, 'HEAD'],
+      [`//api/pulse/${monitor.token}/fail`, 'GET'],
+      ['//api/monitors', 'GET'],
+      ['///api//monitors', 'GET'],
+      ['//api', 'GET'],
+      [`//api/pulse/${monitor.token}`, 'POST'],
+    ]) {
+      const answer = await get(path, { method, headers: { Authorization: `Bearer ${agent.token}` } });
+      expect(answer.status, `${method} ${path}`).toBe(404);
+      expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+      if (method !== 'HEAD') expect((await answer.json()).message).toMatch(/double slash/);
+    }
+    expect(agent.store.pulses.count(monitor.id)).toBe(0);
+    // A path of the dashboard with a double slash is still the dashboard.
+    expect(await (await get('//monitors/12')).text()).toContain('<title>Cronbeat</title>');
+  });
+
   it('never serves a file outside its folder', async () => {
     for (const path of ['/..%2f..%2fetc%2fpasswd', '/%2e%2e/%2e%2e/etc/passwd', '/%00', '/%E0%A4%A']) {
       const response = await get(path);

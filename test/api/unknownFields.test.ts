@@ -68,6 +68,18 @@ describe('PATCH with a field the resource does not have', () => {
     expect((await call('GET', `/api/monitors/${monitor.id}`)).body.name).toBe('Props');
   });
 
+  it('refuses it on a key, in the same words as everywhere, and a PATCH without max_monitors says it is required', async () => {
+    const made = await call('POST', '/api/keys', { name: 'wall', scope: 'read-only', company_id: 2 });
+    expect(made.status).toBe(422);
+    expect(made.body.errors).toEqual({ company_id: ['The company_id field is unknown. This request takes only: name, scope, max_monitors.'] });
+    const key = (await call('POST', '/api/keys', { name: 'web-01', scope: 'ping' })).body;
+    const widened = await call('PATCH', `/api/keys/${key.id}`, { scope: 'full' });
+    expect(widened.status).toBe(422);
+    expect(widened.body.errors.scope).toEqual(['The scope field is unknown. This request takes only: max_monitors.']);
+    expect(widened.body.errors.max_monitors).toEqual(['The max monitors field is required: a whole number from 1 to 10000, or null for the default.']);
+    expect((await call('GET', '/api/keys')).body.find((k: { id: number }) => k.id === key.id)).toMatchObject({ scope: 'ping', max_monitors: 100 });
+  });
+
   it('still takes a body of known fields', async () => {
     const monitor = (await call('POST', '/api/monitors', { name: 'Sync', timezone: 'UTC', schedule: '0 * * * *', duration: 5 })).body;
     const answer = await call('PATCH', `/api/monitors/${monitor.id}`, { name: 'Hourly sync', channel_ids: null });
@@ -102,6 +114,35 @@ describe('channels', () => {
     expect(Object.keys(edit.body.errors)).toEqual(['settings.report_tz']);
     expect((await call('GET', `/api/channels/${channel.id}`)).body).toMatchObject({ name: 'Slack', settings: { webhook_url: expect.any(String) } });
     expect((await call('GET', `/api/channels/${channel.id}`)).body.settings).not.toHaveProperty('report');
+  });
+
+  it('names a setting called __proto__ as any other, on create and on an edit, never dropping it for a silent 200', async () => {
+    const raw = (method: string, path: string, body: string) =>
+      fetch(`${agent.url}${path}`, { method, headers: { authorization: `Bearer ${agent.token}`, 'content-type': 'application/json' }, body });
+    const before = await channelCount();
+    const made = await raw('POST', '/api/channels', '{"name":"Hook","kind":"webhook","settings":{"url":"http://127.0.0.1:9/","__proto__":{"secret":"0123456789abcdef0123"}}}');
+    expect(made.status).toBe(422);
+    expect(Object.keys((await made.json()).errors)).toEqual(['settings.__proto__']);
+    expect(await channelCount()).toBe(before);
+    const channel = (await call('POST', '/api/channels', { name: 'Hook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/' } })).body;
+    const edit = await raw('PATCH', `/api/channels/${channel.id}`, '{"settings":{"__proto__":{"url":"http://127.0.0.1:8/"}}}');
+    expect(edit.status).toBe(422);
+    expect(Object.keys((await edit.json()).errors)).toEqual(['settings.__proto__']);
+    const { generated_secret: _shownOnce, ...stored } = channel;
+    expect((await call('GET', `/api/channels/${channel.id}`)).body).toEqual(stored);
+  });
+
+  it("refuses a field quiet hours do not take (tz beside timezone), naming it as quiet_hours.<field>, and changes nothing", async () => {
+    const channel = (await call('POST', '/api/channels', { name: 'Quiet', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/' } })).body;
+    const edit = await call('PATCH', `/api/channels/${channel.id}`, { quiet_hours: { start: '22:00', end: '07:00', timezone: 'UTC', tz: 'Europe/Paris' } });
+    expect(edit.status).toBe(422);
+    expect(edit.body.errors).toEqual({ 'quiet_hours.tz': ['The tz field is unknown. Quiet hours take only: start, end, timezone.'] });
+    expect((await call('GET', `/api/channels/${channel.id}`)).body.quiet_hours).toBeNull();
+    const made = await call('POST', '/api/channels', { name: 'Quiet', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/' }, quiet_hours: { start: '22:00', end: '07:00', timezone: 'UTC', ends: '08:00' } });
+    expect(made.status).toBe(422);
+    expect(Object.keys(made.body.errors)).toEqual(['quiet_hours.ends']);
+    const notObject = await call('PATCH', `/api/channels/${channel.id}`, { quiet_hours: '22:00-07:00' });
+    expect(notObject.body.errors).toEqual({ quiet_hours: ['The quiet hours field must be an object with start, end and timezone, or null.'] });
   });
 
   it('refuses an edit that names no field it takes (it would change nothing), or one beside good ones', async () => {
@@ -143,6 +184,15 @@ describe('channels', () => {
   });
 });
 
+describe('the settings', () => {
+  it('name a field they do not take in the words every body uses', async () => {
+    const answer = await call('PATCH', '/api/settings', { publicurl: 'https://cron.example.com' });
+    expect(answer.status).toBe(422);
+    expect(answer.body.errors).toEqual({ publicurl: ['The publicurl field is unknown. This request takes only: public_url, watchdog_url.'] });
+    expect((await call('GET', '/api/settings')).body.public_url).toBeNull();
+  });
+});
+
 describe('a pause', () => {
   it('refuses a misspelt until instead of pausing for good', async () => {
     const monitor = (await call('POST', '/api/monitors', { name: 'Backup', timezone: 'UTC', schedule: '0 3 * * *', duration: 5 })).body;
@@ -168,7 +218,55 @@ describe('a notification marked read', () => {
   });
 });
 
+describe('an action that takes no body', () => {
+  it('refuses a field instead of doing the whole action: mark all read, resume, a new token, a test send, a certificate check', async () => {
+    await call('POST', '/api/servers', { name: 'db2', ip_address: '10.0.0.10', identifier: 'db2' });
+    await call('POST', '/api/servers/alert', { username: 'root', server_id: 'db2', command: '0 4 * * * dump' });
+    const unread = async () => (await call('GET', '/api/notifications/count?unread=1&kinds=all')).body.total;
+    const before = await unread();
+    expect(before).toBeGreaterThan(0);
+    const some = await call('POST', '/api/notifications/read', { ids: ['00000000-0000-4000-8000-000000000000'] });
+    expect(some.status).toBe(422);
+    expect(some.body.errors).toEqual({ ids: ['The ids field is unknown. This request takes no fields.'] });
+    expect(await unread()).toBe(before);
+
+    const monitor = (await call('POST', '/api/monitors', { name: 'Paused', timezone: 'UTC', schedule: '0 3 * * *', duration: 5 })).body;
+    await call('POST', `/api/monitors/${monitor.id}/pause`, {});
+    const resumed = await call('POST', `/api/monitors/${monitor.id}/resume`, { until: '2026-11-24T10:00:00Z' });
+    expect(resumed.status).toBe(422);
+    expect(Object.keys(resumed.body.errors)).toEqual(['until']);
+    expect((await call('GET', `/api/monitors/${monitor.id}`)).body.status).toBe('paused');
+
+    const rotated = await call('POST', `/api/monitors/${monitor.id}/token`, { token: '11111111-1111-4111-8111-111111111111' });
+    expect(rotated.status).toBe(422);
+    expect((await call('GET', `/api/monitors/${monitor.id}`)).body.token).toBe(monitor.token);
+
+    const channel = (await call('POST', '/api/channels', { name: 'Test hook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/' } })).body;
+    expect((await call('POST', `/api/channels/${channel.id}/test`, { message: 'hello' })).status).toBe(422);
+    const certificate = (await call('POST', '/api/ssl-certificates', { hostname: '127.0.0.1', port: 2 })).body;
+    expect((await call('POST', `/api/ssl-certificates/${certificate.id}/check`, { port: 443 })).status).toBe(422);
+
+    // Nothing, or an empty object, is each action as before.
+    expect((await call('POST', `/api/monitors/${monitor.id}/resume`, {})).status).toBe(200);
+    expect((await call('POST', '/api/notifications/read')).body.marked).toBeGreaterThanOrEqual(before);
+    expect(await unread()).toBe(0);
+  });
+});
+
 describe("the spec's create bodies", () => {
+  it("refuse Cronbeat's own settings that have a request of their own (max_runtime, alert_after), saying which, instead of a monitor made without them", async () => {
+    const before = agent.store.monitors.list(1).length;
+    for (const [field, value, request] of [
+      ['max_runtime', 15, 'PUT /api/monitors/{id}/max-runtime'],
+      ['alert_after', 3, 'PUT /api/monitors/{id}/alert-after'],
+    ] as const) {
+      const answer = await call('POST', '/api/monitors', { name: 'Nightly', timezone: 'UTC', schedule: '0 3 * * *', duration: 5, [field]: value });
+      expect(answer.status, field).toBe(422);
+      expect(answer.body.errors, field).toEqual({ [field]: [`The ${field} field is set with ${request} once the monitor is made.`] });
+    }
+    expect(agent.store.monitors.list(1).length).toBe(before);
+  });
+
   it('still ignore a field they do not take, as the service the spec describes does', async () => {
     const monitor = await call('POST', '/api/monitors', { name: 'Nightly', timezone: 'UTC', schedule: '0 3 * * *', duration: 5, color: 'blue' });
     expect(monitor.status).toBe(201);

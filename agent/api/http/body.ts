@@ -22,13 +22,45 @@ export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> 
   return Buffer.concat(chunks);
 }
 
-/** The body as a JSON object: {} when empty, 400 when it is not JSON or not an object. */
+/**
+ * A body sent compressed (Content-Encoding, as a client library may do) is refused in words that
+ * say so: read as it came it would be "not valid JSON", or, under a coding it did not really
+ * apply, taken as if none had been named.
+ */
+function refuseContentCoding(ctx: Context): void {
+  const coding = ctx.get('Content-Encoding').trim();
+  if (coding === '' || coding.toLowerCase() === 'identity') return;
+  throw new HttpError(415, `The request body is compressed (Content-Encoding: ${coding}): send the JSON uncompressed.`, undefined, {
+    'Accept-Encoding': 'identity',
+  });
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The body's text. JSON is UTF-8 whatever charset a Content-Type names (RFC 8259 gives it none);
+ * bytes that are not (a Latin-1 "é" from an old PowerShell) are refused, never stored as "�".
+ */
+function utf8Text(ctx: Context, raw: Buffer): string {
+  try {
+    return strictUtf8.decode(raw);
+  } catch {
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(ctx.get('Content-Type'))?.[1];
+    const said = charset && !/^utf-?8$/i.test(charset) ? ` (it says charset=${charset})` : '';
+    throw new HttpError(400, `The request body is not valid UTF-8${said}: send the JSON in UTF-8.`);
+  }
+}
+
+/** The body as a JSON object: {} when empty, 400 when it is not JSON or not an object, 415 when compressed. */
 export async function readJsonBody(ctx: Context): Promise<Record<string, unknown>> {
   const raw = await readRawBody(ctx, JSON_BODY_LIMIT);
   if (raw.length === 0) return {};
+  refuseContentCoding(ctx);
+  const text = utf8Text(ctx, raw);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw.toString('utf8'));
+    // A UTF-8 byte order mark (a file saved by Notepad or PowerShell) is not part of the JSON (RFC 8259 §8.1).
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch {
     throw new HttpError(400, 'The request body is not valid JSON.');
   }

@@ -11,13 +11,23 @@ import { seesPulseTokens, type KeyScope } from '../../domain/access/keyScopes';
  * `token` and `pulse_url` and a notification's `data.monitor_token` are null (the fields stay, so
  * clients that read them do not break), and a live monitor's token written inside a text it may
  * read (a cron command a server reported, a receiver's answer, a job's output) shows as
- * HIDDEN_TOKEN. A full key gets every answer exactly as the spec shapes it.
+ * HIDDEN_TOKEN, and an API key written there as HIDDEN_API_KEY. A full key gets every answer
+ * exactly as the spec shapes it.
  */
 
 /** What a monitor token inside a text shows as to a key that does not see pulse tokens. */
 export const HIDDEN_TOKEN = '[monitor token]';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/**
+ * What an API key inside a text shows as to a key that does not see pulse tokens: a job that
+ * printed its environment, or a crontab line a watcher reported, would hand it a ping or full key.
+ */
+export const HIDDEN_API_KEY = '[API key]';
+
+/** An API key as made (db/apiTokens.ts): "cb_" and 256 bits in base64url. */
+const API_KEY = /(?<![A-Za-z0-9])cb_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
 
 /** How the answers of a request made with a key of `scope` show pulse tokens. */
 export interface TokenView {
@@ -46,7 +56,8 @@ const AS_IS: TokenView = {
 export function tokenView(store: Store, scope: KeyScope): TokenView {
   if (seesPulseTokens(scope)) return AS_IS;
   // Tokens are UUIDs; only one that is some live monitor's token is hidden, so other UUIDs in a job's output stay.
-  const text = (value: string) => value.replace(UUID, (found) => (store.monitors.findByToken(found.toLowerCase()) ? HIDDEN_TOKEN : found));
+  const text = (value: string) =>
+    value.replace(UUID, (found) => (store.monitors.findByToken(found.toLowerCase()) ? HIDDEN_TOKEN : found)).replace(API_KEY, HIDDEN_API_KEY);
   const nullableText = (value: string | null) => (value === null ? null : text(value));
   return {
     monitor: (resource) => ({ ...resource, token: null, pulse_url: null }),

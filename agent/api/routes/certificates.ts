@@ -9,6 +9,7 @@ import { certificateInput } from '../../contract/certificates';
 import { channelIdsPatch } from '../../contract/channelIds';
 import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../present/channelIds';
 import { validate } from '../http/validate';
+import { noFields } from '../../contract/fields';
 
 /** /api/ssl-certificates: our extension for the spec's SslCertificateNotification. */
 export function certificateRoutes({ store, events, clock, requireToken, certificateChecks }: ApiDeps): AuthedRouter {
@@ -64,7 +65,9 @@ export function certificateRoutes({ store, events, clock, requireToken, certific
   });
 
   router.post('/api/ssl-certificates/:id/check', async (ctx) => {
-    ctx.body = await checked(findCertificate(ctx.state.companyId, ctx.params.id));
+    const certificate = findCertificate(ctx.state.companyId, ctx.params.id);
+    validate(noFields, await readJsonBody(ctx));
+    ctx.body = await checked(certificate);
   });
 
   router.delete('/api/ssl-certificates/:id', (ctx) => {

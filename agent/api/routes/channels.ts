@@ -7,9 +7,12 @@ import { pathId } from '../http/params';
 import { presentChannel } from '../present/present';
 import { channelInput, channelKind, channelPatch, channelSettingsInput, channelSettingsSent, type ChannelKind } from '../../contract/channels';
 import { validate } from '../http/validate';
-import { isMasked, MASK, maskSecret, mergeSettings } from '../../domain/channels/settings';
+import { noFields } from '../../contract/fields';
+import { isMasked, MASK, maskSecret, mergeSettings, settingsForReaders } from '../../domain/channels/settings';
+import { seesChannelUrls, type KeyScope } from '../../domain/access/keyScopes';
 import { changedDestination, secretsToGiveAgain, urlPassword } from '../../domain/channels/secrets';
 import { CHANNEL_DELETED } from '../../domain/channels/delivery';
+import type { ChannelRow } from '../../db/channels';
 
 /** A webhook's signing secret when the admin gives none: 32 random bytes. */
 const newWebhookSecret = () => randomBytes(32).toString('base64url');
@@ -20,6 +23,15 @@ function checkedSettings(kind: ChannelKind, settings: Record<string, unknown>): 
 }
 
 /** Refuses any setting the client sent that `kind` does not take (422 naming "settings.<field>"). */
+/**
+ * The settings as the client sent them: parsed into a record, a setting called "__proto__" became
+ * the object's prototype and left its keys, so it would be dropped instead of named.
+ */
+function sentSettings(body: Record<string, unknown>, parsed: Record<string, unknown>): Record<string, unknown> {
+  const raw = body.settings;
+  return typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : parsed;
+}
+
 function refuseUnknownSettings(kind: ChannelKind, sent: Record<string, unknown>): void {
   validate(channelSettingsSent(kind), { settings: sent });
 }
@@ -71,13 +83,20 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
     return channel;
   };
 
+  /** A channel as a key of `scope` reads it: a read-only key sees where it sends by origin alone. */
+  const shownTo = (scope: KeyScope) => (row: ChannelRow) => {
+    const channel = presentChannel(row);
+    return seesChannelUrls(scope) ? channel : { ...channel, settings: settingsForReaders(channelKind(row.kind), row.settings) };
+  };
+
   router.get('/api/channels', (ctx) => {
-    ctx.body = store.channels.list(ctx.state.companyId).map(presentChannel);
+    ctx.body = store.channels.list(ctx.state.companyId).map(shownTo(ctx.state.scope));
   });
 
   router.post('/api/channels', async (ctx) => {
-    const input = validate(channelInput, await readJsonBody(ctx));
-    refuseUnknownSettings(input.kind, input.settings);
+    const body = await readJsonBody(ctx);
+    const input = validate(channelInput, body);
+    refuseUnknownSettings(input.kind, sentSettings(body, input.settings));
     const settings = checkedSettings(input.kind, input.settings);
     // The one time a generated secret is shown: the receiver needs it to check signatures.
     const generatedSecret = input.kind === 'webhook' && !settings.secret ? newWebhookSecret() : null;
@@ -97,15 +116,16 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
   });
 
   router.get('/api/channels/:id', (ctx) => {
-    ctx.body = presentChannel(findChannel(ctx.state.companyId, ctx.params.id));
+    ctx.body = shownTo(ctx.state.scope)(findChannel(ctx.state.companyId, ctx.params.id));
   });
 
   router.patch('/api/channels/:id', async (ctx) => {
     const { companyId } = ctx.state;
     const channel = findChannel(companyId, ctx.params.id);
-    const input = validate(channelPatch, await readJsonBody(ctx));
+    const body = await readJsonBody(ctx);
+    const input = validate(channelPatch, body);
     const sent = input.settings ?? {};
-    refuseUnknownSettings(channel.kind, sent);
+    refuseUnknownSettings(channel.kind, sentSettings(body, sent));
     refuseForeignMasks(channel.kind, channel.settings, sent);
     const settings = checkedSettings(channel.kind, mergeSettings(channelKind(channel.kind), channel.settings, sent));
     const moved = changedDestination(channelKind(channel.kind), channel.settings, settings).length > 0;
@@ -143,6 +163,7 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
   /** Sends a test message now and answers what the receiver said (200 either way: the request itself worked). */
   router.post('/api/channels/:id/test', async (ctx) => {
     const channel = findChannel(ctx.state.companyId, ctx.params.id);
+    validate(noFields, await readJsonBody(ctx));
     const result = await deliveries.sendTest(channel);
     ctx.body = {
       delivered: result.ok,

@@ -21,6 +21,8 @@ import { pageOffset } from '../../domain/formats/pagination';
 import type { Store } from '../../db/store';
 import { replanAfterWindowChange } from '../../engine/monitors/maintenance';
 
+type Body = ReturnType<typeof maintenanceWindowInput.parse>;
+
 /** The stored fields of a row, for a patch to change some of. */
 function fieldsOf(row: MaintenanceWindowRow): WindowFields {
   const window = windowOf(row);
@@ -37,21 +39,26 @@ function fieldsOf(row: MaintenanceWindowRow): WindowFields {
 }
 
 /**
- * Refuses a window that is not whole (windowShapeErrors) or whose `given` monitor ids (those the
- * request names: a monitor deleted since a window was made does not make every edit of it fail)
- * include one the company does not have.
+ * Refuses a window that is not whole (windowShapeErrors), whose times the body gives end in the
+ * past, or whose monitor ids the body gives (a monitor deleted since a window was made does not
+ * make every edit of it fail) include one the company does not have.
  */
-function checkWindow(store: Store, companyId: number, fields: WindowFields, given: readonly number[] | null | undefined): WindowFields {
-  const errors = windowShapeErrors(fields);
+function checkWindow(store: Store, companyId: number, fields: WindowFields, body: Body, now: number): WindowFields {
+  const errors = windowShapeErrors(fields, now);
   if (Object.keys(errors).length > 0) throw HttpError.validation(errors);
+  // Times given that end in the past (a year mistyped) would cover nothing, as a snooze that has
+  // ended would pause nothing; a window that ended may still be renamed.
+  const timesGiven = body.starts_at !== undefined || body.ends_at !== undefined;
+  if (timesGiven && fields.endsAt !== null && fields.endsAt <= now) {
+    throw HttpError.validation({ ends_at: ['The ends at field must be a time in the future: a window that has ended covers nothing.'] });
+  }
+  const given = body.monitor_ids;
   const unknown = (given ?? []).filter((id) => !store.monitors.find(companyId, id));
   if (unknown.length > 0) {
     throw HttpError.validation({ monitor_ids: [`The monitor ids field names no monitor with the id ${unknown.join(', ')}.`] });
   }
   return { ...fields, monitorIds: [...new Set(fields.monitorIds)].sort((a, b) => a - b), tags: [...new Set(fields.tags)].sort() };
 }
-
-type Body = ReturnType<typeof maintenanceWindowInput.parse>;
 
 /** `base` with the fields the body names (null clears a time or a recurring field, so a window can change kind). */
 function merged(base: WindowFields, body: Body): WindowFields {
@@ -119,8 +126,8 @@ export function maintenanceWindowRoutes({ store, events, clock, requireToken }: 
   router.post('/api/maintenance-windows', async (ctx) => {
     const body = validate(maintenanceWindowInput, await readJsonBody(ctx));
     const { companyId } = ctx.state;
-    const fields = checkWindow(store, companyId, merged(EMPTY, body), body.monitor_ids);
     const now = clock();
+    const fields = checkWindow(store, companyId, merged(EMPTY, body), body, now);
     ctx.status = 201;
     ctx.body = presentMaintenanceWindow(store.maintenanceWindows.create(companyId, fields, now), now);
   });
@@ -133,8 +140,8 @@ export function maintenanceWindowRoutes({ store, events, clock, requireToken }: 
     const { companyId } = ctx.state;
     const row = findWindow(companyId, ctx.params.id);
     const body = validate(maintenanceWindowPatch, await readJsonBody(ctx));
-    const fields = checkWindow(store, companyId, merged(fieldsOf(row), body), body.monitor_ids);
     const now = clock();
+    const fields = checkWindow(store, companyId, merged(fieldsOf(row), body), body, now);
     ctx.body = presentMaintenanceWindow(changeWindow(row, now, () => store.maintenanceWindows.edit(companyId, row.id, fields, now)!), now);
   });
 

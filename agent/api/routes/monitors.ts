@@ -6,11 +6,12 @@ import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/errors';
 import { pathId } from '../http/params';
 import { presentMonitor } from '../present/present';
-import { alertAfterInput, maxRuntimeInput, monitorInput, monitorListQuery, monitorPatch, pauseInput, type MonitorView } from '../../contract/monitors';
+import { alertAfterInput, maxRuntimeInput, monitorCreateInput, monitorListQuery, monitorPatch, pauseInput, type MonitorView } from '../../contract/monitors';
 import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../present/channelIds';
 import type { ShownMonitorRow } from '../../db/shownMonitors';
 import { PagedJsonArray } from '../../domain/formats/jsonPages';
 import { validate } from '../http/validate';
+import { noFields } from '../../contract/fields';
 import { requestOrigin as originOfRequest } from '../http/paging';
 import { newMonitorTiming } from '../../domain/monitors/dueTime';
 import { editMonitor, pauseMonitor, resumeMonitor } from '../../engine/monitors/monitorEdits';
@@ -55,7 +56,7 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
   });
 
   router.post('/api/monitors', async (ctx) => {
-    const input = validate(monitorInput, await readJsonBody(ctx));
+    const input = validate(monitorCreateInput, await readJsonBody(ctx));
     const { companyId } = ctx.state;
     const now = clock();
     const spec = { schedule: input.schedule, timezone: input.timezone, durationMinutes: input.duration };
@@ -138,16 +139,18 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
     ctx.body = present(monitor, requestOrigin(ctx));
   });
 
-  router.post('/api/monitors/:id/resume', (ctx) => {
+  router.post('/api/monitors/:id/resume', async (ctx) => {
     const id = pathId(ctx.params.id, 'Monitor');
+    validate(noFields, await readJsonBody(ctx));
     const monitor = found(resumeMonitor({ store, events }, ctx.state.companyId, id, clock()));
     ctx.body = present(monitor, requestOrigin(ctx));
   });
 
   // A leaked token is undone here: a new one, and the old one is refused by both pulse doors from now on.
-  router.post('/api/monitors/:id/token', (ctx) => {
+  router.post('/api/monitors/:id/token', async (ctx) => {
     const { companyId } = ctx.state;
     const id = pathId(ctx.params.id, 'Monitor');
+    validate(noFields, await readJsonBody(ctx));
     const now = clock();
     const rotated = store.db.transaction(() => {
       if (!store.monitors.rotateToken(companyId, id, randomUUID(), now)) return false;

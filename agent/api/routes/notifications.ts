@@ -6,8 +6,11 @@ import { presentAlert, presentDelivery, presentNotification } from '../present/p
 import { notificationCountQuery, notificationListQuery, notificationReadInput } from '../../contract/notifications';
 import { channelKind } from '../../contract/channels';
 import { validate } from '../http/validate';
+import { noFields } from '../../contract/fields';
 import { pageOffset } from '../../domain/formats/pagination';
 import { channelSecretValues } from '../../domain/channels/secrets';
+import { urlsHiddenFromReaders } from '../../domain/channels/settings';
+import { seesChannelUrls } from '../../domain/access/keyScopes';
 import { quietHoursEnd } from '../../domain/channels/delivery';
 import { pageRequestFrom, requestUrl, respondWithPage } from '../http/paging';
 import { tokenView } from '../present/tokenVisibility';
@@ -67,11 +70,15 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
       const channel = store.channels.findAny(row.channel_id);
       // What the worker does with it (it defers a delivery to the end of its channel's quiet hours), said ahead.
       const heldUntil = channel && channel.deleted_at === null ? quietHoursEnd(channel.quiet_hours, now) : null;
-      return view.delivery(presentDelivery(row, channel ? channelSecretValues(channelKind(channel.kind), channel.settings) : [], heldUntil));
+      const kind = channel ? channelKind(channel.kind) : null;
+      // A key that may only read is not shown where a channel sends (routes/channels.ts), nor in a receiver's echo of it.
+      const hidden = channel && kind ? [...channelSecretValues(kind, channel.settings), ...(seesChannelUrls(ctx.state.scope) ? [] : urlsHiddenFromReaders(kind, channel.settings))] : [];
+      return view.delivery(presentDelivery(row, hidden, heldUntil));
     });
   });
 
-  router.post('/api/notifications/read', (ctx) => {
+  router.post('/api/notifications/read', async (ctx) => {
+    validate(noFields, await readJsonBody(ctx));
     const { companyId } = ctx.state;
     const marked = store.notifications.markAllRead(companyId, clock());
     if (marked > 0) events.emit({ type: 'notification.read', companyId, notificationId: null });

@@ -2,6 +2,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import type { Context, Middleware } from 'koa';
 import { compressedFileCache, compressible, type Encoding } from '../http/compressedFiles';
+import { HttpError } from '../http/errors';
 
 /*
  * The dashboard: the renderer's built files at "/", on the same origin as /api. Hashed assets
@@ -72,6 +73,14 @@ function isApiPath(path: string): boolean {
   return path === '/api' || path.startsWith('/api/');
 }
 
+/*
+ * A base URL ending in "/" makes "//api/pulse/…": the dashboard's 200 would tell a job's curl its
+ * pulse arrived, and the monitor would fail later with no clue why. So an API path with a doubled
+ * slash is a 404 that says so (a proxy that merges slashes, as nginx does by default, never sends one).
+ */
+const doubleSlash = () =>
+  new HttpError(404, 'Not found: the path has a double slash ("//"). API paths start with a single "/api/": check the base URL for a trailing "/".');
+
 /** The file under `root` a URL path names, or null when it escapes root or is malformed. */
 function fileFor(root: string, urlPath: string): string | null {
   let decoded: string;
@@ -109,6 +118,7 @@ export function staticFiles(dir?: string | null): Middleware {
   let root = dir ? resolve(dir) : findRendererDir();
   const compressed = compressedFileCache();
   return async (ctx, next) => {
+    if (ctx.path.includes('//') && isApiPath(ctx.path.replace(/\/{2,}/g, '/'))) throw doubleSlash();
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || isApiPath(ctx.path)) return next();
     root ??= findRendererDir(); // built after the agent started
     ctx.set(securityHeaders);

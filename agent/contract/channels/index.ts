@@ -12,14 +12,20 @@ import { CHANNEL_KIND_DESCRIPTIONS, CHANNEL_KINDS, type ChannelKind } from './ki
 
 export { CHANNEL_KINDS, channelKind, DEFAULT_NTFY_SERVER, DEFAULT_TELEGRAM_API, type ChannelKind, type ChannelSettings } from './kinds';
 
+// A field quiet hours do not take (tz beside timezone) is named, never dropped while the rest is saved.
 const quietHoursInput = z
-  .object(
+  .strictObject(
     {
       start: requiredString('quiet_hours.start', 5).transform(clockTimeOf('quiet_hours.start', '22:00')),
       end: requiredString('quiet_hours.end', 5).transform(clockTimeOf('quiet_hours.end', '07:00')),
       timezone: requiredString('quiet_hours.timezone', 64).transform(timeZoneOf('quiet_hours.timezone')),
     },
-    { error: 'The quiet hours field must be an object with start, end and timezone, or null.' },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? 'Quiet hours take only: start, end, timezone.'
+          : 'The quiet hours field must be an object with start, end and timezone, or null.',
+    },
   )
   .nullable();
 

@@ -43,3 +43,11 @@ export function seesPulseTokens(scope: KeyScope): boolean {
 export function isKeyScope(value: unknown): value is KeyScope {
   return typeof value === 'string' && (KEY_SCOPES as readonly string[]).includes(value);
 }
+
+/**
+ * Whether a key of `scope` is shown the whole URLs channels send to (else their origin alone):
+ * such a URL often is the receiver's credential, and with it anyone can send as Cronbeat.
+ */
+export function seesChannelUrls(scope: KeyScope): boolean {
+  return scope === 'full';
+}

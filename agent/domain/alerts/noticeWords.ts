@@ -2,6 +2,7 @@ import { alertMs, isNoticeReason, type Alert, type NoticeReason } from './alert'
 import { describeMoment } from './reasonPieces';
 import { describeDuration } from '../time/durations';
 import { daysLeft, formatUtc } from '../certificates/status';
+import { terminalText } from '../text/controlCharacters';
 
 /*
  * The words of an alert that is not about a monitor's run (a certificate, a server's crontab and
@@ -92,10 +93,14 @@ function serverWords(reason: Exclude<NoticeReason, Certificate | { kind: 'other'
     case 'cron_changed': {
       const title = `Cron job ${reason.change} on ${serverName}`;
       const who = reason.username;
-      if (reason.change === 'added') return { title, description: `A cron job of ${who} was added on ${where}: ${reason.command}` };
-      if (reason.change === 'removed') return { title, description: `A cron job of ${who} was removed from ${where}: ${reason.command}` };
-      const from = reason.previous_command ? ` from "${reason.previous_command}" to` : '';
-      return { title, description: `A cron job of ${who} on ${where} was altered${from}: ${reason.command}` };
+      // The command is what the crontab holds, kept as data; its words write out what would act on
+      // the reader (a right-to-left override disguising a planted line, an escape sequence), so the
+      // alert that is there to show a changed line shows it as it is.
+      const command = terminalText(reason.command, { oneLine: true });
+      if (reason.change === 'added') return { title, description: `A cron job of ${who} was added on ${where}: ${command}` };
+      if (reason.change === 'removed') return { title, description: `A cron job of ${who} was removed from ${where}: ${command}` };
+      const from = reason.previous_command ? ` from "${terminalText(reason.previous_command, { oneLine: true })}" to` : '';
+      return { title, description: `A cron job of ${who} on ${where} was altered${from}: ${command}` };
     }
     case 'server_quiet':
       return {

@@ -62,6 +62,38 @@ export function maskedSettings(kind: ChannelSecretRules, settings: Record<string
   return shown;
 }
 
+/** A http(s) URL's origin when it says more than that (a path, a query, a user), else null. */
+function originOfLongerUrl(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    return url.href === `${url.origin}/` ? null : url.origin;
+  } catch {
+    return null;
+  }
+}
+
+/** The URLs among `destination` that say more than their origin: what settingsForReaders hides, to be redacted from texts a reader sees too. */
+export function urlsHiddenFromReaders(kind: ChannelSecretRules, settings: Record<string, unknown>): string[] {
+  return kind.destination.flatMap((field) => (originOfLongerUrl(settings[field]) === null ? [] : [String(settings[field])]));
+}
+
+/**
+ * The settings as a key that may only read sees them: secrets masked, and each URL it sends to
+ * (`destination`) as its origin alone. A receiver's URL is often its credential (Home Assistant's
+ * webhook id, Zapier's catch hook, a `?token=`) that lets whoever has it send as Cronbeat, so,
+ * like a monitor's pulse token, only a key that may write is shown it.
+ */
+export function settingsForReaders(kind: ChannelSecretRules, settings: Record<string, unknown>): Record<string, unknown> {
+  const shown = maskedSettings(kind, settings);
+  for (const field of kind.destination) {
+    const origin = originOfLongerUrl(settings[field]);
+    if (origin !== null) shown[field] = `${origin}/${MASK}`;
+  }
+  return shown;
+}
+
 /**
  * The settings a PATCH asks for: the stored ones, overwritten by each field sent, except secrets
  * sent as their mask or left out (kept) — so a client never needs to know a secret to edit the rest.

@@ -1,4 +1,5 @@
 import { nextRunAfter, previousRunBefore } from '../schedules/cronSchedule';
+import { kindOf, longestCronGapMinutes } from '../schedules';
 import { minutesAfter } from '../monitors/dueTime';
 
 /*
@@ -12,6 +13,28 @@ import { minutesAfter } from '../monitors/dueTime';
 export const MAX_WINDOW_MINUTES = 7 * 24 * 60;
 /** The longest a one-off window may last: 31 days (longer is a pause, not maintenance). */
 export const MAX_ONE_OFF_MS = 31 * 24 * 3_600_000;
+
+/** How far ahead a recurring window's schedule is read for the longest gap between its openings: every month twice over. */
+const GAP_LOOKAHEAD_DAYS = 3 * 366;
+
+/**
+ * Whether a recurring window's schedule can open it: only cron opens a window (at each run), a
+ * calendar event or a period (`@every`, which has no fixed runs) never would.
+ */
+export function opensWindows(schedule: string): boolean {
+  return kindOf(schedule) === 'cron';
+}
+
+/**
+ * The longest time in minutes between two openings of a window with this cron schedule, when an
+ * occurrence of `durationMinutes` lasts at least that long: each occurrence would last until the
+ * next one opened, so the window would never end and the monitors it covers never alert. Null
+ * when the window closes between some two openings (on wall clocks, from `now` for three years).
+ */
+export function neverEndingGap(schedule: string, durationMinutes: number, now: number): number | null {
+  const gap = longestCronGapMinutes(schedule, now, GAP_LOOKAHEAD_DAYS);
+  return durationMinutes >= gap ? gap : null;
+}
 
 /** A window as the rules read it: one-off (`startsAt`, `endsAt`) or recurring (`schedule`, `timezone`, `durationMinutes`). */
 export interface MaintenanceWindow {

@@ -152,6 +152,31 @@ export function shortestGapMinutes(schedule: string, from: number, days: number)
   return shortest;
 }
 
+/**
+ * The longest gap in minutes between two consecutive runs of `schedule` on wall clocks, over the
+ * `days` days from `from`. The time from the first day's midnight to the first run, and from the
+ * last run to the end of the last day, count as gaps too: each is part of a real gap, so a rare
+ * schedule reads as a long one. Infinity when no run comes in those days or the schedule is not
+ * understood.
+ */
+export function longestGapMinutes(schedule: string, from: number, days: number): number {
+  const rule = dayRuleOf(schedule);
+  if (!rule || rule.times.length === 0) return Infinity;
+  const { times } = rule;
+  const first = times[0]!;
+  const last = times[times.length - 1]!;
+  let longest = 0;
+  for (let i = 1; i < times.length; i++) longest = Math.max(longest, times[i]! - times[i - 1]!);
+  let previousDay: number | null = null;
+  for (let day = 0; day < days; day++) {
+    const date = new Date(dayStart(from) + day * DAY);
+    if (!rule.months.has(date.getUTCMonth() + 1) || !matchesDay(rule, date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate())) continue;
+    longest = Math.max(longest, previousDay === null ? day * 1440 + first : (day - previousDay) * 1440 + first - last);
+    previousDay = day;
+  }
+  return previousDay === null ? Infinity : Math.max(longest, (days - previousDay) * 1440 - last);
+}
+
 /** The UTC midnight at or before `ms`. */
 export function dayStart(ms: number): number {
   return Math.floor(ms / DAY) * DAY;

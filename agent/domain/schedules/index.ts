@@ -1,4 +1,4 @@
-import { shortestGapMinutes as cronShortestGapMinutes } from './cronDays';
+import { longestGapMinutes as cronLongestGapMinutes, shortestGapMinutes as cronShortestGapMinutes } from './cronDays';
 import { nextRunAfter as cronNextRunAfter, previousRunBefore as cronPreviousRunBefore } from './cronSchedule';
 import { remembered } from '../time/answerCache';
 import { rememberedRuns } from './runCache';
@@ -186,6 +186,14 @@ export function shortestGapMinutes(schedule: string, from: number, days: number)
   let shortest = Infinity;
   for (let i = 1; i < runs.length; i++) shortest = Math.min(shortest, Math.round((runs[i]! - runs[i - 1]!) / 60_000));
   return shortest;
+}
+
+/**
+ * The longest gap between two runs of a cron schedule in minutes, looking `days` ahead of `from`
+ * by date arithmetic (cronDays.ts); Infinity for another kind, or when no run comes in that time.
+ */
+export function longestCronGapMinutes(schedule: string, from: number, days: number): number {
+  return kindOf(schedule) === 'cron' ? cronLongestGapMinutes(schedule, from, days) : Infinity;
 }
 
 /** "Every 5 minutes" for the start of a sentence or a table cell. */

@@ -4,7 +4,9 @@ import {
   coversMonitor,
   excusingWindowEnd,
   maintenanceReplanFrom,
+  neverEndingGap,
   nextStart,
+  opensWindows,
   windowEnd,
   type MaintenanceWindow,
 } from '../../../agent/domain/maintenance/windows';
@@ -61,5 +63,24 @@ describe('maintenance window rules', () => {
     const inside = { due: at('2026-11-27T14:40:00Z'), deadline: at('2026-11-27T15:10:00Z') };
     expect(maintenanceReplanFrom([oneOff], monitor, inside, at('2026-11-27T15:10:00Z'))).toBe(at('2026-11-27T15:00:00Z'));
     expect(maintenanceReplanFrom([{ ...oneOff, monitorIds: [8] }], monitor, inside, at('2026-11-27T14:50:00Z'))).toBeNull();
+  });
+
+  it('opens only at the runs of a cron schedule, never of a calendar event or a period', () => {
+    expect(opensWindows('0 3 * * 0')).toBe(true);
+    expect(opensWindows('Sun 03:00')).toBe(false);
+    expect(opensWindows('@every 1h')).toBe(false);
+  });
+
+  it('never ends when an occurrence lasts as long as the longest time between two openings', () => {
+    const now = at('2026-11-27T13:00:00Z');
+    expect(neverEndingGap('0 * * * *', 60, now)).toBe(60);
+    expect(neverEndingGap('0 * * * *', 59, now)).toBeNull();
+    // Sunday to Wednesday is 3 days, Wednesday to Sunday 4: it closes until a window lasts 4 days.
+    expect(neverEndingGap('0 3 * * 0,3', 4 * 1440 - 1, now)).toBeNull();
+    expect(neverEndingGap('0 3 * * 0,3', 4 * 1440, now)).toBe(4 * 1440);
+    // Every day of January only: eleven months closed, whatever month it is now.
+    expect(neverEndingGap('0 0 * 1 *', 7 * 1440, now)).toBeNull();
+    expect(neverEndingGap('0 0 * 1 *', 7 * 1440, at('2027-01-15T00:00:00Z'))).toBeNull();
+    expect(neverEndingGap('0 0 29 2 *', 7 * 1440, now)).toBeNull();
   });
 });

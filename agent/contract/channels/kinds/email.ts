@@ -1,11 +1,17 @@
 import { z } from 'zod';
-import { optionalString, requiredString } from '../../fields';
+import { controlCharacterProblem, optionalString, requiredString } from '../../fields';
 import { emailAddressesOf } from '../../peopleInputs';
 import { describeKind, maskSecrets, reportSettings, shown } from './kind';
 
 /** One address or a list, as nodemailer sends them (agent/contract/peopleInputs.ts). */
 function emailAddresses(field: string, options: { many: boolean }) {
-  return requiredString(field, 1000).transform(emailAddressesOf(field, options));
+  // A line break or a bidi override in an address would act in the mail's headers or on its reader.
+  return requiredString(field, 1000)
+    .superRefine((text, context) => {
+      const problem = controlCharacterProblem(field, text);
+      if (problem) context.addIssue({ code: 'custom', message: problem, abort: true });
+    })
+    .transform(emailAddressesOf(field, options));
 }
 
 /** Mail through an SMTP server of the admin's: STARTTLS, TLS from the first byte, or none. */
