@@ -101,7 +101,9 @@ export async function reportRun(run: RunToReport): Promise<void> {
     },
   );
   const job = await run.job;
-  const durationMs = Math.round(performance.now() - run.began);
+  const durationMs = Math.round(job.endedAt - run.began);
+  // The end counts for when its result is known (at most a moment after the job exits), never
+  // for an earlier moment that a start counted for its arrival could follow.
   const endedAt = Date.now();
   const start = await started; // the end must not overtake its start
   // A line the agent refused at the start (another key's monitor, the key's limit) would be
