@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, writeSync } from 'node:fs';
+import { closeSync, readFileSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { OutputTail } from '../../client/pulses/outputTail';
@@ -17,6 +17,25 @@ import { describeError } from '../../domain/text/errorText';
  * would open Node's debugger on 127.0.0.1:9229, to any local user, in a process that often runs as root.
  */
 const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'] as const;
+/** The signals a terminal's keys send (Ctrl-C, Ctrl-\) to its whole foreground process group. */
+const KEYBOARD_SIGNALS: ReadonlySet<string> = new Set(['SIGINT', 'SIGQUIT']);
+
+/**
+ * Whether this process is in its terminal's foreground process group (Linux; false where that
+ * cannot be read). The job shares the group, so a Ctrl-C has reached it already: sent again, one
+ * Ctrl-C would be two, which many programs read as "stop now, skip the cleanup".
+ */
+function inTerminalForeground(): boolean {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // After "pid (name) ": state, ppid, pgrp, session, tty_nr, tpgid (-1 without a terminal).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[2] === fields[5];
+  } catch {
+    return false;
+  }
+}
+
 /**
  * How long after the job exits its output may still take to arrive before the end is reported
  * without the rest: a process the job left behind (`nohup worker &`) can hold the output open for days.
@@ -63,7 +82,9 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
       const startError = `cannot start "${command[0]}": ${describeError(error)}`;
       return resolve({ status: 127, output: `cronbeat: ${startError}\n`, startError, endedAt: performance.now() });
     }
-    const forward = (signal: NodeJS.Signals) => child.kill(signal);
+    const forward = (signal: NodeJS.Signals) => {
+      if (!(KEYBOARD_SIGNALS.has(signal) && inTerminalForeground())) child.kill(signal);
+    };
     for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
     const passThrough = (from: Readable, to: NodeJS.WriteStream) => {
       // A reader that went away (`cronbeat run … | head`) must not stop or kill the job:

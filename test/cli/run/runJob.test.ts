@@ -1,8 +1,11 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../../helpers/testAgent';
 import { createMonitor, pulsesOf } from '../agentFixtures';
-import { finished, spawnCli, tempFolder } from '../../helpers/cli';
+import { CLI, cleanEnv, finished, spawnCli, tempFolder } from '../../helpers/cli';
+import { until } from '../../helpers/until';
 
 // Real node processes on a busy 2-core machine.
 vi.setConfig({ testTimeout: 30_000 });
@@ -38,7 +41,8 @@ describe('cronbeat run: the job and the signals sent to cronbeat', () => {
     const monitor = await createMonitor(agent);
     // A job that handles each signal and ends once it has had all three (or, if they never come, after a minute).
     const job = "let left = 3; for (const s of ['SIGUSR1', 'SIGUSR2', 'SIGQUIT']) process.on(s, () => { console.log('got ' + s); if (--left === 0) process.exit(0); }); console.log('ready'); setTimeout(() => process.exit(9), 60_000);";
-    const child = spawnCli(['run', monitor.token, '--', process.execPath, '-e', job], { env });
+    // In a session of its own: on the terminal the tests may run from, SIGQUIT would be read as Ctrl-\.
+    const child = spawn(process.execPath, [CLI, 'run', monitor.token, '--', process.execPath, '-e', job], { env: cleanEnv(env), stdio: 'pipe', detached: true });
     const done = finished(child);
     await lineOf(child, /^ready$/);
     for (const signal of ['SIGUSR1', 'SIGUSR2', 'SIGQUIT'] as const) {
@@ -50,6 +54,41 @@ describe('cronbeat run: the job and the signals sent to cronbeat', () => {
     expect(result.status).toBe(0);
     expect(result.stderr).not.toMatch(/Debugger/);
     expect((await pulsesOf(agent, monitor.id)).map((p) => p.kind)).toEqual(['start', 'success']);
+  });
+});
+
+describe('cronbeat run on a terminal', () => {
+  /** The signals waiting for process `pid` as a whole (ShdPnd of /proc/PID/status). */
+  const pendingOf = (pid: number) => BigInt(`0x${/^ShdPnd:\s*([0-9a-f]+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]}`);
+  const SIGINT_BIT = 1n << 1n;
+
+  it('one Ctrl-C reaches the job once: the terminal sends it to the job itself, so run does not send it again', async () => {
+    const monitor = await createMonitor(agent);
+    // The job writes what it gets to a file (run's own output waits while run is stopped below): its
+    // SIGINTs, then on SIGUSR2 (forwarded by run) how many came, and ends with that count.
+    const said = join(tempFolder(), 'job.txt');
+    const job = `const say = (t) => require('fs').appendFileSync(${JSON.stringify(said)}, t + '\\n'); let n = 0; process.on('SIGINT', () => say('SIGINT ' + ++n)); process.on('SIGUSR2', () => { say('total ' + n); process.exit(n); }); say('ready ' + process.ppid); setTimeout(() => process.exit(9), 60_000);`;
+    const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+    const command = [process.execPath, CLI, 'run', monitor.token, '--', process.execPath, '-e', job].map(quote).join(' ');
+    // util-linux's `script` runs it on a real pty; what is written to its stdin is typed on that
+    // terminal. Through a shell in the same process group, so that `script` does not see run stop;
+    // the shell itself ignores the Ctrl-C (run and the job set their own handlers).
+    const child = spawn('script', ['-qec', `sh -c ${quote(`trap '' INT; ${command}; exit $?`)}`, '/dev/null'], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdout!.resume();
+    const done = new Promise<number | null>((resolve) => child.on('close', (status) => resolve(status)));
+    const read = () => (existsSync(said) ? readFileSync(said, 'utf8') : '');
+    const run = Number(/^ready (\d+)$/m.exec(await until(() => /^ready \d+$/m.test(read()) && read(), 'the job to start'))![1]);
+    // Stopped, run keeps the terminal's SIGINT waiting until the job has taken its own, so the two
+    // could never merge into one at the job: a second one sent by run would be counted.
+    process.kill(run, 'SIGSTOP');
+    child.stdin!.write('\u0003');
+    await until(() => read().includes('SIGINT 1'), 'the job to get the Ctrl-C');
+    process.kill(run, 'SIGCONT');
+    await until(() => (pendingOf(run) & SIGINT_BIT) === 0n, 'run to take its SIGINT');
+    process.kill(run, 'SIGUSR2');
+    child.stdin!.end();
+    expect(await done).toBe(1);
+    expect(read()).toMatch(/^total 1$/m);
   });
 });
 
