@@ -34,6 +34,11 @@ export class PulseSender {
   private readonly spool: Spool | null;
   /** Whether a notice already said where pulses are kept, or why they cannot be. */
   private folderTold = false;
+  /**
+   * Agents that failed every try of a pulse in this process: the next pulse to one gets a single
+   * try, so a run's end does not wait out all the retries again for the start it just spooled.
+   */
+  private readonly gaveUpOn = new Set<string>();
 
   constructor(
     readonly baseUrl: string,
@@ -77,7 +82,7 @@ export class PulseSender {
       // (if the spool cannot take it, sending it now beats losing it).
       if (await this.append(pulse)) return done({ kind: 'spooled', reason: this.keptWhere('the agent cannot be reached') }, replay);
     }
-    const outcome = await sendPulse(this.baseUrl, pulse);
+    const outcome = await this.sendTo(this.baseUrl, pulse, false);
     if (outcome.kind === 'ok') return done({ kind: 'delivered', monitorToken: headerValue(outcome.headers?.['x-cronbeat-monitor-token']) }, replay);
     if (outcome.kind === 'rejected') return done({ kind: 'rejected', reason: outcome.message }, replay);
     if (this.folder.dir === null || !this.spool) {
@@ -106,11 +111,19 @@ export class PulseSender {
       if (target === 'own' && entry.baseUrl !== this.baseUrl) return 'unreachable';
       const baseUrl = target === 'redirect' ? this.baseUrl : entry.baseUrl;
       if (down.has(baseUrl)) return 'unreachable';
-      const verdict = verdictOf(await sendPulse(baseUrl, entry.pulse, true));
+      const verdict = verdictOf(await this.sendTo(baseUrl, entry.pulse, true));
       if (verdict === 'unreachable') down.add(baseUrl);
       onEach?.();
       return verdict;
     }, waitMs);
+  }
+
+  /** sendPulse, with a single try to an agent this process has given up on once. */
+  private async sendTo(baseUrl: string, pulse: Pulse, late: boolean): Promise<HttpOutcome> {
+    const outcome = await sendPulse(baseUrl, pulse, late, this.gaveUpOn.has(baseUrl) ? [] : undefined);
+    if (outcome.kind === 'unreachable') this.gaveUpOn.add(baseUrl);
+    else this.gaveUpOn.delete(baseUrl);
+    return outcome;
   }
 
   /** The spool's warnings not told yet (lines set aside, a full spool). */

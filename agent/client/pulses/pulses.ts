@@ -63,11 +63,11 @@ export function pulseHeaders(pulse: Pulse, now: number, late = false): Record<st
 }
 
 /**
- * Sends one pulse, retrying with backoff; every attempt carries the same Idempotency-Key, and
- * an attempt leaving late states the event's time. Never throws.
+ * Sends one pulse, retrying with backoff (`delays`, else RETRY_DELAYS_MS); every attempt carries
+ * the same Idempotency-Key, and an attempt leaving late states the event's time. Never throws.
  */
-export function sendPulse(baseUrl: string, pulse: Pulse, late = false): Promise<HttpOutcome> {
+export function sendPulse(baseUrl: string, pulse: Pulse, late = false, delays?: number[]): Promise<HttpOutcome> {
   const url = pulseUrl(baseUrl, pulse);
   const body = pulse.body ?? '';
-  return requestWithRetry(() => ({ method: 'POST', url, headers: pulseHeaders(pulse, Date.now(), late), body }));
+  return requestWithRetry(() => ({ method: 'POST', url, headers: pulseHeaders(pulse, Date.now(), late), body }), delays);
 }
