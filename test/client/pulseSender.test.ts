@@ -1,7 +1,10 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli, tempFolder } from '../helpers/cli';
 import { fakeTimeEnv, hasFakeTime } from '../helpers/fakeTime';
+import { startTestAgent } from '../helpers/testAgent';
+import { createMonitor, pulsesOf } from '../cli/agentFixtures';
 
 // Real CLI processes against a real socket that never answers; their clock runs 20 times faster
 // (libfaketime), so each 5 s timeout passes in a quarter of a second.
@@ -44,5 +47,39 @@ describe.skipIf(!hasFakeTime)('a run against an agent that never answers', () =>
     expect(requests).toHaveLength(4);
     const listed = await runCli(['spool', 'list', '--json'], { env: { CRONBEAT_DATA_DIR: dataDir } });
     expect(JSON.parse(listed.stdout).map((row: { pulse: string }) => row.pulse)).toEqual(['start', 'exit 3']);
+  });
+});
+
+describe('an answer no agent gives: a redirect', () => {
+  it('keeps the pulses in the spool (never "refused" and dropped), to be flushed to the right URL', async () => {
+    // What answers at --url is not the agent: a proxy sending http to https, a captive portal.
+    const redirecting = createHttpServer((request, response) => {
+      request.resume();
+      response.writeHead(301, { Location: 'https://agent.example/api/pulse/x' }).end();
+    });
+    await new Promise<void>((listening) => redirecting.listen(0, '127.0.0.1', listening));
+    const agent = await startTestAgent();
+    try {
+      const monitor = await createMonitor(agent);
+      const wrongUrl = `http://127.0.0.1:${(redirecting.address() as { port: number }).port}`;
+      const env = { CRONBEAT_DATA_DIR: tempFolder() };
+      const result = await runCli(['run', monitor.token, '--url', wrongUrl, '--', 'sh', '-c', 'exit 3'], { env });
+      expect(result.status).toBe(3);
+      expect(result.stderr.trim().split('\n')).toEqual([
+        `cronbeat: start and end pulses saved to the spool (${wrongUrl} answered 301 Moved Permanently, a redirect to https://agent.example/api/pulse/x: an agent never redirects a pulse; check --url or CRONBEAT_URL); 2 pulses waiting, sent by the next ping or run or by \`cronbeat spool flush\``,
+      ]);
+      const again = await runCli(['spool', 'flush'], { env });
+      expect(again.status).toBe(1);
+      expect(again.stderr).not.toMatch(/dropped/);
+      const flushed = await runCli(['spool', 'flush', '--url', agent.url], { env });
+      expect(flushed).toMatchObject({ status: 0, stdout: 'Delivered 2 pulses; 0 still waiting.\n' });
+      expect((await pulsesOf(agent, monitor.id)).map((p) => [p.kind, p.exit_code])).toEqual([
+        ['start', null],
+        ['fail', 3],
+      ]);
+    } finally {
+      await agent.stop();
+      await new Promise((closed) => redirecting.close(closed));
+    }
   });
 });
