@@ -34,6 +34,18 @@ describe('cronbeat ping', () => {
     expect((await monitorOf(agent, monitor.id)).is_alerted).toBe(1);
   });
 
+  it('sends a failure whose message starts with "-" (it comes from the job, as getopt takes it), instead of a usage error', async () => {
+    const monitor = await createMonitor(agent);
+    const result = await runCli(['ping', monitor.token, '--fail', '--message', '-- backup failed: disk full', '--rid', '-r1'], { env });
+    expect(result).toMatchObject({ status: 0, stderr: '' });
+    const pulses = await pulsesOf(agent, monitor.id);
+    expect(pulses.map((p) => [p.kind, p.rid, p.body])).toEqual([['fail', '-r1', '-- backup failed: disk full']]);
+    // An empty, unquoted message before --fail: a mistake, never a success whose message is "--fail".
+    const empty = await runCli(['ping', monitor.token, '--message', '--fail'], { env });
+    expect(empty.status).toBe(2);
+    expect(await pulsesOf(agent, monitor.id)).toHaveLength(1);
+  });
+
   it('attaches standard input with --stdin and reports an exit code', async () => {
     const monitor = await createMonitor(agent);
     const result = await runCli(['ping', monitor.token, '--exit-code', '2', '--stdin'], { env, input: 'line 1\nline 2\n' });

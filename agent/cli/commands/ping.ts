@@ -62,13 +62,34 @@ async function readStdinTail(): Promise<string> {
   return tail.text();
 }
 
+/** The options of ping that take a value, and those that do not. */
+const VALUE_OPTIONS = ['--exit-code', '--rid', '--message', '--url', '--data-dir'];
+const OWN_OPTIONS = [...VALUE_OPTIONS, '--start', '--fail', '--stdin', '--help', '-h'];
+
+/**
+ * `argv` with the word after each option that takes a value joined to it (`--message=-x`) when
+ * it starts with "-", as getopt takes it: a message often comes from the job (`--message "$(tail
+ * -1 log)"`), and one that happens to start with "-" must not turn the pulse into a usage error
+ * that sends nothing. Not one of ping's own options, though: `--message $EMPTY --fail` stays a
+ * mistake rather than a success whose message is "--fail".
+ */
+function valuesJoined(argv: string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const next = argv[i + 1];
+    if (VALUE_OPTIONS.includes(argv[i]) && next?.startsWith('-') && !OWN_OPTIONS.includes(next.split('=')[0])) joined.push(`${argv[i]}=${argv[++i]}`);
+    else joined.push(argv[i]);
+  }
+  return joined;
+}
+
 export const pingCommand: Command = {
   name: 'ping',
   summary: 'Send one pulse to a monitor (success, start, fail or an exit code)',
   help,
   async run(argv) {
     const { values, positionals } = parseArgs({
-      args: argv,
+      args: valuesJoined(argv),
       allowPositionals: true,
       options: {
         start: { type: 'boolean' },
