@@ -3,6 +3,7 @@ import { closeSync, readFileSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { OutputTail } from '../../client/pulses/outputTail';
+import { jobStart } from './rawWords';
 import { describeError } from '../../domain/text/errorText';
 
 /*
@@ -76,7 +77,8 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
     signalStarted(startedFd);
     let child: ChildProcess;
     try {
-      child = spawn(command[0], command.slice(1), { stdio: ['inherit', 'pipe', 'pipe'] });
+      const { file, args } = jobStart(command);
+      child = spawn(file, args, { stdio: ['inherit', 'pipe', 'pipe'] });
     } catch (error) {
       // An empty command name is refused before any process is made.
       const startError = `cannot start "${command[0]}": ${describeError(error)}`;

@@ -4,17 +4,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../../helpers/testAgent';
 import { createMonitor, pulsesOf } from '../agentFixtures';
-import { CLI, cleanEnv, finished, spawnCli, tempFolder } from '../../helpers/cli';
+import { CLI, cleanEnv, closedPort, finished, spawnCli, tempFolder } from '../../helpers/cli';
 import { until } from '../../helpers/until';
+import { shellQuote } from '../../../agent/domain/text/shellQuote';
 
 // Real node processes on a busy 2-core machine.
 vi.setConfig({ testTimeout: 30_000 });
 
 let agent: TestAgent;
 let env: Record<string, string>;
+let down: string;
 
 beforeAll(async () => {
   agent = await startTestAgent();
+  down = `http://127.0.0.1:${await closedPort()}`;
   env = { CRONBEAT_URL: agent.url, CRONBEAT_DATA_DIR: tempFolder() };
 });
 afterAll(() => agent.stop());
@@ -113,5 +116,18 @@ describe('cronbeat run: a job that leaves a process holding its output', () => {
     const pulses = await pulsesOf(agent, monitor.id);
     expect(pulses.map((p) => p.kind)).toEqual(['start', 'fail']);
     expect(pulses[1].body).toContain('job done');
+  });
+});
+
+describe('cronbeat run: words and environment that are not UTF-8', () => {
+  it('gives the job its arguments and environment byte for byte (Latin-1 file names), not with U+FFFD in their place', async () => {
+    // Node holds arguments as text: the bytes are made by a shell, as cron's would be.
+    const script = `X="$(printf 'd\\351j\\340')"; export X; exec ${shellQuote(process.execPath)} ${shellQuote(CLI)} run some-token --url ${shellQuote(down)} -- sh -c 'printf "%s|%s|%s" "$1" "$2" "$X"' sh "$(printf 'caf\\351')" "$(printf 'plain')"`;
+    const child = spawn('sh', ['-c', script], { env: cleanEnv({ CRONBEAT_DATA_DIR: tempFolder() }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    child.stdout!.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const status = await new Promise((resolve) => child.on('close', resolve));
+    expect(status).toBe(0);
+    expect(Buffer.concat(chunks)).toEqual(Buffer.from('caf\xe9|plain|d\xe9j\xe0', 'latin1'));
   });
 });
