@@ -118,6 +118,16 @@ export class PulseSender {
     }, waitMs);
   }
 
+  /**
+   * Puts `pulse` in the spool at once, unsent, for a process about to be stopped (the file is
+   * written before this returns); false when there is no spool. Never throws.
+   */
+  keep(pulse: Pulse): boolean {
+    if (!this.spool) return false;
+    this.spool.append(this.baseUrl, pulse).catch(() => {});
+    return true;
+  }
+
   /** sendPulse, with a single try to an agent this process has given up on once. */
   private async sendTo(baseUrl: string, pulse: Pulse, late: boolean): Promise<HttpOutcome> {
     const outcome = await sendPulse(baseUrl, pulse, late, this.gaveUpOn.has(baseUrl) ? [] : undefined);
