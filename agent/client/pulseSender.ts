@@ -39,6 +39,8 @@ export class PulseSender {
    * try, so a run's end does not wait out all the retries again for the start it just spooled.
    */
   private readonly gaveUpOn = new Set<string>();
+  /** The keys of the pulses this process put in the spool, so that `keep` never writes one twice. */
+  private readonly spooled = new Set<string>();
 
   constructor(
     readonly baseUrl: string,
@@ -90,6 +92,7 @@ export class PulseSender {
     }
     try {
       await this.spool.append(this.baseUrl, pulse);
+      this.spooled.add(pulse.key);
     } catch (error) {
       return done({ kind: 'lost', reason: `${outcome.message}; ${this.noFolder(`the spool in ${this.folder.dir} cannot be written (${describe(error)})`)}` }, replay);
     }
@@ -124,6 +127,7 @@ export class PulseSender {
    */
   keep(pulse: Pulse): boolean {
     if (!this.spool) return false;
+    if (this.spooled.has(pulse.key)) return true; // already there, waiting behind older pulses
     this.spool.append(this.baseUrl, pulse).catch(() => {});
     return true;
   }
@@ -144,7 +148,9 @@ export class PulseSender {
   /** Appends to the spool; null (and the pulse is sent instead) when it cannot be written. */
   private async append(pulse: Pulse): Promise<SpoolEntry | null> {
     try {
-      return (await this.spool?.append(this.baseUrl, pulse)) ?? null;
+      const entry = (await this.spool?.append(this.baseUrl, pulse)) ?? null;
+      if (entry) this.spooled.add(pulse.key);
+      return entry;
     } catch {
       return null;
     }

@@ -62,6 +62,9 @@ async function readStdinTail(): Promise<string> {
   return tail.text();
 }
 
+/** The signals that stop a ping waiting for its agent. */
+const STOPPING = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 /** The options of ping that take a value, and those that do not. */
 const VALUE_OPTIONS = ['--exit-code', '--rid', '--message', '--url', '--data-dir'];
 const OWN_OPTIONS = [...VALUE_OPTIONS, '--start', '--fail', '--stdin', '--help', '-h'];
@@ -115,7 +118,23 @@ export const pingCommand: Command = {
     const at = Date.now();
 
     const sender = pulseSenderFor(baseUrl, values['data-dir']);
-    const delivery = await sender.send({ tokenOrSlug: token, signal, rid: values.rid, body, key: randomUUID(), at });
+    const pulse = { tokenOrSlug: token, signal, rid: values.rid, body, key: randomUUID(), at };
+    // Stopped while an agent does not answer (it can take seconds), the pulse is kept, not lost.
+    const stop = (stopSignal: NodeJS.Signals) => {
+      if (sender.keep(pulse)) {
+        printNotices([`stopped by ${stopSignal} before the agent answered: the pulse is kept in the spool, sent by the next ping or run or by \`cronbeat spool flush\``]);
+        process.exit(0);
+      }
+      printNotices([`stopped by ${stopSignal} before the agent answered: the pulse is lost, with no spool to keep it in`]);
+      process.exit(1);
+    };
+    for (const stopSignal of STOPPING) process.on(stopSignal, stop);
+    let delivery;
+    try {
+      delivery = await sender.send(pulse);
+    } finally {
+      for (const stopSignal of STOPPING) process.off(stopSignal, stop);
+    }
     printNotices(describeDelivery(delivery, 'pulse'));
     return delivery.outcome.kind === 'rejected' || delivery.outcome.kind === 'lost' ? 1 : 0;
   },
