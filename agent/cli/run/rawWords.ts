@@ -49,15 +49,15 @@ export function jobStart(command: string[]): JobStart {
   words.forEach((bytes, i) => {
     if (!isUtf8(bytes)) lines.push(`[ "$__cronbeat_i" = ${i + 1} ] && __cronbeat_a=${bytesWord(bytes)} && __cronbeat_a=\${__cronbeat_a%.}`);
   });
-  const exports: string[] = [];
+  const restored: string[] = [];
   for (const entry of environ ?? []) {
     const equals = entry.indexOf(0x3d);
     const name = equals > 0 ? entry.subarray(0, equals).toString('latin1') : '';
     if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !isUtf8(entry.subarray(equals + 1))) {
-      exports.push(`${name}=${bytesWord(entry.subarray(equals + 1))} && ${name}=\${${name}%.} && export ${name}`);
+      restored.push(`${name}=${bytesWord(entry.subarray(equals + 1))} && ${name}=\${${name}%.} && export ${name}`);
     }
   }
-  if (lines.length === 0 && exports.length === 0) return plain;
+  if (lines.length === 0 && restored.length === 0) return plain;
   try {
     accessSync('/bin/sh', constants.X_OK);
   } catch {
@@ -75,7 +75,7 @@ export function jobStart(command: string[]): JobStart {
     'done',
     `shift ${command.length}`,
     'unset __cronbeat_i __cronbeat_a',
-    ...exports,
+    ...restored,
     shlvl,
     'exec "$@"',
   ].join('\n');
