@@ -21,20 +21,25 @@ const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 
 /** The signals a terminal's keys send (Ctrl-C, Ctrl-\) to its whole foreground process group. */
 const KEYBOARD_SIGNALS: ReadonlySet<string> = new Set(['SIGINT', 'SIGQUIT']);
 
-/**
- * Whether this process is in its terminal's foreground process group (Linux; false where that
- * cannot be read). The job shares the group, so a Ctrl-C has reached it already: sent again, one
- * Ctrl-C would be two, which many programs read as "stop now, skip the cleanup".
- */
-function inTerminalForeground(): boolean {
+/** The fields of /proc/PID/stat after "pid (name) ": state, ppid, pgrp, session, tty_nr, tpgid (-1 without a terminal)…; null where unreadable. */
+function statOf(pid: number | 'self'): string[] | null {
   try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    // After "pid (name) ": state, ppid, pgrp, session, tty_nr, tpgid (-1 without a terminal).
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[2] === fields[5];
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return false;
+    return null;
   }
+}
+
+/**
+ * Whether the job is in this process's group and that group is its terminal's foreground one
+ * (Linux; false where that cannot be read): then a Ctrl-C has reached the job already, and sent
+ * again, one Ctrl-C would be two, which many programs read as "stop now, skip the cleanup".
+ */
+function jobInTerminalForeground(job: number | undefined): boolean {
+  const own = statOf('self');
+  const its = job === undefined ? null : statOf(job);
+  return own !== null && its !== null && own[2] === own[5] && its[2] === own[2];
 }
 
 /**
@@ -85,7 +90,7 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
       return resolve({ status: 127, output: `cronbeat: ${startError}\n`, startError, endedAt: performance.now() });
     }
     const forward = (signal: NodeJS.Signals) => {
-      if (!(KEYBOARD_SIGNALS.has(signal) && inTerminalForeground())) child.kill(signal);
+      if (!(KEYBOARD_SIGNALS.has(signal) && jobInTerminalForeground(child.pid))) child.kill(signal);
     };
     for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
     const passThrough = (from: Readable, to: NodeJS.WriteStream) => {

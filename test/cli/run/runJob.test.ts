@@ -65,32 +65,52 @@ describe('cronbeat run on a terminal', () => {
   const pendingOf = (pid: number) => BigInt(`0x${/^ShdPnd:\s*([0-9a-f]+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]}`);
   const SIGINT_BIT = 1n << 1n;
 
-  it('one Ctrl-C reaches the job once: the terminal sends it to the job itself, so run does not send it again', async () => {
+  /**
+   * Starts `cronbeat run … -- [...before] JOB` on a real pty (util-linux's `script`; what is written
+   * to its stdin is typed on that terminal). The job writes what it gets to a file (run's own output
+   * waits while run is stopped): its SIGINTs, then on SIGUSR2 (forwarded by run) how many came, and
+   * ends with that count. Through a shell in the same process group, so that `script` does not see
+   * run stop; the shell itself ignores the Ctrl-C (run and the job set their own handlers).
+   */
+  async function onTerminal(before: string[]) {
     const monitor = await createMonitor(agent);
-    // The job writes what it gets to a file (run's own output waits while run is stopped below): its
-    // SIGINTs, then on SIGUSR2 (forwarded by run) how many came, and ends with that count.
     const said = join(tempFolder(), 'job.txt');
     const job = `const say = (t) => require('fs').appendFileSync(${JSON.stringify(said)}, t + '\\n'); let n = 0; process.on('SIGINT', () => say('SIGINT ' + ++n)); process.on('SIGUSR2', () => { say('total ' + n); process.exit(n); }); say('ready ' + process.ppid); setTimeout(() => process.exit(9), 60_000);`;
     const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
-    const command = [process.execPath, CLI, 'run', monitor.token, '--', process.execPath, '-e', job].map(quote).join(' ');
-    // util-linux's `script` runs it on a real pty; what is written to its stdin is typed on that
-    // terminal. Through a shell in the same process group, so that `script` does not see run stop;
-    // the shell itself ignores the Ctrl-C (run and the job set their own handlers).
+    const command = [process.execPath, CLI, 'run', monitor.token, '--', ...before, process.execPath, '-e', job].map(quote).join(' ');
     const child = spawn('script', ['-qec', `sh -c ${quote(`trap '' INT; ${command}; exit $?`)}`, '/dev/null'], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdout!.resume();
     const done = new Promise<number | null>((resolve) => child.on('close', (status) => resolve(status)));
     const read = () => (existsSync(said) ? readFileSync(said, 'utf8') : '');
     const run = Number(/^ready (\d+)$/m.exec(await until(() => /^ready \d+$/m.test(read()) && read(), 'the job to start'))![1]);
+    const ctrlC = () => child.stdin!.write('\u0003');
+    /** Has run forward a SIGUSR2 after everything before, and resolves with the job's (and run's) status. */
+    const end = async () => {
+      process.kill(run, 'SIGUSR2');
+      child.stdin!.end();
+      return done;
+    };
+    return { run, read, ctrlC, end };
+  }
+
+  it('one Ctrl-C reaches the job once: the terminal sends it to the job itself, so run does not send it again', async () => {
+    const { run, read, ctrlC, end } = await onTerminal([]);
     // Stopped, run keeps the terminal's SIGINT waiting until the job has taken its own, so the two
     // could never merge into one at the job: a second one sent by run would be counted.
     process.kill(run, 'SIGSTOP');
-    child.stdin!.write('\u0003');
+    ctrlC();
     await until(() => read().includes('SIGINT 1'), 'the job to get the Ctrl-C');
     process.kill(run, 'SIGCONT');
     await until(() => (pendingOf(run) & SIGINT_BIT) === 0n, 'run to take its SIGINT');
-    process.kill(run, 'SIGUSR2');
-    child.stdin!.end();
-    expect(await done).toBe(1);
+    expect(await end()).toBe(1);
+    expect(read()).toMatch(/^total 1$/m);
+  });
+
+  it('a job in a session of its own, which the terminal does not reach, gets the Ctrl-C from run', async () => {
+    const { read, ctrlC, end } = await onTerminal(['setsid']);
+    ctrlC();
+    await until(() => read().includes('SIGINT 1'), 'the job to get the Ctrl-C');
+    expect(await end()).toBe(1);
     expect(read()).toMatch(/^total 1$/m);
   });
 });
