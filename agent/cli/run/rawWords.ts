@@ -7,6 +7,9 @@ import { accessSync, constants, readFileSync } from 'node:fs';
  * are not UTF-8, the job is started through /bin/sh, which puts those bytes back and execs it.
  */
 
+/** The longest script that safely fits in one argument (Linux takes 128 KB). */
+const MAX_SCRIPT_BYTES = 100_000;
+
 /** How to start the job so that it gets `command` and the environment exactly as this process got them. */
 export interface JobStart {
   file: string;
@@ -79,5 +82,8 @@ export function jobStart(command: string[]): JobStart {
     shlvl,
     'exec "$@"',
   ].join('\n');
+  // One argument may hold at most 128 KB (Linux's MAX_ARG_STRLEN): past that the job would not
+  // start at all, and a byte Node changes is better than a job that does not run.
+  if (Buffer.byteLength(script) > MAX_SCRIPT_BYTES) return plain;
   return { file: '/bin/sh', args: ['-c', script, 'sh', ...command] };
 }

@@ -150,4 +150,14 @@ describe('cronbeat run: words and environment that are not UTF-8', () => {
     expect(status).toBe(0);
     expect(Buffer.concat(chunks)).toEqual(Buffer.from('caf\xe9|plain|d\xe9j\xe0', 'latin1'));
   });
+
+  it('runs the job even when those bytes are too many to put back (one argument holds at most 128 KB)', async () => {
+    // 40,000 Latin-1 bytes: written back as printf escapes they would pass the limit, and the job would not start.
+    const script = `exec ${shellQuote(process.execPath)} ${shellQuote(CLI)} run some-token --url ${shellQuote(down)} -- sh -c 'printf ran' sh "$(head -c 40000 /dev/zero | tr '\\0' '\\351')"`;
+    const child = spawn('sh', ['-c', script], { env: cleanEnv({ CRONBEAT_DATA_DIR: tempFolder() }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const status = await new Promise((resolve) => child.on('close', resolve));
+    expect({ status, stdout }).toEqual({ status: 0, stdout: 'ran' });
+  });
 });
