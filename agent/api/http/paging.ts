@@ -1,6 +1,7 @@
+import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { EnvelopeInput, PageRequest } from '../../domain/formats/pagination';
-import { paginationEnvelopeJson } from '../../domain/formats/paginationJson';
+import { paginationEnvelopeText } from '../../domain/formats/paginationJson';
 import type { PageQuery } from '../../contract/paging';
 
 export const DEFAULT_PER_PAGE = 10;
@@ -24,8 +25,12 @@ export function requestUrl(ctx: Context): string {
   return `${requestOrigin(ctx)}${ctx.path}`;
 }
 
-/** Answers with one page in the spec's pagination envelope (serialised without building every link as an object). */
+/**
+ * Answers with one page in the spec's pagination envelope (serialised without building every link
+ * as an object); the envelope of a list of very many pages is streamed, a part at a time.
+ */
 export function respondWithPage<T>(ctx: Context, input: EnvelopeInput<T>): void {
+  const text = paginationEnvelopeText(input);
   ctx.type = 'application/json';
-  ctx.body = paginationEnvelopeJson(input);
+  ctx.body = typeof text === 'string' ? text : Readable.from(text, { objectMode: false, highWaterMark: 1 });
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { nextRunAfter, previousRunBefore } from '../../../agent/domain/schedules/cronSchedule';
+import { nextRunAfter as nextRunAfterAny, previousRunBefore as previousRunBeforeAny } from '../../../agent/domain/schedules';
 import {
   defaultGraceMinutes,
   dueAt,
   dueTimeAt,
-  earlyToleranceMs,
   expectedRunAfter,
   nextDeadline,
   nextStepAt,
@@ -74,10 +74,42 @@ describe('which run a pulse answers', () => {
   });
 
   it('allows one minute early, or half the gap between runs when shorter', () => {
-    expect(earlyToleranceMs({ schedule: '0 * * * *', timezone: 'UTC' }, t('2026-11-21T10:00:00Z'))).toBe(60_000);
-    expect(earlyToleranceMs({ schedule: '* * * * *', timezone: 'UTC' }, t('2026-11-21T10:00:00Z'))).toBe(30_000);
-    expect(earlyToleranceMs({ schedule: '0,1 * * * *', timezone: 'UTC' }, t('2026-11-21T10:01:00Z'))).toBe(30_000);
-    expect(earlyToleranceMs({ schedule: '0,1 * * * *', timezone: 'UTC' }, t('2026-11-21T10:00:00Z'))).toBe(60_000);
+    const answers = (schedule: string, pulse: string) => iso(runAnsweredBy({ schedule, timezone: 'UTC' }, t(pulse)));
+    expect(answers('0 * * * *', '2026-11-21T09:59:00Z')).toBe('2026-11-21T10:00:00.000Z');
+    expect(answers('0 * * * *', '2026-11-21T09:58:59.999Z')).toBe('2026-11-21T09:00:00.000Z');
+    expect(answers('* * * * *', '2026-11-21T09:59:30Z')).toBe('2026-11-21T10:00:00.000Z');
+    expect(answers('* * * * *', '2026-11-21T09:59:29.999Z')).toBe('2026-11-21T09:59:00.000Z');
+    // Runs at :00 and :01: half the gap before :01, a whole minute before :00 (the run before it was 59 minutes earlier).
+    expect(answers('0,1 * * * *', '2026-11-21T10:00:30Z')).toBe('2026-11-21T10:01:00.000Z');
+    expect(answers('0,1 * * * *', '2026-11-21T10:00:29.999Z')).toBe('2026-11-21T10:00:00.000Z');
+    expect(answers('0,1 * * * *', '2026-11-21T09:59:00Z')).toBe('2026-11-21T10:00:00.000Z');
+    // No run before the coming one (a one-off date): only a pulse at the run itself counts for it.
+    expect(answers('2026-11-21 10:00', '2026-11-21T09:59:59Z')).toBeNull();
+    expect(answers('2026-11-21 10:00', '2026-11-21T10:00:00Z')).toBe('2026-11-21T10:00:00.000Z');
+  });
+
+  // runAnsweredBy reads the latest run from the coming one's neighbour (remembered between pulses);
+  // it must answer exactly what its definition does, minute by minute across each switch.
+  it.each([
+    ['America/New_York', '30 1 * * *', '2026-11-01T04:00:00Z'],
+    ['America/New_York', '*/20 * * * *', '2026-03-08T05:00:00Z'],
+    ['Europe/London', '30 1 * * *', '2026-03-29T00:00:00Z'],
+    ['Europe/London', '0 * * * *', '2026-10-25T00:00:00Z'],
+    ['Australia/Lord_Howe', '15,45 * * * *', '2026-04-04T14:00:00Z'],
+    ['UTC', '*-*-* 02:00', '2026-11-20T23:00:00Z'],
+    ['UTC', '@every 1h', '2026-11-21T10:00:00Z'],
+  ])('answers what its definition does: %s %s, minute by minute over four hours', (timezone, schedule, from) => {
+    const spec = { schedule, timezone };
+    const byDefinition = (at: number) => {
+      const coming = nextRunAfterAny(spec.schedule, timezone, at);
+      const previous = coming === null ? null : previousRunBeforeAny(spec.schedule, timezone, coming);
+      const tolerance = previous === null ? 0 : Math.min(60_000, Math.floor((coming! - previous) / 2));
+      if (coming !== null && coming - at <= tolerance) return coming;
+      return previousRunBeforeAny(spec.schedule, timezone, at + 1);
+    };
+    for (let at = t(from); at < t(from) + 4 * 3_600_000; at += 60_000 + 7_000) {
+      expect(iso(runAnsweredBy(spec, at)), new Date(at).toISOString()).toBe(iso(byDefinition(at)));
+    }
   });
 });
 
