@@ -34,6 +34,13 @@ export class PulseSender {
   private readonly spool: Spool | null;
   /** Whether a notice already said where pulses are kept, or why they cannot be. */
   private folderTold = false;
+  /**
+   * Agents that failed every try of a pulse in this process: the next pulse to one gets a single
+   * try, so a run's end does not wait out all the retries again for the start it just spooled.
+   */
+  private readonly gaveUpOn = new Set<string>();
+  /** The keys of the pulses this process put in the spool, so that `keep` never writes one twice. */
+  private readonly spooled = new Set<string>();
 
   constructor(
     readonly baseUrl: string,
@@ -77,7 +84,7 @@ export class PulseSender {
       // (if the spool cannot take it, sending it now beats losing it).
       if (await this.append(pulse)) return done({ kind: 'spooled', reason: this.keptWhere('the agent cannot be reached') }, replay);
     }
-    const outcome = await sendPulse(this.baseUrl, pulse);
+    const outcome = await this.sendTo(this.baseUrl, pulse, false);
     if (outcome.kind === 'ok') return done({ kind: 'delivered', monitorToken: headerValue(outcome.headers?.['x-cronbeat-monitor-token']) }, replay);
     if (outcome.kind === 'rejected') return done({ kind: 'rejected', reason: outcome.message }, replay);
     if (this.folder.dir === null || !this.spool) {
@@ -85,6 +92,7 @@ export class PulseSender {
     }
     try {
       await this.spool.append(this.baseUrl, pulse);
+      this.spooled.add(pulse.key);
     } catch (error) {
       return done({ kind: 'lost', reason: `${outcome.message}; ${this.noFolder(`the spool in ${this.folder.dir} cannot be written (${describe(error)})`)}` }, replay);
     }
@@ -106,11 +114,30 @@ export class PulseSender {
       if (target === 'own' && entry.baseUrl !== this.baseUrl) return 'unreachable';
       const baseUrl = target === 'redirect' ? this.baseUrl : entry.baseUrl;
       if (down.has(baseUrl)) return 'unreachable';
-      const verdict = verdictOf(await sendPulse(baseUrl, entry.pulse, true));
+      const verdict = verdictOf(await this.sendTo(baseUrl, entry.pulse, true));
       if (verdict === 'unreachable') down.add(baseUrl);
       onEach?.();
       return verdict;
     }, waitMs);
+  }
+
+  /**
+   * Puts `pulse` in the spool at once, unsent, for a process about to be stopped (the file is
+   * written before this returns); false when there is no spool. Never throws.
+   */
+  keep(pulse: Pulse): boolean {
+    if (!this.spool) return false;
+    if (this.spooled.has(pulse.key)) return true; // already there, waiting behind older pulses
+    this.spool.append(this.baseUrl, pulse).catch(() => {});
+    return true;
+  }
+
+  /** sendPulse, with a single try to an agent this process has given up on once. */
+  private async sendTo(baseUrl: string, pulse: Pulse, late: boolean): Promise<HttpOutcome> {
+    const outcome = await sendPulse(baseUrl, pulse, late, this.gaveUpOn.has(baseUrl) ? [] : undefined);
+    if (outcome.kind === 'unreachable') this.gaveUpOn.add(baseUrl);
+    else this.gaveUpOn.delete(baseUrl);
+    return outcome;
   }
 
   /** The spool's warnings not told yet (lines set aside, a full spool). */
@@ -121,7 +148,9 @@ export class PulseSender {
   /** Appends to the spool; null (and the pulse is sent instead) when it cannot be written. */
   private async append(pulse: Pulse): Promise<SpoolEntry | null> {
     try {
-      return (await this.spool?.append(this.baseUrl, pulse)) ?? null;
+      const entry = (await this.spool?.append(this.baseUrl, pulse)) ?? null;
+      if (entry) this.spooled.add(pulse.key);
+      return entry;
     } catch {
       return null;
     }

@@ -72,7 +72,7 @@ describe('dist/cronbeat.cjs alone in an empty folder', () => {
     const [made] = agent.store.monitors.list(1).filter((m) => m.slug === 'alone-line');
     expect(made).toMatchObject({ schedule: '0 3 * * *', timezone: 'Europe/Paris' });
 
-    expect(await runThere(folder, ['spool', 'list'])).toMatchObject({ status: 0, stdout: 'The spool is empty: every pulse was delivered.\n' });
+    expect(await runThere(folder, ['spool', 'list'])).toMatchObject({ status: 0, stdout: 'The spool is empty: no pulse is waiting to be delivered.\n' });
   });
 
   it('with the agent down: the job runs, pulses wait in the spool, and spool flush delivers them', async () => {

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { createMonitor, monitorOf, pulsesOf } from './agentFixtures';
-import { runCli, tempFolder } from '../helpers/cli';
+import { createServer } from 'node:net';
+import { finished, runCli, spawnCli, tempFolder } from '../helpers/cli';
+import { until } from '../helpers/until';
 
 // Every test starts real node processes, several seconds' worth on a busy 2-core machine.
 vi.setConfig({ testTimeout: 30_000 });
@@ -32,6 +34,18 @@ describe('cronbeat ping', () => {
     ]);
     expect(pulses[2].duration_ms).not.toBeNull();
     expect((await monitorOf(agent, monitor.id)).is_alerted).toBe(1);
+  });
+
+  it('sends a failure whose message starts with "-" (it comes from the job, as getopt takes it), instead of a usage error', async () => {
+    const monitor = await createMonitor(agent);
+    const result = await runCli(['ping', monitor.token, '--fail', '--message', '-- backup failed: disk full', '--rid', '-r1'], { env });
+    expect(result).toMatchObject({ status: 0, stderr: '' });
+    const pulses = await pulsesOf(agent, monitor.id);
+    expect(pulses.map((p) => [p.kind, p.rid, p.body])).toEqual([['fail', '-r1', '-- backup failed: disk full']]);
+    // An empty, unquoted message before --fail: a mistake, never a success whose message is "--fail".
+    const empty = await runCli(['ping', monitor.token, '--message', '--fail'], { env });
+    expect(empty.status).toBe(2);
+    expect(await pulsesOf(agent, monitor.id)).toHaveLength(1);
   });
 
   it('attaches standard input with --stdin and reports an exit code', async () => {
@@ -70,4 +84,32 @@ describe('--help', () => {
     expect(result.stdout).toMatch(/Examples?:\n {2}\S/);
     expect(result.stdout).toMatch(/Exit status:/);
   });
+});
+
+describe('cronbeat ping stopped while the agent does not answer', () => {
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    it(`${signal}: keeps the pulse in the spool and says so`, async () => {
+      let asked = 0;
+      const silent = createServer((socket) => {
+        asked++;
+        socket.on('error', () => {}).resume();
+      });
+      await new Promise<void>((listening) => silent.listen(0, '127.0.0.1', listening));
+      try {
+        const dataDir = tempFolder();
+        const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+        const child = spawnCli(['ping', 'some-token', '--fail', '--message', 'disk full', '--url', url], { env: { CRONBEAT_DATA_DIR: dataDir } });
+        const done = finished(child);
+        await until(() => asked > 0, 'the ping to reach the agent');
+        child.kill(signal);
+        const result = await done;
+        expect(result.stderr).toBe(`cronbeat: stopped by ${signal} before the agent answered: the pulse is kept in the spool, sent by the next ping or run or by \`cronbeat spool flush\`\n`);
+        expect(result.status).toBe(0);
+        const listed = await runCli(['spool', 'list', '--json'], { env: { CRONBEAT_DATA_DIR: dataDir } });
+        expect(JSON.parse(listed.stdout).map((row: { pulse: string; body_bytes: number }) => [row.pulse, row.body_bytes])).toEqual([['fail', 9]]);
+      } finally {
+        await new Promise((closed) => silent.close(closed));
+      }
+    });
+  }
 });

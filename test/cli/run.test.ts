@@ -74,6 +74,18 @@ describe('cronbeat run', () => {
     expect(end.body_truncated).toBe(false);
   });
 
+  it('sends the end of output that is not UTF-8 (each byte a replacement character, three bytes) within the agent\'s 100 KB', async () => {
+    const monitor = await createMonitor(agent);
+    // 150 KB of Latin-1 text, then the line that says what went wrong.
+    const script = "process.stdout.write(Buffer.alloc(150 * 1024, 0xe9)); process.stdout.write('\\nERROR: disk full\\n'); process.exit(1);";
+    const result = await runCli(['run', monitor.token, '--', process.execPath, '-e', script], { env });
+    expect(result.status).toBe(1);
+    const end = (await pulsesOf(agent, monitor.id)).at(-1)!;
+    expect(end.body.endsWith('\nERROR: disk full\n')).toBe(true);
+    expect(end.body_truncated).toBe(false);
+    expect(Buffer.byteLength(end.body)).toBeLessThanOrEqual(100 * 1024);
+  });
+
   it('exits 127 and reports a failure when the command cannot be started', async () => {
     const monitor = await createMonitor(agent);
     const result = await runCli(['run', monitor.token, '--', '/no/such/command', '--flag'], { env });

@@ -87,6 +87,15 @@ describe('cronbeat run finds the command without --', () => {
     expect((await pulsesOf(agent, monitor.id)).map((p) => p.kind)).toEqual(['start', 'fail', 'start', 'fail']);
   });
 
+  it('a token written after -- (once or between two --) is the token: the job runs, monitored', async () => {
+    const monitor = await createMonitor(agent, 'token after separator');
+    const first = await expectJobRanAsWritten(['--', monitor.token], envFor());
+    expect(first.stderr).toBe('');
+    const twice = await expectJobRanAsWritten(['--', monitor.token, '--'], envFor());
+    expect(twice.stderr).toBe('');
+    expect((await pulsesOf(agent, monitor.id)).map((p) => p.kind)).toEqual(['start', 'fail', 'start', 'fail']);
+  });
+
   it("gives a job its own words that look like ours, after -- and after the command's first word", async () => {
     const monitor = await createMonitor(agent, 'job options');
     const after = await runCli(['run', monitor.token, '--', '/bin/echo', '--name', 'x', '--help', '--url', 'y'], { env: envFor() });

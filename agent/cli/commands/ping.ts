@@ -62,13 +62,37 @@ async function readStdinTail(): Promise<string> {
   return tail.text();
 }
 
+/** The signals that stop a ping waiting for its agent. */
+const STOPPING = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** The options of ping that take a value, and those that do not. */
+const VALUE_OPTIONS = ['--exit-code', '--rid', '--message', '--url', '--data-dir'];
+const OWN_OPTIONS = [...VALUE_OPTIONS, '--start', '--fail', '--stdin', '--help', '-h'];
+
+/**
+ * `argv` with the word after each option that takes a value joined to it (`--message=-x`) when
+ * it starts with "-", as getopt takes it: a message often comes from the job (`--message "$(tail
+ * -1 log)"`), and one that happens to start with "-" must not turn the pulse into a usage error
+ * that sends nothing. Not one of ping's own options, though: `--message $EMPTY --fail` stays a
+ * mistake rather than a success whose message is "--fail".
+ */
+function valuesJoined(argv: string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const next = argv[i + 1];
+    if (VALUE_OPTIONS.includes(argv[i]) && next?.startsWith('-') && !OWN_OPTIONS.includes(next.split('=')[0])) joined.push(`${argv[i]}=${argv[++i]}`);
+    else joined.push(argv[i]);
+  }
+  return joined;
+}
+
 export const pingCommand: Command = {
   name: 'ping',
   summary: 'Send one pulse to a monitor (success, start, fail or an exit code)',
   help,
   async run(argv) {
     const { values, positionals } = parseArgs({
-      args: argv,
+      args: valuesJoined(argv),
       allowPositionals: true,
       options: {
         start: { type: 'boolean' },
@@ -94,7 +118,23 @@ export const pingCommand: Command = {
     const at = Date.now();
 
     const sender = pulseSenderFor(baseUrl, values['data-dir']);
-    const delivery = await sender.send({ tokenOrSlug: token, signal, rid: values.rid, body, key: randomUUID(), at });
+    const pulse = { tokenOrSlug: token, signal, rid: values.rid, body, key: randomUUID(), at };
+    // Stopped while an agent does not answer (it can take seconds), the pulse is kept, not lost.
+    const stop = (stopSignal: NodeJS.Signals) => {
+      if (sender.keep(pulse)) {
+        printNotices([`stopped by ${stopSignal} before the agent answered: the pulse is kept in the spool, sent by the next ping or run or by \`cronbeat spool flush\``]);
+        process.exit(0);
+      }
+      printNotices([`stopped by ${stopSignal} before the agent answered: the pulse is lost, with no spool to keep it in`]);
+      process.exit(1);
+    };
+    for (const stopSignal of STOPPING) process.on(stopSignal, stop);
+    let delivery;
+    try {
+      delivery = await sender.send(pulse);
+    } finally {
+      for (const stopSignal of STOPPING) process.off(stopSignal, stop);
+    }
     printNotices(describeDelivery(delivery, 'pulse'));
     return delivery.outcome.kind === 'rejected' || delivery.outcome.kind === 'lost' ? 1 : 0;
   },

@@ -68,7 +68,7 @@ export const spoolCommand: Command = {
         url: entry.baseUrl,
       }));
       if (values.json) console.log(JSON.stringify(rows, null, 2));
-      else if (rows.length === 0) console.log('The spool is empty: every pulse was delivered.');
+      else if (rows.length === 0) console.log('The spool is empty: no pulse is waiting to be delivered.');
       else printTable(rows, ['sent_at', 'token', 'pulse', 'rid', 'body_bytes', 'url']);
       return 0;
     }

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, writeSync } from 'node:fs';
+import { closeSync, readFileSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { OutputTail } from '../../client/pulses/outputTail';
+import { jobStart } from './rawWords';
 import { describeError } from '../../domain/text/errorText';
 
 /*
@@ -10,11 +11,48 @@ import { describeError } from '../../domain/text/errorText';
  * before the job starts: monitoring loads after, so nothing of it can keep the job from running.
  */
 
-const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/*
+ * Signals sent to `cronbeat run` are meant for the job (`pkill -USR1 -f backup` matches both).
+ * Beyond the three that end a job, the ones whose default would end or change cronbeat instead:
+ * SIGUSR2 and SIGQUIT would kill it and leave the job writing into a closed pipe, and SIGUSR1
+ * would open Node's debugger on 127.0.0.1:9229, to any local user, in a process that often runs as root.
+ */
+const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'] as const;
+/** The signals a terminal's keys send (Ctrl-C, Ctrl-\) to its whole foreground process group. */
+const KEYBOARD_SIGNALS: ReadonlySet<string> = new Set(['SIGINT', 'SIGQUIT']);
+
+/** The fields of /proc/PID/stat after "pid (name) ": state, ppid, pgrp, session, tty_nr, tpgid (-1 without a terminal)…; null where unreadable. */
+function statOf(pid: number | 'self'): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the job is in this process's group and that group is its terminal's foreground one
+ * (Linux; false where that cannot be read): then a Ctrl-C has reached the job already, and sent
+ * again, one Ctrl-C would be two, which many programs read as "stop now, skip the cleanup".
+ */
+function jobInTerminalForeground(job: number | undefined): boolean {
+  const own = statOf('self');
+  const its = job === undefined ? null : statOf(job);
+  return own !== null && its !== null && own[2] === own[5] && its[2] === own[2];
+}
+
+/**
+ * How long after the job exits its output may still take to arrive before the end is reported
+ * without the rest: a process the job left behind (`nohup worker &`) can hold the output open for days.
+ */
+const DRAIN_AFTER_EXIT_MS = 1_000;
 
 export interface JobResult {
   status: number;
   output: string;
+  /** When the job ended, on the monotonic clock (performance.now()). */
+  endedAt: number;
   /** Why the command could not start, when it could not. */
   startError?: string;
 }
@@ -44,13 +82,16 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
     signalStarted(startedFd);
     let child: ChildProcess;
     try {
-      child = spawn(command[0], command.slice(1), { stdio: ['inherit', 'pipe', 'pipe'] });
+      const { file, args } = jobStart(command);
+      child = spawn(file, args, { stdio: ['inherit', 'pipe', 'pipe'] });
     } catch (error) {
       // An empty command name is refused before any process is made.
       const startError = `cannot start "${command[0]}": ${describeError(error)}`;
-      return resolve({ status: 127, output: `cronbeat: ${startError}\n`, startError });
+      return resolve({ status: 127, output: `cronbeat: ${startError}\n`, startError, endedAt: performance.now() });
     }
-    const forward = (signal: NodeJS.Signals) => child.kill(signal);
+    const forward = (signal: NodeJS.Signals) => {
+      if (!(KEYBOARD_SIGNALS.has(signal) && jobInTerminalForeground(child.pid))) child.kill(signal);
+    };
     for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
     const passThrough = (from: Readable, to: NodeJS.WriteStream) => {
       // A reader that went away (`cronbeat run … | head`) must not stop or kill the job:
@@ -77,11 +118,21 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
       // Only a failed start lands here for a child with piped stdio.
       startError = `cannot start "${command[0]}": ${error.code === 'ENOENT' ? 'command not found' : error.code === 'EACCES' ? 'permission denied' : error.message}`;
     });
+    const statusOf = (code: number | null, signal: NodeJS.Signals | null) => code ?? 128 + (signal ? constants.signals[signal] : 0);
+    let exited: { status: number; endedAt: number } | undefined;
+    let drain: NodeJS.Timeout | undefined;
+    child.on('exit', (code, signal) => {
+      exited = { status: statusOf(code, signal), endedAt: performance.now() };
+      // Usually the output closes with the job and 'close' answers; if something the job started
+      // keeps it open, the end is reported now, and the output still passes through until it
+      // closes (this process lives until then, so that process never writes into a closed pipe).
+      drain = setTimeout(() => resolve({ ...exited!, output: tail.text() }), DRAIN_AFTER_EXIT_MS);
+    });
     child.on('close', (code, signal) => {
+      clearTimeout(drain);
       for (const s of FORWARDED_SIGNALS) process.off(s, forward);
-      if (startError) return resolve({ status: 127, output: `cronbeat: ${startError}\n`, startError });
-      const status = code ?? 128 + (signal ? constants.signals[signal] : 0);
-      resolve({ status, output: tail.text() });
+      if (startError) return resolve({ status: 127, output: `cronbeat: ${startError}\n`, startError, endedAt: performance.now() });
+      resolve({ status: statusOf(code, signal), output: tail.text(), endedAt: exited?.endedAt ?? performance.now() });
     });
   });
 }

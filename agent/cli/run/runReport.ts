@@ -33,11 +33,45 @@ async function deliver(sender: PulseSender, pulse: Pulse, what: string): Promise
   }
 }
 
-/** A line's pulse to its target; what became of it teaches the line run (its monitor's token). */
-async function deliverFor(sender: PulseSender, target: PulseTarget, line: LineRun | undefined, pulse: Omit<Pulse, 'tokenOrSlug'>, what: string) {
-  const delivery = await deliver(sender, { ...pulse, ...target }, what);
+/**
+ * A line's pulse to its target; what became of it teaches the line run (its monitor's token).
+ * Until it is answered (delivered, kept, refused) it is among `unanswered`.
+ */
+async function deliverFor(sender: PulseSender, target: PulseTarget, line: LineRun | undefined, pulse: Omit<Pulse, 'tokenOrSlug'>, what: string, unanswered: Set<Pulse>) {
+  const full = { ...pulse, ...target };
+  unanswered.add(full);
+  const delivery = await deliver(sender, full, what);
+  unanswered.delete(full);
   if (typeof delivery !== 'string' && line) line.learn(target, delivery);
   return delivery;
+}
+
+/** What stops `run` once its job has ended; before, every one of them is the job's (runJob.ts forwards it). */
+const STOPPING = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR2'] as const;
+
+/**
+ * Once the job has ended, a signal stops the reporting (an agent that does not answer holds it
+ * for seconds): the pulses not answered yet go to the spool, and `run` exits with the job's own
+ * status, never the signal's. SIGUSR1 is ignored rather than opening Node's debugger. Returns
+ * the function that takes the handlers away.
+ */
+function onStop(sender: PulseSender, unanswered: Set<Pulse>, ended: () => JobResult | undefined): () => void {
+  const stop = (signal: NodeJS.Signals) => {
+    const job = ended();
+    if (!job) return;
+    for (const pulse of unanswered) sender.keep(pulse);
+    if (unanswered.size > 0) {
+      printNotices([`stopped by ${signal} while reporting the run: ${plural(unanswered.size, 'pulse')} not yet answered kept in the spool, sent by the next ping or run or by \`cronbeat spool flush\``]);
+    }
+    process.exit(job.status);
+  };
+  const ignore = () => {};
+  for (const signal of STOPPING) process.on(signal, stop);
+  process.on('SIGUSR1', ignore);
+  return () => {
+    for (const signal of STOPPING) process.off(signal, stop);
+    process.off('SIGUSR1', ignore);
+  };
 }
 
 const said = (delivery: Delivery | string, what: string) => (typeof delivery === 'string' ? [delivery] : describeDelivery(delivery, what));
@@ -92,8 +126,20 @@ export async function reportRun(run: RunToReport): Promise<void> {
     printNotices([`not monitoring this run: ${describeError(error)}`]);
     return;
   }
+  const unanswered = new Set<Pulse>();
+  let ended: JobResult | undefined;
+  const stopHandlers = onStop(sender, unanswered, () => ended);
+  try {
+    await report(run, sender, line, unanswered, (job) => (ended = job));
+  } finally {
+    stopHandlers();
+  }
+}
+
+/** reportRun's pulses; `onEnd` is told the job's result with its end pulse among `unanswered`. */
+async function report(run: RunToReport, sender: PulseSender, line: LineRun | undefined, unanswered: Set<Pulse>, onEnd: (job: JobResult) => void): Promise<void> {
   const rid = randomUUID();
-  const started = deliverFor(sender, line ? line.start() : { tokenOrSlug: run.token }, line, { signal: 'start', rid, key: randomUUID(), at: startedAt }, 'start pulse').then(
+  const started = deliverFor(sender, line ? line.start() : { tokenOrSlug: run.token }, line, { signal: 'start', rid, key: randomUUID(), at: run.startedAt }, 'start pulse', unanswered).then(
     (delivery) => {
       // A start kept in the spool or refused is said with the end, which most likely meets the same fate.
       if (plainOutcome(delivery) === null) printNotices(said(delivery, 'start pulse'));
@@ -101,22 +147,25 @@ export async function reportRun(run: RunToReport): Promise<void> {
     },
   );
   const job = await run.job;
-  const durationMs = Math.round(performance.now() - run.began);
+  const durationMs = Math.round(job.endedAt - run.began);
+  // The end counts for when its result is known (at most a moment after the job exits), never
+  // for an earlier moment that a start counted for its arrival could follow.
   const endedAt = Date.now();
+  const endTarget = line ? line.end() : { tokenOrSlug: run.token };
+  const endPulse = { signal: job.status, rid, body: job.output, key: randomUUID(), at: endedAt, durationMs };
+  // Kept in the spool with the start if run is stopped before the start is answered.
+  const waitingEnd = { ...endPulse, ...endTarget };
+  unanswered.add(waitingEnd);
+  onEnd(job);
   const start = await started; // the end must not overtake its start
+  unanswered.delete(waitingEnd);
   // A line the agent refused at the start (another key's monitor, the key's limit) would be
   // refused at the end too: said once, and the end not sent.
   if (line?.refused) {
     if (plainOutcome(start) !== null) printNotices(said(start, 'start pulse'));
     return;
   }
-  const end = await deliverFor(
-    sender,
-    line ? line.end() : { tokenOrSlug: run.token },
-    line,
-    { signal: job.status, rid, body: job.output, key: randomUUID(), at: endedAt, durationMs },
-    'end pulse',
-  );
+  const end = await deliverFor(sender, endTarget, line, endPulse, 'end pulse', unanswered);
   const both = bothPulses(start, end);
   if (both !== null) return printNotices([both]);
   if (plainOutcome(start) !== null) printNotices(said(start, 'start pulse'));

@@ -53,6 +53,9 @@ export function apiKeyAsToken(word: string | undefined, command: 'run' | 'ping')
   return `"cb_…" is an API key (a ping key), not a monitor's token: put it in CRONBEAT_API_TOKEN and use \`${byName}\`, or give the monitor's own token (\`cronbeat monitor show NAME\`)`;
 }
 
+/** A monitor's pulse token: a UUID, as the agent makes them. */
+const MONITOR_TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const isOption = (word: string) => word.startsWith('-') && word !== '-' && word !== '--';
 const isOurs = (name: string): name is RunOption => (RUN_OPTIONS as readonly string[]).includes(name);
 
@@ -105,8 +108,14 @@ export function readRunWords(argv: string[], runs: (word: string) => boolean = c
     }
     i++;
   }
-  const command = separator >= 0 ? argv.slice(separator + 1) : commandAt >= 0 ? argv.slice(commandAt) : [];
+  let command = separator >= 0 ? argv.slice(separator + 1) : commandAt >= 0 ? argv.slice(commandAt) : [];
   const byLine = values.name !== undefined || values.schedule !== undefined;
+  // A monitor's token written after -- (`run -- TOKEN -- job`): no program is named like one, so
+  // it is the token and the job follows it, rather than a command that cannot start.
+  if (separator >= 0 && token === undefined && !byLine && command.length > 1 && MONITOR_TOKEN.test(command[0]) && !runs(command[0])) {
+    token = command[0];
+    command = command[1] === '--' ? command.slice(2) : command.slice(1);
+  }
   if (byLine && token !== undefined) mistakes.push(`give either a monitor token or --name, not both ("${token}" and --name)`);
   const key = byLine ? undefined : apiKeyAsToken(token, 'run');
   if (key !== undefined) mistakes.push(key);

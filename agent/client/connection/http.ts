@@ -28,7 +28,7 @@ export interface HttpRequest {
  */
 export type HttpOutcome =
   | { kind: 'ok'; status: number; text: string; headers?: Record<string, string | string[] | undefined> }
-  | { kind: 'rejected'; status: number; text: string; message: string }
+  | { kind: 'rejected'; status: number; text: string; message: string; headers?: Record<string, string | string[] | undefined> }
   | { kind: 'unreachable'; message: string };
 
 const USER_AGENT = 'cronbeat-cli/0.1';
@@ -43,7 +43,7 @@ export async function requestOnce(request: HttpRequest): Promise<HttpOutcome> {
     if (status === 408 || status === 429 || status >= 500) {
       return { kind: 'unreachable', message: `${new URL(request.url).origin} answered ${message}` };
     }
-    return { kind: 'rejected', status, text, message };
+    return { kind: 'rejected', status, text, message, headers: response.headers };
   } catch (error) {
     if (error instanceof AnswerTooLargeError) return { kind: 'unreachable', message: `${safeOrigin(request.url)} ${error.message}` };
     const cause = error instanceof Error ? ((error.cause ?? error) as { code?: string; message?: string }) : undefined;

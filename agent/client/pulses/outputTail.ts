@@ -24,16 +24,25 @@ export class OutputTail {
     }
   }
 
-  /** The kept output as text; a character cut in half at the start is dropped. */
+  /** The kept output as text, at most `limit` bytes of UTF-8; a character cut in half at the start is dropped. */
   text(): string {
     const all = Buffer.concat(this.chunks);
-    let start = Math.max(0, all.length - this.limit);
-    while (start < all.length && start > 0 && (all[start] & 0xc0) === 0x80) start++;
-    return all.subarray(start).toString('utf8');
+    const text = lastBytes(all, this.limit).toString('utf8');
+    // Bytes that are not UTF-8 (Latin-1 text, binary) became U+FFFD, three bytes each: cut again,
+    // or the agent, which keeps the first `limit` bytes of a body, would drop the end that matters.
+    const encoded = Buffer.from(text);
+    return encoded.length > this.limit ? lastBytes(encoded, this.limit).toString('utf8') : text;
   }
 
   /** True when the job printed more than the tail holds. */
   get truncated(): boolean {
     return this.dropped > 0 || this.size > this.limit;
   }
+}
+
+/** The last `limit` bytes of `bytes`, starting at a character's first byte. */
+function lastBytes(bytes: Buffer, limit: number): Buffer {
+  let start = Math.max(0, bytes.length - limit);
+  while (start < bytes.length && start > 0 && (bytes[start] & 0xc0) === 0x80) start++;
+  return bytes.subarray(start);
 }

@@ -1,4 +1,4 @@
-import { requestWithRetry, type HttpOutcome } from '../connection/http';
+import { oneLine, requestWithRetry, type HttpOutcome } from '../connection/http';
 
 /** What a pulse says: the run succeeded, started, failed, or ended with this exit code (0–255). */
 export type PulseSignal = 'success' | 'start' | 'fail' | number;
@@ -63,11 +63,20 @@ export function pulseHeaders(pulse: Pulse, now: number, late = false): Record<st
 }
 
 /**
- * Sends one pulse, retrying with backoff; every attempt carries the same Idempotency-Key, and
- * an attempt leaving late states the event's time. Never throws.
+ * Sends one pulse, retrying with backoff (`delays`, else RETRY_DELAYS_MS); every attempt carries
+ * the same Idempotency-Key, and an attempt leaving late states the event's time. Never throws.
  */
-export function sendPulse(baseUrl: string, pulse: Pulse, late = false): Promise<HttpOutcome> {
+export async function sendPulse(baseUrl: string, pulse: Pulse, late = false, delays?: number[]): Promise<HttpOutcome> {
   const url = pulseUrl(baseUrl, pulse);
   const body = pulse.body ?? '';
-  return requestWithRetry(() => ({ method: 'POST', url, headers: pulseHeaders(pulse, Date.now(), late), body }));
+  const outcome = await requestWithRetry(() => ({ method: 'POST', url, headers: pulseHeaders(pulse, Date.now(), late), body }), delays);
+  // An agent never redirects a pulse: what answered is something else at that address (a proxy
+  // sending http to https, a captive portal), so the pulse waits in the spool for the right
+  // address instead of counting as refused, which would drop it.
+  if (outcome.kind === 'rejected' && outcome.status >= 300 && outcome.status < 400) {
+    const location = outcome.headers?.location;
+    const to = typeof location === 'string' ? `, a redirect to ${oneLine(location)}` : '';
+    return { kind: 'unreachable', message: `${new URL(baseUrl).origin} answered ${outcome.message}${to}: an agent never redirects a pulse; check --url or CRONBEAT_URL` };
+  }
+  return outcome;
 }

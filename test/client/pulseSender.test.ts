@@ -1,0 +1,85 @@
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type Server } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runCli, tempFolder } from '../helpers/cli';
+import { fakeTimeEnv, hasFakeTime } from '../helpers/fakeTime';
+import { startTestAgent } from '../helpers/testAgent';
+import { createMonitor, pulsesOf } from '../cli/agentFixtures';
+
+// Real CLI processes against a real socket that never answers; their clock runs 20 times faster
+// (libfaketime), so each 5 s timeout passes in a quarter of a second.
+vi.setConfig({ testTimeout: 60_000 });
+
+let silent: Server;
+let url: string;
+const requests: string[] = [];
+
+beforeAll(async () => {
+  // An agent that takes every connection and never answers (a frozen process, a wedged proxy).
+  silent = createServer((socket) => {
+    let head = '';
+    socket.on('data', (chunk) => {
+      head += chunk.toString('latin1');
+      const line = /^(POST|GET) (\S+)/.exec(head);
+      if (line && head.includes('\r\n\r\n')) {
+        requests.push(line[2]);
+        head = '';
+      }
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((listening) => silent.listen(0, '127.0.0.1', listening));
+  url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+});
+afterAll(() => new Promise<void>((closed) => silent.close(() => closed())));
+
+describe.skipIf(!hasFakeTime)('a run against an agent that never answers', () => {
+  it('tries the start three times, not six: once it has given up on the agent, the end waits in the spool behind the start after one more try', async () => {
+    const dataDir = tempFolder();
+    const result = await runCli(['run', 'some-token', '--url', url, '--', 'sh', '-c', 'exit 3'], {
+      env: { CRONBEAT_DATA_DIR: dataDir, ...fakeTimeEnv('2026-03-08T06:40:00Z', 20) },
+    });
+    expect(result.status).toBe(3);
+    expect(result.stderr).toMatch(/^cronbeat: start and end pulses saved to the spool \(cannot reach http:\/\/127\.0\.0\.1:\d+ \(no answer within 5 s\)\); 2 pulses waiting/);
+    // Three tries of the start while the job runs; at its end, one try of the start waiting in the spool.
+    const starts = requests.filter((path) => path.startsWith('/api/pulse/some-token/start'));
+    expect(starts).toHaveLength(4);
+    expect(requests).toHaveLength(4);
+    const listed = await runCli(['spool', 'list', '--json'], { env: { CRONBEAT_DATA_DIR: dataDir } });
+    expect(JSON.parse(listed.stdout).map((row: { pulse: string }) => row.pulse)).toEqual(['start', 'exit 3']);
+  });
+});
+
+describe('an answer no agent gives: a redirect', () => {
+  it('keeps the pulses in the spool (never "refused" and dropped), to be flushed to the right URL', async () => {
+    // What answers at --url is not the agent: a proxy sending http to https, a captive portal.
+    const redirecting = createHttpServer((request, response) => {
+      request.resume();
+      response.writeHead(301, { Location: 'https://agent.example/api/pulse/x' }).end();
+    });
+    await new Promise<void>((listening) => redirecting.listen(0, '127.0.0.1', listening));
+    const agent = await startTestAgent();
+    try {
+      const monitor = await createMonitor(agent);
+      const wrongUrl = `http://127.0.0.1:${(redirecting.address() as { port: number }).port}`;
+      const env = { CRONBEAT_DATA_DIR: tempFolder() };
+      const result = await runCli(['run', monitor.token, '--url', wrongUrl, '--', 'sh', '-c', 'exit 3'], { env });
+      expect(result.status).toBe(3);
+      expect(result.stderr.trim().split('\n')).toEqual([
+        `cronbeat: start and end pulses saved to the spool (${wrongUrl} answered 301 Moved Permanently, a redirect to https://agent.example/api/pulse/x: an agent never redirects a pulse; check --url or CRONBEAT_URL); 2 pulses waiting, sent by the next ping or run or by \`cronbeat spool flush\``,
+      ]);
+      const again = await runCli(['spool', 'flush'], { env });
+      expect(again.status).toBe(1);
+      expect(again.stderr).not.toMatch(/dropped/);
+      const flushed = await runCli(['spool', 'flush', '--url', agent.url], { env });
+      expect(flushed).toMatchObject({ status: 0, stdout: 'Delivered 2 pulses; 0 still waiting.\n' });
+      expect((await pulsesOf(agent, monitor.id)).map((p) => [p.kind, p.exit_code])).toEqual([
+        ['start', null],
+        ['fail', 3],
+      ]);
+    } finally {
+      await agent.stop();
+      await new Promise((closed) => redirecting.close(closed));
+    }
+  });
+});
