@@ -1,8 +1,10 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { HttpError } from '../http/errors';
 import { validate } from '../http/validate';
 import { pulseHeaders, pulseQuery } from '../../contract/pulses';
-import { IdempotencyKeyReusedError, keptBody, PULSE_BODY_LIMIT, pulseAction, pulseTime } from '../../domain/monitors/pulseInput';
+import { IdempotencyKeyReusedError, keptBody, PULSE_BODY_LIMIT, pulseAction, pulseTime, unreadBody } from '../../domain/monitors/pulseInput';
 import type { PulseKind } from '../../domain/monitors/pulseEffect';
 import type { ReceivedPulse } from '../../engine/monitors/pulses';
 
@@ -68,19 +70,58 @@ export function receivedPulse(
   };
 }
 
-/** Reads the whole body but keeps only its first PULSE_BODY_LIMIT bytes. */
+/** The codings a pulse body may come under (Content-Encoding), as an HTTP client library may send it. */
+const DECOMPRESSORS: Record<string, () => Transform> = { gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress };
+
+/**
+ * Reads the whole body but keeps only its first PULSE_BODY_LIMIT bytes. A compressed body is kept
+ * decompressed, and inflated no further than that (a small body can inflate to gigabytes); one
+ * under a coding that cannot be undone is kept as a line saying so. Either way the pulse counts.
+ */
 export async function readPulseBody(request: IncomingMessage): Promise<{ body: string; truncated: boolean }> {
+  const coding = (request.headers['content-encoding'] ?? '').trim().toLowerCase();
+  if (coding === '' || coding === 'identity') {
+    const { head, total } = await keptHead(request, false);
+    return keptBody(head, total);
+  }
+  const decompress = DECOMPRESSORS[coding];
+  if (!decompress) {
+    await keptHead(request, false);
+    return unreadBody(coding, 'unknown');
+  }
+  const inflated = request.pipe(decompress());
+  // Its errors reach the loop below while it runs; one after it (the rest of a broken body) must not end the agent.
+  inflated.on('error', () => undefined);
+  try {
+    const { head, total } = await keptHead(inflated, true);
+    return keptBody(head, total);
+  } catch {
+    return unreadBody(coding, 'broken');
+  } finally {
+    // The rest of the request is read and dropped, so the connection can answer it and go on.
+    request.unpipe(inflated);
+    inflated.destroy();
+    request.resume();
+  }
+}
+
+/**
+ * The first bytes of `stream` (at least PULSE_BODY_LIMIT of them when it has that many) and how
+ * many it had in all; with `stopWhenKept`, read no further once it has more than that (total null).
+ */
+async function keptHead(stream: AsyncIterable<Buffer>, stopWhenKept: boolean): Promise<{ head: Buffer; total: number | null }> {
   const chunks: Buffer[] = [];
   let kept = 0;
   let total = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
+  for await (const chunk of stream) {
     total += chunk.length;
     if (kept < PULSE_BODY_LIMIT) {
       chunks.push(chunk);
       kept += chunk.length;
     }
+    if (stopWhenKept && total > PULSE_BODY_LIMIT) return { head: Buffer.concat(chunks), total: null };
   }
-  return keptBody(Buffer.concat(chunks), total);
+  return { head: Buffer.concat(chunks), total };
 }
 
 /** A different pulse under an Idempotency-Key stored already is the client's mistake: 422 naming the header. */

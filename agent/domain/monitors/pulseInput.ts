@@ -69,11 +69,22 @@ export function pulseAction(segment: string | undefined): { kind: PulseKind; exi
 /**
  * The kept text of a body of `totalBytes` whose first bytes are `head`: all of it when it
  * fits PULSE_BODY_LIMIT, else the first PULSE_BODY_LIMIT bytes (never half a character) and a
- * marker saying how much was cut.
+ * marker saying how much was cut. `totalBytes` null: more than `head`, not counted (a compressed
+ * body is inflated no further than it is kept).
  */
-export function keptBody(head: Buffer, totalBytes: number): { body: string; truncated: boolean } {
+export function keptBody(head: Buffer, totalBytes: number | null): { body: string; truncated: boolean } {
   const text = new StringDecoder('utf8').write(head.subarray(0, PULSE_BODY_LIMIT));
-  if (totalBytes <= PULSE_BODY_LIMIT) return { body: text, truncated: false };
-  const cut = totalBytes - Buffer.byteLength(text);
-  return { body: `${text}\n[… ${cut} more bytes cut; Cronbeat keeps the first ${PULSE_BODY_LIMIT} bytes of a pulse body]`, truncated: true };
+  if (totalBytes !== null && totalBytes <= PULSE_BODY_LIMIT) return { body: text, truncated: false };
+  const cut = totalBytes === null ? 'the rest' : `${totalBytes - Buffer.byteLength(text)} more bytes`;
+  return { body: `${text}\n[… ${cut} cut; Cronbeat keeps the first ${PULSE_BODY_LIMIT} bytes of a pulse body]`, truncated: true };
+}
+
+/**
+ * The body kept for a pulse whose body came under a Content-Encoding Cronbeat cannot undo (or
+ * that did not undo): the pulse still counts, and its output says why it is missing rather than
+ * showing the compressed bytes as text.
+ */
+export function unreadBody(coding: string, reason: 'unknown' | 'broken'): { body: string; truncated: boolean } {
+  const why = reason === 'unknown' ? 'which Cronbeat does not read (it reads gzip, deflate and br)' : 'but did not decompress as such';
+  return { body: `[The output was sent compressed (Content-Encoding: ${coding}) ${why}; it was not kept.]`, truncated: true };
 }
