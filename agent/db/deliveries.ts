@@ -110,6 +110,14 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
   const dueNowForChannel = db.prepare(
     `UPDATE deliveries SET next_attempt_at = @now WHERE channel_id = @channelId AND status = 'pending' AND next_attempt_at > @now`,
   );
+  // Over deliveries_due: a channel's deliveries backing off (due later) are few, whatever waits behind them.
+  const olderRetrying = db.prepare(
+    `SELECT * FROM deliveries INDEXED BY deliveries_due
+     WHERE channel_id = @channelId AND status = 'pending' AND next_attempt_at > @now AND attempts > 0
+       AND id < @id AND last_attempt_at < @since
+     ORDER BY id LIMIT 1`,
+  );
+  const bringForward = db.prepare(`UPDATE deliveries SET next_attempt_at = @now WHERE id = @id AND status = 'pending' RETURNING *`);
   const releaseInterrupted = db.prepare(
     `UPDATE deliveries SET status = 'pending', next_attempt_at = @now WHERE status = 'sending'`,
   );
@@ -231,6 +239,17 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
     /** What waits for the channel (held by quiet hours, or backing off) is due at `now`, to be looked at again. */
     dueNowForChannel(channelId: number, now: number): number {
       return dueNowForChannel.run({ channelId, now }).changes;
+    },
+    /**
+     * The oldest delivery of `delivery`'s channel written before it that is backing off after a
+     * failed attempt and was not tried since `delivery` was written; null when there is none.
+     */
+    olderRetrying(delivery: Pick<DeliveryRow, 'id' | 'channel_id' | 'created_at'>, now: number): DeliveryRow | null {
+      return (olderRetrying.get({ channelId: delivery.channel_id, id: delivery.id, since: delivery.created_at, now }) as DeliveryRow | undefined) ?? null;
+    },
+    /** A pending delivery due at `now` (sooner than its backoff said); null when it is no longer pending. */
+    bringForward(id: number, now: number): DeliveryRow | null {
+      return (bringForward.get({ id, now }) as DeliveryRow | undefined) ?? null;
     },
     /**
      * After a crash: deliveries left "sending" are pending again, due at `now`, and the alerts of a

@@ -197,6 +197,13 @@ export class DeliveryWorker {
       store.deliveries.drop(delivery.id, 'The notification is gone.');
       return null;
     }
+    // A new alert never overtakes one its channel is retrying (a recovery sent before its failure
+    // would leave the failure as the channel's last word): the older is tried again first, once.
+    if (delivery.attempts === 0) {
+      const older = store.deliveries.olderRetrying(delivery, now);
+      const forward = older && store.deliveries.bringForward(older.id, now);
+      if (forward) return this.take(forward, now);
+    }
     const report = reportOf(row); // never part of a burst of alerts
     const plan = report ? 'single' : planBurst(store, delivery, now);
     if (typeof plan === 'object') this.burstWaits.set(channel.id, plan.waitUntil);
