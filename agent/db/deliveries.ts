@@ -110,10 +110,10 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
   const dueNowForChannel = db.prepare(
     `UPDATE deliveries SET next_attempt_at = @now WHERE channel_id = @channelId AND status = 'pending' AND next_attempt_at > @now`,
   );
-  // Over deliveries_due: a channel's deliveries backing off (due later) are few, whatever waits behind them.
+  // Over deliveries_due (a digest's folded alerts, not due, are not read).
   const olderRetrying = db.prepare(
     `SELECT * FROM deliveries INDEXED BY deliveries_due
-     WHERE channel_id = @channelId AND status = 'pending' AND next_attempt_at > @now AND attempts > 0
+     WHERE channel_id = @channelId AND status = 'pending' AND next_attempt_at IS NOT NULL AND attempts > 0
        AND id < @id AND last_attempt_at < @since
      ORDER BY id LIMIT 1`,
   );
@@ -241,11 +241,11 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
       return dueNowForChannel.run({ channelId, now }).changes;
     },
     /**
-     * The oldest delivery of `delivery`'s channel written before it that is backing off after a
-     * failed attempt and was not tried since `delivery` was written; null when there is none.
+     * The oldest delivery of `delivery`'s channel written before it that is waiting to be tried again
+     * (backing off, or due) and was not tried since `delivery` was written; null when there is none.
      */
-    olderRetrying(delivery: Pick<DeliveryRow, 'id' | 'channel_id' | 'created_at'>, now: number): DeliveryRow | null {
-      return (olderRetrying.get({ channelId: delivery.channel_id, id: delivery.id, since: delivery.created_at, now }) as DeliveryRow | undefined) ?? null;
+    olderRetrying(delivery: Pick<DeliveryRow, 'id' | 'channel_id' | 'created_at'>): DeliveryRow | null {
+      return (olderRetrying.get({ channelId: delivery.channel_id, id: delivery.id, since: delivery.created_at }) as DeliveryRow | undefined) ?? null;
     },
     /** A pending delivery due at `now` (sooner than its backoff said); null when it is no longer pending. */
     bringForward(id: number, now: number): DeliveryRow | null {

@@ -15,12 +15,29 @@ export const CHANNEL_FAILING_POPUP_AFTER_MS = HOUR;
 /** Waits after the 1st, 2nd, … failed attempt; the last one repeats. */
 export const BACKOFF_MS = [30 * SECOND, MINUTE, 2 * MINUTE, 5 * MINUTE, 10 * MINUTE, 30 * MINUTE, HOUR];
 
+/** The longest a receiver's Retry-After is obeyed: an absurd one waits as long as the backoff's longest step, never days. */
+export const MAX_RETRY_AFTER_MS = HOUR;
+
 /**
- * When to try again after `attempts` failed attempts, the last at `now`; null when the next try
- * would come after `giveUpAt` (the delivery is then failed for good).
+ * A receiver's Retry-After (whole or decimal seconds, or an HTTP date) as how long to wait from
+ * `now`, at most MAX_RETRY_AFTER_MS (a date past is 0); null when it says nothing usable.
  */
-export function nextAttemptAt(attempts: number, now: number, giveUpAt: number): number | null {
-  const wait = BACKOFF_MS[Math.min(Math.max(attempts, 1), BACKOFF_MS.length) - 1];
+export function retryAfterMs(value: string | null | undefined, now: number): number | null {
+  const text = (value ?? '').trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.min(MAX_RETRY_AFTER_MS, Math.ceil(Number(text) * SECOND));
+  // An HTTP date ends in GMT (RFC 9110); Date.parse alone would take "1 2" for a day of 2001.
+  if (!/GMT$/i.test(text)) return null;
+  const at = Date.parse(text);
+  return Number.isFinite(at) ? Math.min(MAX_RETRY_AFTER_MS, Math.max(0, at - now)) : null;
+}
+
+/**
+ * When to try again after `attempts` failed attempts, the last at `now`, and not within `notBeforeMs`
+ * of it (the receiver's Retry-After); null when the next try would come after `giveUpAt` (the
+ * delivery is then failed for good).
+ */
+export function nextAttemptAt(attempts: number, now: number, giveUpAt: number, notBeforeMs = 0): number | null {
+  const wait = Math.max(BACKOFF_MS[Math.min(Math.max(attempts, 1), BACKOFF_MS.length) - 1], notBeforeMs);
   const next = now + wait;
   return next > giveUpAt ? null : next;
 }

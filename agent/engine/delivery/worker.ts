@@ -6,7 +6,7 @@ import type { AgentEvents } from '../events';
 import type { Notifier } from '../popups/notifier';
 import { channelKind } from '../../contract/channels';
 import { channelSecretValues } from '../../domain/channels/secrets';
-import { CHANNEL_DELETED, channelFailurePopupDue, failedAfterChannelDeleted, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../domain/channels/delivery';
+import { CHANNEL_DELETED, channelFailurePopupDue, failedAfterChannelDeleted, nextAttemptAt, quietHoursEnd, retryAfterMs, RETRY_FOR_MS } from '../../domain/channels/delivery';
 import { buildDigestRequest, buildReportRequest, buildRequest, channelAlert, digestAsData, reportOf, testNotification, type MessageContext, type OutgoingRequest } from './messages';
 import { digestContent, oneDigestAtATime, planBurst, settleInSlices } from './digests';
 import { send, type AttemptResult } from './transport';
@@ -60,6 +60,8 @@ export class DeliveryWorker {
   private readonly busy = new Map<number, number>();
   /** Channels whose digest waits for its burst to be failed (digests.ts), until when (the clock's time). */
   private readonly burstWaits = new Map<number, number>();
+  /** Channels whose receiver asked to be left alone (Retry-After), until when (the clock's time): none of their deliveries goes before. */
+  private readonly rateLimits = new Map<number, number>();
   private readonly inFlight = new Set<Promise<void>>();
   /** While passes fail (the database cannot be written): how long to wait before the next; 0 when they work. */
   private retryMs = 0;
@@ -112,8 +114,8 @@ export class DeliveryWorker {
   /** Channels a pass leaves alone: every send slot taken, or a digest waiting for its burst. */
   private busyChannels(): number[] {
     const now = this.options.clock();
-    for (const [id, until] of this.burstWaits) if (until <= now) this.burstWaits.delete(id);
-    return [...[...this.busy].filter(([, n]) => n >= PER_CHANNEL).map(([id]) => id), ...this.burstWaits.keys()];
+    for (const waits of [this.burstWaits, this.rateLimits]) for (const [id, until] of waits) if (until <= now) waits.delete(id);
+    return [...[...this.busy].filter(([, n]) => n >= PER_CHANNEL).map(([id]) => id), ...this.burstWaits.keys(), ...this.rateLimits.keys()];
   }
 
   /**
@@ -127,7 +129,7 @@ export class DeliveryWorker {
     if (delay === undefined && this.inFlight.size < MAX_IN_FLIGHT) {
       try {
         const due = this.options.store.deliveries.earliestDue(this.busyChannels());
-        const earliest = Math.min(due ?? Infinity, ...this.burstWaits.values());
+        const earliest = Math.min(due ?? Infinity, ...this.burstWaits.values(), ...this.rateLimits.values());
         if (earliest !== Infinity) wait = Math.min(MAX_IDLE_MS, Math.max(this.retryMs, earliest - this.options.clock()));
       } catch {
         wait = Math.max(this.retryMs, FIRST_RETRY_MS);
@@ -200,7 +202,7 @@ export class DeliveryWorker {
     // A new alert never overtakes one its channel is retrying (a recovery sent before its failure
     // would leave the failure as the channel's last word): the older is tried again first, once.
     if (delivery.attempts === 0) {
-      const older = store.deliveries.olderRetrying(delivery, now);
+      const older = store.deliveries.olderRetrying(delivery);
       const forward = older && store.deliveries.bringForward(older.id, now);
       if (forward) return this.take(forward, now);
     }
@@ -247,7 +249,9 @@ export class DeliveryWorker {
         store.deliveries.markUnsent(delivery.id, null, answer);
         return await settle({ sentAt: null, failed: true, answer });
       }
-      const next = result.permanent ? null : nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at);
+      const asked = retryAfterMs(result.retryAfter, at);
+      if (asked) this.rateLimits.set(channel.id, at + asked);
+      const next = result.permanent ? null : nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at, asked ?? 0);
       store.deliveries.markUnsent(delivery.id, next, result);
       await settle({ sentAt: null, failed: next === null, answer: result });
       store.channels.markFailing(channel.id, at);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BACKOFF_MS, bounded, channelFailurePopupDue, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../../agent/domain/channels/delivery';
+import { BACKOFF_MS, bounded, channelFailurePopupDue, MAX_RETRY_AFTER_MS, nextAttemptAt, quietHoursEnd, retryAfterMs, RETRY_FOR_MS } from '../../../agent/domain/channels/delivery';
 import { isMasked, maskedSettings, mergeSettings } from '../../../agent/domain/channels/settings';
 import { routingEvent } from '../../../agent/domain/channels/routing';
 import { channelKind } from '../../../agent/contract/channels';
@@ -14,6 +14,31 @@ describe('nextAttemptAt', () => {
     expect(nextAttemptAt(2, now, now + RETRY_FOR_MS)).toBe(now + 60_000);
     expect(nextAttemptAt(50, now, now + RETRY_FOR_MS)).toBe(now + HOUR);
     expect(nextAttemptAt(3, now, now + BACKOFF_MS[2] - 1)).toBeNull();
+  });
+
+  it('waits at least what the receiver asked (Retry-After), and gives up when that is past the deadline', () => {
+    const now = at('2026-11-21T10:00:00Z');
+    expect(nextAttemptAt(1, now, now + RETRY_FOR_MS, 120_000)).toBe(now + 120_000);
+    expect(nextAttemptAt(1, now, now + RETRY_FOR_MS, 5_000)).toBe(now + 30_000);
+    expect(nextAttemptAt(1, now, now + 60_000, 120_000)).toBeNull();
+  });
+});
+
+describe('retryAfterMs', () => {
+  const now = at('2026-11-21T10:00:00Z');
+  it('reads seconds (whole or not) and HTTP dates, against now', () => {
+    expect(retryAfterMs('120', now)).toBe(120_000);
+    expect(retryAfterMs(' 1.5 ', now)).toBe(1_500);
+    expect(retryAfterMs('0', now)).toBe(0);
+    expect(retryAfterMs('Sat, 21 Nov 2026 10:01:30 GMT', now)).toBe(90_000);
+    expect(retryAfterMs('Sat, 21 Nov 2026 09:00:00 GMT', now)).toBe(0);
+  });
+  it('never waits more than an hour, whatever a receiver says', () => {
+    expect(retryAfterMs('99999999999', now)).toBe(MAX_RETRY_AFTER_MS);
+    expect(retryAfterMs('Fri, 31 Dec 9999 23:59:59 GMT', now)).toBe(MAX_RETRY_AFTER_MS);
+  });
+  it('says nothing for what is not a delay', () => {
+    for (const value of [null, undefined, '', 'soon', '-5', '1e9', '1 2', 'Infinity', 'Sun, 99 Foo 2026 GMT']) expect(retryAfterMs(value, now)).toBeNull();
   });
 });
 

@@ -90,6 +90,8 @@ export interface ChannelKindModule<K extends ChannelKind> {
    * for anything worth retrying (5xx, 429, timeouts, the network).
    */
   permanent(refusal: Refusal): string | null;
+  /** How long the service asked to be left alone in its answer's body (seconds), when it says so there rather than in Retry-After. */
+  retryAfter?(refusal: Refusal): string | null;
 }
 
 /** `body` read as JSON, or null when it is not an object. */
