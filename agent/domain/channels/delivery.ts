@@ -65,19 +65,30 @@ function localClock(now: number, timezone: string): { minutes: number; msIntoMin
 
 /**
  * When the quiet hours that hold `now` end; null when `now` is outside them (or there are none,
- * or start equals end). Hours may span midnight (22:00–07:00). On the day a clock changes, the
- * end may come an hour early or late.
+ * or start equals end). Hours may span midnight (22:00–07:00). On a night the clock changes the
+ * end is still at its wall time; an end that night skips (02:30 when 02:00 jumps to 03:00) comes
+ * when the clock jumps past it.
  */
 export function quietHoursEnd(quiet: QuietHours | null, now: number): number | null {
   if (!quiet) return null;
   const start = minutesOf(quiet.start);
   const end = minutesOf(quiet.end);
   if (start === end) return null;
+  const inside = (minutes: number) => (start < end ? minutes >= start && minutes < end : minutes >= start || minutes < end);
+  const wall = (at: number) => localClock(at, quiet.timezone).minutes;
   const { minutes, msIntoMinute } = localClock(now, quiet.timezone);
-  const inside = start < end ? minutes >= start && minutes < end : minutes >= start || minutes < end;
-  if (!inside) return null;
+  if (!inside(minutes)) return null;
   const untilEnd = (end - minutes + 1440) % 1440;
-  return now - msIntoMinute + untilEnd * MINUTE;
+  const byMinutes = now - msIntoMinute + untilEnd * MINUTE;
+  // Counted in minutes, the end is off by the clock's change when one comes first: moved by that.
+  const drift = ((wall(byMinutes) - end + 1440 + 720) % 1440) - 720;
+  if (drift === 0) return byMinutes;
+  const corrected = byMinutes - drift * MINUTE;
+  if (corrected > now && wall(corrected) === end) return corrected;
+  // The end is in an hour the clock skips: the minute it jumps past it.
+  let at = byMinutes;
+  for (let step = 0; step < Math.abs(drift) && at - MINUTE > now && !inside(wall(at - MINUTE)); step++) at -= MINUTE;
+  return at;
 }
 
 /** True when a channel failing since `failingSince` should now raise its one popup; false when not failing. */

@@ -55,6 +55,16 @@ describe('quietHoursEnd', () => {
     expect(quietHoursEnd(night, at('2026-11-21T21:00:30Z'))).toBe(at('2026-11-22T06:00:00Z')); // 22:00:30 Paris
     expect(quietHoursEnd(night, at('2026-11-22T03:15:00Z'))).toBe(at('2026-11-22T06:00:00Z')); // 04:15 Paris
   });
+  it('ends at the end on the wall clock on the nights the clocks change, not an hour off', () => {
+    // Paris springs forward on 29 Mar 2026 (02:00 CET → 03:00 CEST) and falls back on 25 Oct (03:00 CEST → 02:00 CET).
+    expect(quietHoursEnd(night, at('2026-03-28T22:00:00Z'))).toBe(at('2026-03-29T05:00:00Z')); // 23:00 CET → 07:00 CEST
+    expect(quietHoursEnd(night, at('2026-10-24T21:00:00Z'))).toBe(at('2026-10-25T06:00:00Z')); // 23:00 CEST → 07:00 CET
+    // An end in the hour that does not exist (02:30 on the spring night) comes when the clock jumps past it.
+    const early = { start: '01:00', end: '02:30', timezone: 'Europe/Paris' };
+    expect(quietHoursEnd(early, at('2026-03-29T00:15:00Z'))).toBe(at('2026-03-29T01:00:00Z')); // 01:15 CET → 03:00 CEST
+    // New York, the same: 22:00–07:00 across 8 Mar 2026 (02:00 EST → 03:00 EDT).
+    expect(quietHoursEnd({ ...night, timezone: 'America/New_York' }, at('2026-03-08T04:00:00Z'))).toBe(at('2026-03-08T11:00:00Z'));
+  });
   it('handles hours within one day', () => {
     const lunch = { start: '12:00', end: '13:30', timezone: 'UTC' };
     expect(quietHoursEnd(lunch, at('2026-11-21T12:45:10Z'))).toBe(at('2026-11-21T13:30:00Z'));
