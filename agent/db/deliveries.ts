@@ -110,11 +110,12 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
   const dueNowForChannel = db.prepare(
     `UPDATE deliveries SET next_attempt_at = @now WHERE channel_id = @channelId AND status = 'pending' AND next_attempt_at > @now`,
   );
-  // Over deliveries_due (a digest's folded alerts, not due, are not read).
+  // Over deliveries_due (a digest's folded alerts, not due, are not read) and deliveries_recent.
   const olderRetrying = db.prepare(
     `SELECT * FROM deliveries INDEXED BY deliveries_due
      WHERE channel_id = @channelId AND status = 'pending' AND next_attempt_at IS NOT NULL AND attempts > 0
        AND id < @id AND last_attempt_at < @since
+       AND (@working OR NOT EXISTS (SELECT 1 FROM deliveries WHERE channel_id = @channelId AND last_attempt_at >= @since))
      ORDER BY id LIMIT 1`,
   );
   const bringForward = db.prepare(`UPDATE deliveries SET next_attempt_at = @now WHERE id = @id AND status = 'pending' RETURNING *`);
@@ -242,10 +243,12 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
     },
     /**
      * The oldest delivery of `delivery`'s channel written before it that is waiting to be tried again
-     * (backing off, or due) and was not tried since `delivery` was written; null when there is none.
+     * (backing off, or due) and was not tried since `delivery` was written; null when there is none,
+     * and when the channel, not `working`, was tried since (its receiver still refuses: one more
+     * attempt told that, and more would only hold `delivery` back).
      */
-    olderRetrying(delivery: Pick<DeliveryRow, 'id' | 'channel_id' | 'created_at'>): DeliveryRow | null {
-      return (olderRetrying.get({ channelId: delivery.channel_id, id: delivery.id, since: delivery.created_at }) as DeliveryRow | undefined) ?? null;
+    olderRetrying(delivery: Pick<DeliveryRow, 'id' | 'channel_id' | 'created_at'>, working: boolean): DeliveryRow | null {
+      return (olderRetrying.get({ channelId: delivery.channel_id, id: delivery.id, since: delivery.created_at, working: working ? 1 : 0 }) as DeliveryRow | undefined) ?? null;
     },
     /** A pending delivery due at `now` (sooner than its backoff said); null when it is no longer pending. */
     bringForward(id: number, now: number): DeliveryRow | null {

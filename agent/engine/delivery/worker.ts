@@ -200,9 +200,10 @@ export class DeliveryWorker {
       return null;
     }
     // A new alert never overtakes one its channel is retrying (a recovery sent before its failure
-    // would leave the failure as the channel's last word): the older is tried again first, once.
+    // would leave the failure as the channel's last word): the older ones are tried again first,
+    // once each, for as long as the receiver takes them.
     if (delivery.attempts === 0) {
-      const older = store.deliveries.olderRetrying(delivery);
+      const older = store.deliveries.olderRetrying(delivery, channel.failing_since === null);
       const forward = older && store.deliveries.bringForward(older.id, now);
       if (forward) return this.take(forward, now);
     }

@@ -69,4 +69,40 @@ describe('a channel receives in order', () => {
     expect(failure).toMatchObject({ status: 'pending', attempts: 2, next_attempt_at: fixture.clock.now + 60_000 });
     expect(recovery).toMatchObject({ status: 'sent', attempts: 1 });
   });
+
+  it('while the receiver keeps refusing, a new alert waits for one older attempt, not one per alert behind it', async () => {
+    const r = await new Receiver([refusingFailures(100)]).start();
+    receivers.push(r);
+    fixture = deliveryFixture();
+    fixture.channel('webhook', { url: `${r.url}/hook` });
+    const monitors = [];
+    for (const name of ['a', 'b', 'c']) monitors.push(await fixture.failMonitor(name));
+    for (let i = 0; i < 3; i++) await fixture.worker.runDue();
+    expect(r.requests).toHaveLength(3);
+    fixture.clock.now += 10_000;
+    await fixture.pulse(monitors[0].token, fixture.clock.now);
+    for (let i = 0; i < 4; i++) await fixture.worker.runDue();
+    // Past the burst's group wait (three messages went this minute), before the others' retries.
+    fixture.clock.now += 6_000;
+    for (let i = 0; i < 2; i++) await fixture.worker.runDue();
+    expect(events(r)).toEqual(['monitor.failed', 'monitor.failed', 'monitor.failed', 'monitor.failed', 'monitor.recovered']);
+  });
+
+  it('while the receiver takes them again, every older alert still waiting goes before the new one, in order', async () => {
+    const r = await new Receiver([refusingFailures(3)]).start();
+    receivers.push(r);
+    fixture = deliveryFixture();
+    fixture.channel('webhook', { url: `${r.url}/hook` });
+    const monitors = [];
+    for (const name of ['a', 'b', 'c']) monitors.push(await fixture.failMonitor(name));
+    for (let i = 0; i < 3; i++) await fixture.worker.runDue();
+    fixture.clock.now += 10_000;
+    await fixture.pulse(monitors[2].token, fixture.clock.now);
+    for (let i = 0; i < 5; i++) await fixture.worker.runDue();
+    fixture.clock.now += 20_000;
+    for (let i = 0; i < 2; i++) await fixture.worker.runDue();
+    const names = r.requests.map((q) => `${JSON.parse(q.body).monitor.name} ${q.headers['x-cronbeat-event']}`);
+    expect(names.slice(3)).toEqual(['a monitor.failed', 'b monitor.failed', 'c monitor.failed', 'c monitor.recovered']);
+    expect(fixture.deliveries().map((d) => d.status)).toEqual(['sent', 'sent', 'sent', 'sent']);
+  });
 });
