@@ -6,11 +6,14 @@ import type { AgentEvents } from '../events';
 import type { Notifier } from '../popups/notifier';
 import { channelKind } from '../../contract/channels';
 import { channelSecretValues } from '../../domain/channels/secrets';
-import { CHANNEL_DELETED, channelFailurePopupDue, failedAfterChannelDeleted, nextAttemptAt, quietHoursEnd, retryAfterMs, RETRY_FOR_MS } from '../../domain/channels/delivery';
+import { CHANNEL_DELETED, failedAfterChannelDeleted, nextAttemptAt, quietHoursEnd, retryAfterMs, RETRY_FOR_MS } from '../../domain/channels/delivery';
 import { buildDigestRequest, buildReportRequest, buildRequest, channelAlert, digestAsData, reportOf, testNotification, type MessageContext, type OutgoingRequest } from './messages';
 import { digestContent, oneDigestAtATime, planBurst, settleInSlices } from './digests';
 import { send, type AttemptResult } from './transport';
 import { judged } from './kinds';
+import { RateLimits } from './rateLimits';
+import { popupWhenFailingLong } from './failingPopup';
+import { olderFirst } from './order';
 import type { Log } from '../../log/logger';
 import { describeError } from '../../domain/text/errorText';
 
@@ -60,8 +63,7 @@ export class DeliveryWorker {
   private readonly busy = new Map<number, number>();
   /** Channels whose digest waits for its burst to be failed (digests.ts), until when (the clock's time). */
   private readonly burstWaits = new Map<number, number>();
-  /** Channels whose receiver asked to be left alone (Retry-After), until when (the clock's time): none of their deliveries goes before. */
-  private readonly rateLimits = new Map<number, number>();
+  private readonly rateLimits = new RateLimits();
   private readonly inFlight = new Set<Promise<void>>();
   /** While passes fail (the database cannot be written): how long to wait before the next; 0 when they work. */
   private retryMs = 0;
@@ -114,8 +116,8 @@ export class DeliveryWorker {
   /** Channels a pass leaves alone: every send slot taken, or a digest waiting for its burst. */
   private busyChannels(): number[] {
     const now = this.options.clock();
-    for (const waits of [this.burstWaits, this.rateLimits]) for (const [id, until] of waits) if (until <= now) waits.delete(id);
-    return [...[...this.busy].filter(([, n]) => n >= PER_CHANNEL).map(([id]) => id), ...this.burstWaits.keys(), ...this.rateLimits.keys()];
+    for (const [id, until] of this.burstWaits) if (until <= now) this.burstWaits.delete(id);
+    return [...[...this.busy].filter(([, n]) => n >= PER_CHANNEL).map(([id]) => id), ...this.burstWaits.keys(), ...this.rateLimits.held(now, (id) => this.options.store.channels.findAny(id)?.settings)];
   }
 
   /**
@@ -129,7 +131,7 @@ export class DeliveryWorker {
     if (delay === undefined && this.inFlight.size < MAX_IN_FLIGHT) {
       try {
         const due = this.options.store.deliveries.earliestDue(this.busyChannels());
-        const earliest = Math.min(due ?? Infinity, ...this.burstWaits.values(), ...this.rateLimits.values());
+        const earliest = Math.min(due ?? Infinity, ...this.burstWaits.values(), this.rateLimits.earliestEnd());
         if (earliest !== Infinity) wait = Math.min(MAX_IDLE_MS, Math.max(this.retryMs, earliest - this.options.clock()));
       } catch {
         wait = Math.max(this.retryMs, FIRST_RETRY_MS);
@@ -199,14 +201,8 @@ export class DeliveryWorker {
       store.deliveries.drop(delivery.id, 'The notification is gone.');
       return null;
     }
-    // A new alert never overtakes one its channel is retrying (a recovery sent before its failure
-    // would leave the failure as the channel's last word): the older ones are tried again first,
-    // once each, for as long as the receiver takes them.
-    if (delivery.attempts === 0) {
-      const older = store.deliveries.olderRetrying(delivery, channel.failing_since === null);
-      const forward = older && store.deliveries.bringForward(older.id, now);
-      if (forward) return this.take(forward, now);
-    }
+    const older = olderFirst(store, delivery, channel, now);
+    if (older) return this.take(older, now);
     const report = reportOf(row); // never part of a burst of alerts
     const plan = report ? 'single' : planBurst(store, delivery, now);
     if (typeof plan === 'object') this.burstWaits.set(channel.id, plan.waitUntil);
@@ -251,31 +247,18 @@ export class DeliveryWorker {
         return await settle({ sentAt: null, failed: true, answer });
       }
       const asked = retryAfterMs(result.retryAfter, at);
-      if (asked) this.rateLimits.set(channel.id, at + asked);
+      if (asked) this.rateLimits.hold(channel.id, channel.settings, at + asked);
       const next = result.permanent ? null : nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at, asked ?? 0);
       store.deliveries.markUnsent(delivery.id, next, result);
       await settle({ sentAt: null, failed: next === null, answer: result });
       store.channels.markFailing(channel.id, at);
       this.options.events.emit({ type: 'channel.changed', companyId: channel.company_id, channelId: channel.id });
-      this.popupWhenFailingLong(channel, at, result.error);
+      popupWhenFailingLong(store, this.options.notifier, channel, at, result.error);
     } catch (error) {
       // Most likely a full disk: the claim stays until its end (the attempt's timeout), then the delivery is sent again.
       this.options.log(`Delivery ${delivery.id}: cannot record the result: ${describeError(error)}`, { level: 'error', deliveryId: delivery.id });
       this.retryMs = Math.max(this.retryMs, FIRST_RETRY_MS);
     }
-  }
-
-  /** One popup per failing stretch, once the channel has failed for an hour. */
-  private popupWhenFailingLong(channel: ChannelRow, now: number, error: string | null): void {
-    const { store, notifier } = this.options;
-    const current = store.channels.findAny(channel.id);
-    if (!current || !channelFailurePopupDue(current.failing_since, now)) return;
-    if (!store.channels.claimFailurePopup(channel.id, now)) return;
-    notifier.show({
-      title: `Alerts to "${channel.name}" are failing`,
-      body: `Every delivery to this ${channel.kind} channel has failed for over an hour; Cronbeat keeps retrying. Last error: ${error ?? 'unknown'}`,
-      route: '/channels',
-    });
   }
 
   /** What a message through `channel` is built with. */

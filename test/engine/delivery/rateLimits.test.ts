@@ -72,6 +72,29 @@ describe('a receiver that asks to be left alone', () => {
     expect(fixture.deliveries().map((d) => d.status)).toEqual(['sent', 'sent', 'sent', 'sent']);
   });
 
+  it('a channel pointed at another receiver is no longer held by what the old one asked', async () => {
+    const limited = await start({ status: 429, headers: { 'Retry-After': '3600' } });
+    const fixed = await start();
+    fixture = deliveryFixture();
+    const channel = fixture.channel('webhook', { url: `${limited.url}/hook`, secret: 'a-webhook-secret-of-some-length' });
+    await fixture.failMonitor('first');
+    await fixture.worker.runDue();
+    fixture.clock.now += 10 * SECOND;
+    await fixture.failMonitor('second');
+    await fixture.worker.runDue();
+    expect(limited.requests).toHaveLength(1);
+
+    // A name alone changes nothing; a new URL lifts the hold: the waiting alerts go to it at once, in order.
+    fixture.store.channels.update(1, channel.id, { name: 'renamed', settings: channel.settings, quietHours: null, remindEveryHours: null }, fixture.clock.now);
+    await fixture.worker.runDue();
+    expect(fixed.requests).toHaveLength(0);
+    fixture.store.channels.update(1, channel.id, { name: 'renamed', settings: { ...channel.settings, url: `${fixed.url}/hook` }, quietHours: null, remindEveryHours: null }, fixture.clock.now);
+    await fixture.worker.runDue();
+    await fixture.worker.runDue();
+    expect(fixed.requests.map((q) => JSON.parse(q.body).monitor.name)).toEqual(['first', 'second']);
+    expect(limited.requests).toHaveLength(1);
+  });
+
   it('webhook: Retry-After as an HTTP date waits until then', async () => {
     const when = new Date(Date.parse('2026-11-21T10:01:30Z')).toUTCString();
     const { delivery } = await firstAttempt('webhook', { status: 503, body: 'maintenance', headers: { 'Retry-After': when } });
