@@ -14,6 +14,7 @@ import { judged } from './kinds';
 import { RateLimits } from './rateLimits';
 import { popupWhenFailingLong } from './failingPopup';
 import { olderFirst } from './order';
+import { followMove } from './moves';
 import type { Log } from '../../log/logger';
 import { describeError } from '../../domain/text/errorText';
 
@@ -248,8 +249,9 @@ export class DeliveryWorker {
       }
       const asked = retryAfterMs(result.retryAfter, at);
       if (asked) this.rateLimits.hold(channel.id, channel.settings, at + asked);
-      const next = result.permanent ? null : nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at, asked ?? 0);
-      store.deliveries.markUnsent(delivery.id, next, result);
+      const moved = followMove(store, channel, result, at); // sent again at once, to where the service said
+      const next = moved ? at : result.permanent ? null : nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at, asked ?? 0);
+      store.deliveries.markUnsent(delivery.id, next, moved ?? result);
       await settle({ sentAt: null, failed: next === null, answer: result });
       store.channels.markFailing(channel.id, at);
       this.options.events.emit({ type: 'channel.changed', companyId: channel.company_id, channelId: channel.id });

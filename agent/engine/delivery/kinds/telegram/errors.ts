@@ -17,3 +17,13 @@ export function retryAfter({ status, body }: Refusal): string | null {
   const seconds = parameters?.retry_after;
   return status === 429 && typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? String(seconds) : null;
 }
+
+/**
+ * A group that became a supergroup (400 "Bad Request: group chat was upgraded to a supergroup
+ * chat"): the Bot API names the chat's new id in `parameters.migrate_to_chat_id`; null otherwise.
+ */
+export function movedTo({ status, body }: Refusal): string | null {
+  const parameters = jsonOf(body)?.parameters as { migrate_to_chat_id?: unknown } | undefined;
+  const id = parameters?.migrate_to_chat_id;
+  return status === 400 && typeof id === 'number' && Number.isSafeInteger(id) ? String(id) : null;
+}
