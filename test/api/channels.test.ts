@@ -71,6 +71,9 @@ describe('/api/channels', () => {
     await expect422(await create({ name: 'x', kind: 'webhook', settings: {} }), 'settings.url', /required/);
     await expect422(await create({ name: 'x', kind: 'webhook', settings: { url: 'https://a.example', secret: 'short' } }), 'settings.secret');
     await expect422(await create({ name: 'x', kind: 'ntfy', settings: { topic: 'a b' } }), 'settings.topic');
+    for (const token of ['tk_abc\r\nX-Evil: 1', 'tk_abc def', 'tk_ünicode']) {
+      await expect422(await create({ name: 'x', kind: 'ntfy', settings: { topic: 'ops', access_token: token } }), 'settings.access_token', /no spaces/);
+    }
     await expect422(await create({ name: 'x', kind: 'slack', settings: { webhook_url: 'nope' } }), 'settings.webhook_url');
     await expect422(await create({ name: 'x', kind: 'discord', settings: {} }), 'settings.webhook_url');
     await expect422(await create({ name: 'x', kind: 'telegram', settings: { bot_token: 'abc', chat_id: '1' } }), 'settings.bot_token');
