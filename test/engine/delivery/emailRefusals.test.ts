@@ -16,6 +16,57 @@ afterEach(async () => {
   await fixture?.close();
 });
 
+/**
+ * A plain SMTP server whose every reply comes `delayMs` late (each step well within a timeout, the
+ * whole conversation not); `taken` tells whether a message was handed over (its final dot received),
+ * `closed` when the client ended the connection.
+ */
+async function slowServer(delayMs: number): Promise<{ port: number; taken: () => boolean; closed: Promise<void>; stop: () => Promise<void> }> {
+  let taken = false;
+  let onClose: () => void = () => {};
+  const closed = new Promise<void>((resolve) => (onClose = resolve));
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => onClose());
+    const say = (line: string) => setTimeout(() => !socket.destroyed && socket.write(line), delayMs);
+    say('220 mail.test ESMTP\r\n');
+    let inData = false;
+    let buffer = '';
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('latin1');
+      if (inData) {
+        if (!buffer.includes('\r\n.\r\n')) return;
+        inData = false;
+        taken = true;
+        buffer = '';
+        return say('250 queued\r\n');
+      }
+      let end: number;
+      while ((end = buffer.indexOf('\r\n')) >= 0) {
+        const line = buffer.slice(0, end).toUpperCase();
+        buffer = buffer.slice(end + 2);
+        if (line.startsWith('EHLO')) say('250-mail.test\r\n250 8BITMIME\r\n');
+        else if (line.startsWith('DATA')) {
+          inData = true;
+          say('354 go ahead\r\n');
+        } else say('250 OK\r\n');
+      }
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    port: (server.address() as AddressInfo).port,
+    taken: () => taken,
+    closed,
+    stop: () => new Promise<void>((done) => {
+      sockets.forEach((s) => s.destroy());
+      server.close(() => done());
+    }),
+  };
+}
+
 /** A plain SMTP server speaking just enough to take the envelope, then closing the connection in the middle of DATA. */
 async function closesMidData(): Promise<{ port: number; stop: () => Promise<void> }> {
   const sockets = new Set<Socket>();
@@ -75,6 +126,20 @@ describe('email refusals', () => {
     await fixture.worker.runDue();
     const [delivery] = fixture.deliveries();
     expect(delivery).toMatchObject({ status: 'pending', attempts: 1, next_attempt_at: fixture.clock.now + 30_000 });
+  });
+
+  it('a conversation given up on (no answer in time) is ended, so the mail cannot go after the attempt was recorded failed', async () => {
+    // Each reply 100 ms late: the whole conversation takes about 600 ms, the send may take 350.
+    const server = await slowServer(100);
+    cleanups.push(server.stop);
+    fixture = deliveryFixture(undefined, { timeoutMs: 350 });
+    fixture.channel('email', { host: '127.0.0.1', port: server.port, tls: 'none', from: 'cb@example.com', to: 'ops@example.com' });
+    await fixture.failMonitor();
+    await fixture.worker.runDue();
+    expect(fixture.deliveries()[0]).toMatchObject({ status: 'pending', attempts: 1, last_error: 'No answer in time (timed out).' });
+    // Left to go on, the conversation would end only after handing the mail over.
+    await server.closed;
+    expect(server.taken()).toBe(false);
   });
 
   it('starttls required by a server that offers none fails in words naming the setting', async () => {

@@ -71,12 +71,18 @@ export async function sendEmail(request: EmailSpec, options: TransportOptions, s
     tls: options.trustedCa?.length ? { ca: options.trustedCa } : undefined,
   });
   let timer: NodeJS.Timeout | undefined;
+  // Given up on, the conversation is ended too: left to go on, it could hand the mail over after the
+  // attempt was recorded failed, and the retry would send it twice.
+  const abandon = new AbortController();
   try {
     // nodemailer's own timeouts cover each step; this covers the whole conversation.
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error('timed out'), { name: 'TimeoutError' })), options.timeoutMs);
+      timer = setTimeout(() => {
+        abandon.abort();
+        reject(Object.assign(new Error('timed out'), { name: 'TimeoutError' }));
+      }, options.timeoutMs);
     });
-    const info = await Promise.race([transport.sendMail(request.mail), timeout]);
+    const info = await Promise.race([transport.sendMail({ ...request.mail, signal: abandon.signal }), timeout]);
     const refused = refusedRecipients(info);
     const answer = String(info.response ?? '');
     return { ok: true, responseStatus: null, responseBody: clean(refused ? `${refused} ${answer}`.trim() : answer, secrets), error: null };
