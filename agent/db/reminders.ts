@@ -4,7 +4,7 @@ import type { Db } from './open';
 export interface DueReminder {
   monitor_id: number;
   channel_id: number;
-  /** The failure notification it repeats. */
+  /** The alert it tells again: the failure, then its last reminder. */
   notification_id: string;
   next_at: number;
   company_id: number;

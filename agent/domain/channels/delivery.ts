@@ -54,10 +54,23 @@ function minutesOf(hhmm: string): number {
   return h * 60 + m;
 }
 
+/**
+ * Formats hours and minutes in `timezone`; in UTC when this machine does not know it (checked when
+ * stored, it may be unknown to another machine's time zone data): throwing would stop every
+ * channel's deliveries, not only this one's quiet hours.
+ */
+function clockFormat(timezone: string): Intl.DateTimeFormat {
+  const options = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } as const;
+  try {
+    return new Intl.DateTimeFormat('en-GB', { ...options, timeZone: timezone });
+  } catch {
+    return new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' });
+  }
+}
+
 /** Minutes since local midnight (and the seconds into that minute) at `now` in `timezone`. */
 function localClock(now: number, timezone: string): { minutes: number; msIntoMinute: number } {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-    .formatToParts(new Date(now));
+  const parts = clockFormat(timezone).formatToParts(new Date(now));
   const hour = Number(parts.find((p) => p.type === 'hour')?.value ?? 0);
   const minute = Number(parts.find((p) => p.type === 'minute')?.value ?? 0);
   return { minutes: hour * 60 + minute, msIntoMinute: now % MINUTE };

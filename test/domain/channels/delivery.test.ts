@@ -65,6 +65,11 @@ describe('quietHoursEnd', () => {
     // New York, the same: 22:00–07:00 across 8 Mar 2026 (02:00 EST → 03:00 EDT).
     expect(quietHoursEnd({ ...night, timezone: 'America/New_York' }, at('2026-03-08T04:00:00Z'))).toBe(at('2026-03-08T11:00:00Z'));
   });
+  it('reads a zone this machine does not know (stored elsewhere) as UTC, never throwing', () => {
+    const unknown = { start: '22:00', end: '07:00', timezone: 'Mars/Olympus' };
+    expect(quietHoursEnd(unknown, at('2026-11-21T23:00:00Z'))).toBe(at('2026-11-22T07:00:00Z'));
+    expect(quietHoursEnd(unknown, at('2026-11-21T12:00:00Z'))).toBeNull();
+  });
   it('handles hours within one day', () => {
     const lunch = { start: '12:00', end: '13:30', timezone: 'UTC' };
     expect(quietHoursEnd(lunch, at('2026-11-21T12:45:10Z'))).toBe(at('2026-11-21T13:30:00Z'));
