@@ -2,6 +2,7 @@ import { uuidV7 } from './uuidV7';
 import type { Db } from './open';
 import type { ChannelKind } from '../contract/channels';
 import { deliveryRouting, type DeliveryRoutingRepos } from './deliveryRouting';
+import { deliveryOrder } from './deliveryOrder';
 import type { NotificationData } from '../domain/alerts/notificationKinds';
 import type { DeliveryStatus } from '../contract/notifications';
 import type { ChannelBurst } from '../domain/alerts/digest';
@@ -110,15 +111,6 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
   const dueNowForChannel = db.prepare(
     `UPDATE deliveries SET next_attempt_at = @now WHERE channel_id = @channelId AND status = 'pending' AND next_attempt_at > @now`,
   );
-  // Over deliveries_due (a digest's folded alerts, not due, are not read) and deliveries_recent.
-  const olderRetrying = db.prepare(
-    `SELECT * FROM deliveries INDEXED BY deliveries_due
-     WHERE channel_id = @channelId AND status = 'pending' AND next_attempt_at IS NOT NULL AND attempts > 0
-       AND id < @id AND last_attempt_at < @since
-       AND (@working OR NOT EXISTS (SELECT 1 FROM deliveries WHERE channel_id = @channelId AND last_attempt_at >= @since))
-     ORDER BY id LIMIT 1`,
-  );
-  const bringForward = db.prepare(`UPDATE deliveries SET next_attempt_at = @now WHERE id = @id AND status = 'pending' RETURNING *`);
   const releaseInterrupted = db.prepare(
     `UPDATE deliveries SET status = 'pending', next_attempt_at = @now WHERE status = 'sending'`,
   );
@@ -173,6 +165,7 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
   const route = deliveryRouting(routing);
 
   return {
+    ...deliveryOrder<DeliveryRow>(db),
     /**
      * Writes a delivery for each channel the notification goes to (`channelIds`, else deliveryRouting). Call it
      * in the notification's transaction. Returns how many.
@@ -240,19 +233,6 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
     /** What waits for the channel (held by quiet hours, or backing off) is due at `now`, to be looked at again. */
     dueNowForChannel(channelId: number, now: number): number {
       return dueNowForChannel.run({ channelId, now }).changes;
-    },
-    /**
-     * The oldest delivery of `delivery`'s channel written before it that is waiting to be tried again
-     * (backing off, or due) and was not tried since `delivery` was written; null when there is none,
-     * and when the channel, not `working`, was tried since (its receiver still refuses: one more
-     * attempt told that, and more would only hold `delivery` back).
-     */
-    olderRetrying(delivery: Pick<DeliveryRow, 'id' | 'channel_id' | 'created_at'>, working: boolean): DeliveryRow | null {
-      return (olderRetrying.get({ channelId: delivery.channel_id, id: delivery.id, since: delivery.created_at, working: working ? 1 : 0 }) as DeliveryRow | undefined) ?? null;
-    },
-    /** A pending delivery due at `now` (sooner than its backoff said); null when it is no longer pending. */
-    bringForward(id: number, now: number): DeliveryRow | null {
-      return (bringForward.get({ id, now }) as DeliveryRow | undefined) ?? null;
     },
     /**
      * After a crash: deliveries left "sending" are pending again, due at `now`, and the alerts of a
