@@ -8,7 +8,7 @@ import { channelKind } from '../../contract/channels';
 import { channelSecretValues } from '../../domain/channels/secrets';
 import { CHANNEL_DELETED, failedAfterChannelDeleted, nextAttemptAt, quietHoursEnd, retryAfterMs, RETRY_FOR_MS } from '../../domain/channels/delivery';
 import { buildDigestRequest, buildReportRequest, buildRequest, channelAlert, digestAsData, reportOf, testNotification, type MessageContext, type OutgoingRequest } from './messages';
-import { digestContent, oneDigestAtATime, planBurst, settleInSlices } from './digests';
+import { digestContent, halveRefusedDigest, oneDigestAtATime, planBurst, settleInSlices } from './digests';
 import { send, type AttemptResult } from './transport';
 import { judged } from './kinds';
 import { RateLimits } from './rateLimits';
@@ -249,9 +249,10 @@ export class DeliveryWorker {
       }
       const asked = retryAfterMs(result.retryAfter, at);
       if (asked) this.rateLimits.hold(channel.id, channel.settings, at + asked);
-      const moved = followMove(store, channel, result, at); // sent again at once, to where the service said
-      const next = moved ? at : result.permanent ? null : nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at, asked ?? 0);
-      store.deliveries.markUnsent(delivery.id, next, moved ?? result);
+      // Sent again at once: to where the service said, or as half the digest it found too large.
+      const again = followMove(store, channel, result, at) ?? (digest ? halveRefusedDigest(store, delivery.id, result, at) : null);
+      const next = again ? at : result.permanent ? null : nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at, asked ?? 0);
+      store.deliveries.markUnsent(delivery.id, next, again ?? result);
       await settle({ sentAt: null, failed: next === null, answer: result });
       store.channels.markFailing(channel.id, at);
       this.options.events.emit({ type: 'channel.changed', companyId: channel.company_id, channelId: channel.id });
