@@ -22,6 +22,16 @@ describe('the delivery tooltip', () => {
     expect(text).toMatch(/^Sent .*\(2026-11-25 14:33:05 UTC\) \(2 attempts\)$/);
   });
 
+  it("shows a sent mail's answer, which names the recipients the mail server refused while it took the others", () => {
+    const answer = 'The mail server refused a recipient, who did not get this: gone@example.com (550 5.1.1 No such user). 250 OK';
+    const mail = { ...base, channel: { id: 2, name: 'Mail', kind: 'email' }, status: 'sent', last_error: null, sent_at: '2026-11-25T14:33:05.000000Z', response_body: answer };
+    expect(describeDelivery(mail as unknown as Delivery)).toMatch(
+      /^Sent .* \(2 attempts\): The mail server refused a recipient, who did not get this: gone@example\.com \(550 5\.1\.1 No such user\)\. 250 OK$/,
+    );
+    // A webhook's answer (a receiver's page) stays out of the tooltip.
+    expect(describeDelivery({ ...mail, channel: base.channel, response_body: '<html>ok</html>' } as unknown as Delivery)).not.toContain('<html>');
+  });
+
   it('a delivery held by quiet hours reads "waiting until" their end, in the badge and the tooltip', () => {
     const end = new Date();
     end.setHours(23, 59, 0, 0);

@@ -23,7 +23,9 @@ export function deliveryLabel(d: Delivery): string {
 /** The delivery's story for its tooltip, its times in the viewer's zone (never raw ISO times). */
 export function describeDelivery(d: Delivery): string {
   const tries = `${d.attempts} attempt${d.attempts === 1 ? '' : 's'}`;
-  if (d.status === 'sent') return `Sent${d.sent_at ? ` ${tooltipTime(d.sent_at)}` : ''} (${tries})`;
+  // A mail server's answer says which recipients it refused while it took the others: the mail counts as sent.
+  const answer = d.channel.kind === 'email' && d.response_body ? `: ${d.response_body}` : '';
+  if (d.status === 'sent') return `Sent${d.sent_at ? ` ${tooltipTime(d.sent_at)}` : ''} (${tries})${answer}`;
   if (d.status === 'failed') return `Given up after ${tries}: ${d.last_error ?? ''}`;
   if (d.status === 'pending' && d.held_until) return `Held by the channel's quiet hours: sent when they end, ${tooltipTime(d.held_until)}`;
   if (d.last_error) return `${tries} so far; ${d.next_attempt_at ? `next try ${tooltipTime(d.next_attempt_at)}` : 'tried again soon'}: ${d.last_error}`;
