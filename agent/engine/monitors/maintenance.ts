@@ -85,14 +85,23 @@ export function replanAfterWindowChange(ctx: Ctx, companyId: number, old: Mainte
   if (oldEnd === null) return [];
   const replanned: MonitorRow[] = [];
   for (const row of ctx.store.monitors.list(companyId)) {
-    // A failure still counting towards its alert is watched like a fine monitor; an alerted one waits for a success.
-    if ((row.is_alerted === 1 && row.alert_sent === 1) || row.paused_at !== null || row.running_since !== null || row.expected_run_at === null) continue;
-    if (row.expected_run_at < oldEnd || !coversMonitor(old, coveredOf(row))) continue;
-    const run = runToWaitFor(ctx, row, now);
-    if (run === null || run >= row.expected_run_at) continue;
-    const timing = { ...timingOf(row), expectedRunAt: run, graceFrom: null };
-    ctx.store.monitors.replanAfterMaintenance({ id: row.id, expectedRunAt: run, graceFrom: null, dueAt: dueAt(timing), now });
-    replanned.push(row);
+    if (row.expected_run_at === null || row.expected_run_at < oldEnd || !coversMonitor(old, coveredOf(row))) continue;
+    if (replanEarlier(ctx, row, now)) replanned.push(row);
   }
   return replanned;
+}
+
+/**
+ * Plans `row` (as it is now) to wait for runToWaitFor when that comes before the run it waits for:
+ * maintenance no longer holds it as long (a window ended early, or its tags no longer meet a window
+ * under way). Never later. Call inside the transaction of the change; returns whether it moved.
+ */
+export function replanEarlier(ctx: Ctx, row: MonitorRow, now: number): boolean {
+  // A failure still counting towards its alert is watched like a fine monitor; an alerted one waits for a success.
+  if ((row.is_alerted === 1 && row.alert_sent === 1) || row.paused_at !== null || row.running_since !== null || row.expected_run_at === null) return false;
+  const run = runToWaitFor(ctx, row, now);
+  if (run === null || run >= row.expected_run_at) return false;
+  const timing = { ...timingOf(row), expectedRunAt: run, graceFrom: null };
+  ctx.store.monitors.replanAfterMaintenance({ id: row.id, expectedRunAt: run, graceFrom: null, dueAt: dueAt(timing), now });
+  return true;
 }
