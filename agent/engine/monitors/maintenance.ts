@@ -32,6 +32,12 @@ export function inMaintenance({ store }: Ctx, row: PulseMonitorRow, ...moments: 
   return moments.some((at) => activeWindowAt(windows, monitor, at) !== null);
 }
 
+/** When the maintenance covering `row` at `now` ends (the latest end, when several are under way); null when none is. */
+export function maintenanceEndAt({ store }: Ctx, row: PulseMonitorRow, now: number): number | null {
+  const windows = store.maintenanceWindows.windows(row.company_id);
+  return windows.length === 0 ? null : (activeWindowAt(windows, coveredOf(row), now)?.end ?? null);
+}
+
 /** The run a missed deadline was about, and when it was late without any grace. */
 function waitedRun(missed: MissedDeadline, durationMinutes: number): WaitedRun {
   const due = missed.kind === 'no_pulse' ? missed.runAt : missed.startedAt;

@@ -122,6 +122,28 @@ describe('a monitor that changes between failed and fine 5 times within an hour'
     expect(said().slice(5)).toEqual(['monitor.steady 14:50']);
   });
 
+  it('a failure it never told, steady during a maintenance window: the steady alert comes when the window ends', async () => {
+    fixture = engineFixture(at('2026-11-27T11:55:00Z'));
+    const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 1 });
+    // Failed at 12:00; from 13:10 it changes every ten minutes, the fifth change in the hour (13:50) a recovery.
+    const changes = ['12:00:20 fail', '13:10:20 success', '13:20:20 fail', '13:30:20 success', '13:40:20 fail', '13:50:20 success'];
+    await walk(monitor.token, '11:55:00', '13:55:00', changes);
+    expect(said().at(-1)).toBe('monitor.flapping 13:50');
+    expect(alerts().at(-1)!.reason).toMatchObject({ kind: 'flapping', failed: false });
+    // Then the job stops for good: its 14:00 run is missed, which flapping keeps quiet; steady is due at 15:01, inside a window.
+    fixture.store.maintenanceWindows.create(
+      1,
+      { name: 'upgrade', startsAt: at('2026-11-27T14:30:00Z'), endsAt: at('2026-11-27T16:00:00Z'), schedule: null, timezone: null, durationMinutes: null, monitorIds: [], tags: [] },
+      at('2026-11-27T13:55:00Z'),
+    );
+    await walk(monitor.token, '13:55:30', '15:59:30');
+    expect(said().at(-1)).toBe('monitor.flapping 13:50');
+    // The last word it sent was "now fine": the window's end tells that it is failed.
+    await walk(monitor.token, '16:00:00', '17:00:00');
+    expect(said().slice(6)).toEqual(['monitor.steady 16:00']);
+    expect(alerts().at(-1)!.reason).toMatchObject({ kind: 'steady', failed: true, failed_since: '2026-11-27T14:01:30.000000Z' });
+  });
+
   it('counts only the changes that alert: with alert after 3, single failures between successes never flap', async () => {
     fixture = engineFixture(at('2026-11-27T12:55:00Z'));
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 1 });
