@@ -85,7 +85,8 @@ export function raiseNotedChange(
 /**
  * Sends the steady-again alert of every flapping monitor without a change for an hour at `now`,
  * and forgets its changes: from then on its failures and recoveries alert again. A paused monitor,
- * or one in maintenance, raises nothing, but is steady all the same. Returns how many were sent.
+ * or a fine one in maintenance, raises nothing, but is steady all the same; a failed one in
+ * maintenance is steady when the window ends. Returns how many were sent.
  */
 export function sendSteady(ctx: Pick<EngineContext, 'store' | 'events' | 'notifier'>, now: number): number {
   const { store } = ctx;
