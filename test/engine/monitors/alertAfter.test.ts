@@ -168,6 +168,23 @@ describe('a monitor that alerts after 3 failures in a row', () => {
   });
 });
 
+describe('a stuck run reported failed late', () => {
+  it('counts once: its late failure is the run it started for, not a second failure', async () => {
+    fixture = engineFixture(at('2026-11-27T12:55:00Z'));
+    const monitor = fixture.monitor({ schedule: '0 * * * *', duration: 5, maxRuntime: 20 });
+    fixture.store.monitorAlerting.setAlertAfter(1, monitor.id, 2, at('2026-11-27T12:55:00Z'));
+    // The 13:00 run starts at 13:00:10, is stuck at 13:20:10 (one), then ends failed at 13:35: still that one run.
+    await fixture.pulse(monitor.token, at('2026-11-27T13:00:10Z'), { kind: 'start' });
+    await walk(monitor.token, '13:00:30', '13:40:00', ['13:35:00 fail']);
+    expect(said()).toEqual([]);
+    expect(shown(fixture.reload(monitor.id)).failures_in_a_row).toBe(1);
+    // The 14:00 run does not come: the second in a row.
+    await walk(monitor.token, '13:40:30', '14:06:00');
+    expect(said()).toEqual(['monitor.failed 14:05']);
+    expect((alerts()[0].reason as { runs: string[] }).runs.map((r) => r.slice(11, 16))).toEqual(['13:00', '14:00']);
+  });
+});
+
 describe('a monitor that alerts after 1 failure (the default)', () => {
   it('alerts at the first miss as always, with its own reason', async () => {
     fixture = engineFixture(at('2026-11-27T12:55:00Z'));
