@@ -135,6 +135,16 @@ function overlapEnd(window: MaintenanceWindow, from: number, to: number): number
   return span !== null && span.end > from ? span.end : null;
 }
 
+/**
+ * Whether a window under way holds a pulse of `kind` (it lands in the run history and changes
+ * nothing else): every pulse but a success that ends a failure not alerted yet (still counting
+ * towards its alert after N), whose quiet recovery raises nothing and ends the streak, so runs
+ * that came in the window are never counted as failures in a row.
+ */
+export function windowHoldsPulse(monitor: { isAlerted: boolean; alertSent?: boolean }, kind: 'start' | 'success' | 'fail'): boolean {
+  return !(kind === 'success' && monitor.isAlerted && monitor.alertSent === false);
+}
+
 /** A run a monitor waited for: when it was due (or started), and when it was late. */
 export interface WaitedRun {
   due: number;

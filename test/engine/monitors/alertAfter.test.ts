@@ -137,6 +137,23 @@ describe('a monitor that alerts after 3 failures in a row', () => {
     expect((alerts()[0].reason as { runs: string[] }).runs.map((r) => r.slice(11, 16))).toEqual(['13:00', '13:30', '13:40']);
   });
 
+  it('a success in a window ends the streak, so a later miss is the first again', async () => {
+    fixture = engineFixture(at('2026-11-27T12:55:00Z'));
+    const monitor = monitorAlertingAfter(2);
+    fixture.store.maintenanceWindows.create(
+      1,
+      { name: 'upgrade', startsAt: at('2026-11-27T13:05:00Z'), endsAt: at('2026-11-27T13:25:00Z'), schedule: null, timezone: null, durationMinutes: null, monitorIds: [], tags: [] },
+      at('2026-11-27T12:55:00Z'),
+    );
+    // Missed 13:00 (one); the 13:10 and 13:20 runs succeed in the window; 13:30 is missed: one again, not two in a row.
+    await walk(monitor.token, '12:55:00', '13:35:00', ['13:10:20 success', '13:20:20 success']);
+    expect(said()).toEqual([]);
+    expect(shown(fixture.reload(monitor.id)).failures_in_a_row).toBe(1);
+    await walk(monitor.token, '13:35:30', '13:45:00');
+    expect(said()).toEqual(['monitor.failed 13:41']);
+    expect((alerts()[0].reason as { runs: string[] }).runs.map((r) => r.slice(11, 16))).toEqual(['13:30', '13:40']);
+  });
+
   it('a window removed early while it still counts: it waits for its next run, which counts', async () => {
     fixture = engineFixture(at('2026-11-27T12:55:00Z'));
     const monitor = monitorAlertingAfter(2);
