@@ -208,6 +208,17 @@ export function dueTimeAt(timing: MonitorTiming, now: number): { graceFrom: numb
 }
 
 /**
+ * dueTimeAt for a monitor planned again at `now` by rules alone (maintenance excused the run it
+ * waited for), with no news: a catch-up grace in course (from `graceFrom`, when Cronbeat resumed)
+ * stays the one it had, never renewed by the replan, so a run missed after Cronbeat resumed is told
+ * one grace after the resume and names that moment. Without one, as dueTimeAt.
+ */
+export function dueTimeKeepingGrace(timing: MonitorTiming, graceFrom: number | null, now: number): { graceFrom: number | null; dueAt: number | null } {
+  if (graceFrom === null) return dueTimeAt(timing, now);
+  return { graceFrom, dueAt: dueAt({ ...timing, graceFrom }) };
+}
+
+/**
  * When the monitor loop's next step has work, given the earliest due time of each thing it
  * handles (a monitor's due_at, a quiet watcher's alert, a reminder; null for none): just after the
  * earliest, since a monitor fails once its due time has passed, not at it. Null when nothing is due.

@@ -1,7 +1,7 @@
 import type { MonitorRow } from '../../db/monitors';
 import type { PulseMonitorRow } from '../../db/pulseMonitors';
 import { tagsOf } from '../../db/monitorLines';
-import { dueAt, dueTimeAt, expectedRunAfter, minutesAfter, runAnsweredBy, type MissedDeadline } from '../../domain/monitors/dueTime';
+import { dueAt, dueTimeKeepingGrace, expectedRunAfter, minutesAfter, runAnsweredBy, type MissedDeadline } from '../../domain/monitors/dueTime';
 import {
   activeWindowAt,
   coversMonitor,
@@ -55,13 +55,13 @@ export function maintenanceReplan({ store }: Ctx, row: MonitorRow, missed: Misse
  * Inside the loop's transaction: when maintenance excuses the deadline `row` missed, plans it to
  * wait for its first run at or after the maintenance's end (a run in progress is forgotten) and
  * returns true; false when the miss is a true one. A deadline already past by then (Cronbeat did
- * not run meanwhile) gets the usual catch-up grace from `now`.
+ * not run meanwhile) gets the usual catch-up grace: the one in course since Cronbeat resumed, else from `now`.
  */
 export function excuseByMaintenance(ctx: Ctx, row: MonitorRow, missed: MissedDeadline, now: number): boolean {
   const from = maintenanceReplan(ctx, row, missed, now);
   if (from === null) return false;
   const planned = { ...timingOf(row), expectedRunAt: expectedRunAfter(row, from - 1), runningSince: null, graceFrom: null };
-  ctx.store.monitors.replanAfterMaintenance({ id: row.id, expectedRunAt: planned.expectedRunAt, ...dueTimeAt(planned, now), now });
+  ctx.store.monitors.replanAfterMaintenance({ id: row.id, expectedRunAt: planned.expectedRunAt, ...dueTimeKeepingGrace(planned, row.grace_from, now), now });
   return true;
 }
 

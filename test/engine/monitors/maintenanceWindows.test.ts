@@ -218,11 +218,14 @@ describe('a restart during a window', () => {
     fixture.store.close();
 
     // Back at 15:01: the 14:00 run fell in the window, so at the end of its catch-up grace (15:04) the monitor
-    // waits for 15:00's run instead, whose deadline passed while the agent was down: a grace of its own from then.
+    // waits for 15:00's run instead. Its deadline (15:03) passed with the agent running: no second grace, and the
+    // miss names when Cronbeat resumed (it said "resuming at 15:04" after a grace more).
     fixture = engineFixture(at('2026-11-27T15:01:00Z'), dir);
     fixture.failer.graceOverdue({ from: null, to: at('2026-11-27T15:01:00Z') });
-    expect(await walk(monitor.token, '2026-11-27T15:01:00Z', '2026-11-27T15:10:00Z')).toEqual(['monitor.failed 15:08']);
-    expect(fixture.alertReason(monitor.id)).toContain('15:00');
+    expect(await walk(monitor.token, '2026-11-27T15:01:00Z', '2026-11-27T15:10:00Z')).toEqual(['monitor.failed 15:05']);
+    expect(fixture.alertReason(monitor.id)).toBe(
+      'Missed: the run due 2026-11-27 15:00 UTC did not come, nor within 3 min of Cronbeat resuming at 2026-11-27 15:01 UTC; last run 2026-11-27 13:50 UTC',
+    );
   });
 });
 
