@@ -138,6 +138,7 @@ describe('a monitor that changes between failed and fine 5 times within an hour'
     );
     await walk(monitor.token, '13:55:30', '15:59:30');
     expect(said().at(-1)).toBe('monitor.flapping 13:50');
+    expect(fixture.failer.nextStepAt()).toBe(at('2026-11-27T16:00:00Z') + 1);
     // The last word it sent was "now fine": the window's end tells that it is failed.
     await walk(monitor.token, '16:00:00', '17:00:00');
     expect(said().slice(6)).toEqual(['monitor.steady 16:00']);
