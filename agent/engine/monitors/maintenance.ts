@@ -13,6 +13,7 @@ import {
 } from '../../domain/maintenance/windows';
 import type { EngineContext } from '../engineContext';
 import { timingOf } from './monitorState';
+import { flapStateOf, steadyAt } from '../../domain/alerts/flapping';
 
 /*
  * The one place the engine asks about maintenance windows: the loop before it fails an overdue
@@ -91,22 +92,39 @@ export function replanAfterWindowChange(ctx: Ctx, companyId: number, old: Mainte
   if (oldEnd === null) return [];
   const replanned: MonitorRow[] = [];
   for (const row of ctx.store.monitors.list(companyId)) {
-    if (row.expected_run_at === null || row.expected_run_at < oldEnd || !coversMonitor(old, coveredOf(row))) continue;
-    if (replanEarlier(ctx, row, now)) replanned.push(row);
+    if (!coversMonitor(old, coveredOf(row))) continue;
+    const waitedOut = row.expected_run_at !== null && row.expected_run_at >= oldEnd;
+    if (waitedOut ? replanEarlier(ctx, row, now) : releaseHeldSteady(ctx, row, now)) replanned.push(row);
   }
   return replanned;
 }
 
 /**
+ * A flapping monitor whose steady-again alert was held for the end of a window (sendSteady)
+ * gets it from `now` on, when no window holds it any more (the next step asks again). Returns
+ * whether it was held.
+ */
+function releaseHeldSteady(ctx: Ctx, row: MonitorRow, now: number): boolean {
+  if (row.steady_at === null || row.steady_at <= now) return false;
+  const state = flapStateOf(row.flapping);
+  const steady = steadyAt(state);
+  if (steady === null || steady >= row.steady_at) return false;
+  ctx.store.monitorAlerting.saveFlapping(row.id, state, Math.max(now, steady));
+  return true;
+}
+
+/**
  * Plans `row` (as it is now) to wait for runToWaitFor when that comes before the run it waits for:
  * maintenance no longer holds it as long (a window ended early, or its tags no longer meet a window
- * under way). Never later. Call inside the transaction of the change; returns whether it moved.
+ * under way), and releases a steady-again alert held for that window's end. Never later. Call inside
+ * the transaction of the change; returns whether it changed anything.
  */
 export function replanEarlier(ctx: Ctx, row: MonitorRow, now: number): boolean {
+  const released = releaseHeldSteady(ctx, row, now);
   // A failure still counting towards its alert is watched like a fine monitor; an alerted one waits for a success.
-  if ((row.is_alerted === 1 && row.alert_sent === 1) || row.paused_at !== null || row.running_since !== null || row.expected_run_at === null) return false;
+  if ((row.is_alerted === 1 && row.alert_sent === 1) || row.paused_at !== null || row.running_since !== null || row.expected_run_at === null) return released;
   const run = runToWaitFor(ctx, row, now);
-  if (run === null || run >= row.expected_run_at) return false;
+  if (run === null || run >= row.expected_run_at) return released;
   const timing = { ...timingOf(row), expectedRunAt: run, graceFrom: null };
   ctx.store.monitors.replanAfterMaintenance({ id: row.id, expectedRunAt: run, graceFrom: null, dueAt: dueAt(timing), now });
   return true;
