@@ -1,4 +1,4 @@
-import { nextRunAfter, previousRunBefore, shortestGapMinutes } from '../schedules';
+import { nextRunAfter, nextRunAtOrAfter, previousRunBefore, shortestGapMinutes } from '../schedules';
 
 const MINUTE = 60_000;
 
@@ -93,6 +93,11 @@ export function dueTimeOfRun(spec: ScheduleSpec, graceMinutes: number, startedAt
  */
 export function expectedRunAfter(spec: ScheduleSpec, answeredRunAt: number): number | null {
   return nextRunAfter(spec.schedule, spec.timezone, answeredRunAt);
+}
+
+/** The first run at or after `at` (the end of maintenance): a run exactly then is the one awaited. */
+export function expectedRunAtOrAfter(spec: ScheduleSpec, at: number): number | null {
+  return nextRunAtOrAfter(spec.schedule, spec.timezone, at);
 }
 
 /** The most grace a monitor gets by default: an hour, however rarely its job runs. */

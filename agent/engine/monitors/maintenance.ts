@@ -1,7 +1,7 @@
 import type { MonitorRow } from '../../db/monitors';
 import type { PulseMonitorRow } from '../../db/pulseMonitors';
 import { tagsOf } from '../../db/monitorLines';
-import { dueAt, dueTimeKeepingGrace, expectedRunAfter, minutesAfter, runAnsweredBy, type MissedDeadline } from '../../domain/monitors/dueTime';
+import { dueAt, dueTimeKeepingGrace, expectedRunAfter, expectedRunAtOrAfter, minutesAfter, runAnsweredBy, type MissedDeadline } from '../../domain/monitors/dueTime';
 import {
   activeWindowAt,
   coversMonitor,
@@ -61,7 +61,7 @@ export function maintenanceReplan({ store }: Ctx, row: MonitorRow, missed: Misse
 export function excuseByMaintenance(ctx: Ctx, row: MonitorRow, missed: MissedDeadline, now: number): boolean {
   const from = maintenanceReplan(ctx, row, missed, now);
   if (from === null) return false;
-  const planned = { ...timingOf(row), expectedRunAt: expectedRunAfter(row, from - 1), runningSince: null, graceFrom: null };
+  const planned = { ...timingOf(row), expectedRunAt: expectedRunAtOrAfter(row, from), runningSince: null, graceFrom: null };
   ctx.store.monitors.replanAfterMaintenance({ id: row.id, expectedRunAt: planned.expectedRunAt, ...dueTimeKeepingGrace(planned, row.grace_from, now), now });
   return true;
 }
@@ -74,7 +74,7 @@ export function excuseByMaintenance(ctx: Ctx, row: MonitorRow, missed: MissedDea
 function runToWaitFor(ctx: Ctx, row: MonitorRow, now: number): number | null {
   const windows = ctx.store.maintenanceWindows.windows(row.company_id);
   const active = activeWindowAt(windows, coveredOf(row), now);
-  if (active) return expectedRunAfter(row, active.end - 1);
+  if (active) return expectedRunAtOrAfter(row, active.end);
   const next = expectedRunAfter(row, now);
   const answered = row.last_pulse_at === null ? null : runAnsweredBy(row, row.last_pulse_at);
   return next !== null && answered !== null && answered >= next ? expectedRunAfter(row, answered) : next;

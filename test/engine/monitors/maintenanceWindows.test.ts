@@ -138,6 +138,19 @@ describe('a one-off window', () => {
   });
 });
 
+describe('a period (@every) in a window', () => {
+  it('waits one whole period after the window\'s end, and a miss names that moment to the minute', async () => {
+    fixture = engineFixture(at('2026-11-27T13:00:00Z'));
+    const monitor = fixture.monitor({ schedule: '@every 1h', duration: 5 });
+    fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
+    // Its 14:30 run falls in the window: it then waits for a pulse by 16:00 (one period after the end), plus its grace.
+    expect(await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T16:00:00Z', ['2026-11-27T13:30:00Z'])).toEqual([]);
+    expect(fixture.reload(monitor.id).expected_run_at).toBe(at('2026-11-27T16:00:00Z'));
+    expect(await walk(monitor.token, '2026-11-27T16:00:30Z', '2026-11-27T16:10:00Z')).toEqual(['monitor.failed 16:05']);
+    expect(fixture.alertReason(monitor.id)).toBe('Missed: the run due 2026-11-27 16:00 UTC did not come (grace 5 min); last run 2026-11-27 13:30 UTC');
+  });
+});
+
 describe('a window ended early', () => {
   it('removed while under way: the monitors it held wait for their next run from then, not from its old end', async () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'));
