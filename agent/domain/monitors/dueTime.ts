@@ -213,13 +213,14 @@ export function dueTimeAt(timing: MonitorTiming, now: number): { graceFrom: numb
 }
 
 /**
- * dueTimeAt for a monitor planned again at `now` by rules alone (maintenance excused the run it
- * waited for), with no news: a catch-up grace in course (from `graceFrom`, when Cronbeat resumed)
- * stays the one it had, never renewed by the replan, so a run missed after Cronbeat resumed is told
- * one grace after the resume and names that moment. Without one, as dueTimeAt.
+ * The stored grace and due time of a monitor planned again by rules alone (maintenance excused
+ * the run it waited for), which brings no news: a catch-up grace in course (from `graceFrom`,
+ * when Cronbeat resumed) stays the one it had, and none is given anew. So a run missed after
+ * Cronbeat resumed is told one grace after the resume and names that moment, and a run whose
+ * deadline passed while Cronbeat ran (a run in progress when a window met it was forgotten, and
+ * the next one did not come) is told at once, without "resuming" in its words.
  */
-export function dueTimeKeepingGrace(timing: MonitorTiming, graceFrom: number | null, now: number): { graceFrom: number | null; dueAt: number | null } {
-  if (graceFrom === null) return dueTimeAt(timing, now);
+export function dueTimeKeepingGrace(timing: MonitorTiming, graceFrom: number | null): { graceFrom: number | null; dueAt: number | null } {
   return { graceFrom, dueAt: dueAt({ ...timing, graceFrom }) };
 }
 

@@ -55,14 +55,14 @@ export function maintenanceReplan({ store }: Ctx, row: MonitorRow, missed: Misse
 /**
  * Inside the loop's transaction: when maintenance excuses the deadline `row` missed, plans it to
  * wait for its first run at or after the maintenance's end (a run in progress is forgotten) and
- * returns true; false when the miss is a true one. A deadline already past by then (Cronbeat did
- * not run meanwhile) gets the usual catch-up grace: the one in course since Cronbeat resumed, else from `now`.
+ * returns true; false when the miss is a true one. A catch-up grace in course (Cronbeat did not
+ * run meanwhile) is kept; none is given anew, so a deadline already past fails at the next step.
  */
 export function excuseByMaintenance(ctx: Ctx, row: MonitorRow, missed: MissedDeadline, now: number): boolean {
   const from = maintenanceReplan(ctx, row, missed, now);
   if (from === null) return false;
   const planned = { ...timingOf(row), expectedRunAt: expectedRunAtOrAfter(row, from), runningSince: null, graceFrom: null };
-  ctx.store.monitors.replanAfterMaintenance({ id: row.id, expectedRunAt: planned.expectedRunAt, ...dueTimeKeepingGrace(planned, row.grace_from, now), now });
+  ctx.store.monitors.replanAfterMaintenance({ id: row.id, expectedRunAt: planned.expectedRunAt, ...dueTimeKeepingGrace(planned, row.grace_from), now });
   return true;
 }
 

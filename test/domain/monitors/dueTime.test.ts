@@ -243,10 +243,10 @@ describe('a monitor planned again by maintenance while a catch-up grace is in co
   const t = (hhmm: string) => Date.parse(`2026-11-27T${hhmm}:00Z`);
   const timing = { schedule: '*/10 * * * *', timezone: 'UTC', durationMinutes: 3, expectedRunAt: t('15:00'), runningSince: null, isAlerted: false, graceFrom: null };
   it('keeps the grace it had from the resume, never a new one from the replan', () => {
-    expect(dueTimeKeepingGrace(timing, t('15:01'), t('15:04'))).toEqual({ graceFrom: t('15:01'), dueAt: t('15:04') });
+    expect(dueTimeKeepingGrace(timing, t('15:01'))).toEqual({ graceFrom: t('15:01'), dueAt: t('15:04') });
   });
-  it('without one, gives the catch-up grace as any late news does', () => {
-    expect(dueTimeKeepingGrace(timing, null, t('15:04'))).toEqual({ graceFrom: t('15:04'), dueAt: t('15:07') });
-    expect(dueTimeKeepingGrace({ ...timing, expectedRunAt: t('15:10') }, null, t('15:04'))).toEqual({ graceFrom: null, dueAt: t('15:13') });
+  it('without one, gives none: a deadline already past stays past', () => {
+    expect(dueTimeKeepingGrace(timing, null)).toEqual({ graceFrom: null, dueAt: t('15:03') });
+    expect(dueTimeKeepingGrace({ ...timing, expectedRunAt: t('15:10') }, null)).toEqual({ graceFrom: null, dueAt: t('15:13') });
   });
 });

@@ -151,6 +151,18 @@ describe('a period (@every) in a window', () => {
   });
 });
 
+describe('a run in progress when a window met it', () => {
+  it('is forgotten; the next run that does not come is told at its deadline, with no "resuming" in its words', async () => {
+    fixture = engineFixture(at('2026-11-27T12:50:00Z'));
+    const monitor = fixture.monitor({ schedule: '0 * * * *', duration: 5 });
+    fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T13:01:00Z', '2026-11-27T13:30:00Z'), at('2026-11-27T12:50:00Z'));
+    // The 13:00 run starts and never ends; Cronbeat runs all along.
+    await fixture.pulse(monitor.token, at('2026-11-27T13:00:10Z'), { kind: 'start' });
+    expect(await walk(monitor.token, '2026-11-27T13:00:30Z', '2026-11-27T14:20:00Z')).toEqual(['monitor.failed 14:06']);
+    expect(fixture.alertReason(monitor.id)).toBe('Missed: the run due 2026-11-27 14:00 UTC did not come (grace 5 min); last run 2026-11-27 13:00 UTC');
+  });
+});
+
 describe('a window ended early', () => {
   it('removed while under way: the monitors it held wait for their next run from then, not from its old end', async () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'));
