@@ -1,6 +1,6 @@
 import { nextRunAfter, previousRunBefore } from '../schedules/cronSchedule';
 import { kindOf, longestCronGapMinutes } from '../schedules';
-import { minutesAfter } from '../monitors/dueTime';
+import { minutesAfter, type MissedDeadline } from '../monitors/dueTime';
 
 /*
  * Maintenance windows: planned work during which the monitors a window covers raise nothing.
@@ -149,6 +149,18 @@ export function windowHoldsPulse(monitor: { isAlerted: boolean; alertSent?: bool
 export interface WaitedRun {
   due: number;
   deadline: number;
+}
+
+/**
+ * The stretch of time a missed deadline is about, which a window meeting excuses: a run that did
+ * not come, from its due time to its deadline (its grace); a run in progress, from its start to
+ * when it was late (stuck at its max run time, or the next run's deadline): a window that met it
+ * may have stopped it (a reboot), so it is forgotten, as the docs say.
+ */
+export function waitedRunOf(missed: MissedDeadline, graceMinutes: number): WaitedRun {
+  if (missed.kind === 'no_pulse') return { due: missed.runAt, deadline: minutesAfter(missed.runAt, graceMinutes) };
+  const late = missed.kind === 'stuck' ? minutesAfter(missed.startedAt, missed.maxRuntimeMinutes) : minutesAfter(missed.runAt, graceMinutes);
+  return { due: missed.startedAt, deadline: late };
 }
 
 /**

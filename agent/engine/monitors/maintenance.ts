@@ -1,7 +1,7 @@
 import type { MonitorRow } from '../../db/monitors';
 import type { PulseMonitorRow } from '../../db/pulseMonitors';
 import { tagsOf } from '../../db/monitorLines';
-import { dueAt, dueTimeKeepingGrace, expectedRunAfter, expectedRunAtOrAfter, minutesAfter, runAnsweredBy, type MissedDeadline } from '../../domain/monitors/dueTime';
+import { dueAt, dueTimeKeepingGrace, expectedRunAfter, expectedRunAtOrAfter, runAnsweredBy, type MissedDeadline } from '../../domain/monitors/dueTime';
 import {
   activeWindowAt,
   coversMonitor,
@@ -9,7 +9,7 @@ import {
   windowEnd,
   type CoveredMonitor,
   type MaintenanceWindow,
-  type WaitedRun,
+  waitedRunOf,
 } from '../../domain/maintenance/windows';
 import type { EngineContext } from '../engineContext';
 import { timingOf } from './monitorState';
@@ -39,17 +39,11 @@ export function maintenanceEndAt({ store }: Ctx, row: PulseMonitorRow, now: numb
   return windows.length === 0 ? null : (activeWindowAt(windows, coveredOf(row), now)?.end ?? null);
 }
 
-/** The run a missed deadline was about, and when it was late without any grace. */
-function waitedRun(missed: MissedDeadline, durationMinutes: number): WaitedRun {
-  const due = missed.kind === 'no_pulse' ? missed.runAt : missed.startedAt;
-  return { due, deadline: minutesAfter(due, durationMinutes) };
-}
-
 /** When a monitor that missed `missed` at `now` is planned again from because of maintenance; null when it fails. */
 export function maintenanceReplan({ store }: Ctx, row: MonitorRow, missed: MissedDeadline, now: number): number | null {
   const windows = store.maintenanceWindows.windows(row.company_id);
   if (windows.length === 0) return null;
-  return maintenanceReplanFrom(windows, coveredOf(row), waitedRun(missed, row.duration), now);
+  return maintenanceReplanFrom(windows, coveredOf(row), waitedRunOf(missed, row.duration), now);
 }
 
 /**

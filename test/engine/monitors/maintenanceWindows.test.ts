@@ -163,6 +163,26 @@ describe('a run in progress when a window met it', () => {
   });
 });
 
+describe('a run with a max run time in progress when a window began', () => {
+  it('is forgotten, as the window may have killed it: no "stuck" after the window, and the next run is awaited', async () => {
+    fixture = engineFixture(at('2026-11-27T13:00:00Z'));
+    const monitor = fixture.monitor({ schedule: '50 * * * *', duration: 3, maxRuntime: 30 });
+    fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T14:10:00Z'), at('2026-11-27T13:00:00Z'));
+    // The 13:50 run starts; the reboot at 14:00 kills it, so it never ends. Stuck would be 14:20, after the window.
+    await fixture.pulse(monitor.token, at('2026-11-27T13:50:05Z'), { kind: 'start' });
+    expect(await walk(monitor.token, '2026-11-27T13:50:30Z', '2026-11-27T14:55:00Z', ['2026-11-27T14:50:00Z'])).toEqual([]);
+    expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 0, expected_run_at: at('2026-11-27T15:50:00Z') });
+  });
+
+  it('started long before a window and stuck after it without one meeting it, still tells', async () => {
+    fixture = engineFixture(at('2026-11-27T13:00:00Z'));
+    const monitor = fixture.monitor({ schedule: '50 * * * *', duration: 3, maxRuntime: 30 });
+    fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:30:00Z', '2026-11-27T14:40:00Z'), at('2026-11-27T13:00:00Z'));
+    await fixture.pulse(monitor.token, at('2026-11-27T13:50:05Z'), { kind: 'start' });
+    expect(await walk(monitor.token, '2026-11-27T13:50:30Z', '2026-11-27T14:25:00Z')).toEqual(['monitor.failed 14:20']);
+  });
+});
+
 describe('a window ended early', () => {
   it('removed while under way: the monitors it held wait for their next run from then, not from its old end', async () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'));
