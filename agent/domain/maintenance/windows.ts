@@ -1,6 +1,6 @@
 import { nextRunAfter, previousRunBefore } from '../schedules/cronSchedule';
 import { kindOf, longestCronGapMinutes } from '../schedules';
-import { minutesAfter, type MissedDeadline } from '../monitors/dueTime';
+import { minutesAfter, runAnsweredBy, type MissedDeadline, type ScheduleSpec } from '../monitors/dueTime';
 
 /*
  * Maintenance windows: planned work during which the monitors a window covers raise nothing.
@@ -133,6 +133,16 @@ export function activeWindowAt(
 function overlapEnd(window: MaintenanceWindow, from: number, to: number): number | null {
   const span = latestSpan(window, to);
   return span !== null && span.end > from ? span.end : null;
+}
+
+/**
+ * The moments a pulse is judged by for maintenance: when it came and when it counts for; but a
+ * pulse a little early for its run (a server's clock ahead, runAnsweredBy) is that run's, judged
+ * by the run's own time, so the first run after a window, reported a moment before its end, counts.
+ */
+export function pulseMoments(spec: ScheduleSpec, arrivedAt: number, countsFor: number): number[] {
+  const run = runAnsweredBy(spec, countsFor);
+  return run !== null && run > countsFor ? [run] : [arrivedAt, countsFor];
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   activeWindowAt,
   coversMonitor,
   maintenanceReplanFrom,
+  pulseMoments,
   windowEnd,
   type CoveredMonitor,
   type MaintenanceWindow,
@@ -25,12 +26,21 @@ type Ctx = Pick<EngineContext, 'store'>;
 
 const coveredOf = (row: PulseMonitorRow): CoveredMonitor => ({ id: row.id, tags: tagsOf(row) });
 
-/** Whether maintenance covers `row` at any of `moments` (a pulse's arrival and the time it counts for). */
-export function inMaintenance({ store }: Ctx, row: PulseMonitorRow, ...moments: number[]): boolean {
-  const windows = store.maintenanceWindows.windows(row.company_id);
+/** Whether maintenance covers `row` at `now`. */
+export function inMaintenance({ store }: Ctx, row: PulseMonitorRow, now: number): boolean {
+  return coveredAtAny(store.maintenanceWindows.windows(row.company_id), row, () => [now]);
+}
+
+/** Whether maintenance holds a pulse that came at `now` and counts for `at` (pulseMoments). */
+export function pulseInMaintenance({ store }: Ctx, row: PulseMonitorRow, now: number, at: number): boolean {
+  return coveredAtAny(store.maintenanceWindows.windows(row.company_id), row, () => pulseMoments(row, now, at));
+}
+
+/** Whether one of `windows` covers `row` at one of `moments` (asked only when there are windows: pulses come by the thousand). */
+function coveredAtAny(windows: readonly MaintenanceWindow[], row: PulseMonitorRow, moments: () => number[]): boolean {
   if (windows.length === 0) return false;
   const monitor = coveredOf(row);
-  return moments.some((at) => activeWindowAt(windows, monitor, at) !== null);
+  return moments().some((at) => activeWindowAt(windows, monitor, at) !== null);
 }
 
 /** When the maintenance covering `row` at `now` ends (the latest end, when several are under way); null when none is. */

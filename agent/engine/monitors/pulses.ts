@@ -7,7 +7,7 @@ import { dueTimeOfRun, isPausedAt } from '../../domain/monitors/dueTime';
 import type { MonitorRow } from '../../db/monitors';
 import type { EngineContext } from '../engineContext';
 import { streakReason } from '../../domain/monitors/failureStreak';
-import { inMaintenance } from './maintenance';
+import { pulseInMaintenance } from './maintenance';
 import { windowHoldsPulse } from '../../domain/maintenance/windows';
 import { storeResume } from './monitorEdits';
 import { pauseOf, pulseStateOf, timingUpdate } from './monitorState';
@@ -61,7 +61,7 @@ export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number
   // A paused monitor, or one in maintenance (when the pulse came or when it counts for), keeps its history,
   // but a pulse changes nothing else and raises nothing: a failure before stays failed, a fine monitor waits as before.
   const state = pulseStateOf(monitor);
-  const held = monitor.paused_at !== null || (windowHoldsPulse(state, pulse.kind) && inMaintenance(ctx, monitor, now, pulse.at));
+  const held = monitor.paused_at !== null || (windowHoldsPulse(state, pulse.kind) && pulseInMaintenance(ctx, monitor, now, pulse.at));
   const effect = held ? null : applyPulse(state, pulse);
   // A pulse that fails or recovers the monitor reads it back as written (RETURNING) for its alert; others need no row.
   let changed: MonitorRow | null = null;

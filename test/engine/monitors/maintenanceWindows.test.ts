@@ -183,6 +183,28 @@ describe('a run with a max run time in progress when a window began', () => {
   });
 });
 
+describe('the first run after a window, reported a moment early', () => {
+  it('counts for that run (a server\'s clock a little ahead), though it came before the end', async () => {
+    fixture = engineFixture(at('2026-11-27T13:00:00Z'));
+    const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
+    fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
+    await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:59:30Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
+    // The 15:00 run, on a server 25 s ahead, reports at 14:59:35 by the agent's clock.
+    await fixture.pulse(monitor.token, at('2026-11-27T14:59:35Z'));
+    expect(await walk(monitor.token, '2026-11-27T14:59:40Z', '2026-11-27T15:08:00Z')).toEqual([]);
+    expect(fixture.reload(monitor.id).expected_run_at).toBe(at('2026-11-27T15:10:00Z'));
+  });
+
+  it('a pulse early for a run still in the window is held, as any pulse in it', async () => {
+    fixture = engineFixture(at('2026-11-27T13:00:00Z'));
+    const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
+    fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
+    await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:29:30Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
+    await fixture.pulse(monitor.token, at('2026-11-27T14:29:40Z'), { kind: 'fail', exitCode: 1 });
+    expect(fixture.reload(monitor.id).is_alerted).toBe(0);
+  });
+});
+
 describe('a window ended early', () => {
   it('removed while under way: the monitors it held wait for their next run from then, not from its old end', async () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'));
