@@ -62,19 +62,15 @@ export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number
   // but a pulse changes nothing else and raises nothing: a failure before stays failed, a fine monitor waits as before.
   const state = pulseStateOf(monitor);
   const held = monitor.paused_at !== null || (windowHoldsPulse(state, pulse.kind) && pulseInMaintenance(ctx, monitor, now, pulse.at));
-  const effect = held ? null : applyPulse(state, pulse);
+  const ridStartedAt = pulse.kind === 'start' || pulse.rid === null ? null : store.pulses.startTimeOf(monitor.id, pulse.rid, pulse.at);
+  const effect = held ? null : applyPulse(state, pulse, ridStartedAt);
   // A pulse that fails or recovers the monitor reads it back as written (RETURNING) for its alert; others need no row.
   let changed: MonitorRow | null = null;
   if (effect?.transition) changed = store.monitors.saveTransition(timingUpdate(monitor.id, effect.state, now, pulse.at));
   else if (effect) store.monitors.saveTiming(timingUpdate(monitor.id, effect.state, now, pulse.at));
   else store.monitors.notePulse(monitor.id, pulse.at);
 
-  const startedAt =
-    pulse.kind === 'start'
-      ? null
-      : ((pulse.rid === null ? null : store.pulses.startTimeOf(monitor.id, pulse.rid, pulse.at)) ??
-        effect?.pairedStartAt ??
-        null);
+  const startedAt = pulse.kind === 'start' ? null : (ridStartedAt ?? effect?.pairedStartAt ?? null);
   const durationMs = runDurationMs(pulse.kind, startedAt, pulse.at, pulse.measuredDurationMs ?? null);
   store.pulses.add({
     monitorId: monitor.id,

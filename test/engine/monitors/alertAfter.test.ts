@@ -202,6 +202,22 @@ describe('a stuck run reported failed late', () => {
   });
 });
 
+describe('overlapping runs told apart by their rid', () => {
+  it('a run that ends after the next one started counts for its own run, so two failed runs in a row are two', async () => {
+    fixture = engineFixture(at('2026-11-27T12:55:00Z'));
+    const monitor = fixture.monitor({ schedule: '0 * * * *', duration: 5 });
+    fixture.store.monitorAlerting.setAlertAfter(1, monitor.id, 2, at('2026-11-27T12:55:00Z'));
+    // The 13:00 run takes 70 minutes; the 14:00 run starts beside it. Both fail.
+    await fixture.pulse(monitor.token, at('2026-11-27T13:00:05Z'), { kind: 'start', rid: 'a' });
+    await fixture.pulse(monitor.token, at('2026-11-27T14:00:05Z'), { kind: 'start', rid: 'b' });
+    await fixture.pulse(monitor.token, at('2026-11-27T14:10:05Z'), { kind: 'fail', rid: 'a', exitCode: 1 });
+    expect(said()).toEqual([]);
+    await fixture.pulse(monitor.token, at('2026-11-27T14:20:05Z'), { kind: 'fail', rid: 'b', exitCode: 1 });
+    expect(said()).toEqual(['monitor.failed 14:20']);
+    expect((alerts()[0].reason as { runs: string[] }).runs.map((r) => r.slice(11, 16))).toEqual(['13:00', '14:00']);
+  });
+});
+
 describe('a monitor that alerts after 1 failure (the default)', () => {
   it('alerts at the first miss as always, with its own reason', async () => {
     fixture = engineFixture(at('2026-11-27T12:55:00Z'));
