@@ -2,6 +2,8 @@ import { uuidV7 } from './uuidV7';
 import type { Db } from './open';
 import type { ChannelKind } from '../contract/channels';
 import { deliveryRouting, type DeliveryRoutingRepos } from './deliveryRouting';
+import { deliveryOrder } from './deliveryOrder';
+import { digestSplit } from './digestSplit';
 import type { NotificationData } from '../domain/alerts/notificationKinds';
 import type { DeliveryStatus } from '../contract/notifications';
 import type { ChannelBurst } from '../domain/alerts/digest';
@@ -164,6 +166,8 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
   const route = deliveryRouting(routing);
 
   return {
+    ...deliveryOrder<DeliveryRow>(db),
+    ...digestSplit(db),
     /**
      * Writes a delivery for each channel the notification goes to (`channelIds`, else deliveryRouting). Call it
      * in the notification's transaction. Returns how many.

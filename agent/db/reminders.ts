@@ -4,7 +4,7 @@ import type { Db } from './open';
 export interface DueReminder {
   monitor_id: number;
   channel_id: number;
-  /** The failure notification it repeats. */
+  /** The alert it tells again: the failure, then its last reminder. */
   notification_id: string;
   next_at: number;
   company_id: number;
@@ -39,6 +39,11 @@ export function reminderRepository(db: Db) {
   );
   const drop = db.prepare('DELETE FROM reminders WHERE monitor_id = @monitorId AND channel_id = @channelId AND next_at = @was');
   const earliest = db.prepare('SELECT min(next_at) FROM reminders').pluck();
+  // Over deliveries_by_notification: the alert a reminder tells again, on its channel.
+  const waiting = db.prepare(
+    `SELECT 1 FROM deliveries WHERE notification_id = @notificationId AND channel_id = @channelId AND status IN ('pending', 'sending') LIMIT 1`,
+  );
+  const told = db.prepare('UPDATE reminders SET notification_id = @notificationId WHERE monitor_id = @monitorId AND channel_id = @channelId');
 
   return {
     /** After a failure notification was written with its deliveries: its reminders, on the channels that repeat. */
@@ -51,6 +56,14 @@ export function reminderRepository(db: Db) {
     /** Moves a due reminder to `nextAt`; false when another step took it already. */
     advance(reminder: DueReminder, nextAt: number): boolean {
       return advance.run({ monitorId: reminder.monitor_id, channelId: reminder.channel_id, was: reminder.next_at, nextAt }).changes === 1;
+    },
+    /** True while the alert the reminder tells again (the failure, or the last reminder) still waits to be sent on its channel. */
+    stillWaiting(reminder: DueReminder): boolean {
+      return waiting.get({ notificationId: reminder.notification_id, channelId: reminder.channel_id }) !== undefined;
+    },
+    /** The reminder `notificationId` was written: the next one waits for it to be sent. */
+    told(reminder: DueReminder, notificationId: string): void {
+      told.run({ monitorId: reminder.monitor_id, channelId: reminder.channel_id, notificationId });
     },
     /** Forgets a reminder that is no longer wanted (recovered, paused, deleted, turned off). */
     drop(reminder: DueReminder): void {

@@ -71,10 +71,18 @@ describe('/api/channels', () => {
     await expect422(await create({ name: 'x', kind: 'webhook', settings: {} }), 'settings.url', /required/);
     await expect422(await create({ name: 'x', kind: 'webhook', settings: { url: 'https://a.example', secret: 'short' } }), 'settings.secret');
     await expect422(await create({ name: 'x', kind: 'ntfy', settings: { topic: 'a b' } }), 'settings.topic');
+    for (const token of ['tk_abc\r\nX-Evil: 1', 'tk_abc def', 'tk_ünicode']) {
+      await expect422(await create({ name: 'x', kind: 'ntfy', settings: { topic: 'ops', access_token: token } }), 'settings.access_token', /no spaces/);
+    }
     await expect422(await create({ name: 'x', kind: 'slack', settings: { webhook_url: 'nope' } }), 'settings.webhook_url');
     await expect422(await create({ name: 'x', kind: 'discord', settings: {} }), 'settings.webhook_url');
     await expect422(await create({ name: 'x', kind: 'telegram', settings: { bot_token: 'abc', chat_id: '1' } }), 'settings.bot_token');
     await expect422(await create({ name: 'x', kind: 'telegram', settings: { bot_token: '1:a', chat_id: 'me' } }), 'settings.chat_id');
+    for (const chatId of [5.5, -1e21]) {
+      await expect422(await create({ name: 'x', kind: 'telegram', settings: { bot_token: '1:a', chat_id: chatId } }), 'settings.chat_id', /^The chat id field must be a numeric chat id or a @channel name\.$/);
+    }
+    await expect422(await create({ name: 'x', kind: 'telegram', settings: { bot_token: '1:a', chat_id: '5', api_url: 'https://bots.example.com/x?y=1' } }), 'settings.api_url', /without \? or #/);
+    await expect422(await create({ name: 'x', kind: 'ntfy', settings: { topic: 'ops', server_url: 'https://ntfy.example.com/#x' } }), 'settings.server_url', /without \? or #/);
     const email = { host: 'smtp.example.com', from: 'a@example.com', to: 'b@example.com' };
     await expect422(await create({ name: 'x', kind: 'email', settings: { ...email, to: 'b@example.com, nope' } }), 'settings.to');
     await expect422(await create({ name: 'x', kind: 'email', settings: { ...email, port: 70000 } }), 'settings.port');

@@ -41,7 +41,7 @@ describe('cronbeat monitor create, delete and edit --tags', () => {
     expect(units).toContain('  OnCalendar=Mon..Fri 02:30 America/New_York\n  OnCalendar=Sat *-*-* 04:00 UTC\n');
     const timer = units.slice(units.indexOf('[Timer]'), units.indexOf('  # the .service')).replace(/^ {2}/gm, '');
     const service = units.slice(units.indexOf('[Service]')).replace(/^ {2}/gm, '');
-    expect(service).toMatch(/^\[Service\]\nExecStart=cronbeat run \S+ -- \/path\/to\/your\/job\.sh\n$/);
+    expect(service).toMatch(/^\[Service\]\nExecStart=cronbeat run \S+ -- \/path\/to\/your\/job\.sh\nKillMode=mixed\n$/);
     if (spawnSync('systemd-analyze', ['--version']).status === 0) {
       const dir = tempFolder('cronbeat-create-units-');
       writeFileSync(join(dir, 'job.timer'), timer);

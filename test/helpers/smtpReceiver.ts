@@ -11,10 +11,17 @@ export interface ReceivedMail {
 
 /**
  * A real SMTP server on 127.0.0.1 (the smtp-server package), plain, STARTTLS or TLS from the first
- * byte; `refuseRecipients` answers every RCPT TO with that reply (550 "No such user", 451 "try later").
+ * byte; `refuseRecipients` answers every RCPT TO with that reply (550 "No such user", 451 "try later"),
+ * `refuseAddresses` only those addresses' RCPT TO.
  */
 export async function startSmtpReceiver(
-  options: { tls?: { key: string; cert: string }; secure?: boolean; login?: { user: string; pass: string }; refuseRecipients?: { code: number; message: string } } = {},
+  options: {
+    tls?: { key: string; cert: string };
+    secure?: boolean;
+    login?: { user: string; pass: string };
+    refuseRecipients?: { code: number; message: string };
+    refuseAddresses?: Record<string, { code: number; message: string }>;
+  } = {},
 ) {
   const mails: ReceivedMail[] = [];
   let waiting: Array<() => void> = [];
@@ -32,8 +39,8 @@ export async function startSmtpReceiver(
       }
       return callback(new Error('Invalid username or password'));
     },
-    onRcptTo(_address, _session, callback) {
-      const refusal = options.refuseRecipients;
+    onRcptTo(address, _session, callback) {
+      const refusal = options.refuseAddresses?.[address.address] ?? options.refuseRecipients;
       if (!refusal) return callback();
       return callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
     },

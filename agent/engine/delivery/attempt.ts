@@ -10,6 +10,8 @@ export interface AttemptResult {
   error: string | null;
   /** A mail server's refusal, for the email kind to judge. */
   smtp?: SmtpRefusal;
+  /** How long the receiver asked to be left alone (its Retry-After, or the service's own field), as it said it. */
+  retryAfter?: string;
   /** The kind judged the refusal permanent (kinds/index.ts): not retried. */
   permanent?: boolean;
 }

@@ -6,6 +6,7 @@ import type { Alert } from '../../domain/alerts/alert';
 import { digestWebhookAlert, type DigestEntry } from '../../domain/alerts/digestMessage';
 import { inSlices } from '../slices';
 import type { DigestContent } from './messages';
+import type { AttemptResult } from './attempt';
 
 /*
  * Bursts in the outbox (agent/domain/alerts/digest.ts): a delivery about to be sent is sent alone, held
@@ -123,4 +124,17 @@ export function oneDigestAtATime() {
     );
     return next;
   };
+}
+
+/**
+ * A digest its receiver refused for its size (413: nginx's default 1 MB, Express's 100 KB; a
+ * webhook's digest carries every alert as data) keeps the older half of its alerts and is sent
+ * again at once; the newer half makes the next digest. Retried whole it would be refused until it
+ * failed, every alert of the burst with it. Null when there was nothing to halve.
+ */
+export function halveRefusedDigest(store: Pick<Store, 'deliveries'>, leadId: number, result: AttemptResult, now: number): AttemptResult | null {
+  if (result.ok || result.responseStatus !== 413) return null;
+  const given = store.deliveries.halveDigest(leadId, now);
+  if (given === 0) return null;
+  return { ...result, permanent: false, error: `${(result.error ?? '').replace(/\.$/, '')}. Too large for the receiver: the newest ${given} of its alerts go in the next digest, and this one is sent again now.` };
 }

@@ -33,7 +33,7 @@ export interface HttpTimeouts {
 }
 
 export type HttpOutcome =
-  | { kind: 'answered'; status: number; text: string }
+  | { kind: 'answered'; status: number; text: string; retryAfter: string | null }
   | { kind: 'failed'; status: number | null; text: string | null; error: string };
 
 class SendError extends Error {}
@@ -61,6 +61,7 @@ interface Exchange {
   status: number;
   location: string | null;
   text: string;
+  retryAfter: string | null;
 }
 
 /**
@@ -74,6 +75,7 @@ function exchange(url: URL, headers: OutgoingHttpHeaders, body: string, timeouts
     let size = 0;
     let status = 0;
     let location: string | null = null;
+    let retryAfter: string | null = null;
     let stream: Readable | undefined;
     const finish = (error?: Error) => {
       if (settled) return;
@@ -83,7 +85,7 @@ function exchange(url: URL, headers: OutgoingHttpHeaders, body: string, timeouts
       request.destroy();
       stream?.destroy();
       if (error && status === 0) reject(error);
-      else resolve({ status, location, text: Buffer.concat(chunks).subarray(0, ANSWER_PREFIX_BYTES).toString('utf8') });
+      else resolve({ status, location, retryAfter, text: Buffer.concat(chunks).subarray(0, ANSWER_PREFIX_BYTES).toString('utf8') });
     };
     const onDeadline = () => finish(new SendError('No answer in time (timed out).'));
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -98,6 +100,7 @@ function exchange(url: URL, headers: OutgoingHttpHeaders, body: string, timeouts
       clearTimeout(connectTimer);
       status = response.statusCode ?? 0;
       location = typeof response.headers.location === 'string' ? response.headers.location : null;
+      retryAfter = typeof response.headers['retry-after'] === 'string' ? response.headers['retry-after'] : null;
       if (status >= 300 && status < 400) return finish();
       stream = decoded(response);
       stream.on('data', (chunk: Buffer) => {
@@ -137,7 +140,7 @@ export async function httpPost(post: HttpPost, timeouts: HttpTimeouts): Promise<
   try {
     for (let hop = 0; ; hop++) {
       const answer = await exchange(url, headers, post.body, timeouts, deadline);
-      if (answer.status < 300 || answer.status >= 400) return { kind: 'answered', status: answer.status, text: answer.text };
+      if (answer.status < 300 || answer.status >= 400) return { kind: 'answered', status: answer.status, text: answer.text, retryAfter: answer.retryAfter };
       const rule = redirectRule({ status: answer.status, location: answer.location, from: url, configured: configured.url, hop, maxHops: MAX_REDIRECTS });
       if (rule.kind === 'refuse') return { kind: 'failed', status: answer.status, text: null, error: rule.error };
       if (!rule.keepCredentials && !credentialsDropped) {

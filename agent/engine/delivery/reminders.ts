@@ -34,6 +34,8 @@ export function sendReminders({ store, events }: Pick<EngineContext, 'store' | '
       if (!store.reminders.advance(reminder, nextReminderAt(now, reminder.remind_every_hours)!)) continue;
       // In maintenance a monitor raises nothing: this reminder is skipped, the next one still comes.
       if (inMaintenance({ store }, monitor, now)) continue;
+      // Nor while what it tells again still waits to be sent there: it would arrive beside it, saying the same.
+      if (store.reminders.stillWaiting(reminder)) continue;
       const alert = stillFailingAlert(failure.alert, now);
       const notification = store.notifications.create({
         companyId: monitor.company_id,
@@ -43,6 +45,7 @@ export function sendReminders({ store, events }: Pick<EngineContext, 'store' | '
         now,
         channelIds: [reminder.channel_id],
       });
+      store.reminders.told(reminder, notification.id);
       made.push({ companyId: monitor.company_id, notificationId: notification.id });
     }
     return made;

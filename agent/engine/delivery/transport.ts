@@ -17,6 +17,7 @@ async function sendHttp(request: Extract<OutgoingRequest, { transport: 'http' }>
     responseStatus: outcome.status,
     responseBody: body,
     error: clean(`The receiver answered HTTP ${outcome.status}${body ? `: ${body}` : '.'}`, secrets),
+    ...(outcome.retryAfter ? { retryAfter: outcome.retryAfter } : {}),
   };
 }
 

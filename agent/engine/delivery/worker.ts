@@ -6,11 +6,15 @@ import type { AgentEvents } from '../events';
 import type { Notifier } from '../popups/notifier';
 import { channelKind } from '../../contract/channels';
 import { channelSecretValues } from '../../domain/channels/secrets';
-import { CHANNEL_DELETED, channelFailurePopupDue, failedAfterChannelDeleted, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../domain/channels/delivery';
+import { CHANNEL_DELETED, failedAfterChannelDeleted, nextAttemptAt, quietHoursEnd, retryAfterMs, RETRY_FOR_MS } from '../../domain/channels/delivery';
 import { buildDigestRequest, buildReportRequest, buildRequest, channelAlert, digestAsData, reportOf, testNotification, type MessageContext, type OutgoingRequest } from './messages';
-import { digestContent, oneDigestAtATime, planBurst, settleInSlices } from './digests';
+import { digestContent, halveRefusedDigest, oneDigestAtATime, planBurst, settleInSlices } from './digests';
 import { send, type AttemptResult } from './transport';
 import { judged } from './kinds';
+import { RateLimits } from './rateLimits';
+import { popupWhenFailingLong } from './failingPopup';
+import { olderFirst } from './order';
+import { followMove } from './moves';
 import type { Log } from '../../log/logger';
 import { describeError } from '../../domain/text/errorText';
 
@@ -60,6 +64,7 @@ export class DeliveryWorker {
   private readonly busy = new Map<number, number>();
   /** Channels whose digest waits for its burst to be failed (digests.ts), until when (the clock's time). */
   private readonly burstWaits = new Map<number, number>();
+  private readonly rateLimits = new RateLimits();
   private readonly inFlight = new Set<Promise<void>>();
   /** While passes fail (the database cannot be written): how long to wait before the next; 0 when they work. */
   private retryMs = 0;
@@ -113,7 +118,7 @@ export class DeliveryWorker {
   private busyChannels(): number[] {
     const now = this.options.clock();
     for (const [id, until] of this.burstWaits) if (until <= now) this.burstWaits.delete(id);
-    return [...[...this.busy].filter(([, n]) => n >= PER_CHANNEL).map(([id]) => id), ...this.burstWaits.keys()];
+    return [...[...this.busy].filter(([, n]) => n >= PER_CHANNEL).map(([id]) => id), ...this.burstWaits.keys(), ...this.rateLimits.held(now, (id) => this.options.store.channels.findAny(id)?.settings)];
   }
 
   /**
@@ -127,7 +132,7 @@ export class DeliveryWorker {
     if (delay === undefined && this.inFlight.size < MAX_IN_FLIGHT) {
       try {
         const due = this.options.store.deliveries.earliestDue(this.busyChannels());
-        const earliest = Math.min(due ?? Infinity, ...this.burstWaits.values());
+        const earliest = Math.min(due ?? Infinity, ...this.burstWaits.values(), this.rateLimits.earliestEnd());
         if (earliest !== Infinity) wait = Math.min(MAX_IDLE_MS, Math.max(this.retryMs, earliest - this.options.clock()));
       } catch {
         wait = Math.max(this.retryMs, FIRST_RETRY_MS);
@@ -197,6 +202,8 @@ export class DeliveryWorker {
       store.deliveries.drop(delivery.id, 'The notification is gone.');
       return null;
     }
+    const older = olderFirst(store, delivery, channel, now);
+    if (older) return this.take(older, now);
     const report = reportOf(row); // never part of a burst of alerts
     const plan = report ? 'single' : planBurst(store, delivery, now);
     if (typeof plan === 'object') this.burstWaits.set(channel.id, plan.waitUntil);
@@ -240,30 +247,21 @@ export class DeliveryWorker {
         store.deliveries.markUnsent(delivery.id, null, answer);
         return await settle({ sentAt: null, failed: true, answer });
       }
-      const next = result.permanent ? null : nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at);
-      store.deliveries.markUnsent(delivery.id, next, result);
+      const asked = retryAfterMs(result.retryAfter, at);
+      if (asked) this.rateLimits.hold(channel.id, channel.settings, at + asked);
+      // Sent again at once: to where the service said, or as half the digest it found too large.
+      const again = followMove(store, channel, result, at) ?? (digest ? halveRefusedDigest(store, delivery.id, result, at) : null);
+      const next = again ? at : result.permanent ? null : nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at, asked ?? 0);
+      store.deliveries.markUnsent(delivery.id, next, again ?? result);
       await settle({ sentAt: null, failed: next === null, answer: result });
       store.channels.markFailing(channel.id, at);
       this.options.events.emit({ type: 'channel.changed', companyId: channel.company_id, channelId: channel.id });
-      this.popupWhenFailingLong(channel, at, result.error);
+      popupWhenFailingLong(store, this.options.notifier, channel, at, result.error);
     } catch (error) {
       // Most likely a full disk: the claim stays until its end (the attempt's timeout), then the delivery is sent again.
       this.options.log(`Delivery ${delivery.id}: cannot record the result: ${describeError(error)}`, { level: 'error', deliveryId: delivery.id });
       this.retryMs = Math.max(this.retryMs, FIRST_RETRY_MS);
     }
-  }
-
-  /** One popup per failing stretch, once the channel has failed for an hour. */
-  private popupWhenFailingLong(channel: ChannelRow, now: number, error: string | null): void {
-    const { store, notifier } = this.options;
-    const current = store.channels.findAny(channel.id);
-    if (!current || !channelFailurePopupDue(current.failing_since, now)) return;
-    if (!store.channels.claimFailurePopup(channel.id, now)) return;
-    notifier.show({
-      title: `Alerts to "${channel.name}" are failing`,
-      body: `Every delivery to this ${channel.kind} channel has failed for over an hour; Cronbeat keeps retrying. Last error: ${error ?? 'unknown'}`,
-      route: '/channels',
-    });
   }
 
   /** What a message through `channel` is built with. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BACKOFF_MS, bounded, channelFailurePopupDue, nextAttemptAt, quietHoursEnd, RETRY_FOR_MS } from '../../../agent/domain/channels/delivery';
+import { BACKOFF_MS, bounded, channelFailurePopupDue, MAX_RETRY_AFTER_MS, nextAttemptAt, quietHoursEnd, retryAfterMs, RETRY_FOR_MS } from '../../../agent/domain/channels/delivery';
 import { isMasked, maskedSettings, mergeSettings } from '../../../agent/domain/channels/settings';
 import { routingEvent } from '../../../agent/domain/channels/routing';
 import { channelKind } from '../../../agent/contract/channels';
@@ -15,6 +15,31 @@ describe('nextAttemptAt', () => {
     expect(nextAttemptAt(50, now, now + RETRY_FOR_MS)).toBe(now + HOUR);
     expect(nextAttemptAt(3, now, now + BACKOFF_MS[2] - 1)).toBeNull();
   });
+
+  it('waits at least what the receiver asked (Retry-After), and gives up when that is past the deadline', () => {
+    const now = at('2026-11-21T10:00:00Z');
+    expect(nextAttemptAt(1, now, now + RETRY_FOR_MS, 120_000)).toBe(now + 120_000);
+    expect(nextAttemptAt(1, now, now + RETRY_FOR_MS, 5_000)).toBe(now + 30_000);
+    expect(nextAttemptAt(1, now, now + 60_000, 120_000)).toBeNull();
+  });
+});
+
+describe('retryAfterMs', () => {
+  const now = at('2026-11-21T10:00:00Z');
+  it('reads seconds (whole or not) and HTTP dates, against now', () => {
+    expect(retryAfterMs('120', now)).toBe(120_000);
+    expect(retryAfterMs(' 1.5 ', now)).toBe(1_500);
+    expect(retryAfterMs('0', now)).toBe(0);
+    expect(retryAfterMs('Sat, 21 Nov 2026 10:01:30 GMT', now)).toBe(90_000);
+    expect(retryAfterMs('Sat, 21 Nov 2026 09:00:00 GMT', now)).toBe(0);
+  });
+  it('never waits more than an hour, whatever a receiver says', () => {
+    expect(retryAfterMs('99999999999', now)).toBe(MAX_RETRY_AFTER_MS);
+    expect(retryAfterMs('Fri, 31 Dec 9999 23:59:59 GMT', now)).toBe(MAX_RETRY_AFTER_MS);
+  });
+  it('says nothing for what is not a delay', () => {
+    for (const value of [null, undefined, '', 'soon', '-5', '1e9', '1 2', 'Infinity', 'Sun, 99 Foo 2026 GMT']) expect(retryAfterMs(value, now)).toBeNull();
+  });
 });
 
 describe('quietHoursEnd', () => {
@@ -29,6 +54,21 @@ describe('quietHoursEnd', () => {
   it('gives the end in the channel\'s zone, across midnight', () => {
     expect(quietHoursEnd(night, at('2026-11-21T21:00:30Z'))).toBe(at('2026-11-22T06:00:00Z')); // 22:00:30 Paris
     expect(quietHoursEnd(night, at('2026-11-22T03:15:00Z'))).toBe(at('2026-11-22T06:00:00Z')); // 04:15 Paris
+  });
+  it('ends at the end on the wall clock on the nights the clocks change, not an hour off', () => {
+    // Paris springs forward on 29 Mar 2026 (02:00 CET → 03:00 CEST) and falls back on 25 Oct (03:00 CEST → 02:00 CET).
+    expect(quietHoursEnd(night, at('2026-03-28T22:00:00Z'))).toBe(at('2026-03-29T05:00:00Z')); // 23:00 CET → 07:00 CEST
+    expect(quietHoursEnd(night, at('2026-10-24T21:00:00Z'))).toBe(at('2026-10-25T06:00:00Z')); // 23:00 CEST → 07:00 CET
+    // An end in the hour that does not exist (02:30 on the spring night) comes when the clock jumps past it.
+    const early = { start: '01:00', end: '02:30', timezone: 'Europe/Paris' };
+    expect(quietHoursEnd(early, at('2026-03-29T00:15:00Z'))).toBe(at('2026-03-29T01:00:00Z')); // 01:15 CET → 03:00 CEST
+    // New York, the same: 22:00–07:00 across 8 Mar 2026 (02:00 EST → 03:00 EDT).
+    expect(quietHoursEnd({ ...night, timezone: 'America/New_York' }, at('2026-03-08T04:00:00Z'))).toBe(at('2026-03-08T11:00:00Z'));
+  });
+  it('reads a zone this machine does not know (stored elsewhere) as UTC, never throwing', () => {
+    const unknown = { start: '22:00', end: '07:00', timezone: 'Mars/Olympus' };
+    expect(quietHoursEnd(unknown, at('2026-11-21T23:00:00Z'))).toBe(at('2026-11-22T07:00:00Z'));
+    expect(quietHoursEnd(unknown, at('2026-11-21T12:00:00Z'))).toBeNull();
   });
   it('handles hours within one day', () => {
     const lunch = { start: '12:00', end: '13:30', timezone: 'UTC' };

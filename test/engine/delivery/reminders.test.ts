@@ -45,6 +45,21 @@ const reminders = (monitorId: number) =>
     .pluck()
     .all(monitorId);
 
+/** Until the monitor's failure was sent to every channel (a reminder waits for the alert it tells again). */
+const failureSent = (monitorId: number) =>
+  until(
+    () =>
+      agent.store.db
+        .prepare(
+          `SELECT count(*) FROM deliveries d JOIN notifications n ON n.id = d.notification_id
+           WHERE n.type = 'App\\Notifications\\MonitorFailedNotification' AND json_extract(n.data, '$.type_id') = ? AND d.status != 'sent'`,
+        )
+        .pluck()
+        .get(monitorId) === 0,
+    'the failure sent',
+    10_000,
+  );
+
 describe('reminders', () => {
   let repeating: { id: number; remind_every_hours: number | null };
 
@@ -100,6 +115,7 @@ describe('reminders', () => {
     const failedAt = Date.parse('2026-11-24T11:00:10Z');
     now = failedAt;
     await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`);
+    await failureSent(monitor.id);
     await step(failedAt + 2 * HOUR);
     expect(reminders(monitor.id)).toEqual(['pager']);
     now = failedAt + 3 * HOUR;
@@ -115,6 +131,7 @@ describe('reminders', () => {
     const failedAt = Date.parse('2026-11-25T11:00:10Z');
     now = failedAt;
     await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`);
+    await failureSent(monitor.id);
     const window = { starts_at: '2026-11-25T12:00:00Z', ends_at: '2026-11-25T14:00:00Z', monitor_ids: [monitor.id] };
     expect((await agent.api('/api/maintenance-windows', { method: 'POST', json: window })).status).toBe(201);
     await step(failedAt + 2 * HOUR); // 13:00:10, in the window

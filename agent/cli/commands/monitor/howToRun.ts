@@ -25,6 +25,9 @@ export function howToRun(schedule: string, zone: string, machineZone: string, ar
       '  # the .service of the same name',
       '  [Service]',
       `  ExecStart=${args.map((arg, index) => systemdQuote(arg, { program: index === 0 })).join(' ')}`,
+      // Stopping the unit signals `run` alone, which passes it on: by default systemd signals every
+      // process of the unit, and the job would get each signal twice, directly and through `run`.
+      '  KillMode=mixed',
     ];
   }
   const command = args.map(shellQuote).join(' ');

@@ -50,6 +50,9 @@ function hasNoCredentials(value: string): boolean {
 export const noCredentials = (field: string) =>
   [hasNoCredentials, `The ${label(field)} field must not contain a user name or password (user:pass@).`] as const;
 
+/** True for an address without a query or a fragment (a path added after one would land in it). */
+const hasNoQuery = (value: string) => !/[?#]/.test(value);
+
 /** An optional http(s) address that paths are added to: absent, null and "" give undefined; no trailing slash. */
 export function optionalBaseUrl(field: string) {
   return z
@@ -57,6 +60,8 @@ export function optionalBaseUrl(field: string) {
     .trim()
     .refine((v) => v === '' || isHttpUrl(v), `The ${label(field)} field must be an http or https URL.`)
     .refine(...noCredentials(field))
+    // Telegram's path (with the bot token) would follow the ?, sent as a query string instead of the method.
+    .refine(hasNoQuery, `The ${label(field)} field must be an address without ? or #: Cronbeat adds the path itself.`)
     .nullish()
     .transform((v) => (v ? v.replace(/\/+$/, '') : undefined));
 }

@@ -10,7 +10,10 @@ export const ntfy = describeKind({
   settings: z.object({
     server_url: optionalBaseUrl('server_url'),
     topic: requiredString('topic', 64).regex(/^[A-Za-z0-9_-]+$/, 'The topic field may only contain letters, digits, dashes and underscores.'),
-    access_token: optionalString('access_token', 512),
+    // Sent as a header (Bearer): a space, a line break or a letter outside ASCII would fail every send, not this request.
+    access_token: optionalString('access_token', 512).refine((v) => v === undefined || /^[\x21-\x7e]+$/.test(v), {
+      message: 'The access token field must be a token as ntfy gives it (such as "tk_…"): letters, digits and symbols, no spaces.',
+    }),
     mask_secrets: maskSecrets, ...reportSettings,
   }),
   secrets: ['access_token'],

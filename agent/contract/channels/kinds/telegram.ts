@@ -13,7 +13,9 @@ export const telegram = describeKind({
       'The bot token field must be a token as BotFather gives it, such as "123456:ABC-DEF…".',
     ),
     chat_id: z
-      .union([z.string().trim(), z.number().int()], { error: 'The chat id field is required.' })
+      .union([z.string().trim(), z.number()], { error: 'The chat id field is required.' })
+      // A number is a chat id only when whole and exact (a JSON number past 2^53 has lost its digits).
+      .refine((v) => typeof v === 'string' || Number.isSafeInteger(v), { message: 'The chat id field must be a numeric chat id or a @channel name.', abort: true })
       .transform(String)
       .refine((v) => /^(-?\d{1,20}|@[A-Za-z0-9_]{5,32})$/.test(v), {
         message: 'The chat id field must be a numeric chat id or a @channel name.',

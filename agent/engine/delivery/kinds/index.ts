@@ -22,6 +22,10 @@ export const CHANNEL_KIND_MODULES: { [K in ChannelKind]: ChannelKindModule<K> } 
 /** `result` as `kind` judges it: a refusal the kind calls permanent is marked so, and says it is not retried. */
 export function judged(kind: ChannelKind, result: AttemptResult): AttemptResult {
   if (result.ok) return result;
-  const said = CHANNEL_KIND_MODULES[kind].permanent({ status: result.responseStatus, body: result.responseBody, smtp: result.smtp ?? null });
-  return said === null ? result : { ...result, permanent: true, error: bounded(permanentFailure(said)) };
+  const module: ChannelKindModule<ChannelKind> = CHANNEL_KIND_MODULES[kind];
+  const refusal = { status: result.responseStatus, body: result.responseBody, smtp: result.smtp ?? null };
+  const retryAfter = result.retryAfter ?? module.retryAfter?.(refusal) ?? undefined;
+  const said = module.permanent(refusal);
+  const withWait = retryAfter === undefined ? result : { ...result, retryAfter };
+  return said === null ? withWait : { ...withWait, permanent: true, error: bounded(permanentFailure(said)) };
 }

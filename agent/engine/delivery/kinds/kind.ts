@@ -90,6 +90,13 @@ export interface ChannelKindModule<K extends ChannelKind> {
    * for anything worth retrying (5xx, 429, timeouts, the network).
    */
   permanent(refusal: Refusal): string | null;
+  /**
+   * The settings the service says to send with instead (a Telegram group that became a supergroup
+   * has a new chat id), and in words what moved; null when it says nothing of the kind.
+   */
+  moved?(settings: ChannelSettings[K], refusal: Refusal): { settings: ChannelSettings[K]; words: string } | null;
+  /** How long the service asked to be left alone in its answer's body (seconds), when it says so there rather than in Retry-After. */
+  retryAfter?(refusal: Refusal): string | null;
 }
 
 /** `body` read as JSON, or null when it is not an object. */

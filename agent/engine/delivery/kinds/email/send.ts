@@ -40,6 +40,20 @@ function smtpRefusal(error: unknown, secrets: string[]): SmtpRefusal | null {
   return { code: responseCode, command, response: clean(typeof response === 'string' ? response.trim() : '', secrets) };
 }
 
+/**
+ * The recipients a mail server refused while it took the others (nodemailer's `rejectedErrors`), in
+ * words: the mail counts as sent, so without this nobody would learn that an address never got it.
+ */
+function refusedRecipients(info: unknown): string | null {
+  const errors = (info as { rejectedErrors?: unknown } | null)?.rejectedErrors;
+  if (!Array.isArray(errors) || errors.length === 0) return null;
+  const each = errors.map((error: { recipient?: unknown; response?: unknown }) => {
+    const said = typeof error.response === 'string' ? error.response.trim() : '';
+    return `${String(error.recipient ?? 'a recipient')}${said ? ` (${said})` : ''}`;
+  });
+  return `The mail server refused ${each.length === 1 ? 'a recipient' : `${each.length} recipients`}, who did not get this: ${each.join(', ')}.`;
+}
+
 /** Sends one mail over SMTP; never throws. */
 export async function sendEmail(request: EmailSpec, options: TransportOptions, secrets: string[]): Promise<AttemptResult> {
   const { smtp } = request;
@@ -57,13 +71,21 @@ export async function sendEmail(request: EmailSpec, options: TransportOptions, s
     tls: options.trustedCa?.length ? { ca: options.trustedCa } : undefined,
   });
   let timer: NodeJS.Timeout | undefined;
+  // Given up on, the conversation is ended too: left to go on, it could hand the mail over after the
+  // attempt was recorded failed, and the retry would send it twice.
+  const abandon = new AbortController();
   try {
     // nodemailer's own timeouts cover each step; this covers the whole conversation.
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error('timed out'), { name: 'TimeoutError' })), options.timeoutMs);
+      timer = setTimeout(() => {
+        abandon.abort();
+        reject(Object.assign(new Error('timed out'), { name: 'TimeoutError' }));
+      }, options.timeoutMs);
     });
-    const info = await Promise.race([transport.sendMail(request.mail), timeout]);
-    return { ok: true, responseStatus: null, responseBody: clean(String(info.response ?? ''), secrets), error: null };
+    const info = await Promise.race([transport.sendMail({ ...request.mail, signal: abandon.signal }), timeout]);
+    const refused = refusedRecipients(info);
+    const answer = String(info.response ?? '');
+    return { ok: true, responseStatus: null, responseBody: clean(refused ? `${refused} ${answer}`.trim() : answer, secrets), error: null };
   } catch (error) {
     const refusal = smtpRefusal(error, secrets);
     const words = clean(emailTlsWords(error, smtp.tls, `${smtp.host}:${port}`) ?? smtpError(error), secrets);

@@ -3,7 +3,7 @@ import { DIGEST_NAMES, fitDigestLines } from '../../../../domain/alerts/digestMe
 import { escapeHtml, fitRendered, telegramLength } from '../../../../domain/text/chatText';
 import { DEFAULT_TELEGRAM_API, type ChannelSettings } from '../../../../contract/channels';
 import { andMore, CHAT_MARK, fitReportItems, JSON_HEADERS, moreMonitors, reportBody, type ChannelKindModule } from '../kind';
-import { permanent } from './errors';
+import { movedTo, permanent, retryAfter } from './errors';
 
 /** What Telegram refuses past: UTF-16 code units of the text after HTML parsing. */
 const LIMIT = 4096;
@@ -43,4 +43,9 @@ export const telegram: ChannelKindModule<'telegram'> = {
     return sendMessage(settings, render(fitReportItems(m, (k) => telegramLength(render(k)) <= LIMIT)));
   },
   permanent,
+  retryAfter,
+  moved(settings, refusal) {
+    const chatId = movedTo(refusal);
+    return chatId === null ? null : { settings: { ...settings, chat_id: chatId }, words: `the chat moved to chat id ${chatId} (a group that became a supergroup)` };
+  },
 };

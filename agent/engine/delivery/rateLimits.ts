@@ -1,0 +1,38 @@
+/*
+ * Channels whose receiver asked to be left alone (a Retry-After, or Telegram's retry_after): none of
+ * their deliveries goes before the time it asked for. Kept in memory (each delivery's own retry
+ * time is in the database, so a restart still waits for it), and only while the channel's settings
+ * stay as they were: a channel pointed elsewhere, or given a new token, is not held by what its old
+ * receiver asked.
+ */
+export class RateLimits {
+  private readonly until = new Map<number, number>();
+  private readonly settingsWhenAsked = new Map<number, string>();
+
+  /** `channelId`, with `settings`, may not be sent to before `until` (the clock's time). */
+  hold(channelId: number, settings: unknown, until: number): void {
+    this.until.set(channelId, until);
+    this.settingsWhenAsked.set(channelId, JSON.stringify(settings));
+  }
+
+  /**
+   * The channels held at `now`: holds that ended are forgotten, and so are those asked under other
+   * settings than the channel's now (`settingsNow`, undefined for a channel gone; read for the few held).
+   */
+  held(now: number, settingsNow: (channelId: number) => unknown): number[] {
+    for (const [id, until] of this.until) {
+      if (until <= now || this.settingsWhenAsked.get(id) !== JSON.stringify(settingsNow(id) ?? null)) this.forget(id);
+    }
+    return [...this.until.keys()];
+  }
+
+  /** When the first hold ends; Infinity when none. */
+  earliestEnd(): number {
+    return Math.min(Infinity, ...this.until.values());
+  }
+
+  private forget(channelId: number): void {
+    this.until.delete(channelId);
+    this.settingsWhenAsked.delete(channelId);
+  }
+}
