@@ -53,7 +53,7 @@ function missedFacts(missed: MissedDeadline, row: MonitorRow): TransitionFacts &
 /** The streak of `row` after it missed `missed`: whether this failure alerts (its N-th in a row), and its failures. */
 function countMiss(row: MonitorRow, missed: MissedDeadline) {
   const failures = row.is_alerted === 1 ? failuresOf(row.failures) : [];
-  return addFailure({ alertAfter: row.alert_after, failures, alertSent: false }, missedRunAt(missed));
+  return addFailure({ alertAfter: row.alert_after, failures, alertSent: false }, missedRunAt(missed, row));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { nextRunAfter, previousRunBefore } from '../schedules/cronSchedule';
 import { kindOf, longestCronGapMinutes } from '../schedules';
-import { minutesAfter } from '../monitors/dueTime';
+import { minutesAfter, runAnsweredBy, type MissedDeadline, type ScheduleSpec } from '../monitors/dueTime';
 
 /*
  * Maintenance windows: planned work during which the monitors a window covers raise nothing.
@@ -135,10 +135,42 @@ function overlapEnd(window: MaintenanceWindow, from: number, to: number): number
   return span !== null && span.end > from ? span.end : null;
 }
 
+/**
+ * The moments a pulse is judged by for maintenance: when it came and when it counts for; but a
+ * pulse a little early for its run (a server's clock ahead, runAnsweredBy) is that run's, judged
+ * by the run's own time, so the first run after a window, reported a moment before its end, counts.
+ */
+export function pulseMoments(spec: ScheduleSpec, arrivedAt: number, countsFor: number): number[] {
+  const run = runAnsweredBy(spec, countsFor);
+  return run !== null && run > countsFor ? [run] : [arrivedAt, countsFor];
+}
+
+/**
+ * Whether a window under way holds a pulse of `kind` (it lands in the run history and changes
+ * nothing else): every pulse but a success that ends a failure not alerted yet (still counting
+ * towards its alert after N), whose quiet recovery raises nothing and ends the streak, so runs
+ * that came in the window are never counted as failures in a row.
+ */
+export function windowHoldsPulse(monitor: { isAlerted: boolean; alertSent?: boolean }, kind: 'start' | 'success' | 'fail'): boolean {
+  return !(kind === 'success' && monitor.isAlerted && monitor.alertSent === false);
+}
+
 /** A run a monitor waited for: when it was due (or started), and when it was late. */
 export interface WaitedRun {
   due: number;
   deadline: number;
+}
+
+/**
+ * The stretch of time a missed deadline is about, which a window meeting excuses: a run that did
+ * not come, from its due time to its deadline (its grace); a run in progress, from its start to
+ * when it was late (stuck at its max run time, or the next run's deadline): a window that met it
+ * may have stopped it (a reboot), so it is forgotten, as the docs say.
+ */
+export function waitedRunOf(missed: MissedDeadline, graceMinutes: number): WaitedRun {
+  if (missed.kind === 'no_pulse') return { due: missed.runAt, deadline: minutesAfter(missed.runAt, graceMinutes) };
+  const late = missed.kind === 'stuck' ? minutesAfter(missed.startedAt, missed.maxRuntimeMinutes) : minutesAfter(missed.runAt, graceMinutes);
+  return { due: missed.startedAt, deadline: late };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { nextRunAfter, previousRunBefore, shortestGapMinutes } from '../schedules';
+import { nextRunAfter, nextRunAtOrAfter, previousRunBefore, shortestGapMinutes } from '../schedules';
 
 const MINUTE = 60_000;
 
@@ -93,6 +93,11 @@ export function dueTimeOfRun(spec: ScheduleSpec, graceMinutes: number, startedAt
  */
 export function expectedRunAfter(spec: ScheduleSpec, answeredRunAt: number): number | null {
   return nextRunAfter(spec.schedule, spec.timezone, answeredRunAt);
+}
+
+/** The first run at or after `at` (the end of maintenance): a run exactly then is the one awaited. */
+export function expectedRunAtOrAfter(spec: ScheduleSpec, at: number): number | null {
+  return nextRunAtOrAfter(spec.schedule, spec.timezone, at);
 }
 
 /** The most grace a monitor gets by default: an hour, however rarely its job runs. */
@@ -205,6 +210,18 @@ export function dueAt(timing: MonitorTiming): number | null {
 export function dueTimeAt(timing: MonitorTiming, now: number): { graceFrom: number | null; dueAt: number | null } {
   const caughtUp = withCatchUpGrace(timing, now);
   return { graceFrom: caughtUp.graceFrom, dueAt: dueAt(caughtUp) };
+}
+
+/**
+ * The stored grace and due time of a monitor planned again by rules alone (maintenance excused
+ * the run it waited for), which brings no news: a catch-up grace in course (from `graceFrom`,
+ * when Cronbeat resumed) stays the one it had, and none is given anew. So a run missed after
+ * Cronbeat resumed is told one grace after the resume and names that moment, and a run whose
+ * deadline passed while Cronbeat ran (a run in progress when a window met it was forgotten, and
+ * the next one did not come) is told at once, without "resuming" in its words.
+ */
+export function dueTimeKeepingGrace(timing: MonitorTiming, graceFrom: number | null): { graceFrom: number | null; dueAt: number | null } {
+  return { graceFrom, dueAt: dueAt({ ...timing, graceFrom }) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { expectedRunAfter, type MissedDeadline, type MonitorTiming } from './dueTime';
+import { expectedRunAfter, runAnsweredBy, type MissedDeadline, type MonitorTiming, type ScheduleSpec } from './dueTime';
 import type { AlertReason, MonitorReason } from '../alerts/alert';
 import { toApiTimestamp } from '../time/apiTimestamps';
 
@@ -50,9 +50,12 @@ export function timingAfterCountedMiss<T extends MonitorTiming>(timing: T, misse
   };
 }
 
-/** The run a missed deadline counts as: the run that did not come, the run a stuck one was started for. */
-export function missedRunAt(missed: MissedDeadline): number {
-  return missed.kind === 'stuck' ? missed.startedAt : missed.runAt;
+/**
+ * The run a missed deadline counts as: the run that did not come, or the run a stuck one was
+ * started for (the run its start answers, as its late end would: one run, counted once).
+ */
+export function missedRunAt(missed: MissedDeadline, spec: ScheduleSpec): number {
+  return missed.kind === 'stuck' ? (runAnsweredBy(spec, missed.startedAt) ?? missed.startedAt) : missed.runAt;
 }
 
 /** Stored failures (JSON of a list of ms), tolerant of a value written by hand: [] for anything else. */

@@ -84,9 +84,11 @@ export function isStalePulse(state: Pick<PulseState, 'stateSince'>, at: number):
  * success or failure answers its run (the run of its start when it ends one) and closes the
  * run in progress. A success recovers a failed monitor; a failure fails a monitor that is not
  * failed yet. A start leaves a failed monitor failed (only a success recovers it). An end
- * pulse older than the state (isStalePulse) leaves failed or fine as it is.
+ * pulse older than the state (isStalePulse) leaves failed or fine as it is. `ridStartedAt`: when
+ * the start with the end pulse's rid came, when there was one; an end that is not the run in
+ * progress's (overlapping runs) answers its own start's run, so each run is counted once.
  */
-export function applyPulse(state: PulseState, pulse: PulseInput): PulseEffect {
+export function applyPulse(state: PulseState, pulse: PulseInput, ridStartedAt: number | null = null): PulseEffect {
   const lastRunAt = Math.max(state.lastRunAt, pulse.at);
   if (pulse.kind === 'start') {
     const answered = runAnsweredBy(state, pulse.at);
@@ -103,7 +105,7 @@ export function applyPulse(state: PulseState, pulse: PulseInput): PulseEffect {
 
   const ends = endsRunningRun(state, pulse.rid);
   const pairedStartAt = ends ? state.runningSince : null;
-  const answered = runAnsweredBy(state, pairedStartAt ?? pulse.at);
+  const answered = runAnsweredBy(state, pairedStartAt ?? ridStartedAt ?? pulse.at);
   const closed: PulseState = {
     ...state,
     expectedRunAt: advanceExpectedRun(state, answered, pulse.at),

@@ -153,6 +153,15 @@ export function nextRunAfter(schedule: string, timezone: string, afterMs: number
   return rememberedCalendarNext(schedule, timezone, afterMs);
 }
 
+/**
+ * The first run at or after `atMs` (a run exactly then counts); for a period, one period after it,
+ * as from a resume: a period has no run of its own at a given moment. Null when there is none.
+ */
+export function nextRunAtOrAfter(schedule: string, timezone: string, atMs: number): number | null {
+  if (kindOf(schedule) === 'period') return atMs + periodMs(schedule);
+  return nextRunAfter(schedule, timezone, atMs - 1);
+}
+
 /** The last run strictly before `beforeMs`; for a period, the moment just before (any moment may be a run). */
 export function previousRunBefore(schedule: string, timezone: string, beforeMs: number): number | null {
   const kind = kindOf(schedule);

@@ -7,7 +7,7 @@ import { NOTIFICATION_KINDS } from '../../domain/alerts/notificationKinds';
 import { toApiTimestamp } from '../../domain/time/apiTimestamps';
 import type { MonitorTransition } from '../../domain/alerts/monitorPopups';
 import type { EngineContext } from '../engineContext';
-import { inMaintenance } from './maintenance';
+import { inMaintenance, maintenanceEndAt } from './maintenance';
 import { announceTransition, recordTransition, type RecordedTransition, type TransitionFacts } from './transitions';
 
 /*
@@ -85,16 +85,19 @@ export function raiseNotedChange(
 /**
  * Sends the steady-again alert of every flapping monitor without a change for an hour at `now`,
  * and forgets its changes: from then on its failures and recoveries alert again. A paused monitor,
- * or one in maintenance, raises nothing, but is steady all the same. Returns how many were sent.
+ * or a fine one in maintenance, raises nothing, but is steady all the same; a failed one in
+ * maintenance is steady when the window ends. Returns how many were sent.
  */
 export function sendSteady(ctx: Pick<EngineContext, 'store' | 'events' | 'notifier'>, now: number): number {
   const { store } = ctx;
   const sent = store.db.transaction(() => {
     const made: RecordedTransition[] = [];
     for (const row of store.monitorAlerting.steadyDue(now, STEADY_BATCH)) {
-      store.monitorAlerting.saveFlapping(row.id, null, null);
-      if (row.paused_at !== null || inMaintenance(ctx, row, now)) continue;
       const failed = row.is_alerted === 1;
+      // A failure flapping kept quiet is told at the end of the window: its last word may have been "now fine".
+      const windowEnds = failed && row.paused_at === null ? maintenanceEndAt(ctx, row, now) : null;
+      store.monitorAlerting.saveFlapping(row.id, windowEnds === null ? null : flapStateOf(row.flapping), windowEnds);
+      if (row.paused_at !== null || inMaintenance(ctx, row, now)) continue;
       const reason = steadyReason(flapStateOf(row.flapping), failed ? row.failed_at : null);
       const alert: Alert = {
         event: 'monitor.steady',

@@ -5,6 +5,7 @@ import { sortedTags, type FieldChanges } from '../../domain/monitors/ownLine';
 import { tagsOf } from '../../db/monitorLines';
 import type { EngineContext } from '../engineContext';
 import { pauseOf, timingOf } from './monitorState';
+import { replanEarlier } from './maintenance';
 
 /* What an admin does to a monitor besides pulses: edit, pause, snooze, resume. */
 
@@ -75,7 +76,11 @@ export function editMonitor(
     // A failure counting towards the old number alerts at the new one when its next failure comes.
     if (alertAfter !== row.alert_after) store.monitorAlerting.setAlertAfter(companyId, id, alertAfter, now);
     const tags = changes.tags === undefined ? tagsOf(row) : sortedTags(changes.tags);
-    if (tags.join(' ') !== row.tags) store.monitorLines.setTags(id, tags, now);
+    if (tags.join(' ') !== row.tags) {
+      store.monitorLines.setTags(id, tags, now);
+      // Tags that no longer meet a window under way end its hold on the monitor, as ending the window would.
+      replanEarlier({ store }, store.monitors.find(companyId, id)!, now);
+    }
     const changed = fieldChanges(
       { name: row.name, project_id: row.project_id, timezone: row.timezone, schedule: row.schedule, duration: row.duration, max_runtime: row.max_runtime, alert_after: row.alert_after, tags: tagsOf(row) },
       { name: next.name, project_id: next.projectId, timezone: next.timezone, schedule: next.schedule, duration: next.duration, max_runtime: next.maxRuntime, alert_after: alertAfter, tags },

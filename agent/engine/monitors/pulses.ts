@@ -7,7 +7,8 @@ import { dueTimeOfRun, isPausedAt } from '../../domain/monitors/dueTime';
 import type { MonitorRow } from '../../db/monitors';
 import type { EngineContext } from '../engineContext';
 import { streakReason } from '../../domain/monitors/failureStreak';
-import { inMaintenance } from './maintenance';
+import { pulseInMaintenance } from './maintenance';
+import { windowHoldsPulse } from '../../domain/maintenance/windows';
 import { storeResume } from './monitorEdits';
 import { pauseOf, pulseStateOf, timingUpdate } from './monitorState';
 import { announceTransition, type RecordedTransition } from './transitions';
@@ -59,20 +60,17 @@ export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number
   }
   // A paused monitor, or one in maintenance (when the pulse came or when it counts for), keeps its history,
   // but a pulse changes nothing else and raises nothing: a failure before stays failed, a fine monitor waits as before.
-  const held = monitor.paused_at !== null || inMaintenance(ctx, monitor, now, pulse.at);
-  const effect = held ? null : applyPulse(pulseStateOf(monitor), pulse);
+  const state = pulseStateOf(monitor);
+  const held = monitor.paused_at !== null || (windowHoldsPulse(state, pulse.kind) && pulseInMaintenance(ctx, monitor, now, pulse.at));
+  const ridStartedAt = pulse.kind === 'start' || pulse.rid === null ? null : store.pulses.startTimeOf(monitor.id, pulse.rid, pulse.at);
+  const effect = held ? null : applyPulse(state, pulse, ridStartedAt);
   // A pulse that fails or recovers the monitor reads it back as written (RETURNING) for its alert; others need no row.
   let changed: MonitorRow | null = null;
   if (effect?.transition) changed = store.monitors.saveTransition(timingUpdate(monitor.id, effect.state, now, pulse.at));
   else if (effect) store.monitors.saveTiming(timingUpdate(monitor.id, effect.state, now, pulse.at));
   else store.monitors.notePulse(monitor.id, pulse.at);
 
-  const startedAt =
-    pulse.kind === 'start'
-      ? null
-      : ((pulse.rid === null ? null : store.pulses.startTimeOf(monitor.id, pulse.rid, pulse.at)) ??
-        effect?.pairedStartAt ??
-        null);
+  const startedAt = pulse.kind === 'start' ? null : (ridStartedAt ?? effect?.pairedStartAt ?? null);
   const durationMs = runDurationMs(pulse.kind, startedAt, pulse.at, pulse.measuredDurationMs ?? null);
   store.pulses.add({
     monitorId: monitor.id,

@@ -8,6 +8,8 @@ import {
   nextStart,
   opensWindows,
   windowEnd,
+  pulseMoments,
+  waitedRunOf,
   type MaintenanceWindow,
 } from '../../../agent/domain/maintenance/windows';
 
@@ -54,6 +56,21 @@ describe('maintenance window rules', () => {
     expect(expected('2026-11-27T13:55:00Z', '2026-11-27T14:00:00Z')).toBe(false);
     expect(expected('2026-11-27T14:30:00Z', '2026-11-27T14:35:00Z')).toBe(false);
     expect(expected('2026-11-27T15:00:00Z', '2026-11-27T15:05:00Z')).toBe(true);
+  });
+
+  it('a run in progress is about its whole time from its start to when it was late; a run that did not come, its grace', () => {
+    const started = at('2026-11-27T13:50:00Z');
+    expect(waitedRunOf({ kind: 'stuck', startedAt: started, maxRuntimeMinutes: 30, deadline: at('2026-11-27T14:20:00Z') }, 3)).toEqual({ due: started, deadline: at('2026-11-27T14:20:00Z') });
+    expect(waitedRunOf({ kind: 'not_finished', startedAt: started, runAt: at('2026-11-27T14:50:00Z'), deadline: at('2026-11-27T14:53:00Z') }, 3)).toEqual({ due: started, deadline: at('2026-11-27T14:53:00Z') });
+    expect(waitedRunOf({ kind: 'no_pulse', runAt: started, deadline: at('2026-11-27T13:53:00Z') }, 3)).toEqual({ due: started, deadline: at('2026-11-27T13:53:00Z') });
+    // A catch-up grace moves the deadline, not the stretch the run is about.
+    expect(waitedRunOf({ kind: 'no_pulse', runAt: started, deadline: at('2026-11-27T16:03:00Z'), resumedAt: at('2026-11-27T16:00:00Z') }, 3).deadline).toBe(at('2026-11-27T13:53:00Z'));
+  });
+
+  it('judges a pulse by when it came and when it counts for, and one a little early for its run by that run', () => {
+    const spec = { schedule: '*/10 * * * *', timezone: 'UTC' };
+    expect(pulseMoments(spec, at('2026-11-27T14:59:35Z'), at('2026-11-27T14:59:35Z'))).toEqual([at('2026-11-27T15:00:00Z')]);
+    expect(pulseMoments(spec, at('2026-11-27T15:01:00Z'), at('2026-11-27T14:55:00Z'))).toEqual([at('2026-11-27T15:01:00Z'), at('2026-11-27T14:55:00Z')]);
   });
 
   it('plans again from the end of the window under way, or of the one the missed run fell in; null for a true miss', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { nextRunAfter, previousRunBefore } from '../../../agent/domain/schedules/cronSchedule';
 import { nextRunAfter as nextRunAfterAny, previousRunBefore as previousRunBeforeAny } from '../../../agent/domain/schedules';
 import {
+  dueTimeKeepingGrace,
   defaultGraceMinutes,
   dueAt,
   dueTimeAt,
@@ -235,5 +236,17 @@ describe('the default grace of a schedule: its own period, capped at an hour', (
     ['0 9 1 * *', 60],
   ])('%s gets %i minutes', (schedule, minutes) => {
     expect(defaultGraceMinutes(schedule, from)).toBe(minutes);
+  });
+});
+
+describe('a monitor planned again by maintenance while a catch-up grace is in course', () => {
+  const t = (hhmm: string) => Date.parse(`2026-11-27T${hhmm}:00Z`);
+  const timing = { schedule: '*/10 * * * *', timezone: 'UTC', durationMinutes: 3, expectedRunAt: t('15:00'), runningSince: null, isAlerted: false, graceFrom: null };
+  it('keeps the grace it had from the resume, never a new one from the replan', () => {
+    expect(dueTimeKeepingGrace(timing, t('15:01'))).toEqual({ graceFrom: t('15:01'), dueAt: t('15:04') });
+  });
+  it('without one, gives none: a deadline already past stays past', () => {
+    expect(dueTimeKeepingGrace(timing, null)).toEqual({ graceFrom: null, dueAt: t('15:03') });
+    expect(dueTimeKeepingGrace({ ...timing, expectedRunAt: t('15:10') }, null)).toEqual({ graceFrom: null, dueAt: t('15:13') });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSchedule, kindOf, nextRunAfter, nextRuns, previousRunBefore, scheduleWords } from '../../../agent/domain/schedules';
+import { checkSchedule, kindOf, nextRunAfter, nextRunAtOrAfter, nextRuns, previousRunBefore, scheduleWords } from '../../../agent/domain/schedules';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString().replace('.000Z', 'Z'));
@@ -189,5 +189,17 @@ describe('the default grace (crontab discover, a line without --grace)', () => {
     expect(defaultGraceMinutes('@every 1d', from)).toBe(60);
     expect(defaultGraceMinutes('*/10 * * * *', from)).toBe(10);
     expect(defaultGraceMinutes('2099-02-29', from)).toBe(60);
+  });
+});
+
+describe('the first run at or after a moment (the end of maintenance)', () => {
+  const t = (iso: string) => Date.parse(iso);
+  it('is that moment when a run falls exactly then, for cron and calendar events', () => {
+    expect(nextRunAtOrAfter('0 * * * *', 'UTC', t('2026-11-27T15:00:00Z'))).toBe(t('2026-11-27T15:00:00Z'));
+    expect(nextRunAtOrAfter('*-*-* *:00', 'UTC', t('2026-11-27T15:00:00Z'))).toBe(t('2026-11-27T15:00:00Z'));
+    expect(nextRunAtOrAfter('0 * * * *', 'UTC', t('2026-11-27T15:00:00.001Z'))).toBe(t('2026-11-27T16:00:00Z'));
+  });
+  it('is one whole period after it for a period', () => {
+    expect(nextRunAtOrAfter('@every 1h', 'UTC', t('2026-11-27T15:00:00Z'))).toBe(t('2026-11-27T16:00:00Z'));
   });
 });

@@ -137,6 +137,23 @@ describe('a monitor that alerts after 3 failures in a row', () => {
     expect((alerts()[0].reason as { runs: string[] }).runs.map((r) => r.slice(11, 16))).toEqual(['13:00', '13:30', '13:40']);
   });
 
+  it('a success in a window ends the streak, so a later miss is the first again', async () => {
+    fixture = engineFixture(at('2026-11-27T12:55:00Z'));
+    const monitor = monitorAlertingAfter(2);
+    fixture.store.maintenanceWindows.create(
+      1,
+      { name: 'upgrade', startsAt: at('2026-11-27T13:05:00Z'), endsAt: at('2026-11-27T13:25:00Z'), schedule: null, timezone: null, durationMinutes: null, monitorIds: [], tags: [] },
+      at('2026-11-27T12:55:00Z'),
+    );
+    // Missed 13:00 (one); the 13:10 and 13:20 runs succeed in the window; 13:30 is missed: one again, not two in a row.
+    await walk(monitor.token, '12:55:00', '13:35:00', ['13:10:20 success', '13:20:20 success']);
+    expect(said()).toEqual([]);
+    expect(shown(fixture.reload(monitor.id)).failures_in_a_row).toBe(1);
+    await walk(monitor.token, '13:35:30', '13:45:00');
+    expect(said()).toEqual(['monitor.failed 13:41']);
+    expect((alerts()[0].reason as { runs: string[] }).runs.map((r) => r.slice(11, 16))).toEqual(['13:30', '13:40']);
+  });
+
   it('a window removed early while it still counts: it waits for its next run, which counts', async () => {
     fixture = engineFixture(at('2026-11-27T12:55:00Z'));
     const monitor = monitorAlertingAfter(2);
@@ -165,6 +182,39 @@ describe('a monitor that alerts after 3 failures in a row', () => {
     await walk(monitor.token, '13:09:30', '13:12:00');
     expect(said()).toEqual(['monitor.failed 13:11']);
     expect(alerts()[0].reason).toMatchObject({ kind: 'failed_times', times: 2, last: { kind: 'missed' } });
+  });
+});
+
+describe('a stuck run reported failed late', () => {
+  it('counts once: its late failure is the run it started for, not a second failure', async () => {
+    fixture = engineFixture(at('2026-11-27T12:55:00Z'));
+    const monitor = fixture.monitor({ schedule: '0 * * * *', duration: 5, maxRuntime: 20 });
+    fixture.store.monitorAlerting.setAlertAfter(1, monitor.id, 2, at('2026-11-27T12:55:00Z'));
+    // The 13:00 run starts at 13:00:10, is stuck at 13:20:10 (one), then ends failed at 13:35: still that one run.
+    await fixture.pulse(monitor.token, at('2026-11-27T13:00:10Z'), { kind: 'start' });
+    await walk(monitor.token, '13:00:30', '13:40:00', ['13:35:00 fail']);
+    expect(said()).toEqual([]);
+    expect(shown(fixture.reload(monitor.id)).failures_in_a_row).toBe(1);
+    // The 14:00 run does not come: the second in a row.
+    await walk(monitor.token, '13:40:30', '14:06:00');
+    expect(said()).toEqual(['monitor.failed 14:05']);
+    expect((alerts()[0].reason as { runs: string[] }).runs.map((r) => r.slice(11, 16))).toEqual(['13:00', '14:00']);
+  });
+});
+
+describe('overlapping runs told apart by their rid', () => {
+  it('a run that ends after the next one started counts for its own run, so two failed runs in a row are two', async () => {
+    fixture = engineFixture(at('2026-11-27T12:55:00Z'));
+    const monitor = fixture.monitor({ schedule: '0 * * * *', duration: 5 });
+    fixture.store.monitorAlerting.setAlertAfter(1, monitor.id, 2, at('2026-11-27T12:55:00Z'));
+    // The 13:00 run takes 70 minutes; the 14:00 run starts beside it. Both fail.
+    await fixture.pulse(monitor.token, at('2026-11-27T13:00:05Z'), { kind: 'start', rid: 'a' });
+    await fixture.pulse(monitor.token, at('2026-11-27T14:00:05Z'), { kind: 'start', rid: 'b' });
+    await fixture.pulse(monitor.token, at('2026-11-27T14:10:05Z'), { kind: 'fail', rid: 'a', exitCode: 1 });
+    expect(said()).toEqual([]);
+    await fixture.pulse(monitor.token, at('2026-11-27T14:20:05Z'), { kind: 'fail', rid: 'b', exitCode: 1 });
+    expect(said()).toEqual(['monitor.failed 14:20']);
+    expect((alerts()[0].reason as { runs: string[] }).runs.map((r) => r.slice(11, 16))).toEqual(['13:00', '14:00']);
   });
 });
 

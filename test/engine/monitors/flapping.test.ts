@@ -4,6 +4,8 @@ import { whatHappened } from '../../../agent/domain/alerts/words';
 import { tempDir } from '../../helpers/testAgent';
 import { presentMonitor } from '../../../agent/api/present/present';
 import { at, engineFixture } from '../engineFixture';
+import { windowOf } from '../../../agent/db/maintenanceWindows';
+import { replanAfterWindowChange } from '../../../agent/engine/monitors/maintenance';
 
 // Flapping on timelines: a job that fails and succeeds in turn, the loop stepping every 30 s.
 
@@ -120,6 +122,49 @@ describe('a monitor that changes between failed and fine 5 times within an hour'
     fixture = engineFixture(at('2026-11-27T13:55:30Z'), dir);
     await walk(monitor.token, '13:55:30', '14:51:00', ['14:00:20 success', '14:10:20 success', '14:20:20 success', '14:30:20 success', '14:40:20 success', '14:50:20 success']);
     expect(said().slice(5)).toEqual(['monitor.steady 14:50']);
+  });
+
+  it('a failure it never told, steady during a maintenance window: the steady alert comes when the window ends', async () => {
+    fixture = engineFixture(at('2026-11-27T11:55:00Z'));
+    const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 1 });
+    // Failed at 12:00; from 13:10 it changes every ten minutes, the fifth change in the hour (13:50) a recovery.
+    const changes = ['12:00:20 fail', '13:10:20 success', '13:20:20 fail', '13:30:20 success', '13:40:20 fail', '13:50:20 success'];
+    await walk(monitor.token, '11:55:00', '13:55:00', changes);
+    expect(said().at(-1)).toBe('monitor.flapping 13:50');
+    expect(alerts().at(-1)!.reason).toMatchObject({ kind: 'flapping', failed: false });
+    // Then the job stops for good: its 14:00 run is missed, which flapping keeps quiet; steady is due at 15:01, inside a window.
+    fixture.store.maintenanceWindows.create(
+      1,
+      { name: 'upgrade', startsAt: at('2026-11-27T14:30:00Z'), endsAt: at('2026-11-27T16:00:00Z'), schedule: null, timezone: null, durationMinutes: null, monitorIds: [], tags: [] },
+      at('2026-11-27T13:55:00Z'),
+    );
+    await walk(monitor.token, '13:55:30', '15:59:30');
+    expect(said().at(-1)).toBe('monitor.flapping 13:50');
+    expect(fixture.failer.nextStepAt()).toBe(at('2026-11-27T16:00:00Z') + 1);
+    // The last word it sent was "now fine": the window's end tells that it is failed.
+    await walk(monitor.token, '16:00:00', '17:00:00');
+    expect(said().slice(6)).toEqual(['monitor.steady 16:00']);
+    expect(alerts().at(-1)!.reason).toMatchObject({ kind: 'steady', failed: true, failed_since: '2026-11-27T14:01:30.000000Z' });
+  });
+
+  it('its steady-again alert held for a window comes as soon as the window is removed early', async () => {
+    fixture = engineFixture(at('2026-11-27T11:55:00Z'));
+    const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 1 });
+    const changes = ['12:00:20 fail', '13:10:20 success', '13:20:20 fail', '13:30:20 success', '13:40:20 fail', '13:50:20 success'];
+    await walk(monitor.token, '11:55:00', '13:55:00', changes);
+    const window = fixture.store.maintenanceWindows.create(
+      1,
+      { name: 'upgrade', startsAt: at('2026-11-27T14:30:00Z'), endsAt: at('2026-11-27T20:00:00Z'), schedule: null, timezone: null, durationMinutes: null, monitorIds: [], tags: [] },
+      at('2026-11-27T13:55:00Z'),
+    );
+    await walk(monitor.token, '13:55:30', '15:10:00');
+    expect(fixture.failer.nextStepAt()).toBe(at('2026-11-27T20:00:00Z') + 1);
+    // The work is over at 15:10: the window goes, and the failure is told at once, not at 20:00.
+    fixture.store.maintenanceWindows.delete(1, window.id);
+    replanAfterWindowChange(fixture, 1, windowOf(window), at('2026-11-27T15:10:00Z'));
+    await walk(monitor.token, '15:10:30', '15:11:00');
+    expect(said().slice(6)).toEqual(['monitor.steady 15:10']);
+    expect(alerts().at(-1)!.reason).toMatchObject({ kind: 'steady', failed: true });
   });
 
   it('counts only the changes that alert: with alert after 3, single failures between successes never flap', async () => {

@@ -4,6 +4,7 @@ import type { MaintenanceWindowFields } from '../../../agent/db/maintenanceWindo
 import { tempDir } from '../../helpers/testAgent';
 import { windowOf } from '../../../agent/db/maintenanceWindows';
 import { replanAfterWindowChange } from '../../../agent/engine/monitors/maintenance';
+import { editMonitor } from '../../../agent/engine/monitors/monitorEdits';
 import { at, engineFixture } from '../engineFixture';
 
 const MINUTE = 60_000;
@@ -163,6 +164,19 @@ describe('a window ended early', () => {
     expect(await walk(monitor.token, '2026-11-27T14:31:30Z', '2026-11-27T15:10:00Z')).toEqual(['monitor.failed 15:03']);
   });
 
+  it('a monitor whose tags no longer meet it while under way waits for its next run from then, not from its end', async () => {
+    fixture = engineFixture(at('2026-11-27T13:00:00Z'));
+    const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
+    fixture.store.monitorLines.setTags(monitor.id, ['db'], at('2026-11-27T13:00:00Z'));
+    fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T16:00:00Z', { tags: ['db'] }), at('2026-11-27T13:00:00Z'));
+    await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:31:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
+    expect(fixture.reload(monitor.id).expected_run_at).toBe(at('2026-11-27T16:00:00Z'));
+    // Its tag is taken off at 14:31 (it is out of the work); its job is still down, which the 14:40 run tells.
+    editMonitor(fixture, 1, monitor.id, { tags: ['web'] }, at('2026-11-27T14:31:00Z'));
+    expect(fixture.reload(monitor.id).expected_run_at).toBe(at('2026-11-27T14:40:00Z'));
+    expect(await walk(monitor.token, '2026-11-27T14:31:30Z', '2026-11-27T14:50:00Z')).toEqual(['monitor.failed 14:43']);
+  });
+
   it('lengthened, or removed when not under way: nothing moves', async () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'));
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
@@ -204,11 +218,14 @@ describe('a restart during a window', () => {
     fixture.store.close();
 
     // Back at 15:01: the 14:00 run fell in the window, so at the end of its catch-up grace (15:04) the monitor
-    // waits for 15:00's run instead, whose deadline passed while the agent was down: a grace of its own from then.
+    // waits for 15:00's run instead. Its deadline (15:03) passed with the agent running: no second grace, and the
+    // miss names when Cronbeat resumed (it said "resuming at 15:04" after a grace more).
     fixture = engineFixture(at('2026-11-27T15:01:00Z'), dir);
     fixture.failer.graceOverdue({ from: null, to: at('2026-11-27T15:01:00Z') });
-    expect(await walk(monitor.token, '2026-11-27T15:01:00Z', '2026-11-27T15:10:00Z')).toEqual(['monitor.failed 15:08']);
-    expect(fixture.alertReason(monitor.id)).toContain('15:00');
+    expect(await walk(monitor.token, '2026-11-27T15:01:00Z', '2026-11-27T15:10:00Z')).toEqual(['monitor.failed 15:05']);
+    expect(fixture.alertReason(monitor.id)).toBe(
+      'Missed: the run due 2026-11-27 15:00 UTC did not come, nor within 3 min of Cronbeat resuming at 2026-11-27 15:01 UTC; last run 2026-11-27 13:50 UTC',
+    );
   });
 });
 
