@@ -50,10 +50,11 @@ export type MissedDeadline = (
 
 /**
  * How early a pulse may arrive and still count for the run at `runAt`: one minute, or half
- * the gap since the run before (`previous`) when that is shorter (so an every-minute job's pulse
- * is never credited to the wrong run). Zero when there is no run before.
+ * the gap since the run before when that is shorter (so an every-minute job's pulse is never
+ * credited to the wrong run). Zero when the run before cannot be found.
  */
-function earlyToleranceMs(previous: number | null, runAt: number): number {
+function earlyToleranceMs(spec: ScheduleSpec, runAt: number): number {
+  const previous = previousRunBefore(spec.schedule, spec.timezone, runAt);
   if (previous === null) return 0;
   return Math.max(0, Math.min(MAX_EARLY_PULSE_MS, Math.floor((runAt - previous) / 2)));
 }
@@ -65,14 +66,7 @@ function earlyToleranceMs(previous: number | null, runAt: number): number {
  */
 export function runAnsweredBy(spec: ScheduleSpec, pulseAt: number): number | null {
   const coming = nextRunAfter(spec.schedule, spec.timezone, pulseAt);
-  if (coming !== null) {
-    const previous = previousRunBefore(spec.schedule, spec.timezone, coming);
-    if (coming - pulseAt <= earlyToleranceMs(previous, coming)) return coming;
-    // Nothing runs between the pulse and `coming`, so the run before `coming` is the latest at or
-    // before the pulse, and asking about `coming` is answered from memory where the pulse's own moment,
-    // later at every pulse, is not (runCache.ts). Next to a clock change it may lie after the pulse: asked then.
-    if (previous !== null && previous <= pulseAt) return previous;
-  }
+  if (coming !== null && coming - pulseAt <= earlyToleranceMs(spec, coming)) return coming;
   return previousRunBefore(spec.schedule, spec.timezone, pulseAt + 1);
 }
 
