@@ -46,7 +46,7 @@ Options:
                    never logged. Also CRONBEAT_WATCHDOG_URL, or the dashboard's Settings
                    (docs/deploy.md)
 
-Stops cleanly on Ctrl-C (SIGINT) or SIGTERM: requests in flight finish, the database closes.
+Stops cleanly on Ctrl-C (SIGINT), SIGTERM or SIGHUP: requests in flight finish, the database closes.
 
 Example:
   cronbeat serve --port 8787`;
@@ -100,6 +100,15 @@ export const serveCommand: Command = {
       const code = (error as { code?: string }).code;
       if (code === 'EADDRINUSE') throw new UsageError(`Port ${port} on ${values.host} is already in use. Choose another with --port.`, 1);
       if (code === 'EADDRNOTAVAIL') throw new UsageError(`This machine has no address ${values.host}. Choose another with --host.`, 1);
+      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+        throw new UsageError(`--host ${values.host} is no address of this machine, nor a name that resolves to one. Choose another with --host.`, 1);
+      }
+      if (code === 'EACCES' && (error as { syscall?: string }).syscall === 'listen') {
+        throw new UsageError(
+          `Port ${port} on ${values.host} needs privileges this user does not have (ports below 1024 are the system's). Choose one from 1024 up with --port, or put a proxy in front (docs/deploy.md).`,
+          1,
+        );
+      }
       throw error;
     }
     const signIn = prepareSignInLink('');
@@ -123,12 +132,10 @@ export const serveCommand: Command = {
     let stop = () => {};
     const stopped = new Promise<void>((resolve) => {
       stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
+        for (const signal of STOP_SIGNALS) process.off(signal, stop);
         resolve();
       };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
+      for (const signal of STOP_SIGNALS) process.on(signal, stop);
     });
     // A database the check refuses stops the agent (nothing was written): say why and exit 1.
     const refused = agent.ready.then(() => new Promise<never>(() => {}));
@@ -142,6 +149,12 @@ export const serveCommand: Command = {
     return 0;
   },
 };
+
+/*
+ * A hang-up (the terminal closed, `npm start` passing it on) stops the agent as SIGTERM does: left
+ * to Node's default it would die mid-request, its address note left behind for `cronbeat signin`.
+ */
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** An environment switch: 1, true or yes (any case) turn it on. */
 function isOn(value: string | undefined): boolean {

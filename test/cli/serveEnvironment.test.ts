@@ -1,0 +1,64 @@
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { runCli, startServe, tempFolder } from '../helpers/cli';
+
+/*
+ * `cronbeat serve` given an address, a port or a data folder it cannot use: one line naming the
+ * flag and the problem, never Node's own error code alone; and a hang-up (a closed terminal, the
+ * launcher of `npm start` passing it on) stops it as cleanly as SIGTERM does.
+ */
+vi.setConfig({ testTimeout: 60_000 });
+
+const isRoot = process.getuid?.() === 0;
+/** Tests run as root here: an unprivileged user is what an admin's own account is. */
+const nobody = { uid: 65534, gid: 65534 };
+
+describe('cronbeat serve refuses what it cannot use in one line', () => {
+  it('a --host that names no address', async () => {
+    const result = await runCli(['serve', '--port', '0', '--no-popups', '--data-dir', tempFolder(), '--host', 'no-such-host.invalid']);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe('cronbeat: --host no-such-host.invalid is no address of this machine, nor a name that resolves to one. Choose another with --host.\n');
+  });
+
+  it('a port below 1024 for a user without the privilege to bind it', async () => {
+    const home = tempFolder();
+    chmodSync(home, 0o777);
+    const result = await runCli(['serve', '--port', '80', '--no-popups', '--data-dir', join(home, 'data')], { user: isRoot ? nobody : undefined, env: { HOME: home } });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      'cronbeat: Port 80 on 127.0.0.1 needs privileges this user does not have (ports below 1024 are the system\'s). Choose one from 1024 up with --port, or put a proxy in front (docs/deploy.md).\n',
+    );
+  });
+
+  it('a data folder that is a file', async () => {
+    const file = join(tempFolder(), 'not-a-folder');
+    writeFileSync(file, '');
+    const result = await runCli(['serve', '--port', '0', '--no-popups', '--data-dir', file]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(`cronbeat: The data folder ${file} cannot be made: it is a file, not a folder. Use another with --data-dir (or CRONBEAT_DATA_DIR).\n`);
+  });
+
+  it.skipIf(!isRoot)('a data folder inside one the user cannot write', async () => {
+    const locked = join(tempFolder(), 'locked');
+    mkdirSync(locked, { mode: 0o755 });
+    const home = tempFolder();
+    chmodSync(home, 0o777);
+    const result = await runCli(['serve', '--port', '0', '--no-popups', '--data-dir', join(locked, 'data')], { user: nobody, env: { HOME: home } });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      `cronbeat: The data folder ${join(locked, 'data')} cannot be made: permission denied. Use a folder this user can write with --data-dir (or CRONBEAT_DATA_DIR).\n`,
+    );
+  });
+});
+
+describe('cronbeat serve on a hang-up', () => {
+  it('stops cleanly, as on SIGTERM: exit 0, and its address note in the data folder is gone', async () => {
+    const dataDir = tempFolder();
+    const serve = await startServe(['--no-popups', '--data-dir', dataDir]);
+    await expect.poll(() => existsSync(join(dataDir, 'cronbeat.address'))).toBe(true);
+    expect(await serve.stop('SIGHUP')).toBe(0);
+    expect(existsSync(join(dataDir, 'cronbeat.address'))).toBe(false);
+    expect(existsSync(join(dataDir, 'cronbeat.pid'))).toBe(false);
+  });
+});
