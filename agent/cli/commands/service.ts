@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from '../parseOptions';
@@ -22,7 +22,7 @@ when it fails: a systemd unit on Linux, a launchd agent on macOS. For an always-
 watches your servers while the laptop is shut (docs/deploy.md).
 
   cronbeat service install [--user|--system] [-- --host 0.0.0.0 --allow-host backup-box]
-      Writes the unit and enables it (systemctl enable --now; launchctl bootstrap). Flags after
+      Writes the unit, enables it and (re)starts it (systemctl enable, restart; launchctl bootstrap). Flags after
       -- are passed to \`cronbeat serve\`. Where systemctl or launchctl cannot be used, the
       file is still written and the commands to run are printed.
   cronbeat service uninstall [--user|--system]
@@ -140,6 +140,12 @@ function uidOf(user: string): number | null {
   return result.status === 0 ? Number(result.stdout.trim()) : null;
 }
 
+/** The user's group id; null when there is no such user here. */
+function gidOf(user: string): number | null {
+  const result = spawnSync('id', ['-g', user], { encoding: 'utf8' });
+  return result.status === 0 ? Number(result.stdout.trim()) : null;
+}
+
 /**
  * A system service runs as another user: node and the bundle must be reachable by them. Under
  * root's home (nvm, a global install by root) they are not, and the unit would fail at every
@@ -190,6 +196,24 @@ function agentUrl(serveFlags: string[]): string | null {
   return flags.port === 0 ? null : localUrlOf(flags.host, flags.port);
 }
 
+/**
+ * A system service's data folder outside /var/lib (where systemd makes it): systemd will not start
+ * a unit whose ReadWritePaths= is missing, so a missing one is made here, private to the service's
+ * user; one that exists is left as it is, with the command that hands it over when it is not theirs.
+ */
+function systemDataFolder(dataDir: string, user: string): void {
+  const uid = uidOf(user);
+  if (!existsSync(dataDir) && uid !== null && process.getuid?.() === 0) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    chownSync(dataDir, uid, gidOf(user) ?? uid);
+    console.log(`Made the data folder ${dataDir}, private to ${user}`);
+    return;
+  }
+  if (existsSync(dataDir) && statSync(dataDir).uid === uid) return;
+  const make = existsSync(dataDir) ? '' : `sudo mkdir -p ${commandLine([dataDir])} && `;
+  console.log(`The data folder ${dataDir} must belong to the service's user: ${make}sudo chown -R ${user}: ${commandLine([dataDir])}`);
+}
+
 function install(parsed: Parsed): number {
   const url = agentUrl(parsed.serveFlags);
   refuseVanishingProgram();
@@ -199,9 +223,8 @@ function install(parsed: Parsed): number {
   writeFileSync(place.file, place.text, { mode: 0o644 });
   writeServiceRecord(place.record, { url });
   console.log(`Wrote ${place.file}`);
-  if (parsed.scope === 'system' && !parsed.dataDir.startsWith('/var/lib/')) {
-    console.log(`The data folder ${parsed.dataDir} must belong to the service's user: sudo chown -R ${systemUser(parsed.runAs)}: ${commandLine([parsed.dataDir])}`);
-  }
+  if (parsed.scope === 'system' && !parsed.dataDir.startsWith('/var/lib/')) systemDataFolder(parsed.dataDir, systemUser(parsed.runAs));
+  for (const [program, ...args] of place.replace) spawnSync(program, args, { stdio: 'ignore' });
   const { failed, reason } = runAll(place.enable);
   if (failed.length > 0) {
     console.error(`cronbeat: the service is not enabled: ${reason}. On a machine with ${place.manager}, run:`);
