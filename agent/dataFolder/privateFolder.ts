@@ -68,7 +68,9 @@ function makeFolder(dataDir: string): void {
         ? `${path === dataDir ? 'it' : path} is a file, not a folder. Use another`
         : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
           ? `${code === 'EROFS' ? 'the file system is read-only' : 'permission denied'}. Use a folder this user can write`
-          : null;
+          : code === 'ENOSPC' || code === 'EDQUOT'
+            ? 'the disk is full. Free some space, or use a folder on another disk'
+            : null;
     if (!why) throw error;
     throw Object.assign(new DataFolderRefusedError(`The data folder ${dataDir} cannot be made: ${why} with --data-dir (or CRONBEAT_DATA_DIR).`), { code, path });
   }

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { runCli, startServe, tempFolder } from '../helpers/cli';
+import { fillDisk, mountSmallDisk, unmountSmallDisk } from '../helpers/smallDisk';
 
 /*
  * `cronbeat serve` given an address, a port or a data folder it cannot use: one line naming the
@@ -49,6 +50,25 @@ describe('cronbeat serve refuses what it cannot use in one line', () => {
     expect(result.stderr).toBe(
       `cronbeat: The data folder ${join(locked, 'data')} cannot be made: permission denied. Use a folder this user can write with --data-dir (or CRONBEAT_DATA_DIR).\n`,
     );
+  });
+});
+
+describe('cronbeat serve on a full disk', () => {
+  it('says the data folder\'s disk is full, in one line', async () => {
+    const disk = mountSmallDisk(1);
+    if (disk === null) return; // mounting a tmpfs needs root: nothing to fill here
+    try {
+      fillDisk(disk);
+      const dataDir = join(disk, 'data');
+      const result = await runCli(['serve', '--port', '0', '--no-popups', '--data-dir', dataDir]);
+      expect(result.status).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `cronbeat: The disk holding the data folder ${dataDir} is full: the agent cannot write its database. Free some space, or use a folder on another disk with --data-dir (or CRONBEAT_DATA_DIR).\n`,
+      );
+    } finally {
+      unmountSmallDisk(disk);
+    }
   });
 });
 

@@ -109,7 +109,7 @@ export const serveCommand: Command = {
           1,
         );
       }
-      throw error;
+      throw diskFullInWords(error, dataDir);
     }
     const signIn = prepareSignInLink('');
     const banner = serveBanner({
@@ -138,7 +138,10 @@ export const serveCommand: Command = {
       for (const signal of STOP_SIGNALS) process.on(signal, stop);
     });
     // A database the check refuses stops the agent (nothing was written): say why and exit 1.
-    const refused = agent.ready.then(() => new Promise<never>(() => {}));
+    const refused = agent.ready.then(
+      () => new Promise<never>(() => {}),
+      (error: unknown) => Promise.reject(diskFullInWords(error, dataDir)),
+    );
     try {
       await Promise.race([stopped, refused]);
     } finally {
@@ -149,6 +152,16 @@ export const serveCommand: Command = {
     return 0;
   },
 };
+
+/** SQLite's "database or disk is full" at start, said of the folder the user chose; any other error as it is. */
+function diskFullInWords(error: unknown, dataDir: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== 'SQLITE_FULL' && code !== 'ENOSPC' && code !== 'EDQUOT') return error;
+  return new UsageError(
+    `The disk holding the data folder ${dataDir} is full: the agent cannot write its database. Free some space, or use a folder on another disk with --data-dir (or CRONBEAT_DATA_DIR).`,
+    1,
+  );
+}
 
 /*
  * A hang-up (the terminal closed, `npm start` passing it on) stops the agent as SIGTERM does: left
