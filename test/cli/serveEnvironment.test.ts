@@ -1,4 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { runCli, startServe, tempFolder } from '../helpers/cli';
@@ -30,6 +32,28 @@ describe('cronbeat serve refuses what it cannot use in one line', () => {
     expect(result.stderr).toBe(
       'cronbeat: Port 80 on 127.0.0.1 needs privileges this user does not have (ports below 1024 are the system\'s). Choose one from 1024 up with --port, or put a proxy in front (docs/deploy.md).\n',
     );
+  });
+
+  it('a port in use, where the data folder already has a database (checked while the agent would listen)', async () => {
+    const dataDir = tempFolder();
+    expect((await runCli(['token', 'create', '--data-dir', dataDir])).status).toBe(0);
+    // Enough pages that the check is still running when the port is found taken.
+    const db = new Database(join(dataDir, 'cronbeat.db'));
+    db.exec('CREATE TABLE padding (x BLOB); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 4000) INSERT INTO padding SELECT randomblob(8000) FROM n;');
+    db.close();
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    const { port } = taken.address() as { port: number };
+    // Kept alive a moment after it gives up, as a busy machine keeps it: the check then ends before the process does.
+    const keepAlive = join(tempFolder(), 'keep-alive.cjs');
+    writeFileSync(keepAlive, 'setTimeout(() => {}, 2000);\n');
+    try {
+      const result = await runCli(['serve', '--port', String(port), '--no-popups', '--data-dir', dataDir], { env: { NODE_OPTIONS: `--require ${keepAlive}` } });
+      expect(result.stderr).toBe(`cronbeat: Port ${port} on 127.0.0.1 is already in use. Choose another with --port.\n`);
+      expect(result.status).toBe(1);
+    } finally {
+      taken.close();
+    }
   });
 
   it('a data folder that is a file', async () => {
