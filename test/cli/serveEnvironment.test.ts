@@ -56,6 +56,28 @@ describe('cronbeat serve refuses what it cannot use in one line', () => {
     }
   });
 
+  it('an --allow-host that is no host name (a URL, a port, a wildcard, nothing), which no request could ever match', async () => {
+    const cases: Array<[string, string]> = [
+      ['http://backup-box:8787', '--allow-host takes a host name, not a URL: --allow-host backup-box.'],
+      ['backup-box:8787', '--allow-host takes a host name without a port (it is answered at the agent\'s own): --allow-host backup-box.'],
+      ['*.example.com', '--allow-host takes one host name; wildcards are not supported, so give each name its own --allow-host.'],
+      ['', '--allow-host needs a host name, such as --allow-host backup-box.'],
+      ['backup box', '--allow-host "backup box" is not a host name.'],
+    ];
+    for (const [value, message] of cases) {
+      const serve = await runCli(['serve', '--port', '0', '--no-popups', '--data-dir', tempFolder(), `--allow-host=${value}`]);
+      expect([serve.status, serve.stderr], value).toEqual([2, `cronbeat: ${message}\n`]);
+    }
+    const root = tempFolder();
+    const install = await runCli(['service', 'install', '--unit-dir', root, '--', '--allow-host', 'http://backup-box']);
+    expect(install.status).toBe(2);
+    expect(install.stderr).toContain('--allow-host takes a host name, not a URL: --allow-host backup-box.');
+    for (const fine of ['backup-box', 'backup-box.lan.', '192.168.1.20', '[fd00::1]', 'fd00::1', 'nas_01']) {
+      const serve = await startServe(['--no-popups', '--data-dir', tempFolder(), '--allow-host', fine]);
+      expect(await serve.stop(), fine).toBe(0);
+    }
+  });
+
   it('a data folder that is a file', async () => {
     const file = join(tempFolder(), 'not-a-folder');
     writeFileSync(file, '');

@@ -111,6 +111,15 @@ export const serveCommand: Command = {
       }
       throw diskFullInWords(error, dataDir);
     }
+    // Before the banner: whoever reads "listening" may stop the agent at once, and must find it stopping cleanly.
+    let stop = () => {};
+    const stopped = new Promise<void>((resolve) => {
+      stop = () => {
+        for (const signal of STOP_SIGNALS) process.off(signal, stop);
+        resolve();
+      };
+      for (const signal of STOP_SIGNALS) process.on(signal, stop);
+    });
     const signIn = prepareSignInLink('');
     const banner = serveBanner({
       host: agent.host,
@@ -129,14 +138,6 @@ export const serveCommand: Command = {
     // For `cronbeat signin`, which prints a new link to this agent later.
     writeAgentAddress(dataDir, { host: agent.host, port: agent.port, pid: process.pid });
 
-    let stop = () => {};
-    const stopped = new Promise<void>((resolve) => {
-      stop = () => {
-        for (const signal of STOP_SIGNALS) process.off(signal, stop);
-        resolve();
-      };
-      for (const signal of STOP_SIGNALS) process.on(signal, stop);
-    });
     // A database the check refuses stops the agent (nothing was written): say why and exit 1.
     const refused = agent.ready.then(
       () => new Promise<never>(() => {}),
