@@ -19,13 +19,14 @@ const cliLasts = volatilePlace(CLI) === null;
 const othersReachCli = cliLasts && closedToOthers(CLI) === null && closedToOthers(realpathSync(process.execPath)) === null;
 const isRoot = process.getuid?.() === 0;
 
-/** A folder holding systemctl and loginctl that append their arguments to `calls` and succeed. */
-function notingServiceManager(): { bin: string; calls: () => string[] } {
+/** A folder holding systemctl and loginctl that append their arguments to `calls` and succeed (loginctl fails when told). */
+function notingServiceManager(lingerRefused = false): { bin: string; calls: () => string[] } {
   const bin = tempFolder('cronbeat-systemctl-');
   const log = join(bin, 'calls');
   writeFileSync(log, '');
   for (const program of ['systemctl', 'loginctl']) {
-    writeFileSync(join(bin, program), `#!/bin/sh\necho "${program} $*" >> '${log}'\n`);
+    const refuse = program === 'loginctl' && lingerRefused ? 'echo "Could not enable linger: Interactive authentication required." >&2; exit 1\n' : '';
+    writeFileSync(join(bin, program), `#!/bin/sh\necho "${program} $*" >> '${log}'\n${refuse}`);
     chmodSync(join(bin, program), 0o755);
   }
   return { bin, calls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean) };
@@ -44,6 +45,17 @@ describe('cronbeat service install, run twice', () => {
     expect(readFileSync(join(root, 'config', 'systemd', 'user', 'cronbeat.service'), 'utf8')).toMatch(/serve --data-dir \S+ --port 8789 --host 0\.0\.0\.0$/m);
     const once = ['systemctl --user daemon-reload', 'systemctl --user enable cronbeat.service', 'systemctl --user restart cronbeat.service', 'loginctl enable-linger alice'];
     expect(manager.calls()).toEqual([...once, ...once]);
+  });
+
+  it.skipIf(!cliLasts)('says the agent runs but stops at logout when only lingering is refused (an SSH session cannot ask for the password)', async () => {
+    const root = tempFolder('cronbeat-service-');
+    const manager = notingServiceManager(true);
+    const env = { XDG_CONFIG_HOME: join(root, 'config'), PATH: `${manager.bin}:/usr/bin:/bin`, USER: 'alice' };
+    const result = await runCli(['service', 'install', '--data-dir', join(root, 'data')], { env });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      'cronbeat: the service runs, but it stops when alice logs out: `loginctl enable-linger alice` failed: Could not enable linger: Interactive authentication required. Run:\n  sudo loginctl enable-linger alice\n',
+    );
   });
 
   it('on macOS takes the loaded agent out before loading the new one (launchd refuses to load a label twice)', () => {

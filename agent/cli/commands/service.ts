@@ -146,6 +146,13 @@ function install(parsed: Parsed): number {
   if (parsed.scope === 'system' && !parsed.dataDir.startsWith('/var/lib/')) systemDataFolder(parsed.dataDir, systemUser(parsed.runAs));
   for (const [program, ...args] of place.replace) spawnSync(program, args, { stdio: 'ignore' });
   const { failed, reason } = runAll(place.enable);
+  if (failed.length === 1 && failed[0][0] === 'loginctl') {
+    // Everything else was done: the agent runs. Lingering needs an admin over SSH, where loginctl cannot ask.
+    const user = failed[0][failed[0].length - 1];
+    console.error(`cronbeat: the service runs, but it stops when ${user} logs out: ${reason}. Run:`);
+    console.error(`  sudo ${commandLine(failed[0])}`);
+    return 1;
+  }
   if (failed.length > 0) {
     console.error(`cronbeat: the service is not enabled: ${reason}. On a machine with ${place.manager}, run:`);
     for (const command of failed) console.error(`  ${commandLine(command)}`);
