@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { volatilePlace } from '../../agent/cli/crontab/shim';
@@ -36,5 +36,23 @@ describe('sudo cronbeat service install, without --system', () => {
       'cronbeat: Run through sudo, this would install a service of root, running the agent as root. For a service of your own user, run `cronbeat service install` as alice, without sudo; for a system service that runs as alice, `sudo cronbeat service install --system`.\n',
     );
     expect(existsSync(join(config, 'systemd'))).toBe(false);
+  });
+});
+
+describe('cronbeat service install --system, without sudo', () => {
+  it.skipIf(!cliLasts || !isRoot)('says in one line that writing the unit needs root, for install and uninstall', async () => {
+    const units = tempFolder('cronbeat-units-');
+    chmodSync(units, 0o755);
+    const home = tempFolder();
+    chmodSync(home, 0o777);
+    const nobody = { uid: 65534, gid: 65534 };
+    writeFileSync(join(units, 'cronbeat.service'), '[Unit]\n'); // installed before, by root
+    for (const action of ['install', 'uninstall']) {
+      const result = await runCli(['service', action, '--system', '--run-as', 'nobody', '--unit-dir', units], { user: nobody, env: { HOME: home, PATH: '/usr/bin:/bin' } });
+      expect(result.stderr, action).toBe(
+        `cronbeat: ${action === 'install' ? 'Writing' : 'Removing'} ${join(units, 'cronbeat.service')} needs more rights than this user has (permission denied): run it with sudo.\n`,
+      );
+      expect(result.status, action).toBe(1);
+    }
   });
 });

@@ -131,6 +131,17 @@ function agentUrl(serveFlags: string[]): string | null {
   return flags.port === 0 ? null : localUrlOf(flags.host, flags.port);
 }
 
+/** Runs `change` to the service's file; a folder this user may not write (a system one without sudo) is said in one line. */
+function withRights(doing: string, file: string, change: () => void): void {
+  try {
+    change();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EACCES' && code !== 'EPERM') throw error;
+    throw new UsageError(`${doing} ${file} needs more rights than this user has (permission denied): run it with sudo.`, 1);
+  }
+}
+
 function install(parsed: Parsed): number {
   const url = agentUrl(parsed.serveFlags);
   refuseVanishingProgram();
@@ -139,9 +150,11 @@ function install(parsed: Parsed): number {
     refuseUnreachableProgram(systemUser(parsed.runAs));
   } else refuseRootThroughSudo();
   const place = placeFor(parsed);
-  mkdirSync(dirname(place.file), { recursive: true });
-  writeFileSync(place.file, place.text, { mode: 0o644 });
-  writeServiceRecord(place.record, { url });
+  withRights('Writing', place.file, () => {
+    mkdirSync(dirname(place.file), { recursive: true });
+    writeFileSync(place.file, place.text, { mode: 0o644 });
+    writeServiceRecord(place.record, { url });
+  });
   console.log(`Wrote ${place.file}`);
   if (parsed.scope === 'system' && !parsed.dataDir.startsWith('/var/lib/')) systemDataFolder(parsed.dataDir, systemUser(parsed.runAs));
   for (const [program, ...args] of place.replace) spawnSync(program, args, { stdio: 'ignore' });
@@ -165,8 +178,10 @@ function install(parsed: Parsed): number {
 function uninstall(parsed: Parsed): number {
   const place = placeFor(parsed);
   const { failed, reason } = existsSync(place.file) ? runAll(place.disable) : { failed: [], reason: '' };
-  rmSync(place.file, { force: true });
-  removeServiceRecord(place.record);
+  withRights('Removing', place.file, () => {
+    rmSync(place.file, { force: true });
+    removeServiceRecord(place.record);
+  });
   console.log(`Removed ${place.file} (the data folder ${parsed.dataDir} is kept)`);
   if (failed.length > 0) {
     console.error(`cronbeat: could not stop the service: ${reason}. Run:`);
