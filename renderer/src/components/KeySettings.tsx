@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { WireKey, WireNewKey } from '../../../agent/contract/keys';
 import { KEY_SCOPES, type KeyScope } from '../../../agent/domain/access/keyScopes';
@@ -28,9 +28,15 @@ export function KeySettings() {
   const [created, setCreated] = useState<WireNewKey | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<WireKey | null>(null);
+  const [busy, setBusy] = useState(false);
+  // A second click before the first answer would make a second key whose secret nobody sees.
+  const sending = useRef(false);
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
+    if (sending.current) return;
+    sending.current = true;
+    setBusy(true);
     setError(null);
     try {
       const key = await api.createKey({ name: name.trim(), scope });
@@ -40,6 +46,9 @@ export function KeySettings() {
     } catch (failure) {
       const field = failure instanceof ApiError ? (failure.fieldError('name') ?? failure.fieldError('scope')) : undefined;
       setError(field ?? describeError(failure));
+    } finally {
+      sending.current = false;
+      setBusy(false);
     }
   };
 
@@ -99,7 +108,7 @@ export function KeySettings() {
             </option>
           ))}
         </select>
-        <button type="submit" className="button">
+        <button type="submit" className="button" disabled={busy}>
           Create key
         </button>
       </form>
