@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { TestAgent } from '../helpers/testAgent';
+import { chromiumMissing, signedInDashboard } from './browser';
+
+/*
+ * A keyboard user who presses Pause, a snooze or Resume on a monitor's page stays where they
+ * were: the button that replaces the one pressed has the focus, not the top of the page.
+ */
+describe.skipIf(chromiumMissing)('focus after pausing and resuming from the keyboard', { timeout: 30_000 }, () => {
+  const now = Date.now();
+  let agent: TestAgent;
+  let page: Page;
+  let close = async () => {};
+
+  beforeAll(async () => {
+    ({ agent, page, close } = await signedInDashboard(() => now));
+  }, 60_000);
+  afterAll(() => close());
+
+  const focused = () => page.evaluate(() => document.activeElement?.textContent ?? null);
+
+  it('moves the focus to Resume after Pause or a snooze, and back to Pause after Resume', async () => {
+    const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'nightly-backup', timezone: 'UTC', schedule: '0 * * * *', duration: 5 } })).json();
+    await page.goto(`${agent.url}/#/monitors/${monitor.id}`);
+    await page.getByRole('button', { name: 'Pause' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Resume' }).waitFor();
+    await expect.poll(focused).toBe('Resume');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Snooze 1 h' }).waitFor();
+    await expect.poll(focused).toBe('Pause');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Snooze 1 h');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Resume' }).waitFor();
+    await expect.poll(focused).toBe('Resume');
+  });
+});
