@@ -36,4 +36,23 @@ describe.skipIf(chromiumMissing)('focus after pausing and resuming from the keyb
     await page.getByRole('button', { name: 'Resume' }).waitFor();
     await expect.poll(focused).toBe('Resume');
   });
+
+  it('says what a confirmed action is doing while the agent works on it, not "Deleting…" for a new token', async () => {
+    const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'leaky', timezone: 'UTC', schedule: '0 * * * *', duration: 5 } })).json();
+    await page.goto(`${agent.url}/#/monitors/${monitor.id}`);
+    // The request is held on its way to the agent, so the dialog shows what it says meanwhile.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**/api/monitors/${monitor.id}/token`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'New pulse token…' }).click();
+    await page.getByRole('button', { name: 'Make a new token' }).click();
+    const working = page.getByRole('dialog').locator('.button-danger');
+    await expect.poll(() => working.textContent()).toBe('Making a new token…');
+    release();
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await page.unroute(`**/api/monitors/${monitor.id}/token`);
+  });
 });

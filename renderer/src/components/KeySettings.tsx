@@ -128,6 +128,7 @@ export function KeySettings() {
         title={`Revoke “${revoking?.name ?? ''}”?`}
         message="Anything that uses this key is refused from its next request. This cannot be undone."
         confirmLabel="Revoke"
+        busyLabel="Revoking…"
         onConfirm={async () => {
           if (revoking) await api.revokeKey(revoking.id);
           if (created && revoking && created.id === revoking.id) setCreated(null);
