@@ -15,7 +15,7 @@ import { useApp } from '../lib/app-context';
 import { formatDuration } from '../lib/format';
 import { navigate } from '../lib/router';
 import { nextRuns } from '../lib/schedule';
-import { scheduleWords } from '../../../agent/domain/schedules';
+import { kindOf, scheduleWords } from '../../../agent/domain/schedules';
 import { useNow } from '../lib/now';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
@@ -35,8 +35,8 @@ function RunLine(props: { monitor: Monitor }) {
   const m = props.monitor;
   const now = useNow();
   const words = scheduleWords(m.schedule, m.timezone);
-  const next = nextRuns(m.schedule, m.timezone, 1, new Date(now));
-  const nextAt = Array.isArray(next) ? next[0] : undefined;
+  const next = kindOf(m.schedule) === 'period' ? periodNextRun(m, now) : nextRuns(m.schedule, m.timezone, 1, new Date(now));
+  const nextAt = Array.isArray(next) ? next[0] : next instanceof Date ? next : undefined;
   return (
     <p className="run-line" data-testid="run-line">
       <span>
@@ -50,6 +50,18 @@ function RunLine(props: { monitor: Monitor }) {
       ) : null}
     </p>
   );
+}
+
+/**
+ * A period counts from the last run, which only the agent knows (a pulse, a resume), never from
+ * the moment the page is looked at: its next run is the agent's deadline less the grace. None
+ * while it waits for a pulse (failed, paused), while a run with a max run time is under way (the
+ * deadline is that run's), or when that moment is gone (a fresh grace after the agent was away).
+ */
+function periodNextRun(m: Monitor, now: number): Date | undefined {
+  if (!m.next_due_at || (m.status === 'running' && m.max_runtime)) return undefined;
+  const at = Date.parse(m.next_due_at) - m.duration * 60_000;
+  return at > now ? new Date(at) : undefined;
 }
 
 export { commandLines, pulseUrlOf } from '../components/SendPulses';
