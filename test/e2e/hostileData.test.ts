@@ -17,9 +17,17 @@ const SIZES = [
 
 const LONG_WORD = `backup_${'accounting_ledger_'.repeat(8)}🚀`;
 
-/** How far the page scrolls sideways, in px (0: it fits). */
-function sideways(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+/** What does not fit: the page scrolling sideways, a table wider than its card ("what by px"). */
+function overflows(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth) found.push(`scrolls sideways by ${root.scrollWidth - root.clientWidth}px`);
+    for (const wrap of document.querySelectorAll<HTMLElement>('.table-wrap')) {
+      if (wrap.scrollWidth > wrap.clientWidth + 1) found.push(`has a table wider than its card by ${wrap.scrollWidth - wrap.clientWidth}px`);
+    }
+    return found;
+  });
 }
 
 describe.skipIf(chromiumMissing)('hostile names and output', { timeout: 90_000 }, () => {
@@ -37,11 +45,11 @@ describe.skipIf(chromiumMissing)('hostile names and output', { timeout: 90_000 }
       expect(response.status, await response.clone().text()).toBeLessThan(300);
       return response.json();
     };
-    const monitor = await post('/api/monitors', { name: LONG_WORD, schedule: '*/5 * * * *', timezone: 'Europe/Paris', duration: 5 });
+    const monitor = await post('/api/monitors', { name: LONG_WORD, schedule: '*/5 * * * *', timezone: 'Europe/Paris', duration: 5, tags: [`team:${'platform'.repeat(5)}`] });
     monitorId = monitor.id;
     now += 60_000;
     await agent.api(`/api/pulse/${monitor.token}`, { method: 'POST', body: '\u001b[31mERROR\u001b[0m \u001b[1mdisk full\u001b[0m\n\u001b]0;title\u0007done' });
-    serverId = (await post('/api/servers', { name: LONG_WORD, ip_address: '10.0.0.1', identifier: 'web01' })).id;
+    serverId = (await post('/api/servers', { name: LONG_WORD, ip_address: 'fd00:1234:5678:9abc:def0:1234:5678:9abc', identifier: 'i'.repeat(64) })).id;
     await post('/api/channels', { name: LONG_WORD, kind: 'webhook', settings: { url: `https://hooks.example.com/${'a'.repeat(200)}` } });
     await post('/api/maintenance-windows', {
       name: LONG_WORD,
@@ -75,8 +83,7 @@ describe.skipIf(chromiumMissing)('hostile names and output', { timeout: 90_000 }
         await page.goto(`${agent.url}/${hash}`);
         await page.getByText(text).first().waitFor();
         await screenshot(page, `hostile-${name}-${label}`);
-        const by = await sideways(page);
-        if (by > 0) found.push(`${name} scrolls sideways by ${by}px`);
+        for (const what of await overflows(page)) found.push(`${name} ${what}`);
       }
       expect(found).toEqual([]);
       await context.close();
