@@ -99,7 +99,7 @@ export function KeySettings() {
       ) : null}
       <form className="inline-form" style={{ marginTop: 16 }} onSubmit={create} noValidate aria-label="New API key">
         <label htmlFor="key-name">Name</label>
-        <input id="key-name" value={name} placeholder="web-01" onChange={(e) => setName(e.target.value)} aria-invalid={Boolean(error)} />
+        <input id="key-name" value={name} placeholder="web-01" onChange={(e) => setName(e.target.value)} aria-invalid={Boolean(error)} aria-describedby={error ? 'key-error' : undefined} />
         <label htmlFor="key-scope">Scope</label>
         <select id="key-scope" value={scope} onChange={(e) => setScope(e.target.value as KeyScope)}>
           {KEY_SCOPES.map((each) => (
@@ -113,7 +113,7 @@ export function KeySettings() {
         </button>
       </form>
       {error ? (
-        <div className="field-error" role="alert">
+        <div className="field-error" id="key-error" role="alert">
           {error}
         </div>
       ) : null}
