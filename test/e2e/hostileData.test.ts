@@ -86,6 +86,16 @@ describe.skipIf(chromiumMissing)('hostile names and output', { timeout: 90_000 }
         for (const what of await overflows(page)) found.push(`${name} ${what}`);
       }
       expect(found).toEqual([]);
+      // The confirmation naming it keeps both its buttons in the window.
+      await page.goto(`${agent.url}/#/monitors/${monitorId}`);
+      await page.getByRole('button', { name: 'Delete…' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.waitFor();
+      await screenshot(page, `hostile-delete-${label}`);
+      for (const name of ['Cancel', 'Delete monitor']) {
+        const box = (await dialog.getByRole('button', { name }).boundingBox())!;
+        expect(box.x >= 0 && box.x + box.width <= size.width && box.y + box.height <= size.height, `${name} at ${JSON.stringify(box)}`).toBe(true);
+      }
       await context.close();
     });
   }
