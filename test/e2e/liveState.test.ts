@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { TestAgent } from '../helpers/testAgent';
 import { chromiumMissing, screenshot, signedInDashboard } from './browser';
 
 /*
@@ -9,16 +8,15 @@ import { chromiumMissing, screenshot, signedInDashboard } from './browser';
  */
 describe.skipIf(chromiumMissing)('the live stream\'s state in a small window', { timeout: 30_000 }, () => {
   const now = Date.now();
-  let agent: TestAgent;
   let page: Page;
   let close = async () => {};
 
   beforeAll(async () => {
-    ({ agent, page, close } = await signedInDashboard(() => now));
+    ({ page, close } = await signedInDashboard(() => now));
   }, 60_000);
   afterAll(() => close());
 
-  it('says Reconnecting… at 800×600 while the stream is refused, and nothing once it is live', async () => {
+  it('says Reconnecting… at 800×600 while the stream is refused, and no plain Live while it is live', async () => {
     await page.setViewportSize({ width: 800, height: 600 });
     await page.locator('.live-live').waitFor({ state: 'attached' });
     expect(await page.locator('.live-live').isVisible()).toBe(false);
