@@ -14,7 +14,7 @@ import { ZonedTime } from '../components/ZonedTime';
 import { useApp } from '../lib/app-context';
 import { formatDuration } from '../lib/format';
 import { navigate } from '../lib/router';
-import { nextRuns } from '../lib/schedule';
+import { nextRuns, periodNextRun } from '../lib/schedule';
 import { kindOf, scheduleWords } from '../../../agent/domain/schedules';
 import { useNow } from '../lib/now';
 import { queries } from '../lib/queries';
@@ -50,18 +50,6 @@ function RunLine(props: { monitor: Monitor }) {
       ) : null}
     </p>
   );
-}
-
-/**
- * A period counts from the last run, which only the agent knows (a pulse, a resume), never from
- * the moment the page is looked at: its next run is the agent's deadline less the grace. None
- * while it waits for a pulse (failed, paused), while a run with a max run time is under way (the
- * deadline is that run's), or when that moment is gone (a fresh grace after the agent was away).
- */
-function periodNextRun(m: Monitor, now: number): Date | undefined {
-  if (!m.next_due_at || (m.status === 'running' && m.max_runtime)) return undefined;
-  const at = Date.parse(m.next_due_at) - m.duration * 60_000;
-  return at > now ? new Date(at) : undefined;
 }
 
 export { commandLines, pulseUrlOf } from '../components/SendPulses';
