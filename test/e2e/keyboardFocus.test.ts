@@ -37,6 +37,16 @@ describe.skipIf(chromiumMissing)('focus after pausing and resuming from the keyb
     await expect.poll(focused).toBe('Resume');
   });
 
+  it('keeps the focus on Send test while the channel is tried and after', async () => {
+    const created = await agent.api('/api/channels', { method: 'POST', json: { name: 'nowhere', kind: 'webhook', settings: { url: 'http://127.0.0.1:1/hook' } } });
+    expect(created.status).toBe(201);
+    await page.goto(`${agent.url}/#/channels`);
+    await page.getByRole('button', { name: 'Send test' }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('.test-answer').waitFor();
+    await expect.poll(focused).toBe('Send test');
+  });
+
   it('says what a confirmed action is doing while the agent works on it, not "Deleting…" for a new token', async () => {
     const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'leaky', timezone: 'UTC', schedule: '0 * * * *', duration: 5 } })).json();
     await page.goto(`${agent.url}/#/monitors/${monitor.id}`);
