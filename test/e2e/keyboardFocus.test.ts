@@ -47,6 +47,18 @@ describe.skipIf(chromiumMissing)('focus after pausing and resuming from the keyb
     await expect.poll(focused).toBe('Send test');
   });
 
+  it('keeps the focus on Check now while the certificate is checked and after', async () => {
+    // Nothing listens on port 1: the check ends at once, unreachable.
+    const created = await agent.api('/api/ssl-certificates', { method: 'POST', json: { hostname: 'localhost', port: 1 } });
+    expect(created.status).toBe(201);
+    await page.goto(`${agent.url}/#/certificates`);
+    const check = page.getByRole('button', { name: 'Check now' });
+    await check.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Checking…' }).waitFor({ state: 'detached' });
+    await expect.poll(focused).toBe('Check now');
+  });
+
   it('says what a confirmed action is doing while the agent works on it, not "Deleting…" for a new token', async () => {
     const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'leaky', timezone: 'UTC', schedule: '0 * * * *', duration: 5 } })).json();
     await page.goto(`${agent.url}/#/monitors/${monitor.id}`);
