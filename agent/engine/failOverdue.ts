@@ -256,7 +256,7 @@ export function createOverdueFailer(ctx: EngineContext) {
         const graced = outage && outageGraces(row.due_at!, row.grace_from, outage) ? withCatchUpGrace(timing, outage.to) : timing;
         const missed = nextDeadline(graced);
         if (!missed || missed.deadline >= now || told.has(missKey(row))) continue;
-        if (maintenanceReplan(ctx, row, missed, now) !== null) continue;
+        if (maintenanceReplan(ctx, row, missed) !== null) continue;
         if (!countMiss(row, missed).alert) continue; // a failure short of its alert tells nothing
         told.add(missKey(row));
         const facts = missedFacts(missed, row);

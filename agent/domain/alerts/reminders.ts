@@ -19,9 +19,22 @@ export function nextReminderAt(sentAt: number, remindEveryHours: number | null):
   return remindEveryHours === null ? null : sentAt + remindEveryHours * HOUR;
 }
 
-/** Whether a due reminder is still wanted: its monitor still failed and not paused, its channel live and repeating. */
-export function reminderWanted(state: { isAlerted: boolean; paused: boolean; monitorDeleted: boolean; channelDeleted: boolean; remindEveryHours: number | null }): boolean {
-  return state.isAlerted && !state.paused && !state.monitorDeleted && !state.channelDeleted && state.remindEveryHours !== null;
+/**
+ * Whether a due reminder is still wanted: its monitor still failed and not paused, its channel live
+ * and repeating, and the failure it tells (last told at `toldAt`) still the one under way: a monitor
+ * that recovered and failed again since (`failedAt` later) is on another failure, told when it alerts.
+ */
+export function reminderWanted(state: {
+  isAlerted: boolean;
+  paused: boolean;
+  monitorDeleted: boolean;
+  channelDeleted: boolean;
+  remindEveryHours: number | null;
+  failedAt: number | null;
+  toldAt: number;
+}): boolean {
+  const sameFailure = state.failedAt === null || state.failedAt <= state.toldAt;
+  return state.isAlerted && sameFailure && !state.paused && !state.monitorDeleted && !state.channelDeleted && state.remindEveryHours !== null;
 }
 
 /** The failure's alert told again at `now`: still failing, since the failure. */

@@ -188,19 +188,13 @@ export function excusingWindowEnd(run: WaitedRun, windows: readonly MaintenanceW
 }
 
 /**
- * What a monitor whose deadline for `run` passed at `now` does: null, it fails; otherwise the
- * moment it is planned again from (the maintenance's end), waiting for its next run at or after
- * it. Maintenance under way at `now` excuses any miss; one that has ended excuses a run it overlapped.
+ * What a monitor whose deadline for `run` passed does: null, it fails; otherwise the moment it is
+ * planned again from (the maintenance's end), waiting for its next run at or after it. Only a
+ * window that met the run excuses it, under way or ended: a run whose deadline passed before any
+ * window opened (Cronbeat was not running then, and notices it during one) is a true miss.
  */
-export function maintenanceReplanFrom(
-  windows: readonly MaintenanceWindow[],
-  monitor: CoveredMonitor,
-  run: WaitedRun,
-  now: number,
-): number | null {
+export function maintenanceReplanFrom(windows: readonly MaintenanceWindow[], monitor: CoveredMonitor, run: WaitedRun): number | null {
   const covering = windows.filter((window) => coversMonitor(window, monitor));
   if (covering.length === 0) return null;
-  const active = activeWindowAt(covering, monitor, now);
-  if (active) return active.end;
   return excusingWindowEnd(run, covering);
 }

@@ -26,6 +26,8 @@ export function sendReminders({ store, events }: Pick<EngineContext, 'store' | '
         monitorDeleted: monitor === null,
         channelDeleted: reminder.channel_deleted === 1,
         remindEveryHours: reminder.remind_every_hours,
+        failedAt: monitor?.failed_at ?? null,
+        toldAt: failure?.created_at ?? 0,
       });
       if (!wanted || !monitor || !failure) {
         store.reminders.drop(reminder);

@@ -49,11 +49,11 @@ export function maintenanceEndAt({ store }: Ctx, row: PulseMonitorRow, now: numb
   return windows.length === 0 ? null : (activeWindowAt(windows, coveredOf(row), now)?.end ?? null);
 }
 
-/** When a monitor that missed `missed` at `now` is planned again from because of maintenance; null when it fails. */
-export function maintenanceReplan({ store }: Ctx, row: MonitorRow, missed: MissedDeadline, now: number): number | null {
+/** When a monitor that missed `missed` is planned again from because of maintenance; null when it fails. */
+export function maintenanceReplan({ store }: Ctx, row: MonitorRow, missed: MissedDeadline): number | null {
   const windows = store.maintenanceWindows.windows(row.company_id);
   if (windows.length === 0) return null;
-  return maintenanceReplanFrom(windows, coveredOf(row), waitedRunOf(missed, row.duration), now);
+  return maintenanceReplanFrom(windows, coveredOf(row), waitedRunOf(missed, row.duration));
 }
 
 /**
@@ -63,7 +63,7 @@ export function maintenanceReplan({ store }: Ctx, row: MonitorRow, missed: Misse
  * run meanwhile) is kept; none is given anew, so a deadline already past fails at the next step.
  */
 export function excuseByMaintenance(ctx: Ctx, row: MonitorRow, missed: MissedDeadline, now: number): boolean {
-  const from = maintenanceReplan(ctx, row, missed, now);
+  const from = maintenanceReplan(ctx, row, missed);
   if (from === null) return false;
   const planned = { ...timingOf(row), expectedRunAt: expectedRunAtOrAfter(row, from), runningSince: null, graceFrom: null };
   ctx.store.monitors.replanAfterMaintenance({ id: row.id, expectedRunAt: planned.expectedRunAt, ...dueTimeKeepingGrace(planned, row.grace_from), now });

@@ -10,6 +10,8 @@ export function ConfirmDialog(props: {
   title: string;
   message: string;
   confirmLabel: string;
+  /** What the confirm button says while the agent works on it (default "Deleting…"). */
+  busyLabel?: string;
   onConfirm: () => Promise<void>;
   onClose: () => void;
 }) {
@@ -53,7 +55,7 @@ export function ConfirmDialog(props: {
           Cancel
         </button>
         <button type="button" className="button button-danger" onClick={confirm} disabled={busy}>
-          {busy ? 'Deleting…' : props.confirmLabel}
+          {busy ? (props.busyLabel ?? 'Deleting…') : props.confirmLabel}
         </button>
       </div>
     </dialog>

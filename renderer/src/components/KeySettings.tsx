@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { WireKey, WireNewKey } from '../../../agent/contract/keys';
 import { KEY_SCOPES, type KeyScope } from '../../../agent/domain/access/keyScopes';
@@ -28,9 +28,15 @@ export function KeySettings() {
   const [created, setCreated] = useState<WireNewKey | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<WireKey | null>(null);
+  const [busy, setBusy] = useState(false);
+  // A second click before the first answer would make a second key whose secret nobody sees.
+  const sending = useRef(false);
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
+    if (sending.current) return;
+    sending.current = true;
+    setBusy(true);
     setError(null);
     try {
       const key = await api.createKey({ name: name.trim(), scope });
@@ -40,6 +46,9 @@ export function KeySettings() {
     } catch (failure) {
       const field = failure instanceof ApiError ? (failure.fieldError('name') ?? failure.fieldError('scope')) : undefined;
       setError(field ?? describeError(failure));
+    } finally {
+      sending.current = false;
+      setBusy(false);
     }
   };
 
@@ -90,7 +99,7 @@ export function KeySettings() {
       ) : null}
       <form className="inline-form" style={{ marginTop: 16 }} onSubmit={create} noValidate aria-label="New API key">
         <label htmlFor="key-name">Name</label>
-        <input id="key-name" value={name} placeholder="web-01" onChange={(e) => setName(e.target.value)} aria-invalid={Boolean(error)} />
+        <input id="key-name" value={name} placeholder="web-01" onChange={(e) => setName(e.target.value)} aria-invalid={Boolean(error)} aria-describedby={error ? 'key-error' : undefined} />
         <label htmlFor="key-scope">Scope</label>
         <select id="key-scope" value={scope} onChange={(e) => setScope(e.target.value as KeyScope)}>
           {KEY_SCOPES.map((each) => (
@@ -99,12 +108,12 @@ export function KeySettings() {
             </option>
           ))}
         </select>
-        <button type="submit" className="button">
+        <button type="submit" className="button" disabled={busy}>
           Create key
         </button>
       </form>
       {error ? (
-        <div className="field-error" role="alert">
+        <div className="field-error" id="key-error" role="alert">
           {error}
         </div>
       ) : null}
@@ -119,6 +128,7 @@ export function KeySettings() {
         title={`Revoke “${revoking?.name ?? ''}”?`}
         message="Anything that uses this key is refused from its next request. This cannot be undone."
         confirmLabel="Revoke"
+        busyLabel="Revoking…"
         onConfirm={async () => {
           if (revoking) await api.revokeKey(revoking.id);
           if (created && revoking && created.id === revoking.id) setCreated(null);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Monitor } from '../api/types';
 import { useApp } from '../lib/app-context';
 import { describeError } from '../../../agent/domain/text/errorText';
@@ -22,13 +22,25 @@ export function MonitorActions(props: { monitor: Monitor }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const m = props.monitor;
+  const paused = m.status === 'paused';
+  // The button pressed goes (disabled while it works, then replaced by Resume or Pause): a keyboard
+  // user's focus would fall to the top of the page, so it goes to the button now in its place.
+  const first = useRef<HTMLButtonElement>(null);
+  const refocus = useRef<{ from: boolean; once: boolean } | null>(null);
+  useEffect(() => {
+    if (!refocus.current || busy) return;
+    if (document.activeElement === null || document.activeElement === document.body) first.current?.focus();
+    if (refocus.current.once || refocus.current.from !== paused) refocus.current = null;
+  }, [paused, busy]);
 
   const act = async (action: () => Promise<unknown>) => {
+    refocus.current = { from: paused, once: false };
     setBusy(true);
     setError(null);
     try {
       await action();
     } catch (e) {
+      refocus.current.once = true;
       setError(describeError(e));
     } finally {
       setBusy(false);
@@ -36,13 +48,13 @@ export function MonitorActions(props: { monitor: Monitor }) {
   };
 
   const buttons =
-    m.status === 'paused' ? (
-      <button type="button" className="button button-primary" disabled={busy} onClick={() => act(() => api.resumeMonitor(m.id))}>
+    paused ? (
+      <button ref={first} type="button" className="button button-primary" disabled={busy} onClick={() => act(() => api.resumeMonitor(m.id))}>
         Resume
       </button>
     ) : (
       <>
-        <button type="button" className="button" disabled={busy} onClick={() => act(() => api.pauseMonitor(m.id))}>
+        <button ref={first} type="button" className="button" disabled={busy} onClick={() => act(() => api.pauseMonitor(m.id))}>
           Pause
         </button>
         <button

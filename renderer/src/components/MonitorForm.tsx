@@ -69,6 +69,12 @@ export function MonitorForm(props: {
   busyLabel: string;
   cancelHref: string;
   onSave: (monitor: NewMonitor, maxRuntime: number | null, alertAfter: number) => Promise<void>;
+  /**
+   * An edited period's coming run, counted from its last run (lib/schedule.ts, periodNextRun): the
+   * agent keeps that count while the schedule, zone and grace are saved as they were, and counts
+   * from the edit once one of them changes.
+   */
+  keptRun?: { schedule: string; timezone: string; duration: string; at: Date };
 }) {
   const { values, set, shown, clientErrors, formError, busy, submit } = useApiForm<FieldName>({
     idPrefix: 'monitor',
@@ -78,7 +84,14 @@ export function MonitorForm(props: {
 
   // "Paris" as typed is Europe/Paris: the preview and the API get the zone name.
   const zone = findTimeZone(values.timezone).zone ?? values.timezone;
-  const runs = clientErrors.timezone ? null : nextRuns(values.schedule, zone, 5, new Date());
+  const kept = props.keptRun;
+  const counted =
+    kept && values.schedule.trim() === kept.schedule && zone === kept.timezone && values.duration.trim() === kept.duration ? kept.at : null;
+  const runs = clientErrors.timezone
+    ? null
+    : counted
+      ? [counted, ...(nextRuns(values.schedule, zone, 4, counted) as Date[])]
+      : nextRuns(values.schedule, zone, 5, new Date());
   const words = scheduleInWords(values.schedule, clientErrors.timezone ? undefined : zone);
 
   const onSubmit = (event: FormEvent) =>
@@ -128,7 +141,7 @@ export function MonitorForm(props: {
             </button>
           ))}
         </div>
-        <section className="next-runs" aria-labelledby="next-runs-title">
+        <section className="next-runs" aria-labelledby="next-runs-title" data-testid="next-runs">
           <h2 id="next-runs-title">Next 5 runs</h2>
           {runs && !('error' in runs) && !clientErrors.schedule ? (
             <ol>

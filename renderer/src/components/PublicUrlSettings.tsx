@@ -58,6 +58,7 @@ export function PublicUrlSettings() {
             disabled={fromServe}
             onChange={(e) => setDraft(e.target.value)}
             aria-invalid={Boolean(error)}
+            aria-describedby={error ? 'public-url-error' : undefined}
             spellCheck={false}
           />
           {fromServe ? null : (
@@ -80,7 +81,7 @@ export function PublicUrlSettings() {
       {fromServe ? <p className="field-hint">Set by <code>cronbeat serve --public-url</code> (or CRONBEAT_PUBLIC_URL); change it there.</p> : null}
       {!current && !fromServe ? <p className="field-hint">{LOCAL_LINKS_NOTE}</p> : null}
       {error ? (
-        <div className="field-error" role="alert">
+        <div className="field-error" id="public-url-error" role="alert">
           {error}
         </div>
       ) : null}

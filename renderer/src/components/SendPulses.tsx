@@ -78,6 +78,7 @@ export function SendPulses(props: { monitor: Monitor; origin: string; cli?: { co
         title={`New pulse token for “${m.name}”?`}
         message="The current token stops working at once: every crontab line and script that pings this monitor by it must get the new one (lines run with cronbeat run --name learn it by themselves)."
         confirmLabel="Make a new token"
+        busyLabel="Making a new token…"
         onConfirm={async () => {
           await api.rotateMonitorToken(m.id);
           // The monitor, its settings history and the list all name the token or the change.

@@ -82,6 +82,7 @@ export function WatchdogSettings() {
             placeholder="https://hc-ping.com/your-check-uuid"
             onChange={(e) => setDraft(e.target.value)}
             aria-invalid={Boolean(error)}
+            aria-describedby={error ? 'watchdog-url-error' : undefined}
             autoComplete="off"
             spellCheck={false}
           />
@@ -96,7 +97,7 @@ export function WatchdogSettings() {
         </form>
       )}
       {error ? (
-        <div className="field-error" role="alert">
+        <div className="field-error" id="watchdog-url-error" role="alert">
           {error}
         </div>
       ) : null}

@@ -1,3 +1,4 @@
+import type { Monitor } from '../api/types';
 import { capitalised, checkSchedule, nextRuns as scheduleRuns, scheduleWords } from '../../../agent/domain/schedules';
 
 /**
@@ -42,4 +43,16 @@ export function nextRuns(input: string, timezone: string, count: number, from: D
 /** The viewer's own zone, the default for a new monitor. */
 export function viewerZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/**
+ * A period counts from the last run, which only the agent knows (a pulse, a resume), never from
+ * the moment the page is looked at: its next run is the agent's deadline less the grace. None
+ * while it waits for a pulse (failed, paused), while a run with a max run time is under way (the
+ * deadline is that run's), or when that moment is gone (a fresh grace after the agent was away).
+ */
+export function periodNextRun(m: Monitor, now: number): Date | undefined {
+  if (!m.next_due_at || (m.status === 'running' && m.max_runtime)) return undefined;
+  const at = Date.parse(m.next_due_at) - m.duration * 60_000;
+  return at > now ? new Date(at) : undefined;
 }

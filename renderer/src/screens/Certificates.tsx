@@ -13,6 +13,7 @@ import { useResource } from '../lib/use-resource';
 import './Certificates.css';
 import { describeError } from '../../../agent/domain/text/errorText';
 import { useCanEdit } from '../lib/access';
+import { useKeepFocus } from '../lib/use-keep-focus';
 
 /** Whole days until expiry (negative once expired), or null when unknown. */
 export function daysLeft(expiresAt: string | null, now = Date.now()): number | null {
@@ -37,11 +38,15 @@ export function CertificatesScreen() {
   const certificates = useResource(queries.certificates(api));
   const [deleting, setDeleting] = useState<Certificate | null>(null);
   const [checking, setChecking] = useState<number | null>(null);
+  // The row last checked keeps the ref, so its button gets the focus back once the check ends.
+  const [lastChecked, setLastChecked] = useState<number | null>(null);
+  const checkButton = useKeepFocus<HTMLButtonElement>(checking !== null);
   const [actionError, setActionError] = useState<string | null>(null);
   const canEdit = useCanEdit();
 
   async function checkNow(id: number) {
     setChecking(id);
+    setLastChecked(id);
     setActionError(null);
     try {
       await api.checkCertificate(id);
@@ -119,7 +124,7 @@ export function CertificatesScreen() {
                       {canEdit ? (
                         <td className="cell-actions">
                           <div className="row-actions">
-                            <button type="button" className="button button-small" disabled={checking === c.id} onClick={() => checkNow(c.id)}>
+                            <button ref={c.id === lastChecked ? checkButton : undefined} type="button" className="button button-small" disabled={checking === c.id} onClick={() => checkNow(c.id)}>
                               {checking === c.id ? 'Checking…' : 'Check now'}
                             </button>
                             <button

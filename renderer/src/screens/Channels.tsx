@@ -12,6 +12,7 @@ import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { withoutChannels } from '../lib/alertPlaces';
 import { useCanEdit } from '../lib/access';
+import { useKeepFocus } from '../lib/use-keep-focus';
 
 function TestAnswer(props: { result: ChannelTestResult | Error }) {
   const { result } = props;
@@ -31,6 +32,7 @@ function ChannelCard(props: { channel: Channel; onChanged: () => void }) {
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [testing, setTesting] = useState(false);
+  const testButton = useKeepFocus<HTMLButtonElement>(testing);
   const [answer, setAnswer] = useState<ChannelTestResult | Error | null>(null);
   const report = useReportPreview(channel);
   const canEdit = useCanEdit();
@@ -70,7 +72,7 @@ function ChannelCard(props: { channel: Channel; onChanged: () => void }) {
         </div>
         <div className="page-actions">
           {canEdit ? (
-            <button type="button" className="button" onClick={sendTest} disabled={testing}>
+            <button ref={testButton} type="button" className="button" onClick={sendTest} disabled={testing}>
               {testing ? 'Sending…' : 'Send test'}
             </button>
           ) : null}

@@ -224,6 +224,7 @@ export function MaintenanceScreen() {
         title={`Remove ${deleting?.name || 'this maintenance window'}?`}
         message="The monitors it covered are watched as usual from their next run."
         confirmLabel="Remove window"
+        busyLabel="Removing…"
         onConfirm={async () => {
           await api.deleteMaintenanceWindow(deleting!.id);
           windows.reload();

@@ -14,8 +14,8 @@ import { ZonedTime } from '../components/ZonedTime';
 import { useApp } from '../lib/app-context';
 import { formatDuration } from '../lib/format';
 import { navigate } from '../lib/router';
-import { nextRuns } from '../lib/schedule';
-import { scheduleWords } from '../../../agent/domain/schedules';
+import { nextRuns, periodNextRun } from '../lib/schedule';
+import { kindOf, scheduleWords } from '../../../agent/domain/schedules';
 import { useNow } from '../lib/now';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
@@ -35,8 +35,8 @@ function RunLine(props: { monitor: Monitor }) {
   const m = props.monitor;
   const now = useNow();
   const words = scheduleWords(m.schedule, m.timezone);
-  const next = nextRuns(m.schedule, m.timezone, 1, new Date(now));
-  const nextAt = Array.isArray(next) ? next[0] : undefined;
+  const next = kindOf(m.schedule) === 'period' ? periodNextRun(m, now) : nextRuns(m.schedule, m.timezone, 1, new Date(now));
+  const nextAt = Array.isArray(next) ? next[0] : next instanceof Date ? next : undefined;
   return (
     <p className="run-line" data-testid="run-line">
       <span>

@@ -1,3 +1,4 @@
+import type { Monitor } from '../api/types';
 import { PageHeader } from '../components/Layout';
 import { MonitorForm } from '../components/MonitorForm';
 import { EmptyState, ErrorState, Loading } from '../components/states';
@@ -5,6 +6,8 @@ import { useApp } from '../lib/app-context';
 import { navigate } from '../lib/router';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
+import { periodNextRun } from '../lib/schedule';
+import { kindOf } from '../../../agent/domain/schedules';
 
 /** The create form, prefilled; saving keeps the token, so crontab lines that ping it keep working. */
 export function MonitorEditScreen(props: { id: number }) {
@@ -44,6 +47,7 @@ export function MonitorEditScreen(props: { id: number }) {
         submitLabel="Save changes"
         busyLabel="Saving…"
         cancelHref={`#/monitors/${m.id}`}
+        keptRun={keptRunOf(m)}
         onSave={async (body, maxRuntime, alertAfter) => {
           await api.editMonitor(m.id, body);
           if (maxRuntime !== (m.max_runtime ?? null)) await api.setMaxRuntime(m.id, maxRuntime);
@@ -53,4 +57,10 @@ export function MonitorEditScreen(props: { id: number }) {
       />
     </>
   );
+}
+
+/** A period's coming run as the agent counts it (from the last run), for the form's preview; none for other kinds. */
+function keptRunOf(m: Monitor) {
+  const at = kindOf(m.schedule) === 'period' ? periodNextRun(m, Date.now()) : undefined;
+  return at ? { schedule: m.schedule, timezone: m.timezone, duration: String(m.duration), at } : undefined;
 }

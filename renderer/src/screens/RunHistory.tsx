@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { Pulse } from '../api/types';
 import { DurationChart } from '../components/DurationChart';
 import { Pager } from '../components/Pager';
@@ -12,6 +12,7 @@ import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { windowOfResource } from '../../../agent/contract/maintenanceWindows';
 import { spanAt } from '../../../agent/domain/maintenance/windows';
+import { readableOutput } from '../../../agent/domain/alerts/words';
 
 function pulseTime(pulse: Pulse): string {
   return pulse.received_at;
@@ -67,7 +68,7 @@ export function RunHistory(props: { monitorId: number; zone?: string }) {
                     {duringMaintenance(pulse) ? <span className="history-note"> in maintenance</span> : null}
                   </td>
                   <td className="numeric">{pulse.exit_code ?? '—'}</td>
-                  <td className="numeric">{formatDuration(pulse.duration_ms)}</td>
+                  <td className="numeric cell-duration">{formatDuration(pulse.duration_ms)}</td>
                   <td className="cell-output">
                     {pulse.kind === 'pause' && pulse.paused_until ? (
                       // A snooze's end from its data, in the viewer's zone (the stored words say it in UTC).
@@ -78,11 +79,9 @@ export function RunHistory(props: { monitorId: number; zone?: string }) {
                       // The agent's own words ("Paused until resumed", a snooze noted before its end was data), as it wrote them.
                       <span className="history-note">{pulse.body}</span>
                     ) : pulse.body ? (
-                      <details>
-                        <summary>{pulse.body.split('\n', 1)[0]!.slice(0, 80) || 'Output'}</summary>
-                        <pre className="output">{pulse.body}</pre>
+                      <OutputDetails body={pulse.body}>
                         {pulse.body_truncated ? <div className="output-cut">Cut: only the first 100 KB of the output are kept.</div> : null}
-                      </details>
+                      </OutputDetails>
                     ) : (
                       <span className="muted">—</span>
                     )}
@@ -100,5 +99,17 @@ export function RunHistory(props: { monitorId: number; zone?: string }) {
       <h2 id="history-title">Run history</h2>
       {body}
     </section>
+  );
+}
+
+/** A run's output as the job's terminal showed it: its colour codes and other escapes left out, never printed as `␛[31m`. */
+function OutputDetails(props: { body: string; children?: ReactNode }) {
+  const text = readableOutput(props.body);
+  return (
+    <details>
+      <summary>{text.split('\n', 1)[0]!.slice(0, 80) || 'Output'}</summary>
+      <pre className="output">{text}</pre>
+      {props.children}
+    </details>
   );
 }

@@ -85,6 +85,8 @@ describe('reminders', () => {
     now = failedAt;
     expect((await fetch(`${agent.url}/api/pulse/${monitor.token}/3`)).status).toBe(200);
     await until(() => received.filter((r) => r.event === 'monitor.failed').length === 2, 'the failure at both channels', 10_000);
+    // Heard is not yet recorded sent: a reminder due while its failure still waits is skipped.
+    await failureSent(monitor.id);
 
     await step(failedAt + 2 * HOUR - 1);
     expect(reminders(monitor.id)).toEqual([]);
@@ -138,5 +140,25 @@ describe('reminders', () => {
     expect(reminders(monitor.id)).toEqual([]);
     await step(failedAt + 4 * HOUR); // 15:00:10, after it
     expect(reminders(monitor.id)).toEqual(['pager']);
+  });
+
+  it('never tell a failure that ended: one failing again since, not alerted yet, gets no reminder of the old one', async () => {
+    now = Date.parse('2026-11-26T10:00:30Z');
+    const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'mirror', timezone: 'UTC', schedule: '0 * * * *', duration: 5 } })).json();
+    const failedAt = Date.parse('2026-11-26T11:00:10Z');
+    now = failedAt;
+    await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`);
+    await failureSent(monitor.id);
+    // Recovered, then failing again under "alert after 3": failed, its new failure not told yet.
+    now = failedAt + HOUR;
+    await fetch(`${agent.url}/api/pulse/${monitor.token}`);
+    expect((await agent.api(`/api/monitors/${monitor.id}/alert-after`, { method: 'PUT', json: { alert_after: 3 } })).status).toBe(200);
+    now = failedAt + HOUR + 60_000;
+    await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`);
+    expect((await (await agent.api(`/api/monitors/${monitor.id}`)).json()).status).toBe('failed');
+    // The first failure's reminder falls due: it would say "still failing since 11:00", which ended at 12:00.
+    await step(failedAt + 2 * HOUR);
+    await step(failedAt + 5 * HOUR);
+    expect(reminders(monitor.id)).toEqual([]);
   });
 });

@@ -114,3 +114,25 @@ describe('the first run after a window, reported a moment early', () => {
     expect(fixture.reload(monitor.id).is_alerted).toBe(0);
   });
 });
+
+describe('a run missed before a window, while Cronbeat was not running', () => {
+  it('is told once Cronbeat resumes during the window, at the end of its catch-up grace: the window did not meet it', async () => {
+    fixture = engineFixture(at('2026-11-27T10:00:00Z'));
+    const monitor = fixture.monitor({ schedule: '0 11 * * *', duration: 5 });
+    fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T12:00:00Z', '2026-11-27T14:00:00Z'), at('2026-11-27T10:00:00Z'));
+    // Cronbeat is off from 10:30 to 13:00: the 11:00 run never came, its deadline (11:05) long before the window.
+    const resumedAt = at('2026-11-27T13:00:00Z');
+    fixture.failer.graceOverdue({ from: at('2026-11-27T10:30:00Z'), to: resumedAt });
+    expect(await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T13:10:00Z')).toEqual(['monitor.failed 13:05']);
+    expect(fixture.alertReason(monitor.id)).toMatch(/^Missed: the run due 2026-11-27 11:00 UTC did not come/);
+  });
+
+  it('a run the window met is still excused when Cronbeat resumes during it', async () => {
+    fixture = engineFixture(at('2026-11-27T10:00:00Z'));
+    const monitor = fixture.monitor({ schedule: '0 12 * * *', duration: 5 });
+    fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T12:00:00Z', '2026-11-27T14:00:00Z'), at('2026-11-27T10:00:00Z'));
+    fixture.failer.graceOverdue({ from: at('2026-11-27T10:30:00Z'), to: at('2026-11-27T13:00:00Z') });
+    expect(await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:30:00Z')).toEqual([]);
+    expect(fixture.reload(monitor.id).expected_run_at).toBe(at('2026-11-28T12:00:00Z'));
+  });
+});
