@@ -161,6 +161,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   try {
     await listen(server, port, host);
   } catch (error) {
+    // A check still under way would end on the closed connection: its outcome no longer matters.
+    writable?.catch(() => undefined);
     store.close();
     lock.release();
     throw error;

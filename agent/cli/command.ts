@@ -98,7 +98,24 @@ function inOurWords(error: unknown, command: Command, said: string): unknown {
     // Commands that take a schedule read their own words (and say to quote one); here, a word none takes.
     return new UsageError(`cronbeat ${said} takes no "${word}".${help}`);
   }
-  return error;
+  return sqliteAddonProblem(message) ?? error;
+}
+
+/**
+ * better-sqlite3's native addon missing (an install that could not compile it, a clone after an
+ * offline `npm run dist`) or built for another Node, in one line saying how to rebuild it, instead of
+ * the list of every path the bindings package tried.
+ */
+function sqliteAddonProblem(message: string): UsageError | null {
+  const missing = message.startsWith('Could not locate the bindings file');
+  const otherNode = /NODE_MODULE_VERSION/.test(message);
+  if ((!missing && !otherNode) || !/better[-_]sqlite3/.test(message)) return null;
+  const installed = /(\/\S*?)\/node_modules\/better-sqlite3\//.exec(message)?.[1];
+  return new UsageError(
+    `better-sqlite3's native addon is ${missing ? 'missing' : 'built for another version of Node'}, so Cronbeat cannot open its database. ` +
+      `Rebuild it: ${installed ? `cd ${installed} && ` : ''}npm rebuild better-sqlite3 (where no prebuilt one can be fetched, this compiles it and needs python3, make and a C++ compiler).`,
+    1,
+  );
 }
 
 /** Runs a CLI's main with this process's arguments: its result is the exit status, an error one line on stderr. */

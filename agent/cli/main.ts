@@ -30,7 +30,10 @@ function fullCommands(): Command[] | string {
   const rest = 'This file alone runs only `run`, `ping` and `spool`; the other commands need the whole package (see "Getting cronbeat" in docs/cli.md).';
   if (!existsSync(file)) return `${file} is not beside this file. ${rest}`;
   try {
-    return (createRequire(__filename)(file) as { commands: Command[] }).commands;
+    const { commands } = createRequire(__filename)(file) as { commands?: Command[] };
+    // A copy cut short can still parse, and load without its exports.
+    if (!Array.isArray(commands)) return `${file} cannot be loaded (it holds no commands: a damaged or partial copy). ${rest}`;
+    return commands;
   } catch (error) {
     return `${file} cannot be loaded (${describeError(error).split('\n')[0]}). ${rest}`;
   }

@@ -54,6 +54,28 @@ function refuseLocked(path: string, stats: Stats, what: string, needed: number):
   );
 }
 
+/**
+ * Creates the data folder and its parents, 0700. One it cannot make is refused in words naming it,
+ * keeping the error's code and path for the job side, which falls back to a temporary folder.
+ */
+function makeFolder(dataDir: string): void {
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    const { code, path } = error as NodeJS.ErrnoException;
+    const why =
+      code === 'EEXIST' || code === 'ENOTDIR'
+        ? `${path === dataDir ? 'it' : path} is a file, not a folder. Use another`
+        : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+          ? `${code === 'EROFS' ? 'the file system is read-only' : 'permission denied'}. Use a folder this user can write`
+          : code === 'ENOSPC' || code === 'EDQUOT'
+            ? 'the disk is full. Free some space, or use a folder on another disk'
+            : null;
+    if (!why) throw error;
+    throw Object.assign(new DataFolderRefusedError(`The data folder ${dataDir} cannot be made: ${why} with --data-dir (or CRONBEAT_DATA_DIR).`), { code, path });
+  }
+}
+
 /** Takes group and other access away from `path`, keeping the owner's own bits as they are. */
 function keepToOwner(path: string, stats: Stats): void {
   if (stats.mode & 0o077) chmodSync(path, stats.mode & 0o700);
@@ -65,7 +87,7 @@ function keepToOwner(path: string, stats: Stats): void {
  * it private to their owner. A file its owner made read-only is left exactly as it is.
  */
 export function makeDataFolderPrivate(dataDir: string): void {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  makeFolder(dataDir);
   if (!isPosix) return;
   const folder = statSync(dataDir);
   refuseForeign(dataDir, folder, 'data folder');
@@ -93,7 +115,7 @@ export function makeDataFolderPrivate(dataDir: string): void {
  * private when it is the user's own and writable; anything else is left as it is, never refused.
  */
 export function tightenIfOwn(dataDir: string): void {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  makeFolder(dataDir);
   if (!isPosix) return;
   const stats = statSync(dataDir);
   if (stats.uid === process.getuid?.() && (stats.mode & 0o700) === 0o700) keepToOwner(dataDir, stats);

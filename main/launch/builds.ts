@@ -11,7 +11,8 @@ export interface BuildStep {
 
 export const BUILD_STEPS: BuildStep[] = [
   { script: 'build:agent', output: 'dist/cronbeat.cjs', sources: ['agent', 'package.json'], desktopOnly: false },
-  { script: 'build:renderer', output: 'dist/renderer/index.html', sources: ['renderer', 'package.json'], desktopOnly: false },
+  // The dashboard bundles the agent's contract and rules too (its forms check with the API's own schemas).
+  { script: 'build:renderer', output: 'dist/renderer/index.html', sources: ['renderer', 'agent/contract', 'agent/domain', 'package.json'], desktopOnly: false },
   {
     script: 'build:main',
     output: 'dist/main/main.cjs',

@@ -109,6 +109,17 @@ describe('dist/cronbeat.cjs alone in an empty folder', () => {
     expect(monitorList.stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  it('a dist/cronbeat-full.cjs cut short where it still parses (it loads, and holds no commands) is named as damaged, in one line', async () => {
+    const folder = aloneFolder();
+    writeFileSync(join(folder, 'cronbeat-full.cjs'), '"use strict";\nvar i');
+    const monitorList = await runThere(folder, ['monitor', 'list']);
+    expect(monitorList.status).toBe(1);
+    expect(monitorList.stderr).toMatch(/^cronbeat: "monitor" is not here: .*cronbeat-full\.cjs cannot be loaded \(it holds no commands: a damaged or partial copy\)\. /);
+    expect(monitorList.stderr.trim().split('\n')).toHaveLength(1);
+    const help = await runThere(folder, ['--help']);
+    expect(help.stdout).toContain('The other commands are not here: ');
+  });
+
   it('runs the job when the monitoring part cannot load (a Node built without OpenSSL)', async () => {
     const folder = aloneFolder();
     // What `node` built with --without-ssl does on require('crypto'), put in front with --require.

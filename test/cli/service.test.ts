@@ -52,7 +52,8 @@ describe('cronbeat service install (systemd)', () => {
       [
         'cronbeat: the service is not enabled: systemctl was not found on this machine. On a machine with systemd, run:',
         '  systemctl --user daemon-reload',
-        '  systemctl --user enable --now cronbeat.service',
+        '  systemctl --user enable cronbeat.service',
+        '  systemctl --user restart cronbeat.service',
         '  loginctl enable-linger alice',
         '',
       ].join('\n'),
@@ -69,7 +70,7 @@ describe('cronbeat service install (systemd)', () => {
     const root = tempFolder('cronbeat-service-');
     const result = await runCli(['service', 'install', '--system', '--run-as', 'cronbeat', '--unit-dir', root], { env: { PATH: join(root, 'none') } });
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('  systemctl enable --now cronbeat.service');
+    expect(result.stderr).toContain('  systemctl enable cronbeat.service\n  systemctl restart cronbeat.service\n');
     const unit = readFileSync(join(root, 'cronbeat.service'), 'utf8');
     expect(unit).toMatch(/^User=cronbeat$/m);
     expect(unit).toMatch(/^ProtectSystem=strict$/m);

@@ -127,4 +127,14 @@ describe('backup and restore', () => {
     expect(oneLine(usage.stderr)).toEqual(['cronbeat: Say where to write the backup: `cronbeat backup --out FILE`.']);
     expect(existsSync(join(tempDir(), 'x.db'))).toBe(false);
   });
+
+  it('says in one line that --out is a folder, and leaves nothing in it', async () => {
+    const dir = tempDir();
+    await runCli(['token', 'create', '--data-dir', dir]);
+    const folder = tempDir();
+    const result = await runCli(['backup', '--out', folder, '--data-dir', dir]);
+    expect(result.status).toBe(1);
+    expect(oneLine(result.stderr)).toEqual([`cronbeat: --out ${folder} is a folder: give the file to write, such as ${join(folder, 'cronbeat.db')}.`]);
+    expect(readdirSync(folder)).toEqual([]);
+  });
 });

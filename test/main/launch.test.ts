@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chooseLaunch, electronFailedAtStart, fallbackMessage, hasDisplay, isStale } from '../../main/launch/decision';
 import { BUILD_STEPS } from '../../main/launch/builds';
@@ -54,5 +56,23 @@ describe('stale builds', () => {
       ['build:main', true],
     ]);
     expect(BUILD_STEPS.find((s) => s.script === 'build:main')!.sources).toContain('agent');
+  });
+
+  it('rebuilds the dashboard when anything it imports changes, the agent\'s contract and rules included', () => {
+    const root = resolve(__dirname, '../..');
+    const sources = BUILD_STEPS.find((s) => s.script === 'build:renderer')!.sources;
+    const covered = (file: string) => sources.some((source) => file === source || file.startsWith(`${source}/`));
+    const outside = new Set<string>();
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (/\.tsx?$/.test(entry.name)) {
+          for (const [, spec] of readFileSync(path, 'utf8').matchAll(/from '(\.[^']+)'/g)) outside.add(relative(root, resolve(dirname(path), spec)));
+        }
+      }
+    };
+    walk(join(root, 'renderer', 'src'));
+    expect([...outside].filter((file) => !covered(file))).toEqual([]);
   });
 });

@@ -1,4 +1,6 @@
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from '../parseOptions';
 import { databaseFile, resolveDataDir } from '../../dataFolder/dataDir';
 import { UsageError, type Command } from '../command';
@@ -27,6 +29,10 @@ export const backupCommand: Command = {
   async run(argv) {
     const { values } = parseArgs({ args: argv, options: { out: { type: 'string' }, 'data-dir': { type: 'string' } } });
     if (!values.out) throw new UsageError('Say where to write the backup: `cronbeat backup --out FILE`.');
+    // A folder is not replaced by a file: say so before a copy is made beside it.
+    if (statSync(values.out, { throwIfNoEntry: false })?.isDirectory()) {
+      throw new UsageError(`--out ${values.out} is a folder: give the file to write, such as ${join(values.out, 'cronbeat.db')}.`, 1);
+    }
     const dataDir = resolveDataDir({ flag: values['data-dir'], env: process.env, platform: process.platform, home: homedir() });
     // Loaded here, not at the top, so other commands start without SQLite.
     const { backupDatabase, BackupRefusedError } = await import('../../db/backup');

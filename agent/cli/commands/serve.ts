@@ -46,7 +46,7 @@ Options:
                    never logged. Also CRONBEAT_WATCHDOG_URL, or the dashboard's Settings
                    (docs/deploy.md)
 
-Stops cleanly on Ctrl-C (SIGINT) or SIGTERM: requests in flight finish, the database closes.
+Stops cleanly on Ctrl-C (SIGINT), SIGTERM or SIGHUP: requests in flight finish, the database closes.
 
 Example:
   cronbeat serve --port 8787`;
@@ -100,8 +100,26 @@ export const serveCommand: Command = {
       const code = (error as { code?: string }).code;
       if (code === 'EADDRINUSE') throw new UsageError(`Port ${port} on ${values.host} is already in use. Choose another with --port.`, 1);
       if (code === 'EADDRNOTAVAIL') throw new UsageError(`This machine has no address ${values.host}. Choose another with --host.`, 1);
-      throw error;
+      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+        throw new UsageError(`--host ${values.host} is no address of this machine, nor a name that resolves to one. Choose another with --host.`, 1);
+      }
+      if (code === 'EACCES' && (error as { syscall?: string }).syscall === 'listen') {
+        throw new UsageError(
+          `Port ${port} on ${values.host} needs privileges this user does not have (ports below 1024 are the system's). Choose one from 1024 up with --port, or put a proxy in front (docs/deploy.md).`,
+          1,
+        );
+      }
+      throw diskFullInWords(error, dataDir);
     }
+    // Before the banner: whoever reads "listening" may stop the agent at once, and must find it stopping cleanly.
+    let stop = () => {};
+    const stopped = new Promise<void>((resolve) => {
+      stop = () => {
+        for (const signal of STOP_SIGNALS) process.off(signal, stop);
+        resolve();
+      };
+      for (const signal of STOP_SIGNALS) process.on(signal, stop);
+    });
     const signIn = prepareSignInLink('');
     const banner = serveBanner({
       host: agent.host,
@@ -120,18 +138,11 @@ export const serveCommand: Command = {
     // For `cronbeat signin`, which prints a new link to this agent later.
     writeAgentAddress(dataDir, { host: agent.host, port: agent.port, pid: process.pid });
 
-    let stop = () => {};
-    const stopped = new Promise<void>((resolve) => {
-      stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        resolve();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
     // A database the check refuses stops the agent (nothing was written): say why and exit 1.
-    const refused = agent.ready.then(() => new Promise<never>(() => {}));
+    const refused = agent.ready.then(
+      () => new Promise<never>(() => {}),
+      (error: unknown) => Promise.reject(diskFullInWords(error, dataDir)),
+    );
     try {
       await Promise.race([stopped, refused]);
     } finally {
@@ -142,6 +153,22 @@ export const serveCommand: Command = {
     return 0;
   },
 };
+
+/** SQLite's "database or disk is full" at start, said of the folder the user chose; any other error as it is. */
+function diskFullInWords(error: unknown, dataDir: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== 'SQLITE_FULL' && code !== 'ENOSPC' && code !== 'EDQUOT') return error;
+  return new UsageError(
+    `The disk holding the data folder ${dataDir} is full: the agent cannot write its database. Free some space, or use a folder on another disk with --data-dir (or CRONBEAT_DATA_DIR).`,
+    1,
+  );
+}
+
+/*
+ * A hang-up (the terminal closed, `npm start` passing it on) stops the agent as SIGTERM does: left
+ * to Node's default it would die mid-request, its address note left behind for `cronbeat signin`.
+ */
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** An environment switch: 1, true or yes (any case) turn it on. */
 function isOn(value: string | undefined): boolean {

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir, userInfo } from 'node:os';
+import { existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from '../parseOptions';
 import { resolveDataDir } from '../../dataFolder/dataDir';
@@ -8,12 +8,9 @@ import { terminalText } from '../../domain/text/controlCharacters';
 import { UsageError, withoutControlCharacters, type Command } from '../command';
 import { commandLine, servicePlace, type ServicePlace } from '../service/plan';
 import { UnitValueError, type ServiceScope } from '../service/units';
-import { closedToOthers, volatilePlace } from '../crontab/shim';
-import { version } from '../../../package.json';
 import { localUrlOf, parseServeFlags } from '../serveFlags';
+import { refuseRootThroughSudo, refuseUnknownUser, refuseUnreachableProgram, refuseVanishingProgram, SYSTEM_DATA_DIR, systemDataFolder, systemUser } from '../service/checks';
 import { readServiceRecord, removeServiceRecord, writeServiceRecord } from '../service/serviceRecord';
-
-const SYSTEM_DATA_DIR = '/var/lib/cronbeat';
 
 const help = `Usage: cronbeat service <install|uninstall|status> [--user | --system] [options] [-- SERVE FLAGS]
 
@@ -22,7 +19,7 @@ when it fails: a systemd unit on Linux, a launchd agent on macOS. For an always-
 watches your servers while the laptop is shut (docs/deploy.md).
 
   cronbeat service install [--user|--system] [-- --host 0.0.0.0 --allow-host backup-box]
-      Writes the unit and enables it (systemctl enable --now; launchctl bootstrap). Flags after
+      Writes the unit, enables it and (re)starts it (systemctl enable, restart; launchctl bootstrap). Flags after
       -- are passed to \`cronbeat serve\`. Where systemctl or launchctl cannot be used, the
       file is still written and the commands to run are printed.
   cronbeat service uninstall [--user|--system]
@@ -86,13 +83,6 @@ function parse(argv: string[]): Parsed {
   return { action, scope, dataDir, runAs: values['run-as'], unitDir: values['unit-dir'], serveFlags };
 }
 
-/** The user a system service runs as: --run-as, else whoever ran sudo, else this user; never root. */
-function systemUser(runAs: string | undefined): string {
-  const user = runAs ?? process.env.SUDO_USER ?? userInfo().username;
-  if (!user || user === 'root') throw new UsageError('A system service must not run as root: say which user with --run-as NAME.');
-  return user;
-}
-
 /** Runs each command in turn; returns the ones that could not be run (from the first failure on) and why. */
 function runAll(commands: string[][]): { failed: string[][]; reason: string } {
   for (let i = 0; i < commands.length; i++) {
@@ -107,55 +97,6 @@ function runAll(commands: string[][]): { failed: string[][]; reason: string } {
     }
   }
   return { failed: [], reason: '' };
-}
-
-/**
- * Where Cronbeat stays installed. Never by its name from the npm registry (nor through npx): the
- * name there is not Cronbeat's, and whoever holds it would be installed, as root for a system service.
- */
-const INSTALL_WHERE_IT_STAYS =
-  `Install Cronbeat where it stays: a clone of its repository after \`npm install\`, or the tarball \`npm pack\` makes there, ` +
-  `installed with \`npm install -g ./cronbeat-${version}.tgz\`; then run \`cronbeat service install\` from there.`;
-
-/**
- * The program and bundle the service runs, refused where they would vanish: a cronbeat run
- * through npx lives in npm's cache, cleaned at will, and the service would stop starting then
- * (the rule crontab lines follow, crontab/shim.ts).
- */
-function refuseVanishingProgram(): void {
-  for (const path of [realpathSync(process.argv[1]), realpathSync(process.execPath)]) {
-    const why = volatilePlace(path);
-    if (why) {
-      throw new UsageError(
-        `A service must not run ${path}: ${why}. ${INSTALL_WHERE_IT_STAYS}`,
-        1,
-      );
-    }
-  }
-}
-
-/** The user's id, from the system's user database; null when there is no such user here. */
-function uidOf(user: string): number | null {
-  const result = spawnSync('id', ['-u', user], { encoding: 'utf8' });
-  return result.status === 0 ? Number(result.stdout.trim()) : null;
-}
-
-/**
- * A system service runs as another user: node and the bundle must be reachable by them. Under
- * root's home (nvm, a global install by root) they are not, and the unit would fail at every
- * start, in a loop that only the journal tells of.
- */
-function refuseUnreachableProgram(user: string): void {
-  const uid = uidOf(user);
-  for (const path of [realpathSync(process.argv[1]), realpathSync(process.execPath)]) {
-    const closed = closedToOthers(path);
-    if (closed && statSync(closed).uid !== uid) {
-      throw new UsageError(
-        `The service runs as ${user}, who cannot read ${path}: ${closed} is closed to other users. Install node and Cronbeat where every user can read them (e.g. under /usr/local or /opt), or run \`chmod o+rx ${commandLine([closed])}\` if that is fine.`,
-        1,
-      );
-    }
-  }
 }
 
 function placeFor(parsed: Parsed): ServicePlace {
@@ -190,19 +131,41 @@ function agentUrl(serveFlags: string[]): string | null {
   return flags.port === 0 ? null : localUrlOf(flags.host, flags.port);
 }
 
+/** Runs `change` to the service's file; a folder this user may not write (a system one without sudo) is said in one line. */
+function withRights(doing: string, file: string, change: () => void): void {
+  try {
+    change();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EACCES' && code !== 'EPERM') throw error;
+    throw new UsageError(`${doing} ${file} needs more rights than this user has (permission denied): run it with sudo.`, 1);
+  }
+}
+
 function install(parsed: Parsed): number {
   const url = agentUrl(parsed.serveFlags);
   refuseVanishingProgram();
-  if (parsed.scope === 'system') refuseUnreachableProgram(systemUser(parsed.runAs));
+  if (parsed.scope === 'system') {
+    refuseUnknownUser(systemUser(parsed.runAs));
+    refuseUnreachableProgram(systemUser(parsed.runAs));
+  } else refuseRootThroughSudo();
   const place = placeFor(parsed);
-  mkdirSync(dirname(place.file), { recursive: true });
-  writeFileSync(place.file, place.text, { mode: 0o644 });
-  writeServiceRecord(place.record, { url });
+  withRights('Writing', place.file, () => {
+    mkdirSync(dirname(place.file), { recursive: true });
+    writeFileSync(place.file, place.text, { mode: 0o644 });
+    writeServiceRecord(place.record, { url });
+  });
   console.log(`Wrote ${place.file}`);
-  if (parsed.scope === 'system' && !parsed.dataDir.startsWith('/var/lib/')) {
-    console.log(`The data folder ${parsed.dataDir} must belong to the service's user: sudo chown -R ${systemUser(parsed.runAs)}: ${commandLine([parsed.dataDir])}`);
-  }
+  if (parsed.scope === 'system' && !parsed.dataDir.startsWith('/var/lib/')) systemDataFolder(parsed.dataDir, systemUser(parsed.runAs));
+  for (const [program, ...args] of place.replace) spawnSync(program, args, { stdio: 'ignore' });
   const { failed, reason } = runAll(place.enable);
+  if (failed.length === 1 && failed[0][0] === 'loginctl') {
+    // Everything else was done: the agent runs. Lingering needs an admin over SSH, where loginctl cannot ask.
+    const user = failed[0][failed[0].length - 1];
+    console.error(`cronbeat: the service runs, but it stops when ${user} logs out: ${reason}. Run:`);
+    console.error(`  sudo ${commandLine(failed[0])}`);
+    return 1;
+  }
   if (failed.length > 0) {
     console.error(`cronbeat: the service is not enabled: ${reason}. On a machine with ${place.manager}, run:`);
     for (const command of failed) console.error(`  ${commandLine(command)}`);
@@ -215,8 +178,10 @@ function install(parsed: Parsed): number {
 function uninstall(parsed: Parsed): number {
   const place = placeFor(parsed);
   const { failed, reason } = existsSync(place.file) ? runAll(place.disable) : { failed: [], reason: '' };
-  rmSync(place.file, { force: true });
-  removeServiceRecord(place.record);
+  withRights('Removing', place.file, () => {
+    rmSync(place.file, { force: true });
+    removeServiceRecord(place.record);
+  });
   console.log(`Removed ${place.file} (the data folder ${parsed.dataDir} is kept)`);
   if (failed.length > 0) {
     console.error(`cronbeat: could not stop the service: ${reason}. Run:`);

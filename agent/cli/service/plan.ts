@@ -19,6 +19,8 @@ export interface ServicePlace {
   record: string;
   /** The file's text. */
   text: string;
+  /** Run before `enable`, their failures ignored: take out a service already loaded (a second install). */
+  replace: string[][];
   enable: string[][];
   disable: string[][];
   status: string[][];
@@ -53,9 +55,11 @@ export function servicePlace(input: PlaceInput): ServicePlace {
   if (manager === 'systemd') {
     const dir = input.unitDir ?? (system ? '/etc/systemd/system' : join(input.env.XDG_CONFIG_HOME || join(home, '.config'), 'systemd', 'user'));
     const systemctl = system ? ['systemctl'] : ['systemctl', '--user'];
+    // restart, not `enable --now`: installed again with other flags, a running agent keeps its old ones until restarted.
     const enable = [
       [...systemctl, 'daemon-reload'],
-      [...systemctl, 'enable', '--now', SYSTEMD_UNIT_NAME],
+      [...systemctl, 'enable', SYSTEMD_UNIT_NAME],
+      [...systemctl, 'restart', SYSTEMD_UNIT_NAME],
     ];
     // A user's services stop at logout unless lingering is on: an always-on agent needs it.
     if (!system) enable.push(['loginctl', 'enable-linger', input.env.USER || input.env.LOGNAME || '$USER']);
@@ -64,6 +68,7 @@ export function servicePlace(input: PlaceInput): ServicePlace {
       file: join(dir, SYSTEMD_UNIT_NAME),
       record: join(dir, `.${SYSTEMD_UNIT_NAME}.json`),
       text: systemdUnit(input.spec),
+      replace: [],
       enable,
       disable: [[...systemctl, 'disable', '--now', SYSTEMD_UNIT_NAME]],
       status: [[...systemctl, 'status', '--no-pager', SYSTEMD_UNIT_NAME]],
@@ -79,6 +84,8 @@ export function servicePlace(input: PlaceInput): ServicePlace {
       file,
       record: join(dir, `.${LAUNCHD_LABEL}.json`),
       text: launchdPlist(input.spec),
+      // launchd refuses to bootstrap a label it has loaded: the old one goes first, or the new file would be ignored.
+      replace: [['launchctl', 'bootout', `${domain}/${LAUNCHD_LABEL}`]],
       enable: [['launchctl', 'bootstrap', domain, file]],
       disable: [['launchctl', 'bootout', `${domain}/${LAUNCHD_LABEL}`]],
       status: [['launchctl', 'print', `${domain}/${LAUNCHD_LABEL}`]],
