@@ -25,7 +25,9 @@ export interface CliOptions {
 /** An environment without the caller's Cronbeat settings, plus `extra`. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['CRONBEAT_URL', 'CRONBEAT_DATA_DIR', 'CRONBEAT_API_TOKEN']) delete env[name];
+  // And as typed by the user, not through sudo: a suite run with `sudo npm test` would otherwise be
+  // refused what sudo without --system is refused (a test that means sudo sets SUDO_USER itself).
+  for (const name of ['CRONBEAT_URL', 'CRONBEAT_DATA_DIR', 'CRONBEAT_API_TOKEN', 'SUDO_USER', 'SUDO_UID', 'SUDO_GID', 'SUDO_COMMAND']) delete env[name];
   for (const [name, value] of Object.entries(extra)) if (value !== undefined) env[name] = value;
   return env;
 }
