@@ -46,7 +46,8 @@ describe('the native popup (notify-send)', () => {
     const created = await fetch(`${serve.url}/api/monitors`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${apiToken}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'nightly-backup', timezone: 'Europe/Paris', schedule: '0 3 * * *', duration: 30 }),
+      // Due twelve hours from now, whenever the suite runs: the run below is off schedule (no "was due").
+      body: JSON.stringify({ name: 'nightly-backup', timezone: 'UTC', schedule: `0 ${(new Date().getUTCHours() + 12) % 24} * * *`, duration: 30 }),
     });
     const monitor = (await created.json()) as { token: string };
 
