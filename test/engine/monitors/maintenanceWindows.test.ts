@@ -1,11 +1,11 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MaintenanceWindowFields } from '../../../agent/db/maintenanceWindows';
 import { tempDir } from '../../helpers/testAgent';
 import { windowOf } from '../../../agent/db/maintenanceWindows';
 import { replanAfterWindowChange } from '../../../agent/engine/monitors/maintenance';
 import { editMonitor } from '../../../agent/engine/monitors/monitorEdits';
 import { at, engineFixture } from '../engineFixture';
+import { alerts, oneOff, runsBetween, walk } from './windowTimelines';
 
 const MINUTE = 60_000;
 let fixture: ReturnType<typeof engineFixture>;
@@ -15,46 +15,6 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const oneOff = (starts: string, ends: string, cover: Partial<MaintenanceWindowFields> = {}): MaintenanceWindowFields => ({
-  name: 'upgrade',
-  startsAt: at(starts),
-  endsAt: at(ends),
-  schedule: null,
-  timezone: null,
-  durationMinutes: null,
-  monitorIds: [],
-  tags: [],
-  ...cover,
-});
-
-/**
- * Runs the loop from `from` to `to` (every 30 s), a job reporting success 20 s after each of
- * `runs` (UTC times), as `cronbeat run` would. Returns the alerts raised meanwhile, as "kind at".
- */
-async function walk(token: string, from: string, to: string, runs: string[] = []) {
-  const before = fixture.notifications().length;
-  const pulses = runs.map((run) => at(run) + 20_000).sort((a, b) => a - b);
-  for (let now = at(from); now <= at(to); now += MINUTE / 2) {
-    while (pulses.length > 0 && pulses[0] <= now) await fixture.pulse(token, pulses.shift()!);
-    await fixture.step(now);
-  }
-  return alerts().slice(before);
-}
-
-function alerts() {
-  return fixture.notifications().map((n) => `${n.alert!.event} ${n.alert!.at.slice(11, 16)}`);
-}
-
-/** Every `everyMinutes` from `from` up to (not including) `to`, as ISO times. */
-function runsBetween(from: string, to: string, everyMinutes: number, skip?: [string, string]): string[] {
-  const runs: string[] = [];
-  for (let t = at(from); t < at(to); t += everyMinutes * MINUTE) {
-    if (skip && t >= at(skip[0]) && t < at(skip[1])) continue;
-    runs.push(new Date(t).toISOString());
-  }
-  return runs;
-}
-
 describe('a one-off window', () => {
   it('raises nothing at its start, during it or at its end; the first run after it is expected', async () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'));
@@ -62,9 +22,9 @@ describe('a one-off window', () => {
     fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
     // The job is stopped for the upgrade: no run reports from 14:00 to 14:50.
     const runs = runsBetween('2026-11-27T13:10:00Z', '2026-11-27T15:30:00Z', 10, ['2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z']);
-    expect(await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T15:32:30Z', runs)).toEqual([]);
+    expect(await walk(fixture, monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T15:32:30Z', runs)).toEqual([]);
     // After the window the monitor is watched as before: the 15:30 run never reported.
-    expect(await walk(monitor.token, '2026-11-27T15:33:00Z', '2026-11-27T15:40:00Z')).toEqual(['monitor.failed 15:33']);
+    expect(await walk(fixture, monitor.token, '2026-11-27T15:33:00Z', '2026-11-27T15:40:00Z')).toEqual(['monitor.failed 15:33']);
     expect(fixture.alertReason(monitor.id)).toContain('15:30');
   });
 
@@ -73,7 +33,7 @@ describe('a one-off window', () => {
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
     fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
     const runs = runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10);
-    expect(await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T15:20:00Z', runs)).toEqual(['monitor.failed 15:03']);
+    expect(await walk(fixture, monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T15:20:00Z', runs)).toEqual(['monitor.failed 15:03']);
     expect(fixture.alertReason(monitor.id)).toContain('15:00');
   });
 
@@ -82,7 +42,7 @@ describe('a one-off window', () => {
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
     fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
     const runs = runsBetween('2026-11-27T13:10:00Z', '2026-11-27T13:50:00Z', 10);
-    expect(await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:30:00Z', runs)).toEqual(['monitor.failed 13:53']);
+    expect(await walk(fixture, monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:30:00Z', runs)).toEqual(['monitor.failed 13:53']);
   });
 
   it('keeps a failure raised before it: a success during the window recovers nothing, the first run after it does', async () => {
@@ -90,23 +50,23 @@ describe('a one-off window', () => {
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
     fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
     await fixture.pulse(monitor.token, at('2026-11-27T13:50:20Z'), { kind: 'fail', exitCode: 1 });
-    expect(alerts()).toEqual(['monitor.failed 13:50']);
+    expect(alerts(fixture)).toEqual(['monitor.failed 13:50']);
     const during = runsBetween('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z', 10);
-    expect(await walk(monitor.token, '2026-11-27T13:51:00Z', '2026-11-27T15:05:00Z', during)).toEqual([]);
+    expect(await walk(fixture, monitor.token, '2026-11-27T13:51:00Z', '2026-11-27T15:05:00Z', during)).toEqual([]);
     expect(fixture.reload(monitor.id).is_alerted).toBe(1);
-    expect(await walk(monitor.token, '2026-11-27T15:05:30Z', '2026-11-27T15:12:00Z', ['2026-11-27T15:10:00Z'])).toEqual(['monitor.recovered 15:10']);
+    expect(await walk(fixture, monitor.token, '2026-11-27T15:05:30Z', '2026-11-27T15:12:00Z', ['2026-11-27T15:10:00Z'])).toEqual(['monitor.recovered 15:10']);
   });
 
   it('records pulses during it, a failing one too, and raises nothing for them', async () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'));
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
     fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
-    await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:05:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
+    await walk(fixture, monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:05:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
     const counted = fixture.store.pulses.count(monitor.id);
     await fixture.pulse(monitor.token, at('2026-11-27T14:10:05Z'), { kind: 'start', rid: 'r1' });
     await fixture.pulse(monitor.token, at('2026-11-27T14:10:30Z'), { kind: 'fail', rid: 'r1', exitCode: 2 });
     expect(fixture.store.pulses.count(monitor.id)).toBe(counted + 2);
-    expect(await walk(monitor.token, '2026-11-27T14:11:00Z', '2026-11-27T15:25:00Z', ['2026-11-27T15:00:00Z', '2026-11-27T15:10:00Z', '2026-11-27T15:20:00Z'])).toEqual([]);
+    expect(await walk(fixture, monitor.token, '2026-11-27T14:11:00Z', '2026-11-27T15:25:00Z', ['2026-11-27T15:00:00Z', '2026-11-27T15:10:00Z', '2026-11-27T15:20:00Z'])).toEqual([]);
     expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 0, running_since: null });
   });
 
@@ -143,25 +103,25 @@ describe('a window ended early', () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'));
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
     const window = fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T16:00:00Z'), at('2026-11-27T13:00:00Z'));
-    expect(await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:31:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10))).toEqual([]);
+    expect(await walk(fixture, monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:31:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10))).toEqual([]);
     expect(fixture.reload(monitor.id).expected_run_at).toBe(at('2026-11-27T16:00:00Z'));
     // The work is done at 14:31 and the window removed; the job did not come back.
     const removedAt = at('2026-11-27T14:31:00Z');
     fixture.store.maintenanceWindows.delete(1, window.id);
     expect(replanAfterWindowChange(fixture, 1, windowOf(window), removedAt).map((m) => m.id)).toEqual([monitor.id]);
-    expect(await walk(monitor.token, '2026-11-27T14:31:30Z', '2026-11-27T14:50:00Z')).toEqual(['monitor.failed 14:43']);
+    expect(await walk(fixture, monitor.token, '2026-11-27T14:31:30Z', '2026-11-27T14:50:00Z')).toEqual(['monitor.failed 14:43']);
   });
 
   it('shortened while under way: they wait for the first run at or after its new end', async () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'));
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
     const window = fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T16:00:00Z'), at('2026-11-27T13:00:00Z'));
-    await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:31:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
+    await walk(fixture, monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:31:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
     const changedAt = at('2026-11-27T14:31:00Z');
     fixture.store.maintenanceWindows.edit(1, window.id, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), changedAt);
     replanAfterWindowChange(fixture, 1, windowOf(window), changedAt);
     expect(fixture.reload(monitor.id).expected_run_at).toBe(at('2026-11-27T15:00:00Z'));
-    expect(await walk(monitor.token, '2026-11-27T14:31:30Z', '2026-11-27T15:10:00Z')).toEqual(['monitor.failed 15:03']);
+    expect(await walk(fixture, monitor.token, '2026-11-27T14:31:30Z', '2026-11-27T15:10:00Z')).toEqual(['monitor.failed 15:03']);
   });
 
   it('a monitor whose tags no longer meet it while under way waits for its next run from then, not from its end', async () => {
@@ -169,19 +129,19 @@ describe('a window ended early', () => {
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
     fixture.store.monitorLines.setTags(monitor.id, ['db'], at('2026-11-27T13:00:00Z'));
     fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T16:00:00Z', { tags: ['db'] }), at('2026-11-27T13:00:00Z'));
-    await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:31:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
+    await walk(fixture, monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:31:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
     expect(fixture.reload(monitor.id).expected_run_at).toBe(at('2026-11-27T16:00:00Z'));
     // Its tag is taken off at 14:31 (it is out of the work); its job is still down, which the 14:40 run tells.
     editMonitor(fixture, 1, monitor.id, { tags: ['web'] }, at('2026-11-27T14:31:00Z'));
     expect(fixture.reload(monitor.id).expected_run_at).toBe(at('2026-11-27T14:40:00Z'));
-    expect(await walk(monitor.token, '2026-11-27T14:31:30Z', '2026-11-27T14:50:00Z')).toEqual(['monitor.failed 14:43']);
+    expect(await walk(fixture, monitor.token, '2026-11-27T14:31:30Z', '2026-11-27T14:50:00Z')).toEqual(['monitor.failed 14:43']);
   });
 
   it('lengthened, or removed when not under way: nothing moves', async () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'));
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
     const window = fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
-    await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:31:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
+    await walk(fixture, monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T14:31:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
     fixture.store.maintenanceWindows.edit(1, window.id, oneOff('2026-11-27T14:00:00Z', '2026-11-27T16:00:00Z'), at('2026-11-27T14:31:00Z'));
     expect(replanAfterWindowChange(fixture, 1, windowOf(window), at('2026-11-27T14:31:00Z'))).toEqual([]);
     const later = fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T18:00:00Z', '2026-11-27T19:00:00Z'), at('2026-11-27T14:32:00Z'));
@@ -197,15 +157,15 @@ describe('a restart during a window', () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'), dir);
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
     fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
-    await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T13:55:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
+    await walk(fixture, monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T13:55:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
     fixture.store.close();
 
     // Down from 13:55 to 14:30, as the loop starts: a catch-up grace, then the window holds the monitor.
     fixture = engineFixture(at('2026-11-27T14:30:00Z'), dir);
     fixture.failer.graceOverdue({ from: null, to: at('2026-11-27T14:30:00Z') });
     const after = ['2026-11-27T15:00:00Z', '2026-11-27T15:10:00Z', '2026-11-27T15:20:00Z'];
-    expect(await walk(monitor.token, '2026-11-27T14:30:00Z', '2026-11-27T15:25:00Z', after)).toEqual([]);
-    expect(await walk(monitor.token, '2026-11-27T15:25:30Z', '2026-11-27T15:40:00Z')).toEqual(['monitor.failed 15:33']);
+    expect(await walk(fixture, monitor.token, '2026-11-27T14:30:00Z', '2026-11-27T15:25:00Z', after)).toEqual([]);
+    expect(await walk(fixture, monitor.token, '2026-11-27T15:25:30Z', '2026-11-27T15:40:00Z')).toEqual(['monitor.failed 15:33']);
   });
 
   it('raises nothing when the agent was down across the whole window, and still fails a run missed after it', async () => {
@@ -214,7 +174,7 @@ describe('a restart during a window', () => {
     fixture = engineFixture(at('2026-11-27T13:00:00Z'), dir);
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 3 });
     fixture.store.maintenanceWindows.create(1, oneOff('2026-11-27T14:00:00Z', '2026-11-27T15:00:00Z'), at('2026-11-27T13:00:00Z'));
-    await walk(monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T13:55:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
+    await walk(fixture, monitor.token, '2026-11-27T13:00:00Z', '2026-11-27T13:55:00Z', runsBetween('2026-11-27T13:10:00Z', '2026-11-27T14:00:00Z', 10));
     fixture.store.close();
 
     // Back at 15:01: the 14:00 run fell in the window, so at the end of its catch-up grace (15:04) the monitor
@@ -222,7 +182,7 @@ describe('a restart during a window', () => {
     // miss names when Cronbeat resumed (it said "resuming at 15:04" after a grace more).
     fixture = engineFixture(at('2026-11-27T15:01:00Z'), dir);
     fixture.failer.graceOverdue({ from: null, to: at('2026-11-27T15:01:00Z') });
-    expect(await walk(monitor.token, '2026-11-27T15:01:00Z', '2026-11-27T15:10:00Z')).toEqual(['monitor.failed 15:05']);
+    expect(await walk(fixture, monitor.token, '2026-11-27T15:01:00Z', '2026-11-27T15:10:00Z')).toEqual(['monitor.failed 15:05']);
     expect(fixture.alertReason(monitor.id)).toBe(
       'Missed: the run due 2026-11-27 15:00 UTC did not come, nor within 3 min of Cronbeat resuming at 2026-11-27 15:01 UTC; last run 2026-11-27 13:50 UTC',
     );
@@ -244,8 +204,8 @@ describe('a recurring window over a daylight-saving change', () => {
       ...runsBetween('2026-03-28T03:00:00Z', '2026-03-29T01:00:00Z', 15),
       ...runsBetween('2026-03-29T03:00:00Z', '2026-03-29T04:00:00Z', 15),
     ];
-    expect(await walk(monitor.token, '2026-03-27T23:00:00Z', '2026-03-29T04:03:00Z', runs)).toEqual([]);
+    expect(await walk(fixture, monitor.token, '2026-03-27T23:00:00Z', '2026-03-29T04:03:00Z', runs)).toEqual([]);
     // No run at 04:00 UTC (06:00 CEST): the window is over, so that is a true miss.
-    expect(await walk(monitor.token, '2026-03-29T04:03:30Z', '2026-03-29T04:10:00Z')).toEqual(['monitor.failed 04:05']);
+    expect(await walk(fixture, monitor.token, '2026-03-29T04:03:30Z', '2026-03-29T04:10:00Z')).toEqual(['monitor.failed 04:05']);
   });
 });
