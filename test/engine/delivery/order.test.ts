@@ -70,14 +70,20 @@ describe('a channel receives in order', () => {
     expect(recovery).toMatchObject({ status: 'sent', attempts: 1 });
   });
 
-  it('while the receiver keeps refusing, a new alert waits for one older attempt, not one per alert behind it', async () => {
-    const r = await new Receiver([refusingFailures(100)]).start();
+  /** Monitors a, b and c failed, each failure tried once at a receiver that refuses the first `refusals` failures. */
+  async function threeFailuresTried(refusals: number) {
+    const r = await new Receiver([refusingFailures(refusals)]).start();
     receivers.push(r);
     fixture = deliveryFixture();
     fixture.channel('webhook', { url: `${r.url}/hook` });
     const monitors = [];
     for (const name of ['a', 'b', 'c']) monitors.push(await fixture.failMonitor(name));
     for (let i = 0; i < 3; i++) await fixture.worker.runDue();
+    return { r, monitors };
+  }
+
+  it('while the receiver keeps refusing, a new alert waits for one older attempt, not one per alert behind it', async () => {
+    const { r, monitors } = await threeFailuresTried(100);
     expect(r.requests).toHaveLength(3);
     fixture.clock.now += 10_000;
     await fixture.pulse(monitors[0].token, fixture.clock.now);
@@ -89,13 +95,7 @@ describe('a channel receives in order', () => {
   });
 
   it('while the receiver takes them again, every older alert still waiting goes before the new one, in order', async () => {
-    const r = await new Receiver([refusingFailures(3)]).start();
-    receivers.push(r);
-    fixture = deliveryFixture();
-    fixture.channel('webhook', { url: `${r.url}/hook` });
-    const monitors = [];
-    for (const name of ['a', 'b', 'c']) monitors.push(await fixture.failMonitor(name));
-    for (let i = 0; i < 3; i++) await fixture.worker.runDue();
+    const { r, monitors } = await threeFailuresTried(3);
     fixture.clock.now += 10_000;
     await fixture.pulse(monitors[2].token, fixture.clock.now);
     for (let i = 0; i < 5; i++) await fixture.worker.runDue();
