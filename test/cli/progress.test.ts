@@ -19,7 +19,8 @@ const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 /** Runs the CLI on a pty (stdin, stdout and stderr all the terminal); resolves with all it printed and its exit status. */
 function runOnTerminal(args: string[], env: Record<string, string>): Promise<{ status: number | null; output: string }> {
   const command = [process.execPath, CLI, ...args].map(quote).join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  // `script` runs its command with $SHELL -c, and the command is quoted for sh.
+  const child = spawn('script', ['-qec', command, '/dev/null'], { env: cleanEnv({ ...env, SHELL: '/bin/sh' }), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));

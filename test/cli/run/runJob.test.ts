@@ -78,7 +78,9 @@ describe('cronbeat run on a terminal', () => {
     const job = `const say = (t) => require('fs').appendFileSync(${JSON.stringify(said)}, t + '\\n'); let n = 0; process.on('SIGINT', () => say('SIGINT ' + ++n)); process.on('SIGUSR2', () => { say('total ' + n); process.exit(n); }); say('ready ' + process.ppid); setTimeout(() => process.exit(9), 60_000);`;
     const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
     const command = [process.execPath, CLI, 'run', monitor.token, '--', ...before, process.execPath, '-e', job].map(quote).join(' ');
-    const child = spawn('script', ['-qec', `sh -c ${quote(`trap '' INT; ${command}; exit $?`)}`, '/dev/null'], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    // `script` runs its command with $SHELL -c: named here, so that no shell of the caller's (one
+    // that waits for a child instead of becoming it) stands in the group without ignoring the Ctrl-C.
+    const child = spawn('script', ['-qec', `trap '' INT; ${command}; exit $?`, '/dev/null'], { env: cleanEnv({ ...env, SHELL: '/bin/sh' }), stdio: ['pipe', 'pipe', 'pipe'] });
     child.stdout!.resume();
     const done = new Promise<number | null>((resolve) => child.on('close', (status) => resolve(status)));
     const read = () => (existsSync(said) ? readFileSync(said, 'utf8') : '');
