@@ -27,7 +27,7 @@ function zonedTime(field: string) {
 }
 
 const NOT_CRON =
-  'The schedule field must be a cron expression such as "0 3 * * 0" (or a macro such as @weekly): a window opens at each run of it, and a calendar event or a period (@every) would never open one.';
+  'The schedule field must be a cron expression such as "0 3 * * 0" (or a macro such as @weekly): a window opens at each run of it. A period (@every) has no moment to open at, and calendar events are not taken for windows: write "Sun 03:00" as "0 3 * * 0".';
 
 const tagMessage = 'The tags field must be a list of tags: letters, digits, "_", ".", ":" and "-", up to 50 characters each.';
 

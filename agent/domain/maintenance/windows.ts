@@ -18,8 +18,9 @@ export const MAX_ONE_OFF_MS = 31 * 24 * 3_600_000;
 const GAP_LOOKAHEAD_DAYS = 3 * 366;
 
 /**
- * Whether a recurring window's schedule can open it: only cron opens a window (at each run), a
- * calendar event or a period (`@every`, which has no fixed runs) never would.
+ * Whether a recurring window's schedule can open it: cron, at each run. A period (`@every`) has no
+ * fixed runs; calendar events are not taken (their longest gap, which bounds a window's length, is
+ * worked out for cron only).
  */
 export function opensWindows(schedule: string): boolean {
   return kindOf(schedule) === 'cron';
