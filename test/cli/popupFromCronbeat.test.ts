@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -17,22 +17,25 @@ afterAll(async () => {
   await serve?.stop();
 });
 
-/** A notify-send that appends its arguments, one per line, then a line "--end--". */
+/**
+ * A notify-send that writes its arguments down, one per line, in a file of its own named by the
+ * moment it started: popups shown together run side by side, and lines appended to one file would mix.
+ */
 function fakeNotifySend(): { bin: string; calls: () => string[][] } {
   const bin = tempFolder('cronbeat-fake-bin-');
-  const log = join(bin, 'calls.log');
+  const calls = join(bin, 'calls');
+  mkdirSync(calls);
   const script = join(bin, 'notify-send');
-  writeFileSync(script, `#!/bin/sh\nfor arg in "$@"; do printf '%s\\n' "$arg" >> '${log}'; done\necho --end-- >> '${log}'\n`);
+  // Written under a name of its own, then renamed: a call still being written down is not read.
+  writeFileSync(script, `#!/bin/sh\nname=$(date +%s%N)-$$\nprintf '%s\\n' "$@" > '${calls}'/.$name\nmv '${calls}'/.$name '${calls}'/$name\n`);
   chmodSync(script, 0o755);
   return {
     bin,
     calls: () =>
-      existsSync(log)
-        ? readFileSync(log, 'utf8')
-            .split('--end--\n')
-            .slice(0, -1) // what follows the last end is a call still being written down
-            .map((call) => call.split('\n').filter(Boolean))
-        : [],
+      readdirSync(calls)
+        .filter((name) => !name.startsWith('.'))
+        .sort()
+        .map((name) => readFileSync(join(calls, name), 'utf8').split('\n').filter(Boolean)),
   };
 }
 
@@ -89,7 +92,7 @@ describe('the native popup (notify-send)', () => {
 
     const titles = notify.calls().map((call) => call[0]);
     expect(titles).toHaveLength(4);
-    expect(titles.slice(0, 3).every((title) => /^✗ job-\d+ failed$/.test(title))).toBe(true);
+    for (const title of titles.slice(0, 3)) expect(title).toMatch(/^✗ job-\d+ failed$/);
     expect(titles[3]).toBe('Cronbeat: 27 alerts at once');
     expect(notify.calls()[3][1]).toMatch(/^(✗ job-\d+ failed · ){5}and 22 more$/);
   });

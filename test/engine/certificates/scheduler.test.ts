@@ -33,7 +33,8 @@ beforeEach(() => {
   bus.subscribe((event) => events.push(event));
   scheduler = new CertificateScheduler({
     store,
-    checker: new TlsCertificateChecker({ extraCa: ca.certPem, timeoutMs: 300 }),
+    // All the time a busy machine needs for a handshake: the tests with silent servers make their own.
+    checker: new TlsCertificateChecker({ extraCa: ca.certPem, timeoutMs: 10_000 }),
     notifier,
     events: bus,
     clock: () => now,
@@ -284,6 +285,9 @@ describe('CertificateScheduler', () => {
   it('runs at most 4 checks at once, and an on-demand check goes ahead of the queue', async () => {
     // The real checker, counted: how many checks are under way, and in which order they start.
     const real = new TlsCertificateChecker({ extraCa: ca.certPem, timeoutMs: 300 });
+    // The one certificate that answers has all the time a busy machine needs for its handshake.
+    const patient = new TlsCertificateChecker({ extraCa: ca.certPem, timeoutMs: 10_000 });
+    let fastPort = 0;
     let active = 0;
     let most = 0;
     const started: number[] = [];
@@ -292,7 +296,7 @@ describe('CertificateScheduler', () => {
         started.push(port);
         most = Math.max(most, ++active);
         try {
-          return await real.check(hostname, port, signal);
+          return await (port === fastPort ? patient : real).check(hostname, port, signal);
         } finally {
           active--;
         }
@@ -304,6 +308,7 @@ describe('CertificateScheduler', () => {
     servers.push(...silent);
     for (const server of silent) watch(server.port, '127.0.0.1');
     const fast = await tlsServer();
+    fastPort = fast.port;
     const urgent = watch(fast.port);
     store.certificates.recordCheck({
       id: urgent.id, status: 'pending', expiresAt: null, validFrom: null, issuer: null, subject: null,
@@ -320,17 +325,20 @@ describe('CertificateScheduler', () => {
 
   it('moves a scheduled check someone asks for to the front of the queue', async () => {
     const real = new TlsCertificateChecker({ extraCa: ca.certPem, timeoutMs: 200 });
+    const patient = new TlsCertificateChecker({ extraCa: ca.certPem, timeoutMs: 10_000 });
+    let fastPort = 0;
     const started: number[] = [];
     const recording: CertificateCheck = {
       check(hostname, port, signal) {
         started.push(port);
-        return real.check(hostname, port, signal);
+        return (port === fastPort ? patient : real).check(hostname, port, signal);
       },
     };
     const single = new CertificateScheduler({ store, checker: recording, notifier, events: new AgentEvents(), clock: () => now, concurrency: 1 });
     const [first, second] = await Promise.all([startSilentServer(), startSilentServer()]);
     servers.push(first, second);
     const fast = await tlsServer();
+    fastPort = fast.port;
     watch(first.port, '127.0.0.1');
     watch(second.port, '127.0.0.1');
     const asked = watch(fast.port);
