@@ -33,12 +33,14 @@ export interface EventCursor {
   id: string;
 }
 
-/** A monitor's runs in a period: how many ended, how many failed, the longest. */
+/** A monitor's runs in a period: how many ended, how many failed, the longest; and when it was paused (its run history notes each pause). */
 export interface RunFacts {
   monitor_id: number;
   runs: number;
   failures: number;
   longest: number | null;
+  /** The pauses' times, comma-separated, in no order; null for none. */
+  pauses: string | null;
 }
 
 /** A live channel whose settings ask for reports. */
@@ -49,6 +51,15 @@ export interface ReportingChannel {
   /** The end of the last period it was sent (or was due when reports were turned on), and at which frequency; null for none yet. */
   sent_through: number | null;
   sent_frequency: string | null;
+}
+
+const EVENT_ORDER: Record<ReportEvent['kind'], number> = { failed: 0, recovered: 1, paused: 2 };
+
+/** A monitor's failures and recoveries with its pauses among them, oldest first (a pause at the failure's moment acknowledges it). */
+function withPauses(events: ReportEvent[], pauses: string | null): ReportEvent[] {
+  if (pauses === null) return events;
+  const paused = pauses.split(',').map((at): ReportEvent => ({ at: Number(at), kind: 'paused', reason: null }));
+  return [...events, ...paused].sort((a, b) => a.at - b.at || EVENT_ORDER[a.kind] - EVENT_ORDER[b.kind]);
 }
 
 export function reportRepository(db: Db) {
@@ -65,7 +76,8 @@ export function reportRepository(db: Db) {
   // of monitors at a time (each pulse is a row read: 10,000 monitors' day is a quarter of a second).
   const runs = db.prepare(
     `SELECT m.id AS monitor_id, sum(p.kind IN ('success', 'fail')) AS runs, sum(p.kind = 'fail') AS failures,
-       max(CASE WHEN p.kind IN ('success', 'fail') THEN p.duration_ms END) AS longest
+       max(CASE WHEN p.kind IN ('success', 'fail') THEN p.duration_ms END) AS longest,
+       group_concat(CASE WHEN p.kind = 'pause' THEN p.received_at END) AS pauses
      FROM monitors m JOIN pulses p ON p.monitor_id = m.id AND p.received_at >= @from AND p.received_at < @to
      WHERE m.company_id = @companyId AND m.deleted_at IS NULL AND m.id > @after AND m.id <= @after + @span
      GROUP BY m.id`,
@@ -154,7 +166,7 @@ export function reportRepository(db: Db) {
           failures: r?.failures ?? 0,
           longest_run_ms: r?.longest ?? null,
           history_from: oldest !== null && oldest > period.from ? oldest : null,
-          events: byMonitor.get(m.id) ?? [],
+          events: withPauses(byMonitor.get(m.id) ?? [], r?.pauses ?? null),
           failing: m.is_alerted ? { since: m.failed_at, reason: failingWords(reason, m.alert_reason) } : null,
         };
       });

@@ -6,11 +6,14 @@ import type { ReportPeriod, ReportSchedule } from './period';
  * stretches, and whether it is failed now. Pure: the period and `now` are passed in.
  */
 
-/** A failed stretch's start (the failure notification, with why) or end (the recovery). */
+/**
+ * A failed stretch's start (the failure notification, with why) or end: the recovery, or a pause,
+ * which acknowledges a failure without a recovery notification (paused time counts as up).
+ */
 export interface ReportEvent {
   at: number;
-  kind: 'failed' | 'recovered';
-  /** Why it failed: "failed" (the job said so), "missed" (no run came), "not_finished", "stuck"; null for a recovery or an older alert without a reason. */
+  kind: 'failed' | 'recovered' | 'paused';
+  /** Why it failed: "failed" (the job said so), "missed" (no run came), "not_finished", "stuck"; null for a recovery, a pause or an older alert without a reason. */
   reason: string | null;
 }
 
@@ -28,7 +31,7 @@ export interface ReportMonitorInput {
   longest_run_ms: number | null;
   /** When its kept history begins, when older pulses were dropped after the period began (the counts then cover less than the period). */
   history_from: number | null;
-  /** Its failures and recoveries from the period's start until now, oldest first. */
+  /** Its failures and recoveries from the period's start until now, and its pauses in the period, oldest first. */
   events: ReportEvent[];
   /** Failed now: since when and why (words); null when not failed. */
   failing: { since: number | null; reason: string } | null;
@@ -73,8 +76,10 @@ export interface ReportData {
 
 /** Time failed within [start, to): the stretches the events bound, the state at `start` read from them (or from now). */
 export function downtimeIn(events: ReportEvent[], failingNow: boolean, start: number, to: number): number {
-  // The state before the first event is its opposite; without any since the period began, it is the state now.
-  let down = events.length ? events[0]!.kind === 'recovered' : failingNow;
+  // The state before the first failure or recovery is its opposite; without any since the period began, it is the state now.
+  // A pause says nothing of the state before it (it may pause a monitor that was not failed).
+  const first = events.find((e) => e.kind !== 'paused');
+  let down = first ? first.kind === 'recovered' : failingNow;
   let since = start;
   let total = 0;
   for (const event of events) {
@@ -83,7 +88,7 @@ export function downtimeIn(events: ReportEvent[], failingNow: boolean, start: nu
     if (event.kind === 'failed' && !down) {
       down = true;
       since = at;
-    } else if (event.kind === 'recovered' && down) {
+    } else if (event.kind !== 'failed' && down) {
       total += at - since;
       down = false;
     }

@@ -76,6 +76,22 @@ describe('report numbers', () => {
     expect(report.totals).toEqual({ monitors: 1, runs: 20, failures: 2, missed: 1, failing_now: 1, never_ran: 0 });
   });
 
+  it('a pause ends a failed stretch, and says nothing of the state before it', () => {
+    const failedThenPaused = [
+      { at: from + 2 * HOUR, kind: 'failed' as const, reason: 'missed' },
+      { at: from + 3 * HOUR, kind: 'paused' as const, reason: null },
+      { at: from + 10 * HOUR, kind: 'failed' as const, reason: 'missed' },
+      { at: from + 12 * HOUR, kind: 'recovered' as const, reason: null },
+    ];
+    expect(downtimeIn(failedThenPaused, false, from, to)).toBe(3 * HOUR);
+    // Paused while up, then failed after the resume: up before the pause.
+    const pausedThenFailed = [
+      { at: from + 2 * HOUR, kind: 'paused' as const, reason: null },
+      { at: from + 20 * HOUR, kind: 'failed' as const, reason: 'missed' },
+    ];
+    expect(downtimeIn(pausedThenFailed, true, from, to)).toBe(4 * HOUR);
+  });
+
   it('a monitor failed before the period counts from its start; events after the period count for nothing', () => {
     // Failed since before the period, recovered at 06:00, failed after the period ended.
     const events = [

@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { sendDueReports } from '../../../agent/engine/reports/sendReports';
+import { pauseMonitor, resumeMonitor } from '../../../agent/engine/monitors/monitorEdits';
+import { REPORT_NOTIFICATION_TYPE } from '../../../agent/domain/alerts/notificationKinds';
+import type { ReportData } from '../../../agent/domain/reports/numbers';
+import { at, engineFixture } from '../engineFixture';
+
+/*
+ * A pause acknowledges a failure without a recovery notification (docs/monitoring.md), and the
+ * report counts paused time as up (docs/channels.md): the failed stretch ends at the pause.
+ */
+
+let fixture: ReturnType<typeof engineFixture> | undefined;
+afterEach(() => {
+  fixture?.close();
+  fixture = undefined;
+});
+
+const ctx = (f: NonNullable<typeof fixture>) => ({ store: f.store, events: f.events, adminZone: 'UTC' });
+const lastReport = (f: NonNullable<typeof fixture>) =>
+  JSON.parse(
+    f.store.db.prepare('SELECT data FROM notifications WHERE type = ? ORDER BY rowid DESC LIMIT 1').pluck().get(REPORT_NOTIFICATION_TYPE) as string,
+  ) as ReportData;
+
+async function failedAtThree() {
+  const start = at('2026-11-25T10:00:00Z');
+  fixture = engineFixture(start);
+  fixture.store.channels.create({ companyId: 1, name: 'hook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/hook', secret: 'x'.repeat(16), report: 'daily', report_time: '08:00', report_timezone: 'UTC' }, quietHours: null, now: start });
+  // Runs at 03:00 every day, 10 minutes to come: missed on the 26th, failed at 03:10:30.
+  const monitor = fixture.monitor({ name: 'nightly', schedule: '0 3 * * *', duration: 10, now: start });
+  expect(await sendDueReports(ctx(fixture), start)).toBe(0);
+  await fixture.step(at('2026-11-26T03:10:30Z'));
+  expect(fixture.reload(monitor.id).is_alerted).toBe(1);
+  return monitor;
+}
+
+describe('a report of a monitor paused while failed', () => {
+  it('ends its downtime at the pause', async () => {
+    const monitor = await failedAtThree();
+    pauseMonitor(ctx(fixture!), 1, monitor.id, null, at('2026-11-26T04:10:30Z'));
+    expect(await sendDueReports(ctx(fixture!), at('2026-11-26T08:00:00Z'))).toBe(1);
+    const line = lastReport(fixture!).monitors.find((m) => m.id === monitor.id)!;
+    // Failed 03:10:30 to 04:10:30: one hour of the 22 h it existed in the period.
+    expect(line).toMatchObject({ downtime_ms: 3_600_000, uptime_percent: 95.45, paused: true });
+  });
+
+  it('ends it at the pause when it was resumed before the report', async () => {
+    const monitor = await failedAtThree();
+    pauseMonitor(ctx(fixture!), 1, monitor.id, null, at('2026-11-26T04:10:30Z'));
+    resumeMonitor(ctx(fixture!), 1, monitor.id, at('2026-11-26T05:10:00Z'));
+    expect(await sendDueReports(ctx(fixture!), at('2026-11-26T08:00:00Z'))).toBe(1);
+    const line = lastReport(fixture!).monitors.find((m) => m.id === monitor.id)!;
+    expect(line).toMatchObject({ downtime_ms: 3_600_000, paused: false });
+  });
+
+  it('counts a pause of a monitor that was not failed as no downtime', async () => {
+    const start = at('2026-11-25T10:00:00Z');
+    fixture = engineFixture(start);
+    fixture.store.channels.create({ companyId: 1, name: 'hook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/hook', secret: 'x'.repeat(16), report: 'daily', report_time: '08:00', report_timezone: 'UTC' }, quietHours: null, now: start });
+    const monitor = fixture.monitor({ name: 'nightly', schedule: '0 3 * * *', duration: 10, now: start });
+    expect(await sendDueReports(ctx(fixture), start)).toBe(0);
+    pauseMonitor(ctx(fixture), 1, monitor.id, null, at('2026-11-25T20:00:00Z'));
+    expect(await sendDueReports(ctx(fixture), at('2026-11-26T08:00:00Z'))).toBe(1);
+    expect(lastReport(fixture).monitors.find((m) => m.id === monitor.id)).toMatchObject({ downtime_ms: 0, paused: true });
+  });
+});
