@@ -102,6 +102,15 @@ export function uptimePercent(downtime: number, span: number): number {
   return Math.floor(((span - downtime) / span) * 10_000) / 100;
 }
 
+/**
+ * Whether a report names no monitor at all (none alerts its channel, or none existed in the period
+ * and none fails now): such a report is not sent, as healthchecks.io sends none to an account
+ * without a check; "0 monitors" every morning is noise.
+ */
+export function isEmptyReport(report: ReportData): boolean {
+  return report.totals.monitors === 0 && report.failing_now.length === 0;
+}
+
 /** The report of `monitors` over `period`. */
 export function buildReport(schedule: ReportSchedule, period: ReportPeriod, monitors: ReportMonitorInput[], now: number): ReportData {
   const lines: ReportLine[] = [];

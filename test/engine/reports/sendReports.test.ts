@@ -98,6 +98,7 @@ describe('daily reports', () => {
     fixture = deliveryFixture(start);
     const hook = await receiver();
     fixture.channel('webhook', { url: `${hook.url}/hook`, secret: 'x'.repeat(16), report: 'daily', report_time: '06:00', report_timezone: 'UTC' }, { start: '22:00', end: '07:00', timezone: 'UTC' });
+    fixture.monitor({ name: 'backup', schedule: '0 12 * * *', duration: 5, now: start });
     await sendDueReports(ctx(fixture), start);
     expect(await sendDueReports(ctx(fixture), at('2026-11-26T06:00:00Z'))).toBe(1);
     fixture.clock.now = at('2026-11-26T06:00:00Z');
