@@ -20,6 +20,7 @@ interface MonitorFacts {
   name: string;
   created_at: number;
   paused_at: number | null;
+  resumed_at: number | null;
   is_alerted: number;
   failed_at: number | null;
   alert_reason: string;
@@ -65,7 +66,7 @@ function withPauses(events: ReportEvent[], pauses: string | null): ReportEvent[]
 export function reportRepository(db: Db) {
   // The company's monitors whose alerts go to the channel: those routed to it, and those routed nowhere in particular (every channel).
   const monitors = db.prepare(
-    `SELECT m.id, m.name, m.created_at, m.paused_at, m.is_alerted, m.failed_at, m.alert_reason, m.alert_reason_data, m.pulses_kept
+    `SELECT m.id, m.name, m.created_at, m.paused_at, m.resumed_at, m.is_alerted, m.failed_at, m.alert_reason, m.alert_reason_data, m.pulses_kept
      FROM monitors m LEFT JOIN alert_routes r ON r.subject_type = 'monitor' AND r.subject_id = m.id
      WHERE m.company_id = @companyId AND m.deleted_at IS NULL
        AND (r.channel_ids IS NULL OR EXISTS (SELECT 1 FROM json_each(r.channel_ids) WHERE value = @channelId))
@@ -162,6 +163,8 @@ export function reportRepository(db: Db) {
           name: m.name,
           created_at: m.created_at,
           paused: m.paused_at !== null,
+          // Resumed since the period began: paused when it began, or paused and resumed within it.
+          paused_in_period: m.paused_at !== null || (m.resumed_at !== null && m.resumed_at >= period.from),
           runs: r?.runs ?? 0,
           failures: r?.failures ?? 0,
           longest_run_ms: r?.longest ?? null,

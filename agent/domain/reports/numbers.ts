@@ -22,7 +22,10 @@ export interface ReportMonitorInput {
   id: number;
   name: string;
   created_at: number;
+  /** Paused now. */
   paused: boolean;
+  /** Paused at some time in the period (now, or resumed since it began): it may not have run, and is not said to have "never ran". */
+  paused_in_period: boolean;
   /** Runs that ended in the period (a success or a failure pulse; a start alone is not a run). */
   runs: number;
   /** Those the job said failed. */
@@ -69,7 +72,7 @@ export interface ReportData {
   totals: { monitors: number; runs: number; failures: number; missed: number; failing_now: number; never_ran: number };
   /** Monitors that existed during the period, worst first: least uptime, then most failures and misses, then by name. */
   monitors: ReportLine[];
-  /** Monitors that existed during the period and reported no run in it (paused ones left out), by name. */
+  /** Monitors that existed during the period and reported no run in it (those paused in it left out), by name. */
   never_ran: Array<{ id: number; name: string }>;
   failing_now: FailingNow[];
 }
@@ -123,7 +126,7 @@ export function buildReport(schedule: ReportSchedule, period: ReportPeriod, moni
     if (start >= period.to) continue;
     const downtime = downtimeIn(m.events, m.failing !== null, start, period.to);
     const missed = m.events.filter((e) => e.kind === 'failed' && e.reason === 'missed' && e.at >= period.from && e.at < period.to).length;
-    if (m.runs === 0 && !m.paused) neverRan.push({ id: m.id, name: m.name });
+    if (m.runs === 0 && !m.paused && !m.paused_in_period) neverRan.push({ id: m.id, name: m.name });
     lines.push({
       id: m.id,
       name: m.name,

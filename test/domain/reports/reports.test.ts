@@ -47,6 +47,7 @@ describe('report numbers', () => {
     name: 'backup',
     created_at: from - 30 * DAY,
     paused: false,
+    paused_in_period: false,
     runs: 0,
     failures: 0,
     longest_run_ms: null,
@@ -128,8 +129,9 @@ describe('report numbers', () => {
   it('lists monitors that never ran, leaving out paused ones', () => {
     const report = buildReport(schedule, { from, to }, [
       monitor({ id: 1, name: 'quiet' }),
-      monitor({ id: 2, name: 'paused', paused: true }),
+      monitor({ id: 2, name: 'paused', paused: true, paused_in_period: true }),
       monitor({ id: 3, name: 'busy', runs: 4 }),
+      monitor({ id: 4, name: 'resumed', paused_in_period: true }),
     ], to);
     expect(report.never_ran).toEqual([{ id: 1, name: 'quiet' }]);
     expect(report.totals.never_ran).toBe(1);

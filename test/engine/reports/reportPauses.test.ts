@@ -63,4 +63,20 @@ describe('a report of a monitor paused while failed', () => {
     expect(await sendDueReports(ctx(fixture), at('2026-11-26T08:00:00Z'))).toBe(1);
     expect(lastReport(fixture).monitors.find((m) => m.id === monitor.id)).toMatchObject({ downtime_ms: 0, paused: true });
   });
+
+  it('leaves a monitor paused in the period out of "never ran", though it is resumed by the report', async () => {
+    const start = at('2026-11-25T10:00:00Z');
+    fixture = engineFixture(start);
+    fixture.store.channels.create({ companyId: 1, name: 'hook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/hook', secret: 'x'.repeat(16), report: 'daily', report_time: '08:00', report_timezone: 'UTC' }, quietHours: null, now: start });
+    const wholeDay = fixture.monitor({ name: 'paused-all-day', schedule: '0 3 * * *', duration: 10, now: start });
+    const anHour = fixture.monitor({ name: 'paused-an-hour', schedule: '0 3 * * *', duration: 10, now: start });
+    const idle = fixture.monitor({ name: 'idle', schedule: '0 3 * * *', duration: 10, now: start });
+    expect(await sendDueReports(ctx(fixture), start)).toBe(0);
+    pauseMonitor(ctx(fixture), 1, wholeDay.id, null, at('2026-11-25T10:30:00Z'));
+    resumeMonitor(ctx(fixture), 1, wholeDay.id, at('2026-11-26T07:30:00Z'));
+    pauseMonitor(ctx(fixture), 1, anHour.id, null, at('2026-11-26T02:30:00Z'));
+    resumeMonitor(ctx(fixture), 1, anHour.id, at('2026-11-26T03:30:00Z'));
+    expect(await sendDueReports(ctx(fixture), at('2026-11-26T08:00:00Z'))).toBe(1);
+    expect(lastReport(fixture).never_ran.map((m) => m.id)).toEqual([idle.id]);
+  });
 });
