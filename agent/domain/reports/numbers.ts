@@ -100,6 +100,17 @@ export function downtimeIn(events: ReportEvent[], failingNow: boolean, start: nu
   return total;
 }
 
+/**
+ * The events with the failure the monitor is in now, when no notification began it (alert after N
+ * not reached yet, or folded into a flapping alert): a failed stretch from when it turned failed.
+ * Without it, a failure of an hour with no event since the period began read as the whole period.
+ */
+function withUntoldFailure(events: ReportEvent[], failing: ReportMonitorInput['failing']): ReportEvent[] {
+  if (!failing || failing.since === null || events[events.length - 1]?.kind === 'failed') return events;
+  const untold: ReportEvent = { at: failing.since, kind: 'failed', reason: null };
+  return [...events, untold].sort((a, b) => a.at - b.at);
+}
+
 /** Percent with two decimals, rounded down, so any downtime never reads 100.00. */
 export function uptimePercent(downtime: number, span: number): number {
   return Math.floor(((span - downtime) / span) * 10_000) / 100;
@@ -124,7 +135,7 @@ export function buildReport(schedule: ReportSchedule, period: ReportPeriod, moni
     const start = Math.max(period.from, m.created_at);
     // Made after the period: nothing to say of it but that it fails now.
     if (start >= period.to) continue;
-    const downtime = downtimeIn(m.events, m.failing !== null, start, period.to);
+    const downtime = downtimeIn(withUntoldFailure(m.events, m.failing), m.failing !== null, start, period.to);
     const missed = m.events.filter((e) => e.kind === 'failed' && e.reason === 'missed' && e.at >= period.from && e.at < period.to).length;
     if (m.runs === 0 && !m.paused && !m.paused_in_period) neverRan.push({ id: m.id, name: m.name });
     lines.push({

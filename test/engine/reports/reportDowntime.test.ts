@@ -6,8 +6,10 @@ import type { ReportData } from '../../../agent/domain/reports/numbers';
 import { at, engineFixture } from '../engineFixture';
 
 /*
- * A pause acknowledges a failure without a recovery notification (docs/monitoring.md), and the
- * report counts paused time as up (docs/channels.md): the failed stretch ends at the pause.
+ * A report's downtime is the time the monitor's status said failed. A pause acknowledges a failure
+ * without a recovery notification (docs/monitoring.md), and the report counts paused time as up
+ * (docs/channels.md): the failed stretch ends at the pause. A failure not alerted yet (alert after
+ * N) has no notification either: its stretch starts when the monitor turned failed.
  */
 
 let fixture: ReturnType<typeof engineFixture> | undefined;
@@ -78,5 +80,25 @@ describe('a report of a monitor paused while failed', () => {
     resumeMonitor(ctx(fixture), 1, anHour.id, at('2026-11-26T03:30:00Z'));
     expect(await sendDueReports(ctx(fixture), at('2026-11-26T08:00:00Z'))).toBe(1);
     expect(lastReport(fixture).never_ran.map((m) => m.id)).toEqual([idle.id]);
+  });
+});
+
+describe('a report of a monitor failed but not alerted yet', () => {
+  it('counts it down from when it turned failed, not the whole period', async () => {
+    const start = at('2026-11-25T10:00:00Z');
+    fixture = engineFixture(start);
+    fixture.store.channels.create({ companyId: 1, name: 'hook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/hook', secret: 'x'.repeat(16), report: 'daily', report_time: '08:00', report_timezone: 'UTC' }, quietHours: null, now: start });
+    const monitor = fixture.monitor({ name: 'hourly', schedule: '0 * * * *', duration: 5, now: at('2026-11-26T05:30:00Z') });
+    fixture.store.monitorAlerting.setAlertAfter(1, monitor.id, 3, at('2026-11-26T05:30:00Z'));
+    expect(await sendDueReports(ctx(fixture), start)).toBe(0);
+    await fixture.pulse(monitor.token, at('2026-11-26T06:00:10Z'));
+    // The 07:00 run does not come: failed at 07:05:30, the first of three, so nothing is sent.
+    await fixture.step(at('2026-11-26T07:05:30Z'));
+    expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 1, alert_sent: 0 });
+    expect(await sendDueReports(ctx(fixture), at('2026-11-26T08:00:00Z'))).toBe(1);
+    const report = lastReport(fixture);
+    // 54.5 min failed of the 2.5 h it existed.
+    expect(report.monitors.find((m) => m.id === monitor.id)).toMatchObject({ downtime_ms: 3_270_000, uptime_percent: 63.66 });
+    expect(report.failing_now.map((f) => f.id)).toEqual([monitor.id]);
   });
 });
