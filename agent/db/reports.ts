@@ -7,6 +7,8 @@ import type { ReportEvent, ReportMonitorInput, ReportData } from '../domain/repo
 import type { ReportPeriod } from '../domain/reports/period';
 import { failingWords } from '../domain/reports/message';
 import type { MonitorReason } from '../domain/alerts/alert';
+import { coversMonitor, spansBetween, type MaintenanceWindow } from '../domain/maintenance/windows';
+import { tagsOf } from './monitorLines';
 
 /*
  * Channel reports (agent/domain/reports/): what a report is made of, read per channel (the
@@ -21,6 +23,7 @@ interface MonitorFacts {
   created_at: number;
   paused_at: number | null;
   resumed_at: number | null;
+  tags: string;
   is_alerted: number;
   failed_at: number | null;
   alert_reason: string;
@@ -66,7 +69,7 @@ function withPauses(events: ReportEvent[], pauses: string | null): ReportEvent[]
 export function reportRepository(db: Db) {
   // The company's monitors whose alerts go to the channel: those routed to it, and those routed nowhere in particular (every channel).
   const monitors = db.prepare(
-    `SELECT m.id, m.name, m.created_at, m.paused_at, m.resumed_at, m.is_alerted, m.failed_at, m.alert_reason, m.alert_reason_data, m.pulses_kept
+    `SELECT m.id, m.name, m.created_at, m.paused_at, m.resumed_at, m.tags, m.is_alerted, m.failed_at, m.alert_reason, m.alert_reason_data, m.pulses_kept
      FROM monitors m LEFT JOIN alert_routes r ON r.subject_type = 'monitor' AND r.subject_id = m.id
      WHERE m.company_id = @companyId AND m.deleted_at IS NULL
        AND (r.channel_ids IS NULL OR EXISTS (SELECT 1 FROM json_each(r.channel_ids) WHERE value = @channelId))
@@ -151,9 +154,19 @@ export function reportRepository(db: Db) {
       return rows.length < limit || !last ? null : { at: last.at, id: last.id };
     },
     /** What the report of `channelId` is made of, given its monitors' runs and events (failing now: as the store says now). */
-    inputs(companyId: number, channelId: number, period: ReportPeriod, ran: Map<number, RunFacts>, byMonitor: Map<number, ReportEvent[]>): ReportMonitorInput[] {
+    inputs(
+      companyId: number,
+      channelId: number,
+      period: ReportPeriod,
+      ran: Map<number, RunFacts>,
+      byMonitor: Map<number, ReportEvent[]>,
+      windows: readonly MaintenanceWindow[],
+    ): ReportMonitorInput[] {
       const rows = monitors.all({ companyId, channelId }) as MonitorFacts[];
+      // Each window's occurrences in the period, worked out once for every monitor it covers.
+      const spans = windows.map((window) => ({ window, spans: spansBetween(window, period.from, period.to) })).filter((w) => w.spans.length > 0);
       return rows.map((m) => {
+        const tags = tagsOf(m);
         const r = ran.get(m.id);
         // Only a monitor whose history is full may have lost pulses of the period.
         const oldest = m.pulses_kept >= PULSES_KEPT_PER_MONITOR ? (oldestKept.get(m.id) as number | null) : null;
@@ -170,6 +183,7 @@ export function reportRepository(db: Db) {
           longest_run_ms: r?.longest ?? null,
           history_from: oldest !== null && oldest > period.from ? oldest : null,
           events: withPauses(byMonitor.get(m.id) ?? [], r?.pauses ?? null),
+          maintenance: spans.filter((w) => coversMonitor(w.window, { id: m.id, tags })).flatMap((w) => w.spans),
           failing: m.is_alerted ? { since: m.failed_at, reason: failingWords(reason, m.alert_reason) } : null,
         };
       });

@@ -1,4 +1,5 @@
 import type { ReportPeriod, ReportSchedule } from './period';
+import type { WindowSpan } from '../maintenance/windows';
 
 /*
  * A report's numbers (the channel reports of docs/channels.md), from what the store kept: each
@@ -36,6 +37,8 @@ export interface ReportMonitorInput {
   history_from: number | null;
   /** Its failures and recoveries from the period's start until now, and its pauses in the period, oldest first. */
   events: ReportEvent[];
+  /** The occurrences in the period of the maintenance windows that cover it: failed time in them counts as up. */
+  maintenance: readonly WindowSpan[];
   /** Failed now: since when and why (words); null when not failed. */
   failing: { since: number | null; reason: string } | null;
 }
@@ -77,14 +80,34 @@ export interface ReportData {
   failing_now: FailingNow[];
 }
 
-/** Time failed within [start, to): the stretches the events bound, the state at `start` read from them (or from now). */
-export function downtimeIn(events: ReportEvent[], failingNow: boolean, start: number, to: number): number {
+/** How much of [from, to) the spans cover, each moment once (spans may overlap: two windows at once). */
+function coveredTime(spans: readonly WindowSpan[], from: number, to: number): number {
+  let covered = 0;
+  let reached = from;
+  for (const span of [...spans].sort((a, b) => a.start - b.start)) {
+    const start = Math.max(span.start, reached);
+    const end = Math.min(span.end, to);
+    if (end > start) {
+      covered += end - start;
+      reached = end;
+    }
+  }
+  return covered;
+}
+
+/**
+ * Time failed within [start, to): the stretches the events bound, the state at `start` read from
+ * them (or from now), less the time in `excused` (maintenance windows covering the monitor, which
+ * count as up, as Uptime Kuma counts them).
+ */
+export function downtimeIn(events: ReportEvent[], failingNow: boolean, start: number, to: number, excused: readonly WindowSpan[] = []): number {
   // The state before the first failure or recovery is its opposite; without any since the period began, it is the state now.
   // A pause says nothing of the state before it (it may pause a monitor that was not failed).
   const first = events.find((e) => e.kind !== 'paused');
   let down = first ? first.kind === 'recovered' : failingNow;
   let since = start;
   let total = 0;
+  const stretch = (from: number, until: number) => until - from - coveredTime(excused, from, until);
   for (const event of events) {
     if (event.at >= to) break;
     const at = Math.max(event.at, start);
@@ -92,11 +115,11 @@ export function downtimeIn(events: ReportEvent[], failingNow: boolean, start: nu
       down = true;
       since = at;
     } else if (event.kind !== 'failed' && down) {
-      total += at - since;
+      total += stretch(since, at);
       down = false;
     }
   }
-  if (down) total += to - since;
+  if (down) total += stretch(since, to);
   return total;
 }
 
@@ -135,7 +158,7 @@ export function buildReport(schedule: ReportSchedule, period: ReportPeriod, moni
     const start = Math.max(period.from, m.created_at);
     // Made after the period: nothing to say of it but that it fails now.
     if (start >= period.to) continue;
-    const downtime = downtimeIn(withUntoldFailure(m.events, m.failing), m.failing !== null, start, period.to);
+    const downtime = downtimeIn(withUntoldFailure(m.events, m.failing), m.failing !== null, start, period.to, m.maintenance);
     const missed = m.events.filter((e) => e.kind === 'failed' && e.reason === 'missed' && e.at >= period.from && e.at < period.to).length;
     if (m.runs === 0 && !m.paused && !m.paused_in_period) neverRan.push({ id: m.id, name: m.name });
     lines.push({

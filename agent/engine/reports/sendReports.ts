@@ -46,7 +46,8 @@ export async function channelReport(store: Store, channel: { id: number; company
   const events = new Map<number, ReportEvent[]>();
   let cursor: EventCursor | null = null;
   await inSlices(() => (cursor = store.reports.eventsPage(channel.company_id, period, cursor, EVENTS_PAGE, events)) !== null);
-  return buildReport(schedule, period, store.reports.inputs(channel.company_id, channel.id, period, ran, events), now);
+  const windows = store.maintenanceWindows.windows(channel.company_id);
+  return buildReport(schedule, period, store.reports.inputs(channel.company_id, channel.id, period, ran, events, windows), now);
 }
 
 /**

@@ -53,6 +53,7 @@ describe('report numbers', () => {
     longest_run_ms: null,
     history_from: null,
     events: [],
+    maintenance: [],
     failing: null,
     ...over,
   });

@@ -102,3 +102,21 @@ describe('a report of a monitor failed but not alerted yet', () => {
     expect(report.failing_now.map((f) => f.id)).toEqual([monitor.id]);
   });
 });
+
+describe('a report of a monitor failed across a maintenance window', () => {
+  it('counts the time in the window as up, as Uptime Kuma does', async () => {
+    const monitor = await failedAtThree();
+    // Every night 04:00-06:00 for this monitor, and a one-off 05:00-06:30 for every monitor (overlapping: counted once).
+    const fields = { startsAt: null, endsAt: null, schedule: null, timezone: null, durationMinutes: null, monitorIds: [], tags: [] };
+    fixture!.store.maintenanceWindows.create(1, { ...fields, name: 'nightly', schedule: '0 4 * * *', timezone: 'UTC', durationMinutes: 120, monitorIds: [monitor.id] }, at('2026-11-25T10:00:00Z'));
+    fixture!.store.maintenanceWindows.create(1, { ...fields, name: 'upgrade', startsAt: at('2026-11-26T05:00:00Z'), endsAt: at('2026-11-26T06:30:00Z') }, at('2026-11-25T10:00:00Z'));
+    // A window for another monitor only changes nothing here.
+    fixture!.store.maintenanceWindows.create(1, { ...fields, name: 'other', schedule: '0 0 * * *', timezone: 'UTC', durationMinutes: 600, monitorIds: [monitor.id + 1] }, at('2026-11-25T10:00:00Z'));
+    expect(await sendDueReports(ctx(fixture!), at('2026-11-26T08:00:00Z'))).toBe(1);
+    const report = lastReport(fixture!);
+    // Failed 03:10:30 to 08:00, in maintenance 04:00 to 06:30: 2 h 19.5 min down.
+    expect(report.monitors.find((m) => m.id === monitor.id)).toMatchObject({ downtime_ms: 8_370_000 });
+    // It is failed all the same.
+    expect(report.failing_now.map((f) => f.id)).toEqual([monitor.id]);
+  });
+});
