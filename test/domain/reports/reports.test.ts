@@ -163,7 +163,11 @@ describe('report numbers', () => {
         'Open: https://cron.example.com/#/monitors',
       ].join('\n'),
     );
+    // Cut after db-vacuum's two lines: one monitor is not named at all (a monitor has a line in each of its sections, so lines are no count of monitors).
     const cut = reportText(m, 2);
-    expect(cut).toContain('… and 2 more monitors: https://cron.example.com/#/monitors');
+    expect(cut).toContain('… and 1 more monitor: https://cron.example.com/#/monitors');
+    // Cut where every monitor left out was named already: no count that would read as monitors unseen.
+    const onlyVacuum = reportMessage({ ...report, monitors: report.monitors.filter((l) => l.name === 'db-vacuum'), totals: { ...report.totals, monitors: 1 } }, 'https://cron.example.com/');
+    expect(reportText(onlyVacuum, 1)).toContain('\n… and more: https://cron.example.com/#/monitors');
   });
 });
