@@ -88,11 +88,12 @@ export function reportRepository(db: Db) {
   );
   const lastMonitorId = db.prepare('SELECT max(id) FROM monitors WHERE company_id = ? AND deleted_at IS NULL').pluck();
   const oldestKept = db.prepare('SELECT min(received_at) FROM pulses WHERE monitor_id = ?').pluck();
-  // Failures and recoveries since the period began, oldest first, a page after (@at, @id) at a time.
+  // Failures and recoveries since the period began, oldest first, a page after (@at, @id) at a time. The
+  // reason of "failed N times in a row" is its last run's: runs missed in a row are a missed run's alert.
   const events = db.prepare(
     `SELECT json_extract(data, '$.type_id') AS monitor_id, created_at AS at, id,
        CASE type WHEN @failed THEN 'failed' ELSE 'recovered' END AS kind,
-       json_extract(alert, '$.reason.kind') AS reason
+       coalesce(json_extract(alert, '$.reason.last.kind'), json_extract(alert, '$.reason.kind')) AS reason
      FROM notifications
      WHERE notifiable_id = @companyId AND created_at >= @from AND type IN (@failed, @recovered)
        AND (created_at > @at OR (created_at = @at AND id > @id))

@@ -120,3 +120,23 @@ describe('a report of a monitor failed across a maintenance window', () => {
     expect(report.failing_now.map((f) => f.id)).toEqual([monitor.id]);
   });
 });
+
+describe('the missed count of a monitor that alerts after N failures', () => {
+  it('counts the alert of runs missed in a row as a missed run', async () => {
+    const start = at('2026-11-25T10:00:00Z');
+    fixture = engineFixture(start);
+    fixture.store.channels.create({ companyId: 1, name: 'hook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/hook', secret: 'x'.repeat(16), report: 'daily', report_time: '08:00', report_timezone: 'UTC' }, quietHours: null, now: start });
+    const monitor = fixture.monitor({ name: 'hourly', schedule: '0 * * * *', duration: 5, now: at('2026-11-26T04:30:00Z') });
+    fixture.store.monitorAlerting.setAlertAfter(1, monitor.id, 2, at('2026-11-26T04:30:00Z'));
+    expect(await sendDueReports(ctx(fixture), start)).toBe(0);
+    await fixture.pulse(monitor.token, at('2026-11-26T05:00:10Z'));
+    // 06:00 and 07:00 do not come: the second miss alerts, "failed 2 times in a row", the last one missed.
+    await fixture.step(at('2026-11-26T06:05:30Z'));
+    await fixture.step(at('2026-11-26T07:05:30Z'));
+    expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 1, alert_sent: 1 });
+    expect(await sendDueReports(ctx(fixture), at('2026-11-26T08:00:00Z'))).toBe(1);
+    const report = lastReport(fixture);
+    expect(report.monitors.find((m) => m.id === monitor.id)).toMatchObject({ runs: 1, failures: 0, missed: 1 });
+    expect(report.totals.missed).toBe(1);
+  });
+});
