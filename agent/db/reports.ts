@@ -7,6 +7,8 @@ import type { ReportEvent, ReportMonitorInput, ReportData } from '../domain/repo
 import type { ReportPeriod } from '../domain/reports/period';
 import { failingWords } from '../domain/reports/message';
 import type { MonitorReason } from '../domain/alerts/alert';
+import { coversMonitor, spansBetween, type MaintenanceWindow } from '../domain/maintenance/windows';
+import { tagsOf } from './monitorLines';
 
 /*
  * Channel reports (agent/domain/reports/): what a report is made of, read per channel (the
@@ -20,6 +22,8 @@ interface MonitorFacts {
   name: string;
   created_at: number;
   paused_at: number | null;
+  resumed_at: number | null;
+  tags: string;
   is_alerted: number;
   failed_at: number | null;
   alert_reason: string;
@@ -33,12 +37,14 @@ export interface EventCursor {
   id: string;
 }
 
-/** A monitor's runs in a period: how many ended, how many failed, the longest. */
+/** A monitor's runs in a period: how many ended, how many failed, the longest; and when it was paused (its run history notes each pause). */
 export interface RunFacts {
   monitor_id: number;
   runs: number;
   failures: number;
   longest: number | null;
+  /** The pauses' times, comma-separated, in no order; null for none. */
+  pauses: string | null;
 }
 
 /** A live channel whose settings ask for reports. */
@@ -51,10 +57,19 @@ export interface ReportingChannel {
   sent_frequency: string | null;
 }
 
+const EVENT_ORDER: Record<ReportEvent['kind'], number> = { failed: 0, recovered: 1, paused: 2 };
+
+/** A monitor's failures and recoveries with its pauses among them, oldest first (a pause at the failure's moment acknowledges it). */
+function withPauses(events: ReportEvent[], pauses: string | null): ReportEvent[] {
+  if (pauses === null) return events;
+  const paused = pauses.split(',').map((at): ReportEvent => ({ at: Number(at), kind: 'paused', reason: null }));
+  return [...events, ...paused].sort((a, b) => a.at - b.at || EVENT_ORDER[a.kind] - EVENT_ORDER[b.kind]);
+}
+
 export function reportRepository(db: Db) {
   // The company's monitors whose alerts go to the channel: those routed to it, and those routed nowhere in particular (every channel).
   const monitors = db.prepare(
-    `SELECT m.id, m.name, m.created_at, m.paused_at, m.is_alerted, m.failed_at, m.alert_reason, m.alert_reason_data, m.pulses_kept
+    `SELECT m.id, m.name, m.created_at, m.paused_at, m.resumed_at, m.tags, m.is_alerted, m.failed_at, m.alert_reason, m.alert_reason_data, m.pulses_kept
      FROM monitors m LEFT JOIN alert_routes r ON r.subject_type = 'monitor' AND r.subject_id = m.id
      WHERE m.company_id = @companyId AND m.deleted_at IS NULL
        AND (r.channel_ids IS NULL OR EXISTS (SELECT 1 FROM json_each(r.channel_ids) WHERE value = @channelId))
@@ -65,18 +80,20 @@ export function reportRepository(db: Db) {
   // of monitors at a time (each pulse is a row read: 10,000 monitors' day is a quarter of a second).
   const runs = db.prepare(
     `SELECT m.id AS monitor_id, sum(p.kind IN ('success', 'fail')) AS runs, sum(p.kind = 'fail') AS failures,
-       max(CASE WHEN p.kind IN ('success', 'fail') THEN p.duration_ms END) AS longest
+       max(CASE WHEN p.kind IN ('success', 'fail') THEN p.duration_ms END) AS longest,
+       group_concat(CASE WHEN p.kind = 'pause' THEN p.received_at END) AS pauses
      FROM monitors m JOIN pulses p ON p.monitor_id = m.id AND p.received_at >= @from AND p.received_at < @to
      WHERE m.company_id = @companyId AND m.deleted_at IS NULL AND m.id > @after AND m.id <= @after + @span
      GROUP BY m.id`,
   );
   const lastMonitorId = db.prepare('SELECT max(id) FROM monitors WHERE company_id = ? AND deleted_at IS NULL').pluck();
   const oldestKept = db.prepare('SELECT min(received_at) FROM pulses WHERE monitor_id = ?').pluck();
-  // Failures and recoveries since the period began, oldest first, a page after (@at, @id) at a time.
+  // Failures and recoveries since the period began, oldest first, a page after (@at, @id) at a time. The
+  // reason of "failed N times in a row" is its last run's: runs missed in a row are a missed run's alert.
   const events = db.prepare(
     `SELECT json_extract(data, '$.type_id') AS monitor_id, created_at AS at, id,
        CASE type WHEN @failed THEN 'failed' ELSE 'recovered' END AS kind,
-       json_extract(alert, '$.reason.kind') AS reason
+       coalesce(json_extract(alert, '$.reason.last.kind'), json_extract(alert, '$.reason.kind')) AS reason
      FROM notifications
      WHERE notifiable_id = @companyId AND created_at >= @from AND type IN (@failed, @recovered)
        AND (created_at > @at OR (created_at = @at AND id > @id))
@@ -138,9 +155,19 @@ export function reportRepository(db: Db) {
       return rows.length < limit || !last ? null : { at: last.at, id: last.id };
     },
     /** What the report of `channelId` is made of, given its monitors' runs and events (failing now: as the store says now). */
-    inputs(companyId: number, channelId: number, period: ReportPeriod, ran: Map<number, RunFacts>, byMonitor: Map<number, ReportEvent[]>): ReportMonitorInput[] {
+    inputs(
+      companyId: number,
+      channelId: number,
+      period: ReportPeriod,
+      ran: Map<number, RunFacts>,
+      byMonitor: Map<number, ReportEvent[]>,
+      windows: readonly MaintenanceWindow[],
+    ): ReportMonitorInput[] {
       const rows = monitors.all({ companyId, channelId }) as MonitorFacts[];
+      // Each window's occurrences in the period, worked out once for every monitor it covers.
+      const spans = windows.map((window) => ({ window, spans: spansBetween(window, period.from, period.to) })).filter((w) => w.spans.length > 0);
       return rows.map((m) => {
+        const tags = tagsOf(m);
         const r = ran.get(m.id);
         // Only a monitor whose history is full may have lost pulses of the period.
         const oldest = m.pulses_kept >= PULSES_KEPT_PER_MONITOR ? (oldestKept.get(m.id) as number | null) : null;
@@ -150,11 +177,14 @@ export function reportRepository(db: Db) {
           name: m.name,
           created_at: m.created_at,
           paused: m.paused_at !== null,
+          // Resumed since the period began: paused when it began, or paused and resumed within it.
+          paused_in_period: m.paused_at !== null || (m.resumed_at !== null && m.resumed_at >= period.from),
           runs: r?.runs ?? 0,
           failures: r?.failures ?? 0,
           longest_run_ms: r?.longest ?? null,
           history_from: oldest !== null && oldest > period.from ? oldest : null,
-          events: byMonitor.get(m.id) ?? [],
+          events: withPauses(byMonitor.get(m.id) ?? [], r?.pauses ?? null),
+          maintenance: spans.filter((w) => coversMonitor(w.window, { id: m.id, tags })).flatMap((w) => w.spans),
           failing: m.is_alerted ? { since: m.failed_at, reason: failingWords(reason, m.alert_reason) } : null,
         };
       });

@@ -1,4 +1,6 @@
 import type { Db } from './open';
+import type { Outage } from '../domain/monitors/dueTime';
+import { quietAfterOutage } from '../domain/servers/quietAfter';
 
 /** The last report of a server's crontab watcher (POST /api/servers/heartbeat). */
 export interface ServerReportRow {
@@ -8,6 +10,8 @@ export interface ServerReportRow {
   interval_seconds: number | null;
   /** How many cron jobs it watched then. */
   jobs: number | null;
+  /** The moment it counts as quiet unless it reports again (later than quietAfter's after Cronbeat was down). */
+  quiet_alert_at: number;
 }
 
 /** A watcher just found quiet (markQuiet): its server and last report. */
@@ -50,9 +54,18 @@ export function serverReportRepository(db: Db) {
   const earliestQuiet = db
     .prepare(`SELECT min(quiet_alert_at) FROM server_reports WHERE quiet_alert_at IS NOT NULL AND quiet_since IS NULL AND ${liveServer}`)
     .pluck();
-  const find = db.prepare('SELECT server_id, last_report_at, interval_seconds, jobs FROM server_reports WHERE server_id = ?');
+  db.function('quiet_after_outage', { deterministic: true }, (quietAlertAt, interval, from, to) =>
+    quietAfterOutage(quietAlertAt as number, interval as number | null, { from: from as number | null, to: to as number }),
+  );
+  // quiet_alert_at < @to narrows to the index's watchers whose quiet moment passed; the domain's rule picks those the outage concerns.
+  const graceAfterOutage = db.prepare(
+    `UPDATE server_reports SET quiet_alert_at = quiet_after_outage(quiet_alert_at, interval_seconds, @from, @to)
+     WHERE quiet_since IS NULL AND quiet_alert_at < @to AND quiet_after_outage(quiet_alert_at, interval_seconds, @from, @to) IS NOT NULL
+     RETURNING server_id`,
+  );
+  const find = db.prepare('SELECT server_id, last_report_at, interval_seconds, jobs, quiet_alert_at FROM server_reports WHERE server_id = ?');
   const ofCompany = db.prepare(
-    `SELECT r.server_id, r.last_report_at, r.interval_seconds, r.jobs FROM server_reports r
+    `SELECT r.server_id, r.last_report_at, r.interval_seconds, r.jobs, r.quiet_alert_at FROM server_reports r
      JOIN servers s ON s.id = r.server_id WHERE s.company_id = ? AND s.deleted_at IS NULL`,
   );
   return {
@@ -69,6 +82,10 @@ export function serverReportRepository(db: Db) {
     /** Marks every watcher quiet whose alert time is before `now` and that is not quiet yet; returns those. */
     markQuiet(now: number): QuietReport[] {
       return markQuiet.all({ now }) as QuietReport[];
+    },
+    /** Cronbeat resumed after `outage`: watchers whose quiet moment passed meanwhile count from its end (quietAfterOutage). Returns their servers' ids. */
+    graceAfterOutage(outage: Outage): number[] {
+      return (graceAfterOutage.all(outage) as Array<{ server_id: number }>).map((row) => row.server_id);
     },
     /** The earliest moment a watcher turns quiet; null when none is waited for. */
     earliestQuietAt(): number | null {

@@ -273,6 +273,8 @@ export function createOverdueFailer(ctx: EngineContext) {
      * instead of failing at once (outageGraces). Returns how many got one.
      */
     graceOverdue(outage: Outage): number {
+      // No watcher could report meanwhile either: its silence counts from the outage's end.
+      store.serverReports.graceAfterOutage(outage);
       // One statement (the domain's rules run inside it): 100,000 monitors took seconds one by one.
       const graced = store.monitors.graceOverdue(outage);
       for (const row of graced) ctx.events.emit({ type: 'monitor.changed', companyId: row.company_id, monitorId: row.id });

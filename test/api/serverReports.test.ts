@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, TIMESTAMP, type TestAgent } from '../helpers/testAgent';
-import { isQuiet, quietAfter } from '../../agent/domain/servers/quietAfter';
+import { isQuiet, quietAfter, quietAfterOutage } from '../../agent/domain/servers/quietAfter';
 
 let now = Date.UTC(2026, 10, 23, 12, 0, 0);
 let agent: TestAgent;
@@ -49,7 +49,12 @@ describe('the quiet rule', () => {
   it('allows two intervals and a minute; an hour for a watcher that never said its interval', () => {
     expect(quietAfter(0, 60)).toBe(180_000);
     expect(quietAfter(0, null)).toBe(7_260_000);
-    expect(isQuiet(null, 60, 10 ** 12)).toBe(false);
-    expect(isQuiet(0, 60, 180_001)).toBe(true);
+    expect(isQuiet({ quiet_alert_at: quietAfter(0, 60) }, 180_000)).toBe(false);
+    expect(isQuiet({ quiet_alert_at: quietAfter(0, 60) }, 180_001)).toBe(true);
+    // Cronbeat down from 10 s to 30 min: the watcher's silence counts from its return.
+    expect(quietAfterOutage(quietAfter(0, 60), 60, { from: 10_000, to: 1_800_000 })).toBe(1_980_000);
+    // Already quiet before the outage began, or quiet only after it ended: unchanged.
+    expect(quietAfterOutage(quietAfter(0, 60), 60, { from: 200_000, to: 1_800_000 })).toBeNull();
+    expect(quietAfterOutage(quietAfter(0, 60), 60, { from: 10_000, to: 100_000 })).toBeNull();
   });
 });

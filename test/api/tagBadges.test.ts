@@ -100,3 +100,19 @@ describe('a tag\'s badge', () => {
     expect((await badge('nightly.svg')).status).toBe(404);
   });
 });
+
+describe('a badge that is not there', () => {
+  it('is never kept by a cache: the README that names it before its monitor or tag exists shows it once it does', async () => {
+    const before = await badge('later.svg');
+    expect(before.status).toBe(404);
+    expect(before.headers.get('cache-control')).toBe('no-store');
+    const full = await fetch(`${agent.url}/api/badges/${agent.token}/tags/later.svg`);
+    expect(full.status).toBe(403);
+    expect(full.headers.get('cache-control')).toBe('no-store');
+    const made = await agent.api('/api/monitors', { method: 'POST', json: { name: 'later', timezone: 'UTC', schedule: '0 3 * * *', duration: 5, tags: ['later'] } });
+    expect(made.status).toBe(201);
+    const after = await badge('later.svg');
+    expect(after.status).toBe(200);
+    expect(after.headers.get('cache-control')).toBe('public, max-age=60');
+  });
+});

@@ -34,7 +34,8 @@ describe('migrating the quiet moment of kept reports', () => {
        FROM servers;`,
     );
 
-    agent = await startTestAgent({ dataDir });
+    // Started at the reports' time: a start later would count their silence from then (quietAfterOutage).
+    agent = await startTestAgent({ dataDir, clock: () => at });
     const alertAt = (identifier: string) =>
       agent!.store.db.prepare('SELECT quiet_alert_at FROM server_reports r JOIN servers s ON s.id = r.server_id WHERE s.identifier = ?').pluck().get(identifier);
     expect(alertAt('hourly')).toBe(quietAfter(at, 3600));

@@ -123,4 +123,29 @@ describe('CORS', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.headers['access-control-allow-origin']).toBe('*');
   });
+
+  it('lets a status page on any origin read badges (the badge key in the URL is their only secret), as healthchecks.io does', async () => {
+    const badgeKey = agent.store.apiTokens.create({ companyId: 1, name: 'readme', scope: 'badge', now: Date.now() }).token;
+    const json = await rawRequest(`${agent.url}/api/badges/${badgeKey}/monitors/1.json`, { headers: { Origin: 'https://status.example' } });
+    expect(json.status).toBe(200);
+    expect(json.headers['access-control-allow-origin']).toBe('*');
+    const svg = await rawRequest(`${agent.url}/api/badges/${badgeKey}/monitors/1.svg`, { headers: { Origin: 'https://status.example' } });
+    expect(svg.headers['access-control-allow-origin']).toBe('*');
+    const unknown = await rawRequest(`${agent.url}/api/badges/${badgeKey}/tags/nothing.json`, { headers: { Origin: 'https://status.example' } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers['access-control-allow-origin']).toBe('*');
+    // Reading only: a preflight for anything but GET is refused, and nothing says credentials are welcome.
+    const preflight = await rawRequest(`${agent.url}/api/badges/${badgeKey}/monitors/1.json`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://status.example', 'Access-Control-Request-Method': 'GET' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-methods']).toBe('GET, HEAD, OPTIONS');
+    expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
+    const post = await rawRequest(`${agent.url}/api/badges/${badgeKey}/monitors/1.json`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://status.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(post.status).toBe(403);
+  });
 });

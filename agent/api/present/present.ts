@@ -209,7 +209,7 @@ export function presentServerReport(report: ServerReportRow | null, now: number)
     last_report_at: report ? toApiTimestamp(report.last_report_at) : null,
     report_interval_seconds: report?.interval_seconds ?? null,
     watched_jobs: report?.jobs ?? null,
-    quiet: report ? isQuiet(report.last_report_at, report.interval_seconds, now) : false,
+    quiet: report ? isQuiet(report, now) : false,
   };
 }
 

@@ -30,6 +30,15 @@ function splitFile(file: string): { name: string; format: 'svg' | 'json' } {
  */
 export function badgeRoutes({ store, clock, authLimiter = new FailedAuthLimiter() }: ApiDeps): Router {
   const router = new Router();
+  // A badge not there (yet) must not stick in an image proxy's cache: a README may name a monitor or tag before it exists.
+  router.use(async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      ctx.set('Cache-Control', 'no-store');
+      throw error;
+    }
+  });
 
   const companyOf = (ctx: Context): number => {
     const key = store.apiTokens.authenticate(String(ctx.params.key));

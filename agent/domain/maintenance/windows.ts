@@ -150,6 +150,22 @@ export function activeWindowAt(
   return found;
 }
 
+/** The occurrences of `window` that overlap [from, to), oldest first. */
+export function spansBetween(window: MaintenanceWindow, from: number, to: number): WindowSpan[] {
+  const spans: WindowSpan[] = [];
+  const first = latestSpan(window, from);
+  if (first !== null && first.end > from) spans.push(first);
+  if (window.schedule === null || window.timezone === null || window.durationMinutes === null) {
+    // A one-off window that starts within the period.
+    if (first === null && window.startsAt !== null && window.endsAt !== null && window.startsAt < to) spans.push({ start: window.startsAt, end: window.endsAt });
+    return spans;
+  }
+  for (let start = firstStartAfter(window.schedule, window.timezone, from); start !== null && start < to; start = firstStartAfter(window.schedule, window.timezone, start)) {
+    spans.push({ start, end: minutesAfter(start, window.durationMinutes) });
+  }
+  return spans;
+}
+
 /** The latest end of an occurrence of `window` that overlaps [from, to]; null when none does. */
 function overlapEnd(window: MaintenanceWindow, from: number, to: number): number | null {
   const span = latestSpan(window, to);

@@ -22,6 +22,8 @@ export const SECTION_HEADINGS: Record<ReportSection, string> = {
 
 export interface ReportItem {
   section: ReportSection;
+  /** The monitor the line is about: a monitor has a line in each of its sections. */
+  id: number;
   text: string;
 }
 
@@ -97,10 +99,11 @@ export function reportMessage(report: ReportData, publicUrl: string): ReportMess
   const items: ReportItem[] = [
     ...report.failing_now.map((f) => ({
       section: 'failing' as const,
+      id: f.id,
       text: `${name(f.name)}: ${f.reason}${f.since === null ? '' : ` since ${humanTime(f.since, zone)}`}`,
     })),
-    ...report.never_ran.map((m) => ({ section: 'never_ran' as const, text: name(m.name) })),
-    ...report.monitors.map((line) => ({ section: 'monitors' as const, text: monitorLine(line, zone) })),
+    ...report.never_ran.map((m) => ({ section: 'never_ran' as const, id: m.id, text: name(m.name) })),
+    ...report.monitors.map((line) => ({ section: 'monitors' as const, id: line.id, text: monitorLine(line, zone) })),
   ];
   return {
     tone: t.failing_now > 0 ? 'bad' : t.failures + t.missed + t.never_ran > 0 ? 'warn' : 'good',
@@ -120,8 +123,14 @@ export interface ReportMarkup {
   more(count: number, link: string): string;
 }
 
-/** "… and 37 more monitors". */
-export const moreMonitors = (count: number) => `… and ${count.toLocaleString('en-US')} more ${count === 1 ? 'monitor' : 'monitors'}`;
+/** "… and 37 more monitors" (monitors the message does not name at all); "… and more" when it named each already. */
+export const moreMonitors = (count: number) => (count === 0 ? '… and more' : `… and ${count.toLocaleString('en-US')} more ${count === 1 ? 'monitor' : 'monitors'}`);
+
+/** How many monitors the items after the first `shown` name that those before do not. */
+function unnamed(items: readonly ReportItem[], shown: number): number {
+  const named = new Set(items.slice(0, shown).map((item) => item.id));
+  return new Set(items.slice(shown).map((item) => item.id).filter((id) => !named.has(id))).size;
+}
 
 /** The report's list with its first `shown` items, under their sections' headings, then how many were left out. */
 export function reportBody(m: ReportMessage, shown: number, markup: ReportMarkup): string[] {
@@ -135,7 +144,7 @@ export function reportBody(m: ReportMessage, shown: number, markup: ReportMarkup
     }
     lines.push(markup.escape(item.text));
   }
-  if (shown < m.items.length) lines.push('', markup.more(m.items.length - shown, m.link));
+  if (shown < m.items.length) lines.push('', markup.more(unnamed(m.items, shown), m.link));
   return lines;
 }
 

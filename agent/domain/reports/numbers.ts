@@ -1,4 +1,5 @@
 import type { ReportPeriod, ReportSchedule } from './period';
+import type { WindowSpan } from '../maintenance/windows';
 
 /*
  * A report's numbers (the channel reports of docs/channels.md), from what the store kept: each
@@ -6,11 +7,14 @@ import type { ReportPeriod, ReportSchedule } from './period';
  * stretches, and whether it is failed now. Pure: the period and `now` are passed in.
  */
 
-/** A failed stretch's start (the failure notification, with why) or end (the recovery). */
+/**
+ * A failed stretch's start (the failure notification, with why) or end: the recovery, or a pause,
+ * which acknowledges a failure without a recovery notification (paused time counts as up).
+ */
 export interface ReportEvent {
   at: number;
-  kind: 'failed' | 'recovered';
-  /** Why it failed: "failed" (the job said so), "missed" (no run came), "not_finished", "stuck"; null for a recovery or an older alert without a reason. */
+  kind: 'failed' | 'recovered' | 'paused';
+  /** Why it failed: "failed" (the job said so), "missed" (no run came), "not_finished", "stuck"; null for a recovery, a pause or an older alert without a reason. */
   reason: string | null;
 }
 
@@ -19,7 +23,10 @@ export interface ReportMonitorInput {
   id: number;
   name: string;
   created_at: number;
+  /** Paused now. */
   paused: boolean;
+  /** Paused at some time in the period (now, or resumed since it began): it may not have run, and is not said to have "never ran". */
+  paused_in_period: boolean;
   /** Runs that ended in the period (a success or a failure pulse; a start alone is not a run). */
   runs: number;
   /** Those the job said failed. */
@@ -28,8 +35,10 @@ export interface ReportMonitorInput {
   longest_run_ms: number | null;
   /** When its kept history begins, when older pulses were dropped after the period began (the counts then cover less than the period). */
   history_from: number | null;
-  /** Its failures and recoveries from the period's start until now, oldest first. */
+  /** Its failures and recoveries from the period's start until now, and its pauses in the period, oldest first. */
   events: ReportEvent[];
+  /** The occurrences in the period of the maintenance windows that cover it: failed time in them counts as up. */
+  maintenance: readonly WindowSpan[];
   /** Failed now: since when and why (words); null when not failed. */
   failing: { since: number | null; reason: string } | null;
 }
@@ -66,35 +75,77 @@ export interface ReportData {
   totals: { monitors: number; runs: number; failures: number; missed: number; failing_now: number; never_ran: number };
   /** Monitors that existed during the period, worst first: least uptime, then most failures and misses, then by name. */
   monitors: ReportLine[];
-  /** Monitors that existed during the period and reported no run in it (paused ones left out), by name. */
+  /** Monitors that existed during the period and reported no run in it (those paused in it left out), by name. */
   never_ran: Array<{ id: number; name: string }>;
   failing_now: FailingNow[];
 }
 
-/** Time failed within [start, to): the stretches the events bound, the state at `start` read from them (or from now). */
-export function downtimeIn(events: ReportEvent[], failingNow: boolean, start: number, to: number): number {
-  // The state before the first event is its opposite; without any since the period began, it is the state now.
-  let down = events.length ? events[0]!.kind === 'recovered' : failingNow;
+/** How much of [from, to) the spans cover, each moment once (spans may overlap: two windows at once). */
+function coveredTime(spans: readonly WindowSpan[], from: number, to: number): number {
+  let covered = 0;
+  let reached = from;
+  for (const span of [...spans].sort((a, b) => a.start - b.start)) {
+    const start = Math.max(span.start, reached);
+    const end = Math.min(span.end, to);
+    if (end > start) {
+      covered += end - start;
+      reached = end;
+    }
+  }
+  return covered;
+}
+
+/**
+ * Time failed within [start, to): the stretches the events bound, the state at `start` read from
+ * them (or from now), less the time in `excused` (maintenance windows covering the monitor, which
+ * count as up, as Uptime Kuma counts them).
+ */
+export function downtimeIn(events: ReportEvent[], failingNow: boolean, start: number, to: number, excused: readonly WindowSpan[] = []): number {
+  // The state before the first failure or recovery is its opposite; without any since the period began, it is the state now.
+  // A pause says nothing of the state before it (it may pause a monitor that was not failed).
+  const first = events.find((e) => e.kind !== 'paused');
+  let down = first ? first.kind === 'recovered' : failingNow;
   let since = start;
   let total = 0;
+  const stretch = (from: number, until: number) => until - from - coveredTime(excused, from, until);
   for (const event of events) {
     if (event.at >= to) break;
     const at = Math.max(event.at, start);
     if (event.kind === 'failed' && !down) {
       down = true;
       since = at;
-    } else if (event.kind === 'recovered' && down) {
-      total += at - since;
+    } else if (event.kind !== 'failed' && down) {
+      total += stretch(since, at);
       down = false;
     }
   }
-  if (down) total += to - since;
+  if (down) total += stretch(since, to);
   return total;
+}
+
+/**
+ * The events with the failure the monitor is in now, when no notification began it (alert after N
+ * not reached yet, or folded into a flapping alert): a failed stretch from when it turned failed.
+ * Without it, a failure of an hour with no event since the period began read as the whole period.
+ */
+function withUntoldFailure(events: ReportEvent[], failing: ReportMonitorInput['failing']): ReportEvent[] {
+  if (!failing || failing.since === null || events[events.length - 1]?.kind === 'failed') return events;
+  const untold: ReportEvent = { at: failing.since, kind: 'failed', reason: null };
+  return [...events, untold].sort((a, b) => a.at - b.at);
 }
 
 /** Percent with two decimals, rounded down, so any downtime never reads 100.00. */
 export function uptimePercent(downtime: number, span: number): number {
   return Math.floor(((span - downtime) / span) * 10_000) / 100;
+}
+
+/**
+ * Whether a report names no monitor at all (none alerts its channel, or none existed in the period
+ * and none fails now): such a report is not sent, as healthchecks.io sends none to an account
+ * without a check; "0 monitors" every morning is noise.
+ */
+export function isEmptyReport(report: ReportData): boolean {
+  return report.totals.monitors === 0 && report.failing_now.length === 0;
 }
 
 /** The report of `monitors` over `period`. */
@@ -107,9 +158,9 @@ export function buildReport(schedule: ReportSchedule, period: ReportPeriod, moni
     const start = Math.max(period.from, m.created_at);
     // Made after the period: nothing to say of it but that it fails now.
     if (start >= period.to) continue;
-    const downtime = downtimeIn(m.events, m.failing !== null, start, period.to);
+    const downtime = downtimeIn(withUntoldFailure(m.events, m.failing), m.failing !== null, start, period.to, m.maintenance);
     const missed = m.events.filter((e) => e.kind === 'failed' && e.reason === 'missed' && e.at >= period.from && e.at < period.to).length;
-    if (m.runs === 0 && !m.paused) neverRan.push({ id: m.id, name: m.name });
+    if (m.runs === 0 && !m.paused && !m.paused_in_period) neverRan.push({ id: m.id, name: m.name });
     lines.push({
       id: m.id,
       name: m.name,

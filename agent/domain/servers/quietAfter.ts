@@ -1,3 +1,5 @@
+import { outageGraces, type Outage } from '../monitors/dueTime';
+
 /**
  * When a server's crontab watcher counts as quiet: it reports with every snapshot, so two
  * missed reports plus a minute of slack (for a busy machine or a slow network) mean it died or
@@ -15,7 +17,17 @@ export function quietAfter(lastReportAt: number, intervalSeconds: number | null)
   return lastReportAt + 2 * (intervalSeconds ?? UNKNOWN_INTERVAL_SECONDS) * 1000 + SLACK_MS;
 }
 
-/** True when the watcher missed its reports; false when it never reported (nothing to expect yet). */
-export function isQuiet(lastReportAt: number | null, intervalSeconds: number | null, now: number): boolean {
-  return lastReportAt !== null && now > quietAfter(lastReportAt, intervalSeconds);
+/**
+ * The quiet moment of a watcher after Cronbeat did not run (`outage`: stopped, asleep, frozen):
+ * one that passed meanwhile counts again from the outage's end, as if the watcher had reported
+ * then, since no watcher could reach Cronbeat (a monitor's run gets a grace by the same rule,
+ * outageGraces). Null when the outage leaves it as it was.
+ */
+export function quietAfterOutage(quietAlertAt: number, intervalSeconds: number | null, outage: Outage): number | null {
+  return outageGraces(quietAlertAt, null, outage) ? quietAfter(outage.to, intervalSeconds) : null;
+}
+
+/** True when the watcher passed its quiet moment (quietAfter, or quietAfterOutage's after Cronbeat was down): the moment the loop raises its notification. */
+export function isQuiet(report: { quiet_alert_at: number }, now: number): boolean {
+  return now > report.quiet_alert_at;
 }

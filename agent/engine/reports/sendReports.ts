@@ -4,7 +4,7 @@ import { inSlices } from '../slices';
 import { describeError } from '../../domain/text/errorText';
 import type { AgentEvents } from '../events';
 import type { Log } from '../../log/logger';
-import { buildReport, type ReportData, type ReportEvent } from '../../domain/reports/numbers';
+import { buildReport, isEmptyReport, type ReportData, type ReportEvent } from '../../domain/reports/numbers';
 import { lastReportPeriod, reportScheduleOf, type ReportPeriod, type ReportSchedule } from '../../domain/reports/period';
 
 /*
@@ -46,13 +46,14 @@ export async function channelReport(store: Store, channel: { id: number; company
   const events = new Map<number, ReportEvent[]>();
   let cursor: EventCursor | null = null;
   await inSlices(() => (cursor = store.reports.eventsPage(channel.company_id, period, cursor, EVENTS_PAGE, events)) !== null);
-  return buildReport(schedule, period, store.reports.inputs(channel.company_id, channel.id, period, ran, events), now);
+  const windows = store.maintenanceWindows.windows(channel.company_id);
+  return buildReport(schedule, period, store.reports.inputs(channel.company_id, channel.id, period, ran, events, windows), now);
 }
 
 /**
  * Writes every report due at `now` to the outbox. A channel whose reports were just turned on
  * (or changed frequency) starts with the next whole period: its first report comes at the next
- * report time, not at once. Resolves to how many were written. One call at a time (startReports).
+ * report time, not at once; a report that names no monitor is not written. Resolves to how many were written. One call at a time (startReports).
  */
 export async function sendDueReports({ store, events, adminZone }: ReportContext, now: number): Promise<number> {
   let made = 0;
@@ -65,7 +66,8 @@ export async function sendDueReports({ store, events, adminZone }: ReportContext
     // Built before its transaction (in slices); the period is taken in the transaction that stores it.
     const report = fresh ? null : await channelReport(store, channel, schedule, period, now);
     const written = store.db.transaction(() => {
-      if (!store.reports.advance(channel.id, schedule.frequency, period.to) || !report) return false;
+      // An empty period is done too: the next report covers its own period, not a backlog.
+      if (!store.reports.advance(channel.id, schedule.frequency, period.to) || !report || isEmptyReport(report)) return false;
       store.reports.enqueue(channel.company_id, channel.id, report, now);
       return true;
     })();

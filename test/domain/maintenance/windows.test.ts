@@ -9,6 +9,7 @@ import {
   opensWindows,
   windowEnd,
   pulseMoments,
+  spansBetween,
   waitedRunOf,
   type MaintenanceWindow,
 } from '../../../agent/domain/maintenance/windows';
@@ -26,6 +27,20 @@ describe('maintenance window rules', () => {
     expect(coversMonitor({ ...oneOff, monitorIds: [8] }, monitor)).toBe(false);
     expect(coversMonitor({ ...oneOff, monitorIds: [8], tags: ['prod'] }, monitor)).toBe(true);
     expect(coversMonitor({ ...oneOff, tags: ['web'] }, monitor)).toBe(false);
+  });
+
+  it('lists its occurrences that overlap a period, one under way at its start included', () => {
+    // Nightly 02:00-04:00 Paris (01:00-03:00 UTC), over 02:00 UTC on the 26th to 02:00 UTC on the 28th.
+    expect(spansBetween(nightly, at('2026-11-26T02:00:00Z'), at('2026-11-28T02:00:00Z'))).toEqual([
+      { start: at('2026-11-26T01:00:00Z'), end: at('2026-11-26T03:00:00Z') },
+      { start: at('2026-11-27T01:00:00Z'), end: at('2026-11-27T03:00:00Z') },
+      { start: at('2026-11-28T01:00:00Z'), end: at('2026-11-28T03:00:00Z') },
+    ]);
+    expect(spansBetween(nightly, at('2026-11-26T03:00:00Z'), at('2026-11-27T01:00:00Z'))).toEqual([]);
+    expect(spansBetween(oneOff, at('2026-11-27T00:00:00Z'), at('2026-11-28T00:00:00Z'))).toEqual([{ start: oneOff.startsAt, end: oneOff.endsAt }]);
+    expect(spansBetween(oneOff, at('2026-11-27T14:30:00Z'), at('2026-11-28T00:00:00Z'))).toEqual([{ start: oneOff.startsAt, end: oneOff.endsAt }]);
+    expect(spansBetween(oneOff, at('2026-11-27T15:00:00Z'), at('2026-11-28T00:00:00Z'))).toEqual([]);
+    expect(spansBetween(oneOff, at('2026-11-26T00:00:00Z'), at('2026-11-27T14:00:00Z'))).toEqual([]);
   });
 
   it('is under way from its start (inclusive) to its end (exclusive)', () => {

@@ -47,11 +47,13 @@ describe('report numbers', () => {
     name: 'backup',
     created_at: from - 30 * DAY,
     paused: false,
+    paused_in_period: false,
     runs: 0,
     failures: 0,
     longest_run_ms: null,
     history_from: null,
     events: [],
+    maintenance: [],
     failing: null,
     ...over,
   });
@@ -74,6 +76,22 @@ describe('report numbers', () => {
     expect(line!.uptime_percent).toBe(62.5);
     expect(report.failing_now).toEqual([{ id: 1, name: 'backup', since: from + 22 * HOUR, reason: 'failed (exit 1)' }]);
     expect(report.totals).toEqual({ monitors: 1, runs: 20, failures: 2, missed: 1, failing_now: 1, never_ran: 0 });
+  });
+
+  it('a pause ends a failed stretch, and says nothing of the state before it', () => {
+    const failedThenPaused = [
+      { at: from + 2 * HOUR, kind: 'failed' as const, reason: 'missed' },
+      { at: from + 3 * HOUR, kind: 'paused' as const, reason: null },
+      { at: from + 10 * HOUR, kind: 'failed' as const, reason: 'missed' },
+      { at: from + 12 * HOUR, kind: 'recovered' as const, reason: null },
+    ];
+    expect(downtimeIn(failedThenPaused, false, from, to)).toBe(3 * HOUR);
+    // Paused while up, then failed after the resume: up before the pause.
+    const pausedThenFailed = [
+      { at: from + 2 * HOUR, kind: 'paused' as const, reason: null },
+      { at: from + 20 * HOUR, kind: 'failed' as const, reason: 'missed' },
+    ];
+    expect(downtimeIn(pausedThenFailed, true, from, to)).toBe(4 * HOUR);
   });
 
   it('a monitor failed before the period counts from its start; events after the period count for nothing', () => {
@@ -112,8 +130,9 @@ describe('report numbers', () => {
   it('lists monitors that never ran, leaving out paused ones', () => {
     const report = buildReport(schedule, { from, to }, [
       monitor({ id: 1, name: 'quiet' }),
-      monitor({ id: 2, name: 'paused', paused: true }),
+      monitor({ id: 2, name: 'paused', paused: true, paused_in_period: true }),
       monitor({ id: 3, name: 'busy', runs: 4 }),
+      monitor({ id: 4, name: 'resumed', paused_in_period: true }),
     ], to);
     expect(report.never_ran).toEqual([{ id: 1, name: 'quiet' }]);
     expect(report.totals.never_ran).toBe(1);
@@ -144,7 +163,11 @@ describe('report numbers', () => {
         'Open: https://cron.example.com/#/monitors',
       ].join('\n'),
     );
+    // Cut after db-vacuum's two lines: one monitor is not named at all (a monitor has a line in each of its sections, so lines are no count of monitors).
     const cut = reportText(m, 2);
-    expect(cut).toContain('… and 2 more monitors: https://cron.example.com/#/monitors');
+    expect(cut).toContain('… and 1 more monitor: https://cron.example.com/#/monitors');
+    // Cut where every monitor left out was named already: no count that would read as monitors unseen.
+    const onlyVacuum = reportMessage({ ...report, monitors: report.monitors.filter((l) => l.name === 'db-vacuum'), totals: { ...report.totals, monitors: 1 } }, 'https://cron.example.com/');
+    expect(reportText(onlyVacuum, 1)).toContain('\n… and more: https://cron.example.com/#/monitors');
   });
 });

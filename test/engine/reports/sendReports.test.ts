@@ -98,6 +98,7 @@ describe('daily reports', () => {
     fixture = deliveryFixture(start);
     const hook = await receiver();
     fixture.channel('webhook', { url: `${hook.url}/hook`, secret: 'x'.repeat(16), report: 'daily', report_time: '06:00', report_timezone: 'UTC' }, { start: '22:00', end: '07:00', timezone: 'UTC' });
+    fixture.monitor({ name: 'backup', schedule: '0 12 * * *', duration: 5, now: start });
     await sendDueReports(ctx(fixture), start);
     expect(await sendDueReports(ctx(fixture), at('2026-11-26T06:00:00Z'))).toBe(1);
     fixture.clock.now = at('2026-11-26T06:00:00Z');
@@ -180,13 +181,18 @@ describe('every kind', () => {
 
     const more = count > 3;
     const slackBody = JSON.parse(slack.requests[0]!.body);
+    const discordBody = JSON.parse(discord.requests[0]!.body);
     expect(slackRefusal(slackBody)).toBeNull();
     const slackText = JSON.stringify(slackBody);
     expect(slackText).toContain(`Weekly report: ${count} monitors, none failing now`);
     expect(slackText).not.toContain('<!channel>');
     expect(slackText.includes('more monitors: <http://cronbeat.test:8787/#/monitors|the full list>')).toBe(more);
+    // Each monitor has two lines here (never ran, and its numbers): the count left out is of monitors, never more than there are.
+    for (const text of [slackText, JSON.stringify(discordBody)]) {
+      const left = /and ([\d,]+) more monitors/.exec(text);
+      if (left) expect(Number(left[1]!.replace(/,/g, ''))).toBeLessThan(count);
+    }
 
-    const discordBody = JSON.parse(discord.requests[0]!.body);
     expect(discordRefusal(discordBody)).toBeNull();
     expect(discordBody.embeds[0].footer.text).toBe('Mon 23 Nov 09:00 – Mon 30 Nov 09:00 Europe/Berlin · Cronbeat report');
     expect(discordBody.embeds[0].description.includes('more monitors: http://cronbeat.test:8787/#/monitors')).toBe(more);
