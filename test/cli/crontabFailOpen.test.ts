@@ -93,6 +93,14 @@ async function discovered(job: (counter: string) => string): Promise<Discovered>
 
 const failing = (counter: string) => `echo ran >> ${counter}; exit 3`;
 
+/** A script, readable and runnable by all, that appends to `counter` and exits 3 (sourced with ., it ends the shell with 3). */
+function script(counter: string): string {
+  const path = `${counter}.sh`;
+  writeFileSync(path, `echo ran >> ${counter}\nexit 3\n`, { mode: 0o755 });
+  chmodSync(path, 0o755);
+  return path;
+}
+
 describe.skipIf(!isRoot)('a discovered line fails open (run as nobody, as cron does)', () => {
   it('shows the exact line and a grace that fits the schedule in --dry-run', async () => {
     const folder = tempFolder();
@@ -141,6 +149,21 @@ describe.skipIf(!isRoot)('a discovered line fails open (run as nobody, as cron d
     expect(ran.status).toBe(3);
     expect(runsCounted(d.counter)).toBe(1);
     if (told) expect(ran.stderr).toMatch(/cronbeat: the job runner could not start \(.*\); running the job without monitoring\n$/);
+  });
+
+  it.each([
+    // A plain command whose first word the shell runs itself: no program of that name to exec.
+    ['starts with a shell builtin (exec)', (counter: string) => `exec ${script(counter)}`],
+    ['starts with a shell builtin (.)', (counter: string) => `. ${script(counter)}`],
+    // cron pairs backslashes: \\\\% is a pair, then the % that starts the stdin (here, the word cat appends).
+    ['ends its command in a backslash pair before %', (counter: string) => `cat >> ${counter}; exit 3 # \\\\%ran`],
+  ])('runs a job whose line %s once, with its own exit status, through cronbeat and without it', async (_, job) => {
+    const d = await discovered(job);
+    expect(await runAsCron(d.lines[1])).toMatchObject({ status: 3 });
+    expect(runsCounted(d.counter)).toBe(1);
+    rmSync(d.shimDir, { recursive: true });
+    expect(await runAsCron(d.lines[1])).toMatchObject({ status: 3 });
+    expect(runsCounted(d.counter)).toBe(1);
   });
 
   it('never runs the job twice when cronbeat dies after the job began', async () => {

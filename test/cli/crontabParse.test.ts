@@ -42,6 +42,14 @@ describe('parseCrontab on a user crontab', () => {
     expect(splitPercent('date +\\%Y-\\%m-\\%d')).toEqual({ shellCommand: 'date +%Y-%m-%d', stdin: null });
   });
 
+  it('pairs a backslash with the character after it, as cron does: \\\\% is a backslash pair, then the % that ends the command', () => {
+    // cron's loop (cronie's and Vixie's do_command.c): a backslash takes the next character whatever it is,
+    // and only a pair \\% becomes %; so in \\\\% the % is not escaped.
+    expect(splitPercent('printf a\\\\%stdin')).toEqual({ shellCommand: 'printf a\\\\', stdin: 'stdin' });
+    expect(splitPercent('printf a\\\\\\%s%in')).toEqual({ shellCommand: 'printf a\\\\%s', stdin: 'in' });
+    expect(splitPercent('echo \\n\\%')).toEqual({ shellCommand: 'echo \\n%', stdin: null });
+  });
+
   it('reports a line cron would reject', () => {
     expect(lines[13]).toMatchObject({ kind: 'invalid', reason: 'schedule "61 * * * *": The minute field is 61, but minutes go from 0 to 59.' });
   });
@@ -122,6 +130,37 @@ describe('rewriting a line through the fail-open entry point', () => {
     expect(monitoredToken('cronbeat run --url http://x:1 TOK -- true')).toBe('TOK');
     expect(monitoredToken('/usr/local/bin/backup.sh')).toBeNull();
     expect(monitoredLine(job('0 1 * * * /usr/local/bin/backup.sh'))).toBeNull();
+  });
+
+  it('runs a plain command that starts with a shell builtin through the shell: exec cannot run a builtin', () => {
+    for (const command of ['exec /usr/local/bin/backup.sh', '. /etc/profile.d/app.sh', 'cd /srv', 'time /usr/bin/sync', 'exit 3']) {
+      expect(rewriteJobLine(job(`0 3 * * * ${command}`), 'T', invocation)).toBe(`0 3 * * * set -- /bin/sh -c '${command}'; ${tail()} T -- "$@"; exec "$@"`);
+    }
+    // A program whose name only starts like a builtin is still passed as it is.
+    expect(rewriteJobLine(job('0 3 * * * executor --once'), 'T', invocation)).toBe(`0 3 * * * set -- executor --once; ${tail()} T -- "$@"; exec "$@"`);
+  });
+
+  it("keeps the job's stdin after % whatever backslashes the command or its monitor's name hold", () => {
+    const original = job('0 1 * * * printf a\\\\%x%y');
+    expect(original).toMatchObject({ shellCommand: 'printf a\\\\', stdin: 'x\ny' });
+    for (const name of ['C:\\', 'a\\\\%b', '100%']) {
+      const line = rewriteJobLine(original, 'T', invocation, { id: 7, name });
+      expect(job(line)).toMatchObject({ stdin: 'x\ny' });
+      expect(job(line).shellCommand).toMatch(/exec "\$@" # cronbeat monitor #7: /);
+      expect(undoneLine(job(line), monitoredLine(job(line))!)).toBe(original.raw);
+    }
+  });
+
+  it("takes for an older discover's line only what it wrote (node, its cronbeat, then the job), never a line written by hand around cronbeat run", () => {
+    for (const text of [
+      '*/5 * * * * cd /srv && /usr/bin/cronbeat run tok_abc -- ./backup.sh',
+      '*/5 * * * * /usr/bin/cronbeat run tok_def -- /usr/local/bin/backup.sh > /var/log/b.log 2>&1',
+      '*/5 * * * * /usr/bin/node /opt/cronbeat.cjs run tok_ghi -- /usr/local/bin/a.sh; /usr/local/bin/b.sh',
+      "*/5 * * * * nice -n 10 /usr/bin/node /opt/cronbeat.cjs run tok_jkl -- /bin/sh -c 'a && b'",
+    ]) {
+      expect(monitoredLine(job(text))).toBeNull();
+      expect(monitoredToken(job(text).shellCommand)).not.toBeNull(); // still run through cronbeat: discover leaves them alone
+    }
   });
 
   it('writes lines only for POSIX shells', () => {

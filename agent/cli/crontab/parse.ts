@@ -135,15 +135,17 @@ function parseJob(raw: string, line: number, format: CrontabFormat, env: EnvInEf
 
 /**
  * Cron's rule for %: the first unescaped % ends the command and the rest becomes its stdin,
- * where every other unescaped % is a newline; \% is a literal % in both parts.
+ * where every other unescaped % is a newline; \% is a literal % in both parts. As in cron's own
+ * loop (do_command.c), a backslash takes the character after it whatever it is, so in \\% the
+ * backslashes pair up and the % ends the command.
  */
 export function splitPercent(command: string): { shellCommand: string; stdin: string | null } {
   let shellCommand = '';
   let index = 0;
   for (; index < command.length; index++) {
     const char = command[index];
-    if (char === '\\' && command[index + 1] === '%') {
-      shellCommand += '%';
+    if (char === '\\' && index + 1 < command.length) {
+      shellCommand += command[index + 1] === '%' ? '%' : command.slice(index, index + 2);
       index++;
     } else if (char === '%') {
       break;
@@ -161,7 +163,7 @@ export function splitPercent(command: string): { shellCommand: string; stdin: st
 /** The raw command up to its first unescaped %, and the rest from that % on (empty if none). */
 export function splitRawAtPercent(command: string): { head: string; tail: string } {
   for (let index = 0; index < command.length; index++) {
-    if (command[index] === '\\' && command[index + 1] === '%') index++;
+    if (command[index] === '\\') index++;
     else if (command[index] === '%') return { head: command.slice(0, index), tail: command.slice(index) };
   }
   return { head: command, tail: '' };
