@@ -1,6 +1,5 @@
-import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { basename, dirname, join } from 'node:path';
 import { type ApiClient, type MonitorSummary } from '../../client/connection/api';
 import { defaultGraceMinutes } from '../../domain/monitors/dueTime';
 import { cronZone } from './cronZone';
@@ -10,7 +9,8 @@ import { monitorNameFor } from './mask';
 import { jobsOf, type CronJob } from './parse';
 import { failOpenLine, monitoredLine, rewriteJobLine, shellProblem, undoneLine } from './rewrite';
 import { installShim, ShimError, type ShimPlan } from './shim';
-import { installUserCrontab, type CrontabSource } from './sources';
+import { type CrontabSource } from './sources';
+import { writeWithBackup } from './write';
 import { counted, progressLine } from '../progress';
 import { DiscoveredLines, lineKey, recordedMonitors, wiredLineKey } from './discovered';
 import { describeError } from '../../domain/text/errorText';
@@ -143,7 +143,7 @@ export async function discover(options: DiscoverOptions): Promise<number> {
       lines[plan.job.line - 1] = rewriteJobLine(plan.job, monitor.token, { shim: options.shim.shim, url: options.url }, { id: monitor.id, name: monitor.name });
     }
     for (const { job, line } of upgrades) lines[job.line - 1] = failOpenLine(job, line, options.shim.shim);
-    const backup = writeWithBackup(source, crontab.text, lines.join('\n'), options);
+    const backup = writeWithBackup(source, crontab, lines.join('\n'), options);
     if (made.length > 0) {
       printTable(
         made.map(({ plan, monitor }) => ({ line: plan.job.line, monitor: monitor.id, name: monitor.name, schedule: monitor.schedule, timezone: monitor.timezone, grace: `${monitor.duration} min`, token: monitor.token })),
@@ -189,7 +189,7 @@ export function undoDiscover(options: Pick<DiscoverOptions, 'source' | 'dryRun' 
   saveRecord(rememberWiredLines(options.source, jobsOf(crontab.lines), options.dataDir).lines);
   const lines = crontab.text.split('\n');
   for (const { job, text } of undone) lines[job.line - 1] = text;
-  const backup = writeWithBackup(options.source, crontab.text, lines.join('\n'), options);
+  const backup = writeWithBackup(options.source, crontab, lines.join('\n'), options);
   const monitors = options.deleting ? '' : ' Their monitors are kept: delete them with --delete-monitors or in the dashboard, or they fail at their next missed run.';
   console.log(`Put back ${undone.length} command${undone.length === 1 ? '' : 's'} in ${options.source.label} (the rewritten crontab is kept in ${backup}).${monitors}`);
   return { code: 0, tokens };
@@ -250,24 +250,4 @@ function currentUserName(): string | null {
   } catch {
     return null;
   }
-}
-
-/** Saves the original next to the file (hidden, so cron ignores it), then replaces the file atomically. */
-export function writeWithBackup(source: CrontabSource, original: string, updated: string, options: Pick<DiscoverOptions, 'dataDir' | 'now'>): string {
-  const stamp = options.now.toISOString().replace(/[-:]/g, '');
-  if (!source.path) {
-    const backup = join(options.dataDir, `crontab-backup-${source.owner}-${stamp}`);
-    writeFileSync(backup, original, { mode: 0o600, flag: 'wx' });
-    installUserCrontab(updated);
-    return backup;
-  }
-  const folder = dirname(source.path);
-  const name = basename(source.path);
-  const mode = statSync(source.path).mode & 0o7777;
-  const backup = join(folder, `.${name}.cronbeat-backup-${stamp}`);
-  writeFileSync(backup, original, { mode, flag: 'wx' });
-  const temporary = join(folder, `.${name}.cronbeat-${process.pid}.tmp`);
-  writeFileSync(temporary, updated, { mode });
-  renameSync(temporary, source.path);
-  return backup;
 }

@@ -2,7 +2,8 @@ import { hostname } from 'node:os';
 import { ApiError } from '../../client/connection/api';
 import { cronZone } from './cronZone';
 import { slugOf } from '../../domain/monitors/ownLine';
-import { othersMustRunOf, refreshShim, writeWithBackup, type DiscoverOptions } from './discover';
+import { othersMustRunOf, refreshShim, type DiscoverOptions } from './discover';
+import { writeWithBackup } from './write';
 import { jobsToMonitor, readCrontab } from './jobs';
 import { monitorNameFor } from './mask';
 import { jobsOf } from './parse';
@@ -63,7 +64,7 @@ export async function discoverByName(options: DiscoverOptions): Promise<number> 
   for (const plan of plans) lines[plan.line - 1] = plan.text;
   // A key in the crontab's environment: cron gives it to the lines below, and `crontab -l` shows it only to its owner.
   if (key) lines.unshift(`# Cronbeat: the ping key the lines below send their pulses with (cronbeat crontab discover --by-name).`, `${KEY_VARIABLE}=${key}`);
-  const backup = writeWithBackup(source, crontab.text, lines.join('\n'), options);
+  const backup = writeWithBackup(source, crontab, lines.join('\n'), options);
   for (const plan of plans) console.log(`Line ${plan.line}: monitored by its name "${plan.slug}"; its monitor is made at its first run.`);
   console.log(
     `Rewrote ${plans.length} line${plans.length === 1 ? '' : 's'} of ${source.label}${key ? ` and set ${KEY_VARIABLE} to a new ping key` : ''} ` +

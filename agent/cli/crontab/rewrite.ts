@@ -62,7 +62,12 @@ function jobWords(command: string, shell: string | null): string {
  */
 export function rewriteJobLine(job: CronJob, token: string, invocation: Invocation, monitor?: NamedMonitor): string {
   const { head, tail } = splitRawAtPercent(job.command);
-  return `${job.raw.slice(0, job.commandStart)}${failOpenCommand(jobWords(head.trim(), job.shell), token, invocation)}${monitor ? monitorComment(monitor) : ''}${tail}`;
+  return `${job.raw.slice(0, job.commandStart)}${failOpenCommand(jobWords(head.trim(), job.shell), token, invocation)}${monitor ? monitorComment(monitor) : ''}${blanksAfter(head)}${tail}`;
+}
+
+/** The blanks that end the command before its stdin (or the line): kept outside the wrapper, so --undo gives the line back byte for byte. */
+function blanksAfter(head: string): string {
+  return head.slice(head.trimEnd().length);
 }
 
 /** The monitor a rewritten line pulses, named in a comment on the line; its id when it is made already. */
@@ -85,7 +90,7 @@ const COMMENT_NAME_CHARS = 80;
 function monitorComment({ id, name }: NamedMonitor): string {
   // eslint-disable-next-line no-control-regex -- control characters are what this finds
   const readable = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  const short = readable.length > COMMENT_NAME_CHARS ? `${readable.slice(0, COMMENT_NAME_CHARS - 1)}…` : readable;
+  const short = (readable.length > COMMENT_NAME_CHARS ? `${readable.slice(0, COMMENT_NAME_CHARS - 1)}…` : readable).trimEnd();
   return ` # cronbeat monitor${id === null ? '' : ` #${id}`}: ${short.replace(/[\\%]/g, (c) => `\\${c}`)}`;
 }
 
@@ -150,7 +155,7 @@ function olderLine(head: string): RegExpExecArray | null {
 export function failOpenLine(job: CronJob, line: MonitoredLine, shim: string): string {
   const { head, tail } = splitRawAtPercent(job.command);
   const words = FAIL_OPEN.exec(head.trim())?.[1] ?? olderLine(head.trim())![4];
-  return `${job.raw.slice(0, job.commandStart)}${failOpenCommand(words, line.token, { shim, url: line.url })}${tail}`;
+  return `${job.raw.slice(0, job.commandStart)}${failOpenCommand(words, line.token, { shim, url: line.url })}${blanksAfter(head)}${tail}`;
 }
 
 /** `cronbeat run [options] TOKEN|--name … -- CMD` written by hand (or by an older discover): CMD. */
@@ -170,8 +175,8 @@ export function ownCommand(job: CronJob): string | null {
 
 /** The job's line as it was before discover: its command written back in place of the wrapped one. */
 export function undoneLine(job: CronJob, line: MonitoredLine): string {
-  const { tail } = splitRawAtPercent(job.command);
-  return `${job.raw.slice(0, job.commandStart)}${line.original}${tail}`;
+  const { head, tail } = splitRawAtPercent(job.command);
+  return `${job.raw.slice(0, job.commandStart)}${line.original}${blanksAfter(head)}${tail}`;
 }
 
 function unquoted(word: string | undefined): string | null {
