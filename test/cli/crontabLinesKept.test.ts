@@ -105,6 +105,29 @@ describe.skipIf(!isRoot)("crontab discover keeps a crontab's owner, mode and lin
   });
 });
 
+describe('crontab discover --by-name and who can read the key it writes', () => {
+  it('puts no ping key in a crontab every user of the machine can read, and makes none', async () => {
+    const folder = tempFolder();
+    const file = join(folder, 'app');
+    const crontab = '*/10 * * * * root echo polled\n';
+    writeFileSync(file, crontab);
+    chmodSync(file, 0o644); // as /etc/crontab and /etc/cron.d files are
+    const keys = async () => ((await (await agent().api('/api/keys')).json()) as unknown[]).length;
+    const before = await keys();
+    const refused = await runCli(['crontab', 'discover', '--by-name', '--system-file', file], { env: env(folder) });
+    expect(refused.stderr).toMatch(/^cronbeat: .* is readable by every user of this machine .*chmod 600 .*\n$/);
+    expect(refused.status).toBe(1);
+    expect(readFileSync(file, 'utf8')).toBe(crontab);
+    expect(await keys()).toBe(before);
+
+    chmodSync(file, 0o600); // cron reads it as root all the same
+    const found = await runCli(['crontab', 'discover', '--by-name', '--system-file', file], { env: env(folder) });
+    expect(found.status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toMatch(/^CRONBEAT_API_TOKEN=\S+$/m);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+});
+
 describe('crontab discover and an edit made while it runs', () => {
   let proxy: Server | undefined;
   afterAll(() => proxy?.close());

@@ -1,4 +1,6 @@
+import { realpathSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { shellQuote } from '../../domain/text/shellQuote';
 import { ApiError } from '../../client/connection/api';
 import { cronZone } from './cronZone';
 import { slugOf } from '../../domain/monitors/ownLine';
@@ -52,6 +54,12 @@ export async function discoverByName(options: DiscoverOptions): Promise<number> 
 
   let key: string | null = null;
   if (!hasKey) {
+    const open = source.path ? readableByAll(source.path) : null;
+    if (open) {
+      // A ping key pulses every monitor its lines made: any user who reads it could report a failing job as fine.
+      console.error(`cronbeat: ${open} is readable by every user of this machine (mode ${modeOf(open)}), and the ping key would be written into it: nothing was changed. Make it private first (chmod 600 ${shellQuote(source.path!)}; cron reads it as root), or set ${KEY_VARIABLE}= in it yourself.`);
+      return 1;
+    }
     try {
       key = await pingKeyFor(options);
     } catch (error) {
@@ -71,6 +79,16 @@ export async function discoverByName(options: DiscoverOptions): Promise<number> 
       `(the original is kept in ${backup}). Edit a line's schedule in the crontab and its monitor follows at the next run.`,
   );
   return 0;
+}
+
+/** The crontab file (or what its link points at) when users other than its owner and group may read it; null when they may not. */
+function readableByAll(path: string): string | null {
+  const real = realpathSync(path);
+  return statSync(real).mode & 0o004 ? real : null;
+}
+
+function modeOf(path: string): string {
+  return (statSync(path).mode & 0o7777).toString(8).padStart(4, '0');
 }
 
 /** A new ping key named for this machine; when discover was given a ping key itself (403 on POST /api/keys), that one. */
