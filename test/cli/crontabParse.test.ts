@@ -143,12 +143,13 @@ describe('rewriting a line through the fail-open entry point', () => {
   it("keeps the job's stdin after % whatever backslashes the command or its monitor's name hold", () => {
     const original = job('0 1 * * * printf a\\\\%x%y');
     expect(original).toMatchObject({ shellCommand: 'printf a\\\\', stdin: 'x\ny' });
-    for (const name of ['C:\\', 'a\\\\%b', '100%']) {
+    for (const name of ['C:\\', 'a\\\\%b', '100%', '\\\u001b[2J\\']) {
       const line = rewriteJobLine(original, 'T', invocation, { id: 7, name });
       expect(job(line)).toMatchObject({ stdin: 'x\ny' });
       expect(job(line).shellCommand).toMatch(/exec "\$@" # cronbeat monitor #7: /);
       expect(undoneLine(job(line), monitoredLine(job(line))!)).toBe(original.raw);
     }
+    expect(rewriteJobLine(original, 'T', invocation, { id: 7, name: 'echo \u001b]0;x\u0007' })).toContain(' # cronbeat monitor #7: echo \\u001b]0;x\\u0007%x%y');
   });
 
   it("takes for an older discover's line only what it wrote (node, its cronbeat, then the job), never a line written by hand around cronbeat run", () => {

@@ -88,10 +88,11 @@ const COMMENT_NAME_CHARS = 80;
  * the comment with the wrapper, so the line comes back byte for byte.
  */
 function monitorComment({ id, name }: NamedMonitor): string {
+  const short = (name.length > COMMENT_NAME_CHARS ? `${name.slice(0, COMMENT_NAME_CHARS - 1)}…` : name).trimEnd();
+  // Backslashes and % first: the \u escapes below are pairs cron leaves alone.
   // eslint-disable-next-line no-control-regex -- control characters are what this finds
-  const readable = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  const short = (readable.length > COMMENT_NAME_CHARS ? `${readable.slice(0, COMMENT_NAME_CHARS - 1)}…` : readable).trimEnd();
-  return ` # cronbeat monitor${id === null ? '' : ` #${id}`}: ${short.replace(/[\\%]/g, (c) => `\\${c}`)}`;
+  const readable = short.replace(/[\\%]/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return ` # cronbeat monitor${id === null ? '' : ` #${id}`}: ${readable}`;
 }
 
 function failOpenCommand(words: string, token: string, { shim, url }: Invocation): string {
