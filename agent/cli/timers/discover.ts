@@ -47,6 +47,8 @@ export interface TimerRow {
 /** Each timer with what discover does with it. */
 export function timerRows(folders: UnitFolders, options: Pick<TimersOptions, 'grace' | 'now'>): TimerRow[] {
   const wired = new Map(wiredServices(folders.write).map((w) => [w.service, w]));
+  // A service has one drop-in, so one monitor: a second timer's monitor would never hear from it.
+  const wiring = new Map<string, string>();
   return findTimers(folders).map((timer) => {
     const none = { timer, schedule: null, grace: null };
     if (wired.has(timer.service)) return { ...none, status: 'monitored' };
@@ -55,6 +57,9 @@ export function timerRows(folders: UnitFolders, options: Pick<TimersOptions, 'gr
     const checked = checkSchedule(timer.schedule!);
     if (checked.schedule === undefined) return { ...none, status: `not monitorable: ${checked.error}` };
     if (existsSync(join(dropInFolder(folders, timer.service), DROP_IN_NAME))) return { ...none, status: `left alone: a ${DROP_IN_NAME} of someone else is in ${dropInFolder(folders, timer.service)}` };
+    const first = wiring.get(timer.service);
+    if (first) return { ...none, status: `left alone: ${first} starts ${timer.service} too, and its drop-in pulses that timer's monitor` };
+    wiring.set(timer.service, timer.name);
     const base = options.grace ?? defaultGraceMinutes(checked.schedule, options.now.getTime());
     return { timer, status: 'to monitor', schedule: checked.schedule, grace: timerGrace(base, timer) };
   });
