@@ -35,12 +35,13 @@ afterAll(async () => {
 });
 
 /** Runs a system-crontab line's command as cron would: its user, /bin/sh -c, the text after % on stdin. */
-function runAsCron(line: string): Promise<CliResult> {
+function runAsCron(line: string, variables: Record<string, string> = {}): Promise<CliResult> {
   const job = jobsOf(parseCrontab(line, 'system'))[0]!;
   return new Promise((done, reject) => {
     const child = spawn('/bin/sh', ['-c', job.shellCommand], {
       cwd: '/',
-      env: { HOME: '/nonexistent', LOGNAME: job.user!, SHELL: '/bin/sh', PATH: '/usr/bin:/bin' },
+      // cron exports the crontab's own variables (NAME=value lines) to the job.
+      env: { HOME: '/nonexistent', LOGNAME: job.user!, SHELL: '/bin/sh', PATH: '/usr/bin:/bin', ...variables },
       stdio: ['pipe', 'pipe', 'pipe'],
       ...(isRoot && job.user === 'nobody' ? { uid: NOBODY, gid: NOBODY } : {}),
     });
@@ -164,6 +165,17 @@ describe.skipIf(!isRoot)('a discovered line fails open (run as nobody, as cron d
     rmSync(d.shimDir, { recursive: true });
     expect(await runAsCron(d.lines[1])).toMatchObject({ status: 3 });
     expect(runsCounted(d.counter)).toBe(1);
+  });
+
+  it("gives the job the crontab's variables as they are, whatever their names", async () => {
+    const variables = { node: 'mine', runner: 'mine', started: 'mine', status: 'mine' };
+    const d = await discovered((counter) => `echo "$node $runner $started $status" >> ${counter}; exit 3`);
+    expect(await runAsCron(d.lines[1], variables)).toMatchObject({ status: 3 });
+    expect(readFileSync(d.counter, 'utf8')).toBe('mine mine mine mine\n');
+    unlinkSync(d.counter);
+    chmodSync(join(d.shimDir, 'cronbeat-run.cjs'), 0o600); // the entry point runs the job itself
+    expect(await runAsCron(d.lines[1], variables)).toMatchObject({ status: 3 });
+    expect(readFileSync(d.counter, 'utf8')).toBe('mine mine mine mine\n');
   });
 
   it('never runs the job twice when cronbeat dies after the job began', async () => {
