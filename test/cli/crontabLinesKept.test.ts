@@ -106,7 +106,7 @@ describe.skipIf(!isRoot)("crontab discover keeps a crontab's owner, mode and lin
 });
 
 describe('crontab discover --by-name and who can read the key it writes', () => {
-  it('puts no ping key in a crontab every user of the machine can read, and makes none', async () => {
+  it('puts no ping key in a crontab every user of the machine can read, and makes none; says who can read the tokens of lines', async () => {
     const folder = tempFolder();
     const file = join(folder, 'app');
     const crontab = '*/10 * * * * root echo polled\n';
@@ -120,7 +120,15 @@ describe('crontab discover --by-name and who can read the key it writes', () => 
     expect(readFileSync(file, 'utf8')).toBe(crontab);
     expect(await keys()).toBe(before);
 
+    // A monitor's token pulses that monitor only: discover writes it, and says who can read it.
+    const tokens = await runCli(['crontab', 'discover', '--system-file', file], { env: env(folder) });
+    expect(tokens.status).toBe(0);
+    expect(tokens.stdout).toContain(`Note: every user of this machine can read ${file} (mode 0644), and with a line's token pulse its monitor as if the job ran. \`chmod 600 ${file}\` keeps the tokens to root`);
+    expect((await runCli(['crontab', 'discover', '--undo', '--system-file', file], { env: env(folder) })).status).toBe(0);
+
     chmodSync(file, 0o600); // cron reads it as root all the same
+    expect((await runCli(['crontab', 'discover', '--system-file', file], { env: env(folder) })).stdout).not.toContain('Note: every user');
+    expect((await runCli(['crontab', 'discover', '--undo', '--system-file', file], { env: env(folder) })).status).toBe(0);
     const found = await runCli(['crontab', 'discover', '--by-name', '--system-file', file], { env: env(folder) });
     expect(found.status).toBe(0);
     expect(readFileSync(file, 'utf8')).toMatch(/^CRONBEAT_API_TOKEN=\S+$/m);

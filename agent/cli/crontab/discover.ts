@@ -10,7 +10,8 @@ import { jobsOf, type CronJob } from './parse';
 import { failOpenLine, monitoredLine, rewriteJobLine, shellProblem, undoneLine } from './rewrite';
 import { installShim, ShimError, type ShimPlan } from './shim';
 import { type CrontabSource } from './sources';
-import { writeWithBackup } from './write';
+import { modeOf, readableByAll, writeWithBackup } from './write';
+import { shellQuote } from '../../domain/text/shellQuote';
 import { counted, progressLine } from '../progress';
 import { DiscoveredLines, lineKey, recordedMonitors, wiredLineKey } from './discovered';
 import { describeError } from '../../domain/text/errorText';
@@ -155,6 +156,9 @@ export async function discover(options: DiscoverOptions): Promise<number> {
     }
     for (const { job } of upgrades) console.log(`Line ${job.line} now runs through ${options.shim.shim} and fails open.`);
     console.log(`${madeAndReused(made.length, created.length - made.length)} ${source.label} (the original is kept in ${backup}; \`cronbeat crontab discover --undo\` puts the commands back).`);
+    const open = source.path ? readableByAll(source.path) : null;
+    // Not refused: /etc/crontab and /etc/cron.d are 0644 as installed, and a token pulses its one monitor only.
+    if (open) console.log(`Note: every user of this machine can read ${open} (mode ${modeOf(open)}), and with a line's token pulse its monitor as if the job ran. \`chmod 600 ${shellQuote(open)}\` keeps the tokens to root (cron reads it as root).`);
   }
   if (failure) {
     console.error(`cronbeat: stopped after ${created.length} of ${plans.length} monitors: ${failure}. Run discover again to continue.`);

@@ -1,11 +1,10 @@
-import { realpathSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { shellQuote } from '../../domain/text/shellQuote';
 import { ApiError } from '../../client/connection/api';
 import { cronZone } from './cronZone';
 import { slugOf } from '../../domain/monitors/ownLine';
 import { othersMustRunOf, refreshShim, type DiscoverOptions } from './discover';
-import { writeWithBackup } from './write';
+import { modeOf, readableByAll, writeWithBackup } from './write';
 import { jobsToMonitor, readCrontab } from './jobs';
 import { monitorNameFor } from './mask';
 import { jobsOf } from './parse';
@@ -79,16 +78,6 @@ export async function discoverByName(options: DiscoverOptions): Promise<number> 
       `(the original is kept in ${backup}). Edit a line's schedule in the crontab and its monitor follows at the next run.`,
   );
   return 0;
-}
-
-/** The crontab file (or what its link points at) when users other than its owner and group may read it; null when they may not. */
-function readableByAll(path: string): string | null {
-  const real = realpathSync(path);
-  return statSync(real).mode & 0o004 ? real : null;
-}
-
-function modeOf(path: string): string {
-  return (statSync(path).mode & 0o7777).toString(8).padStart(4, '0');
 }
 
 /** A new ping key named for this machine; when discover was given a ping key itself (403 on POST /api/keys), that one. */

@@ -40,6 +40,17 @@ export function writeWithBackup(source: CrontabSource, read: CrontabText, update
   return backup;
 }
 
+/** The crontab file (or what its link points at) when every user of the machine may read it; null when not. */
+export function readableByAll(path: string): string | null {
+  const real = realpathSync(path);
+  return statSync(real).mode & 0o004 ? real : null;
+}
+
+/** A file's mode as chmod takes it: 0644. */
+export function modeOf(path: string): string {
+  return (statSync(path).mode & 0o7777).toString(8).padStart(4, '0');
+}
+
 /**
  * Writes a new file with the owner and mode of `like`: cron skips a user's crontab that root
  * owns, and /etc/cron.d files must stay as writable as they were, umask or not.
