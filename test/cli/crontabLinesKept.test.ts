@@ -105,6 +105,23 @@ describe.skipIf(!isRoot)("crontab discover keeps a crontab's owner, mode and lin
   });
 });
 
+describe('a crontab or unit folder that is not there', () => {
+  it('is named in one line, with nothing done, when given by hand', async () => {
+    const folder = tempFolder();
+    const missing = join(folder, 'crontb');
+    for (const args of [['crontab', 'discover', '--file', missing], ['crontab', 'discover', '--undo', '--file', missing], ['crontab', 'discover', '--by-name', '--file', missing]]) {
+      const result = await runCli(args, { env: env(folder) });
+      expect(result.stderr).toBe(`cronbeat: ${missing}: no such file.\n`);
+      expect(result.status).toBe(2);
+    }
+    for (const args of [['timers', 'list', '--root', missing], ['timers', 'discover', '--root', missing, '--dry-run']]) {
+      const result = await runCli(args, { env: env(folder) });
+      expect(result.stderr).toBe(`cronbeat: --root ${missing}: no such folder.\n`);
+      expect(result.status).toBe(2);
+    }
+  });
+});
+
 describe('crontab discover --by-name and who can read the key it writes', () => {
   it('puts no ping key in a crontab every user of the machine can read, and makes none; says who can read the tokens of lines', async () => {
     const folder = tempFolder();

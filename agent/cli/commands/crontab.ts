@@ -1,5 +1,5 @@
 import { parseArgs } from '../parseOptions';
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { ApiClient, ApiError } from '../../client/connection/api';
 import { DEFAULT_BASE_URL } from '../../client/connection/baseUrl';
 import { prepareDataDir } from '../../dataFolder/dataDir';
@@ -139,6 +139,8 @@ export const crontabCommand: Command = {
       if (action === 'discover') {
         if (files.length > 1) throw new UsageError('discover works on one crontab at a time: give one --file.');
         const source = files[0] ?? userCrontabSource();
+        // A crontab -l that is not there is a user without one; a file named by hand is a typo.
+        if (source.path && !existsSync(source.path)) throw new UsageError(`${source.path}: no such file.`);
         const dryRun = values['dry-run'] ?? false;
         if (values['delete-monitors'] && !values.undo) throw new UsageError('--delete-monitors goes with --undo: cronbeat crontab discover --undo --delete-monitors.');
         if (values.undo) {
