@@ -64,6 +64,19 @@ describe('crontab discover keeps what it does not own', () => {
     expect(readFileSync(file, 'utf8')).toBe(crontab);
   });
 
+  it("leaves alone a line that, wrapped, would not fit the command Debian's cron reads, and makes no monitor for it", async () => {
+    const folder = tempFolder();
+    const file = join(folder, 'crontab');
+    const crontab = `0 3 * * * /usr/local/bin/report.sh ${'alpha '.repeat(140)}\n`;
+    writeFileSync(file, crontab);
+    const before = ((await (await agent().api('/api/monitors')).json()) as unknown[]).length;
+    const result = await runCli(['crontab', 'discover', '--file', file], { env: env(folder) });
+    expect(result.stdout).toMatch(/Line 1 left alone: wrapped, its command would be \d+ bytes, more than the 999 Debian's cron reads \(it cuts the rest\)\./);
+    expect(result.status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(crontab);
+    expect(((await (await agent().api('/api/monitors')).json()) as unknown[]).length).toBe(before);
+  });
+
   it('keeps bytes that are not UTF-8 (a Latin-1 comment, a command) as they were', async () => {
     const folder = tempFolder();
     const file = join(folder, 'crontab');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { maskSecrets, monitorNameFor } from '../../agent/cli/crontab/mask';
 import { jobsOf, parseCrontab, splitPercent, type CronJob } from '../../agent/cli/crontab/parse';
-import { failOpenLine, monitoredLine, monitoredToken, rewriteJobLine, shellProblem, undoneLine } from '../../agent/cli/crontab/rewrite';
+import { failOpenLine, monitoredLine, monitoredToken, rewriteJobLine, shellProblem, tooLongToWrap, undoneLine } from '../../agent/cli/crontab/rewrite';
 import { defaultShimDir, volatilePlace } from '../../agent/cli/crontab/shim';
 import { diffSnapshots, snapshotJobs } from '../../agent/cli/crontab/snapshot';
 
@@ -150,6 +150,20 @@ describe('rewriting a line through the fail-open entry point', () => {
       expect(undoneLine(job(line), monitoredLine(job(line))!)).toBe(original.raw);
     }
     expect(rewriteJobLine(original, 'T', invocation, { id: 7, name: 'echo \u001b]0;x\u0007' })).toContain(' # cronbeat monitor #7: echo \\u001b]0;x\\u0007%x%y');
+  });
+
+  it("fits the line in the 999 bytes of a command Debian's cron reads: without its comment if need be, else not at all", () => {
+    const token = '0b7c9a4e-2f7d-4c1e-9d8a-5e6f7a8b9c0d';
+    const command = (bytes: number) => `/usr/local/bin/report.sh ${'a'.repeat(bytes - 25)}`;
+    const withComment = rewriteJobLine(job(`0 3 * * * ${command(500)}%in`), token, invocation, { id: 12, name: 'report' });
+    expect(withComment).toMatch(/ # cronbeat monitor #12: report%in$/);
+    const tight = job(`0 3 * * * ${command(780)}%in`);
+    const line = rewriteJobLine(tight, token, invocation, { id: 12, name: 'report' });
+    expect(line).not.toContain('# cronbeat monitor');
+    expect(line.endsWith('exec "$@"%in')).toBe(true);
+    expect(Buffer.byteLength(line.slice(tight.commandStart))).toBeLessThanOrEqual(999);
+    expect(tooLongToWrap(tight, invocation)).toBeNull();
+    expect(tooLongToWrap(job(`0 3 * * * ${command(900)}`), invocation)).toMatch(/^wrapped, its command would be 1\d{3} bytes, more than the 999 Debian's cron reads/);
   });
 
   it("takes for an older discover's line only what it wrote (node, its cronbeat, then the job), never a line written by hand around cronbeat run", () => {

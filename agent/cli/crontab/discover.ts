@@ -7,7 +7,7 @@ import { printTable } from './table';
 import { jobsToMonitor, readCrontab } from './jobs';
 import { monitorNameFor } from './mask';
 import { jobsOf, type CronJob } from './parse';
-import { failOpenLine, monitoredLine, rewriteJobLine, shellProblem, undoneLine } from './rewrite';
+import { failOpenLine, monitoredLine, rewriteJobLine, shellProblem, tooLongToWrap, undoneLine } from './rewrite';
 import { installShim, ShimError, type ShimPlan } from './shim';
 import { type CrontabSource } from './sources';
 import { modeOf, readableByAll, writeWithBackup } from './write';
@@ -64,8 +64,10 @@ export async function discover(options: DiscoverOptions): Promise<number> {
   for (const job of jobsToMonitor(crontab.lines)) {
     const zone = cronZone(job.timezone ?? options.machineZone);
     const shell = shellProblem(job.shell);
+    const long = tooLongToWrap(job, { shim: options.shim.shim, url: options.url });
     if (zone.zone === undefined) console.error(`cronbeat: line ${job.line} skipped: ${zone.error}`);
     else if (shell) console.log(`Line ${job.line} left alone: ${shell}.`);
+    else if (long) console.log(`Line ${job.line} left alone: ${long}.`);
     else {
       if (zone.note) notes.add(zone.note);
       plans.push({ job, name: monitorNameFor(job.shellCommand), timezone: zone.zone, duration: options.duration ?? defaultGraceMinutes(job.schedule, options.now.getTime()) });

@@ -8,7 +8,7 @@ import { modeOf, readableByAll, writeWithBackup } from './write';
 import { jobsToMonitor, readCrontab } from './jobs';
 import { monitorNameFor } from './mask';
 import { jobsOf } from './parse';
-import { rewriteJobLine, shellProblem } from './rewrite';
+import { rewriteJobLine, shellProblem, tooLongToWrap } from './rewrite';
 import { describeError } from '../../domain/text/errorText';
 
 export const KEY_VARIABLE = 'CRONBEAT_API_TOKEN';
@@ -33,9 +33,11 @@ export async function discoverByName(options: DiscoverOptions): Promise<number> 
     const slug = slugOf(monitorNameFor(job.shellCommand));
     const shell = shellProblem(job.shell);
     const zone = cronZone(job.timezone ?? options.machineZone);
+    const long = slug ? tooLongToWrap(job, { shim: options.shim.shim, url: options.url }, `--name=${slug}`) : null;
     if (zone.zone === undefined) console.error(`cronbeat: line ${job.line} skipped: ${zone.error}`);
     else if (shell) console.log(`Line ${job.line} left alone: ${shell}.`);
     else if (!slug) console.log(`Line ${job.line} left alone: its command gives no name with a letter or digit.`);
+    else if (long) console.log(`Line ${job.line} left alone: ${long}.`);
     else plans.push({ line: job.line, slug, text: rewriteJobLine(job, `--name=${slug}`, { shim: options.shim.shim, url: options.url }) });
   }
   for (const job of jobsOf(crontab.lines).filter((j) => j.unmonitorable)) console.log(`Line ${job.line} left alone: ${job.unmonitorable}.`);

@@ -62,7 +62,28 @@ function jobWords(command: string, shell: string | null): string {
  */
 export function rewriteJobLine(job: CronJob, token: string, invocation: Invocation, monitor?: NamedMonitor): string {
   const { head, tail } = splitRawAtPercent(job.command);
-  return `${job.raw.slice(0, job.commandStart)}${failOpenCommand(jobWords(head.trim(), job.shell), token, invocation)}${monitor ? monitorComment(monitor) : ''}${blanksAfter(head)}${tail}`;
+  const wrapped = failOpenCommand(jobWords(head.trim(), job.shell), token, invocation);
+  const comment = monitor ? monitorComment(monitor) : '';
+  // The comment is for people: it goes when the line would not fit cron's buffer with it.
+  const command = (withComment: string) => `${wrapped}${withComment}${blanksAfter(head)}${tail}`;
+  const fits = Buffer.byteLength(command(comment)) <= CRON_COMMAND_BYTES;
+  return `${job.raw.slice(0, job.commandStart)}${command(fits ? comment : '')}`;
+}
+
+/**
+ * The most bytes of a command Vixie cron and Debian's cron read (MAX_COMMAND, 1000 with its NUL):
+ * they cut a longer one silently, and a wrapper cut short breaks its job.
+ */
+export const CRON_COMMAND_BYTES = 999;
+
+/** A monitor token as the agent makes them (a UUID): the length a line will have before its monitor is made. */
+const TOKEN_SIZED = '00000000-0000-0000-0000-000000000000';
+
+/** Why `job` cannot be wrapped within cron's buffer (null when it can), for a token like the agent's or `token` given. */
+export function tooLongToWrap(job: CronJob, invocation: Invocation, token = TOKEN_SIZED): string | null {
+  const line = rewriteJobLine(job, token, invocation);
+  const bytes = Buffer.byteLength(line.slice(job.commandStart));
+  return bytes > CRON_COMMAND_BYTES ? `wrapped, its command would be ${bytes} bytes, more than the ${CRON_COMMAND_BYTES} Debian's cron reads (it cuts the rest)` : null;
 }
 
 /** The blanks that end the command before its stdin (or the line): kept outside the wrapper, so --undo gives the line back byte for byte. */
