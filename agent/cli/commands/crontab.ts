@@ -139,10 +139,10 @@ export const crontabCommand: Command = {
       if (action === 'discover') {
         if (files.length > 1) throw new UsageError('discover works on one crontab at a time: give one --file.');
         const source = files[0] ?? userCrontabSource();
-        // A crontab -l that is not there is a user without one; a file named by hand is a typo.
-        if (source.path && !existsSync(source.path)) throw new UsageError(`${source.path}: no such file.`);
         const dryRun = values['dry-run'] ?? false;
         if (values['delete-monitors'] && !values.undo) throw new UsageError('--delete-monitors goes with --undo: cronbeat crontab discover --undo --delete-monitors.');
+        // A crontab -l that is not there is a user without one; a file named by hand is a typo.
+        if (source.path && !existsSync(source.path)) throw new UsageError(`${source.path}: no such file.`);
         if (values.undo) {
           const deleting = values['delete-monitors'] ?? false;
           // The key is checked before the crontab changes: a missing one must not leave lines put back and monitors failing.

@@ -1,4 +1,4 @@
-import { chmodSync, chownSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { closeSync, fchmodSync, fchownSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CrontabReadError, installUserCrontab, readSource, type CrontabSource, type CrontabText } from './sources';
 
@@ -56,13 +56,17 @@ export function modeOf(path: string): string {
  * owns, and /etc/cron.d files must stay as writable as they were, umask or not.
  */
 function writeLike(like: Stats, path: string, content: Buffer): void {
-  writeFileSync(path, content, { mode: 0o600, flag: 'wx' });
+  // Through the descriptor: in a folder its user can write, a name could be swapped for a link between two calls.
+  const fd = openSync(path, 'wx', 0o600);
   try {
-    if (like.uid !== process.getuid?.() || like.gid !== process.getgid?.()) chownSync(path, like.uid, like.gid);
-    chmodSync(path, like.mode & 0o7777);
+    writeSync(fd, content);
+    if (like.uid !== process.getuid?.() || like.gid !== process.getgid?.()) fchownSync(fd, like.uid, like.gid);
+    fchmodSync(fd, like.mode & 0o7777);
   } catch (error) {
     unlinkSync(path);
     throw new CrontabReadError(`cannot give ${path} the owner and mode of the crontab (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): nothing was changed. Run as the crontab's owner or as root.`);
+  } finally {
+    closeSync(fd);
   }
 }
 
