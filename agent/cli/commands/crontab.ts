@@ -30,7 +30,8 @@ Finds the cron jobs of this machine, puts them under monitoring, and watches for
       start, the job runs directly: once, with its own exit status. A backup of the original is
       kept next to it (for crontab -l, in the data folder). Jobs already run through cronbeat are
       skipped (lines of an older discover are moved to the entry point), so a second run changes
-      nothing; @reboot jobs have no schedule and are left alone.
+      nothing; @reboot jobs have no schedule and are left alone, as are lines cron does not run as
+      written (a CR at the end, a last line without newline) or would cut once wrapped (999 bytes).
   cronbeat crontab discover --by-name [--file PATH] [--dry-run] [--shim-dir DIR] [--url URL]
       The same lines, but each names its monitor by the slug of its command (run --name=SLUG)
       instead of carrying a token: no monitor is made now, each line makes its own at its first
