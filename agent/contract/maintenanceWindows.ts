@@ -26,8 +26,9 @@ function zonedTime(field: string) {
     .nullish();
 }
 
-const NOT_CRON =
-  'The schedule field must be a cron expression such as "0 3 * * 0" (or a macro such as @weekly): a window opens at each run of it, and a calendar event or a period (@every) would never open one.';
+const A_PERIOD =
+  'The schedule field must be a cron expression such as "0 3 * * 0" or a calendar event such as "Sun 03:00": a window opens at each run of it, and a period (@every) has no moment of its own to open at.';
+
 
 const tagMessage = 'The tags field must be a list of tags: letters, digits, "_", ".", ":" and "-", up to 50 characters each.';
 
@@ -54,7 +55,7 @@ export const maintenanceWindowInput = onlyFields(
           return z.NEVER;
         }
         if (!opensWindows(checked.schedule)) {
-          context.addIssue({ code: 'custom', message: NOT_CRON });
+          context.addIssue({ code: 'custom', message: A_PERIOD });
           return z.NEVER;
         }
         return checked.schedule;
@@ -132,7 +133,7 @@ export function windowShapeErrors(window: WindowFields, now: number): Record<str
   if (window.schedule === null) return { schedule: ['The schedule field is required for a recurring window.'] };
   if (window.timezone === null) return { timezone: ['The timezone field is required for a recurring window.'] };
   if (window.durationMinutes === null) return { duration: ['The duration field is required for a recurring window.'] };
-  if (!opensWindows(window.schedule)) return { schedule: [NOT_CRON] };
+  if (!opensWindows(window.schedule)) return { schedule: [A_PERIOD] };
   const gap = neverEndingGap(window.schedule, window.durationMinutes, now);
   if (gap !== null) {
     const words = describeDuration(gap * 60_000);

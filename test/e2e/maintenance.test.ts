@@ -60,4 +60,23 @@ describe.skipIf(chromiumMissing)('maintenance windows in the dashboard', { timeo
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'db upgrade' }).count()).toBe(0);
     expect(agent.store.maintenanceWindows.list(1).map((w) => w.name)).toEqual(['weekly reboot']);
   });
+
+  it('adds a recurring window that opens at a calendar event, and ties a period\'s refusal to its field', async () => {
+    await page.setViewportSize({ width: 800, height: 600 });
+    await page.goto(`${agent.url}/#/maintenance`);
+    await page.getByRole('heading', { name: 'Maintenance', level: 1 }).waitFor();
+    await page.getByLabel('Name').fill('sunday reboot');
+    await page.getByLabel('Kind').selectOption('recurring');
+    await page.getByLabel('Opens at (cron or calendar event)').fill('@every 1h');
+    await page.getByLabel('Time zone').fill('Europe/Paris');
+    await page.getByLabel('Minutes').fill('60');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByText(/a period \(@every\) has no moment of its own to open at/).waitFor();
+    await page.getByLabel('Opens at (cron or calendar event)').fill('Sun 03:00');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('row').filter({ hasText: 'sunday reboot' }).waitFor();
+    await screenshot(page, 'maintenance-calendar-800x600');
+    expect(agent.store.maintenanceWindows.list(1).find((w) => w.name === 'sunday reboot')).toMatchObject({ schedule: 'Sun 03:00', timezone: 'Europe/Paris' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
 });

@@ -16,7 +16,7 @@ import {
 } from '../../contract/maintenanceWindows';
 import { windowOf, type MaintenanceWindowRow } from '../../db/maintenanceWindows';
 import { tagsOf } from '../../db/monitorLines';
-import { coversMonitor, windowEnd } from '../../domain/maintenance/windows';
+import { coversMonitor, nextStart, windowEnd } from '../../domain/maintenance/windows';
 import { pageOffset } from '../../domain/formats/pagination';
 import type { Store } from '../../db/store';
 import { replanAfterWindowChange } from '../../engine/monitors/maintenance';
@@ -40,7 +40,7 @@ function fieldsOf(row: MaintenanceWindowRow): WindowFields {
 
 /**
  * Refuses a window that is not whole (windowShapeErrors), whose times the body gives end in the
- * past, or whose monitor ids the body gives (a monitor deleted since a window was made does not
+ * past or whose schedule it gives never opens again, or whose monitor ids the body gives (a monitor deleted since a window was made does not
  * make every edit of it fail) include one the company does not have.
  */
 function checkWindow(store: Store, companyId: number, fields: WindowFields, body: Body, now: number): WindowFields {
@@ -51,6 +51,11 @@ function checkWindow(store: Store, companyId: number, fields: WindowFields, body
   const timesGiven = body.starts_at !== undefined || body.ends_at !== undefined;
   if (timesGiven && fields.endsAt !== null && fields.endsAt <= now) {
     throw HttpError.validation({ ends_at: ['The ends at field must be a time in the future: a window that has ended covers nothing.'] });
+  }
+  // So would a calendar event given that never elapses again (a date gone by, 30 February).
+  const scheduleGiven = body.schedule !== undefined || body.timezone !== undefined;
+  if (scheduleGiven && fields.schedule !== null && nextStart(fields, now) === null) {
+    throw HttpError.validation({ schedule: ['The schedule field names no time to come (systemd would say "never"), so the window would never open.'] });
   }
   const given = body.monitor_ids;
   const unknown = (given ?? []).filter((id) => !store.monitors.find(companyId, id));

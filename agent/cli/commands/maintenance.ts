@@ -20,7 +20,8 @@ The API token comes from CRONBEAT_API_TOKEN (make one with \`cronbeat token crea
       A one-off window, from now or --from, until --until or for --for.
   cronbeat maintenance add --schedule "0 2 * * 0" --timezone Z --duration MIN [--monitor …]
                            [--tag …] [--name N]
-      A recurring window: it opens at each run of the cron schedule in the zone, for MIN minutes.
+      A recurring window: it opens at each run of the schedule in the zone (cron, or a systemd
+      calendar event such as "Sun 03:00"), for MIN minutes.
   cronbeat maintenance list [--monitor ID|NAME] [--active]
       One line per window: id, when, what it covers, and whether it is under way.
   cronbeat maintenance remove ID

@@ -38,7 +38,8 @@ named by its id or its exact name.
   cronbeat monitor edit ID|NAME [--name N] [--schedule "0 3 * * *"] [--timezone Z]
                                 [--grace MIN] [--alert-after N] [--project N|none] [--tags a,b]
       Changes it without a new token: crontab lines that ping it keep working. A new schedule
-      counts from now; it never fails at once for a run it says was missed. A zone may be an
+      counts from now; it never fails at once for a run it says was missed. A new --grace
+      keeps the run it waits for, with the new deadline. A zone may be an
       old name (Asia/Calcutta, stored as Asia/Kolkata); a city or an abbreviation (Paris, EST)
       is refused with the zone it may mean. --tags sets the whole list ("" takes them off).
   cronbeat monitor delete ID|NAME --yes

@@ -1,4 +1,4 @@
-import type { Alert } from './alert';
+import type { Alert, MonitorReason } from './alert';
 import { monitorFailedData, type NotifiedMonitor } from './monitorNotifications';
 import type { MonitorNotificationData } from './notificationKinds';
 import { toApiTimestamp } from '../time/apiTimestamps';
@@ -37,9 +37,15 @@ export function reminderWanted(state: {
   return state.isAlerted && sameFailure && !state.paused && !state.monitorDeleted && !state.channelDeleted && state.remindEveryHours !== null;
 }
 
-/** The failure's alert told again at `now`: still failing, since the failure. */
-export function stillFailingAlert(failure: Alert, now: number): Alert {
-  return { ...failure, event: 'monitor.still_failing', at: toApiTimestamp(now), failing_since: failure.failing_since ?? failure.at };
+/**
+ * The failure's alert told again at `now`: still failing, since the failure. When what was told is
+ * a steady-again alert that said "now failed" (flapping kept the failure itself quiet), it is that
+ * failure which is told again: `current`, the monitor's reason now, since the steady alert's `failed_since`.
+ */
+export function stillFailingAlert(told: Alert, now: number, current: MonitorReason | null): Alert {
+  const again = { ...told, event: 'monitor.still_failing' as const, at: toApiTimestamp(now) };
+  if (told.reason.kind === 'steady') return { ...again, reason: current ?? told.reason, failing_since: told.reason.failed_since ?? told.at };
+  return { ...again, failing_since: told.failing_since ?? told.at };
 }
 
 /** The notification data of a reminder: the monitor as it is now, status `still_failing`. */

@@ -1,5 +1,4 @@
-import { nextRunAfter, previousRunBefore } from '../schedules/cronSchedule';
-import { kindOf, longestCronGapMinutes } from '../schedules';
+import { kindOf, longestCronGapMinutes, nextRunAfter, previousRunBefore } from '../schedules';
 import { minutesAfter, runAnsweredBy, type MissedDeadline, type ScheduleSpec } from '../monitors/dueTime';
 
 /*
@@ -18,22 +17,47 @@ export const MAX_ONE_OFF_MS = 31 * 24 * 3_600_000;
 const GAP_LOOKAHEAD_DAYS = 3 * 366;
 
 /**
- * Whether a recurring window's schedule can open it: only cron opens a window (at each run), a
- * calendar event or a period (`@every`, which has no fixed runs) never would.
+ * Whether a recurring window's schedule can open it: cron or a calendar event, at each run. A
+ * period (`@every`) has no moment of its own to open at.
  */
 export function opensWindows(schedule: string): boolean {
-  return kindOf(schedule) === 'cron';
+  return kindOf(schedule) !== 'period';
 }
 
 /**
- * The longest time in minutes between two openings of a window with this cron schedule, when an
+ * The longest time in minutes between two openings of a window with this schedule, when an
  * occurrence of `durationMinutes` lasts at least that long: each occurrence would last until the
  * next one opened, so the window would never end and the monitors it covers never alert. Null
- * when the window closes between some two openings (on wall clocks, from `now` for three years).
+ * when the window closes between some two openings (on wall clocks, from `now` for three years;
+ * for a calendar event, among its first CALENDAR_GAP_RUNS openings).
  */
 export function neverEndingGap(schedule: string, durationMinutes: number, now: number): number | null {
+  if (kindOf(schedule) === 'calendar') return calendarNeverEndingGap(schedule, durationMinutes, now);
   const gap = longestCronGapMinutes(schedule, now, GAP_LOOKAHEAD_DAYS);
   return durationMinutes >= gap ? gap : null;
+}
+
+/** Most openings of a calendar event read for a gap longer than its window lasts: a week of one every five minutes. */
+const CALENDAR_GAP_RUNS = 2_016;
+
+/**
+ * neverEndingGap for a calendar event, whose gaps no date arithmetic gives: its openings one after
+ * the other, stopping at the first gap longer than the window, or when it opens no more.
+ */
+function calendarNeverEndingGap(schedule: string, durationMinutes: number, now: number): number | null {
+  const horizon = now + GAP_LOOKAHEAD_DAYS * 86_400_000;
+  // In milliseconds: a calendar event may run seconds apart, which whole minutes would round to nothing.
+  let longest = 0;
+  let previous = nextRunAfter(schedule, 'UTC', now);
+  for (let read = 1; previous !== null && read < CALENDAR_GAP_RUNS; read++) {
+    const next = nextRunAfter(schedule, 'UTC', previous);
+    if (next === null) return null;
+    longest = Math.max(longest, next - previous);
+    if (longest > durationMinutes * 60_000) return null;
+    if (next > horizon) break;
+    previous = next;
+  }
+  return previous === null ? null : Math.ceil(longest / 60_000);
 }
 
 /** A window as the rules read it: one-off (`startsAt`, `endsAt`) or recurring (`schedule`, `timezone`, `durationMinutes`). */
@@ -61,10 +85,7 @@ export interface WindowSpan {
   end: number;
 }
 
-/**
- * The latest start of a recurring window's schedule at or before `at`, null when none. The one
- * place a window's schedule is read: another kind of schedule (a calendar) slots in here.
- */
+/** The latest start of a recurring window's schedule at or before `at`, null when none. The one place a window's schedule is read. */
 export function latestStartAtOrBefore(schedule: string, timezone: string, at: number): number | null {
   return previousRunBefore(schedule, timezone, at + 1);
 }
@@ -75,7 +96,7 @@ function firstStartAfter(schedule: string, timezone: string, at: number): number
 }
 
 /** When the next occurrence of `window` after `now` starts; null when none is to come. */
-export function nextStart(window: MaintenanceWindow, now: number): number | null {
+export function nextStart(window: Omit<MaintenanceWindow, 'id'>, now: number): number | null {
   if (window.startsAt !== null) return window.startsAt > now ? window.startsAt : null;
   if (window.schedule === null || window.timezone === null) return null;
   return firstStartAfter(window.schedule, window.timezone, now);

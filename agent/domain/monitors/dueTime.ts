@@ -1,4 +1,4 @@
-import { nextRunAfter, nextRunAtOrAfter, previousRunBefore, shortestGapMinutes } from '../schedules';
+import { kindOf, nextRunAfter, nextRunAtOrAfter, previousRunBefore, shortestGapMinutes } from '../schedules';
 
 const MINUTE = 60_000;
 
@@ -280,7 +280,15 @@ export function pauseEndsAt(pause: PauseState, now: number): number {
 }
 
 /**
- * A monitor re-planned at `from` (an edit of its schedule, zone or duration, or the end of a
+ * Whether an edit moves a monitor's runs (then replannedTiming): a new schedule, or zone of one with
+ * clock times. A new grace does not: the run waited for stays, by the new grace (late by it: failed).
+ */
+export function editMovesRuns(before: ScheduleSpec, after: ScheduleSpec): boolean {
+  return after.schedule !== before.schedule || (after.timezone !== before.timezone && kindOf(after.schedule) !== 'period');
+}
+
+/**
+ * A monitor re-planned at `from` (an edit that moves its runs, editMovesRuns, or the end of a
  * pause): it waits for the first run after that moment, so a run the schedule says was missed
  * before it never fails it. A failed monitor stays failed (no deadline until a success pulse);
  * a run in progress keeps its start, and a catch-up grace in course is kept (dropping it would

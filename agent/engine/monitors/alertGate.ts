@@ -110,6 +110,8 @@ export function sendSteady(ctx: Pick<EngineContext, 'store' | 'events' | 'notifi
       };
       const data = flappingNoticeData({ ...row, reason: reasonDataOf(row) }, reason);
       const notification = store.notifications.create({ companyId: row.company_id, type: NOTIFICATION_KINDS.monitorSteady.type, data, now, alert });
+      // The only word of a failure flapping kept quiet: the channels that repeat alerts repeat it from now on.
+      if (failed) store.reminders.plan(row.id, notification.id, now);
       made.push({ monitorId: row.id, name: row.name, kind: failed ? 'failed' : 'recovered', detail: data.description, alert, companyId: row.company_id, notificationId: notification.id });
     }
     return made;

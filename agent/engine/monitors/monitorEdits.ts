@@ -1,6 +1,6 @@
 import type { MonitorRow } from '../../db/monitors';
 import type { PulseMonitorRow } from '../../db/pulseMonitors';
-import { dueAt, dueTimeAt, pauseEndsAt, pausedDueAt, replannedTiming, type MonitorTiming } from '../../domain/monitors/dueTime';
+import { dueAt, dueTimeAt, editMovesRuns, pauseEndsAt, pausedDueAt, replannedTiming, type MonitorTiming } from '../../domain/monitors/dueTime';
 import { sortedTags, type FieldChanges } from '../../domain/monitors/ownLine';
 import { tagsOf } from '../../db/monitorLines';
 import type { EngineContext } from '../engineContext';
@@ -30,8 +30,8 @@ type Ctx = Pick<EngineContext, 'store' | 'events'>;
 
 /**
  * Edits a live monitor at `now`; null when the company has no such monitor. The token never
- * changes. A new schedule, zone or duration re-plans it from `now` (replannedTiming), unless it
- * is paused: its pause's end plans it anyway. What changed goes into the monitor's history,
+ * changes. A new schedule, or zone of a clock schedule, re-plans it from `now` (replannedTiming);
+ * a new grace keeps the run it waits for, with the new deadline. A paused monitor is planned at its pause's end. What changed goes into the monitor's history,
  * with who changed it (`source`).
  */
 export function editMonitor(
@@ -54,23 +54,17 @@ export function editMonitor(
       maxRuntime: changes.max_runtime === undefined ? row.max_runtime : changes.max_runtime,
     };
     const alertAfter = changes.alert_after ?? row.alert_after;
-    const replan =
-      row.paused_at === null &&
-      (next.timezone !== row.timezone || next.schedule !== row.schedule || next.duration !== row.duration);
-    // A new max run time moves only the deadline of a run in progress: nothing is planned again.
-    const newLimit = row.paused_at === null && next.maxRuntime !== row.max_runtime;
-    let timing: MonitorTiming = { ...timingOf(row), maxRuntimeMinutes: next.maxRuntime };
-    if (replan) {
-      timing = replannedTiming(
-        { ...timing, schedule: next.schedule, timezone: next.timezone, durationMinutes: next.duration },
-        now,
-      );
-    }
+    const live = row.paused_at === null;
+    const replan = live && editMovesRuns(row, next);
+    // A new grace or max run time moves only deadlines: the run waited for, or the run in progress, stays.
+    const newDeadlines = live && (next.duration !== row.duration || next.maxRuntime !== row.max_runtime);
+    let timing: MonitorTiming = { ...timingOf(row), schedule: next.schedule, timezone: next.timezone, durationMinutes: next.duration, maxRuntimeMinutes: next.maxRuntime };
+    if (replan) timing = replannedTiming(timing, now);
     store.monitors.edit(companyId, id, {
       ...next,
       expectedRunAt: timing.expectedRunAt,
       graceFrom: timing.graceFrom,
-      dueAt: replan || newLimit ? dueAt(timing) : row.due_at,
+      dueAt: replan || newDeadlines ? dueAt(timing) : row.due_at,
       now,
     });
     // A failure counting towards the old number alerts at the new one when its next failure comes.

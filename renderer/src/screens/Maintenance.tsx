@@ -86,7 +86,7 @@ function AddWindow(props: { onAdded: () => void; monitors: Array<{ id: number; n
       </Field>
       {recurring ? (
         <>
-          <Field id="mw-schedule" label="Opens at (cron)" error={shown('schedule')}>
+          <Field id="mw-schedule" label="Opens at (cron or calendar event)" error={shown('schedule')}>
             {input('schedule', { placeholder: '0 3 * * 0' })}
           </Field>
           <Field id="mw-timezone" label="Time zone" error={shown('timezone')}>

@@ -83,10 +83,22 @@ describe('maintenance window rules', () => {
     expect(maintenanceReplanFrom([oneOff], monitor, before)).toBeNull();
   });
 
-  it('opens only at the runs of a cron schedule, never of a calendar event or a period', () => {
+  it('opens at the runs of a cron schedule or a calendar event, never of a period (it has no moment of its own)', () => {
     expect(opensWindows('0 3 * * 0')).toBe(true);
-    expect(opensWindows('Sun 03:00')).toBe(false);
+    expect(opensWindows('Sun 03:00')).toBe(true);
     expect(opensWindows('@every 1h')).toBe(false);
+  });
+
+  it('opens a calendar event\'s window each time the event elapses, in the window\'s zone, as systemd reads it', () => {
+    const sundays: MaintenanceWindow = { ...base, id: 4, schedule: 'Sun 03:00', timezone: 'Europe/Paris', durationMinutes: 60 };
+    // Sunday 29 November 2026, 03:00 in Paris is 02:00 UTC.
+    expect(nextStart(sundays, at('2026-11-27T13:00:00Z'))).toBe(at('2026-11-29T02:00:00Z'));
+    expect(windowEnd(sundays, at('2026-11-29T01:59:59Z'))).toBeNull();
+    expect(windowEnd(sundays, at('2026-11-29T02:30:00Z'))).toBe(at('2026-11-29T03:00:00Z'));
+    expect(windowEnd(sundays, at('2026-11-29T03:00:00Z'))).toBeNull();
+    // Several events, one a line, as a timer's OnCalendar= lines; a line's own zone wins.
+    const twice: MaintenanceWindow = { ...sundays, schedule: 'Sun 03:00\nWed 12:00 UTC' };
+    expect(windowEnd(twice, at('2026-12-02T12:10:00Z'))).toBe(at('2026-12-02T13:00:00Z'));
   });
 
   it('never ends when an occurrence lasts as long as the longest time between two openings', () => {
@@ -100,5 +112,23 @@ describe('maintenance window rules', () => {
     expect(neverEndingGap('0 0 * 1 *', 7 * 1440, now)).toBeNull();
     expect(neverEndingGap('0 0 * 1 *', 7 * 1440, at('2027-01-15T00:00:00Z'))).toBeNull();
     expect(neverEndingGap('0 0 29 2 *', 7 * 1440, now)).toBeNull();
+  });
+
+  it('never ends, for a calendar event, on the same rule, read from its runs', () => {
+    const now = at('2026-11-27T13:00:00Z');
+    expect(neverEndingGap('*:0/5', 5, now)).toBe(5);
+    expect(neverEndingGap('*:0/5', 4, now)).toBeNull();
+    // Seconds apart: no window of whole minutes closes between them.
+    expect(neverEndingGap('*:*:0/30', 1, now)).toBe(1);
+    expect(neverEndingGap('*:*:00,50', 1, now)).toBe(1);
+    expect(neverEndingGap('*:0/2:30', 1, now)).toBeNull();
+    expect(neverEndingGap('Sun,Wed 03:00', 4 * 1440, now)).toBe(4 * 1440);
+    expect(neverEndingGap('Sun,Wed 03:00', 4 * 1440 - 1, now)).toBeNull();
+    // Every five minutes on weekdays: the weekend is free.
+    expect(neverEndingGap('Mon..Fri *:0/5', 2 * 1440, now)).toBeNull();
+    // One that runs once (a date) opens once and closes: nothing to reopen.
+    expect(neverEndingGap('2026-12-24 18:00', 7 * 1440, now)).toBeNull();
+    // Openings read up to a bound: every minute of every month but January is never seen to close.
+    expect(neverEndingGap('*-02..12-* *:*', 10, now)).toBe(1);
   });
 });

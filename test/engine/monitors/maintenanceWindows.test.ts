@@ -209,3 +209,20 @@ describe('a recurring window over a daylight-saving change', () => {
     expect(await walk(fixture, monitor.token, '2026-03-29T04:03:30Z', '2026-03-29T04:10:00Z')).toEqual(['monitor.failed 04:05']);
   });
 });
+
+describe('a recurring window on a calendar event', () => {
+  it('"Sun 03:00" Europe/Paris for an hour: the runs due while it is open are not expected, the first after it is', async () => {
+    fixture = engineFixture(at('2026-11-28T23:00:00Z'));
+    const monitor = fixture.monitor({ schedule: '*/15 * * * *', duration: 5 });
+    fixture.store.maintenanceWindows.create(
+      1,
+      { ...oneOff('2026-11-28T23:00:00Z', '2026-11-28T23:00:01Z'), startsAt: null, endsAt: null, schedule: 'Sun 03:00', timezone: 'Europe/Paris', durationMinutes: 60 },
+      at('2026-11-28T23:00:00Z'),
+    );
+    // Sunday 29 November, 03:00–04:00 in Paris is 02:00–03:00 UTC: the job is down for it.
+    const runs = runsBetween('2026-11-28T23:15:00Z', '2026-11-29T03:45:00Z', 15, ['2026-11-29T02:00:00Z', '2026-11-29T03:00:00Z']);
+    expect(await walk(fixture, monitor.token, '2026-11-28T23:00:00Z', '2026-11-29T03:47:00Z', runs)).toEqual([]);
+    // Down again after the window: the 03:45 run is missed.
+    expect(await walk(fixture, monitor.token, '2026-11-29T03:47:30Z', '2026-11-29T03:55:00Z')).toEqual(['monitor.failed 03:50']);
+  });
+});
