@@ -51,8 +51,10 @@ export function timerRows(folders: UnitFolders, options: Pick<TimersOptions, 'gr
   const wiring = new Map<string, string>();
   return findTimers(folders).map((timer) => {
     const none = { timer, schedule: null, grace: null };
-    if (wired.has(timer.service)) return { ...none, status: 'monitored' };
+    const wiredFor = wired.get(timer.service);
+    if (wiredFor && (wiredFor.timer ?? timer.name) === timer.name) return { ...none, status: 'monitored' };
     if (!timer.enabled) return { ...none, status: 'not enabled: it never runs' };
+    if (wiredFor) return { ...none, status: `left alone: ${wiredFor.timer} starts ${timer.service} too, and its drop-in pulses that timer's monitor` };
     if (timer.unmonitorable) return { ...none, status: `not monitorable: ${timer.unmonitorable}` };
     const checked = checkSchedule(timer.schedule!);
     if (checked.schedule === undefined) return { ...none, status: `not monitorable: ${checked.error}` };

@@ -51,6 +51,12 @@ export function dropInText({ monitorId, timer, shim, token, url }: DropInInput):
   ].join('\n');
 }
 
+/** The timer a drop-in of ours was written for (its first line says); null for another file. */
+export function timerOfDropIn(text: string): string | null {
+  if (!text.startsWith(DROP_IN_MARK)) return null;
+  return /^.* for (.+): pulses to monitor #\d+\.$/.exec(text.slice(0, text.indexOf('\n')))?.[1] ?? null;
+}
+
 /** The monitor token of a drop-in this command wrote; null for any other file. */
 export function tokenOfDropIn(text: string): string | null {
   if (!text.startsWith(DROP_IN_MARK)) return null;
