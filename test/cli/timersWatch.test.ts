@@ -89,6 +89,12 @@ describe('cronbeat timers watch', () => {
     // Enabled too, the other timer is told apart from the one the drop-in pulses for.
     symlinkSync('/usr/lib/systemd/system/a-manual.timer', join(wants, 'a-manual.timer'));
     expect((await runCli(['timers', 'list', '--root', root], { env })).stdout).toMatch(/a-manual\.timer .* left alone: b-nightly\.timer starts sync\.service too/);
+
+    // Undone and discovered again, now first by name, a-manual.timer gets a monitor of its own, not b-nightly's.
+    expect((await runCli(['timers', 'discover', '--root', root, '--undo'], { env })).status).toBe(0);
+    const again = await runCli(['timers', 'discover', '--root', root], { env });
+    expect(again.stdout).toMatch(/a-manual\.timer: monitor #\d+, grace/);
+    expect(again.stdout).not.toContain('the monitor an earlier discover made');
   });
 
   it('stops at start when no server has the identifier', async () => {

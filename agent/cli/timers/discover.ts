@@ -230,8 +230,8 @@ export function undoTimers(options: Pick<TimersOptions, 'folders' | 'root' | 'dr
   // Before the tokens leave the units: a later discover of the same timers takes their monitors again.
   const record = DiscoveredLines.read(options.dataDir, RECORD);
   const timers = findTimers(folders);
-  for (const { service, token } of wired) {
-    for (const timer of timers) if (timer.service === service) record.remember(timerKey(folders, timer), token);
+  for (const { service, token, timer: wiredFor } of wired) {
+    for (const timer of timers) if (timer.service === service && (wiredFor ?? timer.name) === timer.name) record.remember(timerKey(folders, timer), token);
   }
   saveRecord(record);
   for (const { path } of wired) removeDropIn(path);
