@@ -7,6 +7,7 @@ import { jobsOf, parseCrontab, splitPercent, type CronJob } from '../../agent/cl
 import { failOpenLine, monitoredLine, monitoredToken, rewriteJobLine, shellProblem, tooLongToWrap, undoneLine } from '../../agent/cli/crontab/rewrite';
 import { defaultShimDir, volatilePlace } from '../../agent/cli/crontab/shim';
 import { diffSnapshots, snapshotJobs } from '../../agent/cli/crontab/snapshot';
+import { fileSource } from '../../agent/cli/crontab/sources';
 
 const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name), 'utf8');
 
@@ -270,5 +271,13 @@ describe('snapshot differences', () => {
     // A line written by hand through `cronbeat run`, and its stdin after %, kept.
     expect(snap('*/5 * * * * www /usr/bin/cronbeat run --url http://a:8787 tok_abc -- /poll.sh --fast%ping\n')[0]!.text).toBe('*/5 * * * * /poll.sh --fast%ping (run through cronbeat)');
     expect(JSON.stringify(snap(`${wrapped}\n`))).not.toContain('tok_secret123');
+  });
+});
+
+describe('whose jobs a crontab file holds', () => {
+  it("takes a file of cron's spool as its user's, whoever reads it", () => {
+    expect(fileSource('/var/spool/cron/crontabs/alice')).toMatchObject({ format: 'user', owner: 'alice' });
+    expect(fileSource('/var/spool/cron/bob')).toMatchObject({ format: 'user', owner: 'bob' });
+    expect(fileSource('/etc/cron.d/backup')).toMatchObject({ format: 'system', owner: null });
   });
 });

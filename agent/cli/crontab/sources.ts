@@ -25,9 +25,14 @@ export function formatForPath(path: string): CrontabFormat {
   return absolute === '/etc/crontab' || dirname(absolute) === '/etc/cron.d' ? 'system' : 'user';
 }
 
+/** Where cron keeps users' crontabs, each file named for its user (Debian's, then Red Hat's). */
+const USER_SPOOLS = ['/var/spool/cron/crontabs', '/var/spool/cron'];
+
 export function fileSource(path: string, format = formatForPath(path)): CrontabSource {
   const absolute = resolve(path);
-  return { label: absolute, format, owner: format === 'user' ? currentUser() : null, path: absolute };
+  // A spool file runs as the user it is named for, not as whoever (root) gave it.
+  const owner = format === 'user' ? (USER_SPOOLS.includes(dirname(absolute)) ? basename(absolute) : currentUser()) : null;
+  return { label: absolute, format, owner, path: absolute };
 }
 
 export function userCrontabSource(): CrontabSource {
@@ -97,7 +102,7 @@ export function systemSources(): CrontabSource[] {
 /** Every user's crontab in cron's spool (readable by root only): Debian's and Red Hat's folders. */
 export function userSpoolSources(): CrontabSource[] {
   const sources: CrontabSource[] = [];
-  for (const folder of ['/var/spool/cron/crontabs', '/var/spool/cron']) {
+  for (const folder of USER_SPOOLS) {
     for (const path of listFiles(folder)) {
       if (basename(path).startsWith('.')) continue;
       sources.push({ label: path, format: 'user', owner: basename(path), path });
