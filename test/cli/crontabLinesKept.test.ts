@@ -102,6 +102,20 @@ describe.skipIf(!isRoot)("crontab discover keeps a crontab's owner, mode and lin
     expect([after.uid, after.gid, after.mode & 0o7777]).toEqual([65534, 65534, 0o640]);
   });
 
+  it('says in one line that a crontab it may not write is left as it is', async () => {
+    const folder = tempFolder();
+    chmodSync(folder, 0o755);
+    const file = join(folder, 'crontab');
+    const crontab = `0 3 * * * set -- /x; [ -r /s ] && [ -x /s ] && exec /s run ${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)} -- "$@"; exec "$@"\n`;
+    writeFileSync(file, crontab, { mode: 0o644 });
+    const data = tempFolder();
+    chmodSync(data, 0o777);
+    const undo = await runCli(['crontab', 'discover', '--undo', '--file', file], { env: { CRONBEAT_DATA_DIR: data }, user: { uid: 65534, gid: 65534 } });
+    expect(undo.stderr).toBe(`cronbeat: cannot write in ${folder} (EACCES): nothing was changed. Run as the crontab's owner or as root.\n`);
+    expect(undo.status).toBe(1);
+    expect(readFileSync(file, 'utf8')).toBe(crontab);
+  });
+
   it('writes through a symbolic link, which stays', async () => {
     const folder = tempFolder();
     mkdirSync(join(folder, 'app'));

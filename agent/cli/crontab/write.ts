@@ -57,7 +57,12 @@ export function modeOf(path: string): string {
  */
 function writeLike(like: Stats, path: string, content: Buffer): void {
   // Through the descriptor: in a folder its user can write, a name could be swapped for a link between two calls.
-  const fd = openSync(path, 'wx', 0o600);
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', 0o600);
+  } catch (error) {
+    throw new CrontabReadError(`cannot write in ${dirname(path)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): nothing was changed. Run as the crontab's owner or as root.`);
+  }
   try {
     writeSync(fd, content);
     if (like.uid !== process.getuid?.() || like.gid !== process.getgid?.()) fchownSync(fd, like.uid, like.gid);
