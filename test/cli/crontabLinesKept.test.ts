@@ -180,6 +180,18 @@ describe('crontab discover --by-name and who can read the key it writes', () => 
   });
 });
 
+describe('crontab discover --by-name and a long command', () => {
+  it('names the line by the slug of its command, however long (the name cut with … gave none)', async () => {
+    const folder = tempFolder();
+    const file = join(folder, 'crontab');
+    writeFileSync(file, `0 3 * * * /usr/local/bin/report.sh ${'--section=alpha '.repeat(10)}\n`, { mode: 0o600 });
+    const found = await runCli(['crontab', 'discover', '--by-name', '--file', file], { env: env(folder) });
+    expect(found.stdout).toContain('Line 1: monitored by its name "usr-local-bin-report-sh-section-alpha-');
+    expect(found.status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toMatch(/run --url \S+ --name=usr-local-bin-report-sh-section-alpha-[a-z0-9_-]+ -- "\$@"/);
+  });
+});
+
 describe('crontab discover and an edit made while it runs', () => {
   let proxy: Server | undefined;
   afterAll(() => proxy?.close());

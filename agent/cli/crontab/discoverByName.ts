@@ -30,7 +30,8 @@ export async function discoverByName(options: DiscoverOptions): Promise<number> 
   }
   const plans: Array<{ line: number; slug: string; text: string }> = [];
   for (const job of jobsToMonitor(crontab.lines)) {
-    const slug = slugOf(monitorNameFor(job.shellCommand));
+    // The name a long command is cut to ends in "…", which slugOf refuses as a look-alike of "...".
+    const slug = slugOf(monitorNameFor(job.shellCommand).replace(/…$/, ''));
     const shell = shellProblem(job.shell);
     const zone = cronZone(job.timezone ?? options.machineZone);
     const long = slug ? tooLongToWrap(job, { shim: options.shim.shim, url: options.url }, `--name=${slug}`) : null;
