@@ -35,12 +35,13 @@ afterAll(async () => {
 });
 
 /** Runs a system-crontab line's command as cron would: its user, /bin/sh -c, the text after % on stdin. */
-function runAsCron(line: string): Promise<CliResult> {
+function runAsCron(line: string, variables: Record<string, string> = {}): Promise<CliResult> {
   const job = jobsOf(parseCrontab(line, 'system'))[0]!;
   return new Promise((done, reject) => {
     const child = spawn('/bin/sh', ['-c', job.shellCommand], {
       cwd: '/',
-      env: { HOME: '/nonexistent', LOGNAME: job.user!, SHELL: '/bin/sh', PATH: '/usr/bin:/bin' },
+      // cron exports the crontab's own variables (NAME=value lines) to the job.
+      env: { HOME: '/nonexistent', LOGNAME: job.user!, SHELL: '/bin/sh', PATH: '/usr/bin:/bin', ...variables },
       stdio: ['pipe', 'pipe', 'pipe'],
       ...(isRoot && job.user === 'nobody' ? { uid: NOBODY, gid: NOBODY } : {}),
     });
@@ -93,6 +94,14 @@ async function discovered(job: (counter: string) => string): Promise<Discovered>
 
 const failing = (counter: string) => `echo ran >> ${counter}; exit 3`;
 
+/** A script, readable and runnable by all, that appends to `counter` and exits 3 (sourced with ., it ends the shell with 3). */
+function script(counter: string): string {
+  const path = `${counter}.sh`;
+  writeFileSync(path, `echo ran >> ${counter}\nexit 3\n`, { mode: 0o755 });
+  chmodSync(path, 0o755);
+  return path;
+}
+
 describe.skipIf(!isRoot)('a discovered line fails open (run as nobody, as cron does)', () => {
   it('shows the exact line and a grace that fits the schedule in --dry-run', async () => {
     const folder = tempFolder();
@@ -141,6 +150,32 @@ describe.skipIf(!isRoot)('a discovered line fails open (run as nobody, as cron d
     expect(ran.status).toBe(3);
     expect(runsCounted(d.counter)).toBe(1);
     if (told) expect(ran.stderr).toMatch(/cronbeat: the job runner could not start \(.*\); running the job without monitoring\n$/);
+  });
+
+  it.each([
+    // A plain command whose first word the shell runs itself: no program of that name to exec.
+    ['starts with a shell builtin (exec)', (counter: string) => `exec ${script(counter)}`],
+    ['starts with a shell builtin (.)', (counter: string) => `. ${script(counter)}`],
+    // cron pairs backslashes: \\\\% is a pair, then the % that starts the stdin (here, the word cat appends).
+    ['ends its command in a backslash pair before %', (counter: string) => `cat >> ${counter}; exit 3 # \\\\%ran`],
+  ])('runs a job whose line %s once, with its own exit status, through cronbeat and without it', async (_, job) => {
+    const d = await discovered(job);
+    expect(await runAsCron(d.lines[1])).toMatchObject({ status: 3 });
+    expect(runsCounted(d.counter)).toBe(1);
+    rmSync(d.shimDir, { recursive: true });
+    expect(await runAsCron(d.lines[1])).toMatchObject({ status: 3 });
+    expect(runsCounted(d.counter)).toBe(1);
+  });
+
+  it("gives the job the crontab's variables as they are, whatever their names", async () => {
+    const variables = { node: 'mine', runner: 'mine', started: 'mine', status: 'mine' };
+    const d = await discovered((counter) => `echo "$node $runner $started $status" >> ${counter}; exit 3`);
+    expect(await runAsCron(d.lines[1], variables)).toMatchObject({ status: 3 });
+    expect(readFileSync(d.counter, 'utf8')).toBe('mine mine mine mine\n');
+    unlinkSync(d.counter);
+    chmodSync(join(d.shimDir, 'cronbeat-run.cjs'), 0o600); // the entry point runs the job itself
+    expect(await runAsCron(d.lines[1], variables)).toMatchObject({ status: 3 });
+    expect(readFileSync(d.counter, 'utf8')).toBe('mine mine mine mine\n');
   });
 
   it('never runs the job twice when cronbeat dies after the job began', async () => {

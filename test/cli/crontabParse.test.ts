@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { maskSecrets, monitorNameFor } from '../../agent/cli/crontab/mask';
 import { jobsOf, parseCrontab, splitPercent, type CronJob } from '../../agent/cli/crontab/parse';
-import { failOpenLine, monitoredLine, monitoredToken, rewriteJobLine, shellProblem, undoneLine } from '../../agent/cli/crontab/rewrite';
+import { failOpenLine, monitoredLine, monitoredToken, rewriteJobLine, shellProblem, tooLongToWrap, undoneLine } from '../../agent/cli/crontab/rewrite';
 import { defaultShimDir, volatilePlace } from '../../agent/cli/crontab/shim';
 import { diffSnapshots, snapshotJobs } from '../../agent/cli/crontab/snapshot';
+import { fileSource } from '../../agent/cli/crontab/sources';
 
 const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name), 'utf8');
 
@@ -40,6 +41,14 @@ describe('parseCrontab on a user crontab', () => {
   it('splits the command at the first unescaped % and feeds the rest to stdin', () => {
     expect(at(12)).toMatchObject({ shellCommand: 'mail -s "Monthly report" root', stdin: 'Hello,\n\nThe report is ready: 100% done.\n' });
     expect(splitPercent('date +\\%Y-\\%m-\\%d')).toEqual({ shellCommand: 'date +%Y-%m-%d', stdin: null });
+  });
+
+  it('pairs a backslash with the character after it, as cron does: \\\\% is a backslash pair, then the % that ends the command', () => {
+    // cron's loop (cronie's and Vixie's do_command.c): a backslash takes the next character whatever it is,
+    // and only a pair \\% becomes %; so in \\\\% the % is not escaped.
+    expect(splitPercent('printf a\\\\%stdin')).toEqual({ shellCommand: 'printf a\\\\', stdin: 'stdin' });
+    expect(splitPercent('printf a\\\\\\%s%in')).toEqual({ shellCommand: 'printf a\\\\%s', stdin: 'in' });
+    expect(splitPercent('echo \\n\\%')).toEqual({ shellCommand: 'echo \\n%', stdin: null });
   });
 
   it('reports a line cron would reject', () => {
@@ -122,6 +131,52 @@ describe('rewriting a line through the fail-open entry point', () => {
     expect(monitoredToken('cronbeat run --url http://x:1 TOK -- true')).toBe('TOK');
     expect(monitoredToken('/usr/local/bin/backup.sh')).toBeNull();
     expect(monitoredLine(job('0 1 * * * /usr/local/bin/backup.sh'))).toBeNull();
+  });
+
+  it('runs a plain command that starts with a shell builtin through the shell: exec cannot run a builtin', () => {
+    for (const command of ['exec /usr/local/bin/backup.sh', '. /etc/profile.d/app.sh', 'cd /srv', 'time /usr/bin/sync', 'exit 3']) {
+      expect(rewriteJobLine(job(`0 3 * * * ${command}`), 'T', invocation)).toBe(`0 3 * * * set -- /bin/sh -c '${command}'; ${tail()} T -- "$@"; exec "$@"`);
+    }
+    // A program whose name only starts like a builtin is still passed as it is.
+    expect(rewriteJobLine(job('0 3 * * * executor --once'), 'T', invocation)).toBe(`0 3 * * * set -- executor --once; ${tail()} T -- "$@"; exec "$@"`);
+  });
+
+  it("keeps the job's stdin after % whatever backslashes the command or its monitor's name hold", () => {
+    const original = job('0 1 * * * printf a\\\\%x%y');
+    expect(original).toMatchObject({ shellCommand: 'printf a\\\\', stdin: 'x\ny' });
+    for (const name of ['C:\\', 'a\\\\%b', '100%', '\\\u001b[2J\\']) {
+      const line = rewriteJobLine(original, 'T', invocation, { id: 7, name });
+      expect(job(line)).toMatchObject({ stdin: 'x\ny' });
+      expect(job(line).shellCommand).toMatch(/exec "\$@" # cronbeat monitor #7: /);
+      expect(undoneLine(job(line), monitoredLine(job(line))!)).toBe(original.raw);
+    }
+    expect(rewriteJobLine(original, 'T', invocation, { id: 7, name: 'echo \u001b]0;x\u0007' })).toContain(' # cronbeat monitor #7: echo \\u001b]0;x\\u0007%x%y');
+  });
+
+  it("fits the line in the 999 bytes of a command Debian's cron reads: without its comment if need be, else not at all", () => {
+    const token = '0b7c9a4e-2f7d-4c1e-9d8a-5e6f7a8b9c0d';
+    const command = (bytes: number) => `/usr/local/bin/report.sh ${'a'.repeat(bytes - 25)}`;
+    const withComment = rewriteJobLine(job(`0 3 * * * ${command(500)}%in`), token, invocation, { id: 12, name: 'report' });
+    expect(withComment).toMatch(/ # cronbeat monitor #12: report%in$/);
+    const tight = job(`0 3 * * * ${command(780)}%in`);
+    const line = rewriteJobLine(tight, token, invocation, { id: 12, name: 'report' });
+    expect(line).not.toContain('# cronbeat monitor');
+    expect(line.endsWith('exec "$@"%in')).toBe(true);
+    expect(Buffer.byteLength(line.slice(tight.commandStart))).toBeLessThanOrEqual(999);
+    expect(tooLongToWrap(tight, invocation)).toBeNull();
+    expect(tooLongToWrap(job(`0 3 * * * ${command(900)}`), invocation)).toMatch(/^wrapped, its command would be 1\d{3} bytes, more than the 999 Debian's cron reads/);
+  });
+
+  it("takes for an older discover's line only what it wrote (node, its cronbeat, then the job), never a line written by hand around cronbeat run", () => {
+    for (const text of [
+      '*/5 * * * * cd /srv && /usr/bin/cronbeat run tok_abc -- ./backup.sh',
+      '*/5 * * * * /usr/bin/cronbeat run tok_def -- /usr/local/bin/backup.sh > /var/log/b.log 2>&1',
+      '*/5 * * * * /usr/bin/node /opt/cronbeat.cjs run tok_ghi -- /usr/local/bin/a.sh; /usr/local/bin/b.sh',
+      "*/5 * * * * nice -n 10 /usr/bin/node /opt/cronbeat.cjs run tok_jkl -- /bin/sh -c 'a && b'",
+    ]) {
+      expect(monitoredLine(job(text))).toBeNull();
+      expect(monitoredToken(job(text).shellCommand)).not.toBeNull(); // still run through cronbeat: discover leaves them alone
+    }
   });
 
   it('writes lines only for POSIX shells', () => {
@@ -216,5 +271,13 @@ describe('snapshot differences', () => {
     // A line written by hand through `cronbeat run`, and its stdin after %, kept.
     expect(snap('*/5 * * * * www /usr/bin/cronbeat run --url http://a:8787 tok_abc -- /poll.sh --fast%ping\n')[0]!.text).toBe('*/5 * * * * /poll.sh --fast%ping (run through cronbeat)');
     expect(JSON.stringify(snap(`${wrapped}\n`))).not.toContain('tok_secret123');
+  });
+});
+
+describe('whose jobs a crontab file holds', () => {
+  it("takes a file of cron's spool as its user's, whoever reads it", () => {
+    expect(fileSource('/var/spool/cron/crontabs/alice')).toMatchObject({ format: 'user', owner: 'alice' });
+    expect(fileSource('/var/spool/cron/bob')).toMatchObject({ format: 'user', owner: 'bob' });
+    expect(fileSource('/etc/cron.d/backup')).toMatchObject({ format: 'system', owner: null });
   });
 });

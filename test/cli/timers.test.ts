@@ -201,4 +201,24 @@ describe('cronbeat timers discover', () => {
     expect(again.stdout.match(/the monitor an earlier discover made/g)).toHaveLength(3);
     expect((await monitors()).length).toBe(count + 3);
   });
+
+  it('wires a service started by two timers once, for the first, and says why the other is left alone', async () => {
+    const root = tempFolder('cronbeat-timers-');
+    const lib = 'usr/lib/systemd/system';
+    put(root, `${lib}/backup-daily.timer`, '[Timer]\nOnCalendar=*-*-* 02:00\nUnit=backup.service\n');
+    put(root, `${lib}/backup-weekly.timer`, '[Timer]\nOnCalendar=Sun 05:00\nUnit=backup.service\n');
+    put(root, `${lib}/backup.service`, '[Service]\nType=oneshot\nExecStart=/bin/true\n');
+    const wants = join(root, 'etc/systemd/system/timers.target.wants');
+    mkdirSync(wants, { recursive: true });
+    for (const timer of ['backup-daily.timer', 'backup-weekly.timer']) symlinkSync(`/${lib}/${timer}`, join(wants, timer));
+    const count = (await monitors()).length;
+    const result = await runCli(['timers', 'discover', '--root', root], { env: envFor(tempFolder()) });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/backup-weekly\.timer .* left alone: backup-daily\.timer starts backup\.service too/);
+    // One monitor, the one the drop-in pulses: a second would never hear from its service and fail at each run.
+    const made = (await monitors()).slice(count);
+    expect(made.map((m) => m.name)).toEqual(['backup-daily.timer']);
+    expect(readFileSync(join(root, dropIn('backup.service')), 'utf8')).toContain(made[0]!.token);
+  });
 });

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -83,6 +85,20 @@ describe('the drop-in timers discover writes', () => {
       ['success', 0],
       ['fail', 1],
     ]);
+
+    // An agent that takes the connection and never answers: the start pulse waits in the spool
+    // after one try, so the service starts within seconds (all its tries took over 16 s).
+    const hung = createServer(() => {});
+    await new Promise<void>((done) => hung.listen(0, '127.0.0.1', done));
+    const hungUrl = `http://127.0.0.1:${(hung.address() as AddressInfo).port}`;
+    const slow = conf.replaceAll(testAgent().url, hungUrl);
+    const hungData = tempFolder();
+    const began = performance.now();
+    expect((await runAsSystemd(slow, 'ExecStartPre', { CRONBEAT_DATA_DIR: hungData })).status).toBe(0);
+    expect(performance.now() - began).toBeLessThan(12_000);
+    hung.close();
+    const waiting = await runCli(['spool', 'list', '--json', '--data-dir', hungData]);
+    expect((JSON.parse(waiting.stdout) as Array<{ kind?: string; signal?: string }>).length).toBe(1);
 
     // Cronbeat's entry point gone: both commands still succeed, without a word.
     const gone = conf.replaceAll(join(shimDir, 'cronbeat'), join(shimDir, 'missing'));

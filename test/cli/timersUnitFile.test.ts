@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dropInText, tokenOfDropIn } from '../../agent/cli/timers/dropIn';
+import { dropInText, timerOfDropIn, tokenOfDropIn } from '../../agent/cli/timers/dropIn';
 import { parseUnitText, periodOf, templateOf, timerGrace, timerSettings, timerTag, timespanSeconds, unescapeUnitName, withSpecifiers } from '../../agent/cli/timers/unitFile';
 
 describe('unit files, as systemd reads them', () => {
@@ -65,5 +65,12 @@ describe('the drop-in', () => {
     expect(text).toMatch(/^ExecStopPost=-\/bin\/sh /m);
     expect(text).toContain('%%20');
     expect(tokenOfDropIn('[Service]\nExecStartPre=-/bin/true\n')).toBeNull();
+  });
+
+  it('names the timer it was written for, a colon in the name included', () => {
+    const text = (timer: string) => dropInText({ monitorId: 12, timer, shim: '/s', token: 'T', url: 'http://h:1' });
+    expect(timerOfDropIn(text('backup-daily.timer'))).toBe('backup-daily.timer');
+    expect(timerOfDropIn(text('a:b.timer'))).toBe('a:b.timer');
+    expect(timerOfDropIn('[Service]\nExecStartPre=-/bin/true\n')).toBeNull();
   });
 });

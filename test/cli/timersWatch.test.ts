@@ -62,6 +62,41 @@ describe('cronbeat timers watch', () => {
     expect(all).toContainEqual(['removed', 'timer poll.timer: @every 15m', null]);
   });
 
+  it('follows the timer a drop-in was written for, not another timer of the same service', async () => {
+    const root = tempFolder('cronbeat-timers-');
+    const lib = join(root, 'usr/lib/systemd/system');
+    const wants = join(root, 'etc/systemd/system/timers.target.wants');
+    mkdirSync(lib, { recursive: true });
+    mkdirSync(wants, { recursive: true });
+    // a-manual.timer comes first by name but no target wants it: it never runs.
+    writeFileSync(join(lib, 'a-manual.timer'), '[Timer]\nOnCalendar=*-*-* 05:00\nUnit=sync.service\n');
+    writeFileSync(join(lib, 'b-nightly.timer'), '[Timer]\nOnCalendar=*-*-* 01:00\nUnit=sync.service\n');
+    writeFileSync(join(lib, 'sync.service'), '[Service]\nType=oneshot\nExecStart=/bin/true\n');
+    symlinkSync('/usr/lib/systemd/system/b-nightly.timer', join(wants, 'b-nightly.timer'));
+    const env = { CRONBEAT_URL: testAgent().url, CRONBEAT_API_TOKEN: testAgent().token, CRONBEAT_DATA_DIR: tempFolder(), CRONBEAT_SHIM_DIR: shimDir };
+    await testAgent().api('/api/servers', { method: 'POST', json: { name: 'web 4', ip_address: '10.0.0.4', identifier: 'web-4' } });
+    expect((await runCli(['timers', 'discover', '--root', root], { env })).status).toBe(0);
+    const listed = await runCli(['timers', 'list', '--root', root], { env });
+    expect(listed.stdout).toMatch(/b-nightly\.timer .* monitored/);
+    expect(listed.stdout).toMatch(/a-manual\.timer .* not enabled/);
+    const watch = () => runCli(['timers', 'watch', '--root', root, '--server', 'web-4', '--once'], { env });
+    expect((await watch()).status).toBe(0);
+    const changed = await watch();
+    expect(changed.stdout).not.toContain('now follows');
+    const monitor = ((await (await testAgent().api('/api/monitors')).json()) as Array<{ name: string; schedule: string }>).find((m) => m.name === 'b-nightly.timer')!;
+    expect(monitor.schedule).toBe('*-*-* 01:00');
+
+    // Enabled too, the other timer is told apart from the one the drop-in pulses for.
+    symlinkSync('/usr/lib/systemd/system/a-manual.timer', join(wants, 'a-manual.timer'));
+    expect((await runCli(['timers', 'list', '--root', root], { env })).stdout).toMatch(/a-manual\.timer .* left alone: b-nightly\.timer starts sync\.service too/);
+
+    // Undone and discovered again, now first by name, a-manual.timer gets a monitor of its own, not b-nightly's.
+    expect((await runCli(['timers', 'discover', '--root', root, '--undo'], { env })).status).toBe(0);
+    const again = await runCli(['timers', 'discover', '--root', root], { env });
+    expect(again.stdout).toMatch(/a-manual\.timer: monitor #\d+, grace/);
+    expect(again.stdout).not.toContain('the monitor an earlier discover made');
+  });
+
   it('stops at start when no server has the identifier', async () => {
     const env = { CRONBEAT_URL: testAgent().url, CRONBEAT_API_TOKEN: testAgent().token, CRONBEAT_DATA_DIR: tempFolder() };
     const result = await runCli(['timers', 'watch', '--root', machine(), '--server', 'no-such', '--once'], { env });

@@ -1,5 +1,5 @@
 import { parseArgs } from '../parseOptions';
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { ApiClient, ApiError } from '../../client/connection/api';
 import { DEFAULT_BASE_URL } from '../../client/connection/baseUrl';
 import { prepareDataDir } from '../../dataFolder/dataDir';
@@ -30,7 +30,8 @@ Finds the cron jobs of this machine, puts them under monitoring, and watches for
       start, the job runs directly: once, with its own exit status. A backup of the original is
       kept next to it (for crontab -l, in the data folder). Jobs already run through cronbeat are
       skipped (lines of an older discover are moved to the entry point), so a second run changes
-      nothing; @reboot jobs have no schedule and are left alone.
+      nothing; @reboot jobs have no schedule and are left alone, as are lines cron does not run as
+      written (a CR at the end, a last line without newline) or would cut once wrapped (999 bytes).
   cronbeat crontab discover --by-name [--file PATH] [--dry-run] [--shim-dir DIR] [--url URL]
       The same lines, but each names its monitor by the slug of its command (run --name=SLUG)
       instead of carrying a token: no monitor is made now, each line makes its own at its first
@@ -141,6 +142,8 @@ export const crontabCommand: Command = {
         const source = files[0] ?? userCrontabSource();
         const dryRun = values['dry-run'] ?? false;
         if (values['delete-monitors'] && !values.undo) throw new UsageError('--delete-monitors goes with --undo: cronbeat crontab discover --undo --delete-monitors.');
+        // A crontab -l that is not there is a user without one; a file named by hand is a typo.
+        if (source.path && !existsSync(source.path)) throw new UsageError(`${source.path}: no such file.`);
         if (values.undo) {
           const deleting = values['delete-monitors'] ?? false;
           // The key is checked before the crontab changes: a missing one must not leave lines put back and monitors failing.

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ApiClient, ApiError } from '../../client/connection/api';
 import { DEFAULT_BASE_URL } from '../../client/connection/baseUrl';
@@ -92,6 +92,7 @@ export const timersCommand: Command = {
     if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}".`);
     if (action !== 'list' && action !== 'discover' && action !== 'watch') throw new UsageError('Say what to do: `cronbeat timers list`, `cronbeat timers discover` or `cronbeat timers watch` (see --help).');
     const root = values.root === undefined ? null : resolve(withoutControlCharacters('--root', values.root));
+    if (root !== null && !statSync(root, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--root ${root}: no such folder.`);
     if (root === null && process.platform !== 'linux') throw new UsageError('systemd timers are a Linux thing: give --root DIR to read a folder of unit files here.');
     // Loaded here, not at the top: the other commands do not need them.
     const [{ unitFolders, UnitReadError }, { UnitWriteError }, discover, { defaultShimDir, planShim, ShimError }] = await Promise.all([

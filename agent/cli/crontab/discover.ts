@@ -1,6 +1,5 @@
-import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { basename, dirname, join } from 'node:path';
 import { type ApiClient, type MonitorSummary } from '../../client/connection/api';
 import { defaultGraceMinutes } from '../../domain/monitors/dueTime';
 import { cronZone } from './cronZone';
@@ -8,9 +7,11 @@ import { printTable } from './table';
 import { jobsToMonitor, readCrontab } from './jobs';
 import { monitorNameFor } from './mask';
 import { jobsOf, type CronJob } from './parse';
-import { failOpenLine, monitoredLine, rewriteJobLine, shellProblem, undoneLine } from './rewrite';
+import { failOpenLine, monitoredLine, rewriteJobLine, shellProblem, tooLongToWrap, undoneLine } from './rewrite';
 import { installShim, ShimError, type ShimPlan } from './shim';
-import { installUserCrontab, type CrontabSource } from './sources';
+import { type CrontabSource } from './sources';
+import { modeOf, readableByAll, writeWithBackup } from './write';
+import { shellQuote } from '../../domain/text/shellQuote';
 import { counted, progressLine } from '../progress';
 import { DiscoveredLines, lineKey, recordedMonitors, wiredLineKey } from './discovered';
 import { describeError } from '../../domain/text/errorText';
@@ -63,8 +64,10 @@ export async function discover(options: DiscoverOptions): Promise<number> {
   for (const job of jobsToMonitor(crontab.lines)) {
     const zone = cronZone(job.timezone ?? options.machineZone);
     const shell = shellProblem(job.shell);
+    const long = tooLongToWrap(job, { shim: options.shim.shim, url: options.url });
     if (zone.zone === undefined) console.error(`cronbeat: line ${job.line} skipped: ${zone.error}`);
     else if (shell) console.log(`Line ${job.line} left alone: ${shell}.`);
+    else if (long) console.log(`Line ${job.line} left alone: ${long}.`);
     else {
       if (zone.note) notes.add(zone.note);
       plans.push({ job, name: monitorNameFor(job.shellCommand), timezone: zone.zone, duration: options.duration ?? defaultGraceMinutes(job.schedule, options.now.getTime()) });
@@ -143,7 +146,7 @@ export async function discover(options: DiscoverOptions): Promise<number> {
       lines[plan.job.line - 1] = rewriteJobLine(plan.job, monitor.token, { shim: options.shim.shim, url: options.url }, { id: monitor.id, name: monitor.name });
     }
     for (const { job, line } of upgrades) lines[job.line - 1] = failOpenLine(job, line, options.shim.shim);
-    const backup = writeWithBackup(source, crontab.text, lines.join('\n'), options);
+    const backup = writeWithBackup(source, crontab, lines.join('\n'), options);
     if (made.length > 0) {
       printTable(
         made.map(({ plan, monitor }) => ({ line: plan.job.line, monitor: monitor.id, name: monitor.name, schedule: monitor.schedule, timezone: monitor.timezone, grace: `${monitor.duration} min`, token: monitor.token })),
@@ -155,6 +158,9 @@ export async function discover(options: DiscoverOptions): Promise<number> {
     }
     for (const { job } of upgrades) console.log(`Line ${job.line} now runs through ${options.shim.shim} and fails open.`);
     console.log(`${madeAndReused(made.length, created.length - made.length)} ${source.label} (the original is kept in ${backup}; \`cronbeat crontab discover --undo\` puts the commands back).`);
+    const open = source.path ? readableByAll(source.path) : null;
+    // Not refused: /etc/crontab and /etc/cron.d are 0644 as installed, and a token pulses its one monitor only.
+    if (open) console.log(`Note: every user of this machine can read ${open} (mode ${modeOf(open)}), and with a line's token pulse its monitor as if the job ran. \`chmod 600 ${shellQuote(open)}\` keeps the tokens to root (cron reads it as root).`);
   }
   if (failure) {
     console.error(`cronbeat: stopped after ${created.length} of ${plans.length} monitors: ${failure}. Run discover again to continue.`);
@@ -189,7 +195,7 @@ export function undoDiscover(options: Pick<DiscoverOptions, 'source' | 'dryRun' 
   saveRecord(rememberWiredLines(options.source, jobsOf(crontab.lines), options.dataDir).lines);
   const lines = crontab.text.split('\n');
   for (const { job, text } of undone) lines[job.line - 1] = text;
-  const backup = writeWithBackup(options.source, crontab.text, lines.join('\n'), options);
+  const backup = writeWithBackup(options.source, crontab, lines.join('\n'), options);
   const monitors = options.deleting ? '' : ' Their monitors are kept: delete them with --delete-monitors or in the dashboard, or they fail at their next missed run.';
   console.log(`Put back ${undone.length} command${undone.length === 1 ? '' : 's'} in ${options.source.label} (the rewritten crontab is kept in ${backup}).${monitors}`);
   return { code: 0, tokens };
@@ -250,24 +256,4 @@ function currentUserName(): string | null {
   } catch {
     return null;
   }
-}
-
-/** Saves the original next to the file (hidden, so cron ignores it), then replaces the file atomically. */
-export function writeWithBackup(source: CrontabSource, original: string, updated: string, options: Pick<DiscoverOptions, 'dataDir' | 'now'>): string {
-  const stamp = options.now.toISOString().replace(/[-:]/g, '');
-  if (!source.path) {
-    const backup = join(options.dataDir, `crontab-backup-${source.owner}-${stamp}`);
-    writeFileSync(backup, original, { mode: 0o600, flag: 'wx' });
-    installUserCrontab(updated);
-    return backup;
-  }
-  const folder = dirname(source.path);
-  const name = basename(source.path);
-  const mode = statSync(source.path).mode & 0o7777;
-  const backup = join(folder, `.${name}.cronbeat-backup-${stamp}`);
-  writeFileSync(backup, original, { mode, flag: 'wx' });
-  const temporary = join(folder, `.${name}.cronbeat-${process.pid}.tmp`);
-  writeFileSync(temporary, updated, { mode });
-  renameSync(temporary, source.path);
-  return backup;
 }

@@ -1,12 +1,14 @@
 import { hostname } from 'node:os';
+import { shellQuote } from '../../domain/text/shellQuote';
 import { ApiError } from '../../client/connection/api';
 import { cronZone } from './cronZone';
 import { slugOf } from '../../domain/monitors/ownLine';
-import { othersMustRunOf, refreshShim, writeWithBackup, type DiscoverOptions } from './discover';
+import { othersMustRunOf, refreshShim, type DiscoverOptions } from './discover';
+import { modeOf, readableByAll, writeWithBackup } from './write';
 import { jobsToMonitor, readCrontab } from './jobs';
 import { monitorNameFor } from './mask';
 import { jobsOf } from './parse';
-import { rewriteJobLine, shellProblem } from './rewrite';
+import { rewriteJobLine, shellProblem, tooLongToWrap } from './rewrite';
 import { describeError } from '../../domain/text/errorText';
 
 export const KEY_VARIABLE = 'CRONBEAT_API_TOKEN';
@@ -28,12 +30,15 @@ export async function discoverByName(options: DiscoverOptions): Promise<number> 
   }
   const plans: Array<{ line: number; slug: string; text: string }> = [];
   for (const job of jobsToMonitor(crontab.lines)) {
-    const slug = slugOf(monitorNameFor(job.shellCommand));
+    // The name a long command is cut to ends in "…", which slugOf refuses as a look-alike of "...".
+    const slug = slugOf(monitorNameFor(job.shellCommand).replace(/…$/, ''));
     const shell = shellProblem(job.shell);
     const zone = cronZone(job.timezone ?? options.machineZone);
+    const long = slug ? tooLongToWrap(job, { shim: options.shim.shim, url: options.url }, `--name=${slug}`) : null;
     if (zone.zone === undefined) console.error(`cronbeat: line ${job.line} skipped: ${zone.error}`);
     else if (shell) console.log(`Line ${job.line} left alone: ${shell}.`);
     else if (!slug) console.log(`Line ${job.line} left alone: its command gives no name with a letter or digit.`);
+    else if (long) console.log(`Line ${job.line} left alone: ${long}.`);
     else plans.push({ line: job.line, slug, text: rewriteJobLine(job, `--name=${slug}`, { shim: options.shim.shim, url: options.url }) });
   }
   for (const job of jobsOf(crontab.lines).filter((j) => j.unmonitorable)) console.log(`Line ${job.line} left alone: ${job.unmonitorable}.`);
@@ -51,6 +56,12 @@ export async function discoverByName(options: DiscoverOptions): Promise<number> 
 
   let key: string | null = null;
   if (!hasKey) {
+    const open = source.path ? readableByAll(source.path) : null;
+    if (open) {
+      // A ping key pulses every monitor its lines made: any user who reads it could report a failing job as fine.
+      console.error(`cronbeat: ${open} is readable by every user of this machine (mode ${modeOf(open)}), and the ping key would be written into it: nothing was changed. Make it private first (chmod 600 ${shellQuote(source.path!)}; cron reads it as root), or set ${KEY_VARIABLE}= in it yourself.`);
+      return 1;
+    }
     try {
       key = await pingKeyFor(options);
     } catch (error) {
@@ -63,7 +74,7 @@ export async function discoverByName(options: DiscoverOptions): Promise<number> 
   for (const plan of plans) lines[plan.line - 1] = plan.text;
   // A key in the crontab's environment: cron gives it to the lines below, and `crontab -l` shows it only to its owner.
   if (key) lines.unshift(`# Cronbeat: the ping key the lines below send their pulses with (cronbeat crontab discover --by-name).`, `${KEY_VARIABLE}=${key}`);
-  const backup = writeWithBackup(source, crontab.text, lines.join('\n'), options);
+  const backup = writeWithBackup(source, crontab, lines.join('\n'), options);
   for (const plan of plans) console.log(`Line ${plan.line}: monitored by its name "${plan.slug}"; its monitor is made at its first run.`);
   console.log(
     `Rewrote ${plans.length} line${plans.length === 1 ? '' : 's'} of ${source.label}${key ? ` and set ${KEY_VARIABLE} to a new ping key` : ''} ` +

@@ -1,7 +1,7 @@
 import { monitorNameFor, maskSecrets } from './mask';
 import { jobsOf, parseCrontab, type CronJob, type CrontabLine } from './parse';
 import { monitoredToken } from './rewrite';
-import { readSource, type CrontabSource } from './sources';
+import { readSource, type CrontabSource, type CrontabText } from './sources';
 
 /** Whether discover can act on a job: create a monitor, already done, impossible, or broken. */
 export type JobStatus = 'monitorable' | 'monitored' | 'not monitorable' | 'invalid';
@@ -24,9 +24,9 @@ export interface JobRow {
 }
 
 /** A source's parsed lines, or null when it does not exist. */
-export function readCrontab(source: CrontabSource): { text: string; lines: CrontabLine[] } | null {
-  const text = readSource(source);
-  return text === null ? null : { text, lines: parseCrontab(text, source.format) };
+export function readCrontab(source: CrontabSource): (CrontabText & { lines: CrontabLine[] }) | null {
+  const read = readSource(source);
+  return read === null ? null : { ...read, lines: parseCrontab(read.text, source.format) };
 }
 
 /** The rows of `crontab scan` for one parsed source: every job line and every line cron would reject. */

@@ -49,7 +49,8 @@ const MACRO_LINE = /^(\s*(@[A-Za-z]+)\s+)([\s\S]*)$/;
 /** Parses every line of a crontab; never throws. */
 export function parseCrontab(text: string, format: CrontabFormat): CrontabLine[] {
   const env: EnvInEffect = { timezone: null, shell: null, cronTzSet: false };
-  return text.split('\n').map((raw, index) => {
+  const raws = text.split('\n');
+  return raws.map((raw, index) => {
     const line = index + 1;
     const trimmed = raw.trim();
     if (trimmed === '') return { kind: 'blank', line, raw };
@@ -68,8 +69,21 @@ export function parseCrontab(text: string, format: CrontabFormat): CrontabLine[]
       if (name === 'SHELL') env.shell = value || null;
       return { kind: 'env', line, raw, name, value };
     }
-    return parseJob(raw, line, format, env);
+    const parsed = parseJob(raw, line, format, env);
+    if (parsed.kind === 'job' && !parsed.unmonitorable) parsed.unmonitorable = unreadByCron(raw, index === raws.length - 1);
+    return parsed;
   });
+}
+
+/**
+ * Why cron does not run a job line as it looks, so wrapping it would change it; null when it does.
+ * Cron reads a command up to the newline: a carriage return before it (a file with Windows line
+ * ends) is part of the command, and a last line without a newline is not read at all.
+ */
+function unreadByCron(raw: string, last: boolean): string | null {
+  if (last) return 'the last line has no newline at its end, so cron never reads it';
+  if (raw.endsWith('\r')) return 'the line ends in a carriage return (Windows line ends), which cron passes to the shell as part of the command';
+  return null;
 }
 
 interface EnvInEffect {
@@ -135,15 +149,17 @@ function parseJob(raw: string, line: number, format: CrontabFormat, env: EnvInEf
 
 /**
  * Cron's rule for %: the first unescaped % ends the command and the rest becomes its stdin,
- * where every other unescaped % is a newline; \% is a literal % in both parts.
+ * where every other unescaped % is a newline; \% is a literal % in both parts. As in cron's own
+ * loop (do_command.c), a backslash takes the character after it whatever it is, so in \\% the
+ * backslashes pair up and the % ends the command.
  */
 export function splitPercent(command: string): { shellCommand: string; stdin: string | null } {
   let shellCommand = '';
   let index = 0;
   for (; index < command.length; index++) {
     const char = command[index];
-    if (char === '\\' && command[index + 1] === '%') {
-      shellCommand += '%';
+    if (char === '\\' && index + 1 < command.length) {
+      shellCommand += command[index + 1] === '%' ? '%' : command.slice(index, index + 2);
       index++;
     } else if (char === '%') {
       break;
@@ -161,7 +177,7 @@ export function splitPercent(command: string): { shellCommand: string; stdin: st
 /** The raw command up to its first unescaped %, and the rest from that % on (empty if none). */
 export function splitRawAtPercent(command: string): { head: string; tail: string } {
   for (let index = 0; index < command.length; index++) {
-    if (command[index] === '\\' && command[index + 1] === '%') index++;
+    if (command[index] === '\\') index++;
     else if (command[index] === '%') return { head: command.slice(0, index), tail: command.slice(index) };
   }
   return { head: command, tail: '' };

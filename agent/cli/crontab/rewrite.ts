@@ -32,9 +32,21 @@ export function shellProblem(shell: string | null): string | null {
   return POSIX_SHELLS.has(name) ? null : `SHELL=${shell} is not a POSIX shell, so the fail-open line cannot run in it`;
 }
 
+/**
+ * Words the shell runs itself (builtins and reserved words): `exec "$@"` and the job runner look
+ * for a program of that name, and there is none (`exec`, `.`, `cd`), or it is another (`time`).
+ */
+const SHELL_OWN = new Set([
+  '.', ':', 'alias', 'bg', 'break', 'builtin', 'case', 'cd', 'command', 'continue', 'declare', 'do', 'done', 'echo', 'elif', 'else', 'enable', 'esac',
+  'eval', 'exec', 'exit', 'export', 'false', 'fc', 'fg', 'fi', 'for', 'function', 'getopts', 'hash', 'if', 'in', 'jobs', 'kill', 'let', 'local',
+  'printf', 'pwd', 'read', 'readonly', 'return', 'select', 'set', 'shift', 'shopt', 'source', 'test', 'then', 'time', 'times', 'trap', 'true',
+  'type', 'typeset', 'ulimit', 'umask', 'unalias', 'unset', 'until', 'wait', 'while',
+]);
+
 /** The words that run the job: a plain command as it is, anything the shell interprets through `SHELL -c`. */
 function jobWords(command: string, shell: string | null): string {
-  return PLAIN.test(command) ? command : `${shellQuote(shell ?? '/bin/sh')} -c ${shellQuote(command)}`;
+  const plain = PLAIN.test(command) && !SHELL_OWN.has(command.split(/\s/)[0]);
+  return plain ? command : `${shellQuote(shell ?? '/bin/sh')} -c ${shellQuote(command)}`;
 }
 
 /**
@@ -50,7 +62,33 @@ function jobWords(command: string, shell: string | null): string {
  */
 export function rewriteJobLine(job: CronJob, token: string, invocation: Invocation, monitor?: NamedMonitor): string {
   const { head, tail } = splitRawAtPercent(job.command);
-  return `${job.raw.slice(0, job.commandStart)}${failOpenCommand(jobWords(head.trim(), job.shell), token, invocation)}${monitor ? monitorComment(monitor) : ''}${tail}`;
+  const wrapped = failOpenCommand(jobWords(head.trim(), job.shell), token, invocation);
+  const comment = monitor ? monitorComment(monitor) : '';
+  // The comment is for people: it goes when the line would not fit cron's buffer with it.
+  const command = (withComment: string) => `${wrapped}${withComment}${blanksAfter(head)}${tail}`;
+  const fits = Buffer.byteLength(command(comment)) <= CRON_COMMAND_BYTES;
+  return `${job.raw.slice(0, job.commandStart)}${command(fits ? comment : '')}`;
+}
+
+/**
+ * The most bytes of a command Vixie cron and Debian's cron read (MAX_COMMAND, 1000 with its NUL):
+ * they cut a longer one silently, and a wrapper cut short breaks its job.
+ */
+export const CRON_COMMAND_BYTES = 999;
+
+/** A monitor token as the agent makes them (a UUID): the length a line will have before its monitor is made. */
+const TOKEN_SIZED = '00000000-0000-0000-0000-000000000000';
+
+/** Why `job` cannot be wrapped within cron's buffer (null when it can), for a token like the agent's or `token` given. */
+export function tooLongToWrap(job: CronJob, invocation: Invocation, token = TOKEN_SIZED): string | null {
+  const line = rewriteJobLine(job, token, invocation);
+  const bytes = Buffer.byteLength(line.slice(job.commandStart));
+  return bytes > CRON_COMMAND_BYTES ? `wrapped, its command would be ${bytes} bytes, more than the ${CRON_COMMAND_BYTES} Debian's cron reads (it cuts the rest)` : null;
+}
+
+/** The blanks that end the command before its stdin (or the line): kept outside the wrapper, so --undo gives the line back byte for byte. */
+function blanksAfter(head: string): string {
+  return head.slice(head.trimEnd().length);
 }
 
 /** The monitor a rewritten line pulses, named in a comment on the line; its id when it is made already. */
@@ -66,14 +104,16 @@ const COMMENT_NAME_CHARS = 80;
  * ` # cronbeat monitor #12: nightly backup`: which monitor the line pulses, for whoever reads
  * the crontab. The shell skips it (a word starting with # after the last command), and it goes
  * before the stdin after %, so cron still feeds the job the same input. A % in the name is
- * written \% (cron would start the stdin at it), control characters as \u escapes; --undo drops
+ * written \% (cron would start the stdin at it) and a backslash \\ (one at the end would escape
+ * the % that starts the stdin), control characters as \u escapes; --undo drops
  * the comment with the wrapper, so the line comes back byte for byte.
  */
 function monitorComment({ id, name }: NamedMonitor): string {
+  const short = (name.length > COMMENT_NAME_CHARS ? `${name.slice(0, COMMENT_NAME_CHARS - 1)}…` : name).trimEnd();
+  // Backslashes and % first: the \u escapes below are pairs cron leaves alone.
   // eslint-disable-next-line no-control-regex -- control characters are what this finds
-  const readable = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  const short = readable.length > COMMENT_NAME_CHARS ? `${readable.slice(0, COMMENT_NAME_CHARS - 1)}…` : readable;
-  return ` # cronbeat monitor${id === null ? '' : ` #${id}`}: ${short.replace(/\\?%/g, '\\%')}`;
+  const readable = short.replace(/[\\%]/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return ` # cronbeat monitor${id === null ? '' : ` #${id}`}: ${readable}`;
 }
 
 function failOpenCommand(words: string, token: string, { shim, url }: Invocation): string {
@@ -83,8 +123,16 @@ function failOpenCommand(words: string, token: string, { shim, url }: Invocation
 }
 
 const FAIL_OPEN = /^set -- (.*); \[ -r ('[^']*'|\S+) \] && \[ -x \2 \] && exec \2 run(?: --url ('[^']*'|\S+))? (\S+) -- "\$@"; exec "\$@"(?: # cronbeat monitor.*)?$/;
-/** The line of discover before it installed its own entry point (`cronbeat` shim): `NODE CRONBEAT.cjs run [--url U] TOKEN -- JOB`. */
-const DIRECT = /^(.*?cronbeat(?:\.cjs)?'?) run(?: --url (\S+))? (\S+) -- (.+)$/;
+/** A word as shellQuote writes it: plain, or single-quoted with '\'' for a quote. */
+const QUOTED_WORD = String.raw`(?:[A-Za-z0-9_./:,+@=-]+|'(?:[^']|'\\'')*')`;
+/**
+ * The line of discover before it installed its own entry point (`cronbeat` shim), exactly as it
+ * wrote it: `NODE CRONBEAT.cjs run [--url U] TOKEN -- JOB`, two quoted paths and nothing before.
+ * A line written by hand around `cronbeat run` (`cd /srv && cronbeat run …`, a redirection
+ * after the job) is not one: moving or undoing it would lose what surrounds the call.
+ */
+const DIRECT = new RegExp(String.raw`^(${QUOTED_WORD} ${QUOTED_WORD}) run(?: --url (${QUOTED_WORD}))? (\S+) -- (.+)$`);
+const CRONBEAT_PATH = /(?:^|\/)cronbeat(?:\.cjs)?'?$/;
 
 /** A line discover rewrote: its token, agent URL, whether it fails open, and the job's own command as written. */
 export interface MonitoredLine {
@@ -101,7 +149,7 @@ export interface MonitoredLine {
 export function monitoredLine(job: CronJob): MonitoredLine | null {
   const head = splitRawAtPercent(job.command).head.trim();
   const failOpen = FAIL_OPEN.exec(head);
-  const direct = failOpen ? null : DIRECT.exec(head);
+  const direct = failOpen ? null : olderLine(head);
   if (!failOpen && !direct) return null;
   const words = failOpen ? failOpen[1] : direct![4];
   const parsed = shellWords(words);
@@ -115,11 +163,21 @@ export function monitoredLine(job: CronJob): MonitoredLine | null {
   };
 }
 
+/** The parts of a line an older discover wrote (see DIRECT), or null: its job words are as that discover wrote them. */
+function olderLine(head: string): RegExpExecArray | null {
+  const match = DIRECT.exec(head);
+  if (!match || !CRONBEAT_PATH.test(match[1])) return null;
+  const words = match[4];
+  const parsed = shellWords(words);
+  const asWritten = PLAIN.test(words) || (parsed?.length === 3 && parsed[1] === '-c' && `${shellQuote(parsed[0])} -c ${shellQuote(parsed[2])}` === words);
+  return asWritten ? match : null;
+}
+
 /** A line discover wrote before, in its fail-open form with the same token and URL (for lines of an older discover). */
 export function failOpenLine(job: CronJob, line: MonitoredLine, shim: string): string {
   const { head, tail } = splitRawAtPercent(job.command);
-  const words = FAIL_OPEN.exec(head.trim())?.[1] ?? DIRECT.exec(head.trim())![4];
-  return `${job.raw.slice(0, job.commandStart)}${failOpenCommand(words, line.token, { shim, url: line.url })}${tail}`;
+  const words = FAIL_OPEN.exec(head.trim())?.[1] ?? olderLine(head.trim())![4];
+  return `${job.raw.slice(0, job.commandStart)}${failOpenCommand(words, line.token, { shim, url: line.url })}${blanksAfter(head)}${tail}`;
 }
 
 /** `cronbeat run [options] TOKEN|--name … -- CMD` written by hand (or by an older discover): CMD. */
@@ -139,8 +197,8 @@ export function ownCommand(job: CronJob): string | null {
 
 /** The job's line as it was before discover: its command written back in place of the wrapped one. */
 export function undoneLine(job: CronJob, line: MonitoredLine): string {
-  const { tail } = splitRawAtPercent(job.command);
-  return `${job.raw.slice(0, job.commandStart)}${line.original}${tail}`;
+  const { head, tail } = splitRawAtPercent(job.command);
+  return `${job.raw.slice(0, job.commandStart)}${line.original}${blanksAfter(head)}${tail}`;
 }
 
 function unquoted(word: string | undefined): string | null {

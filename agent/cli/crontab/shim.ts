@@ -68,19 +68,20 @@ export function shimScript(node: string | null, runner: string): string {
 # cannot start it (node or the runner missing, unreadable, or failing as it loads), COMMAND
 # runs directly instead: once, with its own exit status. The runner says "started" on fd 3
 # just before it starts COMMAND, so a runner that dies after that never causes a second run.
-node=${shellQuote(node ?? '')}
-runner=${shellQuote(runner)}
-[ -n "$node" ] && [ -x "$node" ] || node=$(command -v node) || node=
-if [ "$1" != run ]; then exec "$node" "$runner" "$@"; fi
+# Its variables have names no crontab sets: cron exports a crontab's own (node=…, status=…) to the job.
+cronbeat_node=${shellQuote(node ?? '')}
+cronbeat_runner=${shellQuote(runner)}
+[ -n "$cronbeat_node" ] && [ -x "$cronbeat_node" ] || cronbeat_node=$(command -v node) || cronbeat_node=
+if [ "$1" != run ]; then exec "$cronbeat_node" "$cronbeat_runner" "$@"; fi
 shift
-if [ -n "$node" ] && [ -r "$runner" ]; then
+if [ -n "$cronbeat_node" ] && [ -r "$cronbeat_runner" ]; then
   exec 4>&1
-  started=$("$node" "$runner" run --started-fd 3 "$@" 3>&1 1>&4 4>&-)
-  status=$?
+  cronbeat_started=$("$cronbeat_node" "$cronbeat_runner" run --started-fd 3 "$@" 3>&1 1>&4 4>&-)
+  cronbeat_status=$?
   exec 4>&-
-  [ "$started" = started ] && exit "$status"
+  [ "$cronbeat_started" = started ] && exit "$cronbeat_status"
 fi
-echo "cronbeat: the job runner could not start ($runner); running the job without monitoring" >&2
+echo "cronbeat: the job runner could not start ($cronbeat_runner); running the job without monitoring" >&2
 while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done
 [ $# -gt 0 ] || exit 2
 shift

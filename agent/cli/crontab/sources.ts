@@ -25,42 +25,65 @@ export function formatForPath(path: string): CrontabFormat {
   return absolute === '/etc/crontab' || dirname(absolute) === '/etc/cron.d' ? 'system' : 'user';
 }
 
+/** Where cron keeps users' crontabs, each file named for its user (Debian's, then Red Hat's). */
+const USER_SPOOLS = ['/var/spool/cron/crontabs', '/var/spool/cron'];
+
 export function fileSource(path: string, format = formatForPath(path)): CrontabSource {
   const absolute = resolve(path);
-  return { label: absolute, format, owner: format === 'user' ? currentUser() : null, path: absolute };
+  // A spool file runs as the user it is named for, not as whoever (root) gave it.
+  const owner = format === 'user' ? (USER_SPOOLS.includes(dirname(absolute)) ? basename(absolute) : currentUser()) : null;
+  return { label: absolute, format, owner, path: absolute };
 }
 
 export function userCrontabSource(): CrontabSource {
   return { label: USER_CRONTAB_LABEL, format: 'user', owner: currentUser(), path: null };
 }
 
+/** A crontab's text, and how its bytes were read, so that writing it back gives the same bytes. */
+export interface CrontabText {
+  text: string;
+  /** latin1 (a character per byte) for bytes that are not UTF-8: cron reads bytes, and other lines keep theirs. */
+  encoding: 'utf8' | 'latin1';
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+function decoded(bytes: Buffer): CrontabText {
+  try {
+    return { text: UTF8.decode(bytes), encoding: 'utf8' };
+  } catch {
+    return { text: bytes.toString('latin1'), encoding: 'latin1' };
+  }
+}
+
 /**
  * The crontab's text, or null when it does not exist (no file, or "no crontab for user").
  * Throws CrontabReadError with a one-line reason when it exists but cannot be read.
  */
-export function readSource(source: CrontabSource): string | null {
+export function readSource(source: CrontabSource): CrontabText | null {
   if (source.path) {
     try {
-      return readFileSync(source.path, 'utf8');
+      return decoded(readFileSync(source.path));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return null;
       throw new CrontabReadError(`cannot read ${source.path}: ${code === 'EACCES' ? 'permission denied (run as root to see every crontab)' : code}`);
     }
   }
-  const result = spawnSync('crontab', ['-l'], { encoding: 'utf8' });
+  const result = spawnSync('crontab', ['-l']);
   if (result.error) {
     if ((result.error as NodeJS.ErrnoException).code === 'ENOENT') return null; // no cron on this machine
     throw new CrontabReadError(`cannot run crontab -l: ${result.error.message}`);
   }
-  if (result.status === 0) return result.stdout;
-  if (/no crontab/i.test(result.stderr)) return null;
-  throw new CrontabReadError(`crontab -l failed: ${result.stderr.trim().split('\n')[0]}`);
+  if (result.status === 0) return decoded(result.stdout);
+  const stderr = result.stderr.toString('utf8');
+  if (/no crontab/i.test(stderr)) return null;
+  throw new CrontabReadError(`crontab -l failed: ${stderr.trim().split('\n')[0]}`);
 }
 
-/** Installs `text` as the current user's crontab with `crontab -`. */
-export function installUserCrontab(text: string): void {
-  const result = spawnSync('crontab', ['-'], { input: text, encoding: 'utf8' });
+/** Installs `content` as the current user's crontab with `crontab -`. */
+export function installUserCrontab(content: Buffer): void {
+  const result = spawnSync('crontab', ['-'], { input: content, encoding: 'utf8' });
   if (result.error || result.status !== 0) {
     throw new CrontabReadError(`crontab - failed: ${(result.stderr || result.error?.message || '').trim().split('\n')[0]}`);
   }
@@ -79,7 +102,7 @@ export function systemSources(): CrontabSource[] {
 /** Every user's crontab in cron's spool (readable by root only): Debian's and Red Hat's folders. */
 export function userSpoolSources(): CrontabSource[] {
   const sources: CrontabSource[] = [];
-  for (const folder of ['/var/spool/cron/crontabs', '/var/spool/cron']) {
+  for (const folder of USER_SPOOLS) {
     for (const path of listFiles(folder)) {
       if (basename(path).startsWith('.')) continue;
       sources.push({ label: path, format: 'user', owner: basename(path), path });

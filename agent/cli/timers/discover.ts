@@ -47,14 +47,21 @@ export interface TimerRow {
 /** Each timer with what discover does with it. */
 export function timerRows(folders: UnitFolders, options: Pick<TimersOptions, 'grace' | 'now'>): TimerRow[] {
   const wired = new Map(wiredServices(folders.write).map((w) => [w.service, w]));
+  // A service has one drop-in, so one monitor: a second timer's monitor would never hear from it.
+  const wiring = new Map<string, string>();
   return findTimers(folders).map((timer) => {
     const none = { timer, schedule: null, grace: null };
-    if (wired.has(timer.service)) return { ...none, status: 'monitored' };
+    const wiredFor = wired.get(timer.service);
+    if (wiredFor && (wiredFor.timer ?? timer.name) === timer.name) return { ...none, status: 'monitored' };
     if (!timer.enabled) return { ...none, status: 'not enabled: it never runs' };
+    if (wiredFor) return { ...none, status: `left alone: ${wiredFor.timer} starts ${timer.service} too, and its drop-in pulses that timer's monitor` };
     if (timer.unmonitorable) return { ...none, status: `not monitorable: ${timer.unmonitorable}` };
     const checked = checkSchedule(timer.schedule!);
     if (checked.schedule === undefined) return { ...none, status: `not monitorable: ${checked.error}` };
     if (existsSync(join(dropInFolder(folders, timer.service), DROP_IN_NAME))) return { ...none, status: `left alone: a ${DROP_IN_NAME} of someone else is in ${dropInFolder(folders, timer.service)}` };
+    const first = wiring.get(timer.service);
+    if (first) return { ...none, status: `left alone: ${first} starts ${timer.service} too, and its drop-in pulses that timer's monitor` };
+    wiring.set(timer.service, timer.name);
     const base = options.grace ?? defaultGraceMinutes(checked.schedule, options.now.getTime());
     return { timer, status: 'to monitor', schedule: checked.schedule, grace: timerGrace(base, timer) };
   });
@@ -223,8 +230,8 @@ export function undoTimers(options: Pick<TimersOptions, 'folders' | 'root' | 'dr
   // Before the tokens leave the units: a later discover of the same timers takes their monitors again.
   const record = DiscoveredLines.read(options.dataDir, RECORD);
   const timers = findTimers(folders);
-  for (const { service, token } of wired) {
-    for (const timer of timers) if (timer.service === service) record.remember(timerKey(folders, timer), token);
+  for (const { service, token, timer: wiredFor } of wired) {
+    for (const timer of timers) if (timer.service === service && (wiredFor ?? timer.name) === timer.name) record.remember(timerKey(folders, timer), token);
   }
   saveRecord(record);
   for (const { path } of wired) removeDropIn(path);

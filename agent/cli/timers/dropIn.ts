@@ -3,7 +3,7 @@
  * before it starts and reports its result after it stops, through Cronbeat's entry point (the
  * stable shim `crontab discover` installs). Every command has systemd's `-` prefix and runs
  * under /bin/sh, which checks the entry point first: a missing or broken Cronbeat never fails
- * the service, nor delays it past the ping's own timeout.
+ * the service, nor delays its start by more than one try of the start pulse (5 s).
  *
  * The unit carries the monitor's token, as healthchecks.io puts a check's ping URL in one: a
  * token lets its holder ping that monitor and nothing else (rotate it with `cronbeat monitor
@@ -23,7 +23,11 @@ function scriptWord(script: string): string {
   return execWord(script);
 }
 
-const START = '[ -x "$0" ] && exec "$0" ping "$1" --start --rid "$INVOCATION_ID" --url "$2"; exit 0';
+// The service waits for the start pulse: an agent that does not answer costs it one try (5 s),
+// not all of ping's tries (over 16 s, past a short TimeoutStartSec=). Stopped by timeout's TERM,
+// ping keeps the pulse in the spool, and the result pulse after the run sends it first.
+const START_PING = '"$0" ping "$1" --start --rid "$INVOCATION_ID" --url "$2"';
+const START = `[ -x "$0" ] || exit 0; if command -v timeout >/dev/null; then timeout 5 ${START_PING}; exit 0; fi; exec ${START_PING}`;
 // systemd sets SERVICE_RESULT, EXIT_CODE and EXIT_STATUS for ExecStopPost= (systemd.exec(5)):
 // success is 0; an exit status of its own is kept; a signal, a timeout, a watchdog is a failure.
 const STOP =
@@ -49,6 +53,12 @@ export function dropInText({ monitorId, timer, shim, token, url }: DropInInput):
     `ExecStopPost=-/bin/sh -c ${scriptWord(STOP)} ${args}`,
     '',
   ].join('\n');
+}
+
+/** The timer a drop-in of ours was written for (its first line says); null for another file. */
+export function timerOfDropIn(text: string): string | null {
+  if (!text.startsWith(DROP_IN_MARK)) return null;
+  return /^.* for (.+): pulses to monitor #\d+\.$/.exec(text.slice(0, text.indexOf('\n')))?.[1] ?? null;
 }
 
 /** The monitor token of a drop-in this command wrote; null for any other file. */

@@ -54,8 +54,9 @@ function snapshot(folders: UnitFolders): Watched[] {
   const wired = wiredServices(folders.write);
   const timers = findTimers(folders);
   const now: Watched[] = [];
-  for (const { service, token } of wired) {
-    const timer = timers.find((t) => t.service === service && t.schedule !== null && t.unmonitorable === null);
+  for (const { service, token, timer: wiredFor } of wired) {
+    // The timer the drop-in was written for: another timer of the service is not its monitor's.
+    const timer = timers.find((t) => t.service === service && (wiredFor ?? t.name) === t.name && t.schedule !== null && t.unmonitorable === null);
     const schedule = timer ? checkSchedule(timer.schedule!).schedule : undefined;
     if (timer && schedule !== undefined) now.push({ token, timer: timer.name, schedule });
   }

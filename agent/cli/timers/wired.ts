@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync, mkdirSync, renameSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DROP_IN_NAME, tokenOfDropIn } from './dropIn';
+import { DROP_IN_NAME, timerOfDropIn, tokenOfDropIn } from './dropIn';
 
 /*
  * The drop-ins on disk: which services `timers discover` wired (found by its mark, so a second
@@ -12,6 +12,8 @@ export interface WiredService {
   service: string;
   path: string;
   token: string;
+  /** The timer whose monitor the drop-in pulses; null when its first line does not say. */
+  timer: string | null;
 }
 
 /** The services of `folder` with a drop-in of ours. */
@@ -33,7 +35,7 @@ export function wiredServices(folder: string): WiredService[] {
       continue;
     }
     const token = tokenOfDropIn(text);
-    if (token !== null) wired.push({ service: name.slice(0, -2), path, token });
+    if (token !== null) wired.push({ service: name.slice(0, -2), path, token, timer: timerOfDropIn(text) });
   }
   return wired;
 }
