@@ -165,7 +165,8 @@ function decimal(c: Cursor, usec: boolean, what: string): number {
     const digits = /^\d+/.exec(c.p.slice(c.at))?.[0];
     if (digits === undefined) refuse(`The ${what} has a decimal point without digits after it.`);
     c.at += digits!.length;
-    value += Number(digits!.slice(0, 6).padEnd(6, '0'));
+    // systemd reads six digits and rounds on the seventh (parse_fractional_part_u).
+    value += Number(digits!.slice(0, 6).padEnd(6, '0')) + (digits!.length > 6 && digits![6]! >= '5' ? 1 : 0);
   }
   if (value > INT_MAX) refuse(`The ${what} is too large: seconds go from 0 to 59.`);
   return value;

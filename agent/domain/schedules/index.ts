@@ -126,20 +126,40 @@ const rememberedCalendarPrevious = rememberingNone('before', rememberedRuns('fro
 /** Longest look back for the last run of a calendar event: systemd's own horizon is the year 2199. */
 const MAX_LOOK_BACK_MS = 9 * 366 * 86_400_000;
 
+/** Runs walked one at a time before the rest is halved instead: an event may run every millisecond of a day. */
+const MAX_WALKED_RUNS = 1_000;
+
 /**
  * The last run strictly before `beforeMs`: systemd has no such search, so it is found forwards
  * (the runs from a moment before, the last one that is still before), looking back twice as far
- * each time. Bounded: nine years back at most, about 28 forward searches.
+ * each time. Bounded: nine years back at most, about 28 forward searches, and a thousand runs
+ * walked; past those, what is left is halved (about 40 searches).
  */
 function calendarPreviousRun(schedule: string, timezone: string, beforeMs: number): number | null {
+  const next = (after: number) => nextRuns(schedule, timezone, after, 1)[0] ?? null;
   for (let back = 120_000; back <= MAX_LOOK_BACK_MS * 2; back *= 2) {
     let found: number | null = null;
-    for (let at: number | null = beforeMs - back; at !== null; ) {
-      at = nextRuns(schedule, timezone, at, 1)[0] ?? null;
+    let at: number | null = beforeMs - back;
+    for (let walked = 0; walked < MAX_WALKED_RUNS; walked++) {
+      at = next(at);
       if (at === null || at >= beforeMs) break;
       found = at;
     }
-    if (found !== null) return found;
+    if (found === null) continue;
+    if (at === found) {
+      // Still before beforeMs after so many runs: the run after `low` is before it, the run after `high` is not.
+      let low = found;
+      let high = beforeMs - 1;
+      while (high - low > 1) {
+        const middle = low + Math.floor((high - low) / 2);
+        const run = next(middle);
+        if (run !== null && run < beforeMs) low = middle;
+        else high = middle;
+      }
+      const run = next(low);
+      return run !== null && run < beforeMs ? run : found;
+    }
+    return found;
   }
   return null;
 }

@@ -127,7 +127,8 @@ interface SystemdAnswer {
 
 const ELAPSE = /(?:Next elapse|Iter\. #\d+): (.*)$/;
 const IN_UTC = /\(in UTC\): \w{3} (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) UTC/;
-const LOCAL_UTC = /: \w{3} (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) UTC$/;
+// Without an "(in UTC)" line the zone is UTC's clock all year (UTC, GMT, Africa/Abidjan): the local time is UTC.
+const LOCAL_UTC = /: \w{3} (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) [\w+-]+$/;
 
 /** systemd-analyze's answers for `expressions` in `zone` with its clock at `startMs`. */
 export async function askSystemd(expressions: string[], zone: string, startMs: number, iterations: number): Promise<SystemdAnswer[]> {

@@ -28,7 +28,7 @@ describe('checkSchedule for calendar events and periods', () => {
   it('keeps calendar events as written, one a line, blank lines and extra spaces dropped', () => {
     expect(checkSchedule('  Mon..Fri   09:00 ')).toEqual({ schedule: 'Mon..Fri 09:00' });
     expect(checkSchedule('Mon 09:00\n\n  Fri 17:00:30 Europe/Paris\n')).toEqual({ schedule: 'Mon 09:00\nFri 17:00:30 Europe/Paris' });
-    for (const ok of ['minutely', 'hourly', 'weekly', 'monthly', 'quarterly', 'semiannually', 'yearly', '*-*-* 00/3:30', 'Sat *-*-1..7 03:00', '*-02~03', '2026-03-08 02:30 UTC', '*:*:0/10', '*:*:7.5']) {
+    for (const ok of ['*-*~01,25', '*-*~01,02,22', '*-*~01,22/21', '*:*:59.9999994', 'minutely', 'hourly', 'weekly', 'monthly', 'quarterly', 'semiannually', 'yearly', '*-*-* 00/3:30', 'Sat *-*-1..7 03:00', '*-02~03', '2026-03-08 02:30 UTC', '*:*:0/10', '*:*:7.5']) {
       expect(checkSchedule(ok).schedule, ok).toBe(ok);
     }
   });
@@ -38,6 +38,14 @@ describe('checkSchedule for calendar events and periods', () => {
     ['*-*-* 02:60', 'The minute is 60, but minutes go from 0 to 59.'],
     ['*-13-01', 'The month is 13, but months go from 1 to 12.'],
     ['*-02~30', 'The day before the month\'s end is 30, but "~" counts at most 28 days back (~01 is the last day).'],
+    // systemd lowers the limit of "~" by 3 days for each value of the list (its check runs down the
+    // sorted list keeping the lowered limit): ~01,25 is taken, ~01,26 and ~01,02,23 are not.
+    ['*-*~01,26', 'The day before the month\'s end is 26, but as the 2nd value of a "~" list it may be at most 25 (systemd allows 3 days fewer for each value before it).'],
+    ['*-*~01,02,23', 'The day before the month\'s end is 23, but as the 3rd value of a "~" list it may be at most 22 (systemd allows 3 days fewer for each value before it).'],
+    ['*-*~1,2,3,4,5,6,7,8,9', 'The day before the month\'s end is 8, but as the 8th value of a "~" list it may be at most 7 (systemd allows 3 days fewer for each value before it).'],
+    ['*-*~01/7', 'The day 1/7 never repeats: its second run would be past the month\'s last day (~01).'],
+    // Its seventh decimal rounds the sixth, so 59.9999995 is 60 seconds.
+    ['*:*:59.9999995', 'The second is 60, but seconds go from 0 to 59.'],
     ['*:50/20', 'The minute 50/20 never repeats: its second run would be past 59.'],
     ['Fri..Mon 09:00', 'A range of weekdays runs from Monday to Sunday: write Mon..Fri, not Fri..Mon (or two parts, Fri..Sun,Mon).'],
     ['Mon 9', 'The time is written hour:minute or hour:minute:second, such as 02:30 or *:0/15.'],
@@ -89,6 +97,16 @@ describe('calendar events run as systemd runs them, not as cron does', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
+  it('carries seconds that a repetition pushes past 59 into the next minute, as mktime() does', () => {
+    // After :56, 0/7 gives :63, which mktime() makes the next minute's :03; systemd then starts
+    // that minute at :00, or, when the hour rolled over too, at :03 (and so skips :00).
+    expect(runs('*:*:00/7', 'UTC', '2026-11-12T04:58:50Z', 3)).toEqual(['2026-11-12T04:58:56Z', '2026-11-12T04:59:00Z', '2026-11-12T04:59:07Z']);
+    expect(runs('*:*:00/7', 'UTC', '2026-11-12T04:59:30Z', 6)).toEqual([
+      '2026-11-12T04:59:35Z', '2026-11-12T04:59:42Z', '2026-11-12T04:59:49Z', '2026-11-12T04:59:56Z', '2026-11-12T05:00:07Z', '2026-11-12T05:00:14Z',
+    ]);
+    expect(runs('*:*:10/25', 'Europe/Paris', '2026-11-12T04:59:36Z', 2)).toEqual(['2026-11-12T05:00:10Z', '2026-11-12T05:00:35Z']);
+  });
+
   it('expects a run whenever any of its lines elapses', () => {
     expect(runs('Mon 09:00\nWed 12:00 UTC', 'Europe/Paris', '2026-03-01T00:00:00Z', 3)).toEqual([
       '2026-03-02T08:00:00Z', '2026-03-04T12:00:00Z', '2026-03-09T08:00:00Z',
@@ -99,6 +117,16 @@ describe('calendar events run as systemd runs them, not as cron does', () => {
     const before = previousRunBefore('Mon..Fri 09:00', 'Europe/Paris', at('2026-03-09T07:00:00Z'));
     expect(iso(before)).toBe('2026-03-06T08:00:00Z');
     expect(iso(nextRunAfter('Mon..Fri 09:00', 'Europe/Paris', before!))).toBe('2026-03-09T08:00:00Z');
+  });
+
+  it('finds the last run of an event that runs thousands of times a day quickly', () => {
+    // Each second of 1 January, each millisecond of a weekday or of a minute: walked one run at a time these
+    // took seconds (hours for every millisecond of 1 January), the agent's loop stopped meanwhile.
+    const started = Date.now();
+    expect(iso(previousRunBefore('*-01-01 *:*:*', 'UTC', at('2026-07-01T00:00:00Z')))).toBe('2026-01-01T23:59:59Z');
+    expect(iso(previousRunBefore('Mon..Fri *-*-* *:*:0/0.000001', 'UTC', at('2026-07-01T12:00:00Z')))).toBe('2026-07-01T11:59:59.999Z');
+    expect(iso(previousRunBefore('2026-01-01 00:00:0/0.001', 'Europe/Paris', at('2026-03-01T12:00:00Z')))).toBe('2025-12-31T23:00:59.999Z');
+    expect(Date.now() - started).toBeLessThan(500);
   });
 
   it('gives nothing, quickly, for an event that never comes or comes only years apart', () => {
