@@ -165,6 +165,14 @@ describe('words', () => {
     ['@every 90m', 'UTC', 'every 90 minutes, counted from the last run'],
     ['@every 1h30m', 'UTC', 'every 1 hour 30 minutes, counted from the last run'],
     ['0 3 * * *', 'Europe/Paris', 'at 03:00 Europe/Paris'],
+    // "~" with a repetition counts towards the month's end: ~07/2 is ~07, ~05, ~03 and ~01.
+    ['*-*~07/2', 'UTC', 'at 00:00 UTC, on the last day, the 3rd day from the end, the 5th day from the end and the 7th day from the end of the month'],
+    ['*-*~28/7', 'UTC', 'at 00:00 UTC, on the 7th day from the end, the 14th day from the end, the 21st day from the end and the 28th day from the end of the month'],
+    ['*-*~02..09/3', 'UTC', 'at 00:00 UTC, on the 2nd day from the end, the 5th day from the end and the 8th day from the end of the month'],
+    // What reads badly in words is systemd's own normalised form, as systemd-analyze prints it.
+    ['12:*:*', 'UTC', 'at 12:*:* UTC'],
+    ['*:*:0.5', 'UTC', 'at *:*:00.500000 UTC'],
+    ['*-*-1/3 12:*:1.5..3.5/0.5,30', 'UTC', 'at 12:*:01.500000..03.500000/0.500000,30 UTC, on dates *-*-01/3'],
   ])('says %j in %s as %j', (schedule, zone, words) => {
     expect(scheduleWords(schedule, zone)).toBe(words);
   });
