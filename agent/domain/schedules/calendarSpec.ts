@@ -1,5 +1,6 @@
 import { check, LimitRefusal, normalize } from './calendarLimits';
 import type { CalendarSpec, Chain, Component } from './calendarTypes';
+import { knownZone, zoneLike, zoneRefusal } from './calendarZone';
 /*
  * One systemd calendar event (OnCalendar=, systemd.time(7)) read as systemd 252 reads it
  * (src/shared/calendarspec.c): the same grammar, the same normalisation (two-digit years, sorted
@@ -44,30 +45,20 @@ const refuse = (message: string): never => {
   throw new Refusal(message);
 };
 
-/** Whether `zone` is an IANA zone the runtime knows (systemd asks its zoneinfo folder). */
-export function knownZone(zone: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone)) return false;
+/**
+ * The calendar event `text` (one expression), or why systemd would refuse it. A `stored` event
+ * (taken before abbreviations were refused) reads its abbreviation as systemd's zone file of that name.
+ */
+export function parseCalendar(text: string, stored = false): CalendarParse {
   try {
-    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
-    // systemd looks for the zone's file, so the letter case counts (europe/paris is no zone there);
-    // an old name (US/Eastern) resolves to another one and is taken, as its file exists.
-    return resolved === zone || resolved.toLowerCase() !== zone.toLowerCase();
-  } catch {
-    return false;
-  }
-}
-
-/** The calendar event `text` (one expression), or why systemd would refuse it. */
-export function parseCalendar(text: string): CalendarParse {
-  try {
-    return { spec: parse(text) };
+    return { spec: parse(text, stored) };
   } catch (error) {
     if (error instanceof Refusal || error instanceof LimitRefusal) return { error: error.message };
     throw error;
   }
 }
 
-function parse(input: string): CalendarSpec {
+function parse(input: string, stored: boolean): CalendarSpec {
   const spec: CalendarSpec = { weekdays: 0, year: null, month: null, day: null, hour: null, minute: null, microsecond: null, endOfMonth: false, utc: false, timezone: null };
   let p = input;
   if (/ utc$/i.test(p)) {
@@ -75,9 +66,15 @@ function parse(input: string): CalendarSpec {
     p = p.slice(0, -4);
   } else {
     const lastSpace = p.lastIndexOf(' ');
-    if (lastSpace >= 0 && knownZone(p.slice(lastSpace + 1))) {
-      spec.timezone = p.slice(lastSpace + 1);
-      p = p.slice(0, lastSpace);
+    const last = p.slice(lastSpace + 1);
+    if (lastSpace >= 0 && (knownZone(last) || zoneLike(last))) {
+      const refusal = stored && knownZone(last) ? null : zoneRefusal(last);
+      // A zone-like word that is none is named only when it is what keeps the rest from being read.
+      if (refusal !== null && (knownZone(last) || parseCalendar(p.slice(0, lastSpace)).error === undefined)) refuse(refusal);
+      if (refusal === null) {
+        spec.timezone = last;
+        p = p.slice(0, lastSpace);
+      }
     }
   }
   if (p === '') refuse('A calendar event needs a date or a time before its zone, such as "*-*-* 02:30:00 Europe/Paris".');
