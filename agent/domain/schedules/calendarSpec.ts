@@ -203,10 +203,14 @@ function chain(c: Cursor, usec: boolean, what: string): Chain {
 function parseDate(c: Cursor, spec: CalendarSpec): boolean {
   if (ch(c) === '') return false;
   if (ch(c) === '@') {
-    c.at++;
-    const seconds = number(c, 'timestamp after @');
-    const d = new Date(seconds * 1000);
-    if (Number.isNaN(d.getTime())) refuse('The timestamp after @ is out of range.');
+    // strtoul() reads it: spaces and a sign may come first, "-0" is 0 and any other "-" wraps to
+    // a moment before 1970; the year's limit (2199) is the only other bound.
+    const read = /^@ *([+-]?)(\d+)/.exec(c.p.slice(c.at));
+    if (!read) refuse(`The timestamp after @ has "${c.p.slice(c.at + 1) || 'nothing'}" where seconds since 1970 belong.`);
+    c.at += read![0].length;
+    const seconds = Number(read![2]);
+    const d = new Date(read![1] === '-' && seconds !== 0 ? Number.NaN : seconds * 1000);
+    if (Number.isNaN(d.getTime())) refuse('The timestamp after @ is out of range: give seconds since 1970, up to the year 2199.');
     Object.assign(spec, {
       utc: true,
       year: [single(d.getUTCFullYear())],

@@ -34,7 +34,7 @@ const rememberedKind = remembered(10_000, (text: string) => text, kindOfText);
 function kindOfText(text: string): ScheduleKind {
   const trimmed = text.trim();
   if (/^@every\b/i.test(trimmed)) return 'period';
-  if (/^@\d/.test(trimmed)) return 'calendar';
+  if (/^@ *[+-]?\d/.test(trimmed)) return 'calendar';
   if (trimmed.startsWith('@')) return 'cron';
   // Cron has neither times (02:30), nor "~" nor "..", nor several lines.
   if (/[:~\n]|\.\./.test(trimmed)) return 'calendar';

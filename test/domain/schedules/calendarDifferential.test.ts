@@ -19,7 +19,7 @@ describe.skipIf(!canRunSystemd)('calendar events against systemd-analyze', () =>
     // letter case, two-digit years, the year limits, "~" forms, out-of-range and half-written fields.
     const corners = [
       'Mon-Fri 09:00', 'mon,tue 09:00', 'Mon, 09:00', 'Mon,', 'Mon..', 'Monday..Friday *-*-* 1:2:3', 'MON 09:00', 'Mon..Wed,Fri..Sun 9:00', 'Mon-Wed-Fri 09:00',
-      '@1790000000', '@0', '@abc', '@1790000000 UTC', '*-*-* *:*:*', '*:*', '*:*:*.5', '*:*:0.123456', '*:*:0.1234567', '*:*:1..5', '*:*:1..5/2', '*:*:00/0.5',
+      '@1790000000', '@0', '@abc', '@1790000000 UTC', '@2147483648', '@7258118399', '@7258118400', '@ 1790000000', '@+1790000000', '@-0', '@-5', '@1790000000.', '@18446744073709551616', '*-*-* *:*:*', '*:*', '*:*:*.5', '*:*:0.123456', '*:*:0.1234567', '*:*:1..5', '*:*:1..5/2', '*:*:00/0.5',
       '12:00 utc', '12:00 Utc', '12:00 Europe/Paris', '12:00 europe/paris', '12:00 Etc/UTC', '12:00 GMT', '12:00 Mars/Base',
       'anually', 'bi-annually', 'semi-annually', 'Biannually', 'Minutely', 'hourly UTC', 'daily Europe/Paris',
       '26-01-01', '99-01-01', '00-01-01', '1969-01-01', '2199-12-31', '2200-01-01', '70-01-01',

@@ -28,7 +28,8 @@ describe('checkSchedule for calendar events and periods', () => {
   it('keeps calendar events as written, one a line, blank lines and extra spaces dropped', () => {
     expect(checkSchedule('  Mon..Fri   09:00 ')).toEqual({ schedule: 'Mon..Fri 09:00' });
     expect(checkSchedule('Mon 09:00\n\n  Fri 17:00:30 Europe/Paris\n')).toEqual({ schedule: 'Mon 09:00\nFri 17:00:30 Europe/Paris' });
-    for (const ok of ['*-*~01,25', '*-*~01,02,22', '*-*~01,22/21', '*:*:59.9999994', 'minutely', 'hourly', 'weekly', 'monthly', 'quarterly', 'semiannually', 'yearly', '*-*-* 00/3:30', 'Sat *-*-1..7 03:00', '*-02~03', '2026-03-08 02:30 UTC', '*:*:0/10', '*:*:7.5']) {
+    // A @timestamp is read as strtoul() reads it (spaces and a sign before it), up to the year 2199.
+    for (const ok of ['@7258118399', '@2147483648', '@ +1790000000', '*-*~01,25', '*-*~01,02,22', '*-*~01,22/21', '*:*:59.9999994', 'minutely', 'hourly', 'weekly', 'monthly', 'quarterly', 'semiannually', 'yearly', '*-*-* 00/3:30', 'Sat *-*-1..7 03:00', '*-02~03', '2026-03-08 02:30 UTC', '*:*:0/10', '*:*:7.5']) {
       expect(checkSchedule(ok).schedule, ok).toBe(ok);
     }
   });
