@@ -57,9 +57,15 @@ function eventsOfTimerLines(input: string): string | null {
   return lines.map((line) => line.replace(/^OnCalendar\s*=\s*/i, '')).filter((event) => event !== '').join('\n');
 }
 
+/** Words systemd takes as a timestamp, never as a calendar event. */
+const MOMENTS = /^(now|today|tomorrow|yesterday)$/i;
+
 /** The schedule to store, or why it cannot be one, in words that name the part that is wrong. */
 export function checkSchedule(input: string): ScheduleCheck {
   if (input.trim() === '') return { error: EMPTY };
+  if (MOMENTS.test(input.trim())) {
+    return { error: `"${input.trim()}" is a moment, not a schedule: systemd refuses it in OnCalendar= too. Write when the job runs, such as "daily", "*-*-* 09:00" or "Mon..Fri 09:00".` };
+  }
   const events = eventsOfTimerLines(input);
   if (events !== null) return checkCalendarSchedule(events);
   const kind = kindOf(input);
