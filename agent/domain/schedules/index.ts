@@ -20,7 +20,8 @@ import type { ScheduleCheck, ScheduleKind } from './types';
 export type { ScheduleCheck, ScheduleKind } from './types';
 export { CRON_MACROS } from './cronCheck';
 
-const DATE = /^[\d*.,/]+[-~][\d*.,/]+([-~][\d*.,/]+)?$/;
+// A date, whole or half-written (2026-03-08, *-*~01, 2026-03-): its refusal is the calendar's.
+const DATE = /^[\d*.,/]+[-~][\d*.,/~-]*$/;
 const WEEKDAY = /^(mon|tue|wed|thu|fri|sat|sun)/i;
 
 /** Which kind a schedule's text is: no second field is needed. */
@@ -40,7 +41,8 @@ function kindOfText(text: string): ScheduleKind {
   if (/[:~\n]|\.\./.test(trimmed)) return 'calendar';
   const fields = trimmed.split(/\s+/);
   if (CALENDAR_SHORTHANDS.includes(fields[0]!.toLowerCase()) || WEEKDAY.test(fields[0]!)) return 'calendar';
-  if (fields.length < 5 && fields.some((field) => DATE.test(field))) return 'calendar';
+  // A field that is "*" alone is cron's (a calendar event never has one): "1-5 * * *" is cron short of a field.
+  if (fields.length < 5 && !fields.includes('*') && fields.some((field) => DATE.test(field))) return 'calendar';
   return 'cron';
 }
 

@@ -19,6 +19,11 @@ describe('one schedule field, three kinds told apart by their text', () => {
     ['@1790000000', 'calendar'],
     ['Mon 09:00\nFri 17:00', 'calendar'],
     ['@every 90m', 'period'],
+    ['@ +1790000000', 'calendar'],
+    // Half-written dates are calendar events (their refusal says so); a cron line short of a field is cron.
+    ['*-09--08/14', 'calendar'],
+    ['2026-03-', 'calendar'],
+    ['1-5 * * *', 'cron'],
   ])('%j is %s', (text, kind) => {
     expect(kindOf(text)).toBe(kind);
   });
