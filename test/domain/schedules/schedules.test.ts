@@ -148,7 +148,7 @@ describe('calendar events run as systemd runs them, not as cron does', () => {
     expect(iso(previousRunBefore('*-01-01 *:*:*', 'UTC', at('2026-07-01T00:00:00Z')))).toBe('2026-01-01T23:59:59Z');
     expect(iso(previousRunBefore('Mon..Fri *-*-* *:*:0/0.000001', 'UTC', at('2026-07-01T12:00:00Z')))).toBe('2026-07-01T11:59:59.999Z');
     expect(iso(previousRunBefore('2026-01-01 00:00:0/0.001', 'Europe/Paris', at('2026-03-01T12:00:00Z')))).toBe('2025-12-31T23:00:59.999Z');
-    expect(Date.now() - started).toBeLessThan(500);
+    expect(Date.now() - started).toBeLessThan(1_500);
   });
 
   it('gives nothing, quickly, for an event that never comes or comes only years apart', () => {
