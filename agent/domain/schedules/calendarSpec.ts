@@ -84,6 +84,10 @@ function parse(input: string, stored: boolean): CalendarSpec {
   } else {
     const cursor = { p, at: 0 };
     parseWeekdays(cursor, spec);
+    const rest = p.slice(cursor.at).toLowerCase();
+    if (cursor.at > 0 && (/^[.,]/.test(rest) || DAYS.some(([name]) => rest.startsWith(name)))) {
+      refuse('The weekdays are one part, without spaces: write Mon,Fri or Mon..Fri, then the date or time.');
+    }
     if (!parseDate(cursor, spec)) parseTime(cursor, spec);
     if (cursor.at < p.length) refuse(`"${p.slice(cursor.at)}" is left over: a calendar event is [weekdays] [year-month-day] [hour:minute[:second]] [zone].`);
   }

@@ -61,6 +61,8 @@ describe('checkSchedule for calendar events and periods', () => {
     // Its seventh decimal rounds the sixth, so 59.9999995 is 60 seconds.
     ['*:*:59.9999995', 'The second is 60, but seconds go from 0 to 59.'],
     ['*:50/20', 'The minute 50/20 never repeats: its second run would be past 59.'],
+    ['Mon, Fri 09:00', 'The weekdays are one part, without spaces: write Mon,Fri or Mon..Fri, then the date or time.'],
+    ['Mon .. Fri 09:00', 'The weekdays are one part, without spaces: write Mon,Fri or Mon..Fri, then the date or time.'],
     ['tomorrow', '"tomorrow" is a moment, not a schedule: systemd refuses it in OnCalendar= too. Write when the job runs, such as "daily", "*-*-* 09:00" or "Mon..Fri 09:00".'],
     ['Fri..Mon 09:00', 'A range of weekdays runs from Monday to Sunday: write Mon..Fri, not Fri..Mon (or two parts, Fri..Sun,Mon).'],
     ['Mon 9', 'The time is written hour:minute or hour:minute:second, such as 02:30 or *:0/15.'],
