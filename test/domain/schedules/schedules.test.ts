@@ -76,6 +76,9 @@ describe('checkSchedule for calendar events and periods', () => {
 
   it('keeps a period in one spelling', () => {
     expect(checkSchedule('@EVERY  1h 30M')).toEqual({ schedule: '@every 1h30m' });
+    // A unit given twice is added up, as Go's time.ParseDuration does ("1h1h" is two hours).
+    expect(checkSchedule('@every 1h 1h 30m')).toEqual({ schedule: '@every 2h30m' });
+    expect(scheduleWords('@every 1h1h', 'UTC')).toBe('every 2 hours, counted from the last run');
   });
 });
 
