@@ -67,14 +67,12 @@ function parse(input: string, stored: boolean): CalendarSpec {
   } else {
     const lastSpace = p.lastIndexOf(' ');
     const last = p.slice(lastSpace + 1);
-    if (lastSpace >= 0 && (knownZone(last) || zoneLike(last))) {
+    // A zone-like word that is none is named only when it is what keeps the rest from being read.
+    if (lastSpace >= 0 && (knownZone(last) || (zoneLike(last) && parseCalendar(p.slice(0, lastSpace)).error === undefined))) {
       const refusal = stored && knownZone(last) ? null : zoneRefusal(last);
-      // A zone-like word that is none is named only when it is what keeps the rest from being read.
-      if (refusal !== null && (knownZone(last) || parseCalendar(p.slice(0, lastSpace)).error === undefined)) refuse(refusal);
-      if (refusal === null) {
-        spec.timezone = last;
-        p = p.slice(0, lastSpace);
-      }
+      if (refusal !== null) refuse(refusal);
+      spec.timezone = last;
+      p = p.slice(0, lastSpace);
     }
   }
   if (p === '') refuse('A calendar event needs a date or a time before its zone, such as "*-*-* 02:30:00 Europe/Paris".');
