@@ -9,11 +9,8 @@ import { LibcClock } from './libcTime';
 
 export type CalendarCheck = { lines: string[]; specs: CalendarSpec[]; error?: undefined } | { lines?: undefined; specs?: undefined; error: string };
 
-/**
- * The lines of a calendar schedule (trimmed, blank ones dropped) read, or the first refusal with
- * its line. A `stored` schedule is read as it was taken (see parseCalendar).
- */
-export function checkCalendar(text: string, stored = false): CalendarCheck {
+/** The lines of a calendar schedule (trimmed, blank ones dropped) read, or the first refusal with its line. */
+export function checkCalendar(text: string): CalendarCheck {
   const lines = text
     .split(/\r?\n/)
     .map((line) => line.trim().replace(/[ \t]+/g, ' '))
@@ -21,7 +18,7 @@ export function checkCalendar(text: string, stored = false): CalendarCheck {
   if (lines.length === 0) return { error: 'Enter a calendar event, such as "*-*-* 02:30:00" or "Mon..Fri 09:00".' };
   const specs: CalendarSpec[] = [];
   for (const [index, line] of lines.entries()) {
-    const parsed = parseCalendar(line, stored);
+    const parsed = parseCalendar(line);
     if (parsed.error !== undefined) {
       const where = lines.length > 1 ? `Line ${index + 1} ("${line}"): ` : '';
       return { error: `${where}${parsed.error}` };

@@ -45,20 +45,17 @@ const refuse = (message: string): never => {
   throw new Refusal(message);
 };
 
-/**
- * The calendar event `text` (one expression), or why systemd would refuse it. A `stored` event
- * (taken before abbreviations were refused) reads its abbreviation as systemd's zone file of that name.
- */
-export function parseCalendar(text: string, stored = false): CalendarParse {
+/** The calendar event `text` (one expression), or why systemd would refuse it. */
+export function parseCalendar(text: string): CalendarParse {
   try {
-    return { spec: parse(text, stored) };
+    return { spec: parse(text) };
   } catch (error) {
     if (error instanceof Refusal || error instanceof LimitRefusal) return { error: error.message };
     throw error;
   }
 }
 
-function parse(input: string, stored: boolean): CalendarSpec {
+function parse(input: string): CalendarSpec {
   const spec: CalendarSpec = { weekdays: 0, year: null, month: null, day: null, hour: null, minute: null, microsecond: null, endOfMonth: false, utc: false, timezone: null };
   let p = input;
   if (/ utc$/i.test(p)) {
@@ -67,12 +64,12 @@ function parse(input: string, stored: boolean): CalendarSpec {
   } else {
     const lastSpace = p.lastIndexOf(' ');
     const last = p.slice(lastSpace + 1);
-    // A zone-like word that is none is named only when it is what keeps the rest from being read.
-    if (lastSpace >= 0 && (knownZone(last) || (zoneLike(last) && parseCalendar(p.slice(0, lastSpace)).error === undefined))) {
-      const refusal = stored && knownZone(last) ? null : zoneRefusal(last);
-      if (refusal !== null) refuse(refusal);
+    if (lastSpace >= 0 && knownZone(last)) {
       spec.timezone = last;
       p = p.slice(0, lastSpace);
+    } else if (lastSpace >= 0 && zoneLike(last) && parseCalendar(p.slice(0, lastSpace)).error === undefined) {
+      // A zone-like word that is none is named when it is what keeps the rest from being read.
+      refuse(zoneRefusal(last));
     }
   }
   if (p === '') refuse('A calendar event needs a date or a time before its zone, such as "*-*-* 02:30:00 Europe/Paris".');

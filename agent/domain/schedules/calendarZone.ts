@@ -2,10 +2,10 @@ import { resolveTimeZone } from '../time/timeZones';
 
 /*
  * The zone at the end of a calendar event ("Mon 09:00 Europe/Paris"): systemd takes a name of its
- * zoneinfo folder, letter case and all. Not taken here, though systemd takes them: abbreviations
- * (EST, CET, PST8PDT). systemd reads one that is the machine's own (CET on a Berlin machine) as
- * that half of the year's time and elapses no more after the next switch, and the zone file of
- * that name elsewhere: what it means depends on the machine, so the timezone field refuses them too.
+ * zoneinfo folder, letter case and all, abbreviations that have a file (EST, CET, GMT) included.
+ * (On a machine whose own zone uses that abbreviation, CET on a Berlin one, systemd reads it as
+ * that half of the year's time instead and elapses no more after the next switch; the file's
+ * reading agrees with it until then, and expects the runs the stopped timer misses.)
  */
 
 /** Whether `zone` is an IANA zone the runtime knows (systemd asks its zoneinfo folder). */
@@ -26,10 +26,9 @@ export function zoneLike(word: string): boolean {
   return /^[A-Za-z][A-Za-z0-9_+-]*\/[A-Za-z0-9_+\-/]+$/.test(word) || /^[A-Z][A-Z0-9+-]{2,}$/.test(word);
 }
 
-/** Why a zone-like last word is not taken, in words; null when it is (a zone, not an abbreviation). */
-export function zoneRefusal(word: string): string | null {
+/** Why a zone-like last word that is no zone file is not taken, in words naming what it may mean. */
+export function zoneRefusal(word: string): string {
   const resolved = resolveTimeZone(word);
   if (resolved.error !== undefined) return `The zone at the end: ${resolved.error}`;
-  if (knownZone(word)) return null;
   return `The zone at the end is written as the zone database writes it, capitals included: ${resolved.zone}.`;
 }

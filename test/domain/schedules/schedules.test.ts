@@ -50,12 +50,8 @@ describe('checkSchedule for calendar events and periods', () => {
     ['*-*~01,02,23', 'The day before the month\'s end is 23, but as the 3rd value of a "~" list it may be at most 22 (systemd allows 3 days fewer for each value before it).'],
     ['*-*~1,2,3,4,5,6,7,8,9', 'The day before the month\'s end is 8, but as the 8th value of a "~" list it may be at most 7 (systemd allows 3 days fewer for each value before it).'],
     ['*-*~01/7', 'The day 1/7 never repeats: its second run would be past the month\'s last day (~01).'],
-    // A zone abbreviation at the end: systemd reads the machine's own (CET on a Berlin machine) as
-    // that half of the year's time and elapses no more after the next switch; elsewhere it is the
-    // zone file of that name. Not taken, as the timezone field does not take it.
-    ['Mon..Fri 12:00 CET', 'The zone at the end: "CET" is an abbreviation, not a time zone (abbreviations do not follow a place\'s daylight saving): did you mean Europe/Berlin, Europe/Brussels or Europe/Madrid?'],
+    // A zone at the end that has no zone file is named, with the zones it may mean.
     ['12:00 EDT', 'The zone at the end: "EDT" is an abbreviation, not a time zone (abbreviations do not follow a place\'s daylight saving): did you mean America/New_York, America/Toronto or America/Nassau?'],
-    ['*-*-* 12:00 PST8PDT', 'The zone at the end: "PST8PDT" is an abbreviation, not a time zone (abbreviations do not follow a place\'s daylight saving): did you mean America/Los_Angeles?'],
     ['12:00 europe/paris', 'The zone at the end is written as the zone database writes it, capitals included: Europe/Paris.'],
     ['12:00 Europe/Pari', 'The zone at the end: "Europe/Pari" is not a time zone: did you mean Europe/Paris?'],
     // Its seventh decimal rounds the sixth, so 59.9999995 is 60 seconds.
@@ -127,10 +123,11 @@ describe('calendar events run as systemd runs them, not as cron does', () => {
     expect(runs('*:*:10/25', 'Europe/Paris', '2026-11-12T04:59:36Z', 2)).toEqual(['2026-11-12T05:00:10Z', '2026-11-12T05:00:35Z']);
   });
 
-  it('still runs a stored event that ends with an abbreviation, as the zone file of that name', () => {
-    // Taken before abbreviations were refused: read as systemd reads it on a machine of another zone.
-    expect(checkSchedule('12:00 EST').error).toBeDefined();
+  it('reads an abbreviation that has a zone file as that file, as systemd does on a machine of another zone', () => {
+    // On a machine whose own zone uses it (CET on a Berlin one) systemd reads it as that half of the
+    // year's time and elapses no more after the next switch; the file agrees with it until then.
     expect(runs('12:00 EST', 'Europe/Paris', '2026-07-01T00:00:00Z', 2)).toEqual(['2026-07-01T17:00:00Z', '2026-07-02T17:00:00Z']);
+    expect(runs('Mon..Fri 12:00 CET', 'Europe/Berlin', '2026-01-09T12:00:00Z', 2)).toEqual(['2026-01-12T11:00:00Z', '2026-01-13T11:00:00Z']);
     expect(scheduleWords('12:00 EST', 'Europe/Paris')).toBe('at 12:00 EST');
   });
 
