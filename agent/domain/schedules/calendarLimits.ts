@@ -60,8 +60,10 @@ const LIMITS: Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'microsecond
   microsecond: { name: 'second', unit: 'seconds', from: 0, to: 60 * USEC - 1, scale: USEC },
 };
 
-function ordinal(n: number): string {
-  return `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
+/** 1st, 2nd, 3rd, 11th, 22nd … */
+export function ordinal(n: number): string {
+  const suffix = n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th';
+  return `${n}${suffix}`;
 }
 
 /** systemd's calendar_spec_valid, each refusal in words. */

@@ -1,3 +1,4 @@
+import { ordinal } from './calendarLimits';
 import type { CalendarSpec, Chain } from './calendarSpec';
 
 /*
@@ -102,11 +103,6 @@ function weekdayWords(bits: number): string | null {
   const first = DAY_NAMES.indexOf(days[0]!);
   const contiguous = days.length >= 3 && days.every((d, i) => DAY_NAMES.indexOf(d) === first + i);
   return contiguous ? `${days[0]} through ${days.at(-1)}` : `on ${list(days)}`;
-}
-
-function ordinal(n: number): string {
-  const suffix = n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th';
-  return `${n}${suffix}`;
 }
 
 function dateWords(spec: CalendarSpec): string | null {
