@@ -3,6 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { databaseFile } from '../dataFolder/dataDir';
 import { migrations } from './migrations';
+import { carryOverUndoneSecrets, type CarriedOver } from './restoreCarryOver';
 
 /*
  * Backups are single self-contained SQLite files (rollback journal, no -wal beside them), made
@@ -150,29 +151,39 @@ export async function backupDatabase(source: string, out: string, onProgress?: C
 
 /**
  * Replaces the data folder's database with the backup `file`, after checking it. The caller
- * holds the folder's lock. The database replaced is kept beside it, named with the time.
+ * holds the folder's lock. The database replaced is kept beside it, named with the time; the keys
+ * it revoked and the pulse tokens it rotated since the backup stay so (restoreCarryOver.ts).
  */
-export async function restoreDatabase(file: string, dataDir: string, now: number, onProgress?: CopyProgress): Promise<{ keptAs: string | null }> {
+export async function restoreDatabase(
+  file: string,
+  dataDir: string,
+  now: number,
+  onProgress?: CopyProgress,
+): Promise<{ keptAs: string | null; carried: CarriedOver | null }> {
   if (existsSync(`${file}-wal`)) {
     throw new BackupRefusedError(`${file} has a -wal file beside it: it is a live database, not a backup. Make one with \`cronbeat backup\`.`);
   }
   const target = databaseFile(dataDir);
   const partial = partialPath(target);
   if (!existsSync(file) || !statSync(file).isFile()) throw new BackupRefusedError(`${file} does not exist or is not a file.`);
+  let carried: CarriedOver | null;
   try {
-    await removedOnInterrupt(partial, async () => {
+    carried = await removedOnInterrupt(partial, async () => {
       createPrivate(partial);
       copyInto(file, partial, onProgress); // into the private file: its mode stays 0600
       checkDatabaseFile(partial, file);
+      const undone = carryOverUndoneSecrets(target, partial);
       await signalsHeard();
+      return undone;
     });
   } catch (error) {
     removeQuietly(partial);
+    removeQuietly(`${partial}-journal`);
     throw inTermsOf(error, partial, file, 'restore');
   }
   const keptAs = existsSync(target) ? setAside(target, now) : null;
   renameSync(partial, target);
-  return { keptAs };
+  return { keptAs, carried };
 }
 
 const COPY_CHUNK = 8 * 1024 * 1024;
