@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { terminalText } from '../domain/text/controlCharacters';
 
 /*
  * A key is revoked, and a monitor's pulse token rotated, because it leaked. A backup taken before
@@ -7,12 +8,18 @@ import Database from 'better-sqlite3';
  * What the database being replaced undid is carried into the copy about to become the database.
  */
 
-/** What was carried over, or why nothing could be (the database replaced is unreadable). */
-export type CarriedOver = { revokedKeys: number; rotatedTokens: number } | { unreadable: string };
+/**
+ * What was carried over, and what the database replaced has that the backup lacks (made since it,
+ * so kept only in the database set aside); or why nothing could be said (the database replaced is unreadable).
+ */
+export type CarriedOver =
+  | { revokedKeys: number; rotatedTokens: number; missingMonitors: string[]; missingKeys: { id: number; name: string }[] }
+  | { unreadable: string };
 
 interface CurrentSecrets {
   revoked: { token_hash: string; revoked_at: number }[];
-  monitors: { id: number; company_id: number; created_at: number; updated_at: number; token: string }[];
+  liveKeys: { id: number; name: string; token_hash: string }[];
+  monitors: { id: number; company_id: number; name: string; created_at: number; updated_at: number; token: string }[];
 }
 
 function readCurrent(file: string): CurrentSecrets {
@@ -20,7 +27,10 @@ function readCurrent(file: string): CurrentSecrets {
   try {
     return {
       revoked: db.prepare('SELECT token_hash, revoked_at FROM api_tokens WHERE revoked_at IS NOT NULL').all() as CurrentSecrets['revoked'],
-      monitors: db.prepare('SELECT id, company_id, created_at, updated_at, token FROM monitors WHERE deleted_at IS NULL').all() as CurrentSecrets['monitors'],
+      liveKeys: db.prepare('SELECT id, name, token_hash FROM api_tokens WHERE revoked_at IS NULL ORDER BY id').all() as CurrentSecrets['liveKeys'],
+      monitors: db
+        .prepare('SELECT id, company_id, name, created_at, updated_at, token FROM monitors WHERE deleted_at IS NULL ORDER BY id')
+        .all() as CurrentSecrets['monitors'],
     };
   } finally {
     db.close();
@@ -47,29 +57,49 @@ export function carryOverUndoneSecrets(current: string, copy: string): CarriedOv
       `UPDATE monitors SET token = @token WHERE id = @id AND company_id = @company_id AND created_at = @created_at
          AND updated_at < @updated_at AND token != @token AND deleted_at IS NULL`,
     );
+    const hasKey = db.prepare('SELECT 1 FROM api_tokens WHERE token_hash = ?');
+    const hasMonitor = db.prepare('SELECT 1 FROM monitors WHERE id = @id AND company_id = @company_id AND created_at = @created_at');
     return db.transaction(() => ({
       revokedKeys: secrets.revoked.reduce((sum, row) => sum + revoke.run(row).changes, 0),
       rotatedTokens: secrets.monitors.reduce((sum, row) => sum + retoken.run(row).changes, 0),
+      missingMonitors: secrets.monitors.filter((row) => hasMonitor.get(row) === undefined).map((row) => row.name),
+      missingKeys: secrets.liveKeys.filter((row) => hasKey.get(row.token_hash) === undefined).map(({ id, name }) => ({ id, name })),
     }))();
   } finally {
     db.close();
   }
 }
 
-/** What carryOverUndoneSecrets did, in a sentence for the admin; null when there is nothing to say. */
-export function carriedOverWords(carried: CarriedOver | null): string | null {
-  if (carried === null) return null;
+const quoted = (name: string) => `"${terminalText(name, { oneLine: true })}"`;
+
+/** The first ten of `items` joined, and how many more: a restore over years of monitors stays one readable line. */
+function firstTen(items: string[], separator: string): string {
+  const shown = items.slice(0, 10).join(separator);
+  return items.length > 10 ? `${shown}${separator}and ${items.length - 10} more` : shown;
+}
+
+/** What carryOverUndoneSecrets did and found, in sentences for the admin (`keptAs`: the database set aside). */
+export function carriedOverWords(carried: CarriedOver | null, keptAs: string | null): string[] {
+  if (carried === null) return [];
   if ('unreadable' in carried) {
-    return (
+    return [
       `The database it replaced could not be read (${carried.unreadable}): keys revoked and pulse tokens rotated since the backup, if any, are live again; ` +
-      'revoke them with `cronbeat token revoke ID` and `cronbeat monitor rotate-token NAME`.'
-    );
+        'revoke them with `cronbeat token revoke ID` and `cronbeat monitor rotate-token NAME`.',
+    ];
   }
+  const lines: string[] = [];
+  const { missingMonitors: monitors, missingKeys: keys } = carried;
+  const missing = [
+    monitors.length ? `${monitors.length} ${monitors.length === 1 ? 'monitor' : 'monitors'} made since (${firstTen(monitors.map(quoted), ', ')})` : '',
+    keys.length ? `${keys.length} ${keys.length === 1 ? 'key' : 'keys'} made since (${firstTen(keys.map((key) => `${quoted(key.name)}, id ${key.id}`), '; ')})` : '',
+  ].filter(Boolean);
+  if (missing.length) lines.push(`Not in the backup, so only in ${keptAs}: ${missing.join('; ')}.`);
   const said = [
     carried.revokedKeys === 1 ? '1 key revoked since the backup stays revoked' : '',
     carried.revokedKeys > 1 ? `${carried.revokedKeys} keys revoked since the backup stay revoked` : '',
     carried.rotatedTokens === 1 ? "1 monitor keeps the pulse token it was given since (the backup's is refused)" : '',
     carried.rotatedTokens > 1 ? `${carried.rotatedTokens} monitors keep the pulse tokens they were given since (the backup's are refused)` : '',
   ].filter(Boolean);
-  return said.length ? `Kept from the database it replaced: ${said.join('; ')}.` : null;
+  if (said.length) lines.push(`Kept from the database it replaced: ${said.join('; ')}.`);
+  return lines;
 }

@@ -57,6 +57,28 @@ describe('restore and the secrets undone since the backup', () => {
     ]);
   });
 
+  it('names the monitors and keys made since the backup, which it does not have, and where they are kept', async () => {
+    const dir = tempFolder();
+    const backup = join(tempFolder(), 'old.db');
+    const admin = (await runCli(['token', 'create', '--name', 'admin', '--data-dir', dir])).stdout.trim();
+    serving = await startServe(['--data-dir', dir]);
+    const create = (name: string) => api(serving!.url, admin, '/api/monitors', 'POST', { name, timezone: 'UTC', schedule: '0 3 * * *', duration: 30 });
+    await create('in the backup');
+    expect((await runCli(['backup', '--out', backup, '--data-dir', dir])).status).toBe(0);
+    await create('nightly');
+    await create('weekly');
+    await runCli(['token', 'create', '--name', 'laptop', '--data-dir', dir]);
+    await serving.stop();
+    serving = undefined;
+
+    const restored = await runCli(['restore', backup, '--data-dir', dir]);
+    expect(restored.status).toBe(0);
+    const keptAs = /kept as (\S+)\.\n/.exec(restored.stdout)![1];
+    expect(restored.stdout).toContain(
+      `Not in the backup, so only in ${keptAs}: 2 monitors made since ("nightly", "weekly"); 1 key made since ("laptop", id 2).`,
+    );
+  });
+
   it('restores a backup over a damaged database, saying nothing could be carried over from it', async () => {
     const dir = tempFolder();
     const backup = join(tempFolder(), 'b.db');

@@ -9,7 +9,8 @@ const help = `Usage: cronbeat restore FILE [--data-dir DIR]
 Replaces the agent's database with FILE, a backup made by \`cronbeat backup\`. FILE is checked
 first (a whole SQLite file, a Cronbeat database, not from a newer version); the database it
 replaces is kept beside it as cronbeat.db.before-restore-<time>, and the keys it revoked and the
-pulse tokens it rotated since the backup stay revoked and rotated. Refused while an agent runs
+pulse tokens it rotated since the backup stay revoked and rotated; the monitors and keys made
+since the backup (not in it) are named. Refused while an agent runs
 on the folder: stop it (or quit the desktop app) first. On a terminal, the copy's progress
 shows on stderr.
 
@@ -41,8 +42,7 @@ export const restoreCommand: Command = {
         const progress = progressLine('Restoring', megabytes);
         const { keptAs, carried } = await restoreDatabase(file, dataDir, Date.now(), progress.update).finally(progress.end);
         console.log(`Restored ${file} into ${databaseFile(dataDir)}.${keptAs ? ` The database it replaced is kept as ${keptAs}.` : ''}`);
-        const carriedWords = carriedOverWords(carried);
-        if (carriedWords) console.log(carriedWords);
+        for (const line of carriedOverWords(carried, keptAs)) console.log(line);
       } finally {
         lock.release();
       }
