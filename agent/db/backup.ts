@@ -1,4 +1,4 @@
-import { closeSync, copyFileSync, existsSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { databaseFile } from '../dataFolder/dataDir';
@@ -120,11 +120,15 @@ function backupSteps(pageSize: number, onProgress: CopyProgress | undefined) {
  * the copy switched to a rollback journal (one file), checked, made 0600 and renamed into place.
  */
 export async function backupDatabase(source: string, out: string, onProgress?: CopyProgress): Promise<{ schema: number; bytes: number }> {
-  if (resolve(out) === resolve(source)) throw new BackupRefusedError('The backup cannot overwrite the database it copies.');
   if (!existsSync(source)) throw new BackupRefusedError(`There is no Cronbeat database at ${source}.`);
   const folder = dirname(resolve(out));
   if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
     throw new BackupRefusedError(`The folder ${folder} does not exist: create it first (mkdir -p ${folder}), or give --out a file in a folder that does.`);
+  }
+  // Compared once links are followed: the rename would put a snapshot over the live database or its log.
+  const live = realpathSync(source);
+  if (['', '-wal', '-shm', '-journal'].some((suffix) => join(realpathSync(folder), basename(out)) === live + suffix)) {
+    throw new BackupRefusedError(`--out ${out} is the database the backup copies (or one of its files): give a file elsewhere.`);
   }
   const partial = partialPath(out);
   const db = new Database(source, { fileMustExist: true });
