@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { closedPort, runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
 
@@ -32,6 +34,23 @@ describe('cronbeat signin', () => {
     const code = /code=([\w-]+)/.exec(again.stdout)![1]!;
     expect(code).not.toBe(link![2]);
     expect((await trade(serve.url, code)).status).toBe(201);
+  });
+
+  it('refuses a data folder no agent runs on, though another agent answers at the URL, and makes nothing there', async () => {
+    const serve = await startServe(['--data-dir', tempFolder()]);
+    running.push(serve);
+    const stopped = tempFolder();
+    await runCli(['token', 'create', '--data-dir', stopped]);
+    const typo = join(tempFolder(), 'cronbeat-typo');
+    for (const dataDir of [stopped, typo]) {
+      const result = await runCli(['signin', '--data-dir', dataDir, '--url', serve.url]);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trim().split('\n')).toEqual([
+        `cronbeat: No Cronbeat agent runs on the data folder ${dataDir}, so no link from it would sign in: start one with \`cronbeat serve\`, or give the folder of the one running with --data-dir (and run signin as the user it runs as).`,
+      ]);
+      expect(result.status).toBe(1);
+    }
+    expect(existsSync(typo)).toBe(false);
   });
 
   it('says in one line that no agent runs on the data folder, and exits 1', async () => {
