@@ -136,13 +136,18 @@ function keepCopyBeforeUpgrade(db: Db, file: string): void {
     unlinkSync(copy);
     throw error;
   }
+  // One copy, the latest (what the release before this one runs): upgrades do not fill the disk one database at a time.
+  for (const name of upgradeCopies(file)) if (join(dirname(file), name) !== copy) unlinkSync(join(dirname(file), name));
+}
+
+/** The names of the copies keepCopyBeforeUpgrade left beside `file`. */
+function upgradeCopies(file: string): string[] {
+  return readdirSync(dirname(file)).filter((name) => name.startsWith(`${basename(file)}.before-upgrade-from-schema-`));
 }
 
 /** The newest copy keepCopyBeforeUpgrade left beside `file` that this Cronbeat can run; null when none. */
 function copyBeforeUpgrade(file: string): string | null {
-  const prefix = `${basename(file)}.before-upgrade-from-schema-`;
-  const copies = readdirSync(dirname(file))
-    .filter((name) => name.startsWith(prefix))
+  const copies = upgradeCopies(file)
     .map((name) => ({ name, match: UPGRADE_COPY.exec(name) }))
     .filter(({ match }) => match && Number(match[1]) <= migrations.length)
     .sort((a, b) => a.match![2]!.localeCompare(b.match![2]!));

@@ -32,6 +32,8 @@ describe('upgrading a database from an older release', () => {
   it('keeps the database as it was, private, and names it when an older Cronbeat is put back', async () => {
     const dir = tempFolder('cronbeat-upgrade-');
     copyFileSync(FIXTURE, join(dir, 'cronbeat.db'));
+    // An earlier upgrade's copy: one copy is kept, the latest, so upgrades do not fill the disk one database at a time.
+    copyFileSync(FIXTURE, join(dir, 'cronbeat.db.before-upgrade-from-schema-3-2025-01-01T00-00-00-000Z'));
     const before = contents(FIXTURE);
     expect(before.schema).toBeLessThan(migrations.length);
 
