@@ -55,7 +55,7 @@ export function carryOverUndoneSecrets(current: string, copy: string): CarriedOv
     const revoke = db.prepare('UPDATE api_tokens SET revoked_at = @revoked_at WHERE token_hash = @token_hash AND revoked_at IS NULL');
     const retoken = db.prepare(
       `UPDATE monitors SET token = @token WHERE id = @id AND company_id = @company_id AND created_at = @created_at
-         AND updated_at < @updated_at AND token != @token AND deleted_at IS NULL`,
+         AND updated_at < @updated_at AND deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM monitors WHERE token = @token)`,
     );
     const hasKey = db.prepare('SELECT 1 FROM api_tokens WHERE token_hash = ?');
     const hasMonitor = db.prepare('SELECT 1 FROM monitors WHERE id = @id AND company_id = @company_id AND created_at = @created_at');
