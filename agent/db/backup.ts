@@ -1,4 +1,4 @@
-import { closeSync, copyFileSync, existsSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, copyFileSync, existsSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { databaseFile } from '../dataFolder/dataDir';
@@ -63,13 +63,12 @@ function createPrivate(file: string): void {
 const INTERRUPTIONS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
- * Runs `work` with `partial` (and SQLite's journal beside it) removed if the process is
+ * Runs `work` with `files` (the work in progress, with SQLite's journal beside it) removed if the process is
  * interrupted meanwhile (Ctrl-C, kill, a closed terminal); then the process ends as the signal asked.
  */
-async function removedOnInterrupt<T>(partial: string, work: () => T | Promise<T>): Promise<T> {
+async function removedOnInterrupt<T>(files: string[], work: () => T | Promise<T>): Promise<T> {
   const onSignal = (signal: NodeJS.Signals) => {
-    removeQuietly(partial);
-    removeQuietly(`${partial}-journal`);
+    for (const file of files) removeQuietly(file);
     process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
   };
   for (const signal of INTERRUPTIONS) process.on(signal, onSignal);
@@ -131,9 +130,12 @@ export async function backupDatabase(source: string, out: string, onProgress?: C
     throw new BackupRefusedError(`--out ${out} is the database the backup copies (or one of its files): give a file elsewhere.`);
   }
   const partial = partialPath(out);
-  const db = new Database(source, { fileMustExist: true });
+  const staged = `${partial}-source`;
+  const stagedFiles = [staged, `${staged}-wal`, `${staged}-shm`];
+  let db: Database.Database | undefined;
   try {
-    return await removedOnInterrupt(partial, async () => {
+    return await removedOnInterrupt([partial, `${partial}-journal`, ...stagedFiles], async () => {
+      db = openSource(source, staged);
       createPrivate(partial); // SQLite writes into it, and its journal takes the same mode
       await db.backup(partial, { progress: backupSteps(db.pragma('page_size', { simple: true }) as number, onProgress) });
       const copy = new Database(partial);
@@ -149,7 +151,43 @@ export async function backupDatabase(source: string, out: string, onProgress?: C
     removeQuietly(`${partial}-journal`);
     throw inTermsOf(error, partial, out, 'write the backup');
   } finally {
-    db.close();
+    db?.close();
+    for (const file of stagedFiles) removeQuietly(file);
+  }
+}
+
+/**
+ * The database to copy, opened. On a disk mounted read-only (as the kernel does to a failing one,
+ * or a rescued disk) SQLite cannot make the -shm a database in WAL mode needs: nothing can write
+ * there, so a private copy of the database and its log, `staged`, beside the backup, is read instead.
+ */
+function openSource(source: string, staged: string): Database.Database {
+  try {
+    const db = new Database(source, { fileMustExist: true });
+    try {
+      db.pragma('schema_version'); // the first read, where a missing -shm shows
+      return db;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'SQLITE_CANTOPEN' || canWrite(dirname(source))) throw error;
+  }
+  for (const suffix of ['', '-wal']) {
+    if (!existsSync(source + suffix)) continue;
+    createPrivate(staged + suffix);
+    copyFileSync(source + suffix, staged + suffix);
+  }
+  return new Database(staged, { fileMustExist: true });
+}
+
+function canWrite(folder: string): boolean {
+  try {
+    accessSync(folder, constants.W_OK);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -172,7 +210,7 @@ export async function restoreDatabase(
   if (!existsSync(file) || !statSync(file).isFile()) throw new BackupRefusedError(`${file} does not exist or is not a file.`);
   let carried: CarriedOver | null;
   try {
-    carried = await removedOnInterrupt(partial, async () => {
+    carried = await removedOnInterrupt([partial, `${partial}-journal`], async () => {
       createPrivate(partial);
       copyInto(file, partial, onProgress); // into the private file: its mode stays 0600
       checkDatabaseFile(partial, file);
