@@ -213,6 +213,11 @@ export async function restoreDatabase(
     carried = await removedOnInterrupt([partial, `${partial}-journal`], async () => {
       createPrivate(partial);
       copyInto(file, partial, onProgress); // into the private file: its mode stays 0600
+      // A change cut short (a tool killed while writing into the file) is undone from its journal, as SQLite would in place.
+      if ((statSync(`${file}-journal`, { throwIfNoEntry: false })?.size ?? 0) > 0) {
+        createPrivate(`${partial}-journal`);
+        copyFileSync(`${file}-journal`, `${partial}-journal`);
+      }
       checkDatabaseFile(partial, file);
       const undone = carryOverUndoneSecrets(target, partial);
       await signalsHeard();

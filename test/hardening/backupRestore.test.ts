@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -103,6 +103,30 @@ describe('backup and restore', () => {
     expect(oneLine(result.stderr)).toEqual([expect.stringMatching(message)]);
     expect(readFileSync(join(dir, 'cronbeat.db')).equals(before)).toBe(true);
     expect(readdirSync(dir).filter((name) => name.includes('restore') || name.includes('partial'))).toEqual([]);
+  });
+
+  it('restores a backup a tool was cut short writing into (a hot journal beside it) as it was before that change', async () => {
+    const dir = tempDir();
+    const backup = join(tempDir(), 'b.db');
+    await runCli(['token', 'create', '--name', 'kept', '--data-dir', dir]);
+    expect((await runCli(['backup', '--out', backup, '--data-dir', dir])).status).toBe(0);
+    // A change that spills pages into the file before it commits, copied as a crash would leave it.
+    const cut = join(tempDir(), 'cut.db');
+    const writer = new Database(backup);
+    writer.pragma('cache_size = 2');
+    writer.exec('BEGIN; CREATE TABLE junk (x); UPDATE api_tokens SET name = \'half done\'');
+    const insert = writer.prepare('INSERT INTO junk VALUES (randomblob(500))');
+    for (let i = 0; i < 3000; i++) insert.run();
+    copyFileSync(backup, cut);
+    copyFileSync(`${backup}-journal`, `${cut}-journal`);
+    writer.exec('ROLLBACK');
+    writer.close();
+
+    const result = await runCli(['restore', cut, '--data-dir', dir]);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const listed = await runCli(['token', 'list', '--json', '--data-dir', dir]);
+    expect(JSON.parse(listed.stdout).map((t: { name: string }) => t.name)).toEqual(['kept']);
   });
 
   it('refuses a backup from a newer Cronbeat', async () => {
