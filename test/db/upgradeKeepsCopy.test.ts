@@ -1,9 +1,10 @@
-import { copyFileSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { migrations } from '../../agent/db/migrations';
 import { runCli, startServe, tempFolder } from '../helpers/cli';
+import { fillDisk, mountSmallDisk, unmountSmallDisk } from '../helpers/smallDisk';
 
 /*
  * An upgrade's migrations change the database for good, and an older Cronbeat refuses what a newer
@@ -72,4 +73,31 @@ describe('upgrading a database from an older release', () => {
       await back.stop();
     }
   });
+});
+
+const disk = mountSmallDisk(2);
+
+describe.skipIf(disk === null)('upgrading on a disk with no room for the copy (tmpfs)', () => {
+  it('is refused in one line naming the full disk, changes nothing, and upgrades once there is room', async () => {
+    const dir = join(disk!, 'data');
+    mkdirSync(dir, { mode: 0o700 });
+    copyFileSync(FIXTURE, join(dir, 'cronbeat.db'));
+    const before = contents(FIXTURE);
+    const filler = fillDisk(disk!);
+    try {
+      const refused = await runCli(['serve', '--port', '0', '--no-popups', '--data-dir', dir]);
+      expect(refused.status).toBe(1);
+      expect(refused.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^cronbeat: The disk holding the data folder .* is full/)]);
+      expect(keptCopies(dir)).toEqual([]);
+    } finally {
+      unlinkSync(filler);
+    }
+    expect(contents(join(dir, 'cronbeat.db'))).toEqual(before);
+    await (await startServe(['--data-dir', dir, '--no-popups'])).stop();
+    expect(keptCopies(dir)).toHaveLength(1);
+  });
+});
+
+afterAll(() => {
+  if (disk) unmountSmallDisk(disk);
 });
