@@ -1,4 +1,4 @@
-import { accessSync, closeSync, constants, copyFileSync, existsSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, copyFileSync, existsSync, lstatSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { databaseFile } from '../dataFolder/dataDir';
@@ -123,6 +123,11 @@ export async function backupDatabase(source: string, out: string, onProgress?: C
   const folder = dirname(resolve(out));
   if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
     throw new BackupRefusedError(`The folder ${folder} does not exist: create it first (mkdir -p ${folder}), or give --out a file in a folder that does.`);
+  }
+  // The rename replaces whatever is there: /dev/null made a file, for everyone on the machine.
+  const there = lstatSync(out, { throwIfNoEntry: false });
+  if (there && !there.isFile() && !there.isSymbolicLink()) {
+    throw new BackupRefusedError(`--out ${out} is not a file (a pipe or a device, such as /dev/null), which the backup would replace: give a file to write.`);
   }
   // Compared once links are followed: the rename would put a snapshot over the live database or its log.
   const live = realpathSync(source);

@@ -1,4 +1,5 @@
-import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -150,6 +151,18 @@ describe('backup and restore', () => {
     expect(usage.status).toBe(2);
     expect(oneLine(usage.stderr)).toEqual(['cronbeat: Say where to write the backup: `cronbeat backup --out FILE`.']);
     expect(existsSync(join(tempDir(), 'x.db'))).toBe(false);
+  });
+
+  it('never replaces what is not a file: --out a device or a pipe (as /dev/null) is refused, and it stays as it was', async () => {
+    const dir = tempDir();
+    await runCli(['token', 'create', '--data-dir', dir]);
+    const pipe = join(tempDir(), 'pipe');
+    execFileSync('mkfifo', [pipe]);
+    const result = await runCli(['backup', '--out', pipe, '--data-dir', dir]);
+    expect(result.status).toBe(1);
+    expect(oneLine(result.stderr)).toEqual([`cronbeat: --out ${pipe} is not a file (a pipe or a device, such as /dev/null), which the backup would replace: give a file to write.`]);
+    expect(lstatSync(pipe).isFIFO()).toBe(true);
+    expect(readdirSync(join(pipe, '..'))).toEqual(['pipe']);
   });
 
   it('says in one line that --out is a folder, and leaves nothing in it', async () => {
