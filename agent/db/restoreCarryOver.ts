@@ -20,7 +20,11 @@ interface CurrentSecrets {
   revoked: { token_hash: string; revoked_at: number }[];
   liveKeys: { id: number; name: string; token_hash: string }[];
   monitors: { id: number; company_id: number; name: string; created_at: number; updated_at: number; token: string }[];
+  usedCodes: { code_hash: string; used_at: number }[];
 }
+
+const hasTable = (db: Database.Database, name: string) =>
+  db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 
 function readCurrent(file: string): CurrentSecrets {
   const db = new Database(file, { readonly: true, fileMustExist: true });
@@ -31,6 +35,10 @@ function readCurrent(file: string): CurrentSecrets {
       monitors: db
         .prepare('SELECT id, company_id, name, created_at, updated_at, token FROM monitors WHERE deleted_at IS NULL ORDER BY id')
         .all() as CurrentSecrets['monitors'],
+      // A sign-in link works for 15 minutes: one used since the backup, in a log or a browser's history, must not work again.
+      usedCodes: hasTable(db, 'sign_in_codes')
+        ? (db.prepare('SELECT code_hash, used_at FROM sign_in_codes WHERE used_at IS NOT NULL').all() as CurrentSecrets['usedCodes'])
+        : [],
     };
   } finally {
     db.close();
@@ -38,7 +46,7 @@ function readCurrent(file: string): CurrentSecrets {
 }
 
 /**
- * Revokes in `copy` every key `current` has revoked, and gives each monitor (the same one: id,
+ * Revokes in `copy` every key `current` has revoked, spends every sign-in code it spent, and gives each monitor (the same one: id,
  * company and creation time) the token `current` gave it after the backup's last change to it:
  * that is the token the jobs' lines were changed to. Null when there is no `current`.
  */
@@ -59,12 +67,18 @@ export function carryOverUndoneSecrets(current: string, copy: string): CarriedOv
     );
     const hasKey = db.prepare('SELECT 1 FROM api_tokens WHERE token_hash = ?');
     const hasMonitor = db.prepare('SELECT 1 FROM monitors WHERE id = @id AND company_id = @company_id AND created_at = @created_at');
-    return db.transaction(() => ({
-      revokedKeys: secrets.revoked.reduce((sum, row) => sum + revoke.run(row).changes, 0),
-      rotatedTokens: secrets.monitors.reduce((sum, row) => sum + retoken.run(row).changes, 0),
-      missingMonitors: secrets.monitors.filter((row) => hasMonitor.get(row) === undefined).map((row) => row.name),
-      missingKeys: secrets.liveKeys.filter((row) => hasKey.get(row.token_hash) === undefined).map(({ id, name }) => ({ id, name })),
-    }))();
+    const spend = hasTable(db, 'sign_in_codes')
+      ? db.prepare('UPDATE sign_in_codes SET used_at = @used_at WHERE code_hash = @code_hash AND used_at IS NULL')
+      : null;
+    return db.transaction(() => {
+      for (const row of secrets.usedCodes) spend?.run(row);
+      return {
+        revokedKeys: secrets.revoked.reduce((sum, row) => sum + revoke.run(row).changes, 0),
+        rotatedTokens: secrets.monitors.reduce((sum, row) => sum + retoken.run(row).changes, 0),
+        missingMonitors: secrets.monitors.filter((row) => hasMonitor.get(row) === undefined).map((row) => row.name),
+        missingKeys: secrets.liveKeys.filter((row) => hasKey.get(row.token_hash) === undefined).map(({ id, name }) => ({ id, name })),
+      };
+    })();
   } finally {
     db.close();
   }

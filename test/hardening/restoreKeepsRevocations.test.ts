@@ -79,6 +79,22 @@ describe('restore and the secrets undone since the backup', () => {
     );
   });
 
+  it('keeps a sign-in link used since the backup used: a link read in a log does not sign in twice', async () => {
+    const dir = tempFolder();
+    const backup = join(tempFolder(), 'b.db');
+    serving = await startServe(['--data-dir', dir]);
+    const code = /code=([\w-]+)/.exec((await runCli(['signin', '--data-dir', dir])).stdout)![1]!;
+    expect((await runCli(['backup', '--out', backup, '--data-dir', dir])).status).toBe(0);
+    const trade = () => fetch(`${serving!.url}/api/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code }) });
+    expect((await trade()).status).toBe(201);
+    await serving.stop();
+    serving = undefined;
+
+    expect((await runCli(['restore', backup, '--data-dir', dir])).status).toBe(0);
+    serving = await startServe(['--data-dir', dir]);
+    expect((await trade()).status).toBe(422);
+  });
+
   it('restores a backup over a damaged database, saying nothing could be carried over from it', async () => {
     const dir = tempFolder();
     const backup = join(tempFolder(), 'b.db');
