@@ -1,9 +1,10 @@
-import { accessSync, closeSync, constants, copyFileSync, existsSync, lstatSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, lstatSync, mkdirSync, openSync, readSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { databaseFile } from '../dataFolder/dataDir';
 import { migrations } from './migrations';
 import { carryOverUndoneSecrets, type CarriedOver } from './restoreCarryOver';
+import { createPrivate, openSource, removeQuietly } from './backupFiles';
 
 /*
  * Backups are single self-contained SQLite files (rollback journal, no -wal beside them), made
@@ -43,32 +44,18 @@ export function checkDatabaseFile(file: string, name = file): number {
   }
 }
 
-/** A sibling path for work in progress, so the final rename is atomic and a crash leaves no half file. */
+/** A sibling path for work in progress (a file, or for a backup a folder), so the final rename is atomic and a crash leaves no half file. */
 const partialPath = (file: string) => join(dirname(file), `.${basename(file)}.partial-${process.pid}`);
-
-function removeQuietly(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // not there
-  }
-}
-
-/** Creates `file` empty and private (0600) before anything is written into it; an old one is replaced. */
-function createPrivate(file: string): void {
-  removeQuietly(file);
-  closeSync(openSync(file, 'wx', 0o600));
-}
 
 const INTERRUPTIONS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
- * Runs `work` with `files` (the work in progress, with SQLite's journal beside it) removed if the process is
+ * Runs `work` with what it leaves in progress taken away by `remove` if the process is
  * interrupted meanwhile (Ctrl-C, kill, a closed terminal); then the process ends as the signal asked.
  */
-async function removedOnInterrupt<T>(files: string[], work: () => T | Promise<T>): Promise<T> {
+async function removedOnInterrupt<T>(remove: () => void, work: () => T | Promise<T>): Promise<T> {
   const onSignal = (signal: NodeJS.Signals) => {
-    for (const file of files) removeQuietly(file);
+    remove();
     process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
   };
   for (const signal of INTERRUPTIONS) process.on(signal, onSignal);
@@ -134,12 +121,16 @@ export async function backupDatabase(source: string, out: string, onProgress?: C
   if (['', '-wal', '-shm', '-journal'].some((suffix) => join(realpathSync(folder), basename(out)) === live + suffix)) {
     throw new BackupRefusedError(`--out ${out} is the database the backup copies (or one of its files): give a file elsewhere.`);
   }
-  const partial = partialPath(out);
-  const staged = `${partial}-source`;
-  const stagedFiles = [staged, `${staged}-wal`, `${staged}-shm`];
+  // The work goes on in a folder of its own, 0700: in a folder others may write to (/tmp), no one
+  // can put a file where SQLite will open the copy's journal (a planted journal is rolled into the copy).
+  const work = partialPath(out);
+  const partial = join(work, 'backup.db');
+  const staged = join(work, 'source.db');
+  const removeWork = () => rmSync(work, { recursive: true, force: true });
   let db: Database.Database | undefined;
   try {
-    return await removedOnInterrupt([partial, `${partial}-journal`, ...stagedFiles], async () => {
+    return await removedOnInterrupt(removeWork, async () => {
+      makePrivateFolder(work, out);
       db = openSource(source, staged);
       createPrivate(partial); // SQLite writes into it, and its journal takes the same mode
       await db.backup(partial, { progress: backupSteps(db.pragma('page_size', { simple: true }) as number, onProgress) });
@@ -152,48 +143,23 @@ export async function backupDatabase(source: string, out: string, onProgress?: C
       return { schema, bytes: statSync(out).size };
     });
   } catch (error) {
-    removeQuietly(partial);
-    removeQuietly(`${partial}-journal`);
     throw inTermsOf(error, partial, out, 'write the backup');
   } finally {
     db?.close();
-    for (const file of stagedFiles) removeQuietly(file);
+    removeWork();
   }
 }
 
-/**
- * The database to copy, opened. On a disk mounted read-only (as the kernel does to a failing one,
- * or a rescued disk) SQLite cannot make the -shm a database in WAL mode needs: nothing can write
- * there, so a private copy of the database and its log, `staged`, beside the backup, is read instead.
- */
-function openSource(source: string, staged: string): Database.Database {
-  try {
-    const db = new Database(source, { fileMustExist: true });
-    try {
-      db.pragma('schema_version'); // the first read, where a missing -shm shows
-      return db;
-    } catch (error) {
-      db.close();
-      throw error;
+/** Makes `work` a new folder of this user's alone; one left by an earlier run of this process id is replaced. */
+function makePrivateFolder(work: string, out: string): void {
+  const there = lstatSync(work, { throwIfNoEntry: false });
+  if (there) {
+    if (!there.isDirectory() || there.isSymbolicLink() || there.uid !== (process.getuid?.() ?? there.uid)) {
+      throw new BackupRefusedError(`${work} is in the way of the backup and is not this user's: remove it, or give --out a file in another folder than ${dirname(out)}.`);
     }
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'SQLITE_CANTOPEN' || canWrite(dirname(source))) throw error;
+    rmSync(work, { recursive: true, force: true });
   }
-  for (const suffix of ['', '-wal']) {
-    if (!existsSync(source + suffix)) continue;
-    createPrivate(staged + suffix);
-    copyFileSync(source + suffix, staged + suffix);
-  }
-  return new Database(staged, { fileMustExist: true });
-}
-
-function canWrite(folder: string): boolean {
-  try {
-    accessSync(folder, constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  mkdirSync(work, { mode: 0o700 });
 }
 
 /**
@@ -215,7 +181,7 @@ export async function restoreDatabase(
   if (!existsSync(file) || !statSync(file).isFile()) throw new BackupRefusedError(`${file} does not exist or is not a file.`);
   let carried: CarriedOver | null;
   try {
-    carried = await removedOnInterrupt([partial, `${partial}-journal`], async () => {
+    carried = await removedOnInterrupt(() => [partial, `${partial}-journal`].forEach(removeQuietly), async () => {
       createPrivate(partial);
       copyInto(file, partial, onProgress); // into the private file: its mode stays 0600
       // A change cut short (a tool killed while writing into the file) is undone from its journal, as SQLite would in place.
