@@ -146,3 +146,15 @@ export function optionalString(field: string, max: number) {
     .nullish()
     .transform((value) => value || undefined);
 }
+
+/** An `Idempotency-Key` header (as Stripe and the IETF draft name it; quoted or not): a retry with it counts once. Null when absent. */
+export const idempotencyKeyHeader = z
+  .string()
+  .transform((value) => value.replace(/^"(.*)"$/, '$1'))
+  .pipe(
+    z
+      .string()
+      .regex(/^[\x20-\x7e]{1,255}$/, 'The Idempotency-Key header must be 1 to 255 printable ASCII characters.'),
+  )
+  .optional()
+  .transform((value) => value ?? null);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idempotencyKeyHeader } from './fields';
 import { MAX_MEASURED_DURATION_MS } from '../domain/monitors/pulseInput';
 import type { HistoryKind } from '../domain/monitors/pulseEffect';
 
@@ -17,16 +18,7 @@ export const pulseQuery = z.object({
  * measured it. `X-Cronbeat-Sent-At` is read leniently by pulseTime (an unreadable one counts as absent).
  */
 export const pulseHeaders = z.object({
-  'idempotency-key': z
-    .string()
-    .transform((value) => value.replace(/^"(.*)"$/, '$1'))
-    .pipe(
-      z
-        .string()
-        .regex(/^[\x20-\x7e]{1,255}$/, 'The Idempotency-Key header must be 1 to 255 printable ASCII characters.'),
-    )
-    .optional()
-    .transform((value) => value ?? null),
+  'idempotency-key': idempotencyKeyHeader,
   'x-cronbeat-duration-ms': z
     .string()
     .regex(/^\d{1,12}$/, 'The X-Cronbeat-Duration-Ms header must be a whole number of milliseconds.')

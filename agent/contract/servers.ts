@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ipVersion } from '../domain/net/ipAddress';
 import { CRON_CHANGES, type CronChange } from '../domain/servers/jobChanges';
 import { channelIdsField } from './channelIds';
-import { nameString, patchOf, requiredInteger, requiredString } from './fields';
+import { idempotencyKeyHeader, nameString, patchOf, requiredInteger, requiredString } from './fields';
 
 export const serverInput = z.object({
   name: nameString('name', 255),
@@ -40,6 +40,9 @@ export const serverAlertInput = z.object({
     .nullish()
     .transform((value) => value || null),
 });
+/** POST /api/servers/alert's own header: a watcher that retries an alert whose answer it lost sends the same key, and the alert is stored once. */
+export const serverAlertHeaders = z.object({ 'idempotency-key': idempotencyKeyHeader });
+
 /** The body of POST /api/servers/alert as a client (`cronbeat crontab watch`) sends it. */
 export type ServerAlertInput = z.input<typeof serverAlertInput>;
 

@@ -257,4 +257,11 @@ export const migrations: string[] = [
   CREATE INDEX notifications_unread ON notifications(notifiable_id, created_at DESC, id DESC)
     WHERE read_at IS NULL AND type != 'App\\Notifications\\ChannelReportNotification';
   `,
+  // 32: a server alert's Idempotency-Key (a watcher that lost the answer sends the alert again with the same
+  // key: it is stored once) and the notification it raised, which a repeat answers with.
+  `
+  ALTER TABLE server_alerts ADD COLUMN idempotency_key TEXT;
+  ALTER TABLE server_alerts ADD COLUMN notification_id TEXT;
+  CREATE UNIQUE INDEX server_alerts_key ON server_alerts(server_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+  `,
 ];

@@ -50,6 +50,12 @@ export function serverReportRepository(db: Db) {
      WHERE quiet_alert_at < @now AND quiet_since IS NULL AND ${liveServer}
      RETURNING server_id, (SELECT company_id FROM servers WHERE id = server_id) AS company_id, last_report_at, interval_seconds`,
   );
+  // The watchers markQuiet would mark at @now, with their servers' identifiers: those a maintenance window holds are held first.
+  const quietDue = db.prepare(
+    `SELECT r.server_id, s.company_id, s.identifier, r.interval_seconds FROM server_reports r JOIN servers s ON s.id = r.server_id
+     WHERE r.quiet_alert_at < @now AND r.quiet_since IS NULL AND s.deleted_at IS NULL`,
+  );
+  const holdQuiet = db.prepare('UPDATE server_reports SET quiet_alert_at = @until WHERE server_id = @serverId AND quiet_since IS NULL');
   // As markQuiet: a deleted server's report is never marked, so it must not wake the loop either (it would every millisecond).
   const earliestQuiet = db
     .prepare(`SELECT min(quiet_alert_at) FROM server_reports WHERE quiet_alert_at IS NOT NULL AND quiet_since IS NULL AND ${liveServer}`)
@@ -86,6 +92,14 @@ export function serverReportRepository(db: Db) {
     /** Cronbeat resumed after `outage`: watchers whose quiet moment passed meanwhile count from its end (quietAfterOutage). Returns their servers' ids. */
     graceAfterOutage(outage: Outage): number[] {
       return (graceAfterOutage.all(outage) as Array<{ server_id: number }>).map((row) => row.server_id);
+    },
+    /** The watchers whose quiet moment is before `now` and that are not quiet yet (what markQuiet would mark). */
+    quietDue(now: number): Array<{ server_id: number; company_id: number; identifier: string; interval_seconds: number | null }> {
+      return quietDue.all({ now }) as Array<{ server_id: number; company_id: number; identifier: string; interval_seconds: number | null }>;
+    },
+    /** Moves a watcher's quiet moment to `until` (a maintenance window holds it), unless it is quiet already. */
+    holdQuiet(serverId: number, until: number): void {
+      holdQuiet.run({ serverId, until });
     },
     /** The earliest moment a watcher turns quiet; null when none is waited for. */
     earliestQuietAt(): number | null {

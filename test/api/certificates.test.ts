@@ -11,7 +11,7 @@ const servers: RunningServer[] = [];
 beforeAll(async () => {
   ca = makeCa();
   notifier = new RecordingNotifier();
-  agent = await startTestAgent({ notifier, certificateChecks: { extraCa: ca.certPem, timeoutMs: 300 } });
+  agent = await startTestAgent({ notifier, certificateChecks: { extraCa: ca.certPem, timeoutMs: 10_000 } });
 });
 
 afterAll(async () => {

@@ -1,4 +1,6 @@
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
@@ -105,5 +107,39 @@ describe('the servers list shows when each watcher last reported', () => {
     const second = await server();
     expect(second.quiet).toBe(false);
     expect(Date.parse(second.last_report_at as string)).toBeGreaterThan(Date.parse(first.last_report_at as string) - 3_600_000);
+  });
+});
+
+describe('an alert whose answer was lost on the way', () => {
+  it('is sent again with the same key and stored once', async () => {
+    // Between the watcher and the agent, a proxy that passes the first alert on, then cuts the
+    // connection before the answer: the agent stored it, the watcher never heard so.
+    let cut = 0;
+    const proxy = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', async () => {
+        const answer = await fetch(agent.url + req.url, { method: req.method, headers: req.headers as Record<string, string>, body: chunks.length ? Buffer.concat(chunks) : undefined });
+        const text = await answer.text();
+        if (req.url === '/api/servers/alert' && cut++ === 0) return req.socket.destroy();
+        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(text);
+      });
+    });
+    await new Promise<void>((listening) => proxy.listen(0, '127.0.0.1', listening));
+    try {
+      const { folder, file } = crontabFolder('0 1 * * * /a.sh\n');
+      const env = { CRONBEAT_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
+      const watchOnce = () => runCli(['crontab', 'watch', '--server', 'web-7', '--once', '--file', file], { env });
+      expect((await watchOnce()).status).toBe(0);
+      writeFileSync(file, '0 1 * * * /a.sh\n0 2 * * * /lost-answer.sh\n');
+      const result = await watchOnce();
+      expect(result.status, result.stdout).toBe(0);
+      expect(cut).toBe(2);
+      expect(result.stdout).toMatch(/delivered: added for \S+: 0 2 \* \* \* \/lost-answer\.sh/);
+      const stored = agent.store.db.prepare("SELECT count(*) FROM server_alerts WHERE command LIKE '%lost-answer%'").pluck().get();
+      expect(stored).toBe(1);
+    } finally {
+      proxy.close();
+    }
   });
 });

@@ -38,8 +38,8 @@ describe.skipIf(chromiumMissing)('the next run of a period, on its monitor\'s pa
     expect(text).toContain(`· next `);
     expect(text).toContain(`${hhmm(pulseAt + 90 * 60_000)} UTC`);
 
-    // Its Edit form previews the same runs while the schedule, zone and grace stay (saving those
-    // as they are keeps the count), and counts from the edit once one changes (the agent then does).
+    // Its Edit form previews the same runs while the schedule stays (a new name, zone or grace keeps
+    // the count), and counts from the edit once the schedule changes (the agent then does).
     await page.goto(`${agent.url}/#/monitors/${monitor.id}/edit`);
     const preview = page.getByTestId('next-runs');
     await preview.waitFor();
@@ -47,8 +47,10 @@ describe.skipIf(chromiumMissing)('the next run of a period, on its monitor\'s pa
     await page.getByRole('textbox', { name: 'Name' }).fill('heartbeat of the queue');
     expect(await preview.locator('li').first().innerText()).toContain(`${hhmm(pulseAt + 90 * 60_000)} UTC`);
     expect(await preview.locator('li').nth(1).innerText()).toContain(`${hhmm(pulseAt + 180 * 60_000)} UTC`);
-    const before = Date.now();
     await page.getByRole('spinbutton', { name: 'Grace (minutes)' }).fill('20');
+    expect(await preview.locator('li').first().innerText()).toContain(`${hhmm(pulseAt + 90 * 60_000)} UTC`);
+    const before = Date.now();
+    await page.getByLabel('Schedule', { exact: true }).fill('@every 1h30m');
     const first = await preview.locator('li').first().innerText();
     // Counted from now: the minute may turn between the two clocks' readings.
     expect([before, Date.now()].map((at) => `${hhmm(at + 90 * 60_000)} UTC`).some((words) => first.includes(words)), first).toBe(true);

@@ -4,14 +4,20 @@ import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/errors';
 import { pathId } from '../http/params';
 import { presentServer, presentServerAlert, presentServerReport, presentNotification, withChannelIds } from '../present/present';
-import { serverAlertInput, serverInput, serverListQuery, serverPatch } from '../../contract/servers';
+import { serverAlertHeaders, serverAlertInput, serverInput, serverListQuery, serverPatch } from '../../contract/servers';
 import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../present/channelIds';
 import type { ServerRow } from '../../db/servers';
+import type { ServerAlertRow } from '../../db/serverAlerts';
 import type { ServerReportRow } from '../../db/serverReports';
 import { validate } from '../http/validate';
 import { serverAlertNotice } from '../../domain/servers/cronChangeNotice';
 import { NOTIFICATION_KINDS } from '../../domain/alerts/notificationKinds';
 import { tokenView } from '../present/tokenVisibility';
+
+/** Whether a stored alert is the one `report` tells again (a retry under the same Idempotency-Key). */
+function sameServerAlert(stored: ServerAlertRow, report: { username: string; command: string; change: string; previousCommand: string | null }): boolean {
+  return stored.username === report.username && stored.command === report.command && stored.change === report.change && stored.previous_command === report.previousCommand;
+}
 
 export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
@@ -58,19 +64,26 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
   });
 
   router.post('/api/servers/alert', async (ctx) => {
+    const { 'idempotency-key': key } = validate(serverAlertHeaders, ctx.headers);
     const input = validate(serverAlertInput, await readJsonBody(ctx));
     const { companyId } = ctx.state;
     const server = store.servers.findByIdentifier(companyId, input.server_id);
     if (!server) throw new HttpError(404, `No server has the identifier "${input.server_id}".`);
     const now = clock();
     const report = { username: input.username, command: input.command, change: input.change, previousCommand: input.previous_command };
-    const { alert, notification } = store.db.transaction(() => ({
-      alert: store.serverAlerts.create({ companyId, serverId: server.id, ...report, now }),
-      notification: store.notifications.create({ companyId, type: NOTIFICATION_KINDS.serverAlert.type, ...serverAlertNotice(server, report, now), now }),
-    }))();
-    events.emit({ type: 'notification.created', companyId, notificationId: notification.id });
+    const { alert, notification, repeated } = store.db.transaction(() => {
+      // A retry of an alert stored already (its answer was lost on the way) is answered as the first, and raises nothing.
+      const first = key === null ? undefined : store.serverAlerts.withKey(server.id, key);
+      if (first) {
+        if (!sameServerAlert(first, report)) throw HttpError.validation({ 'idempotency-key': ['The Idempotency-Key was already used for a different alert of this server.'] });
+        return { alert: first, notification: first.notification_id === null ? null : store.notifications.find(companyId, first.notification_id), repeated: true };
+      }
+      const made = store.notifications.create({ companyId, type: NOTIFICATION_KINDS.serverAlert.type, ...serverAlertNotice(server, report, now), now });
+      return { alert: store.serverAlerts.create({ companyId, serverId: server.id, ...report, now, idempotencyKey: key, notificationId: made.id }), notification: made, repeated: false };
+    })();
+    if (!repeated && notification) events.emit({ type: 'notification.created', companyId, notificationId: notification.id });
     ctx.status = 201;
-    ctx.body = { message: 'Alert received', alert: presentServerAlert(alert), notification: presentNotification(notification) };
+    ctx.body = { message: 'Alert received', alert: presentServerAlert(alert), notification: notification ? presentNotification(notification) : null };
   });
 
   router.get('/api/servers/:id', (ctx) => {

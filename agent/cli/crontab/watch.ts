@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ApiError, type ApiClient } from '../../client/connection/api';
 import { UsageError } from '../command';
 import { everyInterval, loadWatchState, saveWatchState, stampedLog, watchStateFile } from '../watchState';
@@ -24,6 +25,8 @@ interface PendingAlert {
   command: string;
   change: ChangeKind;
   previous_command: string | null;
+  /** Sent as its Idempotency-Key, so a retry after a lost answer is stored once (absent in older state files until sent). */
+  key?: string;
 }
 
 /** What the watcher keeps on disk: the last snapshot, and alerts raised but not yet delivered. */
@@ -143,7 +146,7 @@ function snapshotRound(options: WatchOptions, stateFile: string, log: (line: str
     return jobs.length;
   }
   const alerts = diffSnapshots(previous.jobs, jobs).map(
-    (change): PendingAlert => ({ username: change.user, server_id: options.server, command: change.text, change: change.kind, previous_command: change.previous }),
+    (change): PendingAlert => ({ username: change.user, server_id: options.server, command: change.text, change: change.kind, previous_command: change.previous, key: randomUUID() }),
   );
   for (const alert of alerts) log(`found: ${describe(alert)}`);
   saveWatchState(stateFile, { ...previous, jobs, pending: [...previous.pending, ...alerts] });
@@ -162,8 +165,14 @@ function describe(alert: PendingAlert): string {
 async function deliver(api: ApiClient, stateFile: string, log: (line: string) => void): Promise<number> {
   const state = loadWatchState<WatchState>(stateFile, 'jobs')!;
   while (state.pending.length > 0) {
+    const { key, ...alert } = state.pending[0]!;
+    if (key === undefined) {
+      // Kept before it is sent: a retry must carry the same key.
+      state.pending[0]!.key = randomUUID();
+      saveWatchState(stateFile, state);
+    }
     try {
-      await api.alertServer({ ...state.pending[0] });
+      await api.alertServer(alert, state.pending[0]!.key);
     } catch (error) {
       if (error instanceof ApiError && error.retryable) {
         const count = state.pending.length;

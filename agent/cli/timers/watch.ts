@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { ApiError, type ApiClient } from '../../client/connection/api';
 import { UsageError } from '../command';
@@ -40,6 +41,8 @@ interface Pending {
   previous: string;
   /** The monitor to follow the new schedule (altered only). */
   follow: { token: string; duration: number } | null;
+  /** Its alert's Idempotency-Key, so a retry after a lost answer is stored once (absent in older state files until sent). */
+  key?: string;
 }
 
 interface State {
@@ -104,7 +107,12 @@ async function deliver(options: TimersWatchOptions, file: string, log: (line: st
         saveWatchState(file, state);
       }
       const command = next.change === 'removed' ? `timer ${next.timer}: ${next.previous}` : `timer ${next.timer}: ${next.schedule}`;
-      await options.api.alertServer({ username: whose(options.folders), server_id: options.server, command, change: next.change, previous_command: next.change === 'altered' ? `timer ${next.timer}: ${next.previous}` : null });
+      if (next.key === undefined) {
+        // Kept before it is sent: a retry must carry the same key.
+        next.key = randomUUID();
+        saveWatchState(file, state);
+      }
+      await options.api.alertServer({ username: whose(options.folders), server_id: options.server, command, change: next.change, previous_command: next.change === 'altered' ? `timer ${next.timer}: ${next.previous}` : null }, next.key);
     } catch (error) {
       if (error instanceof ApiError && error.retryable) {
         log(`${state.pending.length} change${state.pending.length === 1 ? '' : 's'} waiting, not delivered: ${error.message}; will retry`);

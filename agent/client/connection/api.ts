@@ -99,8 +99,8 @@ export class ApiClient {
     return this.call<Pick<ServerFields, 'identifier'>[]>('GET', `/api/servers?${new URLSearchParams({ q: search })}`);
   }
 
-  alertServer(input: ServerAlertInput & Record<string, unknown>): Promise<unknown> {
-    return this.call('POST', '/api/servers/alert', input);
+  alertServer(input: ServerAlertInput & Record<string, unknown>, idempotencyKey?: string): Promise<unknown> {
+    return this.call('POST', '/api/servers/alert', input, undefined, idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey });
   }
 
   /** The watcher's report (POST /api/servers/heartbeat): 404 for an unknown identifier, 401 for a bad token. */
@@ -123,12 +123,12 @@ export class ApiClient {
   }
 
   /** POST and PATCH are sent once (retrying a create could make two); GET is retried with backoff. */
-  private async call<T>(method: HttpRequest['method'], path: string, body?: unknown, maxBytes?: number): Promise<T> {
+  private async call<T>(method: HttpRequest['method'], path: string, body?: unknown, maxBytes?: number, headers: Record<string, string> = {}): Promise<T> {
     const request: HttpRequest = {
       maxBytes,
       method,
       url: `${this.baseUrl}${path}`,
-      headers: { authorization: `Bearer ${this.apiToken}`, accept: 'application/json', 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${this.apiToken}`, accept: 'application/json', 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     };
     const outcome: HttpOutcome = method === 'GET' ? await requestWithRetry(request) : await requestOnce(request);

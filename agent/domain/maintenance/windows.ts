@@ -150,6 +150,27 @@ export function activeWindowAt(
   return found;
 }
 
+/**
+ * Whether `window` covers the crontab watcher of the server with `identifier`: one naming nothing
+ * covers everything, and the tag `server:IDENTIFIER` (the tag its jobs' monitors get from
+ * `--server`) covers that server; monitor ids never do.
+ */
+export function coversServer(window: MaintenanceWindow, identifier: string): boolean {
+  if (window.monitorIds.length === 0 && window.tags.length === 0) return true;
+  return window.tags.includes(`server:${identifier}`);
+}
+
+/** The latest end of the windows covering the server with `identifier` that are under way at `now`; null when none is. */
+export function serverWindowEnd(windows: readonly MaintenanceWindow[], identifier: string, now: number): number | null {
+  let end: number | null = null;
+  for (const window of windows) {
+    if (!coversServer(window, identifier)) continue;
+    const under = windowEnd(window, now);
+    if (under !== null && (end === null || under > end)) end = under;
+  }
+  return end;
+}
+
 /** The occurrences of `window` that overlap [from, to), oldest first. */
 export function spansBetween(window: MaintenanceWindow, from: number, to: number): WindowSpan[] {
   const spans: WindowSpan[] = [];

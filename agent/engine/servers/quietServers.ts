@@ -3,6 +3,7 @@ import { NOTIFICATION_KINDS } from '../../domain/alerts/notificationKinds';
 import { serverQuietNotice, serverReportingNotice } from '../../domain/servers/quietNotices';
 import { quietAfter } from '../../domain/servers/quietAfter';
 import type { EngineContext } from '../engineContext';
+import { serverWindowEnd, type MaintenanceWindow } from '../../domain/maintenance/windows';
 
 /*
  * Quiet servers: a watcher's report moves its quiet alert time; the loop raises
@@ -42,18 +43,33 @@ export function recordServerReport(ctx: Ctx, server: ServerRow, report: { interv
   return row;
 }
 
-/** Raises one quiet notification for every watcher whose quiet alert time is before `now` (once each). Returns how many. */
+/**
+ * A watcher whose server a maintenance window covers is not quiet while the window lasts (a
+ * planned reboot): its quiet moment moves to two reports and a minute after the window's end, as
+ * if it had reported then. Inside the caller's transaction.
+ */
+function holdQuietInMaintenance({ store }: Pick<Ctx, 'store'>, now: number): void {
+  const windowsOf = new Map<number, MaintenanceWindow[]>();
+  for (const due of store.serverReports.quietDue(now)) {
+    if (!windowsOf.has(due.company_id)) windowsOf.set(due.company_id, store.maintenanceWindows.windows(due.company_id));
+    const end = serverWindowEnd(windowsOf.get(due.company_id)!, due.identifier, now);
+    if (end !== null) store.serverReports.holdQuiet(due.server_id, quietAfter(end, due.interval_seconds));
+  }
+}
+
+/** Raises one quiet notification for every watcher whose quiet alert time is before `now` (once each), but those a window holds. Returns how many. */
 export function raiseQuietServers(ctx: Ctx, now: number): number {
   const { store } = ctx;
-  const raised = store.db.transaction((): Raised[] =>
-    store.serverReports.markQuiet(now).flatMap((quiet) => {
+  const raised = store.db.transaction((): Raised[] => {
+    holdQuietInMaintenance(ctx, now);
+    return store.serverReports.markQuiet(now).flatMap((quiet) => {
       const server = store.servers.find(quiet.company_id, quiet.server_id);
       if (!server) return [];
       const { data, alert } = serverQuietNotice(server, { lastReportAt: quiet.last_report_at, intervalSeconds: quiet.interval_seconds }, now);
       const notification = store.notifications.create({ companyId: quiet.company_id, type: NOTIFICATION_KINDS.serverQuiet.type, data, alert, now });
       return [{ companyId: quiet.company_id, serverId: server.id, notificationId: notification.id, title: data.title, body: data.description }];
-    }),
-  )();
+    });
+  })();
   announce(ctx, raised);
   return raised.length;
 }

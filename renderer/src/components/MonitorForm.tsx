@@ -8,6 +8,7 @@ import { nextRuns, scheduleInWords } from '../lib/schedule';
 import { ZonedTime } from './ZonedTime';
 import { findTimeZone } from '../../../agent/domain/time/timeZones';
 import { MAX_MINUTES } from '../../../agent/domain/monitors/minutes';
+import { editMovesRuns } from '../../../agent/domain/monitors/dueTime';
 import { maxRuntimeInput, monitorInput } from '../../../agent/contract/monitors';
 import { fieldErrors, numberOrAbsent } from '../lib/formRules';
 import { AlertAfterField, alertAfterError, alertAfterOf } from './AlertAfterField';
@@ -71,10 +72,10 @@ export function MonitorForm(props: {
   onSave: (monitor: NewMonitor, maxRuntime: number | null, alertAfter: number) => Promise<void>;
   /**
    * An edited period's coming run, counted from its last run (lib/schedule.ts, periodNextRun): the
-   * agent keeps that count while the schedule, zone and grace are saved as they were, and counts
-   * from the edit once one of them changes.
+   * agent keeps that count unless the edit moves its runs (editMovesRuns: a new schedule; a period's
+   * zone or grace moves none), and counts from the edit once it does.
    */
-  keptRun?: { schedule: string; timezone: string; duration: string; at: Date };
+  keptRun?: { schedule: string; timezone: string; at: Date };
 }) {
   const { values, set, shown, clientErrors, formError, busy, submit } = useApiForm<FieldName>({
     idPrefix: 'monitor',
@@ -85,8 +86,7 @@ export function MonitorForm(props: {
   // "Paris" as typed is Europe/Paris: the preview and the API get the zone name.
   const zone = findTimeZone(values.timezone).zone ?? values.timezone;
   const kept = props.keptRun;
-  const counted =
-    kept && values.schedule.trim() === kept.schedule && zone === kept.timezone && values.duration.trim() === kept.duration ? kept.at : null;
+  const counted = kept && !editMovesRuns(kept, { schedule: values.schedule.trim(), timezone: zone }) ? kept.at : null;
   const runs = clientErrors.timezone
     ? null
     : counted

@@ -62,5 +62,5 @@ export function MonitorEditScreen(props: { id: number }) {
 /** A period's coming run as the agent counts it (from the last run), for the form's preview; none for other kinds. */
 function keptRunOf(m: Monitor) {
   const at = kindOf(m.schedule) === 'period' ? periodNextRun(m, Date.now()) : undefined;
-  return at ? { schedule: m.schedule, timezone: m.timezone, duration: String(m.duration), at } : undefined;
+  return at ? { schedule: m.schedule, timezone: m.timezone, at } : undefined;
 }

@@ -51,7 +51,7 @@ describe('a Telegram group that became a supergroup', () => {
       'hang',
     ]).start();
     receivers.push(telegram);
-    fixture = deliveryFixture(undefined, { timeoutMs: 200 });
+    fixture = deliveryFixture(undefined, { timeoutMs: 5_000 });
     fixture.channel('telegram', { bot_token: '123456:ABC-def_ghi', chat_id: OLD, api_url: telegram.url });
     await fixture.failMonitor();
     await fixture.worker.runDue();
