@@ -173,21 +173,23 @@ export async function restoreDatabase(
   now: number,
   onProgress?: CopyProgress,
 ): Promise<{ keptAs: string | null; carried: CarriedOver | null }> {
-  if (existsSync(`${file}-wal`)) {
+  if (!existsSync(file) || !statSync(file).isFile()) throw new BackupRefusedError(`${file} does not exist or is not a file.`);
+  // SQLite keeps a file's -wal and -journal beside the file a link points to, not beside the link.
+  const real = realpathSync(file);
+  if (existsSync(`${real}-wal`)) {
     throw new BackupRefusedError(`${file} has a -wal file beside it: it is a live database, not a backup. Make one with \`cronbeat backup\`.`);
   }
   const target = databaseFile(dataDir);
   const partial = partialPath(target);
-  if (!existsSync(file) || !statSync(file).isFile()) throw new BackupRefusedError(`${file} does not exist or is not a file.`);
   let carried: CarriedOver | null;
   try {
     carried = await removedOnInterrupt(() => [partial, `${partial}-journal`].forEach(removeQuietly), async () => {
       createPrivate(partial);
       copyInto(file, partial, onProgress); // into the private file: its mode stays 0600
       // A change cut short (a tool killed while writing into the file) is undone from its journal, as SQLite would in place.
-      if ((statSync(`${file}-journal`, { throwIfNoEntry: false })?.size ?? 0) > 0) {
+      if ((statSync(`${real}-journal`, { throwIfNoEntry: false })?.size ?? 0) > 0) {
         createPrivate(`${partial}-journal`);
-        copyFileSync(`${file}-journal`, `${partial}-journal`);
+        copyFileSync(`${real}-journal`, `${partial}-journal`);
       }
       checkDatabaseFile(partial, file);
       const undone = carryOverUndoneSecrets(target, partial);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -128,6 +128,27 @@ describe('backup and restore', () => {
     expect(result.status).toBe(0);
     const listed = await runCli(['token', 'list', '--json', '--data-dir', dir]);
     expect(JSON.parse(listed.stdout).map((t: { name: string }) => t.name)).toEqual(['kept']);
+  });
+
+  it('refuses a live database with its -wal, also when named through a symlink, and leaves the database as it was', async () => {
+    const live = tempDir();
+    const token = (await runCli(['token', 'create', '--data-dir', live])).stdout.trim();
+    const agent = await startServe(['--data-dir', live]);
+    const made = await api(agent.url, token, '/api/monitors', { method: 'POST', json: { name: 'only in the log', timezone: 'UTC', schedule: '0 3 * * *', duration: 5 } });
+    expect(made.status).toBe(201);
+    await agent.stop('SIGKILL'); // its last change only in cronbeat.db-wal
+    const link = join(tempDir(), 'latest.db');
+    symlinkSync(join(live, 'cronbeat.db'), link);
+
+    const dir = tempDir();
+    await runCli(['token', 'create', '--data-dir', dir]);
+    const before = readFileSync(join(dir, 'cronbeat.db'));
+    for (const file of [join(live, 'cronbeat.db'), link]) {
+      const result = await runCli(['restore', file, '--data-dir', dir]);
+      expect(result.status).toBe(1);
+      expect(oneLine(result.stderr)).toEqual([`cronbeat: ${file} has a -wal file beside it: it is a live database, not a backup. Make one with \`cronbeat backup\`.`]);
+    }
+    expect(readFileSync(join(dir, 'cronbeat.db')).equals(before)).toBe(true);
   });
 
   it('refuses a backup from a newer Cronbeat', async () => {
