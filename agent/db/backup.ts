@@ -1,7 +1,8 @@
-import { closeSync, copyFileSync, existsSync, lstatSync, mkdirSync, openSync, readSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, copyFileSync, existsSync, lstatSync, mkdirSync, openSync, readSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { databaseFile } from '../dataFolder/dataDir';
+import { userName } from '../dataFolder/privateFolder';
 import { migrations } from './migrations';
 import { carryOverUndoneSecrets, type CarriedOver } from './restoreCarryOver';
 import { createPrivate, openSource, removeQuietly } from './backupFiles';
@@ -173,6 +174,7 @@ export async function restoreDatabase(
   now: number,
   onProgress?: CopyProgress,
 ): Promise<{ keptAs: string | null; carried: CarriedOver | null }> {
+  refuseUnreadable(file);
   if (!existsSync(file) || !statSync(file).isFile()) throw new BackupRefusedError(`${file} does not exist or is not a file.`);
   // SQLite keeps a file's -wal and -journal beside the file a link points to, not beside the link.
   const real = realpathSync(file);
@@ -204,6 +206,17 @@ export async function restoreDatabase(
   const keptAs = existsSync(target) ? setAside(target, now) : null;
   renameSync(partial, target);
   return { keptAs, carried };
+}
+
+/** A backup this user may not read (root's, restored as a service's user) is said so, not called missing. */
+function refuseUnreadable(file: string): void {
+  try {
+    accessSync(file, constants.R_OK);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'EACCES') return;
+    const user = userName(process.getuid?.() ?? -1);
+    throw new BackupRefusedError(`${file} cannot be read by this user (${user}): permission denied. Let it read the file (sudo chown ${user} ${file}), or copy it where it can.`);
+  }
 }
 
 const COPY_CHUNK = 8 * 1024 * 1024;
