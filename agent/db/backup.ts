@@ -107,6 +107,7 @@ function backupSteps(pageSize: number, onProgress: CopyProgress | undefined) {
  * the copy switched to a rollback journal (one file), checked, made 0600 and renamed into place.
  */
 export async function backupDatabase(source: string, out: string, onProgress?: CopyProgress): Promise<{ schema: number; bytes: number }> {
+  refuseUnreadable(source);
   if (!existsSync(source)) throw new BackupRefusedError(`There is no Cronbeat database at ${source}.`);
   const folder = dirname(resolve(out));
   if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
@@ -208,7 +209,7 @@ export async function restoreDatabase(
   return { keptAs, carried };
 }
 
-/** A backup this user may not read (root's, restored as a service's user) is said so, not called missing. */
+/** A file this user may not read (a service's database, root's backup restored as the service's user) is said so, not called missing. */
 function refuseUnreadable(file: string): void {
   try {
     accessSync(file, constants.R_OK);

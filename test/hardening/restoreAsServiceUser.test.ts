@@ -44,4 +44,16 @@ describe.skipIf(!isRoot)('restore as the service user, of a backup that user can
     const listed = await asNobody(['token', 'list', '--json', '--data-dir', dataDir]);
     expect(JSON.parse(listed.stdout)).toHaveLength(1);
   });
+
+  it('backup of a data folder this user cannot read says so, rather than that there is no database', async () => {
+    const rootsFolder = tempDir(); // 0700, root's
+    await runCli(['token', 'create', '--data-dir', rootsFolder]);
+    const out = join('/tmp', `cronbeat-nobody-${process.pid}.db`);
+    const result = await asNobody(['backup', '--out', out, '--data-dir', rootsFolder]);
+    expect(result.status).toBe(1);
+    const database = join(rootsFolder, 'cronbeat.db');
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `cronbeat: ${database} cannot be read by this user (nobody): permission denied. Let it read the file (sudo chown nobody ${database}), or copy it where it can.`,
+    ]);
+  });
 });
