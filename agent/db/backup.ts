@@ -128,11 +128,13 @@ export async function backupDatabase(source: string, out: string, onProgress?: C
   const work = partialPath(out);
   const partial = join(work, 'backup.db');
   const staged = join(work, 'source.db');
-  const removeWork = () => rmSync(work, { recursive: true, force: true });
+  let made = false; // what is in the way and not ours is left alone
+  const removeWork = () => made && rmSync(work, { recursive: true, force: true });
   let db: Database.Database | undefined;
   try {
     return await removedOnInterrupt(removeWork, async () => {
       makePrivateFolder(work, out);
+      made = true;
       db = openSource(source, staged);
       createPrivate(partial); // SQLite writes into it, and its journal takes the same mode
       await db.backup(partial, { progress: backupSteps(db.pragma('page_size', { simple: true }) as number, onProgress) });
