@@ -62,10 +62,11 @@ export const signinCommand: Command = {
     if (problem !== null) {
       throw new UsageError(`No Cronbeat agent answers at ${url} (${problem}): start it with \`cronbeat serve\`, or say where it runs with --url.`, 1);
     }
-    const [{ openStore }, { signInCodeRepository }, { isDataFolderHeld }] = await Promise.all([
+    const [{ openStore }, { signInCodeRepository }, { isDataFolderHeld }, { publicUrlSetting }] = await Promise.all([
       import('../../db/store'),
       import('../../db/signInCodes'),
       import('../../db/lock'),
+      import('../../db/settings'),
     ]);
     // The code goes into this folder's database: only the agent holding the folder would take it.
     if (!existsSync(databaseFile(dataDir)) || !isDataFolderHeld(dataDir)) {
@@ -78,9 +79,11 @@ export const signinCommand: Command = {
     makeDataFolderPrivate(dataDir);
     const store = openStore(databaseFile(dataDir), now);
     let code: string;
+    let publicUrl: string | null;
     try {
       store.companies.ensure(Number(values.company), now);
       code = signInCodeRepository(store.db).create(Number(values.company), now);
+      publicUrl = publicUrlSetting(store.settings, address?.publicUrl ?? null).current();
     } finally {
       store.close();
     }
@@ -90,7 +93,7 @@ export const signinCommand: Command = {
       return 0;
     }
     // The same lines as serve's at start: the link for this machine, and for another one when others can reach it.
-    const banner = serveBanner({ host: address.host, port: address.port, interfaces: networkInterfaces(), hostName: hostname(), signInPath });
+    const banner = serveBanner({ host: address.host, port: address.port, interfaces: networkInterfaces(), hostName: hostname(), signInPath, publicUrl });
     for (const line of banner.out.slice(1)) console.log(line);
     return 0;
   },
