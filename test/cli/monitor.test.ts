@@ -82,6 +82,21 @@ describe('cronbeat monitor', () => {
     expect(JSON.parse(edited.stdout)).toMatchObject({ schedule: '30 2 * * *', duration: 45, token: monitor.token });
   });
 
+  it('refuses a number that is one monitor\'s id and another\'s name, changing nothing; #ID names the id alone', async () => {
+    const byId = await createMonitor(agent, 'reports');
+    const named = await createMonitor(agent, String(byId.id));
+    const ambiguous = await runCli(['monitor', 'pause', String(byId.id)], { env });
+    expect(ambiguous.status).toBe(2);
+    expect(ambiguous.stderr).toBe(
+      `cronbeat: "${byId.id}" is the id of "reports" and the name of monitor ${named.id}: say #${byId.id} for the one, #${named.id} for the other.\n`,
+    );
+    const shown = async (id: number) => (await (await agent.api(`/api/monitors/${id}`)).json()).status;
+    expect([await shown(byId.id), await shown(named.id)]).toEqual(['new', 'new']);
+    expect((await runCli(['monitor', 'pause', `#${named.id}`], { env })).status).toBe(0);
+    expect([await shown(byId.id), await shown(named.id)]).toEqual(['new', 'paused']);
+    expect((await runCli(['monitor', 'show', '#999999'], { env })).stderr).toMatch(/^cronbeat: No monitor has the id 999999\./);
+  });
+
   it('takes a systemd calendar event of two lines and a period, and shows each in words beside it', async () => {
     const monitor = await createMonitor(agent, 'cli timer');
     const edited = await runCli(['monitor', 'edit', String(monitor.id), '--schedule', 'Mon..Fri 02:30\nSat 04:00 UTC'], { env });

@@ -15,7 +15,8 @@ const help = `Usage: cronbeat monitor <create|list|show|pause|resume|edit|delete
 
 Looks at and changes job monitors over the API, for admins who live in a terminal. The API
 token comes from CRONBEAT_API_TOKEN (make one with \`cronbeat token create\`). A monitor is
-named by its id or its exact name.
+named by its id or its exact name; #ID names the id alone (a number that is one monitor's id
+and another's name is refused).
 
   cronbeat monitor create NAME --schedule "0 3 * * *" [--timezone Z] [--grace MIN]
                               [--alert-after N] [--server ID] [--tags a,b]

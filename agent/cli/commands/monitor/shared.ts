@@ -22,19 +22,38 @@ export function apiFromEnv(url: string | undefined): ApiClient {
   return new ApiClient(baseUrlOption(url), token);
 }
 
+/** The monitor of id `id`; null when there is none. */
+async function monitorById(api: ApiClient, id: number): Promise<MonitorDetails | null> {
+  try {
+    return await api.monitor(id);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
+
 /**
- * The monitor a command line names: its id, or else its exact name (refused when two share it).
- * Exits 1 when there is none.
+ * The monitor a command line names: `#ID` by its id alone; a number by its id, or else its exact
+ * name (refused when the number is one monitor's id and another's name: a pause or a delete must
+ * never take the other); anything else by its exact name (refused when two share it). Exits 1
+ * when there is none.
  */
 export async function findMonitor(api: ApiClient, ref: string | undefined): Promise<MonitorDetails> {
   if (ref === undefined) throw new UsageError('Say which monitor: its id (see `cronbeat monitor list`) or its name.');
-  try {
-    if (/^[1-9]\d{0,15}$/.test(ref)) return await api.monitor(Number(ref));
-  } catch (error) {
-    if (!(error instanceof ApiError && error.status === 404)) throw error;
+  const explicit = /^#([1-9]\d{0,15})$/.exec(ref);
+  if (explicit) {
+    const found = await monitorById(api, Number(explicit[1]));
+    if (!found) throw new UsageError(`No monitor has the id ${explicit[1]}. \`cronbeat monitor list\` shows them.`, 1);
+    return found;
   }
+  const byId = /^[1-9]\d{0,15}$/.test(ref) ? await monitorById(api, Number(ref)) : null;
   const monitors = await api.monitors();
   const named = monitors.filter((m) => m.name === ref);
+  const other = byId ? named.find((m) => m.id !== byId.id) : undefined;
+  if (byId && other) {
+    throw new UsageError(`"${ref}" is the id of "${printable(byId.name)}" and the name of monitor ${other.id}: say #${byId.id} for the one, #${other.id} for the other.`);
+  }
+  if (byId) return byId;
   if (named.length === 1) return named[0];
   if (named.length > 1) {
     throw new UsageError(`${named.length} monitors are named "${ref}" (ids ${named.map((m) => m.id).join(', ')}): give the id.`);
