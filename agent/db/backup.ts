@@ -204,6 +204,13 @@ export async function restoreDatabase(
   } catch (error) {
     removeQuietly(partial);
     removeQuietly(`${partial}-journal`);
+    const code = (error as { code?: string } | null)?.code;
+    if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL') {
+      const megabytes = Math.ceil(statSync(file).size / 1024 ** 2);
+      throw new BackupRefusedError(
+        `Could not restore ${file}: the disk holding the data folder ${dataDir} is full (the restore needs room for a copy of it, ${megabytes} MB, beside the database it replaces). Free some space and restore again; nothing was changed.`,
+      );
+    }
     throw inTermsOf(error, partial, file, 'restore');
   }
   const keptAs = existsSync(target) ? setAside(target, now) : null;
@@ -238,7 +245,8 @@ function copyInto(file: string, target: string, onProgress: CopyProgress | undef
     let done = 0;
     onProgress(0, total);
     for (let read = readSync(from, buffer, 0, COPY_CHUNK, null); read > 0; read = readSync(from, buffer, 0, COPY_CHUNK, null)) {
-      writeSync(to, buffer, 0, read);
+      // A write may take less than asked (a disk filling up says ENOSPC only at the next one): what was not taken is written again.
+      for (let written = 0; written < read; ) written += writeSync(to, buffer, written, read - written);
       done += read;
       onProgress(done, total);
     }
