@@ -34,7 +34,7 @@ describe.skipIf(disk === null)('crontab discover on a nearly full disk', () => {
     const result = await runCli(['crontab', 'discover', '--file', file], {
       env: { CRONBEAT_URL: agent().url, CRONBEAT_API_TOKEN: agent().token, CRONBEAT_DATA_DIR: folder, TZ: 'UTC' },
     });
-    expect(result.status).not.toBe(0);
+    expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/ENOSPC: the disk is full\): nothing was changed/);
     expect(readFileSync(file, 'utf8')).toBe(crontab);
     expect(readdirSync(disk!).filter((name) => name.endsWith('.tmp'))).toEqual([]);
