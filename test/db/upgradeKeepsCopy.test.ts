@@ -16,6 +16,13 @@ vi.setConfig({ testTimeout: 60_000 });
 const FIXTURE = resolve(__dirname, '../fixtures/release-0.4.0.db');
 const FIXTURE_KEY = 'cb_QY0Ocm-PDjhGI-ToHkiW8xzQTpbyapwLAs6G6CUs_gY';
 
+/** The fixture's rows, read from a copy: opening a WAL database, even to read, leaves -wal and -shm files beside it. */
+function fixtureContents(): { schema: number; tables: Record<string, unknown[]> } {
+  const copy = join(tempFolder(), 'fixture.db');
+  copyFileSync(FIXTURE, copy);
+  return contents(copy);
+}
+
 /** Every row of every table, so two files can be compared for what they hold rather than their bytes. */
 function contents(file: string): { schema: number; tables: Record<string, unknown[]> } {
   const db = new Database(file, { readonly: true });
@@ -35,7 +42,7 @@ describe('upgrading a database from an older release', () => {
     copyFileSync(FIXTURE, join(dir, 'cronbeat.db'));
     // An earlier upgrade's copy: one copy is kept, the latest, so upgrades do not fill the disk one database at a time.
     copyFileSync(FIXTURE, join(dir, 'cronbeat.db.before-upgrade-from-schema-3-2025-01-01T00-00-00-000Z'));
-    const before = contents(FIXTURE);
+    const before = fixtureContents();
     expect(before.schema).toBeLessThan(migrations.length);
 
     const agent = await startServe(['--data-dir', dir, '--no-popups']);
@@ -82,7 +89,7 @@ describe.skipIf(disk === null)('upgrading on a disk with no room for the copy (t
     const dir = join(disk!, 'data');
     mkdirSync(dir, { mode: 0o700 });
     copyFileSync(FIXTURE, join(dir, 'cronbeat.db'));
-    const before = contents(FIXTURE);
+    const before = fixtureContents();
     const filler = fillDisk(disk!);
     try {
       const refused = await runCli(['serve', '--port', '0', '--no-popups', '--data-dir', dir]);
