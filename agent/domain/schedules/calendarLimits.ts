@@ -60,18 +60,29 @@ const LIMITS: Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'microsecond
   microsecond: { name: 'second', unit: 'seconds', from: 0, to: 60 * USEC - 1, scale: USEC },
 };
 
+/** 1st, 2nd, 3rd, 11th, 22nd … */
+export function ordinal(n: number): string {
+  const suffix = n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th';
+  return `${n}${suffix}`;
+}
+
 /** systemd's calendar_spec_valid, each refusal in words. */
 export function check(spec: CalendarSpec): void {
   for (const key of ['year', 'month', 'day', 'hour', 'minute', 'microsecond'] as const) {
     const limits = LIMITS[key];
     const endOfMonth = key === 'day' && spec.endOfMonth;
-    const to = endOfMonth ? limits.to - 3 : limits.to;
     const show = (v: number) => String(v / limits.scale);
-    const last = key === 'microsecond' ? 59 : to;
-    for (const item of spec[key] ?? []) {
+    for (const [index, item] of (spec[key] ?? []).entries()) {
+      // systemd's chain_valid lowers the limit of "~" by 3 for each value of the (sorted) list,
+      // as it passes the lowered limit on: ~01,25 is taken, ~01,26 is not.
+      const to = endOfMonth ? limits.to - 3 * (index + 1) : limits.to;
+      const last = key === 'microsecond' ? 59 : to;
       if (item.start < limits.from || item.start > to || (item.stop >= 0 && (item.stop < limits.from || item.stop > to))) {
         const bad = item.start < limits.from || item.start > to ? item.start : item.stop;
-        if (endOfMonth) refuse(`The day before the month's end is ${show(bad)}, but "~" counts at most 28 days back (~01 is the last day).`);
+        if (endOfMonth && index === 0) refuse(`The day before the month's end is ${show(bad)}, but "~" counts at most 28 days back (~01 is the last day).`);
+        if (endOfMonth) {
+          refuse(`The day before the month's end is ${show(bad)}, but as the ${ordinal(index + 1)} value of a "~" list it may be at most ${to} (systemd allows 3 days fewer for each value before it).`);
+        }
         refuse(`The ${limits.name} is ${show(bad)}, but ${limits.unit} go from ${limits.from} to ${last}.`);
       }
       if (item.repeat > to - limits.from) refuse(`The ${limits.name} repeats every ${show(item.repeat)}, more than ${limits.unit} span (${limits.from} to ${last}).`);
@@ -79,7 +90,8 @@ export function check(spec: CalendarSpec): void {
       if (item.stop >= 0) {
         if (item.start + item.repeat > item.stop) refuse(`The ${limits.name} range ${show(item.start)}..${show(item.stop)} runs backwards or repeats past its end: write the smaller value first.`);
       } else if (endOfMonth ? item.start - item.repeat < limits.from : item.start + item.repeat > to) {
-        if (item.repeat > 0) refuse(`${once}: its second run would be past ${last}.`);
+        // "~07/2" counts towards the month's end (~07, ~05, ~03, ~01).
+        if (item.repeat > 0) refuse(`${once}: its second run would be past ${endOfMonth ? "the month's last day (~01)" : last}.`);
       }
     }
   }

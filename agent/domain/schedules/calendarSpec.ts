@@ -1,5 +1,6 @@
 import { check, LimitRefusal, normalize } from './calendarLimits';
 import type { CalendarSpec, Chain, Component } from './calendarTypes';
+import { knownZone, zoneLike, zoneRefusal } from './calendarZone';
 /*
  * One systemd calendar event (OnCalendar=, systemd.time(7)) read as systemd 252 reads it
  * (src/shared/calendarspec.c): the same grammar, the same normalisation (two-digit years, sorted
@@ -44,19 +45,6 @@ const refuse = (message: string): never => {
   throw new Refusal(message);
 };
 
-/** Whether `zone` is an IANA zone the runtime knows (systemd asks its zoneinfo folder). */
-export function knownZone(zone: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone)) return false;
-  try {
-    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
-    // systemd looks for the zone's file, so the letter case counts (europe/paris is no zone there);
-    // an old name (US/Eastern) resolves to another one and is taken, as its file exists.
-    return resolved === zone || resolved.toLowerCase() !== zone.toLowerCase();
-  } catch {
-    return false;
-  }
-}
-
 /** The calendar event `text` (one expression), or why systemd would refuse it. */
 export function parseCalendar(text: string): CalendarParse {
   try {
@@ -75,9 +63,13 @@ function parse(input: string): CalendarSpec {
     p = p.slice(0, -4);
   } else {
     const lastSpace = p.lastIndexOf(' ');
-    if (lastSpace >= 0 && knownZone(p.slice(lastSpace + 1))) {
-      spec.timezone = p.slice(lastSpace + 1);
+    const last = p.slice(lastSpace + 1);
+    if (lastSpace >= 0 && knownZone(last)) {
+      spec.timezone = last;
       p = p.slice(0, lastSpace);
+    } else if (lastSpace >= 0 && zoneLike(last) && parseCalendar(p.slice(0, lastSpace)).error === undefined) {
+      // A zone-like word that is none is named when it is what keeps the rest from being read.
+      refuse(zoneRefusal(last));
     }
   }
   if (p === '') refuse('A calendar event needs a date or a time before its zone, such as "*-*-* 02:30:00 Europe/Paris".');
@@ -87,6 +79,10 @@ function parse(input: string): CalendarSpec {
   } else {
     const cursor = { p, at: 0 };
     parseWeekdays(cursor, spec);
+    const rest = p.slice(cursor.at).toLowerCase();
+    if (cursor.at > 0 && (/^[.,]/.test(rest) || DAYS.some(([name]) => rest.startsWith(name)))) {
+      refuse('The weekdays are one part, without spaces: write Mon,Fri or Mon..Fri, then the date or time.');
+    }
     if (!parseDate(cursor, spec)) parseTime(cursor, spec);
     if (cursor.at < p.length) refuse(`"${p.slice(cursor.at)}" is left over: a calendar event is [weekdays] [year-month-day] [hour:minute[:second]] [zone].`);
   }
@@ -165,7 +161,8 @@ function decimal(c: Cursor, usec: boolean, what: string): number {
     const digits = /^\d+/.exec(c.p.slice(c.at))?.[0];
     if (digits === undefined) refuse(`The ${what} has a decimal point without digits after it.`);
     c.at += digits!.length;
-    value += Number(digits!.slice(0, 6).padEnd(6, '0'));
+    // systemd reads six digits and rounds on the seventh (parse_fractional_part_u).
+    value += Number(digits!.slice(0, 6).padEnd(6, '0')) + (digits!.length > 6 && digits![6]! >= '5' ? 1 : 0);
   }
   if (value > INT_MAX) refuse(`The ${what} is too large: seconds go from 0 to 59.`);
   return value;
@@ -205,10 +202,14 @@ function chain(c: Cursor, usec: boolean, what: string): Chain {
 function parseDate(c: Cursor, spec: CalendarSpec): boolean {
   if (ch(c) === '') return false;
   if (ch(c) === '@') {
-    c.at++;
-    const seconds = number(c, 'timestamp after @');
-    const d = new Date(seconds * 1000);
-    if (Number.isNaN(d.getTime())) refuse('The timestamp after @ is out of range.');
+    // strtoul() reads it: spaces and a sign may come first, "-0" is 0 and any other "-" wraps to
+    // a moment before 1970; the year's limit (2199) is the only other bound.
+    const read = /^@ *([+-]?)(\d+)/.exec(c.p.slice(c.at));
+    if (!read) refuse(`The timestamp after @ has "${c.p.slice(c.at + 1) || 'nothing'}" where seconds since 1970 belong.`);
+    c.at += read![0].length;
+    const seconds = Number(read![2]);
+    const d = new Date(read![1] === '-' && seconds !== 0 ? Number.NaN : seconds * 1000);
+    if (Number.isNaN(d.getTime())) refuse('The timestamp after @ is out of range: give seconds since 1970, up to the year 2199.');
     Object.assign(spec, {
       utc: true,
       year: [single(d.getUTCFullYear())],

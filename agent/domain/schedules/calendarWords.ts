@@ -1,3 +1,4 @@
+import { ordinal } from './calendarLimits';
 import type { CalendarSpec, Chain } from './calendarSpec';
 
 /*
@@ -26,6 +27,24 @@ function values(chain: Chain, lo: number, hi: number, most = MAX_LISTED): number
   return [...found].sort((a, b) => a - b);
 }
 
+/**
+ * The days of a "~" chain, counted back from the month's end (1 the last day), or null when there
+ * are more than `most`. Its repetitions run towards the end: ~07/2 is ~07, ~05, ~03 and ~01
+ * (find_matching_component turns them into days and steps forward).
+ */
+function daysFromEnd(chain: Chain, most = MAX_LISTED): number[] | null {
+  if (chain === null) return null;
+  const found = new Set<number>();
+  for (const item of chain) {
+    const [top, bottom] = item.stop >= 0 ? [item.stop, item.start] : [item.start, item.repeat > 0 ? 1 : item.start];
+    for (let v = top; v >= bottom; v -= item.repeat || Number.POSITIVE_INFINITY) {
+      found.add(v);
+      if (found.size > most) return null;
+    }
+  }
+  return [...found].sort((a, b) => a - b);
+}
+
 /** A step from the field's first value to its end (0/15 over minutes): the step, else null. */
 function everyStep(chain: Chain): number | null {
   if (chain === null) return 1;
@@ -38,14 +57,18 @@ function list(words: string[]): string {
   return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
 }
 
+/** A chain as systemd writes it in its normalised form (format_chain in calendarspec.c). */
 function formatChain(chain: Chain, scale = 1): string {
   if (chain === null) return '*';
+  // Seconds: a chain with a whole "every second" is "*".
+  if (scale > 1 && chain.some((c) => c.start === 0 && c.stop < 0 && c.repeat === scale)) return '*';
+  const fraction = (v: number) => (v % scale > 0 ? `.${String(v % scale).padStart(6, '0')}` : '');
   return chain
     .map((c) => {
-      let text = pad(c.start / scale);
-      if (c.stop >= 0) text += `..${pad(c.stop / scale)}`;
-      if (c.repeat > 0 && !(c.stop >= 0 && c.repeat === scale)) text += `/${c.repeat / scale}`;
-      return text;
+      let text = pad(Math.floor(c.start / scale)) + fraction(c.start);
+      if (c.stop > 0) text += `..${pad(Math.floor(c.stop / scale))}${fraction(c.stop)}`;
+      if (c.repeat > 0 && !(c.stop > 0 && c.repeat === scale)) text += `/${Math.floor(c.repeat / scale)}`;
+      return text + fraction(c.repeat);
     })
     .join(',');
 }
@@ -82,17 +105,12 @@ function weekdayWords(bits: number): string | null {
   return contiguous ? `${days[0]} through ${days.at(-1)}` : `on ${list(days)}`;
 }
 
-function ordinal(n: number): string {
-  const suffix = n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th';
-  return `${n}${suffix}`;
-}
-
 function dateWords(spec: CalendarSpec): string | null {
   if (spec.year === null && spec.month === null && spec.day === null) return null;
   // One range of days (1..7: the first week, as with Sat *-*-1..7) reads as such.
   const only = spec.day?.length === 1 ? spec.day[0]! : null;
   const dayRange = only && !spec.endOfMonth && only.stop > only.start && only.repeat === 1 ? `on days ${only.start} to ${only.stop} of the month` : null;
-  const days = dayRange ? [] : values(spec.day, 1, 31);
+  const days = dayRange ? [] : spec.endOfMonth ? daysFromEnd(spec.day) : values(spec.day, 1, 31);
   const months = values(spec.month, 1, 12, 12);
   const years = values(spec.year, 1970, 2199);
   if ((spec.day !== null && days === null) || (spec.month !== null && months === null) || (spec.year !== null && years === null)) {

@@ -20,7 +20,8 @@ import type { ScheduleCheck, ScheduleKind } from './types';
 export type { ScheduleCheck, ScheduleKind } from './types';
 export { CRON_MACROS } from './cronCheck';
 
-const DATE = /^[\d*.,/]+[-~][\d*.,/]+([-~][\d*.,/]+)?$/;
+// A date, whole or half-written (2026-03-08, *-*~01, 2026-03-): its refusal is the calendar's.
+const DATE = /^[\d*.,/]+[-~][\d*.,/~-]*$/;
 const WEEKDAY = /^(mon|tue|wed|thu|fri|sat|sun)/i;
 
 /** Which kind a schedule's text is: no second field is needed. */
@@ -34,13 +35,14 @@ const rememberedKind = remembered(10_000, (text: string) => text, kindOfText);
 function kindOfText(text: string): ScheduleKind {
   const trimmed = text.trim();
   if (/^@every\b/i.test(trimmed)) return 'period';
-  if (/^@\d/.test(trimmed)) return 'calendar';
+  if (/^@ *[+-]?\d/.test(trimmed)) return 'calendar';
   if (trimmed.startsWith('@')) return 'cron';
   // Cron has neither times (02:30), nor "~" nor "..", nor several lines.
   if (/[:~\n]|\.\./.test(trimmed)) return 'calendar';
   const fields = trimmed.split(/\s+/);
   if (CALENDAR_SHORTHANDS.includes(fields[0]!.toLowerCase()) || WEEKDAY.test(fields[0]!)) return 'calendar';
-  if (fields.length < 5 && fields.some((field) => DATE.test(field))) return 'calendar';
+  // A field that is "*" alone is cron's (a calendar event never has one): "1-5 * * *" is cron short of a field.
+  if (fields.length < 5 && !fields.includes('*') && fields.some((field) => DATE.test(field))) return 'calendar';
   return 'cron';
 }
 
@@ -57,9 +59,15 @@ function eventsOfTimerLines(input: string): string | null {
   return lines.map((line) => line.replace(/^OnCalendar\s*=\s*/i, '')).filter((event) => event !== '').join('\n');
 }
 
+/** Words systemd takes as a timestamp, never as a calendar event. */
+const MOMENTS = /^(now|today|tomorrow|yesterday)$/i;
+
 /** The schedule to store, or why it cannot be one, in words that name the part that is wrong. */
 export function checkSchedule(input: string): ScheduleCheck {
   if (input.trim() === '') return { error: EMPTY };
+  if (MOMENTS.test(input.trim())) {
+    return { error: `"${input.trim()}" is a moment, not a schedule: systemd refuses it in OnCalendar= too. Write when the job runs, such as "daily", "*-*-* 09:00" or "Mon..Fri 09:00".` };
+  }
   const events = eventsOfTimerLines(input);
   if (events !== null) return checkCalendarSchedule(events);
   const kind = kindOf(input);
@@ -126,20 +134,40 @@ const rememberedCalendarPrevious = rememberingNone('before', rememberedRuns('fro
 /** Longest look back for the last run of a calendar event: systemd's own horizon is the year 2199. */
 const MAX_LOOK_BACK_MS = 9 * 366 * 86_400_000;
 
+/** Runs walked one at a time before the rest is halved instead: an event may run every millisecond of a day. */
+const MAX_WALKED_RUNS = 1_000;
+
 /**
  * The last run strictly before `beforeMs`: systemd has no such search, so it is found forwards
  * (the runs from a moment before, the last one that is still before), looking back twice as far
- * each time. Bounded: nine years back at most, about 28 forward searches.
+ * each time. Bounded: nine years back at most, about 28 forward searches, and a thousand runs
+ * walked; past those, what is left is halved (about 40 searches).
  */
 function calendarPreviousRun(schedule: string, timezone: string, beforeMs: number): number | null {
+  const next = (after: number) => nextRuns(schedule, timezone, after, 1)[0] ?? null;
   for (let back = 120_000; back <= MAX_LOOK_BACK_MS * 2; back *= 2) {
     let found: number | null = null;
-    for (let at: number | null = beforeMs - back; at !== null; ) {
-      at = nextRuns(schedule, timezone, at, 1)[0] ?? null;
+    let at: number | null = beforeMs - back;
+    for (let walked = 0; walked < MAX_WALKED_RUNS; walked++) {
+      at = next(at);
       if (at === null || at >= beforeMs) break;
       found = at;
     }
-    if (found !== null) return found;
+    if (found === null) continue;
+    if (at === found) {
+      // Still before beforeMs after so many runs: the run after `low` is before it, the run after `high` is not.
+      let low = found;
+      let high = beforeMs - 1;
+      while (high - low > 1) {
+        const middle = low + Math.floor((high - low) / 2);
+        const run = next(middle);
+        if (run !== null && run < beforeMs) low = middle;
+        else high = middle;
+      }
+      const run = next(low);
+      return run !== null && run < beforeMs ? run : found;
+    }
+    return found;
   }
   return null;
 }

@@ -99,9 +99,17 @@ export function gmtime(t: number): Tm {
 
 /** timegm(): `tm` normalised as UTC, in place; the instant. */
 export function timegm(tm: Tm): number {
-  const t = naiveSeconds(tm);
+  const t = naiveSeconds(tm) + secondsPastClamp(tm.sec);
   Object.assign(tm, fieldsOf(t, 0));
   return t;
+}
+
+/**
+ * glibc searches with the seconds held to 0..59 (a leap second may be 60) and adds what it held
+ * back to the answer: :63 is the next minute's :03, as systemd's repetitions of seconds meet it.
+ */
+function secondsPastClamp(sec: number): number {
+  return sec - Math.min(59, Math.max(0, sec));
 }
 
 /** One process's localtime() and mktime() in `zone`, with mktime's remembered guess. */
@@ -154,6 +162,10 @@ export class LibcClock {
       local = this.localtime(t);
     }
     this.guess = t - t0 + this.guess;
+    if (secondsPastClamp(tm.sec) !== 0) {
+      t += secondsPastClamp(tm.sec);
+      local = this.localtime(t);
+    }
     Object.assign(tm, local);
     return t;
   }

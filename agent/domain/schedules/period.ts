@@ -23,7 +23,14 @@ export function checkPeriod(input: string): ScheduleCheck {
   const seconds = periodSeconds(body);
   if (seconds === 0) return { error: 'A period of 0 never comes: write at least @every 1s.' };
   if (seconds > MAX_PERIOD_SECONDS) return { error: 'A period is at most 3650 days (ten years).' };
-  return { schedule: `@every ${body}` };
+  return { schedule: `@every ${unitAmounts(body).map(([amount, unit]) => `${amount}${unit}`).join('')}` };
+}
+
+/** Each unit's amount, largest unit first, a unit given twice added up as Go's time.ParseDuration does ("1h1h" is 2h). */
+function unitAmounts(body: string): [number, string][] {
+  const amounts = new Map<string, number>();
+  for (const [, amount, unit] of body.matchAll(/(\d+)([dhms])/g)) amounts.set(unit!, (amounts.get(unit!) ?? 0) + Number(amount));
+  return ['d', 'h', 'm', 's'].filter((unit) => amounts.get(unit)).map((unit) => [amounts.get(unit)!, unit]);
 }
 
 function periodSeconds(body: string): number {
@@ -39,10 +46,7 @@ export function periodMs(schedule: string): number {
 
 /** "every 90 minutes, counted from the last run". */
 export function periodWords(schedule: string): string {
-  const parts = [...schedule.slice('@every '.length).matchAll(/(\d+)([dhms])/g)].map(([, amount, unit]) => {
-    const word = UNIT_WORDS[unit!]!;
-    return `${Number(amount)} ${word}${Number(amount) === 1 ? '' : 's'}`;
-  });
+  const parts = unitAmounts(schedule.slice('@every '.length)).map(([amount, unit]) => `${amount} ${UNIT_WORDS[unit]!}${amount === 1 ? '' : 's'}`);
   const words = parts.length === 1 && parts[0]!.startsWith('1 ') ? parts[0]!.slice(2) : parts.join(' ');
   return `every ${words}, counted from the last run`;
 }

@@ -5,7 +5,7 @@
  * `systemd-analyze calendar --iterations=N` (its clock moved by libfaketime, its zone by TZ=)
  * and of Cronbeat: the same expressions accepted and refused, the same next runs.
  *
- *   node --import tsx test/domain/schedules/calendarDifferential.ts [--seed 1] [--count 3000] [--iterations 6]
+ *   node --import tsx test/domain/schedules/calendarDifferential.ts [--seed 1] [--count 3000] [--iterations 6] [--hard]
  *
  * prints the first disagreements and a closing count; exits 1 when any. A seeded subset runs in
  * `npm test` (calendarDifferential.test.ts). Needs systemd-analyze and libfaketime.
@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { checkSchedule, kindOf, nextRuns } from '../../../agent/domain/schedules';
 import { offsetSwitchesBetween } from '../../../agent/domain/time/zoneOffsets';
+import { hardExpression, hardZone } from './calendarHardExpressions';
 
 const run = promisify(execFile);
 
@@ -127,7 +128,8 @@ interface SystemdAnswer {
 
 const ELAPSE = /(?:Next elapse|Iter\. #\d+): (.*)$/;
 const IN_UTC = /\(in UTC\): \w{3} (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) UTC/;
-const LOCAL_UTC = /: \w{3} (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) UTC$/;
+// Without an "(in UTC)" line the zone is UTC's clock all year (UTC, GMT, Africa/Abidjan): the local time is UTC.
+const LOCAL_UTC = /: \w{3} (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) [\w+-]+$/;
 
 /** systemd-analyze's answers for `expressions` in `zone` with its clock at `startMs`. */
 export async function askSystemd(expressions: string[], zone: string, startMs: number, iterations: number): Promise<SystemdAnswer[]> {
@@ -201,8 +203,11 @@ export async function compareFixed(expressions: string[], zone: string, startMs:
 
 const show = (a: SystemdAnswer) => (a.accepted ? a.runs.map((ms) => new Date(ms).toISOString().replace('.000Z', 'Z')).join(' ') || 'never' : 'refused');
 
-/** Runs `count` expressions in batches; the disagreements, and how many cases and runs were compared. */
-export async function differential(seed: number, count: number, iterations: number, batch = 40): Promise<{ cases: number; runs: number; refused: number; askedAlone: number; disagreements: Disagreement[] }> {
+/**
+ * Runs `count` expressions in batches; the disagreements, and how many cases and runs were compared.
+ * `hard` takes its expressions and zones from calendarHardExpressions.ts instead.
+ */
+export async function differential(seed: number, count: number, iterations: number, batch = 40, hard = false): Promise<{ cases: number; runs: number; refused: number; askedAlone: number; disagreements: Disagreement[] }> {
   const r = random(seed);
   const disagreements: Disagreement[] = [];
   let cases = 0;
@@ -210,11 +215,11 @@ export async function differential(seed: number, count: number, iterations: numb
   let refused = 0;
   let asked = 0;
   while (cases < count) {
-    const zone = pick(r, ZONES);
+    const zone = hard ? hardZone(r) : pick(r, ZONES);
     const start = startMoment(r, zone);
     const size = Math.min(batch, count - cases);
     // systemd-analyze prints nothing that ties an answer to a refused expression but its text: no duplicates.
-    const expressions = [...new Set(Array.from({ length: size }, () => expression(r, zone)).filter((e) => !e.includes("'")))];
+    const expressions = [...new Set(Array.from({ length: size }, () => (hard ? hardExpression(r) : expression(r, zone))).filter((e) => !e.includes("'")))];
     const theirs = await askSystemd(expressions, zone, start, iterations);
     for (const [i, expr] of expressions.entries()) {
       const ours = cronbeatAnswer(expr, zone, start, iterations);
@@ -251,7 +256,7 @@ if (process.argv[1] && /calendarDifferential\.ts$/.test(process.argv[1])) {
   const count = argument('count', 3000);
   const iterations = argument('iterations', 6);
   const began = Date.now();
-  void differential(seed, count, iterations).then((result) => {
+  void differential(seed, count, iterations, 40, process.argv.includes('--hard')).then((result) => {
   for (const d of result.disagreements.slice(0, 25)) {
     console.log(`${JSON.stringify(d.expression)} in ${d.zone} from ${d.start}\n  systemd:  ${d.systemd}\n  cronbeat: ${d.cronbeat}`);
   }

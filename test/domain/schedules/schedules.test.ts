@@ -19,6 +19,11 @@ describe('one schedule field, three kinds told apart by their text', () => {
     ['@1790000000', 'calendar'],
     ['Mon 09:00\nFri 17:00', 'calendar'],
     ['@every 90m', 'period'],
+    ['@ +1790000000', 'calendar'],
+    // Half-written dates are calendar events (their refusal says so); a cron line short of a field is cron.
+    ['*-09--08/14', 'calendar'],
+    ['2026-03-', 'calendar'],
+    ['1-5 * * *', 'cron'],
   ])('%j is %s', (text, kind) => {
     expect(kindOf(text)).toBe(kind);
   });
@@ -28,7 +33,8 @@ describe('checkSchedule for calendar events and periods', () => {
   it('keeps calendar events as written, one a line, blank lines and extra spaces dropped', () => {
     expect(checkSchedule('  Mon..Fri   09:00 ')).toEqual({ schedule: 'Mon..Fri 09:00' });
     expect(checkSchedule('Mon 09:00\n\n  Fri 17:00:30 Europe/Paris\n')).toEqual({ schedule: 'Mon 09:00\nFri 17:00:30 Europe/Paris' });
-    for (const ok of ['minutely', 'hourly', 'weekly', 'monthly', 'quarterly', 'semiannually', 'yearly', '*-*-* 00/3:30', 'Sat *-*-1..7 03:00', '*-02~03', '2026-03-08 02:30 UTC', '*:*:0/10', '*:*:7.5']) {
+    // A @timestamp is read as strtoul() reads it (spaces and a sign before it), up to the year 2199.
+    for (const ok of ['@7258118399', '@2147483648', '@ +1790000000', '*-*~01,25', '*-*~01,02,22', '*-*~01,22/21', '*:*:59.9999994', 'minutely', 'hourly', 'weekly', 'monthly', 'quarterly', 'semiannually', 'yearly', '*-*-* 00/3:30', 'Sat *-*-1..7 03:00', '*-02~03', '2026-03-08 02:30 UTC', '*:*:0/10', '*:*:7.5']) {
       expect(checkSchedule(ok).schedule, ok).toBe(ok);
     }
   });
@@ -38,7 +44,22 @@ describe('checkSchedule for calendar events and periods', () => {
     ['*-*-* 02:60', 'The minute is 60, but minutes go from 0 to 59.'],
     ['*-13-01', 'The month is 13, but months go from 1 to 12.'],
     ['*-02~30', 'The day before the month\'s end is 30, but "~" counts at most 28 days back (~01 is the last day).'],
+    // systemd lowers the limit of "~" by 3 days for each value of the list (its check runs down the
+    // sorted list keeping the lowered limit): ~01,25 is taken, ~01,26 and ~01,02,23 are not.
+    ['*-*~01,26', 'The day before the month\'s end is 26, but as the 2nd value of a "~" list it may be at most 25 (systemd allows 3 days fewer for each value before it).'],
+    ['*-*~01,02,23', 'The day before the month\'s end is 23, but as the 3rd value of a "~" list it may be at most 22 (systemd allows 3 days fewer for each value before it).'],
+    ['*-*~1,2,3,4,5,6,7,8,9', 'The day before the month\'s end is 8, but as the 8th value of a "~" list it may be at most 7 (systemd allows 3 days fewer for each value before it).'],
+    ['*-*~01/7', 'The day 1/7 never repeats: its second run would be past the month\'s last day (~01).'],
+    // A zone at the end that has no zone file is named, with the zones it may mean.
+    ['12:00 EDT', 'The zone at the end: "EDT" is an abbreviation, not a time zone (abbreviations do not follow a place\'s daylight saving): did you mean America/New_York, America/Toronto or America/Nassau?'],
+    ['12:00 europe/paris', 'The zone at the end is written as the zone database writes it, capitals included: Europe/Paris.'],
+    ['12:00 Europe/Pari', 'The zone at the end: "Europe/Pari" is not a time zone: did you mean Europe/Paris?'],
+    // Its seventh decimal rounds the sixth, so 59.9999995 is 60 seconds.
+    ['*:*:59.9999995', 'The second is 60, but seconds go from 0 to 59.'],
     ['*:50/20', 'The minute 50/20 never repeats: its second run would be past 59.'],
+    ['Mon, Fri 09:00', 'The weekdays are one part, without spaces: write Mon,Fri or Mon..Fri, then the date or time.'],
+    ['Mon .. Fri 09:00', 'The weekdays are one part, without spaces: write Mon,Fri or Mon..Fri, then the date or time.'],
+    ['tomorrow', '"tomorrow" is a moment, not a schedule: systemd refuses it in OnCalendar= too. Write when the job runs, such as "daily", "*-*-* 09:00" or "Mon..Fri 09:00".'],
     ['Fri..Mon 09:00', 'A range of weekdays runs from Monday to Sunday: write Mon..Fri, not Fri..Mon (or two parts, Fri..Sun,Mon).'],
     ['Mon 9', 'The time is written hour:minute or hour:minute:second, such as 02:30 or *:0/15.'],
     ['Mon 09:00\n*-*-* 25:00', 'Line 2 ("*-*-* 25:00"): The hour is 25, but hours go from 0 to 23.'],
@@ -51,6 +72,9 @@ describe('checkSchedule for calendar events and periods', () => {
 
   it('keeps a period in one spelling', () => {
     expect(checkSchedule('@EVERY  1h 30M')).toEqual({ schedule: '@every 1h30m' });
+    // A unit given twice is added up, as Go's time.ParseDuration does ("1h1h" is two hours).
+    expect(checkSchedule('@every 1h 1h 30m')).toEqual({ schedule: '@every 2h30m' });
+    expect(scheduleWords('@every 1h1h', 'UTC')).toBe('every 2 hours, counted from the last run');
   });
 });
 
@@ -89,6 +113,24 @@ describe('calendar events run as systemd runs them, not as cron does', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
+  it('carries seconds that a repetition pushes past 59 into the next minute, as mktime() does', () => {
+    // After :56, 0/7 gives :63, which mktime() makes the next minute's :03; systemd then starts
+    // that minute at :00, or, when the hour rolled over too, at :03 (and so skips :00).
+    expect(runs('*:*:00/7', 'UTC', '2026-11-12T04:58:50Z', 3)).toEqual(['2026-11-12T04:58:56Z', '2026-11-12T04:59:00Z', '2026-11-12T04:59:07Z']);
+    expect(runs('*:*:00/7', 'UTC', '2026-11-12T04:59:30Z', 6)).toEqual([
+      '2026-11-12T04:59:35Z', '2026-11-12T04:59:42Z', '2026-11-12T04:59:49Z', '2026-11-12T04:59:56Z', '2026-11-12T05:00:07Z', '2026-11-12T05:00:14Z',
+    ]);
+    expect(runs('*:*:10/25', 'Europe/Paris', '2026-11-12T04:59:36Z', 2)).toEqual(['2026-11-12T05:00:10Z', '2026-11-12T05:00:35Z']);
+  });
+
+  it('reads an abbreviation that has a zone file as that file, as systemd does on a machine of another zone', () => {
+    // On a machine whose own zone uses it (CET on a Berlin one) systemd reads it as that half of the
+    // year's time and elapses no more after the next switch; the file agrees with it until then.
+    expect(runs('12:00 EST', 'Europe/Paris', '2026-07-01T00:00:00Z', 2)).toEqual(['2026-07-01T17:00:00Z', '2026-07-02T17:00:00Z']);
+    expect(runs('Mon..Fri 12:00 CET', 'Europe/Berlin', '2026-01-09T12:00:00Z', 2)).toEqual(['2026-01-12T11:00:00Z', '2026-01-13T11:00:00Z']);
+    expect(scheduleWords('12:00 EST', 'Europe/Paris')).toBe('at 12:00 EST');
+  });
+
   it('expects a run whenever any of its lines elapses', () => {
     expect(runs('Mon 09:00\nWed 12:00 UTC', 'Europe/Paris', '2026-03-01T00:00:00Z', 3)).toEqual([
       '2026-03-02T08:00:00Z', '2026-03-04T12:00:00Z', '2026-03-09T08:00:00Z',
@@ -99,6 +141,16 @@ describe('calendar events run as systemd runs them, not as cron does', () => {
     const before = previousRunBefore('Mon..Fri 09:00', 'Europe/Paris', at('2026-03-09T07:00:00Z'));
     expect(iso(before)).toBe('2026-03-06T08:00:00Z');
     expect(iso(nextRunAfter('Mon..Fri 09:00', 'Europe/Paris', before!))).toBe('2026-03-09T08:00:00Z');
+  });
+
+  it('finds the last run of an event that runs thousands of times a day quickly', () => {
+    // Each second of 1 January, each millisecond of a weekday or of a minute: walked one run at a time these
+    // took seconds (hours for every millisecond of 1 January), the agent's loop stopped meanwhile.
+    const started = Date.now();
+    expect(iso(previousRunBefore('*-01-01 *:*:*', 'UTC', at('2026-07-01T00:00:00Z')))).toBe('2026-01-01T23:59:59Z');
+    expect(iso(previousRunBefore('Mon..Fri *-*-* *:*:0/0.000001', 'UTC', at('2026-07-01T12:00:00Z')))).toBe('2026-07-01T11:59:59.999Z');
+    expect(iso(previousRunBefore('2026-01-01 00:00:0/0.001', 'Europe/Paris', at('2026-03-01T12:00:00Z')))).toBe('2025-12-31T23:00:59.999Z');
+    expect(Date.now() - started).toBeLessThan(1_500);
   });
 
   it('gives nothing, quickly, for an event that never comes or comes only years apart', () => {
@@ -137,6 +189,14 @@ describe('words', () => {
     ['@every 90m', 'UTC', 'every 90 minutes, counted from the last run'],
     ['@every 1h30m', 'UTC', 'every 1 hour 30 minutes, counted from the last run'],
     ['0 3 * * *', 'Europe/Paris', 'at 03:00 Europe/Paris'],
+    // "~" with a repetition counts towards the month's end: ~07/2 is ~07, ~05, ~03 and ~01.
+    ['*-*~07/2', 'UTC', 'at 00:00 UTC, on the last day, the 3rd day from the end, the 5th day from the end and the 7th day from the end of the month'],
+    ['*-*~28/7', 'UTC', 'at 00:00 UTC, on the 7th day from the end, the 14th day from the end, the 21st day from the end and the 28th day from the end of the month'],
+    ['*-*~02..09/3', 'UTC', 'at 00:00 UTC, on the 2nd day from the end, the 5th day from the end and the 8th day from the end of the month'],
+    // What reads badly in words is systemd's own normalised form, as systemd-analyze prints it.
+    ['12:*:*', 'UTC', 'at 12:*:* UTC'],
+    ['*:*:0.5', 'UTC', 'at *:*:00.500000 UTC'],
+    ['*-*-1/3 12:*:1.5..3.5/0.5,30', 'UTC', 'at 12:*:01.500000..03.500000/0.500000,30 UTC, on dates *-*-01/3'],
   ])('says %j in %s as %j', (schedule, zone, words) => {
     expect(scheduleWords(schedule, zone)).toBe(words);
   });
