@@ -13,6 +13,8 @@ export interface BannerInput {
   hostName: string;
   /** The sign-in path with its one-time code, such as "/#/sign-in?code=…". */
   signInPath: string;
+  /** The address the admin opens Cronbeat at (--public-url or the dashboard's setting), behind a proxy; null when none. */
+  publicUrl?: string | null;
 }
 
 export const EXPOSURE_WARNING = [
@@ -38,7 +40,12 @@ export function trustProxyWarning(host: string, port: number, trustProxy: boolea
   );
 }
 
-/** Lines for standard output and standard error. */
+const where = (label: string) => `  ${label}:`.padEnd(24);
+
+/**
+ * Lines for standard output and standard error. With a public URL (a TLS proxy in front), a link
+ * there too: the one an admin elsewhere can open, which the listening address often is not.
+ */
 export function serveBanner(input: BannerInput): { out: string[]; err: string[] } {
   const { host, port, signInPath } = input;
   // The URL for this machine itself: loopback works when bound to it or to every address.
@@ -46,19 +53,17 @@ export function serveBanner(input: BannerInput): { out: string[]; err: string[] 
   const local = isWildcard(host) ? urlFor('127.0.0.1', port) : isLoopbackOnly(host) ? urlFor(bare, port) : null;
   const remote = isLoopbackOnly(host) ? [] : remoteUrls(host, port, input.interfaces, input.hostName);
   const once = 'link works once, for 15 minutes';
-  if (remote.length === 0 && local) {
-    const out = [`Cronbeat listening on ${local}`, `Open the dashboard (${once}): ${local}${signInPath}`];
-    if (isWildcard(host)) out.splice(1, 0, 'Other machines: this machine has no network address right now.');
-    return { out, err: isWildcard(host) ? [EXPOSURE_WARNING] : [] };
-  }
   const out = [`Cronbeat listening on ${local ?? remote[0]}`];
-  if (!local) {
-    out.push(`Open the dashboard (${once}): ${remote[0]}${signInPath}`);
-  } else {
-    out.push(`Other machines reach it at: ${remote.join(', ')}`);
-    out.push(`Open the dashboard (${once}; use the line for where you sit):`);
-    out.push(`  on this machine:      ${local}${signInPath}`);
-    out.push(`  from another machine: ${remote[0]}${signInPath}`);
+  const places: [string, string][] = [];
+  if (local) places.push(['on this machine', local]);
+  if (remote.length > 0) {
+    if (local) out.push(`Other machines reach it at: ${remote.join(', ')}`);
+    places.push(['from another machine', remote[0]!]);
+  } else if (isWildcard(host)) {
+    out.push('Other machines: this machine has no network address right now.');
   }
-  return { out, err: [EXPOSURE_WARNING] };
+  if (input.publicUrl) places.push(['at the public URL', input.publicUrl.replace(/\/+$/, '')]);
+  if (places.length === 1) out.push(`Open the dashboard (${once}): ${places[0]![1]}${signInPath}`);
+  else out.push(`Open the dashboard (${once}; use the line for where you sit):`, ...places.map(([label, base]) => `${where(label)}${base}${signInPath}`));
+  return { out, err: remote.length === 0 && local && !isWildcard(host) ? [] : [EXPOSURE_WARNING] };
 }

@@ -10,6 +10,8 @@ export interface AgentAddress {
   host: string;
   port: number;
   pid: number;
+  /** The --public-url (or CRONBEAT_PUBLIC_URL) it was started with, which wins over the dashboard's; null when none. */
+  publicUrl: string | null;
 }
 
 const addressFile = (dataDir: string) => join(dataDir, 'cronbeat.address');
@@ -24,7 +26,7 @@ export function readAgentAddress(dataDir: string): AgentAddress | null {
   try {
     const parsed = JSON.parse(readFileSync(addressFile(dataDir), 'utf8')) as Partial<AgentAddress> | null;
     if (typeof parsed?.host !== 'string' || !Number.isInteger(parsed.port) || !Number.isInteger(parsed.pid)) return null;
-    return { host: parsed.host, port: parsed.port!, pid: parsed.pid! };
+    return { host: parsed.host, port: parsed.port!, pid: parsed.pid!, publicUrl: typeof parsed.publicUrl === 'string' ? parsed.publicUrl : null };
   } catch {
     return null;
   }

@@ -1,8 +1,11 @@
-import { closeSync, copyFileSync, existsSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, copyFileSync, existsSync, lstatSync, mkdirSync, openSync, readSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { databaseFile } from '../dataFolder/dataDir';
+import { userName } from '../dataFolder/privateFolder';
 import { migrations } from './migrations';
+import { carryOverUndoneSecrets, type CarriedOver } from './restoreCarryOver';
+import { createPrivate, openSource, removeQuietly } from './backupFiles';
 
 /*
  * Backups are single self-contained SQLite files (rollback journal, no -wal beside them), made
@@ -42,33 +45,18 @@ export function checkDatabaseFile(file: string, name = file): number {
   }
 }
 
-/** A sibling path for work in progress, so the final rename is atomic and a crash leaves no half file. */
+/** A sibling path for work in progress (a file, or for a backup a folder), so the final rename is atomic and a crash leaves no half file. */
 const partialPath = (file: string) => join(dirname(file), `.${basename(file)}.partial-${process.pid}`);
-
-function removeQuietly(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // not there
-  }
-}
-
-/** Creates `file` empty and private (0600) before anything is written into it; an old one is replaced. */
-function createPrivate(file: string): void {
-  removeQuietly(file);
-  closeSync(openSync(file, 'wx', 0o600));
-}
 
 const INTERRUPTIONS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
- * Runs `work` with `partial` (and SQLite's journal beside it) removed if the process is
+ * Runs `work` with what it leaves in progress taken away by `remove` if the process is
  * interrupted meanwhile (Ctrl-C, kill, a closed terminal); then the process ends as the signal asked.
  */
-async function removedOnInterrupt<T>(partial: string, work: () => T | Promise<T>): Promise<T> {
+async function removedOnInterrupt<T>(remove: () => void, work: () => T | Promise<T>): Promise<T> {
   const onSignal = (signal: NodeJS.Signals) => {
-    removeQuietly(partial);
-    removeQuietly(`${partial}-journal`);
+    remove();
     process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGHUP' ? 1 : 15));
   };
   for (const signal of INTERRUPTIONS) process.on(signal, onSignal);
@@ -119,16 +107,35 @@ function backupSteps(pageSize: number, onProgress: CopyProgress | undefined) {
  * the copy switched to a rollback journal (one file), checked, made 0600 and renamed into place.
  */
 export async function backupDatabase(source: string, out: string, onProgress?: CopyProgress): Promise<{ schema: number; bytes: number }> {
-  if (resolve(out) === resolve(source)) throw new BackupRefusedError('The backup cannot overwrite the database it copies.');
+  refuseUnreadable(source);
   if (!existsSync(source)) throw new BackupRefusedError(`There is no Cronbeat database at ${source}.`);
   const folder = dirname(resolve(out));
   if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
     throw new BackupRefusedError(`The folder ${folder} does not exist: create it first (mkdir -p ${folder}), or give --out a file in a folder that does.`);
   }
-  const partial = partialPath(out);
-  const db = new Database(source, { fileMustExist: true });
+  // The rename replaces whatever is there: /dev/null made a file, for everyone on the machine.
+  const there = lstatSync(out, { throwIfNoEntry: false });
+  if (there && !there.isFile() && !there.isSymbolicLink()) {
+    throw new BackupRefusedError(`--out ${out} is not a file (a pipe or a device, such as /dev/null), which the backup would replace: give a file to write.`);
+  }
+  // Compared once links are followed: the rename would put a snapshot over the live database or its log.
+  const live = realpathSync(source);
+  if (['', '-wal', '-shm', '-journal'].some((suffix) => join(realpathSync(folder), basename(out)) === live + suffix)) {
+    throw new BackupRefusedError(`--out ${out} is the database the backup copies (or one of its files): give a file elsewhere.`);
+  }
+  // The work goes on in a folder of its own, 0700: in a folder others may write to (/tmp), no one
+  // can put a file where SQLite will open the copy's journal (a planted journal is rolled into the copy).
+  const work = partialPath(out);
+  const partial = join(work, 'backup.db');
+  const staged = join(work, 'source.db');
+  let made = false; // what is in the way and not ours is left alone
+  const removeWork = () => made && rmSync(work, { recursive: true, force: true });
+  let db: Database.Database | undefined;
   try {
-    return await removedOnInterrupt(partial, async () => {
+    return await removedOnInterrupt(removeWork, async () => {
+      makePrivateFolder(work, out);
+      made = true;
+      db = openSource(source, staged);
       createPrivate(partial); // SQLite writes into it, and its journal takes the same mode
       await db.backup(partial, { progress: backupSteps(db.pragma('page_size', { simple: true }) as number, onProgress) });
       const copy = new Database(partial);
@@ -140,39 +147,86 @@ export async function backupDatabase(source: string, out: string, onProgress?: C
       return { schema, bytes: statSync(out).size };
     });
   } catch (error) {
-    removeQuietly(partial);
-    removeQuietly(`${partial}-journal`);
     throw inTermsOf(error, partial, out, 'write the backup');
   } finally {
-    db.close();
+    db?.close();
+    removeWork();
   }
+}
+
+/** Makes `work` a new folder of this user's alone; one left by an earlier run of this process id is replaced. */
+function makePrivateFolder(work: string, out: string): void {
+  const there = lstatSync(work, { throwIfNoEntry: false });
+  if (there) {
+    if (!there.isDirectory() || there.isSymbolicLink() || there.uid !== (process.getuid?.() ?? there.uid)) {
+      throw new BackupRefusedError(`${work} is in the way of the backup and is not this user's: remove it, or give --out a file in another folder than ${dirname(out)}.`);
+    }
+    rmSync(work, { recursive: true, force: true });
+  }
+  mkdirSync(work, { mode: 0o700 });
 }
 
 /**
  * Replaces the data folder's database with the backup `file`, after checking it. The caller
- * holds the folder's lock. The database replaced is kept beside it, named with the time.
+ * holds the folder's lock. The database replaced is kept beside it, named with the time; the keys
+ * it revoked and the pulse tokens it rotated since the backup stay so (restoreCarryOver.ts).
  */
-export async function restoreDatabase(file: string, dataDir: string, now: number, onProgress?: CopyProgress): Promise<{ keptAs: string | null }> {
-  if (existsSync(`${file}-wal`)) {
+export async function restoreDatabase(
+  file: string,
+  dataDir: string,
+  now: number,
+  onProgress?: CopyProgress,
+): Promise<{ keptAs: string | null; carried: CarriedOver | null }> {
+  refuseUnreadable(file);
+  if (!existsSync(file) || !statSync(file).isFile()) throw new BackupRefusedError(`${file} does not exist or is not a file.`);
+  // SQLite keeps a file's -wal and -journal beside the file a link points to, not beside the link.
+  const real = realpathSync(file);
+  if (existsSync(`${real}-wal`)) {
     throw new BackupRefusedError(`${file} has a -wal file beside it: it is a live database, not a backup. Make one with \`cronbeat backup\`.`);
   }
   const target = databaseFile(dataDir);
   const partial = partialPath(target);
-  if (!existsSync(file) || !statSync(file).isFile()) throw new BackupRefusedError(`${file} does not exist or is not a file.`);
+  let carried: CarriedOver | null;
   try {
-    await removedOnInterrupt(partial, async () => {
+    carried = await removedOnInterrupt(() => [partial, `${partial}-journal`].forEach(removeQuietly), async () => {
       createPrivate(partial);
       copyInto(file, partial, onProgress); // into the private file: its mode stays 0600
+      // A change cut short (a tool killed while writing into the file) is undone from its journal, as SQLite would in place.
+      if ((statSync(`${real}-journal`, { throwIfNoEntry: false })?.size ?? 0) > 0) {
+        createPrivate(`${partial}-journal`);
+        copyFileSync(`${real}-journal`, `${partial}-journal`);
+      }
       checkDatabaseFile(partial, file);
+      const undone = carryOverUndoneSecrets(target, partial);
       await signalsHeard();
+      return undone;
     });
   } catch (error) {
     removeQuietly(partial);
+    removeQuietly(`${partial}-journal`);
+    const code = (error as { code?: string } | null)?.code;
+    if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL') {
+      const megabytes = Math.ceil(statSync(file).size / 1024 ** 2);
+      throw new BackupRefusedError(
+        `Could not restore ${file}: the disk holding the data folder ${dataDir} is full (the restore needs room for a copy of it, ${megabytes} MB, beside the database it replaces). Free some space and restore again; nothing was changed.`,
+      );
+    }
     throw inTermsOf(error, partial, file, 'restore');
   }
   const keptAs = existsSync(target) ? setAside(target, now) : null;
   renameSync(partial, target);
-  return { keptAs };
+  return { keptAs, carried };
+}
+
+/** A file this user may not read (a service's database, root's backup restored as the service's user) is said so, not called missing. */
+function refuseUnreadable(file: string): void {
+  try {
+    accessSync(file, constants.R_OK);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'EACCES') return;
+    const user = userName(process.getuid?.() ?? -1);
+    throw new BackupRefusedError(`${file} cannot be read by this user (${user}): permission denied. Let it read the file (sudo chown ${user} ${file}), or copy it where it can.`);
+  }
 }
 
 const COPY_CHUNK = 8 * 1024 * 1024;
@@ -191,7 +245,8 @@ function copyInto(file: string, target: string, onProgress: CopyProgress | undef
     let done = 0;
     onProgress(0, total);
     for (let read = readSync(from, buffer, 0, COPY_CHUNK, null); read > 0; read = readSync(from, buffer, 0, COPY_CHUNK, null)) {
-      writeSync(to, buffer, 0, read);
+      // A write may take less than asked (a disk filling up says ENOSPC only at the next one): what was not taken is written again.
+      for (let written = 0; written < read; ) written += writeSync(to, buffer, written, read - written);
       done += read;
       onProgress(done, total);
     }

@@ -56,6 +56,27 @@ export function lockDataFolder(dataDir: string, sqlite: SqliteOptions = {}): Dat
   };
 }
 
+/**
+ * Whether an agent holds `dataDir` now, asked without taking it: its exclusive lock refuses even a
+ * read of the lock file. False when there is no lock file (no agent ever ran there).
+ */
+export function isDataFolderHeld(dataDir: string, sqlite: SqliteOptions = {}): boolean {
+  let db: Database.Database;
+  try {
+    db = new Database(lockFile(dataDir), { readonly: true, fileMustExist: true, timeout: 0, nativeBinding: sqlite.nativeBinding });
+  } catch {
+    return false;
+  }
+  try {
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    return false;
+  } catch (error) {
+    return (error as { code?: string }).code === 'SQLITE_BUSY';
+  } finally {
+    db.close();
+  }
+}
+
 /** The pid written by the process holding the folder, or null when unknown. */
 export function lockHolder(dataDir: string): number | null {
   try {

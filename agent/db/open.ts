@@ -1,3 +1,5 @@
+import { closeSync, openSync, readdirSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrations } from './migrations';
 import { ensurePrivateFile } from '../dataFolder/privateFolder';
@@ -31,9 +33,10 @@ export function openDatabase(file: string, sqlite: SqliteOptions = {}): Db {
   ensurePrivateFile(file); // before SQLite creates it, so it and its -wal and -shm are 0600
   const db = new Database(file, { nativeBinding: sqlite.nativeBinding });
   try {
-    refuseNewerSchema(db);
+    refuseNewerSchema(db, file);
     refuseDamaged(db, file);
     configure(db);
+    keepCopyBeforeUpgrade(db, file);
     migrate(db);
     return db;
   } catch (error) {
@@ -54,7 +57,7 @@ export function openDatabaseCheckingLater(file: string, sqlite: SqliteOptions = 
   ensurePrivateFile(file);
   const db = new Database(file, { nativeBinding: sqlite.nativeBinding });
   try {
-    refuseNewerSchema(db);
+    refuseNewerSchema(db, file);
     if ((db.pragma('user_version', { simple: true }) as number) < migrations.length) {
       db.close();
       return { db: openDatabase(file, sqlite), checked: Promise.resolve() };
@@ -101,13 +104,54 @@ function damagedError(file: string, damage: string): DatabaseRefusedError {
 }
 
 /** Runs before anything writes, so a refused file is left exactly as it was. */
-function refuseNewerSchema(db: Db): void {
+function refuseNewerSchema(db: Db, file: string): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > migrations.length) {
+    const copy = copyBeforeUpgrade(file);
+    const wayBack = copy
+      ? ` Its copy from before the upgrade is kept: \`cronbeat restore ${copy}\` brings it back (what changed since is lost), or run the newer Cronbeat.`
+      : '';
     throw new DatabaseRefusedError(
-      `The database was written by a newer Cronbeat (schema ${current}, this one knows ${migrations.length}); it was left untouched.`,
+      `The database was written by a newer Cronbeat (schema ${current}, this one knows ${migrations.length}); it was left untouched.${wayBack}`,
     );
   }
+}
+
+const UPGRADE_COPY = /\.before-upgrade-from-schema-(\d+)-(.+)$/;
+
+/**
+ * An upgrade changes the database for good, and an older Cronbeat refuses what a newer one wrote:
+ * the database as it was is kept beside it first (a consistent copy, 0600), so going back to the
+ * release that worked costs what changed since, not everything. A copy that cannot be made (a full
+ * disk) stops the upgrade before it starts.
+ */
+function keepCopyBeforeUpgrade(db: Db, file: string): void {
+  const schema = db.pragma('user_version', { simple: true }) as number;
+  if (schema === 0 || schema >= migrations.length) return;
+  const copy = `${file}.before-upgrade-from-schema-${schema}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  closeSync(openSync(copy, 'wx', 0o600)); // VACUUM INTO takes an empty file, and keeps its mode
+  try {
+    db.prepare('VACUUM INTO ?').run(copy);
+  } catch (error) {
+    unlinkSync(copy);
+    throw error;
+  }
+  // One copy, the latest (what the release before this one runs): upgrades do not fill the disk one database at a time.
+  for (const name of upgradeCopies(file)) if (join(dirname(file), name) !== copy) unlinkSync(join(dirname(file), name));
+}
+
+/** The names of the copies keepCopyBeforeUpgrade left beside `file`. */
+function upgradeCopies(file: string): string[] {
+  return readdirSync(dirname(file)).filter((name) => name.startsWith(`${basename(file)}.before-upgrade-from-schema-`));
+}
+
+/** The newest copy keepCopyBeforeUpgrade left beside `file` that this Cronbeat can run; null when none. */
+function copyBeforeUpgrade(file: string): string | null {
+  const copies = upgradeCopies(file)
+    .map((name) => ({ name, match: UPGRADE_COPY.exec(name) }))
+    .filter(({ match }) => match && Number(match[1]) <= migrations.length)
+    .sort((a, b) => a.match![2]!.localeCompare(b.match![2]!));
+  return copies.length ? join(dirname(file), copies[copies.length - 1]!.name) : null;
 }
 
 /** A damaged page found now stops the start, before anything writes, rather than a 500 later. */

@@ -206,6 +206,20 @@ describe('cronbeat notifications --follow', () => {
     expect(JSON.parse(follower.out[0])).toMatchObject({ data: { title: 'nightly backup failed' } });
   }, 60_000);
 
+  it('never prints the password of a URL that carries one (an agent behind a proxy with basic auth)', async () => {
+    const dataDir = tempFolder();
+    const token = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
+    const agent = await serve(dataDir);
+    const withPassword = agent.url.replace('http://', 'http://admin:hunter2@');
+    const following = follow(['--url', withPassword], { CRONBEAT_API_TOKEN: token });
+    await following.waitFor(() => following.err.some((line) => line.includes('following')), 'the follower to connect');
+    expect(following.err).toContain(`cronbeat: following ${agent.url.replace('http://', 'http://admin:***@')}`);
+    const refused = follow(['--url', withPassword, '--token', 'cb_wrong'], {});
+    expect(await refused.exited).toBe(1);
+    expect(refused.err.join('\n')).toContain(`${agent.url.replace('http://', 'http://admin:***@')} refused the key (401`);
+    for (const line of [...following.err, ...refused.err]) expect(line).not.toContain('hunter2');
+  }, 60_000);
+
   it('asks for a key when none is given', async () => {
     const result = await runCli(['notifications', '--follow', '--url', 'http://127.0.0.1:9']);
     expect(result.status).toBe(2);

@@ -1,5 +1,8 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { closedPort, runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
+import { createInterface } from 'node:readline';
+import { closedPort, runCli, spawnCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
 
 /*
  * `cronbeat signin`: a new one-time sign-in link from the agent running on this data folder, for
@@ -32,6 +35,46 @@ describe('cronbeat signin', () => {
     const code = /code=([\w-]+)/.exec(again.stdout)![1]!;
     expect(code).not.toBe(link![2]);
     expect((await trade(serve.url, code)).status).toBe(201);
+  });
+
+  it('refuses a data folder no agent runs on, though another agent answers at the URL, and makes nothing there', async () => {
+    const serve = await startServe(['--data-dir', tempFolder()]);
+    running.push(serve);
+    const stopped = tempFolder();
+    await runCli(['token', 'create', '--data-dir', stopped]);
+    const typo = join(tempFolder(), 'cronbeat-typo');
+    for (const dataDir of [stopped, typo]) {
+      const result = await runCli(['signin', '--data-dir', dataDir, '--url', serve.url]);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trim().split('\n')).toEqual([
+        `cronbeat: No Cronbeat agent runs on the data folder ${dataDir}, so no link from it would sign in: start one with \`cronbeat serve\`, or give the folder of the one running with --data-dir (and run signin as the user it runs as).`,
+      ]);
+      expect(result.status).toBe(1);
+    }
+    expect(existsSync(typo)).toBe(false);
+  });
+
+  it('gives a link at the public URL when the agent has one (behind a TLS proxy), in serve\'s banner and from signin', async () => {
+    const dataDir = tempFolder();
+    const child = spawnCli(['serve', '--port', '0', '--no-popups', '--data-dir', dataDir, '--public-url', 'https://cron.example.com']);
+    const lines: string[] = [];
+    const url = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        lines.push(line);
+        // The banner's last line: the public one, or (without it) the one link.
+        if (line.includes('sign-in?code=') && !line.startsWith('  on this machine:')) resolve(/^Cronbeat listening on (\S+)$/.exec(lines[0]!)![1]!);
+      });
+      child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${lines.join('\n')}`)));
+    });
+    running.push({ child, url, stop: () => (child.kill('SIGTERM'), new Promise((done) => child.once('exit', done))) } as ServeProcess);
+    const code = /code=([\w-]+)/.exec(lines.join('\n'))![1]!;
+    expect(lines).toContain(`  at the public URL:    https://cron.example.com/#/sign-in?code=${code}`);
+    expect(lines).toContain(`  on this machine:      ${url}/#/sign-in?code=${code}`);
+
+    const printed = await runCli(['signin', '--data-dir', dataDir]);
+    const again = /code=([\w-]+)/.exec(printed.stdout)![1]!;
+    expect(printed.stdout).toContain(`  at the public URL:    https://cron.example.com/#/sign-in?code=${again}`);
+    expect((await trade(url, again)).status).toBe(201);
   });
 
   it('says in one line that no agent runs on the data folder, and exits 1', async () => {

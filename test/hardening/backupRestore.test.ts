@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -105,6 +106,51 @@ describe('backup and restore', () => {
     expect(readdirSync(dir).filter((name) => name.includes('restore') || name.includes('partial'))).toEqual([]);
   });
 
+  it('restores a backup a tool was cut short writing into (a hot journal beside it) as it was before that change', async () => {
+    const dir = tempDir();
+    const backup = join(tempDir(), 'b.db');
+    await runCli(['token', 'create', '--name', 'kept', '--data-dir', dir]);
+    expect((await runCli(['backup', '--out', backup, '--data-dir', dir])).status).toBe(0);
+    // A change that spills pages into the file before it commits, copied as a crash would leave it.
+    const cut = join(tempDir(), 'cut.db');
+    const writer = new Database(backup);
+    writer.pragma('cache_size = 2');
+    writer.exec('BEGIN; CREATE TABLE junk (x); UPDATE api_tokens SET name = \'half done\'');
+    const insert = writer.prepare('INSERT INTO junk VALUES (randomblob(500))');
+    for (let i = 0; i < 3000; i++) insert.run();
+    copyFileSync(backup, cut);
+    copyFileSync(`${backup}-journal`, `${cut}-journal`);
+    writer.exec('ROLLBACK');
+    writer.close();
+
+    const result = await runCli(['restore', cut, '--data-dir', dir]);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const listed = await runCli(['token', 'list', '--json', '--data-dir', dir]);
+    expect(JSON.parse(listed.stdout).map((t: { name: string }) => t.name)).toEqual(['kept']);
+  });
+
+  it('refuses a live database with its -wal, also when named through a symlink, and leaves the database as it was', async () => {
+    const live = tempDir();
+    const token = (await runCli(['token', 'create', '--data-dir', live])).stdout.trim();
+    const agent = await startServe(['--data-dir', live]);
+    const made = await api(agent.url, token, '/api/monitors', { method: 'POST', json: { name: 'only in the log', timezone: 'UTC', schedule: '0 3 * * *', duration: 5 } });
+    expect(made.status).toBe(201);
+    await agent.stop('SIGKILL'); // its last change only in cronbeat.db-wal
+    const link = join(tempDir(), 'latest.db');
+    symlinkSync(join(live, 'cronbeat.db'), link);
+
+    const dir = tempDir();
+    await runCli(['token', 'create', '--data-dir', dir]);
+    const before = readFileSync(join(dir, 'cronbeat.db'));
+    for (const file of [join(live, 'cronbeat.db'), link]) {
+      const result = await runCli(['restore', file, '--data-dir', dir]);
+      expect(result.status).toBe(1);
+      expect(oneLine(result.stderr)).toEqual([`cronbeat: ${file} has a -wal file beside it: it is a live database, not a backup. Make one with \`cronbeat backup\`.`]);
+    }
+    expect(readFileSync(join(dir, 'cronbeat.db')).equals(before)).toBe(true);
+  });
+
   it('refuses a backup from a newer Cronbeat', async () => {
     const dir = tempDir();
     const backup = join(tempDir(), 'b.db');
@@ -126,6 +172,18 @@ describe('backup and restore', () => {
     expect(usage.status).toBe(2);
     expect(oneLine(usage.stderr)).toEqual(['cronbeat: Say where to write the backup: `cronbeat backup --out FILE`.']);
     expect(existsSync(join(tempDir(), 'x.db'))).toBe(false);
+  });
+
+  it('never replaces what is not a file: --out a device or a pipe (as /dev/null) is refused, and it stays as it was', async () => {
+    const dir = tempDir();
+    await runCli(['token', 'create', '--data-dir', dir]);
+    const pipe = join(tempDir(), 'pipe');
+    execFileSync('mkfifo', [pipe]);
+    const result = await runCli(['backup', '--out', pipe, '--data-dir', dir]);
+    expect(result.status).toBe(1);
+    expect(oneLine(result.stderr)).toEqual([`cronbeat: --out ${pipe} is not a file (a pipe or a device, such as /dev/null), which the backup would replace: give a file to write.`]);
+    expect(lstatSync(pipe).isFIFO()).toBe(true);
+    expect(readdirSync(join(pipe, '..'))).toEqual(['pipe']);
   });
 
   it('says in one line that --out is a folder, and leaves nothing in it', async () => {

@@ -1,6 +1,6 @@
 import { parseArgs } from '../parseOptions';
 import { agentName, noticeText, type ConnectionNotice } from '../../client/connection/connectionWatch';
-import { DEFAULT_BASE_URL } from '../../client/connection/baseUrl';
+import { DEFAULT_BASE_URL, shownUrl } from '../../client/connection/baseUrl';
 import { FollowRefused, NotificationFollower } from '../../client/follow/follower';
 import { notificationLine, followerPopups, type FollowerPopup } from '../../client/follow/notificationPopups';
 import type { FollowedNotification } from '../../client/follow/notificationCursor';
@@ -58,6 +58,7 @@ export const notificationsCommand: Command = {
     const token = values.token ?? process.env.CRONBEAT_API_TOKEN;
     if (!token) throw new UsageError('An API key is needed: --token or CRONBEAT_API_TOKEN (make one with `cronbeat token create`).');
     const baseUrl = baseUrlOption(values.url);
+    const shown = shownUrl(baseUrl);
     const name = agentName(baseUrl);
 
     let raise: (popup: FollowerPopup) => void = () => {};
@@ -87,9 +88,9 @@ export const notificationsCommand: Command = {
       },
       onNotice: tell,
       onConnection(connected, reason) {
-        if (connected) console.error(`cronbeat: following ${baseUrl}`);
+        if (connected) console.error(`cronbeat: following ${shown}`);
         // Before the first connection there is nothing to lose: say it cannot be reached yet.
-        else console.error(connectedOnce ? `cronbeat: lost ${baseUrl} (${reason}); reconnecting` : `cronbeat: cannot reach ${baseUrl} (${reason}); retrying`);
+        else console.error(connectedOnce ? `cronbeat: lost ${shown} (${reason}); reconnecting` : `cronbeat: cannot reach ${shown} (${reason}); retrying`);
         connectedOnce ||= connected;
       },
     });

@@ -8,7 +8,9 @@ const help = `Usage: cronbeat restore FILE [--data-dir DIR]
 
 Replaces the agent's database with FILE, a backup made by \`cronbeat backup\`. FILE is checked
 first (a whole SQLite file, a Cronbeat database, not from a newer version); the database it
-replaces is kept beside it as cronbeat.db.before-restore-<time>. Refused while an agent runs
+replaces is kept beside it as cronbeat.db.before-restore-<time>, and the keys it revoked and the
+pulse tokens it rotated since the backup stay revoked and rotated; the monitors and keys made
+since the backup (not in it) are named. Refused while an agent runs
 on the folder: stop it (or quit the desktop app) first. On a terminal, the copy's progress
 shows on stderr.
 
@@ -28,17 +30,19 @@ export const restoreCommand: Command = {
     const [file] = positionals;
     const dataDir = prepareDataDir(values['data-dir']);
     // Loaded here, not at the top, so other commands start without SQLite.
-    const [{ BackupRefusedError, restoreDatabase }, { lockDataFolder, DataFolderInUseError }] = await Promise.all([
+    const [{ BackupRefusedError, restoreDatabase }, { lockDataFolder, DataFolderInUseError }, { carriedOverWords }] = await Promise.all([
       import('../../db/backup'),
       import('../../db/lock'),
+      import('../../db/restoreCarryOver'),
     ]);
     try {
       makeDataFolderPrivate(dataDir);
       const lock = lockDataFolder(dataDir);
       try {
         const progress = progressLine('Restoring', megabytes);
-        const { keptAs } = await restoreDatabase(file, dataDir, Date.now(), progress.update).finally(progress.end);
+        const { keptAs, carried } = await restoreDatabase(file, dataDir, Date.now(), progress.update).finally(progress.end);
         console.log(`Restored ${file} into ${databaseFile(dataDir)}.${keptAs ? ` The database it replaced is kept as ${keptAs}.` : ''}`);
+        for (const line of carriedOverWords(carried, keptAs)) console.log(line);
       } finally {
         lock.release();
       }

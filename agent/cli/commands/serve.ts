@@ -79,12 +79,13 @@ export const serveCommand: Command = {
     const publicUrl = publicUrlOption(values['public-url'] ?? process.env.CRONBEAT_PUBLIC_URL, values['public-url'] !== undefined);
     const watchdogUrl = watchdogUrlOption(values['watchdog-url'] ?? process.env.CRONBEAT_WATCHDOG_URL, values['watchdog-url'] !== undefined);
     // Loaded here, not at the top: the agent (Koa, SQLite, zod) would slow every other command's start.
-    const [{ startAgent }, { desktopNotifier }, { silentNotifier }, { prepareSignInLink }, { createLogger, pinoLog }] = await Promise.all([
+    const [{ startAgent }, { desktopNotifier }, { silentNotifier }, { prepareSignInLink }, { createLogger, pinoLog }, { publicUrlSetting }] = await Promise.all([
       import('../../agent'),
       import('../../engine/popups/desktopNotifier'),
       import('../../engine/popups/notifier'),
       import('../../api/routes/session'),
       import('../../log/logger'),
+      import('../../db/settings'),
     ]);
 
     // Where no desktop is (a server, a container, a system service), popups would go nowhere.
@@ -127,6 +128,7 @@ export const serveCommand: Command = {
       interfaces: networkInterfaces(),
       hostName: hostname(),
       signInPath: signIn.link,
+      publicUrl: publicUrlSetting(agent.store.settings, publicUrl ?? null).current(),
     });
     const running = agent;
     running.whenWritable(() => signIn.save(running.store, running.clock()));
@@ -136,7 +138,7 @@ export const serveCommand: Command = {
     if (proxyWarning) console.error(proxyWarning);
     for (const line of banner.out) console.log(line);
     // For `cronbeat signin`, which prints a new link to this agent later.
-    writeAgentAddress(dataDir, { host: agent.host, port: agent.port, pid: process.pid });
+    writeAgentAddress(dataDir, { host: agent.host, port: agent.port, pid: process.pid, publicUrl: publicUrl ?? null });
 
     // A database the check refuses stops the agent (nothing was written): say why and exit 1.
     const refused = agent.ready.then(

@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from '../parseOptions';
 import { resolveDataDir } from '../../dataFolder/dataDir';
 import { terminalText } from '../../domain/text/controlCharacters';
+import { replaceFile } from '../service/replaceFile';
 import { UsageError, withoutControlCharacters, type Command } from '../command';
 import { commandLine, servicePlace, type ServicePlace } from '../service/plan';
 import { UnitValueError, type ServiceScope } from '../service/units';
@@ -137,6 +138,7 @@ function withRights(doing: string, file: string, change: () => void): void {
     change();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') throw new UsageError(`${doing} ${file}: the disk is full (${code}); the service was left as it was.`, 1);
     if (code !== 'EACCES' && code !== 'EPERM') throw error;
     throw new UsageError(`${doing} ${file} needs more rights than this user has (permission denied): run it with sudo.`, 1);
   }
@@ -152,7 +154,7 @@ function install(parsed: Parsed): number {
   const place = placeFor(parsed);
   withRights('Writing', place.file, () => {
     mkdirSync(dirname(place.file), { recursive: true });
-    writeFileSync(place.file, place.text, { mode: 0o644 });
+    replaceFile(place.file, place.text, 0o644);
     writeServiceRecord(place.record, { url });
   });
   console.log(`Wrote ${place.file}`);

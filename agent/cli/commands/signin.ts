@@ -1,6 +1,7 @@
-import { hostname, networkInterfaces } from 'node:os';
+import { existsSync } from 'node:fs';
+import { homedir, hostname, networkInterfaces } from 'node:os';
 import { parseArgs } from '../parseOptions';
-import { databaseFile, prepareDataDir } from '../../dataFolder/dataDir';
+import { databaseFile, resolveDataDir } from '../../dataFolder/dataDir';
 import { readAgentAddress } from '../../dataFolder/agentAddress';
 import { makeDataFolderPrivate } from '../../dataFolder/privateFolder';
 import { resolveBaseUrl } from '../../client/connection/baseUrl';
@@ -23,7 +24,7 @@ Options:
                    http://127.0.0.1:8787)
   --company ID     the company to sign in to (default 1)
 
-Exit status: 0 printed; 1 no agent answers there; 2 wrong usage.
+Exit status: 0 printed; 1 no agent answers there, or none runs on the data folder; 2 wrong usage.
 
 Example:
   cronbeat signin`;
@@ -51,7 +52,8 @@ export const signinCommand: Command = {
     });
     if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
     if (!/^[1-9]\d{0,9}$/.test(values.company!)) throw new UsageError(`--company must be a positive integer, not "${values.company}".`);
-    const dataDir = prepareDataDir(values['data-dir']);
+    // Not made here when missing: a link from a folder no agent runs on would not sign in.
+    const dataDir = resolveDataDir({ flag: values['data-dir'], env: process.env, platform: process.platform, home: homedir() });
     const address = values.url === undefined ? readAgentAddress(dataDir) : null;
     // The address the agent noted is reached from this machine: loopback when it listens there or everywhere.
     const here = address && (isWildcard(address.host) ? urlFor('127.0.0.1', address.port) : urlFor(address.host.replace(/^\[|\]$/g, ''), address.port));
@@ -60,14 +62,28 @@ export const signinCommand: Command = {
     if (problem !== null) {
       throw new UsageError(`No Cronbeat agent answers at ${url} (${problem}): start it with \`cronbeat serve\`, or say where it runs with --url.`, 1);
     }
-    const [{ openStore }, { signInCodeRepository }] = await Promise.all([import('../../db/store'), import('../../db/signInCodes')]);
+    const [{ openStore }, { signInCodeRepository }, { isDataFolderHeld }, { publicUrlSetting }] = await Promise.all([
+      import('../../db/store'),
+      import('../../db/signInCodes'),
+      import('../../db/lock'),
+      import('../../db/settings'),
+    ]);
+    // The code goes into this folder's database: only the agent holding the folder would take it.
+    if (!existsSync(databaseFile(dataDir)) || !isDataFolderHeld(dataDir)) {
+      throw new UsageError(
+        `No Cronbeat agent runs on the data folder ${dataDir}, so no link from it would sign in: start one with \`cronbeat serve\`, or give the folder of the one running with --data-dir (and run signin as the user it runs as).`,
+        1,
+      );
+    }
     const now = Date.now();
     makeDataFolderPrivate(dataDir);
     const store = openStore(databaseFile(dataDir), now);
     let code: string;
+    let publicUrl: string | null;
     try {
       store.companies.ensure(Number(values.company), now);
       code = signInCodeRepository(store.db).create(Number(values.company), now);
+      publicUrl = publicUrlSetting(store.settings, address?.publicUrl ?? null).current();
     } finally {
       store.close();
     }
@@ -77,7 +93,7 @@ export const signinCommand: Command = {
       return 0;
     }
     // The same lines as serve's at start: the link for this machine, and for another one when others can reach it.
-    const banner = serveBanner({ host: address.host, port: address.port, interfaces: networkInterfaces(), hostName: hostname(), signInPath });
+    const banner = serveBanner({ host: address.host, port: address.port, interfaces: networkInterfaces(), hostName: hostname(), signInPath, publicUrl });
     for (const line of banner.out.slice(1)) console.log(line);
     return 0;
   },

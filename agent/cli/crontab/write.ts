@@ -63,13 +63,18 @@ function writeLike(like: Stats, path: string, content: Buffer): void {
   } catch (error) {
     throw new CrontabReadError(`cannot write in ${dirname(path)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): nothing was changed. Run as the crontab's owner or as root.`);
   }
+  let written = 0;
   try {
-    writeSync(fd, content);
+    // A write may take less than asked (a disk filling up says ENOSPC only at the next one): renamed
+    // into place, a file cut short would stop every job past the cut.
+    while (written < content.length) written += writeSync(fd, content, written, content.length - written);
     if (like.uid !== process.getuid?.() || like.gid !== process.getgid?.()) fchownSync(fd, like.uid, like.gid);
     fchmodSync(fd, like.mode & 0o7777);
   } catch (error) {
     unlinkSync(path);
-    throw new CrontabReadError(`cannot give ${path} the owner and mode of the crontab (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): nothing was changed. Run as the crontab's owner or as root.`);
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    if (written < content.length) throw new CrontabReadError(`cannot write ${path} (${code}${code === 'ENOSPC' ? ': the disk is full' : ''}): nothing was changed.`);
+    throw new CrontabReadError(`cannot give ${path} the owner and mode of the crontab (${code}): nothing was changed. Run as the crontab's owner or as root.`);
   } finally {
     closeSync(fd);
   }

@@ -1,4 +1,5 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { replaceFile } from './replaceFile';
 
 /*
  * What `cronbeat service install` knew when it wrote the unit, kept as data for `service
@@ -11,7 +12,7 @@ export interface ServiceRecord {
 }
 
 export function writeServiceRecord(file: string, record: ServiceRecord): void {
-  writeFileSync(file, `${JSON.stringify(record, null, 1)}\n`, { mode: 0o644 });
+  replaceFile(file, `${JSON.stringify(record, null, 1)}\n`, 0o644);
 }
 
 /** The record, or null when there is none (a service installed by an older cronbeat) or it is not one. */

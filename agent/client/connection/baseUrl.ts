@@ -21,3 +21,18 @@ export function resolveBaseUrl(flag: string | undefined, env: NodeJS.ProcessEnv 
   }
   return url.href.replace(/\/+$/, '');
 }
+
+/**
+ * `baseUrl` for messages: its password (an agent behind a proxy's basic auth) written as ***, so
+ * what a follower prints to a terminal, a log or a journal never holds it.
+ */
+export function shownUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    if (url.password === '') return baseUrl;
+    url.password = '***';
+    return url.href.replace(/\/+$/, '');
+  } catch {
+    return baseUrl;
+  }
+}

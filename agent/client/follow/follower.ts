@@ -1,4 +1,5 @@
 import { requestOnce } from '../connection/http';
+import { shownUrl } from '../connection/baseUrl';
 import { readEventStream } from './eventStream';
 import {
   advanceCursor,
@@ -116,12 +117,12 @@ export class NotificationFollower {
         await this.syncing;
         if (this.refusal) throw this.refusal;
         if (this.abort.signal.aborted) break;
-        if (end.kind === 'refused') throw new FollowRefused(refusalMessage(end.status, end.message, this.options.baseUrl), end.status);
+        if (end.kind === 'refused') throw new FollowRefused(refusalMessage(end.status, end.message, shownUrl(this.options.baseUrl)), end.status);
         const foreign = end.kind === 'foreign' ? `its /api/events answered ${end.contentType || 'without a content type'}, not an event stream` : null;
         // Never in, and waiting will not let us in: no Cronbeat agent there, an untrusted certificate, https:// to plain HTTP.
         if (this.options.stopWhenWrongPlace && !this.everConnected) {
-          if (foreign) throw new FollowRefused(`${this.options.baseUrl} is not a Cronbeat agent: ${foreign}. Check --url.`, 200);
-          if (end.kind === 'dropped' && end.lasting) throw new FollowRefused(`cannot reach ${this.options.baseUrl}: ${end.message}.`, 0);
+          if (foreign) throw new FollowRefused(`${shownUrl(this.options.baseUrl)} is not a Cronbeat agent: ${foreign}. Check --url.`, 200);
+          if (end.kind === 'dropped' && end.lasting) throw new FollowRefused(`cannot reach ${shownUrl(this.options.baseUrl)}: ${end.message}.`, 0);
         }
         const reason = foreign ?? (end.kind === 'dropped' ? end.message : '');
         this.apply(connectionLost(this.connection, this.clock()));
@@ -188,7 +189,7 @@ export class NotificationFollower {
     });
     if (outcome.kind === 'unreachable') throw new Error(outcome.message);
     if (outcome.kind === 'rejected') {
-      throw new FollowRefused(refusalMessage(outcome.status, outcome.message.replace(/^\d+\s*/, ''), this.options.baseUrl), outcome.status);
+      throw new FollowRefused(refusalMessage(outcome.status, outcome.message.replace(/^\d+\s*/, ''), shownUrl(this.options.baseUrl)), outcome.status);
     }
     return (JSON.parse(outcome.text) as { data: FollowedNotification[] }).data;
   }

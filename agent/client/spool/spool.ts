@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitForLockSync } from './lockFile';
 import type { Pulse } from '../pulses/pulses';
@@ -71,7 +71,15 @@ export class Spool {
       try {
         // A writer killed mid-line must not swallow this entry into its half line.
         const prefix = endsWithNewline(fd) ? '' : '\n';
-        writeSync(fd, prefix + line);
+        const before = fstatSync(fd).size;
+        try {
+          writeWhole(fd, prefix + line);
+        } catch (error) {
+          // A line cut short (a full disk) is no saved pulse: taken back, so the caller says it was not saved.
+          // Without the lock another writer may have appended meanwhile, and its line is left alone.
+          if (lock) ftruncateSync(fd, before);
+          throw error;
+        }
         size = fstatSync(fd).size;
       } finally {
         closeSync(fd);
@@ -184,7 +192,7 @@ export class Spool {
           excessBytes -= length - Buffer.byteLength(text) - 1;
           out.droppedOutputs++;
         }
-        writeSync(fd, `${text}\n`);
+        writeWhole(fd, `${text}\n`);
         out.kept++;
         out.bytes += Buffer.byteLength(text) + 1;
       }
@@ -202,4 +210,10 @@ export class Spool {
 
 export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** Writes all of `text`: a write may take less than asked (a disk filling up says ENOSPC only at the next one). */
+function writeWhole(fd: number, text: string): void {
+  const bytes = Buffer.from(text);
+  for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
 }
