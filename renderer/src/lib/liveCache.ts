@@ -41,10 +41,10 @@ export class LiveCache {
         else this.changedMonitors.add(event.monitorId);
         break;
       case 'server.changed':
-        this.stale(keys.servers, ...this.itemKeys(keys.server, event.serverId, event.deleted));
+        this.stale(keys.servers, ...this.itemKeys(keys.server, event.serverId));
         break;
       case 'certificate.changed':
-        this.stale(keys.certificates, ...this.itemKeys(keys.certificate, event.certificateId, event.deleted));
+        this.stale(keys.certificates, ...this.itemKeys(keys.certificate, event.certificateId));
         break;
       case 'notification.created':
         // A server's alerts are notifications too.
@@ -78,18 +78,23 @@ export class LiveCache {
   }
 
   /**
-   * The entries of one server or certificate to reload: none once it is deleted (the screen that
-   * showed it is on its way back to the list; asking would only earn a 404).
+   * The entries of one server or certificate to reload. A deleted one's entry is reloaded too: it
+   * is read again only while a screen shows it (another tab deleted it), whose 404 then says it is
+   * gone; the tab that deleted it has left its page, so asks nothing.
    */
-  private itemKeys(key: (id: number) => QueryKey, id: number | undefined, deleted: boolean | undefined): QueryKey[] {
+  private itemKeys(key: (id: number) => QueryKey, id: number | undefined): QueryKey[] {
     if (typeof id !== 'number') return [key(0).slice(0, 1)];
-    return deleted ? [] : [key(id)];
+    return [key(id)];
   }
 
-  /** A deleted monitor leaves the list at once; its own entries are not asked for again. */
+  /**
+   * A deleted monitor leaves the list at once; its own entry is read again only while a page shows
+   * it (deleted from another tab), so that page says it is gone rather than offer its buttons.
+   */
   private dropMonitor(id: number): void {
     this.changedMonitors.delete(id);
     this.client.setQueryData<Monitor[]>(keys.monitors, (list) => (list ? withMonitor(list, id, null) : list));
+    void this.client.invalidateQueries({ queryKey: keys.monitor(id), exact: true });
   }
 
   private stale(...queryKeys: QueryKey[]): void {

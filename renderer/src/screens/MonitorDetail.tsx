@@ -108,8 +108,9 @@ export function MonitorDetailScreen(props: { id: number }) {
   const [confirming, setConfirming] = useState(false);
 
   if (monitor.loading) return <Loading label="Loading monitor…" />;
-  if (!monitor.data) {
-    const notFound = (monitor.error as { status?: number } | undefined)?.status === 404;
+  // A 404 after the page was drawn: deleted elsewhere (another tab, a script), so its old data is no use.
+  const notFound = (monitor.error as { status?: number } | undefined)?.status === 404;
+  if (!monitor.data || notFound) {
     return (
       <>
         <PageHeader title="Monitor" back={{ href: '#/monitors', label: 'Monitors' }} />

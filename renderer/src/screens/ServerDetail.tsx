@@ -22,8 +22,9 @@ export function ServerDetailScreen(props: { id: number }) {
   const [confirming, setConfirming] = useState(false);
 
   if (server.loading) return <Loading label="Loading server…" />;
-  if (!server.data) {
-    const notFound = (server.error as { status?: number } | undefined)?.status === 404;
+  // A 404 after the page was drawn: deleted elsewhere (another tab, a script), so its old data is no use.
+  const notFound = (server.error as { status?: number } | undefined)?.status === 404;
+  if (!server.data || notFound) {
     return (
       <>
         <PageHeader title="Server" back={{ href: '#/servers', label: 'Servers' }} />
