@@ -38,9 +38,10 @@ function whenText(w: MaintenanceWindowResource) {
       </>
     );
   }
+  // The viewer's clock, named as a recurring window names its own zone beside it.
   return (
     <>
-      <Time value={w.starts_at} /> – <Time value={w.ends_at} />
+      <Time value={w.starts_at} /> – <Time value={w.ends_at} /> {viewerZone()}
     </>
   );
 }
@@ -169,10 +170,11 @@ export function MaintenanceScreen() {
               <thead>
                 <tr>
                   <th scope="col">Name</th>
-                  {/* Times in the viewer's clock (a recurring window says its own zone in its schedule): say whose. */}
-                  <th scope="col">When ({viewerZone()})</th>
+                  {/* Each When cell names its zone: a recurring window's own, a one-off's the viewer's. */}
+                  <th scope="col">When</th>
                   <th scope="col">Covers</th>
-                  <th scope="col">Now</th>
+                  {/* Starts and ends in the viewer's clock, whatever zone the window recurs in: say whose. */}
+                  <th scope="col">Now ({viewerZone()})</th>
                   {canEdit ? (
                     <th scope="col">
                       <span className="sr-only">Actions</span>
