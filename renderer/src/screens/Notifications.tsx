@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import type { AppNotification } from '../api/types';
+import { describeError } from '../../../agent/domain/text/errorText';
 import { PROBLEM_WORDS, problemOf } from '../../../agent/domain/alerts/vocabulary';
 import { DeliveryList } from '../components/DeliveryList';
 import { KindIcon } from '../components/KindIcon';
@@ -65,23 +67,30 @@ export function notificationHref(notification: AppNotification): string | null {
 
 /**
  * Marks a notification read or unread (the list refreshes from the live event); undefined for a
- * read-only key, whose list then offers no marking and opening one marks nothing.
+ * read-only key, whose list then offers no marking and opening one marks nothing. Rejects with the
+ * agent's refusal, for the list to show.
  */
-export function useToggleRead(): ((n: AppNotification, read: boolean) => void) | undefined {
+export function useToggleRead(): ((n: AppNotification, read: boolean) => Promise<void>) | undefined {
   const { api } = useApp();
   if (!useCanEdit()) return undefined;
-  return (n, read) => {
-    if (Boolean(n.read_at) !== read) void api.markNotificationRead(n.id, read).catch(() => undefined);
+  return async (n, read) => {
+    if (Boolean(n.read_at) !== read) await api.markNotificationRead(n.id, read);
   };
 }
 
 /** The notifications; with `onRead`, each can be marked read or unread, and opening one marks it read. */
 export function NotificationList(props: {
   notifications: AppNotification[];
-  onRead?: (n: AppNotification, read: boolean) => void;
+  onRead?: (n: AppNotification, read: boolean) => Promise<void>;
   showDeliveries?: boolean;
 }) {
-  const toggleRead = props.onRead ?? (() => undefined);
+  // The last refusal, beside the notification it was about: a button that seems to do nothing leaves no way forward.
+  const [refused, setRefused] = useState<{ id: string; message: string } | null>(null);
+  const toggleRead = (n: AppNotification, read: boolean) => {
+    if (!props.onRead) return;
+    setRefused(null);
+    props.onRead(n, read).catch((error: unknown) => setRefused({ id: n.id, message: `Could not mark it ${read ? 'read' : 'unread'}: ${describeError(error)}` }));
+  };
   return (
     <ul className="notification-list">
       {props.notifications.map((n) => {
@@ -102,6 +111,11 @@ export function NotificationList(props: {
               </div>
               <div className="notification-description"><AlertDescription alert={n.alert} description={n.data.description} /></div>
               {props.showDeliveries ? <DeliveryList notificationId={n.id} /> : null}
+              {refused?.id === n.id ? (
+                <p className="field-error" role="alert">
+                  {refused.message}
+                </p>
+              ) : null}
             </div>
             <div className="notification-time">
               <Time value={n.created_at} relative past />
@@ -129,11 +143,23 @@ function MarkAllRead() {
   const { api } = useApp();
   const unread = useUnreadCount();
   const canEdit = useCanEdit();
+  const [error, setError] = useState<string | null>(null);
   if (!unread || !canEdit) return null;
+  const markAll = () => {
+    setError(null);
+    api.markAllNotificationsRead().catch((caught: unknown) => setError(`Could not mark them read: ${describeError(caught)}`));
+  };
   return (
-    <button type="button" className="button" onClick={() => void api.markAllNotificationsRead().catch(() => undefined)}>
-      Mark all read
-    </button>
+    <>
+      {error ? (
+        <span className="field-error" role="alert" data-testid="mark-all-read-error">
+          {error}
+        </span>
+      ) : null}
+      <button type="button" className="button" onClick={markAll}>
+        Mark all read
+      </button>
+    </>
   );
 }
 
