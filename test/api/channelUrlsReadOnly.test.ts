@@ -25,19 +25,36 @@ describe('where a channel sends, read with a read-only key', () => {
     const list = await agent.api('/api/channels', { token: readOnly });
     expect(list.status).toBe(200);
     const text = await list.clone().text();
-    for (const secret of ['ha-secret-id', 'QSECRET', 'ops:', 'private-path', 'relay-key-42']) expect(text).not.toContain(secret);
+    // An ntfy topic is that topic's password ("the topic is essentially a password", ntfy's docs):
+    // whoever knows it on ntfy.sh reads every alert and can post false ones.
+    for (const secret of ['ha-secret-id', 'QSECRET', 'ops:', 'private-path', 'relay-key-42', '"alerts"', '"cron"']) expect(text).not.toContain(secret);
     const byId = new Map((await list.json()).map((channel: { id: number }) => [channel.id, channel]));
     expect(byId.get(hook.id)).toMatchObject({ settings: { url: 'https://ha.example.com/********', secret: '********' } });
-    expect(byId.get(ntfy.id)).toMatchObject({ settings: { server_url: 'https://ntfy.example.com/********', topic: 'alerts' } });
+    expect(byId.get(ntfy.id)).toMatchObject({ settings: { server_url: 'https://ntfy.example.com/********', topic: '********' } });
     expect(byId.get(telegram.id)).toMatchObject({ settings: { api_url: 'https://tg.example.com/********', chat_id: '@opsteam' } });
     // A URL that is an origin alone says nothing more: shown as it is.
-    expect(byId.get(plain.id)).toMatchObject({ settings: { server_url: 'https://ntfy.sh' } });
+    expect(byId.get(plain.id)).toMatchObject({ settings: { server_url: 'https://ntfy.sh', topic: '********' } });
 
     const one = await (await agent.api(`/api/channels/${hook.id}`, { token: readOnly })).json();
     expect(one).toEqual(byId.get(hook.id));
 
     const asFull = await (await agent.api(`/api/channels/${hook.id}`)).json();
     expect(asFull.settings.url).toBe('https://ops:********@ha.example.com/api/webhook/ha-secret-id?token=QSECRET');
+  });
+
+  it("hides an ntfy topic in a receiver's answer too (ntfy echoes the topic it posted to)", async () => {
+    const ntfyServer = await new Receiver([(_request, res) => void res.writeHead(403).end('{"error":"forbidden","topic":"nightly-topic-7f3a"}')]).start();
+    try {
+      const channel = await create({ name: 'Phone', kind: 'ntfy', settings: { topic: 'nightly-topic-7f3a', server_url: ntfyServer.url } });
+      const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'ntfy job', timezone: 'UTC', schedule: '0 3 * * *', duration: 5, channel_ids: [channel.id] } })).json();
+      expect((await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`, { method: 'POST' })).status).toBe(200);
+      const notification = agent.store.notifications.page(1, 10, 0, { kinds: 'all', unread: false })[0].id;
+      await until(() => agent.store.deliveries.forNotification(notification)[0]?.status === 'failed', 'the refused delivery');
+      expect(await (await agent.api(`/api/notifications/${notification}/deliveries`, { token: readOnly })).text()).not.toContain('nightly-topic-7f3a');
+      expect(await (await agent.api(`/api/notifications/${notification}/deliveries`)).text()).toContain('nightly-topic-7f3a');
+    } finally {
+      await ntfyServer.stop();
+    }
   });
 
   it("hides that URL's path in a receiver's answer too (one that echoes the path it was asked)", async () => {

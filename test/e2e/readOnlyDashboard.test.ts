@@ -54,6 +54,8 @@ describe.skipIf(chromiumMissing)('the dashboard of a read-only key', { timeout: 
     serverId = (await post('/api/servers', { name: 'Backup box', ip_address: '10.0.0.5', identifier: 'backup-01' })).id;
     agent.store.certificates.create({ companyId: 1, hostname: 'shop.example.com', port: 443, warnDays: 14, now: Date.now() });
     await post('/api/channels', { name: 'Ops hook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/hook' } });
+    // An ntfy topic is the topic's password on ntfy.sh: a viewer is not shown it.
+    await post('/api/channels', { name: 'Phone', kind: 'ntfy', settings: { topic: 'ops-topic-9c1e' } });
     const inAWeek = Date.now() + 7 * 86_400_000;
     await post('/api/maintenance-windows', { name: 'db upgrade', starts_at: new Date(inAWeek).toISOString(), ends_at: new Date(inAWeek + 3_600_000).toISOString() });
     const key = await post('/api/keys', { name: 'wall display', scope: 'read-only' });
@@ -110,6 +112,8 @@ describe.skipIf(chromiumMissing)('the dashboard of a read-only key', { timeout: 
     await screenshot(page, 'read-only-certificates');
     await visit('/notifications', 'Nightly backup');
     await visit('/channels', 'Ops hook');
+    await page.getByText('https://ntfy.sh/********').waitFor();
+    expect(await page.content()).not.toContain('ops-topic-9c1e');
     await visit('/maintenance', 'db upgrade');
     await visit('/settings', 'Links in alerts');
     await page.getByText('Only a full key may see or manage API keys.').waitFor();

@@ -9,7 +9,7 @@ import { validate } from '../http/validate';
 import { noFields } from '../../contract/fields';
 import { pageOffset } from '../../domain/formats/pagination';
 import { channelSecretValues } from '../../domain/channels/secrets';
-import { urlsHiddenFromReaders } from '../../domain/channels/settings';
+import { valuesHiddenFromReaders } from '../../domain/channels/settings';
 import { seesChannelUrls } from '../../domain/access/keyScopes';
 import { quietHoursEnd } from '../../domain/channels/delivery';
 import { pageRequestFrom, requestUrl, respondWithPage } from '../http/paging';
@@ -72,7 +72,7 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
       const heldUntil = channel && channel.deleted_at === null ? quietHoursEnd(channel.quiet_hours, now) : null;
       const kind = channel ? channelKind(channel.kind) : null;
       // A key that may only read is not shown where a channel sends (routes/channels.ts), nor in a receiver's echo of it.
-      const hidden = channel && kind ? [...channelSecretValues(kind, channel.settings), ...(seesChannelUrls(ctx.state.scope) ? [] : urlsHiddenFromReaders(kind, channel.settings))] : [];
+      const hidden = channel && kind ? [...channelSecretValues(kind, channel.settings), ...(seesChannelUrls(ctx.state.scope) ? [] : valuesHiddenFromReaders(kind, channel.settings))] : [];
       return view.delivery(presentDelivery(row, hidden, heldUntil));
     });
   });

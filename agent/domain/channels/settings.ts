@@ -13,6 +13,12 @@ export interface ChannelSecretRules {
   destination: readonly string[];
   /** The setting whose URL may carry user:pass@ (a webhook's, sent as Basic auth): its password is a secret too. */
   urlWithCredentials?: string;
+  /**
+   * Settings shown back to a key that may write (it set them) but that work as a credential for
+   * anyone else: ntfy's topic, which on ntfy.sh is the topic's only password. A read-only key reads
+   * the mask.
+   */
+  hiddenFromReaders?: readonly string[];
 }
 
 /** What a response shows instead of a secret; sent back in a PATCH, it means "keep it". */
@@ -74,9 +80,14 @@ function originOfLongerUrl(value: unknown): string | null {
   }
 }
 
-/** The URLs among `destination` that say more than their origin: what settingsForReaders hides, to be redacted from texts a reader sees too. */
-export function urlsHiddenFromReaders(kind: ChannelSecretRules, settings: Record<string, unknown>): string[] {
-  return kind.destination.flatMap((field) => (originOfLongerUrl(settings[field]) === null ? [] : [String(settings[field])]));
+/**
+ * What settingsForReaders hides (the URLs among `destination` that say more than their origin, and
+ * the settings hidden from readers), to be redacted from texts a reader sees too.
+ */
+export function valuesHiddenFromReaders(kind: ChannelSecretRules, settings: Record<string, unknown>): string[] {
+  const urls = kind.destination.flatMap((field) => (originOfLongerUrl(settings[field]) === null ? [] : [String(settings[field])]));
+  const others = (kind.hiddenFromReaders ?? []).flatMap((field) => (typeof settings[field] === 'string' && settings[field] ? [settings[field]] : []));
+  return [...urls, ...others];
 }
 
 /**
@@ -91,6 +102,7 @@ export function settingsForReaders(kind: ChannelSecretRules, settings: Record<st
     const origin = originOfLongerUrl(settings[field]);
     if (origin !== null) shown[field] = `${origin}/${MASK}`;
   }
+  for (const field of kind.hiddenFromReaders ?? []) if (typeof settings[field] === 'string') shown[field] = MASK;
   return shown;
 }
 

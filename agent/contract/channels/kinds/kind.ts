@@ -28,6 +28,7 @@ export interface ChannelKindDescription<Settings extends z.ZodObject = z.ZodObje
   settings: Settings;
   secrets: readonly (keyof z.output<Settings> & string)[];
   destination: readonly (keyof z.output<Settings> & string)[];
+  hiddenFromReaders?: readonly (keyof z.output<Settings> & string)[];
   /** The dashboard's form, in order; each secret setting is write-only there. */
   form: readonly ChannelFormField[];
   /** Where the channel points, for a list, from its settings as the API shows them (secrets masked). */

@@ -18,6 +18,7 @@ export const ntfy = describeKind({
   }),
   secrets: ['access_token'],
   destination: ['server_url'],
+  hiddenFromReaders: ['topic'],
   form: [
     { setting: 'server_url', label: 'Server', placeholder: DEFAULT_NTFY_SERVER, hint: 'Empty: the public ntfy.sh.' },
     { setting: 'topic', label: 'Topic', placeholder: 'my-cron-alerts-5f2c', hint: 'On ntfy.sh anyone who knows a topic can read it: pick one hard to guess.' },
