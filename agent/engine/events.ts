@@ -10,6 +10,7 @@ export type AgentEvent =
   | { type: 'certificate.changed'; companyId: number; certificateId: number; deleted?: true }
   | { type: 'notification.created'; companyId: number; notificationId: string }
   | { type: 'channel.changed'; companyId: number; channelId: number; deleted?: true }
+  | { type: 'maintenance.changed'; companyId: number; windowId: number; deleted?: true }
   | { type: 'delivery.changed'; companyId: number; notificationId: string }
   // An API key (or a dashboard session) was revoked: its live streams end now. Never sent to a client.
   | { type: 'key.revoked'; companyId: number; tokenId: number }

@@ -133,8 +133,10 @@ export function maintenanceWindowRoutes({ store, events, clock, requireToken }: 
     const { companyId } = ctx.state;
     const now = clock();
     const fields = checkWindow(store, companyId, merged(EMPTY, body), body, now);
+    const made = store.maintenanceWindows.create(companyId, fields, now);
+    events.emit({ type: 'maintenance.changed', companyId, windowId: made.id });
     ctx.status = 201;
-    ctx.body = presentMaintenanceWindow(store.maintenanceWindows.create(companyId, fields, now), now);
+    ctx.body = presentMaintenanceWindow(made, now);
   });
 
   router.get('/api/maintenance-windows/:id', (ctx) => {
@@ -147,12 +149,15 @@ export function maintenanceWindowRoutes({ store, events, clock, requireToken }: 
     const body = validate(maintenanceWindowPatch, await readJsonBody(ctx));
     const now = clock();
     const fields = checkWindow(store, companyId, merged(fieldsOf(row), body), body, now);
-    ctx.body = presentMaintenanceWindow(changeWindow(row, now, () => store.maintenanceWindows.edit(companyId, row.id, fields, now)!), now);
+    const edited = changeWindow(row, now, () => store.maintenanceWindows.edit(companyId, row.id, fields, now)!);
+    events.emit({ type: 'maintenance.changed', companyId, windowId: row.id });
+    ctx.body = presentMaintenanceWindow(edited, now);
   });
 
   router.delete('/api/maintenance-windows/:id', (ctx) => {
     const row = findWindow(ctx.state.companyId, ctx.params.id);
     changeWindow(row, clock(), () => store.maintenanceWindows.delete(row.company_id, row.id));
+    events.emit({ type: 'maintenance.changed', companyId: row.company_id, windowId: row.id, deleted: true });
     ctx.status = 204;
   });
 

@@ -9,6 +9,7 @@ export interface LiveEvent {
   serverId?: number;
   certificateId?: number;
   channelId?: number;
+  windowId?: number;
   notificationId?: string | null;
   /** The thing named is gone (deleted): drop it, do not ask for it. */
   deleted?: boolean;

@@ -56,6 +56,10 @@ export class LiveCache {
       case 'channel.changed':
         this.stale(keys.channels);
         break;
+      case 'maintenance.changed':
+        // The list, and the windows a monitor's page shows (under the same key).
+        this.stale(keys.maintenanceWindows);
+        break;
       case 'delivery.changed':
         this.stale(typeof event.notificationId === 'string' ? keys.deliveries(event.notificationId) : ['deliveries']);
         break;
