@@ -145,6 +145,7 @@ async function runDesktop(): Promise<void> {
       startAtLogin: loginEnabled,
       reachableFromServers: settings.reachableFromServers,
       now: Date.now(),
+      clock: Date.now,
     });
   }
   let pending: NodeJS.Timeout | null = null;

@@ -28,6 +28,8 @@ export interface TrayMenuInput {
   startAtLogin: boolean;
   reachableFromServers: boolean;
   now: number;
+  /** Read when an entry is clicked: the menu stays as built while nothing it shows changes, for hours. */
+  clock?: () => number;
   /** Pause entries for failed monitors (an agent this app may change). */
   canPause?: boolean;
   /** The agent shown: the app's own (default) or one on another machine, and one saved to connect to. */
@@ -45,7 +47,7 @@ function failedItem(entry: TrayModel['failed'][number], input: TrayMenuInput, ac
     label: entry.label,
     submenu: [
       { label: 'Open', click: () => actions.open(entry.route) },
-      { label: 'Pause for 1 hour', click: () => pause(monitorId, input.now + HOUR_MS) },
+      { label: 'Pause for 1 hour', click: () => pause(monitorId, (input.clock ?? Date.now)() + HOUR_MS) },
       { label: 'Pause until resumed', click: () => pause(monitorId, null) },
     ],
   };

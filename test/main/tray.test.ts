@@ -56,7 +56,7 @@ describe('the tray menu', () => {
 
   it('offers to open or pause a failed monitor where the agent lets this app change it', () => {
     const a = { ...actions(), pause: vi.fn() };
-    const menu = trayMenuTemplate(input(['failed', 'monitoring'], { canPause: true }), a);
+    const menu = trayMenuTemplate(input(['failed', 'monitoring'], { canPause: true, clock: () => now }), a);
     const entry = find(menu, 'job 1').submenu as MenuItemConstructorOptions[];
     expect(labels(entry)).toEqual(['Open', 'Pause for 1 hour', 'Pause until resumed']);
     click(entry[0]);
@@ -151,6 +151,19 @@ describe('the tray icon', () => {
     const menus = tray.setContextMenu.mock.calls.length;
     icon.render(input(['failed'], { now: now + 1000 }));
     expect(tray.setContextMenu.mock.calls.length).toBe(menus);
+  });
+
+  it('pauses for an hour from the click, not from when the unchanged menu was last built', () => {
+    const pause = vi.fn();
+    const icon = new TrayIcon('/assets', { ...actions(), pause }, vi.fn());
+    const tray = FakeTray.created[0];
+    let clock = now;
+    icon.render(input(['failed'], { canPause: true, clock: () => clock }));
+    clock = now + 6 * 3_600_000;
+    icon.render(input(['failed'], { canPause: true, now: clock, clock: () => clock }));
+    const entry = find(tray.menu!.template as MenuItemConstructorOptions[], 'job 1').submenu as MenuItemConstructorOptions[];
+    click(find(entry, 'Pause for 1 hour'));
+    expect(pause).toHaveBeenCalledWith(1, clock + 3_600_000);
   });
 
   it('rebuilds the menu when a mute runs out', () => {
