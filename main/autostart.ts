@@ -54,7 +54,8 @@ export function launchedAtLogin(argv: string[], platform: string, macOpenedAtLog
 export const startAtLogin = {
   isEnabled(): boolean {
     if (process.platform === 'linux') return existsSync(xdgAutostartFile(process.env, homedir()));
-    return app.getLoginItemSettings().openAtLogin;
+    // Windows matches the registry entry's arguments too: ask with the ones set() gives it.
+    return app.getLoginItemSettings({ args: [HIDDEN_ARG] }).openAtLogin;
   },
   set(enabled: boolean): void {
     if (process.platform !== 'linux') {
