@@ -188,22 +188,29 @@ async function runDesktop(): Promise<void> {
   });
 }
 
-// One data folder for the desktop app and the `cronbeat` CLI (CRONBEAT_DATA_DIR, else the OS's
-// per-user folder), so tokens made on the command line work here; Chromium's own files go below it.
-app.setPath('userData', prepareDataDir());
-app.setPath('sessionData', join(app.getPath('userData'), 'browser'));
+/** A start that cannot go on: one dialog saying why (Electron's own would show a stack trace), then exit. */
+function failToStart(error: unknown): void {
+  dialog.showErrorBox('Cronbeat could not start', describeError(error));
+  app.exit(1);
+}
 
 /** What a second launch does: bring the dashboard forward once it exists. */
 let revealOnSecondLaunch = () => {};
 
-if (!claimSingleInstance(() => revealOnSecondLaunch())) {
-  app.quit();
-} else {
-  app
-    .whenReady()
-    .then(runDesktop)
-    .catch((error: unknown) => {
-      dialog.showErrorBox('Cronbeat could not start', describeError(error));
-      app.exit(1);
-    });
+// One data folder for the desktop app and the `cronbeat` CLI (CRONBEAT_DATA_DIR, else the OS's
+// per-user folder), so tokens made on the command line work here; Chromium's own files go below it.
+let dataFolder: string | null = null;
+try {
+  dataFolder = prepareDataDir();
+} catch (error) {
+  failToStart(error);
+}
+if (dataFolder !== null) {
+  app.setPath('userData', dataFolder);
+  app.setPath('sessionData', join(app.getPath('userData'), 'browser'));
+  if (!claimSingleInstance(() => revealOnSecondLaunch())) {
+    app.quit();
+  } else {
+    app.whenReady().then(runDesktop).catch(failToStart);
+  }
 }
