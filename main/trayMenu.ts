@@ -1,6 +1,7 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import type { TrayModel } from './trayModel';
 import { activeMuteLabel, isMuted, type MuteChoice } from './mute';
+import { terminalText } from '../agent/domain/text/controlCharacters';
 
 /** What the tray menu can ask the shell to do. */
 export interface TrayMenuActions {
@@ -38,13 +39,22 @@ export interface TrayMenuInput {
 
 const HOUR_MS = 3_600_000;
 
+/**
+ * A name as a menu item shows it: Electron reads a single & as the mnemonic mark (and drops it),
+ * and a name from an older agent may hold control characters, which are written out instead.
+ */
+export function menuLabel(name: string): string {
+  return terminalText(name, { oneLine: true }).replace(/&/g, '&&');
+}
+
 /** A failed monitor: opens its page, or, where pausing is offered, a submenu to open or pause it. */
 function failedItem(entry: TrayModel['failed'][number], input: TrayMenuInput, actions: TrayMenuActions): MenuItemConstructorOptions {
   const { monitorId } = entry;
-  if (!input.canPause || !actions.pause || monitorId === undefined) return { label: entry.label, click: () => actions.open(entry.route) };
+  const label = menuLabel(entry.label);
+  if (!input.canPause || !actions.pause || monitorId === undefined) return { label, click: () => actions.open(entry.route) };
   const pause = actions.pause;
   return {
-    label: entry.label,
+    label,
     submenu: [
       { label: 'Open', click: () => actions.open(entry.route) },
       { label: 'Pause for 1 hour', click: () => pause(monitorId, (input.clock ?? Date.now)() + HOUR_MS) },

@@ -54,6 +54,17 @@ describe('the tray menu', () => {
     expect(a.open.mock.calls).toEqual([['/monitors/3'], ['/']]);
   });
 
+  it('shows a failed monitor by its name as written: an & is no menu mnemonic, a control character is written out', () => {
+    const failed = (name: string) => ({ id: 1, name, status: 'failed' as const });
+    for (const canPause of [false, true]) {
+      const menu = trayMenuTemplate(
+        input([], { canPause, model: trayModel({ monitors: [failed('Backup & restore\u202e\u001b')], expiringCertificates: 0, failedCertificates: 0 }) }),
+        { ...actions(), pause: vi.fn() },
+      );
+      expect(labels(menu)).toContain('Backup && restore\\u202e\\u001b');
+    }
+  });
+
   it('offers to open or pause a failed monitor where the agent lets this app change it', () => {
     const a = { ...actions(), pause: vi.fn() };
     const menu = trayMenuTemplate(input(['failed', 'monitoring'], { canPause: true, clock: () => now }), a);
