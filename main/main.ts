@@ -102,6 +102,11 @@ async function runDesktop(): Promise<void> {
     log,
   });
 
+  try {
+    startAtLogin.refresh();
+  } catch (error) {
+    log(`Could not update the "Start at login" entry: ${describeError(error)}`);
+  }
   let loginEnabled = startAtLogin.isEnabled();
   const tray = new TrayIcon(
     assetsDir,
