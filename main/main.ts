@@ -55,12 +55,32 @@ async function runDesktop(): Promise<void> {
       : await localAgentView({ dataDir, settings, notifier, log, sqlite });
   const { origin } = view;
 
-  /** Saves which agent to show and starts again with it (an agent binds once, at start). */
-  const switchAgent = (change: () => void) => {
+  /** Saves settings.json; on a full or read-only disk says why in the log and gives false (never throws into a menu click). */
+  const persist = (): boolean => {
+    try {
+      saveSettings(dataDir, settings);
+      return true;
+    } catch (error) {
+      log(`Could not save ${join(dataDir, 'settings.json')}: ${describeError(error)}`);
+      return false;
+    }
+  };
+
+  /**
+   * Saves which agent to show and starts again with it (an agent binds once, at start). When the
+   * settings cannot be saved, a restart would come back as before: nothing changes and a dialog says why.
+   */
+  const switchAgent = (change: () => void): boolean => {
+    const before = { ...settings };
     change();
-    saveSettings(dataDir, settings);
+    if (!persist()) {
+      Object.assign(settings, before);
+      dialog.showErrorBox('Cronbeat could not save its settings', `${join(dataDir, 'settings.json')} could not be written (is the disk full or read-only?). Nothing was changed.`);
+      return false;
+    }
     app.relaunch();
     app.quit();
+    return true;
   };
 
   guardSession(session.defaultSession, origin);
@@ -78,10 +98,11 @@ async function runDesktop(): Promise<void> {
     if (!request.ok) return request;
     const check = await checkAgent(request.url, request.key);
     if (!check.ok) return check;
-    switchAgent(() => {
+    const switched = switchAgent(() => {
       settings.remoteAgent = { url: request.url, key: request.key, access: check.access };
       settings.agentMode = 'remote';
     });
+    if (!switched) return { ok: false, message: 'Cronbeat could not save its settings (is the disk full or read-only?); nothing was changed.' };
     return { ok: true, message: `Connected (${check.access} key). Cronbeat restarts to show that agent.` };
   });
   ipcMain.on(IpcChannel.runAgentHere, (event) => {
@@ -114,7 +135,7 @@ async function runDesktop(): Promise<void> {
       open: openRoute,
       mute(choice: MuteChoice) {
         settings.mutedUntil = muteUntil(choice, new Date());
-        saveSettings(dataDir, settings);
+        persist(); // unsaved, the mute still holds until Cronbeat restarts
         redraw();
       },
       setStartAtLogin(enabled: boolean) {
@@ -124,10 +145,15 @@ async function runDesktop(): Promise<void> {
           log(`Could not change "Start at login": ${String(error)}`);
         }
         loginEnabled = startAtLogin.isEnabled();
+        tray.invalidate();
         redraw();
       },
       setReachableFromServers(enabled: boolean) {
-        switchAgent(() => (settings.reachableFromServers = enabled)); // the agent binds its address once, at start
+        // The agent binds its address once, at start; a switch that could not be saved unticks the box again.
+        if (!switchAgent(() => (settings.reachableFromServers = enabled))) {
+          tray.invalidate();
+          redraw();
+        }
       },
       pause(monitorId: number, until: number | null) {
         view.pause(monitorId, until).catch((error: unknown) => log(`Could not pause monitor ${monitorId}: ${String(error)}`));
@@ -166,7 +192,7 @@ async function runDesktop(): Promise<void> {
   if (!startedHidden || !hasTray) openRoute('/');
   if (!hasTray && !settings.trayHintShown) {
     settings.trayHintShown = true;
-    saveSettings(dataDir, settings);
+    persist();
     void dialog.showMessageBox({ type: 'info', title: 'Cronbeat', message: 'No tray on this desktop', detail: TRAY_HINT });
   }
 

@@ -33,6 +33,11 @@ export class TrayIcon {
     this.lastMenuKey = menuKey;
   }
 
+  /** The next render rebuilds the menu: a checkbox ticks itself when clicked, also when the change it asked for failed. */
+  invalidate(): void {
+    this.lastMenuKey = '';
+  }
+
   destroy(): void {
     this.tray.destroy();
   }

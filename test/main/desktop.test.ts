@@ -2,7 +2,7 @@
  * The whole main process (main/main.ts) against a real agent on a real port and real SQLite,
  * with only Electron replaced by the mock: the window, the bridge, the tray following a failure.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,6 +98,28 @@ describe('the desktop app', () => {
 
     expect((await fetch(`${origin}/api/pulse/${monitor.token}`)).status).toBe(200);
     await until(() => (tray.image as { path: string }).path.includes('tray-ok'), 'the tray back to ok');
+  });
+
+  it('mutes and stays up when the data folder refuses settings.json (a full disk), and does not restart into the old settings', () => {
+    const blocked = join(dataDir, 'settings.json.tmp');
+    mkdirSync(blocked); // writing the settings now fails, as on a full or read-only disk
+    try {
+      const tray = electron.FakeTray.created.at(-1)!;
+      const menu = () => tray.menu!.template as MenuItemConstructorOptions[];
+      const mute = menu().find((item) => item.label === 'Mute popups')!.submenu as MenuItemConstructorOptions[];
+      expect(() => (mute.find((item) => item.label === 'For 1 hour')!.click as () => void)()).not.toThrow();
+      expect((menu().find((item) => item.label === 'Mute popups')!.submenu as MenuItemConstructorOptions[])[0].label).toMatch(/^Popups muted until/);
+
+      const reach = menu().find((item) => item.label === 'Let servers reach this agent')!;
+      expect(() => (reach.click as (item: { checked: boolean }) => void)({ checked: true })).not.toThrow();
+      expect(electron.app.relaunch).not.toHaveBeenCalled();
+      expect(electron.dialog.showErrorBox).toHaveBeenCalledWith('Cronbeat could not save its settings', expect.stringContaining('settings.json'));
+      (menu().find((item) => item.label === 'Mute popups')!.submenu as MenuItemConstructorOptions[]).find((item) => item.label === 'Off')!.click!(
+        {} as never, undefined, {} as never,
+      );
+    } finally {
+      rmSync(blocked, { recursive: true, force: true });
+    }
   });
 
   it('raises a native popup for the failure, which opens the monitor', () => {

@@ -177,6 +177,16 @@ describe('the tray icon', () => {
     expect(pause).toHaveBeenCalledWith(1, clock + 3_600_000);
   });
 
+  it('rebuilds an unchanged menu when asked: a checkbox ticks itself on click, even when the change it asked for failed', () => {
+    const icon = new TrayIcon('/assets', actions(), vi.fn());
+    const tray = FakeTray.created[0];
+    icon.render(input(['monitoring']));
+    const menus = tray.setContextMenu.mock.calls.length;
+    icon.invalidate();
+    icon.render(input(['monitoring']));
+    expect(tray.setContextMenu.mock.calls.length).toBe(menus + 1);
+  });
+
   it('rebuilds the menu when a mute runs out', () => {
     const icon = new TrayIcon('/assets', actions(), vi.fn());
     const tray = FakeTray.created[0];
