@@ -163,7 +163,7 @@ async function runDesktop(): Promise<void> {
       connectToAgent: () => openRoute('/settings'),
       quit: () => app.quit(),
     },
-    () => openRoute('/'),
+    () => dashboard?.reveal(),
   );
 
   function redraw(): void {
@@ -196,8 +196,8 @@ async function runDesktop(): Promise<void> {
     void dialog.showMessageBox({ type: 'info', title: 'Cronbeat', message: 'No tray on this desktop', detail: TRAY_HINT });
   }
 
-  app.on('activate', () => openRoute('/'));
-  revealOnSecondLaunch = () => openRoute('/');
+  app.on('activate', () => dashboard?.reveal());
+  revealOnSecondLaunch = () => dashboard?.reveal();
   // The app lives in the tray: closing the last window must not quit it.
   app.on('window-all-closed', () => {});
   app.on('before-quit', () => {

@@ -130,4 +130,17 @@ describe('the desktop app', () => {
     expect(electron.createdWindows[0].loadURL).toHaveBeenLastCalledWith(expect.stringMatching(new RegExp(`^${origin}/#/monitors/\\d+$`)));
     expect(electron.createdWindows[0].isVisible()).toBe(true);
   });
+
+  it('brings the window forward on a second launch or a Dock click, without reloading the page the user is on', () => {
+    const window = electron.createdWindows[0];
+    window.hide();
+    const loads = window.loadURL.mock.calls.length;
+    electron.app.emit('second-instance');
+    expect(window.isVisible()).toBe(true);
+    window.hide();
+    electron.app.emit('activate');
+    expect(window.isVisible()).toBe(true);
+    expect(window.loadURL.mock.calls.length).toBe(loads);
+    expect(window.webContents.send).not.toHaveBeenCalledWith(IpcChannel.trayAction, expect.anything());
+  });
 });
