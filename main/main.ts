@@ -18,7 +18,7 @@ import { loadSettings, saveSettings } from './settings';
 import { claimSingleInstance } from './singleInstance';
 import { TrayIcon } from './tray';
 import { appIconPath } from './trayIcons';
-import { REDRAW_DELAY_MS, REDRAW_EVERY_MS } from './trayModel';
+import { REDRAW_DELAY_MS, REDRAW_EVERY_MS, readTrayModel } from './trayModel';
 import { connectRequest } from './connectRequest';
 import { TRAY_HINT, statusNotifierWatcherPresent, trayIsMissing } from './trayHint';
 import { DashboardWindow } from './dashboardWindow';
@@ -168,7 +168,7 @@ async function runDesktop(): Promise<void> {
 
   function redraw(): void {
     tray.render({
-      model: view.model(),
+      model: readTrayModel(() => view.model()),
       agentUrl: view.agentUrl,
       canPause: view.canPause,
       agent: { mode: view.mode, savedRemote: settings.remoteAgent ? new URL(settings.remoteAgent.url).host : null },

@@ -104,6 +104,22 @@ export function trayModel(snapshot: TraySnapshot): TrayModel {
   return { state: trayState(snapshot), tooltip: trayTooltip(snapshot), failed: failedEntries(snapshot.monitors) };
 }
 
+/** Windows cuts a tray tooltip at 127 characters. */
+const TOOLTIP_MAX = 127;
+
+/**
+ * The model `read` gives, or, when the monitors cannot be read (a damaged database), a red tray
+ * saying so: green would claim all is well, and an error thrown from the redraw timer is a crash dialog.
+ */
+export function readTrayModel(read: () => TrayModel): TrayModel {
+  try {
+    return read();
+  } catch (error) {
+    const tooltip = `Cronbeat cannot read its monitors: ${error instanceof Error ? error.message : String(error)}`;
+    return { state: 'failed', tooltip: tooltip.length > TOOLTIP_MAX ? `${tooltip.slice(0, TOOLTIP_MAX - 1)}…` : tooltip, failed: [] };
+  }
+}
+
 /** How the tray sees an agent on another machine: by name, and whether it can be reached. */
 export interface RemoteView {
   name: string;
