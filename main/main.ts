@@ -23,8 +23,10 @@ import { connectRequest } from './connectRequest';
 import { TRAY_HINT, statusNotifierWatcherPresent, trayIsMissing } from './trayHint';
 import { DashboardWindow } from './dashboardWindow';
 import { describeError } from '../agent/domain/text/errorText';
+import { redactSecrets } from '../agent/api/present/redact';
 
-const log = (line: string) => console.log(`[cronbeat] ${line}`);
+// The shell's own lines get the agent's redaction too: a URL or an error it quotes may carry a token.
+const log = (line: string) => console.log(`[cronbeat] ${redactSecrets(line)}`);
 
 async function runDesktop(): Promise<void> {
   const assetsDir = join(app.getAppPath(), 'main', 'assets');

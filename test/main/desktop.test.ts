@@ -143,4 +143,18 @@ describe('the desktop app', () => {
     expect(window.loadURL.mock.calls.length).toBe(loads);
     expect(window.webContents.send).not.toHaveBeenCalledWith(IpcChannel.trayAction, expect.anything());
   });
+
+  it('keeps secrets out of its own log lines (a webhook link the browser could not open)', async () => {
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    electron.shell.openExternal.mockRejectedValueOnce(new Error('no browser'));
+    try {
+      const hook = 'https://hooks.slack.com/services/T0AAAAAAA/B0BBBBBBB/sEcReTsEcReTsEcReT';
+      electron.createdWindows[0].webContents.emit('will-navigate', { url: hook, preventDefault: () => {} });
+      await until(() => lines.some((line) => line.includes('Could not open')), 'the log line');
+      expect(lines.join('\n')).not.toContain('sEcReT');
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });
