@@ -1,4 +1,5 @@
 import type { MonitorStatus } from '../agent/contract/monitors';
+import { describeError } from '../agent/domain/text/errorText';
 
 /**
  * What the tray shows: one of four icons, a tooltip with the counts, and the failed monitors.
@@ -123,7 +124,7 @@ export function readTrayModel(read: () => TrayModel): TrayModel {
   try {
     return read();
   } catch (error) {
-    const tooltip = `Cronbeat cannot read its monitors: ${error instanceof Error ? error.message : String(error)}`;
+    const tooltip = `Cronbeat cannot read its monitors: ${describeError(error)}`;
     return { state: 'failed', tooltip: tooltip.length > TOOLTIP_MAX ? `${tooltip.slice(0, TOOLTIP_MAX - 1)}…` : tooltip, failed: [] };
   }
 }
