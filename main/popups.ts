@@ -1,7 +1,7 @@
 import { Notification } from 'electron';
 import type { Notifier, Popup } from '../agent/engine/popups/notifier';
 import { describeError } from '../agent/domain/text/errorText';
-import { terminalText } from '../agent/domain/text/controlCharacters';
+import { nativePopupText } from '../agent/domain/text/popupText';
 
 export interface ElectronNotifierOptions {
   /** Whether popups are muted right now (the agent still records every notification). */
@@ -12,20 +12,6 @@ export interface ElectronNotifierOptions {
   log: (line: string) => void;
   /** Where the popup is shown (process.platform): Linux reads its body as markup. */
   platform?: string;
-}
-
-/**
- * A popup's text as the OS shows it. Linux notification servers (GNOME, KDE, dunst…) read the
- * body as markup, and Electron hands it over raw: a job's output could bold, hide itself, or
- * offer a link of its own choosing; there the body's markup characters are escaped. Control
- * characters are written out everywhere, as the CLI does.
- */
-export function nativePopupText(popup: Popup, platform: string): { title: string; body: string } {
-  const body = terminalText(popup.body);
-  return {
-    title: terminalText(popup.title, { oneLine: true }),
-    body: platform === 'linux' ? body.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!) : body,
-  };
 }
 
 /**
