@@ -61,7 +61,7 @@ export async function localAgentView(options: LocalViewOptions): Promise<AgentVi
     token: desktopToken.token,
     agentUrl: origin,
     canPause: true,
-    model: () => trayModel(readTraySnapshot(agent.store, DESKTOP_COMPANY_ID)),
+    model: () => trayModel(readTraySnapshot(agent.store, DESKTOP_COMPANY_ID, Date.now())),
     pause: pauseThroughApi(origin, desktopToken.token),
     onChange: (listener) => agent.events.subscribe(() => listener()),
     async close() {

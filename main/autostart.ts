@@ -1,5 +1,5 @@
 import { app } from 'electron';
-import { mkdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -54,7 +54,8 @@ export function launchedAtLogin(argv: string[], platform: string, macOpenedAtLog
 export const startAtLogin = {
   isEnabled(): boolean {
     if (process.platform === 'linux') return existsSync(xdgAutostartFile(process.env, homedir()));
-    return app.getLoginItemSettings().openAtLogin;
+    // Windows matches the registry entry's arguments too: ask with the ones set() gives it.
+    return app.getLoginItemSettings({ args: [HIDDEN_ARG] }).openAtLogin;
   },
   set(enabled: boolean): void {
     if (process.platform !== 'linux') {
@@ -67,7 +68,22 @@ export const startAtLogin = {
       return;
     }
     mkdirSync(dirname(file), { recursive: true });
-    const command = relaunchCommand(process.env, process.execPath, app.isPackaged, app.getAppPath());
-    writeFileSync(file, xdgAutostartEntry(command));
+    writeFileSync(file, currentEntry());
+  },
+  /**
+   * At each start of an installed copy: an enabled Linux entry is pointed at the copy now running.
+   * An AppImage update is a new file with a new name, and the entry would start the old one (or
+   * nothing, once it is deleted). Login items elsewhere name the installed binary, which stays put.
+   */
+  refresh(): void {
+    if (process.platform !== 'linux' || !app.isPackaged) return;
+    const file = xdgAutostartFile(process.env, homedir());
+    if (!existsSync(file)) return;
+    const entry = currentEntry();
+    if (readFileSync(file, 'utf8') !== entry) writeFileSync(file, entry);
   },
 };
+
+function currentEntry(): string {
+  return xdgAutostartEntry(relaunchCommand(process.env, process.execPath, app.isPackaged, app.getAppPath()));
+}

@@ -41,6 +41,15 @@ export class DashboardWindow {
     revealWindow(this.window);
   }
 
+  /**
+   * Brings the window forward as it is (a second launch, a Dock or tray-icon click): the page the
+   * user is on, and what they typed in it, stay. Opens the overview when there is no window yet.
+   */
+  reveal(): void {
+    if (!this.window || this.window.isDestroyed()) this.open('/');
+    else revealWindow(this.window);
+  }
+
   /** The dashboard in `contentsId` listens for tray actions (until it navigates away or reloads). */
   markSubscribed(contentsId: number): void {
     if (this.window && !this.window.isDestroyed() && this.window.webContents.id === contentsId) {

@@ -18,13 +18,15 @@ import { loadSettings, saveSettings } from './settings';
 import { claimSingleInstance } from './singleInstance';
 import { TrayIcon } from './tray';
 import { appIconPath } from './trayIcons';
-import { REDRAW_DELAY_MS, REDRAW_EVERY_MS } from './trayModel';
+import { REDRAW_DELAY_MS, REDRAW_EVERY_MS, readTrayModel } from './trayModel';
 import { connectRequest } from './connectRequest';
 import { TRAY_HINT, statusNotifierWatcherPresent, trayIsMissing } from './trayHint';
 import { DashboardWindow } from './dashboardWindow';
 import { describeError } from '../agent/domain/text/errorText';
+import { redactSecrets } from '../agent/api/present/redact';
 
-const log = (line: string) => console.log(`[cronbeat] ${line}`);
+// The shell's own lines get the agent's redaction too: a URL or an error it quotes may carry a token.
+const log = (line: string) => console.log(`[cronbeat] ${redactSecrets(line)}`);
 
 async function runDesktop(): Promise<void> {
   const assetsDir = join(app.getAppPath(), 'main', 'assets');
@@ -55,12 +57,32 @@ async function runDesktop(): Promise<void> {
       : await localAgentView({ dataDir, settings, notifier, log, sqlite });
   const { origin } = view;
 
-  /** Saves which agent to show and starts again with it (an agent binds once, at start). */
-  const switchAgent = (change: () => void) => {
+  /** Saves settings.json; on a full or read-only disk says why in the log and gives false (never throws into a menu click). */
+  const persist = (): boolean => {
+    try {
+      saveSettings(dataDir, settings);
+      return true;
+    } catch (error) {
+      log(`Could not save ${join(dataDir, 'settings.json')}: ${describeError(error)}`);
+      return false;
+    }
+  };
+
+  /**
+   * Saves which agent to show and starts again with it (an agent binds once, at start). When the
+   * settings cannot be saved, a restart would come back as before: nothing changes and a dialog says why.
+   */
+  const switchAgent = (change: () => void): boolean => {
+    const before = { ...settings };
     change();
-    saveSettings(dataDir, settings);
+    if (!persist()) {
+      Object.assign(settings, before);
+      dialog.showErrorBox('Cronbeat could not save its settings', `${join(dataDir, 'settings.json')} could not be written (is the disk full or read-only?). Nothing was changed.`);
+      return false;
+    }
     app.relaunch();
     app.quit();
+    return true;
   };
 
   guardSession(session.defaultSession, origin);
@@ -78,10 +100,11 @@ async function runDesktop(): Promise<void> {
     if (!request.ok) return request;
     const check = await checkAgent(request.url, request.key);
     if (!check.ok) return check;
-    switchAgent(() => {
+    const switched = switchAgent(() => {
       settings.remoteAgent = { url: request.url, key: request.key, access: check.access };
       settings.agentMode = 'remote';
     });
+    if (!switched) return { ok: false, message: 'Cronbeat could not save its settings (is the disk full or read-only?); nothing was changed.' };
     return { ok: true, message: `Connected (${check.access} key). Cronbeat restarts to show that agent.` };
   });
   ipcMain.on(IpcChannel.runAgentHere, (event) => {
@@ -102,6 +125,11 @@ async function runDesktop(): Promise<void> {
     log,
   });
 
+  try {
+    startAtLogin.refresh();
+  } catch (error) {
+    log(`Could not update the "Start at login" entry: ${describeError(error)}`);
+  }
   let loginEnabled = startAtLogin.isEnabled();
   const tray = new TrayIcon(
     assetsDir,
@@ -109,7 +137,7 @@ async function runDesktop(): Promise<void> {
       open: openRoute,
       mute(choice: MuteChoice) {
         settings.mutedUntil = muteUntil(choice, new Date());
-        saveSettings(dataDir, settings);
+        persist(); // unsaved, the mute still holds until Cronbeat restarts
         redraw();
       },
       setStartAtLogin(enabled: boolean) {
@@ -119,10 +147,15 @@ async function runDesktop(): Promise<void> {
           log(`Could not change "Start at login": ${String(error)}`);
         }
         loginEnabled = startAtLogin.isEnabled();
+        tray.invalidate();
         redraw();
       },
       setReachableFromServers(enabled: boolean) {
-        switchAgent(() => (settings.reachableFromServers = enabled)); // the agent binds its address once, at start
+        // The agent binds its address once, at start; a switch that could not be saved unticks the box again.
+        if (!switchAgent(() => (settings.reachableFromServers = enabled))) {
+          tray.invalidate();
+          redraw();
+        }
       },
       pause(monitorId: number, until: number | null) {
         view.pause(monitorId, until).catch((error: unknown) => log(`Could not pause monitor ${monitorId}: ${String(error)}`));
@@ -132,12 +165,12 @@ async function runDesktop(): Promise<void> {
       connectToAgent: () => openRoute('/settings'),
       quit: () => app.quit(),
     },
-    () => openRoute('/'),
+    () => dashboard?.reveal(),
   );
 
   function redraw(): void {
     tray.render({
-      model: view.model(),
+      model: readTrayModel(() => view.model()),
       agentUrl: view.agentUrl,
       canPause: view.canPause,
       agent: { mode: view.mode, savedRemote: settings.remoteAgent ? new URL(settings.remoteAgent.url).host : null },
@@ -145,6 +178,7 @@ async function runDesktop(): Promise<void> {
       startAtLogin: loginEnabled,
       reachableFromServers: settings.reachableFromServers,
       now: Date.now(),
+      clock: Date.now,
     });
   }
   let pending: NodeJS.Timeout | null = null;
@@ -160,12 +194,12 @@ async function runDesktop(): Promise<void> {
   if (!startedHidden || !hasTray) openRoute('/');
   if (!hasTray && !settings.trayHintShown) {
     settings.trayHintShown = true;
-    saveSettings(dataDir, settings);
+    persist();
     void dialog.showMessageBox({ type: 'info', title: 'Cronbeat', message: 'No tray on this desktop', detail: TRAY_HINT });
   }
 
-  app.on('activate', () => openRoute('/'));
-  revealOnSecondLaunch = () => openRoute('/');
+  app.on('activate', () => dashboard?.reveal());
+  revealOnSecondLaunch = () => dashboard?.reveal();
   // The app lives in the tray: closing the last window must not quit it.
   app.on('window-all-closed', () => {});
   app.on('before-quit', () => {
@@ -187,22 +221,29 @@ async function runDesktop(): Promise<void> {
   });
 }
 
-// One data folder for the desktop app and the `cronbeat` CLI (CRONBEAT_DATA_DIR, else the OS's
-// per-user folder), so tokens made on the command line work here; Chromium's own files go below it.
-app.setPath('userData', prepareDataDir());
-app.setPath('sessionData', join(app.getPath('userData'), 'browser'));
+/** A start that cannot go on: one dialog saying why (Electron's own would show a stack trace), then exit. */
+function failToStart(error: unknown): void {
+  dialog.showErrorBox('Cronbeat could not start', describeError(error));
+  app.exit(1);
+}
 
 /** What a second launch does: bring the dashboard forward once it exists. */
 let revealOnSecondLaunch = () => {};
 
-if (!claimSingleInstance(() => revealOnSecondLaunch())) {
-  app.quit();
-} else {
-  app
-    .whenReady()
-    .then(runDesktop)
-    .catch((error: unknown) => {
-      dialog.showErrorBox('Cronbeat could not start', describeError(error));
-      app.exit(1);
-    });
+// One data folder for the desktop app and the `cronbeat` CLI (CRONBEAT_DATA_DIR, else the OS's
+// per-user folder), so tokens made on the command line work here; Chromium's own files go below it.
+let dataFolder: string | null = null;
+try {
+  dataFolder = prepareDataDir();
+} catch (error) {
+  failToStart(error);
+}
+if (dataFolder !== null) {
+  app.setPath('userData', dataFolder);
+  app.setPath('sessionData', join(app.getPath('userData'), 'browser'));
+  if (!claimSingleInstance(() => revealOnSecondLaunch())) {
+    app.quit();
+  } else {
+    app.whenReady().then(runDesktop).catch(failToStart);
+  }
 }

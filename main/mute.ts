@@ -16,9 +16,15 @@ export function muteUntil(choice: MuteChoice, now: Date): number | null {
   return tomorrow.getTime();
 }
 
-/** Whether popups are held at `now`; a mute that has run out counts as off. */
+/**
+ * The longest a mute can last: "until tomorrow" chosen at midnight, on a day of 25 hours. A
+ * saved end further out was set while the clock was wrong (or by hand) and would never end.
+ */
+export const LONGEST_MUTE_MS = 25 * HOUR + TOMORROW_HOUR * HOUR;
+
+/** Whether popups are held at `now`; a mute that has run out, or could never have been chosen, counts as off. */
 export function isMuted(mutedUntil: number | null, now: number): boolean {
-  return mutedUntil !== null && now < mutedUntil;
+  return mutedUntil !== null && now < mutedUntil && mutedUntil - now <= LONGEST_MUTE_MS;
 }
 
 /** The menu's status line while popups are muted ("Popups muted until 17:20"); null when they are on. */

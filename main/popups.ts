@@ -1,6 +1,7 @@
 import { Notification } from 'electron';
 import type { Notifier, Popup } from '../agent/engine/popups/notifier';
 import { describeError } from '../agent/domain/text/errorText';
+import { nativePopupText } from '../agent/domain/text/popupText';
 
 export interface ElectronNotifierOptions {
   /** Whether popups are muted right now (the agent still records every notification). */
@@ -9,6 +10,8 @@ export interface ElectronNotifierOptions {
   openRoute: (route: string) => void;
   icon?: string;
   log: (line: string) => void;
+  /** Where the popup is shown (process.platform): Linux reads its body as markup. */
+  platform?: string;
 }
 
 /**
@@ -28,7 +31,7 @@ export function electronNotifier(options: ElectronNotifierOptions): Notifier {
           unsupportedLogged = true;
           return;
         }
-        const notification = new Notification({ title: popup.title, body: popup.body, icon: options.icon });
+        const notification = new Notification({ ...nativePopupText(popup, options.platform ?? process.platform), icon: options.icon });
         live.add(notification);
         notification.on('click', () => {
           live.delete(notification);

@@ -64,7 +64,7 @@ export class RemoteAgent {
         else options.log(`Lost ${options.url} (${reason}); reconnecting.`);
       },
       onEvent: (event) => {
-        if (event.type === 'monitor.changed' || event.type === 'certificate.changed') this.scheduleRefresh(REFRESH_DELAY_MS);
+        if (event.type === 'monitor.changed' || event.type === 'certificate.changed' || event.type === 'server.changed') this.scheduleRefresh(REFRESH_DELAY_MS);
       },
     });
   }
@@ -98,16 +98,21 @@ export class RemoteAgent {
   /** Reads the monitors and certificates the tray shows. */
   async refresh(): Promise<void> {
     const headers = { authorization: `Bearer ${this.options.key}`, accept: 'application/json' };
-    const [monitors, certificates] = await Promise.all(
-      ['/api/monitors', '/api/ssl-certificates'].map((path) => requestWithRetry({ method: 'GET', url: `${this.options.url}${path}`, headers })),
+    const [monitors, certificates, servers] = await Promise.all(
+      ['/api/monitors', '/api/ssl-certificates', '/api/servers'].map((path) => requestWithRetry({ method: 'GET', url: `${this.options.url}${path}`, headers })),
     );
     if (monitors.kind !== 'ok' || certificates.kind !== 'ok') return; // the stream's reconnect will try again
     const rows = JSON.parse(monitors.text) as Array<{ id: number; name: string; status: MonitorStatus }>;
     const certificateRows = JSON.parse(certificates.text) as Array<{ status: string }>;
-    this.snapshot = traySnapshotOf(
-      rows.map(({ id, name, status }) => ({ id, name, status })),
-      certificateRows.map((c) => c.status),
-    );
+    // An agent too old to list servers (or to say they are quiet) shows none.
+    const serverRows = servers.kind === 'ok' ? (JSON.parse(servers.text) as Array<{ id: number; name: string; quiet?: boolean }>) : [];
+    this.snapshot = {
+      ...traySnapshotOf(
+        rows.map(({ id, name, status }) => ({ id, name, status })),
+        certificateRows.map((c) => c.status),
+      ),
+      quietServers: serverRows.filter((server) => server.quiet === true).map(({ id, name }) => ({ id, name })),
+    };
     this.options.onChange();
   }
 

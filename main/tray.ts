@@ -2,6 +2,7 @@ import { Menu, Tray, nativeImage } from 'electron';
 import { sameTrayModel, type TrayModel } from './trayModel';
 import { trayMenuTemplate, type TrayMenuActions, type TrayMenuInput } from './trayMenu';
 import { trayIconPath } from './trayIcons';
+import { isMuted } from './mute';
 
 /** The tray icon, redrawn (image, tooltip and the whole menu) whenever the model or menu inputs change. */
 export class TrayIcon {
@@ -21,7 +22,7 @@ export class TrayIcon {
   }
 
   render(input: TrayMenuInput): void {
-    const menuKey = JSON.stringify({ ...input, now: undefined, muted: input.mutedUntil !== null && input.now < input.mutedUntil });
+    const menuKey = JSON.stringify({ ...input, now: undefined, muted: isMuted(input.mutedUntil, input.now) });
     if (sameTrayModel(this.lastModel, input.model) && menuKey === this.lastMenuKey) return;
     if (this.lastModel?.state !== input.model.state) {
       this.tray.setImage(nativeImage.createFromPath(trayIconPath(this.assetsDir, input.model.state, process.platform)));
@@ -30,6 +31,11 @@ export class TrayIcon {
     this.tray.setContextMenu(Menu.buildFromTemplate(trayMenuTemplate(input, this.actions)));
     this.lastModel = input.model;
     this.lastMenuKey = menuKey;
+  }
+
+  /** The next render rebuilds the menu: a checkbox ticks itself when clicked, also when the change it asked for failed. */
+  invalidate(): void {
+    this.lastMenuKey = '';
   }
 
   destroy(): void {

@@ -1,6 +1,7 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import type { TrayModel } from './trayModel';
 import { activeMuteLabel, isMuted, type MuteChoice } from './mute';
+import { terminalText } from '../agent/domain/text/controlCharacters';
 
 /** What the tray menu can ask the shell to do. */
 export interface TrayMenuActions {
@@ -28,6 +29,8 @@ export interface TrayMenuInput {
   startAtLogin: boolean;
   reachableFromServers: boolean;
   now: number;
+  /** Read when an entry is clicked: the menu stays as built while nothing it shows changes, for hours. */
+  clock?: () => number;
   /** Pause entries for failed monitors (an agent this app may change). */
   canPause?: boolean;
   /** The agent shown: the app's own (default) or one on another machine, and one saved to connect to. */
@@ -36,16 +39,25 @@ export interface TrayMenuInput {
 
 const HOUR_MS = 3_600_000;
 
+/**
+ * A name as a menu item shows it: Electron reads a single & as the mnemonic mark (and drops it),
+ * and a name from an older agent may hold control characters, which are written out instead.
+ */
+export function menuLabel(name: string): string {
+  return terminalText(name, { oneLine: true }).replace(/&/g, '&&');
+}
+
 /** A failed monitor: opens its page, or, where pausing is offered, a submenu to open or pause it. */
 function failedItem(entry: TrayModel['failed'][number], input: TrayMenuInput, actions: TrayMenuActions): MenuItemConstructorOptions {
   const { monitorId } = entry;
-  if (!input.canPause || !actions.pause || monitorId === undefined) return { label: entry.label, click: () => actions.open(entry.route) };
+  const label = menuLabel(entry.label);
+  if (!input.canPause || !actions.pause || monitorId === undefined) return { label, click: () => actions.open(entry.route) };
   const pause = actions.pause;
   return {
-    label: entry.label,
+    label,
     submenu: [
       { label: 'Open', click: () => actions.open(entry.route) },
-      { label: 'Pause for 1 hour', click: () => pause(monitorId, input.now + HOUR_MS) },
+      { label: 'Pause for 1 hour', click: () => pause(monitorId, (input.clock ?? Date.now)() + HOUR_MS) },
       { label: 'Pause until resumed', click: () => pause(monitorId, null) },
     ],
   };

@@ -1,4 +1,5 @@
 import type { MonitorStatus } from '../agent/contract/monitors';
+import { describeError } from '../agent/domain/text/errorText';
 
 /**
  * What the tray shows: one of four icons, a tooltip with the counts, and the failed monitors.
@@ -22,6 +23,8 @@ export interface TraySnapshot {
   expiringCertificates: number;
   /** Certificates that expired or could not be checked. */
   failedCertificates: number;
+  /** Servers whose crontab watcher went quiet (missed two reports and a minute): a machine may be down. */
+  quietServers?: Array<{ id: number; name: string }>;
 }
 
 export interface FailedEntry {
@@ -57,7 +60,7 @@ const isIdle = (m: MonitorSummary) => m.status === 'paused' || m.status === 'new
  * when every monitor is paused or new (and no certificate says otherwise).
  */
 export function trayState(snapshot: TraySnapshot): TrayState {
-  if (snapshot.failedCertificates > 0 || snapshot.monitors.some((m) => m.status === 'failed')) return 'failed';
+  if (snapshot.failedCertificates > 0 || (snapshot.quietServers?.length ?? 0) > 0 || snapshot.monitors.some((m) => m.status === 'failed')) return 'failed';
   if (snapshot.expiringCertificates > 0 || snapshot.monitors.some((m) => m.status === 'running')) return 'busy';
   if (snapshot.monitors.length > 0 && snapshot.monitors.every(isIdle)) return 'idle';
   return 'ok';
@@ -69,14 +72,16 @@ export function trayState(snapshot: TraySnapshot): TrayState {
  */
 export function trayTooltip(snapshot: TraySnapshot): string {
   const count = (status: MonitorStatus) => snapshot.monitors.filter((m) => m.status === status).length;
-  if (snapshot.monitors.length === 0 && snapshot.expiringCertificates + snapshot.failedCertificates === 0) {
+  const quietServers = snapshot.quietServers?.length ?? 0;
+  if (snapshot.monitors.length === 0 && snapshot.expiringCertificates + snapshot.failedCertificates + quietServers === 0) {
     return 'Cronbeat: no monitors yet';
   }
   const parts: string[] = [];
   if (count('failed') > 0) parts.push(`${count('failed')} failed`);
   if (count('running') > 0) parts.push(`${count('running')} running`);
   const idle = count('new') + count('paused');
-  if (count('monitoring') > 0 || (parts.length === 0 && idle === 0)) parts.push(`${count('monitoring')} fine`);
+  const onlyServers = snapshot.monitors.length === 0 && quietServers > 0;
+  if (count('monitoring') > 0 || (parts.length === 0 && idle === 0 && !onlyServers)) parts.push(`${count('monitoring')} fine`);
   if (count('new') > 0) parts.push(`${count('new')} new`);
   if (count('paused') > 0) parts.push(`${count('paused')} paused`);
   const certificates: string[] = [];
@@ -86,22 +91,42 @@ export function trayTooltip(snapshot: TraySnapshot): string {
   if (snapshot.expiringCertificates > 0) {
     certificates.push(plural(snapshot.expiringCertificates, 'certificate expiring', 'certificates expiring'));
   }
-  return [`Cronbeat: ${parts.join(', ')}`, ...certificates].join(' · ');
+  if (quietServers > 0) certificates.push(plural(quietServers, 'server quiet', 'servers quiet'));
+  return `Cronbeat: ${[parts.join(', '), ...certificates].filter(Boolean).join(' · ')}`;
 }
 
 /** The failed monitors in name order, each leading to its page; the overflow leads to the filtered list. */
-export function failedEntries(monitors: MonitorSummary[]): FailedEntry[] {
-  const failed = monitors
+export function failedEntries(monitors: MonitorSummary[], quietServers: TraySnapshot['quietServers'] = []): FailedEntry[] {
+  const failed: FailedEntry[] = monitors
     .filter((m) => m.status === 'failed')
-    .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
-  const shown: FailedEntry[] = failed.slice(0, MAX_FAILED_IN_MENU).map((m) => ({ label: m.name, route: `/monitors/${m.id}`, monitorId: m.id }));
+    .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id)
+    .map((m) => ({ label: m.name, route: `/monitors/${m.id}`, monitorId: m.id }));
+  const byName = [...quietServers].sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+  failed.push(...byName.map((server) => ({ label: `${server.name} (quiet)`, route: `/servers/${server.id}` })));
+  const shown = failed.slice(0, MAX_FAILED_IN_MENU);
   const rest = failed.length - shown.length;
   if (rest > 0) shown.push({ label: `and ${rest} more…`, route: '/monitors?status=failed' });
   return shown;
 }
 
 export function trayModel(snapshot: TraySnapshot): TrayModel {
-  return { state: trayState(snapshot), tooltip: trayTooltip(snapshot), failed: failedEntries(snapshot.monitors) };
+  return { state: trayState(snapshot), tooltip: trayTooltip(snapshot), failed: failedEntries(snapshot.monitors, snapshot.quietServers) };
+}
+
+/** Windows cuts a tray tooltip at 127 characters. */
+const TOOLTIP_MAX = 127;
+
+/**
+ * The model `read` gives, or, when the monitors cannot be read (a damaged database), a red tray
+ * saying so: green would claim all is well, and an error thrown from the redraw timer is a crash dialog.
+ */
+export function readTrayModel(read: () => TrayModel): TrayModel {
+  try {
+    return read();
+  } catch (error) {
+    const tooltip = `Cronbeat cannot read its monitors: ${describeError(error)}`;
+    return { state: 'failed', tooltip: tooltip.length > TOOLTIP_MAX ? `${tooltip.slice(0, TOOLTIP_MAX - 1)}…` : tooltip, failed: [] };
+  }
 }
 
 /** How the tray sees an agent on another machine: by name, and whether it can be reached. */

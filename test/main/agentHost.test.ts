@@ -81,12 +81,32 @@ describe('the tray snapshot read from the agent', () => {
     const failed = await make('backup');
     // The engine's step function is tested with the engine; here only the flag the tray reads matters.
     agent.store.db.prepare('UPDATE monitors SET is_alerted = 1 WHERE id = ?').run(failed.id);
-    const snapshot = readTraySnapshot(agent.store, 1);
+    const snapshot = readTraySnapshot(agent.store, 1, Date.now());
     expect(snapshot.monitors.map((m) => [m.name, m.status])).toEqual([
       ['fine', 'monitoring'],
       ['backup', 'failed'],
     ]);
     expect(trayModel(snapshot)).toMatchObject({ state: 'failed', failed: [{ label: 'backup', route: `/monitors/${failed.id}` }] });
+  });
+});
+
+describe('the tray of the desktop app', () => {
+  it('turns red for a server whose crontab watcher went quiet, and lists it; green again once it reports', async () => {
+    const agent = await startAgent({ dataDir: dir, port: 0, log: () => {} });
+    agents.push(agent);
+    const t0 = Date.now();
+    const web = agent.store.servers.create({ companyId: 1, name: 'web 1', identifier: 'web-1', ipAddress: '10.0.0.1', now: t0 });
+    agent.store.servers.create({ companyId: 1, name: 'db 1', identifier: 'db-1', ipAddress: '10.0.0.2', now: t0 });
+    agent.store.serverReports.record({ serverId: web.id, now: t0, intervalSeconds: 60, jobs: 3, quietAlertAt: t0 + 181_000 });
+
+    expect(trayModel(readTraySnapshot(agent.store, 1, t0 + 60_000)).state).toBe('ok');
+    const quiet = trayModel(readTraySnapshot(agent.store, 1, t0 + 200_000));
+    expect(quiet.state).toBe('failed');
+    expect(quiet.tooltip).toBe('Cronbeat: 1 server quiet');
+    expect(quiet.failed).toEqual([{ label: 'web 1 (quiet)', route: `/servers/${web.id}` }]);
+
+    agent.store.serverReports.record({ serverId: web.id, now: t0 + 300_000, intervalSeconds: 60, jobs: 3, quietAlertAt: t0 + 481_000 });
+    expect(trayModel(readTraySnapshot(agent.store, 1, t0 + 310_000)).state).toBe('ok');
   });
 });
 

@@ -69,7 +69,33 @@ describe('start at login', () => {
     }
   });
 
-  it('uses the OS login items on macOS and Windows', () => {
+  it('points an enabled autostart entry at the AppImage now running, so it survives an update to a new file name', () => {
+    setPlatform('linux');
+    const dir = mkdtempSync(join(tmpdir(), 'cronbeat-autostart-'));
+    process.env.XDG_CONFIG_HOME = dir;
+    const realAppImage = process.env.APPIMAGE;
+    electron.app.isPackaged = true;
+    try {
+      const file = join(dir, 'autostart', 'cronbeat.desktop');
+      startAtLogin.refresh();
+      expect(existsSync(file)).toBe(false); // not enabled: nothing written
+
+      process.env.APPIMAGE = '/home/ann/Cronbeat-1.0.0.AppImage';
+      startAtLogin.set(true);
+      process.env.APPIMAGE = '/home/ann/Cronbeat-1.1.0.AppImage';
+      startAtLogin.refresh();
+      expect(readFileSync(file, 'utf8')).toContain('Exec=/home/ann/Cronbeat-1.1.0.AppImage --hidden\n');
+    } finally {
+      electron.app.isPackaged = false;
+      if (realAppImage === undefined) delete process.env.APPIMAGE;
+      else process.env.APPIMAGE = realAppImage;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // Windows answers openAtLogin only for the args the item was set with: asked without
+  // --hidden, the ticked box read as unticked and could never be unticked.
+  it('uses the OS login items on macOS and Windows, and reads back what it set', () => {
     for (const platform of ['darwin', 'win32']) {
       setPlatform(platform);
       startAtLogin.set(true);

@@ -72,4 +72,16 @@ describe('opening dashboard routes from the tray and popups', () => {
     expect(electron.createdWindows).toHaveLength(2);
     expect(electron.createdWindows[1].loadURL).toHaveBeenCalledWith(`${origin}/#/monitors/1`);
   });
+
+  it('reveals the window as it is, or opens the overview when there is none', () => {
+    const d = dashboard();
+    d.reveal();
+    expect(electron.createdWindows[0].loadURL).toHaveBeenCalledWith(`${origin}/#/`);
+    const window = electron.createdWindows[0];
+    window.hide();
+    d.reveal();
+    expect(window.isVisible()).toBe(true);
+    expect(window.loadURL).toHaveBeenCalledTimes(1);
+    expect(electron.createdWindows).toHaveLength(1);
+  });
 });

@@ -2,7 +2,7 @@
  * The whole main process (main/main.ts) against a real agent on a real port and real SQLite,
  * with only Electron replaced by the mock: the window, the bridge, the tray following a failure.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +100,28 @@ describe('the desktop app', () => {
     await until(() => (tray.image as { path: string }).path.includes('tray-ok'), 'the tray back to ok');
   });
 
+  it('mutes and stays up when the data folder refuses settings.json (a full disk), and does not restart into the old settings', () => {
+    const blocked = join(dataDir, 'settings.json.tmp');
+    mkdirSync(blocked); // writing the settings now fails, as on a full or read-only disk
+    try {
+      const tray = electron.FakeTray.created.at(-1)!;
+      const menu = () => tray.menu!.template as MenuItemConstructorOptions[];
+      const mute = menu().find((item) => item.label === 'Mute popups')!.submenu as MenuItemConstructorOptions[];
+      expect(() => (mute.find((item) => item.label === 'For 1 hour')!.click as () => void)()).not.toThrow();
+      expect((menu().find((item) => item.label === 'Mute popups')!.submenu as MenuItemConstructorOptions[])[0].label).toMatch(/^Popups muted until/);
+
+      const reach = menu().find((item) => item.label === 'Let servers reach this agent')!;
+      expect(() => (reach.click as (item: { checked: boolean }) => void)({ checked: true })).not.toThrow();
+      expect(electron.app.relaunch).not.toHaveBeenCalled();
+      expect(electron.dialog.showErrorBox).toHaveBeenCalledWith('Cronbeat could not save its settings', expect.stringContaining('settings.json'));
+      (menu().find((item) => item.label === 'Mute popups')!.submenu as MenuItemConstructorOptions[]).find((item) => item.label === 'Off')!.click!(
+        {} as never, undefined, {} as never,
+      );
+    } finally {
+      rmSync(blocked, { recursive: true, force: true });
+    }
+  });
+
   it('raises a native popup for the failure, which opens the monitor', () => {
     const popup = electron.FakeNotification.created.find((n) => /nightly backup/.test(`${n.options.title} ${n.options.body}`));
     expect(popup?.shown).toBe(true);
@@ -107,5 +129,32 @@ describe('the desktop app', () => {
     popup!.emit('click');
     expect(electron.createdWindows[0].loadURL).toHaveBeenLastCalledWith(expect.stringMatching(new RegExp(`^${origin}/#/monitors/\\d+$`)));
     expect(electron.createdWindows[0].isVisible()).toBe(true);
+  });
+
+  it('brings the window forward on a second launch or a Dock click, without reloading the page the user is on', () => {
+    const window = electron.createdWindows[0];
+    window.hide();
+    const loads = window.loadURL.mock.calls.length;
+    electron.app.emit('second-instance');
+    expect(window.isVisible()).toBe(true);
+    window.hide();
+    electron.app.emit('activate');
+    expect(window.isVisible()).toBe(true);
+    expect(window.loadURL.mock.calls.length).toBe(loads);
+    expect(window.webContents.send).not.toHaveBeenCalledWith(IpcChannel.trayAction, expect.anything());
+  });
+
+  it('keeps secrets out of its own log lines (a webhook link the browser could not open)', async () => {
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    electron.shell.openExternal.mockRejectedValueOnce(new Error('no browser'));
+    try {
+      const hook = 'https://hooks.slack.com/services/T0AAAAAAA/B0BBBBBBB/sEcReTsEcReTsEcReT';
+      electron.createdWindows[0].webContents.emit('will-navigate', { url: hook, preventDefault: () => {} });
+      await until(() => lines.some((line) => line.includes('Could not open')), 'the log line');
+      expect(lines.join('\n')).not.toContain('sEcReT');
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

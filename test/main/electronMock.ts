@@ -109,11 +109,15 @@ class FakeApp extends EventEmitter {
   requestSingleInstanceLock(): boolean {
     return this.singleInstanceLock;
   }
-  getLoginItemSettings() {
-    return this.loginItem;
+  loginItemArgs: string[] = [];
+  /** As on Windows, openAtLogin is true only when asked with the args the item was set with. */
+  getLoginItemSettings(options?: { args?: string[] }) {
+    const sameArgs = JSON.stringify(options?.args ?? []) === JSON.stringify(this.loginItemArgs);
+    return { openAtLogin: this.loginItem.openAtLogin && (process.platform !== 'win32' || sameArgs) };
   }
-  setLoginItemSettings = vi.fn((settings: { openAtLogin: boolean }) => {
+  setLoginItemSettings = vi.fn((settings: { openAtLogin: boolean; args?: string[] }) => {
     this.loginItem = { openAtLogin: settings.openAtLogin };
+    this.loginItemArgs = settings.args ?? [];
   });
   getAppPath(): string {
     return '/opt/cronbeat-app';

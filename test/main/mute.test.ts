@@ -39,6 +39,15 @@ describe('isMuted and the menu status line', () => {
     expect(isMuted(until, until)).toBe(false);
   });
 
+  it('never holds popups for longer than any mute lasts: one set by a clock that was wrong ends', () => {
+    // The longest mute: "until tomorrow" at midnight, on the night the clocks go back (33 h).
+    const midnight = Date.parse('2026-10-24T23:00:00Z'); // 00:00 BST on 25 October, the day London leaves BST
+    expect(isMuted(muteUntil('tomorrow', new Date(midnight)), midnight)).toBe(true);
+    const setWhileClockWasAYearAhead = Date.parse('2027-11-21T16:20:00Z');
+    expect(isMuted(setWhileClockWasAYearAhead, until)).toBe(false);
+    expect(activeMuteLabel(setWhileClockWasAYearAhead, until)).toBeNull();
+  });
+
   it('says until when, and nothing once the mute ran out', () => {
     expect(activeMuteLabel(until, until - 60_000)).toBe('Popups muted until 16:20');
     expect(activeMuteLabel(Date.parse('2026-11-22T08:00:00Z'), until)).toBe('Popups muted until tomorrow 08:00');

@@ -18,6 +18,18 @@ describe('popups through Electron notifications', () => {
     expect(FakeNotification.created[0].shown).toBe(true);
   });
 
+  it('shows markup in a popup as text on Linux (its notification servers read the body as markup) and writes control characters out', () => {
+    const body = 'job said: <a href="https://evil.example/">fix it</a> & x < y';
+    const title = 'backup\u001b[2J\u202efailed';
+    electronNotifier({ isMuted: () => false, openRoute: vi.fn(), log: vi.fn(), platform: 'linux' }).show({ title, body: `${body}\n\u0007next` });
+    electronNotifier({ isMuted: () => false, openRoute: vi.fn(), log: vi.fn(), platform: 'win32' }).show({ title, body });
+    const [linux, windows] = FakeNotification.created.map((n) => n.options);
+    expect(linux.title).toBe('backup\\u001b[2J\\u202efailed');
+    expect(linux.body).toBe('job said: &lt;a href="https://evil.example/"&gt;fix it&lt;/a&gt; &amp; x &lt; y\n\\u0007next');
+    expect(windows.title).toBe('backup\\u001b[2J\\u202efailed');
+    expect(windows.body).toBe(body);
+  });
+
   it('opens the popup’s route when clicked, the overview when it has none', () => {
     const openRoute = vi.fn();
     const notifier = electronNotifier({ isMuted: () => false, openRoute, log: vi.fn() });

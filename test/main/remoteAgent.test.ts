@@ -76,6 +76,18 @@ describe('the desktop app connected to a remote agent', () => {
     expect(popups).toHaveLength(1);
   });
 
+  it('turns the tray red for a server whose crontab watcher went quiet there', async () => {
+    const { agent } = await agentWithMonitor();
+    const now = Date.now();
+    const web = agent.store.servers.create({ companyId: 1, name: 'web 1', identifier: 'web-1', ipAddress: '10.0.0.1', now: now - 600_000 });
+    agent.store.serverReports.record({ serverId: web.id, now: now - 600_000, intervalSeconds: 60, jobs: 1, quietAlertAt: now - 419_000 });
+    const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only');
+    await until(() => remote.snapshot !== null, 'the first snapshot');
+    const model = remoteTrayModel({ name: remote.name, snapshot: remote.snapshot, ...remote.status }, () => '14:02');
+    expect(model).toMatchObject({ state: 'failed', failed: [{ label: 'web 1 (quiet)', route: `/servers/${web.id}` }] });
+    expect(model.tooltip).toMatch(/ · 1 server quiet$/);
+  });
+
   it('with a read-only key it watches and may not pause', async () => {
     const { agent, monitor } = await agentWithMonitor();
     const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only');

@@ -54,9 +54,20 @@ describe('the tray menu', () => {
     expect(a.open.mock.calls).toEqual([['/monitors/3'], ['/']]);
   });
 
+  it('shows a failed monitor by its name as written: an & is no menu mnemonic, a control character is written out', () => {
+    const failed = (name: string) => ({ id: 1, name, status: 'failed' as const });
+    for (const canPause of [false, true]) {
+      const menu = trayMenuTemplate(
+        input([], { canPause, model: trayModel({ monitors: [failed('Backup & restore\u202e\u001b')], expiringCertificates: 0, failedCertificates: 0 }) }),
+        { ...actions(), pause: vi.fn() },
+      );
+      expect(labels(menu)).toContain('Backup && restore\\u202e\\u001b');
+    }
+  });
+
   it('offers to open or pause a failed monitor where the agent lets this app change it', () => {
     const a = { ...actions(), pause: vi.fn() };
-    const menu = trayMenuTemplate(input(['failed', 'monitoring'], { canPause: true }), a);
+    const menu = trayMenuTemplate(input(['failed', 'monitoring'], { canPause: true, clock: () => now }), a);
     const entry = find(menu, 'job 1').submenu as MenuItemConstructorOptions[];
     expect(labels(entry)).toEqual(['Open', 'Pause for 1 hour', 'Pause until resumed']);
     click(entry[0]);
@@ -151,6 +162,29 @@ describe('the tray icon', () => {
     const menus = tray.setContextMenu.mock.calls.length;
     icon.render(input(['failed'], { now: now + 1000 }));
     expect(tray.setContextMenu.mock.calls.length).toBe(menus);
+  });
+
+  it('pauses for an hour from the click, not from when the unchanged menu was last built', () => {
+    const pause = vi.fn();
+    const icon = new TrayIcon('/assets', { ...actions(), pause }, vi.fn());
+    const tray = FakeTray.created[0];
+    let clock = now;
+    icon.render(input(['failed'], { canPause: true, clock: () => clock }));
+    clock = now + 6 * 3_600_000;
+    icon.render(input(['failed'], { canPause: true, now: clock, clock: () => clock }));
+    const entry = find(tray.menu!.template as MenuItemConstructorOptions[], 'job 1').submenu as MenuItemConstructorOptions[];
+    click(find(entry, 'Pause for 1 hour'));
+    expect(pause).toHaveBeenCalledWith(1, clock + 3_600_000);
+  });
+
+  it('rebuilds an unchanged menu when asked: a checkbox ticks itself on click, even when the change it asked for failed', () => {
+    const icon = new TrayIcon('/assets', actions(), vi.fn());
+    const tray = FakeTray.created[0];
+    icon.render(input(['monitoring']));
+    const menus = tray.setContextMenu.mock.calls.length;
+    icon.invalidate();
+    icon.render(input(['monitoring']));
+    expect(tray.setContextMenu.mock.calls.length).toBe(menus + 1);
   });
 
   it('rebuilds the menu when a mute runs out', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_FAILED_IN_MENU, REDRAW_DELAY_MS, failedEntries, remoteTrayModel, sameTrayModel, trayModel, trayState, trayTooltip, type MonitorSummary, type TraySnapshot } from '../../main/trayModel';
+import { MAX_FAILED_IN_MENU, REDRAW_DELAY_MS, failedEntries, readTrayModel, remoteTrayModel, sameTrayModel, trayModel, trayState, trayTooltip, type MonitorSummary, type TraySnapshot } from '../../main/trayModel';
 
 const monitor = (id: number, name: string, status: MonitorSummary['status']): MonitorSummary => ({ id, name, status });
 const snapshot = (monitors: MonitorSummary[], expiring = 0, failedCerts = 0): TraySnapshot => ({
@@ -96,5 +96,19 @@ describe('remoteTrayModel', () => {
     expect(remoteTrayModel({ ...view, unreachableSince: 1 }, at)).toEqual({ state: 'idle', tooltip: 'Cronbeat on backup-box unreachable since 14:02', failed: [] });
     expect(remoteTrayModel({ ...view, refused: 'revoked' }, at).tooltip).toBe('Cronbeat on backup-box: the key was refused');
     expect(remoteTrayModel({ ...view, snapshot: null }, at).tooltip).toBe('Cronbeat on backup-box: connecting…');
+  });
+});
+
+describe('readTrayModel', () => {
+  it('turns the tray red with the reason when the monitors cannot be read, instead of throwing out of a timer', () => {
+    const model = readTrayModel(() => {
+      throw new Error(`database disk image is malformed${' (details)'.repeat(30)}`);
+    });
+    expect(model.state).toBe('failed');
+    expect(model.failed).toEqual([]);
+    expect(model.tooltip).toMatch(/^Cronbeat cannot read its monitors: database disk image is malformed/);
+    expect(model.tooltip.length).toBeLessThanOrEqual(127); // Windows cuts a tray tooltip there
+    const fine = trayModel(snapshot([monitor(1, 'a', 'monitoring')]));
+    expect(readTrayModel(() => fine)).toBe(fine);
   });
 });

@@ -4,6 +4,7 @@ import nodeNotifier from 'node-notifier';
 import type { Notifier, Popup } from './notifier';
 import { burstingNotifier } from './popupBursts';
 import type { Log } from '../../log/logger';
+import { nativePopupText } from '../../domain/text/popupText';
 
 /** Hands one popup to the OS; calls back with an error when the OS could not show it. */
 export type SendPopup = (popup: Popup, done: (error: Error | null) => void) => void;
@@ -23,9 +24,10 @@ export function popupIconPath(): string | undefined {
   return candidates.find((file) => existsSync(file));
 }
 
-/** node-notifier's options for a popup: Cronbeat's name and icon, and nothing to wait for. */
-export function popupOptions(popup: Popup, icon = popupIconPath()): Record<string, unknown> {
-  return { title: popup.title, message: popup.body, wait: false, 'app-name': POPUP_APP_NAME, ...(icon ? { icon } : {}) };
+/** node-notifier's options for a popup: its text as `platform` shows it safely, Cronbeat's name and icon, and nothing to wait for. */
+export function popupOptions(popup: Popup, icon = popupIconPath(), platform: string = process.platform): Record<string, unknown> {
+  const { title, body } = nativePopupText(popup, platform);
+  return { title, message: body, wait: false, 'app-name': POPUP_APP_NAME, ...(icon ? { icon } : {}) };
 }
 
 const sendWithNodeNotifier: SendPopup = (popup, done) => {

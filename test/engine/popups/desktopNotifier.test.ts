@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { desktopNotifier, type SendPopup } from '../../../agent/engine/popups/desktopNotifier';
+import { desktopNotifier, popupOptions, type SendPopup } from '../../../agent/engine/popups/desktopNotifier';
 import type { Popup } from '../../../agent/engine/popups/notifier';
 
 const popup: Popup = { title: 'backup failed', body: 'No pulse within 5 min', route: '/monitors/1' };
@@ -46,3 +46,19 @@ describe('desktop notifier', () => {
     expect(logs[0]).toContain('notify-send must be installed');
   });
 });
+
+describe('what notify-send is given', () => {
+  // notify-send hands the body to the notification server, which reads it as markup on Linux.
+  const hostile: Popup = { title: 'backup\u001b[2J failed', body: 'see <a href="http://evil.example">here</a> & <b>now</b>\u0007', route: '/monitors/1' };
+
+  it('on Linux, a job\'s output shows as text: no link, no bold, no terminal control', () => {
+    const options = popupOptions(hostile, undefined, 'linux');
+    expect(options.message).toBe('see &lt;a href="http://evil.example"&gt;here&lt;/a&gt; &amp; &lt;b&gt;now&lt;/b&gt;\\u0007');
+    expect(options.title).toBe('backup\\u001b[2J failed');
+  });
+
+  it('elsewhere, where the body is plain text, only the control characters are written out', () => {
+    expect(popupOptions(hostile, undefined, 'darwin').message).toBe('see <a href="http://evil.example">here</a> & <b>now</b>\\u0007');
+  });
+});
+
