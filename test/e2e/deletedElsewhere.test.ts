@@ -38,4 +38,33 @@ describe.skipIf(chromiumMissing)('a page whose monitor or server is deleted else
     await page.getByRole('heading', { name: 'This server does not exist' }).waitFor();
     expect(await page.getByRole('link', { name: 'All servers' }).count()).toBe(1);
   });
+
+  it('deleted from its own page, whose answer comes after the live event: the page does not read it again', async () => {
+    for (const [kind, path, label] of [
+      ['monitor', 'monitors', 'Delete monitor'],
+      ['server', 'servers', 'Delete server'],
+    ] as const) {
+      const body = kind === 'monitor' ? { name: 'to-delete', timezone: 'UTC', schedule: '0 * * * *', duration: 5 } : { name: 'Old box', ip_address: '10.0.0.6', identifier: 'old-6' };
+      const item = await (await agent.api(`/api/${path}`, { method: 'POST', json: body })).json();
+      const own = `${agent.url}/api/${path}/${item.id}`;
+      await page.goto(`${agent.url}/#/${path}/${item.id}`);
+      await page.getByRole('button', { name: 'Delete…' }).waitFor();
+      // The DELETE's answer is held until the agent's live event of it has reached the page.
+      await page.route(own, async (route) => {
+        if (route.request().method() !== 'DELETE') return route.continue();
+        const answer = await route.fetch();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await route.fulfill({ response: answer });
+      });
+      const readsAfter: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'GET' && request.url() === own) readsAfter.push(request.url());
+      });
+      await page.getByRole('button', { name: 'Delete…' }).click();
+      await page.getByRole('button', { name: label, exact: true }).click();
+      await page.waitForURL(new RegExp(`#/${path}$`));
+      await page.unroute(own);
+      expect(readsAfter, kind).toEqual([]);
+    }
+  });
 });

@@ -4,6 +4,7 @@ import type { Api } from '../api/endpoints';
 import type { Monitor } from '../api/types';
 import type { LiveEvent } from './live';
 import { keys, withMonitor } from './queries';
+import { deletedHere } from './deletingHere';
 
 /** Events closer together than this are handled as one burst (a failure and its notification). */
 const BURST_MS = 50;
@@ -41,7 +42,7 @@ export class LiveCache {
         else this.changedMonitors.add(event.monitorId);
         break;
       case 'server.changed':
-        this.stale(keys.servers, ...this.itemKeys(keys.server, event.serverId));
+        this.stale(keys.servers, ...(typeof event.serverId === 'number' && deletedHere('server', event.serverId) ? [] : this.itemKeys(keys.server, event.serverId)));
         break;
       case 'certificate.changed':
         this.stale(keys.certificates, ...this.itemKeys(keys.certificate, event.certificateId));
@@ -98,7 +99,7 @@ export class LiveCache {
   private dropMonitor(id: number): void {
     this.changedMonitors.delete(id);
     this.client.setQueryData<Monitor[]>(keys.monitors, (list) => (list ? withMonitor(list, id, null) : list));
-    void this.client.invalidateQueries({ queryKey: keys.monitor(id), exact: true });
+    if (!deletedHere('monitor', id)) void this.client.invalidateQueries({ queryKey: keys.monitor(id), exact: true });
   }
 
   private stale(...queryKeys: QueryKey[]): void {

@@ -14,6 +14,7 @@ import { ZonedTime } from '../components/ZonedTime';
 import { useApp } from '../lib/app-context';
 import { formatDuration } from '../lib/format';
 import { navigate } from '../lib/router';
+import { deleteHere } from '../lib/deletingHere';
 import { nextRuns, periodNextRun } from '../lib/schedule';
 import { kindOf, scheduleWords } from '../../../agent/domain/schedules';
 import { useNow } from '../lib/now';
@@ -225,7 +226,7 @@ export function MonitorDetailScreen(props: { id: number }) {
         message="Its pulses stop being watched and it leaves every list. Notifications about it stay."
         confirmLabel="Delete monitor"
         onConfirm={async () => {
-          await api.deleteMonitor(m.id);
+          await deleteHere('monitor', m.id, () => api.deleteMonitor(m.id));
           navigate('/monitors');
         }}
         onClose={() => setConfirming(false)}

@@ -7,6 +7,7 @@ import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/stat
 import { Time } from '../components/Time';
 import { useApp } from '../lib/app-context';
 import { navigate } from '../lib/router';
+import { deleteHere } from '../lib/deletingHere';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import type { ServerAlert } from '../api/types';
@@ -73,7 +74,7 @@ export function ServerDetailScreen(props: { id: number }) {
         message="It leaves the list and its alerts stop being accepted. Notifications about it stay."
         confirmLabel="Delete server"
         onConfirm={async () => {
-          await api.deleteServer(s.id);
+          await deleteHere('server', s.id, () => api.deleteServer(s.id));
           navigate('/servers');
         }}
         onClose={() => setConfirming(false)}
