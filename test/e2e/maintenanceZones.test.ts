@@ -22,6 +22,8 @@ describe.skipIf(chromiumMissing)('the zones of the maintenance list', { timeout:
     await agent.api('/api/maintenance-windows', { method: 'POST', json: { name: 'weekly reboot', schedule: '0 3 * * 0', timezone: 'Europe/Paris', duration: 60 } });
     await agent.api('/api/maintenance-windows', { method: 'POST', json: { name: 'db upgrade', starts_at: '2026-12-01T14:00:00Z', ends_at: '2026-12-01T15:00:00Z' } });
     await page.goto(`${agent.url}/#/maintenance`);
+    // The list is drawn once the windows are read: its headers are read after its rows are there.
+    await page.getByRole('row').filter({ hasText: 'db upgrade' }).waitFor();
     const headers = await page.getByRole('columnheader').allTextContents();
     // No header claims a zone for a column that also holds another zone's schedule.
     expect(headers).toContain('When');
