@@ -24,15 +24,31 @@ const lastReport = (f: NonNullable<typeof fixture>) =>
     f.store.db.prepare('SELECT data FROM notifications WHERE type = ? ORDER BY rowid DESC LIMIT 1').pluck().get(REPORT_NOTIFICATION_TYPE) as string,
   ) as ReportData;
 
-async function failedAtThree() {
+/** A fresh store from the 25th, 10:00 (`start`), with a channel that gets a daily report at 08:00 UTC. */
+function withDailyReport() {
   const start = at('2026-11-25T10:00:00Z');
-  fixture = engineFixture(start);
-  fixture.store.channels.create({ companyId: 1, name: 'hook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/hook', secret: 'x'.repeat(16), report: 'daily', report_time: '08:00', report_timezone: 'UTC' }, quietHours: null, now: start });
+  const f = engineFixture(start);
+  fixture = f;
+  f.store.channels.create({ companyId: 1, name: 'hook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/hook', secret: 'x'.repeat(16), report: 'daily', report_time: '08:00', report_timezone: 'UTC' }, quietHours: null, now: start });
+  return { f, start };
+}
+
+/** An hourly monitor (5 minutes of grace) made at `madeAt` that alerts after `times` failures, before any report: the first report time is not due yet. */
+async function hourlyAlertingAfter(times: number, madeAt: string) {
+  const { f, start } = withDailyReport();
+  const monitor = f.monitor({ name: 'hourly', schedule: '0 * * * *', duration: 5, now: at(madeAt) });
+  f.store.monitorAlerting.setAlertAfter(1, monitor.id, times, at(madeAt));
+  expect(await sendDueReports(ctx(f), start)).toBe(0);
+  return { f, monitor };
+}
+
+async function failedAtThree() {
+  const { f, start } = withDailyReport();
   // Runs at 03:00 every day, 10 minutes to come: missed on the 26th, failed at 03:10:30.
-  const monitor = fixture.monitor({ name: 'nightly', schedule: '0 3 * * *', duration: 10, now: start });
-  expect(await sendDueReports(ctx(fixture), start)).toBe(0);
-  await fixture.step(at('2026-11-26T03:10:30Z'));
-  expect(fixture.reload(monitor.id).is_alerted).toBe(1);
+  const monitor = f.monitor({ name: 'nightly', schedule: '0 3 * * *', duration: 10, now: start });
+  expect(await sendDueReports(ctx(f), start)).toBe(0);
+  await f.step(at('2026-11-26T03:10:30Z'));
+  expect(f.reload(monitor.id).is_alerted).toBe(1);
   return monitor;
 }
 
@@ -56,47 +72,38 @@ describe('a report of a monitor paused while failed', () => {
   });
 
   it('counts a pause of a monitor that was not failed as no downtime', async () => {
-    const start = at('2026-11-25T10:00:00Z');
-    fixture = engineFixture(start);
-    fixture.store.channels.create({ companyId: 1, name: 'hook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/hook', secret: 'x'.repeat(16), report: 'daily', report_time: '08:00', report_timezone: 'UTC' }, quietHours: null, now: start });
-    const monitor = fixture.monitor({ name: 'nightly', schedule: '0 3 * * *', duration: 10, now: start });
-    expect(await sendDueReports(ctx(fixture), start)).toBe(0);
-    pauseMonitor(ctx(fixture), 1, monitor.id, null, at('2026-11-25T20:00:00Z'));
-    expect(await sendDueReports(ctx(fixture), at('2026-11-26T08:00:00Z'))).toBe(1);
-    expect(lastReport(fixture).monitors.find((m) => m.id === monitor.id)).toMatchObject({ downtime_ms: 0, paused: true });
+    const { f, start } = withDailyReport();
+    const monitor = f.monitor({ name: 'nightly', schedule: '0 3 * * *', duration: 10, now: start });
+    expect(await sendDueReports(ctx(f), start)).toBe(0);
+    pauseMonitor(ctx(f), 1, monitor.id, null, at('2026-11-25T20:00:00Z'));
+    expect(await sendDueReports(ctx(f), at('2026-11-26T08:00:00Z'))).toBe(1);
+    expect(lastReport(f).monitors.find((m) => m.id === monitor.id)).toMatchObject({ downtime_ms: 0, paused: true });
   });
 
   it('leaves a monitor paused in the period out of "never ran", though it is resumed by the report', async () => {
-    const start = at('2026-11-25T10:00:00Z');
-    fixture = engineFixture(start);
-    fixture.store.channels.create({ companyId: 1, name: 'hook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/hook', secret: 'x'.repeat(16), report: 'daily', report_time: '08:00', report_timezone: 'UTC' }, quietHours: null, now: start });
-    const wholeDay = fixture.monitor({ name: 'paused-all-day', schedule: '0 3 * * *', duration: 10, now: start });
-    const anHour = fixture.monitor({ name: 'paused-an-hour', schedule: '0 3 * * *', duration: 10, now: start });
-    const idle = fixture.monitor({ name: 'idle', schedule: '0 3 * * *', duration: 10, now: start });
-    expect(await sendDueReports(ctx(fixture), start)).toBe(0);
-    pauseMonitor(ctx(fixture), 1, wholeDay.id, null, at('2026-11-25T10:30:00Z'));
-    resumeMonitor(ctx(fixture), 1, wholeDay.id, at('2026-11-26T07:30:00Z'));
-    pauseMonitor(ctx(fixture), 1, anHour.id, null, at('2026-11-26T02:30:00Z'));
-    resumeMonitor(ctx(fixture), 1, anHour.id, at('2026-11-26T03:30:00Z'));
-    expect(await sendDueReports(ctx(fixture), at('2026-11-26T08:00:00Z'))).toBe(1);
-    expect(lastReport(fixture).never_ran.map((m) => m.id)).toEqual([idle.id]);
+    const { f, start } = withDailyReport();
+    const wholeDay = f.monitor({ name: 'paused-all-day', schedule: '0 3 * * *', duration: 10, now: start });
+    const anHour = f.monitor({ name: 'paused-an-hour', schedule: '0 3 * * *', duration: 10, now: start });
+    const idle = f.monitor({ name: 'idle', schedule: '0 3 * * *', duration: 10, now: start });
+    expect(await sendDueReports(ctx(f), start)).toBe(0);
+    pauseMonitor(ctx(f), 1, wholeDay.id, null, at('2026-11-25T10:30:00Z'));
+    resumeMonitor(ctx(f), 1, wholeDay.id, at('2026-11-26T07:30:00Z'));
+    pauseMonitor(ctx(f), 1, anHour.id, null, at('2026-11-26T02:30:00Z'));
+    resumeMonitor(ctx(f), 1, anHour.id, at('2026-11-26T03:30:00Z'));
+    expect(await sendDueReports(ctx(f), at('2026-11-26T08:00:00Z'))).toBe(1);
+    expect(lastReport(f).never_ran.map((m) => m.id)).toEqual([idle.id]);
   });
 });
 
 describe('a report of a monitor failed but not alerted yet', () => {
   it('counts it down from when it turned failed, not the whole period', async () => {
-    const start = at('2026-11-25T10:00:00Z');
-    fixture = engineFixture(start);
-    fixture.store.channels.create({ companyId: 1, name: 'hook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/hook', secret: 'x'.repeat(16), report: 'daily', report_time: '08:00', report_timezone: 'UTC' }, quietHours: null, now: start });
-    const monitor = fixture.monitor({ name: 'hourly', schedule: '0 * * * *', duration: 5, now: at('2026-11-26T05:30:00Z') });
-    fixture.store.monitorAlerting.setAlertAfter(1, monitor.id, 3, at('2026-11-26T05:30:00Z'));
-    expect(await sendDueReports(ctx(fixture), start)).toBe(0);
-    await fixture.pulse(monitor.token, at('2026-11-26T06:00:10Z'));
+    const { f, monitor } = await hourlyAlertingAfter(3, '2026-11-26T05:30:00Z');
+    await f.pulse(monitor.token, at('2026-11-26T06:00:10Z'));
     // The 07:00 run does not come: failed at 07:05:30, the first of three, so nothing is sent.
-    await fixture.step(at('2026-11-26T07:05:30Z'));
-    expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 1, alert_sent: 0 });
-    expect(await sendDueReports(ctx(fixture), at('2026-11-26T08:00:00Z'))).toBe(1);
-    const report = lastReport(fixture);
+    await f.step(at('2026-11-26T07:05:30Z'));
+    expect(f.reload(monitor.id)).toMatchObject({ is_alerted: 1, alert_sent: 0 });
+    expect(await sendDueReports(ctx(f), at('2026-11-26T08:00:00Z'))).toBe(1);
+    const report = lastReport(f);
     // 54.5 min failed of the 2.5 h it existed.
     expect(report.monitors.find((m) => m.id === monitor.id)).toMatchObject({ downtime_ms: 3_270_000, uptime_percent: 63.66 });
     expect(report.failing_now.map((f) => f.id)).toEqual([monitor.id]);
@@ -123,19 +130,14 @@ describe('a report of a monitor failed across a maintenance window', () => {
 
 describe('the missed count of a monitor that alerts after N failures', () => {
   it('counts the alert of runs missed in a row as a missed run', async () => {
-    const start = at('2026-11-25T10:00:00Z');
-    fixture = engineFixture(start);
-    fixture.store.channels.create({ companyId: 1, name: 'hook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/hook', secret: 'x'.repeat(16), report: 'daily', report_time: '08:00', report_timezone: 'UTC' }, quietHours: null, now: start });
-    const monitor = fixture.monitor({ name: 'hourly', schedule: '0 * * * *', duration: 5, now: at('2026-11-26T04:30:00Z') });
-    fixture.store.monitorAlerting.setAlertAfter(1, monitor.id, 2, at('2026-11-26T04:30:00Z'));
-    expect(await sendDueReports(ctx(fixture), start)).toBe(0);
-    await fixture.pulse(monitor.token, at('2026-11-26T05:00:10Z'));
+    const { f, monitor } = await hourlyAlertingAfter(2, '2026-11-26T04:30:00Z');
+    await f.pulse(monitor.token, at('2026-11-26T05:00:10Z'));
     // 06:00 and 07:00 do not come: the second miss alerts, "failed 2 times in a row", the last one missed.
-    await fixture.step(at('2026-11-26T06:05:30Z'));
-    await fixture.step(at('2026-11-26T07:05:30Z'));
-    expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 1, alert_sent: 1 });
-    expect(await sendDueReports(ctx(fixture), at('2026-11-26T08:00:00Z'))).toBe(1);
-    const report = lastReport(fixture);
+    await f.step(at('2026-11-26T06:05:30Z'));
+    await f.step(at('2026-11-26T07:05:30Z'));
+    expect(f.reload(monitor.id)).toMatchObject({ is_alerted: 1, alert_sent: 1 });
+    expect(await sendDueReports(ctx(f), at('2026-11-26T08:00:00Z'))).toBe(1);
+    const report = lastReport(f);
     expect(report.monitors.find((m) => m.id === monitor.id)).toMatchObject({ runs: 1, failures: 0, missed: 1 });
     expect(report.totals.missed).toBe(1);
   });
