@@ -51,3 +51,19 @@ export function isKeyScope(value: unknown): value is KeyScope {
 export function seesChannelUrls(scope: KeyScope): boolean {
   return scope === 'full';
 }
+
+/**
+ * The company the agent itself belongs to: the one a fresh install has, whose dashboard
+ * `cronbeat serve` prints a sign-in link for. Other companies (`cronbeat token create --company`)
+ * share the agent but not its own settings.
+ */
+export const AGENT_COMPANY_ID = 1;
+
+/**
+ * Whether a key may change the agent's own settings (the public URL, the watchdog URL): they are
+ * the agent's, not one company's, and the public URL is where every company's links and pulse
+ * URLs point, so only a full key of the agent's own company may.
+ */
+export function changesAgentSettings(scope: KeyScope, companyId: number): boolean {
+  return scope === 'full' && companyId === AGENT_COMPANY_ID;
+}
