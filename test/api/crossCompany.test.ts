@@ -132,4 +132,14 @@ describe("another company's full key", () => {
       expect((await response.json()).errors, `${method} ${path}`).toHaveProperty(field);
     }
   });
+
+  it("never alerts company 1's channels, even with alerts going to every channel", async () => {
+    const own = await (await agent.api('/api/monitors', { method: 'POST', token: stranger, json: { name: 'theirs', timezone: 'UTC', schedule: '0 5 * * *', duration: 5 } })).json();
+    expect((await fetch(`${agent.url}/api/pulse/${own.token}/fail`, { method: 'POST', body: 'boom' })).status).toBe(200);
+    const theirs = agent.store.notifications.page(2, 10, 0, { kinds: 'all', unread: false });
+    expect(theirs.length).toBeGreaterThan(0);
+    const count = agent.store.db.prepare('SELECT count(*) FROM deliveries WHERE channel_id = ?').pluck();
+    expect(count.get(Number(ids.channels))).toBe(0);
+    expect(agent.store.notifications.page(1, 100, 0, { kinds: 'all', unread: false }).some((n) => theirs.some((t) => t.id === n.id))).toBe(false);
+  });
 });
