@@ -40,6 +40,29 @@ describe('a webhook URL whose password has a bare %', () => {
   });
 });
 
+describe('a Bot API server that keeps saying the chat moved', () => {
+  const moved = (to: number) => ({
+    status: 400,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ ok: false, error_code: 400, description: 'Bad Request: group chat was upgraded to a supergroup chat', parameters: { migrate_to_chat_id: to } }),
+  });
+
+  it.each([
+    ['to the chat it was just sent to', [moved(-1001), moved(-1001)]],
+    ['back and forth between two chats', [moved(-1001), moved(-2002), moved(-1001), moved(-2002)]],
+  ])('%s: one move is followed at once, then the usual backoff (never a loop of sends)', async (_name, answers) => {
+    fixture = deliveryFixture();
+    const telegram = await receiver(...answers);
+    fixture.channel('telegram', { bot_token: '123456:ABC-def_ghi', chat_id: '-2002', api_url: telegram.url });
+    await fixture.failMonitor();
+    for (let pass = 0; pass < 4; pass++) await fixture.worker.runDue();
+
+    expect(telegram.requests).toHaveLength(2);
+    const [delivery] = fixture.deliveries();
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 2, next_attempt_at: fixture.clock.now + 60_000 });
+  });
+});
+
 function receiver(...answers: Parameters<typeof receivers.start>) {
   return receivers.start(...answers);
 }
