@@ -57,7 +57,12 @@ function urlUser(value: unknown): string {
  * a Slack or Discord webhook must not show its token).
  */
 function formsOf(secret: string): string[] {
-  const forms = new Set([secret, encodeURIComponent(secret)]);
+  const forms = new Set([secret]);
+  try {
+    forms.add(encodeURIComponent(secret));
+  } catch {
+    // A lone surrogate has no URL encoding: only its other forms can be echoed.
+  }
   try {
     const url = new URL(secret);
     if (url.protocol === 'http:' || url.protocol === 'https:') {

@@ -40,6 +40,18 @@ describe('a webhook URL whose password has a bare %', () => {
   });
 });
 
+describe('a secret stored with a lone surrogate (an agent before names were checked for it)', () => {
+  it('is sent and its answer stored, never a send that throws and stays "sending"', async () => {
+    fixture = deliveryFixture();
+    const hook = await receiver({ status: 500, body: 'no' }, { status: 200, body: 'ok' });
+    const channel = fixture.channel('webhook', { url: hook.url, secret: `${SECRET}\ud800` });
+    await fixture.failMonitor();
+    await fixture.worker.runDue();
+    expect(fixture.deliveries()[0]).toMatchObject({ status: 'pending', attempts: 1, last_error: 'The receiver answered HTTP 500: no' });
+    expect(await fixture.worker.sendTest(channel)).toMatchObject({ ok: true, responseStatus: 200, responseBody: 'ok' });
+  });
+});
+
 describe('a Bot API server that keeps saying the chat moved', () => {
   const moved = (to: number) => ({
     status: 400,
