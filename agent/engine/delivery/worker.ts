@@ -212,7 +212,7 @@ export class DeliveryWorker {
     if (plan !== 'single' && plan !== 'digest') return null;
     if (!store.deliveries.claim(delivery.id, now, now + this.timeoutMs)) return null;
     this.busy.set(channel.id, (this.busy.get(channel.id) ?? 0) + 1);
-    const context = this.context(channel, delivery.uuid);
+    const context = { ...this.context(channel, delivery.uuid), ...(delivery.recipients ? { recipients: JSON.parse(delivery.recipients) as string[] } : {}) };
     const webhookUrl = digestAsData(channel) ? context.dashboardUrl : null;
     const request =
       plan === 'digest'

@@ -117,6 +117,26 @@ describe('email refusals', () => {
     expect(row.response_body).toMatch(/^The mail server refused a recipient, who did not get this: gone@example\.com \(550 5\.1\.1 No such user\)\. 250 /);
   });
 
+  it('a recipient the server defers (4xx: try again later) while it takes the others gets the alert on a retry, sent to it alone', async () => {
+    const smtp = await startSmtpReceiver({ refuseAddresses: { 'late@example.com': { code: 451, message: '4.7.1 Greylisted, try again later', times: 1 } } });
+    cleanups.push(smtp.stop);
+    fixture = deliveryFixture();
+    fixture.channel('email', { host: '127.0.0.1', port: smtp.port, tls: 'none', from: 'Cronbeat <cb@example.com>', to: 'ops@example.com, Late <late@example.com>' });
+    await fixture.failMonitor();
+    await fixture.worker.runDue();
+    expect(smtp.mails.map((m) => m.to)).toEqual([['ops@example.com']]);
+    const [first] = fixture.deliveries();
+    expect(first).toMatchObject({ status: 'pending', attempts: 1, next_attempt_at: fixture.clock.now + 30_000 });
+    expect(first.last_error).toMatch(/^The mail server deferred a recipient \(4xx: try again later\): late@example\.com \(451 4\.7\.1 Greylisted, try again later\)\. It took the others; this is sent again to it alone\./);
+
+    fixture.clock.now += 30_000;
+    await fixture.worker.runDue();
+    expect(smtp.mails.map((m) => [m.from, m.to])).toEqual([['cb@example.com', ['ops@example.com']], ['cb@example.com', ['late@example.com']]]);
+    // The same mail as the others got: its To names them all.
+    expect(smtp.mails[1].raw).toMatch(/^To: ops@example\.com, Late <late@example\.com>$/m);
+    expect(fixture.deliveries()[0]).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
   it('a server that closes the connection in the middle of DATA is a failed attempt, retried', async () => {
     const server = await closesMidData();
     cleanups.push(server.stop);

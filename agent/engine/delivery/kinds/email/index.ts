@@ -4,7 +4,7 @@ import { cutText, oneLine } from '../../../../domain/text/chatText';
 import { subjectName } from '../../../../domain/alerts/words';
 import { isNoticeReason, type Alert } from '../../../../domain/alerts/alert';
 import type { ChannelSettings } from '../../../../contract/channels';
-import { andMore, digestText, escapeHtml, fitReportItems, reportText, type ChannelKindModule } from '../kind';
+import { andMore, digestText, escapeHtml, fitReportItems, reportText, type ChannelKindModule, type MessageContext } from '../kind';
 import { reportHtml } from '../../../../domain/reports/html';
 import { permanent } from './errors';
 
@@ -32,8 +32,8 @@ const why = (channelName: string) =>
   `You get this because this address is the Cronbeat channel "${channelName}". To pause a monitor, open it and choose Pause.`;
 const footer = (channelName: string) => `<p style="color:#666;font-size:small">${escapeHtml(why(channelName))}</p>`;
 
-function mail(settings: ChannelSettings['email'], content: { subject: string; text: string; html: string }) {
-  return { transport: 'email' as const, smtp: settings, mail: { from: settings.from, to: settings.to, ...content } };
+function mail(settings: ChannelSettings['email'], content: { subject: string; text: string; html: string }, context: MessageContext) {
+  return { transport: 'email' as const, smtp: settings, mail: { from: settings.from, to: settings.to, ...content }, ...(context.recipients ? { recipients: context.recipients } : {}) };
 }
 
 /** An alert's email: the state-first subject, a text part, and HTML with the output in a monospace block. */
@@ -54,7 +54,7 @@ export const email: ChannelKindModule<'email'> = {
       subject: emailSubject(input.alert, m),
       text: `${plainText(m)}\n\n-- \n${why(context.channelName)}\n`,
       html: html.filter(Boolean).join('\n'),
-    });
+    }, context);
   },
   digest(settings, input, context) {
     const d = input.message(DIGEST_NAMES.email);
@@ -68,7 +68,7 @@ export const email: ChannelKindModule<'email'> = {
       footer(context.channelName),
     ];
     const state = d.tone === 'bad' ? 'FAILED' : d.tone === 'good' ? 'RECOVERED' : 'ALERTS';
-    return mail(settings, { subject: subjectLine(`${state} | ${d.title}`), text: `${digestText(d, shown)}\n\n-- \n${why(context.channelName)}\n`, html: html.filter(Boolean).join('\n') });
+    return mail(settings, { subject: subjectLine(`${state} | ${d.title}`), text: `${digestText(d, shown)}\n\n-- \n${why(context.channelName)}\n`, html: html.filter(Boolean).join('\n') }, context);
   },
   report(settings, input, context) {
     const m = input.message();
@@ -77,7 +77,7 @@ export const email: ChannelKindModule<'email'> = {
       subject: subjectLine(`REPORT | ${m.title}`),
       text: `${reportText(m, shown)}\n\n-- \n${why(context.channelName)}\n`,
       html: `${reportHtml(m, shown)}\n${footer(context.channelName)}`,
-    });
+    }, context);
   },
   permanent,
 };
