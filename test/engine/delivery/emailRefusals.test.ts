@@ -127,7 +127,7 @@ describe('email refusals', () => {
     expect(smtp.mails.map((m) => m.to)).toEqual([['ops@example.com']]);
     const [first] = fixture.deliveries();
     expect(first).toMatchObject({ status: 'pending', attempts: 1, next_attempt_at: fixture.clock.now + 30_000 });
-    expect(first.last_error).toMatch(/^The mail server deferred a recipient \(4xx: try again later\): late@example\.com \(451 4\.7\.1 Greylisted, try again later\)\. It took the others; this is sent again to it alone\./);
+    expect(first.last_error).toMatch(/^The mail server deferred a recipient \(4xx: try again later\): late@example\.com \(451 4\.7\.1 Greylisted, try again later\)\. It took the others\. This is sent again to it alone\.$/);
 
     fixture.clock.now += 30_000;
     await fixture.worker.runDue();
@@ -135,6 +135,16 @@ describe('email refusals', () => {
     // The same mail as the others got: its To names them all.
     expect(smtp.mails[1].raw).toMatch(/^To: ops@example\.com, Late <late@example\.com>$/m);
     expect(fixture.deliveries()[0]).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
+  it('a test send to a server that defers a recipient says so, and nothing is sent again', async () => {
+    const smtp = await startSmtpReceiver({ refuseAddresses: { 'late@example.com': { code: 451, message: '4.7.1 Try again later' } } });
+    cleanups.push(smtp.stop);
+    fixture = deliveryFixture();
+    const channel = fixture.channel('email', { host: '127.0.0.1', port: smtp.port, tls: 'none', from: 'cb@example.com', to: 'ops@example.com, late@example.com' });
+    const result = await fixture.worker.sendTest(channel);
+    expect(result).toMatchObject({ ok: false, error: 'The mail server deferred a recipient (4xx: try again later): late@example.com (451 4.7.1 Try again later). It took the others.' });
+    expect(smtp.mails.map((m) => m.to)).toEqual([['ops@example.com']]);
   });
 
   it('a server that closes the connection in the middle of DATA is a failed attempt, retried', async () => {

@@ -70,7 +70,7 @@ function refusedRecipients(info: unknown): { words: string | null; deferred: str
   const deferred = (errors as RecipientRefusal[]).filter(isDeferred);
   const refused = (errors as RecipientRefusal[]).filter((error) => !isDeferred(error));
   const words = [
-    deferred.length ? `The mail server deferred ${some(deferred.length, 'recipient')} (4xx: try again later): ${named(deferred)}. It took the others; this is sent again to ${deferred.length === 1 ? 'it' : 'them'} alone.` : '',
+    deferred.length ? `The mail server deferred ${some(deferred.length, 'recipient')} (4xx: try again later): ${named(deferred)}. It took the others.` : '',
     refused.length ? `The mail server refused ${some(refused.length, 'recipient')}, who did not get this: ${named(refused)}.` : '',
   ];
   return { words: words.filter(Boolean).join(' '), deferred: deferred.map((error) => String(error.recipient)) };
@@ -109,7 +109,7 @@ export async function sendEmail(request: EmailSpec, options: TransportOptions, s
     const info = await Promise.race([transport.sendMail({ ...request.mail, ...envelope, signal: abandon.signal }), timeout]);
     const refused = refusedRecipients(info);
     const answer = clean(refused.words ? `${refused.words} ${String(info.response ?? '')}`.trim() : String(info.response ?? ''), secrets);
-    if (refused.deferred.length) return { ok: false, responseStatus: null, responseBody: answer, error: answer, deferred: refused.deferred };
+    if (refused.deferred.length) return { ok: false, responseStatus: null, responseBody: answer, error: clean(refused.words ?? '', secrets), deferred: refused.deferred };
     return { ok: true, responseStatus: null, responseBody: answer, error: null };
   } catch (error) {
     const refusal = smtpRefusal(error, secrets);
