@@ -6,6 +6,9 @@ import { validate } from '../http/validate';
 import { requestOrigin } from '../http/paging';
 import { reportPreviewQuery } from '../../contract/reports';
 import { reportPreview } from '../../engine/reports/preview';
+import { seesChannelUrls } from '../../domain/access/keyScopes';
+import { messageForReaders } from '../../domain/channels/settings';
+import { channelKind } from '../../contract/channels';
 
 /**
  * GET /api/channels/{id}/report-preview: the report the channel would be sent for the last whole
@@ -20,7 +23,9 @@ export function channelReportRoutes({ store, clock, requireToken, adminZone, pub
     const { frequency } = validate(reportPreviewQuery, { frequency: ctx.query.frequency });
     // Links as a sent report has them: under the public URL, else where this request came in.
     const dashboardUrl = publicUrl?.current() ?? requestOrigin(ctx);
-    ctx.body = await reportPreview({ store, adminZone: adminZone ?? 'UTC', dashboardUrl }, channel, frequency, clock());
+    const preview = await reportPreview({ store, adminZone: adminZone ?? 'UTC', dashboardUrl }, channel, frequency, clock());
+    // What a read-only key may not read of the channel's settings, it may not read in the message either.
+    ctx.body = seesChannelUrls(ctx.state.scope) ? preview : { ...preview, message: messageForReaders(channelKind(channel.kind), channel.settings, preview.message) };
   });
   return router;
 }
