@@ -231,6 +231,7 @@ export class DeliveryWorker {
 
   private async attempt(delivery: DeliveryRow, channel: ChannelRow, request: () => OutgoingRequest | Promise<OutgoingRequest>, digest: boolean): Promise<void> {
     const result = judged(channel.kind, await this.sendTo(channel, request));
+    const movedJustBefore = this.justMoved.delete(delivery.id);
     if (!this.writable) return; // the database is closing: the claim stays, the next start sends again
     const { store } = this.options;
     const at = this.options.clock();
@@ -252,7 +253,7 @@ export class DeliveryWorker {
       const asked = retryAfterMs(result.retryAfter, at);
       if (asked) this.rateLimits.hold(channel.id, channel.settings, at + asked);
       // Sent again at once: to where the service said (once, not in a loop), or as half the digest it found too large.
-      const move = this.justMoved.delete(delivery.id) ? null : followMove(store, channel, result, at);
+      const move = movedJustBefore ? null : followMove(store, channel, result, at);
       if (move) this.justMoved.add(delivery.id);
       const again = move ?? (digest ? halveRefusedDigest(store, delivery.id, result, at) : null);
       const next = again ? at : result.permanent ? null : nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at, asked ?? 0);
