@@ -137,6 +137,26 @@ describe('email refusals', () => {
     expect(fixture.deliveries()[0]).toMatchObject({ status: 'sent', attempts: 2 });
   });
 
+  it('an address deferred, then taken out of the channel, is not written to again: nothing is owed any more', async () => {
+    const smtp = await startSmtpReceiver({ refuseAddresses: { 'late@example.com': { code: 451, message: '4.7.1 Try again later' } } });
+    cleanups.push(smtp.stop);
+    fixture = deliveryFixture();
+    const settings = { host: '127.0.0.1', port: smtp.port, tls: 'none', from: 'cb@example.com', to: 'ops@example.com, late@example.com' };
+    const channel = fixture.channel('email', settings);
+    await fixture.failMonitor();
+    await fixture.worker.runDue();
+    expect(fixture.deliveries()[0]).toMatchObject({ status: 'pending', attempts: 1 });
+    fixture.store.channels.update(1, channel.id, { name: channel.name, settings: { ...settings, to: 'ops@example.com' }, quietHours: null, remindEveryHours: null }, fixture.clock.now);
+
+    fixture.clock.now += 30_000;
+    await fixture.worker.runDue();
+    expect(smtp.mails).toHaveLength(1);
+    const [delivery] = fixture.deliveries();
+    expect(delivery).toMatchObject({ status: 'sent', attempts: 2 });
+    const row = fixture.store.db.prepare('SELECT response_body FROM deliveries WHERE id = ?').get(delivery.id) as { response_body: string };
+    expect(row.response_body).toBe("Nothing left to send: the addresses the mail server deferred are no longer among the channel's recipients.");
+  });
+
   it('a test send to a server that defers a recipient says so, and nothing is sent again', async () => {
     const smtp = await startSmtpReceiver({ refuseAddresses: { 'late@example.com': { code: 451, message: '4.7.1 Try again later' } } });
     cleanups.push(smtp.stop);

@@ -6,6 +6,7 @@ import { isNoticeReason, type Alert } from '../../../../domain/alerts/alert';
 import type { ChannelSettings } from '../../../../contract/channels';
 import { andMore, digestText, escapeHtml, fitReportItems, reportText, type ChannelKindModule, type MessageContext } from '../kind';
 import { reportHtml } from '../../../../domain/reports/html';
+import { parseEmailAddresses } from '../../../../domain/channels/emailAddresses';
 import { permanent } from './errors';
 
 /** A header line may hold 998 octets; a subject is read in an inbox's one line. No inbox refuses a long mail, but past this a digest's lines are read by no one. */
@@ -32,8 +33,15 @@ const why = (channelName: string) =>
   `You get this because this address is the Cronbeat channel "${channelName}". To pause a monitor, open it and choose Pause.`;
 const footer = (channelName: string) => `<p style="color:#666;font-size:small">${escapeHtml(why(channelName))}</p>`;
 
+/** Those of `owed` (addresses a server deferred) still among the channel's recipients: one taken out since is not written to. */
+function stillOwed(settings: ChannelSettings['email'], owed: string[]): string[] {
+  const now = new Set((parseEmailAddresses(settings.to) ?? []).map((a) => a.address.toLowerCase()));
+  return owed.filter((address) => now.has(address.toLowerCase()));
+}
+
 function mail(settings: ChannelSettings['email'], content: { subject: string; text: string; html: string }, context: MessageContext) {
-  return { transport: 'email' as const, smtp: settings, mail: { from: settings.from, to: settings.to, ...content }, ...(context.recipients ? { recipients: context.recipients } : {}) };
+  const recipients = context.recipients ? { recipients: stillOwed(settings, context.recipients) } : {};
+  return { transport: 'email' as const, smtp: settings, mail: { from: settings.from, to: settings.to, ...content }, ...recipients };
 }
 
 /** An alert's email: the state-first subject, a text part, and HTML with the output in a monospace block. */

@@ -79,6 +79,9 @@ function refusedRecipients(info: unknown): { words: string | null; deferred: str
 /** Sends one mail over SMTP; never throws. */
 export async function sendEmail(request: EmailSpec, options: TransportOptions, secrets: string[]): Promise<AttemptResult> {
   const { smtp } = request;
+  if (request.recipients?.length === 0) {
+    return { ok: true, responseStatus: null, responseBody: "Nothing left to send: the addresses the mail server deferred are no longer among the channel's recipients.", error: null };
+  }
   const port = smtp.port ?? (smtp.tls === 'tls' ? 465 : smtp.tls === 'starttls' ? 587 : 25);
   const transport = nodemailer.createTransport({
     host: smtp.host,
