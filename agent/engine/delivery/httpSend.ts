@@ -97,6 +97,12 @@ function exchange(url: URL, headers: OutgoingHttpHeaders, body: string, timeouts
     );
     request.once('socket', (socket) => socket.once('connect', () => clearTimeout(connectTimer)));
     request.on('error', (error) => finish(error));
+    // A 101 to a POST that asked for no upgrade: Node hands over the socket instead of an answer, which would wait for the deadline.
+    request.on('upgrade', (response: IncomingMessage, socket: { destroy(): void }) => {
+      socket.destroy();
+      status = response.statusCode ?? 101;
+      finish();
+    });
     request.on('response', (response) => {
       clearTimeout(connectTimer);
       status = response.statusCode ?? 0;

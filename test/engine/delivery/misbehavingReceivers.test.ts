@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { receiverPool } from '../../helpers/receiver';
 import { deliveryFixture } from './deliveryFixture';
@@ -72,6 +74,27 @@ describe('a Bot API server that keeps saying the chat moved', () => {
     expect(telegram.requests).toHaveLength(2);
     const [delivery] = fixture.deliveries();
     expect(delivery).toMatchObject({ status: 'pending', attempts: 2, next_attempt_at: fixture.clock.now + 60_000 });
+  });
+});
+
+describe('a receiver that answers 101 Switching Protocols to a POST', () => {
+  it('is a failed attempt at once, named by its status, not a wait for the send timeout', async () => {
+    const server: Server = createServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', () => socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n'));
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      fixture = deliveryFixture(undefined, { timeoutMs: 20_000 });
+      fixture.channel('webhook', { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/in`, secret: SECRET });
+      await fixture.failMonitor();
+      const started = performance.now();
+      await fixture.worker.runDue();
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(fixture.deliveries()[0]).toMatchObject({ status: 'pending', attempts: 1, last_error: 'The receiver answered HTTP 101.' });
+    } finally {
+      server.close();
+    }
   });
 });
 
