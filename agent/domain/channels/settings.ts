@@ -107,17 +107,6 @@ export function settingsForReaders(kind: ChannelSecretRules, settings: Record<st
 }
 
 /**
- * A message as the channel would be sent it (a report's preview), as a key that may only read sees
- * it: a setting hidden from readers that the message carries as a field of the same name (ntfy's
- * JSON names its topic) is masked there too.
- */
-export function messageForReaders(kind: ChannelSecretRules, settings: Record<string, unknown>, message: Record<string, unknown>): Record<string, unknown> {
-  const shown = { ...message };
-  for (const field of kind.hiddenFromReaders ?? []) if (field in shown && shown[field] === settings[field]) shown[field] = MASK;
-  return shown;
-}
-
-/**
  * The settings a PATCH asks for: the stored ones, overwritten by each field sent, except secrets
  * sent as their mask or left out (kept) — so a client never needs to know a secret to edit the rest.
  * A webhook URL sent back as shown (its password masked) is the stored one.
