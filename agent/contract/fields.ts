@@ -92,12 +92,17 @@ export function oneOf<const T extends readonly [string, ...string[]]>(field: str
   return z.enum(values, { error: `The ${label(field)} field must be one of: ${values.join(', ')}.` }).optional();
 }
 
-/** An optional positive integer id in the query, as the string the URL carries. */
+/**
+ * An optional positive integer id in the query, as the string the URL carries. Past 2^53 a
+ * double cannot hold it (9007199254740993 reads as …992), so it is refused, never read as another id.
+ */
 export function queryId(field: string) {
+  const message = `The ${label(field)} field must be a positive integer.`;
   return z
     .string({ error: `The ${label(field)} field must be an integer.` })
-    .regex(/^[1-9]\d{0,15}$/, `The ${label(field)} field must be a positive integer.`)
+    .regex(/^[1-9]\d{0,15}$/, { message, abort: true })
     .transform(Number)
+    .refine(Number.isSafeInteger, message)
     .optional();
 }
 

@@ -5,7 +5,7 @@ import { describeDuration } from '../domain/time/durations';
 import { MAX_TAGS, tagOf } from '../domain/monitors/ownLine';
 import { parseZonedTimestamp } from '../domain/time/zonedTimestamp';
 import { timeZoneOf } from './peopleInputs';
-import { controlCharacterProblem, label, onlyFields, requiredInteger } from './fields';
+import { controlCharacterProblem, label, onlyFields, queryId, requiredInteger } from './fields';
 
 /*
  * Maintenance windows (Cronbeat's own resource, docs/api.md): one-off (starts_at, ends_at) or
@@ -148,11 +148,7 @@ export function windowShapeErrors(window: WindowFields, now: number): Record<str
 
 /** GET /api/maintenance-windows?monitor_id=&active=&page=&per_page=. */
 export const maintenanceWindowListQuery = z.object({
-  monitor_id: z
-    .string({ error: 'The monitor id field must be an integer.' })
-    .regex(/^[1-9]\d{0,15}$/, 'The monitor id field must be a positive integer.')
-    .transform(Number)
-    .optional(),
+  monitor_id: queryId('monitor_id'),
   active: z.enum(['true', 'false'], { error: 'The active field must be true or false.' }).optional(),
 });
 
