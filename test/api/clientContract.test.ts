@@ -36,6 +36,15 @@ describe('an id in the query past 2^53', () => {
     expect(status).toBe(422);
     expect(body.errors).toEqual({ monitor_id: ['The monitor id field must be a positive integer.'] });
   });
+
+  it('in a body list is told once, not once per rule it breaks', async () => {
+    const { status, body } = await answer('/api/maintenance-windows', {
+      method: 'POST',
+      json: { schedule: '0 3 * * 0', timezone: 'UTC', duration: 60, monitor_ids: [9007199254740993] },
+    });
+    expect(status).toBe(422);
+    expect(body.errors).toEqual({ 'monitor_ids.0': ['The monitor ids field must be a list of monitor ids.'] });
+  });
 });
 
 describe('PATCH /api/settings', () => {
