@@ -9,6 +9,14 @@ import { controlCharacterIn } from '../domain/text/controlCharacters';
 export const label = (field: string) => field.replace(/[_.]/g, ' ');
 export const isMissing = (input: unknown) => input === undefined || input === null;
 
+/*
+ * Trimmed as Laravel's TrimStrings trims (Str::trim): white space, and also the zero width space,
+ * the byte order mark and the left-to-right mark, which JavaScript's trim() keeps. A name of only
+ * a zero width space would be stored, shown as nothing, and never be "required".
+ */
+const EDGES = /^[\s\uFEFF\u200B\u200E]+|[\s\uFEFF\u200B\u200E]+$/g;
+export const trimText = (text: string) => text.replace(EDGES, '');
+
 /** A required string, trimmed, 1..max characters. */
 export function requiredString(field: string, max: number) {
   return z
@@ -16,7 +24,7 @@ export function requiredString(field: string, max: number) {
       error: (issue) =>
         isMissing(issue.input) ? `The ${label(field)} field is required.` : `The ${label(field)} field must be a string.`,
     })
-    .trim()
+    .overwrite(trimText)
     .min(1, { message: `The ${label(field)} field is required.`, abort: true })
     .max(max, { message: `The ${label(field)} field must not be greater than ${max} characters.`, abort: true });
 }
@@ -146,7 +154,7 @@ export function httpUrl(field: string) {
 export function optionalString(field: string, max: number) {
   return z
     .string({ error: `The ${label(field)} field must be a string.` })
-    .trim()
+    .overwrite(trimText)
     .max(max, `The ${label(field)} field must not be greater than ${max} characters.`)
     .nullish()
     .transform((value) => value || undefined);

@@ -5,7 +5,7 @@ import { describeDuration } from '../domain/time/durations';
 import { MAX_TAGS, tagOf } from '../domain/monitors/ownLine';
 import { parseZonedTimestamp } from '../domain/time/zonedTimestamp';
 import { timeZoneOf } from './peopleInputs';
-import { controlCharacterProblem, label, onlyFields, queryId, requiredInteger } from './fields';
+import { controlCharacterProblem, label, onlyFields, queryId, requiredInteger, trimText } from './fields';
 
 /*
  * Maintenance windows (Cronbeat's own resource, docs/api.md): one-off (starts_at, ends_at) or
@@ -36,7 +36,7 @@ export const maintenanceWindowInput = onlyFields(
   z.object({
     name: z
       .string({ error: 'The name field must be a string.' })
-      .trim()
+      .overwrite(trimText)
       .max(255, 'The name field must not be greater than 255 characters.')
       .superRefine((name, context) => {
         const problem = controlCharacterProblem('name', name);

@@ -40,7 +40,7 @@ describe('an id in the query past 2^53', () => {
   it('in a body list is told once, not once per rule it breaks', async () => {
     const { status, body } = await answer('/api/maintenance-windows', {
       method: 'POST',
-      json: { schedule: '0 3 * * 0', timezone: 'UTC', duration: 60, monitor_ids: [9007199254740993] },
+      body: `{"schedule":"0 3 * * 0","timezone":"UTC","duration":60,"monitor_ids":[${UNSAFE}]}`,
     });
     expect(status).toBe(422);
     expect(body.errors).toEqual({ 'monitor_ids.0': ['The monitor ids field must be a list of monitor ids.'] });
@@ -56,5 +56,33 @@ describe('PATCH /api/settings', () => {
     }
     // Either alone is still a change.
     expect((await answer('/api/settings', { method: 'PATCH', json: { public_url: null } })).status).toBe(200);
+  });
+});
+
+describe('a name of nothing but invisible characters', () => {
+  // Laravel trims U+200B and U+200E besides white space (Str::trim); JavaScript's trim() keeps them.
+  const MONITOR = { timezone: 'UTC', schedule: '0 3 * * *', duration: 5 };
+
+  it('is a missing name, and is trimmed off a real one', async () => {
+    for (const name of ['\u200b', '\u200e', ' \u200b\ufeff ']) {
+      const { status, body } = await answer('/api/monitors', { method: 'POST', json: { ...MONITOR, name } });
+      expect(status).toBe(422);
+      expect(body.errors).toEqual({ name: ['The name field is required.'] });
+    }
+    const made = await answer('/api/monitors', { method: 'POST', json: { ...MONITOR, name: '\u200bNightly backup\u200e ' } });
+    expect(made.status).toBe(201);
+    expect(made.body.name).toBe('Nightly backup');
+    // A mark inside a name is the name's own (a right-to-left name may need it).
+    const inside = await answer('/api/monitors', { method: 'POST', json: { ...MONITOR, name: 'גיבוי\u200e 2' } });
+    expect(inside.body.name).toBe('גיבוי\u200e 2');
+  });
+
+  it('is refused for a key and a server as for a monitor', async () => {
+    const key = await answer('/api/keys', { method: 'POST', json: { name: '\u200b', scope: 'ping' } });
+    expect(key.status).toBe(422);
+    expect(key.body.errors).toEqual({ name: ['The name field is required.'] });
+    const server = await answer('/api/servers', { method: 'POST', json: { name: '\u200b', ip_address: '10.0.0.1', identifier: 'web-01' } });
+    expect(server.status).toBe(422);
+    expect(server.body.errors).toEqual({ name: ['The name field is required.'] });
   });
 });
