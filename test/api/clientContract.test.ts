@@ -86,3 +86,34 @@ describe('a name of nothing but invisible characters', () => {
     expect(server.body.errors).toEqual({ name: ['The name field is required.'] });
   });
 });
+
+describe('a path named word for word, asked with a method it does not take', () => {
+  // Each sits where a route with an id does (/api/servers/{id}, /api/notifications/{id}), which
+  // took the request and answered that no server "alert" or notification "read" exists.
+  const cases: Array<[string, string, string]> = [
+    ['GET', '/api/servers/alert', 'POST'],
+    ['DELETE', '/api/servers/alert', 'POST'],
+    ['PATCH', '/api/servers/heartbeat', 'POST'],
+    ['HEAD', '/api/servers/heartbeat', 'POST'],
+    ['PATCH', '/api/notifications/read', 'POST'],
+    ['PATCH', '/api/notifications/count', 'HEAD, GET'],
+    ['GET', '/api/servers/alert/', 'POST'],
+  ];
+
+  it.each(cases)('%s %s answers 405 with Allow: %s', async (method, path, allow) => {
+    const response = await agent.api(path, { method, ...(method === 'PATCH' ? { json: { read: true } } : {}) });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe(allow);
+    if (method !== 'HEAD') expect(await response.json()).toEqual({ message: 'Method Not Allowed' });
+  });
+
+  it('still answers the ids beside them and the methods they take', async () => {
+    const server = await answer('/api/servers', { method: 'POST', json: { name: 'Box', ip_address: '10.0.0.2', identifier: 'box-01' } });
+    expect((await answer(`/api/servers/${server.body.id}`)).status).toBe(200);
+    expect((await answer('/api/servers/12345')).status).toBe(404);
+    expect((await answer('/api/notifications/count')).body).toEqual({ total: 0 });
+    const alert = await answer('/api/servers/alert', { method: 'POST', json: { username: 'root', server_id: 'box-01', command: 'ls' } });
+    expect(alert.status).toBe(201);
+    expect((await agent.api('/api/servers/alert', { method: 'OPTIONS' })).headers.get('allow')).toBe('POST');
+  });
+});
