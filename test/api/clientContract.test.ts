@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 /*
@@ -115,5 +116,28 @@ describe('a path named word for word, asked with a method it does not take', () 
     const alert = await answer('/api/servers/alert', { method: 'POST', json: { username: 'root', server_id: 'box-01', command: 'ls' } });
     expect(alert.status).toBe(201);
     expect((await agent.api('/api/servers/alert', { method: 'OPTIONS' })).headers.get('allow')).toBe('POST');
+  });
+});
+
+/** What the agent answers to `request` sent as is, byte for byte, on a connection of its own. */
+function rawExchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(request));
+    let answered = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (answered += chunk)).on('end', () => resolve(answered)).on('error', reject);
+  });
+}
+
+describe('an HTTP/1.1 request without Host', () => {
+  it('is refused with a 400 in the JSON shape every refusal has, on the API and on a pulse', async () => {
+    const port = Number(new URL(agent.url).port);
+    for (const path of ['/api/monitors', '/api/pulse/4f0c6a4e-0000-4000-8000-000000000000']) {
+      const answered = await rawExchange(port, `GET ${path} HTTP/1.1\r\nAuthorization: Bearer ${agent.token}\r\n\r\n`);
+      expect(answered).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(answered).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/);
+      expect(answered).toMatch(/\{"message":"The request has no Host header, which HTTP\/1\.1 requires\."\}$/);
+    }
+    // HTTP/1.0 has no Host to require: the host guard answers it as before.
+    expect(await rawExchange(port, 'GET /api/health HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
   });
 });
