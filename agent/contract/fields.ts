@@ -114,6 +114,14 @@ export function queryId(field: string) {
     .optional();
 }
 
+/**
+ * A query parameter's text must have been UTF-8: the query is decoded before it is read, and bytes
+ * that are not (`%FF`) come out as U+FFFD, which two different values would then share.
+ */
+export function utf8Query(field: string): [(value: string) => boolean, string] {
+  return [(value) => !value.includes('\uFFFD'), `The ${field} field is not UTF-8: percent-encode its bytes in UTF-8 (é is %C3%A9).`];
+}
+
 /** An optional positive integer query parameter, as the string the URL carries. */
 export function pageNumber(field: string, max: number) {
   return z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idempotencyKeyHeader } from './fields';
+import { idempotencyKeyHeader, utf8Query } from './fields';
 import { MAX_MEASURED_DURATION_MS } from '../domain/monitors/pulseInput';
 import type { HistoryKind } from '../domain/monitors/pulseEffect';
 
@@ -8,6 +8,7 @@ export const pulseQuery = z.object({
   rid: z
     .string({ error: 'The rid field must be a string.' })
     .max(200, 'The rid field must not be greater than 200 characters.')
+    .refine(...utf8Query('rid'))
     .optional()
     .transform((value) => value || null),
 });

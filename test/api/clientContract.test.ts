@@ -141,3 +141,22 @@ describe('an HTTP/1.1 request without Host', () => {
     expect(await rawExchange(port, 'GET /api/health HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
   });
 });
+
+describe('a query text that is not UTF-8', () => {
+  // node's query decoding turns %FF (and %FE…) into U+FFFD: two different rids would pair as one.
+  it('is refused naming it: a pulse rid, by either pulse door, and a server search', async () => {
+    const monitor = await answer('/api/monitors', { method: 'POST', json: { name: 'Rid', timezone: 'UTC', schedule: '0 3 * * *', duration: 5 } });
+    for (const path of [`/api/pulse/${monitor.body.token}/start?rid=%FF`, `/api/pulse/${monitor.body.token}/start/?rid=a%FEb`]) {
+      const { status, body } = await answer(path, { token: null });
+      expect(status).toBe(422);
+      expect(body.errors).toEqual({ rid: ['The rid field is not UTF-8: percent-encode its bytes in UTF-8 (é is %C3%A9).'] });
+    }
+    const history = await answer(`/api/monitors/${monitor.body.id}/pulses`);
+    expect(history.body.total).toBe(0);
+    expect((await agent.api(`/api/pulse/${monitor.body.token}/start?rid=caf%C3%A9`, { token: null })).status).toBe(200);
+    expect(((await answer(`/api/monitors/${monitor.body.id}/pulses`)).body.data as Array<{ rid: string }>)[0].rid).toBe('café');
+    const search = await answer('/api/servers?q=%FF');
+    expect(search.status).toBe(422);
+    expect(search.body.errors).toEqual({ q: ['The q field is not UTF-8: percent-encode its bytes in UTF-8 (é is %C3%A9).'] });
+  });
+});
