@@ -95,9 +95,14 @@ export function atLeastOneOf<T extends z.ZodType<Record<string, unknown>>>(body:
   });
 }
 
+/** A query parameter's message for a value it cannot be; `?page=1&page=2` comes as a list, and is told so. */
+export function queryError(field: string, message: string) {
+  return (issue: { input?: unknown }) => (Array.isArray(issue.input) ? `The ${label(field)} field must be given once.` : message);
+}
+
 /** A query parameter that must be one of `values` when present. */
 export function oneOf<const T extends readonly [string, ...string[]]>(field: string, values: T) {
-  return z.enum(values, { error: `The ${label(field)} field must be one of: ${values.join(', ')}.` }).optional();
+  return z.enum(values, { error: queryError(field, `The ${label(field)} field must be one of: ${values.join(', ')}.`) }).optional();
 }
 
 /**
@@ -107,7 +112,7 @@ export function oneOf<const T extends readonly [string, ...string[]]>(field: str
 export function queryId(field: string) {
   const message = `The ${label(field)} field must be a positive integer.`;
   return z
-    .string({ error: `The ${label(field)} field must be an integer.` })
+    .string({ error: queryError(field, `The ${label(field)} field must be an integer.`) })
     .regex(/^[1-9]\d{0,15}$/, { message, abort: true })
     .transform(Number)
     .refine(Number.isSafeInteger, message)
@@ -125,7 +130,7 @@ export function utf8Query(field: string): [(value: string) => boolean, string] {
 /** An optional positive integer query parameter, as the string the URL carries. */
 export function pageNumber(field: string, max: number) {
   return z
-    .string({ error: `The ${label(field)} field must be an integer.` })
+    .string({ error: queryError(field, `The ${label(field)} field must be an integer.`) })
     // Any run of digits is an integer: -1 is below 1 and 20 digits above the maximum, and each is told so.
     .regex(/^-?\d+$/, `The ${label(field)} field must be an integer.`)
     .transform(Number)

@@ -5,7 +5,7 @@ import { describeDuration } from '../domain/time/durations';
 import { MAX_TAGS, tagOf } from '../domain/monitors/ownLine';
 import { parseZonedTimestamp } from '../domain/time/zonedTimestamp';
 import { timeZoneOf } from './peopleInputs';
-import { controlCharacterProblem, label, onlyFields, queryId, requiredInteger, trimText } from './fields';
+import { controlCharacterProblem, label, onlyFields, queryError, queryId, requiredInteger, trimText } from './fields';
 
 /*
  * Maintenance windows (Cronbeat's own resource, docs/api.md): one-off (starts_at, ends_at) or
@@ -149,7 +149,7 @@ export function windowShapeErrors(window: WindowFields, now: number): Record<str
 /** GET /api/maintenance-windows?monitor_id=&active=&page=&per_page=. */
 export const maintenanceWindowListQuery = z.object({
   monitor_id: queryId('monitor_id'),
-  active: z.enum(['true', 'false'], { error: 'The active field must be true or false.' }).optional(),
+  active: z.enum(['true', 'false'], { error: queryError('active', 'The active field must be true or false.') }).optional(),
 });
 
 /** A maintenance window as the API answers it. Times are API timestamps. */

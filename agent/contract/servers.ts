@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ipVersion } from '../domain/net/ipAddress';
 import { CRON_CHANGES, type CronChange } from '../domain/servers/jobChanges';
 import { channelIdsField } from './channelIds';
-import { idempotencyKeyHeader, nameString, patchOf, requiredInteger, requiredString, utf8Query } from './fields';
+import { idempotencyKeyHeader, nameString, patchOf, requiredInteger, requiredString, queryError, utf8Query } from './fields';
 
 export const serverInput = z.object({
   name: nameString('name', 255),
@@ -21,7 +21,7 @@ export const serverPatch = patchOf(serverInput);
 /** GET /api/servers?q=: servers whose name, identifier or IP address contains q (any case). */
 export const serverListQuery = z.object({
   q: z
-    .string({ error: 'The q field must be a string.' })
+    .string({ error: queryError('q', 'The q field must be a string.') })
     .max(255, 'The q field must not be greater than 255 characters.')
     .refine(...utf8Query('q'))
     .optional(),

@@ -160,3 +160,21 @@ describe('a query text that is not UTF-8', () => {
     expect(search.body.errors).toEqual({ q: ['The q field is not UTF-8: percent-encode its bytes in UTF-8 (é is %C3%A9).'] });
   });
 });
+
+describe('a query parameter given twice', () => {
+  it('is told so, naming it, instead of "must be an integer"', async () => {
+    for (const [path, field] of [
+      ['/api/notifications?page=1&page=2', 'page'],
+      ['/api/notifications?per_page=10&per_page=10', 'per_page'],
+      ['/api/notifications?kinds=all&kinds=spec', 'kinds'],
+      ['/api/monitors?project_id=1&project_id=2', 'project_id'],
+      ['/api/monitors?status=failed&status=new', 'status'],
+      ['/api/maintenance-windows?active=true&active=false', 'active'],
+      ['/api/servers?q=a&q=b', 'q'],
+    ]) {
+      const { status, body } = await answer(path);
+      expect(status, path).toBe(422);
+      expect(body.errors, path).toEqual({ [field]: [`The ${field.replace('_', ' ')} field must be given once.`] });
+    }
+  });
+});
