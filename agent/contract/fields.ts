@@ -48,6 +48,17 @@ export function nameString(field: string, max: number) {
   });
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * A text that is not a name, which may hold control characters (a crontab line's tab) but must be
+ * text: a lone surrogate (`"\ud800"` in the JSON) has no UTF-8, so SQLite would store U+FFFD in its
+ * place and answer something other than what was sent.
+ */
+export function wellFormed(field: string): [(value: string | null | undefined) => boolean, string] {
+  return [(value) => value == null || !LONE_SURROGATE.test(value), `The ${label(field)} field must be text: it has a lone surrogate, which UTF-8 cannot hold.`];
+}
+
 /** A required integer between min and max. */
 export function requiredInteger(field: string, min: number, max: number) {
   return z

@@ -178,3 +178,23 @@ describe('a query parameter given twice', () => {
     }
   });
 });
+
+describe('a lone surrogate in a text that is not a name', () => {
+  // "\ud800" in JSON is a string UTF-8 cannot hold: SQLite stored U+FFFD in its place and the
+  // answer said a command the watcher never sent.
+  it('is refused naming the field, in an alert and in an email channel\'s host', async () => {
+    await answer('/api/servers', { method: 'POST', json: { name: 'Db', ip_address: '10.0.0.3', identifier: 'db-01' } });
+    for (const field of ['command', 'previous_command']) {
+      const sent = { username: 'root', server_id: 'db-01', command: 'ls', [field]: 'rm -rf \ud800/' };
+      const { status, body } = await answer('/api/servers/alert', { method: 'POST', json: sent });
+      expect(status).toBe(422);
+      expect(body.errors).toEqual({ [field]: [`The ${field.replace('_', ' ')} field must be text: it has a lone surrogate, which UTF-8 cannot hold.`] });
+    }
+    // A tab is a crontab's own, and a whole pair (an emoji) is text.
+    const kept = await answer('/api/servers/alert', { method: 'POST', json: { username: 'root', server_id: 'db-01', command: 'backup\t🎉' } });
+    expect((kept.body.alert as { command: string }).command).toBe('backup\t🎉');
+    const channel = await answer('/api/channels', { method: 'POST', json: { name: 'Mail', kind: 'email', settings: { host: 'smtp\ud800', from: 'a@b.example', to: 'c@d.example' } } });
+    expect(channel.status).toBe(422);
+    expect(Object.keys(channel.body.errors as object)).toEqual(['settings.host']);
+  });
+});
