@@ -198,3 +198,18 @@ describe('a lone surrogate in a text that is not a name', () => {
     expect(Object.keys(channel.body.errors as object)).toEqual(['settings.host']);
   });
 });
+
+describe('a notification id in upper case', () => {
+  // A UUID is case-insensitive (RFC 9562), and some tools print it in capitals (Windows' uuidgen).
+  it('names the same notification when marked read and for its deliveries', async () => {
+    await answer('/api/servers', { method: 'POST', json: { name: 'Up', ip_address: '10.0.0.4', identifier: 'up-01' } });
+    await answer('/api/servers/alert', { method: 'POST', json: { username: 'root', server_id: 'up-01', command: 'ls' } });
+    const list = await answer('/api/notifications?kinds=all&per_page=1');
+    const id = (list.body.data as Array<{ id: string }>)[0].id;
+    const marked = await answer(`/api/notifications/${id.toUpperCase()}`, { method: 'PATCH', json: { read: true } });
+    expect(marked.status).toBe(200);
+    expect(marked.body.id).toBe(id);
+    expect(marked.body.read_at).not.toBeNull();
+    expect((await agent.api(`/api/notifications/${id.toUpperCase()}/deliveries`)).status).toBe(200);
+  });
+});
