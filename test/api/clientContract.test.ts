@@ -171,6 +171,7 @@ describe('a query parameter given twice', () => {
       ['/api/monitors?status=failed&status=new', 'status'],
       ['/api/maintenance-windows?active=true&active=false', 'active'],
       ['/api/servers?q=a&q=b', 'q'],
+      ['/api/pulse/4f0c6a4e-0000-4000-8000-000000000000/start?rid=a&rid=b', 'rid'],
     ]) {
       const { status, body } = await answer(path);
       expect(status, path).toBe(422);
