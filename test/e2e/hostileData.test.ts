@@ -16,6 +16,8 @@ const SIZES = [
 ] as const;
 
 const LONG_WORD = `backup_${'accounting_ledger_'.repeat(8)}🚀`;
+/** A key's name may be at most 100 characters. */
+const KEY_NAME = LONG_WORD.slice(0, 90);
 
 /** What does not fit: the page scrolling sideways, a table wider than its card ("what by px"). */
 function overflows(page: Page): Promise<string[]> {
@@ -56,6 +58,11 @@ describe.skipIf(chromiumMissing)('hostile names and output', { timeout: 90_000 }
       starts_at: new Date(now + 3_600_000).toISOString(),
       ends_at: new Date(now + 7_200_000).toISOString(),
     });
+    await post('/api/keys', { name: KEY_NAME, scope: 'ping' });
+    // A failure whose alert goes to the channel of the long name: its delivery badge names it.
+    const failing = await post('/api/monitors', { name: 'Fails once', schedule: '*/5 * * * *', timezone: 'UTC', duration: 5 });
+    now += 60_000;
+    await agent.api(`/api/pulse/${failing.token}/1`, { method: 'POST', body: 'boom' });
   }, 60_000);
 
   afterAll(async () => {
@@ -70,18 +77,20 @@ describe.skipIf(chromiumMissing)('hostile names and output', { timeout: 90_000 }
       const page = await context.newPage();
       await page.goto(createSignInLink(agent.store, agent.url, now));
       await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
-      const screens: [string, string, string][] = [
+      const screens: [string, string, string | { testId: string }][] = [
         ['monitors', '#/monitors', LONG_WORD],
         ['monitor', `#/monitors/${monitorId}`, 'Run history'],
         ['servers', '#/servers', LONG_WORD],
         ['server', `#/servers/${serverId}`, 'Alert channels'],
         ['channels', '#/channels', LONG_WORD],
         ['maintenance', '#/maintenance', LONG_WORD],
+        ['notifications', '#/notifications', { testId: 'deliveries' }],
+        ['settings', '#/settings', KEY_NAME],
       ];
       const found: string[] = [];
       for (const [name, hash, text] of screens) {
         await page.goto(`${agent.url}/${hash}`);
-        await page.getByText(text).first().waitFor();
+        await (typeof text === 'string' ? page.getByText(text) : page.getByTestId(text.testId)).first().waitFor();
         await screenshot(page, `hostile-${name}-${label}`);
         for (const what of await overflows(page)) found.push(`${name} ${what}`);
       }

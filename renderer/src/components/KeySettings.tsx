@@ -78,7 +78,7 @@ export function KeySettings() {
           <tbody>
             {list.data.map((key) => (
               <tr key={key.id}>
-                <td>{key.name}</td>
+                <td className="cell-name">{key.name}</td>
                 <td>{key.scope}</td>
                 <td>
                   <Time value={key.created_at} relative past />
