@@ -204,7 +204,10 @@ describe.skipIf(chromiumMissing)('the dashboard in the first hour', { timeout: 3
   it('makes stale data obvious while the agent does not answer', async () => {
     // An agent of its own, to stop it under the page.
     const doomed = await startTestAgent({ rendererDir: builtRenderer() });
-    await doomed.api('/api/monitors', { method: 'POST', json: { name: 'Backup', schedule: '@daily', timezone: 'UTC', duration: 30 } });
+    const backup = await (await doomed.api('/api/monitors', { method: 'POST', json: { name: 'Backup', schedule: '@daily', timezone: 'UTC', duration: 30 } })).json();
+    // A timed run, so the row has a last duration to keep.
+    await doomed.api(`/api/pulse/${backup.token}/start?rid=a`, { method: 'POST' });
+    await doomed.api(`/api/pulse/${backup.token}?rid=a`, { method: 'POST' });
     const own = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'Asia/Tokyo', locale: 'en-GB' });
     const ownPage = await own.newPage();
     await ownPage.goto(createSignInLink(doomed.store, doomed.url, Date.now()));
@@ -212,9 +215,17 @@ describe.skipIf(chromiumMissing)('the dashboard in the first hour', { timeout: 3
     await ownPage.goto(`${doomed.url}/#/monitors`);
     await ownPage.getByRole('link', { name: 'Backup' }).waitFor();
     await ownPage.locator('.live-live').waitFor();
+    const duration = ownPage.getByRole('row', { name: /Backup/ }).locator('td.numeric');
+    await expect.poll(() => duration.textContent()).toMatch(/\d+ ms/);
+    const known = await duration.textContent();
+    // The dashboard reads every list again while the agent is away; a duration it could not read again is still the one it knew, never "—" (no timed run).
+    const pulsesFailed = ownPage.waitForEvent('requestfailed', { predicate: (r) => r.url().includes('/pulses'), timeout: 15_000 });
     await doomed.stop();
     const banner = ownPage.getByTestId('agent-down');
     await banner.waitFor({ timeout: 15_000 });
+    await pulsesFailed;
+    await ownPage.evaluate(() => new Promise((settled) => requestAnimationFrame(() => setTimeout(settled, 0))));
+    expect(await duration.textContent()).toBe(known);
     expect(await banner.textContent()).toMatch(/not answering since .*What you see is from .* and may be out of date/);
     expect(await ownPage.locator('main').getAttribute('class')).toContain('content-stale');
     await screenshot(ownPage, 'first-hour-agent-down');

@@ -29,5 +29,7 @@ export function LastDuration(props: { monitor: Monitor }) {
   const { api } = useApp();
   const [ref, seen] = useSeen<HTMLSpanElement>();
   const duration = useQuery({ ...queries.lastDuration(api, props.monitor.id), enabled: seen });
-  return <span ref={ref}>{formatDuration(duration.isError ? null : duration.data)}</span>;
+  // A read that failed (the agent away) keeps the duration known before it: "—" says there was no timed run.
+  if (duration.isError && duration.data === undefined) return <span ref={ref} title="Could not read its run history">?</span>;
+  return <span ref={ref}>{formatDuration(duration.data)}</span>;
 }
