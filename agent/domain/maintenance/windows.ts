@@ -103,7 +103,7 @@ export function nextStart(window: Omit<MaintenanceWindow, 'id'>, now: number): n
 }
 
 /** Whether `window` covers `monitor`: named by id or by one of its tags, or every monitor when it names none. */
-export function coversMonitor(window: MaintenanceWindow, monitor: CoveredMonitor): boolean {
+export function coversMonitor(window: Pick<MaintenanceWindow, 'monitorIds' | 'tags'>, monitor: CoveredMonitor): boolean {
   if (window.monitorIds.length === 0 && window.tags.length === 0) return true;
   return window.monitorIds.includes(monitor.id) || window.tags.some((tag) => monitor.tags.includes(tag));
 }

@@ -26,6 +26,7 @@ export function badgeLabel(status: string, problem?: Problem | null): string {
 
 const labels: Record<string, string> = {
   monitoring: 'Up',
+  maintenance: 'Maintenance',
   new: 'New',
   paused: 'Paused',
   running: 'Running',
@@ -57,6 +58,7 @@ const tones: Record<string, 'good' | 'busy' | 'bad' | 'warn' | 'neutral'> = {
   // Never green or red: a new monitor has not run yet, a paused one is not watched.
   new: 'neutral',
   paused: 'neutral',
+  maintenance: 'neutral',
   pause: 'neutral',
   resume: 'neutral',
   expiring: 'warn',

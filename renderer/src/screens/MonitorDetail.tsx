@@ -10,6 +10,7 @@ import { LastRun, NextDue } from '../components/MonitorTimes';
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
 import { monitorProblem, monitorStatus, StatusBadge } from '../components/StatusBadge';
+import { withMaintenance } from '../lib/maintenance';
 import { ZonedTime } from '../components/ZonedTime';
 import { useApp } from '../lib/app-context';
 import { formatDuration } from '../lib/format';
@@ -106,6 +107,7 @@ export function MonitorDetailScreen(props: { id: number }) {
   const { api } = useApp();
   const monitor = useResource(queries.monitor(api, props.id));
   const cli = useResource(queries.cli(api));
+  const maintenance = useResource(queries.monitorMaintenance(api, props.id));
   const [confirming, setConfirming] = useState(false);
 
   if (monitor.loading) return <Loading label="Loading monitor…" />;
@@ -128,6 +130,7 @@ export function MonitorDetailScreen(props: { id: number }) {
 
   const m = monitor.data;
   const status = monitorStatus(m);
+  const shown = withMaintenance(status, (maintenance.data?.length ?? 0) > 0);
   return (
     <>
       <PageHeader
@@ -146,11 +149,12 @@ export function MonitorDetailScreen(props: { id: number }) {
         }
       />
       <StaleBanner error={monitor.error} onRetry={monitor.reload} />
-      <section className={`card status-card status-${status}`} aria-label="Status">
+      <section className={`card status-card status-${shown === 'maintenance' ? 'under-maintenance' : status}`} aria-label="Status">
         <div className="status-line">
-          <StatusBadge status={status} problem={monitorProblem(m)} />
+          <StatusBadge status={shown} problem={monitorProblem(m)} />
           <span data-testid="monitor-status-text">
-            <StatusText monitor={m} />
+            {/* Under maintenance the line below says it all: its runs are not watched, so not "on time". */}
+            {shown === 'maintenance' ? 'Its runs are not watched until the maintenance ends.' : <StatusText monitor={m} />}
           </span>
         </div>
         <InMaintenance id={m.id} zone={m.timezone} />

@@ -12,6 +12,7 @@ import { scheduleInWords } from '../lib/schedule';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { useSettled } from '../lib/use-settled';
+import { underMaintenance, withMaintenance } from '../lib/maintenance';
 import { detailPiecesOf } from '../../../agent/domain/alerts/reasonPieces';
 import { AlertReasonText } from '../components/AlertReasonText';
 import { LastRun, NextDue } from '../components/MonitorTimes';
@@ -156,6 +157,8 @@ const VIRTUALIZE_FROM = 100;
 
 function MonitorTable(props: { monitors: Monitor[] }) {
   const { monitors } = props;
+  const { api } = useApp();
+  const windows = useResource(queries.maintenanceWindows(api)).data;
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const [bodyTop, setBodyTop] = useState(0);
   useLayoutEffect(() => {
@@ -196,8 +199,8 @@ function MonitorTable(props: { monitors: Monitor[] }) {
         <tbody ref={bodyRef}>
           {padTop > 0 ? <Spacer height={padTop} /> : null}
           {items
-            ? items.map((item) => <MonitorRow key={item.key} monitor={monitors[item.index]!} index={item.index} measure={virtualizer.measureElement} />)
-            : monitors.map((monitor, index) => <MonitorRow key={monitor.id} monitor={monitor} index={index} />)}
+            ? items.map((item) => <MonitorRow key={item.key} monitor={monitors[item.index]!} index={item.index} measure={virtualizer.measureElement} covered={underMaintenance(windows, monitors[item.index]!)} />)
+            : monitors.map((monitor, index) => <MonitorRow key={monitor.id} monitor={monitor} index={index} covered={underMaintenance(windows, monitor)} />)}
           {padBottom > 0 ? <Spacer height={padBottom} /> : null}
         </tbody>
       </table>
@@ -218,7 +221,7 @@ function Spacer(props: { height: number }) {
  * One monitor's row. Memoized on the monitor's object, which the cache replaces only when that
  * monitor changed: a live update re-renders one row, not the list (its times follow the shared clock).
  */
-const MonitorRow = memo(function MonitorRow(props: { monitor: Monitor; index: number; measure?: (row: HTMLTableRowElement | null) => void }) {
+const MonitorRow = memo(function MonitorRow(props: { monitor: Monitor; index: number; covered: boolean; measure?: (row: HTMLTableRowElement | null) => void }) {
   const { monitor } = props;
   return (
     <tr
@@ -229,7 +232,7 @@ const MonitorRow = memo(function MonitorRow(props: { monitor: Monitor; index: nu
       onClick={() => navigate(`/monitors/${monitor.id}`)}
     >
       <td>
-        <StatusBadge status={monitorStatus(monitor)} problem={monitorProblem(monitor)} />
+        <StatusBadge status={withMaintenance(monitorStatus(monitor), props.covered)} problem={monitorProblem(monitor)} />
       </td>
       <td className="cell-name">
         <a href={`#/monitors/${monitor.id}`} onClick={(e) => e.stopPropagation()}>
