@@ -38,11 +38,14 @@ describe.skipIf(chromiumMissing)('a monitor under maintenance', { timeout: 60_00
     await agent?.stop();
   });
 
-  it('says Maintenance, not Up, in the list and on its page', async () => {
+  it('says Maintenance, not Up, on the Overview, in the list and on its page', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'UTC', locale: 'en-GB' });
     const page = await context.newPage();
     await page.goto(createSignInLink(agent.store, agent.url, now));
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    // The Overview's counts: the covered one apart, still adding up to every monitor.
+    await expect.poll(() => page.getByTestId('tile-maintenance').textContent()).toBe('1In maintenance');
+    expect(await page.getByTestId('tile-up').textContent()).toBe('1Up');
     await page.goto(`${agent.url}/#/monitors`);
     const row = page.getByTestId(`monitor-row-${covered}`);
     await row.waitFor();

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { ApiError } from '../api/client';
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading } from '../components/states';
+import { underMaintenance, withMaintenance } from '../lib/maintenance';
 import { monitorStatus } from '../components/StatusBadge';
 import { useApp } from '../lib/app-context';
 import { plural } from '../lib/format';
@@ -50,10 +51,11 @@ export function OverviewScreen() {
   const servers = useResource(queries.servers(api));
   const certificates = useResource(queries.certificates(api));
   const notifications = useResource(queries.notifications(api, 1, 5));
+  const windows = useResource(queries.maintenanceWindows(api)).data;
 
-  const counts = { failed: 0, running: 0, monitoring: 0, paused: 0, new: 0 };
+  const counts = { failed: 0, running: 0, monitoring: 0, maintenance: 0, paused: 0, new: 0 };
   for (const m of monitors.data ?? []) {
-    const status = monitorStatus(m);
+    const status = withMaintenance(monitorStatus(m), underMaintenance(windows, m));
     if (status in counts) counts[status as keyof typeof counts]++;
   }
   const failed = (monitors.data ?? []).filter((m) => monitorStatus(m) === 'failed').sort((a, b) => a.name.localeCompare(b.name));
@@ -81,6 +83,7 @@ export function OverviewScreen() {
               <Tile href="#/monitors?status=running" count={counts.running} label="Running" tone={counts.running ? 'busy' : undefined} />
               <Tile href="#/monitors?status=monitoring" count={counts.monitoring} label="Up" tone="good" testId="tile-up" />
               {/* Neither green nor red, and only when there are some: they are not watched yet, or not now. */}
+              {counts.maintenance ? <Tile href="#/maintenance" count={counts.maintenance} label="In maintenance" testId="tile-maintenance" /> : null}
               {counts.paused ? <Tile href="#/monitors?status=paused" count={counts.paused} label="Paused" testId="tile-paused" /> : null}
               {counts.new ? <Tile href="#/monitors?status=new" count={counts.new} label="New" testId="tile-new" /> : null}
             </div>
