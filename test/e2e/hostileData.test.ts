@@ -109,6 +109,30 @@ describe.skipIf(chromiumMissing)('hostile names and output', { timeout: 90_000 }
     });
   }
 
+  it('keeps a channel of one long word beside its tick box in Alert channels', async () => {
+    const context = await browser.newContext({ viewport: SIZES[0], timezoneId: 'Europe/Paris', locale: 'en-GB' });
+    const page = await context.newPage();
+    await page.goto(createSignInLink(agent.store, agent.url, now));
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    await page.goto(`${agent.url}/#/monitors/${monitorId}`);
+    const label = page.getByTestId('channel-picker').locator('label').filter({ hasText: 'backup_accounting' });
+    await label.waitFor();
+    // The tick box and the name's first line share a line: a box alone above a name reads as belonging to the row before.
+    const apart = await label.evaluate((el) => {
+      const box = el.querySelector('input')!.getBoundingClientRect();
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      let node: Node | null;
+      while ((node = walker.nextNode()) && !node.textContent!.includes('backup_'));
+      const range = document.createRange();
+      range.selectNodeContents(node!);
+      const first = range.getClientRects()[0]!;
+      return Math.abs((box.top + box.bottom) / 2 - (first.top + first.bottom) / 2);
+    });
+    expect(apart).toBeLessThan(10);
+    await screenshot(page, 'hostile-channel-picker-800x600');
+    await context.close();
+  });
+
   it('shows a run\'s output without its terminal escapes', async () => {
     const context = await browser.newContext({ viewport: SIZES[1], timezoneId: 'Europe/Paris', locale: 'en-GB' });
     const page = await context.newPage();

@@ -76,8 +76,10 @@ export function ChannelPicker(props: { path: RoutedPath; id: number; what: strin
                         return e.target.checked ? [...current, channel.id] : current.filter((id) => id !== channel.id);
                       })
                     }
-                  />{' '}
-                  {channel.name} <span className="muted">({kindLabel(channel.kind)})</span>
+                  />
+                  <span className="picker-name">
+                    {channel.name} <span className="muted">({kindLabel(channel.kind)})</span>
+                  </span>
                 </label>
               </li>
             ))}
