@@ -52,6 +52,15 @@ describe.skipIf(chromiumMissing)('a monitor under maintenance', { timeout: 60_00
     await expect.poll(() => row.locator('.badge').textContent()).toBe('Maintenance');
     expect(await page.getByTestId(`monitor-row-${other}`).locator('.badge').textContent()).toBe('Up');
     await screenshot(page, 'maintenance-status-list');
+    // The tile opens the list filtered as it counts; Up lists only the other one.
+    await page.goto(`${agent.url}/#/`);
+    await page.getByTestId('tile-maintenance').click();
+    await page.getByTestId(`monitor-row-${other}`).waitFor({ state: 'detached' });
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    await page.getByTestId(`monitor-row-${covered}`).waitFor();
+    await page.locator('#monitor-status').selectOption('monitoring');
+    await page.getByTestId(`monitor-row-${other}`).waitFor();
+    expect(await page.getByTestId(`monitor-row-${covered}`).count()).toBe(0);
 
     await page.goto(`${agent.url}/#/monitors/${covered}`);
     await page.getByTestId('monitor-maintenance').waitFor();

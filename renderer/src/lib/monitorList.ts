@@ -39,12 +39,12 @@ function haystack(m: Monitor): string {
   return text;
 }
 
-/** The monitors whose name, schedule or zone contains `search`, of `status`, with `tag`; the order is kept. */
-export function filterMonitors(monitors: Monitor[], search: string, status: string, tag = ''): Monitor[] {
+/** The monitors whose name, schedule or zone contains `search`, of `status` (as `statusOf` shows it), with `tag`; the order is kept. */
+export function filterMonitors(monitors: Monitor[], search: string, status: string, tag = '', statusOf: (m: Monitor) => string = monitorStatus): Monitor[] {
   const needle = search.trim().toLowerCase();
   if (!needle && !status && !tag) return monitors;
   return monitors.filter(
-    (m) => (!status || monitorStatus(m) === status) && (!tag || (m.tags ?? []).includes(tag)) && (!needle || haystack(m).includes(needle)),
+    (m) => (!status || statusOf(m) === status) && (!tag || (m.tags ?? []).includes(tag)) && (!needle || haystack(m).includes(needle)),
   );
 }
 

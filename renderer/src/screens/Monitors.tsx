@@ -1,6 +1,7 @@
 import { memo, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import type { Monitor } from '../api/types';
+import type { MaintenanceWindowResource } from '../../../agent/contract/maintenanceWindows';
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
 import { monitorProblem, monitorStatus, StatusBadge, type DisplayStatus } from '../components/StatusBadge';
@@ -18,12 +19,13 @@ import { AlertReasonText } from '../components/AlertReasonText';
 import { LastRun, NextDue } from '../components/MonitorTimes';
 import { EditOnly } from '../components/ReadOnly';
 
-const statusFilters: { value: '' | DisplayStatus; label: string }[] = [
+const statusFilters: { value: '' | DisplayStatus | 'maintenance'; label: string }[] = [
   { value: '', label: 'All statuses' },
   // The API's failed status: the job said so, no run came, or a run is taking too long.
   { value: 'failed', label: 'Failed, missed or stuck' },
   { value: 'running', label: 'Running' },
   { value: 'monitoring', label: 'Up' },
+  { value: 'maintenance', label: 'In maintenance' },
   { value: 'new', label: 'New' },
   { value: 'paused', label: 'Paused' },
 ];
@@ -34,6 +36,7 @@ const ADDRESS_AFTER_TYPING_MS = 400;
 export function MonitorsScreen(props: { query: URLSearchParams }) {
   const { api } = useApp();
   const monitors = useResource(queries.monitors(api));
+  const windows = useResource(queries.maintenanceWindows(api)).data;
   const [search, setSearch] = useState(props.query.get('q') ?? '');
   const [status, setStatus] = useState(props.query.get('status') ?? '');
   const [tag, setTag] = useState(props.query.get('tag') ?? '');
@@ -72,7 +75,10 @@ export function MonitorsScreen(props: { query: URLSearchParams }) {
   const shown = useRef<Monitor[] | null>(null);
   const sorted = useMemo(() => (monitors.data ? (shown.current = keepOrder(shown.current, monitors.data)) : []), [monitors.data]);
   const deferredSearch = useDeferredValue(search);
-  const visible = useMemo(() => filterMonitors(sorted, deferredSearch, status, tag), [sorted, deferredSearch, status, tag]);
+  const visible = useMemo(
+    () => filterMonitors(sorted, deferredSearch, status, tag, (m) => withMaintenance(monitorStatus(m), underMaintenance(windows, m))),
+    [sorted, deferredSearch, status, tag, windows],
+  );
   const allTags = useMemo(() => tagsOfMonitors(sorted), [sorted]);
 
   const newButton = (
@@ -139,7 +145,7 @@ export function MonitorsScreen(props: { query: URLSearchParams }) {
         {visible.length === 0 ? (
           <EmptyState title="No monitor matches">Clear the search or pick another status or tag.</EmptyState>
         ) : (
-          <MonitorTable monitors={visible} />
+          <MonitorTable monitors={visible} windows={windows} />
         )}
       </>
     );
@@ -155,10 +161,8 @@ export function MonitorsScreen(props: { query: URLSearchParams }) {
 /** Above this many rows only those near the viewport are in the page. */
 const VIRTUALIZE_FROM = 100;
 
-function MonitorTable(props: { monitors: Monitor[] }) {
-  const { monitors } = props;
-  const { api } = useApp();
-  const windows = useResource(queries.maintenanceWindows(api)).data;
+function MonitorTable(props: { monitors: Monitor[]; windows: MaintenanceWindowResource[] | undefined }) {
+  const { monitors, windows } = props;
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const [bodyTop, setBodyTop] = useState(0);
   useLayoutEffect(() => {

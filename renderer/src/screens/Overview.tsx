@@ -83,7 +83,7 @@ export function OverviewScreen() {
               <Tile href="#/monitors?status=running" count={counts.running} label="Running" tone={counts.running ? 'busy' : undefined} />
               <Tile href="#/monitors?status=monitoring" count={counts.monitoring} label="Up" tone="good" testId="tile-up" />
               {/* Neither green nor red, and only when there are some: they are not watched yet, or not now. */}
-              {counts.maintenance ? <Tile href="#/maintenance" count={counts.maintenance} label="In maintenance" testId="tile-maintenance" /> : null}
+              {counts.maintenance ? <Tile href="#/monitors?status=maintenance" count={counts.maintenance} label="In maintenance" testId="tile-maintenance" /> : null}
               {counts.paused ? <Tile href="#/monitors?status=paused" count={counts.paused} label="Paused" testId="tile-paused" /> : null}
               {counts.new ? <Tile href="#/monitors?status=new" count={counts.new} label="New" testId="tile-new" /> : null}
             </div>
