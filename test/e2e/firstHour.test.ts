@@ -148,6 +148,8 @@ describe.skipIf(chromiumMissing)('the dashboard in the first hour', { timeout: 3
     // Descriptions carry their times in the viewer's zone too.
     expect(await recovered.locator('.notification-description').textContent()).not.toContain('UTC');
     await recovered.locator('.notification-description time').waitFor();
+    // ...and the page says whose zone that is, so "09:02 today" never reads as the monitor's or the server's clock.
+    expect(await page.locator('.page-header').textContent()).toContain('Times in your zone, Asia/Tokyo (UTC on hover)');
     await expectNoErrorState(page);
     await screenshot(page, 'first-hour-notifications');
   });

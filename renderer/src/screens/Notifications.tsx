@@ -16,6 +16,7 @@ import { AlertDescription } from '../components/AlertDescription';
 import { useUnreadCount } from '../lib/use-unread';
 import { queries } from '../lib/queries';
 import { useCanEdit } from '../lib/access';
+import { viewerZone } from '../lib/schedule';
 
 const PER_PAGE = 20;
 
@@ -193,7 +194,7 @@ export function NotificationsScreen(props: { page: number }) {
     );
   return (
     <>
-      <PageHeader title="Notifications" subtitle="Newest first" actions={<MarkAllRead />} />
+      <PageHeader title="Notifications" subtitle={`Newest first. Times in your zone, ${viewerZone()} (UTC on hover)`} actions={<MarkAllRead />} />
       {body}
     </>
   );
