@@ -95,6 +95,10 @@ describe.skipIf(chromiumMissing)('hostile names and output', { timeout: 90_000 }
         for (const what of await overflows(page)) found.push(`${name} ${what}`);
       }
       expect(found).toEqual([]);
+      // A server's times are the viewer's: the column says whose, as the Maintenance page's does.
+      await page.goto(`${agent.url}/#/servers`);
+      await page.getByRole('columnheader', { name: 'Added (Europe/Paris)' }).waitFor();
+      expect(await overflows(page)).toEqual([]);
       // The confirmation naming it keeps both its buttons in the window.
       await page.goto(`${agent.url}/#/monitors/${monitorId}`);
       await page.getByRole('button', { name: 'Delete…' }).click();

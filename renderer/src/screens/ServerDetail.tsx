@@ -13,6 +13,7 @@ import { useResource } from '../lib/use-resource';
 import type { ServerAlert } from '../api/types';
 import { WatchCrontabs } from './WatchCrontabs';
 import { EditOnly } from '../components/ReadOnly';
+import { viewerZone } from '../lib/schedule';
 
 /** Removing a job is the change most likely to mean a backup stopped. */
 const CHANGE_TONE: Record<ServerAlert['change'], string> = { added: 'badge-busy', removed: 'badge-bad', altered: 'badge-warn' };
@@ -96,7 +97,7 @@ function Alerts(props: { serverId: number }) {
         <table className="table">
           <thead>
             <tr>
-              <th scope="col">Received</th>
+              <th scope="col">Received ({viewerZone()})</th>
               <th scope="col">Change</th>
               <th scope="col">User</th>
               <th scope="col">Command</th>

@@ -7,6 +7,7 @@ import { navigate } from '../lib/router';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { EditOnly } from '../components/ReadOnly';
+import { viewerZone } from '../lib/schedule';
 
 export function ServersScreen() {
   const { api } = useApp();
@@ -45,7 +46,7 @@ export function ServersScreen() {
                 <th scope="col">Identifier</th>
                 <th scope="col">IP address</th>
                 <th scope="col">Last report</th>
-                <th scope="col">Added</th>
+                <th scope="col">Added ({viewerZone()})</th>
               </tr>
             </thead>
             <tbody>
