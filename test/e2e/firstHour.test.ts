@@ -151,6 +151,10 @@ describe.skipIf(chromiumMissing)('the dashboard in the first hour', { timeout: 3
     // ...and the page says whose zone that is, so "09:02 today" never reads as the monitor's or the server's clock.
     expect(await page.locator('.page-header').textContent()).toContain('Times in your zone, Asia/Tokyo (UTC on hover)');
     await expectNoErrorState(page);
+    // The Overview's failure reasons and latest notifications are in that zone too.
+    await page.goto(`${agent.url}/#/`);
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    expect(await page.locator('.page-header').textContent()).toContain('Times in your zone, Asia/Tokyo (UTC on hover)');
     await screenshot(page, 'first-hour-notifications');
   });
 

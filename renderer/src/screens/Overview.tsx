@@ -14,6 +14,7 @@ import { NotificationList, useToggleRead } from './Notifications';
 import { reasonPiecesOf } from '../../../agent/domain/alerts/reasonPieces';
 import { AlertReasonText } from '../components/AlertReasonText';
 import { EditOnly } from '../components/ReadOnly';
+import { viewerZone } from '../lib/schedule';
 
 function Tile(props: { href: string; count: number | string; label: string; tone?: 'good' | 'bad' | 'warn' | 'busy'; testId?: string }) {
   return (
@@ -68,7 +69,7 @@ export function OverviewScreen() {
 
   return (
     <>
-      <PageHeader title="Overview" />
+      <PageHeader title="Overview" subtitle={`Times in your zone, ${viewerZone()} (UTC on hover)`} />
       <Panel title="Monitors" href="#/monitors" linkLabel="All monitors">
         {monitors.loading ? (
           <Loading />
