@@ -11,6 +11,7 @@ import { timingOf } from './monitors/monitorState';
 import { raiseQuietServers } from './servers/quietServers';
 import { sendReminders } from './delivery/reminders';
 import { runInSlices } from './slices';
+import { bringMonitorsBackToClock } from './monitors/clockBack';
 import { announceTransition, transitionAlert, type RecordedTransition, type TransitionFacts } from './monitors/transitions';
 import { addFailure, failuresOf, missedRunAt, streakReason, timingAfterCountedMiss } from '../domain/monitors/failureStreak';
 import { noteAlertingChange, raiseNotedChange, sendSteady } from './monitors/alertGate';
@@ -265,6 +266,11 @@ export function createOverdueFailer(ctx: EngineContext) {
       }
       for (const popup of unrecordedFailurePopups(news)) notifier.show(popup);
       return news.length;
+    },
+
+    /** The clock reads `now`, earlier than moments it recorded (set back, or found so at start): monitors come back to it. */
+    clockSetBack(now: number): number {
+      return bringMonitorsBackToClock(ctx, now);
     },
 
     /**
