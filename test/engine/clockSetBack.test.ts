@@ -51,3 +51,29 @@ describe('a clock set back by a day', () => {
     expect(fixture.reload(monitor.id)).toMatchObject({ running_since: null, is_alerted: 0, due_at: at('2026-11-21T12:05:00Z') });
   });
 });
+
+describe('what is planned from a moment recorded "tomorrow"', () => {
+  const settings = { url: 'http://127.0.0.1:9/hook', secret: 'x'.repeat(16) };
+
+  it('a reminder comes its hours after the correction, and a dead watcher is quiet two reports after it', async () => {
+    const ahead = at('2026-11-22T10:00:30Z');
+    fixture = engineFixture(ahead);
+    const channel = fixture.store.channels.create({ companyId: 1, name: 'ops', kind: 'webhook', settings, quietHours: null, remindEveryHours: 2, now: ahead });
+    const monitor = fixture.monitor({ schedule: '0 * * * *', duration: 5 });
+    fixture.store.channelRoutes.setChannelIds(1, { type: 'monitor', id: monitor.id }, [channel.id]);
+    await fixture.pulse(monitor.token, at('2026-11-22T11:00:00Z'), { kind: 'fail', exitCode: 1 });
+    const server = fixture.store.servers.create({ companyId: 1, identifier: 'web-1', name: 'web 1', ipAddress: '10.0.0.5', now: ahead });
+    fixture.store.serverReports.record({ serverId: server.id, now: ahead, intervalSeconds: 60, jobs: 2, quietAlertAt: at('2026-11-22T10:03:30Z') });
+
+    const back = at('2026-11-21T11:00:30Z');
+    fixture.failer.clockSetBack(back);
+    expect(fixture.store.db.prepare('SELECT next_at FROM reminders').pluck().get()).toBe(at('2026-11-21T13:00:30Z'));
+    expect(fixture.store.serverReports.find(server.id)).toMatchObject({ last_report_at: back, quiet_alert_at: at('2026-11-21T11:03:30Z') });
+
+    await fixture.step(at('2026-11-21T13:00:31Z'));
+    const statuses = fixture.notifications().map((n) => n.data.status);
+    expect(statuses.filter((s) => s === 'quiet')).toHaveLength(1);
+    // Taken at 13:00:31 (its delivery waits for no outbox here, so it is not sent): the next one two hours on.
+    expect(fixture.store.db.prepare('SELECT next_at FROM reminders').pluck().get()).toBe(at('2026-11-21T15:00:31Z'));
+  });
+});
