@@ -9,14 +9,17 @@ export const MAX_REPLAY_AGE_MS = 24 * 3_600_000;
 
 /**
  * When a pulse counts: the send time a replaying client states (X-Cronbeat-Sent-At, ISO
- * 8601 with a zone, a date that exists) when it is at most MAX_REPLAY_AGE_MS in the past and not in the future; otherwise
- * (absent, unreadable, too old, ahead) the time it arrived.
+ * 8601 with a zone, a date that exists) when it is at most MAX_REPLAY_AGE_MS in the past and not
+ * in the future; one stated further back counts as MAX_REPLAY_AGE_MS back, the oldest moment
+ * believed (a spool kept longer than a day keeps its order: counted for its arrival, its oldest
+ * pulse would make every newer one replayed after it older than the state, so a failure
+ * after it would change nothing); otherwise (absent, unreadable, ahead) the time it arrived.
  */
 export function pulseTime(receivedAt: number, sentAtHeader: string | undefined): number {
   if (!sentAtHeader) return receivedAt;
   const sentAt = parseZonedTimestamp(sentAtHeader);
-  if (sentAt === null || sentAt > receivedAt || receivedAt - sentAt > MAX_REPLAY_AGE_MS) return receivedAt;
-  return sentAt;
+  if (sentAt === null || sentAt > receivedAt) return receivedAt;
+  return Math.max(sentAt, receivedAt - MAX_REPLAY_AGE_MS);
 }
 
 /** The longest run duration a client may state (X-Cronbeat-Duration-Ms): a year, like a monitor's duration. */

@@ -28,7 +28,8 @@ describe('the time a pulse counts for', () => {
     [undefined, now, 'no header'],
     ['2026-11-21T09:00:00Z', t('2026-11-21T09:00:00Z'), 'an hour ago'],
     ['2026-11-20T10:00:00Z', t('2026-11-20T10:00:00Z'), 'exactly 24 h ago'],
-    ['2026-11-20T09:59:59Z', now, 'more than 24 h ago'],
+    ['2026-11-20T09:59:59Z', t('2026-11-20T10:00:00Z'), 'more than 24 h ago: 24 h ago'],
+    ['2026-11-14T10:00:00Z', t('2026-11-20T10:00:00Z'), 'a week ago: 24 h ago'],
     ['2026-11-21T10:00:01Z', now, 'in the future'],
     ['yesterday', now, 'unreadable'],
   ])('%s counts for %s (%s)', (header, expected) => {
