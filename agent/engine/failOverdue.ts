@@ -268,7 +268,7 @@ export function createOverdueFailer(ctx: EngineContext) {
       return news.length;
     },
 
-    /** The clock reads `now`, earlier than moments it recorded (set back, or found so at start): monitors come back to it. */
+    /** The clock was set back to `now` while the agent ran: what it recorded ahead of it comes back to it (bringMonitorsBackToClock). */
     clockSetBack(now: number): number {
       return bringMonitorsBackToClock(ctx, now);
     },

@@ -63,8 +63,10 @@ export function startMonitorLoop({ failer, events, clock, log, health }: Monitor
   let lastBeat = clock();
   // An outage not yet graced (at first: the time before Cronbeat started).
   let outage: Outage | undefined = { from: null, to: lastBeat };
-  // The clock read earlier than moments recorded before (at first: a start may find it so, a VM restored).
-  let setBack = true;
+  // The clock was seen going back (noticeOutage). Never assumed at a start: a clock found earlier
+  // than what was recorded may be the wrong one (a machine without a battery-backed clock boots at
+  // an old date until NTP answers), and rewriting every monitor's past to it would lose it.
+  let setBack = false;
   let retryMs = 0;
   let unwritable = false;
   let stopped = false;

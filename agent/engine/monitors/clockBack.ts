@@ -4,8 +4,8 @@ import type { EngineContext } from '../engineContext';
 import { timingOf } from './monitorState';
 
 /**
- * The agent's clock now reads `now`, earlier than it did (set back while the agent ran, or
- * found so at start): every monitor with a moment recorded after it is brought back to it
+ * The agent's clock now reads `now`, earlier than it did a moment ago (set back while the agent
+ * ran: NTP correcting a clock that ran ahead): every monitor with a moment recorded after it is brought back to it
  * (stateAtClock), in one transaction, so none waits until the clock reaches the moment it
  * recorded. No new grace: a catch-up grace in course runs from `now`. Reminders and crontab
  * watchers planned from such a moment are planned from `now`. Returns how many monitors changed.
