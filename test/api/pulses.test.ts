@@ -177,6 +177,25 @@ describe('a spool older than a day', () => {
   });
 });
 
+describe('a job machine whose clock is hours wrong', () => {
+  it('a late pulse counts for its age on that machine, not for the time its clock states', async () => {
+    const m = await createMonitor();
+    // Sent 10 minutes late by a machine whose clock is 5 h behind.
+    const headers = { 'X-Cronbeat-Sent-At': '2026-11-21T04:48:30Z', 'X-Cronbeat-Age-Ms': '600000' };
+    expect((await pulse(m.token, { headers })).status).toBe(200);
+    expect((await history(m.id)).data.map((p: { received_at: string }) => p.received_at)).toEqual(['2026-11-21T09:48:30.000000Z']);
+    expect(await monitor(m.id)).toMatchObject({ last_pulse_at: '2026-11-21T09:48:30.000000Z', next_due_at: '2026-11-21T10:05:00.000000Z' });
+  });
+
+  it('answers 422 naming X-Cronbeat-Age-Ms for an age that is no whole number of milliseconds, and stores nothing', async () => {
+    const m = await createMonitor();
+    const response = await pulse(m.token, { headers: { 'X-Cronbeat-Age-Ms': '-5' } });
+    expect(response.status).toBe(422);
+    expect(Object.keys((await response.json()).errors)).toEqual(['x-cronbeat-age-ms']);
+    expect(agent.store.pulses.count(m.id)).toBe(0);
+  });
+});
+
 describe('retries and measured durations', () => {
   const keyed = (key: string, extra: Record<string, string> = {}) => ({ method: 'POST', headers: { 'Idempotency-Key': key, ...extra } });
 

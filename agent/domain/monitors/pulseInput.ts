@@ -8,14 +8,17 @@ export const PULSE_BODY_LIMIT = 100 * 1024;
 export const MAX_REPLAY_AGE_MS = 24 * 3_600_000;
 
 /**
- * When a pulse counts: the send time a replaying client states (X-Cronbeat-Sent-At, ISO
- * 8601 with a zone, a date that exists) when it is at most MAX_REPLAY_AGE_MS in the past and not
- * in the future; one stated further back counts as MAX_REPLAY_AGE_MS back, the oldest moment
- * believed (a spool kept longer than a day keeps its order: counted for its arrival, its oldest
- * pulse would make every newer one replayed after it older than the state, so a failure
- * after it would change nothing); otherwise (absent, unreadable, ahead) the time it arrived.
+ * When a pulse counts. A client that says how long ago its event happened (X-Cronbeat-Age-Ms,
+ * measured on its own clock, so right however wrong that clock is set) is believed: the arrival
+ * less that age. Else the event time a replaying client states (X-Cronbeat-Sent-At, ISO 8601
+ * with a zone, a date that exists, on the client's clock) when it is not in the future. Either
+ * is believed at most MAX_REPLAY_AGE_MS back: one further back counts as that far back, the
+ * oldest moment believed (a spool kept longer than a day keeps its order: counted for its
+ * arrival, its oldest pulse would make every newer one replayed after it older than the state,
+ * so a failure after it would change nothing). Otherwise (absent, unreadable, ahead) the time it arrived.
  */
-export function pulseTime(receivedAt: number, sentAtHeader: string | undefined): number {
+export function pulseTime(receivedAt: number, sentAtHeader: string | undefined, ageMs: number | null = null): number {
+  if (ageMs !== null) return receivedAt - Math.min(ageMs, MAX_REPLAY_AGE_MS);
   if (!sentAtHeader) return receivedAt;
   const sentAt = parseZonedTimestamp(sentAtHeader);
   if (sentAt === null || sentAt > receivedAt) return receivedAt;

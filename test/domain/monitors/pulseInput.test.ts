@@ -36,6 +36,13 @@ describe('the time a pulse counts for', () => {
     expect(pulseTime(now, header)).toBe(expected);
   });
 
+  it('an age the client measured on its own clock wins over the time it states, and is believed 24 h back at most', () => {
+    // The job machine's clock is 5 h behind: the time it states is 5 h off, its age is not.
+    expect(pulseTime(now, '2026-11-21T04:50:00Z', 600_000)).toBe(t('2026-11-21T09:50:00Z'));
+    expect(pulseTime(now, undefined, 0)).toBe(now);
+    expect(pulseTime(now, undefined, 30 * 3_600_000)).toBe(t('2026-11-20T10:00:00Z'));
+  });
+
   it('an impossible date is unreadable, not rolled over to a real one (2026-02-29 is not March 1st)', () => {
     const march2 = t('2026-03-02T10:00:00Z');
     expect(pulseTime(march2, '2026-02-29T12:00:00Z')).toBe(march2);
