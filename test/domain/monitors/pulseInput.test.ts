@@ -36,11 +36,13 @@ describe('the time a pulse counts for', () => {
     expect(pulseTime(now, header)).toBe(expected);
   });
 
-  it('an age the client measured on its own clock wins over the time it states, and is believed 24 h back at most', () => {
+  it('an age the client measured on its own clock wins over a time it states more than a minute off it, 24 h back at most', () => {
     // The job machine's clock is 5 h behind: the time it states is 5 h off, its age is not.
     expect(pulseTime(now, '2026-11-21T04:50:00Z', 600_000)).toBe(t('2026-11-21T09:50:00Z'));
+    // Clocks that agree: the stated time, to the millisecond (the age is off by the request's transit).
+    expect(pulseTime(now, '2026-11-21T09:50:00.123Z', 599_950)).toBe(t('2026-11-21T09:50:00.123Z'));
     expect(pulseTime(now, undefined, 0)).toBe(now);
-    expect(pulseTime(now, undefined, 30 * 3_600_000)).toBe(t('2026-11-20T10:00:00Z'));
+    expect(pulseTime(now, 'yesterday', 30 * 3_600_000)).toBe(t('2026-11-20T10:00:00Z'));
   });
 
   it('an impossible date is unreadable, not rolled over to a real one (2026-02-29 is not March 1st)', () => {
