@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { CLI, closedPort, type CliResult } from '../helpers/cli';
 import { createMonitor, pulsesOf } from './agentFixtures';
-import { version } from '../../package.json';
+import { engines, version } from '../../package.json';
 
 // docs/cli.md: on a server, `run`, `ping` and `spool` need nothing but dist/cronbeat.cjs. Here
 // it is copied alone into an empty folder with no node_modules above it, as a server has it.
@@ -142,5 +142,27 @@ Module._load = function (request, ...rest) {
     const result = await runThere(folder, ['run', monitor.token, '--url', agent.url, ...job], {}, ['--require', noCrypto]);
     expect(result).toMatchObject({ status: 3, stdout: 'ran\n' });
     expect(result.stderr).toBe('cronbeat: not monitoring this run: Node.js is not compiled with OpenSSL crypto support\n');
+  });
+
+  it('on a Node older than package.json\'s engines: one line, the job still runs with its own status, nothing else starts', async () => {
+    // Run by hand on real Node 8.17, 12.22, 16.20 and 18.20 (docs/cli.md, "Getting cronbeat"):
+    // the file parses there (built for node8) and this check answers before anything else loads.
+    const folder = aloneFolder();
+    const oldNode = join(folder, 'old-node.cjs');
+    writeFileSync(oldNode, `Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '18.20.4' } });\n`);
+    const said = (line: string) => `cronbeat: Node 18.20.4 is too old: Cronbeat needs Node ${engines.node.replace('>=', '')} or newer (see "Getting cronbeat" in docs/cli.md)${line}\n`;
+    const monitor = await createMonitor(agent, 'alone, old node');
+
+    const ran = await runThere(folder, ['run', monitor.token, '--url', agent.url, ...job, '--help'], {}, ['--require', oldNode]);
+    expect(ran).toEqual({ status: 3, signal: null, stdout: 'ran\n', stderr: said('; the command runs, unmonitored.') });
+    const byLine = await runThere(folder, ['run', '--name', 'old', '--schedule', '0 3 * * *', 'sh', '-c', 'exit 5'], { CRONBEAT_URL: agent.url }, ['--require', oldNode]);
+    expect(byLine).toMatchObject({ status: 5, stderr: said('; the command runs, unmonitored.') });
+    expect(await runThere(folder, ['run', monitor.token, '--url', agent.url, '--', 'no-such-program-here'], {}, ['--require', oldNode])).toMatchObject({ status: 127 });
+    expect(await runThere(folder, ['run', monitor.token], {}, ['--require', oldNode])).toMatchObject({ status: 2, stderr: said('.') });
+
+    for (const args of [['ping', monitor.token, '--url', agent.url], ['--version'], ['serve']]) {
+      expect(await runThere(folder, args, {}, ['--require', oldNode]), args.join(' ')).toEqual({ status: 1, signal: null, stdout: '', stderr: said('.') });
+    }
+    expect(await pulsesOf(agent, monitor.id)).toEqual([]);
   });
 });
