@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { CLI, closedPort, type CliResult } from '../helpers/cli';
@@ -49,6 +50,37 @@ function runThere(folder: string, args: string[], env: Record<string, string> = 
     child.on('error', fail);
     child.on('close', (status, signal) => done({ status, signal, stdout, stderr }));
   });
+}
+
+/**
+ * The syntax in `source` that Node 8 cannot parse (ES2018 and later, and what V8 6 lacked), by
+ * name. A file holding any fails as a whole with a SyntaxError: nothing of it runs, not even the
+ * check of Node's version, nor the job.
+ */
+function newerThanNode8(source: string): string[] {
+  const file = ts.createSourceFile('cronbeat.cjs', source, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  const found = new Set<string>();
+  const newOperators = [ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.QuestionQuestionEqualsToken, ts.SyntaxKind.BarBarEqualsToken, ts.SyntaxKind.AmpersandAmpersandEqualsToken];
+  const visit = (node: ts.Node): void => {
+    if (node.kind === ts.SyntaxKind.QuestionDotToken) found.add('?.');
+    if (ts.isBinaryExpression(node) && newOperators.includes(node.operatorToken.kind)) found.add(ts.tokenToString(node.operatorToken.kind)!);
+    if (node.kind === ts.SyntaxKind.PrivateIdentifier) found.add('#private');
+    if (ts.isPropertyDeclaration(node)) found.add('class field');
+    if (ts.isClassStaticBlockDeclaration(node)) found.add('static block');
+    if (node.kind === ts.SyntaxKind.BigIntLiteral) found.add('bigint');
+    if (ts.isNumericLiteral(node) && node.getText(file).includes('_')) found.add('numeric separator');
+    if (ts.isCatchClause(node) && !node.variableDeclaration) found.add('catch without binding');
+    if (ts.isForOfStatement(node) && node.awaitModifier) found.add('for await');
+    if (ts.isFunctionLike(node) && 'asteriskToken' in node && node.asteriskToken && ts.getCombinedModifierFlags(node as ts.Declaration) & ts.ModifierFlags.Async) found.add('async generator');
+    if (node.kind === ts.SyntaxKind.RegularExpressionLiteral) {
+      const text = node.getText(file);
+      if (/[^gimuy]/.test(text.slice(text.lastIndexOf('/') + 1))) found.add('regular expression flag');
+      if (/\(\?<|\\[pP]\{/.test(text)) found.add('regular expression named group, lookbehind or property');
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return [...found];
 }
 
 const job = ['--', '/bin/sh', '-c', 'echo ran; exit 3'];
@@ -164,5 +196,9 @@ Module._load = function (request, ...rest) {
       expect(await runThere(folder, args, {}, ['--require', oldNode]), args.join(' ')).toEqual({ status: 1, signal: null, stdout: '', stderr: said('.') });
     }
     expect(await pulsesOf(agent, monitor.id)).toEqual([]);
+  });
+
+  it('parses on Node 8, so that an old Node reaches that check instead of a SyntaxError', () => {
+    expect(newerThanNode8(readFileSync(CLI, 'utf8'))).toEqual([]);
   });
 });
