@@ -18,7 +18,9 @@ function emailAddresses(field: string, options: { many: boolean }) {
 export const email = describeKind({
   label: 'Email',
   settings: z.object({
-    host: requiredString('host', 255).refine((h) => !/[\s/:@]/.test(h), 'The host field must be a host name or an IP address.'),
+    host: requiredString('host', 255)
+      .refine((h) => !/[\s/:@]/.test(h), 'The host field must be a host name or an IP address.')
+      .superRefine(noControlCharacters('host')),
     port: z
       .number({ error: 'The port field must be an integer.' })
       .int('The port field must be an integer.')
