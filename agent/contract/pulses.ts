@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import { idempotencyKeyHeader } from './fields';
+import { idempotencyKeyHeader, queryError, utf8Query } from './fields';
 import { MAX_MEASURED_DURATION_MS } from '../domain/monitors/pulseInput';
 import type { HistoryKind } from '../domain/monitors/pulseEffect';
 
 /** A pulse's query: `rid` pairs a start with its end. */
 export const pulseQuery = z.object({
   rid: z
-    .string({ error: 'The rid field must be a string.' })
+    .string({ error: queryError('rid', 'The rid field must be a string.') })
     .max(200, 'The rid field must not be greater than 200 characters.')
+    .refine(...utf8Query('rid'))
     .optional()
     .transform((value) => value || null),
 });
