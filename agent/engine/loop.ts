@@ -18,7 +18,7 @@ export const HEARTBEAT_MS = 1_000;
 export const FREEZE_MS = 5_000;
 /**
  * A heartbeat this much earlier than the one before means the clock was set back (NTP correcting
- * a clock that ran ahead, a VM restored): what was recorded meanwhile is brought back to it.
+ * a clock that ran ahead, a wrong date at boot): what was recorded meanwhile is brought back to it.
  */
 export const CLOCK_BACK_MS = 1_000;
 /** While the database cannot be written, the loop retries after this, doubling up to MAX_RETRY_MS. */

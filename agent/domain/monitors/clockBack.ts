@@ -1,8 +1,8 @@
 import { expectedRunAfter, MAX_EARLY_PULSE_MS, type MonitorTiming } from './dueTime';
 
 /*
- * A clock set back: NTP correcting a clock that ran ahead (a wrong date at boot), a VM restored
- * from a snapshot. Every moment Cronbeat records comes from its own clock (a pulse's stated send
+ * A clock set back: NTP correcting a clock that ran ahead (a wrong date at boot), or one set by
+ * hand to the wrong day and put right. Every moment Cronbeat records comes from its own clock (a pulse's stated send
  * time is never believed when ahead of it), so a moment later than `now` was written while the
  * clock was ahead. Kept as it was, it would hold the monitor for as long as the clock was wrong:
  * a pulse that "came tomorrow" makes every real pulse until then older than the state (a /fail
