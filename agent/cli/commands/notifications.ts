@@ -78,6 +78,8 @@ export const notificationsCommand: Command = {
     };
 
     let connectedOnce = false;
+    // "following" once per "lost": an agent that drops every stream at once is not announced at every attempt.
+    let saidFollowing = false;
     const follower = new NotificationFollower({
       baseUrl,
       token,
@@ -88,10 +90,11 @@ export const notificationsCommand: Command = {
       },
       onNotice: tell,
       onConnection(connected, reason) {
-        if (connected) console.error(`cronbeat: following ${shown}`);
+        if (connected && !saidFollowing) console.error(`cronbeat: following ${shown}`);
         // Before the first connection there is nothing to lose: say it cannot be reached yet.
-        else console.error(connectedOnce ? `cronbeat: lost ${shown} (${reason}); reconnecting` : `cronbeat: cannot reach ${shown} (${reason}); retrying`);
+        else if (!connected) console.error(connectedOnce ? `cronbeat: lost ${shown} (${reason}); reconnecting` : `cronbeat: cannot reach ${shown} (${reason}); retrying`);
         connectedOnce ||= connected;
+        saidFollowing = connected;
       },
     });
     const stop = () => follower.stop();
