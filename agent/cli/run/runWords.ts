@@ -86,8 +86,10 @@ export function readRunWords(argv: string[], runs: (word: string) => boolean = c
       } else {
         const close = closestTo(name, RUN_OPTIONS, 1);
         mistakes.push(`unknown option ${flag}${close.length ? ` (did you mean --${close[0]}?)` : ''}`);
-        // A misspelt option of ours takes a value too, unless the next word is the command itself.
-        if (inline === undefined && i < own.length && !isOption(own[i]) && (separator >= 0 || !runs(own[i]))) i++;
+        // A misspelt option of ours takes a value too, unless the next word is the command itself,
+        // or the monitor's token still awaited: taken as a value, the job's program would become the token.
+        const awaitedToken = token === undefined && values.name === undefined && values.schedule === undefined && MONITOR_TOKEN.test(own[i] ?? '');
+        if (inline === undefined && i < own.length && !isOption(own[i]) && !awaitedToken && (separator >= 0 || !runs(own[i]))) i++;
       }
       continue;
     }
