@@ -1,4 +1,5 @@
 import { parseArgs } from '../parseOptions';
+import { apiKeyOf } from '../apiKey';
 import { agentName, noticeText, type ConnectionNotice } from '../../client/connection/connectionWatch';
 import { DEFAULT_BASE_URL, shownUrl } from '../../client/connection/baseUrl';
 import { FollowRefused, NotificationFollower } from '../../client/follow/follower';
@@ -55,7 +56,7 @@ export const notificationsCommand: Command = {
     });
     if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
     if (!values.follow) throw new UsageError('Say --follow: `cronbeat notifications --follow` prints each new notification as it happens.');
-    const token = values.token ?? process.env.CRONBEAT_API_TOKEN;
+    const token = apiKeyOf(values.token);
     if (!token) throw new UsageError('An API key is needed: --token or CRONBEAT_API_TOKEN (make one with `cronbeat token create`).');
     const baseUrl = baseUrlOption(values.url);
     const shown = shownUrl(baseUrl);
