@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { runCli, spawnCli, finished, tempFolder } from '../helpers/cli';
+import { createMonitor, pulsesOf } from './agentFixtures';
 
 /*
  * An API key with a carriage return or a line break in it: a key file written on Windows
@@ -53,5 +54,25 @@ describe('an API key holding a control character or a space', () => {
     const result = await runCli(['monitor', 'list', '--url', agent.url], { env: { CRONBEAT_API_TOKEN: `${agent.token} ` } });
     expect(result.stderr).toBe('cronbeat: CRONBEAT_API_TOKEN holds a space, which no API key has: set it to the key alone, as `cronbeat token create` printed it.\n');
     expect(result.status).toBe(2);
+  });
+});
+
+describe('a monitor token holding a carriage return', () => {
+  const said = 'the monitor token holds a carriage return (U+000D), which no token has: give the token alone, as `cronbeat monitor show` prints it';
+
+  it('ping: named, exit 2, rather than the agent\'s "404 Monitor not found"', async () => {
+    const { token } = await createMonitor(agent, 'windows token ping');
+    const result = await runCli(['ping', `${token}\r`, '--url', agent.url, '--data-dir', tempFolder()]);
+    expect(result.stderr).toBe(`cronbeat: ${said}.\n`);
+    expect(result.status).toBe(2);
+  });
+
+  it('run: the job runs, and the one line names the carriage return', async () => {
+    const monitor = await createMonitor(agent, 'windows token run');
+    const result = await runCli(['run', `${monitor.token}\r`, '--url', agent.url, '--data-dir', tempFolder(), '--', '/bin/sh', '-c', 'echo ran; exit 3']);
+    expect(result.stdout).toBe('ran\n');
+    expect(result.status).toBe(3);
+    expect(result.stderr).toBe(`cronbeat: not monitoring this run: ${said}\n`);
+    expect(await pulsesOf(agent, monitor.id)).toEqual([]);
   });
 });

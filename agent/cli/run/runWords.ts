@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { closestTo } from '../didYouMean';
+import { controlCharacterIn } from '../../domain/text/controlCharacters';
 
 /*
  * How `cronbeat run` tells its own words from the job's. The job must run exactly as written
@@ -51,6 +52,16 @@ export function apiKeyAsToken(word: string | undefined, command: 'run' | 'ping')
   if (word === undefined || !word.startsWith('cb_')) return undefined;
   const byName = command === 'run' ? 'cronbeat run --name NAME --schedule CRON -- COMMAND' : 'cronbeat run --name NAME';
   return `"cb_…" is an API key (a ping key), not a monitor's token: put it in CRONBEAT_API_TOKEN and use \`${byName}\`, or give the monitor's own token (\`cronbeat monitor show NAME\`)`;
+}
+
+/**
+ * Why `word`, given where a monitor's token goes, cannot be one: it holds a carriage return (a
+ * token file written on Windows, read with `$(cat token.txt)`), a line break or a space, which the
+ * agent's "404 Monitor not found" would not show. Undefined when it can be.
+ */
+export function tokenProblem(word: string | undefined): string | undefined {
+  const found = word === undefined ? undefined : (controlCharacterIn(word) ?? (/\s/.test(word) ? 'a space' : undefined));
+  return found && `the monitor token holds ${found}, which no token has: give the token alone, as \`cronbeat monitor show\` prints it`;
 }
 
 /** A monitor's pulse token: a UUID, as the agent makes them. */
@@ -119,7 +130,7 @@ export function readRunWords(argv: string[], runs: (word: string) => boolean = c
     command = command[1] === '--' ? command.slice(2) : command.slice(1);
   }
   if (byLine && token !== undefined) mistakes.push(`give either a monitor token or --name, not both ("${token}" and --name)`);
-  const key = byLine ? undefined : apiKeyAsToken(token, 'run');
+  const key = byLine ? undefined : (apiKeyAsToken(token, 'run') ?? tokenProblem(token));
   if (key !== undefined) mistakes.push(key);
   if (!byLine && !token) mistakes.push('give the monitor token (or --name) first: cronbeat run TOKEN -- COMMAND [ARGS...]');
   if (stray.length > 0) mistakes.push(`"${stray[0]}" is not an option of cronbeat run; put -- before the command`);
