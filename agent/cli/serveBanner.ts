@@ -11,8 +11,11 @@ export interface BannerInput {
   port: number;
   interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>;
   hostName: string;
-  /** The sign-in path with its one-time code, such as "/#/sign-in?code=…". */
-  signInPath: string;
+  /**
+   * The sign-in path with its one-time code, such as "/#/sign-in?code=…"; null where the banner goes
+   * to the journal (writesToJournal), which then says how to get a link instead.
+   */
+  signInPath: string | null;
   /** The address the admin opens Cronbeat at (--public-url or the dashboard's setting), behind a proxy; null when none. */
   publicUrl?: string | null;
 }
@@ -40,6 +43,21 @@ export function trustProxyWarning(host: string, port: number, trustProxy: boolea
   );
 }
 
+/** What `serve` says instead of a sign-in link when its output goes to the journal. */
+export const SIGN_IN_BY_COMMAND =
+  'Open the dashboard: `cronbeat signin` on this machine, as the user the agent runs as, prints a sign-in link (none is written to the journal, which others may read).';
+
+/**
+ * Whether standard output is the systemd journal: systemd names the journal stream it connected in
+ * JOURNAL_STREAM ("DEVICE:INODE"), and a process whose output was redirected since has another one.
+ * A sign-in link written there would be readable by every member of the journal's groups (adm,
+ * systemd-journal), not only by the agent's owner, for the quarter of an hour it works.
+ */
+export function writesToJournal(journalStream: string | undefined, stdout: { dev: bigint; ino: bigint } | null): boolean {
+  if (!journalStream || !stdout) return false;
+  return journalStream === `${stdout.dev}:${stdout.ino}`;
+}
+
 const where = (label: string) => `  ${label}:`.padEnd(24);
 
 /**
@@ -63,7 +81,8 @@ export function serveBanner(input: BannerInput): { out: string[]; err: string[] 
     out.push('Other machines: this machine has no network address right now.');
   }
   if (input.publicUrl) places.push(['at the public URL', input.publicUrl.replace(/\/+$/, '')]);
-  if (places.length === 1) out.push(`Open the dashboard (${once}): ${places[0]![1]}${signInPath}`);
+  if (signInPath === null) out.push(SIGN_IN_BY_COMMAND);
+  else if (places.length === 1) out.push(`Open the dashboard (${once}): ${places[0]![1]}${signInPath}`);
   else out.push(`Open the dashboard (${once}; use the line for where you sit):`, ...places.map(([label, base]) => `${where(label)}${base}${signInPath}`));
   return { out, err: remote.length === 0 && local && !isWildcard(host) ? [] : [EXPOSURE_WARNING] };
 }

@@ -42,6 +42,21 @@ describe('where a channel sends, read with a read-only key', () => {
     expect(asFull.settings.url).toBe('https://ops:********@ha.example.com/api/webhook/ha-secret-id?token=QSECRET');
   });
 
+  it("hides an ntfy topic, and where a webhook sends, in a channel's report preview too (the request it would send)", async () => {
+    const topic = await create({ name: 'Phone', kind: 'ntfy', settings: { topic: 'ops', server_url: 'https://ntfy.example.com' } });
+    const longTopic = await create({ name: 'Phone 2', kind: 'ntfy', settings: { topic: 'preview-topic-9c1d' } });
+    const hook = await create({ name: 'HA', kind: 'webhook', settings: { url: 'https://ha.example.com/api/webhook/preview-hook-id' } });
+    for (const channel of [topic, longTopic, hook]) {
+      const seen = await agent.api(`/api/channels/${channel.id}/report-preview`, { token: readOnly });
+      expect(seen.status).toBe(200);
+      const text = await seen.text();
+      for (const secret of ['"ops"', 'preview-topic-9c1d', 'preview-hook-id']) expect(text, channel.name).not.toContain(secret);
+    }
+    expect((await (await agent.api(`/api/channels/${topic.id}/report-preview`, { token: readOnly })).json()).message.topic).toBe('********');
+    // A full key, which reads the topic anyway, is shown the request as it would be sent.
+    expect((await (await agent.api(`/api/channels/${topic.id}/report-preview`)).json()).message.topic).toBe('ops');
+  });
+
   it("hides an ntfy topic in a receiver's answer too (ntfy echoes the topic it posted to)", async () => {
     const ntfyServer = await new Receiver([(_request, res) => void res.writeHead(403).end('{"error":"forbidden","topic":"nightly-topic-7f3a"}')]).start();
     try {

@@ -53,6 +53,9 @@ function concrete(path: string): string {
 const OPEN = (method: string, path: string) =>
   path.startsWith('/api/pulse/') || path.startsWith('/api/badges/') || (method === 'POST' && path === '/api/session') || path === '/api/health';
 
+/** What a server's watcher (`cronbeat crontab watch`) sends, with the ping key a server holds. */
+const SERVER_REPORTS = ['POST /api/servers/heartbeat', 'POST /api/servers/alert'];
+
 describe('scoped keys, route by route', () => {
   it('finds the routes from the routers (a sanity check on the enumeration)', () => {
     const routes = appRoutes();
@@ -67,6 +70,7 @@ describe('scoped keys, route by route', () => {
     for (const { method, path } of appRoutes()) {
       if (OPEN(method, path)) continue;
       for (const scope of ['ping', 'badge'] as const) {
+        if (scope === 'ping' && SERVER_REPORTS.includes(`${method} ${path}`)) continue; // below
         const response = await agent.api(concrete(path), { method, token: keys[scope], json: method === 'GET' || method === 'DELETE' ? undefined : {} });
         expect(response.status, `${scope} ${method} ${path}`).toBe(403);
         expect((await response.json()).message).toMatch(scope === 'ping' ? /ping key may only send pulses/ : /badge key/);
@@ -95,6 +99,27 @@ describe('scoped keys, route by route', () => {
       }
     }
     expect(agent.store.monitors.find(1, monitorId)).not.toBeNull();
+  });
+
+  it("a ping key, the key on a server, sends that server's watcher reports, and nothing else of the servers", async () => {
+    const server = await (await agent.api('/api/servers', { method: 'POST', json: { name: 'web 1', ip_address: '10.0.0.7', identifier: 'web-1' } })).json();
+    const heartbeat = await agent.api('/api/servers/heartbeat', { method: 'POST', token: keys.ping, json: { server_id: 'web-1', interval_seconds: 60, jobs: 3 } });
+    expect(heartbeat.status).toBe(200);
+    expect(await heartbeat.json()).toMatchObject({ identifier: 'web-1', watched_jobs: 3 });
+    const alert = await agent.api('/api/servers/alert', { method: 'POST', token: keys.ping, json: { username: 'root', server_id: 'web-1', command: '0 3 * * * backup', change: 'added' } });
+    expect(alert.status).toBe(201);
+    expect((await alert.json()).alert).toMatchObject({ username: 'root', command: '0 3 * * * backup' });
+    // The rest of the servers stays out of its reach, as before.
+    for (const [method, path] of [['GET', '/api/servers'], ['GET', `/api/servers/${server.id}`], ['GET', `/api/servers/${server.id}/alerts`], ['DELETE', `/api/servers/${server.id}`]]) {
+      const response = await agent.api(path, { method, token: keys.ping });
+      expect(response.status, `${method} ${path}`).toBe(403);
+      expect((await response.json()).message).toMatch(/ping key may only send pulses \(\/api\/pulse\/…\) and a server watcher's reports/);
+    }
+    // A read-only or badge key still may not report.
+    for (const scope of ['read-only', 'badge'] as const) {
+      const response = await agent.api('/api/servers/heartbeat', { method: 'POST', token: keys[scope], json: { server_id: 'web-1', jobs: 3 } });
+      expect(response.status, scope).toBe(403);
+    }
   });
 
   it('a read-only key follows the live stream', async () => {

@@ -33,6 +33,25 @@ describe('cronbeat crontab watch checks what it was given at start', () => {
     expect(result.stderr).toBe(`cronbeat: No server has the identifier "no-such" at ${agent.url}: add it in the dashboard (Servers → Add server) or check --server.\n`);
   });
 
+  it("does the same with a ping key, the server's own, which may report but not list the servers", async () => {
+    const ping = agent.store.apiTokens.create({ companyId: 1, name: 'web-7', scope: 'ping', now: Date.now() }).token;
+    const wrong = crontabFolder('0 1 * * * /a.sh\n');
+    const refused = await runCli(['crontab', 'watch', '--server', 'no-such', '--once', '--file', wrong.file], {
+      env: { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: ping, CRONBEAT_DATA_DIR: wrong.folder },
+    });
+    expect(refused.status).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe(`cronbeat: No server has the identifier "no-such" at ${agent.url}: add it in the dashboard (Servers → Add server) or check --server.\n`);
+    const right = crontabFolder('0 1 * * * /a.sh\n');
+    const watched = await runCli(['crontab', 'watch', '--server', 'web-7', '--once', '--file', right.file], {
+      env: { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: ping, CRONBEAT_DATA_DIR: right.folder },
+    });
+    expect(watched.status).toBe(0);
+    expect(watched.stdout).toMatch(/watching 1 cron job/);
+    expect(watched.stdout).not.toMatch(/warning/);
+    expect((await (await agent.api('/api/servers')).json())[0]).toMatchObject({ identifier: 'web-7', watched_jobs: 1 });
+  });
+
   it('fails with exit 1 and one line for a token the agent refuses', async () => {
     const { folder, file } = crontabFolder('0 1 * * * /a.sh\n');
     const result = await runCli(['crontab', 'watch', '--server', 'web-7', '--once', '--file', file], {

@@ -1,8 +1,10 @@
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createInterface } from 'node:readline';
-import { closedPort, runCli, spawnCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
+import { CLI, cleanEnv, closedPort, runCli, spawnCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
+import { SIGN_IN_BY_COMMAND } from '../../agent/cli/serveBanner';
 
 /*
  * `cronbeat signin`: a new one-time sign-in link from the agent running on this data folder, for
@@ -85,5 +87,47 @@ describe('cronbeat signin', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain(`cronbeat: No Cronbeat agent answers at http://127.0.0.1:${port}`);
     expect(result.stderr).toContain('cronbeat serve');
+  });
+});
+
+describe('cronbeat serve under systemd, its output in the journal', () => {
+  /** `serve` with its standard output in a file that JOURNAL_STREAM names, or another: what it printed once listening. */
+  async function serveToJournal(named: 'its output' | 'another file') {
+    const dataDir = tempFolder();
+    const output = join(tempFolder(), 'journal');
+    const fd = openSync(output, 'w');
+    const other = join(tempFolder(), 'other');
+    const journal = named === 'its output' ? fstatSync(fd, { bigint: true }) : (closeSync(openSync(other, 'w')), statSync(other, { bigint: true }));
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dataDir], {
+      env: cleanEnv({ JOURNAL_STREAM: `${journal.dev}:${journal.ino}` }),
+      stdio: ['ignore', fd, 'ignore'],
+    });
+    closeSync(fd);
+    const exited = new Promise<void>((done) => child.on('exit', () => done()));
+    try {
+      await vi.waitFor(() => expect(readFileSync(output, 'utf8')).toMatch(/^Open the dashboard/m), { timeout: 30_000, interval: 50 });
+      const url = /^Cronbeat listening on (\S+)$/m.exec(readFileSync(output, 'utf8'))![1]!;
+      // Once writable (its start-up check done), the agent has stored the code of any link it printed.
+      await vi.waitFor(async () => expect((await fetch(`${url}/api/health`)).status).toBe(200), { timeout: 30_000, interval: 50 });
+      const signIn = await runCli(['signin', '--data-dir', dataDir]);
+      return { printed: readFileSync(output, 'utf8'), signIn, url };
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }
+
+  it('writes no sign-in link there, says how to get one, and `cronbeat signin` prints one that works', async () => {
+    const { printed, signIn } = await serveToJournal('its output');
+    expect(printed).not.toMatch(/code=/);
+    expect(printed).toContain(SIGN_IN_BY_COMMAND);
+    expect(signIn.status).toBe(0);
+    expect(signIn.stdout).toMatch(/sign-in\?code=[\w-]+/);
+  });
+
+  it('prints the link as before when its output was sent elsewhere (a terminal, a file, a pipe)', async () => {
+    const { printed } = await serveToJournal('another file');
+    expect(printed).toMatch(/^Open the dashboard \(link works once, for 15 minutes\): http:\/\/127\.0\.0\.1:\d+\/#\/sign-in\?code=[\w-]+$/m);
+    expect(printed).not.toContain(SIGN_IN_BY_COMMAND);
   });
 });

@@ -75,4 +75,23 @@ describe.skipIf(chromiumMissing)('the public URL in the dashboard', { timeout: 3
     await page.getByRole('status').filter({ hasText: 'No watchdog URL is set.' }).waitFor();
     expect(agent.store.settings.get('watchdog_url')).toBeNull();
   });
+
+  it("another company's full key is shown the agent's own settings, without fields the agent would refuse", async () => {
+    agent.store.companies.ensure(2, agent.clock());
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
+    context.setDefaultTimeout(10_000);
+    const other = await context.newPage();
+    const refused: string[] = [];
+    other.on('response', (response) => response.status() === 403 && refused.push(new URL(response.url()).pathname));
+    await other.goto(createSignInLink(agent.store, agent.url, agent.clock(), 2));
+    await other.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await other.goto(`${agent.url}/#/settings`);
+    await other.getByText("These settings are the agent's own, shared by every company on it").waitFor();
+    expect(await other.getByTestId('public-url').innerText()).toBe('https://cron.example.com');
+    expect(await other.locator('#public-url, #watchdog-url').count()).toBe(0);
+    // Its own keys it still manages.
+    await other.getByRole('button', { name: 'Create key' }).waitFor();
+    expect(refused).toEqual([]);
+    await context.close();
+  });
 });

@@ -3,7 +3,7 @@ import type { Store } from '../../db/store';
 import { isStorageFull } from '../../db/storageErrors';
 import { HttpError } from './errors';
 import { clientKey, FailedAuthLimiter } from './authLimiter';
-import { accessOfMethod, scopeAllows, scopeRefusal, type KeyScope } from '../../domain/access/keyScopes';
+import { accessOf, scopeAllows, scopeRefusal, type KeyScope } from '../../domain/access/keyScopes';
 
 export interface AuthState {
   companyId: number;
@@ -34,7 +34,7 @@ export function wrongCredential(limiter: FailedAuthLimiter, ip: string | undefin
 /**
  * Bearer authentication: puts the token's company and scope in ctx.state, or answers 401 (429
  * after many wrong tokens from one machine), or 403 when the key's scope does not allow the
- * request (keyScopes.ts: a read-only key only reads, ping and badge keys get nothing here).
+ * request (keyScopes.ts: a read-only key only reads, a ping key only reports a server, a badge key gets nothing here).
  * A right token always gets in; a request without any token spends nothing (authLimiter.ts says why).
  */
 export function requireToken(store: Store, clock: () => number, limiter = new FailedAuthLimiter()): Middleware<AuthState> {
@@ -43,7 +43,7 @@ export function requireToken(store: Store, clock: () => number, limiter = new Fa
     if (!presented) throw unauthenticated();
     const token = store.apiTokens.authenticate(presented);
     if (!token) throw wrongCredential(limiter, ctx.ip, clock(), unauthenticated());
-    const access = accessOfMethod(ctx.method);
+    const access = accessOf(ctx.method, ctx.path);
     if (!scopeAllows(token.scope, access)) throw new HttpError(403, scopeRefusal(token.scope, access));
     recordUse(store, token.id, clock());
     ctx.state.companyId = token.companyId;

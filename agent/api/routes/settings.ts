@@ -5,11 +5,13 @@ import { HttpError } from '../http/errors';
 import { validate } from '../http/validate';
 import { settingsPatch, WATCHDOG_URL_MASK, type WireSettings } from '../../contract/settings';
 import { toNullableApiTimestamp } from '../../domain/time/apiTimestamps';
+import { AGENT_COMPANY_ID, changesAgentSettings } from '../../domain/access/keyScopes';
 
 /**
  * GET /api/settings: the agent's settings (the public URL, the watchdog URL masked, and where each
  * comes from); PATCH /api/settings sets them from the dashboard (null clears one). One set with
- * a flag of `serve` or its environment variable wins, and PATCHing it answers 409.
+ * a flag of `serve` or its environment variable wins, and PATCHing it answers 409. They are the
+ * agent's own, shared by every company on it: another company's key reads them and may not change them.
  */
 export function settingsRoutes({ store, clock, requireToken, publicUrl, watchdogUrl, watchdogState }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
@@ -27,6 +29,12 @@ export function settingsRoutes({ store, clock, requireToken, publicUrl, watchdog
   });
 
   router.patch('/api/settings', requireToken, async (ctx) => {
+    if (!changesAgentSettings(ctx.state.scope, ctx.state.companyId)) {
+      throw new HttpError(
+        403,
+        `These settings are the agent's own and point every company's links and pulse URLs: only a full key of company ${AGENT_COMPANY_ID}, the agent's own, may change them.`,
+      );
+    }
     const input = validate(settingsPatch, await readJsonBody(ctx));
     if (input.public_url !== undefined) {
       if (publicUrl?.source() === 'serve') {

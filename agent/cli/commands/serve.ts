@@ -1,7 +1,8 @@
+import { fstatSync } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
 import { prepareDataDir } from '../../dataFolder/dataDir';
 import { UsageError, type Command } from '../command';
-import { serveBanner, trustProxyWarning } from '../serveBanner';
+import { serveBanner, trustProxyWarning, writesToJournal } from '../serveBanner';
 import { parseServeFlags } from '../serveFlags';
 import { checkPublicUrl } from '../../domain/access/publicUrl';
 import { checkWatchdogUrl } from '../../domain/agentHealth/watchdog';
@@ -122,17 +123,18 @@ export const serveCommand: Command = {
       };
       for (const signal of STOP_SIGNALS) process.on(signal, stop);
     });
-    const signIn = prepareSignInLink('');
+    // No link in the journal: `cronbeat signin` prints one to whoever asks on this machine.
+    const signIn = writesToJournal(process.env.JOURNAL_STREAM, standardOutput()) ? null : prepareSignInLink('');
     const banner = serveBanner({
       host: agent.host,
       port: agent.port,
       interfaces: networkInterfaces(),
       hostName: hostname(),
-      signInPath: signIn.link,
+      signInPath: signIn?.link ?? null,
       publicUrl: publicUrlSetting(agent.store.settings, publicUrl ?? null).current(),
     });
     const running = agent;
-    running.whenWritable(() => signIn.save(running.store, running.clock()));
+    if (signIn) running.whenWritable(() => signIn.save(running.store, running.clock()));
     for (const line of banner.err) console.error(line);
     if (!values['no-popups'] && !popups) console.error(NO_DESKTOP_LINE);
     const proxyWarning = trustProxyWarning(agent.host, agent.port, trustProxy);
@@ -156,6 +158,16 @@ export const serveCommand: Command = {
     return 0;
   },
 };
+
+/** The device and inode of standard output; null when it has none (closed). */
+function standardOutput(): { dev: bigint; ino: bigint } | null {
+  try {
+    const { dev, ino } = fstatSync(1, { bigint: true });
+    return { dev, ino };
+  } catch {
+    return null;
+  }
+}
 
 /** SQLite's "database or disk is full" at start, said of the folder the user chose; any other error as it is. */
 function diskFullInWords(error: unknown, dataDir: string): unknown {

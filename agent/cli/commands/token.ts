@@ -23,8 +23,9 @@ Options:
   --scope SCOPE    what the token may do (default full):
                      full       everything
                      read-only  read lists, details, /metrics and the live stream; change nothing
-                     ping       send pulses and create monitors from a job's line; nothing else
-                                (what goes on servers and into crontabs as CRONBEAT_API_TOKEN)
+                     ping       send pulses, create monitors from a job's line and send
+                                \`crontab watch\` reports; nothing else (what goes on servers
+                                and into crontabs as CRONBEAT_API_TOKEN)
                      badge      status badges only (/api/badges/TOKEN/…), safe in a public README
   --company ID     the company the token acts for (default 1; created if missing)
   --max-monitors N how many monitors the token's job lines (\`cronbeat run --name\`) may make,

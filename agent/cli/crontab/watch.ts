@@ -98,6 +98,9 @@ async function checkServerListed(options: WatchOptions, log: (line: string) => v
     listed = (await options.api.servers(options.server)).some((server) => server.identifier === options.server);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
+    // A ping key may report but not list. An agent that takes no reports refuses a ping key's
+    // report (403) before it could say 404, so this 404 came from one that knows no such server.
+    if (error.status === 403) throw unknownServer(options);
     log(`warning: ${error.message}; cannot check --server ${options.server} now; watching anyway`);
     return;
   }

@@ -14,7 +14,7 @@ import { describeError } from '../../../agent/domain/text/errorText';
 const SCOPE_WORDS: Record<KeyScope, string> = {
   full: 'Full: everything',
   'read-only': 'Read-only: lists, /metrics, the live stream',
-  ping: 'Ping: pulses and monitors from a job’s line (for servers and crontabs)',
+  ping: 'Ping: pulses, monitors from a job’s line, crontab watch (for servers and crontabs)',
   badge: 'Badge: status badges only (safe in a public README)',
 };
 
@@ -56,8 +56,8 @@ export function KeySettings() {
     <section className="card" aria-labelledby="keys-title">
       <h2 id="keys-title">API keys</h2>
       <p className="muted">
-        A <strong>ping</strong> key goes on servers and into crontabs (<code>CRONBEAT_API_TOKEN</code>): it sends pulses and creates
-        monitors from a job’s line, nothing else. A <strong>read-only</strong> key suits a wall display or Prometheus; a{' '}
+        A <strong>ping</strong> key goes on servers and into crontabs (<code>CRONBEAT_API_TOKEN</code>): it sends pulses, creates
+        monitors from a job’s line and sends <code>cronbeat crontab watch</code>’s reports, nothing else. A <strong>read-only</strong> key suits a wall display or Prometheus; a{' '}
         <strong>badge</strong> key, status badges in a README.
       </p>
       {list.error ? <p className="field-error">{list.error.message}</p> : null}

@@ -1,4 +1,4 @@
-import type { FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { NewMonitor } from '../api/endpoints';
 import { describedBy, Field, WholeNumberField } from './Field';
 import { FormActions, FormError } from './FormParts';
@@ -10,7 +10,7 @@ import { findTimeZone } from '../../../agent/domain/time/timeZones';
 import { MAX_MINUTES } from '../../../agent/domain/monitors/minutes';
 import { editMovesRuns } from '../../../agent/domain/monitors/dueTime';
 import { maxRuntimeInput, monitorInput } from '../../../agent/contract/monitors';
-import { fieldErrors, numberOrAbsent } from '../lib/formRules';
+import { changedFields, fieldErrors, numberOrAbsent } from '../lib/formRules';
 import { AlertAfterField, alertAfterError, alertAfterOf } from './AlertAfterField';
 
 type FieldName = 'name' | 'timezone' | 'schedule' | 'duration' | 'tags' | 'max_runtime' | 'alert_after';
@@ -57,6 +57,24 @@ export const monitorFormErrors = (v: MonitorFormValues) => {
   return errors;
 };
 
+/** What the form saves, as the API takes it, and what was changed in the form since it opened. */
+export interface MonitorSave {
+  monitor: NewMonitor;
+  maxRuntime: number | null;
+  alertAfter: number;
+  /**
+   * An edit sends only these: the monitor may have changed elsewhere (another tab, the CLI) while
+   * the form was open, and a field left as it was must not put the old value back.
+   */
+  changed: { monitor: Partial<NewMonitor>; maxRuntime: boolean; alertAfter: boolean };
+}
+
+const saveOf = (v: MonitorFormValues): Omit<MonitorSave, 'changed'> => ({
+  monitor: monitorBody(v) as NewMonitor,
+  maxRuntime: maxRuntimeOf(v),
+  alertAfter: alertAfterOf(v.alert_after ?? '1')!,
+});
+
 /**
  * A monitor's fields with their checks as you type and the next runs of the schedule: the New
  * monitor screen starts it empty, the Edit screen with the monitor's values. `onSave` gets the
@@ -69,7 +87,7 @@ export function MonitorForm(props: {
   submitLabel: string;
   busyLabel: string;
   cancelHref: string;
-  onSave: (monitor: NewMonitor, maxRuntime: number | null, alertAfter: number) => Promise<void>;
+  onSave: (save: MonitorSave) => Promise<void>;
   /**
    * An edited period's coming run, counted from its last run (lib/schedule.ts, periodNextRun): the
    * agent keeps that count unless the edit moves its runs (editMovesRuns: a new schedule; a period's
@@ -77,9 +95,11 @@ export function MonitorForm(props: {
    */
   keptRun?: { schedule: string; timezone: string; at: Date };
 }) {
+  // As the form opened: a refresh of the monitor meanwhile changes neither the fields nor what counts as changed.
+  const [opened] = useState(() => ({ max_runtime: '', alert_after: '1', ...props.initial }));
   const { values, set, shown, clientErrors, formError, busy, submit } = useApiForm<FieldName>({
     idPrefix: 'monitor',
-    initial: { max_runtime: '', alert_after: '1', ...props.initial },
+    initial: opened,
     validate: monitorFormErrors,
   });
 
@@ -95,7 +115,15 @@ export function MonitorForm(props: {
   const words = scheduleInWords(values.schedule, clientErrors.timezone ? undefined : zone);
 
   const onSubmit = (event: FormEvent) =>
-    submit(event, (v) => props.onSave(monitorBody(v) as NewMonitor, maxRuntimeOf(v), alertAfterOf(v.alert_after ?? '1')!));
+    submit(event, (v) => {
+      const [before, after] = [saveOf(opened), saveOf(v)];
+      const changed = {
+        monitor: changedFields<NewMonitor>(before.monitor, after.monitor),
+        maxRuntime: after.maxRuntime !== before.maxRuntime,
+        alertAfter: after.alertAfter !== before.alertAfter,
+      };
+      return props.onSave({ ...after, changed });
+    });
 
   return (
     <>

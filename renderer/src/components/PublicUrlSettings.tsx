@@ -5,7 +5,7 @@ import { useApp } from '../lib/app-context';
 import { keys, queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { describeError } from '../../../agent/domain/text/errorText';
-import { useCanEdit } from '../lib/access';
+import { AGENT_SETTINGS_NOTE, useCanChangeAgentSettings, useCanEdit } from '../lib/access';
 
 /**
  * The public URL: the base of every link in alerts and of the copy-paste
@@ -20,7 +20,9 @@ export function PublicUrlSettings() {
   const [busy, setBusy] = useState(false);
   const current = settings.data?.public_url ?? '';
   const fromServe = settings.data?.public_url_source === 'serve';
-  const canEdit = useCanEdit();
+  const canEdit = useCanChangeAgentSettings();
+  // A full key of another company may change its own things, not these: it is told why there is no field.
+  const otherCompany = useCanEdit() && !canEdit;
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -78,6 +80,7 @@ export function PublicUrlSettings() {
           </div>
         </dl>
       )}
+      {otherCompany ? <p className="field-hint">{AGENT_SETTINGS_NOTE}</p> : null}
       {fromServe ? <p className="field-hint">Set by <code>cronbeat serve --public-url</code> (or CRONBEAT_PUBLIC_URL); change it there.</p> : null}
       {!current && !fromServe ? <p className="field-hint">{LOCAL_LINKS_NOTE}</p> : null}
       {error ? (

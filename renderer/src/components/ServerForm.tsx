@@ -1,10 +1,10 @@
-import type { FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { NewServer } from '../api/endpoints';
 import { describedBy, Field } from './Field';
 import { FormActions, FormError } from './FormParts';
 import { useApiForm } from '../lib/use-api-form';
 import { serverInput } from '../../../agent/contract/servers';
-import { fieldErrors } from '../lib/formRules';
+import { changedFields, fieldErrors } from '../lib/formRules';
 
 type FieldName = 'name' | 'identifier' | 'ip_address';
 
@@ -21,15 +21,17 @@ export function ServerForm(props: {
   submitLabel: string;
   busyLabel: string;
   cancelHref: string;
-  onSave: (server: NewServer) => Promise<void>;
+  /** `changed`: what was changed in the form since it opened, all an edit sends (the server may have changed elsewhere meanwhile). */
+  onSave: (server: NewServer, changed: Partial<NewServer>) => Promise<void>;
 }) {
+  const [opened] = useState(props.initial);
   const { values, set, shown, formError, busy, submit } = useApiForm<FieldName>({
     idPrefix: 'server',
-    initial: props.initial,
+    initial: opened,
     validate: serverFormErrors,
   });
 
-  const onSubmit = (event: FormEvent) => submit(event, (v) => props.onSave(serverBody(v)));
+  const onSubmit = (event: FormEvent) => submit(event, (v) => props.onSave(serverBody(v), changedFields(serverBody(opened), serverBody(v))));
 
   const input = (field: FieldName, props: { placeholder: string; hint: boolean; autoFocus?: boolean; code?: boolean }) => (
     <input

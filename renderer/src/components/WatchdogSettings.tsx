@@ -6,7 +6,7 @@ import { keys, queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { Time } from './Time';
 import { describeError } from '../../../agent/domain/text/errorText';
-import { useCanEdit } from '../lib/access';
+import { useCanChangeAgentSettings } from '../lib/access';
 
 /**
  * The watchdog: a dead-man's switch outside this machine that the agent pings every minute while
@@ -22,7 +22,7 @@ export function WatchdogSettings() {
   const [busy, setBusy] = useState(false);
   const isSet = Boolean(settings.data?.watchdog_url);
   const fromServe = settings.data?.watchdog_url_source === 'serve';
-  const canEdit = useCanEdit();
+  const canEdit = useCanChangeAgentSettings();
 
   const save = async (value: string | null) => {
     setBusy(true);

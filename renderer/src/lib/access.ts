@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { WireSession } from '../../../agent/contract/session';
-import { scopeAllows } from '../../../agent/domain/access/keyScopes';
+import { changesAgentSettings, scopeAllows } from '../../../agent/domain/access/keyScopes';
 import { useApp } from './app-context';
 import { queries } from './queries';
 
@@ -28,6 +28,18 @@ function useSession() {
 export function useCanEdit(): boolean {
   return mayChange(useSession().data);
 }
+
+/**
+ * Whether to show the controls of the agent's own settings (the public URL, the watchdog): a full
+ * key of the agent's own company only, as the agent decides (another company's key reads them).
+ */
+export function useCanChangeAgentSettings(): boolean {
+  const session = useSession().data;
+  return session === undefined || changesAgentSettings(session.scope, session.company_id);
+}
+
+/** Said where those settings show without their controls to a key that may change the rest. */
+export const AGENT_SETTINGS_NOTE = "These settings are the agent's own, shared by every company on it: a full key of company 1 changes them.";
 
 /** True until the key's scope is known (or its read failed): screens wait, so no control shows and then goes. */
 export function useAccessPending(): boolean {

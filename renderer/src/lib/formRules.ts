@@ -26,3 +26,15 @@ export function fieldErrors(
 
 /** A number field as the API takes it: empty is absent (the API says "required" or takes its default). */
 export const numberOrAbsent = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text));
+
+/**
+ * The fields of `after` that differ from `before`: an edit form sends only what was changed in it,
+ * so a change made elsewhere while the form was open (another tab, the CLI) is not put back.
+ */
+export function changedFields<T extends object>(before: Partial<T>, after: T): Partial<T> {
+  const changed: Partial<T> = {};
+  for (const key of Object.keys(after) as (keyof T)[]) {
+    if (JSON.stringify(after[key]) !== JSON.stringify(before[key])) changed[key] = after[key];
+  }
+  return changed;
+}

@@ -48,10 +48,10 @@ export function MonitorEditScreen(props: { id: number }) {
         busyLabel="Saving…"
         cancelHref={`#/monitors/${m.id}`}
         keptRun={keptRunOf(m)}
-        onSave={async (body, maxRuntime, alertAfter) => {
-          await api.editMonitor(m.id, body);
-          if (maxRuntime !== (m.max_runtime ?? null)) await api.setMaxRuntime(m.id, maxRuntime);
-          if (alertAfter !== (m.alert_after ?? 1)) await api.setAlertAfter(m.id, alertAfter);
+        onSave={async ({ maxRuntime, alertAfter, changed }) => {
+          if (Object.keys(changed.monitor).length > 0) await api.editMonitor(m.id, changed.monitor);
+          if (changed.maxRuntime) await api.setMaxRuntime(m.id, maxRuntime);
+          if (changed.alertAfter) await api.setAlertAfter(m.id, alertAfter);
           navigate(`/monitors/${m.id}`);
         }}
       />

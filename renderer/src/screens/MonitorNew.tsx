@@ -15,7 +15,7 @@ export function MonitorNewScreen() {
         submitLabel="Create monitor"
         busyLabel="Creating…"
         cancelHref="#/monitors"
-        onSave={async (body, maxRuntime, alertAfter) => {
+        onSave={async ({ monitor: body, maxRuntime, alertAfter }) => {
           const monitor = await api.createMonitor(body);
           // Not fields of the spec's create body: their own requests, once the monitor exists.
           if (maxRuntime !== null) await api.setMaxRuntime(monitor.id, maxRuntime);

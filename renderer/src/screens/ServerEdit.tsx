@@ -35,8 +35,8 @@ export function ServerEditScreen(props: { id: number }) {
         submitLabel="Save changes"
         busyLabel="Saving…"
         cancelHref={`#/servers/${s.id}`}
-        onSave={async (body) => {
-          await api.editServer(s.id, body);
+        onSave={async (_server, changed) => {
+          if (Object.keys(changed).length > 0) await api.editServer(s.id, changed);
           navigate(`/servers/${s.id}`);
         }}
       />

@@ -39,7 +39,7 @@ export function WatchCrontabs(props: { identifier: string }) {
             </div>
           )}
           <p className="muted">
-            Run this on the server (with <code>CRONBEAT_API_TOKEN</code> set) to be told when a cron job is added, removed or changed.
+            Run this on the server (with <code>CRONBEAT_API_TOKEN</code> set to a ping key, the server’s own) to be told when a cron job is added, removed or changed.
           </p>
           <CopyField label="Watch command" value={`cronbeat crontab watch --server ${props.identifier} --url ${target.url}`} />
           {reach.data && reach.data.remote_urls.length > 1 && (
