@@ -8,6 +8,7 @@ import type { FollowedNotification } from '../../client/follow/notificationCurso
 import { UsageError, type Command } from '../command';
 import { baseUrlOption } from './ping';
 import { hasDesktop } from '../../domain/alerts/desktop';
+import { machineZone } from '../machineZone';
 
 const help = `Usage: cronbeat notifications --follow [--url URL] [--token KEY] [--json] [--popups]
 
@@ -35,7 +36,7 @@ Example:
 
 /** Local time of day, as a person reads a notice: "14:02". */
 function timeOfDay(ms: number): string {
-  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
+  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: machineZone() });
 }
 
 export const notificationsCommand: Command = {
