@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, type ApiClient } from '../../client/connection/api';
 import { UsageError } from '../command';
-import { everyInterval, loadWatchState, saveWatchState, stampedLog, watchStateFile } from '../watchState';
+import { everyInterval, loadWatchState, onceWhileItHolds, saveWatchState, stampedLog, watchStateFile } from '../watchState';
 import { readCrontab } from './jobs';
 import { diffSnapshots, snapshotJobs, type ChangeKind, type SnapshotJob } from './snapshot';
 import { CrontabReadError, type CrontabSource } from './sources';
@@ -47,10 +47,12 @@ const ONCE_RETRY_DELAYS_MS = [1_000, 3_000];
  * across restarts and while the API is unreachable. Returns the exit status.
  */
 export async function watch(options: WatchOptions): Promise<number> {
-  const log = options.log ?? stampedLog;
+  const said = onceWhileItHolds(options.log ?? stampedLog);
+  const log = said.log;
   const stateFile = watchStateFile(options.dataDir, 'crontab-watch', options.server);
   await checkAtStart(options, log);
   return everyInterval(options.intervalMs, async () => {
+    said.nextRound();
     const jobs = snapshotRound(options, stateFile, log);
     const delays = options.once ? ONCE_RETRY_DELAYS_MS : [];
     let left = await deliver(options.api, stateFile, log);
