@@ -8,6 +8,7 @@ import { UsageError, type Command } from '../command';
 import { printTable } from '../crontab/table';
 import { counted, progressLine } from '../progress';
 import { baseUrlOption } from './ping';
+import { shownUrl } from '../../client/connection/baseUrl';
 import { shortTime } from '../shortTime';
 
 const help = `Usage: cronbeat spool <list|flush> [--json] [--url URL] [--data-dir DIR]
@@ -65,7 +66,7 @@ export const spoolCommand: Command = {
         pulse: describeSignal(entry.pulse.signal),
         rid: entry.pulse.rid ?? null,
         body_bytes: Buffer.byteLength(entry.pulse.body ?? ''),
-        url: entry.baseUrl,
+        url: shownUrl(entry.baseUrl),
       }));
       if (values.json) console.log(JSON.stringify(rows, null, 2));
       else if (rows.length === 0) console.log('The spool is empty: no pulse is waiting to be delivered.');
@@ -88,7 +89,7 @@ export const spoolCommand: Command = {
       console.log(summary);
       return 0;
     }
-    const urls = [...new Set(result.waiting.map((entry) => (values.url ? sender.baseUrl : entry.baseUrl)))].join(', ');
+    const urls = [...new Set(result.waiting.map((entry) => shownUrl(values.url ? sender.baseUrl : entry.baseUrl)))].join(', ');
     console.error(`cronbeat: ${summary} The agent at ${urls} cannot be reached; start the desktop app or \`cronbeat serve\` and flush again.`);
     return 1;
   },
