@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../parseOptions';
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ApiClient, ApiError } from '../../client/connection/api';

@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { closestTo } from '../didYouMean';
+import { emptyOption, NOT_EMPTY } from '../parseOptions';
 import { controlCharacterIn } from '../../domain/text/controlCharacters';
 
 /*
@@ -121,6 +122,8 @@ export function readRunWords(argv: string[], runs: (word: string) => boolean = c
     }
     i++;
   }
+  // As every command refuses them (parseOptions.ts): left out, not empty, or the pulses go to the default agent.
+  for (const name of RUN_OPTIONS) if (values[name] === '' && NOT_EMPTY.includes(name)) mistakes.push(emptyOption(`--${name}`).replace(/\.$/, ''));
   let command = separator >= 0 ? argv.slice(separator + 1) : commandAt >= 0 ? argv.slice(commandAt) : [];
   const byLine = values.name !== undefined || values.schedule !== undefined;
   // A monitor's token written after -- (`run -- TOKEN -- job`): no program is named like one, so
