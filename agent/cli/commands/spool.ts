@@ -3,6 +3,7 @@ import { describeSignal } from '../../client/pulses/pulses';
 import { plural, PulseSender } from '../../client/pulseSender';
 import { Spool } from '../../client/spool/spool';
 import { spoolFolder } from '../../client/spool/spoolFolder';
+import { refusalLines } from '../../client/spool/spoolFlush';
 import { toApiTimestamp } from '../../domain/time/apiTimestamps';
 import { UsageError, type Command } from '../command';
 import { printTable } from '../crontab/table';
@@ -83,7 +84,7 @@ export const spoolCommand: Command = {
       .finally(progress.end);
     for (const warning of sender.warnings()) console.error(`cronbeat: ${warning}`);
     if (result.busy) throw new UsageError('Another cronbeat process is delivering the spool; try again in a minute.', 1);
-    for (const entry of result.rejected) console.error(`cronbeat: dropped a pulse for ${entry.pulse.tokenOrSlug}: the agent refused it (${entry.refusedBecause})`);
+    for (const line of refusalLines(result.rejected)) console.error(`cronbeat: ${line}`);
     const summary = `Delivered ${plural(result.delivered.length, 'pulse')}; ${result.waiting.length} still waiting.`;
     if (result.waiting.length === 0) {
       console.log(summary);
