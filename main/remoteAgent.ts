@@ -9,6 +9,8 @@ import type { MonitorStatus, TraySnapshot } from './trayModel';
 
 /** A burst of stream events redraws the tray once, this long after the first. */
 const REFRESH_DELAY_MS = 300;
+/** A read of the tray's lists that failed (the agent answered an error) is tried again this long after. */
+const REFRESH_RETRY_MS = 15_000;
 
 export interface RemoteAgentOptions {
   url: string;
@@ -22,6 +24,8 @@ export interface RemoteAgentOptions {
   clock?: () => number;
   /** Local time of day for notices ("14:02"). */
   timeOfDay?: (ms: number) => string;
+  /** How long after a failed read of the tray's lists it is tried again (default 15 s). */
+  refreshRetryMs?: number;
 }
 
 /** What the tray says about a remote agent besides its monitors. */
@@ -47,6 +51,7 @@ export class RemoteAgent {
   private readonly follower: NotificationFollower;
   private refreshTimer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  private stopped = false;
 
   constructor(private readonly options: RemoteAgentOptions) {
     this.name = agentName(options.url);
@@ -79,6 +84,7 @@ export class RemoteAgent {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     this.follower.stop();
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
     await this.running;
@@ -101,7 +107,9 @@ export class RemoteAgent {
     const [monitors, certificates, servers] = await Promise.all(
       ['/api/monitors', '/api/ssl-certificates', '/api/servers'].map((path) => requestWithRetry({ method: 'GET', url: `${this.options.url}${path}`, headers })),
     );
-    if (monitors.kind !== 'ok' || certificates.kind !== 'ok') return; // the stream's reconnect will try again
+    // Tried again soon: the stream may stay connected with nothing new to say, and the tray would
+    // keep showing what it read before (green while a monitor has failed since) until it does.
+    if (monitors.kind !== 'ok' || certificates.kind !== 'ok') return this.scheduleRefresh(this.options.refreshRetryMs ?? REFRESH_RETRY_MS);
     const rows = JSON.parse(monitors.text) as Array<{ id: number; name: string; status: MonitorStatus }>;
     const certificateRows = JSON.parse(certificates.text) as Array<{ status: string }>;
     // An agent too old to list servers (or to say they are quiet) shows none.
@@ -117,10 +125,13 @@ export class RemoteAgent {
   }
 
   private scheduleRefresh(delay: number): void {
-    if (this.refreshTimer) return;
+    if (this.refreshTimer || this.stopped) return;
     this.refreshTimer = setTimeout(() => {
       this.refreshTimer = null;
-      this.refresh().catch((error: unknown) => this.options.log(`Could not read ${this.options.url}: ${String(error)}`));
+      this.refresh().catch((error: unknown) => {
+        this.options.log(`Could not read ${this.options.url}: ${String(error)}`);
+        this.scheduleRefresh(this.options.refreshRetryMs ?? REFRESH_RETRY_MS);
+      });
     }, delay);
   }
 

@@ -10,6 +10,7 @@ import { holdWrites } from './http/holdWrites';
 import { hostGuard } from './http/hostGuard';
 import { corsPolicy } from './http/cors';
 import { HttpError } from './http/errors';
+import { literalPathMethods } from './http/literalPaths';
 import { serverRoutes } from './routes/servers';
 import { serverReportRoutes } from './routes/serverReports';
 import { monitorRoutes } from './routes/monitors';
@@ -103,10 +104,9 @@ export function createApp(options: AppOptions): RequestListener {
       throw new HttpError(405, 'Method Not Allowed', undefined, { Allow: allow });
     }
   });
-  for (const make of routers) {
-    const router = make(deps);
-    app.use(router.routes()).use(router.allowedMethods());
-  }
+  const built = routers.map((make) => make(deps));
+  app.use(literalPathMethods(built));
+  for (const router of built) app.use(router.routes()).use(router.allowedMethods());
   app.use(staticFiles(options.rendererDir));
   return withPlainPulses(app.callback(), { recorder: pulseRecorder, clock, log, writesAllowed: options.writesAllowed, trustProxy: options.trustProxy });
 }

@@ -9,6 +9,14 @@ import { controlCharacterIn } from '../domain/text/controlCharacters';
 export const label = (field: string) => field.replace(/[_.]/g, ' ');
 export const isMissing = (input: unknown) => input === undefined || input === null;
 
+/*
+ * Trimmed as Laravel's TrimStrings trims (Str::trim): white space, and also the zero width space,
+ * the byte order mark and the left-to-right mark, which JavaScript's trim() keeps. A name of only
+ * a zero width space would be stored, shown as nothing, and never be "required".
+ */
+const EDGES = /^[\s\uFEFF\u200B\u200E]+|[\s\uFEFF\u200B\u200E]+$/g;
+export const trimText = (text: string) => text.replace(EDGES, '');
+
 /** A required string, trimmed, 1..max characters. */
 export function requiredString(field: string, max: number) {
   return z
@@ -16,7 +24,7 @@ export function requiredString(field: string, max: number) {
       error: (issue) =>
         isMissing(issue.input) ? `The ${label(field)} field is required.` : `The ${label(field)} field must be a string.`,
     })
-    .trim()
+    .overwrite(trimText)
     .min(1, { message: `The ${label(field)} field is required.`, abort: true })
     .max(max, { message: `The ${label(field)} field must not be greater than ${max} characters.`, abort: true });
 }
@@ -38,6 +46,17 @@ export function nameString(field: string, max: number) {
     const problem = controlCharacterProblem(field, text);
     if (problem) context.addIssue({ code: 'custom', message: problem });
   });
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * A text that is not a name, which may hold control characters (a crontab line's tab) but must be
+ * text: a lone surrogate (`"\ud800"` in the JSON) has no UTF-8, so SQLite would store U+FFFD in its
+ * place and answer something other than what was sent.
+ */
+export function wellFormed(field: string): [(value: string | null | undefined) => boolean, string] {
+  return [(value) => value == null || !LONE_SURROGATE.test(value), `The ${label(field)} field must be text: it has a lone surrogate, which UTF-8 cannot hold.`];
 }
 
 /** A required integer between min and max. */
@@ -87,24 +106,42 @@ export function atLeastOneOf<T extends z.ZodType<Record<string, unknown>>>(body:
   });
 }
 
-/** A query parameter that must be one of `values` when present. */
-export function oneOf<const T extends readonly [string, ...string[]]>(field: string, values: T) {
-  return z.enum(values, { error: `The ${label(field)} field must be one of: ${values.join(', ')}.` }).optional();
+/** A query parameter's message for a value it cannot be; `?page=1&page=2` comes as a list, and is told so. */
+export function queryError(field: string, message: string) {
+  return (issue: { input?: unknown }) => (Array.isArray(issue.input) ? `The ${label(field)} field must be given once.` : message);
 }
 
-/** An optional positive integer id in the query, as the string the URL carries. */
+/** A query parameter that must be one of `values` when present. */
+export function oneOf<const T extends readonly [string, ...string[]]>(field: string, values: T) {
+  return z.enum(values, { error: queryError(field, `The ${label(field)} field must be one of: ${values.join(', ')}.`) }).optional();
+}
+
+/**
+ * An optional positive integer id in the query, as the string the URL carries. Past 2^53 a
+ * double cannot hold it (9007199254740993 reads as …992), so it is refused, never read as another id.
+ */
 export function queryId(field: string) {
+  const message = `The ${label(field)} field must be a positive integer.`;
   return z
-    .string({ error: `The ${label(field)} field must be an integer.` })
-    .regex(/^[1-9]\d{0,15}$/, `The ${label(field)} field must be a positive integer.`)
+    .string({ error: queryError(field, `The ${label(field)} field must be an integer.`) })
+    .regex(/^[1-9]\d{0,15}$/, { message, abort: true })
     .transform(Number)
+    .refine(Number.isSafeInteger, message)
     .optional();
+}
+
+/**
+ * A query parameter's text must have been UTF-8: the query is decoded before it is read, and bytes
+ * that are not (`%FF`) come out as U+FFFD, which two different values would then share.
+ */
+export function utf8Query(field: string): [(value: string) => boolean, string] {
+  return [(value) => !value.includes('\uFFFD'), `The ${field} field is not UTF-8: percent-encode its bytes in UTF-8 (é is %C3%A9).`];
 }
 
 /** An optional positive integer query parameter, as the string the URL carries. */
 export function pageNumber(field: string, max: number) {
   return z
-    .string({ error: `The ${label(field)} field must be an integer.` })
+    .string({ error: queryError(field, `The ${label(field)} field must be an integer.`) })
     // Any run of digits is an integer: -1 is below 1 and 20 digits above the maximum, and each is told so.
     .regex(/^-?\d+$/, `The ${label(field)} field must be an integer.`)
     .transform(Number)
@@ -141,7 +178,7 @@ export function httpUrl(field: string) {
 export function optionalString(field: string, max: number) {
   return z
     .string({ error: `The ${label(field)} field must be a string.` })
-    .trim()
+    .overwrite(trimText)
     .max(max, `The ${label(field)} field must not be greater than ${max} characters.`)
     .nullish()
     .transform((value) => value || undefined);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { KEY_SCOPES } from '../domain/access/keyScopes';
 import { MAX_LINE_MONITORS_LIMIT } from '../domain/monitors/lineLimits';
-import { controlCharacterProblem, onlyFields } from './fields';
+import { controlCharacterProblem, onlyFields, trimText } from './fields';
 
 /* API keys: the body of POST /api/keys and what GET /api/keys lists. */
 
@@ -21,7 +21,7 @@ export const keyInput = onlyFields(
   z.object({
     name: z
       .string({ error: (issue) => (issue.input == null ? 'The name field is required.' : 'The name field must be a string.') })
-      .trim()
+      .overwrite(trimText)
       .min(1, { message: 'The name field is required.', abort: true })
       .max(100, 'The name field must not be greater than 100 characters.')
       .superRefine((name, context) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { timeZoneOf } from './peopleInputs';
-import { controlCharacterProblem, onlyFields } from './fields';
+import { controlCharacterProblem, onlyFields, trimText } from './fields';
 import { pulseQuery } from './pulses';
 import { checkSchedule } from '../domain/schedules';
 import { isSlug, MAX_SLUG_LENGTH, serverTag } from '../domain/monitors/ownLine';
@@ -17,7 +17,7 @@ import { MAX_ALERT_AFTER } from '../domain/monitors/failureStreak';
 const text = (field: string, max: number, lines = false) =>
   z
     .string({ error: `The ${field} field must be given once.` })
-    .trim()
+    .overwrite(trimText)
     .min(1, { message: `The ${field} field must not be empty.`, abort: true })
     .max(max, `The ${field} field must not be greater than ${max} characters.`)
     .superRefine((value, context) => {

@@ -5,7 +5,7 @@ import { describeDuration } from '../domain/time/durations';
 import { MAX_TAGS, tagOf } from '../domain/monitors/ownLine';
 import { parseZonedTimestamp } from '../domain/time/zonedTimestamp';
 import { timeZoneOf } from './peopleInputs';
-import { controlCharacterProblem, label, onlyFields, requiredInteger } from './fields';
+import { controlCharacterProblem, label, onlyFields, queryError, queryId, requiredInteger, trimText } from './fields';
 
 /*
  * Maintenance windows (Cronbeat's own resource, docs/api.md): one-off (starts_at, ends_at) or
@@ -36,7 +36,7 @@ export const maintenanceWindowInput = onlyFields(
   z.object({
     name: z
       .string({ error: 'The name field must be a string.' })
-      .trim()
+      .overwrite(trimText)
       .max(255, 'The name field must not be greater than 255 characters.')
       .superRefine((name, context) => {
         const problem = controlCharacterProblem('name', name);
@@ -148,12 +148,8 @@ export function windowShapeErrors(window: WindowFields, now: number): Record<str
 
 /** GET /api/maintenance-windows?monitor_id=&active=&page=&per_page=. */
 export const maintenanceWindowListQuery = z.object({
-  monitor_id: z
-    .string({ error: 'The monitor id field must be an integer.' })
-    .regex(/^[1-9]\d{0,15}$/, 'The monitor id field must be a positive integer.')
-    .transform(Number)
-    .optional(),
-  active: z.enum(['true', 'false'], { error: 'The active field must be true or false.' }).optional(),
+  monitor_id: queryId('monitor_id'),
+  active: z.enum(['true', 'false'], { error: queryError('active', 'The active field must be true or false.') }).optional(),
 });
 
 /** A maintenance window as the API answers it. Times are API timestamps. */

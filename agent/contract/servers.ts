@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ipVersion } from '../domain/net/ipAddress';
 import { CRON_CHANGES, type CronChange } from '../domain/servers/jobChanges';
 import { channelIdsField } from './channelIds';
-import { idempotencyKeyHeader, nameString, patchOf, requiredInteger, requiredString } from './fields';
+import { idempotencyKeyHeader, nameString, patchOf, requiredInteger, requiredString, queryError, utf8Query, wellFormed } from './fields';
 
 export const serverInput = z.object({
   name: nameString('name', 255),
@@ -21,15 +21,16 @@ export const serverPatch = patchOf(serverInput);
 /** GET /api/servers?q=: servers whose name, identifier or IP address contains q (any case). */
 export const serverListQuery = z.object({
   q: z
-    .string({ error: 'The q field must be a string.' })
+    .string({ error: queryError('q', 'The q field must be a string.') })
     .max(255, 'The q field must not be greater than 255 characters.')
+    .refine(...utf8Query('q'))
     .optional(),
 });
 
 export const serverAlertInput = z.object({
   username: nameString('username', 255),
   server_id: requiredString('server_id', 64),
-  command: requiredString('command', 10_000),
+  command: requiredString('command', 10_000).refine(...wellFormed('command')),
   // Extensions the `cronbeat crontab watch` sends; other clients may leave them out.
   change: z
     .enum(CRON_CHANGES, { error: 'The change field must be one of: added, removed, altered.' })
@@ -37,6 +38,7 @@ export const serverAlertInput = z.object({
   previous_command: z
     .string({ error: 'The previous command field must be a string.' })
     .max(10_000, 'The previous command field must not be greater than 10000 characters.')
+    .refine(...wellFormed('previous_command'))
     .nullish()
     .transform((value) => value || null),
 });

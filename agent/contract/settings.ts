@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { checkPublicUrl } from '../domain/access/publicUrl';
 import { checkWatchdogUrl } from '../domain/agentHealth/watchdog';
-import { onlyFields } from './fields';
+import { atLeastOneOf, onlyFields } from './fields';
 
 /* The agent's settings: the body of PATCH /api/settings and what GET /api/settings answers. */
 
@@ -34,8 +34,11 @@ const settingsFields = z
   })
   .partial();
 
-/** PATCH /api/settings: either field; any other is named in a 422, in the words every body uses. */
-export const settingsPatch = onlyFields(settingsFields);
+/**
+ * PATCH /api/settings: either field or both; any other is named in a 422, in the words every body
+ * uses, and so is a body with neither, which would change nothing, as on every other PATCH.
+ */
+export const settingsPatch = atLeastOneOf(onlyFields(settingsFields), Object.keys(settingsFields.shape));
 export type SettingsPatch = z.infer<typeof settingsPatch>;
 
 export interface WireSettings {

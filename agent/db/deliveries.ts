@@ -38,6 +38,8 @@ export interface DeliveryRow {
   created_at: number;
   /** Folded into a digest (migration 17): the id of the digest's lead delivery, which is its own for the lead. */
   folded_into: number | null;
+  /** An email's recipients still owed it (a JSON list; migration 33): those its server deferred. Null: the channel's. */
+  recipients: string | null;
 }
 
 /** A delivery as the API lists it: with the channel it went to. */
@@ -94,7 +96,7 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
   );
   const markUnsent = db.prepare(
     `UPDATE deliveries SET status = @status, next_attempt_at = @nextAttemptAt, last_error = @error,
-       response_status = @responseStatus, response_body = @responseBody
+       response_status = @responseStatus, response_body = @responseBody, recipients = coalesce(@recipients, recipients)
      WHERE id = @id AND status = 'sending'`,
   );
   const defer = db.prepare(
@@ -210,7 +212,7 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
       markSent.run({ id, now, responseStatus: answer.responseStatus, responseBody: answer.responseBody });
     },
     /** The attempt failed: pending again at `nextAttemptAt`, or failed for good when that is null. */
-    markUnsent(id: number, nextAttemptAt: number | null, answer: AttemptAnswer): void {
+    markUnsent(id: number, nextAttemptAt: number | null, answer: AttemptAnswer & { deferred?: string[] }): void {
       markUnsent.run({
         id,
         status: nextAttemptAt === null ? 'failed' : 'pending',
@@ -218,6 +220,7 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
         error: answer.error,
         responseStatus: answer.responseStatus,
         responseBody: answer.responseBody,
+        recipients: answer.deferred?.length ? JSON.stringify(answer.deferred) : null,
       });
     },
     /** Holds a pending delivery until `until` (quiet hours), retrying for as long after as before. */

@@ -264,4 +264,9 @@ export const migrations: string[] = [
   ALTER TABLE server_alerts ADD COLUMN notification_id TEXT;
   CREATE UNIQUE INDEX server_alerts_key ON server_alerts(server_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
   `,
+  // 33: the recipients an email delivery is still owed (a JSON list of addresses), once its mail server took the
+  // others and deferred these (4xx, try again later): its retries go to them alone. Null: the channel's own.
+  `
+  ALTER TABLE deliveries ADD COLUMN recipients TEXT;
+  `,
 ];

@@ -72,6 +72,15 @@ describe('where a channel sends, read with a read-only key', () => {
     }
   });
 
+  it("hides an ntfy topic in the channel's report preview too (the message as ntfy would be sent it names its topic)", async () => {
+    const channel = await create({ name: 'Phone', kind: 'ntfy', settings: { topic: 'report-topic-9c1e' } });
+    const asReader = await agent.api(`/api/channels/${channel.id}/report-preview`, { token: readOnly });
+    expect(asReader.status).toBe(200);
+    expect(await asReader.clone().text()).not.toContain('report-topic-9c1e');
+    expect((await asReader.json()).message.topic).toBe('********');
+    expect((await (await agent.api(`/api/channels/${channel.id}/report-preview`)).json()).message.topic).toBe('report-topic-9c1e');
+  });
+
   it("hides that URL's path in a receiver's answer too (one that echoes the path it was asked)", async () => {
     const echo = await new Receiver([(request, res) => void res.writeHead(404).end(`Cannot POST ${request.url}`)]).start();
     try {

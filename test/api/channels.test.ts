@@ -84,6 +84,20 @@ describe('/api/channels', () => {
     await expect422(await create({ name: 'x', kind: 'telegram', settings: { bot_token: '1:a', chat_id: '5', api_url: 'https://bots.example.com/x?y=1' } }), 'settings.api_url', /without \? or #/);
     await expect422(await create({ name: 'x', kind: 'ntfy', settings: { topic: 'ops', server_url: 'https://ntfy.example.com/#x' } }), 'settings.server_url', /without \? or #/);
     const email = { host: 'smtp.example.com', from: 'a@example.com', to: 'b@example.com' };
+    // A control character or a lone surrogate (which has no UTF-8) in a secret or an address: never what the receiver expects.
+    const odd: Array<[string, Record<string, unknown>, string]> = [
+      ['webhook', { url: 'https://a.example', secret: `${'s'.repeat(16)}\ud800` }, 'secret'],
+      ['webhook', { url: 'https://a.example/in\u0000x' }, 'url'],
+      ['slack', { webhook_url: 'https://hooks.slack.com/services/T/B/\ud800' }, 'webhook_url'],
+      ['discord', { webhook_url: 'https://discord.com/api/webhooks/1/a\u001bb' }, 'webhook_url'],
+      ['email', { ...email, user: 'bot\r\nRCPT TO:<x@example.com>' }, 'user'],
+      ['email', { ...email, user: 'bot', password: 'pw\udc00' }, 'password'],
+      ['ntfy', { topic: 'ops', server_url: 'https://ntfy.example.com/\u0007' }, 'server_url'],
+      ['telegram', { bot_token: '1:a', chat_id: '5', api_url: 'https://bots.example.com/\u202e' }, 'api_url'],
+    ];
+    for (const [kind, settings, field] of odd) {
+      await expect422(await create({ name: 'x', kind, settings }), `settings.${field}`, /must not contain control characters/);
+    }
     await expect422(await create({ name: 'x', kind: 'email', settings: { ...email, to: 'b@example.com, nope' } }), 'settings.to');
     await expect422(await create({ name: 'x', kind: 'email', settings: { ...email, port: 70000 } }), 'settings.port');
     await expect422(await create({ name: 'x', kind: 'email', settings: { ...email, tls: 'ssl3' } }), 'settings.tls');

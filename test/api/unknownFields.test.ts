@@ -188,7 +188,11 @@ describe('the settings', () => {
   it('name a field they do not take in the words every body uses', async () => {
     const answer = await call('PATCH', '/api/settings', { publicurl: 'https://cron.example.com' });
     expect(answer.status).toBe(422);
-    expect(answer.body.errors).toEqual({ publicurl: ['The publicurl field is unknown. This request takes only: public_url, watchdog_url.'] });
+    // As on a monitor's PATCH, a body whose only field is misspelt also names no setting.
+    expect(answer.body.errors).toEqual({
+      publicurl: ['The publicurl field is unknown. This request takes only: public_url, watchdog_url.'],
+      body: ['The body must contain at least one of: public_url, watchdog_url.'],
+    });
     expect((await call('GET', '/api/settings')).body.public_url).toBeNull();
   });
 });

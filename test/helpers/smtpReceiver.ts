@@ -12,7 +12,7 @@ export interface ReceivedMail {
 /**
  * A real SMTP server on 127.0.0.1 (the smtp-server package), plain, STARTTLS or TLS from the first
  * byte; `refuseRecipients` answers every RCPT TO with that reply (550 "No such user", 451 "try later"),
- * `refuseAddresses` only those addresses' RCPT TO.
+ * `refuseAddresses` only those addresses' RCPT TO (a number of `times`, or always).
  */
 export async function startSmtpReceiver(
   options: {
@@ -20,7 +20,8 @@ export async function startSmtpReceiver(
     secure?: boolean;
     login?: { user: string; pass: string };
     refuseRecipients?: { code: number; message: string };
-    refuseAddresses?: Record<string, { code: number; message: string }>;
+    /** Refused `times` times (every time when absent), then taken: a server deferring an address (4xx) takes it later. */
+    refuseAddresses?: Record<string, { code: number; message: string; times?: number }>;
   } = {},
 ) {
   const mails: ReceivedMail[] = [];
@@ -40,8 +41,9 @@ export async function startSmtpReceiver(
       return callback(new Error('Invalid username or password'));
     },
     onRcptTo(address, _session, callback) {
-      const refusal = options.refuseAddresses?.[address.address] ?? options.refuseRecipients;
-      if (!refusal) return callback();
+      const refusal: { code: number; message: string; times?: number } | undefined = options.refuseAddresses?.[address.address] ?? options.refuseRecipients;
+      if (!refusal || refusal.times === 0) return callback();
+      if (refusal.times !== undefined) refusal.times--;
       return callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
     },
     onData(stream, session, callback) {

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkAgent } from '../../agent/client/connection/agentCheck';
 import type { FollowerPopup } from '../../agent/client/follow/notificationPopups';
@@ -32,11 +32,12 @@ const keyOf = (agent: TestAgent, scope: 'full' | 'read-only' | 'ping') =>
   agent.store.apiTokens.create({ companyId: 1, name: scope, scope, now: Date.now() }).token;
 
 /** Resolves once `condition` holds, checking whenever the remote agent reports a change. */
-function connect(agent: TestAgent, key: string, access: 'full' | 'read-only') {
+function connect(agent: TestAgent, key: string, access: 'full' | 'read-only', through: { url?: string; refreshRetryMs?: number } = {}) {
   const popups: FollowerPopup[] = [];
   const waiters = new Set<() => void>();
   const remote = new RemoteAgent({
-    url: agent.url,
+    url: through.url ?? agent.url,
+    refreshRetryMs: through.refreshRetryMs,
     key,
     access,
     popup: (popup) => (popups.push(popup), waiters.forEach((w) => w())),
@@ -94,6 +95,35 @@ describe('the desktop app connected to a remote agent', () => {
     await until(() => remote.snapshot !== null, 'the first snapshot');
     expect(remote.canChange).toBe(false);
     await expect(remote.pause(monitor.id, null)).rejects.toThrow(/403/);
+  });
+
+  it('reads the lists again when a read failed while the stream stayed up, so the tray does not keep an old state', async () => {
+    const { agent, monitor } = await agentWithMonitor();
+    // In front of the agent: its first three answers to the monitors list are 503s (one read's every attempt), the rest pass as they are.
+    let refused = 0;
+    const front = createServer((request, response) => {
+      if (request.url === '/api/monitors' && refused < 3) {
+        refused += 1;
+        response.writeHead(503, { 'content-type': 'application/json' }).end('{"message":"busy"}');
+        return;
+      }
+      const forwarded = httpRequest(`${agent.url}${request.url}`, { method: request.method, headers: { ...request.headers, host: new URL(agent.url).host } }, (answer) => {
+        response.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(response);
+      });
+      request.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
+      const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only', { url, refreshRetryMs: 50 });
+      await until(() => remote.snapshot !== null, 'the snapshot, once the agent answers again');
+      expect(refused).toBe(3);
+      expect(remote.snapshot!.monitors).toEqual([{ id: monitor.id, name: 'nightly backup', status: 'new' }]);
+    } finally {
+      front.closeAllConnections();
+      front.close();
+    }
   });
 
   it('stops and says so when the key is revoked', async () => {

@@ -1,4 +1,4 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { answerClientErrorsWithJson } from './clientErrors';
 
 /*
@@ -19,6 +19,12 @@ export interface HttpTimeouts {
 
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
 
+/** HTTP/1.1 requires a Host header and a server must refuse a request without one (RFC 9112 §3.2), in our JSON shape. */
+function refuseWithoutHost(response: ServerResponse): void {
+  const body = JSON.stringify({ message: 'The request has no Host header, which HTTP/1.1 requires.' });
+  response.writeHead(400, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' }).end(body);
+}
+
 /** A node:http server enforcing `timeouts` around `handler`. */
 export function createHttpServer(timeouts: Partial<HttpTimeouts>, handler: RequestListener): Server {
   const { headersMs, requestMs, keepAliveMs } = { ...DEFAULT_HTTP_TIMEOUTS, ...timeouts };
@@ -29,8 +35,10 @@ export function createHttpServer(timeouts: Partial<HttpTimeouts>, handler: Reque
       keepAliveTimeout: keepAliveMs,
       // Node checks the two limits above on this period (30 s by default, which would stretch them).
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersMs / 4))),
+      // Node would refuse an HTTP/1.1 request without Host with a bare 400 and no body; answered below instead.
+      requireHostHeader: false,
     },
-    handler,
+    (request, response) => (request.httpVersion === '1.1' && request.headers.host === undefined ? refuseWithoutHost(response) : handler(request, response)),
   );
   answerClientErrorsWithJson(server);
   return server;

@@ -7,7 +7,11 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): z.infe
   if (result.success) return result.data;
   // A Map, not {}: a client's field may be called "constructor" or "__proto__".
   const errors = new Map<string, string[]>();
-  const add = (field: string, message: string) => errors.set(field, [...(errors.get(field) ?? []), message]);
+  // One message once per field: a value past 2^53 fails .int() and .max() with the same words.
+  const add = (field: string, message: string) => {
+    const told = errors.get(field) ?? [];
+    if (!told.includes(message)) errors.set(field, [...told, message]);
+  };
   for (const issue of result.error.issues) {
     if (issue.code === 'unrecognized_keys') {
       // One error per unknown field, named as the client spelt it.

@@ -15,7 +15,9 @@ import { quietHoursEnd } from '../../domain/channels/delivery';
 import { pageRequestFrom, requestUrl, respondWithPage } from '../http/paging';
 import { tokenView } from '../present/tokenVisibility';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A UUID is the same in either letter case (RFC 9562 §4); ids are stored in lower case, as they are made. */
+const notificationId = (raw: string | undefined) => (raw ?? '').toLowerCase();
 
 export function notificationRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
@@ -61,7 +63,7 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
 
   /** Where a notification was delivered: one entry per channel, with its state. */
   router.get('/api/notifications/:id/deliveries', (ctx) => {
-    const notification = store.notifications.find(ctx.state.companyId, ctx.params.id ?? '');
+    const notification = store.notifications.find(ctx.state.companyId, notificationId(ctx.params.id));
     if (!notification) throw HttpError.notFound('Notification');
     // Redacted again with each channel's current secrets: texts stored before a secret's form was known stay clean.
     const view = tokenView(store, ctx.state.scope);
@@ -87,7 +89,7 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
 
   router.patch('/api/notifications/:id', async (ctx) => {
     const { companyId } = ctx.state;
-    const id = ctx.params.id ?? '';
+    const id = notificationId(ctx.params.id);
     if (!UUID.test(id) || !store.notifications.find(companyId, id)) throw HttpError.notFound('Notification');
     const { read } = validate(notificationReadInput, await readJsonBody(ctx));
     const notification = store.notifications.setRead(companyId, id, read, clock());

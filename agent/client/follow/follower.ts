@@ -4,6 +4,7 @@ import { readEventStream } from './eventStream';
 import {
   advanceCursor,
   EMPTY_CURSOR,
+  cursorAtAgentClock,
   freshOnPage,
   inOrderOfEvents,
   startCursor,
@@ -84,6 +85,8 @@ export class NotificationFollower {
   private refusal: FollowRefused | null = null;
   /** Whether the loss of the connection was reported (once per loss of a lasting connection, not once per attempt). */
   private lossReported = false;
+  /** Ids of notifications the live stream announced since the last read of the list. */
+  private readonly announced = new Set<string>();
 
   constructor(private readonly options: FollowerOptions) {
     this.clock = options.clock ?? Date.now;
@@ -114,6 +117,7 @@ export class NotificationFollower {
               // Said once the list was read: anything created from then on is shown.
               this.requestSync(catchingUp, stream, () => this.options.onConnection?.(true));
             } else if (event.type === 'notification.created') {
+              if (typeof event.notificationId === 'string') this.announced.add(event.notificationId);
               this.requestSync(false, stream);
             }
             if (event.type !== 'ready') this.options.onEvent?.(event);
@@ -174,14 +178,18 @@ export class NotificationFollower {
 
   /** Reads the list back to the last notification seen and hands over what is new, oldest first. */
   private async catchUp(catchingUp: boolean): Promise<void> {
+    // Announced before this read began: each is on the list by now.
+    const announced = new Set(this.announced);
+    this.announced.clear();
     if (this.cursor.newestAt === null) {
       this.cursor = startCursor(await this.page(1));
       return;
     }
     const found = new Map<string, FollowedNotification>();
     for (let number = 1; number <= MAX_CATCH_UP_PAGES; number++) {
-      const page = await this.page(number);
-      const { fresh, reachedSeen } = freshOnPage(this.cursor, page);
+      const { notifications: page, agentNow } = await this.pageWithTime(number);
+      if (number === 1) this.cursor = cursorAtAgentClock(this.cursor, agentNow);
+      const { fresh, reachedSeen } = freshOnPage(this.cursor, page, announced);
       for (const notification of fresh) found.set(notification.id, notification);
       if (reachedSeen || page.length < PER_PAGE) break;
     }
@@ -192,6 +200,11 @@ export class NotificationFollower {
   }
 
   private async page(number: number): Promise<FollowedNotification[]> {
+    return (await this.pageWithTime(number)).notifications;
+  }
+
+  /** A page of the list, and the agent's clock when it answered (its Date header; null when unreadable). */
+  private async pageWithTime(number: number): Promise<{ notifications: FollowedNotification[]; agentNow: number | null }> {
     const outcome = await requestOnce({
       method: 'GET',
       url: `${this.options.baseUrl}/api/notifications?kinds=all&per_page=${PER_PAGE}&page=${number}`,
@@ -201,7 +214,9 @@ export class NotificationFollower {
     if (outcome.kind === 'rejected') {
       throw new FollowRefused(refusalMessage(outcome.status, outcome.message.replace(/^\d+\s*/, ''), shownUrl(this.options.baseUrl)), outcome.status);
     }
-    return (JSON.parse(outcome.text) as { data: FollowedNotification[] }).data;
+    const date = outcome.headers?.date;
+    const agentNow = typeof date === 'string' ? Date.parse(date) : NaN;
+    return { notifications: (JSON.parse(outcome.text) as { data: FollowedNotification[] }).data, agentNow: Number.isNaN(agentNow) ? null : agentNow };
   }
 
   /** Waits `ms`, or less when stopped; its listener goes with it, so reconnecting for days adds none to the signal. */

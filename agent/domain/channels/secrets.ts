@@ -1,4 +1,5 @@
 import type { ChannelSecretRules } from './settings';
+import { decodeUrlPart } from '../net/urlCredentials';
 
 /*
  * A channel's secrets beyond showing them masked (docs/channels.md,
@@ -18,7 +19,7 @@ export function urlPassword(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   try {
     const { password } = new URL(value);
-    return password ? decodeURIComponent(password) : null;
+    return password ? decodeUrlPart(password) : null;
   } catch {
     return null;
   }
@@ -44,7 +45,7 @@ export function channelSecretValues(kind: ChannelSecretRules, settings: Record<s
 /** The user name of a URL's user:pass@, decoded (empty when it has none or is not a URL). */
 function urlUser(value: unknown): string {
   try {
-    return decodeURIComponent(new URL(String(value)).username);
+    return decodeUrlPart(new URL(String(value)).username);
   } catch {
     return '';
   }
@@ -56,7 +57,12 @@ function urlUser(value: unknown): string {
  * a Slack or Discord webhook must not show its token).
  */
 function formsOf(secret: string): string[] {
-  const forms = new Set([secret, encodeURIComponent(secret)]);
+  const forms = new Set([secret]);
+  try {
+    forms.add(encodeURIComponent(secret));
+  } catch {
+    // A lone surrogate has no URL encoding: only its other forms can be echoed.
+  }
   try {
     const url = new URL(secret);
     if (url.protocol === 'http:' || url.protocol === 'https:') {

@@ -41,7 +41,8 @@ export function redirectRule(redirect: Redirect): RedirectRule {
   const { status, location, from } = redirect;
   let to: URL | null = null;
   try {
-    to = location === null ? null : new URL(location, from);
+    // An empty Location would resolve to the URL that answered: a loop, not a redirect.
+    to = location === null || location.trim() === '' ? null : new URL(location, from);
   } catch {
     to = null;
   }

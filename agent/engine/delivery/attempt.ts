@@ -12,6 +12,8 @@ export interface AttemptResult {
   smtp?: SmtpRefusal;
   /** How long the receiver asked to be left alone (its Retry-After, or the service's own field), as it said it. */
   retryAfter?: string;
+  /** The recipients a mail server deferred (4xx) while it took the others: a retry goes to them alone. */
+  deferred?: string[];
   /** The kind judged the refusal permanent (kinds/index.ts): not retried. */
   permanent?: boolean;
 }

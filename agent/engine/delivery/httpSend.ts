@@ -4,6 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { redirectRule } from '../../domain/net/redirects';
+import { decodeUrlPart } from '../../domain/net/urlCredentials';
 
 /*
  * One HTTP POST to a receiver, the way a careful client sends an alert:
@@ -41,8 +42,8 @@ class SendError extends Error {}
 /** A URL's `user:pass@` as a Basic Authorization header (and the URL without it). */
 function splitCredentials(url: URL): { url: URL; authorization: string | null } {
   if (!url.username && !url.password) return { url, authorization: null };
-  const user = decodeURIComponent(url.username);
-  const password = decodeURIComponent(url.password);
+  const user = decodeUrlPart(url.username);
+  const password = decodeUrlPart(url.password);
   const bare = new URL(url);
   bare.username = '';
   bare.password = '';
@@ -96,6 +97,12 @@ function exchange(url: URL, headers: OutgoingHttpHeaders, body: string, timeouts
     );
     request.once('socket', (socket) => socket.once('connect', () => clearTimeout(connectTimer)));
     request.on('error', (error) => finish(error));
+    // A 101 to a POST that asked for no upgrade: Node hands over the socket instead of an answer, which would wait for the deadline.
+    request.on('upgrade', (response: IncomingMessage, socket: { destroy(): void }) => {
+      socket.destroy();
+      status = response.statusCode ?? 101;
+      finish();
+    });
     request.on('response', (response) => {
       clearTimeout(connectTimer);
       status = response.statusCode ?? 0;
@@ -119,11 +126,11 @@ function exchange(url: URL, headers: OutgoingHttpHeaders, body: string, timeouts
   });
 }
 
-function describe(error: unknown, url: URL): string {
+function describe(error: unknown, url: URL | null): string {
   if (error instanceof SendError) return error.message;
   if (error instanceof Error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (url.protocol === 'https:' && isPlainHttpAnswer(code, error.message)) return `${plainHttpWords(url.toString())} (${code ?? 'wrong version number'})`;
+    if (url?.protocol === 'https:' && isPlainHttpAnswer(code, error.message)) return `${plainHttpWords(url.toString())} (${code ?? 'wrong version number'})`;
     return code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
   }
   return String(error);
@@ -132,12 +139,13 @@ function describe(error: unknown, url: URL): string {
 /** POSTs `post`, following what may be followed; never throws. */
 export async function httpPost(post: HttpPost, timeouts: HttpTimeouts): Promise<HttpOutcome> {
   const deadline = AbortSignal.timeout(timeouts.totalMs);
-  const configured = splitCredentials(new URL(post.url));
-  let url = configured.url;
-  let headers: Record<string, string> = { ...post.headers };
-  if (configured.authorization) headers.Authorization = configured.authorization;
-  let credentialsDropped = false;
+  let url: URL | null = null;
   try {
+    const configured = splitCredentials(new URL(post.url));
+    url = configured.url;
+    let headers: Record<string, string> = { ...post.headers };
+    if (configured.authorization) headers.Authorization = configured.authorization;
+    let credentialsDropped = false;
     for (let hop = 0; ; hop++) {
       const answer = await exchange(url, headers, post.body, timeouts, deadline);
       if (answer.status < 300 || answer.status >= 400) return { kind: 'answered', status: answer.status, text: answer.text, retryAfter: answer.retryAfter };

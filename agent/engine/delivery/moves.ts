@@ -15,7 +15,8 @@ export function followMove(store: Pick<Store, 'channels'>, channel: ChannelRow, 
   if (result.ok || result.responseStatus === null) return null;
   const module: ChannelKindModule<ChannelKind> = CHANNEL_KIND_MODULES[channel.kind];
   const moved = module.moved?.(channel.settings as ChannelSettings[ChannelKind], { status: result.responseStatus, body: result.responseBody, smtp: null });
-  if (!moved) return null;
+  // Moved to where it was just sent: nothing changes, and sending there again at once would be refused again.
+  if (!moved || JSON.stringify(moved.settings) === JSON.stringify(channel.settings)) return null;
   const fields = { name: channel.name, settings: moved.settings as Record<string, unknown>, quietHours: channel.quiet_hours, remindEveryHours: channel.remind_every_hours };
   if (!store.channels.update(channel.company_id, channel.id, fields, now)) return null;
   return { ...result, permanent: false, error: `${(result.error ?? '').replace(/\.$/, '')}. The channel was changed: ${moved.words}; sending again.` };

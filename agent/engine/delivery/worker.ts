@@ -65,6 +65,8 @@ export class DeliveryWorker {
   /** Channels whose digest waits for its burst to be failed (digests.ts), until when (the clock's time). */
   private readonly burstWaits = new Map<number, number>();
   private readonly rateLimits = new RateLimits();
+  /** Deliveries sent again at once to where their service said the channel moved: the next such answer is not followed at once. */
+  private readonly justMoved = new Set<number>();
   private readonly inFlight = new Set<Promise<void>>();
   /** While passes fail (the database cannot be written): how long to wait before the next; 0 when they work. */
   private retryMs = 0;
@@ -210,7 +212,7 @@ export class DeliveryWorker {
     if (plan !== 'single' && plan !== 'digest') return null;
     if (!store.deliveries.claim(delivery.id, now, now + this.timeoutMs)) return null;
     this.busy.set(channel.id, (this.busy.get(channel.id) ?? 0) + 1);
-    const context = this.context(channel, delivery.uuid);
+    const context = { ...this.context(channel, delivery.uuid), ...(delivery.recipients ? { recipients: JSON.parse(delivery.recipients) as string[] } : {}) };
     const webhookUrl = digestAsData(channel) ? context.dashboardUrl : null;
     const request =
       plan === 'digest'
@@ -229,6 +231,7 @@ export class DeliveryWorker {
 
   private async attempt(delivery: DeliveryRow, channel: ChannelRow, request: () => OutgoingRequest | Promise<OutgoingRequest>, digest: boolean): Promise<void> {
     const result = judged(channel.kind, await this.sendTo(channel, request));
+    const movedJustBefore = this.justMoved.delete(delivery.id);
     if (!this.writable) return; // the database is closing: the claim stays, the next start sends again
     const { store } = this.options;
     const at = this.options.clock();
@@ -249,8 +252,10 @@ export class DeliveryWorker {
       }
       const asked = retryAfterMs(result.retryAfter, at);
       if (asked) this.rateLimits.hold(channel.id, channel.settings, at + asked);
-      // Sent again at once: to where the service said, or as half the digest it found too large.
-      const again = followMove(store, channel, result, at) ?? (digest ? halveRefusedDigest(store, delivery.id, result, at) : null);
+      // Sent again at once: to where the service said (once, not in a loop), or as half the digest it found too large.
+      const move = movedJustBefore ? null : followMove(store, channel, result, at);
+      if (move) this.justMoved.add(delivery.id);
+      const again = move ?? (digest ? halveRefusedDigest(store, delivery.id, result, at) : null);
       const next = again ? at : result.permanent ? null : nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at, asked ?? 0);
       store.deliveries.markUnsent(delivery.id, next, again ?? result);
       await settle({ sentAt: null, failed: next === null, answer: result });

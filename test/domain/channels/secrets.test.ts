@@ -21,6 +21,11 @@ describe('redactValues', () => {
     }
   });
 
+  it('a stored secret holding a lone surrogate (no URL encoding exists for it) is redacted, never a throw', () => {
+    const odd = 'signing-secret-\ud800-of-alice';
+    expect(redactValues(`echo: ${odd}`, [odd])).toBe('echo: [redacted]');
+  });
+
   it('leaves short path segments (the "services" of every Slack hook) and other text alone', () => {
     expect(redactValues('see /services/ for help', [slack])).toBe('see /services/ for help');
   });

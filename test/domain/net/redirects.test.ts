@@ -17,6 +17,10 @@ describe('which redirects a send follows', () => {
     });
   });
 
+  it.each(['', '  '])('a 307 whose Location is empty (%j) has none: a failed attempt, not a redirect to itself until the hops run out', (location) => {
+    expect(rule(307, location)).toEqual({ kind: 'refuse', error: 'The receiver answered HTTP 307 without a usable Location.' });
+  });
+
   it('follows a 307 or 308 on the same origin with credentials, to another origin without', () => {
     expect(rule(307, '/v2')).toMatchObject({ kind: 'follow', keepCredentials: true });
     expect(rule(308, 'https://other.example.com/in')).toMatchObject({ kind: 'follow', keepCredentials: false });

@@ -117,6 +117,56 @@ describe('email refusals', () => {
     expect(row.response_body).toMatch(/^The mail server refused a recipient, who did not get this: gone@example\.com \(550 5\.1\.1 No such user\)\. 250 /);
   });
 
+  it('a recipient the server defers (4xx: try again later) while it takes the others gets the alert on a retry, sent to it alone', async () => {
+    const smtp = await startSmtpReceiver({ refuseAddresses: { 'late@example.com': { code: 451, message: '4.7.1 Greylisted, try again later', times: 1 } } });
+    cleanups.push(smtp.stop);
+    fixture = deliveryFixture();
+    fixture.channel('email', { host: '127.0.0.1', port: smtp.port, tls: 'none', from: 'Cronbeat <cb@example.com>', to: 'ops@example.com, Late <late@example.com>' });
+    await fixture.failMonitor();
+    await fixture.worker.runDue();
+    expect(smtp.mails.map((m) => m.to)).toEqual([['ops@example.com']]);
+    const [first] = fixture.deliveries();
+    expect(first).toMatchObject({ status: 'pending', attempts: 1, next_attempt_at: fixture.clock.now + 30_000 });
+    expect(first.last_error).toMatch(/^The mail server deferred a recipient \(4xx: try again later\): late@example\.com \(451 4\.7\.1 Greylisted, try again later\)\. It took the others\. This is sent again to it alone\.$/);
+
+    fixture.clock.now += 30_000;
+    await fixture.worker.runDue();
+    expect(smtp.mails.map((m) => [m.from, m.to])).toEqual([['cb@example.com', ['ops@example.com']], ['cb@example.com', ['late@example.com']]]);
+    // The same mail as the others got: its To names them all.
+    expect(smtp.mails[1].raw).toMatch(/^To: ops@example\.com, Late <late@example\.com>$/m);
+    expect(fixture.deliveries()[0]).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
+  it('an address deferred, then taken out of the channel, is not written to again: nothing is owed any more', async () => {
+    const smtp = await startSmtpReceiver({ refuseAddresses: { 'late@example.com': { code: 451, message: '4.7.1 Try again later' } } });
+    cleanups.push(smtp.stop);
+    fixture = deliveryFixture();
+    const settings = { host: '127.0.0.1', port: smtp.port, tls: 'none', from: 'cb@example.com', to: 'ops@example.com, late@example.com' };
+    const channel = fixture.channel('email', settings);
+    await fixture.failMonitor();
+    await fixture.worker.runDue();
+    expect(fixture.deliveries()[0]).toMatchObject({ status: 'pending', attempts: 1 });
+    fixture.store.channels.update(1, channel.id, { name: channel.name, settings: { ...settings, to: 'ops@example.com' }, quietHours: null, remindEveryHours: null }, fixture.clock.now);
+
+    fixture.clock.now += 30_000;
+    await fixture.worker.runDue();
+    expect(smtp.mails).toHaveLength(1);
+    const [delivery] = fixture.deliveries();
+    expect(delivery).toMatchObject({ status: 'sent', attempts: 2 });
+    const row = fixture.store.db.prepare('SELECT response_body FROM deliveries WHERE id = ?').get(delivery.id) as { response_body: string };
+    expect(row.response_body).toBe("Nothing left to send: the addresses the mail server deferred are no longer among the channel's recipients.");
+  });
+
+  it('a test send to a server that defers a recipient says so, and nothing is sent again', async () => {
+    const smtp = await startSmtpReceiver({ refuseAddresses: { 'late@example.com': { code: 451, message: '4.7.1 Try again later' } } });
+    cleanups.push(smtp.stop);
+    fixture = deliveryFixture();
+    const channel = fixture.channel('email', { host: '127.0.0.1', port: smtp.port, tls: 'none', from: 'cb@example.com', to: 'ops@example.com, late@example.com' });
+    const result = await fixture.worker.sendTest(channel);
+    expect(result).toMatchObject({ ok: false, error: 'The mail server deferred a recipient (4xx: try again later): late@example.com (451 4.7.1 Try again later). It took the others.' });
+    expect(smtp.mails.map((m) => m.to)).toEqual([['ops@example.com']]);
+  });
+
   it('a server that closes the connection in the middle of DATA is a failed attempt, retried', async () => {
     const server = await closesMidData();
     cleanups.push(server.stop);

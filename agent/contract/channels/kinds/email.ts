@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { controlCharacterProblem, optionalString, requiredString } from '../../fields';
 import { emailAddressesOf } from '../../peopleInputs';
-import { describeKind, maskSecrets, reportSettings, shown } from './kind';
+import { describeKind, maskSecrets, noControlCharacters, reportSettings, shown } from './kind';
 
 /** One address or a list, as nodemailer sends them (agent/contract/peopleInputs.ts). */
 function emailAddresses(field: string, options: { many: boolean }) {
@@ -18,7 +18,9 @@ function emailAddresses(field: string, options: { many: boolean }) {
 export const email = describeKind({
   label: 'Email',
   settings: z.object({
-    host: requiredString('host', 255).refine((h) => !/[\s/:@]/.test(h), 'The host field must be a host name or an IP address.'),
+    host: requiredString('host', 255)
+      .refine((h) => !/[\s/:@]/.test(h), 'The host field must be a host name or an IP address.')
+      .superRefine(noControlCharacters('host')),
     port: z
       .number({ error: 'The port field must be an integer.' })
       .int('The port field must be an integer.')
@@ -27,8 +29,8 @@ export const email = describeKind({
       .nullish()
       .transform((v) => v ?? undefined),
     tls: z.enum(['starttls', 'tls', 'none'], { error: 'The tls field must be one of: starttls, tls, none.' }).default('starttls'),
-    user: optionalString('user', 255),
-    password: optionalString('password', 512),
+    user: optionalString('user', 255).superRefine(noControlCharacters('user')),
+    password: optionalString('password', 512).superRefine(noControlCharacters('password')),
     from: emailAddresses('from', { many: false }),
     to: emailAddresses('to', { many: true }),
     mask_secrets: maskSecrets, ...reportSettings,

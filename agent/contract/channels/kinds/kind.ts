@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isHttpUrl, label } from '../../fields';
+import { controlCharacterProblem, isHttpUrl, label } from '../../fields';
 import { clockTimeOf, timeZoneOf } from '../../peopleInputs';
 import { REPORT_FREQUENCIES } from '../../../domain/reports/period';
 import type { ChannelSecretRules } from '../../../domain/channels/settings';
@@ -51,6 +51,16 @@ function hasNoCredentials(value: string): boolean {
 export const noCredentials = (field: string) =>
   [hasNoCredentials, `The ${label(field)} field must not contain a user name or password (user:pass@).`] as const;
 
+/**
+ * Refuses a control character, a bidi override or a lone surrogate in a secret or an address a
+ * channel sends to: a URL parser drops or encodes it unseen, a lone surrogate has no UTF-8 at all,
+ * so what would be sent is not what was given, and masking it in the receivers' echoes would fail.
+ */
+export const noControlCharacters = (field: string) => (value: string | undefined, context: z.RefinementCtx) => {
+  const problem = value === undefined ? undefined : controlCharacterProblem(field, value);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
+};
+
 /** True for an address without a query or a fragment (a path added after one would land in it). */
 const hasNoQuery = (value: string) => !/[?#]/.test(value);
 
@@ -59,6 +69,7 @@ export function optionalBaseUrl(field: string) {
   return z
     .string({ error: `The ${label(field)} field must be a string.` })
     .trim()
+    .superRefine(noControlCharacters(field))
     .refine((v) => v === '' || isHttpUrl(v), `The ${label(field)} field must be an http or https URL.`)
     .refine(...noCredentials(field))
     // Telegram's path (with the bot token) would follow the ?, sent as a query string instead of the method.

@@ -22,6 +22,8 @@ export const CHANNEL_KIND_MODULES: { [K in ChannelKind]: ChannelKindModule<K> } 
 /** `result` as `kind` judges it: a refusal the kind calls permanent is marked so, and says it is not retried. */
 export function judged(kind: ChannelKind, result: AttemptResult): AttemptResult {
   if (result.ok) return result;
+  // Said here, not by the send: a test send is not sent again.
+  if (result.deferred?.length) return { ...result, error: bounded(`${result.error ?? ''} This is sent again to ${result.deferred.length === 1 ? 'it' : 'them'} alone.`.trim()) };
   const module: ChannelKindModule<ChannelKind> = CHANNEL_KIND_MODULES[kind];
   const refusal = { status: result.responseStatus, body: result.responseBody, smtp: result.smtp ?? null };
   const retryAfter = result.retryAfter ?? module.retryAfter?.(refusal) ?? undefined;

@@ -28,6 +28,8 @@ export interface EmailSpec {
   transport: 'email';
   smtp: ChannelSettings['email'];
   mail: { from: string; to: string; subject: string; text: string; html: string };
+  /** The addresses still owed this mail (those a server deferred); absent: every address of `to`. */
+  recipients?: string[];
 }
 
 export type OutgoingRequest = HttpRequestSpec | EmailSpec;
@@ -41,6 +43,8 @@ export interface MessageContext {
   adminZone?: string;
   /** The channel's name (an email says why this address got it). */
   channelName: string;
+  /** The recipients an email delivery is still owed (its server deferred them); absent: all of them. */
+  recipients?: string[];
 }
 
 /** One alert, ready to lay out for the kind's place. */

@@ -4,8 +4,9 @@ import { cutText, oneLine } from '../../../../domain/text/chatText';
 import { subjectName } from '../../../../domain/alerts/words';
 import { isNoticeReason, type Alert } from '../../../../domain/alerts/alert';
 import type { ChannelSettings } from '../../../../contract/channels';
-import { andMore, digestText, escapeHtml, fitReportItems, reportText, type ChannelKindModule } from '../kind';
+import { andMore, digestText, escapeHtml, fitReportItems, reportText, type ChannelKindModule, type MessageContext } from '../kind';
 import { reportHtml } from '../../../../domain/reports/html';
+import { parseEmailAddresses } from '../../../../domain/channels/emailAddresses';
 import { permanent } from './errors';
 
 /** A header line may hold 998 octets; a subject is read in an inbox's one line. No inbox refuses a long mail, but past this a digest's lines are read by no one. */
@@ -32,8 +33,15 @@ const why = (channelName: string) =>
   `You get this because this address is the Cronbeat channel "${channelName}". To pause a monitor, open it and choose Pause.`;
 const footer = (channelName: string) => `<p style="color:#666;font-size:small">${escapeHtml(why(channelName))}</p>`;
 
-function mail(settings: ChannelSettings['email'], content: { subject: string; text: string; html: string }) {
-  return { transport: 'email' as const, smtp: settings, mail: { from: settings.from, to: settings.to, ...content } };
+/** Those of `owed` (addresses a server deferred) still among the channel's recipients: one taken out since is not written to. */
+function stillOwed(settings: ChannelSettings['email'], owed: string[]): string[] {
+  const now = new Set((parseEmailAddresses(settings.to) ?? []).map((a) => a.address.toLowerCase()));
+  return owed.filter((address) => now.has(address.toLowerCase()));
+}
+
+function mail(settings: ChannelSettings['email'], content: { subject: string; text: string; html: string }, context: MessageContext) {
+  const recipients = context.recipients ? { recipients: stillOwed(settings, context.recipients) } : {};
+  return { transport: 'email' as const, smtp: settings, mail: { from: settings.from, to: settings.to, ...content }, ...recipients };
 }
 
 /** An alert's email: the state-first subject, a text part, and HTML with the output in a monospace block. */
@@ -54,7 +62,7 @@ export const email: ChannelKindModule<'email'> = {
       subject: emailSubject(input.alert, m),
       text: `${plainText(m)}\n\n-- \n${why(context.channelName)}\n`,
       html: html.filter(Boolean).join('\n'),
-    });
+    }, context);
   },
   digest(settings, input, context) {
     const d = input.message(DIGEST_NAMES.email);
@@ -68,7 +76,7 @@ export const email: ChannelKindModule<'email'> = {
       footer(context.channelName),
     ];
     const state = d.tone === 'bad' ? 'FAILED' : d.tone === 'good' ? 'RECOVERED' : 'ALERTS';
-    return mail(settings, { subject: subjectLine(`${state} | ${d.title}`), text: `${digestText(d, shown)}\n\n-- \n${why(context.channelName)}\n`, html: html.filter(Boolean).join('\n') });
+    return mail(settings, { subject: subjectLine(`${state} | ${d.title}`), text: `${digestText(d, shown)}\n\n-- \n${why(context.channelName)}\n`, html: html.filter(Boolean).join('\n') }, context);
   },
   report(settings, input, context) {
     const m = input.message();
@@ -77,7 +85,7 @@ export const email: ChannelKindModule<'email'> = {
       subject: subjectLine(`REPORT | ${m.title}`),
       text: `${reportText(m, shown)}\n\n-- \n${why(context.channelName)}\n`,
       html: `${reportHtml(m, shown)}\n${footer(context.channelName)}`,
-    });
+    }, context);
   },
   permanent,
 };

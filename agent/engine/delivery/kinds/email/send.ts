@@ -40,23 +40,48 @@ function smtpRefusal(error: unknown, secrets: string[]): SmtpRefusal | null {
   return { code: responseCode, command, response: clean(typeof response === 'string' ? response.trim() : '', secrets) };
 }
 
+interface RecipientRefusal {
+  recipient?: unknown;
+  response?: unknown;
+  responseCode?: unknown;
+}
+
+/** "gone@example.com (550 5.1.1 No such user), …" */
+const named = (errors: RecipientRefusal[]) =>
+  errors
+    .map((error) => {
+      const said = typeof error.response === 'string' ? error.response.trim() : '';
+      return `${String(error.recipient ?? 'a recipient')}${said ? ` (${said})` : ''}`;
+    })
+    .join(', ');
+
+const some = (n: number, one: string) => (n === 1 ? `a ${one}` : `${n} ${one}s`);
+
 /**
- * The recipients a mail server refused while it took the others (nodemailer's `rejectedErrors`), in
- * words: the mail counts as sent, so without this nobody would learn that an address never got it.
+ * The recipients a mail server refused while it took the others (nodemailer's `rejectedErrors`):
+ * those refused for good (5xx) in words, since the mail counts as sent and nobody would learn that
+ * an address never got it; those deferred (4xx, "try again later", as greylisting answers) to be
+ * sent again, to them alone, as a mail server retries a deferred recipient.
  */
-function refusedRecipients(info: unknown): string | null {
+function refusedRecipients(info: unknown): { words: string | null; deferred: string[] } {
   const errors = (info as { rejectedErrors?: unknown } | null)?.rejectedErrors;
-  if (!Array.isArray(errors) || errors.length === 0) return null;
-  const each = errors.map((error: { recipient?: unknown; response?: unknown }) => {
-    const said = typeof error.response === 'string' ? error.response.trim() : '';
-    return `${String(error.recipient ?? 'a recipient')}${said ? ` (${said})` : ''}`;
-  });
-  return `The mail server refused ${each.length === 1 ? 'a recipient' : `${each.length} recipients`}, who did not get this: ${each.join(', ')}.`;
+  if (!Array.isArray(errors) || errors.length === 0) return { words: null, deferred: [] };
+  const isDeferred = (error: RecipientRefusal) => typeof error.responseCode === 'number' && error.responseCode >= 400 && error.responseCode < 500 && typeof error.recipient === 'string';
+  const deferred = (errors as RecipientRefusal[]).filter(isDeferred);
+  const refused = (errors as RecipientRefusal[]).filter((error) => !isDeferred(error));
+  const words = [
+    deferred.length ? `The mail server deferred ${some(deferred.length, 'recipient')} (4xx: try again later): ${named(deferred)}. It took the others.` : '',
+    refused.length ? `The mail server refused ${some(refused.length, 'recipient')}, who did not get this: ${named(refused)}.` : '',
+  ];
+  return { words: words.filter(Boolean).join(' '), deferred: deferred.map((error) => String(error.recipient)) };
 }
 
 /** Sends one mail over SMTP; never throws. */
 export async function sendEmail(request: EmailSpec, options: TransportOptions, secrets: string[]): Promise<AttemptResult> {
   const { smtp } = request;
+  if (request.recipients?.length === 0) {
+    return { ok: true, responseStatus: null, responseBody: "Nothing left to send: the addresses the mail server deferred are no longer among the channel's recipients.", error: null };
+  }
   const port = smtp.port ?? (smtp.tls === 'tls' ? 465 : smtp.tls === 'starttls' ? 587 : 25);
   const transport = nodemailer.createTransport({
     host: smtp.host,
@@ -82,10 +107,13 @@ export async function sendEmail(request: EmailSpec, options: TransportOptions, s
         reject(Object.assign(new Error('timed out'), { name: 'TimeoutError' }));
       }, options.timeoutMs);
     });
-    const info = await Promise.race([transport.sendMail({ ...request.mail, signal: abandon.signal }), timeout]);
+    // A retry owed to some recipients only: the same mail (its To names them all), to them alone.
+    const envelope = request.recipients ? { envelope: { from: request.mail.from, to: request.recipients } } : {};
+    const info = await Promise.race([transport.sendMail({ ...request.mail, ...envelope, signal: abandon.signal }), timeout]);
     const refused = refusedRecipients(info);
-    const answer = String(info.response ?? '');
-    return { ok: true, responseStatus: null, responseBody: clean(refused ? `${refused} ${answer}`.trim() : answer, secrets), error: null };
+    const answer = clean(refused.words ? `${refused.words} ${String(info.response ?? '')}`.trim() : String(info.response ?? ''), secrets);
+    if (refused.deferred.length) return { ok: false, responseStatus: null, responseBody: answer, error: clean(refused.words ?? '', secrets), deferred: refused.deferred };
+    return { ok: true, responseStatus: null, responseBody: answer, error: null };
   } catch (error) {
     const refusal = smtpRefusal(error, secrets);
     const words = clean(emailTlsWords(error, smtp.tls, `${smtp.host}:${port}`) ?? smtpError(error), secrets);
