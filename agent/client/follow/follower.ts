@@ -15,6 +15,12 @@ import { CONNECTED, connectionLost, connectionRestored, connectionTick, type Con
 
 /** Waits between attempts to reach the agent again; the last repeats. */
 export const RECONNECT_DELAYS_MS = [500, 1_000, 2_000, 5_000];
+/**
+ * A connection that lasts this long was a real one: its loss is said again, and the next attempt
+ * starts from the shortest wait. One cut sooner (an agent crash-looping, a proxy that closes every
+ * stream) counts as a failed attempt, so the waits grow and nothing is said per attempt.
+ */
+export const STABLE_CONNECTION_MS = 30_000;
 /** How often the follower checks whether "unreachable" is due. */
 const TICK_MS = 5_000;
 const PER_PAGE = 100;
@@ -77,7 +83,7 @@ export class NotificationFollower {
   private syncing: Promise<void> = Promise.resolve();
   private syncWanted = false;
   private refusal: FollowRefused | null = null;
-  /** Whether the loss of the connection was reported (once per loss, not once per attempt). */
+  /** Whether the loss of the connection was reported (once per loss of a lasting connection, not once per attempt). */
   private lossReported = false;
   /** Ids of notifications the live stream announced since the last read of the list. */
   private readonly announced = new Set<string>();
@@ -95,21 +101,21 @@ export class NotificationFollower {
         const stream = new AbortController();
         const stopStream = () => stream.abort();
         this.abort.signal.addEventListener('abort', stopStream);
+        let readyAt: number | null = null;
         const end = await readEventStream({
           baseUrl: this.options.baseUrl,
           token: this.options.token,
           signal: stream.signal,
           onEvent: (event) => {
             if (event.type === 'ready') {
-              failures = 0;
+              // The stream's first event; any later one (a hostile or broken agent) would make a catch-up and a line each.
+              if (readyAt !== null) return;
+              readyAt = performance.now();
               const catchingUp = this.everConnected;
               this.everConnected = true;
               this.apply(connectionRestored(this.connection, this.clock()));
               // Said once the list was read: anything created from then on is shown.
-              this.requestSync(catchingUp, stream, () => {
-                this.lossReported = false;
-                this.options.onConnection?.(true);
-              });
+              this.requestSync(catchingUp, stream, () => this.options.onConnection?.(true));
             } else if (event.type === 'notification.created') {
               if (typeof event.notificationId === 'string') this.announced.add(event.notificationId);
               this.requestSync(false, stream);
@@ -129,6 +135,10 @@ export class NotificationFollower {
           if (end.kind === 'dropped' && end.lasting) throw new FollowRefused(`cannot reach ${shownUrl(this.options.baseUrl)}: ${end.message}.`, 0);
         }
         const reason = foreign ?? (end.kind === 'dropped' ? end.message : '');
+        if (readyAt !== null && performance.now() - readyAt >= STABLE_CONNECTION_MS) {
+          failures = 0;
+          this.lossReported = false;
+        }
         this.apply(connectionLost(this.connection, this.clock()));
         if (!this.lossReported) this.options.onConnection?.(false, reason);
         this.lossReported = true;
