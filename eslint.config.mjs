@@ -26,9 +26,14 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['**/*.cjs', '**/*.mjs'],
+    files: ['**/*.cjs', '**/*.mjs', 'index.js'],
     languageOptions: {
       globals: { module: 'writable', require: 'readonly', process: 'readonly', console: 'readonly', __dirname: 'readonly', Buffer: 'readonly' },
     },
+  },
+  {
+    // The desktop app's entry is CommonJS, as Electron loads it: `require` is how it imports.
+    files: ['index.js'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

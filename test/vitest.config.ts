@@ -12,6 +12,7 @@ const OWN_PROCESS = [
   'test/main/**/*.test.ts',
   'test/renderer/**/*.test.{ts,tsx}',
   'test/engine/loop.test.ts',
+  'test/engine/clockSetBackLoop.test.ts',
   'test/engine/alertBurst.test.ts',
   'test/engine/diskFull.test.ts',
   'test/engine/delivery/transport.test.ts',

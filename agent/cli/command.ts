@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import { format } from 'node:util';
 import { controlCharacterIn, terminalText } from '../domain/text/controlCharacters';
 import { closestTo, didYouMean } from './didYouMean';
@@ -121,15 +122,23 @@ function sqliteAddonProblem(message: string): UsageError | null {
 /** Runs a CLI's main with this process's arguments: its result is the exit status, an error one line on stderr. */
 export function runMain(main: (argv: string[]) => Promise<number>): void {
   printSafely();
-  // A reader that went away (`cronbeat … | head -n 3`) is the ordinary end of a pipe, not a crash:
-  // stop quietly, as cat and grep do.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
     // Unless the command handles it itself: `cronbeat run` keeps reading its job's output (the
-    // job must not die of our reader going away) and ends with the job's status.
+    // job must not die of our output going nowhere) and ends with the job's status.
     if (process.stdout.listenerCount('error') > 1) return;
-    process.exit(0);
+    // A reader that went away (`cronbeat … | head -n 3`) is the ordinary end of a pipe, not a crash:
+    // stop quietly, as cat and grep do.
+    if (error.code === 'EPIPE') process.exit(0);
+    // A file on a full disk, a terminal gone: what was asked for was not all written, so say so, as cat does.
+    try {
+      writeSync(2, `cronbeat: cannot write to standard output: ${terminalText(describeError(error), { oneLine: true })}\n`);
+    } catch {
+      // stderr cannot be written either: the exit status says it
+    }
+    process.exit(1);
   });
+  // Nothing can be said where nothing can be written (stderr on a full disk): the exit status still tells.
+  process.stderr.on('error', () => {});
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
@@ -157,17 +166,12 @@ function exitCodeFor(error: unknown): number {
  * `cronbeat run` passes through is written to the streams directly and stays byte for byte.
  */
 function printSafely(): void {
-  const ignore = () => {};
   const to = (stream: NodeJS.WriteStream) => (...args: unknown[]) => {
-    // As console itself does: a stream that cannot be written (its reader gone) is no crash here.
-    const guarded = stream.listenerCount('error') === 0;
-    if (guarded) stream.once('error', ignore);
     try {
-      stream.write(`${terminalText(format(...args))}\n`, (error) => {
-        if (error && stream.listenerCount('error') === 0) stream.once('error', ignore);
-      });
-    } finally {
-      if (guarded) stream.removeListener('error', ignore);
+      stream.write(`${terminalText(format(...args))}\n`);
+    } catch (error) {
+      // A file is written synchronously, so a full disk throws here rather than emitting: handled as one (runMain).
+      stream.emit('error', error);
     }
   };
   console.log = to(process.stdout);

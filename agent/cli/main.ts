@@ -1,3 +1,5 @@
+// First: on a Node too old for the rest of this file, it says so and runs `run`'s job, and nothing below starts.
+import './oldNode';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';

@@ -41,6 +41,27 @@ export function watchStateFile(dataDir: string, kind: string, server: string): s
 export const stampedLog = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
 
 /**
+ * A watcher's log that says a line once while it holds: a line said in the round before is not
+ * said again (an agent down for a day would otherwise get the same warning, and every waiting
+ * alert, written each minute); said anew once a round has passed without it. Call `nextRound`
+ * at the start of each round.
+ */
+export function onceWhileItHolds(log: (line: string) => void): { log: (line: string) => void; nextRound(): void } {
+  let previous = new Set<string>();
+  let current = new Set<string>();
+  return {
+    log(line) {
+      current.add(line);
+      if (!previous.has(line)) log(line);
+    },
+    nextRound() {
+      previous = current;
+      current = new Set();
+    },
+  };
+}
+
+/**
  * Runs a watcher's `round` every `intervalMs` until SIGINT or SIGTERM (exit 0; a signal during the
  * wait ends it at once) or until a round returns an exit status (`--once`).
  */

@@ -1,7 +1,7 @@
 import type { HttpOutcome } from './connection/http';
 import { sendPulse, type Pulse } from './pulses/pulses';
 import { plural, Spool, type SpoolEntry } from './spool/spool';
-import { replay, type ReplayResult, type ReplayVerdict } from './spool/spoolFlush';
+import { refusalLines, replay, type ReplayResult, type ReplayVerdict } from './spool/spoolFlush';
 import { spoolFolder, type SpoolFolder } from './spool/spoolFolder';
 import { describeError } from '../domain/text/errorText';
 
@@ -197,7 +197,7 @@ export function pulseSenderFor(baseUrl: string, dataDirFlag?: string): PulseSend
 export function describeDelivery(delivery: Delivery, what: string): string[] {
   const lines: string[] = [...delivery.warnings];
   const { replay, outcome } = delivery;
-  for (const entry of replay.rejected) lines.push(`dropped a spooled pulse for ${entry.pulse.tokenOrSlug}: the agent refused it (${entry.refusedBecause})`);
+  lines.push(...refusalLines(replay.rejected));
   if (outcome.kind === 'spooled') {
     const waiting = replay.waiting.length + 1;
     lines.push(`${what} saved to the spool (${outcome.reason}); ${plural(waiting, 'pulse')} waiting, sent by the next ping or run or by \`cronbeat spool flush\``);

@@ -16,7 +16,8 @@ export const pulseQuery = z.object({
 /**
  * A pulse's own headers. `Idempotency-Key` (as Stripe and the IETF draft name it; quoted or
  * not) makes a retry count once; `X-Cronbeat-Duration-Ms` is the run's duration as the client
- * measured it. `X-Cronbeat-Sent-At` is read leniently by pulseTime (an unreadable one counts as absent).
+ * measured it; `X-Cronbeat-Age-Ms` how long before it was sent its event happened, on the client's
+ * own clock (so right however wrong that clock is). `X-Cronbeat-Sent-At` is read leniently by pulseTime (an unreadable one counts as absent).
  */
 export const pulseHeaders = z.object({
   'idempotency-key': idempotencyKeyHeader,
@@ -25,6 +26,12 @@ export const pulseHeaders = z.object({
     .regex(/^\d{1,12}$/, 'The X-Cronbeat-Duration-Ms header must be a whole number of milliseconds.')
     .transform(Number)
     .refine((ms) => ms <= MAX_MEASURED_DURATION_MS, 'The X-Cronbeat-Duration-Ms header must not be greater than a year.')
+    .optional()
+    .transform((value) => value ?? null),
+  'x-cronbeat-age-ms': z
+    .string()
+    .regex(/^\d{1,12}$/, 'The X-Cronbeat-Age-Ms header must be a whole number of milliseconds.')
+    .transform(Number)
     .optional()
     .transform((value) => value ?? null),
 });

@@ -45,8 +45,9 @@ export function certificateRepository(db: Db) {
   const findByAddress = db.prepare(
     `SELECT * FROM ssl_certificates WHERE company_id = ? AND hostname = ? AND port = ? AND ${LIVE}`,
   );
+  // A check planned later than `latest` was planned by a clock that ran ahead (set back since): due now.
   const due = db.prepare(
-    `SELECT id FROM ssl_certificates WHERE next_check_at <= ? AND ${LIVE} ORDER BY next_check_at LIMIT ?`,
+    `SELECT id FROM ssl_certificates WHERE (next_check_at <= @now OR next_check_at > @latest) AND ${LIVE} ORDER BY next_check_at LIMIT @limit`,
   ).pluck();
   const insert = db.prepare(
     `INSERT INTO ssl_certificates (company_id, hostname, port, warn_days, next_check_at, created_at, updated_at)
@@ -77,9 +78,12 @@ export function certificateRepository(db: Db) {
     findByAddress(companyId: number, hostname: string, port: number): CertificateRow | null {
       return (findByAddress.get(companyId, hostname, port) as CertificateRow | undefined) ?? null;
     },
-    /** Ids of live certificates whose next check is due at `now`, most overdue first. */
-    due(now: number, limit: number): number[] {
-      return due.all(now, limit) as number[];
+    /**
+     * Ids of live certificates whose next check is due at `now`, most overdue first; also those
+     * planned after `latest` (now plus the check interval, which no check plans beyond).
+     */
+    due(now: number, limit: number, latest: number): number[] {
+      return due.all({ now, limit, latest }) as number[];
     },
     /** New certificates are due at once and `pending` until their first check. */
     create(input: NewCertificate): CertificateRow {

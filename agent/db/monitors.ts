@@ -145,7 +145,7 @@ export function monitorRepository(db: Db) {
   const saveTimingSql = `UPDATE monitors SET last_run_at = @lastRunAt, is_alerted = @isAlerted, alert_reason = ${KEPT_WORDS_SQL}, alert_reason_data = @alertReasonData,
        state_since = @stateSince, expected_run_at = @expectedRunAt, running_since = @runningSince, running_rid = @runningRid,
        grace_from = @graceFrom, due_at = @dueAt, updated_at = @now, failures = @failures, alert_sent = @alertSent,
-       last_pulse_at = max(coalesce(last_pulse_at, @pulseAt), @pulseAt),
+       last_pulse_at = max(min(coalesce(last_pulse_at, @pulseAt), @now), @pulseAt),
        failed_at = CASE WHEN @isAlerted = 1 AND is_alerted = 0 THEN @pulseAt ELSE failed_at END, ${COUNT_KEPT_SQL}
      WHERE id = @id AND deleted_at IS NULL`;
   const timing = boundByPosition<MonitorTimingUpdate>(saveTimingSql);

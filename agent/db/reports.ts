@@ -115,6 +115,8 @@ export function reportRepository(db: Db) {
      ON CONFLICT (channel_id) DO UPDATE SET frequency = excluded.frequency, sent_through = excluded.sent_through
        WHERE channel_reports.frequency != excluded.frequency OR channel_reports.sent_through < excluded.sent_through`,
   );
+  // The one way back: a period reported by a clock that ran ahead (sendReports.ts, sentThroughAt).
+  const rewind = db.prepare('UPDATE channel_reports SET sent_through = @to WHERE channel_id = @channelId AND sent_through > @to');
   const insertNotification = db.prepare(
     `INSERT INTO notifications (id, type, notifiable_type, notifiable_id, data, alert, read_at, created_at, updated_at)
      VALUES (@id, @type, @notifiableType, @companyId, @data, NULL, @now, @now, @now)`,
@@ -197,6 +199,10 @@ export function reportRepository(db: Db) {
     /** Records that the channel's reports at `frequency` are done through `to`; false when another caller did it first. */
     advance(channelId: number, frequency: string, to: number): boolean {
       return advance.run({ channelId, frequency, to }).changes === 1;
+    },
+    /** Moves what the channel's reports are done through back to `to` (a clock set back); false when it was not later. */
+    rewind(channelId: number, to: number): boolean {
+      return rewind.run({ channelId, to }).changes === 1;
     },
     /** Writes the report as a notification (never listed) with one delivery to its channel. Call it in the advance's transaction. */
     enqueue(companyId: number, channelId: number, report: ReportData, now: number): string {

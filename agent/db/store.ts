@@ -9,6 +9,7 @@ import { shownMonitorRepository } from './shownMonitors';
 import { pulseMonitorRepository } from './pulseMonitors';
 import { monitorLineRepository } from './monitorLines';
 import { monitorAlertingRepository } from './monitorAlerting';
+import { clockBackRepository } from './clockBack';
 import { notificationRepository } from './notifications';
 import { pulseRepository } from './pulses';
 import { certificateRepository } from './certificates';
@@ -38,6 +39,7 @@ export function createStore(db: Db) {
     pulseMonitors: pulseMonitorRepository(db),
     monitorLines: monitorLineRepository(db),
     monitorAlerting: monitorAlertingRepository(db),
+    clockBack: clockBackRepository(db),
     pulses: pulseRepository(db),
     notifications: notificationRepository(db, deliveries),
     certificates: certificateRepository(db),

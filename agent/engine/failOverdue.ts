@@ -11,6 +11,7 @@ import { timingOf } from './monitors/monitorState';
 import { raiseQuietServers } from './servers/quietServers';
 import { sendReminders } from './delivery/reminders';
 import { runInSlices } from './slices';
+import { bringMonitorsBackToClock } from './monitors/clockBack';
 import { announceTransition, transitionAlert, type RecordedTransition, type TransitionFacts } from './monitors/transitions';
 import { addFailure, failuresOf, missedRunAt, streakReason, timingAfterCountedMiss } from '../domain/monitors/failureStreak';
 import { noteAlertingChange, raiseNotedChange, sendSteady } from './monitors/alertGate';
@@ -265,6 +266,11 @@ export function createOverdueFailer(ctx: EngineContext) {
       }
       for (const popup of unrecordedFailurePopups(news)) notifier.show(popup);
       return news.length;
+    },
+
+    /** The clock was set back to `now` while the agent ran: what it recorded ahead of it comes back to it (bringMonitorsBackToClock). */
+    clockSetBack(now: number): number {
+      return bringMonitorsBackToClock(ctx, now);
     },
 
     /**

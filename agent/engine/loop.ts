@@ -16,6 +16,11 @@ export const HEARTBEAT_MS = 1_000;
  * timer planned. Sockets that filled meanwhile are read only after the timers that come due.
  */
 export const FREEZE_MS = 5_000;
+/**
+ * A heartbeat this much earlier than the one before means the clock was set back (NTP correcting
+ * a clock that ran ahead, a wrong date at boot): what was recorded meanwhile is brought back to it.
+ */
+export const CLOCK_BACK_MS = 1_000;
 /** While the database cannot be written, the loop retries after this, doubling up to MAX_RETRY_MS. */
 export const FIRST_RETRY_MS = 1_000;
 export const MAX_RETRY_MS = 30_000;
@@ -58,6 +63,10 @@ export function startMonitorLoop({ failer, events, clock, log, health }: Monitor
   let lastBeat = clock();
   // An outage not yet graced (at first: the time before Cronbeat started).
   let outage: Outage | undefined = { from: null, to: lastBeat };
+  // The clock was seen going back (noticeOutage). Never assumed at a start: a clock found earlier
+  // than what was recorded may be the wrong one (a machine without a battery-backed clock boots at
+  // an old date until NTP answers), and rewriting every monitor's past to it would lose it.
+  let setBack = false;
   let retryMs = 0;
   let unwritable = false;
   let stopped = false;
@@ -80,12 +89,17 @@ export function startMonitorLoop({ failer, events, clock, log, health }: Monitor
     }
   };
 
-  /** Notes that the process runs at `now`; true when it had not run since the last note for longer than FREEZE_MS. */
+  /**
+   * Notes that the process runs at `now`; true when it had not run since the last note for longer
+   * than FREEZE_MS, or the clock was set back by more than CLOCK_BACK_MS: a step has work then.
+   */
   const noticeOutage = (now: number): boolean => {
     const frozen = now - lastBeat > FREEZE_MS;
     if (frozen) outage = { from: outage ? outage.from : lastBeat, to: now };
+    const back = lastBeat - now > CLOCK_BACK_MS;
+    if (back) setBack = true;
     lastBeat = now; // also when the clock went back: gaps are measured from here
-    return frozen;
+    return frozen || back;
   };
 
   const plan = (delay?: number) => {
@@ -109,8 +123,13 @@ export function startMonitorLoop({ failer, events, clock, log, health }: Monitor
     }
   };
 
-  /** An outage noticed (at start, or by the heartbeat meanwhile) gives its graces before anything is failed. */
-  const graceAfterOutage = () => {
+  /**
+   * A clock set back brings what was recorded ahead of it back first; an outage noticed (at start,
+   * or by the heartbeat meanwhile) gives its graces before anything is failed.
+   */
+  const graceAfterOutage = (now: number) => {
+    if (setBack) failer.clockSetBack(now);
+    setBack = false;
     if (outage) failer.graceOverdue(outage);
     outage = undefined;
   };
@@ -151,7 +170,7 @@ export function startMonitorLoop({ failer, events, clock, log, health }: Monitor
           noticeOutage(now);
           health?.ran(now);
           whileBusy(() => {
-            graceAfterOutage();
+            graceAfterOutage(now);
             work();
           });
         },

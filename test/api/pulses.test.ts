@@ -142,7 +142,7 @@ describe('pulse endpoints', () => {
     expect(agent.store.pulses.count(m.id)).toBe(0);
   });
 
-  it('credits a replayed pulse to its X-Cronbeat-Sent-At time, up to 24 h back and never ahead', async () => {
+  it('credits a replayed pulse to its X-Cronbeat-Sent-At time, at most 24 h back and never ahead', async () => {
     const m = await createMonitor();
     const sentAt = (ms: number) => ({ headers: { 'X-Cronbeat-Sent-At': new Date(ms).toISOString() } });
     await pulse(m.token, sentAt(now - 3_600_000));
@@ -151,11 +151,48 @@ describe('pulse endpoints', () => {
     await pulse(m.token, { headers: { 'X-Cronbeat-Sent-At': 'yesterday' } });
     const times = (await history(m.id)).data.map((p: { received_at: string }) => p.received_at).sort();
     expect(times).toEqual([
+      '2026-11-20T09:58:30.000000Z',
       '2026-11-21T08:58:30.000000Z',
       '2026-11-21T09:58:30.000000Z',
       '2026-11-21T09:58:30.000000Z',
-      '2026-11-21T09:58:30.000000Z',
     ]);
+  });
+});
+
+describe('a spool older than a day', () => {
+  it('replayed in order, its newest pulse decides: a failure after a success more than 24 h old fails the monitor', async () => {
+    // The laptop's agent was closed from Friday to Monday 09:58; the job's machine spooled its pulses.
+    const m = await createMonitor({ schedule: '0 3 * * *', duration: 30 });
+    const sentAt = (iso: string) => ({ headers: { 'X-Cronbeat-Sent-At': iso } });
+    now = Date.parse('2026-11-23T09:58:30Z');
+    await pulse(m.token, sentAt('2026-11-21T03:00:05Z')); // Saturday's run: more than 24 h back
+    await pulse(`${m.token}/fail`, sentAt('2026-11-23T03:00:05Z')); // Monday's run failed
+    expect(await monitor(m.id)).toMatchObject({ status: 'failed', is_alerted: 1 });
+    const times = (await history(m.id)).data.map((p: { kind: string; received_at: string }) => [p.kind, p.received_at]);
+    // The older one counts for the oldest moment believed, 24 h back, so it stays before the newer one.
+    expect(times).toEqual([
+      ['fail', '2026-11-23T03:00:05.000000Z'],
+      ['success', '2026-11-22T09:58:30.000000Z'],
+    ]);
+  });
+});
+
+describe('a job machine whose clock is hours wrong', () => {
+  it('a late pulse counts for its age on that machine, not for the time its clock states', async () => {
+    const m = await createMonitor();
+    // Sent 10 minutes late by a machine whose clock is 5 h behind.
+    const headers = { 'X-Cronbeat-Sent-At': '2026-11-21T04:48:30Z', 'X-Cronbeat-Age-Ms': '600000' };
+    expect((await pulse(m.token, { headers })).status).toBe(200);
+    expect((await history(m.id)).data.map((p: { received_at: string }) => p.received_at)).toEqual(['2026-11-21T09:48:30.000000Z']);
+    expect(await monitor(m.id)).toMatchObject({ last_pulse_at: '2026-11-21T09:48:30.000000Z', next_due_at: '2026-11-21T10:05:00.000000Z' });
+  });
+
+  it('answers 422 naming X-Cronbeat-Age-Ms for an age that is no whole number of milliseconds, and stores nothing', async () => {
+    const m = await createMonitor();
+    const response = await pulse(m.token, { headers: { 'X-Cronbeat-Age-Ms': '-5' } });
+    expect(response.status).toBe(422);
+    expect(Object.keys((await response.json()).errors)).toEqual(['x-cronbeat-age-ms']);
+    expect(agent.store.pulses.count(m.id)).toBe(0);
   });
 });
 

@@ -8,7 +8,7 @@ import { CLI, cleanEnv, finished, tempFolder } from '../helpers/cli';
 
 vi.setConfig({ testTimeout: 30_000 });
 
-const facts = { bundle: '/opt/cb/dist/cronbeat.cjs', cronbeatOnPath: null, nodeOnPath: '/usr/bin/node', execPath: '/usr/local/bin/node', inElectron: false };
+const facts = { bundle: '/opt/cb/dist/cronbeat.cjs', cronbeatOnPath: null, cronFindsIt: true, nodeOnPath: '/usr/bin/node', execPath: '/usr/local/bin/node', inElectron: false };
 
 describe('how the dashboard names the CLI', () => {
   it('says plain cronbeat only when the PATH one is this installation', () => {
@@ -27,14 +27,31 @@ describe('how the dashboard names the CLI', () => {
     expect(cliCommandFor({ ...facts, bundle: '/home/me/My Code/dist/cronbeat.cjs' }).command).toBe("/usr/local/bin/node '/home/me/My Code/dist/cronbeat.cjs'");
   });
 
-  it('finds a linked cronbeat on the PATH (npm link) as this installation', () => {
+  it('finds a linked cronbeat on the PATH (npm link) as this installation, where cron finds it too', () => {
     const bin = tempFolder();
     chmodSync(CLI, 0o755); // as npm link leaves it
     symlinkSync(CLI, join(bin, 'cronbeat'));
-    expect(cliCommandFor(cliFactsOfThisProcess(`${bin}:/usr/bin:/bin`))).toEqual({ command: 'cronbeat', on_path: true });
+    expect(cliCommandFor(cliFactsOfThisProcess(`${bin}:/usr/bin:/bin`, `${bin}:/usr/bin:/bin`))).toEqual({ command: 'cronbeat', on_path: true });
     const empty = tempFolder();
     mkdirSync(join(empty, 'bin'));
     expect(cliCommandFor(cliFactsOfThisProcess(join(empty, 'bin'))).on_path).toBe(false);
+  });
+});
+
+describe('a cronbeat on the PATH that cron does not reach', () => {
+  it('(npm link under nvm, or into /usr/local/bin) is named by its full path, and that line runs with cron\'s PATH', async () => {
+    // npm's bin folder of an nvm Node: on a login shell's PATH, not on the one cron gives jobs.
+    const nvmBin = join(tempFolder(), '.nvm', 'versions', 'node', 'v20.20.2', 'bin');
+    mkdirSync(nvmBin, { recursive: true });
+    chmodSync(CLI, 0o755);
+    symlinkSync(CLI, join(nvmBin, 'cronbeat'));
+    const cli = cliCommandFor(cliFactsOfThisProcess(`${nvmBin}:/usr/bin:/bin`));
+    expect(cli).toEqual({ command: `${process.execPath} ${CLI}`, on_path: false });
+    // Cron reaches a cronbeat but no node for its `#!/usr/bin/env node`: the full path too.
+    expect(cliCommandFor(cliFactsOfThisProcess(`${nvmBin}:/usr/bin:/bin`, nvmBin)).on_path).toBe(false);
+
+    const shell = spawn('/bin/sh', ['-c', `${cli.command} --version`], { env: cleanEnv({ PATH: '/usr/bin:/bin' }), stdio: ['pipe', 'pipe', 'pipe'] });
+    expect(await finished(shell)).toMatchObject({ status: 0, stderr: '' });
   });
 });
 

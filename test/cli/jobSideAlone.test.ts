@@ -2,11 +2,12 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { CLI, closedPort, type CliResult } from '../helpers/cli';
 import { createMonitor, pulsesOf } from './agentFixtures';
-import { version } from '../../package.json';
+import { engines, version } from '../../package.json';
 
 // docs/cli.md: on a server, `run`, `ping` and `spool` need nothing but dist/cronbeat.cjs. Here
 // it is copied alone into an empty folder with no node_modules above it, as a server has it.
@@ -49,6 +50,37 @@ function runThere(folder: string, args: string[], env: Record<string, string> = 
     child.on('error', fail);
     child.on('close', (status, signal) => done({ status, signal, stdout, stderr }));
   });
+}
+
+/**
+ * The syntax in `source` that Node 8 cannot parse (ES2018 and later, and what V8 6 lacked), by
+ * name. A file holding any fails as a whole with a SyntaxError: nothing of it runs, not even the
+ * check of Node's version, nor the job.
+ */
+function newerThanNode8(source: string): string[] {
+  const file = ts.createSourceFile('cronbeat.cjs', source, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  const found = new Set<string>();
+  const newOperators = [ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.QuestionQuestionEqualsToken, ts.SyntaxKind.BarBarEqualsToken, ts.SyntaxKind.AmpersandAmpersandEqualsToken];
+  const visit = (node: ts.Node): void => {
+    if (node.kind === ts.SyntaxKind.QuestionDotToken) found.add('?.');
+    if (ts.isBinaryExpression(node) && newOperators.includes(node.operatorToken.kind)) found.add(ts.tokenToString(node.operatorToken.kind)!);
+    if (node.kind === ts.SyntaxKind.PrivateIdentifier) found.add('#private');
+    if (ts.isPropertyDeclaration(node)) found.add('class field');
+    if (ts.isClassStaticBlockDeclaration(node)) found.add('static block');
+    if (node.kind === ts.SyntaxKind.BigIntLiteral) found.add('bigint');
+    if (ts.isNumericLiteral(node) && node.getText(file).includes('_')) found.add('numeric separator');
+    if (ts.isCatchClause(node) && !node.variableDeclaration) found.add('catch without binding');
+    if (ts.isForOfStatement(node) && node.awaitModifier) found.add('for await');
+    if (ts.isFunctionLike(node) && 'asteriskToken' in node && node.asteriskToken && ts.getCombinedModifierFlags(node as ts.Declaration) & ts.ModifierFlags.Async) found.add('async generator');
+    if (node.kind === ts.SyntaxKind.RegularExpressionLiteral) {
+      const text = node.getText(file);
+      if (/[^gimuy]/.test(text.slice(text.lastIndexOf('/') + 1))) found.add('regular expression flag');
+      if (/\(\?<|\\[pP]\{/.test(text)) found.add('regular expression named group, lookbehind or property');
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return [...found];
 }
 
 const job = ['--', '/bin/sh', '-c', 'echo ran; exit 3'];
@@ -142,5 +174,31 @@ Module._load = function (request, ...rest) {
     const result = await runThere(folder, ['run', monitor.token, '--url', agent.url, ...job], {}, ['--require', noCrypto]);
     expect(result).toMatchObject({ status: 3, stdout: 'ran\n' });
     expect(result.stderr).toBe('cronbeat: not monitoring this run: Node.js is not compiled with OpenSSL crypto support\n');
+  });
+
+  it('on a Node older than package.json\'s engines: one line, the job still runs with its own status, nothing else starts', async () => {
+    // Run by hand on real Node 8.17, 12.22, 16.20 and 18.20 (docs/cli.md, "Getting cronbeat"):
+    // the file parses there (built for node8) and this check answers before anything else loads.
+    const folder = aloneFolder();
+    const oldNode = join(folder, 'old-node.cjs');
+    writeFileSync(oldNode, `Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '18.20.4' } });\n`);
+    const said = (line: string) => `cronbeat: Node 18.20.4 is too old: Cronbeat needs Node ${engines.node.replace('>=', '')} or newer (see "Getting cronbeat" in docs/cli.md)${line}\n`;
+    const monitor = await createMonitor(agent, 'alone, old node');
+
+    const ran = await runThere(folder, ['run', monitor.token, '--url', agent.url, ...job, '--help'], {}, ['--require', oldNode]);
+    expect(ran).toEqual({ status: 3, signal: null, stdout: 'ran\n', stderr: said('; the command runs, unmonitored.') });
+    const byLine = await runThere(folder, ['run', '--name', 'old', '--schedule', '0 3 * * *', 'sh', '-c', 'exit 5'], { CRONBEAT_URL: agent.url }, ['--require', oldNode]);
+    expect(byLine).toMatchObject({ status: 5, stderr: said('; the command runs, unmonitored.') });
+    expect(await runThere(folder, ['run', monitor.token, '--url', agent.url, '--', 'no-such-program-here'], {}, ['--require', oldNode])).toMatchObject({ status: 127 });
+    expect(await runThere(folder, ['run', monitor.token], {}, ['--require', oldNode])).toMatchObject({ status: 2, stderr: said('.') });
+
+    for (const args of [['ping', monitor.token, '--url', agent.url], ['--version'], ['serve']]) {
+      expect(await runThere(folder, args, {}, ['--require', oldNode]), args.join(' ')).toEqual({ status: 1, signal: null, stdout: '', stderr: said('.') });
+    }
+    expect(await pulsesOf(agent, monitor.id)).toEqual([]);
+  });
+
+  it('parses on Node 8, so that an old Node reaches that check instead of a SyntaxError', () => {
+    expect(newerThanNode8(readFileSync(CLI, 'utf8'))).toEqual([]);
   });
 });

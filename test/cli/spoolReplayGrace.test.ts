@@ -46,7 +46,8 @@ describe.skipIf(!hasFakeTime)('a spool replayed after the agent was down', () =>
     cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }), () => agent.close());
     expect(agent.store.monitors.find(1, monitor.id)).toMatchObject({ grace_from: now, due_at: at('2026-11-21T10:04:30Z') });
 
-    const flush = await runCli(['spool', 'flush'], { env: { CRONBEAT_URL: url, CRONBEAT_DATA_DIR: clientDir } });
+    // On the job machine's own clock, which went on from the pings (each pulse says its age on it).
+    const flush = await runCli(['spool', 'flush'], { env: { CRONBEAT_URL: url, CRONBEAT_DATA_DIR: clientDir, ...fakeTimeEnv('2026-11-21T10:03:30Z') } });
     expect(flush.stdout).toBe('Delivered 3 pulses; 0 still waiting.\n');
     // Let the loop run after the last change (it would have failed the monitor between replays).
     now += 500;

@@ -15,4 +15,11 @@ describe('the headers of a pulse attempt', () => {
     expect(pulseHeaders(pulse, at + 5_250)['X-Cronbeat-Sent-At']).toBe('2026-11-21T10:00:00.000Z');
     expect(pulseHeaders(pulse, at, true)['X-Cronbeat-Sent-At']).toBe('2026-11-21T10:00:00.000Z');
   });
+
+  it('say how long ago the event was, on this clock, beside its time; not when this clock went back since', () => {
+    expect(pulseHeaders(pulse, at + PROMPT_MS)).not.toHaveProperty('X-Cronbeat-Age-Ms');
+    expect(pulseHeaders(pulse, at + 5_250)['X-Cronbeat-Age-Ms']).toBe('5250');
+    expect(pulseHeaders(pulse, at, true)['X-Cronbeat-Age-Ms']).toBe('0');
+    expect(pulseHeaders(pulse, at - 3_600_000, true)).not.toHaveProperty('X-Cronbeat-Age-Ms');
+  });
 });

@@ -81,6 +81,10 @@ describe('the npm package', () => {
     expect(packed.some((file) => file.startsWith('dist/renderer/assets/') && file.endsWith('.js'))).toBe(true);
     const sources = packed.filter((file) => /^(agent|renderer|main|test|node_modules)\//.test(file) || file.endsWith('.ts') || file.endsWith('.tsx'));
     expect(sources).toEqual([]);
+    // Nor the desktop app, which only runs inside Electron, whether or not this checkout built it
+    // (`npm test` has): npm packs whatever package.json's `main` names, so it names none.
+    expect(existsSync(join(ROOT, 'dist', 'main', 'main.cjs')), 'run `npm run build` first').toBe(true);
+    expect(packed.filter((file) => file.startsWith('dist/main/') || file === 'index.js' || file.endsWith('.map'))).toEqual([]);
   });
 
   it('installs a `cronbeat` on the prefix’s bin that prints the version', async () => {

@@ -246,7 +246,15 @@ describe('bad input never breaks the agent', () => {
 
   it('pulses to unknown tokens, bad actions and bad rids are refused and record nothing', async () => {
     const token = fc.oneof(fc.constant(monitorToken), fc.uuid(), fc.string({ minLength: 1 }).map(percentEncode), fc.constantFrom('%00', '%2e%2e', '0', '-1'));
-    const action = fc.oneof(fc.constantFrom('', '/256', '/-1', '/1e9', '/abc', '/%00', '/00001', '/start/x', '/fail%00'), fc.string({ minLength: 1 }).map((s) => `/${percentEncode(s)}`));
+    const action = fc.oneof(
+      fc.constantFrom('', '/256', '/-1', '/1e9', '/abc', '/%00', '/00001', '/start/x', '/fail%00'),
+      fc
+        .string({ minLength: 1 })
+        .map((s) => `/${percentEncode(s)}`)
+        // A lone "." segment is removed by URL normalisation before the request is sent: the real
+        // token's "/%2e" arrives as a plain success pulse, rightly a 200.
+        .filter((s) => !/^\/(\.|%2e)$/i.test(s)),
+    );
     const rid = fc.oneof(fc.constant(''), longString.map((s) => `?rid=${s}`), controlAndEmoji.map((s) => `?rid=${percentEncode(s)}&rid=2`));
     await fc.assert(
       fc.asyncProperty(token, action, rid, fc.constantFrom('GET', 'POST', 'HEAD'), nastyBody, async (t, a, r, method, body) => {

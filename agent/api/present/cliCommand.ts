@@ -13,6 +13,12 @@ export interface CliFacts {
   bundle: string | null;
   /** Where `cronbeat` on the PATH really is (symlinks followed); null when there is none. */
   cronbeatOnPath: string | null;
+  /**
+   * Whether a job run by cron finds that same `cronbeat` and a `node` for its `#!/usr/bin/env node`
+   * on the PATH cron gives jobs (CRON_PATH): npm's `bin` under nvm or in /usr/local/bin is on a
+   * login shell's PATH only, and there `cronbeat run … -- job` fails with "not found", job unrun.
+   */
+  cronFindsIt: boolean;
   /** An absolute `node` found on the PATH; null when there is none. */
   nodeOnPath: string | null;
   /** The program running the agent, and whether it is Electron (which runs scripts only as ELECTRON_RUN_AS_NODE). */
@@ -29,12 +35,12 @@ export interface CliCommand {
 
 /**
  * The shortest command that runs this installation's CLI from any shell (cron's PATH
- * included): `cronbeat` only when the PATH's one is ours; else node and the bundle by absolute
+ * included): `cronbeat` only when the PATH's one is ours and cron finds it; else node and the bundle by absolute
  * path; inside Electron without a node on the PATH (or from an installed app, whose bundle is
  * inside app.asar), Electron itself as node.
  */
 export function cliCommandFor(facts: CliFacts): CliCommand {
-  if (facts.cronbeatOnPath && (facts.bundle === null || facts.cronbeatOnPath === facts.bundle)) {
+  if (facts.cronbeatOnPath && facts.cronFindsIt && (facts.bundle === null || facts.cronbeatOnPath === facts.bundle)) {
     return { command: 'cronbeat', on_path: true };
   }
   if (facts.bundle === null) return { command: 'cronbeat', on_path: false };
@@ -46,12 +52,18 @@ export function cliCommandFor(facts: CliFacts): CliCommand {
   return { command: `ELECTRON_RUN_AS_NODE=1 ${shellQuote(facts.execPath)} ${bundle}`, on_path: false };
 }
 
-/** The facts of this process: its bundle, its PATH, its runtime. */
-export function cliFactsOfThisProcess(pathVariable = process.env.PATH ?? ''): CliFacts {
+/** The PATH cron gives the jobs of a user's crontab (Debian's and Red Hat's cron, macOS), unless the crontab sets one. */
+export const CRON_PATH = '/usr/bin:/bin';
+
+/** The facts of this process: its bundle, its PATH, its runtime (`cronPath`: see CRON_PATH). */
+export function cliFactsOfThisProcess(pathVariable = process.env.PATH ?? '', cronPath = CRON_PATH): CliFacts {
   const onPath = findOnPath('cronbeat', pathVariable);
+  const cronbeatOnPath = onPath ? realpathOrSelf(onPath) : null;
+  const forCron = findOnPath('cronbeat', cronPath);
   return {
     bundle: findCliBundle(),
-    cronbeatOnPath: onPath ? realpathOrSelf(onPath) : null,
+    cronbeatOnPath,
+    cronFindsIt: forCron !== null && realpathOrSelf(forCron) === cronbeatOnPath && findOnPath('node', cronPath) !== null,
     nodeOnPath: findOnPath(process.platform === 'win32' ? 'node.exe' : 'node', pathVariable),
     execPath: process.execPath,
     inElectron: Boolean(process.versions.electron),

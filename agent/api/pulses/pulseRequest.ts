@@ -22,6 +22,8 @@ export interface PulseIntent {
   measuredDurationMs: number | null;
   /** X-Cronbeat-Sent-At as sent, read leniently by pulseTime. */
   sentAt: string | undefined;
+  /** X-Cronbeat-Age-Ms: how long before it was sent its event happened, on the client's clock; null when not said. */
+  ageMs: number | null;
 }
 
 /**
@@ -45,6 +47,7 @@ export function pulseIntent(actionSegment: string | undefined, query: unknown, h
     idempotencyKey: checked['idempotency-key'],
     measuredDurationMs: checked['x-cronbeat-duration-ms'],
     sentAt: typeof sentAt === 'string' && sentAt !== '' ? sentAt : undefined,
+    ageMs: checked['x-cronbeat-age-ms'],
   };
 }
 
@@ -60,7 +63,7 @@ export function receivedPulse(
     exitCode: intent.exitCode,
     token: request.token,
     rid: intent.rid,
-    at: pulseTime(now, intent.sentAt),
+    at: pulseTime(now, intent.sentAt, intent.ageMs),
     method: request.method,
     remoteAddress: request.remoteAddress,
     body: request.body,

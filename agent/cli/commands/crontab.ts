@@ -1,4 +1,5 @@
 import { parseArgs } from '../parseOptions';
+import { apiKeyOf } from '../apiKey';
 import { existsSync, realpathSync } from 'node:fs';
 import { ApiClient, ApiError } from '../../client/connection/api';
 import { DEFAULT_BASE_URL } from '../../client/connection/baseUrl';
@@ -84,7 +85,7 @@ Examples:
   sudo CRONBEAT_API_TOKEN=... cronbeat crontab watch --server web-1 --url http://10.0.0.5:8787`;
 
 function apiToken(flag: string | undefined): string {
-  const token = flag ?? process.env.CRONBEAT_API_TOKEN;
+  const token = apiKeyOf(flag);
   if (!token) throw new UsageError('An API token is needed: set CRONBEAT_API_TOKEN (make one with `cronbeat token create`) or pass --token.');
   return token;
 }

@@ -1,4 +1,5 @@
 import { parseArgs } from '../parseOptions';
+import { apiKeyOf } from '../apiKey';
 import { agentName, noticeText, type ConnectionNotice } from '../../client/connection/connectionWatch';
 import { DEFAULT_BASE_URL, shownUrl } from '../../client/connection/baseUrl';
 import { FollowRefused, NotificationFollower } from '../../client/follow/follower';
@@ -7,6 +8,7 @@ import type { FollowedNotification } from '../../client/follow/notificationCurso
 import { UsageError, type Command } from '../command';
 import { baseUrlOption } from './ping';
 import { hasDesktop } from '../../domain/alerts/desktop';
+import { machineZone } from '../machineZone';
 
 const help = `Usage: cronbeat notifications --follow [--url URL] [--token KEY] [--json] [--popups]
 
@@ -34,7 +36,7 @@ Example:
 
 /** Local time of day, as a person reads a notice: "14:02". */
 function timeOfDay(ms: number): string {
-  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
+  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: machineZone() });
 }
 
 export const notificationsCommand: Command = {
@@ -55,7 +57,7 @@ export const notificationsCommand: Command = {
     });
     if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
     if (!values.follow) throw new UsageError('Say --follow: `cronbeat notifications --follow` prints each new notification as it happens.');
-    const token = values.token ?? process.env.CRONBEAT_API_TOKEN;
+    const token = apiKeyOf(values.token);
     if (!token) throw new UsageError('An API key is needed: --token or CRONBEAT_API_TOKEN (make one with `cronbeat token create`).');
     const baseUrl = baseUrlOption(values.url);
     const shown = shownUrl(baseUrl);
@@ -78,6 +80,8 @@ export const notificationsCommand: Command = {
     };
 
     let connectedOnce = false;
+    // "following" once per "lost": an agent that drops every stream at once is not announced at every attempt.
+    let saidFollowing = false;
     const follower = new NotificationFollower({
       baseUrl,
       token,
@@ -88,10 +92,11 @@ export const notificationsCommand: Command = {
       },
       onNotice: tell,
       onConnection(connected, reason) {
-        if (connected) console.error(`cronbeat: following ${shown}`);
+        if (connected && !saidFollowing) console.error(`cronbeat: following ${shown}`);
         // Before the first connection there is nothing to lose: say it cannot be reached yet.
-        else console.error(connectedOnce ? `cronbeat: lost ${shown} (${reason}); reconnecting` : `cronbeat: cannot reach ${shown} (${reason}); retrying`);
+        else if (!connected) console.error(connectedOnce ? `cronbeat: lost ${shown} (${reason}); reconnecting` : `cronbeat: cannot reach ${shown} (${reason}); retrying`);
         connectedOnce ||= connected;
+        saidFollowing = connected;
       },
     });
     const stop = () => follower.stop();

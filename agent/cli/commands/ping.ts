@@ -6,7 +6,7 @@ import { describeDelivery, pulseSenderFor } from '../../client/pulseSender';
 import type { PulseSignal } from '../../client/pulses/pulses';
 import { UsageError, type Command } from '../command';
 import { printNotices } from '../notices';
-import { apiKeyAsToken } from '../run/runWords';
+import { apiKeyAsToken, tokenProblem } from '../run/runWords';
 
 const help = `Usage: cronbeat ping TOKEN [--start | --fail | --exit-code N] [--rid ID] [--message TEXT | --stdin] [--url URL]
 
@@ -107,7 +107,7 @@ export const pingCommand: Command = {
     });
     const [token, extra] = positionals;
     if (!token) throw new UsageError('Give the monitor token: cronbeat ping TOKEN (see `cronbeat ping --help`).');
-    const key = apiKeyAsToken(token, 'ping');
+    const key = apiKeyAsToken(token, 'ping') ?? tokenProblem(token);
     if (key !== undefined) throw new UsageError(`${key}.`);
     if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}"; quote a --message that has spaces.`);
     if (values.message !== undefined && values.stdin) throw new UsageError('Give --message or --stdin, not both.');

@@ -76,7 +76,8 @@ export const serveCommand: Command = {
     const values = parseServeFlags(argv);
     const { port } = values;
     const dataDir = prepareDataDir(values['data-dir']);
-    const trustProxy = values['trust-proxy'] || isOn(process.env.CRONBEAT_TRUST_PROXY);
+    const trustProxy = values['trust-proxy'] || switchOption('CRONBEAT_TRUST_PROXY', process.env.CRONBEAT_TRUST_PROXY);
+    const logLevel = logLevelOption(process.env.CRONBEAT_LOG_LEVEL);
     const publicUrl = publicUrlOption(values['public-url'] ?? process.env.CRONBEAT_PUBLIC_URL, values['public-url'] !== undefined);
     const watchdogUrl = watchdogUrlOption(values['watchdog-url'] ?? process.env.CRONBEAT_WATCHDOG_URL, values['watchdog-url'] !== undefined);
     // Loaded here, not at the top: the agent (Koa, SQLite, zod) would slow every other command's start.
@@ -94,7 +95,7 @@ export const serveCommand: Command = {
     let agent;
     try {
       // The agent's log: stderr, JSON lines (pretty on a terminal); stdout keeps the banner for the user.
-      const log = pinoLog(createLogger());
+      const log = pinoLog(createLogger({ level: logLevel }));
       const notifier = popups ? desktopNotifier(log) : silentNotifier;
       // Listening at once, reads answered while the database is checked; writes wait for the check.
       agent = await startAgent({ dataDir, host: values.host, port, log, notifier, popups, allowedHosts: values['allow-host'], trustProxy, publicUrl, watchdogUrl, checkWhileListening: true });
@@ -184,7 +185,24 @@ function diskFullInWords(error: unknown, dataDir: string): unknown {
  */
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-/** An environment switch: 1, true or yes (any case) turn it on. */
-function isOn(value: string | undefined): boolean {
-  return /^(1|true|yes)$/i.test(value?.trim() ?? '');
+/**
+ * An environment switch: 1, true, yes or on (any case) turn it on; 0, false, no, off or nothing
+ * leave it off. Anything else is refused, not taken as off: `maybe` or `enabled` in a compose file
+ * would leave the switch off without a word.
+ */
+function switchOption(name: string, value: string | undefined): boolean {
+  const word = value?.trim().toLowerCase() ?? '';
+  if (/^(1|true|yes|on)$/.test(word)) return true;
+  if (/^(0|false|no|off|)$/.test(word)) return false;
+  throw new UsageError(`${name} must be 1, true, yes or on to trust the proxy's headers (0, false, no, off or empty not to), not "${value}".`);
+}
+
+/** The levels pino knows; the docs name the four in the middle. */
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+/** CRONBEAT_LOG_LEVEL, any case; info when unset or empty. Checked here so a wrong one is named, not told in pino's words. */
+function logLevelOption(value: string | undefined): string {
+  const level = value?.trim().toLowerCase() || 'info';
+  if (!LOG_LEVELS.includes(level)) throw new UsageError(`CRONBEAT_LOG_LEVEL must be debug, info, warn or error (or trace, fatal, silent), not "${value}".`);
+  return level;
 }

@@ -80,6 +80,10 @@ function parse(argv: string[]): Parsed {
   for (const option of ['data-dir', 'run-as', 'unit-dir'] as const) withoutControlCharacters(`--${option}`, values[option]);
   for (const flag of serveFlags) withoutControlCharacters('A flag after --', flag);
   const scope: ServiceScope = values.system ? 'system' : 'user';
+  // Dropped in silence, the user asked for would become whoever typed the line: root, under sudo.
+  if (values['run-as'] !== undefined && scope !== 'system') {
+    throw new UsageError(`--run-as is the user a system service runs as: add --system (sudo cronbeat service ${action} --system --run-as ${values['run-as']}); a --user service runs as you.`);
+  }
   const dataDir = resolve(values['data-dir'] ?? (scope === 'system' ? SYSTEM_DATA_DIR : resolveDataDir({ env: process.env, platform: process.platform, home: homedir() })));
   return { action, scope, dataDir, runAs: values['run-as'], unitDir: values['unit-dir'], serveFlags };
 }

@@ -4,7 +4,7 @@ import { parseArgs } from '../parseOptions';
 import { databaseFile, resolveDataDir } from '../../dataFolder/dataDir';
 import { readAgentAddress } from '../../dataFolder/agentAddress';
 import { makeDataFolderPrivate } from '../../dataFolder/privateFolder';
-import { resolveBaseUrl } from '../../client/connection/baseUrl';
+import { resolveBaseUrl, shownUrl } from '../../client/connection/baseUrl';
 import { isWildcard, urlFor } from '../../domain/access/reachability';
 import { describeError } from '../../domain/text/errorText';
 import { UsageError, type Command } from '../command';
@@ -60,7 +60,7 @@ export const signinCommand: Command = {
     const url = here ?? resolveBaseUrl(values.url);
     const problem = await agentAnswers(url);
     if (problem !== null) {
-      throw new UsageError(`No Cronbeat agent answers at ${url} (${problem}): start it with \`cronbeat serve\`, or say where it runs with --url.`, 1);
+      throw new UsageError(`No Cronbeat agent answers at ${shownUrl(url)} (${problem}): start it with \`cronbeat serve\`, or say where it runs with --url.`, 1);
     }
     const [{ openStore }, { signInCodeRepository }, { isDataFolderHeld }, { publicUrlSetting }] = await Promise.all([
       import('../../db/store'),

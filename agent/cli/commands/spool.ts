@@ -3,11 +3,13 @@ import { describeSignal } from '../../client/pulses/pulses';
 import { plural, PulseSender } from '../../client/pulseSender';
 import { Spool } from '../../client/spool/spool';
 import { spoolFolder } from '../../client/spool/spoolFolder';
+import { refusalLines } from '../../client/spool/spoolFlush';
 import { toApiTimestamp } from '../../domain/time/apiTimestamps';
 import { UsageError, type Command } from '../command';
 import { printTable } from '../crontab/table';
 import { counted, progressLine } from '../progress';
 import { baseUrlOption } from './ping';
+import { shownUrl } from '../../client/connection/baseUrl';
 import { shortTime } from '../shortTime';
 
 const help = `Usage: cronbeat spool <list|flush> [--json] [--url URL] [--data-dir DIR]
@@ -65,7 +67,7 @@ export const spoolCommand: Command = {
         pulse: describeSignal(entry.pulse.signal),
         rid: entry.pulse.rid ?? null,
         body_bytes: Buffer.byteLength(entry.pulse.body ?? ''),
-        url: entry.baseUrl,
+        url: shownUrl(entry.baseUrl),
       }));
       if (values.json) console.log(JSON.stringify(rows, null, 2));
       else if (rows.length === 0) console.log('The spool is empty: no pulse is waiting to be delivered.');
@@ -82,13 +84,13 @@ export const spoolCommand: Command = {
       .finally(progress.end);
     for (const warning of sender.warnings()) console.error(`cronbeat: ${warning}`);
     if (result.busy) throw new UsageError('Another cronbeat process is delivering the spool; try again in a minute.', 1);
-    for (const entry of result.rejected) console.error(`cronbeat: dropped a pulse for ${entry.pulse.tokenOrSlug}: the agent refused it (${entry.refusedBecause})`);
+    for (const line of refusalLines(result.rejected)) console.error(`cronbeat: ${line}`);
     const summary = `Delivered ${plural(result.delivered.length, 'pulse')}; ${result.waiting.length} still waiting.`;
     if (result.waiting.length === 0) {
       console.log(summary);
       return 0;
     }
-    const urls = [...new Set(result.waiting.map((entry) => (values.url ? sender.baseUrl : entry.baseUrl)))].join(', ');
+    const urls = [...new Set(result.waiting.map((entry) => shownUrl(values.url ? sender.baseUrl : entry.baseUrl)))].join(', ');
     console.error(`cronbeat: ${summary} The agent at ${urls} cannot be reached; start the desktop app or \`cronbeat serve\` and flush again.`);
     return 1;
   },

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs } from '../parseOptions';
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ApiClient, ApiError } from '../../client/connection/api';
@@ -7,6 +7,7 @@ import { prepareDataDir } from '../../dataFolder/dataDir';
 import { serverTag } from '../../domain/monitors/ownLine';
 import { positiveInteger, UsageError, withoutControlCharacters, type Command } from '../command';
 import { machineZone } from '../machineZone';
+import { apiKeyOf } from '../apiKey';
 import { MAX_MINUTES } from '../../domain/monitors/minutes';
 import { baseUrlOption } from './ping';
 
@@ -110,7 +111,7 @@ export const timersCommand: Command = {
       }
       if (action === 'watch') {
         if (!values.server) throw new UsageError('Give the server identifier: cronbeat timers watch --server IDENTIFIER (see --help).');
-        const token = values.token ?? process.env.CRONBEAT_API_TOKEN;
+        const token = apiKeyOf(values.token);
         if (!token) throw new UsageError('An API token is needed: set CRONBEAT_API_TOKEN (make one with `cronbeat token create`) or pass --token.');
         const { watchTimers } = await import('../timers/watch');
         return await watchTimers({
@@ -131,7 +132,7 @@ export const timersCommand: Command = {
         server = withoutControlCharacters('--server', values.server);
         if (serverTag(server) === undefined) throw new UsageError(`--server "${server}" cannot be a tag: letters, digits, "_", ".", ":" and "-", up to 43 characters.`);
       }
-      const token = dryRun ? undefined : (values.token ?? process.env.CRONBEAT_API_TOKEN);
+      const token = dryRun ? undefined : apiKeyOf(values.token);
       if (!dryRun && !token) throw new UsageError('An API token is needed: set CRONBEAT_API_TOKEN (make one with `cronbeat token create`) or pass --token.');
       const baseUrl = baseUrlOption(values.url);
       let shim;

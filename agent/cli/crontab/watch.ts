@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, type ApiClient } from '../../client/connection/api';
+import { shownUrl } from '../../client/connection/baseUrl';
 import { UsageError } from '../command';
-import { everyInterval, loadWatchState, saveWatchState, stampedLog, watchStateFile } from '../watchState';
+import { everyInterval, loadWatchState, onceWhileItHolds, saveWatchState, stampedLog, watchStateFile } from '../watchState';
 import { readCrontab } from './jobs';
 import { diffSnapshots, snapshotJobs, type ChangeKind, type SnapshotJob } from './snapshot';
 import { CrontabReadError, type CrontabSource } from './sources';
@@ -47,10 +48,12 @@ const ONCE_RETRY_DELAYS_MS = [1_000, 3_000];
  * across restarts and while the API is unreachable. Returns the exit status.
  */
 export async function watch(options: WatchOptions): Promise<number> {
-  const log = options.log ?? stampedLog;
+  const said = onceWhileItHolds(options.log ?? stampedLog);
+  const log = said.log;
   const stateFile = watchStateFile(options.dataDir, 'crontab-watch', options.server);
   await checkAtStart(options, log);
   return everyInterval(options.intervalMs, async () => {
+    said.nextRound();
     const jobs = snapshotRound(options, stateFile, log);
     const delays = options.once ? ONCE_RETRY_DELAYS_MS : [];
     let left = await deliver(options.api, stateFile, log);
@@ -82,7 +85,7 @@ async function checkAtStart(options: WatchOptions, log: (line: string) => void):
     }
     if (error.status === 404) return checkServerListed(options, log);
     if (error.status === 401) {
-      throw new UsageError(`The agent at ${options.url} refused the API token (401): make one with \`cronbeat token create\` and set CRONBEAT_API_TOKEN or pass --token.`, 1);
+      throw new UsageError(`The agent at ${shownUrl(options.url)} refused the API token (401): make one with \`cronbeat token create\` and set CRONBEAT_API_TOKEN or pass --token.`, 1);
     }
     throw new UsageError(error.message, 1);
   }
@@ -105,12 +108,12 @@ async function checkServerListed(options: WatchOptions, log: (line: string) => v
     return;
   }
   if (!listed) throw unknownServer(options);
-  log(`warning: the agent at ${options.url} takes no reports (an older version?): cannot check --server ${options.server} now; watching anyway`);
+  log(`warning: the agent at ${shownUrl(options.url)} takes no reports (an older version?): cannot check --server ${options.server} now; watching anyway`);
 }
 
 /** The one line for a --server no server of the agent has (exit 2). */
 export function unknownServer(options: Pick<WatchOptions, 'server' | 'url'>): UsageError {
-  return new UsageError(`No server has the identifier "${options.server}" at ${options.url}: add it in the dashboard (Servers → Add server) or check --server.`);
+  return new UsageError(`No server has the identifier "${options.server}" at ${shownUrl(options.url)}: add it in the dashboard (Servers → Add server) or check --server.`);
 }
 
 /** The watcher's interval as it reports it; a --once run says how often cron starts it (--interval). */

@@ -93,25 +93,37 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
       if (!(KEYBOARD_SIGNALS.has(signal) && jobInTerminalForeground(child.pid))) child.kill(signal);
     };
     for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
-    const passThrough = (from: Readable, to: NodeJS.WriteStream) => {
-      // A reader that went away (`cronbeat run … | head`) must not stop or kill the job:
-      // its output is still read, and kept for the pulse.
+    const passThrough = (from: Readable, to: NodeJS.WriteStream, name: string) => {
+      // A reader that went away (`cronbeat run … | head`) or a log on a full disk must not stop or
+      // kill the job: its output is still read, and kept for the pulse.
       let broken = false;
-      to.on('error', () => {
+      const stop = (error: NodeJS.ErrnoException) => {
+        if (broken) return;
         broken = true;
         from.resume();
-      });
+        // A reader gone is the ordinary end of a pipe; output lost to anything else is worth a line.
+        if (error.code !== 'EPIPE' && name === 'stdout') {
+          console.error(`cronbeat: the job's standard output cannot be written (${describeError(error)}): it runs on, and the tail of its output still goes to the monitor`);
+        }
+      };
+      to.on('error', stop);
       from.on('data', (chunk: Buffer) => {
         tail.push(chunk);
-        // Slow readers of our output slow the job down instead of filling memory.
-        if (!broken && !to.write(chunk)) {
-          from.pause();
-          to.once('drain', () => from.resume());
+        if (broken) return;
+        try {
+          // Slow readers of our output slow the job down instead of filling memory.
+          if (!to.write(chunk)) {
+            from.pause();
+            to.once('drain', () => from.resume());
+          }
+        } catch (error) {
+          // A file is written synchronously: a full disk throws here instead of emitting 'error'.
+          stop(error as NodeJS.ErrnoException);
         }
       });
     };
-    passThrough(child.stdout!, process.stdout);
-    passThrough(child.stderr!, process.stderr);
+    passThrough(child.stdout!, process.stdout, 'stdout');
+    passThrough(child.stderr!, process.stderr, 'stderr');
 
     let startError: string | undefined;
     child.on('error', (error: NodeJS.ErrnoException) => {

@@ -6,6 +6,7 @@ import { lookAlikesIn, slugOf } from '../../domain/monitors/ownLine';
 import { canonicalTimeZone } from '../../domain/time/timeZones';
 import { resolveTimeZone } from '../../domain/time/timeZones';
 import { cronZone } from '../crontab/cronZone';
+import { apiKeyProblem } from '../apiKey';
 import { checkSchedule } from '../../domain/schedules';
 import { defaultGraceMinutes } from '../../domain/monitors/dueTime';
 import { WHOLE_MINUTES, wholeMinutes } from '../../domain/monitors/minutes';
@@ -87,6 +88,8 @@ export interface LineContext {
  */
 export function lineRunFor(options: LineOptions, context: LineContext): LineRun | { problem: string } {
   if (!context.apiKey) return { problem: 'set CRONBEAT_API_TOKEN to a ping key (make one with `cronbeat token create --scope ping`)' };
+  const keyProblem = apiKeyProblem(context.apiKey, 'CRONBEAT_API_TOKEN');
+  if (keyProblem) return { problem: keyProblem };
   const lookAlikes = lookAlikesIn(options.name ?? '');
   if (lookAlikes.length > 0) {
     return { problem: `--name "${options.name}" is spelt with look-alike characters (${lookAlikes.join(' ')}), which could name another job's monitor: write it in plain letters` };

@@ -1,6 +1,8 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { closestTo } from '../didYouMean';
+import { emptyOption, NOT_EMPTY } from '../parseOptions';
+import { controlCharacterIn } from '../../domain/text/controlCharacters';
 
 /*
  * How `cronbeat run` tells its own words from the job's. The job must run exactly as written
@@ -53,6 +55,16 @@ export function apiKeyAsToken(word: string | undefined, command: 'run' | 'ping')
   return `"cb_…" is an API key (a ping key), not a monitor's token: put it in CRONBEAT_API_TOKEN and use \`${byName}\`, or give the monitor's own token (\`cronbeat monitor show NAME\`)`;
 }
 
+/**
+ * Why `word`, given where a monitor's token goes, cannot be one: it holds a carriage return (a
+ * token file written on Windows, read with `$(cat token.txt)`), a line break or a space, which the
+ * agent's "404 Monitor not found" would not show. Undefined when it can be.
+ */
+export function tokenProblem(word: string | undefined): string | undefined {
+  const found = word === undefined ? undefined : (controlCharacterIn(word) ?? (/\s/.test(word) ? 'a space' : undefined));
+  return found && `the monitor token holds ${found}, which no token has: give the token alone, as \`cronbeat monitor show\` prints it`;
+}
+
 /** A monitor's pulse token: a UUID, as the agent makes them. */
 const MONITOR_TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -86,8 +98,10 @@ export function readRunWords(argv: string[], runs: (word: string) => boolean = c
       } else {
         const close = closestTo(name, RUN_OPTIONS, 1);
         mistakes.push(`unknown option ${flag}${close.length ? ` (did you mean --${close[0]}?)` : ''}`);
-        // A misspelt option of ours takes a value too, unless the next word is the command itself.
-        if (inline === undefined && i < own.length && !isOption(own[i]) && (separator >= 0 || !runs(own[i]))) i++;
+        // A misspelt option of ours takes a value too, unless the next word is the command itself,
+        // or the monitor's token still awaited: taken as a value, the job's program would become the token.
+        const awaitedToken = token === undefined && values.name === undefined && values.schedule === undefined && MONITOR_TOKEN.test(own[i] ?? '');
+        if (inline === undefined && i < own.length && !isOption(own[i]) && !awaitedToken && (separator >= 0 || !runs(own[i]))) i++;
       }
       continue;
     }
@@ -108,6 +122,8 @@ export function readRunWords(argv: string[], runs: (word: string) => boolean = c
     }
     i++;
   }
+  // As every command refuses them (parseOptions.ts): left out, not empty, or the pulses go to the default agent.
+  for (const name of RUN_OPTIONS) if (values[name] === '' && NOT_EMPTY.includes(name)) mistakes.push(emptyOption(`--${name}`).replace(/\.$/, ''));
   let command = separator >= 0 ? argv.slice(separator + 1) : commandAt >= 0 ? argv.slice(commandAt) : [];
   const byLine = values.name !== undefined || values.schedule !== undefined;
   // A monitor's token written after -- (`run -- TOKEN -- job`): no program is named like one, so
@@ -117,7 +133,7 @@ export function readRunWords(argv: string[], runs: (word: string) => boolean = c
     command = command[1] === '--' ? command.slice(2) : command.slice(1);
   }
   if (byLine && token !== undefined) mistakes.push(`give either a monitor token or --name, not both ("${token}" and --name)`);
-  const key = byLine ? undefined : apiKeyAsToken(token, 'run');
+  const key = byLine ? undefined : (apiKeyAsToken(token, 'run') ?? tokenProblem(token));
   if (key !== undefined) mistakes.push(key);
   if (!byLine && !token) mistakes.push('give the monitor token (or --name) first: cronbeat run TOKEN -- COMMAND [ARGS...]');
   if (stray.length > 0) mistakes.push(`"${stray[0]}" is not an option of cronbeat run; put -- before the command`);

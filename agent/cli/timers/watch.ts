@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { ApiError, type ApiClient } from '../../client/connection/api';
 import { UsageError } from '../command';
-import { everyInterval, loadWatchState, saveWatchState, stampedLog, watchStateFile } from '../watchState';
+import { everyInterval, loadWatchState, onceWhileItHolds, saveWatchState, stampedLog, watchStateFile } from '../watchState';
 import { defaultGraceMinutes } from '../../domain/monitors/dueTime';
 import { checkSchedule } from '../../domain/schedules';
 import { timerGrace } from './unitFile';
@@ -142,7 +142,8 @@ async function report(options: TimersWatchOptions, timers: number, atStart: bool
 }
 
 export async function watchTimers(options: TimersWatchOptions): Promise<number> {
-  const log = options.log ?? stampedLog;
+  const said = onceWhileItHolds(options.log ?? stampedLog);
+  const log = said.log;
   let atStart = true;
   const file = watchStateFile(options.dataDir, `timers-watch-${options.folders.scope}`, options.server);
   const timers = new Map(findTimers(options.folders).map((t) => [t.name, t]));
@@ -152,6 +153,7 @@ export async function watchTimers(options: TimersWatchOptions): Promise<number> 
     return found ? timerGrace(base, found) : base;
   };
   return everyInterval(options.intervalMs, async () => {
+    said.nextRound();
     for (const t of findTimers(options.folders)) timers.set(t.name, t);
     const now = snapshot(options.folders);
     const state = loadWatchState<State>(file, 'timers');

@@ -1,4 +1,5 @@
 import { requestOnce } from './http';
+import { shownUrl } from './baseUrl';
 
 /** What a key may do on an agent: watch (read-only) or also change things (full). */
 export type AgentAccess = 'full' | 'read-only';
@@ -22,14 +23,14 @@ function fieldOf(text: string, name: string): unknown {
  */
 export async function checkAgent(baseUrl: string, key: string): Promise<AgentCheck> {
   const health = await requestOnce({ method: 'GET', url: `${baseUrl}/api/health` });
-  if (health.kind === 'unreachable') return { ok: false, message: `Cannot reach ${baseUrl}: ${health.message}.` };
+  if (health.kind === 'unreachable') return { ok: false, message: `Cannot reach ${shownUrl(baseUrl)}: ${health.message}.` };
   if (health.kind === 'rejected' || fieldOf(health.text, 'status') !== 'ok') {
-    return { ok: false, message: `${baseUrl} does not answer as a Cronbeat agent (GET /api/health: ${health.status}).` };
+    return { ok: false, message: `${shownUrl(baseUrl)} does not answer as a Cronbeat agent (GET /api/health: ${health.status}).` };
   }
   // The key's own answer, which says its scope: any list would do to test the key, but the
   // notifications' envelope names every page (megabytes at a million notifications).
   const read = await requestOnce({ method: 'GET', url: `${baseUrl}/api/session`, headers: bearer(key) });
-  if (read.kind === 'unreachable') return { ok: false, message: `Cannot reach ${baseUrl}: ${read.message}.` };
+  if (read.kind === 'unreachable') return { ok: false, message: `Cannot reach ${shownUrl(baseUrl)}: ${read.message}.` };
   if (read.kind === 'rejected') {
     if (read.status === 401) return { ok: false, message: 'The agent refused this key: check it, or make one with `cronbeat token create`.' };
     if (read.status === 403) return { ok: false, message: 'This key may not read the agent (a ping or badge key). Use a read-only or full key.' };

@@ -3,6 +3,7 @@ import type { ServerAlertInput, ServerFields } from '../../contract/servers';
 import type { MaintenanceWindowInput, MaintenanceWindowResource } from '../../contract/maintenanceWindows';
 import type { WireLineKey } from '../../contract/linePulses';
 import { requestOnce, requestWithRetry, type HttpOutcome, type HttpRequest } from './http';
+import { shownUrl } from './baseUrl';
 
 /** The whole monitor list comes in one answer: room for tens of thousands of monitors, still a bound. */
 const MAX_LIST_BYTES = 64 * 1024 * 1024;
@@ -138,6 +139,13 @@ export class ApiClient {
       const hint = outcome.status === 401 ? ' (check the API token: `cronbeat token create` makes one)' : '';
       throw new ApiError(`${method} ${path} failed: ${outcome.message}${hint}`, false, outcome.status, call);
     }
-    return (outcome.text ? JSON.parse(outcome.text) : undefined) as T;
+    if (!outcome.text) return undefined as T;
+    try {
+      return JSON.parse(outcome.text) as T;
+    } catch {
+      // A wrong path (a proxy's sub-path mistyped), a web server or a captive portal: the dashboard's page or another, not the API.
+      const type = String(outcome.headers?.['content-type'] ?? 'no content type').split(';')[0];
+      throw new ApiError(`${shownUrl(this.baseUrl)} answered ${call} with ${type}, not JSON: no Cronbeat API is there; check --url (or CRONBEAT_URL).`, false, outcome.status, call);
+    }
   }
 }

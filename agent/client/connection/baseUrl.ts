@@ -19,6 +19,12 @@ export function resolveBaseUrl(flag: string | undefined, env: NodeJS.ProcessEnv 
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new InvalidBaseUrlError(`${from} "${value}" must start with http:// or https://`);
   }
+  // Paths are appended to the base: after a query or a fragment they would land in it, and every
+  // request would fetch the dashboard's page instead.
+  if (url.search || url.hash) {
+    const [what, part] = url.search ? ['a query', url.search] : ['a fragment', url.hash];
+    throw new InvalidBaseUrlError(`${from} "${value}" has ${what} (${part}): give the agent's address alone, such as ${DEFAULT_BASE_URL}`);
+  }
   return url.href.replace(/\/+$/, '');
 }
 

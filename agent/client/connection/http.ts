@@ -65,9 +65,17 @@ class AnswerTooLargeError extends Error {
   }
 }
 
-/** What an agent said, as one line without control characters: it goes into a one-line message. */
+/** The most of what an agent said that a message quotes: its own messages are a sentence or two. */
+const MAX_QUOTED_CHARS = 500;
+
+/**
+ * What an agent said, as one line without control characters: it goes into a one-line message.
+ * Cut past MAX_QUOTED_CHARS, saying by how much: an answer of megabytes would be one line of megabytes.
+ */
 export function oneLine(text: string): string {
-  return terminalText(text.replace(/\s+/g, ' ').trim(), { oneLine: true });
+  const line = text.replace(/\s+/g, ' ').trim();
+  const cut = line.length > MAX_QUOTED_CHARS ? `${line.slice(0, MAX_QUOTED_CHARS)}… (${(line.length - MAX_QUOTED_CHARS).toLocaleString('en-US')} more characters)` : line;
+  return terminalText(cut, { oneLine: true });
 }
 
 /**

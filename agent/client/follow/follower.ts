@@ -4,6 +4,7 @@ import { readEventStream } from './eventStream';
 import {
   advanceCursor,
   EMPTY_CURSOR,
+  cursorAtAgentClock,
   freshOnPage,
   inOrderOfEvents,
   startCursor,
@@ -14,6 +15,12 @@ import { CONNECTED, connectionLost, connectionRestored, connectionTick, type Con
 
 /** Waits between attempts to reach the agent again; the last repeats. */
 export const RECONNECT_DELAYS_MS = [500, 1_000, 2_000, 5_000];
+/**
+ * A connection that lasts this long was a real one: its loss is said again, and the next attempt
+ * starts from the shortest wait. One cut sooner (an agent crash-looping, a proxy that closes every
+ * stream) counts as a failed attempt, so the waits grow and nothing is said per attempt.
+ */
+export const STABLE_CONNECTION_MS = 30_000;
 /** How often the follower checks whether "unreachable" is due. */
 const TICK_MS = 5_000;
 const PER_PAGE = 100;
@@ -76,8 +83,10 @@ export class NotificationFollower {
   private syncing: Promise<void> = Promise.resolve();
   private syncWanted = false;
   private refusal: FollowRefused | null = null;
-  /** Whether the loss of the connection was reported (once per loss, not once per attempt). */
+  /** Whether the loss of the connection was reported (once per loss of a lasting connection, not once per attempt). */
   private lossReported = false;
+  /** Ids of notifications the live stream announced since the last read of the list. */
+  private readonly announced = new Set<string>();
 
   constructor(private readonly options: FollowerOptions) {
     this.clock = options.clock ?? Date.now;
@@ -92,22 +101,23 @@ export class NotificationFollower {
         const stream = new AbortController();
         const stopStream = () => stream.abort();
         this.abort.signal.addEventListener('abort', stopStream);
+        let readyAt: number | null = null;
         const end = await readEventStream({
           baseUrl: this.options.baseUrl,
           token: this.options.token,
           signal: stream.signal,
           onEvent: (event) => {
             if (event.type === 'ready') {
-              failures = 0;
+              // The stream's first event; any later one (a hostile or broken agent) would make a catch-up and a line each.
+              if (readyAt !== null) return;
+              readyAt = performance.now();
               const catchingUp = this.everConnected;
               this.everConnected = true;
               this.apply(connectionRestored(this.connection, this.clock()));
               // Said once the list was read: anything created from then on is shown.
-              this.requestSync(catchingUp, stream, () => {
-                this.lossReported = false;
-                this.options.onConnection?.(true);
-              });
+              this.requestSync(catchingUp, stream, () => this.options.onConnection?.(true));
             } else if (event.type === 'notification.created') {
+              if (typeof event.notificationId === 'string') this.announced.add(event.notificationId);
               this.requestSync(false, stream);
             }
             if (event.type !== 'ready') this.options.onEvent?.(event);
@@ -125,6 +135,10 @@ export class NotificationFollower {
           if (end.kind === 'dropped' && end.lasting) throw new FollowRefused(`cannot reach ${shownUrl(this.options.baseUrl)}: ${end.message}.`, 0);
         }
         const reason = foreign ?? (end.kind === 'dropped' ? end.message : '');
+        if (readyAt !== null && performance.now() - readyAt >= STABLE_CONNECTION_MS) {
+          failures = 0;
+          this.lossReported = false;
+        }
         this.apply(connectionLost(this.connection, this.clock()));
         if (!this.lossReported) this.options.onConnection?.(false, reason);
         this.lossReported = true;
@@ -164,14 +178,18 @@ export class NotificationFollower {
 
   /** Reads the list back to the last notification seen and hands over what is new, oldest first. */
   private async catchUp(catchingUp: boolean): Promise<void> {
+    // Announced before this read began: each is on the list by now.
+    const announced = new Set(this.announced);
+    this.announced.clear();
     if (this.cursor.newestAt === null) {
       this.cursor = startCursor(await this.page(1));
       return;
     }
     const found = new Map<string, FollowedNotification>();
     for (let number = 1; number <= MAX_CATCH_UP_PAGES; number++) {
-      const page = await this.page(number);
-      const { fresh, reachedSeen } = freshOnPage(this.cursor, page);
+      const { notifications: page, agentNow } = await this.pageWithTime(number);
+      if (number === 1) this.cursor = cursorAtAgentClock(this.cursor, agentNow);
+      const { fresh, reachedSeen } = freshOnPage(this.cursor, page, announced);
       for (const notification of fresh) found.set(notification.id, notification);
       if (reachedSeen || page.length < PER_PAGE) break;
     }
@@ -182,6 +200,11 @@ export class NotificationFollower {
   }
 
   private async page(number: number): Promise<FollowedNotification[]> {
+    return (await this.pageWithTime(number)).notifications;
+  }
+
+  /** A page of the list, and the agent's clock when it answered (its Date header; null when unreadable). */
+  private async pageWithTime(number: number): Promise<{ notifications: FollowedNotification[]; agentNow: number | null }> {
     const outcome = await requestOnce({
       method: 'GET',
       url: `${this.options.baseUrl}/api/notifications?kinds=all&per_page=${PER_PAGE}&page=${number}`,
@@ -191,7 +214,9 @@ export class NotificationFollower {
     if (outcome.kind === 'rejected') {
       throw new FollowRefused(refusalMessage(outcome.status, outcome.message.replace(/^\d+\s*/, ''), shownUrl(this.options.baseUrl)), outcome.status);
     }
-    return (JSON.parse(outcome.text) as { data: FollowedNotification[] }).data;
+    const date = outcome.headers?.date;
+    const agentNow = typeof date === 'string' ? Date.parse(date) : NaN;
+    return { notifications: (JSON.parse(outcome.text) as { data: FollowedNotification[] }).data, agentNow: Number.isNaN(agentNow) ? null : agentNow };
   }
 
   /** Waits `ms`, or less when stopped; its listener goes with it, so reconnecting for days adds none to the signal. */

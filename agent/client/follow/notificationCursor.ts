@@ -30,13 +30,19 @@ export const EMPTY_CURSOR: NotificationCursor = { newestAt: null, recentIds: [] 
 /**
  * The notifications on one page (newest first) that the cursor has not seen, and whether the page
  * reaches back to ones it has (so older pages need not be read). Before the first look
- * (`newestAt` null) nothing is fresh: a follower starts with what happens from then on.
+ * (`newestAt` null) nothing is fresh: a follower starts with what happens from then on. One the
+ * live stream announced (`announced`, by id) and not seen is fresh whatever its time: the agent's
+ * clock may have been set back since the newest one seen was stamped (cursorAtAgentClock).
  */
-export function freshOnPage(cursor: NotificationCursor, page: FollowedNotification[]): { fresh: FollowedNotification[]; reachedSeen: boolean } {
+export function freshOnPage(
+  cursor: NotificationCursor,
+  page: FollowedNotification[],
+  announced: ReadonlySet<string> = new Set(),
+): { fresh: FollowedNotification[]; reachedSeen: boolean } {
   if (cursor.newestAt === null) return { fresh: [], reachedSeen: true };
   const newestAt = cursor.newestAt;
   const seen = new Set(cursor.recentIds);
-  const fresh = page.filter((n) => n.created_at >= newestAt && !seen.has(n.id));
+  const fresh = page.filter((n) => (n.created_at >= newestAt || announced.has(n.id)) && !seen.has(n.id));
   return { fresh, reachedSeen: page.some((n) => n.created_at < newestAt) };
 }
 
@@ -52,6 +58,28 @@ export function advanceCursor(cursor: NotificationCursor, shown: FollowedNotific
   const newestAt = byAge[byAge.length - 1].created_at;
   const recentIds = [...cursor.recentIds, ...byAge.map((n) => n.id)].slice(-RECENT_IDS);
   return { newestAt: cursor.newestAt !== null && cursor.newestAt > newestAt ? cursor.newestAt : newestAt, recentIds };
+}
+
+/** A newest notification seen this much later than the agent's clock means that clock was set back. */
+const AHEAD_OF_AGENT_MS = 2_000;
+/** How far before the agent's clock a cursor brought back starts: its recent ids still tell the ones shown. */
+const BACK_MARGIN_MS = 60_000;
+
+/** An instant as the API writes it (sortable as text against created_at). */
+const apiTime = (ms: number) => `${new Date(ms).toISOString().slice(0, 23)}000Z`;
+
+/**
+ * The cursor as the agent's clock, reading `agentNow` (its answer's Date), can use it. A newest
+ * notification seen later than that was stamped before the agent's clock was set back (NTP
+ * correcting a clock that ran ahead): every notification made since is stamped earlier, and none
+ * would ever be new until the clock got there again. The cursor then starts a minute before the
+ * agent's now. Unchanged otherwise, or when the agent's time is not known.
+ */
+export function cursorAtAgentClock(cursor: NotificationCursor, agentNow: number | null): NotificationCursor {
+  if (!cursor.newestAt || agentNow === null) return cursor;
+  const newest = Date.parse(cursor.newestAt);
+  if (!(newest > agentNow + AHEAD_OF_AGENT_MS)) return cursor;
+  return { ...cursor, newestAt: apiTime(agentNow - BACK_MARGIN_MS) };
 }
 
 /** Oldest first, the order they happened in (the API lists newest first). */

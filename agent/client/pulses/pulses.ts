@@ -33,6 +33,12 @@ export const SENT_AT_HEADER = 'X-Cronbeat-Sent-At';
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const DURATION_HEADER = 'X-Cronbeat-Duration-Ms';
 /**
+ * Beside the event time, how long ago it was, on this machine's clock: an agent that reads it
+ * counts the pulse for the right moment even when this machine's clock is set hours wrong
+ * (the time it states would be off by as much); older agents read the event time.
+ */
+export const AGE_HEADER = 'X-Cronbeat-Age-Ms';
+/**
  * A pulse leaving later than this after its event states its event time. A prompt one does
  * not, so it counts for its arrival and the job machine's clock never matters for it.
  */
@@ -57,7 +63,11 @@ export function describeSignal(signal: PulseSignal): string {
 /** The headers of one attempt to send `pulse` at `now`; a `late` one (replayed from the spool) always states its event time. */
 export function pulseHeaders(pulse: Pulse, now: number, late = false): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8', [IDEMPOTENCY_KEY_HEADER]: pulse.key };
-  if (late || now - pulse.at > PROMPT_MS) headers[SENT_AT_HEADER] = new Date(pulse.at).toISOString();
+  if (late || now - pulse.at > PROMPT_MS) {
+    headers[SENT_AT_HEADER] = new Date(pulse.at).toISOString();
+    // Not when this clock was set back since the event: an age it cannot tell is not said.
+    if (now >= pulse.at) headers[AGE_HEADER] = String(Math.round(now - pulse.at));
+  }
   if (pulse.durationMs !== undefined) headers[DURATION_HEADER] = String(pulse.durationMs);
   return headers;
 }

@@ -73,3 +73,32 @@ export async function replay(spool: Spool, send: (entry: SpoolEntry) => Promise<
   }
   return result;
 }
+
+/** How many monitors' refusals are said one by one; the rest are counted in one more line. */
+const MAX_REFUSAL_LINES = 5;
+
+/**
+ * What the agent refused for good in a replay, one line per monitor and answer: a spool of
+ * thousands of pulses for a deleted monitor is one line, not thousands in a job's cron mail.
+ */
+export function refusalLines(rejected: RefusedEntry[]): string[] {
+  const groups = new Map<string, { token: string; reason: string; count: number }>();
+  for (const entry of rejected) {
+    const key = `${entry.pulse.tokenOrSlug}\n${entry.refusedBecause}`;
+    const group = groups.get(key) ?? { token: entry.pulse.tokenOrSlug, reason: entry.refusedBecause, count: 0 };
+    group.count++;
+    groups.set(key, group);
+  }
+  const all = [...groups.values()];
+  const lines = all
+    .slice(0, MAX_REFUSAL_LINES)
+    .map(({ token, reason, count }) =>
+      count === 1 ? `dropped a spooled pulse for ${token}: the agent refused it (${reason})` : `dropped ${count} spooled pulses for ${token}: the agent refused them (${reason})`,
+    );
+  const rest = all.slice(MAX_REFUSAL_LINES);
+  if (rest.length > 0) {
+    const pulses = rest.reduce((sum, { count }) => sum + count, 0);
+    lines.push(`dropped ${pulses} more spooled pulse${pulses === 1 ? '' : 's'} for ${rest.length} other monitor${rest.length === 1 ? '' : 's'}, refused by the agent too`);
+  }
+  return lines;
+}

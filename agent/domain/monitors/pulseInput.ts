@@ -7,16 +7,29 @@ export const PULSE_BODY_LIMIT = 100 * 1024;
 /** How far back a replayed pulse's own send time is believed. */
 export const MAX_REPLAY_AGE_MS = 24 * 3_600_000;
 
+/** How far the time a client states may be from what its age says, and still be believed: clocks that agree. */
+export const CLOCKS_AGREE_MS = 60_000;
+
 /**
- * When a pulse counts: the send time a replaying client states (X-Cronbeat-Sent-At, ISO
- * 8601 with a zone, a date that exists) when it is at most MAX_REPLAY_AGE_MS in the past and not in the future; otherwise
- * (absent, unreadable, too old, ahead) the time it arrived.
+ * When a pulse counts: the event time a replaying client states (X-Cronbeat-Sent-At, ISO 8601
+ * with a zone, a date that exists, on the client's clock) when it is not in the future. A client
+ * that also says how long ago its event was (X-Cronbeat-Age-Ms, measured on its own clock, so
+ * right however wrong that clock is set) is believed by that age instead when the time it states
+ * is more than CLOCKS_AGREE_MS off it: its clock is wrong. Either is believed at most
+ * MAX_REPLAY_AGE_MS back: one further back counts as that far back, the oldest moment believed
+ * (a spool kept longer than a day keeps its order: counted for its arrival, its oldest pulse
+ * would make every newer one replayed after it older than the state, so a failure after it
+ * would change nothing). Otherwise (absent, unreadable, ahead) the time it arrived.
  */
-export function pulseTime(receivedAt: number, sentAtHeader: string | undefined): number {
-  if (!sentAtHeader) return receivedAt;
-  const sentAt = parseZonedTimestamp(sentAtHeader);
-  if (sentAt === null || sentAt > receivedAt || receivedAt - sentAt > MAX_REPLAY_AGE_MS) return receivedAt;
-  return sentAt;
+export function pulseTime(receivedAt: number, sentAtHeader: string | undefined, ageMs: number | null = null): number {
+  const sentAt = sentAtHeader ? parseZonedTimestamp(sentAtHeader) : null;
+  const oldest = receivedAt - MAX_REPLAY_AGE_MS;
+  if (ageMs !== null) {
+    const byAge = receivedAt - Math.min(ageMs, MAX_REPLAY_AGE_MS);
+    if (sentAt === null || Math.abs(sentAt - byAge) > CLOCKS_AGREE_MS) return byAge;
+  }
+  if (sentAt === null || sentAt > receivedAt) return receivedAt;
+  return Math.max(sentAt, oldest);
 }
 
 /** The longest run duration a client may state (X-Cronbeat-Duration-Ms): a year, like a monitor's duration. */

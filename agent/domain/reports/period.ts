@@ -44,6 +44,16 @@ export function lastReportPeriod(schedule: ReportSchedule, now: number): ReportP
   return to === null || from === null ? null : { from, to };
 }
 
+/**
+ * How far a channel's reports are done on a clock that reads `now`, given the last period that
+ * ended (`last`): as stored, unless the stored end is after `now`: a clock that ran ahead (a
+ * wrong date at boot, set back since) reported a period that has not ended, so the reports are
+ * done only through `last`, and the period after it is reported at its time, with its runs.
+ */
+export function sentThroughAt(sentThrough: number, last: ReportPeriod, now: number): number {
+  return sentThrough > now ? Math.min(sentThrough, last.to) : sentThrough;
+}
+
 /** The words of a frequency in a title: "Daily", "Weekly", "Monthly". */
 export const frequencyWord = (frequency: ReportSchedule['frequency']) => frequency[0]!.toUpperCase() + frequency.slice(1);
 

@@ -76,7 +76,8 @@ export class CertificateScheduler {
   /** Queues every due certificate; resolves when those checks are done. */
   checkDue(): Promise<Array<CertificateRow | null>> {
     if (this.stopped) return Promise.resolve([]);
-    const ids = this.options.store.certificates.due(this.options.clock(), BATCH);
+    const now = this.options.clock();
+    const ids = this.options.store.certificates.due(now, BATCH, now + this.intervalMs);
     return Promise.all(ids.map((id) => this.enqueue(id, false)));
   }
 

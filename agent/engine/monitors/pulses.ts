@@ -1,4 +1,5 @@
 import { applyPulse, type PulseInput } from '../../domain/monitors/pulseEffect';
+import { pulseStateAtClock } from '../../domain/monitors/clockBack';
 import { alertRun, type AlertReason } from '../../domain/alerts/alert';
 import { toNullableApiTimestamp } from '../../domain/time/apiTimestamps';
 import { IdempotencyKeyReusedError, isRetryOf, runDurationMs } from '../../domain/monitors/pulseInput';
@@ -60,7 +61,8 @@ export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number
   }
   // A paused monitor, or one in maintenance (when the pulse came or when it counts for), keeps its history,
   // but a pulse changes nothing else and raises nothing: a failure before stays failed, a fine monitor waits as before.
-  const state = pulseStateOf(monitor);
+  // A state recorded while the clock was ahead (set back since) is brought back to it first, so this pulse counts.
+  const state = pulseStateAtClock(pulseStateOf(monitor), now);
   const held = monitor.paused_at !== null || (windowHoldsPulse(state, pulse.kind) && pulseInMaintenance(ctx, monitor, now, pulse.at));
   const ridStartedAt = pulse.kind === 'start' || pulse.rid === null ? null : store.pulses.startTimeOf(monitor.id, pulse.rid, pulse.at);
   const effect = held ? null : applyPulse(state, pulse, ridStartedAt);

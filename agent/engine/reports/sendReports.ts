@@ -5,7 +5,7 @@ import { describeError } from '../../domain/text/errorText';
 import type { AgentEvents } from '../events';
 import type { Log } from '../../log/logger';
 import { buildReport, isEmptyReport, type ReportData, type ReportEvent } from '../../domain/reports/numbers';
-import { lastReportPeriod, reportScheduleOf, type ReportPeriod, type ReportSchedule } from '../../domain/reports/period';
+import { lastReportPeriod, reportScheduleOf, sentThroughAt, type ReportPeriod, type ReportSchedule } from '../../domain/reports/period';
 
 /*
  * Channel reports (docs/channels.md, "Reports"): each channel that asks for them gets one per
@@ -62,7 +62,10 @@ export async function sendDueReports({ store, events, adminZone }: ReportContext
     const period = schedule && lastReportPeriod(schedule, now);
     if (!schedule || !period) continue;
     const fresh = channel.sent_through === null || channel.sent_frequency !== schedule.frequency;
-    if (!fresh && channel.sent_through! >= period.to) continue;
+    const sentThrough = fresh ? null : sentThroughAt(channel.sent_through!, period, now);
+    // Stored back, or the period after it could not be taken (a period is only ever taken forward).
+    if (sentThrough !== null && sentThrough !== channel.sent_through) store.reports.rewind(channel.id, sentThrough);
+    if (sentThrough !== null && sentThrough >= period.to) continue;
     // Built before its transaction (in slices); the period is taken in the transaction that stores it.
     const report = fresh ? null : await channelReport(store, channel, schedule, period, now);
     const written = store.db.transaction(() => {

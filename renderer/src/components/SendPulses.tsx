@@ -62,7 +62,7 @@ export function SendPulses(props: { monitor: Monitor; origin: string; cli?: { co
       <CopyField label="cronbeat run" value={lines.run} />
       {props.cli && !props.cli.on_path ? (
         <p className="muted" data-testid="cli-path-hint">
-          <code>cronbeat</code> is not on this machine’s PATH, so the line names it by its full path. To type plain{' '}
+          <code>cronbeat</code> is not on the PATH cron gives jobs, so the line names it by its full path. To type plain{' '}
           <code>cronbeat</code>, or to use it on a server, see <em>Getting cronbeat</em> in docs/cli.md.
         </p>
       ) : null}

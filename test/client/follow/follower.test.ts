@@ -10,7 +10,7 @@ import {
   type ConnectionState,
   type ConnectionStep,
 } from '../../../agent/client/connection/connectionWatch';
-import { advanceCursor, EMPTY_CURSOR, freshOnPage, inOrderOfEvents, startCursor, type FollowedNotification } from '../../../agent/client/follow/notificationCursor';
+import { advanceCursor, cursorAtAgentClock, EMPTY_CURSOR, freshOnPage, inOrderOfEvents, startCursor, type FollowedNotification } from '../../../agent/client/follow/notificationCursor';
 import { followerPopups, notificationLine } from '../../../agent/client/follow/notificationPopups';
 import { MAX_SEPARATE_POPUPS } from '../../../agent/domain/alerts/monitorPopups';
 
@@ -50,6 +50,21 @@ describe('notification cursor', () => {
     const cursor = startCursor([note('a', 1)]);
     expect(freshOnPage(cursor, [note('z', 9), note('y', 8)]).reachedSeen).toBe(false);
     expect(freshOnPage(cursor, [note('b', 2), note('x', 0)]).reachedSeen).toBe(true);
+  });
+
+  it("after the agent's clock was set back, what it makes since is new though stamped before what was seen", () => {
+    // Seen: one stamped 14:02:50 by a clock that ran ahead; the agent's clock now reads 14:02:20.
+    const cursor = cursorAtAgentClock(startCursor([note('a', 50)]), Date.parse(at(20)));
+    expect(freshOnPage(cursor, [note('a', 50), note('b', 21)]).fresh.map((n) => n.id)).toEqual(['b']);
+    // A clock that agrees (a second's difference: the Date header has no fraction), or none known: as it was.
+    const seen = startCursor([note('a', 50)]);
+    expect(cursorAtAgentClock(seen, Date.parse(at(49)))).toBe(seen);
+    expect(cursorAtAgentClock(seen, null)).toBe(seen);
+  });
+
+  it('a notification the live stream announced is new though stamped before the newest seen (a clock set back)', () => {
+    const cursor = startCursor([note('a', 50)]);
+    expect(freshOnPage(cursor, [note('a', 50), note('b', 21), note('c', 10)], new Set(['b', 'a'])).fresh.map((n) => n.id)).toEqual(['b']);
   });
 
   it('hands notifications over oldest first', () => {

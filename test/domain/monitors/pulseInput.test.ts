@@ -28,11 +28,21 @@ describe('the time a pulse counts for', () => {
     [undefined, now, 'no header'],
     ['2026-11-21T09:00:00Z', t('2026-11-21T09:00:00Z'), 'an hour ago'],
     ['2026-11-20T10:00:00Z', t('2026-11-20T10:00:00Z'), 'exactly 24 h ago'],
-    ['2026-11-20T09:59:59Z', now, 'more than 24 h ago'],
+    ['2026-11-20T09:59:59Z', t('2026-11-20T10:00:00Z'), 'more than 24 h ago: 24 h ago'],
+    ['2026-11-14T10:00:00Z', t('2026-11-20T10:00:00Z'), 'a week ago: 24 h ago'],
     ['2026-11-21T10:00:01Z', now, 'in the future'],
     ['yesterday', now, 'unreadable'],
   ])('%s counts for %s (%s)', (header, expected) => {
     expect(pulseTime(now, header)).toBe(expected);
+  });
+
+  it('an age the client measured on its own clock wins over a time it states more than a minute off it, 24 h back at most', () => {
+    // The job machine's clock is 5 h behind: the time it states is 5 h off, its age is not.
+    expect(pulseTime(now, '2026-11-21T04:50:00Z', 600_000)).toBe(t('2026-11-21T09:50:00Z'));
+    // Clocks that agree: the stated time, to the millisecond (the age is off by the request's transit).
+    expect(pulseTime(now, '2026-11-21T09:50:00.123Z', 599_950)).toBe(t('2026-11-21T09:50:00.123Z'));
+    expect(pulseTime(now, undefined, 0)).toBe(now);
+    expect(pulseTime(now, 'yesterday', 30 * 3_600_000)).toBe(t('2026-11-20T10:00:00Z'));
   });
 
   it('an impossible date is unreadable, not rolled over to a real one (2026-02-29 is not March 1st)', () => {

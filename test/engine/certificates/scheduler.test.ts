@@ -122,6 +122,15 @@ describe('CertificateScheduler', () => {
     ]);
   });
 
+  it('checks again on time after the clock was set back: a check planned by a clock a day ahead is due', async () => {
+    const { id } = watch((await tlsServer()).port);
+    await scheduler.checkNow(id);
+    now -= DAY_MS; // NTP corrects a clock that ran a day ahead
+    expect(await scheduler.checkDue()).toHaveLength(1);
+    expect(store.certificates.findLive(id)).toMatchObject({ last_checked_at: now, next_check_at: now + CHECK_INTERVAL_MS });
+    expect(await scheduler.checkDue()).toHaveLength(0);
+  });
+
   it('does not repeat itself when a check finds the same status', async () => {
     const { id } = watch((await tlsServer()).port);
     await scheduler.checkNow(id);

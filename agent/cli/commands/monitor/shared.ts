@@ -1,6 +1,7 @@
 import { ApiClient, ApiError, type MonitorDetails } from '../../../client/connection/api';
 import { MAX_ALERT_AFTER } from '../../../domain/monitors/failureStreak';
 import { UsageError } from '../../command';
+import { apiKeyOf } from '../../apiKey';
 import { didYouMean } from '../../didYouMean';
 import { baseUrlOption } from '../ping';
 import { shortTime } from '../../shortTime';
@@ -17,7 +18,7 @@ export const COMMON_OPTIONS = { json: { type: 'boolean' }, url: { type: 'string'
 
 /** The API at --url (or CRONBEAT_URL), with the token of CRONBEAT_API_TOKEN. */
 export function apiFromEnv(url: string | undefined): ApiClient {
-  const token = process.env.CRONBEAT_API_TOKEN;
+  const token = apiKeyOf(undefined);
   if (!token) throw new UsageError('An API token is needed: set CRONBEAT_API_TOKEN (make one with `cronbeat token create`).');
   return new ApiClient(baseUrlOption(url), token);
 }

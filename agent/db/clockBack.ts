@@ -1,0 +1,69 @@
+import type { Db } from './open';
+import { manyRows } from './rows';
+import type { MonitorRow } from './monitors';
+import { STEADY_AFTER_MS } from '../domain/alerts/flapping';
+import { nextReminderAt } from '../domain/alerts/reminders';
+import { quietAfter } from '../domain/servers/quietAfter';
+
+/** A monitor's moments brought back to a clock set back (agent/domain/monitors/clockBack.ts), with its due time then. */
+export interface MonitorAtClock {
+  id: number;
+  lastRunAt: number;
+  stateSince: number | null;
+  expectedRunAt: number | null;
+  runningSince: number | null;
+  graceFrom: number | null;
+  dueAt: number | null;
+  now: number;
+}
+
+/**
+ * What was written while the agent's clock read later than it does now (agent/domain/monitors/clockBack.ts):
+ * monitors' moments, and what is planned from a moment of the past (a reminder N hours after the last, a
+ * watcher quiet two reports after its last), at most as far from now as from that moment.
+ */
+export function clockBackRepository(db: Db) {
+  // Every write stamps updated_at, so a monitor touched while the clock was ahead is found by it too (an edit, a grace).
+  const aheadOf = manyRows<MonitorRow>(
+    db,
+    `SELECT * FROM monitors WHERE deleted_at IS NULL AND (updated_at > @now OR created_at > @now OR last_run_at > @now
+       OR last_pulse_at > @now OR state_since > @now OR running_since > @now OR grace_from > @now OR failed_at > @now
+       OR resumed_at > @now OR paused_at > @now)`,
+  );
+  // Moments of the past are never later than now; a paused monitor's due_at (its snooze's end, the admin's own) is kept.
+  const bringBack = db.prepare(
+    `UPDATE monitors SET last_run_at = @lastRunAt, state_since = @stateSince, expected_run_at = @expectedRunAt,
+       running_since = @runningSince, grace_from = @graceFrom,
+       due_at = CASE WHEN paused_at IS NULL THEN @dueAt ELSE due_at END,
+       last_pulse_at = min(last_pulse_at, @now), failed_at = min(failed_at, @now), resumed_at = min(resumed_at, @now),
+       paused_at = min(paused_at, @now), created_at = min(created_at, @now), updated_at = min(updated_at, @now),
+       steady_at = min(steady_at, @now + ${STEADY_AFTER_MS})
+     WHERE id = @id`,
+  );
+  db.function('next_reminder_at', { deterministic: true }, (sentAt, hours) => nextReminderAt(sentAt as number, hours as number | null));
+  db.function('quiet_after', { deterministic: true }, (lastReportAt, interval) => quietAfter(lastReportAt as number, interval as number | null));
+  const remindersBack = db.prepare(
+    `UPDATE reminders SET next_at = next_reminder_at(@now, (SELECT remind_every_hours FROM channels WHERE id = channel_id))
+     WHERE next_at > next_reminder_at(@now, (SELECT remind_every_hours FROM channels WHERE id = channel_id))`,
+  );
+  const watchersBack = db.prepare(
+    `UPDATE server_reports SET last_report_at = min(last_report_at, @now), quiet_since = min(quiet_since, @now),
+       quiet_alert_at = min(quiet_alert_at, quiet_after(min(last_report_at, @now), interval_seconds))
+     WHERE last_report_at > @now OR quiet_since > @now`,
+  );
+
+  return {
+    /** Live monitors with a moment recorded after `now`: the clock was set back since. */
+    aheadOf(now: number): MonitorRow[] {
+      return aheadOf({ now });
+    },
+    bringBack(change: MonitorAtClock): void {
+      bringBack.run(change);
+    },
+    /** Reminders and crontab watchers planned from a moment after `now`: planned from `now`. */
+    plansBack(now: number): void {
+      remindersBack.run({ now });
+      watchersBack.run({ now });
+    },
+  };
+}
