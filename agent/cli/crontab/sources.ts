@@ -48,6 +48,9 @@ export interface CrontabText {
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/** The largest crontab file read: far past any real one, short of filling memory with a wrong --file. */
+const MAX_CRONTAB_BYTES = 8 * 1024 * 1024;
+
 function decoded(bytes: Buffer): CrontabText {
   try {
     return { text: UTF8.decode(bytes), encoding: 'utf8' };
@@ -63,8 +66,13 @@ function decoded(bytes: Buffer): CrontabText {
 export function readSource(source: CrontabSource): CrontabText | null {
   if (source.path) {
     try {
+      // A device or a FIFO (`--file /dev/zero`) would be read for ever; cron reads none either.
+      const found = statSync(source.path);
+      if (!found.isFile()) throw new CrontabReadError(`cannot read ${source.path}: ${found.isDirectory() ? 'a folder' : 'not a regular file'}, where a crontab is a file`);
+      if (found.size > MAX_CRONTAB_BYTES) throw new CrontabReadError(`cannot read ${source.path}: ${found.size} bytes, more than any crontab (${MAX_CRONTAB_BYTES / 1024 / 1024} MB at most)`);
       return decoded(readFileSync(source.path));
     } catch (error) {
+      if (error instanceof CrontabReadError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return null;
       throw new CrontabReadError(`cannot read ${source.path}: ${code === 'EACCES' ? 'permission denied (run as root to see every crontab)' : code}`);
