@@ -3,8 +3,24 @@ import { idempotencyKeyHeader, queryError, utf8Query } from './fields';
 import { MAX_MEASURED_DURATION_MS } from '../domain/monitors/pulseInput';
 import type { HistoryKind } from '../domain/monitors/pulseEffect';
 
+/**
+ * How other monitors take a run's outcome in the query: Uptime Kuma's push `?status=down`,
+ * Cronitor's `?state=fail` and `?status_code=1`, an `?exit_code=3`. Cronbeat reads the outcome from
+ * the path only, so such a pulse would count as a success: refused, naming it, never read as fine.
+ */
+const outcomeParameter = (field: string) =>
+  z
+    .undefined({
+      error: `The ${field} field is not read: a pulse's outcome is in its path, /api/pulse/TOKEN for success, /fail, /start or the exit code (/api/pulse/TOKEN/3).`,
+    })
+    .optional();
+
 /** A pulse's query: `rid` pairs a start with its end. */
 export const pulseQuery = z.object({
+  status: outcomeParameter('status'),
+  state: outcomeParameter('state'),
+  status_code: outcomeParameter('status_code'),
+  exit_code: outcomeParameter('exit_code'),
   rid: z
     .string({ error: queryError('rid', 'The rid field must be a string.') })
     .max(200, 'The rid field must not be greater than 200 characters.')

@@ -37,6 +37,20 @@ async function monitor(id: number) {
 }
 
 describe('pulse endpoints', () => {
+  it("refuses another monitor's outcome in the query (?status=down, ?exit_code=3), which it would have counted as a success", async () => {
+    const m = await createMonitor();
+    for (const [query, field] of [['status=down', 'status'], ['state=fail', 'state'], ['status_code=1', 'status_code'], ['exit_code=3', 'exit_code'], ['status=up&msg=OK', 'status']]) {
+      const response = await pulse(`${m.token}?${query}`, { method: 'POST' });
+      expect(response.status, query).toBe(422);
+      const body = await response.json();
+      expect(Object.keys(body.errors)).toEqual([field]);
+      expect(body.message).toContain("a pulse's outcome is in its path");
+    }
+    expect((await history(m.id)).total).toBe(0);
+    // What a job's line sends still counts (the rid pairs a start with its end).
+    expect((await pulse(`${m.token}/3?rid=run-1`, { method: 'POST' })).status).toBe(200);
+  });
+
   it('answers OK to GET, POST and HEAD without Authorization, and records each', async () => {
     const m = await createMonitor();
     for (const method of ['GET', 'POST', 'HEAD']) {
