@@ -11,8 +11,11 @@ import { DEFAULT_MAX_LINE_MONITORS, LINE_CREATIONS_PER_MINUTE } from '../../agen
 
 let agent: TestAgent;
 let now = Date.parse('2026-11-27T12:00:00Z');
+// While set, the agent's clock runs from `now` as a real one does (a spool's replay: the pulses'
+// ages are measured on the job's clock, and an agent clock standing still would reorder them).
+let runningSince: number | null = null;
 beforeAll(async () => {
-  agent = await startTestAgent({ clock: () => now });
+  agent = await startTestAgent({ clock: () => (runningSince === null ? now : now + Math.floor(performance.now() - runningSince)) });
 });
 afterAll(() => agent.stop());
 
@@ -116,7 +119,9 @@ describe('cronbeat run --name past the rate: the job runs, one line says why, th
     expect(ownedBy(id).some((m) => m.slug === 'late-comer')).toBe(false);
 
     now += 60_000;
+    runningSince = performance.now();
     expect((await runCli(['spool', 'flush'], { env })).status).toBe(0);
+    runningSince = null;
     const made = ownedBy(id).find((m) => m.slug === 'late-comer')!;
     expect(agent.store.pulses.page(made.id, 10, 0).map((p) => p.kind).reverse()).toEqual(['start', 'fail']);
   }, 60_000);
