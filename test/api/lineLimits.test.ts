@@ -11,11 +11,11 @@ import { DEFAULT_MAX_LINE_MONITORS, LINE_CREATIONS_PER_MINUTE } from '../../agen
 
 let agent: TestAgent;
 let now = Date.parse('2026-11-27T12:00:00Z');
-// While set, the agent's clock runs from `now` as a real one does (a spool's replay: the pulses'
-// ages are measured on the job's clock, and an agent clock standing still would reorder them).
-let runningSince: number | null = null;
+// While set, the agent's clock is the machine's, as the job's is: a spool's replay whose stated
+// times an agent a day off would not believe, and would place by their ages, a few ms apart.
+let machineClock = false;
 beforeAll(async () => {
-  agent = await startTestAgent({ clock: () => (runningSince === null ? now : now + Math.floor(performance.now() - runningSince)) });
+  agent = await startTestAgent({ clock: () => (machineClock ? Date.now() : now) });
 });
 afterAll(() => agent.stop());
 
@@ -118,10 +118,10 @@ describe('cronbeat run --name past the rate: the job runs, one line says why, th
     expect(lines[0]).toMatch(/^cronbeat: start and end pulses saved to the spool \(.* answered 429 This key's lines may make 30 new monitors a minute; "late-comer" was not created\. Try again in 2 s\.\); 2 pulses waiting/);
     expect(ownedBy(id).some((m) => m.slug === 'late-comer')).toBe(false);
 
-    now += 60_000;
-    runningSince = performance.now();
+    // A minute later and more: the agent's clock is the machine's, a day after `now`.
+    machineClock = true;
     expect((await runCli(['spool', 'flush'], { env })).status).toBe(0);
-    runningSince = null;
+    machineClock = false;
     const made = ownedBy(id).find((m) => m.slug === 'late-comer')!;
     expect(agent.store.pulses.page(made.id, 10, 0).map((p) => p.kind).reverse()).toEqual(['start', 'fail']);
   }, 60_000);
