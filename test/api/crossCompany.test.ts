@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type Router from '@koa/router';
-import { routers } from '../../agent/api/app';
-import type { ApiDeps } from '../../agent/api/deps';
+import { appRoutes } from '../helpers/appRoutes';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 /*
@@ -12,27 +10,6 @@ import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 let agent: TestAgent;
 let stranger: string;
 const ids: Record<string, string> = {};
-
-/** Every route the app serves, read from the routers themselves, so a route added later is covered too. */
-function appRoutes(): Array<{ method: string; path: string }> {
-  const deps: ApiDeps = {
-    store: agent.store,
-    events: agent.events,
-    clock: agent.clock,
-    log: () => {},
-    certificateChecks: {} as ApiDeps['certificateChecks'],
-    deliveries: agent.deliveries,
-    requireToken: async (_ctx, next) => next(),
-    pulseRecorder: { record: async () => true },
-  };
-  const routes: Array<{ method: string; path: string }> = [];
-  for (const make of routers) {
-    for (const layer of (make(deps) as Router).stack) {
-      for (const method of layer.methods.filter((m) => m !== 'HEAD')) routes.push({ method, path: String(layer.path) });
-    }
-  }
-  return routes;
-}
 
 /** The id of company 1's resource a path names. */
 function concrete(path: string): string {
@@ -95,7 +72,7 @@ describe("another company's full key", () => {
   it("neither reads nor changes company 1's data on any route", async () => {
     const before = await companyOneState();
     const seen: string[] = [];
-    for (const { method, path } of appRoutes()) {
+    for (const { method, path } of appRoutes(agent)) {
       if (OPEN(method, path) || path === '/api/events') continue;
       const url = concrete(path);
       const response = await agent.api(url, { method, token: stranger, json: bodyFor(method, path) });

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type Router from '@koa/router';
-import { routers } from '../../agent/api/app';
-import type { ApiDeps } from '../../agent/api/deps';
+import { appRoutes } from '../helpers/appRoutes';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 let agent: TestAgent;
@@ -18,27 +16,6 @@ beforeAll(async () => {
   monitorToken = monitor.token;
 });
 afterAll(() => agent.stop());
-
-/** Every route the app serves, read from the routers themselves, so a route added later is covered too. */
-function appRoutes(): Array<{ method: string; path: string }> {
-  const deps: ApiDeps = {
-    store: agent.store,
-    events: agent.events,
-    clock: agent.clock,
-    log: () => {},
-    certificateChecks: {} as ApiDeps['certificateChecks'],
-    deliveries: agent.deliveries,
-    requireToken: async (_ctx, next) => next(),
-    pulseRecorder: { record: async () => true },
-  };
-  const routes: Array<{ method: string; path: string }> = [];
-  for (const make of routers) {
-    for (const layer of (make(deps) as Router).stack) {
-      for (const method of layer.methods.filter((m) => m !== 'HEAD')) routes.push({ method, path: String(layer.path) });
-    }
-  }
-  return routes;
-}
 
 /** A concrete URL for a route pattern: ids of a real monitor, so a refusal is not a 404 in disguise. */
 function concrete(path: string): string {
@@ -58,7 +35,7 @@ const SERVER_REPORTS = ['POST /api/servers/heartbeat', 'POST /api/servers/alert'
 
 describe('scoped keys, route by route', () => {
   it('finds the routes from the routers (a sanity check on the enumeration)', () => {
-    const routes = appRoutes();
+    const routes = appRoutes(agent);
     expect(routes.length).toBeGreaterThan(40);
     expect(routes).toContainEqual({ method: 'DELETE', path: '/api/monitors/:id' });
     expect(routes).toContainEqual({ method: 'GET', path: '/api/keys' });
@@ -67,7 +44,7 @@ describe('scoped keys, route by route', () => {
   it('a ping key and a badge key get 403 on every route that takes a Bearer key, and change nothing', async () => {
     const before = JSON.stringify(agent.store.monitors.list(1));
     const checked: string[] = [];
-    for (const { method, path } of appRoutes()) {
+    for (const { method, path } of appRoutes(agent)) {
       if (OPEN(method, path)) continue;
       for (const scope of ['ping', 'badge'] as const) {
         if (scope === 'ping' && SERVER_REPORTS.includes(`${method} ${path}`)) continue; // below
@@ -83,7 +60,7 @@ describe('scoped keys, route by route', () => {
   });
 
   it('a read-only key reads every GET route but gets 403 on every write and on the keys', async () => {
-    for (const { method, path } of appRoutes()) {
+    for (const { method, path } of appRoutes(agent)) {
       if (OPEN(method, path)) continue;
       const url = concrete(path);
       if (method === 'GET' && !path.startsWith('/api/keys')) {
