@@ -1,4 +1,4 @@
-import { controlCharacterIn } from '../domain/text/controlCharacters';
+import { notOneWordIn } from '../domain/text/controlCharacters';
 import { UsageError } from './command';
 
 /**
@@ -8,7 +8,7 @@ import { UsageError } from './command';
  * read as an agent out of reach, or sent and answered 401.
  */
 export function apiKeyProblem(key: string, source: string): string | undefined {
-  const found = controlCharacterIn(key) ?? (/\s/.test(key) ? 'a space' : undefined);
+  const found = notOneWordIn(key);
   return found && `${source} holds ${found}, which no API key has: set it to the key alone, as \`cronbeat token create\` printed it`;
 }
 

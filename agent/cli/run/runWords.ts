@@ -2,7 +2,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { closestTo } from '../didYouMean';
 import { emptyOption, NOT_EMPTY } from '../parseOptions';
-import { controlCharacterIn } from '../../domain/text/controlCharacters';
+import { notOneWordIn } from '../../domain/text/controlCharacters';
 
 /*
  * How `cronbeat run` tells its own words from the job's. The job must run exactly as written
@@ -61,7 +61,7 @@ export function apiKeyAsToken(word: string | undefined, command: 'run' | 'ping')
  * agent's "404 Monitor not found" would not show. Undefined when it can be.
  */
 export function tokenProblem(word: string | undefined): string | undefined {
-  const found = word === undefined ? undefined : (controlCharacterIn(word) ?? (/\s/.test(word) ? 'a space' : undefined));
+  const found = word === undefined ? undefined : notOneWordIn(word);
   return found && `the monitor token holds ${found}, which no token has: give the token alone, as \`cronbeat monitor show\` prints it`;
 }
 

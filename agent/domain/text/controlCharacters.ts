@@ -33,6 +33,14 @@ export function controlCharacterIn(text: string): string | undefined {
 }
 
 /**
+ * What keeps `text` from being one word, as a key or a token is (a control character, such as the
+ * carriage return of a file written on Windows, else "a space"), in words; undefined when it is one.
+ */
+export function notOneWordIn(text: string): string | undefined {
+  return controlCharacterIn(text) ?? (/\s/.test(text) ? 'a space' : undefined);
+}
+
+/**
  * `text` as safe to write on a terminal: every control character written out as `\u001b`
  * (inside a JSON string that is the same character again, so a JSON line stays the same
  * JSON). Line breaks and tabs are kept unless `oneLine`, where they are written out too.
