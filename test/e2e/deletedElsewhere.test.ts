@@ -47,7 +47,11 @@ describe.skipIf(chromiumMissing)('a page whose monitor or server is deleted else
       const body = kind === 'monitor' ? { name: 'to-delete', timezone: 'UTC', schedule: '0 * * * *', duration: 5 } : { name: 'Old box', ip_address: '10.0.0.6', identifier: 'old-6' };
       const item = await (await agent.api(`/api/${path}`, { method: 'POST', json: body })).json();
       const own = `${agent.url}/api/${path}/${item.id}`;
+      // A fresh page, its stream live: the live event of the creation (which rightly reads the
+      // item again) was sent before it, so no read of it can land after the click below.
       await page.goto(`${agent.url}/#/${path}/${item.id}`);
+      await page.reload();
+      await page.locator('.live-live').waitFor({ state: 'attached' });
       await page.getByRole('button', { name: 'Delete…' }).waitFor();
       // The DELETE's answer is held until the agent's live event of it has reached the page.
       await page.route(own, async (route) => {
