@@ -63,6 +63,12 @@ describe('checkSchedule for calendar events and periods', () => {
     ['Fri..Mon 09:00', 'A range of weekdays runs from Monday to Sunday: write Mon..Fri, not Fri..Mon (or two parts, Fri..Sun,Mon).'],
     ['Mon 9', 'The time is written hour:minute or hour:minute:second, such as 02:30 or *:0/15.'],
     ['Mon 09:00\n*-*-* 25:00', 'Line 2 ("*-*-* 25:00"): The hour is 25, but hours go from 0 to 23.'],
+    // systemd skips any number of spaces between the parts, but takes exactly one before the zone
+    // (or after a shorthand), and never a tab: a unit with these lines fails to load.
+    ['12:00  UTC', 'systemd takes one space here, not two nor a tab: write "12:00 UTC".'],
+    ['daily  Europe/Paris', 'systemd takes one space here, not two nor a tab: write "daily Europe/Paris".'],
+    ['Mon\t09:00', 'systemd takes one space here, not two nor a tab: write "Mon 09:00".'],
+    ['Mon 09:00\n*-*-* 02:30\tEurope/Paris', 'Line 2 ("*-*-* 02:30\tEurope/Paris"): systemd takes one space here, not two nor a tab: write "*-*-* 02:30 Europe/Paris".'],
     ['@every', 'A period says how long between runs, such as "@every 90m", "@every 1h30m" or "@every 2d".'],
     ['@every 0s', 'A period of 0 never comes: write at least @every 1s.'],
     ['@every 90 minutes', '"@every 90 minutes" is not a period: write a number and a unit (s, m, h or d), such as "@every 90m", "@every 1h30m" or "@every 2d".'],
