@@ -202,6 +202,34 @@ describe('cronbeat timers discover', () => {
     expect((await monitors()).length).toBe(count + 3);
   });
 
+  it('reads a timer as systemd loads it: lines it ignores left out, its time spans, and no unit whose name it refuses', async () => {
+    const root = tempFolder('cronbeat-timers-');
+    const lib = 'usr/lib/systemd/system';
+    const service = '[Service]\nType=oneshot\nExecStart=/bin/true\n';
+    const wants = join(root, 'etc/systemd/system/timers.target.wants');
+    mkdirSync(wants, { recursive: true });
+    const timer = (name: string, text: string) => {
+      put(root, `${lib}/${name}.timer`, text);
+      put(root, `${lib}/${name}.service`, service);
+      symlinkSync(`/${lib}/${name}.timer`, join(wants, `${name}.timer`));
+    };
+    // systemd skips an OnCalendar= it refuses (a cron line, two spaces before the zone) and runs by the others.
+    timer('mixed', '[Timer]\nOnCalendar=0 3 * * *\nOnCalendar=daily\nOnCalendar=12:00  UTC\n');
+    // Spans as systemd's parse_sec reads them: a number after a unit is seconds, ".5s", "+".
+    timer('spans', '[Timer]\nOnCalendar=hourly\nRandomizedDelaySec=1h30\nAccuracySec=.5s\n');
+    timer('every', '[Timer]\nOnUnitActiveSec=1h 30\n');
+    // No unit name has a space: systemd loads no such unit, so it never runs.
+    timer('nightly backup', '[Timer]\nOnCalendar=daily\n');
+    const result = await runCli(['timers', 'discover', '--root', root, '--dry-run'], { env: envFor(tempFolder()) });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/mixed\.timer\s+daily\s+0s\s+60s .*to monitor \(systemd ignores OnCalendar=0 3 \* \* \* and OnCalendar=12:00 {2}UTC\)/);
+    expect(result.stdout).toMatch(/spans\.timer\s+hourly\s+3630s\s+0\.500s .*to monitor/);
+    expect(result.stdout).toMatch(/every\.timer\s+@every 1h30s\s/);
+    expect(result.stdout).toMatch(/nightly backup\.timer .* not monitorable: "nightly backup\.timer" is no unit name systemd loads/);
+    expect(result.stdout).toMatch(/Would create 3 monitors/);
+  });
+
   it('wires a service started by two timers once, for the first, and says why the other is left alone', async () => {
     const root = tempFolder('cronbeat-timers-');
     const lib = 'usr/lib/systemd/system';

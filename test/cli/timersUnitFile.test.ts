@@ -18,6 +18,18 @@ describe('unit files, as systemd reads them', () => {
     expect(timespanSeconds('2 weeks')).toBe(1_209_600);
     expect(timespanSeconds('500ms')).toBe(0.5);
     expect(timespanSeconds('soon')).toBeNull();
+    // As systemd's parse_sec (`systemd-analyze timespan`): a number without a unit is seconds
+    // wherever it stands, a unit is a prefix of what follows, a sign and a bare fraction are taken.
+    expect(timespanSeconds('1h30')).toBe(3630);
+    expect(timespanSeconds('1sec30')).toBe(31);
+    expect(timespanSeconds('1 2')).toBe(3);
+    expect(timespanSeconds('.5s')).toBe(0.5);
+    expect(timespanSeconds('+5min')).toBe(300);
+    expect(timespanSeconds('12.34s.56')).toBeCloseTo(12.9);
+    expect(timespanSeconds(' infinity ')).toBe(Infinity);
+    for (const refused of ['5mins', '1hrs', '5Min', '-1s', '-0', '1e3', '1,5h', '12.34.56', '5.s', 'infinitys', '99999999999999999999s', '1 m s']) {
+      expect(timespanSeconds(refused), refused).toBeNull();
+    }
     expect(periodOf(5400)).toBe('@every 1h30m');
     expect(periodOf(86_400 + 61)).toBe('@every 1d1m1s');
   });
@@ -32,11 +44,20 @@ describe('unit files, as systemd reads them', () => {
       accuracySec: 60,
       persistent: true,
       service: 'backup.service',
+      ignored: [],
     });
     const period = timerSettings('poll.timer', '[Timer]\nOnBootSec=5min\nOnUnitActiveSec=15min\nAccuracySec=1s\nUnit=poller-job.service\n');
     expect(period).toMatchObject({ schedule: '@every 15m', accuracySec: 1, persistent: false, service: 'poller-job.service' });
     expect(timerSettings('once.timer', '[Timer]\nOnBootSec=5min\n').unmonitorable).toMatch(/once after boot/);
     expect(timerSettings('both.timer', '[Timer]\nOnCalendar=daily\nOnUnitActiveSec=1h\n').unmonitorable).toMatch(/both/);
+    // A line systemd refuses is ignored there, the others kept; with none left the timer does not load.
+    expect(timerSettings('m.timer', '[Timer]\nOnCalendar=0 3 * * *\nOnCalendar=Mon 02:30\n')).toMatchObject({ schedule: 'Mon 02:30', unmonitorable: null, ignored: ['OnCalendar=0 3 * * *'] });
+    expect(timerSettings('m.timer', '[Timer]\nOnCalendar=25:00\n')).toMatchObject({ schedule: null, unmonitorable: 'systemd refuses every OnCalendar= of it (OnCalendar=25:00: The hour is 25, but hours go from 0 to 23.), so it does not load' });
+    // An empty assignment clears the notes of the lines before it too.
+    expect(timerSettings('m.timer', '[Timer]\nOnCalendar=x\nOnCalendar=\nOnCalendar=daily\n')).toMatchObject({ schedule: 'daily', ignored: [] });
+    // A span systemd cannot read leaves the setting as it was; infinity never elapses.
+    expect(timerSettings('r.timer', '[Timer]\nOnCalendar=daily\nRandomizedDelaySec=1h\nRandomizedDelaySec=soon\n').randomizedDelaySec).toBe(3600);
+    expect(timerSettings('r.timer', '[Timer]\nOnUnitActiveSec=infinity\nOnUnitActiveSec=2h\n').schedule).toBe('@every 2h');
     // A drop-in after the unit wins, as systemd merges them.
     expect(timerSettings('x.timer', '[Timer]\nOnCalendar=daily\nAccuracySec=1h\n\n[Timer]\nAccuracySec=\n').accuracySec).toBe(60);
   });

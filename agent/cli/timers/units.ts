@@ -51,6 +51,11 @@ function entries(folder: string): string[] {
   }
 }
 
+/** systemd's unit_name_is_valid for a timer: a prefix of its characters, at most one @, at most 255 characters. */
+function unitNameValid(name: string): boolean {
+  return name.length <= 255 && /^[A-Za-z0-9:_.\\-]+(@[A-Za-z0-9:_.\\-]*)?\.timer$/.test(name);
+}
+
 /** The file that defines `name` (or its template), first in precedence; null when none does or it is masked. */
 export function unitFile(folders: UnitFolders, name: string): string | null {
   const template = templateOf(name);
@@ -116,7 +121,9 @@ export function findTimers(folders: UnitFolders): FoundTimer[] {
     }
     const service = withSpecifiers(settings.service, name);
     const servicePath = unitFile(folders, service);
-    const unmonitorable = settings.unmonitorable ?? (servicePath ? null : `the unit it starts, ${service}, is not found`);
+    const unmonitorable = !unitNameValid(name)
+      ? `"${name}" is no unit name systemd loads (letters, digits and : - _ . \\ only, escape others as systemd-escape does)`
+      : (settings.unmonitorable ?? (servicePath ? null : `the unit it starts, ${service}, is not found`));
     timers.push({ ...settings, service, unmonitorable, scope: folders.scope, path, enabled: enabled.has(name), servicePath });
   }
   return timers;
