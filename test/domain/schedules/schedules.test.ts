@@ -81,6 +81,15 @@ describe('checkSchedule for calendar events and periods', () => {
     // A unit given twice is added up, as Go's time.ParseDuration does ("1h1h" is two hours).
     expect(checkSchedule('@every 1h 1h 30m')).toEqual({ schedule: '@every 2h30m' });
     expect(scheduleWords('@every 1h1h', 'UTC')).toBe('every 2 hours, counted from the last run');
+    // Go's time.ParseDuration takes decimals ("1.5h", ".5h", "1.h"); robfig/cron drops what is below a second.
+    expect(checkSchedule('@every 1.5h')).toEqual({ schedule: '@every 1h30m' });
+    expect(checkSchedule('@every .5h')).toEqual({ schedule: '@every 30m' });
+    expect(checkSchedule('@every 1.h')).toEqual({ schedule: '@every 1h' });
+    expect(checkSchedule('@every 1h0.5m')).toEqual({ schedule: '@every 1h30s' });
+    expect(checkSchedule('@every 1.1h')).toEqual({ schedule: '@every 1h6m' });
+    expect(checkSchedule('@every 2.75s')).toEqual({ schedule: '@every 2s' });
+    expect(checkSchedule('@every 0.5s')).toEqual({ error: 'A period is at least a second: write at least @every 1s.' });
+    expect(checkSchedule('@every 1..5h').error).toMatch(/is not a period/);
   });
 });
 
