@@ -1,6 +1,6 @@
 import { check, LimitRefusal, normalize } from './calendarLimits';
 import type { CalendarSpec, Chain, Component } from './calendarTypes';
-import { knownZone, zoneLike, zoneRefusal } from './calendarZone';
+import { zoneFile, zoneLike, zoneRefusal } from './calendarZone';
 /*
  * One systemd calendar event (OnCalendar=, systemd.time(7)) read as systemd 252 reads it
  * (src/shared/calendarspec.c): the same grammar, the same normalisation (two-digit years, sorted
@@ -64,8 +64,9 @@ function parse(input: string): CalendarSpec {
   } else {
     const lastSpace = p.lastIndexOf(' ');
     const last = p.slice(lastSpace + 1);
-    if (lastSpace >= 0 && knownZone(last)) {
-      spec.timezone = last;
+    const file = lastSpace >= 0 ? zoneFile(last) : undefined;
+    if (file) {
+      spec.timezone = file.zone;
       p = p.slice(0, lastSpace);
     } else if (lastSpace >= 0 && zoneLike(last) && parseCalendar(p.slice(0, lastSpace)).error === undefined) {
       // A zone-like word that is none is named when it is what keeps the rest from being read.

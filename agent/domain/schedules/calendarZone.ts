@@ -21,6 +21,25 @@ export function knownZone(zone: string): boolean {
   }
 }
 
+/**
+ * The zone to compute with for the zone file `word` names, as systemd takes any file of its
+ * zoneinfo folder: a zone name; posix/NAME (a copy of NAME); right/NAME (NAME counting leap
+ * seconds, libcTime.ts reads it); posixrules (New York's rules, which tzdata links it to); Factory
+ * (UTC); localtime (the machine's zone, null: the monitor's, which stands for it). Undefined when
+ * it names no zone file.
+ */
+export function zoneFile(word: string): { zone: string | null } | undefined {
+  if (knownZone(word)) return { zone: word };
+  if (word === 'localtime') return { zone: null };
+  if (word === 'posixrules') return { zone: 'America/New_York' };
+  if (word === 'Factory') return { zone: 'Etc/UTC' };
+  const [folder, name] = [word.slice(0, word.indexOf('/')), word.slice(word.indexOf('/') + 1)];
+  const inner = name === 'Factory' ? 'Etc/UTC' : knownZone(name) ? name : null;
+  if (folder === 'posix' && inner !== null) return { zone: inner };
+  if (folder === 'right' && inner !== null) return { zone: `right/${inner}` };
+  return undefined;
+}
+
 /** Looks like a zone, not a mistyped time: a name with a region, or an abbreviation in capitals (EST, PST8PDT). */
 export function zoneLike(word: string): boolean {
   return /^[A-Za-z][A-Za-z0-9_+-]*\/[A-Za-z0-9_+\-/]+$/.test(word) || /^[A-Z][A-Z0-9+-]{2,}$/.test(word);
@@ -28,7 +47,7 @@ export function zoneLike(word: string): boolean {
 
 /** Why a zone-like last word that is no zone file is not taken, in words naming what it may mean. */
 export function zoneRefusal(word: string): string {
-  const resolved = resolveTimeZone(word);
+  const resolved = resolveTimeZone(word.replace(/^(posix|right)\//, ''));
   if (resolved.error !== undefined) return `The zone at the end: ${resolved.error}`;
   return `The zone at the end is written as the zone database writes it, capitals included: ${resolved.zone}.`;
 }

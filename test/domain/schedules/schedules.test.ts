@@ -278,3 +278,24 @@ describe('the first run at or after a moment (the end of maintenance)', () => {
     expect(nextRunAtOrAfter('@every 1h', 'UTC', t('2026-11-27T15:00:00Z'))).toBe(t('2026-11-27T16:00:00Z'));
   });
 });
+
+describe('zone files systemd reads beside the zone names', () => {
+  // Answers of systemd-analyze calendar (TZ=Europe/Berlin, its clock at 2026-06-01T00:00Z), where
+  // /usr/share/zoneinfo has posix/ copies, right/ zones that count leap seconds (27 since 2017),
+  // posixrules (New York's rules) and Factory (UTC, named "-00").
+  it.each([
+    ['12:00 posix/Europe/Paris', '2026-06-01T10:00:00.000Z'],
+    ['12:00 right/UTC', '2026-06-01T12:00:27.000Z'],
+    ['12:00 right/Europe/Paris', '2026-06-01T10:00:27.000Z'],
+    ['12:00 posixrules', '2026-06-01T16:00:00.000Z'],
+    ['12:00 Factory', '2026-06-01T12:00:00.000Z'],
+  ])('%j runs as systemd runs it', (schedule, first) => {
+    expect(checkSchedule(schedule)).toEqual({ schedule });
+    expect(new Date(nextRuns(schedule, 'Europe/Berlin', Date.UTC(2026, 5, 1), 1)[0]!).toISOString()).toBe(first);
+  });
+
+  it('reads "localtime" as the monitor\'s zone, which stands for the machine\'s', () => {
+    expect(nextRuns('12:00 localtime', 'Asia/Tokyo', Date.UTC(2026, 5, 1), 1)).toEqual([Date.UTC(2026, 5, 1, 3)]);
+    expect(checkSchedule('12:00 right/Europe/Pari').error).toMatch(/Europe\/Paris/);
+  });
+});
