@@ -230,6 +230,35 @@ describe('cronbeat timers discover', () => {
     expect(result.stdout).toMatch(/Would create 3 monitors/);
   });
 
+  it("reads the drop-ins systemd adds by the name's dashes and for every timer", async () => {
+    const root = tempFolder('cronbeat-timers-');
+    const lib = 'usr/lib/systemd/system';
+    const wants = join(root, 'etc/systemd/system/timers.target.wants');
+    mkdirSync(wants, { recursive: true });
+    for (const name of ['db-backup-nightly', 'db2-backup']) {
+      put(root, `${lib}/${name}.timer`, '[Timer]\nOnCalendar=daily\n');
+      put(root, `${lib}/${name}.service`, '[Service]\nType=oneshot\nExecStart=/bin/true\n');
+      symlinkSync(`/${lib}/${name}.timer`, join(wants, `${name}.timer`));
+    }
+    // db-backup-nightly.timer also reads db-.timer.d/ and db-backup-.timer.d/ (systemd.unit(5)); every timer reads timer.d/.
+    put(root, 'etc/systemd/system/db-.timer.d/when.conf', '[Timer]\nOnCalendar=\nOnCalendar=Sun 03:00\n');
+    put(root, 'etc/systemd/system/db-backup-.timer.d/zone.conf', '[Timer]\nOnCalendar=\nOnCalendar=Sun 04:00 UTC\n');
+    put(root, `${lib}/timer.d/accuracy.conf`, '[Timer]\nAccuracySec=5min\n');
+    const result = await runCli(['timers', 'discover', '--root', root, '--dry-run'], { env: envFor(tempFolder()) });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/db-backup-nightly\.timer\s+Sun 04:00 UTC\s+0s\s+300s\s/);
+    expect(result.stdout).toMatch(/db2-backup\.timer\s+daily\s+0s\s+300s\s/);
+    if (hasAnalyze) {
+      // systemd reads them too: a line of each that it refuses is named with its file.
+      put(root, 'etc/systemd/system/db-backup-.timer.d/zz.conf', '[Timer]\nOnCalendar=refused-here\n');
+      const checked = spawnSync('systemd-analyze', ['verify', join(root, lib, 'db-backup-nightly.timer')], {
+        encoding: 'utf8',
+        env: { ...process.env, XDG_RUNTIME_DIR: tempFolder('cronbeat-runtime-'), SYSTEMD_UNIT_PATH: `${join(root, 'etc/systemd/system')}:${join(root, lib)}:` },
+      });
+      expect(checked.stderr).toContain('db-backup-.timer.d/zz.conf:2: Failed to parse calendar specification, ignoring: refused-here');
+    }
+  });
+
   it('wires a service started by two timers once, for the first, and says why the other is left alone', async () => {
     const root = tempFolder('cronbeat-timers-');
     const lib = 'usr/lib/systemd/system';
