@@ -299,6 +299,16 @@ describe('zone files systemd reads beside the zone names', () => {
     expect(new Date(nextRuns(schedule, 'Europe/Berlin', Date.UTC(2026, 5, 1), 1)[0]!).toISOString()).toBe(first);
   });
 
+  it('refuses a zone file name in the wrong letter case, old names and abbreviations included, naming the right one', () => {
+    // systemd opens /usr/share/zoneinfo/NAME, so "est" and "us/eastern" are no files (EST and US/Eastern are).
+    expect(checkSchedule('12:00 EST')).toEqual({ schedule: '12:00 EST' });
+    expect(checkSchedule('12:00 US/Eastern')).toEqual({ schedule: '12:00 US/Eastern' });
+    expect(checkSchedule('12:00 Etc/GMT+5')).toEqual({ schedule: '12:00 Etc/GMT+5' });
+    expect(checkSchedule('12:00 us/eastern').error).toBe('The zone at the end is written as the zone database writes it, capitals included: America/New_York.');
+    expect(checkSchedule('12:00 est').error).toMatch(/^The zone at the end: "est" is an abbreviation/);
+    for (const wrong of ['12:00 zulu', '12:00 etc/utc', '12:00 gmt', '12:00 cet', '12:00 asia/calcutta', '12:00 Us/Eastern']) expect(checkSchedule(wrong).error, wrong).toMatch(/^The zone at the end/);
+  });
+
   it('reads "localtime" as the monitor\'s zone, which stands for the machine\'s', () => {
     expect(nextRuns('12:00 localtime', 'Asia/Tokyo', Date.UTC(2026, 5, 1), 1)).toEqual([Date.UTC(2026, 5, 1, 3)]);
     expect(checkSchedule('12:00 right/Europe/Pari').error).toMatch(/Europe\/Paris/);
