@@ -259,6 +259,23 @@ describe('cronbeat timers discover', () => {
     }
   });
 
+  it("monitors a --root's timers in that root's zone (its /etc/localtime), as its systemd runs them", async () => {
+    const root = tempFolder('cronbeat-timers-');
+    const lib = 'usr/lib/systemd/system';
+    put(root, `${lib}/report.timer`, '[Timer]\nOnCalendar=*-*-* 06:00\n');
+    put(root, `${lib}/report.service`, '[Service]\nType=oneshot\nExecStart=/bin/true\n');
+    mkdirSync(join(root, 'etc/systemd/system/timers.target.wants'), { recursive: true });
+    symlinkSync(`/${lib}/report.timer`, join(root, 'etc/systemd/system/timers.target.wants/report.timer'));
+    // A container's /etc/localtime points into its own /usr/share/zoneinfo; this machine's TZ is Europe/Paris.
+    symlinkSync('/usr/share/zoneinfo/Asia/Tokyo', join(root, 'etc/localtime'));
+    const count = (await monitors()).length;
+    const result = await runCli(['timers', 'discover', '--root', root], { env: envFor(tempFolder()) });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const made = (await (await testAgent().api('/api/monitors')).json()) as Array<{ name: string; timezone: string }>;
+    expect(made.slice(count).map((m) => [m.name, m.timezone])).toEqual([['report.timer', 'Asia/Tokyo']]);
+  });
+
   it('wires a service started by two timers once, for the first, and says why the other is left alone', async () => {
     const root = tempFolder('cronbeat-timers-');
     const lib = 'usr/lib/systemd/system';
