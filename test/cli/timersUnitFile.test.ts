@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { dropInText, timerOfDropIn, tokenOfDropIn } from '../../agent/cli/timers/dropIn';
 import { parseUnitText, periodOf, templateOf, timerGrace, timerSettings, timerTag, timespanSeconds, unescapeUnitName, withSpecifiers } from '../../agent/cli/timers/unitFile';
@@ -93,5 +94,26 @@ describe('the drop-in', () => {
     expect(timerOfDropIn(text('backup-daily.timer'))).toBe('backup-daily.timer');
     expect(timerOfDropIn(text('a:b.timer'))).toBe('a:b.timer');
     expect(timerOfDropIn('[Service]\nExecStartPre=-/bin/true\n')).toBeNull();
+  });
+});
+
+const hasAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
+
+describe.skipIf(!hasAnalyze)('time spans against systemd-analyze timespan', () => {
+  it('reads every span as systemd does, and refuses what it refuses', () => {
+    const spans = [
+      '90', '1h30', '1h 30', '1h 30min', '5m', '2.5s', '.5s', '5.s', '+5min', '+.5s', '5 min', '5mins', ' infinity', 'infinitys', '1 h', '1hour30min', '1hr', '1hrs',
+      '1sec30', '0', '-1s', '-0', '1e3', '1.5h', '1,5h', '5M', '5Min', '1y 2M', '1w', '1week2days', '3 days', '1msec', '1.25m', '12.34.56', '12.34 .56', '12.34s.56',
+      '0x10', '010', '1 2', '1\t2', '1s2', '  5min  ', 'min', '1h30m10s', '99999999999999999999s', '30 seconds', '2minutes', '1minutes30seconds', '1d1h', '1 M', '1 m s', '3.hour',
+    ];
+    const differ = spans.flatMap((span) => {
+      const answer = spawnSync('systemd-analyze', ['timespan', '--', span], { encoding: 'utf8' });
+      const usec = /μs: (\d+)/.exec(answer.stdout)?.[1];
+      const theirs = /Human: infinity/.test(answer.stdout) ? Infinity : usec === undefined ? null : Number(usec) / 1e6;
+      const ours = timespanSeconds(span);
+      const same = theirs === null || ours === null || !Number.isFinite(theirs) ? ours === theirs : Math.abs(ours - theirs) < 1e-9;
+      return same ? [] : [`${JSON.stringify(span)}: systemd ${theirs}, cronbeat ${ours}`];
+    });
+    expect(differ).toEqual([]);
   });
 });
