@@ -6,10 +6,14 @@ import { parseUnitText, periodOf, templateOf, timerGrace, timerSettings, timerTa
 describe('unit files, as systemd reads them', () => {
   it('reads sections and repeated keys, skips comments, joins continued lines', () => {
     const sections = parseUnitText('# c\n[Unit]\nDescription=x\n; c\n[Timer]\nOnCalendar=Mon..Fri \\\n  02:30\nOnCalendar=Sat 12:00 UTC\n');
+    // systemd puts a space for the backslash and keeps the spaces on either side of it.
     expect(sections.get('Timer')).toEqual([
-      ['OnCalendar', 'Mon..Fri 02:30'],
+      ['OnCalendar', 'Mon..Fri    02:30'],
       ['OnCalendar', 'Sat 12:00 UTC'],
     ]);
+    // So a zone continued after a space has two before it, which systemd refuses (`systemd-analyze verify` says so).
+    const continued = timerSettings('c.timer', '[Timer]\nOnCalendar=Mon..Fri \\\n  02:30\nOnCalendar=12:00 \\\nUTC\nOnCalendar=13:00\\\nUTC\nOnCalendar=daily\\\n# c\n UTC\n');
+    expect([continued.schedule, continued.ignored]).toEqual(['Mon..Fri 02:30\n13:00 UTC', ['OnCalendar=12:00  UTC', 'OnCalendar=daily  UTC']]);
   });
 
   it('reads time spans in systemd units', () => {

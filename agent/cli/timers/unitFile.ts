@@ -15,14 +15,17 @@ export function parseUnitText(text: string): UnitSections {
   let current: Array<[string, string]> | null = null;
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
-    let line = lines[i]!.trim();
-    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    let line = lines[i]!.trimStart();
+    if (line.trim() === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    // A backslash at the very end continues the line: systemd puts a space for it and keeps the
+    // spaces on either side (so "12:00 \\" then "UTC" is "12:00  UTC", which it refuses).
     while (line.endsWith('\\') && i + 1 < lines.length) {
       const next = lines[++i]!;
       // A comment line inside a continuation is skipped, as systemd does.
       if (/^\s*[#;]/.test(next)) continue;
-      line = `${line.slice(0, -1).trimEnd()} ${next.trim()}`;
+      line = `${line.slice(0, -1)} ${next}`;
     }
+    line = line.trim();
     const header = /^\[(.+)\]$/.exec(line);
     if (header) {
       current = sections.get(header[1]!) ?? [];
@@ -146,7 +149,7 @@ export function timerSettings(name: string, text: string): TimerSettings {
       // systemd skips a line it cannot read (and says so in its log); the timer elapses by the others.
       const why = value === '' ? undefined : checkSchedule(`OnCalendar=${value}`).error;
       if (value === '') calendars.length = ignored.length = 0;
-      else if (why === undefined) calendars.push(value);
+      else if (why === undefined) calendars.push(checkSchedule(`OnCalendar=${value}`).schedule!);
       else ignored.push({ line: `OnCalendar=${value}`, why });
     } else if (key === 'OnUnitActiveSec' || key === 'OnUnitInactiveSec') {
       const seconds = timespanSeconds(value);
