@@ -11,6 +11,9 @@ describe('unit files, as systemd reads them', () => {
       ['OnCalendar', 'Mon..Fri    02:30'],
       ['OnCalendar', 'Sat 12:00 UTC'],
     ]);
+    // A byte-order mark first is skipped; a backslash escaped by another ends no line (systemd-analyze verify agrees).
+    expect(parseUnitText('\uFEFF[Timer]\nOnCalendar=daily\n').get('Timer')).toEqual([['OnCalendar', 'daily']]);
+    expect(parseUnitText('[Timer]\nOnCalendar=daily\\\\\nOnCalendar=weekly\n').get('Timer')).toEqual([['OnCalendar', 'daily\\\\'], ['OnCalendar', 'weekly']]);
     // So a zone continued after a space has two before it, which systemd refuses (`systemd-analyze verify` says so).
     const continued = timerSettings('c.timer', '[Timer]\nOnCalendar=Mon..Fri \\\n  02:30\nOnCalendar=12:00 \\\nUTC\nOnCalendar=13:00\\\nUTC\nOnCalendar=daily\\\n# c\n UTC\n');
     expect([continued.schedule, continued.ignored]).toEqual(['Mon..Fri 02:30\n13:00 UTC', ['OnCalendar=12:00  UTC', 'OnCalendar=daily  UTC']]);

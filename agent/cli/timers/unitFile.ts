@@ -17,9 +17,10 @@ export function parseUnitText(text: string): UnitSections {
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i]!.trimStart();
     if (line.trim() === '' || line.startsWith('#') || line.startsWith(';')) continue;
-    // A backslash at the very end continues the line: systemd puts a space for it and keeps the
-    // spaces on either side (so "12:00 \" then "UTC" is "12:00  UTC", which it refuses).
-    while (line.endsWith('\\') && i + 1 < lines.length) {
+    // A backslash at the very end (not itself escaped by one before it) continues the line:
+    // systemd puts a space for it and keeps the spaces on either side (so "12:00 \" then "UTC"
+    // is "12:00  UTC", which it refuses).
+    while (/(^|[^\\])(\\\\)*\\$/.test(line) && i + 1 < lines.length) {
       const next = lines[++i]!;
       // A comment line inside a continuation is skipped, as systemd does.
       if (/^\s*[#;]/.test(next)) continue;
