@@ -9,8 +9,11 @@ import { LibcClock } from './libcTime';
 
 export type CalendarCheck = { lines: string[]; specs: CalendarSpec[]; error?: undefined } | { lines?: undefined; specs?: undefined; error: string };
 
-/** The lines of a calendar schedule (trimmed, blank ones dropped) read, or the first refusal with its line. */
-export function checkCalendar(text: string): CalendarCheck {
+/**
+ * The lines of a calendar schedule (trimmed, blank ones dropped) read, or the first refusal with
+ * its line. `stored`: a monitor's schedule, read as parseCalendar reads one.
+ */
+export function checkCalendar(text: string, stored = false): CalendarCheck {
   // A unit's value is trimmed as systemd's unit reader trims it; inside, the line is read as written.
   const written = text
     .split(/\r?\n/)
@@ -22,7 +25,7 @@ export function checkCalendar(text: string): CalendarCheck {
   for (const [index, line] of written.entries()) {
     // Kept with single spaces: where systemd takes more it skips them all, so the meaning is the same.
     const single = line.replace(/[ \t]+/g, ' ');
-    const parsed = parseCalendar(line);
+    const parsed = parseCalendar(line, stored);
     if (parsed.error !== undefined) {
       const where = written.length > 1 ? `Line ${index + 1} ("${line}"): ` : '';
       // Two spaces before the zone (or after a shorthand), or a tab anywhere: systemd refuses the line.

@@ -45,17 +45,20 @@ const refuse = (message: string): never => {
   throw new Refusal(message);
 };
 
-/** The calendar event `text` (one expression), or why systemd would refuse it. */
-export function parseCalendar(text: string): CalendarParse {
+/**
+ * The calendar event `text` (one expression), or why systemd would refuse it. `stored`: read from a
+ * monitor, where a zone in another letter case than its file's, taken before, is still read.
+ */
+export function parseCalendar(text: string, stored = false): CalendarParse {
   try {
-    return { spec: parse(text) };
+    return { spec: parse(text, stored) };
   } catch (error) {
     if (error instanceof Refusal || error instanceof LimitRefusal) return { error: error.message };
     throw error;
   }
 }
 
-function parse(input: string): CalendarSpec {
+function parse(input: string, stored: boolean): CalendarSpec {
   const spec: CalendarSpec = { weekdays: 0, year: null, month: null, day: null, hour: null, minute: null, microsecond: null, endOfMonth: false, utc: false, timezone: null };
   let p = input;
   if (/ utc$/i.test(p)) {
@@ -64,7 +67,7 @@ function parse(input: string): CalendarSpec {
   } else {
     const lastSpace = p.lastIndexOf(' ');
     const last = p.slice(lastSpace + 1);
-    const file = lastSpace >= 0 ? zoneFile(last) : undefined;
+    const file = lastSpace >= 0 ? zoneFile(last, stored) : undefined;
     if (file) {
       spec.timezone = file.zone;
       p = p.slice(0, lastSpace);

@@ -41,8 +41,9 @@ function zoneInOtherCase(word: string): boolean {
  * (UTC); localtime (the machine's zone, null: the monitor's, which stands for it). Undefined when
  * it names no zone file.
  */
-export function zoneFile(word: string): { zone: string | null } | undefined {
-  if (knownZone(word)) return { zone: word };
+export function zoneFile(word: string, stored = false): { zone: string | null } | undefined {
+  // A schedule stored when any letter case Intl resolves was taken (us/eastern) keeps being read.
+  if (knownZone(word) || (stored && zoneInOtherCase(word))) return { zone: word };
   if (word === 'localtime') return { zone: null };
   if (word === 'posixrules') return { zone: 'America/New_York' };
   if (word === 'Factory') return { zone: 'Etc/UTC' };

@@ -87,7 +87,7 @@ const calendars = new Map<string, CalendarSpec[] | null>();
 function calendarOf(schedule: string): CalendarSpec[] | null {
   let specs = calendars.get(schedule);
   if (specs === undefined) {
-    const checked = checkCalendar(schedule);
+    const checked = checkCalendar(schedule, true);
     specs = checked.error === undefined ? checked.specs : null;
     if (calendars.size >= 10_000) calendars.clear();
     calendars.set(schedule, specs);

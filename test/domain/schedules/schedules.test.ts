@@ -307,6 +307,9 @@ describe('zone files systemd reads beside the zone names', () => {
     expect(checkSchedule('12:00 us/eastern').error).toBe('The zone at the end is written as the zone database writes it, capitals included: America/New_York.');
     expect(checkSchedule('12:00 est').error).toMatch(/^The zone at the end: "est" is an abbreviation/);
     for (const wrong of ['12:00 zulu', '12:00 etc/utc', '12:00 gmt', '12:00 cet', '12:00 asia/calcutta', '12:00 Us/Eastern']) expect(checkSchedule(wrong).error, wrong).toMatch(/^The zone at the end/);
+    // A monitor stored when Cronbeat took them (0.5) keeps its runs: refused as input, not dropped when read.
+    expect(nextRuns('12:00 us/eastern', 'UTC', Date.UTC(2026, 5, 1), 1)).toEqual([Date.UTC(2026, 5, 1, 16)]);
+    expect(scheduleWords('12:00 us/eastern', 'UTC')).not.toBeNull();
   });
 
   it('reads "localtime" as the monitor\'s zone, which stands for the machine\'s', () => {
