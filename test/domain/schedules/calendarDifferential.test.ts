@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canRunSystemd, compareFixed, differential } from './calendarDifferential';
+import { offsetSwitchesBetween } from '../../../agent/domain/time/zoneOffsets';
+import { canRunSystemd, compareFixed, differential, type Disagreement } from './calendarDifferential';
 
 // A seeded slice of the differential run (calendarDifferential.ts, which runs thousands): Cronbeat's
 // calendar events against the real `systemd-analyze calendar` on this machine, around daylight-saving
@@ -60,5 +61,26 @@ describe.skipIf(!canRunSystemd)('calendar events against systemd-analyze', () =>
       ['America/Santiago', '2026-09-06T03:00:00Z'], ['Pacific/Chatham', '2026-09-26T13:00:00Z'], ['Asia/Tehran', '2026-12-31T20:29:59Z'], ['Africa/Accra', '2028-02-28T23:59:00Z'],
     ];
     for (const [zone, start] of moments) expect(await compareFixed(cases, zone, Date.parse(start), 5)).toEqual([]);
+  });
+  it('agrees a second before, at, a second after and half an hour after every switch of odd zones', { timeout: 60_000 }, async () => {
+    // Starts on the very edge of a switch, where a search's first mktime() lands in the gap or the repeat.
+    const cases = [
+      '*-*-* 02:30', '*-*-* 01:30', '*-*-* 00:00', '*-*-* 00:30', '*-*-* 02:15', '*-*-* 02:45', '*-*-* 01:59:59', '*-*-* 02:59:59', '*:0/15', '*:30',
+      '*:*:0/30', 'hourly', 'daily', '*-*-* 00/2:00', 'Sat,Sun *-*-* 00:00', 'Fri..Sun 02:30', '*-*~01 00:00', '*-*-* 23:59', '*:15,45', '*-*-* 03:00',
+    ];
+    const zones = ['Australia/Lord_Howe', 'Pacific/Chatham', 'Europe/Dublin', 'America/Santiago', 'Asia/Gaza', 'Africa/Cairo'];
+    const disagreements: Disagreement[] = [];
+    let starts = 0;
+    for (const zone of zones) {
+      for (const at of offsetSwitchesBetween(zone, Date.UTC(2026, 0, 1), Date.UTC(2027, 0, 1))) {
+        for (const start of [at - 1000, at, at + 1000, at + 1_800_000]) {
+          disagreements.push(...(await compareFixed(cases, zone, start, 3)));
+          starts++;
+        }
+      }
+    }
+    expect(disagreements).toEqual([]);
+    // Two switches a year in each (Cairo's and Gaza's included).
+    expect(starts).toBe(zones.length * 2 * 4);
   });
 });
