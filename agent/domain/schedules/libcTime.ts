@@ -48,8 +48,15 @@ const LEAP_SECONDS = [
   '1994-07-01', '1996-01-01', '1997-07-01', '1999-01-01', '2006-01-01', '2009-01-01', '2012-07-01', '2015-07-01', '2017-01-01',
 ].map((day) => Date.parse(`${day}T00:00:00Z`) / 1000);
 
+/**
+ * zic writes a right/ file only up to the expiry of the leap-second list it was built with (28 June
+ * 2026 for Debian 12's tzdata 2025b) and gives it no rule for later: glibc keeps the offset then in
+ * force for ever (right/Europe/Paris stays on summer time), and so does systemd.
+ */
+const RIGHT_FILES_END = Date.parse('2026-06-28T00:00:00Z') / 1000;
+
 function offsetSeconds(zone: string, t: number): number {
-  if (zone.startsWith('right/')) return offsetSeconds(zone.slice('right/'.length), t) - LEAP_SECONDS.filter((at) => at <= t).length;
+  if (zone.startsWith('right/')) return offsetSeconds(zone.slice('right/'.length), Math.min(t, RIGHT_FILES_END - 1)) - LEAP_SECONDS.filter((at) => at <= t).length;
   const key = `${zone}\n${Math.floor(t / 60)}`;
   let offset = offsetsByMinute.get(key);
   if (offset === undefined) {

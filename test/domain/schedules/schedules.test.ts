@@ -312,6 +312,13 @@ describe('zone files systemd reads beside the zone names', () => {
     expect(scheduleWords('12:00 us/eastern', 'UTC')).not.toBeNull();
   });
 
+  it('keeps a right/ zone on the offset its file ends with, as glibc does', () => {
+    // Debian 12's right/ files stop at the leap-second list's expiry (28 June 2026): in December
+    // systemd-analyze still runs right/Europe/Paris on summer time, right/America/Santiago on winter time.
+    expect(nextRuns('12:00 right/Europe/Paris', 'UTC', Date.UTC(2026, 11, 1), 1)).toEqual([Date.UTC(2026, 11, 1, 10, 0, 27)]);
+    expect(nextRuns('12:00 right/America/Santiago', 'UTC', Date.UTC(2026, 11, 1), 1)).toEqual([Date.UTC(2026, 11, 1, 16, 0, 27)]);
+  });
+
   it('reads "localtime" as the monitor\'s zone, which stands for the machine\'s', () => {
     expect(nextRuns('12:00 localtime', 'Asia/Tokyo', Date.UTC(2026, 5, 1), 1)).toEqual([Date.UTC(2026, 5, 1, 3)]);
     expect(checkSchedule('12:00 right/Europe/Pari').error).toMatch(/Europe\/Paris/);
