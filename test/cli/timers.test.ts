@@ -217,7 +217,7 @@ describe('cronbeat timers discover', () => {
     timer('mixed', '[Timer]\nOnCalendar=0 3 * * *\nOnCalendar=daily\nOnCalendar=12:00  UTC\n');
     // Spans as systemd's parse_sec reads them: a number after a unit is seconds, ".5s", "+".
     timer('spans', '[Timer]\nOnCalendar=hourly\nRandomizedDelaySec=1h30\nAccuracySec=.5s\n');
-    timer('every', '[Timer]\nOnUnitActiveSec=1h 30\n');
+    timer('every', '[Timer]\nOnUnitActiveSec=1h 30\nRandomizedDelaySec=infinity\n');
     // No unit name has a space: systemd loads no such unit, so it never runs.
     timer('nightly backup', '[Timer]\nOnCalendar=daily\n');
     const result = await runCli(['timers', 'discover', '--root', root, '--dry-run'], { env: envFor(tempFolder()) });
@@ -225,7 +225,7 @@ describe('cronbeat timers discover', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/mixed\.timer\s+daily\s+0s\s+60s .*to monitor \(systemd ignores OnCalendar=0 3 \* \* \* and OnCalendar=12:00 {2}UTC\)/);
     expect(result.stdout).toMatch(/spans\.timer\s+hourly\s+3630s\s+0\.500s .*to monitor/);
-    expect(result.stdout).toMatch(/every\.timer\s+@every 1h30s\s/);
+    expect(result.stdout).toMatch(/every\.timer\s+@every 1h30s\s+infinity\s+60s\s/);
     expect(result.stdout).toMatch(/nightly backup\.timer .* not monitorable: "nightly backup\.timer" is no unit name systemd loads/);
     expect(result.stdout).toMatch(/Would create 3 monitors/);
   });

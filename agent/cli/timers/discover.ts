@@ -69,6 +69,7 @@ export function timerRows(folders: UnitFolders, options: Pick<TimersOptions, 'gr
 }
 
 function seconds(value: number): string {
+  if (value === Infinity) return 'infinity';
   return Number.isInteger(value) ? `${value}s` : `${value.toFixed(3)}s`;
 }
 
