@@ -61,6 +61,8 @@ describe('unit files, as systemd reads them', () => {
     // A line systemd refuses is ignored there, the others kept; with none left the timer does not load.
     expect(timerSettings('m.timer', '[Timer]\nOnCalendar=0 3 * * *\nOnCalendar=Mon 02:30\n')).toMatchObject({ schedule: 'Mon 02:30', unmonitorable: null, ignored: ['OnCalendar=0 3 * * *'] });
     expect(timerSettings('m.timer', '[Timer]\nOnCalendar=25:00\n')).toMatchObject({ schedule: null, unmonitorable: 'systemd refuses every OnCalendar= of it (OnCalendar=25:00: The hour is 25, but hours go from 0 to 23.), so it does not load' });
+    // With OnBootSec= it still loads, and elapses once a boot.
+    expect(timerSettings('m.timer', '[Timer]\nOnCalendar=25:00\nOnBootSec=5min\n').unmonitorable).toMatch(/once after boot/);
     // An empty assignment clears the notes of the lines before it too.
     expect(timerSettings('m.timer', '[Timer]\nOnCalendar=x\nOnCalendar=\nOnCalendar=daily\n')).toMatchObject({ schedule: 'daily', ignored: [] });
     // A span systemd cannot read leaves the setting as it was; infinity never elapses.

@@ -179,7 +179,7 @@ export function timerSettings(name: string, text: string): TimerSettings {
   } else if (repeats.length > 0) {
     // Several repeats: the timer elapses by the shortest.
     schedule = periodOf(Math.min(...repeats));
-  } else if (ignored.length > 0 && repeats.length === 0) {
+  } else if (ignored.length > 0 && boots === 0) {
     unmonitorable = `systemd refuses every OnCalendar= of it (${ignored[0]!.line}: ${ignored[0]!.why}), so it does not load`;
   } else {
     unmonitorable = boots > 0 ? 'it elapses once after boot or start, not again: no run to expect' : 'it has no OnCalendar= or OnUnitActiveSec=';
