@@ -71,6 +71,18 @@ function advanceExpectedRun(state: PulseState, answeredRun: number | null, pulse
 }
 
 /**
+ * What the run after a run in progress that ends at `endAt` is planned from: the run its start
+ * answered, unless the next run was due before the end. That run was kept from starting by this
+ * one (a second start would have come and been the run in progress), so it is no miss: the first
+ * run after the end is awaited (docs/monitoring.md, "Started runs").
+ */
+function plannedFromEnd(state: PulseState, answered: number | null, endAt: number): number | null {
+  if (answered === null) return answered;
+  const next = expectedRunAfter(state, answered);
+  return next !== null && next < endAt ? endAt : answered;
+}
+
+/**
  * Whether a pulse counting for `at` is older than the event the monitor's state rests on
  * (a success sent before the failure it would recover, replayed late): it then never changes
  * that state, though it still lands in the run history. False when the state rests on nothing.
@@ -108,7 +120,7 @@ export function applyPulse(state: PulseState, pulse: PulseInput, ridStartedAt: n
   const answered = runAnsweredBy(state, pairedStartAt ?? ridStartedAt ?? pulse.at);
   const closed: PulseState = {
     ...state,
-    expectedRunAt: advanceExpectedRun(state, answered, pulse.at),
+    expectedRunAt: advanceExpectedRun(state, pairedStartAt === null ? answered : plannedFromEnd(state, answered, pulse.at), pulse.at),
     runningSince: ends ? null : state.runningSince,
     runningRid: ends ? null : state.runningRid,
     graceFrom: null,
