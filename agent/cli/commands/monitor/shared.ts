@@ -91,6 +91,7 @@ export function printMonitor(monitor: MonitorDetails, json: boolean | undefined)
     ['Status', statusWord(monitor)],
     ['Schedule', `${monitor.schedule.replace(/\n/g, '; ')} (${scheduleWords(monitor.schedule, monitor.timezone) ?? monitor.timezone})`],
     ['Grace', `${monitor.duration} min after each due time`],
+    ...(monitor.max_runtime === undefined ? [] : [['Max run time', `${monitor.max_runtime} min after a start, then it is stuck`] as [string, string]]),
     ['Alerts', alertsWords(monitor)],
     ['Next due', dueText(monitor)],
     ['Last pulse', monitor.last_pulse_at === null ? 'never' : shortTime(monitor.last_pulse_at)],
@@ -135,6 +136,14 @@ export function alertAfterOption(value: string): number {
     throw new UsageError(`--alert-after (the failure in a row that alerts) must be a whole number from 1 to ${MAX_ALERT_AFTER}, not "${value}".`);
   }
   return Number(value);
+}
+
+/** --max-runtime as whole minutes, in the words `run --name` uses for it; `none` (edit only) takes it off. */
+export function maxRuntimeOption(value: string, noneTakesOff = false): number | null {
+  if (noneTakesOff && value === 'none') return null;
+  const minutes = wholeMinutes(value);
+  if (minutes === null) throw new UsageError(`--max-runtime (the minutes a started run may take before it is stuck) must be ${WHOLE_MINUTES}, not "${value}".`);
+  return minutes;
 }
 
 /** --grace as whole minutes from 1 (a grace of 0 would fail every run that is a second late). */
