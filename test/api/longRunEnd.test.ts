@@ -43,7 +43,8 @@ async function agentAt(iso: string) {
       .map((n) => `${n.data.status}: ${n.data.description}`)
       .reverse();
   const show = async (id: number) => (await agent.api(`/api/monitors/${id}`)).json();
-  return { walk, pulse, monitor, alerts, show };
+  const api = (path: string, json: unknown) => agent.api(path, { method: 'POST', json });
+  return { walk, pulse, monitor, alerts, show, api };
 }
 
 describe('a run that ends after the next run was due', () => {
@@ -109,5 +110,44 @@ describe('a run that ends after the next run was due', () => {
     expect((await t.show(m.id)).next_due_at).toBe('2026-11-21T13:31:00.000000Z');
     await t.walk('2026-11-21T13:30:00Z', '2026-11-21T13:31:30Z');
     expect(await t.alerts()).toEqual(['failed: Missed: the run due 2026-11-21 13:30 UTC did not come (grace 1 min); last run 2026-11-21 13:29 UTC']);
+  });
+});
+
+describe('a run started inside a maintenance window that ends after it', () => {
+  it('with rids: its end after the window tells the run it kept from starting once, never again as "Cronbeat resuming"', async () => {
+    const t = await agentAt('2026-11-27T13:50:00Z');
+    const m = await t.monitor(null);
+    await t.pulse(m.token, '2026-11-27T13:50:10Z', '/0');
+    // monitor() makes */10 with a grace of 1 min.
+    const window = await t.api('/api/maintenance-windows', { starts_at: '2026-11-27T14:00:00Z', ends_at: '2026-11-27T14:30:00Z' });
+    expect(window.status).toBe(201);
+    await t.walk('2026-11-27T13:50:30Z', '2026-11-27T14:25:00Z');
+    // Started in the window (held: it changes nothing), still going when the window ends.
+    await t.pulse(m.token, '2026-11-27T14:25:00Z', '/start?rid=r1');
+    await t.walk('2026-11-27T14:25:00Z', '2026-11-27T14:35:00Z');
+    // The window forgets a run it held, so the 14:30 run is awaited and told missed: that is the documented rule.
+    expect(await t.alerts()).toEqual(['failed: Missed: the run due 2026-11-27 14:30 UTC did not come (grace 1 min); last run 2026-11-27 14:25 UTC']);
+    await t.pulse(m.token, '2026-11-27T14:35:00Z', '/0?rid=r1');
+    expect((await t.show(m.id)).next_due_at).toBe('2026-11-27T14:41:00.000000Z');
+    await t.walk('2026-11-27T14:35:00Z', '2026-11-27T14:40:00Z');
+    expect(await t.alerts()).toEqual([
+      'failed: Missed: the run due 2026-11-27 14:30 UTC did not come (grace 1 min); last run 2026-11-27 14:25 UTC',
+      'recovered: A successful run was reported at 2026-11-27 14:35 UTC; monitoring resumed.',
+    ]);
+  });
+
+  it('runs that overlap, each with its rid: a long one ending late does not hide the miss of a later run still awaited', async () => {
+    const t = await agentAt('2026-11-27T13:15:00Z');
+    const made = await t.api('/api/monitors', { name: 'overlap', timezone: 'UTC', schedule: '*/10 * * * *', duration: 8 });
+    const m = (await made.json()) as { id: number; token: string };
+    await t.pulse(m.token, '2026-11-27T13:20:00Z', '/start?rid=a');
+    await t.pulse(m.token, '2026-11-27T13:30:00Z', '/start?rid=b');
+    await t.pulse(m.token, '2026-11-27T13:31:00Z', '/0?rid=b');
+    await t.walk('2026-11-27T13:31:00Z', '2026-11-27T13:44:30Z');
+    // The 13:40 run has not come; run a ends at 13:45, before that run's deadline (13:48).
+    await t.pulse(m.token, '2026-11-27T13:45:00Z', '/0?rid=a');
+    expect((await t.show(m.id)).next_due_at).toBe('2026-11-27T13:48:00.000000Z');
+    await t.walk('2026-11-27T13:45:00Z', '2026-11-27T13:49:00Z');
+    expect(await t.alerts()).toEqual(['failed: Missed: the run due 2026-11-27 13:40 UTC did not come (grace 8 min); last run 2026-11-27 13:45 UTC']);
   });
 });

@@ -71,15 +71,21 @@ function advanceExpectedRun(state: PulseState, answeredRun: number | null, pulse
 }
 
 /**
- * What the run after a run in progress that ends at `endAt` is planned from: the run its start
- * answered, unless the next run was due before the end. That run was kept from starting by this
- * one (a second start would have come and been the run in progress), so it is no miss: the first
- * run after the end is awaited (docs/monitoring.md, "Started runs").
+ * What the run after a run that ends at `endAt` is planned from: the run its start answered,
+ * unless the next run was due before the end. That run was kept from starting by this one (a
+ * second start would have come and been the run in progress), so it is no miss: the first run
+ * after the end is awaited (docs/monitoring.md, "Started runs"). An end paired by its rid alone
+ * (`ownRun` false: its start is not the run in progress, as a start a maintenance window held) is
+ * read so only beside no run in progress, and never to skip a run the monitor still awaits
+ * (runs that overlap, each with its rid: a later one that has not come is still a miss).
  */
-function plannedFromEnd(state: PulseState, answered: number | null, endAt: number): number | null {
+function plannedFromEnd(state: PulseState, answered: number | null, endAt: number, ownRun: boolean): number | null {
   if (answered === null) return answered;
   const next = expectedRunAfter(state, answered);
-  return next !== null && next < endAt ? endAt : answered;
+  if (next === null || next >= endAt) return answered;
+  const awaitsLater = !settled(state) && state.expectedRunAt !== null && next < state.expectedRunAt;
+  if (!ownRun && (state.runningSince !== null || awaitsLater)) return answered;
+  return endAt;
 }
 
 /**
@@ -120,7 +126,7 @@ export function applyPulse(state: PulseState, pulse: PulseInput, ridStartedAt: n
   const answered = runAnsweredBy(state, pairedStartAt ?? ridStartedAt ?? pulse.at);
   const closed: PulseState = {
     ...state,
-    expectedRunAt: advanceExpectedRun(state, pairedStartAt === null ? answered : plannedFromEnd(state, answered, pulse.at), pulse.at),
+    expectedRunAt: advanceExpectedRun(state, pairedStartAt === null && ridStartedAt === null ? answered : plannedFromEnd(state, answered, pulse.at, pairedStartAt !== null), pulse.at),
     runningSince: ends ? null : state.runningSince,
     runningRid: ends ? null : state.runningRid,
     graceFrom: null,
