@@ -30,4 +30,10 @@ describe('a sub-command that is not one', () => {
     // A misspelling still gets the word it is spelt like.
     expect(await said(['monitor', 'craete', 'x'])).toBe(`cronbeat: "craete" is not a sub-command of cronbeat monitor ${monitorWords}. Did you mean "create"?\n`);
   });
+
+  it('a misspelt option of cronbeat itself: "did you mean", not an unknown command', async () => {
+    expect(await said(['--verison'])).toBe('cronbeat: cronbeat has no option --verison. Did you mean --version?\n');
+    expect(await said(['--hepl'])).toBe('cronbeat: cronbeat has no option --hepl. Did you mean --help?\n');
+    expect(await said(['--url', 'http://127.0.0.1:9'])).toBe('cronbeat: cronbeat has no option --url. Options go after the command: `cronbeat <command> --url …` (see `cronbeat --help`).\n');
+  });
 });
