@@ -99,7 +99,8 @@ function renamed<T>(read: () => T, was: string, option: string): T {
 
 function whenText(window: MaintenanceWindowResource): string {
   if (window.kind === 'one_off') return `${shortTime(window.starts_at)} – ${shortTime(window.ends_at)}`;
-  return `"${window.schedule}" ${window.timezone}, ${window.duration} min`;
+  // Several calendar events, one a line, as `monitor show` writes them.
+  return `"${(window.schedule ?? '').replace(/\n/g, '; ')}" ${window.timezone}, ${window.duration} min`;
 }
 
 function coversText(window: MaintenanceWindowResource): string {
