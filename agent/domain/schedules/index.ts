@@ -144,6 +144,25 @@ const MAX_WALKED_RUNS = 1_000;
  * walked; past those, what is left is halved (about 40 searches).
  */
 function calendarPreviousRun(schedule: string, timezone: string, beforeMs: number): number | null {
+  const run = searchPreviousRun(schedule, timezone, beforeMs);
+  if (run === null) return null;
+  // A search that starts inside an hour the clocks repeat (a fall-back night) meets the second
+  // copy of a time, at which a timer that ran through the night never elapses: it elapsed at the
+  // first and searched on from there. The run before says which runs are its own.
+  const next = (after: number) => nextRuns(schedule, timezone, after, 1)[0] ?? null;
+  let last = searchPreviousRun(schedule, timezone, run);
+  if (last === null) return run;
+  for (let steps = 0; steps < 4; steps++) {
+    const following = next(last);
+    if (following === null || following >= beforeMs) return last;
+    if (following === run) return run;
+    last = following;
+  }
+  return run;
+}
+
+/** The last run strictly before `beforeMs` found by the forward searches of calendarPreviousRun. */
+function searchPreviousRun(schedule: string, timezone: string, beforeMs: number): number | null {
   const next = (after: number) => nextRuns(schedule, timezone, after, 1)[0] ?? null;
   for (let back = 120_000; back <= MAX_LOOK_BACK_MS * 2; back *= 2) {
     let found: number | null = null;

@@ -143,6 +143,15 @@ describe('calendar events run as systemd runs them, not as cron does', () => {
     expect(iso(nextRunAfter('Mon..Fri 09:00', 'Europe/Paris', before!))).toBe('2026-03-09T08:00:00Z');
   });
 
+  it('on a fall-back night, the last run is the copy of the repeated time the timer elapsed at, never the other', () => {
+    // 02:30 happens twice in Paris on 2026-10-25 (00:30 and 01:30 UTC); a timer elapses at the first only.
+    expect(runs('*-*-* 02:30', 'Europe/Paris', '2026-10-24T20:00:00Z', 2)).toEqual(['2026-10-25T00:30:00Z', '2026-10-26T01:30:00Z']);
+    for (const moment of ['2026-10-25T01:30:01Z', '2026-10-25T01:45:00Z', '2026-10-25T05:00:00Z']) {
+      expect(iso(previousRunBefore('*-*-* 02:30', 'Europe/Paris', at(moment))), moment).toBe('2026-10-25T00:30:00Z');
+    }
+    expect(iso(previousRunBefore('*-*-* 02:30', 'Europe/Paris', at('2026-10-26T02:00:00Z')))).toBe('2026-10-26T01:30:00Z');
+  });
+
   it('finds the last run of an event that runs thousands of times a day quickly', () => {
     // Each second of 1 January, each millisecond of a weekday or of a minute: walked one run at a time these
     // took seconds (hours for every millisecond of 1 January), the agent's loop stopped meanwhile.

@@ -1,0 +1,48 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createOverdueFailer } from '../../agent/engine/failOverdue';
+import { stepAt } from '../helpers/loopStep';
+import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+
+/*
+ * A recurring maintenance window whose calendar event names a time the fall-back night repeats
+ * ("*-*-* 02:30" in Europe/Paris on 2026-10-25): systemd elapses it once, at the first 02:30
+ * (00:30 UTC), and next the following night. So the window lasts its 60 minutes once that night:
+ * at the second 02:30 (01:30 UTC) it is not under way, and a run missed then is told, not
+ * excused for another hour. Through a real agent's API, the loop's own step at a moved clock.
+ */
+
+const agents: TestAgent[] = [];
+afterEach(async () => {
+  for (const agent of agents.splice(0)) await agent.stop();
+});
+
+describe('a calendar-event window on the fall-back night', () => {
+  it('opens once, at the first of the two 02:30s, and covers no run after its 60 minutes', async () => {
+    const clock = { now: Date.parse('2026-10-24T22:00:00Z') };
+    const agent = await startTestAgent({ clock: () => clock.now });
+    agents.push(agent);
+    const failer = createOverdueFailer({ store: agent.store, events: agent.events, notifier: agent.notifier });
+    const made = await agent.api('/api/maintenance-windows', { method: 'POST', json: { name: 'nightly', schedule: '*-*-* 02:30', timezone: 'Europe/Paris', duration: 60 } });
+    expect(made.status).toBe(201);
+    const window = await made.json();
+    expect(window.next_starts_at).toBe('2026-10-25T00:30:00.000000Z');
+    const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'queue', timezone: 'UTC', schedule: '*/15 * * * *', duration: 5 } })).json();
+    const shown = async (iso: string) => {
+      clock.now = Date.parse(iso);
+      return (await agent.api(`/api/maintenance-windows/${window.id}`)).json();
+    };
+    expect(await shown('2026-10-25T01:00:00Z')).toMatchObject({ active: true, active_until: '2026-10-25T01:30:00.000000Z' });
+    expect(await shown('2026-10-25T01:45:00Z')).toMatchObject({ active: false, active_until: null, next_starts_at: '2026-10-26T01:30:00.000000Z' });
+
+    // The job runs every 15 minutes until 01:15 UTC, then stops: its 01:30 run, after the window, is missed at 01:35.
+    for (let t = Date.parse('2026-10-24T22:00:00Z'); t <= Date.parse('2026-10-25T01:40:00Z'); t += 30_000) {
+      clock.now = t;
+      if (t <= Date.parse('2026-10-25T01:16:00Z') && new Date(t).getUTCMinutes() % 15 === 0 && new Date(t).getUTCSeconds() === 30) {
+        expect((await fetch(`${agent.url}/api/pulse/${monitor.token}`, { method: 'POST' })).status).toBe(200);
+      }
+      await stepAt(failer, t);
+    }
+    const failed = (await (await agent.api('/api/notifications')).json()).data.map((n: { data: { description: string } }) => n.data.description);
+    expect(failed).toEqual(['Missed: the run due 2026-10-25 01:30 UTC did not come (grace 5 min); last run 2026-10-25 01:15 UTC']);
+  });
+});
