@@ -1,6 +1,7 @@
 import { longestGapMinutes as cronLongestGapMinutes, shortestGapMinutes as cronShortestGapMinutes } from './cronDays';
 import { nextRunAfter as cronNextRunAfter, previousRunBefore as cronPreviousRunBefore } from './cronSchedule';
 import { remembered } from '../time/answerCache';
+import { offsetSwitchesBetween, utcOffset } from '../time/zoneOffsets';
 import { rememberedRuns } from './runCache';
 import { calendarNextRuns, checkCalendar } from './calendar';
 import { CALENDAR_SHORTHANDS, type CalendarSpec } from './calendarSpec';
@@ -145,20 +146,41 @@ const MAX_WALKED_RUNS = 1_000;
  */
 function calendarPreviousRun(schedule: string, timezone: string, beforeMs: number): number | null {
   const run = searchPreviousRun(schedule, timezone, beforeMs);
-  if (run === null) return null;
-  // A search that starts inside an hour the clocks repeat (a fall-back night) meets the second
-  // copy of a time, at which a timer that ran through the night never elapses: it elapsed at the
-  // first and searched on from there. The run before says which runs are its own.
+  const firstCopy = run === null ? null : repeatStart(run, timezone);
+  if (firstCopy === null) return run;
+  // A search begun inside an hour the clocks repeat (a fall-back night) meets the second copy of a
+  // time, at which a timer that ran through the night never elapses: it elapsed at the first and
+  // searched on from there, and the wall clock never goes back. So the timer's own runs are
+  // walked from before the first copy, where a search goes as systemd's does.
   const next = (after: number) => nextRuns(schedule, timezone, after, 1)[0] ?? null;
-  let last = searchPreviousRun(schedule, timezone, run);
-  if (last === null) return run;
-  for (let steps = 0; steps < 4; steps++) {
-    const following = next(last);
-    if (following === null || following >= beforeMs) return last;
-    if (following === run) return run;
-    last = following;
+  let last = searchPreviousRun(schedule, timezone, firstCopy);
+  for (let at = last ?? firstCopy - 1, steps = 0; steps < REPEAT_WALK_RUNS; steps++) {
+    const following = next(at);
+    if (following === null || following >= beforeMs) break;
+    last = at = following;
   }
-  return run;
+  return last;
+}
+
+/** Most runs walked through a repeated stretch of a fall-back night (an hour of one a second). */
+const REPEAT_WALK_RUNS = 10_000;
+
+/** The zone's offset at `ms` in milliseconds east of UTC, from its label ("GMT+02:00"; "GMT" is 0). */
+function offsetMsAt(ms: number, timezone: string): number {
+  const match = /([+-])(\d{2}):(\d{2})/.exec(utcOffset(ms, timezone));
+  return match ? (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3])) * 60_000 : 0;
+}
+
+/**
+ * When `run` is in the second copy of a stretch the clocks repeat (just after they were set back),
+ * when the first copy began; null when it is not.
+ */
+function repeatStart(run: number, timezone: string): number | null {
+  for (const switchAt of offsetSwitchesBetween(timezone, run - 4 * 3_600_000, run)) {
+    const setBack = offsetMsAt(switchAt - 1, timezone) - offsetMsAt(switchAt, timezone);
+    if (setBack > 0 && run < switchAt + setBack) return switchAt - setBack;
+  }
+  return null;
 }
 
 /** The last run strictly before `beforeMs` found by the forward searches of calendarPreviousRun. */

@@ -150,6 +150,11 @@ describe('calendar events run as systemd runs them, not as cron does', () => {
       expect(iso(previousRunBefore('*-*-* 02:30', 'Europe/Paris', at(moment))), moment).toBe('2026-10-25T00:30:00Z');
     }
     expect(iso(previousRunBefore('*-*-* 02:30', 'Europe/Paris', at('2026-10-26T02:00:00Z')))).toBe('2026-10-26T01:30:00Z');
+    // Every 20 minutes: the wall clock never goes back, so the repeated hour is not run again.
+    expect(iso(previousRunBefore('*:0/20', 'Europe/Paris', at('2026-10-25T01:45:00Z')))).toBe('2026-10-25T00:40:00Z');
+    expect(iso(previousRunBefore('*:0/20', 'Australia/Lord_Howe', at('2027-04-03T15:20:00Z')))).toBe('2027-04-03T14:40:00Z');
+    // A second line elapsing inside the repeated hour (01:10 UTC) starts the next search there, as systemd's does: 01:30 UTC is a run then.
+    expect(iso(previousRunBefore('*-*-* 02:30\n*-*-* 01:10 UTC', 'Europe/Paris', at('2026-10-25T01:45:00Z')))).toBe('2026-10-25T01:30:00Z');
   });
 
   it('finds the last run of an event that runs thousands of times a day quickly', () => {
