@@ -39,7 +39,7 @@ describe('the alert of a streak of missed runs', () => {
     expect(notice.data.description).toBe(
       'Went wrong 3 times in a row (runs due 2026-11-27 13:00 UTC, 2026-11-27 13:10 UTC, 2026-11-27 13:20 UTC). Last: Missed: the run due 2026-11-27 13:20 UTC did not come (grace 1 min); no run has come yet',
     );
-    await until(() => receiver.requests.length >= 1);
+    await until(() => receiver.requests.length >= 1, 'the webhook to receive the alert');
     const sent = JSON.parse(receiver.requests[0].body);
     expect(sent.title).toBe('nightly-sync went wrong 3 times in a row');
     expect(sent.text).toMatch(/^Went wrong 3 times in a row \(runs due Fri 27 Nov 13:00, 13:10, 13:20 UTC\)\. Last: Missed: /);
