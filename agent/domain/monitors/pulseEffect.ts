@@ -1,4 +1,5 @@
 import type { MonitorReason } from '../alerts/alert';
+import { previousRunBefore } from '../schedules';
 import { expectedRunAfter, runAnsweredBy, type MonitorTiming } from './dueTime';
 import { addFailure, DEFAULT_ALERT_AFTER } from './failureStreak';
 
@@ -85,7 +86,9 @@ function plannedFromEnd(state: PulseState, answered: number | null, endAt: numbe
   if (next === null || next >= endAt) return answered;
   const awaitsLater = !settled(state) && state.expectedRunAt !== null && next < state.expectedRunAt;
   if (!ownRun && (state.runningSince !== null || awaitsLater)) return answered;
-  return endAt;
+  // The last run due before the end, so the one awaited is the timer's next after it (a search
+  // from the end itself could meet the second copy of an hour the clocks repeat).
+  return previousRunBefore(state.schedule, state.timezone, endAt) ?? endAt;
 }
 
 /**

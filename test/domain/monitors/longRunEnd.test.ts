@@ -42,4 +42,10 @@ describe('the run awaited after a run ends', () => {
     const awaiting = { ...fine, runningSince: null, expectedRunAt: at('2026-11-21T13:40:00Z') };
     expect(end(awaiting, '2026-11-21T13:45:00Z', 'a', at('2026-11-21T13:22:00Z'))).toBe(at('2026-11-21T13:40:00Z'));
   });
+
+  it('on a fall-back night, the timer\'s next run after the end, not a second copy of the repeated hour', () => {
+    // Every 20 minutes by a systemd timer in Paris: after 02:40 CEST (00:40 UTC) the next is 03:00 CET (02:00 UTC).
+    const calendar: PulseState = { ...fine, schedule: '*:0/20', timezone: 'Europe/Paris', expectedRunAt: at('2026-10-25T00:40:00Z'), runningSince: at('2026-10-25T00:20:05Z'), lastRunAt: at('2026-10-25T00:20:05Z') };
+    expect(new Date(end(calendar, '2026-10-25T01:35:00Z')!).toISOString()).toBe('2026-10-25T02:00:00.000Z');
+  });
 });
