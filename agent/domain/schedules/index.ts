@@ -231,6 +231,19 @@ export function nextRunAtOrAfter(schedule: string, timezone: string, atMs: numbe
   return nextRunAfter(schedule, timezone, atMs - 1);
 }
 
+/**
+ * The first run after `afterMs` of a timer that has been running since before it, as a monitor
+ * awaits it (from a resume, an edit, the end of maintenance): nextRunAfter, except from a moment
+ * in the second copy of an hour the clocks repeat, where a search started then would meet a run
+ * that a running timer, whose wall clock never goes back, never makes: its next run after its last.
+ */
+export function runningTimerRunAfter(schedule: string, timezone: string, afterMs: number): number | null {
+  if (kindOf(schedule) !== 'calendar' || repeatStart(afterMs, timezone) === null) return nextRunAfter(schedule, timezone, afterMs);
+  const last = previousRunBefore(schedule, timezone, afterMs + 1);
+  const run = last === null ? null : nextRunAfter(schedule, timezone, last);
+  return run !== null && run > afterMs ? run : nextRunAfter(schedule, timezone, afterMs);
+}
+
 /** The last run strictly before `beforeMs`; for a period, the moment just before (any moment may be a run). */
 export function previousRunBefore(schedule: string, timezone: string, beforeMs: number): number | null {
   const kind = kindOf(schedule);
