@@ -244,6 +244,11 @@ export function runningTimerRunAfter(schedule: string, timezone: string, afterMs
   return run !== null && run > afterMs ? run : nextRunAfter(schedule, timezone, afterMs);
 }
 
+/** runningTimerRunAfter at or after `atMs` (a run exactly then counts); for a period, as nextRunAtOrAfter. */
+export function runningTimerRunAtOrAfter(schedule: string, timezone: string, atMs: number): number | null {
+  return kindOf(schedule) === 'period' ? nextRunAtOrAfter(schedule, timezone, atMs) : runningTimerRunAfter(schedule, timezone, atMs - 1);
+}
+
 /** The last run strictly before `beforeMs`; for a period, the moment just before (any moment may be a run). */
 export function previousRunBefore(schedule: string, timezone: string, beforeMs: number): number | null {
   const kind = kindOf(schedule);
