@@ -31,7 +31,7 @@ and another's name is refused).
       (a run is taking too long); --status failed lists all three.
   cronbeat monitor show ID|NAME
       Everything about one monitor, its pulse URL included (a full key only; a read-only key
-      sees "hidden").
+      sees "hidden"), and the maintenance under way over it.
   cronbeat monitor pause ID|NAME [--for 1h | --until 18:00]
       Stops alerts: until you resume it, or (a snooze) for a while. Pulses are still recorded.
   cronbeat monitor resume ID|NAME

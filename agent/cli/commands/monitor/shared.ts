@@ -80,8 +80,8 @@ export function dueText(monitor: MonitorDetails): string {
   return monitor.next_due_at ? shortTime(monitor.next_due_at) : 'no run ahead';
 }
 
-/** Prints the monitor as JSON or as aligned "field: value" lines. */
-export function printMonitor(monitor: MonitorDetails, json: boolean | undefined): void {
+/** Prints the monitor as JSON or as aligned "field: value" lines (with `maintenance`, the windows under way over it, in words). */
+export function printMonitor(monitor: MonitorDetails, json: boolean | undefined, maintenance?: string): void {
   if (json) {
     console.log(JSON.stringify(monitor, null, 2));
     return;
@@ -101,6 +101,7 @@ export function printMonitor(monitor: MonitorDetails, json: boolean | undefined)
     ['Pulse URL', monitor.pulse_url ?? 'hidden (only a full key sees pulse tokens)'],
   ];
   if (monitor.slug) lines.push(['Job line', `cronbeat run --name ${monitor.slug} … (the line's schedule, zone and grace win)`]);
+  if (maintenance) lines.splice(2, 0, ['Maintenance', maintenance]);
   if (monitor.alert_reason) lines.splice(2, 0, ['Alert', monitor.alert_reason]);
   const width = Math.max(...lines.map(([label]) => label.length)) + 1;
   for (const [label, value] of lines) console.log(`${`${label}:`.padEnd(width)} ${printable(value)}`);
