@@ -69,6 +69,7 @@ export const timersCommand: Command = {
   name: 'timers',
   summary: 'List and discover (monitor) the systemd timers of this machine',
   help,
+  subcommands: ['list', 'discover', 'watch'],
   async run(argv) {
     const { values, positionals } = parseArgs({
       args: argv,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSchedule, kindOf, nextRunAfter, nextRunAtOrAfter, nextRuns, previousRunBefore, scheduleWords } from '../../../agent/domain/schedules';
+import { checkSchedule, kindOf, nextRunAfter, nextRunAtOrAfter, nextRuns, previousRunBefore, runningTimerRunAfter, scheduleWords } from '../../../agent/domain/schedules';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString().replace('.000Z', 'Z'));
@@ -156,6 +156,29 @@ describe('calendar events run as systemd runs them, not as cron does', () => {
     const before = previousRunBefore('Mon..Fri 09:00', 'Europe/Paris', at('2026-03-09T07:00:00Z'));
     expect(iso(before)).toBe('2026-03-06T08:00:00Z');
     expect(iso(nextRunAfter('Mon..Fri 09:00', 'Europe/Paris', before!))).toBe('2026-03-09T08:00:00Z');
+  });
+
+  it('on a fall-back night, the last run is the copy of the repeated time the timer elapsed at, never the other', () => {
+    // 02:30 happens twice in Paris on 2026-10-25 (00:30 and 01:30 UTC); a timer elapses at the first only.
+    expect(runs('*-*-* 02:30', 'Europe/Paris', '2026-10-24T20:00:00Z', 2)).toEqual(['2026-10-25T00:30:00Z', '2026-10-26T01:30:00Z']);
+    for (const moment of ['2026-10-25T01:30:01Z', '2026-10-25T01:45:00Z', '2026-10-25T05:00:00Z']) {
+      expect(iso(previousRunBefore('*-*-* 02:30', 'Europe/Paris', at(moment))), moment).toBe('2026-10-25T00:30:00Z');
+    }
+    expect(iso(previousRunBefore('*-*-* 02:30', 'Europe/Paris', at('2026-10-26T02:00:00Z')))).toBe('2026-10-26T01:30:00Z');
+    // Every 20 minutes: the wall clock never goes back, so the repeated hour is not run again.
+    expect(iso(previousRunBefore('*:0/20', 'Europe/Paris', at('2026-10-25T01:45:00Z')))).toBe('2026-10-25T00:40:00Z');
+    expect(iso(previousRunBefore('*:0/20', 'Australia/Lord_Howe', at('2027-04-03T15:20:00Z')))).toBe('2027-04-03T14:40:00Z');
+    // A second line elapsing inside the repeated hour (01:10 UTC) starts the next search there, as systemd's does: 01:30 UTC is a run then.
+    expect(iso(previousRunBefore('*-*-* 02:30\n*-*-* 01:10 UTC', 'Europe/Paris', at('2026-10-25T01:45:00Z')))).toBe('2026-10-25T01:30:00Z');
+  });
+
+  it('a running timer\'s next run from inside the repeated hour is its next after its last, where a search begun there meets a second copy', () => {
+    // systemd-analyze started at 02:10 CET (01:10 UTC) says 02:15 CET; a timer that elapsed at 02:45 CEST goes on at 03:00 CET.
+    expect(iso(nextRunAfter('*:0/15', 'Europe/Paris', at('2026-10-25T01:10:00Z')))).toBe('2026-10-25T01:15:00Z');
+    expect(iso(runningTimerRunAfter('*:0/15', 'Europe/Paris', at('2026-10-25T01:10:00Z')))).toBe('2026-10-25T02:00:00Z');
+    // Elsewhere, and for cron (which runs both copies of an hourly schedule), the same as nextRunAfter.
+    expect(iso(runningTimerRunAfter('*:0/15', 'Europe/Paris', at('2026-10-25T00:10:00Z')))).toBe('2026-10-25T00:15:00Z');
+    expect(iso(runningTimerRunAfter('*/15 * * * *', 'Europe/Paris', at('2026-10-25T01:10:00Z')))).toBe('2026-10-25T01:15:00Z');
   });
 
   it('finds the last run of an event that runs thousands of times a day quickly', () => {
