@@ -136,7 +136,7 @@ describe.skipIf(chromiumMissing)('the dashboard in the first hour', { timeout: 3
     now += 5_000;
     expect((await fetch(created.pulse_url ?? `${agent.url}/api/pulse/${created.token}`)).status).toBe(200);
     await page.goto(`${agent.url}/#/notifications`);
-    const failed = page.getByTestId('notification').filter({ hasText: 'Every minute failed' });
+    const failed = page.getByTestId('notification').filter({ hasText: 'Every minute missed its run' });
     const recovered = page.getByTestId('notification').filter({ hasText: 'Every minute recovered' });
     await failed.waitFor();
     await recovered.waitFor();
