@@ -87,7 +87,7 @@ export function invoke(command: Command, rest: string[]): Promise<number> {
 }
 
 /** The options a misspelt one is measured against: those its parser knew (parseOptions.ts), else those its help names. */
-function optionsOf(error: unknown, command: Command): string[] {
+function optionsOf(error: unknown, command: Pick<Command, 'help'>): string[] {
   const known = (error as { known?: unknown }).known;
   if (Array.isArray(known)) return known.map(String);
   return [...new Set((command.help.match(/--[a-z][a-z0-9-]*/g) ?? []).map((option) => option.slice(2)))];
@@ -95,9 +95,10 @@ function optionsOf(error: unknown, command: Command): string[] {
 
 /**
  * node:util parseArgs's mistakes (every command's options go through parseOptions.ts), told in our words
- * with the option it is closest to; anything else unchanged.
+ * with the option it is closest to; anything else unchanged. `service install` tells serve's flags
+ * after its `--` this way too, so a flag is refused there in the words serve itself would use.
  */
-function inOurWords(error: unknown, command: Command, said: string): unknown {
+export function inOurWords(error: unknown, command: Pick<Command, 'name' | 'help'>, said: string): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : '';
   const help = ` See \`cronbeat ${command.name} --help\`.`;

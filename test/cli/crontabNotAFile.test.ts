@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { runCli, tempFolder } from '../helpers/cli';
@@ -24,5 +25,21 @@ describe('a crontab --file that is not a regular file', () => {
       expect(result.stderr, `--file ${file}`).toContain(`cannot read ${file}: ${why}, where a crontab is a file`);
       expect(result.status).toBe(1);
     }
+  });
+
+  it('is said when it is not there at all (a typo), never taken for a crontab without jobs', async () => {
+    const folder = tempFolder();
+    const missing = join(folder, 'crontab.typo');
+    const alone = await runCli(['crontab', 'scan', '--file', missing]);
+    expect(alone.stderr).toContain(`cannot read ${missing}: no such file`);
+    expect(alone.status).toBe(1);
+
+    // Beside a file that is read, its jobs are listed and the typo is still said.
+    const real = join(folder, 'crontab');
+    writeFileSync(real, '0 3 * * * /usr/local/bin/backup.sh\n');
+    const both = await runCli(['crontab', 'scan', '--file', real, '--file', missing]);
+    expect(both.stdout).toContain('/usr/local/bin/backup.sh');
+    expect(both.stderr).toContain(`cannot read ${missing}: no such file`);
+    expect(both.status).toBe(0);
   });
 });

@@ -37,4 +37,15 @@ describe('cronbeat service status checks the address the service was installed w
     expect(result.stderr).toMatch(/^cronbeat: .*--prot/);
     expect(existsSync(join(root, 'systemd', 'user', 'cronbeat.service'))).toBe(false);
   });
+
+  it('says a flag serve would refuse in the words serve says it, with the flag it is close to', async () => {
+    const root = tempFolder('cronbeat-service-');
+    const env = { XDG_CONFIG_HOME: root, PATH: join(root, 'none') };
+    const misspelt = await runCli(['service', 'install', '--', '--prot', '9000'], { env });
+    expect(misspelt.stderr).toContain('cronbeat serve has no option --prot. Did you mean --port?');
+    const noValue = await runCli(['service', 'install', '--', '--port'], { env });
+    expect(noValue.stderr).toContain('--port needs a value: --port VALUE (or --port=VALUE).');
+    expect([misspelt.status, noValue.status]).toEqual([2, 2]);
+    expect(existsSync(join(root, 'systemd', 'user', 'cronbeat.service'))).toBe(false);
+  });
 });

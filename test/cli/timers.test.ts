@@ -106,6 +106,12 @@ describe('cronbeat timers discover', () => {
     expect(dry.stdout).toMatch(/backup\.timer\s+Mon\.\.Fri 02:30 \| Sat 12:00 UTC\s+1800s\s+60s\s+yes\s+backup\.service\s+to monitor/);
     expect(dry.stdout).toMatch(/idle\.timer .* not enabled/);
     expect(dry.stdout).toMatch(/Would create 3 monitors/);
+    // Each monitor with the grace it would get (the schedule's own plus systemd's delays), as crontab discover's dry run shows it.
+    expect(dry.stdout).toContain('  backup.timer: a monitor, grace 91 min; backup.service pulses through ');
+    expect(dry.stdout).toContain('  poll.timer: a monitor, grace 16 min; poller-job.service pulses through ');
+    // No monitor is made, so none is named by an id it does not have.
+    expect(dry.stdout).not.toMatch(/monitor #0\b/);
+    expect(dry.stdout).toContain('pulses to monitor #<monitor-id>.');
     expect(tree(root)).toEqual(before);
     expect((await monitors()).length).toBe(count);
 

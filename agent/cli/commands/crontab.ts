@@ -137,7 +137,7 @@ export const crontabCommand: Command = {
     ]);
 
     try {
-      if (action === 'scan') return scan(files.length > 0 ? files : machineSources(), values.json ?? false, jobs);
+      if (action === 'scan') return scan(files.length > 0 ? files : machineSources(), files.length > 0, values.json ?? false, jobs);
       if (action === 'discover') {
         if (files.length > 1) throw new UsageError('discover works on one crontab at a time: give one --file.');
         const source = files[0] ?? userCrontabSource();
@@ -212,13 +212,15 @@ export const crontabCommand: Command = {
   },
 };
 
-function scan(sources: CrontabSource[], json: boolean, { readCrontab, rowsOf }: typeof import('../crontab/jobs')): number {
+/** `named`: the files were given with --file, so one that is not there is a typo, not a machine without that crontab. */
+function scan(sources: CrontabSource[], named: boolean, json: boolean, { readCrontab, rowsOf }: typeof import('../crontab/jobs')): number {
   const rows: JobRow[] = [];
   let problems = 0;
   for (const source of sources) {
     try {
       const crontab = readCrontab(source);
       if (crontab) rows.push(...rowsOf(source, crontab.lines));
+      else if (named && source.path) throw new CrontabReadError(`cannot read ${source.path}: no such file`);
     } catch (error) {
       if (!(error instanceof CrontabReadError)) throw error;
       console.error(`cronbeat: ${error.message}`);

@@ -6,7 +6,7 @@ import { parseArgs } from '../parseOptions';
 import { resolveDataDir } from '../../dataFolder/dataDir';
 import { terminalText } from '../../domain/text/controlCharacters';
 import { replaceFile } from '../service/replaceFile';
-import { UsageError, withoutControlCharacters, type Command } from '../command';
+import { inOurWords, UsageError, withoutControlCharacters, type Command } from '../command';
 import { commandLine, servicePlace, type ServicePlace } from '../service/plan';
 import { UnitValueError, type ServiceScope } from '../service/units';
 import { localUrlOf, parseServeFlags } from '../serveFlags';
@@ -128,8 +128,9 @@ function agentUrl(serveFlags: string[]): string | null {
   try {
     flags = parseServeFlags(serveFlags);
   } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')) {
-      throw new UsageError(`The flags after -- are \`cronbeat serve\`'s, and it would refuse them: ${(error as Error).message}`);
+    const said = inOurWords(error, { name: 'serve', help: '' }, 'serve');
+    if (said instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')) {
+      throw new UsageError(`The flags after -- are \`cronbeat serve\`'s, and it would refuse them: ${(said as Error).message}`);
     }
     throw error;
   }

@@ -138,9 +138,9 @@ export async function discoverTimers(options: TimersOptions): Promise<number> {
   }
   if (options.dryRun) {
     console.log(`Would create ${plans.length} monitor${plans.length === 1 ? '' : 's'} and write:`);
-    for (const { timer } of plans) {
-      console.log(`  ${join(dropInFolder(folders, timer.service), DROP_IN_NAME)}`);
-      const text = dropInText({ monitorId: 0, timer: timer.name, shim: options.shim.shim, token: '<monitor-token>', url: options.url });
+    for (const { timer, grace } of plans) {
+      console.log(`  ${timer.name}: a monitor, grace ${grace} min; ${timer.service} pulses through ${join(dropInFolder(folders, timer.service), DROP_IN_NAME)}:`);
+      const text = dropInText({ monitorId: '<monitor-id>', timer: timer.name, shim: options.shim.shim, token: '<monitor-token>', url: options.url });
       for (const line of text.trimEnd().split('\n')) console.log(`    ${line}`);
     }
     console.log(`Then: \`${reloadCommand(options).join(' ')}\`.`);

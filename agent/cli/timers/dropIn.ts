@@ -35,7 +35,8 @@ const STOP =
   '[ -x "$0" ] && exec "$0" ping "$1" --exit-code "$c" --rid "$INVOCATION_ID" --url "$2" --message "systemd: $SERVICE_RESULT ($EXIT_CODE $EXIT_STATUS)"; exit 0';
 
 export interface DropInInput {
-  monitorId: number;
+  /** The monitor's id; a placeholder in a dry run, which makes no monitor. */
+  monitorId: number | '<monitor-id>';
   timer: string;
   shim: string;
   token: string;
