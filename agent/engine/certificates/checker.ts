@@ -100,10 +100,15 @@ const SOCKET_ERROR_TEXT: Record<string, string> = {
   ETIMEDOUT: 'Connection timed out',
 };
 
-function describeSocketError(error: NodeJS.ErrnoException): string {
+function describeSocketError(error: NodeJS.ErrnoException & { reason?: string }): string {
   const code = error.code ?? '';
   if (SOCKET_ERROR_TEXT[code]) return SOCKET_ERROR_TEXT[code];
-  if (code.startsWith('ERR_SSL_') || /ssl|tls/i.test(error.message)) return `TLS handshake failed: ${error.message}`;
+  // OpenSSL's answer to a first record that is not TLS: HTTP's 400, an SSH or SMTP banner.
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER') return 'Not a TLS server: it answered in another protocol (plain HTTP?)';
+  // OpenSSL's message carries a memory address, its source file and a newline; its reason is the words.
+  if (code.startsWith('ERR_SSL_') || /ssl|tls/i.test(error.message)) {
+    return `TLS handshake failed: ${error.reason ?? error.message.trim()}`;
+  }
   return error.message || code || 'Connection failed';
 }
 

@@ -1,0 +1,90 @@
+import * as http from 'node:http';
+import * as net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RecordingNotifier } from '../helpers/recordingNotifier';
+import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { makeCa, type TestCa } from '../engine/certificates/tls-fixtures';
+
+/*
+ * A real agent checking real servers of the kinds an admin points it at by mistake or that go
+ * wrong in the field: what the certificate says, and what the alert says about it.
+ */
+
+let agent: TestAgent;
+let ca: TestCa;
+let notifier: RecordingNotifier;
+const closers: Array<() => void> = [];
+
+beforeAll(async () => {
+  ca = makeCa();
+  notifier = new RecordingNotifier();
+  agent = await startTestAgent({ notifier, certificateChecks: { extraCa: ca.certPem, timeoutMs: 10_000 } });
+});
+
+afterAll(async () => {
+  await agent.stop();
+  for (const close of closers) close();
+});
+
+async function listening(server: net.Server, host = '127.0.0.1'): Promise<number> {
+  const sockets = new Set<net.Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  closers.push(() => {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  });
+  return (server.address() as net.AddressInfo).port;
+}
+
+/** A TCP server that greets every connection with `greeting` and reads what it is sent. */
+function talking(greeting: Buffer | string): Promise<number> {
+  return listening(
+    net.createServer((socket) => {
+      socket.resume();
+      socket.write(greeting);
+    }),
+  );
+}
+
+async function watch(hostname: string, port: number) {
+  const response = await agent.api('/api/ssl-certificates', { method: 'POST', json: { hostname, port } });
+  expect(response.status).toBe(201);
+  return response.json();
+}
+
+async function notificationsOf(id: number) {
+  const page = await (await agent.api('/api/notifications?per_page=100&kinds=all')).json();
+  return (page.data as Array<{ type: string; data: Record<string, unknown> }>)
+    .filter((n) => n.data.type === 'ssl_certificate' && n.data.type_id === id)
+    .reverse();
+}
+
+describe('a port that answers in another protocol', () => {
+  const NOT_TLS = 'Not a TLS server: it answered in another protocol (plain HTTP?)';
+
+  it('is unreachable, and says so in words rather than in OpenSSL’s internals: plain HTTP', async () => {
+    const port = await listening(http.createServer((_, response) => response.end('hello')));
+    const cert = await watch('127.0.0.1', port);
+    expect(cert).toMatchObject({ status: 'unreachable', last_error: NOT_TLS });
+    const [notification] = await notificationsOf(cert.id);
+    expect(notification.data).toMatchObject({
+      title: `Certificate check failed: 127.0.0.1:${port}`,
+      description: `127.0.0.1:${port} could not be checked: ${NOT_TLS}.`,
+    });
+  });
+
+  it('is unreachable in the same words for an SSH-like banner', async () => {
+    const cert = await watch('127.0.0.1', await talking('SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n'));
+    expect(cert).toMatchObject({ status: 'unreachable', last_error: NOT_TLS });
+  });
+
+  it('names a TLS server’s refusal by OpenSSL’s reason alone, without its addresses and source lines', async () => {
+    // A fatal handshake_failure alert, as a server that shares no cipher with us sends.
+    const cert = await watch('127.0.0.1', await talking(Buffer.from([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28])));
+    expect(cert).toMatchObject({ status: 'unreachable', last_error: 'TLS handshake failed: sslv3 alert handshake failure' });
+  });
+});
