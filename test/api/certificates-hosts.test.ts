@@ -3,7 +3,8 @@ import * as net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordingNotifier } from '../helpers/recordingNotifier';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { makeCa, type TestCa } from '../engine/certificates/tls-fixtures';
+import { Receiver } from '../helpers/receiver';
+import { daysFromNow, makeCa, makeLeaf, startTlsServer, type TestCa } from '../engine/certificates/tls-fixtures';
 
 /*
  * A real agent checking real servers of the kinds an admin points it at by mistake or that go
@@ -86,5 +87,33 @@ describe('a port that answers in another protocol', () => {
     // A fatal handshake_failure alert, as a server that shares no cipher with us sends.
     const cert = await watch('127.0.0.1', await talking(Buffer.from([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28])));
     expect(cert).toMatchObject({ status: 'unreachable', last_error: 'TLS handshake failed: sslv3 alert handshake failure' });
+  });
+});
+
+describe('the channels', () => {
+  it('tell good news as good, a coming expiry as a warning and bad news as bad (it was all bad: a renewal in red)', async () => {
+    const ntfy = await new Receiver().start();
+    closers.push(() => void ntfy.stop());
+    const channel = await agent.api('/api/channels', { method: 'POST', json: { name: 'phone', kind: 'ntfy', settings: { server_url: ntfy.url, topic: 'certs' } } });
+    expect(channel.status).toBe(201);
+    const server = await startTlsServer(makeLeaf({ ca, notAfter: daysFromNow(90) }));
+    closers.push(() => void server.close());
+    const cert = await watch('localhost', server.port);
+    const check = () => agent.api(`/api/ssl-certificates/${cert.id}/check`, { method: 'POST' });
+    server.serve(makeLeaf({ ca, notAfter: daysFromNow(5) }));
+    expect((await (await check()).json()).status).toBe('expiring');
+    server.serve(makeLeaf({ ca, notAfter: daysFromNow(90) }));
+    expect((await (await check()).json()).status).toBe('valid');
+    server.serve(makeLeaf({ names: ['localhost'] }));
+    expect((await (await check()).json()).status).toBe('invalid');
+
+    await ntfy.received(4);
+    const sent = ntfy.requests.map((r) => JSON.parse(r.body) as { title: string; priority: number; tags: string[] });
+    expect(sent.map((m) => [m.title.replace(`:${server.port}`, ''), m.tags, m.priority])).toEqual([
+      ['Certificate valid: localhost', ['white_check_mark'], 3],
+      ['Certificate expires in 5 days: localhost', ['warning'], 4],
+      ['Certificate renewed: localhost', ['white_check_mark'], 3],
+      ['Certificate invalid: localhost', ['rotating_light'], 4],
+    ]);
   });
 });
