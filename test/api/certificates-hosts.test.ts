@@ -1,5 +1,6 @@
 import * as http from 'node:http';
 import * as net from 'node:net';
+import * as tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordingNotifier } from '../helpers/recordingNotifier';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
@@ -87,6 +88,18 @@ describe('a port that answers in another protocol', () => {
     // A fatal handshake_failure alert, as a server that shares no cipher with us sends.
     const cert = await watch('127.0.0.1', await talking(Buffer.from([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28])));
     expect(cert).toMatchObject({ status: 'unreachable', last_error: 'TLS handshake failed: sslv3 alert handshake failure' });
+  });
+});
+
+describe('an IPv6 host', () => {
+  it('is checked at [::1] and named with brackets before a port, so the port does not read as part of the address', async () => {
+    const leaf = makeLeaf({ ca, names: ['localhost', '::1'] });
+    const port = await listening(tls.createServer({ key: leaf.keyPem, cert: leaf.certPem }, (socket) => socket.end()), '::1');
+    const cert = await watch('[::1]', port);
+    expect(cert).toMatchObject({ hostname: '::1', port, status: 'valid', last_error: null });
+    const [notification] = await notificationsOf(cert.id);
+    expect(notification.data).toMatchObject({ ssl_certificate_hostname: '::1', title: `Certificate valid: [::1]:${port}` });
+    expect(notification.data.description).toMatch(new RegExp(`^The certificate of \\[::1\\]:${port} is valid until `));
   });
 });
 
