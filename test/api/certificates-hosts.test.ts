@@ -3,9 +3,10 @@ import * as net from 'node:net';
 import * as tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordingNotifier } from '../helpers/recordingNotifier';
-import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
 import { Receiver } from '../helpers/receiver';
-import { daysFromNow, makeCa, makeLeaf, startTlsServer, type TestCa } from '../engine/certificates/tls-fixtures';
+import { daysFromNow, makeCa, makeLeaf, startSilentServer, startTlsServer, type TestCa } from '../engine/certificates/tls-fixtures';
+import { until } from '../helpers/until';
 
 /*
  * A real agent checking real servers of the kinds an admin points it at by mistake or that go
@@ -128,5 +129,35 @@ describe('the channels', () => {
       ['Certificate renewed: localhost', ['white_check_mark'], 3],
       ['Certificate invalid: localhost', ['rotating_light'], 4],
     ]);
+  });
+});
+
+describe('hosts that stall', () => {
+  it('hold only the background checks: a check someone asks for, and pulses, go on at once', async () => {
+    // Four hosts that accept and never say a word, as many as there are slots for scheduled checks.
+    const held: net.Socket[] = [];
+    const stalling = await Promise.all(Array.from({ length: 4 }, () => startSilentServer((socket) => held.push(socket))));
+    closers.push(() => stalling.forEach((server) => void server.close()));
+    const dataDir = tempDir();
+    const first = await startTestAgent({ dataDir });
+    for (const server of stalling) first.store.certificates.create({ companyId: 1, hostname: '127.0.0.1', port: server.port, warnDays: 14, now: Date.now() });
+    await first.close();
+    // Started again, the agent checks what is due at once; each stalled check would hold its slot a minute.
+    const again = await startTestAgent({ dataDir, certificateChecks: { extraCa: ca.certPem, timeoutMs: 60_000 } });
+    closers.push(() => void again.stop());
+    await until(() => held.length === 4, 'the four scheduled checks to reach their hosts');
+
+    const monitor = await (await again.api('/api/monitors', { method: 'POST', json: { name: 'backup', schedule: '0 3 * * *', timezone: 'UTC', duration: 5 } })).json();
+    expect((await fetch(`${again.url}/api/pulse/${monitor.token}`)).status).toBe(200);
+    const good = await startTlsServer(makeLeaf({ ca }));
+    closers.push(() => void good.close());
+    const added = await again.api('/api/ssl-certificates', { method: 'POST', json: { hostname: 'localhost', port: good.port } });
+    expect(added.status).toBe(201);
+    expect(await added.json()).toMatchObject({ status: 'valid' });
+    // Answered while the stalled hosts still hold their connections: it never waited for their slots.
+    expect(held.filter((socket) => !socket.destroyed)).toHaveLength(4);
+    const stalled = (await (await again.api('/api/ssl-certificates')).json()) as Array<{ port: number; status: string }>;
+    expect(stalled.filter((c) => c.status === 'pending')).toHaveLength(4);
+    for (const socket of held) socket.destroy();
   });
 });
