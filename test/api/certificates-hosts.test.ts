@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordingNotifier } from '../helpers/recordingNotifier';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
 import { Receiver } from '../helpers/receiver';
-import { daysFromNow, makeCa, makeLeaf, startSilentServer, startTlsServer, type TestCa } from '../engine/certificates/tls-fixtures';
+import { closedPort, daysFromNow, makeCa, makeLeaf, startSilentServer, startTlsServer, type TestCa } from '../engine/certificates/tls-fixtures';
 import { until } from '../helpers/until';
 
 /*
@@ -101,6 +101,26 @@ describe('an IPv6 host', () => {
     const [notification] = await notificationsOf(cert.id);
     expect(notification.data).toMatchObject({ ssl_certificate_hostname: '::1', title: `Certificate valid: [::1]:${port}` });
     expect(notification.data.description).toMatch(new RegExp(`^The certificate of \\[::1\\]:${port} is valid until `));
+  });
+});
+
+describe('the same IPv6 address written another way', () => {
+  it('is the same host: stored in one form, so a second watch of it is refused (422 on hostname) and nothing is added', async () => {
+    const port = await closedPort();
+    const first = await watch('0:0:0:0:0:0:0:1', port);
+    expect(first.hostname).toBe('::1');
+    const before = await (await agent.api('/api/ssl-certificates')).json();
+    for (const same of ['::1', '[0000:0000:0000:0000:0000:0000:0000:0001]', '0::0:1']) {
+      const again = await agent.api('/api/ssl-certificates', { method: 'POST', json: { hostname: same, port } });
+      expect(again.status, same).toBe(422);
+      expect((await again.json()).errors).toEqual({ hostname: [`::1 on port ${port} is already watched.`] });
+    }
+    expect(await (await agent.api('/api/ssl-certificates')).json()).toEqual(before);
+  });
+
+  it('keeps a zone id as written: it names an interface of this machine, and those names are case-sensitive', async () => {
+    const cert = await watch('0::1%Lo0', await closedPort());
+    expect(cert.hostname).toBe('::1%Lo0');
   });
 });
 
