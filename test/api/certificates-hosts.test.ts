@@ -199,3 +199,48 @@ describe('hosts that stall', () => {
     for (const socket of held) socket.destroy();
   });
 });
+
+describe('the agent’s clock moved across a reminder and the expiry', () => {
+  it('checks again at the moment the news is due, not up to 6 hours later; in UTC words, a daylight-saving night between', async () => {
+    const HOUR = 3_600_000;
+    // Expires the day after Europe's clocks go forward (28 March 2027): the words stay in UTC, whole days of 24 hours.
+    const expiresAt = Date.parse('2027-03-29T12:00:00Z');
+    const server = await startTlsServer(makeLeaf({ ca, notAfter: new Date(expiresAt) }));
+    closers.push(() => void server.close());
+    const dataDir = tempDir();
+    let now = expiresAt - 7 * 24 * HOUR - 2 * HOUR;
+    const options = { dataDir, clock: () => now, channels: { adminZone: 'Europe/Paris' }, certificateChecks: { extraCa: ca.certPem, timeoutMs: 10_000 } };
+    let clocked = await startTestAgent(options);
+    const cert = await (await clocked.api('/api/ssl-certificates', { method: 'POST', json: { hostname: 'localhost', port: server.port } })).json();
+    expect(cert).toMatchObject({ status: 'expiring', expires_at: '2027-03-29T12:00:00.000000Z' });
+
+    /** Starts the agent again at `at` (it checks what is due at once) and waits for the check of that moment. */
+    const runAt = async (at: number) => {
+      await clocked.close();
+      now = at;
+      clocked = await startTestAgent(options);
+      closers.push(() => void clocked.stop());
+      const read = async () => (await clocked.api(`/api/ssl-certificates/${cert.id}`)).json();
+      await expect.poll(async () => (await read()).last_checked_at, `a check at ${new Date(at).toISOString()}`).toBe(new Date(at).toISOString().replace('Z', '000Z'));
+      return read();
+    };
+    const titles = async () => {
+      const page = await (await clocked.api('/api/notifications?per_page=100')).json();
+      return (page.data as Array<{ data: { title: string; description: string } }>).map((n) => n.data.title.replace(`:${server.port}`, '')).reverse();
+    };
+
+    // Two hours later the 7-day reminder is due: the check planned 6 h after the first comes at that moment instead.
+    await runAt(expiresAt - 7 * 24 * HOUR + 60_000);
+    expect(await titles()).toEqual(['Certificate expires in 8 days: localhost', 'Certificate expires in 7 days: localhost']);
+    await runAt(expiresAt - 24 * HOUR + 60_000);
+    await runAt(expiresAt - HOUR);
+    // A minute past the expiry, not at the next 6-hourly check five hours on.
+    expect(await runAt(expiresAt + 60_000)).toMatchObject({ status: 'expired', last_error: 'Certificate expired on 2027-03-29 12:00 UTC' });
+    expect(await titles()).toEqual([
+      'Certificate expires in 8 days: localhost',
+      'Certificate expires in 7 days: localhost',
+      'Certificate expires in 1 day: localhost',
+      'Certificate expired: localhost',
+    ]);
+  });
+});

@@ -98,6 +98,21 @@ export function reachedReminder(expiresAt: number, now: number): number | null {
   return reached.length ? Math.min(...reached) : null;
 }
 
+/**
+ * The next moment after `now` at which the same certificate, checked again, says something new by
+ * the clock alone: it becomes valid, comes within `warnDays` days, reaches a reminder or expires
+ * (each as classifyCertificate and reachedReminder draw their lines); Infinity when none is ahead.
+ */
+export function nextCertificateMoment(certificate: { validFrom: number; expiresAt: number }, warnDays: number, now: number): number {
+  const moments = [
+    certificate.validFrom,
+    certificate.expiresAt - warnDays * DAY_MS + 1,
+    ...REMINDER_DAYS.map((days) => certificate.expiresAt - days * DAY_MS),
+    certificate.expiresAt + 1,
+  ].filter((moment) => moment > now);
+  return moments.length ? Math.min(...moments) : Infinity;
+}
+
 /** What is stored about a certificate between checks, as far as notifications care. */
 export interface NotificationState {
   status: CertificateStatus;
