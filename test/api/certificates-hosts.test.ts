@@ -92,6 +92,19 @@ describe('a port that answers in another protocol', () => {
   });
 });
 
+describe('a certificate for other names', () => {
+  it('is invalid, and the alert says which names it is for, in words', async () => {
+    const names = ['example.com', '*.example.com', 'a.example', 'b.example', 'c.example', 'd.example', '10.0.0.1'];
+    const server = await startTlsServer(makeLeaf({ ca, names }));
+    closers.push(() => void server.close());
+    const cert = await watch('localhost', server.port);
+    const words = 'Hostname mismatch: the certificate is for example.com, *.example.com, a.example, b.example, c.example and 2 more names, not localhost';
+    expect(cert).toMatchObject({ status: 'invalid', last_error: words });
+    const [notification] = await notificationsOf(cert.id);
+    expect(notification.data.description).toBe(`The certificate of localhost:${server.port} is not trusted: ${words}.`);
+  });
+});
+
 describe('an IPv6 host', () => {
   it('is checked at [::1] and named with brackets before a port, so the port does not read as part of the address', async () => {
     const leaf = makeLeaf({ ca, names: ['localhost', '::1'] });
