@@ -234,7 +234,7 @@ describe('the agent’s clock moved across a reminder and the expiry', () => {
       clocked = await startTestAgent(options);
       closers.push(() => void clocked.stop());
       const read = async () => (await clocked.api(`/api/ssl-certificates/${cert.id}`)).json();
-      await expect.poll(async () => (await read()).last_checked_at, `a check at ${new Date(at).toISOString()}`).toBe(new Date(at).toISOString().replace('Z', '000Z'));
+      await expect.poll(async () => (await read()).last_checked_at, { message: `a check at ${new Date(at).toISOString()}` }).toBe(new Date(at).toISOString().replace('Z', '000Z'));
       return read();
     };
     const titles = async () => {
