@@ -105,6 +105,27 @@ describe('a certificate for other names', () => {
   });
 });
 
+describe('two names on one port', () => {
+  it('are two certificates: the name is sent as SNI and each gets its own, an IP address none (the server’s default)', async () => {
+    const named = makeLeaf({ ca, names: ['localhost'] });
+    const fallback = makeLeaf({ ca, names: ['127.0.0.1'] });
+    const server = tls.createServer(
+      {
+        key: fallback.keyPem,
+        cert: fallback.certPem,
+        SNICallback: (name, done) => done(null, tls.createSecureContext(name === 'localhost' ? { key: named.keyPem, cert: named.certPem } : { key: fallback.keyPem, cert: fallback.certPem })),
+      },
+      (socket) => socket.end(),
+    );
+    const port = await listening(server);
+    const byName = await watch('localhost', port);
+    const byAddress = await watch('127.0.0.1', port);
+    expect([byName.subject, byName.status]).toEqual(['CN=localhost', 'valid']);
+    expect([byAddress.subject, byAddress.status]).toEqual(['CN=127.0.0.1', 'valid']);
+    expect(byName.fingerprint_sha256).not.toBe(byAddress.fingerprint_sha256);
+  });
+});
+
 describe('an IPv6 host', () => {
   it('is checked at [::1] and named with brackets before a port, so the port does not read as part of the address', async () => {
     const leaf = makeLeaf({ ca, names: ['localhost', '::1'] });
