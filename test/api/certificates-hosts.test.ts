@@ -105,6 +105,20 @@ describe('a certificate for other names', () => {
   });
 });
 
+describe('an incomplete chain', () => {
+  it('is invalid, and the alert names the likely cause: the server does not send the intermediate certificate', async () => {
+    // Signed by an intermediate the checker does not trust and the server does not send.
+    const server = await startTlsServer(makeLeaf({ ca: makeCa('Cronbeat Test Intermediate') }));
+    closers.push(() => void server.close());
+    const cert = await watch('localhost', server.port);
+    expect(cert).toMatchObject({
+      status: 'invalid',
+      issuer: 'O=Cronbeat Tests, CN=Cronbeat Test Intermediate',
+      last_error: 'Untrusted certificate: the server sends no chain to a trusted authority (is an intermediate certificate missing?)',
+    });
+  });
+});
+
 describe('two names on one port', () => {
   it('are two certificates: the name is sent as SNI and each gets its own, an IP address none (the server’s default)', async () => {
     const named = makeLeaf({ ca, names: ['localhost'] });

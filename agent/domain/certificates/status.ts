@@ -43,7 +43,8 @@ const VERIFY_ERROR_TEXT: Record<string, string> = {
   SELF_SIGNED_CERT_IN_CHAIN: 'Self-signed certificate in the chain',
   UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'Untrusted certificate: its issuer is not a trusted authority',
   UNABLE_TO_GET_ISSUER_CERT: 'Untrusted certificate: its issuer is not a trusted authority',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'Untrusted certificate: the chain does not lead to a trusted authority',
+  // Only the leaf came and its issuer is unknown: most often a server that leaves out its intermediate (browsers may fetch it, other clients fail).
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'Untrusted certificate: the server sends no chain to a trusted authority (is an intermediate certificate missing?)',
   CERT_SIGNATURE_FAILURE: 'Invalid certificate signature',
   CERT_REVOKED: 'Certificate revoked',
   CERT_HAS_EXPIRED: 'A certificate in the chain has expired',
