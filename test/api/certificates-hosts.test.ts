@@ -119,6 +119,18 @@ describe('an incomplete chain', () => {
   });
 });
 
+describe('two checks at once', () => {
+  it('are one check: a change is told once', async () => {
+    const server = await startTlsServer(makeLeaf({ ca }));
+    closers.push(() => void server.close());
+    const cert = await watch('localhost', server.port);
+    server.serve(makeLeaf({ names: ['localhost'] }));
+    const both = await Promise.all([1, 2].map(() => agent.api(`/api/ssl-certificates/${cert.id}/check`, { method: 'POST' })));
+    expect(await Promise.all(both.map(async (r) => [r.status, (await r.json()).status]))).toEqual([[200, 'invalid'], [200, 'invalid']]);
+    expect((await notificationsOf(cert.id)).map((n) => n.data.status)).toEqual(['valid', 'invalid']);
+  });
+});
+
 describe('two names on one port', () => {
   it('are two certificates: the name is sent as SNI and each gets its own, an IP address none (the server’s default)', async () => {
     const named = makeLeaf({ ca, names: ['localhost'] });
