@@ -304,3 +304,48 @@ describe('the agent’s clock moved across a reminder and the expiry', () => {
     ]);
   });
 });
+
+describe('odd input', () => {
+  it('is refused with a 422 naming the field, and changes nothing; names people write are taken in one form', async () => {
+    const list = async () => (await agent.api('/api/ssl-certificates')).json();
+    const first = await watch('127.0.0.1', await closedPort());
+    const before = await list();
+    const refused: Array<[string, unknown, string]> = [
+      ['https://x/', { hostname: 'https://x/' }, 'hostname'],
+      ['a port inside', { hostname: 'example.com:8443' }, 'hostname'],
+      ['a space inside', { hostname: 'exa mple.com' }, 'hostname'],
+      ['a control character', { hostname: 'exa\u0000mple.com' }, 'hostname'],
+      ['a bidi override', { hostname: '\u202eexample.com' }, 'hostname'],
+      ['300 characters', { hostname: 'a'.repeat(300) }, 'hostname'],
+      ['an empty string', { hostname: '' }, 'hostname'],
+      ['a zone id with a space', { hostname: 'fe80::1%eth 0' }, 'hostname'],
+      ['port 0', { hostname: 'example.com', port: 0 }, 'port'],
+      ['port 65536', { hostname: 'example.com', port: 65_536 }, 'port'],
+      ['port "443"', { hostname: 'example.com', port: '443' }, 'port'],
+      ['a huge channel id', { hostname: 'example.com', channel_ids: [1e300] }, 'channel_ids.0'],
+    ];
+    for (const [what, body, field] of refused) {
+      const response = await agent.api('/api/ssl-certificates', { method: 'POST', json: body });
+      expect(response.status, what).toBe(422);
+      expect(Object.keys((await response.json()).errors), what).toEqual([field]);
+    }
+    for (const [path, method, body, status, as] of [
+      [`/api/ssl-certificates/${first.id}`, 'PATCH', { hostname: 'x.example' }, 422],
+      [`/api/ssl-certificates/${first.id}`, 'PATCH', { channel_ids: [99_999_999] }, 422],
+      ['/api/ssl-certificates/99999999999999999999', 'PATCH', { channel_ids: null }, 404],
+      ['/api/ssl-certificates/9007199254740993', 'DELETE', undefined, 404],
+      ['/api/ssl-certificates/9007199254740993/check', 'POST', undefined, 404],
+      [`/api/ssl-certificates/${first.id}`, 'DELETE', undefined, 404, agent.tokenFor(2)],
+    ] as Array<[string, string, unknown, number, string?]>) {
+      expect((await agent.api(path, { method, json: body, token: as })).status, `${method} ${path}`).toBe(status);
+    }
+    expect(await list()).toEqual(before);
+
+    // Taken, in one form: a second spelling of the same host and port is the duplicate it is.
+    const port = await closedPort();
+    const idn = await watch('BÜCHER.example.', port);
+    expect(idn.hostname).toBe('xn--bcher-kva.example');
+    const again = await agent.api('/api/ssl-certificates', { method: 'POST', json: { hostname: 'xn--BCHER-kva.example', port } });
+    expect(again.status).toBe(422);
+  });
+});
