@@ -26,7 +26,15 @@ function domainToAscii(domain: string): string {
 /** The hostname as stored, or null when it is neither an IP address nor a DNS name. */
 export function normalizeHostname(raw: string): string | null {
   const unbracketed = raw.replace(/^\[(.*)\]$/, '$1');
-  if (ipVersion(unbracketed)) return unbracketed.toLowerCase();
+  const version = ipVersion(unbracketed);
+  if (version === 4) return unbracketed;
+  if (version === 6) {
+    // One form for one address (so "::1" and "0:0:0:0:0:0:0:1" are the same host); a zone id
+    // names an interface of this machine, case and all, and stays as written.
+    const [address, zone] = unbracketed.split('%');
+    const canonical = new URL(`http://[${address}]`).hostname.slice(1, -1);
+    return zone === undefined ? canonical : `${canonical}%${zone}`;
+  }
   // The URL host parser reads "a.com/x" as "a.com", so refuse URL syntax first.
   if (/[/\\?#@:%\s]/.test(raw)) return null;
   const ascii = domainToAscii(raw.replace(/\.$/, ''));

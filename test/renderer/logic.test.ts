@@ -8,7 +8,7 @@ import { serverFormErrors } from '../../renderer/src/components/ServerForm';
 import { linkLabel, pageOf } from '../../renderer/src/components/Pager';
 import { filterMonitors, keepOrder, sortMonitors, tagsOfMonitors } from '../../renderer/src/lib/monitorList';
 import { commandLines } from '../../renderer/src/screens/MonitorDetail';
-import { daysLeft } from '../../renderer/src/screens/Certificates';
+import { certificateLabel, daysLeft } from '../../renderer/src/screens/Certificates';
 import type { Monitor } from '../../renderer/src/api/types';
 import { channelBody, MASK_FIELD } from '../../renderer/src/lib/channelKinds';
 import { mayChange } from '../../renderer/src/lib/access';
@@ -192,6 +192,13 @@ describe('monitor details', () => {
     expect(daysLeft('2026-12-01T00:00:00.000000Z', now)).toBe(10);
     expect(daysLeft('2026-11-20T00:00:00.000000Z', now)).toBe(-1);
     expect(daysLeft(null, now)).toBeNull();
+  });
+
+  it('names a certificate by its host, and its port unless 443, an IPv6 address in brackets before one', () => {
+    expect(certificateLabel({ hostname: 'example.com', port: 443 })).toBe('example.com');
+    expect(certificateLabel({ hostname: 'example.com', port: 8443 })).toBe('example.com:8443');
+    expect(certificateLabel({ hostname: '::1', port: 443 })).toBe('::1');
+    expect(certificateLabel({ hostname: '::1', port: 8443 })).toBe('[::1]:8443');
   });
 });
 

@@ -71,11 +71,16 @@ function label(alert: Alert): string {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** How many are monitors that recovered: a certificate's good news (valid again, renewed) is another alert. */
+function recoveredMonitors(entries: DigestEntry[], tones: AlertTone[]): number {
+  return entries.filter((e, i) => tones[i] === 'good' && !isNoticeReason(e.alert.reason)).length;
+}
+
 /** The digest of `entries` for people, naming at most `maxNames` monitors. */
 export function digestMessage(entries: DigestEntry[], publicUrl: string, maxNames: number): DigestMessage {
   const tones = entries.map((e) => alertTone(e.alert));
   const bad = tones.filter((t) => t === 'bad' || t === 'warn').length;
-  const good = tones.filter((t) => t === 'good').length;
+  const good = recoveredMonitors(entries, tones);
   const byServer = new Map<string, Alert[]>();
   for (const { alert } of entries) {
     const server = alert.server?.name ?? '';
@@ -183,8 +188,8 @@ export function webhookDigest(
 ): WebhookDigest {
   const message = digestMessage(entries, publicUrl, 0);
   const tones = entries.map((e) => alertTone(e.alert));
-  const failed = tones.filter((t) => t === 'bad' || t === 'warn').length;
-  const recovered = tones.filter((t) => t === 'good').length;
+  const recovered = recoveredMonitors(entries, tones);
+  const failed = entries.filter((e, i) => !isNoticeReason(e.alert.reason) && (tones[i] === 'bad' || tones[i] === 'warn')).length;
   return {
     schema: DIGEST_SCHEMA,
     event: 'digest',

@@ -17,9 +17,10 @@ export interface NoticeWords {
 
 type Certificate = Extract<NoticeReason, { kind: 'certificate' }>;
 
-/** "example.com", or "example.com:8443" when the port is not the usual one. */
+/** "example.com", or "example.com:8443" when the port is not the usual one; an IPv6 address in brackets before a port ("[::1]:8443"). */
 export function hostLabel(cert: { hostname: string; port: number }): string {
-  return cert.port === 443 ? cert.hostname : `${cert.hostname}:${cert.port}`;
+  if (cert.port === 443) return cert.hostname;
+  return `${cert.hostname.includes(':') ? `[${cert.hostname}]` : cert.hostname}:${cert.port}`;
 }
 
 function remaining(expiresAt: number, now: number): string {

@@ -1,4 +1,5 @@
 import { alertMs, isNoticeReason, type Alert, type MonitorReason } from './alert';
+import type { CertificateStatus } from '../certificates/status';
 import { noticeWords, wordsOfNotice } from './noticeWords';
 import { remembered } from '../time/answerCache';
 import { scheduleWords } from '../schedules';
@@ -98,8 +99,19 @@ export function lastLines(text: string | null, lines: number, chars: number): st
 
 export type AlertTone = 'bad' | 'warn' | 'good' | 'info';
 
+/** A certificate's news reads as the status it found: valid again or renewed is good news, an expiry coming a warning. */
+const CERTIFICATE_TONES: Record<CertificateStatus, AlertTone> = {
+  pending: 'info',
+  valid: 'good',
+  expiring: 'warn',
+  expired: 'bad',
+  invalid: 'bad',
+  unreachable: 'bad',
+};
+
 /** How an alert reads at a glance: a failure is bad, a stuck run a warning, a recovery good. */
 export function alertTone(alert: Alert): AlertTone {
+  if (alert.reason.kind === 'certificate') return CERTIFICATE_TONES[alert.reason.status];
   if (isNoticeReason(alert.reason)) return alert.event === 'test' || alert.event === 'server' ? 'info' : 'bad';
   switch (alert.reason.kind) {
     case 'failed':

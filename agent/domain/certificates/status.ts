@@ -43,7 +43,8 @@ const VERIFY_ERROR_TEXT: Record<string, string> = {
   SELF_SIGNED_CERT_IN_CHAIN: 'Self-signed certificate in the chain',
   UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'Untrusted certificate: its issuer is not a trusted authority',
   UNABLE_TO_GET_ISSUER_CERT: 'Untrusted certificate: its issuer is not a trusted authority',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'Untrusted certificate: the chain does not lead to a trusted authority',
+  // Only the leaf came and its issuer is unknown: most often a server that leaves out its intermediate (browsers may fetch it, other clients fail).
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'Untrusted certificate: the server sends no chain to a trusted authority (is an intermediate certificate missing?)',
   CERT_SIGNATURE_FAILURE: 'Invalid certificate signature',
   CERT_REVOKED: 'Certificate revoked',
   CERT_HAS_EXPIRED: 'A certificate in the chain has expired',
@@ -96,6 +97,21 @@ export function daysLeft(expiresAt: number, now: number): number {
 export function reachedReminder(expiresAt: number, now: number): number | null {
   const reached = REMINDER_DAYS.filter((days) => expiresAt - now <= days * DAY_MS);
   return reached.length ? Math.min(...reached) : null;
+}
+
+/**
+ * The next moment after `now` at which the same certificate, checked again, says something new by
+ * the clock alone: it becomes valid, comes within `warnDays` days, reaches a reminder or expires
+ * (each as classifyCertificate and reachedReminder draw their lines); Infinity when none is ahead.
+ */
+export function nextCertificateMoment(certificate: { validFrom: number; expiresAt: number }, warnDays: number, now: number): number {
+  const moments = [
+    certificate.validFrom,
+    certificate.expiresAt - warnDays * DAY_MS + 1,
+    ...REMINDER_DAYS.map((days) => certificate.expiresAt - days * DAY_MS),
+    certificate.expiresAt + 1,
+  ].filter((moment) => moment > now);
+  return moments.length ? Math.min(...moments) : Infinity;
 }
 
 /** What is stored about a certificate between checks, as far as notifications care. */

@@ -87,7 +87,24 @@ function verdict(socket: tls.TLSSocket, hostnameError: Error | undefined): { cod
   if (socket.authorized) return null;
   const code = String(socket.authorizationError ?? 'UNKNOWN');
   // Node keeps only the code of a hostname mismatch; the message naming the altnames is ours.
-  return { code, message: code === 'ERR_TLS_CERT_ALTNAME_INVALID' && hostnameError ? hostnameError.message : code };
+  return { code, message: code === 'ERR_TLS_CERT_ALTNAME_INVALID' && hostnameError ? mismatchWords(hostnameError) : code };
+}
+
+/** The names shown of a certificate for other names; the rest are counted. */
+const NAMES_SHOWN = 5;
+
+/** "the certificate is for example.com, *.example.com, not shop.example": Node's own sentence names OpenSSL's fields. */
+function mismatchWords(hostnameError: Error & { host?: string; cert?: tls.PeerCertificate }): string {
+  const { host, cert } = hostnameError;
+  const altNames = (cert?.subjectaltname ?? '')
+    .split(', ')
+    .map((name) => name.replace(/^(DNS|IP Address):/, ''))
+    .filter(Boolean);
+  const names = altNames.length ? altNames : [cert?.subject?.CN ?? []].flat();
+  if (!names.length || !host) return hostnameError.message;
+  const more = names.length - NAMES_SHOWN;
+  const shown = more > 0 ? `${names.slice(0, NAMES_SHOWN).join(', ')} and ${more} more name${more === 1 ? '' : 's'}` : names.join(', ');
+  return `the certificate is for ${shown}, not ${host}`;
 }
 
 const SOCKET_ERROR_TEXT: Record<string, string> = {
@@ -100,10 +117,15 @@ const SOCKET_ERROR_TEXT: Record<string, string> = {
   ETIMEDOUT: 'Connection timed out',
 };
 
-function describeSocketError(error: NodeJS.ErrnoException): string {
+function describeSocketError(error: NodeJS.ErrnoException & { reason?: string }): string {
   const code = error.code ?? '';
   if (SOCKET_ERROR_TEXT[code]) return SOCKET_ERROR_TEXT[code];
-  if (code.startsWith('ERR_SSL_') || /ssl|tls/i.test(error.message)) return `TLS handshake failed: ${error.message}`;
+  // OpenSSL's answer to a first record that is not TLS: HTTP's 400, an SSH or SMTP banner.
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER') return 'Not a TLS server: it answered in another protocol (plain HTTP?)';
+  // OpenSSL's message carries a memory address, its source file and a newline; its reason is the words.
+  if (code.startsWith('ERR_SSL_') || /ssl|tls/i.test(error.message)) {
+    return `TLS handshake failed: ${error.reason ?? error.message.trim()}`;
+  }
   return error.message || code || 'Connection failed';
 }
 

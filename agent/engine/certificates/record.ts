@@ -2,7 +2,7 @@ import type { CertificateRepository, CertificateRow } from '../../db/certificate
 import type { Db } from '../../db/open';
 import type { notificationRepository } from '../../db/notifications';
 import type { CheckObservation } from '../../domain/certificates/status';
-import { classifyCertificate, decideNotification } from '../../domain/certificates/status';
+import { classifyCertificate, decideNotification, nextCertificateMoment } from '../../domain/certificates/status';
 import type { AgentEvents } from '../events';
 import type { Notifier } from '../popups/notifier';
 import { certificateNotification, type CertificateSnapshot } from './messages';
@@ -51,7 +51,8 @@ export function recordCheck(
       lastError,
       reminderDays: decision.reminderDays,
       now,
-      nextCheckAt: now + intervalMs,
+      // The news the clock alone brings (an expiry, a reminder) is told when it is due, not at the next round.
+      nextCheckAt: Math.min(now + intervalMs, seen ? nextCertificateMoment(seen, row.warn_days, now) : Infinity),
     });
     if (!decision.event) return { row, notification: null, popup: null };
     const snapshot: CertificateSnapshot = {

@@ -33,14 +33,16 @@ interface Job {
 }
 
 /**
- * Checks every live certificate when it is due (at creation, then every 6 hours) and on
- * demand, at most 4 at once. A scheduled check that newly cannot connect is confirmed 5 minutes
- * later before it counts; an on-demand one counts at once. Checks are network I/O on their own
- * timer, so a slow host holds one of the 4 slots for at most the checker's timeout and never
- * the monitor loop.
+ * Checks every live certificate when it is due (at creation, then every 6 hours), at most 4 at
+ * once, and on demand, at once. A scheduled check that newly cannot connect is confirmed 5
+ * minutes later before it counts; an on-demand one counts at once. Checks are network I/O on
+ * their own timer, so a slow host holds one of the 4 slots for at most the checker's timeout and
+ * never the monitor loop; a check someone waits for takes no slot, so hosts that stall never
+ * hold it up (there are no more of those than certificates, and one of each at a time).
  */
 export class CertificateScheduler {
   private readonly jobs = new Map<number, Job>();
+  /** Scheduled checks waiting for a slot. */
   private readonly queue: number[] = [];
   private readonly inFlight = new Set<AbortController>();
   /** Certificates whose scheduled check just failed to connect, awaiting the confirming check. */
@@ -108,34 +110,40 @@ export class CertificateScheduler {
     let resolve!: Job['resolve'];
     const promise = new Promise<CertificateRow | null>((r) => (resolve = r));
     this.jobs.set(id, { promise, resolve, urgent });
-    if (urgent) this.queue.unshift(id);
-    else this.queue.push(id);
-    this.pump();
+    if (urgent) this.launch(id, false);
+    else {
+      this.queue.push(id);
+      this.pump();
+    }
     return promise;
   }
 
-  /** A scheduled check someone now waits for: to the front of the queue, and no confirmation delay. */
+  /** A scheduled check someone now waits for: started at once if it was still queued, and no confirmation delay. */
   private promote(id: number, job: Job): void {
     job.urgent = true;
     const queued = this.queue.indexOf(id);
-    if (queued > 0) this.queue.unshift(...this.queue.splice(queued, 1));
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      this.launch(id, false);
+    }
   }
 
   private pump(): void {
-    while (this.running < this.concurrency && this.queue.length > 0) {
-      const id = this.queue.shift()!;
-      this.running++;
-      this.run(id)
-        .catch((error: unknown) => {
-          this.log(`certificate check ${id} failed: ${describeError(error)}`, { level: 'warn' });
-          return null;
-        })
-        .then((row) => {
-          this.running--;
-          this.settle(id, row);
-          this.pump();
-        });
-    }
+    while (this.running < this.concurrency && this.queue.length > 0) this.launch(this.queue.shift()!, true);
+  }
+
+  private launch(id: number, inSlot: boolean): void {
+    if (inSlot) this.running++;
+    this.run(id)
+      .catch((error: unknown) => {
+        this.log(`certificate check ${id} failed: ${describeError(error)}`, { level: 'warn' });
+        return null;
+      })
+      .then((row) => {
+        if (inSlot) this.running--;
+        this.settle(id, row);
+        this.pump();
+      });
   }
 
   private needsConfirmation(row: CertificateRow, observation: CheckObservation): boolean {

@@ -12,6 +12,7 @@ import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import './Certificates.css';
 import { describeError } from '../../../agent/domain/text/errorText';
+import { hostLabel } from '../../../agent/domain/alerts/noticeWords';
 import { useCanEdit } from '../lib/access';
 import { useKeepFocus } from '../lib/use-keep-focus';
 
@@ -21,10 +22,8 @@ export function daysLeft(expiresAt: string | null, now = Date.now()): number | n
   return Math.floor((new Date(expiresAt).getTime() - now) / 86_400_000);
 }
 
-/** "example.com", or "example.com:8443" when the port is not 443: two ports are two certificates. */
-export function certificateLabel(certificate: { hostname: string; port: number }): string {
-  return certificate.port === 443 ? certificate.hostname : `${certificate.hostname}:${certificate.port}`;
-}
+/** "example.com", or "example.com:8443" when the port is not 443 (two ports are two certificates): the alerts' own words. */
+export const certificateLabel = hostLabel;
 
 function DaysLeft(props: { certificate: Certificate }) {
   const days = daysLeft(props.certificate.expires_at);

@@ -4,6 +4,7 @@ import {
   daysLeft,
   decideNotification,
   DAY_MS,
+  nextCertificateMoment,
   reachedReminder,
   type CertificateDetails,
   type CheckObservation,
@@ -162,5 +163,28 @@ describe('decideNotification', () => {
 
   it('does not take an unreadable certificate for a renewal', () => {
     expect(decideNotification(state({}), next('unreachable', 60, null), now).event).toBe('changed');
+  });
+});
+
+describe('nextCertificateMoment', () => {
+  const certificate = { validFrom: now - 30 * DAY_MS, expiresAt: now + 20 * DAY_MS };
+
+  it('is the next line the clock crosses: within warn_days, each reminder, then the expiry', () => {
+    expect(nextCertificateMoment(certificate, 14, now)).toBe(now + 6 * DAY_MS + 1);
+    expect(nextCertificateMoment(certificate, 14, now + 6 * DAY_MS + 1)).toBe(now + 13 * DAY_MS);
+    expect(nextCertificateMoment(certificate, 14, now + 13 * DAY_MS)).toBe(now + 19 * DAY_MS);
+    expect(nextCertificateMoment(certificate, 14, now + 19 * DAY_MS)).toBe(now + 20 * DAY_MS + 1);
+    expect(nextCertificateMoment(certificate, 14, now + 20 * DAY_MS + 1)).toBe(Infinity);
+  });
+
+  it('each line is where the status or reminder changes', () => {
+    const at = (moment: number) => classifyCertificate(seen(certificate), 14, moment).status;
+    expect([at(now + 6 * DAY_MS), at(now + 6 * DAY_MS + 1)]).toEqual(['valid', 'expiring']);
+    expect([reachedReminder(certificate.expiresAt, now + 13 * DAY_MS - 1), reachedReminder(certificate.expiresAt, now + 13 * DAY_MS)]).toEqual([null, 7]);
+    expect([at(now + 20 * DAY_MS), at(now + 20 * DAY_MS + 1)]).toEqual(['expiring', 'expired']);
+  });
+
+  it('is the start of a certificate not valid yet', () => {
+    expect(nextCertificateMoment({ validFrom: now + DAY_MS, expiresAt: now + 90 * DAY_MS }, 14, now)).toBe(now + DAY_MS);
   });
 });
