@@ -103,8 +103,8 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
     const { channel_ids: channelIds, ...changes } = validate(monitorPatch, await readJsonBody(ctx));
     checkChannelIds(store, ctx.state.companyId, channelIds);
     const monitor = store.db.transaction(() => {
-      saveChannelIds(store, ctx.state.companyId, { type: 'monitor', id }, channelIds);
-      return found(editMonitor({ store, events }, ctx.state.companyId, id, changes, clock()));
+      const channelsChanged = saveChannelIds(store, ctx.state.companyId, { type: 'monitor', id }, channelIds);
+      return found(editMonitor({ store, events }, ctx.state.companyId, id, changes, clock(), 'api', channelsChanged));
     })();
     ctx.body = present(monitor, requestOrigin(ctx));
   });

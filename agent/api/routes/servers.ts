@@ -105,11 +105,14 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
       throw HttpError.validation({ identifier: ['The identifier has already been taken.'] });
     }
     checkChannelIds(store, companyId, channelIds);
-    store.db.transaction(() => {
-      store.servers.edit(companyId, server.id, next);
-      saveChannelIds(store, companyId, { type: 'server', id: server.id }, channelIds);
+    const edited = store.db.transaction(() => {
+      const channelsChanged = saveChannelIds(store, companyId, { type: 'server', id: server.id }, channelIds);
+      // Values it has already are no edit, as an Eloquent model saved clean is not touched: updated_at stays.
+      const fieldsChanged = next.name !== server.name || next.identifier !== server.identifier || next.ipAddress !== server.ip_address;
+      if (fieldsChanged || channelsChanged) store.servers.edit(companyId, server.id, next);
+      return fieldsChanged || channelsChanged;
     })();
-    events.emit({ type: 'server.changed', companyId, serverId: server.id });
+    if (edited) events.emit({ type: 'server.changed', companyId, serverId: server.id });
     ctx.body = present(findServer(companyId, ctx.params.id));
   });
 
