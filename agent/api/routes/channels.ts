@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
+import { ROUTER_OPTIONS } from '../http/routerOptions';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/errors';
@@ -75,7 +76,7 @@ function refuseForeignMasks(kind: ChannelKind, stored: Record<string, unknown>, 
 
 /** /api/channels: where notifications are delivered besides the desktop (docs/channels.md). */
 export function channelRoutes({ store, events, clock, requireToken, deliveries }: ApiDeps): AuthedRouter {
-  const router: AuthedRouter = new Router();
+  const router: AuthedRouter = new Router(ROUTER_OPTIONS);
   router.use(requireToken);
   const findChannel = (companyId: number, raw: string | undefined) => {
     const channel = store.channels.find(companyId, pathId(raw, 'Channel'));

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { ROUTER_OPTIONS } from '../http/routerOptions';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/errors';
@@ -85,7 +86,7 @@ const EMPTY: WindowFields = { name: '', startsAt: null, endsAt: null, schedule: 
 
 /** Maintenance windows: Cronbeat's own resource (docs/api.md), paginated as the spec's lists are. */
 export function maintenanceWindowRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
-  const router: AuthedRouter = new Router();
+  const router: AuthedRouter = new Router(ROUTER_OPTIONS);
   router.use(requireToken);
   /** Changes a window with `change`, then plans again the monitors it held longer than it now does. */
   const changeWindow = <T>(row: MaintenanceWindowRow, now: number, change: () => T): T => {

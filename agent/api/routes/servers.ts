@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { ROUTER_OPTIONS } from '../http/routerOptions';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/errors';
@@ -20,7 +21,7 @@ function sameServerAlert(stored: ServerAlertRow, report: { username: string; com
 }
 
 export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
-  const router: AuthedRouter = new Router();
+  const router: AuthedRouter = new Router(ROUTER_OPTIONS);
   router.use(requireToken);
   const findServer = (companyId: number, raw: string | undefined) => {
     const server = store.servers.find(companyId, pathId(raw, 'Server'));
