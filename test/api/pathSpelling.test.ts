@@ -52,3 +52,15 @@ describe('paths in another letter case', () => {
     expect(seen.size).toBeGreaterThan(30);
   });
 });
+
+describe('a path with a trailing slash', () => {
+  it('is the same list, and its page URLs name the path without the slash, as Laravel\'s request URL does', async () => {
+    const plain = await (await agent.api('/api/notifications?per_page=5')).json();
+    const slashed = await agent.api('/api/notifications/?per_page=5');
+    expect(slashed.status).toBe(200);
+    const page = await slashed.json();
+    expect(page.path).toBe(`${agent.url}/api/notifications`);
+    expect(page.first_page_url).toBe(`${agent.url}/api/notifications?per_page=5&page=1`);
+    expect(page).toEqual(plain);
+  });
+});
