@@ -78,4 +78,39 @@ describe('a PATCH that changes nothing', () => {
     const routed = await patch(path, { channel_ids: [] });
     expect(routed.updated_at).toBe(new Date(now).toISOString().replace('Z', '000Z'));
   });
+
+  it('leaves a channel as it was, updated_at included', async () => {
+    const created = await (
+      await agent.api('/api/channels', {
+        method: 'POST',
+        json: { name: 'Phone', kind: 'ntfy', settings: { topic: 'backups', access_token: 'tk_secret' }, quiet_hours: { start: '22:00', end: '07:00', timezone: 'UTC' } },
+      })
+    ).json();
+    const path = `/api/channels/${created.id}`;
+    for (const body of [
+      { name: 'Phone' },
+      { settings: { topic: 'backups' } },
+      // The masked secret as it was read, and quiet hours written as they are stored.
+      { name: 'Phone', settings: { topic: 'backups', access_token: '********' }, quiet_hours: { start: '22:00', end: '7:00', timezone: 'Etc/UTC' }, remind_every_hours: null },
+    ]) {
+      later();
+      expect(await patch(path, body), JSON.stringify(body)).toEqual(created);
+    }
+    later();
+    expect((await patch(path, { name: 'Phone 2' })).updated_at).toBe(new Date(now).toISOString().replace('Z', '000Z'));
+  });
+
+  it('leaves a maintenance window as it was, updated_at included', async () => {
+    const body = { name: 'db upgrade', schedule: '0 3 * * 0', timezone: 'UTC', duration: 60, tags: ['db', 'prod'] };
+    const created = await (await agent.api('/api/maintenance-windows', { method: 'POST', json: body })).json();
+    const path = `/api/maintenance-windows/${created.id}`;
+    for (const same of [{ name: 'db upgrade' }, { ...body, tags: ['prod', 'db', 'db'] }, { monitor_ids: [] }]) {
+      later();
+      const answer = await patch(path, same);
+      // Its active and next_starts_at are of the moment asked: only the stored fields are compared.
+      expect({ ...answer, active: null, active_until: null, next_starts_at: null }, JSON.stringify(same)).toEqual({ ...created, active: null, active_until: null, next_starts_at: null });
+    }
+    later();
+    expect((await patch(path, { duration: 90 })).updated_at).toBe(new Date(now).toISOString().replace('Z', '000Z'));
+  });
 });

@@ -136,9 +136,16 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
     if (channel.kind === 'webhook' && !settings.secret) settings.secret = generatedSecret ?? channel.settings.secret;
     const quietHours = input.quiet_hours === undefined ? channel.quiet_hours : input.quiet_hours;
     const now = clock();
+    const name = input.name ?? channel.name;
+    const remindEveryHours = input.remind_every_hours === undefined ? channel.remind_every_hours : input.remind_every_hours;
+    const sameSettings = (a: object, b: object) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+    // Values it has already are no edit, as an Eloquent model saved clean is not touched: updated_at stays.
+    if (name === channel.name && sameSettings(settings, channel.settings) && JSON.stringify(quietHours) === JSON.stringify(channel.quiet_hours) && remindEveryHours === channel.remind_every_hours) {
+      ctx.body = presentChannel(channel);
+      return;
+    }
     const updated = store.db.transaction(() => {
-      const remindEveryHours = input.remind_every_hours === undefined ? channel.remind_every_hours : input.remind_every_hours;
-      const row = store.channels.update(companyId, channel.id, { name: input.name ?? channel.name, settings, quietHours, remindEveryHours }, now);
+      const row = store.channels.update(companyId, channel.id, { name, settings, quietHours, remindEveryHours }, now);
       // Quiet hours removed or changed: what they held is looked at again now (and held again if still inside).
       if (row && JSON.stringify(quietHours) !== JSON.stringify(channel.quiet_hours)) store.deliveries.dueNowForChannel(channel.id, now);
       return row;

@@ -64,6 +64,11 @@ function checkWindow(store: Store, companyId: number, fields: WindowFields, body
   if (unknown.length > 0) {
     throw HttpError.validation({ monitor_ids: [`The monitor ids field names no monitor with the id ${unknown.join(', ')}.`] });
   }
+  return normalised(fields);
+}
+
+/** The fields as they are stored: ids and tags sorted, without repeats. */
+function normalised(fields: WindowFields): WindowFields {
   return { ...fields, monitorIds: [...new Set(fields.monitorIds)].sort((a, b) => a - b), tags: [...new Set(fields.tags)].sort() };
 }
 
@@ -152,6 +157,11 @@ export function maintenanceWindowRoutes({ store, events, clock, requireToken }: 
     const now = clock();
     const before = fieldsOf(row);
     const fields = checkWindow(store, companyId, merged(before, body), body, now, before.monitorIds);
+    // Values it has already are no edit, as an Eloquent model saved clean is not touched: updated_at stays.
+    if (JSON.stringify(fields) === JSON.stringify(normalised(before))) {
+      ctx.body = presentMaintenanceWindow(row, now);
+      return;
+    }
     const edited = changeWindow(row, now, () => store.maintenanceWindows.edit(companyId, row.id, fields, now)!);
     events.emit({ type: 'maintenance.changed', companyId, windowId: row.id });
     ctx.body = presentMaintenanceWindow(edited, now);
