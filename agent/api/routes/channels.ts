@@ -122,8 +122,10 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
 
   router.patch('/api/channels/:id', async (ctx) => {
     const { companyId } = ctx.state;
-    const channel = findChannel(companyId, ctx.params.id);
+    findChannel(companyId, ctx.params.id);
     const body = await readJsonBody(ctx);
+    // Read again once the body is in: another edit may have come meanwhile, and this one is merged over it.
+    const channel = findChannel(companyId, ctx.params.id);
     const input = validate(channelPatch, body);
     const sent = input.settings ?? {};
     refuseUnknownSettings(channel.kind, sentSettings(body, sent));

@@ -152,8 +152,10 @@ export function maintenanceWindowRoutes({ store, events, clock, requireToken }: 
 
   router.patch('/api/maintenance-windows/:id', async (ctx) => {
     const { companyId } = ctx.state;
-    const row = findWindow(companyId, ctx.params.id);
+    findWindow(companyId, ctx.params.id);
     const body = validate(maintenanceWindowPatch, await readJsonBody(ctx));
+    // Read again once the body is in: another edit may have come meanwhile, and this one is merged over it.
+    const row = findWindow(companyId, ctx.params.id);
     const now = clock();
     const before = fieldsOf(row);
     const fields = checkWindow(store, companyId, merged(before, body), body, now, before.monitorIds);

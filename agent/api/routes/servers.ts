@@ -93,8 +93,10 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
 
   router.patch('/api/servers/:id', async (ctx) => {
     const { companyId } = ctx.state;
-    const server = findServer(companyId, ctx.params.id);
+    findServer(companyId, ctx.params.id);
     const { channel_ids: channelIds, ...input } = validate(serverPatch, await readJsonBody(ctx));
+    // Read again once the body is in: another edit may have come meanwhile, and this one is compared with it.
+    const server = findServer(companyId, ctx.params.id);
     const next = {
       name: input.name ?? server.name,
       identifier: input.identifier ?? server.identifier,
