@@ -31,6 +31,18 @@ describe('a JSON body', () => {
     expect(identity.status).toBe(201);
   });
 
+  it('reads a body of white space alone (`echo | curl -d @-`) as an empty one, as Laravel does: the fields it lacks are named', async () => {
+    const before = serverCount();
+    for (const body of ['\n', ' \r\n\t', '\uFEFF\n']) {
+      const answer = await post(body, { 'Content-Type': 'application/json' });
+      expect(answer.status, JSON.stringify(body)).toBe(422);
+      expect(Object.keys((await answer.json()).errors)).toEqual(['name', 'ip_address', 'identifier']);
+      const action = await fetch(`${agent.url}/api/notifications/read`, { method: 'POST', body, headers: { Authorization: `Bearer ${agent.token}` } });
+      expect(action.status, JSON.stringify(body)).toBe(200);
+    }
+    expect(serverCount()).toBe(before);
+  });
+
   it('takes a UTF-8 byte order mark before the JSON (a file saved by Notepad or PowerShell, sent with curl -d @file)', async () => {
     const answer = await post(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ ...server, identifier: 'backup-08' }))]));
     expect(answer.status).toBe(201);

@@ -51,16 +51,18 @@ function utf8Text(ctx: Context, raw: Buffer): string {
   }
 }
 
-/** The body as a JSON object: {} when empty, 400 when it is not JSON or not an object, 415 when compressed. */
+/** The body as a JSON object: {} when empty or white space, 400 when it is not JSON or not an object, 415 when compressed. */
 export async function readJsonBody(ctx: Context): Promise<Record<string, unknown>> {
   const raw = await readRawBody(ctx, JSON_BODY_LIMIT);
   if (raw.length === 0) return {};
   refuseContentCoding(ctx);
-  const text = utf8Text(ctx, raw);
+  // A UTF-8 byte order mark (a file saved by Notepad or PowerShell) is not part of the JSON (RFC 8259 §8.1).
+  const text = utf8Text(ctx, raw).replace(/^\uFEFF/, '');
+  // JSON's white space alone (`echo | curl -d @-`) is no body, as Laravel reads it: the fields it lacks are named.
+  if (/^[ \t\n\r]*$/.test(text)) return {};
   let parsed: unknown;
   try {
-    // A UTF-8 byte order mark (a file saved by Notepad or PowerShell) is not part of the JSON (RFC 8259 §8.1).
-    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+    parsed = JSON.parse(text);
   } catch {
     throw new HttpError(400, 'The request body is not valid JSON.');
   }

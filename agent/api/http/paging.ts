@@ -20,9 +20,12 @@ export function requestOrigin(ctx: Context): string {
   return `${ctx.protocol}://${ctx.host}`;
 }
 
-/** The absolute URL of the request without its query, from the request's own scheme and Host. */
+/**
+ * The absolute URL of the request without its query, from the request's own scheme and Host, and
+ * without a trailing slash (which the routes take), as Laravel's `$request->url()` gives a page's `path`.
+ */
 export function requestUrl(ctx: Context): string {
-  return `${requestOrigin(ctx)}${ctx.path}`;
+  return `${requestOrigin(ctx)}${ctx.path.replace(/(?<=.)\/+$/, '')}`;
 }
 
 /**

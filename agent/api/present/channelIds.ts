@@ -15,9 +15,12 @@ export function checkChannelIds(store: Store, companyId: number, channelIds: num
   }
 }
 
-/** Stores a checked channel_ids (undefined: nothing to do). */
-export function saveChannelIds(store: Store, companyId: number, subject: Subject, channelIds: number[] | null | undefined): void {
-  if (channelIds !== undefined) store.channelRoutes.setChannelIds(companyId, subject, channelIds);
+/** Stores a checked channel_ids (undefined: nothing to do); whether the subject's list is another than it was. */
+export function saveChannelIds(store: Store, companyId: number, subject: Subject, channelIds: number[] | null | undefined): boolean {
+  if (channelIds === undefined) return false;
+  const before = JSON.stringify(store.channelRoutes.channelIds(subject));
+  store.channelRoutes.setChannelIds(companyId, subject, channelIds);
+  return JSON.stringify(store.channelRoutes.channelIds(subject)) !== before;
 }
 
 /**

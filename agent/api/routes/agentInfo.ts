@@ -1,5 +1,6 @@
 import { hostname, networkInterfaces } from 'node:os';
 import Router from '@koa/router';
+import { ROUTER_OPTIONS } from '../http/routerOptions';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import { isLoopbackOnly, remoteUrls, urlFor } from '../../domain/access/reachability';
 
@@ -10,7 +11,7 @@ import { isLoopbackOnly, remoteUrls, urlFor } from '../../domain/access/reachabi
  * whether alerts also show as popups on this machine's desktop (not on a headless agent).
  */
 export function agentInfoRoutes({ requireToken, boundHost = '127.0.0.1', allowedHosts = [], publicUrl, popups = false }: ApiDeps): AuthedRouter {
-  const router: AuthedRouter = new Router();
+  const router: AuthedRouter = new Router(ROUTER_OPTIONS);
   router.get('/api/agent', requireToken, (ctx) => {
     const port = ctx.req.socket.localPort ?? 0;
     const named = allowedHosts.map((name) => urlFor(name.trim().toLowerCase().replace(/\.$/, ''), port));

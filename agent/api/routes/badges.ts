@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { ROUTER_OPTIONS } from '../http/routerOptions';
 import type { Context } from 'koa';
 import type { ApiDeps } from '../deps';
 import { HttpError } from '../http/errors';
@@ -29,7 +30,7 @@ function splitFile(file: string): { name: string; format: 'svg' | 'json' } {
  * The key may only read badges; an unknown key, monitor or tag answers 404 alike.
  */
 export function badgeRoutes({ store, clock, authLimiter = new FailedAuthLimiter() }: ApiDeps): Router {
-  const router = new Router();
+  const router = new Router(ROUTER_OPTIONS);
   // A badge not there (yet) must not stick in an image proxy's cache: a README may name a monitor or tag before it exists.
   router.use(async (ctx, next) => {
     try {

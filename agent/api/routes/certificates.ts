@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { ROUTER_OPTIONS } from '../http/routerOptions';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import type { CertificateRow } from '../../db/certificates';
 import { readJsonBody } from '../http/body';
@@ -13,7 +14,7 @@ import { noFields } from '../../contract/fields';
 
 /** /api/ssl-certificates: our extension for the spec's SslCertificateNotification. */
 export function certificateRoutes({ store, events, clock, requireToken, certificateChecks }: ApiDeps): AuthedRouter {
-  const router: AuthedRouter = new Router();
+  const router: AuthedRouter = new Router(ROUTER_OPTIONS);
   router.use(requireToken);
   const findCertificate = (companyId: number, raw: string | undefined) => {
     const certificate = store.certificates.find(companyId, pathId(raw, 'Certificate'));

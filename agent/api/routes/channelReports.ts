@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { ROUTER_OPTIONS } from '../http/routerOptions';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import { HttpError } from '../http/errors';
 import { pathId } from '../http/params';
@@ -31,7 +32,7 @@ function withoutValues<T>(value: T, hidden: readonly string[]): T {
  * so a key that is not shown that in the channel's settings is not shown it here either.
  */
 export function channelReportRoutes({ store, clock, requireToken, adminZone, publicUrl }: ApiDeps): AuthedRouter {
-  const router: AuthedRouter = new Router();
+  const router: AuthedRouter = new Router(ROUTER_OPTIONS);
   router.use(requireToken);
   router.get('/api/channels/:id/report-preview', async (ctx) => {
     const channel = store.channels.find(ctx.state.companyId, pathId(ctx.params.id, 'Channel'));

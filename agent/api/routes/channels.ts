@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
+import { ROUTER_OPTIONS } from '../http/routerOptions';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/errors';
@@ -75,7 +76,7 @@ function refuseForeignMasks(kind: ChannelKind, stored: Record<string, unknown>, 
 
 /** /api/channels: where notifications are delivered besides the desktop (docs/channels.md). */
 export function channelRoutes({ store, events, clock, requireToken, deliveries }: ApiDeps): AuthedRouter {
-  const router: AuthedRouter = new Router();
+  const router: AuthedRouter = new Router(ROUTER_OPTIONS);
   router.use(requireToken);
   const findChannel = (companyId: number, raw: string | undefined) => {
     const channel = store.channels.find(companyId, pathId(raw, 'Channel'));
@@ -121,8 +122,10 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
 
   router.patch('/api/channels/:id', async (ctx) => {
     const { companyId } = ctx.state;
-    const channel = findChannel(companyId, ctx.params.id);
+    findChannel(companyId, ctx.params.id);
     const body = await readJsonBody(ctx);
+    // Read again once the body is in: another edit may have come meanwhile, and this one is merged over it.
+    const channel = findChannel(companyId, ctx.params.id);
     const input = validate(channelPatch, body);
     const sent = input.settings ?? {};
     refuseUnknownSettings(channel.kind, sentSettings(body, sent));
@@ -135,9 +138,16 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
     if (channel.kind === 'webhook' && !settings.secret) settings.secret = generatedSecret ?? channel.settings.secret;
     const quietHours = input.quiet_hours === undefined ? channel.quiet_hours : input.quiet_hours;
     const now = clock();
+    const name = input.name ?? channel.name;
+    const remindEveryHours = input.remind_every_hours === undefined ? channel.remind_every_hours : input.remind_every_hours;
+    const sameSettings = (a: object, b: object) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+    // Values it has already are no edit, as an Eloquent model saved clean is not touched: updated_at stays.
+    if (name === channel.name && sameSettings(settings, channel.settings) && JSON.stringify(quietHours) === JSON.stringify(channel.quiet_hours) && remindEveryHours === channel.remind_every_hours) {
+      ctx.body = presentChannel(channel);
+      return;
+    }
     const updated = store.db.transaction(() => {
-      const remindEveryHours = input.remind_every_hours === undefined ? channel.remind_every_hours : input.remind_every_hours;
-      const row = store.channels.update(companyId, channel.id, { name: input.name ?? channel.name, settings, quietHours, remindEveryHours }, now);
+      const row = store.channels.update(companyId, channel.id, { name, settings, quietHours, remindEveryHours }, now);
       // Quiet hours removed or changed: what they held is looked at again now (and held again if still inside).
       if (row && JSON.stringify(quietHours) !== JSON.stringify(channel.quiet_hours)) store.deliveries.dueNowForChannel(channel.id, now);
       return row;

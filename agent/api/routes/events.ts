@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
+import { ROUTER_OPTIONS } from '../http/routerOptions';
 import type { AgentEvent } from '../../engine/events';
 import type { ApiDeps, AuthedRouter } from '../deps';
 
@@ -30,7 +31,7 @@ export function toWireEvent(event: AgentEvent): Record<string, unknown> {
  * Each event is one `data:` line of JSON such as {"type":"monitor.changed","monitorId":3}.
  */
 export function eventRoutes({ store, events, log, requireToken, clock }: ApiDeps): AuthedRouter {
-  const router: AuthedRouter = new Router();
+  const router: AuthedRouter = new Router(ROUTER_OPTIONS);
 
   router.get('/api/events', requireToken, (ctx) => {
     const { companyId, tokenId } = ctx.state;

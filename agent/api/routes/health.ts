@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { ROUTER_OPTIONS } from '../http/routerOptions';
 import type { ApiDeps } from '../deps';
 
 export const HEALTH_PATH = '/api/health';
@@ -9,7 +10,7 @@ export const HEALTH_PATH = '/api/health';
  * It is answered whatever the Host header says (hostGuard), since it tells nothing.
  */
 export function healthRoutes({ store }: ApiDeps): Router {
-  const router = new Router();
+  const router = new Router(ROUTER_OPTIONS);
   router.get(HEALTH_PATH, (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     try {

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { ROUTER_OPTIONS } from '../http/routerOptions';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import { onlyFullKeys } from '../http/auth';
 import { readJsonBody } from '../http/body';
@@ -25,7 +26,7 @@ const presentKey = (row: ApiTokenRow): WireKey => ({
  * revokes one at once; PATCH /api/keys/{id} sets how many monitors its lines may make.
  */
 export function keyRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
-  const router: AuthedRouter = new Router();
+  const router: AuthedRouter = new Router(ROUTER_OPTIONS);
   router.use(requireToken, onlyFullKeys);
 
   router.get('/api/keys', (ctx) => {

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { ROUTER_OPTIONS } from '../http/routerOptions';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/errors';
@@ -63,6 +64,11 @@ function checkWindow(store: Store, companyId: number, fields: WindowFields, body
   if (unknown.length > 0) {
     throw HttpError.validation({ monitor_ids: [`The monitor ids field names no monitor with the id ${unknown.join(', ')}.`] });
   }
+  return normalised(fields);
+}
+
+/** The fields as they are stored: ids and tags sorted, without repeats. */
+function normalised(fields: WindowFields): WindowFields {
   return { ...fields, monitorIds: [...new Set(fields.monitorIds)].sort((a, b) => a - b), tags: [...new Set(fields.tags)].sort() };
 }
 
@@ -85,7 +91,7 @@ const EMPTY: WindowFields = { name: '', startsAt: null, endsAt: null, schedule: 
 
 /** Maintenance windows: Cronbeat's own resource (docs/api.md), paginated as the spec's lists are. */
 export function maintenanceWindowRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
-  const router: AuthedRouter = new Router();
+  const router: AuthedRouter = new Router(ROUTER_OPTIONS);
   router.use(requireToken);
   /** Changes a window with `change`, then plans again the monitors it held longer than it now does. */
   const changeWindow = <T>(row: MaintenanceWindowRow, now: number, change: () => T): T => {
@@ -146,11 +152,18 @@ export function maintenanceWindowRoutes({ store, events, clock, requireToken }: 
 
   router.patch('/api/maintenance-windows/:id', async (ctx) => {
     const { companyId } = ctx.state;
-    const row = findWindow(companyId, ctx.params.id);
+    findWindow(companyId, ctx.params.id);
     const body = validate(maintenanceWindowPatch, await readJsonBody(ctx));
+    // Read again once the body is in: another edit may have come meanwhile, and this one is merged over it.
+    const row = findWindow(companyId, ctx.params.id);
     const now = clock();
     const before = fieldsOf(row);
     const fields = checkWindow(store, companyId, merged(before, body), body, now, before.monitorIds);
+    // Values it has already are no edit, as an Eloquent model saved clean is not touched: updated_at stays.
+    if (JSON.stringify(fields) === JSON.stringify(normalised(before))) {
+      ctx.body = presentMaintenanceWindow(row, now);
+      return;
+    }
     const edited = changeWindow(row, now, () => store.maintenanceWindows.edit(companyId, row.id, fields, now)!);
     events.emit({ type: 'maintenance.changed', companyId, windowId: row.id });
     ctx.body = presentMaintenanceWindow(edited, now);

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import Router from '@koa/router';
+import { ROUTER_OPTIONS } from '../http/routerOptions';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import { metricsRepository, type ChannelMetricsRow, type MonitorMetricsRow } from '../../db/metrics';
 import { escapeLabelValue, familyHeader, formatValue, prometheusText, PROMETHEUS_CONTENT_TYPE, type MetricFamily, type Sample } from '../../domain/formats/prometheusText';
@@ -150,7 +151,7 @@ async function metricsPieces(metrics: MetricsRepository, failures: Map<number, n
 }
 
 export function metricsRoutes({ store, clock, requireToken }: ApiDeps): AuthedRouter {
-  const router: AuthedRouter = new Router();
+  const router: AuthedRouter = new Router(ROUTER_OPTIONS);
   const metrics = metricsRepository(store.db);
   const failures = failureCounter(metrics);
   const startedAt = clock(); // routers are made as the agent starts

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { ROUTER_OPTIONS } from '../http/routerOptions';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/errors';
@@ -12,7 +13,7 @@ import { handLineMonitor } from '../../engine/monitors/lineKeys';
  * N, the only line that may then pulse and change it by its slug (see handLineMonitor).
  */
 export function monitorLineKeyRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
-  const router: AuthedRouter = new Router();
+  const router: AuthedRouter = new Router(ROUTER_OPTIONS);
   router.use(requireToken);
 
   router.put('/api/monitors/:id/line-key', async (ctx) => {

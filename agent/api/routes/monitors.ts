@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
+import { ROUTER_OPTIONS } from '../http/routerOptions';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/errors';
@@ -25,7 +26,7 @@ import { tokenView } from '../present/tokenVisibility';
 const LIST_PAGE_ROWS = 1000;
 
 export function monitorRoutes({ store, events, clock, requireToken, publicUrl }: ApiDeps): AuthedRouter {
-  const router: AuthedRouter = new Router();
+  const router: AuthedRouter = new Router(ROUTER_OPTIONS);
   router.use(requireToken);
   // Pulse URLs (the dashboard's copy-paste lines) start with the public URL when one is set.
   const requestOrigin = (ctx: Context) => publicUrl?.current() ?? originOfRequest(ctx);
@@ -103,8 +104,8 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
     const { channel_ids: channelIds, ...changes } = validate(monitorPatch, await readJsonBody(ctx));
     checkChannelIds(store, ctx.state.companyId, channelIds);
     const monitor = store.db.transaction(() => {
-      saveChannelIds(store, ctx.state.companyId, { type: 'monitor', id }, channelIds);
-      return found(editMonitor({ store, events }, ctx.state.companyId, id, changes, clock()));
+      const channelsChanged = saveChannelIds(store, ctx.state.companyId, { type: 'monitor', id }, channelIds);
+      return found(editMonitor({ store, events }, ctx.state.companyId, id, changes, clock(), 'api', channelsChanged));
     })();
     ctx.body = present(monitor, requestOrigin(ctx));
   });

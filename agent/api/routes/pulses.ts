@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { ROUTER_OPTIONS } from '../http/routerOptions';
 import type { Context } from 'koa';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import { HttpError } from '../http/errors';
@@ -21,7 +22,7 @@ import { tokenView } from '../present/tokenVisibility';
  * token in X-Cronbeat-Monitor-Token.
  */
 export function pulseRoutes({ store, events, clock, pulseRecorder, authLimiter }: ApiDeps): Router {
-  const router = new Router();
+  const router = new Router(ROUTER_OPTIONS);
   const budgets = new CreationBudgets();
 
   const receivePulse = async (ctx: Context, byLine: boolean) => {
@@ -60,7 +61,7 @@ export function pulseRoutes({ store, events, clock, pulseRecorder, authLimiter }
 
 /** The run history of a monitor: GET /api/monitors/{id}/pulses, newest first, paginated like notifications. */
 export function pulseHistoryRoutes({ store, requireToken }: ApiDeps): AuthedRouter {
-  const router: AuthedRouter = new Router();
+  const router: AuthedRouter = new Router(ROUTER_OPTIONS);
   router.use(requireToken);
 
   router.get('/api/monitors/:id/pulses', (ctx) => {

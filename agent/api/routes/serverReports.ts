@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { ROUTER_OPTIONS } from '../http/routerOptions';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/errors';
@@ -14,7 +15,7 @@ import { validate } from '../http/validate';
  * watcher checks its token (401) and its server identifier (404) before watching anything.
  */
 export function serverReportRoutes({ store, events, clock, requireToken, notifier = silentNotifier }: ApiDeps): AuthedRouter {
-  const router: AuthedRouter = new Router();
+  const router: AuthedRouter = new Router(ROUTER_OPTIONS);
   router.post('/api/servers/heartbeat', requireToken, async (ctx) => {
     const input = validate(serverHeartbeatInput, await readJsonBody(ctx));
     const { companyId } = ctx.state;

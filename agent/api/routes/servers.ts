@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { ROUTER_OPTIONS } from '../http/routerOptions';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/errors';
@@ -20,7 +21,7 @@ function sameServerAlert(stored: ServerAlertRow, report: { username: string; com
 }
 
 export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
-  const router: AuthedRouter = new Router();
+  const router: AuthedRouter = new Router(ROUTER_OPTIONS);
   router.use(requireToken);
   const findServer = (companyId: number, raw: string | undefined) => {
     const server = store.servers.find(companyId, pathId(raw, 'Server'));
@@ -92,8 +93,10 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
 
   router.patch('/api/servers/:id', async (ctx) => {
     const { companyId } = ctx.state;
-    const server = findServer(companyId, ctx.params.id);
+    findServer(companyId, ctx.params.id);
     const { channel_ids: channelIds, ...input } = validate(serverPatch, await readJsonBody(ctx));
+    // Read again once the body is in: another edit may have come meanwhile, and this one is compared with it.
+    const server = findServer(companyId, ctx.params.id);
     const next = {
       name: input.name ?? server.name,
       identifier: input.identifier ?? server.identifier,
@@ -105,11 +108,14 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
       throw HttpError.validation({ identifier: ['The identifier has already been taken.'] });
     }
     checkChannelIds(store, companyId, channelIds);
-    store.db.transaction(() => {
-      store.servers.edit(companyId, server.id, next);
-      saveChannelIds(store, companyId, { type: 'server', id: server.id }, channelIds);
+    const edited = store.db.transaction(() => {
+      const channelsChanged = saveChannelIds(store, companyId, { type: 'server', id: server.id }, channelIds);
+      // Values it has already are no edit, as an Eloquent model saved clean is not touched: updated_at stays.
+      const fieldsChanged = next.name !== server.name || next.identifier !== server.identifier || next.ipAddress !== server.ip_address;
+      if (fieldsChanged || channelsChanged) store.servers.edit(companyId, server.id, next);
+      return fieldsChanged || channelsChanged;
     })();
-    events.emit({ type: 'server.changed', companyId, serverId: server.id });
+    if (edited) events.emit({ type: 'server.changed', companyId, serverId: server.id });
     ctx.body = present(findServer(companyId, ctx.params.id));
   });
 

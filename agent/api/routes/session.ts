@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { ROUTER_OPTIONS } from '../http/routerOptions';
 import { z } from 'zod';
 import type { Store } from '../../db/store';
 import { newSignInCode, signInCodeRepository } from '../../db/signInCodes';
@@ -39,7 +40,7 @@ export function sessionRoutes({ store, events, clock, requireToken }: ApiDeps): 
   const codes = signInCodeRepository(store.db);
   // Wrong codes are throttled like wrong tokens; the right code is always traded (authLimiter.ts).
   const limiter = new FailedAuthLimiter();
-  const router: AuthedRouter = new Router();
+  const router: AuthedRouter = new Router(ROUTER_OPTIONS);
 
   router.post('/api/session', async (ctx) => {
     // A page on another origin can only send simple types (text/plain, forms) without a

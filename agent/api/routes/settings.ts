@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { ROUTER_OPTIONS } from '../http/routerOptions';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/errors';
@@ -14,7 +15,7 @@ import { AGENT_COMPANY_ID, changesAgentSettings } from '../../domain/access/keyS
  * agent's own, shared by every company on it: another company's key reads them and may not change them.
  */
 export function settingsRoutes({ store, clock, requireToken, publicUrl, watchdogUrl, watchdogState }: ApiDeps): AuthedRouter {
-  const router: AuthedRouter = new Router();
+  const router: AuthedRouter = new Router(ROUTER_OPTIONS);
   const present = (): WireSettings => ({
     public_url: publicUrl?.current() ?? null,
     public_url_source: publicUrl?.source() ?? null,

@@ -69,8 +69,9 @@ function moduleDir(): string {
   return typeof __dirname === 'string' ? __dirname : dirname(new URL(import.meta.url).pathname);
 }
 
+/** In any letter case: `/API/…` names no route (they match in their own case) and gets the API's JSON 404, never the dashboard. */
 function isApiPath(path: string): boolean {
-  return path === '/api' || path.startsWith('/api/');
+  return /^\/api(?:\/|$)/i.test(path);
 }
 
 /*

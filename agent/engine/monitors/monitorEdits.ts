@@ -32,7 +32,8 @@ type Ctx = Pick<EngineContext, 'store' | 'events'>;
  * Edits a live monitor at `now`; null when the company has no such monitor. The token never
  * changes. A new schedule, or zone of a clock schedule, re-plans it from `now` (replannedTiming);
  * a new grace keeps the run it waits for, with the new deadline. A paused monitor is planned at its pause's end. What changed goes into the monitor's history,
- * with who changed it (`source`).
+ * with who changed it (`source`). Values it has already change nothing (`channelsChanged`: its channels, kept
+ * elsewhere, did change, so it was edited all the same).
  */
 export function editMonitor(
   { store, events }: Ctx,
@@ -41,7 +42,9 @@ export function editMonitor(
   changes: MonitorChanges,
   now: number,
   source: ChangeSource = 'api',
+  channelsChanged = false,
 ) {
+  let wrote = false;
   const edited = store.db.transaction((): MonitorRow | null => {
     const row = store.monitors.find(companyId, id);
     if (!row) return null;
@@ -54,6 +57,14 @@ export function editMonitor(
       maxRuntime: changes.max_runtime === undefined ? row.max_runtime : changes.max_runtime,
     };
     const alertAfter = changes.alert_after ?? row.alert_after;
+    const tags = changes.tags === undefined ? tagsOf(row) : sortedTags(changes.tags);
+    const changed = fieldChanges(
+      { name: row.name, project_id: row.project_id, timezone: row.timezone, schedule: row.schedule, duration: row.duration, max_runtime: row.max_runtime, alert_after: row.alert_after, tags: tagsOf(row) },
+      { name: next.name, project_id: next.projectId, timezone: next.timezone, schedule: next.schedule, duration: next.duration, max_runtime: next.maxRuntime, alert_after: alertAfter, tags },
+    );
+    // Values it has already are no edit, as an Eloquent model saved clean is not touched: updated_at stays.
+    if (Object.keys(changed).length === 0 && !channelsChanged) return row;
+    wrote = true;
     const live = row.paused_at === null;
     const replan = live && editMovesRuns(row, next);
     // A new grace or max run time moves only deadlines: the run waited for, or the run in progress, stays.
@@ -69,20 +80,15 @@ export function editMonitor(
     });
     // A failure counting towards the old number alerts at the new one when its next failure comes.
     if (alertAfter !== row.alert_after) store.monitorAlerting.setAlertAfter(companyId, id, alertAfter, now);
-    const tags = changes.tags === undefined ? tagsOf(row) : sortedTags(changes.tags);
     if (tags.join(' ') !== row.tags) {
       store.monitorLines.setTags(id, tags, now);
       // Tags that no longer meet a window under way end its hold on the monitor, as ending the window would.
       replanEarlier({ store }, store.monitors.find(companyId, id)!, now);
     }
-    const changed = fieldChanges(
-      { name: row.name, project_id: row.project_id, timezone: row.timezone, schedule: row.schedule, duration: row.duration, max_runtime: row.max_runtime, alert_after: row.alert_after, tags: tagsOf(row) },
-      { name: next.name, project_id: next.projectId, timezone: next.timezone, schedule: next.schedule, duration: next.duration, max_runtime: next.maxRuntime, alert_after: alertAfter, tags },
-    );
     if (Object.keys(changed).length > 0) store.monitorLines.recordChange(id, now, source, changed);
     return store.monitors.find(companyId, id);
   })();
-  if (edited) events.emit({ type: 'monitor.changed', companyId, monitorId: id });
+  if (edited && wrote) events.emit({ type: 'monitor.changed', companyId, monitorId: id });
   return edited;
 }
 
