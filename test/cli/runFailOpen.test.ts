@@ -143,6 +143,17 @@ describe('a mistaken run line: the job runs as written, one line says what is wr
     expect(stderrLines(result)).toEqual(['cronbeat: not monitoring this run: give the monitor token (or --name) first: cronbeat run TOKEN -- COMMAND [ARGS...]']);
   });
 
+  it('a program on the PATH in the token\'s place starts the command, with all its words', async () => {
+    // `nice` was read as the token and dropped: the job ran as `/bin/sh …`, at its normal priority.
+    const niced = await runCli(['run', 'nice', '/bin/sh', '-c', 'nice'], { env: envFor() });
+    expect(niced).toMatchObject({ status: 0, stdout: `${Math.min(19, getPriority() + 10)}\n` });
+    expect(stderrLines(niced)).toEqual(['cronbeat: not monitoring this run: give the monitor token (or --name) first: cronbeat run TOKEN -- COMMAND [ARGS...]']);
+    const job = countingJob();
+    const counted = await runCli(['run', 'sh', ...job.words.slice(1)], { env: envFor() });
+    expect(job.runs()).toBe('ran\n');
+    expect(counted).toMatchObject({ status: 7, stdout: 'args:--name x -h\n' });
+  });
+
   it('an agent out of reach, by token and by line, with or without --', async () => {
     const env = envFor({ CRONBEAT_URL: downUrl });
     for (const before of [[token], [token, '--'], ['--name', 'unreachable', ...line], ['--name', 'unreachable', ...line, '--']]) {

@@ -111,8 +111,9 @@ export function readRunWords(argv: string[], runs: (word: string) => boolean = c
       break;
     }
     if (token === undefined && !byLine) {
-      // In the token's place, a program (`cronbeat run /bin/date`) starts the command: a token never holds a slash.
-      if (separator < 0 && (word.includes('/') || (i === own.length - 1 && runs(word)))) {
+      // In the token's place, a program (`cronbeat run /bin/date`, `cronbeat run nice job.sh`) starts
+      // the command: a token never holds a slash, and a monitor's token is a UUID, never a program's name.
+      if (separator < 0 && (word.includes('/') || (!MONITOR_TOKEN.test(word) && runs(word)))) {
         commandAt = i;
         break;
       }

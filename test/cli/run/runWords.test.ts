@@ -34,6 +34,17 @@ describe('readRunWords', () => {
     expect(read(['date']).mistake).toMatch(/^give the monitor token/);
   });
 
+  it('a program in the token\'s place starts the command even with words after it: no token is named like one', () => {
+    // Without a token, `cronbeat run nice /bin/echo hi` took `nice` for the token and ran `/bin/echo hi`.
+    expect(read(['nice', '/bin/echo', 'hi'])).toMatchObject({ command: ['nice', '/bin/echo', 'hi'], mistake: expect.stringMatching(/^give the monitor token/) });
+    expect(read(['date', '+%s']).command).toEqual(['date', '+%s']);
+    expect(read(['--url', 'http://x', 'backup.sh', '--full']).command).toEqual(['backup.sh', '--full']);
+    // A word no program answers to is still the token (a mistyped one included), and a monitor's token stays one.
+    expect(read(['T', 'date'])).toMatchObject({ token: 'T', command: ['date'] });
+    const uuid = '9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
+    expect(readRunWords([uuid, 'date'], () => true)).toMatchObject({ token: uuid, command: ['date'] });
+  });
+
   it('says what is missing when there is no command', () => {
     expect(read([])).toMatchObject({ command: [], missing: expect.stringMatching(/^Give the monitor token \(or --name and --schedule\) and the command/) });
     expect(read(['T'])).toMatchObject({ command: [], missing: 'Give the command to run after --: cronbeat run TOKEN -- COMMAND [ARGS...]' });
