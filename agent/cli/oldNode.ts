@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
-import { jobStart } from './run/rawWords';
+import { jobStart, notRunnableStatus } from './run/rawWords';
 import { readRunWords, type RunWords } from './run/runWords';
 import { engines } from '../../package.json';
 
@@ -42,7 +42,7 @@ function runJobAlone(words: RunWords): number {
   const result = spawnSync(start.file, start.args, { stdio: 'inherit' });
   if (result.error) {
     console.error(`cronbeat: ${words.command[0]} could not be started (${result.error.message}).`);
-    return 127;
+    return notRunnableStatus(result.error);
   }
   if (result.status !== null) return result.status;
   const signals = constants.signals as Record<string, number>;

@@ -190,6 +190,7 @@ Module._load = function (request, ...rest) {
     const byLine = await runThere(folder, ['run', '--name', 'old', '--schedule', '0 3 * * *', 'sh', '-c', 'exit 5'], { CRONBEAT_URL: agent.url }, ['--require', oldNode]);
     expect(byLine).toMatchObject({ status: 5, stderr: said('; the command runs, unmonitored.') });
     expect(await runThere(folder, ['run', monitor.token, '--url', agent.url, '--', 'no-such-program-here'], {}, ['--require', oldNode])).toMatchObject({ status: 127 });
+    expect(await runThere(folder, ['run', monitor.token, '--url', agent.url, '--', oldNode], {}, ['--require', oldNode])).toMatchObject({ status: 126 });
     expect(await runThere(folder, ['run', monitor.token], {}, ['--require', oldNode])).toMatchObject({ status: 2, stderr: said('.') });
 
     for (const args of [['ping', monitor.token, '--url', agent.url], ['--version'], ['serve']]) {

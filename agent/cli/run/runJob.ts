@@ -3,7 +3,7 @@ import { closeSync, readFileSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { OutputTail } from '../../client/pulses/outputTail';
-import { jobStart } from './rawWords';
+import { jobStart, notRunnableStatus } from './rawWords';
 import { describeError } from '../../domain/text/errorText';
 
 /*
@@ -126,9 +126,11 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
     passThrough(child.stderr!, process.stderr, 'stderr');
 
     let startError: string | undefined;
+    let startStatus = 127;
     child.on('error', (error: NodeJS.ErrnoException) => {
       // Only a failed start lands here for a child with piped stdio.
       startError = `cannot start "${command[0]}": ${error.code === 'ENOENT' ? 'command not found' : error.code === 'EACCES' ? 'permission denied' : error.message}`;
+      startStatus = notRunnableStatus(error);
     });
     const statusOf = (code: number | null, signal: NodeJS.Signals | null) => code ?? 128 + (signal ? constants.signals[signal] : 0);
     let exited: { status: number; endedAt: number } | undefined;
@@ -143,7 +145,7 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
     child.on('close', (code, signal) => {
       clearTimeout(drain);
       for (const s of FORWARDED_SIGNALS) process.off(s, forward);
-      if (startError) return resolve({ status: 127, output: `cronbeat: ${startError}\n`, startError, endedAt: performance.now() });
+      if (startError) return resolve({ status: startStatus, output: `cronbeat: ${startError}\n`, startError, endedAt: performance.now() });
       resolve({ status: statusOf(code, signal), output: tail.text(), endedAt: exited?.endedAt ?? performance.now() });
     });
   });
