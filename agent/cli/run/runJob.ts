@@ -42,6 +42,17 @@ function jobInTerminalForeground(job: number | undefined): boolean {
   return own !== null && its !== null && own[2] === own[5] && its[2] === own[2];
 }
 
+/** Passes the signals sent to this process on to `child` until the returned function is called. */
+export function forwardSignals(child: ChildProcess): () => void {
+  const forward = (signal: NodeJS.Signals) => {
+    if (!(KEYBOARD_SIGNALS.has(signal) && jobInTerminalForeground(child.pid))) child.kill(signal);
+  };
+  for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
+  return () => {
+    for (const signal of FORWARDED_SIGNALS) process.off(signal, forward);
+  };
+}
+
 /**
  * How long after the job exits its output may still take to arrive before the end is reported
  * without the rest: a process the job left behind (`nohup worker &`) can hold the output open for days.
@@ -89,10 +100,7 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
       const startError = `cannot start "${command[0]}": ${describeError(error)}`;
       return resolve({ status: 127, output: `cronbeat: ${startError}\n`, startError, endedAt: performance.now() });
     }
-    const forward = (signal: NodeJS.Signals) => {
-      if (!(KEYBOARD_SIGNALS.has(signal) && jobInTerminalForeground(child.pid))) child.kill(signal);
-    };
-    for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
+    const stopForwarding = forwardSignals(child);
     const passThrough = (from: Readable, to: NodeJS.WriteStream, name: string) => {
       // A reader that went away (`cronbeat run … | head`) or a log on a full disk must not stop or
       // kill the job: its output is still read, and kept for the pulse.
@@ -144,7 +152,7 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
     });
     child.on('close', (code, signal) => {
       clearTimeout(drain);
-      for (const s of FORWARDED_SIGNALS) process.off(s, forward);
+      stopForwarding();
       if (startError) return resolve({ status: startStatus, output: `cronbeat: ${startError}\n`, startError, endedAt: performance.now() });
       resolve({ status: statusOf(code, signal), output: tail.text(), endedAt: exited?.endedAt ?? performance.now() });
     });
