@@ -116,6 +116,20 @@ describe('a read-only key never sees a pulse token', () => {
   });
 });
 
+describe('a token written without its dashes', () => {
+  it('is hidden from a read-only key too (Python\'s uuid.hex prints it so), and only a live one', async () => {
+    const made = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'hex job', timezone: 'UTC', schedule: '0 6 * * *', duration: 5 } })).json();
+    const hex = made.token.replace(/-/g, '');
+    const other = '0b4e7f4c00004000800000000000000a';
+    const sent = await fetch(`${agent.url}/api/pulse/${made.token}`, { method: 'POST', body: `monitor ${hex} done; request ${other}; ${hex.toUpperCase()}` });
+    expect(sent.status).toBe(200);
+    const seen = await (await agent.api(`/api/monitors/${made.id}/pulses`, { token: readOnly })).json();
+    expect(seen.data[0].body).toBe(`monitor ${HIDDEN_TOKEN} done; request ${other}; ${HIDDEN_TOKEN}`);
+    const full = await (await agent.api(`/api/monitors/${made.id}/pulses`)).json();
+    expect(full.data[0].body).toContain(hex);
+  });
+});
+
 describe('POST /api/monitors/{id}/token', () => {
   /** The token spelt so that only Koa's door takes it (plainPulses.ts): its first character percent-encoded. */
   const throughKoa = (token: string) => `%${token.charCodeAt(0).toString(16).toUpperCase()}${token.slice(1)}`;

@@ -18,7 +18,14 @@ import { seesPulseTokens, type KeyScope } from '../../domain/access/keyScopes';
 /** What a monitor token inside a text shows as to a key that does not see pulse tokens. */
 export const HIDDEN_TOKEN = '[monitor token]';
 
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+/** A UUID, with its dashes or as 32 hex digits alone (Python's uuid.hex, `tr -d -`), which give the token back as readily. */
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?<![0-9a-f])[0-9a-f]{32}(?![0-9a-f])/gi;
+
+/** A UUID as the agent writes tokens: lower case, with its dashes. */
+const asToken = (found: string) => {
+  const hex = found.toLowerCase().replace(/-/g, '');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+};
 
 /**
  * What an API key inside a text shows as to a key that does not see pulse tokens: a job that
@@ -57,7 +64,7 @@ export function tokenView(store: Store, scope: KeyScope): TokenView {
   if (seesPulseTokens(scope)) return AS_IS;
   // Tokens are UUIDs; only one that is some live monitor's token is hidden, so other UUIDs in a job's output stay.
   const text = (value: string) =>
-    value.replace(UUID, (found) => (store.monitors.findByToken(found.toLowerCase()) ? HIDDEN_TOKEN : found)).replace(API_KEY, HIDDEN_API_KEY);
+    value.replace(UUID, (found) => (store.monitors.findByToken(asToken(found)) ? HIDDEN_TOKEN : found)).replace(API_KEY, HIDDEN_API_KEY);
   const nullableText = (value: string | null) => (value === null ? null : text(value));
   return {
     monitor: (resource) => ({ ...resource, token: null, pulse_url: null }),
