@@ -3,6 +3,7 @@ import { closeSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
 import { jobStart, notRunnableStatus } from './run/rawWords';
 import { forwardSignals } from './run/runJob';
+import { terminalText } from '../domain/text/controlCharacters';
 import { readRunWords, type RunWords } from './run/runWords';
 import { engines } from '../../package.json';
 
@@ -50,7 +51,7 @@ function runJobAlone(words: RunWords): never {
   const start = jobStart(words.command);
   const signals = constants.signals as Record<string, number>;
   const notStarted = (error: Error) => {
-    console.error(`cronbeat: ${words.command[0]} could not be started (${error.message}).`);
+    console.error(terminalText(`cronbeat: ${words.command[0]} could not be started (${error.message}).`, { oneLine: true }));
     return process.exit(notRunnableStatus(error));
   };
   let child: ChildProcess;

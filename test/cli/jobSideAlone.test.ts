@@ -192,6 +192,12 @@ Module._load = function (request, ...rest) {
     expect(byLine).toMatchObject({ status: 5, stderr: said('; the command runs, unmonitored.') });
     expect(await runThere(folder, ['run', monitor.token, '--url', agent.url, '--', 'no-such-program-here'], {}, ['--require', oldNode])).toMatchObject({ status: 127 });
     expect(await runThere(folder, ['run', monitor.token, '--url', agent.url, '--', oldNode], {}, ['--require', oldNode])).toMatchObject({ status: 126 });
+    // What the line says of its command is written out, as every line cronbeat prints: no ESC reaches the terminal.
+    const escaped = await runThere(folder, ['run', monitor.token, '--', '/no/such/\u001b]52;c;eA==\u0007\u001b[2J'], {}, ['--require', oldNode]);
+    expect(escaped.status).toBe(127);
+    expect(escaped.stderr).not.toContain('\u001b');
+    expect(escaped.stderr).not.toContain('\u0007');
+    expect(escaped.stderr).toContain('/no/such/\\u001b]52;c;eA==\\u0007\\u001b[2J could not be started');
     expect(await runThere(folder, ['run', monitor.token], {}, ['--require', oldNode])).toMatchObject({ status: 2, stderr: said('.') });
 
     for (const args of [['ping', monitor.token, '--url', agent.url], ['--version'], ['serve']]) {
