@@ -116,6 +116,29 @@ describe('a read-only key never sees a pulse token', () => {
   });
 });
 
+describe('a token a person wrote into a name', () => {
+  it('is hidden from a read-only key in monitor names, slugs and tags, server names, notifications and /metrics', async () => {
+    const target = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'target', timezone: 'UTC', schedule: '0 7 * * *', duration: 5 } })).json();
+    // A monitor named after the curl line that pings another one, as people name them.
+    const named = await agent.api('/api/monitors', {
+      method: 'POST',
+      json: { name: `curl ${agent.url}/api/pulse/${target.token}`, timezone: 'UTC', schedule: '0 7 * * *', duration: 5, tags: [`t:${target.token}`] },
+    });
+    expect(named.status).toBe(201);
+    const copy = await named.json();
+    expect((await agent.api('/api/servers', { method: 'POST', json: { name: `web ${target.token}`, ip_address: '10.0.0.2', identifier: 'web-02' } })).status).toBe(201);
+    expect((await fetch(`${agent.url}/api/pulse/${copy.token}/fail`, { method: 'POST' })).status).toBe(200);
+    const server = agent.store.servers.list(1).find((s) => s.identifier === 'web-02')!.id;
+    for (const path of ['/api/monitors', `/api/monitors/${copy.id}`, '/metrics', '/api/servers', `/api/servers/${server}`, '/api/notifications', '/api/notifications?kinds=all']) {
+      const body = await (await agent.api(path, { token: readOnly })).text();
+      expect(body.toLowerCase(), path).not.toContain(target.token);
+      expect(body, path).toContain(HIDDEN_TOKEN);
+    }
+    // A full key reads the names as written.
+    expect((await (await agent.api(`/api/monitors/${copy.id}`)).json()).name).toBe(`curl ${agent.url}/api/pulse/${target.token}`);
+  });
+});
+
 describe('a token written without its dashes', () => {
   it('is hidden from a read-only key too (Python\'s uuid.hex prints it so), and only a live one', async () => {
     const made = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'hex job', timezone: 'UTC', schedule: '0 6 * * *', duration: 5 } })).json();

@@ -47,6 +47,8 @@ export interface TokenView {
   pulse(pulse: PulseResource): PulseResource;
   /** Any JSON value (a notification's alert: its run's output tail): every string in it as `text` shows it. */
   json<T>(value: T): T;
+  /** A thing a person named (a server): its name and identifier as `text` shows them. */
+  named<T extends { name: string; identifier?: string }>(resource: T): T;
 }
 
 const AS_IS: TokenView = {
@@ -58,6 +60,7 @@ const AS_IS: TokenView = {
   delivery: (delivery) => delivery,
   pulse: (pulse) => pulse,
   json: (value) => value,
+  named: (resource) => resource,
 };
 
 export function tokenView(store: Store, scope: KeyScope): TokenView {
@@ -67,11 +70,19 @@ export function tokenView(store: Store, scope: KeyScope): TokenView {
     value.replace(UUID, (found) => (store.monitors.findByToken(asToken(found)) ? HIDDEN_TOKEN : found)).replace(API_KEY, HIDDEN_API_KEY);
   const nullableText = (value: string | null) => (value === null ? null : text(value));
   return {
-    monitor: (resource) => ({ ...resource, token: null, pulse_url: null }),
+    // A name is a person's words, and may quote a pulse URL (a monitor named after its curl line): shown as any text.
+    monitor: (resource) => ({
+      ...resource,
+      name: text(resource.name),
+      slug: resource.slug === null ? null : text(resource.slug),
+      tags: resource.tags.map(text),
+      token: null,
+      pulse_url: null,
+    }),
     notification: (resource) => {
       const data = { ...resource.data } as Record<string, unknown>;
       if ('monitor_token' in data) data.monitor_token = null;
-      for (const field of ['description', 'command'] as const) if (typeof data[field] === 'string') data[field] = text(data[field]);
+      for (const [field, value] of Object.entries(data)) if (typeof value === 'string') data[field] = text(value);
       return { ...resource, data: data as unknown as NotificationResource['data'] };
     },
     text,
@@ -81,5 +92,6 @@ export function tokenView(store: Store, scope: KeyScope): TokenView {
     pulse: (pulse) => ({ ...pulse, body: text(pulse.body) }),
     // HIDDEN_TOKEN has no character JSON escapes, so replacing inside the JSON text keeps it valid.
     json: (value) => (value == null ? value : (JSON.parse(text(JSON.stringify(value))) as typeof value)),
+    named: (resource) => ({ ...resource, name: text(resource.name), ...(resource.identifier === undefined ? {} : { identifier: text(resource.identifier) }) }),
   };
 }
