@@ -117,7 +117,7 @@ describe('a read-only key never sees a pulse token', () => {
 });
 
 describe('a token a person wrote into a name', () => {
-  it('is hidden from a read-only key in monitor names, slugs and tags, server names, notifications and /metrics', async () => {
+  it('is hidden from a read-only key in monitor names, slugs and tags, server names, notifications and /metrics, and from badges', async () => {
     const target = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'target', timezone: 'UTC', schedule: '0 7 * * *', duration: 5 } })).json();
     // A monitor named after the curl line that pings another one, as people name them.
     const named = await agent.api('/api/monitors', {
@@ -133,6 +133,13 @@ describe('a token a person wrote into a name', () => {
       const body = await (await agent.api(path, { token: readOnly })).text();
       expect(body.toLowerCase(), path).not.toContain(target.token);
       expect(body, path).toContain(HIDDEN_TOKEN);
+    }
+    // Nor does a badge, which a public README shows to anyone.
+    const badgeKey = agent.store.apiTokens.create({ companyId: 1, name: 'readme', scope: 'badge', now: Date.now() }).token;
+    for (const file of [`${copy.id}.svg`, `${copy.id}.json`]) {
+      const badge = await (await fetch(`${agent.url}/api/badges/${badgeKey}/monitors/${file}`)).text();
+      expect(badge, file).toContain(HIDDEN_TOKEN.replace(/[[\]]/g, ''));
+      expect(badge.toLowerCase(), file).not.toContain(target.token);
     }
     // A full key reads the names as written.
     expect((await (await agent.api(`/api/monitors/${copy.id}`)).json()).name).toBe(`curl ${agent.url}/api/pulse/${target.token}`);
