@@ -134,6 +134,17 @@ describe('a token a person wrote into a name', () => {
       expect(body.toLowerCase(), path).not.toContain(target.token);
       expect(body, path).toContain(HIDDEN_TOKEN);
     }
+    // Nor in the names of channels and maintenance windows.
+    expect((await agent.api('/api/channels', { method: 'POST', json: { name: `hook for ${target.token}`, kind: 'webhook', settings: { url: hook.url } } })).status).toBe(201);
+    const window = await agent.api('/api/maintenance-windows', { method: 'POST', json: { name: `pause ${target.token}`, starts_at: '2030-12-01T00:00:00Z', ends_at: '2030-12-01T01:00:00Z' } });
+    expect(window.status).toBe(201);
+    const windowId = (await window.json()).id;
+    const channelId = agent.store.channels.list(1).find((c) => c.name.startsWith('hook for'))!.id;
+    for (const path of ['/api/channels', `/api/channels/${channelId}`, '/api/maintenance-windows', `/api/maintenance-windows/${windowId}`]) {
+      const body = await (await agent.api(path, { token: readOnly })).text();
+      expect(body.toLowerCase(), path).not.toContain(target.token);
+      expect(body, path).toContain(HIDDEN_TOKEN);
+    }
     // Nor does a badge, which a public README shows to anyone.
     const badgeKey = agent.store.apiTokens.create({ companyId: 1, name: 'readme', scope: 'badge', now: Date.now() }).token;
     for (const file of [`${copy.id}.svg`, `${copy.id}.json`]) {
