@@ -154,6 +154,17 @@ describe('a mistaken run line: the job runs as written, one line says what is wr
     expect(counted).toMatchObject({ status: 7, stdout: 'args:--name x -h\n' });
   });
 
+  it('a pulse URL in the token\'s place is a mistaken token, not the command: the job runs as written after it', async () => {
+    // Copied from the dashboard whole, it was taken for the program, and the job never ran (127).
+    const job = countingJob();
+    const result = await runCli(['run', `${agent.url}/api/pulse/${token}`, ...job.words], { env: envFor() });
+    expect(job.runs()).toBe('ran\n');
+    expect(result).toMatchObject({ status: 7, stdout: 'args:--name x -h\n' });
+    expect(stderrLines(result)).toEqual([
+      'cronbeat: not monitoring this run: the monitor token is a URL: give the token alone (the last part of the pulse URL), as `cronbeat monitor show` prints it',
+    ]);
+  });
+
   it('an agent out of reach, by token and by line, with or without --', async () => {
     const env = envFor({ CRONBEAT_URL: downUrl });
     for (const before of [[token], [token, '--'], ['--name', 'unreachable', ...line], ['--name', 'unreachable', ...line, '--']]) {

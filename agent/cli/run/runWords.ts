@@ -61,9 +61,14 @@ export function apiKeyAsToken(word: string | undefined, command: 'run' | 'ping')
  * agent's "404 Monitor not found" would not show. Undefined when it can be.
  */
 export function tokenProblem(word: string | undefined): string | undefined {
+  // The whole pulse URL, copied from the dashboard: the agent would only answer 404 for it.
+  if (word !== undefined && URL_LIKE.test(word)) return 'the monitor token is a URL: give the token alone (the last part of the pulse URL), as `cronbeat monitor show` prints it';
   const found = word === undefined ? undefined : notOneWordIn(word);
   return found && `the monitor token holds ${found}, which no token has: give the token alone, as \`cronbeat monitor show\` prints it`;
 }
+
+/** A word that is a URL (`https://…`): never a program to start, nor a token. */
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /** A monitor's pulse token: a UUID, as the agent makes them. */
 const MONITOR_TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -112,8 +117,9 @@ export function readRunWords(argv: string[], runs: (word: string) => boolean = c
     }
     if (token === undefined && !byLine) {
       // In the token's place, a program (`cronbeat run /bin/date`, `cronbeat run nice job.sh`) starts
-      // the command: a token never holds a slash, and a monitor's token is a UUID, never a program's name.
-      if (separator < 0 && (word.includes('/') || (!MONITOR_TOKEN.test(word) && runs(word)))) {
+      // the command: a token never holds a slash, and a monitor's token is a UUID, never a program's
+      // name. A URL there is the pulse URL given whole for the token (a mistake said as one), not a program.
+      if (separator < 0 && !URL_LIKE.test(word) && (word.includes('/') || (!MONITOR_TOKEN.test(word) && runs(word)))) {
         commandAt = i;
         break;
       }
