@@ -154,6 +154,15 @@ describe('a mistaken run line: the job runs as written, one line says what is wr
     expect(counted).toMatchObject({ status: 7, stdout: 'args:--name x -h\n' });
   });
 
+  it('an option left without its value by an unset variable does not take the program: the job runs, even when it is the last word', async () => {
+    for (const before of [['--name', 'unset zone', '--schedule', '0 3 * * *', '--timezone'], [token, '--url']]) {
+      const result = await expectJobRanAsWritten(before, envFor());
+      expect(stderrLines(result), result.stderr).toEqual([`cronbeat: not monitoring this run: ${before.at(-1)} needs a value`]);
+    }
+    const last = await runCli(['run', '--name', 'unset zone', '--schedule', '0 3 * * *', '--timezone', '/bin/echo'], { env: envFor() });
+    expect(last).toMatchObject({ status: 0, stdout: '\n' });
+  });
+
   it('a pulse URL in the token\'s place is a mistaken token, not the command: the job runs as written after it', async () => {
     // Copied from the dashboard whole, it was taken for the program, and the job never ran (127).
     const job = countingJob();

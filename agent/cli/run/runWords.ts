@@ -76,6 +76,17 @@ const MONITOR_TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
 const isOption = (word: string) => word.startsWith('-') && word !== '-' && word !== '--';
 const isOurs = (name: string): name is RunOption => (RUN_OPTIONS as readonly string[]).includes(name);
 
+/**
+ * Whether `word`, after our option `name`, is the job's program rather than the option's value:
+ * the value was left out (`--timezone $TZ /usr/bin/backup` with TZ unset), and taken, the program
+ * would be lost (the job skipped when it was the last word). No URL, schedule, zone, number,
+ * folder or server identifier is a program; a name may be anything, so --name takes any word.
+ */
+function isProgramNotValue(name: RunOption, word: string, runs: (word: string) => boolean): boolean {
+  if (name === 'name' || (name === 'server' && !word.includes('/'))) return false;
+  return runs(word);
+}
+
 /** Reads `cronbeat run`'s arguments; `runs` says whether a word starts a program (canRun). */
 export function readRunWords(argv: string[], runs: (word: string) => boolean = canRun): RunWords {
   const separator = argv.indexOf('--');
@@ -98,8 +109,9 @@ export function readRunWords(argv: string[], runs: (word: string) => boolean = c
         help = true;
       } else if (flag.startsWith('--') && isOurs(name)) {
         if (inline !== undefined) values[name] = inline;
-        else if (i < own.length && !(isOption(own[i]) && isOurs(own[i].replace(/^--/, '').split('=')[0]))) values[name] = own[i++];
-        else mistakes.push(`${flag} needs a value`);
+        else if (i < own.length && !(isOption(own[i]) && isOurs(own[i].replace(/^--/, '').split('=')[0])) && !(separator < 0 && isProgramNotValue(name, own[i], runs))) {
+          values[name] = own[i++];
+        } else mistakes.push(`${flag} needs a value`);
       } else {
         const close = closestTo(name, RUN_OPTIONS, 1);
         mistakes.push(`unknown option ${flag}${close.length ? ` (did you mean --${close[0]}?)` : ''}`);

@@ -45,6 +45,28 @@ describe('readRunWords', () => {
     expect(readRunWords([uuid, 'date'], () => true)).toMatchObject({ token: uuid, command: ['date'] });
   });
 
+  it('an option whose value is left out (an unset variable, unquoted) does not swallow the program after it', () => {
+    // `--timezone $TZ /bin/echo hi` with TZ unset: /bin/echo became the zone, and `hi` the command (127);
+    // with nothing after it, there was no command at all and the job was skipped (exit 2).
+    expect(read(['--name', 'b', '--schedule', '@daily', '--timezone', '/bin/echo', 'hi'])).toMatchObject({
+      command: ['/bin/echo', 'hi'],
+      mistake: '--timezone needs a value',
+    });
+    expect(read(['--name', 'b', '--schedule', '@daily', '--timezone', 'backup.sh'])).toMatchObject({ command: ['backup.sh'], mistake: '--timezone needs a value' });
+    expect(read(['--name', 'b', '--schedule', 'date'])).toMatchObject({ command: ['date'], mistake: '--schedule needs a value' });
+    expect(read(['T', '--url', '/bin/echo', 'hi'])).toMatchObject({ token: 'T', command: ['/bin/echo', 'hi'], mistake: '--url needs a value' });
+    for (const option of ['--grace', '--max-runtime', '--alert-after', '--data-dir', '--server']) {
+      expect(read(['--name', 'b', option, '/bin/echo', 'hi']), option).toMatchObject({ command: ['/bin/echo', 'hi'], mistake: `${option} needs a value` });
+    }
+    // A name is anyone's words, a program's among them: --name takes the word after it.
+    expect(read(['--name', 'nice', '--schedule', '@daily', 'date'])).toMatchObject({ values: { name: 'nice' }, command: ['date'] });
+    // Values that are no program stay values.
+    expect(read(['--name', 'b', '--schedule', '0 3 * * *', '--timezone', 'Europe/Paris', '--grace', '30', 'date'])).toMatchObject({
+      values: { schedule: '0 3 * * *', timezone: 'Europe/Paris', grace: '30' },
+      command: ['date'],
+    });
+  });
+
   it('says what is missing when there is no command', () => {
     expect(read([])).toMatchObject({ command: [], missing: expect.stringMatching(/^Give the monitor token \(or --name and --schedule\) and the command/) });
     expect(read(['T'])).toMatchObject({ command: [], missing: 'Give the command to run after --: cronbeat run TOKEN -- COMMAND [ARGS...]' });
