@@ -191,6 +191,28 @@ describe('a mistaken run line: the job runs as written, one line says what is wr
   });
 });
 
+describe('a misspelt run', () => {
+  it('is still a run line: its job runs as written, monitored, and one line says how it was read', async () => {
+    const monitor = await createMonitor(agent, 'misspelt run');
+    for (const word of ['runn', 'Run', 'rnu']) {
+      const job = countingJob();
+      const result = await runCli([word, monitor.token, '--', ...job.words], { env: envFor() });
+      expect(job.runs(), word).toBe('ran\n');
+      expect(result).toMatchObject({ status: 7, stdout: 'args:--name x -h\n' });
+      expect(stderrLines(result)).toEqual([`cronbeat: "${word}" is no command; this line is read as \`cronbeat run\`, so that its job runs`]);
+    }
+    expect((await pulsesOf(agent, monitor.id)).map((p) => p.kind)).toEqual(['start', 'fail', 'start', 'fail', 'start', 'fail']);
+  });
+
+  it('with no job in it, or closer to another command, is the usage error it always was', async () => {
+    for (const args of [['runn'], ['runn', '--help'], ['spol', 'list']]) {
+      const result = await runCli(args, { env: envFor() });
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(/^cronbeat: Unknown command /);
+    }
+  });
+});
+
 describe('exit 2 only when there is no command to run at all', () => {
   const someToken = '9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
   for (const args of [[], [someToken], [someToken, '--'], ['--name', 'x', '--schedule', '0 3 * * *'], ['--name', 'x', '--'], ['--shedule', 'x']]) {
