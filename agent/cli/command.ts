@@ -44,6 +44,27 @@ export function positiveInteger(raw: string, option: string, max: number): numbe
   return Number(raw);
 }
 
+/**
+ * Other words for our sub-commands, as other tools name them (`rm`, `add`): a sub-command missing
+ * is answered with ours that means the same, before any merely spelt alike ("add" is not "hand").
+ */
+const SAME_MEANING: Readonly<Record<string, readonly string[]>> = {
+  add: ['create', 'new', 'make'],
+  create: ['add', 'new', 'make'],
+  delete: ['remove', 'rm', 'del', 'destroy'],
+  remove: ['delete', 'rm', 'del', 'destroy'],
+  revoke: ['delete', 'remove', 'rm', 'del'],
+  list: ['ls'],
+  show: ['get', 'info', 'view', 'describe'],
+  edit: ['update', 'set', 'change', 'modify'],
+};
+
+/** Ours that `typed` means (SAME_MEANING), else those spelt like it, as " Did you mean …?"; "" when none. */
+function subcommandMeant(typed: string, subcommands: readonly string[]): string {
+  const meant = subcommands.filter((ours) => SAME_MEANING[ours]?.includes(typed.toLowerCase()));
+  return meant.length > 0 ? didYouMean(meant[0], meant) : didYouMean(typed, subcommands);
+}
+
 /** Runs `command` with the arguments after its name, or prints its help when asked for before any `--`. */
 export function invoke(command: Command, rest: string[]): Promise<number> {
   // What follows `--` is a job's own command line (`cronbeat run T -- mysqldump -h db`), never ours.
@@ -55,7 +76,7 @@ export function invoke(command: Command, rest: string[]): Promise<number> {
   }
   const [first] = rest;
   if (command.subcommands && first !== undefined && !first.startsWith('-') && !command.subcommands.includes(first)) {
-    const close = didYouMean(first, command.subcommands);
+    const close = subcommandMeant(first, command.subcommands);
     return Promise.reject(
       new UsageError(`"${first}" is not a sub-command of cronbeat ${command.name} (${command.subcommands.join(', ')}).${close || ` See \`cronbeat ${command.name} --help\`.`}`),
     );

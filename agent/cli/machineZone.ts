@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { resolveTimeZone } from '../domain/time/timeZones';
 
@@ -35,4 +35,23 @@ export function machineZone(): string {
   if (fromFile) return fromFile;
   const reported = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   return resolveTimeZone(reported).zone ?? reported;
+}
+
+/**
+ * The zone of a system under `root` (a container's, `--root`), which its systemd runs timers in:
+ * where its /etc/localtime points (into its own zoneinfo folder, so the link is read, not followed
+ * on this machine), else its /etc/timezone (Debian's). Undefined when it says neither.
+ */
+export function rootZone(root: string): string | undefined {
+  try {
+    const name = /\/zoneinfo\/(?:posix\/|right\/)?(.+)$/.exec(readlinkSync(join(root, 'etc/localtime')))?.[1];
+    if (name !== undefined) return resolveTimeZone(name).zone;
+  } catch {
+    // Not a link (a copy of a zone file says no name), or not there: /etc/timezone may.
+  }
+  try {
+    return resolveTimeZone(readFileSync(join(root, 'etc/timezone'), 'utf8').trim()).zone;
+  } catch {
+    return undefined;
+  }
 }

@@ -69,6 +69,10 @@ async function main(argv: string[]): Promise<number> {
     console.log(version);
     return 0;
   }
+  if (name.startsWith('-')) {
+    const close = didYouMean(name, ['--help', '--version'], false);
+    throw new UsageError(`cronbeat has no option ${name}.${close || ` Options go after the command: \`cronbeat <command> ${name} …\` (see \`cronbeat --help\`).`}`);
+  }
   const jobSide = Object.hasOwn(JOB_SIDE, name) ? JOB_SIDE[name] : undefined;
   if (jobSide) return invoke(await jobSide(), rest);
   const full = fullCommands();

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from './open';
 import type { KeyScope } from '../domain/access/keyScopes';
+import { sessionIdleTooLong } from '../domain/access/sessions';
 
 export interface ApiTokenRow {
   id: number;
@@ -26,7 +27,7 @@ export function apiTokenRepository(db: Db) {
     'INSERT INTO api_tokens (company_id, name, scope, token_hash, created_at, max_monitors) VALUES (@companyId, @name, @scope, @hash, @now, @maxMonitors)',
   );
   const byHash = db.prepare(
-    'SELECT id, company_id, scope, token_hash FROM api_tokens WHERE token_hash = ? AND revoked_at IS NULL',
+    'SELECT id, company_id, scope, token_hash, created_at, last_used_at FROM api_tokens WHERE token_hash = ? AND revoked_at IS NULL',
   );
   const columns = 'id, company_id, name, scope, created_at, last_used_at, revoked_at, max_monitors';
   const list = db.prepare(`SELECT ${columns} FROM api_tokens ORDER BY id`);
@@ -41,6 +42,8 @@ export function apiTokenRepository(db: Db) {
     'UPDATE api_tokens SET max_monitors = @maxMonitors WHERE id = @id AND company_id = @companyId AND revoked_at IS NULL',
   );
   const live = db.prepare('SELECT 1 FROM api_tokens WHERE id = ? AND revoked_at IS NULL').pluck();
+  // A dashboard sign-in session is the token a sign-in code was traded for (signInCodes.ts).
+  const session = db.prepare('SELECT 1 FROM sign_in_codes WHERE api_token_id = ?').pluck();
   const touch = db.prepare(
     'UPDATE api_tokens SET last_used_at = @now WHERE id = @id AND (last_used_at IS NULL OR last_used_at < @now - 60000)',
   );
@@ -54,14 +57,26 @@ export function apiTokenRepository(db: Db) {
       return { id: Number(lastInsertRowid), token };
     },
 
-    /** The live token matching `token`, or null when it is unknown or revoked. */
-    authenticate(token: string): { id: number; companyId: number; scope: KeyScope } | null {
+    /**
+     * The live token matching `token` at `now`, or null when it is unknown or revoked, or a sign-in
+     * session unused for too long (sessionIdleTooLong), which is revoked then.
+     */
+    authenticate(token: string, now: number): { id: number; companyId: number; scope: KeyScope } | null {
       const presented = hashToken(token);
       const row = byHash.get(presented.toString('hex')) as
-        | { id: number; company_id: number; scope: KeyScope; token_hash: string }
+        | (Pick<ApiTokenRow, 'id' | 'company_id' | 'scope' | 'created_at' | 'last_used_at'> & { token_hash: string })
         | undefined;
       if (!row || !timingSafeEqual(presented, Buffer.from(row.token_hash, 'hex'))) return null;
+      if (sessionIdleTooLong(row.created_at, row.last_used_at, now) && session.get(row.id) !== undefined) {
+        revoke.run({ id: row.id, now });
+        return null;
+      }
       return { id: row.id, companyId: row.company_id, scope: row.scope };
+    },
+
+    /** Whether the token was made by trading a sign-in code (a dashboard session), not by `token create` or the desktop app. */
+    isSession(id: number): boolean {
+      return session.get(id) !== undefined;
     },
 
     /** Whether the token with that id is still live (not revoked), whoever revoked it: this agent or another process. */

@@ -89,7 +89,7 @@ export function reportRepository(db: Db) {
   const lastMonitorId = db.prepare('SELECT max(id) FROM monitors WHERE company_id = ? AND deleted_at IS NULL').pluck();
   const oldestKept = db.prepare('SELECT min(received_at) FROM pulses WHERE monitor_id = ?').pluck();
   // Failures and recoveries since the period began, oldest first, a page after (@at, @id) at a time. The
-  // reason of "failed N times in a row" is its last run's: runs missed in a row are a missed run's alert.
+  // reason of "went wrong N times in a row" is its last run's: runs missed in a row are a missed run's alert.
   const events = db.prepare(
     `SELECT json_extract(data, '$.type_id') AS monitor_id, created_at AS at, id,
        CASE type WHEN @failed THEN 'failed' ELSE 'recovered' END AS kind,

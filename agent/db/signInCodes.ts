@@ -30,7 +30,6 @@ export function signInCodeRepository(db: Db) {
   const markUsed = db.prepare(
     'UPDATE sign_in_codes SET used_at = @now, api_token_id = @tokenId WHERE id = @id AND used_at IS NULL',
   );
-  const bySessionToken = db.prepare('SELECT 1 FROM sign_in_codes WHERE api_token_id = ?');
 
   return {
     /** Stores a new code for `companyId` (by default 128 random bits, URL-safe), valid for SIGN_IN_CODE_TTL_MS. */
@@ -54,11 +53,6 @@ export function signInCodeRepository(db: Db) {
         if (markUsed.run({ id: row.id, now, tokenId: token.id }).changes !== 1) throw new Error('sign-in code raced');
         return token;
       })();
-    },
-
-    /** True when the API token was made by redeeming a code (a dashboard session). */
-    isSessionToken(tokenId: number): boolean {
-      return bySessionToken.get(tokenId) !== undefined;
     },
   };
 }

@@ -149,6 +149,15 @@ describe('maintenance windows over the API', () => {
     const edited = await agent.api(`/api/maintenance-windows/${window.id}`, { method: 'PATCH', json: { name: 'renamed' } });
     expect(edited.status).toBe(200);
     expect((await edited.json()).name).toBe('renamed');
+    // Sent back as read (a client that edits by GET and PATCH): the deleted id it names is kept, a new unknown one is not.
+    const read = await (await agent.api(`/api/maintenance-windows/${window.id}`)).json();
+    expect(read.monitor_ids).toEqual([gone.id, db.id].sort((a, b) => a - b));
+    const sentBack = await agent.api(`/api/maintenance-windows/${window.id}`, { method: 'PATCH', json: { name: 'renamed again', monitor_ids: read.monitor_ids } });
+    expect(sentBack.status).toBe(200);
+    expect((await sentBack.json()).monitor_ids).toEqual(read.monitor_ids);
+    const unknown = await agent.api(`/api/maintenance-windows/${window.id}`, { method: 'PATCH', json: { monitor_ids: [...read.monitor_ids, 999_999] } });
+    expect(unknown.status).toBe(422);
+    expect((await unknown.json()).errors.monitor_ids[0]).toContain('999999');
     await agent.api(`/api/maintenance-windows/${window.id}`, { method: 'DELETE' });
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignInLink } from '../helpers/signIn';
 import { SIGN_IN_CODE_TTL_MS } from '../../agent/db/signInCodes';
+import { SESSION_IDLE_DAYS } from '../../agent/domain/access/sessions';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 let now = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -64,7 +65,7 @@ describe('dashboard sessions', () => {
   });
 
   it("says the key's scope after the fields it always had: full for a full key and a sign-in session, read-only for a read-only key", async () => {
-    const full = agent.store.apiTokens.authenticate(agent.token)!;
+    const full = agent.store.apiTokens.authenticate(agent.token, now)!;
     expect(await (await agent.api('/api/session')).text()).toBe(`{"company_id":1,"token_id":${full.id},"kind":"api_token","scope":"full"}`);
 
     const readOnly = agent.store.apiTokens.create({ companyId: 1, name: 'wall display', scope: 'read-only', now });
@@ -98,5 +99,28 @@ describe('dashboard sessions', () => {
     const code = codeOf(createSignInLink(agent.store, agent.url, now, 2));
     const session = await (await redeem(code)).json();
     expect(session.company_id).toBe(2);
+  });
+
+  it('ends a sign-in session unused for longer than its idle limit, and never a key made by token create', async () => {
+    const day = 24 * 3_600_000;
+    const session = await (await redeem(codeOf(createSignInLink(agent.store, agent.url, now)))).json();
+    const key = agent.store.apiTokens.create({ companyId: 1, name: 'script', now });
+    const start = now;
+    try {
+      // Used now and then, however long in all, a session keeps working.
+      for (let i = 1; i <= 3; i++) {
+        now = start + i * (SESSION_IDLE_DAYS - 1) * day;
+        expect((await agent.api('/api/monitors', { token: session.token })).status).toBe(200);
+      }
+      now += SESSION_IDLE_DAYS * day + 60_000;
+      expect((await agent.api('/api/monitors', { token: key.token })).status).toBe(200);
+      expect((await agent.api('/api/monitors', { token: session.token })).status).toBe(401);
+      // Ended for good: revoked, so it leaves the key list, and using it again changes nothing.
+      expect(agent.store.apiTokens.listLive(1).some((t) => t.id === session.token_id)).toBe(false);
+      now = start;
+      expect((await agent.api('/api/monitors', { token: session.token })).status).toBe(401);
+    } finally {
+      now = start;
+    }
   });
 });

@@ -62,7 +62,7 @@ describe('crontab discover --by-name', () => {
     const key = /^CRONBEAT_API_TOKEN=(cb_\S+)$/m.exec(written)?.[1];
     expect(key).toBeDefined();
     expect(written).not.toContain(agent.token);
-    expect(agent.store.apiTokens.authenticate(key!)?.scope).toBe('ping');
+    expect(agent.store.apiTokens.authenticate(key!, Date.now())?.scope).toBe('ping');
     const jobLine = jobsOf(parseCrontab(written, 'user'))[0].line;
 
     // Cron runs the line: its monitor is made from the line's own schedule and CRON_TZ.

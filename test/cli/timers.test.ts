@@ -202,6 +202,80 @@ describe('cronbeat timers discover', () => {
     expect((await monitors()).length).toBe(count + 3);
   });
 
+  it('reads a timer as systemd loads it: lines it ignores left out, its time spans, and no unit whose name it refuses', async () => {
+    const root = tempFolder('cronbeat-timers-');
+    const lib = 'usr/lib/systemd/system';
+    const service = '[Service]\nType=oneshot\nExecStart=/bin/true\n';
+    const wants = join(root, 'etc/systemd/system/timers.target.wants');
+    mkdirSync(wants, { recursive: true });
+    const timer = (name: string, text: string) => {
+      put(root, `${lib}/${name}.timer`, text);
+      put(root, `${lib}/${name}.service`, service);
+      symlinkSync(`/${lib}/${name}.timer`, join(wants, `${name}.timer`));
+    };
+    // systemd skips an OnCalendar= it refuses (a cron line, two spaces before the zone) and runs by the others.
+    timer('mixed', '[Timer]\nOnCalendar=0 3 * * *\nOnCalendar=daily\nOnCalendar=12:00  UTC\n');
+    // Spans as systemd's parse_sec reads them: a number after a unit is seconds, ".5s", "+".
+    timer('spans', '[Timer]\nOnCalendar=hourly\nRandomizedDelaySec=1h30\nAccuracySec=.5s\n');
+    timer('every', '[Timer]\nOnUnitActiveSec=1h 30\nRandomizedDelaySec=infinity\n');
+    // No unit name has a space: systemd loads no such unit, so it never runs.
+    timer('nightly backup', '[Timer]\nOnCalendar=daily\n');
+    const result = await runCli(['timers', 'discover', '--root', root, '--dry-run'], { env: envFor(tempFolder()) });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/mixed\.timer\s+daily\s+0s\s+60s .*to monitor \(systemd ignores OnCalendar=0 3 \* \* \* and OnCalendar=12:00 {2}UTC\)/);
+    expect(result.stdout).toMatch(/spans\.timer\s+hourly\s+3630s\s+0\.500s .*to monitor/);
+    expect(result.stdout).toMatch(/every\.timer\s+@every 1h30s\s+infinity\s+60s\s/);
+    expect(result.stdout).toMatch(/nightly backup\.timer .* not monitorable: "nightly backup\.timer" is no unit name systemd loads/);
+    expect(result.stdout).toMatch(/Would create 3 monitors/);
+  });
+
+  it("reads the drop-ins systemd adds by the name's dashes and for every timer", async () => {
+    const root = tempFolder('cronbeat-timers-');
+    const lib = 'usr/lib/systemd/system';
+    const wants = join(root, 'etc/systemd/system/timers.target.wants');
+    mkdirSync(wants, { recursive: true });
+    for (const name of ['db-backup-nightly', 'db2-backup']) {
+      put(root, `${lib}/${name}.timer`, '[Timer]\nOnCalendar=daily\n');
+      put(root, `${lib}/${name}.service`, '[Service]\nType=oneshot\nExecStart=/bin/true\n');
+      symlinkSync(`/${lib}/${name}.timer`, join(wants, `${name}.timer`));
+    }
+    // db-backup-nightly.timer also reads db-.timer.d/ and db-backup-.timer.d/ (systemd.unit(5)); every timer reads timer.d/.
+    put(root, 'etc/systemd/system/db-.timer.d/when.conf', '[Timer]\nOnCalendar=\nOnCalendar=Sun 03:00\n');
+    put(root, 'etc/systemd/system/db-backup-.timer.d/zone.conf', '[Timer]\nOnCalendar=\nOnCalendar=Sun 04:00 UTC\n');
+    put(root, `${lib}/timer.d/accuracy.conf`, '[Timer]\nAccuracySec=5min\n');
+    const result = await runCli(['timers', 'discover', '--root', root, '--dry-run'], { env: envFor(tempFolder()) });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/db-backup-nightly\.timer\s+Sun 04:00 UTC\s+0s\s+300s\s/);
+    expect(result.stdout).toMatch(/db2-backup\.timer\s+daily\s+0s\s+300s\s/);
+    if (hasAnalyze) {
+      // systemd reads them too: a line of each that it refuses is named with its file.
+      put(root, 'etc/systemd/system/db-backup-.timer.d/zz.conf', '[Timer]\nOnCalendar=refused-here\n');
+      const checked = spawnSync('systemd-analyze', ['verify', join(root, lib, 'db-backup-nightly.timer')], {
+        encoding: 'utf8',
+        env: { ...process.env, XDG_RUNTIME_DIR: tempFolder('cronbeat-runtime-'), SYSTEMD_UNIT_PATH: `${join(root, 'etc/systemd/system')}:${join(root, lib)}:` },
+      });
+      expect(checked.stderr).toContain('db-backup-.timer.d/zz.conf:2: Failed to parse calendar specification, ignoring: refused-here');
+    }
+  });
+
+  it("monitors a --root's timers in that root's zone (its /etc/localtime), as its systemd runs them", async () => {
+    const root = tempFolder('cronbeat-timers-');
+    const lib = 'usr/lib/systemd/system';
+    put(root, `${lib}/report.timer`, '[Timer]\nOnCalendar=*-*-* 06:00\n');
+    put(root, `${lib}/report.service`, '[Service]\nType=oneshot\nExecStart=/bin/true\n');
+    mkdirSync(join(root, 'etc/systemd/system/timers.target.wants'), { recursive: true });
+    symlinkSync(`/${lib}/report.timer`, join(root, 'etc/systemd/system/timers.target.wants/report.timer'));
+    // A container's /etc/localtime points into its own /usr/share/zoneinfo; this machine's TZ is Europe/Paris.
+    symlinkSync('/usr/share/zoneinfo/Asia/Tokyo', join(root, 'etc/localtime'));
+    const count = (await monitors()).length;
+    const result = await runCli(['timers', 'discover', '--root', root], { env: envFor(tempFolder()) });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const made = (await (await testAgent().api('/api/monitors')).json()) as Array<{ name: string; timezone: string }>;
+    expect(made.slice(count).map((m) => [m.name, m.timezone])).toEqual([['report.timer', 'Asia/Tokyo']]);
+  });
+
   it('wires a service started by two timers once, for the first, and says why the other is left alone', async () => {
     const root = tempFolder('cronbeat-timers-');
     const lib = 'usr/lib/systemd/system';

@@ -62,6 +62,37 @@ describe('cronbeat timers watch', () => {
     expect(all).toContainEqual(['removed', 'timer poll.timer: @every 15m', null]);
   });
 
+  it('follows the timer as systemd loads it: a line it refuses changes nothing, a prefix drop-in moves it, a mask removes it', async () => {
+    const root = machine();
+    rmSync(join(root, 'etc/systemd/system/timers.target.wants/poll.timer'));
+    const env = { CRONBEAT_URL: testAgent().url, CRONBEAT_API_TOKEN: testAgent().token, CRONBEAT_DATA_DIR: tempFolder(), CRONBEAT_SHIM_DIR: shimDir };
+    const created = await testAgent().api('/api/servers', { method: 'POST', json: { name: 'web 4', ip_address: '10.0.0.4', identifier: 'web-4' } });
+    const server = (await created.json()) as { id: number };
+    const alerts = async () => ((await (await testAgent().api(`/api/servers/${server.id}/alerts`)).json()) as Array<{ command: string; change: string }>).map((a) => [a.change, a.command]);
+    expect((await runCli(['timers', 'discover', '--root', root], { env })).status).toBe(0);
+    const watch = () => runCli(['timers', 'watch', '--root', root, '--server', 'web-4', '--once'], { env });
+    expect((await watch()).status).toBe(0);
+
+    // systemd skips the cron line and keeps elapsing at 02:30: nothing changed, nothing removed.
+    writeFileSync(join(root, 'usr/lib/systemd/system/backup.timer'), '[Timer]\nOnCalendar=*-*-* 02:30\nOnCalendar=0 3 * * *\n');
+    expect((await watch()).status).toBe(0);
+    expect(await alerts()).toEqual([]);
+
+    mkdirSync(join(root, 'etc/systemd/system/backup-.timer.d'));
+    // Not this timer's: only prefixes up to a dash of its own name apply.
+    writeFileSync(join(root, 'etc/systemd/system/backup-.timer.d/later.conf'), '[Timer]\nOnCalendar=\nOnCalendar=*-*-* 05:00\n');
+    mkdirSync(join(root, 'etc/systemd/system/timer.d'));
+    writeFileSync(join(root, 'etc/systemd/system/timer.d/later.conf'), '[Timer]\nOnCalendar=\nOnCalendar=*-*-* 04:00\n');
+    expect((await watch()).status).toBe(0);
+    // timer.d/ applies to every timer: backup moves to 04:00.
+    expect(await alerts()).toEqual([['altered', 'timer backup.timer: *-*-* 04:00']]);
+
+    rmSync(join(root, 'etc/systemd/system/timer.d'), { recursive: true });
+    symlinkSync('/dev/null', join(root, 'etc/systemd/system/backup.timer'));
+    expect((await watch()).status).toBe(0);
+    expect((await alerts())[0]).toEqual(['removed', 'timer backup.timer: *-*-* 04:00']);
+  });
+
   it('follows the timer a drop-in was written for, not another timer of the same service', async () => {
     const root = tempFolder('cronbeat-timers-');
     const lib = join(root, 'usr/lib/systemd/system');

@@ -3,8 +3,8 @@ import type { Page } from 'playwright-core';
 import type { TestAgent } from '../helpers/testAgent';
 import { chromiumMissing, signedInDashboard } from './browser';
 
-// An edit form open while the monitor or server changes elsewhere (another tab, the CLI): saving it sends what was changed in it, not every field as it was loaded.
-describe.skipIf(chromiumMissing)('a monitor or server edited elsewhere while its form is open', { timeout: 60_000 }, () => {
+// An edit form open while the monitor, server or channel changes elsewhere (another tab, the CLI): saving it sends what was changed in it, not every field as it was loaded.
+describe.skipIf(chromiumMissing)('a monitor, server or channel edited elsewhere while its form is open', { timeout: 60_000 }, () => {
   const now = Date.parse('2026-11-27T13:30:00Z');
   let agent: TestAgent;
   let page: Page;
@@ -62,5 +62,38 @@ describe.skipIf(chromiumMissing)('a monitor or server edited elsewhere while its
     await page.waitForURL(`**/#/servers/${server.id}`);
     const stored = await (await agent.api(`/api/servers/${server.id}`)).json();
     expect({ name: stored.name, ip_address: stored.ip_address }).toEqual({ name: 'Web box (rack 2)', ip_address: '10.0.0.6' });
+  });
+
+  it("keeps a channel's other changes, its other settings included, and sends nothing when nothing changed", async () => {
+    const channel = await (
+      await agent.api('/api/channels', { method: 'POST', json: { name: 'Ops hook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/hook', secret: 'hook-secret-1234567890' } } })
+    ).json();
+    const openEdit = async () => {
+      await page.goto(`${agent.url}/#/channels`);
+      await page.getByTestId('channel').filter({ hasText: 'Ops hook' }).getByRole('button', { name: 'Edit' }).click();
+      return page.getByRole('form', { name: /^Edit Ops hook/ });
+    };
+    let form = await openEdit();
+    const elsewhere = await agent.api(`/api/channels/${channel.id}`, { method: 'PATCH', json: { remind_every_hours: 6, settings: { mask_secrets: false } } });
+    expect(elsewhere.status).toBe(200);
+    await form.getByLabel('Name').fill('Ops hook (pager)');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+    let stored = await (await agent.api(`/api/channels/${channel.id}`)).json();
+    expect({ name: stored.name, remind: stored.remind_every_hours, mask: stored.settings.mask_secrets }).toEqual({ name: 'Ops hook (pager)', remind: 6, mask: false });
+
+    form = await openEdit();
+    await agent.api(`/api/channels/${channel.id}`, { method: 'PATCH', json: { remind_every_hours: 2 } });
+    const edits: string[] = [];
+    const noteEdit = (request: { method(): string; url(): string }) => {
+      if (request.method() === 'PATCH') edits.push(request.url());
+    };
+    page.on('request', noteEdit);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+    page.off('request', noteEdit);
+    expect(edits).toEqual([]);
+    stored = await (await agent.api(`/api/channels/${channel.id}`)).json();
+    expect(stored.remind_every_hours).toBe(2);
   });
 });

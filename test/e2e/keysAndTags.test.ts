@@ -37,7 +37,7 @@ describe.skipIf(chromiumMissing)('dashboard: API keys and tags', { timeout: 60_0
     await shown.waitFor();
     const key = await shown.inputValue();
     expect(key).toMatch(/^cb_[A-Za-z0-9_-]{43}$/);
-    expect(agent.store.apiTokens.authenticate(key)?.scope).toBe('ping');
+    expect(agent.store.apiTokens.authenticate(key, Date.now())?.scope).toBe('ping');
 
     // The key works for pulses; its row then shows a last use.
     expect((await fetch(`${agent.url}/api/pulse/key/${key}/from-dashboard?create=1&schedule=0+3+*+*+*`)).status).toBe(201);
@@ -51,7 +51,7 @@ describe.skipIf(chromiumMissing)('dashboard: API keys and tags', { timeout: 60_0
     await row.getByRole('button', { name: 'Revoke web-01' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     await expect.poll(async () => page.getByRole('row', { name: /web-01/ }).count()).toBe(0);
-    expect(agent.store.apiTokens.authenticate(key)).toBeNull();
+    expect(agent.store.apiTokens.authenticate(key, Date.now())).toBeNull();
   });
 
   it('filters the monitors list by tag, kept in the address', async () => {

@@ -135,3 +135,17 @@ describe('the settings history in words', () => {
     expect(describeChange(handover)).toBe('line of key — → 7; slug — → db-dump');
   });
 });
+
+describe('AlertHold', () => {
+  it('says why no alert was sent yet in the one vocabulary: the one run so far by its own word, several as having gone wrong', async () => {
+    const { AlertHold } = await import('../../renderer/src/components/AlertHold');
+    const monitor = (failures: number, reason: unknown) =>
+      ({ is_alerted: 1, alert_after: 3, failures_in_a_row: failures, flapping_since: undefined, alert_reason_data: reason }) as unknown as Parameters<typeof AlertHold>[0]['monitor'];
+    const said = (failures: number, reason: unknown) => renderToStaticMarkup(<AlertHold monitor={monitor(failures, reason)} />).replace(/<[^>]+>/g, '');
+    const missed = { kind: 'missed', expected_at: '2026-11-27T13:20:00.000000Z', grace_minutes: 1, resumed_at: null, last_run_at: null };
+    expect(said(1, missed)).toBe('Missed once: no alert yet, one is sent at the 3rd in a row.');
+    expect(said(1, { kind: 'failed', exit_code: 3 })).toBe('Failed once: no alert yet, one is sent at the 3rd in a row.');
+    expect(said(1, { kind: 'not_finished', started_at: '2026-11-27T13:20:00.000000Z', grace_minutes: 1, resumed_at: null })).toBe('Stuck once: no alert yet, one is sent at the 3rd in a row.');
+    expect(said(2, missed)).toBe('Went wrong twice in a row: no alert yet, one is sent at the 3rd in a row.');
+  });
+});

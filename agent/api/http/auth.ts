@@ -41,7 +41,7 @@ export function requireToken(store: Store, clock: () => number, limiter = new Fa
   return async (ctx, next) => {
     const presented = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('Authorization'))?.[1];
     if (!presented) throw unauthenticated();
-    const token = store.apiTokens.authenticate(presented);
+    const token = store.apiTokens.authenticate(presented, clock());
     if (!token) throw wrongCredential(limiter, ctx.ip, clock(), unauthenticated());
     const access = accessOf(ctx.method, ctx.path);
     if (!scopeAllows(token.scope, access)) throw new HttpError(403, scopeRefusal(token.scope, access));

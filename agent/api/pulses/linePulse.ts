@@ -77,7 +77,7 @@ function notYoursMessage(slug: string, why: NotYours, monitorId: number, keyId: 
 }
 
 function authenticatePingKey(store: Store, presented: string, now: number, limiter: FailedAuthLimiter, ip: string): LineKey {
-  const key = store.apiTokens.authenticate(presented);
+  const key = store.apiTokens.authenticate(presented, now);
   // A wrong key in the path is throttled as a wrong Bearer token is (429 once the client's budget is spent).
   if (!key) throw wrongCredential(limiter, ip, now, new HttpError(401, 'Unauthenticated.'));
   if (key.scope !== 'ping' && key.scope !== 'full') {

@@ -42,7 +42,7 @@ export function badgeRoutes({ store, clock, authLimiter = new FailedAuthLimiter(
   });
 
   const companyOf = (ctx: Context): number => {
-    const key = store.apiTokens.authenticate(String(ctx.params.key));
+    const key = store.apiTokens.authenticate(String(ctx.params.key), clock());
     // A wrong badge key is throttled as a wrong Bearer token is; a right one always gets its badge.
     if (!key) throw wrongCredential(authLimiter, ctx.request.ip, clock(), notFound());
     if (key.scope !== 'badge') {

@@ -29,7 +29,7 @@ export function toWireEvent(event: AgentEvent): Record<string, unknown> {
  * GET /api/events: Server-Sent Events of the token's company (same Bearer auth as the API).
  * Each event is one `data:` line of JSON such as {"type":"monitor.changed","monitorId":3}.
  */
-export function eventRoutes({ store, events, log, requireToken }: ApiDeps): AuthedRouter {
+export function eventRoutes({ store, events, log, requireToken, clock }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router();
 
   router.get('/api/events', requireToken, (ctx) => {
@@ -76,7 +76,7 @@ export function eventRoutes({ store, events, log, requireToken }: ApiDeps): Auth
     });
     const heartbeat = setInterval(() => {
       // A token revoked (signed out elsewhere) ends the stream; the client then gets 401s.
-      if (store.apiTokens.authenticate(presented)?.id !== tokenId) stop();
+      if (store.apiTokens.authenticate(presented, clock())?.id !== tokenId) stop();
       else write(': ping\n\n');
     }, HEARTBEAT_MS);
     heartbeat.unref();

@@ -41,10 +41,11 @@ function fieldsOf(row: MaintenanceWindowRow): WindowFields {
 
 /**
  * Refuses a window that is not whole (windowShapeErrors), whose times the body gives end in the
- * past or whose schedule it gives never opens again, or whose monitor ids the body gives (a monitor deleted since a window was made does not
- * make every edit of it fail) include one the company does not have.
+ * past or whose schedule it gives never opens again, or whose monitor ids the body gives include one
+ * the company does not have, other than those the window already names (`kept`): a monitor deleted
+ * since does not make every edit of it fail, nor a client that sends the ids back as it read them.
  */
-function checkWindow(store: Store, companyId: number, fields: WindowFields, body: Body, now: number): WindowFields {
+function checkWindow(store: Store, companyId: number, fields: WindowFields, body: Body, now: number, kept: readonly number[] = []): WindowFields {
   const errors = windowShapeErrors(fields, now);
   if (Object.keys(errors).length > 0) throw HttpError.validation(errors);
   // Times given that end in the past (a year mistyped) would cover nothing, as a snooze that has
@@ -59,7 +60,7 @@ function checkWindow(store: Store, companyId: number, fields: WindowFields, body
     throw HttpError.validation({ schedule: ['The schedule field names no time to come (systemd would say "never"), so the window would never open.'] });
   }
   const given = body.monitor_ids;
-  const unknown = (given ?? []).filter((id) => !store.monitors.find(companyId, id));
+  const unknown = (given ?? []).filter((id) => !kept.includes(id) && !store.monitors.find(companyId, id));
   if (unknown.length > 0) {
     throw HttpError.validation({ monitor_ids: [`The monitor ids field names no monitor with the id ${unknown.join(', ')}.`] });
   }
@@ -149,7 +150,8 @@ export function maintenanceWindowRoutes({ store, events, clock, requireToken }: 
     const row = findWindow(companyId, ctx.params.id);
     const body = validate(maintenanceWindowPatch, await readJsonBody(ctx));
     const now = clock();
-    const fields = checkWindow(store, companyId, merged(fieldsOf(row), body), body, now);
+    const before = fieldsOf(row);
+    const fields = checkWindow(store, companyId, merged(before, body), body, now, before.monitorIds);
     const edited = changeWindow(row, now, () => store.maintenanceWindows.edit(companyId, row.id, fields, now)!);
     events.emit({ type: 'maintenance.changed', companyId, windowId: row.id });
     ctx.body = presentMaintenanceWindow(edited, now);

@@ -67,13 +67,13 @@ export function sessionRoutes({ store, events, clock, requireToken }: ApiDeps): 
   router.get('/api/session', requireToken, (ctx) => {
     const { companyId, tokenId, scope } = ctx.state;
     // requireToken let only a full or read-only key this far (ping and badge keys read nothing).
-    const body: WireSession = { company_id: companyId, token_id: tokenId, kind: codes.isSessionToken(tokenId) ? 'session' : 'api_token', scope: scope as SessionScope };
+    const body: WireSession = { company_id: companyId, token_id: tokenId, kind: store.apiTokens.isSession(tokenId) ? 'session' : 'api_token', scope: scope as SessionScope };
     ctx.body = body;
   });
 
   router.delete('/api/session', requireToken, (ctx) => {
     const { companyId, tokenId } = ctx.state;
-    if (codes.isSessionToken(tokenId) && store.apiTokens.revoke(tokenId, clock())) events.emit({ type: 'key.revoked', companyId, tokenId });
+    if (store.apiTokens.isSession(tokenId) && store.apiTokens.revoke(tokenId, clock())) events.emit({ type: 'key.revoked', companyId, tokenId });
     ctx.status = 204;
   });
 

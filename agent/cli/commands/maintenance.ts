@@ -80,6 +80,8 @@ function parse(argv: string[], allowed: Array<keyof typeof OPTIONS>): { values: 
 function oneOffTimes(values: Values, now: number, zone: string): { starts_at: string; ends_at: string; notes: string[] } {
   if (values.until === undefined && values.for === undefined) throw new UsageError('Say when it ends: --until T or --for LEN (or give --schedule for a recurring window).');
   const start = values.from === undefined ? { until: new Date(now).toISOString() } : renamed(() => snoozeEnd(values.from, undefined, now, zone), '--until', '--from');
+  // What was assumed is said of --from too, as its errors are.
+  if (start.note !== undefined) start.note = start.note.replaceAll('--until', '--from');
   const from = Date.parse(start.until!);
   const end = snoozeEnd(values.until, values.for, from, zone);
   return { starts_at: start.until!, ends_at: end.until!, notes: [start.note, end.note].filter((n): n is string => n !== undefined) };
@@ -97,7 +99,8 @@ function renamed<T>(read: () => T, was: string, option: string): T {
 
 function whenText(window: MaintenanceWindowResource): string {
   if (window.kind === 'one_off') return `${shortTime(window.starts_at)} – ${shortTime(window.ends_at)}`;
-  return `"${window.schedule}" ${window.timezone}, ${window.duration} min`;
+  // Several calendar events, one a line, as `monitor show` writes them.
+  return `"${(window.schedule ?? '').replace(/\n/g, '; ')}" ${window.timezone}, ${window.duration} min`;
 }
 
 function coversText(window: MaintenanceWindowResource): string {

@@ -19,7 +19,7 @@ named by its id or its exact name; #ID names the id alone (a number that is one 
 and another's name is refused).
 
   cronbeat monitor create NAME --schedule "0 3 * * *" [--timezone Z] [--grace MIN]
-                              [--alert-after N] [--server ID] [--tags a,b]
+                              [--max-runtime MIN] [--alert-after N] [--server ID] [--tags a,b]
       Makes a monitor and prints it with the crontab line that pings it by its token. The
       options are those of \`cronbeat run --name\`: the zone is this machine's unless
       --timezone says, the grace the schedule's own period up to an hour unless --grace says;
@@ -31,13 +31,14 @@ and another's name is refused).
       (a run is taking too long); --status failed lists all three.
   cronbeat monitor show ID|NAME
       Everything about one monitor, its pulse URL included (a full key only; a read-only key
-      sees "hidden").
+      sees "hidden"), and the maintenance under way over it.
   cronbeat monitor pause ID|NAME [--for 1h | --until 18:00]
       Stops alerts: until you resume it, or (a snooze) for a while. Pulses are still recorded.
   cronbeat monitor resume ID|NAME
       Monitors it again from now: it waits for the schedule's next run.
   cronbeat monitor edit ID|NAME [--name N] [--schedule "0 3 * * *"] [--timezone Z]
-                                [--grace MIN] [--alert-after N] [--project N|none] [--tags a,b]
+                                [--grace MIN] [--max-runtime MIN|none] [--alert-after N]
+                                [--project N|none] [--tags a,b]
       Changes it without a new token: crontab lines that ping it keep working. A new schedule
       counts from now; it never fails at once for a run it says was missed. A new --grace
       keeps the run it waits for, with the new deadline. A zone may be an
@@ -64,6 +65,10 @@ Options:
               time with its zone (2026-03-08T06:40:00Z)
   --grace MIN create, edit: the grace, minutes (1 or more) after each due time before the
               monitor fails (the API's \`duration\`)
+  --max-runtime MIN
+              create, edit: minutes a started run may take before it is stuck (1 or more;
+              default: none, a start may run until the next run's deadline); edit: none
+              takes it off
   --alert-after N
               create, edit: alert at the N-th failed or missed run in a row (1 to 100; 1, the
               default, alerts at the first); it shows failed from the first all the same

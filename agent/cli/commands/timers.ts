@@ -6,7 +6,7 @@ import { DEFAULT_BASE_URL } from '../../client/connection/baseUrl';
 import { prepareDataDir } from '../../dataFolder/dataDir';
 import { serverTag } from '../../domain/monitors/ownLine';
 import { positiveInteger, UsageError, withoutControlCharacters, type Command } from '../command';
-import { machineZone } from '../machineZone';
+import { machineZone, rootZone } from '../machineZone';
 import { apiKeyOf } from '../apiKey';
 import { MAX_MINUTES } from '../../domain/monitors/minutes';
 import { baseUrlOption } from './ping';
@@ -69,6 +69,7 @@ export const timersCommand: Command = {
   name: 'timers',
   summary: 'List and discover (monitor) the systemd timers of this machine',
   help,
+  subcommands: ['list', 'discover', 'watch'],
   async run(argv) {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -154,7 +155,8 @@ export const timersCommand: Command = {
         // The self-contained job side the entry point runs (the file this command was started by, main.ts).
         runnerSource: realpathSync(process.argv[1]!),
         url: baseUrl,
-        machineZone: machineZone(),
+        // Under --root, the zone of that system (a container's), whose systemd runs the timers.
+        machineZone: (root === null ? undefined : rootZone(root)) ?? machineZone(),
         dataDir: prepareDataDir(values['data-dir']),
         now: new Date(),
       });

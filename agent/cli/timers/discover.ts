@@ -63,11 +63,13 @@ export function timerRows(folders: UnitFolders, options: Pick<TimersOptions, 'gr
     if (first) return { ...none, status: `left alone: ${first} starts ${timer.service} too, and its drop-in pulses that timer's monitor` };
     wiring.set(timer.service, timer.name);
     const base = options.grace ?? defaultGraceMinutes(checked.schedule, options.now.getTime());
-    return { timer, status: 'to monitor', schedule: checked.schedule, grace: timerGrace(base, timer) };
+    const status = timer.ignored.length > 0 ? `to monitor (systemd ignores ${timer.ignored.join(' and ')})` : 'to monitor';
+    return { timer, status, schedule: checked.schedule, grace: timerGrace(base, timer) };
   });
 }
 
 function seconds(value: number): string {
+  if (value === Infinity) return 'infinity';
   return Number.isInteger(value) ? `${value}s` : `${value.toFixed(3)}s`;
 }
 

@@ -1,4 +1,5 @@
 import { MAX_MINUTES } from '../../domain/monitors/minutes';
+import { checkSchedule } from '../../domain/schedules';
 
 /*
  * Reading systemd unit files, pure (text in, data out): the [Timer] settings a monitor needs,
@@ -14,14 +15,18 @@ export function parseUnitText(text: string): UnitSections {
   let current: Array<[string, string]> | null = null;
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
-    let line = lines[i]!.trim();
-    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
-    while (line.endsWith('\\') && i + 1 < lines.length) {
+    let line = lines[i]!.trimStart();
+    if (line.trim() === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    // A backslash at the very end (not itself escaped by one before it) continues the line:
+    // systemd puts a space for it and keeps the spaces on either side (so "12:00 \" then "UTC"
+    // is "12:00  UTC", which it refuses).
+    while (/(^|[^\\])(\\\\)*\\$/.test(line) && i + 1 < lines.length) {
       const next = lines[++i]!;
       // A comment line inside a continuation is skipped, as systemd does.
       if (/^\s*[#;]/.test(next)) continue;
-      line = `${line.slice(0, -1).trimEnd()} ${next.trim()}`;
+      line = `${line.slice(0, -1)} ${next}`;
     }
+    line = line.trim();
     const header = /^\[(.+)\]$/.exec(line);
     if (header) {
       current = sections.get(header[1]!) ?? [];
@@ -35,34 +40,63 @@ export function parseUnitText(text: string): UnitSections {
   return sections;
 }
 
-const SPAN_UNITS: Array<[RegExp, number]> = [
-  [/^(us|usec|µs|μs)$/, 1e-6],
-  [/^(ms|msec)$/, 1e-3],
-  [/^(s|sec|second|seconds)$/, 1],
-  [/^(m|min|minute|minutes)$/, 60],
-  [/^(h|hr|hour|hours)$/, 3600],
-  [/^(d|day|days)$/, 86_400],
-  [/^(w|week|weeks)$/, 604_800],
-  [/^(M|month|months)$/, 2_629_800],
-  [/^(y|year|years)$/, 31_557_600],
+// systemd's units in its own order: each is taken as a prefix of what follows the number, the first that fits.
+const SPAN_UNITS: Array<[string, number]> = [
+  ['seconds', 1e6], ['second', 1e6], ['sec', 1e6], ['s', 1e6], ['minutes', 6e7], ['minute', 6e7], ['min', 6e7],
+  ['months', 2_629_800e6], ['month', 2_629_800e6], ['M', 2_629_800e6], ['msec', 1e3], ['ms', 1e3], ['m', 6e7],
+  ['hours', 3.6e9], ['hour', 3.6e9], ['hr', 3.6e9], ['h', 3.6e9], ['days', 8.64e10], ['day', 8.64e10], ['d', 8.64e10],
+  ['weeks', 6.048e11], ['week', 6.048e11], ['w', 6.048e11], ['years', 31_557_600e6], ['year', 31_557_600e6], ['y', 31_557_600e6],
+  ['usec', 1], ['us', 1], ['\u03bcs', 1], ['\u00b5s', 1],
 ];
+const USEC_INFINITY = 2 ** 64 - 1;
+const LLONG_MAX = 2 ** 63 - 1;
+const WHITESPACE = /^[ \t\n\r]*/;
 
-/** A time span ("5min 20s", "1h30m", "90": seconds) in seconds; null when it is not one. */
+/**
+ * A time span ("5min 20s", "1h30m", "90": seconds) in seconds, read as systemd's parse_sec()
+ * reads it: a number without a unit is seconds wherever it stands ("1h30" is 3630), ".5s" and
+ * "+5min" are taken, "infinity" is Infinity; null when systemd refuses it.
+ */
 export function timespanSeconds(text: string): number | null {
-  const body = text.trim();
-  if (body === '') return null;
-  if (/^\d+(\.\d+)?$/.test(body)) return Number(body);
-  let total = 0;
-  let rest = body;
-  while (rest !== '') {
-    const match = /^(\d+(?:\.\d+)?)\s*([a-zA-Zµμ]+)\s*/.exec(rest);
-    if (!match) return null;
-    const unit = SPAN_UNITS.find(([pattern]) => pattern.test(match[2]!));
-    if (!unit) return null;
-    total += Number(match[1]) * unit[1];
-    rest = rest.slice(match[0].length);
+  let p = text.replace(WHITESPACE, '');
+  if (p.startsWith('infinity')) return p.slice('infinity'.length).replace(WHITESPACE, '') === '' ? Infinity : null;
+  let usec = 0;
+  let something = false;
+  for (;;) {
+    p = p.replace(WHITESPACE, '');
+    if (p === '') return something ? usec / 1e6 : null;
+    // strtoll(): a sign, then digits; systemd refuses a minus (no "-0" either).
+    const number = /^\+?(\d*)/.exec(p)!;
+    if (p.startsWith('-')) return null;
+    const digits = number[1]!;
+    let rest = p.slice(number[0].length);
+    if (digits === '' && !(number[0] === '' && rest.startsWith('.'))) return null;
+    const whole = Number(digits || '0');
+    if (whole > LLONG_MAX) return null;
+    let fraction = '';
+    if (rest.startsWith('.')) {
+      fraction = /^\d*/.exec(rest.slice(1))![0];
+      // "3." and "3.sec" are refused: a point needs a digit after it.
+      if (fraction === '') return null;
+      rest = rest.slice(1 + fraction.length);
+    }
+    const afterSpace = rest.replace(WHITESPACE, '');
+    const unit = SPAN_UNITS.find(([name]) => afterSpace.startsWith(name));
+    // No unit right after the number: seconds, but only before a space or the end ("12.34.56" is refused).
+    if (!unit && afterSpace === rest && rest !== '') return null;
+    const multiplier = unit?.[1] ?? 1e6;
+    p = unit ? afterSpace.slice(unit[0].length) : afterSpace;
+    if (whole >= USEC_INFINITY / multiplier) return null;
+    usec += whole * multiplier;
+    // Each decimal adds its digit times a tenth of the one before, in whole microseconds.
+    let step = Math.floor(multiplier / 10);
+    for (const digit of fraction) {
+      usec += Number(digit) * step;
+      step = Math.floor(step / 10);
+    }
+    if (usec >= USEC_INFINITY) return null;
+    something = true;
   }
-  return total;
 }
 
 /** Whole seconds as a period's units, largest first: 5400 → "1h30m". */
@@ -91,6 +125,8 @@ export interface TimerSettings {
   persistent: boolean;
   /** The unit the timer starts: Unit=, else the timer's own name as a .service. */
   service: string;
+  /** The OnCalendar= lines systemd refuses and skips (`OnCalendar=X`), the others still elapse. */
+  ignored: string[];
 }
 
 const DEFAULT_ACCURACY_SEC = 60;
@@ -102,6 +138,7 @@ const DEFAULT_ACCURACY_SEC = 60;
 export function timerSettings(name: string, text: string): TimerSettings {
   const settings = parseUnitText(text).get('Timer') ?? [];
   const calendars: string[] = [];
+  const ignored: Array<{ line: string; why: string }> = [];
   const repeats: number[] = [];
   let boots = 0;
   let randomizedDelaySec = 0;
@@ -110,18 +147,23 @@ export function timerSettings(name: string, text: string): TimerSettings {
   let unit: string | null = null;
   for (const [key, value] of settings) {
     if (key === 'OnCalendar') {
-      if (value === '') calendars.length = 0;
-      else calendars.push(value);
+      // systemd skips a line it cannot read (and says so in its log); the timer elapses by the others.
+      const why = value === '' ? undefined : checkSchedule(`OnCalendar=${value}`).error;
+      if (value === '') calendars.length = ignored.length = 0;
+      else if (why === undefined) calendars.push(checkSchedule(`OnCalendar=${value}`).schedule!);
+      else ignored.push({ line: `OnCalendar=${value}`, why });
     } else if (key === 'OnUnitActiveSec' || key === 'OnUnitInactiveSec') {
       const seconds = timespanSeconds(value);
       if (value === '') repeats.length = 0;
-      else if (seconds !== null && seconds > 0) repeats.push(seconds);
+      // infinity: it never elapses by this one.
+      else if (seconds !== null && seconds > 0 && seconds !== Infinity) repeats.push(seconds);
     } else if (key === 'OnBootSec' || key === 'OnStartupSec' || key === 'OnActiveSec') {
       if (value !== '') boots++;
     } else if (key === 'RandomizedDelaySec') {
-      randomizedDelaySec = timespanSeconds(value) ?? 0;
+      // A span systemd cannot read is ignored there: the setting keeps what it had.
+      randomizedDelaySec = value === '' ? 0 : (timespanSeconds(value) ?? randomizedDelaySec);
     } else if (key === 'AccuracySec') {
-      accuracySec = value === '' ? DEFAULT_ACCURACY_SEC : (timespanSeconds(value) ?? DEFAULT_ACCURACY_SEC);
+      accuracySec = value === '' ? DEFAULT_ACCURACY_SEC : (timespanSeconds(value) ?? accuracySec);
     } else if (key === 'Persistent') {
       persistent = /^(1|yes|y|true|t|on)$/i.test(value);
     } else if (key === 'Unit') {
@@ -137,10 +179,12 @@ export function timerSettings(name: string, text: string): TimerSettings {
   } else if (repeats.length > 0) {
     // Several repeats: the timer elapses by the shortest.
     schedule = periodOf(Math.min(...repeats));
+  } else if (ignored.length > 0 && boots === 0) {
+    unmonitorable = `systemd refuses every OnCalendar= of it (${ignored[0]!.line}: ${ignored[0]!.why}), so it does not load`;
   } else {
     unmonitorable = boots > 0 ? 'it elapses once after boot or start, not again: no run to expect' : 'it has no OnCalendar= or OnUnitActiveSec=';
   }
-  return { name, schedule, unmonitorable, randomizedDelaySec, accuracySec, persistent, service: unit ?? serviceOf(name) };
+  return { name, schedule, unmonitorable, randomizedDelaySec, accuracySec, persistent, service: unit ?? serviceOf(name), ignored: ignored.map(({ line }) => line) };
 }
 
 /** `NAME.timer` → `NAME.service` (instances keep their instance). */

@@ -51,6 +51,11 @@ function entries(folder: string): string[] {
   }
 }
 
+/** systemd's unit_name_is_valid for a timer: a prefix of its characters, at most one @, at most 255 characters. */
+function unitNameValid(name: string): boolean {
+  return name.length <= 255 && /^[A-Za-z0-9:_.\\-]+(@[A-Za-z0-9:_.\\-]*)?\.timer$/.test(name);
+}
+
 /** The file that defines `name` (or its template), first in precedence; null when none does or it is masked. */
 export function unitFile(folders: UnitFolders, name: string): string | null {
   const template = templateOf(name);
@@ -72,12 +77,25 @@ export function unitFile(folders: UnitFolders, name: string): string | null {
   return null;
 }
 
-/** A unit's text with its drop-ins (`NAME.d/*.conf`, the template's too) after it, as systemd merges them. */
-function unitText(folders: UnitFolders, name: string, path: string): string {
+/**
+ * The units whose drop-in folders apply to `name`, most general first (systemd.unit(5)): every
+ * unit of its type (`timer.d/`), the prefixes of its name up to each dash (`db-.timer.d/`,
+ * `db-backup-.timer.d/` for `db-backup-nightly.timer`), its template, itself.
+ */
+function dropInUnits(name: string): string[] {
+  const dot = name.lastIndexOf('.');
+  const type = name.slice(dot + 1);
+  const prefix = name.slice(0, dot).replace(/@.*$/, '');
+  const dashes = [...prefix.matchAll(/-/g)].map((match) => match.index).filter((at) => at > 0);
   const template = templateOf(name);
+  return [type, ...dashes.map((at) => `${prefix.slice(0, at + 1)}.${type}`), ...(template ? [template] : []), name];
+}
+
+/** A unit's text with its drop-ins (`NAME.d/*.conf`, the template's, its prefixes' and its type's too) after it, as systemd merges them. */
+function unitText(folders: UnitFolders, name: string, path: string): string {
   const dropIns = new Map<string, string>();
   for (const folder of [...folders.search].reverse()) {
-    for (const unit of template ? [template, name] : [name]) {
+    for (const unit of dropInUnits(name)) {
       const dir = join(folder, `${unit}.d`);
       for (const file of entries(dir)) if (file.endsWith('.conf')) dropIns.set(file, join(dir, file));
     }
@@ -116,7 +134,9 @@ export function findTimers(folders: UnitFolders): FoundTimer[] {
     }
     const service = withSpecifiers(settings.service, name);
     const servicePath = unitFile(folders, service);
-    const unmonitorable = settings.unmonitorable ?? (servicePath ? null : `the unit it starts, ${service}, is not found`);
+    const unmonitorable = !unitNameValid(name)
+      ? `"${name}" is no unit name systemd loads (letters, digits and : - _ . \\ only, escape others as systemd-escape does)`
+      : (settings.unmonitorable ?? (servicePath ? null : `the unit it starts, ${service}, is not found`));
     timers.push({ ...settings, service, unmonitorable, scope: folders.scope, path, enabled: enabled.has(name), servicePath });
   }
   return timers;

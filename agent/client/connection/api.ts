@@ -71,6 +71,11 @@ export class ApiClient {
     return this.call<MonitorDetails>('PUT', `/api/monitors/${id}/alert-after`, { alert_after: alertAfter });
   }
 
+  /** PUT /api/monitors/{id}/max-runtime: the minutes a started run may take before it is stuck (null: no limit). */
+  setMaxRuntime(id: number, maxRuntime: number | null): Promise<MonitorDetails> {
+    return this.call<MonitorDetails>('PUT', `/api/monitors/${id}/max-runtime`, { max_runtime: maxRuntime });
+  }
+
   /** DELETE /api/monitors/{id}: the monitor and its history. */
   deleteMonitor(id: number): Promise<void> {
     return this.call<void>('DELETE', `/api/monitors/${id}`);

@@ -44,7 +44,8 @@ export interface DigestMessage {
 function shortState(alert: Alert): string {
   if (alert.event === 'monitor.still_failing') return 'still failing';
   if (isNoticeReason(alert.reason)) return alert.event;
-  if (alert.reason.kind === 'failed_times') return `${shortState({ ...alert, reason: alert.reason.last })} ${alert.reason.times}× in a row`;
+  // The last run's word: the ones before it may have gone wrong otherwise.
+  if (alert.reason.kind === 'failed_times') return `${alert.reason.times}× in a row, last ${shortState({ ...alert, reason: alert.reason.last })}`;
   if (alert.reason.kind === 'flapping') return 'flapping';
   if (alert.reason.kind === 'steady') return alert.reason.failed ? 'steady, failed' : 'steady';
   const problem = problemOf(alert.reason);

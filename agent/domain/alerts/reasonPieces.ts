@@ -60,12 +60,12 @@ export function reasonPiecesOf(reason: AlertReason | null | undefined): ReasonPi
   return isMonitorReason(reason) ? reasonPieces(reason) : null;
 }
 
-/** What the alert of a failure after several in a row says: "Failed 3 times in a row (runs due …, …): " and the last one's reason. */
+/** What the alert of a failure after several in a row says: "Went wrong 3 times in a row (runs due …, …). Last: " and the last one's reason. */
 export function failedTimesPieces(reason: Extract<AlertReason, { kind: 'failed_times' }>): ReasonPiece[] {
   // A long streak by its first two and last three, as the channels list it.
   const listed = reason.runs.length > 5 ? [...reason.runs.slice(0, 2), null, ...reason.runs.slice(-3)] : reason.runs;
   const runs = listed.flatMap((iso, i): ReasonPiece[] => [...(i === 0 ? [] : [', ']), iso === null ? '…' : { at: alertMs(iso) ?? 0 }]);
-  return [`Failed ${timesInARow(reason.times)} (runs due `, ...runs, '). Last: ', ...reasonPieces(reason.last)];
+  return [`Went wrong ${timesInARow(reason.times)} (runs due `, ...runs, '). Last: ', ...reasonPieces(reason.last)];
 }
 
 /** A monitor's reason after its word, for a place that shows the word beside it (a badge): "The run due ", {at}, " did not come…". */

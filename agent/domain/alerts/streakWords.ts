@@ -2,7 +2,7 @@ import type { AlertReason, MonitorReason } from './alert';
 
 /*
  * The words of the alerts that fold others (agent/domain/monitors/failureStreak.ts and flapping.ts):
- * "failed 3 times in a row (runs due …)", "is flapping", "is steady again". Each edge's own
+ * "went wrong 3 times in a row (runs due …)", "is flapping", "is steady again". Each edge's own
  * moment format is passed in (`at`), so a channel and the dashboard write them in their zones.
  */
 
@@ -57,10 +57,14 @@ export function timesInARow(times: number): string {
   return `${times === 2 ? 'twice' : `${times} times`} in a row`;
 }
 
-/** The opening of a failure's alert after several: "Failed 3 times in a row (runs due …)". */
+/**
+ * The opening of a failure's alert after several: "Went wrong 3 times in a row (runs due …)". Not
+ * "failed": in the one vocabulary that is what the job said, and the runs of a streak may as well
+ * have been missed or stuck; the last one's own word follows ("Last: Missed: …").
+ */
 export function failedTimesOpening(reason: FailedTimes, zone: string): string {
   const runs = runsDueWords(reason.runs, zone);
-  return `Failed ${timesInARow(reason.times)}${runs ? ` (runs due ${runs})` : ''}`;
+  return `Went wrong ${timesInARow(reason.times)}${runs ? ` (runs due ${runs})` : ''}`;
 }
 
 /** The alert's state word for the last failure of a streak, as for that failure alone. */

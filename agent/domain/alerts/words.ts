@@ -156,7 +156,7 @@ export function alertTitle(alert: Alert): string {
     case 'recovered':
       return `${subject} recovered`;
     case 'failed_times':
-      return `${subject} failed ${timesInARow(reason.times)}`;
+      return `${subject} went wrong ${timesInARow(reason.times)}`;
     case 'flapping':
       return `${subject} is flapping`;
     case 'steady':

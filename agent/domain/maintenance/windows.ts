@@ -1,4 +1,4 @@
-import { kindOf, longestCronGapMinutes, nextRunAfter, previousRunBefore } from '../schedules';
+import { kindOf, longestCronGapMinutes, nextRunAfter, previousRunBefore, runningTimerRunAfter } from '../schedules';
 import { minutesAfter, runAnsweredBy, type MissedDeadline, type ScheduleSpec } from '../monitors/dueTime';
 
 /*
@@ -92,7 +92,8 @@ export function latestStartAtOrBefore(schedule: string, timezone: string, at: nu
 
 /** The first start of a recurring window's schedule after `at`, null when none (the other half of latestStartAtOrBefore). */
 function firstStartAfter(schedule: string, timezone: string, at: number): number | null {
-  return nextRunAfter(schedule, timezone, at);
+  // As a timer running through the night opens it: never at a second copy of a fall-back night's repeated hour.
+  return runningTimerRunAfter(schedule, timezone, at);
 }
 
 /** When the next occurrence of `window` after `now` starts; null when none is to come. */

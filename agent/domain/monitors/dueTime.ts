@@ -1,4 +1,4 @@
-import { kindOf, nextRunAfter, nextRunAtOrAfter, previousRunBefore, shortestGapMinutes } from '../schedules';
+import { kindOf, nextRunAfter, previousRunBefore, runningTimerRunAfter, runningTimerRunAtOrAfter, shortestGapMinutes } from '../schedules';
 
 const MINUTE = 60_000;
 
@@ -82,16 +82,16 @@ export function dueTimeOfRun(spec: ScheduleSpec, graceMinutes: number, startedAt
 }
 
 /**
- * The run expected after the one answered at `answeredRunAt` (for a new monitor: after its
- * creation time). Null when the schedule has no run after it.
+ * The run expected after the one answered at `answeredRunAt` (for a new monitor: after its creation
+ * time), as the job's timer, running all along, makes it. Null when the schedule has no run after it.
  */
 export function expectedRunAfter(spec: ScheduleSpec, answeredRunAt: number): number | null {
-  return nextRunAfter(spec.schedule, spec.timezone, answeredRunAt);
+  return runningTimerRunAfter(spec.schedule, spec.timezone, answeredRunAt);
 }
 
 /** The first run at or after `at` (the end of maintenance): a run exactly then is the one awaited. */
 export function expectedRunAtOrAfter(spec: ScheduleSpec, at: number): number | null {
-  return nextRunAtOrAfter(spec.schedule, spec.timezone, at);
+  return runningTimerRunAtOrAfter(spec.schedule, spec.timezone, at);
 }
 
 /** The most grace a monitor gets by default: an hour, however rarely its job runs. */

@@ -69,7 +69,7 @@ export function failuresOf(json: string | null | undefined): number[] {
   }
 }
 
-/** What the alert of a streak says: the failure's own reason when it is the first, else "failed N times in a row" and the last one's. */
+/** What the alert of a streak says: the failure's own reason when it is the first, else "went wrong N times in a row" and the last one's. */
 export function streakReason(last: MonitorReason, failures: number[]): AlertReason {
   if (failures.length <= 1) return last;
   return { kind: 'failed_times', times: failures.length, runs: failures.map((t) => toApiTimestamp(t)), last };

@@ -1,4 +1,5 @@
 import type { MonitorReason } from '../alerts/alert';
+import { previousRunBefore } from '../schedules';
 import { expectedRunAfter, runAnsweredBy, type MonitorTiming } from './dueTime';
 import { addFailure, DEFAULT_ALERT_AFTER } from './failureStreak';
 
@@ -71,6 +72,26 @@ function advanceExpectedRun(state: PulseState, answeredRun: number | null, pulse
 }
 
 /**
+ * What the run after a run that ends at `endAt` is planned from: the run its start answered,
+ * unless the next run was due before the end. That run was kept from starting by this one (a
+ * second start would have come and been the run in progress), so it is no miss: the first run
+ * after the end is awaited (docs/monitoring.md, "Started runs"). An end paired by its rid alone
+ * (`ownRun` false: its start is not the run in progress, as a start a maintenance window held) is
+ * read so only beside no run in progress, and never to skip a run the monitor still awaits
+ * (runs that overlap, each with its rid: a later one that has not come is still a miss).
+ */
+function plannedFromEnd(state: PulseState, answered: number | null, endAt: number, ownRun: boolean): number | null {
+  if (answered === null) return answered;
+  const next = expectedRunAfter(state, answered);
+  if (next === null || next >= endAt) return answered;
+  const awaitsLater = !settled(state) && state.expectedRunAt !== null && next < state.expectedRunAt;
+  if (!ownRun && (state.runningSince !== null || awaitsLater)) return answered;
+  // The last run due before the end, so the one awaited is the timer's next after it (a search
+  // from the end itself could meet the second copy of an hour the clocks repeat).
+  return previousRunBefore(state.schedule, state.timezone, endAt) ?? endAt;
+}
+
+/**
  * Whether a pulse counting for `at` is older than the event the monitor's state rests on
  * (a success sent before the failure it would recover, replayed late): it then never changes
  * that state, though it still lands in the run history. False when the state rests on nothing.
@@ -108,7 +129,7 @@ export function applyPulse(state: PulseState, pulse: PulseInput, ridStartedAt: n
   const answered = runAnsweredBy(state, pairedStartAt ?? ridStartedAt ?? pulse.at);
   const closed: PulseState = {
     ...state,
-    expectedRunAt: advanceExpectedRun(state, answered, pulse.at),
+    expectedRunAt: advanceExpectedRun(state, pairedStartAt === null && ridStartedAt === null ? answered : plannedFromEnd(state, answered, pulse.at, pairedStartAt !== null), pulse.at),
     runningSince: ends ? null : state.runningSince,
     runningRid: ends ? null : state.runningRid,
     graceFrom: null,

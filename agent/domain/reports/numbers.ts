@@ -160,7 +160,8 @@ export function buildReport(schedule: ReportSchedule, period: ReportPeriod, moni
     if (start >= period.to) continue;
     const downtime = downtimeIn(withUntoldFailure(m.events, m.failing), m.failing !== null, start, period.to, m.maintenance);
     const missed = m.events.filter((e) => e.kind === 'failed' && e.reason === 'missed' && e.at >= period.from && e.at < period.to).length;
-    if (m.runs === 0 && !m.paused && !m.paused_in_period) neverRan.push({ id: m.id, name: m.name });
+    // Paused in the period, or in maintenance all of it: no run was expected, so it is not said to have never run.
+    if (m.runs === 0 && !m.paused && !m.paused_in_period && coveredTime(m.maintenance, start, period.to) < period.to - start) neverRan.push({ id: m.id, name: m.name });
     lines.push({
       id: m.id,
       name: m.name,

@@ -9,20 +9,30 @@ import { LibcClock } from './libcTime';
 
 export type CalendarCheck = { lines: string[]; specs: CalendarSpec[]; error?: undefined } | { lines?: undefined; specs?: undefined; error: string };
 
-/** The lines of a calendar schedule (trimmed, blank ones dropped) read, or the first refusal with its line. */
-export function checkCalendar(text: string): CalendarCheck {
-  const lines = text
+/**
+ * The lines of a calendar schedule (trimmed, blank ones dropped) read, or the first refusal with
+ * its line. `stored`: a monitor's schedule, read as parseCalendar reads one.
+ */
+export function checkCalendar(text: string, stored = false): CalendarCheck {
+  // A unit's value is trimmed as systemd's unit reader trims it; inside, the line is read as written.
+  const written = text
     .split(/\r?\n/)
-    .map((line) => line.trim().replace(/[ \t]+/g, ' '))
+    .map((line) => line.trim())
     .filter((line) => line !== '');
-  if (lines.length === 0) return { error: 'Enter a calendar event, such as "*-*-* 02:30:00" or "Mon..Fri 09:00".' };
+  if (written.length === 0) return { error: 'Enter a calendar event, such as "*-*-* 02:30:00" or "Mon..Fri 09:00".' };
+  const lines: string[] = [];
   const specs: CalendarSpec[] = [];
-  for (const [index, line] of lines.entries()) {
-    const parsed = parseCalendar(line);
+  for (const [index, line] of written.entries()) {
+    // Kept with single spaces: where systemd takes more it skips them all, so the meaning is the same.
+    const single = line.replace(/[ \t]+/g, ' ');
+    const parsed = parseCalendar(line, stored);
     if (parsed.error !== undefined) {
-      const where = lines.length > 1 ? `Line ${index + 1} ("${line}"): ` : '';
-      return { error: `${where}${parsed.error}` };
+      const where = written.length > 1 ? `Line ${index + 1} ("${line}"): ` : '';
+      // Two spaces before the zone (or after a shorthand), or a tab anywhere: systemd refuses the line.
+      const spacing = single !== line && parseCalendar(single).error === undefined;
+      return { error: `${where}${spacing ? `systemd takes one space here, not two nor a tab: write "${single}".` : parsed.error}` };
     }
+    lines.push(single);
     specs.push(parsed.spec);
   }
   return { lines, specs };

@@ -177,7 +177,9 @@ function findNext(spec: CalendarSpec, start: Tm, startUsec: number, clock: Clock
 export function calendarNextUsec(spec: CalendarSpec, zone: string, afterUsec: number, clock?: LibcClock): number | null {
   const usecNow = afterUsec + 1;
   const t = Math.floor(usecNow / USEC);
-  const zoned: Clock = spec.utc ? UTC_CLOCK : spec.timezone !== null ? new LibcClock(spec.timezone) : (clock ?? new LibcClock(zone));
+  // glibc's timegm() counts the leap seconds of a right/ zone too (a @timestamp with one is UTC, 27 s behind).
+  const utcClock = spec.timezone?.startsWith('right/') ? new LibcClock('right/UTC') : UTC_CLOCK;
+  const zoned: Clock = spec.utc ? utcClock : spec.timezone !== null ? new LibcClock(spec.timezone) : (clock ?? new LibcClock(zone));
   // One budget of steps for the whole search, the tries of later hours included.
   const budget = { steps: MAX_ITERATIONS };
   let found = findNext(spec, zoned.localtime(t), usecNow - t * USEC, zoned, true, budget);

@@ -1,6 +1,6 @@
 import { check, LimitRefusal, normalize } from './calendarLimits';
 import type { CalendarSpec, Chain, Component } from './calendarTypes';
-import { knownZone, zoneLike, zoneRefusal } from './calendarZone';
+import { zoneFile, zoneLike, zoneRefusal } from './calendarZone';
 /*
  * One systemd calendar event (OnCalendar=, systemd.time(7)) read as systemd 252 reads it
  * (src/shared/calendarspec.c): the same grammar, the same normalisation (two-digit years, sorted
@@ -45,17 +45,20 @@ const refuse = (message: string): never => {
   throw new Refusal(message);
 };
 
-/** The calendar event `text` (one expression), or why systemd would refuse it. */
-export function parseCalendar(text: string): CalendarParse {
+/**
+ * The calendar event `text` (one expression), or why systemd would refuse it. `stored`: read from a
+ * monitor, where a zone in another letter case than its file's, taken before, is still read.
+ */
+export function parseCalendar(text: string, stored = false): CalendarParse {
   try {
-    return { spec: parse(text) };
+    return { spec: parse(text, stored) };
   } catch (error) {
     if (error instanceof Refusal || error instanceof LimitRefusal) return { error: error.message };
     throw error;
   }
 }
 
-function parse(input: string): CalendarSpec {
+function parse(input: string, stored: boolean): CalendarSpec {
   const spec: CalendarSpec = { weekdays: 0, year: null, month: null, day: null, hour: null, minute: null, microsecond: null, endOfMonth: false, utc: false, timezone: null };
   let p = input;
   if (/ utc$/i.test(p)) {
@@ -64,8 +67,9 @@ function parse(input: string): CalendarSpec {
   } else {
     const lastSpace = p.lastIndexOf(' ');
     const last = p.slice(lastSpace + 1);
-    if (lastSpace >= 0 && knownZone(last)) {
-      spec.timezone = last;
+    const file = lastSpace >= 0 ? zoneFile(last, stored) : undefined;
+    if (file) {
+      spec.timezone = file.zone;
       p = p.slice(0, lastSpace);
     } else if (lastSpace >= 0 && zoneLike(last) && parseCalendar(p.slice(0, lastSpace)).error === undefined) {
       // A zone-like word that is none is named when it is what keeps the rest from being read.

@@ -1,6 +1,7 @@
 import { longestGapMinutes as cronLongestGapMinutes, shortestGapMinutes as cronShortestGapMinutes } from './cronDays';
 import { nextRunAfter as cronNextRunAfter, previousRunBefore as cronPreviousRunBefore } from './cronSchedule';
 import { remembered } from '../time/answerCache';
+import { offsetSwitchesBetween, utcOffset } from '../time/zoneOffsets';
 import { rememberedRuns } from './runCache';
 import { calendarNextRuns, checkCalendar } from './calendar';
 import { CALENDAR_SHORTHANDS, type CalendarSpec } from './calendarSpec';
@@ -87,7 +88,7 @@ const calendars = new Map<string, CalendarSpec[] | null>();
 function calendarOf(schedule: string): CalendarSpec[] | null {
   let specs = calendars.get(schedule);
   if (specs === undefined) {
-    const checked = checkCalendar(schedule);
+    const checked = checkCalendar(schedule, true);
     specs = checked.error === undefined ? checked.specs : null;
     if (calendars.size >= 10_000) calendars.clear();
     calendars.set(schedule, specs);
@@ -134,17 +135,59 @@ const rememberedCalendarPrevious = rememberingNone('before', rememberedRuns('fro
 /** Longest look back for the last run of a calendar event: systemd's own horizon is the year 2199. */
 const MAX_LOOK_BACK_MS = 9 * 366 * 86_400_000;
 
-/** Runs walked one at a time before the rest is halved instead: an event may run every millisecond of a day. */
-const MAX_WALKED_RUNS = 1_000;
+/** Runs walked one at a time before the rest is halved (about 40 searches): an event may run every millisecond of a day. */
+const MAX_WALKED_RUNS = 32;
 
 /**
- * The last run strictly before `beforeMs`: systemd has no such search, so it is found forwards
- * (the runs from a moment before, the last one that is still before), looking back twice as far
- * each time. Bounded: nine years back at most, about 28 forward searches, and a thousand runs
- * walked; past those, what is left is halved (about 40 searches).
+ * The last run strictly before `beforeMs`: systemd has no such search, so it is found forwards (the
+ * runs from a moment before, the last one still before), looking back twice as far each time. Bounded:
+ * one search for any run in nine years, about 28 more, 32 runs walked, then halving (about 40).
  */
 function calendarPreviousRun(schedule: string, timezone: string, beforeMs: number): number | null {
+  const run = searchPreviousRun(schedule, timezone, beforeMs);
+  const firstCopy = run === null ? null : repeatStart(run, timezone);
+  if (firstCopy === null) return run;
+  // A search begun inside an hour the clocks repeat (a fall-back night) meets the second copy of a
+  // time, at which a timer that ran through the night never elapses: it elapsed at the first and
+  // searched on from there, and the wall clock never goes back. So the timer's own runs are
+  // walked from before the first copy, where a search goes as systemd's does.
   const next = (after: number) => nextRuns(schedule, timezone, after, 1)[0] ?? null;
+  let last = searchPreviousRun(schedule, timezone, firstCopy);
+  for (let at = last ?? firstCopy - 1, steps = 0; steps < REPEAT_WALK_RUNS; steps++) {
+    const following = next(at);
+    if (following === null || following >= beforeMs) break;
+    last = at = following;
+  }
+  return last;
+}
+
+/** Most runs walked through a repeated stretch of a fall-back night (an hour of one a second). */
+const REPEAT_WALK_RUNS = 10_000;
+
+/** The zone's offset at `ms` in milliseconds east of UTC, from its label ("GMT+02:00"; "GMT" is 0). */
+function offsetMsAt(ms: number, timezone: string): number {
+  const match = /([+-])(\d{2}):(\d{2})/.exec(utcOffset(ms, timezone));
+  return match ? (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3])) * 60_000 : 0;
+}
+
+/**
+ * When `run` is in the second copy of a stretch the clocks repeat (just after they were set back),
+ * when the first copy began; null when it is not.
+ */
+function repeatStart(run: number, timezone: string): number | null {
+  for (const switchAt of offsetSwitchesBetween(timezone, run - 4 * 3_600_000, run)) {
+    const setBack = offsetMsAt(switchAt - 1, timezone) - offsetMsAt(switchAt, timezone);
+    if (setBack > 0 && run < switchAt + setBack) return switchAt - setBack;
+  }
+  return null;
+}
+
+/** The last run strictly before `beforeMs` found by the forward searches of calendarPreviousRun. */
+function searchPreviousRun(schedule: string, timezone: string, beforeMs: number): number | null {
+  const next = (after: number) => nextRuns(schedule, timezone, after, 1)[0] ?? null;
+  // None in the look-back (30 February): one search says so, remembered for later pulses.
+  const first = rememberedCalendarNext(schedule, timezone, beforeMs - MAX_LOOK_BACK_MS * 2);
+  if (first === null || first >= beforeMs) return null;
   for (let back = 120_000; back <= MAX_LOOK_BACK_MS * 2; back *= 2) {
     let found: number | null = null;
     let at: number | null = beforeMs - back;
@@ -188,6 +231,24 @@ export function nextRunAfter(schedule: string, timezone: string, afterMs: number
 export function nextRunAtOrAfter(schedule: string, timezone: string, atMs: number): number | null {
   if (kindOf(schedule) === 'period') return atMs + periodMs(schedule);
   return nextRunAfter(schedule, timezone, atMs - 1);
+}
+
+/**
+ * The first run after `afterMs` of a timer that has been running since before it, as a monitor
+ * awaits it (from a resume, an edit, the end of maintenance): nextRunAfter, except from a moment
+ * in the second copy of an hour the clocks repeat, where a search started then would meet a run
+ * that a running timer, whose wall clock never goes back, never makes: its next run after its last.
+ */
+export function runningTimerRunAfter(schedule: string, timezone: string, afterMs: number): number | null {
+  if (kindOf(schedule) !== 'calendar' || repeatStart(afterMs, timezone) === null) return nextRunAfter(schedule, timezone, afterMs);
+  const last = previousRunBefore(schedule, timezone, afterMs + 1);
+  const run = last === null ? null : nextRunAfter(schedule, timezone, last);
+  return run !== null && run > afterMs ? run : nextRunAfter(schedule, timezone, afterMs);
+}
+
+/** runningTimerRunAfter at or after `atMs` (a run exactly then counts); for a period, as nextRunAtOrAfter. */
+export function runningTimerRunAtOrAfter(schedule: string, timezone: string, atMs: number): number | null {
+  return kindOf(schedule) === 'period' ? nextRunAtOrAfter(schedule, timezone, atMs) : runningTimerRunAfter(schedule, timezone, atMs - 1);
 }
 
 /** The last run strictly before `beforeMs`; for a period, the moment just before (any moment may be a run). */

@@ -38,7 +38,25 @@ function offsetLabelSeconds(label: string): number {
 // two centuries (a date that never comes) asks a few thousand of them, not millions.
 const offsetsByMinute = new Map<string, number>();
 
+/**
+ * When each of the 27 leap seconds so far took effect (UTC, seconds since 1970): a right/ zone
+ * file counts them, so its clock is that many seconds behind its zone's from then on.
+ */
+const LEAP_SECONDS = [
+  '1972-07-01', '1973-01-01', '1974-01-01', '1975-01-01', '1976-01-01', '1977-01-01', '1978-01-01', '1979-01-01', '1980-01-01',
+  '1981-07-01', '1982-07-01', '1983-07-01', '1985-07-01', '1988-01-01', '1990-01-01', '1991-01-01', '1992-07-01', '1993-07-01',
+  '1994-07-01', '1996-01-01', '1997-07-01', '1999-01-01', '2006-01-01', '2009-01-01', '2012-07-01', '2015-07-01', '2017-01-01',
+].map((day) => Date.parse(`${day}T00:00:00Z`) / 1000);
+
+/**
+ * zic writes a right/ file only up to the expiry of the leap-second list it was built with (28 June
+ * 2026 for Debian 12's tzdata 2025b) and gives it no rule for later: glibc keeps the offset then in
+ * force for ever (right/Europe/Paris stays on summer time), and so does systemd.
+ */
+const RIGHT_FILES_END = Date.parse('2026-06-28T00:00:00Z') / 1000;
+
 function offsetSeconds(zone: string, t: number): number {
+  if (zone.startsWith('right/')) return offsetSeconds(zone.slice('right/'.length), Math.min(t, RIGHT_FILES_END - 1)) - LEAP_SECONDS.filter((at) => at <= t).length;
   const key = `${zone}\n${Math.floor(t / 60)}`;
   let offset = offsetsByMinute.get(key);
   if (offset === undefined) {
@@ -58,7 +76,7 @@ function yearOffsets(zone: string, year: number): { standard: number; daylight: 
   if (!found) {
     const samples = Array.from({ length: 12 }, (_, month) => offsetSeconds(zone, Date.UTC(year, month, 1, 12) / 1000));
     const [low, high] = [Math.min(...samples), Math.max(...samples)];
-    found = NEGATIVE_DST.has(zone) ? { standard: high, daylight: low } : { standard: low, daylight: high };
+    found = NEGATIVE_DST.has(zone.replace(/^right\//, '')) ? { standard: high, daylight: low } : { standard: low, daylight: high };
     if (dstOffsets.size >= 20_000) dstOffsets.clear();
     dstOffsets.set(key, found);
   }

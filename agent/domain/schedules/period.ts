@@ -17,13 +17,40 @@ export function checkPeriod(input: string): ScheduleCheck {
   const match = /^@every(?:\s+(.*))?$/i.exec(input.trim());
   const body = (match?.[1] ?? '').replace(/\s+/g, '').toLowerCase();
   if (body === '') return { error: `A period says how long between runs, ${EXAMPLE}.` };
-  if (!/^(\d+[dhms])+$/.test(body)) {
+  if (!new RegExp(`^(${AMOUNT.source}[dhms])+$`).test(body)) {
     return { error: `"${input.trim()}" is not a period: write a number and a unit (s, m, h or d), ${EXAMPLE}.` };
   }
-  const seconds = periodSeconds(body);
-  if (seconds === 0) return { error: 'A period of 0 never comes: write at least @every 1s.' };
+  const exact = exactSeconds(body);
+  const seconds = Math.floor(exact);
+  if (exact === 0) return { error: 'A period of 0 never comes: write at least @every 1s.' };
+  if (seconds === 0) return { error: 'A period is at least a second: write at least @every 1s.' };
   if (seconds > MAX_PERIOD_SECONDS) return { error: 'A period is at most 3650 days (ten years).' };
+  // A decimal ("1.5h") is kept in whole units, what is below a second dropped as robfig/cron drops it.
+  if (/\./.test(body)) return { schedule: `@every ${wholeUnits(seconds)}` };
   return { schedule: `@every ${unitAmounts(body).map(([amount, unit]) => `${amount}${unit}`).join('')}` };
+}
+
+/** An amount as Go's time.ParseDuration writes one: digits, a decimal point, or both ("1.5", ".5", "1."). */
+const AMOUNT = /(?:\d+\.?\d*|\.\d+)/;
+
+/** The period in seconds, decimals included (a millionth added for 0.1-style binary error before any rounding down). */
+function exactSeconds(body: string): number {
+  let total = 0;
+  for (const [, amount, unit] of body.matchAll(new RegExp(`(${AMOUNT.source})([dhms])`, 'g'))) total += Number(amount) * UNIT_SECONDS[unit!]!;
+  return Number.isInteger(total) ? total : Math.floor(total * 1e6 + 1e-3) / 1e6;
+}
+
+/** Whole seconds in days, hours, minutes and seconds, largest first: 5400 → "1h30m". */
+function wholeUnits(seconds: number): string {
+  let rest = seconds;
+  let text = '';
+  for (const [unit, size] of Object.entries(UNIT_SECONDS)) {
+    if (rest >= size) {
+      text += `${Math.floor(rest / size)}${unit}`;
+      rest %= size;
+    }
+  }
+  return text;
 }
 
 /** Each unit's amount, largest unit first, a unit given twice added up as Go's time.ParseDuration does ("1h1h" is 2h). */

@@ -84,9 +84,9 @@ export function raiseNotedChange(
 
 /**
  * Sends the steady-again alert of every flapping monitor without a change for an hour at `now`,
- * and forgets its changes: from then on its failures and recoveries alert again. A paused monitor,
- * or a fine one in maintenance, raises nothing, but is steady all the same; a failed one in
- * maintenance is steady when the window ends. Returns how many were sent.
+ * and forgets its changes: from then on its failures and recoveries alert again. A paused monitor
+ * raises nothing, but is steady all the same; one in maintenance is steady when the window ends.
+ * Returns how many were sent.
  */
 export function sendSteady(ctx: Pick<EngineContext, 'store' | 'events' | 'notifier'>, now: number): number {
   const { store } = ctx;
@@ -94,8 +94,9 @@ export function sendSteady(ctx: Pick<EngineContext, 'store' | 'events' | 'notifi
     const made: RecordedTransition[] = [];
     for (const row of store.monitorAlerting.steadyDue(now, STEADY_BATCH)) {
       const failed = row.is_alerted === 1;
-      // A failure flapping kept quiet is told at the end of the window: its last word may have been "now fine".
-      const windowEnds = failed && row.paused_at === null ? maintenanceEndAt(ctx, row, now) : null;
+      // What flapping kept quiet is told at the end of the window, failed or fine: its last word may
+      // have been the other ("now fine" before a failure, "now failed" before a recovery).
+      const windowEnds = row.paused_at === null ? maintenanceEndAt(ctx, row, now) : null;
       store.monitorAlerting.saveFlapping(row.id, windowEnds === null ? null : flapStateOf(row.flapping), windowEnds);
       if (row.paused_at !== null || inMaintenance(ctx, row, now)) continue;
       const reason = steadyReason(flapStateOf(row.flapping), failed ? row.failed_at : null);

@@ -1,4 +1,6 @@
 import type { Monitor } from '../api/types';
+import { PROBLEM_WORDS, problemOf } from '../../../agent/domain/alerts/vocabulary';
+import { timesInARow } from '../../../agent/domain/alerts/streakWords';
 import { Time } from './Time';
 
 /*
@@ -20,9 +22,12 @@ export function AlertHold(props: { monitor: Monitor }) {
   const after = m.alert_after ?? 1;
   const sofar = m.failures_in_a_row ?? 0;
   if (m.is_alerted !== 1 || after <= 1 || sofar >= after) return null;
+  // One so far is the failure the status shows, in its own word; several may mix the three words.
+  const problem = problemOf(m.alert_reason_data);
+  const once = problem === null ? 'Went wrong once' : `${PROBLEM_WORDS[problem].label} once`;
   return (
     <div className="status-maintenance" data-testid="monitor-alert-hold">
-      {sofar === 1 ? 'Failed once' : `Failed ${sofar} times in a row`}: no alert yet, one is sent at the {ordinal(after)} in a row.
+      {sofar === 1 ? once : `Went wrong ${timesInARow(sofar)}`}: no alert yet, one is sent at the {ordinal(after)} in a row.
     </div>
   );
 }

@@ -1,7 +1,7 @@
-import type { FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { Channel, ChannelKind } from '../api/types';
 import { useApp } from '../lib/app-context';
-import { channelBody, channelFields, MASK_FIELD, QUIET_FIELDS, REMIND_FIELD, REPORT_FIELDS, REPORT_FREQUENCY_OPTIONS } from '../lib/channelKinds';
+import { channelBody, channelEdit, channelFields, MASK_FIELD, QUIET_FIELDS, REMIND_FIELD, REPORT_FIELDS, REPORT_FREQUENCY_OPTIONS } from '../lib/channelKinds';
 import { useApiForm } from '../lib/use-api-form';
 import { channelInput, channelSettingsInput } from '../../../agent/contract/channels';
 import { fieldErrors } from '../lib/formRules';
@@ -51,17 +51,20 @@ export function ChannelForm(props: {
   const { kind, channel } = props;
   const editing = Boolean(channel);
   const prefix = `channel-${channel?.id ?? 'new'}`;
+  const [opened] = useState(() => initialValues(kind, channel));
   const { values, set, shown, formError, busy, submit } = useApiForm<string>({
     idPrefix: prefix,
-    initial: initialValues(kind, channel),
+    initial: opened,
     validate: (v) => channelFormErrors(kind, v, editing),
   });
 
   const onSubmit = (event: FormEvent) =>
     submit(event, async (v) => {
-      const body = channelBody(kind, v, editing);
-      if (channel) props.onSaved(await api.updateChannel(channel.id, body));
-      else {
+      if (channel) {
+        const edit = channelEdit(kind, opened, v);
+        props.onSaved(Object.keys(edit).length > 0 ? await api.updateChannel(channel.id, edit) : channel);
+      } else {
+        const body = channelBody(kind, v, editing);
         const created = await api.createChannel({ ...body, kind });
         props.onSaved(created, created.generated_secret);
       }

@@ -1,5 +1,7 @@
 import type { ChannelKind } from '../api/types';
+import type { ChannelBody } from '../api/endpoints';
 import { CHANNEL_KINDS, channelKind } from '../../../agent/contract/channels';
+import { changedFields } from './formRules';
 
 /*
  * The form of each kind of channel, from the kind's description (agent/contract/channels/kinds/):
@@ -79,4 +81,18 @@ export function channelBody(kind: ChannelKind, values: Record<string, string>, e
     quiet_hours: start || end || timezone ? { start, end, timezone } : null,
     remind_every_hours: remind === '' ? null : Number(remind),
   };
+}
+
+/**
+ * What an edit of a channel sends: the fields changed since the form opened with `opened`, and of
+ * its settings only the keys changed (the agent merges them over the stored ones), so a change made
+ * elsewhere meanwhile (another tab, a script) is not put back. Empty when nothing was changed.
+ */
+export function channelEdit(kind: ChannelKind, opened: Record<string, string>, values: Record<string, string>): ChannelBody {
+  const before = channelBody(kind, opened, true);
+  const after = channelBody(kind, values, true);
+  const { settings, ...rest } = changedFields(before, after);
+  const edit: ChannelBody = rest;
+  if (settings) edit.settings = changedFields(before.settings, after.settings);
+  return edit;
 }

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../api/client';
 import { redeemSignInCode, verifyToken } from '../api/endpoints';
 import { navigate } from '../lib/router';
+import { SESSION_IDLE_DAYS } from '../../../agent/domain/access/sessions';
 
 // One redemption per code even when React runs effects twice: codes are single use.
 const redemptions = new Map<string, Promise<{ token: string }>>();
@@ -95,7 +96,7 @@ export function SignInScreen(props: { code: string | null; sessionEnded: boolean
               </p>
             ) : (
               <p className="muted">
-                {props.sessionEnded ? 'Your session has ended (signed out elsewhere, or the token was revoked). ' : null}
+                {props.sessionEnded ? `Your session has ended (signed out elsewhere, unused for ${SESSION_IDLE_DAYS} days, or its key was revoked). ` : null}
                 Open the sign-in link that <code>cronbeat serve</code> printed (<code>cronbeat signin</code> prints a new one), or paste an API token.
               </p>
             )}

@@ -138,6 +138,16 @@ describe('report numbers', () => {
     expect(report.totals.never_ran).toBe(1);
   });
 
+  it('leaves out a monitor in maintenance all the period (two windows end to end), not one in maintenance for part of it', () => {
+    const half = from + (to - from) / 2;
+    const report = buildReport(schedule, { from, to }, [
+      monitor({ id: 1, name: 'in maintenance', maintenance: [{ start: half - HOUR, end: to + HOUR }, { start: from - HOUR, end: half }] }),
+      monitor({ id: 2, name: 'partly', maintenance: [{ start: from, end: half }] }),
+      monitor({ id: 3, name: 'made during it', created_at: half, maintenance: [{ start: half - HOUR, end: to }] }),
+    ], to);
+    expect(report.never_ran).toEqual([{ id: 2, name: 'partly' }]);
+  });
+
   it('reads as plain text with the period in the zone', () => {
     const report = buildReport({ frequency: 'daily', time: '08:00', timezone: 'Europe/Berlin' }, { from: at('2026-11-26T07:00:00Z'), to: at('2026-11-27T07:00:00Z') }, [
       monitor({ name: 'nightly-backup', runs: 30, failures: 2, longest_run_ms: 243_000, created_at: 0 }),

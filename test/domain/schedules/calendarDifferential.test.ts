@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canRunSystemd, compareFixed, differential } from './calendarDifferential';
+import { offsetSwitchesBetween } from '../../../agent/domain/time/zoneOffsets';
+import { canRunSystemd, compareFixed, differential, type Disagreement } from './calendarDifferential';
 
 // A seeded slice of the differential run (calendarDifferential.ts, which runs thousands): Cronbeat's
 // calendar events against the real `systemd-analyze calendar` on this machine, around daylight-saving
@@ -20,7 +21,7 @@ describe.skipIf(!canRunSystemd)('calendar events against systemd-analyze', () =>
     const corners = [
       'Mon-Fri 09:00', 'mon,tue 09:00', 'Mon, 09:00', 'Mon,', 'Mon..', 'Monday..Friday *-*-* 1:2:3', 'MON 09:00', 'Mon..Wed,Fri..Sun 9:00', 'Mon-Wed-Fri 09:00',
       '@1790000000', '@0', '@abc', '@1790000000 UTC', '@2147483648', '@7258118399', '@7258118400', '@ 1790000000', '@+1790000000', '@-0', '@-5', '@1790000000.', '@18446744073709551616', '*-*-* *:*:*', '*:*', '*:*:*.5', '*:*:0.123456', '*:*:0.1234567', '*:*:1..5', '*:*:1..5/2', '*:*:00/0.5',
-      '12:00 utc', '12:00 Utc', '12:00 Europe/Paris', '12:00 europe/paris', '12:00 Etc/UTC', '12:00 GMT', '12:00 EST', '12:00 EDT', '12:00 Europe/Pari', '12:00 Mars/Base',
+      '12:00 utc', '12:00 Utc', '12:00 Europe/Paris', '12:00 europe/paris', '12:00 Etc/UTC', '12:00 GMT', '12:00 EST', '12:00 EDT', '12:00 Europe/Pari', '12:00 Mars/Base', '12:00 posix/Europe/Paris', '12:00 right/UTC', 'Mon 02:30 right/Europe/Dublin', '12:00 posixrules', '12:00 Factory', '12:00 right/Europe/Pari', '12:00 posix/', '12:00 right/posixrules', '12:00 right/Factory', '@1790000000 right/UTC', '@1790000000 right/Europe/Paris', '@1790000000 posix/Asia/Tokyo', '12:00 est', '12:00 us/eastern', '12:00 zulu', '12:00 etc/utc', '12:00 US/Eastern', '12:00 Europe/Kiev', '12:00  UTC', 'daily  Europe/Paris', 'Mon\t12:00',
       'anually', 'bi-annually', 'semi-annually', 'Biannually', 'Minutely', 'hourly UTC', 'daily Europe/Paris',
       '26-01-01', '99-01-01', '00-01-01', '1969-01-01', '2199-12-31', '2200-01-01', '70-01-01',
       '*-*~1', '*-*~28', '*-*~29', '*-*~01..03', '*-*~03..01', '*-*~7/2', '*-*~01/2', '*-~01', '*~01', '01~01', '2026~01~01', '2026-02~01',
@@ -60,5 +61,26 @@ describe.skipIf(!canRunSystemd)('calendar events against systemd-analyze', () =>
       ['America/Santiago', '2026-09-06T03:00:00Z'], ['Pacific/Chatham', '2026-09-26T13:00:00Z'], ['Asia/Tehran', '2026-12-31T20:29:59Z'], ['Africa/Accra', '2028-02-28T23:59:00Z'],
     ];
     for (const [zone, start] of moments) expect(await compareFixed(cases, zone, Date.parse(start), 5)).toEqual([]);
+  });
+  it('agrees a second before, at, a second after and half an hour after every switch of odd zones', { timeout: 60_000 }, async () => {
+    // Starts on the very edge of a switch, where a search's first mktime() lands in the gap or the repeat.
+    const cases = [
+      '*-*-* 02:30', '*-*-* 01:30', '*-*-* 00:00', '*-*-* 00:30', '*-*-* 02:15', '*-*-* 02:45', '*-*-* 01:59:59', '*-*-* 02:59:59', '*:0/15', '*:30',
+      '*:*:0/30', 'hourly', 'daily', '*-*-* 00/2:00', 'Sat,Sun *-*-* 00:00', 'Fri..Sun 02:30', '*-*~01 00:00', '*-*-* 23:59', '*:15,45', '*-*-* 03:00',
+    ];
+    const zones = ['Australia/Lord_Howe', 'Pacific/Chatham', 'Europe/Dublin', 'America/Santiago', 'Asia/Gaza', 'Africa/Cairo'];
+    const disagreements: Disagreement[] = [];
+    let starts = 0;
+    for (const zone of zones) {
+      for (const at of offsetSwitchesBetween(zone, Date.UTC(2026, 0, 1), Date.UTC(2027, 0, 1))) {
+        for (const start of [at - 1000, at, at + 1000, at + 1_800_000]) {
+          disagreements.push(...(await compareFixed(cases, zone, start, 3)));
+          starts++;
+        }
+      }
+    }
+    expect(disagreements).toEqual([]);
+    // Two switches a year in each (Cairo's and Gaza's included).
+    expect(starts).toBe(zones.length * 2 * 4);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSchedule, kindOf, nextRunAfter, nextRunAtOrAfter, nextRuns, previousRunBefore, scheduleWords } from '../../../agent/domain/schedules';
+import { checkSchedule, kindOf, nextRunAfter, nextRunAtOrAfter, nextRuns, previousRunBefore, runningTimerRunAfter, scheduleWords } from '../../../agent/domain/schedules';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString().replace('.000Z', 'Z'));
@@ -63,6 +63,12 @@ describe('checkSchedule for calendar events and periods', () => {
     ['Fri..Mon 09:00', 'A range of weekdays runs from Monday to Sunday: write Mon..Fri, not Fri..Mon (or two parts, Fri..Sun,Mon).'],
     ['Mon 9', 'The time is written hour:minute or hour:minute:second, such as 02:30 or *:0/15.'],
     ['Mon 09:00\n*-*-* 25:00', 'Line 2 ("*-*-* 25:00"): The hour is 25, but hours go from 0 to 23.'],
+    // systemd skips any number of spaces between the parts, but takes exactly one before the zone
+    // (or after a shorthand), and never a tab: a unit with these lines fails to load.
+    ['12:00  UTC', 'systemd takes one space here, not two nor a tab: write "12:00 UTC".'],
+    ['daily  Europe/Paris', 'systemd takes one space here, not two nor a tab: write "daily Europe/Paris".'],
+    ['Mon\t09:00', 'systemd takes one space here, not two nor a tab: write "Mon 09:00".'],
+    ['Mon 09:00\n*-*-* 02:30\tEurope/Paris', 'Line 2 ("*-*-* 02:30\tEurope/Paris"): systemd takes one space here, not two nor a tab: write "*-*-* 02:30 Europe/Paris".'],
     ['@every', 'A period says how long between runs, such as "@every 90m", "@every 1h30m" or "@every 2d".'],
     ['@every 0s', 'A period of 0 never comes: write at least @every 1s.'],
     ['@every 90 minutes', '"@every 90 minutes" is not a period: write a number and a unit (s, m, h or d), such as "@every 90m", "@every 1h30m" or "@every 2d".'],
@@ -75,6 +81,15 @@ describe('checkSchedule for calendar events and periods', () => {
     // A unit given twice is added up, as Go's time.ParseDuration does ("1h1h" is two hours).
     expect(checkSchedule('@every 1h 1h 30m')).toEqual({ schedule: '@every 2h30m' });
     expect(scheduleWords('@every 1h1h', 'UTC')).toBe('every 2 hours, counted from the last run');
+    // Go's time.ParseDuration takes decimals ("1.5h", ".5h", "1.h"); robfig/cron drops what is below a second.
+    expect(checkSchedule('@every 1.5h')).toEqual({ schedule: '@every 1h30m' });
+    expect(checkSchedule('@every .5h')).toEqual({ schedule: '@every 30m' });
+    expect(checkSchedule('@every 1.h')).toEqual({ schedule: '@every 1h' });
+    expect(checkSchedule('@every 1h0.5m')).toEqual({ schedule: '@every 1h30s' });
+    expect(checkSchedule('@every 1.1h')).toEqual({ schedule: '@every 1h6m' });
+    expect(checkSchedule('@every 2.75s')).toEqual({ schedule: '@every 2s' });
+    expect(checkSchedule('@every 0.5s')).toEqual({ error: 'A period is at least a second: write at least @every 1s.' });
+    expect(checkSchedule('@every 1..5h').error).toMatch(/is not a period/);
   });
 });
 
@@ -143,6 +158,29 @@ describe('calendar events run as systemd runs them, not as cron does', () => {
     expect(iso(nextRunAfter('Mon..Fri 09:00', 'Europe/Paris', before!))).toBe('2026-03-09T08:00:00Z');
   });
 
+  it('on a fall-back night, the last run is the copy of the repeated time the timer elapsed at, never the other', () => {
+    // 02:30 happens twice in Paris on 2026-10-25 (00:30 and 01:30 UTC); a timer elapses at the first only.
+    expect(runs('*-*-* 02:30', 'Europe/Paris', '2026-10-24T20:00:00Z', 2)).toEqual(['2026-10-25T00:30:00Z', '2026-10-26T01:30:00Z']);
+    for (const moment of ['2026-10-25T01:30:01Z', '2026-10-25T01:45:00Z', '2026-10-25T05:00:00Z']) {
+      expect(iso(previousRunBefore('*-*-* 02:30', 'Europe/Paris', at(moment))), moment).toBe('2026-10-25T00:30:00Z');
+    }
+    expect(iso(previousRunBefore('*-*-* 02:30', 'Europe/Paris', at('2026-10-26T02:00:00Z')))).toBe('2026-10-26T01:30:00Z');
+    // Every 20 minutes: the wall clock never goes back, so the repeated hour is not run again.
+    expect(iso(previousRunBefore('*:0/20', 'Europe/Paris', at('2026-10-25T01:45:00Z')))).toBe('2026-10-25T00:40:00Z');
+    expect(iso(previousRunBefore('*:0/20', 'Australia/Lord_Howe', at('2027-04-03T15:20:00Z')))).toBe('2027-04-03T14:40:00Z');
+    // A second line elapsing inside the repeated hour (01:10 UTC) starts the next search there, as systemd's does: 01:30 UTC is a run then.
+    expect(iso(previousRunBefore('*-*-* 02:30\n*-*-* 01:10 UTC', 'Europe/Paris', at('2026-10-25T01:45:00Z')))).toBe('2026-10-25T01:30:00Z');
+  });
+
+  it('a running timer\'s next run from inside the repeated hour is its next after its last, where a search begun there meets a second copy', () => {
+    // systemd-analyze started at 02:10 CET (01:10 UTC) says 02:15 CET; a timer that elapsed at 02:45 CEST goes on at 03:00 CET.
+    expect(iso(nextRunAfter('*:0/15', 'Europe/Paris', at('2026-10-25T01:10:00Z')))).toBe('2026-10-25T01:15:00Z');
+    expect(iso(runningTimerRunAfter('*:0/15', 'Europe/Paris', at('2026-10-25T01:10:00Z')))).toBe('2026-10-25T02:00:00Z');
+    // Elsewhere, and for cron (which runs both copies of an hourly schedule), the same as nextRunAfter.
+    expect(iso(runningTimerRunAfter('*:0/15', 'Europe/Paris', at('2026-10-25T00:10:00Z')))).toBe('2026-10-25T00:15:00Z');
+    expect(iso(runningTimerRunAfter('*/15 * * * *', 'Europe/Paris', at('2026-10-25T01:10:00Z')))).toBe('2026-10-25T01:15:00Z');
+  });
+
   it('finds the last run of an event that runs thousands of times a day quickly', () => {
     // Each second of 1 January, each millisecond of a weekday or of a minute: walked one run at a time these
     // took seconds (hours for every millisecond of 1 January), the agent's loop stopped meanwhile.
@@ -166,6 +204,11 @@ describe('calendar events run as systemd runs them, not as cron does', () => {
     const again = Date.now();
     for (let i = 0; i < 100; i++) expect(nextRunAfter('*-02-30', 'Europe/Paris', at('2026-01-01T00:00:00Z') + i * 60_000)).toBeNull();
     expect(Date.now() - again).toBeLessThan(200);
+    // So does the last run before each pulse (every pulse asks that too): the first search finds
+    // none in the whole look-back, and each later one knows it at once (was ~50 ms a pulse).
+    const pulses = Date.now();
+    for (let i = 0; i < 100; i++) expect(previousRunBefore('*-04-31 12:00', 'Europe/Berlin', at('2026-01-01T00:00:00Z') + i * 60_000)).toBeNull();
+    expect(Date.now() - pulses).toBeLessThan(500);
   });
 });
 
@@ -261,5 +304,46 @@ describe('the first run at or after a moment (the end of maintenance)', () => {
   });
   it('is one whole period after it for a period', () => {
     expect(nextRunAtOrAfter('@every 1h', 'UTC', t('2026-11-27T15:00:00Z'))).toBe(t('2026-11-27T16:00:00Z'));
+  });
+});
+
+describe('zone files systemd reads beside the zone names', () => {
+  // Answers of systemd-analyze calendar (TZ=Europe/Berlin, its clock at 2026-06-01T00:00Z), where
+  // /usr/share/zoneinfo has posix/ copies, right/ zones that count leap seconds (27 since 2017),
+  // posixrules (New York's rules) and Factory (UTC, named "-00").
+  it.each([
+    ['12:00 posix/Europe/Paris', '2026-06-01T10:00:00.000Z'],
+    ['12:00 right/UTC', '2026-06-01T12:00:27.000Z'],
+    ['12:00 right/Europe/Paris', '2026-06-01T10:00:27.000Z'],
+    ['12:00 posixrules', '2026-06-01T16:00:00.000Z'],
+    ['12:00 Factory', '2026-06-01T12:00:00.000Z'],
+  ])('%j runs as systemd runs it', (schedule, first) => {
+    expect(checkSchedule(schedule)).toEqual({ schedule });
+    expect(new Date(nextRuns(schedule, 'Europe/Berlin', Date.UTC(2026, 5, 1), 1)[0]!).toISOString()).toBe(first);
+  });
+
+  it('refuses a zone file name in the wrong letter case, old names and abbreviations included, naming the right one', () => {
+    // systemd opens /usr/share/zoneinfo/NAME, so "est" and "us/eastern" are no files (EST and US/Eastern are).
+    expect(checkSchedule('12:00 EST')).toEqual({ schedule: '12:00 EST' });
+    expect(checkSchedule('12:00 US/Eastern')).toEqual({ schedule: '12:00 US/Eastern' });
+    expect(checkSchedule('12:00 Etc/GMT+5')).toEqual({ schedule: '12:00 Etc/GMT+5' });
+    expect(checkSchedule('12:00 us/eastern').error).toBe('The zone at the end is written as the zone database writes it, capitals included: America/New_York.');
+    expect(checkSchedule('12:00 est').error).toMatch(/^The zone at the end: "est" is an abbreviation/);
+    for (const wrong of ['12:00 zulu', '12:00 etc/utc', '12:00 gmt', '12:00 cet', '12:00 asia/calcutta', '12:00 Us/Eastern']) expect(checkSchedule(wrong).error, wrong).toMatch(/^The zone at the end/);
+    // A monitor stored when Cronbeat took them (0.5) keeps its runs: refused as input, not dropped when read.
+    expect(nextRuns('12:00 us/eastern', 'UTC', Date.UTC(2026, 5, 1), 1)).toEqual([Date.UTC(2026, 5, 1, 16)]);
+    expect(scheduleWords('12:00 us/eastern', 'UTC')).not.toBeNull();
+  });
+
+  it('keeps a right/ zone on the offset its file ends with, as glibc does', () => {
+    // Debian 12's right/ files stop at the leap-second list's expiry (28 June 2026): in December
+    // systemd-analyze still runs right/Europe/Paris on summer time, right/America/Santiago on winter time.
+    expect(nextRuns('12:00 right/Europe/Paris', 'UTC', Date.UTC(2026, 11, 1), 1)).toEqual([Date.UTC(2026, 11, 1, 10, 0, 27)]);
+    expect(nextRuns('12:00 right/America/Santiago', 'UTC', Date.UTC(2026, 11, 1), 1)).toEqual([Date.UTC(2026, 11, 1, 16, 0, 27)]);
+  });
+
+  it('reads "localtime" as the monitor\'s zone, which stands for the machine\'s', () => {
+    expect(nextRuns('12:00 localtime', 'Asia/Tokyo', Date.UTC(2026, 5, 1), 1)).toEqual([Date.UTC(2026, 5, 1, 3)]);
+    expect(checkSchedule('12:00 right/Europe/Pari').error).toMatch(/Europe\/Paris/);
   });
 });

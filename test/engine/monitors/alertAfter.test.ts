@@ -74,10 +74,10 @@ describe('a monitor that alerts after 3 failures in a row', () => {
       last: { kind: 'missed', expected_at: '2026-11-27T13:20:00.000000Z' },
     });
     expect(whatHappened(alert, { adminZone: 'UTC' })).toBe(
-      'Failed 3 times in a row (runs due Fri 27 Nov 13:00, 13:10, 13:20 UTC). Last: Missed: the run due Fri 27 Nov 13:20 UTC did not come (grace 1 min); last run Fri 27 Nov 13:10 UTC.',
+      'Went wrong 3 times in a row (runs due Fri 27 Nov 13:00, 13:10, 13:20 UTC). Last: Missed: the run due Fri 27 Nov 13:20 UTC did not come (grace 1 min); last run Fri 27 Nov 13:10 UTC.',
     );
-    expect(fixture.notifier.popups.map((p) => p.title)).toEqual(['✗ backup failed 3 times in a row']);
-    expect(fixture.notifications()[0].data.description).toContain('Failed 3 times in a row (runs due 2026-11-27 13:00 UTC, 2026-11-27 13:10 UTC, 2026-11-27 13:20 UTC)');
+    expect(fixture.notifier.popups.map((p) => p.title)).toEqual(['✗ backup went wrong 3 times in a row']);
+    expect(fixture.notifications()[0].data.description).toContain('Went wrong 3 times in a row (runs due 2026-11-27 13:00 UTC, 2026-11-27 13:10 UTC, 2026-11-27 13:20 UTC)');
 
     // Alerted: nothing more until a success, which recovers it.
     await walk(monitor.token, '13:25:30', '13:45:00', ['13:40:20 success']);
@@ -237,7 +237,7 @@ describe('the words of the third failure in a row, on the channels', () => {
     const [alert] = alerts();
     const message = alertMessage(alert, { type: 'monitor', type_id: monitor.id }, { adminZone: 'UTC', publicUrl: 'http://127.0.0.1:8787' }, OUTPUT_BOUNDS.email);
     expect(emailSubject(alert, message)).toBe('MISSED | backup (3 times in a row)');
-    expect(message.title).toBe('backup failed 3 times in a row');
+    expect(message.title).toBe('backup went wrong 3 times in a row');
     expect(message.facts.join('\n')).not.toContain('Expected');
   });
 });

@@ -132,7 +132,7 @@ describe('the missed count of a monitor that alerts after N failures', () => {
   it('counts the alert of runs missed in a row as a missed run', async () => {
     const { f, monitor } = await hourlyAlertingAfter(2, '2026-11-26T04:30:00Z');
     await f.pulse(monitor.token, at('2026-11-26T05:00:10Z'));
-    // 06:00 and 07:00 do not come: the second miss alerts, "failed 2 times in a row", the last one missed.
+    // 06:00 and 07:00 do not come: the second miss alerts, "went wrong twice in a row", the last one missed.
     await f.step(at('2026-11-26T06:05:30Z'));
     await f.step(at('2026-11-26T07:05:30Z'));
     expect(f.reload(monitor.id)).toMatchObject({ is_alerted: 1, alert_sent: 1 });

@@ -7,10 +7,10 @@ import { UsageError, withoutControlCharacters } from '../../command';
 import { machineZone } from '../../machineZone';
 import { suggestSchedule } from '../../scheduleSuggestion';
 import { howToRun } from './howToRun';
-import { alertAfterOption, apiFromEnv, COMMON_OPTIONS, graceOption, printMonitor, tagsOption } from './shared';
+import { alertAfterOption, apiFromEnv, COMMON_OPTIONS, graceOption, maxRuntimeOption, printMonitor, tagsOption } from './shared';
 
 /**
- * `cronbeat monitor create NAME --schedule S [--timezone Z] [--grace MIN] [--alert-after N] [--server ID] [--tags a,b] [--json]`:
+ * `cronbeat monitor create NAME --schedule S [--timezone Z] [--grace MIN] [--max-runtime MIN] [--alert-after N] [--server ID] [--tags a,b] [--json]`:
  * the options of `cronbeat run --name`, read the same way (the machine's zone, the schedule's own
  * period as grace), for a monitor made before its job's line is written.
  */
@@ -24,6 +24,7 @@ export async function createMonitor(argv: string[]): Promise<number> {
       schedule: { type: 'string' },
       timezone: { type: 'string' },
       grace: { type: 'string' },
+      'max-runtime': { type: 'string' },
       'alert-after': { type: 'string' },
       server: { type: 'string' },
       tags: { type: 'string' },
@@ -48,6 +49,7 @@ export async function createMonitor(argv: string[]): Promise<number> {
     if (answer.note) notes.push(answer.note);
   }
   const duration = values.grace === undefined ? defaultGraceMinutes(checked.schedule, Date.now()) : graceOption(values.grace);
+  const maxRuntime = values['max-runtime'] === undefined ? undefined : maxRuntimeOption(values['max-runtime']);
   const alertAfter = values['alert-after'] === undefined ? undefined : alertAfterOption(values['alert-after']);
   const tags = values.tags === undefined ? [] : tagsOption(values.tags);
   if (values.server !== undefined) {
@@ -57,7 +59,8 @@ export async function createMonitor(argv: string[]): Promise<number> {
   }
   const api = apiFromEnv(values.url);
   const created = await api.createMonitor({ name: name.trim(), schedule: checked.schedule, timezone, duration, ...(tags.length > 0 ? { tags } : {}) });
-  // Its own request (as the API keeps the spec's monitor body as it is).
+  // Their own requests (as the API keeps the spec's monitor body as it is).
+  if (maxRuntime !== undefined) await api.setMaxRuntime(created.id, maxRuntime);
   const monitor = alertAfter === undefined ? await api.monitor(created.id) : await api.setAlertAfter(created.id, alertAfter);
   for (const note of notes) console.error(note);
   if (values.json) {

@@ -4,9 +4,9 @@ import { checkSchedule } from '../../../domain/schedules';
 import { resolveTimeZone } from '../../../domain/time/timeZones';
 import { UsageError, withoutControlCharacters } from '../../command';
 import { suggestSchedule } from '../../scheduleSuggestion';
-import { alertAfterOption, apiFromEnv, COMMON_OPTIONS, findMonitor, graceOption, printMonitor, tagsOption } from './shared';
+import { alertAfterOption, apiFromEnv, COMMON_OPTIONS, findMonitor, graceOption, maxRuntimeOption, printMonitor, tagsOption } from './shared';
 
-/** `cronbeat monitor edit ID|NAME [--name N] [--schedule S] [--timezone Z] [--grace MIN] [--alert-after N] [--project N|none] [--tags a,b] [--json]`; --duration is an old name of --grace. */
+/** `cronbeat monitor edit ID|NAME [--name N] [--schedule S] [--timezone Z] [--grace MIN] [--max-runtime MIN|none] [--alert-after N] [--project N|none] [--tags a,b] [--json]`; --duration is an old name of --grace. */
 export async function editMonitor(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -22,6 +22,7 @@ export async function editMonitor(argv: string[]): Promise<number> {
       project: { type: 'string' },
       tags: { type: 'string' },
       'alert-after': { type: 'string' },
+      'max-runtime': { type: 'string' },
     },
   });
   if (positionals.length > 1) throw new UsageError(`Unexpected argument "${positionals[1]}" (quote a schedule: --schedule "0 3 * * *").`);
@@ -51,13 +52,15 @@ export async function editMonitor(argv: string[]): Promise<number> {
     changes.project_id = values.project === 'none' ? null : Number(values.project);
   }
   const alertAfter = values['alert-after'] === undefined ? undefined : alertAfterOption(values['alert-after']);
-  if (Object.keys(changes).length === 0 && alertAfter === undefined) {
-    throw new UsageError('Say what to change: --name, --schedule, --timezone, --grace, --alert-after, --project or --tags.');
+  const maxRuntime = values['max-runtime'] === undefined ? undefined : maxRuntimeOption(values['max-runtime'], true);
+  if (Object.keys(changes).length === 0 && alertAfter === undefined && maxRuntime === undefined) {
+    throw new UsageError('Say what to change: --name, --schedule, --timezone, --grace, --max-runtime, --alert-after, --project or --tags.');
   }
   const api = apiFromEnv(values.url);
   const id = (await findMonitor(api, positionals[0])).id;
   let monitor = Object.keys(changes).length > 0 ? await api.editMonitor(id, changes) : null;
   // Its own request (as the API keeps the spec's monitor body as it is).
+  if (maxRuntime !== undefined) monitor = await api.setMaxRuntime(id, maxRuntime);
   if (alertAfter !== undefined) monitor = await api.setAlertAfter(id, alertAfter);
   if (monitor === null) throw new UsageError('Say what to change.');
   for (const note of notes) console.error(note);

@@ -80,8 +80,8 @@ export function dueText(monitor: MonitorDetails): string {
   return monitor.next_due_at ? shortTime(monitor.next_due_at) : 'no run ahead';
 }
 
-/** Prints the monitor as JSON or as aligned "field: value" lines. */
-export function printMonitor(monitor: MonitorDetails, json: boolean | undefined): void {
+/** Prints the monitor as JSON or as aligned "field: value" lines (with `maintenance`, the windows under way over it, in words). */
+export function printMonitor(monitor: MonitorDetails, json: boolean | undefined, maintenance?: string): void {
   if (json) {
     console.log(JSON.stringify(monitor, null, 2));
     return;
@@ -91,6 +91,7 @@ export function printMonitor(monitor: MonitorDetails, json: boolean | undefined)
     ['Status', statusWord(monitor)],
     ['Schedule', `${monitor.schedule.replace(/\n/g, '; ')} (${scheduleWords(monitor.schedule, monitor.timezone) ?? monitor.timezone})`],
     ['Grace', `${monitor.duration} min after each due time`],
+    ...(monitor.max_runtime === undefined ? [] : [['Max run time', `${monitor.max_runtime} min after a start, then it is stuck`] as [string, string]]),
     ['Alerts', alertsWords(monitor)],
     ['Next due', dueText(monitor)],
     ['Last pulse', monitor.last_pulse_at === null ? 'never' : shortTime(monitor.last_pulse_at)],
@@ -100,6 +101,7 @@ export function printMonitor(monitor: MonitorDetails, json: boolean | undefined)
     ['Pulse URL', monitor.pulse_url ?? 'hidden (only a full key sees pulse tokens)'],
   ];
   if (monitor.slug) lines.push(['Job line', `cronbeat run --name ${monitor.slug} … (the line's schedule, zone and grace win)`]);
+  if (maintenance) lines.splice(2, 0, ['Maintenance', maintenance]);
   if (monitor.alert_reason) lines.splice(2, 0, ['Alert', monitor.alert_reason]);
   const width = Math.max(...lines.map(([label]) => label.length)) + 1;
   for (const [label, value] of lines) console.log(`${`${label}:`.padEnd(width)} ${printable(value)}`);
@@ -135,6 +137,14 @@ export function alertAfterOption(value: string): number {
     throw new UsageError(`--alert-after (the failure in a row that alerts) must be a whole number from 1 to ${MAX_ALERT_AFTER}, not "${value}".`);
   }
   return Number(value);
+}
+
+/** --max-runtime as whole minutes, in the words `run --name` uses for it; `none` (edit only) takes it off. */
+export function maxRuntimeOption(value: string, noneTakesOff = false): number | null {
+  if (noneTakesOff && value === 'none') return null;
+  const minutes = wholeMinutes(value);
+  if (minutes === null) throw new UsageError(`--max-runtime (the minutes a started run may take before it is stuck) must be ${WHOLE_MINUTES}, not "${value}".`);
+  return minutes;
 }
 
 /** --grace as whole minutes from 1 (a grace of 0 would fail every run that is a second late). */
