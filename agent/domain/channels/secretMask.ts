@@ -25,7 +25,8 @@ const SECRET_KEY = /secret|token|passw(?:or)?d|(?<![a-z])pass(?:phrase)?(?![a-z]
  * such as "key-key-key-…". A key that names none leaves its value to be read again (a URL's
  * "https:" before "?access_token=…").
  */
-const KEY = /(?<![A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]+)(?:\\?["'])?[ \t]*(?:=>|[:=])[ \t]*/g;
+// eslint-disable-next-line no-control-regex -- a colour's ESC sequence between a key and its separator (a coloured log)
+const KEY = /(?<![A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]+)(?:\\?["'])?(?:\u001b\[[0-9;]*m){0,3}[ \t]*(?:=>|[:=])[ \t]*/g;
 const VALUE = /(?:(?:Bearer|Basic|Token|Digest)[ \t]+)?(?:\\"((?:[^"\\\n]|\\(?!"))*)\\"|"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'|([^\s"',;&]+)|\\?["']([^\n]+))/iy;
 
 function maskKeyValues(text: string): string {
@@ -47,6 +48,17 @@ function maskKeyValues(text: string): string {
     KEY.lastIndex = VALUE.lastIndex;
   }
   return out + text.slice(copied);
+}
+
+/** `--password VALUE` (a command line a job echoed, `set -x`): a long option naming a secret, then its value; `--no-…` takes none. */
+const FLAG = /(?<!\S)--(?!no-)([A-Za-z0-9_.-]+)[ \t]+(?!-)("[^"\n]*"|'[^'\n]*'|[^\s"']+)/g;
+
+function maskFlags(text: string): string {
+  return text.replace(FLAG, (whole: string, name: string, value: string) => {
+    if (!SECRET_KEY.test(name) || value === MASKED) return whole;
+    const quote = /^["']/.test(value) ? value[0] : '';
+    return `${whole.slice(0, whole.length - value.length)}${quote}${MASKED}${quote}`;
+  });
 }
 
 const BEARER = /\b(Bearer[ \t]+)[A-Za-z0-9._~+/=-]+/gi;
@@ -80,6 +92,7 @@ export function maskSecrets(text: string): string {
   masked = masked.replace(URL_PASSWORD, `$1${MASKED}@`);
   masked = masked.replace(BEARER, `$1${MASKED}`);
   masked = maskKeyValues(masked);
+  masked = maskFlags(masked);
   for (const [shape, keep] of TOKEN_SHAPES) masked = masked.replace(shape, `${keep}${MASKED}`);
   return masked;
 }

@@ -41,6 +41,12 @@ describe('maskSecrets', () => {
     // A PGP private key is a private key block too.
     ['-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF\n-----END PGP PRIVATE KEY BLOCK-----\nafter', '-----BEGIN PGP PRIVATE KEY BLOCK-----\n***\n-----END PGP PRIVATE KEY BLOCK-----\nafter'],
     ['lQOYBF\nabc\n-----END PGP PRIVATE KEY BLOCK-----\nafter', '***\n-----END PGP PRIVATE KEY BLOCK-----\nafter'],
+    // A command line a job echoed (`set -x`), as the crontab's masking reads it; `--no-password` takes no value.
+    ['+ mysqldump --password hunter2 --user bob app', '+ mysqldump --password *** --user bob app'],
+    ['+ curl --oauth2-bearer "abc def" --token-file /run/t x', '+ curl --oauth2-bearer "***" --token-file *** x'],
+    ['pg_dump --no-password -f out.sql', 'pg_dump --no-password -f out.sql'],
+    // A key a log coloured (its output forced to colour, or a terminal's recording).
+    ['\u001b[33mpassword\u001b[0m: hunter2 done', '\u001b[33mpassword\u001b[0m: *** done'],
     // A quoted value whose closing quote never came (the output cut off there).
     ['password: "hunter2\nnext line', 'password: "***\nnext line'],
     // "pass" names a password as the crontab's masking reads it (DB_PASS, passphrase).
