@@ -163,7 +163,7 @@ describe('popups per step', () => {
     fixture.monitor({ name: 'backup', schedule: '0 * * * *', duration: 5 });
     fixture.monitor({ name: 'db-dump', schedule: '0 * * * *', duration: 5 });
     await fixture.step(at('2026-11-21T10:06:00Z'));
-    expect(fixture.notifications().map((n) => n.data.title).sort()).toEqual(['backup failed', 'db-dump failed']);
+    expect(fixture.notifications().map((n) => n.data.title).sort()).toEqual(['backup missed its run', 'db-dump missed its run']);
     expect(fixture.notifier.popups.map((p) => p.title).sort()).toEqual(['✗ backup missed its run', '✗ db-dump missed its run']);
     const events = fixture.announced.filter((e) => e.type === 'notification.created');
     expect(events).toHaveLength(2);

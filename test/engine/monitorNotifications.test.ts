@@ -30,7 +30,7 @@ describe('monitor notifications', () => {
       type_id: monitor.id,
       project_id: 7,
       status: 'failed',
-      title: 'Nightly backup failed',
+      title: 'Nightly backup missed its run',
       description: 'Missed: the run due 2026-11-21 10:00 Europe/Paris (09:00 UTC) did not come (grace 5 min); no run has come yet',
       timezone: 'Europe/Paris',
       icon: 'fa-solid fa-heart-crack',

@@ -2,6 +2,7 @@ import type { MonitorReason } from './alert';
 import { alertReasonWords, piecesText, recoveredPieces } from './reasonPieces';
 import { NOTIFICATION_KINDS, type MonitorNotificationData } from './notificationKinds';
 import { toApiTimestamp } from '../time/apiTimestamps';
+import { monitorStateTitle } from './words';
 
 /** The monitor facts a notification about it carries (a monitor row has them all). */
 export interface NotifiedMonitor {
@@ -42,7 +43,7 @@ export function monitorFailedData(monitor: NotifiedMonitor): MonitorNotification
     type_id: monitor.id,
     project_id: monitor.project_id,
     status: 'failed',
-    title: `${monitor.name} failed`,
+    title: monitorStateTitle(monitor.name, monitor.reason),
     description: reasonWords(monitor),
     timezone: monitor.timezone,
     icon: NOTIFICATION_KINDS.monitorFailed.icon,

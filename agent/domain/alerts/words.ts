@@ -1,4 +1,4 @@
-import { alertMs, isNoticeReason, type Alert } from './alert';
+import { alertMs, isNoticeReason, type Alert, type MonitorReason } from './alert';
 import { noticeWords, wordsOfNotice } from './noticeWords';
 import { remembered } from '../time/answerCache';
 import { scheduleWords } from '../schedules';
@@ -139,6 +139,16 @@ export function subjectName(alert: Alert): string {
 
 const exitWords = (code: number | null) => (code === null ? '' : ` (exit ${code}${exitCodeMeaning(code) ? `, ${exitCodeMeaning(code)}` : ''})`);
 
+/**
+ * A failed monitor's state after its name, in the one vocabulary: "nightly-backup missed its run",
+ * "… is stuck", "… failed" (the job said so; also for a failure from before reasons were data).
+ */
+export function monitorStateTitle(name: string, reason: MonitorReason | null): string {
+  if (reason?.kind === 'missed') return `${name} missed its run`;
+  if (reason?.kind === 'not_finished' || reason?.kind === 'stuck') return `${name} is stuck`;
+  return `${name} failed`;
+}
+
 /** The short line: "nightly-backup on web-1 failed (exit 3)". */
 export function alertTitle(alert: Alert): string {
   const { reason } = alert;
@@ -147,12 +157,11 @@ export function alertTitle(alert: Alert): string {
   if (alert.event === 'monitor.still_failing') return `${subject} is still failing`;
   switch (reason.kind) {
     case 'failed':
-      return `${subject} failed${exitWords(reason.exit_code)}`;
+      return `${monitorStateTitle(subject, reason)}${exitWords(reason.exit_code)}`;
     case 'missed':
-      return `${subject} missed its run`;
     case 'not_finished':
     case 'stuck':
-      return `${subject} is stuck`;
+      return monitorStateTitle(subject, reason);
     case 'recovered':
       return `${subject} recovered`;
     case 'failed_times':

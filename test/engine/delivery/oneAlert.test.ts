@@ -66,11 +66,11 @@ describe('one stored alert, rendered at each edge', () => {
     expect(sent.webhook.monitor).toEqual(row.alert.monitor);
     expect(sent.webhook.expected_at).toEqual(row.alert.expected_at);
 
-    // The words: each edge's own, of the same facts (the monitor, the run due, the grace).
+    // The words: each edge's own, of the same facts (the monitor, the run due, the grace), in one vocabulary.
     const reason = row.alert.reason as { expected_at: string; grace_minutes: number };
     const due = reason.expected_at.slice(11, 16); // HH:MM, UTC: the monitor's zone
     const api = presentNotification(row).data;
-    expect(api.title).toBe('nightly-backup failed');
+    expect(api.title).toBe('nightly-backup missed its run');
     expect(api.description).toBe(`Missed: the run due ${reason.expected_at.slice(0, 10)} ${due} UTC did not come (grace ${reason.grace_minutes} min); no run has come yet`);
     for (const words of [sent.webhook.title + ' ' + sent.webhook.text, sent.slack, sent.email]) {
       expect(words).toContain('nightly-backup');
@@ -88,7 +88,7 @@ describe('one stored alert, rendered at each edge', () => {
     // What the worker reads: the stored alert, here with the monitor's name changed behind the API's back.
     fixture.store.db.prepare("UPDATE notifications SET alert = json_set(alert, '$.monitor.name', 'renamed-in-store') WHERE id = ?").run(row.id);
     const sent = await channels.sent();
-    expect(presentNotification(newest()).data.title).toBe('nightly-backup failed');
+    expect(presentNotification(newest()).data.title).toBe('nightly-backup missed its run');
     expect(sent.webhook.monitor.name).toBe('renamed-in-store');
     for (const words of [sent.webhook.title, sent.slack, sent.email]) {
       expect(words).toContain('renamed-in-store missed its run');

@@ -236,7 +236,7 @@ describe('the delivery worker', () => {
       for (const n of fixture.notifications()) out[n.data.title] = fixture.store.deliveries.forNotification(n.id).map((d) => d.channel_id);
       return out;
     };
-    expect(byNotification()).toEqual({ 'everyone failed': [a.id, b.id], 'own failed': [b.id] });
+    expect(byNotification()).toEqual({ 'everyone missed its run': [a.id, b.id], 'own missed its run': [b.id] });
 
     // The route changes after the failure: the recovery still goes to b only.
     fixture.store.channelRoutes.setChannelIds(1, { type: 'monitor', id: own.id }, [a.id]);
