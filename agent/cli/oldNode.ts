@@ -4,6 +4,7 @@ import { constants } from 'node:os';
 import { jobStart, notRunnableStatus } from './run/rawWords';
 import { forwardSignals } from './run/runJob';
 import { terminalText } from '../domain/text/controlCharacters';
+import { closestTo } from './didYouMean';
 import { readRunWords, type RunWords } from './run/runWords';
 import { engines } from '../../package.json';
 
@@ -73,7 +74,9 @@ function runJobAlone(words: RunWords): never {
 
 if (nodeTooOld(process.versions.node)) {
   const [command, ...rest] = process.argv.slice(2);
-  const words = command === 'run' ? readRunWords(rest) : null;
+  // A misspelt run whose line holds a job is a run line too (main.ts reads it so on a newer Node).
+  const runLike = command === 'run' || (command !== undefined && closestTo(command, ['run', 'ping', 'spool']).join() === 'run' && readRunWords(rest).command.length > 0);
+  const words = runLike ? readRunWords(rest) : null;
   const job = words !== null && words.command.length > 0;
   console.error(
     `cronbeat: Node ${process.versions.node} is too old: Cronbeat needs Node ${MINIMUM.join('.')} or newer` +

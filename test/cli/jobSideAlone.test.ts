@@ -198,6 +198,8 @@ Module._load = function (request, ...rest) {
     expect(escaped.stderr).not.toContain('\u001b');
     expect(escaped.stderr).not.toContain('\u0007');
     expect(escaped.stderr).toContain('/no/such/\\u001b]52;c;eA==\\u0007\\u001b[2J could not be started');
+    // A misspelt run with a job in its line runs the job there too, as on a newer Node.
+    expect(await runThere(folder, ['runn', monitor.token, '--', 'sh', '-c', 'exit 5'], {}, ['--require', oldNode])).toMatchObject({ status: 5, stderr: said('; the command runs, unmonitored.') });
     expect(await runThere(folder, ['run', monitor.token], {}, ['--require', oldNode])).toMatchObject({ status: 2, stderr: said('.') });
 
     for (const args of [['ping', monitor.token, '--url', agent.url], ['--version'], ['serve']]) {
