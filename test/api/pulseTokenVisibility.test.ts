@@ -157,6 +157,33 @@ describe('a token a person wrote into a name', () => {
   });
 });
 
+describe('a token cut in two where a text was cut', () => {
+  it('its part at the cut is hidden from a read-only key: the rest would be few enough digits to guess', async () => {
+    const made = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'cut job', timezone: 'UTC', schedule: '0 8 * * *', duration: 5 } })).json();
+    // cronbeat run sends the last 100 KB of the output, which may begin inside the token the job printed.
+    const suffix = made.token.slice(7);
+    expect((await fetch(`${agent.url}/api/pulse/${made.token}`, { method: 'POST', body: `${suffix} was pinged\ndone` })).status).toBe(200);
+    // The agent keeps the first 100 KB of a body, which may end inside it.
+    const filler = 'x'.repeat(100 * 1024 - 30);
+    expect((await fetch(`${agent.url}/api/pulse/${made.token}`, { method: 'POST', body: `${filler} ${made.token} and more after it` })).status).toBe(200);
+    const seen = await (await agent.api(`/api/monitors/${made.id}/pulses`, { token: readOnly })).json();
+    const [cutAtEnd, cutAtStart] = seen.data.map((p: { body: string }) => p.body);
+    expect(cutAtStart).toBe(`${HIDDEN_TOKEN} was pinged\ndone`);
+    expect(cutAtEnd.startsWith(`${filler} ${HIDDEN_TOKEN}\n[… `)).toBe(true);
+    for (const body of [cutAtStart, cutAtEnd]) expect(body).not.toContain(made.token.slice(10, 28));
+    // An alert keeps the last 4,000 characters of the output, which may begin inside it too.
+    const failing = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'cut alert', timezone: 'UTC', schedule: '0 8 * * *', duration: 5 } })).json();
+    const output = `${'y'.repeat(5000)}${failing.token}${'z'.repeat(4000 - (failing.token.length - 7))}`;
+    expect((await fetch(`${agent.url}/api/pulse/${failing.token}/fail`, { method: 'POST', body: output })).status).toBe(200);
+    const all = await (await agent.api('/api/notifications?kinds=all', { token: readOnly })).json();
+    const alert = all.data.find((n: { data: { type_id?: number } }) => n.data.type_id === failing.id).alert;
+    expect(alert.run.output_tail.startsWith(`${HIDDEN_TOKEN}zzz`)).toBe(true);
+    // Other hex at either end stays: a commit id, a short id.
+    expect((await fetch(`${agent.url}/api/pulse/${made.token}`, { method: 'POST', body: '3f2a1b4c5d6e pulled\nat 0123abcd' })).status).toBe(200);
+    expect((await (await agent.api(`/api/monitors/${made.id}/pulses`, { token: readOnly })).json()).data[0].body).toBe('3f2a1b4c5d6e pulled\nat 0123abcd');
+  });
+});
+
 describe('a token written without its dashes', () => {
   it('is hidden from a read-only key too (Python\'s uuid.hex prints it so), and only a live one', async () => {
     const made = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'hex job', timezone: 'UTC', schedule: '0 6 * * *', duration: 5 } })).json();
