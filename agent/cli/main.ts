@@ -5,7 +5,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Command } from './command';
 import { invoke, runMain, UsageError } from './command';
-import { didYouMean } from './didYouMean';
+import { closestTo, didYouMean } from './didYouMean';
+import { printNotices } from './notices';
+import { readRunWords } from './run/runWords';
 import { runCommand } from './commands/run';
 import { version } from '../../package.json';
 import { describeError } from '../domain/text/errorText';
@@ -74,10 +76,17 @@ async function main(argv: string[]): Promise<number> {
   const jobSide = Object.hasOwn(JOB_SIDE, name) ? JOB_SIDE[name] : undefined;
   if (jobSide) return invoke(await jobSide(), rest);
   const full = fullCommands();
+  const names = [...Object.keys(JOB_SIDE), ...(typeof full === 'string' ? [] : full.map((c) => c.name))];
+  // A misspelt `run` (`cronbeat runn TOKEN -- backup.sh`) in a crontab is still a run line: its job
+  // must run as written, as on any other mistake of our words, and the mistake is said in one line.
+  if (!names.includes(name) && closestTo(name, names).join() === 'run' && readRunWords(rest).command.length > 0) {
+    printNotices([`"${name}" is no command; this line is read as \`cronbeat run\`, so that its job runs`]);
+    return invoke(runCommand, rest);
+  }
   if (typeof full === 'string') throw new UsageError(`"${name}" is not here: ${full}`, 1);
   const command = full.find((c) => c.name === name);
   if (!command) {
-    const close = didYouMean(name, [...Object.keys(JOB_SIDE), ...full.map((c) => c.name)]);
+    const close = didYouMean(name, names);
     throw new UsageError(`Unknown command "${name}".${close || ' Run `cronbeat --help` to see the commands.'}`);
   }
   return invoke(command, rest);

@@ -25,6 +25,15 @@ export interface Delivery {
 const NOTHING_REPLAYED: ReplayResult = { busy: false, delivered: [], rejected: [], waiting: [] };
 
 /**
+ * How long one `ping` or `run` spends delivering older spooled pulses before its own. An agent
+ * that answers, but slowly, would otherwise hold the command for the whole backlog (10,000
+ * pulses at seconds each: hours), and with it a job's `flock -n` or systemd unit, whose next runs
+ * are skipped meanwhile. Past it, its own pulses wait behind the rest, in order, for the next one.
+ */
+export const REPLAY_BUDGET_MS = 10_000;
+const SLOW_AGENT = 'the agent answered the older pulses waiting for it too slowly to send them all now';
+
+/**
  * Delivers pulses to one agent, losing none it can keep: older spooled pulses go first, and a
  * pulse that cannot be delivered now joins the spool with its event time. Sending never
  * depends on the spool: with no usable spool folder, or a spool that cannot be read or
@@ -41,6 +50,9 @@ export class PulseSender {
   private readonly gaveUpOn = new Set<string>();
   /** The keys of the pulses this process put in the spool, so that `keep` never writes one twice. */
   private readonly spooled = new Set<string>();
+  /** Time this process has spent replaying the spool for its own pulses (REPLAY_BUDGET_MS), and whether it ran out. */
+  private replaySpentMs = 0;
+  private replayCut = false;
 
   constructor(
     readonly baseUrl: string,
@@ -82,7 +94,7 @@ export class PulseSender {
     } else if (replay.waiting.some((entry) => entry.baseUrl === this.baseUrl)) {
       // The agent cannot take older pulses, so this one waits behind them to keep the order
       // (if the spool cannot take it, sending it now beats losing it).
-      if (await this.append(pulse)) return done({ kind: 'spooled', reason: this.keptWhere('the agent cannot be reached') }, replay);
+      if (await this.append(pulse)) return done({ kind: 'spooled', reason: this.keptWhere(this.replayCut ? SLOW_AGENT : 'the agent cannot be reached') }, replay);
     }
     const outcome = await this.sendTo(this.baseUrl, pulse, false);
     if (outcome.kind === 'ok') return done({ kind: 'delivered', monitorToken: headerValue(outcome.headers?.['x-cronbeat-monitor-token']) }, replay);
@@ -110,15 +122,23 @@ export class PulseSender {
     if (!this.spool) return Promise.resolve(NOTHING_REPLAYED);
     // An agent that could not take one entry gets none of the later ones, so none overtakes it.
     const down = new Set<string>();
+    const began = performance.now();
+    const budget = target === 'own' ? REPLAY_BUDGET_MS - this.replaySpentMs : Infinity;
     return replay(this.spool, async (entry: SpoolEntry) => {
       if (target === 'own' && entry.baseUrl !== this.baseUrl) return 'unreachable';
+      if (performance.now() - began >= budget) {
+        this.replayCut = true;
+        return 'unreachable'; // kept, in order, for the next command
+      }
       const baseUrl = target === 'redirect' ? this.baseUrl : entry.baseUrl;
       if (down.has(baseUrl)) return 'unreachable';
       const verdict = verdictOf(await this.sendTo(baseUrl, entry.pulse, true));
       if (verdict === 'unreachable') down.add(baseUrl);
       onEach?.();
       return verdict;
-    }, waitMs);
+    }, waitMs).finally(() => {
+      if (target === 'own') this.replaySpentMs += performance.now() - began;
+    });
   }
 
   /**

@@ -116,6 +116,88 @@ describe('a read-only key never sees a pulse token', () => {
   });
 });
 
+describe('a token a person wrote into a name', () => {
+  it('is hidden from a read-only key in monitor names, slugs and tags, server names, notifications and /metrics, and from badges', async () => {
+    const target = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'target', timezone: 'UTC', schedule: '0 7 * * *', duration: 5 } })).json();
+    // A monitor named after the curl line that pings another one, as people name them.
+    const named = await agent.api('/api/monitors', {
+      method: 'POST',
+      json: { name: `curl ${agent.url}/api/pulse/${target.token}`, timezone: 'UTC', schedule: '0 7 * * *', duration: 5, tags: [`t:${target.token}`] },
+    });
+    expect(named.status).toBe(201);
+    const copy = await named.json();
+    expect((await agent.api('/api/servers', { method: 'POST', json: { name: `web ${target.token}`, ip_address: '10.0.0.2', identifier: 'web-02' } })).status).toBe(201);
+    expect((await fetch(`${agent.url}/api/pulse/${copy.token}/fail`, { method: 'POST' })).status).toBe(200);
+    const server = agent.store.servers.list(1).find((s) => s.identifier === 'web-02')!.id;
+    for (const path of ['/api/monitors', `/api/monitors/${copy.id}`, '/metrics', '/api/servers', `/api/servers/${server}`, '/api/notifications', '/api/notifications?kinds=all']) {
+      const body = await (await agent.api(path, { token: readOnly })).text();
+      expect(body.toLowerCase(), path).not.toContain(target.token);
+      expect(body, path).toContain(HIDDEN_TOKEN);
+    }
+    // Nor in the names of channels and maintenance windows.
+    expect((await agent.api('/api/channels', { method: 'POST', json: { name: `hook for ${target.token}`, kind: 'webhook', settings: { url: hook.url } } })).status).toBe(201);
+    const window = await agent.api('/api/maintenance-windows', { method: 'POST', json: { name: `pause ${target.token}`, starts_at: '2030-12-01T00:00:00Z', ends_at: '2030-12-01T01:00:00Z' } });
+    expect(window.status).toBe(201);
+    const windowId = (await window.json()).id;
+    const channelId = agent.store.channels.list(1).find((c) => c.name.startsWith('hook for'))!.id;
+    for (const path of ['/api/channels', `/api/channels/${channelId}`, '/api/maintenance-windows', `/api/maintenance-windows/${windowId}`]) {
+      const body = await (await agent.api(path, { token: readOnly })).text();
+      expect(body.toLowerCase(), path).not.toContain(target.token);
+      expect(body, path).toContain(HIDDEN_TOKEN);
+    }
+    // Nor does a badge, which a public README shows to anyone.
+    const badgeKey = agent.store.apiTokens.create({ companyId: 1, name: 'readme', scope: 'badge', now: Date.now() }).token;
+    for (const file of [`${copy.id}.svg`, `${copy.id}.json`]) {
+      const badge = await (await fetch(`${agent.url}/api/badges/${badgeKey}/monitors/${file}`)).text();
+      expect(badge, file).toContain(HIDDEN_TOKEN.replace(/[[\]]/g, ''));
+      expect(badge.toLowerCase(), file).not.toContain(target.token);
+    }
+    // A full key reads the names as written.
+    expect((await (await agent.api(`/api/monitors/${copy.id}`)).json()).name).toBe(`curl ${agent.url}/api/pulse/${target.token}`);
+  });
+});
+
+describe('a token cut in two where a text was cut', () => {
+  it('its part at the cut is hidden from a read-only key: the rest would be few enough digits to guess', async () => {
+    const made = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'cut job', timezone: 'UTC', schedule: '0 8 * * *', duration: 5 } })).json();
+    // cronbeat run sends the last 100 KB of the output, which may begin inside the token the job printed.
+    const suffix = made.token.slice(7);
+    expect((await fetch(`${agent.url}/api/pulse/${made.token}`, { method: 'POST', body: `${suffix} was pinged\ndone` })).status).toBe(200);
+    // The agent keeps the first 100 KB of a body, which may end inside it.
+    const filler = 'x'.repeat(100 * 1024 - 30);
+    expect((await fetch(`${agent.url}/api/pulse/${made.token}`, { method: 'POST', body: `${filler} ${made.token} and more after it` })).status).toBe(200);
+    const seen = await (await agent.api(`/api/monitors/${made.id}/pulses`, { token: readOnly })).json();
+    const [cutAtEnd, cutAtStart] = seen.data.map((p: { body: string }) => p.body);
+    expect(cutAtStart).toBe(`${HIDDEN_TOKEN} was pinged\ndone`);
+    expect(cutAtEnd.startsWith(`${filler} ${HIDDEN_TOKEN}\n[… `)).toBe(true);
+    for (const body of [cutAtStart, cutAtEnd]) expect(body).not.toContain(made.token.slice(10, 28));
+    // An alert keeps the last 4,000 characters of the output, which may begin inside it too.
+    const failing = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'cut alert', timezone: 'UTC', schedule: '0 8 * * *', duration: 5 } })).json();
+    const output = `${'y'.repeat(5000)}${failing.token}${'z'.repeat(4000 - (failing.token.length - 7))}`;
+    expect((await fetch(`${agent.url}/api/pulse/${failing.token}/fail`, { method: 'POST', body: output })).status).toBe(200);
+    const all = await (await agent.api('/api/notifications?kinds=all', { token: readOnly })).json();
+    const alert = all.data.find((n: { data: { type_id?: number } }) => n.data.type_id === failing.id).alert;
+    expect(alert.run.output_tail.startsWith(`${HIDDEN_TOKEN}zzz`)).toBe(true);
+    // Other hex at either end stays: a commit id, a short id.
+    expect((await fetch(`${agent.url}/api/pulse/${made.token}`, { method: 'POST', body: '3f2a1b4c5d6e pulled\nat 0123abcd' })).status).toBe(200);
+    expect((await (await agent.api(`/api/monitors/${made.id}/pulses`, { token: readOnly })).json()).data[0].body).toBe('3f2a1b4c5d6e pulled\nat 0123abcd');
+  });
+});
+
+describe('a token written without its dashes', () => {
+  it('is hidden from a read-only key too (Python\'s uuid.hex prints it so), and only a live one', async () => {
+    const made = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'hex job', timezone: 'UTC', schedule: '0 6 * * *', duration: 5 } })).json();
+    const hex = made.token.replace(/-/g, '');
+    const other = '0b4e7f4c00004000800000000000000a';
+    const sent = await fetch(`${agent.url}/api/pulse/${made.token}`, { method: 'POST', body: `monitor ${hex} done; request ${other}; ${hex.toUpperCase()}` });
+    expect(sent.status).toBe(200);
+    const seen = await (await agent.api(`/api/monitors/${made.id}/pulses`, { token: readOnly })).json();
+    expect(seen.data[0].body).toBe(`monitor ${HIDDEN_TOKEN} done; request ${other}; ${HIDDEN_TOKEN}`);
+    const full = await (await agent.api(`/api/monitors/${made.id}/pulses`)).json();
+    expect(full.data[0].body).toContain(hex);
+  });
+});
+
 describe('POST /api/monitors/{id}/token', () => {
   /** The token spelt so that only Koa's door takes it (plainPulses.ts): its first character percent-encoded. */
   const throughKoa = (token: string) => `%${token.charCodeAt(0).toString(16).toUpperCase()}${token.slice(1)}`;

@@ -57,6 +57,17 @@ describe('an API key holding a control character or a space', () => {
   });
 });
 
+describe('a pulse URL given as the monitor token', () => {
+  it('ping: named, exit 2, nothing sent or kept (it was kept, for an agent that refuses it)', async () => {
+    const { token, id } = await createMonitor(agent, 'url as token');
+    const dataDir = tempFolder();
+    const result = await runCli(['ping', `${agent.url}/api/pulse/${token}`, '--url', agent.url, '--data-dir', dataDir]);
+    expect(result.stderr).toBe('cronbeat: the monitor token is a URL: give the token alone (the last part of the pulse URL), as `cronbeat monitor show` prints it.\n');
+    expect(result.status).toBe(2);
+    expect(await pulsesOf(agent, id)).toEqual([]);
+  });
+});
+
 describe('a monitor token holding a carriage return', () => {
   const said = 'the monitor token holds a carriage return (U+000D), which no token has: give the token alone, as `cronbeat monitor show` prints it';
 

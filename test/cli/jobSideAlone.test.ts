@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { CLI, closedPort, type CliResult } from '../helpers/cli';
 import { createMonitor, pulsesOf } from './agentFixtures';
+import { until } from '../helpers/until';
 import { engines, version } from '../../package.json';
 
 // docs/cli.md: on a server, `run`, `ping` and `spool` need nothing but dist/cronbeat.cjs. Here
@@ -190,12 +191,44 @@ Module._load = function (request, ...rest) {
     const byLine = await runThere(folder, ['run', '--name', 'old', '--schedule', '0 3 * * *', 'sh', '-c', 'exit 5'], { CRONBEAT_URL: agent.url }, ['--require', oldNode]);
     expect(byLine).toMatchObject({ status: 5, stderr: said('; the command runs, unmonitored.') });
     expect(await runThere(folder, ['run', monitor.token, '--url', agent.url, '--', 'no-such-program-here'], {}, ['--require', oldNode])).toMatchObject({ status: 127 });
+    expect(await runThere(folder, ['run', monitor.token, '--url', agent.url, '--', oldNode], {}, ['--require', oldNode])).toMatchObject({ status: 126 });
+    // What the line says of its command is written out, as every line cronbeat prints: no ESC reaches the terminal.
+    const escaped = await runThere(folder, ['run', monitor.token, '--', '/no/such/\u001b]52;c;eA==\u0007\u001b[2J'], {}, ['--require', oldNode]);
+    expect(escaped.status).toBe(127);
+    expect(escaped.stderr).not.toContain('\u001b');
+    expect(escaped.stderr).not.toContain('\u0007');
+    expect(escaped.stderr).toContain('/no/such/\\u001b]52;c;eA==\\u0007\\u001b[2J could not be started');
+    // A misspelt run with a job in its line runs the job there too, as on a newer Node.
+    expect(await runThere(folder, ['runn', monitor.token, '--', 'sh', '-c', 'exit 5'], {}, ['--require', oldNode])).toMatchObject({ status: 5, stderr: said('; the command runs, unmonitored.') });
     expect(await runThere(folder, ['run', monitor.token], {}, ['--require', oldNode])).toMatchObject({ status: 2, stderr: said('.') });
 
     for (const args of [['ping', monitor.token, '--url', agent.url], ['--version'], ['serve']]) {
       expect(await runThere(folder, args, {}, ['--require', oldNode]), args.join(' ')).toEqual({ status: 1, signal: null, stdout: '', stderr: said('.') });
     }
     expect(await pulsesOf(agent, monitor.id)).toEqual([]);
+  });
+
+  it('on a Node too old, a signal sent to run is the job\'s: run neither dies of it nor leaves the job behind', async () => {
+    const folder = aloneFolder();
+    const oldNode = join(folder, 'old-node.cjs');
+    writeFileSync(oldNode, `Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '18.20.4' } });\n`);
+    const ready = join(folder, 'ready');
+    const heard = join(folder, 'heard');
+    for (const signal of ['SIGTERM', 'SIGHUP', 'SIGUSR1'] as const) {
+      rmSync(ready, { force: true });
+      const script = `trap 'echo ${signal} > ${heard}; exit 42' ${signal.slice(3)}; touch ${ready}; i=0; while [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done`;
+      const child = spawn(process.execPath, ['--require', oldNode, join(folder, 'cronbeat.cjs'), 'run', '9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f', '--', '/bin/sh', '-c', script], {
+        cwd: folder,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: folder },
+        stdio: 'ignore',
+      });
+      const ended = new Promise<[number | null, string | null]>((done) => child.on('close', (status, killedBy) => done([status, killedBy])));
+      await until(() => existsSync(ready), 'the job to start');
+      child.kill(signal);
+      // Before, Node 18 died of the signal (143) and the job ran on alone, never told.
+      expect(await ended, signal).toEqual([42, null]);
+      expect(readFileSync(heard, 'utf8')).toBe(`${signal}\n`);
+    }
   });
 
   it('parses on Node 8, so that an old Node reaches that check instead of a SyntaxError', () => {

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { createMonitor } from './agentFixtures';
-import { runCli, spawnCli, tempFolder } from '../helpers/cli';
+import { closedPort, runCli, spawnCli, tempFolder } from '../helpers/cli';
 
 /*
  * `cronbeat monitor rotate-token` and what a read-only key shows in a terminal, as users run
@@ -84,6 +84,21 @@ describe('a job line after its monitor\'s token was rotated', () => {
     expect((await runCli(args, { env: lineEnv })).stderr).toBe('');
     const kinds = agent.store.pulses.page(made.id, 100, 0).map((p) => p.kind).reverse();
     expect(kinds).toEqual(['start', 'success', 'success', 'start', 'success']);
+  });
+});
+
+describe('a pulse kept in a spool with the old token', () => {
+  it('is refused when it is delivered after the rotation, and dropped with one line: it never reaches the monitor', async () => {
+    const monitor = await createMonitor(agent, 'spooled before rotation');
+    const spoolEnv = { CRONBEAT_DATA_DIR: tempFolder() };
+    const kept = await runCli(['ping', monitor.token, '--fail', '--url', `http://127.0.0.1:${await closedPort()}`], { env: spoolEnv });
+    expect(kept.stderr).toMatch(/pulse saved to the spool/);
+    expect((await runCli(['monitor', 'rotate-token', String(monitor.id)], { env })).status).toBe(0);
+    const flushed = await runCli(['spool', 'flush', '--url', agent.url], { env: spoolEnv });
+    expect(flushed).toMatchObject({ status: 0, stdout: 'Delivered 0 pulses; 0 still waiting.\n' });
+    expect(flushed.stderr).toBe(`cronbeat: dropped a spooled pulse for ${monitor.token}: the agent refused it (404 Monitor not found.)\n`);
+    expect(agent.store.pulses.count(monitor.id)).toBe(0);
+    expect(agent.store.monitors.find(1, monitor.id)!.is_alerted).toBe(0);
   });
 });
 

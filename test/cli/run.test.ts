@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { createMonitor, monitorOf, pulsesOf } from './agentFixtures';
@@ -94,6 +96,19 @@ describe('cronbeat run', () => {
     const end = (await pulsesOf(agent, monitor.id)).at(-1)!;
     expect(end).toMatchObject({ kind: 'fail', exit_code: 127 });
     expect(end.body).toContain('command not found');
+  });
+
+  it('exits 126, as a shell does, when the command is there but cannot be run (not executable, a folder)', async () => {
+    const notExecutable = join(tempFolder(), 'backup.sh');
+    writeFileSync(notExecutable, '#!/bin/sh\necho ran\n', { mode: 0o644 });
+    for (const file of [notExecutable, tempFolder()]) {
+      const monitor = await createMonitor(agent);
+      const result = await runCli(['run', monitor.token, '--', file], { env });
+      expect(result.status, file).toBe(126);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trim().split('\n')).toEqual([`cronbeat: cannot start "${file}": permission denied`]);
+      expect((await pulsesOf(agent, monitor.id)).at(-1)).toMatchObject({ kind: 'fail', exit_code: 126 });
+    }
   });
 
   it('keeps the exit status and spools both pulses when the agent is down', async () => {

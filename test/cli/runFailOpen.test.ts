@@ -143,6 +143,37 @@ describe('a mistaken run line: the job runs as written, one line says what is wr
     expect(stderrLines(result)).toEqual(['cronbeat: not monitoring this run: give the monitor token (or --name) first: cronbeat run TOKEN -- COMMAND [ARGS...]']);
   });
 
+  it('a program on the PATH in the token\'s place starts the command, with all its words', async () => {
+    // `nice` was read as the token and dropped: the job ran as `/bin/sh …`, at its normal priority.
+    const niced = await runCli(['run', 'nice', '/bin/sh', '-c', 'nice'], { env: envFor() });
+    expect(niced).toMatchObject({ status: 0, stdout: `${Math.min(19, getPriority() + 10)}\n` });
+    expect(stderrLines(niced)).toEqual(['cronbeat: not monitoring this run: give the monitor token (or --name) first: cronbeat run TOKEN -- COMMAND [ARGS...]']);
+    const job = countingJob();
+    const counted = await runCli(['run', 'sh', ...job.words.slice(1)], { env: envFor() });
+    expect(job.runs()).toBe('ran\n');
+    expect(counted).toMatchObject({ status: 7, stdout: 'args:--name x -h\n' });
+  });
+
+  it('an option left without its value by an unset variable does not take the program: the job runs, even when it is the last word', async () => {
+    for (const before of [['--name', 'unset zone', '--schedule', '0 3 * * *', '--timezone'], [token, '--url']]) {
+      const result = await expectJobRanAsWritten(before, envFor());
+      expect(stderrLines(result), result.stderr).toEqual([`cronbeat: not monitoring this run: ${before.at(-1)} needs a value`]);
+    }
+    const last = await runCli(['run', '--name', 'unset zone', '--schedule', '0 3 * * *', '--timezone', '/bin/echo'], { env: envFor() });
+    expect(last).toMatchObject({ status: 0, stdout: '\n' });
+  });
+
+  it('a pulse URL in the token\'s place is a mistaken token, not the command: the job runs as written after it', async () => {
+    // Copied from the dashboard whole, it was taken for the program, and the job never ran (127).
+    const job = countingJob();
+    const result = await runCli(['run', `${agent.url}/api/pulse/${token}`, ...job.words], { env: envFor() });
+    expect(job.runs()).toBe('ran\n');
+    expect(result).toMatchObject({ status: 7, stdout: 'args:--name x -h\n' });
+    expect(stderrLines(result)).toEqual([
+      'cronbeat: not monitoring this run: the monitor token is a URL: give the token alone (the last part of the pulse URL), as `cronbeat monitor show` prints it',
+    ]);
+  });
+
   it('an agent out of reach, by token and by line, with or without --', async () => {
     const env = envFor({ CRONBEAT_URL: downUrl });
     for (const before of [[token], [token, '--'], ['--name', 'unreachable', ...line], ['--name', 'unreachable', ...line, '--']]) {
@@ -157,6 +188,28 @@ describe('a mistaken run line: the job runs as written, one line says what is wr
     const help = await runCli(['run', '--help'], { env: envFor() });
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^Usage: cronbeat run/);
+  });
+});
+
+describe('a misspelt run', () => {
+  it('is still a run line: its job runs as written, monitored, and one line says how it was read', async () => {
+    const monitor = await createMonitor(agent, 'misspelt run');
+    for (const word of ['runn', 'Run', 'rnu']) {
+      const job = countingJob();
+      const result = await runCli([word, monitor.token, '--', ...job.words], { env: envFor() });
+      expect(job.runs(), word).toBe('ran\n');
+      expect(result).toMatchObject({ status: 7, stdout: 'args:--name x -h\n' });
+      expect(stderrLines(result)).toEqual([`cronbeat: "${word}" is no command; this line is read as \`cronbeat run\`, so that its job runs`]);
+    }
+    expect((await pulsesOf(agent, monitor.id)).map((p) => p.kind)).toEqual(['start', 'fail', 'start', 'fail', 'start', 'fail']);
+  });
+
+  it('with no job in it, or closer to another command, is the usage error it always was', async () => {
+    for (const args of [['runn'], ['runn', '--help'], ['spol', 'list']]) {
+      const result = await runCli(args, { env: envFor() });
+      expect(result.status, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(/^cronbeat: Unknown command /);
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import type { MonitorRow } from '../../db/monitors';
 import { badgeSvg, monitorBadge, shieldsEndpoint, tagBadge, type BadgeFace } from '../../domain/formats/badge';
 import { tagOf } from '../../domain/monitors/ownLine';
 import { monitorStatus } from '../../domain/monitors/status';
+import { tokenView } from '../present/tokenVisibility';
 
 /** How long a badge may be cached: short, so a failure shows within minutes. */
 export const BADGE_MAX_AGE_SECONDS = 60;
@@ -72,7 +73,8 @@ export function badgeRoutes({ store, clock, authLimiter = new FailedAuthLimiter(
       ? store.monitors.find(companyId, Number(name))
       : store.monitorLines.findBySlug(companyId, name);
     if (!monitor) throw notFound();
-    answer(ctx, monitorBadge(monitor.name, monitorStatus(monitor)), format);
+    // Shown to anyone: a name written after its curl line must not hand out a pulse token.
+    answer(ctx, monitorBadge(tokenView(store, 'badge').text(monitor.name), monitorStatus(monitor)), format);
   });
 
   router.get('/api/badges/:key/tags/:file', (ctx) => {

@@ -14,6 +14,7 @@ import { seesChannelUrls, type KeyScope } from '../../domain/access/keyScopes';
 import { changedDestination, secretsToGiveAgain, urlPassword } from '../../domain/channels/secrets';
 import { CHANNEL_DELETED } from '../../domain/channels/delivery';
 import type { ChannelRow } from '../../db/channels';
+import { tokenView } from '../present/tokenVisibility';
 
 /** A webhook's signing secret when the admin gives none: 32 random bytes. */
 const newWebhookSecret = () => randomBytes(32).toString('base64url');
@@ -87,7 +88,8 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
   /** A channel as a key of `scope` reads it: a read-only key sees where it sends by origin alone. */
   const shownTo = (scope: KeyScope) => (row: ChannelRow) => {
     const channel = presentChannel(row);
-    return seesChannelUrls(scope) ? channel : { ...channel, settings: settingsForReaders(channelKind(row.kind), row.settings) };
+    // A name may quote a pulse URL: a read-only key sees no live token in it either.
+    return seesChannelUrls(scope) ? channel : tokenView(store, scope).named({ ...channel, settings: settingsForReaders(channelKind(row.kind), row.settings) });
   };
 
   router.get('/api/channels', (ctx) => {

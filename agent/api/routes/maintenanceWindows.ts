@@ -21,6 +21,7 @@ import { coversMonitor, nextStart, windowEnd } from '../../domain/maintenance/wi
 import { pageOffset } from '../../domain/formats/pagination';
 import type { Store } from '../../db/store';
 import { replanAfterWindowChange } from '../../engine/monitors/maintenance';
+import { tokenView } from '../present/tokenVisibility';
 
 type Body = ReturnType<typeof maintenanceWindowInput.parse>;
 
@@ -127,7 +128,7 @@ export function maintenanceWindowRoutes({ store, events, clock, requireToken }: 
     }
     const page = rows.slice(pageOffset(request), pageOffset(request) + request.perPage);
     respondWithPage(ctx, {
-      data: page.map((row) => presentMaintenanceWindow(row, now)),
+      data: page.map((row) => tokenView(store, ctx.state.scope).named(presentMaintenanceWindow(row, now))),
       total: rows.length,
       request,
       path: requestUrl(ctx),
@@ -147,7 +148,7 @@ export function maintenanceWindowRoutes({ store, events, clock, requireToken }: 
   });
 
   router.get('/api/maintenance-windows/:id', (ctx) => {
-    ctx.body = presentMaintenanceWindow(findWindow(ctx.state.companyId, ctx.params.id), clock());
+    ctx.body = tokenView(store, ctx.state.scope).named(presentMaintenanceWindow(findWindow(ctx.state.companyId, ctx.params.id), clock()));
   });
 
   router.patch('/api/maintenance-windows/:id', async (ctx) => {

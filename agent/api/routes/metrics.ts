@@ -6,6 +6,7 @@ import type { ApiDeps, AuthedRouter } from '../deps';
 import { metricsRepository, type ChannelMetricsRow, type MonitorMetricsRow } from '../../db/metrics';
 import { escapeLabelValue, familyHeader, formatValue, prometheusText, PROMETHEUS_CONTENT_TYPE, type MetricFamily, type Sample } from '../../domain/formats/prometheusText';
 import { MONITOR_STATUSES, monitorStatus } from '../../domain/monitors/status';
+import { tokenView } from '../present/tokenVisibility';
 
 /*
  * GET /metrics: the company's monitors, channels and the agent itself in Prometheus'
@@ -158,7 +159,9 @@ export function metricsRoutes({ store, clock, requireToken }: ApiDeps): AuthedRo
   router.get('/metrics', requireToken, async (ctx) => {
     const { companyId } = ctx.state;
     const counts = await failures(companyId);
-    const pieces = await metricsPieces(metrics, counts, companyId, startedAt, clock());
+    // A read-only key (Prometheus) sees no live token, even in a name, slug or tag a person wrote one into.
+    const shown = tokenView(store, ctx.state.scope);
+    const pieces = (await metricsPieces(metrics, counts, companyId, startedAt, clock())).map(shown.text);
     ctx.set('Cache-Control', 'no-store');
     ctx.vary('Accept-Encoding');
     ctx.type = PROMETHEUS_CONTENT_TYPE;

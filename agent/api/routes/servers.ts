@@ -47,7 +47,8 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
     const matching = needle
       ? servers.filter((s) => [s.name, s.identifier, s.ip_address].some((field) => field.toLowerCase().includes(needle)))
       : servers;
-    ctx.body = matching.map((row) => present(row, routes.get(row.id) ?? null, reports.get(row.id) ?? null, now));
+    const view = tokenView(store, ctx.state.scope);
+    ctx.body = matching.map((row) => view.named(present(row, routes.get(row.id) ?? null, reports.get(row.id) ?? null, now)));
   });
 
   router.post('/api/servers', async (ctx) => {
@@ -88,7 +89,7 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
   });
 
   router.get('/api/servers/:id', (ctx) => {
-    ctx.body = present(findServer(ctx.state.companyId, ctx.params.id));
+    ctx.body = tokenView(store, ctx.state.scope).named(present(findServer(ctx.state.companyId, ctx.params.id)));
   });
 
   router.patch('/api/servers/:id', async (ctx) => {

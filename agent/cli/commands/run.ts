@@ -51,7 +51,8 @@ Options:
                    when cronbeat never got that far, so the job never runs twice
 
 Exit status: the command's own; 128+N when it was killed by signal N; 127 when it could not
-be started (reported as a failure too); 2 only when there is no command to run at all.
+be found, 126 when it cannot be run (reported as a failure too); 2 only when there is no
+command to run at all.
 
 Examples:
   0 3 * * * cronbeat run 9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f -- /usr/local/bin/backup.sh --full

@@ -39,6 +39,14 @@ const isUtf8 = (bytes: Buffer) => Buffer.from(bytes.toString('utf8')).equals(byt
 /** `bytes` as a sh word that gives them back exactly: printf's octal escapes, a trailing dot kept from $( ) stripping newlines. */
 const bytesWord = (bytes: Buffer) => `"$(printf '${[...bytes].map((b) => `\\${b.toString(8).padStart(3, '0')}`).join('')}.')"`;
 
+/**
+ * The status of a command that could not start, as a shell, env, nice or timeout gives it: 126
+ * for one that is there but cannot be run (not executable, a folder), 127 for one not found.
+ */
+export function notRunnableStatus(error: NodeJS.ErrnoException | undefined): number {
+  return error?.code === 'EACCES' || error?.code === 'ENOEXEC' || error?.code === 'EISDIR' ? 126 : 127;
+}
+
 /** How to start `command` (the last words of this process's own arguments) with every byte it was given. */
 export function jobStart(command: string[]): JobStart {
   const plain = { file: command[0], args: command.slice(1) };

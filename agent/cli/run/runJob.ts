@@ -3,7 +3,7 @@ import { closeSync, readFileSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { OutputTail } from '../../client/pulses/outputTail';
-import { jobStart } from './rawWords';
+import { jobStart, notRunnableStatus } from './rawWords';
 import { describeError } from '../../domain/text/errorText';
 
 /*
@@ -40,6 +40,17 @@ function jobInTerminalForeground(job: number | undefined): boolean {
   const own = statOf('self');
   const its = job === undefined ? null : statOf(job);
   return own !== null && its !== null && own[2] === own[5] && its[2] === own[2];
+}
+
+/** Passes the signals sent to this process on to `child` until the returned function is called. */
+export function forwardSignals(child: ChildProcess): () => void {
+  const forward = (signal: NodeJS.Signals) => {
+    if (!(KEYBOARD_SIGNALS.has(signal) && jobInTerminalForeground(child.pid))) child.kill(signal);
+  };
+  for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
+  return () => {
+    for (const signal of FORWARDED_SIGNALS) process.off(signal, forward);
+  };
 }
 
 /**
@@ -89,10 +100,7 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
       const startError = `cannot start "${command[0]}": ${describeError(error)}`;
       return resolve({ status: 127, output: `cronbeat: ${startError}\n`, startError, endedAt: performance.now() });
     }
-    const forward = (signal: NodeJS.Signals) => {
-      if (!(KEYBOARD_SIGNALS.has(signal) && jobInTerminalForeground(child.pid))) child.kill(signal);
-    };
-    for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
+    const stopForwarding = forwardSignals(child);
     const passThrough = (from: Readable, to: NodeJS.WriteStream, name: string) => {
       // A reader that went away (`cronbeat run … | head`) or a log on a full disk must not stop or
       // kill the job: its output is still read, and kept for the pulse.
@@ -126,9 +134,11 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
     passThrough(child.stderr!, process.stderr, 'stderr');
 
     let startError: string | undefined;
+    let startStatus = 127;
     child.on('error', (error: NodeJS.ErrnoException) => {
       // Only a failed start lands here for a child with piped stdio.
       startError = `cannot start "${command[0]}": ${error.code === 'ENOENT' ? 'command not found' : error.code === 'EACCES' ? 'permission denied' : error.message}`;
+      startStatus = notRunnableStatus(error);
     });
     const statusOf = (code: number | null, signal: NodeJS.Signals | null) => code ?? 128 + (signal ? constants.signals[signal] : 0);
     let exited: { status: number; endedAt: number } | undefined;
@@ -142,8 +152,8 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
     });
     child.on('close', (code, signal) => {
       clearTimeout(drain);
-      for (const s of FORWARDED_SIGNALS) process.off(s, forward);
-      if (startError) return resolve({ status: 127, output: `cronbeat: ${startError}\n`, startError, endedAt: performance.now() });
+      stopForwarding();
+      if (startError) return resolve({ status: startStatus, output: `cronbeat: ${startError}\n`, startError, endedAt: performance.now() });
       resolve({ status: statusOf(code, signal), output: tail.text(), endedAt: exited?.endedAt ?? performance.now() });
     });
   });

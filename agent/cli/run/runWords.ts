@@ -61,15 +61,31 @@ export function apiKeyAsToken(word: string | undefined, command: 'run' | 'ping')
  * agent's "404 Monitor not found" would not show. Undefined when it can be.
  */
 export function tokenProblem(word: string | undefined): string | undefined {
+  // The whole pulse URL, copied from the dashboard: the agent would only answer 404 for it.
+  if (word !== undefined && URL_LIKE.test(word)) return 'the monitor token is a URL: give the token alone (the last part of the pulse URL), as `cronbeat monitor show` prints it';
   const found = word === undefined ? undefined : notOneWordIn(word);
   return found && `the monitor token holds ${found}, which no token has: give the token alone, as \`cronbeat monitor show\` prints it`;
 }
+
+/** A word that is a URL (`https://…`): never a program to start, nor a token. */
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /** A monitor's pulse token: a UUID, as the agent makes them. */
 const MONITOR_TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const isOption = (word: string) => word.startsWith('-') && word !== '-' && word !== '--';
 const isOurs = (name: string): name is RunOption => (RUN_OPTIONS as readonly string[]).includes(name);
+
+/**
+ * Whether `word`, after our option `name`, is the job's program rather than the option's value:
+ * the value was left out (`--timezone $TZ /usr/bin/backup` with TZ unset), and taken, the program
+ * would be lost (the job skipped when it was the last word). No URL, schedule, zone, number,
+ * folder or server identifier is a program; a name may be anything, so --name takes any word.
+ */
+function isProgramNotValue(name: RunOption, word: string, runs: (word: string) => boolean): boolean {
+  if (name === 'name' || (name === 'server' && !word.includes('/'))) return false;
+  return runs(word);
+}
 
 /** Reads `cronbeat run`'s arguments; `runs` says whether a word starts a program (canRun). */
 export function readRunWords(argv: string[], runs: (word: string) => boolean = canRun): RunWords {
@@ -93,8 +109,9 @@ export function readRunWords(argv: string[], runs: (word: string) => boolean = c
         help = true;
       } else if (flag.startsWith('--') && isOurs(name)) {
         if (inline !== undefined) values[name] = inline;
-        else if (i < own.length && !(isOption(own[i]) && isOurs(own[i].replace(/^--/, '').split('=')[0]))) values[name] = own[i++];
-        else mistakes.push(`${flag} needs a value`);
+        else if (i < own.length && !(isOption(own[i]) && isOurs(own[i].replace(/^--/, '').split('=')[0])) && !(separator < 0 && isProgramNotValue(name, own[i], runs))) {
+          values[name] = own[i++];
+        } else mistakes.push(`${flag} needs a value`);
       } else {
         const close = closestTo(name, RUN_OPTIONS, 1);
         mistakes.push(`unknown option ${flag}${close.length ? ` (did you mean --${close[0]}?)` : ''}`);
@@ -111,8 +128,10 @@ export function readRunWords(argv: string[], runs: (word: string) => boolean = c
       break;
     }
     if (token === undefined && !byLine) {
-      // In the token's place, a program (`cronbeat run /bin/date`) starts the command: a token never holds a slash.
-      if (separator < 0 && (word.includes('/') || (i === own.length - 1 && runs(word)))) {
+      // In the token's place, a program (`cronbeat run /bin/date`, `cronbeat run nice job.sh`) starts
+      // the command: a token never holds a slash, and a monitor's token is a UUID, never a program's
+      // name. A URL there is the pulse URL given whole for the token (a mistake said as one), not a program.
+      if (separator < 0 && !URL_LIKE.test(word) && (word.includes('/') || (!MONITOR_TOKEN.test(word) && runs(word)))) {
         commandAt = i;
         break;
       }

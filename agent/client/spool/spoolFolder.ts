@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { prepareDataDir } from '../../dataFolder/dataDir';
 import { privateFolderOfThisUser, privateTempFolder } from '../../dataFolder/privateFolder';
 import { describeError } from '../../domain/text/errorText';
@@ -16,15 +18,37 @@ export function spoolFolder(flag?: string): SpoolFolder {
   let dataDirProblem: string;
   try {
     // A folder another user owns or can open (a shared 1777 one) would leak job output.
-    return { dir: privateFolderOfThisUser(prepareDataDir(flag)) };
+    return { dir: withSpoolFiles(privateFolderOfThisUser(prepareDataDir(flag))) };
   } catch (error) {
     dataDirProblem = `the data folder cannot be used (${describe(error)})`;
   }
   try {
-    return { dir: privateTempFolder(), fallbackReason: dataDirProblem };
+    return { dir: withSpoolFiles(privateTempFolder()), fallbackReason: dataDirProblem };
   } catch (error) {
     return { dir: null, reason: `${dataDirProblem}, nor a temporary folder (${describe(error)})` };
   }
+}
+
+/** The files the job side reads and writes in its folder (the spool, its sent list and set-aside lines, the lines' monitors). */
+const SPOOL_FILES = ['spool.jsonl', 'spool.sent', 'spool.rejected.jsonl', 'lines.json'];
+
+/**
+ * `dir`, once the spool's files in it are files or absent; throws otherwise. Reading a FIFO no
+ * one writes blocks the whole process, signals included (the job's pulses, and the job's own
+ * output passing through, would wait for good), and a link to /dev/zero never ends.
+ */
+function withSpoolFiles(dir: string): string {
+  for (const name of SPOOL_FILES) {
+    const file = join(dir, name);
+    let stats;
+    try {
+      stats = statSync(file);
+    } catch {
+      continue; // absent (or a dangling link, which opening makes a file of): fine
+    }
+    if (!stats.isFile()) throw new Error(`${file} is not a file (${stats.isFIFO() ? 'a FIFO' : stats.isDirectory() ? 'a folder' : 'a device or socket'})`);
+  }
+  return dir;
 }
 
 function describe(error: unknown): string {

@@ -10,19 +10,24 @@ import { isNoticeReason, type Alert, type NoticeReason } from '../alerts/alert';
 /** What a masked value reads as. */
 export const MASKED = '***';
 
-/** A key that names a secret: secret, token, password, passwd, pwd, key (apikey, api_key…), auth, credential. */
-const SECRET_KEY = /secret|token|passw(?:or)?d|pwd|key|auth|credential/i;
+/**
+ * A key that names a secret: secret, token, password, passwd, pass and passphrase as a word of
+ * their own (DB_PASS; not "passed" or "bypass"), pwd, key (apikey, api_key…), auth, credential.
+ */
+const SECRET_KEY = /secret|token|passw(?:or)?d|(?<![a-z])pass(?:phrase)?(?![a-z])|pwd|key|auth|credential/i;
 
 /**
- * `KEY=value`, `KEY: value`, `"key": "value"`, `key='v a l'`: a key and its separator, then its
- * value (read on from there); an authorization scheme (Bearer, Basic, Token) before the value
- * stays. A key starts where a run of key characters starts (the lookbehind), and whether it names a
+ * `KEY=value`, `KEY: value`, `"key": "value"`, `key='v a l'`, `:key => "value"` (Ruby, Perl), and
+ * JSON quoted inside a JSON string (`{\"key\":\"value\"}`, a log line quoting another): a key
+ * and its separator, then its value (read on from there, a quoted one to its closing quote, past
+ * escaped ones); an authorization scheme (Bearer, Basic, Token) before the value stays. A key starts where a run of key characters starts (the lookbehind), and whether it names a
  * secret is asked of the key alone: a pattern with the secret words inside took seconds on a line
  * such as "key-key-key-…". A key that names none leaves its value to be read again (a URL's
  * "https:" before "?access_token=…").
  */
-const KEY = /(?<![A-Za-z0-9_.-])["']?([A-Za-z0-9_.-]+)["']?[ \t]*[:=][ \t]*/g;
-const VALUE = /(?:(?:Bearer|Basic|Token|Digest)[ \t]+)?(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"',;&]+))/iy;
+// eslint-disable-next-line no-control-regex -- a colour's ESC sequence between a key and its separator (a coloured log)
+const KEY = /(?<![A-Za-z0-9_.-])(?:\\?["'])?([A-Za-z0-9_.-]+)(?:\\?["'])?(?:\u001b\[[0-9;]*m){0,3}[ \t]*(?:=>|[:=])[ \t]*/g;
+const VALUE = /(?:(?:Bearer|Basic|Token|Digest)[ \t]+)?(?:\\"((?:[^"\\\n]|\\(?!"))*)\\"|"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)'|([^\s"',;&]+)|\\?["']([^\n]+))/iy;
 
 function maskKeyValues(text: string): string {
   let out = '';
@@ -33,10 +38,11 @@ function maskKeyValues(text: string): string {
     VALUE.lastIndex = KEY.lastIndex;
     const value = VALUE.exec(text);
     if (!value) continue;
-    const secret = value[1] ?? value[2] ?? value[3];
+    // An opening quote never closed (the output cut off there) runs to the end of the line (group 5).
+    const secret = value[1] ?? value[2] ?? value[3] ?? value[4] ?? value[5];
     if (secret === '' || secret === MASKED) continue;
-    // The secret is the value's last part (a scheme and an opening quote before it stay).
-    const end = VALUE.lastIndex - (value[3] === undefined ? 1 : 0);
+    // The secret is the value's last part (a scheme and an opening quote before it stay), before its closing quote.
+    const end = VALUE.lastIndex - (value[1] !== undefined ? 2 : value[2] !== undefined || value[3] !== undefined ? 1 : 0);
     out += text.slice(copied, end - secret.length) + MASKED;
     copied = end;
     KEY.lastIndex = VALUE.lastIndex;
@@ -44,15 +50,26 @@ function maskKeyValues(text: string): string {
   return out + text.slice(copied);
 }
 
+/** `--password VALUE` (a command line a job echoed, `set -x`): a long option naming a secret, then its value; `--no-…` takes none. */
+const FLAG = /(?<!\S)--(?!no-)([A-Za-z0-9_.-]+)[ \t]+(?!-)("[^"\n]*"|'[^'\n]*'|[^\s"']+)/g;
+
+function maskFlags(text: string): string {
+  return text.replace(FLAG, (whole: string, name: string, value: string) => {
+    if (!SECRET_KEY.test(name) || value === MASKED) return whole;
+    const quote = /^["']/.test(value) ? value[0] : '';
+    return `${whole.slice(0, whole.length - value.length)}${quote}${MASKED}${quote}`;
+  });
+}
+
 const BEARER = /\b(Bearer[ \t]+)[A-Za-z0-9._~+/=-]+/gi;
 
-/** -----BEGIN … PRIVATE KEY----- … -----END … PRIVATE KEY-----, and an unended one to the end of the text. */
-const PRIVATE_KEY_BLOCK = /(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)[^]*?(?:(-----END [A-Z0-9 ]*PRIVATE KEY-----)|$)/g;
+/** -----BEGIN … PRIVATE KEY----- … -----END … PRIVATE KEY-----, and an unended one to the end of the text; PGP's `PRIVATE KEY BLOCK` too. */
+const PRIVATE_KEY_BLOCK = /(-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)[^]*?(?:(-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)|$)/g;
 /** The end of a block whose start was cut off (the output kept begins inside it). */
-const PRIVATE_KEY_END = /^[^]*?(-----END [A-Z0-9 ]*PRIVATE KEY-----)/;
+const PRIVATE_KEY_END = /^[^]*?(-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)/;
 
-/** scheme://user:password@host: the password. */
-const URL_PASSWORD = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+@/gi;
+/** scheme://user:password@host: the password, up to the host's "@" (an unencoded "@" inside it is the password's). */
+const URL_PASSWORD = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s/]+@/gi;
 
 /** Tokens recognisable by their shape alone, each kept to its prefix. */
 const TOKEN_SHAPES: Array<[RegExp, string]> = [
@@ -66,8 +83,8 @@ const TOKEN_SHAPES: Array<[RegExp, string]> = [
 /** `text` with well-known shapes of secrets masked as "***" (see the rules above). */
 export function maskSecrets(text: string): string {
   let masked = text;
-  if (masked.includes('PRIVATE KEY-----')) {
-    if (!/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(masked.split(/-----END [A-Z0-9 ]*PRIVATE KEY-----/)[0])) {
+  if (/PRIVATE KEY(?: BLOCK)?-----/.test(masked)) {
+    if (!/-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/.test(masked.split(/-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/)[0])) {
       masked = masked.replace(PRIVATE_KEY_END, (_, end: string) => `${MASKED}\n${end}`);
     }
     masked = masked.replace(PRIVATE_KEY_BLOCK, (_, begin: string, end: string | undefined) => `${begin}\n${MASKED}${end ? `\n${end}` : ''}`);
@@ -75,6 +92,7 @@ export function maskSecrets(text: string): string {
   masked = masked.replace(URL_PASSWORD, `$1${MASKED}@`);
   masked = masked.replace(BEARER, `$1${MASKED}`);
   masked = maskKeyValues(masked);
+  masked = maskFlags(masked);
   for (const [shape, keep] of TOKEN_SHAPES) masked = masked.replace(shape, `${keep}${MASKED}`);
   return masked;
 }

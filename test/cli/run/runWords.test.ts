@@ -34,6 +34,39 @@ describe('readRunWords', () => {
     expect(read(['date']).mistake).toMatch(/^give the monitor token/);
   });
 
+  it('a program in the token\'s place starts the command even with words after it: no token is named like one', () => {
+    // Without a token, `cronbeat run nice /bin/echo hi` took `nice` for the token and ran `/bin/echo hi`.
+    expect(read(['nice', '/bin/echo', 'hi'])).toMatchObject({ command: ['nice', '/bin/echo', 'hi'], mistake: expect.stringMatching(/^give the monitor token/) });
+    expect(read(['date', '+%s']).command).toEqual(['date', '+%s']);
+    expect(read(['--url', 'http://x', 'backup.sh', '--full']).command).toEqual(['backup.sh', '--full']);
+    // A word no program answers to is still the token (a mistyped one included), and a monitor's token stays one.
+    expect(read(['T', 'date'])).toMatchObject({ token: 'T', command: ['date'] });
+    const uuid = '9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
+    expect(readRunWords([uuid, 'date'], () => true)).toMatchObject({ token: uuid, command: ['date'] });
+  });
+
+  it('an option whose value is left out (an unset variable, unquoted) does not swallow the program after it', () => {
+    // `--timezone $TZ /bin/echo hi` with TZ unset: /bin/echo became the zone, and `hi` the command (127);
+    // with nothing after it, there was no command at all and the job was skipped (exit 2).
+    expect(read(['--name', 'b', '--schedule', '@daily', '--timezone', '/bin/echo', 'hi'])).toMatchObject({
+      command: ['/bin/echo', 'hi'],
+      mistake: '--timezone needs a value',
+    });
+    expect(read(['--name', 'b', '--schedule', '@daily', '--timezone', 'backup.sh'])).toMatchObject({ command: ['backup.sh'], mistake: '--timezone needs a value' });
+    expect(read(['--name', 'b', '--schedule', 'date'])).toMatchObject({ command: ['date'], mistake: '--schedule needs a value' });
+    expect(read(['T', '--url', '/bin/echo', 'hi'])).toMatchObject({ token: 'T', command: ['/bin/echo', 'hi'], mistake: '--url needs a value' });
+    for (const option of ['--grace', '--max-runtime', '--alert-after', '--data-dir', '--server']) {
+      expect(read(['--name', 'b', option, '/bin/echo', 'hi']), option).toMatchObject({ command: ['/bin/echo', 'hi'], mistake: `${option} needs a value` });
+    }
+    // A name is anyone's words, a program's among them: --name takes the word after it.
+    expect(read(['--name', 'nice', '--schedule', '@daily', 'date'])).toMatchObject({ values: { name: 'nice' }, command: ['date'] });
+    // Values that are no program stay values.
+    expect(read(['--name', 'b', '--schedule', '0 3 * * *', '--timezone', 'Europe/Paris', '--grace', '30', 'date'])).toMatchObject({
+      values: { schedule: '0 3 * * *', timezone: 'Europe/Paris', grace: '30' },
+      command: ['date'],
+    });
+  });
+
   it('says what is missing when there is no command', () => {
     expect(read([])).toMatchObject({ command: [], missing: expect.stringMatching(/^Give the monitor token \(or --name and --schedule\) and the command/) });
     expect(read(['T'])).toMatchObject({ command: [], missing: 'Give the command to run after --: cronbeat run TOKEN -- COMMAND [ARGS...]' });

@@ -27,6 +27,34 @@ describe('maskSecrets', () => {
     expect(maskSecrets(text)).toBe(masked);
   });
 
+  // Shapes that leaked the secret (or part of it) while saying they were masked.
+  it.each([
+    // Ruby's and Perl's hash rocket: the ">" was taken for the value, and the password sent.
+    [':password => "hunter2", :user => "bob"', ':password => "***", :user => "bob"'],
+    ["{ 'api_key' => 's3cr3t' }", "{ 'api_key' => '***' }"],
+    // JSON inside a JSON string (a structured log line quoting another).
+    ['{"msg":"{\\"password\\":\\"hunter2\\",\\"user\\":\\"bob\\"}"}', '{"msg":"{\\"password\\":\\"***\\",\\"user\\":\\"bob\\"}"}'],
+    // An escaped quote inside a JSON value: the rest of the value went out.
+    ['{"password":"hun\\"ter2","user":"bob"}', '{"password":"***","user":"bob"}'],
+    // An unencoded "@" in a URL's password: the part after it went out.
+    ['mysql://root:s3cr@t@db:3306/app', 'mysql://root:***@db:3306/app'],
+    // A PGP private key is a private key block too.
+    ['-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF\n-----END PGP PRIVATE KEY BLOCK-----\nafter', '-----BEGIN PGP PRIVATE KEY BLOCK-----\n***\n-----END PGP PRIVATE KEY BLOCK-----\nafter'],
+    ['lQOYBF\nabc\n-----END PGP PRIVATE KEY BLOCK-----\nafter', '***\n-----END PGP PRIVATE KEY BLOCK-----\nafter'],
+    // A command line a job echoed (`set -x`), as the crontab's masking reads it; `--no-password` takes no value.
+    ['+ mysqldump --password hunter2 --user bob app', '+ mysqldump --password *** --user bob app'],
+    ['+ curl --oauth2-bearer "abc def" --token-file /run/t x', '+ curl --oauth2-bearer "***" --token-file *** x'],
+    ['pg_dump --no-password -f out.sql', 'pg_dump --no-password -f out.sql'],
+    // A key a log coloured (its output forced to colour, or a terminal's recording).
+    ['\u001b[33mpassword\u001b[0m: hunter2 done', '\u001b[33mpassword\u001b[0m: *** done'],
+    // A quoted value whose closing quote never came (the output cut off there).
+    ['password: "hunter2\nnext line', 'password: "***\nnext line'],
+    // "pass" names a password as the crontab's masking reads it (DB_PASS, passphrase).
+    ['DB_PASS=hunter2 SMTP_PASS: x passphrase=y', 'DB_PASS=*** SMTP_PASS: *** passphrase=***'],
+  ])('%j', (text, masked) => {
+    expect(maskSecrets(text)).toBe(masked);
+  });
+
   it('leaves ordinary output alone, and masks a masked text to itself', () => {
     const plain = 'pg_dump: error: connection to server at "127.0.0.1", port 5432 failed: Connection refused\n12 rows, 3 s';
     expect(maskSecrets(plain)).toBe(plain);
