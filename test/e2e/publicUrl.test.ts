@@ -85,7 +85,18 @@ describe.skipIf(chromiumMissing)('the public URL in the dashboard', { timeout: 3
     other.on('response', (response) => response.status() === 403 && refused.push(new URL(response.url()).pathname));
     await other.goto(createSignInLink(agent.store, agent.url, agent.clock(), 2));
     await other.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    // The settings' answer held: until it comes, nothing is said of the address (it said "Not set").
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await other.route('**/api/settings', async (route) => {
+      if (route.request().method() === 'GET') await held;
+      await route.continue();
+    });
     await other.goto(`${agent.url}/#/settings`);
+    await other.getByText('Loading settings…').waitFor();
+    expect(await other.getByTestId('public-url').count()).toBe(0);
+    expect(await other.getByText('No public URL is set').count()).toBe(0);
+    release();
     await other.getByText("These settings are the agent's own, shared by every company on it").waitFor();
     expect(await other.getByTestId('public-url').innerText()).toBe('https://cron.example.com');
     expect(await other.locator('#public-url, #watchdog-url').count()).toBe(0);

@@ -6,6 +6,7 @@ import { keys, queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { describeError } from '../../../agent/domain/text/errorText';
 import { AGENT_SETTINGS_NOTE, useCanChangeAgentSettings, useCanEdit } from '../lib/access';
+import { ErrorState, Loading } from './states';
 
 /**
  * The public URL: the base of every link in alerts and of the copy-paste
@@ -42,13 +43,28 @@ export function PublicUrlSettings() {
     }
   };
 
-  return (
-    <section className="card" aria-labelledby="public-url-title">
+  const intro = (
+    <>
       <h2 id="public-url-title">Links in alerts</h2>
       <p className="muted">
         The address you open Cronbeat at from your phone or another computer, e.g. <code>https://cron.example.com</code>. Every link in
         alerts and every copy-paste line starts with it, and the agent answers to its host name.
       </p>
+    </>
+  );
+  // Until the settings are read, nothing is said of the address: an empty field saved, or a "Not set"
+  // read, would be about a URL that may well be set.
+  if (!settings.data) {
+    return (
+      <section className="card" aria-labelledby="public-url-title">
+        {intro}
+        {settings.error ? <ErrorState error={settings.error} onRetry={settings.reload} /> : <Loading label="Loading settings…" />}
+      </section>
+    );
+  }
+  return (
+    <section className="card" aria-labelledby="public-url-title">
+      {intro}
       {canEdit ? (
         <form className="inline-form" onSubmit={save} noValidate aria-label="Public URL">
           <label htmlFor="public-url">Public URL</label>
