@@ -56,12 +56,13 @@ function runJobAlone(words: RunWords): never {
     return process.exit(notRunnableStatus(error));
   };
   let child: ChildProcess;
+  const forwarding = forwardSignals();
   try {
     child = spawn(start.file, start.args, { stdio: 'inherit' });
   } catch (error) {
     return notStarted(error as Error); // Node 8 throws some failures (EACCES) instead of emitting them
   }
-  forwardSignals(child);
+  forwarding.to(child);
   child.on('error', notStarted);
   child.on('exit', (status, signal) => process.exit(status !== null ? status : 128 + (signal ? signals[signal] || 0 : 0)));
   // Nothing else of this file may start on this Node: the throw ends its loading, and is the one

@@ -42,14 +42,28 @@ function jobInTerminalForeground(job: number | undefined): boolean {
   return own !== null && its !== null && own[2] === own[5] && its[2] === own[2];
 }
 
-/** Passes the signals sent to this process on to `child` until the returned function is called. */
-export function forwardSignals(child: ChildProcess): () => void {
+/**
+ * Passes the signals sent to this process on to the job, given by `to` once it is spawned, until
+ * `stop`. Set up before the spawn: on a busy machine the job can start and be signalled (systemd
+ * stopping the unit, `timeout`) before this process runs again after the spawn, and a signal with
+ * no handler yet ended `run`, leaving the job behind. One that comes before the job is given waits for it.
+ */
+export function forwardSignals(): { to: (child: ChildProcess) => void; stop: () => void } {
+  let job: ChildProcess | undefined;
+  const waiting: NodeJS.Signals[] = [];
   const forward = (signal: NodeJS.Signals) => {
-    if (!(KEYBOARD_SIGNALS.has(signal) && jobInTerminalForeground(child.pid))) child.kill(signal);
+    if (!job) waiting.push(signal);
+    else if (!(KEYBOARD_SIGNALS.has(signal) && jobInTerminalForeground(job.pid))) job.kill(signal);
   };
   for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
-  return () => {
-    for (const signal of FORWARDED_SIGNALS) process.off(signal, forward);
+  return {
+    to(child) {
+      job = child;
+      for (const signal of waiting.splice(0)) forward(signal);
+    },
+    stop() {
+      for (const signal of FORWARDED_SIGNALS) process.off(signal, forward);
+    },
   };
 }
 
@@ -92,15 +106,17 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
     const tail = new OutputTail();
     signalStarted(startedFd);
     let child: ChildProcess;
+    const forwarding = forwardSignals();
     try {
       const { file, args } = jobStart(command);
       child = spawn(file, args, { stdio: ['inherit', 'pipe', 'pipe'] });
     } catch (error) {
+      forwarding.stop();
       // An empty command name is refused before any process is made.
       const startError = `cannot start "${command[0]}": ${describeError(error)}`;
       return resolve({ status: 127, output: `cronbeat: ${startError}\n`, startError, endedAt: performance.now() });
     }
-    const stopForwarding = forwardSignals(child);
+    forwarding.to(child);
     const passThrough = (from: Readable, to: NodeJS.WriteStream, name: string) => {
       // A reader that went away (`cronbeat run … | head`) or a log on a full disk must not stop or
       // kill the job: its output is still read, and kept for the pulse.
@@ -152,7 +168,7 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
     });
     child.on('close', (code, signal) => {
       clearTimeout(drain);
-      stopForwarding();
+      forwarding.stop();
       if (startError) return resolve({ status: startStatus, output: `cronbeat: ${startError}\n`, startError, endedAt: performance.now() });
       resolve({ status: statusOf(code, signal), output: tail.text(), endedAt: exited?.endedAt ?? performance.now() });
     });
