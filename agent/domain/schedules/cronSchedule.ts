@@ -1,7 +1,7 @@
 import { CronExpressionParser } from 'cron-parser';
 import { dayStart, firstRunDay, lastRunDay } from './cronDays';
 import { rememberedRuns } from './runCache';
-import { utcOffset } from '../time/zoneOffsets';
+import { utcOffsetMs } from '../time/zoneOffsets';
 
 /**
  * Occurrences of a five-field cron schedule in an IANA time zone, as UTC milliseconds, done
@@ -45,17 +45,9 @@ function spanOf(bound: Bound | undefined): { endDate?: Date; startDate?: Date } 
   return 'end' in bound ? { endDate: new Date(bound.end) } : { startDate: new Date(bound.start) };
 }
 
-/** The zone's UTC offset at `ms` in milliseconds ("GMT+10:30" is 37,800,000; "GMT" is 0). */
-function offsetMs(ms: number, timezone: string): number {
-  const match = /^GMT([+-])(\d{2}):(\d{2})/.exec(utcOffset(ms, timezone));
-  if (!match) return 0;
-  const size = (Number(match[2]) * 60 + Number(match[3])) * 60_000;
-  return match[1] === '-' ? -size : size;
-}
-
 /** The wall-clock time at `ms` in the zone, as milliseconds of a UTC date showing the same. */
 function wallClockAt(ms: number, timezone: string): number {
-  return ms + offsetMs(ms, timezone);
+  return ms + utcOffsetMs(ms, timezone);
 }
 
 /** Vixie cron's MIN_STAR | HR_STAR: the minute or the hour field starts with `*`. */
@@ -66,7 +58,7 @@ function isWildcard(schedule: string): boolean {
 
 /** The instants whose wall clock shows `wall`: one, none (a spring-forward gap) or two (a fall-back repeat), earliest first. */
 function instantsShowing(wall: number, timezone: string): number[] {
-  const offsets = new Set([offsetMs(wall - DAY, timezone), offsetMs(wall + DAY, timezone)]);
+  const offsets = new Set([utcOffsetMs(wall - DAY, timezone), utcOffsetMs(wall + DAY, timezone)]);
   return [...offsets]
     .map((offset) => wall - offset)
     .filter((ms) => wallClockAt(ms, timezone) === wall)
@@ -75,14 +67,14 @@ function instantsShowing(wall: number, timezone: string): number[] {
 
 /** The instant the clocks jumped over `wall`, a time inside a spring-forward gap. */
 function jumpOver(wall: number, timezone: string): number {
-  const before = Math.min(offsetMs(wall - DAY, timezone), offsetMs(wall + DAY, timezone));
-  const after = Math.max(offsetMs(wall - DAY, timezone), offsetMs(wall + DAY, timezone));
+  const before = Math.min(utcOffsetMs(wall - DAY, timezone), utcOffsetMs(wall + DAY, timezone));
+  const after = Math.max(utcOffsetMs(wall - DAY, timezone), utcOffsetMs(wall + DAY, timezone));
   // Still the offset before the jump at `early`, already the one after it at `late`.
   let early = wall - after;
   let late = wall - before;
   while (late - early > 1) {
     const middle = Math.floor((early + late) / 2);
-    if (offsetMs(middle, timezone) === after) late = middle;
+    if (utcOffsetMs(middle, timezone) === after) late = middle;
     else early = middle;
   }
   return late;
@@ -208,7 +200,7 @@ function plainRun(find: () => number): number | null {
  */
 function switchBetween(from: number | null, to: number | null, timezone: string): number {
   if (from === null || to === null || to - from > DAY) return SWITCH_LOOKBACK_MS;
-  return Math.abs(offsetMs(from - SWITCH_LOOKBACK_MS, timezone) - offsetMs(to + SWITCH_LOOKBACK_MS, timezone));
+  return Math.abs(utcOffsetMs(from - SWITCH_LOOKBACK_MS, timezone) - utcOffsetMs(to + SWITCH_LOOKBACK_MS, timezone));
 }
 
 /*

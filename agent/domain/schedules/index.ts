@@ -1,7 +1,7 @@
 import { longestGapMinutes as cronLongestGapMinutes, shortestGapMinutes as cronShortestGapMinutes } from './cronDays';
 import { nextRunAfter as cronNextRunAfter, previousRunBefore as cronPreviousRunBefore } from './cronSchedule';
 import { remembered } from '../time/answerCache';
-import { offsetSwitchesBetween, utcOffset } from '../time/zoneOffsets';
+import { offsetSwitchesBetween, utcOffsetMs } from '../time/zoneOffsets';
 import { rememberedRuns } from './runCache';
 import { calendarNextRuns, checkCalendar } from './calendar';
 import { CALENDAR_SHORTHANDS, type CalendarSpec } from './calendarSpec';
@@ -164,19 +164,13 @@ function calendarPreviousRun(schedule: string, timezone: string, beforeMs: numbe
 /** Most runs walked through a repeated stretch of a fall-back night (an hour of one a second). */
 const REPEAT_WALK_RUNS = 10_000;
 
-/** The zone's offset at `ms` in milliseconds east of UTC, from its label ("GMT+02:00"; "GMT" is 0). */
-function offsetMsAt(ms: number, timezone: string): number {
-  const match = /([+-])(\d{2}):(\d{2})/.exec(utcOffset(ms, timezone));
-  return match ? (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3])) * 60_000 : 0;
-}
-
 /**
  * When `run` is in the second copy of a stretch the clocks repeat (just after they were set back),
  * when the first copy began; null when it is not.
  */
 function repeatStart(run: number, timezone: string): number | null {
   for (const switchAt of offsetSwitchesBetween(timezone, run - 4 * 3_600_000, run)) {
-    const setBack = offsetMsAt(switchAt - 1, timezone) - offsetMsAt(switchAt, timezone);
+    const setBack = utcOffsetMs(switchAt - 1, timezone) - utcOffsetMs(switchAt, timezone);
     if (setBack > 0 && run < switchAt + setBack) return switchAt - setBack;
   }
   return null;

@@ -1,4 +1,4 @@
-import { utcOffset } from './zoneOffsets';
+import { utcOffsetMs } from './zoneOffsets';
 
 /*
  * A UTC offset typed where a zone goes ("UTC+2", "GMT-5", "+05:30"). It is not a zone, and the
@@ -40,9 +40,7 @@ const JULY = Date.UTC(2026, 6, 15);
 
 /** Minutes east of UTC of `zone` at `ms` ("GMT+05:30" → 330). */
 function offsetAt(zone: string, ms: number): number {
-  const label = utcOffset(ms, zone);
-  const match = /([+-])(\d{2}):(\d{2})/.exec(label);
-  return match ? (match[1] === '+' ? 1 : -1) * (Number(match[2]) * 60 + Number(match[3])) : 0;
+  return utcOffsetMs(ms, zone) / 60_000;
 }
 
 /** "Europe/Berlin (UTC+1, UTC+2 in summer)", "Asia/Kolkata (UTC+5:30 all year)". */

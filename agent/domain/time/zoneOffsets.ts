@@ -18,6 +18,14 @@ export function utcOffset(ms: number, timezone: string): string {
   return formatter.formatToParts(ms).find((part) => part.type === 'timeZoneName')?.value ?? '';
 }
 
+/** The zone's UTC offset at `ms` in milliseconds east of UTC ("GMT+10:30" is 37,800,000; "GMT" is 0). */
+export function utcOffsetMs(ms: number, timezone: string): number {
+  const match = /^GMT([+-])(\d{2}):(\d{2})/.exec(utcOffset(ms, timezone));
+  if (!match) return 0;
+  const size = (Number(match[2]) * 60 + Number(match[3])) * 60_000;
+  return match[1] === '-' ? -size : size;
+}
+
 const switchesByZoneYear = new Map<string, number[]>();
 const MAX_REMEMBERED_ZONE_YEARS = 1_000;
 
