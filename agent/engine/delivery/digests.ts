@@ -2,6 +2,8 @@ import type { Store } from '../../db/store';
 import type { DeliveryRow } from '../../db/deliveries';
 import type { NotificationRow } from '../../db/notifications';
 import { BURST_THRESHOLD, BURST_WINDOW_MS, burstDecision, DIGEST_MAX_ALERTS } from '../../domain/alerts/digest';
+
+export { DIGEST_INTERVAL_MS } from '../../domain/alerts/digest';
 import type { Alert } from '../../domain/alerts/alert';
 import { digestWebhookAlert, type DigestEntry } from '../../domain/alerts/digestMessage';
 import { inSlices } from '../slices';
