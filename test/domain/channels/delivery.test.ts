@@ -106,4 +106,11 @@ describe('channel rules', () => {
     expect(routingEvent({ type: 'ssl_certificate', status: 'valid' })).toBe('recovery');
     expect(routingEvent({ type: 'server', status: 'altered' })).toBe('other');
   });
+
+  it('counts a flapping or steady-again alert as what it says the monitor is now', () => {
+    expect(routingEvent({ type: 'monitor', status: 'flapping', monitor_is_alerted: 1 })).toBe('failure');
+    expect(routingEvent({ type: 'monitor', status: 'flapping', monitor_is_alerted: 0 })).toBe('recovery');
+    expect(routingEvent({ type: 'monitor', status: 'steady', monitor_is_alerted: 1 })).toBe('failure');
+    expect(routingEvent({ type: 'monitor', status: 'steady', monitor_is_alerted: 0 })).toBe('recovery');
+  });
 });
