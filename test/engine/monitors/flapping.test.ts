@@ -86,6 +86,21 @@ describe('a monitor that changes between failed and fine 5 times within an hour'
     expect(alerts()[5].reason).toMatchObject({ kind: 'steady', changes: 6, failed: false, failed_since: null });
   });
 
+  it('became steady while the agent was asleep: the first change after it wakes alerts, not an hour later', async () => {
+    fixture = engineFixture(at('2026-11-27T12:55:00Z'));
+    const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 1 });
+    await walk(monitor.token, '12:55:00', '13:45:00', FIVE_CHANGES);
+    // Asleep from 13:45 to 15:30, past its steady moment (14:40): the job's success waiting in the
+    // connection queue is read before the loop's first step.
+    await fixture.pulse(monitor.token, at('2026-11-27T15:30:20Z'));
+    await fixture.step(at('2026-11-27T15:30:30Z'));
+    expect(said().slice(4)).toEqual(['monitor.flapping 13:40', 'monitor.recovered 15:30']);
+    expect(fixture.reload(monitor.id)).toMatchObject({ flapping: expect.stringContaining('"since":null'), steady_at: null });
+    // Steady from then on: a failure an hour later is told at once, as any.
+    await walk(monitor.token, '16:30:00', '16:31:00', ['16:30:20 fail']);
+    expect(said().slice(6)).toEqual(['monitor.failed 16:30']);
+  });
+
   it('flaps on missed runs too: the loop stores the flap state with the failure it counts', async () => {
     fixture = engineFixture(at('2026-11-27T12:55:00Z'));
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 1 });
