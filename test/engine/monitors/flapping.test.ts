@@ -182,6 +182,26 @@ describe('a monitor that changes between failed and fine 5 times within an hour'
     expect(alerts().at(-1)!.reason).toMatchObject({ kind: 'steady', failed: true });
   });
 
+  it('steady while a failure short of its alert after N is under way: says "now fine", as that failure alerts nothing', async () => {
+    fixture = engineFixture(at('2026-11-27T12:55:00Z'));
+    // Every five minutes from 13:00 to 13:55, then nothing until the next day.
+    const monitor = fixture.monitor({ schedule: '*/5 13 * * *', duration: 1 });
+    fixture.store.monitorAlerting.setAlertAfter(1, monitor.id, 2, at('2026-11-27T12:55:00Z'));
+    const pulses = ['13:00:20 fail', '13:05:20 fail', '13:10:20 success', '13:15:20 fail', '13:20:20 fail', '13:25:20 success', '13:30:20 fail', '13:35:20 fail'];
+    await walk(monitor.token, '12:55:00', '13:36:00', pulses);
+    expect(said().map((s) => s.split(' ')[0])).toEqual(['monitor.failed', 'monitor.recovered', 'monitor.failed', 'monitor.recovered', 'monitor.flapping']);
+    // Fine again quietly, then the day's last run fails: once, short of its second in a row.
+    await walk(monitor.token, '13:36:30', '14:45:00', ['13:40:20 success', '13:45:20 success', '13:50:20 success', '13:55:20 fail']);
+    expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 1, alert_sent: 0 });
+    expect(said().slice(5)).toEqual(['monitor.steady 14:40']);
+    expect(alerts()[5].reason).toMatchObject({ kind: 'steady', failed: false, failed_since: null });
+    expect(fixture.notifications()[5].data.description).toContain('now fine');
+    // Its next run succeeds: nothing to tell, and the channels' last word was the truth.
+    await walk(monitor.token, '14:45:30', '14:46:00');
+    await fixture.pulse(monitor.token, at('2026-11-28T13:00:20Z'));
+    expect(said()).toHaveLength(6);
+  });
+
   it('counts only the changes that alert: with alert after 3, single failures between successes never flap', async () => {
     fixture = engineFixture(at('2026-11-27T12:55:00Z'));
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 1 });
