@@ -20,21 +20,24 @@ export function nextReminderAt(sentAt: number, remindEveryHours: number | null):
 }
 
 /**
- * Whether a due reminder is still wanted: its monitor still failed and not paused, its channel live
- * and repeating, and the failure it tells (last told at `toldAt`) still the one under way: a monitor
- * that recovered and failed again since (`failedAt` later) is on another failure, told when it alerts.
+ * Whether a due reminder is still wanted: its monitor still failed and not paused, its channel live,
+ * repeating and still one the monitor alerts (`routedHere`: its channels changed since, the failure
+ * is not told there again; its recovery still goes there), and the failure it tells (last told at
+ * `toldAt`) still the one under way: a monitor that recovered and failed again since (`failedAt`
+ * later) is on another failure, told when it alerts.
  */
 export function reminderWanted(state: {
   isAlerted: boolean;
   paused: boolean;
   monitorDeleted: boolean;
   channelDeleted: boolean;
+  routedHere: boolean;
   remindEveryHours: number | null;
   failedAt: number | null;
   toldAt: number;
 }): boolean {
   const sameFailure = state.failedAt === null || state.failedAt <= state.toldAt;
-  return state.isAlerted && sameFailure && !state.paused && !state.monitorDeleted && !state.channelDeleted && state.remindEveryHours !== null;
+  return state.isAlerted && sameFailure && !state.paused && !state.monitorDeleted && !state.channelDeleted && state.routedHere && state.remindEveryHours !== null;
 }
 
 /**

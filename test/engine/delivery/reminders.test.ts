@@ -161,4 +161,27 @@ describe('reminders', () => {
     await step(failedAt + 5 * HOUR);
     expect(reminders(monitor.id)).toEqual([]);
   });
+
+  it('stop on a channel the monitor no longer alerts: its channels changed, the failure is not told there again', async () => {
+    now = Date.parse('2026-11-28T10:00:30Z');
+    const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'archive', timezone: 'UTC', schedule: '0 * * * *', duration: 5 } })).json();
+    const failedAt = Date.parse('2026-11-28T11:00:10Z');
+    now = failedAt;
+    await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`);
+    await failureSent(monitor.id);
+    await step(failedAt + 2 * HOUR);
+    expect(reminders(monitor.id)).toEqual(['pager']);
+    // Sent (alone or in a digest with other monitors' alerts of that moment): a reminder waits for the last to be.
+    const unsent = `SELECT count(*) FROM deliveries d JOIN notifications n ON n.id = d.notification_id
+      WHERE n.type = 'App\\Notifications\\MonitorStillFailingNotification' AND json_extract(n.data, '$.type_id') = ? AND d.status != 'sent'`;
+    now += 30_000;
+    await expect.poll(async () => (await agent.deliveries.runDue(), agent.store.db.prepare(unsent).pluck().get(monitor.id))).toBe(0);
+    // The admin routes it elsewhere: the pager hears no more of it (its recovery aside).
+    const other = (await (await agent.api('/api/channels', { method: 'POST', json: { name: 'other', kind: 'webhook', settings: { url: hookUrl('/other') } } })).json()) as { id: number };
+    expect((await agent.api(`/api/monitors/${monitor.id}`, { method: 'PATCH', json: { channel_ids: [other.id] } })).status).toBe(200);
+    await step(failedAt + 4 * HOUR);
+    await step(failedAt + 6 * HOUR);
+    expect(reminders(monitor.id)).toEqual(['pager']);
+    expect((await agent.api(`/api/channels/${other.id}`, { method: 'DELETE' })).status).toBe(204);
+  });
 });
