@@ -39,7 +39,7 @@ export function sendReminders({ store, events }: Pick<EngineContext, 'store' | '
       if (inMaintenance({ store }, monitor, now)) continue;
       // Nor while what it tells again still waits to be sent there: it would arrive beside it, saying the same.
       if (store.reminders.stillWaiting(reminder)) continue;
-      const alert = stillFailingAlert(failure.alert, now, reasonDataOf(monitor));
+      const alert = stillFailingAlert(failure.alert, now, reasonDataOf(monitor), monitor.failed_at);
       const notification = store.notifications.create({
         companyId: monitor.company_id,
         type: NOTIFICATION_KINDS.monitorStillFailing.type,

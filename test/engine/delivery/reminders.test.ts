@@ -184,4 +184,26 @@ describe('reminders', () => {
     expect(reminders(monitor.id)).toEqual(['pager']);
     expect((await agent.api(`/api/channels/${other.id}`, { method: 'DELETE' })).status).toBe(204);
   });
+
+  it('of a failure that alerted at its N-th in a row tell it failing since the first of them, as the dashboard does', async () => {
+    now = Date.parse('2026-11-29T10:00:30Z');
+    const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'rsync', timezone: 'UTC', schedule: '0 * * * *', duration: 5 } })).json();
+    expect((await agent.api(`/api/monitors/${monitor.id}/alert-after`, { method: 'PUT', json: { alert_after: 2 } })).status).toBe(200);
+    const firstAt = Date.parse('2026-11-29T11:00:10Z');
+    now = firstAt;
+    await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`);
+    now = firstAt + HOUR;
+    await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`);
+    await failureSent(monitor.id);
+    await step(firstAt + 3 * HOUR);
+    expect(reminders(monitor.id)).toEqual(['pager']);
+    const told = agent.store.db
+      .prepare(`SELECT alert FROM notifications WHERE type = 'App\\Notifications\\MonitorStillFailingNotification' AND json_extract(data, '$.type_id') = ?`)
+      .pluck()
+      .get(monitor.id) as string;
+    expect(JSON.parse(told).failing_since).toBe('2026-11-29T11:00:10.000000Z');
+    const shown = (await (await agent.api(`/api/monitors/${monitor.id}`)).json()) as { status: string };
+    expect(shown.status).toBe('failed');
+  });
+
 });
