@@ -206,4 +206,22 @@ describe('reminders', () => {
     expect(shown.status).toBe('failed');
   });
 
+  it('come at the new interval once it changes, counted from the last one told', async () => {
+    now = Date.parse('2026-11-30T10:00:30Z');
+    const daily = (await (await agent.api('/api/channels', { method: 'POST', json: { name: 'daily', kind: 'webhook', settings: { url: hookUrl('/daily') }, remind_every_hours: 24 } })).json()) as { id: number };
+    const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'ledger', timezone: 'UTC', schedule: '0 * * * *', duration: 5, channel_ids: [daily.id] } })).json();
+    const failedAt = Date.parse('2026-11-30T11:00:10Z');
+    now = failedAt;
+    await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`);
+    await failureSent(monitor.id);
+    // Ten minutes on, once a day is too rare: every hour, from the failure.
+    now = failedAt + 10 * 60_000;
+    expect((await agent.api(`/api/channels/${daily.id}`, { method: 'PATCH', json: { remind_every_hours: 1 } })).status).toBe(200);
+    await step(failedAt + HOUR - 1000);
+    expect(reminders(monitor.id)).toEqual([]);
+    await step(failedAt + HOUR);
+    expect(reminders(monitor.id)).toEqual(['daily']);
+    expect((await agent.api(`/api/channels/${daily.id}`, { method: 'DELETE' })).status).toBe(204);
+  });
+
 });
