@@ -2,13 +2,14 @@ import type { Store } from '../../db/store';
 import type { DeliveryRow } from '../../db/deliveries';
 import type { NotificationRow } from '../../db/notifications';
 import { BURST_THRESHOLD, BURST_WINDOW_MS, burstDecision, DIGEST_MAX_ALERTS } from '../../domain/alerts/digest';
-
-export { DIGEST_INTERVAL_MS } from '../../domain/alerts/digest';
 import type { Alert } from '../../domain/alerts/alert';
 import { digestWebhookAlert, type DigestEntry } from '../../domain/alerts/digestMessage';
 import { inSlices } from '../slices';
 import type { DigestContent } from './messages';
 import type { AttemptResult } from './attempt';
+
+/** The longest a burst's alert waits for its digest: the worker's hold for a burst is never longer. */
+export { DIGEST_INTERVAL_MS } from '../../domain/alerts/digest';
 
 /*
  * Bursts in the outbox (agent/domain/alerts/digest.ts): a delivery about to be sent is sent alone, held
