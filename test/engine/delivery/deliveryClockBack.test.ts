@@ -67,6 +67,8 @@ describe('the outbox on a clock set back by a day', () => {
     // recorded ahead (the monitors' moments are its sign).
     now = BACK;
     await until(() => (agent.store.db.prepare('SELECT max(updated_at) FROM monitors').pluck().get() as number) <= BACK, 'the monitors brought back');
+    // The worker's next pass, on the corrected clock (it looks at least every 30 s).
+    await agent.deliveries.runDue();
 
     // A minute and a bit later everything planned "tomorrow" is due: the refused retry (30 s), the
     // rate-limited one (60 s), and the burst channel's next alerts, one by one as its last sends were a
