@@ -155,6 +155,33 @@ describe('a token a person wrote into a name', () => {
     // A full key reads the names as written.
     expect((await (await agent.api(`/api/monitors/${copy.id}`)).json()).name).toBe(`curl ${agent.url}/api/pulse/${target.token}`);
   });
+
+  it("is hidden from a read-only key in a monitor's settings history and in a channel's report preview, even after the rename", async () => {
+    const target = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'history target', timezone: 'UTC', schedule: '0 7 * * *', duration: 5 } })).json();
+    const renamed = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'renamed', timezone: 'UTC', schedule: '0 7 * * *', duration: 5 } })).json();
+    // Named after the curl line that pings the target (and tagged with it), failing, then given its plain name back.
+    const edit = await agent.api(`/api/monitors/${renamed.id}`, { method: 'PATCH', json: { name: `curl ${agent.url}/api/pulse/${target.token}`, tags: [`t:${target.token}`] } });
+    expect(edit.status).toBe(200);
+    expect((await fetch(`${agent.url}/api/pulse/${renamed.token}/fail`, { method: 'POST' })).status).toBe(200);
+    const preview = agent.store.channels.list(1)[0].id;
+    const fullPreview = await (await agent.api(`/api/channels/${preview}/report-preview`)).text();
+    expect(fullPreview).toContain(target.token);
+    for (const path of [`/api/channels/${preview}/report-preview`, `/api/channels/${preview}/report-preview?frequency=weekly`]) {
+      const body = await (await agent.api(path, { token: readOnly })).text();
+      expect(body.toLowerCase(), path).not.toContain(target.token);
+      expect(body, path).toContain(HIDDEN_TOKEN);
+    }
+    expect((await agent.api(`/api/monitors/${renamed.id}`, { method: 'PATCH', json: { name: 'renamed', tags: [] } })).status).toBe(200);
+    const history = await agent.api(`/api/monitors/${renamed.id}/changes`, { token: readOnly });
+    expect(history.status).toBe(200);
+    const body = await history.text();
+    expect(body.toLowerCase()).not.toContain(target.token);
+    const changes = JSON.parse(body);
+    expect(changes[0].changes.name).toEqual({ from: `curl ${agent.url}/api/pulse/${HIDDEN_TOKEN}`, to: 'renamed' });
+    expect(changes[0].changes.tags).toEqual({ from: [`t:${HIDDEN_TOKEN}`], to: [] });
+    // A full key reads the history as it was written.
+    expect(JSON.stringify(await (await agent.api(`/api/monitors/${renamed.id}/changes`)).json())).toContain(target.token);
+  });
 });
 
 describe('a token cut in two where a text was cut', () => {
