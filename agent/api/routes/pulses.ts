@@ -27,7 +27,7 @@ export function pulseRoutes({ store, events, clock, pulseRecorder, authLimiter }
 
   const receivePulse = async (ctx: Context, byLine: boolean) => {
     const intent = pulseIntent(ctx.params.action, ctx.query, ctx.headers);
-    const line = byLine ? lineMonitor(ctx, { store, events, authLimiter }, budgets, clock()) : null;
+    const line = byLine ? lineMonitor(ctx, { store, events, authLimiter }, budgets, clock(), intent) : null;
     const { body, truncated } = ctx.method === 'POST' ? await readPulseBody(ctx.req) : { body: '', truncated: false };
     const token = line ? line.monitor.token : ctx.params.token;
     const now = clock();
