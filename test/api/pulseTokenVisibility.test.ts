@@ -156,9 +156,11 @@ describe('a token a person wrote into a name', () => {
     expect((await (await agent.api(`/api/monitors/${copy.id}`)).json()).name).toBe(`curl ${agent.url}/api/pulse/${target.token}`);
   });
 
-  it("is hidden from a read-only key in a monitor's settings history and in a channel's report preview, even after the rename", async () => {
+  it("is hidden from a read-only key in a monitor's settings history, a channel's report preview and a delivery's channel name, even after the rename", async () => {
     const target = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'history target', timezone: 'UTC', schedule: '0 7 * * *', duration: 5 } })).json();
     const renamed = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'renamed', timezone: 'UTC', schedule: '0 7 * * *', duration: 5 } })).json();
+    // A channel named after the target's token too: a delivery to it names it.
+    expect((await agent.api('/api/channels', { method: 'POST', json: { name: `hook of ${target.token}`, kind: 'webhook', settings: { url: hook.url } } })).status).toBe(201);
     // Named after the curl line that pings the target (and tagged with it), failing, then given its plain name back.
     const edit = await agent.api(`/api/monitors/${renamed.id}`, { method: 'PATCH', json: { name: `curl ${agent.url}/api/pulse/${target.token}`, tags: [`t:${target.token}`] } });
     expect(edit.status).toBe(200);
@@ -171,6 +173,10 @@ describe('a token a person wrote into a name', () => {
       expect(body.toLowerCase(), path).not.toContain(target.token);
       expect(body, path).toContain(HIDDEN_TOKEN);
     }
+    const failure = agent.store.notifications.page(1, 10, 0, { kinds: 'spec', unread: false }).find((n) => n.data.type_id === renamed.id)!;
+    const deliveries = await (await agent.api(`/api/notifications/${failure.id}/deliveries`, { token: readOnly })).text();
+    expect(deliveries).toContain(`hook of ${HIDDEN_TOKEN}`);
+    expect(deliveries.toLowerCase()).not.toContain(target.token);
     expect((await agent.api(`/api/monitors/${renamed.id}`, { method: 'PATCH', json: { name: 'renamed', tags: [] } })).status).toBe(200);
     const history = await agent.api(`/api/monitors/${renamed.id}/changes`, { token: readOnly });
     expect(history.status).toBe(200);
