@@ -190,6 +190,26 @@ describe('a token a person wrote into a name', () => {
   });
 });
 
+describe("a ping key's server reports", () => {
+  it("answer about a server named after a monitor's token without the token (only its own line's tokens are a ping key's)", async () => {
+    const target = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'watched target', timezone: 'UTC', schedule: '0 7 * * *', duration: 5 } })).json();
+    const named = { name: `box ${target.token}`, ip_address: '10.0.0.9', identifier: 'box-09' };
+    expect((await agent.api('/api/servers', { method: 'POST', json: named })).status).toBe(201);
+    const ping = agent.store.apiTokens.create({ companyId: 1, name: 'watcher', scope: 'ping', now: Date.now() }).token;
+    const heartbeat = await agent.api('/api/servers/heartbeat', { method: 'POST', token: ping, json: { server_id: 'box-09', interval_seconds: 60 } });
+    expect(heartbeat.status).toBe(200);
+    expect(await heartbeat.json()).toMatchObject({ name: `box ${HIDDEN_TOKEN}`, identifier: 'box-09', watched_jobs: null });
+    const alert = await agent.api('/api/servers/alert', { method: 'POST', token: ping, json: { username: 'root', server_id: 'box-09', command: '/usr/local/bin/job.sh', change: 'added' } });
+    expect(alert.status).toBe(201);
+    const answer = await alert.text();
+    expect(answer.toLowerCase()).not.toContain(target.token);
+    expect(answer).toContain(HIDDEN_TOKEN);
+    // A full key reads the server's name as written.
+    const full = await agent.api('/api/servers/heartbeat', { method: 'POST', json: { server_id: 'box-09' } });
+    expect((await full.json()).name).toBe(named.name);
+  });
+});
+
 describe('a token cut in two where a text was cut', () => {
   it('its part at the cut is hidden from a read-only key: the rest would be few enough digits to guess', async () => {
     const made = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'cut job', timezone: 'UTC', schedule: '0 8 * * *', duration: 5 } })).json();

@@ -85,7 +85,9 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
     })();
     if (!repeated && notification) events.emit({ type: 'notification.created', companyId, notificationId: notification.id });
     ctx.status = 201;
-    ctx.body = { message: 'Alert received', alert: presentServerAlert(alert), notification: notification ? presentNotification(notification) : null };
+    // The watcher's ping key reads the server's name in the notification: a token a person wrote into it stays hidden.
+    const view = tokenView(store, ctx.state.scope);
+    ctx.body = { message: 'Alert received', alert: view.serverAlert(presentServerAlert(alert)), notification: notification ? view.notification(presentNotification(notification)) : null };
   });
 
   router.get('/api/servers/:id', (ctx) => {
