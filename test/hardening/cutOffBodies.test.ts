@@ -1,10 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { connect } from 'node:net';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../agent/db/store';
+import { readPulseBody } from '../../agent/api/pulses/pulseRequest';
 import type { LogFields } from '../../agent/log/logger';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { until } from '../helpers/until';
 
 /*
  * A client that goes away in the middle of its body (a job killed while it posts its output, a
@@ -15,7 +20,7 @@ import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 let agent: TestAgent;
 const lines: Array<{ text: string; fields?: LogFields }> = [];
-afterAll(() => rmSync(agent.dataDir, { recursive: true, force: true }));
+afterAll(() => agent && rmSync(agent.dataDir, { recursive: true, force: true }));
 
 /**
  * Sends a request's head and the start of its body, waits for the agent's "100 Continue" (it has
@@ -68,6 +73,42 @@ describe('a request whose body is cut off', () => {
       expect(store.pulses.count(monitor.id)).toBe(0);
     } finally {
       store.close();
+    }
+  });
+});
+
+describe('a compressed pulse body cut off', () => {
+  it('ends the reading of it (it waited for ever, holding its inflater and what it had read, for any client that asked)', async () => {
+    const outcomes: string[] = [];
+    const server = createServer((request) => {
+      readPulseBody(request).then(
+        () => outcomes.push('read'),
+        (error: NodeJS.ErrnoException) => outcomes.push(`refused: ${error.code} ${error.message}`),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      // Output that does not compress to a few bytes, so that 100 bytes of it are a body cut off.
+      const output = Buffer.from(randomBytes(100_000).toString('hex'));
+      for (const [coding, body] of [['gzip', gzipSync(output)], ['deflate', deflateSync(output)], ['br', brotliCompressSync(output)]] as const) {
+        await new Promise<void>((resolve, reject) => {
+          const socket = connect(port, '127.0.0.1', () => {
+            socket.write(`POST /api/pulse/x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Encoding: ${coding}\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`);
+          });
+          socket.once('data', () => {
+            socket.write(body.subarray(0, 100));
+            socket.destroy();
+            resolve();
+          });
+          socket.on('error', reject);
+        });
+      }
+      await until(() => outcomes.length === 3, 'each reading to end');
+      // Refused as Node refuses a plain body cut off (a 400 for no one), never kept as a pulse.
+      expect(outcomes).toEqual(['refused: ECONNRESET aborted', 'refused: ECONNRESET aborted', 'refused: ECONNRESET aborted']);
+    } finally {
+      server.close();
     }
   });
 });
