@@ -11,7 +11,7 @@ export interface DeliveryRoutingRepos {
 
 /**
  * The channels a new notification goes to: its subject's own list, or all of the company's
- * channels; a recovery goes where the subject's last failure went. Only live channels. Runs in
+ * channels; a recovery goes where the subject's failure went (every channel told of it). Only live channels. Runs in
  * the notification's transaction, since it also remembers where a failure went.
  */
 export function deliveryRouting({ channels, routes }: DeliveryRoutingRepos) {
@@ -23,7 +23,9 @@ export function deliveryRouting({ channels, routes }: DeliveryRoutingRepos) {
     const event = routingEvent(data, reason);
     const chosen = (event === 'recovery' ? routes.takeFailureRoute(subject) : null) ?? routes.channelIds(subject) ?? live;
     const targets = chosen.filter((id) => live.includes(id));
-    if (event === 'failure') routes.rememberFailureRoute(subject, targets);
+    // A failure told again before its recovery (a certificate's expiry reminder, after its channels changed):
+    // its recovery goes to every channel told of it.
+    if (event === 'failure') routes.rememberFailureRoute(subject, [...new Set([...(routes.failureRoute(subject) ?? []), ...targets])]);
     return targets;
   };
 }
