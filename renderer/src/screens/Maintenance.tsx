@@ -61,7 +61,7 @@ function AddWindow(props: { onAdded: () => void; monitors: Array<{ id: number; n
       setMonitorIds([]);
       props.onAdded();
     });
-  const input = (field: FieldName, attributes: { type?: string; placeholder?: string; min?: number } = {}) => (
+  const input = (field: FieldName, attributes: { type?: string; placeholder?: string; inputMode?: 'numeric' } = {}) => (
     <input
       id={`mw-${field}`}
       {...attributes}
@@ -94,7 +94,8 @@ function AddWindow(props: { onAdded: () => void; monitors: Array<{ id: number; n
             {input('timezone', { placeholder: 'Europe/Paris' })}
           </Field>
           <Field id="mw-duration" label="Minutes" error={shown('duration')}>
-            {input('duration', { type: 'number', min: 1 })}
+            {/* Text, not type="number", which gives "" for what it cannot read ("6-0"): refused, not taken as empty. */}
+            {input('duration', { inputMode: 'numeric' })}
           </Field>
         </>
       ) : (
