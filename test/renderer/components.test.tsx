@@ -134,6 +134,18 @@ describe('the settings history in words', () => {
     const handover = { id: 1, at: '2026-11-27T10:00:00.000000Z', source: 'api' as const, changes: { line_key_id: { from: null, to: 7 }, slug: { from: null, to: 'db-dump' } } };
     expect(describeChange(handover)).toBe('line of key — → 7; slug — → db-dump');
   });
+
+  it('says every setting an edit records in words, never by its field name in the API', async () => {
+    const { describeChange } = await import('../../renderer/src/components/SettingsHistory');
+    // The fields agent/engine/monitors/monitorEdits.ts compares and records.
+    const fields = ['name', 'project_id', 'timezone', 'schedule', 'duration', 'max_runtime', 'alert_after', 'tags'];
+    for (const field of fields) {
+      const words = describeChange({ id: 1, at: '2026-11-27T10:00:00.000000Z', source: 'api', changes: { [field]: { from: 1, to: 2 } } });
+      expect(words, field).not.toContain('_');
+    }
+    const alertAfter = { id: 2, at: '2026-11-27T10:00:00.000000Z', source: 'api' as const, changes: { alert_after: { from: 1, to: 3 } } };
+    expect(describeChange(alertAfter)).toBe('alert after (failures in a row) 1 → 3');
+  });
 });
 
 describe('AlertHold', () => {
