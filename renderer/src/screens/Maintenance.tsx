@@ -119,7 +119,8 @@ function AddWindow(props: { onAdded: () => void; monitors: Array<{ id: number; n
           onChange={(e) => setMonitorIds([...e.target.selectedOptions].map((o) => Number(o.value)))}
         >
           {props.monitors.map((m) => (
-            <option key={m.id} value={m.id}>
+            // The list is as wide as the form: a long name is cut there, and read whole on hover.
+            <option key={m.id} value={m.id} title={m.name}>
               {m.name}
             </option>
           ))}
@@ -188,7 +189,7 @@ export function MaintenanceScreen() {
                   <tr key={w.id}>
                     <td className="cell-name">{w.name || <span className="muted">—</span>}</td>
                     <td>{whenText(w)}</td>
-                    <td>{covers(w)}</td>
+                    <td className="cell-names">{covers(w)}</td>
                     <td>
                       {w.active ? (
                         <>
