@@ -43,7 +43,8 @@ export function CertificatesScreen() {
   const [actionError, setActionError] = useState<string | null>(null);
   const canEdit = useCanEdit();
 
-  async function checkNow(id: number) {
+  async function checkNow(certificate: Certificate) {
+    const { id } = certificate;
     setChecking(id);
     setLastChecked(id);
     setActionError(null);
@@ -51,7 +52,8 @@ export function CertificatesScreen() {
       await api.checkCertificate(id);
       certificates.reload();
     } catch (error) {
-      setActionError(describeError(error));
+      // Which one, and that it was not checked: the banner sits above the whole list.
+      setActionError(`Could not check ${certificateLabel(certificate)}: ${describeError(error)}`);
     } finally {
       setChecking(null);
     }
@@ -123,7 +125,7 @@ export function CertificatesScreen() {
                       {canEdit ? (
                         <td className="cell-actions">
                           <div className="row-actions">
-                            <button ref={c.id === lastChecked ? checkButton : undefined} type="button" className="button button-small" disabled={checking === c.id} onClick={() => checkNow(c.id)}>
+                            <button ref={c.id === lastChecked ? checkButton : undefined} type="button" className="button button-small" disabled={checking === c.id} onClick={() => checkNow(c)}>
                               {checking === c.id ? 'Checking…' : 'Check now'}
                             </button>
                             <button
