@@ -35,4 +35,19 @@ describe.skipIf(chromiumMissing)('the zones of the maintenance list', { timeout:
     const oneOff = page.getByRole('row').filter({ hasText: 'db upgrade' });
     expect(await oneOff.locator('td').nth(1).textContent()).toMatch(/09:00 – .*10:00 America\/New_York$/);
   });
+
+  it('finds a recurring window\'s zone from a place typed as on the monitor form: "paris" is Europe/Paris', async () => {
+    await page.goto(`${agent.url}/#/maintenance`);
+    const form = page.getByRole('form', { name: 'Add maintenance window' });
+    await form.getByLabel('Name', { exact: true }).fill('nightly vacuum');
+    await form.getByLabel('Kind', { exact: true }).selectOption('recurring');
+    await form.getByLabel('Opens at (cron or calendar event)').fill('0 2 * * *');
+    await form.getByLabel('Time zone', { exact: true }).fill('paris');
+    await form.getByText('paris → Europe/Paris').waitFor();
+    expect(await form.locator('.field-error').count()).toBe(0);
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
+    const row = page.getByRole('row').filter({ hasText: 'nightly vacuum' });
+    await row.waitFor();
+    expect(await row.locator('td').nth(1).textContent()).toBe('0 2 * * * Europe/Paris, 60 min');
+  });
 });

@@ -3,6 +3,8 @@ import type { MaintenanceWindowInput, MaintenanceWindowResource } from '../../..
 import { maintenanceWindowInput } from '../../../agent/contract/maintenanceWindows';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { describedBy, Field } from '../components/Field';
+import { ZoneField } from '../components/ZoneField';
+import { findTimeZone } from '../../../agent/domain/time/timeZones';
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
 import { Time } from '../components/Time';
@@ -25,7 +27,9 @@ const list = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 function windowBody(v: Record<FieldName, string>, monitorIds: number[]): MaintenanceWindowInput {
   const cover = { name: v.name || null, monitor_ids: monitorIds, tags: list(v.tags) };
   if (v.kind === 'recurring') {
-    return { ...cover, schedule: v.schedule || undefined, timezone: v.timezone || undefined, duration: v.duration === '' ? undefined : Number(v.duration) };
+    // A place as typed ("paris") is its zone, as on the monitor form: the API takes zone names only.
+    const timezone = findTimeZone(v.timezone).zone ?? v.timezone;
+    return { ...cover, schedule: v.schedule || undefined, timezone: timezone || undefined, duration: v.duration === '' ? undefined : Number(v.duration) };
   }
   return { ...cover, starts_at: zoned(v.starts_at), ends_at: zoned(v.ends_at) };
 }
@@ -90,9 +94,7 @@ function AddWindow(props: { onAdded: () => void; monitors: Array<{ id: number; n
           <Field id="mw-schedule" label="Opens at (cron or calendar event)" error={shown('schedule')}>
             {input('schedule', { placeholder: '0 3 * * 0' })}
           </Field>
-          <Field id="mw-timezone" label="Time zone" error={shown('timezone')}>
-            {input('timezone', { placeholder: 'Europe/Paris' })}
-          </Field>
+          <ZoneField id="mw-timezone" value={values.timezone} error={shown('timezone')} onChange={(value) => set('timezone', value)} />
           <Field id="mw-duration" label="Minutes" error={shown('duration')}>
             {/* Text, not type="number", which gives "" for what it cannot read ("6-0"): refused, not taken as empty. */}
             {input('duration', { inputMode: 'numeric' })}
