@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { MaintenanceWindowInput, MaintenanceWindowResource } from '../../../agent/contract/maintenanceWindows';
-import { maintenanceWindowInput } from '../../../agent/contract/maintenanceWindows';
+import { maintenanceWindowInput, windowShapeErrors } from '../../../agent/contract/maintenanceWindows';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { describedBy, Field } from '../components/Field';
 import { ZoneField } from '../components/ZoneField';
@@ -34,6 +34,41 @@ function windowBody(v: Record<FieldName, string>, monitorIds: number[]): Mainten
   return { ...cover, starts_at: zoned(v.starts_at), ends_at: zoned(v.ends_at) };
 }
 
+/**
+ * What the form refuses, as the API would: each field's own check, then the window as a whole
+ * (both times, Until after From; a schedule, a zone and minutes), so "Until before From" is said
+ * as you type rather than after a round trip.
+ */
+function windowErrors(v: Record<FieldName, string>, monitorIds: number[]): Record<string, string> {
+  const body = windowBody(v, monitorIds);
+  const checked = maintenanceWindowInput.safeParse(body);
+  if (!checked.success) return fieldErrors(maintenanceWindowInput, body);
+  const w = checked.data;
+  const shape = windowShapeErrors(
+    {
+      name: w.name ?? '',
+      startsAt: w.starts_at ?? null,
+      endsAt: w.ends_at ?? null,
+      schedule: w.schedule ?? null,
+      timezone: w.timezone ?? null,
+      durationMinutes: w.duration ?? null,
+      monitorIds: w.monitor_ids ?? [],
+      tags: w.tags ?? [],
+    },
+    Date.now(),
+  );
+  return Object.fromEntries(Object.entries(shape).map(([field, messages]) => [field, messages[0]!]));
+}
+
+/** The API's names of the times, as this form labels them: "Until must be a time after From.", not "ends_at" and "starts_at". */
+function inFormWords(message: string | undefined): string | undefined {
+  return message
+    ?.replace(/The starts at field/g, 'From')
+    .replace(/The ends at field/g, 'Until')
+    .replace(/\bstarts_at\b/g, 'From')
+    .replace(/\bends_at\b/g, 'Until');
+}
+
 function whenText(w: MaintenanceWindowResource) {
   if (w.kind === 'recurring') {
     return (
@@ -53,11 +88,12 @@ function whenText(w: MaintenanceWindowResource) {
 function AddWindow(props: { onAdded: () => void; monitors: Array<{ id: number; name: string }> }) {
   const { api } = useApp();
   const [monitorIds, setMonitorIds] = useState<number[]>([]);
-  const { values, set, shown, formError, busy, submit, reset } = useApiForm<FieldName>({
+  const { values, set, shown: shownAsSent, formError, busy, submit, reset } = useApiForm<FieldName>({
     idPrefix: 'mw',
     initial: { name: '', kind: 'one_off', starts_at: '', ends_at: '', schedule: '', timezone: Intl.DateTimeFormat().resolvedOptions().timeZone, duration: '60', monitor_ids: '', tags: '' },
-    validate: (v) => fieldErrors(maintenanceWindowInput, windowBody(v, monitorIds)) as Record<FieldName, string | undefined>,
+    validate: (v) => windowErrors(v, monitorIds) as Record<FieldName, string | undefined>,
   });
+  const shown = (field: FieldName) => inFormWords(shownAsSent(field));
   const onSubmit = (event: FormEvent) =>
     submit(event, async (v) => {
       await api.createMaintenanceWindow(windowBody(v, monitorIds));
