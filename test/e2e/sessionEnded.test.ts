@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumMissing, signedInDashboard } from './browser';
+import type { TestAgent } from '../helpers/testAgent';
+
+/*
+ * A session that ends under an open page (revoked from another tab, by `cronbeat token revoke`)
+ * asks for a sign-in on the spot; signing in again goes back to the page it was on, whose address
+ * the sign-in screen kept, rather than to the Overview, as a web app's login does with its
+ * "next" page.
+ */
+describe.skipIf(chromiumMissing)('a session that ends under an open page', { timeout: 60_000 }, () => {
+  const now = Date.now();
+  let agent: TestAgent;
+  let page: Page;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ agent, page, close } = await signedInDashboard(() => now, 'Europe/Paris'));
+  }, 60_000);
+
+  afterAll(async () => {
+    await close?.();
+  });
+
+  it('asks for a sign-in, then shows the page it was on', async () => {
+    const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'Backup', schedule: '0 3 * * *', timezone: 'UTC', duration: 5 } })).json();
+    await page.goto(`${agent.url}/#/monitors/${monitor.id}`);
+    await page.getByRole('heading', { name: 'Backup', level: 1 }).waitFor();
+    const keys = (await (await agent.api('/api/keys')).json()) as { id: number; name: string }[];
+    const session = keys.find((key) => key.name === 'dashboard')!;
+    expect((await agent.api(`/api/keys/${session.id}`, { method: 'DELETE' })).status).toBe(204);
+    await page.getByText('Your session has ended').waitFor({ timeout: 20_000 });
+    expect(new URL(page.url()).hash).toBe(`#/monitors/${monitor.id}`);
+    await page.getByLabel('API token').fill(agent.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Backup', level: 1 }).waitFor();
+    expect(new URL(page.url()).hash).toBe(`#/monitors/${monitor.id}`);
+  });
+});
