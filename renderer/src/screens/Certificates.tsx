@@ -8,6 +8,7 @@ import { StatusBadge } from '../components/StatusBadge';
 import { AddCertificate } from './AddCertificate';
 import { Time } from '../components/Time';
 import { useApp } from '../lib/app-context';
+import { viewerZone } from '../lib/schedule';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import './Certificates.css';
@@ -90,7 +91,8 @@ export function CertificatesScreen() {
                   <th scope="col" className="numeric">
                     Days left
                   </th>
-                  <th scope="col">Expires</th>
+                  {/* The viewer's clock, named as the Servers and Maintenance lists name it. */}
+                  <th scope="col">Expires ({viewerZone()})</th>
                   <th scope="col">Issuer</th>
                   <th scope="col">Checked</th>
                   {canEdit ? (
