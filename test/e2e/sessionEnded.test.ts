@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chromiumMissing, signedInDashboard } from './browser';
+import { chromiumMissing, launchChromium, signedInDashboard } from './browser';
+import { createSignInLink } from '../helpers/signIn';
 import type { TestAgent } from '../helpers/testAgent';
 
 /*
@@ -36,5 +37,28 @@ describe.skipIf(chromiumMissing)('a session that ends under an open page', { tim
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Backup', level: 1 }).waitFor();
     expect(new URL(page.url()).hash).toBe(`#/monitors/${monitor.id}`);
+  });
+
+  it('asks at once when the key is revoked under a page that only listens, not at its next refresh', async () => {
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB', timezoneId: 'Europe/Paris' });
+      context.setDefaultTimeout(10_000);
+      const listening = await context.newPage();
+      // The page's clock stands still from here on, but for the reconnection moved on below: no refresh of its own comes.
+      await listening.clock.install();
+      await listening.goto(createSignInLink(agent.store, agent.url, now));
+      await listening.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+      await listening.locator('.live-live').waitFor();
+      await listening.clock.pauseAt(Date.now() + 1_000);
+      const keys = (await (await agent.api('/api/keys')).json()) as { id: number; name: string }[];
+      for (const key of keys.filter((each) => each.name === 'dashboard')) await agent.api(`/api/keys/${key.id}`, { method: 'DELETE' });
+      // The agent ends the stream of a revoked key at once; the page connects again a second later and is refused.
+      await listening.locator('.live').filter({ hasText: 'Reconnecting…' }).waitFor();
+      await listening.clock.runFor(2_000);
+      await listening.getByText('Your session has ended').waitFor();
+    } finally {
+      await browser.close();
+    }
   });
 });

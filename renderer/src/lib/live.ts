@@ -1,4 +1,4 @@
-import { agentUrl, type Credentials } from '../api/client';
+import { agentUrl, refusedCredentials, type Credentials } from '../api/client';
 import { agentAnswered, agentUnreachable } from './reachability';
 
 /** What the agent pushes on GET /api/events (see agent/api/routes/events.ts). */
@@ -148,6 +148,8 @@ export class LiveFeed {
       });
       heard();
       agentAnswered();
+      // A revoked key, or a session signed out in another tab: sign in again now, not at the next poll.
+      if (response.status === 401) refusedCredentials();
       if (!response.ok || !response.body) throw new Error(`events answered ${response.status}`);
       const wasDown = this.state !== 'live' && this.state !== 'connecting';
       this.setState('live');
