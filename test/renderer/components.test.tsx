@@ -161,3 +161,15 @@ describe('AlertHold', () => {
     expect(said(2, missed)).toBe('Went wrong twice in a row: no alert yet, one is sent at the 3rd in a row.');
   });
 });
+
+describe('ErrorState', () => {
+  it('says what a failure of the agent itself means, and only for such a failure', async () => {
+    const { ErrorState } = await import('../../renderer/src/components/states');
+    const { ApiError } = await import('../../renderer/src/api/client');
+    const said = (error: Error) => renderToStaticMarkup(<ErrorState error={error} />).replace(/<[^>]+>/g, ' ');
+    expect(said(new ApiError('Server Error', 500))).toContain('The agent failed to answer: trying again may work; its log says why.');
+    expect(said(new ApiError('The agent answered 502 Bad Gateway', 502))).toContain('trying again may work');
+    expect(said(new ApiError('Monitor not found.', 404))).not.toContain('its log');
+    expect(said(new ApiError('Cannot reach the Cronbeat agent. Is it running?', 0))).not.toContain('its log');
+  });
+});
