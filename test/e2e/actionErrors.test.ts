@@ -44,4 +44,16 @@ describe.skipIf(chromiumMissing)('a refused action says what was not done', { ti
     await page.getByRole('alert').filter({ hasText: 'Could not check 127.0.0.1:9: The disk is full.' }).waitFor();
     await page.unroute('**/api/ssl-certificates/*/check');
   });
+
+  it('says a form was not saved, and keeps what was typed in it', async () => {
+    await page.goto(`${agent.url}/#/servers/new`);
+    await page.getByLabel('Name', { exact: true }).fill('web-01');
+    await page.getByLabel('Identifier', { exact: true }).fill('web-01');
+    await page.getByLabel('IP address', { exact: true }).fill('10.0.0.1');
+    await page.route('**/api/servers', (route) => (route.request().method() === 'POST' ? route.abort('connectionrefused') : route.continue()));
+    await page.getByRole('button', { name: 'Add server' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Not saved: Cannot reach the Cronbeat agent. Is it running?' }).waitFor();
+    await page.unroute('**/api/servers');
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('web-01');
+  });
 });

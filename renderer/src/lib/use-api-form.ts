@@ -61,7 +61,11 @@ export function useApiForm<F extends string>(options: {
         for (const field of fields) next[field] = error.fieldError(field);
         setServerErrors(next);
         if (!Object.values(next).some(Boolean)) setFormError(error.message);
-      } else setFormError(describeError(error));
+      } else {
+        // Anything else (the agent away, a 5xx, gone meanwhile) failed the whole form: say it was not
+        // saved, which stays true after the agent is back; the fields keep what was typed.
+        setFormError(`Not saved: ${describeError(error)}`);
+      }
     } finally {
       setBusy(false);
     }
