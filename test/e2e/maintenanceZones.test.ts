@@ -50,4 +50,17 @@ describe.skipIf(chromiumMissing)('the zones of the maintenance list', { timeout:
     await row.waitFor();
     expect(await row.locator('td').nth(1).textContent()).toBe('0 2 * * * Europe/Paris, 60 min');
   });
+
+  it('lists every window, past the API\'s page of 100: the newest one too', async () => {
+    // One-off windows stay listed once over (one per deploy adds up): 105 of them, written at once.
+    for (let i = 1; i <= 105; i++) {
+      const starts = now - 86_400_000 * i;
+      agent.store.maintenanceWindows.create(1, { name: `deploy ${i}`, startsAt: starts, endsAt: starts + 3_600_000, schedule: null, timezone: null, durationMinutes: null, monitorIds: [], tags: [] }, now);
+    }
+    await agent.api('/api/maintenance-windows', { method: 'POST', json: { name: 'the newest', starts_at: '2026-12-02T14:00:00Z', ends_at: '2026-12-02T15:00:00Z' } });
+    await page.goto(`${agent.url}/#/maintenance`);
+    await page.getByRole('row').filter({ hasText: 'the newest' }).waitFor();
+    const listed = (await (await agent.api('/api/maintenance-windows?per_page=1')).json()).total;
+    expect(await page.locator('tbody tr').count()).toBe(listed);
+  });
 });
