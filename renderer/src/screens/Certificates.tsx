@@ -6,9 +6,8 @@ import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
 import { StatusBadge } from '../components/StatusBadge';
 import { AddCertificate } from './AddCertificate';
-import { Time } from '../components/Time';
+import { Time, ZoneHeading } from '../components/Time';
 import { useApp } from '../lib/app-context';
-import { viewerZone } from '../lib/schedule';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import './Certificates.css';
@@ -92,7 +91,7 @@ export function CertificatesScreen() {
                     Days left
                   </th>
                   {/* The viewer's clock, named as the Servers and Maintenance lists name it. */}
-                  <th scope="col">Expires ({viewerZone()})</th>
+                  <th scope="col"><ZoneHeading label="Expires" /></th>
                   <th scope="col">Issuer</th>
                   <th scope="col">Checked</th>
                   {canEdit ? (

@@ -7,7 +7,7 @@ import { ZoneField } from '../components/ZoneField';
 import { findTimeZone } from '../../../agent/domain/time/timeZones';
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
-import { Time } from '../components/Time';
+import { Time, ZoneHeading } from '../components/Time';
 import { viewerZone } from '../lib/schedule';
 import { useApp } from '../lib/app-context';
 import { fieldErrors } from '../lib/formRules';
@@ -214,7 +214,7 @@ export function MaintenanceScreen() {
                   <th scope="col">When</th>
                   <th scope="col">Covers</th>
                   {/* Starts and ends in the viewer's clock, whatever zone the window recurs in: say whose. */}
-                  <th scope="col">Now ({viewerZone()})</th>
+                  <th scope="col"><ZoneHeading label="Now" /></th>
                   {canEdit ? (
                     <th scope="col">
                       <span className="sr-only">Actions</span>
