@@ -33,6 +33,10 @@ describe.skipIf(chromiumMissing)('a session that ends under an open page', { tim
     expect((await agent.api(`/api/keys/${session.id}`, { method: 'DELETE' })).status).toBe(204);
     await page.getByText('Your session has ended').waitFor({ timeout: 20_000 });
     expect(new URL(page.url()).hash).toBe(`#/monitors/${monitor.id}`);
+    // Sent empty, the field says what to do in plain words (no Markdown backticks on a web page).
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Paste an API token' }).waitFor();
+    expect(await page.getByRole('alert').filter({ hasText: 'Paste an API token' }).textContent()).not.toContain('`');
     await page.getByLabel('API token').fill(agent.token);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Backup', level: 1 }).waitFor();

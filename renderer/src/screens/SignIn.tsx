@@ -59,7 +59,7 @@ export function SignInScreen(props: { code: string | null; sessionEnded: boolean
     event.preventDefault();
     const value = token.trim();
     if (!value) {
-      setTokenError('Paste an API token (from `cronbeat token create`).');
+      setTokenError('Paste an API token first (make one with cronbeat token create on the agent’s machine).');
       return;
     }
     setBusy(true);
