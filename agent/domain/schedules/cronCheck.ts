@@ -1,5 +1,6 @@
 import { CronExpressionParser } from 'cron-parser';
 import { firstRunDay } from './cronDays';
+import { parserText } from './cronParserText';
 import type { ScheduleCheck } from './types';
 
 /**
@@ -118,7 +119,7 @@ function valueOf(raw: string, rule: FieldRule): number | undefined {
 /** What remains for cron-parser to refuse: days that never come, letters it does not know. */
 function cronParserProblem(schedule: string): string | undefined {
   try {
-    CronExpressionParser.parse(schedule, { tz: 'UTC', currentDate: new Date(0) });
+    CronExpressionParser.parse(parserText(schedule), { tz: 'UTC', currentDate: new Date(0) });
     // Whether a day ever comes by date arithmetic, not cron-parser's walk (seconds for a rare schedule).
     if (firstRunDay(schedule, 0) === null) throw new Error('no day of month comes');
     return undefined;

@@ -1,4 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
+import { parserText } from './cronParserText';
 
 /*
  * The days a cron schedule runs on, found with plain date arithmetic. cron-parser walks to a run
@@ -42,7 +43,7 @@ function dayRuleOf(schedule: string): DayRule | null {
   if (rules.has(schedule)) return rules.get(schedule)!;
   let rule: DayRule | null = null;
   try {
-    const { minute, hour, dayOfMonth, month, dayOfWeek } = CronExpressionParser.parse(schedule, { tz: 'UTC' }).fields;
+    const { minute, hour, dayOfMonth, month, dayOfWeek } = CronExpressionParser.parse(parserText(schedule), { tz: 'UTC' }).fields;
     const [, , dayText = '*', , weekdayText = '*'] = schedule.trim().split(/\s+/);
     // "?" is cron-parser's "*"; cron has no "?".
     const bothDays = /^[*?]/.test(dayText) || /^[*?]/.test(weekdayText);
@@ -101,7 +102,7 @@ export function scheduleForDays(schedule: string, fromDay: number, toDay: number
     if (rule.months.has(month) && matchesDay(rule, date.getUTCFullYear(), month, date.getUTCDate())) days.add(date.getUTCDate());
   }
   if (days.size === 0) return null;
-  const [minute, hour, , month] = schedule.trim().split(/\s+/);
+  const [minute, hour, , month] = parserText(schedule).split(/\s+/);
   return `${minute} ${hour} ${[...days].sort((a, b) => a - b).join(',')} ${month} *`;
 }
 

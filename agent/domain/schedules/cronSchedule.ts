@@ -1,5 +1,6 @@
 import { CronExpressionParser } from 'cron-parser';
 import { dayStart, firstRunDay, lastRunDay, scheduleForDays, walksAnyStretch } from './cronDays';
+import { parserText } from './cronParserText';
 import { rememberedRuns } from './runCache';
 import { utcOffsetMs } from '../time/zoneOffsets';
 
@@ -42,11 +43,11 @@ function iterator(schedule: string, timezone: string, from: number, bound?: Boun
  * either side cover both): scheduleForDays. A schedule it cannot walk unbounded is always given one.
  */
 function walked(schedule: string, from: number, bound?: Bound): string {
-  if (bound === undefined) return schedule;
+  if (bound === undefined) return parserText(schedule);
   const to = 'end' in bound ? bound.end : bound.start;
   const forDays = scheduleForDays(schedule, dayStart(Math.min(from, to)) - 2 * DAY, dayStart(Math.max(from, to)) + 2 * DAY);
   if (forDays === null) throw new Error('no day of the schedule in this stretch');
-  return forDays;
+  return parserText(forDays);
 }
 
 /** The bound of a last search: none, unless cron-parser can walk the schedule only a stretch at a time. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { longestCronGapMinutes, nextRuns, previousRunBefore, shortestGapMinutes } from '../../../agent/domain/schedules';
+import { checkSchedule, longestCronGapMinutes, nextRuns, previousRunBefore, scheduleWords, shortestGapMinutes } from '../../../agent/domain/schedules';
 
 /*
  * The two day fields as Vixie cron, cronie and Debian's cron combine them (entry.c sets DOM_STAR or
@@ -84,5 +84,42 @@ describe('the day of month and the day of week, as cron combines them', () => {
     expect(shortestGapMinutes('0 0 */2 * 1', Date.UTC(2026, 0, 1), 400)).toBe(Infinity);
     expect(longestCronGapMinutes('0 0 */2 * 1', Date.UTC(2026, 0, 1), 400)).toBeGreaterThanOrEqual(14 * 1440);
     expect(longestCronGapMinutes('0 0 */1 * 3', Date.UTC(2026, 0, 7), 28)).toBe(7 * 1440);
+  });
+});
+
+describe('lists whose values overlap, which cron takes', () => {
+  // cron sets a bit per value, so a value named twice (Sunday as 0 and 7, a range and a value in
+  // it) is simply that value; cron-parser refused them as duplicates.
+  const from = Date.UTC(2026, 5, 1); // a Monday
+  const lines: Array<[string, string, string]> = [
+    ['0 0 * * 0,7', '0', '*'],
+    ['0 0 * * 6-7,0-1', '0,1,6', '*'],
+    ['0 0 * * 5-7,0', '0,5,6', '*'],
+    ['0 0 * * 1,mon', '1', '*'],
+    ['0 0 * * sun,7', '0', '*'],
+  ];
+  for (const [schedule, weekdays] of lines) {
+    it(`takes "${schedule}" as written and runs it on the days cron does`, () => {
+      expect(checkSchedule(schedule)).toEqual({ schedule });
+      const runs = nextRuns(schedule, 'UTC', from, 10);
+      expect(runs.map(iso)).toEqual(vixieMidnights('*', '*', weekdays, from + DAY, 120).slice(0, 10).map(iso));
+      expect(scheduleWords(schedule, 'UTC')).not.toBeNull();
+    });
+  }
+
+  it('takes overlapping minutes, hours and days of the month, and finds each run once', () => {
+    expect(checkSchedule('0-30,15 * * * *')).toEqual({ schedule: '0-30,15 * * * *' });
+    expect(nextRuns('0-30,15 * * * *', 'UTC', from, 32).map((ms) => new Date(ms).toISOString().slice(11, 16))).toEqual([
+      ...Array.from({ length: 30 }, (_, i) => `00:${String(i + 1).padStart(2, '0')}`),
+      '01:00',
+      '01:01',
+    ]);
+    expect(nextRuns('*,5 2 * * *', 'UTC', from, 2).map((ms) => new Date(ms).toISOString().slice(0, 16))).toEqual(['2026-06-01T02:00', '2026-06-01T02:01']);
+    expect(nextRuns('0 0 1-5,3 * *', 'UTC', from, 5).map(iso)).toEqual(['2026-06-02', '2026-06-03', '2026-06-04', '2026-06-05', '2026-07-01']);
+    expect(nextRuns('0 0 1-10,*/2 * 1', 'UTC', from, 3).map(iso)).toEqual(['2026-06-02', '2026-06-03', '2026-06-04']);
+  });
+
+  it('still refuses a value out of range in such a list', () => {
+    expect(checkSchedule('0 0 * * 0,8').error).toBe('The day-of-week field is 8, but days of the week go from 0 to 7.');
   });
 });
