@@ -92,6 +92,12 @@ function partProblem(part: string, rule: FieldRule): string | undefined {
   const [, range, step] = match;
   if (step !== undefined && Number(step) === 0) return `The ${rule.name} field "${part}" steps by 0; a step is 1 or more.`;
   if (range === '*') return undefined;
+  if (step !== undefined && !range!.includes('-')) {
+    // cron steps a range or *, never a single value: Debian's cron reads "5/20" as 5 alone (it skips
+    // the rest of the item), cronie refuses it, cron-parser ran it every 20 from 5. Said, not guessed.
+    const max = rule.names === MONTHS ? 12 : rule.max === 7 ? 6 : rule.max;
+    return `The ${rule.name} field "${part}" steps a single value, which cron does not do (Debian's cron runs it at ${range} alone): write ${range}-${max}/${step} to repeat from ${range}, or ${range} for once.`;
+  }
   const [from, to] = range!.split('-').map((value) => valueOf(value, rule));
   for (const [raw, value] of [
     [range!.split('-')[0], from],

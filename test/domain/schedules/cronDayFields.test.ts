@@ -123,3 +123,15 @@ describe('lists whose values overlap, which cron takes', () => {
     expect(checkSchedule('0 0 * * 0,8').error).toBe('The day-of-week field is 8, but days of the week go from 0 to 7.');
   });
 });
+
+describe('a step after a single value', () => {
+  it('is refused, naming the field and what to write: cron steps only a range or *', () => {
+    expect(checkSchedule('5/20 * * * *').error).toBe(
+      'The minute field "5/20" steps a single value, which cron does not do (Debian\'s cron runs it at 5 alone): write 5-59/20 to repeat from 5, or 5 for once.',
+    );
+    expect(checkSchedule('0 0 * * mon/2').error).toMatch(/^The day-of-week field "mon\/2" steps a single value, .* write mon-6\/2 /);
+    expect(checkSchedule('0 1/6 * * *').error).toMatch(/^The hour field "1\/6" .* write 1-23\/6 to repeat from 1/);
+    expect(checkSchedule('5-59/20 * * * *')).toEqual({ schedule: '5-59/20 * * * *' });
+    expect(checkSchedule('*/20 * * * *')).toEqual({ schedule: '*/20 * * * *' });
+  });
+});
