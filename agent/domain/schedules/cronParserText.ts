@@ -34,6 +34,15 @@ function itemValues(item: string, field: number): number[] | null {
 
 /** `schedule` (five fields) with each list that names a value twice written as its values; unchanged otherwise. */
 export function parserText(schedule: string): string {
+  return rewritten(schedule, false);
+}
+
+/** parserText, and such a list that names every value written `*`: for words ("every minute", not "at * and 5 minutes"). */
+export function wordsText(schedule: string): string {
+  return rewritten(schedule, true);
+}
+
+function rewritten(schedule: string, everyAsStar: boolean): string {
   const fields = schedule.trim().split(/\s+/);
   if (fields.length !== 5 || !schedule.includes(',')) return schedule;
   let changed = false;
@@ -45,7 +54,20 @@ export function parserText(schedule: string): string {
     const unique = [...new Set(all)].sort((a, b) => a - b);
     if (unique.length === all.length) return field;
     changed = true;
-    return unique.join(',');
+    const [min, max] = RANGES[index]!;
+    return everyAsStar && unique.length === (index === 4 ? 7 : max - min + 1) ? '*' : runs(unique);
   });
   return changed ? out.join(' ') : schedule;
+}
+
+/** Ascending values as a list of ranges: 0,1,2,3,7 → "0-3,7". */
+function runs(values: number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < values.length; ) {
+    let j = i;
+    while (j + 1 < values.length && values[j + 1] === values[j]! + 1) j++;
+    parts.push(j > i ? `${values[i]}-${values[j]}` : String(values[i]));
+    i = j + 1;
+  }
+  return parts.join(',');
 }

@@ -1,6 +1,7 @@
 import cronstrue from 'cronstrue';
 import { checkCron } from './cronCheck';
 import { walksAnyStretch } from './cronDays';
+import { wordsText } from './cronParserText';
 
 /*
  * A schedule as a person says it, for the dashboard's run line, the CLI and alert text:
@@ -24,7 +25,7 @@ export function cronWords(schedule: string, timezone?: string): string | null {
   if (checked.schedule === undefined) return null;
   let words: string;
   try {
-    words = walksAnyStretch(checked.schedule) ? described(checked.schedule) : bothDaysWords(checked.schedule);
+    words = walksAnyStretch(checked.schedule) ? described(wordsText(checked.schedule)) : bothDaysWords(checked.schedule);
   } catch {
     return null;
   }
@@ -47,7 +48,7 @@ function described(schedule: string): string {
  * match both (`0 0 *\/2 * 1`: odd days that are Mondays), where cronstrue's "…, and on Monday" says either.
  */
 function bothDaysWords(schedule: string): string {
-  const [minute, hour, day, month, weekday] = schedule.split(' ');
+  const [minute, hour, day, month, weekday] = wordsText(schedule).split(' ');
   const time = described(`${minute} ${hour} * * *`);
   const weekdays = described(`${minute} ${hour} * * ${weekday}`).slice(time.length).replace(/^, (only on )?/, '').replace(/ and /g, ' or ');
   return `${described(`${minute} ${hour} ${day} ${month} *`)}, and only if that day is also ${weekdays}`;

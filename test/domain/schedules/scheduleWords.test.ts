@@ -14,6 +14,10 @@ describe('scheduleWords', () => {
     ['0 0 */2 * 1', 'UTC', 'at 00:00 UTC, every 2 days in a month, and only if that day is also Monday'],
     ['*/5 * */2 * mon,wed', 'UTC', 'every 5 minutes, every 2 days in a month, and only if that day is also Monday or Wednesday (UTC)'],
     ['0 0 13 * 5', 'UTC', 'at 00:00 UTC, on day 13 of the month, and on Friday'],
+    // A list that names a value twice (cron takes it) says each value once.
+    ['0 0 * * 0,7', 'UTC', 'at 00:00 UTC, only on Sunday'],
+    ['0-30,15 * * * *', 'UTC', 'minutes 0 through 30 past the hour'],
+    ['*,5 2 * * *', 'UTC', 'every minute, between 02:00 and 02:59 UTC'],
   ])('says %j in %s as %j', (schedule, zone, words) => {
     expect(scheduleWords(schedule, zone)).toBe(words);
   });
