@@ -87,9 +87,25 @@ function isProgramNotValue(name: RunOption, word: string, runs: (word: string) =
   return runs(word);
 }
 
-/** Reads `cronbeat run`'s arguments; `runs` says whether a word starts a program (canRun). */
+/**
+ * Reads `cronbeat run`'s arguments; `runs` says whether a word starts a program (canRun). A `--`
+ * is ours only while our words are read: once a word has started the command, a `--` after it is
+ * the job's (`kubectl exec pod -- /backup.sh`, `git checkout -- file`), and taken for ours, what
+ * followed it would run alone, elsewhere or without its program. A bare word in the token's place
+ * before a `--` is still the token, even one a program is named like (`run "$TOKEN" -- job`).
+ */
 export function readRunWords(argv: string[], runs: (word: string) => boolean = canRun): RunWords {
   const separator = argv.indexOf('--');
+  if (separator >= 0) {
+    const { words, commandAt } = readWords(argv, -1, runs);
+    const afterOurs = words.token !== undefined || words.values.name !== undefined || words.values.schedule !== undefined || argv[commandAt]?.includes('/');
+    if (commandAt >= 0 && commandAt < separator && afterOurs) return words;
+  }
+  return readWords(argv, separator, runs).words;
+}
+
+/** readRunWords with `separator` the index of our `--` (-1: none), and where the command starts without it (-1: not found so). */
+function readWords(argv: string[], separator: number, runs: (word: string) => boolean): { words: RunWords; commandAt: number } {
   const own = separator >= 0 ? argv.slice(0, separator) : argv;
   const values: RunWords['values'] = {};
   const mistakes: string[] = [];
@@ -164,5 +180,5 @@ export function readRunWords(argv: string[], runs: (word: string) => boolean = c
         ? `Give the command to run after --: cronbeat run ${byLine ? '--name NAME --schedule CRON' : 'TOKEN'} -- COMMAND [ARGS...]`
         : 'Give the monitor token (or --name and --schedule) and the command: cronbeat run TOKEN -- COMMAND [ARGS...]';
   }
-  return result;
+  return { words: result, commandAt };
 }

@@ -77,6 +77,19 @@ describe('readRunWords', () => {
     expect(read(['', '--', 'x']).mistake).toMatch(/^give the monitor token/);
     expect(read(['--name', 'b', '--schedule', '--', 'x'])).toMatchObject({ command: ['x'], mistake: '--schedule needs a value' });
     expect(read(['T', '--name', 'b', '--', 'x']).mistake).toMatch(/either a monitor token or --name/);
-    expect(read(['T', 'extra', '--', 'x']).mistake).toMatch(/"extra" is not an option of cronbeat run/);
+    expect(read(['nice', 'extra', '--', 'x']).mistake).toMatch(/"extra" is not an option of cronbeat run/);
+  });
+
+  it('a -- after the word that starts the command is the job\'s, not ours', () => {
+    // `run TOKEN kubectl exec pod -- /backup.sh` ran /backup.sh here, alone.
+    expect(read(['T', 'kubectl', 'exec', 'pod', '--', '/backup.sh'])).toMatchObject({ token: 'T', command: ['kubectl', 'exec', 'pod', '--', '/backup.sh'] });
+    expect(read(['T', 'extra', '--', 'x'])).toMatchObject({ token: 'T', command: ['extra', '--', 'x'] });
+    expect(read(['T', 'extra', '--', 'x']).mistake).toBeUndefined();
+    expect(read(['--name', 'b', '--schedule', '@daily', 'nice', '--', 'date'])).toMatchObject({ command: ['nice', '--', 'date'] });
+    expect(read(['/bin/echo', '--', 'x']).command).toEqual(['/bin/echo', '--', 'x']);
+    // Before the command, a -- is ours, and a bare word before it the token, even one named like a program.
+    expect(read(['T', '--url', 'http://x', '--', 'date', '--', 'y'])).toMatchObject({ token: 'T', values: { url: 'http://x' }, command: ['date', '--', 'y'] });
+    expect(read(['nice', '--', 'date'])).toMatchObject({ token: 'nice', command: ['date'] });
+    expect(read(['--name', 'b', '--schedule', '--', 'x'])).toMatchObject({ command: ['x'], mistake: '--schedule needs a value' });
   });
 });
