@@ -42,6 +42,10 @@ describe('a spool file that is no regular file', () => {
     ['spool.jsonl', devZero, 'a link to /dev/zero'],
     ['spool.sent', fifo, 'a FIFO'],
     ['lines.json', fifo, 'a FIFO'],
+    // A lock's holder is read from the lock file: a FIFO there blocked run and ping for good too.
+    ['spool.lock', fifo, 'a FIFO'],
+    ['spool.replay.lock', fifo, 'a FIFO'],
+    ['spool.full', fifo, 'a FIFO'],
     ['spool.jsonl', folder, 'a folder'],
   ] as const) {
     it(`${name}, ${what}: run runs its job and ends, ping ends, and the pulses are kept in the temporary folder`, async () => {

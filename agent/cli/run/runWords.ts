@@ -91,15 +91,18 @@ function isProgramNotValue(name: RunOption, word: string, runs: (word: string) =
  * Reads `cronbeat run`'s arguments; `runs` says whether a word starts a program (canRun). A `--`
  * is ours only while our words are read: once a word has started the command, a `--` after it is
  * the job's (`kubectl exec pod -- /backup.sh`, `git checkout -- file`), and taken for ours, what
- * followed it would run alone, elsewhere or without its program. A bare word in the token's place
- * before a `--` is still the token, even one a program is named like (`run "$TOKEN" -- job`).
+ * followed it would run alone, elsewhere or without its program (env, nice and sudo read theirs so
+ * too). A bare word in the token's place before a `--` is still the token, even one a program is
+ * named like (`run "$TOKEN" -- job`).
  */
 export function readRunWords(argv: string[], runs: (word: string) => boolean = canRun): RunWords {
   const separator = argv.indexOf('--');
   if (separator >= 0) {
     const { words, commandAt } = readWords(argv, -1, runs);
-    const afterOurs = words.token !== undefined || words.values.name !== undefined || words.values.schedule !== undefined || argv[commandAt]?.includes('/');
-    if (commandAt >= 0 && commandAt < separator && afterOurs) return words;
+    const first = argv[commandAt] ?? '';
+    const afterOurs = words.token !== undefined || words.values.name !== undefined || words.values.schedule !== undefined || first.includes('/');
+    // As env, nice or sudo read theirs; but a monitor's token is no program's name (`run x TOKEN -- job`).
+    if (commandAt >= 0 && commandAt < separator && afterOurs && !MONITOR_TOKEN.test(first)) return words;
   }
   return readWords(argv, separator, runs).words;
 }

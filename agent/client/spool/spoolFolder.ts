@@ -29,8 +29,11 @@ export function spoolFolder(flag?: string): SpoolFolder {
   }
 }
 
-/** The files the job side reads and writes in its folder (the spool, its sent list and set-aside lines, the lines' monitors). */
-const SPOOL_FILES = ['spool.jsonl', 'spool.sent', 'spool.rejected.jsonl', 'lines.json'];
+/**
+ * The files the job side reads and writes in its folder (the spool, its sent list and set-aside
+ * lines, the lines' monitors), its locks (whose holder is read from them) and its mark of a full spool.
+ */
+const SPOOL_FILES = ['spool.jsonl', 'spool.sent', 'spool.rejected.jsonl', 'lines.json', 'spool.lock', 'spool.replay.lock', 'spool.full'];
 
 /**
  * `dir`, once the spool's files in it are files or absent; throws otherwise. Reading a FIFO no

@@ -90,6 +90,8 @@ describe('readRunWords', () => {
     // Before the command, a -- is ours, and a bare word before it the token, even one named like a program.
     expect(read(['T', '--url', 'http://x', '--', 'date', '--', 'y'])).toMatchObject({ token: 'T', values: { url: 'http://x' }, command: ['date', '--', 'y'] });
     expect(read(['nice', '--', 'date'])).toMatchObject({ token: 'nice', command: ['date'] });
+    const uuid = '9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
+    expect(read(['extra', uuid, '--', 'date'])).toMatchObject({ token: 'extra', command: ['date'], mistake: expect.stringMatching(/is not an option of cronbeat run/) });
     expect(read(['--name', 'b', '--schedule', '--', 'x'])).toMatchObject({ command: ['x'], mistake: '--schedule needs a value' });
   });
 });
