@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
-import { jobStart, notRunnableStatus } from './run/rawWords';
+import { notRunnableStatus, spawnJob } from './run/rawWords';
 import { forwardSignals } from './run/runJob';
 import { terminalText } from '../domain/text/controlCharacters';
 import { closestTo } from './didYouMean';
@@ -49,7 +49,6 @@ function runJobAlone(words: RunWords): never {
       // No shim listening.
     }
   }
-  const start = jobStart(words.command);
   const signals = constants.signals as Record<string, number>;
   const notStarted = (error: Error) => {
     console.error(terminalText(`cronbeat: ${words.command[0]} could not be started (${error.message}).`, { oneLine: true }));
@@ -58,7 +57,7 @@ function runJobAlone(words: RunWords): never {
   let child: ChildProcess;
   const forwarding = forwardSignals();
   try {
-    child = spawn(start.file, start.args, { stdio: 'inherit' });
+    child = spawnJob(words.command, { stdio: 'inherit' });
   } catch (error) {
     return notStarted(error as Error); // Node 8 throws some failures (EACCES) instead of emitting them
   }

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, readFileSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { OutputTail } from '../../client/pulses/outputTail';
-import { jobStart, notRunnableStatus } from './rawWords';
+import { notRunnableStatus, spawnJob } from './rawWords';
 import { describeError } from '../../domain/text/errorText';
 
 /*
@@ -108,8 +108,7 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
     let child: ChildProcess;
     const forwarding = forwardSignals();
     try {
-      const { file, args } = jobStart(command);
-      child = spawn(file, args, { stdio: ['inherit', 'pipe', 'pipe'] });
+      child = spawnJob(command, { stdio: ['inherit', 'pipe', 'pipe'] });
     } catch (error) {
       forwarding.stop();
       // An empty command name is refused before any process is made.

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -161,5 +161,23 @@ describe('cronbeat run: words and environment that are not UTF-8', () => {
     child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const status = await new Promise((resolve) => child.on('close', resolve));
     expect({ status, stdout }).toEqual({ status: 0, stdout: 'ran' });
+  });
+
+  it('runs the job when putting the bytes back would pass the kernel\'s limit for a whole command line (ARG_MAX)', async () => {
+    // The command line run was given fits, 55 KB short of the limit; with the script that puts
+    // 15,000 Latin-1 bytes back (75 KB of printf escapes) it did not, and the job never started
+    // (E2BIG, exit 127). As Node passes it (each byte a 3-byte U+FFFD, 30 KB more) it fits.
+    const env = cleanEnv({ CRONBEAT_DATA_DIR: tempFolder() });
+    const argMax = Number(execFileSync('getconf', ['ARG_MAX'], { encoding: 'utf8' }));
+    const envBytes = Object.entries(env).reduce((sum, [name, value]) => sum + Buffer.byteLength(`${name}=${value ?? ''}`) + 1 + 8, 0);
+    const filler = Array.from({ length: Math.floor((argMax - envBytes - 55_000) / 109) }, () => 'a'.repeat(100));
+    const script = `exec ${shellQuote(process.execPath)} ${shellQuote(CLI)} run some-token --url ${shellQuote(down)} -- sh -c 'printf "ran %s" "$#"' sh "$(head -c 15000 /dev/zero | tr '\\0' '\\351')" "$@"`;
+    const child = spawn('sh', ['-c', script, 'sh', ...filler], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const status = await new Promise((resolve) => child.on('close', resolve));
+    expect({ status, stdout }, stderr).toEqual({ status: 0, stdout: `ran ${filler.length + 1}` });
   });
 });
