@@ -5,7 +5,7 @@ import { notRunnableStatus, spawnJob } from './run/rawWords';
 import { forwardSignals } from './run/runJob';
 import { terminalText } from '../domain/text/controlCharacters';
 import { closestTo } from './didYouMean';
-import { readRunWords, type RunWords } from './run/runWords';
+import { optionsBeforeRun, readRunWords, type RunWords } from './run/runWords';
 import { engines } from '../../package.json';
 
 /*
@@ -76,7 +76,8 @@ if (nodeTooOld(process.versions.node)) {
   const [command, ...rest] = process.argv.slice(2);
   // A misspelt run whose line holds a job is a run line too (main.ts reads it so on a newer Node).
   const runLike = command === 'run' || (command !== undefined && closestTo(command, ['run', 'ping', 'spool']).join() === 'run' && readRunWords(rest).command.length > 0);
-  const words = runLike ? readRunWords(rest) : null;
+  const optionsFirst = command?.startsWith('-') ? optionsBeforeRun(process.argv.slice(2)) : null;
+  const words = runLike ? readRunWords(rest) : optionsFirst ? readRunWords(optionsFirst) : null;
   const job = words !== null && words.command.length > 0;
   console.error(
     `cronbeat: Node ${process.versions.node} is too old: Cronbeat needs Node ${MINIMUM.join('.')} or newer` +

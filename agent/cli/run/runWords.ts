@@ -88,6 +88,19 @@ function isProgramNotValue(name: RunOption, word: string, runs: (word: string) =
 }
 
 /**
+ * The words of a `cronbeat` line whose options come before `run` (`cronbeat --url URL run TOKEN --
+ * job`, as many tools take them), as run's own (`--url URL TOKEN -- job`), when the line holds a
+ * job: it must run, as on any other mistake of our words. Null for any other line.
+ */
+export function optionsBeforeRun(argv: string[], runs: (word: string) => boolean = canRun): string[] | null {
+  let i = 0;
+  while (i < argv.length && isOption(argv[i])) i += argv[i].startsWith('--') && !argv[i].includes('=') && isOurs(argv[i].slice(2)) ? 2 : 1;
+  if (i === 0 || argv[i] !== 'run') return null;
+  const words = [...argv.slice(0, i), ...argv.slice(i + 1)];
+  return readRunWords(words, runs).command.length > 0 ? words : null;
+}
+
+/**
  * Reads `cronbeat run`'s arguments; `runs` says whether a word starts a program (canRun). A `--`
  * is ours only while our words are read: once a word has started the command, a `--` after it is
  * the job's (`kubectl exec pod -- /backup.sh`, `git checkout -- file`), and taken for ours, what

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readRunWords } from '../../../agent/cli/run/runWords';
+import { optionsBeforeRun, readRunWords } from '../../../agent/cli/run/runWords';
 
 // Which words of a `cronbeat run` line are ours and which the job's; `runs` stands for PATH.
 const onPath = new Set(['nice', 'date', 'backup.sh']);
@@ -93,5 +93,16 @@ describe('readRunWords', () => {
     const uuid = '9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
     expect(read(['extra', uuid, '--', 'date'])).toMatchObject({ token: 'extra', command: ['date'], mistake: expect.stringMatching(/is not an option of cronbeat run/) });
     expect(read(['--name', 'b', '--schedule', '--', 'x'])).toMatchObject({ command: ['x'], mistake: '--schedule needs a value' });
+  });
+
+  it('options before run in a line that holds a job are run\'s own', () => {
+    const runs = (word: string) => word.startsWith('/') || onPath.has(word);
+    expect(optionsBeforeRun(['--url', 'http://x', 'run', 'T', '--', 'date'], runs)).toEqual(['--url', 'http://x', 'T', '--', 'date']);
+    expect(optionsBeforeRun(['--url=http://x', '-v', 'run', 'T', 'date'], runs)).toEqual(['--url=http://x', '-v', 'T', 'date']);
+    // No job, no run, or nothing before it: not such a line.
+    expect(optionsBeforeRun(['--url', 'http://x', 'run', 'T'], runs)).toBeNull();
+    expect(optionsBeforeRun(['--url', 'http://x', 'spool', 'list'], runs)).toBeNull();
+    expect(optionsBeforeRun(['run', 'T', '--', 'date'], runs)).toBeNull();
+    expect(optionsBeforeRun(['--help'], runs)).toBeNull();
   });
 });
