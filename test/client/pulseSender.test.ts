@@ -68,14 +68,23 @@ describe('an answer no agent gives: a redirect', () => {
       expect(result.stderr.trim().split('\n')).toEqual([
         `cronbeat: start and end pulses saved to the spool (${wrongUrl} answered 301 Moved Permanently, a redirect to https://agent.example/api/pulse/x: an agent never redirects a pulse; check --url or CRONBEAT_URL); 2 pulses waiting, sent by the next ping or run or by \`cronbeat spool flush\``,
       ]);
+      // Behind those, the next pulse waits too, and says why: the redirect, not an agent out of reach
+      // (which sent the admin looking for a stopped agent or a network fault).
+      const redirected = `${wrongUrl} answered 301 Moved Permanently, a redirect to https://agent.example/api/pulse/x: an agent never redirects a pulse; check --url or CRONBEAT_URL`;
+      const pinged = await runCli(['ping', monitor.token, '--url', wrongUrl], { env });
+      expect(pinged.stderr).toBe(`cronbeat: pulse saved to the spool (${redirected}); 3 pulses waiting, sent by the next ping or run or by \`cronbeat spool flush\`\n`);
       const again = await runCli(['spool', 'flush'], { env });
       expect(again.status).toBe(1);
       expect(again.stderr).not.toMatch(/dropped/);
+      expect(again.stderr).toBe(
+        `cronbeat: Delivered 0 pulses; 3 still waiting. The agent at ${wrongUrl} did not take them (${redirected}). Start the desktop app or \`cronbeat serve\` if it is not running, and flush again.\n`,
+      );
       const flushed = await runCli(['spool', 'flush', '--url', agent.url], { env });
-      expect(flushed).toMatchObject({ status: 0, stdout: 'Delivered 2 pulses; 0 still waiting.\n' });
+      expect(flushed).toMatchObject({ status: 0, stdout: 'Delivered 3 pulses; 0 still waiting.\n' });
       expect((await pulsesOf(agent, monitor.id)).map((p) => [p.kind, p.exit_code])).toEqual([
         ['start', null],
         ['fail', 3],
+        ['success', null],
       ]);
     } finally {
       await agent.stop();
