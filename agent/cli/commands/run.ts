@@ -9,8 +9,8 @@ const help = `Usage: cronbeat run TOKEN [--url URL] -- COMMAND [ARGS...]
 
 Runs COMMAND and reports it to the monitor with this token: a start pulse when it begins,
 then its exit code with the last 100 KB of its output (stdout and stderr interleaved).
-Standard input, output and error pass through; SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1 and
-SIGUSR2 are forwarded.
+Standard input, output and error pass through; SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
+SIGUSR2 and every other signal that would end cronbeat (SIGALRM…) are forwarded.
 
 With --name instead of a token, the line itself is the monitor's source of truth: its first run
 creates the monitor (matched afterwards by the slug of NAME, e.g. "Nightly Backup" →

@@ -13,11 +13,28 @@ import { describeError } from '../../domain/text/errorText';
 
 /*
  * Signals sent to `cronbeat run` are meant for the job (`pkill -USR1 -f backup` matches both).
- * Beyond the three that end a job, the ones whose default would end or change cronbeat instead:
- * SIGUSR2 and SIGQUIT would kill it and leave the job writing into a closed pipe, and SIGUSR1
- * would open Node's debugger on 127.0.0.1:9229, to any local user, in a process that often runs as root.
+ * Beyond the three that end a job, every other whose default would end or change cronbeat
+ * instead: it would die and leave the job writing into a closed pipe (SIGQUIT, SIGUSR2, the
+ * SIGALRM of runit's `sv alarm` and daemontools' `svc -a`, …), and SIGUSR1 would open Node's
+ * debugger on 127.0.0.1:9229, to any local user, in a process that often runs as root.
  */
-const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'] as const;
+export const FORWARDED_SIGNALS = [
+  'SIGINT',
+  'SIGTERM',
+  'SIGHUP',
+  'SIGQUIT',
+  'SIGUSR1',
+  'SIGUSR2',
+  'SIGALRM',
+  'SIGVTALRM',
+  'SIGPROF',
+  'SIGPWR',
+  'SIGIO',
+  'SIGSTKFLT',
+  'SIGXCPU',
+  'SIGTRAP',
+  'SIGSYS',
+] as const;
 /** The signals a terminal's keys send (Ctrl-C, Ctrl-\) to its whole foreground process group. */
 const KEYBOARD_SIGNALS: ReadonlySet<string> = new Set(['SIGINT', 'SIGQUIT']);
 

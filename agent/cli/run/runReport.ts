@@ -4,7 +4,7 @@ import { spoolFolder } from '../../client/spool/spoolFolder';
 import type { Pulse } from '../../client/pulses/pulses';
 import { printNotices } from '../notices';
 import { baseUrlOption } from '../commands/ping';
-import type { JobResult } from './runJob';
+import { FORWARDED_SIGNALS, type JobResult } from './runJob';
 import type { LineOptions, LineRun, PulseTarget } from './runLine';
 import { describeError } from '../../domain/text/errorText';
 
@@ -46,8 +46,8 @@ async function deliverFor(sender: PulseSender, target: PulseTarget, line: LineRu
   return delivery;
 }
 
-/** What stops `run` once its job has ended; before, every one of them is the job's (runJob.ts forwards it). */
-const STOPPING = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR2'] as const;
+/** What stops `run` once its job has ended (all the signals that would end it); before, every one of them is the job's. */
+const STOPPING = FORWARDED_SIGNALS.filter((signal) => signal !== 'SIGUSR1');
 
 /**
  * Once the job has ended, a signal stops the reporting (an agent that does not answer holds it

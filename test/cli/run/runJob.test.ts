@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../../helpers/testAgent';
@@ -58,7 +59,68 @@ describe('cronbeat run: the job and the signals sent to cronbeat', () => {
     expect(result.stderr).not.toMatch(/Debugger/);
     expect((await pulsesOf(agent, monitor.id)).map((p) => p.kind)).toEqual(['start', 'success']);
   });
+
+  // Signals whose default ends a process: `sv alarm` (runit) and `svc -a` (daemontools) send
+  // SIGALRM, `pkill -ALRM -f backup` matches run too. run died of each (exit 142…), leaving the
+  // job behind, writing into a closed pipe, its status never reported.
+  const others = ['SIGALRM', 'SIGVTALRM', 'SIGPROF', 'SIGPWR', 'SIGIO', 'SIGSTKFLT', 'SIGXCPU', 'SIGTRAP', 'SIGSYS'] as const;
+  it(`passes ${others.join(', ')} on to the job instead of dying of them`, async () => {
+    const monitor = await createMonitor(agent);
+    const job = `let left = ${others.length}; for (const s of ${JSON.stringify(others)}) process.on(s, () => { console.log('got ' + s); if (--left === 0) process.exit(0); }); console.log('ready'); setTimeout(() => process.exit(9), 60_000);`;
+    const child = spawn(process.execPath, [CLI, 'run', monitor.token, '--', process.execPath, '-e', job], { env: cleanEnv(env), stdio: 'pipe', detached: true });
+    const done = finished(child);
+    await lineOf(child, /^ready$/);
+    for (const signal of others) {
+      const got = lineOf(child, new RegExp(`^got ${signal}$`));
+      child.kill(signal);
+      await got;
+    }
+    const result = await done;
+    expect({ status: result.status, signal: result.signal }).toEqual({ status: 0, signal: null });
+    expect((await pulsesOf(agent, monitor.id)).map((p) => p.kind)).toEqual(['start', 'success']);
+  });
+
+  it('exits with the job\'s status when one of them comes after the job has ended, while the pulses wait for the agent', async () => {
+    // An agent that takes the connection and never answers: run waits on it after the job.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket.on('error', () => {}));
+    });
+    await new Promise<void>((listening) => silent.listen(0, '127.0.0.1', listening));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+      const child = spawn(process.execPath, [CLI, 'run', 'some-token', '--url', url, '--', 'sh', '-c', 'echo done; exit 3'], { env: cleanEnv(env), stdio: 'pipe', detached: true });
+      const done = finished(child);
+      await lineOf(child, /^done$/);
+      // Once the job has ended, not while it runs, where the signal is the job's; again until run
+      // has seen the end too (one that comes between is passed to the job that is no more).
+      await until(() => childrenOf(child.pid!).length === 0, 'the job to end');
+      let exited = false;
+      const result = await new Promise<Awaited<typeof done>>((resolve) => {
+        const again = setInterval(() => !exited && child.kill('SIGALRM'), 100);
+        void done.then((ended) => {
+          exited = true;
+          clearInterval(again);
+          resolve(ended);
+        });
+      });
+      expect({ status: result.status, signal: result.signal }).toEqual({ status: 3, signal: null });
+      expect(result.stderr).toMatch(/stopped by SIGALRM while reporting the run: 2 pulses not yet answered kept in the spool/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((closed) => silent.close(closed));
+    }
+  });
 });
+
+/** The pids of `pid`'s children (Linux). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
 
 describe('cronbeat run on a terminal', () => {
   /** The signals waiting for process `pid` as a whole (ShdPnd of /proc/PID/status). */
