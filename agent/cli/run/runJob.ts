@@ -3,6 +3,7 @@ import { closeSync, readFileSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { OutputTail } from '../../client/pulses/outputTail';
+import { ENDING_SIGNALS } from '../signals';
 import { notRunnableStatus, spawnJob } from './rawWords';
 import { describeError } from '../../domain/text/errorText';
 
@@ -12,29 +13,11 @@ import { describeError } from '../../domain/text/errorText';
  */
 
 /*
- * Signals sent to `cronbeat run` are meant for the job (`pkill -USR1 -f backup` matches both).
- * Beyond the three that end a job, every other whose default would end or change cronbeat
- * instead: it would die and leave the job writing into a closed pipe (SIGQUIT, SIGUSR2, the
- * SIGALRM of runit's `sv alarm` and daemontools' `svc -a`, …), and SIGUSR1 would open Node's
- * debugger on 127.0.0.1:9229, to any local user, in a process that often runs as root.
+ * Signals sent to `cronbeat run` are meant for the job (`pkill -USR1 -f backup` matches both):
+ * every one whose default would end or change cronbeat (signals.ts) is passed on, rather than
+ * cronbeat dying of it and leaving the job writing into a closed pipe.
  */
-export const FORWARDED_SIGNALS = [
-  'SIGINT',
-  'SIGTERM',
-  'SIGHUP',
-  'SIGQUIT',
-  'SIGUSR1',
-  'SIGUSR2',
-  'SIGALRM',
-  'SIGVTALRM',
-  'SIGPROF',
-  'SIGPWR',
-  'SIGIO',
-  'SIGSTKFLT',
-  'SIGXCPU',
-  'SIGTRAP',
-  'SIGSYS',
-] as const;
+const FORWARDED_SIGNALS = ENDING_SIGNALS;
 /** The signals a terminal's keys send (Ctrl-C, Ctrl-\) to its whole foreground process group. */
 const KEYBOARD_SIGNALS: ReadonlySet<string> = new Set(['SIGINT', 'SIGQUIT']);
 

@@ -4,7 +4,8 @@ import { spoolFolder } from '../../client/spool/spoolFolder';
 import type { Pulse } from '../../client/pulses/pulses';
 import { printNotices } from '../notices';
 import { baseUrlOption } from '../commands/ping';
-import { FORWARDED_SIGNALS, type JobResult } from './runJob';
+import type { JobResult } from './runJob';
+import { STOPPING_SIGNALS } from '../signals';
 import type { LineOptions, LineRun, PulseTarget } from './runLine';
 import { describeError } from '../../domain/text/errorText';
 
@@ -46,8 +47,8 @@ async function deliverFor(sender: PulseSender, target: PulseTarget, line: LineRu
   return delivery;
 }
 
-/** What stops `run` once its job has ended (all the signals that would end it); before, every one of them is the job's. */
-const STOPPING = FORWARDED_SIGNALS.filter((signal) => signal !== 'SIGUSR1');
+/** What stops `run` once its job has ended; before, every one of them is the job's (runJob.ts forwards it). */
+const STOPPING = STOPPING_SIGNALS;
 
 /**
  * Once the job has ended, a signal stops the reporting (an agent that does not answer holds it
