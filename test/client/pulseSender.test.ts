@@ -92,3 +92,27 @@ describe('an answer no agent gives: a redirect', () => {
     }
   });
 });
+
+describe('a redirect that echoes the pulse\'s path', () => {
+  it('never prints the ping key a line\'s pulse carries in its path (cron mails stderr)', async () => {
+    // A proxy sending http to https keeps the path: /api/pulse/key/cb_…/slug.
+    const echoing = createHttpServer((request, response) => {
+      request.resume();
+      response.writeHead(301, { Location: `https://cron.example.com${request.url}` }).end();
+    });
+    await new Promise<void>((listening) => echoing.listen(0, '127.0.0.1', listening));
+    try {
+      const key = `cb_${'k'.repeat(43)}`;
+      const wrongUrl = `http://127.0.0.1:${(echoing.address() as { port: number }).port}`;
+      const env = { CRONBEAT_DATA_DIR: tempFolder(), CRONBEAT_API_TOKEN: key };
+      const result = await runCli(['run', '--name', 'nightly', '--schedule', '0 3 * * *', '--url', wrongUrl, '--', 'sh', '-c', 'exit 3'], { env });
+      expect(result.status).toBe(3);
+      expect(result.stderr).toMatch(/a redirect to https:\/\/cron\.example\.com\/api\/pulse\/key\/\*\*\*\/nightly\/start/);
+      const flushed = await runCli(['spool', 'flush'], { env });
+      expect(flushed.stderr).toMatch(/a redirect to https:\/\/cron\.example\.com\/api\/pulse\/key\/\*\*\*\//);
+      for (const output of [result, flushed]) expect(output.stdout + output.stderr).not.toContain(key);
+    } finally {
+      await new Promise((closed) => echoing.close(closed));
+    }
+  });
+});
