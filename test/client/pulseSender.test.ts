@@ -116,3 +116,33 @@ describe('a redirect that echoes the pulse\'s path', () => {
     }
   });
 });
+
+describe('an answer no agent gives: a web page', () => {
+  it('keeps the pulses in the spool, not "delivered" to a page that took them (a portal, an app that answers every path)', async () => {
+    const page = createHttpServer((request, response) => {
+      request.resume();
+      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Welcome</title>');
+    });
+    await new Promise<void>((listening) => page.listen(0, '127.0.0.1', listening));
+    const agent = await startTestAgent();
+    try {
+      const monitor = await createMonitor(agent);
+      const wrongUrl = `http://127.0.0.1:${(page.address() as { port: number }).port}`;
+      const env = { CRONBEAT_DATA_DIR: tempFolder() };
+      const result = await runCli(['run', monitor.token, '--url', wrongUrl, '--', 'sh', '-c', 'exit 3'], { env });
+      expect(result.status).toBe(3);
+      expect(result.stderr).toBe(
+        `cronbeat: start and end pulses saved to the spool (${wrongUrl} answered 200 with a web page (text/html), not as a Cronbeat agent does: check --url or CRONBEAT_URL); 2 pulses waiting, sent by the next ping or run or by \`cronbeat spool flush\`\n`,
+      );
+      const flushed = await runCli(['spool', 'flush', '--url', agent.url], { env });
+      expect(flushed).toMatchObject({ status: 0, stdout: 'Delivered 2 pulses; 0 still waiting.\n' });
+      expect((await pulsesOf(agent, monitor.id)).map((p) => [p.kind, p.exit_code])).toEqual([
+        ['start', null],
+        ['fail', 3],
+      ]);
+    } finally {
+      await agent.stop();
+      await new Promise((closed) => page.close(closed));
+    }
+  });
+});
