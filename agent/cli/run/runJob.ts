@@ -48,11 +48,12 @@ function jobInTerminalForeground(job: number | undefined): boolean {
  * stopping the unit, `timeout`) before this process runs again after the spawn, and a signal with
  * no handler yet ended `run`, leaving the job behind. One that comes before the job is given waits for it.
  */
-export function forwardSignals(): { to: (child: ChildProcess) => void; stop: () => void } {
+export function forwardSignals(afterExit?: (signal: NodeJS.Signals) => void): { to: (child: ChildProcess) => void; stop: () => void } {
   let job: ChildProcess | undefined;
   const waiting: NodeJS.Signals[] = [];
   const forward = (signal: NodeJS.Signals) => {
     if (!job) waiting.push(signal);
+    else if (job.exitCode !== null || job.signalCode !== null) afterExit?.(signal);
     else if (!(KEYBOARD_SIGNALS.has(signal) && jobInTerminalForeground(job.pid))) job.kill(signal);
   };
   for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
@@ -106,7 +107,13 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
     const tail = new OutputTail();
     signalStarted(startedFd);
     let child: ChildProcess;
-    const forwarding = forwardSignals();
+    let exited: { status: number; endedAt: number } | undefined;
+    // Once the job has ended, a signal is for no one else: while a process the job left holds its
+    // output (`nohup worker &`), run waits for that output, and a signal sent to it (systemd stopping
+    // the unit, `timeout`) ends it with the job's status, unless the reporting takes the signal itself.
+    const forwarding = forwardSignals((signal) => {
+      if (exited && process.listenerCount(signal) === 1) process.exit(exited.status);
+    });
     try {
       child = spawnJob(command, { stdio: ['inherit', 'pipe', 'pipe'] });
     } catch (error) {
@@ -156,7 +163,6 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
       startStatus = notRunnableStatus(error);
     });
     const statusOf = (code: number | null, signal: NodeJS.Signals | null) => code ?? 128 + (signal ? constants.signals[signal] : 0);
-    let exited: { status: number; endedAt: number } | undefined;
     let drain: NodeJS.Timeout | undefined;
     child.on('exit', (code, signal) => {
       exited = { status: statusOf(code, signal), endedAt: performance.now() };

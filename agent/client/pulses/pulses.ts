@@ -95,7 +95,7 @@ export async function sendPulse(baseUrl: string, pulse: Pulse, late = false, del
   // Nor does it answer a pulse with a web page: a captive portal or an app that answers every path
   // with 200 took it, and counted as delivered, the pulse would be lost without a word.
   const type = outcome.kind === 'ok' ? outcome.headers?.['content-type'] : undefined;
-  if (typeof type === 'string' && /^\s*text\/html\b/i.test(type)) {
+  if (outcome.kind === 'ok' && typeof type === 'string' && /^\s*text\/html\b/i.test(type)) {
     return { kind: 'unreachable', message: `${new URL(baseUrl).origin} answered ${outcome.status} with a web page (text/html), not as a Cronbeat agent does: check --url or CRONBEAT_URL` };
   }
   return outcome;

@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../../helpers/testAgent';
 import { createMonitor, pulsesOf } from '../agentFixtures';
 import { CLI, cleanEnv, closedPort, finished, spawnCli, tempFolder } from '../../helpers/cli';
@@ -200,6 +200,30 @@ describe('cronbeat run: a job that leaves a process holding its output', () => {
     const pulses = await pulsesOf(agent, monitor.id);
     expect(pulses.map((p) => p.kind)).toEqual(['start', 'fail']);
     expect(pulses[1].body).toContain('job done');
+  });
+});
+
+describe('cronbeat run: stopped while a process the job left holds its output', () => {
+  it('SIGTERM once the job has ended and its end is reported: run exits with the job\'s status (the signal went to the job that was no more, and run waited on)', async () => {
+    const monitor = await createMonitor(agent);
+    const job = '( sleep 300 & echo "daemon $!"; wait ) & echo "job done"; exit 4';
+    const child = spawnCli(['run', monitor.token, '--', 'sh', '-c', job], { env });
+    const done = finished(child);
+    const daemon = Number((await lineOf(child, /^daemon \d+$/)).split(' ')[1]);
+    // Whatever the outcome, nothing of this test outlives it.
+    onTestFinished(() => {
+      for (const pid of [daemon, child.pid!]) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    });
+    await expect.poll(async () => (await pulsesOf(agent, monitor.id)).find((p) => p.kind !== 'start')).toMatchObject({ kind: 'fail', exit_code: 4 });
+    child.kill('SIGTERM');
+    const result = await done;
+    expect({ status: result.status, signal: result.signal }).toEqual({ status: 4, signal: null });
   });
 });
 
