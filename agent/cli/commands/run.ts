@@ -21,7 +21,7 @@ A mistake in these options (a wrong --schedule) is said once on stderr; the job 
 
 Everything after -- is the command's. Without --, the first word that is neither an option
 below nor its value (nor, without --name, the token) starts the command, with every word after
-it: cronbeat run --name backup --schedule '0 3 * * *' nice /usr/local/bin/backup.sh --full
+it, a -- among them included: cronbeat run TOKEN kubectl exec pod -- /backup.sh runs kubectl.
 A misspelt option, a bad value, a missing key or token, an agent out of reach: one line on
 stderr, and the command runs exactly as written.
 
