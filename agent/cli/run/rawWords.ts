@@ -96,6 +96,12 @@ function jobStart(command: string[]): JobStart {
   // A bash that is /bin/sh counts itself in SHLVL: the job gets the level it was given.
   const level = (environ ?? []).find((entry) => entry.subarray(0, 6).toString('latin1') === 'SHLVL=');
   const shlvl = level && /^\d{1,6}$/.test(level.subarray(6).toString('latin1')) ? `SHLVL=${level.subarray(6).toString('latin1')} && export SHLVL` : 'unset SHLVL';
+  // And a shell exports PWD as it starts, the real folder in place of the one given: the job gets
+  // its own (none, under cron), byte for byte.
+  const folders = ['PWD', 'OLDPWD'].map((name) => {
+    const given = (environ ?? []).find((entry) => entry.subarray(0, name.length + 1).toString('latin1') === `${name}=`);
+    return given ? `${name}=${bytesWord(given.subarray(name.length + 1))} && ${name}=\${${name}%.} && export ${name}` : `unset ${name}`;
+  });
   const script = [
     '__cronbeat_i=0',
     'for __cronbeat_a do',
@@ -107,6 +113,7 @@ function jobStart(command: string[]): JobStart {
     'unset __cronbeat_i __cronbeat_a',
     ...restored,
     shlvl,
+    ...folders,
     'exec "$@"',
   ].join('\n');
   // One argument may hold at most 128 KB (Linux's MAX_ARG_STRLEN): past that the job would not

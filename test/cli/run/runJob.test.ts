@@ -239,6 +239,21 @@ describe('cronbeat run: words and environment that are not UTF-8', () => {
     expect(Buffer.concat(chunks)).toEqual(Buffer.from('caf\xe9|plain|d\xe9j\xe0', 'latin1'));
   });
 
+  it('adds no PWD to the job\'s environment, nor changes the one it was given, when /bin/sh puts those bytes back', async () => {
+    // dash exports PWD as it starts: a cron job (cron sets none) got one, and a PWD given was made the real folder.
+    for (const [pwd, expected] of [[undefined, 'undefined'], ['/nowhere', '/nowhere']] as const) {
+      const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', CRONBEAT_DATA_DIR: tempFolder(), ...(pwd ? { PWD: pwd } : {}) };
+      // No shell between (a shell would set PWD itself): perl (Debian's perl-base, always there)
+      // execs run with the Latin-1 byte and exactly this environment.
+      const words = [process.execPath, CLI, 'run', 'some-token', '--url', down, '--', process.execPath, '-e', 'console.log(String(process.env.PWD))'];
+      const child = spawn('/usr/bin/perl', ['-e', 'push @ARGV, "caf\\xe9"; exec { $ARGV[0] } @ARGV or die "exec: $!"', ...words], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const status = await new Promise((resolve) => child.on('close', resolve));
+      expect({ status, stdout }, pwd ?? 'no PWD').toEqual({ status: 0, stdout: `${expected}\n` });
+    }
+  });
+
   it('runs the job even when those bytes are too many to put back (one argument holds at most 128 KB)', async () => {
     // 40,000 Latin-1 bytes: written back as printf escapes they would pass the limit, and the job would not start.
     const script = `exec ${shellQuote(process.execPath)} ${shellQuote(CLI)} run some-token --url ${shellQuote(down)} -- sh -c 'printf ran' sh "$(head -c 40000 /dev/zero | tr '\\0' '\\351')"`;
