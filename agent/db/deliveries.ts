@@ -3,6 +3,7 @@ import type { Db } from './open';
 import type { ChannelKind } from '../contract/channels';
 import { deliveryRouting, type DeliveryRoutingRepos } from './deliveryRouting';
 import { deliveryOrder } from './deliveryOrder';
+import { deliveryDue } from './deliveryDue';
 import { digestSplit } from './digestSplit';
 import type { NotificationData } from '../domain/alerts/notificationKinds';
 import type { DeliveryStatus } from '../contract/notifications';
@@ -61,25 +62,6 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
     `INSERT INTO deliveries (uuid, notification_id, channel_id, status, next_attempt_at, give_up_at, created_at)
      VALUES (@uuid, @notificationId, @channelId, 'pending', @now, @giveUpAt, @now)`,
   );
-  // The oldest due delivery of each channel not busy: one index probe per channel, however many
-  // deliveries wait behind a slow one.
-  const due = db.prepare(
-    `SELECT d.* FROM channels c
-     JOIN deliveries d ON d.id = (
-       SELECT id FROM deliveries WHERE channel_id = c.id AND status = 'pending' AND next_attempt_at <= @now
-       ORDER BY next_attempt_at, id LIMIT 1)
-     WHERE c.id NOT IN (SELECT value FROM json_each(@busy))
-     ORDER BY d.next_attempt_at, d.id LIMIT @limit`,
-  );
-  // Channels busy in this process are left out: their next delivery waits for the send in flight.
-  const earliest = db
-    .prepare(
-      `SELECT min(min(
-         coalesce((SELECT min(next_attempt_at) FROM deliveries WHERE channel_id = c.id AND status = 'pending'), 1e18),
-         coalesce((SELECT min(next_attempt_at) FROM deliveries WHERE channel_id = c.id AND status = 'sending'), 1e18)))
-       FROM channels c WHERE c.id NOT IN (SELECT value FROM json_each(@busy))`,
-    )
-    .pluck();
   const claim = db.prepare(
     `UPDATE deliveries SET status = 'sending', attempts = attempts + 1, last_attempt_at = @now, next_attempt_at = @claimEnds
      WHERE id = @id AND status = 'pending' AND next_attempt_at <= @now`,
@@ -169,6 +151,7 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
 
   return {
     ...deliveryOrder<DeliveryRow>(db),
+    ...deliveryDue<DeliveryRow>(db),
     ...digestSplit(db),
     /**
      * Writes a delivery for each channel the notification goes to (`channelIds`, else deliveryRouting). Call it
@@ -181,18 +164,6 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
         insert.run({ uuid: uuidV7(notification.now), notificationId: notification.id, channelId, now: notification.now, giveUpAt: notification.giveUpAt });
       }
       return channelIds.length;
-    },
-    /** The oldest pending delivery due at `now` of each channel not in `busyChannelIds`, oldest first, at most `limit`. */
-    due(now: number, limit: number, busyChannelIds: number[] = []): DeliveryRow[] {
-      return due.all({ now, limit, busy: JSON.stringify(busyChannelIds) }) as DeliveryRow[];
-    },
-    /**
-     * When the worker next has something to do for a channel not in `busyChannelIds`: a pending
-     * delivery comes due, or a claim ends; null when there is nothing.
-     */
-    earliestDue(busyChannelIds: number[] = []): number | null {
-      const at = earliest.get({ busy: JSON.stringify(busyChannelIds) }) as number | null | undefined;
-      return at === null || at === undefined || at >= 1e18 ? null : at;
     },
     /**
      * Takes the delivery for one attempt that ends by `claimEnds`; true only for the one caller

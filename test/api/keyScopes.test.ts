@@ -86,6 +86,10 @@ describe('scoped keys, route by route', () => {
     const alert = await agent.api('/api/servers/alert', { method: 'POST', token: keys.ping, json: { username: 'root', server_id: 'web-1', command: '0 3 * * * backup', change: 'added' } });
     expect(alert.status).toBe(201);
     expect((await alert.json()).alert).toMatchObject({ username: 'root', command: '0 3 * * * backup' });
+    // With a trailing slash, which names the same path for every route and key.
+    const slashed = await agent.api('/api/servers/heartbeat/', { method: 'POST', token: keys.ping, json: { server_id: 'web-1', jobs: 4 } });
+    expect(slashed.status).toBe(200);
+    expect(await slashed.json()).toMatchObject({ identifier: 'web-1', watched_jobs: 4 });
     // The rest of the servers stays out of its reach, as before.
     for (const [method, path] of [['GET', '/api/servers'], ['GET', `/api/servers/${server.id}`], ['GET', `/api/servers/${server.id}/alerts`], ['DELETE', `/api/servers/${server.id}`]]) {
       const response = await agent.api(path, { method, token: keys.ping });

@@ -162,6 +162,29 @@ describe('what a line pulse refuses', () => {
     expect(agent.store.monitors.list(1)).toHaveLength(before);
   });
 
+  it('changes nothing of the monitor when the pulse is refused for an Idempotency-Key used by another pulse (422), nor on a retry', async () => {
+    const keyed = (action: string, query: Record<string, string>, key: string) =>
+      fetch(`${agent.url}/api/pulse/key/${ping}/keyed-job${action}?${new URLSearchParams(query)}`, { headers: { 'Idempotency-Key': key } });
+    expect((await keyed('', { create: '1', schedule: '0 5 * * *', grace: '10' }, 'run-1')).status).toBe(201);
+    const [made] = monitorsWithSlug('keyed-job');
+    const history = await changesOf(made.id);
+
+    const refused = await keyed('/fail', { schedule: '0 0 1 1 *', grace: '525600', alert_after: '100', tz: 'Asia/Tokyo', server: 'web-09' }, 'run-1');
+    expect(refused.status).toBe(422);
+    expect((await refused.json()).errors).toHaveProperty('idempotency-key');
+    expect(refused.headers.get('x-cronbeat-monitor-token')).toBeNull();
+    // A retry of the first pulse is answered as the first, and the line's other words change nothing either.
+    const retry = await keyed('', { schedule: '0 6 * * *' }, 'run-1');
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('x-cronbeat-monitor-token')).toBe(made.token);
+    expect(monitorsWithSlug('keyed-job')[0]).toEqual(made);
+    expect(await changesOf(made.id)).toEqual(history);
+    expect(agent.store.pulses.count(made.id)).toBe(1);
+    // A new pulse still follows the line.
+    expect((await keyed('', { schedule: '0 6 * * *' }, 'run-2')).status).toBe(200);
+    expect(monitorsWithSlug('keyed-job')[0].schedule).toBe('0 6 * * *');
+  });
+
   it('answers 401 for an unknown key and 403 for a read-only or badge key', async () => {
     expect((await line('x', { create: '1', schedule: '0 3 * * *' }, '', 'cb_wrong')).status).toBe(401);
     for (const scope of ['read-only', 'badge'] as const) {

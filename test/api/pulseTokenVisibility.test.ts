@@ -155,6 +155,59 @@ describe('a token a person wrote into a name', () => {
     // A full key reads the names as written.
     expect((await (await agent.api(`/api/monitors/${copy.id}`)).json()).name).toBe(`curl ${agent.url}/api/pulse/${target.token}`);
   });
+
+  it("is hidden from a read-only key in a monitor's settings history, a channel's report preview and a delivery's channel name, even after the rename", async () => {
+    const target = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'history target', timezone: 'UTC', schedule: '0 7 * * *', duration: 5 } })).json();
+    const renamed = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'renamed', timezone: 'UTC', schedule: '0 7 * * *', duration: 5 } })).json();
+    // A channel named after the target's token too: a delivery to it names it.
+    expect((await agent.api('/api/channels', { method: 'POST', json: { name: `hook of ${target.token}`, kind: 'webhook', settings: { url: hook.url } } })).status).toBe(201);
+    // Named after the curl line that pings the target (and tagged with it), failing, then given its plain name back.
+    const edit = await agent.api(`/api/monitors/${renamed.id}`, { method: 'PATCH', json: { name: `curl ${agent.url}/api/pulse/${target.token}`, tags: [`t:${target.token}`] } });
+    expect(edit.status).toBe(200);
+    expect((await fetch(`${agent.url}/api/pulse/${renamed.token}/fail`, { method: 'POST' })).status).toBe(200);
+    const preview = agent.store.channels.list(1)[0].id;
+    const fullPreview = await (await agent.api(`/api/channels/${preview}/report-preview`)).text();
+    expect(fullPreview).toContain(target.token);
+    for (const path of [`/api/channels/${preview}/report-preview`, `/api/channels/${preview}/report-preview?frequency=weekly`]) {
+      const body = await (await agent.api(path, { token: readOnly })).text();
+      expect(body.toLowerCase(), path).not.toContain(target.token);
+      expect(body, path).toContain(HIDDEN_TOKEN);
+    }
+    const failure = agent.store.notifications.page(1, 10, 0, { kinds: 'spec', unread: false }).find((n) => n.data.type_id === renamed.id)!;
+    const deliveries = await (await agent.api(`/api/notifications/${failure.id}/deliveries`, { token: readOnly })).text();
+    expect(deliveries).toContain(`hook of ${HIDDEN_TOKEN}`);
+    expect(deliveries.toLowerCase()).not.toContain(target.token);
+    expect((await agent.api(`/api/monitors/${renamed.id}`, { method: 'PATCH', json: { name: 'renamed', tags: [] } })).status).toBe(200);
+    const history = await agent.api(`/api/monitors/${renamed.id}/changes`, { token: readOnly });
+    expect(history.status).toBe(200);
+    const body = await history.text();
+    expect(body.toLowerCase()).not.toContain(target.token);
+    const changes = JSON.parse(body);
+    expect(changes[0].changes.name).toEqual({ from: `curl ${agent.url}/api/pulse/${HIDDEN_TOKEN}`, to: 'renamed' });
+    expect(changes[0].changes.tags).toEqual({ from: [`t:${HIDDEN_TOKEN}`], to: [] });
+    // A full key reads the history as it was written.
+    expect(JSON.stringify(await (await agent.api(`/api/monitors/${renamed.id}/changes`)).json())).toContain(target.token);
+  });
+});
+
+describe("a ping key's server reports", () => {
+  it("answer about a server named after a monitor's token without the token (only its own line's tokens are a ping key's)", async () => {
+    const target = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'watched target', timezone: 'UTC', schedule: '0 7 * * *', duration: 5 } })).json();
+    const named = { name: `box ${target.token}`, ip_address: '10.0.0.9', identifier: 'box-09' };
+    expect((await agent.api('/api/servers', { method: 'POST', json: named })).status).toBe(201);
+    const ping = agent.store.apiTokens.create({ companyId: 1, name: 'watcher', scope: 'ping', now: Date.now() }).token;
+    const heartbeat = await agent.api('/api/servers/heartbeat', { method: 'POST', token: ping, json: { server_id: 'box-09', interval_seconds: 60 } });
+    expect(heartbeat.status).toBe(200);
+    expect(await heartbeat.json()).toMatchObject({ name: `box ${HIDDEN_TOKEN}`, identifier: 'box-09', watched_jobs: null });
+    const alert = await agent.api('/api/servers/alert', { method: 'POST', token: ping, json: { username: 'root', server_id: 'box-09', command: '/usr/local/bin/job.sh', change: 'added' } });
+    expect(alert.status).toBe(201);
+    const answer = await alert.text();
+    expect(answer.toLowerCase()).not.toContain(target.token);
+    expect(answer).toContain(HIDDEN_TOKEN);
+    // A full key reads the server's name as written.
+    const full = await agent.api('/api/servers/heartbeat', { method: 'POST', json: { server_id: 'box-09' } });
+    expect((await full.json()).name).toBe(named.name);
+  });
 });
 
 describe('a token cut in two where a text was cut', () => {

@@ -99,6 +99,26 @@ describe('cronbeat token', () => {
     expect(again.stderr).toMatch(/^cronbeat: No live token has the ID 1\.\n$/);
   });
 
+  it("revoke gives new pulse tokens to the monitors the key's job lines held, beside a running agent, and says so", async () => {
+    const dataDir = tempDir();
+    const ping = (await runCli(['token', 'create', '--scope', 'ping', '--data-dir', dataDir])).stdout.trim();
+    const serve = await startServe(['--data-dir', dataDir]);
+    try {
+      const made = await fetch(`${serve.url}/api/pulse/key/${ping}/db-dump?create=1&schedule=0+3+*+*+*`);
+      expect(made.status).toBe(201);
+      const told = made.headers.get('x-cronbeat-monitor-token')!;
+      const revoked = await runCli(['token', 'revoke', '1', '--data-dir', dataDir]);
+      expect(revoked.status).toBe(0);
+      expect(revoked.stdout).toBe(
+        'Token 1 revoked. 1 monitor its job lines held has a new pulse token (its holder was told the old ones); hand them to the key that replaces it: cronbeat monitor hand 1 --key NEW_KEY_ID.\n',
+      );
+      // The token its line was told no longer pulses the monitor.
+      expect((await fetch(`${serve.url}/api/pulse/${told}`)).status).toBe(404);
+    } finally {
+      await serve.stop();
+    }
+  });
+
   it('explains a missing action in one line with exit code 2', async () => {
     const result = await runCli(['token', '--data-dir', tempDir()]);
     expect(result.status).toBe(2);

@@ -53,7 +53,7 @@ describe.skipIf(chromiumMissing)('alert after N failures in the dashboard', { ti
     expect(await page.getByTestId('monitor-status-text').textContent()).toContain('job reported failure');
     expect(await page.locator('dl.facts').textContent()).toContain('after 3 failures in a row');
     // Its next run is still watched: the next one missed counts too.
-    expect(await page.getByTestId('monitor-next-due').textContent()).not.toContain('After the next pulse');
+    expect(await page.getByTestId('monitor-next-due').textContent()).not.toContain('Waits for a success pulse');
     await screenshot(page, 'monitor-failed-not-alerted-1280x800');
     expect(agent.store.notifications.page(1, 100, 0).filter((n) => n.data.type_id === monitor.id)).toEqual([]);
   });

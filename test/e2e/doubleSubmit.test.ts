@@ -42,4 +42,20 @@ describe.skipIf(chromiumMissing)('a double-click sends a form once', { timeout: 
     await page.getByRole('heading', { name: 'nightly', level: 1 }).waitFor();
     expect((await names('/api/monitors')).filter((name) => name === 'nightly')).toHaveLength(1);
   });
+
+  it('makes one monitor when its max run time failed and the form is sent again', async () => {
+    await page.goto(`${agent.url}/#/monitors/new`);
+    await page.getByRole('textbox', { name: 'Name' }).fill('weekly');
+    await page.getByRole('textbox', { name: 'Max run time (minutes)' }).fill('45');
+    // The monitor is made, then its max run time (a request of its own) does not get through.
+    await page.route('**/api/monitors/*/max-runtime', (route) => route.abort('connectionrefused'));
+    await page.getByRole('button', { name: 'Create monitor' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Cannot reach the Cronbeat agent' }).first().waitFor();
+    await page.unroute('**/api/monitors/*/max-runtime');
+    await page.getByRole('button', { name: 'Create monitor' }).click();
+    await page.getByRole('heading', { name: 'weekly', level: 1 }).waitFor();
+    const made = ((await (await agent.api('/api/monitors')).json()) as { name: string; max_runtime?: number }[]).filter((m) => m.name === 'weekly');
+    expect(made).toHaveLength(1);
+    expect(made[0]!.max_runtime).toBe(45);
+  });
 });

@@ -239,7 +239,8 @@ describe.skipIf(chromiumMissing)('the dashboard in the first hour', { timeout: 3
   });
 
   it('shows the certificates table whole at 800×600, Delete button included', async () => {
-    const small = await browser.newContext({ viewport: { width: 800, height: 600 }, timezoneId: 'Asia/Tokyo', locale: 'en-GB' });
+    // A viewer in a zone of a long name, which the Expires column names.
+    const small = await browser.newContext({ viewport: { width: 800, height: 600 }, timezoneId: 'America/North_Dakota/New_Salem', locale: 'en-GB' });
     const smallPage = await small.newPage();
     await smallPage.goto(createSignInLink(agent.store, agent.url, now));
     await smallPage.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
@@ -256,10 +257,16 @@ describe.skipIf(chromiumMissing)('the dashboard in the first hour', { timeout: 3
     const remove = smallPage.getByRole('button', { name: 'Delete backup-reports.internal.example.com' });
     await remove.waitFor();
     await screenshot(smallPage, 'first-hour-certificates-800x600');
+    // The expiry is in the viewer's clock, and says whose, as the servers' and maintenance lists do.
+    await smallPage.getByRole('columnheader', { name: 'Expires (America/North_Dakota/New_Salem)' }).waitFor();
     const clipped = await smallPage.locator('.table-wrap').evaluate((wrap) => wrap.scrollWidth - wrap.clientWidth);
     expect(clipped).toBeLessThanOrEqual(0);
     const box = (await remove.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(800);
+    // The servers' Added column names the same zone, and keeps its table whole too.
+    await smallPage.goto(`${agent.url}/#/servers`);
+    await smallPage.getByRole('columnheader', { name: 'Added (America/North_Dakota/New_Salem)' }).waitFor();
+    expect(await smallPage.locator('.table-wrap').evaluate((wrap) => wrap.scrollWidth - wrap.clientWidth)).toBeLessThanOrEqual(0);
     await small.close();
   });
 

@@ -57,6 +57,9 @@ describe.skipIf(chromiumMissing)('hostile names and output', { timeout: 90_000 }
       name: LONG_WORD,
       starts_at: new Date(now + 3_600_000).toISOString(),
       ends_at: new Date(now + 7_200_000).toISOString(),
+      // What it covers is listed by name and tag, each of one long word too (a tag may have 50 characters).
+      monitor_ids: [monitorId],
+      tags: [`rack:${'b'.repeat(45)}`],
     });
     await post('/api/keys', { name: KEY_NAME, scope: 'ping' });
     // A failure whose alert goes to the channel of the long name: its delivery badge names it.

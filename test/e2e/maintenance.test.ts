@@ -39,8 +39,13 @@ describe.skipIf(chromiumMissing)('maintenance windows in the dashboard', { timeo
     const refused = page.getByLabel('Until');
     await page.getByLabel('From').fill('2026-11-27T16:00');
     await refused.fill('2026-11-27T15:00');
+    // Said as you type, in the form's own words (the API's says "ends_at" and "starts_at"), and nothing is sent.
+    await page.getByText('Until must be a time after From.').waitFor();
+    const sent: string[] = [];
+    page.on('request', (request) => void (request.method() === 'POST' && sent.push(request.url())));
     await page.getByRole('button', { name: 'Add', exact: true }).click();
-    await page.getByText('The ends at field must be a time after starts_at.').waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('mw-ends_at');
+    expect(sent).toEqual([]);
 
     // A failing run during the window: recorded, marked in the run history, and raising nothing.
     expect((await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`)).status).toBe(200);

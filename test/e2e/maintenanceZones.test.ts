@@ -35,4 +35,32 @@ describe.skipIf(chromiumMissing)('the zones of the maintenance list', { timeout:
     const oneOff = page.getByRole('row').filter({ hasText: 'db upgrade' });
     expect(await oneOff.locator('td').nth(1).textContent()).toMatch(/09:00 – .*10:00 America\/New_York$/);
   });
+
+  it('finds a recurring window\'s zone from a place typed as on the monitor form: "paris" is Europe/Paris', async () => {
+    await page.goto(`${agent.url}/#/maintenance`);
+    const form = page.getByRole('form', { name: 'Add maintenance window' });
+    await form.getByLabel('Name', { exact: true }).fill('nightly vacuum');
+    await form.getByLabel('Kind', { exact: true }).selectOption('recurring');
+    await form.getByLabel('Opens at (cron or calendar event)').fill('0 2 * * *');
+    await form.getByLabel('Time zone', { exact: true }).fill('paris');
+    await form.getByText('paris → Europe/Paris').waitFor();
+    expect(await form.locator('.field-error').count()).toBe(0);
+    await form.getByRole('button', { name: 'Add', exact: true }).click();
+    const row = page.getByRole('row').filter({ hasText: 'nightly vacuum' });
+    await row.waitFor();
+    expect(await row.locator('td').nth(1).textContent()).toBe('0 2 * * * Europe/Paris, 60 min');
+  });
+
+  it('lists every window, past the API\'s page of 100: the newest one too', async () => {
+    // One-off windows stay listed once over (one per deploy adds up): 105 of them, written at once.
+    for (let i = 1; i <= 105; i++) {
+      const starts = now - 86_400_000 * i;
+      agent.store.maintenanceWindows.create(1, { name: `deploy ${i}`, startsAt: starts, endsAt: starts + 3_600_000, schedule: null, timezone: null, durationMinutes: null, monitorIds: [], tags: [] }, now);
+    }
+    await agent.api('/api/maintenance-windows', { method: 'POST', json: { name: 'the newest', starts_at: '2026-12-02T14:00:00Z', ends_at: '2026-12-02T15:00:00Z' } });
+    await page.goto(`${agent.url}/#/maintenance`);
+    await page.getByRole('row').filter({ hasText: 'the newest' }).waitFor();
+    const listed = (await (await agent.api('/api/maintenance-windows?per_page=1')).json()).total;
+    expect(await page.locator('tbody tr').count()).toBe(listed);
+  });
 });

@@ -141,6 +141,8 @@ describe.skipIf(chromiumMissing)('the monitor form and page', { timeout: 60_000 
       expect(await status.innerText()).toBe(
         'The run due Sun 29 Nov 03:00 Europe/Paris (02:00 UTC) did not come (grace 30 min); last run Sat 28 Nov 03:00 Europe/Paris (02:00 UTC)',
       );
+      // What it waits for, as `cronbeat monitor show` says it ("missed: waits for a success pulse"): not any pulse.
+      expect(await page.getByTestId('monitor-next-due').innerText()).toBe('Waits for a success pulse');
       await page.evaluate(() => window.scrollTo(0, 0));
       await screenshot(page, `monitor-missed-${size.width}x${size.height}`);
       await context.close();

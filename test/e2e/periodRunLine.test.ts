@@ -47,7 +47,7 @@ describe.skipIf(chromiumMissing)('the next run of a period, on its monitor\'s pa
     await page.getByRole('textbox', { name: 'Name' }).fill('heartbeat of the queue');
     expect(await preview.locator('li').first().innerText()).toContain(`${hhmm(pulseAt + 90 * 60_000)} UTC`);
     expect(await preview.locator('li').nth(1).innerText()).toContain(`${hhmm(pulseAt + 180 * 60_000)} UTC`);
-    await page.getByRole('spinbutton', { name: 'Grace (minutes)' }).fill('20');
+    await page.getByRole('textbox', { name: 'Grace (minutes)' }).fill('20');
     expect(await preview.locator('li').first().innerText()).toContain(`${hhmm(pulseAt + 90 * 60_000)} UTC`);
     const before = Date.now();
     await page.getByLabel('Schedule', { exact: true }).fill('@every 1h30m');

@@ -35,8 +35,12 @@ describe.skipIf(chromiumMissing)('the public URL in the dashboard', { timeout: 3
     const note = page.getByRole('note').filter({ hasText: 'open only on this machine' });
     await note.waitFor();
     await screenshot(page, 'channel-form-local-links');
+    // Where to set one is a link; on Settings itself, the field is the one above the note.
+    await note.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    expect(await page.getByText('Set one above, or start the agent with cronbeat serve --public-url.').count()).toBe(1);
+    expect(await page.getByText('Set one in Settings').count()).toBe(0);
 
-    await page.getByRole('link', { name: 'Settings', exact: true }).click();
     const field = page.locator('#public-url');
     await field.fill('https://me:pw@cron.example.com');
     await page.getByRole('form', { name: 'Public URL' }).getByRole('button', { name: 'Save' }).click();

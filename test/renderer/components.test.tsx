@@ -134,6 +134,18 @@ describe('the settings history in words', () => {
     const handover = { id: 1, at: '2026-11-27T10:00:00.000000Z', source: 'api' as const, changes: { line_key_id: { from: null, to: 7 }, slug: { from: null, to: 'db-dump' } } };
     expect(describeChange(handover)).toBe('line of key — → 7; slug — → db-dump');
   });
+
+  it('says every setting an edit records in words, never by its field name in the API', async () => {
+    const { describeChange } = await import('../../renderer/src/components/SettingsHistory');
+    // The fields agent/engine/monitors/monitorEdits.ts compares and records.
+    const fields = ['name', 'project_id', 'timezone', 'schedule', 'duration', 'max_runtime', 'alert_after', 'tags'];
+    for (const field of fields) {
+      const words = describeChange({ id: 1, at: '2026-11-27T10:00:00.000000Z', source: 'api', changes: { [field]: { from: 1, to: 2 } } });
+      expect(words, field).not.toContain('_');
+    }
+    const alertAfter = { id: 2, at: '2026-11-27T10:00:00.000000Z', source: 'api' as const, changes: { alert_after: { from: 1, to: 3 } } };
+    expect(describeChange(alertAfter)).toBe('alert after (failures in a row) 1 → 3');
+  });
 });
 
 describe('AlertHold', () => {
@@ -147,5 +159,17 @@ describe('AlertHold', () => {
     expect(said(1, { kind: 'failed', exit_code: 3 })).toBe('Failed once: no alert yet, one is sent at the 3rd in a row.');
     expect(said(1, { kind: 'not_finished', started_at: '2026-11-27T13:20:00.000000Z', grace_minutes: 1, resumed_at: null })).toBe('Stuck once: no alert yet, one is sent at the 3rd in a row.');
     expect(said(2, missed)).toBe('Went wrong twice in a row: no alert yet, one is sent at the 3rd in a row.');
+  });
+});
+
+describe('ErrorState', () => {
+  it('says what a failure of the agent itself means, and only for such a failure', async () => {
+    const { ErrorState } = await import('../../renderer/src/components/states');
+    const { ApiError } = await import('../../renderer/src/api/client');
+    const said = (error: Error) => renderToStaticMarkup(<ErrorState error={error} />).replace(/<[^>]+>/g, ' ');
+    expect(said(new ApiError('Server Error', 500))).toContain('The agent failed to answer: trying again may work; its log says why.');
+    expect(said(new ApiError('The agent answered 502 Bad Gateway', 502))).toContain('trying again may work');
+    expect(said(new ApiError('Monitor not found.', 404))).not.toContain('its log');
+    expect(said(new ApiError('Cannot reach the Cronbeat agent. Is it running?', 0))).not.toContain('its log');
   });
 });

@@ -57,6 +57,17 @@ describe('formatting', () => {
     expect(formatRelative('2026-11-21T11:59:50.000000Z', now)).toBe('just now');
     expect(utcTitle('2026-11-21T14:45:03.123000Z')).toBe('2026-11-21 14:45:03 UTC');
   });
+
+  it('rounds a relative time into the next unit rather than say "60 min" or "24 h"', () => {
+    const now = Date.parse('2026-11-21T12:00:00Z');
+    const at = (ms: number) => new Date(now + ms).toISOString();
+    expect(formatRelative(at(-59.6 * 60_000), now)).toBe('1 h ago');
+    expect(formatRelative(at(59.6 * 60_000), now)).toBe('in 1 h');
+    expect(formatRelative(at(-59.4 * 60_000), now)).toBe('59 min ago');
+    expect(formatRelative(at(-23.6 * 3_600_000), now)).toBe('1 d ago');
+    expect(formatRelative(at(-23.4 * 3_600_000), now)).toBe('23 h ago');
+    expect(formatRelative(at(-90 * 60_000), now)).toBe('2 h ago');
+  });
 });
 
 describe('schedules', () => {

@@ -6,7 +6,8 @@ import type { Log } from '../../log/logger';
 
 /**
  * Turns every error into JSON. HttpError keeps its status; errors Koa raised on a request it
- * could not take (status 4xx, expose true) keep theirs; a full disk is 507 and a damaged
+ * could not take (status 4xx, expose true) keep theirs, and so does a body the client cut off
+ * (400, for no one: it has gone); a full disk is 507 and a damaged
  * database 503, each saying what to do; anything else is our fault: a 500 without details,
  * logged once.
  */
@@ -33,8 +34,10 @@ export function answerFor(error: unknown, request: string, log: Log): HttpError 
 
 function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
-  const { status, expose, message } = (error ?? {}) as { status?: number; expose?: boolean; message?: string };
+  const { status, expose, message, code } = (error ?? {}) as { status?: number; expose?: boolean; message?: string; code?: unknown };
   if (typeof status === 'number' && status >= 400 && status < 500 && expose) return new HttpError(status, message ?? 'Bad request.');
+  // Node's word for a client that closed the connection before its body had all come: the client's doing, not ours.
+  if (code === 'ECONNRESET' && message === 'aborted') return new HttpError(400, 'The request was cut off before its body had all arrived.');
   if (isStorageFull(error)) return diskFull();
   if (isDatabaseDamaged(error)) return databaseDamaged();
   return new HttpError(500, 'Server Error');

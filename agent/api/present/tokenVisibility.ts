@@ -113,7 +113,12 @@ export function tokenView(store: Store, scope: KeyScope): TokenView {
     text,
     nullableText,
     serverAlert: (alert) => ({ ...alert, command: text(alert.command), previous_command: nullableText(alert.previous_command) }),
-    delivery: (delivery) => ({ ...delivery, last_error: nullableText(delivery.last_error), response_body: nullableText(delivery.response_body) }),
+    delivery: (delivery) => ({
+      ...delivery,
+      channel: { ...delivery.channel, name: text(delivery.channel.name) },
+      last_error: nullableText(delivery.last_error),
+      response_body: nullableText(delivery.response_body),
+    }),
     pulse: (pulse) => ({ ...pulse, body: text(pulse.body) }),
     // Each string on its own, so that one cut at its start or end (an output tail) is seen as such.
     json: (value) => eachString(value, text),

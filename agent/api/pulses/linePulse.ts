@@ -9,6 +9,8 @@ import { linePulseQuery, slugProblem } from '../../contract/linePulses';
 import { monitorForLine, type CreationBudgets, type LineKey, type NotYours } from '../../engine/monitors/monitorLines';
 import { LINE_CREATIONS_PER_MINUTE } from '../../domain/monitors/lineLimits';
 import type { EngineContext } from '../../engine/engineContext';
+import { IdempotencyKeyReusedError, type PulseGist } from '../../domain/monitors/pulseInput';
+import { keyReusedAs422 } from './pulseRequest';
 
 /** The header that tells a line's CLI which monitor its pulse went to, so later runs pulse it by token. */
 export const MONITOR_TOKEN_HEADER = 'X-Cronbeat-Monitor-Token';
@@ -18,7 +20,8 @@ export const MONITOR_TOKEN_HEADER = 'X-Cronbeat-Monitor-Token';
  * a full one) in the path, made or brought to what the query says (monitorForLine). Answers 401
  * for an unknown key, 403 for a key that may not send pulses or whose lines have all the monitors
  * they may, 404 for a slug without a monitor when the query has no create=1, 409 for a monitor
- * this key's line did not make, 422 for a bad query or a new monitor without a schedule, 429 when
+ * this key's line did not make, 422 for a bad query, a new monitor without a schedule or the
+ * pulse's Idempotency-Key used for another pulse (the line's edit is refused with it), 429 when
  * the key's lines make monitors too fast.
  */
 export function lineMonitor(
@@ -26,6 +29,7 @@ export function lineMonitor(
   { store, events, authLimiter = new FailedAuthLimiter() }: Pick<EngineContext, 'store' | 'events'> & { authLimiter?: FailedAuthLimiter },
   budgets: CreationBudgets,
   now: number,
+  pulse?: PulseGist & { idempotencyKey: string | null },
 ): { monitor: MonitorRow; created: boolean } {
   const key = authenticatePingKey(store, ctx.params.key, now, authLimiter, ctx.request.ip);
   const slug = String(ctx.params.slug);
@@ -33,10 +37,12 @@ export function lineMonitor(
   if (problem) throw HttpError.validation({ slug: [problem] });
   const query = validate(linePulseQuery, ctx.query);
   const line = { name: query.name, schedule: query.schedule, timezone: query.tz, grace: query.grace, maxRuntime: query.max_runtime, alertAfter: query.alert_after, tags: query.server ? [query.server] : [] };
-  const outcome = monitorForLine({ store, events }, key, slug, line, query.create, now, budgets);
+  const outcome = monitorForLine({ store, events }, key, slug, line, query.create, now, budgets, pulse);
   switch (outcome.kind) {
     case 'found':
       return outcome;
+    case 'key-reused':
+      return keyReusedAs422(new IdempotencyKeyReusedError());
     case 'missing':
       throw new HttpError(404, `No monitor has the slug "${slug}"; add create=1 (and a schedule) to create it.`);
     case 'needs-schedule':

@@ -79,7 +79,8 @@ const DECOMPRESSORS: Record<string, () => Transform> = { gzip: createGunzip, 'x-
 /**
  * Reads the whole body but keeps only its first PULSE_BODY_LIMIT bytes. A compressed body is kept
  * decompressed, and inflated no further than that (a small body can inflate to gigabytes); one
- * under a coding that cannot be undone is kept as a line saying so. Either way the pulse counts.
+ * under a coding that cannot be undone is kept as a line saying so. Either way the pulse counts,
+ * unless the client went away before its body ended: that is refused, whatever its coding.
  */
 export async function readPulseBody(request: IncomingMessage): Promise<{ body: string; truncated: boolean }> {
   const coding = (request.headers['content-encoding'] ?? '').trim().toLowerCase();
@@ -95,12 +96,22 @@ export async function readPulseBody(request: IncomingMessage): Promise<{ body: s
   const inflated = request.pipe(decompress());
   // Its errors reach the loop below while it runs; one after it (the rest of a broken body) must not end the agent.
   inflated.on('error', () => undefined);
+  // A pipe passes on no error: a client gone before its body ended would leave the loop below waiting for ever.
+  let cutOff: Error | null = null;
+  const onCutOff = (error: Error) => {
+    cutOff = error;
+    inflated.destroy(error);
+  };
+  request.once('error', onCutOff);
   try {
     const { head, total } = await keptHead(inflated, true);
     return keptBody(head, total);
   } catch {
+    // Refused as a plain body cut off is (errorMiddleware: a 400 for no one), never kept as a pulse.
+    if (cutOff) throw cutOff;
     return unreadBody(coding, 'broken');
   } finally {
+    request.off('error', onCutOff);
     // The rest of the request is read and dropped, so the connection can answer it and go on.
     request.unpipe(inflated);
     inflated.destroy();

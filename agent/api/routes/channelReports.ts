@@ -11,6 +11,7 @@ import { reportPreview } from '../../engine/reports/preview';
 import { seesChannelUrls } from '../../domain/access/keyScopes';
 import { channelSecretValues, redactValues } from '../../domain/channels/secrets';
 import { MASK, valuesHiddenFromReaders } from '../../domain/channels/settings';
+import { tokenView } from '../present/tokenVisibility';
 
 /**
  * Every string in `value` with `hidden` taken out: one that is a hidden value is its mask (an ntfy
@@ -44,7 +45,9 @@ export function channelReportRoutes({ store, clock, requireToken, adminZone, pub
     const kind = channelKind(channel.kind);
     const hidden = [...channelSecretValues(kind, channel.settings), ...(seesChannelUrls(ctx.state.scope) ? [] : valuesHiddenFromReaders(kind, channel.settings))];
     // Only the request holds settings; the report's own words and times are left as they are.
-    ctx.body = hidden.length === 0 ? preview : { ...preview, message: withoutValues(preview.message, hidden) };
+    const shown = hidden.length === 0 ? preview : { ...preview, message: withoutValues(preview.message, hidden) };
+    // Monitor names are a person's words and may quote a pulse URL (one named after its curl line).
+    ctx.body = tokenView(store, ctx.state.scope).json(shown);
   });
   return router;
 }

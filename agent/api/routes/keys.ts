@@ -10,6 +10,7 @@ import { keyInput, keyPatch, type WireKey } from '../../contract/keys';
 import { maxLineMonitors } from '../../domain/monitors/lineLimits';
 import type { ApiTokenRow } from '../../db/apiTokens';
 import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/time/apiTimestamps';
+import { revokeKey } from '../../db/keyRevocation';
 
 const presentKey = (row: ApiTokenRow): WireKey => ({
   id: row.id,
@@ -53,8 +54,11 @@ export function keyRoutes({ store, events, clock, requireToken }: ApiDeps): Auth
 
   router.delete('/api/keys/:id', (ctx) => {
     const id = pathId(ctx.params.id, 'Key');
-    if (!store.apiTokens.revokeOfCompany(ctx.state.companyId, id, clock())) throw HttpError.notFound('Key');
-    events.emit({ type: 'key.revoked', companyId: ctx.state.companyId, tokenId: id });
+    const { companyId } = ctx.state;
+    const rotated = revokeKey(store, id, clock(), companyId);
+    if (rotated === null) throw HttpError.notFound('Key');
+    events.emit({ type: 'key.revoked', companyId, tokenId: id });
+    for (const monitorId of rotated) events.emit({ type: 'monitor.changed', companyId, monitorId });
     ctx.status = 204;
   });
 

@@ -90,11 +90,13 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
   // Who changed the monitor's settings, when, from what to what (the API or the job's line), newest first.
   router.get('/api/monitors/:id/changes', (ctx) => {
     const monitor = found(store.monitors.find(ctx.state.companyId, pathId(ctx.params.id, 'Monitor')));
+    // What a field was is shown as the field itself is: a name or tag that once quoted a pulse URL hides its token.
+    const view = tokenView(store, ctx.state.scope);
     ctx.body = store.monitorLines.changes(monitor.id).map((change) => ({
       id: change.id,
       at: toApiTimestamp(change.at),
       source: change.source,
-      changes: JSON.parse(change.changes) as unknown,
+      changes: view.json(JSON.parse(change.changes) as unknown),
     }));
   });
 

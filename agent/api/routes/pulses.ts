@@ -27,8 +27,9 @@ export function pulseRoutes({ store, events, clock, pulseRecorder, authLimiter }
 
   const receivePulse = async (ctx: Context, byLine: boolean) => {
     const intent = pulseIntent(ctx.params.action, ctx.query, ctx.headers);
-    const line = byLine ? lineMonitor(ctx, { store, events, authLimiter }, budgets, clock()) : null;
+    // The body first: a line's pulse sets its monitor up, which a request cut off before its end must not do.
     const { body, truncated } = ctx.method === 'POST' ? await readPulseBody(ctx.req) : { body: '', truncated: false };
+    const line = byLine ? lineMonitor(ctx, { store, events, authLimiter }, budgets, clock(), intent) : null;
     const token = line ? line.monitor.token : ctx.params.token;
     const now = clock();
     const pulse = receivedPulse(intent, { token, method: ctx.method, remoteAddress: ctx.request.ip ?? '', body, bodyTruncated: truncated }, now);

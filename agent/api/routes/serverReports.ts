@@ -8,6 +8,7 @@ import { serverHeartbeatInput } from '../../contract/servers';
 import { recordServerReport } from '../../engine/servers/quietServers';
 import { silentNotifier } from '../../engine/popups/notifier';
 import { validate } from '../http/validate';
+import { tokenView } from '../present/tokenVisibility';
 
 /*
  * POST /api/servers/heartbeat: `cronbeat crontab watch` reports with every snapshot, changed or
@@ -25,7 +26,8 @@ export function serverReportRoutes({ store, events, clock, requireToken, notifie
     // A report after a quiet stretch raises "reports again" (once): see agent/engine/servers/quietServers.ts.
     const report = recordServerReport({ store, events, notifier }, server, { intervalSeconds: input.interval_seconds, jobs: input.jobs }, now);
     events.emit({ type: 'server.changed', companyId, serverId: server.id });
-    ctx.body = { ...presentServer(server), ...presentServerReport(report, now) };
+    // A ping key reads here the name a person gave the server, which may quote a pulse URL: not its token.
+    ctx.body = tokenView(store, ctx.state.scope).named({ ...presentServer(server), ...presentServerReport(report, now) });
   });
   return router;
 }

@@ -14,6 +14,8 @@ import { validate } from '../http/validate';
 import { serverAlertNotice } from '../../domain/servers/cronChangeNotice';
 import { NOTIFICATION_KINDS } from '../../domain/alerts/notificationKinds';
 import { tokenView } from '../present/tokenVisibility';
+import { CreationBudgets } from '../../engine/monitors/monitorLines';
+import { LINE_CREATIONS_PER_MINUTE } from '../../domain/monitors/lineLimits';
 
 /** Whether a stored alert is the one `report` tells again (a retry under the same Idempotency-Key). */
 function sameServerAlert(stored: ServerAlertRow, report: { username: string; command: string; change: string; previousCommand: string | null }): boolean {
@@ -23,6 +25,9 @@ function sameServerAlert(stored: ServerAlertRow, report: { username: string; com
 export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router(ROUTER_OPTIONS);
   router.use(requireToken);
+  // Each alert is stored with its notification and deliveries, and the key on a server is the one most
+  // easily stolen: a key's alerts are bounded as its lines' new monitors are (30 a minute), so none fills the disk.
+  const alertBudgets = new CreationBudgets();
   const findServer = (companyId: number, raw: string | undefined) => {
     const server = store.servers.find(companyId, pathId(raw, 'Server'));
     if (!server) throw HttpError.notFound('Server');
@@ -80,12 +85,21 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
         if (!sameServerAlert(first, report)) throw HttpError.validation({ 'idempotency-key': ['The Idempotency-Key was already used for a different alert of this server.'] });
         return { alert: first, notification: first.notification_id === null ? null : store.notifications.find(companyId, first.notification_id), repeated: true };
       }
+      const wait = Math.ceil(alertBudgets.wait(ctx.state.tokenId, now) / 1000);
+      if (wait > 0) {
+        throw new HttpError(429, `This key's server alerts may be ${LINE_CREATIONS_PER_MINUTE} a minute; this one was not stored. Try again in ${wait} s.`, undefined, {
+          'Retry-After': String(wait),
+        });
+      }
+      alertBudgets.spend(ctx.state.tokenId, now);
       const made = store.notifications.create({ companyId, type: NOTIFICATION_KINDS.serverAlert.type, ...serverAlertNotice(server, report, now), now });
       return { alert: store.serverAlerts.create({ companyId, serverId: server.id, ...report, now, idempotencyKey: key, notificationId: made.id }), notification: made, repeated: false };
     })();
     if (!repeated && notification) events.emit({ type: 'notification.created', companyId, notificationId: notification.id });
     ctx.status = 201;
-    ctx.body = { message: 'Alert received', alert: presentServerAlert(alert), notification: notification ? presentNotification(notification) : null };
+    // The watcher's ping key reads the server's name in the notification: a token a person wrote into it stays hidden.
+    const view = tokenView(store, ctx.state.scope);
+    ctx.body = { message: 'Alert received', alert: view.serverAlert(presentServerAlert(alert)), notification: notification ? view.notification(presentNotification(notification)) : null };
   });
 
   router.get('/api/servers/:id', (ctx) => {

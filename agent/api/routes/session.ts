@@ -3,6 +3,7 @@ import { ROUTER_OPTIONS } from '../http/routerOptions';
 import { z } from 'zod';
 import type { Store } from '../../db/store';
 import { newSignInCode, signInCodeRepository } from '../../db/signInCodes';
+import { revokeKey } from '../../db/keyRevocation';
 import type { ApiDeps, AuthedRouter } from '../deps';
 import { readJsonBody } from '../http/body';
 import { HttpError } from '../http/errors';
@@ -74,7 +75,11 @@ export function sessionRoutes({ store, events, clock, requireToken }: ApiDeps): 
 
   router.delete('/api/session', requireToken, (ctx) => {
     const { companyId, tokenId } = ctx.state;
-    if (store.apiTokens.isSession(tokenId) && store.apiTokens.revoke(tokenId, clock())) events.emit({ type: 'key.revoked', companyId, tokenId });
+    const rotated = store.apiTokens.isSession(tokenId) ? revokeKey(store, tokenId, clock()) : null;
+    if (rotated !== null) {
+      events.emit({ type: 'key.revoked', companyId, tokenId });
+      for (const monitorId of rotated) events.emit({ type: 'monitor.changed', companyId, monitorId });
+    }
     ctx.status = 204;
   });
 

@@ -119,8 +119,10 @@ export const tokenCommand: Command = {
         console.log(`Token ${tokenId}'s job lines may make ${maxLineMonitors(maxMonitors ?? null)} monitors.`);
       } else {
         const tokenId = positiveInteger(id, 'The token ID');
-        if (!store.apiTokens.revoke(tokenId, now)) throw new UsageError(`No live token has the ID ${tokenId}.`, 1);
-        console.log(`Token ${tokenId} revoked.`);
+        const { revokeKey } = await import('../../db/keyRevocation');
+        const rotated = revokeKey(store, tokenId, now);
+        if (rotated === null) throw new UsageError(`No live token has the ID ${tokenId}.`, 1);
+        console.log(`Token ${tokenId} revoked.${rotated.length === 0 ? '' : ` ${rotated.length} ${rotated.length === 1 ? 'monitor its job lines held has' : 'monitors its job lines held have'} a new pulse token (its holder was told the old ones); hand them to the key that replaces it: cronbeat monitor hand ${rotated.join(' ')} --key NEW_KEY_ID.`}`);
       }
     } finally {
       store.close();

@@ -28,9 +28,9 @@ export function accessOfMethod(method: string): Access {
  */
 const SERVER_REPORTS = new Set(['/api/servers/heartbeat', '/api/servers/alert']);
 
-/** The access a request asks for: a server's report by its path, anything else by its method. */
+/** The access a request asks for: a server's report by its path (a trailing slash names the same path), anything else by its method. */
 export function accessOf(method: string, path: string): Access {
-  return method === 'POST' && SERVER_REPORTS.has(path) ? 'report-server' : accessOfMethod(method);
+  return method === 'POST' && SERVER_REPORTS.has(path.replace(/(?<=.)\/$/, '')) ? 'report-server' : accessOfMethod(method);
 }
 
 /** Whether a key of `scope` may make a Bearer request that needs `access`. */

@@ -5,6 +5,7 @@ import { tagsOf } from '../../db/monitorLines';
 import { defaultGraceMinutes, newMonitorTiming } from '../../domain/monitors/dueTime';
 import { lineEdit, sortedTags, type LineSpec } from '../../domain/monitors/ownLine';
 import { maxLineMonitors, refilled, spent, waitForCreation, type CreationBucket } from '../../domain/monitors/lineLimits';
+import { isRetryOf, type PulseGist } from '../../domain/monitors/pulseInput';
 import type { EngineContext } from '../engineContext';
 import { editMonitor } from './monitorEdits';
 
@@ -21,6 +22,7 @@ export type LineOutcome =
   | { kind: 'missing' }
   | { kind: 'needs-schedule' }
   | { kind: 'not-yours'; why: NotYours; monitorId: number }
+  | { kind: 'key-reused' }
   | { kind: 'over-cap'; max: number }
   | { kind: 'too-fast'; retryAfterMs: number };
 
@@ -56,9 +58,20 @@ export class CreationBudgets {
  * live monitor has yet creates one, within the key's limits (lineLimits.ts): the insert is an
  * upsert on the unique (company, slug) index, so of two runs starting at the same instant one
  * creates and the other finds it. A monitor found is edited to the line's schedule, zone and
- * grace, and its history says the line did it.
+ * grace, and its history says the line did it; not when the pulse it came with (`pulse`) is
+ * one the monitor has under its Idempotency-Key already (a retry changes nothing), nor when that
+ * key was used for another pulse (`key-reused`: the pulse is refused, so is the edit).
  */
-export function monitorForLine(ctx: Ctx, key: LineKey, slug: string, line: LineSpec, create: boolean, now: number, budgets: CreationBudgets): LineOutcome {
+export function monitorForLine(
+  ctx: Ctx,
+  key: LineKey,
+  slug: string,
+  line: LineSpec,
+  create: boolean,
+  now: number,
+  budgets: CreationBudgets,
+  pulse: PulseGist & { idempotencyKey: string | null } = { kind: 'success', exitCode: null, rid: null, idempotencyKey: null },
+): LineOutcome {
   const { store, events } = ctx;
   const { companyId } = key;
   const outcome = store.db.transaction((): LineOutcome => {
@@ -104,6 +117,8 @@ export function monitorForLine(ctx: Ctx, key: LineKey, slug: string, line: LineS
       monitor = store.monitorLines.findBySlug(companyId, slug)!;
     }
     if (monitor.line_key_id !== key.id) return { kind: 'not-yours', why: whoseInstead(ctx, monitor), monitorId: monitor.id };
+    const first = pulse.idempotencyKey === null ? undefined : store.pulses.withKey(monitor.id, pulse.idempotencyKey);
+    if (first) return isRetryOf(first, pulse) ? { kind: 'found', monitor, created: false } : { kind: 'key-reused' };
     const edit = lineEdit({ ...monitor, tags: tagsOf(monitor) }, line);
     if (edit) monitor = editMonitor(ctx, companyId, monitor.id, edit, now, 'line') ?? monitor;
     return { kind: 'found', monitor, created: false };

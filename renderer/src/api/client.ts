@@ -46,6 +46,11 @@ export function setUnauthenticatedHandler(handler: () => void): void {
   onUnauthenticated = handler;
 }
 
+/** A request outside `request` (the live stream) was answered 401: the same as any request's. */
+export function refusedCredentials(): void {
+  onUnauthenticated();
+}
+
 async function errorFrom(response: Response): Promise<ApiError> {
   let body: { message?: unknown; errors?: unknown } = {};
   try {

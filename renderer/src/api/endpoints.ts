@@ -74,12 +74,22 @@ export function createApi(credentials: Credentials) {
     pulses: (id: number, page: number, perPage: number, signal?: AbortSignal) =>
       get<Page<Pulse>>(`/api/monitors/${id}/pulses?page=${page}&per_page=${perPage}`, signal),
 
-    /** Maintenance windows (one page of up to 100); `monitorId` keeps those covering it, `active` those under way now. */
-    maintenanceWindows: (filter: { monitorId?: number; active?: boolean } = {}, signal?: AbortSignal) => {
+    /**
+     * Every maintenance window, page after page of 100 (windows over stay listed, so they add up
+     * past one page, oldest first: the newest were the ones left out); `monitorId` keeps those
+     * covering it, `active` those under way now.
+     */
+    maintenanceWindows: async (filter: { monitorId?: number; active?: boolean } = {}, signal?: AbortSignal) => {
       const query = new URLSearchParams({ per_page: '100' });
       if (filter.monitorId !== undefined) query.set('monitor_id', String(filter.monitorId));
       if (filter.active !== undefined) query.set('active', String(filter.active));
-      return get<Page<MaintenanceWindowResource>>(`/api/maintenance-windows?${query}`, signal);
+      const windows: MaintenanceWindowResource[] = [];
+      for (let page = 1; ; page++) {
+        query.set('page', String(page));
+        const one = await get<Page<MaintenanceWindowResource>>(`/api/maintenance-windows?${query}`, signal);
+        windows.push(...one.data);
+        if (page >= one.last_page || one.data.length === 0) return windows;
+      }
     },
     createMaintenanceWindow: (body: MaintenanceWindowInput) => send<MaintenanceWindowResource>('POST', '/api/maintenance-windows', body),
     deleteMaintenanceWindow: (id: number) => send<void>('DELETE', `/api/maintenance-windows/${id}`),

@@ -1,5 +1,4 @@
 import { alertAfterInput } from '../../../agent/contract/monitors';
-import { MAX_ALERT_AFTER } from '../../../agent/domain/monitors/failureStreak';
 import { WholeNumberField } from './Field';
 import { fieldErrors, numberOrAbsent } from '../lib/formRules';
 
@@ -16,11 +15,10 @@ export function alertAfterError(text: string): string | undefined {
 export function AlertAfterField(props: { value: string; error?: string; onChange: (value: string) => void }) {
   return (
     <WholeNumberField
-      id="monitor-alert-after"
+      id="monitor-alert_after"
       label="Alert after N failures"
       error={props.error}
       hint="Failed or missed runs in a row before an alert is sent (1: at the first). The monitor shows failed from the first all the same."
-      max={MAX_ALERT_AFTER}
       value={props.value}
       onChange={props.onChange}
     />

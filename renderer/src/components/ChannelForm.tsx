@@ -7,6 +7,10 @@ import { channelInput, channelSettingsInput } from '../../../agent/contract/chan
 import { fieldErrors } from '../lib/formRules';
 import { describedBy, Field } from './Field';
 import { LocalLinksNote } from './PublicUrlSettings';
+import { findTimeZone } from '../../../agent/domain/time/timeZones';
+
+/** What a zone typed as a place is taken as ("paris → Europe/Paris"), as the monitor form's zone field says it. */
+const zoneNote = (typed: string | undefined) => (typed?.trim() ? findTimeZone(typed).note : undefined);
 
 function initialValues(kind: ChannelKind, channel?: Channel): Record<string, string> {
   const values: Record<string, string> = { name: channel?.name ?? '' };
@@ -130,7 +134,7 @@ export function ChannelForm(props: {
         <div className="inline-form">
           {control(QUIET_FIELDS[0], 'Quiet from', { placeholder: '22:00' })}
           {control(QUIET_FIELDS[1], 'Quiet until', { placeholder: '07:00' })}
-          {control(QUIET_FIELDS[2], 'Time zone', { placeholder: Intl.DateTimeFormat().resolvedOptions().timeZone })}
+          {control(QUIET_FIELDS[2], 'Time zone', { placeholder: Intl.DateTimeFormat().resolvedOptions().timeZone, hint: zoneNote(values[QUIET_FIELDS[2]]) })}
         </div>
       </fieldset>
       {control(REMIND_FIELD, 'Remind every (hours, optional)', {
@@ -145,7 +149,7 @@ export function ChannelForm(props: {
         <div className="inline-form">
           {control(REPORT_FIELDS[0], 'How often', { options: REPORT_FREQUENCY_OPTIONS })}
           {control(REPORT_FIELDS[1], 'At', { placeholder: '08:00' })}
-          {control(REPORT_FIELDS[2], 'Report zone', { placeholder: "the agent's" })}
+          {control(REPORT_FIELDS[2], 'Report zone', { placeholder: "the agent's", hint: zoneNote(values[REPORT_FIELDS[2]]) })}
         </div>
       </fieldset>
       <div className="form-actions">

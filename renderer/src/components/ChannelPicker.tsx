@@ -39,7 +39,7 @@ export function ChannelPicker(props: { path: RoutedPath; id: number; what: strin
       routed.reload();
       setMessage({ ok: true, text: 'Saved.' });
     } catch (error) {
-      setMessage({ ok: false, text: describeError(error) });
+      setMessage({ ok: false, text: `Could not save the channels: ${describeError(error)}` });
     } finally {
       setSaving(false);
     }

@@ -26,13 +26,16 @@ export function describedBy(id: string, hint: boolean, error: string | undefined
   return ids.length ? ids.join(' ') : undefined;
 }
 
-/** A whole number typed in a Field (minutes, a count): its bounds, hint and error wired up alike. */
+/**
+ * A whole number typed in a Field (minutes, a count): its hint and error wired up alike. A text
+ * field, not type="number": that one hands the page "" for what it cannot read ("3-0", "1e"), and
+ * empty means no limit or the default here, so a slip would be saved as something else, unsaid.
+ */
 export function WholeNumberField(props: {
   id: string;
   label: string;
   hint: ReactNode;
   error?: string;
-  max: number;
   value: string;
   placeholder?: string;
   onChange: (value: string) => void;
@@ -41,11 +44,10 @@ export function WholeNumberField(props: {
     <Field id={props.id} label={props.label} error={props.error} hint={props.hint}>
       <input
         id={props.id}
-        type="number"
+        type="text"
         inputMode="numeric"
-        min={1}
-        max={props.max}
-        step={1}
+        autoComplete="off"
+        spellCheck={false}
         value={props.value}
         onChange={(e) => props.onChange(e.target.value)}
         placeholder={props.placeholder}

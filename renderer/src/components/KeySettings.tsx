@@ -126,7 +126,7 @@ export function KeySettings() {
       <ConfirmDialog
         open={revoking !== null}
         title={`Revoke “${revoking?.name ?? ''}”?`}
-        message="Anything that uses this key is refused from its next request. This cannot be undone."
+        message="Anything that uses this key is refused from its next request, and the monitors its job lines hold get new pulse tokens (hand them to the key that replaces it). This cannot be undone."
         confirmLabel="Revoke"
         busyLabel="Revoking…"
         onConfirm={async () => {

@@ -33,7 +33,8 @@ export function MonitorActions(props: { monitor: Monitor }) {
     if (refocus.current.once || refocus.current.from !== paused) refocus.current = null;
   }, [paused, busy]);
 
-  const act = async (action: () => Promise<unknown>) => {
+  /** Runs the request of a button; a failure says what was not done ("Could not pause it: …"), which stays true once the agent is back. */
+  const act = async (what: string, action: () => Promise<unknown>) => {
     refocus.current = { from: paused, once: false };
     setBusy(true);
     setError(null);
@@ -41,7 +42,7 @@ export function MonitorActions(props: { monitor: Monitor }) {
       await action();
     } catch (e) {
       refocus.current.once = true;
-      setError(describeError(e));
+      setError(`Could not ${what}: ${describeError(e)}`);
     } finally {
       setBusy(false);
     }
@@ -49,19 +50,19 @@ export function MonitorActions(props: { monitor: Monitor }) {
 
   const buttons =
     paused ? (
-      <button ref={first} type="button" className="button button-primary" disabled={busy} onClick={() => act(() => api.resumeMonitor(m.id))}>
+      <button ref={first} type="button" className="button button-primary" disabled={busy} onClick={() => act('resume it', () => api.resumeMonitor(m.id))}>
         Resume
       </button>
     ) : (
       <>
-        <button ref={first} type="button" className="button" disabled={busy} onClick={() => act(() => api.pauseMonitor(m.id))}>
+        <button ref={first} type="button" className="button" disabled={busy} onClick={() => act('pause it', () => api.pauseMonitor(m.id))}>
           Pause
         </button>
         <button
           type="button"
           className="button"
           disabled={busy}
-          onClick={() => act(() => api.pauseMonitor(m.id, new Date(Date.now() + HOUR_MS).toISOString()))}
+          onClick={() => act('snooze it', () => api.pauseMonitor(m.id, new Date(Date.now() + HOUR_MS).toISOString()))}
         >
           Snooze 1 h
         </button>
@@ -69,7 +70,7 @@ export function MonitorActions(props: { monitor: Monitor }) {
           type="button"
           className="button"
           disabled={busy}
-          onClick={() => act(() => api.pauseMonitor(m.id, tomorrowMorning(new Date()).toISOString()))}
+          onClick={() => act('snooze it', () => api.pauseMonitor(m.id, tomorrowMorning(new Date()).toISOString()))}
           title="Until 09:00 tomorrow"
         >
           Snooze until tomorrow

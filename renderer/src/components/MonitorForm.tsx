@@ -7,7 +7,6 @@ import { useApiForm } from '../lib/use-api-form';
 import { nextRuns, scheduleInWords } from '../lib/schedule';
 import { ZonedTime } from './ZonedTime';
 import { findTimeZone } from '../../../agent/domain/time/timeZones';
-import { MAX_MINUTES } from '../../../agent/domain/monitors/minutes';
 import { editMovesRuns } from '../../../agent/domain/monitors/dueTime';
 import { maxRuntimeInput, monitorInput } from '../../../agent/contract/monitors';
 import { changedFields, fieldErrors, numberOrAbsent } from '../lib/formRules';
@@ -189,16 +188,14 @@ export function MonitorForm(props: {
           label="Grace (minutes)"
           error={shown('duration')}
           hint="How long after each scheduled run a pulse may take to arrive before the monitor fails."
-          max={MAX_MINUTES}
           value={values.duration}
           onChange={(value) => set('duration', value)}
         />
         <WholeNumberField
-          id="monitor-max-runtime"
+          id="monitor-max_runtime"
           label="Max run time (minutes)"
           error={shown('max_runtime')}
           hint="Optional: how long a started run may take before it is stuck. Empty: no limit (a start that never ends is told at the next run's deadline)."
-          max={MAX_MINUTES}
           value={values.max_runtime}
           placeholder="No limit"
           onChange={(value) => set('max_runtime', value)}

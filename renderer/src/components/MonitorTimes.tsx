@@ -11,10 +11,11 @@ export function NextDue(props: { monitor: Monitor; relative?: boolean; zoned?: b
   const m = props.monitor;
   const status = monitorStatus(m);
   // Failed but still counting towards its alert (alert after N failures): its next run is still watched.
+  // Otherwise only a success brings it back (a start or a failure does not): the CLI's words.
   if (status === 'failed' && m.next_due_at === null) {
     return (
       <span className="muted" title="A failed monitor is watched again from its next success pulse">
-        After the next pulse
+        Waits for a success pulse
       </span>
     );
   }

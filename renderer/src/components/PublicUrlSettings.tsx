@@ -98,7 +98,7 @@ export function PublicUrlSettings() {
       )}
       {otherCompany ? <p className="field-hint">{AGENT_SETTINGS_NOTE}</p> : null}
       {fromServe ? <p className="field-hint">Set by <code>cronbeat serve --public-url</code> (or CRONBEAT_PUBLIC_URL); change it there.</p> : null}
-      {!current && !fromServe ? <p className="field-hint">{LOCAL_LINKS_NOTE}</p> : null}
+      {!current && !fromServe ? <p className="field-hint">{LOCAL_LINKS} Set one above, or start the agent with cronbeat serve --public-url.</p> : null}
       {error ? (
         <div className="field-error" id="public-url-error" role="alert">
           {error}
@@ -108,8 +108,7 @@ export function PublicUrlSettings() {
   );
 }
 
-export const LOCAL_LINKS_NOTE =
-  'No public URL is set: links in alerts point at this machine’s own address and open only on this machine. Set one in Settings, or start the agent with cronbeat serve --public-url.';
+const LOCAL_LINKS = 'No public URL is set: links in alerts point at this machine’s own address and open only on this machine.';
 
 /** The channel form's warning when links would open only on this machine; nothing when a public URL is set. */
 export function LocalLinksNote() {
@@ -118,7 +117,7 @@ export function LocalLinksNote() {
   if (!settings.data || settings.data.public_url) return null;
   return (
     <p className="field-hint" role="note">
-      {LOCAL_LINKS_NOTE}
+      {LOCAL_LINKS} Set one in <a href="#/settings">Settings</a>, or start the agent with cronbeat serve --public-url.
     </p>
   );
 }

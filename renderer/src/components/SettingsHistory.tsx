@@ -10,6 +10,7 @@ const FIELD_WORDS: Record<string, string> = {
   timezone: 'zone',
   duration: 'grace (min)',
   max_runtime: 'max run time (min)',
+  alert_after: 'alert after (failures in a row)',
   name: 'name',
   project_id: 'project',
   tags: 'tags',

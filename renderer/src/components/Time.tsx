@@ -1,5 +1,6 @@
 import { formatLocal, formatRelative, utcTitle } from '../lib/format';
 import { useNow } from '../lib/now';
+import { viewerZone } from '../lib/schedule';
 
 /**
  * A time in the viewer's zone, with the UTC time on hover. `relative` shows "3 min ago"; `past`
@@ -18,5 +19,25 @@ export function Time(props: { value: string | null | undefined; relative?: boole
       {props.relative ? (ahead ? 'just now' : formatRelative(value, now)) : formatLocal(value, new Date(now))}
       {props.relative ? <span className="sr-only"> ({formatLocal(value)})</span> : null}
     </time>
+  );
+}
+
+/**
+ * A column's heading naming the viewer's zone, whose times it holds: "Expires (Europe/Paris)".
+ * The zone may go to a second line, and break at its slashes: a long one (America/North_Dakota/New_Salem)
+ * in a heading that never wraps widened the table past an 800 px window and cut off its buttons.
+ */
+export function ZoneHeading(props: { label: string }) {
+  return (
+    <>
+      {props.label}
+      <span className="th-zone">
+        {' ('}
+        {viewerZone()
+          .split('/')
+          .map((part, i) => (i === 0 ? part : [<wbr key={i} />, `/${part}`]))}
+        )
+      </span>
+    </>
   );
 }

@@ -21,10 +21,15 @@ export function EmptyState(props: { title: string; children?: ReactNode; action?
 
 /** A failed load. Marked so the end-to-end tests fail on any error state they did not expect. */
 export function ErrorState(props: { error: Error; onRetry?: () => void; title?: string }) {
+  // A 5xx is the agent (or a proxy before it) failing, not the request: "Server Error" alone says
+  // neither that a retry may do nor where to look. A full disk (507) says both in its own words.
+  const status = (props.error as { status?: unknown }).status;
+  const agentFailed = typeof status === 'number' && status >= 500 && status !== 507;
   return (
     <div className="state state-error" role="alert" data-testid="error-state">
       <h2>{props.title ?? 'Something went wrong'}</h2>
       <p>{props.error.message}</p>
+      {agentFailed ? <p className="muted">The agent failed to answer: trying again may work; its log says why.</p> : null}
       {props.onRetry ? (
         <button type="button" className="button" onClick={props.onRetry}>
           Try again

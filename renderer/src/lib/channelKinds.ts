@@ -1,3 +1,4 @@
+import { findTimeZone } from '../../../agent/domain/time/timeZones';
 import type { ChannelKind } from '../api/types';
 import type { ChannelBody } from '../api/endpoints';
 import { CHANNEL_KINDS, channelKind } from '../../../agent/contract/channels';
@@ -52,6 +53,9 @@ export const REMIND_FIELD = 'remind_every_hours';
  * The body a form sends: settings of the kind (numbers as numbers, empty optional fields left
  * out; on an edit, empty secrets left out so they are kept) and the quiet hours or null.
  */
+/** A zone as typed: a place ("paris") is its zone, as on the monitor form; anything else goes as it is, for the API to refuse in words. */
+export const zoneOfPlace = (typed: string): string => (typed === '' ? typed : (findTimeZone(typed).zone ?? typed));
+
 export function channelBody(kind: ChannelKind, values: Record<string, string>, editing: boolean) {
   const settings: Record<string, unknown> = {};
   for (const field of channelFields(kind)) {
@@ -70,10 +74,11 @@ export function channelBody(kind: ChannelKind, values: Record<string, string>, e
   for (const field of REPORT_FIELDS) {
     const value = values[field]?.trim() ?? '';
     const key = field.slice('settings.'.length);
-    if (value !== '' && !(key === 'report' && value === 'off')) settings[key] = value;
+    if (value !== '' && !(key === 'report' && value === 'off')) settings[key] = key === 'report_timezone' ? zoneOfPlace(value) : value;
     else if (editing) settings[key] = null;
   }
-  const [start, end, timezone] = QUIET_FIELDS.map((f) => values[f]?.trim() ?? '');
+  const [start, end, typedZone] = QUIET_FIELDS.map((f) => values[f]?.trim() ?? '');
+  const timezone = zoneOfPlace(typedZone!);
   const remind = values[REMIND_FIELD]?.trim() ?? '';
   return {
     name: values.name.trim(),

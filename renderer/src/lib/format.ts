@@ -37,7 +37,8 @@ export function formatRelative(iso: string, now = Date.now()): string {
     [3_600_000, 'h'],
     [60_000, 'min'],
   ];
-  const [size, unit] = units.find(([ms]) => abs >= ms) ?? units[2]!;
+  // A unit from where the smaller one would round up to it: 59.6 min is "1 h", never "60 min".
+  const [size, unit] = units.find(([ms], i) => abs >= ms - (units[i + 1]?.[0] ?? 0) / 2) ?? units[2]!;
   const count = Math.round(abs / size);
   return diff < 0 ? `${count} ${unit} ago` : `in ${count} ${unit}`;
 }

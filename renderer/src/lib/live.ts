@@ -1,4 +1,4 @@
-import { agentUrl, type Credentials } from '../api/client';
+import { agentUrl, refusedCredentials, type Credentials } from '../api/client';
 import { agentAnswered, agentUnreachable } from './reachability';
 
 /** What the agent pushes on GET /api/events (see agent/api/routes/events.ts). */
@@ -40,6 +40,15 @@ export class SseParser {
 }
 
 const pollEveryMs = 5_000;
+/**
+ * The agent writes on the stream every 15 s at the least (a ": ping" comment, HEARTBEAT_MS in
+ * agent/api/routes/events.ts). Silent three times as long, it is not answering, though nothing
+ * refused or closed the connection: a stopped or frozen process, a machine asleep, a network
+ * path gone quiet. Every request then waits without end, so nothing else would ever say so.
+ */
+const silentAfterMs = 45_000;
+/** How long the check made then (GET /api/health, the cheapest answer) may take before the agent counts as away. */
+const healthWaitMs = 10_000;
 const safetyPollEveryMs = 60_000;
 const maxBackoffMs = 15_000;
 
@@ -102,16 +111,45 @@ export class LiveFeed {
     this.pollTimer = everyMs ? setInterval(() => this.emit({ type: 'poll' }), everyMs) : null;
   }
 
+  /** Whether the agent answers at all, said to every screen (the banner over stale data) either way. */
+  private async checkAnswers(): Promise<void> {
+    const controller = new AbortController();
+    const giveUp = setTimeout(() => controller.abort(), healthWaitMs);
+    try {
+      await fetch(agentUrl(this.credentials, '/api/health'), { signal: controller.signal, cache: 'no-store' });
+      agentAnswered();
+    } catch {
+      if (!this.stopped) agentUnreachable();
+    } finally {
+      clearTimeout(giveUp);
+    }
+  }
+
   private async connect(generation: number): Promise<void> {
     if (this.stopped || generation !== this.generation) return;
-    this.controller = new AbortController();
+    const controller = new AbortController();
+    this.controller = controller;
+    let silent = false;
+    let silence: ReturnType<typeof setTimeout> | undefined;
+    /** (Re)starts the wait for the agent's next word: the headers, an event or a ping. */
+    const heard = () => {
+      clearTimeout(silence);
+      silence = setTimeout(() => {
+        silent = true;
+        controller.abort();
+      }, silentAfterMs);
+    };
+    heard();
     try {
       const response = await fetch(agentUrl(this.credentials, '/api/events'), {
         headers: { Authorization: `Bearer ${this.credentials.token}`, Accept: 'text/event-stream' },
-        signal: this.controller.signal,
+        signal: controller.signal,
         cache: 'no-store',
       });
+      heard();
       agentAnswered();
+      // A revoked key, or a session signed out in another tab: sign in again now, not at the next poll.
+      if (response.status === 401) refusedCredentials();
       if (!response.ok || !response.body) throw new Error(`events answered ${response.status}`);
       const wasDown = this.state !== 'live' && this.state !== 'connecting';
       this.setState('live');
@@ -124,6 +162,7 @@ export class LiveFeed {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
+        heard();
         for (const data of parser.push(value)) {
           try {
             this.emit(JSON.parse(data) as LiveEvent);
@@ -136,6 +175,10 @@ export class LiveFeed {
       // Refused, aborted or cut: fall through to reconnect (unless stopped). A fetch that
       // cannot connect (TypeError) means the agent is gone: the screens say their data is stale.
       if (error instanceof TypeError && !this.stopped) agentUnreachable();
+      // A silent stream may be a proxy holding it back while the agent answers: ask the agent itself.
+      else if (silent && !this.stopped) void this.checkAnswers();
+    } finally {
+      clearTimeout(silence);
     }
     if (this.stopped || generation !== this.generation) return;
     this.setState('polling');

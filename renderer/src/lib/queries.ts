@@ -42,7 +42,7 @@ export const queries = {
   maintenanceWindows: (api: Api) =>
     queryOptions({
       queryKey: keys.maintenanceWindows,
-      queryFn: async ({ signal }) => (await api.maintenanceWindows({}, signal)).data,
+      queryFn: ({ signal }) => api.maintenanceWindows({}, signal),
       // Windows open and close with time, not with events: read again every minute.
       refetchInterval: 60_000,
     }),
@@ -50,13 +50,13 @@ export const queries = {
   monitorWindows: (api: Api, id: number) =>
     queryOptions({
       queryKey: [...keys.maintenanceWindows, 'monitor', id, 'all'],
-      queryFn: async ({ signal }) => (await api.maintenanceWindows({ monitorId: id }, signal)).data,
+      queryFn: ({ signal }) => api.maintenanceWindows({ monitorId: id }, signal),
     }),
   /** The maintenance under way for one monitor now (the first window's end is what its page says). */
   monitorMaintenance: (api: Api, id: number) =>
     queryOptions({
       queryKey: [...keys.maintenanceWindows, 'monitor', id],
-      queryFn: async ({ signal }) => (await api.maintenanceWindows({ monitorId: id, active: true }, signal)).data,
+      queryFn: ({ signal }) => api.maintenanceWindows({ monitorId: id, active: true }, signal),
       refetchInterval: 60_000,
     }),
   servers: (api: Api) => queryOptions({ queryKey: keys.servers, queryFn: ({ signal }) => api.servers(signal) }),

@@ -43,9 +43,12 @@ export function useApiForm<F extends string>(options: {
   async function submit(event: FormEvent, send: (values: Record<F, string>) => Promise<void>) {
     event.preventDefault();
     setTouched(Object.fromEntries(fields.map((f) => [f, true])) as Record<F, boolean>);
-    const firstInvalid = fields.find((f) => clientErrors[f]);
-    if (firstInvalid) {
-      document.getElementById(`${options.idPrefix}-${firstInvalid}`)?.focus();
+    const invalid = fields.filter((f) => clientErrors[f]);
+    if (invalid.length > 0) {
+      // The first wrong field as the screen shows them, not as the values happen to be listed.
+      const controls = invalid.map((f) => document.getElementById(`${options.idPrefix}-${f}`)).filter((c) => c !== null);
+      controls.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+      controls[0]?.focus();
       return;
     }
     setBusy(true);
@@ -58,7 +61,11 @@ export function useApiForm<F extends string>(options: {
         for (const field of fields) next[field] = error.fieldError(field);
         setServerErrors(next);
         if (!Object.values(next).some(Boolean)) setFormError(error.message);
-      } else setFormError(describeError(error));
+      } else {
+        // Anything else (the agent away, a 5xx, gone meanwhile) failed the whole form: say it was not
+        // saved, which stays true after the agent is back; the fields keep what was typed.
+        setFormError(`Not saved: ${describeError(error)}`);
+      }
     } finally {
       setBusy(false);
     }

@@ -29,7 +29,8 @@ export function AddCertificate(props: { onAdded: () => void }) {
       props.onAdded();
     });
 
-  const input = (field: FieldName, attributes: { type?: 'number'; min?: number; max?: number; placeholder?: string }) => (
+  // Text fields (numeric keyboard): type="number" gives "" for what it cannot read, and an empty port is 443.
+  const input = (field: FieldName, attributes: { inputMode?: 'numeric'; placeholder?: string }) => (
     <input
       id={`cert-${field}`}
       {...attributes}
@@ -48,10 +49,10 @@ export function AddCertificate(props: { onAdded: () => void }) {
         {input('hostname', { placeholder: 'example.com' })}
       </Field>
       <Field id="cert-port" label="Port" error={shown('port')}>
-        {input('port', { type: 'number', min: 1, max: 65535 })}
+        {input('port', { inputMode: 'numeric' })}
       </Field>
       <Field id="cert-warn_days" label="Warn (days left)" error={shown('warn_days')}>
-        {input('warn_days', { type: 'number', min: 1, max: 365 })}
+        {input('warn_days', { inputMode: 'numeric' })}
       </Field>
       <button type="submit" className="button button-primary" disabled={busy}>
         {busy ? 'Checking…' : 'Add'}

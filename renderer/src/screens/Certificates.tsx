@@ -6,7 +6,7 @@ import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
 import { StatusBadge } from '../components/StatusBadge';
 import { AddCertificate } from './AddCertificate';
-import { Time } from '../components/Time';
+import { Time, ZoneHeading } from '../components/Time';
 import { useApp } from '../lib/app-context';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
@@ -43,7 +43,8 @@ export function CertificatesScreen() {
   const [actionError, setActionError] = useState<string | null>(null);
   const canEdit = useCanEdit();
 
-  async function checkNow(id: number) {
+  async function checkNow(certificate: Certificate) {
+    const { id } = certificate;
     setChecking(id);
     setLastChecked(id);
     setActionError(null);
@@ -51,7 +52,8 @@ export function CertificatesScreen() {
       await api.checkCertificate(id);
       certificates.reload();
     } catch (error) {
-      setActionError(describeError(error));
+      // Which one, and that it was not checked: the banner sits above the whole list.
+      setActionError(`Could not check ${certificateLabel(certificate)}: ${describeError(error)}`);
     } finally {
       setChecking(null);
     }
@@ -88,7 +90,8 @@ export function CertificatesScreen() {
                   <th scope="col" className="numeric">
                     Days left
                   </th>
-                  <th scope="col">Expires</th>
+                  {/* The viewer's clock, named as the Servers and Maintenance lists name it. */}
+                  <th scope="col"><ZoneHeading label="Expires" /></th>
                   <th scope="col">Issuer</th>
                   <th scope="col">Checked</th>
                   {canEdit ? (
@@ -123,7 +126,7 @@ export function CertificatesScreen() {
                       {canEdit ? (
                         <td className="cell-actions">
                           <div className="row-actions">
-                            <button ref={c.id === lastChecked ? checkButton : undefined} type="button" className="button button-small" disabled={checking === c.id} onClick={() => checkNow(c.id)}>
+                            <button ref={c.id === lastChecked ? checkButton : undefined} type="button" className="button button-small" disabled={checking === c.id} onClick={() => checkNow(c)}>
                               {checking === c.id ? 'Checking…' : 'Check now'}
                             </button>
                             <button

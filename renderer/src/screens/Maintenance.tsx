@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import type { MaintenanceWindowInput, MaintenanceWindowResource } from '../../../agent/contract/maintenanceWindows';
-import { maintenanceWindowInput } from '../../../agent/contract/maintenanceWindows';
+import { maintenanceWindowInput, windowShapeErrors } from '../../../agent/contract/maintenanceWindows';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { describedBy, Field } from '../components/Field';
+import { ZoneField } from '../components/ZoneField';
+import { findTimeZone } from '../../../agent/domain/time/timeZones';
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
-import { Time } from '../components/Time';
+import { Time, ZoneHeading } from '../components/Time';
 import { viewerZone } from '../lib/schedule';
 import { useApp } from '../lib/app-context';
 import { fieldErrors } from '../lib/formRules';
@@ -25,9 +27,46 @@ const list = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 function windowBody(v: Record<FieldName, string>, monitorIds: number[]): MaintenanceWindowInput {
   const cover = { name: v.name || null, monitor_ids: monitorIds, tags: list(v.tags) };
   if (v.kind === 'recurring') {
-    return { ...cover, schedule: v.schedule || undefined, timezone: v.timezone || undefined, duration: v.duration === '' ? undefined : Number(v.duration) };
+    // A place as typed ("paris") is its zone, as on the monitor form: the API takes zone names only.
+    const timezone = findTimeZone(v.timezone).zone ?? v.timezone;
+    return { ...cover, schedule: v.schedule || undefined, timezone: timezone || undefined, duration: v.duration === '' ? undefined : Number(v.duration) };
   }
   return { ...cover, starts_at: zoned(v.starts_at), ends_at: zoned(v.ends_at) };
+}
+
+/**
+ * What the form refuses, as the API would: each field's own check, then the window as a whole
+ * (both times, Until after From; a schedule, a zone and minutes), so "Until before From" is said
+ * as you type rather than after a round trip.
+ */
+function windowErrors(v: Record<FieldName, string>, monitorIds: number[]): Record<string, string> {
+  const body = windowBody(v, monitorIds);
+  const checked = maintenanceWindowInput.safeParse(body);
+  if (!checked.success) return fieldErrors(maintenanceWindowInput, body);
+  const w = checked.data;
+  const shape = windowShapeErrors(
+    {
+      name: w.name ?? '',
+      startsAt: w.starts_at ?? null,
+      endsAt: w.ends_at ?? null,
+      schedule: w.schedule ?? null,
+      timezone: w.timezone ?? null,
+      durationMinutes: w.duration ?? null,
+      monitorIds: w.monitor_ids ?? [],
+      tags: w.tags ?? [],
+    },
+    Date.now(),
+  );
+  return Object.fromEntries(Object.entries(shape).map(([field, messages]) => [field, messages[0]!]));
+}
+
+/** The API's names of the times, as this form labels them: "Until must be a time after From.", not "ends_at" and "starts_at". */
+function inFormWords(message: string | undefined): string | undefined {
+  return message
+    ?.replace(/The starts at field/g, 'From')
+    .replace(/The ends at field/g, 'Until')
+    .replace(/\bstarts_at\b/g, 'From')
+    .replace(/\bends_at\b/g, 'Until');
 }
 
 function whenText(w: MaintenanceWindowResource) {
@@ -49,11 +88,12 @@ function whenText(w: MaintenanceWindowResource) {
 function AddWindow(props: { onAdded: () => void; monitors: Array<{ id: number; name: string }> }) {
   const { api } = useApp();
   const [monitorIds, setMonitorIds] = useState<number[]>([]);
-  const { values, set, shown, formError, busy, submit, reset } = useApiForm<FieldName>({
+  const { values, set, shown: shownAsSent, formError, busy, submit, reset } = useApiForm<FieldName>({
     idPrefix: 'mw',
     initial: { name: '', kind: 'one_off', starts_at: '', ends_at: '', schedule: '', timezone: Intl.DateTimeFormat().resolvedOptions().timeZone, duration: '60', monitor_ids: '', tags: '' },
-    validate: (v) => fieldErrors(maintenanceWindowInput, windowBody(v, monitorIds)) as Record<FieldName, string | undefined>,
+    validate: (v) => windowErrors(v, monitorIds) as Record<FieldName, string | undefined>,
   });
+  const shown = (field: FieldName) => inFormWords(shownAsSent(field));
   const onSubmit = (event: FormEvent) =>
     submit(event, async (v) => {
       await api.createMaintenanceWindow(windowBody(v, monitorIds));
@@ -61,7 +101,7 @@ function AddWindow(props: { onAdded: () => void; monitors: Array<{ id: number; n
       setMonitorIds([]);
       props.onAdded();
     });
-  const input = (field: FieldName, attributes: { type?: string; placeholder?: string; min?: number } = {}) => (
+  const input = (field: FieldName, attributes: { type?: string; placeholder?: string; inputMode?: 'numeric' } = {}) => (
     <input
       id={`mw-${field}`}
       {...attributes}
@@ -90,11 +130,10 @@ function AddWindow(props: { onAdded: () => void; monitors: Array<{ id: number; n
           <Field id="mw-schedule" label="Opens at (cron or calendar event)" error={shown('schedule')}>
             {input('schedule', { placeholder: '0 3 * * 0' })}
           </Field>
-          <Field id="mw-timezone" label="Time zone" error={shown('timezone')}>
-            {input('timezone', { placeholder: 'Europe/Paris' })}
-          </Field>
+          <ZoneField id="mw-timezone" value={values.timezone} error={shown('timezone')} onChange={(value) => set('timezone', value)} />
           <Field id="mw-duration" label="Minutes" error={shown('duration')}>
-            {input('duration', { type: 'number', min: 1 })}
+            {/* Text, not type="number", which gives "" for what it cannot read ("6-0"): refused, not taken as empty. */}
+            {input('duration', { inputMode: 'numeric' })}
           </Field>
         </>
       ) : (
@@ -118,7 +157,8 @@ function AddWindow(props: { onAdded: () => void; monitors: Array<{ id: number; n
           onChange={(e) => setMonitorIds([...e.target.selectedOptions].map((o) => Number(o.value)))}
         >
           {props.monitors.map((m) => (
-            <option key={m.id} value={m.id}>
+            // The list is as wide as the form: a long name is cut there, and read whole on hover.
+            <option key={m.id} value={m.id} title={m.name}>
               {m.name}
             </option>
           ))}
@@ -174,7 +214,7 @@ export function MaintenanceScreen() {
                   <th scope="col">When</th>
                   <th scope="col">Covers</th>
                   {/* Starts and ends in the viewer's clock, whatever zone the window recurs in: say whose. */}
-                  <th scope="col">Now ({viewerZone()})</th>
+                  <th scope="col"><ZoneHeading label="Now" /></th>
                   {canEdit ? (
                     <th scope="col">
                       <span className="sr-only">Actions</span>
@@ -187,7 +227,7 @@ export function MaintenanceScreen() {
                   <tr key={w.id}>
                     <td className="cell-name">{w.name || <span className="muted">—</span>}</td>
                     <td>{whenText(w)}</td>
-                    <td>{covers(w)}</td>
+                    <td className="cell-names">{covers(w)}</td>
                     <td>
                       {w.active ? (
                         <>

@@ -4,7 +4,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { LastReport } from '../components/LastReport';
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
-import { Time } from '../components/Time';
+import { Time, ZoneHeading } from '../components/Time';
 import { useApp } from '../lib/app-context';
 import { navigate } from '../lib/router';
 import { deleteHere } from '../lib/deletingHere';
@@ -13,7 +13,6 @@ import { useResource } from '../lib/use-resource';
 import type { ServerAlert } from '../api/types';
 import { WatchCrontabs } from './WatchCrontabs';
 import { EditOnly } from '../components/ReadOnly';
-import { viewerZone } from '../lib/schedule';
 
 /** Removing a job is the change most likely to mean a backup stopped. */
 const CHANGE_TONE: Record<ServerAlert['change'], string> = { added: 'badge-busy', removed: 'badge-bad', altered: 'badge-warn' };
@@ -97,7 +96,7 @@ function Alerts(props: { serverId: number }) {
         <table className="table">
           <thead>
             <tr>
-              <th scope="col">Received ({viewerZone()})</th>
+              <th scope="col"><ZoneHeading label="Received" /></th>
               <th scope="col">Change</th>
               <th scope="col">User</th>
               <th scope="col">Command</th>

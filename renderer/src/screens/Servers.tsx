@@ -1,13 +1,12 @@
 import { PageHeader } from '../components/Layout';
 import { EmptyState, ErrorState, Loading, StaleBanner } from '../components/states';
 import { LastReport } from '../components/LastReport';
-import { Time } from '../components/Time';
+import { Time, ZoneHeading } from '../components/Time';
 import { useApp } from '../lib/app-context';
 import { navigate } from '../lib/router';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { EditOnly } from '../components/ReadOnly';
-import { viewerZone } from '../lib/schedule';
 
 export function ServersScreen() {
   const { api } = useApp();
@@ -46,7 +45,7 @@ export function ServersScreen() {
                 <th scope="col">Identifier</th>
                 <th scope="col">IP address</th>
                 <th scope="col">Last report</th>
-                <th scope="col">Added ({viewerZone()})</th>
+                <th scope="col"><ZoneHeading label="Added" /></th>
               </tr>
             </thead>
             <tbody>

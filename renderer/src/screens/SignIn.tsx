@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../api/client';
 import { redeemSignInCode, verifyToken } from '../api/endpoints';
-import { navigate } from '../lib/router';
+import { navigate, parseHash } from '../lib/router';
 import { SESSION_IDLE_DAYS } from '../../../agent/domain/access/sessions';
 
 // One redemption per code even when React runs effects twice: codes are single use.
@@ -59,7 +59,7 @@ export function SignInScreen(props: { code: string | null; sessionEnded: boolean
     event.preventDefault();
     const value = token.trim();
     if (!value) {
-      setTokenError('Paste an API token (from `cronbeat token create`).');
+      setTokenError('Paste an API token first (make one with cronbeat token create on the agent’s machine).');
       return;
     }
     setBusy(true);
@@ -67,7 +67,8 @@ export function SignInScreen(props: { code: string | null; sessionEnded: boolean
     try {
       await verifyToken(value);
       onSignedIn(value);
-      navigate('/', { replace: true });
+      // A session that ended under an open page left its address: back to that page, not the Overview.
+      if (parseHash(window.location.hash).path === '/sign-in') navigate('/', { replace: true });
     } catch (error) {
       setTokenError(error instanceof Error && error.message !== 'Unauthenticated.' ? error.message : 'The agent does not accept this token.');
     } finally {

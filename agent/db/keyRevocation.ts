@@ -1,0 +1,15 @@
+import type { Store } from './store';
+
+/**
+ * Revokes a live key (of `companyId` when given: a key revokes only its own company's) and, in the
+ * same transaction, gives new pulse tokens to the monitors its job lines hold: each line was told
+ * its monitor's token (X-Cronbeat-Monitor-Token), so a stolen key's holder would otherwise go on
+ * keeping those monitors green by token after the key is gone. The ids of those monitors, or null
+ * when there was no such live key.
+ */
+export function revokeKey(store: Pick<Store, 'db' | 'apiTokens' | 'monitorLines'>, keyId: number, now: number, companyId?: number): number[] | null {
+  return store.db.transaction(() => {
+    const revoked = companyId === undefined ? store.apiTokens.revoke(keyId, now) : store.apiTokens.revokeOfCompany(companyId, keyId, now);
+    return revoked ? store.monitorLines.rotateTokensOfKey(keyId, now) : null;
+  })();
+}

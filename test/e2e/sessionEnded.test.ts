@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumMissing, launchChromium, signedInDashboard } from './browser';
+import { createSignInLink } from '../helpers/signIn';
+import type { TestAgent } from '../helpers/testAgent';
+
+/*
+ * A session that ends under an open page (revoked from another tab, by `cronbeat token revoke`)
+ * asks for a sign-in on the spot; signing in again goes back to the page it was on, whose address
+ * the sign-in screen kept, rather than to the Overview, as a web app's login does with its
+ * "next" page.
+ */
+describe.skipIf(chromiumMissing)('a session that ends under an open page', { timeout: 60_000 }, () => {
+  const now = Date.now();
+  let agent: TestAgent;
+  let page: Page;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ agent, page, close } = await signedInDashboard(() => now, 'Europe/Paris'));
+  }, 60_000);
+
+  afterAll(async () => {
+    await close?.();
+  });
+
+  it('asks for a sign-in, then shows the page it was on', async () => {
+    const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'Backup', schedule: '0 3 * * *', timezone: 'UTC', duration: 5 } })).json();
+    await page.goto(`${agent.url}/#/monitors/${monitor.id}`);
+    await page.getByRole('heading', { name: 'Backup', level: 1 }).waitFor();
+    const keys = (await (await agent.api('/api/keys')).json()) as { id: number; name: string }[];
+    const session = keys.find((key) => key.name === 'dashboard')!;
+    expect((await agent.api(`/api/keys/${session.id}`, { method: 'DELETE' })).status).toBe(204);
+    await page.getByText('Your session has ended').waitFor({ timeout: 20_000 });
+    expect(new URL(page.url()).hash).toBe(`#/monitors/${monitor.id}`);
+    // Sent empty, the field says what to do in plain words (no Markdown backticks on a web page).
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Paste an API token' }).waitFor();
+    expect(await page.getByRole('alert').filter({ hasText: 'Paste an API token' }).textContent()).not.toContain('`');
+    await page.getByLabel('API token').fill(agent.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Backup', level: 1 }).waitFor();
+    expect(new URL(page.url()).hash).toBe(`#/monitors/${monitor.id}`);
+  });
+
+  it('asks at once when the key is revoked under a page that only listens, not at its next refresh', async () => {
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB', timezoneId: 'Europe/Paris' });
+      context.setDefaultTimeout(10_000);
+      const listening = await context.newPage();
+      // The page's clock stands still from here on, but for the reconnection moved on below: no refresh of its own comes.
+      await listening.clock.install();
+      await listening.goto(createSignInLink(agent.store, agent.url, now));
+      await listening.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+      await listening.locator('.live-live').waitFor();
+      await listening.clock.pauseAt(Date.now() + 1_000);
+      const keys = (await (await agent.api('/api/keys')).json()) as { id: number; name: string }[];
+      for (const key of keys.filter((each) => each.name === 'dashboard')) await agent.api(`/api/keys/${key.id}`, { method: 'DELETE' });
+      // The agent ends the stream of a revoked key at once; the page connects again a second later and is refused.
+      await listening.locator('.live').filter({ hasText: 'Reconnecting…' }).waitFor();
+      await listening.clock.runFor(2_000);
+      await listening.getByText('Your session has ended').waitFor();
+    } finally {
+      await browser.close();
+    }
+  });
+});
