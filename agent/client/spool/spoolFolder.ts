@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareDataDir } from '../../dataFolder/dataDir';
 import { privateFolderOfThisUser, privateTempFolder } from '../../dataFolder/privateFolder';
@@ -50,6 +50,9 @@ function withSpoolFiles(dir: string): string {
       continue; // absent (or a dangling link, which opening makes a file of): fine
     }
     if (!stats.isFile()) throw new Error(`${file} is not a file (${stats.isFIFO() ? 'a FIFO' : stats.isDirectory() ? 'a folder' : 'a device or socket'})`);
+    // One this user cannot read and write (root's, left by a `sudo cronbeat …` that kept HOME):
+    // every pulse the agent did not take would be neither sent nor kept.
+    accessSync(file, constants.R_OK | constants.W_OK);
   }
   return dir;
 }
