@@ -36,7 +36,8 @@ const fifo = (path: string) => execFileSync('mkfifo', [path]);
 const devZero = (path: string) => symlinkSync('/dev/zero', path);
 const folder = (path: string) => mkdirSync(path);
 
-describe('a spool file that is no regular file', () => {
+// Concurrent: each test waits on its own commands, folders and closed port.
+describe.concurrent('a spool file that is no regular file', () => {
   for (const [name, make, what] of [
     ['spool.jsonl', fifo, 'a FIFO'],
     ['spool.jsonl', devZero, 'a link to /dev/zero'],
