@@ -144,6 +144,10 @@ function sqliteAddonProblem(message: string): UsageError | null {
 /** Runs a CLI's main with this process's arguments: its result is the exit status, an error one line on stderr. */
 export function runMain(main: (argv: string[]) => Promise<number>): void {
   printSafely();
+  // Node's default for SIGUSR1 opens its debugger on 127.0.0.1:9229 to every local user, in a
+  // process that often runs as root (a unit's ping, a crontab watcher, serve): an admin's `pkill
+  // -USR1 -f …` or `systemctl kill -s USR1` must not hand it out. A listener replaces that default.
+  process.on('SIGUSR1', () => {});
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     // Unless the command handles it itself: `cronbeat run` keeps reading its job's output (the
     // job must not die of our output going nowhere) and ends with the job's status.

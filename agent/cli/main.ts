@@ -7,7 +7,7 @@ import type { Command } from './command';
 import { invoke, runMain, UsageError } from './command';
 import { closestTo, didYouMean } from './didYouMean';
 import { printNotices } from './notices';
-import { readRunWords } from './run/runWords';
+import { optionsBeforeRun, readRunWords } from './run/runWords';
 import { runCommand } from './commands/run';
 import { version } from '../../package.json';
 import { describeError } from '../domain/text/errorText';
@@ -61,6 +61,13 @@ async function overview(): Promise<string> {
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  // Options before `run` (`cronbeat --url URL run TOKEN -- job`) in a line that holds a job: the
+  // job must run as written, whatever is wrong with our words (`-v` printed the version instead).
+  const optionsFirst = name?.startsWith('-') ? optionsBeforeRun(argv) : null;
+  if (optionsFirst) {
+    printNotices([`options go after the command (\`cronbeat run ${name} …\`); this line is read so, and its job runs`]);
+    return invoke(runCommand, optionsFirst);
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     console.log(await overview());
     return name ? 0 : 2;

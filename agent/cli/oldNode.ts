@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
-import { jobStart, notRunnableStatus } from './run/rawWords';
+import { notRunnableStatus, spawnJob } from './run/rawWords';
 import { forwardSignals } from './run/runJob';
 import { terminalText } from '../domain/text/controlCharacters';
 import { closestTo } from './didYouMean';
-import { readRunWords, type RunWords } from './run/runWords';
+import { optionsBeforeRun, readRunWords, type RunWords } from './run/runWords';
 import { engines } from '../../package.json';
 
 /*
@@ -49,7 +49,6 @@ function runJobAlone(words: RunWords): never {
       // No shim listening.
     }
   }
-  const start = jobStart(words.command);
   const signals = constants.signals as Record<string, number>;
   const notStarted = (error: Error) => {
     console.error(terminalText(`cronbeat: ${words.command[0]} could not be started (${error.message}).`, { oneLine: true }));
@@ -58,7 +57,7 @@ function runJobAlone(words: RunWords): never {
   let child: ChildProcess;
   const forwarding = forwardSignals();
   try {
-    child = spawn(start.file, start.args, { stdio: 'inherit' });
+    child = spawnJob(words.command, { stdio: 'inherit' });
   } catch (error) {
     return notStarted(error as Error); // Node 8 throws some failures (EACCES) instead of emitting them
   }
@@ -77,7 +76,8 @@ if (nodeTooOld(process.versions.node)) {
   const [command, ...rest] = process.argv.slice(2);
   // A misspelt run whose line holds a job is a run line too (main.ts reads it so on a newer Node).
   const runLike = command === 'run' || (command !== undefined && closestTo(command, ['run', 'ping', 'spool']).join() === 'run' && readRunWords(rest).command.length > 0);
-  const words = runLike ? readRunWords(rest) : null;
+  const optionsFirst = command?.startsWith('-') ? optionsBeforeRun(process.argv.slice(2)) : null;
+  const words = runLike ? readRunWords(rest) : optionsFirst ? readRunWords(optionsFirst) : null;
   const job = words !== null && words.command.length > 0;
   console.error(
     `cronbeat: Node ${process.versions.node} is too old: Cronbeat needs Node ${MINIMUM.join('.')} or newer` +

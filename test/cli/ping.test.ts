@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { createMonitor, monitorOf, pulsesOf } from './agentFixtures';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { finished, runCli, spawnCli, tempFolder } from '../helpers/cli';
 import { until } from '../helpers/until';
 
@@ -87,7 +87,9 @@ describe('--help', () => {
 });
 
 describe('cronbeat ping stopped while the agent does not answer', () => {
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+  // Not only the three that mean "stop": any whose default ends the process (SIGQUIT, SIGALRM…),
+  // of which ping died with its pulse neither sent nor kept.
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR2', 'SIGALRM', 'SIGPWR'] as const) {
     it(`${signal}: keeps the pulse in the spool and says so`, async () => {
       let asked = 0;
       const silent = createServer((socket) => {
@@ -112,4 +114,33 @@ describe('cronbeat ping stopped while the agent does not answer', () => {
       }
     });
   }
+
+  it('SIGUSR1 neither opens Node\'s debugger (to every local user, in a ping a root unit runs) nor stops it', async () => {
+    let asked = 0;
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => {
+      asked++;
+      sockets.push(socket.on('error', () => {}).resume());
+    });
+    await new Promise<void>((listening) => silent.listen(0, '127.0.0.1', listening));
+    try {
+      const dataDir = tempFolder();
+      const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+      const child = spawnCli(['ping', 'some-token', '--url', url], { env: { CRONBEAT_DATA_DIR: dataDir } });
+      const done = finished(child);
+      await until(() => asked > 0, 'the ping to reach the agent');
+      child.kill('SIGUSR1');
+      // Still waiting for the agent after it: a second connection (the next try) shows it lived on.
+      for (const socket of sockets.splice(0)) socket.destroy();
+      await until(() => asked > 1, 'the ping to try again');
+      child.kill('SIGTERM');
+      const result = await done;
+      expect(result.stderr).not.toMatch(/Debugger/);
+      expect(result.stderr).toMatch(/stopped by SIGTERM before the agent answered/);
+      expect(result.status).toBe(0);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((closed) => silent.close(closed));
+    }
+  });
 });

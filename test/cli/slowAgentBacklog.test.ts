@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { Spool } from '../../agent/client/spool/spool';
 import { Receiver } from '../helpers/receiver';
 import { runCli, tempFolder } from '../helpers/cli';
@@ -16,28 +16,29 @@ vi.setConfig({ testTimeout: 90_000 });
 const ANSWER_AFTER_MS = 2_000;
 const BACKLOG = 20;
 const token = '9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
-let agent: Receiver;
+/** Stands in for an agent that takes every pulse, each after ANSWER_AFTER_MS; one a test, so the two can wait side by side. */
+async function slowAgent(): Promise<Receiver> {
+  const agent = await new Receiver([(_request, res) => void setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('OK'), ANSWER_AFTER_MS)]).start();
+  onTestFinished(() => agent.stop());
+  return agent;
+}
 
-beforeAll(async () => {
-  // Stands in for an agent that takes every pulse, each after ANSWER_AFTER_MS.
-  agent = await new Receiver([(_request, res) => void setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('OK'), ANSWER_AFTER_MS)]).start();
-});
-afterAll(() => agent.stop());
-
-async function withBacklog(): Promise<{ dataDir: string; spool: Spool }> {
+async function withBacklog(agent: Receiver): Promise<{ dataDir: string; spool: Spool }> {
   const dataDir = tempFolder();
   const spool = new Spool(dataDir);
   for (let i = 0; i < BACKLOG; i++) await spool.append(agent.url, { tokenOrSlug: token, signal: 'success', body: `backlog ${i}`, key: `backlog-${i}`, at: Date.now() - 60_000 });
   return { dataDir, spool };
 }
 
-describe('a backlog for an agent that answers slowly', () => {
+// Concurrent: each test spends its bounded 10 s waiting on its own slow agent.
+describe.concurrent('a backlog for an agent that answers slowly', () => {
   for (const [what, args] of [
     ['run', (url: string) => ['run', token, '--url', url, '--', '/bin/sh', '-c', 'echo ran; exit 3']],
     ['ping', (url: string) => ['ping', token, '--fail', '--url', url]],
   ] as const) {
     it(`${what}: a bounded time on it, then its own pulse waits behind the rest, in order`, async () => {
-      const { dataDir, spool } = await withBacklog();
+      const agent = await slowAgent();
+      const { dataDir, spool } = await withBacklog(agent);
       const before = agent.requests.length;
       const started = performance.now();
       const result = await runCli(args(agent.url), { env: { CRONBEAT_DATA_DIR: dataDir } });

@@ -155,6 +155,24 @@ describe('cronbeat timers discover', () => {
     expect(tree(root)).toEqual(withDropIns);
   });
 
+  it('takes an earlier monitor again with the schedule the timer has now, when it changed while unwired', async () => {
+    const root = machine();
+    const env = envFor(root);
+    expect((await runCli(['timers', 'discover', '--root', root], { env })).status).toBe(0);
+    const first = (await monitors()).filter((m) => m.name === 'backup.timer').sort((a, b) => b.id - a.id)[0]!;
+    expect((await runCli(['timers', 'discover', '--root', root, '--undo'], { env })).status).toBe(0);
+
+    // Edited while it had no drop-in: the old monitor would await 02:30 runs that no longer come.
+    put(root, 'usr/lib/systemd/system/backup.timer', '[Timer]\nOnCalendar=*-*-* 04:15\nRandomizedDelaySec=2h\n[Install]\nWantedBy=timers.target\n');
+    const back = await runCli(['timers', 'discover', '--root', root], { env });
+    expect(back.status).toBe(0);
+    expect(back.stdout).toContain(`backup.timer: the monitor an earlier discover made, #${first.id}, again, now with its schedule *-*-* 04:15 and grace 181 min`);
+    const again = (await monitors()).find((m) => m.id === first.id)!;
+    expect([again.schedule, again.duration]).toEqual(['*-*-* 04:15', 60 + 1 + 120]);
+    // Unchanged timers are taken as they were.
+    expect(back.stdout).toMatch(/poll\.timer: the monitor an earlier discover made, #\d+, again;/);
+  });
+
   it('wires user timers under the user folder with --user, apart from the system ones', async () => {
     const root = machine();
     const env = envFor(tempFolder());

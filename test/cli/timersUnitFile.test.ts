@@ -57,7 +57,11 @@ describe('unit files, as systemd reads them', () => {
     const period = timerSettings('poll.timer', '[Timer]\nOnBootSec=5min\nOnUnitActiveSec=15min\nAccuracySec=1s\nUnit=poller-job.service\n');
     expect(period).toMatchObject({ schedule: '@every 15m', accuracySec: 1, persistent: false, service: 'poller-job.service' });
     expect(timerSettings('once.timer', '[Timer]\nOnBootSec=5min\n').unmonitorable).toMatch(/once after boot/);
+    // Without a run after boot, OnUnitActiveSec= waits for the calendar's first run after a reboot: no one period.
     expect(timerSettings('both.timer', '[Timer]\nOnCalendar=daily\nOnUnitActiveSec=1h\n').unmonitorable).toMatch(/both/);
+    // With one, a run comes at most one period after the last (the calendar only adds runs): a period.
+    expect(timerSettings('both.timer', '[Timer]\nOnBootSec=10min\nOnCalendar=Mon 09:00\nOnUnitActiveSec=1d\nOnUnitActiveSec=12h\n')).toMatchObject({ schedule: '@every 12h', unmonitorable: null });
+    expect(timerSettings('both.timer', '[Timer]\nOnStartupSec=1min\nOnCalendar=daily\nOnUnitInactiveSec=6h\n')).toMatchObject({ schedule: '@every 6h', unmonitorable: null });
     // A line systemd refuses is ignored there, the others kept; with none left the timer does not load.
     expect(timerSettings('m.timer', '[Timer]\nOnCalendar=0 3 * * *\nOnCalendar=Mon 02:30\n')).toMatchObject({ schedule: 'Mon 02:30', unmonitorable: null, ignored: ['OnCalendar=0 3 * * *'] });
     expect(timerSettings('m.timer', '[Timer]\nOnCalendar=25:00\n')).toMatchObject({ schedule: null, unmonitorable: 'systemd refuses every OnCalendar= of it (OnCalendar=25:00: The hour is 25, but hours go from 0 to 23.), so it does not load' });

@@ -128,6 +128,34 @@ describe('cronbeat timers watch', () => {
     expect(again.stdout).not.toContain('the monitor an earlier discover made');
   });
 
+  it('widens the grace when RandomizedDelaySec= or AccuracySec= grows, with no alert: the runs come later, the schedule is the same', async () => {
+    const root = machine();
+    const env = { CRONBEAT_URL: testAgent().url, CRONBEAT_API_TOKEN: testAgent().token, CRONBEAT_DATA_DIR: tempFolder(), CRONBEAT_SHIM_DIR: shimDir };
+    const created = await testAgent().api('/api/servers', { method: 'POST', json: { name: 'web 5', ip_address: '10.0.0.5', identifier: 'web-5' } });
+    const server = (await created.json()) as { id: number };
+    expect((await runCli(['timers', 'discover', '--root', root], { env })).status).toBe(0);
+    const watch = () => runCli(['timers', 'watch', '--root', root, '--server', 'web-5', '--once'], { env });
+    // The agent is shared by the tests of this file: this machine's monitor is the last one made.
+    const backup = async () => ((await (await testAgent().api('/api/monitors')).json()) as Array<{ id: number; name: string; schedule: string; duration: number }>).filter((m) => m.name === 'backup.timer').sort((a, b) => b.id - a.id)[0]!;
+    expect((await watch()).status).toBe(0);
+    expect((await backup()).duration).toBe(60 + 1);
+
+    // Spread over three hours, as backup timers often are: a run at 05:10 is on time, not missed.
+    mkdirSync(join(root, 'etc/systemd/system/backup.timer.d'));
+    writeFileSync(join(root, 'etc/systemd/system/backup.timer.d/spread.conf'), '[Timer]\nRandomizedDelaySec=3h\n');
+    const spread = await watch();
+    expect(spread.status).toBe(0);
+    expect(spread.stdout).toMatch(/monitor #\d+ now waits 241 min after each run of backup\.timer \(its RandomizedDelaySec= and AccuracySec= changed\)/);
+    expect([(await backup()).schedule, (await backup()).duration]).toEqual(['*-*-* 02:30', 60 + 1 + 180]);
+    expect((await watch()).stdout).not.toContain('now waits');
+
+    writeFileSync(join(root, 'etc/systemd/system/backup.timer.d/spread.conf'), '[Timer]\nAccuracySec=1us\n');
+    expect((await watch()).status).toBe(0);
+    expect((await backup()).duration).toBe(60 + 1);
+    // The schedule did not change: the server's alerts stay for what does.
+    expect(await (await testAgent().api(`/api/servers/${server.id}/alerts`)).json()).toEqual([]);
+  });
+
   it('stops at start when no server has the identifier', async () => {
     const env = { CRONBEAT_URL: testAgent().url, CRONBEAT_API_TOKEN: testAgent().token, CRONBEAT_DATA_DIR: tempFolder() };
     const result = await runCli(['timers', 'watch', '--root', machine(), '--server', 'no-such', '--once'], { env });

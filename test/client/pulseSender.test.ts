@@ -68,9 +68,72 @@ describe('an answer no agent gives: a redirect', () => {
       expect(result.stderr.trim().split('\n')).toEqual([
         `cronbeat: start and end pulses saved to the spool (${wrongUrl} answered 301 Moved Permanently, a redirect to https://agent.example/api/pulse/x: an agent never redirects a pulse; check --url or CRONBEAT_URL); 2 pulses waiting, sent by the next ping or run or by \`cronbeat spool flush\``,
       ]);
+      // Behind those, the next pulse waits too, and says why: the redirect, not an agent out of reach
+      // (which sent the admin looking for a stopped agent or a network fault).
+      const redirected = `${wrongUrl} answered 301 Moved Permanently, a redirect to https://agent.example/api/pulse/x: an agent never redirects a pulse; check --url or CRONBEAT_URL`;
+      const pinged = await runCli(['ping', monitor.token, '--url', wrongUrl], { env });
+      expect(pinged.stderr).toBe(`cronbeat: pulse saved to the spool (${redirected}); 3 pulses waiting, sent by the next ping or run or by \`cronbeat spool flush\`\n`);
       const again = await runCli(['spool', 'flush'], { env });
       expect(again.status).toBe(1);
       expect(again.stderr).not.toMatch(/dropped/);
+      expect(again.stderr).toBe(
+        `cronbeat: Delivered 0 pulses; 3 still waiting. The agent at ${wrongUrl} did not take them (${redirected}). Start the desktop app or \`cronbeat serve\` if it is not running, and flush again.\n`,
+      );
+      const flushed = await runCli(['spool', 'flush', '--url', agent.url], { env });
+      expect(flushed).toMatchObject({ status: 0, stdout: 'Delivered 3 pulses; 0 still waiting.\n' });
+      expect((await pulsesOf(agent, monitor.id)).map((p) => [p.kind, p.exit_code])).toEqual([
+        ['start', null],
+        ['fail', 3],
+        ['success', null],
+      ]);
+    } finally {
+      await agent.stop();
+      await new Promise((closed) => redirecting.close(closed));
+    }
+  });
+});
+
+describe('a redirect that echoes the pulse\'s path', () => {
+  it('never prints the ping key a line\'s pulse carries in its path (cron mails stderr)', async () => {
+    // A proxy sending http to https keeps the path: /api/pulse/key/cb_…/slug.
+    const echoing = createHttpServer((request, response) => {
+      request.resume();
+      response.writeHead(301, { Location: `https://cron.example.com${request.url}` }).end();
+    });
+    await new Promise<void>((listening) => echoing.listen(0, '127.0.0.1', listening));
+    try {
+      const key = `cb_${'k'.repeat(43)}`;
+      const wrongUrl = `http://127.0.0.1:${(echoing.address() as { port: number }).port}`;
+      const env = { CRONBEAT_DATA_DIR: tempFolder(), CRONBEAT_API_TOKEN: key };
+      const result = await runCli(['run', '--name', 'nightly', '--schedule', '0 3 * * *', '--url', wrongUrl, '--', 'sh', '-c', 'exit 3'], { env });
+      expect(result.status).toBe(3);
+      expect(result.stderr).toMatch(/a redirect to https:\/\/cron\.example\.com\/api\/pulse\/key\/\*\*\*\/nightly\/start/);
+      const flushed = await runCli(['spool', 'flush'], { env });
+      expect(flushed.stderr).toMatch(/a redirect to https:\/\/cron\.example\.com\/api\/pulse\/key\/\*\*\*\//);
+      for (const output of [result, flushed]) expect(output.stdout + output.stderr).not.toContain(key);
+    } finally {
+      await new Promise((closed) => echoing.close(closed));
+    }
+  });
+});
+
+describe('an answer no agent gives: a web page', () => {
+  it('keeps the pulses in the spool, not "delivered" to a page that took them (a portal, an app that answers every path)', async () => {
+    const page = createHttpServer((request, response) => {
+      request.resume();
+      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Welcome</title>');
+    });
+    await new Promise<void>((listening) => page.listen(0, '127.0.0.1', listening));
+    const agent = await startTestAgent();
+    try {
+      const monitor = await createMonitor(agent);
+      const wrongUrl = `http://127.0.0.1:${(page.address() as { port: number }).port}`;
+      const env = { CRONBEAT_DATA_DIR: tempFolder() };
+      const result = await runCli(['run', monitor.token, '--url', wrongUrl, '--', 'sh', '-c', 'exit 3'], { env });
+      expect(result.status).toBe(3);
+      expect(result.stderr).toBe(
+        `cronbeat: start and end pulses saved to the spool (${wrongUrl} answered 200 with a web page (text/html), not as a Cronbeat agent does: check --url or CRONBEAT_URL); 2 pulses waiting, sent by the next ping or run or by \`cronbeat spool flush\`\n`,
+      );
       const flushed = await runCli(['spool', 'flush', '--url', agent.url], { env });
       expect(flushed).toMatchObject({ status: 0, stdout: 'Delivered 2 pulses; 0 still waiting.\n' });
       expect((await pulsesOf(agent, monitor.id)).map((p) => [p.kind, p.exit_code])).toEqual([
@@ -79,7 +142,7 @@ describe('an answer no agent gives: a redirect', () => {
       ]);
     } finally {
       await agent.stop();
-      await new Promise((closed) => redirecting.close(closed));
+      await new Promise((closed) => page.close(closed));
     }
   });
 });

@@ -82,6 +82,7 @@ describe('resolveDataDir', () => {
     expect(resolveDataDir({ env: { CRONBEAT_DATA_DIR: '/y' }, platform: 'linux', home })).toBe('/y');
     expect(resolveDataDir({ env: {}, platform: 'linux', home })).toBe('/home/ada/.local/share/cronbeat');
     expect(resolveDataDir({ env: { XDG_DATA_HOME: '/xdg' }, platform: 'linux', home })).toBe('/xdg/cronbeat');
+    expect(resolveDataDir({ env: { XDG_DATA_HOME: 'xdg' }, platform: 'linux', home })).toBe('/home/ada/.local/share/cronbeat');
     expect(resolveDataDir({ env: {}, platform: 'darwin', home })).toBe('/home/ada/Library/Application Support/Cronbeat');
     expect(resolveDataDir({ env: { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' }, platform: 'win32', home })).toMatch(/Roaming.Cronbeat$/);
   });

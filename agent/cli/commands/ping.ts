@@ -7,6 +7,7 @@ import type { PulseSignal } from '../../client/pulses/pulses';
 import { UsageError, type Command } from '../command';
 import { printNotices } from '../notices';
 import { apiKeyAsToken, tokenProblem } from '../run/runWords';
+import { STOPPING_SIGNALS } from '../signals';
 
 const help = `Usage: cronbeat ping TOKEN [--start | --fail | --exit-code N] [--rid ID] [--message TEXT | --stdin] [--url URL]
 
@@ -62,8 +63,8 @@ async function readStdinTail(): Promise<string> {
   return tail.text();
 }
 
-/** The signals that stop a ping waiting for its agent. */
-const STOPPING = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/** The signals that stop a ping waiting for its agent: any that would end it (its pulse then kept). */
+const STOPPING = STOPPING_SIGNALS;
 
 /** The options of ping that take a value, and those that do not. */
 const VALUE_OPTIONS = ['--exit-code', '--rid', '--message', '--url', '--data-dir'];

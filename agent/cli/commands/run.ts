@@ -9,8 +9,8 @@ const help = `Usage: cronbeat run TOKEN [--url URL] -- COMMAND [ARGS...]
 
 Runs COMMAND and reports it to the monitor with this token: a start pulse when it begins,
 then its exit code with the last 100 KB of its output (stdout and stderr interleaved).
-Standard input, output and error pass through; SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1 and
-SIGUSR2 are forwarded.
+Standard input, output and error pass through; SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
+SIGUSR2 and every other signal that would end cronbeat (SIGALRM…) are forwarded.
 
 With --name instead of a token, the line itself is the monitor's source of truth: its first run
 creates the monitor (matched afterwards by the slug of NAME, e.g. "Nightly Backup" →
@@ -21,7 +21,7 @@ A mistake in these options (a wrong --schedule) is said once on stderr; the job 
 
 Everything after -- is the command's. Without --, the first word that is neither an option
 below nor its value (nor, without --name, the token) starts the command, with every word after
-it: cronbeat run --name backup --schedule '0 3 * * *' nice /usr/local/bin/backup.sh --full
+it, a -- among them included: cronbeat run TOKEN kubectl exec pod -- /backup.sh runs kubectl.
 A misspelt option, a bad value, a missing key or token, an agent out of reach: one line on
 stderr, and the command runs exactly as written.
 

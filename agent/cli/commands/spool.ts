@@ -90,8 +90,10 @@ export const spoolCommand: Command = {
       console.log(summary);
       return 0;
     }
-    const urls = [...new Set(result.waiting.map((entry) => shownUrl(values.url ? sender.baseUrl : entry.baseUrl)))].join(', ');
-    console.error(`cronbeat: ${summary} The agent at ${urls} cannot be reached; start the desktop app or \`cronbeat serve\` and flush again.`);
+    // Each agent's own answer: a redirect or a 500 is fixed elsewhere than an agent that is not running.
+    const agents = [...new Set(result.waiting.map((entry) => (values.url ? sender.baseUrl : entry.baseUrl)))];
+    const why = agents.map((url) => `The agent at ${shownUrl(url)} did not take them (${sender.whyUnreachable(url)}).`);
+    console.error(`cronbeat: ${summary} ${why.join(' ')} Start the desktop app or \`cronbeat serve\` if it is not running, and flush again.`);
     return 1;
   },
 };

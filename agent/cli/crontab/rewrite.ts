@@ -1,3 +1,4 @@
+import { readRunWords } from '../run/runWords';
 import { shellQuote } from '../../domain/text/shellQuote';
 import { splitRawAtPercent, type CronJob } from './parse';
 
@@ -180,18 +181,56 @@ export function failOpenLine(job: CronJob, line: MonitoredLine, shim: string): s
   return `${job.raw.slice(0, job.commandStart)}${failOpenCommand(words, line.token, { shim, url: line.url })}${blanksAfter(head)}${tail}`;
 }
 
-/** `cronbeat run [options] TOKEN|--name … -- CMD` written by hand (or by an older discover): CMD. */
-const RUN_BY_HAND = /(?:^|[\s/])cronbeat(?:\.cjs)?['"]?\s+run\s.*?\s--\s+(.+)$/;
+/**
+ * `cronbeat run [options] TOKEN|--name … -- CMD` written by hand (or by an older discover), and
+ * nothing else: variables (`NAME=value`), node and cronbeat by their paths, run's words, `--`,
+ * then CMD; null for any other line. Each word before CMD is plain or single-quoted: one in shell
+ * syntax (`$(…)`, `;`, a glob) runs or changes something itself. Read word by word, not by one
+ * pattern: a crontab is anyone's to write, and a pattern that backtracks could hang the watcher.
+ */
+function handRunLine(head: string): { runWords: string[]; command: string } | null {
+  const words: string[] = [];
+  for (let at = 0; ; ) {
+    while (at < head.length && /\s/.test(head[at])) at++;
+    if (at >= head.length) return null;
+    if (head.startsWith('--', at) && (at + 2 === head.length || /\s/.test(head[at + 2]))) {
+      const command = head.slice(at + 2).trim();
+      const program = words.findIndex((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word));
+      const node = /(?:^|\/)node$/.test(words[program] ?? '') ? 1 : 0;
+      const ours = /(?:^|\/)cronbeat(?:\.cjs)?$/.test(words[program + node] ?? '') && words[program + node + 1] === 'run';
+      return program >= 0 && ours && command ? { runWords: words.slice(program + node + 2), command } : null;
+    }
+    let word = '';
+    while (at < head.length && !/\s/.test(head[at])) {
+      if (head[at] === "'") {
+        const end = head.indexOf("'", at + 1);
+        if (end < 0) return null;
+        word += head.slice(at + 1, end);
+        at = end + 1;
+      } else if (/[A-Za-z0-9_./:,+@=%-]/.test(head[at])) {
+        word += head[at++];
+      } else {
+        return null;
+      }
+    }
+    words.push(word);
+  }
+}
 
 /**
  * The job's own command when the line runs it through `cronbeat run` (discover's wrapper, or a
  * line written so by hand), with its stdin after %; null for any other line. This is what a
  * person knows the job by: the wrapper around it holds a token and says nothing of the job.
+ * A line that runs anything more (before `cronbeat`, or a command of run's own before its `--`,
+ * which run starts in place of the job after it) is none: quoted by the job, it would hide that.
  */
 export function ownCommand(job: CronJob): string | null {
   const { head, tail } = splitRawAtPercent(job.command);
   const line = monitoredLine(job);
-  const command = line ? line.original : RUN_BY_HAND.exec(head.trim())?.[1];
+  const byHand = line ? null : handRunLine(head.trim());
+  // run's own words must end at this `--`: none of them starts a command (no program is taken to be on PATH).
+  const ours = byHand !== null && readRunWords([...byHand.runWords, '--', 'CMD'], () => false).command.join(' ') === 'CMD';
+  const command = line ? line.original : ours ? byHand.command : undefined;
   return command === undefined ? null : `${command.trim()}${tail}`.trim();
 }
 

@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { accessSync, constants, readFileSync } from 'node:fs';
 
 /*
@@ -11,9 +12,11 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 const MAX_SCRIPT_BYTES = 100_000;
 
 /** How to start the job so that it gets `command` and the environment exactly as this process got them. */
-export interface JobStart {
+interface JobStart {
   file: string;
   args: string[];
+  /** Started through /bin/sh, which puts back bytes Node changed. */
+  restored?: boolean;
 }
 
 /** The NUL-separated entries of a /proc file, as bytes; null where it cannot be read. */
@@ -47,8 +50,24 @@ export function notRunnableStatus(error: NodeJS.ErrnoException | undefined): num
   return error?.code === 'EACCES' || error?.code === 'ENOEXEC' || error?.code === 'EISDIR' ? 126 : 127;
 }
 
+/**
+ * Starts `command` with every byte it was given (jobStart). The bytes put back take room: a
+ * command line that fits the kernel's limit for a whole one (ARG_MAX, 2 MB by default) may not
+ * with them (E2BIG), and the job then runs as Node passes it rather than not at all. Throws
+ * what spawn throws otherwise.
+ */
+export function spawnJob(command: string[], options: SpawnOptions): ChildProcess {
+  const start = jobStart(command);
+  try {
+    return spawn(start.file, start.args, options);
+  } catch (error) {
+    if (!start.restored || (error as NodeJS.ErrnoException).code !== 'E2BIG') throw error;
+    return spawn(command[0], command.slice(1), options);
+  }
+}
+
 /** How to start `command` (the last words of this process's own arguments) with every byte it was given. */
-export function jobStart(command: string[]): JobStart {
+function jobStart(command: string[]): JobStart {
   const plain = { file: command[0], args: command.slice(1) };
   const argv = entriesOf('/proc/self/cmdline');
   const environ = entriesOf('/proc/self/environ');
@@ -77,6 +96,12 @@ export function jobStart(command: string[]): JobStart {
   // A bash that is /bin/sh counts itself in SHLVL: the job gets the level it was given.
   const level = (environ ?? []).find((entry) => entry.subarray(0, 6).toString('latin1') === 'SHLVL=');
   const shlvl = level && /^\d{1,6}$/.test(level.subarray(6).toString('latin1')) ? `SHLVL=${level.subarray(6).toString('latin1')} && export SHLVL` : 'unset SHLVL';
+  // And a shell exports PWD as it starts, the real folder in place of the one given: the job gets
+  // its own (none, under cron), byte for byte.
+  const folders = ['PWD', 'OLDPWD'].map((name) => {
+    const given = (environ ?? []).find((entry) => entry.subarray(0, name.length + 1).toString('latin1') === `${name}=`);
+    return given ? `${name}=${bytesWord(given.subarray(name.length + 1))} && ${name}=\${${name}%.} && export ${name}` : `unset ${name}`;
+  });
   const script = [
     '__cronbeat_i=0',
     'for __cronbeat_a do',
@@ -88,10 +113,11 @@ export function jobStart(command: string[]): JobStart {
     'unset __cronbeat_i __cronbeat_a',
     ...restored,
     shlvl,
+    ...folders,
     'exec "$@"',
   ].join('\n');
   // One argument may hold at most 128 KB (Linux's MAX_ARG_STRLEN): past that the job would not
   // start at all, and a byte Node changes is better than a job that does not run.
   if (Buffer.byteLength(script) > MAX_SCRIPT_BYTES) return plain;
-  return { file: '/bin/sh', args: ['-c', script, 'sh', ...command] };
+  return { file: '/bin/sh', args: ['-c', script, 'sh', ...command], restored: true };
 }

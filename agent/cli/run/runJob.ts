@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, readFileSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { OutputTail } from '../../client/pulses/outputTail';
-import { jobStart, notRunnableStatus } from './rawWords';
+import { ENDING_SIGNALS } from '../signals';
+import { notRunnableStatus, spawnJob } from './rawWords';
 import { describeError } from '../../domain/text/errorText';
 
 /*
@@ -12,12 +13,11 @@ import { describeError } from '../../domain/text/errorText';
  */
 
 /*
- * Signals sent to `cronbeat run` are meant for the job (`pkill -USR1 -f backup` matches both).
- * Beyond the three that end a job, the ones whose default would end or change cronbeat instead:
- * SIGUSR2 and SIGQUIT would kill it and leave the job writing into a closed pipe, and SIGUSR1
- * would open Node's debugger on 127.0.0.1:9229, to any local user, in a process that often runs as root.
+ * Signals sent to `cronbeat run` are meant for the job (`pkill -USR1 -f backup` matches both):
+ * every one whose default would end or change cronbeat (signals.ts) is passed on, rather than
+ * cronbeat dying of it and leaving the job writing into a closed pipe.
  */
-const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'] as const;
+const FORWARDED_SIGNALS = ENDING_SIGNALS;
 /** The signals a terminal's keys send (Ctrl-C, Ctrl-\) to its whole foreground process group. */
 const KEYBOARD_SIGNALS: ReadonlySet<string> = new Set(['SIGINT', 'SIGQUIT']);
 
@@ -48,11 +48,12 @@ function jobInTerminalForeground(job: number | undefined): boolean {
  * stopping the unit, `timeout`) before this process runs again after the spawn, and a signal with
  * no handler yet ended `run`, leaving the job behind. One that comes before the job is given waits for it.
  */
-export function forwardSignals(): { to: (child: ChildProcess) => void; stop: () => void } {
+export function forwardSignals(afterExit?: (signal: NodeJS.Signals) => void): { to: (child: ChildProcess) => void; stop: () => void } {
   let job: ChildProcess | undefined;
   const waiting: NodeJS.Signals[] = [];
   const forward = (signal: NodeJS.Signals) => {
     if (!job) waiting.push(signal);
+    else if (job.exitCode !== null || job.signalCode !== null) afterExit?.(signal);
     else if (!(KEYBOARD_SIGNALS.has(signal) && jobInTerminalForeground(job.pid))) job.kill(signal);
   };
   for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
@@ -106,10 +107,15 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
     const tail = new OutputTail();
     signalStarted(startedFd);
     let child: ChildProcess;
-    const forwarding = forwardSignals();
+    let exited: { status: number; endedAt: number } | undefined;
+    // Once the job has ended, a signal is for no one else: while a process the job left holds its
+    // output (`nohup worker &`), run waits for that output, and a signal sent to it (systemd stopping
+    // the unit, `timeout`) ends it with the job's status, unless the reporting takes the signal itself.
+    const forwarding = forwardSignals((signal) => {
+      if (exited && process.listenerCount(signal) === 1) process.exit(exited.status);
+    });
     try {
-      const { file, args } = jobStart(command);
-      child = spawn(file, args, { stdio: ['inherit', 'pipe', 'pipe'] });
+      child = spawnJob(command, { stdio: ['inherit', 'pipe', 'pipe'] });
     } catch (error) {
       forwarding.stop();
       // An empty command name is refused before any process is made.
@@ -157,7 +163,6 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
       startStatus = notRunnableStatus(error);
     });
     const statusOf = (code: number | null, signal: NodeJS.Signals | null) => code ?? 128 + (signal ? constants.signals[signal] : 0);
-    let exited: { status: number; endedAt: number } | undefined;
     let drain: NodeJS.Timeout | undefined;
     child.on('exit', (code, signal) => {
       exited = { status: statusOf(code, signal), endedAt: performance.now() };

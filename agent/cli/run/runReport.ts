@@ -5,6 +5,7 @@ import type { Pulse } from '../../client/pulses/pulses';
 import { printNotices } from '../notices';
 import { baseUrlOption } from '../commands/ping';
 import type { JobResult } from './runJob';
+import { STOPPING_SIGNALS } from '../signals';
 import type { LineOptions, LineRun, PulseTarget } from './runLine';
 import { describeError } from '../../domain/text/errorText';
 
@@ -47,7 +48,7 @@ async function deliverFor(sender: PulseSender, target: PulseTarget, line: LineRu
 }
 
 /** What stops `run` once its job has ended; before, every one of them is the job's (runJob.ts forwards it). */
-const STOPPING = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR2'] as const;
+const STOPPING = STOPPING_SIGNALS;
 
 /**
  * Once the job has ended, a signal stops the reporting (an agent that does not answer holds it

@@ -87,9 +87,41 @@ function isProgramNotValue(name: RunOption, word: string, runs: (word: string) =
   return runs(word);
 }
 
-/** Reads `cronbeat run`'s arguments; `runs` says whether a word starts a program (canRun). */
+/**
+ * The words of a `cronbeat` line whose options come before `run` (`cronbeat --url URL run TOKEN --
+ * job`, as many tools take them), as run's own (`--url URL TOKEN -- job`), when the line holds a
+ * job: it must run, as on any other mistake of our words. Null for any other line.
+ */
+export function optionsBeforeRun(argv: string[], runs: (word: string) => boolean = canRun): string[] | null {
+  let i = 0;
+  while (i < argv.length && isOption(argv[i])) i += argv[i].startsWith('--') && !argv[i].includes('=') && isOurs(argv[i].slice(2)) ? 2 : 1;
+  if (i === 0 || argv[i] !== 'run') return null;
+  const words = [...argv.slice(0, i), ...argv.slice(i + 1)];
+  return readRunWords(words, runs).command.length > 0 ? words : null;
+}
+
+/**
+ * Reads `cronbeat run`'s arguments; `runs` says whether a word starts a program (canRun). A `--`
+ * is ours only while our words are read: once a word has started the command, a `--` after it is
+ * the job's (`kubectl exec pod -- /backup.sh`, `git checkout -- file`), and taken for ours, what
+ * followed it would run alone, elsewhere or without its program (env, nice and sudo read theirs so
+ * too). A bare word in the token's place before a `--` is still the token, even one a program is
+ * named like (`run "$TOKEN" -- job`).
+ */
 export function readRunWords(argv: string[], runs: (word: string) => boolean = canRun): RunWords {
   const separator = argv.indexOf('--');
+  if (separator >= 0) {
+    const { words, commandAt } = readWords(argv, -1, runs);
+    const first = argv[commandAt] ?? '';
+    const afterOurs = words.token !== undefined || words.values.name !== undefined || words.values.schedule !== undefined || first.includes('/');
+    // As env, nice or sudo read theirs; but a monitor's token is no program's name (`run x TOKEN -- job`).
+    if (commandAt >= 0 && commandAt < separator && afterOurs && !MONITOR_TOKEN.test(first)) return words;
+  }
+  return readWords(argv, separator, runs).words;
+}
+
+/** readRunWords with `separator` the index of our `--` (-1: none), and where the command starts without it (-1: not found so). */
+function readWords(argv: string[], separator: number, runs: (word: string) => boolean): { words: RunWords; commandAt: number } {
   const own = separator >= 0 ? argv.slice(0, separator) : argv;
   const values: RunWords['values'] = {};
   const mistakes: string[] = [];
@@ -164,5 +196,5 @@ export function readRunWords(argv: string[], runs: (word: string) => boolean = c
         ? `Give the command to run after --: cronbeat run ${byLine ? '--name NAME --schedule CRON' : 'TOKEN'} -- COMMAND [ARGS...]`
         : 'Give the monitor token (or --name and --schedule) and the command: cronbeat run TOKEN -- COMMAND [ARGS...]';
   }
-  return result;
+  return { words: result, commandAt };
 }

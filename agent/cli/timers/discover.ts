@@ -158,20 +158,33 @@ export async function discoverTimers(options: TimersOptions): Promise<number> {
     console.error(`cronbeat: cannot list the monitors to find those an earlier discover made: ${describeError(error)}`);
     return 1;
   }
-  const made: Array<{ row: TimerRow; monitor: MonitorSummary; reused: boolean }> = [];
+  const made: Array<{ row: TimerRow; monitor: MonitorSummary; reused: 'same' | 'followed' | null }> = [];
   let failure: string | null = null;
   for (const row of plans) {
     const key = timerKey(folders, row.timer);
     const reused = earlier.get(key);
     if (reused) {
-      made.push({ row, monitor: reused, reused: true });
+      // The key names the timer, not its schedule: one edited while it had no drop-in (after
+      // --undo) is followed, or its monitor would await runs that no longer come.
+      const changed = reused.schedule !== row.schedule || reused.timezone !== options.machineZone;
+      try {
+        let monitor = reused;
+        if (changed) {
+          const edited = await options.api!.editMonitor(reused.id, { schedule: row.schedule!, timezone: options.machineZone, duration: row.grace! });
+          monitor = { ...reused, schedule: edited.schedule, timezone: edited.timezone, duration: edited.duration };
+        }
+        made.push({ row, monitor, reused: changed ? 'followed' : 'same' });
+      } catch (error) {
+        failure = describeError(error);
+        break;
+      }
       continue;
     }
     const tags = [timerTag(row.timer.name), ...(options.server ? [serverTag(options.server)!] : [])];
     const name = folders.scope === 'user' ? `${row.timer.name} (user)` : row.timer.name;
     try {
       const monitor = await options.api!.createMonitor({ name, schedule: row.schedule!, timezone: options.machineZone, duration: row.grace!, tags });
-      made.push({ row, monitor, reused: false });
+      made.push({ row, monitor, reused: null });
       record.remember(key, monitor.token);
     } catch (error) {
       failure = describeError(error);
@@ -191,7 +204,8 @@ export async function discoverTimers(options: TimersOptions): Promise<number> {
     return 1;
   }
   for (const { row, monitor, reused } of made) {
-    const how = reused ? `the monitor an earlier discover made, #${monitor.id}, again` : `monitor #${monitor.id}, grace ${monitor.duration} min`;
+    const again = `the monitor an earlier discover made, #${monitor.id}, again`;
+    const how = reused === null ? `monitor #${monitor.id}, grace ${monitor.duration} min` : reused === 'same' ? again : `${again}, now with its schedule ${monitor.schedule.split('\n').join(' | ')} and grace ${monitor.duration} min`;
     console.log(`${row.timer.name}: ${how}; ${row.timer.service} pulses through ${join(dropInFolder(folders, row.timer.service), DROP_IN_NAME)}.`);
   }
   if (failure) {

@@ -172,13 +172,15 @@ export function timerSettings(name: string, text: string): TimerSettings {
   }
   let schedule: string | null = null;
   let unmonitorable: string | null = null;
-  if (calendars.length > 0 && repeats.length > 0) {
-    unmonitorable = 'it has both OnCalendar= and OnUnitActiveSec=/OnUnitInactiveSec=, which one schedule cannot say';
+  if (calendars.length > 0 && repeats.length > 0 && boots === 0) {
+    // After a reboot OnUnitActiveSec= has no run to count from until the calendar's next one.
+    unmonitorable = 'it has both OnCalendar= and OnUnitActiveSec=/OnUnitInactiveSec=, and no OnBootSec=: after a reboot it waits for the calendar, which one schedule cannot say';
+  } else if (repeats.length > 0) {
+    // Several repeats: the timer elapses by the shortest. A run after boot starts the count, so a
+    // run comes at most one period after the last; the calendar's runs only add to them.
+    schedule = periodOf(Math.min(...repeats));
   } else if (calendars.length > 0) {
     schedule = calendars.join('\n');
-  } else if (repeats.length > 0) {
-    // Several repeats: the timer elapses by the shortest.
-    schedule = periodOf(Math.min(...repeats));
   } else if (ignored.length > 0 && boots === 0) {
     unmonitorable = `systemd refuses every OnCalendar= of it (${ignored[0]!.line}: ${ignored[0]!.why}), so it does not load`;
   } else {

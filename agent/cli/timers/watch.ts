@@ -12,7 +12,9 @@ import { wiredServices } from './wired';
 /*
  * `timers watch`: the timers discover wired, snapshot after snapshot. A timer whose schedule
  * changed is one `altered` alert and its monitor takes the new schedule (and the grace that
- * goes with it); a timer gone (or its drop-in removed) is one `removed` alert. Alerts and edits
+ * goes with it); a timer gone (or its drop-in removed) is one `removed` alert; a timer whose
+ * RandomizedDelaySec= or AccuracySec= changed runs later or sooner on the same schedule, so its
+ * monitor takes the grace that goes with them, with no alert. Alerts and edits
  * are saved with the snapshot before they are sent, so each is made exactly once, across
  * restarts and while the agent cannot be reached.
  */
@@ -32,10 +34,13 @@ interface Watched {
   token: string;
   timer: string;
   schedule: string;
+  /** Minutes systemd may add to a run (timerGrace of none); absent in state files written before it was kept. */
+  delay?: number;
 }
 
 interface Pending {
-  change: 'altered' | 'removed';
+  /** `delay`: only the grace follows (RandomizedDelaySec=, AccuracySec=), no alert is sent. */
+  change: 'altered' | 'removed' | 'delay';
   timer: string;
   schedule: string;
   previous: string;
@@ -61,7 +66,7 @@ function snapshot(folders: UnitFolders): Watched[] {
     // The timer the drop-in was written for: another timer of the service is not its monitor's.
     const timer = timers.find((t) => t.service === service && (wiredFor ?? t.name) === t.name && t.schedule !== null && t.unmonitorable === null);
     const schedule = timer ? checkSchedule(timer.schedule!).schedule : undefined;
-    if (timer && schedule !== undefined) now.push({ token, timer: timer.name, schedule });
+    if (timer && schedule !== undefined) now.push({ token, timer: timer.name, schedule, delay: timerGrace(0, timer) });
   }
   return now;
 }
@@ -74,6 +79,8 @@ export function changesOf(before: Watched[], after: Watched[], graceOf: (timer: 
     if (!now) pending.push({ change: 'removed', timer: old.timer, schedule: '', previous: old.schedule, follow: null });
     else if (now.schedule !== old.schedule) {
       pending.push({ change: 'altered', timer: now.timer, schedule: now.schedule, previous: old.schedule, follow: { token: now.token, duration: graceOf(now.timer, now.schedule) } });
+    } else if (old.delay !== undefined && now.delay !== undefined && now.delay !== old.delay) {
+      pending.push({ change: 'delay', timer: now.timer, schedule: now.schedule, previous: old.schedule, follow: { token: now.token, duration: graceOf(now.timer, now.schedule) } });
     }
   }
   return pending;
@@ -81,6 +88,7 @@ export function changesOf(before: Watched[], after: Watched[], graceOf: (timer: 
 
 function words(pending: Pending): string {
   const flat = (schedule: string) => schedule.split('\n').join(' | ');
+  if (pending.change === 'delay') return `${pending.timer}: its RandomizedDelaySec= and AccuracySec= changed`;
   return pending.change === 'removed' ? `${pending.timer} removed (was ${flat(pending.previous)})` : `${pending.timer}: ${flat(pending.previous)} → ${flat(pending.schedule)}`;
 }
 
@@ -102,9 +110,15 @@ async function deliver(options: TimersWatchOptions, file: string, log: (line: st
       if (next.follow) {
         const monitor = (await options.api.listMonitors()).find((m) => m.token === next.follow!.token);
         if (monitor) await options.api.editMonitor(monitor.id, { schedule: next.schedule, duration: next.follow.duration });
-        log(monitor ? `monitor #${monitor.id} now follows ${words(next)}` : `the monitor of ${next.timer} is gone: nothing to edit`);
+        const followed = next.change === 'delay' ? `now waits ${next.follow.duration} min after each run of ${next.timer} (its RandomizedDelaySec= and AccuracySec= changed)` : `now follows ${words(next)}`;
+        log(monitor ? `monitor #${monitor.id} ${followed}` : `the monitor of ${next.timer} is gone: nothing to edit`);
         next.follow = null;
         saveWatchState(file, state);
+      }
+      if (next.change === 'delay') {
+        state.pending.shift();
+        saveWatchState(file, state);
+        continue;
       }
       const command = next.change === 'removed' ? `timer ${next.timer}: ${next.previous}` : `timer ${next.timer}: ${next.schedule}`;
       if (next.key === undefined) {

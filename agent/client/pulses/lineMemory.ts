@@ -38,11 +38,16 @@ export class LineMemory {
       else delete all[entry];
       // Written whole and renamed, so a reader never sees half a file; of two writers at once, one wins.
       const temporary = `${this.file}.${randomUUID()}.tmp`;
-      writeFileSync(temporary, JSON.stringify(all), { mode: 0o600 });
       try {
+        writeFileSync(temporary, JSON.stringify(all), { mode: 0o600 });
         renameSync(temporary, this.file);
       } catch (error) {
-        unlinkSync(temporary);
+        // A write a full disk refused leaves the file made empty: one more at every run, for good.
+        try {
+          unlinkSync(temporary);
+        } catch {
+          // never made
+        }
         throw error;
       }
     } catch {

@@ -85,8 +85,18 @@ export async function sendPulse(baseUrl: string, pulse: Pulse, late = false, del
   // address instead of counting as refused, which would drop it.
   if (outcome.kind === 'rejected' && outcome.status >= 300 && outcome.status < 400) {
     const location = outcome.headers?.location;
-    const to = typeof location === 'string' ? `, a redirect to ${oneLine(location)}` : '';
+    // A proxy keeps the path it redirects (/api/pulse/key/cb_…/slug): the line's ping key is a
+    // secret, and this message goes to stderr, which cron mails.
+    const key = pulse.line?.key;
+    const shown = typeof location === 'string' && key ? location.split(key).join('***').split(encodeURIComponent(key)).join('***') : location;
+    const to = typeof shown === 'string' ? `, a redirect to ${oneLine(shown)}` : '';
     return { kind: 'unreachable', message: `${new URL(baseUrl).origin} answered ${outcome.message}${to}: an agent never redirects a pulse; check --url or CRONBEAT_URL` };
+  }
+  // Nor does it answer a pulse with a web page: a captive portal or an app that answers every path
+  // with 200 took it, and counted as delivered, the pulse would be lost without a word.
+  const type = outcome.kind === 'ok' ? outcome.headers?.['content-type'] : undefined;
+  if (outcome.kind === 'ok' && typeof type === 'string' && /^\s*text\/html\b/i.test(type)) {
+    return { kind: 'unreachable', message: `${new URL(baseUrl).origin} answered ${outcome.status} with a web page (text/html), not as a Cronbeat agent does: check --url or CRONBEAT_URL` };
   }
   return outcome;
 }

@@ -18,7 +18,15 @@ export function tryLock(path: string): HeldLock | null {
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = openSync(path, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
+      try {
+        writeSync(fd, String(process.pid));
+      } catch (error) {
+        // A full disk takes the file, not its pid: left empty, it reads as held by a process still
+        // writing it, and every ping and run would queue behind no one until it is stale.
+        closeSync(fd);
+        removeQuietly(path);
+        throw error;
+      }
       closeSync(fd);
       return {
         refresh: () => touch(path),

@@ -130,7 +130,13 @@ export class Spool {
       const sent = dropSent ? this.sentIds() : new Set<string>();
       const first = this.copyLines(this.file, (entry) => !sent.has(entry.id), parse, false);
       // Every output dropped and still too big: the oldest pulses go too.
-      const second = first.bytes > SPOOL_MAX_BYTES ? this.copyLines(first.file, () => true, parse, true) : undefined;
+      let second: ReturnType<Spool['copyLines']> | undefined;
+      try {
+        second = first.bytes > SPOOL_MAX_BYTES ? this.copyLines(first.file, () => true, parse, true) : undefined;
+      } catch (error) {
+        unlinkQuietly(first.file);
+        throw error;
+      }
       renameSync((second ?? first).file, this.file);
       if (second) unlinkQuietly(first.file);
       if (dropSent) unlinkQuietly(this.sentFile);
@@ -165,6 +171,7 @@ export class Spool {
     const file = `${this.file}.${process.pid}.${dropBare ? 2 : 1}.tmp`;
     const out = { file, kept: 0, bytes: 0, rejected: 0, droppedOutputs: 0, droppedPulses: 0 };
     const fd = openSync(file, 'w', 0o600);
+    let copied = false;
     try {
       for (const line of fileLines(from)) {
         if (!line.text.trim()) continue;
@@ -196,8 +203,11 @@ export class Spool {
         out.kept++;
         out.bytes += Buffer.byteLength(text) + 1;
       }
+      copied = true;
     } finally {
       closeSync(fd);
+      // A copy a full disk cut short is of no use, and holds room the disk lacks.
+      if (!copied) unlinkQuietly(file);
     }
     return out;
   }

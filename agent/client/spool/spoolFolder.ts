@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareDataDir } from '../../dataFolder/dataDir';
 import { privateFolderOfThisUser, privateTempFolder } from '../../dataFolder/privateFolder';
@@ -29,8 +29,11 @@ export function spoolFolder(flag?: string): SpoolFolder {
   }
 }
 
-/** The files the job side reads and writes in its folder (the spool, its sent list and set-aside lines, the lines' monitors). */
-const SPOOL_FILES = ['spool.jsonl', 'spool.sent', 'spool.rejected.jsonl', 'lines.json'];
+/**
+ * The files the job side reads and writes in its folder (the spool, its sent list and set-aside
+ * lines, the lines' monitors), its locks (whose holder is read from them) and its mark of a full spool.
+ */
+const SPOOL_FILES = ['spool.jsonl', 'spool.sent', 'spool.rejected.jsonl', 'lines.json', 'spool.lock', 'spool.replay.lock', 'spool.full'];
 
 /**
  * `dir`, once the spool's files in it are files or absent; throws otherwise. Reading a FIFO no
@@ -47,6 +50,9 @@ function withSpoolFiles(dir: string): string {
       continue; // absent (or a dangling link, which opening makes a file of): fine
     }
     if (!stats.isFile()) throw new Error(`${file} is not a file (${stats.isFIFO() ? 'a FIFO' : stats.isDirectory() ? 'a folder' : 'a device or socket'})`);
+    // One this user cannot read and write (root's, left by a `sudo cronbeat …` that kept HOME):
+    // every pulse the agent did not take would be neither sent nor kept.
+    accessSync(file, constants.R_OK | constants.W_OK);
   }
   return dir;
 }

@@ -1,5 +1,6 @@
 import { CronExpressionParser } from 'cron-parser';
 import { firstRunDay } from './cronDays';
+import { parserText } from './cronParserText';
 import type { ScheduleCheck } from './types';
 
 /**
@@ -91,6 +92,12 @@ function partProblem(part: string, rule: FieldRule): string | undefined {
   const [, range, step] = match;
   if (step !== undefined && Number(step) === 0) return `The ${rule.name} field "${part}" steps by 0; a step is 1 or more.`;
   if (range === '*') return undefined;
+  if (step !== undefined && !range!.includes('-')) {
+    // cron steps a range or *, never a single value: Debian's cron reads "5/20" as 5 alone (it skips
+    // the rest of the item), cronie refuses it, cron-parser ran it every 20 from 5. Said, not guessed.
+    const max = rule.names === MONTHS ? 12 : rule.max === 7 ? 6 : rule.max;
+    return `The ${rule.name} field "${part}" steps a single value, which cron does not do (Debian's cron runs it at ${range} alone): write ${range}-${max}/${step} to repeat from ${range}, or ${range} for once.`;
+  }
   const [from, to] = range!.split('-').map((value) => valueOf(value, rule));
   for (const [raw, value] of [
     [range!.split('-')[0], from],
@@ -118,7 +125,7 @@ function valueOf(raw: string, rule: FieldRule): number | undefined {
 /** What remains for cron-parser to refuse: days that never come, letters it does not know. */
 function cronParserProblem(schedule: string): string | undefined {
   try {
-    CronExpressionParser.parse(schedule, { tz: 'UTC', currentDate: new Date(0) });
+    CronExpressionParser.parse(parserText(schedule), { tz: 'UTC', currentDate: new Date(0) });
     // Whether a day ever comes by date arithmetic, not cron-parser's walk (seconds for a rare schedule).
     if (firstRunDay(schedule, 0) === null) throw new Error('no day of month comes');
     return undefined;

@@ -1,4 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
+import { parserText } from './cronParserText';
 
 /*
  * The days a cron schedule runs on, found with plain date arithmetic. cron-parser walks to a run
@@ -9,9 +10,11 @@ import { CronExpressionParser } from 'cron-parser';
  * does not match is skipped whole, so cronSchedule.ts can start cron-parser right before the
  * schedule's next day, and every search is bounded by `limitYears`.
  *
- * A day matches as in cron-parser (CronExpression#matchDayOfMonth), which follows Vixie cron: with
- * both the day of month and the day of week restricted, either may match; with one restricted,
- * that one must; `#` (the nth weekday of the month) and `L` are honoured.
+ * A day matches as Vixie cron, cronie and Debian's cron match it (entry.c, cron.c): when either day
+ * field starts with `*` (`*`, `*\/2`, `*\/1`), the day must be in both; otherwise in either. cron-parser
+ * asks for both only when a field is exactly `*`, so `*\/2` in the day of month with a weekday ran on
+ * odd days and on that weekday, days cron never runs the job: scheduleForDays hands cron-parser
+ * those days as a list. `#` (the nth weekday of the month) and `L` are honoured.
  */
 
 const DAY = 86_400_000;
@@ -24,12 +27,14 @@ interface DayRule {
   months: ReadonlySet<number>;
   days: ReadonlySet<number>;
   lastDay: boolean;
-  dayRestricted: boolean;
   weekdays: ReadonlySet<number>;
   /** The weekdays of an `L` (the last such weekday of the month). */
   lastWeekdays: ReadonlySet<number>;
   nth: number;
-  weekdayRestricted: boolean;
+  /** Both fields must match (one starts with `*`), not either. */
+  bothDays: boolean;
+  /** cron-parser reads the two fields otherwise: neither is `*` or `?` alone, yet cron asks for both. */
+  parserDiffers: boolean;
 }
 
 const rules = new Map<string, DayRule | null>();
@@ -38,7 +43,10 @@ function dayRuleOf(schedule: string): DayRule | null {
   if (rules.has(schedule)) return rules.get(schedule)!;
   let rule: DayRule | null = null;
   try {
-    const { minute, hour, dayOfMonth, month, dayOfWeek } = CronExpressionParser.parse(schedule, { tz: 'UTC' }).fields;
+    const { minute, hour, dayOfMonth, month, dayOfWeek } = CronExpressionParser.parse(parserText(schedule), { tz: 'UTC' }).fields;
+    const [, , dayText = '*', , weekdayText = '*'] = schedule.trim().split(/\s+/);
+    // "?" is cron-parser's "*"; cron has no "?".
+    const bothDays = /^[*?]/.test(dayText) || /^[*?]/.test(weekdayText);
     const weekdayValues = dayOfWeek.values as Array<number | string>;
     const dayValues = dayOfMonth.values as Array<number | string>;
     // Anything beyond numbers, L and nL is left to cron-parser alone: a day this file did not
@@ -50,11 +58,11 @@ function dayRuleOf(schedule: string): DayRule | null {
       months: new Set(month.values as number[]),
       days: new Set(dayValues.filter((v): v is number => typeof v === 'number')),
       lastDay: dayOfMonth.hasLastChar,
-      dayRestricted: !dayOfMonth.isWildcard,
-      weekdays: new Set(weekdayValues.filter((v): v is number => typeof v === 'number')),
+      weekdays: new Set(weekdayValues.filter((v): v is number => typeof v === 'number').map((v) => v % 7)),
       lastWeekdays: new Set(dayOfWeek.hasLastChar ? weekdayValues.map((v) => parseInt(String(v).charAt(0), 10) % 7) : []),
       nth: dayOfWeek.nthDay,
-      weekdayRestricted: !dayOfWeek.isWildcard,
+      bothDays,
+      parserDiffers: bothDays && !dayOfMonth.isWildcard && !dayOfWeek.isWildcard,
     };
   } catch {
     rule = null;
@@ -75,9 +83,32 @@ function matchesDay(rule: DayRule, year: number, month: number, day: number): bo
   const onWeekday =
     (rule.weekdays.has(weekday) && (rule.nth <= 0 || Math.ceil(day / 7) === rule.nth)) ||
     (rule.lastWeekdays.has(weekday) && day + 7 > length);
-  if (rule.dayRestricted && rule.weekdayRestricted) return onDay || onWeekday;
-  if (!rule.weekdayRestricted) return onDay;
-  return !rule.dayRestricted && onWeekday;
+  return rule.bothDays ? onDay && onWeekday : onDay || onWeekday;
+}
+
+/**
+ * The schedule for cron-parser to walk over the wall-clock dates from `fromDay` to `toDay` (UTC
+ * midnights less than 28 days apart): itself, or where cron-parser would take either day field
+ * for cron's both (`0 0 *\/2 * 1`), the dates cron runs it on in that time as a list of days of
+ * the month, which name no other date so close; null when it runs on none of them.
+ */
+export function scheduleForDays(schedule: string, fromDay: number, toDay: number): string | null {
+  const rule = dayRuleOf(schedule);
+  if (!rule?.parserDiffers) return schedule;
+  const days = new Set<number>();
+  for (let day = fromDay; day <= toDay; day += DAY) {
+    const date = new Date(day);
+    const month = date.getUTCMonth() + 1;
+    if (rule.months.has(month) && matchesDay(rule, date.getUTCFullYear(), month, date.getUTCDate())) days.add(date.getUTCDate());
+  }
+  if (days.size === 0) return null;
+  const [minute, hour, , month] = parserText(schedule).split(/\s+/);
+  return `${minute} ${hour} ${[...days].sort((a, b) => a - b).join(',')} ${month} *`;
+}
+
+/** Whether cron-parser may walk the schedule over any stretch, or only through scheduleForDays. */
+export function walksAnyStretch(schedule: string): boolean {
+  return dayRuleOf(schedule)?.parserDiffers !== true;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { CronExpressionParser } from 'cron-parser';
-import { dayStart, firstRunDay, lastRunDay } from './cronDays';
+import { dayStart, firstRunDay, lastRunDay, scheduleForDays, walksAnyStretch } from './cronDays';
+import { parserText } from './cronParserText';
 import { rememberedRuns } from './runCache';
 import { utcOffsetMs } from '../time/zoneOffsets';
 
@@ -34,7 +35,24 @@ const SWITCH_LOOKBACK_MS = 3 * HOUR;
 
 /** cron-parser from `from` in the zone, finding nothing past `bound` (a time span: after it walking forward, before it walking back). */
 function iterator(schedule: string, timezone: string, from: number, bound?: Bound) {
-  return CronExpressionParser.parse(schedule, { currentDate: new Date(from), tz: timezone, ...spanOf(bound) });
+  return CronExpressionParser.parse(walked(schedule, from, bound), { currentDate: new Date(from), tz: timezone, ...spanOf(bound) });
+}
+
+/**
+ * The schedule cron-parser walks from `from` to `bound` (instants or wall-clock times: two days
+ * either side cover both): scheduleForDays. A schedule it cannot walk unbounded is always given one.
+ */
+function walked(schedule: string, from: number, bound?: Bound): string {
+  if (bound === undefined) return parserText(schedule);
+  const to = 'end' in bound ? bound.end : bound.start;
+  const forDays = scheduleForDays(schedule, dayStart(Math.min(from, to)) - 2 * DAY, dayStart(Math.max(from, to)) + 2 * DAY);
+  if (forDays === null) throw new Error('no day of the schedule in this stretch');
+  return parserText(forDays);
+}
+
+/** The bound of a last search: none, unless cron-parser can walk the schedule only a stretch at a time. */
+function lastBound(schedule: string, from: number, direction: 1 | -1): number | undefined {
+  return walksAnyStretch(schedule) ? undefined : from + direction * SEARCH_HORIZON_MS;
 }
 
 /** The farthest instant (or, for a walk, wall-clock time) a search may look at. */
@@ -89,7 +107,7 @@ function runsShowing(wall: number, timezone: string, wildcard: boolean): number[
 
 /** cron-parser over wall-clock times: the zone is left out, so every time exists once. */
 function wallClockTimes(schedule: string, from: number, bound?: Bound) {
-  return CronExpressionParser.parse(schedule, { currentDate: new Date(from), tz: 'UTC', ...spanOf(bound) });
+  return CronExpressionParser.parse(walked(schedule, from, bound), { currentDate: new Date(from), tz: 'UTC', ...spanOf(bound) });
 }
 
 /** How far one search looks before the next starts at the schedule's next day: a few steps of cron-parser. */
@@ -140,7 +158,7 @@ function computeNextRunAfter(schedule: string, timezone: string, afterMs: number
     if (day === null) return null;
     from = Math.max(bound, day - DAY);
   }
-  return nextRunWithin(schedule, timezone, from);
+  return nextRunWithin(schedule, timezone, from, lastBound(schedule, from, 1));
 }
 
 function computePreviousRunBefore(schedule: string, timezone: string, beforeMs: number): number | null {
@@ -154,7 +172,7 @@ function computePreviousRunBefore(schedule: string, timezone: string, beforeMs: 
     if (day === null) return null;
     from = Math.min(bound, day + 2 * DAY);
   }
-  return previousRunWithin(schedule, timezone, from);
+  return previousRunWithin(schedule, timezone, from, lastBound(schedule, from, -1));
 }
 
 /** The first run after `afterMs`; with `bound`, null when there is none up to it (a run found past it may not be the first). */

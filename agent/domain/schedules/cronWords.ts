@@ -1,5 +1,7 @@
 import cronstrue from 'cronstrue';
 import { checkCron } from './cronCheck';
+import { walksAnyStretch } from './cronDays';
+import { wordsText } from './cronParserText';
 
 /*
  * A schedule as a person says it, for the dashboard's run line, the CLI and alert text:
@@ -23,7 +25,7 @@ export function cronWords(schedule: string, timezone?: string): string | null {
   if (checked.schedule === undefined) return null;
   let words: string;
   try {
-    words = cronstrue.toString(checked.schedule, { use24HourTimeFormat: true, throwExceptionOnParseError: true, verbose: false });
+    words = walksAnyStretch(checked.schedule) ? described(wordsText(checked.schedule)) : bothDaysWords(checked.schedule);
   } catch {
     return null;
   }
@@ -35,4 +37,19 @@ export function cronWords(schedule: string, timezone?: string): string | null {
   if (timed === -1) return `${words} (${timezone})`;
   parts[timed] = `${parts[timed]} ${timezone}`;
   return parts.join(', ');
+}
+
+function described(schedule: string): string {
+  return cronstrue.toString(schedule, { use24HourTimeFormat: true, throwExceptionOnParseError: true, verbose: false });
+}
+
+/**
+ * A line whose day field starts with `*` beside a day of week, which cron runs only on days that
+ * match both (`0 0 *\/2 * 1`: odd days that are Mondays), where cronstrue's "…, and on Monday" says either.
+ */
+function bothDaysWords(schedule: string): string {
+  const [minute, hour, day, month, weekday] = wordsText(schedule).split(' ');
+  const time = described(`${minute} ${hour} * * *`);
+  const weekdays = described(`${minute} ${hour} * * ${weekday}`).slice(time.length).replace(/^, (only on )?/, '').replace(/ and /g, ' or ');
+  return `${described(`${minute} ${hour} ${day} ${month} *`)}, and only if that day is also ${weekdays}`;
 }

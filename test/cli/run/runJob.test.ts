@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../../helpers/testAgent';
 import { createMonitor, pulsesOf } from '../agentFixtures';
 import { CLI, cleanEnv, closedPort, finished, spawnCli, tempFolder } from '../../helpers/cli';
@@ -58,7 +59,68 @@ describe('cronbeat run: the job and the signals sent to cronbeat', () => {
     expect(result.stderr).not.toMatch(/Debugger/);
     expect((await pulsesOf(agent, monitor.id)).map((p) => p.kind)).toEqual(['start', 'success']);
   });
+
+  // Signals whose default ends a process: `sv alarm` (runit) and `svc -a` (daemontools) send
+  // SIGALRM, `pkill -ALRM -f backup` matches run too. run died of each (exit 142…), leaving the
+  // job behind, writing into a closed pipe, its status never reported.
+  const others = ['SIGALRM', 'SIGVTALRM', 'SIGPROF', 'SIGPWR', 'SIGIO', 'SIGSTKFLT', 'SIGXCPU', 'SIGTRAP', 'SIGSYS'] as const;
+  it(`passes ${others.join(', ')} on to the job instead of dying of them`, async () => {
+    const monitor = await createMonitor(agent);
+    const job = `let left = ${others.length}; for (const s of ${JSON.stringify(others)}) process.on(s, () => { console.log('got ' + s); if (--left === 0) process.exit(0); }); console.log('ready'); setTimeout(() => process.exit(9), 60_000);`;
+    const child = spawn(process.execPath, [CLI, 'run', monitor.token, '--', process.execPath, '-e', job], { env: cleanEnv(env), stdio: 'pipe', detached: true });
+    const done = finished(child);
+    await lineOf(child, /^ready$/);
+    for (const signal of others) {
+      const got = lineOf(child, new RegExp(`^got ${signal}$`));
+      child.kill(signal);
+      await got;
+    }
+    const result = await done;
+    expect({ status: result.status, signal: result.signal }).toEqual({ status: 0, signal: null });
+    expect((await pulsesOf(agent, monitor.id)).map((p) => p.kind)).toEqual(['start', 'success']);
+  });
+
+  it('exits with the job\'s status when one of them comes after the job has ended, while the pulses wait for the agent', async () => {
+    // An agent that takes the connection and never answers: run waits on it after the job.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket.on('error', () => {}));
+    });
+    await new Promise<void>((listening) => silent.listen(0, '127.0.0.1', listening));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+      const child = spawn(process.execPath, [CLI, 'run', 'some-token', '--url', url, '--', 'sh', '-c', 'echo done; exit 3'], { env: cleanEnv(env), stdio: 'pipe', detached: true });
+      const done = finished(child);
+      await lineOf(child, /^done$/);
+      // Once the job has ended, not while it runs, where the signal is the job's; again until run
+      // has seen the end too (one that comes between is passed to the job that is no more).
+      await until(() => childrenOf(child.pid!).length === 0, 'the job to end');
+      let exited = false;
+      const result = await new Promise<Awaited<typeof done>>((resolve) => {
+        const again = setInterval(() => !exited && child.kill('SIGALRM'), 100);
+        void done.then((ended) => {
+          exited = true;
+          clearInterval(again);
+          resolve(ended);
+        });
+      });
+      expect({ status: result.status, signal: result.signal }).toEqual({ status: 3, signal: null });
+      expect(result.stderr).toMatch(/stopped by SIGALRM while reporting the run: 2 pulses not yet answered kept in the spool/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((closed) => silent.close(closed));
+    }
+  });
 });
+
+/** The pids of `pid`'s children (Linux). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
 
 describe('cronbeat run on a terminal', () => {
   /** The signals waiting for process `pid` as a whole (ShdPnd of /proc/PID/status). */
@@ -141,6 +203,30 @@ describe('cronbeat run: a job that leaves a process holding its output', () => {
   });
 });
 
+describe('cronbeat run: stopped while a process the job left holds its output', () => {
+  it('SIGTERM once the job has ended and its end is reported: run exits with the job\'s status (the signal went to the job that was no more, and run waited on)', async () => {
+    const monitor = await createMonitor(agent);
+    const job = '( sleep 300 & echo "daemon $!"; wait ) & echo "job done"; exit 4';
+    const child = spawnCli(['run', monitor.token, '--', 'sh', '-c', job], { env });
+    const done = finished(child);
+    const daemon = Number((await lineOf(child, /^daemon \d+$/)).split(' ')[1]);
+    // Whatever the outcome, nothing of this test outlives it.
+    onTestFinished(() => {
+      for (const pid of [daemon, child.pid!]) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    });
+    await expect.poll(async () => (await pulsesOf(agent, monitor.id)).find((p) => p.kind !== 'start')).toMatchObject({ kind: 'fail', exit_code: 4 });
+    child.kill('SIGTERM');
+    const result = await done;
+    expect({ status: result.status, signal: result.signal }).toEqual({ status: 4, signal: null });
+  });
+});
+
 describe('cronbeat run: words and environment that are not UTF-8', () => {
   it('gives the job its arguments and environment byte for byte (Latin-1 file names), not with U+FFFD in their place', async () => {
     // Node holds arguments as text: the bytes are made by a shell, as cron's would be.
@@ -153,6 +239,21 @@ describe('cronbeat run: words and environment that are not UTF-8', () => {
     expect(Buffer.concat(chunks)).toEqual(Buffer.from('caf\xe9|plain|d\xe9j\xe0', 'latin1'));
   });
 
+  it('adds no PWD to the job\'s environment, nor changes the one it was given, when /bin/sh puts those bytes back', async () => {
+    // dash exports PWD as it starts: a cron job (cron sets none) got one, and a PWD given was made the real folder.
+    for (const [pwd, expected] of [[undefined, 'undefined'], ['/nowhere', '/nowhere']] as const) {
+      const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', CRONBEAT_DATA_DIR: tempFolder(), ...(pwd ? { PWD: pwd } : {}) };
+      // No shell between (a shell would set PWD itself): perl (Debian's perl-base, always there)
+      // execs run with the Latin-1 byte and exactly this environment.
+      const words = [process.execPath, CLI, 'run', 'some-token', '--url', down, '--', process.execPath, '-e', 'console.log(String(process.env.PWD))'];
+      const child = spawn('/usr/bin/perl', ['-e', 'push @ARGV, "caf\\xe9"; exec { $ARGV[0] } @ARGV or die "exec: $!"', ...words], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const status = await new Promise((resolve) => child.on('close', resolve));
+      expect({ status, stdout }, pwd ?? 'no PWD').toEqual({ status: 0, stdout: `${expected}\n` });
+    }
+  });
+
   it('runs the job even when those bytes are too many to put back (one argument holds at most 128 KB)', async () => {
     // 40,000 Latin-1 bytes: written back as printf escapes they would pass the limit, and the job would not start.
     const script = `exec ${shellQuote(process.execPath)} ${shellQuote(CLI)} run some-token --url ${shellQuote(down)} -- sh -c 'printf ran' sh "$(head -c 40000 /dev/zero | tr '\\0' '\\351')"`;
@@ -161,5 +262,23 @@ describe('cronbeat run: words and environment that are not UTF-8', () => {
     child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const status = await new Promise((resolve) => child.on('close', resolve));
     expect({ status, stdout }).toEqual({ status: 0, stdout: 'ran' });
+  });
+
+  it('runs the job when putting the bytes back would pass the kernel\'s limit for a whole command line (ARG_MAX)', async () => {
+    // The command line run was given fits, 55 KB short of the limit; with the script that puts
+    // 15,000 Latin-1 bytes back (75 KB of printf escapes) it did not, and the job never started
+    // (E2BIG, exit 127). As Node passes it (each byte a 3-byte U+FFFD, 30 KB more) it fits.
+    const env = cleanEnv({ CRONBEAT_DATA_DIR: tempFolder() });
+    const argMax = Number(execFileSync('getconf', ['ARG_MAX'], { encoding: 'utf8' }));
+    const envBytes = Object.entries(env).reduce((sum, [name, value]) => sum + Buffer.byteLength(`${name}=${value ?? ''}`) + 1 + 8, 0);
+    const filler = Array.from({ length: Math.floor((argMax - envBytes - 55_000) / 109) }, () => 'a'.repeat(100));
+    const script = `exec ${shellQuote(process.execPath)} ${shellQuote(CLI)} run some-token --url ${shellQuote(down)} -- sh -c 'printf "ran %s" "$#"' sh "$(head -c 15000 /dev/zero | tr '\\0' '\\351')" "$@"`;
+    const child = spawn('sh', ['-c', script, 'sh', ...filler], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const status = await new Promise((resolve) => child.on('close', resolve));
+    expect({ status, stdout }, stderr).toEqual({ status: 0, stdout: `ran ${filler.length + 1}` });
   });
 });

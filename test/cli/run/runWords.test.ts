@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readRunWords } from '../../../agent/cli/run/runWords';
+import { optionsBeforeRun, readRunWords } from '../../../agent/cli/run/runWords';
 
 // Which words of a `cronbeat run` line are ours and which the job's; `runs` stands for PATH.
 const onPath = new Set(['nice', 'date', 'backup.sh']);
@@ -77,6 +77,32 @@ describe('readRunWords', () => {
     expect(read(['', '--', 'x']).mistake).toMatch(/^give the monitor token/);
     expect(read(['--name', 'b', '--schedule', '--', 'x'])).toMatchObject({ command: ['x'], mistake: '--schedule needs a value' });
     expect(read(['T', '--name', 'b', '--', 'x']).mistake).toMatch(/either a monitor token or --name/);
-    expect(read(['T', 'extra', '--', 'x']).mistake).toMatch(/"extra" is not an option of cronbeat run/);
+    expect(read(['nice', 'extra', '--', 'x']).mistake).toMatch(/"extra" is not an option of cronbeat run/);
+  });
+
+  it('a -- after the word that starts the command is the job\'s, not ours', () => {
+    // `run TOKEN kubectl exec pod -- /backup.sh` ran /backup.sh here, alone.
+    expect(read(['T', 'kubectl', 'exec', 'pod', '--', '/backup.sh'])).toMatchObject({ token: 'T', command: ['kubectl', 'exec', 'pod', '--', '/backup.sh'] });
+    expect(read(['T', 'extra', '--', 'x'])).toMatchObject({ token: 'T', command: ['extra', '--', 'x'] });
+    expect(read(['T', 'extra', '--', 'x']).mistake).toBeUndefined();
+    expect(read(['--name', 'b', '--schedule', '@daily', 'nice', '--', 'date'])).toMatchObject({ command: ['nice', '--', 'date'] });
+    expect(read(['/bin/echo', '--', 'x']).command).toEqual(['/bin/echo', '--', 'x']);
+    // Before the command, a -- is ours, and a bare word before it the token, even one named like a program.
+    expect(read(['T', '--url', 'http://x', '--', 'date', '--', 'y'])).toMatchObject({ token: 'T', values: { url: 'http://x' }, command: ['date', '--', 'y'] });
+    expect(read(['nice', '--', 'date'])).toMatchObject({ token: 'nice', command: ['date'] });
+    const uuid = '9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
+    expect(read(['extra', uuid, '--', 'date'])).toMatchObject({ token: 'extra', command: ['date'], mistake: expect.stringMatching(/is not an option of cronbeat run/) });
+    expect(read(['--name', 'b', '--schedule', '--', 'x'])).toMatchObject({ command: ['x'], mistake: '--schedule needs a value' });
+  });
+
+  it('options before run in a line that holds a job are run\'s own', () => {
+    const runs = (word: string) => word.startsWith('/') || onPath.has(word);
+    expect(optionsBeforeRun(['--url', 'http://x', 'run', 'T', '--', 'date'], runs)).toEqual(['--url', 'http://x', 'T', '--', 'date']);
+    expect(optionsBeforeRun(['--url=http://x', '-v', 'run', 'T', 'date'], runs)).toEqual(['--url=http://x', '-v', 'T', 'date']);
+    // No job, no run, or nothing before it: not such a line.
+    expect(optionsBeforeRun(['--url', 'http://x', 'run', 'T'], runs)).toBeNull();
+    expect(optionsBeforeRun(['--url', 'http://x', 'spool', 'list'], runs)).toBeNull();
+    expect(optionsBeforeRun(['run', 'T', '--', 'date'], runs)).toBeNull();
+    expect(optionsBeforeRun(['--help'], runs)).toBeNull();
   });
 });

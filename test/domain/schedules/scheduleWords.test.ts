@@ -10,6 +10,14 @@ describe('scheduleWords', () => {
     ['30 2 * * 1-5', 'Europe/Paris', 'at 02:30 Europe/Paris, Monday through Friday'],
     ['*/15 9-17 * * 1-5', 'America/New_York', 'every 15 minutes, between 09:00 and 17:59 America/New_York, Monday through Friday'],
     ['0 */2 * * *', 'Asia/Kolkata', 'on the hour, every 2 hours (Asia/Kolkata)'],
+    // A day field starting with * beside a weekday: cron runs on the days that match both.
+    ['0 0 */2 * 1', 'UTC', 'at 00:00 UTC, every 2 days in a month, and only if that day is also Monday'],
+    ['*/5 * */2 * mon,wed', 'UTC', 'every 5 minutes, every 2 days in a month, and only if that day is also Monday or Wednesday (UTC)'],
+    ['0 0 13 * 5', 'UTC', 'at 00:00 UTC, on day 13 of the month, and on Friday'],
+    // A list that names a value twice (cron takes it) says each value once.
+    ['0 0 * * 0,7', 'UTC', 'at 00:00 UTC, only on Sunday'],
+    ['0-30,15 * * * *', 'UTC', 'minutes 0 through 30 past the hour'],
+    ['*,5 2 * * *', 'UTC', 'every minute, between 02:00 and 02:59 UTC'],
   ])('says %j in %s as %j', (schedule, zone, words) => {
     expect(scheduleWords(schedule, zone)).toBe(words);
   });
