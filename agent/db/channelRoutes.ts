@@ -52,6 +52,11 @@ export function channelRoutesRepository(db: Db) {
     rememberFailureRoute(subject: Subject, channelIds: number[]): void {
       setFailure.run({ ...subject, channelIds: JSON.stringify(channelIds) });
     },
+    /** Where the subject's failure went, not forgotten: a failure told again adds to it (deliveryRouting). */
+    failureRoute(subject: Subject): number[] | null {
+      const stored = getFailure.get(subject.type, subject.id) as string | undefined;
+      return stored === undefined ? null : (JSON.parse(stored) as number[]);
+    },
     /** Where the subject's last failure went, forgotten as it is read; null when none is remembered. */
     takeFailureRoute(subject: Subject): number[] | null {
       const stored = getFailure.get(subject.type, subject.id) as string | undefined;

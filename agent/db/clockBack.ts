@@ -51,6 +51,20 @@ export function clockBackRepository(db: Db) {
        quiet_alert_at = min(quiet_alert_at, quiet_after(min(last_report_at, @now), interval_seconds))
      WHERE last_report_at > @now OR quiet_since > @now`,
   );
+  // The outbox: a send planned from a moment after now (a retry's backoff, a claim's end, quiet hours, a
+  // hold for a digest) comes as long after now as it was planned after that moment; the give-up moves
+  // with it. Attempts and fresh alerts stamped later than now are stamped now, or a channel's next
+  // digest would wait for "tomorrow"'s last one, and its bursts be counted from there.
+  const deliveriesBack = db.prepare(
+    `UPDATE deliveries SET next_attempt_at = next_attempt_at - (coalesce(last_attempt_at, created_at) - @now),
+       give_up_at = give_up_at - (coalesce(last_attempt_at, created_at) - @now)
+     WHERE status IN ('pending', 'sending') AND coalesce(last_attempt_at, created_at) > @now`,
+  );
+  const attemptsBack = db.prepare(
+    `UPDATE deliveries SET last_attempt_at = @now WHERE channel_id IN (SELECT id FROM channels) AND last_attempt_at > @now`,
+  );
+  const waitingBack = db.prepare(`UPDATE deliveries SET created_at = @now WHERE status = 'pending' AND created_at > @now`);
+  const failingBack = db.prepare(`UPDATE channels SET failing_since = @now WHERE failing_since > @now`);
 
   return {
     /** Live monitors with a moment recorded after `now`: the clock was set back since. */
@@ -60,10 +74,14 @@ export function clockBackRepository(db: Db) {
     bringBack(change: MonitorAtClock): void {
       bringBack.run(change);
     },
-    /** Reminders and crontab watchers planned from a moment after `now`: planned from `now`. */
+    /** Reminders, crontab watchers and the outbox's sends planned from a moment after `now`: planned from `now`. */
     plansBack(now: number): void {
       remindersBack.run({ now });
       watchersBack.run({ now });
+      deliveriesBack.run({ now });
+      attemptsBack.run({ now });
+      waitingBack.run({ now });
+      failingBack.run({ now });
     },
   };
 }

@@ -6,6 +6,7 @@ import { deliveryOrder } from './deliveryOrder';
 import { deliveryDue } from './deliveryDue';
 import { digestSplit } from './digestSplit';
 import type { NotificationData } from '../domain/alerts/notificationKinds';
+import type { Alert } from '../domain/alerts/alert';
 import type { DeliveryStatus } from '../contract/notifications';
 import type { ChannelBurst } from '../domain/alerts/digest';
 
@@ -157,9 +158,9 @@ export function deliveryRepository(db: Db, routing: DeliveryRoutingRepos) {
      * Writes a delivery for each channel the notification goes to (`channelIds`, else deliveryRouting). Call it
      * in the notification's transaction. Returns how many.
      */
-    enqueue(notification: { id: string; companyId: number; data: NotificationData; now: number; giveUpAt: number; channelIds?: number[] }): number {
+    enqueue(notification: { id: string; companyId: number; data: NotificationData; now: number; giveUpAt: number; channelIds?: number[]; alert?: Alert }): number {
       // A reminder names its one channel; everything else is routed.
-      const channelIds = notification.channelIds ?? route(notification.companyId, notification.data);
+      const channelIds = notification.channelIds ?? route(notification.companyId, notification.data, notification.alert?.reason);
       for (const channelId of channelIds) {
         insert.run({ uuid: uuidV7(notification.now), notificationId: notification.id, channelId, now: notification.now, giveUpAt: notification.giveUpAt });
       }

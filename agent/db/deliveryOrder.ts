@@ -5,7 +5,7 @@ import type { Db } from './open';
  * overtakes one its channel is retrying. Part of the deliveries repository.
  */
 /** `Row` is a delivery's row (DeliveryRow, which deliveries.ts declares). */
-export function deliveryOrder<Row extends { id: number; channel_id: number; created_at: number }>(db: Db) {
+export function deliveryOrder<Row extends { id: number; channel_id: number; created_at: number; attempts: number; next_attempt_at: number | null }>(db: Db) {
   // Over deliveries_due (a digest's folded alerts, not due, are not read) and deliveries_recent.
   const olderRetrying = db.prepare(
     `SELECT * FROM deliveries INDEXED BY deliveries_due
@@ -18,12 +18,14 @@ export function deliveryOrder<Row extends { id: number; channel_id: number; crea
   return {
     /**
      * The oldest delivery of `delivery`'s channel written before it that is waiting to be tried again
-     * (backing off, or due) and was not tried since `delivery` was written; null when there is none,
-     * and when the channel, not `working`, was tried since (its receiver still refuses: one more
-     * attempt told that, and more would only hold `delivery` back).
+     * (backing off, or due) and was not tried since `delivery` came due (was written, or, tried
+     * before, its backoff ended); null when there is none, and when the channel, not `working`, was
+     * tried since (its receiver still refuses: one more attempt told that, and more would only hold
+     * `delivery` back).
      */
-    olderRetrying(delivery: Pick<Row, 'id' | 'channel_id' | 'created_at'>, working: boolean): Row | null {
-      return (olderRetrying.get({ channelId: delivery.channel_id, id: delivery.id, since: delivery.created_at, working: working ? 1 : 0 }) as Row | undefined) ?? null;
+    olderRetrying(delivery: Pick<Row, 'id' | 'channel_id' | 'created_at' | 'attempts' | 'next_attempt_at'>, working: boolean): Row | null {
+      const since = delivery.attempts > 0 && delivery.next_attempt_at !== null ? delivery.next_attempt_at : delivery.created_at;
+      return (olderRetrying.get({ channelId: delivery.channel_id, id: delivery.id, since, working: working ? 1 : 0 }) as Row | undefined) ?? null;
     },
     /** A pending delivery due at `now` (sooner than its backoff said); null when it is no longer pending. */
     bringForward(id: number, now: number): Row | null {

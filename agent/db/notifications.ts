@@ -115,7 +115,7 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
     const { companyId, type, data, now } = input;
     const { alert } = input;
     insert.run({ companyId, type, now, id, notifiableType: NOTIFIABLE_TYPE, data: JSON.stringify(data), alert: JSON.stringify(alert) });
-    deliveries.enqueue({ id, companyId, data, now, giveUpAt: now + RETRY_FOR_MS, channelIds: input.channelIds });
+    deliveries.enqueue({ id, companyId, data, now, giveUpAt: now + RETRY_FOR_MS, channelIds: input.channelIds, alert });
     // The row as written, not read back: a burst writes 10,000 of them in a second.
     return { id, type, notifiable_type: NOTIFIABLE_TYPE, notifiable_id: companyId, data, alert, read_at: null, created_at: now, updated_at: now };
   };

@@ -44,6 +44,11 @@ export function reminderRepository(db: Db) {
     `SELECT 1 FROM deliveries WHERE notification_id = @notificationId AND channel_id = @channelId AND status IN ('pending', 'sending') LIMIT 1`,
   );
   const told = db.prepare('UPDATE reminders SET notification_id = @notificationId WHERE monitor_id = @monitorId AND channel_id = @channelId');
+  // N hours after the alert each tells again (the failure, or the last reminder), as plan and advance count them.
+  const replan = db.prepare(
+    `UPDATE reminders SET next_at = coalesce((SELECT created_at FROM notifications WHERE id = reminders.notification_id), next_at) + @hours * ${HOUR}
+     WHERE channel_id = @channelId`,
+  );
 
   return {
     /** After a failure notification was written with its deliveries: its reminders, on the channels that repeat. */
@@ -68,6 +73,10 @@ export function reminderRepository(db: Db) {
     /** Forgets a reminder that is no longer wanted (recovered, paused, deleted, turned off). */
     drop(reminder: DueReminder): void {
       drop.run({ monitorId: reminder.monitor_id, channelId: reminder.channel_id, was: reminder.next_at });
+    },
+    /** The channel now repeats alerts every `hours`: its reminders come that long after the alert each tells again. */
+    replanChannel(channelId: number, hours: number): void {
+      replan.run({ channelId, hours });
     },
     earliestDueAt(): number | null {
       return (earliest.get() as number | null) ?? null;

@@ -35,7 +35,8 @@ describe('the alert of a streak of missed runs', () => {
       await stepAt(failer, t);
     }
     const [notice] = (await (await agent.api('/api/notifications?kinds=all')).json()).data;
-    // data.title is the spec's ("… failed", its status for all three words); the description is the alert's words.
+    // The dashboard's list titles it as the popup and every channel do; the description is the alert's words.
+    expect(notice.data.title).toBe('nightly-sync went wrong 3 times in a row');
     expect(notice.data.description).toBe(
       'Went wrong 3 times in a row (runs due 2026-11-27 13:00 UTC, 2026-11-27 13:10 UTC, 2026-11-27 13:20 UTC). Last: Missed: the run due 2026-11-27 13:20 UTC did not come (grace 1 min); no run has come yet',
     );

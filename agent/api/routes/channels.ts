@@ -152,6 +152,8 @@ export function channelRoutes({ store, events, clock, requireToken, deliveries }
       const row = store.channels.update(companyId, channel.id, { name, settings, quietHours, remindEveryHours }, now);
       // Quiet hours removed or changed: what they held is looked at again now (and held again if still inside).
       if (row && JSON.stringify(quietHours) !== JSON.stringify(channel.quiet_hours)) store.deliveries.dueNowForChannel(channel.id, now);
+      // A new interval counts from the last alert told, not from when the old one planned the next.
+      if (row && remindEveryHours !== null && remindEveryHours !== channel.remind_every_hours) store.reminders.replanChannel(channel.id, remindEveryHours);
       return row;
     })();
     if (!updated) throw HttpError.notFound('Channel');

@@ -21,6 +21,7 @@ import { coversMonitor, nextStart, windowEnd } from '../../domain/maintenance/wi
 import { pageOffset } from '../../domain/formats/pagination';
 import type { Store } from '../../db/store';
 import { replanAfterWindowChange } from '../../engine/monitors/maintenance';
+import { replanQuietAfterWindowChange } from '../../engine/servers/quietServers';
 import { tokenView } from '../present/tokenVisibility';
 
 type Body = ReturnType<typeof maintenanceWindowInput.parse>;
@@ -96,11 +97,13 @@ export function maintenanceWindowRoutes({ store, events, clock, requireToken }: 
   router.use(requireToken);
   /** Changes a window with `change`, then plans again the monitors it held longer than it now does. */
   const changeWindow = <T>(row: MaintenanceWindowRow, now: number, change: () => T): T => {
-    const { result, replanned } = store.db.transaction(() => {
+    const { result, replanned, servers } = store.db.transaction(() => {
       const result = change();
-      return { result, replanned: replanAfterWindowChange({ store }, row.company_id, windowOf(row), now) };
+      const replanned = replanAfterWindowChange({ store }, row.company_id, windowOf(row), now);
+      return { result, replanned, servers: replanQuietAfterWindowChange({ store }, row.company_id, windowOf(row), now) };
     })();
     for (const monitor of replanned) events.emit({ type: 'monitor.changed', companyId: monitor.company_id, monitorId: monitor.id });
+    for (const serverId of servers) events.emit({ type: 'server.changed', companyId: row.company_id, serverId });
     return result;
   };
   const findWindow = (companyId: number, raw: string | undefined) => {

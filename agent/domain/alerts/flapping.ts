@@ -28,6 +28,9 @@ export type ChangeOutcome = 'alert' | 'flapping' | 'silent';
 
 /** The state after an alerting change at `at`, and what it raises. */
 export function noteChange(state: FlapState, at: number, limit = FLAPPING_CHANGES): { state: FlapState; outcome: ChangeOutcome } {
+  // Steady by then, though its steady-again alert was not sent (the agent was not running at that
+  // moment, and this change came before the loop's first step): a change like any other.
+  if (state.since !== null && at >= steadyAt(state)!) return noteChange(NOT_FLAPPING, at, limit);
   const changes = [...state.changes.filter((t) => t > at - FLAPPING_WINDOW_MS && t <= at), at];
   if (state.since !== null) return { state: { changes, since: state.since, count: state.count + 1 }, outcome: 'silent' };
   if (changes.length > limit) return { state: { changes, since: at, count: changes.length }, outcome: 'flapping' };

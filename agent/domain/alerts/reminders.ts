@@ -20,32 +20,37 @@ export function nextReminderAt(sentAt: number, remindEveryHours: number | null):
 }
 
 /**
- * Whether a due reminder is still wanted: its monitor still failed and not paused, its channel live
- * and repeating, and the failure it tells (last told at `toldAt`) still the one under way: a monitor
- * that recovered and failed again since (`failedAt` later) is on another failure, told when it alerts.
+ * Whether a due reminder is still wanted: its monitor still failed and not paused, its channel live,
+ * repeating and still one the monitor alerts (`routedHere`: its channels changed since, the failure
+ * is not told there again; its recovery still goes there), and the failure it tells (last told at
+ * `toldAt`) still the one under way: a monitor that recovered and failed again since (`failedAt`
+ * later) is on another failure, told when it alerts.
  */
 export function reminderWanted(state: {
   isAlerted: boolean;
   paused: boolean;
   monitorDeleted: boolean;
   channelDeleted: boolean;
+  routedHere: boolean;
   remindEveryHours: number | null;
   failedAt: number | null;
   toldAt: number;
 }): boolean {
   const sameFailure = state.failedAt === null || state.failedAt <= state.toldAt;
-  return state.isAlerted && sameFailure && !state.paused && !state.monitorDeleted && !state.channelDeleted && state.remindEveryHours !== null;
+  return state.isAlerted && sameFailure && !state.paused && !state.monitorDeleted && !state.channelDeleted && state.routedHere && state.remindEveryHours !== null;
 }
 
 /**
- * The failure's alert told again at `now`: still failing, since the failure. When what was told is
- * a steady-again alert that said "now failed" (flapping kept the failure itself quiet), it is that
- * failure which is told again: `current`, the monitor's reason now, since the steady alert's `failed_since`.
+ * The failure's alert told again at `now`: still failing, since the failure (`failedAt`, when the
+ * monitor turned failed: the first of its N in a row when it alerts after N, as the dashboard says).
+ * When what was told is a steady-again alert that said "now failed" (flapping kept the failure
+ * itself quiet), it is that failure which is told again: `current`, the monitor's reason now.
  */
-export function stillFailingAlert(told: Alert, now: number, current: MonitorReason | null): Alert {
+export function stillFailingAlert(told: Alert, now: number, current: MonitorReason | null, failedAt: number | null): Alert {
   const again = { ...told, event: 'monitor.still_failing' as const, at: toApiTimestamp(now) };
-  if (told.reason.kind === 'steady') return { ...again, reason: current ?? told.reason, failing_since: told.reason.failed_since ?? told.at };
-  return { ...again, failing_since: told.failing_since ?? told.at };
+  const since = failedAt === null ? null : toApiTimestamp(failedAt);
+  if (told.reason.kind === 'steady') return { ...again, reason: current ?? told.reason, failing_since: since ?? told.reason.failed_since ?? told.at };
+  return { ...again, failing_since: since ?? told.failing_since ?? told.at };
 }
 
 /** The notification data of a reminder: the monitor as it is now, status `still_failing`. */

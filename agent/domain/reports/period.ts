@@ -54,6 +54,16 @@ export function sentThroughAt(sentThrough: number, last: ReportPeriod, now: numb
   return sentThrough > now ? Math.min(sentThrough, last.to) : sentThrough;
 }
 
+/**
+ * Whether `period` would mostly tell again what the reports already told (through `sentThrough`):
+ * more than half of it was reported. Only a new report time or zone makes periods overlap (a
+ * daily report moved from 08:00 to 09:00 at 08:30 would come twice in an hour); such a period is
+ * taken as done, and the next report covers its own whole period.
+ */
+export function repeatsReported(period: ReportPeriod, sentThrough: number): boolean {
+  return sentThrough > period.from && period.to - sentThrough < (period.to - period.from) / 2;
+}
+
 /** The words of a frequency in a title: "Daily", "Weekly", "Monthly". */
 export const frequencyWord = (frequency: ReportSchedule['frequency']) => frequency[0]!.toUpperCase() + frequency.slice(1);
 

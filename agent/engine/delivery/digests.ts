@@ -8,6 +8,9 @@ import { inSlices } from '../slices';
 import type { DigestContent } from './messages';
 import type { AttemptResult } from './attempt';
 
+/** The longest a burst's alert waits for its digest: the worker's hold for a burst is never longer. */
+export { DIGEST_INTERVAL_MS } from '../../domain/alerts/digest';
+
 /*
  * Bursts in the outbox (agent/domain/alerts/digest.ts): a delivery about to be sent is sent alone, held
  * with the channel's other waiting alerts until their digest, or made the lead of a digest that

@@ -7,11 +7,13 @@
  */
 export class RateLimits {
   private readonly until = new Map<number, number>();
+  private readonly askedAt = new Map<number, number>();
   private readonly settingsWhenAsked = new Map<number, string>();
 
-  /** `channelId`, with `settings`, may not be sent to before `until` (the clock's time). */
-  hold(channelId: number, settings: unknown, until: number): void {
+  /** `channelId`, with `settings`, asked at `at` not to be sent to before `until` (the clock's times). */
+  hold(channelId: number, settings: unknown, at: number, until: number): void {
     this.until.set(channelId, until);
+    this.askedAt.set(channelId, at);
     this.settingsWhenAsked.set(channelId, JSON.stringify(settings));
   }
 
@@ -20,6 +22,13 @@ export class RateLimits {
    * settings than the channel's now (`settingsNow`, undefined for a channel gone; read for the few held).
    */
   held(now: number, settingsNow: (channelId: number) => unknown): number[] {
+    for (const [id, asked] of this.askedAt) {
+      // Asked at a moment later than now: the clock was set back since, and the pause lasts as long from now.
+      if (asked > now) {
+        this.until.set(id, now + this.until.get(id)! - asked);
+        this.askedAt.set(id, now);
+      }
+    }
     for (const [id, until] of this.until) {
       if (until <= now || this.settingsWhenAsked.get(id) !== JSON.stringify(settingsNow(id) ?? null)) this.forget(id);
     }
@@ -33,6 +42,7 @@ export class RateLimits {
 
   private forget(channelId: number): void {
     this.until.delete(channelId);
+    this.askedAt.delete(channelId);
     this.settingsWhenAsked.delete(channelId);
   }
 }

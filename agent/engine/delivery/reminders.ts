@@ -11,8 +11,8 @@ const REMINDER_BATCH = 200;
  * Sends every reminder due at `now`: for each still-failed, unpaused monitor whose
  * failure went to a channel that repeats alerts, a MonitorStillFailingNotification with its one
  * delivery to that channel (the outbox sends it), and the next reminder N hours on. Reminders
- * of monitors that recovered, were paused or deleted, or of channels deleted or no longer
- * repeating, are dropped. Each is taken by a conditional update, so it is sent once. Returns how many were sent.
+ * of monitors that recovered, were paused or deleted, or of channels deleted, no longer
+ * repeating or no longer the monitor's, are dropped. Each is taken by a conditional update, so it is sent once. Returns how many were sent.
  */
 export function sendReminders({ store, events }: Pick<EngineContext, 'store' | 'events'>, now: number): number {
   const sent = store.db.transaction(() => {
@@ -25,6 +25,7 @@ export function sendReminders({ store, events }: Pick<EngineContext, 'store' | '
         paused: reminder.paused_at !== null,
         monitorDeleted: monitor === null,
         channelDeleted: reminder.channel_deleted === 1,
+        routedHere: (store.channelRoutes.channelIds({ type: 'monitor', id: reminder.monitor_id }) ?? [reminder.channel_id]).includes(reminder.channel_id),
         remindEveryHours: reminder.remind_every_hours,
         failedAt: monitor?.failed_at ?? null,
         toldAt: failure?.created_at ?? 0,
@@ -38,7 +39,7 @@ export function sendReminders({ store, events }: Pick<EngineContext, 'store' | '
       if (inMaintenance({ store }, monitor, now)) continue;
       // Nor while what it tells again still waits to be sent there: it would arrive beside it, saying the same.
       if (store.reminders.stillWaiting(reminder)) continue;
-      const alert = stillFailingAlert(failure.alert, now, reasonDataOf(monitor));
+      const alert = stillFailingAlert(failure.alert, now, reasonDataOf(monitor), monitor.failed_at);
       const notification = store.notifications.create({
         companyId: monitor.company_id,
         type: NOTIFICATION_KINDS.monitorStillFailing.type,

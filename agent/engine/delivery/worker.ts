@@ -8,7 +8,7 @@ import { channelKind } from '../../contract/channels';
 import { channelSecretValues } from '../../domain/channels/secrets';
 import { CHANNEL_DELETED, failedAfterChannelDeleted, nextAttemptAt, quietHoursEnd, retryAfterMs, RETRY_FOR_MS } from '../../domain/channels/delivery';
 import { buildDigestRequest, buildReportRequest, buildRequest, channelAlert, digestAsData, reportOf, testNotification, type MessageContext, type OutgoingRequest } from './messages';
-import { digestContent, halveRefusedDigest, oneDigestAtATime, planBurst, settleInSlices } from './digests';
+import { digestContent, DIGEST_INTERVAL_MS, halveRefusedDigest, oneDigestAtATime, planBurst, settleInSlices } from './digests';
 import { send, type AttemptResult } from './transport';
 import { judged } from './kinds';
 import { RateLimits } from './rateLimits';
@@ -116,10 +116,10 @@ export class DeliveryWorker {
     if (this.plannedAt > at) this.plan(at - performance.now());
   }
 
-  /** Channels a pass leaves alone: every send slot taken, or a digest waiting for its burst. */
+  /** Channels a pass leaves alone: every send slot taken, or a digest waiting for its burst (longer than a digest may wait: planned on a clock set back since). */
   private busyChannels(): number[] {
     const now = this.options.clock();
-    for (const [id, until] of this.burstWaits) if (until <= now) this.burstWaits.delete(id);
+    for (const [id, until] of this.burstWaits) if (until <= now || until - now > DIGEST_INTERVAL_MS) this.burstWaits.delete(id);
     return [...[...this.busy].filter(([, n]) => n >= PER_CHANNEL).map(([id]) => id), ...this.burstWaits.keys(), ...this.rateLimits.held(now, (id) => this.options.store.channels.findAny(id)?.settings)];
   }
 
@@ -251,7 +251,7 @@ export class DeliveryWorker {
         return await settle({ sentAt: null, failed: true, answer });
       }
       const asked = retryAfterMs(result.retryAfter, at);
-      if (asked) this.rateLimits.hold(channel.id, channel.settings, at + asked);
+      if (asked) this.rateLimits.hold(channel.id, channel.settings, at, at + asked);
       // Sent again at once: to where the service said (once, not in a loop), or as half the digest it found too large.
       const move = movedJustBefore ? null : followMove(store, channel, result, at);
       if (move) this.justMoved.add(delivery.id);

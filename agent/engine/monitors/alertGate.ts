@@ -93,7 +93,8 @@ export function sendSteady(ctx: Pick<EngineContext, 'store' | 'events' | 'notifi
   const sent = store.db.transaction(() => {
     const made: RecordedTransition[] = [];
     for (const row of store.monitorAlerting.steadyDue(now, STEADY_BATCH)) {
-      const failed = row.is_alerted === 1;
+      // A failure short of its alert after N alerts nothing: to the channels the monitor is fine.
+      const failed = row.is_alerted === 1 && row.alert_sent === 1;
       // What flapping kept quiet is told at the end of the window, failed or fine: its last word may
       // have been the other ("now fine" before a failure, "now failed" before a recovery).
       const windowEnds = row.paused_at === null ? maintenanceEndAt(ctx, row, now) : null;

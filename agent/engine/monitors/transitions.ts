@@ -7,6 +7,7 @@ import { NOTIFICATION_KINDS } from '../../domain/alerts/notificationKinds';
 import { problemOf } from '../../domain/alerts/vocabulary';
 import type { EngineContext } from '../engineContext';
 import { failedTimesPieces, piecesText } from '../../domain/alerts/reasonPieces';
+import { timesInARow } from '../../domain/alerts/streakWords';
 
 /** A transition as recorded: what popups tell, plus what live views must hear about. */
 export interface RecordedTransition extends MonitorTransition {
@@ -50,8 +51,12 @@ export function recordTransition(
   const alert = transitionAlert(monitor, kind, now, facts);
   const notified = { ...monitor, reason: reasonDataOf(monitor) };
   const data = failed ? monitorFailedData(notified) : monitorRecoveredData(notified, monitor.last_run_at);
-  // The N-th failure in a row: its description counts them (the monitor's alert_reason is the last one's).
-  if (facts.reason.kind === 'failed_times') data.description = piecesText(failedTimesPieces(facts.reason), monitor.timezone);
+  // The N-th failure in a row: its title and description count them, as the popup and every channel do
+  // (the monitor's alert_reason is the last one's).
+  if (facts.reason.kind === 'failed_times') {
+    data.title = `${monitor.name} went wrong ${timesInARow(facts.reason.times)}`;
+    data.description = piecesText(failedTimesPieces(facts.reason), monitor.timezone);
+  }
   const type = failed ? NOTIFICATION_KINDS.monitorFailed.type : NOTIFICATION_KINDS.monitorRecovered.type;
   const notification = store.notifications.create({ companyId: monitor.company_id, type, data, now, alert });
   // A channel that repeats alerts gets this failure again every N hours while it lasts (agent/engine/delivery/reminders.ts).

@@ -5,7 +5,7 @@ import { describeError } from '../../domain/text/errorText';
 import type { AgentEvents } from '../events';
 import type { Log } from '../../log/logger';
 import { buildReport, isEmptyReport, type ReportData, type ReportEvent } from '../../domain/reports/numbers';
-import { lastReportPeriod, reportScheduleOf, sentThroughAt, type ReportPeriod, type ReportSchedule } from '../../domain/reports/period';
+import { lastReportPeriod, repeatsReported, reportScheduleOf, sentThroughAt, type ReportPeriod, type ReportSchedule } from '../../domain/reports/period';
 
 /*
  * Channel reports (docs/channels.md, "Reports"): each channel that asks for them gets one per
@@ -53,7 +53,8 @@ export async function channelReport(store: Store, channel: { id: number; company
 /**
  * Writes every report due at `now` to the outbox. A channel whose reports were just turned on
  * (or changed frequency) starts with the next whole period: its first report comes at the next
- * report time, not at once; a report that names no monitor is not written. Resolves to how many were written. One call at a time (startReports).
+ * report time, not at once; nor is a period written that mostly repeats the last report (a new
+ * report time), or one that names no monitor. Resolves to how many were written. One call at a time (startReports).
  */
 export async function sendDueReports({ store, events, adminZone }: ReportContext, now: number): Promise<number> {
   let made = 0;
@@ -67,7 +68,8 @@ export async function sendDueReports({ store, events, adminZone }: ReportContext
     if (sentThrough !== null && sentThrough !== channel.sent_through) store.reports.rewind(channel.id, sentThrough);
     if (sentThrough !== null && sentThrough >= period.to) continue;
     // Built before its transaction (in slices); the period is taken in the transaction that stores it.
-    const report = fresh ? null : await channelReport(store, channel, schedule, period, now);
+    const told = fresh || repeatsReported(period, sentThrough!);
+    const report = told ? null : await channelReport(store, channel, schedule, period, now);
     const written = store.db.transaction(() => {
       // An empty period is done too: the next report covers its own period, not a backlog.
       if (!store.reports.advance(channel.id, schedule.frequency, period.to) || !report || isEmptyReport(report)) return false;

@@ -3,7 +3,7 @@ import { NOTIFICATION_KINDS } from '../../domain/alerts/notificationKinds';
 import { serverQuietNotice, serverReportingNotice } from '../../domain/servers/quietNotices';
 import { quietAfter } from '../../domain/servers/quietAfter';
 import type { EngineContext } from '../engineContext';
-import { serverWindowEnd, type MaintenanceWindow } from '../../domain/maintenance/windows';
+import { coversServer, serverWindowEnd, windowEnd, type MaintenanceWindow } from '../../domain/maintenance/windows';
 
 /*
  * Quiet servers: a watcher's report moves its quiet alert time; the loop raises
@@ -72,4 +72,28 @@ export function raiseQuietServers(ctx: Ctx, now: number): number {
   })();
   announce(ctx, raised);
   return raised.length;
+}
+
+/**
+ * After `old` (as it was before an edit or a removal) stopped holding watchers as long: each
+ * watcher it held past its quiet moment is quiet two reports and a minute after the maintenance
+ * that still covers it ends, or after `now`, not after `old`'s end, so a window ended early hides
+ * no dead watcher after it. Call inside the transaction that changed the window; returns the
+ * servers planned again, whose change the caller announces once it has committed.
+ */
+export function replanQuietAfterWindowChange({ store }: Pick<Ctx, 'store'>, companyId: number, old: MaintenanceWindow, now: number): number[] {
+  if (windowEnd(old, now) === null) return [];
+  const windows = store.maintenanceWindows.windows(companyId);
+  const reports = store.serverReports.ofCompany(companyId);
+  const replanned: number[] = [];
+  for (const server of store.servers.list(companyId)) {
+    const report = reports.get(server.id);
+    if (!report || !coversServer(old, server.identifier)) continue;
+    const from = Math.max(report.last_report_at, serverWindowEnd(windows, server.identifier, now) ?? now);
+    const until = quietAfter(from, report.interval_seconds);
+    if (until >= report.quiet_alert_at) continue;
+    store.serverReports.holdQuiet(server.id, until);
+    replanned.push(server.id);
+  }
+  return replanned;
 }

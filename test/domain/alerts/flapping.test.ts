@@ -30,6 +30,12 @@ describe('noteChange', () => {
     expect(changes([0, 15, 30, 45, 60].map((m) => m * MINUTE)).outcomes.at(-1)).toBe('alert');
   });
 
+  it('takes a change an hour or more after the last as a fresh one: the monitor was steady before it', () => {
+    const flapping = changes([0, 10, 20, 30, 40].map((m) => m * MINUTE)).state;
+    expect(noteChange(flapping, 100 * MINUTE - 1).outcome).toBe('silent');
+    expect(noteChange(flapping, 100 * MINUTE)).toEqual({ state: { changes: [100 * MINUTE], since: null, count: 0 }, outcome: 'alert' });
+  });
+
   it('is not flapping, so never steady, below the limit', () => {
     expect(steadyAt(changes([0]).state)).toBeNull();
   });

@@ -106,4 +106,14 @@ describe('channel rules', () => {
     expect(routingEvent({ type: 'ssl_certificate', status: 'valid' })).toBe('recovery');
     expect(routingEvent({ type: 'server', status: 'altered' })).toBe('other');
   });
+
+  it('counts a flapping or steady-again alert as what it says the monitor is now', () => {
+    const monitor = { type: 'monitor', status: 'flapping' } as const;
+    const flapping = { kind: 'flapping', changes: 5, since: '2026-11-27T13:00:00.000000Z', window_minutes: 60 } as const;
+    const steady = { kind: 'steady', flapping_since: '2026-11-27T13:00:00.000000Z', changes: 7, steady_minutes: 60, failed_since: null } as const;
+    expect(routingEvent(monitor, { ...flapping, failed: true })).toBe('failure');
+    expect(routingEvent(monitor, { ...flapping, failed: false })).toBe('recovery');
+    expect(routingEvent({ ...monitor, status: 'steady' }, { ...steady, failed: true })).toBe('failure');
+    expect(routingEvent({ ...monitor, status: 'steady' }, { ...steady, failed: false })).toBe('recovery');
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport, downtimeIn, type ReportMonitorInput } from '../../../agent/domain/reports/numbers';
-import { lastReportPeriod } from '../../../agent/domain/reports/period';
+import { lastReportPeriod, repeatsReported } from '../../../agent/domain/reports/period';
 import { reportMessage, reportText } from '../../../agent/domain/reports/message';
 
 const MIN = 60_000;
@@ -31,6 +31,15 @@ describe('report periods', () => {
     const monthly = { frequency: 'monthly' as const, time: '08:00', timezone: 'America/New_York' };
     expect(lastReportPeriod(monthly, at('2026-11-27T12:00:00Z'))).toEqual({ from: at('2026-10-01T12:00:00Z'), to: at('2026-11-01T13:00:00Z') });
     // (New York left summer time that night: 08:00 was 12:00 UTC on 1 October and 13:00 on 1 November.)
+  });
+
+  it('a period more than half reported already (a new report time) repeats the last report; consecutive ones never do', () => {
+    const day = { from: at('2026-11-26T09:00:00Z'), to: at('2026-11-27T09:00:00Z') };
+    expect(repeatsReported(day, at('2026-11-26T09:00:00Z'))).toBe(false);
+    expect(repeatsReported(day, at('2026-11-25T09:00:00Z'))).toBe(false);
+    expect(repeatsReported(day, at('2026-11-27T08:00:00Z'))).toBe(true);
+    expect(repeatsReported(day, at('2026-11-26T21:00:00Z'))).toBe(false);
+    expect(repeatsReported(day, at('2026-11-26T21:00:01Z'))).toBe(true);
   });
 
   it('an unknown zone gives no period', () => {

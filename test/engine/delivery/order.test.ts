@@ -105,4 +105,38 @@ describe('a channel receives in order', () => {
     expect(names.slice(3)).toEqual(['a monitor.failed', 'b monitor.failed', 'c monitor.failed', 'c monitor.recovered']);
     expect(fixture.deliveries().map((d) => d.status)).toEqual(['sent', 'sent', 'sent', 'sent']);
   });
+
+  it('after the receiver was down for a while, the alerts it refused go in the order they were written once it is back', async () => {
+    let up = false;
+    const r = await new Receiver([(request, res) => void res.writeHead(up ? 200 : 503).end(up ? 'ok' : 'down')]).start();
+    receivers.push(r);
+    fixture = deliveryFixture();
+    fixture.channel('webhook', { url: `${r.url}/hook` });
+    const start = fixture.clock.now;
+    const at = async (seconds: number) => {
+      fixture.clock.now = start + seconds * 1000;
+      await fixture.worker.runDue();
+      await fixture.worker.runDue();
+    };
+    const monitor = await fixture.failMonitor('backup');
+    await at(0); // the failure, refused: again in 30 s, then 1 min, 2 min, 5 min…
+    await at(30);
+    await at(90);
+    // The job succeeds: the failure is tried again first, both refused; each backs off on its own,
+    // the recovery's wait (30 s, then 1 min) ending well before the failure's (now 5 min and more).
+    fixture.clock.now = start + 100_000;
+    await fixture.pulse(monitor.token, fixture.clock.now);
+    await at(100);
+    await at(130);
+    const [failure, recovery] = fixture.deliveries();
+    expect([failure.status, recovery.status, recovery.next_attempt_at! - start]).toEqual(['pending', 'pending', 190_000]);
+    expect(failure.next_attempt_at!).toBeGreaterThan(recovery.next_attempt_at!);
+    // The receiver is back; the recovery's retry comes due first: the failure still goes before it.
+    up = true;
+    await at(190);
+    const taken = r.requests.filter((_, i) => i >= r.requests.length - 2).map((q) => q.headers['x-cronbeat-event']);
+    expect(taken).toEqual(['monitor.failed', 'monitor.recovered']);
+    expect(fixture.deliveries().map((d) => d.status)).toEqual(['sent', 'sent']);
+  });
+
 });

@@ -161,4 +161,67 @@ describe('reminders', () => {
     await step(failedAt + 5 * HOUR);
     expect(reminders(monitor.id)).toEqual([]);
   });
+
+  it('stop on a channel the monitor no longer alerts: its channels changed, the failure is not told there again', async () => {
+    now = Date.parse('2026-11-28T10:00:30Z');
+    const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'archive', timezone: 'UTC', schedule: '0 * * * *', duration: 5 } })).json();
+    const failedAt = Date.parse('2026-11-28T11:00:10Z');
+    now = failedAt;
+    await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`);
+    await failureSent(monitor.id);
+    await step(failedAt + 2 * HOUR);
+    expect(reminders(monitor.id)).toEqual(['pager']);
+    // Sent (alone or in a digest with other monitors' alerts of that moment): a reminder waits for the last to be.
+    const unsent = `SELECT count(*) FROM deliveries d JOIN notifications n ON n.id = d.notification_id
+      WHERE n.type = 'App\\Notifications\\MonitorStillFailingNotification' AND json_extract(n.data, '$.type_id') = ? AND d.status != 'sent'`;
+    now += 30_000;
+    await expect.poll(async () => (await agent.deliveries.runDue(), agent.store.db.prepare(unsent).pluck().get(monitor.id))).toBe(0);
+    // The admin routes it elsewhere: the pager hears no more of it (its recovery aside).
+    const other = (await (await agent.api('/api/channels', { method: 'POST', json: { name: 'other', kind: 'webhook', settings: { url: hookUrl('/other') } } })).json()) as { id: number };
+    expect((await agent.api(`/api/monitors/${monitor.id}`, { method: 'PATCH', json: { channel_ids: [other.id] } })).status).toBe(200);
+    await step(failedAt + 4 * HOUR);
+    await step(failedAt + 6 * HOUR);
+    expect(reminders(monitor.id)).toEqual(['pager']);
+    expect((await agent.api(`/api/channels/${other.id}`, { method: 'DELETE' })).status).toBe(204);
+  });
+
+  it('of a failure that alerted at its N-th in a row tell it failing since the first of them, as the dashboard does', async () => {
+    now = Date.parse('2026-11-29T10:00:30Z');
+    const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'rsync', timezone: 'UTC', schedule: '0 * * * *', duration: 5 } })).json();
+    expect((await agent.api(`/api/monitors/${monitor.id}/alert-after`, { method: 'PUT', json: { alert_after: 2 } })).status).toBe(200);
+    const firstAt = Date.parse('2026-11-29T11:00:10Z');
+    now = firstAt;
+    await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`);
+    now = firstAt + HOUR;
+    await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`);
+    await failureSent(monitor.id);
+    await step(firstAt + 3 * HOUR);
+    expect(reminders(monitor.id)).toEqual(['pager']);
+    const told = agent.store.db
+      .prepare(`SELECT alert FROM notifications WHERE type = 'App\\Notifications\\MonitorStillFailingNotification' AND json_extract(data, '$.type_id') = ?`)
+      .pluck()
+      .get(monitor.id) as string;
+    expect(JSON.parse(told).failing_since).toBe('2026-11-29T11:00:10.000000Z');
+    const shown = (await (await agent.api(`/api/monitors/${monitor.id}`)).json()) as { status: string };
+    expect(shown.status).toBe('failed');
+  });
+
+  it('come at the new interval once it changes, counted from the last one told', async () => {
+    now = Date.parse('2026-11-30T10:00:30Z');
+    const daily = (await (await agent.api('/api/channels', { method: 'POST', json: { name: 'daily', kind: 'webhook', settings: { url: hookUrl('/daily') }, remind_every_hours: 24 } })).json()) as { id: number };
+    const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'ledger', timezone: 'UTC', schedule: '0 * * * *', duration: 5, channel_ids: [daily.id] } })).json();
+    const failedAt = Date.parse('2026-11-30T11:00:10Z');
+    now = failedAt;
+    await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`);
+    await failureSent(monitor.id);
+    // Ten minutes on, once a day is too rare: every hour, from the failure.
+    now = failedAt + 10 * 60_000;
+    expect((await agent.api(`/api/channels/${daily.id}`, { method: 'PATCH', json: { remind_every_hours: 1 } })).status).toBe(200);
+    await step(failedAt + HOUR - 1000);
+    expect(reminders(monitor.id)).toEqual([]);
+    await step(failedAt + HOUR);
+    expect(reminders(monitor.id)).toEqual(['daily']);
+    expect((await agent.api(`/api/channels/${daily.id}`, { method: 'DELETE' })).status).toBe(204);
+  });
+
 });

@@ -6,6 +6,7 @@ import { Receiver } from '../../helpers/receiver';
 import { at } from '../engineFixture';
 import { deliveryFixture } from './deliveryFixture';
 import { MAX_IN_FLIGHT } from '../../../agent/engine/delivery/worker';
+import { recordCheck } from '../../../agent/engine/certificates/record';
 
 let fixture: ReturnType<typeof deliveryFixture>;
 const receivers: Receiver[] = [];
@@ -244,5 +245,30 @@ describe('the delivery worker', () => {
     await fixture.pulse(own.token, fixture.clock.now);
     await fixture.pulse(everyone.token, fixture.clock.now);
     expect(byNotification()).toMatchObject({ 'own recovered': [b.id], 'everyone recovered': [a.id, b.id] });
+  });
+
+  it('a failure told again (a certificate\'s expiry reminder) after the route changed: its recovery goes to both lists', async () => {
+    const now = at('2026-11-21T10:00:00Z');
+    fixture = deliveryFixture(now);
+    const a = fixture.channel('webhook', { url: 'http://127.0.0.1:9/a', secret: SECRET }, null, 'a');
+    const b = fixture.channel('webhook', { url: 'http://127.0.0.1:9/b', secret: SECRET }, null, 'b');
+    const cert = fixture.store.certificates.create({ companyId: 1, hostname: 'shop.example.com', port: 443, warnDays: 14, now });
+    fixture.store.channelRoutes.setChannelIds(1, { type: 'ssl_certificate', id: cert.id }, [a.id]);
+    const served = (fingerprintSha256: string, expiresAt: number) => ({
+      reachable: true as const,
+      certificate: { validFrom: at('2026-09-01T00:00:00Z'), expiresAt, issuer: 'Example CA', subject: 'CN=shop.example.com', fingerprintSha256 },
+      verifyError: null,
+    });
+    const expiresAt = at('2026-12-01T10:00:00Z');
+    recordCheck(fixture, cert.id, served('AB:CD', expiresAt), now, 3_600_000); // expiring: told to a
+    fixture.store.channelRoutes.setChannelIds(1, { type: 'ssl_certificate', id: cert.id }, [b.id]);
+    recordCheck(fixture, cert.id, served('AB:CD', expiresAt), expiresAt - 6 * 86_400_000, 3_600_000); // its 7-day reminder: to b
+    recordCheck(fixture, cert.id, served('EF:01', expiresAt + 90 * 86_400_000), expiresAt - 5 * 86_400_000, 3_600_000); // renewed
+    const told = fixture.notifications().map((n) => [n.data.status, fixture.store.deliveries.forNotification(n.id).map((d) => d.channel_id)]);
+    expect(told).toEqual([
+      ['expiring', [a.id]],
+      ['expiring', [b.id]],
+      ['valid', [a.id, b.id]],
+    ]);
   });
 });

@@ -86,6 +86,21 @@ describe('a monitor that changes between failed and fine 5 times within an hour'
     expect(alerts()[5].reason).toMatchObject({ kind: 'steady', changes: 6, failed: false, failed_since: null });
   });
 
+  it('became steady while the agent was asleep: the first change after it wakes alerts, not an hour later', async () => {
+    fixture = engineFixture(at('2026-11-27T12:55:00Z'));
+    const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 1 });
+    await walk(monitor.token, '12:55:00', '13:45:00', FIVE_CHANGES);
+    // Asleep from 13:45 to 15:30, past its steady moment (14:40): the job's success waiting in the
+    // connection queue is read before the loop's first step.
+    await fixture.pulse(monitor.token, at('2026-11-27T15:30:20Z'));
+    await fixture.step(at('2026-11-27T15:30:30Z'));
+    expect(said().slice(4)).toEqual(['monitor.flapping 13:40', 'monitor.recovered 15:30']);
+    expect(fixture.reload(monitor.id)).toMatchObject({ flapping: expect.stringContaining('"since":null'), steady_at: null });
+    // Steady from then on: a failure an hour later is told at once, as any.
+    await walk(monitor.token, '16:30:00', '16:31:00', ['16:30:20 fail']);
+    expect(said().slice(6)).toEqual(['monitor.failed 16:30']);
+  });
+
   it('flaps on missed runs too: the loop stores the flap state with the failure it counts', async () => {
     fixture = engineFixture(at('2026-11-27T12:55:00Z'));
     const monitor = fixture.monitor({ schedule: '*/10 * * * *', duration: 1 });
@@ -165,6 +180,26 @@ describe('a monitor that changes between failed and fine 5 times within an hour'
     await walk(monitor.token, '15:10:30', '15:11:00');
     expect(said().slice(6)).toEqual(['monitor.steady 15:10']);
     expect(alerts().at(-1)!.reason).toMatchObject({ kind: 'steady', failed: true });
+  });
+
+  it('steady while a failure short of its alert after N is under way: says "now fine", as that failure alerts nothing', async () => {
+    fixture = engineFixture(at('2026-11-27T12:55:00Z'));
+    // Every five minutes from 13:00 to 13:55, then nothing until the next day.
+    const monitor = fixture.monitor({ schedule: '*/5 13 * * *', duration: 1 });
+    fixture.store.monitorAlerting.setAlertAfter(1, monitor.id, 2, at('2026-11-27T12:55:00Z'));
+    const pulses = ['13:00:20 fail', '13:05:20 fail', '13:10:20 success', '13:15:20 fail', '13:20:20 fail', '13:25:20 success', '13:30:20 fail', '13:35:20 fail'];
+    await walk(monitor.token, '12:55:00', '13:36:00', pulses);
+    expect(said().map((s) => s.split(' ')[0])).toEqual(['monitor.failed', 'monitor.recovered', 'monitor.failed', 'monitor.recovered', 'monitor.flapping']);
+    // Fine again quietly, then the day's last run fails: once, short of its second in a row.
+    await walk(monitor.token, '13:36:30', '14:45:00', ['13:40:20 success', '13:45:20 success', '13:50:20 success', '13:55:20 fail']);
+    expect(fixture.reload(monitor.id)).toMatchObject({ is_alerted: 1, alert_sent: 0 });
+    expect(said().slice(5)).toEqual(['monitor.steady 14:40']);
+    expect(alerts()[5].reason).toMatchObject({ kind: 'steady', failed: false, failed_since: null });
+    expect(fixture.notifications()[5].data.description).toContain('now fine');
+    // Its next run succeeds: nothing to tell, and the channels' last word was the truth.
+    await walk(monitor.token, '14:45:30', '14:46:00');
+    await fixture.pulse(monitor.token, at('2026-11-28T13:00:20Z'));
+    expect(said()).toHaveLength(6);
   });
 
   it('counts only the changes that alert: with alert after 3, single failures between successes never flap', async () => {

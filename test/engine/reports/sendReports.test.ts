@@ -109,6 +109,32 @@ describe('daily reports', () => {
     await fixture.worker.runDue();
     expect(hook.requests).toHaveLength(1);
   });
+
+  it('a new report time repeats no day just reported: moved later, the next report comes at it the next day', async () => {
+    const start = at('2026-11-25T10:00:00Z');
+    fixture = deliveryFixture(start);
+    const hook = await receiver();
+    const settings = { url: `${hook.url}/hook`, secret: 'x'.repeat(16), report: 'daily', report_time: '08:00', report_timezone: 'UTC' };
+    const channel = fixture.channel('webhook', settings);
+    fixture.monitor({ name: 'backup', schedule: '0 12 * * *', duration: 5, now: start });
+    const setTime = (time: string, now: number) =>
+      fixture!.store.channels.update(1, channel.id, { name: channel.name, settings: { ...settings, report_time: time }, quietHours: null, remindEveryHours: null }, now);
+    const periods = () =>
+      (fixture!.store.db.prepare('SELECT data FROM notifications WHERE type = ? ORDER BY created_at').pluck().all(REPORT_NOTIFICATION_TYPE) as string[]).map((data) => {
+        const report = JSON.parse(data) as { from: number; to: number };
+        return `${new Date(report.from).toISOString().slice(5, 16)} – ${new Date(report.to).toISOString().slice(5, 16)}`;
+      });
+    await sendDueReports(ctx(fixture), start);
+    expect(await sendDueReports(ctx(fixture), at('2026-11-26T08:00:00Z'))).toBe(1);
+    // At 08:30 the admin moves it to 09:00: the day to 09:00 was all but reported half an hour ago.
+    setTime('09:00', at('2026-11-26T08:30:00Z'));
+    expect(await sendDueReports(ctx(fixture), at('2026-11-26T09:00:00Z'))).toBe(0);
+    expect(await sendDueReports(ctx(fixture), at('2026-11-27T09:00:00Z'))).toBe(1);
+    // Moved earlier, to 07:00: the next report comes at 07:00, its first two hours told twice rather than a day left out.
+    setTime('07:00', at('2026-11-27T10:00:00Z'));
+    expect(await sendDueReports(ctx(fixture), at('2026-11-28T07:00:00Z'))).toBe(1);
+    expect(periods()).toEqual(['11-25T08:00 – 11-26T08:00', '11-26T09:00 – 11-27T09:00', '11-27T07:00 – 11-28T07:00']);
+  });
 });
 
 describe('many monitors', () => {

@@ -38,7 +38,7 @@ async function watchedWith(window: Record<string, unknown>) {
     ((await (await agent.api('/api/notifications?per_page=100&kinds=all')).json()).data as Array<{ data: { type: string; status: string } }>)
       .filter((n) => n.data.type === 'server')
       .map((n) => n.data.status);
-  return { step, quietNotes };
+  return { step, quietNotes, agent, clock, window: (await made.json()) as { id: number } };
 }
 
 describe('a server watcher during a maintenance window', () => {
@@ -64,4 +64,23 @@ describe('a server watcher during a maintenance window', () => {
       expect(await quietNotes()).toEqual(['quiet']);
     }
   });
+
+  it('ended early (removed, or its end moved nearer): the watcher is quiet two reports and a minute after the new end, not the old', async () => {
+    for (const [end, quietAt] of [[null, T + 33 * MIN], ['2026-11-23T10:31:00Z', T + 34 * MIN]] as const) {
+      const { step, quietNotes, agent, clock, window } = await watchedWith({ tags: ['server:web-1'] });
+      for (let at = T + 2 * MIN; at <= T + 20 * MIN; at += MIN) await step(at);
+      expect(await quietNotes()).toEqual([]);
+      // The work is over at 10:30: the window goes (or now ends a minute on); the watcher never reported again.
+      clock.now = T + 30 * MIN;
+      const changed = end === null
+        ? await agent.api(`/api/maintenance-windows/${window.id}`, { method: 'DELETE' })
+        : await agent.api(`/api/maintenance-windows/${window.id}`, { method: 'PATCH', json: { ends_at: end } });
+      expect(changed.status, String(end)).toBeLessThan(300);
+      await step(quietAt);
+      expect(await quietNotes()).toEqual([]);
+      await step(quietAt + 1);
+      expect(await quietNotes(), String(end)).toEqual(['quiet']);
+    }
+  });
+
 });
