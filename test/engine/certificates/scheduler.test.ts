@@ -51,8 +51,10 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
+// Valid from three days back: a test that sets its clock back a day still reads it as valid (from one day back,
+// a certificate made a second after the test's clock was read was "not yet valid" there).
 async function tlsServer(notAfterDays = 90) {
-  const server = await startTlsServer(makeLeaf({ ca, notAfter: daysFromNow(notAfterDays) }));
+  const server = await startTlsServer(makeLeaf({ ca, notBefore: daysFromNow(-3), notAfter: daysFromNow(notAfterDays) }));
   servers.push(server);
   return server;
 }
