@@ -1,4 +1,5 @@
 import type { Store } from './store';
+import { newPulseToken } from './monitorTokens';
 
 /**
  * Revokes a live key (of `companyId` when given: a key revokes only its own company's) and, in the
@@ -7,9 +8,12 @@ import type { Store } from './store';
  * keeping those monitors green by token after the key is gone. The ids of those monitors, or null
  * when there was no such live key.
  */
-export function revokeKey(store: Pick<Store, 'db' | 'apiTokens' | 'monitorLines'>, keyId: number, now: number, companyId?: number): number[] | null {
+export function revokeKey(store: Pick<Store, 'db' | 'apiTokens' | 'monitors' | 'monitorLines'>, keyId: number, now: number, companyId?: number): number[] | null {
   return store.db.transaction(() => {
     const revoked = companyId === undefined ? store.apiTokens.revoke(keyId, now) : store.apiTokens.revokeOfCompany(companyId, keyId, now);
-    return revoked ? store.monitorLines.rotateTokensOfKey(keyId, now) : null;
+    if (!revoked) return null;
+    const held = store.monitorLines.heldByKey(keyId);
+    for (const monitor of held) newPulseToken(store, monitor.company_id, monitor.id, now);
+    return held.map((monitor) => monitor.id);
   })();
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Db } from './open';
 import type { MonitorRow } from './monitors';
 import type { FieldChanges } from '../domain/monitors/ownLine';
@@ -64,8 +63,7 @@ export function monitorLineRepository(db: Db) {
     'INSERT INTO monitor_changes (monitor_id, at, source, changes) VALUES (@monitorId, @at, @source, @changes)',
   );
   const changes = db.prepare('SELECT * FROM monitor_changes WHERE monitor_id = ? ORDER BY at DESC, id DESC LIMIT ?');
-  const ofKey = db.prepare('SELECT id FROM monitors WHERE line_key_id = ? AND deleted_at IS NULL ORDER BY id').pluck();
-  const newToken = db.prepare('UPDATE monitors SET token = @token, updated_at = @now WHERE id = @id AND deleted_at IS NULL');
+  const heldByKey = db.prepare('SELECT id, company_id FROM monitors WHERE line_key_id = ? AND deleted_at IS NULL ORDER BY id');
 
   return {
     /** Inserts the line's monitor unless the company has a live one with that slug; null then. */
@@ -97,18 +95,9 @@ export function monitorLineRepository(db: Db) {
     recordChange(monitorId: number, at: number, source: 'line' | 'api', fieldChanges: FieldChanges): void {
       insertChange.run({ monitorId, at, source, changes: JSON.stringify(fieldChanges) });
     },
-    /**
-     * New pulse tokens for the live monitors the lines of key `keyId` hold, each noted in its history
-     * (never a token): whoever held the key was told the old ones. Call it in the revocation's transaction.
-     * Returns their ids.
-     */
-    rotateTokensOfKey(keyId: number, now: number): number[] {
-      const ids = ofKey.all(keyId) as number[];
-      for (const id of ids) {
-        newToken.run({ id, token: randomUUID(), now });
-        insertChange.run({ monitorId: id, at: now, source: 'api', changes: JSON.stringify({ token: { from: 'old', to: 'new' } }) });
-      }
-      return ids;
+    /** The live monitors the lines of key `keyId` hold, by id. */
+    heldByKey(keyId: number): Array<{ id: number; company_id: number }> {
+      return heldByKey.all(keyId) as Array<{ id: number; company_id: number }>;
     },
     /** A monitor's setting changes, newest first. */
     changes(monitorId: number, limit = 100): MonitorChangeRow[] {

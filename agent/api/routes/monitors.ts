@@ -18,6 +18,7 @@ import { newMonitorTiming } from '../../domain/monitors/dueTime';
 import { editMonitor, pauseMonitor, resumeMonitor } from '../../engine/monitors/monitorEdits';
 import { sortedTags } from '../../domain/monitors/ownLine';
 import { tagsOf } from '../../db/monitorLines';
+import { newPulseToken } from '../../db/monitorTokens';
 import { toApiTimestamp } from '../../domain/time/apiTimestamps';
 import { monitorStatus } from '../../domain/monitors/status';
 import { tokenView } from '../present/tokenVisibility';
@@ -155,12 +156,7 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
     const id = pathId(ctx.params.id, 'Monitor');
     validate(noFields, await readJsonBody(ctx));
     const now = clock();
-    const rotated = store.db.transaction(() => {
-      if (!store.monitors.rotateToken(companyId, id, randomUUID(), now)) return false;
-      // The history says that it happened, never either token.
-      store.monitorLines.recordChange(id, now, 'api', { token: { from: 'old', to: 'new' } });
-      return true;
-    })();
+    const rotated = store.db.transaction(() => newPulseToken(store, companyId, id, now))();
     if (!rotated) throw HttpError.notFound('Monitor');
     events.emit({ type: 'monitor.changed', companyId, monitorId: id });
     ctx.set('Cache-Control', 'no-store');
