@@ -269,4 +269,17 @@ export const migrations: string[] = [
   `
   ALTER TABLE deliveries ADD COLUMN recipients TEXT;
   `,
+  // 34: a monitor's alerting changes that raised no failed or recovered notification (flapping folded them,
+  // or kept them quiet), so a report counts the failed time between them as the monitor's status showed it.
+  `
+  CREATE TABLE quiet_changes (
+    id INTEGER PRIMARY KEY,
+    company_id INTEGER NOT NULL,
+    monitor_id INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('failed', 'recovered')),
+    reason TEXT
+  );
+  CREATE INDEX quiet_changes_by_time ON quiet_changes(company_id, at);
+  `,
 ];

@@ -27,6 +27,8 @@ export interface ReportContext {
 /** Monitors whose runs one step reads, and failures or recoveries: a few milliseconds of reading rows, then pulses are answered. */
 const RUNS_SPAN = 100;
 const EVENTS_PAGE = 500;
+/** At one moment, a failure before its recovery. */
+const EVENT_ORDER: Record<ReportEvent['kind'], number> = { failed: 0, recovered: 1, paused: 2 };
 
 /**
  * The report of `channel` over `period`, as of `now` (sent, or previewed). Its runs (a page of
@@ -46,6 +48,9 @@ export async function channelReport(store: Store, channel: { id: number; company
   const events = new Map<number, ReportEvent[]>();
   let cursor: EventCursor | null = null;
   await inSlices(() => (cursor = store.reports.eventsPage(channel.company_id, period, cursor, EVENTS_PAGE, events)) !== null);
+  // The changes flapping told no notification of, among those that were told.
+  store.quietChanges.since(channel.company_id, period.from, events);
+  for (const list of events.values()) list.sort((a, b) => a.at - b.at || EVENT_ORDER[a.kind] - EVENT_ORDER[b.kind]);
   const windows = store.maintenanceWindows.windows(channel.company_id);
   return buildReport(schedule, period, store.reports.inputs(channel.company_id, channel.id, period, ran, events, windows), now);
 }
