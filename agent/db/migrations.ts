@@ -282,4 +282,10 @@ export const migrations: string[] = [
   );
   CREATE INDEX quiet_changes_by_time ON quiet_changes(company_id, at);
   `,
+  // 35: what the channels were last told of a certificate when a maintenance window held its news (a JSON
+  // object: status, fingerprint_sha256, reminder_days), so the check at the window's end tells it once, if
+  // it is still news; null when nothing is held.
+  `
+  ALTER TABLE ssl_certificates ADD COLUMN held TEXT;
+  `,
 ];
