@@ -81,6 +81,20 @@ describe('a missed deadline as data', () => {
     expect(words).toBe('Missed: the run due 2026-11-21 10:00 Europe/Paris (09:00 UTC) did not come (grace 5 min); no run has come yet');
     expect(reasonText(data, 'Europe/Paris')).toBe(words);
   });
+
+  it('says what the job said once a failing run reports after the miss', async () => {
+    fixture = engineFixture(at('2026-11-21T08:00:00Z'));
+    const monitor = fixture.monitor({ schedule: '0 10 * * *', timezone: 'Europe/Paris', duration: 5 });
+    await fixture.step(at('2026-11-21T09:06:00Z'));
+    const failedAt = fixture.reload(monitor.id).failed_at;
+    // The run comes late, and says it failed: the monitor stays failed (no second alert), now for the job's reason.
+    await fixture.pulse(monitor.token, at('2026-11-21T09:20:00Z'), { kind: 'fail', exitCode: 3 });
+    const row = fixture.reload(monitor.id);
+    expect(row).toMatchObject({ is_alerted: 1, failed_at: failedAt });
+    expect(JSON.parse(row.alert_reason_data!)).toEqual({ kind: 'failed', exit_code: 3 });
+    expect(presentMonitor(row, 'http://127.0.0.1', null).alert_reason).toBe('Failed: the job exited with code 3');
+    expect(fixture.store.notifications.page(1, 100, 0)).toHaveLength(1);
+  });
 });
 
 describe('the migration to reasons as data', () => {
