@@ -7,7 +7,7 @@ import { AgentEvents } from '../../../agent/engine/events';
 import { TlsCertificateChecker } from '../../../agent/engine/certificates/checker';
 import { CertificateScheduler } from '../../../agent/engine/certificates/scheduler';
 import { RecordingNotifier } from '../../helpers/recordingNotifier';
-import { tempDir } from '../../helpers/testAgent';
+import { startTestAgent, tempDir } from '../../helpers/testAgent';
 import { daysFromNow, makeCa, makeLeaf, startTlsServer, type RunningServer, type TestCa } from './tls-fixtures';
 
 /*
@@ -99,7 +99,7 @@ describe('a certificate in a maintenance window', () => {
     expect(notifier.popups).toHaveLength(0);
   });
 
-  it('is not held by a window for other hosts, and is told at once when its window is ended early', async () => {
+  it('is not held by a window for other hosts, and is checked again at the end of its own', async () => {
     const { server, cert } = await watchedServer(90);
     window(['certificate:example.com', 'server:db1'], now, now + 2 * HOUR);
     server.serve(makeLeaf({ notBefore: daysFromNow(-3), notAfter: daysFromNow(90) }));
@@ -111,9 +111,35 @@ describe('a certificate in a maintenance window', () => {
     await scheduler.checkNow(cert.id);
     expect(titles()).toHaveLength(2);
     expect(store.certificates.findLive(cert.id)!.next_check_at).toBe(ours.ends_at);
-    // Ended early: the held news is checked at once.
-    store.maintenanceWindows.delete(1, ours.id);
-    store.certificates.recheckHeld(1, now);
-    expect(store.certificates.due(now, 10, now + DAY_MS)).toEqual([cert.id]);
+  });
+});
+
+describe('a maintenance window ended early through the API', () => {
+  it('has the certificates it held due at once, and their news told at that check', async () => {
+    let clock = Date.now();
+    const agent = await startTestAgent({ clock: () => clock, certificateChecks: { extraCa: ca.certPem, timeoutMs: 10_000 } });
+    try {
+      const good = makeLeaf({ ca, notBefore: daysFromNow(-3), notAfter: daysFromNow(90) });
+      const server = await startTlsServer(good);
+      servers.push(server);
+      const cert = await (await agent.api('/api/ssl-certificates', { method: 'POST', json: { hostname: 'localhost', port: server.port } })).json();
+      const window = await (await agent.api('/api/maintenance-windows', { method: 'POST', json: { name: 'swap', starts_at: new Date(clock).toISOString(), ends_at: new Date(clock + 2 * HOUR).toISOString() } })).json();
+      server.serve(makeLeaf({ notBefore: daysFromNow(-3), notAfter: daysFromNow(90) }));
+      clock += 60_000;
+      expect((await (await agent.api(`/api/ssl-certificates/${cert.id}/check`, { method: 'POST' })).json()).status).toBe('invalid');
+      const count = async () => (await (await agent.api('/api/notifications?kinds=all')).json()).data.length as number;
+      expect(await count()).toBe(1);
+      expect(agent.store.certificates.findLive(cert.id)!.next_check_at).toBe(clock - 60_000 + 2 * HOUR);
+      clock += 60_000;
+      expect((await agent.api(`/api/maintenance-windows/${window.id}`, { method: 'DELETE' })).status).toBe(204);
+      expect(agent.store.certificates.findLive(cert.id)!.next_check_at).toBe(clock);
+      // Due now: the scheduler's next look (within a minute) checks it, as this does, and tells the news once.
+      await agent.api(`/api/ssl-certificates/${cert.id}/check`, { method: 'POST' });
+      const [latest] = (await (await agent.api('/api/notifications?kinds=all')).json()).data;
+      expect(latest.data.title.replace(/:\d+$/, '')).toBe('Certificate invalid: localhost');
+      expect(await count()).toBe(2);
+    } finally {
+      await agent.stop();
+    }
   });
 });
