@@ -269,8 +269,8 @@ export const migrations: string[] = [
   `
   ALTER TABLE deliveries ADD COLUMN recipients TEXT;
   `,
-  // 34: a monitor's alerting changes that raised no failed or recovered notification (flapping folded them,
-  // or kept them quiet), so a report counts the failed time between them as the monitor's status showed it.
+  // 34: a monitor's changes between failed and fine that raised no failed or recovered notification (flapping
+  // folded them or kept them quiet; short of alert after N), so a report counts the failed time as its status showed it.
   `
   CREATE TABLE quiet_changes (
     id INTEGER PRIMARY KEY,

@@ -2,10 +2,11 @@ import type { Db } from './open';
 import type { ReportEvent } from '../domain/reports/numbers';
 
 /*
- * A monitor's alerting changes that raised no failed or recovered notification: the one flapping
- * sent its flapping alert in place of, and those it kept quiet after (migration 34). The
- * notifications alone would leave a report blind to them: a monitor that flapped for an hour would
- * read as failed for one stretch, or none. Never listed, never sent: a report reads them.
+ * A monitor's changes between failed and fine that raised no failed or recovered notification: the
+ * one flapping sent its flapping alert in place of, those it kept quiet after, and a failure short of
+ * its alert after N with its quiet recovery (migration 34). The notifications alone would leave a
+ * report blind to them: a monitor that flapped for an hour would read as failed for one stretch, or
+ * none. Never listed, never sent: a report reads them.
  */
 
 export function quietChangeRepository(db: Db) {

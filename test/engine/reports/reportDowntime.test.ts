@@ -110,6 +110,29 @@ describe('a report of a monitor failed but not alerted yet', () => {
   });
 });
 
+describe('a report of a monitor that failed short of its alert after N and recovered', () => {
+  it('counts the time its status said failed, missed or reported, as a hand count does', async () => {
+    const { f, monitor: reported } = await hourlyAlertingAfter(3, '2026-11-26T01:30:00Z');
+    const missed = f.monitor({ name: 'missed', schedule: '0 * * * *', duration: 5, now: at('2026-11-26T01:30:00Z') });
+    f.store.monitorAlerting.setAlertAfter(1, missed.id, 3, at('2026-11-26T01:30:00Z'));
+    for (const hour of ['02', '03', '04', '05', '06', '07']) {
+      const fails = hour === '03' || hour === '04';
+      await f.pulse(reported.token, at(`2026-11-26T${hour}:00:10Z`), fails ? { kind: 'fail', exitCode: 1 } : {});
+      // The other's 03:00 run never comes: failed at 03:05:30, the first of three.
+      if (hour === '03') await f.step(at('2026-11-26T03:05:30Z'));
+      else await f.pulse(missed.token, at(`2026-11-26T${hour}:00:10Z`), fails ? { kind: 'fail', exitCode: 1 } : {});
+    }
+    // Neither reached its third failure: nothing alerted.
+    expect(f.store.notifications.page(1, 100, 0)).toHaveLength(0);
+    expect(await sendDueReports(ctx(f), at('2026-11-26T08:00:00Z'))).toBe(1);
+    const lines = lastReport(f).monitors;
+    // By hand: failed 03:00:10 to 05:00:10 of the 6.5 h it existed.
+    expect(lines.find((m) => m.id === reported.id)).toMatchObject({ runs: 6, failures: 2, missed: 0, downtime_ms: 7_200_000, uptime_percent: 69.23 });
+    // Failed 03:05:30 to 05:00:10; no missed-run alert was raised.
+    expect(lines.find((m) => m.id === missed.id)).toMatchObject({ runs: 5, failures: 1, missed: 0, downtime_ms: 6_880_000 });
+  });
+});
+
 describe('a report of a monitor failed across a maintenance window', () => {
   it('counts the time in the window as up, as Uptime Kuma does', async () => {
     const monitor = await failedAtThree();
