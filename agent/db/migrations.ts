@@ -280,7 +280,7 @@ export const migrations: string[] = [
     kind TEXT NOT NULL CHECK (kind IN ('failed', 'recovered')),
     reason TEXT
   );
-  CREATE INDEX quiet_changes_by_time ON quiet_changes(company_id, at);
+  CREATE INDEX quiet_changes_by_time ON quiet_changes(company_id, at, id);
   `,
   // 35: what the channels were last told of a certificate when a maintenance window held its news (a JSON
   // object: status, fingerprint_sha256, reminder_days), so the check at the window's end tells it once, if
