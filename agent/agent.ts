@@ -8,6 +8,7 @@ import { makeDataFolderPrivate } from './dataFolder/privateFolder';
 import { databaseFile } from './dataFolder/dataDir';
 import type { SqliteOptions } from './db/open';
 import { openStore, openStoreCheckingLater, type Store } from './db/store';
+import { finishInterruptedRestore } from './db/restoreFinish';
 import { publicUrlSetting, serveOrDashboardSetting } from './db/settings';
 import { AgentEvents } from './engine/events';
 import { startMonitorLoop } from './engine/loop';
@@ -111,7 +112,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const notifier = options.notifier ?? silentNotifier;
   makeDataFolderPrivate(dataDir);
   const lock = lockDataFolder(dataDir, options.sqlite);
-  const { store, writable } = openStoreHoldingLock(lock, databaseFile(dataDir), clock, options);
+  const { store, writable } = openStoreHoldingLock(lock, databaseFile(dataDir), clock, options, log);
   const started = deferred();
   const events = new AgentEvents();
   const publicUrl = publicUrlSetting(store.settings, options.publicUrl ?? null);
@@ -254,8 +255,12 @@ function openStoreHoldingLock(
   file: string,
   clock: () => number,
   options: { sqlite?: SqliteOptions; checkWhileListening?: boolean },
+  log: Log,
 ): { store: Store; writable: Promise<void> | null } {
   try {
+    // A restore killed after its backup was checked is finished, rather than starting on a new empty database.
+    const finished = finishInterruptedRestore(file, clock());
+    if (finished) log(finished, { level: 'warn' });
     if (!options.checkWhileListening) return { store: openStore(file, clock(), options.sqlite), writable: null };
     return openStoreCheckingLater(file, clock, options.sqlite);
   } catch (error) {

@@ -30,15 +30,19 @@ export const restoreCommand: Command = {
     const [file] = positionals;
     const dataDir = prepareDataDir(values['data-dir']);
     // Loaded here, not at the top, so other commands start without SQLite.
-    const [{ BackupRefusedError, restoreDatabase }, { lockDataFolder, DataFolderInUseError }, { carriedOverWords }] = await Promise.all([
+    const [{ BackupRefusedError, restoreDatabase }, { lockDataFolder, DataFolderInUseError }, { carriedOverWords }, { finishInterruptedRestore }] = await Promise.all([
       import('../../db/backup'),
       import('../../db/lock'),
       import('../../db/restoreCarryOver'),
+      import('../../db/restoreFinish'),
     ]);
     try {
       makeDataFolderPrivate(dataDir);
       const lock = lockDataFolder(dataDir);
       try {
+        // What a restore killed before left is finished (or removed) first, so this one replaces a whole database.
+        const finished = finishInterruptedRestore(databaseFile(dataDir), Date.now());
+        if (finished) console.log(finished);
         const progress = progressLine('Restoring', megabytes);
         const { keptAs, carried } = await restoreDatabase(file, dataDir, Date.now(), progress.update).finally(progress.end);
         console.log(`Restored ${file} into ${databaseFile(dataDir)}.${keptAs ? ` The database it replaced is kept as ${keptAs}.` : ''}`);
