@@ -22,6 +22,7 @@ import { silentNotifier, type Notifier } from './engine/popups/notifier';
 import { DeliveryWorker } from './engine/delivery/worker';
 import { noteRequest } from './engine/slices';
 import { startReports } from './engine/reports/sendReports';
+import { startNotificationPruning } from './engine/notificationPruning';
 import { createLogger, pinoLog, type Log } from './log/logger';
 
 export interface AgentOptions {
@@ -177,6 +178,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   let stopMonitorLoop = () => {};
   let stopWatchdog = () => {};
   let stopReports = () => {};
+  let stopPruning = () => {};
   const writes: Array<() => void> = [];
   let isWritable = false;
   const startWriting = () => {
@@ -193,6 +195,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     certificateChecks.start();
     deliveries.start();
     stopReports = startReports({ store, events, clock, log, adminZone });
+    stopPruning = startNotificationPruning({ store, clock, log });
     isWritable = true;
     for (const write of writes.splice(0)) write();
     started.resolve();
@@ -202,6 +205,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     (stopping ??= (async () => {
       stopWatchdog();
       stopReports();
+      stopPruning();
       stopMonitorLoop();
       events.close();
       await stopServer(server);
