@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -38,8 +38,10 @@ export function spawnCli(args: string[], options: CliOptions = {}): ChildProcess
   // A temporary folder of its own unless the test names one: the job side keeps pulses in
   // $TMPDIR/cronbeat-UID when its data folder cannot be used, and the next ping whose data folder
   // works takes them along, so a shared one would carry one test's pulses into another's spool.
-  const env = { TMPDIR: ownTmpdir(), ...options.env };
-  return spawn(process.execPath, [CLI, ...args], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'], ...options.user });
+  const tmp = ownTmpdir();
+  const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv({ TMPDIR: tmp, ...options.env }), stdio: ['pipe', 'pipe', 'pipe'], ...options.user });
+  child.on('close', () => rmSync(tmp, { recursive: true, force: true }));
+  return child;
 }
 
 /** A new folder for a child's $TMPDIR, open to every user as /tmp is (children may run as another user). */
