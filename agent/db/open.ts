@@ -148,7 +148,7 @@ function keepCopyBeforeUpgrade(db: Db, file: string): void {
 }
 
 /** Names the copy of an upgrade under way, from the moment its copy is whole until its last migration. */
-const upgradeMark = (file: string) => `${file}.upgrading`;
+export const upgradeMark = (file: string) => `${file}.upgrading`;
 
 /**
  * The copy an unfinished upgrade of `file` kept, when the mark names one that is there and was

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import { upgradeMark } from './open';
 
 /*
  * The last steps of a restore are renames, and a process can be killed between any two of them.
@@ -44,6 +45,12 @@ export function finishRestore(target: string, ready: string, keptAs: string, now
     if (existsSync(target + suffix) && kept && !existsSync(kept + suffix)) renameSync(target + suffix, kept + suffix);
   }
   renameSync(ready, target);
+  // An upgrade the replaced database had under way is not this one's: the backup gets a copy of its own at its upgrade.
+  try {
+    unlinkSync(upgradeMark(target));
+  } catch {
+    // none under way
+  }
   return kept;
 }
 

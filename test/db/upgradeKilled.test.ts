@@ -5,7 +5,8 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrations } from '../../agent/db/migrations';
 import { openStore } from '../../agent/db/store';
-import { CLI, cleanEnv, finished, tempFolder } from '../helpers/cli';
+import { CLI, cleanEnv, finished, runCli, tempFolder } from '../helpers/cli';
+import { rollBackTo } from '../helpers/rollBack';
 
 /*
  * An upgrade runs its migrations one transaction each, so an agent killed in the middle of one
@@ -87,5 +88,32 @@ describe.skipIf(!hasStrace || process.platform !== 'linux')('an upgrade killed b
     expect(monitors).toEqual(old.prepare('SELECT id, token, due_at FROM monitors ORDER BY id').all());
     old.close();
     expect(readdirSync(dir)).not.toContain('cronbeat.db.upgrading');
+  });
+
+  it('is not taken for the upgrade of a backup restored over it', { timeout: 60_000 }, async () => {
+    let dir = '';
+    for (const nth of [10, 5, 20, 3, 40]) {
+      dir = await upgradeKilledAt(nth);
+      if (readdirSync(dir).includes('cronbeat.db.upgrading')) break;
+      dir = '';
+    }
+    expect(dir, 'no kill landed between two migrations').not.toBe('');
+    // A backup of a later release than the fixture's, with a key of its own.
+    const schema = migrations.length - 2;
+    const backup = join(tempFolder(), 'backup.db');
+    const made = openStore(backup, Date.now());
+    made.apiTokens.create({ companyId: 1, name: 'in the backup', now: Date.now() });
+    made.close();
+    rollBackTo(backup, schema);
+    expect((await runCli(['restore', backup, '--data-dir', dir])).status).toBe(0);
+
+    openStore(join(dir, 'cronbeat.db'), Date.now()).close();
+
+    // Its upgrade kept a copy of it, the database restored, not the one the interrupted upgrade had kept.
+    const copies = readdirSync(dir).filter((name) => name.includes('.before-upgrade-'));
+    expect(copies).toEqual([expect.stringMatching(new RegExp(`^cronbeat\\.db\\.before-upgrade-from-schema-${schema}-`))]);
+    const copy = new Database(join(dir, copies[0]!), { readonly: true });
+    expect(copy.prepare('SELECT name FROM api_tokens').pluck().all()).toEqual(['in the backup']);
+    copy.close();
   });
 });
