@@ -155,11 +155,15 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
     .pluck();
   const dropDeliveries = db.prepare('DELETE FROM deliveries WHERE notification_id = ?');
   const drop = db.prepare('DELETE FROM notifications WHERE id = ?');
-  const dropAll = db.transaction((ids: string[]) => {
+  // What is done with is read and deleted in one transaction: another process (the CLI) may write between two.
+  const pruneBatch = db.transaction((params: { companyId: number; before: number; afterAt: number; afterId: string; limit: number }) => {
+    const rows = pruneScan.all(params) as Array<{ id: string; createdAt: number; done: number }>;
+    const ids = rows.filter((row) => row.done).map((row) => row.id);
     for (const id of ids) {
       dropDeliveries.run(id);
       drop.run(id);
     }
+    return { rows, pruned: ids.length };
   });
   const readAll = db.prepare(
     `UPDATE notifications SET read_at = @now, updated_at = @now WHERE notifiable_id = @companyId AND ${UNREAD_TERMS.join(' AND ')}`,
@@ -237,14 +241,10 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
      */
     pruneDone(companyId: number, before: number, cursor: PruneCursor | null, limit: number): { pruned: number; next: PruneCursor | null } {
       const after = cursor ?? { createdAt: -Infinity, id: '' };
-      const rows = pruneScan.all({ companyId, before, afterAt: after.createdAt, afterId: after.id, limit }) as Array<{ id: string; createdAt: number; done: number }>;
-      const ids = rows.filter((row) => row.done).map((row) => row.id);
-      if (ids.length > 0) {
-        dropAll(ids);
-        counted.clear(); // the remembered totals count rows that are gone
-      }
+      const { rows, pruned } = pruneBatch({ companyId, before, afterAt: after.createdAt, afterId: after.id, limit });
+      if (pruned > 0) counted.clear(); // the remembered totals count rows that are gone
       const last = rows[rows.length - 1];
-      return { pruned: ids.length, next: rows.length < limit || !last ? null : { createdAt: last.createdAt, id: last.id } };
+      return { pruned, next: rows.length < limit || !last ? null : { createdAt: last.createdAt, id: last.id } };
     },
     /** Marks every unread notification of the company read; returns how many. */
     markAllRead(companyId: number, now: number): number {
