@@ -5,7 +5,7 @@ import { databaseFile } from '../dataFolder/dataDir';
 import { userName } from '../dataFolder/privateFolder';
 import { migrations } from './migrations';
 import { carryOverUndoneSecrets, type CarriedOver } from './restoreCarryOver';
-import { createPrivate, openSource, removeQuietly } from './backupFiles';
+import { createPrivate, openSource, removeQuietly, removeStaleWork } from './backupFiles';
 import { finishRestore, keptAsOf, readyPath, stampOf } from './restoreFinish';
 
 /*
@@ -134,6 +134,7 @@ export async function backupDatabase(source: string, out: string, onProgress?: C
   let db: Database.Database | undefined;
   try {
     return await removedOnInterrupt(removeWork, async () => {
+      removeStaleWork(out);
       makePrivateFolder(work, out);
       made = true;
       db = openSource(source, staged);
