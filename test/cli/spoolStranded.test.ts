@@ -81,6 +81,9 @@ describe.skipIf(process.platform === 'win32').concurrent('pulses kept in the tem
     expect((await runCli(['ping', STRANDED, '--fail', '--url', url, '--data-dir', dataDir], { env })).status).toBe(0);
 
     repair();
+    // Listed as waiting before any ping takes them along.
+    const first = await runCli(['spool', 'list', '--json', '--data-dir', dataDir], { env });
+    expect(JSON.parse(first.stdout).map((row: { token: string }) => row.token)).toEqual([STRANDED]);
     expect((await runCli(['ping', LATER, '--url', url, '--data-dir', dataDir], { env })).status).toBe(0);
     const listed = await runCli(['spool', 'list', '--json', '--data-dir', dataDir], { env });
     expect(JSON.parse(listed.stdout).map((row: { token: string }) => row.token)).toEqual([STRANDED, LATER]);
