@@ -11,7 +11,7 @@ export const PRUNE_EVERY_MS = 60 * 60 * 1000;
  * waits for the event loop to turn, so pulses and requests keep their turn between them: a first
  * run over years of notifications never holds the database for long.
  */
-export const PRUNE_BATCH = 500;
+export const PRUNE_BATCH = 100;
 
 export interface NotificationPruningOptions {
   store: Store;
