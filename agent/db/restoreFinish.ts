@@ -65,6 +65,15 @@ function foldLog(target: string): void {
   }
 }
 
+/** Whether a restore of `target` was killed once decided (finishInterruptedRestore has work). */
+export function hasInterruptedRestore(target: string): boolean {
+  try {
+    return readdirSync(dirname(target)).some((name) => READY.exec(name)?.[1] === basename(target));
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Finishes a restore of the data folder's database `target` that was killed after its copy was
  * checked, and removes the copies of restores killed before that. The caller holds the data

@@ -115,3 +115,19 @@ describe.skipIf(!hasStrace || process.platform !== 'linux').concurrent('a restor
     expect(leftovers(dataDir)).toEqual([]);
   });
 });
+
+describe.skipIf(!hasStrace || process.platform !== 'linux')('a restore killed between its renames, then `cronbeat token`', () => {
+  it('is finished first, so the key goes into the restored database, not a new empty one', { timeout: 30_000 }, async ({ expect }) => {
+    const dataDir = dataFolderWithKey('replaced');
+    const backup = await backupWithKey('from-backup');
+    await restoreKilledAt(2, backup, dataDir);
+
+    const made = await runCli(['token', 'create', '--name', 'made after', '--data-dir', dataDir]);
+
+    expect(made.status).toBe(0);
+    expect(made.stderr).toMatch(/interrupted restore .*finished/);
+    expect(keyNames(databaseFile(dataDir))).toEqual(['from-backup', 'made after']);
+    expect(keptAside(dataDir).map((name) => keyNames(join(dataDir, name)))).toEqual([['replaced']]);
+    expect(leftovers(dataDir)).toEqual([]);
+  });
+});
