@@ -12,7 +12,8 @@ replaces is kept beside it as cronbeat.db.before-restore-<time>, and the keys it
 pulse tokens it rotated since the backup stay revoked and rotated; the monitors and keys made
 since the backup (not in it) are named. Refused while an agent runs
 on the folder: stop it (or quit the desktop app) first. On a terminal, the copy's progress
-shows on stderr.
+shows on stderr. A restore killed while it renamed the files into place is finished by the next
+\`cronbeat serve\` or \`cronbeat restore\`, which says so.
 
 Options:
   --data-dir DIR   the agent's data folder (default: $CRONBEAT_DATA_DIR, else the per-user folder)
