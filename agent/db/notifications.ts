@@ -52,7 +52,7 @@ const SPEC_KINDS_SQL = `type IN (${SPEC_NOTIFICATION_TYPES.map((type) => `'${typ
 /** Reports (agent/db/reports.ts) go to their channel and are never listed. */
 const NOT_REPORTS_SQL = `type != '${REPORT_NOTIFICATION_TYPE.replace(/'/g, "''")}'`;
 
-/** What the partial index notifications_done holds (migration 34): those that may be done with. */
+/** What the partial index notifications_done holds (migration 36): those that may be done with. */
 const DONE_TERMS = `(read_at IS NOT NULL OR type = '${REPORT_NOTIFICATION_TYPE.replace(/'/g, "''")}')`;
 
 /** A monitor's failure and recovery wait for their popup (agent/db/popupOutbox.ts). */
