@@ -305,3 +305,20 @@ describe('whose jobs a crontab file holds', () => {
     expect(fileSource('/etc/cron.d/backup')).toMatchObject({ format: 'system', owner: null });
   });
 });
+
+describe('lines cron skips are never taken for jobs', () => {
+  it('reads a macro only in lower case, as every cron does (@DAILY is no macro: cron skips the line)', () => {
+    const lines = parseCrontab('@DAILY /upper.sh\n@Hourly /mixed.sh\n@daily /lower.sh\n', 'user');
+    expect(lines.map((line) => line.kind)).toEqual(['invalid', 'invalid', 'job', 'blank']);
+    expect(lines[0]).toMatchObject({ reason: 'cron has no macro "@DAILY" (its macros are in lower case: @daily), so it skips this line' });
+    expect(jobsOf(lines)).toHaveLength(1);
+  });
+
+  it('parts the fields, the user column and the command at spaces and tabs only, as cron does: a no-break space pasted from a web page is no separator', () => {
+    const lines = parseCrontab('0 3\u00a0* * * /nbsp.sh\n@daily\u00a0/nbsp-macro.sh\n0 3 * * *\u00a0/nbsp-command.sh\n0\t3 * * *\t/tabs.sh\n', 'user');
+    expect(lines.map((line) => line.kind)).toEqual(['invalid', 'invalid', 'invalid', 'job', 'blank']);
+    expect(jobsOf(lines)[0]).toMatchObject({ schedule: '0 3 * * *', command: '/tabs.sh' });
+    const system = parseCrontab('0 3 * * * root\u00a0/nbsp-user.sh\n', 'system');
+    expect(jobsOf(system)).toEqual([]);
+  });
+});

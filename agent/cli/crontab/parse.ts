@@ -43,8 +43,10 @@ export type CrontabLine =
 export const MACROS: Record<string, string | null> = { ...CRON_MACROS, '@reboot': null };
 
 const ENV_LINE = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/;
-const FIELDS_LINE = /^(\s*(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+)([\s\S]*)$/;
-const MACRO_LINE = /^(\s*(@[A-Za-z]+)\s+)([\s\S]*)$/;
+// Cron parts a job line at spaces and tabs alone (Skip_Blanks in entry.c): a no-break space pasted
+// from a web page is part of a field there, which cron then refuses, so it is no separator here either.
+const FIELDS_LINE = /^([ \t]*([^ \t]+)[ \t]+([^ \t]+)[ \t]+([^ \t]+)[ \t]+([^ \t]+)[ \t]+([^ \t]+)[ \t]+)([\s\S]*)$/;
+const MACRO_LINE = /^([ \t]*(@[A-Za-z]+)[ \t]+)([\s\S]*)$/;
 
 /** Parses every line of a crontab; never throws. */
 export function parseCrontab(text: string, format: CrontabFormat): CrontabLine[] {
@@ -101,8 +103,13 @@ function parseJob(raw: string, line: number, format: CrontabFormat, env: EnvInEf
   let unmonitorable: string | null = null;
   if (macro) {
     const [, prefix, name, after] = macro;
-    const translated = MACROS[name.toLowerCase()];
-    if (translated === undefined) return { kind: 'invalid', line, raw, reason: `unknown macro ${name}` };
+    const translated = MACROS[name];
+    if (translated === undefined) {
+      // Every cron compares a macro's name as written (strcmp): "@DAILY" is none, and the line never runs.
+      const lower = name.toLowerCase();
+      if (MACROS[lower] !== undefined) return { kind: 'invalid', line, raw, reason: `cron has no macro "${name}" (its macros are in lower case: ${lower}), so it skips this line` };
+      return { kind: 'invalid', line, raw, reason: `unknown macro ${name}` };
+    }
     written = name;
     schedule = translated ?? '';
     if (translated === null) unmonitorable = '@reboot runs only when the machine starts';
@@ -122,7 +129,7 @@ function parseJob(raw: string, line: number, format: CrontabFormat, env: EnvInEf
 
   let user: string | null = null;
   if (format === 'system') {
-    const userColumn = /^(\S+)(\s+)/.exec(rest);
+    const userColumn = /^([^ \t]+)([ \t]+)/.exec(rest);
     if (!userColumn) return { kind: 'invalid', line, raw, reason: 'a user column and a command expected' };
     user = userColumn[1];
     restStart += userColumn[0].length;
