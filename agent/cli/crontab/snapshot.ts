@@ -84,7 +84,7 @@ export function sameJobEdited(before: string, after: string): boolean {
 /** A job's text is its schedule as written (a macro, or five fields) and its command. */
 function splitLine(text: string): { schedule: string; command: string } {
   const words = text.trim().split(/\s+/);
-  const fields = words[0]?.startsWith('@') ? 1 : 5;
+  const fields = /^-?@/.test(words[0] ?? '') ? 1 : 5;
   return { schedule: words.slice(0, fields).join(' '), command: words.slice(fields).join(' ') };
 }
 
