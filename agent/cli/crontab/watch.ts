@@ -154,8 +154,9 @@ function snapshotRound(options: WatchOptions, stateFile: string, log: (line: str
     log(`watching ${watched.length} cron job${watched.length === 1 ? '' : 's'} of ${users} user${users === 1 ? '' : 's'} on ${options.server}; changes from now on are alerted`);
     return watched.length;
   }
-  // A snapshot from before such lines were watched never saw them: those there now are its baseline, not additions.
-  const before = previous.refusedLines ? previous.jobs : [...previous.jobs, ...jobs.filter((job) => job.refused)];
+  // A snapshot from before such lines were watched never saw them, nor cronie's "-" lines (read as
+  // no job then): those there now are its baseline, not additions.
+  const before = previous.refusedLines ? previous.jobs : [...previous.jobs, ...jobs.filter((job) => job.refused || job.text.startsWith('-'))];
   const alerts = diffSnapshots(before, jobs).map(
     (change): PendingAlert => ({ username: change.user, server_id: options.server, command: change.text, change: change.kind, previous_command: change.previous, key: randomUUID() }),
   );
