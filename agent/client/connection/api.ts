@@ -1,6 +1,6 @@
 import type { MonitorChanges, MonitorInput, MonitorResource, MonitorView } from '../../contract/monitors';
 import type { ServerAlertInput, ServerFields } from '../../contract/servers';
-import { fitAlertCommand } from '../../domain/servers/jobChanges';
+import { fitAlertCommand, fitAlertUsername } from '../../domain/servers/jobChanges';
 import type { MaintenanceWindowInput, MaintenanceWindowResource } from '../../contract/maintenanceWindows';
 import type { WireLineKey } from '../../contract/linePulses';
 import { requestOnce, requestWithRetry, type HttpOutcome, type HttpRequest } from './http';
@@ -108,11 +108,13 @@ export class ApiClient {
 
   /**
    * POST /api/servers/alert. A cron line longer than an alert holds is sent as its start and its
-   * end (fitAlertCommand), the same each time, so a retry carries the same alert.
+   * end (fitAlertCommand), a user no name could be with its control characters written out
+   * (fitAlertUsername): the same each time, so a retry carries the same alert.
    */
   alertServer(input: ServerAlertInput & Record<string, unknown>, idempotencyKey?: string): Promise<unknown> {
     const fitted = {
       ...input,
+      username: fitAlertUsername(input.username),
       command: fitAlertCommand(input.command),
       ...(typeof input.previous_command === 'string' ? { previous_command: fitAlertCommand(input.previous_command) } : {}),
     };

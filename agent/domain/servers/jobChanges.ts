@@ -1,3 +1,6 @@
+import { cutText } from '../text/chatText';
+import { terminalText } from '../text/controlCharacters';
+
 /** What a server's watcher saw happen to a cron job. */
 export const CRON_CHANGES = ['added', 'removed', 'altered'] as const;
 export type CronChange = (typeof CRON_CHANGES)[number];
@@ -17,6 +20,17 @@ export interface CronChangeReport {
 
 /** The most characters (UTF-16 units, as the API counts them) a server alert's command or previous command may have. */
 export const ALERT_COMMAND_CHARS = 10_000;
+/** The most characters a server alert's username may have. */
+export const ALERT_USERNAME_CHARS = 255;
+
+/**
+ * A crontab's user as an alert's username can hold it: a system crontab's user column is any word,
+ * which the API would refuse for a control character or its length, and a refused alert stops the
+ * watcher; so what would act on a reader is written out (`\u001b`) and a long one cut.
+ */
+export function fitAlertUsername(user: string): string {
+  return cutText(terminalText(user, { oneLine: true }), ALERT_USERNAME_CHARS);
+}
 
 const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
