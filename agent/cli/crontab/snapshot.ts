@@ -51,11 +51,14 @@ export function snapshotJobs(source: string, owner: string | null, lines: Cronta
     const command = job.command.trim();
     // A line run through cronbeat is told by the job's own command, never by the wrapper (and its token).
     const own = ownCommand(job);
+    // Windows line ends: cron hands the carriage return to the shell with the command, which then
+    // names no program there is, so a line that gained one is a job changed (stopped), not the same.
+    const cr = job.command.endsWith('\r') ? ' (and a carriage return, which cron passes to the shell with the command)' : '';
     return {
       source,
       user: job.user ?? owner ?? 'unknown',
-      text: own === null ? `${job.written} ${maskSecrets(command)}` : `${job.written} ${maskSecrets(own)} (run through cronbeat)`,
-      hash: createHash('sha256').update(`${job.written}\0${command}`).digest('hex'),
+      text: own === null ? `${job.written} ${maskSecrets(command)}${cr}` : `${job.written} ${maskSecrets(own)} (run through cronbeat)${cr}`,
+      hash: createHash('sha256').update(`${job.written}\0${command}${cr ? '\0\r' : ''}`).digest('hex'),
     };
   }), ...refused];
 }
