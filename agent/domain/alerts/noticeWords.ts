@@ -88,6 +88,16 @@ function every(intervalSeconds: number | null): string {
   return `${intervalSeconds} seconds`;
 }
 
+/** The zone a server's notice tells its moments in: `zone`, or UTC for one the clock library does not know (a machine's odd setting), rather than lose the notice. */
+export function noticeZone(zone: string): string {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone;
+  } catch {
+    return 'UTC';
+  }
+}
+
 /*
  * A server's notice is read by the admin, in a popup, a chat or an email: its moments are in the
  * admin's zone with UTC beside them (as a monitor's are in its zone and the admin's), and a command
@@ -95,6 +105,7 @@ function every(intervalSeconds: number | null): string {
  */
 function serverWords(reason: Exclude<NoticeReason, Certificate | { kind: 'other' }>, serverName: string, zone: string): NoticeWords {
   const where = `${serverName} (${reason.server_identifier})`;
+  const moment = (ms: number) => describeMoment(ms, noticeZone(zone));
   switch (reason.kind) {
     case 'cron_changed': {
       const title = `Cron job ${reason.change} on ${serverName}`;
@@ -112,7 +123,7 @@ function serverWords(reason: Exclude<NoticeReason, Certificate | { kind: 'other'
       return {
         title: `${serverName} went quiet`,
         description:
-          `The crontab watcher of ${where} has not reported since ${describeMoment(alertMs(reason.last_report_at) ?? 0, zone)}; ` +
+          `The crontab watcher of ${where} has not reported since ${moment(alertMs(reason.last_report_at) ?? 0)}; ` +
           `it reports every ${every(reason.interval_seconds)}. Is "cronbeat crontab watch" still running there, and can it reach Cronbeat?`,
       };
     case 'server_reporting': {
@@ -120,7 +131,7 @@ function serverWords(reason: Exclude<NoticeReason, Certificate | { kind: 'other'
       const silence = reportedAt - (alertMs(reason.previous_report_at) ?? reportedAt);
       return {
         title: `${serverName} reports again`,
-        description: `The crontab watcher of ${where} reported again at ${describeMoment(reportedAt, zone)}, after ${describeDuration(silence)} without a report.`,
+        description: `The crontab watcher of ${where} reported again at ${moment(reportedAt)}, after ${describeDuration(silence)} without a report.`,
       };
     }
   }

@@ -1,5 +1,5 @@
 import type { Alert, NoticeReason } from '../alerts/alert';
-import { wordsOfNotice } from '../alerts/noticeWords';
+import { noticeZone, wordsOfNotice } from '../alerts/noticeWords';
 import { NOTIFICATION_KINDS, type ServerQuietNotificationData } from '../alerts/notificationKinds';
 import { toApiTimestamp } from '../time/apiTimestamps';
 
@@ -35,7 +35,7 @@ function notice(
     project_id: null,
     status,
     ...wordsOfNotice(reason, alert, zone),
-    timezone: zone,
+    timezone: noticeZone(zone),
     icon: (status === 'quiet' ? NOTIFICATION_KINDS.serverQuiet : NOTIFICATION_KINDS.serverReporting).icon,
     server_name: server.name,
     server_identifier: server.identifier,
