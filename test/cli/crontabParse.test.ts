@@ -217,6 +217,20 @@ describe('snapshot differences', () => {
   const snap = (text: string) => snapshotJobs('/etc/crontab', null, parseCrontab(text, 'system'));
   const before = snap('0 3 * * * root /backup.sh --password=a\n*/5 * * * * www /poll.sh\n');
 
+  it("sees a changed setting, which changes what every job below it runs, where it runs, when, and who reads its output", () => {
+    const settings = (text: string) => snapshotJobs('/etc/cron.d/app', null, parseCrontab(text, 'system'));
+    const was = settings('SHELL=/bin/sh\nMAILTO=ops@example.com\nPGPASSWORD=a\n0 3 * * * root /backup.sh\n');
+    const now = settings('SHELL=/tmp/.x/sh\nMAILTO=ops@example.com\nPGPASSWORD=b\nBASH_ENV=/tmp/.x/env\n0 3 * * * root /backup.sh\n');
+    expect(diffSnapshots(was, now).map((c) => [c.kind, c.user, c.text, c.previous])).toEqual([
+      ['altered', 'root', 'SHELL=/tmp/.x/sh', 'SHELL=/bin/sh'],
+      ['altered', 'root', 'PGPASSWORD=***', 'PGPASSWORD=***'],
+      ['added', 'root', 'BASH_ENV=/tmp/.x/env', null],
+    ]);
+    // Only the same setting pairs up: a removed MAILTO and an added PATH are two changes.
+    expect(diffSnapshots(settings('MAILTO=a@example.com\n'), settings('PATH=/tmp/.x\n')).map((c) => c.kind)).toEqual(['added', 'removed']);
+    expect(diffSnapshots(settings('SHELL=/bin/sh\n'), settings('SHELL = "/bin/sh"\n'))).toEqual([]);
+  });
+
   it('sees a line given Windows line ends as altered: cron hands the carriage return to the shell, and the job no longer runs', () => {
     const dos = snap('0 3 * * * root /backup.sh --password=a\r\n*/5 * * * * www /poll.sh\n');
     expect(diffSnapshots(before, dos)).toEqual([

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { maskSecrets } from './mask';
-import { jobsOf, type CrontabLine } from './parse';
+import type { CronJob, CrontabLine } from './parse';
 import { ownCommand } from './rewrite';
 
 /** One cron job as the watcher remembers it: who runs it, what it says (masked), and a hash of the real line. */
@@ -13,6 +13,8 @@ export interface SnapshotJob {
   hash: string;
   /** A line Cronbeat reads as no job (its text is the line as written), watched all the same. */
   refused?: true;
+  /** A setting's name (SHELL, PATH, MAILTO…): its text is `NAME=value`. */
+  setting?: string;
 }
 
 export type ChangeKind = 'added' | 'removed' | 'altered';
@@ -36,31 +38,44 @@ function userOfRefused(raw: string, owner: string | null): string {
   return words[/^-?@/.test(words[0] ?? '') ? 1 : 5] ?? 'unknown';
 }
 
+/** The snapshot entry of a job line. */
+function jobEntry(source: string, owner: string | null, job: CronJob): SnapshotJob {
+  const command = job.command.trim();
+  // A line run through cronbeat is told by the job's own command, never by the wrapper (and its token).
+  const own = ownCommand(job);
+  // Windows line ends: cron hands the carriage return to the shell with the command, which then
+  // names no program there is, so a line that gained one is a job changed (stopped), not the same.
+  const cr = job.command.endsWith('\r') ? ' (and a carriage return, which cron passes to the shell with the command)' : '';
+  return {
+    source,
+    user: job.user ?? owner ?? 'unknown',
+    text: own === null ? `${job.written} ${maskSecrets(command)}${cr}` : `${job.written} ${maskSecrets(own)} (run through cronbeat)${cr}`,
+    hash: createHash('sha256').update(`${job.written}\0${command}${cr ? '\0\r' : ''}`).digest('hex'),
+  };
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest('hex');
+
 /**
- * The snapshot entries of one parsed crontab; `owner` is the user of a user crontab. A line that is
- * no comment, setting or job to Cronbeat is an entry too: Cronbeat's reading is stricter than some
- * cron's (Debian's runs "5/20 * * * *" at :05), and a planted line must not hide in the difference.
+ * The snapshot entries of one parsed crontab, in line order; `owner` is the user of a user crontab.
+ * Besides its jobs: its settings, which change what every job below them runs (SHELL, PATH,
+ * BASH_ENV), when (CRON_TZ) and who reads its output (MAILTO); and a line that is no comment,
+ * setting or job to Cronbeat, since Cronbeat's reading is stricter than some cron's (Debian's runs
+ * "5/20 * * * *" at :05), and a planted line must not hide in the difference.
  */
 export function snapshotJobs(source: string, owner: string | null, lines: CrontabLine[]): SnapshotJob[] {
-  const refused = lines.flatMap((line): SnapshotJob[] =>
-    line.kind === 'invalid'
-      ? [{ source, user: userOfRefused(line.raw, owner), text: maskSecrets(line.raw.trim()), hash: createHash('sha256').update(`refused\0${line.raw}`).digest('hex'), refused: true }]
-      : [],
-  );
-  return [...jobsOf(lines).map((job) => {
-    const command = job.command.trim();
-    // A line run through cronbeat is told by the job's own command, never by the wrapper (and its token).
-    const own = ownCommand(job);
-    // Windows line ends: cron hands the carriage return to the shell with the command, which then
-    // names no program there is, so a line that gained one is a job changed (stopped), not the same.
-    const cr = job.command.endsWith('\r') ? ' (and a carriage return, which cron passes to the shell with the command)' : '';
-    return {
-      source,
-      user: job.user ?? owner ?? 'unknown',
-      text: own === null ? `${job.written} ${maskSecrets(command)}${cr}` : `${job.written} ${maskSecrets(own)} (run through cronbeat)${cr}`,
-      hash: createHash('sha256').update(`${job.written}\0${command}${cr ? '\0\r' : ''}`).digest('hex'),
-    };
-  }), ...refused];
+  return lines.flatMap((line): SnapshotJob[] => {
+    if (line.kind === 'job') return [jobEntry(source, owner, line)];
+    if (line.kind === 'env') {
+      // A system crontab's settings are root's: only root may write one.
+      const text = maskSecrets(`${line.name}=${line.value}`);
+      return [{ source, user: owner ?? 'root', text, hash: digest(`setting\0${line.name}\0${line.value}`), setting: line.name }];
+    }
+    if (line.kind === 'invalid') {
+      return [{ source, user: userOfRefused(line.raw, owner), text: maskSecrets(line.raw.trim()), hash: digest(`refused\0${line.raw}`), refused: true }];
+    }
+    return [];
+  });
 }
 
 /**
@@ -78,7 +93,7 @@ export function diffSnapshots(before: SnapshotJob[], after: SnapshotJob[]): Cron
     const pairedWith = new Map<SnapshotJob, SnapshotJob>();
     const unpaired = new Set(removed);
     for (const job of added) {
-      const previous = [...unpaired].find((old) => sameJobEdited(old.text, job.text));
+      const previous = [...unpaired].find((old) => sameEntryEdited(old, job));
       if (!previous) continue;
       pairedWith.set(job, previous);
       unpaired.delete(previous);
@@ -90,6 +105,12 @@ export function diffSnapshots(before: SnapshotJob[], after: SnapshotJob[]): Cron
     for (const job of unpaired) changes.push({ kind: 'removed', user: job.user, text: job.text, previous: null });
   }
   return changes;
+}
+
+/** Whether two entries are one edited: a setting only as the same setting, a job as sameJobEdited says. */
+function sameEntryEdited(before: SnapshotJob, after: SnapshotJob): boolean {
+  if (before.setting !== undefined || after.setting !== undefined) return before.setting === after.setting;
+  return sameJobEdited(before.text, after.text);
 }
 
 /**
