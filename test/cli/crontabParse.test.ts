@@ -7,7 +7,7 @@ import { jobsOf, parseCrontab, splitPercent, type CronJob } from '../../agent/cl
 import { failOpenLine, monitoredLine, monitoredToken, rewriteJobLine, shellProblem, tooLongToWrap, undoneLine } from '../../agent/cli/crontab/rewrite';
 import { defaultShimDir, volatilePlace } from '../../agent/cli/crontab/shim';
 import { diffSnapshots, snapshotJobs } from '../../agent/cli/crontab/snapshot';
-import { fileSource } from '../../agent/cli/crontab/sources';
+import { fileSource, USER_SPOOLS } from '../../agent/cli/crontab/sources';
 
 const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name), 'utf8');
 
@@ -338,6 +338,13 @@ describe('whose jobs a crontab file holds', () => {
     expect(fileSource('/var/spool/cron/crontabs/alice')).toMatchObject({ format: 'user', owner: 'alice' });
     expect(fileSource('/var/spool/cron/bob')).toMatchObject({ format: 'user', owner: 'bob' });
     expect(fileSource('/etc/cron.d/backup')).toMatchObject({ format: 'system', owner: null });
+  });
+
+  it("knows the spools of macOS's and the BSDs' cron too, so root's watcher there reads every user's crontab, each as its user's", () => {
+    expect(fileSource('/var/at/tabs/carol')).toMatchObject({ format: 'user', owner: 'carol' });
+    expect(fileSource('/usr/lib/cron/tabs/carol')).toMatchObject({ format: 'user', owner: 'carol' });
+    expect(fileSource('/var/cron/tabs/dave')).toMatchObject({ format: 'user', owner: 'dave' });
+    expect(USER_SPOOLS).toEqual(expect.arrayContaining(['/var/spool/cron/crontabs', '/var/spool/cron', '/var/at/tabs', '/var/cron/tabs']));
   });
 });
 
