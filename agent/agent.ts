@@ -185,7 +185,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     showPendingPopups({ store, notifier }, clock());
     const health = new LoopHealthRecord();
     stopMonitorLoop = startMonitorLoop({
-      failer: createOverdueFailer({ store, events, notifier }),
+      failer: createOverdueFailer({ store, events, notifier, adminZone }),
       events,
       clock,
       log,
