@@ -65,4 +65,31 @@ describe.skipIf(chromiumMissing)('a session that ends under an open page', { tim
       await browser.close();
     }
   });
+
+  it('is one sign-in for every tab of a browser, as a cookie would be: signing out in one tab signs the others out and ends every session they held', async () => {
+    const context = await page.context().browser()!.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
+    try {
+      context.setDefaultTimeout(10_000);
+      const first = await context.newPage();
+      await first.goto(createSignInLink(agent.store, agent.url, now));
+      await first.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+      const firstToken = await first.evaluate(() => localStorage.getItem('cronbeat.token'));
+      const second = await context.newPage();
+      await second.goto(createSignInLink(agent.store, agent.url, now));
+      await second.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+      const secondToken = await second.evaluate(() => localStorage.getItem('cronbeat.token'));
+      expect(secondToken).not.toBe(firstToken);
+      await first.goto(`${agent.url}/#/settings`);
+      await first.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
+      await first.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
+      // The other tab, still open on the Overview, asks for a sign-in at once.
+      await second.getByText('Your session has ended').waitFor();
+      for (const token of [firstToken, secondToken]) {
+        const response = await fetch(`${agent.url}/api/session`, { headers: { Authorization: `Bearer ${token}` } });
+        expect(response.status, 'a session of a tab signed out').toBe(401);
+      }
+    } finally {
+      await context.close();
+    }
+  });
 });
