@@ -13,9 +13,16 @@ export async function expectNoErrorState(page: Page): Promise<void> {
   expect(errors, 'error states on the page').toEqual([]);
 }
 
-/** Collects console errors and failed requests of the page, for assertions at the end. */
-export function watchPageProblems(page: Page): string[] {
+/**
+ * Collects console errors, failed requests and Content-Security-Policy violations of the page, for
+ * assertions at the end. A violation a library caught (a probe for eval) is reported to the page
+ * but logged nowhere, so the page is asked to log each one.
+ */
+export async function watchPageProblems(page: Page): Promise<string[]> {
   const problems: string[] = [];
+  await page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.effectiveDirective} ${event.blockedURI}`)),
+  );
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
@@ -53,7 +60,7 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'Europe/Paris', locale: 'en-GB' });
     context.setDefaultTimeout(10_000);
     page = await context.newPage();
-    problems = watchPageProblems(page);
+    problems = await watchPageProblems(page);
   }, 60_000);
 
   afterAll(async () => {
