@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Credentials } from './api/client';
-import { setUnauthenticatedHandler } from './api/client';
+import { setUnauthenticatedHandler, UnauthenticatedError } from './api/client';
 import { createApi } from './api/endpoints';
 import { desktopBridge } from './bridge';
 import { Layout } from './components/Layout';
@@ -54,6 +54,7 @@ export function App() {
 
   const signIn = useCallback((token: string) => {
     setSessionEnded(false);
+    setSignOutProblem(null);
     storeToken(token);
     setCredentials({ base: '', token });
   }, []);
@@ -68,9 +69,19 @@ export function App() {
     setSessionEnded(true);
   }, [forget]);
 
+  // Why signing out did not end the session on the agent, said on the sign-in screen: the key
+  // lives on there although this browser forgot it.
+  const [signOutProblem, setSignOutProblem] = useState<string | null>(null);
+
   // `revoke`: false for a read-only key, which the agent would refuse (and which is no session to revoke).
   const signOut = useCallback((revoke: boolean) => {
-    if (credentials && !bridge && revoke) void createApi(credentials).signOut().catch(() => undefined);
+    setSignOutProblem(null);
+    if (credentials && !bridge && revoke) {
+      createApi(credentials)
+        .signOut()
+        // A 401: the session had already ended.
+        .catch((error: Error) => error instanceof UnauthenticatedError || setSignOutProblem(error.message));
+    }
     forget();
     navigate('/sign-in', { replace: true });
   }, [credentials, bridge, forget]);
@@ -102,7 +113,7 @@ export function App() {
   useEffect(() => bridge?.onTrayAction((action) => action.type === 'navigate' && navigate(action.route)), [bridge]);
 
   if (!credentials || (route.path === '/sign-in' && !bridge)) {
-    return <SignInScreen code={route.query.get('code')} sessionEnded={sessionEnded} onSignedIn={signIn} />;
+    return <SignInScreen code={route.query.get('code')} sessionEnded={sessionEnded} signOutProblem={signOutProblem} onSignedIn={signIn} />;
   }
   return (
     <AppProvider credentials={credentials} desktop={Boolean(bridge)} onSignOut={signOut}>

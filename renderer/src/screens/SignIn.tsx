@@ -16,7 +16,7 @@ function redeemOnce(code: string) {
   return pending;
 }
 
-export function SignInScreen(props: { code: string | null; sessionEnded: boolean; onSignedIn: (token: string) => void }) {
+export function SignInScreen(props: { code: string | null; sessionEnded: boolean; signOutProblem?: string | null; onSignedIn: (token: string) => void }) {
   const { code, onSignedIn } = props;
   const [codeError, setCodeError] = useState<ReactNode>(null);
   const [token, setToken] = useState('');
@@ -91,6 +91,12 @@ export function SignInScreen(props: { code: string | null; sessionEnded: boolean
         ) : (
           <>
             <h1>Sign in</h1>
+            {props.signOutProblem ? (
+              <p className="banner banner-error" role="alert">
+                Signed out in this browser, but the agent did not end the session: {props.signOutProblem} Once it is back, sign in and revoke the older
+                keys named “dashboard” in Settings; unused, a session ends by itself after {SESSION_IDLE_DAYS} days.
+              </p>
+            ) : null}
             {codeError ? (
               <p className="banner banner-error" role="alert" data-testid="error-state">
                 {codeError}
