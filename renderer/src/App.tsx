@@ -113,7 +113,7 @@ export function App() {
   useEffect(() => bridge?.onTrayAction((action) => action.type === 'navigate' && navigate(action.route)), [bridge]);
 
   if (!credentials || (route.path === '/sign-in' && !bridge)) {
-    return <SignInScreen code={route.query.get('code')} sessionEnded={sessionEnded} signOutProblem={signOutProblem} onSignedIn={signIn} />;
+    return <SignInScreen code={route.query.get('code')} sessionEnded={sessionEnded} signOutProblem={signOutProblem} signedIn={Boolean(credentials)} onSignedIn={signIn} />;
   }
   return (
     <AppProvider credentials={credentials} desktop={Boolean(bridge)} onSignOut={signOut}>

@@ -89,6 +89,13 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     await second.getByText('expired or was already used').waitFor();
     await screenshot(second, 'sign-in-used-link');
     await other.close();
+
+    // Opened again where it signed in (from the terminal's scrollback), it says this browser is signed in already.
+    await page.goto(link);
+    await page.getByText('expired or was already used').waitFor();
+    await page.getByText('This browser is still signed in.').waitFor();
+    await page.getByRole('link', { name: 'Open the dashboard' }).click();
+    await expect.poll(() => heading().textContent()).toBe('Overview');
   });
 
   it('creates a server and shows its details', async () => {

@@ -16,7 +16,14 @@ function redeemOnce(code: string) {
   return pending;
 }
 
-export function SignInScreen(props: { code: string | null; sessionEnded: boolean; signOutProblem?: string | null; onSignedIn: (token: string) => void }) {
+export function SignInScreen(props: {
+  code: string | null;
+  sessionEnded: boolean;
+  signOutProblem?: string | null;
+  /** This browser holds a session already (a used link opened again where it signed in). */
+  signedIn?: boolean;
+  onSignedIn: (token: string) => void;
+}) {
   const { code, onSignedIn } = props;
   const [codeError, setCodeError] = useState<ReactNode>(null);
   const [token, setToken] = useState('');
@@ -100,6 +107,11 @@ export function SignInScreen(props: { code: string | null; sessionEnded: boolean
             {codeError ? (
               <p className="banner banner-error" role="alert" data-testid="error-state">
                 {codeError}
+                {props.signedIn ? (
+                  <>
+                    {' '}This browser is still signed in. <a href="#/">Open the dashboard</a>
+                  </>
+                ) : null}
               </p>
             ) : (
               <p className="muted">
