@@ -86,13 +86,14 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
     const other = await context.browser()!.newContext();
     const second = await other.newPage();
     await second.goto(link);
-    await second.getByText('expired or was already used').waitFor();
+    // Used by someone else first (the link was stolen), it says when and which key to revoke.
+    await second.getByText(/This sign-in code was already used, at .* UTC, for the key "dashboard" \(id \d+\)\. If that was not you, revoke that key/).waitFor();
     await screenshot(second, 'sign-in-used-link');
     await other.close();
 
     // Opened again where it signed in (from the terminal's scrollback), it says this browser is signed in already.
     await page.goto(link);
-    await page.getByText('expired or was already used').waitFor();
+    await page.getByText('This sign-in code was already used').waitFor();
     await page.getByText('This browser is still signed in.').waitFor();
     await page.getByRole('link', { name: 'Open the dashboard' }).click();
     await expect.poll(() => heading().textContent()).toBe('Overview');

@@ -50,8 +50,9 @@ export function SignInScreen(props: {
             error.message
           ) : (
             <>
-              This sign-in link has expired or was already used. Run <code>cronbeat signin</code> on the agent’s machine for a new one, or paste an API
-              token below.
+              {/* The agent's words say when a used link was used and for which key, so a link someone else used first is noticed. */}
+              {(error instanceof ApiError && error.fieldError('code')) || 'This sign-in link has expired or was already used.'} Run{' '}
+              <code>cronbeat signin</code> on the agent’s machine for a new one, or paste an API token below.
             </>
           ),
         );
