@@ -146,3 +146,22 @@ describe('reconnecting', () => {
     expect(getEventListeners(stopSignal(), 'abort')).toHaveLength(0);
   });
 });
+
+describe('an agent that never answers', () => {
+  it('a stream whose request is never answered (a frozen agent, a proxy that hangs) is dropped after the silence, not waited on for ever', async () => {
+    const url = await serve(() => {
+      // accepts the request, then says nothing
+    });
+    const end = await readEventStream({ baseUrl: url, token: 't', onEvent: () => {}, silenceMs: 200 });
+    expect(end).toEqual({ kind: 'dropped', message: 'no word from the agent in 0.2 s' });
+  });
+
+  it('a refusal whose body never ends is dropped after the silence too', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(503, 'Service Unavailable', { 'content-type': 'application/json' });
+      res.write('{"message":');
+    });
+    const end = await readEventStream({ baseUrl: url, token: 't', onEvent: () => {}, silenceMs: 200 });
+    expect(end).toEqual({ kind: 'dropped', message: 'no word from the agent in 0.2 s' });
+  });
+});

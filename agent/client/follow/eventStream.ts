@@ -54,12 +54,15 @@ export async function readEventStream(options: EventStreamOptions): Promise<Stre
       finish({ kind: 'dropped', message: reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'stopped' });
     };
     const watchSilence = () => {
+      if (done) return;
       clearTimeout(silence);
       silence = setTimeout(() => finish({ kind: 'dropped', message: `no word from the agent in ${(options.silenceMs ?? STREAM_SILENCE_MS) / 1000} s` }), options.silenceMs ?? STREAM_SILENCE_MS);
     };
     const headers = { authorization: `Bearer ${options.token}`, accept: 'text/event-stream', 'user-agent': 'cronbeat-follow/0.1' };
     const outgoing = request(url, { headers, agent: false }, (response) => {
       if (response.statusCode !== 200) {
+        // A refusal's body read slowly or never ended is bounded by the same silence.
+        response.on('data', watchSilence);
         readRefusal(response).then((message) => {
           const status = response.statusCode ?? 0;
           // 5xx, 429 and 408 pass (a restarting agent, a proxy whose upstream is down): retry those.
@@ -110,6 +113,9 @@ export async function readEventStream(options: EventStreamOptions): Promise<Stre
     });
     options.signal?.addEventListener('abort', onAbort);
     if (options.signal?.aborted) onAbort();
+    // From the request on, not from the answer: a frozen agent, or a proxy or portal that takes
+    // the connection and never answers, would otherwise hold the follower for ever.
+    watchSilence();
     outgoing.end();
   });
 }
