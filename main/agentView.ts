@@ -5,6 +5,8 @@ import type { SqliteOptions } from '../agent/db/open';
 import { agentBinding, DESKTOP_COMPANY_ID, desktopOrigin, issueDesktopToken, startOnPreferredPort } from './agentHost';
 import { readTraySnapshot } from './agentSnapshot';
 import { RemoteAgent } from './remoteAgent';
+import { loadRemoteCursor, saveRemoteCursor } from './remoteCursor';
+import { describeError } from '../agent/domain/text/errorText';
 import type { RemoteAgentSettings, ShellSettings } from './settings';
 import { remoteTrayModel, trayModel, type TrayModel } from './trayModel';
 
@@ -73,14 +75,17 @@ export async function localAgentView(options: LocalViewOptions): Promise<AgentVi
 
 export interface RemoteViewOptions {
   remote: RemoteAgentSettings;
+  /** Where the app keeps which of its notifications were shown, across restarts. */
+  dataDir: string;
   /** Raises a popup (the shell's notifier, which knows about muting). */
   notifier: Notifier;
   log: (line: string) => void;
 }
 
 /** Connects to an agent on another machine: nothing runs here but the follower. */
-export function remoteAgentView({ remote, notifier, log }: RemoteViewOptions): AgentView {
+export function remoteAgentView({ remote, dataDir, notifier, log }: RemoteViewOptions): AgentView {
   const listeners = new Set<() => void>();
+  let saveFailed = false;
   const agent = new RemoteAgent({
     url: remote.url,
     key: remote.key,
@@ -89,6 +94,17 @@ export function remoteAgentView({ remote, notifier, log }: RemoteViewOptions): A
     onChange: () => listeners.forEach((listener) => listener()),
     log,
     timeOfDay: hourMinute,
+    cursor: loadRemoteCursor(dataDir, remote.url),
+    saveCursor(cursor) {
+      try {
+        saveRemoteCursor(dataDir, remote.url, cursor);
+        saveFailed = false;
+      } catch (error) {
+        // Popups still come while the app runs; only the next start may show some again, or miss them.
+        if (!saveFailed) log(`Could not save which notifications were shown: ${describeError(error)}`);
+        saveFailed = true;
+      }
+    },
   });
   agent.start();
   const origin = new URL(remote.url).origin;

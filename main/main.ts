@@ -53,7 +53,7 @@ async function runDesktop(): Promise<void> {
   // The agent run here, or (settings) one on another machine this app is a window onto.
   const view =
     settings.agentMode === 'remote' && settings.remoteAgent
-      ? remoteAgentView({ remote: settings.remoteAgent, notifier, log })
+      ? remoteAgentView({ remote: settings.remoteAgent, dataDir, notifier, log })
       : await localAgentView({ dataDir, settings, notifier, log, sqlite });
   const { origin } = view;
 

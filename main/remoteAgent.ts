@@ -4,6 +4,7 @@ import { agentName, noticeText, type ConnectionNotice } from '../agent/client/co
 import { FollowRefused, NotificationFollower } from '../agent/client/follow/follower';
 import { requestWithRetry } from '../agent/client/connection/http';
 import { followerPopups, type FollowerPopup } from '../agent/client/follow/notificationPopups';
+import type { NotificationCursor } from '../agent/client/follow/notificationCursor';
 import { traySnapshotOf } from './agentSnapshot';
 import type { MonitorStatus, TraySnapshot } from './trayModel';
 
@@ -26,6 +27,10 @@ export interface RemoteAgentOptions {
   timeOfDay?: (ms: number) => string;
   /** How long after a failed read of the tray's lists it is tried again (default 15 s). */
   refreshRetryMs?: number;
+  /** Which notifications an earlier run of the app showed (what `saveCursor` was last given). */
+  cursor?: NotificationCursor;
+  /** Keeps which notifications were shown, for the next run. */
+  saveCursor?(cursor: NotificationCursor): void;
 }
 
 /** What the tray says about a remote agent besides its monitors. */
@@ -60,6 +65,8 @@ export class RemoteAgent {
       baseUrl: options.url,
       token: options.key,
       clock: options.clock,
+      cursor: options.cursor,
+      onCursor: options.saveCursor,
       onNotifications: (notifications, info) => {
         for (const popup of followerPopups(notifications, info)) options.popup(popup);
       },

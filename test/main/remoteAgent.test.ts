@@ -2,6 +2,7 @@ import { createServer, request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkAgent } from '../../agent/client/connection/agentCheck';
 import type { FollowerPopup } from '../../agent/client/follow/notificationPopups';
+import type { NotificationCursor } from '../../agent/client/follow/notificationCursor';
 import { RemoteAgent } from '../../main/remoteAgent';
 import { remoteTrayModel } from '../../main/trayModel';
 import { closedPort } from '../helpers/cli';
@@ -32,12 +33,14 @@ const keyOf = (agent: TestAgent, scope: 'full' | 'read-only' | 'ping') =>
   agent.store.apiTokens.create({ companyId: 1, name: scope, scope, now: Date.now() }).token;
 
 /** Resolves once `condition` holds, checking whenever the remote agent reports a change. */
-function connect(agent: TestAgent, key: string, access: 'full' | 'read-only', through: { url?: string; refreshRetryMs?: number } = {}) {
+function connect(agent: TestAgent, key: string, access: 'full' | 'read-only', through: { url?: string; refreshRetryMs?: number; saved?: { cursor?: NotificationCursor } } = {}) {
   const popups: FollowerPopup[] = [];
   const waiters = new Set<() => void>();
   const remote = new RemoteAgent({
     url: through.url ?? agent.url,
     refreshRetryMs: through.refreshRetryMs,
+    cursor: through.saved?.cursor,
+    saveCursor: through.saved && ((cursor) => (through.saved!.cursor = cursor)),
     key,
     access,
     popup: (popup) => (popups.push(popup), waiters.forEach((w) => w())),
@@ -124,6 +127,27 @@ describe('the desktop app connected to a remote agent', () => {
       front.closeAllConnections();
       front.close();
     }
+  });
+
+  it('shows on its next start what failed there while the app was closed, once, and nothing again on the start after', async () => {
+    const { agent, monitor } = await agentWithMonitor();
+    const key = keyOf(agent, 'read-only');
+    const saved: { cursor?: NotificationCursor } = {};
+    const first = connect(agent, key, 'read-only', { saved });
+    // The tray's lists are read once what was missed is handed over: the first look is done.
+    await first.until(() => first.remote.snapshot !== null, 'the first look');
+    await first.remote.stop();
+
+    expect((await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`, { method: 'POST' })).status).toBe(200);
+    const second = connect(agent, key, 'read-only', { saved });
+    await second.until(() => second.popups.length === 1, 'the popup of the failure made while closed');
+    expect(second.popups[0]).toEqual({ title: 'nightly backup failed', body: expect.any(String), route: `/monitors/${monitor.id}` });
+    await second.until(() => second.remote.snapshot !== null, 'the tray');
+    await second.remote.stop();
+
+    const third = connect(agent, key, 'read-only', { saved });
+    await third.until(() => third.remote.snapshot !== null, 'the first look of the third start');
+    expect(third.popups).toEqual([]);
   });
 
   it('stops and says so when the key is revoked', async () => {

@@ -42,8 +42,18 @@ export interface FollowerOptions {
   token: string;
   /** Milliseconds since the epoch; Date.now when absent. */
   clock?: () => number;
-  /** New notifications, oldest first, each exactly once; `catchingUp` after a dropped connection. */
-  onNotifications(notifications: FollowedNotification[], info: { catchingUp: boolean }): void;
+  /**
+   * New notifications, oldest first, each exactly once; `catchingUp` after a dropped connection,
+   * and `sinceLastRun` too when they came while no follower ran (read from a saved `cursor`).
+   */
+  onNotifications(notifications: FollowedNotification[], info: { catchingUp: boolean; sinceLastRun?: boolean }): void;
+  /**
+   * Where an earlier run stopped (what `onCursor` last gave it): what came since is shown on the
+   * first connect. Absent, the follower starts with what happens from then on.
+   */
+  cursor?: NotificationCursor;
+  /** What was shown so far changed (after the notifications were handed over): keep it for the next run. */
+  onCursor?(cursor: NotificationCursor): void;
   /** Every other event of the live stream (monitor.changed, …), for views that redraw on them. */
   onEvent?(event: { type: string; [field: string]: unknown }): void;
   /** The agent became unreachable (for over a minute) or came back. */
@@ -90,6 +100,7 @@ export class NotificationFollower {
 
   constructor(private readonly options: FollowerOptions) {
     this.clock = options.clock ?? Date.now;
+    if (options.cursor && options.cursor.newestAt !== null) this.cursor = options.cursor;
   }
 
   /** Follows until stop() (resolves) or until the agent refuses for good (rejects with FollowRefused). */
@@ -111,11 +122,12 @@ export class NotificationFollower {
               // The stream's first event; any later one (a hostile or broken agent) would make a catch-up and a line each.
               if (readyAt !== null) return;
               readyAt = performance.now();
-              const catchingUp = this.everConnected;
+              const sinceLastRun = !this.everConnected && this.cursor.newestAt !== null;
+              const catchingUp = this.everConnected || sinceLastRun;
               this.everConnected = true;
               this.apply(connectionRestored(this.connection, this.clock()));
               // Said once the list was read: anything created from then on is shown.
-              this.requestSync(catchingUp, stream, () => this.options.onConnection?.(true));
+              this.requestSync(catchingUp, stream, () => this.options.onConnection?.(true), sinceLastRun);
             } else if (event.type === 'notification.created') {
               if (typeof event.notificationId === 'string') this.announced.add(event.notificationId);
               this.requestSync(false, stream);
@@ -160,13 +172,13 @@ export class NotificationFollower {
   }
 
   /** One catch-up at a time; events during one make exactly one more afterwards. */
-  private requestSync(catchingUp: boolean, stream: AbortController, then?: () => void): void {
+  private requestSync(catchingUp: boolean, stream: AbortController, then?: () => void, sinceLastRun = false): void {
     if (this.syncWanted && !catchingUp && !then) return;
     this.syncWanted = true;
     this.syncing = this.syncing.then(async () => {
       this.syncWanted = false;
       try {
-        await this.catchUp(catchingUp);
+        await this.catchUp(catchingUp, sinceLastRun);
         then?.();
       } catch (error) {
         if (error instanceof FollowRefused) this.refusal = error;
@@ -177,12 +189,13 @@ export class NotificationFollower {
   }
 
   /** Reads the list back to the last notification seen and hands over what is new, oldest first. */
-  private async catchUp(catchingUp: boolean): Promise<void> {
+  private async catchUp(catchingUp: boolean, sinceLastRun: boolean): Promise<void> {
     // Announced before this read began: each is on the list by now.
     const announced = new Set(this.announced);
     this.announced.clear();
     if (this.cursor.newestAt === null) {
       this.cursor = startCursor(await this.page(1));
+      this.options.onCursor?.(this.cursor);
       return;
     }
     const found = new Map<string, FollowedNotification>();
@@ -196,7 +209,9 @@ export class NotificationFollower {
     if (found.size === 0) return;
     const fresh = inOrderOfEvents([...found.values()]);
     this.cursor = advanceCursor(this.cursor, fresh);
-    this.options.onNotifications(fresh, { catchingUp });
+    this.options.onNotifications(fresh, sinceLastRun ? { catchingUp, sinceLastRun } : { catchingUp });
+    // Kept only once handed over: a crash in between shows them again rather than never.
+    this.options.onCursor?.(this.cursor);
   }
 
   private async page(number: number): Promise<FollowedNotification[]> {
