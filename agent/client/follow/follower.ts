@@ -21,8 +21,15 @@ export const RECONNECT_DELAYS_MS = [500, 1_000, 2_000, 5_000];
  * stream) counts as a failed attempt, so the waits grow and nothing is said per attempt.
  */
 export const STABLE_CONNECTION_MS = 30_000;
-/** How often the follower checks whether "unreachable" is due. */
+/** How often the follower checks whether "unreachable" is due, and whether the computer slept. */
 const TICK_MS = 5_000;
+/**
+ * A wall clock that moved this much more (or less) than the monotonic one between two checks
+ * means the computer slept (the monotonic clock stops meanwhile on Linux and macOS) or the clock
+ * was set: the stream may be dead without a word, and its silence would be noticed only 45 s of
+ * monotonic time later, the tray showing what was true before the sleep until then.
+ */
+export const CLOCK_JUMP_MS = 10_000;
 const PER_PAGE = 100;
 /** A catch-up reads at most this many pages (10,000 notifications); older ones stay in the dashboard. */
 const MAX_CATCH_UP_PAGES = 100;
@@ -61,6 +68,8 @@ export interface FollowerOptions {
   /** Connected to the agent's live stream (after reading what was missed), or lost it (with why; once per loss). */
   onConnection?(connected: boolean, reason?: string): void;
   reconnectDelaysMs?: number[];
+  /** How often the follower looks at the time (for "unreachable" and for a sleep); 5 s when absent. */
+  checkEveryMs?: number;
   /**
    * Stop (FollowRefused) when the first connection finds no Cronbeat agent there or a certificate
    * this machine does not trust: a terminal user fixes the URL. The desktop app keeps trying
@@ -105,11 +114,24 @@ export class NotificationFollower {
 
   /** Follows until stop() (resolves) or until the agent refuses for good (rejects with FollowRefused). */
   async run(): Promise<void> {
-    const ticker = setInterval(() => this.apply(connectionTick(this.connection, this.clock())), TICK_MS);
+    let current: AbortController | null = null;
+    let woke = false;
+    let wall = this.clock();
+    let monotonic = performance.now();
+    const ticker = setInterval(() => {
+      const [wallBefore, monotonicBefore] = [wall, monotonic];
+      [wall, monotonic] = [this.clock(), performance.now()];
+      if (Math.abs(wall - wallBefore - (monotonic - monotonicBefore)) > CLOCK_JUMP_MS) {
+        // Read again now what may have changed meanwhile: a new stream, then the catch-up.
+        woke = true;
+        current?.abort(new Error('the computer slept or its clock was set: connecting again'));
+      }
+      this.apply(connectionTick(this.connection, wall));
+    }, this.options.checkEveryMs ?? TICK_MS);
     let failures = 0;
     try {
       while (!this.abort.signal.aborted) {
-        const stream = new AbortController();
+        const stream = (current = new AbortController());
         const stopStream = () => stream.abort();
         this.abort.signal.addEventListener('abort', stopStream);
         let readyAt: number | null = null;
@@ -147,7 +169,9 @@ export class NotificationFollower {
           if (end.kind === 'dropped' && end.lasting) throw new FollowRefused(`cannot reach ${shownUrl(this.options.baseUrl)}: ${end.message}.`, 0);
         }
         const reason = foreign ?? (end.kind === 'dropped' ? end.message : '');
-        if (readyAt !== null && performance.now() - readyAt >= STABLE_CONNECTION_MS) {
+        // After a sleep, at once: nothing says the agent is unwell.
+        if ((readyAt !== null && performance.now() - readyAt >= STABLE_CONNECTION_MS) || woke) {
+          woke = false;
           failures = 0;
           this.lossReported = false;
         }
