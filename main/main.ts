@@ -217,7 +217,11 @@ async function runDesktop(): Promise<void> {
     view
       .close()
       .catch((error: unknown) => log(`The agent did not stop cleanly: ${String(error)}`))
-      .finally(() => app.quit());
+      .finally(() => {
+        // Popups a burst holds back to sum up are counted as shown by the agent: shown now, or never.
+        notifier.stop();
+        app.quit();
+      });
   });
 }
 
