@@ -165,3 +165,71 @@ describe('an agent that never answers', () => {
     expect(end).toEqual({ kind: 'dropped', message: 'no word from the agent in 0.2 s' });
   });
 });
+
+describe('redirects', () => {
+  it('a redirect (a captive portal sending to its login page) is not the agent refusing: the desktop follower keeps trying, and never follows it', async () => {
+    const asked: string[] = [];
+    let portal = true;
+    const made: { follower?: NotificationFollower } = {};
+    const reasons: string[] = [];
+    const url = await serve((req, res) => {
+      asked.push(`${req.url} ${req.headers.authorization ?? ''}`);
+      if (portal) {
+        if (asked.length === 4) portal = false; // the user signed in to the Wi-Fi
+        res.writeHead(302, { location: 'http://portal.example/login?from=cronbeat' }).end();
+        return;
+      }
+      if (req.url!.startsWith('/api/events')) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: {"type":"ready"}\n\n');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}');
+    });
+    const follower = (made.follower = new NotificationFollower({
+      baseUrl: url,
+      token: 't',
+      reconnectDelaysMs: [0],
+      onNotifications: () => {},
+      onConnection: (connected, reason) => {
+        reasons.push(`${connected} ${reason ?? ''}`.trim());
+        if (connected) follower.stop();
+      },
+    }));
+    await follower.run();
+    expect(reasons).toEqual(['false its /api/events redirects to http://portal.example/login?from=cronbeat, not to an event stream', 'true']);
+    expect(asked.every((line) => line.endsWith('Bearer t'))).toBe(true);
+  });
+
+  it('a redirect while reading what was missed drops the stream to try again, rather than stopping for good', async () => {
+    let lists = 0;
+    const reasons: string[] = [];
+    const url = await serve((req, res) => {
+      if (req.url!.startsWith('/api/events')) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: {"type":"ready"}\n\n');
+        return;
+      }
+      if (++lists === 1) return void res.writeHead(307, { location: '/maintenance.html' }).end();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}');
+    });
+    const follower = new NotificationFollower({
+      baseUrl: url,
+      token: 't',
+      reconnectDelaysMs: [0],
+      onNotifications: () => {},
+      onConnection: (connected, reason) => {
+        reasons.push(`${connected} ${reason ?? ''}`.trim());
+        if (connected) follower.stop();
+      },
+    });
+    await follower.run();
+    expect(reasons).toEqual([`false the notifications could not be read: ${url} answered 307, a redirect to ${url}/maintenance.html`, 'true']);
+  });
+
+  it('the terminal follower that never got in stops at a redirect, saying where it leads', async () => {
+    const url = await serve((_req, res) => res.writeHead(301, { location: 'https://backup-box.example/api/events' }).end());
+    const follower = new NotificationFollower({ baseUrl: url, token: 't', stopWhenWrongPlace: true, onNotifications: () => {} });
+    await expect(follower.run()).rejects.toThrow(`${url} is not a Cronbeat agent: its /api/events redirects to https://backup-box.example/api/events, not to an event stream. Check --url.`);
+  });
+});

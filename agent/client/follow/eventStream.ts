@@ -13,12 +13,14 @@ export const MAX_EVENT_CHARS = 1024 * 1024;
 /**
  * How a stream of /api/events ended: the connection dropped (worth retrying, unless `lasting`:
  * a certificate or scheme that waiting will not fix), the agent refused it, or what answered
- * is no Cronbeat agent (a 200 that is not an event stream: a web page, a captive portal).
+ * is no Cronbeat agent (a 200 that is not an event stream, or a redirect: a web page, a captive portal).
  */
 export type StreamEnd =
   | { kind: 'dropped'; message: string; lasting?: boolean }
   | { kind: 'refused'; status: number; message: string }
-  | { kind: 'foreign'; contentType: string };
+  | { kind: 'foreign'; contentType: string }
+  /** A 3xx: something in front of the agent (a captive portal, a proxy's http→https) sends elsewhere; never followed with the key. */
+  | { kind: 'redirected'; location: string };
 
 export interface EventStreamOptions {
   baseUrl: string;
@@ -60,11 +62,16 @@ export async function readEventStream(options: EventStreamOptions): Promise<Stre
     };
     const headers = { authorization: `Bearer ${options.token}`, accept: 'text/event-stream', 'user-agent': 'cronbeat-follow/0.1' };
     const outgoing = request(url, { headers, agent: false }, (response) => {
-      if (response.statusCode !== 200) {
+      const status = response.statusCode ?? 0;
+      if (status >= 300 && status < 400) {
+        response.resume();
+        finish({ kind: 'redirected', location: redirectTarget(url, response.headers.location) });
+        return;
+      }
+      if (status !== 200) {
         // A refusal's body read slowly or never ended is bounded by the same silence.
         response.on('data', watchSilence);
         readRefusal(response).then((message) => {
-          const status = response.statusCode ?? 0;
           // 5xx, 429 and 408 pass (a restarting agent, a proxy whose upstream is down): retry those.
           if (status >= 500 || status === 429 || status === 408) finish({ kind: 'dropped', message: `${status} ${message}` });
           else finish({ kind: 'refused', status, message });
@@ -145,4 +152,14 @@ function readRefusal(response: IncomingMessage): Promise<string> {
     response.on('end', settle);
     response.on('error', settle);
   });
+}
+
+/** Where a redirect leads, in full and on one line (a relative Location read against the request), for a message. */
+export function redirectTarget(from: URL, location: string | undefined): string {
+  if (!location) return 'nowhere (no Location)';
+  try {
+    return oneLine(new URL(location, from).href).slice(0, 300);
+  } catch {
+    return oneLine(location).slice(0, 300);
+  }
 }

@@ -1,6 +1,6 @@
 import { requestOnce } from '../connection/http';
 import { shownUrl } from '../connection/baseUrl';
-import { readEventStream } from './eventStream';
+import { readEventStream, redirectTarget } from './eventStream';
 import {
   advanceCursor,
   EMPTY_CURSOR,
@@ -162,7 +162,12 @@ export class NotificationFollower {
         if (this.refusal) throw this.refusal;
         if (this.abort.signal.aborted) break;
         if (end.kind === 'refused') throw new FollowRefused(refusalMessage(end.status, end.message, shownUrl(this.options.baseUrl)), end.status);
-        const foreign = end.kind === 'foreign' ? `its /api/events answered ${end.contentType || 'without a content type'}, not an event stream` : null;
+        const foreign =
+          end.kind === 'foreign'
+            ? `its /api/events answered ${end.contentType || 'without a content type'}, not an event stream`
+            : end.kind === 'redirected'
+              ? `its /api/events redirects to ${end.location}, not to an event stream`
+              : null;
         // Never in, and waiting will not let us in: no Cronbeat agent there, an untrusted certificate, https:// to plain HTTP.
         if (this.options.stopWhenWrongPlace && !this.everConnected) {
           if (foreign) throw new FollowRefused(`${shownUrl(this.options.baseUrl)} is not a Cronbeat agent: ${foreign}. Check --url.`, 200);
@@ -244,13 +249,18 @@ export class NotificationFollower {
 
   /** A page of the list, and the agent's clock when it answered (its Date header; null when unreadable). */
   private async pageWithTime(number: number): Promise<{ notifications: FollowedNotification[]; agentNow: number | null }> {
+    const url = `${this.options.baseUrl}/api/notifications?kinds=all&per_page=${PER_PAGE}&page=${number}`;
     const outcome = await requestOnce({
       method: 'GET',
-      url: `${this.options.baseUrl}/api/notifications?kinds=all&per_page=${PER_PAGE}&page=${number}`,
+      url,
       headers: { authorization: `Bearer ${this.options.token}`, accept: 'application/json' },
     });
     if (outcome.kind === 'unreachable') throw new Error(outcome.message);
     if (outcome.kind === 'rejected') {
+      // Something in front of the agent for a while (a portal, a maintenance page), not the agent saying no: tried again.
+      if (outcome.status >= 300 && outcome.status < 400) {
+        throw new Error(`${new URL(this.options.baseUrl).origin} answered ${outcome.status}, a redirect to ${redirectTarget(new URL(url), String(outcome.headers?.location ?? '') || undefined)}`);
+      }
       throw new FollowRefused(refusalMessage(outcome.status, outcome.message.replace(/^\d+\s*/, ''), shownUrl(this.options.baseUrl)), outcome.status);
     }
     const date = outcome.headers?.date;
