@@ -39,6 +39,8 @@ export interface RemoteStatus {
   unreachableSince: number | null;
   /** Why following stopped for good (a revoked key); null while following. */
   refused: string | null;
+  /** The status it stopped at; null while following. */
+  refusedStatus: number | null;
 }
 
 const hourMinute = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
@@ -51,7 +53,7 @@ const hourMinute = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '
 export class RemoteAgent {
   readonly name: string;
   snapshot: TraySnapshot | null = null;
-  readonly status: RemoteStatus = { unreachableSince: null, refused: null };
+  readonly status: RemoteStatus = { unreachableSince: null, refused: null, refusedStatus: null };
   private readonly api: ApiClient;
   private readonly follower: NotificationFollower;
   private refreshTimer: NodeJS.Timeout | null = null;
@@ -85,6 +87,7 @@ export class RemoteAgent {
   start(): void {
     this.running = this.follower.run().catch((error: unknown) => {
       this.status.refused = error instanceof FollowRefused ? error.message : String(error);
+      this.status.refusedStatus = error instanceof FollowRefused ? error.status : null;
       this.options.log(`Stopped following ${this.options.url}: ${this.status.refused}`);
       this.options.onChange();
     });

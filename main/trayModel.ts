@@ -138,6 +138,16 @@ export interface RemoteView {
   unreachableSince: number | null;
   /** Why following stopped for good (a revoked key); null while following. */
   refused: string | null;
+  /** The status it stopped at (401 a refused key, 403 a key that may not read, 421 a name the agent does not answer to). */
+  refusedStatus?: number | null;
+}
+
+/** What the tray says of an agent that stopped being followed, by the status it answered. */
+function refusalWords(status: number | null | undefined): string {
+  if (status === 403) return 'this key may not read it';
+  if (status === 421) return 'it does not answer to this name';
+  if (status === undefined || status === null || status === 401) return 'the key was refused';
+  return `it refused to stream its events (${status})`;
 }
 
 /**
@@ -146,7 +156,7 @@ export interface RemoteView {
  */
 export function remoteTrayModel(view: RemoteView, timeOfDay: (ms: number) => string): TrayModel {
   const on = `Cronbeat on ${view.name}`;
-  if (view.refused !== null) return { state: 'idle', tooltip: `${on}: the key was refused`, failed: [] };
+  if (view.refused !== null) return { state: 'idle', tooltip: `${on}: ${refusalWords(view.refusedStatus)}`, failed: [] };
   if (view.unreachableSince !== null) return { state: 'idle', tooltip: `${on} unreachable since ${timeOfDay(view.unreachableSince)}`, failed: [] };
   if (view.snapshot === null) return { state: 'idle', tooltip: `${on}: connecting…`, failed: [] };
   const model = trayModel(view.snapshot);

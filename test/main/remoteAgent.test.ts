@@ -157,6 +157,7 @@ describe('the desktop app connected to a remote agent', () => {
     const { remote, until } = connect(agent, token, 'full');
     await until(() => remote.status.refused !== null, 'the refusal');
     expect(remote.status.refused).toMatch(/refused the key \(401/);
+    expect(remote.status.refusedStatus).toBe(401);
     expect(remoteTrayModel({ name: remote.name, snapshot: remote.snapshot, ...remote.status }, () => '').tooltip).toBe('Cronbeat on 127.0.0.1: the key was refused');
   });
 });
