@@ -163,6 +163,25 @@ describe('the desktop app connected to a remote agent', () => {
 });
 
 describe('checking an agent before connecting', () => {
+  it('says where an address redirects to (a proxy sending http to https), and never follows it with the key', async () => {
+    const asked: string[] = [];
+    const front = createServer((request, response) => {
+      asked.push(`${request.url} ${request.headers.authorization ?? ''}`.trim());
+      response.writeHead(301, { location: `https://backup-box.example${request.url}` }).end();
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
+      expect(await checkAgent(url, 'cb_key')).toEqual({
+        ok: false,
+        message: `${url} redirects to https://backup-box.example/api/health (301): if that is the agent, connect to https://backup-box.example.`,
+      });
+      expect(asked).toEqual(['/api/health']);
+    } finally {
+      front.close();
+    }
+  });
+
   it('tells a full key from a read-only one, and refuses ping keys, wrong keys and what is not an agent', async () => {
     const { agent } = await agentWithMonitor();
     expect(await checkAgent(agent.url, keyOf(agent, 'full'))).toEqual({ ok: true, access: 'full' });

@@ -78,6 +78,16 @@ export function oneLine(text: string): string {
   return terminalText(cut, { oneLine: true });
 }
 
+/** Where a redirect leads, in full and on one line (a relative Location read against the request), for a message. */
+export function redirectTarget(from: URL, location: string | undefined): string {
+  if (!location) return 'nowhere (no Location)';
+  try {
+    return oneLine(new URL(location, from).href).slice(0, 300);
+  } catch {
+    return oneLine(location).slice(0, 300);
+  }
+}
+
 /**
  * One request over node:http (node:https loaded only for https URLs), not fetch: loading
  * fetch's implementation took longer than the rest of `cronbeat run` together. A fresh

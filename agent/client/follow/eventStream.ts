@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { networkProblem } from '../connection/networkProblem';
-import { oneLine } from '../connection/http';
+import { oneLine, redirectTarget } from '../connection/http';
 
 /** The agent sends a comment every 15 s; this long without a byte means the connection is gone. */
 export const STREAM_SILENCE_MS = 45_000;
@@ -152,14 +152,4 @@ function readRefusal(response: IncomingMessage): Promise<string> {
     response.on('end', settle);
     response.on('error', settle);
   });
-}
-
-/** Where a redirect leads, in full and on one line (a relative Location read against the request), for a message. */
-export function redirectTarget(from: URL, location: string | undefined): string {
-  if (!location) return 'nowhere (no Location)';
-  try {
-    return oneLine(new URL(location, from).href).slice(0, 300);
-  } catch {
-    return oneLine(location).slice(0, 300);
-  }
 }

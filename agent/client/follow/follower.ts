@@ -1,6 +1,6 @@
-import { requestOnce } from '../connection/http';
+import { redirectTarget, requestOnce } from '../connection/http';
 import { shownUrl } from '../connection/baseUrl';
-import { readEventStream, redirectTarget } from './eventStream';
+import { readEventStream } from './eventStream';
 import {
   advanceCursor,
   EMPTY_CURSOR,
