@@ -1,6 +1,7 @@
 import { isPlainHttpAnswer, plainHttpWords } from '../../domain/net/plainHttp';
 import { terminalText } from '../../domain/text/controlCharacters';
 import { describeError } from '../../domain/text/errorText';
+import { opener } from './proxyTunnel';
 
 /** Every request to the agent gives up after this long, so a hung agent never holds a job. */
 export const REQUEST_TIMEOUT_MS = 5_000;
@@ -89,19 +90,20 @@ export function redirectTarget(from: URL, location: string | undefined): string 
 }
 
 /**
- * One request over node:http (node:https loaded only for https URLs), not fetch: loading
+ * One request over node:http (node:https loaded only for https URLs; through the environment's
+ * proxy when it names one, proxyTunnel.ts), not fetch: loading
  * fetch's implementation took longer than the rest of `cronbeat run` together. A fresh
  * connection each time (agent: false), so nothing keeps the process alive afterwards.
  */
 async function send(request: HttpRequest): Promise<{ status: number; statusText: string; text: string; headers: Record<string, string | string[] | undefined> }> {
   const url = new URL(request.url);
-  const { request: open } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const open = await opener(url);
   const body = request.body === undefined ? undefined : Buffer.from(request.body);
   const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...request.headers };
   if (body) headers['content-length'] = String(body.length);
   const maxBytes = request.maxBytes ?? MAX_ANSWER_BYTES;
   return new Promise((resolve, reject) => {
-    const outgoing = open(url, { method: request.method, headers, agent: false }, (response) => {
+    const outgoing = open({ method: request.method, headers }, (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
       const tooLarge = () => {

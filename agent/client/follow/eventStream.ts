@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { networkProblem } from '../connection/networkProblem';
 import { oneLine, redirectTarget } from '../connection/http';
+import { opener, type OpenRequest } from '../connection/proxyTunnel';
+import { describeError } from '../../domain/text/errorText';
 
 /** The agent sends a comment every 15 s; this long without a byte means the connection is gone. */
 export const STREAM_SILENCE_MS = 45_000;
@@ -38,7 +40,12 @@ export interface EventStreamOptions {
  */
 export async function readEventStream(options: EventStreamOptions): Promise<StreamEnd> {
   const url = new URL('/api/events', options.baseUrl);
-  const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  let open: OpenRequest;
+  try {
+    open = await opener(url);
+  } catch (error) {
+    return { kind: 'dropped', message: describeError(error), lasting: true };
+  }
   return new Promise((resolve) => {
     let done = false;
     let silence: NodeJS.Timeout | undefined;
@@ -61,7 +68,7 @@ export async function readEventStream(options: EventStreamOptions): Promise<Stre
       silence = setTimeout(() => finish({ kind: 'dropped', message: `no word from the agent in ${(options.silenceMs ?? STREAM_SILENCE_MS) / 1000} s` }), options.silenceMs ?? STREAM_SILENCE_MS);
     };
     const headers = { authorization: `Bearer ${options.token}`, accept: 'text/event-stream', 'user-agent': 'cronbeat-follow/0.1' };
-    const outgoing = request(url, { headers, agent: false }, (response) => {
+    const outgoing = open({ method: 'GET', headers }, (response) => {
       const status = response.statusCode ?? 0;
       if (status >= 300 && status < 400) {
         response.resume();
