@@ -1,4 +1,4 @@
-import { ApiClient } from '../agent/client/connection/api';
+import { ApiClient, MAX_LIST_BYTES } from '../agent/client/connection/api';
 import type { AgentAccess } from '../agent/client/connection/agentCheck';
 import { agentName, noticeText, type ConnectionNotice } from '../agent/client/connection/connectionWatch';
 import { FollowRefused, NotificationFollower } from '../agent/client/follow/follower';
@@ -41,6 +41,8 @@ export interface RemoteStatus {
   refused: string | null;
   /** The status it stopped at; null while following. */
   refusedStatus: number | null;
+  /** Why its monitors could not be read the last time they were asked for (the stream up); null once they were. */
+  unreadable: string | null;
 }
 
 const hourMinute = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
@@ -53,7 +55,7 @@ const hourMinute = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '
 export class RemoteAgent {
   readonly name: string;
   snapshot: TraySnapshot | null = null;
-  readonly status: RemoteStatus = { unreachableSince: null, refused: null, refusedStatus: null };
+  readonly status: RemoteStatus = { unreachableSince: null, refused: null, refusedStatus: null, unreadable: null };
   private readonly api: ApiClient;
   private readonly follower: NotificationFollower;
   private refreshTimer: NodeJS.Timeout | null = null;
@@ -115,11 +117,18 @@ export class RemoteAgent {
   async refresh(): Promise<void> {
     const headers = { authorization: `Bearer ${this.options.key}`, accept: 'application/json' };
     const [monitors, certificates, servers] = await Promise.all(
-      ['/api/monitors', '/api/ssl-certificates', '/api/servers'].map((path) => requestWithRetry({ method: 'GET', url: `${this.options.url}${path}`, headers })),
+      // Whole lists in one answer each: the bound the CLI reads them with, not the 8 MB of other answers.
+      ['/api/monitors', '/api/ssl-certificates', '/api/servers'].map((path) =>
+        requestWithRetry({ method: 'GET', url: `${this.options.url}${path}`, headers, maxBytes: MAX_LIST_BYTES }),
+      ),
     );
-    // Tried again soon: the stream may stay connected with nothing new to say, and the tray would
-    // keep showing what it read before (green while a monitor has failed since) until it does.
-    if (monitors.kind !== 'ok' || certificates.kind !== 'ok') return this.scheduleRefresh(this.options.refreshRetryMs ?? REFRESH_RETRY_MS);
+    // Said at once, as the local tray says a database it cannot read, and tried again soon: the
+    // stream may stay connected with nothing new to say, and the tray would keep showing what it
+    // read before (green while a monitor has failed since) until it does.
+    for (const outcome of [monitors, certificates]) {
+      if (outcome.kind !== 'ok') return this.unreadable(outcome.message.replace(`${new URL(this.options.url).origin} answered `, ''));
+    }
+    if (monitors.kind !== 'ok' || certificates.kind !== 'ok') return;
     const rows = JSON.parse(monitors.text) as Array<{ id: number; name: string; status: MonitorStatus }>;
     const certificateRows = JSON.parse(certificates.text) as Array<{ status: string }>;
     // An agent too old to list servers (or to say they are quiet) shows none.
@@ -131,7 +140,14 @@ export class RemoteAgent {
       ),
       quietServers: serverRows.filter((server) => server.quiet === true).map(({ id, name }) => ({ id, name })),
     };
+    this.status.unreadable = null;
     this.options.onChange();
+  }
+
+  private unreadable(why: string): void {
+    this.status.unreadable = why;
+    this.options.onChange();
+    this.scheduleRefresh(this.options.refreshRetryMs ?? REFRESH_RETRY_MS);
   }
 
   private scheduleRefresh(delay: number): void {
@@ -139,8 +155,9 @@ export class RemoteAgent {
     this.refreshTimer = setTimeout(() => {
       this.refreshTimer = null;
       this.refresh().catch((error: unknown) => {
+        // An answer that is no list (a proxy's page): what it says is in the log, not the tooltip.
         this.options.log(`Could not read ${this.options.url}: ${String(error)}`);
-        this.scheduleRefresh(this.options.refreshRetryMs ?? REFRESH_RETRY_MS);
+        this.unreadable('its answer is not a list of monitors');
       });
     }, delay);
   }

@@ -124,10 +124,11 @@ export function readTrayModel(read: () => TrayModel): TrayModel {
   try {
     return read();
   } catch (error) {
-    const tooltip = `Cronbeat cannot read its monitors: ${describeError(error)}`;
-    return { state: 'failed', tooltip: tooltip.length > TOOLTIP_MAX ? `${tooltip.slice(0, TOOLTIP_MAX - 1)}…` : tooltip, failed: [] };
+    return { state: 'failed', tooltip: cutTooltip(`Cronbeat cannot read its monitors: ${describeError(error)}`), failed: [] };
   }
 }
+
+const cutTooltip = (tooltip: string) => (tooltip.length > TOOLTIP_MAX ? `${tooltip.slice(0, TOOLTIP_MAX - 1)}…` : tooltip);
 
 /** How the tray sees an agent on another machine: by name, and whether it can be reached. */
 export interface RemoteView {
@@ -140,6 +141,8 @@ export interface RemoteView {
   refused: string | null;
   /** The status it stopped at (401 a refused key, 403 a key that may not read, 421 a name the agent does not answer to). */
   refusedStatus?: number | null;
+  /** Why its monitors could not be read while its stream is up; null once they were. */
+  unreadable?: string | null;
 }
 
 /** What the tray says of an agent that stopped being followed, by the status it answered. */
@@ -158,6 +161,8 @@ export function remoteTrayModel(view: RemoteView, timeOfDay: (ms: number) => str
   const on = `Cronbeat on ${view.name}`;
   if (view.refused !== null) return { state: 'idle', tooltip: `${on}: ${refusalWords(view.refusedStatus)}`, failed: [] };
   if (view.unreachableSince !== null) return { state: 'idle', tooltip: `${on} unreachable since ${timeOfDay(view.unreachableSince)}`, failed: [] };
+  // Red, as the local tray for a database it cannot read: what was read before may be green no more.
+  if (view.unreadable) return { state: 'failed', tooltip: cutTooltip(`${on} cannot read its monitors: ${view.unreadable}`), failed: [] };
   if (view.snapshot === null) return { state: 'idle', tooltip: `${on}: connecting…`, failed: [] };
   const model = trayModel(view.snapshot);
   return { ...model, tooltip: model.tooltip.replace(/^Cronbeat:/, `${on}:`) };

@@ -129,6 +129,59 @@ describe('the desktop app connected to a remote agent', () => {
     }
   });
 
+  it('reads a list of monitors past 8 MB (tens of thousands of them), as the CLI does, instead of staying at "connecting…"', async () => {
+    const { agent } = await agentWithMonitor();
+    const many = JSON.stringify(Array.from({ length: 30_000 }, (_, i) => ({ id: i + 1, name: `job ${i + 1} ${'x'.repeat(300)}`, status: 'monitoring' })));
+    expect(many.length).toBeGreaterThan(8 * 1024 * 1024);
+    const front = createServer((request, response) => {
+      if (request.url === '/api/monitors') return void response.writeHead(200, { 'content-type': 'application/json' }).end(many);
+      const forwarded = httpRequest(`${agent.url}${request.url}`, { method: request.method, headers: { ...request.headers, host: new URL(agent.url).host } }, (answer) => {
+        response.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(response);
+      });
+      request.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
+      const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only', { url, refreshRetryMs: 50 });
+      await until(() => remote.snapshot !== null, 'the snapshot of 30,000 monitors');
+      expect(remote.snapshot!.monitors).toHaveLength(30_000);
+    } finally {
+      front.closeAllConnections();
+      front.close();
+    }
+  });
+
+  it('turns red and says so when its monitors cannot be read any more while the stream stays up (a damaged database there), not green from before', async () => {
+    const { agent, monitor } = await agentWithMonitor();
+    let broken = false;
+    const front = createServer((request, response) => {
+      if (request.url === '/api/monitors' && broken) return void response.writeHead(500, { 'content-type': 'application/json' }).end('{"message":"database disk image is malformed"}');
+      const forwarded = httpRequest(`${agent.url}${request.url}`, { method: request.method, headers: { ...request.headers, host: new URL(agent.url).host } }, (answer) => {
+        response.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(response);
+      });
+      request.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
+      const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only', { url, refreshRetryMs: 50 });
+      const model = () => remoteTrayModel({ name: remote.name, snapshot: remote.snapshot, ...remote.status }, () => '14:02');
+      await until(() => model().state === 'idle' && remote.snapshot !== null, 'the first snapshot (a new monitor)');
+      broken = true;
+      expect((await fetch(`${agent.url}/api/pulse/${monitor.token}`, { method: 'POST' })).status).toBe(200); // a change the stream announces
+      await until(() => model().state === 'failed', 'the red tray');
+      expect(model()).toEqual({ state: 'failed', tooltip: 'Cronbeat on 127.0.0.1 cannot read its monitors: 500 database disk image is malformed', failed: [] });
+      broken = false;
+      await until(() => model().state === 'ok', 'the tray back once they are read again');
+    } finally {
+      front.closeAllConnections();
+      front.close();
+    }
+  });
+
   it('shows on its next start what failed there while the app was closed, once, and nothing again on the start after', async () => {
     const { agent, monitor } = await agentWithMonitor();
     const key = keyOf(agent, 'read-only');
