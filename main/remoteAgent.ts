@@ -43,6 +43,8 @@ export interface RemoteStatus {
   refusedStatus: number | null;
   /** Why its monitors could not be read the last time they were asked for (the stream up); null once they were. */
   unreadable: string | null;
+  /** How far its clock is ahead of this computer's (behind: negative), from its last answer's Date; null when unknown. */
+  clockOffsetMs: number | null;
 }
 
 const hourMinute = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
@@ -55,7 +57,7 @@ const hourMinute = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '
 export class RemoteAgent {
   readonly name: string;
   snapshot: TraySnapshot | null = null;
-  readonly status: RemoteStatus = { unreachableSince: null, refused: null, refusedStatus: null, unreadable: null };
+  readonly status: RemoteStatus = { unreachableSince: null, refused: null, refusedStatus: null, unreadable: null, clockOffsetMs: null };
   private readonly api: ApiClient;
   private readonly follower: NotificationFollower;
   private refreshTimer: NodeJS.Timeout | null = null;
@@ -141,6 +143,8 @@ export class RemoteAgent {
       quietServers: serverRows.filter((server) => server.quiet === true).map(({ id, name }) => ({ id, name })),
     };
     this.status.unreadable = null;
+    const agentNow = Date.parse(String(monitors.headers?.date ?? ''));
+    this.status.clockOffsetMs = Number.isNaN(agentNow) ? null : agentNow - (this.options.clock ?? Date.now)();
     this.options.onChange();
   }
 

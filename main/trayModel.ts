@@ -1,5 +1,6 @@
 import type { MonitorStatus } from '../agent/contract/monitors';
 import { describeError } from '../agent/domain/text/errorText';
+import { describeDuration } from '../agent/domain/time/durations';
 
 /**
  * What the tray shows: one of four icons, a tooltip with the counts, and the failed monitors.
@@ -143,6 +144,21 @@ export interface RemoteView {
   refusedStatus?: number | null;
   /** Why its monitors could not be read while its stream is up; null once they were. */
   unreadable?: string | null;
+  /** How far its clock is ahead of this computer's (behind: negative); null when unknown. */
+  clockOffsetMs?: number | null;
+}
+
+/**
+ * A clock this much off is said: the agent decides when a run is late by its own clock, so its
+ * failures and the times the dashboard shows are not what the user reads on theirs. Its answers'
+ * Date has whole seconds and the request takes a moment: less is not worth a word (the agent's
+ * own rule for a client's clock is the same minute).
+ */
+const CLOCK_OFF_MS = 60_000;
+
+function clockWords(offsetMs: number | null | undefined): string | null {
+  if (offsetMs === null || offsetMs === undefined || Math.abs(offsetMs) <= CLOCK_OFF_MS) return null;
+  return `its clock is ${describeDuration(Math.abs(offsetMs))} ${offsetMs > 0 ? 'ahead of' : 'behind'} this computer's`;
 }
 
 /** What the tray says of an agent that stopped being followed, by the status it answered. */
@@ -165,7 +181,9 @@ export function remoteTrayModel(view: RemoteView, timeOfDay: (ms: number) => str
   if (view.unreadable) return { state: 'failed', tooltip: cutTooltip(`${on} cannot read its monitors: ${view.unreadable}`), failed: [] };
   if (view.snapshot === null) return { state: 'idle', tooltip: `${on}: connecting…`, failed: [] };
   const model = trayModel(view.snapshot);
-  return { ...model, tooltip: model.tooltip.replace(/^Cronbeat:/, `${on}:`) };
+  const clock = clockWords(view.clockOffsetMs);
+  const tooltip = model.tooltip.replace(/^Cronbeat:/, `${on}:`);
+  return { ...model, tooltip: clock ? cutTooltip(`${tooltip} · ${clock}`) : tooltip };
 }
 
 /** Two models that would draw the same tray: no need to rebuild icon, tooltip and menu. */

@@ -182,6 +182,29 @@ describe('the desktop app connected to a remote agent', () => {
     }
   });
 
+  it("says when the agent's clock is off this computer's, from the time its answers carry", async () => {
+    const { agent } = await agentWithMonitor();
+    const front = createServer((request, response) => {
+      const forwarded = httpRequest(`${agent.url}${request.url}`, { method: request.method, headers: { ...request.headers, host: new URL(agent.url).host } }, (answer) => {
+        const date = request.url === '/api/monitors' ? new Date(Date.now() + 10 * 60_000).toUTCString() : answer.headers.date!;
+        response.writeHead(answer.statusCode!, { ...answer.headers, date });
+        answer.pipe(response);
+      });
+      request.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
+      const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only', { url });
+      await until(() => remote.snapshot !== null, 'the first snapshot');
+      const model = remoteTrayModel({ name: remote.name, snapshot: remote.snapshot, ...remote.status }, () => '14:02');
+      expect(model.tooltip).toMatch(/^Cronbeat on 127\.0\.0\.1: 1 new · its clock is (9 min 5\d s|10 min) ahead of this computer's$/);
+    } finally {
+      front.closeAllConnections();
+      front.close();
+    }
+  });
+
   it('shows on its next start what failed there while the app was closed, once, and nothing again on the start after', async () => {
     const { agent, monitor } = await agentWithMonitor();
     const key = keyOf(agent, 'read-only');

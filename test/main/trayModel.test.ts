@@ -92,6 +92,12 @@ describe('remoteTrayModel', () => {
     expect(remoteTrayModel(view, at)).toEqual({ ...trayModel(view.snapshot), tooltip: 'Cronbeat on backup-box: 1 failed' });
   });
 
+  it("says when the agent's clock is more than a minute off this computer's: its deadlines are then not the ones the user reads", () => {
+    expect(remoteTrayModel({ ...view, clockOffsetMs: 30_000 }, at).tooltip).toBe('Cronbeat on backup-box: 1 failed');
+    expect(remoteTrayModel({ ...view, clockOffsetMs: 12 * 60_000 + 400 }, at).tooltip).toBe("Cronbeat on backup-box: 1 failed · its clock is 12 min ahead of this computer's");
+    expect(remoteTrayModel({ ...view, clockOffsetMs: -3 * 3600_000 }, at).tooltip).toBe("Cronbeat on backup-box: 1 failed · its clock is 3 h behind this computer's");
+  });
+
   it('turns grey and says since when the agent is unreachable, or that the key was refused', () => {
     expect(remoteTrayModel({ ...view, unreachableSince: 1 }, at)).toEqual({ state: 'idle', tooltip: 'Cronbeat on backup-box unreachable since 14:02', failed: [] });
     expect(remoteTrayModel({ ...view, refused: 'revoked' }, at).tooltip).toBe('Cronbeat on backup-box: the key was refused');
