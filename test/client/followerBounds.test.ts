@@ -233,3 +233,21 @@ describe('redirects', () => {
     await expect(follower.run()).rejects.toThrow(`${url} is not a Cronbeat agent: its /api/events redirects to https://backup-box.example/api/events, not to an event stream. Check --url.`);
   });
 });
+
+describe("the agent's Retry-After", () => {
+  it('a 429 or 503 that says when to come back is waited for, beyond the shortest backoff', async () => {
+    const attempts: number[] = [];
+    const made: { follower?: NotificationFollower } = {};
+    const url = await serve((req, res) => {
+      if (!req.url!.startsWith('/api/events')) return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}');
+      attempts.push(performance.now());
+      if (attempts.length === 1) return void res.writeHead(503, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"message":"starting"}');
+      made.follower!.stop();
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end();
+    });
+    const follower = (made.follower = new NotificationFollower({ baseUrl: url, token: 't', reconnectDelaysMs: [0], onNotifications: () => {} }));
+    await follower.run();
+    expect(attempts).toHaveLength(2);
+    expect(attempts[1] - attempts[0]).toBeGreaterThanOrEqual(990);
+  });
+});

@@ -3,6 +3,10 @@ import { networkProblem } from '../connection/networkProblem';
 import { oneLine, redirectTarget } from '../connection/http';
 import { opener, type OpenRequest } from '../connection/proxyTunnel';
 import { describeError } from '../../domain/text/errorText';
+import { retryAfterMs } from '../../domain/channels/delivery';
+
+/** The longest an agent's (or its proxy's) Retry-After holds the follower back: it is watching for alerts. */
+export const MAX_RETRY_AFTER_MS = 5 * 60_000;
 
 /** The agent sends a comment every 15 s; this long without a byte means the connection is gone. */
 export const STREAM_SILENCE_MS = 45_000;
@@ -18,7 +22,7 @@ export const MAX_EVENT_CHARS = 1024 * 1024;
  * is no Cronbeat agent (a 200 that is not an event stream, or a redirect: a web page, a captive portal).
  */
 export type StreamEnd =
-  | { kind: 'dropped'; message: string; lasting?: boolean }
+  | { kind: 'dropped'; message: string; lasting?: boolean; retryAfterMs?: number }
   | { kind: 'refused'; status: number; message: string }
   | { kind: 'foreign'; contentType: string }
   /** A 3xx: something in front of the agent (a captive portal, a proxy's http→https) sends elsewhere; never followed with the key. */
@@ -80,7 +84,10 @@ export async function readEventStream(options: EventStreamOptions): Promise<Stre
         response.on('data', watchSilence);
         readRefusal(response).then((message) => {
           // 5xx, 429 and 408 pass (a restarting agent, a proxy whose upstream is down): retry those.
-          if (status >= 500 || status === 429 || status === 408) finish({ kind: 'dropped', message: `${status} ${message}` });
+          if (status >= 500 || status === 429 || status === 408) {
+            const wait = retryAfterMs(String(response.headers['retry-after'] ?? ''), Date.now());
+            finish({ kind: 'dropped', message: `${status} ${message}`, ...(wait === null ? {} : { retryAfterMs: Math.min(wait, MAX_RETRY_AFTER_MS) }) });
+          }
           else finish({ kind: 'refused', status, message });
         });
         return;

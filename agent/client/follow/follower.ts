@@ -184,7 +184,8 @@ export class NotificationFollower {
         if (!this.lossReported) this.options.onConnection?.(false, reason);
         this.lossReported = true;
         const delays = this.options.reconnectDelaysMs ?? RECONNECT_DELAYS_MS;
-        await this.sleep(delays[Math.min(failures++, delays.length - 1)]);
+        // Not sooner than the agent (or a proxy in front of it) asked, when it said.
+        await this.sleep(Math.max(delays[Math.min(failures++, delays.length - 1)], end.kind === 'dropped' ? (end.retryAfterMs ?? 0) : 0));
       }
     } finally {
       clearInterval(ticker);
