@@ -251,3 +251,23 @@ describe("the agent's Retry-After", () => {
     expect(attempts[1] - attempts[0]).toBeGreaterThanOrEqual(990);
   });
 });
+
+describe('an agent under a path of its proxy', () => {
+  it('streams its events under that path too, as every other request goes (https://example.com/cronbeat)', async () => {
+    const asked: string[] = [];
+    const url = await serve((req, res) => {
+      asked.push(req.url!);
+      if (req.url === '/cronbeat/api/events') {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        return void res.write('data: {"type":"ready"}\n\n');
+      }
+      res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not here</h1>');
+    });
+    const stop = new AbortController();
+    const events: string[] = [];
+    const end = await readEventStream({ baseUrl: `${url}/cronbeat`, token: 't', signal: stop.signal, onEvent: (event) => (events.push(event.type), stop.abort()) });
+    expect(asked).toEqual(['/cronbeat/api/events']);
+    expect(events).toEqual(['ready']);
+    expect(end).toEqual({ kind: 'dropped', message: 'stopped' });
+  });
+});

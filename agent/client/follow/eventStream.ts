@@ -43,7 +43,8 @@ export interface EventStreamOptions {
  * the rest of the client, so one code path serves the CLI and the desktop app.
  */
 export async function readEventStream(options: EventStreamOptions): Promise<StreamEnd> {
-  const url = new URL('/api/events', options.baseUrl);
+  // Under the base's path, as every other request: an agent behind a proxy's sub-path (https://example.com/cronbeat).
+  const url = new URL(`${options.baseUrl.replace(/\/+$/, '')}/api/events`);
   let open: OpenRequest;
   try {
     open = await opener(url);
