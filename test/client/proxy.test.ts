@@ -95,7 +95,10 @@ describe('through the proxy the environment names', () => {
     try {
       process.env.https_proxy = proxyUrl;
       const outcome = await requestOnce({ method: 'GET', url: 'https://tls-box.test/api/health' });
-      expect(outcome).toEqual({ kind: 'unreachable', message: 'cannot reach https://tls-box.test (DEPTH_ZERO_SELF_SIGNED_CERT)' });
+      expect(outcome).toEqual({
+        kind: 'unreachable',
+        message: 'cannot reach https://tls-box.test (TLS: the agent showed a self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT); trust its authority with NODE_EXTRA_CA_CERTS=/path/ca.pem, or fix the URL)',
+      });
       expect(seen).toEqual([`CONNECT tls-box.test:443 ${PROXY_AUTH}`]);
       const end = await readEventStream({ baseUrl: 'https://tls-box.test:8443', token: 't', onEvent: () => {} });
       expect(end).toMatchObject({ kind: 'dropped', lasting: true, message: expect.stringMatching(/^TLS: the agent showed a self-signed certificate/) });

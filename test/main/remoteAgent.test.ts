@@ -7,6 +7,7 @@ import { RemoteAgent } from '../../main/remoteAgent';
 import { remoteTrayModel } from '../../main/trayModel';
 import { closedPort } from '../helpers/cli';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { makeLeaf, startTlsServer } from '../engine/certificates/tls-fixtures';
 
 /*
  * The desktop app connected to an agent on another machine, without Electron: a real agent
@@ -239,6 +240,18 @@ describe('the desktop app connected to a remote agent', () => {
 });
 
 describe('checking an agent before connecting', () => {
+  it('says in words what is wrong with a certificate this computer does not trust, once', async () => {
+    const tls = await startTlsServer(makeLeaf());
+    try {
+      expect(await checkAgent(`https://127.0.0.1:${tls.port}`, 'cb_key')).toEqual({
+        ok: false,
+        message: `Cannot reach https://127.0.0.1:${tls.port} (TLS: the agent showed a self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT); trust its authority with NODE_EXTRA_CA_CERTS=/path/ca.pem, or fix the URL).`,
+      });
+    } finally {
+      await tls.close();
+    }
+  });
+
   it('says where an address redirects to (a proxy sending http to https), and never follows it with the key', async () => {
     const asked: string[] = [];
     const front = createServer((request, response) => {
@@ -265,7 +278,7 @@ describe('checking an agent before connecting', () => {
     expect(await checkAgent(agent.url, keyOf(agent, 'ping'))).toEqual({ ok: false, message: expect.stringMatching(/ping or badge key\). Use a read-only or full key/) });
     expect(await checkAgent(agent.url, 'cb_wrong')).toEqual({ ok: false, message: expect.stringMatching(/refused this key/) });
     const closed = `http://127.0.0.1:${await closedPort()}`;
-    expect(await checkAgent(closed, 'cb_x')).toEqual({ ok: false, message: expect.stringMatching(/^Cannot reach http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/) });
+    expect(await checkAgent(closed, 'cb_x')).toEqual({ ok: false, message: expect.stringMatching(/^Cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)\.$/) });
   });
 
   it("asks the key's session, and of an agent too old to say its scope, whether it may list the keys", async () => {

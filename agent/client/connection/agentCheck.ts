@@ -17,6 +17,11 @@ function fieldOf(text: string, name: string): unknown {
   }
 }
 
+/** "Cannot reach …" once: the request's own message may already begin so. */
+function cannotReach(baseUrl: string, message: string): string {
+  return message.startsWith('cannot reach ') ? `C${message.slice(1)}.` : `Cannot reach ${shownUrl(baseUrl)}: ${message}.`;
+}
+
 /**
  * What a redirect says, or null for another answer. It is never followed: the key would go to
  * whatever host it names. Said with the origin it leads to, the address to give when it is the
@@ -42,7 +47,7 @@ function redirectWords(baseUrl: string, path: string, outcome: HttpOutcome): str
  */
 export async function checkAgent(baseUrl: string, key: string): Promise<AgentCheck> {
   const health = await requestOnce({ method: 'GET', url: `${baseUrl}/api/health` });
-  if (health.kind === 'unreachable') return { ok: false, message: `Cannot reach ${shownUrl(baseUrl)}: ${health.message}.` };
+  if (health.kind === 'unreachable') return { ok: false, message: cannotReach(baseUrl, health.message) };
   const redirected = redirectWords(baseUrl, '/api/health', health);
   if (redirected) return { ok: false, message: redirected };
   if (health.kind === 'rejected' || fieldOf(health.text, 'status') !== 'ok') {
@@ -51,7 +56,7 @@ export async function checkAgent(baseUrl: string, key: string): Promise<AgentChe
   // The key's own answer, which says its scope: any list would do to test the key, but the
   // notifications' envelope names every page (megabytes at a million notifications).
   const read = await requestOnce({ method: 'GET', url: `${baseUrl}/api/session`, headers: bearer(key) });
-  if (read.kind === 'unreachable') return { ok: false, message: `Cannot reach ${shownUrl(baseUrl)}: ${read.message}.` };
+  if (read.kind === 'unreachable') return { ok: false, message: cannotReach(baseUrl, read.message) };
   if (read.kind === 'rejected') {
     const sent = redirectWords(baseUrl, '/api/session', read);
     if (sent) return { ok: false, message: sent };

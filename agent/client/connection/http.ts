@@ -2,6 +2,7 @@ import { isPlainHttpAnswer, plainHttpWords } from '../../domain/net/plainHttp';
 import { terminalText } from '../../domain/text/controlCharacters';
 import { describeError } from '../../domain/text/errorText';
 import { opener } from './proxyTunnel';
+import { networkProblem } from './networkProblem';
 
 /** Every request to the agent gives up after this long, so a hung agent never holds a job. */
 export const REQUEST_TIMEOUT_MS = 5_000;
@@ -51,7 +52,10 @@ export async function requestOnce(request: HttpRequest): Promise<HttpOutcome> {
     if (request.url.startsWith('https:') && isPlainHttpAnswer(cause?.code, cause?.message ?? '')) {
       return { kind: 'unreachable', message: `${plainHttpWords(safeOrigin(request.url))} (${cause?.code ?? 'wrong version number'})` };
     }
-    return { kind: 'unreachable', message: `cannot reach ${safeOrigin(request.url)} (${describeNetworkError(error)})` };
+    // A certificate this machine does not trust stays so: said in words, with what to do.
+    const problem = cause?.code ? networkProblem(cause as NodeJS.ErrnoException) : undefined;
+    const why = problem?.lasting ? problem.text : describeNetworkError(error);
+    return { kind: 'unreachable', message: `cannot reach ${safeOrigin(request.url)} (${why})` };
   }
 }
 
