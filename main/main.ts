@@ -144,7 +144,9 @@ async function runDesktop(): Promise<void> {
         try {
           startAtLogin.set(enabled);
         } catch (error) {
+          // A menu click has no other place to say it: the box alone would just untick itself.
           log(`Could not change "Start at login": ${String(error)}`);
+          dialog.showErrorBox('Cronbeat could not change "Start at login"', describeError(error));
         }
         loginEnabled = startAtLogin.isEnabled();
         tray.invalidate();

@@ -2,7 +2,7 @@
  * The whole main process (main/main.ts) against a real agent on a real port and real SQLite,
  * with only Electron replaced by the mock: the window, the bridge, the tray following a failure.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -160,6 +160,23 @@ describe('the desktop app', () => {
       expect(lines.join('\n')).not.toContain('sEcReT');
     } finally {
       spy.mockRestore();
+    }
+  });
+
+  it('says in a dialog why "Start at login" could not be changed (a read-only config folder), and leaves the box as it was', () => {
+    const blocked = join(dataDir, 'not-a-folder');
+    writeFileSync(blocked, '');
+    const previous = process.env.XDG_CONFIG_HOME;
+    process.env.XDG_CONFIG_HOME = blocked; // its autostart folder cannot be made, as on a read-only disk
+    try {
+      const tray = electron.FakeTray.created.at(-1)!;
+      const item = () => (tray.menu!.template as MenuItemConstructorOptions[]).find((entry) => entry.label === 'Start at login')!;
+      expect(item().checked).toBe(false);
+      expect(() => (item().click as (entry: { checked: boolean }) => void)({ checked: true })).not.toThrow();
+      expect(electron.dialog.showErrorBox).toHaveBeenCalledWith('Cronbeat could not change "Start at login"', expect.stringContaining('ENOTDIR'));
+      expect(item().checked).toBe(false);
+    } finally {
+      process.env.XDG_CONFIG_HOME = previous;
     }
   });
 
