@@ -10,6 +10,8 @@ export interface CertificateRow
   reminder_days: number | null;
   /** When the scheduler checks next; indexed. */
   next_check_at: number;
+  /** What the channels were last told while a maintenance window holds news of it (JSON, migration 35); null when nothing is held. */
+  held: string | null;
 }
 
 export interface NewCertificate {
@@ -33,6 +35,8 @@ export interface CheckResult {
   reminderDays: number | null;
   now: number;
   nextCheckAt: number;
+  /** What was last told, kept while a maintenance window holds the news; null (or absent) once told. */
+  held?: string | null;
 }
 
 const LIVE = 'deleted_at IS NULL';
@@ -56,10 +60,13 @@ export function certificateRepository(db: Db) {
   const record = db.prepare(
     `UPDATE ssl_certificates SET status = @status, expires_at = @expiresAt, valid_from = @validFrom, issuer = @issuer,
        subject = @subject, fingerprint_sha256 = @fingerprintSha256, last_checked_at = @now, last_error = @lastError,
-       reminder_days = @reminderDays, next_check_at = @nextCheckAt, updated_at = @now
+       reminder_days = @reminderDays, next_check_at = @nextCheckAt, held = @held, updated_at = @now
      WHERE id = @id AND ${LIVE}`,
   );
   const postpone = db.prepare(`UPDATE ssl_certificates SET next_check_at = ? WHERE id = ? AND ${LIVE}`);
+  const recheckHeld = db.prepare(
+    `UPDATE ssl_certificates SET next_check_at = min(next_check_at, @now) WHERE company_id = @companyId AND held IS NOT NULL AND ${LIVE}`,
+  );
   const softDelete = db.prepare(
     `UPDATE ssl_certificates SET deleted_at = @now, updated_at = @now WHERE id = @id AND company_id = @companyId AND ${LIVE}`,
   );
@@ -92,11 +99,15 @@ export function certificateRepository(db: Db) {
     },
     /** Returns false when the certificate was deleted meanwhile (the result is dropped). */
     recordCheck(result: CheckResult): boolean {
-      return record.run(result).changes === 1;
+      return record.run({ ...result, held: result.held ?? null }).changes === 1;
     },
     /** Moves the next check without recording anything (a failure waiting to be confirmed). */
     postpone(id: number, nextCheckAt: number): void {
       postpone.run(nextCheckAt, id);
+    },
+    /** Checks at once the company's certificates whose news a window holds (a window ended early, or moved): said then, if still news. */
+    recheckHeld(companyId: number, now: number): number {
+      return recheckHeld.run({ companyId, now }).changes;
     },
     /** Returns false when there was no such live certificate. */
     delete(companyId: number, id: number, now: number): boolean {

@@ -269,4 +269,23 @@ export const migrations: string[] = [
   `
   ALTER TABLE deliveries ADD COLUMN recipients TEXT;
   `,
+  // 34: a monitor's changes between failed and fine that raised no failed or recovered notification (flapping
+  // folded them or kept them quiet; short of alert after N), so a report counts the failed time as its status showed it.
+  `
+  CREATE TABLE quiet_changes (
+    id INTEGER PRIMARY KEY,
+    company_id INTEGER NOT NULL,
+    monitor_id INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('failed', 'recovered')),
+    reason TEXT
+  );
+  CREATE INDEX quiet_changes_by_time ON quiet_changes(company_id, at, id);
+  `,
+  // 35: what the channels were last told of a certificate when a maintenance window held its news (a JSON
+  // object: status, fingerprint_sha256, reminder_days), so the check at the window's end tells it once, if
+  // it is still news; null when nothing is held.
+  `
+  ALTER TABLE ssl_certificates ADD COLUMN held TEXT;
+  `,
 ];

@@ -21,6 +21,7 @@ import { reminderRepository } from './reminders';
 import { settingsRepository } from './settings';
 import { maintenanceWindowRepository } from './maintenanceWindows';
 import { reportRepository } from './reports';
+import { quietChangeRepository } from './quietChanges';
 
 /** The database and one repository per table, statements prepared once. */
 export function createStore(db: Db) {
@@ -51,6 +52,7 @@ export function createStore(db: Db) {
     reminders: reminderRepository(db),
     maintenanceWindows: maintenanceWindowRepository(db),
     reports: reportRepository(db),
+    quietChanges: quietChangeRepository(db),
     close(): void {
       db.close();
     },

@@ -138,6 +138,8 @@ export function createOverdueFailer(ctx: EngineContext) {
       // Conditional on its failure not being alerted yet, so each failure is counted, and raised, exactly once.
       const { changed, noted, failures } = storeMiss(ctx, row, missed, facts, now);
       if (!changed) continue;
+      // The first failure of a streak short of its alert after N: noted for reports (no missed-run alert was raised, so no reason).
+      if (!noted && row.is_alerted === 0) store.quietChanges.record(row.company_id, row.id, now, 'failed', null);
       // Failed, not alerting yet (or folded into a flapping alert): live views still hear of it.
       const transition = noted ? raiseNotedChange(ctx, changed, 'failed', now, { ...facts, reason: streakReason(facts.reason, failures) }, noted) : null;
       if (!transition) {

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../agent/db/migrations';
 import { openDatabase } from '../../agent/db/open';
 import { reasonText } from '../../agent/domain/alerts/reasonPieces';
+import { sendReminders } from '../../agent/engine/delivery/reminders';
 import { presentMonitor } from '../../agent/api/present/present';
 import { rollBackTo } from '../helpers/rollBack';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
@@ -80,6 +81,35 @@ describe('a missed deadline as data', () => {
     const words = presentMonitor(row, 'http://127.0.0.1', null).alert_reason;
     expect(words).toBe('Missed: the run due 2026-11-21 10:00 Europe/Paris (09:00 UTC) did not come (grace 5 min); no run has come yet');
     expect(reasonText(data, 'Europe/Paris')).toBe(words);
+  });
+
+  it('says what the job said once a failing run reports after the miss', async () => {
+    fixture = engineFixture(at('2026-11-21T08:00:00Z'));
+    const monitor = fixture.monitor({ schedule: '0 10 * * *', timezone: 'Europe/Paris', duration: 5 });
+    await fixture.step(at('2026-11-21T09:06:00Z'));
+    const failedAt = fixture.reload(monitor.id).failed_at;
+    // The run comes late, and says it failed: the monitor stays failed (no second alert), now for the job's reason.
+    await fixture.pulse(monitor.token, at('2026-11-21T09:20:00Z'), { kind: 'fail', exitCode: 3 });
+    const row = fixture.reload(monitor.id);
+    expect(row).toMatchObject({ is_alerted: 1, failed_at: failedAt });
+    expect(JSON.parse(row.alert_reason_data!)).toEqual({ kind: 'failed', exit_code: 3 });
+    expect(presentMonitor(row, 'http://127.0.0.1', null).alert_reason).toBe('Failed: the job exited with code 3');
+    expect(fixture.store.notifications.page(1, 100, 0)).toHaveLength(1);
+  });
+
+  it("has its reminders say the job's reason too, in their alert and their notification alike", async () => {
+    const start = at('2026-11-21T08:00:00Z');
+    fixture = engineFixture(start);
+    fixture.store.channels.create({ companyId: 1, name: 'pager', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/hook' }, quietHours: null, remindEveryHours: 1, now: start });
+    const monitor = fixture.monitor({ schedule: '0 10 * * *', timezone: 'Europe/Paris', duration: 5 });
+    await fixture.step(at('2026-11-21T09:06:00Z'));
+    await fixture.pulse(monitor.token, at('2026-11-21T09:20:00Z'), { kind: 'fail', exitCode: 3 });
+    // The failure was sent: its reminder comes an hour after it.
+    fixture.store.db.prepare("UPDATE deliveries SET status = 'sent'").run();
+    expect(sendReminders({ store: fixture.store, events: fixture.events }, at('2026-11-21T10:06:00Z'))).toBe(1);
+    const [reminder] = fixture.store.notifications.page(1, 100, 0);
+    expect(reminder!.alert!.reason).toEqual({ kind: 'failed', exit_code: 3 });
+    expect(reminder!.data.description).toBe('Failed: the job exited with code 3');
   });
 });
 

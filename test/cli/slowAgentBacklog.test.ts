@@ -1,4 +1,4 @@
-import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { describe, expect, it, vi, type OnTestFinishedHandler } from 'vitest';
 import { Spool } from '../../agent/client/spool/spool';
 import { Receiver } from '../helpers/receiver';
 import { runCli, tempFolder } from '../helpers/cli';
@@ -16,8 +16,11 @@ vi.setConfig({ testTimeout: 90_000 });
 const ANSWER_AFTER_MS = 2_000;
 const BACKLOG = 20;
 const token = '9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f';
-/** Stands in for an agent that takes every pulse, each after ANSWER_AFTER_MS; one a test, so the two can wait side by side. */
-async function slowAgent(): Promise<Receiver> {
+/**
+ * Stands in for an agent that takes every pulse, each after ANSWER_AFTER_MS; one a test, so the two can wait side by
+ * side. Stopped by the test's own `onTestFinished`: the global one may belong to the other test by then.
+ */
+async function slowAgent(onTestFinished: (cleanup: OnTestFinishedHandler) => void): Promise<Receiver> {
   const agent = await new Receiver([(_request, res) => void setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('OK'), ANSWER_AFTER_MS)]).start();
   onTestFinished(() => agent.stop());
   return agent;
@@ -36,8 +39,8 @@ describe.concurrent('a backlog for an agent that answers slowly', () => {
     ['run', (url: string) => ['run', token, '--url', url, '--', '/bin/sh', '-c', 'echo ran; exit 3']],
     ['ping', (url: string) => ['ping', token, '--fail', '--url', url]],
   ] as const) {
-    it(`${what}: a bounded time on it, then its own pulse waits behind the rest, in order`, async () => {
-      const agent = await slowAgent();
+    it(`${what}: a bounded time on it, then its own pulse waits behind the rest, in order`, async ({ onTestFinished }) => {
+      const agent = await slowAgent(onTestFinished);
       const { dataDir, spool } = await withBacklog(agent);
       const before = agent.requests.length;
       const started = performance.now();

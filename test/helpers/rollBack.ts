@@ -22,6 +22,8 @@ const UNDO: Record<number, string> = {
   31: 'DROP INDEX notifications_unread; CREATE INDEX notifications_unread ON notifications(notifiable_id, created_at DESC, id DESC) WHERE read_at IS NULL;',
   32: 'DROP INDEX server_alerts_key; ALTER TABLE server_alerts DROP COLUMN notification_id; ALTER TABLE server_alerts DROP COLUMN idempotency_key;',
   33: 'ALTER TABLE deliveries DROP COLUMN recipients;',
+  34: 'DROP TABLE quiet_changes;',
+  35: 'ALTER TABLE ssl_certificates DROP COLUMN held;',
 };
 
 /** Rolls the database in `file` back to schema `version`, then runs `then` (old data to plant) before closing it. */

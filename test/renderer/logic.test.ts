@@ -9,6 +9,8 @@ import { linkLabel, pageOf } from '../../renderer/src/components/Pager';
 import { filterMonitors, keepOrder, sortMonitors, tagsOfMonitors } from '../../renderer/src/lib/monitorList';
 import { commandLines } from '../../renderer/src/screens/MonitorDetail';
 import { certificateLabel, daysLeft } from '../../renderer/src/screens/Certificates';
+import { wordsOfNotice } from '../../agent/domain/alerts/noticeWords';
+import { toApiTimestamp } from '../../agent/domain/time/apiTimestamps';
 import type { Monitor } from '../../renderer/src/api/types';
 import { channelBody, MASK_FIELD } from '../../renderer/src/lib/channelKinds';
 import { mayChange } from '../../renderer/src/lib/access';
@@ -203,6 +205,22 @@ describe('monitor details', () => {
     expect(daysLeft('2026-12-01T00:00:00.000000Z', now)).toBe(10);
     expect(daysLeft('2026-11-20T00:00:00.000000Z', now)).toBe(-1);
     expect(daysLeft(null, now)).toBeNull();
+  });
+
+  it('counts days left as the certificate alerts do, by the one rule of agent/domain/certificates', () => {
+    const now = Date.UTC(2026, 10, 21, 12);
+    for (const hoursLeft of [1, 23, 24, 25, 36, 6.5 * 24, 7 * 24, 13.5 * 24]) {
+      const expiresAt = now + hoursLeft * 3_600_000;
+      const title = wordsOfNotice(
+        { kind: 'certificate', change: 'changed', hostname: 'example.com', port: 443, status: 'expiring', expires_at: toApiTimestamp(expiresAt), issuer: null, last_error: null },
+        { at: toApiTimestamp(now), server: null },
+      ).title;
+      const days = daysLeft(toApiTimestamp(expiresAt), now)!;
+      expect(title, `${hoursLeft} h left`).toBe(`Certificate expires in ${days} day${days === 1 ? '' : 's'}: example.com`);
+    }
+    // Once expired, whole days ago, counted the same way (an hour ago is "1 d ago", as 1 hour left is "1 d").
+    expect(daysLeft(toApiTimestamp(now - 3_600_000), now)).toBe(-1);
+    expect(daysLeft(toApiTimestamp(now - 36 * 3_600_000), now)).toBe(-2);
   });
 
   it('names a certificate by its host, and its port unless 443, an IPv6 address in brackets before one', () => {

@@ -100,6 +100,8 @@ export function maintenanceWindowRoutes({ store, events, clock, requireToken }: 
     const { result, replanned, servers } = store.db.transaction(() => {
       const result = change();
       const replanned = replanAfterWindowChange({ store }, row.company_id, windowOf(row), now);
+      // A certificate whose news a window held is checked again now: told at once if the window no longer holds it.
+      store.certificates.recheckHeld(row.company_id, now);
       return { result, replanned, servers: replanQuietAfterWindowChange({ store }, row.company_id, windowOf(row), now) };
     })();
     for (const monitor of replanned) events.emit({ type: 'monitor.changed', companyId: monitor.company_id, monitorId: monitor.id });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { accessSync, constants, readFileSync } from 'node:fs';
+import { withInheritedFds } from './inheritedFds';
 
 /*
  * Node holds arguments and environment variables as text, and passes them on as UTF-8: a byte
@@ -51,13 +52,24 @@ export function notRunnableStatus(error: NodeJS.ErrnoException | undefined): num
 }
 
 /**
- * Starts `command` with every byte it was given (jobStart). The bytes put back take room: a
- * command line that fits the kernel's limit for a whole one (ARG_MAX, 2 MB by default) may not
- * with them (E2BIG), and the job then runs as Node passes it rather than not at all. Throws
- * what spawn throws otherwise.
+ * Starts `command` with every byte it was given (jobStart) and every file descriptor this process
+ * was started with (withInheritedFds). The bytes put back take room: a command line that fits the
+ * kernel's limit for a whole one (ARG_MAX, 2 MB by default) may not with them (E2BIG), and the job
+ * then runs as Node passes it rather than not at all; so does a job whose descriptors cannot be
+ * given. Throws what spawn throws otherwise.
  */
 export function spawnJob(command: string[], options: SpawnOptions): ChildProcess {
   const start = jobStart(command);
+  const stdio = withInheritedFds(options.stdio ?? 'pipe');
+  try {
+    return spawnFrom(start, command, stdio === options.stdio ? options : { ...options, stdio });
+  } catch (error) {
+    if (stdio === options.stdio) throw error;
+    return spawnFrom(start, command, options);
+  }
+}
+
+function spawnFrom(start: JobStart, command: string[], options: SpawnOptions): ChildProcess {
   try {
     return spawn(start.file, start.args, options);
   } catch (error) {

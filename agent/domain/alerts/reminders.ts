@@ -11,6 +11,9 @@ import { toApiTimestamp } from '../time/apiTimestamps';
 
 const HOUR = 3_600_000;
 
+/** The kinds of reason a monitor keeps while failed (MonitorReason). */
+const MONITOR_REASONS: ReadonlySet<string> = new Set(['missed', 'not_finished', 'stuck', 'failed']);
+
 /** The longest a channel's reminders may be apart: a week. */
 export const MAX_REMIND_EVERY_HOURS = 168;
 
@@ -44,13 +47,16 @@ export function reminderWanted(state: {
  * The failure's alert told again at `now`: still failing, since the failure (`failedAt`, when the
  * monitor turned failed: the first of its N in a row when it alerts after N, as the dashboard says).
  * When what was told is a steady-again alert that said "now failed" (flapping kept the failure
- * itself quiet), it is that failure which is told again: `current`, the monitor's reason now.
+ * itself quiet), it is that failure which is told again: `current`, the monitor's reason now. The
+ * reason is the monitor's now in any case (the N-th in a row's last one, for alert after N): a run
+ * that came late and failed made a missed run "Failed: …", as the monitor and this notification say.
  */
 export function stillFailingAlert(told: Alert, now: number, current: MonitorReason | null, failedAt: number | null): Alert {
   const again = { ...told, event: 'monitor.still_failing' as const, at: toApiTimestamp(now) };
   const since = failedAt === null ? null : toApiTimestamp(failedAt);
   if (told.reason.kind === 'steady') return { ...again, reason: current ?? told.reason, failing_since: since ?? told.reason.failed_since ?? told.at };
-  return { ...again, failing_since: since ?? told.failing_since ?? told.at };
+  const reason = current === null ? told.reason : told.reason.kind === 'failed_times' ? { ...told.reason, last: current } : MONITOR_REASONS.has(told.reason.kind) ? current : told.reason;
+  return { ...again, reason, failing_since: since ?? told.failing_since ?? told.at };
 }
 
 /** The notification data of a reminder: the monitor as it is now, status `still_failing`. */

@@ -78,16 +78,27 @@ export function classifyCertificate(observation: CheckObservation, warnDays: num
   }
   // A date error the leaf's own dates do not explain is about another certificate in the chain.
   if (verifyError) return { status: 'invalid', lastError: describeVerifyError(verifyError) };
-  if (certificate.expiresAt - now < warnDays * DAY_MS) return { status: 'expiring', lastError: null };
+  if (withinWarning(certificate.expiresAt, warnDays, now)) return { status: 'expiring', lastError: null };
   return { status: 'valid', lastError: null };
 }
 
 /**
  * Days left before expiry as people say it, rounded up: 6.5 days is "7 days", the last hours
- * are "1 day". 0 once expired.
+ * are "1 day" (so the 7-day reminder says "7 days"). 0 once expired. The one rule: the alerts'
+ * words and the dashboard's lists both count with it.
  */
 export function daysLeft(expiresAt: number, now: number): number {
   return Math.max(0, Math.ceil((expiresAt - now) / DAY_MS));
+}
+
+/** Days since expiry, rounded up as daysLeft rounds (an hour ago is "1 day ago"); 0 while not expired. */
+export function daysExpired(expiresAt: number, now: number): number {
+  return Math.max(0, Math.ceil((now - expiresAt) / DAY_MS));
+}
+
+/** Whether fewer than `warnDays` days are left: where `expiring` begins (classifyCertificate), and the dashboard's amber. */
+export function withinWarning(expiresAt: number, warnDays: number, now: number): boolean {
+  return expiresAt - now < warnDays * DAY_MS;
 }
 
 /**

@@ -172,6 +172,27 @@ export function serverWindowEnd(windows: readonly MaintenanceWindow[], identifie
   return end;
 }
 
+/**
+ * Whether `window` covers the certificate checks of `hostname`: one naming nothing covers
+ * everything (as it does monitors and servers), and the tag `certificate:HOSTNAME` covers that
+ * host on any port; monitor ids never do.
+ */
+export function coversCertificate(window: MaintenanceWindow, hostname: string): boolean {
+  if (window.monitorIds.length === 0 && window.tags.length === 0) return true;
+  return window.tags.includes(`certificate:${hostname}`);
+}
+
+/** The latest end of the windows covering the certificates of `hostname` that are under way at `now`; null when none is. */
+export function certificateWindowEnd(windows: readonly MaintenanceWindow[], hostname: string, now: number): number | null {
+  let end: number | null = null;
+  for (const window of windows) {
+    if (!coversCertificate(window, hostname)) continue;
+    const under = windowEnd(window, now);
+    if (under !== null && (end === null || under > end)) end = under;
+  }
+  return end;
+}
+
 /** The occurrences of `window` that overlap [from, to), oldest first. */
 export function spansBetween(window: MaintenanceWindow, from: number, to: number): WindowSpan[] {
   const spans: WindowSpan[] = [];

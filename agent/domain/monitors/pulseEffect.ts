@@ -104,7 +104,7 @@ export function isStalePulse(state: Pick<PulseState, 'stateSince'>, at: number):
  * What a pulse does to a monitor. A start answers its run and opens a run in progress; a
  * success or failure answers its run (the run of its start when it ends one) and closes the
  * run in progress. A success recovers a failed monitor; a failure fails a monitor that is not
- * failed yet. A start leaves a failed monitor failed (only a success recovers it). An end
+ * failed yet, and gives one that is its own reason. A start leaves a failed monitor failed (only a success recovers it). An end
  * pulse older than the state (isStalePulse) leaves failed or fine as it is. `ridStartedAt`: when
  * the start with the end pulse's rid came, when there was one; an end that is not the run in
  * progress's (overlapping runs) answers its own start's run, so each run is counted once.
@@ -143,8 +143,10 @@ export function applyPulse(state: PulseState, pulse: PulseInput, ridStartedAt: n
     const fine = { ...confirmed, isAlerted: false, alertSent: true, alertReasonData: null, failures: [] };
     return { state: fine, transition, pairedStartAt };
   }
-  if (settled(state)) return { state: confirmed, transition: null, pairedStartAt };
   const reason = reportedFailureReason(pulse.exitCode);
+  // Already failed and alerted: no second alert, but the reason becomes what the job said (a run that comes
+  // late and fails is no longer "did not come").
+  if (settled(state)) return { state: { ...confirmed, alertReasonData: reason }, transition: null, pairedStartAt };
   const streak = { alertAfter: state.alertAfter ?? DEFAULT_ALERT_AFTER, failures: state.isAlerted ? (state.failures ?? []) : [], alertSent: false };
   const counted = addFailure(streak, answered ?? pulse.at);
   const failed = {

@@ -58,6 +58,9 @@ export function raiseNotedChange(
   { state, outcome }: NotedChange,
 ): RecordedTransition | null {
   if (outcome === 'alert') return recordTransition(ctx, monitor, kind, now, facts);
+  // No failed or recovered notification tells this change: a report counts its failed time from this note.
+  const why = kind === 'failed' ? (facts.reason.kind === 'failed_times' ? facts.reason.last.kind : facts.reason.kind) : null;
+  ctx.store.quietChanges.record(monitor.company_id, monitor.id, now, kind, why);
   if (outcome === 'silent') return null;
   const reason = flappingReason(state, kind === 'failed', now);
   const alert: Alert = {

@@ -99,6 +99,9 @@ export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number
         : { kind: 'recovered', failed_since: toNullableApiTimestamp(monitor.failed_at), exit_code: pulse.exitCode };
     const expectedAt = dueTimeOfRun(monitor, monitor.duration, startedAt ?? pulse.at);
     transition = raiseChange(ctx, changed, effect.transition, now, { reason, run, expectedAt });
+  } else if (effect && effect.state.isAlerted !== state.isAlerted) {
+    // Failed short of its alert after N, or quietly recovered from such a failure: no notification tells it, a report counts it.
+    store.quietChanges.record(monitor.company_id, monitor.id, now, effect.state.isAlerted ? 'failed' : 'recovered', effect.state.isAlerted ? 'failed' : null);
   }
   return { companyId: monitor.company_id, monitorId: monitor.id, transition };
 }

@@ -1,5 +1,6 @@
 import type { Store } from '../../db/store';
 import type { EventCursor, RunFacts } from '../../db/reports';
+import type { QuietCursor } from '../../db/quietChanges';
 import { inSlices } from '../slices';
 import { describeError } from '../../domain/text/errorText';
 import type { AgentEvents } from '../events';
@@ -27,6 +28,8 @@ export interface ReportContext {
 /** Monitors whose runs one step reads, and failures or recoveries: a few milliseconds of reading rows, then pulses are answered. */
 const RUNS_SPAN = 100;
 const EVENTS_PAGE = 500;
+/** At one moment, a failure before its recovery. */
+const EVENT_ORDER: Record<ReportEvent['kind'], number> = { failed: 0, recovered: 1, paused: 2 };
 
 /**
  * The report of `channel` over `period`, as of `now` (sent, or previewed). Its runs (a page of
@@ -46,6 +49,10 @@ export async function channelReport(store: Store, channel: { id: number; company
   const events = new Map<number, ReportEvent[]>();
   let cursor: EventCursor | null = null;
   await inSlices(() => (cursor = store.reports.eventsPage(channel.company_id, period, cursor, EVENTS_PAGE, events)) !== null);
+  // The changes no notification told (flapping, short of alert after N), among those that were told.
+  let quiet: QuietCursor | null = null;
+  await inSlices(() => (quiet = store.quietChanges.page(channel.company_id, period.from, quiet, EVENTS_PAGE, events)) !== null);
+  for (const list of events.values()) list.sort((a, b) => a.at - b.at || EVENT_ORDER[a.kind] - EVENT_ORDER[b.kind]);
   const windows = store.maintenanceWindows.windows(channel.company_id);
   return buildReport(schedule, period, store.reports.inputs(channel.company_id, channel.id, period, ran, events, windows), now);
 }

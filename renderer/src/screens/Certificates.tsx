@@ -13,13 +13,23 @@ import { useResource } from '../lib/use-resource';
 import './Certificates.css';
 import { describeError } from '../../../agent/domain/text/errorText';
 import { hostLabel } from '../../../agent/domain/alerts/noticeWords';
+import { daysExpired, daysLeft as daysLeftRule, withinWarning } from '../../../agent/domain/certificates/status';
 import { useCanEdit } from '../lib/access';
 import { useKeepFocus } from '../lib/use-keep-focus';
 
-/** Whole days until expiry (negative once expired), or null when unknown. */
+/**
+ * Whole days until expiry (negative: days since it expired), or null when unknown; rounded as the
+ * alerts round them, so the list never says 6 days beside an alert of 7.
+ */
 export function daysLeft(expiresAt: string | null, now = Date.now()): number | null {
   if (!expiresAt) return null;
-  return Math.floor((new Date(expiresAt).getTime() - now) / 86_400_000);
+  const at = Date.parse(expiresAt);
+  return now > at ? -daysExpired(at, now) : daysLeftRule(at, now);
+}
+
+/** Whether the certificate is within its warning days (amber), by the rule that makes it `expiring`. */
+export function inWarning(certificate: Pick<Certificate, 'expires_at' | 'warn_days'>, now = Date.now()): boolean {
+  return certificate.expires_at !== null && withinWarning(Date.parse(certificate.expires_at), certificate.warn_days, now);
 }
 
 /** "example.com", or "example.com:8443" when the port is not 443 (two ports are two certificates): the alerts' own words. */
@@ -29,7 +39,7 @@ function DaysLeft(props: { certificate: Certificate }) {
   const days = daysLeft(props.certificate.expires_at);
   if (days === null) return <span className="muted">—</span>;
   if (days < 0) return <span className="text-bad">expired {-days} d ago</span>;
-  return <span className={days < props.certificate.warn_days ? 'text-warn' : undefined}>{days} d</span>;
+  return <span className={inWarning(props.certificate) ? 'text-warn' : undefined}>{days} d</span>;
 }
 
 export function CertificatesScreen() {

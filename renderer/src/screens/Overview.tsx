@@ -9,7 +9,7 @@ import { plural } from '../lib/format';
 import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import { StatusBadge } from '../components/StatusBadge';
-import { certificateLabel, daysLeft } from './Certificates';
+import { certificateLabel, daysLeft, inWarning } from './Certificates';
 import { NotificationList, useToggleRead } from './Notifications';
 import { reasonPiecesOf } from '../../../agent/domain/alerts/reasonPieces';
 import { AlertReasonText } from '../components/AlertReasonText';
@@ -62,10 +62,7 @@ export function OverviewScreen() {
   const failed = (monitors.data ?? []).filter((m) => monitorStatus(m) === 'failed').sort((a, b) => a.name.localeCompare(b.name));
   const quietServers = (servers.data ?? []).filter((server) => server.quiet).length;
   const certificatesMissing = certificates.error instanceof ApiError && certificates.error.status === 404;
-  const soon = (certificates.data ?? []).filter((c) => {
-    const days = daysLeft(c.expires_at);
-    return c.status !== 'valid' || (days !== null && days < c.warn_days);
-  });
+  const soon = (certificates.data ?? []).filter((c) => c.status !== 'valid' || inWarning(c));
 
   return (
     <>

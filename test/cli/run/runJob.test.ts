@@ -282,3 +282,28 @@ describe('cronbeat run: words and environment that are not UTF-8', () => {
     expect({ status, stdout }, stderr).toEqual({ status: 0, stdout: `ran ${filler.length + 1}` });
   });
 });
+
+describe('cronbeat run: the file descriptors the job was given', () => {
+  /** Runs `words` (then the job's folder) from a shell that opens a log on fd 3 and a lock on fd 9 for it, as a crontab line does: what the job wrote to each, and the numbers it held. */
+  async function withDescriptors(words: string[]): Promise<{ status: number | null; three: string; nine: string; fds: string[] }> {
+    const folder = tempFolder();
+    const child = spawn('sh', ['-c', `"$@" ${shellQuote(folder)} 3>${shellQuote(join(folder, 'log'))} 9>${shellQuote(join(folder, 'lock'))}`, 'sh', ...words], {
+      env: cleanEnv({ CRONBEAT_DATA_DIR: tempFolder() }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const [three, nine, fds] = ['log', 'lock', 'fds'].map((name) => readFileSync(join(folder, name), 'utf8'));
+    return { status, three, nine, fds: fds.split('\n').filter(Boolean) };
+  }
+
+  it('gives the job every descriptor run was given, at the same numbers, and none of its own (a log on fd 3, a lock held for the job on fd 9)', async () => {
+    // ls's output goes to a file it opens itself: it lists the job's descriptors and no pipe of its own.
+    const job = ['sh', '-c', 'echo to-three >&3 && echo to-nine >&9 && ls /proc/$$/fd > "$1/fds"', 'sh'];
+    const alone = await withDescriptors(job);
+    expect(alone).toMatchObject({ status: 0, three: 'to-three\n', nine: 'to-nine\n' });
+    expect(alone.fds).toEqual(expect.arrayContaining(['0', '1', '2', '3', '9']));
+    const wrapped = await withDescriptors([process.execPath, CLI, 'run', 'some-token', '--url', down, '--', ...job]);
+    // Node's start closed fds 3 to 19 for the job: `9: Bad file descriptor`, and the job failed.
+    expect(wrapped).toEqual(alone);
+  });
+});

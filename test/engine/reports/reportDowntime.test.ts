@@ -110,6 +110,29 @@ describe('a report of a monitor failed but not alerted yet', () => {
   });
 });
 
+describe('a report of a monitor that failed short of its alert after N and recovered', () => {
+  it('counts the time its status said failed, missed or reported, as a hand count does', async () => {
+    const { f, monitor: reported } = await hourlyAlertingAfter(3, '2026-11-26T01:30:00Z');
+    const missed = f.monitor({ name: 'missed', schedule: '0 * * * *', duration: 5, now: at('2026-11-26T01:30:00Z') });
+    f.store.monitorAlerting.setAlertAfter(1, missed.id, 3, at('2026-11-26T01:30:00Z'));
+    for (const hour of ['02', '03', '04', '05', '06', '07']) {
+      const fails = hour === '03' || hour === '04';
+      await f.pulse(reported.token, at(`2026-11-26T${hour}:00:10Z`), fails ? { kind: 'fail', exitCode: 1 } : {});
+      // The other's 03:00 run never comes: failed at 03:05:30, the first of three.
+      if (hour === '03') await f.step(at('2026-11-26T03:05:30Z'));
+      else await f.pulse(missed.token, at(`2026-11-26T${hour}:00:10Z`), fails ? { kind: 'fail', exitCode: 1 } : {});
+    }
+    // Neither reached its third failure: nothing alerted.
+    expect(f.store.notifications.page(1, 100, 0)).toHaveLength(0);
+    expect(await sendDueReports(ctx(f), at('2026-11-26T08:00:00Z'))).toBe(1);
+    const lines = lastReport(f).monitors;
+    // By hand: failed 03:00:10 to 05:00:10 of the 6.5 h it existed.
+    expect(lines.find((m) => m.id === reported.id)).toMatchObject({ runs: 6, failures: 2, missed: 0, downtime_ms: 7_200_000, uptime_percent: 69.23 });
+    // Failed 03:05:30 to 05:00:10; no missed-run alert was raised.
+    expect(lines.find((m) => m.id === missed.id)).toMatchObject({ runs: 5, failures: 1, missed: 0, downtime_ms: 6_880_000 });
+  });
+});
+
 describe('a report of a monitor failed across a maintenance window', () => {
   it('counts the time in the window as up, as Uptime Kuma does', async () => {
     const monitor = await failedAtThree();
@@ -140,5 +163,71 @@ describe('the missed count of a monitor that alerts after N failures', () => {
     const report = lastReport(f);
     expect(report.monitors.find((m) => m.id === monitor.id)).toMatchObject({ runs: 1, failures: 0, missed: 1 });
     expect(report.totals.missed).toBe(1);
+  });
+});
+
+describe('a report of a flapping monitor', () => {
+  it('counts every failed stretch, those flapping kept quiet too, as a hand count of its runs does', async () => {
+    const { f, start } = withDailyReport();
+    // Daily at noon: no run is due before the report, so only the job's pulses change it.
+    const monitor = f.monitor({ name: 'flappy', schedule: '0 12 * * *', duration: 5, now: at('2026-11-26T00:30:00Z') });
+    expect(await sendDueReports(ctx(f), start)).toBe(0);
+    // Fails and recovers four times, ten minutes each time: the fifth change flaps, the rest are quiet.
+    const times = ['01:00', '01:10', '01:20', '01:30', '01:40', '01:50', '02:00', '02:10'];
+    for (const [i, time] of times.entries()) {
+      await f.pulse(monitor.token, at(`2026-11-26T${time}:00Z`), i % 2 === 0 ? { kind: 'fail', exitCode: 1 } : {});
+    }
+    expect(f.reload(monitor.id).steady_at).not.toBeNull();
+    // An hour without a change: steady, and fine.
+    await f.step(at('2026-11-26T03:10:00Z'));
+    expect(await sendDueReports(ctx(f), at('2026-11-26T08:00:00Z'))).toBe(1);
+    // By hand: 01:00-01:10, 01:20-01:30, 01:40-01:50, 02:00-02:10 failed, 40 min of the 7.5 h it existed.
+    expect(lastReport(f).monitors.find((m) => m.id === monitor.id)).toMatchObject({ runs: 8, failures: 4, missed: 0, downtime_ms: 2_400_000, uptime_percent: 91.11 });
+  });
+});
+
+describe('reports of a flapping monitor across a daylight-saving night', () => {
+  it('give the daily, weekly and monthly figures a hand count of its runs gives, over days of 25 hours', async () => {
+    const start = at('2026-09-30T10:00:00Z');
+    const f = engineFixture(start);
+    fixture = f;
+    const channelIds = (['daily', 'weekly', 'monthly'] as const).map(
+      (report) =>
+        f.store.channels.create({ companyId: 1, name: report, kind: 'webhook', settings: { url: 'http://127.0.0.1:9/hook', secret: 'x'.repeat(16), report, report_time: '08:00', report_timezone: 'Europe/Berlin' }, quietHours: null, now: start }).id,
+    );
+    // Due on New Year's Day only: nothing is missed in October, only the job's pulses change it.
+    const monitor = f.monitor({ name: 'flappy', schedule: '0 12 1 1 *', duration: 5, now: start });
+    expect(await sendDueReports(ctx(f), start)).toBe(0);
+    // Berlin's clocks go back at 03:00 CEST (01:00 UTC) on Sunday the 25th: the night has 02:00-03:00 twice.
+    const pulses: Array<[string, boolean]> = [['00:00', false], ['00:10', true], ['00:20', false], ['00:30', true], ['00:40', false], ['00:50', true], ['00:55', false], ['01:20', true]];
+    for (const [time, ok] of pulses) await f.pulse(monitor.token, at(`2026-10-25T${time}:00Z`), ok ? {} : { kind: 'fail', exitCode: 1 });
+    expect(f.reload(monitor.id).steady_at).not.toBeNull();
+    await f.step(at('2026-10-25T02:30:00Z'));
+    const reportOf = (channelId: number) =>
+      JSON.parse(
+        f.store.db
+          .prepare('SELECT n.data FROM notifications n JOIN deliveries d ON d.notification_id = n.id WHERE n.type = ? AND d.channel_id = ? ORDER BY n.rowid DESC LIMIT 1')
+          .pluck()
+          .get(REPORT_NOTIFICATION_TYPE, channelId) as string,
+      ) as ReportData;
+    // By hand: failed 10 + 10 + 10 + 25 minutes (the last across the switch); 8 runs, 4 of them failures.
+    const figures = { runs: 8, failures: 4, missed: 0, downtime_ms: 3_300_000 };
+    // 08:00 in Berlin is 07:00 UTC after the switch, 06:00 before.
+    // (Each call sends the other channels' last periods too, the first time.)
+    expect(await sendDueReports(ctx(f), at('2026-10-25T07:00:00Z'))).toBeGreaterThanOrEqual(1);
+    const daily = reportOf(channelIds[0]!);
+    expect(daily).toMatchObject({ from: at('2026-10-24T06:00:00Z'), to: at('2026-10-25T07:00:00Z'), totals: { monitors: 1, runs: 8, failures: 4, missed: 0, failing_now: 0, never_ran: 0 } });
+    // 55 minutes of 25 hours.
+    expect(daily.monitors[0]).toMatchObject({ ...figures, uptime_percent: 96.33 });
+    expect(await sendDueReports(ctx(f), at('2026-10-26T07:00:00Z'))).toBe(2);
+    const weekly = reportOf(channelIds[1]!);
+    expect(weekly).toMatchObject({ from: at('2026-10-19T06:00:00Z'), to: at('2026-10-26T07:00:00Z') });
+    // Of 169 hours.
+    expect(weekly.monitors[0]).toMatchObject({ ...figures, uptime_percent: 99.45 });
+    expect(await sendDueReports(ctx(f), at('2026-11-01T07:00:00Z'))).toBeGreaterThanOrEqual(1);
+    const monthly = reportOf(channelIds[2]!);
+    expect(monthly).toMatchObject({ from: at('2026-10-01T06:00:00Z'), to: at('2026-11-01T07:00:00Z') });
+    // Of 745 hours.
+    expect(monthly.monitors[0]).toMatchObject({ ...figures, uptime_percent: 99.87 });
   });
 });
