@@ -185,6 +185,8 @@ async function runDesktop(): Promise<void> {
   }
   let pending: NodeJS.Timeout | null = null;
   const unsubscribe = view.onChange(() => {
+    // The agent just said something: it answers, so a dashboard that could not load can now.
+    dashboard?.reloadIfFailed();
     pending ??= setTimeout(() => {
       pending = null;
       redraw();
