@@ -45,6 +45,8 @@ export interface RemoteStatus {
   unreadable: string | null;
   /** How far its clock is ahead of this computer's (behind: negative), from its last answer's Date; null when unknown. */
   clockOffsetMs: number | null;
+  /** When its stream was lost, while it is being connected again (a restart, a network change); null while connected. */
+  reconnectingSince: number | null;
 }
 
 const hourMinute = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
@@ -57,7 +59,7 @@ const hourMinute = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '
 export class RemoteAgent {
   readonly name: string;
   snapshot: TraySnapshot | null = null;
-  readonly status: RemoteStatus = { unreachableSince: null, refused: null, refusedStatus: null, unreadable: null, clockOffsetMs: null };
+  readonly status: RemoteStatus = { unreachableSince: null, refused: null, refusedStatus: null, unreadable: null, clockOffsetMs: null, reconnectingSince: null };
   private readonly api: ApiClient;
   private readonly follower: NotificationFollower;
   private refreshTimer: NodeJS.Timeout | null = null;
@@ -78,6 +80,9 @@ export class RemoteAgent {
       },
       onNotice: (notice) => this.notice(notice),
       onConnection: (connected, reason) => {
+        // Said at once in the tooltip: what it shows is what was read before the loss.
+        this.status.reconnectingSince = connected ? null : (options.clock ?? Date.now)();
+        options.onChange();
         if (connected) this.scheduleRefresh(0);
         else options.log(`Lost ${options.url} (${reason}); reconnecting.`);
       },

@@ -146,6 +146,8 @@ export interface RemoteView {
   unreadable?: string | null;
   /** How far its clock is ahead of this computer's (behind: negative); null when unknown. */
   clockOffsetMs?: number | null;
+  /** Since when its stream is being connected again (under a minute: not unreachable yet); null while connected. */
+  reconnectingSince?: number | null;
 }
 
 /**
@@ -181,9 +183,14 @@ export function remoteTrayModel(view: RemoteView, timeOfDay: (ms: number) => str
   if (view.unreadable) return { state: 'failed', tooltip: cutTooltip(`${on} cannot read its monitors: ${view.unreadable}`), failed: [] };
   if (view.snapshot === null) return { state: 'idle', tooltip: `${on}: connecting…`, failed: [] };
   const model = trayModel(view.snapshot);
-  const clock = clockWords(view.clockOffsetMs);
+  const notes = [
+    // The counts are what was read before the loss: said so, or they would pass for now.
+    ...(view.reconnectingSince !== null && view.reconnectingSince !== undefined ? [`reconnecting since ${timeOfDay(view.reconnectingSince)}`] : []),
+    clockWords(view.clockOffsetMs),
+  ];
+  const said = notes.filter((note): note is string => note !== null);
   const tooltip = model.tooltip.replace(/^Cronbeat:/, `${on}:`);
-  return { ...model, tooltip: clock ? cutTooltip(`${tooltip} · ${clock}`) : tooltip };
+  return { ...model, tooltip: said.length > 0 ? cutTooltip([tooltip, ...said].join(' · ')) : tooltip };
 }
 
 /** Two models that would draw the same tray: no need to rebuild icon, tooltip and menu. */

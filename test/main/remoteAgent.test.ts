@@ -206,6 +206,37 @@ describe('the desktop app connected to a remote agent', () => {
     }
   });
 
+  it('says it is reconnecting while the agent restarts, before a minute makes it unreachable, and stops saying so once back', async () => {
+    const { agent } = await agentWithMonitor();
+    let down = false;
+    const streams = new Set<import('node:http').ServerResponse>();
+    const front = createServer((request, response) => {
+      if (down) return void response.writeHead(503, { 'content-type': 'application/json' }).end('{"message":"restarting"}');
+      if (request.url === '/api/events') streams.add(response);
+      const forwarded = httpRequest(`${agent.url}${request.url}`, { method: request.method, headers: { ...request.headers, host: new URL(agent.url).host } }, (answer) => {
+        response.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(response);
+      });
+      request.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
+      const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only', { url });
+      const model = () => remoteTrayModel({ name: remote.name, snapshot: remote.snapshot, ...remote.status }, () => '14:02');
+      await until(() => remote.snapshot !== null, 'the first snapshot');
+      expect(model().tooltip).toBe('Cronbeat on 127.0.0.1: 1 new');
+      down = true;
+      for (const stream of streams) stream.destroy();
+      await until(() => model().tooltip === 'Cronbeat on 127.0.0.1: 1 new · reconnecting since 14:02', 'the tray saying it reconnects');
+      down = false;
+      await until(() => model().tooltip === 'Cronbeat on 127.0.0.1: 1 new', 'the tray back');
+    } finally {
+      front.closeAllConnections();
+      front.close();
+    }
+  });
+
   it('shows on its next start what failed there while the app was closed, once, and nothing again on the start after', async () => {
     const { agent, monitor } = await agentWithMonitor();
     const key = keyOf(agent, 'read-only');
