@@ -17,8 +17,10 @@ import { remoteTrayModel, trayModel, type TrayModel } from './trayModel';
  */
 export interface AgentView {
   mode: 'local' | 'remote';
-  /** The origin the window loads the dashboard from. */
+  /** The origin the window loads the dashboard from: the only one it shows, and the only page the bridge answers. */
   origin: string;
+  /** Where the dashboard and the API are: the origin, and the path of a proxy that serves the agent under one. */
+  base: string;
   /** The dashboard's key (the preload hands it to the page of `origin` only). */
   token: string;
   /** The agent's address as the menu shows it. */
@@ -60,6 +62,7 @@ export async function localAgentView(options: LocalViewOptions): Promise<AgentVi
   return {
     mode: 'local',
     origin,
+    base: origin,
     token: desktopToken.token,
     agentUrl: origin,
     canPause: true,
@@ -108,12 +111,13 @@ export function remoteAgentView({ remote, dataDir, notifier, log }: RemoteViewOp
   });
   agent.start();
   const origin = new URL(remote.url).origin;
-  log(`Connected to the agent at ${origin}`);
+  log(`Connected to the agent at ${remote.url}`);
   return {
     mode: 'remote',
     origin,
+    base: remote.url,
     token: remote.key,
-    agentUrl: origin,
+    agentUrl: remote.url,
     canPause: agent.canChange,
     model: () => remoteTrayModel({ name: agent.name, snapshot: agent.snapshot, ...agent.status }, hourMinute),
     pause: (monitorId, until) => agent.pause(monitorId, until),

@@ -4,9 +4,13 @@ import { createMainWindow, revealWindow, type MainWindowOptions } from './window
 import type { TrayAction } from '../renderer/src/bridge';
 import { describeError } from '../agent/domain/text/errorText';
 
-/** The dashboard routes in the URL fragment ("#/monitors/12"), so any route loads the one index.html. */
-export function dashboardUrl(appOrigin: string, route: string): string {
-  return `${new URL(appOrigin).origin}/#${route.startsWith('/') ? route : `/${route}`}`;
+/**
+ * The dashboard routes in the URL fragment ("#/monitors/12"), so any route loads the one
+ * index.html, under the agent's path when a proxy serves it under one.
+ */
+export function dashboardUrl(appBase: string, route: string): string {
+  const base = new URL(appBase);
+  return `${base.origin}${base.pathname.replace(/\/+$/, '')}/#${route.startsWith('/') ? route : `/${route}`}`;
 }
 
 /**

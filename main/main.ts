@@ -88,7 +88,7 @@ async function runDesktop(): Promise<void> {
   guardSession(session.defaultSession, origin);
   ipcMain.on(IpcChannel.session, (event) => {
     const trusted = isTrustedSender(event.senderFrame, origin);
-    event.returnValue = trusted ? ({ apiBase: origin, token: view.token } satisfies SessionInfo) : null;
+    event.returnValue = trusted ? ({ apiBase: view.base, token: view.token } satisfies SessionInfo) : null;
   });
   ipcMain.handle(IpcChannel.agentChoice, (event): AgentChoice | null => {
     if (!isTrustedSender(event.senderFrame, origin)) return null;
@@ -117,7 +117,7 @@ async function runDesktop(): Promise<void> {
   const hasTray = !trayIsMissing(process.platform, process.env.XDG_CURRENT_DESKTOP, await statusNotifierWatcherPresent());
   let quitting = false;
   dashboard = new DashboardWindow({
-    appOrigin: origin,
+    appOrigin: view.base,
     preload: join(__dirname, 'preload.cjs'),
     icon: appIconPath(assetsDir),
     isQuitting: () => quitting,

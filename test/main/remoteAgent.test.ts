@@ -1,6 +1,7 @@
 import { createServer, request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkAgent } from '../../agent/client/connection/agentCheck';
+import { connectRequest } from '../../main/connectRequest';
 import type { FollowerPopup } from '../../agent/client/follow/notificationPopups';
 import type { NotificationCursor } from '../../agent/client/follow/notificationCursor';
 import { RemoteAgent } from '../../main/remoteAgent';
@@ -267,6 +268,36 @@ describe('the desktop app connected to a remote agent', () => {
     expect(remote.status.refused).toMatch(/refused the key \(401/);
     expect(remote.status.refusedStatus).toBe(401);
     expect(remoteTrayModel({ name: remote.name, snapshot: remote.snapshot, ...remote.status }, () => '').tooltip).toBe('Cronbeat on 127.0.0.1: the key was refused');
+  });
+});
+
+describe("an agent served under a proxy's sub-path", () => {
+  it('is checked, followed and read there: popups, tray and pauses', async () => {
+    const { agent, monitor } = await agentWithMonitor();
+    const front = createServer((request, response) => {
+      if (!request.url!.startsWith('/cronbeat/')) return void response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Another site</h1>');
+      const forwarded = httpRequest(`${agent.url}${request.url!.slice('/cronbeat'.length)}`, { method: request.method, headers: { ...request.headers, host: new URL(agent.url).host } }, (answer) => {
+        response.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(response);
+      });
+      request.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as { port: number }).port}/cronbeat`;
+      const key = keyOf(agent, 'full');
+      expect(connectRequest({ url: `${url}/#/settings`, key })).toEqual({ ok: true, url, key });
+      expect(await checkAgent(url, key)).toEqual({ ok: true, access: 'full' });
+      const { remote, popups, until } = connect(agent, key, 'full', { url });
+      await until(() => remote.snapshot !== null, 'the first snapshot');
+      expect((await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`, { method: 'POST' })).status).toBe(200);
+      await until(() => popups.length === 1 && remote.snapshot!.monitors[0].status === 'failed', 'the popup and the red tray');
+      await remote.pause(monitor.id, null);
+      await until(() => remote.snapshot!.monitors[0].status === 'paused', 'the monitor paused');
+    } finally {
+      front.closeAllConnections();
+      front.close();
+    }
   });
 });
 
