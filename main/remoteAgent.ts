@@ -6,7 +6,7 @@ import { requestWithRetry } from '../agent/client/connection/http';
 import { followerPopups, type FollowerPopup } from '../agent/client/follow/notificationPopups';
 import type { NotificationCursor } from '../agent/client/follow/notificationCursor';
 import { traySnapshotOf } from './agentSnapshot';
-import type { MonitorStatus, TraySnapshot } from './trayModel';
+import { refusalWords, type MonitorStatus, type TraySnapshot } from './trayModel';
 
 /** A burst of stream events redraws the tray once, this long after the first. */
 const REFRESH_DELAY_MS = 300;
@@ -98,6 +98,14 @@ export class RemoteAgent {
       this.status.refused = error instanceof FollowRefused ? error.message : String(error);
       this.status.refusedStatus = error instanceof FollowRefused ? error.status : null;
       this.options.log(`Stopped following ${this.options.url}: ${this.status.refused}`);
+      // Said once as a popup too: a grey icon alone is easily missed, and no alert from there comes any more.
+      if (error instanceof FollowRefused) {
+        this.options.popup({
+          title: `Cronbeat on ${this.name}: ${refusalWords(error.status)}`,
+          body: 'Alerts from it no longer reach this computer. Connect again with a key it takes, in Settings.',
+          route: '/settings',
+        });
+      }
       this.options.onChange();
     });
   }

@@ -164,7 +164,7 @@ function clockWords(offsetMs: number | null | undefined): string | null {
 }
 
 /** What the tray says of an agent that stopped being followed, by the status it answered. */
-function refusalWords(status: number | null | undefined): string {
+export function refusalWords(status: number | null | undefined): string {
   if (status === 403) return 'this key may not read it';
   if (status === 421) return 'it does not answer to this name';
   if (status === undefined || status === null || status === 401) return 'the key was refused';

@@ -263,8 +263,16 @@ describe('the desktop app connected to a remote agent', () => {
     const { agent } = await agentWithMonitor();
     const { id, token } = agent.store.apiTokens.create({ companyId: 1, name: 'desk', now: Date.now() });
     agent.store.apiTokens.revoke(id, Date.now());
-    const { remote, until } = connect(agent, token, 'full');
+    const { remote, popups, until } = connect(agent, token, 'full');
     await until(() => remote.status.refused !== null, 'the refusal');
+    // A grey icon alone is easily missed for days, and no alert from that agent would come meanwhile.
+    expect(popups).toEqual([
+      {
+        title: 'Cronbeat on 127.0.0.1: the key was refused',
+        body: 'Alerts from it no longer reach this computer. Connect again with a key it takes, in Settings.',
+        route: '/settings',
+      },
+    ]);
     expect(remote.status.refused).toMatch(/refused the key \(401/);
     expect(remote.status.refusedStatus).toBe(401);
     expect(remoteTrayModel({ name: remote.name, snapshot: remote.snapshot, ...remote.status }, () => '').tooltip).toBe('Cronbeat on 127.0.0.1: the key was refused');
