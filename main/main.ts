@@ -204,6 +204,7 @@ async function runDesktop(): Promise<void> {
 
   app.on('activate', () => dashboard?.reveal());
   revealOnSecondLaunch = () => dashboard?.reveal();
+  if (launchedWhileStarting) dashboard.reveal();
   // The app lives in the tray: closing the last window must not quit it.
   app.on('window-all-closed', () => {});
   app.on('before-quit', () => {
@@ -236,7 +237,11 @@ function failToStart(error: unknown): void {
 }
 
 /** What a second launch does: bring the dashboard forward once it exists. */
-let revealOnSecondLaunch = () => {};
+let revealOnSecondLaunch = () => {
+  // Still starting (its agent opening the database): the window is shown once there is one.
+  launchedWhileStarting = true;
+};
+let launchedWhileStarting = false;
 
 // One data folder for the desktop app and the `cronbeat` CLI (CRONBEAT_DATA_DIR, else the OS's
 // per-user folder), so tokens made on the command line work here; Chromium's own files go below it.
