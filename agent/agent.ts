@@ -8,6 +8,7 @@ import { makeDataFolderPrivate } from './dataFolder/privateFolder';
 import { databaseFile } from './dataFolder/dataDir';
 import type { SqliteOptions } from './db/open';
 import { openStore, openStoreCheckingLater, type Store } from './db/store';
+import { finishInterruptedRestore } from './db/restoreFinish';
 import { publicUrlSetting, serveOrDashboardSetting } from './db/settings';
 import { AgentEvents } from './engine/events';
 import { startMonitorLoop } from './engine/loop';
@@ -21,6 +22,7 @@ import { silentNotifier, type Notifier } from './engine/popups/notifier';
 import { DeliveryWorker } from './engine/delivery/worker';
 import { noteRequest } from './engine/slices';
 import { startReports } from './engine/reports/sendReports';
+import { startNotificationPruning } from './engine/notificationPruning';
 import { createLogger, pinoLog, type Log } from './log/logger';
 
 export interface AgentOptions {
@@ -111,7 +113,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const notifier = options.notifier ?? silentNotifier;
   makeDataFolderPrivate(dataDir);
   const lock = lockDataFolder(dataDir, options.sqlite);
-  const { store, writable } = openStoreHoldingLock(lock, databaseFile(dataDir), clock, options);
+  const { store, writable } = openStoreHoldingLock(lock, databaseFile(dataDir), clock, options, log);
   const started = deferred();
   const events = new AgentEvents();
   const publicUrl = publicUrlSetting(store.settings, options.publicUrl ?? null);
@@ -176,13 +178,14 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   let stopMonitorLoop = () => {};
   let stopWatchdog = () => {};
   let stopReports = () => {};
+  let stopPruning = () => {};
   const writes: Array<() => void> = [];
   let isWritable = false;
   const startWriting = () => {
     showPendingPopups({ store, notifier }, clock());
     const health = new LoopHealthRecord();
     stopMonitorLoop = startMonitorLoop({
-      failer: createOverdueFailer({ store, events, notifier }),
+      failer: createOverdueFailer({ store, events, notifier, adminZone }),
       events,
       clock,
       log,
@@ -192,6 +195,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     certificateChecks.start();
     deliveries.start();
     stopReports = startReports({ store, events, clock, log, adminZone });
+    stopPruning = startNotificationPruning({ store, clock, log });
     isWritable = true;
     for (const write of writes.splice(0)) write();
     started.resolve();
@@ -201,6 +205,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     (stopping ??= (async () => {
       stopWatchdog();
       stopReports();
+      stopPruning();
       stopMonitorLoop();
       events.close();
       await stopServer(server);
@@ -254,8 +259,12 @@ function openStoreHoldingLock(
   file: string,
   clock: () => number,
   options: { sqlite?: SqliteOptions; checkWhileListening?: boolean },
+  log: Log,
 ): { store: Store; writable: Promise<void> | null } {
   try {
+    // A restore killed after its backup was checked is finished, rather than starting on a new empty database.
+    const finished = finishInterruptedRestore(file, clock());
+    if (finished) log(finished, { level: 'warn' });
     if (!options.checkWhileListening) return { store: openStore(file, clock(), options.sqlite), writable: null };
     return openStoreCheckingLater(file, clock, options.sqlite);
   } catch (error) {

@@ -2,7 +2,8 @@ import type { HttpOutcome } from './connection/http';
 import { sendPulse, type Pulse } from './pulses/pulses';
 import { plural, Spool, type SpoolEntry } from './spool/spool';
 import { refusalLines, replay, type ReplayResult, type ReplayVerdict } from './spool/spoolFlush';
-import { spoolFolder, type SpoolFolder } from './spool/spoolFolder';
+import { adoptSpool } from './spool/spoolAdopt';
+import { spoolFolder, strandedSpoolFolder, type SpoolFolder } from './spool/spoolFolder';
 import { describeError } from '../domain/text/errorText';
 
 export { plural };
@@ -55,6 +56,8 @@ export class PulseSender {
   /** Time this process has spent replaying the spool for its own pulses (REPLAY_BUDGET_MS), and whether it ran out. */
   private replaySpentMs = 0;
   private replayCut = false;
+  /** Whether the temporary folder was looked at for pulses kept there (adoptStranded). */
+  private strandedChecked = false;
 
   constructor(
     readonly baseUrl: string,
@@ -120,8 +123,10 @@ export class PulseSender {
    * to a wrong --url never slows the next jobs down; `spool flush` still has it). `onEach` is
    * told after each entry is tried (for a progress line).
    */
-  flush(waitMs = 0, target: 'each' | 'redirect' | 'own' = 'each', onEach?: () => void): Promise<ReplayResult> {
-    if (!this.spool) return Promise.resolve(NOTHING_REPLAYED);
+  async flush(waitMs = 0, target: 'each' | 'redirect' | 'own' = 'each', onEach?: () => void): Promise<ReplayResult> {
+    if (!this.spool) return NOTHING_REPLAYED;
+    // A ping or run takes along only its own agent's pulses, as its replay sends only those; a flush takes all.
+    await this.adoptStranded(this.spool, target === 'own' ? (entry) => entry.baseUrl === this.baseUrl : () => true);
     // An agent that could not take one entry gets none of the later ones, so none overtakes it.
     const down = new Set<string>();
     const began = performance.now();
@@ -141,6 +146,22 @@ export class PulseSender {
     }, waitMs).finally(() => {
       if (target === 'own') this.replaySpentMs += performance.now() - began;
     });
+  }
+
+  /**
+   * Once per process, before the first replay: pulses kept in the temporary folder while the data
+   * folder could not be used join the data folder's spool, behind what waited there already.
+   */
+  private async adoptStranded(spool: Spool, take: (entry: SpoolEntry) => boolean): Promise<void> {
+    if (this.strandedChecked || this.folder.dir === null || this.folder.fallbackReason) return;
+    this.strandedChecked = true;
+    const stranded = strandedSpoolFolder(this.folder.dir);
+    if (!stranded) return;
+    try {
+      await adoptSpool(new Spool(stranded), spool, take);
+    } catch (error) {
+      spool.warnings.push(`could not take along the pulses kept in ${stranded}: ${describe(error)}`);
+    }
   }
 
   /**

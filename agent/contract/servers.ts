@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ipVersion } from '../domain/net/ipAddress';
-import { CRON_CHANGES, type CronChange } from '../domain/servers/jobChanges';
+import { ALERT_COMMAND_CHARS, ALERT_USERNAME_CHARS, CRON_CHANGES, type CronChange } from '../domain/servers/jobChanges';
 import { channelIdsField } from './channelIds';
 import { idempotencyKeyHeader, nameString, patchOf, requiredInteger, requiredString, queryError, utf8Query, wellFormed } from './fields';
 
@@ -28,16 +28,16 @@ export const serverListQuery = z.object({
 });
 
 export const serverAlertInput = z.object({
-  username: nameString('username', 255),
+  username: nameString('username', ALERT_USERNAME_CHARS),
   server_id: requiredString('server_id', 64),
-  command: requiredString('command', 10_000).refine(...wellFormed('command')),
+  command: requiredString('command', ALERT_COMMAND_CHARS).refine(...wellFormed('command')),
   // Extensions the `cronbeat crontab watch` sends; other clients may leave them out.
   change: z
     .enum(CRON_CHANGES, { error: 'The change field must be one of: added, removed, altered.' })
     .default('altered'),
   previous_command: z
     .string({ error: 'The previous command field must be a string.' })
-    .max(10_000, 'The previous command field must not be greater than 10000 characters.')
+    .max(ALERT_COMMAND_CHARS, `The previous command field must not be greater than ${ALERT_COMMAND_CHARS} characters.`)
     .refine(...wellFormed('previous_command'))
     .nullish()
     .transform((value) => value || null),

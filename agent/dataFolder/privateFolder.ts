@@ -132,10 +132,15 @@ export function ensurePrivateFile(file: string): void {
  * have made it first in a shared /tmp).
  */
 export function privateTempFolder(): string {
-  const uid = process.getuid?.();
-  const dir = join(tmpdir(), uid === undefined ? 'cronbeat' : `cronbeat-${uid}`);
+  const dir = tempFolderPath();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   return privateFolderOfThisUser(dir);
+}
+
+/** Where privateTempFolder is, made or not. */
+export function tempFolderPath(): string {
+  const uid = process.getuid?.();
+  return join(tmpdir(), uid === undefined ? 'cronbeat' : `cronbeat-${uid}`);
 }
 
 /** `dir` when it is a real folder of this user that nobody else can open; throws otherwise. */

@@ -5,7 +5,8 @@ import { databaseFile } from '../dataFolder/dataDir';
 import { userName } from '../dataFolder/privateFolder';
 import { migrations } from './migrations';
 import { carryOverUndoneSecrets, type CarriedOver } from './restoreCarryOver';
-import { createPrivate, openSource, removeQuietly } from './backupFiles';
+import { createPrivate, openSource, removeQuietly, removeStaleWork } from './backupFiles';
+import { finishRestore, keptAsOf, readyPath, stampOf } from './restoreFinish';
 
 /*
  * Backups are single self-contained SQLite files (rollback journal, no -wal beside them), made
@@ -133,6 +134,7 @@ export async function backupDatabase(source: string, out: string, onProgress?: C
   let db: Database.Database | undefined;
   try {
     return await removedOnInterrupt(removeWork, async () => {
+      removeStaleWork(out);
       makePrivateFolder(work, out);
       made = true;
       db = openSource(source, staged);
@@ -177,6 +179,7 @@ export async function restoreDatabase(
   now: number,
   onProgress?: CopyProgress,
 ): Promise<{ keptAs: string | null; carried: CarriedOver | null }> {
+  const target = databaseFile(dataDir);
   refuseUnreadable(file);
   if (!existsSync(file) || !statSync(file).isFile()) throw new BackupRefusedError(`${file} does not exist or is not a file.`);
   // SQLite keeps a file's -wal and -journal beside the file a link points to, not beside the link.
@@ -184,7 +187,6 @@ export async function restoreDatabase(
   if (existsSync(`${real}-wal`)) {
     throw new BackupRefusedError(`${file} has a -wal file beside it: it is a live database, not a backup. Make one with \`cronbeat backup\`.`);
   }
-  const target = databaseFile(dataDir);
   const partial = partialPath(target);
   let carried: CarriedOver | null;
   try {
@@ -213,8 +215,11 @@ export async function restoreDatabase(
     }
     throw inTermsOf(error, partial, file, 'restore');
   }
-  const keptAs = existsSync(target) ? setAside(target, now) : null;
-  renameSync(partial, target);
+  // From this rename on the restore is decided: killed after it, the next start or restore finishes it.
+  const stamp = stampOf(now);
+  const ready = readyPath(target, stamp);
+  renameSync(partial, ready);
+  const keptAs = finishRestore(target, ready, keptAsOf(target, stamp), now);
   return { keptAs, carried };
 }
 
@@ -254,20 +259,4 @@ function copyInto(file: string, target: string, onProgress: CopyProgress | undef
     closeSync(from);
     closeSync(to);
   }
-}
-
-/** Folds the WAL into the database (when it can) and renames it, with its -wal and -shm, out of the way. */
-function setAside(target: string, now: number): string {
-  try {
-    const db = new Database(target, { fileMustExist: true });
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    db.close();
-  } catch {
-    // a damaged database is kept as it is, sidecars included
-  }
-  const keptAs = `${target}.before-restore-${new Date(now).toISOString().replace(/[:.]/g, '-')}`;
-  for (const suffix of ['', '-wal', '-shm']) {
-    if (existsSync(target + suffix)) renameSync(target + suffix, keptAs + suffix);
-  }
-  return keptAs;
 }

@@ -1,5 +1,5 @@
-import { accessSync, closeSync, constants, copyFileSync, existsSync, openSync, unlinkSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { accessSync, closeSync, constants, copyFileSync, existsSync, lstatSync, openSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 
 /* The files of a backup or a restore in progress: made private before anything is written into them, and the database read. */
@@ -50,5 +50,38 @@ function canWrite(folder: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Removes the work folders (`.NAME.partial-PID`) that backups to `out` killed outright (SIGKILL,
+ * a power cut) left beside it: each as large as the database, they filled the disk one killed
+ * backup at a time (a nightly `timeout -s KILL`). Only this user's, and only a process's that is gone.
+ */
+export function removeStaleWork(out: string): void {
+  const folder = dirname(out);
+  const prefix = `.${basename(out)}.partial-`;
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(name.slice(prefix.length));
+    if (!name.startsWith(prefix) || !Number.isInteger(pid) || pid <= 0 || pid === process.pid || isRunning(pid)) continue;
+    const work = join(folder, name);
+    const stats = lstatSync(work, { throwIfNoEntry: false });
+    if (!stats?.isDirectory() || (process.getuid && stats.uid !== process.getuid())) continue;
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // someone else's: running
   }
 }

@@ -5,6 +5,7 @@ export function companyRepository(db: Db) {
     'INSERT OR IGNORE INTO companies (id, name, created_at) VALUES (@id, @name, @now)',
   );
   const exists = db.prepare('SELECT 1 FROM companies WHERE id = ?').pluck();
+  const ids = db.prepare('SELECT id FROM companies ORDER BY id').pluck();
 
   return {
     /** Makes sure company `id` exists (a fresh install has company 1). */
@@ -13,6 +14,9 @@ export function companyRepository(db: Db) {
     },
     exists(id: number): boolean {
       return exists.get(id) !== undefined;
+    },
+    ids(): number[] {
+      return ids.all() as number[];
     },
   };
 }

@@ -35,9 +35,9 @@ export function metricsRepository(db: Db) {
      WHERE m.company_id = @companyId AND m.deleted_at IS NULL AND m.id > @after
      ORDER BY m.id LIMIT @limit`,
   );
-  // Failures are counted from the notifications they raised, which are never deleted (so rowids only
-  // grow): a true counter, kept by the caller and brought up to date from the rows added since, a
-  // range of rowids at a time.
+  // Failures are counted from the notifications they raised, whose rowids only grow: a counter kept
+  // by the caller and brought up to date from the rows added since, a range of rowids at a time (old
+  // ones pruned meanwhile stay counted; after a restart, only those kept are: a counter reset).
   const failures = db.prepare(
     `SELECT json_extract(data, '$.type_id') AS monitor_id, count(*) AS failures FROM notifications NOT INDEXED
      WHERE rowid > @after AND rowid <= @until AND notifiable_id = @companyId AND type = @type

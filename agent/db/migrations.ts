@@ -288,4 +288,10 @@ export const migrations: string[] = [
   `
   ALTER TABLE ssl_certificates ADD COLUMN held TEXT;
   `,
+  // 36: the notifications that may be done with (read, or a report, which is never listed), oldest first per company,
+  // so pruning them (agent/engine/notificationPruning.ts) walks those alone, never the unread ones it keeps.
+  `
+  CREATE INDEX notifications_done ON notifications(notifiable_id, created_at, id)
+    WHERE read_at IS NOT NULL OR type = 'App\\Notifications\\ChannelReportNotification';
+  `,
 ];

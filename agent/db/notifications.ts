@@ -2,6 +2,7 @@ import { uuidV7 } from './uuidV7';
 import type { Db } from './open';
 import {
   NOTIFIABLE_TYPE,
+  NOTIFICATION_KINDS,
   REPORT_NOTIFICATION_TYPE,
   SPEC_NOTIFICATION_TYPES,
   type NotificationData,
@@ -50,6 +51,18 @@ const SPEC_KINDS_SQL = `type IN (${SPEC_NOTIFICATION_TYPES.map((type) => `'${typ
 
 /** Reports (agent/db/reports.ts) go to their channel and are never listed. */
 const NOT_REPORTS_SQL = `type != '${REPORT_NOTIFICATION_TYPE.replace(/'/g, "''")}'`;
+
+/** What the partial index notifications_done holds (migration 36): those that may be done with. */
+const DONE_TERMS = `(read_at IS NOT NULL OR type = '${REPORT_NOTIFICATION_TYPE.replace(/'/g, "''")}')`;
+
+/** A monitor's failure and recovery wait for their popup (agent/db/popupOutbox.ts). */
+const POPUP_KINDS_SQL = [NOTIFICATION_KINDS.monitorFailed.type, NOTIFICATION_KINDS.monitorRecovered.type].map((type) => `'${type.replace(/'/g, "''")}'`).join(', ');
+
+/** Where pruning goes on: the last notification it looked at. */
+export interface PruneCursor {
+  createdAt: number;
+  id: string;
+}
 
 /** What the partial index notifications_unread holds (migration 31): unread notifications, reports left out. */
 const UNREAD_TERMS = ['read_at IS NULL', NOT_REPORTS_SQL];
@@ -125,6 +138,33 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
        updated_at = CASE WHEN (read_at IS NULL) = @read THEN @now ELSE updated_at END
      WHERE id = @id AND notifiable_id = @companyId`,
   );
+  // Pruning (agent/engine/notificationPruning.ts) walks the notifications that may be done with
+  // (the partial index notifications_done, whose terms the query repeats), oldest first, from a cursor.
+  const pruneScan = db.prepare(
+    `SELECT id, created_at AS createdAt,
+       (popup_shown_at IS NOT NULL OR type NOT IN (${POPUP_KINDS_SQL}))
+       AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.notification_id = n.id AND d.status IN ('pending', 'sending'))
+       AND n.id NOT IN (SELECT notification_id FROM reminders) AS done
+     FROM notifications n
+     WHERE notifiable_id = @companyId AND ${DONE_TERMS} AND created_at < @before
+       AND (created_at > @afterAt OR (created_at = @afterAt AND id > @afterId))
+     ORDER BY created_at, id LIMIT @limit`,
+  );
+  const oldestKept = db
+    .prepare(`SELECT created_at FROM notifications WHERE notifiable_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?`)
+    .pluck();
+  const dropDeliveries = db.prepare('DELETE FROM deliveries WHERE notification_id = ?');
+  const drop = db.prepare('DELETE FROM notifications WHERE id = ?');
+  // What is done with is read and deleted in one transaction: another process (the CLI) may write between two.
+  const pruneBatch = db.transaction((params: { companyId: number; before: number; afterAt: number; afterId: string; limit: number }) => {
+    const rows = pruneScan.all(params) as Array<{ id: string; createdAt: number; done: number }>;
+    const ids = rows.filter((row) => row.done).map((row) => row.id);
+    for (const id of ids) {
+      dropDeliveries.run(id);
+      drop.run(id);
+    }
+    return { rows, pruned: ids.length };
+  });
   const readAll = db.prepare(
     `UPDATE notifications SET read_at = @now, updated_at = @now WHERE notifiable_id = @companyId AND ${UNREAD_TERMS.join(' AND ')}`,
   );
@@ -139,8 +179,8 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
      * How many notifications of the company the filter lists. Counting a million index entries
      * takes tens of milliseconds, and the list asks on every page, so a total of all notifications
      * (read or not) is remembered with the last rowid it covers and brought up to date by counting
-     * only newer rows (notifications are never deleted and never change kind, so rowids only
-     * grow). Unread counts change when one is read, so they are counted afresh, from the partial
+     * only newer rows (notifications never change kind, and rowids only grow; only pruning deletes
+     * them, and it forgets what was remembered). Unread counts change when one is read, so they are counted afresh, from the partial
      * index of unread ones alone (about 50 ms at a million). Inside a transaction, which may still
      * roll back, it counts afresh and remembers nothing.
      */
@@ -188,6 +228,23 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
     setRead(companyId: number, id: string, read: boolean, now: number): NotificationRow | null {
       if (setRead.run({ companyId, id, read: read ? 1 : 0, now }).changes === 0) return null;
       return decode(findOwned.get(id, companyId) as StoredRow);
+    },
+    /** The creation time of the company's `nth` newest notification (1: the newest); null when it has fewer. */
+    createdAtOfNth(companyId: number, nth: number): number | null {
+      return (oldestKept.get(companyId, nth - 1) as number | undefined) ?? null;
+    },
+    /**
+     * Deletes, with their deliveries, the company's notifications created before `before` that are
+     * done with (read or a report; every delivery sent or given up; a monitor's popup shown; no
+     * reminder repeating it), looking at no more than `limit` of those read, oldest first, after
+     * `cursor`. Returns how many went and where the next call starts (null: none left to look at).
+     */
+    pruneDone(companyId: number, before: number, cursor: PruneCursor | null, limit: number): { pruned: number; next: PruneCursor | null } {
+      const after = cursor ?? { createdAt: -Infinity, id: '' };
+      const { rows, pruned } = pruneBatch({ companyId, before, afterAt: after.createdAt, afterId: after.id, limit });
+      if (pruned > 0) counted.clear(); // the remembered totals count rows that are gone
+      const last = rows[rows.length - 1];
+      return { pruned, next: rows.length < limit || !last ? null : { createdAt: last.createdAt, id: last.id } };
     },
     /** Marks every unread notification of the company read; returns how many. */
     markAllRead(companyId: number, now: number): number {

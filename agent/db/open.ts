@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrations } from './migrations';
@@ -38,6 +38,7 @@ export function openDatabase(file: string, sqlite: SqliteOptions = {}): Db {
     configure(db);
     keepCopyBeforeUpgrade(db, file);
     migrate(db);
+    removeQuietly(upgradeMark(file)); // the upgrade is done: the next one keeps a copy of its own
     return db;
   } catch (error) {
     db.close();
@@ -62,6 +63,7 @@ export function openDatabaseCheckingLater(file: string, sqlite: SqliteOptions = 
       db.close();
       return { db: openDatabase(file, sqlite), checked: Promise.resolve() };
     }
+    removeQuietly(upgradeMark(file)); // up to date: an upgrade that left it was finished
     db.pragma('query_only = ON');
     configure(db);
   } catch (error) {
@@ -128,6 +130,9 @@ const UPGRADE_COPY = /\.before-upgrade-from-schema-(\d+)-(.+)$/;
 function keepCopyBeforeUpgrade(db: Db, file: string): void {
   const schema = db.pragma('user_version', { simple: true }) as number;
   if (schema === 0 || schema >= migrations.length) return;
+  // An upgrade killed between two of its migrations left a database of no release: its copy of the
+  // release's database is the way back, and is kept rather than replaced by a copy of that.
+  if (unfinishedUpgradeCopy(file, schema)) return;
   const copy = `${file}.before-upgrade-from-schema-${schema}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   closeSync(openSync(copy, 'wx', 0o600)); // VACUUM INTO takes an empty file, and keeps its mode
   try {
@@ -136,8 +141,37 @@ function keepCopyBeforeUpgrade(db: Db, file: string): void {
     unlinkSync(copy);
     throw error;
   }
+  // Said before the first migration changes anything: until the upgrade is done, this is its copy.
+  writeFileSync(upgradeMark(file), `${basename(copy)}\n`, { mode: 0o600 });
   // One copy, the latest (what the release before this one runs): upgrades do not fill the disk one database at a time.
   for (const name of upgradeCopies(file)) if (join(dirname(file), name) !== copy) unlinkSync(join(dirname(file), name));
+}
+
+/** Names the copy of an upgrade under way, from the moment its copy is whole until its last migration. */
+export const upgradeMark = (file: string) => `${file}.upgrading`;
+
+/**
+ * The copy an unfinished upgrade of `file` kept, when the mark names one that is there and was
+ * made from an older schema than `schema` (the database's now); null otherwise.
+ */
+function unfinishedUpgradeCopy(file: string, schema: number): string | null {
+  let name: string;
+  try {
+    name = readFileSync(upgradeMark(file), 'utf8').trim();
+  } catch {
+    return null;
+  }
+  const match = UPGRADE_COPY.exec(name);
+  const copy = join(dirname(file), name);
+  return match && name.startsWith(`${basename(file)}.`) && Number(match[1]) <= schema && existsSync(copy) ? copy : null;
+}
+
+function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // not there
+  }
 }
 
 /** The names of the copies keepCopyBeforeUpgrade left beside `file`. */

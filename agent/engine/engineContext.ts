@@ -7,4 +7,6 @@ export interface EngineContext {
   store: Store;
   events: AgentEvents;
   notifier: Notifier;
+  /** The admin's zone (the agent's): a server's notice tells its moments in it, and in UTC. UTC when absent. */
+  adminZone?: string;
 }

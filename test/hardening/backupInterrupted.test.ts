@@ -106,3 +106,25 @@ describe('messages', () => {
     expect(readdirSync(dataDir).filter((name) => name.includes('partial'))).toEqual([]);
   });
 });
+
+describe.skipIf(process.platform === 'win32')('a backup killed outright', () => {
+  it('leaves a work folder that the next backup to the same file removes', { timeout: 60_000 }, async () => {
+    const dataDir = bigDataDir();
+    const outDir = tempDir();
+    const out = join(outDir, 'nightly.db');
+    const child = spawnCli(['backup', '--out', out, '--data-dir', dataDir]);
+    const result = finished(child);
+    const work = () => readdirSync(outDir).find((name) => /\.partial-\d+$/.test(name));
+    await expect.poll(() => (work() ? statSync(join(outDir, work()!, 'backup.db'), { throwIfNoEntry: false })?.size ?? 0 : 0), { timeout: 20_000, interval: 2 }).toBeGreaterThan(1_000_000);
+    child.kill('SIGKILL'); // no handler runs: the work folder, as large as the copy so far, stays
+    await result;
+    expect(work()).toBeDefined();
+    // Someone else's work beside it, or one of a process still running, is not ours to remove.
+    mkdirSync(join(outDir, `.nightly.db.partial-${process.pid}`));
+
+    const again = await runCli(['backup', '--out', out, '--data-dir', dataDir]);
+
+    expect(again.status).toBe(0);
+    expect(readdirSync(outDir).sort()).toEqual([`.nightly.db.partial-${process.pid}`, 'nightly.db']);
+  });
+});

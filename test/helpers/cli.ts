@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -35,7 +35,20 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 /** Starts `node dist/cronbeat.cjs ARGS`; asynchronous, so an agent in this process keeps answering. */
 export function spawnCli(args: string[], options: CliOptions = {}): ChildProcess {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build:agent\` first`);
-  return spawn(process.execPath, [CLI, ...args], { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'], ...options.user });
+  // A temporary folder of its own unless the test names one: the job side keeps pulses in
+  // $TMPDIR/cronbeat-UID when its data folder cannot be used, and the next ping whose data folder
+  // works takes them along, so a shared one would carry one test's pulses into another's spool.
+  const tmp = ownTmpdir();
+  const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv({ TMPDIR: tmp, ...options.env }), stdio: ['pipe', 'pipe', 'pipe'], ...options.user });
+  child.on('close', () => rmSync(tmp, { recursive: true, force: true }));
+  return child;
+}
+
+/** A new folder for a child's $TMPDIR, open to every user as /tmp is (children may run as another user). */
+function ownTmpdir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cronbeat-tmpdir-'));
+  chmodSync(dir, 0o1777);
+  return dir;
 }
 
 /** Waits for a spawned CLI to end and collects its output. */

@@ -12,7 +12,8 @@ replaces is kept beside it as cronbeat.db.before-restore-<time>, and the keys it
 pulse tokens it rotated since the backup stay revoked and rotated; the monitors and keys made
 since the backup (not in it) are named. Refused while an agent runs
 on the folder: stop it (or quit the desktop app) first. On a terminal, the copy's progress
-shows on stderr.
+shows on stderr. A restore killed while it renamed the files into place is finished by the next
+\`cronbeat serve\` or \`cronbeat restore\`, which says so.
 
 Options:
   --data-dir DIR   the agent's data folder (default: $CRONBEAT_DATA_DIR, else the per-user folder)
@@ -30,15 +31,19 @@ export const restoreCommand: Command = {
     const [file] = positionals;
     const dataDir = prepareDataDir(values['data-dir']);
     // Loaded here, not at the top, so other commands start without SQLite.
-    const [{ BackupRefusedError, restoreDatabase }, { lockDataFolder, DataFolderInUseError }, { carriedOverWords }] = await Promise.all([
+    const [{ BackupRefusedError, restoreDatabase }, { lockDataFolder, DataFolderInUseError }, { carriedOverWords }, { finishInterruptedRestore }] = await Promise.all([
       import('../../db/backup'),
       import('../../db/lock'),
       import('../../db/restoreCarryOver'),
+      import('../../db/restoreFinish'),
     ]);
     try {
       makeDataFolderPrivate(dataDir);
       const lock = lockDataFolder(dataDir);
       try {
+        // What a restore killed before left is finished (or removed) first, so this one replaces a whole database.
+        const finished = finishInterruptedRestore(databaseFile(dataDir), Date.now());
+        if (finished) console.log(finished);
         const progress = progressLine('Restoring', megabytes);
         const { keptAs, carried } = await restoreDatabase(file, dataDir, Date.now(), progress.update).finally(progress.end);
         console.log(`Restored ${file} into ${databaseFile(dataDir)}.${keptAs ? ` The database it replaced is kept as ${keptAs}.` : ''}`);

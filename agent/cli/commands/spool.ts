@@ -2,7 +2,8 @@ import { parseArgs } from '../parseOptions';
 import { describeSignal } from '../../client/pulses/pulses';
 import { plural, PulseSender } from '../../client/pulseSender';
 import { Spool } from '../../client/spool/spool';
-import { spoolFolder } from '../../client/spool/spoolFolder';
+import { adoptSpool } from '../../client/spool/spoolAdopt';
+import { spoolFolder, strandedSpoolFolder } from '../../client/spool/spoolFolder';
 import { refusalLines } from '../../client/spool/spoolFlush';
 import { toApiTimestamp } from '../../domain/time/apiTimestamps';
 import { UsageError, type Command } from '../command';
@@ -56,6 +57,9 @@ export const spoolCommand: Command = {
 
     if (action === 'list') {
       const spool = folder.dir === null ? null : new Spool(folder.dir);
+      // What the temporary folder kept while the data folder was unusable waits here now (as the next ping would move it).
+      const stranded = folder.dir === null || folder.fallbackReason ? null : strandedSpoolFolder(folder.dir);
+      if (spool && stranded) await adoptSpool(new Spool(stranded), spool).catch(() => 0);
       const entries = (await spool?.pending()) ?? [];
       if (spool?.unreadable) {
         console.error(`cronbeat: skipped ${plural(spool.unreadable, 'unreadable line')} of ${spool.file}; the next delivery sets them aside in ${spool.rejectedFile}`);

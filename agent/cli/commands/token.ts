@@ -88,6 +88,7 @@ export const tokenCommand: Command = {
     const now = Date.now();
     const dataDir = prepareDataDir(values['data-dir']);
     makeDataFolderPrivate(dataDir); // refuses another user's folder or one made read-only
+    await finishRestoreIfFree(dataDir, now);
     const store = openStore(databaseFile(dataDir), now);
     try {
       if (action === 'create') {
@@ -130,3 +131,27 @@ export const tokenCommand: Command = {
     return 0;
   },
 };
+
+/**
+ * A restore killed while it renamed the files into place left no database: opened as it is, a new
+ * empty one would be made and the key go there. Finished first, as the next start would, unless an
+ * agent holds the folder (its start finished it already).
+ */
+async function finishRestoreIfFree(dataDir: string, now: number): Promise<void> {
+  const { hasInterruptedRestore, finishInterruptedRestore } = await import('../../db/restoreFinish');
+  if (!hasInterruptedRestore(databaseFile(dataDir))) return;
+  const { lockDataFolder, DataFolderInUseError } = await import('../../db/lock');
+  let lock;
+  try {
+    lock = lockDataFolder(dataDir);
+  } catch (error) {
+    if (error instanceof DataFolderInUseError) return;
+    throw error;
+  }
+  try {
+    const said = finishInterruptedRestore(databaseFile(dataDir), now);
+    if (said) console.error(`cronbeat: ${said}`);
+  } finally {
+    lock.release();
+  }
+}

@@ -43,8 +43,10 @@ export type CrontabLine =
 export const MACROS: Record<string, string | null> = { ...CRON_MACROS, '@reboot': null };
 
 const ENV_LINE = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/;
-const FIELDS_LINE = /^(\s*(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+)([\s\S]*)$/;
-const MACRO_LINE = /^(\s*(@[A-Za-z]+)\s+)([\s\S]*)$/;
+// Cron parts a job line at spaces and tabs alone (Skip_Blanks in entry.c): a no-break space pasted
+// from a web page is part of a field there, which cron then refuses, so it is no separator here either.
+const FIELDS_LINE = /^([ \t]*([^ \t]+)[ \t]+([^ \t]+)[ \t]+([^ \t]+)[ \t]+([^ \t]+)[ \t]+([^ \t]+)[ \t]+)([\s\S]*)$/;
+const MACRO_LINE = /^([ \t]*(@[A-Za-z]+)[ \t]+)([\s\S]*)$/;
 
 /** Parses every line of a crontab; never throws. */
 export function parseCrontab(text: string, format: CrontabFormat): CrontabLine[] {
@@ -92,7 +94,27 @@ interface EnvInEffect {
   cronTzSet: boolean;
 }
 
+/**
+ * cronie reads a "-" right before the schedule as "run this job without logging it" (root's lines);
+ * Debian's cron refuses the line. A job to watch, then (planted so, it would hide from cron's log),
+ * but not one to rewrite, since whether it runs at all depends on which cron reads it.
+ */
+const NO_LOG = /^[ \t]*-(?=[^ \t])/;
+
 function parseJob(raw: string, line: number, format: CrontabFormat, env: EnvInEffect): CrontabLine {
+  const noLog = NO_LOG.exec(raw);
+  const parsed = parseSchedule(noLog ? raw.slice(0, noLog[0].length - 1) + raw.slice(noLog[0].length) : raw, line, format, env);
+  if (!noLog || parsed.kind !== 'job') return { ...parsed, raw };
+  return {
+    ...parsed,
+    raw,
+    written: `-${parsed.written}`,
+    commandStart: parsed.commandStart + 1,
+    unmonitorable: parsed.unmonitorable ?? `the "-" before its schedule (run without logging) is read by cronie alone: Debian's cron skips the line`,
+  };
+}
+
+function parseSchedule(raw: string, line: number, format: CrontabFormat, env: EnvInEffect): CrontabLine {
   const macro = MACRO_LINE.exec(raw);
   let written: string;
   let schedule: string;
@@ -101,8 +123,13 @@ function parseJob(raw: string, line: number, format: CrontabFormat, env: EnvInEf
   let unmonitorable: string | null = null;
   if (macro) {
     const [, prefix, name, after] = macro;
-    const translated = MACROS[name.toLowerCase()];
-    if (translated === undefined) return { kind: 'invalid', line, raw, reason: `unknown macro ${name}` };
+    const translated = MACROS[name];
+    if (translated === undefined) {
+      // Every cron compares a macro's name as written (strcmp): "@DAILY" is none, and the line never runs.
+      const lower = name.toLowerCase();
+      if (MACROS[lower] !== undefined) return { kind: 'invalid', line, raw, reason: `cron has no macro "${name}" (its macros are in lower case: ${lower}), so it skips this line` };
+      return { kind: 'invalid', line, raw, reason: `unknown macro ${name}` };
+    }
     written = name;
     schedule = translated ?? '';
     if (translated === null) unmonitorable = '@reboot runs only when the machine starts';
@@ -110,6 +137,9 @@ function parseJob(raw: string, line: number, format: CrontabFormat, env: EnvInEf
     restStart = prefix.length;
   } else {
     const fields = FIELDS_LINE.exec(raw);
+    // Where a reader would see the five fields: up to the blank after the fifth word.
+    const spaced = oddSpaceIn(fields ? fields[1] : /^\s*(?:\S+\s+){0,5}/.exec(raw)![0]);
+    if (spaced) return { kind: 'invalid', line, raw, reason: spaced };
     if (!fields) return { kind: 'invalid', line, raw, reason: 'not a cron line: five schedule fields and a command expected' };
     const [, prefix, ...parts] = fields;
     written = parts.slice(0, 5).join(' ');
@@ -122,7 +152,7 @@ function parseJob(raw: string, line: number, format: CrontabFormat, env: EnvInEf
 
   let user: string | null = null;
   if (format === 'system') {
-    const userColumn = /^(\S+)(\s+)/.exec(rest);
+    const userColumn = /^([^ \t]+)([ \t]+)/.exec(rest);
     if (!userColumn) return { kind: 'invalid', line, raw, reason: 'a user column and a command expected' };
     user = userColumn[1];
     restStart += userColumn[0].length;
@@ -181,6 +211,14 @@ export function splitRawAtPercent(command: string): { head: string; tail: string
     else if (command[index] === '%') return { head: command.slice(0, index), tail: command.slice(index) };
   }
   return { head: command, tail: '' };
+}
+
+/** Why cron refuses a schedule with a space other than a space or a tab in it (a no-break space pasted from a web page); undefined without one. */
+function oddSpaceIn(text: string): string | undefined {
+  const odd = /[^ \t\S]/.exec(text.replace(/\r$/, ''))?.[0];
+  if (odd === undefined) return undefined;
+  const code = `U+${odd.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+  return `the schedule has ${odd === '\u00a0' ? `a no-break space (${code})` : code} where cron parts fields at spaces and tabs only, so cron refuses the line`;
 }
 
 function unquote(value: string): string {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { maskSecrets } from './mask';
-import { jobsOf, type CrontabLine } from './parse';
+import type { CronJob, CrontabLine } from './parse';
 import { ownCommand } from './rewrite';
 
 /** One cron job as the watcher remembers it: who runs it, what it says (masked), and a hash of the real line. */
@@ -11,6 +11,10 @@ export interface SnapshotJob {
   text: string;
   /** SHA-256 of the unmasked schedule and command, so a changed secret is still a change. */
   hash: string;
+  /** A line Cronbeat reads as no job (its text is the line as written), watched all the same. */
+  refused?: true;
+  /** A setting's name (SHELL, PATH, MAILTO…): its text is `NAME=value`. */
+  setting?: string;
 }
 
 export type ChangeKind = 'added' | 'removed' | 'altered';
@@ -24,18 +28,53 @@ export interface CrontabChange {
   previous: string | null;
 }
 
-/** The snapshot entries of one parsed crontab; `owner` is the user of a user crontab. */
+/**
+ * The user of a line no job could be read from: the crontab's owner, or in a system crontab the
+ * word where its user column would be (after a macro, or after five fields).
+ */
+function userOfRefused(raw: string, owner: string | null): string {
+  if (owner !== null) return owner;
+  const words = raw.trim().split(/[ \t]+/);
+  return words[/^-?@/.test(words[0] ?? '') ? 1 : 5] ?? 'unknown';
+}
+
+/** The snapshot entry of a job line. */
+function jobEntry(source: string, owner: string | null, job: CronJob): SnapshotJob {
+  const command = job.command.trim();
+  // A line run through cronbeat is told by the job's own command, never by the wrapper (and its token).
+  const own = ownCommand(job);
+  // Windows line ends: cron hands the carriage return to the shell with the command, which then
+  // names no program there is, so a line that gained one is a job changed (stopped), not the same.
+  const cr = job.command.endsWith('\r') ? ' (and a carriage return, which cron passes to the shell with the command)' : '';
+  return {
+    source,
+    user: job.user ?? owner ?? 'unknown',
+    text: own === null ? `${job.written} ${maskSecrets(command)}${cr}` : `${job.written} ${maskSecrets(own)} (run through cronbeat)${cr}`,
+    hash: createHash('sha256').update(`${job.written}\0${command}${cr ? '\0\r' : ''}`).digest('hex'),
+  };
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * The snapshot entries of one parsed crontab, in line order; `owner` is the user of a user crontab.
+ * Besides its jobs: its settings, which change what every job below them runs (SHELL, PATH,
+ * BASH_ENV), when (CRON_TZ) and who reads its output (MAILTO); and a line that is no comment,
+ * setting or job to Cronbeat, since Cronbeat's reading is stricter than some cron's (Debian's runs
+ * "5/20 * * * *" at :05), and a planted line must not hide in the difference.
+ */
 export function snapshotJobs(source: string, owner: string | null, lines: CrontabLine[]): SnapshotJob[] {
-  return jobsOf(lines).map((job) => {
-    const command = job.command.trim();
-    // A line run through cronbeat is told by the job's own command, never by the wrapper (and its token).
-    const own = ownCommand(job);
-    return {
-      source,
-      user: job.user ?? owner ?? 'unknown',
-      text: own === null ? `${job.written} ${maskSecrets(command)}` : `${job.written} ${maskSecrets(own)} (run through cronbeat)`,
-      hash: createHash('sha256').update(`${job.written}\0${command}`).digest('hex'),
-    };
+  return lines.flatMap((line): SnapshotJob[] => {
+    if (line.kind === 'job') return [jobEntry(source, owner, line)];
+    if (line.kind === 'env') {
+      // A system crontab's settings are root's: only root may write one.
+      const text = maskSecrets(`${line.name}=${line.value}`);
+      return [{ source, user: owner ?? 'root', text, hash: digest(`setting\0${line.name}\0${line.value}`), setting: line.name }];
+    }
+    if (line.kind === 'invalid') {
+      return [{ source, user: userOfRefused(line.raw, owner), text: maskSecrets(line.raw.trim()), hash: digest(`refused\0${line.raw}`), refused: true }];
+    }
+    return [];
   });
 }
 
@@ -54,7 +93,7 @@ export function diffSnapshots(before: SnapshotJob[], after: SnapshotJob[]): Cron
     const pairedWith = new Map<SnapshotJob, SnapshotJob>();
     const unpaired = new Set(removed);
     for (const job of added) {
-      const previous = [...unpaired].find((old) => sameJobEdited(old.text, job.text));
+      const previous = [...unpaired].find((old) => sameEntryEdited(old, job));
       if (!previous) continue;
       pairedWith.set(job, previous);
       unpaired.delete(previous);
@@ -66,6 +105,12 @@ export function diffSnapshots(before: SnapshotJob[], after: SnapshotJob[]): Cron
     for (const job of unpaired) changes.push({ kind: 'removed', user: job.user, text: job.text, previous: null });
   }
   return changes;
+}
+
+/** Whether two entries are one edited: a setting only as the same setting, a job as sameJobEdited says. */
+function sameEntryEdited(before: SnapshotJob, after: SnapshotJob): boolean {
+  if (before.setting !== undefined || after.setting !== undefined) return before.setting === after.setting;
+  return sameJobEdited(before.text, after.text);
 }
 
 /**
@@ -84,7 +129,7 @@ export function sameJobEdited(before: string, after: string): boolean {
 /** A job's text is its schedule as written (a macro, or five fields) and its command. */
 function splitLine(text: string): { schedule: string; command: string } {
   const words = text.trim().split(/\s+/);
-  const fields = words[0]?.startsWith('@') ? 1 : 5;
+  const fields = /^-?@/.test(words[0] ?? '') ? 1 : 5;
   return { schedule: words.slice(0, fields).join(' '), command: words.slice(fields).join(' ') };
 }
 

@@ -25,13 +25,18 @@ export function formatForPath(path: string): CrontabFormat {
   return absolute === '/etc/crontab' || dirname(absolute) === '/etc/cron.d' ? 'system' : 'user';
 }
 
-/** Where cron keeps users' crontabs, each file named for its user (Debian's, then Red Hat's). */
-const USER_SPOOLS = ['/var/spool/cron/crontabs', '/var/spool/cron'];
+/**
+ * Where cron keeps users' crontabs, each file named for its user: Debian's, Red Hat's, macOS's
+ * (also reached as /usr/lib/cron/tabs, a link to it) and the BSDs'.
+ */
+export const USER_SPOOLS = ['/var/spool/cron/crontabs', '/var/spool/cron', '/var/at/tabs', '/var/cron/tabs'];
+/** macOS's spool by the name its crontab(5) gives it: a link to /var/at/tabs, so never listed twice. */
+const SPOOL_LINKS = ['/usr/lib/cron/tabs'];
 
 export function fileSource(path: string, format = formatForPath(path)): CrontabSource {
   const absolute = resolve(path);
   // A spool file runs as the user it is named for, not as whoever (root) gave it.
-  const owner = format === 'user' ? (USER_SPOOLS.includes(dirname(absolute)) ? basename(absolute) : currentUser()) : null;
+  const owner = format === 'user' ? ([...USER_SPOOLS, ...SPOOL_LINKS].includes(dirname(absolute)) ? basename(absolute) : currentUser()) : null;
   return { label: absolute, format, owner, path: absolute };
 }
 

@@ -36,6 +36,8 @@ interface WatchState {
   server: string;
   jobs: SnapshotJob[];
   pending: PendingAlert[];
+  /** Its jobs hold the settings and the lines Cronbeat reads as no job too; absent in a state written before they did. */
+  everyLine?: true;
 }
 
 /** Waits between delivery attempts of a `--once` run. */
@@ -145,18 +147,24 @@ function snapshotRound(options: WatchOptions, stateFile: string, log: (line: str
       jobs.push(...(previous?.jobs ?? []).filter((job) => job.source === source.label));
     }
   }
+  const watched = jobs.filter((job) => !job.refused && job.setting === undefined);
   if (!previous) {
-    saveWatchState(stateFile, { version: 1, server: options.server, jobs, pending: [] });
-    const users = new Set(jobs.map((job) => job.user)).size;
-    log(`watching ${jobs.length} cron job${jobs.length === 1 ? '' : 's'} of ${users} user${users === 1 ? '' : 's'} on ${options.server}; changes from now on are alerted`);
-    return jobs.length;
+    saveWatchState(stateFile, { version: 1, server: options.server, jobs, pending: [], everyLine: true });
+    const users = new Set(watched.map((job) => job.user)).size;
+    log(`watching ${watched.length} cron job${watched.length === 1 ? '' : 's'} of ${users} user${users === 1 ? '' : 's'} on ${options.server}; changes from now on are alerted`);
+    return watched.length;
   }
-  const alerts = diffSnapshots(previous.jobs, jobs).map(
+  // A snapshot from before settings and lines read as no job were watched never saw them, nor
+  // cronie's "-" lines (no job then): those there now are its baseline, not additions; and a line
+  // it took for a job that is none ("@DAILY") is the same line, not one removed.
+  const unseen = jobs.filter((job) => job.refused || job.setting !== undefined || job.text.startsWith('-'));
+  const before = previous.everyLine ? previous.jobs : [...previous.jobs.filter((old) => !unseen.some((now) => now.refused && now.text === old.text)), ...unseen];
+  const alerts = diffSnapshots(before, jobs).map(
     (change): PendingAlert => ({ username: change.user, server_id: options.server, command: change.text, change: change.kind, previous_command: change.previous, key: randomUUID() }),
   );
   for (const alert of alerts) log(`found: ${describe(alert)}`);
-  saveWatchState(stateFile, { ...previous, jobs, pending: [...previous.pending, ...alerts] });
-  return jobs.length;
+  saveWatchState(stateFile, { ...previous, jobs, pending: [...previous.pending, ...alerts], everyLine: true });
+  return watched.length;
 }
 
 function describe(alert: PendingAlert): string {

@@ -1,5 +1,6 @@
 import type { MonitorChanges, MonitorInput, MonitorResource, MonitorView } from '../../contract/monitors';
 import type { ServerAlertInput, ServerFields } from '../../contract/servers';
+import { fitAlertCommand, fitAlertUsername } from '../../domain/servers/jobChanges';
 import type { MaintenanceWindowInput, MaintenanceWindowResource } from '../../contract/maintenanceWindows';
 import type { WireLineKey } from '../../contract/linePulses';
 import { requestOnce, requestWithRetry, type HttpOutcome, type HttpRequest } from './http';
@@ -105,8 +106,19 @@ export class ApiClient {
     return this.call<Pick<ServerFields, 'identifier'>[]>('GET', `/api/servers?${new URLSearchParams({ q: search })}`);
   }
 
+  /**
+   * POST /api/servers/alert. A cron line longer than an alert holds is sent as its start and its
+   * end (fitAlertCommand), a user no name could be with its control characters written out
+   * (fitAlertUsername): the same each time, so a retry carries the same alert.
+   */
   alertServer(input: ServerAlertInput & Record<string, unknown>, idempotencyKey?: string): Promise<unknown> {
-    return this.call('POST', '/api/servers/alert', input, undefined, idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey });
+    const fitted = {
+      ...input,
+      username: fitAlertUsername(input.username),
+      command: fitAlertCommand(input.command),
+      ...(typeof input.previous_command === 'string' ? { previous_command: fitAlertCommand(input.previous_command) } : {}),
+    };
+    return this.call('POST', '/api/servers/alert', fitted, undefined, idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey });
   }
 
   /** The watcher's report (POST /api/servers/heartbeat): 404 for an unknown identifier, 401 for a bad token. */

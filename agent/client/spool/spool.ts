@@ -97,6 +97,25 @@ export class Spool {
     return entry;
   }
 
+  /** Adds entries taken from another spool at the end, keeping their ids, and trims the spool when that made it too big. */
+  async appendEntries(entries: SpoolEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const lock = waitForLockSync(this.writeLock, 2_000);
+    let size: number;
+    try {
+      const fd = openSync(this.file, 'a+', 0o600);
+      try {
+        writeWhole(fd, (endsWithNewline(fd) ? '' : '\n') + entries.map((entry) => `${lineOf(entry)}\n`).join(''));
+        size = fstatSync(fd).size;
+      } finally {
+        closeSync(fd);
+      }
+    } finally {
+      lock?.release();
+    }
+    if (size > SPOOL_MAX_BYTES) await this.rewrite(false).catch(() => {});
+  }
+
   /** The entries still waiting, oldest first. Lines that are no valid entry are skipped (and counted in `unreadable`). */
   async pending(): Promise<SpoolEntry[]> {
     if (!existsSync(this.file)) return [];

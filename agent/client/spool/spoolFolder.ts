@@ -1,7 +1,7 @@
-import { accessSync, constants, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, lstatSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { prepareDataDir } from '../../dataFolder/dataDir';
-import { privateFolderOfThisUser, privateTempFolder } from '../../dataFolder/privateFolder';
+import { privateFolderOfThisUser, privateTempFolder, tempFolderPath } from '../../dataFolder/privateFolder';
 import { describeError } from '../../domain/text/errorText';
 
 /** Where pulses that cannot be delivered are kept, or why they cannot be. */
@@ -26,6 +26,24 @@ export function spoolFolder(flag?: string): SpoolFolder {
     return { dir: withSpoolFiles(privateTempFolder()), fallbackReason: dataDirProblem };
   } catch (error) {
     return { dir: null, reason: `${dataDirProblem}, nor a temporary folder (${describe(error)})` };
+  }
+}
+
+/**
+ * The temporary folder's spool when it holds pulses and `dir` is another folder (the data folder,
+ * usable again): pulses kept there while the data folder could not be used, which nothing else
+ * would send. Only from a real folder and file of this user's that nobody else can open: in a
+ * shared /tmp, another user's files are never read, sent or removed. Null otherwise; never throws.
+ */
+export function strandedSpoolFolder(dir: string): string | null {
+  try {
+    const temp = tempFolderPath();
+    if (resolve(temp) === resolve(dir)) return null;
+    const spool = lstatSync(join(temp, 'spool.jsonl'), { throwIfNoEntry: false });
+    if (!spool?.isFile() || (process.getuid && spool.uid !== process.getuid())) return null;
+    return withSpoolFiles(privateFolderOfThisUser(temp));
+  } catch {
+    return null;
   }
 }
 

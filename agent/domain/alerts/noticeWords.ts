@@ -88,8 +88,24 @@ function every(intervalSeconds: number | null): string {
   return `${intervalSeconds} seconds`;
 }
 
-function serverWords(reason: Exclude<NoticeReason, Certificate | { kind: 'other' }>, serverName: string): NoticeWords {
+/** The zone a server's notice tells its moments in: `zone`, or UTC for one the clock library does not know (a machine's odd setting), rather than lose the notice. */
+export function noticeZone(zone: string): string {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone;
+  } catch {
+    return 'UTC';
+  }
+}
+
+/*
+ * A server's notice is read by the admin, in a popup, a chat or an email: its moments are in the
+ * admin's zone with UTC beside them (as a monitor's are in its zone and the admin's), and a command
+ * is named in plain quotes, since backticks are markup only in chat and show as they are elsewhere.
+ */
+function serverWords(reason: Exclude<NoticeReason, Certificate | { kind: 'other' }>, serverName: string, zone: string): NoticeWords {
   const where = `${serverName} (${reason.server_identifier})`;
+  const moment = (ms: number) => describeMoment(ms, noticeZone(zone));
   switch (reason.kind) {
     case 'cron_changed': {
       const title = `Cron job ${reason.change} on ${serverName}`;
@@ -107,25 +123,28 @@ function serverWords(reason: Exclude<NoticeReason, Certificate | { kind: 'other'
       return {
         title: `${serverName} went quiet`,
         description:
-          `The crontab watcher of ${where} has not reported since ${describeMoment(alertMs(reason.last_report_at) ?? 0, 'UTC')}; ` +
-          `it reports every ${every(reason.interval_seconds)}. Is \`cronbeat crontab watch\` still running there, and can it reach Cronbeat?`,
+          `The crontab watcher of ${where} has not reported since ${moment(alertMs(reason.last_report_at) ?? 0)}; ` +
+          `it reports every ${every(reason.interval_seconds)}. Is "cronbeat crontab watch" still running there, and can it reach Cronbeat?`,
       };
     case 'server_reporting': {
       const reportedAt = alertMs(reason.last_report_at) ?? 0;
       const silence = reportedAt - (alertMs(reason.previous_report_at) ?? reportedAt);
       return {
         title: `${serverName} reports again`,
-        description: `The crontab watcher of ${where} reported again at ${describeMoment(reportedAt, 'UTC')}, after ${describeDuration(silence)} without a report.`,
+        description: `The crontab watcher of ${where} reported again at ${moment(reportedAt)}, after ${describeDuration(silence)} without a report.`,
       };
     }
   }
 }
 
-/** The title and description of a notice (any alert not about a monitor's run): `at` is when it was raised, `server` its server. */
-export function wordsOfNotice(reason: NoticeReason, alert: Pick<Alert, 'at' | 'server'>): NoticeWords {
+/**
+ * The title and description of a notice (any alert not about a monitor's run): `at` is when it was
+ * raised, `server` its server; `zone` the admin's, which a server's notice tells its moments in.
+ */
+export function wordsOfNotice(reason: NoticeReason, alert: Pick<Alert, 'at' | 'server'>, zone = 'UTC'): NoticeWords {
   if (reason.kind === 'other') return { title: reason.title, description: reason.description };
   if (reason.kind === 'certificate') return certificateWords(reason, alertMs(alert.at) ?? 0);
-  return serverWords(reason, alert.server?.name ?? reason.server_identifier);
+  return serverWords(reason, alert.server?.name ?? reason.server_identifier, zone);
 }
 
 /** wordsOfNotice of `alert`; null for a monitor's alert. */

@@ -193,7 +193,7 @@ export interface WordsContext {
 /** What happened, in one sentence with its times. */
 export function whatHappened(alert: Alert, context: WordsContext): string {
   const { reason } = alert;
-  if (isNoticeReason(reason)) return wordsOfNotice(reason, alert).description;
+  if (isNoticeReason(reason)) return wordsOfNotice(reason, alert, context.adminZone).description;
   const zone = alert.monitor?.timezone ?? 'UTC';
   const at = (iso: string | null | undefined, seconds = false) => {
     const ms = alertMs(iso);

@@ -1,5 +1,5 @@
 import type { Alert, NoticeReason } from '../alerts/alert';
-import { wordsOfNotice } from '../alerts/noticeWords';
+import { noticeZone, wordsOfNotice } from '../alerts/noticeWords';
 import { NOTIFICATION_KINDS, type ServerQuietNotificationData } from '../alerts/notificationKinds';
 import { toApiTimestamp } from '../time/apiTimestamps';
 
@@ -26,6 +26,7 @@ function notice(
   status: 'quiet' | 'reporting',
   reason: Extract<NoticeReason, { kind: 'server_quiet' | 'server_reporting' }>,
   now: number,
+  zone: string,
 ): { alert: Alert; data: ServerQuietNotificationData } {
   const alert: Alert = { event: 'server', at: toApiTimestamp(now), reason, monitor: null, server: { id: server.id, name: server.name }, run: null, expected_at: null };
   const data: ServerQuietNotificationData = {
@@ -33,8 +34,8 @@ function notice(
     type_id: server.id,
     project_id: null,
     status,
-    ...wordsOfNotice(reason, alert),
-    timezone: 'UTC',
+    ...wordsOfNotice(reason, alert, zone),
+    timezone: noticeZone(zone),
     icon: (status === 'quiet' ? NOTIFICATION_KINDS.serverQuiet : NOTIFICATION_KINDS.serverReporting).icon,
     server_name: server.name,
     server_identifier: server.identifier,
@@ -44,17 +45,18 @@ function notice(
   return { alert, data };
 }
 
-/** A watcher that stopped reporting, noticed at `now`. */
-export function serverQuietNotice(server: QuietServer, report: WatcherReport, now: number) {
+/** A watcher that stopped reporting, noticed at `now`; its words in the admin's `zone`. */
+export function serverQuietNotice(server: QuietServer, report: WatcherReport, now: number, zone = 'UTC') {
   const reason = { kind: 'server_quiet' as const, server_identifier: server.identifier, last_report_at: toApiTimestamp(report.lastReportAt), interval_seconds: report.intervalSeconds };
-  return notice(server, report, 'quiet', reason, now);
+  return notice(server, report, 'quiet', reason, now, zone);
 }
 
 /**
  * A quiet watcher that reported again at `report.lastReportAt`; its report before that came at
  * `previousReportAt`, so the silence told is the whole of it, not the part since the quiet notification.
+ * Its words in the admin's `zone`.
  */
-export function serverReportingNotice(server: QuietServer, report: WatcherReport, previousReportAt: number) {
+export function serverReportingNotice(server: QuietServer, report: WatcherReport, previousReportAt: number, zone = 'UTC') {
   const reason = {
     kind: 'server_reporting' as const,
     server_identifier: server.identifier,
@@ -62,5 +64,5 @@ export function serverReportingNotice(server: QuietServer, report: WatcherReport
     previous_report_at: toApiTimestamp(previousReportAt),
     interval_seconds: report.intervalSeconds,
   };
-  return notice(server, report, 'reporting', reason, report.lastReportAt);
+  return notice(server, report, 'reporting', reason, report.lastReportAt, zone);
 }

@@ -11,7 +11,7 @@ import { coversServer, serverWindowEnd, windowEnd, type MaintenanceWindow } from
  * one "reports again". Both are conditional updates, so each is raised exactly once.
  */
 
-type Ctx = Pick<EngineContext, 'store' | 'events' | 'notifier'>;
+type Ctx = Pick<EngineContext, 'store' | 'events' | 'notifier' | 'adminZone'>;
 
 interface Raised {
   companyId: number;
@@ -35,7 +35,7 @@ export function recordServerReport(ctx: Ctx, server: ServerRow, report: { interv
   const { row, raised } = store.db.transaction(() => {
     const recorded = store.serverReports.record({ serverId: server.id, now, ...report, quietAlertAt: quietAfter(now, report.intervalSeconds) });
     if (recorded.endsQuietAfter === null) return { row: recorded.row, raised: [] };
-    const { data, alert } = serverReportingNotice(server, { lastReportAt: now, intervalSeconds: report.intervalSeconds }, recorded.endsQuietAfter);
+    const { data, alert } = serverReportingNotice(server, { lastReportAt: now, intervalSeconds: report.intervalSeconds }, recorded.endsQuietAfter, ctx.adminZone);
     const notification = store.notifications.create({ companyId: server.company_id, type: NOTIFICATION_KINDS.serverReporting.type, data, alert, now });
     return { row: recorded.row, raised: [{ companyId: server.company_id, serverId: server.id, notificationId: notification.id, title: data.title, body: data.description }] };
   })();
@@ -65,7 +65,7 @@ export function raiseQuietServers(ctx: Ctx, now: number): number {
     return store.serverReports.markQuiet(now).flatMap((quiet) => {
       const server = store.servers.find(quiet.company_id, quiet.server_id);
       if (!server) return [];
-      const { data, alert } = serverQuietNotice(server, { lastReportAt: quiet.last_report_at, intervalSeconds: quiet.interval_seconds }, now);
+      const { data, alert } = serverQuietNotice(server, { lastReportAt: quiet.last_report_at, intervalSeconds: quiet.interval_seconds }, now, ctx.adminZone);
       const notification = store.notifications.create({ companyId: quiet.company_id, type: NOTIFICATION_KINDS.serverQuiet.type, data, alert, now });
       return [{ companyId: quiet.company_id, serverId: server.id, notificationId: notification.id, title: data.title, body: data.description }];
     });

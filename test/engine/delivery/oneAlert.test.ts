@@ -161,6 +161,34 @@ describe('one stored alert, rendered at each edge', () => {
     expect(sent.email).toMatch(/^Subject: SERVER \| Backup box went quiet$/m);
     expect(sent.email).toContain('has not reported since 2026-11-21 10:00 UTC');
   });
+
+  it("a server's watcher is told quiet and back in the admin's zone, with UTC beside it, and in words a popup or an email shows as they are", async () => {
+    const now = at('2026-11-21T10:00:00Z');
+    fixture = deliveryFixture(now, { adminZone: 'Europe/Paris' });
+    const channels = await threeChannels();
+    const ctx = { store: fixture.store, events: fixture.events, notifier: fixture.notifier, adminZone: 'Europe/Paris' };
+    const server = fixture.store.servers.create({ companyId: 1, name: 'Backup box', identifier: 'backup-01', ipAddress: '10.0.0.2', now });
+    recordServerReport(ctx, server, { intervalSeconds: 60, jobs: 3 }, now);
+    expect(raiseQuietServers(ctx, now + 4 * 60_000)).toBe(1);
+    const quiet = presentNotification(newest()).data;
+    expect(quiet.description).toBe(
+      'The crontab watcher of Backup box (backup-01) has not reported since 2026-11-21 11:00 Europe/Paris (10:00 UTC); it reports every minute. ' +
+        'Is "cronbeat crontab watch" still running there, and can it reach Cronbeat?',
+    );
+    expect(quiet.timezone).toBe('Europe/Paris');
+    expect(fixture.notifier.take().map((popup) => popup.body)).toEqual([quiet.description]);
+    fixture.clock.now = now + 4 * 60_000;
+    const sent = await channels.sent();
+    expect(sent.slack).toContain(quiet.description);
+    expect(sent.email).toContain(quiet.description);
+
+    recordServerReport(ctx, server, { intervalSeconds: 60, jobs: 3 }, now + 12 * 60_000);
+    const back = presentNotification(newest()).data;
+    expect(back.description).toBe('The crontab watcher of Backup box (backup-01) reported again at 2026-11-21 11:12 Europe/Paris (10:12 UTC), after 12 min without a report.');
+    expect(fixture.notifier.take().map((popup) => popup.body)).toEqual([back.description]);
+    fixture.clock.now = now + 12 * 60_000;
+    expect((await channels.sent()).email).toContain(back.description);
+  });
 });
 
 describe('a notification stored before alerts were kept as data', () => {

@@ -16,7 +16,8 @@ let receiver: Server;
 const received: Array<{ data: { status: string; server_identifier: string } }> = [];
 
 beforeAll(async () => {
-  agent = await startTestAgent({ clock: () => now, notifier: { show: (popup) => popups.push(popup) } });
+  // The words' moments are in the admin's zone: UTC here, whatever this machine's.
+  agent = await startTestAgent({ clock: () => now, notifier: { show: (popup) => popups.push(popup) }, channels: { adminZone: 'UTC' } });
   receiver = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
@@ -70,7 +71,7 @@ describe('a quiet server', () => {
       },
     });
     expect(quiet[0].data.description).toBe(
-      'The crontab watcher of web 1 (web-1) has not reported since 2026-11-23 10:00 UTC; it reports every minute. Is `cronbeat crontab watch` still running there, and can it reach Cronbeat?',
+      'The crontab watcher of web 1 (web-1) has not reported since 2026-11-23 10:00 UTC; it reports every minute. Is "cronbeat crontab watch" still running there, and can it reach Cronbeat?',
     );
     expect(await serverNotes('')).toEqual([]); // not among the spec's kinds
     expect(popups.filter((p) => p.title === 'web 1 went quiet')).toHaveLength(1);
