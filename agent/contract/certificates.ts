@@ -35,8 +35,10 @@ export function normalizeHostname(raw: string): string | null {
     const canonical = new URL(`http://[${address}]`).hostname.slice(1, -1);
     return zone === undefined ? canonical : `${canonical}%${zone}`;
   }
-  // The URL host parser reads "a.com/x" as "a.com", so refuse URL syntax first.
-  if (/[/\\?#@:%\s]/.test(raw)) return null;
+  // The URL host parser reads "a.com/x" as "a.com", and drops control characters at the end
+  // ("a.com\u0000" as "a.com"), so refuse URL syntax and control characters first.
+  // eslint-disable-next-line no-control-regex
+  if (/[/\\?#@:%\s\u0000-\u001f\u007f]/.test(raw)) return null;
   const ascii = domainToAscii(raw.replace(/\.$/, ''));
   if (!ascii || ascii.length > 253) return null;
   const labels = ascii.split('.');

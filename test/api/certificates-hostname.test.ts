@@ -21,6 +21,13 @@ describe('the hostname of a certificate', () => {
     }
   });
 
+  it('is refused with a control character in it, at its end too (where the URL parser would drop it unseen)', () => {
+    for (const bad of ['example.com\u0000', 'example.com\u0001', 'example.com\u001f', 'exa\u0000mple.com', 'example.com\u007f']) {
+      expect(normalizeHostname(bad), JSON.stringify(bad)).toBeNull();
+      expect(certificateInput.safeParse({ hostname: bad }).error?.issues[0].path).toEqual(['hostname']);
+    }
+  });
+
   it('comes with port 443 and warn_days 14 unless given (null counts as not given)', () => {
     expect(certificateInput.parse({ hostname: 'example.com' })).toEqual({ hostname: 'example.com', port: 443, warn_days: 14 });
     expect(certificateInput.parse({ hostname: 'example.com', port: null, warn_days: null })).toEqual({

@@ -243,6 +243,25 @@ describe('channel_ids of monitors, servers and certificates', () => {
     await expect422(await agent.api('/api/servers', { method: 'POST', json: { name: 's', ip_address: '10.0.0.1', identifier: 'bad-route', channel_ids: [theirs.id] } }), 'channel_ids');
     expect((await patch('/api/monitors/999999', { channel_ids: null })).status).toBe(404);
   });
+
+  it('leave out a channel deleted since, so a list read back can be saved again', async () => {
+    const kept = await (await create({ name: 'kept', kind: 'ntfy', settings: { topic: 'k' } })).json();
+    const gone = await (await create({ name: 'gone', kind: 'ntfy', settings: { topic: 'g' } })).json();
+    const added = await (await create({ name: 'added', kind: 'ntfy', settings: { topic: 'a' } })).json();
+    const m = await (await agent.api('/api/monitors', { method: 'POST', json: { ...monitor, channel_ids: [kept.id, gone.id] } })).json();
+    const server = await (await agent.api('/api/servers', { method: 'POST', json: { name: 's', ip_address: '10.0.0.1', identifier: 'gone-route', channel_ids: [gone.id] } })).json();
+    expect((await agent.api(`/api/channels/${gone.id}`, { method: 'DELETE' })).status).toBe(204);
+
+    const read = await (await agent.api(`/api/monitors/${m.id}`)).json();
+    expect(read.channel_ids).toEqual([kept.id]);
+    expect((await (await agent.api('/api/monitors')).json()).find((x: { id: number }) => x.id === m.id).channel_ids).toEqual([kept.id]);
+    // What the dashboard's picker sends: the list it read, with one more ticked.
+    const saved = await patch(`/api/monitors/${m.id}`, { channel_ids: [...read.channel_ids, added.id] });
+    expect(saved.status).toBe(200);
+    expect((await saved.json()).channel_ids).toEqual([kept.id, added.id]);
+    // A list of deleted channels alone alerts the desktop only, as [] does, and reads so.
+    expect((await (await agent.api(`/api/servers/${server.id}`)).json()).channel_ids).toEqual([]);
+  });
 });
 
 describe('GET /api/notifications/{id}/deliveries', () => {

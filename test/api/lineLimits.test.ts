@@ -52,6 +52,20 @@ describe('max_monitors: how many monitors a key\'s lines may make', () => {
     expect((await agent.api(`/api/keys/${key.id}`, { method: 'PATCH', json: { max_monitors: 9_999 }, token: readOnly })).status).toBe(403);
   });
 
+  it('of a revoked key or another company\'s is a 404 whatever the body, as every PATCH of something not there', async () => {
+    const revoked = await (await newKey({ name: 'gone' })).json();
+    expect((await agent.api(`/api/keys/${revoked.id}`, { method: 'DELETE' })).status).toBe(204);
+    agent.tokenFor(2);
+    const theirs = agent.store.apiTokens.listLive(2)[0].id;
+    for (const id of [revoked.id, theirs, 999_999]) {
+      for (const body of [{}, { max_monitors: 'many' }, { name: 'renamed' }]) {
+        const answer = await agent.api(`/api/keys/${id}`, { method: 'PATCH', json: body });
+        expect(answer.status, `${id} ${JSON.stringify(body)}`).toBe(404);
+        expect(await answer.json()).toEqual({ message: 'Key not found.' });
+      }
+    }
+  });
+
   it('past the limit a line gets 403 naming it and nothing is created; its monitors still pulse; deleting one makes room', async () => {
     const key = await (await newKey({ name: 'web-03', max_monitors: 3 })).json();
     for (const slug of ['job-a', 'job-b', 'job-c']) expect((await line(key.key, slug)).status).toBe(201);

@@ -46,6 +46,8 @@ export function keyRoutes({ store, events, clock, requireToken }: ApiDeps): Auth
 
   router.patch('/api/keys/:id', async (ctx) => {
     const id = pathId(ctx.params.id, 'Key');
+    // A key not there is a 404 before its body is read, as every other PATCH answers.
+    if (!store.apiTokens.findLive(ctx.state.companyId, id)) throw HttpError.notFound('Key');
     const input = validate(keyPatch, await readJsonBody(ctx));
     if (!store.apiTokens.setMaxMonitors(ctx.state.companyId, id, input.max_monitors)) throw HttpError.notFound('Key');
     ctx.set('Cache-Control', 'no-store');
