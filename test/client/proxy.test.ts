@@ -76,7 +76,7 @@ describe('through the proxy the environment names', () => {
   });
 
   it('follows the live stream through it', async () => {
-    process.env.HTTP_PROXY = proxyUrl;
+    process.env.http_proxy = proxyUrl;
     const stop = new AbortController();
     const events: string[] = [];
     const end = await readEventStream({
@@ -116,9 +116,6 @@ describe('through the proxy the environment names', () => {
     process.env.HTTPS_PROXY = 'http://127.0.0.1:9';
     const closed = await requestOnce({ method: 'GET', url: 'https://forbidden.test/api/health' });
     expect(closed).toEqual({ kind: 'unreachable', message: 'cannot reach https://forbidden.test (cannot reach the proxy 127.0.0.1:9 (ECONNREFUSED))' });
-    process.env.HTTPS_PROXY = 'socks5://127.0.0.1:1080';
-    const socks = await requestOnce({ method: 'GET', url: 'https://forbidden.test/api/health' });
-    expect(socks.kind === 'unreachable' && socks.message).toMatch(/socks5:\/\/127\.0\.0\.1:1080 \(from the environment\) is not an http:\/\/ proxy/);
   });
 
   it('goes straight to this machine, and to the hosts no_proxy names', async () => {

@@ -23,9 +23,6 @@ export async function opener(url: URL, env: NodeJS.ProcessEnv = process.env): Pr
   const proxy = proxyFor(url, env);
   const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   if (!proxy) return ({ method, headers }, onResponse) => request(url, { method, headers, agent: false }, onResponse);
-  if (proxy.protocol !== 'http:') {
-    throw new Error(`the proxy ${proxy.protocol}//${proxy.host} (from the environment) is not an http:// proxy, the only kind Cronbeat speaks through`);
-  }
   const proxyAuth: Record<string, string> = proxy.username
     ? { 'proxy-authorization': `Basic ${Buffer.from(`${decodeUrlPart(proxy.username)}:${decodeUrlPart(proxy.password)}`).toString('base64')}` }
     : {};

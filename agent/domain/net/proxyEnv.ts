@@ -1,9 +1,13 @@
 /*
- * Which proxy a request to an agent goes through, read from the environment as curl, Go and
- * Python read it: `https_proxy`/`HTTPS_PROXY` for https:// URLs, `http_proxy`/`HTTP_PROXY` for
- * http:// (the lower-case name first), none for a host `no_proxy`/`NO_PROXY` names, and never one
- * for this machine itself (localhost, 127.0.0.0/8, ::1), as Go's rule has it: a job pinging the
- * desktop app's agent on 127.0.0.1 must not go out to a proxy and back.
+ * Which proxy a request to an agent goes through, read from the environment as curl reads it:
+ * `https_proxy`/`HTTPS_PROXY` for https:// URLs (the lower-case name first), `http_proxy` alone
+ * for http:// (curl ignores HTTP_PROXY: a CGI program gets a request's `Proxy:` header under that
+ * name), none for a host `no_proxy`/`NO_PROXY` names, and never one for this machine itself
+ * (localhost, 127.0.0.0/8, ::1), as Go's rule has it: a job pinging the desktop app's agent on
+ * 127.0.0.1 must not go out to a proxy and back. Only an http:// proxy is spoken through: one of
+ * another kind (socks5://, which curl speaks and this does not) leaves the request going straight,
+ * as it went before proxies were read, rather than failing every pulse of a job machine that sets
+ * one for its other tools.
  */
 
 import { ipVersion } from './ipAddress';
@@ -52,20 +56,21 @@ function covers(entry: string, host: string, port: string): boolean {
 }
 
 /**
- * The proxy for `target` (its URL), or null for a direct connection. A proxy written without a
- * scheme (`proxy:3128`, as many set it) is read as http://.
+ * The http:// proxy for `target` (its URL), or null for a direct connection. A proxy written
+ * without a scheme (`proxy:3128`, as many set it) is read as http://.
  */
 export function proxyFor(target: URL, env: Env): URL | null {
   const host = bare(target.hostname);
   if (isLoopback(host)) return null;
-  const value = target.protocol === 'https:' ? firstSet(env, ['https_proxy', 'HTTPS_PROXY']) : firstSet(env, ['http_proxy', 'HTTP_PROXY']);
+  const value = target.protocol === 'https:' ? firstSet(env, ['https_proxy', 'HTTPS_PROXY']) : firstSet(env, ['http_proxy']);
   if (!value) return null;
   const noProxy = firstSet(env, ['no_proxy', 'NO_PROXY']) ?? '';
   const port = target.port || (target.protocol === 'https:' ? '443' : '80');
   const entries = noProxy.split(/[\s,]+/).filter(Boolean);
   if (entries.includes('*') || entries.some((entry) => covers(entry.toLowerCase(), host, port))) return null;
   try {
-    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+    const proxy = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+    return proxy.protocol === 'http:' ? proxy : null;
   } catch {
     return null;
   }

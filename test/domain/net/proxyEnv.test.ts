@@ -4,10 +4,12 @@ import { proxyFor } from '../../../agent/domain/net/proxyEnv';
 const via = (url: string, env: Record<string, string>) => proxyFor(new URL(url), env)?.href ?? null;
 
 describe('the proxy from the environment', () => {
-  it('takes https_proxy for https:// and http_proxy for http://, the lower-case name first', () => {
-    const env = { https_proxy: 'http://tls-proxy:3128', HTTPS_PROXY: 'http://upper:1', HTTP_PROXY: 'http://plain-proxy:8080' };
+  it('takes https_proxy (or HTTPS_PROXY) for https:// and http_proxy alone for http://, as curl does', () => {
+    const env = { https_proxy: 'http://tls-proxy:3128', HTTPS_PROXY: 'http://upper:1', http_proxy: 'http://plain-proxy:8080' };
     expect(via('https://backup-box.example', env)).toBe('http://tls-proxy:3128/');
     expect(via('http://backup-box.example:8787', env)).toBe('http://plain-proxy:8080/');
+    // A CGI program gets a request's `Proxy:` header as HTTP_PROXY: curl ignores that name.
+    expect(via('http://backup-box.example:8787', { HTTP_PROXY: 'http://attacker:8080' })).toBeNull();
     expect(via('http://backup-box.example', {})).toBeNull();
     expect(via('https://backup-box.example', { HTTPS_PROXY: ' ' })).toBeNull();
   });
@@ -15,6 +17,11 @@ describe('the proxy from the environment', () => {
   it('reads a proxy written without a scheme as http://, with its credentials', () => {
     expect(via('https://backup-box.example', { HTTPS_PROXY: 'proxy.corp:3128' })).toBe('http://proxy.corp:3128/');
     expect(via('https://backup-box.example', { HTTPS_PROXY: 'http://me:s%40cret@proxy.corp:3128' })).toBe('http://me:s%40cret@proxy.corp:3128/');
+  });
+
+  it('goes straight where the proxy is of a kind it does not speak (socks5://), as before proxies were read', () => {
+    expect(via('https://backup-box.example', { https_proxy: 'socks5h://127.0.0.1:1080' })).toBeNull();
+    expect(via('http://backup-box.example', { http_proxy: 'https://proxy.corp:3129' })).toBeNull();
   });
 
   it('never sends this machine through a proxy', () => {
