@@ -164,9 +164,6 @@ function coversTagged(window: MaintenanceWindow, tag: string): boolean {
 /** Whether `window` covers the crontab watcher of the server with `identifier`. */
 export const coversServer = (window: MaintenanceWindow, identifier: string): boolean => coversTagged(window, `server:${identifier}`);
 
-/** Whether `window` covers the certificate checks of `hostname`. */
-export const coversCertificate = (window: MaintenanceWindow, hostname: string): boolean => coversTagged(window, `certificate:${hostname}`);
-
 /** The latest end of the windows covering `tag` that are under way at `now`; null when none is. */
 function taggedWindowEnd(windows: readonly MaintenanceWindow[], tag: string, now: number): number | null {
   let end: number | null = null;
