@@ -92,9 +92,12 @@ describe('dashboard sessions', () => {
   });
 
   it('signing out revokes a session token at once, but never a pasted API token', async () => {
-    const session = await (await redeem(codeOf(createSignInLink(agent.store, agent.url, now)))).json();
+    const code = codeOf(createSignInLink(agent.store, agent.url, now));
+    const session = await (await redeem(code)).json();
     expect((await agent.api('/api/session', { method: 'DELETE', token: session.token })).status).toBe(204);
     expect((await agent.api('/api/monitors', { token: session.token })).status).toBe(401);
+    // Its code, tried again, does not ask to revoke a key that is gone.
+    expect((await (await redeem(code)).json()).errors.code[0]).toMatch(new RegExp(`for the key "dashboard" \\(id ${session.token_id}\\), which has since been revoked\\.$`));
 
     expect((await agent.api('/api/session', { method: 'DELETE' })).status).toBe(204);
     expect((await agent.api('/api/monitors')).status).toBe(200);
