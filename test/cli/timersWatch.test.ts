@@ -41,6 +41,9 @@ describe('cronbeat timers watch', () => {
     expect(baseline.stderr).toBe('');
     expect(baseline.status).toBe(0);
     expect(await alerts()).toEqual([]);
+    // Started by a timer without --interval: until it has learned how often, a day, never a minute that makes it quiet at every run.
+    const reported = (await (await testAgent().api(`/api/servers/${server.id}`)).json()) as { report_interval_seconds: number | null };
+    expect(reported.report_interval_seconds).toBe(86_400);
 
     writeFileSync(join(root, 'usr/lib/systemd/system/backup.timer'), '[Timer]\nOnCalendar=*-*-* 04:00\nRandomizedDelaySec=10min\n');
     const changed = await watch();

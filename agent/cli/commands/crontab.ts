@@ -67,6 +67,7 @@ Options:
   --server ID         watch: the server's identifier, as created with POST /api/servers
   --interval SEC      watch: seconds between snapshots (default 60); with --once, how often cron
                       or a timer starts it, so the dashboard knows when the watcher is quiet
+                      (left out, a --once run learns it from the runs before it)
   --once              watch: take one snapshot, deliver alerts, and exit (for a cron job or a timer)
   --url URL           the agent (default: $CRONBEAT_URL, else ${DEFAULT_BASE_URL})
   --token API_TOKEN   discover, watch: an API token; better, set CRONBEAT_API_TOKEN so it does not
@@ -118,7 +119,7 @@ export const crontabCommand: Command = {
         undo: { type: 'boolean' },
         'delete-monitors': { type: 'boolean' },
         server: { type: 'string' },
-        interval: { type: 'string', default: '60' },
+        interval: { type: 'string' },
         once: { type: 'boolean' },
         url: { type: 'string' },
         token: { type: 'string' },
@@ -192,9 +193,11 @@ export const crontabCommand: Command = {
           server: withoutControlCharacters('--server', values.server),
           url: baseUrl,
           sources: files.length > 0 ? files : machineSources(),
+          files: files.map((source) => `${source.format}:${source.label}`),
           api: new ApiClient(baseUrl, apiToken(values.token)),
           dataDir: prepareDataDir(values['data-dir']),
-          intervalMs: positiveInteger(values.interval!, '--interval', 86_400) * 1000,
+          intervalMs: positiveInteger(values.interval ?? '60', '--interval', 86_400) * 1000,
+          intervalGiven: values.interval !== undefined,
           once: values.once ?? false,
         });
       }
