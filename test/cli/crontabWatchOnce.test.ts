@@ -103,5 +103,13 @@ describe.concurrent('cronbeat crontab watch --once', () => {
     );
     const again = await watch();
     expect(again.stdout).not.toMatch(/found:/);
+    // A snapshot from before scripts were watched never saw them: those there at its next run are its baseline.
+    const [stateFile] = readdirSync(folder).filter((name) => name.startsWith('crontab-watch-web-3'));
+    const { runParts, ...older } = JSON.parse(readFileSync(join(folder, stateFile!), 'utf8'));
+    expect(runParts).toBe(true);
+    writeFileSync(join(folder, stateFile!), JSON.stringify({ ...older, jobs: older.jobs.filter((job: { script?: string }) => job.script === undefined) }));
+    const upgraded = await watch();
+    expect(upgraded.status, upgraded.stderr).toBe(0);
+    expect(upgraded.stdout).not.toMatch(/found:/);
   });
 });
