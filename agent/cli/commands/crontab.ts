@@ -45,7 +45,8 @@ Finds the cron jobs of this machine, puts them under monitoring, and watches for
       --delete-monitors it then deletes the monitors those lines pinged, else they are kept,
       and a later discover of the same lines (same crontab, user, schedule, CRON_TZ and
       command) takes them again instead of making new ones (see docs/cli.md).
-  cronbeat crontab watch --server IDENTIFIER [--interval 60] [--once] [--file PATH ...] [--run-parts DIR ...] [--url URL]
+  cronbeat crontab watch --server IDENTIFIER [--interval 60] [--once] [--file PATH ...]
+                         [--run-parts DIR ...] [--url URL]
       Alerts the API (POST /api/servers/alert) when a cron job's line is added, removed or
       altered, once per change, and so for the scripts run-parts runs (/etc/cron.hourly, daily,
       weekly, monthly). Keeps its snapshot in the data folder, so a restart raises
@@ -56,7 +57,8 @@ Finds the cron jobs of this machine, puts them under monitoring, and watches for
 Options:
   --file PATH         a crontab file (repeatable); /etc/crontab and /etc/cron.d/* have a user column
   --system-file PATH  a crontab file in system format (with a user column), wherever it is
-  --run-parts DIR     watch: a folder run-parts runs, watched instead of /etc/cron.{hourly,…} (repeatable)
+  --run-parts DIR     watch: a folder run-parts runs, watched instead of /etc/cron.hourly and its
+                      like (repeatable)
   --json              scan: print JSON instead of a table
   --dry-run           discover: show what would be created and the exact lines; change nothing
   --grace MIN         discover: the grace (the API's \`duration\`), minutes after each scheduled
