@@ -119,6 +119,7 @@ export const timersCommand: Command = {
         return await watchTimers({
           server: withoutControlCharacters('--server', values.server),
           folders,
+          root,
           api: new ApiClient(baseUrlOption(values.url), token),
           dataDir: prepareDataDir(values['data-dir']),
           intervalMs: positiveInteger(values.interval ?? '60', '--interval', 86_400) * 1000,

@@ -22,6 +22,8 @@ import { wiredServices } from './wired';
 export interface TimersWatchOptions {
   server: string;
   folders: UnitFolders;
+  /** --root, which names its state file; null for the machine's own unit folders. */
+  root: string | null;
   api: ApiClient;
   dataDir: string;
   intervalMs: number;
@@ -163,7 +165,8 @@ export async function watchTimers(options: TimersWatchOptions): Promise<number> 
   const said = onceWhileItHolds(options.log ?? stampedLog);
   const log = said.log;
   let atStart = true;
-  const file = watchStateFile(options.dataDir, `timers-watch-${options.folders.scope}`, options.server);
+  // Another --root is another machine's timers: a snapshot of its own, not one they undo each other's in.
+  const file = watchStateFile(options.dataDir, `timers-watch-${options.folders.scope}`, options.server, options.root === null || options.root === '/' ? [] : [options.root]);
   const timers = new Map(findTimers(options.folders).map((t) => [t.name, t]));
   const graceOf = (timer: string, schedule: string) => {
     const found = timers.get(timer);
