@@ -73,7 +73,7 @@ const SHORTEST_GAP_MS = 60_000;
 /** Gaps seen before the interval is trusted: a run or two by hand while setting up must not teach it a short one. */
 const GAPS_TO_LEARN = 3;
 /** The longest interval a watcher may report (the API's bound), and what one that has not learned its own yet reports. */
-export const LONGEST_INTERVAL_SECONDS = 86_400;
+const LONGEST_INTERVAL_SECONDS = 86_400;
 
 /**
  * The interval a `--once` run started at `now` reports when it was not given `--interval`,
