@@ -120,9 +120,9 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const watchdogUrl = serveOrDashboardSetting(store.settings, 'watchdog_url', options.watchdogUrl ?? null);
   const watchdogState: WatchdogState = { lastPingAt: null, problem: null };
   const checker = new TlsCertificateChecker(options.certificateChecks);
-  const certificateChecks = new CertificateScheduler({ store, events, notifier, clock, log, checker });
-  let listeningUrl = '';
   const adminZone = options.channels?.adminZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+  const certificateChecks = new CertificateScheduler({ store, events, notifier, clock, log, checker, adminZone });
+  let listeningUrl = '';
   const deliveries = new DeliveryWorker({
     store,
     events,

@@ -5,6 +5,8 @@ import type { SqliteOptions } from '../agent/db/open';
 import { agentBinding, DESKTOP_COMPANY_ID, desktopOrigin, issueDesktopToken, startOnPreferredPort } from './agentHost';
 import { readTraySnapshot } from './agentSnapshot';
 import { RemoteAgent } from './remoteAgent';
+import { loadRemoteCursor, saveRemoteCursor } from './remoteCursor';
+import { describeError } from '../agent/domain/text/errorText';
 import type { RemoteAgentSettings, ShellSettings } from './settings';
 import { remoteTrayModel, trayModel, type TrayModel } from './trayModel';
 
@@ -15,8 +17,10 @@ import { remoteTrayModel, trayModel, type TrayModel } from './trayModel';
  */
 export interface AgentView {
   mode: 'local' | 'remote';
-  /** The origin the window loads the dashboard from. */
+  /** The origin the window loads the dashboard from: the only one it shows, and the only page the bridge answers. */
   origin: string;
+  /** Where the dashboard and the API are: the origin, and the path of a proxy that serves the agent under one. */
+  base: string;
   /** The dashboard's key (the preload hands it to the page of `origin` only). */
   token: string;
   /** The agent's address as the menu shows it. */
@@ -58,6 +62,7 @@ export async function localAgentView(options: LocalViewOptions): Promise<AgentVi
   return {
     mode: 'local',
     origin,
+    base: origin,
     token: desktopToken.token,
     agentUrl: origin,
     canPause: true,
@@ -73,14 +78,17 @@ export async function localAgentView(options: LocalViewOptions): Promise<AgentVi
 
 export interface RemoteViewOptions {
   remote: RemoteAgentSettings;
+  /** Where the app keeps which of its notifications were shown, across restarts. */
+  dataDir: string;
   /** Raises a popup (the shell's notifier, which knows about muting). */
   notifier: Notifier;
   log: (line: string) => void;
 }
 
 /** Connects to an agent on another machine: nothing runs here but the follower. */
-export function remoteAgentView({ remote, notifier, log }: RemoteViewOptions): AgentView {
+export function remoteAgentView({ remote, dataDir, notifier, log }: RemoteViewOptions): AgentView {
   const listeners = new Set<() => void>();
+  let saveFailed = false;
   const agent = new RemoteAgent({
     url: remote.url,
     key: remote.key,
@@ -89,15 +97,27 @@ export function remoteAgentView({ remote, notifier, log }: RemoteViewOptions): A
     onChange: () => listeners.forEach((listener) => listener()),
     log,
     timeOfDay: hourMinute,
+    cursor: loadRemoteCursor(dataDir, remote.url),
+    saveCursor(cursor) {
+      try {
+        saveRemoteCursor(dataDir, remote.url, cursor);
+        saveFailed = false;
+      } catch (error) {
+        // Popups still come while the app runs; only the next start may show some again, or miss them.
+        if (!saveFailed) log(`Could not save which notifications were shown: ${describeError(error)}`);
+        saveFailed = true;
+      }
+    },
   });
   agent.start();
   const origin = new URL(remote.url).origin;
-  log(`Connected to the agent at ${origin}`);
+  log(`Connected to the agent at ${remote.url}`);
   return {
     mode: 'remote',
     origin,
+    base: remote.url,
     token: remote.key,
-    agentUrl: origin,
+    agentUrl: remote.url,
     canPause: agent.canChange,
     model: () => remoteTrayModel({ name: agent.name, snapshot: agent.snapshot, ...agent.status }, hourMinute),
     pause: (monitorId, until) => agent.pause(monitorId, until),

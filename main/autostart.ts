@@ -1,7 +1,7 @@
 import { app } from 'electron';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /** The argument a login launch gets, so the app starts in the tray without opening its window. */
 export const HIDDEN_ARG = '--hidden';
@@ -35,11 +35,13 @@ export function xdgAutostartEntry(command: string[]): string {
 
 /**
  * How this copy of the app is started again: the AppImage file when run from one (its mount
- * point changes each run), the installed binary, or in development electron plus the app folder.
+ * point changes each run), the installed binary, or in development electron plus the app folder;
+ * through `env` with the data folder CRONBEAT_DATA_DIR chose, else a login start would run an
+ * agent on the default folder, without this one's monitors, on the port the jobs ping.
  */
 export function relaunchCommand(env: NodeJS.ProcessEnv, execPath: string, packaged: boolean, appPath: string): string[] {
-  if (env.APPIMAGE) return [env.APPIMAGE];
-  return packaged ? [execPath] : [execPath, appPath];
+  const app = env.APPIMAGE ? [env.APPIMAGE] : packaged ? [execPath] : [execPath, appPath];
+  return env.CRONBEAT_DATA_DIR ? ['env', `CRONBEAT_DATA_DIR=${resolve(env.CRONBEAT_DATA_DIR)}`, ...app] : app;
 }
 
 /**

@@ -4,9 +4,13 @@ import { createMainWindow, revealWindow, type MainWindowOptions } from './window
 import type { TrayAction } from '../renderer/src/bridge';
 import { describeError } from '../agent/domain/text/errorText';
 
-/** The dashboard routes in the URL fragment ("#/monitors/12"), so any route loads the one index.html. */
-export function dashboardUrl(appOrigin: string, route: string): string {
-  return `${new URL(appOrigin).origin}/#${route.startsWith('/') ? route : `/${route}`}`;
+/**
+ * The dashboard routes in the URL fragment ("#/monitors/12"), so any route loads the one
+ * index.html, under the agent's path when a proxy serves it under one.
+ */
+export function dashboardUrl(appBase: string, route: string): string {
+  const base = new URL(appBase);
+  return `${base.origin}${base.pathname.replace(/\/+$/, '')}/#${route.startsWith('/') ? route : `/${route}`}`;
 }
 
 /**
@@ -16,6 +20,8 @@ export function dashboardUrl(appOrigin: string, route: string): string {
 export class DashboardWindow {
   private window: BrowserWindow | null = null;
   private subscribedContents: number | null = null;
+  /** The page that could not be loaded (an agent not reached yet); null once one loaded. */
+  private failedUrl: string | null = null;
 
   constructor(private readonly options: MainWindowOptions) {}
 
@@ -29,6 +35,11 @@ export class DashboardWindow {
       window.webContents.on('did-start-navigation', (details) => {
         if (details.isMainFrame && !details.isSameDocument) this.subscribedContents = null;
       });
+      // -3 is a load aborted by another (a new route): nothing failed.
+      window.webContents.on('did-fail-load', (_event, code, _description, failedUrl, isMainFrame) => {
+        if (isMainFrame && code !== -3) this.failedUrl = failedUrl;
+      });
+      window.webContents.on('did-finish-load', () => (this.failedUrl = null));
       void window.loadURL(url).catch((error: unknown) => this.options.log(`The dashboard did not load: ${describeError(error)}`));
       return;
     }
@@ -48,6 +59,18 @@ export class DashboardWindow {
   reveal(): void {
     if (!this.window || this.window.isDestroyed()) this.open('/');
     else revealWindow(this.window);
+  }
+
+  /**
+   * Loads again the page that could not be loaded, once the agent is known to answer: a window
+   * opened while it was not reached (the app started offline, the remote agent down) would show
+   * Chromium's error page until the user thought of reloading it.
+   */
+  reloadIfFailed(): void {
+    if (this.failedUrl === null || !this.window || this.window.isDestroyed()) return;
+    const url = this.failedUrl;
+    this.failedUrl = null;
+    void this.window.loadURL(url).catch((error: unknown) => this.options.log(`The dashboard did not load: ${describeError(error)}`));
   }
 
   /** The dashboard in `contentsId` listens for tray actions (until it navigates away or reloads). */

@@ -53,7 +53,7 @@ async function runDesktop(): Promise<void> {
   // The agent run here, or (settings) one on another machine this app is a window onto.
   const view =
     settings.agentMode === 'remote' && settings.remoteAgent
-      ? remoteAgentView({ remote: settings.remoteAgent, notifier, log })
+      ? remoteAgentView({ remote: settings.remoteAgent, dataDir, notifier, log })
       : await localAgentView({ dataDir, settings, notifier, log, sqlite });
   const { origin } = view;
 
@@ -88,7 +88,7 @@ async function runDesktop(): Promise<void> {
   guardSession(session.defaultSession, origin);
   ipcMain.on(IpcChannel.session, (event) => {
     const trusted = isTrustedSender(event.senderFrame, origin);
-    event.returnValue = trusted ? ({ apiBase: origin, token: view.token } satisfies SessionInfo) : null;
+    event.returnValue = trusted ? ({ apiBase: view.base, token: view.token } satisfies SessionInfo) : null;
   });
   ipcMain.handle(IpcChannel.agentChoice, (event): AgentChoice | null => {
     if (!isTrustedSender(event.senderFrame, origin)) return null;
@@ -117,7 +117,7 @@ async function runDesktop(): Promise<void> {
   const hasTray = !trayIsMissing(process.platform, process.env.XDG_CURRENT_DESKTOP, await statusNotifierWatcherPresent());
   let quitting = false;
   dashboard = new DashboardWindow({
-    appOrigin: origin,
+    appOrigin: view.base,
     preload: join(__dirname, 'preload.cjs'),
     icon: appIconPath(assetsDir),
     isQuitting: () => quitting,
@@ -144,7 +144,9 @@ async function runDesktop(): Promise<void> {
         try {
           startAtLogin.set(enabled);
         } catch (error) {
+          // A menu click has no other place to say it: the box alone would just untick itself.
           log(`Could not change "Start at login": ${String(error)}`);
+          dialog.showErrorBox('Cronbeat could not change "Start at login"', describeError(error));
         }
         loginEnabled = startAtLogin.isEnabled();
         tray.invalidate();
@@ -183,6 +185,8 @@ async function runDesktop(): Promise<void> {
   }
   let pending: NodeJS.Timeout | null = null;
   const unsubscribe = view.onChange(() => {
+    // The agent just said something: it answers, so a dashboard that could not load can now.
+    dashboard?.reloadIfFailed();
     pending ??= setTimeout(() => {
       pending = null;
       redraw();
@@ -200,6 +204,7 @@ async function runDesktop(): Promise<void> {
 
   app.on('activate', () => dashboard?.reveal());
   revealOnSecondLaunch = () => dashboard?.reveal();
+  if (launchedWhileStarting) dashboard.reveal();
   // The app lives in the tray: closing the last window must not quit it.
   app.on('window-all-closed', () => {});
   app.on('before-quit', () => {
@@ -217,7 +222,11 @@ async function runDesktop(): Promise<void> {
     view
       .close()
       .catch((error: unknown) => log(`The agent did not stop cleanly: ${String(error)}`))
-      .finally(() => app.quit());
+      .finally(() => {
+        // Popups a burst holds back to sum up are counted as shown by the agent: shown now, or never.
+        notifier.stop();
+        app.quit();
+      });
   });
 }
 
@@ -228,7 +237,11 @@ function failToStart(error: unknown): void {
 }
 
 /** What a second launch does: bring the dashboard forward once it exists. */
-let revealOnSecondLaunch = () => {};
+let revealOnSecondLaunch = () => {
+  // Still starting (its agent opening the database): the window is shown once there is one.
+  launchedWhileStarting = true;
+};
+let launchedWhileStarting = false;
 
 // One data folder for the desktop app and the `cronbeat` CLI (CRONBEAT_DATA_DIR, else the OS's
 // per-user folder), so tokens made on the command line work here; Chromium's own files go below it.

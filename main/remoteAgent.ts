@@ -1,11 +1,12 @@
-import { ApiClient } from '../agent/client/connection/api';
+import { ApiClient, MAX_LIST_BYTES } from '../agent/client/connection/api';
 import type { AgentAccess } from '../agent/client/connection/agentCheck';
 import { agentName, noticeText, type ConnectionNotice } from '../agent/client/connection/connectionWatch';
 import { FollowRefused, NotificationFollower } from '../agent/client/follow/follower';
 import { requestWithRetry } from '../agent/client/connection/http';
 import { followerPopups, type FollowerPopup } from '../agent/client/follow/notificationPopups';
+import type { NotificationCursor } from '../agent/client/follow/notificationCursor';
 import { traySnapshotOf } from './agentSnapshot';
-import type { MonitorStatus, TraySnapshot } from './trayModel';
+import { refusalWords, type MonitorStatus, type TraySnapshot } from './trayModel';
 
 /** A burst of stream events redraws the tray once, this long after the first. */
 const REFRESH_DELAY_MS = 300;
@@ -26,6 +27,10 @@ export interface RemoteAgentOptions {
   timeOfDay?: (ms: number) => string;
   /** How long after a failed read of the tray's lists it is tried again (default 15 s). */
   refreshRetryMs?: number;
+  /** Which notifications an earlier run of the app showed (what `saveCursor` was last given). */
+  cursor?: NotificationCursor;
+  /** Keeps which notifications were shown, for the next run. */
+  saveCursor?(cursor: NotificationCursor): void;
 }
 
 /** What the tray says about a remote agent besides its monitors. */
@@ -34,6 +39,14 @@ export interface RemoteStatus {
   unreachableSince: number | null;
   /** Why following stopped for good (a revoked key); null while following. */
   refused: string | null;
+  /** The status it stopped at; null while following. */
+  refusedStatus: number | null;
+  /** Why its monitors could not be read the last time they were asked for (the stream up); null once they were. */
+  unreadable: string | null;
+  /** How far its clock is ahead of this computer's (behind: negative), from its last answer's Date; null when unknown. */
+  clockOffsetMs: number | null;
+  /** When its stream was lost, while it is being connected again (a restart, a network change); null while connected. */
+  reconnectingSince: number | null;
 }
 
 const hourMinute = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
@@ -46,7 +59,7 @@ const hourMinute = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '
 export class RemoteAgent {
   readonly name: string;
   snapshot: TraySnapshot | null = null;
-  readonly status: RemoteStatus = { unreachableSince: null, refused: null };
+  readonly status: RemoteStatus = { unreachableSince: null, refused: null, refusedStatus: null, unreadable: null, clockOffsetMs: null, reconnectingSince: null };
   private readonly api: ApiClient;
   private readonly follower: NotificationFollower;
   private refreshTimer: NodeJS.Timeout | null = null;
@@ -60,11 +73,16 @@ export class RemoteAgent {
       baseUrl: options.url,
       token: options.key,
       clock: options.clock,
+      cursor: options.cursor,
+      onCursor: options.saveCursor,
       onNotifications: (notifications, info) => {
         for (const popup of followerPopups(notifications, info)) options.popup(popup);
       },
       onNotice: (notice) => this.notice(notice),
       onConnection: (connected, reason) => {
+        // Said at once in the tooltip: what it shows is what was read before the loss.
+        this.status.reconnectingSince = connected ? null : (options.clock ?? Date.now)();
+        options.onChange();
         if (connected) this.scheduleRefresh(0);
         else options.log(`Lost ${options.url} (${reason}); reconnecting.`);
       },
@@ -78,7 +96,16 @@ export class RemoteAgent {
   start(): void {
     this.running = this.follower.run().catch((error: unknown) => {
       this.status.refused = error instanceof FollowRefused ? error.message : String(error);
+      this.status.refusedStatus = error instanceof FollowRefused ? error.status : null;
       this.options.log(`Stopped following ${this.options.url}: ${this.status.refused}`);
+      // Said once as a popup too: a grey icon alone is easily missed, and no alert from there comes any more.
+      if (error instanceof FollowRefused) {
+        this.options.popup({
+          title: `Cronbeat on ${this.name}: ${refusalWords(error.status)}`,
+          body: 'Alerts from it no longer reach this computer. Connect again with a key it takes, in Settings.',
+          route: '/settings',
+        });
+      }
       this.options.onChange();
     });
   }
@@ -105,11 +132,18 @@ export class RemoteAgent {
   async refresh(): Promise<void> {
     const headers = { authorization: `Bearer ${this.options.key}`, accept: 'application/json' };
     const [monitors, certificates, servers] = await Promise.all(
-      ['/api/monitors', '/api/ssl-certificates', '/api/servers'].map((path) => requestWithRetry({ method: 'GET', url: `${this.options.url}${path}`, headers })),
+      // Whole lists in one answer each: the bound the CLI reads them with, not the 8 MB of other answers.
+      ['/api/monitors', '/api/ssl-certificates', '/api/servers'].map((path) =>
+        requestWithRetry({ method: 'GET', url: `${this.options.url}${path}`, headers, maxBytes: MAX_LIST_BYTES }),
+      ),
     );
-    // Tried again soon: the stream may stay connected with nothing new to say, and the tray would
-    // keep showing what it read before (green while a monitor has failed since) until it does.
-    if (monitors.kind !== 'ok' || certificates.kind !== 'ok') return this.scheduleRefresh(this.options.refreshRetryMs ?? REFRESH_RETRY_MS);
+    // Said at once, as the local tray says a database it cannot read, and tried again soon: the
+    // stream may stay connected with nothing new to say, and the tray would keep showing what it
+    // read before (green while a monitor has failed since) until it does.
+    for (const outcome of [monitors, certificates]) {
+      if (outcome.kind !== 'ok') return this.unreadable(outcome.message.replace(`${new URL(this.options.url).origin} answered `, ''));
+    }
+    if (monitors.kind !== 'ok' || certificates.kind !== 'ok') return;
     const rows = JSON.parse(monitors.text) as Array<{ id: number; name: string; status: MonitorStatus }>;
     const certificateRows = JSON.parse(certificates.text) as Array<{ status: string }>;
     // An agent too old to list servers (or to say they are quiet) shows none.
@@ -121,7 +155,16 @@ export class RemoteAgent {
       ),
       quietServers: serverRows.filter((server) => server.quiet === true).map(({ id, name }) => ({ id, name })),
     };
+    this.status.unreadable = null;
+    const agentNow = Date.parse(String(monitors.headers?.date ?? ''));
+    this.status.clockOffsetMs = Number.isNaN(agentNow) ? null : agentNow - (this.options.clock ?? Date.now)();
     this.options.onChange();
+  }
+
+  private unreadable(why: string): void {
+    this.status.unreadable = why;
+    this.options.onChange();
+    this.scheduleRefresh(this.options.refreshRetryMs ?? REFRESH_RETRY_MS);
   }
 
   private scheduleRefresh(delay: number): void {
@@ -129,8 +172,9 @@ export class RemoteAgent {
     this.refreshTimer = setTimeout(() => {
       this.refreshTimer = null;
       this.refresh().catch((error: unknown) => {
+        // An answer that is no list (a proxy's page): what it says is in the log, not the tooltip.
         this.options.log(`Could not read ${this.options.url}: ${String(error)}`);
-        this.scheduleRefresh(this.options.refreshRetryMs ?? REFRESH_RETRY_MS);
+        this.unreadable('its answer is not a list of monitors');
       });
     }, delay);
   }

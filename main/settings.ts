@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
+import { agentBase } from './connectRequest';
 
 /** The shell's own small preferences, kept in the app's data folder next to the agent's database. */
 export interface ShellSettings {
@@ -28,8 +29,8 @@ function remoteAgentFrom(value: unknown): RemoteAgentSettings | null {
   const entry = value as Partial<RemoteAgentSettings> | null;
   if (!entry || typeof entry.url !== 'string' || typeof entry.key !== 'string' || !/^https?:\/\/[^/]/.test(entry.url)) return null;
   try {
-    // Its origin: Cronbeat serves at the root, and paths are appended to it.
-    return { url: new URL(entry.url).origin, key: entry.key, access: entry.access === 'full' ? 'full' : 'read-only' };
+    // Paths are appended to it: its origin, and the sub-path of a proxy in front, if any.
+    return { url: agentBase(new URL(entry.url)), key: entry.key, access: entry.access === 'full' ? 'full' : 'read-only' };
   } catch {
     return null;
   }

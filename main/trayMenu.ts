@@ -98,7 +98,7 @@ export function trayMenuTemplate(input: TrayMenuInput, actions: TrayMenuActions)
         ];
   return [
     { label: 'Open Cronbeat', click: () => actions.open('/') },
-    { label: input.model.tooltip.replace(/^Cronbeat: /, ''), enabled: false },
+    { label: menuLabel(input.model.tooltip.replace(/^Cronbeat: /, '')), enabled: false },
     ...failed,
     { type: 'separator' },
     {

@@ -1,5 +1,6 @@
 import type { MonitorStatus } from '../agent/contract/monitors';
 import { describeError } from '../agent/domain/text/errorText';
+import { describeDuration } from '../agent/domain/time/durations';
 
 /**
  * What the tray shows: one of four icons, a tooltip with the counts, and the failed monitors.
@@ -124,10 +125,11 @@ export function readTrayModel(read: () => TrayModel): TrayModel {
   try {
     return read();
   } catch (error) {
-    const tooltip = `Cronbeat cannot read its monitors: ${describeError(error)}`;
-    return { state: 'failed', tooltip: tooltip.length > TOOLTIP_MAX ? `${tooltip.slice(0, TOOLTIP_MAX - 1)}…` : tooltip, failed: [] };
+    return { state: 'failed', tooltip: cutTooltip(`Cronbeat cannot read its monitors: ${describeError(error)}`), failed: [] };
   }
 }
+
+const cutTooltip = (tooltip: string) => (tooltip.length > TOOLTIP_MAX ? `${tooltip.slice(0, TOOLTIP_MAX - 1)}…` : tooltip);
 
 /** How the tray sees an agent on another machine: by name, and whether it can be reached. */
 export interface RemoteView {
@@ -138,6 +140,35 @@ export interface RemoteView {
   unreachableSince: number | null;
   /** Why following stopped for good (a revoked key); null while following. */
   refused: string | null;
+  /** The status it stopped at (401 a refused key, 403 a key that may not read, 421 a name the agent does not answer to). */
+  refusedStatus?: number | null;
+  /** Why its monitors could not be read while its stream is up; null once they were. */
+  unreadable?: string | null;
+  /** How far its clock is ahead of this computer's (behind: negative); null when unknown. */
+  clockOffsetMs?: number | null;
+  /** Since when its stream is being connected again (under a minute: not unreachable yet); null while connected. */
+  reconnectingSince?: number | null;
+}
+
+/**
+ * A clock this much off is said: the agent decides when a run is late by its own clock, so its
+ * failures and the times the dashboard shows are not what the user reads on theirs. Its answers'
+ * Date has whole seconds and the request takes a moment: less is not worth a word (the agent's
+ * own rule for a client's clock is the same minute).
+ */
+const CLOCK_OFF_MS = 60_000;
+
+function clockWords(offsetMs: number | null | undefined): string | null {
+  if (offsetMs === null || offsetMs === undefined || Math.abs(offsetMs) <= CLOCK_OFF_MS) return null;
+  return `its clock is ${describeDuration(Math.abs(offsetMs))} ${offsetMs > 0 ? 'ahead of' : 'behind'} this computer's`;
+}
+
+/** What the tray says of an agent that stopped being followed, by the status it answered. */
+export function refusalWords(status: number | null | undefined): string {
+  if (status === 403) return 'this key may not read it';
+  if (status === 421) return 'it does not answer to this name';
+  if (status === undefined || status === null || status === 401) return 'the key was refused';
+  return `it refused to stream its events (${status})`;
 }
 
 /**
@@ -146,11 +177,20 @@ export interface RemoteView {
  */
 export function remoteTrayModel(view: RemoteView, timeOfDay: (ms: number) => string): TrayModel {
   const on = `Cronbeat on ${view.name}`;
-  if (view.refused !== null) return { state: 'idle', tooltip: `${on}: the key was refused`, failed: [] };
+  if (view.refused !== null) return { state: 'idle', tooltip: `${on}: ${refusalWords(view.refusedStatus)}`, failed: [] };
   if (view.unreachableSince !== null) return { state: 'idle', tooltip: `${on} unreachable since ${timeOfDay(view.unreachableSince)}`, failed: [] };
+  // Red, as the local tray for a database it cannot read: what was read before may be green no more.
+  if (view.unreadable) return { state: 'failed', tooltip: cutTooltip(`${on} cannot read its monitors: ${view.unreadable}`), failed: [] };
   if (view.snapshot === null) return { state: 'idle', tooltip: `${on}: connecting…`, failed: [] };
   const model = trayModel(view.snapshot);
-  return { ...model, tooltip: model.tooltip.replace(/^Cronbeat:/, `${on}:`) };
+  const notes = [
+    // The counts are what was read before the loss: said so, or they would pass for now.
+    ...(view.reconnectingSince !== null && view.reconnectingSince !== undefined ? [`reconnecting since ${timeOfDay(view.reconnectingSince)}`] : []),
+    clockWords(view.clockOffsetMs),
+  ];
+  const said = notes.filter((note): note is string => note !== null);
+  const tooltip = model.tooltip.replace(/^Cronbeat:/, `${on}:`);
+  return { ...model, tooltip: said.length > 0 ? cutTooltip([tooltip, ...said].join(' · ')) : tooltip };
 }
 
 /** Two models that would draw the same tray: no need to rebuild icon, tooltip and menu. */

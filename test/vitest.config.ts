@@ -20,6 +20,7 @@ const OWN_PROCESS = [
   'test/cli/crontab*.test.ts',
   'test/cli/discover*.test.ts',
   'test/cli/progress.test.ts',
+  'test/client/proxy.test.ts',
 ];
 
 // Tests start real agents, child processes and Chromium: give them room on a busy 2-core machine.

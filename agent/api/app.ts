@@ -8,6 +8,7 @@ import type { ApiDeps } from './deps';
 import { errorMiddleware } from './http/errorMiddleware';
 import { holdWrites } from './http/holdWrites';
 import { hostGuard } from './http/hostGuard';
+import { securityHeaders } from './http/securityHeaders';
 import { corsPolicy } from './http/cors';
 import { HttpError } from './http/errors';
 import { literalPathMethods } from './http/literalPaths';
@@ -89,6 +90,7 @@ export function createApp(options: AppOptions): RequestListener {
     // The last address is the one our proxy saw; earlier ones are whatever the client claimed.
     app.maxIpsCount = 1;
   }
+  app.use(securityHeaders());
   app.use(errorMiddleware(deps.log));
   app.use(hostGuard(options.boundHost ?? '127.0.0.1', options.allowedHosts, options.trustProxy, () => options.publicUrl?.current() ?? null));
   app.use(corsPolicy());

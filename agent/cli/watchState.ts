@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 /*
  * The state file of a watcher (`crontab watch`, `timers watch`): what it saw last and the alerts
@@ -38,9 +39,63 @@ export function saveWatchState<S extends WatchState>(file: string, state: S): vo
   }
 }
 
-/** The state file of a watcher of `server` in the data folder, its name safe whatever the identifier holds. */
-export function watchStateFile(dataDir: string, kind: string, server: string): string {
-  return join(dataDir, `${kind}-${server.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
+/**
+ * The state file of a watcher of `server` in the data folder, its name safe whatever the
+ * identifier holds. A watcher given its own set of files (`watched`: their paths) gets a file of
+ * its own, named by a hash of that set: two watchers of one server over different files would
+ * otherwise take each other's snapshot for their own, and alert its jobs as removed and added.
+ */
+export function watchStateFile(dataDir: string, kind: string, server: string, watched: string[] = []): string {
+  const name = `${kind}-${server.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+  if (watched.length === 0) return join(dataDir, `${name}.json`);
+  const set = createHash('sha256').update([...new Set(watched)].sort().join('\0')).digest('hex').slice(0, 12);
+  return join(dataDir, `${name}-files-${set}.json`);
+}
+
+/**
+ * Takes over the state file a watcher of the same files kept before state files were named by
+ * what they watch (`shared`), when all it holds came from `owns` files: so an upgrade starts
+ * from the snapshot it had, not from a new baseline that would miss what changed meanwhile.
+ */
+export function adoptSharedState(file: string, shared: string, owns: (state: Record<string, unknown>) => boolean): void {
+  if (file === shared || existsSync(file) || !existsSync(shared)) return;
+  try {
+    if (owns(JSON.parse(readFileSync(shared, 'utf8')) as Record<string, unknown>)) copyFileSync(shared, file);
+  } catch {
+    // Unreadable: a new baseline, as for any damaged state.
+  }
+}
+
+/** How many start times of `--once` runs a state file keeps, to learn how often the watcher is started. */
+const KEPT_RUNS = 8;
+/** A gap shorter than this is a run by hand: cron starts nothing more often than once a minute. */
+const SHORTEST_GAP_MS = 60_000;
+/** Gaps seen before the interval is trusted: a run or two by hand while setting up must not teach it a short one. */
+const GAPS_TO_LEARN = 3;
+/** The longest interval a watcher may report (the API's bound), and what one that has not learned its own yet reports. */
+const LONGEST_INTERVAL_SECONDS = 86_400;
+
+/**
+ * The interval a `--once` run started at `now` reports when it was not given `--interval`,
+ * learned from the start times of the runs before it (`runs`): the longest gap among them, to
+ * the nearest minute (a second or two of start-up is the quiet rule's minute of slack), so a run
+ * cron skipped or started late never makes the watcher look quiet; a
+ * day until it has seen enough gaps. A fixed guess would be wrong one way or the other: 60 s
+ * made a watcher run every 5 minutes quiet, and then reporting again, at every run.
+ */
+export function learnedInterval(runs: readonly number[], now: number): number {
+  const times = [...runs.filter((run) => run < now), now];
+  const gaps = times
+    .slice(1)
+    .map((time, index) => time - times[index]!)
+    .filter((gap) => gap >= SHORTEST_GAP_MS);
+  if (gaps.length < GAPS_TO_LEARN) return LONGEST_INTERVAL_SECONDS;
+  return Math.min(LONGEST_INTERVAL_SECONDS, Math.round(Math.max(...gaps) / 60_000) * 60);
+}
+
+/** The start times a state file keeps after a run at `now`: the latest KEPT_RUNS, a clock set back dropping those after it. */
+export function runsAfter(runs: readonly number[] | undefined, now: number): number[] {
+  return [...(runs ?? []).filter((run) => run < now), now].slice(-KEPT_RUNS);
 }
 
 /** A watcher's log line: stamped with the time, on standard output. */

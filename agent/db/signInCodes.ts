@@ -27,6 +27,7 @@ export function signInCodeRepository(db: Db) {
   const findLive = db.prepare(
     'SELECT id, company_id FROM sign_in_codes WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?',
   );
+  const findUsed = db.prepare('SELECT used_at, api_token_id FROM sign_in_codes WHERE code_hash = ? AND used_at IS NOT NULL');
   const markUsed = db.prepare(
     'UPDATE sign_in_codes SET used_at = @now, api_token_id = @tokenId WHERE id = @id AND used_at IS NULL',
   );
@@ -53,6 +54,12 @@ export function signInCodeRepository(db: Db) {
         if (markUsed.run({ id: row.id, now, tokenId: token.id }).changes !== 1) throw new Error('sign-in code raced');
         return token;
       })();
+    },
+
+    /** When a used code was traded and for which key; null for a code never traded (unknown, or expired unused). */
+    usedAs(code: string): { usedAt: number; tokenId: number | null } | null {
+      const row = findUsed.get(hashCode(code)) as { used_at: number; api_token_id: number | null } | undefined;
+      return row ? { usedAt: row.used_at, tokenId: row.api_token_id } : null;
     },
   };
 }

@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Credentials } from './api/client';
-import { setUnauthenticatedHandler } from './api/client';
+import { setUnauthenticatedHandler, UnauthenticatedError } from './api/client';
 import { createApi } from './api/endpoints';
 import { desktopBridge } from './bridge';
 import { Layout } from './components/Layout';
 import { AccessKnown, NeedsEdit } from './components/ReadOnly';
 import { AppProvider } from './lib/app-context';
-import { initialCredentials, storeToken } from './lib/credentials';
-import { matchPath, navigate, useRoute } from './lib/router';
+import { forgetToken, initialCredentials, onStoredTokenChange, storeToken } from './lib/credentials';
+import { matchPath, navigate, parseHash, useRoute } from './lib/router';
 import { CertificatesScreen } from './screens/Certificates';
 import { ChannelsScreen } from './screens/Channels';
 import { MaintenanceScreen } from './screens/Maintenance';
@@ -54,35 +54,66 @@ export function App() {
 
   const signIn = useCallback((token: string) => {
     setSessionEnded(false);
+    setSignOutProblem(null);
     storeToken(token);
     setCredentials({ base: '', token });
   }, []);
 
   const [sessionEnded, setSessionEnded] = useState(false);
   const forget = useCallback(() => {
-    storeToken(null);
+    if (credentials) forgetToken(credentials.token);
     setCredentials(null);
-  }, []);
+  }, [credentials]);
   const expire = useCallback(() => {
     forget();
     setSessionEnded(true);
   }, [forget]);
 
+  // Why signing out did not end the session on the agent, said on the sign-in screen: the key
+  // lives on there although this browser forgot it.
+  const [signOutProblem, setSignOutProblem] = useState<string | null>(null);
+
   // `revoke`: false for a read-only key, which the agent would refuse (and which is no session to revoke).
   const signOut = useCallback((revoke: boolean) => {
-    if (credentials && !bridge && revoke) void createApi(credentials).signOut().catch(() => undefined);
+    setSignOutProblem(null);
+    if (credentials && !bridge && revoke) {
+      createApi(credentials)
+        .signOut()
+        // A 401: the session had already ended.
+        .catch((error: Error) => error instanceof UnauthenticatedError || setSignOutProblem(error.message));
+    }
     forget();
     navigate('/sign-in', { replace: true });
   }, [credentials, bridge, forget]);
 
+  // The tabs of a browser share one sign-in, as a cookie would: a sign-in in another tab is taken
+  // up here (the session this tab held is signed out, so none is left behind unseen), and a
+  // sign-out there, or a session that ended there, signs this tab out too.
+  useEffect(() => {
+    if (bridge) return;
+    return onStoredTokenChange((token) => {
+      if (!token) return expire();
+      if (token === credentials?.token) return;
+      // Only a sign-in session is revoked so; a pasted API token is left alone (agent/api/routes/session.ts).
+      if (credentials) void createApi(credentials).signOut().catch(() => undefined);
+      setSessionEnded(false);
+      setCredentials({ base: '', token });
+      if (parseHash(window.location.hash).path === '/sign-in') navigate('/', { replace: true });
+    });
+  }, [bridge, credentials, expire]);
+
   // A revoked or expired token sends a browser back to sign in (the desktop token never expires).
-  useEffect(() => setUnauthenticatedHandler(bridge ? () => undefined : expire), [bridge, expire]);
+  // A key this tab no longer uses (given up for another tab's sign-in) being refused changes nothing.
+  useEffect(
+    () => setUnauthenticatedHandler(bridge ? () => undefined : (token) => token === credentials?.token && expire()),
+    [bridge, credentials, expire],
+  );
 
   // Tray menu entries and popup clicks open a route.
   useEffect(() => bridge?.onTrayAction((action) => action.type === 'navigate' && navigate(action.route)), [bridge]);
 
   if (!credentials || (route.path === '/sign-in' && !bridge)) {
-    return <SignInScreen code={route.query.get('code')} sessionEnded={sessionEnded} onSignedIn={signIn} />;
+    return <SignInScreen code={route.query.get('code')} sessionEnded={sessionEnded} signOutProblem={signOutProblem} signedIn={Boolean(credentials)} onSignedIn={signIn} />;
   }
   return (
     <AppProvider credentials={credentials} desktop={Boolean(bridge)} onSignOut={signOut}>

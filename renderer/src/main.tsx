@@ -1,3 +1,5 @@
+// Before anything that builds a zod schema (the forms' rules, the contract).
+import './zodConfig';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';

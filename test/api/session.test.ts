@@ -32,9 +32,15 @@ describe('dashboard sessions', () => {
     expect(monitors.status).toBe(200);
     expect(agent.store.apiTokens.list().find((t) => t.id === session.token_id)?.name).toBe('dashboard');
 
+    // Used again (a link read over a shoulder, in a log, a screenshot): whoever holds it is told when it was used and for which key, so the one it was printed for can revoke a session that is not theirs.
+    now += 60_000;
     const again = await redeem(codeOf(link));
     expect(again.status).toBe(422);
-    expect((await again.json()).errors.code[0]).toMatch(/invalid, expired or already used/);
+    expect((await again.json()).errors.code).toEqual([
+      `This sign-in code was already used, at 2026-11-21 12:00 UTC, for the key "dashboard" (id ${session.token_id}). ` +
+        `If that was not you, revoke that key: Revoke in the dashboard's Settings, or cronbeat token revoke ${session.token_id}.`,
+    ]);
+    expect((await (await redeem('never-printed')).json()).errors.code).toEqual(['This sign-in code is invalid, expired or already used.']);
   });
 
   it('never stores the code itself', async () => {
@@ -86,9 +92,12 @@ describe('dashboard sessions', () => {
   });
 
   it('signing out revokes a session token at once, but never a pasted API token', async () => {
-    const session = await (await redeem(codeOf(createSignInLink(agent.store, agent.url, now)))).json();
+    const code = codeOf(createSignInLink(agent.store, agent.url, now));
+    const session = await (await redeem(code)).json();
     expect((await agent.api('/api/session', { method: 'DELETE', token: session.token })).status).toBe(204);
     expect((await agent.api('/api/monitors', { token: session.token })).status).toBe(401);
+    // Its code, tried again, does not ask to revoke a key that is gone.
+    expect((await (await redeem(code)).json()).errors.code[0]).toMatch(new RegExp(`for the key "dashboard" \\(id ${session.token_id}\\), which has since been revoked\\.$`));
 
     expect((await agent.api('/api/session', { method: 'DELETE' })).status).toBe(204);
     expect((await agent.api('/api/monitors')).status).toBe(200);

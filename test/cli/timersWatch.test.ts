@@ -41,6 +41,9 @@ describe('cronbeat timers watch', () => {
     expect(baseline.stderr).toBe('');
     expect(baseline.status).toBe(0);
     expect(await alerts()).toEqual([]);
+    // Started by a timer without --interval: until it has learned how often, a day, never a minute that makes it quiet at every run.
+    const reported = (await (await testAgent().api(`/api/servers/${server.id}`)).json()) as { report_interval_seconds: number | null };
+    expect(reported.report_interval_seconds).toBe(86_400);
 
     writeFileSync(join(root, 'usr/lib/systemd/system/backup.timer'), '[Timer]\nOnCalendar=*-*-* 04:00\nRandomizedDelaySec=10min\n');
     const changed = await watch();
@@ -161,5 +164,21 @@ describe('cronbeat timers watch', () => {
     const result = await runCli(['timers', 'watch', '--root', machine(), '--server', 'no-such', '--once'], { env });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('No server has the identifier "no-such"');
+  });
+
+  it('two watchers of one server over different --root folders keep a snapshot each', async () => {
+    const data = tempFolder();
+    const [one, two] = [machine(), machine()];
+    rmSync(join(two, 'etc/systemd/system/timers.target.wants/poll.timer'));
+    rmSync(join(two, 'usr/lib/systemd/system/poll.timer'));
+    const env = { CRONBEAT_URL: testAgent().url, CRONBEAT_API_TOKEN: testAgent().token, CRONBEAT_DATA_DIR: data, CRONBEAT_SHIM_DIR: shimDir };
+    await testAgent().api('/api/servers', { method: 'POST', json: { name: 'web 6', ip_address: '10.0.0.6', identifier: 'web-6' } });
+    for (const root of [one, two]) expect((await runCli(['timers', 'discover', '--root', root], { env })).status).toBe(0);
+    const watch = (root: string) => runCli(['timers', 'watch', '--root', root, '--server', 'web-6', '--once', '--interval', '300'], { env });
+    expect((await watch(one)).stdout).toMatch(/watching 2 timers/);
+    expect((await watch(two)).stdout).toMatch(/watching 1 timer;/);
+    const again = await watch(one);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).not.toMatch(/found:/);
   });
 });

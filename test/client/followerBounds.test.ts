@@ -146,3 +146,128 @@ describe('reconnecting', () => {
     expect(getEventListeners(stopSignal(), 'abort')).toHaveLength(0);
   });
 });
+
+describe('an agent that never answers', () => {
+  it('a stream whose request is never answered (a frozen agent, a proxy that hangs) is dropped after the silence, not waited on for ever', async () => {
+    const url = await serve(() => {
+      // accepts the request, then says nothing
+    });
+    const end = await readEventStream({ baseUrl: url, token: 't', onEvent: () => {}, silenceMs: 200 });
+    expect(end).toEqual({ kind: 'dropped', message: 'no word from the agent in 0.2 s' });
+  });
+
+  it('a refusal whose body never ends is dropped after the silence too', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(503, 'Service Unavailable', { 'content-type': 'application/json' });
+      res.write('{"message":');
+    });
+    const end = await readEventStream({ baseUrl: url, token: 't', onEvent: () => {}, silenceMs: 200 });
+    expect(end).toEqual({ kind: 'dropped', message: 'no word from the agent in 0.2 s' });
+  });
+});
+
+describe('redirects', () => {
+  it('a redirect (a captive portal sending to its login page) is not the agent refusing: the desktop follower keeps trying, and never follows it', async () => {
+    const asked: string[] = [];
+    let portal = true;
+    const made: { follower?: NotificationFollower } = {};
+    const reasons: string[] = [];
+    const url = await serve((req, res) => {
+      asked.push(`${req.url} ${req.headers.authorization ?? ''}`);
+      if (portal) {
+        if (asked.length === 4) portal = false; // the user signed in to the Wi-Fi
+        res.writeHead(302, { location: 'http://portal.example/login?from=cronbeat' }).end();
+        return;
+      }
+      if (req.url!.startsWith('/api/events')) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: {"type":"ready"}\n\n');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}');
+    });
+    const follower = (made.follower = new NotificationFollower({
+      baseUrl: url,
+      token: 't',
+      reconnectDelaysMs: [0],
+      onNotifications: () => {},
+      onConnection: (connected, reason) => {
+        reasons.push(`${connected} ${reason ?? ''}`.trim());
+        if (connected) follower.stop();
+      },
+    }));
+    await follower.run();
+    expect(reasons).toEqual(['false its /api/events redirects to http://portal.example/login?from=cronbeat, not to an event stream', 'true']);
+    expect(asked.every((line) => line.endsWith('Bearer t'))).toBe(true);
+  });
+
+  it('a redirect while reading what was missed drops the stream to try again, rather than stopping for good', async () => {
+    let lists = 0;
+    const reasons: string[] = [];
+    const url = await serve((req, res) => {
+      if (req.url!.startsWith('/api/events')) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: {"type":"ready"}\n\n');
+        return;
+      }
+      if (++lists === 1) return void res.writeHead(307, { location: '/maintenance.html' }).end();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}');
+    });
+    const follower = new NotificationFollower({
+      baseUrl: url,
+      token: 't',
+      reconnectDelaysMs: [0],
+      onNotifications: () => {},
+      onConnection: (connected, reason) => {
+        reasons.push(`${connected} ${reason ?? ''}`.trim());
+        if (connected) follower.stop();
+      },
+    });
+    await follower.run();
+    expect(reasons).toEqual([`false the notifications could not be read: ${url} answered 307, a redirect to ${url}/maintenance.html`, 'true']);
+  });
+
+  it('the terminal follower that never got in stops at a redirect, saying where it leads', async () => {
+    const url = await serve((_req, res) => res.writeHead(301, { location: 'https://backup-box.example/api/events' }).end());
+    const follower = new NotificationFollower({ baseUrl: url, token: 't', stopWhenWrongPlace: true, onNotifications: () => {} });
+    await expect(follower.run()).rejects.toThrow(`${url} is not a Cronbeat agent: its /api/events redirects to https://backup-box.example/api/events, not to an event stream. Check --url.`);
+  });
+});
+
+describe("the agent's Retry-After", () => {
+  it('a 429 or 503 that says when to come back is waited for, beyond the shortest backoff', async () => {
+    const attempts: number[] = [];
+    const made: { follower?: NotificationFollower } = {};
+    const url = await serve((req, res) => {
+      if (!req.url!.startsWith('/api/events')) return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}');
+      attempts.push(performance.now());
+      if (attempts.length === 1) return void res.writeHead(503, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"message":"starting"}');
+      made.follower!.stop();
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end();
+    });
+    const follower = (made.follower = new NotificationFollower({ baseUrl: url, token: 't', reconnectDelaysMs: [0], onNotifications: () => {} }));
+    await follower.run();
+    expect(attempts).toHaveLength(2);
+    expect(attempts[1] - attempts[0]).toBeGreaterThanOrEqual(990);
+  });
+});
+
+describe('an agent under a path of its proxy', () => {
+  it('streams its events under that path too, as every other request goes (https://example.com/cronbeat)', async () => {
+    const asked: string[] = [];
+    const url = await serve((req, res) => {
+      asked.push(req.url!);
+      if (req.url === '/cronbeat/api/events') {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        return void res.write('data: {"type":"ready"}\n\n');
+      }
+      res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not here</h1>');
+    });
+    const stop = new AbortController();
+    const events: string[] = [];
+    const end = await readEventStream({ baseUrl: `${url}/cronbeat`, token: 't', signal: stop.signal, onEvent: (event) => (events.push(event.type), stop.abort()) });
+    expect(asked).toEqual(['/cronbeat/api/events']);
+    expect(events).toEqual(['ready']);
+    expect(end).toEqual({ kind: 'dropped', message: 'stopped' });
+  });
+});

@@ -52,6 +52,8 @@ describe.skipIf(chromiumMissing)('the dashboard in the first hour', { timeout: 3
   const heading = () => page.getByRole('heading', { level: 1 });
 
   it('offers to add a server and a certificate from the empty Overview cards', async () => {
+    // The first screen says what a monitor is, as the Monitors page does, before asking for one.
+    await page.getByRole('region', { name: 'Monitors' }).getByText('A monitor expects a pulse from a scheduled job and tells you when one is late.').waitFor();
     const servers = page.getByRole('region', { name: 'Servers' });
     await servers.getByText('No servers yet').waitFor();
     const certificates = page.getByRole('region', { name: 'Certificates' });

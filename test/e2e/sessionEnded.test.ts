@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chromiumMissing, launchChromium, signedInDashboard } from './browser';
+import { builtRenderer, chromiumMissing, launchChromium, signedInDashboard } from './browser';
 import { createSignInLink } from '../helpers/signIn';
-import type { TestAgent } from '../helpers/testAgent';
+import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 /*
  * A session that ends under an open page (revoked from another tab, by `cronbeat token revoke`)
@@ -63,6 +63,56 @@ describe.skipIf(chromiumMissing)('a session that ends under an open page', { tim
       await listening.getByText('Your session has ended').waitFor();
     } finally {
       await browser.close();
+    }
+  });
+
+  it('says so when signing out could not end the session on the agent (gone meanwhile), instead of passing it for done', async () => {
+    const gone = await startTestAgent({ clock: () => now, rendererDir: builtRenderer() });
+    const context = await page.context().browser()!.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
+    try {
+      context.setDefaultTimeout(10_000);
+      const tab = await context.newPage();
+      await tab.goto(createSignInLink(gone.store, gone.url, now));
+      await tab.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+      await gone.stop();
+      await tab.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
+      await tab.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
+      const notice = tab.getByRole('alert').filter({ hasText: 'Signed out in this browser' });
+      await notice.waitFor();
+      expect(await notice.textContent()).toBe(
+        'Signed out in this browser, but the agent did not end the session: Cannot reach the Cronbeat agent. Is it running? ' +
+          'Once it is back, sign in and revoke the older keys named “dashboard” in Settings; unused, a session ends by itself after 30 days.',
+      );
+    } finally {
+      await context.close();
+      await gone.stop().catch(() => undefined);
+    }
+  });
+
+  it('is one sign-in for every tab of a browser, as a cookie would be: signing out in one tab signs the others out and ends every session they held', async () => {
+    const context = await page.context().browser()!.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
+    try {
+      context.setDefaultTimeout(10_000);
+      const first = await context.newPage();
+      await first.goto(createSignInLink(agent.store, agent.url, now));
+      await first.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+      const firstToken = await first.evaluate(() => localStorage.getItem('cronbeat.token'));
+      const second = await context.newPage();
+      await second.goto(createSignInLink(agent.store, agent.url, now));
+      await second.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+      const secondToken = await second.evaluate(() => localStorage.getItem('cronbeat.token'));
+      expect(secondToken).not.toBe(firstToken);
+      await first.goto(`${agent.url}/#/settings`);
+      await first.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
+      await first.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
+      // The other tab, still open on the Overview, asks for a sign-in at once.
+      await second.getByText('Your session has ended').waitFor();
+      for (const token of [firstToken, secondToken]) {
+        const response = await fetch(`${agent.url}/api/session`, { headers: { Authorization: `Bearer ${token}` } });
+        expect(response.status, 'a session of a tab signed out').toBe(401);
+      }
+    } finally {
+      await context.close();
     }
   });
 });

@@ -40,6 +40,17 @@ describe('DNS rebinding guard', () => {
     }
   });
 
+  it('says how to answer to a name it refuses, for someone who typed it (another machine, a proxy) rather than a hostile page', async () => {
+    const response = await withHost('/', `nas.lan:${agent.port}`);
+    expect(response.status).toBe(421);
+    expect(response.json().message).toBe(
+      `This agent does not answer to the host "nas.lan:${agent.port}". Use http://127.0.0.1:${agent.port} or http://localhost:${agent.port} on this machine; ` +
+        'to reach it as nas.lan (from other machines, or through a reverse proxy), start it with --allow-host nas.lan.',
+    );
+    // A name no flag could allow is not suggested.
+    expect((await withHost('/', 'a b c')).json().message).toBe(`This agent does not answer to the host "a b c". Use http://127.0.0.1:${agent.port} or http://localhost:${agent.port} on this machine.`);
+  });
+
   it('refuses a request without Host (HTTP/1.0) with 421', async () => {
     const answer = await rawExchange(agent.port, `GET /api/monitors HTTP/1.0\r\nAuthorization: Bearer ${agent.token}\r\n\r\n`);
     expect(answer).toMatch(/^HTTP\/1\.1 421 /);
@@ -61,6 +72,11 @@ describe('DNS rebinding guard', () => {
       expect(await status(`monitor.example.com:${port}`)).toBe(401);
       expect(await status(`evil.example:${port}`)).toBe(421);
       expect(await status(`cronbeat.lan:${Number(port) + 1}`)).toBe(421);
+      // A proxy in front sends its own port: the refusal says what that takes, not to use 127.0.0.1.
+      const proxied = await rawRequest(`${named.url}/`, { headers: { Host: 'cronbeat.lan' } });
+      expect(proxied.json().message).toBe(
+        `This agent answers to "cronbeat.lan" only at port ${port}, the one it listens on. Behind a reverse proxy, which sends its own port, start it with --trust-proxy too.`,
+      );
     } finally {
       await named.stop();
     }

@@ -39,6 +39,13 @@ describe('the XDG autostart entry', () => {
       '/repo',
     ]);
   });
+
+  it('starts at login on the data folder this copy runs on, when CRONBEAT_DATA_DIR chose it, not on the default one', () => {
+    const command = relaunchCommand({ CRONBEAT_DATA_DIR: '/data/cron beat' }, '/opt/Cronbeat/cronbeat', true, '/x');
+    expect(command).toEqual(['env', 'CRONBEAT_DATA_DIR=/data/cron beat', '/opt/Cronbeat/cronbeat']);
+    expect(xdgAutostartEntry(command)).toContain('\nExec=env "CRONBEAT_DATA_DIR=/data/cron beat" /opt/Cronbeat/cronbeat --hidden\n');
+    expect(relaunchCommand({ CRONBEAT_DATA_DIR: '' }, '/opt/Cronbeat/cronbeat', true, '/x')).toEqual(['/opt/Cronbeat/cronbeat']);
+  });
 });
 
 describe('a launch at login', () => {

@@ -19,6 +19,11 @@ describe('dashboardUrl', () => {
     expect(dashboardUrl(`${origin}/`, '/monitors?status=failed')).toBe(`${origin}/#/monitors?status=failed`);
     expect(dashboardUrl(origin, 'notifications')).toBe(`${origin}/#/notifications`);
   });
+
+  it("keeps the path of an agent served under a proxy's sub-path", () => {
+    expect(dashboardUrl('https://example.com/cronbeat', '/monitors/3')).toBe('https://example.com/cronbeat/#/monitors/3');
+    expect(dashboardUrl('https://example.com/cronbeat/', '/')).toBe('https://example.com/cronbeat/#/');
+  });
 });
 
 describe('opening dashboard routes from the tray and popups', () => {

@@ -2,7 +2,7 @@
  * The whole main process (main/main.ts) against a real agent on a real port and real SQLite,
  * with only Electron replaced by the mock: the window, the bridge, the tray following a failure.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,11 +42,16 @@ beforeAll(async () => {
   origin = new URL(url).origin;
 });
 
-afterAll(async () => {
+/** Quits as the app menu's Quit does, and waits for the agent to stop. */
+async function quit(): Promise<void> {
   let prevented = false;
   electron.app.emit('will-quit', { preventDefault: () => (prevented = true) });
   expect(prevented).toBe(true);
   await until(() => electron.app.quit.mock.calls.length > 0, 'the agent to stop');
+}
+
+afterAll(async () => {
+  if (electron.app.quit.mock.calls.length === 0) await quit();
   blocker.close();
   process.env.CRONBEAT_DATA_DIR = previousDataDir;
   rmSync(dataDir, { recursive: true, force: true });
@@ -156,5 +161,43 @@ describe('the desktop app', () => {
     } finally {
       spy.mockRestore();
     }
+  });
+
+  it('says in a dialog why "Start at login" could not be changed (a read-only config folder), and leaves the box as it was', () => {
+    const blocked = join(dataDir, 'not-a-folder');
+    writeFileSync(blocked, '');
+    const previous = process.env.XDG_CONFIG_HOME;
+    process.env.XDG_CONFIG_HOME = blocked; // its autostart folder cannot be made, as on a read-only disk
+    try {
+      const tray = electron.FakeTray.created.at(-1)!;
+      const item = () => (tray.menu!.template as MenuItemConstructorOptions[]).find((entry) => entry.label === 'Start at login')!;
+      expect(item().checked).toBe(false);
+      expect(() => (item().click as (entry: { checked: boolean }) => void)({ checked: true })).not.toThrow();
+      expect(electron.dialog.showErrorBox).toHaveBeenCalledWith('Cronbeat could not change "Start at login"', expect.stringContaining('ENOTDIR'));
+      expect(item().checked).toBe(false);
+    } finally {
+      process.env.XDG_CONFIG_HOME = previous;
+    }
+  });
+
+  // Last: it quits the app.
+  it('shows the popups a burst was holding when it quits, instead of dropping them', async () => {
+    const { token } = askSession(`${origin}/#/`) as { token: string };
+    const names = ['sync a', 'sync b', 'sync c', 'sync d', 'sync e'];
+    const monitors = await Promise.all(
+      names.map(async (name) => {
+        const created = await fetch(`${origin}/api/monitors`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ name, timezone: 'UTC', schedule: '0 2 * * *', duration: 30 }),
+        });
+        return (await created.json()) as { token: string };
+      }),
+    );
+    // Past three popups a minute the rest wait a few seconds to be summed up as one: quit meanwhile.
+    await Promise.all(monitors.map(async (monitor) => expect((await fetch(`${origin}/api/pulse/${monitor.token}/fail`, { method: 'POST' })).status).toBe(200)));
+    await quit();
+    const shown = electron.FakeNotification.created.filter((n) => n.shown).map((n) => `${n.options.title} ${n.options.body}`);
+    for (const name of names) expect(shown.some((text) => text.includes(name))).toBe(true);
   });
 });

@@ -78,6 +78,18 @@ describe('the desktop app connected to a remote agent', () => {
     expect(electron.FakeNotification.created.slice(before)).toHaveLength(1);
   });
 
+  it('loads the dashboard again once the agent answers, when it could not be loaded before (the app started offline)', async () => {
+    const window = electron.createdWindows[0];
+    const url = window.loadURL.mock.calls.at(-1)![0];
+    const loads = window.loadURL.mock.calls.length;
+    window.webContents.emit('did-fail-load', {}, -106, 'ERR_INTERNET_DISCONNECTED', url, true);
+    // Anything the agent then tells the tray (here a new monitor) says it answers again.
+    await remote.api('/api/monitors', { method: 'POST', json: { name: 'nightly sync', timezone: 'UTC', schedule: '0 3 * * *', duration: 30 } });
+    await until(() => window.loadURL.mock.calls.length > loads, 'the dashboard loaded again');
+    expect(window.loadURL.mock.calls.at(-1)![0]).toBe(url);
+    expect(window.loadURL.mock.calls).toHaveLength(loads + 1);
+  });
+
   it('connects to another agent from the settings page only with an address and a key that may read it', async () => {
     const connect = (input: unknown) => electron.ipcMain.handlers.get(IpcChannel.connectAgent)!(trusted(`${remote.url}/#/settings`), input);
     expect(await connect({ url: 'ftp://backup-box', key: 'cb_12345678' })).toEqual({ ok: false, message: 'url: must start with http:// or https://.' });

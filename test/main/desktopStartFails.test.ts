@@ -3,6 +3,7 @@
  * one dialog saying why and what to do, then the app exits, never a stack trace.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -55,6 +56,31 @@ describe('the desktop app when its agent cannot start', () => {
       expect(electron.FakeTray.created).toEqual([]);
     } finally {
       lock.release();
+    }
+  });
+
+  it('a second launch while it is still starting (hidden, at login) opens the window once it is ready, not never', async () => {
+    // Holds 8787 when it is free, so the test never takes the well-known port.
+    const blocker = createServer();
+    await new Promise<void>((resolve) => {
+      blocker.once('error', () => resolve());
+      blocker.listen(8787, '127.0.0.1', () => resolve());
+    });
+    process.env.CRONBEAT_DATA_DIR = mkdtempSync(join(scratch, 'hidden-'));
+    process.argv.push('--hidden');
+    try {
+      vi.resetModules();
+      await import('../../main/main');
+      const electron = (await import('electron')) as unknown as typeof import('./electronMock');
+      // Its agent is still starting: there is no window to bring forward yet.
+      expect(electron.createdWindows).toEqual([]);
+      electron.app.emit('second-instance');
+      await until(() => electron.createdWindows.length > 0, 'the window', 10_000);
+      electron.app.emit('will-quit', { preventDefault: () => {} });
+      await until(() => electron.app.quit.mock.calls.length > 0, 'the agent to stop', 10_000);
+    } finally {
+      process.argv.splice(process.argv.indexOf('--hidden'), 1);
+      blocker.close();
     }
   });
 });

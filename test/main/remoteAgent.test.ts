@@ -1,11 +1,14 @@
 import { createServer, request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkAgent } from '../../agent/client/connection/agentCheck';
+import { connectRequest } from '../../main/connectRequest';
 import type { FollowerPopup } from '../../agent/client/follow/notificationPopups';
+import type { NotificationCursor } from '../../agent/client/follow/notificationCursor';
 import { RemoteAgent } from '../../main/remoteAgent';
 import { remoteTrayModel } from '../../main/trayModel';
 import { closedPort } from '../helpers/cli';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { makeLeaf, startTlsServer } from '../engine/certificates/tls-fixtures';
 
 /*
  * The desktop app connected to an agent on another machine, without Electron: a real agent
@@ -32,12 +35,14 @@ const keyOf = (agent: TestAgent, scope: 'full' | 'read-only' | 'ping') =>
   agent.store.apiTokens.create({ companyId: 1, name: scope, scope, now: Date.now() }).token;
 
 /** Resolves once `condition` holds, checking whenever the remote agent reports a change. */
-function connect(agent: TestAgent, key: string, access: 'full' | 'read-only', through: { url?: string; refreshRetryMs?: number } = {}) {
+function connect(agent: TestAgent, key: string, access: 'full' | 'read-only', through: { url?: string; refreshRetryMs?: number; saved?: { cursor?: NotificationCursor } } = {}) {
   const popups: FollowerPopup[] = [];
   const waiters = new Set<() => void>();
   const remote = new RemoteAgent({
     url: through.url ?? agent.url,
     refreshRetryMs: through.refreshRetryMs,
+    cursor: through.saved?.cursor,
+    saveCursor: through.saved && ((cursor) => (through.saved!.cursor = cursor)),
     key,
     access,
     popup: (popup) => (popups.push(popup), waiters.forEach((w) => w())),
@@ -126,18 +131,216 @@ describe('the desktop app connected to a remote agent', () => {
     }
   });
 
+  it('reads a list of monitors past 8 MB (tens of thousands of them), as the CLI does, instead of staying at "connecting…"', async () => {
+    const { agent } = await agentWithMonitor();
+    const many = JSON.stringify(Array.from({ length: 30_000 }, (_, i) => ({ id: i + 1, name: `job ${i + 1} ${'x'.repeat(300)}`, status: 'monitoring' })));
+    expect(many.length).toBeGreaterThan(8 * 1024 * 1024);
+    const front = createServer((request, response) => {
+      if (request.url === '/api/monitors') return void response.writeHead(200, { 'content-type': 'application/json' }).end(many);
+      const forwarded = httpRequest(`${agent.url}${request.url}`, { method: request.method, headers: { ...request.headers, host: new URL(agent.url).host } }, (answer) => {
+        response.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(response);
+      });
+      request.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
+      const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only', { url, refreshRetryMs: 50 });
+      await until(() => remote.snapshot !== null, 'the snapshot of 30,000 monitors');
+      expect(remote.snapshot!.monitors).toHaveLength(30_000);
+    } finally {
+      front.closeAllConnections();
+      front.close();
+    }
+  });
+
+  it('turns red and says so when its monitors cannot be read any more while the stream stays up (a damaged database there), not green from before', async () => {
+    const { agent, monitor } = await agentWithMonitor();
+    let broken = false;
+    const front = createServer((request, response) => {
+      if (request.url === '/api/monitors' && broken) return void response.writeHead(500, { 'content-type': 'application/json' }).end('{"message":"database disk image is malformed"}');
+      const forwarded = httpRequest(`${agent.url}${request.url}`, { method: request.method, headers: { ...request.headers, host: new URL(agent.url).host } }, (answer) => {
+        response.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(response);
+      });
+      request.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
+      const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only', { url, refreshRetryMs: 50 });
+      const model = () => remoteTrayModel({ name: remote.name, snapshot: remote.snapshot, ...remote.status }, () => '14:02');
+      await until(() => model().state === 'idle' && remote.snapshot !== null, 'the first snapshot (a new monitor)');
+      broken = true;
+      expect((await fetch(`${agent.url}/api/pulse/${monitor.token}`, { method: 'POST' })).status).toBe(200); // a change the stream announces
+      await until(() => model().state === 'failed', 'the red tray');
+      expect(model()).toEqual({ state: 'failed', tooltip: 'Cronbeat on 127.0.0.1 cannot read its monitors: 500 database disk image is malformed', failed: [] });
+      broken = false;
+      await until(() => model().state === 'ok', 'the tray back once they are read again');
+    } finally {
+      front.closeAllConnections();
+      front.close();
+    }
+  });
+
+  it("says when the agent's clock is off this computer's, from the time its answers carry", async () => {
+    const { agent } = await agentWithMonitor();
+    const front = createServer((request, response) => {
+      const forwarded = httpRequest(`${agent.url}${request.url}`, { method: request.method, headers: { ...request.headers, host: new URL(agent.url).host } }, (answer) => {
+        const date = request.url === '/api/monitors' ? new Date(Date.now() + 10 * 60_000).toUTCString() : answer.headers.date!;
+        response.writeHead(answer.statusCode!, { ...answer.headers, date });
+        answer.pipe(response);
+      });
+      request.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
+      const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only', { url });
+      await until(() => remote.snapshot !== null, 'the first snapshot');
+      const model = remoteTrayModel({ name: remote.name, snapshot: remote.snapshot, ...remote.status }, () => '14:02');
+      expect(model.tooltip).toMatch(/^Cronbeat on 127\.0\.0\.1: 1 new · its clock is (9 min 5\d s|10 min) ahead of this computer's$/);
+    } finally {
+      front.closeAllConnections();
+      front.close();
+    }
+  });
+
+  it('says it is reconnecting while the agent restarts, before a minute makes it unreachable, and stops saying so once back', async () => {
+    const { agent } = await agentWithMonitor();
+    let down = false;
+    const streams = new Set<import('node:http').ServerResponse>();
+    const front = createServer((request, response) => {
+      if (down) return void response.writeHead(503, { 'content-type': 'application/json' }).end('{"message":"restarting"}');
+      if (request.url === '/api/events') streams.add(response);
+      const forwarded = httpRequest(`${agent.url}${request.url}`, { method: request.method, headers: { ...request.headers, host: new URL(agent.url).host } }, (answer) => {
+        response.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(response);
+      });
+      request.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
+      const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only', { url });
+      const model = () => remoteTrayModel({ name: remote.name, snapshot: remote.snapshot, ...remote.status }, () => '14:02');
+      await until(() => remote.snapshot !== null, 'the first snapshot');
+      expect(model().tooltip).toBe('Cronbeat on 127.0.0.1: 1 new');
+      down = true;
+      for (const stream of streams) stream.destroy();
+      await until(() => model().tooltip === 'Cronbeat on 127.0.0.1: 1 new · reconnecting since 14:02', 'the tray saying it reconnects');
+      down = false;
+      await until(() => model().tooltip === 'Cronbeat on 127.0.0.1: 1 new', 'the tray back');
+    } finally {
+      front.closeAllConnections();
+      front.close();
+    }
+  });
+
+  it('shows on its next start what failed there while the app was closed, once, and nothing again on the start after', async () => {
+    const { agent, monitor } = await agentWithMonitor();
+    const key = keyOf(agent, 'read-only');
+    const saved: { cursor?: NotificationCursor } = {};
+    const first = connect(agent, key, 'read-only', { saved });
+    // The tray's lists are read once what was missed is handed over: the first look is done.
+    await first.until(() => first.remote.snapshot !== null, 'the first look');
+    await first.remote.stop();
+
+    expect((await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`, { method: 'POST' })).status).toBe(200);
+    const second = connect(agent, key, 'read-only', { saved });
+    await second.until(() => second.popups.length === 1, 'the popup of the failure made while closed');
+    expect(second.popups[0]).toEqual({ title: 'nightly backup failed', body: expect.any(String), route: `/monitors/${monitor.id}` });
+    await second.until(() => second.remote.snapshot !== null, 'the tray');
+    await second.remote.stop();
+
+    const third = connect(agent, key, 'read-only', { saved });
+    await third.until(() => third.remote.snapshot !== null, 'the first look of the third start');
+    expect(third.popups).toEqual([]);
+  });
+
   it('stops and says so when the key is revoked', async () => {
     const { agent } = await agentWithMonitor();
     const { id, token } = agent.store.apiTokens.create({ companyId: 1, name: 'desk', now: Date.now() });
     agent.store.apiTokens.revoke(id, Date.now());
-    const { remote, until } = connect(agent, token, 'full');
+    const { remote, popups, until } = connect(agent, token, 'full');
     await until(() => remote.status.refused !== null, 'the refusal');
+    // A grey icon alone is easily missed for days, and no alert from that agent would come meanwhile.
+    expect(popups).toEqual([
+      {
+        title: 'Cronbeat on 127.0.0.1: the key was refused',
+        body: 'Alerts from it no longer reach this computer. Connect again with a key it takes, in Settings.',
+        route: '/settings',
+      },
+    ]);
     expect(remote.status.refused).toMatch(/refused the key \(401/);
+    expect(remote.status.refusedStatus).toBe(401);
     expect(remoteTrayModel({ name: remote.name, snapshot: remote.snapshot, ...remote.status }, () => '').tooltip).toBe('Cronbeat on 127.0.0.1: the key was refused');
   });
 });
 
+describe("an agent served under a proxy's sub-path", () => {
+  it('is checked, followed and read there: popups, tray and pauses', async () => {
+    const { agent, monitor } = await agentWithMonitor();
+    const front = createServer((request, response) => {
+      if (!request.url!.startsWith('/cronbeat/')) return void response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Another site</h1>');
+      const forwarded = httpRequest(`${agent.url}${request.url!.slice('/cronbeat'.length)}`, { method: request.method, headers: { ...request.headers, host: new URL(agent.url).host } }, (answer) => {
+        response.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(response);
+      });
+      request.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as { port: number }).port}/cronbeat`;
+      const key = keyOf(agent, 'full');
+      expect(connectRequest({ url: `${url}/#/settings`, key })).toEqual({ ok: true, url, key });
+      expect(await checkAgent(url, key)).toEqual({ ok: true, access: 'full' });
+      const { remote, popups, until } = connect(agent, key, 'full', { url });
+      await until(() => remote.snapshot !== null, 'the first snapshot');
+      expect((await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`, { method: 'POST' })).status).toBe(200);
+      await until(() => popups.length === 1 && remote.snapshot!.monitors[0].status === 'failed', 'the popup and the red tray');
+      await remote.pause(monitor.id, null);
+      await until(() => remote.snapshot!.monitors[0].status === 'paused', 'the monitor paused');
+    } finally {
+      front.closeAllConnections();
+      front.close();
+    }
+  });
+});
+
 describe('checking an agent before connecting', () => {
+  it('says in words what is wrong with a certificate this computer does not trust, once', async () => {
+    const tls = await startTlsServer(makeLeaf());
+    try {
+      expect(await checkAgent(`https://127.0.0.1:${tls.port}`, 'cb_key')).toEqual({
+        ok: false,
+        message: `Cannot reach https://127.0.0.1:${tls.port} (TLS: the agent showed a self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT); trust its authority with NODE_EXTRA_CA_CERTS=/path/ca.pem, or fix the URL).`,
+      });
+    } finally {
+      await tls.close();
+    }
+  });
+
+  it('says where an address redirects to (a proxy sending http to https), and never follows it with the key', async () => {
+    const asked: string[] = [];
+    const front = createServer((request, response) => {
+      asked.push(`${request.url} ${request.headers.authorization ?? ''}`.trim());
+      response.writeHead(301, { location: `https://backup-box.example${request.url}` }).end();
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
+      expect(await checkAgent(url, 'cb_key')).toEqual({
+        ok: false,
+        message: `${url} redirects to https://backup-box.example/api/health (301): if that is the agent, connect to https://backup-box.example.`,
+      });
+      expect(asked).toEqual(['/api/health']);
+    } finally {
+      front.close();
+    }
+  });
+
   it('tells a full key from a read-only one, and refuses ping keys, wrong keys and what is not an agent', async () => {
     const { agent } = await agentWithMonitor();
     expect(await checkAgent(agent.url, keyOf(agent, 'full'))).toEqual({ ok: true, access: 'full' });
@@ -145,7 +348,7 @@ describe('checking an agent before connecting', () => {
     expect(await checkAgent(agent.url, keyOf(agent, 'ping'))).toEqual({ ok: false, message: expect.stringMatching(/ping or badge key\). Use a read-only or full key/) });
     expect(await checkAgent(agent.url, 'cb_wrong')).toEqual({ ok: false, message: expect.stringMatching(/refused this key/) });
     const closed = `http://127.0.0.1:${await closedPort()}`;
-    expect(await checkAgent(closed, 'cb_x')).toEqual({ ok: false, message: expect.stringMatching(/^Cannot reach http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/) });
+    expect(await checkAgent(closed, 'cb_x')).toEqual({ ok: false, message: expect.stringMatching(/^Cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)\.$/) });
   });
 
   it("asks the key's session, and of an agent too old to say its scope, whether it may list the keys", async () => {

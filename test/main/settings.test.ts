@@ -34,6 +34,11 @@ describe('shell settings', () => {
     expect(loadSettings(dir)).toEqual(DEFAULTS);
   });
 
+  it("keep a remote agent's sub-path (a proxy serving it at https://example.com/cronbeat), without a trailing slash, query or fragment", () => {
+    writeFileSync(join(dir, 'settings.json'), '{"agentMode": "remote", "remoteAgent": {"url": "https://example.com/cronbeat/?x=1#/monitors", "key": "k", "access": "full"}}');
+    expect(loadSettings(dir).remoteAgent).toEqual({ url: 'https://example.com/cronbeat', key: 'k', access: 'full' });
+  });
+
   it('show the app\'s own agent unless a remote one is saved and chosen', () => {
     writeFileSync(join(dir, 'settings.json'), '{"agentMode": "remote"}');
     expect(loadSettings(dir).agentMode).toBe('local');

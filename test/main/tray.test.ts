@@ -65,6 +65,11 @@ describe('the tray menu', () => {
     }
   });
 
+  it("shows the summary line as written too: a remote agent's or a proxy's words in it are no mnemonic", () => {
+    const model = { state: 'failed' as const, tooltip: 'Cronbeat on backup-box cannot read its monitors: 502 Bad Gateway & Co', failed: [] };
+    expect(labels(trayMenuTemplate(input([], { model }), actions()))).toContain('Cronbeat on backup-box cannot read its monitors: 502 Bad Gateway && Co');
+  });
+
   it('offers to open or pause a failed monitor where the agent lets this app change it', () => {
     const a = { ...actions(), pause: vi.fn() };
     const menu = trayMenuTemplate(input(['failed', 'monitoring'], { canPause: true, clock: () => now }), a);

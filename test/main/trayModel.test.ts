@@ -92,9 +92,20 @@ describe('remoteTrayModel', () => {
     expect(remoteTrayModel(view, at)).toEqual({ ...trayModel(view.snapshot), tooltip: 'Cronbeat on backup-box: 1 failed' });
   });
 
+  it("says when the agent's clock is more than a minute off this computer's: its deadlines are then not the ones the user reads", () => {
+    expect(remoteTrayModel({ ...view, clockOffsetMs: 30_000 }, at).tooltip).toBe('Cronbeat on backup-box: 1 failed');
+    expect(remoteTrayModel({ ...view, clockOffsetMs: 12 * 60_000 + 400 }, at).tooltip).toBe("Cronbeat on backup-box: 1 failed · its clock is 12 min ahead of this computer's");
+    expect(remoteTrayModel({ ...view, clockOffsetMs: -3 * 3600_000 }, at).tooltip).toBe("Cronbeat on backup-box: 1 failed · its clock is 3 h behind this computer's");
+  });
+
   it('turns grey and says since when the agent is unreachable, or that the key was refused', () => {
     expect(remoteTrayModel({ ...view, unreachableSince: 1 }, at)).toEqual({ state: 'idle', tooltip: 'Cronbeat on backup-box unreachable since 14:02', failed: [] });
     expect(remoteTrayModel({ ...view, refused: 'revoked' }, at).tooltip).toBe('Cronbeat on backup-box: the key was refused');
+    expect(remoteTrayModel({ ...view, refused: 'revoked', refusedStatus: 401 }, at).tooltip).toBe('Cronbeat on backup-box: the key was refused');
+    // Not the key's fault: the words say what was refused.
+    expect(remoteTrayModel({ ...view, refused: 'ping key', refusedStatus: 403 }, at).tooltip).toBe('Cronbeat on backup-box: this key may not read it');
+    expect(remoteTrayModel({ ...view, refused: 'name', refusedStatus: 421 }, at).tooltip).toBe('Cronbeat on backup-box: it does not answer to this name');
+    expect(remoteTrayModel({ ...view, refused: 'gone', refusedStatus: 404 }, at).tooltip).toBe('Cronbeat on backup-box: it refused to stream its events (404)');
     expect(remoteTrayModel({ ...view, snapshot: null }, at).tooltip).toBe('Cronbeat on backup-box: connecting…');
   });
 });

@@ -80,12 +80,23 @@ export function hostGuard(boundHost: string, allowedHosts: string[] = [], behind
     const answered =
       host !== null &&
       (proxied.has(host.name) || (host.port === localPort && allowedHostNames(bound, localAddress, extra).has(host.name)) || isPublicHost(host.name, publicUrl()));
-    if (!answered) {
-      throw new HttpError(
-        421,
-        `This agent does not answer to the host "${(ctx.req.headers.host ?? '').slice(0, 100)}". Use http://127.0.0.1:${localPort} or http://localhost:${localPort}.`,
-      );
-    }
+    if (!answered) throw new HttpError(421, refusal(ctx.req.headers.host ?? '', host, localPort, extra, allowedHostNames(bound, localAddress, extra)));
     return next();
   };
+}
+
+/*
+ * What a refused Host is told. A hostile page learns nothing from it it could use; a person who
+ * typed a name (from another machine, or a proxy they set up) learns the flag that lets it in,
+ * rather than an advice to use 127.0.0.1, which does not work from their laptop.
+ */
+function refusal(header: string, host: { name: string; port: number } | null, localPort: number | undefined, given: string[], known: Set<string>): string {
+  if (host && given.includes(host.name)) {
+    return `This agent answers to "${host.name}" only at port ${localPort}, the one it listens on. Behind a reverse proxy, which sends its own port, start it with --trust-proxy too.`;
+  }
+  const local = `This agent does not answer to the host "${header.slice(0, 100)}". Use http://127.0.0.1:${localPort} or http://localhost:${localPort} on this machine`;
+  const name = host?.name.replace(/^\[|\]$/g, '') ?? '';
+  // Only a name --allow-host would take is suggested (a known one was refused for its port).
+  if (!host || known.has(host.name) || name.length > 100 || !/^[a-z0-9.:-]+$/.test(name)) return `${local}.`;
+  return `${local}; to reach it as ${name} (from other machines, or through a reverse proxy), start it with --allow-host ${name}.`;
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { PULSE_CORS } from '../http/cors';
+import { API_SECURITY_HEADERS } from '../http/securityHeaders';
 import { answerFor } from '../http/errorMiddleware';
 import { HttpError } from '../http/errors';
 import { keyReusedAs422, pulseIntent, readPulseBody, receivedPulse, type PulseIntent } from './pulseRequest';
@@ -25,7 +26,7 @@ const PREFIX = '/api/pulse/';
 const PLAIN_PATH = /^\/api\/pulse\/([A-Za-z0-9._~-]+)(?:\/([^/]+))?\/?$/;
 
 // As name, value, name, value…: Node writes them as given without building a headers object first (a tenth of the answer's CPU).
-const OK_HEADERS = Object.entries({ ...PULSE_CORS, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': '2' }).flat();
+const OK_HEADERS = Object.entries({ ...PULSE_CORS, ...API_SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': '2' }).flat();
 
 export interface PlainPulseOptions {
   recorder: PulseRecorder;
@@ -71,7 +72,7 @@ async function takePulse(request: IncomingMessage, response: ServerResponse, tak
   } catch (error) {
     const httpError = answerFor(error, `${method} ${request.url?.split('?')[0]}`, options.log);
     const json = JSON.stringify(httpError.body);
-    const headers = { ...PULSE_CORS, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(json)), ...httpError.headers };
+    const headers = { ...PULSE_CORS, ...API_SECURITY_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(json)), ...httpError.headers };
     answer(response, httpError.status, headers, method === 'HEAD' ? undefined : json);
   }
 }

@@ -37,6 +37,19 @@ export function prepareSignInLink(baseUrl: string, companyId = 1): { link: strin
   return { link: `${baseUrl}/#/sign-in?code=${code}`, save: (store, now) => void signInCodeRepository(store.db).create(companyId, now, code) };
 }
 
+/*
+ * A used code says when and for which key it was used: a link read over a shoulder, in a log or a
+ * screenshot and used first by someone else leaves its owner only this to learn of it, and the
+ * key to revoke. Whoever holds the code learns nothing that would let them in.
+ */
+function codeRefusal(used: { usedAt: number; tokenId: number | null } | null, isLive: (tokenId: number) => boolean): string {
+  if (!used || used.tokenId === null) return 'This sign-in code is invalid, expired or already used.';
+  const at = `${new Date(used.usedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const usedFor = `This sign-in code was already used, at ${at}, for the key "${SESSION_TOKEN_NAME}" (id ${used.tokenId})`;
+  if (!isLive(used.tokenId)) return `${usedFor}, which has since been revoked.`;
+  return `${usedFor}. If that was not you, revoke that key: Revoke in the dashboard's Settings, or cronbeat token revoke ${used.tokenId}.`;
+}
+
 export function sessionRoutes({ store, events, clock, requireToken }: ApiDeps): AuthedRouter {
   const codes = signInCodeRepository(store.db);
   // Wrong codes are throttled like wrong tokens; the right code is always traded (authLimiter.ts).
@@ -58,7 +71,7 @@ export function sessionRoutes({ store, events, clock, requireToken }: ApiDeps): 
       const wait = limiter.retryAfter(client, now);
       if (wait > 0) throw tooManyFailures(wait, 'sign-in codes');
       limiter.failed(client, now);
-      throw HttpError.validation({ code: ['This sign-in code is invalid, expired or already used.'] });
+      throw HttpError.validation({ code: [codeRefusal(codes.usedAs(code), (id) => store.apiTokens.isLive(id))] });
     }
     ctx.status = 201;
     ctx.set('Cache-Control', 'no-store');

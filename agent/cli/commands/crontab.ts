@@ -1,6 +1,7 @@
 import { parseArgs } from '../parseOptions';
 import { apiKeyOf } from '../apiKey';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ApiClient, ApiError } from '../../client/connection/api';
 import { DEFAULT_BASE_URL } from '../../client/connection/baseUrl';
 import { prepareDataDir } from '../../dataFolder/dataDir';
@@ -44,9 +45,11 @@ Finds the cron jobs of this machine, puts them under monitoring, and watches for
       --delete-monitors it then deletes the monitors those lines pinged, else they are kept,
       and a later discover of the same lines (same crontab, user, schedule, CRON_TZ and
       command) takes them again instead of making new ones (see docs/cli.md).
-  cronbeat crontab watch --server IDENTIFIER [--interval 60] [--once] [--file PATH ...] [--url URL]
+  cronbeat crontab watch --server IDENTIFIER [--interval 60] [--once] [--file PATH ...]
+                         [--run-parts DIR ...] [--url URL]
       Alerts the API (POST /api/servers/alert) when a cron job's line is added, removed or
-      altered, once per change. Keeps its snapshot in the data folder, so a restart raises
+      altered, once per change, and so for the scripts run-parts runs (/etc/cron.hourly, daily,
+      weekly, monthly). Keeps its snapshot in the data folder, so a restart raises
       nothing new; alerts wait on disk and are retried while the API cannot be reached.
       Checks the server identifier and the token at start, and reports with every snapshot
       (POST /api/servers/heartbeat), so the dashboard shows a watcher that went quiet.
@@ -54,6 +57,8 @@ Finds the cron jobs of this machine, puts them under monitoring, and watches for
 Options:
   --file PATH         a crontab file (repeatable); /etc/crontab and /etc/cron.d/* have a user column
   --system-file PATH  a crontab file in system format (with a user column), wherever it is
+  --run-parts DIR     watch: a folder run-parts runs, watched instead of /etc/cron.hourly and its
+                      like (repeatable)
   --json              scan: print JSON instead of a table
   --dry-run           discover: show what would be created and the exact lines; change nothing
   --grace MIN         discover: the grace (the API's \`duration\`), minutes after each scheduled
@@ -67,6 +72,7 @@ Options:
   --server ID         watch: the server's identifier, as created with POST /api/servers
   --interval SEC      watch: seconds between snapshots (default 60); with --once, how often cron
                       or a timer starts it, so the dashboard knows when the watcher is quiet
+                      (left out, a --once run learns it from the runs before it)
   --once              watch: take one snapshot, deliver alerts, and exit (for a cron job or a timer)
   --url URL           the agent (default: $CRONBEAT_URL, else ${DEFAULT_BASE_URL})
   --token API_TOKEN   discover, watch: an API token; better, set CRONBEAT_API_TOKEN so it does not
@@ -108,6 +114,7 @@ export const crontabCommand: Command = {
       options: {
         file: { type: 'string', multiple: true },
         'system-file': { type: 'string', multiple: true },
+        'run-parts': { type: 'string', multiple: true },
         json: { type: 'boolean' },
         'dry-run': { type: 'boolean' },
         grace: { type: 'string' },
@@ -118,7 +125,7 @@ export const crontabCommand: Command = {
         undo: { type: 'boolean' },
         'delete-monitors': { type: 'boolean' },
         server: { type: 'string' },
-        interval: { type: 'string', default: '60' },
+        interval: { type: 'string' },
         once: { type: 'boolean' },
         url: { type: 'string' },
         token: { type: 'string' },
@@ -188,13 +195,23 @@ export const crontabCommand: Command = {
       if (action === 'watch') {
         if (!values.server) throw new UsageError('Give the server identifier: cronbeat crontab watch --server IDENTIFIER (see --help).');
         const baseUrl = baseUrlOption(values.url);
+        const runPartsGiven = (values['run-parts'] ?? []).map((folder) => resolve(folder));
+        for (const folder of runPartsGiven) {
+          if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--run-parts ${folder}: no such folder.`);
+        }
+        // Files or folders given are watched instead of the machine's.
+        const given = files.length > 0 || runPartsGiven.length > 0;
+        const { debianRunParts, RUN_PARTS_FOLDERS } = await import('../crontab/runParts');
         return await watch({
           server: withoutControlCharacters('--server', values.server),
           url: baseUrl,
-          sources: files.length > 0 ? files : machineSources(),
+          sources: given ? files : machineSources(),
+          runParts: { folders: given ? runPartsGiven : RUN_PARTS_FOLDERS, debian: debianRunParts() },
+          files: [...files.map((source) => `${source.format}:${source.label}`), ...runPartsGiven.map((folder) => `run-parts:${folder}`)],
           api: new ApiClient(baseUrl, apiToken(values.token)),
           dataDir: prepareDataDir(values['data-dir']),
-          intervalMs: positiveInteger(values.interval!, '--interval', 86_400) * 1000,
+          intervalMs: positiveInteger(values.interval ?? '60', '--interval', 86_400) * 1000,
+          intervalGiven: values.interval !== undefined,
           once: values.once ?? false,
         });
       }

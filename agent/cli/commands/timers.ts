@@ -47,7 +47,8 @@ Options:
                       timer's own delays are added (default: the schedule's own, at most 60)
   --server ID         discover: also tag each monitor server:ID, as \`cronbeat run --server\` does;
                       watch: the server's identifier, as created with POST /api/servers
-  --interval SEC      watch: seconds between snapshots (default 60)
+  --interval SEC      watch: seconds between snapshots (default 60); with --once, how often it is
+                      started (left out, learned from the runs before it)
   --once              watch: take one snapshot, deliver what waits, and exit
   --reload            discover: run \`systemctl daemon-reload\` after writing
   --undo              discover: remove the drop-ins
@@ -86,7 +87,7 @@ export const timersCommand: Command = {
         url: { type: 'string' },
         token: { type: 'string' },
         'data-dir': { type: 'string' },
-        interval: { type: 'string', default: '60' },
+        interval: { type: 'string' },
         once: { type: 'boolean' },
       },
     });
@@ -118,9 +119,11 @@ export const timersCommand: Command = {
         return await watchTimers({
           server: withoutControlCharacters('--server', values.server),
           folders,
+          root,
           api: new ApiClient(baseUrlOption(values.url), token),
           dataDir: prepareDataDir(values['data-dir']),
-          intervalMs: positiveInteger(values.interval!, '--interval', 86_400) * 1000,
+          intervalMs: positiveInteger(values.interval ?? '60', '--interval', 86_400) * 1000,
+          intervalGiven: values.interval !== undefined,
           once: values.once ?? false,
           grace,
         });

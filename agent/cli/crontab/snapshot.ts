@@ -15,6 +15,8 @@ export interface SnapshotJob {
   refused?: true;
   /** A setting's name (SHELL, PATH, MAILTO…): its text is `NAME=value`. */
   setting?: string;
+  /** A script's name in a folder run-parts runs (/etc/cron.daily…): its text names its path. */
+  script?: string;
 }
 
 export type ChangeKind = 'added' | 'removed' | 'altered';
@@ -107,9 +109,10 @@ export function diffSnapshots(before: SnapshotJob[], after: SnapshotJob[]): Cron
   return changes;
 }
 
-/** Whether two entries are one edited: a setting only as the same setting, a job as sameJobEdited says. */
+/** Whether two entries are one edited: a setting only as the same setting, a script as the same file, a job as sameJobEdited says. */
 function sameEntryEdited(before: SnapshotJob, after: SnapshotJob): boolean {
   if (before.setting !== undefined || after.setting !== undefined) return before.setting === after.setting;
+  if (before.script !== undefined || after.script !== undefined) return before.script === after.script;
   return sameJobEdited(before.text, after.text);
 }
 

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { cronDReads } from './cronNames';
 import type { CrontabFormat } from './parse';
 
 /** One crontab to read: a file, or the current user's crontab through `crontab -l`. */
@@ -102,14 +103,19 @@ export function installUserCrontab(content: Buffer): void {
   }
 }
 
-/** Cron skips these names in /etc/cron.d (backups, package leftovers, hidden files). */
-function isCronDName(name: string): boolean {
-  return !name.startsWith('.') && !name.endsWith('~') && !/\.(dpkg-[a-z]+|rpm(save|orig|new)|swp|bak)$/.test(name);
+/**
+ * Whether this machine's cron is Debian's (its `cron` package is installed), which reads fewer
+ * names in /etc/cron.d than cronie. Anything else gets cronie's rules, which read every name
+ * Debian's does: a file named `job.bak` that the cron there runs must not go unwatched.
+ */
+function debianCron(): boolean {
+  return existsSync('/var/lib/dpkg/info/cron.list');
 }
 
-/** /etc/crontab and every file in /etc/cron.d that cron reads. */
+/** /etc/crontab and every file in /etc/cron.d that cron reads (cronDReads, as this machine's cron does). */
 export function systemSources(): CrontabSource[] {
-  return [fileSource('/etc/crontab', 'system'), ...listFiles('/etc/cron.d').filter((path) => isCronDName(basename(path))).map((path) => fileSource(path, 'system'))];
+  const debian = debianCron();
+  return [fileSource('/etc/crontab', 'system'), ...listFiles('/etc/cron.d').filter((path) => cronDReads(basename(path), debian)).map((path) => fileSource(path, 'system'))];
 }
 
 /** Every user's crontab in cron's spool (readable by root only): Debian's and Red Hat's folders. */

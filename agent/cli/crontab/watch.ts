@@ -2,18 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, type ApiClient } from '../../client/connection/api';
 import { shownUrl } from '../../client/connection/baseUrl';
 import { UsageError } from '../command';
-import { everyInterval, loadWatchState, onceWhileItHolds, saveWatchState, stampedLog, watchStateFile } from '../watchState';
+import { adoptSharedState, everyInterval, learnedInterval, loadWatchState, onceWhileItHolds, runsAfter, saveWatchState, stampedLog, watchStateFile } from '../watchState';
 import { readCrontab } from './jobs';
+import { runPartsEntries } from './runParts';
 import { diffSnapshots, snapshotJobs, type ChangeKind, type SnapshotJob } from './snapshot';
 import { CrontabReadError, type CrontabSource } from './sources';
 
 export interface WatchOptions {
   server: string;
   sources: CrontabSource[];
+  /** Folders run-parts runs (/etc/cron.daily…), their scripts watched; and whose name rules it follows. */
+  runParts: { folders: string[]; debian: boolean };
   api: ApiClient;
   dataDir: string;
   intervalMs: number;
+  /** False when --interval was left out: a --once run then learns how often it is started. */
+  intervalGiven: boolean;
   once: boolean;
+  /** The files given with --file/--system-file (their format and path), which name its state file; empty for the machine's crontabs. */
+  files: string[];
   /** The agent's address, for messages. */
   url: string;
   log?: (line: string) => void;
@@ -38,6 +45,10 @@ interface WatchState {
   pending: PendingAlert[];
   /** Its jobs hold the settings and the lines Cronbeat reads as no job too; absent in a state written before they did. */
   everyLine?: true;
+  /** When the latest --once runs started (runsAfter), to learn their interval. */
+  runs?: number[];
+  /** Its jobs hold the scripts of run-parts' folders; absent in a state written before they were watched. */
+  runParts?: true;
 }
 
 /** Waits between delivery attempts of a `--once` run. */
@@ -52,11 +63,15 @@ const ONCE_RETRY_DELAYS_MS = [1_000, 3_000];
 export async function watch(options: WatchOptions): Promise<number> {
   const said = onceWhileItHolds(options.log ?? stampedLog);
   const log = said.log;
-  const stateFile = watchStateFile(options.dataDir, 'crontab-watch', options.server);
-  await checkAtStart(options, log);
+  const stateFile = watchStateFile(options.dataDir, 'crontab-watch', options.server, options.files);
+  const shared = watchStateFile(options.dataDir, 'crontab-watch', options.server);
+  if (options.files.length > 0) adoptSharedState(stateFile, shared, (state) => Array.isArray(state.jobs) && state.jobs.length > 0 && state.jobs.every((job: { source?: string }) => options.sources.some((source) => source.label === job.source)));
+  const startedAt = Date.now();
+  const interval = reportedInterval(options, loadWatchState<WatchState>(stateFile, 'jobs'), startedAt);
+  await checkAtStart(options, interval, log);
   return everyInterval(options.intervalMs, async () => {
     said.nextRound();
-    const jobs = snapshotRound(options, stateFile, log);
+    const jobs = snapshotRound(options, stateFile, log, startedAt);
     const delays = options.once ? ONCE_RETRY_DELAYS_MS : [];
     let left = await deliver(options.api, stateFile, log);
     for (const delay of delays) {
@@ -64,7 +79,7 @@ export async function watch(options: WatchOptions): Promise<number> {
       await new Promise((resolve) => setTimeout(resolve, delay));
       left = await deliver(options.api, stateFile, log);
     }
-    await heartbeat(options, jobs, log);
+    await heartbeat(options, interval, jobs, log);
     if (!options.once) return null;
     if (left > 0) log(`not delivered: ${left} alert${left === 1 ? '' : 's'} kept in ${stateFile}; the next run sends ${left === 1 ? 'it' : 'them'}`);
     return left === 0 ? 0 : 1;
@@ -76,9 +91,9 @@ export async function watch(options: WatchOptions): Promise<number> {
  * (exit 2 and 1), not at the first change. An agent that cannot be reached is no reason to stop:
  * alerts wait on disk until it is back.
  */
-async function checkAtStart(options: WatchOptions, log: (line: string) => void): Promise<void> {
+async function checkAtStart(options: WatchOptions, interval: number, log: (line: string) => void): Promise<void> {
   try {
-    await options.api.serverHeartbeat({ server_id: options.server, interval_seconds: intervalSeconds(options), jobs: null });
+    await options.api.serverHeartbeat({ server_id: options.server, interval_seconds: interval, jobs: null });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.retryable) {
@@ -118,15 +133,19 @@ export function unknownServer(options: Pick<WatchOptions, 'server' | 'url'>): Us
   return new UsageError(`No server has the identifier "${options.server}" at ${shownUrl(options.url)}: add it in the dashboard (Servers → Add server) or check --server.`);
 }
 
-/** The watcher's interval as it reports it; a --once run says how often cron starts it (--interval). */
-function intervalSeconds(options: WatchOptions): number {
+/**
+ * The watcher's interval as it reports it: --interval when given; a --once run without it tells
+ * how often cron or a timer starts it only by the runs before (learnedInterval).
+ */
+function reportedInterval(options: WatchOptions, state: WatchState | null, now: number): number {
+  if (options.once && !options.intervalGiven) return learnedInterval(state?.runs ?? [], now);
   return Math.round(options.intervalMs / 1000);
 }
 
 /** Tells the agent this watcher is alive, changes or not. Never fatal: a missed report shows as quiet. */
-async function heartbeat(options: WatchOptions, jobs: number, log: (line: string) => void): Promise<void> {
+async function heartbeat(options: WatchOptions, interval: number, jobs: number, log: (line: string) => void): Promise<void> {
   try {
-    await options.api.serverHeartbeat({ server_id: options.server, interval_seconds: intervalSeconds(options), jobs });
+    await options.api.serverHeartbeat({ server_id: options.server, interval_seconds: interval, jobs });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     log(`warning: report not sent: ${error.message}`);
@@ -134,7 +153,7 @@ async function heartbeat(options: WatchOptions, jobs: number, log: (line: string
 }
 
 /** Takes a snapshot and records what changed; returns how many jobs it saw. A crontab that cannot be read keeps its old jobs. */
-function snapshotRound(options: WatchOptions, stateFile: string, log: (line: string) => void): number {
+function snapshotRound(options: WatchOptions, stateFile: string, log: (line: string) => void, startedAt: number): number {
   const previous = loadWatchState<WatchState>(stateFile, 'jobs');
   const jobs: SnapshotJob[] = [];
   for (const source of options.sources) {
@@ -147,23 +166,37 @@ function snapshotRound(options: WatchOptions, stateFile: string, log: (line: str
       jobs.push(...(previous?.jobs ?? []).filter((job) => job.source === source.label));
     }
   }
-  const watched = jobs.filter((job) => !job.refused && job.setting === undefined);
+  for (const folder of options.runParts.folders) {
+    try {
+      jobs.push(...(runPartsEntries(folder, options.runParts.debian) ?? []));
+    } catch (error) {
+      if (!(error instanceof CrontabReadError)) throw error;
+      log(`warning: ${error.message}; its scripts are kept as they were`);
+      jobs.push(...(previous?.jobs ?? []).filter((job) => job.source === folder));
+    }
+  }
+  const watched = jobs.filter((job) => !job.refused && job.setting === undefined && job.script === undefined);
   if (!previous) {
-    saveWatchState(stateFile, { version: 1, server: options.server, jobs, pending: [], everyLine: true });
+    saveWatchState(stateFile, { version: 1, server: options.server, jobs, pending: [], everyLine: true, runs: options.once ? [startedAt] : undefined, runParts: true });
     const users = new Set(watched.map((job) => job.user)).size;
-    log(`watching ${watched.length} cron job${watched.length === 1 ? '' : 's'} of ${users} user${users === 1 ? '' : 's'} on ${options.server}; changes from now on are alerted`);
+    const scripts = jobs.filter((job) => job.script !== undefined).length;
+    const andScripts = options.runParts.folders.length > 0 ? ` and ${scripts} script${scripts === 1 ? '' : 's'} run-parts runs` : '';
+    log(`watching ${watched.length} cron job${watched.length === 1 ? '' : 's'} of ${users} user${users === 1 ? '' : 's'}${andScripts} on ${options.server}; changes from now on are alerted`);
     return watched.length;
   }
   // A snapshot from before settings and lines read as no job were watched never saw them, nor
   // cronie's "-" lines (no job then): those there now are its baseline, not additions; and a line
   // it took for a job that is none ("@DAILY") is the same line, not one removed.
   const unseen = jobs.filter((job) => job.refused || job.setting !== undefined || job.text.startsWith('-'));
-  const before = previous.everyLine ? previous.jobs : [...previous.jobs.filter((old) => !unseen.some((now) => now.refused && now.text === old.text)), ...unseen];
+  const lines = previous.everyLine ? previous.jobs : [...previous.jobs.filter((old) => !unseen.some((now) => now.refused && now.text === old.text)), ...unseen];
+  // Nor did one from before run-parts' scripts were watched see them: those there now are its baseline.
+  const before = previous.runParts ? lines : [...lines, ...jobs.filter((job) => job.script !== undefined)];
   const alerts = diffSnapshots(before, jobs).map(
     (change): PendingAlert => ({ username: change.user, server_id: options.server, command: change.text, change: change.kind, previous_command: change.previous, key: randomUUID() }),
   );
   for (const alert of alerts) log(`found: ${describe(alert)}`);
-  saveWatchState(stateFile, { ...previous, jobs, pending: [...previous.pending, ...alerts], everyLine: true });
+  const runs = options.once ? runsAfter(previous.runs, startedAt) : previous.runs;
+  saveWatchState(stateFile, { ...previous, jobs, pending: [...previous.pending, ...alerts], everyLine: true, runs, runParts: true });
   return watched.length;
 }
 

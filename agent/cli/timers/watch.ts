@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { ApiError, type ApiClient } from '../../client/connection/api';
 import { UsageError } from '../command';
-import { everyInterval, loadWatchState, onceWhileItHolds, saveWatchState, stampedLog, watchStateFile } from '../watchState';
+import { everyInterval, learnedInterval, loadWatchState, onceWhileItHolds, runsAfter, saveWatchState, stampedLog, watchStateFile } from '../watchState';
 import { defaultGraceMinutes } from '../../domain/monitors/dueTime';
 import { checkSchedule } from '../../domain/schedules';
 import { timerGrace } from './unitFile';
@@ -22,9 +22,13 @@ import { wiredServices } from './wired';
 export interface TimersWatchOptions {
   server: string;
   folders: UnitFolders;
+  /** --root, which names its state file; null for the machine's own unit folders. */
+  root: string | null;
   api: ApiClient;
   dataDir: string;
   intervalMs: number;
+  /** False when --interval was left out: a --once run then learns how often it is started (learnedInterval). */
+  intervalGiven: boolean;
   once: boolean;
   grace: number | null;
   log?: (line: string) => void;
@@ -54,6 +58,8 @@ interface State {
   version: 1;
   timers: Watched[];
   pending: Pending[];
+  /** When the latest --once runs started (runsAfter), to learn their interval. */
+  runs?: number[];
 }
 
 
@@ -144,9 +150,9 @@ async function deliver(options: TimersWatchOptions, file: string, log: (line: st
  * Tells the agent this watcher is alive with every snapshot (the dashboard marks one gone quiet).
  * At start, an identifier no server has stops it (exit 2) rather than failing at the first change.
  */
-async function report(options: TimersWatchOptions, timers: number, atStart: boolean, log: (line: string) => void): Promise<void> {
+async function report(options: TimersWatchOptions, interval: number, timers: number, atStart: boolean, log: (line: string) => void): Promise<void> {
   try {
-    await options.api.serverHeartbeat({ server_id: options.server, interval_seconds: Math.round(options.intervalMs / 1000), jobs: timers });
+    await options.api.serverHeartbeat({ server_id: options.server, interval_seconds: interval, jobs: timers });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (atStart && error.status === 404) throw new UsageError(`No server has the identifier "${options.server}": add it in the dashboard (Servers → Add server) or check --server.`);
@@ -159,7 +165,8 @@ export async function watchTimers(options: TimersWatchOptions): Promise<number> 
   const said = onceWhileItHolds(options.log ?? stampedLog);
   const log = said.log;
   let atStart = true;
-  const file = watchStateFile(options.dataDir, `timers-watch-${options.folders.scope}`, options.server);
+  // Another --root is another machine's timers: a snapshot of its own, not one they undo each other's in.
+  const file = watchStateFile(options.dataDir, `timers-watch-${options.folders.scope}`, options.server, options.root === null || options.root === '/' ? [] : [options.root]);
   const timers = new Map(findTimers(options.folders).map((t) => [t.name, t]));
   const graceOf = (timer: string, schedule: string) => {
     const found = timers.get(timer);
@@ -174,9 +181,13 @@ export async function watchTimers(options: TimersWatchOptions): Promise<number> 
     if (!state) log(`watching ${now.length} timer${now.length === 1 ? '' : 's'}; changes from now on are reported`);
     const found = state ? changesOf(state.timers, now, graceOf) : [];
     for (const change of found) log(`found: ${words(change)}`);
-    saveWatchState(file, { version: 1, timers: now, pending: [...(state?.pending ?? []), ...found] });
+    const startedAt = Date.now();
+    // Without --interval, a --once run says how often it is started only by the runs before it.
+    const interval = options.once && !options.intervalGiven ? learnedInterval(state?.runs ?? [], startedAt) : Math.round(options.intervalMs / 1000);
+    const runs = options.once ? runsAfter(state?.runs, startedAt) : state?.runs;
+    saveWatchState(file, { version: 1, timers: now, pending: [...(state?.pending ?? []), ...found], runs });
     const left = await deliver(options, file, log);
-    await report(options, now.length, atStart, log);
+    await report(options, interval, now.length, atStart, log);
     atStart = false;
     return options.once ? (left === 0 ? 0 : 1) : null;
   });

@@ -7,7 +7,7 @@ import { requestOnce, requestWithRetry, type HttpOutcome, type HttpRequest } fro
 import { shownUrl } from './baseUrl';
 
 /** The whole monitor list comes in one answer: room for tens of thousands of monitors, still a bound. */
-const MAX_LIST_BYTES = 64 * 1024 * 1024;
+export const MAX_LIST_BYTES = 64 * 1024 * 1024;
 
 export type { MonitorChanges, MonitorInput, ServerAlertInput };
 

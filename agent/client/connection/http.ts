@@ -1,6 +1,8 @@
 import { isPlainHttpAnswer, plainHttpWords } from '../../domain/net/plainHttp';
 import { terminalText } from '../../domain/text/controlCharacters';
 import { describeError } from '../../domain/text/errorText';
+import { opener } from './proxyTunnel';
+import { networkProblem } from './networkProblem';
 
 /** Every request to the agent gives up after this long, so a hung agent never holds a job. */
 export const REQUEST_TIMEOUT_MS = 5_000;
@@ -50,7 +52,10 @@ export async function requestOnce(request: HttpRequest): Promise<HttpOutcome> {
     if (request.url.startsWith('https:') && isPlainHttpAnswer(cause?.code, cause?.message ?? '')) {
       return { kind: 'unreachable', message: `${plainHttpWords(safeOrigin(request.url))} (${cause?.code ?? 'wrong version number'})` };
     }
-    return { kind: 'unreachable', message: `cannot reach ${safeOrigin(request.url)} (${describeNetworkError(error)})` };
+    // A certificate this machine does not trust stays so: said in words, with what to do.
+    const problem = cause?.code ? networkProblem(cause as NodeJS.ErrnoException) : undefined;
+    const why = problem?.lasting ? problem.text : describeNetworkError(error);
+    return { kind: 'unreachable', message: `cannot reach ${safeOrigin(request.url)} (${why})` };
   }
 }
 
@@ -78,20 +83,31 @@ export function oneLine(text: string): string {
   return terminalText(cut, { oneLine: true });
 }
 
+/** Where a redirect leads, in full and on one line (a relative Location read against the request), for a message. */
+export function redirectTarget(from: URL, location: string | undefined): string {
+  if (!location) return 'nowhere (no Location)';
+  try {
+    return oneLine(new URL(location, from).href).slice(0, 300);
+  } catch {
+    return oneLine(location).slice(0, 300);
+  }
+}
+
 /**
- * One request over node:http (node:https loaded only for https URLs), not fetch: loading
+ * One request over node:http (node:https loaded only for https URLs; through the environment's
+ * proxy when it names one, proxyTunnel.ts), not fetch: loading
  * fetch's implementation took longer than the rest of `cronbeat run` together. A fresh
  * connection each time (agent: false), so nothing keeps the process alive afterwards.
  */
 async function send(request: HttpRequest): Promise<{ status: number; statusText: string; text: string; headers: Record<string, string | string[] | undefined> }> {
   const url = new URL(request.url);
-  const { request: open } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const open = await opener(url);
   const body = request.body === undefined ? undefined : Buffer.from(request.body);
   const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...request.headers };
   if (body) headers['content-length'] = String(body.length);
   const maxBytes = request.maxBytes ?? MAX_ANSWER_BYTES;
   return new Promise((resolve, reject) => {
-    const outgoing = open(url, { method: request.method, headers, agent: false }, (response) => {
+    const outgoing = open({ method: request.method, headers }, (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
       const tooLarge = () => {

@@ -1,6 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { networkProblem } from '../connection/networkProblem';
-import { oneLine } from '../connection/http';
+import { oneLine, redirectTarget } from '../connection/http';
+import { opener, type OpenRequest } from '../connection/proxyTunnel';
+import { describeError } from '../../domain/text/errorText';
+import { retryAfterMs } from '../../domain/channels/delivery';
+
+/** The longest an agent's (or its proxy's) Retry-After holds the follower back: it is watching for alerts. */
+export const MAX_RETRY_AFTER_MS = 5 * 60_000;
 
 /** The agent sends a comment every 15 s; this long without a byte means the connection is gone. */
 export const STREAM_SILENCE_MS = 45_000;
@@ -13,12 +19,14 @@ export const MAX_EVENT_CHARS = 1024 * 1024;
 /**
  * How a stream of /api/events ended: the connection dropped (worth retrying, unless `lasting`:
  * a certificate or scheme that waiting will not fix), the agent refused it, or what answered
- * is no Cronbeat agent (a 200 that is not an event stream: a web page, a captive portal).
+ * is no Cronbeat agent (a 200 that is not an event stream, or a redirect: a web page, a captive portal).
  */
 export type StreamEnd =
-  | { kind: 'dropped'; message: string; lasting?: boolean }
+  | { kind: 'dropped'; message: string; lasting?: boolean; retryAfterMs?: number }
   | { kind: 'refused'; status: number; message: string }
-  | { kind: 'foreign'; contentType: string };
+  | { kind: 'foreign'; contentType: string }
+  /** A 3xx: something in front of the agent (a captive portal, a proxy's http→https) sends elsewhere; never followed with the key. */
+  | { kind: 'redirected'; location: string };
 
 export interface EventStreamOptions {
   baseUrl: string;
@@ -35,8 +43,14 @@ export interface EventStreamOptions {
  * the rest of the client, so one code path serves the CLI and the desktop app.
  */
 export async function readEventStream(options: EventStreamOptions): Promise<StreamEnd> {
-  const url = new URL('/api/events', options.baseUrl);
-  const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  // Under the base's path, as every other request: an agent behind a proxy's sub-path (https://example.com/cronbeat).
+  const url = new URL(`${options.baseUrl.replace(/\/+$/, '')}/api/events`);
+  let open: OpenRequest;
+  try {
+    open = await opener(url);
+  } catch (error) {
+    return { kind: 'dropped', message: describeError(error), lasting: true };
+  }
   return new Promise((resolve) => {
     let done = false;
     let silence: NodeJS.Timeout | undefined;
@@ -54,16 +68,27 @@ export async function readEventStream(options: EventStreamOptions): Promise<Stre
       finish({ kind: 'dropped', message: reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'stopped' });
     };
     const watchSilence = () => {
+      if (done) return;
       clearTimeout(silence);
       silence = setTimeout(() => finish({ kind: 'dropped', message: `no word from the agent in ${(options.silenceMs ?? STREAM_SILENCE_MS) / 1000} s` }), options.silenceMs ?? STREAM_SILENCE_MS);
     };
     const headers = { authorization: `Bearer ${options.token}`, accept: 'text/event-stream', 'user-agent': 'cronbeat-follow/0.1' };
-    const outgoing = request(url, { headers, agent: false }, (response) => {
-      if (response.statusCode !== 200) {
+    const outgoing = open({ method: 'GET', headers }, (response) => {
+      const status = response.statusCode ?? 0;
+      if (status >= 300 && status < 400) {
+        response.resume();
+        finish({ kind: 'redirected', location: redirectTarget(url, response.headers.location) });
+        return;
+      }
+      if (status !== 200) {
+        // A refusal's body read slowly or never ended is bounded by the same silence.
+        response.on('data', watchSilence);
         readRefusal(response).then((message) => {
-          const status = response.statusCode ?? 0;
           // 5xx, 429 and 408 pass (a restarting agent, a proxy whose upstream is down): retry those.
-          if (status >= 500 || status === 429 || status === 408) finish({ kind: 'dropped', message: `${status} ${message}` });
+          if (status >= 500 || status === 429 || status === 408) {
+            const wait = retryAfterMs(String(response.headers['retry-after'] ?? ''), Date.now());
+            finish({ kind: 'dropped', message: `${status} ${message}`, ...(wait === null ? {} : { retryAfterMs: Math.min(wait, MAX_RETRY_AFTER_MS) }) });
+          }
           else finish({ kind: 'refused', status, message });
         });
         return;
@@ -110,6 +135,9 @@ export async function readEventStream(options: EventStreamOptions): Promise<Stre
     });
     options.signal?.addEventListener('abort', onAbort);
     if (options.signal?.aborted) onAbort();
+    // From the request on, not from the answer: a frozen agent, or a proxy or portal that takes
+    // the connection and never answers, would otherwise hold the follower for ever.
+    watchSilence();
     outgoing.end();
   });
 }

@@ -1,4 +1,4 @@
-import { requestOnce } from '../connection/http';
+import { redirectTarget, requestOnce } from '../connection/http';
 import { shownUrl } from '../connection/baseUrl';
 import { readEventStream } from './eventStream';
 import {
@@ -21,8 +21,15 @@ export const RECONNECT_DELAYS_MS = [500, 1_000, 2_000, 5_000];
  * stream) counts as a failed attempt, so the waits grow and nothing is said per attempt.
  */
 export const STABLE_CONNECTION_MS = 30_000;
-/** How often the follower checks whether "unreachable" is due. */
+/** How often the follower checks whether "unreachable" is due, and whether the computer slept. */
 const TICK_MS = 5_000;
+/**
+ * A wall clock that moved this much more (or less) than the monotonic one between two checks
+ * means the computer slept (the monotonic clock stops meanwhile on Linux and macOS) or the clock
+ * was set: the stream may be dead without a word, and its silence would be noticed only 45 s of
+ * monotonic time later, the tray showing what was true before the sleep until then.
+ */
+export const CLOCK_JUMP_MS = 10_000;
 const PER_PAGE = 100;
 /** A catch-up reads at most this many pages (10,000 notifications); older ones stay in the dashboard. */
 const MAX_CATCH_UP_PAGES = 100;
@@ -42,8 +49,18 @@ export interface FollowerOptions {
   token: string;
   /** Milliseconds since the epoch; Date.now when absent. */
   clock?: () => number;
-  /** New notifications, oldest first, each exactly once; `catchingUp` after a dropped connection. */
-  onNotifications(notifications: FollowedNotification[], info: { catchingUp: boolean }): void;
+  /**
+   * New notifications, oldest first, each exactly once; `catchingUp` after a dropped connection,
+   * and `sinceLastRun` too when they came while no follower ran (read from a saved `cursor`).
+   */
+  onNotifications(notifications: FollowedNotification[], info: { catchingUp: boolean; sinceLastRun?: boolean }): void;
+  /**
+   * Where an earlier run stopped (what `onCursor` last gave it): what came since is shown on the
+   * first connect. Absent, the follower starts with what happens from then on.
+   */
+  cursor?: NotificationCursor;
+  /** What was shown so far changed (after the notifications were handed over): keep it for the next run. */
+  onCursor?(cursor: NotificationCursor): void;
   /** Every other event of the live stream (monitor.changed, …), for views that redraw on them. */
   onEvent?(event: { type: string; [field: string]: unknown }): void;
   /** The agent became unreachable (for over a minute) or came back. */
@@ -51,6 +68,8 @@ export interface FollowerOptions {
   /** Connected to the agent's live stream (after reading what was missed), or lost it (with why; once per loss). */
   onConnection?(connected: boolean, reason?: string): void;
   reconnectDelaysMs?: number[];
+  /** How often the follower looks at the time (for "unreachable" and for a sleep); 5 s when absent. */
+  checkEveryMs?: number;
   /**
    * Stop (FollowRefused) when the first connection finds no Cronbeat agent there or a certificate
    * this machine does not trust: a terminal user fixes the URL. The desktop app keeps trying
@@ -90,15 +109,29 @@ export class NotificationFollower {
 
   constructor(private readonly options: FollowerOptions) {
     this.clock = options.clock ?? Date.now;
+    if (options.cursor && options.cursor.newestAt !== null) this.cursor = options.cursor;
   }
 
   /** Follows until stop() (resolves) or until the agent refuses for good (rejects with FollowRefused). */
   async run(): Promise<void> {
-    const ticker = setInterval(() => this.apply(connectionTick(this.connection, this.clock())), TICK_MS);
+    let current: AbortController | null = null;
+    let woke = false;
+    let wall = this.clock();
+    let monotonic = performance.now();
+    const ticker = setInterval(() => {
+      const [wallBefore, monotonicBefore] = [wall, monotonic];
+      [wall, monotonic] = [this.clock(), performance.now()];
+      if (Math.abs(wall - wallBefore - (monotonic - monotonicBefore)) > CLOCK_JUMP_MS) {
+        // Read again now what may have changed meanwhile: a new stream, then the catch-up.
+        woke = true;
+        current?.abort(new Error('the computer slept or its clock was set: connecting again'));
+      }
+      this.apply(connectionTick(this.connection, wall));
+    }, this.options.checkEveryMs ?? TICK_MS);
     let failures = 0;
     try {
       while (!this.abort.signal.aborted) {
-        const stream = new AbortController();
+        const stream = (current = new AbortController());
         const stopStream = () => stream.abort();
         this.abort.signal.addEventListener('abort', stopStream);
         let readyAt: number | null = null;
@@ -111,11 +144,12 @@ export class NotificationFollower {
               // The stream's first event; any later one (a hostile or broken agent) would make a catch-up and a line each.
               if (readyAt !== null) return;
               readyAt = performance.now();
-              const catchingUp = this.everConnected;
+              const sinceLastRun = !this.everConnected && this.cursor.newestAt !== null;
+              const catchingUp = this.everConnected || sinceLastRun;
               this.everConnected = true;
               this.apply(connectionRestored(this.connection, this.clock()));
               // Said once the list was read: anything created from then on is shown.
-              this.requestSync(catchingUp, stream, () => this.options.onConnection?.(true));
+              this.requestSync(catchingUp, stream, () => this.options.onConnection?.(true), sinceLastRun);
             } else if (event.type === 'notification.created') {
               if (typeof event.notificationId === 'string') this.announced.add(event.notificationId);
               this.requestSync(false, stream);
@@ -128,14 +162,21 @@ export class NotificationFollower {
         if (this.refusal) throw this.refusal;
         if (this.abort.signal.aborted) break;
         if (end.kind === 'refused') throw new FollowRefused(refusalMessage(end.status, end.message, shownUrl(this.options.baseUrl)), end.status);
-        const foreign = end.kind === 'foreign' ? `its /api/events answered ${end.contentType || 'without a content type'}, not an event stream` : null;
+        const foreign =
+          end.kind === 'foreign'
+            ? `its /api/events answered ${end.contentType || 'without a content type'}, not an event stream`
+            : end.kind === 'redirected'
+              ? `its /api/events redirects to ${end.location}, not to an event stream`
+              : null;
         // Never in, and waiting will not let us in: no Cronbeat agent there, an untrusted certificate, https:// to plain HTTP.
         if (this.options.stopWhenWrongPlace && !this.everConnected) {
           if (foreign) throw new FollowRefused(`${shownUrl(this.options.baseUrl)} is not a Cronbeat agent: ${foreign}. Check --url.`, 200);
           if (end.kind === 'dropped' && end.lasting) throw new FollowRefused(`cannot reach ${shownUrl(this.options.baseUrl)}: ${end.message}.`, 0);
         }
         const reason = foreign ?? (end.kind === 'dropped' ? end.message : '');
-        if (readyAt !== null && performance.now() - readyAt >= STABLE_CONNECTION_MS) {
+        // After a sleep, at once: nothing says the agent is unwell.
+        if ((readyAt !== null && performance.now() - readyAt >= STABLE_CONNECTION_MS) || woke) {
+          woke = false;
           failures = 0;
           this.lossReported = false;
         }
@@ -143,7 +184,8 @@ export class NotificationFollower {
         if (!this.lossReported) this.options.onConnection?.(false, reason);
         this.lossReported = true;
         const delays = this.options.reconnectDelaysMs ?? RECONNECT_DELAYS_MS;
-        await this.sleep(delays[Math.min(failures++, delays.length - 1)]);
+        // Not sooner than the agent (or a proxy in front of it) asked, when it said.
+        await this.sleep(Math.max(delays[Math.min(failures++, delays.length - 1)], end.kind === 'dropped' ? (end.retryAfterMs ?? 0) : 0));
       }
     } finally {
       clearInterval(ticker);
@@ -160,13 +202,13 @@ export class NotificationFollower {
   }
 
   /** One catch-up at a time; events during one make exactly one more afterwards. */
-  private requestSync(catchingUp: boolean, stream: AbortController, then?: () => void): void {
+  private requestSync(catchingUp: boolean, stream: AbortController, then?: () => void, sinceLastRun = false): void {
     if (this.syncWanted && !catchingUp && !then) return;
     this.syncWanted = true;
     this.syncing = this.syncing.then(async () => {
       this.syncWanted = false;
       try {
-        await this.catchUp(catchingUp);
+        await this.catchUp(catchingUp, sinceLastRun);
         then?.();
       } catch (error) {
         if (error instanceof FollowRefused) this.refusal = error;
@@ -177,12 +219,13 @@ export class NotificationFollower {
   }
 
   /** Reads the list back to the last notification seen and hands over what is new, oldest first. */
-  private async catchUp(catchingUp: boolean): Promise<void> {
+  private async catchUp(catchingUp: boolean, sinceLastRun: boolean): Promise<void> {
     // Announced before this read began: each is on the list by now.
     const announced = new Set(this.announced);
     this.announced.clear();
     if (this.cursor.newestAt === null) {
       this.cursor = startCursor(await this.page(1));
+      this.options.onCursor?.(this.cursor);
       return;
     }
     const found = new Map<string, FollowedNotification>();
@@ -196,7 +239,9 @@ export class NotificationFollower {
     if (found.size === 0) return;
     const fresh = inOrderOfEvents([...found.values()]);
     this.cursor = advanceCursor(this.cursor, fresh);
-    this.options.onNotifications(fresh, { catchingUp });
+    this.options.onNotifications(fresh, sinceLastRun ? { catchingUp, sinceLastRun } : { catchingUp });
+    // Kept only once handed over: a crash in between shows them again rather than never.
+    this.options.onCursor?.(this.cursor);
   }
 
   private async page(number: number): Promise<FollowedNotification[]> {
@@ -205,13 +250,18 @@ export class NotificationFollower {
 
   /** A page of the list, and the agent's clock when it answered (its Date header; null when unreadable). */
   private async pageWithTime(number: number): Promise<{ notifications: FollowedNotification[]; agentNow: number | null }> {
+    const url = `${this.options.baseUrl}/api/notifications?kinds=all&per_page=${PER_PAGE}&page=${number}`;
     const outcome = await requestOnce({
       method: 'GET',
-      url: `${this.options.baseUrl}/api/notifications?kinds=all&per_page=${PER_PAGE}&page=${number}`,
+      url,
       headers: { authorization: `Bearer ${this.options.token}`, accept: 'application/json' },
     });
     if (outcome.kind === 'unreachable') throw new Error(outcome.message);
     if (outcome.kind === 'rejected') {
+      // Something in front of the agent for a while (a portal, a maintenance page), not the agent saying no: tried again.
+      if (outcome.status >= 300 && outcome.status < 400) {
+        throw new Error(`${new URL(this.options.baseUrl).origin} answered ${outcome.status}, a redirect to ${redirectTarget(new URL(url), String(outcome.headers?.location ?? '') || undefined)}`);
+      }
       throw new FollowRefused(refusalMessage(outcome.status, outcome.message.replace(/^\d+\s*/, ''), shownUrl(this.options.baseUrl)), outcome.status);
     }
     const date = outcome.headers?.date;

@@ -21,7 +21,7 @@ export function notificationRoute(notification: FollowedNotification): string {
  * when there are more than MAX_SEPARATE_POPUPS (the agent's own limit), e.g. "7 notifications while you were away".
  * None for none.
  */
-export function followerPopups(notifications: FollowedNotification[], { catchingUp }: { catchingUp: boolean }): FollowerPopup[] {
+export function followerPopups(notifications: FollowedNotification[], { catchingUp, sinceLastRun }: { catchingUp: boolean; sinceLastRun?: boolean }): FollowerPopup[] {
   if (notifications.length <= MAX_SEPARATE_POPUPS) {
     return notifications.map((n) => ({ title: n.data.title, body: n.data.description, route: notificationRoute(n) }));
   }
@@ -29,7 +29,7 @@ export function followerPopups(notifications: FollowedNotification[], { catching
   const more = notifications.length - titles.length;
   return [
     {
-      title: `${notifications.length} notifications${catchingUp ? ' while the connection was down' : ''}`,
+      title: `${notifications.length} notifications${sinceLastRun ? ' while Cronbeat was closed' : catchingUp ? ' while the connection was down' : ''}`,
       body: [...titles, ...(more > 0 ? [`and ${more} earlier`] : [])].join('\n'),
       route: '/notifications',
     },

@@ -1,7 +1,7 @@
 import { alertMs, isNoticeReason, type Alert, type NoticeReason } from './alert';
 import { describeMoment } from './reasonPieces';
 import { describeDuration } from '../time/durations';
-import { daysLeft, formatUtc } from '../certificates/status';
+import { daysLeft } from '../certificates/status';
 import { terminalText } from '../text/controlCharacters';
 
 /*
@@ -46,10 +46,10 @@ function certificateTitle(cert: Certificate, now: number): string {
   }
 }
 
-function certificateSentence(cert: Certificate): string {
+function certificateSentence(cert: Certificate, zone: string): string {
   const host = hostLabel(cert);
   const expiresAt = alertMs(cert.expires_at);
-  const until = expiresAt === null ? '' : formatUtc(expiresAt);
+  const until = expiresAt === null ? '' : describeMoment(expiresAt, noticeZone(zone));
   const issuer = cert.issuer ? `, issued by ${cert.issuer}` : '';
   const reason = (cert.last_error ?? 'unknown reason').replace(/\.$/, '');
   switch (cert.status) {
@@ -68,15 +68,18 @@ function certificateSentence(cert: Certificate): string {
   }
 }
 
-/** A certificate check's words; `now` is when it was checked (an expiry is told in days from then). */
-export function certificateWords(cert: Certificate, now: number): NoticeWords {
+/**
+ * A certificate check's words; `now` is when it was checked (an expiry is told in days from then),
+ * its moment in the admin's `zone` with UTC beside it, as a server's notice tells its own.
+ */
+export function certificateWords(cert: Certificate, now: number, zone = 'UTC'): NoticeWords {
   if (cert.change === 'renewed') {
     return {
       title: `Certificate ${cert.status === 'valid' ? 'renewed' : 'replaced'}: ${hostLabel(cert)}`,
-      description: `${hostLabel(cert)} serves a new certificate. ${certificateSentence(cert)}`,
+      description: `${hostLabel(cert)} serves a new certificate. ${certificateSentence(cert, zone)}`,
     };
   }
-  return { title: certificateTitle(cert, now), description: certificateSentence(cert) };
+  return { title: certificateTitle(cert, now), description: certificateSentence(cert, zone) };
 }
 
 /** How often a watcher said it reports, as words after "every". */
@@ -88,7 +91,7 @@ function every(intervalSeconds: number | null): string {
   return `${intervalSeconds} seconds`;
 }
 
-/** The zone a server's notice tells its moments in: `zone`, or UTC for one the clock library does not know (a machine's odd setting), rather than lose the notice. */
+/** The zone a notice tells its moments in: `zone`, or UTC for one the clock library does not know (a machine's odd setting), rather than lose the notice. */
 export function noticeZone(zone: string): string {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
@@ -139,11 +142,11 @@ function serverWords(reason: Exclude<NoticeReason, Certificate | { kind: 'other'
 
 /**
  * The title and description of a notice (any alert not about a monitor's run): `at` is when it was
- * raised, `server` its server; `zone` the admin's, which a server's notice tells its moments in.
+ * raised, `server` its server; `zone` the admin's, which a certificate's or a server's notice tells its moments in.
  */
 export function wordsOfNotice(reason: NoticeReason, alert: Pick<Alert, 'at' | 'server'>, zone = 'UTC'): NoticeWords {
   if (reason.kind === 'other') return { title: reason.title, description: reason.description };
-  if (reason.kind === 'certificate') return certificateWords(reason, alertMs(alert.at) ?? 0);
+  if (reason.kind === 'certificate') return certificateWords(reason, alertMs(alert.at) ?? 0, zone);
   return serverWords(reason, alert.server?.name ?? reason.server_identifier, zone);
 }
 

@@ -152,46 +152,36 @@ export function activeWindowAt(
 }
 
 /**
- * Whether `window` covers the crontab watcher of the server with `identifier`: one naming nothing
- * covers everything, and the tag `server:IDENTIFIER` (the tag its jobs' monitors get from
- * `--server`) covers that server; monitor ids never do.
+ * Whether `window` covers what goes by `tag` beyond monitors (`server:IDENTIFIER`, the tag a
+ * server's jobs' monitors get from `--server`; `certificate:HOSTNAME`, a host on any port): one
+ * naming nothing covers everything; monitor ids never do.
  */
-export function coversServer(window: MaintenanceWindow, identifier: string): boolean {
+function coversTagged(window: MaintenanceWindow, tag: string): boolean {
   if (window.monitorIds.length === 0 && window.tags.length === 0) return true;
-  return window.tags.includes(`server:${identifier}`);
+  return window.tags.includes(tag);
+}
+
+/** Whether `window` covers the crontab watcher of the server with `identifier`. */
+export const coversServer = (window: MaintenanceWindow, identifier: string): boolean => coversTagged(window, `server:${identifier}`);
+
+/** The latest end of the windows covering `tag` that are under way at `now`; null when none is. */
+function taggedWindowEnd(windows: readonly MaintenanceWindow[], tag: string, now: number): number | null {
+  let end: number | null = null;
+  for (const window of windows) {
+    if (!coversTagged(window, tag)) continue;
+    const under = windowEnd(window, now);
+    if (under !== null && (end === null || under > end)) end = under;
+  }
+  return end;
 }
 
 /** The latest end of the windows covering the server with `identifier` that are under way at `now`; null when none is. */
-export function serverWindowEnd(windows: readonly MaintenanceWindow[], identifier: string, now: number): number | null {
-  let end: number | null = null;
-  for (const window of windows) {
-    if (!coversServer(window, identifier)) continue;
-    const under = windowEnd(window, now);
-    if (under !== null && (end === null || under > end)) end = under;
-  }
-  return end;
-}
-
-/**
- * Whether `window` covers the certificate checks of `hostname`: one naming nothing covers
- * everything (as it does monitors and servers), and the tag `certificate:HOSTNAME` covers that
- * host on any port; monitor ids never do.
- */
-export function coversCertificate(window: MaintenanceWindow, hostname: string): boolean {
-  if (window.monitorIds.length === 0 && window.tags.length === 0) return true;
-  return window.tags.includes(`certificate:${hostname}`);
-}
+export const serverWindowEnd = (windows: readonly MaintenanceWindow[], identifier: string, now: number): number | null =>
+  taggedWindowEnd(windows, `server:${identifier}`, now);
 
 /** The latest end of the windows covering the certificates of `hostname` that are under way at `now`; null when none is. */
-export function certificateWindowEnd(windows: readonly MaintenanceWindow[], hostname: string, now: number): number | null {
-  let end: number | null = null;
-  for (const window of windows) {
-    if (!coversCertificate(window, hostname)) continue;
-    const under = windowEnd(window, now);
-    if (under !== null && (end === null || under > end)) end = under;
-  }
-  return end;
-}
+export const certificateWindowEnd = (windows: readonly MaintenanceWindow[], hostname: string, now: number): number | null =>
+  taggedWindowEnd(windows, `certificate:${hostname}`, now);
 
 /** The occurrences of `window` that overlap [from, to), oldest first. */
 export function spansBetween(window: MaintenanceWindow, from: number, to: number): WindowSpan[] {

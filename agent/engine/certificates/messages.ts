@@ -1,6 +1,6 @@
 import type { CertificateEventKind, CertificateStatus } from '../../domain/certificates/status';
 import type { Alert, NoticeReason } from '../../domain/alerts/alert';
-import { wordsOfNotice } from '../../domain/alerts/noticeWords';
+import { noticeZone, wordsOfNotice } from '../../domain/alerts/noticeWords';
 import {
   NOTIFICATION_KINDS,
   type SslCertificateNotificationData,
@@ -57,12 +57,14 @@ function certificateAlert(cert: CertificateSnapshot, event: CertificateEventKind
  * never read (its host unreachable since it was added) is told as Cronbeat's own kind,
  * SslCertificateUnreadableNotification, with the same fields and a null expiry. Once a
  * certificate was read, an unreachable host is told as the spec's kind with the expiry of the
- * last certificate it served and status `unreachable`.
+ * last certificate it served and status `unreachable`. Its words tell moments in the admin's
+ * `zone` (with UTC beside them), which `timezone` names.
  */
 export function certificateNotification(
   cert: CertificateSnapshot,
   event: CertificateEventKind,
   now: number,
+  zone = 'UTC',
 ):
   | { type: string; data: SslCertificateNotificationData; alert: Alert }
   | { type: string; data: SslCertificateUnreadableNotificationData; alert: Alert } {
@@ -72,8 +74,8 @@ export function certificateNotification(
     type_id: cert.id,
     project_id: null,
     status: cert.status,
-    ...wordsOfNotice(alert.reason, alert),
-    timezone: 'UTC',
+    ...wordsOfNotice(alert.reason, alert, zone),
+    timezone: noticeZone(zone),
     icon: event === 'renewed' ? 'fa-solid fa-rotate' : ICONS[cert.status],
     ssl_certificate_hostname: cert.hostname,
     ssl_certificate_port: cert.port,

@@ -14,6 +14,8 @@ export interface RecordContext {
   store: { db: Db; certificates: CertificateRepository; notifications: ReturnType<typeof notificationRepository>; maintenanceWindows: ReturnType<typeof maintenanceWindowRepository> };
   notifier: Notifier;
   events: AgentEvents;
+  /** The admin's zone, which the notice's words tell its moments in (UTC when left out). */
+  adminZone?: string;
 }
 
 /** What the channels were last told of `row`: what a maintenance window held, else what the row says. */
@@ -29,7 +31,7 @@ function toldState(row: CertificateRow): NotificationState {
  * certificate was deleted meanwhile (the outcome is dropped).
  */
 export function recordCheck(
-  { store, events, notifier }: RecordContext,
+  { store, events, notifier, adminZone }: RecordContext,
   id: number,
   observation: CheckObservation,
   now: number,
@@ -78,7 +80,7 @@ export function recordCheck(
       lastCheckedAt: now,
       lastError,
     };
-    const made = certificateNotification(snapshot, decision.event, now);
+    const made = certificateNotification(snapshot, decision.event, now, adminZone);
     const notification = store.notifications.create({ companyId: row.company_id, ...made, now });
     const popup = decision.popup ? made.data : null;
     return { row, notification, popup };

@@ -39,16 +39,16 @@ export class ApiError extends Error {
 /** Thrown for a 401, so the app can send the user back to sign in. */
 export class UnauthenticatedError extends ApiError {}
 
-let onUnauthenticated: () => void = () => {};
+let onUnauthenticated: (token: string) => void = () => {};
 
-/** Registers what happens when any request answers 401 (the app signs out). */
-export function setUnauthenticatedHandler(handler: () => void): void {
+/** Registers what happens when any request answers 401 (the app signs out), given the key that was refused. */
+export function setUnauthenticatedHandler(handler: (token: string) => void): void {
   onUnauthenticated = handler;
 }
 
 /** A request outside `request` (the live stream) was answered 401: the same as any request's. */
-export function refusedCredentials(): void {
-  onUnauthenticated();
+export function refusedCredentials(credentials: Credentials): void {
+  onUnauthenticated(credentials.token);
 }
 
 async function errorFrom(response: Response): Promise<ApiError> {
@@ -91,7 +91,7 @@ export async function request<T>(
   agentAnswered();
   if (!response.ok) {
     const error = await errorFrom(response);
-    if (error instanceof UnauthenticatedError && credentials) onUnauthenticated();
+    if (error instanceof UnauthenticatedError && credentials) onUnauthenticated(credentials.token);
     throw error;
   }
   if (response.status === 204) return undefined as T;

@@ -149,7 +149,7 @@ export class LiveFeed {
       heard();
       agentAnswered();
       // A revoked key, or a session signed out in another tab: sign in again now, not at the next poll.
-      if (response.status === 401) refusedCredentials();
+      if (response.status === 401) refusedCredentials(this.credentials);
       if (!response.ok || !response.body) throw new Error(`events answered ${response.status}`);
       const wasDown = this.state !== 'live' && this.state !== 'connecting';
       this.setState('live');

@@ -73,7 +73,9 @@ export function OverviewScreen() {
         ) : !monitors.data ? (
           <ErrorState error={monitors.error!} onRetry={monitors.reload} />
         ) : monitors.data.length === 0 ? (
-          <EmptyState title="No monitors yet" action={<EditOnly><a className="button button-primary" href="#/monitors/new">New monitor</a></EditOnly>} />
+          <EmptyState title="No monitors yet" action={<EditOnly><a className="button button-primary" href="#/monitors/new">New monitor</a></EditOnly>}>
+            A monitor expects a pulse from a scheduled job and tells you when one is late.
+          </EmptyState>
         ) : (
           <>
             <div className="tiles">

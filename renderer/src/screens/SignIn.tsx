@@ -16,7 +16,14 @@ function redeemOnce(code: string) {
   return pending;
 }
 
-export function SignInScreen(props: { code: string | null; sessionEnded: boolean; onSignedIn: (token: string) => void }) {
+export function SignInScreen(props: {
+  code: string | null;
+  sessionEnded: boolean;
+  signOutProblem?: string | null;
+  /** This browser holds a session already (a used link opened again where it signed in). */
+  signedIn?: boolean;
+  onSignedIn: (token: string) => void;
+}) {
   const { code, onSignedIn } = props;
   const [codeError, setCodeError] = useState<ReactNode>(null);
   const [token, setToken] = useState('');
@@ -43,8 +50,9 @@ export function SignInScreen(props: { code: string | null; sessionEnded: boolean
             error.message
           ) : (
             <>
-              This sign-in link has expired or was already used. Run <code>cronbeat signin</code> on the agent’s machine for a new one, or paste an API
-              token below.
+              {/* The agent's words say when a used link was used and for which key, so a link someone else used first is noticed. */}
+              {(error instanceof ApiError && error.fieldError('code')) || 'This sign-in link has expired or was already used.'} Run{' '}
+              <code>cronbeat signin</code> on the agent’s machine for a new one, or paste an API token below.
             </>
           ),
         );
@@ -91,9 +99,20 @@ export function SignInScreen(props: { code: string | null; sessionEnded: boolean
         ) : (
           <>
             <h1>Sign in</h1>
+            {props.signOutProblem ? (
+              <p className="banner banner-error" role="alert">
+                Signed out in this browser, but the agent did not end the session: {props.signOutProblem} Once it is back, sign in and revoke the older
+                keys named “dashboard” in Settings; unused, a session ends by itself after {SESSION_IDLE_DAYS} days.
+              </p>
+            ) : null}
             {codeError ? (
               <p className="banner banner-error" role="alert" data-testid="error-state">
                 {codeError}
+                {props.signedIn ? (
+                  <>
+                    {' '}This browser is still signed in. <a href="#/">Open the dashboard</a>
+                  </>
+                ) : null}
               </p>
             ) : (
               <p className="muted">

@@ -127,6 +127,11 @@ describe('follower popups', () => {
     expect(popups[0].body.split('\n')).toEqual(['job 4 failed', 'job 5 failed', 'job 6 failed', 'job 7 failed', 'job 8 failed', 'and 3 earlier']);
   });
 
+  it('says the many came while Cronbeat was closed when they did', () => {
+    const many = Array.from({ length: 8 }, (_, i) => note(`m${i + 1}`, i, `job ${i + 1} failed`));
+    expect(followerPopups(many, { catchingUp: true, sinceLastRun: true })[0].title).toBe('8 notifications while Cronbeat was closed');
+  });
+
   it('prints one line a notification, its text on one line', () => {
     const line = notificationLine({ ...note('a', 7), data: { ...note('a', 7).data, description: 'Job said:\n  disk full' } });
     expect(line).toBe('2026-11-25 14:02:07 UTC  job a failed: Job said: disk full');

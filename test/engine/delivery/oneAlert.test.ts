@@ -189,6 +189,33 @@ describe('one stored alert, rendered at each edge', () => {
     fixture.clock.now = now + 12 * 60_000;
     expect((await channels.sent()).email).toContain(back.description);
   });
+
+  it("a certificate's moments are told in the admin's zone with UTC beside them, in the notification, the popup and every channel; the webhook's text and fields stay UTC", async () => {
+    const now = at('2026-11-21T10:00:00Z');
+    fixture = deliveryFixture(now, { adminZone: 'Europe/Paris' });
+    const channels = await threeChannels();
+    const ctx = { store: fixture.store, events: fixture.events, notifier: fixture.notifier, adminZone: 'Europe/Paris' };
+    const cert = fixture.store.certificates.create({ companyId: 1, hostname: 'shop.example.com', port: 443, warnDays: 21, now });
+    const observation = {
+      reachable: true as const,
+      certificate: { validFrom: at('2026-09-01T00:00:00Z'), expiresAt: at('2026-11-20T23:30:00Z'), issuer: 'Example CA', subject: 'CN=shop.example.com', fingerprintSha256: 'AB:CD' },
+      verifyError: null,
+    };
+    recordCheck(ctx, cert.id, observation, now, 3_600_000);
+    const api = presentNotification(newest()).data;
+    // 23:30 UTC is already the next day in Paris: both dates are said.
+    expect(api.description).toBe('The certificate of shop.example.com expired on 2026-11-21 00:30 Europe/Paris (2026-11-20 23:30 UTC). Visitors now see a security warning.');
+    expect(api.timezone).toBe('Europe/Paris');
+    expect(api).toMatchObject({ ssl_certificate_expires_at: '2026-11-20T23:30:00.000000Z' });
+    expect(fixture.notifier.take().map((popup) => popup.body)).toEqual([api.description]);
+    const sent = await channels.sent();
+    expect(sent.slack).toContain(api.description);
+    expect(sent.email).toContain(api.description);
+    expect(sent.webhook).toMatchObject({
+      text: 'The certificate of shop.example.com expired on 2026-11-20 23:30 UTC. Visitors now see a security warning.',
+      reason: { kind: 'certificate', expires_at: '2026-11-20T23:30:00.000000Z' },
+    });
+  });
 });
 
 describe('a notification stored before alerts were kept as data', () => {
