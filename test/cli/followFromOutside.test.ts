@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closedPort, finished, runCli, spawnCli, startServe, tempFolder } from '../helpers/cli';
+import { closedPort, finished, spawnCli } from '../helpers/cli';
 import { makeLeaf, startTlsServer } from '../engine/certificates/tls-fixtures';
+import { startTestAgent } from '../helpers/testAgent';
 
 /*
  * `cronbeat notifications --follow` pointed at what a user gets wrong: a web server that is no
@@ -68,11 +69,11 @@ describe('cronbeat notifications --follow, from outside', () => {
   }, 30_000);
 
   it('piped into `head -n 1`, stops quietly when head has its line: no EPIPE stack trace', async () => {
-    const dataDir = tempFolder();
-    const agent = await startServe(['--data-dir', dataDir, '--no-popups', '--port', '0']);
+    // The follower is the subject: the agent runs in this process, and pulses come over HTTP.
+    const agent = await startTestAgent();
     cleanups.push(() => agent.stop());
-    const token = (await runCli(['token', 'create', '--name', 'reader', '--scope', 'read-only', '--data-dir', dataDir])).stdout.trim();
-    const full = (await runCli(['token', 'create', '--name', 'admin', '--data-dir', dataDir])).stdout.trim();
+    const token = agent.store.apiTokens.create({ companyId: 1, name: 'reader', scope: 'read-only', now: Date.now() }).token;
+    const full = agent.token;
     const created = await fetch(`${agent.url}/api/monitors`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${full}`, 'Content-Type': 'application/json' },
@@ -89,9 +90,7 @@ describe('cronbeat notifications --follow, from outside', () => {
     // The reader takes one line and goes, as `head -n 1` does.
     const lines = createInterface({ input: child.stdout! });
     const first = new Promise<string>((done) => lines.once('line', (line) => (child.stdout!.destroy(), done(line))));
-    for (const outcome of ['--fail', null, '--fail', null]) {
-      await runCli(['ping', monitor.token, '--url', agent.url, ...(outcome ? [outcome] : [])]);
-    }
+    for (const action of ['/fail', '', '/fail', '']) await fetch(`${agent.url}/api/pulse/${monitor.token}${action}`, { method: 'POST' });
     expect(JSON.parse(await first)).toMatchObject({ id: expect.any(String) });
     expect(await exited).toBe(0);
     expect(stderr).not.toMatch(/EPIPE|Error|\n\s+at /);

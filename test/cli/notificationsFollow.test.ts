@@ -1,13 +1,17 @@
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startAgent } from '../../agent/agent';
 import { runCli, spawnCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
 import { fakeTimeEnv, hasFakeTime } from '../helpers/fakeTime';
+import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
 /*
- * `cronbeat notifications --follow` as a user runs it: a real agent (`cronbeat serve`), a real
- * follower process, pulses that fail and recover monitors; the agent killed (SIGKILL) and
- * restarted on the same data folder and port. Every notification is printed exactly once.
+ * `cronbeat notifications --follow` as a user runs it: a real agent, a real follower process,
+ * pulses that fail and recover monitors; the agent killed (SIGKILL) and restarted on the same data
+ * folder and port. Every notification is printed exactly once. The follower is the subject: where
+ * the agent's process is not (no kill, no restart), the agent runs in this process, the same HTTP
+ * for a fraction of the CPU of a `cronbeat serve`.
  */
 
 let cleanups: Array<() => Promise<unknown>> = [];
@@ -63,6 +67,13 @@ async function serve(dataDir: string, port = 0): Promise<ServeProcess> {
   return agent;
 }
 
+/** An agent in this process, for the tests whose agent is never killed. */
+async function liveAgent(): Promise<TestAgent> {
+  const agent = await startTestAgent();
+  cleanups.push(() => agent.stop());
+  return agent;
+}
+
 async function createMonitor(url: string, token: string, name: string): Promise<{ id: number; token: string }> {
   const response = await fetch(`${url}/api/monitors`, {
     method: 'POST',
@@ -75,8 +86,8 @@ async function createMonitor(url: string, token: string, name: string): Promise<
 
 /** A pulse that fails (or recovers) a monitor: each makes one notification. */
 async function pulse(url: string, monitorToken: string, outcome: 'fail' | 'ok'): Promise<void> {
-  const result = await runCli(['ping', monitorToken, '--url', url, ...(outcome === 'fail' ? ['--fail'] : [])]);
-  expect(result.status, result.stderr).toBe(0);
+  const response = await fetch(`${url}/api/pulse/${monitorToken}${outcome === 'fail' ? '/fail' : ''}`, { method: 'POST' });
+  expect(response.status, await response.text()).toBe(200);
 }
 
 /** Every notification of the agent, oldest first. */
@@ -105,10 +116,10 @@ describe('cronbeat notifications --follow', () => {
     // The agent dies; while the follower cannot see it, monitors fail and recover (another agent
     // process on the same folder, on a port the follower does not know).
     await agent.stop('SIGKILL');
-    const meanwhile = await serve(dataDir);
+    const meanwhile = await startAgent({ dataDir, port: 0, log: () => {} });
     await pulse(meanwhile.url, monitors[0].token, 'ok');
     for (const monitor of monitors.slice(1)) await pulse(meanwhile.url, monitor.token, 'fail');
-    await meanwhile.stop('SIGTERM');
+    await meanwhile.close();
     expect(follower.out).toHaveLength(1);
 
     agent = await serve(dataDir, portOf(url));
@@ -126,9 +137,8 @@ describe('cronbeat notifications --follow', () => {
   }, 120_000);
 
   it('prints one readable line per notification without --json', async () => {
-    const dataDir = tempFolder();
-    const token = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
-    const agent = await serve(dataDir);
+    const agent = await liveAgent();
+    const token = agent.token;
     const monitor = await createMonitor(agent.url, token, 'nightly backup');
     const follower = follow(['--url', agent.url], { CRONBEAT_API_TOKEN: token });
     await follower.waitFor(() => follower.err.some((line) => line.includes('following')), 'the follower to connect');
@@ -138,9 +148,8 @@ describe('cronbeat notifications --follow', () => {
   }, 90_000);
 
   it('with --popups on a machine without a notification service, says so once and keeps printing', async () => {
-    const dataDir = tempFolder();
-    const token = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
-    const agent = await serve(dataDir);
+    const agent = await liveAgent();
+    const token = agent.token;
     const monitor = await createMonitor(agent.url, token, 'nightly backup');
     // A desktop (DISPLAY) but an empty PATH: no notify-send to raise popups with.
     const follower = follow(['--url', agent.url, '--popups'], { CRONBEAT_API_TOKEN: token, PATH: tempFolder(), DISPLAY: ':99' });
@@ -153,9 +162,8 @@ describe('cronbeat notifications --follow', () => {
   }, 60_000);
 
   it('with --popups where there is no desktop, says once that popups are off, tries none and keeps printing', async () => {
-    const dataDir = tempFolder();
-    const token = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
-    const agent = await serve(dataDir);
+    const agent = await liveAgent();
+    const token = agent.token;
     const monitor = await createMonitor(agent.url, token, 'nightly backup');
     // No DISPLAY nor WAYLAND_DISPLAY, and no notify-send on PATH: a try would say popups are unavailable.
     const follower = follow(['--url', agent.url, '--popups'], { CRONBEAT_API_TOKEN: token, PATH: tempFolder(), DISPLAY: '', WAYLAND_DISPLAY: '' });
@@ -170,8 +178,7 @@ describe('cronbeat notifications --follow', () => {
   }, 60_000);
 
   it('refuses a wrong key in one clear line and exits 1', async () => {
-    const dataDir = tempFolder();
-    const agent = await serve(dataDir);
+    const agent = await liveAgent();
     const follower = follow(['--url', agent.url, '--token', 'cb_wrong'], {});
     expect(await follower.exited).toBe(1);
     expect(follower.err.join('\n')).toMatch(/refused the key \(401 .*\): check CRONBEAT_API_TOKEN or --token/);
@@ -179,10 +186,9 @@ describe('cronbeat notifications --follow', () => {
   });
 
   it('refuses a ping-scope or badge-scope key with a message saying which key to use (never calling a badge key a ping key), and exits 1', async () => {
-    const dataDir = tempFolder();
-    const keyOf = async (scope: string) => (await runCli(['token', 'create', '--scope', scope, '--data-dir', dataDir])).stdout.trim();
-    const keys = { ping: await keyOf('ping'), badge: await keyOf('badge') };
-    const agent = await serve(dataDir);
+    const agent = await liveAgent();
+    const keyOf = (scope: 'ping' | 'badge') => agent.store.apiTokens.create({ companyId: 1, name: scope, scope, now: Date.now() }).token;
+    const keys = { ping: keyOf('ping'), badge: keyOf('badge') };
     for (const [scope, key] of Object.entries(keys)) {
       const follower = follow(['--url', agent.url], { CRONBEAT_API_TOKEN: key });
       expect(await follower.exited).toBe(1);
@@ -194,10 +200,9 @@ describe('cronbeat notifications --follow', () => {
   }, 60_000);
 
   it('follows with a read-only key', async () => {
-    const dataDir = tempFolder();
-    const fullKey = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
-    const readKey = (await runCli(['token', 'create', '--scope', 'read-only', '--data-dir', dataDir])).stdout.trim();
-    const agent = await serve(dataDir);
+    const agent = await liveAgent();
+    const fullKey = agent.token;
+    const readKey = agent.store.apiTokens.create({ companyId: 1, name: 'reader', scope: 'read-only', now: Date.now() }).token;
     const monitor = await createMonitor(agent.url, fullKey, 'nightly backup');
     const follower = follow(['--url', agent.url, '--json'], { CRONBEAT_API_TOKEN: readKey });
     await follower.waitFor(() => follower.err.some((line) => line.includes('following')), 'the follower to connect');
@@ -207,9 +212,8 @@ describe('cronbeat notifications --follow', () => {
   }, 60_000);
 
   it('never prints the password of a URL that carries one (an agent behind a proxy with basic auth)', async () => {
-    const dataDir = tempFolder();
-    const token = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
-    const agent = await serve(dataDir);
+    const agent = await liveAgent();
+    const token = agent.token;
     const withPassword = agent.url.replace('http://', 'http://admin:hunter2@');
     const following = follow(['--url', withPassword], { CRONBEAT_API_TOKEN: token });
     await following.waitFor(() => following.err.some((line) => line.includes('following')), 'the follower to connect');
@@ -227,16 +231,14 @@ describe('cronbeat notifications --follow', () => {
   });
 
   it.skipIf(!hasFakeTime)('says once that the agent is unreachable after a minute, and once that it is back', async () => {
-    const dataDir = tempFolder();
-    const token = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
-    let agent = await serve(dataDir);
+    const agent = await liveAgent();
     // The follower's clock runs 10 times faster: its minute passes in 6 s.
-    const follower = follow(['--url', agent.url], { CRONBEAT_API_TOKEN: token, ...fakeTimeEnv(new Date().toISOString(), 10) });
+    const follower = follow(['--url', agent.url], { CRONBEAT_API_TOKEN: agent.token, ...fakeTimeEnv(new Date().toISOString(), 10) });
     await follower.waitFor(() => follower.err.some((line) => line.includes('following')), 'the follower to connect');
-    const port = portOf(agent.url);
-    await agent.stop('SIGKILL');
+    await agent.close();
     await follower.waitFor(() => follower.err.some((line) => /unreachable since \d\d:\d\d/.test(line)), 'the unreachable notice');
-    agent = await serve(dataDir, port);
+    const back = await startAgent({ dataDir: agent.dataDir, port: agent.port, log: () => {} });
+    cleanups.push(() => back.close());
     await follower.waitFor(() => follower.err.some((line) => line.includes('is back')), 'the back notice');
     const unreachable = follower.err.filter((line) => line.includes('unreachable since'));
     expect(unreachable).toHaveLength(1);

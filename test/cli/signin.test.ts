@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createInterface } from 'node:readline';
 import { CLI, cleanEnv, closedPort, runCli, spawnCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
 import { SIGN_IN_BY_COMMAND } from '../../agent/cli/serveBanner';
+import { startTestAgent } from '../helpers/testAgent';
 
 /*
  * `cronbeat signin`: a new one-time sign-in link from the agent running on this data folder, for
@@ -40,20 +41,24 @@ describe('cronbeat signin', () => {
   });
 
   it('refuses a data folder no agent runs on, though another agent answers at the URL, and makes nothing there', async () => {
-    const serve = await startServe(['--data-dir', tempFolder()]);
-    running.push(serve);
-    const stopped = tempFolder();
-    await runCli(['token', 'create', '--data-dir', stopped]);
-    const typo = join(tempFolder(), 'cronbeat-typo');
-    for (const dataDir of [stopped, typo]) {
-      const result = await runCli(['signin', '--data-dir', dataDir, '--url', serve.url]);
-      expect(result.stdout).toBe('');
-      expect(result.stderr.trim().split('\n')).toEqual([
-        `cronbeat: No Cronbeat agent runs on the data folder ${dataDir}, so no link from it would sign in: start one with \`cronbeat serve\`, or give the folder of the one running with --data-dir (and run signin as the user it runs as).`,
-      ]);
-      expect(result.status).toBe(1);
+    // The agent answering at the URL only has to be another one: this process's will do.
+    const other = await startTestAgent();
+    try {
+      const stopped = tempFolder();
+      await runCli(['token', 'create', '--data-dir', stopped]);
+      const typo = join(tempFolder(), 'cronbeat-typo');
+      for (const dataDir of [stopped, typo]) {
+        const result = await runCli(['signin', '--data-dir', dataDir, '--url', other.url]);
+        expect(result.stdout).toBe('');
+        expect(result.stderr.trim().split('\n')).toEqual([
+          `cronbeat: No Cronbeat agent runs on the data folder ${dataDir}, so no link from it would sign in: start one with \`cronbeat serve\`, or give the folder of the one running with --data-dir (and run signin as the user it runs as).`,
+        ]);
+        expect(result.status).toBe(1);
+      }
+      expect(existsSync(typo)).toBe(false);
+    } finally {
+      await other.stop();
     }
-    expect(existsSync(typo)).toBe(false);
   });
 
   it('gives a link at the public URL when the agent has one (behind a TLS proxy), in serve\'s banner and from signin', async () => {

@@ -1,11 +1,19 @@
 import { statSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startAgent, type RunningAgent } from '../../agent/agent';
 import { runCli, startServe } from '../helpers/cli';
 import { tempDir } from '../helpers/testAgent';
 
+/**
+ * An agent on `dataDir` in this process: what the token commands write is read by the same code
+ * as in `cronbeat serve`, for a fraction of a process's CPU (serve itself is tested below).
+ */
+const agentOn = (dataDir: string): Promise<RunningAgent> => startAgent({ dataDir, port: 0, log: () => {} });
+
 describe('cronbeat token', () => {
-  it('create prints the token alone on one line, and the token works against serve', async () => {
+  it('create prints the token alone on one line, and the token works against an agent on the folder', async () => {
     const dataDir = join(tempDir(), 'data');
     const created = await runCli(['token', 'create', '--name', 'laptop', '--data-dir', dataDir]);
     expect(created.status).toBe(0);
@@ -13,13 +21,13 @@ describe('cronbeat token', () => {
     const token = created.stdout.trim();
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
 
-    const serve = await startServe(['--data-dir', dataDir]);
+    const agent = await agentOn(dataDir);
     try {
-      const ok = await fetch(`${serve.url}/api/servers`, { headers: { Authorization: `Bearer ${token}` } });
+      const ok = await fetch(`${agent.url}/api/servers`, { headers: { Authorization: `Bearer ${token}` } });
       expect(ok.status).toBe(200);
       expect(await ok.json()).toEqual([]);
     } finally {
-      expect(await serve.stop()).toBe(0);
+      await agent.close();
     }
   });
 
@@ -31,12 +39,12 @@ describe('cronbeat token', () => {
     expect(wrong.stderr).toMatch(/--scope must be one of full, read-only, ping, badge, not "admin"/);
     const listed = JSON.parse((await runCli(['token', 'list', '--json', '--data-dir', dataDir])).stdout);
     expect(listed).toEqual([expect.objectContaining({ name: 'web-01', scope: 'ping' })]);
-    const serve = await startServe(['--data-dir', dataDir]);
+    const agent = await agentOn(dataDir);
     try {
-      const refused = await fetch(`${serve.url}/api/monitors`, { headers: { Authorization: `Bearer ${ping}` } });
+      const refused = await fetch(`${agent.url}/api/monitors`, { headers: { Authorization: `Bearer ${ping}` } });
       expect(refused.status).toBe(403);
     } finally {
-      expect(await serve.stop()).toBe(0);
+      await agent.close();
     }
   });
 
@@ -85,14 +93,14 @@ describe('cronbeat token', () => {
   it('revoke locks a token out of a running agent at once', async () => {
     const dataDir = tempDir();
     const token = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
-    const serve = await startServe(['--data-dir', dataDir]);
+    const agent = await agentOn(dataDir);
     try {
       const revoked = await runCli(['token', 'revoke', '1', '--data-dir', dataDir]);
       expect(revoked.status).toBe(0);
-      const response = await fetch(`${serve.url}/api/monitors`, { headers: { Authorization: `Bearer ${token}` } });
+      const response = await fetch(`${agent.url}/api/monitors`, { headers: { Authorization: `Bearer ${token}` } });
       expect(response.status).toBe(401);
     } finally {
-      await serve.stop();
+      await agent.close();
     }
     const again = await runCli(['token', 'revoke', '1', '--data-dir', dataDir]);
     expect(again.status).toBe(1);
@@ -102,9 +110,9 @@ describe('cronbeat token', () => {
   it("revoke gives new pulse tokens to the monitors the key's job lines held, beside a running agent, and says so", async () => {
     const dataDir = tempDir();
     const ping = (await runCli(['token', 'create', '--scope', 'ping', '--data-dir', dataDir])).stdout.trim();
-    const serve = await startServe(['--data-dir', dataDir]);
+    const agent = await agentOn(dataDir);
     try {
-      const made = await fetch(`${serve.url}/api/pulse/key/${ping}/db-dump?create=1&schedule=0+3+*+*+*`);
+      const made = await fetch(`${agent.url}/api/pulse/key/${ping}/db-dump?create=1&schedule=0+3+*+*+*`);
       expect(made.status).toBe(201);
       const told = made.headers.get('x-cronbeat-monitor-token')!;
       const revoked = await runCli(['token', 'revoke', '1', '--data-dir', dataDir]);
@@ -113,9 +121,9 @@ describe('cronbeat token', () => {
         'Token 1 revoked. 1 monitor its job lines held has a new pulse token (its holder was told the old ones); hand them to the key that replaces it: cronbeat monitor hand 1 --key NEW_KEY_ID.\n',
       );
       // The token its line was told no longer pulses the monitor.
-      expect((await fetch(`${serve.url}/api/pulse/${told}`)).status).toBe(404);
+      expect((await fetch(`${agent.url}/api/pulse/${told}`)).status).toBe(404);
     } finally {
-      await serve.stop();
+      await agent.close();
     }
   });
 
@@ -136,15 +144,16 @@ describe('cronbeat serve', () => {
   });
 
   it('says in one line when the port is taken', async () => {
-    const dataDir = tempDir();
-    const first = await startServe(['--data-dir', dataDir]);
+    // Whoever holds the port, the refusal is the same: a plain listener costs no agent process.
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
     try {
-      const port = new URL(first.url).port;
+      const port = String((taken.address() as AddressInfo).port);
       const second = await runCli(['serve', '--port', port, '--data-dir', tempDir()]);
       expect(second.status).toBe(1);
       expect(second.stderr).toMatch(new RegExp(`^cronbeat: Port ${port} .* already in use.*\\n$`));
     } finally {
-      await first.stop();
+      taken.close();
     }
   });
 });

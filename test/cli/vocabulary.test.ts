@@ -10,7 +10,8 @@ import { buildRequest, type OutgoingRequest } from '../../agent/engine/delivery/
 import { alertPopup } from '../../agent/domain/alerts/monitorPopups';
 import { badgeLabel } from '../../renderer/src/components/StatusBadge';
 import { at, engineFixture } from '../engine/engineFixture';
-import { runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
+import { startAgent, type RunningAgent } from '../../agent/agent';
+import { runCli, tempFolder } from '../helpers/cli';
 
 /*
  * One vocabulary for what went wrong, everywhere: a job that said it failed is "failed", a run
@@ -62,7 +63,7 @@ function saysInOrder(text: string, pieces: ReadonlyArray<string | { at: number }
 
 const dir = tempFolder('cronbeat-vocabulary-');
 const cases: Record<Problem, { id: number; name: string; reason: MonitorReason; notification: ReturnType<typeof presentNotification>; alert: NonNullable<unknown> }> = {} as never;
-let serve: ServeProcess | null = null;
+let serve: RunningAgent | null = null;
 let token = '';
 
 beforeAll(async () => {
@@ -87,14 +88,15 @@ beforeAll(async () => {
     cases[problem] = { id: monitor.id, name: monitor.name, reason, notification: presentNotification(stored), alert: stored.alert! };
   }
   fixture.store.close();
-  // The agent's own file name for its database, so `cronbeat serve` opens this one.
+  // The agent's own file name for its database, so an agent on the folder opens this one.
   renameSync(join(dir, 'cronbeat.sqlite'), join(dir, 'cronbeat.db'));
   token = (await runCli(['token', 'create', '--data-dir', dir])).stdout.trim();
-  serve = await startServe(['--data-dir', dir, '--no-popups']);
+  // It only answers the CLI's requests: in this process, for a fraction of a `cronbeat serve`'s CPU.
+  serve = await startAgent({ dataDir: dir, port: 0, log: () => {} });
 });
 
 afterAll(async () => {
-  await serve?.stop();
+  await serve?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, lstatSync, readdirSync, readFileSync, statSyn
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startAgent } from '../../agent/agent';
 import { runCli, startServe, type ServeProcess } from '../helpers/cli';
 import { runCli as runCliAsync } from '../helpers/cli';
 import { tempDir } from '../helpers/testAgent';
@@ -10,9 +11,12 @@ import { tempDir } from '../helpers/testAgent';
 /* `cronbeat backup` while the agent runs, `cronbeat restore` while it is stopped, as real processes. */
 
 let serving: ServeProcess | undefined;
+let closing: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await serving?.stop();
   serving = undefined;
+  await closing?.();
+  closing = undefined;
 });
 
 function api(url: string, token: string, path: string, init: { method?: string; json?: unknown } = {}) {
@@ -78,8 +82,10 @@ describe('backup and restore', () => {
     expect(restored.stdout).toMatch(/^Restored .* The database it replaced is kept as .*cronbeat\.db\.before-restore-/);
     expect(readdirSync(dir).some((name) => name.startsWith('cronbeat.db.before-restore-'))).toBe(true);
 
-    serving = await startServe(['--data-dir', dir]);
-    const back = serving.url;
+    // Any agent reads the restored folder; one in this process costs a fraction of a second `serve`.
+    const reading = await startAgent({ dataDir: dir, port: 0, log: () => {} });
+    closing = () => reading.close();
+    const back = reading.url;
     const servers = await (await api(back, token, '/api/servers')).json();
     expect(servers).toEqual(atBackup.servers);
     const monitors = await (await api(back, token, '/api/monitors')).json();

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { databaseDumper } from './databaseDump';
 import { rawExchange } from './rawRequest';
 
 /*
@@ -12,6 +13,7 @@ import { rawExchange } from './rawRequest';
 
 const NOW = Date.UTC(2026, 10, 21, 12); // a fixed clock, so reads never touch last_used_at twice
 let agent: TestAgent;
+let dumper: ReturnType<typeof databaseDumper>;
 let monitorToken: string;
 beforeAll(async () => {
   agent = await startTestAgent({ clock: () => NOW });
@@ -26,15 +28,15 @@ beforeAll(async () => {
   await agent.deliveries.stop();
   await ok(agent.api('/api/channels', { method: 'POST', json: { name: 'phone', kind: 'ntfy', settings: { topic: 'ops', server_url: 'http://127.0.0.1:9' } } }));
   await ok(agent.api('/api/servers')); // touches the token's last_used_at once, for good
+  dumper = databaseDumper(agent.store.db);
 });
-afterAll(() => agent.stop());
+afterAll(async () => {
+  dumper?.close();
+  await agent.stop();
+});
 
 /** Every row of every table, to compare before and after a refused request. */
-function dump(): string {
-  const tables = agent.store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
-  // Rows sorted as text: a WITHOUT ROWID table (monitor_tags) has no rowid to order by.
-  return JSON.stringify(tables.map((table) => [table, agent.store.db.prepare(`SELECT * FROM "${table}"`).all().map((row) => JSON.stringify(row)).sort()]));
-}
+const dump = () => dumper.dump();
 
 /** Every byte percent-encoded (dots too, so fetch cannot resolve them away; lone surrogates become U+FFFD). */
 const percentEncode = (text: string) => [...Buffer.from(text, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');

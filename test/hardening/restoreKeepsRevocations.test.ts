@@ -1,7 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
+import { startAgent, type RunningAgent } from '../../agent/agent';
+import { runCli, tempFolder } from '../helpers/cli';
+import { createSignInLink } from '../helpers/signIn';
 
 /*
  * A key is revoked, or a monitor's pulse token rotated, because it leaked. Restoring a backup
@@ -9,11 +11,14 @@ import { runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cl
  */
 vi.setConfig({ testTimeout: 60_000 });
 
-let serving: ServeProcess | undefined;
+// The agent on the folder runs in this process: restore, backup and token are the commands
+// tested, and the agent reads their database with the same code as `cronbeat serve`.
+let serving: RunningAgent | undefined;
 afterEach(async () => {
-  await serving?.stop();
+  await serving?.close();
   serving = undefined;
 });
+const serve = (dataDir: string) => startAgent({ dataDir, port: 0, log: () => {} });
 
 const api = (url: string, token: string, path: string, method = 'GET', json?: unknown) =>
   fetch(`${url}${path}`, {
@@ -28,7 +33,7 @@ describe('restore and the secrets undone since the backup', () => {
     const backup = join(tempFolder(), 'before-the-leak.db');
     const admin = (await runCli(['token', 'create', '--name', 'admin', '--data-dir', dir])).stdout.trim();
     const leaked = (await runCli(['token', 'create', '--name', 'leaked', '--scope', 'read-only', '--data-dir', dir])).stdout.trim();
-    serving = await startServe(['--data-dir', dir]);
+    serving = await serve(dir);
     const monitor = await (await api(serving.url, admin, '/api/monitors', 'POST', { name: 'nightly', timezone: 'UTC', schedule: '0 3 * * *', duration: 30 })).json();
     expect((await runCli(['backup', '--out', backup, '--data-dir', dir])).status).toBe(0);
 
@@ -36,7 +41,7 @@ describe('restore and the secrets undone since the backup', () => {
     expect((await runCli(['token', 'revoke', '2', '--data-dir', dir])).stdout).toBe('Token 2 revoked.\n');
     const rotated = await (await api(serving.url, admin, `/api/monitors/${monitor.id}/token`, 'POST', {})).json();
     expect(rotated.token).not.toBe(monitor.token);
-    await serving.stop();
+    await serving.close();
     serving = undefined;
 
     const restored = await runCli(['restore', backup, '--data-dir', dir]);
@@ -45,7 +50,7 @@ describe('restore and the secrets undone since the backup', () => {
     expect(restored.stdout).toMatch(/1 key revoked since the backup stays revoked/);
     expect(restored.stdout).toMatch(/1 monitor keeps the pulse token it was given since/);
 
-    serving = await startServe(['--data-dir', dir]);
+    serving = await serve(dir);
     expect((await api(serving.url, leaked, '/api/monitors')).status).toBe(401);
     expect((await fetch(`${serving.url}/api/pulse/${monitor.token}`, { method: 'POST' })).status).toBe(404);
     expect((await fetch(`${serving.url}/api/pulse/${rotated.token}`, { method: 'POST' })).status).toBe(200);
@@ -61,14 +66,14 @@ describe('restore and the secrets undone since the backup', () => {
     const dir = tempFolder();
     const backup = join(tempFolder(), 'old.db');
     const admin = (await runCli(['token', 'create', '--name', 'admin', '--data-dir', dir])).stdout.trim();
-    serving = await startServe(['--data-dir', dir]);
+    serving = await serve(dir);
     const create = (name: string) => api(serving!.url, admin, '/api/monitors', 'POST', { name, timezone: 'UTC', schedule: '0 3 * * *', duration: 30 });
     await create('in the backup');
     expect((await runCli(['backup', '--out', backup, '--data-dir', dir])).status).toBe(0);
     await create('nightly');
     await create('weekly');
     await runCli(['token', 'create', '--name', 'laptop', '--data-dir', dir]);
-    await serving.stop();
+    await serving.close();
     serving = undefined;
 
     const restored = await runCli(['restore', backup, '--data-dir', dir]);
@@ -82,16 +87,16 @@ describe('restore and the secrets undone since the backup', () => {
   it('keeps a sign-in link used since the backup used: a link read in a log does not sign in twice', async () => {
     const dir = tempFolder();
     const backup = join(tempFolder(), 'b.db');
-    serving = await startServe(['--data-dir', dir]);
-    const code = /code=([\w-]+)/.exec((await runCli(['signin', '--data-dir', dir])).stdout)![1]!;
+    serving = await serve(dir);
+    const code = /code=([\w-]+)/.exec(createSignInLink(serving.store, serving.url, Date.now()))![1]!;
     expect((await runCli(['backup', '--out', backup, '--data-dir', dir])).status).toBe(0);
     const trade = () => fetch(`${serving!.url}/api/session`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code }) });
     expect((await trade()).status).toBe(201);
-    await serving.stop();
+    await serving.close();
     serving = undefined;
 
     expect((await runCli(['restore', backup, '--data-dir', dir])).status).toBe(0);
-    serving = await startServe(['--data-dir', dir]);
+    serving = await serve(dir);
     expect((await trade()).status).toBe(422);
   });
 
