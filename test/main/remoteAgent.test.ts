@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkAgent } from '../../agent/client/connection/agentCheck';
 import { connectRequest } from '../../main/connectRequest';
@@ -17,12 +17,42 @@ import { makeLeaf, startTlsServer } from '../engine/certificates/tls-fixtures';
 
 let agents: TestAgent[] = [];
 let remotes: RemoteAgent[] = [];
+let fronts: Server[] = [];
 afterEach(async () => {
   for (const remote of remotes) await remote.stop();
+  for (const front of fronts) {
+    front.closeAllConnections();
+    front.close();
+  }
   for (const agent of agents) await agent.stop();
   remotes = [];
+  fronts = [];
   agents = [];
 });
+
+interface FrontOptions {
+  /** Answers a request itself (true) rather than passing it on: a 503, a broken list, a stream noted (false). */
+  intercept?: (request: IncomingMessage, response: ServerResponse) => boolean;
+  /** The agent's path for a request's (a proxy's sub-path taken off). */
+  pathOf?: (url: string) => string;
+  /** The headers an answer is passed back with (a Date rewritten). */
+  headersOf?: (request: IncomingMessage, answer: IncomingMessage) => IncomingHttpHeaders;
+}
+
+/** A server in front of `agent` (a proxy, a load balancer) that passes requests on as they are unless told otherwise; its URL. */
+async function inFrontOf(agent: TestAgent, { intercept, pathOf = (url) => url, headersOf = (_request, answer) => answer.headers }: FrontOptions = {}): Promise<string> {
+  const front = createServer((request, response) => {
+    if (intercept?.(request, response)) return;
+    const forwarded = httpRequest(`${agent.url}${pathOf(request.url!)}`, { method: request.method, headers: { ...request.headers, host: new URL(agent.url).host } }, (answer) => {
+      response.writeHead(answer.statusCode!, headersOf(request, answer));
+      answer.pipe(response);
+    });
+    request.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  fronts.push(front);
+  return `http://127.0.0.1:${(front.address() as { port: number }).port}`;
+}
 
 async function agentWithMonitor(): Promise<{ agent: TestAgent; monitor: { id: number; token: string } }> {
   const agent = await startTestAgent();
@@ -106,136 +136,80 @@ describe('the desktop app connected to a remote agent', () => {
     const { agent, monitor } = await agentWithMonitor();
     // In front of the agent: its first three answers to the monitors list are 503s (one read's every attempt), the rest pass as they are.
     let refused = 0;
-    const front = createServer((request, response) => {
-      if (request.url === '/api/monitors' && refused < 3) {
+    const url = await inFrontOf(agent, {
+      intercept: (request, response) => {
+        if (request.url !== '/api/monitors' || refused >= 3) return false;
         refused += 1;
         response.writeHead(503, { 'content-type': 'application/json' }).end('{"message":"busy"}');
-        return;
-      }
-      const forwarded = httpRequest(`${agent.url}${request.url}`, { method: request.method, headers: { ...request.headers, host: new URL(agent.url).host } }, (answer) => {
-        response.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(response);
-      });
-      request.pipe(forwarded);
+        return true;
+      },
     });
-    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-    try {
-      const url = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
-      const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only', { url, refreshRetryMs: 50 });
-      await until(() => remote.snapshot !== null, 'the snapshot, once the agent answers again');
-      expect(refused).toBe(3);
-      expect(remote.snapshot!.monitors).toEqual([{ id: monitor.id, name: 'nightly backup', status: 'new' }]);
-    } finally {
-      front.closeAllConnections();
-      front.close();
-    }
+    const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only', { url, refreshRetryMs: 50 });
+    await until(() => remote.snapshot !== null, 'the snapshot, once the agent answers again');
+    expect(refused).toBe(3);
+    expect(remote.snapshot!.monitors).toEqual([{ id: monitor.id, name: 'nightly backup', status: 'new' }]);
   });
 
   it('reads a list of monitors past 8 MB (tens of thousands of them), as the CLI does, instead of staying at "connecting…"', async () => {
     const { agent } = await agentWithMonitor();
     const many = JSON.stringify(Array.from({ length: 30_000 }, (_, i) => ({ id: i + 1, name: `job ${i + 1} ${'x'.repeat(300)}`, status: 'monitoring' })));
     expect(many.length).toBeGreaterThan(8 * 1024 * 1024);
-    const front = createServer((request, response) => {
-      if (request.url === '/api/monitors') return void response.writeHead(200, { 'content-type': 'application/json' }).end(many);
-      const forwarded = httpRequest(`${agent.url}${request.url}`, { method: request.method, headers: { ...request.headers, host: new URL(agent.url).host } }, (answer) => {
-        response.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(response);
-      });
-      request.pipe(forwarded);
-    });
-    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-    try {
-      const url = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
-      const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only', { url, refreshRetryMs: 50 });
-      await until(() => remote.snapshot !== null, 'the snapshot of 30,000 monitors');
-      expect(remote.snapshot!.monitors).toHaveLength(30_000);
-    } finally {
-      front.closeAllConnections();
-      front.close();
-    }
+    const url = await inFrontOf(agent, { intercept: (request, response) => request.url === '/api/monitors' && Boolean(response.writeHead(200, { 'content-type': 'application/json' }).end(many)) });
+    const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only', { url, refreshRetryMs: 50 });
+    await until(() => remote.snapshot !== null, 'the snapshot of 30,000 monitors');
+    expect(remote.snapshot!.monitors).toHaveLength(30_000);
   });
 
   it('turns red and says so when its monitors cannot be read any more while the stream stays up (a damaged database there), not green from before', async () => {
     const { agent, monitor } = await agentWithMonitor();
     let broken = false;
-    const front = createServer((request, response) => {
-      if (request.url === '/api/monitors' && broken) return void response.writeHead(500, { 'content-type': 'application/json' }).end('{"message":"database disk image is malformed"}');
-      const forwarded = httpRequest(`${agent.url}${request.url}`, { method: request.method, headers: { ...request.headers, host: new URL(agent.url).host } }, (answer) => {
-        response.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(response);
-      });
-      request.pipe(forwarded);
+    const url = await inFrontOf(agent, {
+      intercept: (request, response) =>
+        request.url === '/api/monitors' && broken && Boolean(response.writeHead(500, { 'content-type': 'application/json' }).end('{"message":"database disk image is malformed"}')),
     });
-    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-    try {
-      const url = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
-      const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only', { url, refreshRetryMs: 50 });
-      const model = () => remoteTrayModel({ name: remote.name, snapshot: remote.snapshot, ...remote.status }, () => '14:02');
-      await until(() => model().state === 'idle' && remote.snapshot !== null, 'the first snapshot (a new monitor)');
-      broken = true;
-      expect((await fetch(`${agent.url}/api/pulse/${monitor.token}`, { method: 'POST' })).status).toBe(200); // a change the stream announces
-      await until(() => model().state === 'failed', 'the red tray');
-      expect(model()).toEqual({ state: 'failed', tooltip: 'Cronbeat on 127.0.0.1 cannot read its monitors: 500 database disk image is malformed', failed: [] });
-      broken = false;
-      await until(() => model().state === 'ok', 'the tray back once they are read again');
-    } finally {
-      front.closeAllConnections();
-      front.close();
-    }
+    const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only', { url, refreshRetryMs: 50 });
+    const model = () => remoteTrayModel({ name: remote.name, snapshot: remote.snapshot, ...remote.status }, () => '14:02');
+    await until(() => model().state === 'idle' && remote.snapshot !== null, 'the first snapshot (a new monitor)');
+    broken = true;
+    expect((await fetch(`${agent.url}/api/pulse/${monitor.token}`, { method: 'POST' })).status).toBe(200); // a change the stream announces
+    await until(() => model().state === 'failed', 'the red tray');
+    expect(model()).toEqual({ state: 'failed', tooltip: 'Cronbeat on 127.0.0.1 cannot read its monitors: 500 database disk image is malformed', failed: [] });
+    broken = false;
+    await until(() => model().state === 'ok', 'the tray back once they are read again');
   });
 
   it("says when the agent's clock is off this computer's, from the time its answers carry", async () => {
     const { agent } = await agentWithMonitor();
-    const front = createServer((request, response) => {
-      const forwarded = httpRequest(`${agent.url}${request.url}`, { method: request.method, headers: { ...request.headers, host: new URL(agent.url).host } }, (answer) => {
-        const date = request.url === '/api/monitors' ? new Date(Date.now() + 10 * 60_000).toUTCString() : answer.headers.date!;
-        response.writeHead(answer.statusCode!, { ...answer.headers, date });
-        answer.pipe(response);
-      });
-      request.pipe(forwarded);
+    const url = await inFrontOf(agent, {
+      // The monitors list's answer says the agent's clock is 10 minutes ahead.
+      headersOf: (request, answer) => (request.url === '/api/monitors' ? { ...answer.headers, date: new Date(Date.now() + 10 * 60_000).toUTCString() } : answer.headers),
     });
-    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-    try {
-      const url = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
-      const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only', { url });
-      await until(() => remote.snapshot !== null, 'the first snapshot');
-      const model = remoteTrayModel({ name: remote.name, snapshot: remote.snapshot, ...remote.status }, () => '14:02');
-      expect(model.tooltip).toMatch(/^Cronbeat on 127\.0\.0\.1: 1 new · its clock is (9 min 5\d s|10 min) ahead of this computer's$/);
-    } finally {
-      front.closeAllConnections();
-      front.close();
-    }
+    const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only', { url });
+    await until(() => remote.snapshot !== null, 'the first snapshot');
+    const model = remoteTrayModel({ name: remote.name, snapshot: remote.snapshot, ...remote.status }, () => '14:02');
+    expect(model.tooltip).toMatch(/^Cronbeat on 127\.0\.0\.1: 1 new · its clock is (9 min 5\d s|10 min) ahead of this computer's$/);
   });
 
   it('says it is reconnecting while the agent restarts, before a minute makes it unreachable, and stops saying so once back', async () => {
     const { agent } = await agentWithMonitor();
     let down = false;
     const streams = new Set<import('node:http').ServerResponse>();
-    const front = createServer((request, response) => {
-      if (down) return void response.writeHead(503, { 'content-type': 'application/json' }).end('{"message":"restarting"}');
-      if (request.url === '/api/events') streams.add(response);
-      const forwarded = httpRequest(`${agent.url}${request.url}`, { method: request.method, headers: { ...request.headers, host: new URL(agent.url).host } }, (answer) => {
-        response.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(response);
-      });
-      request.pipe(forwarded);
+    const url = await inFrontOf(agent, {
+      intercept: (request, response) => {
+        if (down) return Boolean(response.writeHead(503, { 'content-type': 'application/json' }).end('{"message":"restarting"}'));
+        if (request.url === '/api/events') streams.add(response);
+        return false;
+      },
     });
-    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-    try {
-      const url = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
-      const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only', { url });
-      const model = () => remoteTrayModel({ name: remote.name, snapshot: remote.snapshot, ...remote.status }, () => '14:02');
-      await until(() => remote.snapshot !== null, 'the first snapshot');
-      expect(model().tooltip).toBe('Cronbeat on 127.0.0.1: 1 new');
-      down = true;
-      for (const stream of streams) stream.destroy();
-      await until(() => model().tooltip === 'Cronbeat on 127.0.0.1: 1 new · reconnecting since 14:02', 'the tray saying it reconnects');
-      down = false;
-      await until(() => model().tooltip === 'Cronbeat on 127.0.0.1: 1 new', 'the tray back');
-    } finally {
-      front.closeAllConnections();
-      front.close();
-    }
+    const { remote, until } = connect(agent, keyOf(agent, 'read-only'), 'read-only', { url });
+    const model = () => remoteTrayModel({ name: remote.name, snapshot: remote.snapshot, ...remote.status }, () => '14:02');
+    await until(() => remote.snapshot !== null, 'the first snapshot');
+    expect(model().tooltip).toBe('Cronbeat on 127.0.0.1: 1 new');
+    down = true;
+    for (const stream of streams) stream.destroy();
+    await until(() => model().tooltip === 'Cronbeat on 127.0.0.1: 1 new · reconnecting since 14:02', 'the tray saying it reconnects');
+    down = false;
+    await until(() => model().tooltip === 'Cronbeat on 127.0.0.1: 1 new', 'the tray back');
   });
 
   it('shows on its next start what failed there while the app was closed, once, and nothing again on the start after', async () => {
@@ -282,30 +256,19 @@ describe('the desktop app connected to a remote agent', () => {
 describe("an agent served under a proxy's sub-path", () => {
   it('is checked, followed and read there: popups, tray and pauses', async () => {
     const { agent, monitor } = await agentWithMonitor();
-    const front = createServer((request, response) => {
-      if (!request.url!.startsWith('/cronbeat/')) return void response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Another site</h1>');
-      const forwarded = httpRequest(`${agent.url}${request.url!.slice('/cronbeat'.length)}`, { method: request.method, headers: { ...request.headers, host: new URL(agent.url).host } }, (answer) => {
-        response.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(response);
-      });
-      request.pipe(forwarded);
-    });
-    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-    try {
-      const url = `http://127.0.0.1:${(front.address() as { port: number }).port}/cronbeat`;
-      const key = keyOf(agent, 'full');
-      expect(connectRequest({ url: `${url}/#/settings`, key })).toEqual({ ok: true, url, key });
-      expect(await checkAgent(url, key)).toEqual({ ok: true, access: 'full' });
-      const { remote, popups, until } = connect(agent, key, 'full', { url });
-      await until(() => remote.snapshot !== null, 'the first snapshot');
-      expect((await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`, { method: 'POST' })).status).toBe(200);
-      await until(() => popups.length === 1 && remote.snapshot!.monitors[0].status === 'failed', 'the popup and the red tray');
-      await remote.pause(monitor.id, null);
-      await until(() => remote.snapshot!.monitors[0].status === 'paused', 'the monitor paused');
-    } finally {
-      front.closeAllConnections();
-      front.close();
-    }
+    const url = `${await inFrontOf(agent, {
+      intercept: (request, response) => !request.url!.startsWith('/cronbeat/') && Boolean(response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Another site</h1>')),
+      pathOf: (url) => url.slice('/cronbeat'.length),
+    })}/cronbeat`;
+    const key = keyOf(agent, 'full');
+    expect(connectRequest({ url: `${url}/#/settings`, key })).toEqual({ ok: true, url, key });
+    expect(await checkAgent(url, key)).toEqual({ ok: true, access: 'full' });
+    const { remote, popups, until } = connect(agent, key, 'full', { url });
+    await until(() => remote.snapshot !== null, 'the first snapshot');
+    expect((await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`, { method: 'POST' })).status).toBe(200);
+    await until(() => popups.length === 1 && remote.snapshot!.monitors[0].status === 'failed', 'the popup and the red tray');
+    await remote.pause(monitor.id, null);
+    await until(() => remote.snapshot!.monitors[0].status === 'paused', 'the monitor paused');
   });
 });
 
