@@ -1,8 +1,9 @@
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { SqliteOptions } from './open';
 import { ensurePrivateFile } from '../dataFolder/privateFolder';
+import { removeQuietly } from './backupFiles';
 
 /*
  * One agent per data folder. The lock is an exclusive SQLite lock on `cronbeat.lock`, held for
@@ -84,13 +85,5 @@ export function lockHolder(dataDir: string): number | null {
     return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
   } catch {
     return null;
-  }
-}
-
-function removeQuietly(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // already gone
   }
 }

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { migrations } from './migrations';
 import { ensurePrivateFile } from '../dataFolder/privateFolder';
 import { firstDamage, firstDamageInWorker, RESTORE_ADVICE } from './integrity';
+import { removeQuietly } from './backupFiles';
 
 export type Db = Database.Database;
 
@@ -164,14 +165,6 @@ function unfinishedUpgradeCopy(file: string, schema: number): string | null {
   const match = UPGRADE_COPY.exec(name);
   const copy = join(dirname(file), name);
   return match && name.startsWith(`${basename(file)}.`) && Number(match[1]) <= schema && existsSync(copy) ? copy : null;
-}
-
-function removeQuietly(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // not there
-  }
 }
 
 /** The names of the copies keepCopyBeforeUpgrade left beside `file`. */
