@@ -4,13 +4,14 @@ import { defineConfig } from 'vitest/config';
 const ALL = 'test/**/*.test.{ts,tsx}';
 /*
  * Files that change what the process holds for the files after them: Electron's module mocked
- * (test/main), the dashboard's module-level state (test/renderer), fake timers, and
- * CRONBEAT_SHIM_DIR set in process.env by the discover tests, and the slices' tests, which count
- * waits that a pause of background work left by another file would add to. Each runs in a fresh process.
+ * (vi.mock in test/main), TZ set (mute), the dashboard's module-level state (its clock, reach and
+ * live streams), fake timers, and CRONBEAT_SHIM_DIR set in process.env by the discover tests, and
+ * the slices' tests, which count waits that a pause of background work left by another file would
+ * add to. Each runs in a fresh process. (Pure ones in test/main and test/renderer share.)
  */
 const OWN_PROCESS = [
-  'test/main/**/*.test.ts',
-  'test/renderer/**/*.test.{ts,tsx}',
+  'test/main/{autostart,dashboardWindow,desktop,desktopRemote,desktopStartFails,harden,mute,popups,preload,tray,window}.test.ts',
+  'test/renderer/{live,logic,reach}.test.ts',
   'test/engine/loop.test.ts',
   'test/engine/clockSetBackLoop.test.ts',
   'test/engine/alertBurst.test.ts',

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { chromiumMissing, launchChromium, screenshot } from './browser';
+import { chromiumMissing, sharedChromium, screenshot } from './browser';
 
 let agent: TestAgent;
 let browser: Browser;
@@ -13,7 +13,7 @@ beforeAll(async () => {
   agent = await startTestAgent();
   badgeKey = agent.store.apiTokens.create({ companyId: 1, name: 'readme', scope: 'badge', now: Date.now() }).token;
   ping = agent.store.apiTokens.create({ companyId: 1, name: 'ping', scope: 'ping', now: Date.now() }).token;
-  if (!chromiumMissing) browser = await launchChromium();
+  if (!chromiumMissing) browser = await sharedChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

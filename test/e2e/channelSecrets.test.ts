@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createSignInLink } from '../helpers/signIn';
 import { Receiver } from '../helpers/receiver';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
+import { builtRenderer, chromiumMissing, sharedChromium, screenshot } from './browser';
 
 /*
  * Secrets on a change of destination, in the dashboard: pointing a Telegram channel at another Bot API server asks
@@ -17,7 +17,7 @@ describe.skipIf(chromiumMissing)('changing where a channel sends, in the dashboa
 
   beforeAll(async () => {
     agent = await startTestAgent({ rendererDir: builtRenderer(), channels: { timeoutMs: 2000 } });
-    browser = await launchChromium();
+    browser = await sharedChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
     context.setDefaultTimeout(10_000);
     page = await context.newPage();

@@ -6,7 +6,7 @@ import { createOverdueFailer } from '../../agent/engine/failOverdue';
 import { stepAt } from '../helpers/loopStep';
 import { Receiver } from '../helpers/receiver';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
+import { builtRenderer, chromiumMissing, sharedChromium, screenshot } from './browser';
 
 async function expectNoErrorState(page: Page): Promise<void> {
   expect(await page.locator('[data-testid="error-state"]').allInnerTexts(), 'error states on the page').toEqual([]);
@@ -26,7 +26,7 @@ describe.skipIf(chromiumMissing)('channels end to end', { timeout: 30_000 }, () 
   beforeAll(async () => {
     hook = await new Receiver([{ status: 200, body: 'hook says hi' }]).start();
     agent = await startTestAgent({ clock: () => now, rendererDir: builtRenderer() });
-    browser = await launchChromium();
+    browser = await sharedChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
     context.setDefaultTimeout(10_000);
     page = await context.newPage();

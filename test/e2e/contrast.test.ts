@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createSignInLink } from '../helpers/signIn';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
+import { builtRenderer, chromiumMissing, sharedChromium, screenshot } from './browser';
 
 /*
  * Words on a colour of their own (a status badge, a primary button, the unread count) must be
@@ -40,7 +40,7 @@ describe.skipIf(chromiumMissing)('contrast of coloured words', { timeout: 60_000
 
   beforeAll(async () => {
     agent = await startTestAgent({ clock: () => now, rendererDir: builtRenderer() });
-    browser = await launchChromium();
+    browser = await sharedChromium();
     const create = async (name: string) =>
       (await agent.api('/api/monitors', { method: 'POST', json: { name, schedule: '*/5 * * * *', timezone: 'UTC', duration: 5 } })).json();
     await agent.api(`/api/pulse/${(await create('Up one')).token}`, { method: 'POST' });

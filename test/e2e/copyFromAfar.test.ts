@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createSignInLink } from '../helpers/signIn';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium } from './browser';
+import { builtRenderer, chromiumMissing, sharedChromium } from './browser';
 
 /*
  * The dashboard opened from another machine over plain http (http://192.168.1.10:8787, once the
@@ -25,7 +25,7 @@ describe.skipIf(chromiumMissing || !address)('Copy on a dashboard opened from an
   beforeAll(async () => {
     agent = await startTestAgent({ clock: () => now, rendererDir: builtRenderer(), host: '0.0.0.0' });
     base = `http://${address}:${new URL(agent.url).port}`;
-    browser = await launchChromium();
+    browser = await sharedChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
     context.setDefaultTimeout(10_000);
     page = await context.newPage();

@@ -5,7 +5,7 @@ import { createSignInLink } from '../helpers/signIn';
 import { createOverdueFailer } from '../../agent/engine/failOverdue';
 import { stepAt } from '../helpers/loopStep';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, CHROMIUM, launchChromium, screenshot } from './browser';
+import { builtRenderer, chromiumMissing, CHROMIUM, sharedChromium, screenshot } from './browser';
 
 /** Fails when the page shows an error state the test did not expect. */
 export async function expectNoErrorState(page: Page): Promise<void> {
@@ -56,7 +56,7 @@ describe.skipIf(chromiumMissing)('dashboard end to end', { timeout: 30_000 }, ()
 
   beforeAll(async () => {
     agent = await startTestAgent({ clock: () => now, rendererDir: builtRenderer() });
-    browser = await launchChromium();
+    browser = await sharedChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'Europe/Paris', locale: 'en-GB' });
     context.setDefaultTimeout(10_000);
     page = await context.newPage();

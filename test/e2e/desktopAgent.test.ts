@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
+import { builtRenderer, chromiumMissing, sharedChromium, screenshot } from './browser';
 
 /*
  * The dashboard's Settings inside the desktop app (a stand-in for the preload's bridge, since
@@ -15,7 +15,7 @@ describe.skipIf(chromiumMissing)('settings: which agent the desktop app shows', 
 
   beforeAll(async () => {
     agent = await startTestAgent({ rendererDir: builtRenderer() });
-    browser = await launchChromium();
+    browser = await sharedChromium();
     page = await browser.newPage({ viewport: { width: 800, height: 600 } });
     problems = [];
     page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));

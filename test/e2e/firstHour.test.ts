@@ -5,7 +5,7 @@ import { createSignInLink } from '../helpers/signIn';
 import { createOverdueFailer } from '../../agent/engine/failOverdue';
 import { stepAt } from '../helpers/loopStep';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
+import { builtRenderer, chromiumMissing, sharedChromium, screenshot } from './browser';
 
 async function expectNoErrorState(page: Page): Promise<void> {
   expect(await page.locator('[data-testid="error-state"]').allInnerTexts(), 'error states on the page').toEqual([]);
@@ -35,7 +35,7 @@ describe.skipIf(chromiumMissing)('the dashboard in the first hour', { timeout: 3
 
   beforeAll(async () => {
     agent = await startTestAgent({ clock: () => now, rendererDir: builtRenderer() });
-    browser = await launchChromium();
+    browser = await sharedChromium();
     // The viewer is in Tokyo; the monitors below run in UTC, so every time differs by 9 h.
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'Asia/Tokyo', locale: 'en-GB' });
     context.setDefaultTimeout(10_000);

@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { spawnCli, tempFolder } from '../helpers/cli';
-import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
+import { builtRenderer, chromiumMissing, sharedChromium, screenshot } from './browser';
 
 /*
  * An agent that stops answering without closing anything (a stopped process, a machine asleep,
@@ -27,7 +27,7 @@ describe.skipIf(chromiumMissing)('an agent that stops answering without closing'
         if (signIn) done(signIn[1]!);
       });
     });
-    browser = await launchChromium();
+    browser = await sharedChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB', timezoneId: 'Europe/Paris' });
     context.setDefaultTimeout(10_000);
     page = await context.newPage();

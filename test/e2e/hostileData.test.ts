@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createSignInLink } from '../helpers/signIn';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
+import { builtRenderer, chromiumMissing, sharedChromium, screenshot } from './browser';
 
 /*
  * What users and their jobs really send: names of one unbroken word (a file name, a token, a
@@ -41,7 +41,7 @@ describe.skipIf(chromiumMissing)('hostile names and output', { timeout: 90_000 }
 
   beforeAll(async () => {
     agent = await startTestAgent({ clock: () => now, rendererDir: builtRenderer() });
-    browser = await launchChromium();
+    browser = await sharedChromium();
     const post = async (path: string, json: unknown) => {
       const response = await agent.api(path, { method: 'POST', json });
       expect(response.status, await response.clone().text()).toBeLessThan(300);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
+import { builtRenderer, chromiumMissing, sharedChromium, screenshot } from './browser';
 
 /* API keys and tags in the dashboard: Settings lists, creates (shown once) and revokes API keys; the monitors list filters by tag. */
 describe.skipIf(chromiumMissing)('dashboard: API keys and tags', { timeout: 60_000 }, () => {
@@ -15,7 +15,7 @@ describe.skipIf(chromiumMissing)('dashboard: API keys and tags', { timeout: 60_0
     for (const [name, tags] of [['db dump', ['prod', 'db']], ['web logs', ['prod']], ['laptop sync', []]] as const) {
       await agent.api('/api/monitors', { method: 'POST', json: { name, timezone: 'UTC', schedule: '0 3 * * *', duration: 5, tags } });
     }
-    browser = await launchChromium();
+    browser = await sharedChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'UTC', locale: 'en-GB' });
     context.setDefaultTimeout(10_000);
     await context.addInitScript((token) => localStorage.setItem('cronbeat.token', token), agent.token);

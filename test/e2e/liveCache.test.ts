@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium } from './browser';
+import { builtRenderer, chromiumMissing, sharedChromium } from './browser';
 
 async function expectNoErrorState(page: Page): Promise<void> {
   expect(await page.locator('[data-testid="error-state"]').allInnerTexts(), 'error states on the page').toEqual([]);
@@ -42,7 +42,7 @@ describe.skipIf(chromiumMissing)('dashboard data: one request per list, live row
       await fetch(`${agent.url}/api/pulse/${created.token}`);
       monitors.push({ id: created.id, token: created.token, name });
     }
-    browser = await launchChromium();
+    browser = await sharedChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'UTC', locale: 'en-GB' });
     context.setDefaultTimeout(10_000);
     await context.addInitScript((token) => localStorage.setItem('cronbeat.token', token), agent.token);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createSignInLink } from '../helpers/signIn';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
+import { builtRenderer, chromiumMissing, sharedChromium, screenshot } from './browser';
 
 async function expectNoErrorState(page: Page): Promise<void> {
   expect(await page.locator('[data-testid="error-state"]').allInnerTexts(), 'error states on the page').toEqual([]);
@@ -28,7 +28,7 @@ describe.skipIf(chromiumMissing)('living with monitors, end to end', { timeout: 
 
   beforeAll(async () => {
     agent = await startTestAgent({ clock: () => now, rendererDir: builtRenderer() });
-    browser = await launchChromium();
+    browser = await sharedChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'UTC', locale: 'en-GB' });
     context.setDefaultTimeout(10_000);
     page = await context.newPage();

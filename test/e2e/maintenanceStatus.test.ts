@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { createSignInLink } from '../helpers/signIn';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
+import { builtRenderer, chromiumMissing, sharedChromium, screenshot } from './browser';
 
 /*
  * A monitor a maintenance window covers is not watched (its runs may not come, and nothing says
@@ -19,7 +19,7 @@ describe.skipIf(chromiumMissing)('a monitor under maintenance', { timeout: 60_00
 
   beforeAll(async () => {
     agent = await startTestAgent({ clock: () => now, rendererDir: builtRenderer() });
-    browser = await launchChromium();
+    browser = await sharedChromium();
     const create = async (name: string, tags: string[]) =>
       (await agent.api('/api/monitors', { method: 'POST', json: { name, schedule: '*/5 * * * *', timezone: 'UTC', duration: 5, tags } })).json();
     const db = await create('Database dump', ['db']);

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createSignInLink } from '../helpers/signIn';
 import { Receiver } from '../helpers/receiver';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
+import { builtRenderer, chromiumMissing, sharedChromium, screenshot } from './browser';
 
 /*
  * Screens where two features meet, looked at in real headless Chromium: the
@@ -23,7 +23,7 @@ describe.skipIf(chromiumMissing)('screens after the living and channels merge', 
   beforeAll(async () => {
     hook = await new Receiver([{ status: 200, body: 'ok' }]).start();
     agent = await startTestAgent({ clock: () => now, rendererDir: builtRenderer() });
-    browser = await launchChromium();
+    browser = await sharedChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'UTC', locale: 'en-GB' });
     context.setDefaultTimeout(10_000);
     page = await context.newPage();

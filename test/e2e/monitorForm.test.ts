@@ -4,7 +4,7 @@ import { createSignInLink } from '../helpers/signIn';
 import { createOverdueFailer } from '../../agent/engine/failOverdue';
 import { stepAt } from '../helpers/loopStep';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
+import { builtRenderer, chromiumMissing, sharedChromium, screenshot } from './browser';
 
 /*
  * A monitor's form and page, in real Chromium: the form sets a max run time (its own request,
@@ -26,7 +26,7 @@ describe.skipIf(chromiumMissing)('the monitor form and page', { timeout: 60_000 
 
   beforeAll(async () => {
     agent = await startTestAgent({ clock: () => now, rendererDir: builtRenderer() });
-    browser = await launchChromium();
+    browser = await sharedChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

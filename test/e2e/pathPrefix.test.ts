@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { createSignInLink } from '../helpers/signIn';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
+import { builtRenderer, chromiumMissing, sharedChromium, screenshot } from './browser';
 
 /*
  * A public URL with a path, from outside: `--public-url https://example.com/cronbeat/` behind a reverse
@@ -40,7 +40,7 @@ describe.skipIf(chromiumMissing)('the dashboard behind a path prefix', { timeout
     });
     await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
     base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/cronbeat/`;
-    browser = await launchChromium();
+    browser = await sharedChromium();
   }, 60_000);
 
   afterAll(async () => {

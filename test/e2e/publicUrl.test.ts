@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createSignInLink } from '../helpers/signIn';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
+import { builtRenderer, chromiumMissing, sharedChromium, screenshot } from './browser';
 
 /*
  * The public URL in real headless Chromium: without a public URL the channel form says links
@@ -16,7 +16,7 @@ describe.skipIf(chromiumMissing)('the public URL in the dashboard', { timeout: 3
 
   beforeAll(async () => {
     agent = await startTestAgent({ rendererDir: builtRenderer() });
-    browser = await launchChromium();
+    browser = await sharedChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
     context.setDefaultTimeout(10_000);
     page = await context.newPage();

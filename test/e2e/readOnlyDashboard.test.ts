@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
+import { builtRenderer, chromiumMissing, sharedChromium, screenshot } from './browser';
 
 /*
  * The dashboard signed in with a read-only key (a wall display, a second desktop): every screen
@@ -61,7 +61,7 @@ describe.skipIf(chromiumMissing)('the dashboard of a read-only key', { timeout: 
     const key = await post('/api/keys', { name: 'wall display', scope: 'read-only' });
     expect(key.scope).toBe('read-only');
 
-    browser = await launchChromium();
+    browser = await sharedChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'UTC', locale: 'en-GB' });
     context.setDefaultTimeout(10_000);
     page = await context.newPage();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TestAgent } from '../helpers/testAgent';
-import { chromiumMissing, launchChromium, screenshot, signedInDashboard } from './browser';
+import { chromiumMissing, sharedChromium, screenshot, signedInDashboard } from './browser';
 
 /*
  * A leaked pulse token undone from the monitor's page in real headless Chromium: "New pulse
@@ -54,7 +54,7 @@ describe.skipIf(chromiumMissing)('a new pulse token from the monitor page', { ti
   it('shows a read-only key no token, and no button to make one', async () => {
     const monitor = await (await agent.api('/api/monitors', { method: 'POST', json: { name: 'wall-display-job', timezone: 'UTC', schedule: '0 4 * * *', duration: 5 } })).json();
     const readOnly = agent.store.apiTokens.create({ companyId: 1, name: 'wall', scope: 'read-only', now }).token;
-    const browser = await launchChromium();
+    const browser = await sharedChromium();
     try {
       const wall = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' })).newPage();
       await wall.goto(`${agent.url}/#/sign-in`);

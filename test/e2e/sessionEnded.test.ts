@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { builtRenderer, chromiumMissing, launchChromium, signedInDashboard } from './browser';
+import { builtRenderer, chromiumMissing, sharedChromium, signedInDashboard } from './browser';
 import { createSignInLink } from '../helpers/signIn';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 
@@ -44,7 +44,7 @@ describe.skipIf(chromiumMissing)('a session that ends under an open page', { tim
   });
 
   it('asks at once when the key is revoked under a page that only listens, not at its next refresh', async () => {
-    const browser = await launchChromium();
+    const browser = await sharedChromium();
     try {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB', timezoneId: 'Europe/Paris' });
       context.setDefaultTimeout(10_000);

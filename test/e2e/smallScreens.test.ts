@@ -4,7 +4,7 @@ import { createSignInLink } from '../helpers/signIn';
 import { createOverdueFailer } from '../../agent/engine/failOverdue';
 import { stepAt } from '../helpers/loopStep';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium, screenshot } from './browser';
+import { builtRenderer, chromiumMissing, sharedChromium, screenshot } from './browser';
 
 /*
  * The monitors table and a monitor's page (run line, run history) at
@@ -43,7 +43,7 @@ describe.skipIf(chromiumMissing)('the dashboard from 800×600 up', { timeout: 60
 
   beforeAll(async () => {
     agent = await startTestAgent({ clock: () => now, rendererDir: builtRenderer() });
-    browser = await launchChromium();
+    browser = await sharedChromium();
     const create = async (json: Record<string, unknown>) => (await agent.api('/api/monitors', { method: 'POST', json })).json();
     const long = await create({
       name: 'Nightly PostgreSQL dump of the accounting database to the offsite bucket',

@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { DEFAULT_AUTH_LIMITER_POLICY } from '../../agent/api/http/authLimiter';
 import { createSignInLink } from '../helpers/signIn';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium } from '../e2e/browser';
+import { builtRenderer, chromiumMissing, sharedChromium } from '../e2e/browser';
 
 /*
  * Nobody is locked out by someone else's failures: not by a web page on another origin firing
@@ -38,7 +38,7 @@ describe.skipIf(chromiumMissing)('a web page on another origin', { timeout: 60_0
   let browser: Browser;
   let hostile: Server;
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await sharedChromium();
     // The page fires no-cors requests at the agent: the browser sends them without any credential.
     hostile = createServer((_req, res) => {
       res.setHeader('Content-Type', 'text/html');

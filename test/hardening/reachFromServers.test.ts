@@ -5,7 +5,7 @@ import { createSignInLink } from '../helpers/signIn';
 import { networkAddresses } from '../../agent/domain/access/reachability';
 import { finished, spawnCli } from '../helpers/cli';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
-import { builtRenderer, chromiumMissing, launchChromium, screenshot } from '../e2e/browser';
+import { builtRenderer, chromiumMissing, sharedChromium, screenshot } from '../e2e/browser';
 
 /*
  * Servers reaching the agent. `cronbeat serve --host 0.0.0.0` names this machine's addresses,
@@ -91,7 +91,7 @@ describe('an agent on loopback only', () => {
     const server = await (
       await agent.api('/api/servers', { method: 'POST', json: { name: 'web-1', ip_address: '192.0.2.10', identifier: 'web-1' } })
     ).json();
-    browser = await launchChromium();
+    browser = await sharedChromium();
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(createSignInLink(agent.store, agent.url, Date.now()));
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
