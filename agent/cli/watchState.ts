@@ -47,9 +47,24 @@ export function saveWatchState<S extends WatchState>(file: string, state: S): vo
  */
 export function watchStateFile(dataDir: string, kind: string, server: string, watched: string[] = []): string {
   const name = `${kind}-${server.replace(/[^A-Za-z0-9._-]/g, '_')}`;
-  if (watched.length === 0) return join(dataDir, `${name}.json`);
-  const set = createHash('sha256').update([...new Set(watched)].sort().join('\0')).digest('hex').slice(0, 12);
-  return join(dataDir, `${name}-files-${set}.json`);
+  const set = fileSet(watched);
+  return join(dataDir, set === null ? `${name}.json` : `${name}-files-${set}.json`);
+}
+
+/** A hash naming a set of watched files, whatever their order; null for none given (the machine's own). */
+function fileSet(watched: string[]): string | null {
+  if (watched.length === 0) return null;
+  return createHash('sha256').update([...new Set(watched)].sort().join('\0')).digest('hex').slice(0, 12);
+}
+
+/**
+ * How a watcher names itself in its reports, by what names its state file (its kind and file set):
+ * the agent counts each watcher's jobs apart, so two watchers of one server over different files
+ * show the sum of their jobs instead of each replacing the other's count.
+ */
+export function watcherName(kind: string, watched: string[] = []): string {
+  const set = fileSet(watched);
+  return set === null ? kind : `${kind}-files-${set}`;
 }
 
 /**

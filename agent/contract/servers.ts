@@ -57,6 +57,13 @@ export const serverHeartbeatInput = z.object({
   jobs: requiredInteger('jobs', 0, 1_000_000)
     .nullish()
     .transform((value) => value ?? null),
+  // Which of the server's watchers this is (its kind and file set): each one's `jobs` is its part of the server's watched_jobs.
+  watcher: z
+    .string({ error: 'The watcher field must be a string.' })
+    .max(64, 'The watcher field must not be greater than 64 characters.')
+    .regex(/^[A-Za-z0-9._-]*$/, 'The watcher field may only contain letters, digits, dots, dashes and underscores.')
+    .nullish()
+    .transform((value) => value ?? ''),
 });
 
 /*

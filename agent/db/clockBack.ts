@@ -51,6 +51,7 @@ export function clockBackRepository(db: Db) {
        quiet_alert_at = min(quiet_alert_at, quiet_after(min(last_report_at, @now), interval_seconds))
      WHERE last_report_at > @now OR quiet_since > @now`,
   );
+  const watcherPartsBack = db.prepare('UPDATE server_watchers SET last_report_at = @now WHERE last_report_at > @now');
   // The outbox: a send planned from a moment after now (a retry's backoff, a claim's end, quiet hours, a
   // hold for a digest) comes as long after now as it was planned after that moment; the give-up moves
   // with it. Attempts and fresh alerts stamped later than now are stamped now, or a channel's next
@@ -78,6 +79,7 @@ export function clockBackRepository(db: Db) {
     plansBack(now: number): void {
       remindersBack.run({ now });
       watchersBack.run({ now });
+      watcherPartsBack.run({ now });
       deliveriesBack.run({ now });
       attemptsBack.run({ now });
       waitingBack.run({ now });

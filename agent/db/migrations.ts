@@ -1,5 +1,6 @@
 import { roundOneMigrations } from './migrationsRoundOne';
 import { roundTwoMigrations } from './migrationsRoundTwo';
+import { nextMigrations } from './migrationsNext';
 
 /**
  * The schema, as an ordered list: entry N brings a database from user_version N to N+1.
@@ -294,4 +295,5 @@ export const migrations: string[] = [
   CREATE INDEX notifications_done ON notifications(notifiable_id, created_at, id)
     WHERE read_at IS NOT NULL OR type = 'App\\Notifications\\ChannelReportNotification';
   `,
+  ...nextMigrations, // 37–
 ];

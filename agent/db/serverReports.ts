@@ -1,14 +1,14 @@
 import type { Db } from './open';
 import type { Outage } from '../domain/monitors/dueTime';
-import { quietAfterOutage } from '../domain/servers/quietAfter';
+import { quietAfter, quietAfterOutage } from '../domain/servers/quietAfter';
 
-/** The last report of a server's crontab watcher (POST /api/servers/heartbeat). */
+/** The last report of a server's crontab watchers (POST /api/servers/heartbeat). */
 export interface ServerReportRow {
   server_id: number;
   last_report_at: number;
   /** How often the watcher said it reports; null when it did not say. */
   interval_seconds: number | null;
-  /** How many cron jobs it watched then. */
+  /** How many jobs its watchers watch: the sum of each watcher's last count (server_watchers). */
   jobs: number | null;
   /** The moment it counts as quiet unless it reports again (later than quietAfter's after Cronbeat was down). */
   quiet_alert_at: number;
@@ -24,6 +24,8 @@ export interface QuietReport {
 
 export interface NewServerReport {
   serverId: number;
+  /** Which of the server's watchers reports (its kind and file set); absent or '' for one that does not say. */
+  watcher?: string;
   now: number;
   intervalSeconds: number | null;
   jobs: number | null;
@@ -38,6 +40,15 @@ export function serverReportRepository(db: Db) {
      ON CONFLICT(server_id) DO UPDATE SET last_report_at = excluded.last_report_at,
        interval_seconds = excluded.interval_seconds, jobs = excluded.jobs, quiet_alert_at = excluded.quiet_alert_at`,
   );
+  // A watcher's part of the count: a report without one (the check at its start) keeps the part it had.
+  const upsertPart = db.prepare(
+    `INSERT INTO server_watchers (server_id, watcher, jobs, last_report_at, interval_seconds)
+     VALUES (@serverId, @watcher, @jobs, @now, @intervalSeconds)
+     ON CONFLICT(server_id, watcher) DO UPDATE SET jobs = coalesce(excluded.jobs, jobs),
+       last_report_at = excluded.last_report_at, interval_seconds = excluded.interval_seconds`,
+  );
+  const parts = db.prepare('SELECT watcher, jobs, last_report_at, interval_seconds FROM server_watchers WHERE server_id = ?');
+  const dropPart = db.prepare('DELETE FROM server_watchers WHERE server_id = ? AND watcher = ?');
   const before = db.prepare('SELECT quiet_since, last_report_at FROM server_reports WHERE server_id = ?');
   // Conditional on being quiet, so only the first report after a quiet stretch ends it.
   const endQuiet = db.prepare('UPDATE server_reports SET quiet_since = NULL WHERE server_id = ? AND quiet_since IS NOT NULL');
@@ -74,6 +85,21 @@ export function serverReportRepository(db: Db) {
     `SELECT r.server_id, r.last_report_at, r.interval_seconds, r.jobs, r.quiet_alert_at FROM server_reports r
      JOIN servers s ON s.id = r.server_id WHERE s.company_id = ? AND s.deleted_at IS NULL`,
   );
+  /**
+   * The server's count of watched jobs once `report` replaced its watcher's part: the sum of every
+   * watcher's part. A part whose watcher went quiet (quietAfter: it stopped, or watches other files
+   * now, under another name) no longer counts, and goes. Null while no watcher has counted.
+   */
+  function watchedJobs(report: NewServerReport): number | null {
+    const watcher = report.watcher ?? '';
+    upsertPart.run({ ...report, watcher });
+    let sum: number | null = null;
+    for (const part of parts.all(report.serverId) as Array<{ watcher: string; jobs: number | null; last_report_at: number; interval_seconds: number | null }>) {
+      if (part.watcher !== watcher && quietAfter(part.last_report_at, part.interval_seconds) < report.now) dropPart.run(report.serverId, part.watcher);
+      else if (part.jobs !== null) sum = (sum ?? 0) + part.jobs;
+    }
+    return sum;
+  }
   return {
     /**
      * Stores a report (inside the caller's transaction). Returns it, and when this report ends a
@@ -82,7 +108,7 @@ export function serverReportRepository(db: Db) {
     record(report: NewServerReport): { row: ServerReportRow; endsQuietAfter: number | null } {
       const previous = before.get(report.serverId) as { quiet_since: number | null; last_report_at: number } | undefined;
       const ended = previous?.quiet_since != null && endQuiet.run(report.serverId).changes === 1;
-      upsert.run(report);
+      upsert.run({ ...report, jobs: watchedJobs(report) });
       return { row: find.get(report.serverId) as ServerReportRow, endsQuietAfter: ended ? previous!.last_report_at : null };
     },
     /** Marks every watcher quiet whose alert time is before `now` and that is not quiet yet; returns those. */

@@ -34,7 +34,7 @@ export interface PlainPulseOptions {
   log: Log;
   /** Pulses are taken here only once this has resolved (the start-up check of the database). */
   writesAllowed?: Promise<void>;
-  /** Behind a proxy a forwarded client address is Koa's to read (app.ts). */
+  /** Behind a proxy what it forwards (the client's address, https) is Koa's to read (app.ts). */
   trustProxy?: boolean;
 }
 
@@ -42,7 +42,8 @@ export interface PlainPulseOptions {
 function plainPulse(request: IncomingMessage, trustProxy: boolean): { token: string; intent: PulseIntent } | null {
   const { method, url = '' } = request;
   if ((method !== 'GET' && method !== 'HEAD' && method !== 'POST') || !url.startsWith(PREFIX)) return null;
-  if (trustProxy && request.headers['x-forwarded-for'] !== undefined) return null;
+  // Koa reads what a trusted proxy forwards: the client's address, and https (the answer then carries HSTS).
+  if (trustProxy && (request.headers['x-forwarded-for'] !== undefined || request.headers['x-forwarded-proto'] !== undefined)) return null;
   const queryAt = url.indexOf('?');
   const match = PLAIN_PATH.exec(queryAt < 0 ? url : url.slice(0, queryAt));
   if (!match || match[1] === 'key') return null;

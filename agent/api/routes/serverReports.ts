@@ -24,7 +24,7 @@ export function serverReportRoutes({ store, events, clock, requireToken, notifie
     if (!server) throw new HttpError(404, `No server has the identifier "${input.server_id}".`);
     const now = clock();
     // A report after a quiet stretch raises "reports again" (once): see agent/engine/servers/quietServers.ts.
-    const report = recordServerReport({ store, events, notifier, adminZone }, server, { intervalSeconds: input.interval_seconds, jobs: input.jobs }, now);
+    const report = recordServerReport({ store, events, notifier, adminZone }, server, { watcher: input.watcher, intervalSeconds: input.interval_seconds, jobs: input.jobs }, now);
     events.emit({ type: 'server.changed', companyId, serverId: server.id });
     // A ping key reads here the name a person gave the server, which may quote a pulse URL: not its token.
     ctx.body = tokenView(store, ctx.state.scope).named({ ...presentServer(server), ...presentServerReport(report, now) });

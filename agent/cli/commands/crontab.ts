@@ -17,9 +17,10 @@ const help = `Usage: cronbeat crontab <scan|discover|watch> [options]
 
 Finds the cron jobs of this machine, puts them under monitoring, and watches for changes.
 
-  cronbeat crontab scan [--file PATH ...] [--json]
+  cronbeat crontab scan [--file PATH ...] [--run-parts DIR ...] [--json]
       Lists the cron jobs: the user's crontab (crontab -l), /etc/crontab and /etc/cron.d/*
-      (with their user column), or the files given. Secrets in commands are shown as ***.
+      (with their user column) and the scripts run-parts runs (/etc/cron.hourly, daily, weekly,
+      monthly), or the files and folders given. Secrets in commands are shown as ***.
       The table fits 100 columns (long commands cut with …; --json has them whole).
   cronbeat crontab discover [--file PATH] [--dry-run] [--grace MIN] [--shim-dir DIR] [--url URL] [--token API_TOKEN]
       Creates one monitor per job (name from the command with secrets masked, schedule from
@@ -57,8 +58,8 @@ Finds the cron jobs of this machine, puts them under monitoring, and watches for
 Options:
   --file PATH         a crontab file (repeatable); /etc/crontab and /etc/cron.d/* have a user column
   --system-file PATH  a crontab file in system format (with a user column), wherever it is
-  --run-parts DIR     watch: a folder run-parts runs, watched instead of /etc/cron.hourly and its
-                      like (repeatable)
+  --run-parts DIR     scan, watch: a folder run-parts runs, listed or watched instead of
+                      /etc/cron.hourly and its like (repeatable)
   --json              scan: print JSON instead of a table
   --dry-run           discover: show what would be created and the exact lines; change nothing
   --grace MIN         discover: the grace (the API's \`duration\`), minutes after each scheduled
@@ -136,15 +137,26 @@ export const crontabCommand: Command = {
     if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}".`);
     const files: CrontabSource[] = [...(values.file ?? []).map((path) => fileSource(path)), ...(values['system-file'] ?? []).map((path) => fileSource(path, 'system'))];
     // Loaded here, not at the top: cron parsing would slow the start of every other command (cronbeat run).
-    const [{ discover, undoDiscover }, jobs, { defaultShimDir, planShim, ShimError }, { watch }] = await Promise.all([
+    const [{ discover, undoDiscover }, jobs, { defaultShimDir, planShim, ShimError }, { watch }, { debianRunParts, runPartsScripts, RUN_PARTS_FOLDERS }] = await Promise.all([
       import('../crontab/discover'),
       import('../crontab/jobs'),
       import('../crontab/shim'),
       import('../crontab/watch'),
+      import('../crontab/runParts'),
     ]);
+    const runPartsGiven = (values['run-parts'] ?? []).map((folder) => resolve(folder));
+    for (const folder of action === 'scan' || action === 'watch' ? runPartsGiven : []) {
+      if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--run-parts ${folder}: no such folder.`);
+    }
+    // Files or folders given are read instead of the machine's.
+    const given = files.length > 0 || runPartsGiven.length > 0;
+    const runParts = { folders: given ? runPartsGiven : RUN_PARTS_FOLDERS, debian: debianRunParts() };
 
     try {
-      if (action === 'scan') return scan(files.length > 0 ? files : machineSources(), files.length > 0, values.json ?? false, jobs);
+      if (action === 'scan') {
+        const scripts = (folder: string) => jobs.runPartsRows(folder, runPartsScripts(folder, runParts.debian) ?? []);
+        return scan(given ? files : machineSources(), given, values.json ?? false, jobs, runParts.folders.map((folder) => () => scripts(folder)));
+      }
       if (action === 'discover') {
         if (files.length > 1) throw new UsageError('discover works on one crontab at a time: give one --file.');
         const source = files[0] ?? userCrontabSource();
@@ -195,18 +207,11 @@ export const crontabCommand: Command = {
       if (action === 'watch') {
         if (!values.server) throw new UsageError('Give the server identifier: cronbeat crontab watch --server IDENTIFIER (see --help).');
         const baseUrl = baseUrlOption(values.url);
-        const runPartsGiven = (values['run-parts'] ?? []).map((folder) => resolve(folder));
-        for (const folder of runPartsGiven) {
-          if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--run-parts ${folder}: no such folder.`);
-        }
-        // Files or folders given are watched instead of the machine's.
-        const given = files.length > 0 || runPartsGiven.length > 0;
-        const { debianRunParts, RUN_PARTS_FOLDERS } = await import('../crontab/runParts');
         return await watch({
           server: withoutControlCharacters('--server', values.server),
           url: baseUrl,
           sources: given ? files : machineSources(),
-          runParts: { folders: given ? runPartsGiven : RUN_PARTS_FOLDERS, debian: debianRunParts() },
+          runParts,
           files: [...files.map((source) => `${source.format}:${source.label}`), ...runPartsGiven.map((folder) => `run-parts:${folder}`)],
           api: new ApiClient(baseUrl, apiToken(values.token)),
           dataDir: prepareDataDir(values['data-dir']),
@@ -229,15 +234,24 @@ export const crontabCommand: Command = {
   },
 };
 
-/** `named`: the files were given with --file, so one that is not there is a typo, not a machine without that crontab. */
-function scan(sources: CrontabSource[], named: boolean, json: boolean, { readCrontab, rowsOf }: typeof import('../crontab/jobs')): number {
+/**
+ * `named`: the files were given with --file, so one that is not there is a typo, not a machine
+ * without that crontab. `folders`: the rows of each folder run-parts runs, read after the crontabs.
+ */
+function scan(sources: CrontabSource[], named: boolean, json: boolean, { readCrontab, rowsOf }: typeof import('../crontab/jobs'), folders: Array<() => JobRow[]>): number {
   const rows: JobRow[] = [];
   let problems = 0;
-  for (const source of sources) {
-    try {
+  const reads = [
+    ...sources.map((source) => () => {
       const crontab = readCrontab(source);
       if (crontab) rows.push(...rowsOf(source, crontab.lines));
       else if (named && source.path) throw new CrontabReadError(`cannot read ${source.path}: no such file`);
+    }),
+    ...folders.map((folder) => () => void rows.push(...folder())),
+  ];
+  for (const read of reads) {
+    try {
+      read();
     } catch (error) {
       if (!(error instanceof CrontabReadError)) throw error;
       console.error(`cronbeat: ${error.message}`);
@@ -262,7 +276,8 @@ function printScan(rows: JobRow[]): void {
     console.log(cut(`${printable(source)}:`, SCAN_WIDTH));
     printTable(own.map((row) => ({ ...row })), ['line', 'user', 'schedule', 'timezone', 'status', 'command'], { width: SCAN_WIDTH, indent: '  ' });
     for (const row of own.filter((r) => r.reason)) {
-      for (const line of wrapped(printable(`line ${row.line}, ${row.status}: ${row.reason}`), SCAN_WIDTH, '  ')) console.log(line);
+      const where = row.line === null ? row.name : `line ${row.line}`;
+      for (const line of wrapped(printable(`${where}, ${row.status}: ${row.reason}`), SCAN_WIDTH, '  ')) console.log(line);
     }
   });
 }

@@ -93,10 +93,12 @@ export const serveCommand: Command = {
     // Where no desktop is (a server, a container, a system service), popups would go nowhere.
     const popups = !values['no-popups'] && hasDesktop(process.platform, process.env);
     let agent;
+    let desktop: ReturnType<typeof desktopNotifier> | null = null;
     try {
       // The agent's log: stderr, JSON lines (pretty on a terminal); stdout keeps the banner for the user.
       const log = pinoLog(createLogger({ level: logLevel }));
-      const notifier = popups ? desktopNotifier(log) : silentNotifier;
+      desktop = popups ? desktopNotifier(log) : null;
+      const notifier = desktop ?? silentNotifier;
       // Listening at once, reads answered while the database is checked; writes wait for the check.
       agent = await startAgent({ dataDir, host: values.host, port, log, notifier, popups, allowedHosts: values['allow-host'], trustProxy, publicUrl, watchdogUrl, checkWhileListening: true });
     } catch (error) {
@@ -155,6 +157,9 @@ export const serveCommand: Command = {
       removeAgentAddress(dataDir, process.pid);
     }
     await agent.close();
+    // Popups a burst holds back to sum up are counted as shown by the agent: shown now, or never
+    // (the process ends once they are handed over). Failures the loop had not shown yet wait in the popup outbox for the next start.
+    desktop?.stop();
     return 0;
   },
 };

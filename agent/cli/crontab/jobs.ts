@@ -1,6 +1,7 @@
 import { monitorNameFor, maskSecrets } from './mask';
 import { jobsOf, parseCrontab, type CronJob, type CrontabLine } from './parse';
 import { monitoredToken } from './rewrite';
+import type { RunPartsScript } from './runParts';
 import { readSource, type CrontabSource, type CrontabText } from './sources';
 
 /** Whether discover can act on a job: create a monitor, already done, impossible, or broken. */
@@ -9,7 +10,8 @@ export type JobStatus = 'monitorable' | 'monitored' | 'not monitorable' | 'inval
 /** A cron job as `crontab scan` lists it; commands are shown with secrets masked. */
 export interface JobRow {
   source: string;
-  line: number;
+  /** The line in its crontab; null for a script run-parts runs (runPartsRows), which no line names. */
+  line: number | null;
   user: string | null;
   schedule: string;
   timezone: string | null;
@@ -63,4 +65,25 @@ function rowOf(source: CrontabSource, job: CronJob): JobRow {
 /** The jobs of a parsed crontab that discover should create monitors for. */
 export function jobsToMonitor(lines: CrontabLine[]): CronJob[] {
   return jobsOf(lines).filter((job) => !job.unmonitorable && !monitoredToken(job.shellCommand));
+}
+
+/**
+ * The rows of `crontab scan` for a folder run-parts runs: its scripts as `crontab watch` reads
+ * them (runPartsScripts), root's. None is monitored as itself: it runs with the rest of its folder,
+ * from no crontab line of its own (/etc/crontab's, cron.d's 0hourly or anacron run the folder).
+ */
+export function runPartsRows(folder: string, scripts: RunPartsScript[]): JobRow[] {
+  return scripts.map(({ name, path, runs }) => ({
+    source: folder,
+    line: null,
+    user: 'root',
+    schedule: '',
+    timezone: null,
+    status: 'not monitorable',
+    token: null,
+    reason: runs ? 'run by run-parts with the rest of its folder, from no crontab line of its own' : 'not executable: run-parts skips it',
+    name,
+    command: path,
+    has_stdin: false,
+  }));
 }

@@ -49,42 +49,75 @@ function fileHash(path: string): string {
   return hash.digest('hex');
 }
 
+/** A file of a folder run-parts runs, as run-parts reads the folder. */
+export interface RunPartsScript {
+  name: string;
+  path: string;
+  /** Executable: run-parts runs it (made executable, one skipped starts running). */
+  runs: boolean;
+}
+
+/** Why `path` could not be read, for the user; null when it went away meanwhile (nothing to say). */
+function unreadable(path: string, error: unknown): CrontabReadError | null {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return null;
+  return new CrontabReadError(`cannot read ${path}: ${code === 'EACCES' ? 'permission denied (run as root to see every crontab)' : code}`);
+}
+
 /**
- * One entry per file of `folder` whose name run-parts would run, executable or not (made
- * executable, it starts running), as root's: its text names it, whether it runs and the start of
- * its content's hash, so a change of either is one `altered`. Null when the folder is not there.
- * Throws CrontabReadError when it cannot be read.
+ * The files of `folder` whose name run-parts would run (runPartsRuns), executable or not, in its
+ * order; links followed and what is no file skipped, as run-parts does. `crontab watch` and
+ * `crontab scan` both read a folder through this. Null when the folder is not there. Throws
+ * CrontabReadError when it cannot be read.
  */
-export function runPartsEntries(folder: string, debian: boolean): SnapshotJob[] | null {
+export function runPartsScripts(folder: string, debian: boolean): RunPartsScript[] | null {
   let names: string[];
   try {
     names = readdirSync(folder).sort();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return null;
-    throw new CrontabReadError(`cannot read ${folder}: ${code === 'EACCES' ? 'permission denied (run as root to see every crontab)' : code}`);
+    const why = unreadable(folder, error);
+    if (why === null) return null;
+    throw why;
   }
-  const entries: SnapshotJob[] = [];
+  const scripts: RunPartsScript[] = [];
   for (const name of names.filter((found) => runPartsRuns(found, debian))) {
     const path = join(folder, name);
     try {
-      // run-parts follows links and skips what is no file.
       const found = statSync(path);
-      if (!found.isFile()) continue;
-      const runs = (found.mode & 0o111) !== 0;
-      const hash = fileHash(path);
-      entries.push({
-        source: folder,
-        user: 'root',
-        text: `${path}, run by run-parts (${runs ? 'executable' : 'not executable: skipped'}; sha256 ${hash.slice(0, 12)})`,
-        hash: createHash('sha256').update(`run-parts\0${runs}\0${hash}`).digest('hex'),
-        script: name,
-      });
+      if (found.isFile()) scripts.push({ name, path, runs: (found.mode & 0o111) !== 0 });
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') continue; // removed while the folder was read
-      throw new CrontabReadError(`cannot read ${path}: ${code === 'EACCES' ? 'permission denied (run as root to see every crontab)' : code}`);
+      const why = unreadable(path, error);
+      if (why !== null) throw why;
     }
+  }
+  return scripts;
+}
+
+/**
+ * One entry per script of `folder` (runPartsScripts), as root's: its text names it, whether it
+ * runs and the start of its content's hash, so a change of either is one `altered`. Null when the
+ * folder is not there. Throws CrontabReadError when it cannot be read.
+ */
+export function runPartsEntries(folder: string, debian: boolean): SnapshotJob[] | null {
+  const scripts = runPartsScripts(folder, debian);
+  if (scripts === null) return null;
+  const entries: SnapshotJob[] = [];
+  for (const { name, path, runs } of scripts) {
+    let hash: string;
+    try {
+      hash = fileHash(path);
+    } catch (error) {
+      const why = unreadable(path, error);
+      if (why === null) continue; // removed while the folder was read
+      throw why;
+    }
+    entries.push({
+      source: folder,
+      user: 'root',
+      text: `${path}, run by run-parts (${runs ? 'executable' : 'not executable: skipped'}; sha256 ${hash.slice(0, 12)})`,
+      hash: createHash('sha256').update(`run-parts\0${runs}\0${hash}`).digest('hex'),
+      script: name,
+    });
   }
   return entries;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, type ApiClient } from '../../client/connection/api';
 import { shownUrl } from '../../client/connection/baseUrl';
 import { UsageError } from '../command';
-import { adoptSharedState, everyInterval, learnedInterval, loadWatchState, onceWhileItHolds, runsAfter, saveWatchState, stampedLog, watchStateFile } from '../watchState';
+import { adoptSharedState, everyInterval, watcherName, learnedInterval, loadWatchState, onceWhileItHolds, runsAfter, saveWatchState, stampedLog, watchStateFile } from '../watchState';
 import { readCrontab } from './jobs';
 import { runPartsEntries } from './runParts';
 import { diffSnapshots, snapshotJobs, type ChangeKind, type SnapshotJob } from './snapshot';
@@ -93,7 +93,7 @@ export async function watch(options: WatchOptions): Promise<number> {
  */
 async function checkAtStart(options: WatchOptions, interval: number, log: (line: string) => void): Promise<void> {
   try {
-    await options.api.serverHeartbeat({ server_id: options.server, interval_seconds: interval, jobs: null });
+    await options.api.serverHeartbeat({ server_id: options.server, interval_seconds: interval, jobs: null, watcher: watcherOf(options) });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.retryable) {
@@ -142,10 +142,13 @@ function reportedInterval(options: WatchOptions, state: WatchState | null, now: 
   return Math.round(options.intervalMs / 1000);
 }
 
+/** The name this watcher reports under: a watcher of other files of the same server counts its own jobs (watcherName). */
+const watcherOf = (options: WatchOptions) => watcherName('crontab-watch', options.files);
+
 /** Tells the agent this watcher is alive, changes or not. Never fatal: a missed report shows as quiet. */
 async function heartbeat(options: WatchOptions, interval: number, jobs: number, log: (line: string) => void): Promise<void> {
   try {
-    await options.api.serverHeartbeat({ server_id: options.server, interval_seconds: interval, jobs });
+    await options.api.serverHeartbeat({ server_id: options.server, interval_seconds: interval, jobs, watcher: watcherOf(options) });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     log(`warning: report not sent: ${error.message}`);

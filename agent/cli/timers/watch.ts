@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { ApiError, type ApiClient } from '../../client/connection/api';
 import { UsageError } from '../command';
-import { everyInterval, learnedInterval, loadWatchState, onceWhileItHolds, runsAfter, saveWatchState, stampedLog, watchStateFile } from '../watchState';
+import { everyInterval, watcherName, learnedInterval, loadWatchState, onceWhileItHolds, runsAfter, saveWatchState, stampedLog, watchStateFile } from '../watchState';
 import { defaultGraceMinutes } from '../../domain/monitors/dueTime';
 import { checkSchedule } from '../../domain/schedules';
 import { timerGrace } from './unitFile';
@@ -152,7 +152,7 @@ async function deliver(options: TimersWatchOptions, file: string, log: (line: st
  */
 async function report(options: TimersWatchOptions, interval: number, timers: number, atStart: boolean, log: (line: string) => void): Promise<void> {
   try {
-    await options.api.serverHeartbeat({ server_id: options.server, interval_seconds: interval, jobs: timers });
+    await options.api.serverHeartbeat({ server_id: options.server, interval_seconds: interval, jobs: timers, watcher: watcherName(`timers-watch-${options.folders.scope}`, watchedRoot(options)) });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (atStart && error.status === 404) throw new UsageError(`No server has the identifier "${options.server}": add it in the dashboard (Servers → Add server) or check --server.`);
@@ -161,12 +161,15 @@ async function report(options: TimersWatchOptions, interval: number, timers: num
   }
 }
 
+/** The other machine's root it watches (--root), which names its state file and its reports; none for this machine. */
+const watchedRoot = (options: TimersWatchOptions) => (options.root === null || options.root === '/' ? [] : [options.root]);
+
 export async function watchTimers(options: TimersWatchOptions): Promise<number> {
   const said = onceWhileItHolds(options.log ?? stampedLog);
   const log = said.log;
   let atStart = true;
   // Another --root is another machine's timers: a snapshot of its own, not one they undo each other's in.
-  const file = watchStateFile(options.dataDir, `timers-watch-${options.folders.scope}`, options.server, options.root === null || options.root === '/' ? [] : [options.root]);
+  const file = watchStateFile(options.dataDir, `timers-watch-${options.folders.scope}`, options.server, watchedRoot(options));
   const timers = new Map(findTimers(options.folders).map((t) => [t.name, t]));
   const graceOf = (timer: string, schedule: string) => {
     const found = timers.get(timer);

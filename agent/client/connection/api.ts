@@ -122,7 +122,7 @@ export class ApiClient {
   }
 
   /** The watcher's report (POST /api/servers/heartbeat): 404 for an unknown identifier, 401 for a bad token. */
-  serverHeartbeat(input: { server_id: string; interval_seconds: number | null; jobs: number | null }): Promise<unknown> {
+  serverHeartbeat(input: { server_id: string; interval_seconds: number | null; jobs: number | null; watcher: string }): Promise<unknown> {
     return this.call('POST', '/api/servers/heartbeat', input);
   }
 

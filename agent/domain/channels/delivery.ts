@@ -125,6 +125,16 @@ export function failedAfterChannelDeleted(error: string | null): string {
   return `${error ? `${error.replace(/\.$/, '')}. ` : ''}The channel was deleted meanwhile: not tried again.`;
 }
 
+/**
+ * The error of a message its receiver refused for its size (HTTP 413) that cannot be sent smaller
+ * (one alert, a report, a digest of one): the same body would be refused again, so it fails now.
+ */
+export function tooLargeFailure(error: string | null): string {
+  return bounded(
+    `${(error ?? 'The receiver answered HTTP 413').replace(/[.\s]+$/, '')}. Too large for the receiver, and this message cannot be made smaller: not retried. Raise the receiver's limit on a request's size (nginx's client_max_body_size).`,
+  );
+}
+
 /** Text stored from a receiver (answer bodies, errors) is cut to this many characters. */
 export const STORED_TEXT_MAX = 2000;
 

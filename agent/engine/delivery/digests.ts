@@ -4,6 +4,7 @@ import type { NotificationRow } from '../../db/notifications';
 import { BURST_THRESHOLD, BURST_WINDOW_MS, burstDecision, DIGEST_MAX_ALERTS } from '../../domain/alerts/digest';
 import type { Alert } from '../../domain/alerts/alert';
 import { digestWebhookAlert, type DigestEntry } from '../../domain/alerts/digestMessage';
+import { tooLargeFailure } from '../../domain/channels/delivery';
 import { inSlices } from '../slices';
 import type { DigestContent } from './messages';
 import type { AttemptResult } from './attempt';
@@ -130,14 +131,23 @@ export function oneDigestAtATime() {
 }
 
 /**
- * A digest its receiver refused for its size (413: nginx's default 1 MB, Express's 100 KB; a
- * webhook's digest carries every alert as data) keeps the older half of its alerts and is sent
- * again at once; the newer half makes the next digest. Retried whole it would be refused until it
- * failed, every alert of the burst with it. Null when there was nothing to halve.
+ * A message its receiver refused for its size (413: nginx's default 1 MB, Express's 100 KB).
+ * A digest (a webhook's carries every alert as data) keeps the older half of its alerts and is
+ * sent again at once (`sendAgain`); the newer half makes the next digest. Retried whole it would be
+ * refused until it failed, every alert of the burst with it. What cannot be halved (one alert, a
+ * report, a digest of one) fails at once: the same body would be refused for 24 hours. Null for
+ * any other answer.
  */
-export function halveRefusedDigest(store: Pick<Store, 'deliveries'>, leadId: number, result: AttemptResult, now: number): AttemptResult | null {
+export function refusedForSize(
+  store: Pick<Store, 'deliveries'>,
+  deliveryId: number,
+  result: AttemptResult,
+  now: number,
+  digest: boolean,
+): { sendAgain: boolean; answer: AttemptResult } | null {
   if (result.ok || result.responseStatus !== 413) return null;
-  const given = store.deliveries.halveDigest(leadId, now);
-  if (given === 0) return null;
-  return { ...result, permanent: false, error: `${(result.error ?? '').replace(/\.$/, '')}. Too large for the receiver: the newest ${given} of its alerts go in the next digest, and this one is sent again now.` };
+  const given = digest ? store.deliveries.halveDigest(deliveryId, now) : 0;
+  if (given === 0) return { sendAgain: false, answer: { ...result, permanent: true, error: tooLargeFailure(result.error) } };
+  const error = `${(result.error ?? '').replace(/\.$/, '')}. Too large for the receiver: the newest ${given} of its alerts go in the next digest, and this one is sent again now.`;
+  return { sendAgain: true, answer: { ...result, permanent: false, error } };
 }

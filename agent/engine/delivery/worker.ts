@@ -8,7 +8,7 @@ import { channelKind } from '../../contract/channels';
 import { channelSecretValues } from '../../domain/channels/secrets';
 import { CHANNEL_DELETED, failedAfterChannelDeleted, nextAttemptAt, quietHoursEnd, retryAfterMs, RETRY_FOR_MS } from '../../domain/channels/delivery';
 import { buildDigestRequest, buildReportRequest, buildRequest, channelAlert, digestAsData, reportOf, testNotification, type MessageContext, type OutgoingRequest } from './messages';
-import { digestContent, DIGEST_INTERVAL_MS, halveRefusedDigest, oneDigestAtATime, planBurst, settleInSlices } from './digests';
+import { digestContent, DIGEST_INTERVAL_MS, oneDigestAtATime, refusedForSize, planBurst, settleInSlices } from './digests';
 import { send, type AttemptResult } from './transport';
 import { judged } from './kinds';
 import { RateLimits } from './rateLimits';
@@ -252,13 +252,14 @@ export class DeliveryWorker {
       }
       const asked = retryAfterMs(result.retryAfter, at);
       if (asked) this.rateLimits.hold(channel.id, channel.settings, at, at + asked);
-      // Sent again at once: to where the service said (once, not in a loop), or as half the digest it found too large.
+      // Sent again at once: to where the service said (once, not in a loop), or as half the digest it found too large (digests.ts).
       const move = movedJustBefore ? null : followMove(store, channel, result, at);
       if (move) this.justMoved.add(delivery.id);
-      const again = move ?? (digest ? halveRefusedDigest(store, delivery.id, result, at) : null);
-      const next = again ? at : result.permanent ? null : nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at, asked ?? 0);
-      store.deliveries.markUnsent(delivery.id, next, again ?? result);
-      await settle({ sentAt: null, failed: next === null, answer: result });
+      const sized = move ? null : refusedForSize(store, delivery.id, result, at, digest);
+      const answer = move ?? sized?.answer ?? result;
+      const next = move || sized?.sendAgain ? at : answer.permanent ? null : nextAttemptAt(delivery.attempts + 1, at, delivery.give_up_at, asked ?? 0);
+      store.deliveries.markUnsent(delivery.id, next, answer);
+      await settle({ sentAt: null, failed: next === null, answer });
       store.channels.markFailing(channel.id, at);
       this.options.events.emit({ type: 'channel.changed', companyId: channel.company_id, channelId: channel.id });
       popupWhenFailingLong(store, this.options.notifier, channel, at, result.error);
@@ -271,12 +272,7 @@ export class DeliveryWorker {
 
   /** What a message through `channel` is built with. */
   private context(channel: ChannelRow, deliveryKey: string): MessageContext {
-    return {
-      dashboardUrl: this.options.dashboardUrl(),
-      adminZone: this.options.adminZone,
-      deliveryKey,
-      channelName: channel.name,
-    };
+    return { dashboardUrl: this.options.dashboardUrl(), adminZone: this.options.adminZone, deliveryKey, channelName: channel.name };
   }
 
   /** Builds the request (a digest's in slices, agent/engine/slices.ts) and sends it. */

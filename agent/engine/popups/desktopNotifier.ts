@@ -39,9 +39,10 @@ const sendWithNodeNotifier: SendPopup = (popup, done) => {
  * Center, Windows toasts). Never throws and never blocks the caller: the popup is handed over
  * on a later tick. A machine with no notification service (a headless server) gets one log
  * line about it, then popups are dropped quietly; the monitors keep working either way. Past a
- * few popups a minute, the rest fold into one summary (popupBursts.ts).
+ * few popups a minute, the rest fold into one summary (popupBursts.ts); stop() shows what a burst
+ * still holds, which the agent counts as shown already.
  */
-export function desktopNotifier(log: Log, send: SendPopup = sendWithNodeNotifier): Notifier {
+export function desktopNotifier(log: Log, send: SendPopup = sendWithNodeNotifier): Notifier & { stop(): void } {
   return burstingNotifier(osNotifier(log, send), Date.now);
 }
 

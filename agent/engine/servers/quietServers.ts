@@ -30,7 +30,7 @@ function announce({ events, notifier }: Ctx, raised: Raised[]): void {
 }
 
 /** Records a watcher's report at `now` for `server`; raises "reports again" when it ends a quiet stretch. */
-export function recordServerReport(ctx: Ctx, server: ServerRow, report: { intervalSeconds: number | null; jobs: number | null }, now: number) {
+export function recordServerReport(ctx: Ctx, server: ServerRow, report: { watcher?: string; intervalSeconds: number | null; jobs: number | null }, now: number) {
   const { store } = ctx;
   const { row, raised } = store.db.transaction(() => {
     const recorded = store.serverReports.record({ serverId: server.id, now, ...report, quietAlertAt: quietAfter(now, report.intervalSeconds) });

@@ -1,0 +1,20 @@
+/**
+ * The schema's entries from 37 on (migrations.ts, which lists them all in order, reached its
+ * length). Append new entries; never edit one that has shipped.
+ */
+export const nextMigrations: string[] = [
+  // 37: each watcher of a server's own count of watched jobs (a crontab watcher of /etc/crontab and one of a
+  // user's crontab or of run-parts' folders, a timers watcher), so the server shows their sum and a report
+  // replaces only its own watcher's part; '' is a watcher that does not say which it is. server_reports.jobs
+  // keeps the sum. Empty at first: a count from before could be any watcher's, and each one's next report gives its own.
+  `
+  CREATE TABLE server_watchers (
+    server_id INTEGER NOT NULL REFERENCES servers(id),
+    watcher TEXT NOT NULL,
+    jobs INTEGER,
+    last_report_at INTEGER NOT NULL,
+    interval_seconds INTEGER,
+    PRIMARY KEY (server_id, watcher)
+  );
+  `,
+];
