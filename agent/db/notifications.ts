@@ -87,9 +87,10 @@ const filterKey = (f: NotificationFilter) => `${f.kinds}:${f.unread ? 'unread' :
  * Each is written with its deliveries to the company's channels (the outbox), in one transaction.
  */
 export function notificationRepository(db: Db, deliveries: Pick<DeliveryRepository, 'enqueue'>) {
+  // Bound by position (boundByPosition in rows.ts): a burst writes 10,000 of them.
   const insert = db.prepare(
     `INSERT INTO notifications (id, type, notifiable_type, notifiable_id, data, alert, created_at, updated_at)
-     VALUES (@id, @type, @notifiableType, @companyId, @data, @alert, @now, @now)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const findOwned = db.prepare('SELECT * FROM notifications WHERE id = ? AND notifiable_id = ?');
   // A page of a digest's alerts (agent/engine/delivery/digests.ts), in the order they came: one query, not one per alert.
@@ -127,7 +128,7 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
     const id = uuidV7(input.now);
     const { companyId, type, data, now } = input;
     const { alert } = input;
-    insert.run({ companyId, type, now, id, notifiableType: NOTIFIABLE_TYPE, data: JSON.stringify(data), alert: JSON.stringify(alert) });
+    insert.run(id, type, NOTIFIABLE_TYPE, companyId, JSON.stringify(data), JSON.stringify(alert), now, now);
     deliveries.enqueue({ id, companyId, data, now, giveUpAt: now + RETRY_FOR_MS, channelIds: input.channelIds, alert });
     // The row as written, not read back: a burst writes 10,000 of them in a second.
     return { id, type, notifiable_type: NOTIFIABLE_TYPE, notifiable_id: companyId, data, alert, read_at: null, created_at: now, updated_at: now };
