@@ -46,6 +46,9 @@ export interface NewNotification {
   channelIds?: number[];
 }
 
+/** A notification as written, and how many deliveries it was given: one per channel it goes to. */
+export type CreatedNotification = NotificationRow & { deliveries: number };
+
 /** As SQL literals: the partial index notifications_spec_newest is used only when the query repeats its terms. */
 const SPEC_KINDS_SQL = `type IN (${SPEC_NOTIFICATION_TYPES.map((type) => `'${type.replace(/'/g, "''")}'`).join(', ')})`;
 
@@ -87,9 +90,10 @@ const filterKey = (f: NotificationFilter) => `${f.kinds}:${f.unread ? 'unread' :
  * Each is written with its deliveries to the company's channels (the outbox), in one transaction.
  */
 export function notificationRepository(db: Db, deliveries: Pick<DeliveryRepository, 'enqueue'>) {
+  // Bound by position (boundByPosition in rows.ts): a burst writes 10,000 of them.
   const insert = db.prepare(
     `INSERT INTO notifications (id, type, notifiable_type, notifiable_id, data, alert, created_at, updated_at)
-     VALUES (@id, @type, @notifiableType, @companyId, @data, @alert, @now, @now)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const findOwned = db.prepare('SELECT * FROM notifications WHERE id = ? AND notifiable_id = ?');
   // A page of a digest's alerts (agent/engine/delivery/digests.ts), in the order they came: one query, not one per alert.
@@ -123,14 +127,14 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
     total: statements(filter).count.get({ companyId }) as number,
     lastRowid: (lastRowid.get() as number | null) ?? 0,
   }));
-  const writeWithDeliveries = (input: NewNotification): NotificationRow => {
+  const writeWithDeliveries = (input: NewNotification): CreatedNotification => {
     const id = uuidV7(input.now);
     const { companyId, type, data, now } = input;
     const { alert } = input;
-    insert.run({ companyId, type, now, id, notifiableType: NOTIFIABLE_TYPE, data: JSON.stringify(data), alert: JSON.stringify(alert) });
-    deliveries.enqueue({ id, companyId, data, now, giveUpAt: now + RETRY_FOR_MS, channelIds: input.channelIds, alert });
+    insert.run(id, type, NOTIFIABLE_TYPE, companyId, JSON.stringify(data), JSON.stringify(alert), now, now);
+    const enqueued = deliveries.enqueue({ id, companyId, data, now, giveUpAt: now + RETRY_FOR_MS, channelIds: input.channelIds, alert });
     // The row as written, not read back: a burst writes 10,000 of them in a second.
-    return { id, type, notifiable_type: NOTIFIABLE_TYPE, notifiable_id: companyId, data, alert, read_at: null, created_at: now, updated_at: now };
+    return { id, type, notifiable_type: NOTIFIABLE_TYPE, notifiable_id: companyId, data, alert, read_at: null, created_at: now, updated_at: now, deliveries: enqueued };
   };
   const createWithDeliveries = db.transaction(writeWithDeliveries);
   const setRead = db.prepare(
@@ -171,7 +175,7 @@ export function notificationRepository(db: Db, deliveries: Pick<DeliveryReposito
 
   return {
     /** Writes the notification with its deliveries, in one transaction (the caller's, when it has one). */
-    create(input: NewNotification): NotificationRow {
+    create(input: NewNotification): CreatedNotification {
       // No savepoint inside the caller's transaction: nothing retries a part of it.
       return db.inTransaction ? writeWithDeliveries(input) : createWithDeliveries(input);
     },

@@ -68,8 +68,7 @@ function storeMiss(ctx: EngineContext, row: MonitorRow, missed: MissedDeadline, 
   const timing = alert ? timingOf(row) : timingAfterCountedMiss(timingOf(row), missed);
   // A failure that alerts is an alerting change: its flap state is written by the same UPDATE.
   const noted = alert ? noteAlertingChange(row, now) : null;
-  const changed = ctx.store.monitorAlerting.countFailure({
-    id: row.id,
+  const changed = ctx.store.monitorAlerting.countFailure(row, {
     reasonData: facts.reason,
     failures: streak.failures,
     alertSent: alert,

@@ -1,7 +1,7 @@
 import { reasonDataOf, type MonitorRow } from '../../db/monitors';
 import { alertMonitor, alertServer, type Alert, type AlertReason, type AlertRun } from '../../domain/alerts/alert';
 import { toApiTimestamp, toNullableApiTimestamp } from '../../domain/time/apiTimestamps';
-import { monitorFailedData, monitorRecoveredData } from '../../domain/alerts/monitorNotifications';
+import { monitorFailedData, monitorRecoveredData, type NotifiedMonitor } from '../../domain/alerts/monitorNotifications';
 import type { MonitorTransition } from '../../domain/alerts/monitorPopups';
 import { NOTIFICATION_KINDS } from '../../domain/alerts/notificationKinds';
 import { problemOf } from '../../domain/alerts/vocabulary';
@@ -36,6 +36,26 @@ export function transitionAlert(monitor: MonitorRow, kind: MonitorTransition['ki
 }
 
 /**
+ * What the notification about `monitor` carries, its reason read from its data: the fields alone,
+ * not a copy of the row's 36 columns (a burst makes 10,000).
+ */
+function notifiedMonitorOf(monitor: MonitorRow): NotifiedMonitor {
+  return {
+    id: monitor.id,
+    name: monitor.name,
+    project_id: monitor.project_id,
+    token: monitor.token,
+    timezone: monitor.timezone,
+    schedule: monitor.schedule,
+    duration: monitor.duration,
+    last_run_at: monitor.last_run_at,
+    is_alerted: monitor.is_alerted,
+    alert_reason: monitor.alert_reason,
+    reason: reasonDataOf(monitor),
+  };
+}
+
+/**
  * Records that `monitor` (as it is now, after the change) failed or recovered: the
  * notification of that kind. Runs inside the caller's transaction; the caller announces it
  * (announceTransition) once that transaction has committed.
@@ -49,7 +69,7 @@ export function recordTransition(
 ): RecordedTransition {
   const failed = kind === 'failed';
   const alert = transitionAlert(monitor, kind, now, facts);
-  const notified = { ...monitor, reason: reasonDataOf(monitor) };
+  const notified = notifiedMonitorOf(monitor);
   const data = failed ? monitorFailedData(notified) : monitorRecoveredData(notified, monitor.last_run_at);
   // The N-th failure in a row: its title and description count them, as the popup and every channel do
   // (the monitor's alert_reason is the last one's).
@@ -59,8 +79,9 @@ export function recordTransition(
   }
   const type = failed ? NOTIFICATION_KINDS.monitorFailed.type : NOTIFICATION_KINDS.monitorRecovered.type;
   const notification = store.notifications.create({ companyId: monitor.company_id, type, data, now, alert });
-  // A channel that repeats alerts gets this failure again every N hours while it lasts (agent/engine/delivery/reminders.ts).
-  if (failed) store.reminders.plan(monitor.id, notification.id, now);
+  // A channel that repeats alerts gets this failure again every N hours while it lasts (agent/engine/delivery/reminders.ts);
+  // reminders are planned from its deliveries, so one that went to no channel has none (a statement less each).
+  if (failed && notification.deliveries > 0) store.reminders.plan(monitor.id, notification.id, now);
   return {
     monitorId: monitor.id,
     name: monitor.name,
