@@ -1,6 +1,6 @@
 import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /*
  * The data folder holds API token hashes, monitor tokens and job output: only its owner may read
@@ -55,12 +55,41 @@ function refuseLocked(path: string, stats: Stats, what: string, needed: number):
 }
 
 /**
+ * `path` and the folders it needs, each with `mode`: mkdirSync's `recursive: true` done one folder
+ * at a time. Node's own never returns where a folder's parent exists but the folder cannot be made
+ * in it for want of something else (ENOENT from procfs or sysfs: XDG_DATA_HOME=/proc): it tries the
+ * parent, finds it there and tries the folder again, at full CPU, for good, before `cronbeat run`
+ * has passed on a byte of its job's output or reported it. Throws as mkdirSync does.
+ */
+export function makeFolders(path: string, mode: number): void {
+  const missing: string[] = [];
+  for (let folder = resolve(path); ; folder = dirname(folder)) {
+    try {
+      if (statSync(folder).isDirectory()) break;
+      throw Object.assign(new Error(`EEXIST: file already exists, mkdir '${folder}'`), { code: 'EEXIST', path: folder, syscall: 'mkdir' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    missing.push(folder);
+    if (folder === dirname(folder)) break;
+  }
+  for (const folder of missing.reverse()) {
+    try {
+      mkdirSync(folder, { mode });
+    } catch (error) {
+      // Made meanwhile by another run: fine, if it is a folder (statSync throws otherwise, a dangling link's ENOENT).
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(folder).isDirectory()) throw error;
+    }
+  }
+}
+
+/**
  * Creates the data folder and its parents, 0700. One it cannot make is refused in words naming it,
  * keeping the error's code and path for the job side, which falls back to a temporary folder.
  */
 function makeFolder(dataDir: string): void {
   try {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    makeFolders(dataDir, 0o700);
   } catch (error) {
     const { code, path } = error as NodeJS.ErrnoException;
     const why =
@@ -133,7 +162,7 @@ export function ensurePrivateFile(file: string): void {
  */
 export function privateTempFolder(): string {
   const dir = tempFolderPath();
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeFolders(dir, 0o700);
   return privateFolderOfThisUser(dir);
 }
 

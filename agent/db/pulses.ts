@@ -69,6 +69,14 @@ export function pulseRepository(db: Db) {
        AND received_at <= @before
      ORDER BY received_at DESC LIMIT 1`,
   ).pluck();
+  // Positional: the run in progress's start, the rid of the end being stored, the rid of the run in progress.
+  const openStartSince = db.prepare(
+    `SELECT received_at AS at, rid FROM pulses s WHERE monitor_id = ? AND kind = 'start' AND rid IS NOT NULL
+       AND received_at >= ? AND rid IS NOT ? AND rid IS NOT ?
+       AND NOT EXISTS (SELECT 1 FROM pulses e WHERE e.monitor_id = s.monitor_id AND e.rid = s.rid
+                         AND e.kind IN ('success', 'fail') AND e.received_at >= s.received_at)
+     ORDER BY received_at ASC, id ASC LIMIT 1`,
+  );
   const withKey = db.prepare(
     'SELECT kind, exit_code AS exitCode, rid FROM pulses WHERE monitor_id = @monitorId AND idempotency_key = @key',
   );
@@ -105,6 +113,13 @@ export function pulseRepository(db: Db) {
     /** When the latest start with this rid, at or before `before`, was received; null when none is kept. */
     startTimeOf(monitorId: number, rid: string, before: number): number | null {
       return (startWithRid.get({ monitorId, rid, before }) as number | undefined) ?? null;
+    },
+    /**
+     * The oldest start since `since` (inclusive) whose run has not ended, other than the runs of
+     * the rids given (the one ending now, the one in progress); null when none is kept.
+     */
+    openStartSince(monitorId: number, since: number, endingRid: string | null, runningRid: string | null): { at: number; rid: string } | null {
+      return (openStartSince.get(monitorId, since, endingRid, runningRid) as { at: number; rid: string } | undefined) ?? null;
     },
     /** The pulse stored under this idempotency key for the monitor, if one is kept (one index lookup). */
     withKey(monitorId: number, key: string): PulseGist | undefined {

@@ -44,10 +44,14 @@ const missKey = (row: MonitorRow) => `${row.id}:${row.expected_run_at}:${row.run
  * run); a run further off (a daily job started by hand at 15:00) has none.
  */
 function missedFacts(missed: MissedDeadline, row: MonitorRow): TransitionFacts & { reason: MonitorReason } {
+  // A start that never finished while a later run started (runs that overlap) names no run that did not come.
+  const nextRunCame = missed.kind === 'not_finished' && row.last_run_at > missed.startedAt;
   const expectedAt =
     missed.kind === 'stuck'
       ? dueTimeOfRun(row, Math.max(row.duration, defaultGraceMinutes(row.schedule, missed.startedAt)), missed.startedAt)
-      : missed.runAt;
+      : nextRunCame
+        ? null
+        : missed.runAt;
   return { reason: missedReason(missed, row.duration, row.last_pulse_at), run: missedRun(missed), expectedAt };
 }
 

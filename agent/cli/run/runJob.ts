@@ -114,8 +114,17 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
     const forwarding = forwardSignals((signal) => {
       if (exited && process.listenerCount(signal) === 1) process.exit(exited.status);
     });
+    let kept = true;
     try {
       child = spawnJob(command, { stdio: ['inherit', 'pipe', 'pipe'] });
+      if (!child.stdout || !child.stderr) {
+        // No descriptors left for the pipes that keep its output (a low `ulimit -n`: Node holds some
+        // twenty itself): that spawn made nothing and reports EMFILE. A shell would have run the job,
+        // so it runs on this process's own output, which is then not kept for the pulse.
+        child.on('error', () => undefined);
+        child = spawnJob(command, { stdio: 'inherit' });
+        kept = false;
+      }
     } catch (error) {
       forwarding.stop();
       // An empty command name is refused before any process is made.
@@ -152,8 +161,12 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
         }
       });
     };
-    passThrough(child.stdout!, process.stdout, 'stdout');
-    passThrough(child.stderr!, process.stderr, 'stderr');
+    if (kept) {
+      passThrough(child.stdout!, process.stdout, 'stdout');
+      passThrough(child.stderr!, process.stderr, 'stderr');
+    } else {
+      tail.push(Buffer.from('cronbeat: too few file descriptors left for the pipes that keep the output (ulimit -n): the job wrote straight to its own output\n'));
+    }
 
     let startError: string | undefined;
     let startStatus = 127;

@@ -2,8 +2,15 @@ import type { MonitorReason } from '../alerts/alert';
 import { previousRunBefore } from '../schedules';
 import { expectedRunAfter, runAnsweredBy, type MonitorTiming } from './dueTime';
 import { addFailure, DEFAULT_ALERT_AFTER } from './failureStreak';
+import { toApiTimestamp } from '../time/apiTimestamps';
 
 export type PulseKind = 'start' | 'success' | 'fail';
+
+/** A start whose run has not ended (its rid has no end since), other than the run in progress. */
+export interface OpenStart {
+  at: number;
+  rid: string;
+}
 
 /** A pulse as the engine sees it. `at` is when it counts (the replayed send time if any). */
 export interface PulseInput {
@@ -58,6 +65,36 @@ function endsRunningRun(state: PulseState, rid: string | null): boolean {
   return rid === null || state.runningRid === null || rid === state.runningRid;
 }
 
+/**
+ * Whether a start is another run while the run in progress has not ended (each with its own rid):
+ * the older run stays the run in progress, judged at its own deadline (the next run's, or its max
+ * run time: dueTime.ts, nextDeadline). Were the
+ * newer one to take its place, a job that hangs at every run, each run's start coming before the
+ * one before it was due to have ended, would keep its monitor "running" for good and never alert.
+ * Runs without rids cannot be told apart: a start then is the run in progress, as always.
+ */
+function overlapsOpenRun(state: PulseState, pulse: PulseInput): boolean {
+  if (state.runningSince === null || settled(state) || pulse.at < state.runningSince) return false;
+  return pulse.rid !== null && state.runningRid !== null && pulse.rid !== state.runningRid;
+}
+
+/*
+ * A success of another run also closes the run in progress when that run started after it: the
+ * older run's end was lost (the job was killed with its machine), and a run since has done the work.
+ * So does any success once the run in progress was told as stuck: kept, its deadline long past would
+ * fail the monitor again at once.
+ */
+function startedSince(state: PulseState, ridStartedAt: number | null): boolean {
+  return state.runningSince !== null && ridStartedAt !== null && ridStartedAt >= state.runningSince;
+}
+
+/** Whether the monitor's failure is the run in progress told as stuck (never finished, or past its max run time). */
+function isToldRun(state: PulseState): boolean {
+  const reason = state.alertReasonData;
+  if (state.runningSince === null || (reason?.kind !== 'not_finished' && reason?.kind !== 'stuck')) return false;
+  return reason.started_at === toApiTimestamp(state.runningSince);
+}
+
 /** Failed and alerted: nothing is watched until a success (a failure still counting keeps its runs watched). */
 function settled(state: MonitorTiming): boolean {
   return state.isAlerted && state.alertSent !== false;
@@ -109,15 +146,18 @@ export function isStalePulse(state: Pick<PulseState, 'stateSince'>, at: number):
  * the start with the end pulse's rid came, when there was one; an end that is not the run in
  * progress's (overlapping runs) answers its own start's run, so each run is counted once.
  */
-export function applyPulse(state: PulseState, pulse: PulseInput, ridStartedAt: number | null = null): PulseEffect {
+export function applyPulse(state: PulseState, pulse: PulseInput, ridStartedAt: number | null = null, openStart: OpenStart | null = null): PulseEffect {
   const lastRunAt = Math.max(state.lastRunAt, pulse.at);
   if (pulse.kind === 'start') {
     const answered = runAnsweredBy(state, pulse.at);
+    const keepsOlder = overlapsOpenRun(state, pulse);
     const next: PulseState = {
       ...state,
-      expectedRunAt: settled(state) ? state.expectedRunAt : advanceExpectedRun(state, answered, pulse.at),
-      runningSince: pulse.at,
-      runningRid: pulse.rid,
+      // An overlapping start leaves the expected run where the older run's deadline is: its own run
+      // is answered once it ends, or once the older run ends and hands it the run in progress.
+      expectedRunAt: settled(state) || keepsOlder ? state.expectedRunAt : advanceExpectedRun(state, answered, pulse.at),
+      runningSince: keepsOlder ? state.runningSince : pulse.at,
+      runningRid: keepsOlder ? state.runningRid : pulse.rid,
       graceFrom: null,
       lastRunAt,
     };
@@ -127,11 +167,12 @@ export function applyPulse(state: PulseState, pulse: PulseInput, ridStartedAt: n
   const ends = endsRunningRun(state, pulse.rid);
   const pairedStartAt = ends ? state.runningSince : null;
   const answered = runAnsweredBy(state, pairedStartAt ?? ridStartedAt ?? pulse.at);
+  const closesOlder = !ends && pulse.kind === 'success' && (startedSince(state, ridStartedAt) || (settled(state) && isToldRun(state)));
   const closed: PulseState = {
     ...state,
     expectedRunAt: advanceExpectedRun(state, pairedStartAt === null && ridStartedAt === null ? answered : plannedFromEnd(state, answered, pulse.at, pairedStartAt !== null), pulse.at),
-    runningSince: ends ? null : state.runningSince,
-    runningRid: ends ? null : state.runningRid,
+    runningSince: ends || closesOlder ? (openStart?.at ?? null) : state.runningSince,
+    runningRid: ends || closesOlder ? (openStart?.rid ?? null) : state.runningRid,
     graceFrom: null,
     lastRunAt,
   };

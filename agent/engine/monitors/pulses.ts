@@ -65,7 +65,12 @@ export function storePulse(ctx: EngineContext, pulse: ReceivedPulse, now: number
   const state = pulseStateAtClock(pulseStateOf(monitor), now);
   const held = monitor.paused_at !== null || (windowHoldsPulse(state, pulse.kind) && pulseInMaintenance(ctx, monitor, now, pulse.at));
   const ridStartedAt = pulse.kind === 'start' || pulse.rid === null ? null : store.pulses.startTimeOf(monitor.id, pulse.rid, pulse.at);
-  const effect = held ? null : applyPulse(state, pulse, ridStartedAt);
+  // An end that closes the run in progress hands it on to an overlapping run still open, which is then judged by its own deadline.
+  const openStart =
+    held || pulse.kind === 'start' || state.runningSince === null
+      ? null
+      : store.pulses.openStartSince(monitor.id, Math.max(state.runningSince, ridStartedAt ?? state.runningSince), pulse.rid, state.runningRid);
+  const effect = held ? null : applyPulse(state, pulse, ridStartedAt, openStart);
   // A pulse that fails or recovers the monitor reads it back as written (RETURNING) for its alert; others need no row.
   let changed: MonitorRow | null = null;
   if (effect?.transition) changed = store.monitors.saveTransition(timingUpdate(monitor.id, effect.state, now, pulse.at));
