@@ -1,3 +1,4 @@
+import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../helpers/testAgent';
 import { seedVariedMonitors } from '../helpers/variedMonitors';
@@ -28,6 +29,24 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => agent.stop());
 
+/*
+ * The 4,598 single answers come through node:http over 50 kept-alive connections rather than
+ * fetch: the same requests and bytes for half the CPU time (fetch's own work was most of this file's).
+ */
+const connections = new Agent({ keepAlive: true, maxSockets: 50 });
+afterAll(() => connections.destroy());
+
+function get(path: string, token: string): Promise<{ status: number | undefined; text: string }> {
+  return new Promise((resolve, reject) => {
+    request(agent.url + path, { agent: connections, headers: { Authorization: `Bearer ${token}` } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: response.statusCode, text }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
 /** Each monitor's own answer, as GET /api/monitors/{id} gives its bytes. */
 async function singles(token: string): Promise<Array<{ text: string; monitor: Record<string, unknown> }>> {
   const ids = agent.store.monitors.list(1).map((monitor) => monitor.id);
@@ -35,9 +54,8 @@ async function singles(token: string): Promise<Array<{ text: string; monitor: Re
   for (let at = 0; at < ids.length; at += 50) {
     const batch = await Promise.all(
       ids.slice(at, at + 50).map(async (id) => {
-        const response = await agent.api(`/api/monitors/${id}`, { token });
-        expect(response.status).toBe(200);
-        const text = await response.text();
+        const { status, text } = await get(`/api/monitors/${id}`, token);
+        expect(status).toBe(200);
         return { text, monitor: JSON.parse(text) as Record<string, unknown> };
       }),
     );
