@@ -1,8 +1,8 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { runCli, startServe, tempFolder, type ServeProcess } from '../helpers/cli';
+import { runCli, tempFolder, type ServeProcess } from '../helpers/cli';
+import { failMonitorsAtOnce, fakeNotifySend, serveWithPopups } from '../helpers/fakeNotifySend';
 
 /*
  * A real popup on Linux read "nightly-backup failed / Job reported failure
@@ -17,35 +17,11 @@ afterAll(async () => {
   await serve?.stop();
 });
 
-/**
- * A notify-send that writes its arguments down, one per line, in a file of its own named by the
- * moment it started: popups shown together run side by side, and lines appended to one file would mix.
- */
-function fakeNotifySend(): { bin: string; calls: () => string[][] } {
-  const bin = tempFolder('cronbeat-fake-bin-');
-  const calls = join(bin, 'calls');
-  mkdirSync(calls);
-  const script = join(bin, 'notify-send');
-  // Written under a name of its own, then renamed: a call still being written down is not read.
-  writeFileSync(script, `#!/bin/sh\nname=$(date +%s%N)-$$\nprintf '%s\\n' "$@" > '${calls}'/.$name\nmv '${calls}'/.$name '${calls}'/$name\n`);
-  chmodSync(script, 0o755);
-  return {
-    bin,
-    calls: () =>
-      readdirSync(calls)
-        .filter((name) => !name.startsWith('.'))
-        .sort()
-        .map((name) => readFileSync(join(calls, name), 'utf8').split('\n').filter(Boolean)),
-  };
-}
-
 describe('the native popup (notify-send)', () => {
   it('comes from Cronbeat with its icon and says what the job said', async () => {
     const notify = fakeNotifySend();
-    const dataDir = tempFolder();
-    mkdirSync(dataDir, { recursive: true });
-    const apiToken = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
-    serve = await startServe(['--data-dir', dataDir], { PATH: `${notify.bin}:${process.env.PATH}`, DISPLAY: ':99' });
+    let apiToken: string;
+    ({ serve, apiToken } = await serveWithPopups(notify));
     const created = await fetch(`${serve.url}/api/monitors`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${apiToken}`, 'Content-Type': 'application/json' },
@@ -72,20 +48,10 @@ describe('the native popup (notify-send)', () => {
 
   it('30 monitors failing at once raise three popups and one summary of the other 27, not 30', async () => {
     const notify = fakeNotifySend();
-    const dataDir = tempFolder();
-    const apiToken = (await runCli(['token', 'create', '--data-dir', dataDir])).stdout.trim();
     await serve?.stop();
-    serve = await startServe(['--data-dir', dataDir], { PATH: `${notify.bin}:${process.env.PATH}`, DISPLAY: ':99' });
-    const tokens: string[] = [];
-    for (let i = 1; i <= 30; i++) {
-      const created = await fetch(`${serve.url}/api/monitors`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${apiToken}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ name: `job-${i}`, timezone: 'UTC', schedule: '0 3 * * *', duration: 30 }),
-      });
-      tokens.push(((await created.json()) as { token: string }).token);
-    }
-    await Promise.all(tokens.map((token) => fetch(`${serve!.url}/api/pulse/${token}/fail`, { method: 'POST', body: 'disk full' })));
+    let apiToken: string;
+    ({ serve, apiToken } = await serveWithPopups(notify));
+    await failMonitorsAtOnce(serve, apiToken, 30);
     // The summary comes after the burst's group wait (5 s), and later on a busy machine: the
     // test's timeout is the bound (20 s was nearly reached under load).
     while (notify.calls().length < 4) await sleep(50);
