@@ -62,8 +62,9 @@ function refuseLocked(path: string, stats: Stats, what: string, needed: number):
  * has passed on a byte of its job's output or reported it. Throws as mkdirSync does.
  */
 export function makeFolders(path: string, mode: number): void {
+  const target = resolve(path);
   const missing: string[] = [];
-  for (let folder = resolve(path); ; folder = dirname(folder)) {
+  for (let folder = target; ; folder = dirname(folder)) {
     try {
       if (statSync(folder).isDirectory()) break;
       throw Object.assign(new Error(`EEXIST: file already exists, mkdir '${folder}'`), { code: 'EEXIST', path: folder, syscall: 'mkdir' });
@@ -78,7 +79,13 @@ export function makeFolders(path: string, mode: number): void {
       mkdirSync(folder, { mode });
     } catch (error) {
       // Made meanwhile by another run: fine, if it is a folder (statSync throws otherwise, a dangling link's ENOENT).
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(folder).isDirectory()) throw error;
+      const { code } = error as NodeJS.ErrnoException;
+      if (code === 'EEXIST') {
+        if (statSync(folder).isDirectory()) continue;
+        throw error;
+      }
+      // Named by the folder asked for, as Node's own recursive mkdir names it: the data folder, not "/nonexistent".
+      throw Object.assign(error as NodeJS.ErrnoException, { path: target });
     }
   }
 }
