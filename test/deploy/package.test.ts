@@ -54,7 +54,10 @@ beforeAll(async () => {
   tarball = join(work, report.filename);
   packed = report.files.map((f) => f.path);
 
-  await npm(['install', '-g', tarball, '--prefix', prefix, '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], work);
+  // --prefix moves npm's global config (<prefix>/etc/npmrc) with it: keep the machine's, where a
+  // registry's CA or proxy may be set (a fresh machine has no cached metadata to fall back on).
+  const globalConfig = (await npm(['config', 'get', 'globalconfig'], ROOT)).stdout.trim();
+  await npm(['install', '-g', tarball, '--prefix', prefix, '--globalconfig', globalConfig, '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], work);
   const installed = join(prefix, 'lib', 'node_modules', pkg.name);
   const sqlite = join(installed, 'node_modules', 'better-sqlite3');
   const version = (dir: string) => (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
