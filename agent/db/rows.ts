@@ -45,6 +45,17 @@ export function manyRowsThroughJson<T>(db: Db, columns: readonly string[], rest:
   };
 }
 
+/**
+ * Like manyRowsThroughJson for rows whose order does not matter: SQLite gathers them all into one
+ * JSON text (json_group_array), which V8 parses in one call. A tag badge's 500 monitors took 0.4 ms
+ * read as rows, sorted, a value at a time; 0.2 ms this way. The rows come in no promised order.
+ */
+export function unorderedRowsThroughOneJson<T>(db: Db, columns: readonly string[], rest: string): (...params: unknown[]) => T[] {
+  const statement = db.prepare(`SELECT json_group_array(json_array(${columns.join(', ')})) ${rest}`).pluck(true);
+  const toObject = objectOfArray<T>(columns, rest);
+  return (...params) => (JSON.parse(statement.get(...params) as string) as unknown[][]).map(toObject);
+}
+
 function rowsAsObjects<T>(db: Db, sql: string) {
   const statement = db.prepare(sql).raw(true);
   const toObject = objectOfArray<T>(
