@@ -5,7 +5,8 @@ import { seedVariedMonitors } from '../helpers/variedMonitors';
 
 /*
  * GET /api/monitors is read a page at a time, each row as SQLite's JSON, and written page by page
- * (agent/db/shownMonitors.ts, agent/domain/formats/jsonPages.ts); GET /api/monitors/{id} reads the
+ * (agent/db/shownMonitors.ts, agent/domain/formats/jsonArrayBytes.ts), a full key's kept from one listing to the next
+ * while unchanged (agent/api/present/monitorJsonMemo.ts); GET /api/monitors/{id} reads the
  * plain row and lets Koa serialise one answer. Their bytes must agree for every monitor, over more
  * rows than a page holds, for a full key and a read-only one, filtered or not.
  */
