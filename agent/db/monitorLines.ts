@@ -3,7 +3,7 @@ import type { MonitorRow } from './monitors';
 import type { FieldChanges } from '../domain/monitors/ownLine';
 import { slugOf } from '../domain/monitors/ownLine';
 import type { MonitorStatusFacts } from '../domain/monitors/status';
-import { manyRows } from './rows';
+import { unorderedRowsThroughOneJson } from './rows';
 
 export interface LineMonitor {
   companyId: number;
@@ -44,11 +44,12 @@ export function monitorLineRepository(db: Db) {
   );
   const bySlug = db.prepare('SELECT * FROM monitors WHERE company_id = ? AND slug = ? AND deleted_at IS NULL');
   // Through monitor_tags (migration 25): the tag's own monitors, never a scan of the company's.
-  // Only what a status is read from: a badge of thousands of monitors builds no full rows.
-  const withTag = manyRows<MonitorStatusFacts>(
+  // Only what a status is read from: a badge of thousands of monitors builds no full rows. In no
+  // order: a badge is the same whatever the order of its monitors' statuses.
+  const withTag = unorderedRowsThroughOneJson<MonitorStatusFacts>(
     db,
-    `SELECT m.paused_at, m.is_alerted, m.running_since, m.last_pulse_at, m.resumed_at FROM monitor_tags t JOIN monitors m ON m.id = t.monitor_id
-     WHERE t.company_id = ? AND t.tag = ? AND m.deleted_at IS NULL ORDER BY m.id`,
+    ['paused_at', 'is_alerted', 'running_since', 'last_pulse_at', 'resumed_at'],
+    'FROM monitor_tags t JOIN monitors m ON m.id = t.monitor_id WHERE t.company_id = ? AND t.tag = ? AND m.deleted_at IS NULL',
   );
   db.function('slug_of', { deterministic: true }, (name) => slugOf(String(name)) ?? null);
   // A monitor made in the dashboard (no slug) whose name has the slug: a line may not take it over, and is told so.
@@ -73,7 +74,7 @@ export function monitorLineRepository(db: Db) {
     findBySlug(companyId: number, slug: string): MonitorRow | null {
       return (bySlug.get(companyId, slug) as MonitorRow | undefined) ?? null;
     },
-    /** What the statuses of the company's live monitors with this tag are read from, by id. */
+    /** What the statuses of the company's live monitors with this tag are read from, in no order. */
     withTag(companyId: number, tag: string): MonitorStatusFacts[] {
       return withTag(companyId, tag);
     },

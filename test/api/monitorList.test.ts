@@ -5,7 +5,8 @@ import { seedVariedMonitors } from '../helpers/variedMonitors';
 
 /*
  * GET /api/monitors is read a page at a time, each row as SQLite's JSON, and written page by page
- * (agent/db/shownMonitors.ts, agent/domain/formats/jsonPages.ts); GET /api/monitors/{id} reads the
+ * (agent/db/shownMonitors.ts, agent/domain/formats/jsonArrayBytes.ts), a full key's kept from one listing to the next
+ * while unchanged (agent/api/present/monitorJsonMemo.ts); GET /api/monitors/{id} reads the
  * plain row and lets Koa serialise one answer. Their bytes must agree for every monitor, over more
  * rows than a page holds, for a full key and a read-only one, filtered or not.
  */
@@ -36,9 +37,10 @@ afterAll(() => agent.stop());
 const connections = new Agent({ keepAlive: true, maxSockets: 50 });
 afterAll(() => connections.destroy());
 
-function get(path: string, token: string): Promise<{ status: number | undefined; text: string }> {
+function get(path: string, token: string, host?: string): Promise<{ status: number | undefined; text: string }> {
   return new Promise((resolve, reject) => {
-    request(agent.url + path, { agent: connections, headers: { Authorization: `Bearer ${token}` } }, (response) => {
+    const headers = { Authorization: `Bearer ${token}`, ...(host === undefined ? {} : { Host: host }) };
+    request(agent.url + path, { agent: connections, headers }, (response) => {
       let text = '';
       response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: response.statusCode, text }));
     })
@@ -48,13 +50,13 @@ function get(path: string, token: string): Promise<{ status: number | undefined;
 }
 
 /** Each monitor's own answer, as GET /api/monitors/{id} gives its bytes. */
-async function singles(token: string): Promise<Array<{ text: string; monitor: Record<string, unknown> }>> {
+async function singles(token: string, host?: string): Promise<Array<{ text: string; monitor: Record<string, unknown> }>> {
   const ids = agent.store.monitors.list(1).map((monitor) => monitor.id);
   const answers: Array<{ text: string; monitor: Record<string, unknown> }> = [];
   for (let at = 0; at < ids.length; at += 50) {
     const batch = await Promise.all(
       ids.slice(at, at + 50).map(async (id) => {
-        const { status, text } = await get(`/api/monitors/${id}`, token);
+        const { status, text } = await get(`/api/monitors/${id}`, token, host);
         expect(status).toBe(200);
         return { text, monitor: JSON.parse(text) as Record<string, unknown> };
       }),
@@ -88,6 +90,39 @@ describe('GET /api/monitors', () => {
         expect(listed === expected, `GET /api/monitors${query} differs from the monitors' own answers`).toBe(true);
       }
     }
+  }, 60_000);
+
+  /*
+   * A full key's answers are kept from one listing to the next while a monitor's row, the origin
+   * and its channels are unchanged (agent/api/present/monitorJsonMemo.ts): whatever changes in
+   * between, the list is still each monitor's own answer now.
+   */
+  it('is each monitor’s answer now, listed again after its row, its channels, the origin or the monitors themselves changed', async () => {
+    const list = async (token: string, host?: string) => (await get('/api/monitors', token, host)).text;
+    const expected = async (token: string, host?: string) => `[${(await singles(token, host)).map(({ text }) => text).join(',')}]`;
+    // Listed three times: kept, then serialised on its own, then answered from what was kept.
+    for (let i = 0; i < 3; i++) expect(await list(agent.token) === (await expected(agent.token)), `listing ${i + 1}`).toBe(true);
+
+    const update = (sql: string, ...ids: number[]) => ids.forEach((id) => agent.store.db.prepare(sql).run(id));
+    update('UPDATE monitors SET last_pulse_at = coalesce(last_pulse_at, 0) + 1 WHERE id = ?', 4, 1_000, 2_200);
+    update("UPDATE monitors SET name = name || ' (renamed \"é\")' WHERE id = ?", 5, 1_999);
+    update('UPDATE monitors SET paused_at = id * 1000, paused_until = NULL WHERE id = ?', 6);
+    update("UPDATE monitors SET tags = 'renamed-tag' WHERE id = ?", 7);
+    update("UPDATE monitors SET is_alerted = 1, alert_reason = 'kept words', alert_reason_data = NULL WHERE id = ?", 8);
+    agent.store.channelRoutes.setChannelIds(1, { type: 'monitor', id: 3 }, [4]);
+    agent.store.channelRoutes.setChannelIds(1, { type: 'monitor', id: 9 }, []);
+    agent.store.monitors.delete(1, 10, SEEDED_AT);
+    agent.store.monitors.create({
+      companyId: 1, name: 'made in between', projectId: null, token: 'token-made-in-between', timezone: 'UTC', schedule: '0 3 * * *',
+      duration: 5, expectedRunAt: SEEDED_AT + 1, dueAt: SEEDED_AT + 60_000, now: SEEDED_AT,
+    });
+    for (let i = 0; i < 2; i++) expect(await list(agent.token) === (await expected(agent.token)), `after the changes, listing ${i + 1}`).toBe(true);
+
+    // A read-only key, right after, is never answered a full key's kept bytes; another origin makes other pulse URLs.
+    expect(await list(readOnly) === (await expected(readOnly)), 'read-only').toBe(true);
+    const other = `localhost:${new URL(agent.url).port}`;
+    expect(await list(agent.token, other) === (await expected(agent.token, other)), 'through localhost').toBe(true);
+    expect(await list(agent.token) === (await expected(agent.token)), 'back through 127.0.0.1').toBe(true);
   }, 60_000);
 
   it('answers a company without monitors with an empty array', async () => {

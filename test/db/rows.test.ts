@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../agent/db/open';
-import { boundByPosition, manyRows, oneRow } from '../../agent/db/rows';
+import { boundByPosition, manyRows, oneRow, unorderedRowsThroughOneJson } from '../../agent/db/rows';
 import { createStore } from '../../agent/db/store';
 import { tempDir } from '../helpers/testAgent';
 import { join } from 'node:path';
@@ -33,6 +33,29 @@ describe('manyRows and oneRow', () => {
   it('refuses a query whose columns share a name (one would hide the other)', () => {
     const db = openDatabase(join(tempDir(), 'dup.db'));
     expect(() => manyRows(db, "SELECT 1 AS a, 2 AS a")).toThrow(/duplicate column/);
+    db.close();
+  });
+});
+
+describe('unorderedRowsThroughOneJson', () => {
+  it('answers the rows all() answers, in some order: integers, reals, text with quotes and unicode, nulls; none as an empty list', () => {
+    const db = openDatabase(join(tempDir(), 'oneJson.db'));
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER, r REAL, s TEXT, k TEXT)');
+    const insert = db.prepare('INSERT INTO t (n, r, s, k) VALUES (?, ?, ?, ?)');
+    for (let i = 0; i < 40; i++) {
+      insert.run(i % 5 === 0 ? null : i * 1_000_000_007, i % 7 === 0 ? null : i / 3, i % 4 === 0 ? null : `"q\\ \u00e9 \u{1F600} \n${i}`, i % 2 ? 'odd' : 'even');
+    }
+    const columns = ['id', 'n', 'r', 's'];
+    const rest = 'FROM t WHERE k = ?';
+    const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
+    const read = unorderedRowsThroughOneJson<{ id: number }>(db, columns, rest);
+    for (const k of ['odd', 'even']) {
+      const expected = db.prepare(`SELECT ${columns.join(', ')} ${rest} ORDER BY id`).all(k) as Array<{ id: number }>;
+      const rows = read(k).sort(byId);
+      expect(rows).toEqual(expected);
+      expect(rows.map((row) => Object.keys(row))).toEqual(expected.map((row) => Object.keys(row)));
+    }
+    expect(read('none')).toEqual([]);
     db.close();
   });
 });

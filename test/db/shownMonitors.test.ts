@@ -3,15 +3,24 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../agent/db/open';
 import { createStore, type Store } from '../../agent/db/store';
-import type { ShownMonitorRow } from '../../agent/db/shownMonitors';
+import { idOfShownMonitor, type ShownMonitorRow } from '../../agent/db/shownMonitors';
 import { tempDir } from '../helpers/testAgent';
 import { seedVariedMonitors as seed } from '../helpers/variedMonitors';
 
 const now = Date.parse('2026-11-25T10:00:00Z');
 
+/** eachPage's pages, each row made of its text; a row's id is the one its text starts with. */
 function pagesOf(store: Store, companyId: number, pageSize: number): ShownMonitorRow[][] {
   const pages: ShownMonitorRow[][] = [];
-  store.shownMonitors.eachPage(companyId, pageSize, (rows) => pages.push(rows));
+  store.shownMonitors.eachPage(companyId, pageSize, (texts) =>
+    pages.push(
+      texts.map((text) => {
+        const row = store.shownMonitors.rowOf(text);
+        expect(idOfShownMonitor(text)).toBe(row.id);
+        return row;
+      }),
+    ),
+  );
   return pages;
 }
 
@@ -53,8 +62,8 @@ describe('shownMonitors.eachPage', () => {
     const other = new Database(file);
     other.pragma('busy_timeout = 5000');
     const names: string[] = [];
-    store.shownMonitors.eachPage(1, 4, (rows) => {
-      names.push(...rows.map((row) => row.name));
+    store.shownMonitors.eachPage(1, 4, (texts) => {
+      names.push(...texts.map((text) => store.shownMonitors.rowOf(text).name));
       if (names.length === 4) {
         other.prepare("UPDATE monitors SET name = 'renamed' WHERE id = 9").run();
         other.prepare('UPDATE monitors SET deleted_at = ? WHERE id = 10').run(now);

@@ -70,7 +70,9 @@ export function presentServerAlert(row: ServerAlertRow): ServerAlertResource {
 
 /**
  * A monitor as the API answers it; `origin` (scheme, host and port the client used) makes its
- * pulse_url, `channelIds` are the channels it alerts (null: all).
+ * pulse_url, `channelIds` are the channels it alerts (null: all). It reads nothing but these (no
+ * clock, no setting, no other row): GET /api/monitors keeps its answers while they are the same
+ * (monitorJsonMemo.ts), so a new input goes into the row's shown columns or into that memo's key.
  */
 export function presentMonitor(row: ShownMonitorRow, origin: string, channelIds: number[] | null): MonitorResource {
   const reason = reasonDataOf(row);

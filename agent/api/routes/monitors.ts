@@ -9,8 +9,10 @@ import { pathId } from '../http/params';
 import { presentMonitor } from '../present/present';
 import { alertAfterInput, maxRuntimeInput, monitorCreateInput, monitorListQuery, monitorPatch, pauseInput, type MonitorView } from '../../contract/monitors';
 import { checkChannelIds, createWithChannelIds, saveChannelIds } from '../present/channelIds';
-import type { ShownMonitorRow } from '../../db/shownMonitors';
-import { PagedJsonArray } from '../../domain/formats/jsonPages';
+import { idOfShownMonitor, type ShownMonitorRow } from '../../db/shownMonitors';
+import { monitorJsonMemo } from '../present/monitorJsonMemo';
+import { seesPulseTokens } from '../../domain/access/keyScopes';
+import { JsonArrayBytes } from '../../domain/formats/jsonArrayBytes';
 import { validate } from '../http/validate';
 import { noFields } from '../../contract/fields';
 import { requestOrigin as originOfRequest } from '../http/paging';
@@ -23,7 +25,7 @@ import { toApiTimestamp } from '../../domain/time/apiTimestamps';
 import { monitorStatus } from '../../domain/monitors/status';
 import { tokenView } from '../present/tokenVisibility';
 
-/** Rows the list reads and serialises at a time (shownMonitors.eachPage): 500 to 2,000 cost the same. */
+/** Rows the list reads at a time (shownMonitors.eachPage): a page's texts and rows can be collected before the next is read. */
 const LIST_PAGE_ROWS = 1000;
 
 export function monitorRoutes({ store, events, clock, requireToken, publicUrl }: ApiDeps): AuthedRouter {
@@ -38,21 +40,43 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
     return monitor;
   };
 
+  // A full key's answers, kept from one listing to the next while their rows stay the same (monitorJsonMemo.ts says why that is safe).
+  const memo = monitorJsonMemo();
   router.get('/api/monitors', (ctx) => {
     const { status, project_id: projectId, tag } = validate(monitorListQuery, ctx.query);
-    const routes = store.channelRoutes.channelIdsOfType(ctx.state.companyId, 'monitor');
+    const { companyId, scope } = ctx.state;
+    const routes = store.channelRoutes.channelIdsOfType(companyId, 'monitor');
+    const filtered = status !== undefined || projectId !== undefined || tag !== undefined;
     const listed = (row: ShownMonitorRow) =>
       (status === undefined || monitorStatus(row) === status) &&
       (projectId === undefined || row.project_id === projectId) &&
       (tag === undefined || tagsOf(row).includes(tag));
     const origin = requestOrigin(ctx);
-    const view = tokenView(store, ctx.state.scope);
-    const body = new PagedJsonArray();
-    store.shownMonitors.eachPage(ctx.state.companyId, LIST_PAGE_ROWS, (rows) => {
-      const answers: MonitorView[] = [];
-      for (const row of rows) if (listed(row)) answers.push(view.monitor(present(row, origin, routes.get(row.id) ?? null)));
-      body.add(answers);
+    const view = tokenView(store, scope);
+    const kept = seesPulseTokens(scope) ? memo.listing(companyId, !filtered) : null;
+    const answerOf = (row: ShownMonitorRow) => view.monitor(present(row, origin, routes.get(row.id) ?? null));
+    const body = new JsonArrayBytes();
+    store.shownMonitors.eachPage(companyId, LIST_PAGE_ROWS, (texts) => {
+      // Answers made afresh, serialised together up to the next kept one.
+      let made: MonitorView[] = [];
+      for (const text of texts) {
+        // An unfiltered list needs no row for a monitor whose answer is kept: its text says it is the same.
+        const row = filtered ? store.shownMonitors.rowOf(text) : null;
+        if (row !== null && !listed(row)) continue;
+        const id = idOfShownMonitor(text);
+        const same = kept?.unchanged(id, text, origin, routes.get(id) ?? null);
+        if (!same) {
+          made.push(answerOf(row ?? store.shownMonitors.rowOf(text)));
+          continue;
+        }
+        same.json ??= Buffer.from(JSON.stringify(answerOf(row ?? store.shownMonitors.rowOf(text))));
+        body.addRun(made);
+        made = [];
+        body.add(same.json);
+      }
+      body.addRun(made);
     });
+    kept?.done();
     ctx.type = 'application/json';
     ctx.body = body.bytes();
   });
