@@ -177,7 +177,7 @@ vm.runInThisContext = function (source, options) {
     expect(help.stdout).toContain('The other commands are not here: ');
   });
 
-  it('runs the job when the monitoring part cannot load (a Node built without OpenSSL)', async () => {
+  it('runs the job when the monitoring part cannot load (a Node built without OpenSSL, for a line), and monitors a run by token without node:crypto', async () => {
     const folder = aloneFolder();
     // What `node` built with --without-ssl does on require('crypto'), put in front with --require.
     const noCrypto = join(folder, 'no-crypto.cjs');
@@ -195,10 +195,15 @@ Module._load = function (request, ...rest) {
 };
 `,
     );
-    const monitor = await createMonitor(agent, 'alone, no crypto');
-    const result = await runThere(folder, ['run', monitor.token, '--url', agent.url, ...job], {}, ['--require', noCrypto]);
+    // A line's monitor is remembered under a hash of its key (agent/client/pulses/lineMemory.ts).
+    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: pingKey };
+    const result = await runThere(folder, ['run', '--name', 'no crypto', '--schedule', '0 3 * * *', ...job], env, ['--require', noCrypto]);
     expect(result).toMatchObject({ status: 3, stdout: 'ran\n' });
     expect(result.stderr).toBe('cronbeat: not monitoring this run: Node.js is not compiled with OpenSSL crypto support\n');
+    // A run by token needs no node:crypto: its ids come from /dev/urandom (agent/client/pulses/randomIds.ts).
+    const monitor = await createMonitor(agent, 'alone, no crypto');
+    expect(await runThere(folder, ['run', monitor.token, '--url', agent.url, ...job], {}, ['--require', noCrypto])).toMatchObject({ status: 3, stdout: 'ran\n', stderr: '' });
+    expect((await pulsesOf(agent, monitor.id)).map((p) => p.kind)).toEqual(['start', 'fail']);
   });
 
   it('on a Node older than package.json\'s engines: one line, the job still runs with its own status, nothing else starts', async () => {
