@@ -17,6 +17,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
 COPY agent ./agent
+COPY scripts ./scripts
 COPY renderer ./renderer
 RUN npm run build:agent && npm run build:renderer
 

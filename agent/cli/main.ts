@@ -1,7 +1,6 @@
 // First: on a Node too old for the rest of this file, it says so and runs `run`'s job, and nothing below starts.
 import './oldNode';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Command } from './command';
 import { invoke, runMain, UsageError } from './command';
@@ -28,12 +27,16 @@ const JOB_SIDE: Record<string, () => Promise<Command>> = {
 
 export const FULL_CLI_FILE = 'cronbeat-full.cjs';
 
-/** The commands of dist/cronbeat-full.cjs, or why they cannot be loaded (this file was copied alone). */
-function fullCommands(): Command[] | string {
+/**
+ * The commands of dist/cronbeat-full.cjs, or why they cannot be loaded (this file was copied alone).
+ * node:module is loaded here, not as this file starts: `run` never needs it.
+ */
+async function fullCommands(): Promise<Command[] | string> {
   const file = join(__dirname, FULL_CLI_FILE);
   const rest = 'This file alone runs only `run`, `ping` and `spool`; the other commands need the whole package (see "Getting cronbeat" in docs/cli.md).';
   if (!existsSync(file)) return `${file} is not beside this file. ${rest}`;
   try {
+    const { createRequire } = await import('node:module');
     const { commands } = createRequire(__filename)(file) as { commands?: Command[] };
     // A copy cut short can still parse, and load without its exports.
     if (!Array.isArray(commands)) return `${file} cannot be loaded (it holds no commands: a damaged or partial copy). ${rest}`;
@@ -45,7 +48,7 @@ function fullCommands(): Command[] | string {
 
 async function overview(): Promise<string> {
   const jobSide = await Promise.all(Object.values(JOB_SIDE).map((load) => load()));
-  const full = fullCommands();
+  const full = await fullCommands();
   const commands = typeof full === 'string' ? jobSide : [...full.slice(0, 2), ...jobSide, ...full.slice(2)];
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
@@ -82,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const jobSide = Object.hasOwn(JOB_SIDE, name) ? JOB_SIDE[name] : undefined;
   if (jobSide) return invoke(await jobSide(), rest);
-  const full = fullCommands();
+  const full = await fullCommands();
   const names = [...Object.keys(JOB_SIDE), ...(typeof full === 'string' ? [] : full.map((c) => c.name))];
   // A misspelt `run` (`cronbeat runn TOKEN -- backup.sh`) in a crontab is still a run line: its job
   // must run as written, as on any other mistake of our words, and the mistake is said in one line.

@@ -1,4 +1,5 @@
 import type { HttpOutcome } from './connection/http';
+import { monotonicMs } from './pulses/monotonic';
 import { sendPulse, type Pulse } from './pulses/pulses';
 import { plural, Spool, type SpoolEntry } from './spool/spool';
 import { refusalLines, replay, type ReplayResult, type ReplayVerdict } from './spool/spoolFlush';
@@ -129,11 +130,11 @@ export class PulseSender {
     await this.adoptStranded(this.spool, target === 'own' ? (entry) => entry.baseUrl === this.baseUrl : () => true);
     // An agent that could not take one entry gets none of the later ones, so none overtakes it.
     const down = new Set<string>();
-    const began = performance.now();
+    const began = monotonicMs();
     const budget = target === 'own' ? REPLAY_BUDGET_MS - this.replaySpentMs : Infinity;
     return replay(this.spool, async (entry: SpoolEntry) => {
       if (target === 'own' && entry.baseUrl !== this.baseUrl) return 'unreachable';
-      if (performance.now() - began >= budget) {
+      if (monotonicMs() - began >= budget) {
         this.replayCut = true;
         return 'unreachable'; // kept, in order, for the next command
       }
@@ -144,7 +145,7 @@ export class PulseSender {
       onEach?.();
       return verdict;
     }, waitMs).finally(() => {
-      if (target === 'own') this.replaySpentMs += performance.now() - began;
+      if (target === 'own') this.replaySpentMs += monotonicMs() - began;
     });
   }
 

@@ -121,6 +121,30 @@ describe('dist/cronbeat.cjs alone in an empty folder', () => {
     expect((await pulsesOf(agent, monitor.id)).map((p) => p.kind)).toEqual(['start', 'fail', 'success']);
   });
 
+  it('compiles the schedule\'s packages only for a line that needs them (scripts/buildJobSide.mjs: V8 only scans their text at start)', async () => {
+    const folder = aloneFolder();
+    // Says on stderr what node:vm compiles, put in front with --require as a user could.
+    const spy = join(folder, 'vm-spy.cjs');
+    writeFileSync(
+      spy,
+      `const vm = require('node:vm');
+const compile = vm.runInThisContext;
+vm.runInThisContext = function (source, options) {
+  process.stderr.write('compiled ' + String(options && options.filename).replace(/^.* \\[/, '[') + '\\n');
+  return compile.apply(this, arguments);
+};
+`,
+    );
+    const monitor = await createMonitor(agent, 'alone, late packages');
+    const byToken = await runThere(folder, ['run', monitor.token, '--url', agent.url, ...job], {}, ['--require', spy]);
+    expect(byToken).toMatchObject({ status: 3, stdout: 'ran\n', stderr: '' });
+    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: pingKey };
+    const byLine = await runThere(folder, ['run', '--name', 'late line', '--schedule', '0 3 * * *', '--timezone', 'Europe/Paris', ...job], env, ['--require', spy]);
+    expect(byLine).toMatchObject({ status: 3, stdout: 'ran\n' });
+    expect(byLine.stderr.split('\n').filter(Boolean).sort()).toEqual(['compiled [@vvo/tzdb]', 'compiled [cron-parser]', 'compiled [cronstrue]']);
+    expect(agent.store.monitors.list(1).find((m) => m.slug === 'late-line')).toMatchObject({ schedule: '0 3 * * *', timezone: 'Europe/Paris' });
+  });
+
   it('says in one line that the other commands need the whole package', async () => {
     const folder = aloneFolder();
     const serve = await runThere(folder, ['serve']);
@@ -153,7 +177,7 @@ describe('dist/cronbeat.cjs alone in an empty folder', () => {
     expect(help.stdout).toContain('The other commands are not here: ');
   });
 
-  it('runs the job when the monitoring part cannot load (a Node built without OpenSSL)', async () => {
+  it('runs the job when the monitoring part cannot load (a Node built without OpenSSL, for a line), and monitors a run by token without node:crypto', async () => {
     const folder = aloneFolder();
     // What `node` built with --without-ssl does on require('crypto'), put in front with --require.
     const noCrypto = join(folder, 'no-crypto.cjs');
@@ -171,10 +195,15 @@ Module._load = function (request, ...rest) {
 };
 `,
     );
-    const monitor = await createMonitor(agent, 'alone, no crypto');
-    const result = await runThere(folder, ['run', monitor.token, '--url', agent.url, ...job], {}, ['--require', noCrypto]);
+    // A line's monitor is remembered under a hash of its key (agent/client/pulses/lineMemory.ts).
+    const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: pingKey };
+    const result = await runThere(folder, ['run', '--name', 'no crypto', '--schedule', '0 3 * * *', ...job], env, ['--require', noCrypto]);
     expect(result).toMatchObject({ status: 3, stdout: 'ran\n' });
     expect(result.stderr).toBe('cronbeat: not monitoring this run: Node.js is not compiled with OpenSSL crypto support\n');
+    // A run by token needs no node:crypto: its ids come from /dev/urandom (agent/client/pulses/randomIds.ts).
+    const monitor = await createMonitor(agent, 'alone, no crypto');
+    expect(await runThere(folder, ['run', monitor.token, '--url', agent.url, ...job], {}, ['--require', noCrypto])).toMatchObject({ status: 3, stdout: 'ran\n', stderr: '' });
+    expect((await pulsesOf(agent, monitor.id)).map((p) => p.kind)).toEqual(['start', 'fail']);
   });
 
   it('on a Node older than package.json\'s engines: one line, the job still runs with its own status, nothing else starts', async () => {

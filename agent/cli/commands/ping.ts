@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from '../../client/pulses/randomIds';
 import { parseArgs } from '../parseOptions';
 import { InvalidBaseUrlError, resolveBaseUrl } from '../../client/connection/baseUrl';
 import { OutputTail } from '../../client/pulses/outputTail';
@@ -119,7 +119,7 @@ export const pingCommand: Command = {
     const at = Date.now();
 
     const sender = pulseSenderFor(baseUrl, values['data-dir']);
-    const pulse = { tokenOrSlug: token, signal, rid: values.rid, body, key: randomUUID(), at };
+    const pulse = { tokenOrSlug: token, signal, rid: values.rid, body, key: randomUuid(), at };
     // Stopped while an agent does not answer (it can take seconds), the pulse is kept, not lost.
     const stop = (stopSignal: NodeJS.Signals) => {
       if (sender.keep(pulse)) {

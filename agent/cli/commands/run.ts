@@ -1,5 +1,6 @@
 import { UsageError, type Command } from '../command';
 import { printNotices } from '../notices';
+import { monotonicMs } from '../../client/pulses/monotonic';
 import { runJob, startedFdOf } from '../run/runJob';
 import { readRunWords } from '../run/runWords';
 import { describeError } from '../../domain/text/errorText';
@@ -87,7 +88,7 @@ export const runCommand: Command = {
     // Each pulse counts for its event, however late it arrives; the run's duration is measured
     // here on the monotonic clock, so neither a slow agent nor a clock change alters it.
     const startedAt = Date.now();
-    const began = performance.now();
+    const began = monotonicMs();
     const job = runJob(words.command, startedFd); // the job starts here, before anything is asked of anyone
     void job.then(({ startError }) => startError && printNotices([startError]));
     if (mistake !== undefined) {

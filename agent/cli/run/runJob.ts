@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { closeSync, readFileSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
+import { monotonicMs } from '../../client/pulses/monotonic';
 import { OutputTail } from '../../client/pulses/outputTail';
 import { ENDING_SIGNALS } from '../signals';
 import { notRunnableStatus, spawnJob } from './rawWords';
@@ -77,7 +78,7 @@ const DRAIN_AFTER_EXIT_MS = 1_000;
 export interface JobResult {
   status: number;
   output: string;
-  /** When the job ended, on the monotonic clock (performance.now()). */
+  /** When the job ended, on the monotonic clock (monotonicMs()). */
   endedAt: number;
   /** Why the command could not start, when it could not. */
   startError?: string;
@@ -129,7 +130,7 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
       forwarding.stop();
       // An empty command name is refused before any process is made.
       const startError = `cannot start "${command[0]}": ${describeError(error)}`;
-      return resolve({ status: 127, output: `cronbeat: ${startError}\n`, startError, endedAt: performance.now() });
+      return resolve({ status: 127, output: `cronbeat: ${startError}\n`, startError, endedAt: monotonicMs() });
     }
     forwarding.to(child);
     const passThrough = (from: Readable, to: NodeJS.WriteStream, name: string) => {
@@ -178,7 +179,7 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
     const statusOf = (code: number | null, signal: NodeJS.Signals | null) => code ?? 128 + (signal ? constants.signals[signal] : 0);
     let drain: NodeJS.Timeout | undefined;
     child.on('exit', (code, signal) => {
-      exited = { status: statusOf(code, signal), endedAt: performance.now() };
+      exited = { status: statusOf(code, signal), endedAt: monotonicMs() };
       // Usually the output closes with the job and 'close' answers; if something the job started
       // keeps it open, the end is reported now, and the output still passes through until it
       // closes (this process lives until then, so that process never writes into a closed pipe).
@@ -187,8 +188,8 @@ export function runJob(command: string[], startedFd: number | null): Promise<Job
     child.on('close', (code, signal) => {
       clearTimeout(drain);
       forwarding.stop();
-      if (startError) return resolve({ status: startStatus, output: `cronbeat: ${startError}\n`, startError, endedAt: performance.now() });
-      resolve({ status: statusOf(code, signal), output: tail.text(), endedAt: exited?.endedAt ?? performance.now() });
+      if (startError) return resolve({ status: startStatus, output: `cronbeat: ${startError}\n`, startError, endedAt: monotonicMs() });
+      resolve({ status: statusOf(code, signal), output: tail.text(), endedAt: exited?.endedAt ?? monotonicMs() });
     });
   });
 }

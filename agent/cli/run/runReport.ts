@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from '../../client/pulses/randomIds';
 import { describeDelivery, plural, PulseSender, type Delivery } from '../../client/pulseSender';
 import { spoolFolder } from '../../client/spool/spoolFolder';
 import type { Pulse } from '../../client/pulses/pulses';
@@ -139,8 +139,8 @@ export async function reportRun(run: RunToReport): Promise<void> {
 
 /** reportRun's pulses; `onEnd` is told the job's result with its end pulse among `unanswered`. */
 async function report(run: RunToReport, sender: PulseSender, line: LineRun | undefined, unanswered: Set<Pulse>, onEnd: (job: JobResult) => void): Promise<void> {
-  const rid = randomUUID();
-  const started = deliverFor(sender, line ? line.start() : { tokenOrSlug: run.token }, line, { signal: 'start', rid, key: randomUUID(), at: run.startedAt }, 'start pulse', unanswered).then(
+  const rid = randomUuid();
+  const started = deliverFor(sender, line ? line.start() : { tokenOrSlug: run.token }, line, { signal: 'start', rid, key: randomUuid(), at: run.startedAt }, 'start pulse', unanswered).then(
     (delivery) => {
       // A start kept in the spool or refused is said with the end, which most likely meets the same fate.
       if (plainOutcome(delivery) === null) printNotices(said(delivery, 'start pulse'));
@@ -153,7 +153,7 @@ async function report(run: RunToReport, sender: PulseSender, line: LineRun | und
   // for an earlier moment that a start counted for its arrival could follow.
   const endedAt = Date.now();
   const endTarget = line ? line.end() : { tokenOrSlug: run.token };
-  const endPulse = { signal: job.status, rid, body: job.output, key: randomUUID(), at: endedAt, durationMs };
+  const endPulse = { signal: job.status, rid, body: job.output, key: randomUuid(), at: endedAt, durationMs };
   // Kept in the spool with the start if run is stopped before the start is answered.
   const waitingEnd = { ...endPulse, ...endTarget };
   unanswered.add(waitingEnd);

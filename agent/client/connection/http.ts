@@ -1,6 +1,8 @@
 import { isPlainHttpAnswer, plainHttpWords } from '../../domain/net/plainHttp';
 import { terminalText } from '../../domain/text/controlCharacters';
 import { describeError } from '../../domain/text/errorText';
+import { proxyFor } from '../../domain/net/proxyEnv';
+import { bareRequest } from './bareRequest';
 import { opener } from './proxyTunnel';
 import { networkProblem } from './networkProblem';
 
@@ -22,6 +24,8 @@ export interface HttpRequest {
   body?: string;
   /** The most of the answer that is read (MAX_ANSWER_BYTES when absent); a longer one fails the request. */
   maxBytes?: number;
+  /** Sending it twice is harmless (a pulse's Idempotency-Key): to an http:// agent it goes over a bare socket first (bareRequest.ts). */
+  repeatable?: boolean;
 }
 
 /**
@@ -95,17 +99,26 @@ export function redirectTarget(from: URL, location: string | undefined): string 
 
 /**
  * One request over node:http (node:https loaded only for https URLs; through the environment's
- * proxy when it names one, proxyTunnel.ts), not fetch: loading
+ * proxy when it names one, proxyTunnel.ts; a repeatable one to an http:// agent over a bare
+ * socket first, bareRequest.ts), not fetch: loading
  * fetch's implementation took longer than the rest of `cronbeat run` together. A fresh
  * connection each time (agent: false), so nothing keeps the process alive afterwards.
  */
 async function send(request: HttpRequest): Promise<{ status: number; statusText: string; text: string; headers: Record<string, string | string[] | undefined> }> {
   const url = new URL(request.url);
-  const open = await opener(url);
   const body = request.body === undefined ? undefined : Buffer.from(request.body);
   const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...request.headers };
   if (body) headers['content-length'] = String(body.length);
   const maxBytes = request.maxBytes ?? MAX_ANSWER_BYTES;
+  let timeoutMs = REQUEST_TIMEOUT_MS;
+  if (request.repeatable && url.protocol === 'http:' && !proxyFor(url, process.env)) {
+    const began = process.hrtime.bigint();
+    const answer = await bareRequest(url, request.method, headers, body, { maxBytes, timeoutMs, timedOut: () => new RequestTimeoutError() });
+    if (answer !== 'again') return answer;
+    // Asked again within what is left of the request's time: it still gives up after REQUEST_TIMEOUT_MS.
+    timeoutMs = Math.max(1, REQUEST_TIMEOUT_MS - Number(process.hrtime.bigint() - began) / 1e6);
+  }
+  const open = await opener(url);
   return new Promise((resolve, reject) => {
     const outgoing = open({ method: request.method, headers }, (response) => {
       const chunks: Buffer[] = [];
@@ -127,7 +140,7 @@ async function send(request: HttpRequest): Promise<{ status: number; statusText:
         resolve({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', text, headers: response.headers });
       });
     });
-    const timer = setTimeout(() => outgoing.destroy(new RequestTimeoutError()), REQUEST_TIMEOUT_MS);
+    const timer = setTimeout(() => outgoing.destroy(new RequestTimeoutError()), timeoutMs);
     function fail(error: Error) {
       clearTimeout(timer);
       reject(error);

@@ -79,7 +79,7 @@ export function pulseHeaders(pulse: Pulse, now: number, late = false): Record<st
 export async function sendPulse(baseUrl: string, pulse: Pulse, late = false, delays?: number[]): Promise<HttpOutcome> {
   const url = pulseUrl(baseUrl, pulse);
   const body = pulse.body ?? '';
-  const outcome = await requestWithRetry(() => ({ method: 'POST', url, headers: pulseHeaders(pulse, Date.now(), late), body }), delays);
+  const outcome = await requestWithRetry(() => ({ method: 'POST', url, headers: pulseHeaders(pulse, Date.now(), late), body, repeatable: true }), delays);
   // An agent never redirects a pulse: what answered is something else at that address (a proxy
   // sending http to https, a captive portal), so the pulse waits in the spool for the right
   // address instead of counting as refused, which would drop it.

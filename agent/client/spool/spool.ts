@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from '../pulses/randomIds';
 import { appendFileSync, closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitForLockSync } from './lockFile';
@@ -61,7 +61,7 @@ export class Spool {
 
   /** Adds a pulse at the end of the spool, and trims the spool when that made it too big. */
   async append(baseUrl: string, pulse: Pulse): Promise<SpoolEntry> {
-    const entry: SpoolEntry = { id: randomUUID(), baseUrl, pulse };
+    const entry: SpoolEntry = { id: randomUuid(), baseUrl, pulse };
     const line = `${lineOf(entry)}\n`;
     let size: number;
     // Waiting longer than this would hold up a job; a plain O_APPEND write is still atomic.

@@ -179,6 +179,12 @@ describe('cronbeat run on a terminal', () => {
   });
 });
 
+/**
+ * The end of a job that leaves a process holding its output is reported DRAIN_AFTER_EXIT_MS (1 s)
+ * after it exits (runJob.ts): expect.poll's own 1 s left no room, and failed on a busy machine.
+ */
+const END_REPORTED = { timeout: 10_000 };
+
 describe('cronbeat run: a job that leaves a process holding its output', () => {
   it('reports the end when the job exits, passes the rest of the output through and exits with the job\'s status when the output closes', async () => {
     const monitor = await createMonitor(agent);
@@ -188,7 +194,7 @@ describe('cronbeat run: a job that leaves a process holding its output', () => {
     const done = finished(child);
     const daemon = Number((await lineOf(child, /^daemon \d+$/)).split(' ')[1]);
     try {
-      await expect.poll(async () => (await pulsesOf(agent, monitor.id)).find((p) => p.kind !== 'start')).toMatchObject({ kind: 'fail', exit_code: 4 });
+      await expect.poll(async () => (await pulsesOf(agent, monitor.id)).find((p) => p.kind !== 'start'), END_REPORTED).toMatchObject({ kind: 'fail', exit_code: 4 });
       // cronbeat waits for the output still coming, so the background process never writes into a closed pipe.
       expect(child.exitCode).toBeNull();
     } finally {
@@ -220,7 +226,7 @@ describe('cronbeat run: stopped while a process the job left holds its output', 
         }
       }
     });
-    await expect.poll(async () => (await pulsesOf(agent, monitor.id)).find((p) => p.kind !== 'start')).toMatchObject({ kind: 'fail', exit_code: 4 });
+    await expect.poll(async () => (await pulsesOf(agent, monitor.id)).find((p) => p.kind !== 'start'), END_REPORTED).toMatchObject({ kind: 'fail', exit_code: 4 });
     child.kill('SIGTERM');
     const result = await done;
     expect({ status: result.status, signal: result.signal }).toEqual({ status: 4, signal: null });
