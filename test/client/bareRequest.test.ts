@@ -114,6 +114,9 @@ describe('the request and answer texts', () => {
     expect(readChunks(Buffer.from('2\r\nOK\r\n0\r\n'))).toBe('more');
     expect(readChunks(Buffer.from('zz\r\nOK\r\n0\r\n\r\n'))).toBeNull();
     expect(readChunks(Buffer.from('2\r\nOKAY\r\n0\r\n\r\n'))).toBeNull();
+    // Many chunks are node:http's to read: each arrival would read them all again.
+    expect(readChunks(Buffer.from(`${'1\r\nx\r\n'.repeat(64)}0\r\n\r\n`))?.toString()).toBe('x'.repeat(64));
+    expect(readChunks(Buffer.from(`${'1\r\nx\r\n'.repeat(65)}0\r\n\r\n`))).toBeNull();
   });
 });
 
