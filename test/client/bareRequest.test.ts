@@ -64,6 +64,30 @@ describe('bareRequest', () => {
     }
   });
 
+  it('leaves to node:http, which refuses them, a control character in a header or chunk extension and a head over 16 KB in one piece', async () => {
+    for (const answer of [
+      'HTTP/1.1 200 OK\r\nX-Note: a\x00b\r\nContent-Length: 2\r\n\r\nOK',
+      'HTTP/1.1 200 OK\r\nContent-Type: text/html\x01\r\nContent-Length: 2\r\n\r\nOK',
+      'HTTP/1.1 302 Found\r\nLocation: https://x.test/\x1b[2J\r\nContent-Length: 0\r\n\r\n',
+      'HTTP/1.1 200 OK\r\nX-Note: a\x7fb\r\nContent-Length: 2\r\n\r\nOK',
+      'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;a=\x01\r\nOK\r\n0\r\n\r\n',
+      'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2; a=b\r\nOK\r\n0\r\n\r\n',
+      `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(20_000)}\r\nContent-Length: 2\r\n\r\nOK`,
+    ]) {
+      const agent = await answering(() => answer);
+      expect(await ask(agent.url), JSON.stringify(answer.slice(0, 80))).toBe('again');
+    }
+  });
+
+  it('reads no body after a 204 or 304, whatever its headers say, as node:http does', async () => {
+    for (const answer of ['HTTP/1.1 204 No Content\r\n\r\n', 'HTTP/1.1 304 Not Modified\r\nContent-Length: 5\r\n\r\n', 'HTTP/1.1 204 No Content\r\nTransfer-Encoding: chunked\r\n\r\n']) {
+      const agent = await answering(() => answer);
+      expect(await ask(agent.url), JSON.stringify(answer)).toMatchObject({ text: '' });
+    }
+    const bodied = await answering(() => 'HTTP/1.1 204 No Content\r\nContent-Length: 2\r\n\r\nOK');
+    expect(await ask(bodied.url)).toBe('again');
+  });
+
   it('fails as node:http does where no connection can be made, and past its time', async () => {
     await expect(ask(`http://127.0.0.1:${await closedPort()}`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     const silent = await answering(() => null);
@@ -78,6 +102,8 @@ describe('the request and answer texts', () => {
     expect(requestText(new URL('http://agent.test/'), 'POST', { 'x-note': 'a\r\nInjected: 1' })).toBeNull();
     expect(requestText(new URL('http://agent.test/'), 'POST', { 'x-note': 'café' })).toBeNull();
     expect(requestText(new URL('http://ann:100%zz@agent.test/'), 'POST', {})).toBeNull();
+    // node:http sends a password without a user name too (an agent behind a proxy's basic auth).
+    expect(requestText(new URL('http://:s3cret@agent.test/'), 'POST', {})).toContain(`Authorization: Basic ${Buffer.from(':s3cret').toString('base64')}\r\n`);
   });
 
   it('reads a head and a chunked body', () => {
@@ -88,6 +114,17 @@ describe('the request and answer texts', () => {
     expect(readChunks(Buffer.from('2\r\nOK\r\n0\r\n'))).toBe('more');
     expect(readChunks(Buffer.from('zz\r\nOK\r\n0\r\n\r\n'))).toBeNull();
     expect(readChunks(Buffer.from('2\r\nOKAY\r\n0\r\n\r\n'))).toBeNull();
+    // Many chunks are node:http's to read: each arrival would read them all again.
+    expect(readChunks(Buffer.from(`${'1\r\nx\r\n'.repeat(64)}0\r\n\r\n`))?.toString()).toBe('x'.repeat(64));
+    expect(readChunks(Buffer.from(`${'1\r\nx\r\n'.repeat(65)}0\r\n\r\n`))).toBeNull();
+  });
+});
+
+describe('a pulse to an answer node:http refuses', () => {
+  it('is not counted as delivered: a header with a control character is no agent answering', async () => {
+    const agent = await answering(() => 'HTTP/1.1 200 OK\r\nX-Note: a\x01b\r\nContent-Length: 2\r\n\r\nOK');
+    const outcome = await sendPulse(agent.url, { tokenOrSlug: 'abc', signal: 'success', key: 'key-1', at: Date.now() }, false, []);
+    expect(outcome).toMatchObject({ kind: 'unreachable', message: expect.stringContaining('HPE_INVALID_HEADER_TOKEN') });
   });
 });
 
