@@ -124,6 +124,29 @@ describe.each(SHELLS)('the entry point under %s', (...shell) => {
   });
 });
 
+describe.each(SHELLS)('a runner stopped before it starts the job, under %s', (...shell) => {
+  it.each(SIGNALS.slice(0, 2))('%s ends the entry point with the runner status, and the job is not run directly instead', async (signal, number) => {
+    // A runner still loading: it says so, then neither starts the job nor handles a signal.
+    const dir = tempFolder('cronbeat-shim-loading-');
+    const loading = join(dir, 'loading.cjs');
+    writeFileSync(loading, "process.stdout.write(`loading ${process.pid}\\n`); setInterval(() => {}, 60_000);\n");
+    const entry = join(dir, 'cronbeat');
+    writeFileSync(entry, shimScript(process.execPath, loading), { mode: 0o755 });
+    const counter = join(dir, 'runs');
+    const tmp = tempFolder('cronbeat-shim-tmp-');
+    const child = spawn(shell[0], [...shell.slice(1), entry, 'run', token, '--', '/bin/sh', '-c', `echo ran >> ${counter}`], {
+      env: cleanEnv({ TMPDIR: tmp, PATH: '/usr/bin:/bin' }),
+    });
+    const done = finished(child);
+    const said = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString())));
+    leftBehind.push(child.pid!, Number(/loading (\d+)/.exec(said)![1]));
+    child.kill(signal);
+    expect(await done).toMatchObject({ status: 128 + number, signal: null, stdout: said, stderr: '' });
+    expect(() => readFileSync(counter)).toThrow(/ENOENT/);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+});
+
 describe.each(SHELLS)('a broken runner under %s', (...shell) => {
   const broken = join(tempFolder('cronbeat-shim-broken-'), 'cronbeat');
   /** The entry point with a runner that throws as it loads, or none at all. */
