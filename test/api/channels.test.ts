@@ -185,6 +185,19 @@ describe('/api/channels', () => {
     });
   });
 
+  it('says in words that a test message was refused for its size (413), as a real alert does', async () => {
+    const small = await receiver([{ status: 413, body: '<html><center><h1>413 Request Entity Too Large</h1></center></html>' }]);
+    const channel = await (await create({ name: 'small', kind: 'webhook', settings: { url: small.url } })).json();
+    expect(await (await agent.api(`/api/channels/${channel.id}/test`, { method: 'POST' })).json()).toEqual({
+      delivered: false,
+      response_status: 413,
+      response_body: '<html><center><h1>413 Request Entity Too Large</h1></center></html>',
+      error:
+        'The receiver answered HTTP 413: <html><center><h1>413 Request Entity Too Large</h1></center></html>. Too large for the receiver, and this message cannot be made smaller: not retried. ' +
+        "Raise the receiver's limit on a request's size (nginx's client_max_body_size).",
+    });
+  });
+
   it('keeps companies apart', async () => {
     const other = agent.tokenFor(2);
     const theirs = await (await create({ name: 'theirs', kind: 'ntfy', settings: { topic: 'x' } }, other)).json();

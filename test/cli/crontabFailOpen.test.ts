@@ -236,12 +236,15 @@ describe.skipIf(!isRoot)('a discovered line fails open (run as nobody, as cron d
     const d = await discovered(failing);
     const runner = join(d.shimDir, 'cronbeat-run.cjs');
     writeFileSync(runner, '// an older runner\n');
+    const shim = join(d.shimDir, 'cronbeat');
+    writeFileSync(shim, '#!/bin/sh\n# an older entry point, which passed no signal on\n');
     const env = { CRONBEAT_URL: agent.url, CRONBEAT_API_TOKEN: agent.token, CRONBEAT_DATA_DIR: tempFolder(), CRONBEAT_SHIM_DIR: d.shimDir };
     const again = await runCli(['crontab', 'discover', '--system-file', d.file], { env });
     expect(again.status).toBe(0);
     expect(again.stdout).toContain('Nothing to do: no job without a monitor.');
     expect(again.stdout).toContain(`Updated the entry point ${join(d.shimDir, 'cronbeat')} and its job runner.`);
     expect(readFileSync(runner)).toEqual(readFileSync(resolve(__dirname, '../../dist/cronbeat.cjs')));
+    expect(readFileSync(shim, 'utf8')).toContain("trap 'cronbeat_pass TERM' TERM");
     expect(readFileSync(d.file, 'utf8').split('\n')).toEqual(d.lines);
   });
 

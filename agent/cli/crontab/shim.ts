@@ -68,18 +68,77 @@ export function shimScript(node: string | null, runner: string): string {
 # cannot start it (node or the runner missing, unreadable, or failing as it loads), COMMAND
 # runs directly instead: once, with its own exit status. The runner says "started" on fd 3
 # just before it starts COMMAND, so a runner that dies after that never causes a second run.
+# TERM, INT, HUP and QUIT sent to this script's PID go on to the runner, which passes them to
+# COMMAND: the runner runs in the background and this script waits in \`wait\`, which a trapped
+# signal interrupts (inside $(...) a shell runs no trap until it returns), and fd 3 is a FIFO
+# in a private temporary folder, removed once both its ends are open. Without a temporary
+# folder (or a stdin) the runner runs inside $(...), as earlier entry points ran it.
 # Its variables have names no crontab sets: cron exports a crontab's own (node=…, status=…) to the job.
 cronbeat_node=${shellQuote(node ?? '')}
 cronbeat_runner=${shellQuote(runner)}
 [ -n "$cronbeat_node" ] && [ -x "$cronbeat_node" ] || cronbeat_node=$(command -v node) || cronbeat_node=
 if [ "$1" != run ]; then exec "$cronbeat_node" "$cronbeat_runner" "$@"; fi
 shift
-if [ -n "$cronbeat_node" ] && [ -r "$cronbeat_runner" ]; then
+cronbeat_pid= cronbeat_signal= cronbeat_started=
+# A signal for the job: passed to the runner now, or as soon as the runner is started.
+cronbeat_pass() {
+  cronbeat_signal=$1 cronbeat_caught=1
+  [ -z "$cronbeat_pid" ] || kill -s "$1" "$cronbeat_pid" 2>/dev/null
+}
+# Waits until the runner ends. Waiting again after a signal came late, once it has ended, gives
+# its status again (dash) or 127 (bash --posix), so 127 then means: the status before.
+cronbeat_wait() {
+  cronbeat_status=
+  while :; do
+    cronbeat_caught=
+    wait "$cronbeat_pid" 2>/dev/null
+    cronbeat_waited=$?
+    [ "$cronbeat_waited" = 127 ] && [ -n "$cronbeat_status" ] && return
+    cronbeat_status=$cronbeat_waited
+    [ -n "$cronbeat_caught" ] || return
+  done
+}
+# The runner in the background, its fd 3 the FIFO; the job's stdin through fd 5, since a
+# background command's own is /dev/null.
+cronbeat_background() {
+  rm -rf "$cronbeat_dir"
+  { "$cronbeat_node" "$cronbeat_runner" run --started-fd 3 "$@" 3>&8 8>&- 9<&- 0<&5 5<&- & } 5<&0
+  cronbeat_pid=$!
+  exec 8>&-
+  [ -z "$cronbeat_signal" ] || kill -s "$cronbeat_signal" "$cronbeat_pid" 2>/dev/null
+  cronbeat_wait
+  IFS= read -r cronbeat_started <&9
+}
+# Runs the runner in the background; 1 (nothing run) when there is no FIFO to be had or no stdin.
+cronbeat_watched() {
+  { true 5<&0; } 2>/dev/null || return 1
+  cronbeat_dir=$(mktemp -d 2>/dev/null) || return 1
+  if mkfifo "$cronbeat_dir/started" 2>/dev/null; then
+    { cronbeat_background "$@"; } 8<>"$cronbeat_dir/started" 9<"$cronbeat_dir/started"
+  fi
+  [ ! -d "$cronbeat_dir" ] || rm -rf "$cronbeat_dir"
+  [ -n "$cronbeat_pid" ]
+}
+# The runner inside $(...), its stdout through fd 4: signals to this PID wait until it ends.
+cronbeat_inline() {
   exec 4>&1
   cronbeat_started=$("$cronbeat_node" "$cronbeat_runner" run --started-fd 3 "$@" 3>&1 1>&4 4>&-)
   cronbeat_status=$?
   exec 4>&-
+}
+if [ -n "$cronbeat_node" ] && [ -r "$cronbeat_runner" ]; then
+  trap 'cronbeat_pass TERM' TERM
+  trap 'cronbeat_pass INT' INT
+  trap 'cronbeat_pass HUP' HUP
+  trap 'cronbeat_pass QUIT' QUIT
+  if ! cronbeat_watched "$@"; then
+    trap - TERM INT HUP QUIT
+    [ -z "$cronbeat_signal" ] || kill -s "$cronbeat_signal" $$
+    cronbeat_inline "$@"
+  fi
   [ "$cronbeat_started" = started ] && exit "$cronbeat_status"
+  # Stopped before the job started: it does not start now.
+  [ -z "$cronbeat_signal" ] || exit "$cronbeat_status"
 fi
 echo "cronbeat: the job runner could not start ($cronbeat_runner); running the job without monitoring" >&2
 while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done

@@ -131,6 +131,14 @@ export function oneDigestAtATime() {
 }
 
 /**
+ * What a test message's receiver said, a refusal for its size (413) in the words a real
+ * alert's has (tooLargeFailure) rather than the receiver's page alone; any other answer as it is.
+ */
+export function testAnswer(result: AttemptResult): AttemptResult {
+  return result.ok || result.responseStatus !== 413 ? result : { ...result, error: tooLargeFailure(result.error) };
+}
+
+/**
  * A message its receiver refused for its size (413: nginx's default 1 MB, Express's 100 KB).
  * A digest (a webhook's carries every alert as data) keeps the older half of its alerts and is
  * sent again at once (`sendAgain`); the newer half makes the next digest. Retried whole it would be

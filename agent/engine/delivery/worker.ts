@@ -8,7 +8,7 @@ import { channelKind } from '../../contract/channels';
 import { channelSecretValues } from '../../domain/channels/secrets';
 import { CHANNEL_DELETED, failedAfterChannelDeleted, nextAttemptAt, quietHoursEnd, retryAfterMs, RETRY_FOR_MS } from '../../domain/channels/delivery';
 import { buildDigestRequest, buildReportRequest, buildRequest, channelAlert, digestAsData, reportOf, testNotification, type MessageContext, type OutgoingRequest } from './messages';
-import { digestContent, DIGEST_INTERVAL_MS, oneDigestAtATime, refusedForSize, planBurst, settleInSlices } from './digests';
+import { digestContent, DIGEST_INTERVAL_MS, oneDigestAtATime, refusedForSize, planBurst, settleInSlices, testAnswer } from './digests';
 import { send, type AttemptResult } from './transport';
 import { judged } from './kinds';
 import { RateLimits } from './rateLimits';
@@ -291,6 +291,6 @@ export class DeliveryWorker {
   /** Sends a test message through `channel` now, outside the outbox, and answers what the receiver said. */
   sendTest(channel: ChannelRow): Promise<AttemptResult> {
     const notification = testNotification(channel, this.options.clock());
-    return this.sendTo(channel, () => buildRequest(channel, notification, this.context(channel, randomUUID())));
+    return this.sendTo(channel, () => buildRequest(channel, notification, this.context(channel, randomUUID()))).then(testAnswer);
   }
 }
