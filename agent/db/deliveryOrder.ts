@@ -6,9 +6,10 @@ import type { Db } from './open';
  */
 /** `Row` is a delivery's row (DeliveryRow, which deliveries.ts declares). */
 export function deliveryOrder<Row extends { id: number; channel_id: number; created_at: number; attempts: number; next_attempt_at: number | null }>(db: Db) {
-  // Over deliveries_due (a digest's folded alerts, not due, are not read) and deliveries_recent.
+  // Over deliveries_retrying (the channel's deliveries tried and waiting to be tried again: a burst's
+  // fresh alerts are not read; over deliveries_due, 10,000 of them were, per send) and deliveries_recent.
   const olderRetrying = db.prepare(
-    `SELECT * FROM deliveries INDEXED BY deliveries_due
+    `SELECT * FROM deliveries INDEXED BY deliveries_retrying
      WHERE channel_id = @channelId AND status = 'pending' AND next_attempt_at IS NOT NULL AND attempts > 0
        AND id < @id AND last_attempt_at < @since
        AND (@working OR NOT EXISTS (SELECT 1 FROM deliveries WHERE channel_id = @channelId AND last_attempt_at >= @since))

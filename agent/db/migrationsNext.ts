@@ -17,4 +17,10 @@ export const nextMigrations: string[] = [
     PRIMARY KEY (server_id, watcher)
   );
   `,
+  // 38: a channel's deliveries waiting to be tried again, by id, so the order check before every send (a new
+  // alert never overtakes one its channel is retrying: deliveryOrder.ts) reads those few, not every pending
+  // alert of the channel: over a burst's 10,000 it took up to 22 ms a send, the event loop held meanwhile.
+  `
+  CREATE INDEX IF NOT EXISTS deliveries_retrying ON deliveries(channel_id, id) WHERE status = 'pending' AND attempts > 0 AND next_attempt_at IS NOT NULL;
+  `,
 ];

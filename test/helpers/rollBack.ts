@@ -26,6 +26,7 @@ const UNDO: Record<number, string> = {
   35: 'ALTER TABLE ssl_certificates DROP COLUMN held;',
   36: 'DROP INDEX notifications_done;',
   37: 'DROP TABLE server_watchers;',
+  38: 'DROP INDEX deliveries_retrying;',
 };
 
 /** Rolls the database in `file` back to schema `version`, then runs `then` (old data to plant) before closing it. */
