@@ -80,9 +80,10 @@ cronbeat_runner=${shellQuote(runner)}
 if [ "$1" != run ]; then exec "$cronbeat_node" "$cronbeat_runner" "$@"; fi
 shift
 cronbeat_pid= cronbeat_signal= cronbeat_started=
-# A signal for the job: passed to the runner now, or as soon as the runner is started.
+# A signal for the job: passed to the runner now, or as soon as the runner is started; $2 is
+# the status of a process it ends.
 cronbeat_pass() {
-  cronbeat_signal=$1 cronbeat_caught=1
+  cronbeat_signal=$1 cronbeat_caught=1 cronbeat_stopped=$2
   [ -z "$cronbeat_pid" ] || kill -s "$1" "$cronbeat_pid" 2>/dev/null
 }
 # Waits until the runner ends. Waiting again after a signal came late, once it has ended, gives
@@ -102,6 +103,10 @@ cronbeat_wait() {
 # background command's own is /dev/null.
 cronbeat_background() {
   rm -rf "$cronbeat_dir"
+  # A signal that came before the runner stops the job before it starts: the runner is not started.
+  # (Passed to a runner just forked it could be lost: a background command ignores INT and QUIT
+  # until node starts, and dash's child runs this script's traps until it execs node.)
+  [ -z "$cronbeat_signal" ] || return
   { "$cronbeat_node" "$cronbeat_runner" run --started-fd 3 "$@" 3>&8 8>&- 9<&- 0<&5 5<&- & } 5<&0
   cronbeat_pid=$!
   exec 8>&-
@@ -109,7 +114,8 @@ cronbeat_background() {
   cronbeat_wait
   IFS= read -r cronbeat_started <&9
 }
-# Runs the runner in the background; 1 (nothing run) when there is no FIFO to be had or no stdin.
+# Runs the runner in the background; 1 (nothing run) when there is no FIFO to be had, no stdin,
+# or a signal came first.
 cronbeat_watched() {
   { true 5<&0; } 2>/dev/null || return 1
   cronbeat_dir=$(mktemp -d 2>/dev/null) || return 1
@@ -127,13 +133,15 @@ cronbeat_inline() {
   exec 4>&-
 }
 if [ -n "$cronbeat_node" ] && [ -r "$cronbeat_runner" ]; then
-  trap 'cronbeat_pass TERM' TERM
-  trap 'cronbeat_pass INT' INT
-  trap 'cronbeat_pass HUP' HUP
-  trap 'cronbeat_pass QUIT' QUIT
+  trap 'cronbeat_pass TERM 143' TERM
+  trap 'cronbeat_pass INT 130' INT
+  trap 'cronbeat_pass HUP 129' HUP
+  trap 'cronbeat_pass QUIT 131' QUIT
   if ! cronbeat_watched "$@"; then
+    # A signal that came before the runner started ends this script, as it would have ended the
+    # job (bash ignores a QUIT it sends itself: then the status says it).
     trap - TERM INT HUP QUIT
-    [ -z "$cronbeat_signal" ] || kill -s "$cronbeat_signal" $$
+    [ -z "$cronbeat_signal" ] || { kill -s "$cronbeat_signal" $$; exit "$cronbeat_stopped"; }
     cronbeat_inline "$@"
   fi
   [ "$cronbeat_started" = started ] && exit "$cronbeat_status"

@@ -1,0 +1,77 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { shimScript } from '../../agent/cli/crontab/shim';
+import { startTestAgent, type TestAgent } from '../helpers/testAgent';
+import { CLI, cleanEnv, finished, tempFolder, type CliResult } from '../helpers/cli';
+import { createMonitor } from './agentFixtures';
+
+/*
+ * The entry point `crontab discover` installs (shim.ts) where what runs it is odd: a signal that
+ * comes before the runner starts. The job still runs once, or, asked to stop before it starts, not at all.
+ * Real shells, the real runner of dist/, and an agent in this process.
+ */
+
+vi.setConfig({ testTimeout: 30_000 });
+
+const SHELLS: string[][] = [['/bin/dash'], ['/bin/bash', '--posix']];
+if (spawnSync('busybox', ['sh', '-c', 'true']).status === 0) SHELLS.push(['busybox', 'sh']);
+const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT'] as const;
+
+let agent: TestAgent;
+let token: string;
+let shim: string;
+
+beforeAll(async () => {
+  agent = await startTestAgent();
+  token = (await createMonitor(agent, 'shim edges')).token;
+  const folder = tempFolder('cronbeat-shim-edges-');
+  const runner = join(folder, 'cronbeat-run.cjs');
+  copyFileSync(CLI, runner);
+  shim = join(folder, 'cronbeat');
+  writeFileSync(shim, shimScript(process.execPath, runner), { mode: 0o755 });
+});
+afterAll(() => agent.stop());
+
+/** `SHELL ENTRY run --url … TOKEN -- JOB…` in `cwd`, with `env` over a clean one (signals at their defaults, as cron starts a line). */
+function runShim(shell: string[], entry: string, job: string[], env: Record<string, string>, cwd = '/'): Promise<CliResult> {
+  const child = spawn(shell[0], [...shell.slice(1), entry, 'run', '--url', agent.url, token, '--', ...job], {
+    cwd,
+    env: cleanEnv({ CRONBEAT_DATA_DIR: tempFolder(), PATH: '/usr/bin:/bin', ...env }),
+  });
+  return finished(child, 'stdin');
+}
+
+/** A job that counts its runs in `counter`, copies its stdin to stdout and exits 3. */
+const counted = (counter: string) => ['/bin/sh', '-c', `echo ran >> ${counter}; cat; exit 3`];
+
+/** How many times the job ran. */
+function runs(counter: string): number {
+  try {
+    return readFileSync(counter, 'utf8').split('\n').filter(Boolean).length;
+  } catch {
+    return 0;
+  }
+}
+
+describe.each(SHELLS)('the entry point under %s', (...shell) => {
+  it.each(SIGNALS)('does not start the job when %s comes while it makes the FIFO, and ends as the signal would end the job', async (signal) => {
+    // A `mktemp` that signals the entry point (the child of this process, above bash's subshell
+    // for $(…)) as it runs: the signal comes before the runner is started. It was passed to the
+    // runner just forked, which lost it, and the job ran.
+    const bin = tempFolder('cronbeat-shim-bin-');
+    const parentOf = (pid: string) => `$(cut -d' ' -f4 /proc/${pid}/stat)`;
+    const findEntry = `entry=$PPID; while [ "${parentOf('$entry')}" != ${process.pid} ]; do entry=${parentOf('$entry')}; done`;
+    writeFileSync(join(bin, 'mktemp'), `#!/bin/sh\n${findEntry}\nkill -s ${signal.slice(3)} $entry\nexec /usr/bin/mktemp "$@"\n`, { mode: 0o755 });
+    const counter = join(tempFolder(), 'runs');
+    const tmp = tempFolder('cronbeat-shim-tmp-');
+    const result = await runShim(shell, shim, counted(counter), { PATH: `${bin}:/usr/bin:/bin`, TMPDIR: tmp });
+    expect(runs(counter)).toBe(0);
+    // Killed by the signal (dash) or, where the shell ignores it sent to itself (bash and QUIT), its status.
+    expect(result.status ?? 128 + constants.signals[result.signal!]).toBe(128 + constants.signals[signal]);
+    expect(result.stderr).toBe('');
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+});
