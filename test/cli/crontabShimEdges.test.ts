@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,7 +10,7 @@ import { createMonitor } from './agentFixtures';
 
 /*
  * The entry point `crontab discover` installs (shim.ts) where what runs it is odd: a signal that
- * comes before the runner starts. The job still runs once, or, asked to stop before it starts, not at all.
+ * comes before the runner starts, a relative $TMPDIR that starts with a dash. The job still runs once, or, asked to stop before it starts, not at all.
  * Real shells, the real runner of dist/, and an agent in this process.
  */
 
@@ -73,5 +73,17 @@ describe.each(SHELLS)('the entry point under %s', (...shell) => {
     expect(result.status ?? 128 + constants.signals[result.signal!]).toBe(128 + constants.signals[signal]);
     expect(result.stderr).toBe('');
     expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('uses a relative $TMPDIR that starts with a dash, and leaves nothing in it', async () => {
+    const cwd = tempFolder('cronbeat-shim-cwd-');
+    mkdirSync(join(cwd, '-tmp'));
+    const counter = join(cwd, 'runs');
+    // The job sees its grandparent, the entry point, hold the FIFO open: the signals' way was taken.
+    const job = `echo ran >> ${counter}; ls -l /proc/$(cut -d' ' -f4 /proc/$PPID/stat)/fd | grep -c /started; exit 3`;
+    const result = await runShim(shell, shim, ['/bin/sh', '-c', job], { TMPDIR: '-tmp' }, cwd);
+    expect(result).toMatchObject({ status: 3, stdout: '1\n', stderr: '' });
+    expect(runs(counter)).toBe(1);
+    expect(readdirSync(join(cwd, '-tmp'))).toEqual([]);
   });
 });

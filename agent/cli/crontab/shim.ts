@@ -102,7 +102,7 @@ cronbeat_wait() {
 # The runner in the background, its fd 3 the FIFO; the job's stdin through fd 5, since a
 # background command's own is /dev/null.
 cronbeat_background() {
-  rm -rf "$cronbeat_dir"
+  rm -rf -- "$cronbeat_dir"
   # A signal that came before the runner stops the job before it starts: the runner is not started.
   # (Passed to a runner just forked it could be lost: a background command ignores INT and QUIT
   # until node starts, and dash's child runs this script's traps until it execs node.)
@@ -115,14 +115,14 @@ cronbeat_background() {
   IFS= read -r cronbeat_started <&9
 }
 # Runs the runner in the background; 1 (nothing run) when there is no FIFO to be had, no stdin,
-# or a signal came first.
+# or a signal came first. \`--\`: a relative $TMPDIR may start with a dash.
 cronbeat_watched() {
   { true 5<&0; } 2>/dev/null || return 1
   cronbeat_dir=$(mktemp -d 2>/dev/null) || return 1
-  if mkfifo "$cronbeat_dir/started" 2>/dev/null; then
+  if mkfifo -- "$cronbeat_dir/started" 2>/dev/null; then
     { cronbeat_background "$@"; } 8<>"$cronbeat_dir/started" 9<"$cronbeat_dir/started"
   fi
-  [ ! -d "$cronbeat_dir" ] || rm -rf "$cronbeat_dir"
+  [ ! -d "$cronbeat_dir" ] || rm -rf -- "$cronbeat_dir"
   [ -n "$cronbeat_pid" ]
 }
 # The runner inside $(...), its stdout through fd 4: signals to this PID wait until it ends.
