@@ -10,7 +10,8 @@ import { createMonitor } from './agentFixtures';
 
 /*
  * The entry point `crontab discover` installs (shim.ts) where what runs it is odd: a signal that
- * comes before the runner starts, a relative $TMPDIR that starts with a dash. The job still runs once, or, asked to stop before it starts, not at all.
+ * comes before the runner starts, a relative $TMPDIR that starts with a dash, bash's errexit
+ * exported by a crontab. The job still runs once, or, asked to stop before it starts, not at all.
  * Real shells, the real runner of dist/, and an agent in this process.
  */
 
@@ -85,5 +86,26 @@ describe.each(SHELLS)('the entry point under %s', (...shell) => {
     expect(result).toMatchObject({ status: 3, stdout: '1\n', stderr: '' });
     expect(runs(counter)).toBe(1);
     expect(readdirSync(join(cwd, '-tmp'))).toEqual([]);
+  });
+});
+
+describe('the entry point under bash with errexit in its environment (SHELLOPTS=errexit, a crontab may export it)', () => {
+  it.each([
+    ['bash --posix', ['/bin/bash', '--posix']],
+    ['bash as sh', ['sh']],
+  ])('%s runs the job directly, once, when the runner fails as it loads and no FIFO can be made', async (_, shell) => {
+    const folder = tempFolder('cronbeat-shim-errexit-');
+    const broken = join(folder, 'broken.cjs');
+    writeFileSync(broken, 'throw new Error("broken install");\n');
+    const entry = join(folder, 'cronbeat');
+    writeFileSync(entry, shimScript(process.execPath, broken), { mode: 0o755 });
+    // bash run by the name sh, as /bin/sh is on Fedora or Arch: its POSIX mode, SHELLOPTS still read.
+    const bin = tempFolder('cronbeat-shim-bin-');
+    spawnSync('ln', ['-s', '/bin/bash', join(bin, 'sh')]);
+    const counter = join(folder, 'runs');
+    const result = await runShim(shell[0] === 'sh' ? [join(bin, 'sh')] : shell, entry, counted(counter), { SHELLOPTS: 'errexit', TMPDIR: join(folder, 'no-such-folder') });
+    expect(result).toMatchObject({ status: 3, stdout: 'stdin' });
+    expect(result.stderr).toMatch(/cronbeat: the job runner could not start \(.*\); running the job without monitoring\n$/);
+    expect(runs(counter)).toBe(1);
   });
 });
