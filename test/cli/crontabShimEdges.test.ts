@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -101,7 +101,7 @@ describe('the entry point under bash with errexit in its environment (SHELLOPTS=
     writeFileSync(entry, shimScript(process.execPath, broken), { mode: 0o755 });
     // bash run by the name sh, as /bin/sh is on Fedora or Arch: its POSIX mode, SHELLOPTS still read.
     const bin = tempFolder('cronbeat-shim-bin-');
-    spawnSync('ln', ['-s', '/bin/bash', join(bin, 'sh')]);
+    symlinkSync('/bin/bash', join(bin, 'sh'));
     const counter = join(folder, 'runs');
     const result = await runShim(shell[0] === 'sh' ? [join(bin, 'sh')] : shell, entry, counted(counter), { SHELLOPTS: 'errexit', TMPDIR: join(folder, 'no-such-folder') });
     expect(result).toMatchObject({ status: 3, stdout: 'stdin' });
