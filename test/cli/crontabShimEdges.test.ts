@@ -87,6 +87,17 @@ describe.each(SHELLS)('the entry point under %s', (...shell) => {
     expect(runs(counter)).toBe(1);
     expect(readdirSync(join(cwd, '-tmp'))).toEqual([]);
   });
+
+  it('runs the job through the runner, once, when the line has no stdin and no stdout at all', async () => {
+    // No stdin: the runner runs inside $(…), where `exec 4>&1` on a closed stdout ended the script.
+    const counter = join(tempFolder(), 'runs');
+    const job = ['/bin/sh', '-c', `echo ran >> ${counter}; echo to stderr >&2; exit 5`];
+    const closed = ['/bin/sh', '-c', 'exec <&- >&- "$@"', '-', ...shell, shim, 'run', '--url', agent.url, token, '--', ...job];
+    const child = spawn(closed[0], closed.slice(1), { env: cleanEnv({ CRONBEAT_DATA_DIR: tempFolder(), PATH: '/usr/bin:/bin' }) });
+    child.stdin.on('error', () => undefined); // its reader is closed at once
+    expect(await finished(child)).toMatchObject({ status: 5, stdout: '', stderr: 'to stderr\n' });
+    expect(runs(counter)).toBe(1);
+  });
 });
 
 describe('the entry point under bash with errexit in its environment (SHELLOPTS=errexit, a crontab may export it)', () => {

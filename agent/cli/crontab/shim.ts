@@ -125,13 +125,15 @@ cronbeat_watched() {
   [ ! -d "$cronbeat_dir" ] || rm -rf -- "$cronbeat_dir"
   [ -n "$cronbeat_pid" ]
 }
-# The runner inside $(...), its stdout through fd 4: signals to this PID wait until it ends. Its
-# status taken with ||, so that bash's errexit (SHELLOPTS=errexit, a crontab may export it) cannot
-# end this script before it runs a job the runner could not start.
+# The runner inside $(...), its stdout through fd 4 (closed, as this script's is, when exec 4>&1
+# would end this script): signals to this PID wait until it ends. Its status taken with ||, so
+# that bash's errexit (SHELLOPTS=errexit, a crontab may export it) cannot end this script before
+# it runs a job the runner could not start.
 cronbeat_inline() {
-  exec 4>&1
+  cronbeat_out=-
+  if { true 4>&1; } 2>/dev/null; then exec 4>&1; cronbeat_out=4; fi
   cronbeat_status=0
-  cronbeat_started=$("$cronbeat_node" "$cronbeat_runner" run --started-fd 3 "$@" 3>&1 1>&4 4>&-) || cronbeat_status=$?
+  cronbeat_started=$("$cronbeat_node" "$cronbeat_runner" run --started-fd 3 "$@" 3>&1 1>&$cronbeat_out 4>&-) || cronbeat_status=$?
   exec 4>&-
 }
 if [ -n "$cronbeat_node" ] && [ -r "$cronbeat_runner" ]; then
