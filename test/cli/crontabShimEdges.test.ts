@@ -100,6 +100,23 @@ describe.each(SHELLS)('the entry point under %s', (...shell) => {
   });
 });
 
+describe.each(SHELLS)('a broken runner under %s', (...shell) => {
+  it('runs the job directly, once, when the line\'s stderr is a pipe nobody reads any more', async () => {
+    const folder = tempFolder('cronbeat-shim-pipe-');
+    const entry = join(folder, 'cronbeat');
+    writeFileSync(entry, shimScript(process.execPath, join(folder, 'missing.cjs')), { mode: 0o755 });
+    // stderr opened on a FIFO whose only reader is then closed: a pipe whose reader is gone.
+    const fifo = join(folder, 'stderr');
+    spawnSync('mkfifo', [fifo]);
+    const counter = join(folder, 'runs');
+    const broken = ['/bin/sh', '-c', 'exec 3<>"$0" 2>"$0" 3<&- "$@"', fifo, ...shell, entry, 'run', token, '--', ...counted(counter)];
+    const child = spawn(broken[0], broken.slice(1), { env: cleanEnv({ PATH: '/usr/bin:/bin', TMPDIR: folder }) });
+    // Its message was written into the broken pipe, and the PIPE signal ended it before the job ran.
+    expect(await finished(child, 'stdin')).toMatchObject({ status: 3, signal: null, stdout: 'stdin' });
+    expect(runs(counter)).toBe(1);
+  });
+});
+
 describe('the entry point under bash with errexit in its environment (SHELLOPTS=errexit, a crontab may export it)', () => {
   it.each([
     ['bash --posix', ['/bin/bash', '--posix']],

@@ -152,7 +152,11 @@ if [ -n "$cronbeat_node" ] && [ -r "$cronbeat_runner" ]; then
   # Stopped before the job started: it does not start now.
   [ -z "$cronbeat_signal" ] || exit "$cronbeat_status"
 fi
+# Said with PIPE ignored, so that a stderr nobody reads any more cannot end this script before the
+# job runs (a PIPE ignored since this script started stays ignored: the job gets what it would have).
+trap '' PIPE
 echo "cronbeat: the job runner could not start ($cronbeat_runner); running the job without monitoring" >&2
+trap - PIPE
 while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done
 [ $# -gt 0 ] || exit 2
 shift
