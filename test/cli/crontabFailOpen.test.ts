@@ -244,7 +244,7 @@ describe.skipIf(!isRoot)('a discovered line fails open (run as nobody, as cron d
     expect(again.stdout).toContain('Nothing to do: no job without a monitor.');
     expect(again.stdout).toContain(`Updated the entry point ${join(d.shimDir, 'cronbeat')} and its job runner.`);
     expect(readFileSync(runner)).toEqual(readFileSync(resolve(__dirname, '../../dist/cronbeat.cjs')));
-    expect(readFileSync(shim, 'utf8')).toContain("trap 'cronbeat_pass TERM' TERM");
+    expect(readFileSync(shim, 'utf8')).toContain("trap 'cronbeat_pass TERM 143' TERM");
     expect(readFileSync(d.file, 'utf8').split('\n')).toEqual(d.lines);
   });
 

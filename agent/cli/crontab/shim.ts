@@ -80,9 +80,10 @@ cronbeat_runner=${shellQuote(runner)}
 if [ "$1" != run ]; then exec "$cronbeat_node" "$cronbeat_runner" "$@"; fi
 shift
 cronbeat_pid= cronbeat_signal= cronbeat_started=
-# A signal for the job: passed to the runner now, or as soon as the runner is started.
+# A signal for the job: passed to the runner now, or as soon as the runner is started; $2 is
+# the status of a process it ends.
 cronbeat_pass() {
-  cronbeat_signal=$1 cronbeat_caught=1
+  cronbeat_signal=$1 cronbeat_caught=1 cronbeat_stopped=$2
   [ -z "$cronbeat_pid" ] || kill -s "$1" "$cronbeat_pid" 2>/dev/null
 }
 # Waits until the runner ends. Waiting again after a signal came late, once it has ended, gives
@@ -101,7 +102,11 @@ cronbeat_wait() {
 # The runner in the background, its fd 3 the FIFO; the job's stdin through fd 5, since a
 # background command's own is /dev/null.
 cronbeat_background() {
-  rm -rf "$cronbeat_dir"
+  rm -rf -- "$cronbeat_dir"
+  # A signal that came before the runner stops the job before it starts: the runner is not started.
+  # (Passed to a runner just forked it could be lost: a background command ignores INT and QUIT
+  # until node starts, and dash's child runs this script's traps until it execs node.)
+  [ -z "$cronbeat_signal" ] || return
   { "$cronbeat_node" "$cronbeat_runner" run --started-fd 3 "$@" 3>&8 8>&- 9<&- 0<&5 5<&- & } 5<&0
   cronbeat_pid=$!
   exec 8>&-
@@ -109,38 +114,49 @@ cronbeat_background() {
   cronbeat_wait
   IFS= read -r cronbeat_started <&9
 }
-# Runs the runner in the background; 1 (nothing run) when there is no FIFO to be had or no stdin.
+# Runs the runner in the background; 1 (nothing run) when there is no FIFO to be had, no stdin,
+# or a signal came first. \`--\`: a relative $TMPDIR may start with a dash.
 cronbeat_watched() {
   { true 5<&0; } 2>/dev/null || return 1
   cronbeat_dir=$(mktemp -d 2>/dev/null) || return 1
-  if mkfifo "$cronbeat_dir/started" 2>/dev/null; then
+  if mkfifo -- "$cronbeat_dir/started" 2>/dev/null; then
     { cronbeat_background "$@"; } 8<>"$cronbeat_dir/started" 9<"$cronbeat_dir/started"
   fi
-  [ ! -d "$cronbeat_dir" ] || rm -rf "$cronbeat_dir"
+  [ ! -d "$cronbeat_dir" ] || rm -rf -- "$cronbeat_dir"
   [ -n "$cronbeat_pid" ]
 }
-# The runner inside $(...), its stdout through fd 4: signals to this PID wait until it ends.
+# The runner inside $(...), its stdout through fd 4 (closed, as this script's is, when exec 4>&1
+# would end this script): signals to this PID wait until it ends. Its status taken with ||, so
+# that bash's errexit (SHELLOPTS=errexit, a crontab may export it) cannot end this script before
+# it runs a job the runner could not start.
 cronbeat_inline() {
-  exec 4>&1
-  cronbeat_started=$("$cronbeat_node" "$cronbeat_runner" run --started-fd 3 "$@" 3>&1 1>&4 4>&-)
-  cronbeat_status=$?
+  cronbeat_out=-
+  if { true 4>&1; } 2>/dev/null; then exec 4>&1; cronbeat_out=4; fi
+  cronbeat_status=0
+  cronbeat_started=$("$cronbeat_node" "$cronbeat_runner" run --started-fd 3 "$@" 3>&1 1>&$cronbeat_out 4>&-) || cronbeat_status=$?
   exec 4>&-
 }
 if [ -n "$cronbeat_node" ] && [ -r "$cronbeat_runner" ]; then
-  trap 'cronbeat_pass TERM' TERM
-  trap 'cronbeat_pass INT' INT
-  trap 'cronbeat_pass HUP' HUP
-  trap 'cronbeat_pass QUIT' QUIT
+  trap 'cronbeat_pass TERM 143' TERM
+  trap 'cronbeat_pass INT 130' INT
+  trap 'cronbeat_pass HUP 129' HUP
+  trap 'cronbeat_pass QUIT 131' QUIT
   if ! cronbeat_watched "$@"; then
+    # A signal that came before the runner started ends this script, as it would have ended the
+    # job (bash ignores a QUIT it sends itself: then the status says it).
     trap - TERM INT HUP QUIT
-    [ -z "$cronbeat_signal" ] || kill -s "$cronbeat_signal" $$
+    [ -z "$cronbeat_signal" ] || { kill -s "$cronbeat_signal" $$; exit "$cronbeat_stopped"; }
     cronbeat_inline "$@"
   fi
   [ "$cronbeat_started" = started ] && exit "$cronbeat_status"
   # Stopped before the job started: it does not start now.
   [ -z "$cronbeat_signal" ] || exit "$cronbeat_status"
 fi
+# Said with PIPE ignored, so that a stderr nobody reads any more cannot end this script before the
+# job runs (a PIPE ignored since this script started stays ignored: the job gets what it would have).
+trap '' PIPE
 echo "cronbeat: the job runner could not start ($cronbeat_runner); running the job without monitoring" >&2
+trap - PIPE
 while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done
 [ $# -gt 0 ] || exit 2
 shift
