@@ -19,8 +19,30 @@ const { IpcChannel } = await import('../../main/ipcChannels');
 
 const dataDir = mkdtempSync(join(tmpdir(), 'cronbeat-desktop-'));
 const previousDataDir = process.env.CRONBEAT_DATA_DIR;
-// Holds 8787 when it is free, so the test never takes the well-known port (and proves the fallback).
+// Holds 8787, so the test never takes the well-known port (and proves the fallback).
 const blocker = createServer();
+
+/**
+ * Whether the blocker got 8787. Held by someone else (an agent of yours, or this file in a second
+ * suite run beside this one), it is tried again for a while: a holder that lets go before the app
+ * starts would hand 8787 to the app. One holding it for good keeps it from the app as well.
+ */
+async function holdWellKnownPort(): Promise<void> {
+  const end = Date.now() + 15_000;
+  while (
+    !(await new Promise<boolean>((resolve) => {
+      const taken = () => resolve(false);
+      blocker.once('error', taken);
+      blocker.listen(8787, '127.0.0.1', () => {
+        blocker.off('error', taken);
+        resolve(true);
+      });
+    })) &&
+    Date.now() < end
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 
 function askSession(frameUrl: string, parent: unknown = null): unknown {
@@ -31,10 +53,7 @@ function askSession(frameUrl: string, parent: unknown = null): unknown {
 
 let origin: string;
 beforeAll(async () => {
-  await new Promise<void>((resolve) => {
-    blocker.once('error', () => resolve());
-    blocker.listen(8787, '127.0.0.1', () => resolve());
-  });
+  await holdWellKnownPort();
   process.env.CRONBEAT_DATA_DIR = dataDir;
   await import('../../main/main');
   const window = await until(() => electron.createdWindows[0], 'the dashboard window');
