@@ -23,4 +23,9 @@ export const nextMigrations: string[] = [
   `
   CREATE INDEX IF NOT EXISTS deliveries_retrying ON deliveries(channel_id, id) WHERE status = 'pending' AND attempts > 0 AND next_attempt_at IS NOT NULL;
   `,
+  // 39: a monitor's quiet changes, so pruning (agent/engine/notificationPruning.ts) deletes a deleted monitor's
+  // in batches of its own rows: quiet_changes_by_time would walk every change of its company to find them.
+  `
+  CREATE INDEX IF NOT EXISTS quiet_changes_by_monitor ON quiet_changes(monitor_id);
+  `,
 ];

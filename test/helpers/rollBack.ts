@@ -27,6 +27,7 @@ const UNDO: Record<number, string> = {
   36: 'DROP INDEX notifications_done;',
   37: 'DROP TABLE server_watchers;',
   38: 'DROP INDEX deliveries_retrying;',
+  39: 'DROP INDEX quiet_changes_by_monitor;',
 };
 
 /** Rolls the database in `file` back to schema `version`, then runs `then` (old data to plant) before closing it. */
