@@ -205,7 +205,7 @@ export function withChannelIds<T extends object>(resource: T, channelIds: number
   return { ...resource, channel_ids: channelIds };
 }
 
-/** Ours, read-only: when the server's crontab watcher last reported, and whether it went quiet. */
+/** Ours, read-only: when the server's crontab watchers last reported, and whether any of them went quiet (the report's quiet moment is the earliest of theirs). */
 export function presentServerReport(report: ServerReportRow | null, now: number): ServerReport {
   return {
     last_report_at: report ? toApiTimestamp(report.last_report_at) : null,
