@@ -112,6 +112,7 @@ export function serverReportRepository(db: Db) {
     `SELECT r.server_id, r.last_report_at, r.interval_seconds, r.jobs FROM server_reports r
      JOIN servers s ON s.id = r.server_id WHERE s.company_id = ? AND s.deleted_at IS NULL`,
   );
+  const forget = db.prepare('DELETE FROM server_watchers WHERE server_id = ? AND watcher = ?');
   const watchersOfCompany = db.prepare(
     `SELECT w.server_id, w.watcher, w.last_report_at, w.interval_seconds, w.quiet_alert_at FROM server_watchers w
      JOIN servers s ON s.id = w.server_id WHERE s.company_id = ? AND s.deleted_at IS NULL`,
@@ -183,6 +184,17 @@ export function serverReportRepository(db: Db) {
       }
       const reports = ofCompany.all(companyId) as Array<Omit<ServerReportRow, 'quiet_alert_at'>>;
       return new Map(reports.map((report) => [report.server_id, withQuietMoment(report, watchers.get(report.server_id) ?? [])]));
+    },
+    /** A server's watchers, by name. */
+    watchers(serverId: number): Array<WatcherRow & { jobs: number | null }> {
+      return (watchersOf.all(serverId) as Array<WatcherRow & { jobs: number | null }>).sort((a, b) => a.watcher.localeCompare(b.watcher));
+    },
+    /**
+     * Forgets one of a server's watchers (one stopped for good, or replaced by one of other files under
+     * another name): it no longer makes its server quiet, until it reports again. False when there is none.
+     */
+    forget(serverId: number, watcher: string): boolean {
+      return forget.run(serverId, watcher).changes === 1;
     },
     /** The watchers of a company's live servers. */
     watchersOfCompany(companyId: number): WatcherRow[] {

@@ -92,4 +92,31 @@ describe('a server with several watchers', () => {
       'reporting: The crontab watcher of web-4 (web-4) reported again at 2026-11-23 10:10 UTC, after 10 min without a report.',
     ]);
   });
+
+  it('keeps the server quiet for a watcher replaced by one of other files, until it is forgotten', async () => {
+    const id = await addServer('web-5');
+    await report('web-5', 'crontab-watch-files-aaaaaaaaaaaa', 60, '10:00:00');
+    // Its files changed: it reports under another name from now on.
+    await report('web-5', 'crontab-watch-files-bbbbbbbbbbbb', 60, '10:01:00');
+    await report('web-5', 'crontab-watch-files-bbbbbbbbbbbb', 60, '10:03:00');
+    await step('10:03:00.001');
+    expect(await quietFlag(id)).toBe(true);
+    const watchers = await (await agent.api(`/api/servers/${id}/watchers`)).json();
+    expect(watchers).toEqual([
+      { watcher: 'crontab-watch-files-aaaaaaaaaaaa', last_report_at: '2026-11-23T10:00:00.000000Z', report_interval_seconds: 60, jobs: 3, quiet: true },
+      { watcher: 'crontab-watch-files-bbbbbbbbbbbb', last_report_at: '2026-11-23T10:03:00.000000Z', report_interval_seconds: 60, jobs: 3, quiet: false },
+    ]);
+    const forget = (query: string, token?: string) => agent.api(`/api/servers/${id}/watchers${query}`, { method: 'DELETE', token });
+    const readOnly = agent.store.apiTokens.create({ companyId: 1, name: 'wall', scope: 'read-only', now }).token;
+    expect((await forget('?watcher=crontab-watch-files-aaaaaaaaaaaa', readOnly)).status).toBe(403);
+    expect(Object.keys((await (await forget('')).json()).errors)).toEqual(['watcher']);
+    expect((await forget('?watcher=crontab-watch-files-aaaaaaaaaaaa')).status).toBe(204);
+    expect(await quietFlag(id)).toBe(false);
+    expect((await forget('?watcher=crontab-watch-files-aaaaaaaaaaaa')).status).toBe(404);
+    expect((await agent.api(`/api/servers/999999/watchers?watcher=x`, { method: 'DELETE' })).status).toBe(404);
+    await step('10:04:00');
+    expect(await notes('web-5')).toEqual([
+      'quiet: The crontab watcher "crontab-watch-files-aaaaaaaaaaaa" of web-5 (web-5) has not reported since 2026-11-23 10:00 UTC; it reports every minute. Is "cronbeat crontab watch" still running there, and can it reach Cronbeat?',
+    ]);
+  });
 });
