@@ -107,19 +107,26 @@ export function serverReportRepository(db: Db) {
      WHERE quiet_since IS NULL AND quiet_alert_at < @to AND quiet_after_outage(quiet_alert_at, interval_seconds, @from, @to) IS NOT NULL
      RETURNING server_id`,
   );
-  const find = db.prepare('SELECT server_id, last_report_at, interval_seconds, jobs FROM server_reports WHERE server_id = ?');
+  // A server's quiet moment: its watchers' folded by the domain's rule, one watcher at a time.
+  db.aggregate<number | null>('server_quiet_at', {
+    deterministic: true,
+    start: null,
+    step: (soFar, watcherQuietAt) => serverQuietAt(soFar, watcherQuietAt as unknown as number),
+  });
+  const reportColumns = `r.server_id, r.last_report_at, r.interval_seconds, r.jobs,
+    (SELECT server_quiet_at(w.quiet_alert_at) FROM server_watchers w WHERE w.server_id = r.server_id) AS quiet_alert_at`;
+  const find = db.prepare(`SELECT ${reportColumns} FROM server_reports r WHERE r.server_id = ?`);
   const ofCompany = db.prepare(
-    `SELECT r.server_id, r.last_report_at, r.interval_seconds, r.jobs FROM server_reports r
-     JOIN servers s ON s.id = r.server_id WHERE s.company_id = ? AND s.deleted_at IS NULL`,
+    `SELECT ${reportColumns} FROM server_reports r JOIN servers s ON s.id = r.server_id WHERE s.company_id = ? AND s.deleted_at IS NULL`,
   );
   const forget = db.prepare('DELETE FROM server_watchers WHERE server_id = ? AND watcher = ?');
   const watchersOfCompany = db.prepare(
     `SELECT w.server_id, w.watcher, w.last_report_at, w.interval_seconds, w.quiet_alert_at FROM server_watchers w
      JOIN servers s ON s.id = w.server_id WHERE s.company_id = ? AND s.deleted_at IS NULL`,
   );
-  /** A report with its server's quiet moment, from its watchers (serverQuietAt). */
-  function withQuietMoment(report: Omit<ServerReportRow, 'quiet_alert_at'>, watchers: WatcherRow[]): ServerReportRow {
-    return { ...report, quiet_alert_at: serverQuietAt(watchers) ?? quietAfter(report.last_report_at, report.interval_seconds) };
+  /** A report as stored, its server's quiet moment its last report's own when no watcher is known (a server forgotten of all). */
+  function reportOf(row: Omit<ServerReportRow, 'quiet_alert_at'> & { quiet_alert_at: number | null }): ServerReportRow {
+    return { ...row, quiet_alert_at: row.quiet_alert_at ?? quietAfter(row.last_report_at, row.interval_seconds) };
   }
   /**
    * The server's count of watched jobs once `report` replaced its watcher's part: the sum of every
@@ -147,7 +154,7 @@ export function serverReportRepository(db: Db) {
       upsertWatcher.run({ ...report, watcher });
       const watchers = watchersOf.all(report.serverId) as Array<WatcherRow & { jobs: number | null }>;
       upsert.run({ ...report, jobs: watchedJobs(report, watcher, watchers) });
-      const row = withQuietMoment(find.get(report.serverId) as ServerReportRow, watchers);
+      const row = reportOf(find.get(report.serverId) as ServerReportRow);
       return { row, endsQuietAfter: previous?.quiet_since != null ? previous.last_report_at : null, watchers: watchers.length };
     },
     /** Marks every watcher quiet whose alert time is before `now` and that is not quiet yet; returns those. */
@@ -171,19 +178,12 @@ export function serverReportRepository(db: Db) {
       return (earliestQuiet.get() as number | null) ?? null;
     },
     find(serverId: number): ServerReportRow | null {
-      const report = find.get(serverId) as Omit<ServerReportRow, 'quiet_alert_at'> | undefined;
-      return report ? withQuietMoment(report, watchersOf.all(serverId) as WatcherRow[]) : null;
+      const row = find.get(serverId) as ServerReportRow | undefined;
+      return row ? reportOf(row) : null;
     },
     /** The reports of a company's live servers, by server id. */
     ofCompany(companyId: number): Map<number, ServerReportRow> {
-      const watchers = new Map<number, WatcherRow[]>();
-      for (const watcher of watchersOfCompany.all(companyId) as WatcherRow[]) {
-        const ofServer = watchers.get(watcher.server_id);
-        if (ofServer) ofServer.push(watcher);
-        else watchers.set(watcher.server_id, [watcher]);
-      }
-      const reports = ofCompany.all(companyId) as Array<Omit<ServerReportRow, 'quiet_alert_at'>>;
-      return new Map(reports.map((report) => [report.server_id, withQuietMoment(report, watchers.get(report.server_id) ?? [])]));
+      return new Map((ofCompany.all(companyId) as ServerReportRow[]).map((row) => [row.server_id, reportOf(row)]));
     },
     /** A server's watchers, by name. */
     watchers(serverId: number): Array<WatcherRow & { jobs: number | null }> {

@@ -35,10 +35,11 @@ export function isQuiet(report: { quiet_alert_at: number }, now: number): boolea
 }
 
 /**
- * A server's quiet moment, from the quiet moments of its watchers: the earliest. So the server is
- * quiet while any of its watchers is, and a report of one watcher (however late, however long its
- * interval) never makes another one's silence count as reporting. Null when none has reported.
+ * A server's quiet moment, folded over the quiet moments of its watchers (from null, none yet):
+ * the earliest. So the server is quiet while any of its watchers is, and a report of one watcher
+ * (however late, however long its interval) never makes another one's silence count as
+ * reporting, whatever order they report in. The store folds each server's watchers with it in SQLite.
  */
-export function serverQuietAt(watchers: ReadonlyArray<{ quiet_alert_at: number }>): number | null {
-  return watchers.reduce<number | null>((earliest, { quiet_alert_at }) => (earliest === null ? quiet_alert_at : Math.min(earliest, quiet_alert_at)), null);
+export function serverQuietAt(soFar: number | null, watcherQuietAt: number): number {
+  return soFar === null ? watcherQuietAt : Math.min(soFar, watcherQuietAt);
 }
