@@ -48,6 +48,18 @@ export const serverAlertHeaders = z.object({ 'idempotency-key': idempotencyKeyHe
 /** The body of POST /api/servers/alert as a client (`cronbeat crontab watch`) sends it. */
 export type ServerAlertInput = z.input<typeof serverAlertInput>;
 
+// A watcher's name as it names itself in its reports ('': one that names none, an older cronbeat).
+const WATCHER_NAME = /^[A-Za-z0-9._-]*$/;
+const WATCHER_NAME_MESSAGE = 'The watcher field may only contain letters, digits, dots, dashes and underscores.';
+
+/** DELETE /api/servers/{id}/watchers?watcher=NAME: the watcher to forget (`watcher=` alone: the unnamed one). */
+export const serverWatcherQuery = z.object({
+  watcher: z
+    .string({ error: queryError('watcher', 'The watcher field is required.') })
+    .max(64, 'The watcher field must not be greater than 64 characters.')
+    .regex(WATCHER_NAME, WATCHER_NAME_MESSAGE),
+});
+
 /** What `cronbeat crontab watch` sends with every snapshot, changed or not. */
 export const serverHeartbeatInput = z.object({
   server_id: requiredString('server_id', 64),
@@ -61,7 +73,7 @@ export const serverHeartbeatInput = z.object({
   watcher: z
     .string({ error: 'The watcher field must be a string.' })
     .max(64, 'The watcher field must not be greater than 64 characters.')
-    .regex(/^[A-Za-z0-9._-]*$/, 'The watcher field may only contain letters, digits, dots, dashes and underscores.')
+    .regex(WATCHER_NAME, WATCHER_NAME_MESSAGE)
     .nullish()
     .transform((value) => value ?? ''),
 });
@@ -83,11 +95,21 @@ export interface ServerFields {
   updated_at: string;
 }
 
-/** Ours, read-only: when the server's crontab watcher last reported, and whether it went quiet. */
+/** Ours, read-only: when the server's crontab watchers last reported, and whether any of them went quiet. */
 export interface ServerReport {
   last_report_at: string | null;
   report_interval_seconds: number | null;
   watched_jobs: number | null;
+  quiet: boolean;
+}
+
+/** Ours: one of a server's watchers (GET /api/servers/{id}/watchers), each quiet on its own. */
+export interface ServerWatcherResource {
+  /** As it names itself in its reports; '' for one that names none (an older cronbeat). */
+  watcher: string;
+  last_report_at: string;
+  report_interval_seconds: number | null;
+  jobs: number | null;
   quiet: boolean;
 }
 

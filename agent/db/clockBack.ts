@@ -46,12 +46,12 @@ export function clockBackRepository(db: Db) {
     `UPDATE reminders SET next_at = next_reminder_at(@now, (SELECT remind_every_hours FROM channels WHERE id = channel_id))
      WHERE next_at > next_reminder_at(@now, (SELECT remind_every_hours FROM channels WHERE id = channel_id))`,
   );
+  const reportsBack = db.prepare('UPDATE server_reports SET last_report_at = @now WHERE last_report_at > @now');
   const watchersBack = db.prepare(
-    `UPDATE server_reports SET last_report_at = min(last_report_at, @now), quiet_since = min(quiet_since, @now),
+    `UPDATE server_watchers SET last_report_at = min(last_report_at, @now), quiet_since = min(quiet_since, @now),
        quiet_alert_at = min(quiet_alert_at, quiet_after(min(last_report_at, @now), interval_seconds))
      WHERE last_report_at > @now OR quiet_since > @now`,
   );
-  const watcherPartsBack = db.prepare('UPDATE server_watchers SET last_report_at = @now WHERE last_report_at > @now');
   // The outbox: a send planned from a moment after now (a retry's backoff, a claim's end, quiet hours, a
   // hold for a digest) comes as long after now as it was planned after that moment; the give-up moves
   // with it. Attempts and fresh alerts stamped later than now are stamped now, or a channel's next
@@ -78,8 +78,8 @@ export function clockBackRepository(db: Db) {
     /** Reminders, crontab watchers and the outbox's sends planned from a moment after `now`: planned from `now`. */
     plansBack(now: number): void {
       remindersBack.run({ now });
+      reportsBack.run({ now });
       watchersBack.run({ now });
-      watcherPartsBack.run({ now });
       deliveriesBack.run({ now });
       attemptsBack.run({ now });
       waitingBack.run({ now });

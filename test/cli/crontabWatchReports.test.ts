@@ -121,7 +121,8 @@ describe('the servers list shows when each watcher last reported', () => {
     expect(first).toMatchObject({ report_interval_seconds: 300, watched_jobs: 2, quiet: false });
     expect(first.last_report_at).toMatch(/^\d{4}-/);
     // Nothing changed: still a report.
-    agent.store.db.prepare("UPDATE server_reports SET last_report_at = last_report_at - 3600000, quiet_alert_at = quiet_alert_at - 3600000").run();
+    agent.store.db.prepare('UPDATE server_reports SET last_report_at = last_report_at - 3600000').run();
+    agent.store.db.prepare('UPDATE server_watchers SET last_report_at = last_report_at - 3600000, quiet_alert_at = quiet_alert_at - 3600000').run();
     expect((await server()).quiet).toBe(true);
     expect((await watchOnce()).status).toBe(0);
     const second = await server();

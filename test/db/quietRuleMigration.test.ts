@@ -36,8 +36,9 @@ describe('migrating the quiet moment of kept reports', () => {
 
     // Started at the reports' time: a start later would count their silence from then (quietAfterOutage).
     agent = await startTestAgent({ dataDir, clock: () => at });
+    // Each server's watcher from before watchers named themselves carries its quiet moment now (migration 40).
     const alertAt = (identifier: string) =>
-      agent!.store.db.prepare('SELECT quiet_alert_at FROM server_reports r JOIN servers s ON s.id = r.server_id WHERE s.identifier = ?').pluck().get(identifier);
+      agent!.store.db.prepare("SELECT quiet_alert_at FROM server_watchers w JOIN servers s ON s.id = w.server_id WHERE s.identifier = ? AND w.watcher = ''").pluck().get(identifier);
     expect(alertAt('hourly')).toBe(quietAfter(at, 3600));
     expect(alertAt('unsaid')).toBe(quietAfter(at, null));
     expect(alertAt('told')).toBe(at + 3 * 3_600_000);

@@ -28,6 +28,9 @@ const UNDO: Record<number, string> = {
   37: 'DROP TABLE server_watchers;',
   38: 'DROP INDEX deliveries_retrying;',
   39: 'DROP INDEX quiet_changes_by_monitor;',
+  40:
+    'DROP INDEX server_watchers_quiet_due; ALTER TABLE server_watchers DROP COLUMN quiet_since; ALTER TABLE server_watchers DROP COLUMN quiet_alert_at; ' +
+    'CREATE INDEX server_reports_quiet_due ON server_reports(quiet_alert_at) WHERE quiet_since IS NULL;',
 };
 
 /** Rolls the database in `file` back to schema `version`, then runs `then` (old data to plant) before closing it. */

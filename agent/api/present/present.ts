@@ -1,7 +1,7 @@
 import { tagsOf } from '../../db/monitorLines';
 import type { ServerRow } from '../../db/servers';
 import type { ServerAlertRow } from '../../db/serverAlerts';
-import type { ServerReportRow } from '../../db/serverReports';
+import type { ServerReportRow, WatcherRow } from '../../db/serverReports';
 import { isQuiet } from '../../domain/servers/quietAfter';
 import { reasonDataOf } from '../../db/monitors';
 import type { ShownMonitorRow } from '../../db/shownMonitors';
@@ -20,7 +20,7 @@ import { channelKind, type ChannelResource } from '../../contract/channels';
 import type { MonitorResource } from '../../contract/monitors';
 import type { DeliveryResource } from '../../contract/notifications';
 import type { PulseResource } from '../../contract/pulses';
-import type { ServerAlertResource, ServerFields, ServerReport } from '../../contract/servers';
+import type { ServerAlertResource, ServerFields, ServerReport, ServerWatcherResource } from '../../contract/servers';
 import type { MaintenanceWindowResource } from '../../contract/maintenanceWindows';
 import { windowOf, type MaintenanceWindowRow } from '../../db/maintenanceWindows';
 import { nextStart, windowEnd } from '../../domain/maintenance/windows';
@@ -205,13 +205,24 @@ export function withChannelIds<T extends object>(resource: T, channelIds: number
   return { ...resource, channel_ids: channelIds };
 }
 
-/** Ours, read-only: when the server's crontab watcher last reported, and whether it went quiet. */
+/** Ours, read-only: when the server's crontab watchers last reported, and whether any of them went quiet (the report's quiet moment is the earliest of theirs). */
 export function presentServerReport(report: ServerReportRow | null, now: number): ServerReport {
   return {
     last_report_at: report ? toApiTimestamp(report.last_report_at) : null,
     report_interval_seconds: report?.interval_seconds ?? null,
     watched_jobs: report?.jobs ?? null,
     quiet: report ? isQuiet(report, now) : false,
+  };
+}
+
+/** Ours: one of a server's watchers, quiet by its own last report (the server is quiet while any of them is). */
+export function presentServerWatcher(row: WatcherRow & { jobs: number | null }, now: number): ServerWatcherResource {
+  return {
+    watcher: row.watcher,
+    last_report_at: toApiTimestamp(row.last_report_at),
+    report_interval_seconds: row.interval_seconds,
+    jobs: row.jobs,
+    quiet: isQuiet(row, now),
   };
 }
 

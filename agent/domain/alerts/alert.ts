@@ -53,9 +53,9 @@ export type AlertReason =
   /** A server's crontab watcher saw a cron line of `username` added, removed or altered (the server is the alert's). */
   | { kind: 'cron_changed'; change: CronChange; username: string; command: string; previous_command: string | null; server_identifier: string }
   /** A server's crontab watcher last reported at `last_report_at` and has been quiet since. */
-  | { kind: 'server_quiet'; server_identifier: string; last_report_at: string; interval_seconds: number | null }
+  | { kind: 'server_quiet'; server_identifier: string; last_report_at: string; interval_seconds: number | null; watcher?: string }
   /** A quiet watcher reported again at `last_report_at`, its report before that at `previous_report_at`. */
-  | { kind: 'server_reporting'; server_identifier: string; last_report_at: string; previous_report_at: string; interval_seconds: number | null }
+  | { kind: 'server_reporting'; server_identifier: string; last_report_at: string; previous_report_at: string; interval_seconds: number | null; watcher?: string }
   /** The words alone: a channel's test message, and notifications stored before their reasons were kept as data. */
   | { kind: 'other'; title: string; description: string };
 

@@ -101,6 +101,11 @@ export function noticeZone(zone: string): string {
   }
 }
 
+/** A watcher's name in a server's notice, quoted, when the server has several; nothing for its only watcher. */
+function named(watcher: string | undefined): string {
+  return watcher ? `"${terminalText(watcher, { oneLine: true })}" ` : '';
+}
+
 /*
  * A server's notice is read by the admin, in a popup, a chat or an email: its moments are in the
  * admin's zone with UTC beside them (as a monitor's are in its zone and the admin's), and a command
@@ -126,7 +131,7 @@ function serverWords(reason: Exclude<NoticeReason, Certificate | { kind: 'other'
       return {
         title: `${serverName} went quiet`,
         description:
-          `The crontab watcher of ${where} has not reported since ${moment(alertMs(reason.last_report_at) ?? 0)}; ` +
+          `The crontab watcher ${named(reason.watcher)}of ${where} has not reported since ${moment(alertMs(reason.last_report_at) ?? 0)}; ` +
           `it reports every ${every(reason.interval_seconds)}. Is "cronbeat crontab watch" still running there, and can it reach Cronbeat?`,
       };
     case 'server_reporting': {
@@ -134,7 +139,7 @@ function serverWords(reason: Exclude<NoticeReason, Certificate | { kind: 'other'
       const silence = reportedAt - (alertMs(reason.previous_report_at) ?? reportedAt);
       return {
         title: `${serverName} reports again`,
-        description: `The crontab watcher of ${where} reported again at ${moment(reportedAt)}, after ${describeDuration(silence)} without a report.`,
+        description: `The crontab watcher ${named(reason.watcher)}of ${where} reported again at ${moment(reportedAt)}, after ${describeDuration(silence)} without a report.`,
       };
     }
   }

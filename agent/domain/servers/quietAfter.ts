@@ -6,6 +6,8 @@ import { outageGraces, type Outage } from '../monitors/dueTime';
  * cannot reach the agent. A watcher that did not say its interval is taken to report hourly.
  * This one moment drives both the servers list's `quiet` flag and the quiet notification, so
  * the dashboard never shows a watcher quiet that no alert has told of, nor the other way round.
+ * A server may have several watchers (a crontab watcher and a timers watcher, one per set of
+ * files): each is quiet on its own, and the server with them (serverQuietAt).
  */
 
 const SLACK_MS = 60_000;
@@ -30,4 +32,14 @@ export function quietAfterOutage(quietAlertAt: number, intervalSeconds: number |
 /** True when the watcher passed its quiet moment (quietAfter, or quietAfterOutage's after Cronbeat was down): the moment the loop raises its notification. */
 export function isQuiet(report: { quiet_alert_at: number }, now: number): boolean {
   return now > report.quiet_alert_at;
+}
+
+/**
+ * A server's quiet moment, folded over the quiet moments of its watchers (from null, none yet):
+ * the earliest. So the server is quiet while any of its watchers is, and a report of one watcher
+ * (however late, however long its interval) never makes another one's silence count as
+ * reporting, whatever order they report in. The store folds each server's watchers with it in SQLite.
+ */
+export function serverQuietAt(soFar: number | null, watcherQuietAt: number): number {
+  return soFar === null ? watcherQuietAt : Math.min(soFar, watcherQuietAt);
 }

@@ -17,6 +17,8 @@ interface QuietServer {
 interface WatcherReport {
   lastReportAt: number;
   intervalSeconds: number | null;
+  /** Which of the server's watchers, named when it has several; absent or null for its only one. */
+  watcher?: string | null;
 }
 
 /** The alert of a watcher that went quiet (`status` quiet) or reported again at `now`, and its notification data with its words. */
@@ -45,9 +47,20 @@ function notice(
   return { alert, data };
 }
 
+/** The reason's `watcher` field, only when the notice names one (a server with a single watcher keeps the words and data it had). */
+function watcherOf(report: WatcherReport): { watcher?: string } {
+  return report.watcher ? { watcher: report.watcher } : {};
+}
+
 /** A watcher that stopped reporting, noticed at `now`; its words in the admin's `zone`. */
 export function serverQuietNotice(server: QuietServer, report: WatcherReport, now: number, zone = 'UTC') {
-  const reason = { kind: 'server_quiet' as const, server_identifier: server.identifier, last_report_at: toApiTimestamp(report.lastReportAt), interval_seconds: report.intervalSeconds };
+  const reason = {
+    kind: 'server_quiet' as const,
+    server_identifier: server.identifier,
+    last_report_at: toApiTimestamp(report.lastReportAt),
+    interval_seconds: report.intervalSeconds,
+    ...watcherOf(report),
+  };
   return notice(server, report, 'quiet', reason, now, zone);
 }
 
@@ -63,6 +76,7 @@ export function serverReportingNotice(server: QuietServer, report: WatcherReport
     last_report_at: toApiTimestamp(report.lastReportAt),
     previous_report_at: toApiTimestamp(previousReportAt),
     interval_seconds: report.intervalSeconds,
+    ...watcherOf(report),
   };
   return notice(server, report, 'reporting', reason, report.lastReportAt, zone);
 }

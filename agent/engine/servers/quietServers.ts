@@ -6,9 +6,11 @@ import type { EngineContext } from '../engineContext';
 import { coversServer, serverWindowEnd, windowEnd, type MaintenanceWindow } from '../../domain/maintenance/windows';
 
 /*
- * Quiet servers: a watcher's report moves its quiet alert time; the loop raises
- * one notification (and popup) for each watcher past it, and the first report after that raises
- * one "reports again". Both are conditional updates, so each is raised exactly once.
+ * Quiet servers: a watcher's report moves its own quiet alert time; the loop raises
+ * one notification (and popup) for each watcher past it, and that watcher's first report after that
+ * raises one "reports again". Both are conditional updates, so each is raised exactly once. Another
+ * watcher of the same server neither hides a quiet one nor tells it back: the server is quiet while
+ * any of its watchers is (serverQuietAt).
  */
 
 type Ctx = Pick<EngineContext, 'store' | 'events' | 'notifier' | 'adminZone'>;
@@ -29,13 +31,19 @@ function announce({ events, notifier }: Ctx, raised: Raised[]): void {
   }
 }
 
+/** The name a notice gives a watcher: none for a server's only watcher (nothing to tell apart), nor for one that gives none. */
+function watcherName(watcher: string, watchers: number): string | null {
+  return watchers > 1 && watcher !== '' ? watcher : null;
+}
+
 /** Records a watcher's report at `now` for `server`; raises "reports again" when it ends a quiet stretch. */
 export function recordServerReport(ctx: Ctx, server: ServerRow, report: { watcher?: string; intervalSeconds: number | null; jobs: number | null }, now: number) {
   const { store } = ctx;
   const { row, raised } = store.db.transaction(() => {
     const recorded = store.serverReports.record({ serverId: server.id, now, ...report, quietAlertAt: quietAfter(now, report.intervalSeconds) });
     if (recorded.endsQuietAfter === null) return { row: recorded.row, raised: [] };
-    const { data, alert } = serverReportingNotice(server, { lastReportAt: now, intervalSeconds: report.intervalSeconds }, recorded.endsQuietAfter, ctx.adminZone);
+    const watcher = watcherName(report.watcher ?? '', recorded.watchers);
+    const { data, alert } = serverReportingNotice(server, { lastReportAt: now, intervalSeconds: report.intervalSeconds, watcher }, recorded.endsQuietAfter, ctx.adminZone);
     const notification = store.notifications.create({ companyId: server.company_id, type: NOTIFICATION_KINDS.serverReporting.type, data, alert, now });
     return { row: recorded.row, raised: [{ companyId: server.company_id, serverId: server.id, notificationId: notification.id, title: data.title, body: data.description }] };
   })();
@@ -53,7 +61,7 @@ function holdQuietInMaintenance({ store }: Pick<Ctx, 'store'>, now: number): voi
   for (const due of store.serverReports.quietDue(now)) {
     if (!windowsOf.has(due.company_id)) windowsOf.set(due.company_id, store.maintenanceWindows.windows(due.company_id));
     const end = serverWindowEnd(windowsOf.get(due.company_id)!, due.identifier, now);
-    if (end !== null) store.serverReports.holdQuiet(due.server_id, quietAfter(end, due.interval_seconds));
+    if (end !== null) store.serverReports.holdQuiet(due.server_id, due.watcher, quietAfter(end, due.interval_seconds));
   }
 }
 
@@ -65,7 +73,8 @@ export function raiseQuietServers(ctx: Ctx, now: number): number {
     return store.serverReports.markQuiet(now).flatMap((quiet) => {
       const server = store.servers.find(quiet.company_id, quiet.server_id);
       if (!server) return [];
-      const { data, alert } = serverQuietNotice(server, { lastReportAt: quiet.last_report_at, intervalSeconds: quiet.interval_seconds }, now, ctx.adminZone);
+      const watcher = watcherName(quiet.watcher, quiet.watchers);
+      const { data, alert } = serverQuietNotice(server, { lastReportAt: quiet.last_report_at, intervalSeconds: quiet.interval_seconds, watcher }, now, ctx.adminZone);
       const notification = store.notifications.create({ companyId: quiet.company_id, type: NOTIFICATION_KINDS.serverQuiet.type, data, alert, now });
       return [{ companyId: quiet.company_id, serverId: server.id, notificationId: notification.id, title: data.title, body: data.description }];
     });
@@ -84,16 +93,16 @@ export function raiseQuietServers(ctx: Ctx, now: number): number {
 export function replanQuietAfterWindowChange({ store }: Pick<Ctx, 'store'>, companyId: number, old: MaintenanceWindow, now: number): number[] {
   if (windowEnd(old, now) === null) return [];
   const windows = store.maintenanceWindows.windows(companyId);
-  const reports = store.serverReports.ofCompany(companyId);
-  const replanned: number[] = [];
-  for (const server of store.servers.list(companyId)) {
-    const report = reports.get(server.id);
-    if (!report || !coversServer(old, server.identifier)) continue;
-    const from = Math.max(report.last_report_at, serverWindowEnd(windows, server.identifier, now) ?? now);
-    const until = quietAfter(from, report.interval_seconds);
-    if (until >= report.quiet_alert_at) continue;
-    store.serverReports.holdQuiet(server.id, until);
-    replanned.push(server.id);
+  const servers = new Map(store.servers.list(companyId).map((server) => [server.id, server]));
+  const replanned = new Set<number>();
+  for (const watcher of store.serverReports.watchersOfCompany(companyId)) {
+    const server = servers.get(watcher.server_id);
+    if (!server || !coversServer(old, server.identifier)) continue;
+    const from = Math.max(watcher.last_report_at, serverWindowEnd(windows, server.identifier, now) ?? now);
+    const until = quietAfter(from, watcher.interval_seconds);
+    if (until >= watcher.quiet_alert_at) continue;
+    store.serverReports.holdQuiet(server.id, watcher.watcher, until);
+    replanned.add(server.id);
   }
-  return replanned;
+  return [...replanned];
 }
