@@ -11,7 +11,7 @@ import { builtRenderer, chromiumMissing, sharedChromium, screenshot } from './br
 
 /** The names of the controls that change something: none may show for a read-only key. */
 const EDIT_CONTROL =
-  /^(New monitor|Edit|Pause|Resume|Snooze.*|Delete.*|New pulse token…|Save.*|Add.*|Check now|Send test|Remove.*|Mark .*|Create key|Revoke.*|Done)$/;
+  /^(New monitor|Edit|Pause|Resume|Snooze.*|Delete.*|New pulse token…|Save.*|Add.*|Check now|Send test|Remove.*|Mark .*|Create key|Revoke.*|Done|Forget.*)$/;
 
 /** The visible buttons and links of the page whose names say they change something. */
 async function editControls(page: Page): Promise<string[]> {
@@ -52,6 +52,8 @@ describe.skipIf(chromiumMissing)('the dashboard of a read-only key', { timeout: 
     await fetch(`${agent.url}/api/pulse/${monitor.token}`);
     await fetch(`${agent.url}/api/pulse/${monitor.token}/fail`);
     serverId = (await post('/api/servers', { name: 'Backup box', ip_address: '10.0.0.5', identifier: 'backup-01' })).id;
+    // A watcher's report: its row on the server's page, whose Forget a viewer is not offered.
+    await post('/api/servers/heartbeat', { server_id: 'backup-01', interval_seconds: 60, jobs: 2, watcher: 'crontab-watch' });
     agent.store.certificates.create({ companyId: 1, hostname: 'shop.example.com', port: 443, warnDays: 14, now: Date.now() });
     await post('/api/channels', { name: 'Ops hook', kind: 'webhook', settings: { url: 'http://127.0.0.1:9/hook' } });
     // An ntfy topic is the topic's password on ntfy.sh: a viewer is not shown it.
@@ -105,7 +107,7 @@ describe.skipIf(chromiumMissing)('the dashboard of a read-only key', { timeout: 
     await page.getByTestId('channel-picker').getByText('All channels').waitFor();
     expect.soft(await editControls(page)).toEqual([]);
     await visit('/servers', 'Backup box');
-    await visit(`/servers/${serverId}`, 'Watch its crontabs');
+    await visit(`/servers/${serverId}`, 'Reporting');
     await page.getByTestId('channel-picker').waitFor();
     expect.soft(await editControls(page)).toEqual([]);
     await visit('/certificates', 'shop.example.com');

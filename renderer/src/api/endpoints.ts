@@ -3,7 +3,7 @@ import type { KeyInput, WireKey, WireNewKey } from '../../../agent/contract/keys
 import type { MaintenanceWindowInput, MaintenanceWindowResource } from '../../../agent/contract/maintenanceWindows';
 import type { WireNewSession, WireSession } from '../../../agent/contract/session';
 import { request, type Credentials } from './client';
-import type { AgentReach, AppNotification, Certificate, Channel, ChannelTestResult, Delivery, Monitor, Page, Pulse, ReportPreview, Routed, Server, ServerAlert } from './types';
+import type { AgentReach, AppNotification, Certificate, Channel, ChannelTestResult, Delivery, Monitor, Page, Pulse, ReportPreview, Routed, Server, ServerAlert, ServerWatcher } from './types';
 
 export interface NewMonitor {
   name: string;
@@ -97,6 +97,10 @@ export function createApi(credentials: Credentials) {
     servers: (signal?: AbortSignal) => get<Server[]>('/api/servers', signal),
     server: (id: number, signal?: AbortSignal) => get<Server>(`/api/servers/${id}`, signal),
     serverAlerts: (id: number, signal?: AbortSignal) => get<ServerAlert[]>(`/api/servers/${id}/alerts`, signal),
+    serverWatchers: (id: number, signal?: AbortSignal) => get<ServerWatcher[]>(`/api/servers/${id}/watchers`, signal),
+    /** Forgets one watcher (`''`: the unnamed one of an older cronbeat), so a watcher stopped for good no longer keeps its server quiet. */
+    forgetServerWatcher: (id: number, watcher: string) =>
+      send<void>('DELETE', `/api/servers/${id}/watchers?${new URLSearchParams({ watcher })}`),
     createServer: (body: NewServer) => send<Server>('POST', '/api/servers', body),
     deleteServer: (id: number) => send<void>('DELETE', `/api/servers/${id}`),
     editServer: (id: number, body: Partial<NewServer>) => send<Server>('PATCH', `/api/servers/${id}`, body),

@@ -8,7 +8,7 @@ import type { ChannelResource } from '../../../agent/contract/channels';
 import type { MonitorView } from '../../../agent/contract/monitors';
 import type { DeliveryResource, NotificationResource } from '../../../agent/contract/notifications';
 import type { PulseResource } from '../../../agent/contract/pulses';
-import type { ServerAlertResource, ServerResource } from '../../../agent/contract/servers';
+import type { ServerAlertResource, ServerResource, ServerWatcherResource } from '../../../agent/contract/servers';
 import type { PaginationEnvelope } from '../../../agent/domain/formats/pagination';
 
 export type { PageLink } from '../../../agent/domain/formats/pagination';
@@ -17,6 +17,7 @@ export type { NotificationData } from '../../../agent/domain/alerts/notification
 
 export type Server = ServerResource;
 export type ServerAlert = ServerAlertResource;
+export type ServerWatcher = ServerWatcherResource;
 /** Token and pulse URL are null for a read-only key (docs/api.md). */
 export type Monitor = MonitorView;
 export type { MonitorStatus } from '../../../agent/contract/monitors';

@@ -63,6 +63,9 @@ export const queries = {
   server: (api: Api, id: number) => queryOptions({ queryKey: keys.server(id), queryFn: ({ signal }) => api.server(id, signal) }),
   serverAlerts: (api: Api, id: number) =>
     queryOptions({ queryKey: [...keys.server(id), 'alerts'], queryFn: ({ signal }) => api.serverAlerts(id, signal) }),
+  /** Under the server's own entry: the live stream's server.changed (a report, a watcher forgotten) reloads it with the server. */
+  serverWatchers: (api: Api, id: number) =>
+    queryOptions({ queryKey: [...keys.server(id), 'watchers'], queryFn: ({ signal }) => api.serverWatchers(id, signal) }),
   certificates: (api: Api) => queryOptions({ queryKey: keys.certificates, queryFn: ({ signal }) => api.certificates(signal) }),
   notifications: (api: Api, page: number, perPage: number) =>
     queryOptions({ queryKey: [...keys.notifications, 'page', page, perPage], queryFn: ({ signal }) => api.notifications(page, perPage, signal) }),

@@ -12,6 +12,7 @@ import { queries } from '../lib/queries';
 import { useResource } from '../lib/use-resource';
 import type { ServerAlert } from '../api/types';
 import { WatchCrontabs } from './WatchCrontabs';
+import { ServerWatchers } from './ServerWatchers';
 import { EditOnly } from '../components/ReadOnly';
 
 /** Removing a job is the change most likely to mean a backup stopped. */
@@ -66,6 +67,7 @@ export function ServerDetailScreen(props: { id: number }) {
       />
       <StaleBanner error={server.error} onRetry={server.reload} />
       <WatchCrontabs identifier={s.identifier} />
+      <ServerWatchers serverId={s.id} />
       <Alerts serverId={s.id} />
       <ChannelPicker path="servers" id={s.id} what="server" />
       <ConfirmDialog
