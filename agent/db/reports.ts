@@ -7,7 +7,7 @@ import type { ReportEvent, ReportMonitorInput, ReportData } from '../domain/repo
 import type { ReportPeriod } from '../domain/reports/period';
 import { failingWords } from '../domain/reports/message';
 import type { MonitorReason } from '../domain/alerts/alert';
-import { coversMonitor, spansBetween, type MaintenanceWindow } from '../domain/maintenance/windows';
+import { coversMonitor, type MaintenanceWindow, type WindowSpan } from '../domain/maintenance/windows';
 import { tagsOf } from './monitorLines';
 
 /*
@@ -16,6 +16,17 @@ import { tagsOf } from './monitorLines';
  * report is sent as a notification of its own kind with one delivery to its channel, so the
  * outbox retries it and holds it through quiet hours as it does alerts; it is never listed.
  */
+
+/** A maintenance window with its occurrences in a report's period (worked out once, in slices, by the engine). */
+export interface WindowSpans {
+  window: MaintenanceWindow;
+  spans: WindowSpan[];
+}
+
+/** The occurrences of the windows covering a monitor: one window's own list as it is (tens of thousands for a frequent one), not a copy per monitor. */
+function maintenanceOf(covering: WindowSpans[]): WindowSpan[] {
+  return covering.length === 1 ? covering[0]!.spans : covering.flatMap((w) => w.spans);
+}
 
 interface MonitorFacts {
   id: number;
@@ -163,11 +174,10 @@ export function reportRepository(db: Db) {
       period: ReportPeriod,
       ran: Map<number, RunFacts>,
       byMonitor: Map<number, ReportEvent[]>,
-      windows: readonly MaintenanceWindow[],
+      windows: ReadonlyArray<WindowSpans>,
     ): ReportMonitorInput[] {
       const rows = monitors.all({ companyId, channelId }) as MonitorFacts[];
-      // Each window's occurrences in the period, worked out once for every monitor it covers.
-      const spans = windows.map((window) => ({ window, spans: spansBetween(window, period.from, period.to) })).filter((w) => w.spans.length > 0);
+      const spans = windows.filter((w) => w.spans.length > 0);
       return rows.map((m) => {
         const tags = tagsOf(m);
         const r = ran.get(m.id);
@@ -186,7 +196,7 @@ export function reportRepository(db: Db) {
           longest_run_ms: r?.longest ?? null,
           history_from: oldest !== null && oldest > period.from ? oldest : null,
           events: withPauses(byMonitor.get(m.id) ?? [], r?.pauses ?? null),
-          maintenance: spans.filter((w) => coversMonitor(w.window, { id: m.id, tags })).flatMap((w) => w.spans),
+          maintenance: maintenanceOf(spans.filter((w) => coversMonitor(w.window, { id: m.id, tags }))),
           failing: m.is_alerted ? { since: m.failed_at, reason: failingWords(reason, m.alert_reason) } : null,
         };
       });
