@@ -80,6 +80,22 @@ export interface ReportData {
   failing_now: FailingNow[];
 }
 
+/**
+ * The moments any of `lists` covers, as spans in order that neither overlap nor touch: what
+ * coveredTime reads of them, once for every monitor the same windows cover, instead of sorting
+ * their tens of thousands of occurrences again for each monitor (a second per report of a few
+ * hundred monitors under frequent windows, during which the agent answered nothing).
+ */
+export function unionOfSpans(lists: ReadonlyArray<readonly WindowSpan[]>): WindowSpan[] {
+  const union: WindowSpan[] = [];
+  for (const span of lists.flat().sort((a, b) => a.start - b.start)) {
+    const last = union[union.length - 1];
+    if (last !== undefined && span.start <= last.end) last.end = Math.max(last.end, span.end);
+    else union.push({ start: span.start, end: span.end });
+  }
+  return union;
+}
+
 /** How much of [from, to) the spans cover, each moment once (spans may overlap: two windows at once). */
 function coveredTime(spans: readonly WindowSpan[], from: number, to: number): number {
   let covered = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport, downtimeIn, type ReportMonitorInput } from '../../../agent/domain/reports/numbers';
+import { buildReport, downtimeIn, unionOfSpans, type ReportMonitorInput } from '../../../agent/domain/reports/numbers';
 import { lastReportPeriod, repeatsReported } from '../../../agent/domain/reports/period';
 import { reportMessage, reportText } from '../../../agent/domain/reports/message';
 
@@ -155,6 +155,19 @@ describe('report numbers', () => {
       monitor({ id: 3, name: 'made during it', created_at: half, maintenance: [{ start: half - HOUR, end: to }] }),
     ], to);
     expect(report.never_ran).toEqual([{ id: 2, name: 'partly' }]);
+  });
+
+  it('reads the windows of a monitor as their union: the same covered time, in order, each moment once', () => {
+    const windows = [
+      [{ start: from, end: from + HOUR }, { start: from + 3 * HOUR, end: from + 4 * HOUR }],
+      [{ start: from + 30 * MIN, end: from + 2 * HOUR }, { start: from + 4 * HOUR, end: from + 5 * HOUR }],
+    ];
+    const union = unionOfSpans(windows);
+    expect(union).toEqual([{ start: from, end: from + 2 * HOUR }, { start: from + 3 * HOUR, end: from + 5 * HOUR }]);
+    // The lists are left as they were (each window's occurrences serve every monitor it covers).
+    expect(windows[0]![0]).toEqual({ start: from, end: from + HOUR });
+    const failedAll = [{ at: from, kind: 'failed' as const, reason: 'missed' as const }];
+    expect(downtimeIn(failedAll, true, from, to, union)).toBe(downtimeIn(failedAll, true, from, to, windows.flat()));
   });
 
   it('reads as plain text with the period in the zone', () => {
