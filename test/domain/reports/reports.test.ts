@@ -170,6 +170,39 @@ describe('report numbers', () => {
     expect(downtimeIn(failedAll, true, from, to, union)).toBe(downtimeIn(failedAll, true, from, to, windows.flat()));
   });
 
+  it('counts downtime less maintenance as the whole sweep over the windows does, for any windows and stretches', () => {
+    // The sweep the report read every stretch with before (each stretch sorted every occurrence again).
+    const sweep = (spans: Array<{ start: number; end: number }>, a: number, b: number) => {
+      let covered = 0;
+      let reached = a;
+      for (const span of [...spans].sort((x, y) => x.start - y.start)) {
+        const start = Math.max(span.start, reached);
+        const end = Math.min(span.end, b);
+        if (end > start) {
+          covered += end - start;
+          reached = end;
+        }
+      }
+      return covered;
+    };
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 48271) % 2147483647) % n);
+    for (let round = 0; round < 200; round++) {
+      const spans = Array.from({ length: random(30) }, () => {
+        const start = from - HOUR + random(26 * 60) * MIN;
+        return { start, end: start + (1 + random(180)) * MIN };
+      });
+      const moments = Array.from({ length: random(12) }, () => from + random(24 * 60) * MIN).sort((a, b) => a - b);
+      const events = moments.map((at, i) => ({ at, kind: i % 2 === 0 ? ('failed' as const) : ('recovered' as const), reason: null }));
+      let expected = 0;
+      for (let i = 0; i < moments.length; i += 2) {
+        const until = moments[i + 1] ?? to;
+        expected += until - moments[i]! - sweep(spans, moments[i]!, until);
+      }
+      expect(downtimeIn(events, false, from, to, spans), `round ${round}`).toBe(expected);
+    }
+  });
+
   it('reads as plain text with the period in the zone', () => {
     const report = buildReport({ frequency: 'daily', time: '08:00', timezone: 'Europe/Berlin' }, { from: at('2026-11-26T07:00:00Z'), to: at('2026-11-27T07:00:00Z') }, [
       monitor({ name: 'nightly-backup', runs: 30, failures: 2, longest_run_ms: 243_000, created_at: 0 }),
