@@ -183,15 +183,11 @@ export const serverWindowEnd = (windows: readonly MaintenanceWindow[], identifie
 export const certificateWindowEnd = (windows: readonly MaintenanceWindow[], hostname: string, now: number): number | null =>
   taggedWindowEnd(windows, `certificate:${hostname}`, now);
 
-/** The occurrences of `window` that overlap [from, to), oldest first. */
-export function spansBetween(window: MaintenanceWindow, from: number, to: number): WindowSpan[] {
-  return [...eachSpanBetween(window, from, to)];
-}
-
 /**
- * spansBetween one occurrence at a time, for a caller that yields to other work between them: a
- * window that opens every two minutes has 22,320 occurrences in a month, each found by a search
- * of its schedule (about a tenth of a millisecond), seconds in all.
+ * The occurrences of `window` that overlap [from, to), oldest first, one at a time, for a caller
+ * that yields to other work between them: a window that opens every two minutes has 22,320
+ * occurrences in a month, each found by a search of its schedule (about a tenth of a
+ * millisecond), seconds in all.
  */
 export function* eachSpanBetween(window: MaintenanceWindow, from: number, to: number): Generator<WindowSpan, void, undefined> {
   const first = latestSpan(window, from);

@@ -97,13 +97,18 @@ export function unionOfSpans(lists: ReadonlyArray<readonly WindowSpan[]>): Windo
   return union;
 }
 
+/** How much of [from, to) some maintenance windows cover, each moment once. */
+export type Coverage = (from: number, to: number) => number;
+
+const NO_COVERAGE: Coverage = () => 0;
+
 /**
  * How much of any [from, to) the spans cover, each moment once (spans may overlap: two windows at
  * once). Their union is worked out once and each stretch is then found in it by halving: a
  * flapping monitor's thousands of failed stretches each sorted a frequent window's tens of
  * thousands of occurrences again, seconds during which the agent answered nothing.
  */
-function coverageOf(spans: readonly WindowSpan[]): (from: number, to: number) => number {
+export function coverageOf(spans: readonly WindowSpan[]): Coverage {
   const union = unionOfSpans([spans]);
   // coveredBefore[i]: the time the first i spans of the union cover.
   const coveredBefore = [0];
@@ -126,15 +131,10 @@ function coverageOf(spans: readonly WindowSpan[]): (from: number, to: number) =>
 
 /**
  * Time failed within [start, to): the stretches the events bound, the state at `start` read from
- * them (or from now), less the time in `excused` (maintenance windows covering the monitor, which
+ * them (or from now), less the time `covered` (by maintenance windows covering the monitor, which
  * count as up, as Uptime Kuma counts them).
  */
-export function downtimeIn(events: ReportEvent[], failingNow: boolean, start: number, to: number, excused: readonly WindowSpan[] = []): number {
-  return downtimeCovered(events, failingNow, start, to, coverageOf(excused));
-}
-
-/** downtimeIn, with the time the windows cover read by `covered`. */
-function downtimeCovered(events: ReportEvent[], failingNow: boolean, start: number, to: number, covered: (from: number, to: number) => number): number {
+export function downtimeIn(events: ReportEvent[], failingNow: boolean, start: number, to: number, covered: Coverage = NO_COVERAGE): number {
   // The state before the first failure or recovery is its opposite; without any since the period began, it is the state now.
   // A pause says nothing of the state before it (it may pause a monitor that was not failed).
   const first = events.find((e) => e.kind !== 'paused');
@@ -188,7 +188,7 @@ export function buildReport(schedule: ReportSchedule, period: ReportPeriod, moni
   const neverRan: ReportData['never_ran'] = [];
   const failingNow: FailingNow[] = [];
   // Monitors the same windows cover share their list of occurrences (db/reports.ts): its union is worked out once.
-  const coverages = new Map<readonly WindowSpan[], (from: number, to: number) => number>();
+  const coverages = new Map<readonly WindowSpan[], Coverage>();
   const coverageFor = (spans: readonly WindowSpan[]) => coverages.get(spans) ?? coverages.set(spans, coverageOf(spans)).get(spans)!;
   for (const m of monitors) {
     if (m.failing) failingNow.push({ id: m.id, name: m.name, since: m.failing.since, reason: m.failing.reason });
@@ -196,7 +196,7 @@ export function buildReport(schedule: ReportSchedule, period: ReportPeriod, moni
     // Made after the period: nothing to say of it but that it fails now.
     if (start >= period.to) continue;
     const covered = coverageFor(m.maintenance);
-    const downtime = downtimeCovered(withUntoldFailure(m.events, m.failing), m.failing !== null, start, period.to, covered);
+    const downtime = downtimeIn(withUntoldFailure(m.events, m.failing), m.failing !== null, start, period.to, covered);
     const missed = m.events.filter((e) => e.kind === 'failed' && e.reason === 'missed' && e.at >= period.from && e.at < period.to).length;
     // Paused in the period, or in maintenance all of it: no run was expected, so it is not said to have never run.
     if (m.runs === 0 && !m.paused && !m.paused_in_period && covered(start, period.to) < period.to - start) neverRan.push({ id: m.id, name: m.name });

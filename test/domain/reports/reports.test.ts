@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport, downtimeIn, unionOfSpans, type ReportMonitorInput } from '../../../agent/domain/reports/numbers';
+import { buildReport, coverageOf, downtimeIn, unionOfSpans, type ReportMonitorInput } from '../../../agent/domain/reports/numbers';
 import { lastReportPeriod, repeatsReported } from '../../../agent/domain/reports/period';
 import { reportMessage, reportText } from '../../../agent/domain/reports/message';
 
@@ -167,7 +167,7 @@ describe('report numbers', () => {
     // The lists are left as they were (each window's occurrences serve every monitor it covers).
     expect(windows[0]![0]).toEqual({ start: from, end: from + HOUR });
     const failedAll = [{ at: from, kind: 'failed' as const, reason: 'missed' as const }];
-    expect(downtimeIn(failedAll, true, from, to, union)).toBe(downtimeIn(failedAll, true, from, to, windows.flat()));
+    expect(downtimeIn(failedAll, true, from, to, coverageOf(union))).toBe(downtimeIn(failedAll, true, from, to, coverageOf(windows.flat())));
   });
 
   it('counts downtime less maintenance as the whole sweep over the windows does, for any windows and stretches', () => {
@@ -199,7 +199,7 @@ describe('report numbers', () => {
         const until = moments[i + 1] ?? to;
         expected += until - moments[i]! - sweep(spans, moments[i]!, until);
       }
-      expect(downtimeIn(events, false, from, to, spans), `round ${round}`).toBe(expected);
+      expect(downtimeIn(events, false, from, to, coverageOf(spans)), `round ${round}`).toBe(expected);
     }
   });
 
