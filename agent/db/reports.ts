@@ -3,11 +3,11 @@ import type { Db } from './open';
 import { PULSES_KEPT_PER_MONITOR } from './pulses';
 import { NOTIFIABLE_TYPE, NOTIFICATION_KINDS, REPORT_NOTIFICATION_TYPE } from '../domain/alerts/notificationKinds';
 import { RETRY_FOR_MS } from '../domain/channels/delivery';
-import type { ReportEvent, ReportMonitorInput, ReportData } from '../domain/reports/numbers';
+import { unionOfSpans, type ReportEvent, type ReportMonitorInput, type ReportData } from '../domain/reports/numbers';
 import type { ReportPeriod } from '../domain/reports/period';
 import { failingWords } from '../domain/reports/message';
 import type { MonitorReason } from '../domain/alerts/alert';
-import { coversMonitor, spansBetween, type MaintenanceWindow } from '../domain/maintenance/windows';
+import { coversMonitor, type MaintenanceWindow, type WindowSpan } from '../domain/maintenance/windows';
 import { tagsOf } from './monitorLines';
 
 /*
@@ -16,6 +16,37 @@ import { tagsOf } from './monitorLines';
  * report is sent as a notification of its own kind with one delivery to its channel, so the
  * outbox retries it and holds it through quiet hours as it does alerts; it is never listed.
  */
+
+/** A maintenance window with its occurrences in a report's period (worked out once, in slices, by the engine). */
+export interface WindowSpans {
+  window: MaintenanceWindow;
+  spans: WindowSpan[];
+}
+
+/** The union of a set of windows' occurrences, and the sets that add one more window to it. */
+interface UnionNode {
+  union: WindowSpan[];
+  more: Map<number, UnionNode>;
+}
+
+/**
+ * The time the windows covering a monitor cover (given by their places in `windows`, in order),
+ * worked out once per set of windows and each set from the one without its last window: most
+ * monitors share theirs, or its start (the windows for every monitor come first), and a frequent
+ * window has tens of thousands of occurrences.
+ */
+function maintenanceBySet(windows: WindowSpans[]): (covering: number[]) => WindowSpan[] {
+  const none: UnionNode = { union: [], more: new Map() };
+  return (covering) => {
+    let node = none;
+    for (const place of covering) {
+      let next = node.more.get(place);
+      if (next === undefined) node.more.set(place, (next = { union: unionOfSpans([node.union, windows[place]!.spans]), more: new Map() }));
+      node = next;
+    }
+    return node.union;
+  };
+}
 
 interface MonitorFacts {
   id: number;
@@ -163,11 +194,13 @@ export function reportRepository(db: Db) {
       period: ReportPeriod,
       ran: Map<number, RunFacts>,
       byMonitor: Map<number, ReportEvent[]>,
-      windows: readonly MaintenanceWindow[],
+      windows: ReadonlyArray<WindowSpans>,
     ): ReportMonitorInput[] {
       const rows = monitors.all({ companyId, channelId }) as MonitorFacts[];
-      // Each window's occurrences in the period, worked out once for every monitor it covers.
-      const spans = windows.map((window) => ({ window, spans: spansBetween(window, period.from, period.to) })).filter((w) => w.spans.length > 0);
+      // Windows for every monitor first: every monitor's set of windows starts with them.
+      const forEvery = (w: WindowSpans) => w.window.monitorIds.length === 0 && w.window.tags.length === 0;
+      const spans = windows.filter((w) => w.spans.length > 0).sort((a, b) => Number(forEvery(b)) - Number(forEvery(a)));
+      const maintenanceOf = maintenanceBySet(spans);
       return rows.map((m) => {
         const tags = tagsOf(m);
         const r = ran.get(m.id);
@@ -186,7 +219,7 @@ export function reportRepository(db: Db) {
           longest_run_ms: r?.longest ?? null,
           history_from: oldest !== null && oldest > period.from ? oldest : null,
           events: withPauses(byMonitor.get(m.id) ?? [], r?.pauses ?? null),
-          maintenance: spans.filter((w) => coversMonitor(w.window, { id: m.id, tags })).flatMap((w) => w.spans),
+          maintenance: maintenanceOf(spans.flatMap((w, i) => (coversMonitor(w.window, { id: m.id, tags }) ? [i] : []))),
           failing: m.is_alerted ? { since: m.failed_at, reason: failingWords(reason, m.alert_reason) } : null,
         };
       });

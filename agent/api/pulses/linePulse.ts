@@ -5,6 +5,7 @@ import { HttpError } from '../http/errors';
 import { recordUse, wrongCredential } from '../http/auth';
 import { FailedAuthLimiter } from '../http/authLimiter';
 import { validate } from '../http/validate';
+import { queryParameters } from '../http/query';
 import { linePulseQuery, slugProblem } from '../../contract/linePulses';
 import { monitorForLine, type CreationBudgets, type LineKey, type NotYours } from '../../engine/monitors/monitorLines';
 import { LINE_CREATIONS_PER_MINUTE } from '../../domain/monitors/lineLimits';
@@ -35,7 +36,7 @@ export function lineMonitor(
   const slug = String(ctx.params.slug);
   const problem = slugProblem(slug);
   if (problem) throw HttpError.validation({ slug: [problem] });
-  const query = validate(linePulseQuery, ctx.query);
+  const query = validate(linePulseQuery, queryParameters(ctx.query));
   const line = { name: query.name, schedule: query.schedule, timezone: query.tz, grace: query.grace, maxRuntime: query.max_runtime, alertAfter: query.alert_after, tags: query.server ? [query.server] : [] };
   const outcome = monitorForLine({ store, events }, key, slug, line, query.create, now, budgets, pulse);
   switch (outcome.kind) {

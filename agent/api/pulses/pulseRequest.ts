@@ -1,8 +1,10 @@
+import type { ParsedUrlQuery } from 'node:querystring';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { HttpError } from '../http/errors';
 import { validate } from '../http/validate';
+import { queryParameters } from '../http/query';
 import { pulseHeaders, pulseQuery } from '../../contract/pulses';
 import { IdempotencyKeyReusedError, keptBody, PULSE_BODY_LIMIT, pulseAction, pulseTime, unreadBody } from '../../domain/monitors/pulseInput';
 import type { PulseKind } from '../../domain/monitors/pulseEffect';
@@ -30,14 +32,14 @@ export interface PulseIntent {
  * The intent of a pulse whose path ends in `actionSegment` (undefined, "start", "fail" or an exit
  * code), with this query and these headers; throws a 400 or 422 naming what is wrong.
  */
-export function pulseIntent(actionSegment: string | undefined, query: unknown, headers: IncomingHttpHeaders): PulseIntent {
+export function pulseIntent(actionSegment: string | undefined, query: ParsedUrlQuery, headers: IncomingHttpHeaders): PulseIntent {
   const action = pulseAction(actionSegment);
   if (!action) {
     throw new HttpError(400, 'The exit code must be an integer from 0 to 255, or the path must end in /start or /fail.', {
       exit_code: ['The exit code must be an integer from 0 to 255.'],
     });
   }
-  const { rid } = validate(pulseQuery, query);
+  const { rid } = validate(pulseQuery, queryParameters(query));
   const checked = validate(pulseHeaders, headers);
   const sentAt = headers['x-cronbeat-sent-at'];
   return {

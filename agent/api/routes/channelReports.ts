@@ -4,6 +4,7 @@ import type { ApiDeps, AuthedRouter } from '../deps';
 import { HttpError } from '../http/errors';
 import { pathId } from '../http/params';
 import { validate } from '../http/validate';
+import { queryParameters } from '../http/query';
 import { requestOrigin } from '../http/paging';
 import { reportPreviewQuery, type ReportPreviewResource } from '../../contract/reports';
 import { channelKind } from '../../contract/channels';
@@ -38,7 +39,7 @@ export function channelReportRoutes({ store, clock, requireToken, adminZone, pub
   router.get('/api/channels/:id/report-preview', async (ctx) => {
     const channel = store.channels.find(ctx.state.companyId, pathId(ctx.params.id, 'Channel'));
     if (!channel) throw HttpError.notFound('Channel');
-    const { frequency } = validate(reportPreviewQuery, { frequency: ctx.query.frequency });
+    const { frequency } = validate(reportPreviewQuery, { frequency: queryParameters(ctx.query).frequency });
     // Links as a sent report has them: under the public URL, else where this request came in.
     const dashboardUrl = publicUrl?.current() ?? requestOrigin(ctx);
     const preview: ReportPreviewResource = await reportPreview({ store, adminZone: adminZone ?? 'UTC', dashboardUrl }, channel, frequency, clock());

@@ -7,6 +7,7 @@ import { pathId } from '../http/params';
 import { presentMaintenanceWindow } from '../present/present';
 import { pageRequestFrom, requestUrl, respondWithPage } from '../http/paging';
 import { validate } from '../http/validate';
+import { queryParameters } from '../http/query';
 import { pageQuery } from '../../contract/paging';
 import {
   maintenanceWindowInput,
@@ -115,8 +116,9 @@ export function maintenanceWindowRoutes({ store, events, clock, requireToken }: 
   };
 
   router.get('/api/maintenance-windows', (ctx) => {
-    const { monitor_id: monitorId, active } = validate(maintenanceWindowListQuery, { monitor_id: ctx.query.monitor_id, active: ctx.query.active });
-    const { request, keptQuery } = pageRequestFrom(validate(pageQuery, { page: ctx.query.page, per_page: ctx.query.per_page }));
+    const query = queryParameters(ctx.query);
+    const { monitor_id: monitorId, active } = validate(maintenanceWindowListQuery, { monitor_id: query.monitor_id, active: query.active });
+    const { request, keptQuery } = pageRequestFrom(validate(pageQuery, { page: query.page, per_page: query.per_page }));
     const { companyId } = ctx.state;
     const now = clock();
     let rows = store.maintenanceWindows.list(companyId);

@@ -14,6 +14,7 @@ import { monitorJsonMemo } from '../present/monitorJsonMemo';
 import { seesPulseTokens } from '../../domain/access/keyScopes';
 import { JsonArrayBytes } from '../../domain/formats/jsonArrayBytes';
 import { validate } from '../http/validate';
+import { queryParameters } from '../http/query';
 import { noFields } from '../../contract/fields';
 import { requestOrigin as originOfRequest } from '../http/paging';
 import { newMonitorTiming } from '../../domain/monitors/dueTime';
@@ -43,7 +44,7 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
   // A full key's answers, kept from one listing to the next while their rows stay the same (monitorJsonMemo.ts says why that is safe).
   const memo = monitorJsonMemo();
   router.get('/api/monitors', (ctx) => {
-    const { status, project_id: projectId, tag } = validate(monitorListQuery, ctx.query);
+    const { status, project_id: projectId, tag } = validate(monitorListQuery, queryParameters(ctx.query));
     const { companyId, scope } = ctx.state;
     const routes = store.channelRoutes.channelIdsOfType(companyId, 'monitor');
     const filtered = status !== undefined || projectId !== undefined || tag !== undefined;

@@ -7,6 +7,7 @@ import { presentAlert, presentDelivery, presentNotification } from '../present/p
 import { notificationCountQuery, notificationListQuery, notificationReadInput } from '../../contract/notifications';
 import { channelKind } from '../../contract/channels';
 import { validate } from '../http/validate';
+import { queryParameters } from '../http/query';
 import { noFields } from '../../contract/fields';
 import { pageOffset } from '../../domain/formats/pagination';
 import { channelSecretValues } from '../../domain/channels/secrets';
@@ -29,12 +30,13 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
    * `alert` (presentAlert: a monitor's alert as data, null for other kinds); `unread=1` for unread ones only.
    */
   router.get('/api/notifications', (ctx) => {
-    const query = validate(notificationListQuery, ctx.query);
+    const asked = queryParameters(ctx.query);
+    const query = validate(notificationListQuery, asked);
     const { request, keptQuery } = pageRequestFrom(query);
     const filter = { kinds: query.kinds, unread: query.unread };
     // Page links keep the filter, so the next page lists the same notifications.
-    if (ctx.query.kinds !== undefined) keptQuery.kinds = filter.kinds;
-    if (ctx.query.unread !== undefined) keptQuery.unread = filter.unread ? '1' : '0';
+    if (asked.kinds !== undefined) keptQuery.kinds = filter.kinds;
+    if (asked.unread !== undefined) keptQuery.unread = filter.unread ? '1' : '0';
     const { companyId } = ctx.state;
     const rows = store.notifications.page(companyId, request.perPage, pageOffset(request), filter);
     const view = tokenView(store, ctx.state.scope);
@@ -58,7 +60,7 @@ export function notificationRoutes({ store, events, clock, requireToken }: ApiDe
    * seconds of the agent's event loop at a million unread.
    */
   router.get('/api/notifications/count', (ctx) => {
-    const filter = validate(notificationCountQuery, ctx.query);
+    const filter = validate(notificationCountQuery, queryParameters(ctx.query));
     ctx.body = { total: store.notifications.count(ctx.state.companyId, filter) };
   });
 

@@ -8,6 +8,7 @@ import { pathId } from '../http/params';
 import { presentPulse } from '../present/present';
 import { pageQuery } from '../../contract/paging';
 import { validate } from '../http/validate';
+import { queryParameters } from '../http/query';
 import { pageOffset } from '../../domain/formats/pagination';
 import { keyReusedAs422, pulseIntent, readPulseBody, receivedPulse } from '../pulses/pulseRequest';
 import { lineMonitor, MONITOR_TOKEN_HEADER } from '../pulses/linePulse';
@@ -68,7 +69,7 @@ export function pulseHistoryRoutes({ store, requireToken }: ApiDeps): AuthedRout
   router.get('/api/monitors/:id/pulses', (ctx) => {
     const monitor = store.monitors.find(ctx.state.companyId, pathId(ctx.params.id, 'Monitor'));
     if (!monitor) throw HttpError.notFound('Monitor');
-    const { request, keptQuery } = pageRequestFrom(validate(pageQuery, ctx.query));
+    const { request, keptQuery } = pageRequestFrom(validate(pageQuery, queryParameters(ctx.query)));
     const rows = store.pulses.page(monitor.id, request.perPage, pageOffset(request));
     const view = tokenView(store, ctx.state.scope);
     respondWithPage(ctx, {

@@ -11,6 +11,7 @@ import type { ServerRow } from '../../db/servers';
 import type { ServerAlertRow } from '../../db/serverAlerts';
 import type { ServerReportRow } from '../../db/serverReports';
 import { validate } from '../http/validate';
+import { queryParameters } from '../http/query';
 import { serverAlertNotice } from '../../domain/servers/cronChangeNotice';
 import { NOTIFICATION_KINDS } from '../../domain/alerts/notificationKinds';
 import { tokenView } from '../present/tokenVisibility';
@@ -42,7 +43,7 @@ export function serverRoutes({ store, events, clock, requireToken }: ApiDeps): A
   ) => ({ ...withChannelIds(presentServer(row), channelIds), ...presentServerReport(report, now) });
 
   router.get('/api/servers', (ctx) => {
-    const { q } = validate(serverListQuery, ctx.query);
+    const { q } = validate(serverListQuery, queryParameters(ctx.query));
     const needle = q?.trim().toLowerCase() ?? '';
     const { companyId } = ctx.state;
     const routes = store.channelRoutes.channelIdsOfType(companyId, 'server');

@@ -183,20 +183,23 @@ export const serverWindowEnd = (windows: readonly MaintenanceWindow[], identifie
 export const certificateWindowEnd = (windows: readonly MaintenanceWindow[], hostname: string, now: number): number | null =>
   taggedWindowEnd(windows, `certificate:${hostname}`, now);
 
-/** The occurrences of `window` that overlap [from, to), oldest first. */
-export function spansBetween(window: MaintenanceWindow, from: number, to: number): WindowSpan[] {
-  const spans: WindowSpan[] = [];
+/**
+ * The occurrences of `window` that overlap [from, to), oldest first, one at a time, for a caller
+ * that yields to other work between them: a window that opens every two minutes has 22,320
+ * occurrences in a month, each found by a search of its schedule (about a tenth of a
+ * millisecond), seconds in all.
+ */
+export function* eachSpanBetween(window: MaintenanceWindow, from: number, to: number): Generator<WindowSpan, void, undefined> {
   const first = latestSpan(window, from);
-  if (first !== null && first.end > from) spans.push(first);
+  if (first !== null && first.end > from) yield first;
   if (window.schedule === null || window.timezone === null || window.durationMinutes === null) {
     // A one-off window that starts within the period.
-    if (first === null && window.startsAt !== null && window.endsAt !== null && window.startsAt < to) spans.push({ start: window.startsAt, end: window.endsAt });
-    return spans;
+    if (first === null && window.startsAt !== null && window.endsAt !== null && window.startsAt < to) yield { start: window.startsAt, end: window.endsAt };
+    return;
   }
   for (let start = firstStartAfter(window.schedule, window.timezone, from); start !== null && start < to; start = firstStartAfter(window.schedule, window.timezone, start)) {
-    spans.push({ start, end: minutesAfter(start, window.durationMinutes) });
+    yield { start, end: minutesAfter(start, window.durationMinutes) };
   }
-  return spans;
 }
 
 /** The latest end of an occurrence of `window` that overlaps [from, to]; null when none does. */

@@ -1,11 +1,12 @@
 import type { Store } from '../../db/store';
-import type { EventCursor, RunFacts } from '../../db/reports';
+import type { EventCursor, RunFacts, WindowSpans } from '../../db/reports';
 import type { QuietCursor } from '../../db/quietChanges';
 import { inSlices } from '../slices';
 import { describeError } from '../../domain/text/errorText';
 import type { AgentEvents } from '../events';
 import type { Log } from '../../log/logger';
 import { buildReport, isEmptyReport, type ReportData, type ReportEvent } from '../../domain/reports/numbers';
+import { eachSpanBetween, type MaintenanceWindow, type WindowSpan } from '../../domain/maintenance/windows';
 import { lastReportPeriod, repeatsReported, reportScheduleOf, sentThroughAt, type ReportPeriod, type ReportSchedule } from '../../domain/reports/period';
 
 /*
@@ -53,8 +54,29 @@ export async function channelReport(store: Store, channel: { id: number; company
   let quiet: QuietCursor | null = null;
   await inSlices(() => (quiet = store.quietChanges.page(channel.company_id, period.from, quiet, EVENTS_PAGE, events)) !== null);
   for (const list of events.values()) list.sort((a, b) => a.at - b.at || EVENT_ORDER[a.kind] - EVENT_ORDER[b.kind]);
-  const windows = store.maintenanceWindows.windows(channel.company_id);
+  const windows = await windowSpansInSlices(store.maintenanceWindows.windows(channel.company_id), period);
   return buildReport(schedule, period, store.reports.inputs(channel.company_id, channel.id, period, ran, events, windows), now);
+}
+
+/**
+ * Each window's occurrences in the period, once for every monitor it covers, found one per step:
+ * a window that opens every two minutes has 22,320 in a month, seconds of searching its schedule,
+ * which held the agent (every pulse, /api/health) while a monthly report was sent or previewed.
+ */
+async function windowSpansInSlices(windows: MaintenanceWindow[], period: ReportPeriod): Promise<WindowSpans[]> {
+  const found = windows.map((window) => ({ window, spans: [] as WindowSpan[], occurrences: eachSpanBetween(window, period.from, period.to) }));
+  let current = 0;
+  await inSlices(() => {
+    for (; current < found.length; current++) {
+      const next = found[current]!.occurrences.next();
+      if (!next.done) {
+        found[current]!.spans.push(next.value);
+        return true;
+      }
+    }
+    return false;
+  });
+  return found.map(({ window, spans }) => ({ window, spans }));
 }
 
 /**

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   activeWindowAt,
   coversMonitor,
+  eachSpanBetween,
   excusingWindowEnd,
   maintenanceReplanFrom,
   neverEndingGap,
@@ -9,10 +10,11 @@ import {
   opensWindows,
   windowEnd,
   pulseMoments,
-  spansBetween,
   waitedRunOf,
   type MaintenanceWindow,
 } from '../../../agent/domain/maintenance/windows';
+
+const spansBetween = (...args: Parameters<typeof eachSpanBetween>) => [...eachSpanBetween(...args)];
 
 const at = (iso: string) => Date.parse(iso);
 const base = { monitorIds: [], tags: [], startsAt: null, endsAt: null, schedule: null, timezone: null, durationMinutes: null };

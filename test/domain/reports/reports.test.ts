@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport, downtimeIn, type ReportMonitorInput } from '../../../agent/domain/reports/numbers';
+import { buildReport, coverageOf, downtimeIn, unionOfSpans, type ReportMonitorInput } from '../../../agent/domain/reports/numbers';
 import { lastReportPeriod, repeatsReported } from '../../../agent/domain/reports/period';
 import { reportMessage, reportText } from '../../../agent/domain/reports/message';
 
@@ -155,6 +155,52 @@ describe('report numbers', () => {
       monitor({ id: 3, name: 'made during it', created_at: half, maintenance: [{ start: half - HOUR, end: to }] }),
     ], to);
     expect(report.never_ran).toEqual([{ id: 2, name: 'partly' }]);
+  });
+
+  it('reads the windows of a monitor as their union: the same covered time, in order, each moment once', () => {
+    const windows = [
+      [{ start: from, end: from + HOUR }, { start: from + 3 * HOUR, end: from + 4 * HOUR }],
+      [{ start: from + 30 * MIN, end: from + 2 * HOUR }, { start: from + 4 * HOUR, end: from + 5 * HOUR }],
+    ];
+    const union = unionOfSpans(windows);
+    expect(union).toEqual([{ start: from, end: from + 2 * HOUR }, { start: from + 3 * HOUR, end: from + 5 * HOUR }]);
+    // The lists are left as they were (each window's occurrences serve every monitor it covers).
+    expect(windows[0]![0]).toEqual({ start: from, end: from + HOUR });
+    const failedAll = [{ at: from, kind: 'failed' as const, reason: 'missed' as const }];
+    expect(downtimeIn(failedAll, true, from, to, coverageOf(union))).toBe(downtimeIn(failedAll, true, from, to, coverageOf(windows.flat())));
+  });
+
+  it('counts downtime less maintenance as the whole sweep over the windows does, for any windows and stretches', () => {
+    // The sweep the report read every stretch with before (each stretch sorted every occurrence again).
+    const sweep = (spans: Array<{ start: number; end: number }>, a: number, b: number) => {
+      let covered = 0;
+      let reached = a;
+      for (const span of [...spans].sort((x, y) => x.start - y.start)) {
+        const start = Math.max(span.start, reached);
+        const end = Math.min(span.end, b);
+        if (end > start) {
+          covered += end - start;
+          reached = end;
+        }
+      }
+      return covered;
+    };
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 48271) % 2147483647) % n);
+    for (let round = 0; round < 200; round++) {
+      const spans = Array.from({ length: random(30) }, () => {
+        const start = from - HOUR + random(26 * 60) * MIN;
+        return { start, end: start + (1 + random(180)) * MIN };
+      });
+      const moments = Array.from({ length: random(12) }, () => from + random(24 * 60) * MIN).sort((a, b) => a - b);
+      const events = moments.map((at, i) => ({ at, kind: i % 2 === 0 ? ('failed' as const) : ('recovered' as const), reason: null }));
+      let expected = 0;
+      for (let i = 0; i < moments.length; i += 2) {
+        const until = moments[i + 1] ?? to;
+        expected += until - moments[i]! - sweep(spans, moments[i]!, until);
+      }
+      expect(downtimeIn(events, false, from, to, coverageOf(spans)), `round ${round}`).toBe(expected);
+    }
   });
 
   it('reads as plain text with the period in the zone', () => {

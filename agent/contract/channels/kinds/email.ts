@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { controlCharacterProblem, optionalString, requiredString } from '../../fields';
 import { emailAddressesOf } from '../../peopleInputs';
+import { normalizeHostname } from '../../certificates';
 import { describeKind, maskSecrets, noControlCharacters, reportSettings, shown } from './kind';
 
 /** One address or a list, as nodemailer sends them (agent/contract/peopleInputs.ts). */
@@ -18,8 +19,11 @@ function emailAddresses(field: string, options: { many: boolean }) {
 export const email = describeKind({
   label: 'Email',
   settings: z.object({
+    // As a certificate's hostname: a mistyped address (192.168.1) or a name DNS cannot hold is
+    // refused here, not found out when alerts fail to go out. An IPv6 address stays refused, as
+    // nodemailer would be handed it as written (no ":" was ever taken).
     host: requiredString('host', 255)
-      .refine((h) => !/[\s/:@]/.test(h), 'The host field must be a host name or an IP address.')
+      .refine((h) => !/[\s/:@]/.test(h) && normalizeHostname(h) !== null, 'The host field must be a host name or an IP address.')
       .superRefine(noControlCharacters('host')),
     port: z
       .number({ error: 'The port field must be an integer.' })
