@@ -41,7 +41,7 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
     return monitor;
   };
 
-  // A full key's answers, kept from one listing to the next while their rows stay the same (monitorJsonMemo.ts says why that is safe).
+  // A full key's answers, kept from one listing to the next while their rows stay the same (monitorJsonMemo.ts says why that is safe, and how much it keeps).
   const memo = monitorJsonMemo();
   router.get('/api/monitors', (ctx) => {
     const { status, project_id: projectId, tag } = validate(monitorListQuery, queryParameters(ctx.query));
@@ -54,7 +54,7 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
       (tag === undefined || tagsOf(row).includes(tag));
     const origin = requestOrigin(ctx);
     const view = tokenView(store, scope);
-    const kept = seesPulseTokens(scope) ? memo.listing(companyId, !filtered) : null;
+    const kept = seesPulseTokens(scope) ? memo.listing(companyId, origin, !filtered) : null;
     const answerOf = (row: ShownMonitorRow) => view.monitor(present(row, origin, routes.get(row.id) ?? null));
     const body = new JsonArrayBytes();
     store.shownMonitors.eachPage(companyId, LIST_PAGE_ROWS, (texts) => {
@@ -65,15 +65,14 @@ export function monitorRoutes({ store, events, clock, requireToken, publicUrl }:
         const row = filtered ? store.shownMonitors.rowOf(text) : null;
         if (row !== null && !listed(row)) continue;
         const id = idOfShownMonitor(text);
-        const same = kept?.unchanged(id, text, origin, routes.get(id) ?? null);
+        const same = kept?.answer(id, text, routes.get(id) ?? null, () => Buffer.from(JSON.stringify(answerOf(row ?? store.shownMonitors.rowOf(text)))));
         if (!same) {
           made.push(answerOf(row ?? store.shownMonitors.rowOf(text)));
           continue;
         }
-        same.json ??= Buffer.from(JSON.stringify(answerOf(row ?? store.shownMonitors.rowOf(text))));
         body.addRun(made);
         made = [];
-        body.add(same.json);
+        body.add(same);
       }
       body.addRun(made);
     });
