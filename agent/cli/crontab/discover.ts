@@ -3,7 +3,7 @@ import { userInfo } from 'node:os';
 import { type ApiClient, type MonitorSummary } from '../../client/connection/api';
 import { defaultGraceMinutes } from '../../domain/monitors/dueTime';
 import { cronZone } from './cronZone';
-import { printTable } from './table';
+import { printable, printTable } from './table';
 import { jobsToMonitor, readCrontab } from './jobs';
 import { monitorNameFor } from './mask';
 import { jobsOf, type CronJob } from './parse';
@@ -154,7 +154,7 @@ export async function discover(options: DiscoverOptions): Promise<number> {
       );
     }
     for (const { plan, monitor } of created) {
-      if (reused.has(plan.job)) console.log(`Line ${plan.job.line}: the monitor an earlier discover made for it, #${monitor.id} "${monitor.name}", again.`);
+      if (reused.has(plan.job)) console.log(printable(`Line ${plan.job.line}: the monitor an earlier discover made for it, #${monitor.id} "${monitor.name}", again.`));
     }
     for (const { job } of upgrades) console.log(`Line ${job.line} now runs through ${options.shim.shim} and fails open.`);
     console.log(`${madeAndReused(made.length, created.length - made.length)} ${source.label} (the original is kept in ${backup}; \`cronbeat crontab discover --undo\` puts the commands back).`);
