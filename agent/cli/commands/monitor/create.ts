@@ -73,6 +73,7 @@ export async function createMonitor(argv: string[]): Promise<number> {
   const token = monitor.token ?? created.token;
   const args = ['cronbeat', 'run', token, ...(values.url === undefined ? [] : ['--url', values.url]), '--', '/path/to/your/job.sh'];
   console.log('');
-  for (const line of howToRun(checked.schedule, timezone, machineZone(), args)) console.log(line);
+  // Each line to paste stays one line: a line break in the agent's token would start a crontab line, or a unit directive, of its own.
+  for (const line of howToRun(checked.schedule, timezone, machineZone(), args)) console.log(printable(line));
   return 0;
 }
