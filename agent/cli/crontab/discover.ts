@@ -15,6 +15,7 @@ import { shellQuote } from '../../domain/text/shellQuote';
 import { counted, progressLine } from '../progress';
 import { DiscoveredLines, lineKey, recordedMonitors, wiredLineKey } from './discovered';
 import { describeError } from '../../domain/text/errorText';
+import { tokenWordProblem } from '../../domain/text/tokenWord';
 
 export interface DiscoverOptions {
   source: CrontabSource;
@@ -123,13 +124,11 @@ export async function discover(options: DiscoverOptions): Promise<number> {
   const progress = progressLine('Creating monitors', counted('crontab lines'));
   for (const plan of plans) {
     progress.update(created.length, plans.length);
-    const earlier = reused.get(plan.job);
-    if (earlier) {
-      created.push({ plan, monitor: earlier });
-      continue;
-    }
     try {
-      const monitor = await options.api!.createMonitor({ name: plan.name, schedule: plan.job.schedule, timezone: plan.timezone, duration: plan.duration });
+      const monitor = reused.get(plan.job) ?? (await options.api!.createMonitor({ name: plan.name, schedule: plan.job.schedule, timezone: plan.timezone, duration: plan.duration }));
+      // The token goes into the line unquoted: it must be one, whoever answered.
+      failure = tokenWordProblem(monitor.token, 'monitor token');
+      if (failure) break;
       created.push({ plan, monitor });
     } catch (error) {
       failure = describeError(error);
