@@ -14,7 +14,10 @@ import { runCli, tempFolder } from '../helpers/cli';
  */
 
 const INJECTED = 'touch /tmp/cronbeat-pwned';
-const TOKEN = `9287848c-0c2a-495c-9ac8-b328afaa836e\n* * * * * root ${INJECTED}\nExecStartPre=/bin/${INJECTED}\n`;
+const LINES = `\n* * * * * root ${INJECTED}\nExecStartPre=/bin/${INJECTED}\n`;
+const TOKEN = `9287848c-0c2a-495c-9ac8-b328afaa836e${LINES}`;
+/** What POST /api/monitors answers with: a token, or else an id (written into the line's comment), holding lines. */
+let answered: { id: number | string; token: string } = { id: 7, token: TOKEN };
 
 function hostileAgent(): Promise<{ url: string; server: Server }> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -24,7 +27,7 @@ function hostileAgent(): Promise<{ url: string; server: Server }> {
       res.end(JSON.stringify(body));
     };
     if (path === '/api/monitors' && req.method === 'GET') answer(200, []);
-    else if (path === '/api/monitors' && req.method === 'POST') answer(201, { id: 7, name: 'job', schedule: '0 3 * * *', timezone: 'UTC', duration: 60, token: TOKEN });
+    else if (path === '/api/monitors' && req.method === 'POST') answer(201, { ...answered, name: 'job', schedule: '0 3 * * *', timezone: 'UTC', duration: 60 });
     else if (path === '/api/keys' && req.method === 'POST') answer(201, { id: 9, key: `cb_${TOKEN}` });
     else answer(404, { message: 'Not found.' });
   });
@@ -56,6 +59,7 @@ function allText(folder: string): string {
 describe('a token from the agent that is not one is never written', () => {
   for (const byName of [false, true]) {
     it(`crontab discover${byName ? ' --by-name' : ''} stops, the crontab as it was`, async () => {
+      answered = { id: 7, token: TOKEN };
       const folder = tempFolder();
       const file = join(folder, 'crontab');
       writeFileSync(file, '0 3 * * * /usr/local/bin/backup.sh\n');
@@ -68,7 +72,19 @@ describe('a token from the agent that is not one is never written', () => {
     });
   }
 
-  it('timers discover writes no drop-in', async () => {
+  it('crontab discover stops at a monitor id that is not one', async () => {
+    answered = { id: `7${LINES}`, token: '9287848c-0c2a-495c-9ac8-b328afaa836e' };
+    const folder = tempFolder();
+    const file = join(folder, 'crontab');
+    writeFileSync(file, '0 3 * * * /usr/local/bin/backup.sh\n');
+    const result = await runCli(['crontab', 'discover', '--file', file, '--shim-dir', shimDir], { env: env() });
+    expect(result.status, result.stdout + result.stderr).toBe(1);
+    expect(result.stderr).toContain('the agent answered with a monitor id that is not one');
+    expect(allText(folder)).not.toContain(INJECTED);
+  });
+
+  for (const what of ['token', 'id']) it(`timers discover writes no drop-in for a monitor ${what} that is not one`, async () => {
+    answered = what === 'token' ? { id: 7, token: TOKEN } : { id: `7${LINES}`, token: '9287848c-0c2a-495c-9ac8-b328afaa836e' };
     const root = tempFolder();
     const units = join(root, 'etc/systemd/system');
     mkdirSync(join(units, 'timers.target.wants'), { recursive: true });
@@ -77,7 +93,7 @@ describe('a token from the agent that is not one is never written', () => {
     symlinkSync('../backup.timer', join(units, 'timers.target.wants', 'backup.timer'));
     const result = await runCli(['timers', 'discover', '--root', root, '--shim-dir', shimDir], { env: env() });
     expect(result.status, result.stdout + result.stderr).toBe(1);
-    expect(result.stderr).toContain('the agent answered with a monitor token that is not one');
+    expect(result.stderr).toContain(`the agent answered with a monitor ${what} that is not one`);
     expect(existsSync(join(units, 'backup.service.d'))).toBe(false);
     expect(allText(root)).not.toContain(INJECTED);
   });

@@ -15,7 +15,7 @@ import { shellQuote } from '../../domain/text/shellQuote';
 import { counted, progressLine } from '../progress';
 import { DiscoveredLines, lineKey, recordedMonitors, wiredLineKey } from './discovered';
 import { describeError } from '../../domain/text/errorText';
-import { tokenWordProblem } from '../../domain/text/tokenWord';
+import { monitorToWriteProblem } from '../../domain/text/tokenWord';
 
 export interface DiscoverOptions {
   source: CrontabSource;
@@ -126,8 +126,8 @@ export async function discover(options: DiscoverOptions): Promise<number> {
     progress.update(created.length, plans.length);
     try {
       const monitor = reused.get(plan.job) ?? (await options.api!.createMonitor({ name: plan.name, schedule: plan.job.schedule, timezone: plan.timezone, duration: plan.duration }));
-      // The token goes into the line unquoted: it must be one, whoever answered.
-      failure = tokenWordProblem(monitor.token, 'monitor token');
+      // Its token goes into the line unquoted, its id into the comment: they must be a token and an id, whoever answered.
+      failure = monitorToWriteProblem(monitor);
       if (failure) break;
       created.push({ plan, monitor });
     } catch (error) {

@@ -15,7 +15,7 @@ import { timerGrace, timerTag } from './unitFile';
 import { dropInFolder, findTimers, type FoundTimer, type UnitFolders } from './units';
 import { checkWritable, removeDropIn, wiredServices, Writes, type WiredService } from './wired';
 import { describeError } from '../../domain/text/errorText';
-import { tokenWordProblem } from '../../domain/text/tokenWord';
+import { monitorToWriteProblem } from '../../domain/text/tokenWord';
 
 const RECORD = 'timers-discovered.json';
 
@@ -174,7 +174,7 @@ export async function discoverTimers(options: TimersOptions): Promise<number> {
           const edited = await options.api!.editMonitor(reused.id, { schedule: row.schedule!, timezone: options.machineZone, duration: row.grace! });
           monitor = { ...reused, schedule: edited.schedule, timezone: edited.timezone, duration: edited.duration };
         }
-        failure = tokenWordProblem(monitor.token, 'monitor token');
+        failure = monitorToWriteProblem(monitor);
         if (failure) break;
         made.push({ row, monitor, reused: changed ? 'followed' : 'same' });
       } catch (error) {
@@ -187,8 +187,8 @@ export async function discoverTimers(options: TimersOptions): Promise<number> {
     const name = folders.scope === 'user' ? `${row.timer.name} (user)` : row.timer.name;
     try {
       const monitor = await options.api!.createMonitor({ name, schedule: row.schedule!, timezone: options.machineZone, duration: row.grace!, tags });
-      // The token goes into the drop-in's ExecStartPre= line: it must be one, whoever answered.
-      failure = tokenWordProblem(monitor.token, 'monitor token');
+      // Its token goes into the drop-in's ExecStartPre= line, its id into its comment: they must be a token and an id, whoever answered.
+      failure = monitorToWriteProblem(monitor);
       if (failure) break;
       made.push({ row, monitor, reused: null });
       record.remember(key, monitor.token);

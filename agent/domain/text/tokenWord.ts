@@ -15,3 +15,14 @@ export function tokenWordProblem(token: unknown, what: string): string | null {
   const shown = typeof token === 'string' ? JSON.stringify(token.length > 60 ? `${token.slice(0, 60)}…` : token) : String(token);
   return `the agent answered with a ${what} that is not one (${shown}), which is never written into a crontab or a unit`;
 }
+
+/**
+ * Why a monitor an agent answered with cannot have its token and id written into a crontab line
+ * or a drop-in (the id goes into their comment, `# cronbeat monitor #7`), in words; null when it can.
+ */
+export function monitorToWriteProblem(monitor: { id: unknown; token: unknown }): string | null {
+  if (!Number.isSafeInteger(monitor.id) || (monitor.id as number) < 1) {
+    return `the agent answered with a monitor id that is not one (${typeof monitor.id === 'string' ? JSON.stringify(monitor.id.slice(0, 60)) : String(monitor.id)}), which is never written into a crontab or a unit`;
+  }
+  return tokenWordProblem(monitor.token, 'monitor token');
+}

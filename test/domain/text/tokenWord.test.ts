@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tokenWordProblem } from '../../../agent/domain/text/tokenWord';
+import { monitorToWriteProblem, tokenWordProblem } from '../../../agent/domain/text/tokenWord';
 
 describe('tokenWordProblem', () => {
   it('takes the tokens and keys an agent makes', () => {
@@ -13,5 +13,14 @@ describe('tokenWordProblem', () => {
     }
     expect(tokenWordProblem(undefined, 'ping key')).toBe('the agent answered with a ping key that is not one (undefined), which is never written into a crontab or a unit');
     expect(tokenWordProblem('a\nb', 'monitor token')).toContain('("a\\nb")');
+  });
+
+  it('takes a monitor whose id is a positive integer and whose token is one word', () => {
+    const token = '9287848c-0c2a-495c-9ac8-b328afaa836e';
+    expect(monitorToWriteProblem({ id: 7, token })).toBeNull();
+    for (const id of ['7', '7\n* * * * * root id', 0, -1, 1.5, null]) {
+      expect(monitorToWriteProblem({ id, token }), JSON.stringify(id)).toMatch(/^the agent answered with a monitor id that is not one/);
+    }
+    expect(monitorToWriteProblem({ id: 7, token: 'a b' })).toMatch(/monitor token that is not one/);
   });
 });
