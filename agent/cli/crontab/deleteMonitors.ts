@@ -1,4 +1,5 @@
 import type { ApiClient } from '../../client/connection/api';
+import { printable } from './table';
 
 /**
  * `crontab discover --undo --delete-monitors`: deletes the monitors the undone lines pinged by
@@ -10,7 +11,7 @@ export async function deleteDiscoveredMonitors(api: ApiClient, tokens: readonly 
   const monitors = (await api.monitors()).filter((monitor) => monitor.token !== null && wanted.has(monitor.token));
   for (const monitor of monitors) {
     await api.deleteMonitor(monitor.id);
-    console.log(`Deleted monitor "${monitor.name}" (id ${monitor.id}).`);
+    console.log(printable(`Deleted monitor "${monitor.name}" (id ${monitor.id}).`));
   }
   const byName = tokens.length - wanted.size;
   if (monitors.length === 0) console.log('No monitor of these lines was left to delete.');

@@ -3,7 +3,7 @@ import { userInfo } from 'node:os';
 import { type ApiClient, type MonitorSummary } from '../../client/connection/api';
 import { defaultGraceMinutes } from '../../domain/monitors/dueTime';
 import { cronZone } from './cronZone';
-import { printTable } from './table';
+import { printable, printTable } from './table';
 import { jobsToMonitor, readCrontab } from './jobs';
 import { monitorNameFor } from './mask';
 import { jobsOf, type CronJob } from './parse';
@@ -15,6 +15,7 @@ import { shellQuote } from '../../domain/text/shellQuote';
 import { counted, progressLine } from '../progress';
 import { DiscoveredLines, lineKey, recordedMonitors, wiredLineKey } from './discovered';
 import { describeError } from '../../domain/text/errorText';
+import { monitorToWriteProblem } from '../../domain/text/tokenWord';
 
 export interface DiscoverOptions {
   source: CrontabSource;
@@ -123,13 +124,11 @@ export async function discover(options: DiscoverOptions): Promise<number> {
   const progress = progressLine('Creating monitors', counted('crontab lines'));
   for (const plan of plans) {
     progress.update(created.length, plans.length);
-    const earlier = reused.get(plan.job);
-    if (earlier) {
-      created.push({ plan, monitor: earlier });
-      continue;
-    }
     try {
-      const monitor = await options.api!.createMonitor({ name: plan.name, schedule: plan.job.schedule, timezone: plan.timezone, duration: plan.duration });
+      const monitor = reused.get(plan.job) ?? (await options.api!.createMonitor({ name: plan.name, schedule: plan.job.schedule, timezone: plan.timezone, duration: plan.duration }));
+      // Its token goes into the line unquoted, its id into the comment: they must be a token and an id, whoever answered.
+      failure = monitorToWriteProblem(monitor);
+      if (failure) break;
       created.push({ plan, monitor });
     } catch (error) {
       failure = describeError(error);
@@ -154,7 +153,7 @@ export async function discover(options: DiscoverOptions): Promise<number> {
       );
     }
     for (const { plan, monitor } of created) {
-      if (reused.has(plan.job)) console.log(`Line ${plan.job.line}: the monitor an earlier discover made for it, #${monitor.id} "${monitor.name}", again.`);
+      if (reused.has(plan.job)) console.log(printable(`Line ${plan.job.line}: the monitor an earlier discover made for it, #${monitor.id} "${monitor.name}", again.`));
     }
     for (const { job } of upgrades) console.log(`Line ${job.line} now runs through ${options.shim.shim} and fails open.`);
     console.log(`${madeAndReused(made.length, created.length - made.length)} ${source.label} (the original is kept in ${backup}; \`cronbeat crontab discover --undo\` puts the commands back).`);

@@ -10,6 +10,7 @@ import { monitorNameFor } from './mask';
 import { jobsOf } from './parse';
 import { rewriteJobLine, shellProblem, tooLongToWrap } from './rewrite';
 import { describeError } from '../../domain/text/errorText';
+import { tokenWordProblem } from '../../domain/text/tokenWord';
 
 export const KEY_VARIABLE = 'CRONBEAT_API_TOKEN';
 
@@ -66,6 +67,12 @@ export async function discoverByName(options: DiscoverOptions): Promise<number> 
       key = await pingKeyFor(options);
     } catch (error) {
       console.error(`cronbeat: no ping key for the crontab: ${describeError(error)}`);
+      return 1;
+    }
+    // It goes into the crontab as CRONBEAT_API_TOKEN=KEY: it must be one, whoever answered.
+    const problem = tokenWordProblem(key, 'ping key');
+    if (problem) {
+      console.error(`cronbeat: no ping key for the crontab: ${problem}; nothing was changed.`);
       return 1;
     }
   }

@@ -4,7 +4,7 @@
  * `systemd-analyze verify` and an XML parser without installing anything.
  */
 
-import { controlCharacterIn, xmlText } from '../../domain/text/controlCharacters';
+import { controlCharacterIn, terminalText, xmlText } from '../../domain/text/controlCharacters';
 
 export type ServiceScope = 'user' | 'system';
 
@@ -39,6 +39,9 @@ export const LAUNCHD_LABEL = 'dev.cronbeat.agent';
 /** Values no unit can carry: control characters (a line break would start a directive of its own). */
 export class UnitValueError extends Error {}
 
+/** A refused value as its message quotes it: on one line, its control characters written out (it may come from an agent's answer). */
+const shown = (value: string) => terminalText(value, { oneLine: true });
+
 function refuseControls(what: string, value: string): void {
   const found = controlCharacterIn(value);
   if (found) throw new UnitValueError(`${what} must not contain control characters (it has ${found}): a service's unit cannot carry them.`);
@@ -52,7 +55,7 @@ function quotedWord(value: string): string {
 
 /** One word of ExecStart: the program takes no `$` expansion, its arguments do. */
 export function systemdQuote(arg: string, { program = false }: { program?: boolean } = {}): string {
-  refuseControls(program ? 'The program path' : `The argument "${arg}"`, arg);
+  refuseControls(program ? 'The program path' : `The argument "${shown(arg)}"`, arg);
   const specifiers = arg.replace(/%/g, '%%');
   return quotedWord(program ? specifiers : specifiers.replace(/\$/g, '$$$$'));
 }
@@ -129,7 +132,7 @@ export function systemdUnit(spec: ServiceSpec): string {
 export function launchdPlist(spec: ServiceSpec): string {
   // Control characters are refused (XML 1.0 has no place for most of them), the rest escaped.
   const string = (value: string) => {
-    refuseControls(`"${value}"`, value);
+    refuseControls(`"${shown(value)}"`, value);
     return `<string>${xmlText(value)}</string>`;
   };
   const lines = [

@@ -15,6 +15,7 @@ import { timerGrace, timerTag } from './unitFile';
 import { dropInFolder, findTimers, type FoundTimer, type UnitFolders } from './units';
 import { checkWritable, removeDropIn, wiredServices, Writes, type WiredService } from './wired';
 import { describeError } from '../../domain/text/errorText';
+import { monitorToWriteProblem } from '../../domain/text/tokenWord';
 
 const RECORD = 'timers-discovered.json';
 
@@ -173,6 +174,8 @@ export async function discoverTimers(options: TimersOptions): Promise<number> {
           const edited = await options.api!.editMonitor(reused.id, { schedule: row.schedule!, timezone: options.machineZone, duration: row.grace! });
           monitor = { ...reused, schedule: edited.schedule, timezone: edited.timezone, duration: edited.duration };
         }
+        failure = monitorToWriteProblem(monitor);
+        if (failure) break;
         made.push({ row, monitor, reused: changed ? 'followed' : 'same' });
       } catch (error) {
         failure = describeError(error);
@@ -184,6 +187,9 @@ export async function discoverTimers(options: TimersOptions): Promise<number> {
     const name = folders.scope === 'user' ? `${row.timer.name} (user)` : row.timer.name;
     try {
       const monitor = await options.api!.createMonitor({ name, schedule: row.schedule!, timezone: options.machineZone, duration: row.grace!, tags });
+      // Its token goes into the drop-in's ExecStartPre= line, its id into its comment: they must be a token and an id, whoever answered.
+      failure = monitorToWriteProblem(monitor);
+      if (failure) break;
       made.push({ row, monitor, reused: null });
       record.remember(key, monitor.token);
     } catch (error) {

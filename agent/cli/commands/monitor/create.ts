@@ -8,6 +8,7 @@ import { machineZone } from '../../machineZone';
 import { suggestSchedule } from '../../scheduleSuggestion';
 import { howToRun } from './howToRun';
 import { alertAfterOption, apiFromEnv, COMMON_OPTIONS, graceOption, maxRuntimeOption, printMonitor, tagsOption } from './shared';
+import { printable } from '../../crontab/table';
 
 /**
  * `cronbeat monitor create NAME --schedule S [--timezone Z] [--grace MIN] [--max-runtime MIN] [--alert-after N] [--server ID] [--tags a,b] [--json]`:
@@ -67,11 +68,12 @@ export async function createMonitor(argv: string[]): Promise<number> {
     printMonitor(monitor, true);
     return 0;
   }
-  console.log(`Created "${monitor.name}".`);
+  console.log(printable(`Created "${monitor.name}".`));
   printMonitor(monitor, false);
   const token = monitor.token ?? created.token;
   const args = ['cronbeat', 'run', token, ...(values.url === undefined ? [] : ['--url', values.url]), '--', '/path/to/your/job.sh'];
   console.log('');
-  for (const line of howToRun(checked.schedule, timezone, machineZone(), args)) console.log(line);
+  // Each line to paste stays one line: a line break in the agent's token would start a crontab line, or a unit directive, of its own.
+  for (const line of howToRun(checked.schedule, timezone, machineZone(), args)) console.log(printable(line));
   return 0;
 }

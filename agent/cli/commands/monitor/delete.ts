@@ -1,6 +1,7 @@
 import { parseArgs } from '../../parseOptions';
 import { UsageError } from '../../command';
 import { apiFromEnv, COMMON_OPTIONS, findMonitor } from './shared';
+import { printable } from '../../crontab/table';
 
 /**
  * `cronbeat monitor delete ID|NAME --yes`: deletes the monitor and its history. Refuses without
@@ -13,11 +14,11 @@ export async function deleteMonitor(argv: string[]): Promise<number> {
   const monitor = await findMonitor(api, positionals[0]);
   if (!values.yes) {
     throw new UsageError(
-      `Deleting "${monitor.name}" (id ${monitor.id}) removes it and its whole history of runs, and cannot be undone; crontab lines that ping it will be refused. Add --yes to delete it (or \`cronbeat monitor pause\` to only stop its alerts).`,
+      `Deleting "${printable(monitor.name)}" (id ${monitor.id}) removes it and its whole history of runs, and cannot be undone; crontab lines that ping it will be refused. Add --yes to delete it (or \`cronbeat monitor pause\` to only stop its alerts).`,
     );
   }
   await api.deleteMonitor(monitor.id);
   if (values.json) console.log(JSON.stringify({ deleted: monitor.id }));
-  else console.log(`Deleted "${monitor.name}" (id ${monitor.id}).`);
+  else console.log(printable(`Deleted "${monitor.name}" (id ${monitor.id}).`));
   return 0;
 }

@@ -5,6 +5,7 @@ import { resolveTimeZone } from '../../../domain/time/timeZones';
 import { UsageError, withoutControlCharacters } from '../../command';
 import { suggestSchedule } from '../../scheduleSuggestion';
 import { alertAfterOption, apiFromEnv, COMMON_OPTIONS, findMonitor, graceOption, maxRuntimeOption, printMonitor, tagsOption } from './shared';
+import { printable } from '../../crontab/table';
 
 /** `cronbeat monitor edit ID|NAME [--name N] [--schedule S] [--timezone Z] [--grace MIN] [--max-runtime MIN|none] [--alert-after N] [--project N|none] [--tags a,b] [--json]`; --duration is an old name of --grace. */
 export async function editMonitor(argv: string[]): Promise<number> {
@@ -66,7 +67,7 @@ export async function editMonitor(argv: string[]): Promise<number> {
   for (const note of notes) console.error(note);
   if (values.json) printMonitor(monitor, true);
   else {
-    console.log(`Saved "${monitor.name}"; its token and pulse URL are unchanged.`);
+    console.log(printable(`Saved "${monitor.name}"; its token and pulse URL are unchanged.`));
     printMonitor(monitor, false);
   }
   return 0;

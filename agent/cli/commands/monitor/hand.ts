@@ -1,6 +1,7 @@
 import { parseArgs } from '../../parseOptions';
 import { UsageError } from '../../command';
 import { apiFromEnv, COMMON_OPTIONS, findMonitor } from './shared';
+import { printable } from '../../crontab/table';
 
 /**
  * `cronbeat monitor hand ID|NAME… --key KEY_ID [--json]`: lets that key's line, and no other,
@@ -19,7 +20,7 @@ export async function handMonitor(argv: string[]): Promise<number> {
     const monitor = await findMonitor(api, ref);
     const answer = await api.handMonitor(monitor.id, Number(values.key));
     handed.push(answer);
-    if (!values.json) console.log(`"${monitor.name}" now belongs to the line of key ${answer.key_id}: its slug is ${answer.slug}.`);
+    if (!values.json) console.log(printable(`"${monitor.name}" now belongs to the line of key ${answer.key_id}: its slug is ${answer.slug}.`));
   }
   if (values.json) console.log(JSON.stringify(handed.length === 1 ? handed[0] : handed, null, 2));
   return 0;

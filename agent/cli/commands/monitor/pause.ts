@@ -5,6 +5,7 @@ import { parseZonedTimestamp } from '../../../domain/time/zonedTimestamp';
 import { UsageError } from '../../command';
 import { machineZone } from '../../machineZone';
 import { apiFromEnv, COMMON_OPTIONS, findMonitor, printMonitor, shortTime } from './shared';
+import { printable } from '../../crontab/table';
 
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -67,6 +68,6 @@ export async function pauseMonitor(argv: string[]): Promise<number> {
   const monitor = await api.pauseMonitor((await findMonitor(api, positionals[0])).id, until);
   if (note) console.error(note);
   if (values.json) printMonitor(monitor, true);
-  else console.log(`Paused "${monitor.name}" ${monitor.paused_until ? `until ${shortTime(monitor.paused_until, zone)}` : 'until you resume it'}.`);
+  else console.log(printable(`Paused "${monitor.name}" ${monitor.paused_until ? `until ${shortTime(monitor.paused_until, zone)}` : 'until you resume it'}.`));
   return 0;
 }

@@ -59,7 +59,8 @@ export async function findMonitor(api: ApiClient, ref: string | undefined): Prom
   if (named.length > 1) {
     throw new UsageError(`${named.length} monitors are named "${ref}" (ids ${named.map((m) => m.id).join(', ')}): give the id.`);
   }
-  const close = didYouMean(ref, monitors.map((m) => m.name));
+  // Matched on the names as they are, shown as one line each: an agent's name may hold a line break.
+  const close = printable(didYouMean(ref, monitors.map((m) => m.name)));
   throw new UsageError(`No monitor has the id or name "${ref}".${close || ' `cronbeat monitor list` shows them.'}`, 1);
 }
 
