@@ -159,7 +159,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const server = createHttpServer(options.timeouts ?? {}, (request, response) => {
     noteRequest();
     listener(request, response);
-  });
+  }, options.trustProxy);
   try {
     await listen(server, port, host);
   } catch (error) {

@@ -1,4 +1,6 @@
+import { get, type IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_STREAMS_PER_KEY } from '../../agent/api/http/streamSlots';
 import { LiveFeed, type LiveEvent, type LiveState } from '../../renderer/src/lib/live';
 import { startTestAgent, tempDir, type TestAgent } from '../helpers/testAgent';
 
@@ -51,5 +53,22 @@ describe('LiveFeed', () => {
     await expect.poll(() => feed!.state).toBe('live');
     await new Promise((resolve) => setTimeout(resolve, 1500)); // past the first reconnect delay
     expect(listeners()).toBe(before + 1);
+  });
+
+  it('says it is reconnecting while its key has every stream it may hold, and goes live by itself once one closes', async () => {
+    agent = await startTestAgent();
+    const { url, token } = agent;
+    const open = () => new Promise<IncomingMessage>((resolve) => get(`${url}/api/events`, { agent: false, headers: { Authorization: `Bearer ${token}` } }, resolve));
+    const others = await Promise.all(Array.from({ length: MAX_STREAMS_PER_KEY }, open));
+    expect(others.map((response) => response.statusCode)).toEqual(others.map(() => 200));
+    feed = new LiveFeed({ base: url, token });
+    const states: LiveState[] = [];
+    feed.onState((state) => states.push(state));
+    feed.start();
+    await expect.poll(() => feed!.state).toBe('polling'); // the dashboard's "Reconnecting…"
+    others[0].destroy();
+    await expect.poll(() => feed!.state, { timeout: 20_000 }).toBe('live');
+    expect(states).toEqual(['polling', 'live']);
+    for (const response of others) response.destroy();
   });
 });

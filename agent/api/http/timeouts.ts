@@ -1,5 +1,6 @@
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { answerClientErrorsWithJson } from './clientErrors';
+import { capConnectionsPerClient, MAX_CONNECTIONS_PER_CLIENT } from './connectionCaps';
 
 /*
  * How long the agent waits for a client. A client that connects and says nothing, or sends its
@@ -25,8 +26,12 @@ function refuseWithoutHost(response: ServerResponse): void {
   response.writeHead(400, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' }).end(body);
 }
 
-/** A node:http server enforcing `timeouts` around `handler`. */
-export function createHttpServer(timeouts: Partial<HttpTimeouts>, handler: RequestListener): Server {
+/**
+ * A node:http server enforcing `timeouts` around `handler`, and at most MAX_CONNECTIONS_PER_CLIENT
+ * connections from any one other machine unless `behindProxy`: then every client comes through
+ * the proxy, whose address would cap them all together, and the proxy bounds its own clients.
+ */
+export function createHttpServer(timeouts: Partial<HttpTimeouts>, handler: RequestListener, behindProxy = false): Server {
   const { headersMs, requestMs, keepAliveMs } = { ...DEFAULT_HTTP_TIMEOUTS, ...timeouts };
   const server = createServer(
     {
@@ -41,5 +46,6 @@ export function createHttpServer(timeouts: Partial<HttpTimeouts>, handler: Reque
     (request, response) => (request.httpVersion === '1.1' && request.headers.host === undefined ? refuseWithoutHost(response) : handler(request, response)),
   );
   answerClientErrorsWithJson(server);
+  if (!behindProxy) capConnectionsPerClient(server, MAX_CONNECTIONS_PER_CLIENT);
   return server;
 }

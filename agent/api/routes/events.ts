@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
 import { ROUTER_OPTIONS } from '../http/routerOptions';
+import { StreamSlots } from '../http/streamSlots';
 import type { AgentEvent } from '../../engine/events';
 import type { ApiDeps, AuthedRouter } from '../deps';
 
@@ -32,9 +33,14 @@ export function toWireEvent(event: AgentEvent): Record<string, unknown> {
  */
 export function eventRoutes({ store, events, log, requireToken, clock }: ApiDeps): AuthedRouter {
   const router: AuthedRouter = new Router(ROUTER_OPTIONS);
+  const slots = new StreamSlots();
 
   router.get('/api/events', requireToken, (ctx) => {
     const { companyId, tokenId } = ctx.state;
+    // Refused (429) before anything is held; given back when the connection is gone, not when the
+    // stream ends, since a client that does not read holds its socket until it is cut.
+    const release = slots.take(companyId, tokenId);
+    ctx.res.on('close', release);
     const presented = /^Bearer\s+(\S+)/i.exec(ctx.get('Authorization'))?.[1] ?? '';
     const stream = new PassThrough();
     const { res } = ctx;
