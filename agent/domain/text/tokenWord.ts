@@ -1,3 +1,5 @@
+import { terminalText } from './controlCharacters';
+
 /*
  * A token or key an agent answered with, checked before it is written where a shell or systemd
  * reads it: a crontab line holds a monitor's token unquoted (`exec SHIM run TOKEN`), a timer's
@@ -9,10 +11,15 @@
 
 const TOKEN_WORD = /^[A-Za-z0-9_-]{1,256}$/;
 
+/** A refused value as the message quotes it: JSON leaves C1 controls and bidi overrides raw, so they are written out too. */
+function quoted(value: string): string {
+  return terminalText(JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value), { oneLine: true });
+}
+
 /** Why `token` (a `what`, "monitor token") cannot go into a crontab or a unit, in words; null when it can. */
 export function tokenWordProblem(token: unknown, what: string): string | null {
   if (typeof token === 'string' && TOKEN_WORD.test(token)) return null;
-  const shown = typeof token === 'string' ? JSON.stringify(token.length > 60 ? `${token.slice(0, 60)}…` : token) : String(token);
+  const shown = typeof token === 'string' ? quoted(token) : String(token);
   return `the agent answered with a ${what} that is not one (${shown}), which is never written into a crontab or a unit`;
 }
 
@@ -22,7 +29,7 @@ export function tokenWordProblem(token: unknown, what: string): string | null {
  */
 export function monitorToWriteProblem(monitor: { id: unknown; token: unknown }): string | null {
   if (!Number.isSafeInteger(monitor.id) || (monitor.id as number) < 1) {
-    return `the agent answered with a monitor id that is not one (${typeof monitor.id === 'string' ? JSON.stringify(monitor.id.slice(0, 60)) : String(monitor.id)}), which is never written into a crontab or a unit`;
+    return `the agent answered with a monitor id that is not one (${typeof monitor.id === 'string' ? quoted(monitor.id) : String(monitor.id)}), which is never written into a crontab or a unit`;
   }
   return tokenWordProblem(monitor.token, 'monitor token');
 }

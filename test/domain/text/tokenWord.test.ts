@@ -13,6 +13,9 @@ describe('tokenWordProblem', () => {
     }
     expect(tokenWordProblem(undefined, 'ping key')).toBe('the agent answered with a ping key that is not one (undefined), which is never written into a crontab or a unit');
     expect(tokenWordProblem('a\nb', 'monitor token')).toContain('("a\\nb")');
+    // JSON leaves these raw; a terminal may act on them (U+009B is a one-byte CSI on some).
+    expect(tokenWordProblem('a\u009b2Jb\u202e', 'monitor token')).toContain('("a\\u009b2Jb\\u202e")');
+    expect(monitorToWriteProblem({ id: '7\u009b', token: 'a' })).toContain('"7\\u009b"');
   });
 
   it('takes a monitor whose id is a positive integer and whose token is one word', () => {
