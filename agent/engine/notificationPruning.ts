@@ -82,7 +82,7 @@ export function startNotificationPruning({ store, clock, log }: NotificationPrun
       if (quiet > 0) log(`Deleted ${quiet} quiet change${quiet === 1 ? '' : 's'} no report reads any more (past their retention, or of deleted monitors)`, { level: 'info' });
     } catch (error) {
       // A full disk or a closed database: the next run tries again.
-      if (!stopped) log(`Pruning notifications: ${describeError(error)}`, { level: 'warn' });
+      if (!stopped) log(`Pruning notifications and quiet changes: ${describeError(error)}`, { level: 'warn' });
     }
     if (!stopped) timer = setTimeout(() => void run(), PRUNE_EVERY_MS).unref();
   };
